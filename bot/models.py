@@ -1,0 +1,58 @@
+"""What passes between a front end and the service: an invocation in, a reply out.
+
+Front ends (Discord, console, tests) build an :class:`Invocation` and show the
+:class:`Reply`; they hold no game logic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Invocation(BaseModel):
+    """One command typed by one user in one channel."""
+
+    channel_id: str
+    guild_id: str | None = None
+    user_id: str
+    user_name: str
+    is_moderator: bool = False
+    #: The command path, e.g. ``["rr", "move"]`` or ``["game", "new"]``.
+    command: list[str]
+    #: Option values by name: strings from the console, typed values from Discord.
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: The Discord interaction id (or a console counter); a repeat is answered from the log.
+    interaction_id: str | None = None
+
+
+class Attachment(BaseModel):
+    """A file sent with a reply: a PNG snapshot or a JSON export."""
+
+    filename: str
+    data: bytes
+    description: str = ""
+
+
+class ReplyField(BaseModel):
+    """A titled block of a reply (an embed field on Discord, a section in the console)."""
+
+    name: str
+    value: str
+
+
+class Reply(BaseModel):
+    """What the service answers.
+
+    ``ephemeral`` replies are seen only by the invoker (errors, help); the others are posted
+    in the channel.  ``mentions`` are user ids to ping (whoever must act next).
+    """
+
+    text: str
+    fields: list[ReplyField] = Field(default_factory=list)
+    attachments: list[Attachment] = Field(default_factory=list)
+    mentions: list[str] = Field(default_factory=list)
+    ephemeral: bool = False
+    #: True when the reply reports an error (the order changed nothing).
+    error: bool = False
