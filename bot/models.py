@@ -56,3 +56,7 @@ class Reply(BaseModel):
     ephemeral: bool = False
     #: True when the reply reports an error (the order changed nothing).
     error: bool = False
+    #: Set when a map snapshot belongs with this reply: the front end defers (Discord), then
+    #: calls ``Service.attach_snapshot(reply)``, which renders off the event loop and adds
+    #: the PNG to ``attachments``.  The step is already committed when this is set.
+    snapshot_key: str | None = None

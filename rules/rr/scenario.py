@@ -1,0 +1,129 @@
+"""Raid and Riposte scenario data: the map's areas, the counters, setup and reinforcements.
+
+The rulebook prints procedures, not the map art or the counters' values, so the Tannenbruck
+scenario is authored in ``data/tannenbruck.json`` and validated by these models.  Every value
+the text does not give is marked ``stand_in`` there, so a group that owns the game can type in
+its own.  Geometry (adjacency, range, line of sight) is *computed* from the polygons by
+:mod:`rules.core.areas`, never typed twice.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Side = Literal["nato", "soviet"]
+Nation = Literal["de", "us", "su"]  # 2.0: West German (gray), American (green), Soviet (red)
+Point = tuple[float, float]
+
+
+class AreaSpec(BaseModel):
+    """One numbered map area (5.0)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str = ""
+    terrain: Literal["clear", "woods", "city", "river", "fields", "hills"]
+    tm: int = Field(ge=-1, le=2)  # 5.2: printed +2 to -1
+    polygon: list[Point]
+    centre: Point  # 7.3.2: the centre dot, not always the middle of the area
+    city: bool = False  # part of Tannenbruck (9.2 sniper, 11.0 Territorialheer)
+    east_of_river: bool = False
+    #: 7.3.2: an area "containing buildings or trees" blocks line of sight through it.
+    blocks_los: bool = False
+
+
+class UnitValues(BaseModel):
+    """The printed values of one side of a counter (2.0)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rcm: int
+    acm: int | None  # None: an asterisk, cannot initiate or support assault (7.3.5)
+    df: int
+    morale: int
+    ap: int
+
+
+class UnitSpec(BaseModel):
+    """One counter of 11.0 with both its sides."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # short id typed on a phone, e.g. "VDV-1"
+    name: str
+    side: Side
+    nation: Nation
+    #: What special rules apply: "infantry", "tank", "recon", "mortar", "atgm", "at_gun",
+    #: "ags17", "leader", "hq", "sniper", "hind", ...
+    kind: str
+    #: The named unit for chapter 9/10 rules: "nikolas", "boyes", "koval", "luchs", "t12",
+    #: "kastet", "sagger", "tow", "sniper", "hind", "hq", "territorial", "spetsnaz", "vdv"...
+    special: str | None = None
+    stacking: int = Field(ge=0, le=6)  # 5.1: 0 = no stacking points shown
+    vehicle: bool = False  # a vehicle illustration (9.5, 9.6)
+    full: UnitValues
+    reduced: UnitValues | None = None  # None: a one-step unit, eliminated by a reduction
+    #: For ATGM teams and the Kastet: the unit they stay with (9.3, 9.4).
+    attached_to: str | None = None
+    stand_in: bool = True  # values are ours, not the printed counter's
+
+
+class Deployment(BaseModel):
+    """Units that start on the map (11.0 setup) or arrive later (reinforcements)."""
+
+    side: Side
+    units: list[str]
+    areas: list[str]  # allowed areas
+    turn: int = 0  # 0: initial setup
+    #: "setup": deployed before turn 1; "enter": pays an AP to enter (11.0 note);
+    #: "place": placed without an AP (11.0 note); "place_us_only": 11.0 turn 5 mortar;
+    #: "city_east": 11.0 turn 6 Territorialheer.
+    mode: Literal["setup", "enter", "place", "place_us_only", "city_east"] = "setup"
+    note: str = ""
+
+
+class Scenario(BaseModel):
+    """A whole Raid and Riposte scenario."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    title: str
+    turns: int = 7  # 11.0
+    width: float
+    height: float
+    areas: list[AreaSpec]
+    rivers: list[list[Point]] = Field(default_factory=list)
+    bridges: list[list[Point]] = Field(default_factory=list)
+    units: list[UnitSpec]
+    deployments: list[Deployment]
+    #: 11.0: the Soviets must have at least one stacking point in this area at setup.
+    soviet_required_area: str = "7"
+    main_objective: str = "19"  # 12.0: area 19 and every area adjacent to it
+    secondary_objectives: list[str] = Field(default_factory=lambda: ["26", "28", "29", "30"])
+    cadre_area: str = "29"  # 7.3.6
+    #: 9.11: the Luchs's DF reduction is not printed; our stand-in figure.
+    luchs_df_penalty: int = 1
+    stand_ins: str = ""  # prose: which values are ours
+
+    @cached_property
+    def area_by_id(self) -> dict[str, AreaSpec]:
+        """Areas by id."""
+        return {a.id: a for a in self.areas}
+
+    @cached_property
+    def unit_by_id(self) -> dict[str, UnitSpec]:
+        """Counters by id."""
+        return {u.id: u for u in self.units}
+
+
+@lru_cache(maxsize=None)
+def load_scenario(key: str) -> Scenario:
+    """Load and validate ``data/<key>.json`` (cached: scenarios are immutable)."""
+    text = resources.files("rules.rr").joinpath("data", f"{key}.json").read_text("utf-8")
+    return Scenario.model_validate_json(text)
