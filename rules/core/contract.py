@@ -70,7 +70,7 @@ class Action(BaseModel):
         return " ".join(parts)
 
 
-OptionKind = Literal["id", "int", "bool", "enum", "text"]
+OptionKind = Literal["id", "int", "bool", "enum", "text", "user"]
 
 
 class OptionSpec(BaseModel):

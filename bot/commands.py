@@ -1,0 +1,157 @@
+"""The command catalogue: ``/game``, ``/mod`` and one group per registered system.
+
+Front ends build their command tree from :func:`command_groups`, so the Discord tree, the
+console and ``/game help`` can never disagree.  System groups come straight from the
+systems' action models.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from rules.core import registry
+from rules.core.contract import OptionSpec
+
+
+class CommandSpec(BaseModel):
+    """One subcommand: ``/group name option:value ...``."""
+
+    name: str
+    description: str
+    options: list[OptionSpec] = Field(default_factory=list)
+    rule: str = ""
+    #: Commands that may produce a snapshot (the Discord adapter defers them).
+    may_render: bool = False
+    #: Only moderators may run it.
+    moderator_only: bool = False
+
+
+class CommandGroup(BaseModel):
+    """A slash-command group: ``game``, ``mod`` or a system key such as ``rr``."""
+
+    name: str
+    description: str
+    commands: list[CommandSpec]
+    system: str | None = None  # the system key for system groups
+
+    def command(self, name: str) -> CommandSpec | None:
+        """The subcommand called ``name``, if any."""
+        return next((c for c in self.commands if c.name == name), None)
+
+
+def _opt(name: str, kind: str, description: str, required: bool = True, **extra) -> OptionSpec:
+    return OptionSpec(name=name, kind=kind, required=required, description=description, **extra)
+
+
+def game_group() -> CommandGroup:
+    """``/game``: the life of a game in this channel."""
+    systems = sorted(registry.load_all())
+    return CommandGroup(
+        name="game",
+        description="Start, join and follow the game in this channel",
+        commands=[
+            CommandSpec(
+                name="new",
+                description="Start a game in this channel",
+                options=[
+                    _opt("system", "enum", "Game system", choices=systems),
+                    _opt("scenario", "id", "Scenario (default: the system's first)", False),
+                    _opt("options", "text", "Game options, comma separated", False),
+                ],
+                may_render=True,
+            ),
+            CommandSpec(
+                name="join",
+                description="Take a side in this channel's game",
+                options=[_opt("side", "id", "The side to play")],
+            ),
+            CommandSpec(name="leave", description="Give up your seat(s) in this game"),
+            CommandSpec(name="status", description="Turn, phase, who acts and what they can do"),
+            CommandSpec(name="map", description="The latest map snapshot", may_render=True),
+            CommandSpec(
+                name="log",
+                description="The numbered steps with dice and rules",
+                options=[_opt("last", "int", "How many steps (default 10)", False,
+                              minimum=1, maximum=50)],
+            ),
+            CommandSpec(name="export", description="The whole log as a replayable JSON file"),
+            CommandSpec(name="end", description="End the game and reveal the dice seed"),
+            CommandSpec(
+                name="help",
+                description="What the orders do, their options and rules",
+                options=[_opt("order", "id", "An order, e.g. move", False)],
+            ),
+            CommandSpec(
+                name="undo",
+                description="Take back your last step if it revealed nothing new",
+                may_render=True,
+            ),
+        ],
+    )
+
+
+def mod_group() -> CommandGroup:
+    """``/mod``: moderator tools; every use is announced with the moderator and reason."""
+    return CommandGroup(
+        name="mod",
+        description="Moderator tools: rollback, reroll, seats",
+        commands=[
+            CommandSpec(
+                name="rollback",
+                description="Roll the game back (or forward again) to a step",
+                options=[
+                    _opt("to", "int", "Step number from /game log", minimum=0),
+                    _opt("reason", "text", "Why (announced in the channel)"),
+                ],
+                may_render=True,
+                moderator_only=True,
+            ),
+            CommandSpec(
+                name="reroll",
+                description="Re-resolve the last step that rolled dice",
+                options=[_opt("reason", "text", "Why (announced in the channel)")],
+                may_render=True,
+                moderator_only=True,
+            ),
+            CommandSpec(
+                name="seat",
+                description="Put a user in a side's seat (a substitute)",
+                options=[_opt("side", "id", "The side"), _opt("user", "user", "The player")],
+                moderator_only=True,
+            ),
+            CommandSpec(
+                name="kick",
+                description="Remove a user from every seat of this game",
+                options=[
+                    _opt("user", "user", "The player"),
+                    _opt("reason", "text", "Why (announced in the channel)", False),
+                ],
+                moderator_only=True,
+            ),
+        ],
+    )
+
+
+def system_group(key: str) -> CommandGroup:
+    """One group per system, generated from its action models."""
+    system = registry.get(key)
+    return CommandGroup(
+        name=key,
+        description=f"{system.title}: orders"[:100],
+        system=key,
+        commands=[
+            CommandSpec(
+                name=action.name,
+                description=action.description(),
+                options=action.options(),
+                rule=action.rule,
+                may_render=True,
+            )
+            for action in system.actions
+        ],
+    )
+
+
+def command_groups() -> list[CommandGroup]:
+    """Every group, ``game`` and ``mod`` first, then the systems by key."""
+    return [game_group(), mod_group()] + [system_group(k) for k in sorted(registry.load_all())]
