@@ -11,6 +11,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 
+class UserRef(BaseModel):
+    """A user named in an option (``/mod seat side: user:``): Discord id and display name."""
+
+    id: str
+    name: str
+
+
 class Invocation(BaseModel):
     """One command typed by one user in one channel."""
 
@@ -21,7 +28,8 @@ class Invocation(BaseModel):
     is_moderator: bool = False
     #: The command path, e.g. ``["rr", "move"]`` or ``["game", "new"]``.
     command: list[str]
-    #: Option values by name: strings from the console, typed values from Discord.
+    #: Option values by name: strings from the console, typed values from Discord;
+    #: options of kind "user" carry a :class:`UserRef`.
     options: dict[str, Any] = Field(default_factory=dict)
     #: The Discord interaction id (or a console counter); a repeat is answered from the log.
     interaction_id: str | None = None

@@ -43,6 +43,9 @@ class Action(BaseModel):
 
     name: ClassVar[str] = ""
     rule: ClassVar[str] = ""
+    #: A read-only order (e.g. ``/raiders campaign``): the service shows the events of the
+    #: returned Step but stores no step and keeps the state as it was.
+    read_only: ClassVar[bool] = False
 
     @classmethod
     def description(cls) -> str:
