@@ -46,6 +46,10 @@ class Action(BaseModel):
     #: A read-only order (e.g. ``/raiders campaign``): the service shows the events of the
     #: returned Step but stores no step and keeps the state as it was.
     read_only: ClassVar[bool] = False
+    #: An order a seated side may give when it is not waited on (a standing choice such as
+    #: "never retreat"); every other order from a side that is not waited on is refused by
+    #: the service, naming who must act now.
+    anytime: ClassVar[bool] = False
 
     @classmethod
     def description(cls) -> str:

@@ -1,0 +1,468 @@
+"""The SQLite store: games, seats, the append-only step log and the audit trail.
+
+* WAL, ``synchronous=FULL``, foreign keys on, a busy timeout.
+* One writer connection; every write is one ``BEGIN IMMEDIATE`` transaction, serialized by
+  a lock, so a step is either wholly there or not at all.  A second connection reads.
+* ``migrations/NNNN_name.sql`` are applied in order; each file and the row recording its
+  version are committed in the same transaction.
+* Steps are never deleted or rewritten: rollback, undo and reroll set ``reverted_by``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from pydantic import BaseModel, Field
+
+from rules.core.dice import Roll
+from rules.core.contract import Event
+
+BUSY_TIMEOUT_MS = 5000
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def utcnow() -> str:
+    """The current UTC time as ISO text (what every row records)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class GameRow(BaseModel):
+    """A game as stored (the state stays JSON here; the service parses it)."""
+
+    id: int
+    channel_id: str
+    guild_id: str | None
+    system: str
+    scenario: str
+    options: dict[str, Any]
+    status: str
+    seed: bytes
+    seed_hash: str
+    dice_counter: int
+    head_seq: int
+    state_json: str
+    last_mention: str | None
+    created_by: str | None
+    created_at: str
+
+
+class StepRow(BaseModel):
+    """One step of the log."""
+
+    game_id: int
+    seq: int
+    parent_seq: int | None
+    kind: str
+    actor_id: str | None = None
+    actor_name: str | None = None
+    side: str | None = None
+    action: dict[str, Any] | None = None  # {"name": ..., "options": {...}}
+    dice: list[Roll] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+    state_json: str
+    reveals: bool = False
+    snapshot: bool = False
+    turn_part: str = ""
+    interaction_id: str | None = None
+    reverted_by: int | None = None
+    rerolls: int | None = None
+    created_at: str = ""
+
+
+class SeatRow(BaseModel):
+    """Who holds a side."""
+
+    side: str
+    user_id: str
+    user_name: str
+
+
+class AuditRow(BaseModel):
+    """A moderator's (or a player's undo) action, kept for good."""
+
+    id: int
+    game_id: int
+    actor_id: str
+    actor_name: str
+    action: str
+    reason: str
+    data: dict[str, Any]
+    created_at: str
+
+
+def migration_files() -> list[tuple[int, str, str]]:
+    """``(version, name, sql)`` of every migration shipped in the ``migrations`` package."""
+    found = []
+    for entry in resources.files("migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort()
+    versions = [v for v, _, _ in found]
+    if len(set(versions)) != len(versions):
+        raise RuntimeError(f"two migrations share a version number: {versions}")
+    return found
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (our files hold no semicolons inside literals)."""
+    body = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
+    return [stmt.strip() for stmt in body.split(";") if stmt.strip()]
+
+
+class Store:
+    """Async access to the database; open with :meth:`open`, finish with :meth:`close`."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        """Open (creating if needed) the database and apply pending migrations."""
+        path = Path(path)
+        if path.parent and not path.parent.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await _connect(path)
+        await writer.execute("PRAGMA journal_mode=WAL")
+        reader = await _connect(path)
+        store = cls(path, writer, reader)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close both connections (checkpointing the WAL)."""
+        await self._reader.close()
+        await self._writer.close()
+
+    async def _migrate(self) -> None:
+        await self._writer.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        async with self._writer.execute("SELECT version FROM schema_migrations") as cur:
+            done = {row[0] for row in await cur.fetchall()}
+        for version, name, sql in migration_files():
+            if version in done:
+                continue
+            async with self.transaction() as db:
+                for statement in _split_sql(sql):
+                    await db.execute(statement)
+                await db.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, name, utcnow()),
+                )
+
+    async def schema_versions(self) -> list[int]:
+        """The migration versions recorded in the database."""
+        rows = await self._fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        return [r[0] for r in rows]
+
+    # -- transactions ----------------------------------------------------------------------
+
+    def transaction(self) -> "_Transaction":
+        """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
+        return _Transaction(self)
+
+    async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
+        async with self._reader.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def _fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
+        async with self._reader.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def active_game(self, channel_id: str) -> GameRow | None:
+        """The active game of a channel, if any."""
+        row = await self._fetchone(
+            "SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        )
+        return _game(row) if row else None
+
+    async def game(self, game_id: int) -> GameRow:
+        """A game by id."""
+        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise KeyError(game_id)
+        return _game(row)
+
+    async def count_games(self) -> int:
+        """How many games the database holds (all statuses)."""
+        row = await self._fetchone("SELECT COUNT(*) FROM games")
+        return int(row[0]) if row else 0
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The seats of a game."""
+        rows = await self._fetchall(
+            "SELECT side, user_id, user_name FROM seats WHERE game_id = ? ORDER BY side",
+            (game_id,),
+        )
+        return [SeatRow(side=r[0], user_id=r[1], user_name=r[2]) for r in rows]
+
+    # -- steps -----------------------------------------------------------------------------
+
+    async def step(self, game_id: int, seq: int) -> StepRow | None:
+        """One step by number (reverted or not)."""
+        row = await self._fetchone(
+            "SELECT * FROM steps WHERE game_id = ? AND seq = ?", (game_id, seq)
+        )
+        return _step(row) if row else None
+
+    async def steps(self, game_id: int, *, last: int | None = None) -> list[StepRow]:
+        """Every step of a game in order (reverted ones included), or the ``last`` few."""
+        if last is None:
+            rows = await self._fetchall(
+                "SELECT * FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        else:
+            rows = await self._fetchall(
+                "SELECT * FROM (SELECT * FROM steps WHERE game_id = ? ORDER BY seq DESC LIMIT ?)"
+                " ORDER BY seq",
+                (game_id, last),
+            )
+        return [_step(r) for r in rows]
+
+    async def last_dice_step(self, game_id: int) -> StepRow | None:
+        """The latest active step that rolled dice (what ``/mod reroll`` re-resolves)."""
+        row = await self._fetchone(
+            "SELECT * FROM steps WHERE game_id = ? AND reverted_by IS NULL AND dice_json != '[]'"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        )
+        return _step(row) if row else None
+
+    async def active_steps_after(self, game_id: int, seq: int) -> list[StepRow]:
+        """Active steps later than ``seq``, in order."""
+        rows = await self._fetchall(
+            "SELECT * FROM steps WHERE game_id = ? AND reverted_by IS NULL AND seq > ?"
+            " ORDER BY seq",
+            (game_id, seq),
+        )
+        return [_step(r) for r in rows]
+
+    async def lineage(self, game_id: int) -> dict[int, tuple[int | None, bool]]:
+        """``seq -> (parent_seq, active)`` for every step: the tree rollback walks."""
+        rows = await self._fetchall(
+            "SELECT seq, parent_seq, reverted_by IS NULL FROM steps WHERE game_id = ?",
+            (game_id,),
+        )
+        return {r[0]: (r[1], bool(r[2])) for r in rows}
+
+    async def audit(self, game_id: int) -> list[AuditRow]:
+        """The audit trail of a game."""
+        rows = await self._fetchall("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
+        return [
+            AuditRow(
+                id=r["id"], game_id=r["game_id"], actor_id=r["actor_id"],
+                actor_name=r["actor_name"], action=r["action"], reason=r["reason"],
+                data=json.loads(r["data_json"]), created_at=r["created_at"],
+            )
+            for r in rows
+        ]
+
+    async def answered(self, interaction_id: str) -> str | None:
+        """The stored reply JSON of an interaction already answered, if any."""
+        row = await self._fetchone(
+            "SELECT reply_json FROM interactions WHERE interaction_id = ?", (interaction_id,)
+        )
+        return row[0] if row else None
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT on the writer, serialized; ROLLBACK on any exception."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def __aenter__(self) -> "Writer":
+        await self.store._write_lock.acquire()
+        try:
+            await self.store._writer.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.store._write_lock.release()
+            raise
+        return Writer(self.store._writer)
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                await self.store._writer.execute("COMMIT")
+            else:
+                await self.store._writer.execute("ROLLBACK")
+        finally:
+            self.store._write_lock.release()
+
+
+class Writer:
+    """The write operations, available only inside a transaction."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, args: tuple = ()) -> aiosqlite.Cursor:
+        """Run one statement."""
+        return await self.db.execute(sql, args)
+
+    async def fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
+        """Read inside the transaction (sees its own uncommitted writes)."""
+        async with self.db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def create_game(
+        self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
+        options: dict[str, Any], seed: bytes, seed_hash: str, state_json: str, created_by: str,
+    ) -> int:
+        """Insert a game and return its id (the unique index refuses a second active one)."""
+        cur = await self.db.execute(
+            "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
+            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
+             state_json, created_by, utcnow()),
+        )
+        return int(cur.lastrowid)
+
+    async def insert_step(self, step: StepRow) -> None:
+        """Append a step row."""
+        await self.db.execute(
+            "INSERT INTO steps (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
+            " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
+            " interaction_id, rerolls, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
+                step.actor_name, step.side,
+                json.dumps(step.action) if step.action is not None else None,
+                json.dumps([r.model_dump() for r in step.dice]),
+                json.dumps([e.model_dump(mode="json") for e in step.events]),
+                step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
+                step.interaction_id, step.rerolls, step.created_at or utcnow(),
+            ),
+        )
+
+    async def next_seq(self, game_id: int) -> int:
+        """The number the next step gets (one more than any step, reverted ones included)."""
+        row = await self.fetchone("SELECT MAX(seq) FROM steps WHERE game_id = ?", (game_id,))
+        return 0 if row is None or row[0] is None else int(row[0]) + 1
+
+    async def set_head(
+        self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None
+    ) -> None:
+        """Point the game at a new current step (and its state)."""
+        if dice_counter is None:
+            await self.db.execute(
+                "UPDATE games SET head_seq = ?, state_json = ? WHERE id = ?",
+                (seq, state_json, game_id),
+            )
+        else:
+            await self.db.execute(
+                "UPDATE games SET head_seq = ?, state_json = ?, dice_counter = ? WHERE id = ?",
+                (seq, state_json, dice_counter, game_id),
+            )
+
+    async def set_last_mention(self, game_id: int, key: str) -> None:
+        """Remember the turn-part last announced with a ping."""
+        await self.db.execute("UPDATE games SET last_mention = ? WHERE id = ?", (key, game_id))
+
+    async def revert_after(self, game_id: int, seq: int, audit_id: int) -> int:
+        """Mark every active step later than ``seq`` reverted; return how many."""
+        cur = await self.db.execute(
+            "UPDATE steps SET reverted_by = ? WHERE game_id = ? AND seq > ?"
+            " AND reverted_by IS NULL",
+            (audit_id, game_id, seq),
+        )
+        return cur.rowcount
+
+    async def unrevert(self, game_id: int, seqs: list[int]) -> None:
+        """Make reverted steps active again (rolling forward)."""
+        await self.db.executemany(
+            "UPDATE steps SET reverted_by = NULL WHERE game_id = ? AND seq = ?",
+            [(game_id, s) for s in seqs],
+        )
+
+    async def add_audit(
+        self, game_id: int, actor_id: str, actor_name: str, action: str, reason: str,
+        data: dict[str, Any] | None = None,
+    ) -> int:
+        """Record a moderator action (or an undo) and return its id."""
+        cur = await self.db.execute(
+            "INSERT INTO audit (game_id, actor_id, actor_name, action, reason, data_json,"
+            " created_at) VALUES (?,?,?,?,?,?,?)",
+            (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}), utcnow()),
+        )
+        return int(cur.lastrowid)
+
+    async def set_seat(self, game_id: int, side: str, user_id: str, user_name: str) -> None:
+        """Give a side to a user (replacing whoever held it)."""
+        await self.db.execute(
+            "INSERT INTO seats (game_id, side, user_id, user_name) VALUES (?,?,?,?)"
+            " ON CONFLICT (game_id, side) DO UPDATE SET user_id = excluded.user_id,"
+            " user_name = excluded.user_name",
+            (game_id, side, user_id, user_name),
+        )
+
+    async def remove_seats(self, game_id: int, user_id: str) -> int:
+        """Free every seat a user holds in a game; return how many."""
+        cur = await self.db.execute(
+            "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return cur.rowcount
+
+    async def end_game(self, game_id: int) -> None:
+        """Mark a game ended (its channel may start a new one)."""
+        await self.db.execute(
+            "UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?", (utcnow(), game_id)
+        )
+
+    async def remember_reply(self, interaction_id: str, game_id: int | None, reply_json: str) -> None:
+        """Keep the reply to an interaction, to answer a repeated delivery identically."""
+        await self.db.execute(
+            "INSERT INTO interactions (interaction_id, game_id, reply_json, created_at)"
+            " VALUES (?,?,?,?)",
+            (interaction_id, game_id, reply_json, utcnow()),
+        )
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    db = await aiosqlite.connect(str(path), isolation_level=None)
+    db.row_factory = aiosqlite.Row
+    await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    await db.execute("PRAGMA foreign_keys=ON")
+    await db.execute("PRAGMA synchronous=FULL")
+    return db
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"],
+        system=row["system"], scenario=row["scenario"],
+        options=json.loads(row["options_json"]), status=row["status"], seed=row["seed"],
+        seed_hash=row["seed_hash"], dice_counter=row["dice_counter"], head_seq=row["head_seq"],
+        state_json=row["state_json"], last_mention=row["last_mention"],
+        created_by=row["created_by"], created_at=row["created_at"],
+    )
+
+
+def _step(row: aiosqlite.Row) -> StepRow:
+    return StepRow(
+        game_id=row["game_id"], seq=row["seq"], parent_seq=row["parent_seq"], kind=row["kind"],
+        actor_id=row["actor_id"], actor_name=row["actor_name"], side=row["side"],
+        action=json.loads(row["action_json"]) if row["action_json"] else None,
+        dice=[Roll.model_validate(r) for r in json.loads(row["dice_json"])],
+        events=[Event.model_validate(e) for e in json.loads(row["events_json"])],
+        state_json=row["state_json"], reveals=bool(row["reveals"]),
+        snapshot=bool(row["snapshot"]), turn_part=row["turn_part"],
+        interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
+        rerolls=row["rerolls"], created_at=row["created_at"],
+    )
