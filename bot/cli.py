@@ -1,0 +1,166 @@
+"""The ``referee`` command.
+
+``referee`` alone connects to Discord when ``DISCORD_TOKEN`` is set, and otherwise opens the
+local console on the SQLite default, so anyone can play at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import tempfile
+from pathlib import Path
+
+from bot.config import Settings
+
+NO_TOKEN_HINT = (
+    "No DISCORD_TOKEN set: opening the local console "
+    "(set DISCORD_TOKEN to connect to Discord; see the README)."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: one subcommand per way of running the referee."""
+    parser = argparse.ArgumentParser(
+        prog="referee",
+        description="Referee umpires play-by-post wargames on Discord or in a local console. "
+        "With no subcommand: the Discord bot if DISCORD_TOKEN is set, else the console.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
+
+    console = sub.add_parser("console", help="play in the terminal, no Discord needed")
+    _console_options(console)
+
+    render = sub.add_parser("render", help="write the snapshots of a transcript as PNG files")
+    render.add_argument("--script", required=True, type=Path, help="the transcript to play")
+    render.add_argument("--out", required=True, type=Path, help="the folder for the PNG files")
+    render.add_argument("--dice", help="scripted dice, e.g. 3,5,6 (default: seeded random)")
+
+    replay = sub.add_parser("replay", help="re-run an exported log and check every state")
+    replay.add_argument("file", type=Path, help="a JSON file from /game export or /game end")
+
+    sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
+    return parser
+
+
+def _console_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--script", type=Path, help="run a transcript instead of the prompt")
+    parser.add_argument("--dice", help="scripted dice for the whole session, e.g. 3,5,6")
+    parser.add_argument("--moderator", action="store_true", help="you may use /mod commands")
+    parser.add_argument("--user", default="player", help="your name (default: player)")
+    parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
+    parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
+
+
+def parse_dice(text: str | None) -> list[int] | None:
+    """``"3,5,6"`` -> ``[3, 5, 6]``; a clear SystemExit on anything else."""
+    if not text:
+        return None
+    try:
+        values = [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise SystemExit(f"--dice takes whole numbers separated by commas, not {text!r}") from None
+    if any(v < 1 for v in values):
+        raise SystemExit("--dice values must be 1 or more")
+    return values
+
+
+async def run_console(settings: Settings, args: argparse.Namespace) -> int:
+    """The console, interactive or on a transcript; returns the exit code."""
+    from bot.console import Console  # noqa: PLC0415 - keep `referee --help` light
+    from bot.service import ScriptedDiceSource, Service
+
+    values = parse_dice(args.dice)
+    service = await Service.open(
+        settings, dice_source=ScriptedDiceSource(values) if values else None
+    )
+    try:
+        console = Console(
+            service, user=args.user, moderator=args.moderator,
+            snapshot_dir=args.snapshots or settings.snapshot_dir,
+        )
+        if args.script:
+            lines = args.script.read_text("utf-8").splitlines()
+            await console.run_script(lines)
+        else:
+            await console.repl()
+    finally:
+        await service.close()
+    return 0
+
+
+async def run_render(settings: Settings, args: argparse.Namespace) -> int:
+    """Play a transcript on a throwaway database and keep every snapshot in ``--out``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = settings.model_copy(update={"db": Path(tmp) / "render.sqlite3"})
+        args.snapshots, args.moderator, args.user = args.out, True, "player"
+        await run_console(scratch, args)
+    pngs = sorted(args.out.glob("*.png"))
+    print(f"{len(pngs)} snapshot(s) in {args.out}")
+    return 0 if pngs else 1
+
+
+def run_replay(path: Path) -> int:
+    """Check an export reproduces exactly."""
+    from bot.replay import replay  # noqa: PLC0415
+
+    report = replay(json.loads(path.read_text("utf-8")))
+    for problem in report.problems:
+        print("✗", problem)
+    print(f"{report.matched}/{report.steps} steps reproduced exactly.")
+    return 0 if report.ok else 1
+
+
+async def run_health(settings: Settings) -> int:
+    """Open the database (applying migrations) and close it: the container HEALTHCHECK."""
+    from bot.store import Store  # noqa: PLC0415
+
+    store = await Store.open(settings.db)
+    try:
+        await store.schema_versions()
+    finally:
+        await store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``referee`` console script."""
+    args = build_parser().parse_args(argv)
+    settings = Settings()
+    if args.command in ("console", "render") and getattr(args, "db", None):
+        settings = settings.model_copy(update={"db": args.db})
+    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    command = args.command
+    if command is None:
+        if settings.discord_token is None:
+            print(NO_TOKEN_HINT)
+            parser = build_parser()
+            args = parser.parse_args(["console"])
+            command = "console"
+        else:
+            command = "bot"
+    if command == "bot":
+        if settings.discord_token is None:
+            raise SystemExit("referee bot needs DISCORD_TOKEN in the environment.")
+        from bot.discord.client import run_bot  # noqa: PLC0415
+
+        run_bot(settings)
+        return 0
+    if command == "console":
+        return asyncio.run(run_console(settings, args))
+    if command == "render":
+        return asyncio.run(run_render(settings, args))
+    if command == "replay":
+        return run_replay(args.file)
+    if command == "health":
+        return asyncio.run(run_health(settings))
+    raise SystemExit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

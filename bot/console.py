@@ -1,0 +1,146 @@
+"""The local console: the bot's commands typed as text, for newcomers and transcripts.
+
+    /game new system:rr
+    @alice /game join side:nato
+    @bob /game join side:soviet
+    @alice /rr deploy-default
+
+``@name`` before a command acts as that user; ``@name`` alone switches the default user.
+Snapshots are written as PNG files and their paths printed.  ``--dice 3,5,6`` scripts the
+dice (when they run out, the order is refused with a clear message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import Callable, TextIO
+
+from bot.models import Invocation, Reply
+from bot.service import Service
+
+CONSOLE_CHANNEL = "console"
+PROMPT_HINT = "Type /game help for the commands, /game new system:rr to start; Ctrl-D quits."
+
+
+class ParseError(ValueError):
+    """A console line that is not a command."""
+
+
+def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
+    """Split ``[@user] /group order key:value …`` into its parts.
+
+    Values may be quoted (``reason:"misclick on 12"``); a value may itself hold colons.
+    """
+    try:
+        tokens = shlex.split(line)
+    except ValueError as exc:
+        raise ParseError(f"Cannot read that line: {exc}.") from None
+    user = None
+    if tokens and tokens[0].startswith("@"):
+        user = tokens.pop(0)[1:]
+        if not user:
+            raise ParseError("Write a user name after @, e.g. @alice.")
+    if not tokens:
+        return user, [], {}
+    head = tokens.pop(0)
+    if not head.startswith("/"):
+        raise ParseError("Commands start with /, e.g. /game status or /rr move unit:VDV-1 to:12.")
+    path = [head[1:]]
+    if tokens and ":" not in tokens[0]:
+        path.append(tokens.pop(0))
+    options: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition(":")
+        if not sep or not key:
+            raise ParseError(f"Options are written name:value, not '{token[:40]}'.")
+        options[key] = value
+    return user, path, options
+
+
+class Console:
+    """Reads command lines, sends them through the service, prints the replies."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        user: str = "player",
+        moderator: bool = False,
+        snapshot_dir: Path = Path("snapshots"),
+        write: Callable[[str], None] = print,
+        channel: str = CONSOLE_CHANNEL,
+    ) -> None:
+        self.service = service
+        self.user = user
+        self.moderator = moderator
+        self.snapshot_dir = snapshot_dir
+        self.write = write
+        self.channel = channel
+        self.snapshots: list[Path] = []
+
+    async def run_line(self, line: str) -> Reply | None:
+        """Run one line; return the reply (None for blank lines, comments and user switches)."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return None
+        try:
+            user, path, options = parse_line(line)
+        except ParseError as exc:
+            self.write(f"⛔ {exc}")
+            return None
+        if not path:
+            self.user = user or self.user
+            self.write(f"(now acting as @{self.user})")
+            return None
+        who = user or self.user
+        inv = Invocation(
+            channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
+            is_moderator=self.moderator, command=path, options=options,
+        )
+        reply = await self.service.handle(inv)
+        if reply.snapshot_key and not reply.error:
+            reply = await self.service.attach_snapshot(reply)
+        self.show(who, reply)
+        return reply
+
+    def show(self, who: str, reply: Reply) -> None:
+        """Print a reply the way a channel would show it."""
+        prefix = f"(only @{who} sees this) " if reply.ephemeral else ""
+        self.write(prefix + reply.text)
+        for field in reply.fields:
+            self.write(f"{field.name}: {field.value}")
+        if reply.mentions:
+            self.write("🔔 " + " ".join(f"@{m}" for m in reply.mentions))
+        for attachment in reply.attachments:
+            self.snapshot_dir.mkdir(parents=True, exist_ok=True)
+            path = self.snapshot_dir / attachment.filename
+            path.write_bytes(attachment.data)
+            if path.suffix == ".png":
+                self.snapshots.append(path)
+            self.write(f"📎 {path}")
+
+    async def run_script(self, lines: list[str], *, echo: bool = True) -> int:
+        """Run a transcript; return how many commands were refused."""
+        refused = 0
+        for line in lines:
+            if echo and line.strip() and not line.strip().startswith("#"):
+                self.write(f"> {line.strip()}")
+            reply = await self.run_line(line)
+            if reply is not None and reply.error:
+                refused += 1
+        return refused
+
+    async def repl(self, stdin: TextIO = sys.stdin) -> None:
+        """Interactive prompt until end of input (Ctrl-D) or ``quit``."""
+        self.write(PROMPT_HINT)
+        while True:
+            sys.stdout.write(f"{self.user}> ")
+            sys.stdout.flush()
+            line = await asyncio.to_thread(stdin.readline)
+            if not line or line.strip() in ("quit", "exit"):
+                self.write("")
+                return
+            await self.run_line(line)

@@ -1,0 +1,338 @@
+"""``/game …``: start, join, follow, export and end the game of a channel."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot import replies
+from bot.models import Attachment, Invocation, Reply, ReplyField
+from bot.service import LiveGame, Service, new_seed
+from bot.store import GameRow, StepRow
+from rules.core import registry
+from rules.core.contract import MAX_OPTION_LENGTH, OptionSpec
+from rules.core.errors import RuleError
+
+EXPORT_FORMAT = "referee-log/1"
+DEFAULT_LOG_LINES = 10
+
+
+def read_options(svc: Service, inv: Invocation) -> dict[str, Any]:
+    """Check and convert the options of a /game or /mod command against its spec."""
+    group, name = inv.command
+    spec = next(g for g in svc.groups if g.name == group).command(name)
+    assert spec is not None
+    known = {o.name: o for o in spec.options}
+    for key in inv.options:
+        if key not in known:
+            allowed = ", ".join(known) or "no options"
+            raise RuleError(f"/{group} {name} has no option '{str(key)[:40]}'; it takes: {allowed}.")
+    out: dict[str, Any] = {}
+    for option in spec.options:
+        value = inv.options.get(option.name)
+        if value is None or value == "":
+            if option.required:
+                raise RuleError(f"/{group} {name} needs {option.name}: ({option.description}).")
+            continue
+        out[option.name] = _convert(option, value)
+    return out
+
+
+def _convert(option: OptionSpec, value: Any) -> Any:
+    if option.kind == "user":
+        return value
+    if option.kind == "int":
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise RuleError(f"{option.name} must be a whole number, not '{str(value)[:40]}'.") from None
+        if option.minimum is not None and number < option.minimum:
+            raise RuleError(f"{option.name} must be at least {option.minimum}.")
+        if option.maximum is not None and number > option.maximum:
+            raise RuleError(f"{option.name} must be at most {option.maximum}.")
+        return number
+    text = str(value).strip()
+    limit = 200 if option.kind == "text" else MAX_OPTION_LENGTH
+    if len(text) > limit:
+        raise RuleError(f"{option.name} is {len(text)} characters long; at most {limit} are accepted.")
+    if option.kind == "enum" and text not in option.choices:
+        raise RuleError(f"{option.name} must be one of {', '.join(option.choices)}, not '{text[:40]}'.")
+    return text
+
+
+def parse_game_options(text: str | None) -> dict[str, Any]:
+    """``coordinated,scouting`` or ``turns=5`` into ``{"coordinated": True, "turns": "5"}``."""
+    options: dict[str, Any] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        options[key.strip().lower()] = value.strip() if sep else True
+    return options
+
+
+def status_reply(svc: Service, game: LiveGame, *, public: bool = False) -> Reply:
+    """Turn, phase, seats, who acts and what they can do."""
+    system = game.system
+    lines = [f"**{system.title}** — {game.row.scenario} (step #{game.row.head_seq})"]
+    lines += system.status(game.state)
+    seats = ", ".join(replies.seat_name(s, game.seats) for s in system.sides)
+    fields = [
+        ReplyField(name="Seats", value=seats),
+        ReplyField(name="Dice", value=f"seed hash {game.row.seed_hash[:16]}… (/game end reveals)"),
+    ]
+    return Reply(text="\n".join(lines), fields=fields, ephemeral=not public)
+
+
+async def cmd_new(svc: Service, inv: Invocation) -> Reply:
+    """``/game new system: [scenario:] [options:]``."""
+    opts = read_options(svc, inv)
+    existing = await svc.live_game(inv.channel_id)
+    if existing is not None:
+        raise RuleError(
+            f"This channel already has a {existing.system.title} game; a moderator or its "
+            "players end it with /game end, or start another in a thread."
+        )
+    system = registry.get(opts["system"])
+    scenario = opts.get("scenario") or system.scenarios[0]
+    if scenario not in system.scenarios:
+        raise RuleError(
+            f"{system.title} has no scenario '{scenario[:40]}'; scenarios: {', '.join(system.scenarios)}."
+        )
+    game_options = parse_game_options(opts.get("options"))
+    seed, digest = new_seed()
+    draft = GameRow(
+        id=0, channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
+        scenario=scenario, options=game_options, status="active", seed=seed, seed_hash=digest,
+        dice_counter=0, head_seq=0, state_json="{}", last_mention=None,
+        created_by=inv.user_id, created_at="",
+    )
+    dice = svc.dice_for(draft)
+    step = system.setup(scenario, game_options, dice)
+    state_json = step.state.model_dump_json()
+    async with svc.store.transaction() as db:
+        game_id = await db.create_game(
+            channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
+            scenario=scenario, options=game_options, seed=seed, seed_hash=digest,
+            state_json=state_json, created_by=inv.user_id,
+        )
+        await db.insert_step(
+            StepRow(
+                game_id=game_id, seq=0, parent_seq=None, kind="setup", actor_id=inv.user_id,
+                actor_name=inv.user_name, dice=dice.rolls, events=step.events,
+                state_json=state_json, reveals=step.reveals, snapshot=True,
+                turn_part=step.turn_part,
+            )
+        )
+        await db.set_head(game_id, 0, state_json, dice_counter=svc.dice_counter_after(draft, dice))
+        sides = ", ".join(system.sides)
+        lines = [
+            f"🎲 New game: **{system.title}** — {scenario}",
+            f"Dice seed hash: `{digest}` (the seed is revealed at /game end).",
+            f"Sides: {sides}. Take one with /game join side:…",
+            *replies.event_lines(step.events),
+        ]
+        reply = Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
+        if inv.interaction_id:
+            await db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+    if svc.dice_source is not None:
+        svc.dice_source.commit(dice)
+    await svc.reload(inv.channel_id)
+    return reply
+
+
+async def cmd_join(svc: Service, inv: Invocation) -> Reply:
+    """``/game join side:``: take a free side (one user may hold every side: hot-seat)."""
+    opts = read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    side = opts["side"].lower()
+    if side not in game.system.sides:
+        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
+    holder = game.holder(side)
+    if holder is not None:
+        if holder.user_id == inv.user_id:
+            raise RuleError(f"You already hold {side}.")
+        raise RuleError(f"{side} is held by @{holder.user_name}; a moderator can reseat it with /mod seat.")
+    async with svc.store.transaction() as db:
+        await db.set_seat(game.row.id, side, inv.user_id, inv.user_name)
+    game = await svc.reload(inv.channel_id)
+    assert game is not None
+    waiting = game.system.waiting_on(game.state)
+    lines = [f"🪑 @{inv.user_name} takes {side}."]
+    mentions = []
+    if side in waiting:
+        lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")
+        mentions = [inv.user_id]
+    free = [s for s in game.system.sides if game.holder(s) is None]
+    if free:
+        lines.append(f"Still free: {', '.join(free)}.")
+    return await svc.remember(inv, game.row.id, Reply(text="\n".join(lines), mentions=mentions))
+
+
+async def cmd_leave(svc: Service, inv: Invocation) -> Reply:
+    """``/game leave``: give up every seat you hold."""
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    sides = game.sides_of(inv.user_id)
+    if not sides:
+        raise RuleError("You hold no seat in this game.")
+    async with svc.store.transaction() as db:
+        await db.remove_seats(game.row.id, inv.user_id)
+    await svc.reload(inv.channel_id)
+    text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
+    return await svc.remember(inv, game.row.id, Reply(text=text))
+
+
+async def cmd_status(svc: Service, inv: Invocation) -> Reply:
+    """``/game status``."""
+    read_options(svc, inv)
+    return status_reply(svc, await svc.require_game(inv.channel_id))
+
+
+async def cmd_map(svc: Service, inv: Invocation) -> Reply:
+    """``/game map``: the snapshot of the current state (cached by state hash)."""
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    part = game.system.turn_part(game.state)
+    return Reply(text=f"🗺️ {part} (step #{game.row.head_seq})",
+                 snapshot_key=f"{game.row.id}:{game.row.head_seq}")
+
+
+async def cmd_log(svc: Service, inv: Invocation) -> Reply:
+    """``/game log [last:]``: numbered steps, dice and rules; reverted ones struck through."""
+    opts = read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    steps = await svc.store.steps(game.row.id, last=opts.get("last", DEFAULT_LOG_LINES))
+    lines = [replies.log_line(s) for s in steps]
+    text = "\n".join(lines)
+    while len(text) > 1900 and len(lines) > 1:
+        lines.pop(0)
+        text = "\n".join(["…", *lines])
+    return replies.info(text)
+
+
+async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
+    """The whole log of a game as a replayable JSON document (format ``referee-log/1``)."""
+    game = await svc.store.game(game_id)
+    steps = await svc.store.steps(game_id)
+    audit = await svc.store.audit(game_id)
+    return {
+        "format": EXPORT_FORMAT,
+        "system": game.system,
+        "scenario": game.scenario,
+        "options": game.options,
+        "seed_hash": game.seed_hash,
+        # The seed stays secret while the game runs (provable dice).
+        "seed": game.seed.hex() if game.status == "ended" else None,
+        "head_seq": game.head_seq,
+        "steps": [
+            {
+                "seq": s.seq, "parent_seq": s.parent_seq, "kind": s.kind, "actor": s.actor_name,
+                "side": s.side, "action": s.action,
+                "dice": [r.model_dump() for r in s.dice],
+                "events": [e.model_dump(mode="json") for e in s.events],
+                "state": json.loads(s.state_json), "reverted_by": s.reverted_by,
+                "rerolls": s.rerolls, "created_at": s.created_at,
+            }
+            for s in steps
+        ],
+        "audit": [a.model_dump() for a in audit],
+    }
+
+
+async def cmd_export(svc: Service, inv: Invocation) -> Reply:
+    """``/game export``: the log as a JSON attachment that ``referee replay`` re-runs."""
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    document = await export_document(svc, game.row.id)
+    data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+    name = f"{game.row.system}-game{game.row.id}.json"
+    return Reply(
+        text=f"📄 The whole log ({len(document['steps'])} steps). Check it with `referee replay {name}`.",
+        attachments=[Attachment(filename=name, data=data, description="game log")],
+        ephemeral=True,
+    )
+
+
+async def cmd_end(svc: Service, inv: Invocation) -> Reply:
+    """``/game end``: end the game and reveal the dice seed.
+
+    Moderators may always end a game; players may when it is over, or when they hold every
+    seat (a solitaire or hot-seat game).
+    """
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    sides = set(game.sides_of(inv.user_id))
+    over = game.system.result(game.state) is not None
+    if not (inv.is_moderator or (sides and over) or sides == set(game.system.sides)):
+        raise RuleError(
+            "Only a moderator can end a game still in progress (players may once it is over)."
+        )
+    document = await export_document(svc, game.row.id)
+    async with svc.store.transaction() as db:
+        await db.end_game(game.row.id)
+        await db.add_audit(game.row.id, inv.user_id, inv.user_name, "end", "", {})
+    svc.forget(inv.channel_id)
+    document["seed"] = game.row.seed.hex()
+    data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+    result = game.system.result(game.state) or "ended before its last turn"
+    text = "\n".join([
+        f"🏁 Game over: {result}.",
+        f"Dice seed: `{game.row.seed.hex()}`",
+        f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
+        "Anyone can recompute every roll: python tools/verify_dice.py <export.json>.",
+    ])
+    name = f"{game.row.system}-game{game.row.id}-final.json"
+    reply = Reply(text=text, attachments=[Attachment(filename=name, data=data, description="final log")])
+    return await svc.remember(inv, game.row.id, reply)
+
+
+async def cmd_help(svc: Service, inv: Invocation) -> Reply:
+    """``/game help [order:]``: generated from the action models."""
+    opts = read_options(svc, inv)
+    game = await svc.live_game(inv.channel_id)
+    systems = [game.system] if game else [svc.systems[k] for k in sorted(svc.systems)]
+    order = opts.get("order")
+    if order:
+        for system in systems:
+            if any(a.name == order for a in system.actions):
+                return replies.info(replies.help_text(system, order))
+        raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
+    intro = "/game new · join · status · map · log · undo · export · end"
+    return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
+
+
+async def cmd_undo(svc: Service, inv: Invocation) -> Reply:
+    """``/game undo``: take back your own last step while it revealed nothing new.
+
+    Undo is refused once dice were rolled, a card drawn or anything hidden shown, or once
+    anyone else acted since: it must never become a free reroll.
+    """
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    head = await svc.store.step(game.row.id, game.row.head_seq)
+    assert head is not None
+    if head.kind == "setup" or head.actor_id != inv.user_id:
+        who = head.actor_name or "the referee"
+        raise RuleError(f"The last step (#{head.seq}) is {who}'s; you can undo only your own last step.")
+    if head.dice:
+        raise RuleError(f"Step #{head.seq} rolled dice; a rolled step cannot be undone (a moderator can /mod reroll).")
+    if head.reveals:
+        raise RuleError(f"Step #{head.seq} revealed new information; it cannot be undone.")
+    parent = await svc.store.step(game.row.id, head.parent_seq or 0)
+    assert parent is not None
+    async with svc.store.transaction() as db:
+        audit_id = await db.add_audit(game.row.id, inv.user_id, inv.user_name, "undo", "",
+                                      {"seq": head.seq})
+        await db.revert_after(game.row.id, parent.seq, audit_id)
+        await db.set_head(game.row.id, parent.seq, parent.state_json)
+    game = await svc.reload(inv.channel_id)
+    assert game is not None
+    text = f"↩️ @{inv.user_name} took back #{head.seq} ({replies.step_action_text(head)})."
+    reply = Reply(text=text + "\n" + f"➡️ {game.system.turn_part(game.state)}",
+                  snapshot_key=f"{game.row.id}:{parent.seq}")
+    return await svc.remember(inv, game.row.id, reply)
+
+
+__all__ = ["EXPORT_FORMAT", "export_document", "parse_game_options", "read_options"]

@@ -1,0 +1,67 @@
+"""``referee replay FILE``: re-run an exported log and confirm every recorded state.
+
+Each step is applied again, on the recorded state of the step it followed, with the dice it
+recorded (:class:`RecordedDice`); the new state must equal the recorded one exactly.  This
+is the determinism check moderators can run on any export, reverted steps included.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rules.core import registry
+from rules.core.dice import DiceExhausted, RecordedDice, Roll
+from rules.core.errors import RuleError
+
+
+class ReplayReport(BaseModel):
+    """What a replay found."""
+
+    steps: int = 0
+    matched: int = 0
+    problems: list[str] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Every step reproduced its recorded state."""
+        return not self.problems and self.matched == self.steps
+
+
+def replay(document: dict[str, Any]) -> ReplayReport:
+    """Replay an export (format ``referee-log/1``)."""
+    report = ReplayReport()
+    system = registry.get(document["system"])
+    recorded: dict[int, dict[str, Any]] = {}
+    for entry in sorted(document["steps"], key=lambda s: s["seq"]):
+        report.steps += 1
+        seq = entry["seq"]
+        recorded[seq] = entry["state"]
+        dice = RecordedDice([Roll.model_validate(r) for r in entry["dice"]])
+        try:
+            if entry["action"] is None:
+                step = system.setup(document["scenario"], document.get("options", {}), dice)
+            else:
+                parent = recorded.get(entry["parent_seq"])
+                if parent is None:
+                    report.problems.append(f"#{seq}: the step it followed (#{entry['parent_seq']}) is missing")
+                    continue
+                state = system.state_model.model_validate(parent)
+                action = system.parse(entry["action"]["name"], entry["action"].get("options", {}))
+                step = system.apply(state, entry["side"], action, dice)
+        except (RuleError, DiceExhausted) as exc:
+            report.problems.append(f"#{seq}: could not be applied again: {exc}")
+            continue
+        if dice.position != len(dice.recorded):
+            report.problems.append(
+                f"#{seq}: used {dice.position} of its {len(dice.recorded)} recorded rolls"
+            )
+            continue
+        again = json.loads(step.state.model_dump_json())
+        if again != entry["state"]:
+            report.problems.append(f"#{seq}: the state differs from the recorded one")
+            continue
+        report.matched += 1
+    return report

@@ -1,0 +1,79 @@
+"""Text the service answers with: short lines that read well on a 40-column phone screen."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rules.core.contract import Action, Event, GameSystem
+from bot.models import Reply
+from bot.store import SeatRow, StepRow
+
+
+def error(text: str) -> Reply:
+    """An ephemeral refusal: one sentence, nothing changed."""
+    return Reply(text=f"⛔ {text}", ephemeral=True, error=True)
+
+
+def info(text: str) -> Reply:
+    """An ephemeral answer only the asker sees (status, help, log)."""
+    return Reply(text=text, ephemeral=True)
+
+
+def event_lines(events: Iterable[Event]) -> list[str]:
+    """One line per event, as the rules wrote it."""
+    return [e.text for e in events]
+
+
+def seat_name(side: str, seats: list[SeatRow]) -> str:
+    """``nato (@alice)`` or ``nato (free)``."""
+    holder = next((s for s in seats if s.side == side), None)
+    return f"{side} (@{holder.user_name})" if holder else f"{side} (free)"
+
+
+def step_action_text(step: StepRow) -> str:
+    """The order of a step as typed, e.g. ``move unit:VDV-1 to:12``."""
+    if step.kind == "setup":
+        return "setup"
+    if not step.action:
+        return step.kind
+    opts = " ".join(f"{k}:{v}" for k, v in step.action.get("options", {}).items())
+    text = f"{step.action.get('name', '?')} {opts}".strip()
+    return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
+
+
+def log_line(step: StepRow) -> str:
+    """A numbered log entry with dice and rules; reverted steps are struck through."""
+    who = f"{step.actor_name} ({step.side})" if step.actor_name and step.side else "referee"
+    head = f"#{step.seq} {who}: {step_action_text(step)}"
+    dice = " ".join(str(r.value) for r in step.dice)
+    rules = sorted({e.rule for e in step.events if e.rule})
+    tail = []
+    if dice:
+        tail.append(f"🎲 {dice}")
+    if rules:
+        tail.append("rules " + ", ".join(rules))
+    line = head + (" — " + "; ".join(tail) if tail else "")
+    return f"~~{line}~~ (reverted)" if step.reverted_by is not None else line
+
+
+def help_text(system: GameSystem, order: str | None) -> str:
+    """``/game help``: every order of a system, or one order in full."""
+    if order:
+        action = system.action_type(order)
+        return "\n".join([f"**/{system.key} {action.name}** ({action.rule or 'rules'})",
+                          action.help_text()] + _option_lines(action))
+    lines = [f"**{system.title}** orders (/{system.key} …):"]
+    for action in system.actions:
+        rule = f" ({action.rule})" if action.rule else ""
+        lines.append(f"• {action.name}{rule}: {action.description()}")
+    lines.append("Details: /game help order:<name>")
+    return "\n".join(lines)
+
+
+def _option_lines(action: type[Action]) -> list[str]:
+    lines = []
+    for spec in action.options():
+        need = "" if spec.required else " (optional)"
+        choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
+        lines.append(f"• {spec.name}{need}: {spec.description}{choices}")
+    return lines or ["(no options)"]
