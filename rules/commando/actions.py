@@ -1,0 +1,113 @@
+"""The orders of a commando raid, one pydantic model each (the subcommands of ``/commando``).
+
+A side's turn has two parts (Turns, Unit Activation):
+
+1. **command**: officers may ``direct`` (Officers), then ``roll`` rolls every unit's
+   activation at once (Activation Roll);
+2. **actions**: each unit spends its actions with at most one ``move`` (all its move actions
+   together, Movement) and one shooting order (``shoot`` or ``mortar``: all its shots together,
+   Shooting), plus ``assault``, ``demolish`` and ``cut-wire``; ``end`` hands over the table.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
+
+from rules.core.contract import Action
+
+PLACE_HELP = "A named point, a unit, x,y in inches or heading:inches (N:6, 45:6)"
+
+
+class Direct(Action):
+    """An officer skips activating to give +1 to one friendly unit within 6"."""
+
+    name: ClassVar[str] = "direct"
+    rule: ClassVar[str] = "Officers"
+
+    officer: str = Field(description="The unit with an officer (it will not activate)")
+    unit: str = Field(description='A friendly unit within 6" to get +1 activation')
+
+
+class Roll(Action):
+    """Roll activation for all your units: <1 none, 1-2 one, 3-4 two, 5+ three actions."""
+
+    name: ClassVar[str] = "roll"
+    rule: ClassVar[str] = "Activation Roll"
+
+
+class Move(Action):
+    """Move a unit in straight lines: 6" per action (12" vehicles), all moves in one order."""
+
+    name: ClassVar[str] = "move"
+    rule: ClassVar[str] = "Movement"
+
+    unit: str = Field(description="The unit to move")
+    to: str = Field(description=PLACE_HELP)
+    via: str | None = Field(default=None, description="Optional turning point: " + PLACE_HELP)
+
+
+class Shoot(Action):
+    """Shoot at an enemy within 12" (pillboxes 3"): one die per action, 4+ hits, then saves."""
+
+    name: ClassVar[str] = "shoot"
+    rule: ClassVar[str] = "Shooting"
+
+    unit: str = Field(description="The unit shooting")
+    target: str = Field(description="The enemy unit shot at")
+    shots: int | None = Field(
+        default=None, ge=1, le=3, description="Actions to spend on shots (default: all left)"
+    )
+
+
+class Mortar(Action):
+    """Fire the 2" mortar (two actions): 5-6 eliminates the target, no save."""
+
+    name: ClassVar[str] = "mortar"
+    rule: ClassVar[str] = "2\" Mortar"
+
+    unit: str = Field(description="The 2in mortar team")
+    target: str = Field(description="The enemy unit fired at")
+
+
+class Assault(Action):
+    """Commando assault unit charges an enemy (not a pillbox): best of 2 dice vs 1."""
+
+    name: ClassVar[str] = "assault"
+    rule: ClassVar[str] = "Hand to Hand"
+
+    unit: str = Field(description="The commando assault unit")
+    target: str = Field(description="The enemy unit it charges into contact")
+
+
+class Demolish(Action):
+    """Demolition unit in contact sets charges (two actions): 4-6 destroys the target."""
+
+    name: ClassVar[str] = "demolish"
+    rule: ClassVar[str] = "Demolition"
+
+    unit: str = Field(description="The commando demolition unit")
+    target: str = Field(description="The target it touches (pump house, caisson...)")
+
+
+class CutWire(Action):
+    """Remove a barbed wire section the unit touches (two actions)."""
+
+    name: ClassVar[str] = "cut-wire"
+    rule: ClassVar[str] = "Barbed Wire"
+
+    unit: str = Field(description="The unit touching the wire")
+    wire: str = Field(description="The wire section to remove")
+
+
+class End(Action):
+    """End your side's turn; the table is drawn and the other side goes."""
+
+    name: ClassVar[str] = "end"
+    rule: ClassVar[str] = "Turns"
+
+
+ACTIONS: tuple[type[Action], ...] = (
+    Direct, Roll, Move, Shoot, Mortar, Assault, Demolish, CutWire, End,
+)

@@ -1,0 +1,98 @@
+"""What stands on the table now, as shapes: obstacles, cover, targets and bases.
+
+Measurements are centre to centre between units (every base is 1" across), and from a unit's
+centre to the edge of a piece of terrain; a unit touches terrain when its base does.
+"""
+
+from __future__ import annotations
+
+from rules.commando.scenario import TargetSpec, TerrainSpec
+from rules.commando.state import RaidState, UnitState
+from rules.core import table
+
+#: Every base is a 1" disc (our stand-in; the text does not size bases).
+BASE_RADIUS = 0.5
+#: Two bases touch when their centres are this close.
+CONTACT = 2 * BASE_RADIUS
+#: Slack for "in contact": a base stopped against something is within this of touching it.
+TOUCH_SLACK = 0.05
+
+
+def terrain(state: RaidState) -> list[TerrainSpec]:
+    """Terrain still on the table (removed wire is gone)."""
+    return [t for t in state.table.terrain if t.id not in state.wire_removed]
+
+
+def live_targets(state: RaidState) -> list[TargetSpec]:
+    """Demolition targets not yet destroyed."""
+    return [t for t in state.table.targets if t.id not in state.destroyed]
+
+
+def obstacles(state: RaidState) -> dict[str, table.Shape]:
+    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets."""
+    shapes = {t.id: t.shape() for t in terrain(state) if t.blocks}
+    shapes.update({t.id: t.shape() for t in live_targets(state)})
+    return shapes
+
+
+def cover_shapes(state: RaidState) -> dict[str, table.Shape]:
+    """Buildings and cover pieces (Shooting: -1 if the target is in cover)."""
+    return {t.id: t.shape() for t in terrain(state) if t.cover}
+
+
+def wire(state: RaidState) -> dict[str, TerrainSpec]:
+    """Wire sections still standing, by id."""
+    return {t.id: t for t in terrain(state) if t.kind == "wire"}
+
+
+def feature_name(state: RaidState, key: str) -> str:
+    """The name of a terrain piece, target or unit, for event lines."""
+    for spec in [*state.table.terrain, *state.table.targets]:
+        if spec.id == key:
+            return spec.name
+    return key
+
+
+def touching(unit: UnitState, shape: table.Shape) -> bool:
+    """Whether the unit's base touches ``shape`` (Demolition, Barbed Wire: "in contact")."""
+    return table.distance_to_shape(unit.pos, shape) <= BASE_RADIUS + TOUCH_SLACK
+
+
+def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> str | None:
+    """The cover the target has against ``shooter``, or None (Shooting).
+
+    A target is in cover when its base touches a building or cover piece, or when the line of
+    fire passes through one the shooter is not itself standing in.
+    """
+    for key, shape in cover_shapes(state).items():
+        if table.distance_to_shape(target.pos, shape) <= BASE_RADIUS:
+            return feature_name(state, key)
+    for key, shape in cover_shapes(state).items():
+        if table.distance_to_shape(shooter.pos, shape) <= BASE_RADIUS:
+            continue
+        if table.segment_crosses(shooter.pos, target.pos, shape):
+            return feature_name(state, key)
+    return None
+
+
+def named_points(state: RaidState) -> dict[str, table.Point]:
+    """Places a player may name: landing points and the centres of targets, by id and name."""
+    out: dict[str, table.Point] = {}
+    for point in state.table.points:
+        out[point.id] = (point.x, point.y)
+        out[point.name] = (point.x, point.y)
+    for target in state.table.targets:
+        centre = table.shape_centre(target.shape())
+        out[target.id] = centre
+        out[target.name] = centre
+    return out
+
+
+def unit_points(state: RaidState) -> dict[str, table.Point]:
+    """Living units' positions by id (a unit is a place too)."""
+    return {u.id: u.pos for u in state.alive()}
+
+
+def place(state: RaidState, text: str, origin: table.Point | None) -> table.Place:
+    """Resolve a typed place (x,y / heading:inches / unit / named point) on this table."""
+    return table.parse_place(text, origin, named_points(state), unit_points(state))

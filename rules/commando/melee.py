@@ -1,0 +1,98 @@
+"""Hand to hand (assault) combat.
+
+Rulebook: only commando assault units assault, against any unit but a pillbox, and the unit
+must be able to move into contact.  Commandos roll two dice and keep the higher, Germans one;
+the higher score eliminates the other, no saves; draws are re-rolled with one die each.
+
+Our reading of the cost: the charge is the assault's move, one action per 6" (or part) of
+distance to contact and at least one; the 6" halt does not apply to a move made to assault.
+A unit that has already moved this turn may only assault an enemy it already touches.
+"""
+
+from __future__ import annotations
+
+from rules.commando import board
+from rules.commando.actions import Assault
+from rules.commando.activation import plural, spend
+from rules.commando.movement import MovePlan, carry_out, faction, plan_move
+from rules.commando.state import RaidState, UnitState
+from rules.core import table
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.core.views import Mark
+
+
+def check_assault(state: RaidState, side: str, order: Assault) -> tuple[UnitState, UnitState]:
+    """Validate an assault order: who may assault whom."""
+    unit = state.own_unit(side, order.unit)
+    if unit.kind != "assault":
+        assault = [u.id for u in state.alive(side) if u.kind == "assault"] or ["none"]
+        raise RuleError(
+            f"Only commando assault units fight hand to hand; yours: {', '.join(assault)}."
+        )
+    target = state.enemy_unit(side, order.target)
+    if target.kind == "pillbox":
+        raise RuleError(f"{target.id} is a pillbox; pillboxes cannot be assaulted (Hand to Hand).")
+    if unit.actions < 1:
+        raise RuleError(f"{unit.id} has no actions left to assault with.")
+    return unit, target
+
+
+def plan_assault(
+    state: RaidState, side: str, order: Assault
+) -> tuple[UnitState, UnitState, MovePlan | None]:
+    """Validate an assault and measure the charge (None: already in contact)."""
+    unit, target = check_assault(state, side, order)
+    gap = table.distance(unit.pos, target.pos)
+    if gap <= board.CONTACT + board.TOUCH_SLACK:
+        return unit, target, None
+    contact = table.toward(target.pos, unit.pos, board.CONTACT)
+    plan = plan_move(state, unit, [contact], assault=target.id)
+    if plan.stop is not None:
+        raise RuleError(
+            f"{unit.id} cannot reach {target.id} ({table.inches(gap)}): {plan.stop} "
+            "(Hand to Hand: it must be able to move into contact)."
+        )
+    return unit, target, plan
+
+
+def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Event]:
+    """Charge into contact, then fight: best of two dice against one, draws re-rolled."""
+    unit, target, plan = plan_assault(state, side, order)
+    gap = table.distance(unit.pos, target.pos)
+    events: list[Event] = []
+    if plan is not None:
+        carry_out(state, unit, plan, kind="assault")
+        cost = plan.cost
+    else:
+        spend(unit, 1, "an assault")
+        state.marks.append(Mark(kind="assault", points=[unit.pos, target.pos],
+                                text="contact", side=faction(unit.side)))
+        cost = 1
+    events.append(Event(
+        kind="assault",
+        text=(f"{unit.id} assaults {target.id}, {table.inches(gap)} "
+              f"({plural(cost, 'action')}, Hand to Hand)"),
+        rule="Hand to Hand",
+        data={"unit": unit.id, "target": target.id, "distance": round(gap, 2), "cost": cost},
+    ))
+    pair = dice.roll(2, 6, f"{unit.id} hand to hand, best of 2d6")
+    ours, theirs = max(pair), dice.die(6, f"{target.id} hand to hand, d6")
+    line = f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}"
+    while ours == theirs:
+        # Draws are re-rolled with a single die for each unit.
+        ours = dice.die(6, f"{unit.id} hand to hand re-roll, d6")
+        theirs = dice.die(6, f"{target.id} hand to hand re-roll, d6")
+        line += f"; draw, re-roll {ours} vs {theirs}"
+    loser = target if ours > theirs else unit
+    loser.alive = False
+    loser.actions = 0
+    events.append(Event(
+        kind="melee",
+        text=f"{line} → {loser.id} eliminated (Hand to Hand)",
+        rule="Hand to Hand",
+        data={"unit": unit.id, "target": target.id, "pair": pair, "winner_score": max(ours,
+              theirs), "eliminated": loser.id},
+    ))
+    return events

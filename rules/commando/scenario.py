@@ -1,0 +1,175 @@
+"""Commando raid scenario data: the table, its terrain, targets, named points and forces.
+
+The rulebook gives procedures and distances but no table, so the St Nazaire-style raid is
+authored in ``data/st_nazaire.json`` and validated by these models.  Every value the text does
+not give (positions, sizes, target points, game length) is ours and marked ``stand_in`` in the
+file, so a group can lay out its own table.  Coordinates are inches, ``x`` east, ``y`` north
+(see :mod:`rules.core.table`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.core import table
+
+Side = Literal["commandos", "germans"]
+#: What a unit is, which decides its move, its save modifier and what it may do.
+UnitKind = Literal[
+    "assault",  # commando assault unit: may fight hand to hand
+    "demolition",  # commando demolition unit: may demolish targets
+    "mortar",  # commando 2" mortar team
+    "infantry",  # German infantry
+    "armoured_car",
+    "half_track",
+    "truck",
+    "motorcycle",
+    "pillbox",
+    "searchlight",
+]
+TerrainKind = Literal["water", "building", "wire", "cover", "quay"]
+Point = tuple[float, float]
+
+
+class ShapeSpec(BaseModel):
+    """A polygon or a circle on the table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    polygon: list[Point] = Field(default_factory=list)
+    circle: tuple[float, float, float] | None = None  # x, y, radius
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "ShapeSpec":
+        if (len(self.polygon) >= 3) == (self.circle is not None):
+            raise ValueError("give either a polygon of 3+ corners or a circle, not both")
+        return self
+
+    def shape(self) -> table.Shape:
+        """The geometry of this shape."""
+        if self.circle is not None:
+            x, y, r = self.circle
+            return table.Circle((x, y), r)
+        return table.Polygon.of(self.polygon)
+
+
+class TerrainSpec(ShapeSpec):
+    """A piece of terrain: water and wire block movement, buildings and cover give cover."""
+
+    id: str
+    name: str
+    kind: TerrainKind
+    stand_in: bool = True
+
+    @property
+    def blocks(self) -> bool:
+        """Water and barbed wire cannot be crossed (Barbed Wire)."""
+        return self.kind in ("water", "wire")
+
+    @property
+    def cover(self) -> bool:
+        """Buildings and cover give the -1 to shots at units in or behind them (Shooting)."""
+        return self.kind in ("building", "cover")
+
+
+class TargetSpec(ShapeSpec):
+    """A demolition target (Demolition); solid, touched by the demolition unit."""
+
+    id: str
+    name: str
+    points: int = Field(ge=0)  # victory points for the commandos when destroyed (stand-in)
+    gun: bool = False  # a gun emplacement: never fires at ground units (Shooting)
+    stand_in: bool = True
+
+
+class PointSpec(BaseModel):
+    """A named point, e.g. a landing point."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    x: float
+    y: float
+    landing: bool = False
+
+
+class UnitSpec(BaseModel):
+    """One unit (a base) and where it starts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    side: Side
+    kind: UnitKind
+    officer: bool = False  # Officers: may direct another unit instead of activating
+    x: float
+    y: float
+    facing: float | None = None  # degrees, 0 = east, counter-clockwise (pillboxes, lights)
+    stand_in: bool = True
+
+    @model_validator(mode="after")
+    def _fits_side(self) -> "UnitSpec":
+        commando = self.kind in ("assault", "demolition", "mortar")
+        if commando != (self.side == "commandos"):
+            raise ValueError(f"{self.id}: a {self.kind} unit cannot be on the {self.side} side")
+        if self.kind == "pillbox" and self.facing is None:
+            raise ValueError(f"{self.id}: a pillbox needs a facing for its 180 degree arc")
+        return self
+
+
+class VictorySpec(BaseModel):
+    """How the raid is scored: targets destroyed and units lost (stand-in values)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    #: Points the *other* side scores for each unit a side loses.
+    loss_points: dict[Side, int] = Field(default_factory=lambda: {"commandos": 1, "germans": 1})
+    stand_in: bool = True
+
+
+class Scenario(BaseModel):
+    """A whole table: size, terrain, targets, named points, forces, length and victory."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    title: str
+    note: str = ""
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    turns: int = Field(ge=1, le=30)
+    turns_stand_in: bool = True
+    terrain: list[TerrainSpec]
+    targets: list[TargetSpec]
+    points: list[PointSpec]
+    units: list[UnitSpec]
+    victory: VictorySpec = VictorySpec()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Scenario":
+        ids = [t.id for t in self.terrain] + [t.id for t in self.targets]
+        ids += [p.id for p in self.points] + [u.id for u in self.units]
+        folded = [i.casefold() for i in ids]
+        dupes = sorted({i for i in folded if folded.count(i) > 1})
+        if dupes:
+            raise ValueError(f"ids are used twice: {', '.join(dupes)}")
+        for unit in self.units:
+            if not table.on_table((unit.x, unit.y), self.width, self.height, 0.5):
+                raise ValueError(f"{unit.id} starts off the table")
+            for blocker in [t for t in self.terrain if t.blocks] + list(self.targets):
+                if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
+                    raise ValueError(f"{unit.id} starts inside {blocker.id}")
+        return self
+
+
+@lru_cache(maxsize=None)
+def load_scenario(key: str) -> Scenario:
+    """Read and validate ``data/<key>.json`` from this package."""
+    text = resources.files("rules.commando").joinpath("data").joinpath(f"{key}.json").read_text("utf-8")
+    return Scenario.model_validate_json(text)

@@ -1,0 +1,48 @@
+"""Victory: targets destroyed and units lost (the scenario's stand-in points), and game end."""
+
+from __future__ import annotations
+
+from rules.commando import board
+from rules.commando.state import RaidState
+
+
+def scores(state: RaidState) -> dict[str, int]:
+    """Points per side: commandos score destroyed targets and German losses, Germans score
+    commando losses (points per loss from the scenario's victory table)."""
+    loss = state.table.victory.loss_points
+    blown = sum(t.points for t in state.table.targets if t.id in state.destroyed)
+    return {
+        "commandos": blown + loss["germans"] * len(state.lost("germans")),
+        "germans": loss["commandos"] * len(state.lost("commandos")),
+    }
+
+
+def over(state: RaidState) -> bool:
+    """The raid ends after the last turn, when no commando is left or every target is blown."""
+    return (
+        state.turn > state.max_turn
+        or not state.alive("commandos")
+        or not board.live_targets(state)
+    )
+
+
+def standing(state: RaidState) -> str:
+    """Who leads, e.g. ``Commandos 7 - Germans 2``."""
+    score = scores(state)
+    return f"Commandos {score['commandos']} - Germans {score['germans']}"
+
+
+def result(state: RaidState) -> str:
+    """The final result line."""
+    score = scores(state)
+    blown = len(state.destroyed)
+    detail = (
+        f"{blown} target{'s' if blown != 1 else ''} destroyed, "
+        f"{len(state.lost('commandos'))} commando and {len(state.lost('germans'))} German "
+        "units lost"
+    )
+    if score["commandos"] > score["germans"]:
+        return f"Commandos win {score['commandos']}-{score['germans']}: {detail}."
+    if score["germans"] > score["commandos"]:
+        return f"Germans win {score['germans']}-{score['commandos']}: {detail}."
+    return f"Draw {score['commandos']}-{score['germans']}: {detail}."

@@ -1,0 +1,171 @@
+"""Shooting and the 2" mortar.
+
+Shooting (rulebook): one die per shooting action, all of a unit's shots together; -1 if the
+target is in cover, an armoured car or half-track, or a pillbox; -1 if shooting more than 6";
+a modified 4+ hits and the target saves on 4+ (1-3 eliminates it).  Range 12"; a pillbox can
+only be attacked from within 3".  Units shoot all round, pillboxes in a 180 degree arc.
+Searchlights are shot like any other unit.  The 2" mortar: two actions, one die, 5-6
+eliminates with no save.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.commando import board
+from rules.commando.actions import Mortar, Shoot
+from rules.commando.activation import plural, spend
+from rules.commando.movement import faction
+from rules.commando.state import RaidState, UnitState
+from rules.core import table
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.core.views import Mark
+
+RANGE = 12.0
+PILLBOX_RANGE = 3.0
+CLOSE_RANGE = 6.0
+PILLBOX_ARC = 180.0
+HIT_ON = 4
+SAVE_ON = 4
+MORTAR_ACTIONS = 2
+MORTAR_KILLS_ON = 5
+ARMOURED = ("armoured_car", "half_track")
+
+
+@dataclass
+class ShotPlan:
+    """A measured shot: the distance and the modifiers, each with its reason."""
+
+    shooter: UnitState
+    target: UnitState
+    distance: float
+    modifiers: list[tuple[int, str]]
+
+
+def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: str) -> float:
+    """Range and arc checks shared by rifles and the mortar; returns the distance."""
+    if shooter.kind == "searchlight":
+        raise RuleError(f"{shooter.id} is a searchlight and cannot shoot (Searchlights).")
+    if shooter.shot:
+        raise RuleError(
+            f"{shooter.id} has already fired this turn; all its shots go in one order (Shooting)."
+        )
+    gap = table.distance(shooter.pos, target.pos)
+    if target.kind == "pillbox" and gap > PILLBOX_RANGE + table.EPS:
+        raise RuleError(
+            f"{target.id} is {table.inches(gap)} away; pillboxes can only be attacked from "
+            'within 3" (Pillboxes).'
+        )
+    if gap > RANGE + table.EPS:
+        raise RuleError(f'{target.id} is {table.inches(gap)} away; {order} range is 12" (Shooting).')
+    if shooter.kind == "pillbox" and shooter.facing is not None and not table.in_arc(
+        shooter.pos, shooter.facing, PILLBOX_ARC, target.pos
+    ):
+        raise RuleError(
+            f"{target.id} is outside {shooter.id}'s 180° arc (facing "
+            f"{table.compass_name(shooter.facing)}); pillboxes fire to their front (Pillboxes)."
+        )
+    return gap
+
+
+def plan_shot(state: RaidState, side: str, order: Shoot) -> ShotPlan:
+    """Validate a ``shoot`` order and measure its modifiers."""
+    shooter = state.own_unit(side, order.unit)
+    target = state.enemy_unit(side, order.target)
+    gap = check_reach(state, shooter, target, "shooting")
+    mods: list[tuple[int, str]] = []
+    cover = board.in_cover(state, shooter, target)
+    if target.kind == "pillbox":
+        mods.append((-1, "pillbox"))
+    elif target.kind in ARMOURED:
+        mods.append((-1, "armoured"))
+    elif cover is not None:
+        mods.append((-1, f"cover ({cover})"))
+    if gap > CLOSE_RANGE + table.EPS:
+        mods.append((-1, f"over 6\" ({table.inches(gap)})"))
+    return ShotPlan(shooter, target, gap, mods)
+
+
+def _fire_mark(state: RaidState, shooter: UnitState, target: UnitState, text: str,
+               killed: bool) -> None:
+    state.marks.append(Mark(
+        kind="shot" if killed else "miss",
+        points=[shooter.pos, target.pos],
+        text=text,
+        side=faction(shooter.side),
+    ))
+
+
+def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
+    """Resolve a ``shoot`` order: all the unit's shots together, then the target's saves."""
+    plan = plan_shot(state, side, order)
+    shooter, target = plan.shooter, plan.target
+    count = order.shots if order.shots is not None else shooter.actions
+    if count < 1:
+        raise RuleError(f"{shooter.id} has no actions left to shoot with.")
+    spend(shooter, count, f"{plural(count, 'shot')}")
+    shooter.shot = True
+    dice_rolled = [dice.die(6, f"{shooter.id} shoots {target.id}, d6") for _ in range(count)]
+    total_mod = sum(m for m, _ in plan.modifiers)
+    need = HIT_ON - total_mod
+    hits = sum(1 for d in dice_rolled if d + total_mod >= HIT_ON)
+    mods_text = "".join(f" {m:+d} {why}" for m, why in plan.modifiers)
+    events = [Event(
+        kind="shoot",
+        text=f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)} (Shooting)",
+        rule="Shooting",
+        data={"unit": shooter.id, "target": target.id, "distance": round(plan.distance, 2)},
+    ), Event(
+        kind="hits",
+        text=(f"🎲 {' '.join(map(str, dice_rolled))}{mods_text}: need {need}+ → "
+              f"{plural(hits, 'hit')}"),
+        rule="Shooting",
+        data={"dice": dice_rolled, "modifiers": [m for m, _ in plan.modifiers], "hits": hits},
+    )]
+    killed = False
+    if hits:
+        saves = [dice.die(6, f"{target.id} save, d6") for _ in range(hits)]
+        failed = sum(1 for s in saves if s < SAVE_ON)
+        killed = failed > 0
+        verdict = "eliminated" if killed else "all saved"
+        events.append(Event(
+            kind="save",
+            text=(f"{target.id} saves 🎲 {' '.join(map(str, saves))}: need 4+ → "
+                  f"{plural(failed, 'fail')}: {verdict}"),
+            rule="Shooting",
+            data={"target": target.id, "saves": saves, "failed": failed, "eliminated": killed},
+        ))
+        if killed:
+            target.alive = False
+            target.actions = 0
+    label = f"{table.inches(plan.distance)} " + ("✖" if killed else f"{plural(hits, 'hit')}")
+    _fire_mark(state, shooter, target, label, killed)
+    return events
+
+
+def mortar(state: RaidState, side: str, order: Mortar, dice: Dice) -> list[Event]:
+    """Resolve a 2" mortar shot: two actions, one die, 5-6 eliminates with no save."""
+    shooter = state.own_unit(side, order.unit)
+    if shooter.kind != "mortar":
+        teams = [u.id for u in state.alive(side) if u.kind == "mortar"] or ["none"]
+        raise RuleError(f"{shooter.id} has no 2\" mortar; mortar teams: {', '.join(teams)}.")
+    target = state.enemy_unit(side, order.target)
+    gap = check_reach(state, shooter, target, "mortar")
+    spend(shooter, MORTAR_ACTIONS, 'the 2" mortar')
+    shooter.shot = True
+    die = dice.die(6, f"{shooter.id} 2in mortar at {target.id}, d6")
+    killed = die >= MORTAR_KILLS_ON
+    if killed:
+        target.alive = False
+        target.actions = 0
+    outcome = f"{target.id} eliminated, no save" if killed else "no effect"
+    _fire_mark(state, shooter, target, f"{table.inches(gap)} mortar", killed)
+    return [Event(
+        kind="mortar",
+        text=f"{shooter.id} mortar → {target.id} {table.inches(gap)}: 🎲 {die} need 5+ → {outcome}"
+             ' (2" Mortar)',
+        rule='2" Mortar',
+        data={"unit": shooter.id, "target": target.id, "die": die, "eliminated": killed},
+    )]
