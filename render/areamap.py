@@ -1,0 +1,638 @@
+"""The area-map snapshot (Raid and Riposte): areas, objectives, counters, the last impulse.
+
+Layout, top to bottom: the header strip; the map scaled to the image width; a panel for
+areas too crowded to show their chips inside (the map shows a stack chip "8 units" with the
+side counts, the panel every chip of it); the legend.
+
+Chips are placed inside their own area's polygon, near its centre dot, by a mask search:
+each area gets a small mask of where a chip may go (inside the polygon, clear of labels and
+of chips already placed), and a candidate box is free when its crop of the mask is all set.
+If every chip of an area does not fit, none is drawn there and the area goes to the panel,
+so a counter is always drawn exactly once and never on top of another.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.chrome import (
+    Chip,
+    LegendEntry,
+    draw_chip,
+    draw_header,
+    draw_legend,
+    header_height,
+    legend_height,
+    mark_entries,
+    marker_entries,
+    marker_pill,
+    side_entries,
+)
+from render.layout import Box, Layout, Placer, Snapshot, point_in_polygon
+from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.style import (
+    BODY,
+    MARGIN,
+    PALETTE,
+    SMALL,
+    WIDTH,
+    RGB,
+    Canvas,
+    SideBook,
+    clean,
+    colour,
+    shade,
+    tint,
+)
+from rules.core.views import AreaMapView, AreaView, CounterView
+
+Point = tuple[float, float]
+
+#: Gap between a chip and anything else, in final pixels.
+GAP = 3
+PANEL_HEAD = 34.0
+
+
+@dataclass
+class Block:
+    """A unit chip with the chips attached to it (leaders, ATGM teams) stacked below."""
+
+    chips: list[Chip]
+    counters: list[CounterView]
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height of the whole block."""
+        sizes = [chip.size for chip in self.chips]
+        return (max(w for w, _ in sizes), sum(h for _, h in sizes))
+
+    def boxes(self, x: float, y: float) -> list[Box]:
+        """The box of each chip when the block's top-left is at ``(x, y)``."""
+        out = []
+        for chip in self.chips:
+            w, h = chip.size
+            out.append((x, y, x + w, y + h))
+            y += h
+        return out
+
+
+class Transform:
+    """Map units to final image pixels."""
+
+    def __init__(self, view: AreaMapView, left: float, top: float, width: float) -> None:
+        self.scale = width / view.width
+        self.left = left
+        self.top = top
+        self.height = view.height * self.scale
+
+    def __call__(self, point: Point) -> Point:
+        return (self.left + point[0] * self.scale, self.top + point[1] * self.scale)
+
+    def many(self, points: list[Point]) -> list[Point]:
+        """Transform a list of points."""
+        return [self(p) for p in points]
+
+
+def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> Chip:
+    """The chip of one counter: name, AP left, reduced and marker pills."""
+    status = ""
+    if counter.ap is not None:
+        status = f"AP {counter.ap}/{counter.ap_max}" if counter.ap_max is not None else f"AP {counter.ap}"
+    pills = [marker_pill(m) for m in counter.markers]
+    if counter.reduced:
+        pills.insert(0, marker_pill("reduced"))
+    return Chip(id=counter.id, label=clean(counter.label) or counter.id,
+                look=book.look(counter.faction), status=status, pills=pills, small=small)
+
+
+def build_blocks(counters: list[CounterView], book: SideBook,
+                 compact: bool = False) -> dict[str, list[Block]]:
+    """Blocks per area, in the view's order, with attached counters under their unit.
+
+    ``compact``: every chip one row high (name, AP, pills), for areas too small for the
+    two-row chips.
+    """
+    on_map = [c for c in counters if c.area is not None]
+    by_id = {c.id: c for c in on_map}
+    riders: dict[str, list[CounterView]] = {}
+    for c in on_map:
+        host = by_id.get(c.attached_to) if c.attached_to else None
+        if host is not None and host.area == c.area and host.attached_to is None:
+            riders.setdefault(host.id, []).append(c)
+    riding = {c.id for group in riders.values() for c in group}
+    blocks: dict[str, list[Block]] = {}
+    for c in on_map:
+        if c.id in riding:
+            continue
+        group = [c] + riders.get(c.id, [])
+        chips = [counter_chip(c, book, small=compact)]
+        chips += [counter_chip(r, book, small=True) for r in group[1:]]
+        blocks.setdefault(c.area, []).append(Block(chips, group))  # type: ignore[arg-type]
+    return blocks
+
+
+#: Cell size of the coarse free-space grid, in final pixels.
+CELL = 5
+
+
+class AreaMask:
+    """Where a chip may go in one area: inside the polygon, clear of what is placed.
+
+    The polygon is rasterised (eroded by the border line's width), the boxes already taken
+    are cut out, and the result is reduced to a grid of :data:`CELL`-pixel cells, a cell
+    being free only if every pixel of it is.  A summed-area table over the grid makes the
+    test "is this whole box free" four look-ups, so trying every position of an area stays
+    cheap in pure Python.  Boxes are snapped to the grid (conservatively, never smaller).
+    """
+
+    def __init__(self, polygon: list[Point], taken: list[Box]) -> None:
+        xs = [p[0] for p in polygon]
+        ys = [p[1] for p in polygon]
+        self.x0, self.y0 = math.floor(min(xs)), math.floor(min(ys))
+        w = math.ceil(max(xs)) - self.x0 + CELL
+        h = math.ceil(max(ys)) - self.y0 + CELL
+        mask = Image.new("L", (w, h), 0)
+        draw = ImageDraw.Draw(mask)
+        local = [(x - self.x0, y - self.y0) for x, y in polygon]
+        draw.polygon(local, fill=255)
+        # Erode by the border line: chips keep clear of the area's outline.
+        draw.line(local + local[:1], fill=0, width=2 * GAP + 2)
+        for x0, y0, x1, y1 in taken:
+            if x1 >= self.x0 and y1 >= self.y0 and x0 <= self.x0 + w and y0 <= self.y0 + h:
+                draw.rectangle((x0 - self.x0 - GAP, y0 - self.y0 - GAP,
+                                x1 - self.x0 + GAP, y1 - self.y0 + GAP), fill=0)
+        coarse = mask.reduce(CELL)
+        self.cols, self.rows = coarse.size
+        cells = coarse.tobytes()
+        self.open = [k for k, v in enumerate(cells) if v == 255]
+        # sat[r][c]: blocked cells above-left of (r, c), one extra row and column of zeros.
+        sat = [[0] * (self.cols + 1) for _ in range(self.rows + 1)]
+        for r in range(self.rows):
+            run = 0
+            above, row = sat[r], sat[r + 1]
+            base = r * self.cols
+            for c in range(self.cols):
+                run += cells[base + c] != 255
+                row[c + 1] = above[c + 1] + run
+        self.sat = sat
+        self.placed: list[tuple[int, int, int, int]] = []  # cell boxes placed in this area
+        self.last = (0, 0, 0, 0)
+
+    def candidates(self, anchor: Point) -> list[tuple[int, int]]:
+        """Free cells (row, column), nearest the anchor first.
+
+        Vertical distance weighs double: stacks grow sideways first, as counters do.
+        """
+        ar = (anchor[1] - self.y0) / CELL
+        ac = (anchor[0] - self.x0) / CELL
+        cols = self.cols
+        keyed = sorted(((k % cols - ac) ** 2 + 2.2 * (k // cols - ar) ** 2, k) for k in self.open)
+        return [(k // cols, k % cols) for _, k in keyed]
+
+    def find(self, size: tuple[float, float], candidates: list[tuple[int, int]]) -> Box | None:
+        """The free box of ``size`` whose centre cell is nearest the anchor, or None."""
+        cw = math.ceil(size[0] / CELL)
+        ch = math.ceil(size[1] / CELL)
+        if cw * ch > len(self.open) or cw > self.cols or ch > self.rows:
+            return None
+        sat, rows, cols, placed = self.sat, self.rows, self.cols, self.placed
+        hw, hh = cw // 2, ch // 2
+        gap = math.ceil(GAP / CELL)
+        for r, c in candidates:
+            r0, c0 = r - hh, c - hw
+            r1, c1 = r0 + ch, c0 + cw
+            if r0 < 0 or c0 < 0 or r1 > rows or c1 > cols:
+                continue
+            if sat[r1][c1] - sat[r0][c1] - sat[r1][c0] + sat[r0][c0]:
+                continue
+            if placed and any(r0 < pr1 + gap and pr0 < r1 + gap and c0 < pc1 + gap and pc0 < c1 + gap
+                   for pr0, pc0, pr1, pc1 in placed):
+                continue
+            x, y = self.x0 + c0 * CELL, self.y0 + r0 * CELL
+            # Centre the box in its cells: the snap never makes it smaller.
+            dx, dy = (cw * CELL - size[0]) / 2, (ch * CELL - size[1]) / 2
+            self.last = (r0, c0, r1, c1)
+            return (x + dx, y + dy, x + dx + size[0], y + dy + size[1])
+        return None
+
+    def claim_last(self) -> None:
+        """Keep the box the last :meth:`find` returned clear for the next finds."""
+        self.placed.append(self.last)
+
+
+def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Point]]]:
+    """Ways to pack all blocks as one tidy group: rows of 1..n blocks.
+
+    Returns (group size, offset of each block in the group), squarest group first, so a
+    stack looks like a stack and leaves the area's other corners for labels.
+    """
+    out = []
+    for per_row in range(1, len(blocks) + 1):
+        offsets: list[Point] = []
+        x = y = row_h = width = 0.0
+        for k, block in enumerate(blocks):
+            w, h = block.size
+            if k and k % per_row == 0:
+                y += row_h + 2 * GAP
+                x = row_h = 0.0
+            offsets.append((x, y))
+            x += w + 2 * GAP
+            width = max(width, x - 2 * GAP)
+            row_h = max(row_h, h)
+        size = (width, y + row_h)
+        out.append((size, offsets))
+    out.sort(key=lambda item: (max(item[0][0] / item[0][1], item[0][1] / item[0][0] * 1.6),
+                               item[0][0]))
+    return out
+
+
+def place_area(mask: AreaMask, blocks: list[Block],
+               candidates: list[tuple[int, int]]) -> list[Box] | None:
+    """Boxes of every block inside the area, or None if they do not all fit.
+
+    First as one group (tidiest); failing that, block by block, largest first.
+    """
+    for size, offsets in arrangements(blocks):
+        group = mask.find(size, candidates)
+        if group is not None:
+            boxes = []
+            for block, (dx, dy) in zip(blocks, offsets):
+                w, h = block.size
+                boxes.append((group[0] + dx, group[1] + dy, group[0] + dx + w, group[1] + dy + h))
+            return boxes
+    placed: dict[int, Box] = {}
+    for i in sorted(range(len(blocks)), key=lambda i: -blocks[i].size[0] * blocks[i].size[1]):
+        box = mask.find(blocks[i].size, candidates)
+        if box is None:
+            return None
+        mask.claim_last()
+        placed[i] = box
+    return [placed[i] for i in range(len(blocks))]
+
+
+def id_label_box(centre: Point, text: str) -> Box:
+    """The box of an area's id label: just above and right of the centre dot."""
+    w, h = Canvas.text_size(text, BODY)
+    return (centre[0] + 4, centre[1] - h - 2, centre[0] + 4 + w + 6, centre[1] - 2)
+
+
+OBJ_SIZE = 30.0
+
+
+def objective_box(centre: Point, label: Box) -> Box:
+    """The objective tag's box: left of the centre dot."""
+    return (centre[0] - 8 - 2 * OBJ_SIZE, centre[1] - OBJ_SIZE, centre[0] - 8, centre[1])
+
+
+def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
+    """The stand-in chip of a crowded area: how many units, and how many of each side."""
+    counts: dict[str, int] = {}
+    for block in blocks:
+        for counter in block.counters:
+            counts[counter.faction] = counts.get(counter.faction, 0) + 1
+    total = sum(counts.values())
+    parts = [f"{book.look(k).letter}{n}" for k, n in counts.items()]
+    first = book.look(next(iter(counts)))
+    return Chip(id=f"stack-{area}", label=f"{total} units", look=first,
+                status=" ".join(parts) + "  see below")
+
+
+def render_areamap(view: AreaMapView) -> Snapshot:
+    """Draw an :class:`AreaMapView`; see the module docstring for the layout."""
+    book = SideBook(view.sides)
+    top = header_height(view.header, WIDTH)
+    tf = Transform(view, MARGIN, top + MARGIN, WIDTH - 2 * MARGIN)
+    map_bottom = tf.top + tf.height
+    map_box: Box = (tf.left, tf.top, tf.left + WIDTH - 2 * MARGIN, map_bottom)
+    areas = {a.id: a for a in view.areas}
+    polys = {a.id: tf.many(a.polygon) for a in view.areas}
+    centres = {a.id: tf(a.centre) for a in view.areas}
+
+    # Fixed labels first: id labels, then objective tags; chips keep clear of both.
+    taken: list[Box] = []
+    label_boxes = {a.id: id_label_box(centres[a.id], clean(a.id)) for a in view.areas}
+    dot_boxes = {aid: (c[0] - 6, c[1] - 6, c[0] + 6, c[1] + 6) for aid, c in centres.items()}
+    obj_boxes = {a.id: objective_box(centres[a.id], label_boxes[a.id])
+                 for a in view.areas if a.objective}
+    taken += list(label_boxes.values()) + list(dot_boxes.values()) + list(obj_boxes.values())
+
+    # Marks' lines are known now; their labels are placed after the chips.
+    mark_lines = [tf.many(m.points) for m in view.marks]
+
+    full_blocks = build_blocks(view.counters, book)
+    compact_blocks = build_blocks(view.counters, book, compact=True)
+    blocks_by_area: dict[str, list[Block]] = {}
+    placements: dict[str, list[Box]] = {}
+    crowded: list[str] = []
+    stacks: dict[str, tuple[Chip, Box]] = {}
+    for area in view.areas:
+        if area.id not in full_blocks:
+            continue
+        anchor = (centres[area.id][0], centres[area.id][1] + 24)
+        # Two-row chips if they fit, else one-row chips, else a stack chip and the panel.
+        mask = AreaMask(polys[area.id], taken)
+        candidates = mask.candidates(anchor)
+        for blocks in (full_blocks[area.id], compact_blocks[area.id]):
+            mask.placed.clear()
+            boxes = place_area(mask, blocks, candidates)
+            if boxes is not None:
+                blocks_by_area[area.id] = blocks
+                placements[area.id] = boxes
+                taken += boxes
+                break
+        else:
+            blocks_by_area[area.id] = full_blocks[area.id]
+            crowded.append(area.id)
+            chip = stack_chip(area.id, full_blocks[area.id], book)
+            mask.placed.clear()
+            fit = place_area(mask, [Block([chip], [])], candidates)
+            if fit is None:
+                fit = [Placer(map_box, taken).search(anchor, chip.size)]
+            stacks[area.id] = (chip, fit[0])
+            taken.append(fit[0])
+
+    # The panel of crowded areas, under the map.
+    panel_top = map_bottom + MARGIN
+    panel_rows, panel_h = panel_layout(crowded, blocks_by_area, panel_top)
+
+    entries = legend(view, book)
+    legend_top = panel_top + panel_h
+    height = math.ceil(legend_top + legend_height(entries, WIDTH))
+
+    canvas = Canvas(WIDTH, height)
+    layout = Layout(width=WIDTH, height=height)
+    draw_header(canvas, view.header, layout)
+    draw_terrain(canvas, view, polys, layout)
+    for feature in view.lines:
+        draw_line_feature(canvas, feature.kind, tf.many(feature.points))
+    for area in view.areas:
+        canvas.polygon(polys[area.id], outline=PALETTE["ink_soft"], width=1.6)
+    for mark, pts in zip(view.marks, mark_lines):
+        draw_mark_line(canvas, mark, pts)
+    for area in view.areas:
+        draw_area_label(canvas, area, centres[area.id], label_boxes[area.id], layout)
+        if area.id in obj_boxes:
+            draw_objective(canvas, area, obj_boxes[area.id], book, layout)
+
+    for area_id, boxes in placements.items():
+        for block, box in zip(blocks_by_area[area_id], boxes):
+            for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
+                draw_chip(canvas, chip, cbox[0], cbox[1])
+                layout.add("counter", counter.id, cbox, parent=area_id)
+    for area_id, (chip, box) in stacks.items():
+        draw_chip(canvas, chip, box[0], box[1])
+        canvas.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
+        layout.add("stack", area_id, box, parent=area_id)
+
+    # Mark labels last, clear of every chip and label.
+    placer = Placer(map_box, taken)
+    for i, (mark, pts) in enumerate(zip(view.marks, mark_lines)):
+        text = clean(mark.text)
+        if not text or len(pts) < 1:
+            continue
+        anchor = midpoint(pts)
+        box = placer.place_near(anchor, mark_label_size(text), step=10, rings=20)
+        draw_mark_label(canvas, mark, text, box)
+        layout.add("label", f"mark-{i}", box, parent=mark.kind)
+    for i, mark in enumerate(view.marks):
+        layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
+
+    draw_panel(canvas, crowded, blocks_by_area, panel_rows, panel_top, layout)
+    draw_legend(canvas, entries, legend_top, book, layout)
+    return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+
+
+def midpoint(points: list[Point]) -> Point:
+    """The point halfway along a polyline (where a mark's label goes)."""
+    if len(points) == 1:
+        return points[0]
+    lengths = [math.dist(a, b) for a, b in zip(points, points[1:])]
+    half = sum(lengths) / 2
+    for (a, b), length in zip(zip(points, points[1:]), lengths):
+        if half <= length and length > 0:
+            t = half / length
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        half -= length
+    return points[-1]
+
+
+def bbox(points: list[Point]) -> Box:
+    """The bounding box of some points."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+# -- drawing the map ----------------------------------------------------------------------------
+
+
+def clip_segment(a: Point, b: Point, polygon: list[Point]) -> list[tuple[Point, Point]]:
+    """The parts of segment ``a``-``b`` inside ``polygon`` (even-odd crossings)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ts = []
+    for (px, py), (qx, qy) in zip(polygon, polygon[1:] + polygon[:1]):
+        ex, ey = qx - px, qy - py
+        denom = dx * ey - dy * ex
+        if denom == 0:
+            continue
+        t = ((px - a[0]) * ey - (py - a[1]) * ex) / denom
+        u = ((px - a[0]) * dy - (py - a[1]) * dx) / denom
+        if 0 <= t <= 1 and 0 <= u < 1:
+            ts.append(t)
+    if point_in_polygon(a[0], a[1], polygon):
+        ts.append(0.0)
+    if point_in_polygon(b[0], b[1], polygon):
+        ts.append(1.0)
+    ts.sort()
+    return [((a[0] + dx * t0, a[1] + dy * t0), (a[0] + dx * t1, a[1] + dy * t1))
+            for t0, t1 in zip(ts[::2], ts[1::2])]
+
+
+def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) -> None:
+    """Trees, buildings or furrows inside an area, so terrain reads in greyscale too.
+
+    Drawn as primitives clipped to the polygon (cheaper than masking a full-size texture).
+    The pattern is anchored to the image, not the area, so neighbours line up.
+    """
+    ink = shade(fill, 0.28)
+    x0, y0, x1, y1 = bbox(polygon)
+    if terrain in ("woods", "forest", "city", "town"):
+        woods = terrain in ("woods", "forest")
+        step = 24.0 if woods else 20.0
+        r = 4.5 if woods else 4.0
+        row = math.floor(y0 / step)
+        while row * step <= y1:
+            y = row * step
+            x = math.floor(x0 / step) * step + (row % 2) * step / 2
+            while x <= x1:
+                if all(point_in_polygon(x + ox, y + oy, polygon)
+                       for ox, oy in ((-r - 4, 0), (r + 4, 0), (0, -r - 4), (0, r + 4))):
+                    if woods:
+                        canvas.ellipse(x, y, r, fill=ink)
+                    else:
+                        canvas.rect((x - r, y - r, x + r, y + r), fill=ink)
+                x += step
+            row += 1
+    elif terrain in ("fields", "hills"):
+        # Fields: diagonal furrows; hills: level contour lines.
+        fields = terrain == "fields"
+        step = 14.0 if fields else 16.0
+        height = y1 - y0
+        v = math.floor(((x0 - height) if fields else y0) / step) * step
+        while v <= (x1 if fields else y1):
+            a, b = ((v, y1), (v + height, y0)) if fields else ((x0 - 1, v), (x1 + 1, v))
+            for p, q in clip_segment(a, b, polygon):
+                canvas.line([p, q], ink, 1.1)
+            v += step
+
+
+def draw_terrain(canvas: Canvas, view: AreaMapView, polys: dict[str, list[Point]],
+                 layout: Layout) -> None:
+    """Fill every area with its terrain colour and texture."""
+    for area in view.areas:
+        fill = colour(area.terrain, "clear")
+        canvas.polygon(polys[area.id], fill=fill)
+        draw_texture(canvas, area.terrain, polys[area.id], fill)
+        layout.add("area", area.id, bbox(polys[area.id]))
+
+
+def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
+    """Rivers as wide blue bands, bridges as brown decks with end ticks, roads, rails."""
+    if len(points) < 2:
+        return
+    if kind == "river":
+        canvas.line(points, shade(PALETTE["river"], 0.35), 14)
+        canvas.line(points, PALETTE["river"], 10)
+    elif kind == "bridge":
+        canvas.line(points, PALETTE["ink"], 11)
+        canvas.line(points, PALETTE["bridge"], 7)
+        for end, nxt in ((points[0], points[1]), (points[-1], points[-2])):
+            length = math.dist(end, nxt) or 1.0
+            ux, uy = (end[0] - nxt[0]) / length, (end[1] - nxt[1]) / length
+            canvas.line([(end[0] - uy * 8 + ux * 4, end[1] + ux * 8 + uy * 4),
+                         (end[0] + uy * 8 + ux * 4, end[1] - ux * 8 + uy * 4)], PALETTE["ink"], 3)
+    elif kind == "road":
+        canvas.line(points, shade(PALETTE["road"], 0.3), 6)
+        canvas.line(points, PALETTE["road"], 4)
+    else:
+        canvas.line(points, PALETTE["rail"], 3)
+        canvas.dashed(points, PALETTE["paper"], 2, dash=8, gap=8)
+
+
+def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
+                    layout: Layout) -> None:
+    """The centre dot (line of sight is traced from it, 7.3.2) and the area's id."""
+    canvas.ellipse(centre[0], centre[1], 5, fill=PALETTE["ink"], outline=PALETTE["halo"], width=1.5)
+    canvas.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
+    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), clean(area.id), BODY,
+                PALETTE["ink"], anchor="mm", bold=True)
+    layout.add("area_label", area.id, box, parent=area.id)
+
+
+def star(cx: float, cy: float, r: float) -> list[Point]:
+    """A five-pointed star (the objective symbol), point up."""
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = -math.pi / 2 + k * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook,
+                   layout: Layout) -> None:
+    """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
+    x0, y0, x1, y1 = box
+    canvas.rect(box, fill=PALETTE["paper"], outline=PALETTE["ink"], width=1.5, radius=6)
+    main = area.objective == "main"
+    r = OBJ_SIZE / 2 - 2
+    fill = PALETTE["objective_main"] if main else PALETTE["objective_secondary"]
+    canvas.polygon(star(x0 + OBJ_SIZE / 2, y0 + OBJ_SIZE / 2 + 1, r), fill=fill,
+                   outline=PALETTE["ink"], width=1.6 if main else 1)
+    cx = x0 + OBJ_SIZE * 1.5
+    if area.controller:
+        canvas.badge(cx, (y0 + y1) / 2, OBJ_SIZE - 10, book.look(area.controller))
+    else:
+        canvas.text((cx, (y0 + y1) / 2), "-", BODY, PALETTE["ink_soft"], anchor="mm")
+    layout.add("objective", area.id, box, parent=area.id)
+
+
+# -- the panel of crowded areas -----------------------------------------------------------------
+
+
+def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
+                 top: float) -> tuple[list[tuple[str, float, float, list[tuple[Block, Box]]]], float]:
+    """Rows of the crowded-areas panel: (area, heading y, row height, placed blocks)."""
+    rows: list[tuple[str, float, float, list[tuple[Block, Box]]]] = []
+    y = top
+    if not crowded:
+        return rows, 0.0
+    y += 8
+    for area_id in crowded:
+        heading_y = y
+        y += PANEL_HEAD
+        x = float(MARGIN)
+        row_h = 0.0
+        placed: list[tuple[Block, Box]] = []
+        for block in blocks_by_area[area_id]:
+            w, h = block.size
+            if x > MARGIN and x + w > WIDTH - MARGIN:
+                y += row_h + 6
+                x, row_h = float(MARGIN), 0.0
+            placed.append((block, (x, y, x + w, y + h)))
+            x += w + 8
+            row_h = max(row_h, h)
+        y += row_h + 10
+        rows.append((area_id, heading_y, row_h, placed))
+    return rows, y - top + 4
+
+
+def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, list[Block]],
+               rows: list[tuple[str, float, float, list[tuple[Block, Box]]]], top: float,
+               layout: Layout) -> None:
+    """Every chip of each crowded area, under a heading naming the area."""
+    if not rows:
+        return
+    bottom = max(box[3] for _, _, _, placed in rows for _, box in placed) + 10
+    canvas.rect((0, top, canvas.width, bottom), fill=PALETTE["panel"])
+    for area_id, heading_y, _, placed in rows:
+        count = sum(len(block.counters) for block, _ in placed)
+        text = f"Area {clean(area_id)}: {count} units"
+        w, h = Canvas.text_size(text, BODY)
+        head = (MARGIN, heading_y + 4, MARGIN + w + 12, heading_y + 4 + h + 2)
+        canvas.rect(head, fill=PALETTE["header"], radius=5)
+        canvas.text((MARGIN + 6, (head[1] + head[3]) / 2), text, BODY, PALETTE["header_ink"],
+                    anchor="lm", bold=True)
+        layout.add("panel", area_id, head, parent=area_id)
+        for block, box in placed:
+            for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
+                draw_chip(canvas, chip, cbox[0], cbox[1])
+                layout.add("counter", counter.id, cbox, parent=area_id, in_panel=True)
+
+
+def legend(view: AreaMapView, book: SideBook) -> list[LegendEntry]:
+    """The legend: sides, objectives, markers and marks in this image, terrain, notes."""
+    for counter in view.counters:
+        book.look(counter.faction)
+    entries = side_entries(book)
+    if any(a.objective == "main" for a in view.areas):
+        entries.append(LegendEntry("swatch", "main objective", key="objective_main"))
+    if any(a.objective == "secondary" for a in view.areas):
+        entries.append(LegendEntry("swatch", "secondary", key="objective_secondary"))
+    markers: list[str] = []
+    if any(c.reduced for c in view.counters if c.area):
+        markers.append("reduced")
+    for counter in view.counters:
+        if counter.area:
+            for m in counter.markers:
+                if m.lower() not in markers:
+                    markers.append(m.lower())
+    entries += marker_entries(markers)
+    entries += mark_entries(view.marks)
+    for terrain in sorted({a.terrain for a in view.areas}):
+        entries.append(LegendEntry("swatch", terrain, key=terrain))
+    entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
+    return entries

@@ -1,0 +1,338 @@
+"""Pieces every snapshot shares: the header strip, the legend, marker pills and unit chips.
+
+Each block is measured before the canvas exists (so the image is exactly as tall as its
+content) and then drawn; every drawn block is recorded in the :class:`~render.layout.Layout`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+from render.layout import Box, Layout
+from render.style import (
+    BIG,
+    BODY,
+    MARGIN,
+    PALETTE,
+    SMALL,
+    TITLE,
+    Canvas,
+    SideBook,
+    SideLook,
+    clean,
+    colour,
+    fit_text,
+    shade,
+    tint,
+)
+from rules.core.views import Header, Mark
+
+# -- marker pills -------------------------------------------------------------------------------
+
+#: Marker key -> (text on the pill, palette key of its fill).  Short words, not icons: the
+#: bundled font has no symbols, and a word is clear without the legend.
+MARKERS: dict[str, tuple[str, str]] = {
+    "suppressed": ("SUP", "suppressed"),
+    "recovering": ("REC", "recovering"),
+    "airstrike": ("AIR", "airstrike"),
+    "hind": ("HIND", "hind"),
+    "reduced": ("1/2", "reduced"),
+    "kastet": ("KAS", "airstrike"),
+    "pinned": ("PIN", "suppressed"),
+    "elite": ("ELT", "objective_secondary"),
+    "hidden": ("HID", "panel"),
+}
+
+PILL_PAD = 4.0
+PILL_H = 20.0
+
+
+def marker_pill(marker: str) -> tuple[str, str]:
+    """The pill text and palette key for a marker (unknown markers: first four letters)."""
+    key = marker.strip().lower()
+    if key in MARKERS:
+        return MARKERS[key]
+    return (clean(marker)[:4].upper() or "?", "panel")
+
+
+def pill_width(text: str, size: int = SMALL) -> float:
+    """Width of a pill holding ``text``."""
+    return Canvas.text_size(text, size)[0] + 2 * PILL_PAD + 2
+
+
+def draw_pill(canvas: Canvas, x: float, cy: float, text: str, fill_key: str,
+              size: int = SMALL) -> Box:
+    """A rounded pill with dark text, left edge at ``x``, centred on ``cy``; returns its box."""
+    w = pill_width(text, size)
+    box = (x, cy - PILL_H / 2, x + w, cy + PILL_H / 2)
+    fill = colour(fill_key, "panel")
+    canvas.rect(box, fill=fill, outline=PALETTE["ink"], width=1.2, radius=5)
+    canvas.text((x + w / 2, cy), text, size, PALETTE["ink"], anchor="mm")
+    return box
+
+
+# -- unit chips ---------------------------------------------------------------------------------
+
+CHIP_LABEL = 19  # the unit's short name: the one thing a player must read at a glance
+CHIP_PAD = 3.0
+BADGE = 21.0
+ROW1 = 23.0
+ROW2 = 21.0
+
+
+@dataclass
+class Chip:
+    """One unit chip: short name, side, status line (AP left) and marker pills.
+
+    A full chip has two rows (name; AP and pills).  A ``small`` chip, for a leader or team
+    riding with a unit, is one row (name, AP, pills) and hangs under its unit's chip.
+    """
+
+    id: str
+    label: str
+    look: SideLook
+    status: str = ""
+    pills: list[tuple[str, str]] = field(default_factory=list)
+    eliminated: bool = False
+    small: bool = False
+
+    def _status_width(self) -> float:
+        width = Canvas.text_size(self.status, SMALL)[0] + CHIP_PAD if self.status else 0.0
+        return width + sum(pill_width(text) + 3 for text, _ in self.pills)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height in final pixels."""
+        label_w = Canvas.text_size(self.label, CHIP_LABEL)[0]
+        head = BADGE + 3 * CHIP_PAD + label_w
+        if self.small:
+            extra = self._status_width() + CHIP_PAD if self.has_row2 else 0.0
+            return (head + extra + 2, ROW1 + 2 * CHIP_PAD)
+        row2 = BADGE + 3 * CHIP_PAD + self._status_width() if self.has_row2 else 0.0
+        height = ROW1 + (ROW2 if self.has_row2 else 0) + 2 * CHIP_PAD
+        return (max(head, row2) + 2, height)
+
+    @property
+    def has_row2(self) -> bool:
+        """Whether the chip has status to show (AP or pills)."""
+        return bool(self.status or self.pills)
+
+
+def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
+    """Draw ``chip`` with its top-left at ``(x, y)``; returns its box.
+
+    The badge (side letter in the side's shape) sits left; the name on row 1, AP and marker
+    pills on row 2 (on row 1 for a small chip).  The body is a pale tint of the side colour,
+    so colour helps but the letter and shape carry the side.
+    """
+    w, h = chip.size
+    box = (x, y, x + w, y + h)
+    body = tint(chip.look.rgb, 0.8)
+    edge = shade(chip.look.rgb, 0.35)
+    if chip.eliminated:
+        body, edge = tint(PALETTE["eliminated"], 0.6), PALETTE["eliminated"]
+    canvas.rect(box, fill=body, outline=edge, width=2.2 if not chip.small else 1.5, radius=5)
+    badge_cx = x + CHIP_PAD + 1 + BADGE / 2
+    badge_cy = y + CHIP_PAD + ROW1 / 2
+    canvas.badge(badge_cx, badge_cy, BADGE - 4, chip.look)
+    text_x = x + CHIP_PAD * 2 + 1 + BADGE
+    canvas.text((text_x, badge_cy), chip.label, CHIP_LABEL, PALETTE["ink"], anchor="lm",
+                bold=not chip.small)
+    label_w = Canvas.text_size(chip.label, CHIP_LABEL)[0]
+    if chip.eliminated:
+        canvas.line([(text_x, badge_cy), (text_x + label_w, badge_cy)], PALETTE["ink"], 2)
+    if chip.has_row2:
+        if chip.small:
+            px, cy = text_x + label_w + CHIP_PAD + 2, badge_cy
+        else:
+            px, cy = text_x, y + CHIP_PAD + ROW1 + ROW2 / 2 - 1
+        if chip.status:
+            canvas.text((px, cy), chip.status, SMALL, PALETTE["ink"], anchor="lm")
+            px += Canvas.text_size(chip.status, SMALL)[0] + CHIP_PAD
+        for text, key in chip.pills:
+            draw_pill(canvas, px, cy, text, key)
+            px += pill_width(text) + 3
+    return box
+
+
+# -- header strip -------------------------------------------------------------------------------
+
+
+def header_facts(header: Header) -> list[str]:
+    """The short facts shown as pills in the header: phase first, then the view's facts."""
+    facts = [clean(header.phase)] if header.phase else []
+    facts += [clean(f) for f in header.facts if clean(f)]
+    return facts
+
+
+def header_turn(header: Header) -> str:
+    """``Turn 3/7`` (or ``Turn 3``, or nothing)."""
+    if header.turn is None:
+        return ""
+    return f"Turn {header.turn}/{header.max_turn}" if header.max_turn else f"Turn {header.turn}"
+
+
+def _flow(widths: Sequence[float], left: float, right: float, gap: float) -> list[tuple[float, int]]:
+    """Left-to-right flow: each width's x and row number, wrapping at ``right``."""
+    out: list[tuple[float, int]] = []
+    x, row = left, 0
+    for w in widths:
+        if x > left and x + w > right:
+            x, row = left, row + 1
+        out.append((x, row))
+        x += w + gap
+    return out
+
+
+FACT_ROW = 30.0
+
+
+def header_height(header: Header, width: int) -> float:
+    """The header strip's height for ``width``."""
+    facts = header_facts(header)
+    rows = 0
+    if facts:
+        places = _flow([pill_width(f, BODY) + 4 for f in facts], MARGIN, width - MARGIN, 8)
+        rows = places[-1][1] + 1
+    return 12 + 38 + rows * FACT_ROW + 8
+
+
+def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
+    """Draw the header strip across the top; returns its height."""
+    width = canvas.width
+    height = header_height(header, width)
+    box = (0.0, 0.0, float(width), height)
+    canvas.rect(box, fill=PALETTE["header"])
+    turn = header_turn(header)
+    turn_w = Canvas.text_size(turn, BIG)[0] if turn else 0
+    title = fit_text(clean(header.title), TITLE, width - 3 * MARGIN - turn_w - 16)
+    canvas.text((MARGIN, 12 + 19), title, TITLE, PALETTE["header_ink"], anchor="lm", bold=True)
+    if turn:
+        tx0 = width - MARGIN - turn_w - 16
+        canvas.rect((tx0, 12, width - MARGIN, 12 + 36), fill=PALETTE["header_ink"], radius=6)
+        canvas.text((tx0 + 8, 12 + 18), turn, BIG, PALETTE["header"], anchor="lm", bold=True)
+    facts = header_facts(header)
+    widths = [pill_width(f, BODY) + 4 for f in facts]
+    for text, w, (x, row) in zip(facts, widths, _flow(widths, MARGIN, width - MARGIN, 8)):
+        cy = 12 + 38 + row * FACT_ROW + FACT_ROW / 2
+        pill = (x, cy - 13, x + w, cy + 13)
+        canvas.rect(pill, fill=tint(PALETTE["header"], 0.85), radius=6)
+        canvas.text((x + w / 2, cy), text, BODY, PALETTE["ink"], anchor="mm")
+    layout.add("header", "header", box)
+    return height
+
+
+# -- legend -------------------------------------------------------------------------------------
+
+IconKind = Literal["side", "pill", "swatch", "line", "text"]
+LEGEND_ROW = 30.0
+ICON_W = 40.0
+
+
+@dataclass
+class LegendEntry:
+    """One legend item: an icon and its words."""
+
+    icon: IconKind
+    text: str
+    key: str = ""  # palette key (pill, swatch, line) or faction key (side)
+    pill: str = ""  # the pill's text
+    style: str = ""  # line style: "move", "fire", "assault", "dashed", "dotted", "solid"
+
+    @property
+    def width(self) -> float:
+        """Width of icon + text."""
+        icon = {"pill": pill_width(self.pill) + 6, "text": 0.0}.get(self.icon, ICON_W)
+        return icon + Canvas.text_size(self.text, SMALL)[0] + 6
+
+
+def marker_entries(markers: Sequence[str]) -> list[LegendEntry]:
+    """Legend entries for the marker pills that appear in the image (and only those)."""
+    words = {
+        "suppressed": "Suppressed", "recovering": "Recovering", "airstrike": "Airstrike",
+        "hind": "Hind", "reduced": "reduced side", "kastet": "Kastet",
+        "pinned": "pinned", "elite": "elite", "hidden": "hidden",
+    }
+    out = []
+    for marker in markers:
+        text, key = marker_pill(marker)
+        out.append(LegendEntry("pill", words.get(marker.lower(), clean(marker)), key=key, pill=text))
+    return out
+
+
+def side_entries(book: SideBook) -> list[LegendEntry]:
+    """One entry per side: badge and the side's name."""
+    return [LegendEntry("side", clean(look.label) or look.key, key=look.key) for look in book.all()]
+
+
+def mark_entries(marks: Sequence[Mark]) -> list[LegendEntry]:
+    """Entries for the kinds of marks drawn this time."""
+    words = {
+        "move": "move", "fire": "fire", "assault": "assault", "retreat": "retreat",
+        "place": "placed", "blast": "blast", "shot": "shot", "miss": "miss",
+    }
+    kinds = sorted({m.kind for m in marks})
+    return [LegendEntry("line", words[k], key=k, style=k) for k in kinds]
+
+
+def legend_height(entries: Sequence[LegendEntry], width: int) -> float:
+    """Height of the legend block for ``width``."""
+    if not entries:
+        return 0.0
+    places = _flow([e.width for e in entries], MARGIN, width - MARGIN, 18)
+    return 10 + (places[-1][1] + 1) * LEGEND_ROW + 8
+
+
+def draw_legend(canvas: Canvas, entries: Sequence[LegendEntry], top: float, book: SideBook,
+                layout: Layout) -> float:
+    """Draw the legend rows from ``top``; returns the height used."""
+    height = legend_height(entries, canvas.width)
+    if not height:
+        return 0.0
+    box = (0.0, top, float(canvas.width), top + height)
+    canvas.rect(box, fill=PALETTE["panel"])
+    canvas.line([(0, top), (canvas.width, top)], PALETTE["grid"], 1.5)
+    places = _flow([e.width for e in entries], MARGIN, canvas.width - MARGIN, 18)
+    for entry, (x, row) in zip(entries, places):
+        cy = top + 10 + row * LEGEND_ROW + LEGEND_ROW / 2
+        tx = x + ICON_W
+        if entry.icon == "side":
+            canvas.badge(x + 14, cy, 20, book.look(entry.key))
+        elif entry.icon == "pill":
+            draw_pill(canvas, x, cy, entry.pill, entry.key)
+            tx = x + pill_width(entry.pill) + 6
+        elif entry.icon == "swatch":
+            canvas.rect((x, cy - 10, x + 30, cy + 10), fill=colour(entry.key, "clear"),
+                        outline=PALETTE["ink_soft"], width=1.2, radius=3)
+        elif entry.icon == "line":
+            draw_mark_sample(canvas, entry.style, x, cy)
+        else:
+            tx = x
+        canvas.text((tx, cy), entry.text, SMALL, PALETTE["ink"], anchor="lm")
+    layout.add("legend", "legend", box)
+    return height
+
+
+def draw_mark_sample(canvas: Canvas, style: str, x: float, cy: float) -> None:
+    """A short sample of a mark's line style for the legend."""
+    a, b = (x, cy), (x + 32, cy)
+    if style in ("move", "retreat"):
+        canvas.arrow([a, b], mark_colour(style), width=4, head=12, dashed=style == "retreat")
+    elif style in ("fire", "shot", "miss"):
+        canvas.dashed([a, (x + 26, cy)], mark_colour(style), width=3, dash=7, gap=4)
+        canvas.ellipse(x + 28, cy, 5, fill=mark_colour(style))
+    elif style == "assault":
+        canvas.arrow([a, b], mark_colour(style), width=7, head=14)
+    elif style == "dashed":
+        canvas.dashed([a, b], PALETTE["water"], width=4, dash=7, gap=4)
+    elif style == "dotted":
+        canvas.dashed([a, b], PALETTE["ink_soft"], width=3, dash=3, gap=4)
+    else:
+        canvas.ellipse(x + 16, cy, 8, outline=mark_colour(style), width=3)
+
+
+def mark_colour(kind: str) -> tuple[int, int, int]:
+    """The colour of a mark kind (moves blue, fire red, assault purple)."""
+    return colour({"retreat": "move", "shot": "fire", "miss": "ink_soft",
+                   "blast": "fire", "place": "move"}.get(kind, kind), "ink")

@@ -1,0 +1,94 @@
+"""The last impulse, drawn on top: move arrows, fire lines, assaults, shots, blasts.
+
+Each kind has its own line style as well as its colour (solid arrow, dashed line ending in a
+burst, heavy arrow with a cross), so they read in greyscale.  Labels ("2 hits", 18.4") sit
+in a white box placed by the shared :class:`~render.layout.Placer`, clear of chips.
+"""
+
+from __future__ import annotations
+
+import math
+
+from render.chrome import mark_colour
+from render.layout import Box
+from render.style import BODY, PALETTE, Canvas, shade
+from rules.core.views import Mark
+
+Point = tuple[float, float]
+LABEL_PAD = 6.0
+
+
+def _shorten(points: list[Point], start: float, end: float) -> list[Point]:
+    """The polyline with its first and last segments cut back (so arrows stop short of dots)."""
+    if len(points) < 2:
+        return points
+    pts = list(points)
+    (ax, ay), (bx, by) = pts[0], pts[1]
+    length = math.dist(pts[0], pts[1]) or 1.0
+    if length > start * 2:
+        pts[0] = (ax + (bx - ax) * start / length, ay + (by - ay) * start / length)
+    (ax, ay), (bx, by) = pts[-2], pts[-1]
+    length = math.dist(pts[-2], pts[-1]) or 1.0
+    if length > end * 2:
+        pts[-1] = (bx - (bx - ax) * end / length, by - (by - ay) * end / length)
+    return pts
+
+
+def burst(cx: float, cy: float, r: float) -> list[Point]:
+    """An eight-pointed burst: where fire landed."""
+    points = []
+    for k in range(16):
+        radius = r if k % 2 == 0 else r * 0.5
+        angle = k * math.pi / 8
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point]) -> None:
+    """Draw one mark's line and symbol (not its label)."""
+    ink = mark_colour(mark.kind)
+    casing = PALETTE["halo"]
+    if not points:
+        return
+    if len(points) == 1 or mark.kind in ("place", "blast"):
+        x, y = points[-1]
+        if mark.kind == "blast":
+            canvas.polygon(burst(x, y, 20), fill=ink, outline=casing, width=2)
+        else:
+            canvas.ellipse(x, y, 16, outline=casing, width=7)
+            canvas.ellipse(x, y, 16, outline=ink, width=4)
+        return
+    if mark.kind in ("move", "retreat"):
+        canvas.arrow(_shorten(points, 8, 8), ink, width=5, head=20, dashed=mark.kind == "retreat",
+                     casing=casing)
+    elif mark.kind == "assault":
+        pts = _shorten(points, 8, 6)
+        canvas.arrow(pts, ink, width=9, head=26, casing=casing)
+        x, y = pts[0]
+        # A cross at the start: the assaulting stack (assault moves into the area, 7.3.5).
+        for dx in (-1, 1):
+            canvas.line([(x - 9 * dx, y - 9), (x + 9 * dx, y + 9)], shade(ink, 0.3), 4)
+    else:
+        pts = _shorten(points, 8, 0)
+        canvas.dashed(pts, casing, 7, dash=14, gap=7)
+        canvas.dashed(pts, ink, 4, dash=14, gap=7)
+        x, y = pts[-1]
+        if mark.kind == "miss":
+            canvas.ellipse(x, y, 10, outline=casing, width=6)
+            canvas.ellipse(x, y, 10, outline=ink, width=3)
+        else:
+            canvas.polygon(burst(x, y, 14), fill=ink, outline=casing, width=2)
+
+
+def mark_label_size(text: str) -> tuple[float, float]:
+    """Size of a mark's label box."""
+    w, h = Canvas.text_size(text, BODY)
+    return (w + 2 * LABEL_PAD + 4, h + 6)
+
+
+def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box) -> None:
+    """A mark's label: white box with an edge in the mark's colour, dark text."""
+    ink = mark_colour(mark.kind)
+    canvas.rect(box, fill=PALETTE["halo"], outline=ink, width=2.5, radius=6)
+    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, BODY, PALETTE["ink"],
+                anchor="mm", bold=True)

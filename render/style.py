@@ -1,0 +1,410 @@
+"""One style for every renderer: palette, fonts, sizes, side letters/shapes, and the canvas.
+
+Everything a snapshot draws goes through :class:`Canvas`, which takes coordinates in *final*
+image pixels and draws at :data:`SCALE` times that size, then scales down once: Pillow's
+``ImageDraw`` has no anti-aliasing, and supersampling gives smooth lines and text for the
+price of one box-filter reduce.
+
+Sizes are fixed for a 1280-pixel-wide image, the narrowest the issue allows, so a phone that
+shows the image 1080 pixels wide still shows the smallest text at about 14 physical pixels.
+Sides are never told apart by colour alone: each side has a letter and a badge shape
+(square, circle, diamond, triangle), so a greyscale print still reads.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from typing import Iterable, Literal, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rules.core.views import SideStyle
+
+#: Supersampling factor: draw at 2x, reduce once.
+SCALE = 2
+#: Width of every snapshot in final pixels (the issue asks for at least 1280).
+WIDTH = 1280
+#: Outer margin of the image.
+MARGIN = 12
+
+#: PNG palette size and zlib level (see :meth:`Canvas.png`).
+PNG_COLOURS = 192
+PNG_LEVEL = 3
+
+# Text sizes in final pixels.  Nothing is drawn below SMALL (the issue: about 16 px at 1280).
+TITLE = 30
+BIG = 24
+BODY = 20
+SMALL = 17
+
+RGB = tuple[int, int, int]
+
+
+def hex_rgb(value: str) -> RGB:
+    """``"#a1b2c3"`` to an RGB tuple."""
+    value = value.lstrip("#")
+    return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
+
+
+#: The one palette.  Faction colours follow the counters (2.0: West German gray, American
+#: green, Soviet red); terrain colours are pale so chips and marks stand out on them.
+PALETTE: dict[str, RGB] = {
+    name: hex_rgb(value)
+    for name, value in {
+        # ink and paper
+        "ink": "#1d1f24",
+        "ink_soft": "#4a4f58",
+        "paper": "#f7f5ef",
+        "panel": "#ecebe6",
+        "header": "#22303c",
+        "header_ink": "#ffffff",
+        "halo": "#ffffff",
+        "grid": "#b9b6a8",
+        # factions
+        "nato_de": "#5d6d7e",
+        "nato_us": "#3f7a3a",
+        "nato": "#3f6aa0",
+        "soviet": "#b8322a",
+        "raider": "#2f5f99",
+        "hostile": "#a8432e",
+        "commando": "#2f5f99",
+        "german": "#5c5c5c",
+        "neutral": "#7a6a55",
+        # terrain
+        "clear": "#eee9d2",
+        "fields": "#e8dc9c",
+        "woods": "#a4c78e",
+        "forest": "#a4c78e",
+        "city": "#cdbda9",
+        "town": "#cdbda9",
+        "hills": "#dcc597",
+        "river": "#93bde3",
+        "water": "#93bde3",
+        "sea": "#8bb3d9",
+        "port": "#b7c7d6",
+        "airfield": "#d5d5cf",
+        "building": "#a8907a",
+        "dock": "#b4aa9a",
+        "wire": "#6e5b4c",
+        "cover": "#b8d09c",
+        "rubble": "#bdb2a4",
+        "road": "#b49a6c",
+        "rail": "#555555",
+        "bridge": "#6b5a48",
+        "marsh": "#b6cfb8",
+        # markers and marks
+        "suppressed": "#e0592a",
+        "recovering": "#e7c12f",
+        "airstrike": "#4aa3df",
+        "hind": "#7d5ba6",
+        "reduced": "#ffffff",
+        "eliminated": "#9a9a9a",
+        "move": "#1f4e8c",
+        "fire": "#c0262d",
+        "assault": "#7a1fa2",
+        "objective_main": "#d4a017",
+        "objective_secondary": "#f2d675",
+        "edge": "#8c6d1f",
+    }.items()
+}
+
+
+def colour(key: str | None, default: str = "neutral") -> RGB:
+    """A palette colour by key, falling back to ``default`` for an unknown key."""
+    if key is not None and key in PALETTE:
+        return PALETTE[key]
+    return PALETTE[default]
+
+
+def tint(rgb: RGB, amount: float) -> RGB:
+    """Mix a colour towards white by ``amount`` (0: unchanged, 1: white)."""
+    return tuple(round(c + (255 - c) * amount) for c in rgb)  # type: ignore[return-value]
+
+
+def shade(rgb: RGB, amount: float) -> RGB:
+    """Mix a colour towards black by ``amount``."""
+    return tuple(round(c * (1 - amount)) for c in rgb)  # type: ignore[return-value]
+
+
+# -- sides: letter + shape, never colour alone ------------------------------------------------
+
+Shape = Literal["square", "circle", "diamond", "triangle"]
+SHAPES: tuple[Shape, ...] = ("square", "circle", "diamond", "triangle")
+
+
+class SideLook:
+    """How one faction is drawn: colour, letter and badge shape."""
+
+    def __init__(self, key: str, letter: str, rgb: RGB, shape: Shape, label: str) -> None:
+        self.key = key
+        self.letter = letter
+        self.rgb = rgb
+        self.shape = shape
+        self.label = label
+
+
+class SideBook:
+    """The looks of every faction of one view, built from its :class:`SideStyle` list.
+
+    A faction not listed (the engines may leave ``sides`` empty) gets its key's first letter
+    and the next free shape, in order of first use, so the result is still deterministic.
+    """
+
+    def __init__(self, sides: Sequence[SideStyle]) -> None:
+        self._looks: dict[str, SideLook] = {}
+        for side in sides:
+            self._add(side.key, side.letter or side.key[:1].upper(), side.colour, side.label)
+
+    def _add(self, key: str, letter: str, palette_key: str, label: str) -> SideLook:
+        shape = SHAPES[len(self._looks) % len(SHAPES)]
+        look = SideLook(key, clean(letter)[:2] or "?", colour(palette_key), shape, label)
+        self._looks[key] = look
+        return look
+
+    def look(self, key: str | None) -> SideLook:
+        """The look of a faction key, registering unknown keys on first use."""
+        key = key or "neutral"
+        if key not in self._looks:
+            return self._add(key, key[:1].upper(), key, key)
+        return self._looks[key]
+
+    def all(self) -> list[SideLook]:
+        """Every look in registration order (for the legend)."""
+        return list(self._looks.values())
+
+
+# -- fonts --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font at ``size`` final pixels, loaded once (drawn at ``size * SCALE``).
+
+    ``load_default(size=...)`` is Pillow's bundled Aileron: no system font needed.
+    """
+    return ImageFont.load_default(size=size * SCALE)
+
+
+_REPLACEMENTS = {
+    "→": "->",
+    "←": "<-",
+    "×": "x",
+    "″": '"',
+    "′": "'",
+    "–": "-",
+    "—": "-",
+    "½": "1/2",
+    "✓": "ok",
+    "≤": "<=",
+    "≥": ">=",
+    "•": "·",
+    "’": "'",
+    "‘": "'",
+    "“": '"',
+    "”": '"',
+}
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str) -> bool:
+    """Whether the bundled font draws ``ch`` (it covers Latin-1 letters, not symbols)."""
+    if ch.isascii():
+        return True
+    probe = font(SMALL)
+    missing = probe.getmask("\U000f0000")
+    mask = probe.getmask(ch)
+    return bytes(mask) != bytes(missing) or mask.size != missing.size
+
+
+@lru_cache(maxsize=4096)
+def clean(text: str) -> str:
+    """Text the bundled font can draw: common symbols spelled out, others dropped.
+
+    Event lines carry emoji (the die) and arrows; a box glyph would read as noise.
+    """
+    out = []
+    for ch in text:
+        ch = _REPLACEMENTS.get(ch, ch)
+        if all(_has_glyph(c) for c in ch):
+            out.append(ch)
+    return "".join(out).strip()
+
+
+# -- the canvas ---------------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+
+
+class Canvas:
+    """An RGB image drawn at :data:`SCALE` times its final size; coordinates are final pixels."""
+
+    def __init__(self, width: int, height: int, background: str = "paper") -> None:
+        self.width = width
+        self.height = height
+        self.image = Image.new("RGB", (width * SCALE, height * SCALE), colour(background))
+        self.draw = ImageDraw.Draw(self.image)
+
+    @staticmethod
+    def _p(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [(x * SCALE, y * SCALE) for x, y in points]
+
+    # measuring
+    @staticmethod
+    def text_size(text: str, size: int) -> tuple[float, float]:
+        """Width and height of ``text`` at ``size`` in final pixels (ink box of the line)."""
+        return _text_size(text, size)
+
+    # shapes
+    def polygon(self, points: Sequence[tuple[float, float]], fill: RGB | None = None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        """A filled and/or outlined polygon."""
+        pts = self._p(points)
+        if fill is not None:
+            self.draw.polygon(pts, fill=fill)
+        if outline is not None:
+            self.draw.line(pts + pts[:1], fill=outline, width=max(1, round(width * SCALE)),
+                           joint="curve")
+
+    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+             width: float = 1, radius: float = 0) -> None:
+        """A (rounded) rectangle."""
+        x0, y0, x1, y1 = (v * SCALE for v in box)
+        self.draw.rounded_rectangle((x0, y0, x1, y1), radius=radius * SCALE, fill=fill,
+                                    outline=outline,
+                                    width=max(1, round(width * SCALE)) if outline else 0)
+
+    def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        """A circle of radius ``r`` centred on ``(cx, cy)``."""
+        box = ((cx - r) * SCALE, (cy - r) * SCALE, (cx + r) * SCALE, (cy + r) * SCALE)
+        self.draw.ellipse(box, fill=fill, outline=outline,
+                          width=max(1, round(width * SCALE)) if outline else 0)
+
+    def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
+        """A polyline with round joints."""
+        self.draw.line(self._p(points), fill=fill, width=max(1, round(width * SCALE)),
+                       joint="curve")
+
+    def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
+               dash: float = 12, gap: float = 8) -> None:
+        """A dashed polyline (fire lines, water routes: a pattern, not just a colour)."""
+        for a, b in zip(points, points[1:]):
+            length = math.dist(a, b)
+            if length == 0:
+                continue
+            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+            pos = 0.0
+            while pos < length:
+                end = min(pos + dash, length)
+                self.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)],
+                          fill, width)
+                pos = end + gap
+
+    def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB,
+             anchor: str = "la", halo: RGB | None = None, bold: bool = False) -> None:
+        """Text at ``xy`` (Pillow anchor), with an optional halo so it reads over anything."""
+        if size < SMALL:
+            raise ValueError(f"text size {size} is below the {SMALL} px minimum")
+        x, y = xy
+        stroke = 0
+        if halo is not None:
+            self.draw.text((x * SCALE, y * SCALE), text, font=font(size), fill=halo,
+                           anchor=anchor, stroke_width=3 * SCALE, stroke_fill=halo)
+        if bold:
+            # The bundled font has one weight; a thin stroke of the text colour thickens it.
+            stroke = 1
+        self.draw.text((x * SCALE, y * SCALE), text, font=font(size), fill=fill, anchor=anchor,
+                       stroke_width=stroke, stroke_fill=fill)
+
+    def badge(self, cx: float, cy: float, size: float, look: SideLook,
+              letter_size: int = SMALL) -> None:
+        """A side badge: the side's shape in its colour with its letter in white."""
+        r = size / 2
+        ink = PALETTE["header_ink"]
+        edge = shade(look.rgb, 0.45)
+        if look.shape == "square":
+            self.rect((cx - r, cy - r, cx + r, cy + r), fill=look.rgb, outline=edge, width=1.5)
+        elif look.shape == "circle":
+            self.ellipse(cx, cy, r, fill=look.rgb, outline=edge, width=1.5)
+        elif look.shape == "diamond":
+            r *= 1.25
+            self.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
+                         fill=look.rgb, outline=edge, width=1.5)
+        else:
+            r *= 1.3
+            self.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)],
+                         fill=look.rgb, outline=edge, width=1.5)
+            cy += r * 0.2
+        self.text((cx, cy), look.letter, letter_size, ink, anchor="mm", bold=True)
+
+    def arrow(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 5,
+              head: float = 18, dashed: bool = False, casing: RGB | None = None) -> None:
+        """A polyline ending in an arrowhead, with a light casing so it shows on any terrain."""
+        if len(points) < 2:
+            return
+        pts = list(points)
+        (x0, y0), (x1, y1) = pts[-2], pts[-1]
+        length = math.dist((x0, y0), (x1, y1)) or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        base = (x1 - ux * head, y1 - uy * head)
+        shaft = pts[:-1] + [base]
+        wing = head * 0.55
+        tip = [(x1, y1), (base[0] - uy * wing, base[1] + ux * wing),
+               (base[0] + uy * wing, base[1] - ux * wing)]
+        if casing is not None:
+            self.line(shaft, casing, width + 4)
+            self.polygon(tip, fill=None, outline=casing, width=4)
+        if dashed:
+            self.dashed(shaft, fill, width)
+        else:
+            self.line(shaft, fill, width)
+        self.polygon(tip, fill=fill)
+
+    def png(self) -> bytes:
+        """Scale down once and encode; no metadata, so the same drawing gives the same bytes.
+
+        A 192-colour palette keeps anti-aliased edges smooth and makes the file about 2.5
+        times smaller and faster to encode than 24-bit RGB (measured: 135 kB in 47 ms
+        against 305 kB in 115 ms for a full area map).
+        """
+        small = self.image.reduce(SCALE).quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
+        buffer = io.BytesIO()
+        small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+        return buffer.getvalue()
+
+
+@lru_cache(maxsize=8192)
+def _text_size(text: str, size: int) -> tuple[float, float]:
+    if not text:
+        return (0.0, float(size))
+    x0, _, x1, _ = font(size).getbbox(text, anchor="ls")
+    # Height is the font's line height so rows of text line up whatever their letters.
+    ascent, descent = font(size).getmetrics()
+    return ((x1 - min(x0, 0)) / SCALE, (ascent + descent) / SCALE)
+
+
+def fit_text(text: str, size: int, max_width: float) -> str:
+    """``text`` cut with ``..`` so it fits ``max_width`` at ``size``."""
+    if _text_size(text, size)[0] <= max_width:
+        return text
+    while text and _text_size(text + "..", size)[0] > max_width:
+        text = text[:-1]
+    return text + ".."
+
+
+def wrap(text: str, size: int, max_width: float) -> list[str]:
+    """Greedy word wrap into lines no wider than ``max_width``."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and _text_size(trial, size)[0] > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return [fit_text(line, size, max_width) for line in lines]

@@ -1,0 +1,132 @@
+"""The area-map snapshot (Raid and Riposte): real PNGs opened, and the layout checked."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from render import snapshot
+from render.areamap import Transform
+from render.layout import Layout, box_in_polygon, overlapping_pairs
+from render.style import MARGIN, WIDTH
+from rules.core.views import AreaMapView, CounterView
+from tests.render.fixtures import area_view
+
+#: Kinds that carry words: no two of them may overlap.
+LABEL_KINDS = ("counter", "stack", "area_label", "objective", "label", "panel", "header", "legend")
+
+
+def polygons_in_pixels(view: AreaMapView, layout: Layout) -> dict[str, list[tuple[float, float]]]:
+    """The areas' polygons in image pixels, recomputed from the header's height."""
+    top = layout.get("header", "header").box[3]
+    tf = Transform(view, MARGIN, top + MARGIN, WIDTH - 2 * MARGIN)
+    return {a.id: tf.many(a.polygon) for a in view.areas}
+
+
+def check_layout(view: AreaMapView, layout: Layout) -> None:
+    """Every on-map counter drawn once, in its area (or its area's panel); no label overlaps."""
+    counters = layout.of_kind("counter")
+    drawn = [item.id for item in counters]
+    on_map = [c.id for c in view.counters if c.area is not None]
+    assert sorted(drawn) == sorted(on_map)
+    where = {c.id: c.area for c in view.counters}
+    polygons = polygons_in_pixels(view, layout)
+    for item in counters:
+        assert item.parent == where[item.id]
+        if not item.in_panel:
+            assert box_in_polygon(item.box, polygons[item.parent]), item
+    panel_areas = {item.parent for item in counters if item.in_panel}
+    assert panel_areas == {item.id for item in layout.of_kind("stack")}
+    assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
+    for item in layout.items:
+        assert 0 <= item.box[0] <= item.box[2] <= layout.width
+        assert 0 <= item.box[1] <= item.box[3] <= layout.height
+
+
+def test_png_opens_with_the_expected_size() -> None:
+    shot = snapshot(area_view())
+    image = Image.open(io.BytesIO(shot.png))
+    assert image.format == "PNG"
+    assert image.size == (shot.width, shot.height) == (WIDTH, shot.layout.height)
+    assert len(shot.png) < 1_000_000
+
+
+def test_every_counter_drawn_once_in_its_area_and_no_labels_overlap() -> None:
+    view = area_view()
+    check_layout(view, snapshot(view).layout)
+
+
+def test_off_map_counters_are_not_drawn() -> None:
+    layout = snapshot(area_view()).layout
+    assert "VDV-11" not in {item.id for item in layout.of_kind("counter")}
+
+
+def test_crowded_area_shows_a_stack_chip_and_every_counter_in_the_panel() -> None:
+    """Area 20 holds 8 counters: the map shows '8 units', the panel all eight."""
+    view = area_view()
+    layout = snapshot(view).layout
+    stack = layout.get("stack", "20")
+    assert stack.parent == "20"
+    in_panel = [item.id for item in layout.of_kind("counter") if item.in_panel and item.parent == "20"]
+    assert sorted(in_panel) == sorted(c.id for c in view.counters if c.area == "20")
+    assert layout.get("panel", "20").box[1] > stack.box[3]
+
+
+def test_quiet_areas_keep_their_chips_on_the_map() -> None:
+    layout = snapshot(area_view(crowded=False)).layout
+    on_map = {item.id for item in layout.of_kind("counter") if not item.in_panel}
+    assert {"VDV-1", "Mortar", "BMD-2", "Hind", "PzG-1", "M113-2"} <= on_map
+
+
+def test_leader_hangs_under_its_unit() -> None:
+    """Leaders and ATGM teams ride with their unit (9.3, 9.4): their chip sits right under it."""
+    layout = snapshot(area_view()).layout
+    for rider, host in (("Koval", "VDV-4"), ("TOW", "Luchs"), ("Boyes", "M113-1")):
+        r, h = layout.get("counter", rider), layout.get("counter", host)
+        assert r.parent == h.parent
+        assert r.box[0] == h.box[0] and r.box[1] == h.box[3]
+
+
+def test_objectives_and_area_labels_are_drawn_for_every_area() -> None:
+    view = area_view()
+    layout = snapshot(view).layout
+    assert {i.id for i in layout.of_kind("area")} == {a.id for a in view.areas}
+    assert {i.id for i in layout.of_kind("area_label")} == {a.id for a in view.areas}
+    assert {i.id for i in layout.of_kind("objective")} == {"20", "26", "28", "29", "30"}
+
+
+def test_marks_are_drawn_with_their_labels() -> None:
+    layout = snapshot(area_view()).layout
+    assert [i.parent for i in layout.of_kind("mark")] == ["move", "fire", "assault"]
+    assert len(layout.of_kind("label")) == 3
+
+
+def test_same_view_same_bytes() -> None:
+    view = area_view()
+    assert snapshot(view).png == snapshot(view.model_copy(deep=True)).png
+
+
+def test_view_round_trips_through_json_and_renders_the_same() -> None:
+    view = area_view()
+    again = AreaMapView.model_validate_json(view.model_dump_json())
+    assert snapshot(again).png == snapshot(view).png
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 30), st.integers(0, 2), st.booleans(),
+                          st.sampled_from([[], ["suppressed"], ["recovering"], ["airstrike"]])),
+                min_size=1, max_size=40))
+def test_any_placement_draws_each_counter_once_without_overlaps(
+        placed: list[tuple[int, int, bool, list[str]]]) -> None:
+    base = area_view(crowded=False)
+    factions = ["nato_de", "nato_us", "soviet"]
+    counters = [
+        CounterView(id=f"U{k}", label=f"U-{k}", area=str(area), faction=factions[side], ap=k % 5,
+                    ap_max=4, reduced=reduced, markers=markers)
+        for k, (area, side, reduced, markers) in enumerate(placed)
+    ]
+    view = base.model_copy(update={"counters": counters})
+    check_layout(view, snapshot(view).layout)

@@ -1,0 +1,40 @@
+"""The shared style: fonts cached, text never below the minimum, sides told apart without colour."""
+
+from __future__ import annotations
+
+import pytest
+
+from render.layout import Placer, overlaps, overlapping_pairs, LayoutItem
+from render.style import SMALL, Canvas, SideBook, clean, font
+from rules.core.views import SideStyle
+
+
+def test_fonts_are_loaded_once() -> None:
+    assert font(SMALL) is font(SMALL)
+
+
+def test_text_below_the_minimum_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="minimum"):
+        Canvas(40, 40).text((0, 0), "x", SMALL - 1, (0, 0, 0))
+
+
+def test_sides_get_distinct_letters_and_shapes() -> None:
+    """Greyscale must still tell sides apart: each side has its own letter and badge shape."""
+    book = SideBook([SideStyle(key="nato", label="NATO", letter="N", colour="nato"),
+                     SideStyle(key="soviet", label="Soviet", letter="S", colour="soviet")])
+    looks = [book.look("nato"), book.look("soviet"), book.look("hostile")]
+    assert len({(look.letter, look.shape) for look in looks}) == 3
+    assert len({look.shape for look in looks}) == 3
+
+
+def test_clean_spells_out_symbols_the_font_lacks() -> None:
+    assert clean("4+3 → 2 hits ½") == "4+3 -> 2 hits 1/2"
+    assert clean("🎲 6") == "6"
+
+
+def test_placer_never_hands_out_overlapping_boxes() -> None:
+    placer = Placer((0, 0, 400, 300))
+    boxes = [placer.place_near((200, 150), (60, 20)) for _ in range(20)]
+    items = [LayoutItem(kind="label", id=str(k), box=b) for k, b in enumerate(boxes)]
+    assert overlapping_pairs(items) == []
+    assert not overlaps((0, 0, 10, 10), (10, 0, 20, 10))
