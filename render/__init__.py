@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from render.areamap import render_areamap
 from render.layout import Layout, LayoutItem, Snapshot
-from rules.core.views import AnyView, AreaMapView
+from render.network import render_network
+from rules.core.views import AnyView, AreaMapView, NetworkView
 
 
 def snapshot(view: AnyView) -> Snapshot:
     """Render any view model to a :class:`Snapshot` (PNG bytes, size, layout)."""
     if isinstance(view, AreaMapView):
         return render_areamap(view)
+    if isinstance(view, NetworkView):
+        return render_network(view)
     raise TypeError(f"no renderer for a view of kind {getattr(view, 'kind', type(view).__name__)!r}")
 
 

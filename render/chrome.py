@@ -326,6 +326,8 @@ def draw_mark_sample(canvas: Canvas, style: str, x: float, cy: float) -> None:
         canvas.arrow([a, b], mark_colour(style), width=7, head=14)
     elif style == "dashed":
         canvas.dashed([a, b], PALETTE["water"], width=4, dash=7, gap=4)
+    elif style == "road":
+        canvas.line([a, b], PALETTE["road"], 6)
     elif style == "dotted":
         canvas.dashed([a, b], PALETTE["ink_soft"], width=3, dash=3, gap=4)
     else:

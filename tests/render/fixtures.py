@@ -149,3 +149,75 @@ def area_view(crowded: bool = True) -> AreaMapView:
     return AreaMapView(header=header, width=COLS * CELL_W, height=ROWS * CELL_H, areas=areas,
                        lines=lines, counters=counters, marks=marks, sides=RR_SIDES,
                        legend=["Stand-in map for tests"])
+
+
+RAIDER_SIDES = [
+    SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
+    SideStyle(key="hostile", label="Hostiles", letter="H", colour="hostile"),
+]
+
+
+def network_view(battle: bool = True) -> NetworkView:
+    """A 20-space desert network with forces, tracks and a 4 v 5 battle round."""
+    names = ["Base", "Siwa", "Jalo", "Gialo Rd", "Bir Hakeim", "Tobruk", "Derna", "Barce",
+             "Benghazi", "Msus", "Mechili", "Gazala", "El Adem", "Sidi Rezegh", "Bardia",
+             "Sollum", "Agedabia", "Ajdabiya AF", "Marsa", "Cyrene"]
+    spaces = []
+    for k, name in enumerate(names):
+        col, row = k % 5, k // 5
+        x = 80 + col * 200 + (row % 2) * 60
+        y = 70 + row * 160 + (col % 2) * 30
+        spaces.append(SpaceView(
+            id=f"S{k + 1}", name=name, position=(x, y),
+            terrain=["clear", "hills", "town", "clear", "marsh"][k % 5],
+            staging=k in (0, 1), airfield=k in (8, 17), port=k in (5, 14, 18),
+            objective="?" if k in (7, 11, 16) else ("Fuel dump" if k == 9 else None),
+            objective_done=k == 9,
+        ))
+    routes = []
+    for k in range(20):
+        if k % 5 < 4:
+            routes.append(RouteView(a=f"S{k + 1}", b=f"S{k + 2}", kind="road"))
+        if k < 15:
+            routes.append(RouteView(a=f"S{k + 1}", b=f"S{k + 6}", kind="water" if k % 5 == 4 else "road"))
+    routes.append(RouteView(a="S1", b="S18", kind="air"))
+    forces = [
+        ForceView(id="F1", space="S8", faction="raider", units=[
+            UnitChip(id="LRDG-1", label="LRDG-1", faction="raider", detail="c3 m4 scout · Sup-1"),
+            UnitChip(id="SAS-2", label="SAS-2", faction="raider", detail="c4 m3 elite · Exp-2"),
+            UnitChip(id="Lt Stirling", label="Lt Stirling", faction="raider", detail="c3 m3 leader"),
+        ]),
+        ForceView(id="F2", space="S13", faction="raider", units=[
+            UnitChip(id="LRDG-2", label="LRDG-2", faction="raider", detail="c3 m4 guide"),
+        ]),
+    ]
+    if battle:
+        forces.append(ForceView(id="hostiles", space="S8", faction="hostile", units=[
+            UnitChip(id=f"H{k}", label=f"H{k}", faction="hostile", detail=f"c{2 + k % 3}")
+            for k in range(1, 5)]))
+    panel = BattlePanel(
+        space="S8", round=2, tactical_edge="raider",
+        raiders=[UnitChip(id=u, label=u, faction="raider", detail=d, eliminated=u == "SAS-3")
+                 for u, d in (("LRDG-1", "c3 m4 scout · Sup-1 Exp-2 · carries Obj-1"),
+                              ("SAS-2", "c4 m3 elite · Exp-2"), ("Lt Stirling", "c3 m3 leader"),
+                              ("SAS-3", "c4 m3 elite"))],
+        hostiles=[UnitChip(id=f"H{k}", label=f"H{k}", faction="hostile",
+                           detail=f"c{2 + k % 3}{' elite' if k == 5 else ''}", eliminated=k == 5)
+                  for k in range(1, 6)],
+        shots=[BattleShot(unit="LRDG-1", target="H5", die=6, result="hit H5"),
+               BattleShot(unit="SAS-2", target="H2", die=2, result="miss"),
+               BattleShot(unit="Lt Stirling", die=4, result="miss"),
+               BattleShot(unit="H1", target="SAS-3", die=5, result="hit SAS-3"),
+               BattleShot(unit="H2", die=1, result="miss"),
+               BattleShot(unit="H3", die=3, result="miss")],
+    ) if battle else None
+    header = Header(title="Desert Raiders · M2 Barce", turn=3, phase="M2 · Op 3 · battle round 2",
+                    facts=["Objectives 1/3", "Alert 3"])
+    return NetworkView(
+        header=header, width=1100, height=700, spaces=spaces, routes=routes, forces=forces,
+        tracks=[Track(label="Alert", value=3, minimum=1, maximum=5),
+                Track(label="Ops left", value=7), Track(label="RP", value=4, minimum=0, maximum=10)],
+        battle=panel, marks=[Mark(kind="move", points=[(80, 70), (340, 230), (720, 230)], text="F1",
+                                  side="raider")],
+        sides=RAIDER_SIDES, legend=["Campaign: won M1 · lost - · 3 to win"],
+    )

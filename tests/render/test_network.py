@@ -1,0 +1,67 @@
+"""The network snapshot (Raiders): spaces, forces, tracks and the battle panel."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render import snapshot
+from render.layout import contains, overlapping_pairs
+from render.style import WIDTH
+from tests.render.fixtures import network_view
+
+LABEL_KINDS = ("label", "objective", "force", "track", "header", "legend", "battle_unit")
+
+
+def test_png_opens_with_the_expected_size() -> None:
+    shot = snapshot(network_view())
+    image = Image.open(io.BytesIO(shot.png))
+    assert image.size == (WIDTH, shot.height)
+    assert len(shot.png) < 1_000_000
+
+
+def test_every_space_and_every_force_member_drawn_once() -> None:
+    view = network_view()
+    layout = snapshot(view).layout
+    assert sorted(i.id for i in layout.of_kind("space")) == sorted(s.id for s in view.spaces)
+    units = layout.of_kind("unit")
+    expected = [(u.id, f.space) for f in view.forces for u in f.units]
+    assert sorted((i.id, i.parent) for i in units) == sorted(expected)
+    for force in view.forces:
+        box = layout.get("force", force.id).box
+        assert all(contains(box, i.box) for i in units if i.id in {u.id for u in force.units})
+
+
+def test_no_labels_overlap() -> None:
+    layout = snapshot(network_view()).layout
+    assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
+
+
+def test_objectives_face_down_and_revealed_are_marked() -> None:
+    layout = snapshot(network_view()).layout
+    assert {i.id for i in layout.of_kind("objective")} == {"S8", "S10", "S12", "S17"}
+
+
+def test_battle_panel_shows_both_lines_below_the_map() -> None:
+    """A 4 v 5 battle round: every unit of both lines gets a row in the panel."""
+    view = network_view()
+    layout = snapshot(view).layout
+    battle = layout.get("battle", "S8")
+    rows = layout.of_kind("battle_unit")
+    assert sorted(i.id for i in rows if i.parent == "raiders") == sorted(u.id for u in view.battle.raiders)
+    assert sorted(i.id for i in rows if i.parent == "hostiles") == sorted(u.id for u in view.battle.hostiles)
+    assert all(contains(battle.box, i.box) for i in rows)
+    assert battle.box[1] >= max(i.box[3] for i in layout.of_kind("space"))
+
+
+def test_tracks_are_drawn() -> None:
+    layout = snapshot(network_view()).layout
+    assert [i.id for i in layout.of_kind("track")] == ["Alert", "Ops left", "RP"]
+
+
+def test_no_battle_no_panel_and_same_bytes_twice() -> None:
+    view = network_view(battle=False)
+    first = snapshot(view)
+    assert first.layout.of_kind("battle") == []
+    assert snapshot(view).png == first.png
