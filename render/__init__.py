@@ -10,7 +10,8 @@ from __future__ import annotations
 from render.areamap import render_areamap
 from render.layout import Layout, LayoutItem, Snapshot
 from render.network import render_network
-from rules.core.views import AnyView, AreaMapView, NetworkView
+from render.table import render_table
+from rules.core.views import AnyView, AreaMapView, NetworkView, TableView
 
 
 def snapshot(view: AnyView) -> Snapshot:
@@ -19,6 +20,8 @@ def snapshot(view: AnyView) -> Snapshot:
         return render_areamap(view)
     if isinstance(view, NetworkView):
         return render_network(view)
+    if isinstance(view, TableView):
+        return render_table(view)
     raise TypeError(f"no renderer for a view of kind {getattr(view, 'kind', type(view).__name__)!r}")
 
 

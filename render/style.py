@@ -87,6 +87,8 @@ PALETTE: dict[str, RGB] = {
         "airfield": "#d5d5cf",
         "building": "#a8907a",
         "dock": "#b4aa9a",
+        "quay": "#c9c3b5",
+        "target": "#e8c766",
         "wire": "#6e5b4c",
         "cover": "#b8d09c",
         "rubble": "#bdb2a4",

@@ -221,3 +221,45 @@ def network_view(battle: bool = True) -> NetworkView:
                                   side="raider")],
         sides=RAIDER_SIDES, legend=["Campaign: won M1 · lost - · 3 to win"],
     )
+
+
+def table_view() -> TableView:
+    """A 48" x 36" table: buildings, wire, cover, pillbox arcs, 25 units, moves and shots."""
+    terrain = [
+        TerrainShape(id="river", kind="water", polygon=[(0, 0), (48, 0), (48, 3), (0, 3)], label="River"),
+        TerrainShape(id="dock", kind="water", polygon=[(30, 10), (38, 10), (38, 36), (30, 36)], label="Dry dock"),
+        TerrainShape(id="quay", kind="quay", polygon=[(0, 3), (48, 3), (48, 7), (0, 7)], label="Quay"),
+        TerrainShape(id="b1", kind="building", polygon=[(6, 12), (12, 12), (12, 17), (6, 17)], label="Warehouse"),
+        TerrainShape(id="b2", kind="building", polygon=[(20, 26), (27, 26), (27, 31), (20, 31)], label="Workshops"),
+        TerrainShape(id="w1", kind="wire", polygon=[(16, 8), (28, 8), (28, 8.8), (16, 8.8)], label="Wire W1"),
+        TerrainShape(id="c1", kind="cover", circle=(15.0, 20.0, 1.5), label="Crates"),
+        TerrainShape(id="t1", kind="target", polygon=[(39, 12), (44, 12), (44, 16), (39, 16)], label="Pump house (3)"),
+    ]
+    units = []
+    for k in range(12):
+        units.append(TableUnit(id=f"C{k + 1}", label=f"C{k + 1}", faction="commando",
+                               x=4 + k * 3.4, y=5 + (k % 3) * 1.2,
+                               markers=["officer"] if k in (0, 6) else (["demolition"] if k % 4 == 1 else []),
+                               eliminated=k == 11))
+    for k in range(13):
+        units.append(TableUnit(id=f"G{k + 1}", label=f"G{k + 1}", faction="german",
+                               x=5 + (k * 7.3) % 40, y=12 + (k * 5) % 20,
+                               facing=270.0 if k < 3 else None, arc=180.0 if k < 3 else None,
+                               markers=["armoured"] if k == 12 else []))
+    marks = [
+        Mark(kind="move", points=[(4, 5), (8.5, 9.0)], text='6.0"', side="commando"),
+        Mark(kind="move", points=[(14.2, 7.4), (17.0, 10.5)], text='4.2"', side="commando"),
+        Mark(kind="shot", points=[(7.4, 6.2), (12.3, 17.0)], text='11.9" hit', side="commando"),
+        Mark(kind="miss", points=[(17.6, 5), (26.9, 22)], text='19.4" miss', side="commando"),
+        Mark(kind="blast", points=[(39.5, 14)], text="Pump house 5+", side="commando"),
+    ]
+    circles = [RangeCircle(x=19, y=14, radius=12, label='SL1 12"'),
+               RangeCircle(x=12.3, y=17, radius=3, label='G2 3"')]
+    points = [NamedPoint(name="Old Mole", x=12, y=5), NamedPoint(name="Bridge G", x=28, y=22)]
+    header = Header(title="St Nazaire raid", turn=2, max_turn=8, phase="Commandos · actions",
+                    facts=["Targets 1/5", "Commandos 7 VP"])
+    return TableView(header=header, width=48, height=36, terrain=terrain, units=units,
+                     points=points, circles=circles, marks=marks,
+                     sides=[SideStyle(key="commando", label="Commandos", letter="C", colour="commando"),
+                            SideStyle(key="german", label="Germans", letter="G", colour="german")],
+                     legend=['Move 6" per action; shoot 12", 4+ hits'])

@@ -1,0 +1,319 @@
+"""The inch-table snapshot (Commando raid, platoon skirmish): terrain, bases, arcs, measures.
+
+Layout, top to bottom: the header strip; the table with a ruler of inch marks every grid
+line on its top and left edges; the legend.
+
+The table keeps the view's coordinates: x right, y down, angles 0 = +x and growing from +x
+towards +y (the rules' "counter-clockwise" in table coordinates), which is also the way
+Pillow measures arcs on screen, so a facing needs no conversion.  Bases are drawn at their
+true size in the side's badge shape with the side's letter, facing as a tick, fire arcs as
+a wedge outline.  Each base's label (name and short markers) is placed clear of every other
+label, with a leader line when it had to move away from its base.
+"""
+
+from __future__ import annotations
+
+import math
+
+from render.chrome import (
+    LegendEntry,
+    draw_header,
+    draw_legend,
+    header_height,
+    legend_height,
+    mark_entries,
+    side_entries,
+)
+from render.layout import Box, Layout, Placer, Snapshot, box_in_polygon
+from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.style import (
+    BODY,
+    MARGIN,
+    PALETTE,
+    SCALE,
+    SMALL,
+    WIDTH,
+    Canvas,
+    SideBook,
+    clean,
+    colour,
+    shade,
+    tint,
+)
+from rules.core.views import TableUnit, TableView, TerrainShape
+
+Point = tuple[float, float]
+
+RULER = 30.0  # room for the inch numbers on the top and left edges
+
+#: Short words for the markers engines put on bases (the label must stay short on a phone).
+SHORT = {
+    "officer": "Off", "assault": "Asl", "demolition": "Dem", "mortar": "Mor",
+    "armoured": "Arm", "suppressed": "SUP", "pinned": "Pin", "wounded": "Wnd",
+    "carrying": "Car", "searchlight": "SL",
+}
+
+
+class Inches:
+    """Table inches to final image pixels."""
+
+    def __init__(self, view: TableView, left: float, top: float) -> None:
+        self.scale = (WIDTH - left - MARGIN) / view.width
+        self.left = left
+        self.top = top
+        self.box: Box = (left, top, left + view.width * self.scale, top + view.height * self.scale)
+
+    def __call__(self, x: float, y: float) -> Point:
+        return (self.left + x * self.scale, self.top + y * self.scale)
+
+    def many(self, points: list[tuple[float, float]]) -> list[Point]:
+        """Transform a list of points."""
+        return [self(x, y) for x, y in points]
+
+
+def unit_label(unit: TableUnit) -> str:
+    """``O1 Off Asl``: the base's name and its markers, short."""
+    words = [clean(unit.label) or unit.id]
+    words += [SHORT.get(m.lower(), clean(m)) for m in unit.markers]
+    if unit.eliminated:
+        words.append("out")
+    return " ".join(w for w in words if w)
+
+
+def shape_points(shape: TerrainShape, tf: Inches) -> list[Point]:
+    """A terrain piece's outline in pixels (a circle as a 32-gon)."""
+    if shape.circle is not None:
+        cx, cy, r = shape.circle
+        return [tf(cx + r * math.cos(k * math.pi / 16), cy + r * math.sin(k * math.pi / 16))
+                for k in range(32)]
+    return tf.many(shape.polygon)
+
+
+def draw_shape(canvas: Canvas, shape: TerrainShape, pts: list[Point]) -> None:
+    """Terrain by kind, each with a pattern as well as a colour: water waves, wire crosses."""
+    kind = shape.kind
+    if len(pts) < 3:
+        return
+    if kind == "wire":
+        canvas.polygon(pts, fill=tint(PALETTE["wire"], 0.75), outline=PALETTE["wire"], width=2)
+        # Crosses along the outline: barbed wire, readable without colour.
+        for a, b in zip(pts, pts[1:] + pts[:1]):
+            n = max(1, int(math.dist(a, b) // 14))
+            for k in range(n):
+                x = a[0] + (b[0] - a[0]) * (k + 0.5) / n
+                y = a[1] + (b[1] - a[1]) * (k + 0.5) / n
+                canvas.line([(x - 4, y - 4), (x + 4, y + 4)], PALETTE["wire"], 1.6)
+                canvas.line([(x - 4, y + 4), (x + 4, y - 4)], PALETTE["wire"], 1.6)
+        return
+    if kind == "target":
+        canvas.polygon(pts, fill=tint(PALETTE["objective_main"], 0.55),
+                       outline=shade(PALETTE["objective_main"], 0.4), width=3)
+        return
+    fill = colour(kind, "clear")
+    canvas.polygon(pts, fill=fill, outline=shade(fill, 0.35), width=2)
+    if kind == "water":
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        y = min(ys) + 12
+        while y < max(ys) - 6:
+            x = min(xs) + 10 + (int(y) // 18 % 2) * 20
+            while x < max(xs) - 24:
+                if box_in_polygon((x, y - 3, x + 16, y + 3), pts):
+                    canvas.line([(x, y), (x + 5, y - 3), (x + 10, y), (x + 15, y - 3)],
+                                shade(fill, 0.25), 1.4)
+                x += 40
+            y += 18
+
+
+def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook) -> Box:
+    """A base at true size (at least 22 px across) in the side's shape, with facing and arc."""
+    look = book.look(unit.faction)
+    x, y = tf(unit.x, unit.y)
+    r = max(unit.radius * tf.scale, 11.0)
+    if unit.arc is not None and unit.facing is not None:
+        reach = max(r * 3.2, 2.0 * tf.scale)
+        start, end = unit.facing - unit.arc / 2, unit.facing + unit.arc / 2
+        box = ((x - reach) * SCALE, (y - reach) * SCALE, (x + reach) * SCALE, (y + reach) * SCALE)
+        canvas.draw.pieslice(box, start, end, fill=tint(look.rgb, 0.7),
+                             outline=shade(look.rgb, 0.2), width=2 * SCALE)
+    if unit.facing is not None:
+        dx, dy = math.cos(math.radians(unit.facing)), math.sin(math.radians(unit.facing))
+        canvas.line([(x, y), (x + dx * (r + 10), y + dy * (r + 10))], PALETTE["ink"], 4)
+    if unit.eliminated:
+        canvas.ellipse(x, y, r, fill=tint(PALETTE["eliminated"], 0.5),
+                       outline=PALETTE["eliminated"], width=2)
+        canvas.line([(x - r * 0.7, y - r * 0.7), (x + r * 0.7, y + r * 0.7)], PALETTE["ink"], 2.5)
+        canvas.line([(x - r * 0.7, y + r * 0.7), (x + r * 0.7, y - r * 0.7)], PALETTE["ink"], 2.5)
+    else:
+        canvas.badge(x, y, 2 * r, look)
+    return (x - r, y - r, x + r, y + r)
+
+
+def draw_grid(canvas: Canvas, view: TableView, tf: Inches) -> None:
+    """The table edge, grid lines every ``grid`` inches and their inch numbers on the ruler."""
+    x0, y0, x1, y1 = tf.box
+    canvas.rect(tf.box, fill=PALETTE["clear"])
+    step = view.grid if view.grid > 0 else 6.0
+    k = 0.0
+    while k <= view.width + 1e-6:
+        x = tf(k, 0)[0]
+        canvas.line([(x, y0), (x, y1)], PALETTE["grid"], 1.2)
+        canvas.text((x, y0 - 4), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="md")
+        k += step
+    k = 0.0
+    while k <= view.height + 1e-6:
+        y = tf(0, k)[1]
+        canvas.line([(x0, y), (x1, y)], PALETTE["grid"], 1.2)
+        canvas.text((x0 - 4, y), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
+        k += step
+
+
+def render_table(view: TableView) -> Snapshot:
+    """Draw a :class:`TableView`; see the module docstring for the layout."""
+    book = SideBook(view.sides)
+    for unit in view.units:
+        book.look(unit.faction)
+    top = header_height(view.header, WIDTH)
+    tf = Inches(view, MARGIN + RULER, top + MARGIN + RULER)
+    shapes = [(shape, shape_points(shape, tf)) for shape in view.terrain]
+
+    # Bases first (they cannot move), then named points, unit labels, terrain names, marks.
+    bases: dict[str, Box] = {}
+    for unit in view.units:
+        x, y = tf(unit.x, unit.y)
+        r = max(unit.radius * tf.scale, 11.0)
+        bases[unit.id] = (x - r, y - r, x + r, y + r)
+    placer = Placer(tf.box, list(bases.values()))
+    point_boxes = []
+    for point in view.points:
+        x, y = tf(point.x, point.y)
+        text = clean(point.name)
+        w, h = Canvas.text_size(text, SMALL)
+        box = placer.place_near((x, y - h / 2 - 8), (w + 8, h), step=8, rings=12)
+        point_boxes.append((point, text, (x, y), box))
+    label_boxes: dict[str, tuple[str, Box]] = {}
+    for unit in view.units:
+        text = unit_label(unit)
+        w, h = Canvas.text_size(text, SMALL)
+        b = bases[unit.id]
+        size = (w + 8, h + 1)
+        cands = [(b[2] + 3, (b[1] + b[3] - size[1]) / 2, b[2] + 3 + size[0], (b[1] + b[3] + size[1]) / 2),
+                 (b[0] - 3 - size[0], (b[1] + b[3] - size[1]) / 2, b[0] - 3, (b[1] + b[3] + size[1]) / 2),
+                 ((b[0] + b[2] - size[0]) / 2, b[3] + 2, (b[0] + b[2] + size[0]) / 2, b[3] + 2 + size[1]),
+                 ((b[0] + b[2] - size[0]) / 2, b[1] - 2 - size[1], (b[0] + b[2] + size[0]) / 2, b[1] - 2)]
+        box = placer.place(cands) or placer.place_near(((b[0] + b[2]) / 2, b[3] + 14), size,
+                                                       step=9, rings=16)
+        label_boxes[unit.id] = (text, box)
+    circle_boxes = []
+    for circle in view.circles:
+        text = clean(circle.label)
+        if not text:
+            continue
+        x, y = tf(circle.x, circle.y - circle.radius)
+        w, h = Canvas.text_size(text, SMALL)
+        box = placer.place_near((x, y), (w + 8, h), step=8, rings=10)
+        circle_boxes.append((text, box))
+    shape_labels = []
+    for shape, pts in shapes:
+        text = clean(shape.label)
+        if not text or len(pts) < 3:
+            continue
+        w, h = Canvas.text_size(text, SMALL)
+        cx = sum(p[0] for p in pts) / len(pts)
+        cy = sum(p[1] for p in pts) / len(pts)
+        box = placer.search((cx, cy), (w + 8, h), step=8, rings=10)
+        # A terrain name is a courtesy: drop it rather than crowd a unit's label.
+        if placer.free(box):
+            shape_labels.append((shape, text, placer.claim(box)))
+    mark_pts = [tf.many(m.points) for m in view.marks]
+    mark_boxes = []
+    for mark, pts in zip(view.marks, mark_pts):
+        text = clean(mark.text)
+        if text and pts:
+            a, b = pts[0], pts[-1]
+            mark_boxes.append((mark, text, placer.place_near(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2),
+                                                             mark_label_size(text), step=10, rings=16)))
+
+    entries = legend(view, book)
+    legend_top = tf.box[3] + MARGIN
+    height = math.ceil(legend_top + legend_height(entries, WIDTH))
+    canvas = Canvas(WIDTH, height)
+    layout = Layout(width=WIDTH, height=height)
+    draw_header(canvas, view.header, layout)
+    draw_grid(canvas, view, tf)
+    for shape, pts in shapes:
+        draw_shape(canvas, shape, pts)
+        if pts:
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            layout.add("terrain", shape.id, (min(xs), min(ys), max(xs), max(ys)), parent=shape.kind)
+    for circle in view.circles:
+        x, y = tf(circle.x, circle.y)
+        r = circle.radius * tf.scale
+        canvas.draw.arc(((x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE),
+                        0, 360, fill=shade(PALETTE["fire"], 0.1), width=round(2 * SCALE))
+    canvas.rect(tf.box, outline=PALETTE["ink"], width=3)
+    for mark, pts in zip(view.marks, mark_pts):
+        draw_mark_line(canvas, mark, pts)
+    for unit in view.units:
+        draw_base(canvas, unit, tf, book)
+        layout.add("unit", unit.id, bases[unit.id], parent=unit.faction)
+    for point, text, (x, y), box in point_boxes:
+        s = 7.0
+        canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
+                       outline=PALETTE["halo"], width=1.5)
+        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["ink_soft"], width=1, radius=4)
+        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
+                    anchor="mm")
+        layout.add("label", f"point-{point.name}", box)
+    for shape, text, box in shape_labels:
+        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL,
+                    shade(colour(shape.kind, "ink"), 0.6), anchor="mm", halo=tint(colour(shape.kind, "clear"), 0.5))
+        layout.add("label", f"terrain-{shape.id}", box, parent=shape.id)
+    for text, box in circle_boxes:
+        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["fire"], width=1.5, radius=4)
+        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
+                    anchor="mm")
+        layout.add("label", f"range-{text}", box)
+    for unit in view.units:
+        text, box = label_boxes[unit.id]
+        b = bases[unit.id]
+        look = book.look(unit.faction)
+        if not _touches(box, b, 4):
+            canvas.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
+                         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
+        canvas.rect(box, fill=tint(look.rgb, 0.85), outline=shade(look.rgb, 0.3), width=1.2, radius=4)
+        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
+                    anchor="mm", bold=True)
+        layout.add("label", f"unit-{unit.id}", box, parent=unit.id)
+    for i, (mark, text, box) in enumerate(mark_boxes):
+        draw_mark_label(canvas, mark, text, box)
+        layout.add("label", f"mark-{i}", box, parent=mark.kind)
+    for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
+        if pts:
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            layout.add("mark", f"mark-{i}", (min(xs), min(ys), max(xs), max(ys)), parent=mark.kind)
+    draw_legend(canvas, entries, legend_top, book, layout)
+    return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+
+
+def _touches(a: Box, b: Box, gap: float) -> bool:
+    """Whether box ``a`` is within ``gap`` pixels of box ``b`` (a label next to its base)."""
+    return a[0] - gap <= b[2] and b[0] <= a[2] + gap and a[1] - gap <= b[3] and b[1] <= a[3] + gap
+
+
+def legend(view: TableView, book: SideBook) -> list[LegendEntry]:
+    """Sides, terrain kinds, marker words, marks, range circles and the view's notes."""
+    entries = side_entries(book)
+    kinds = sorted({t.kind for t in view.terrain})
+    entries += [LegendEntry("swatch", kind, key=kind if kind != "target" else "objective_main")
+                for kind in kinds]
+    used = sorted({m.lower() for u in view.units for m in u.markers if m.lower() in SHORT})
+    if used:
+        entries.append(LegendEntry("text", ", ".join(f"{SHORT[m]} {m}" for m in used)))
+    if any(u.arc is not None for u in view.units):
+        entries.append(LegendEntry("text", "wedge = fire arc, tick = facing"))
+    if view.circles:
+        entries.append(LegendEntry("text", "red ring = range"))
+    entries += mark_entries(view.marks)
+    entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
+    return entries

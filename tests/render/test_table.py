@@ -1,0 +1,72 @@
+"""The inch-table snapshot (Commando raid): bases, arcs, measured moves and shots."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render import snapshot
+from render.layout import overlapping_pairs
+from render.style import WIDTH
+from render.table import Inches
+from rules.core.views import TableView
+from tests.render.fixtures import table_view
+
+LABEL_KINDS = ("label", "header", "legend")
+
+
+def check(view: TableView) -> None:
+    """Every base drawn once at its place; every base labelled; no labels overlap."""
+    shot = snapshot(view)
+    image = Image.open(io.BytesIO(shot.png))
+    assert image.size == (WIDTH, shot.height)
+    assert len(shot.png) < 1_000_000
+    layout = shot.layout
+    units = layout.of_kind("unit")
+    assert sorted(i.id for i in units) == sorted(u.id for u in view.units)
+    labels = {i.parent for i in layout.of_kind("label") if i.id.startswith("unit-")}
+    assert labels == {u.id for u in view.units}
+    assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
+    # Each base sits where its inches say: centres are evenly scaled from the view.
+    by_id = {u.id: u for u in view.units}
+    a, b = units[0], units[-1]
+    ua, ub = by_id[a.id], by_id[b.id]
+    if ua.x != ub.x:
+        scale = ((a.box[0] + a.box[2]) / 2 - (b.box[0] + b.box[2]) / 2) / (ua.x - ub.x)
+        for item in units:
+            u = by_id[item.id]
+            cx = (item.box[0] + item.box[2]) / 2
+            assert abs(cx - ((a.box[0] + a.box[2]) / 2 + (u.x - ua.x) * scale)) < 0.2
+
+
+def test_hand_built_table_renders_every_base_and_label() -> None:
+    check(table_view())
+
+
+def test_measured_moves_and_shots_are_labelled() -> None:
+    layout = snapshot(table_view()).layout
+    assert [i.parent for i in layout.of_kind("mark")] == ["move", "move", "shot", "miss", "blast"]
+    assert len([i for i in layout.of_kind("label") if i.id.startswith("mark-")]) == 5
+
+
+def test_table_scale_fills_the_width() -> None:
+    """48 inches across at about 25 px an inch: a 1" base is 25 px, a 6" move 150 px."""
+    view = table_view()
+    tf = Inches(view, 42, 100)
+    assert 24 < tf.scale < 26.5
+    assert tf.box[2] <= WIDTH
+
+
+def test_same_table_same_bytes() -> None:
+    assert snapshot(table_view()).png == snapshot(table_view()).png
+
+
+def test_real_commando_scenario_view_renders() -> None:
+    """The St Nazaire set-up as the engine builds it: every base and label, nothing overlapping."""
+    from rules.commando.system import CommandoRaid
+    from rules.core.dice import ScriptedDice
+
+    system = CommandoRaid()
+    state = system.setup("st_nazaire", {}, ScriptedDice([])).state
+    check(system.view(state))
