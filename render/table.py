@@ -149,23 +149,35 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook) -> Bo
     return (x - r, y - r, x + r, y + r)
 
 
+def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
+    """The inch values of the vertical and horizontal grid lines."""
+    step = view.grid if view.grid > 0 else 6.0
+    xs = [k * step for k in range(int(view.width / step + 1e-6) + 1)]
+    ys = [k * step for k in range(int(view.height / step + 1e-6) + 1)]
+    return xs, ys
+
+
 def draw_grid(canvas: Canvas, view: TableView, tf: Inches) -> None:
-    """The table edge, grid lines every ``grid`` inches and their inch numbers on the ruler."""
+    """The table cloth and grid lines every ``grid`` inches."""
     x0, y0, x1, y1 = tf.box
     canvas.rect(tf.box, fill=PALETTE["clear"])
-    step = view.grid if view.grid > 0 else 6.0
-    k = 0.0
-    while k <= view.width + 1e-6:
+    xs, ys = grid_steps(view)
+    for k in xs:
         x = tf(k, 0)[0]
         canvas.line([(x, y0), (x, y1)], PALETTE["grid"], 1.2)
-        canvas.text((x, y0 - 4), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="md")
-        k += step
-    k = 0.0
-    while k <= view.height + 1e-6:
+    for k in ys:
         y = tf(0, k)[1]
         canvas.line([(x0, y), (x1, y)], PALETTE["grid"], 1.2)
-        canvas.text((x0 - 4, y), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
-        k += step
+
+
+def draw_ruler(canvas: Canvas, view: TableView, tf: Inches) -> None:
+    """Inch numbers of the grid lines along the top and left edges."""
+    x0, y0, _, _ = tf.box
+    xs, ys = grid_steps(view)
+    for k in xs:
+        canvas.text((tf(k, 0)[0], y0 - 4), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="md")
+    for k in ys:
+        canvas.text((x0 - 4, tf(0, k)[1]), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
 
 
 def render_table(view: TableView) -> Snapshot:
@@ -239,7 +251,6 @@ def render_table(view: TableView) -> Snapshot:
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
     canvas = Canvas(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
-    draw_header(canvas, view.header, layout)
     draw_grid(canvas, view, tf)
     for shape, pts in shapes:
         draw_shape(canvas, shape, pts)
@@ -251,7 +262,14 @@ def render_table(view: TableView) -> Snapshot:
         r = circle.radius * tf.scale
         canvas.draw.arc(((x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE),
                         0, 360, fill=shade(PALETTE["fire"], 0.1), width=round(2 * SCALE))
+    # Range circles may reach past the table: paper over everything outside it, then draw
+    # the edge, the ruler's numbers and the header on top.
+    x0, y0, x1, y1 = tf.box
+    for box in ((0, 0, WIDTH, y0), (0, y1, WIDTH, legend_top), (0, y0, x0, y1), (x1, y0, WIDTH, y1)):
+        canvas.rect(box, fill=PALETTE["paper"])
     canvas.rect(tf.box, outline=PALETTE["ink"], width=3)
+    draw_ruler(canvas, view, tf)
+    draw_header(canvas, view.header, layout)
     for mark, pts in zip(view.marks, mark_pts):
         draw_mark_line(canvas, mark, pts)
     for unit in view.units:
