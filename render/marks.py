@@ -69,7 +69,8 @@ def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point]) -> None:
         for dx in (-1, 1):
             canvas.line([(x - 9 * dx, y - 9), (x + 9 * dx, y + 9)], shade(ink, 0.3), 4)
     else:
-        pts = _shorten(points, 8, 0)
+        # Stop short of the target's centre dot so the burst does not hide it.
+        pts = _shorten(points, 8, 14)
         canvas.dashed(pts, casing, 7, dash=14, gap=7)
         canvas.dashed(pts, ink, 4, dash=14, gap=7)
         x, y = pts[-1]

@@ -130,3 +130,17 @@ def test_any_placement_draws_each_counter_once_without_overlaps(
     ]
     view = base.model_copy(update={"counters": counters})
     check_layout(view, snapshot(view).layout)
+
+
+def test_real_tannenbruck_map_with_every_counter() -> None:
+    """The scenario's own 30 areas and every counter placed: each drawn once, nothing overlapping."""
+    import pytest
+
+    from tests.render.real import tannenbruck_view
+
+    view = tannenbruck_view()
+    if view is None:
+        pytest.skip("rules/rr/data/tannenbruck.json is not in the repository yet")
+    shot = snapshot(view)
+    assert len(shot.png) < 1_000_000
+    check_layout(view, shot.layout)
