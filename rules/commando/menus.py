@@ -196,12 +196,13 @@ def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
     out: list[Action] = []
     if _can(unit, "move"):
         reach = unit.actions * speed(unit)
-        goals = [f"{h}:{d:g}" for h in HEADINGS for d in sorted({reach, speed(unit)})]
+        goals = [f"{h}:{reach:g}" for h in HEADINGS]
         if unit.kind == "demolition":
             goals += [t.id for t in board.live_targets(state)]
         for goal in goals:
             try:
-                where = board.place(state, goal, unit.pos).point
+                where = board.place(state, goal, unit.pos).point if ":" not in goal else (
+                    table.parse_place(goal, unit.pos, {}, {}).point)
                 plan_move(state, unit, [where])
             except RuleError:
                 continue

@@ -92,7 +92,7 @@ def plan_move(
         raise RuleError(f"{unit.id} is already there; give a place at least 0.1\" away.")
     cost = sum(table.legs_needed(leg, step) for leg in legs)
     if cost > unit.actions:
-        reach = table.inches(unit.actions * step)
+        reach = f"{unit.actions * step:g}\""
         how = f"{table.inches(planned)}" + (f" in {len(legs)} legs" if len(legs) > 1 else "")
         raise RuleError(
             f"{unit.id}: {how} - {plural(unit.actions, 'action')} move {reach} (Movement)."
@@ -132,6 +132,8 @@ def _walk(
         if hit is not None and hit.t < best:
             best, why = hit.t, f"stopped in contact with {hit.key}"
         for enemy in zones:
+            if table.distance_to_segment(enemy.pos, start, goal) >= ENEMY_ZONE:
+                continue  # the path never comes within 6" of this enemy
             if table.moving_away(start, goal, enemy.pos, AWAY_TOLERANCE):
                 continue
             t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))

@@ -9,7 +9,7 @@ file, so a group can lay out its own table.  Coordinates are inches, ``x`` east,
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Literal
 
@@ -50,7 +50,11 @@ class ShapeSpec(BaseModel):
         return self
 
     def shape(self) -> table.Shape:
-        """The geometry of this shape."""
+        """The geometry of this shape (built once; the spec is frozen)."""
+        return self._shape
+
+    @cached_property
+    def _shape(self) -> table.Shape:
         if self.circle is not None:
             x, y, r = self.circle
             return table.Circle((x, y), r)

@@ -25,7 +25,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.views import TableView
 
-SCENARIOS = ("st_nazaire",)
+SCENARIOS = ("st_nazaire", "training")
 
 Handler = Callable[[RaidState, str, Any, Dice], list[Event]]
 

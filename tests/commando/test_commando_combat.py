@@ -1,0 +1,198 @@
+"""Shooting, Pillboxes, 2" Mortar, Hand to Hand and Demolition (commando-raid.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import table
+from rules.core.errors import RuleError
+from tests.commando.helpers import arrange, order, texts
+
+
+def test_worked_example_half_track_ambush() -> None:
+    """Shooting, worked example: a 5 gives three shots; the half-track is armoured so 5+ is
+    needed; two hits; saves on 4+, one saved and one failed, so it is eliminated."""
+    state = arrange({"A1": (24, 20), "HT1": (29, 20)})  # 5" away: no range modifier
+    rolled = order(state, "roll", dice=[5]).state  # the black die
+    assert rolled.unit("A1").actions == 3
+    step = order(rolled, "shoot", unit="A1", target="HT1", dice=[5, 6, 3, 4, 2])
+    lines = texts(step)
+    assert "🎲 5 6 3 -1 armoured: need 5+ → 2 hits" in lines  # the red dice
+    assert "HT1 saves 🎲 4 2: need 4+ → 1 fail: eliminated" in lines  # the green dice
+    assert not step.state.unit("HT1").alive
+    assert step.state.unit("A1").actions == 0
+
+
+def test_save_on_4_plus_keeps_the_target() -> None:
+    """Shooting: the target saves on 4+; 1-3 eliminates it."""
+    state = arrange({"A1": (24, 14), "G1": (24, 18)}, actions={"A1": 1})
+    step = order(state, "shoot", unit="A1", target="G1", dice=[4, 4])
+    assert step.state.unit("G1").alive
+    assert "G1 saves 🎲 4: need 4+ → 0 fails: all saved" in texts(step)
+    step = order(state, "shoot", unit="A1", target="G1", dice=[4, 3])
+    assert not step.state.unit("G1").alive
+
+
+def test_miss_needs_no_save() -> None:
+    """Shooting: a modified score under 4 misses."""
+    state = arrange({"A1": (24, 14), "G1": (24, 18)}, actions={"A1": 2})
+    step = order(state, "shoot", unit="A1", target="G1", shots=2, dice=[3, 1])
+    assert "need 4+ → 0 hits" in texts(step)
+    assert step.state.unit("G1").alive
+
+
+def test_minus_one_beyond_6_inches_and_range_12() -> None:
+    """Shooting: -1 if more than 6"; all ranges are 12"."""
+    state = arrange({"A1": (24, 4), "G1": (24, 14)}, actions={"A1": 1})
+    step = order(state, "shoot", unit="A1", target="G1", dice=[4])
+    assert '🎲 4 -1 over 6" (10.0"): need 5+ → 0 hits' in texts(step)
+    far = arrange({"A1": (24, 4), "G1": (24, 16.5)}, actions={"A1": 1})
+    with pytest.raises(RuleError, match='G1 is 12.5" away; shooting range is 12"'):
+        order(far, "shoot", unit="A1", target="G1")
+
+
+def test_cover_minus_one_in_or_behind_a_building() -> None:
+    """Shooting: -1 if the target is in cover (touching a building, or behind one)."""
+    inside = arrange({"A1": (22, 16), "G1": (22, 19.6)}, actions={"A1": 1})
+    step = order(inside, "shoot", unit="A1", target="G1", dice=[4])
+    assert "-1 cover (Hut): need 5+" in texts(step)
+    behind = arrange({"A1": (18, 22), "G1": (26, 22)}, actions={"A1": 1})
+    step = order(behind, "shoot", unit="A1", target="G1", dice=[4])
+    assert "-1 cover (Hut)" in texts(step)
+    clear = arrange({"A1": (18, 26), "G1": (23, 26)}, actions={"A1": 1})
+    assert "need 4+" in texts(order(clear, "shoot", unit="A1", target="G1", dice=[1]))
+
+
+def test_pillbox_only_from_within_3_inches_at_minus_one() -> None:
+    """Pillboxes: they can only be attacked from within 3"; -1 for a pillbox."""
+    state = arrange({"A1": (24, 29), "PB1": (24, 33)}, actions={"A1": 2})
+    with pytest.raises(RuleError, match='PB1 is 4.0" away; pillboxes can only be attacked'):
+        order(state, "shoot", unit="A1", target="PB1")
+    close = arrange({"A1": (24, 30.5), "PB1": (24, 33)}, actions={"A1": 1})
+    step = order(close, "shoot", unit="A1", target="PB1", dice=[5, 3])
+    assert "-1 pillbox: need 5+ → 1 hit" in texts(step)
+    assert not step.state.unit("PB1").alive
+
+
+def test_pillbox_fires_once_in_its_180_degree_arc() -> None:
+    """Pillboxes: one shooting action, a 180 degree arc (PB1 faces south)."""
+    state = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans")
+    rolled = order(state, "roll").state
+    with pytest.raises(RuleError, match="outside PB1's 180° arc"):
+        order(rolled, "shoot", unit="PB1", target="D1")
+    step = order(rolled, "shoot", unit="PB1", target="A1", dice=[6, 1])
+    assert not step.state.unit("A1").alive
+    with pytest.raises(RuleError, match="already fired"):
+        order(step.state, "shoot", unit="PB1", target="D1")
+
+
+def test_all_shots_together() -> None:
+    """Shooting: all of a unit's shots are one order; it cannot shoot again."""
+    state = arrange({"A1": (24, 14), "G1": (24, 18), "T1": (20, 14)}, actions={"A1": 3})
+    step = order(state, "shoot", unit="A1", target="G1", shots=1, dice=[1])
+    with pytest.raises(RuleError, match="already fired this turn"):
+        order(step.state, "shoot", unit="A1", target="T1")
+
+
+def test_searchlights_can_be_shot() -> None:
+    """Searchlights can be eliminated just like any other unit."""
+    state = arrange({"A1": (42, 30), "SL1": (46, 34)}, actions={"A1": 1})
+    step = order(state, "shoot", unit="A1", target="SL1", dice=[4, 1])
+    assert not step.state.unit("SL1").alive
+
+
+def test_mortar_two_actions_five_or_six_no_save() -> None:
+    """2" Mortar: two actions; 5 or 6 eliminates with no save roll."""
+    state = arrange({"M1": (24, 4), "AC1": (24, 14)}, actions={"M1": 2})
+    step = order(state, "mortar", unit="M1", target="AC1", dice=[5])
+    assert not step.state.unit("AC1").alive
+    assert "🎲 5 need 5+ → AC1 eliminated, no save" in texts(step)
+    miss = order(state, "mortar", unit="M1", target="AC1", dice=[4])
+    assert miss.state.unit("AC1").alive and miss.state.unit("M1").actions == 0
+    short = arrange({"M1": (24, 4), "AC1": (24, 14)}, actions={"M1": 1})
+    with pytest.raises(RuleError, match='M1 has 1 action left; the 2" mortar needs 2'):
+        order(short, "mortar", unit="M1", target="AC1")
+    other = arrange({"A1": (24, 4), "AC1": (24, 14)}, actions={"A1": 3})
+    with pytest.raises(RuleError, match='A1 has no 2" mortar'):
+        order(other, "mortar", unit="A1", target="AC1")
+
+
+def test_worked_example_assault_best_of_two_5_beats_4() -> None:
+    """Hand to Hand, worked example: the commandos' best of two dice, 5, beats the German 4."""
+    state = arrange({"A1": (22, 14), "G1": (22, 19)}, actions={"A1": 1})
+    step = order(state, "assault", unit="A1", target="G1", dice=[2, 5, 4])
+    assert not step.state.unit("G1").alive
+    assert step.state.unit("A1").alive
+    assert "🎲 A1 2,5 → 5 vs G1 4 → G1 eliminated (Hand to Hand)" in texts(step)
+    assert table.distance(step.state.unit("A1").pos, (22, 19)) == pytest.approx(1.0, abs=0.01)
+
+
+def test_assault_draws_rerolled_and_the_defender_can_win() -> None:
+    """Hand to Hand: draws are re-rolled with one die each; the higher eliminates the other."""
+    state = arrange({"A1": (22, 18), "G1": (22, 19)}, actions={"A1": 1})
+    step = order(state, "assault", unit="A1", target="G1", dice=[3, 4, 4, 2, 6])
+    assert not step.state.unit("A1").alive and step.state.unit("G1").alive
+    assert "draw, re-roll 2 vs 6 → A1 eliminated" in texts(step)
+
+
+def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:
+    """Movement/Hand to Hand: a move to assault is not stopped 6" out; it must reach contact."""
+    state = arrange({"A1": (22, 8), "G1": (22, 19)}, actions={"A1": 2})
+    step = order(state, "assault", unit="A1", target="G1", dice=[6, 1, 1])
+    assert step.state.unit("A1").actions == 0  # 10" charge: two actions
+    short = arrange({"A1": (22, 4), "G1": (22, 19)}, actions={"A1": 2})
+    with pytest.raises(RuleError, match='A1: 14.0" - 2 actions move 12"'):
+        order(short, "assault", unit="A1", target="G1")
+    wired = arrange({"A1": (14, 6), "G1": (14, 14)}, actions={"A1": 2})
+    with pytest.raises(RuleError, match="cannot reach G1 .* stopped against Wire W1"):
+        order(wired, "assault", unit="A1", target="G1")
+
+
+def test_assault_only_by_commando_assault_units_never_on_pillboxes() -> None:
+    """Hand to Hand: only commando assault units, against all units except pillboxes."""
+    state = arrange({"A1": (24, 31), "D1": (23, 31), "PB1": (24, 33), "G1": (4, 20)},
+                    actions={"A1": 1, "D1": 1})
+    with pytest.raises(RuleError, match="pillboxes cannot be assaulted"):
+        order(state, "assault", unit="A1", target="PB1")
+    with pytest.raises(RuleError, match="Only commando assault units"):
+        order(state, "assault", unit="D1", target="G1")
+
+
+def test_demolition_success_bang_and_3_inch_withdrawal() -> None:
+    """Demolition: two actions in contact; 4-6 destroys the target and the unit moves 3"."""
+    state = arrange({"D1": (6.5, 31), "G1": (40, 4)}, actions={"D1": 2})
+    step = order(state, "demolish", unit="D1", target="bunker", dice=[4])
+    assert "bunker" in step.state.destroyed
+    assert step.state.unit("D1").pos == pytest.approx((9.5, 31), abs=0.01)
+    assert "💥 BANG! Bunker destroyed; D1 falls back 3.0\"" in texts(step)
+    assert step.state.unit("D1").actions == 0
+
+
+def test_demolition_failure_stays_put() -> None:
+    """Demolition: on 1-3 the charges fail and the unit remains in place."""
+    state = arrange({"D1": (6.5, 31), "G1": (40, 4)}, actions={"D1": 3})
+    step = order(state, "demolish", unit="D1", target="Bunker", dice=[3])
+    assert step.state.destroyed == [] and step.state.unit("D1").pos == (6.5, 31)
+    assert "charges fail, stays put" in texts(step)
+
+
+def test_demolition_needs_contact_a_demolition_unit_and_two_actions() -> None:
+    """Demolition: in contact, demolition units only, two actions."""
+    state = arrange({"D1": (9, 31), "A1": (6.5, 30), "G1": (40, 4)},
+                    actions={"D1": 2, "A1": 3})
+    with pytest.raises(RuleError, match='D1 is 2.5" from Bunker; it must be in contact'):
+        order(state, "demolish", unit="D1", target="bunker")
+    with pytest.raises(RuleError, match="Only commando demolition units"):
+        order(state, "demolish", unit="A1", target="bunker")
+    one = arrange({"D1": (6.5, 31), "G1": (40, 4)}, actions={"D1": 1})
+    with pytest.raises(RuleError, match="D1 has 1 action left; a demolition needs 2"):
+        order(one, "demolish", unit="D1", target="bunker")
+
+
+def test_moving_onto_a_target_stops_in_contact() -> None:
+    """Demolition: a unit sent to a target stops touching it, ready to set charges."""
+    state = arrange({"D1": (12, 31), "G1": (40, 4)}, actions={"D1": 3})
+    moved = order(state, "move", unit="D1", to="bunker").state
+    assert moved.unit("D1").x == pytest.approx(6.5, abs=0.01)
+    step = order(moved, "demolish", unit="D1", target="bunker", dice=[6])
+    assert "bunker" in step.state.destroyed

@@ -1,0 +1,146 @@
+"""Movement and Barbed Wire (commando-raid.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import table
+from rules.core.errors import RuleError
+from tests.commando.helpers import arrange, order, texts
+
+
+def test_six_inches_per_action_in_a_straight_line() -> None:
+    """Movement: commandos move 6" per action; 11" is two actions."""
+    state = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 3})
+    step = order(state, "move", unit="A1", to="35,4")
+    unit = step.state.unit("A1")
+    assert (unit.x, unit.y) == (35, 4)
+    assert unit.actions == 1 and unit.moved
+    assert 'A1 moves 11.0" → 35,4 (2 actions, Movement)' in texts(step)
+    assert step.state.marks[-1].text == '11.0"'
+
+
+def test_too_far_is_refused_with_the_figure() -> None:
+    """Movement: an illegal order is refused with the distance measured."""
+    state = arrange({"A1": (10, 4), "G1": (4, 33)}, actions={"A1": 2})
+    with pytest.raises(RuleError, match='A1: 18.4" - 2 actions move 12" \\(Movement\\)'):
+        order(state, "move", unit="A1", to="28.4,4")
+
+
+def test_each_leg_is_a_straight_line() -> None:
+    """Movement: each action is a straight line; two 4" legs cost two actions."""
+    state = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 1})
+    with pytest.raises(RuleError, match='8.0" in 2 legs - 1 action move 6"'):
+        order(state, "move", unit="A1", to="28,8", via="28,4")
+    state = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 2})
+    step = order(state, "move", unit="A1", to="28,8", via="28,4")
+    assert step.state.unit("A1").pos == (28, 8)
+    assert step.state.marks[-1].points == [(24, 4), (28, 4), (28, 8)]
+
+
+@pytest.mark.parametrize("vehicle", ["HT1", "AC1", "T1", "MC1"])
+def test_vehicles_move_12_inches(vehicle: str) -> None:
+    """Movement: armoured cars, trucks, motor-cycles and half-tracks move 12" per action."""
+    state = arrange({vehicle: (30, 34), "A1": (4, 4)}, actions={vehicle: 1}, side="germans")
+    step = order(state, "move", unit=vehicle, to="W:12")
+    assert step.state.unit(vehicle).pos == pytest.approx((18, 34))
+
+
+def test_all_moves_in_one_order() -> None:
+    """Movement: a unit cannot move, shoot and move again: one move order a turn."""
+    state = arrange({"A1": (24, 4), "G1": (24, 20)}, actions={"A1": 3})
+    moved = order(state, "move", unit="A1", to="E:6").state
+    with pytest.raises(RuleError, match="already moved this turn"):
+        order(moved, "move", unit="A1", to="E:6")
+
+
+def test_pass_through_friends() -> None:
+    """Movement: units may pass through friendly units without penalty."""
+    state = arrange({"A1": (20, 4), "D1": (23, 4), "G1": (4, 33)}, actions={"A1": 1})
+    step = order(state, "move", unit="A1", to="26,4")
+    assert step.state.unit("A1").pos == (26, 4)
+
+
+def test_stop_within_6_inches_of_an_enemy() -> None:
+    """Movement: units cease movement within 6" of an enemy; the move is cut short."""
+    state = arrange({"A1": (24, 4), "G1": (24, 20)}, actions={"A1": 3})
+    step = order(state, "move", unit="A1", to="24,18")
+    unit = step.state.unit("A1")
+    assert table.distance(unit.pos, (24, 20)) == pytest.approx(6.0, abs=0.01)
+    assert unit.actions == 1  # 10" travelled: two actions
+    assert 'A1 stopped 6" from G1 (Movement)' in texts(step)
+
+
+def test_pillboxes_stop_movement_too() -> None:
+    """Movement: cease within 6" of enemy units or pillboxes."""
+    state = arrange({"A1": (24, 20), "PB1": (24, 33)}, actions={"A1": 3})
+    step = order(state, "move", unit="A1", to="24,32")
+    assert step.state.unit("A1").y == pytest.approx(27.0, abs=0.01)
+
+
+def test_within_6_inches_only_directly_away() -> None:
+    """Movement: within 6" a unit may move directly away, not across or closer."""
+    state = arrange({"A1": (24, 15), "G1": (24, 20)}, actions={"A1": 2})
+    with pytest.raises(RuleError, match='A1 is 5.0" from G1: within 6" it may only move'):
+        order(state, "move", unit="A1", to="E:6")
+    step = order(state, "move", unit="A1", to="S:6")
+    assert step.state.unit("A1").pos == pytest.approx((24, 9))
+
+
+def test_wire_cannot_be_crossed_then_cut_with_two_actions() -> None:
+    """Barbed Wire: units cannot cross it; a unit touching it removes it with 2 actions."""
+    state = arrange({"A1": (14, 6), "G1": (4, 33)}, actions={"A1": 3})
+    step = order(state, "move", unit="A1", to="14,14")
+    unit = step.state.unit("A1")
+    assert unit.y == pytest.approx(9.5, abs=0.01)
+    assert "A1 stopped against Wire W1 (Movement)" in texts(step)
+    step = order(step.state, "cut-wire", unit="A1", wire="w1")
+    assert "w1" in step.state.wire_removed
+    assert step.state.unit("A1").actions == 0
+    assert "A1 removes Wire W1 (2 actions, Barbed Wire)" in texts(step)
+
+
+def test_wire_cutting_needs_contact_and_two_actions() -> None:
+    """Barbed Wire: the unit must touch the wire and spend two actions."""
+    state = arrange({"A1": (14, 6), "G1": (4, 33)}, actions={"A1": 3})
+    with pytest.raises(RuleError, match='A1 is 3.5" from Wire W1; it must touch it'):
+        order(state, "cut-wire", unit="A1", wire="w1")
+    touching = arrange({"A1": (14, 9.5), "G1": (4, 33)}, actions={"A1": 1})
+    with pytest.raises(RuleError, match="A1 has 1 action left; removing wire needs 2"):
+        order(touching, "cut-wire", unit="A1", wire="w1")
+
+
+def test_a_unit_against_wire_can_walk_off() -> None:
+    """Barbed Wire blocks crossing only: a base touching it may move along or away."""
+    state = arrange({"A1": (14, 9.5), "G1": (4, 33)}, actions={"A1": 2})
+    assert order(state, "move", unit="A1", to="W:3").state.unit("A1").pos == pytest.approx(
+        (11, 9.5))
+    assert order(state, "move", unit="A1", to="S:3").state.unit("A1").pos == pytest.approx(
+        (14, 6.5))
+
+
+def test_water_blocks_and_table_edge_refuses() -> None:
+    """Our table: water cannot be entered; places off the table are refused."""
+    state = arrange({"A1": (40, 22), "G1": (4, 4)}, actions={"A1": 2})
+    step = order(state, "move", unit="A1", to="40,28")
+    assert step.state.unit("A1").y == pytest.approx(26.5, abs=0.01)  # pond r3 at (40,30)
+    with pytest.raises(RuleError, match="off the 48\"x36\" table"):
+        order(state, "move", unit="A1", to="N:20")
+
+
+def test_places_named_point_unit_heading() -> None:
+    """Orders take a named point, a unit, x,y or heading:distance."""
+    state = arrange({"A1": (24, 4), "D1": (30, 8), "G1": (4, 33)}, actions={"A1": 2})
+    assert order(state, "move", unit="A1", to="Landing").state.unit("A1").pos == (24, 2)
+    assert order(state, "move", unit="A1", to="d1").state.unit("A1").pos == (30, 8)
+    assert order(state, "move", unit="A1", to="NE:6").state.unit("A1").pos == pytest.approx(
+        (28.243, 8.243), abs=0.01)
+    with pytest.raises(RuleError, match="not a place here"):
+        order(state, "move", unit="A1", to="Berlin")
+
+
+def test_static_units_never_move() -> None:
+    """Pillboxes and searchlights stay where they are."""
+    state = arrange({"PB1": (24, 33), "A1": (4, 4)}, actions={"PB1": 1}, side="germans")
+    with pytest.raises(RuleError, match="never moves"):
+        order(state, "move", unit="PB1", to="S:3")
