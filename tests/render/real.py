@@ -8,6 +8,8 @@ one impulse's marks (a move, a fire line, an assault).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rules.core.views import AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, SideStyle
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -20,12 +22,11 @@ SIDES = [
 
 def tannenbruck_view() -> AreaMapView | None:
     """The view, or None while ``rules/rr/data/tannenbruck.json`` is not there yet."""
-    try:
-        from rules.rr.scenario import load_scenario
+    from rules.rr import scenario as module
 
-        scenario = load_scenario("tannenbruck")
-    except (FileNotFoundError, ModuleNotFoundError):
+    if not (Path(module.__file__).parent / "data" / "tannenbruck.json").exists():
         return None
+    scenario = module.load_scenario("tannenbruck")
     areas = [
         AreaView(id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
                  objective=("main" if a.id == scenario.main_objective else
