@@ -125,7 +125,7 @@ async def cmd_reroll(svc: Service, inv: Invocation) -> Reply:
     game = await svc.require_game(inv.channel_id)
     for step in later:
         try:
-            again = await _re_resolve(svc, game, step)
+            again = await _re_resolve(svc, game, step, on_head=True)
         except RuleError as exc:
             lines.append(f"Step #{step.seq} ({replies.step_action_text(step)}) no longer applies: {exc}")
             break
@@ -137,15 +137,22 @@ async def cmd_reroll(svc: Service, inv: Invocation) -> Reply:
     return await svc.remember(inv, game.row.id, _announce(svc, game, inv, lines, seq))
 
 
-async def _re_resolve(svc: Service, game: LiveGame, old: StepRow) -> _Outcome:
-    """Apply ``old``'s order again, with fresh dice, on the state it was applied to."""
+async def _re_resolve(
+    svc: Service, game: LiveGame, old: StepRow, *, on_head: bool = False
+) -> _Outcome:
+    """Apply ``old``'s order again with fresh dice: on the state it was first applied to,
+    or (``on_head``, for the orders that followed a rerolled step) on the current state."""
     dice = svc.dice_for(game.row)
     if old.kind == "setup" or old.action is None:
         step = game.system.setup(game.row.scenario, game.row.options, dice)
         return _Outcome(step=step, dice=dice, action=None, side=None)
-    parent = await svc.store.step(game.row.id, old.parent_seq if old.parent_seq is not None else 0)
-    assert parent is not None and old.side is not None
-    state = game.system.load_state(parent.state_json)
+    assert old.side is not None
+    if on_head:
+        state = game.state
+    else:
+        parent = await svc.store.step(game.row.id, old.parent_seq or 0)
+        assert parent is not None
+        state = game.system.load_state(parent.state_json)
     action = game.system.parse(old.action["name"], old.action.get("options", {}))
     step = game.system.apply(state, old.side, action, dice)
     return _Outcome(step=step, dice=dice, action=action, side=old.side)

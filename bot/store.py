@@ -135,7 +135,7 @@ class Store:
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
         writer = await _connect(path)
-        await writer.execute("PRAGMA journal_mode=WAL")
+        await _pragma(writer, "journal_mode=WAL")
         reader = await _connect(path)
         store = cls(path, writer, reader)
         await store._migrate()
@@ -147,10 +147,11 @@ class Store:
         await self._writer.close()
 
     async def _migrate(self) -> None:
-        await self._writer.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
+        async with self.transaction() as db:
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
         async with self._writer.execute("SELECT version FROM schema_migrations") as cur:
             done = {row[0] for row in await cur.fetchall()}
         for version, name, sql in migration_files():
@@ -437,10 +438,15 @@ class Writer:
 async def _connect(path: Path) -> aiosqlite.Connection:
     db = await aiosqlite.connect(str(path), isolation_level=None)
     db.row_factory = aiosqlite.Row
-    await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    await db.execute("PRAGMA foreign_keys=ON")
-    await db.execute("PRAGMA synchronous=FULL")
+    for pragma in (f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON", "synchronous=FULL"):
+        await _pragma(db, pragma)
     return db
+
+
+async def _pragma(db: aiosqlite.Connection, pragma: str) -> None:
+    # Step the statement to its end: an unfinished PRAGMA cursor keeps a lock open.
+    async with db.execute(f"PRAGMA {pragma}") as cur:
+        await cur.fetchall()
 
 
 def _game(row: aiosqlite.Row) -> GameRow:
