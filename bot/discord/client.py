@@ -1,0 +1,136 @@
+"""The Discord client: one-time start-up, command sync, clean shutdown on SIGTERM and SIGINT.
+
+Start-up happens once, in :meth:`RefereeClient.setup_hook` (discord.py calls it after login,
+before the gateway connects): open the service and its SQLite store, build the command
+tree from the catalogue, sync it.  With ``REFEREE_GUILD_IDS`` set the commands are copied
+to those servers, where Discord shows them at once (global commands can take a while to
+appear); otherwise they are synced globally.
+
+:func:`run_bot` runs the client until SIGTERM (``docker stop``, systemd) or SIGINT (Ctrl-C)
+arrives, then closes the gateway connection and the database before returning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Awaitable, Callable
+
+import discord
+
+from bot.config import Settings
+from bot.discord.adapter import DEFER_AFTER, ServiceLike
+from bot.discord.tree import RefereeTree, install_commands
+
+log = logging.getLogger("referee.discord")
+
+ServiceOpener = Callable[[Settings], Awaitable[ServiceLike]]
+
+
+async def open_service(settings: Settings) -> ServiceLike:
+    """Open the application service on the SQLite store named in ``settings``."""
+    from bot.service import Service
+
+    return await Service.open(settings)
+
+
+class RefereeClient(discord.Client):
+    """The bot: a ``discord.Client`` with the Referee command tree.
+
+    Only the default (unprivileged) intents are asked for: slash commands need none.
+    Mentions are off by default; a reply allows exactly the players it names.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        opener: ServiceOpener = open_service,
+        defer_after: float = DEFER_AFTER,
+    ) -> None:
+        super().__init__(
+            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
+        )
+        self.settings = settings
+        self.tree = RefereeTree(self)
+        self.service: ServiceLike | None = None
+        self._opener = opener
+        self._defer_after = defer_after
+
+    async def setup_hook(self) -> None:
+        """Open the service, build the command tree and sync it (runs once, after login)."""
+        self.service = await self._opener(self.settings)
+        install_commands(
+            self.tree, self.service, self.settings.moderator_role, defer_after=self._defer_after
+        )
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Send the command tree to Discord: to each test server if any, else globally."""
+        if self.settings.guild_ids:
+            for guild_id in self.settings.guild_ids:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d command groups to server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d command groups globally", len(synced))
+
+    async def on_ready(self) -> None:
+        """Log who we are once the gateway is up."""
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Close the gateway connection, then the service and its database."""
+        try:
+            await super().close()
+        finally:
+            service, self.service = self.service, None
+            if service is not None:
+                await service.close()
+                log.info("database closed")
+
+
+async def serve(client: discord.Client, token: str) -> None:
+    """Run ``client`` until it stops or SIGTERM/SIGINT arrives, then close it cleanly."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled: list[signal.Signals] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+        except (NotImplementedError, RuntimeError):
+            # Windows' event loop has no signal handlers; Ctrl-C still ends asyncio.run.
+            log.debug("no handler for %s on this platform", sig.name)
+    running = asyncio.create_task(client.start(token), name="referee-client")
+    stopping = asyncio.create_task(stop.wait(), name="referee-stop")
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("signal received; shutting down")
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+        stopping.cancel()
+        await client.close()
+        if running.done():
+            # Surface a failed login (bad token) instead of exiting quietly.
+            running.result()
+        else:
+            running.cancel()
+            try:
+                await running
+            except asyncio.CancelledError:
+                log.debug("client task cancelled after close")
+
+
+def run_bot(settings: Settings) -> None:
+    """Run the bot with ``settings`` until SIGTERM or SIGINT (the ``referee`` command)."""
+    if settings.discord_token is None:
+        raise ValueError("DISCORD_TOKEN is not set; the bot cannot log in to Discord.")
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    client = RefereeClient(settings)
+    asyncio.run(serve(client, settings.discord_token.get_secret_value()))

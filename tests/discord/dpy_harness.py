@@ -1,0 +1,286 @@
+"""Drive real discord.py interactions without a network.
+
+* :class:`RecordingAdapter` replaces discord.py's webhook HTTP adapter, the layer every
+  interaction response, follow-up and original-response edit goes through.  It answers
+  those routes as Discord would and keeps what would have been sent (JSON payloads, the
+  ``payload_json`` of multipart bodies, and the bytes of every file).
+* :func:`interaction_payload` builds the JSON Discord sends for a slash command or an
+  autocomplete request, so :class:`discord.Interaction` is built by discord.py itself from
+  the client's real ``ConnectionState``.
+* :class:`FakeService` implements the service interface with scripted replies, for the
+  front end's own edge cases (slow handle, crashing renderer) that the real service is
+  not supposed to produce.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from PIL import Image
+
+from bot.commands import CommandGroup, command_groups
+from bot.models import Attachment, Invocation, Reply
+from rules.core.contract import Choice
+
+APP_ID = 900000000000000001
+GUILD_ID = 500000000000000001
+CHANNEL_ID = 600000000000000001
+THREAD_ID = 600000000000000077
+ALICE = 700000000000000001
+BOB = 700000000000000002
+MOD_ROLE_ID = 800000000000000001
+EPHEMERAL = 1 << 6
+
+#: Permission bits (Discord's values).
+MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
+SEND_MESSAGES = 1 << 11
+
+
+@dataclass
+class Sent:
+    """One HTTP request discord.py made: what it would have sent to Discord."""
+
+    method: str
+    path: str
+    payload: dict[str, Any] | None
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """``callback``, ``followup``, ``edit_original`` or ``delete_original``."""
+        if self.path.endswith("/callback"):
+            return "callback"
+        if self.path.endswith("/messages/@original"):
+            return "delete_original" if self.method == "DELETE" else "edit_original"
+        return "followup"
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message part: ``data`` of a callback, the whole body of a follow-up."""
+        assert self.payload is not None
+        return self.payload.get("data", {}) if self.kind == "callback" else self.payload
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the message carries the EPHEMERAL flag (64)."""
+        return bool(self.message.get("flags", 0) & EPHEMERAL)
+
+
+class RecordingAdapter(AsyncWebhookAdapter):
+    """discord.py's webhook adapter with the network replaced by a recorder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[Sent] = []
+        self._message_ids = 1000
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None,
+                      multipart: Any = None, files: Any = None, **_: Any) -> Any:
+        """Record the request and answer it as Discord would."""
+        body = payload
+        blobs: dict[str, bytes] = {}
+        for part in multipart or []:
+            if part["name"] == "payload_json":
+                body = json.loads(part["value"])
+        for item in files or []:
+            item.reset()
+            blobs[item.filename] = item.fp.read()
+        self.sent.append(Sent(route.method, route.path, body, blobs))
+        await asyncio.sleep(0)
+        if route.path.endswith("/callback"):
+            return {"interaction": {"id": str(route.webhook_id), "type": 2}}
+        if route.method == "DELETE":
+            return None
+        self._message_ids += 1
+        return {
+            "id": str(self._message_ids), "channel_id": str(CHANNEL_ID), "type": 0,
+            "content": (body or {}).get("content") or "", "tts": False, "pinned": False,
+            "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "embeds": [], "flags": (body or {}).get("flags", 0),
+            "author": {"id": str(APP_ID), "username": "Referee", "discriminator": "0",
+                       "avatar": None, "bot": True},
+        }
+
+    def of_kind(self, kind: str) -> list[Sent]:
+        """The requests of one kind, in order."""
+        return [s for s in self.sent if s.kind == kind]
+
+
+def install_recorder() -> tuple[RecordingAdapter, Any]:
+    """Make discord.py send through a new recorder; returns it and the token to undo it."""
+    recorder = RecordingAdapter()
+    return recorder, async_context.set(recorder)
+
+
+def user_payload(user_id: int, name: str) -> dict[str, Any]:
+    """A Discord user object."""
+    return {"id": str(user_id), "username": name.lower(), "global_name": name,
+            "discriminator": "0", "avatar": None}
+
+
+def member_payload(user_id: int, name: str, *, permissions: int = SEND_MESSAGES,
+                   roles: tuple[int, ...] = (), with_user: bool = True) -> dict[str, Any]:
+    """A guild member object as interactions carry it (permissions in the channel)."""
+    data: dict[str, Any] = {
+        "roles": [str(r) for r in roles], "joined_at": "2025-01-01T00:00:00+00:00",
+        "deaf": False, "mute": False, "nick": None, "flags": 0, "pending": False,
+        "permissions": str(permissions),
+    }
+    if with_user:
+        data["user"] = user_payload(user_id, name)
+    return data
+
+
+def add_guild(client: discord.Client, *, role_name: str = "Referee Moderator") -> discord.Guild:
+    """Put our test server, with its moderator role, into the client's cache."""
+    role = {"id": str(MOD_ROLE_ID), "name": role_name, "permissions": "0", "position": 1,
+            "color": 0, "hoist": False, "managed": False, "mentionable": False}
+    everyone = {**role, "id": str(GUILD_ID), "name": "@everyone", "position": 0}
+    data = {"id": str(GUILD_ID), "name": "Wargamers", "roles": [everyone, role],
+            "channels": [], "members": [], "member_count": 2, "owner_id": str(BOB)}
+    return client._connection._add_guild_from_data(data)  # type: ignore[arg-type]
+
+
+def log_in(client: discord.Client) -> None:
+    """Give the client the bot user and application id that a login would have set."""
+    state = client._connection
+    state.user = discord.ClientUser(state=state, data={**user_payload(APP_ID, "Referee"), "bot": True})
+    state.application_id = APP_ID
+
+
+def channel_payload(*, thread: bool = False) -> dict[str, Any]:
+    """The channel an interaction comes from: a text channel or a public thread in it."""
+    if thread:
+        return {"id": str(THREAD_ID), "type": 11, "guild_id": str(GUILD_ID), "name": "game 2",
+                "parent_id": str(CHANNEL_ID), "owner_id": str(ALICE), "message_count": 3,
+                "member_count": 2, "rate_limit_per_user": 0, "flags": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                    "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                                    "locked": False}}
+    return {"id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "game",
+            "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None}
+
+
+_TYPES = {str: 3, int: 4, bool: 5}
+
+
+def interaction_payload(
+    group: str,
+    sub: str,
+    options: dict[str, Any] | None = None,
+    *,
+    user: tuple[int, str] = (ALICE, "Alice"),
+    permissions: int = SEND_MESSAGES,
+    roles: tuple[int, ...] = (),
+    focused: str | None = None,
+    users: dict[str, tuple[int, str]] | None = None,
+    thread: bool = False,
+    interaction_id: int = 1,
+) -> dict[str, Any]:
+    """The JSON Discord sends for ``/group sub option:value …`` (type 2), or for an
+    autocomplete request on option ``focused`` (type 4).  ``users`` are options of kind
+    user: option name -> (id, display name), sent as ids with a ``resolved`` section.
+    """
+    opts: list[dict[str, Any]] = []
+    for name, value in (options or {}).items():
+        opt = {"type": _TYPES[type(value)], "name": name, "value": value}
+        if name == focused:
+            opt["focused"] = True
+        opts.append(opt)
+    resolved: dict[str, Any] = {}
+    for name, (uid, uname) in (users or {}).items():
+        opts.append({"type": 6, "name": name, "value": str(uid)})
+        resolved.setdefault("users", {})[str(uid)] = user_payload(uid, uname)
+        resolved.setdefault("members", {})[str(uid)] = member_payload(uid, uname, with_user=False)
+    channel = channel_payload(thread=thread)
+    data: dict[str, Any] = {
+        "id": "1", "name": group, "type": 1, "guild_id": str(GUILD_ID),
+        "options": [{"type": 1, "name": sub, "options": opts}],
+    }
+    if resolved:
+        data["resolved"] = resolved
+    uid, uname = user
+    return {
+        "id": str(interaction_id), "application_id": str(APP_ID), "type": 4 if focused else 2,
+        "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD_ID),
+        "channel_id": channel["id"], "channel": channel,
+        "member": member_payload(uid, uname, permissions=permissions, roles=roles),
+        "app_permissions": str(SEND_MESSAGES), "locale": "en-GB", "guild_locale": "en-US",
+        "attachment_size_limit": 10 * 1024 * 1024, "authorizing_integration_owners": {},
+        "context": 0, "entitlements": [], "data": data,
+    }
+
+
+def make_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:
+    """A real :class:`discord.Interaction`, parsed by discord.py from ``payload``."""
+    return discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
+
+
+def png_bytes(width: int = 48, height: int = 32) -> bytes:
+    """A small real PNG (a stand-in map) for the fake service."""
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (40, 90, 40)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def open_png(data: bytes) -> Image.Image:
+    """Open ``data`` as a PNG with Pillow, failing the test if it is not one."""
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image
+
+
+class FakeService:
+    """The service interface with scripted behaviour, for the front end's edge cases.
+
+    ``replies`` maps a command path such as ``"game status"`` to the reply to give;
+    ``errors`` to an exception to raise; ``delay`` makes ``handle`` slow.
+    """
+
+    def __init__(self, groups: list[CommandGroup] | None = None) -> None:
+        self.groups = groups if groups is not None else command_groups()
+        self.replies: dict[str, Reply] = {}
+        self.errors: dict[str, Exception] = {}
+        self.delay = 0.0
+        self.render_error: Exception | None = None
+        self.handled: list[Invocation] = []
+        self.completions: list[tuple[Invocation, str]] = []
+        self.suggestions: list[Choice] = []
+        self.closed = False
+
+    async def handle(self, inv: Invocation) -> Reply:
+        """The scripted reply for ``inv.command``."""
+        self.handled.append(inv)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        key = " ".join(inv.command)
+        if key in self.errors:
+            raise self.errors[key]
+        return self.replies.get(key, Reply(text=f"ok: {key}"))
+
+    async def autocomplete(self, inv: Invocation, focused: str) -> list[Choice]:
+        """The scripted suggestions (all of them, to check the front end caps them)."""
+        self.completions.append((inv, focused))
+        return list(self.suggestions)
+
+    async def attach_snapshot(self, reply: Reply) -> Reply:
+        """Add a small real PNG, or fail as scripted."""
+        if self.render_error is not None:
+            raise self.render_error
+        png = Attachment(filename="map.png", data=png_bytes(), description="map")
+        return reply.model_copy(update={"attachments": [*reply.attachments, png],
+                                        "snapshot_key": None})
+
+    async def close(self) -> None:
+        """Remember that the front end closed us."""
+        self.closed = True

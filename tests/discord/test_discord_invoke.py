@@ -1,0 +1,255 @@
+"""Full invocations through discord.py (gateway event -> tree -> adapter -> recorded HTTP).
+
+These use the scripted :class:`FakeService` for the front end's own behaviour: how a reply
+of each shape goes out, and what happens when something fails or is slow.  The same flow
+on the real service and a real game is in ``test_discord_service.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from bot.discord.messages import CONTENT_LIMIT
+from bot.models import Attachment, Reply, ReplyField, UserRef
+from tests.discord.dpy_harness import (
+    ALICE,
+    BOB,
+    CHANNEL_ID,
+    GUILD_ID,
+    THREAD_ID,
+    FakeService,
+    RecordingAdapter,
+    interaction_payload,
+    open_png,
+)
+from rules.core.contract import Choice
+from rules.core.errors import RuleError
+
+DEFERRED_CHANNEL_MESSAGE = 5
+CHANNEL_MESSAGE = 4
+AUTOCOMPLETE_RESULT = 8
+
+
+async def test_invocation_carries_channel_user_command_and_options(feed, fake_service, recorder):
+    await feed(interaction_payload("game", "log", {"last": 5}, interaction_id=42))
+    (inv,) = fake_service.handled
+    assert inv.channel_id == str(CHANNEL_ID)
+    assert inv.guild_id == str(GUILD_ID)
+    assert inv.user_id == str(ALICE) and inv.user_name == "Alice"
+    assert inv.command == ["game", "log"]
+    assert inv.options == {"last": 5}
+    assert inv.interaction_id == "42"
+    assert inv.is_moderator is False
+
+
+async def test_a_thread_is_its_own_channel(feed, fake_service, recorder):
+    await feed(interaction_payload("game", "status", thread=True))
+    assert fake_service.handled[0].channel_id == str(THREAD_ID)
+
+
+async def test_optional_options_left_out_are_not_sent(feed, fake_service, recorder):
+    await feed(interaction_payload("game", "log"))
+    assert fake_service.handled[0].options == {}
+
+
+async def test_user_option_becomes_a_user_ref(feed, fake_service, recorder):
+    await feed(interaction_payload("mod", "seat", {"side": "nato"}, users={"user": (BOB, "Bob")}))
+    inv = fake_service.handled[0]
+    assert inv.options == {"side": "nato", "user": UserRef(id=str(BOB), name="Bob")}
+
+
+async def test_error_reply_is_ephemeral_with_its_sentence(feed, fake_service, recorder):
+    sentence = "There is no game in this channel; start one with /game new."
+    fake_service.replies["game status"] = Reply(text=sentence, error=True, ephemeral=True)
+    await feed(interaction_payload("game", "status"))
+    (sent,) = recorder.sent
+    assert sent.kind == "callback" and sent.payload["type"] == CHANNEL_MESSAGE
+    assert sent.ephemeral
+    assert sent.message["content"] == sentence
+
+
+async def test_error_reply_never_pings(feed, fake_service, recorder):
+    fake_service.replies["game join"] = Reply(
+        text="@everyone is not a side", error=True, mentions=[str(BOB)]
+    )
+    await feed(interaction_payload("game", "join", {"side": "@everyone"}))
+    allowed = recorder.sent[0].message["allowed_mentions"]
+    assert allowed["parse"] == [] and not allowed.get("users")
+
+
+async def test_plain_reply_is_public_and_pings_only_the_next_player(feed, fake_service, recorder):
+    fake_service.replies["game join"] = Reply(
+        text="Alice takes NATO.\nSoviet to act.", mentions=[str(BOB)]
+    )
+    await feed(interaction_payload("game", "join", {"side": "nato"}))
+    (sent,) = recorder.sent
+    assert sent.kind == "callback" and sent.payload["type"] == CHANNEL_MESSAGE
+    assert not sent.ephemeral
+    content = sent.message["content"]
+    assert content.startswith("Alice takes NATO.")
+    assert content.splitlines()[-1] == f"<@{BOB}>"
+    # Only Bob may be pinged: no @everyone, no roles, whatever the text holds.
+    assert sent.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+
+
+async def test_fields_are_shown_as_bold_blocks(feed, fake_service, recorder):
+    fake_service.replies["game status"] = Reply(
+        text="Turn 2/7 · Operations", fields=[ReplyField(name="NATO", value="3 units, 1 VP")]
+    )
+    await feed(interaction_payload("game", "status"))
+    assert recorder.sent[0].message["content"] == "Turn 2/7 · Operations\n\n**NATO**\n3 units, 1 VP"
+
+
+async def test_ephemeral_reply_stays_private(feed, fake_service, recorder):
+    fake_service.replies["game help"] = Reply(text="move: move a unit (4.2)", ephemeral=True)
+    await feed(interaction_payload("game", "help"))
+    assert recorder.sent[0].ephemeral
+
+
+async def test_snapshot_reply_defers_then_follows_up_with_the_png(feed, fake_service, recorder):
+    fake_service.replies["game map"] = Reply(
+        text="Turn 1 · NATO impulse ends.", snapshot_key="g1:3", mentions=[str(BOB)]
+    )
+    await feed(interaction_payload("game", "map"))
+    kinds = [s.kind for s in recorder.sent]
+    assert kinds == ["callback", "followup"]
+    defer, follow = recorder.sent
+    assert defer.payload["type"] == DEFERRED_CHANNEL_MESSAGE and not defer.ephemeral
+    assert follow.message["content"].startswith("Turn 1 · NATO impulse ends.")
+    assert f"<@{BOB}>" in follow.message["content"]
+    assert follow.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    assert [a["filename"] for a in follow.message["attachments"]] == ["map.png"]
+    assert open_png(follow.files["map.png"]).size == (48, 32)
+
+
+async def test_json_export_is_attached(feed, fake_service, recorder):
+    data = b'{"steps": []}'
+    fake_service.replies["game export"] = Reply(
+        text="The log of this game.", attachments=[Attachment(filename="game.json", data=data)]
+    )
+    await feed(interaction_payload("game", "export"))
+    (sent,) = recorder.sent
+    assert sent.files == {"game.json": data}
+
+
+async def test_failed_render_still_reports_the_committed_step(feed, fake_service, recorder, caplog):
+    fake_service.replies["game map"] = Reply(text="VDV-1 moves to 12.", snapshot_key="g1:4")
+    fake_service.render_error = OSError("font missing")
+    with caplog.at_level(logging.ERROR, logger="referee.discord"):
+        await feed(interaction_payload("game", "map"))
+    follow = recorder.sent[-1]
+    assert follow.kind == "followup" and not follow.ephemeral and not follow.files
+    content = follow.message["content"]
+    assert content.startswith("VDV-1 moves to 12.")
+    incident = re.search(r"incident ([0-9a-f]{6})", content).group(1)
+    assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_rule_error_raised_becomes_its_own_sentence(feed, fake_service, recorder):
+    fake_service.errors["game leave"] = RuleError("You hold no seat in this game.")
+    await feed(interaction_payload("game", "leave"))
+    (sent,) = recorder.sent
+    assert sent.ephemeral and sent.message["content"] == "You hold no seat in this game."
+
+
+async def test_unexpected_error_apologises_with_an_incident_id(feed, fake_service, recorder, caplog):
+    fake_service.errors["game end"] = ZeroDivisionError("division by zero")
+    with caplog.at_level(logging.ERROR, logger="referee.discord"):
+        await feed(interaction_payload("game", "end"))
+    (sent,) = recorder.sent
+    assert sent.ephemeral
+    content = sent.message["content"]
+    match = re.fullmatch(
+        r"Sorry, something went wrong on our side \(incident ([0-9a-f]{6})\)\. "
+        r"The moderators can quote this id\.",
+        content,
+    )
+    assert match, content
+    assert "ZeroDivisionError" not in content
+    logged = [r for r in caplog.records if match.group(1) in r.getMessage()]
+    assert logged and logged[0].exc_info[0] is ZeroDivisionError
+
+
+async def test_unknown_command_says_the_commands_are_out_of_date(feed, recorder):
+    await feed(interaction_payload("game", "teleport"))
+    (sent,) = recorder.sent
+    assert sent.ephemeral and "out of date" in sent.message["content"]
+
+
+async def test_slow_handle_is_deferred_then_followed_up(feed, fake_service, recorder):
+    fake_service.delay = 0.4
+    fake_service.replies["game status"] = Reply(text="Turn 3/7", mentions=[str(BOB)])
+    await feed(interaction_payload("game", "status"))
+    defer, follow = recorder.sent
+    assert defer.payload["type"] == DEFERRED_CHANNEL_MESSAGE
+    assert follow.kind == "followup" and follow.message["content"].startswith("Turn 3/7")
+
+
+async def test_slow_error_replaces_the_public_defer_by_a_private_note(feed, fake_service, recorder):
+    fake_service.delay = 0.4
+    fake_service.replies["game status"] = Reply(text="No game here.", error=True, ephemeral=True)
+    await feed(interaction_payload("game", "status"))
+    assert [s.kind for s in recorder.sent] == ["callback", "delete_original", "followup"]
+    assert recorder.sent[-1].ephemeral
+    assert recorder.sent[-1].message["content"] == "No game here."
+
+
+async def test_long_reply_is_split_and_pings_once_at_the_end(feed, fake_service, recorder):
+    lines = [f"{n:03} 🎲 4+3 +2 RCM = 9 vs DF 6 → hit (7.3.3)" for n in range(120)]
+    fake_service.replies["game log"] = Reply(text="\n".join(lines), mentions=[str(BOB)])
+    await feed(interaction_payload("game", "log", {"last": 50}))
+    contents = [s.message["content"] for s in recorder.sent]
+    assert len(contents) >= 2
+    assert all(len(c) <= CONTENT_LIMIT for c in contents)
+    assert [f"<@{BOB}>" in c for c in contents] == [False] * (len(contents) - 1) + [True]
+    assert "\n".join(contents).count("🎲") == 120
+    users = [s.message["allowed_mentions"].get("users", []) for s in recorder.sent]
+    assert users == [[]] * (len(contents) - 1) + [[BOB]]
+
+
+async def test_autocomplete_answers_at_most_25_choices_from_the_service(
+    feed, fake_service: FakeService, recorder: RecordingAdapter
+):
+    fake_service.suggestions = [Choice(value=f"VDV-{n}", label=f"VDV-{n} (area 7)") for n in range(40)]
+    await feed(interaction_payload("mod", "seat", {"side": "na"}, focused="side"))
+    (sent,) = recorder.sent
+    assert sent.payload["type"] == AUTOCOMPLETE_RESULT
+    choices = sent.payload["data"]["choices"]
+    assert len(choices) == 25
+    assert choices[0] == {"name": "VDV-0 (area 7)", "value": "VDV-0"}
+    inv, focused = fake_service.completions[0]
+    assert focused == "side" and inv.command == ["mod", "seat"]
+    assert inv.options == {"side": "na"}
+    assert fake_service.handled == []
+
+
+async def test_autocomplete_failure_offers_nothing(feed, fake_service, recorder):
+    async def broken(inv, focused):
+        raise RuntimeError("store gone")
+
+    fake_service.autocomplete = broken
+    await feed(interaction_payload("game", "join", {"side": ""}, focused="side"))
+    (sent,) = recorder.sent
+    assert sent.payload == {"type": AUTOCOMPLETE_RESULT, "data": {"choices": []}}
+
+
+@pytest.mark.parametrize(
+    ("permissions", "roles", "expected"),
+    [
+        (1 << 11, (), False),  # Send Messages only: a player
+        (1 << 4, (), True),  # Manage Channels
+        (1 << 5, (), True),  # Manage Server
+        (1 << 3, (), True),  # Administrator
+        (1 << 11, (800000000000000001,), True),  # the moderator role
+        (1 << 11, (123,), False),  # a role that is not in the server's cache
+    ],
+)
+async def test_is_moderator_from_permissions_and_roles(
+    feed, fake_service, recorder, permissions, roles, expected
+):
+    await feed(interaction_payload("mod", "reroll", {"reason": "typo"},
+                                   permissions=permissions, roles=roles))
+    assert fake_service.handled[0].is_moderator is expected
