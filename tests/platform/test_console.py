@@ -1,0 +1,68 @@
+"""The console front end: parsing, transcripts, snapshots written as files, the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.console import Console, ParseError, parse_line
+from bot.service import Service
+
+
+def test_parse_line_reads_user_path_and_quoted_options() -> None:
+    assert parse_line('@alice /mod rollback to:3 reason:"mis click: 12"') == (
+        "alice", ["mod", "rollback"], {"to": "3", "reason": "mis click: 12"}
+    )
+    assert parse_line("@bob") == ("bob", [], {})
+    with pytest.raises(ParseError):
+        parse_line("game status")
+    with pytest.raises(ParseError):
+        parse_line("/game status oops")
+
+
+async def test_transcript_plays_and_writes_snapshots(service: Service, tmp_path: Path) -> None:
+    out: list[str] = []
+    console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+    refused = await console.run_script([
+        "# a comment",
+        "/game new system:duel",
+        "@alice /game join side:red",
+        "@bob /game join side:blue",
+        "@alice",
+        "/duel wait",
+        "@bob /duel wait",
+        "@bob /duel wait",
+    ])
+    assert refused == 1  # bob's second wait is out of turn
+    text = "\n".join(out)
+    assert "(now acting as @alice)" in text and "It is not your turn" in text
+    assert console.snapshots and all(p.exists() and p.suffix == ".png" for p in console.snapshots)
+    assert any("📎" in line for line in out)
+
+
+def test_cli_help_lists_every_subcommand() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    for command in ("bot", "console", "render", "replay", "health"):
+        assert command in done.stdout
+
+
+def test_no_token_opens_the_console_with_a_hint(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "REFEREE_DB": str(tmp_path / "c.sqlite3"),
+           "REFEREE_SNAPSHOT_DIR": str(tmp_path / "s"), "PYTHONPATH": str(Path.cwd())}
+    done = subprocess.run([sys.executable, "-m", "bot.cli"], input="/game help\nquit\n",
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "No DISCORD_TOKEN set" in done.stdout and "/game new" in done.stdout
+    assert (tmp_path / "c.sqlite3").exists()
+
+
+def test_health_checks_the_database(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "REFEREE_DB": str(tmp_path / "h.sqlite3"),
+           "PYTHONPATH": str(Path.cwd())}
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "health"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
