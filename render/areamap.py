@@ -468,8 +468,9 @@ def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) 
             y = row * step
             x = math.floor(x0 / step) * step + (row % 2) * step / 2
             while x <= x1:
-                if all(point_in_polygon(x + ox, y + oy, polygon)
-                       for ox, oy in ((-r - 4, 0), (r + 4, 0), (0, -r - 4), (0, r + 4))):
+                # The centre alone decides: a dot that overhangs the border a little is
+                # covered by the area outlines drawn later, and one test is four times cheaper.
+                if point_in_polygon(x, y, polygon):
                     if woods:
                         canvas.ellipse(x, y, r, fill=ink)
                     else:

@@ -23,6 +23,7 @@ from render.style import (
     clean,
     colour,
     fit_text,
+    ink_on,
     shade,
     tint,
 )
@@ -68,7 +69,7 @@ def draw_pill(canvas: Canvas, x: float, cy: float, text: str, fill_key: str,
     box = (x, cy - PILL_H / 2, x + w, cy + PILL_H / 2)
     fill = colour(fill_key, "panel")
     canvas.rect(box, fill=fill, outline=PALETTE["ink"], width=1.2, radius=5)
-    canvas.text((x + w / 2, cy), text, size, PALETTE["ink"], anchor="mm")
+    canvas.text((x + w / 2, cy), text, size, ink_on(fill), anchor="mm")
     return box
 
 

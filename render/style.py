@@ -125,6 +125,12 @@ def tint(rgb: RGB, amount: float) -> RGB:
     return tuple(round(c + (255 - c) * amount) for c in rgb)  # type: ignore[return-value]
 
 
+def ink_on(fill: RGB) -> RGB:
+    """Dark text on a light fill, white text on a dark one (legible in greyscale too)."""
+    luminance = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
+    return PALETTE["ink"] if luminance >= 135 else PALETTE["header_ink"]
+
+
 def shade(rgb: RGB, amount: float) -> RGB:
     """Mix a colour towards black by ``amount``."""
     return tuple(round(c * (1 - amount)) for c in rgb)  # type: ignore[return-value]
@@ -273,9 +279,13 @@ class Canvas:
              width: float = 1, radius: float = 0) -> None:
         """A (rounded) rectangle."""
         x0, y0, x1, y1 = (v * SCALE for v in box)
+        line = max(1, round(width * SCALE)) if outline else 0
+        if radius <= 0:
+            # Square corners: the plain primitive is several times faster.
+            self.draw.rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=line)
+            return
         self.draw.rounded_rectangle((x0, y0, x1, y1), radius=radius * SCALE, fill=fill,
-                                    outline=outline,
-                                    width=max(1, round(width * SCALE)) if outline else 0)
+                                    outline=outline, width=line)
 
     def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
