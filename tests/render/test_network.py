@@ -65,3 +65,16 @@ def test_no_battle_no_panel_and_same_bytes_twice() -> None:
     first = snapshot(view)
     assert first.layout.of_kind("battle") == []
     assert snapshot(view).png == first.png
+
+
+def test_real_raiders_scenario_view_renders() -> None:
+    """The desert campaign as the engine sets it up: every space drawn, no labels overlapping."""
+    from rules.core.dice import ScriptedDice
+    from rules.raiders.system import RaidersSystem
+
+    system = RaidersSystem()
+    view = system.view(system.setup("desert", {}, ScriptedDice([1] * 20)).state)
+    shot = snapshot(view)
+    assert len(shot.png) < 1_000_000
+    assert sorted(i.id for i in shot.layout.of_kind("space")) == sorted(s.id for s in view.spaces)
+    assert overlapping_pairs(shot.layout.of_kind(*LABEL_KINDS)) == []
