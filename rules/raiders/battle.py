@@ -1,0 +1,316 @@
+"""Battle (15.0) and post battle (16.0, 20.2).
+
+The bot runs the hostiles: it picks them from the bin, rolls their Tactical Edge die, lines
+them up strongest first and fires them at the first raider in line.  The raider player
+decides the raider line and each raider's target; when a raider has only one possible target
+and nothing else to decide, the bot fires it too.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rules.core.errors import RuleError
+from rules.raiders.cards import gain_ops, lose_ops, rp_change
+from rules.raiders.forces import Ctx, combat, gear, in_space, members, place, remove_unit, unit
+from rules.raiders.state import Battle, Shot
+
+Side = Literal["raider", "hostile"]
+
+
+def pick_hostiles(ctx: Ctx, count: int | str, why: str) -> list[str]:
+    """15.1 (1): how many hostiles (a die, the alert level or a number), picked from the bin."""
+    m = ctx.m
+    if count == "die":
+        n = ctx.dice.die(6, f"number of hostiles, 1d6 (15.1): {why}")
+        ctx.say("hostiles", f"🎲 {n}: {n} hostile{'s' if n != 1 else ''} (15.1)", "15.1", die=n)
+    elif count == "alert":
+        n = m.alert
+        ctx.say("hostiles", f"Hostiles = alert {n} (17.1)", "17.1")
+    else:
+        n = int(count)
+    in_battle = set(m.battle.hostile_line) if m.battle else set()
+    bin_ = [h.id for h in ctx.sc.hostiles if h.id not in in_battle]
+    picked: list[str] = []
+    for _ in range(min(n, len(bin_))):
+        choice = ctx.dice.pick(bin_, f"hostile picked from the bin (14.0): {why}")
+        bin_.remove(choice)
+        picked.append(choice)
+    if picked:
+        ctx.reveals = True
+    return picked
+
+
+def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "marker"]) -> None:
+    """15.1 (2)-(3): Tactical Edge, then the lines; the raider line waits for the player."""
+    m, sc = ctx.m, ctx.sc
+    raiders = [u.id for u in in_space(m, space)]
+    elite_r = sum(1 for r in raiders if sc.unit_type[unit(m, r).type].elite)
+    elite_h = sum(1 for h in hostiles if sc.hostile[h].elite)
+    die_r = ctx.dice.die(6, "raider Tactical Edge (15.1)")
+    die_h = ctx.dice.die(6, "hostile Tactical Edge (15.1)")
+    total_r, total_h = die_r + elite_r, die_h + elite_h
+    if total_r != total_h:
+        edge: Side = "raider" if total_r > total_h else "hostile"
+        why = ""
+    else:
+        terrain = sc.terrain_by_key[sc.space_by_id[space].terrain]
+        edge = terrain.edge_tie
+        why = f" tie: {terrain.name} chart → {edge}s"
+    text = (
+        f"🎲 Edge: raiders {die_r}{f' +{elite_r} elite' if elite_r else ''} = {total_r}"
+        f" vs hostiles {die_h}{f' +{elite_h} elite' if elite_h else ''} = {total_h}"
+        f" →{why or ''} {edge}s first (15.1)"
+    )
+    # 15.1 (3): strongest first; equal values keep the order they came out of the bin.
+    line = sorted(hostiles, key=lambda h: -sc.hostile[h].combat)
+    names = ", ".join(f"{h}({sc.hostile[h].combat})" for h in line)
+    ctx.say("battle", f"⚔ Battle at {sc.space_by_id[space].name}: {names} (15.1)", "15.1")
+    ctx.say("edge", text, "15.1", raider=die_r, hostile=die_h, edge=edge)
+    m.battle = Battle(
+        space=space,
+        source=source,
+        card=m.in_play if source == "card" else None,
+        edge=edge,
+        edge_text=text,
+        raider_line=raiders,
+        lined=len(raiders) == 1,
+        hostile_line=line,
+        turn=edge,
+    )
+    if m.battle.lined:
+        advance(ctx)
+
+
+def alive(b: Battle, line: list[str]) -> list[str]:
+    """Units of a line not yet eliminated."""
+    return [x for x in line if x not in b.dead]
+
+
+def next_firer(b: Battle, side: Side) -> str | None:
+    """15.1 (3): the next living unit in line that has not fired this round."""
+    line = b.raider_line if side == "raider" else b.hostile_line
+    start = b.raider_next if side == "raider" else b.hostile_next
+    for x in line[start:]:
+        if x not in b.dead:
+            return x
+    return None
+
+
+def firepower_open(ctx: Ctx) -> bool:
+    """24.0 (2): maximum firepower may still be declared (no raider fired yet this round)."""
+    b = ctx.m.battle
+    assert b is not None
+    fired = any(s.side == "raider" for s in b.shots if b.shots_round == b.round)
+    return not b.firepower and not fired and supply_in_battle(ctx) is not None
+
+
+def supply_in_battle(ctx: Ctx) -> str | None:
+    """A supply gear counter held by a raider in the battle."""
+    m, b = ctx.m, ctx.m.battle
+    assert b is not None
+    for rid in alive(b, b.raider_line):
+        for gid in unit(m, rid).gear:
+            if ctx.sc.gear_type[gear(m, gid).type].effect == "supply":
+                return gid
+    return None
+
+
+def needs_player(ctx: Ctx) -> bool:
+    """Whether the battle waits on a raider decision (line-up, a target, firepower)."""
+    b = ctx.m.battle
+    if b is None or b.outcome is not None:
+        return False
+    if not b.lined:
+        return True
+    return b.turn == "raider" and next_firer(b, "raider") is not None and (
+        len(alive(b, b.hostile_line)) > 1 or firepower_open(ctx)
+    )
+
+
+def set_line(ctx: Ctx, order: list[str]) -> None:
+    """15.1 (3): the player lines up the raiders; unnamed ones follow in their old order."""
+    b = ctx.m.battle
+    assert b is not None
+    if b.lined:
+        raise RuleError("The raider line is already set for this battle; give 'fire' orders.")
+    wanted: list[str] = []
+    for token in order:
+        match = [r for r in b.raider_line if r.lower() == token.lower()]
+        if not match:
+            raise RuleError(
+                f"'{token[:20]}' is not in this battle; raiders here: {', '.join(b.raider_line)}."
+            )
+        if match[0] in wanted:
+            raise RuleError(f"{match[0]} is named twice; name each raider once.")
+        wanted.append(match[0])
+    b.raider_line = wanted + [r for r in b.raider_line if r not in wanted]
+    b.lined = True
+    ctx.say("line", f"Raider line: {' › '.join(b.raider_line)} (15.1)", "15.1")
+    advance(ctx)
+
+
+def raider_fire(ctx: Ctx, target: str | None, firepower: bool) -> None:
+    """The next raider in line fires at ``target`` (15.1 (3)); then the battle runs on."""
+    m, b = ctx.m, ctx.m.battle
+    if b is None or b.outcome is not None:
+        raise RuleError("There is no battle to fire in now.")
+    if not b.lined:
+        raise RuleError("Set the raider line first with 'line'.")
+    shooter = next_firer(b, "raider")
+    if b.turn != "raider" or shooter is None:
+        raise RuleError("It is not a raider's turn to fire.")
+    targets = alive(b, b.hostile_line)
+    if target is None:
+        target = targets[0]
+    match = [h for h in targets if h.lower() == target.lower()]
+    if not match:
+        raise RuleError(f"'{target[:20]}' is not a hostile still fighting; targets: {', '.join(targets)}.")
+    if firepower:
+        if not firepower_open(ctx):
+            raise RuleError(
+                "Maximum firepower is declared before the first raider fires in a round, "
+                "with a Supplies gear in the battle (24.0)."
+            )
+        gid = supply_in_battle(ctx)
+        assert gid is not None
+        g = gear(m, gid)
+        holder = unit(m, g.holder or "")
+        holder.gear.remove(gid)
+        g.holder = None
+        b.firepower = True
+        ctx.say("supply", f"{gid} expended: maximum firepower, 2 dice each this round (24.0)", "24.0")
+    fire(ctx, "raider", shooter, match[0])
+    advance(ctx)
+
+
+def fire(ctx: Ctx, side: Side, shooter: str, target: str) -> None:
+    """Roll for one unit (2.2: a die at or under its combat value eliminates the target)."""
+    m, b, sc = ctx.m, ctx.m.battle, ctx.sc
+    assert b is not None
+    if b.shots_round != b.round:
+        b.shots = []
+        b.shots_round = b.round
+    if side == "raider":
+        value = combat(sc, unit(m, shooter), m)
+        b.raider_next = b.raider_line.index(shooter) + 1
+        rolls = 2 if b.firepower else 1
+    else:
+        value = sc.hostile[shooter].combat
+        b.hostile_next = b.hostile_line.index(shooter) + 1
+        rolls = 1
+    shot = Shot(side=side, unit=shooter, target=target, dice=[], value=value)
+    for i in range(rolls):
+        if target in b.dead:
+            # 24.0 (2): a second die goes at the next hostile in line if the first one fell.
+            rest = alive(b, b.hostile_line)
+            if not rest:
+                break
+            target = rest[0]
+        die = ctx.dice.die(6, f"{shooter} fires at {target}, combat {value} (15.1)")
+        shot.dice.append(die)
+        if die <= value:
+            b.dead.append(target)
+            shot.hits.append(target)
+            b.losses_this_round += 1
+            ctx.say("fire", f"🎲 {die} vs {shooter} {value} → hit: {target} eliminated (15.1)", "15.1",
+                    die=die, unit=shooter, target=target, hit=True)
+        else:
+            ctx.say("fire", f"🎲 {die} vs {shooter} {value} → miss on {target} (15.1)", "15.1",
+                    die=die, unit=shooter, target=target, hit=False)
+    b.shots.append(shot)
+    b.turn = "hostile" if side == "raider" else "raider"
+
+
+def advance(ctx: Ctx) -> None:
+    """Run the battle until the player must decide or it ends (15.1 (3)-(5), 15.2)."""
+    b = ctx.m.battle
+    assert b is not None
+    while b.outcome is None:
+        if not alive(b, b.raider_line) or not alive(b, b.hostile_line):
+            # 15.1 (5): one side is gone; alternate fire never lets both go (15.1 note).
+            finish(ctx, "raider" if alive(b, b.raider_line) else "hostile")
+            return
+        side = b.turn
+        if next_firer(b, side) is None:
+            other: Side = "hostile" if side == "raider" else "raider"
+            if next_firer(b, other) is None:
+                end_round(ctx)
+                continue
+            b.turn = side = other
+        if side == "hostile":
+            shooter = next_firer(b, "hostile")
+            assert shooter is not None
+            fire(ctx, "hostile", shooter, alive(b, b.raider_line)[0])
+            continue
+        if needs_player(ctx):
+            return
+        shooter = next_firer(b, "raider")
+        assert shooter is not None
+        fire(ctx, "raider", shooter, alive(b, b.hostile_line)[0])
+
+
+def end_round(ctx: Ctx) -> None:
+    """The round is over: break-off check (15.2) or the next round, same Tactical Edge (15.1 (4))."""
+    b = ctx.m.battle
+    assert b is not None
+    ctx.snapshot = True
+    b.quiet_rounds = b.quiet_rounds + 1 if b.losses_this_round == 0 else 0
+    ctx.say("round", f"End of round {b.round}: {b.losses_this_round} lost (15.1)", "15.1")
+    if b.quiet_rounds >= 2:
+        ctx.say("breakoff", "Two rounds in a row without a loss: break-off, a draw (15.2)", "15.2")
+        finish(ctx, "draw")
+        return
+    b.round += 1
+    b.raider_next = b.hostile_next = 0
+    b.losses_this_round = 0
+    b.firepower = False
+    b.turn = b.edge
+
+
+def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
+    """16.0: hostiles back to the bin, casualties off the map, the card's win/lose lines."""
+    m, sc = ctx.m, ctx.sc
+    b = m.battle
+    assert b is not None
+    b.outcome = outcome
+    ctx.snapshot = True
+    for rid in b.raider_line:
+        if rid in b.dead:
+            remove_unit(ctx, unit(m, rid), "battle")
+    words = {"raider": "raiders win", "hostile": "hostiles win", "draw": "a draw"}
+    ctx.say("battle_end", f"Battle over: {words[outcome]}; hostiles back to the bin (16.0)", "16.0",
+            outcome=outcome)
+    card = sc.card[b.card] if b.card else None
+    if outcome == "raider":
+        if card is not None:
+            if card.win_ops:
+                gain_ops(ctx, card.win_ops, f"{card.id} won")
+            if card.win_rp:
+                rp_change(ctx, card.win_rp, f"{card.id} won")
+        leader_roll(ctx, b.space)
+    elif outcome == "hostile" and card is not None:
+        if card.lose_ops:
+            lose_ops(ctx, card.lose_ops, f"{card.id} lost")
+        if card.lose_rp:
+            rp_change(ctx, -card.lose_rp, f"{card.id} lost")
+    m.last_battle = b
+    m.battle = None
+
+
+def leader_roll(ctx: Ctx, space: str) -> None:
+    """20.2: after a win, a 6 brings a leader from the pool (not one lost this mission)."""
+    m, sc = ctx.m, ctx.sc
+    roll = ctx.dice.die(6, "leader roll after a won battle (20.2)")
+    pool = [u.id for u in m.units if sc.unit_type[u.type].leader and u.space is None and not u.eliminated]
+    if roll != 6:
+        ctx.say("leader", f"🎲 {roll}: no leader (20.2 needs 6)", "20.2", die=roll)
+        return
+    if not pool:
+        ctx.say("leader", "🎲 6, but no leader is left in the pool (20.2)", "20.2", die=roll)
+        return
+    chosen = unit(m, ctx.dice.pick(pool, "leader picked from the pool (20.2)"))
+    here = [u.force for u in in_space(m, space) if u.force]
+    target_force = m.force if m.force and members(m, m.force) and m.force in here else (here[0] if here else None)
+    place(m, chosen, space, target_force)
+    ctx.say("leader", f"🎲 6: leader {chosen.id} {chosen.name} joins (20.2)", "20.2", die=roll)

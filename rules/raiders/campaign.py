@@ -1,0 +1,122 @@
+"""Missions and the campaign (7.0, 8.0, 25.0): starting a mission, judging it, linking them.
+
+The whole campaign is one game: the state holds the campaign record and the mission in play.
+A won Mission card leaves the deck, a lost one goes back in (25.1, 25.2); two losses in a row
+lose the campaign, winning every card wins it (25.3).
+"""
+
+from __future__ import annotations
+
+from rules.core.errors import RuleError
+from rules.raiders.forces import Ctx, on_map, place
+from rules.raiders.objectives import objective_met
+from rules.raiders.state import Gear, Marker, Mission, Record, Unit
+
+
+def start_mission(ctx: Ctx, card_id: str) -> None:
+    """7.0: set up a mission from its card: alert, Ops deck, RP, markers, the Recruit Box."""
+    sc, camp = ctx.sc, ctx.state.campaign
+    card = sc.mission[card_id]
+    alert = max(1, min(5, card.alert + camp.alert_bonus))
+    rp = min(sc.rp_max, card.rp + camp.rp + camp.success_rp)
+    units: list[Unit] = []
+    for spec in sc.units:
+        for i in range(spec.count):
+            name = spec.names[i] if i < len(spec.names) else f"{spec.name} {i + 1}"
+            units.append(Unit(id=f"{spec.prefix}-{i + 1}", type=spec.id, name=name))
+    gear = [Gear(id=f"{g.prefix}-{i + 1}", type=g.id) for g in sc.gear for i in range(g.count)]
+    markers = [Marker(id=f"Obj-{i + 1}", space=s) for i, s in enumerate(card.spaces)]
+    ctx.state.mission = Mission(
+        card=card.id,
+        alert=alert,
+        rp=rp,
+        command=card.command,
+        # 7.0 (2): the draw deck is as many face-down cards as the card's Execution.
+        deck=[None] * min(card.ops, len(sc.ops_cards)),
+        units=units,
+        gear=gear,
+        markers=markers,
+    )
+    ctx.state.phase = "recruit"
+    ctx.reveals = True
+    bonus = f" (+{camp.alert_bonus} campaign)" if camp.alert_bonus else ""
+    extra = f" incl. {camp.rp} kept +{camp.success_rp} success" if camp.rp or camp.success_rp else ""
+    camp.rp = camp.success_rp = 0
+    ctx.say("mission", f"📜 Mission {card.id} {card.title} (8.0)", "8.0", mission=card.id)
+    ctx.say("mission", f"Objective: {card.objective.text}", "8.0")
+    ctx.say("mission", f"{card.ops} Ops · {rp} RP{extra} · command {card.command}", "8.0")
+    ctx.say("mission", f"Alert {alert}{bonus} (8.0, 25.1)", "25.1")
+    where = ", ".join(sc.space_by_id[s].name for s in card.spaces)
+    ctx.say("mission", f"Markers face down at: {where} (7.0)", "7.0")
+    if camp.leaders:
+        ctx.say("mission", f"Leaders kept: {', '.join(camp.leaders)} — place with 'recruit' (25.0)", "25.0")
+    ctx.snapshot = True
+
+
+def begin(ctx: Ctx) -> None:
+    """7.0 (8): recruiting done; unspent RP is banked (9.1); operation 1 starts."""
+    m, sc = ctx.m, ctx.sc
+    if ctx.state.phase != "recruit":
+        raise RuleError("The mission is already under way; 'begin' ends the initial recruiting.")
+    if not on_map(m):
+        raise RuleError("Recruit at least one raider unit into a Staging Area first (7.0 (6)).")
+    staging = [s.id for s in sc.spaces if s.staging]
+    with_units = [s for s in staging if any(u.space == s for u in m.units)]
+    for lid in ctx.state.campaign.leaders:
+        leader = next(u for u in m.units if u.id == lid)
+        if leader.space is None:
+            place(m, leader, with_units[0] if with_units else staging[0])
+            ctx.say("leader", f"{leader.id} {leader.name} placed at {leader.space} (25.0)", "25.0")
+    ctx.state.phase = "ops"
+    ctx.say("mission", f"Recruiting done: {m.rp} RP banked (9.1) · Operation 1 (11.0)", "9.1")
+    ctx.snapshot = True
+
+
+def end_mission(ctx: Ctx) -> None:
+    """6.0, 25.0: judge the mission and update the campaign record."""
+    m, sc, camp = ctx.m, ctx.sc, ctx.state.campaign
+    won = objective_met(ctx)
+    m.result = "won" if won else "lost"
+    card = sc.mission[m.card]
+    camp.record.append(Record(mission=m.card, won=won))
+    camp.rp = m.rp  # 25.1 (2), 25.2 (2)
+    alive_leaders = [u.id for u in on_map(m) if sc.unit_type[u.type].leader]
+    camp.leaders = alive_leaders  # 25.0: surviving leaders stay, the rest return to the pool
+    ctx.snapshot = True
+    if won:
+        camp.deck.remove(m.card)  # 25.1 (1)
+        camp.alert_bonus += 1  # 25.1 (3)
+        camp.success_rp = card.success.rp  # 25.1 (4)
+        if card.success.leader:
+            pool = [
+                f"{spec.prefix}-{i + 1}"
+                for spec in sc.units if spec.leader for i in range(spec.count)
+                if f"{spec.prefix}-{i + 1}" not in camp.leaders
+            ]
+            if pool:
+                chosen = ctx.dice.pick(pool, "leader gained for the next mission (8.0 Success)")
+                camp.leaders.append(chosen)
+        ctx.say("mission", f"🏆 Mission {card.id} won: {card.success.text} next time (25.1)", "25.1")
+    else:
+        ctx.say("mission", f"✗ Mission {card.id} lost: the card goes back in the deck (25.2)", "25.2")
+    recent = camp.record[-2:]
+    if camp.single:
+        camp.outcome = "won" if won else "lost"
+    elif won and not camp.deck:
+        camp.outcome = "won"
+        ctx.say("campaign", "Every mission won: the campaign is won (25.3)", "25.3")
+    elif len(recent) == 2 and not any(r.won for r in recent):
+        camp.outcome = "lost"
+        ctx.say("campaign", "Two missions lost in a row: the campaign is lost (25.3)", "25.3")
+    ctx.state.phase = "over" if camp.outcome else "between"
+    if not camp.outcome:
+        ctx.say("campaign", "Next: 'next-mission' draws the next Mission card (25.0)", "25.0")
+
+
+def next_mission(ctx: Ctx) -> None:
+    """25.0: draw a Mission card from those not yet won and set it up."""
+    if ctx.state.phase != "between":
+        raise RuleError("The next mission starts once this one has ended (25.0).")
+    camp = ctx.state.campaign
+    card = ctx.dice.pick(camp.deck, "Mission card draw (7.0 (4))")
+    start_mission(ctx, card)

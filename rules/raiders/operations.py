@@ -1,0 +1,340 @@
+"""One operation (11.0) in its five segments: recruit/scout, move, Ops card, combat, objective.
+
+Each order the player gives runs the operation on until the next decision of the player:
+after a move the bot draws the card (13.0), picks and fights the hostiles (15.0) as far as the
+rules let it, turns markers (19.0) and ends the operation when nothing is left to decide.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rules.core.errors import RuleError
+from rules.raiders import battle, campaign
+from rules.raiders.cards import discard_in_play, draw, resolve, swap
+from rules.raiders.forces import (
+    Ctx,
+    allowance,
+    force,
+    gear,
+    members,
+    new_force,
+    on_map,
+    stack_count,
+    unit,
+)
+from rules.raiders.objectives import deliver, on_board, reveal
+from rules.raiders.scenario import OpsCard
+
+How = Literal["road", "air", "water"]
+
+
+def stops(ctx: Ctx) -> set[str]:
+    """12.0: spaces that end a move: STOP terrain and spaces holding an objective marker."""
+    sc = ctx.sc
+    return {s.id for s in sc.spaces if sc.stop(s.id)} | {mk.space for mk in on_board(ctx.m) if mk.space}
+
+
+def reach(ctx: Ctx, force_id: str, extra: int = 0) -> dict[str, int]:
+    """Spaces a force can end its move in by road/track, with the distance (12.0, 24.0 (1))."""
+    units = members(ctx.m, force_id)
+    start = units[0].space
+    assert start is not None
+    base = allowance(ctx.sc, units)
+    # 4.0: a static unit (movement 0) never moves, forced march or not.
+    steps = base + extra if base > 0 else 0
+    return ctx.sc.network.reachable(start, steps, stops=stops(ctx))
+
+
+def held_card(ctx: Ctx, event: str) -> str | None:
+    """A kept card (13.1) offering ``event``, if the player holds one."""
+    for cid in ctx.m.hand:
+        if event in ctx.sc.card[cid].keep:
+            return cid
+    return None
+
+
+def use_card(ctx: Ctx, cid: str, event: str) -> None:
+    """13.1: play one special event of a kept card, then discard it."""
+    ctx.m.hand.remove(cid)
+    ctx.m.discards.append(cid)
+    ctx.say("card", f"{cid} {ctx.sc.card[cid].title} played: {event} (13.1)", "13.1")
+
+
+def check_can_move(ctx: Ctx) -> None:
+    """Moves happen in an operation's first two segments, once."""
+    m = ctx.m
+    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved:
+        raise RuleError("A force moves at the start of an operation, after any recruiting or scouting (11.0).")
+
+
+def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: str | None) -> None:
+    """12.0 / 18.0 / 24.0 (1) / 26.0: move the operating force, then play the operation on."""
+    m, sc = ctx.m, ctx.sc
+    check_can_move(ctx)
+    units = force(m, force_id)
+    fid = units[0].force
+    assert fid is not None
+    if m.force is not None and m.force != fid:
+        raise RuleError(f"{m.force} scouted this operation, so {m.force} is the force that moves (11.0).")
+    if to not in sc.space_by_id:
+        raise RuleError(f"There is no space '{to[:30]}'; pick one from the list.")
+    start = units[0].space
+    assert start is not None
+    path: list[str] = [start]
+    if how == "road":
+        extra = 0
+        if march:
+            extra = 1
+            supply = [g for u in units for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
+            card = held_card(ctx, "forced_march")
+            if not supply and card is None:
+                raise RuleError(f"{fid} has no Supplies gear (or kept card) for a forced march (24.0).")
+        spaces = reach(ctx, fid, extra)
+        if to not in spaces:
+            options = ", ".join(s for s in spaces if s != start) or "none"
+            raise RuleError(
+                f"{fid} cannot reach {to} this Op (move {allowance(sc, units) + extra}, "
+                f"STOP and markers halt it); it can reach: {options} (12.0)."
+            )
+        found = sc.network.path(start, to, stops=stops(ctx))
+        path = found if found is not None else [start]
+        if march and len(path) - 1 > allowance(sc, units):
+            if supply:
+                g = gear(m, supply[0])
+                unit(m, g.holder or "").gear.remove(g.id)
+                g.holder = None
+                ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
+            elif card is not None:
+                use_card(ctx, card, "forced march")
+        mover_ids = [u.id for u in units]
+    else:
+        flag = "airfield" if how == "air" else "port"
+        event = "air_move" if how == "air" else "water_move"
+        card = held_card(ctx, event)
+        if card is None:
+            raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
+        if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
+            raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
+        # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
+        mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
+        if not mover_ids:
+            raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
+        use_card(ctx, card, f"{how} move")
+        path = [start, to]
+    companions: list[str] = []
+    if with_force:
+        companions = coordinate(ctx, fid, with_force, to)
+    # 10.2: stacking is checked at the end of the move; Staging Areas hold any number.
+    before = {u.id: (u.space, u.force) for u in m.units}
+    stay_force = new_force(m) if len(mover_ids) < len(units) else None
+    for u in units:
+        if u.id in mover_ids:
+            u.space = to
+        else:
+            u.force = stay_force
+    for cid in companions:
+        unit(m, cid).space = to
+        unit(m, cid).force = fid
+    if not sc.space_by_id[to].staging and stack_count(sc, m, to) > m.command:
+        for u in m.units:
+            u.space, u.force = before[u.id]
+        raise RuleError(
+            f"{sc.space_by_id[to].name} would hold {stack_count(sc, m, to)} raiders; the command "
+            f"limit is {m.command} outside Staging Areas (10.2)."
+        )
+    m.force = fid
+    m.moved = True
+    m.last_move = path
+    m.moved_into_staging = to != start and sc.space_by_id[to].staging
+    names = " → ".join(sc.space_by_id[s].name for s in path)
+    ctx.say("move", f"{fid} moves: {names} ({how}, 12.0)", "12.0", path=path)
+    deliver(ctx)
+    card_segment(ctx)
+
+
+def coordinate(ctx: Ctx, fid: str, other_id: str, to: str) -> list[str]:
+    """26.0: a second force with a leader joins the move into a space with a marker."""
+    m, sc = ctx.m, ctx.sc
+    if not ctx.state.coordinated:
+        raise RuleError("Coordinated operations (26.0) are an option this game was not started with.")
+    other = force(m, other_id)
+    oid = other[0].force
+    if oid == fid:
+        raise RuleError("Name a second, different force to move with (26.0).")
+    leaders = [any(sc.unit_type[u.type].leader for u in f) for f in (members(m, fid), other)]
+    if not all(leaders):
+        raise RuleError("In a coordinated operation each moving force includes a leader (26.0).")
+    if not any(mk.space == to for mk in on_board(m)):
+        raise RuleError("Coordinated forces must end in a space with an objective marker or camp (26.0).")
+    assert oid is not None
+    if to not in reach(ctx, oid):
+        raise RuleError(f"{oid} cannot reach {to} this Op (26.0, 12.0).")
+    ctx.say("coordinated", f"{oid} moves with {fid}: one card for both (26.0)", "26.0")
+    return [u.id for u in other]
+
+
+def can_swap(ctx: Ctx) -> str | None:
+    """22.0: what lets the player send the drawn card to the bottom (a guide or a PSYOP card)."""
+    m, sc = ctx.m, ctx.sc
+    if m.swapped or m.in_play is None or m.force is None:
+        return None
+    for u in members(m, m.force):
+        if sc.unit_type[u.type].guide:
+            return u.id
+    return held_card(ctx, "psyop")
+
+
+def card_segment(ctx: Ctx) -> None:
+    """13.0: pick an Ops card, unless the force just moved into a Staging Area."""
+    m = ctx.m
+    m.segment = "card"
+    if m.moved_into_staging:
+        ctx.say("card", "Moved into a Staging Area: no Ops card (13.0)", "13.0")
+        objective_segment(ctx)
+        return
+    if not m.deck:
+        # Only possible when the deck ran out mid-operation; nothing left to draw.
+        objective_segment(ctx)
+        return
+    draw(ctx)
+    if can_swap(ctx) is None:
+        play(ctx)
+
+
+def choose_card(ctx: Ctx, swap_it: bool) -> None:
+    """22.0: keep the drawn card, or send it to the bottom and draw a substitute."""
+    m = ctx.m
+    if m.segment != "card" or m.in_play is None:
+        raise RuleError("There is no drawn Ops card waiting to be played.")
+    if swap_it:
+        means = can_swap(ctx)
+        if means is None:
+            raise RuleError("Only a force with a guide, or a kept PSYOP card, may swap a card, once (22.0).")
+        if means in m.hand:
+            use_card(ctx, means, "psyop")
+            swap(ctx, f"PSYOP card {means}")
+        else:
+            swap(ctx, f"Guide {means}")
+    play(ctx)
+
+
+def play(ctx: Ctx) -> None:
+    """13.0: carry out the card, then the combat segment (15.0)."""
+    m = ctx.m
+    assert m.in_play is not None
+    card: OpsCard = ctx.sc.card[m.in_play]
+    count = resolve(ctx, card)
+    if count is not None and m.force is not None and members(m, m.force):
+        space = members(m, m.force)[0].space
+        assert space is not None
+        if fight(ctx, space, count, card.title, "card"):
+            return
+    objective_segment(ctx)
+
+
+def fight(ctx: Ctx, space: str, count: int | str, why: str, source: Literal["card", "marker"]) -> bool:
+    """15.1 (1): pick the hostiles and open the battle; True while it waits on the player."""
+    picked = battle.pick_hostiles(ctx, count, why)
+    if not picked:
+        return False
+    ctx.m.segment = "battle"
+    battle.start(ctx, space, picked, source)
+    return ctx.m.battle is not None
+
+
+def after_battle(ctx: Ctx) -> None:
+    """Go on once a battle ended: to the objective segment, or back into it (11.0)."""
+    m = ctx.m
+    if m.battle is not None:
+        return
+    if not on_map(m):
+        end_op(ctx)
+        return
+    source = m.last_battle.source if m.last_battle else "card"
+    if source == "card":
+        objective_segment(ctx)
+    else:
+        m.segment = "objective"
+        objective_actions(ctx)
+
+
+def objective_segment(ctx: Ctx) -> None:
+    """11.0 (5): turn a face-down marker where the force ended, then the objective actions."""
+    m = ctx.m
+    m.segment = "objective"
+    if m.force is None or not members(m, m.force):
+        end_op(ctx)
+        return
+    space = members(m, m.force)[0].space
+    for mk in on_board(m):
+        if mk.space == space and not mk.revealed:
+            reveal(ctx, mk, "Objective segment, 11.0")
+    objective_actions(ctx)
+
+
+def objective_actions(ctx: Ctx) -> None:
+    """Fight a revealed marker's garrison, then wait for demolition/pick-up or end the Op."""
+    m, sc = ctx.m, ctx.sc
+    if m.force is None or not members(m, m.force):
+        end_op(ctx)
+        return
+    space = members(m, m.force)[0].space
+    assert space is not None
+    for mk in on_board(m):
+        if mk.space == space and mk.revealed and not mk.garrison_faced and mk.type is not None:
+            mk.garrison_faced = True
+            garrison = sc.marker_type[mk.type].garrison
+            if garrison == 0:
+                continue
+            if fight(ctx, space, garrison, sc.marker_type[mk.type].name, "marker"):
+                return
+            if m.segment == "battle":
+                # The battle ended before the player had anything to decide.
+                after_battle(ctx)
+                return
+    if not objective_options(ctx):
+        end_op(ctx)
+
+
+def objective_options(ctx: Ctx) -> list[tuple[str, str, str]]:
+    """What the player may still do this Objective segment: (order, unit, marker)."""
+    m, sc = ctx.m, ctx.sc
+    if m.force is None:
+        return []
+    out: list[tuple[str, str, str]] = []
+    units = members(m, m.force)
+    for mk in on_board(m):
+        if not mk.revealed or mk.type is None or not units or mk.space != units[0].space:
+            continue
+        kind = sc.marker_type[mk.type].kind
+        for u in units:
+            spec = sc.unit_type[u.type]
+            if kind == "target" and spec.pioneer and u.id not in m.demolished_by:
+                out.append(("demolish", u.id, mk.id))
+            if kind == "cargo" and spec.movement > 0 and u.carrying is None:
+                out.append(("carry", u.id, mk.id))
+    return out
+
+
+def end_op(ctx: Ctx) -> None:
+    """11.0 end of the operation; 10.1/11.2: the mission ends after the last card or raider."""
+    m = ctx.m
+    discard_in_play(m)
+    ctx.snapshot = True
+    ctx.say("op", f"Operation {m.op} over · {len(m.deck)} Ops left (11.0)", "11.0")
+    if not on_map(m):
+        ctx.say("mission", "Every raider is gone: the mission ends (10.1)", "10.1")
+        campaign.end_mission(ctx)
+        return
+    if m.end_after_op or not m.deck:
+        ctx.say("mission", "The last Ops card has been played: the mission ends (11.2)", "11.2")
+        campaign.end_mission(ctx)
+        return
+    m.op += 1
+    m.segment = "recruit"
+    m.segment_action = None
+    m.force = None
+    m.moved = m.moved_into_staging = m.swapped = False
+    m.demolished_by = []
+

@@ -1,0 +1,177 @@
+"""Recruiting (9.0), gear (23.0) and forming forces (10.3, 12.0).
+
+Recruiting happens at the mission's start (7.0 (6)) and, with banked RP, in an operation's
+Recruiting segment (9.1, 11.0 (1)); recruits go into a Staging Area.  Forces are formed and
+gear traded before a force moves (12.0, 23.2).
+"""
+
+from __future__ import annotations
+
+from rules.core.errors import RuleError
+from rules.raiders.cards import alert_change, gain_ops, rp_change
+from rules.raiders.forces import Ctx, force, gear, gear_capacity, new_force, place, unit
+from rules.raiders.operations import use_card
+
+#: What a kept card's "gain RP" event gives (our stand-in: the card text is ours).
+KEEP_RP = 2
+
+
+def recruit_window(ctx: Ctx, action: str) -> None:
+    """9.0/9.1: at set-up, or in the Recruiting segment instead of scouting (11.0 (1))."""
+    if ctx.state.phase == "recruit":
+        return
+    m = ctx.m
+    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved or m.segment_action == "scout":
+        raise RuleError(
+            f"You {action} at the mission's start or in an operation's Recruiting segment, "
+            "before the move and instead of scouting (9.1, 11.0)."
+        )
+    m.segment_action = "recruit"
+
+
+def recruit(ctx: Ctx, what: str, at: str) -> None:
+    """9.0: buy one raider unit with RP (or place a kept leader free, 25.0) in a Staging Area."""
+    m, sc = ctx.m, ctx.sc
+    recruit_window(ctx, "recruit")
+    space = sc.space_by_id.get(at)
+    if space is None or not space.staging:
+        staging = ", ".join(s.id for s in sc.spaces if s.staging)
+        raise RuleError(f"Recruits are placed in a Staging Area: {staging} (9.0).")
+    kept = [lid for lid in ctx.state.campaign.leaders if lid.lower() == what.lower()]
+    if kept:
+        leader = unit(m, kept[0])
+        if ctx.state.phase != "recruit" or leader.space is not None:
+            raise RuleError(f"{leader.id} is placed once, at the mission's start (25.0).")
+        place(m, leader, at)
+        ctx.say("recruit", f"{leader.id} {leader.name} placed at {space.name} (25.0)", "25.0")
+        return
+    spec = sc.unit_type.get(what.lower())
+    if spec is None or spec.leader:
+        types = ", ".join(u.id for u in sc.units if not u.leader)
+        raise RuleError(f"'{what[:20]}' is not on the Recruit Table; units: {types} (9.0).")
+    free = [u for u in m.units if u.type == spec.id and u.space is None and not u.eliminated]
+    if not free:
+        raise RuleError(f"Every {spec.name} counter is already in play (9.0).")
+    if spec.cost > m.rp:
+        raise RuleError(f"A {spec.name} costs {spec.cost} RP and you have {m.rp} (9.0).")
+    m.rp -= spec.cost
+    place(m, free[0], at)
+    ctx.say("recruit", f"{free[0].id} {spec.name} recruited at {space.name}: −{spec.cost} RP → {m.rp} (9.0)",
+            "9.0")
+
+
+def buy_gear(ctx: Ctx, what: str, to: str) -> None:
+    """23.1: buy a gear counter for a raider unit (later in the mission: in a Staging Area)."""
+    m, sc = ctx.m, ctx.sc
+    u = unit(m, to)
+    if u.space is None:
+        raise RuleError(f"{u.id} is not on the map; gear goes to a unit in play (23.1).")
+    if ctx.state.phase == "ops" and not sc.space_by_id[u.space].staging:
+        raise RuleError("During a mission gear is bought for units in a Staging Area (9.1).")
+    spec = sc.gear_type.get(what.lower())
+    if spec is None:
+        raise RuleError(f"'{what[:20]}' is not gear; gear: {', '.join(g.id for g in sc.gear)} (23.0).")
+    free = [g for g in m.gear if g.type == spec.id and g.holder is None]
+    if not free:
+        raise RuleError(f"Every {spec.name} counter is in use (23.0).")
+    if len(u.gear) >= gear_capacity(sc, u):
+        raise RuleError(f"{u.id} can hold {gear_capacity(sc, u)} gear and is full (23.2).")
+    if spec.cost > m.rp:
+        raise RuleError(f"{spec.name} costs {spec.cost} RP and you have {m.rp} (23.1).")
+    recruit_window(ctx, "buy gear")
+    m.rp -= spec.cost
+    free[0].holder = u.id
+    u.gear.append(free[0].id)
+    ctx.say("gear", f"{free[0].id} {spec.name} to {u.id}: −{spec.cost} RP → {m.rp} (23.1)", "23.1")
+
+
+def before_move(ctx: Ctx, what: str) -> None:
+    """23.2 / 12.0: trading and forming happen before a force sets out."""
+    if ctx.state.phase == "recruit":
+        return
+    m = ctx.m
+    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved:
+        raise RuleError(f"You {what} at the start of a movement segment, before moving (12.0, 23.2).")
+
+
+def trade(ctx: Ctx, gear_id: str, to: str) -> None:
+    """23.2: hand a gear item to another unit of the same force."""
+    m, sc = ctx.m, ctx.sc
+    before_move(ctx, "trade gear")
+    g = gear(m, gear_id)
+    receiver = unit(m, to)
+    if g.holder is None:
+        raise RuleError(f"{g.id} is in the Recruit Pool; buy it with 'gear' (23.1).")
+    giver = unit(m, g.holder)
+    if receiver.id == giver.id or receiver.force != giver.force or receiver.space is None:
+        raise RuleError(f"{g.id} can go to another unit of {giver.force} only (23.2).")
+    if len(receiver.gear) >= gear_capacity(sc, receiver):
+        raise RuleError(f"{receiver.id} can hold {gear_capacity(sc, receiver)} gear and is full (23.2).")
+    giver.gear.remove(g.id)
+    receiver.gear.append(g.id)
+    g.holder = receiver.id
+    ctx.say("gear", f"{g.id} passes from {giver.id} to {receiver.id} (23.2)", "23.2")
+
+
+def abandon(ctx: Ctx, gear_id: str) -> None:
+    """23.4: return a gear item to the Recruit Pool."""
+    m = ctx.m
+    if ctx.state.phase not in ("recruit", "ops"):
+        raise RuleError("Gear is abandoned during a mission (23.4).")
+    g = gear(m, gear_id)
+    if g.holder is None:
+        raise RuleError(f"{g.id} is not carried by anyone (23.4).")
+    unit(m, g.holder).gear.remove(g.id)
+    ctx.say("gear", f"{g.id} abandoned by {g.holder} (23.4)", "23.4")
+    g.holder = None
+
+
+def split(ctx: Ctx, unit_id: str) -> None:
+    """12.0: leave a unit behind as a force of its own (formed before moving)."""
+    m = ctx.m
+    before_move(ctx, "form forces")
+    u = unit(m, unit_id)
+    if u.force is None:
+        raise RuleError(f"{u.id} is not on the map.")
+    if len(force(m, u.force)) == 1:
+        raise RuleError(f"{u.id} is already a force on its own ({u.force}).")
+    old = u.force
+    u.force = new_force(m)
+    ctx.say("force", f"{u.id} leaves {old}: new force {u.force} (12.0)", "12.0")
+
+
+def join(ctx: Ctx, force_id: str, into: str) -> None:
+    """10.3: merge two forces standing in the same space."""
+    m = ctx.m
+    before_move(ctx, "form forces")
+    a, b = force(m, force_id), force(m, into)
+    if a[0].force == b[0].force or a[0].space != b[0].space:
+        raise RuleError("Forces join only with another force in the same space (10.3).")
+    target = b[0].force
+    for u in a:
+        u.force = target
+    ctx.say("force", f"{a[0].id}… of {force_id.upper()} join {target} (10.3)", "10.3")
+
+
+def play_kept(ctx: Ctx, card_id: str, event: str) -> None:
+    """13.1: play a kept card's gain-Op, gain-RP or calm event between operations."""
+    m, sc = ctx.m, ctx.sc
+    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved:
+        raise RuleError("Kept cards are played at the start of an operation (13.1).")
+    held = [c for c in m.hand if c.lower() == card_id.lower()]
+    if not held:
+        raise RuleError(f"You do not hold '{card_id[:10]}'; kept cards: {', '.join(m.hand) or 'none'}.")
+    card = sc.card[held[0]]
+    if event not in card.keep or event not in ("gain_op", "gain_rp", "calm"):
+        usable = [e for e in card.keep if e in ("gain_op", "gain_rp", "calm")]
+        raise RuleError(
+            f"{card.id} offers {', '.join(usable) or 'no event to play now'} here; moves and swaps "
+            "are used through 'move' and 'swap' (13.1)."
+        )
+    use_card(ctx, card.id, event)
+    if event == "gain_op":
+        gain_ops(ctx, 1, card.title)
+    elif event == "gain_rp":
+        rp_change(ctx, KEEP_RP, card.title)
+    else:
+        alert_change(ctx, -1, card.title)

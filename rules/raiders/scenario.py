@@ -1,0 +1,294 @@
+"""Raiders scenario data: map, Terrain Effects Chart, Recruit Table, bin, cards, tables.
+
+The system rules (1.0-27.0) print procedures only, so each scenario is authored as a JSON file
+in ``data/`` and validated here.  Every value the rulebook does not print is our stand-in and
+is marked ``stand_in`` in the file, so a group that owns a Raiders game can type in its own
+counters and cards.  Routes are read into a :class:`rules.core.network.Network`.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.core.network import Network, Route
+
+Faction = Literal["raider", "hostile"]
+Point = tuple[float, float]
+
+
+class Frozen(BaseModel):
+    """Scenario data never changes during play."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: True: the value is ours, not printed in the rulebook (every line of our own scenario).
+    stand_in: bool = True
+
+
+class TerrainSpec(Frozen):
+    """One line of the Terrain Effects Chart (3.0, 12.0 STOP, 15.1 step 2 ties)."""
+
+    key: str
+    name: str
+    stop: bool = False  # 12.0: a force entering this space moves no farther this Op
+    edge_tie: Faction  # 15.1 (2): who has Tactical Edge on a tied roll here
+
+
+class SpaceSpec(Frozen):
+    """One space of the map (3.0)."""
+
+    id: str
+    name: str
+    position: Point
+    terrain: str
+    staging: bool = False  # 3.0 Staging Area: unlimited stacking (10.2), no Ops card (13.0)
+    airfield: bool = False  # 18.1
+    port: bool = False  # 18.2 port or coastal space
+
+
+class UnitType(Frozen):
+    """One line of the Recruit Table: a kind of raider counter (4.0, 9.0)."""
+
+    id: str
+    name: str
+    prefix: str  # counter ids are prefix-1, prefix-2...
+    count: int = Field(ge=1, le=9)  # how many counters the game has
+    combat: int = Field(ge=1, le=6)
+    movement: int = Field(ge=0, le=4)  # 0: static (4.0)
+    elite: bool = False  # 15.1 (2): +1 to the Tactical Edge roll
+    cost: int = Field(ge=0)  # RP (9.0); leaders are never bought (20.0)
+    leader: bool = False  # 20.0; carries one gear (23.2) and does not count for stacking
+    pioneer: bool = False  # 21.0 demolition
+    guide: bool = False  # 22.0 card swap
+    scout: bool = False  # 27.0 scouting
+    names: list[str] = Field(default_factory=list)  # leaders: one name per counter
+
+
+class GearType(Frozen):
+    """One kind of gear counter (23.0) and what it does in this scenario."""
+
+    id: str
+    name: str
+    prefix: str
+    count: int = Field(ge=1, le=9)
+    cost: int = Field(ge=0)
+    #: "supply": 24.0 forced march or maximum firepower, expended;
+    #: "explosives": + ``bonus`` to one demolition roll (21.1), expended;
+    #: "weapon": + ``bonus`` to its carrier's combat value in battle (max 6), kept.
+    effect: Literal["supply", "explosives", "weapon"]
+    bonus: int = 0
+
+
+class HostileSpec(Frozen):
+    """One counter of the Hostiles Bin (3.0, 14.0)."""
+
+    id: str
+    name: str
+    combat: int = Field(ge=1, le=6)
+    elite: bool = False
+
+
+class MarkerType(Frozen):
+    """A kind of objective marker (19.0), as the scenario rules define it."""
+
+    id: str
+    name: str
+    #: "target": destroyed by demolition (21.1); "cargo": carried away (18.4);
+    #: "camp": a hostile camp; "empty": nothing there.
+    kind: Literal["target", "camp", "cargo", "empty"]
+    #: Hostiles picked when the marker is first faced: an int, "die" (15.1 step 1) or "alert".
+    garrison: int | Literal["die", "alert"] = 0
+
+
+class Effect(Frozen):
+    """What an Ops card does when played (13.0, 17.1)."""
+
+    hostiles: int | Literal["die", "alert"] | None = None  # 13.0 (2) Go To Combat
+    alert: int = 0  # 17.0 alert level change
+    rp: int = 0  # 13.0 (4) gain or lose RP
+    ops: int = 0  # 11.3 variable Ops, now
+    reinforcement: str | None = None  # 13.0 (1): a free unit type, placed with the force
+    return_discards: int = 0  # 13.1: discards shuffled back into the deck
+    text: str = ""
+
+
+class OpsCard(Frozen):
+    """One Operations card (13.0)."""
+
+    id: str
+    title: str
+    alert_check: bool = False  # 17.1: roll against the alert level
+    effect: Effect = Effect()  # no alert check, or the alert check succeeded
+    fail: Effect = Effect()  # the alert check failed
+    win_ops: int = 0  # 13.0 (3) / 16.0 (2)
+    win_rp: int = 0
+    lose_ops: int = 0  # 16.0 (3)
+    lose_rp: int = 0
+    #: 13.1 "Keep this card": the special events one may play later, one of them, once.
+    keep: list[Literal["air_move", "water_move", "forced_march", "psyop", "gain_op", "gain_rp", "calm"]] = Field(
+        default_factory=list
+    )
+
+
+class Objective(Frozen):
+    """The Mission/Objective line of a Mission card (8.0 (2), 6.0)."""
+
+    kind: Literal["demolish", "recover", "occupy"]
+    count: int = Field(default=1, ge=1)  # demolish: markers destroyed; recover: delivered
+    space: str | None = None  # occupy: this space, held by a raider at the end
+    text: str
+
+
+class Success(Frozen):
+    """What winning the mission gives at the start of the next one (8.0 (6), 25.1 (4))."""
+
+    rp: int = 0
+    leader: bool = False
+    text: str
+
+
+class MissionCard(Frozen):
+    """One Mission card (8.0)."""
+
+    id: str
+    title: str
+    alert: int = Field(ge=1, le=5)  # Situation: starting alert level
+    #: Situation: these marker types are mixed face down onto these spaces, one each; which
+    #: is where is drawn when a marker is turned (19.0), so nobody knows it before.
+    markers: list[str]
+    spaces: list[str]
+    objective: Objective
+    ops: int = Field(ge=1)  # Execution
+    rp: int = Field(ge=0)  # Logistics
+    command: int = Field(ge=1)  # Command: the stacking limit (10.2)
+    success: Success
+
+
+class DemolitionRow(Frozen):
+    """One line of the Demolition Table (21.1): a range of modified rolls and the result."""
+
+    low: int
+    high: int
+    destroyed: bool
+    alert: int = 0
+    pioneer_lost: bool = False
+    text: str
+
+
+class Scenario(Frozen):
+    """A complete Raiders game as data."""
+
+    key: str
+    title: str
+    note: str  # which values are ours, in words
+    width: float
+    height: float
+    rp_max: int = Field(ge=1)  # 13.0 (4): the RP Index maximum
+    terrain: list[TerrainSpec]
+    spaces: list[SpaceSpec]
+    routes: list[Route]
+    units: list[UnitType]
+    gear: list[GearType]
+    hostiles: list[HostileSpec]
+    markers: list[MarkerType]
+    missions: list[MissionCard]
+    ops_cards: list[OpsCard]
+    demolition: list[DemolitionRow]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Scenario":
+        terrains = {t.key for t in self.terrain}
+        spaces = {s.id for s in self.spaces}
+        for space in self.spaces:
+            if space.terrain not in terrains:
+                raise ValueError(f"space {space.id} has unknown terrain {space.terrain}")
+        unit_types = {u.id for u in self.units}
+        marker_types = {m.id for m in self.markers}
+        for mission in self.missions:
+            if len(mission.markers) != len(mission.spaces):
+                raise ValueError(f"mission {mission.id} needs one space per marker")
+            for where, kind in zip(mission.spaces, mission.markers):
+                if where not in spaces or kind not in marker_types:
+                    raise ValueError(f"mission {mission.id} places {kind} in {where}")
+            if mission.objective.space is not None and mission.objective.space not in spaces:
+                raise ValueError(f"mission {mission.id} names unknown space")
+        for card in self.ops_cards:
+            for effect in (card.effect, card.fail):
+                if effect.reinforcement is not None and effect.reinforcement not in unit_types:
+                    raise ValueError(f"card {card.id} names unknown unit {effect.reinforcement}")
+        rolls = sorted((r.low, r.high) for r in self.demolition)
+        if rolls[0][0] > 1 or any(b[0] != a[1] + 1 for a, b in zip(rolls, rolls[1:])):
+            raise ValueError("the Demolition Table must cover every roll from 1 up")
+        self.network  # builds and checks the routes
+        return self
+
+    @cached_property
+    def network(self) -> Network:
+        """The map as a graph of spaces and routes."""
+        return Network([s.id for s in self.spaces], self.routes)
+
+    @cached_property
+    def space_by_id(self) -> dict[str, SpaceSpec]:
+        """Spaces by id."""
+        return {s.id: s for s in self.spaces}
+
+    @cached_property
+    def terrain_by_key(self) -> dict[str, TerrainSpec]:
+        """Terrain Effects Chart lines by key."""
+        return {t.key: t for t in self.terrain}
+
+    @cached_property
+    def unit_type(self) -> dict[str, UnitType]:
+        """Recruit Table lines by id."""
+        return {u.id: u for u in self.units}
+
+    @cached_property
+    def gear_type(self) -> dict[str, GearType]:
+        """Gear kinds by id."""
+        return {g.id: g for g in self.gear}
+
+    @cached_property
+    def hostile(self) -> dict[str, HostileSpec]:
+        """Hostile counters by id."""
+        return {h.id: h for h in self.hostiles}
+
+    @cached_property
+    def marker_type(self) -> dict[str, MarkerType]:
+        """Objective marker kinds by id."""
+        return {m.id: m for m in self.markers}
+
+    @cached_property
+    def mission(self) -> dict[str, MissionCard]:
+        """Mission cards by id."""
+        return {m.id: m for m in self.missions}
+
+    @cached_property
+    def card(self) -> dict[str, OpsCard]:
+        """Ops cards by id."""
+        return {c.id: c for c in self.ops_cards}
+
+    def stop(self, space: str) -> bool:
+        """12.0: whether the Terrain Effects Chart says STOP for ``space``."""
+        return self.terrain_by_key[self.space_by_id[space].terrain].stop
+
+    def demolition_row(self, roll: int) -> DemolitionRow:
+        """The Demolition Table line for a modified roll (beyond the table: its last line)."""
+        for row in self.demolition:
+            if row.low <= roll <= row.high:
+                return row
+        return max(self.demolition, key=lambda r: r.high)
+
+
+#: Scenario keys; the first is the default.
+SCENARIOS: tuple[str, ...] = ("desert",)
+
+
+@lru_cache(maxsize=None)
+def load_scenario(key: str) -> Scenario:
+    """Read and validate ``data/<key>.json`` (cached: the data never changes)."""
+    text = resources.files("rules.raiders").joinpath("data", f"{key}.json").read_text("utf-8")
+    return Scenario.model_validate_json(text)

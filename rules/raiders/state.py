@@ -1,0 +1,150 @@
+"""The Raiders game state: the campaign record and the mission in play (pydantic, JSON-safe).
+
+Hidden information is kept out of order: the draw deck is a list of *slots*, ``None`` for a
+face-down card nobody has seen (it is picked at random from the unseen cards at the moment it
+is drawn) and a card id only where the rules make a card's place known (a card a guide sent
+to the bottom, 22.0).  The hostiles bin is simply the hostiles not in a battle.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Phase = Literal["recruit", "ops", "between", "over"]
+#: Where the current operation stands (11.0): 1 recruit/scout, 2 move, 3 card, 4 combat,
+#: 5 objective.
+Segment = Literal["recruit", "card", "battle", "objective"]
+
+
+class Unit(BaseModel):
+    """One raider counter; ``space`` None means the Recruit Box (3.0)."""
+
+    id: str
+    type: str
+    name: str
+    space: str | None = None
+    force: str | None = None
+    gear: list[str] = Field(default_factory=list)
+    carrying: str | None = None  # 18.4: an objective marker it transports
+    eliminated: bool = False  # 20.1: an eliminated leader is not replaced in this mission
+
+
+class Gear(BaseModel):
+    """One gear counter (23.0); ``holder`` None means the Recruit Pool."""
+
+    id: str
+    type: str
+    holder: str | None = None
+
+
+class Marker(BaseModel):
+    """An objective marker on the map (19.0)."""
+
+    id: str
+    type: str | None = None  # drawn when the marker is turned (19.0); None while face down
+    space: str | None
+    revealed: bool = False
+    destroyed: bool = False  # 21.1
+    delivered: bool = False  # 18.4: carried to a staging area
+    garrison_faced: bool = False  # its hostiles have been fought
+    lost: bool = False  # 18.4: its transporter was eliminated
+
+
+class Shot(BaseModel):
+    """One fire of one unit in a battle round (15.1 (3))."""
+
+    side: Literal["raider", "hostile"]
+    unit: str
+    target: str | None
+    dice: list[int]
+    value: int
+    hits: list[str] = Field(default_factory=list)
+
+
+class Battle(BaseModel):
+    """A battle in progress, or the one just fought (15.0)."""
+
+    space: str
+    source: Literal["card", "marker"]
+    card: str | None = None  # the Ops card whose win/lose lines apply (16.0)
+    round: int = 1
+    edge: Literal["raider", "hostile"] = "raider"
+    edge_text: str = ""
+    raider_line: list[str] = Field(default_factory=list)
+    lined: bool = False  # the player has set the raider line (15.1 (3))
+    hostile_line: list[str] = Field(default_factory=list)
+    dead: list[str] = Field(default_factory=list)  # raider and hostile ids eliminated
+    raider_next: int = 0  # index in the line of the next raider to fire this round
+    hostile_next: int = 0
+    turn: Literal["raider", "hostile"] = "raider"
+    losses_this_round: int = 0
+    quiet_rounds: int = 0  # 15.2: consecutive rounds with no loss on either side
+    firepower: bool = False  # 24.0 (2): maximum firepower this round
+    shots: list[Shot] = Field(default_factory=list)  # of the current (or last) round
+    shots_round: int = 1  # the round ``shots`` belong to
+    outcome: Literal["raider", "hostile", "draw"] | None = None
+
+
+class Mission(BaseModel):
+    """The mission in play (8.0) and the operation under way (11.0)."""
+
+    card: str
+    alert: int = Field(ge=1, le=5)
+    rp: int = Field(ge=0)
+    command: int
+    deck: list[str | None] = Field(default_factory=list)  # draw deck slots, top first
+    discards: list[str] = Field(default_factory=list)
+    hand: list[str] = Field(default_factory=list)  # 13.1 kept cards
+    in_play: str | None = None  # the Ops card of this operation
+    units: list[Unit] = Field(default_factory=list)
+    gear: list[Gear] = Field(default_factory=list)
+    markers: list[Marker] = Field(default_factory=list)
+    op: int = 1  # number of the operation under way
+    segment: Segment = "recruit"
+    segment_action: Literal["recruit", "scout"] | None = None  # 11.0 (1): one or the other
+    force: str | None = None  # the operating force (after scouting or moving)
+    moved: bool = False
+    moved_into_staging: bool = False
+    demolished_by: list[str] = Field(default_factory=list)  # 21.1: pioneers that tried
+    swapped: bool = False  # 22.0: once per Ops card segment
+    end_after_op: bool = False  # 11.3: the last card was lost
+    battle: Battle | None = None
+    last_battle: Battle | None = None
+    last_move: list[str] = Field(default_factory=list)
+    next_force: int = 1  # for naming new forces F1, F2...
+    result: Literal["won", "lost"] | None = None
+
+
+class Record(BaseModel):
+    """One finished mission of the campaign."""
+
+    mission: str
+    won: bool
+
+
+class Campaign(BaseModel):
+    """The campaign record (25.0): what carries from one mission to the next."""
+
+    single: bool = False  # one mission only
+    deck: list[str] = Field(default_factory=list)  # Mission cards still to win (25.1 (1))
+    record: list[Record] = Field(default_factory=list)
+    rp: int = 0  # 25.1 (2), 25.2 (2): unexpended RP kept
+    leaders: list[str] = Field(default_factory=list)  # surviving leader counters (25.0)
+    alert_bonus: int = 0  # 25.1 (3): +1 per mission won
+    success_rp: int = 0  # 25.1 (4): the Success line of the mission just won
+    success_leader: bool = False
+    outcome: Literal["won", "lost"] | None = None
+
+
+class RaidersState(BaseModel):
+    """A whole Raiders game: one campaign (or one mission) in a channel."""
+
+    system: Literal["raiders"] = "raiders"
+    scenario: str
+    coordinated: bool = False  # 26.0 option
+    scouting: bool = False  # 27.0 option
+    phase: Phase = "recruit"
+    campaign: Campaign = Field(default_factory=Campaign)
+    mission: Mission | None = None

@@ -1,0 +1,203 @@
+"""What the player sees: the network snapshot, ``/game status`` lines and the turn label.
+
+Face-down markers show as ``?``; the draw deck shows only its size; the hostiles bin is never
+listed (the rules keep them hidden until picked).
+"""
+
+from __future__ import annotations
+
+from rules.core.views import (
+    BattlePanel,
+    BattleShot,
+    ForceView,
+    Header,
+    Mark,
+    NetworkView,
+    RouteView,
+    SideStyle,
+    SpaceView,
+    Track,
+    UnitChip,
+)
+from rules.raiders.battle import needs_player
+from rules.raiders.forces import Ctx, combat, force_ids, gear, label, members
+from rules.raiders.objectives import objective_met, progress
+from rules.raiders.state import Battle
+
+SIDES = [
+    SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
+    SideStyle(key="hostile", label="Hostiles", letter="H", colour="hostile"),
+]
+
+
+def turn_label(ctx: Ctx) -> str:
+    """A short label of where the game stands."""
+    state = ctx.state
+    if state.phase == "over":
+        return f"Campaign {state.campaign.outcome}"
+    if state.phase == "between" or state.mission is None:
+        return "Between missions"
+    m = ctx.m
+    if state.phase == "recruit":
+        return f"{m.card} · Recruiting"
+    if m.battle is not None:
+        return f"{m.card} · Op {m.op} · battle round {m.battle.round}"
+    return f"{m.card} · Op {m.op} · {m.segment}"
+
+
+def unit_detail(ctx: Ctx, uid: str) -> str:
+    """``c3 m2 elite · Sup-1 Exp-2 · carries Obj-1``."""
+    m, sc = ctx.m, ctx.sc
+    u = next(x for x in m.units if x.id == uid)
+    spec = sc.unit_type[u.type]
+    bits = [f"c{combat(sc, u, m)} m{spec.movement}"]
+    tags = [t for t, on in (("elite", spec.elite), ("pioneer", spec.pioneer), ("guide", spec.guide),
+                            ("scout", spec.scout), ("leader", spec.leader)) if on]
+    out = " ".join(bits + tags)
+    if u.gear:
+        out += " · " + " ".join(u.gear)
+    if u.carrying:
+        out += f" · carries {u.carrying}"
+    return out
+
+
+def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
+    """The battle in progress or just fought: lines, dice, Tactical Edge."""
+    sc = ctx.sc
+    return BattlePanel(
+        space=b.space,
+        round=b.round,
+        tactical_edge=b.edge,
+        raiders=[
+            UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r), eliminated=r in b.dead)
+            for r in b.raider_line
+        ],
+        hostiles=[
+            UnitChip(id=h, label=h, faction="hostile",
+                     detail=f"c{sc.hostile[h].combat}{' elite' if sc.hostile[h].elite else ''}",
+                     eliminated=h in b.dead)
+            for h in b.hostile_line
+        ],
+        shots=[
+            BattleShot(unit=s.unit, target=s.target, die=s.dice[0] if s.dice else None,
+                       result=("hit " + ",".join(s.hits)) if s.hits else "miss")
+            for s in b.shots
+        ],
+    )
+
+
+def network_view(ctx: Ctx) -> NetworkView:
+    """The map, forces, tracks and battle panel."""
+    sc, state = ctx.sc, ctx.state
+    m = state.mission
+    markers = {mk.space: mk for mk in (m.markers if m else []) if mk.space is not None}
+    spaces = []
+    for s in sc.spaces:
+        mk = markers.get(s.id)
+        shown = None
+        if mk is not None:
+            shown = sc.marker_type[mk.type].name if mk.revealed and mk.type else "?"
+        spaces.append(SpaceView(
+            id=s.id, name=s.name, position=s.position, terrain=s.terrain, staging=s.staging,
+            airfield=s.airfield, port=s.port, objective=shown,
+            objective_done=bool(mk and mk.destroyed),
+        ))
+    routes = [RouteView(a=r.a, b=r.b, kind=r.kind) for r in sc.routes]
+    forces: list[ForceView] = []
+    tracks: list[Track] = []
+    panel = None
+    marks: list[Mark] = []
+    facts: list[str] = []
+    header = Header(title=sc.title, phase=turn_label(ctx))
+    if m is not None:
+        for fid in force_ids(m):
+            units = members(m, fid)
+            forces.append(ForceView(
+                id=fid, space=units[0].space or "", faction="raider",
+                units=[UnitChip(id=u.id, label=u.id, faction="raider", detail=unit_detail(ctx, u.id))
+                       for u in units],
+            ))
+        tracks = [
+            Track(label="Alert", value=m.alert, minimum=1, maximum=5),
+            Track(label="Ops left", value=len(m.deck), minimum=0),
+            Track(label="RP", value=m.rp, minimum=0, maximum=sc.rp_max),
+        ]
+        shown_battle = m.battle or m.last_battle
+        if shown_battle is not None:
+            panel = battle_panel(ctx, shown_battle)
+            if m.battle is not None:
+                forces.append(ForceView(
+                    id="hostiles", space=m.battle.space, faction="hostile",
+                    units=[c for c in panel.hostiles if not c.eliminated],
+                ))
+        if len(m.last_move) > 1:
+            marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
+                              text=m.force or "", side="raider"))
+        header = Header(title=f"{sc.title} · {m.card} {sc.mission[m.card].title}", turn=m.op,
+                        phase=turn_label(ctx), facts=[progress(ctx), f"Alert {m.alert}"])
+        facts = [f"Kept cards: {', '.join(m.hand)}"] if m.hand else []
+    return NetworkView(
+        header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
+        forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
+        legend=facts + [f"Campaign: {record_line(ctx)}"],
+    )
+
+
+def record_line(ctx: Ctx) -> str:
+    """``won M1 · lost M4 · 3 to win``."""
+    camp = ctx.state.campaign
+    won = [r.mission for r in camp.record if r.won]
+    lost = [r.mission for r in camp.record if not r.won]
+    return f"won {', '.join(won) or '-'} · lost {', '.join(lost) or '-'} · {len(camp.deck)} to win"
+
+
+def status_lines(ctx: Ctx) -> list[str]:
+    """``/game status``: short lines, the key fact first."""
+    sc, state = ctx.sc, ctx.state
+    camp = state.campaign
+    lines: list[str] = []
+    if state.phase == "over":
+        return [f"Campaign {camp.outcome}", record_line(ctx), f"RP kept: {camp.rp}",
+                f"Leaders: {', '.join(camp.leaders) or 'none'}"]
+    if state.phase == "between" or state.mission is None:
+        return ["Between missions", record_line(ctx), f"RP kept: {camp.rp}",
+                f"Leaders: {', '.join(camp.leaders) or 'none'}", "Now: /raiders next-mission"]
+    m = ctx.m
+    card = sc.mission[m.card]
+    lines.append(f"{card.id} {card.title}: {card.objective.text}")
+    lines.append(f"{progress(ctx)}{' ✓' if objective_met(ctx) else ''}")
+    lines.append(f"Ops left {len(m.deck)} · Alert {m.alert} · RP {m.rp}")
+    lines.append(f"Command {m.command} · {turn_label(ctx)}")
+    for fid in force_ids(m):
+        units = members(m, fid)
+        lines.append(f"{label(sc, m, fid)}: {' '.join(u.id for u in units)}")
+    for mk in m.markers:
+        if mk.space is None and not mk.delivered:
+            continue
+        what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
+        state_word = "destroyed" if mk.destroyed else "delivered" if mk.delivered else what
+        where = sc.space_by_id[mk.space].name if mk.space else "-"
+        lines.append(f"{mk.id} {where}: {state_word}")
+    if m.hand:
+        lines.append(f"Kept: {', '.join(m.hand)}")
+    lines.append(f"Campaign: {record_line(ctx)}")
+    lines.append("Now: " + now_line(ctx))
+    return lines
+
+
+def now_line(ctx: Ctx) -> str:
+    """What the player can do now, in a few words."""
+    state, m = ctx.state, ctx.m
+    if state.phase == "recruit":
+        return "recruit, gear, then begin"
+    if m.segment == "card":
+        return f"accept or swap {m.in_play}"
+    if m.battle is not None:
+        if not m.battle.lined:
+            return "line up the raiders (line)"
+        return "fire at a hostile" if needs_player(ctx) else "battle runs on"
+    if m.segment == "objective":
+        return "demolish, carry or end-op"
+    held = [g for u in m.units for g in u.gear if gear(m, g).holder]
+    extra = " · trade/abandon" if held else ""
+    return "move a force (or recruit/scout first)" + extra

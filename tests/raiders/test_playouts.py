@@ -1,0 +1,74 @@
+"""Random-legal playouts: >= 50 missions and whole campaigns end without errors (issue: Tests)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.core.dice import SeededDice
+from rules.core.errors import RuleError
+from rules.raiders import SYSTEM
+from tests.raiders.driver import play
+
+
+def test_fifty_missions_and_whole_campaigns() -> None:
+    """Seeded campaigns with both options: every one ends; together >= 50 missions."""
+    missions = 0
+    campaigns = 0
+    seed = 0
+    while missions < 60:
+        state, _, _ = play(seed, {"coordinated": True, "scouting": True})
+        assert state.campaign.outcome in ("won", "lost")
+        assert SYSTEM.result(state) is not None
+        assert SYSTEM.waiting_on(state) == []
+        assert SYSTEM.legal_actions(state, "raiders") == []
+        missions += len(state.campaign.record)
+        campaigns += 1
+        seed += 1
+    assert campaigns >= 1
+
+
+def test_single_missions_without_options() -> None:
+    """The single-mission game ends after one mission (25.0 not used)."""
+    for seed in range(100, 110):
+        state, _, _ = play(seed, {"single": True})
+        assert len(state.campaign.record) == 1
+        assert SYSTEM.result(state) is not None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 40), st.data())
+def test_garbage_orders_raise_rule_error_only(seed: int, steps: int, data: st.DataObject) -> None:
+    """Random orders with random option values: a RuleError or a good step, input unchanged."""
+    import random
+
+    rng = random.Random(seed)
+    dice = SeededDice(seed.to_bytes(4, "big"))
+    state = SYSTEM.setup("desert", {"scouting": True, "coordinated": True}, dice).state
+    for _ in range(steps):
+        actions = SYSTEM.legal_actions(state, "raiders")
+        if not actions:
+            break
+        state = SYSTEM.apply(state, "raiders", rng.choice(actions), dice).state
+    words = ["F1", "F2", "siwa", "matruh", "Cdo-1", "SAS-1", "Sup-1", "Obj-1", "Ita-1", "C8", "x", "", "commando"]
+    for _ in range(10):
+        model = data.draw(st.sampled_from(SYSTEM.actions))
+        raw: dict[str, object] = {}
+        for spec in model.options():
+            if spec.kind == "bool":
+                raw[spec.name] = data.draw(st.booleans())
+            elif spec.kind == "enum":
+                raw[spec.name] = data.draw(st.sampled_from(spec.choices + ["bogus"]))
+            elif spec.kind == "int":
+                raw[spec.name] = data.draw(st.integers(-5, 50))
+            else:
+                raw[spec.name] = data.draw(st.sampled_from(words))
+        before = state.model_dump_json()
+        try:
+            action = SYSTEM.parse(model.name, raw)
+            step = SYSTEM.apply(state, "raiders", action, dice)
+        except RuleError:
+            assert state.model_dump_json() == before
+            continue
+        assert state.model_dump_json() == before
+        state = step.state
