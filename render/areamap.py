@@ -353,6 +353,12 @@ def render_areamap(view: AreaMapView) -> Snapshot:
                 fit = [Placer(map_box, taken).search(anchor, chip.size)]
             stacks[area.id] = (chip, fit[0])
             taken.append(fit[0])
+    # A counter in an area the map does not have is still shown: in the panel, under its
+    # area's name (an engine bug made visible rather than a unit silently missing).
+    for area_id in full_blocks:
+        if area_id not in areas:
+            blocks_by_area[area_id] = full_blocks[area_id]
+            crowded.append(area_id)
 
     # The panel of crowded areas, under the map.
     panel_top = map_bottom + MARGIN

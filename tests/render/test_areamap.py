@@ -38,8 +38,11 @@ def check_layout(view: AreaMapView, layout: Layout) -> None:
         assert item.parent == where[item.id]
         if not item.in_panel:
             assert box_in_polygon(item.box, polygons[item.parent]), item
+        else:
+            assert item.box[1] > layout.of_kind("area")[0].box[1]
     panel_areas = {item.parent for item in counters if item.in_panel}
-    assert panel_areas == {item.id for item in layout.of_kind("stack")}
+    known = {a.id for a in view.areas}
+    assert panel_areas & known == {item.id for item in layout.of_kind("stack")}
     assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
     for item in layout.items:
         assert 0 <= item.box[0] <= item.box[2] <= layout.width
@@ -144,3 +147,19 @@ def test_real_tannenbruck_map_with_every_counter() -> None:
     shot = snapshot(view)
     assert len(shot.png) < 1_000_000
     check_layout(view, shot.layout)
+
+
+def test_counter_in_an_unknown_area_is_still_drawn_in_the_panel() -> None:
+    view = area_view(crowded=False)
+    stray = CounterView(id="Lost-1", label="Lost-1", area="99", faction="soviet")
+    view = view.model_copy(update={"counters": view.counters + [stray]})
+    layout = snapshot(view).layout
+    item = layout.get("counter", "Lost-1")
+    assert item.in_panel and item.parent == "99"
+    check_layout(view, layout)
+
+
+def test_empty_map_renders() -> None:
+    view = area_view().model_copy(update={"counters": [], "marks": [], "sides": [], "legend": []})
+    shot = snapshot(view)
+    assert shot.layout.of_kind("counter") == [] and shot.layout.of_kind("panel") == []

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from render import snapshot
 from render.layout import overlapping_pairs
 from render.style import WIDTH
 from render.table import Inches
-from rules.core.views import TableView
+from rules.core.views import TableUnit, TableView
 from tests.render.fixtures import table_view
 
 LABEL_KINDS = ("label", "header", "legend")
@@ -70,3 +72,18 @@ def test_real_commando_scenario_view_renders() -> None:
     system = CommandoRaid()
     state = system.setup("st_nazaire", {}, ScriptedDice([])).state
     check(system.view(state))
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 48), st.floats(0, 36), st.booleans(),
+                          st.one_of(st.none(), st.floats(0, 359))),
+                min_size=0, max_size=30))
+def test_any_positions_draw_each_base_once_and_labels_apart(
+        bases: list[tuple[float, float, bool, float | None]]) -> None:
+    units = [TableUnit(id=f"U{k}", label=f"U{k}", faction="commando" if side else "german",
+                       x=x, y=y, facing=facing, arc=90.0 if facing is not None else None)
+             for k, (x, y, side, facing) in enumerate(bases)]
+    view = table_view().model_copy(update={"units": units, "marks": []})
+    layout = snapshot(view).layout
+    assert sorted(i.id for i in layout.of_kind("unit")) == sorted(u.id for u in units)
+    assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
