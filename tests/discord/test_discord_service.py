@@ -1,0 +1,146 @@
+"""A real game through discord.py and the real service on a real SQLite file.
+
+Gateway payload -> discord.py's Interaction and CommandTree -> our adapter -> ``Service`` on
+a database in ``tmp_path`` -> the recorded HTTP requests Discord would have received.
+The game is the commando raid (``/game new system:commando``), a two-player system with a
+map renderer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.config import Settings
+from bot.discord.client import RefereeClient
+from bot.service import Service
+from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.dpy_harness import (
+    ALICE,
+    BOB,
+    MANAGE_CHANNELS,
+    RecordingAdapter,
+    interaction_payload,
+    open_png,
+)
+
+
+DEFERRED = 5
+AUTOCOMPLETE_RESULT = 8
+_ids = itertools.count(100)
+
+
+@pytest.fixture
+async def real_bot(settings: Settings) -> AsyncIterator[RefereeClient]:
+    """A client whose tree runs on the real service and a fresh SQLite file."""
+    client = RefereeClient(settings)
+    service = await Service.open(settings)
+    await start_client(client, service, defer_after=2.0)
+    yield client
+    await client.close()
+
+
+class Player:
+    """One Discord user typing slash commands in the test channel."""
+
+    def __init__(self, client: RefereeClient, recorder: RecordingAdapter, user: tuple[int, str]):
+        self.client, self.recorder, self.user = client, recorder, user
+
+    async def __call__(self, group: str, sub: str, options: dict | None = None, **kw) -> list:
+        """Send the command; return the requests it caused."""
+        start = len(self.recorder.sent)
+        payload = interaction_payload(group, sub, options, user=self.user,
+                                      interaction_id=kw.pop("interaction_id", next(_ids)), **kw)
+        await feed_gateway(self.client, payload)
+        return self.recorder.sent[start:]
+
+
+@pytest.fixture
+def alice(real_bot, recorder) -> Player:
+    return Player(real_bot, recorder, (ALICE, "Alice"))
+
+
+@pytest.fixture
+def bob(real_bot, recorder) -> Player:
+    return Player(real_bot, recorder, (BOB, "Bob"))
+
+
+async def start_game(alice: Player, bob: Player) -> None:
+    await alice("game", "new", {"system": "commando"})
+    await alice("game", "join", {"side": "commandos"})
+    await bob("game", "join", {"side": "germans"})
+
+
+async def test_new_game_is_deferred_and_posts_the_map_png(alice: Player):
+    sent = await alice("game", "new", {"system": "commando"})
+    assert [s.kind for s in sent] == ["callback", "followup"]
+    assert sent[0].payload["type"] == DEFERRED and not sent[0].ephemeral
+    follow = sent[1]
+    assert "New game: **Commando raid**" in follow.message["content"]
+    assert "seed hash" in follow.message["content"]
+    (name,) = follow.files
+    assert name.endswith(".png")
+    image = open_png(follow.files[name])
+    assert image.width >= 200 and image.height >= 150
+
+
+async def test_joining_the_side_to_act_mentions_the_player(alice: Player, bob: Player):
+    await alice("game", "new", {"system": "commando"})
+    (sent,) = await alice("game", "join", {"side": "commandos"})
+    assert f"<@{ALICE}>" in sent.message["content"]
+    assert sent.message["allowed_mentions"] == {"parse": [], "users": [ALICE]}
+
+
+async def test_order_out_of_turn_is_refused_privately(alice: Player, bob: Player):
+    await start_game(alice, bob)
+    (sent,) = await bob("commando", "roll")
+    assert sent.ephemeral
+    assert "not your turn" in sent.message["content"]
+    assert not sent.message["allowed_mentions"].get("users")
+
+
+async def test_ending_the_turn_posts_the_map_and_mentions_the_next_player(alice: Player, bob: Player):
+    await start_game(alice, bob)
+    rolled = await alice("commando", "roll")
+    assert "🎲" in rolled[-1].message["content"]
+    sent = await alice("commando", "end")
+    assert sent[0].payload["type"] == DEFERRED
+    follow = sent[-1]
+    assert follow.message["content"].startswith("#2 Alice (commandos): end")
+    assert follow.message["content"].splitlines()[-1] == f"<@{BOB}>"
+    assert follow.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    (png,) = follow.files.values()
+    open_png(png)
+
+
+async def test_autocomplete_offers_the_acting_sides_units(alice: Player, bob: Player, recorder):
+    await start_game(alice, bob)
+    await alice("commando", "roll")
+    (sent,) = await alice("commando", "move", {"unit": "D"}, focused="unit")
+    assert sent.payload["type"] == AUTOCOMPLETE_RESULT
+    choices = sent.payload["data"]["choices"]
+    assert 0 < len(choices) <= 25
+    # The service puts ids starting with what was typed first, then other matches.
+    assert choices[0]["value"].startswith("D")
+    assert all("d" in (c["value"] + c["name"]).lower() for c in choices)
+    assert all(len(c["name"]) <= 100 for c in choices)
+
+
+async def test_a_redelivered_interaction_is_answered_from_the_log(alice: Player, bob: Player):
+    await start_game(alice, bob)
+    first = await alice("commando", "roll", interaction_id=4242)
+    again = await alice("commando", "roll", interaction_id=4242)
+    assert again[-1].message["content"] == first[-1].message["content"]
+    (log,) = await alice("game", "log")
+    assert log.message["content"].count(": roll") == 1
+
+
+async def test_moderator_tools_follow_the_invokers_permissions(alice: Player, bob: Player):
+    await start_game(alice, bob)
+    (refused,) = await bob("mod", "kick", users={"user": (ALICE, "Alice")})
+    assert refused.ephemeral and "moderator" in refused.message["content"].lower()
+    (done,) = await bob("mod", "kick", users={"user": (ALICE, "Alice")},
+                        permissions=MANAGE_CHANNELS)
+    assert not done.ephemeral and "Alice" in done.message["content"]
