@@ -31,7 +31,7 @@ from render.chrome import (
     marker_pill,
     side_entries,
 )
-from render.layout import Box, Layout, Placer, Snapshot, point_in_polygon
+from render.layout import Box, Layout, Placer, Snapshot, bbox, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
     BODY,
@@ -425,13 +425,6 @@ def midpoint(points: list[Point]) -> Point:
     return points[-1]
 
 
-def bbox(points: list[Point]) -> Box:
-    """The bounding box of some points."""
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 # -- drawing the map ----------------------------------------------------------------------------
 
 
@@ -534,8 +527,7 @@ def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
     """The centre dot (line of sight is traced from it, 7.3.2) and the area's id."""
     canvas.ellipse(centre[0], centre[1], 5, fill=PALETTE["ink"], outline=PALETTE["halo"], width=1.5)
     canvas.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
-    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), clean(area.id), BODY,
-                PALETTE["ink"], anchor="mm", bold=True)
+    canvas.text_in(box, clean(area.id), BODY, PALETTE["ink"], bold=True)
     layout.add("area_label", area.id, box, parent=area.id)
 
 

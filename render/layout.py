@@ -87,6 +87,13 @@ def overlapping_pairs(items: Sequence[LayoutItem]) -> list[tuple[LayoutItem, Lay
     return pairs
 
 
+def bbox(points: Sequence[tuple[float, float]]) -> Box:
+    """The bounding box of some points."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def point_in_polygon(x: float, y: float, polygon: Sequence[tuple[float, float]]) -> bool:
     """Even-odd ray casting: whether ``(x, y)`` is inside ``polygon``."""
     inside = False

@@ -91,5 +91,4 @@ def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box) -> None:
     """A mark's label: white box with an edge in the mark's colour, dark text."""
     ink = mark_colour(mark.kind)
     canvas.rect(box, fill=PALETTE["halo"], outline=ink, width=2.5, radius=6)
-    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, BODY, PALETTE["ink"],
-                anchor="mm", bold=True)
+    canvas.text_in(box, text, BODY, PALETTE["ink"], bold=True)

@@ -287,8 +287,8 @@ def render_network(view: NetworkView) -> Snapshot:
     for space in view.spaces:
         box = name_boxes[space.id]
         canvas.rect(box, fill=PALETTE["paper"], radius=4)
-        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), clean(space.name) or space.id,
-                    BODY, PALETTE["ink"], anchor="mm", bold=bool(space_tags(space)))
+        canvas.text_in(box, clean(space.name) or space.id, BODY, PALETTE["ink"],
+                       bold=bool(space_tags(space)))
         layout.add("label", f"space-{space.id}", box, parent=space.id)
         if space.id in tag_boxes:
             draw_objective_tile(canvas, space, tag_boxes[space.id])
@@ -326,8 +326,7 @@ def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
     fill = PALETTE["objective_main"] if face_down else PALETTE["objective_secondary"]
     canvas.rect(box, fill=fill, outline=PALETTE["ink"], width=2, radius=4)
     text = "?" if face_down else clean(space.objective or "")
-    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, BODY, PALETTE["ink"],
-                anchor="mm", bold=True)
+    canvas.text_in(box, text, BODY, PALETTE["ink"], bold=True)
     if space.objective_done:
         canvas.line([(box[0] + 3, box[3] - 3), (box[2] - 3, box[1] + 3)], PALETTE["fire"], 3)
         canvas.line([(box[0] + 3, box[1] + 3), (box[2] - 3, box[3] - 3)], PALETTE["fire"], 3)

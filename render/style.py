@@ -330,6 +330,12 @@ class Canvas:
         self.draw.text((x * SCALE, y * SCALE), text, font=font(size), fill=fill, anchor=anchor,
                        stroke_width=stroke, stroke_fill=fill)
 
+    def text_in(self, box: Box, text: str, size: int, fill: RGB, bold: bool = False,
+                halo: RGB | None = None) -> None:
+        """Text centred in ``box``."""
+        self.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, size, fill,
+                  anchor="mm", bold=bold, halo=halo)
+
     def badge(self, cx: float, cy: float, size: float, look: SideLook,
               letter_size: int = SMALL) -> None:
         """A side badge: the side's shape in its colour with its letter in white."""

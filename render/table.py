@@ -24,7 +24,7 @@ from render.chrome import (
     mark_entries,
     side_entries,
 )
-from render.layout import Box, Layout, Placer, Snapshot, box_in_polygon
+from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
     BODY,
@@ -255,8 +255,7 @@ def render_table(view: TableView) -> Snapshot:
     for shape, pts in shapes:
         draw_shape(canvas, shape, pts)
         if pts:
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            layout.add("terrain", shape.id, (min(xs), min(ys), max(xs), max(ys)), parent=shape.kind)
+            layout.add("terrain", shape.id, bbox(pts), parent=shape.kind)
     for circle in view.circles:
         x, y = tf(circle.x, circle.y)
         r = circle.radius * tf.scale
@@ -280,17 +279,15 @@ def render_table(view: TableView) -> Snapshot:
         canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
                        outline=PALETTE["halo"], width=1.5)
         canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["ink_soft"], width=1, radius=4)
-        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
-                    anchor="mm")
+        canvas.text_in(box, text, SMALL, PALETTE["ink"])
         layout.add("label", f"point-{point.name}", box)
     for shape, text, box in shape_labels:
-        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL,
-                    shade(colour(shape.kind, "ink"), 0.6), anchor="mm", halo=tint(colour(shape.kind, "clear"), 0.5))
+        canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
+                       halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id)
     for text, box in circle_boxes:
         canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["fire"], width=1.5, radius=4)
-        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
-                    anchor="mm")
+        canvas.text_in(box, text, SMALL, PALETTE["ink"])
         layout.add("label", f"range-{text}", box)
     for unit in view.units:
         text, box = label_boxes[unit.id]
@@ -300,16 +297,14 @@ def render_table(view: TableView) -> Snapshot:
             canvas.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
                          ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
         canvas.rect(box, fill=tint(look.rgb, 0.85), outline=shade(look.rgb, 0.3), width=1.2, radius=4)
-        canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, SMALL, PALETTE["ink"],
-                    anchor="mm", bold=True)
+        canvas.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
         layout.add("label", f"unit-{unit.id}", box, parent=unit.id)
     for i, (mark, text, box) in enumerate(mark_boxes):
         draw_mark_label(canvas, mark, text, box)
         layout.add("label", f"mark-{i}", box, parent=mark.kind)
     for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
         if pts:
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            layout.add("mark", f"mark-{i}", (min(xs), min(ys), max(xs), max(ys)), parent=mark.kind)
+            layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
     draw_legend(canvas, entries, legend_top, book, layout)
     return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
 
