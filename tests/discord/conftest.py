@@ -56,10 +56,22 @@ async def start_client(client: RefereeClient, service: Any, defer_after: float) 
 
 
 @pytest.fixture
-async def fake_bot(settings: Settings, fake_service: FakeService) -> AsyncIterator[RefereeClient]:
-    """A real client and tree over the fake service (defers after 0.2 s)."""
+def defer_after() -> float:
+    """How long ``handle`` may take before the bot defers.
+
+    Long by default, so a loaded test machine never takes the slow path by accident; the
+    slow-path tests parametrize it down.
+    """
+    return 30.0
+
+
+@pytest.fixture
+async def fake_bot(
+    settings: Settings, fake_service: FakeService, defer_after: float
+) -> AsyncIterator[RefereeClient]:
+    """A real client and tree over the fake service."""
     client = RefereeClient(settings)
-    yield await start_client(client, fake_service, defer_after=0.2)
+    yield await start_client(client, fake_service, defer_after=defer_after)
     await client.close()
 
 

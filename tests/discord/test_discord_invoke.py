@@ -179,8 +179,11 @@ async def test_unknown_command_says_the_commands_are_out_of_date(feed, recorder)
     assert sent.ephemeral and "out of date" in sent.message["content"]
 
 
-async def test_slow_handle_is_deferred_then_followed_up(feed, fake_service, recorder):
-    fake_service.delay = 0.4
+@pytest.mark.parametrize("defer_after", [0.05])
+async def test_slow_handle_is_deferred_then_followed_up(
+    feed, fake_service, recorder, defer_after
+):
+    fake_service.delay = 0.3
     fake_service.replies["game status"] = Reply(text="Turn 3/7", mentions=[str(BOB)])
     await feed(interaction_payload("game", "status"))
     defer, follow = recorder.sent
@@ -188,8 +191,11 @@ async def test_slow_handle_is_deferred_then_followed_up(feed, fake_service, reco
     assert follow.kind == "followup" and follow.message["content"].startswith("Turn 3/7")
 
 
-async def test_slow_error_replaces_the_public_defer_by_a_private_note(feed, fake_service, recorder):
-    fake_service.delay = 0.4
+@pytest.mark.parametrize("defer_after", [0.05])
+async def test_slow_error_replaces_the_public_defer_by_a_private_note(
+    feed, fake_service, recorder, defer_after
+):
+    fake_service.delay = 0.3
     fake_service.replies["game status"] = Reply(text="No game here.", error=True, ephemeral=True)
     await feed(interaction_payload("game", "status"))
     assert [s.kind for s in recorder.sent] == ["callback", "delete_original", "followup"]

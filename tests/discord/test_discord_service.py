@@ -37,7 +37,7 @@ async def real_bot(settings: Settings) -> AsyncIterator[RefereeClient]:
     """A client whose tree runs on the real service and a fresh SQLite file."""
     client = RefereeClient(settings)
     service = await Service.open(settings)
-    await start_client(client, service, defer_after=2.0)
+    await start_client(client, service, defer_after=30.0)
     yield client
     await client.close()
 
