@@ -140,6 +140,9 @@ def resolve(ctx: Ctx, card: OpsCard) -> int | str | None:
 def apply_effect(ctx: Ctx, card: OpsCard, effect: Effect) -> int | str | None:
     """Carry out one effect line of a card; return its hostiles count (or None)."""
     m = ctx.m
+    # 17.1: "hostiles equal to the Alert level" is the level as the card is read, before any
+    # alert change the same card makes.
+    hostiles = m.alert if effect.hostiles == "alert" else effect.hostiles
     if effect.text:
         ctx.say("card", f"{card.id}: {effect.text}", "13.0")
     if effect.alert:
@@ -160,7 +163,7 @@ def apply_effect(ctx: Ctx, card: OpsCard, effect: Effect) -> int | str | None:
         # 13.1: they are reshuffled into the deck, so no place in it stays known.
         m.deck = [None] * (len(m.deck) + len(back))
         ctx.say("deck", f"{len(back)} discards shuffled back: {len(m.deck)} Ops left (13.1)", "13.1")
-    return effect.hostiles
+    return hostiles
 
 
 def reinforce(ctx: Ctx, unit_type: str, why: str) -> None:

@@ -40,10 +40,16 @@ def reach(ctx: Ctx, force_id: str, extra: int = 0) -> dict[str, int]:
     units = members(ctx.m, force_id)
     start = units[0].space
     assert start is not None
-    base = allowance(ctx.sc, units)
-    # 4.0: a static unit (movement 0) never moves, forced march or not.
-    steps = base + extra if base > 0 else 0
-    return ctx.sc.network.reachable(start, steps, stops=stops(ctx))
+    return ctx.sc.network.reachable(start, steps(ctx, force_id, extra), stops=stops(ctx))
+
+
+def steps(ctx: Ctx, force_id: str, extra: int = 0) -> int:
+    """12.0: the slowest unit's movement, + 1 on a forced march (24.0 (1)).
+
+    4.0: a static unit (movement 0) never moves, forced march or not.
+    """
+    base = allowance(ctx.sc, members(ctx.m, force_id))
+    return base + extra if base > 0 else 0
 
 
 def held_card(ctx: Ctx, event: str) -> str | None:
@@ -94,7 +100,7 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
         if to not in spaces:
             options = ", ".join(s for s in spaces if s != start) or "none"
             raise RuleError(
-                f"{fid} cannot reach {to} this Op (move {allowance(sc, units) + extra}, "
+                f"{fid} cannot reach {to} this Op (move {steps(ctx, fid, extra)}, "
                 f"STOP and markers halt it); it can reach: {options} (12.0)."
             )
         found = sc.network.path(start, to, stops=stops(ctx))

@@ -1,0 +1,367 @@
+"""Operations (11.0-13.0), alert (17.0), special moves (18.0), objectives (19.0-22.0), gear (23-24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import RuleError
+from rules.raiders import SYSTEM
+from rules.raiders import actions as A
+from rules.raiders.cards import alert_change
+from rules.raiders.state import RaidersState
+from tests.raiders.helpers import ctx, do, give, mission, mission_state, put, texts
+
+
+def objective_ready(state: RaidersState, space: str, marker_type: str) -> RaidersState:
+    """The operating force F1 stands in its Objective segment next to a revealed marker."""
+    m = state.mission
+    assert m is not None
+    mk = next(mk for mk in m.markers if mk.space == space)
+    mk.revealed, mk.type, mk.garrison_faced = True, marker_type, True
+    m.segment, m.force, m.moved = "objective", "F1", True
+    return state
+
+
+# -- set-up and recruiting -----------------------------------------------------------------
+
+
+def test_mission_card_sets_up_the_mission() -> None:
+    """7.0/8.0: alert, Ops (= draw deck), RP, command and face-down markers from the card."""
+    state = mission_state("M1")
+    m = state.mission
+    assert m is not None and (m.alert, len(m.deck), m.rp, m.command) == (2, 9, 12, 4)
+    assert all(mk.type is None and not mk.revealed for mk in m.markers)
+    view = SYSTEM.view(state)
+    assert {s.objective for s in view.spaces if s.objective} == {"?"}
+
+
+def test_recruit_costs_rp_and_goes_to_a_staging_area() -> None:
+    """9.0: pay the Recruit Table cost; place in a Staging Area only."""
+    state = mission_state("M1")
+    step = do(state, A.Recruit(unit="sas", at="siwa"))
+    assert mission(step).rp == 8
+    with pytest.raises(RuleError, match="Staging Area"):
+        do(state, A.Recruit(unit="sas", at="tobruk"))
+    poor = step.state
+    for _ in range(2):
+        poor = do(poor, A.Recruit(unit="sas", at="siwa")).state
+    with pytest.raises(RuleError, match="costs 4 RP and you have 0"):
+        do(poor, A.Recruit(unit="sas", at="siwa"))
+    with pytest.raises(RuleError, match="at least one raider"):
+        do(state, A.Begin())
+
+
+def test_banked_rp_recruits_in_an_operation_but_not_with_scouting() -> None:
+    """9.1, 11.0 (1): recruit or scout in the first segment, not both."""
+    state = mission_state("M1", scouting=True)
+    state = do(state, A.Recruit(unit="lrdg", at="matruh")).state
+    state = do(state, A.Begin()).state
+    assert mission(state).rp == 9  # 9.1 banked
+    after = do(state, A.Recruit(unit="commando", at="siwa")).state
+    assert mission(after).rp == 7 and mission(after).segment_action == "recruit"
+    with pytest.raises(RuleError):
+        do(after, A.Scout(force="F1", target="sidi-rezegh"))
+
+
+def test_gear_capacity_and_trading() -> None:
+    """23.2: two items for a mobile unit, one for a leader, none for a static unit; trade in-force."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1", "Ldr-1", "VN-1")
+    put(state, "siwa", "Cdo-2", force="F2")
+    state.phase = "recruit"
+    state = do(state, A.BuyGear(item="supply", unit="Cdo-1")).state
+    state = do(state, A.BuyGear(item="explosives", unit="Cdo-1")).state
+    with pytest.raises(RuleError, match="full"):
+        do(state, A.BuyGear(item="supply", unit="Cdo-1"))
+    with pytest.raises(RuleError, match="can hold 0"):
+        do(state, A.BuyGear(item="supply", unit="VN-1"))
+    state = do(state, A.Trade(gear="Sup-1", to="Ldr-1")).state
+    with pytest.raises(RuleError, match="full"):
+        do(state, A.Trade(gear="Exp-1", to="Ldr-1"))
+    with pytest.raises(RuleError, match="another unit of F1"):
+        do(state, A.Trade(gear="Exp-1", to="Cdo-2"))
+    state = do(state, A.Abandon(gear="Exp-1")).state
+    assert next(g for g in mission(state).gear if g.id == "Exp-1").holder is None
+
+
+# -- movement --------------------------------------------------------------------------------
+
+
+def test_stop_terrain_ends_the_move() -> None:
+    """12.0: Sidi Rezegh (escarpment) is STOP: the force may enter it but not pass through."""
+    state = put(mission_state("M3"), "matruh", "SAS-1")
+    with pytest.raises(RuleError, match="cannot reach eladem"):
+        do(state, A.Move(force="F1", to="eladem"))
+    step = do(state, A.Move(force="F1", to="sidi-rezegh"), [1])  # card C1 quiet night
+    assert mission(step).last_move == ["matruh", "sidi-rezegh"]
+
+
+def test_objective_markers_stop_the_move() -> None:
+    """12.0: a force entering a space with a marker stops (Martuba holds one in M1, not in M3)."""
+    blocked = put(mission_state("M1"), "gazala", "SAS-1")
+    with pytest.raises(RuleError, match="cannot reach derna"):
+        do(blocked, A.Move(force="F1", to="derna"))
+    free = put(mission_state("M3"), "gazala", "SAS-1")
+    assert mission(do(free, A.Move(force="F1", to="derna"), [1])).last_move[-1] == "derna"
+
+
+def test_slowest_unit_and_forced_march() -> None:
+    """12.0: the slowest unit sets the pace; 24.0 (1): Supplies buy one extra space."""
+    alone = put(mission_state("M3"), "kufra", "LRDG-1")
+    assert "mechili" in [c.value for c in SYSTEM.choices(alone, "raiders", "move", "to", {"force": "F1"})]
+    state = put(mission_state("M3"), "kufra", "LRDG-1", "Cdo-1")
+    with pytest.raises(RuleError, match="move 2"):
+        do(state, A.Move(force="F1", to="mechili"))
+    with pytest.raises(RuleError, match="no Supplies"):
+        do(state, A.Move(force="F1", to="mechili", march=True))
+    give(state, "Cdo-1", "Sup-1")
+    step = do(state, A.Move(force="F1", to="mechili", march=True), [1])
+    assert mission(step).last_move == ["kufra", "wadi", "mechili"] or len(mission(step).last_move) == 4
+    assert next(g for g in mission(step).gear if g.id == "Sup-1").holder is None
+
+
+def test_static_units_never_move() -> None:
+    """4.0: movement 0 is static, even with Supplies."""
+    state = put(mission_state("M3"), "siwa", "VN-1", "Cdo-1")
+    give(state, "Cdo-1", "Sup-1")
+    with pytest.raises(RuleError, match="move 0"):
+        do(state, A.Move(force="F1", to="jarabub", march=True))
+
+
+def test_stacking_checked_at_the_end_of_the_move() -> None:
+    """10.2: the command limit holds outside Staging Areas; leaders do not count."""
+    state = put(mission_state("M2"), "siwa", "Cdo-1", "Cdo-2", "Cdo-3", "Cdo-4")  # command 3
+    with pytest.raises(RuleError, match="command limit is 3"):
+        do(state, A.Move(force="F1", to="jarabub"))
+    state = put(mission_state("M2"), "siwa", "Cdo-1", "Cdo-2", "Cdo-3", "Ldr-1")
+    assert mission(do(state, A.Move(force="F1", to="jarabub"), [1])).units[0].space == "jarabub"
+    # Staging Areas take any number.
+    big = put(mission_state("M2"), "siwa", "Cdo-1", "Cdo-2", "Cdo-3", "Cdo-4")
+    moved = mission(do(big, A.Move(force="F1", to="matruh")))
+    assert len([u for u in moved.units if u.space == "matruh"]) == 4 and len(moved.deck) == 8
+
+
+def test_no_card_on_a_move_into_a_staging_area() -> None:
+    """13.0 exception: moving into a Staging Area draws no Ops card (no dice used)."""
+    state = put(mission_state("M1"), "sidi-rezegh", "Cdo-1")
+    step = do(state, A.Move(force="F1", to="matruh"))
+    assert len(mission(step).deck) == 9 and "no Ops card" in " ".join(texts(step))
+    assert mission(step).op == 2
+
+
+def test_split_and_join_forces() -> None:
+    """12.0 / 10.3: leave units behind as a new force; merge forces in one space."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1", "Cdo-2")
+    state = do(state, A.Split(unit="Cdo-2")).state
+    assert {u.force for u in mission(state).units if u.space} == {"F1", "F2"}
+    state = do(state, A.Move(force="F1", to="jarabub"), [1]).state
+    with pytest.raises(RuleError, match="same space"):
+        do(state, A.Join(force="F2", into="F1"))
+
+
+# -- cards, alert, variable Ops --------------------------------------------------------------
+
+
+def test_card_drawn_played_and_discarded() -> None:
+    """13.0, 13.1: the card is picked after the move and discarded at the end of the Op."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    step = do(state, A.Move(force="F1", to="jarabub"), [1])
+    m = mission(step)
+    assert m.discards == ["C1"] and len(m.deck) == 8 and step.reveals and step.snapshot
+
+
+def test_alert_check_success_and_failure() -> None:
+    """17.1: a die at or under the alert level triggers the alert event; higher fails."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    # C3 (pick 3); check 5 vs alert 2 fails: the sentries doze.
+    quiet = do(state, A.Move(force="F1", to="jarabub"), [3, 5])
+    assert mission(quiet).alert == 2 and "fails" in " ".join(texts(quiet))
+    # Check 2 succeeds: hostiles = alert 2 (read before the +1), alert 3.
+    # Picks Ita-1, Ita-2; edge 6 v 1; Cdo-1 waits for a target.
+    loud = do(state, A.Move(force="F1", to="jarabub"), [3, 2, 1, 1, 6, 1])
+    m = mission(loud)
+    assert m.alert == 3 and m.battle is not None and m.battle.hostile_line == ["Ita-1", "Ita-2"]
+
+
+def test_alert_stays_between_one_and_five() -> None:
+    """17.0: never lower than one nor higher than five."""
+    c = ctx(mission_state("M1"))
+    alert_change(c, +9, "test")
+    assert c.m.alert == 5
+    alert_change(c, -9, "test")
+    assert c.m.alert == 1
+
+
+def test_lose_and_gain_ops() -> None:
+    """11.3: loss discards the top card face down; gain adds a reserve card at the bottom."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    lost = do(state, A.Move(force="F1", to="jarabub"), [11, 4])  # C11; lost card: 4th unseen
+    assert len(mission(lost).deck) == 7 and len(mission(lost).discards) == 2
+    gained = do(state, A.Move(force="F1", to="jarabub"), [5, 6])  # C5 air recon, check 6 fails
+    assert len(mission(gained).deck) == 9
+
+
+def test_losing_the_last_card_ends_the_mission() -> None:
+    """11.3: no card left to lose: the mission ends after this Op."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.mission.deck = [None]
+    step = do(state, A.Move(force="F1", to="jarabub"), [11])
+    assert step.state.phase == "between" and mission(step).result == "lost"
+
+
+def test_reinforcement_card_gives_a_free_unit() -> None:
+    """13.0 (1), 9.2: C6 brings a free Commando to the operating force."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    m = mission(do(state, A.Move(force="F1", to="jarabub"), [6]))
+    assert [u.id for u in m.units if u.space == "jarabub"] == ["Cdo-1", "Cdo-2"] and m.rp == 12
+
+
+def test_keep_card_then_play_it() -> None:
+    """13.1: a 'Keep this card' card goes to the hand; later one of its events, then discard."""
+    state = put(mission_state("M5"), "siwa", "Cdo-1")  # alert 3
+    state = do(state, A.Move(force="F1", to="jarabub"), [8]).state  # C8 desert guide
+    assert mission(state).hand == ["C8"]
+    state = do(state, A.PlayCard(card="C8", event="calm")).state
+    assert mission(state).alert == 2 and mission(state).hand == [] and "C8" in mission(state).discards
+    with pytest.raises(RuleError):
+        do(state, A.PlayCard(card="C8", event="calm"))
+
+
+def test_guide_swaps_the_drawn_card_once() -> None:
+    """22.0: with a guide the drawn card may go to the bottom; a substitute is drawn; once."""
+    state = put(mission_state("M1"), "siwa", "LRDG-1")
+    waiting = do(state, A.Move(force="F1", to="jarabub"), [4])  # C4 Ambush drawn
+    assert mission(waiting).segment == "card" and mission(waiting).in_play == "C4"
+    assert {a.name for a in SYSTEM.legal_actions(waiting.state, "raiders")} == {"accept", "swap"}
+    step = do(waiting.state, A.Swap(), [1])  # substitute: C1 quiet night
+    m = mission(step)
+    assert m.deck[-1] == "C4" and m.discards == ["C1"] and len(m.deck) == 8
+    no_guide = put(mission_state("M1"), "siwa", "Cdo-1")
+    with pytest.raises(RuleError, match="no drawn Ops card"):
+        do(no_guide, A.Swap())
+
+
+# -- special moves ---------------------------------------------------------------------------
+
+
+def test_air_and_water_moves_need_a_kept_card() -> None:
+    """18.1/18.2/18.3: airfield to airfield, port to port, then an Ops card as usual."""
+    state = put(mission_state("M3"), "kufra", "Cdo-1")
+    with pytest.raises(RuleError, match="kept card"):
+        do(state, A.Move(force="F1", to="martuba", how="air"))
+    state.mission.hand = ["C9"]
+    step = do(state, A.Move(force="F1", to="martuba", how="air"), [1])
+    assert mission(step).units[0].space == "martuba" and "C9" in mission(step).discards
+    sea = put(mission_state("M3"), "matruh", "Cdo-1")
+    sea.mission.hand = ["C9"]
+    with pytest.raises(RuleError, match="port"):
+        do(sea, A.Move(force="F1", to="jarabub", how="water"))
+    assert mission(do(sea, A.Move(force="F1", to="benghazi", how="water"), [1])).units[0].space == "benghazi"
+
+
+# -- objectives --------------------------------------------------------------------------------
+
+
+def test_marker_turned_in_the_objective_segment_with_its_garrison() -> None:
+    """19.0, 11.0 (5): the marker is turned where the Op ends; its garrison is fought."""
+    state = put(mission_state("M1"), "sidi-rezegh", "SAS-1")
+    # C1; marker type 1 of 4 (aircraft); garrison 1: Ita-1; edge 6 v 1; SAS hits on 1; leader 5.
+    step = do(state, A.Move(force="F1", to="eladem"), [1, 1, 1, 6, 1, 1, 5])
+    m = mission(step)
+    mk = next(mk for mk in m.markers if mk.space == "eladem")
+    assert mk.revealed and mk.type == "aircraft" and mk.garrison_faced
+    assert m.last_battle is not None and m.last_battle.source == "marker"
+    assert step.reveals and m.op == 2  # no pioneer: nothing to decide, the Op ends
+
+
+def test_demolition_one_pioneer_at_a_time() -> None:
+    """21.1: each pioneer rolls on the Demolition Table, declared one at a time."""
+    state = put(mission_state("M1"), "eladem", "Spr-1", "Spr-2")
+    give(state, "Spr-2", "Exp-1")
+    state = objective_ready(state, "eladem", "aircraft")
+    step = do(state, A.Demolish(unit="Spr-1", marker="Obj-2"), [2])  # 2: damp fuses
+    assert "no effect" in " ".join(texts(step)) and mission(step).segment == "objective"
+    with pytest.raises(RuleError, match="already tried"):
+        do(step.state, A.Demolish(unit="Spr-1", marker="Obj-2"))
+    done = do(step.state, A.Demolish(unit="Spr-2", marker="Obj-2", explosives=True), [2])  # 2+2
+    m = mission(done)
+    assert next(mk for mk in m.markers if mk.id == "Obj-2").destroyed and m.alert == 3
+    assert m.op == 2  # nothing left to do: the Op ends
+    lost = do(state, A.Demolish(unit="Spr-1", marker="Obj-2"), [1])
+    assert next(u for u in mission(lost).units if u.id == "Spr-1").space is None
+
+
+def test_non_pioneers_cannot_demolish() -> None:
+    """21.1: only pioneers."""
+    state = objective_ready(put(mission_state("M1"), "eladem", "Cdo-1", "Spr-1"), "eladem", "aircraft")
+    with pytest.raises(RuleError, match="not a pioneer"):
+        do(state, A.Demolish(unit="Cdo-1", marker="Obj-2"))
+
+
+def test_cargo_carried_to_a_staging_area_wins() -> None:
+    """18.4: the transport picks it up, carries it, delivers it in a Staging Area; 11.1 early end."""
+    state = objective_ready(put(mission_state("M3"), "jebel", "LRDG-1", "Cdo-1"), "jebel", "pow")
+    step = do(state, A.Carry(unit="LRDG-1", marker="Obj-1"))
+    m = mission(step)
+    assert m.units[0].carrying is None or next(u for u in m.units if u.id == "LRDG-1").carrying == "Obj-1"
+    carrier = next(u for u in m.units if u.id == "LRDG-1")
+    carrier.space = "sidi-rezegh"
+    next(u for u in m.units if u.id == "Cdo-1").space = "sidi-rezegh"
+    home = do(step.state, A.Move(force="F1", to="matruh"))
+    assert next(mk for mk in mission(home).markers if mk.id == "Obj-1").delivered
+    over = do(home.state, A.EndMission())
+    assert over.state.phase == "between" and mission(over).result == "won"
+
+
+def test_end_mission_early_needs_the_objective() -> None:
+    """11.1: you may stop early only once you have won."""
+    state = put(mission_state("M3"), "siwa", "Cdo-1")
+    with pytest.raises(RuleError, match="not met"):
+        do(state, A.EndMission())
+
+
+# -- optional rules ----------------------------------------------------------------------------
+
+
+def test_scouting_reveals_on_an_even_roll() -> None:
+    """27.0: a scouting unit next to a face-down marker: even reveals, odd does nothing."""
+    state = put(mission_state("M1", scouting=True), "sidi-rezegh", "LRDG-1")
+    put(state, "siwa", "Cdo-1", force="F2")
+    odd = do(state, A.Scout(force="F1", target="eladem"), [3])
+    assert not any(mk.revealed for mk in mission(odd).markers)
+    even = do(state, A.Scout(force="F1", target="eladem"), [4, 4])  # 4th type left: empty
+    mk = next(mk for mk in mission(even).markers if mk.space == "eladem")
+    assert mk.revealed and mk.type == "empty" and even.reveals
+    with pytest.raises(RuleError, match="scouted"):
+        do(even.state, A.Move(force="F2", to="siwa"))
+    plain = put(mission_state("M1"), "sidi-rezegh", "LRDG-1")
+    with pytest.raises(RuleError, match="option"):
+        do(plain, A.Scout(force="F1", target="eladem"))
+
+
+def test_coordinated_operation_of_two_leader_forces() -> None:
+    """26.0: two forces, each with a leader, end in one marker space; one card for both."""
+    state = put(mission_state("M1", coordinated=True), "sidi-rezegh", "Ldr-1", "Cdo-1")
+    put(state, "tobruk", "Ldr-2", "Cdo-2", force="F2")
+    step = do(state, A.Move(force="F1", to="eladem", with_force="F2"), [1, 4])  # C1; marker empty
+    m = mission(step)
+    assert {u.id for u in m.units if u.space == "eladem"} == {"Ldr-1", "Cdo-1", "Ldr-2", "Cdo-2"}
+    assert {u.force for u in m.units if u.space == "eladem"} == {"F1"}
+    assert len(m.deck) == 8
+    no_leader = put(mission_state("M1", coordinated=True), "sidi-rezegh", "Ldr-1", "Cdo-1")
+    put(no_leader, "tobruk", "Cdo-2", force="F2")
+    with pytest.raises(RuleError, match="leader"):
+        do(no_leader, A.Move(force="F1", to="eladem", with_force="F2"))
+
+
+# -- player-facing helpers ---------------------------------------------------------------------
+
+
+def test_choices_are_short_and_labelled() -> None:
+    """Autocomplete: at most 25, best first, readable labels."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1", "Cdo-2", "SAS-1")
+    forces = SYSTEM.choices(state, "raiders", "move", "force", {})
+    assert forces[0].label == "F1 (Siwa, 3 units)"
+    to = SYSTEM.choices(state, "raiders", "move", "to", {"force": "F1"})
+    assert 0 < len(to) <= 25 and to[0].value == "siwa"
+    assert SYSTEM.choices(state, "raiders", "move", "to", {"force": "F1", "to": "jar"})[0].value == "jarabub"
+    assert all(len(line) <= 60 for line in SYSTEM.status(state))
