@@ -16,7 +16,7 @@ from rules.commando.actions import (
 from rules.commando.activation import OFFICER_RANGE, check_direct, plural
 from rules.commando.melee import plan_assault
 from rules.commando.movement import plan_move, speed
-from rules.commando.shooting import MORTAR_ACTIONS, PILLBOX_RANGE, RANGE, check_reach, plan_shot
+from rules.commando.shooting import MORTAR_ACTIONS, PILLBOX_RANGE, RANGE, check_reach
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Action, Choice
@@ -210,10 +210,8 @@ def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
     for enemy in state.alive():
         if enemy.side == side:
             continue
-        if _can(unit, "shoot"):
-            order = Shoot(unit=unit.id, target=enemy.id)
-            if _valid(lambda o=order: plan_shot(state, side, o)):
-                out.append(order)
+        if _can(unit, "shoot") and _valid(lambda e=enemy: check_reach(state, unit, e, "shots")):
+            out.append(Shoot(unit=unit.id, target=enemy.id))
         if _can(unit, "mortar") and _valid(lambda e=enemy: check_reach(state, unit, e, "mortar")):
             out.append(Mortar(unit=unit.id, target=enemy.id))
         if _can(unit, "assault"):

@@ -168,10 +168,14 @@ class Polygon:
         """Build from any sequence of ``(x, y)`` pairs."""
         return cls(tuple((float(p[0]), float(p[1])) for p in points))
 
-    def edges(self) -> list[tuple[Point, Point]]:
-        """The sides, each as a pair of corners (the last closes the ring)."""
-        pts = self.points
-        return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
+    def edges(self) -> tuple[tuple[Point, Point], ...]:
+        """The sides, each as a pair of corners (the last closes the ring); built once."""
+        cached = self.__dict__.get("_edges")
+        if cached is None:
+            pts = self.points
+            cached = tuple((pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts)))
+            object.__setattr__(self, "_edges", cached)
+        return cached
 
     def centroid(self) -> Point:
         """The area centroid (the corner average for a degenerate polygon)."""
@@ -188,10 +192,14 @@ class Polygon:
         return (cx / (3.0 * area), cy / (3.0 * area))
 
     def bounds(self) -> tuple[float, float, float, float]:
-        """``(min x, min y, max x, max y)``."""
-        xs = [p[0] for p in self.points]
-        ys = [p[1] for p in self.points]
-        return (min(xs), min(ys), max(xs), max(ys))
+        """``(min x, min y, max x, max y)``; built once."""
+        cached = self.__dict__.get("_bounds")
+        if cached is None:
+            xs = [p[0] for p in self.points]
+            ys = [p[1] for p in self.points]
+            cached = (min(xs), min(ys), max(xs), max(ys))
+            object.__setattr__(self, "_bounds", cached)
+        return cached
 
 
 Shape = Circle | Polygon
@@ -225,8 +233,12 @@ def closest_on_segment(p: Point, a: Point, b: Point) -> Point:
 
 
 def distance_to_segment(p: Point, a: Point, b: Point) -> float:
-    """Distance from ``p`` to segment ``a-b``."""
-    return distance(p, closest_on_segment(p, a, b))
+    """Distance from ``p`` to segment ``a-b`` (written out: it is the hot loop of moves)."""
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    apx, apy = p[0] - a[0], p[1] - a[1]
+    denom = abx * abx + aby * aby
+    t = 0.0 if denom < EPS * EPS else max(0.0, min(1.0, (apx * abx + apy * aby) / denom))
+    return math.hypot(apx - abx * t, apy - aby * t)
 
 
 def closest_point(p: Point, shape: Shape) -> Point:
