@@ -253,8 +253,12 @@ def place_area(mask: AreaMask, blocks: list[Block],
                candidates: list[tuple[int, int]]) -> list[Box] | None:
     """Boxes of every block inside the area, or None if they do not all fit.
 
-    First as one group (tidiest); failing that, block by block, largest first.
+    First as one group (tidiest); failing that, block by block, largest first.  Blocks
+    whose total area exceeds the area's free cells cannot fit, so no search is made.
     """
+    need = sum(math.ceil(b.size[0] / CELL) * math.ceil(b.size[1] / CELL) for b in blocks)
+    if need > len(mask.open):
+        return None
     for size, offsets in arrangements(blocks):
         group = mask.find(size, candidates)
         if group is not None:

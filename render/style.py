@@ -316,19 +316,20 @@ class Canvas:
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB,
              anchor: str = "la", halo: RGB | None = None, bold: bool = False) -> None:
-        """Text at ``xy`` (Pillow anchor), with an optional halo so it reads over anything."""
+        """Text at ``xy`` (Pillow anchor), with an optional halo so it reads over anything.
+
+        Each text is rasterised once into a cached mask (:func:`_text_mask`) and pasted: the
+        same labels recur from one snapshot of a game to the next.
+        """
         if size < SMALL:
             raise ValueError(f"text size {size} is below the {SMALL} px minimum")
-        x, y = xy
-        stroke = 0
+        x, y = round(xy[0] * SCALE), round(xy[1] * SCALE)
         if halo is not None:
-            self.draw.text((x * SCALE, y * SCALE), text, font=font(size), fill=halo,
-                           anchor=anchor, stroke_width=3 * SCALE, stroke_fill=halo)
-        if bold:
-            # The bundled font has one weight; a thin stroke of the text colour thickens it.
-            stroke = 1
-        self.draw.text((x * SCALE, y * SCALE), text, font=font(size), fill=fill, anchor=anchor,
-                       stroke_width=stroke, stroke_fill=fill)
+            mask, (ox, oy) = _text_mask(text, size, anchor, 3 * SCALE)
+            self.image.paste(halo, (x + ox, y + oy), mask)
+        # The bundled font has one weight; a thin stroke of the text colour thickens it.
+        mask, (ox, oy) = _text_mask(text, size, anchor, 1 if bold else 0)
+        self.image.paste(fill, (x + ox, y + oy), mask)
 
     def text_in(self, box: Box, text: str, size: int, fill: RGB, bold: bool = False,
                 halo: RGB | None = None) -> None:
@@ -391,6 +392,17 @@ class Canvas:
         buffer = io.BytesIO()
         small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
         return buffer.getvalue()
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage mask of ``text`` at ``size`` (drawn scale) and its offset from the anchor."""
+    f = font(size)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    return mask, (left, top)
 
 
 @lru_cache(maxsize=8192)
