@@ -114,7 +114,7 @@ def special_destinations(ctx: Ctx, fid: str, how: str) -> list[str]:
 def can_march(ctx: Ctx, fid: str) -> bool:
     """24.0 (1): Supplies in the force, or a kept forced-march card."""
     m, sc = ctx.m, ctx.sc
-    if allowance(sc, members(m, fid)) == 0:
+    if not members(m, fid) or allowance(sc, members(m, fid)) == 0:
         return False
     supply = any(sc.gear_type[gear(m, g).type].effect == "supply" for u in members(m, fid) for g in u.gear)
     return supply or held_card(ctx, "forced_march") is not None

@@ -147,9 +147,11 @@ def join(ctx: Ctx, force_id: str, into: str) -> None:
     a, b = force(m, force_id), force(m, into)
     if a[0].force == b[0].force or a[0].space != b[0].space:
         raise RuleError("Forces join only with another force in the same space (10.3).")
-    target = b[0].force
+    target, old = b[0].force, a[0].force
     for u in a:
         u.force = target
+    if ctx.state.phase == "ops" and m.force == old:
+        m.force = target  # the scouting force (27.0) goes on as part of the joined force
     ctx.say("force", f"{a[0].id}… of {force_id.upper()} join {target} (10.3)", "10.3")
 
 
