@@ -1,0 +1,157 @@
+"""The real ``app_commands.CommandTree``, built from the catalogue, and the payload Discord gets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.commands import CommandGroup, CommandSpec, command_groups
+from bot.discord.client import RefereeClient
+from bot.discord.tree import MAX_CHOICES, RefereeTree, install_commands
+from rules.core import registry
+from rules.core.contract import OptionSpec
+from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.dpy_harness import FakeService, interaction_payload
+
+#: Discord's option types.
+STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+KIND_TYPES = {"id": STRING, "enum": STRING, "text": STRING, "int": INTEGER, "bool": BOOLEAN,
+              "user": USER}
+
+
+@pytest.fixture
+def catalogue() -> list[CommandGroup]:
+    return command_groups()
+
+
+@pytest.fixture
+def tree(catalogue: list[CommandGroup]) -> RefereeTree:
+    client = discord.Client(intents=discord.Intents.default())
+    tree = RefereeTree(client)
+    install_commands(tree, FakeService(catalogue), "Referee Moderator")
+    return tree
+
+
+def payloads(tree: RefereeTree) -> dict[str, dict[str, Any]]:
+    """What ``tree.sync()`` would send, by group name."""
+    return {cmd.name: cmd.to_dict(tree) for cmd in tree.get_commands()}
+
+
+def test_one_group_per_catalogue_group_game_and_mod_first(tree, catalogue):
+    names = [cmd.name for cmd in tree.get_commands()]
+    assert names == [g.name for g in catalogue]
+    assert names[:2] == ["game", "mod"]
+    # Every registered system has its group: /commando, /raiders, ... (and /rr once it exists).
+    assert set(names[2:]) == set(registry.load_all())
+
+
+def test_game_and_mod_subcommands(tree):
+    groups = {g.name: g for g in tree.get_commands()}
+    assert [c.name for c in groups["game"].commands] == [
+        "new", "join", "leave", "status", "map", "log", "export", "end", "help", "undo"
+    ]
+    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "kick"]
+
+
+def test_every_option_has_the_type_required_flag_and_limits_of_its_spec(tree, catalogue):
+    sent = payloads(tree)
+    for group in catalogue:
+        subs = {s["name"]: s for s in sent[group.name]["options"]}
+        assert [s["type"] for s in subs.values()] == [1] * len(group.commands)
+        for spec in group.commands:
+            options = {o["name"]: o for o in subs[spec.name]["options"]}
+            assert set(options) == {o.name for o in spec.options}, spec.name
+            for option in spec.options:
+                got = options[option.name]
+                where = f"/{group.name} {spec.name} {option.name}"
+                assert got["type"] == KIND_TYPES[option.kind], where
+                assert got["required"] is option.required, where
+                assert got.get("autocomplete", False) is (option.kind == "id"), where
+                if option.kind == "enum":
+                    assert [c["value"] for c in got["choices"]] == option.choices, where
+                if option.kind == "int":
+                    assert got.get("min_value") == option.minimum, where
+                    assert got.get("max_value") == option.maximum, where
+                if got["type"] == STRING:
+                    assert got["max_length"] == 100, where
+
+
+def test_discord_limits_hold_for_the_whole_tree(tree):
+    for group in payloads(tree).values():
+        assert 1 <= len(group["description"]) <= 100
+        assert len(group["options"]) <= 25
+        for sub in group["options"]:
+            assert 1 <= len(sub["description"]) <= 100
+            assert len(sub["options"]) <= 25
+            required = [o["required"] for o in sub["options"]]
+            # Discord rejects a required option after an optional one.
+            assert required == sorted(required, reverse=True), sub["name"]
+            for option in sub["options"]:
+                assert 1 <= len(option["description"]) <= 100
+                assert len(option.get("choices", [])) <= MAX_CHOICES
+
+
+def test_groups_are_server_only(tree):
+    for group in payloads(tree).values():
+        assert group["dm_permission"] is False
+
+
+def test_system_choices_of_game_new_are_the_registered_systems(tree):
+    new = next(s for s in payloads(tree)["game"]["options"] if s["name"] == "new")
+    system = next(o for o in new["options"] if o["name"] == "system")
+    assert [c["value"] for c in system["choices"]] == sorted(registry.load_all())
+
+
+def _custom_group(*options: OptionSpec) -> CommandGroup:
+    return CommandGroup(name="tst", description="test orders", system="tst", commands=[
+        CommandSpec(name="go", description="x" * 150, options=list(options)),
+    ])
+
+
+async def test_python_keyword_option_keeps_its_name_on_discord(settings, recorder):
+    """An option called ``from`` (say, an area) is renamed in Python only."""
+    group = _custom_group(
+        OptionSpec(name="from", kind="id", required=True, description="Area moved from"),
+        OptionSpec(name="fast", kind="bool", required=False, description="Hurry"),
+    )
+    service = FakeService([group])
+    client = await start_client(RefereeClient(settings), service, defer_after=30.0)
+    (cmd,) = client.tree.get_commands()
+    option = cmd.to_dict(client.tree)["options"][0]["options"][0]
+    assert option["name"] == "from"
+    # The long description is clipped to Discord's 100 characters.
+    assert len(cmd.to_dict(client.tree)["options"][0]["description"]) == 100
+    await feed_gateway(client, interaction_payload("tst", "go", {"from": "12", "fast": True}))
+    assert service.handled[0].options == {"from": "12", "fast": True}
+    assert recorder.sent[0].message["content"] == "ok: tst go"
+    await client.close()
+
+
+def test_enum_with_more_than_25_values_uses_autocomplete(tree):
+    many = [f"v{n}" for n in range(30)]
+    group = _custom_group(OptionSpec(name="pick", kind="enum", required=True,
+                                     description="One of many", choices=many))
+    client = discord.Client(intents=discord.Intents.default())
+    small = RefereeTree(client)
+    install_commands(small, FakeService([group]), "Referee Moderator")
+    option = small.get_commands()[0].to_dict(small)["options"][0]["options"][0]
+    assert option["autocomplete"] is True and "choices" not in option
+
+
+def test_a_group_with_too_many_subcommands_is_refused():
+    specs = [CommandSpec(name=f"c{n}", description="x") for n in range(26)]
+    group = CommandGroup(name="big", description="too big", commands=specs)
+    client = discord.Client(intents=discord.Intents.default())
+    with pytest.raises(ValueError, match="26 subcommands"):
+        install_commands(RefereeTree(client), FakeService([group]), "Referee Moderator")
+
+
+def test_callbacks_are_real_app_commands(tree):
+    for group in tree.get_commands():
+        assert isinstance(group, app_commands.Group)
+        for command in group.commands:
+            assert isinstance(command, app_commands.Command)
+            assert command.extras["group"] == group.name
