@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -138,6 +139,21 @@ def build_blocks(counters: list[CounterView], book: SideBook,
 CELL = 5
 
 
+#: Half-size, in cells, of the cached distance image (areas up to 640 px use it).
+GRADIENT = 128
+
+
+@lru_cache(maxsize=1)
+def _gradient() -> Image.Image:
+    """Distance from the centre cell, rows weighing 1.5 columns, two levels per cell."""
+    size = 2 * GRADIENT + 1
+    values = bytes(
+        min(255, round(2 * math.sqrt((c - GRADIENT) ** 2 + 2.2 * (r - GRADIENT) ** 2)))
+        for r in range(size) for c in range(size)
+    )
+    return Image.frombytes("L", (size, size), values)
+
+
 class AreaMask:
     """Where a chip may go in one area: inside the polygon, clear of what is placed.
 
@@ -184,13 +200,20 @@ class AreaMask:
     def candidates(self, anchor: Point) -> list[tuple[int, int]]:
         """Free cells (row, column), nearest the anchor first.
 
-        Vertical distance weighs double: stacks grow sideways first, as counters do.
+        Vertical distance weighs more: stacks grow sideways first, as counters do.  The
+        order comes from a cached distance image cropped around the anchor and used as a
+        C-level sort key, which is several times faster than computing keys in Python.
         """
-        ar = (anchor[1] - self.y0) / CELL
-        ac = (anchor[0] - self.x0) / CELL
+        r0 = min(max(round((anchor[1] - self.y0) / CELL), 0), self.rows - 1)
+        c0 = min(max(round((anchor[0] - self.x0) / CELL), 0), self.cols - 1)
         cols = self.cols
-        keyed = sorted(((k % cols - ac) ** 2 + 2.2 * (k // cols - ar) ** 2, k) for k in self.open)
-        return [(k // cols, k % cols) for _, k in keyed]
+        if max(self.rows, cols) <= GRADIENT:
+            crop = _gradient().crop((GRADIENT - c0, GRADIENT - r0,
+                                     GRADIENT - c0 + cols, GRADIENT - r0 + self.rows))
+            order = sorted(self.open, key=crop.tobytes().__getitem__)
+        else:
+            order = sorted(self.open, key=lambda k: (k % cols - c0) ** 2 + 2.2 * (k // cols - r0) ** 2)
+        return [(k // cols, k % cols) for k in order]
 
     def find(self, size: tuple[float, float], candidates: list[tuple[int, int]]) -> Box | None:
         """The free box of ``size`` whose centre cell is nearest the anchor, or None."""

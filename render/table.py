@@ -17,6 +17,7 @@ import math
 
 from render.chrome import (
     LegendEntry,
+    mark_colour,
     draw_header,
     draw_legend,
     header_height,
@@ -269,7 +270,13 @@ def render_table(view: TableView) -> Snapshot:
     canvas.rect(tf.box, outline=PALETTE["ink"], width=3)
     draw_ruler(canvas, view, tf)
     draw_header(canvas, view.header, layout)
+    ghost_r = max(0.5 * tf.scale, 11.0)
     for mark, pts in zip(view.marks, mark_pts):
+        if mark.kind in ("move", "retreat") and len(pts) > 1:
+            # Where the base started: a hollow ring, so even a short move under the base shows.
+            x, y = pts[0]
+            canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind),
+                           width=2.5)
         draw_mark_line(canvas, mark, pts)
     for unit in view.units:
         draw_base(canvas, unit, tf, book)
