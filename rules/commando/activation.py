@@ -84,7 +84,7 @@ def check_direct(state: RaidState, side: str, order: Direct) -> tuple[UnitState,
     if unit.directing is not None:
         raise RuleError(f"{unit.id} is directing {unit.directing} and will not activate.")
     gap = table.distance(officer.pos, unit.pos)
-    if gap > OFFICER_RANGE + table.EPS:
+    if table.beyond(gap, OFFICER_RANGE):
         raise RuleError(f'{unit.id} is {table.inches(gap)} from {officer.id}; officers reach 6".')
     return officer, unit
 

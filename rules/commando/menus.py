@@ -117,7 +117,7 @@ def target_choices(state: RaidState, side: str, order: str, unit: UnitState | No
             limit = PILLBOX_RANGE if enemy.kind == "pillbox" else RANGE
             if order == "assault":
                 limit = unit.actions * speed(unit) + board.CONTACT
-            if gap > limit + table.EPS:
+            if table.beyond(gap, limit):
                 continue
         ranked_units.append((gap, enemy))
     ranked_units.sort(key=lambda pair: pair[0])
@@ -147,8 +147,8 @@ def choices(state: RaidState, side: str, order: str, field: str, partial: dict[s
     if order == "direct" and field == "unit":
         officer = _unit_of(state, side, partial, "officer")
         mates = [u for u in state.alive(side) if not u.static and u.directing is None
-                 and (officer is None or (u.id != officer.id and table.distance(
-                     u.pos, officer.pos) <= OFFICER_RANGE + table.EPS))]
+                 and (officer is None or (u.id != officer.id and not table.beyond(table.distance(
+                     u.pos, officer.pos), OFFICER_RANGE)))]
         return [Choice(value=u.id, label=_label(f"{u.id} {u.name}", table.distance(
             u.pos, officer.pos)) if officer else f"{u.id} {u.name}") for u in mates][:LIMIT]
     unit = _unit_of(state, side, partial)

@@ -139,7 +139,7 @@ def _walk(
             t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))
             if t is not None and t < best:
                 gap = table.distance(start, enemy.pos)
-                if t <= table.EPS and gap < ENEMY_ZONE - table.EPS:
+                if t <= table.EPS and table.measured(gap) < ENEMY_ZONE:
                     raise RuleError(
                         f"{unit.id} is {table.inches(gap)} from {enemy.id}: within 6\" it may "
                         "only move directly away or assault (Movement)."

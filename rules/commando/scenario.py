@@ -3,8 +3,8 @@
 The rulebook gives procedures and distances but no table, so the St Nazaire-style raid is
 authored in ``data/st_nazaire.json`` and validated by these models.  Every value the text does
 not give (positions, sizes, target points, game length) is ours and marked ``stand_in`` in the
-file, so a group can lay out its own table.  Coordinates are inches, ``x`` east, ``y`` north
-(see :mod:`rules.core.table`).
+file, so a group can lay out its own table.  Coordinates are inches from the top-left corner as
+drawn, ``x`` east, ``y`` south (see :mod:`rules.core.table`).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class UnitSpec(BaseModel):
     officer: bool = False  # Officers: may direct another unit instead of activating
     x: float
     y: float
-    facing: float | None = None  # degrees, 0 = east, counter-clockwise (pillboxes, lights)
+    facing: float | None = None  # degrees, 0 = east, 90 = south (pillboxes, lights)
     stand_in: bool = True
 
     @model_validator(mode="after")

@@ -53,12 +53,12 @@ def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: 
             f"{shooter.id} has already fired this turn; all its shots go in one order (Shooting)."
         )
     gap = table.distance(shooter.pos, target.pos)
-    if target.kind == "pillbox" and gap > PILLBOX_RANGE + table.EPS:
+    if target.kind == "pillbox" and table.beyond(gap, PILLBOX_RANGE):
         raise RuleError(
             f"{target.id} is {table.inches(gap)} away; pillboxes can only be attacked from "
             'within 3" (Pillboxes).'
         )
-    if gap > RANGE + table.EPS:
+    if table.beyond(gap, RANGE):
         raise RuleError(f'{target.id} is {table.inches(gap)} away; {order} range is 12" (Shooting).')
     if shooter.kind == "pillbox" and shooter.facing is not None and not table.in_arc(
         shooter.pos, shooter.facing, PILLBOX_ARC, target.pos
@@ -83,7 +83,7 @@ def plan_shot(state: RaidState, side: str, order: Shoot) -> ShotPlan:
         mods.append((-1, "armoured"))
     elif cover is not None:
         mods.append((-1, f"cover ({cover})"))
-    if gap > CLOSE_RANGE + table.EPS:
+    if table.beyond(gap, CLOSE_RANGE):
         mods.append((-1, f"over 6\" ({table.inches(gap)})"))
     return ShotPlan(shooter, target, gap, mods)
 

@@ -2,10 +2,12 @@
 
 Conventions (shared with :class:`rules.core.views.TableView`):
 
-* a point is ``(x, y)`` in inches, ``x`` to the east (right), ``y`` to the north (up);
-* an *angle* is in degrees, 0 = +x (east), counter-clockwise, as the view's ``facing``;
-* a *heading* is what a player types: a compass bearing, 0 = north, clockwise, or a
-  compass letter (``N``, ``NE``, ... ``NNW``);
+* a point is ``(x, y)`` in inches from the top-left corner of the table as drawn: ``x``
+  to the east (right), ``y`` to the south (down the picture), as ``render/table.py`` draws;
+* an *angle* is in degrees, 0 = +x (east), growing from +x towards +y (the view's
+  ``facing``), so 90 is south and 270 is north;
+* a *heading* is what a player types: a compass bearing, 0 = north (up the picture),
+  clockwise, or a compass letter (``N``, ``NE``, ... ``NNW``);
 * a *shape* is a polygon (list of points) or a circle; segments are tested against shapes
   "inflated" by a clearance (a unit's base radius), which is the exact swept-disc test.
 
@@ -60,7 +62,7 @@ def dot(a: Point, b: Point) -> float:
 
 
 def cross(a: Point, b: Point) -> float:
-    """The z component of the cross product (positive: ``b`` is counter-clockwise of ``a``)."""
+    """The z component of the cross product (positive: ``b`` turns from ``a`` towards +y)."""
     return a[0] * b[1] - a[1] * b[0]
 
 
@@ -80,13 +82,13 @@ def lerp(a: Point, b: Point, t: float) -> Point:
 
 
 def unit_vector(angle: float) -> Point:
-    """The unit vector at ``angle`` (degrees, 0 = east, counter-clockwise)."""
+    """The unit vector at ``angle`` (degrees, 0 = east, growing towards +y)."""
     rad = math.radians(angle)
     return (math.cos(rad), math.sin(rad))
 
 
 def angle_of(v: Point) -> float:
-    """The angle of vector ``v`` in degrees, 0 = east, counter-clockwise, in [0, 360)."""
+    """The angle of vector ``v`` in degrees, 0 = east, growing towards +y, in [0, 360)."""
     return math.degrees(math.atan2(v[1], v[0])) % 360.0
 
 
@@ -97,13 +99,13 @@ def angle_between(a: float, b: float) -> float:
 
 
 def heading_to_angle(heading: float) -> float:
-    """A compass bearing (0 = north, clockwise) as an angle (0 = east, counter-clockwise)."""
-    return (90.0 - heading) % 360.0
+    """A compass bearing (0 = north = -y, clockwise) as a table angle (0 = east, 90 = south)."""
+    return (heading - 90.0) % 360.0
 
 
 def angle_to_heading(angle: float) -> float:
-    """An angle (0 = east, counter-clockwise) as a compass bearing (0 = north, clockwise)."""
-    return (90.0 - angle) % 360.0
+    """A table angle (0 = east, 90 = south) as a compass bearing (0 = north, clockwise)."""
+    return (angle + 90.0) % 360.0
 
 
 def compass_name(angle: float) -> str:
@@ -115,6 +117,20 @@ def compass_name(angle: float) -> str:
 def inches(value: float) -> str:
     """A length as players read it: one decimal and an inch mark, e.g. ``8.2"``."""
     return f'{value:.1f}"'
+
+
+def measured(value: float) -> float:
+    """A length as the tape (and every event line) shows it: to the tenth of an inch.
+
+    Rules compare measured lengths, so a figure a player reads as ``6.0"`` is never treated
+    as more than 6" because of a thousandth the table cannot show.
+    """
+    return float(f"{value:.1f}")
+
+
+def beyond(value: float, limit: float) -> bool:
+    """Whether a length is more than ``limit`` as measured (see :func:`measured`)."""
+    return measured(value) > limit
 
 
 # -- arcs --------------------------------------------------------------------------------------
@@ -447,9 +463,10 @@ def path_length(points: Sequence[Point]) -> float:
 
 def legs_needed(leg: float, step: float) -> int:
     """How many straight moves of at most ``step`` inches cover ``leg`` inches (a hair spare)."""
-    if leg <= EPS:
+    leg = measured(leg)
+    if leg <= 0:
         return 0
-    return max(1, math.ceil(leg / step - 1e-6))
+    return max(1, math.ceil(leg / step - 1e-9))
 
 
 def toward(a: Point, b: Point, dist: float) -> Point:
@@ -485,7 +502,7 @@ def nearest(origin: Point, items: Iterable[tuple[T, Point]], within: float | Non
     best: tuple[T, float] | None = None
     for item, where in items:
         d = distance(origin, where)
-        if within is not None and d > within + EPS:
+        if within is not None and beyond(d, within):
             continue
         if best is None or d < best[1] - EPS:
             best = (item, d)
@@ -495,7 +512,7 @@ def nearest(origin: Point, items: Iterable[tuple[T, Point]], within: float | Non
 def within(origin: Point, items: Iterable[tuple[T, Point]], radius: float) -> list[tuple[T, float]]:
     """The items within ``radius`` of ``origin``, nearest first, with their distances."""
     found = [(item, distance(origin, where)) for item, where in items]
-    return sorted(((i, d) for i, d in found if d <= radius + EPS), key=lambda pair: pair[1])
+    return sorted(((i, d) for i, d in found if not beyond(d, radius)), key=lambda pair: pair[1])
 
 
 # -- places a player types ---------------------------------------------------------------------

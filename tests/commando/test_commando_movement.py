@@ -83,7 +83,7 @@ def test_within_6_inches_only_directly_away() -> None:
     state = arrange({"A1": (24, 15), "G1": (24, 20)}, actions={"A1": 2})
     with pytest.raises(RuleError, match='A1 is 5.0" from G1: within 6" it may only move'):
         order(state, "move", unit="A1", to="E:6")
-    step = order(state, "move", unit="A1", to="S:6")
+    step = order(state, "move", unit="A1", to="N:6")  # north is up the picture: -y
     assert step.state.unit("A1").pos == pytest.approx((24, 9))
 
 
@@ -115,7 +115,7 @@ def test_a_unit_against_wire_can_walk_off() -> None:
     state = arrange({"A1": (14, 9.5), "G1": (4, 33)}, actions={"A1": 2})
     assert order(state, "move", unit="A1", to="W:3").state.unit("A1").pos == pytest.approx(
         (11, 9.5))
-    assert order(state, "move", unit="A1", to="S:3").state.unit("A1").pos == pytest.approx(
+    assert order(state, "move", unit="A1", to="N:3").state.unit("A1").pos == pytest.approx(
         (14, 6.5))
 
 
@@ -125,7 +125,7 @@ def test_water_blocks_and_table_edge_refuses() -> None:
     step = order(state, "move", unit="A1", to="40,28")
     assert step.state.unit("A1").y == pytest.approx(26.5, abs=0.01)  # pond r3 at (40,30)
     with pytest.raises(RuleError, match="off the 48\"x36\" table"):
-        order(state, "move", unit="A1", to="N:20")
+        order(state, "move", unit="A1", to="S:20")
 
 
 def test_places_named_point_unit_heading() -> None:
@@ -133,7 +133,7 @@ def test_places_named_point_unit_heading() -> None:
     state = arrange({"A1": (24, 4), "D1": (30, 8), "G1": (4, 33)}, actions={"A1": 2})
     assert order(state, "move", unit="A1", to="Landing").state.unit("A1").pos == (24, 2)
     assert order(state, "move", unit="A1", to="d1").state.unit("A1").pos == (30, 8)
-    assert order(state, "move", unit="A1", to="NE:6").state.unit("A1").pos == pytest.approx(
+    assert order(state, "move", unit="A1", to="SE:6").state.unit("A1").pos == pytest.approx(
         (28.243, 8.243), abs=0.01)
     with pytest.raises(RuleError, match="not a place here"):
         order(state, "move", unit="A1", to="Berlin")

@@ -22,7 +22,7 @@ def test_distances_and_inches_text() -> None:
 
 
 @pytest.mark.parametrize(("leg", "step", "actions"), [
-    (0.0, 6, 0), (0.5, 6, 1), (6.0, 6, 1), (6.01, 6, 2), (12.0, 6, 2), (18.4, 6, 4), (13, 12, 2),
+    (0.0, 6, 0), (0.5, 6, 1), (6.0, 6, 1), (6.04, 6, 1), (6.06, 6, 2), (12.0, 6, 2), (18.4, 6, 4), (13, 12, 2),
 ])
 def test_legs_needed(leg: float, step: float, actions: int) -> None:
     """One straight move of at most ``step`` per action."""
@@ -30,22 +30,24 @@ def test_legs_needed(leg: float, step: float, actions: int) -> None:
 
 
 def test_headings_and_angles() -> None:
-    """Compass bearings (0 = north, clockwise) against angles (0 = east, counter-clockwise)."""
-    assert table.heading_to_angle(0) == 90
+    """Compass bearings (0 = north = up the picture, clockwise) against table angles
+    (0 = east, 90 = south: y grows down the picture, as the renderer draws)."""
+    assert table.heading_to_angle(0) == 270
     assert table.heading_to_angle(90) == 0
+    assert table.heading_to_angle(180) == 90
     assert table.angle_to_heading(180) == 270
-    assert table.compass_name(90) == "N"
-    assert table.compass_name(315) == "SE"
+    assert table.compass_name(90) == "S"
+    assert table.compass_name(315) == "NE"
     assert table.angle_between(350, 10) == 20
 
 
 def test_arcs() -> None:
     """A point is in a 180 degree arc when within 90 degrees of the facing; edges count."""
-    south = 270.0
-    assert table.in_arc((0, 0), south, 180, (0, -5))
-    assert table.in_arc((0, 0), south, 180, (5, 0))  # on the edge
-    assert not table.in_arc((0, 0), south, 180, (1, 1))
-    assert table.in_arc((0, 0), south, 360, (0, 5))
+    north = 270.0
+    assert table.in_arc((0, 0), north, 180, (0, -5))
+    assert table.in_arc((0, 0), north, 180, (5, 0))  # on the edge
+    assert not table.in_arc((0, 0), north, 180, (1, 1))
+    assert table.in_arc((0, 0), north, 360, (0, 5))
 
 
 def test_moving_away() -> None:
@@ -118,10 +120,10 @@ def test_parse_place_forms() -> None:
     named = {"Pump house": (40.0, 14.0)}
     units = {"A1": (10.0, 10.0)}
     assert table.parse_place("12, 30.5", None, named, units).point == (12, 30.5)
-    assert table.parse_place("N:6", (1, 1), named, units).point == pytest.approx((1, 7))
+    assert table.parse_place("N:6", (1, 7), named, units).point == pytest.approx((1, 1))
     assert table.parse_place("90:6", (1, 1), named, units).point == pytest.approx((7, 1))
     assert table.parse_place("sw:2", (0, 0), named, units).point == pytest.approx(
-        (-math.sqrt(2), -math.sqrt(2)))
+        (-math.sqrt(2), math.sqrt(2)))
     assert table.parse_place("a1", (0, 0), named, units).kind == "unit"
     assert table.parse_place("pump HOUSE", (0, 0), named, units).point == (40, 14)
 
@@ -160,3 +162,11 @@ def test_first_contact_never_passes_through(
     if t is not None and t < 1.0:
         beyond = table.lerp(a, b, min(1.0, t + 1e-3 / max(table.distance(a, b), 1e-9)))
         assert table.distance_to_shape(beyond, shape) <= clearance + 1e-6
+
+
+def test_rules_compare_what_the_tape_shows() -> None:
+    """A length printed as 6.0" is not "more than 6"" (a base stopped on the 6" line)."""
+    assert table.inches(6.0009) == '6.0"'
+    assert not table.beyond(6.0009, 6)
+    assert table.beyond(6.06, 6)
+    assert table.nearest((0, 0), [("a", (12.04, 0.0))], within=12) == ("a", 12.04)
