@@ -22,6 +22,7 @@ import discord
 from bot.config import Settings
 from bot.discord.adapter import DEFER_AFTER, ServiceLike
 from bot.discord.tree import RefereeTree, install_commands
+from bot.service import Service
 
 log = logging.getLogger("referee.discord")
 
@@ -30,8 +31,6 @@ ServiceOpener = Callable[[Settings], Awaitable[ServiceLike]]
 
 async def open_service(settings: Settings) -> ServiceLike:
     """Open the application service on the SQLite store named in ``settings``."""
-    from bot.service import Service
-
     return await Service.open(settings)
 
 

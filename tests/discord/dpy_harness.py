@@ -81,6 +81,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
         super().__init__()
         self.sent: list[Sent] = []
         self._message_ids = 1000
+        #: Set to make every request fail, e.g. as Discord answers an expired interaction.
+        self.fail_with: Exception | None = None
 
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **_: Any) -> Any:
@@ -95,6 +97,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
             blobs[item.filename] = item.fp.read()
         self.sent.append(Sent(route.method, route.path, body, blobs))
         await asyncio.sleep(0)
+        if self.fail_with is not None:
+            raise self.fail_with
         if route.path.endswith("/callback"):
             return {"interaction": {"id": str(route.webhook_id), "type": 2}}
         if route.method == "DELETE":
@@ -113,6 +117,18 @@ class RecordingAdapter(AsyncWebhookAdapter):
     def of_kind(self, kind: str) -> list[Sent]:
         """The requests of one kind, in order."""
         return [s for s in self.sent if s.kind == kind]
+
+
+class _Response:
+    """The little of an aiohttp response that discord.py's HTTP errors read."""
+
+    status = 404
+    reason = "Not Found"
+
+
+def unknown_interaction() -> discord.NotFound:
+    """What Discord answers once an interaction's 3 seconds are over (error 10062)."""
+    return discord.NotFound(_Response(), {"code": 10062, "message": "Unknown interaction"})
 
 
 def install_recorder() -> tuple[RecordingAdapter, Any]:

@@ -24,6 +24,7 @@ from tests.discord.dpy_harness import (
     RecordingAdapter,
     interaction_payload,
     open_png,
+    unknown_interaction,
 )
 from rules.core.contract import Choice
 from rules.core.errors import RuleError
@@ -259,3 +260,21 @@ async def test_is_moderator_from_permissions_and_roles(
     await feed(interaction_payload("mod", "reroll", {"reason": "typo"},
                                    permissions=permissions, roles=roles))
     assert fake_service.handled[0].is_moderator is expected
+
+
+async def test_a_user_discord_could_not_resolve_is_passed_by_id(feed, fake_service, recorder):
+    """A moderator can still kick a player who has left the server: the id is kept."""
+    payload = interaction_payload("mod", "kick")
+    # A user option whose user is missing from "resolved" (left the server meanwhile).
+    payload["data"]["options"][0]["options"] = [{"type": 6, "name": "user", "value": "999"}]
+    await feed(payload)
+    assert fake_service.handled[0].options == {"user": UserRef(id="999", name="999")}
+
+
+async def test_an_expired_interaction_is_logged_not_raised(feed, fake_service, recorder, caplog):
+    recorder.fail_with = unknown_interaction()
+    with caplog.at_level(logging.WARNING, logger="referee.discord"):
+        await feed(interaction_payload("game", "status"))
+    # The reply and then the apology were both attempted; neither could be delivered.
+    assert len(recorder.sent) == 2
+    assert any("could not send the error" in r.getMessage() for r in caplog.records)
