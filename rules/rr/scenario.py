@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.core.areas import AreaGraph, AreaShape
+
 Side = Literal["nato", "soviet"]
 Nation = Literal["de", "us", "su"]  # 2.0: West German (gray), American (green), Soviet (red)
 Point = tuple[float, float]
@@ -110,6 +112,9 @@ class Scenario(BaseModel):
     #: 9.11: the Luchs's DF reduction is not printed; our stand-in figure.
     luchs_df_penalty: int = 1
     stand_ins: str = ""  # prose: which values are ours
+    #: Counters that are never deployed in an area: the sniper (9.2) is laid on a target for
+    #: one impulse, the Hind (10.2) is placed afresh each turn it is available.
+    off_map_units: list[str] = Field(default_factory=list)
 
     @cached_property
     def area_by_id(self) -> dict[str, AreaSpec]:
@@ -120,6 +125,38 @@ class Scenario(BaseModel):
     def unit_by_id(self) -> dict[str, UnitSpec]:
         """Counters by id."""
         return {u.id: u for u in self.units}
+
+    @cached_property
+    def graph(self) -> AreaGraph:
+        """Adjacency (7.2), range (7.3.1) and line of sight (7.3.2), computed from the polygons."""
+        return AreaGraph(
+            AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in self.areas
+        )
+
+    @cached_property
+    def main_objective_areas(self) -> frozenset[str]:
+        """12.0: the main objective and every area adjacent to it (NATO must hold them all)."""
+        return self.graph.adjacent(self.main_objective) | {self.main_objective}
+
+    @cached_property
+    def city_areas(self) -> frozenset[str]:
+        """The areas of Tannenbruck (9.2: the sniper may only shoot at units there)."""
+        return frozenset(a.id for a in self.areas if a.city)
+
+    @cached_property
+    def city_east_areas(self) -> frozenset[str]:
+        """11.0 turn 6: the city areas east of the river (the Territorialheer arrives there)."""
+        return frozenset(a.id for a in self.areas if a.city and a.east_of_river)
+
+    @cached_property
+    def entrances(self) -> dict[str, list[tuple[Side, int]]]:
+        """Reinforcement entrances (11.0): area -> [(side, turn)], as the map's circles show."""
+        out: dict[str, list[tuple[Side, int]]] = {}
+        for deployment in self.deployments:
+            if deployment.mode == "enter":
+                for area in deployment.areas:
+                    out.setdefault(area, []).append((deployment.side, deployment.turn))
+        return out
 
 
 @lru_cache(maxsize=None)

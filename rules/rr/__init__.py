@@ -1,0 +1,1 @@
+"""Raid and Riposte (Lock 'n Load), Tannenbruck 1985: scenario data and rules."""
