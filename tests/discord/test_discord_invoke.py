@@ -278,3 +278,19 @@ async def test_an_expired_interaction_is_logged_not_raised(feed, fake_service, r
     # The reply and then the apology were both attempted; neither could be delivered.
     assert len(recorder.sent) == 2
     assert any("could not send the error" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_file_too_large_for_the_server_is_left_out_with_a_note(feed, fake_service, recorder):
+    fake_service.replies["game export"] = Reply(
+        text="The log of this game.",
+        attachments=[Attachment(filename="game.json", data=b"x" * 3_000_000)],
+    )
+    payload = interaction_payload("game", "export")
+    payload["attachment_size_limit"] = 2_000_000
+    await feed(payload)
+    (sent,) = recorder.sent
+    assert sent.files == {}
+    assert sent.message["content"] == (
+        "The log of this game.\n(game.json is 3.0 MB; Discord takes at most 2.0 MB here, "
+        "so it is not attached.)"
+    )
