@@ -309,7 +309,7 @@ def id_label_box(centre: Point, text: str) -> Box:
 OBJ_SIZE = 30.0
 
 
-def objective_box(centre: Point, label: Box) -> Box:
+def objective_box(centre: Point) -> Box:
     """The objective tag's box: left of the centre dot."""
     return (centre[0] - 8 - 2 * OBJ_SIZE, centre[1] - OBJ_SIZE, centre[0] - 8, centre[1])
 
@@ -323,7 +323,7 @@ def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
     total = sum(counts.values())
     parts = [f"{book.look(k).letter}{n}" for k, n in counts.items()]
     first = book.look(next(iter(counts)))
-    return Chip(id=f"stack-{area}", label=f"{total} units", look=first,
+    return Chip(id=f"stack-{area}", label=f"{total} unit{'' if total == 1 else 's'}", look=first,
                 status=" ".join(parts) + "  see below")
 
 
@@ -338,13 +338,16 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     polys = {a.id: tf.many(a.polygon) for a in view.areas}
     centres = {a.id: tf(a.centre) for a in view.areas}
 
-    # Fixed labels first: id labels, then objective tags; chips keep clear of both.
-    taken: list[Box] = []
+    # Each area's id label sits above-right of its centre dot and its objective tag left of
+    # it.  Chips keep clear of those spots if they can; an area whose chips only fit with
+    # the spots free gives them up, and its labels are placed after the chips, near the dot.
+    dot_boxes = {aid: (c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7) for aid, c in centres.items()}
     label_boxes = {a.id: id_label_box(centres[a.id], clean(a.id)) for a in view.areas}
-    dot_boxes = {aid: (c[0] - 6, c[1] - 6, c[0] + 6, c[1] + 6) for aid, c in centres.items()}
-    obj_boxes = {a.id: objective_box(centres[a.id], label_boxes[a.id])
-                 for a in view.areas if a.objective}
-    taken += list(label_boxes.values()) + list(dot_boxes.values()) + list(obj_boxes.values())
+    obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
+    reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
+                for a in view.areas}
+    released: set[str] = set()
+    taken: list[Box] = list(dot_boxes.values())
 
     # Marks' lines are known now; their labels are placed after the chips.
     mark_lines = [tf.many(m.points) for m in view.marks]
@@ -355,31 +358,68 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     placements: dict[str, list[Box]] = {}
     crowded: list[str] = []
     stacks: dict[str, tuple[Chip, Box]] = {}
+
+    def spots(skip: str | None) -> list[Box]:
+        return [b for aid, boxes in reserved.items() if aid not in released and aid != skip
+                for b in boxes]
+
     for area in view.areas:
         if area.id not in full_blocks:
             continue
         anchor = (centres[area.id][0], centres[area.id][1] + 24)
-        # Two-row chips if they fit, else one-row chips, else a stack chip and the panel.
-        mask = AreaMask(polys[area.id], taken)
-        candidates = mask.candidates(anchor)
-        for blocks in (full_blocks[area.id], compact_blocks[area.id]):
-            mask.placed.clear()
-            boxes = place_area(mask, blocks, candidates)
-            if boxes is not None:
-                blocks_by_area[area.id] = blocks
-                placements[area.id] = boxes
-                taken += boxes
+        # Two-row chips if they fit, else one-row chips (first around the label spots, then
+        # over them), else a stack chip on the map and every chip in the panel.
+        # Last resort before the panel: chips may cover the area's own centre dot too.
+        fitted = False
+        for release in (0, 1, 2):
+            base = taken if release < 2 else [b for b in taken if b is not dot_boxes[area.id]]
+            mask = AreaMask(polys[area.id], base + spots(area.id if release else None))
+            candidates = mask.candidates(anchor)
+            for blocks in (full_blocks[area.id], compact_blocks[area.id]):
+                mask.placed.clear()
+                boxes = place_area(mask, blocks, candidates)
+                if boxes is not None:
+                    blocks_by_area[area.id] = blocks
+                    placements[area.id] = boxes
+                    taken += boxes
+                    fitted = True
+                    break
+            if fitted:
+                if release:
+                    released.add(area.id)
                 break
-        else:
-            blocks_by_area[area.id] = full_blocks[area.id]
-            crowded.append(area.id)
-            chip = stack_chip(area.id, full_blocks[area.id], book)
-            mask.placed.clear()
-            fit = place_area(mask, [Block([chip], [])], candidates)
-            if fit is None:
-                fit = [Placer(map_box, taken).search(anchor, chip.size)]
-            stacks[area.id] = (chip, fit[0])
-            taken.append(fit[0])
+        if fitted:
+            continue
+        blocks_by_area[area.id] = full_blocks[area.id]
+        crowded.append(area.id)
+        chip = stack_chip(area.id, full_blocks[area.id], book)
+        mask = AreaMask(polys[area.id], taken + spots(None))
+        fit = place_area(mask, [Block([chip], [])], mask.candidates(anchor))
+        if fit is None:
+            released.add(area.id)
+            mask = AreaMask(polys[area.id], taken + spots(None))
+            fit = place_area(mask, [Block([chip], [])], mask.candidates(anchor))
+        if fit is None:
+            fit = [Placer(map_box, taken + spots(None)).search(anchor, chip.size)]
+        stacks[area.id] = (chip, fit[0])
+        taken.append(fit[0])
+
+    # Labels of released areas: as near their preferred spot as the area allows.
+    for area in view.areas:
+        for key, boxes in (("label", label_boxes), ("objective", obj_boxes)):
+            if area.id not in boxes:
+                continue
+            box = boxes[area.id]
+            if area.id in released:
+                others = taken + spots(None)
+                size = (box[2] - box[0], box[3] - box[1])
+                mask = AreaMask(polys[area.id], others)
+                found = mask.find(size, mask.candidates(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)))
+                box = found or Placer(map_box, others).search(
+                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), size)
+                boxes[area.id] = box
+            taken.append(box)
+
     # A counter in an area the map does not have is still shown: in the panel, under its
     # area's name (an engine bug made visible rather than a unit silently missing).
     for area_id in full_blocks:
@@ -626,7 +666,7 @@ def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, lis
     canvas.rect((0, top, canvas.width, bottom), fill=PALETTE["panel"])
     for area_id, heading_y, _, placed in rows:
         count = sum(len(block.counters) for block, _ in placed)
-        text = f"Area {clean(area_id)}: {count} units"
+        text = f"Area {clean(area_id)}: {count} unit{'' if count == 1 else 's'}"
         w, h = Canvas.text_size(text, BODY)
         head = (MARGIN, heading_y + 4, MARGIN + w + 12, heading_y + 4 + h + 2)
         canvas.rect(head, fill=PALETTE["header"], radius=5)

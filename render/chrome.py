@@ -78,8 +78,8 @@ def draw_pill(canvas: Canvas, x: float, cy: float, text: str, fill_key: str,
 CHIP_LABEL = 19  # the unit's short name: the one thing a player must read at a glance
 CHIP_PAD = 3.0
 BADGE = 21.0
-ROW1 = 23.0
-ROW2 = 21.0
+ROW1 = 22.0
+ROW2 = 20.0
 
 
 @dataclass
