@@ -204,7 +204,12 @@ async def respond(
     done, _ = await asyncio.wait({pending}, timeout=defer_after)
     if not done:
         log.info("/%s is slow; deferring interaction %s", " ".join(inv.command), interaction.id)
-        await _defer(interaction, ephemeral=False)
+        try:
+            await _defer(interaction, ephemeral=False)
+        except discord.HTTPException:
+            # The interaction is gone, but the command still runs to its end (and commits).
+            await pending
+            raise
     reply = await pending
     if reply.error:
         await send_private(interaction, reply.text)

@@ -30,6 +30,9 @@ MAX_MESSAGES = 4
 #: The line that ends a reply cut at :data:`MAX_MESSAGES`.
 TRUNCATED_NOTE = "… (cut here: too long for Discord; see /game log)"
 
+#: What an empty reply says, since Discord refuses an empty message.
+EMPTY_REPLY = "Done."
+
 _FENCE = "```"
 
 
@@ -141,6 +144,9 @@ def compose(reply: Reply, limit: int = CONTENT_LIMIT) -> list[Outgoing]:
     ping, ids = mention_line(reply)
     text = reply_text(reply)
     body = f"{text}\n{ping}" if text and ping else (text or ping)
+    if not body and not reply.attachments:
+        # Discord refuses a message with neither text nor files.
+        body = EMPTY_REPLY
     pieces = split_content(body, limit)
     if len(pieces) > MAX_MESSAGES:
         last = pieces[MAX_MESSAGES - 1]

@@ -270,6 +270,8 @@ class FakeService:
         self.delay = 0.0
         self.render_error: Exception | None = None
         self.handled: list[Invocation] = []
+        #: Invocations whose handling ran to its end (after any delay).
+        self.finished: list[Invocation] = []
         self.completions: list[tuple[Invocation, str]] = []
         self.suggestions: list[Choice] = []
         self.closed = False
@@ -279,6 +281,7 @@ class FakeService:
         self.handled.append(inv)
         if self.delay:
             await asyncio.sleep(self.delay)
+        self.finished.append(inv)
         key = " ".join(inv.command)
         if key in self.errors:
             raise self.errors[key]

@@ -294,3 +294,17 @@ async def test_a_file_too_large_for_the_server_is_left_out_with_a_note(feed, fak
         "The log of this game.\n(game.json is 3.0 MB; Discord takes at most 2.0 MB here, "
         "so it is not attached.)"
     )
+
+
+@pytest.mark.parametrize("defer_after", [0.05])
+async def test_a_failed_defer_still_lets_the_command_finish(
+    feed, fake_service, recorder, defer_after, caplog
+):
+    fake_service.delay = 0.3
+    recorder.fail_with = unknown_interaction()
+    with caplog.at_level(logging.WARNING, logger="referee.discord"):
+        await feed(interaction_payload("game", "status"))
+    # The service ran to its end (its step committed) although Discord had let go.
+    assert len(fake_service.finished) == 1
+    assert [s.kind for s in recorder.sent] == ["callback", "callback"]
+    assert any("could not send the error" in r.getMessage() for r in caplog.records)

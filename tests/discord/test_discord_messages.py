@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from bot.discord.messages import (
     CONTENT_LIMIT,
+    EMPTY_REPLY,
     MAX_FILES,
     MAX_MESSAGES,
     TRUNCATED_NOTE,
@@ -21,6 +22,12 @@ def test_short_reply_is_one_message_with_the_ping_last():
     (msg,) = compose(Reply(text="VDV-1 moves to 12.\n➡️ NATO impulse", mentions=["111"]))
     assert msg.content == "VDV-1 moves to 12.\n➡️ NATO impulse\n<@111>"
     assert msg.mentions == ["111"]
+
+
+def test_an_empty_reply_still_says_something():
+    assert [m.content for m in compose(Reply(text="  "))] == [EMPTY_REPLY]
+    only_file = compose(Reply(text="", attachments=[Attachment(filename="a.png", data=b"x")]))
+    assert only_file[0].content == "" and len(only_file[0].attachments) == 1
 
 
 def test_a_mention_already_in_the_text_is_not_written_twice():
