@@ -16,7 +16,7 @@ from rules.commando.actions import (
 from rules.commando.activation import OFFICER_RANGE, check_direct, plural
 from rules.commando.melee import plan_assault
 from rules.commando.movement import plan_move, speed
-from rules.commando.shooting import MORTAR_ACTIONS, PILLBOX_RANGE, RANGE, check_reach
+from rules.commando.shooting import MORTAR_ACTIONS, check_reach
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Action, Choice
@@ -114,11 +114,11 @@ def target_choices(state: RaidState, side: str, order: str, unit: UnitState | No
     for enemy in enemies:
         gap = table.distance(unit.pos, enemy.pos) if unit else 0.0
         if unit is not None:
-            limit = PILLBOX_RANGE if enemy.kind == "pillbox" else RANGE
             if order == "assault":
-                limit = unit.actions * speed(unit) + board.CONTACT
-            if table.beyond(gap, limit):
-                continue
+                if table.beyond(gap, unit.actions * speed(unit) + board.CONTACT):
+                    continue
+            elif not _valid(lambda e=enemy: check_reach(state, unit, e, order)):
+                continue  # out of range, behind a pillbox's arc, or already fired
         ranked_units.append((gap, enemy))
     ranked_units.sort(key=lambda pair: pair[0])
     return [

@@ -196,3 +196,14 @@ def test_moving_onto_a_target_stops_in_contact() -> None:
     assert moved.unit("D1").x == pytest.approx(6.5, abs=0.01)
     step = order(moved, "demolish", unit="D1", target="bunker", dice=[6])
     assert "bunker" in step.state.destroyed
+
+
+def test_gun_emplacements_are_targets_that_never_fire() -> None:
+    """Shooting: gun emplacements cannot fire at ground units; they are targets to put out
+    of action (demolished like the others)."""
+    germans = arrange({"D1": (44, 6.5), "T1": (2, 20)}, actions={"T1": 1}, side="germans")
+    with pytest.raises(RuleError, match="There is no unit 'gun'"):
+        order(germans, "shoot", unit="gun", target="D1")
+    state = arrange({"D1": (44, 6.5), "T1": (2, 20)}, actions={"D1": 2})
+    step = order(state, "demolish", unit="D1", target="gun", dice=[6])
+    assert "gun" in step.state.destroyed

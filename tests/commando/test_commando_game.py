@@ -199,3 +199,11 @@ def test_a_full_length_raid_plays_to_the_end() -> None:
     """Random-legal driver: a whole 8-turn St Nazaire raid."""
     state, _ = play(2026)
     assert state.finished and state.max_turn == 8
+
+
+def test_target_choices_respect_the_pillbox_arc() -> None:
+    """Autocomplete for a pillbox lists only targets in its 180 degree arc and 12" range."""
+    state = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans",
+                    actions={"PB1": 1})
+    got = SYSTEM.choices(state, "germans", "shoot", "target", {"unit": "PB1"})
+    assert [c.value for c in got] == ["A1"]
