@@ -315,10 +315,8 @@ class AreaGraph:
         A point exactly on a border belongs to the first such area in map order.
         """
         p = (float(point[0]), float(point[1]))
-        inside = [a for a in self.ids if point_in_polygon(p, self._polygon[a])]
-        if inside:
-            return inside[0]
-        on_border = [
-            a for a in self.ids if distance_to_outline(p, self._polygon[a]) <= self.tolerance
-        ]
-        return on_border[0] if on_border else None
+        for area in self.ids:
+            polygon = self._polygon[area]
+            if point_in_polygon(p, polygon) or distance_to_outline(p, polygon) <= self.tolerance:
+                return area
+        return None

@@ -56,13 +56,15 @@ DOTS: dict[str, Point] = {
     "20": (1090, 290),
     "21": (1065, 820),
     "22": (1235, 100),
-    "23": (1275, 335),
-    "24": (1250, 580),
+    # 23, 28, 24 and 29 stand on one circle, so their four outlines meet at one corner:
+    # 23 and 29 (and 24 and 28) touch only there, and are still adjacent (7.2).
+    "23": (1265, 345),
+    "24": (1265, 585),
     "25": (1240, 870),
     "26": (1390, 735),
     "27": (1510, 120),
-    "28": (1425, 365),
-    "29": (1515, 560),
+    "28": (1435, 345),
+    "29": (1435, 585),
     "30": (1500, 885),
 }
 
@@ -73,8 +75,8 @@ EAST = {str(n) for n in range(16, 31)}
 BRIDGES: list[tuple[str, str]] = [("7", "17"), ("15", "18")]
 
 #: How far (as a share of a border's length) a border is bent, and into how many pieces.
-BEND = 0.07
-PIECES = 3
+BEND = 0.06
+PIECES = 5
 #: Corners nearer than this (map units) are one corner.
 SNAP = 0.5
 
