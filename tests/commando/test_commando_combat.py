@@ -204,6 +204,6 @@ def test_gun_emplacements_are_targets_that_never_fire() -> None:
     germans = arrange({"D1": (44, 6.5), "T1": (2, 20)}, actions={"T1": 1}, side="germans")
     with pytest.raises(RuleError, match="There is no unit 'gun'"):
         order(germans, "shoot", unit="gun", target="D1")
-    state = arrange({"D1": (44, 6.5), "T1": (2, 20)}, actions={"D1": 2})
+    state = arrange({"D1": (44, 5.5), "T1": (2, 20)}, actions={"D1": 2})
     step = order(state, "demolish", unit="D1", target="gun", dice=[6])
     assert "gun" in step.state.destroyed
