@@ -290,3 +290,136 @@ def test_7_3_2_chosen_lines_of_sight(
 ) -> None:
     assert scenario.graph.blockers(a, b) == blocked_by
     assert scenario.graph.los(b, a) == (not blocked_by)
+
+
+# -- the counters of 11.0 ----------------------------------------------------------------------
+
+SOVIET = ["VDV-1", "VDV-2", "VDV-3", "MORT-SU", "BMD", "T12", "AGS", "NIKOLAS", "ASU85",
+          "KOVAL", "SPETS", "SAGGER", "KASTET", "HIND"]
+GERMAN = ["M48-1", "M48-2", "M48-3", "LUCHS", "INF-DE1", "INF-DE2", "INF-DE3", "HQ", "TERR"]
+AMERICAN = ["INF-US1", "INF-US2", "INF-US3", "TOW", "BOYES", "M60-1", "M60-2", "M60-3",
+            "MORT-US", "SNIPER"]
+#: Counters with one side only: they cannot be attacked (9.2-9.4, 9.7-9.9), the Hind leaves
+#: play when reduced (10.2), and the HQ is a headquarters, not a company (our decision).
+ONE_STEP = {"SAGGER", "KASTET", "TOW", "NIKOLAS", "BOYES", "KOVAL", "SNIPER", "HIND", "HQ"}
+#: 7.3.5 note: an asterisk for ACM: these can neither lead nor support an assault.
+NO_ASSAULT = {"MORT-SU", "MORT-US", "T12", "AGS", "NIKOLAS", "BOYES", "KOVAL", "SAGGER",
+              "KASTET", "TOW", "SNIPER", "HQ", "HIND"}
+VEHICLES = {"BMD", "ASU85", "HIND", "M48-1", "M48-2", "M48-3", "LUCHS", "M60-1", "M60-2",
+            "M60-3"}
+
+
+def test_11_0_every_unit_is_there_once_with_its_side_and_nation(scenario: Scenario) -> None:
+    ids = [u.id for u in scenario.units]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == set(SOVIET) | set(GERMAN) | set(AMERICAN)
+    for unit in scenario.units:
+        nation = "su" if unit.id in SOVIET else "de" if unit.id in GERMAN else "us"
+        assert unit.nation == nation, unit.id
+        assert unit.side == ("soviet" if nation == "su" else "nato"), unit.id
+        assert unit.stand_in, unit.id  # our values, marked so
+        assert unit.id.isupper() and len(unit.id) <= 8  # typed on a phone
+
+
+def test_one_step_counters_and_two_step_counters(scenario: Scenario) -> None:
+    for unit in scenario.units:
+        assert (unit.reduced is None) == (unit.id in ONE_STEP), unit.id
+
+
+def test_7_3_5_who_has_an_asterisk_for_acm(scenario: Scenario) -> None:
+    for unit in scenario.units:
+        assert (unit.full.acm is None) == (unit.id in NO_ASSAULT), unit.id
+        if unit.reduced is not None:
+            assert (unit.reduced.acm is None) == (unit.full.acm is None), unit.id
+
+
+def test_9_5_9_6_vehicles_are_the_tanks_bmd_luchs_and_hind(scenario: Scenario) -> None:
+    assert {u.id for u in scenario.units if u.vehicle} == VEHICLES
+    assert {u.id for u in scenario.units if u.kind == "tank"} == \
+        {"ASU85", "M48-1", "M48-2", "M48-3", "M60-1", "M60-2", "M60-3"}  # 7.3.5.3
+
+
+def test_5_1_stacking_points(scenario: Scenario) -> None:
+    units = scenario.unit_by_id
+    for vdv in ("VDV-1", "VDV-2", "VDV-3"):
+        assert units[vdv].stacking == 2  # 5.1: "a VDV Para is two stacking points"
+    for unit in scenario.units:
+        if unit.kind in ("leader", "atgm", "sniper", "hq", "hind"):
+            assert unit.stacking == 0, unit.id  # no stacking points shown
+        elif "company" in unit.name:
+            assert unit.stacking == 2, unit.id
+        else:
+            assert unit.stacking == 1, unit.id  # platoons, sections, batteries
+
+
+def test_6_2_1_us_infantry_has_morale_7(scenario: Scenario) -> None:
+    """The 6.2.1 example: "A Morale 7 U.S. Infantry unit"."""
+    for k in (1, 2, 3):
+        assert scenario.unit_by_id[f"INF-US{k}"].full.morale == 7
+
+
+def test_values_are_in_the_ranges_of_the_counter_mix(scenario: Scenario) -> None:
+    for unit in scenario.units:
+        for values in filter(None, (unit.full, unit.reduced)):
+            assert 0 <= values.rcm <= 3, unit.id
+            assert values.acm is None or 0 <= values.acm <= 4, unit.id
+            assert 0 <= values.ap <= 4, unit.id
+            if unit.kind not in ("leader", "atgm", "sniper"):  # never attacked directly
+                assert 4 <= values.df <= 9 and 5 <= values.morale <= 9, unit.id
+        if unit.reduced is not None:
+            for field in ("rcm", "df", "morale", "ap"):
+                assert getattr(unit.reduced, field) <= getattr(unit.full, field), unit.id
+            assert unit.reduced != unit.full, unit.id
+
+
+def test_9_3_9_4_atgms_ride_with_one_company(scenario: Scenario) -> None:
+    units = scenario.unit_by_id
+    assert units["SAGGER"].attached_to == "VDV-1"
+    assert units["TOW"].attached_to == "INF-US1"
+    assert units["KASTET"].attached_to == "T12"
+    for rider in ("SAGGER", "TOW", "KASTET"):
+        assert units[rider].full.rcm == 1  # "increase the RCM by one"
+        host = units[units[rider].attached_to]
+        assert host.side == units[rider].side
+        together = [d for d in scenario.deployments if rider in d.units]
+        assert len(together) == 1 and host.id in together[0].units
+
+
+def test_11_0_setup_and_reinforcements_as_the_text_lists_them(scenario: Scenario) -> None:
+    table = sorted(
+        (d.turn, d.side, d.mode, tuple(sorted(d.areas, key=int)), tuple(sorted(d.units)))
+        for d in scenario.deployments
+    )
+    east_city = tuple(sorted(scenario.city_east_areas, key=int))
+    assert table == sorted([
+        (0, "nato", "setup", ("1", "2", "3", "4"), ("LUCHS", "M48-1", "M48-2")),
+        (0, "soviet", "setup", ("7", "10", "14", "15", "16", "28"),
+         tuple(sorted(["VDV-1", "VDV-2", "VDV-3", "SAGGER", "MORT-SU", "BMD", "T12", "KASTET",
+                       "AGS", "NIKOLAS"]))),
+        (0, "soviet", "setup", ("19",), ("ASU85",)),
+        (2, "nato", "enter", ("1", "2"), ("HQ", "INF-DE1", "INF-DE2", "INF-DE3", "M48-3")),
+        (3, "nato", "enter", ("4", "9", "13"), ("BOYES", "INF-US1", "INF-US2", "INF-US3", "TOW")),
+        (4, "nato", "enter", ("3", "4", "9", "13"), ("M60-1", "M60-2", "M60-3")),
+        (5, "nato", "place_us_only", (), ("MORT-US",)),
+        (6, "nato", "city_east", east_city, ("TERR",)),
+        (6, "soviet", "enter", ("27", "29", "30"), ("KOVAL", "SPETS")),
+    ])
+
+
+def test_every_counter_is_deployed_once_or_kept_off_the_map(scenario: Scenario) -> None:
+    deployed = [u for d in scenario.deployments for u in d.units]
+    assert len(deployed) == len(set(deployed))
+    assert set(scenario.off_map_units) == {"SNIPER", "HIND"}  # 9.2, 10.2
+    assert set(deployed) | set(scenario.off_map_units) == set(scenario.unit_by_id)
+    assert not set(deployed) & set(scenario.off_map_units)
+    for deployment in scenario.deployments:
+        assert set(deployment.areas) <= set(IDS)
+        sides = {scenario.unit_by_id[u].side for u in deployment.units}
+        assert sides == {deployment.side}
+
+
+def test_11_0_the_soviet_setup_fits_the_stacking_limit(scenario: Scenario) -> None:
+    """Six stacking points per area (5.1): the Soviet setup fits in its six areas, 7 included."""
+    setup = next(d for d in scenario.deployments if d.side == "soviet" and "7" in d.areas)
+    points = sum(scenario.unit_by_id[u].stacking for u in setup.units)
+    assert 1 <= points <= 6 * len(setup.areas)
