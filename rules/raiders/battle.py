@@ -50,23 +50,23 @@ def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "ma
     die_r = ctx.dice.die(6, "raider Tactical Edge (15.1)")
     die_h = ctx.dice.die(6, "hostile Tactical Edge (15.1)")
     total_r, total_h = die_r + elite_r, die_h + elite_h
+    elite_txt_r = f" +{elite_r} elite" if elite_r else ""
+    elite_txt_h = f" +{elite_h} elite" if elite_h else ""
+    lines = [f"🎲 Edge: raiders {die_r}{elite_txt_r} = {total_r}", f"vs hostiles {die_h}{elite_txt_h} = {total_h}"]
     if total_r != total_h:
         edge: Side = "raider" if total_r > total_h else "hostile"
-        why = ""
+        lines.append(f"→ {edge}s fire first (15.1)")
     else:
         terrain = sc.terrain_by_key[sc.space_by_id[space].terrain]
         edge = terrain.edge_tie
-        why = f" tie: {terrain.name} chart → {edge}s"
-    text = (
-        f"🎲 Edge: raiders {die_r}{f' +{elite_r} elite' if elite_r else ''} = {total_r}"
-        f" vs hostiles {die_h}{f' +{elite_h} elite' if elite_h else ''} = {total_h}"
-        f" →{why or ''} {edge}s first (15.1)"
-    )
+        lines.append(f"→ tie, {terrain.name}: {edge}s first (15.1)")
+    text = " ".join(lines)
     # 15.1 (3): strongest first; equal values keep the order they came out of the bin.
     line = sorted(hostiles, key=lambda h: -sc.hostile[h].combat)
     names = ", ".join(f"{h}({sc.hostile[h].combat})" for h in line)
     ctx.say("battle", f"⚔ Battle at {sc.space_by_id[space].name}: {names} (15.1)", "15.1")
-    ctx.say("edge", text, "15.1", raider=die_r, hostile=die_h, edge=edge)
+    for row in lines:
+        ctx.say("edge", row, "15.1", raider=die_r, hostile=die_h, edge=edge)
     m.battle = Battle(
         space=space,
         source=source,
@@ -213,10 +213,10 @@ def fire(ctx: Ctx, side: Side, shooter: str, target: str) -> None:
             b.dead.append(target)
             shot.hits.append(target)
             b.losses_this_round += 1
-            ctx.say("fire", f"🎲 {die} vs {shooter} {value} → hit: {target} eliminated (15.1)", "15.1",
+            ctx.say("fire", f"{shooter}: 🎲 {die} vs {value} → {target} eliminated (15.1)", "15.1",
                     die=die, unit=shooter, target=target, hit=True)
         else:
-            ctx.say("fire", f"🎲 {die} vs {shooter} {value} → miss on {target} (15.1)", "15.1",
+            ctx.say("fire", f"{shooter}: 🎲 {die} vs {value} → miss on {target} (15.1)", "15.1",
                     die=die, unit=shooter, target=target, hit=False)
     b.shots.append(shot)
     b.turn = "hostile" if side == "raider" else "raider"
@@ -256,7 +256,7 @@ def end_round(ctx: Ctx) -> None:
     assert b is not None
     ctx.snapshot = True
     b.quiet_rounds = b.quiet_rounds + 1 if b.losses_this_round == 0 else 0
-    ctx.say("round", f"End of round {b.round}: {b.losses_this_round} lost (15.1)", "15.1")
+    ctx.say("round", f"End of round {b.round}: {b.losses_this_round} lost (15.1)", "15.1", round=b.round)
     if b.quiet_rounds >= 2:
         ctx.say("breakoff", "Two rounds in a row without a loss: break-off, a draw (15.2)", "15.2")
         finish(ctx, "draw")

@@ -56,8 +56,7 @@ def recruit(ctx: Ctx, what: str, at: str) -> None:
         raise RuleError(f"A {spec.name} costs {spec.cost} RP and you have {m.rp} (9.0).")
     m.rp -= spec.cost
     place(m, free[0], at)
-    ctx.say("recruit", f"{free[0].id} {spec.name} recruited at {space.name}: −{spec.cost} RP → {m.rp} (9.0)",
-            "9.0")
+    ctx.say("recruit", f"{free[0].id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
 
 
 def buy_gear(ctx: Ctx, what: str, to: str) -> None:

@@ -36,6 +36,7 @@ class TerrainSpec(Frozen):
     name: str
     stop: bool = False  # 12.0: a force entering this space moves no farther this Op
     edge_tie: Faction  # 15.1 (2): who has Tactical Edge on a tied roll here
+    palette: str = ""  # the renderer's colour key, if not ``key`` itself
 
 
 class SpaceSpec(Frozen):

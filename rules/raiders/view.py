@@ -98,7 +98,8 @@ def network_view(ctx: Ctx) -> NetworkView:
         if mk is not None:
             shown = sc.marker_type[mk.type].name if mk.revealed and mk.type else "?"
         spaces.append(SpaceView(
-            id=s.id, name=s.name, position=s.position, terrain=s.terrain, staging=s.staging,
+            id=s.id, name=s.name, position=s.position,
+            terrain=sc.terrain_by_key[s.terrain].palette or s.terrain, staging=s.staging,
             airfield=s.airfield, port=s.port, objective=shown,
             objective_done=bool(mk and mk.destroyed),
         ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rules.core.contract import Step
-from rules.core.dice import SeededDice
+from rules.core.dice import RecordedDice, SeededDice
 from rules.core.errors import RuleError
 from rules.raiders import SYSTEM
 from rules.raiders.forces import stack_count
@@ -63,11 +63,15 @@ def play(seed: int, options: dict[str, object], max_steps: int = 3000) -> tuple[
         main = [a for a in actions if a.name not in HOUSEKEEPING]
         action = rng.choice(main if main and rng.random() < 0.9 else actions)
         before = state.model_dump_json()
+        first_roll = len(dice.rolls)
         try:
             step = SYSTEM.apply(state, "raiders", action, dice)
         except RuleError as exc:  # a listed order must be accepted
             raise AssertionError(f"legal {action!r} refused: {exc}") from exc
         assert state.model_dump_json() == before, "apply changed its input"
+        # Replaying the order with its recorded dice gives the identical state (DESIGN.md).
+        replay = SYSTEM.apply(state, "raiders", action, RecordedDice(dice.rolls[first_roll:]))
+        assert replay.state == step.state
         if state.phase != "between" and step.state.phase == "between":
             missions += 1
         state = step.state

@@ -58,7 +58,7 @@ def test_exact_casualty_sequence_through_the_orders() -> None:
     assert len(m.deck) == 9  # 9 - 1 drawn + 1 won (13.0 (3))
     assert m.op == 2 and m.segment == "recruit"
     lines = texts(step)
-    assert "🎲 4 vs SAS-1 4 → hit: Ger-1 eliminated (15.1)" in lines
+    assert "SAS-1: 🎲 4 vs 4 → Ger-1 eliminated (15.1)" in lines
     assert any("Ldr-1 Stirling joins (20.2)" in t for t in lines)
 
 

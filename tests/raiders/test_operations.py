@@ -365,3 +365,23 @@ def test_choices_are_short_and_labelled() -> None:
     assert 0 < len(to) <= 25 and to[0].value == "siwa"
     assert SYSTEM.choices(state, "raiders", "move", "to", {"force": "F1", "to": "jar"})[0].value == "jarabub"
     assert all(len(line) <= 60 for line in SYSTEM.status(state))
+
+
+def test_view_renders_a_battle_round_to_png() -> None:
+    """The NetworkView carries the battle panel and draws to a real PNG."""
+    import io
+
+    from PIL import Image
+
+    from render import snapshot
+
+    state = put(mission_state("M1"), "siwa", "Cdo-1", "SAS-1")
+    step = do(state, A.Move(force="F1", to="jarabub"), [4, 1, 1, 1, 3, 5])  # C4, edge 3+1 v 5
+    view = SYSTEM.view(step.state)
+    assert view.battle is not None and view.battle.tactical_edge == "hostile"
+    assert [c.id for c in view.battle.hostiles] == ["Ita-1", "Ita-2", "Ita-3"]
+    assert [t.label for t in view.tracks] == ["Alert", "Ops left", "RP"]
+    assert any(f.faction == "hostile" for f in view.forces)
+    assert view.marks and view.marks[0].kind == "move"
+    image = Image.open(io.BytesIO(snapshot(view).png))
+    assert image.format == "PNG" and image.width > 100
