@@ -16,6 +16,7 @@ import pytest
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.service import Service
+from rules.core import registry
 from tests.discord.conftest import feed_gateway, start_client
 from tests.discord.dpy_harness import (
     ALICE,
@@ -144,3 +145,14 @@ async def test_moderator_tools_follow_the_invokers_permissions(alice: Player, bo
     (done,) = await bob("mod", "kick", users={"user": (ALICE, "Alice")},
                         permissions=MANAGE_CHANNELS)
     assert not done.ephemeral and "Alice" in done.message["content"]
+
+
+@pytest.mark.parametrize("system", sorted(registry.load_all()))
+async def test_every_system_starts_with_a_map_through_discord(alice: Player, system: str):
+    """``/game new system:<key>`` for each registered system: deferred, then its PNG."""
+    sent = await alice("game", "new", {"system": system})
+    assert sent[0].payload["type"] == DEFERRED
+    (png,) = sent[-1].files.values()
+    open_png(png)
+    assert "(No map this time" not in sent[-1].message["content"]
+    assert "map unavailable" not in sent[-1].message["content"]
