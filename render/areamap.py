@@ -195,7 +195,19 @@ class AreaMask:
                 row[c + 1] = above[c + 1] + run
         self.sat = sat
         self.placed: list[tuple[int, int, int, int]] = []  # cell boxes placed in this area
+        #: Cell boxes to keep clear in this search only (label spots an area may give up).
+        self.soft: list[tuple[int, int, int, int]] = []
         self.last = (0, 0, 0, 0)
+
+    def set_soft(self, boxes: list[Box]) -> None:
+        """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
+        self.soft = [
+            (math.floor((y0 - GAP - self.y0) / CELL), math.floor((x0 - GAP - self.x0) / CELL),
+             math.ceil((y1 + GAP - self.y0) / CELL), math.ceil((x1 + GAP - self.x0) / CELL))
+            for x0, y0, x1, y1 in boxes
+            if x1 + GAP >= self.x0 and y1 + GAP >= self.y0
+            and x0 - GAP <= self.x0 + self.cols * CELL and y0 - GAP <= self.y0 + self.rows * CELL
+        ]
 
     def candidates(self, anchor: Point) -> list[tuple[int, int]]:
         """Free cells (row, column), nearest the anchor first.
@@ -221,7 +233,7 @@ class AreaMask:
         ch = math.ceil(size[1] / CELL)
         if cw * ch > len(self.open) or cw > self.cols or ch > self.rows:
             return None
-        sat, rows, cols, placed = self.sat, self.rows, self.cols, self.placed
+        sat, rows, cols, placed, soft = self.sat, self.rows, self.cols, self.placed, self.soft
         hw, hh = cw // 2, ch // 2
         gap = math.ceil(GAP / CELL)
         for r, c in candidates:
@@ -232,7 +244,10 @@ class AreaMask:
             if sat[r1][c1] - sat[r0][c1] - sat[r1][c0] + sat[r0][c0]:
                 continue
             if placed and any(r0 < pr1 + gap and pr0 < r1 + gap and c0 < pc1 + gap and pc0 < c1 + gap
-                   for pr0, pc0, pr1, pc1 in placed):
+                              for pr0, pc0, pr1, pc1 in placed):
+                continue
+            if soft and any(r0 < sr1 and sr0 < r1 and c0 < sc1 and sc0 < c1
+                            for sr0, sc0, sr1, sc1 in soft):
                 continue
             x, y = self.x0 + c0 * CELL, self.y0 + r0 * CELL
             # Centre the box in its cells: the snap never makes it smaller.
@@ -370,11 +385,13 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         # Two-row chips if they fit, else one-row chips (first around the label spots, then
         # over them), else a stack chip on the map and every chip in the panel.
         # Last resort before the panel: chips may cover the area's own centre dot too.
+        # One mask per area; what each pass keeps clear on top of it is its soft list.
+        mask = AreaMask(polys[area.id], [b for b in taken if b is not dot_boxes[area.id]])
+        candidates = mask.candidates(anchor)
         fitted = False
         for release in (0, 1, 2):
-            base = taken if release < 2 else [b for b in taken if b is not dot_boxes[area.id]]
-            mask = AreaMask(polys[area.id], base + spots(area.id if release else None))
-            candidates = mask.candidates(anchor)
+            mask.set_soft(spots(area.id if release else None)
+                          + ([dot_boxes[area.id]] if release < 2 else []))
             for blocks in (full_blocks[area.id], compact_blocks[area.id]):
                 mask.placed.clear()
                 boxes = place_area(mask, blocks, candidates)
@@ -393,13 +410,17 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         blocks_by_area[area.id] = full_blocks[area.id]
         crowded.append(area.id)
         chip = stack_chip(area.id, full_blocks[area.id], book)
-        mask = AreaMask(polys[area.id], taken + spots(None))
-        fit = place_area(mask, [Block([chip], [])], mask.candidates(anchor))
+        fit = None
+        for release in (False, True):
+            mask.placed.clear()
+            mask.set_soft(spots(area.id if release else None) + [dot_boxes[area.id]])
+            fit = place_area(mask, [Block([chip], [])], candidates)
+            if fit is not None:
+                if release:
+                    released.add(area.id)
+                break
         if fit is None:
             released.add(area.id)
-            mask = AreaMask(polys[area.id], taken + spots(None))
-            fit = place_area(mask, [Block([chip], [])], mask.candidates(anchor))
-        if fit is None:
             fit = [Placer(map_box, taken + spots(None)).search(anchor, chip.size)]
         stacks[area.id] = (chip, fit[0])
         taken.append(fit[0])
@@ -517,14 +538,19 @@ def clip_segment(a: Point, b: Point, polygon: list[Point]) -> list[tuple[Point, 
             for t0, t1 in zip(ts[::2], ts[1::2])]
 
 
-def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) -> None:
-    """Trees, buildings or furrows inside an area, so terrain reads in greyscale too.
+Primitive = tuple[str, tuple[float, ...]]
 
-    Drawn as primitives clipped to the polygon (cheaper than masking a full-size texture).
-    The pattern is anchored to the image, not the area, so neighbours line up.
+
+@lru_cache(maxsize=512)
+def texture_primitives(terrain: str, polygon: tuple[Point, ...]) -> tuple[Primitive, ...]:
+    """The dots, squares or lines of an area's texture (cached: a map's areas never change).
+
+    Trees, buildings or furrows tell terrain apart in greyscale too.  Drawn as primitives
+    clipped to the polygon, anchored to the image, not the area, so neighbours line up.
     """
-    ink = shade(fill, 0.28)
-    x0, y0, x1, y1 = bbox(polygon)
+    poly = list(polygon)
+    x0, y0, x1, y1 = bbox(poly)
+    out: list[Primitive] = []
     if terrain in ("woods", "forest", "city", "town"):
         woods = terrain in ("woods", "forest")
         step = 24.0 if woods else 20.0
@@ -535,12 +561,9 @@ def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) 
             x = math.floor(x0 / step) * step + (row % 2) * step / 2
             while x <= x1:
                 # The centre alone decides: a dot that overhangs the border a little is
-                # covered by the area outlines drawn later, and one test is four times cheaper.
-                if point_in_polygon(x, y, polygon):
-                    if woods:
-                        canvas.ellipse(x, y, r, fill=ink)
-                    else:
-                        canvas.rect((x - r, y - r, x + r, y + r), fill=ink)
+                # covered by the area outlines drawn later.
+                if point_in_polygon(x, y, poly):
+                    out.append(("dot" if woods else "square", (x, y, r)))
                 x += step
             row += 1
     elif terrain in ("fields", "hills"):
@@ -551,9 +574,22 @@ def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) 
         v = math.floor(((x0 - height) if fields else y0) / step) * step
         while v <= (x1 if fields else y1):
             a, b = ((v, y1), (v + height, y0)) if fields else ((x0 - 1, v), (x1 + 1, v))
-            for p, q in clip_segment(a, b, polygon):
-                canvas.line([p, q], ink, 1.1)
+            for p, q in clip_segment(a, b, poly):
+                out.append(("line", (p[0], p[1], q[0], q[1])))
             v += step
+    return tuple(out)
+
+
+def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) -> None:
+    """Draw an area's texture in a darker shade of its fill."""
+    ink = shade(fill, 0.28)
+    for kind, v in texture_primitives(terrain, tuple(polygon)):
+        if kind == "dot":
+            canvas.ellipse(v[0], v[1], v[2], fill=ink)
+        elif kind == "square":
+            canvas.rect((v[0] - v[2], v[1] - v[2], v[0] + v[2], v[1] + v[2]), fill=ink)
+        else:
+            canvas.line([(v[0], v[1]), (v[2], v[3])], ink, 1.1)
 
 
 def draw_terrain(canvas: Canvas, view: AreaMapView, polys: dict[str, list[Point]],

@@ -34,7 +34,13 @@ def median_ms(fn, runs: int = 9) -> float:  # type: ignore[no-untyped-def]
 
 def main() -> None:
     """Print the timings."""
-    for name, view in (("areamap", area_view()), ("network", network_view()), ("table", table_view())):
+    from tests.render.real import tannenbruck_view
+
+    views = [("areamap", area_view()), ("network", network_view()), ("table", table_view())]
+    real = tannenbruck_view()
+    if real is not None:
+        views.insert(0, ("tannenb.", real))
+    for name, view in views:
         shot = snapshot(view)
         image = Image.open(io.BytesIO(shot.png)).convert("RGB")
 
