@@ -6,12 +6,13 @@ accept.  Lists are short and best first (Discord shows 25 suggestions at most).
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Any
 
 from rules.core.contract import Action, Choice
 from rules.raiders import actions as A
 from rules.raiders.battle import alive, firepower_open, needs_player
-from rules.raiders.forces import Ctx, allowance, force_ids, gear, gear_capacity, label, members, on_map, stack_count
+from rules.raiders.forces import Ctx, allowance, combat, force_ids, gear, gear_capacity, label, members, on_map, stack_count
 from rules.raiders.objectives import objective_met, on_board
 from rules.raiders.operations import held_card, objective_options, reach
 
@@ -249,6 +250,22 @@ def legal(ctx: Ctx) -> list[Action]:
     return out
 
 
+def line_orders(ctx: Ctx) -> list[list[str]]:
+    """15.1 (3): raider lines to offer, strongest first first; every order for up to 4 units."""
+    m, sc = ctx.m, ctx.sc
+    b = m.battle
+    assert b is not None
+    strongest = sorted(b.raider_line, key=lambda r: -combat(sc, next(u for u in m.units if u.id == r), m))
+    orders = [strongest, list(reversed(strongest)), b.raider_line]
+    if len(strongest) <= 4:
+        orders += [list(p) for p in permutations(strongest)]
+    out: list[list[str]] = []
+    for order in orders:
+        if order not in out:
+            out.append(order)
+    return out[:MAX_CHOICES]
+
+
 def _filter(options: list[Choice], typed: Any) -> list[Choice]:
     if isinstance(typed, str) and typed:
         low = typed.lower()
@@ -317,15 +334,7 @@ def choices_for(ctx: Ctx, action: str, field: str, partial: dict[str, Any]) -> l
                 destinations(ctx, fid, bool(partial.get("march")))
             out = [space_choice(s) for s in spaces]
     elif action == "line" and field == "order" and m.battle is not None:
-        b = m.battle
-        given = str(typed or "").replace(",", " ").split()
-        known = [t for t in given if t in b.raider_line]
-        rest = [r for r in b.raider_line if r not in known]
-        prefix = " ".join(known)
-        out = [Choice(value=(prefix + " " + r).strip(), label=(prefix + " " + r).strip()) for r in rest]
-        if not rest:
-            out = [Choice(value=prefix, label=prefix)]
-        return out[:MAX_CHOICES]
+        out = [Choice(value=" ".join(order), label=" › ".join(order)) for order in line_orders(ctx)]
     elif action == "fire" and field == "target" and m.battle is not None:
         out = [
             Choice(value=h, label=f"{h} {sc.hostile[h].name} (combat {sc.hostile[h].combat})")

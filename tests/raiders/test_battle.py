@@ -175,3 +175,13 @@ def test_alternating_fire_never_wipes_out_both_sides(raiders: int, hostiles: int
     assert left_r or left_h
     assert (b.outcome == "raider") == (bool(left_r) and not left_h)
     assert (b.outcome == "hostile") == (bool(left_h) and not left_r)
+
+
+def test_line_choices_are_whole_orders_strongest_first() -> None:
+    """15.1 (3): the player orders the raiders; autocomplete offers complete lines."""
+    state = put(mission_state(), "msus", "Cdo-1", "SAS-1", "Spr-1")
+    c = ctx(state, [6, 1])
+    battle.start(c, "msus", ["Ita-1"], "card")
+    options = SYSTEM.choices(c.state, "raiders", "line", "order", {})
+    assert options[0].value == "SAS-1 Cdo-1 Spr-1" and len(options) == 6
+    assert options[0].label == "SAS-1 › Cdo-1 › Spr-1"

@@ -385,3 +385,76 @@ def test_view_renders_a_battle_round_to_png() -> None:
     assert view.marks and view.marks[0].kind == "move"
     image = Image.open(io.BytesIO(snapshot(view).png))
     assert image.format == "PNG" and image.width > 100
+
+
+def test_card_returns_discards_to_the_deck() -> None:
+    """13.1: C12 shuffles two discards back into the draw deck."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.mission.discards = ["C1", "C2", "C3"]
+    state.mission.deck = [None, "C5"]
+    # The blind slot is drawn from C4, C6..C12 (C5's place is known): C12 is the 8th.
+    # Discards shuffled (d3, d2, d1): C1 and C2 go back; the known C5 becomes blind again.
+    step = do(state, A.Move(force="F1", to="jarabub"), [8, 1, 1, 1])
+    m = mission(step)
+    assert m.discards == ["C3", "C12"] and m.deck == [None] * 3
+    assert m.rp == 13
+
+
+def test_gain_op_reshuffles_discards_when_the_reserve_is_empty() -> None:
+    """11.3: no reserve left → the discards form a new reserve deck."""
+    c = ctx(put(mission_state("M1"), "siwa", "Cdo-1"))
+    c.m.deck = [None] * 10
+    c.m.discards = ["C11", "C12"]
+    from rules.raiders.cards import gain_ops, reserve_size
+
+    assert reserve_size(c) == 0
+    gain_ops(c, 1, "test")
+    assert c.m.discards == [] and len(c.m.deck) == 11
+
+
+def test_units_already_in_the_space_join_the_battle() -> None:
+    """15.0: raiders already in the space fight beside the moving force."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    put(state, "jarabub", "Cdo-2", force="F2")
+    step = do(state, A.Move(force="F1", to="jarabub"), [4, 1, 1, 1, 6, 1])
+    b = mission(step).battle
+    assert b is not None and set(b.raider_line) == {"Cdo-1", "Cdo-2"}
+
+
+def test_psyop_card_swaps_without_a_guide() -> None:
+    """22.0: a kept PSYOP card allows one swap; it is then discarded."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.mission.hand = ["C8"]
+    waiting = do(state, A.Move(force="F1", to="jarabub"), [4])
+    assert mission(waiting).segment == "card"
+    step = do(waiting.state, A.Swap(), [1])
+    m = mission(step)
+    assert m.hand == [] and "C8" in m.discards and m.deck[-1] == "C4"
+
+
+def test_forced_march_with_a_kept_card() -> None:
+    """13.1/24.0: a kept card's forced march instead of Supplies."""
+    state = put(mission_state("M3"), "kufra", "Cdo-1")
+    state.mission.hand = ["C8"]
+    step = do(state, A.Move(force="F1", to="mechili", march=True), [1])
+    assert mission(step).units[0].space == "mechili" and mission(step).hand == []
+
+
+def test_carrier_eliminated_loses_the_cargo() -> None:
+    """18.4: if the transporting unit is eliminated the item is lost for the mission."""
+    state = objective_ready(put(mission_state("M3"), "jebel", "LRDG-1"), "jebel", "pow")
+    state = do(state, A.Carry(unit="LRDG-1", marker="Obj-1")).state
+    c = ctx(state)
+    from rules.raiders.forces import remove_unit
+
+    remove_unit(c, c.m.units[[u.id for u in c.m.units].index("LRDG-1")], "test")
+    assert next(mk for mk in c.m.markers if mk.id == "Obj-1").lost
+
+
+def test_mission_ends_when_every_raider_is_gone() -> None:
+    """10.1: the last raider falls: the mission ends at once (and is lost)."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    # C4 Ambush: 3 hostiles (picks 1,1,1); edge 1 v 6; Ita-1 hits on 1; C4 costs an Op (d11).
+    step = do(state, A.Move(force="F1", to="jarabub"), [4, 1, 1, 1, 1, 6, 1, 1])
+    assert step.state.phase == "between" and mission(step).result == "lost"
+    assert step.state.campaign.record[-1].won is False
