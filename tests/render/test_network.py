@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from render import snapshot
 from render.layout import contains, overlapping_pairs
 from render.style import WIDTH
+from rules.core.views import ForceView, UnitChip
 from tests.render.fixtures import network_view
 
 LABEL_KINDS = ("label", "objective", "force", "track", "header", "legend", "battle_unit")
@@ -78,3 +81,20 @@ def test_real_raiders_scenario_view_renders() -> None:
     assert len(shot.png) < 1_000_000
     assert sorted(i.id for i in shot.layout.of_kind("space")) == sorted(s.id for s in view.spaces)
     assert overlapping_pairs(shot.layout.of_kind(*LABEL_KINDS)) == []
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 4)), min_size=0, max_size=8))
+def test_any_forces_draw_each_unit_once_without_overlaps(forces: list[tuple[int, int]]) -> None:
+    view = network_view(battle=False)
+    views = [
+        ForceView(id=f"F{k}", space=f"S{space}", faction="raider", units=[
+            UnitChip(id=f"F{k}-{j}", label=f"U{k}-{j}", faction="raider", detail=f"c{j} m3")
+            for j in range(size)])
+        for k, (space, size) in enumerate(forces)
+    ]
+    view = view.model_copy(update={"forces": views})
+    layout = snapshot(view).layout
+    expected = sorted(u.id for f in views for u in f.units)
+    assert sorted(i.id for i in layout.of_kind("unit")) == expected
+    assert overlapping_pairs(layout.of_kind(*LABEL_KINDS)) == []
