@@ -151,6 +151,8 @@ class RaidersSystem(GameSystem):
             raise RuleError(f"There is no Raiders scenario '{scenario[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
         sc = load_scenario(scenario)
         first = options.get("mission")
+        if isinstance(first, str):
+            first = first.upper()
         unknown = [k for k in options if k not in OPTIONS and k != "mission"]
         if unknown:
             raise RuleError(f"Unknown option {unknown[0][:20]}; Raiders options: {', '.join(OPTIONS)}.")

@@ -42,7 +42,8 @@ def turn_label(ctx: Ctx) -> str:
         return f"{m.card} · Recruiting"
     if m.battle is not None:
         return f"{m.card} · Op {m.op} · battle round {m.battle.round}"
-    return f"{m.card} · Op {m.op} · {m.segment}"
+    words = {"recruit": "recruit & move", "card": "Ops card", "battle": "battle", "objective": "objective"}
+    return f"{m.card} · Op {m.op} · {words[m.segment]}"
 
 
 def unit_detail(ctx: Ctx, uid: str) -> str:
