@@ -28,12 +28,14 @@ import discord
 
 from bot.commands import CommandGroup
 from bot.discord.errors import apology, new_incident_id
-from bot.discord.messages import Outgoing, compose
+from bot.discord.messages import CONTENT_LIMIT, Outgoing, compose
 from bot.models import Invocation, Reply, UserRef
 from rules.core.contract import Choice
 
 log = logging.getLogger("referee.discord")
 
+#: Key in ``Interaction.extras``: a public "thinking" placeholder is showing.
+_PLACEHOLDER = "referee_public_placeholder"
 #: Seconds ``handle`` may take before the interaction is deferred (Discord allows 3).
 DEFER_AFTER = 2.0
 
@@ -157,6 +159,8 @@ async def deliver(interaction: discord.Interaction, reply: Reply, *, ephemeral: 
             kwargs["files"] = files
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
+            # The first follow-up replaced the "thinking" placeholder: it is the answer now.
+            interaction.extras[_PLACEHOLDER] = False
         else:
             await interaction.response.send_message(**kwargs)
 
@@ -168,6 +172,7 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
     otherwise replace it and be public.
     """
     allowed = discord.AllowedMentions.none()
+    text = text[:CONTENT_LIMIT]
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=allowed)
         return
@@ -176,19 +181,23 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
 
 
 async def _drop_public_defer(interaction: discord.Interaction) -> None:
-    """Delete a public "thinking" message so that a private answer can follow."""
-    # The adapter records how it deferred, on the interaction's extras.
-    if interaction.extras.get("deferred_ephemeral", True):
+    """Delete a public "thinking" placeholder so that a private answer can follow.
+
+    Only the placeholder: once a follow-up has replaced it, it holds a real answer (the
+    report of a committed step) and stays.
+    """
+    if not interaction.extras.get(_PLACEHOLDER):
         return
     try:
         await interaction.delete_original_response()
     except discord.HTTPException:
         log.warning("could not delete the deferred response of interaction %s", interaction.id)
-    interaction.extras["deferred_ephemeral"] = True
+    interaction.extras[_PLACEHOLDER] = False
 
 
 async def _defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
-    interaction.extras["deferred_ephemeral"] = ephemeral
+    # Remember whether a public placeholder now stands in the channel (see above).
+    interaction.extras[_PLACEHOLDER] = not ephemeral
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 

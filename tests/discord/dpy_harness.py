@@ -81,8 +81,10 @@ class RecordingAdapter(AsyncWebhookAdapter):
         super().__init__()
         self.sent: list[Sent] = []
         self._message_ids = 1000
-        #: Set to make every request fail, e.g. as Discord answers an expired interaction.
+        #: Set to make requests fail, e.g. as Discord answers an expired interaction:
+        #: every request from number ``fail_from`` on (counting from 0).
         self.fail_with: Exception | None = None
+        self.fail_from = 0
 
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **_: Any) -> Any:
@@ -97,7 +99,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
             blobs[item.filename] = item.fp.read()
         self.sent.append(Sent(route.method, route.path, body, blobs))
         await asyncio.sleep(0)
-        if self.fail_with is not None:
+        if self.fail_with is not None and len(self.sent) > self.fail_from:
             raise self.fail_with
         if route.path.endswith("/callback"):
             return {"interaction": {"id": str(route.webhook_id), "type": 2}}

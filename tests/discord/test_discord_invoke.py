@@ -308,3 +308,19 @@ async def test_a_failed_defer_still_lets_the_command_finish(
     assert len(fake_service.finished) == 1
     assert [s.kind for s in recorder.sent] == ["callback", "callback"]
     assert any("could not send the error" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("defer_after", [0.05])
+async def test_a_delivered_answer_is_never_deleted_by_a_later_failure(
+    feed, fake_service, recorder, defer_after
+):
+    """Slow path, long reply: the first part replaced the placeholder, the second failed.
+    The error note must not delete the first part, which reports a committed step."""
+    fake_service.delay = 0.3
+    fake_service.replies["game log"] = Reply(text="\n".join("z" * 90 for _ in range(40)))
+    recorder.fail_with = unknown_interaction()
+    recorder.fail_from = 2
+    await feed(interaction_payload("game", "log"))
+    kinds = [s.kind for s in recorder.sent]
+    assert kinds[:3] == ["callback", "followup", "followup"]
+    assert "delete_original" not in kinds
