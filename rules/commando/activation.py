@@ -97,7 +97,7 @@ def direct(state: RaidState, side: str, order: Direct) -> list[Event]:
     gap = table.distance(officer.pos, unit.pos)
     return [Event(
         kind="direct",
-        text=f"{officer.id} directs {unit.id} ({table.inches(gap)}): +1 activation (Officers)",
+        text=f"{officer.id} directs {unit.id} {table.inches(gap)}: +1 (Officers)",
         rule="Officers",
         data={"officer": officer.id, "unit": unit.id, "distance": round(gap, 2)},
     )]
@@ -125,15 +125,17 @@ def roll(state: RaidState, side: str, dice: Dice) -> list[Event]:
         if unit.side == "germans":
             mods.append((-1, "German"))
         if unit.directed_by is not None:
-            mods.append((1, f"officer {unit.directed_by}"))
+            mods.append((1, "officer"))
         if unit.id in seen:
-            mods.append((-2, f"searchlight {seen[unit.id]}"))
+            mods.append((-2, "searchlight"))
         score = die + sum(m for m, _ in mods)
         unit.score = score
         unit.actions = actions_for(score)
         shown = "".join(f" {m:+d} {why}" for m, why in mods)
         text = f"🎲 {die}{shown} = {score} → {plural(unit.actions, 'action')}"
-        events.append(_line(unit, text, die, unit.actions))
+        event = _line(unit, text, die, unit.actions)
+        event.data.update(directed_by=unit.directed_by, searchlight=seen.get(unit.id))
+        events.append(event)
     state.phase = "actions"
     return events
 

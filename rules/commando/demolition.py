@@ -52,13 +52,18 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
         )
     spend(unit, JOB_ACTIONS, "a demolition")
     die = dice.die(6, f"{unit.id} demolition of {target.id}, d6")
+    attempt = Event(
+        kind="demolition",
+        text=f"{unit.id} sets charges: {target.name} (Demolition)",
+        rule="Demolition",
+        data={"unit": unit.id, "target": target.id, "die": die, "destroyed": die >= 4},
+    )
     if die < DEMOLITION_ON:
-        return [Event(
-            kind="demolition",
-            text=f"{unit.id} on {target.name}: 🎲 {die} need 4+ → charges fail, stays put "
-                 "(Demolition)",
+        return [attempt, Event(
+            kind="demolition_result",
+            text=f"🎲 {die} need 4+ → failed; {unit.id} stays put",
             rule="Demolition",
-            data={"unit": unit.id, "target": target.id, "die": die, "destroyed": False},
+            data={"die": die},
         )]
     state.destroyed.append(target.id)
     start = unit.pos
@@ -70,17 +75,18 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
         state.marks.append(Mark(kind="move", points=[start, unit.pos],
                                 text=table.inches(moved), side=faction(unit.side)))
     return [
-        Event(
-            kind="demolition",
-            text=f"{unit.id} on {target.name}: 🎲 {die} need 4+ → charges set (Demolition)",
-            rule="Demolition",
-            data={"unit": unit.id, "target": target.id, "die": die, "destroyed": True},
-        ),
+        attempt,
         Event(
             kind="bang",
-            text=f"💥 BANG! {target.name} destroyed; {unit.id} falls back {table.inches(moved)}",
+            text=f"🎲 {die} need 4+ → 💥 BANG! {target.name} destroyed",
             rule="Demolition",
-            data={"target": target.id, "points": target.points, "moved": round(moved, 2)},
+            data={"target": target.id, "points": target.points},
+        ),
+        Event(
+            kind="fall_back",
+            text=f"{unit.id} falls back {table.inches(moved)} (Demolition)",
+            rule="Demolition",
+            data={"unit": unit.id, "moved": round(moved, 2)},
         ),
     ]
 

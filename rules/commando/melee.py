@@ -79,20 +79,29 @@ def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Eve
     ))
     pair = dice.roll(2, 6, f"{unit.id} hand to hand, best of 2d6")
     ours, theirs = max(pair), dice.die(6, f"{target.id} hand to hand, d6")
-    line = f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}"
+    events.append(Event(
+        kind="melee",
+        text=f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}",
+        rule="Hand to Hand",
+        data={"unit": unit.id, "target": target.id, "pair": pair, "theirs": theirs},
+    ))
     while ours == theirs:
         # Draws are re-rolled with a single die for each unit.
         ours = dice.die(6, f"{unit.id} hand to hand re-roll, d6")
         theirs = dice.die(6, f"{target.id} hand to hand re-roll, d6")
-        line += f"; draw, re-roll {ours} vs {theirs}"
+        events.append(Event(
+            kind="melee_reroll",
+            text=f"draw: re-roll 🎲 {unit.id} {ours} vs {target.id} {theirs}",
+            rule="Hand to Hand",
+            data={"ours": ours, "theirs": theirs},
+        ))
     loser = target if ours > theirs else unit
     loser.alive = False
     loser.actions = 0
     events.append(Event(
-        kind="melee",
-        text=f"{line} → {loser.id} eliminated (Hand to Hand)",
+        kind="melee_result",
+        text=f"{loser.id} eliminated, no save (Hand to Hand)",
         rule="Hand to Hand",
-        data={"unit": unit.id, "target": target.id, "pair": pair, "winner_score": max(ours,
-              theirs), "eliminated": loser.id},
+        data={"eliminated": loser.id},
     ))
     return events

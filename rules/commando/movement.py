@@ -127,7 +127,7 @@ def _walk(
         best, why = 1.0, None
         hit = table.first_contact_among(start, goal, blockers, board.BASE_RADIUS)
         if hit is not None and hit.t < best:
-            best, why = hit.t, f"stopped against {board.feature_name(state, hit.key)}"
+            best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
         hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
         if hit is not None and hit.t < best:
             best, why = hit.t, f"stopped in contact with {hit.key}"

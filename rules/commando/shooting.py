@@ -42,6 +42,7 @@ class ShotPlan:
     target: UnitState
     distance: float
     modifiers: list[tuple[int, str]]
+    cover: str | None = None  # the building or cover piece that gives it
 
 
 def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: str) -> float:
@@ -82,10 +83,11 @@ def plan_shot(state: RaidState, side: str, order: Shoot) -> ShotPlan:
     elif target.kind in ARMOURED:
         mods.append((-1, "armoured"))
     elif cover is not None:
-        mods.append((-1, f"cover ({cover})"))
+        mods.append((-1, "cover"))
     if table.beyond(gap, CLOSE_RANGE):
-        mods.append((-1, f"over 6\" ({table.inches(gap)})"))
-    return ShotPlan(shooter, target, gap, mods)
+        mods.append((-1, 'over 6"'))
+    used_cover = cover if any(why == "cover" for _, why in mods) else None
+    return ShotPlan(shooter, target, gap, mods, used_cover)
 
 
 def _fire_mark(state: RaidState, shooter: UnitState, target: UnitState, text: str,
@@ -114,7 +116,8 @@ def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
     mods_text = "".join(f" {m:+d} {why}" for m, why in plan.modifiers)
     events = [Event(
         kind="shoot",
-        text=f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)} (Shooting)",
+        text=(f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)}"
+              + (f", in {plan.cover}" if plan.cover else "") + " (Shooting)"),
         rule="Shooting",
         data={"unit": shooter.id, "target": target.id, "distance": round(plan.distance, 2)},
     ), Event(
@@ -164,8 +167,12 @@ def mortar(state: RaidState, side: str, order: Mortar, dice: Dice) -> list[Event
     _fire_mark(state, shooter, target, f"{table.inches(gap)} mortar", killed)
     return [Event(
         kind="mortar",
-        text=f"{shooter.id} mortar → {target.id} {table.inches(gap)}: 🎲 {die} need 5+ → {outcome}"
-             ' (2" Mortar)',
+        text=f'{shooter.id} mortars {target.id} at {table.inches(gap)} (2" Mortar)',
         rule='2" Mortar',
-        data={"unit": shooter.id, "target": target.id, "die": die, "eliminated": killed},
+        data={"unit": shooter.id, "target": target.id, "distance": round(gap, 2)},
+    ), Event(
+        kind="mortar_result",
+        text=f"🎲 {die} need 5+ → {outcome}",
+        rule='2" Mortar',
+        data={"die": die, "eliminated": killed},
     )]

@@ -46,7 +46,7 @@ def _end(state: RaidState, side: str, order: End, dice: Dice) -> list[Event]:
     state.side = other(side)
     state.phase = "command"
     activation.reset_turn(state)
-    text = f"{SIDE_NAMES[side]} end their turn; {SIDE_NAMES[state.side]} to command (Turns)"
+    text = f"{SIDE_NAMES[side]}' turn ends; {SIDE_NAMES[state.side]} next (Turns)"
     if state.turn > state.max_turn:
         text = f"{SIDE_NAMES[side]} end the last turn (Turns)"
     return [Event(kind="end", text=text, rule="Turns", data={"turn": state.turn})]

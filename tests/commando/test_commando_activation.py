@@ -49,11 +49,11 @@ def test_officer_direction_adds_one_and_officer_forgoes_activation() -> None:
     """Officers: the officer does not activate, a friend within 6" gets +1."""
     state = arrange({"O1": (20, 4), "A1": (24, 4), "G1": (24, 30)})
     step = order(state, "direct", officer="O1", unit="A1")
-    assert "O1 directs A1 (4.0\"): +1 activation (Officers)" in texts(step)
+    assert 'O1 directs A1 4.0": +1 (Officers)' in texts(step)
     step = order(step.state, "roll", dice=[4])  # only A1 rolls
     assert step.state.unit("A1").actions == 3
     assert step.state.unit("O1").actions == 0
-    assert "A1: 🎲 4 +1 officer O1 = 5 → 3 actions" in texts(step)
+    assert "A1: 🎲 4 +1 officer = 5 → 3 actions" in texts(step)
 
 
 def test_officer_cannot_direct_itself_or_beyond_6_inches() -> None:
@@ -81,7 +81,8 @@ def test_searchlight_minus_two_to_nearest_commando_within_12() -> None:
     step = order(state, "roll", dice=[5, 5])
     assert step.state.unit("A1").actions == 2  # 5 - 2 = 3
     assert step.state.unit("D1").actions == 3
-    assert "A1: 🎲 5 -2 searchlight SL1 = 3 → 2 actions" in texts(step)
+    assert "A1: 🎲 5 -2 searchlight = 3 → 2 actions" in texts(step)
+    assert step.events[0].data["searchlight"] == "SL1"
 
 
 def test_searchlight_out_of_range_or_shot_out_has_no_effect() -> None:

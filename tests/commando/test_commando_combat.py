@@ -45,7 +45,7 @@ def test_minus_one_beyond_6_inches_and_range_12() -> None:
     """Shooting: -1 if more than 6"; all ranges are 12"."""
     state = arrange({"A1": (24, 4), "G1": (24, 14)}, actions={"A1": 1})
     step = order(state, "shoot", unit="A1", target="G1", dice=[4])
-    assert '🎲 4 -1 over 6" (10.0"): need 5+ → 0 hits' in texts(step)
+    assert '🎲 4 -1 over 6": need 5+ → 0 hits' in texts(step)
     far = arrange({"A1": (24, 4), "G1": (24, 16.5)}, actions={"A1": 1})
     with pytest.raises(RuleError, match='G1 is 12.5" away; shooting range is 12"'):
         order(far, "shoot", unit="A1", target="G1")
@@ -55,10 +55,11 @@ def test_cover_minus_one_in_or_behind_a_building() -> None:
     """Shooting: -1 if the target is in cover (touching a building, or behind one)."""
     inside = arrange({"A1": (22, 16), "G1": (22, 19.6)}, actions={"A1": 1})
     step = order(inside, "shoot", unit="A1", target="G1", dice=[4])
-    assert "-1 cover (Hut): need 5+" in texts(step)
+    assert 'A1 shoots G1 at 3.6", in Hut (Shooting)' in texts(step)
+    assert "-1 cover: need 5+" in texts(step)
     behind = arrange({"A1": (18, 22), "G1": (26, 22)}, actions={"A1": 1})
     step = order(behind, "shoot", unit="A1", target="G1", dice=[4])
-    assert "-1 cover (Hut)" in texts(step)
+    assert "-1 cover" in texts(step)
     clear = arrange({"A1": (18, 26), "G1": (23, 26)}, actions={"A1": 1})
     assert "need 4+" in texts(order(clear, "shoot", unit="A1", target="G1", dice=[1]))
 
@@ -106,7 +107,8 @@ def test_mortar_two_actions_five_or_six_no_save() -> None:
     state = arrange({"M1": (24, 4), "AC1": (24, 14)}, actions={"M1": 2})
     step = order(state, "mortar", unit="M1", target="AC1", dice=[5])
     assert not step.state.unit("AC1").alive
-    assert "🎲 5 need 5+ → AC1 eliminated, no save" in texts(step)
+    assert texts(step) == 'M1 mortars AC1 at 10.0" (2" Mortar)\n🎲 5 need 5+ → AC1 eliminated, no save'
+
     miss = order(state, "mortar", unit="M1", target="AC1", dice=[4])
     assert miss.state.unit("AC1").alive and miss.state.unit("M1").actions == 0
     short = arrange({"M1": (24, 4), "AC1": (24, 14)}, actions={"M1": 1})
@@ -123,7 +125,7 @@ def test_worked_example_assault_best_of_two_5_beats_4() -> None:
     step = order(state, "assault", unit="A1", target="G1", dice=[2, 5, 4])
     assert not step.state.unit("G1").alive
     assert step.state.unit("A1").alive
-    assert "🎲 A1 2,5 → 5 vs G1 4 → G1 eliminated (Hand to Hand)" in texts(step)
+    assert "🎲 A1 2,5 → 5 vs G1 4\nG1 eliminated, no save (Hand to Hand)" in texts(step)
     assert table.distance(step.state.unit("A1").pos, (22, 19)) == pytest.approx(1.0, abs=0.01)
 
 
@@ -132,7 +134,7 @@ def test_assault_draws_rerolled_and_the_defender_can_win() -> None:
     state = arrange({"A1": (22, 18), "G1": (22, 19)}, actions={"A1": 1})
     step = order(state, "assault", unit="A1", target="G1", dice=[3, 4, 4, 2, 6])
     assert not step.state.unit("A1").alive and step.state.unit("G1").alive
-    assert "draw, re-roll 2 vs 6 → A1 eliminated" in texts(step)
+    assert "🎲 A1 3,4 → 4 vs G1 4\ndraw: re-roll 🎲 A1 2 vs G1 6\nA1 eliminated" in texts(step)
 
 
 def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:
@@ -144,7 +146,7 @@ def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:
     with pytest.raises(RuleError, match='A1: 14.0" - 2 actions move 12"'):
         order(short, "assault", unit="A1", target="G1")
     wired = arrange({"A1": (14, 6), "G1": (14, 14)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match="cannot reach G1 .* stopped against Wire W1"):
+    with pytest.raises(RuleError, match="cannot reach G1 .* stopped at Wire W1"):
         order(wired, "assault", unit="A1", target="G1")
 
 
@@ -164,7 +166,9 @@ def test_demolition_success_bang_and_3_inch_withdrawal() -> None:
     step = order(state, "demolish", unit="D1", target="bunker", dice=[4])
     assert "bunker" in step.state.destroyed
     assert step.state.unit("D1").pos == pytest.approx((9.5, 31), abs=0.01)
-    assert "💥 BANG! Bunker destroyed; D1 falls back 3.0\"" in texts(step)
+    assert texts(step) == (
+        "D1 sets charges: Bunker (Demolition)\n🎲 4 need 4+ → 💥 BANG! Bunker destroyed\n"
+        'D1 falls back 3.0" (Demolition)')
     assert step.state.unit("D1").actions == 0
 
 
@@ -173,7 +177,7 @@ def test_demolition_failure_stays_put() -> None:
     state = arrange({"D1": (6.5, 31), "G1": (40, 4)}, actions={"D1": 3})
     step = order(state, "demolish", unit="D1", target="Bunker", dice=[3])
     assert step.state.destroyed == [] and step.state.unit("D1").pos == (6.5, 31)
-    assert "charges fail, stays put" in texts(step)
+    assert "🎲 3 need 4+ → failed; D1 stays put" in texts(step)
 
 
 def test_demolition_needs_contact_a_demolition_unit_and_two_actions() -> None:

@@ -151,7 +151,7 @@ def test_every_order_line_fits_a_phone() -> None:
     state = arrange({"A1": (24, 20), "HT1": (29, 20)})
     step = order(order(state, "roll", dice=[5]).state, "shoot", unit="A1", target="HT1",
                  dice=[5, 6, 3, 4, 2])
-    assert all(len(line) <= 60 for line in texts(step).splitlines())
+    assert all(len(line) <= 48 for line in texts(step).splitlines())
 
 
 garbage = st.text(alphabet=st.sampled_from(list("AaDdGgOoMm01234569,:.-NSEW xyz")), max_size=12)

@@ -93,7 +93,7 @@ def test_wire_cannot_be_crossed_then_cut_with_two_actions() -> None:
     step = order(state, "move", unit="A1", to="14,14")
     unit = step.state.unit("A1")
     assert unit.y == pytest.approx(9.5, abs=0.01)
-    assert "A1 stopped against Wire W1 (Movement)" in texts(step)
+    assert "A1 stopped at Wire W1 (Movement)" in texts(step)
     step = order(step.state, "cut-wire", unit="A1", wire="w1")
     assert "w1" in step.state.wire_removed
     assert step.state.unit("A1").actions == 0
