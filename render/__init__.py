@@ -1,8 +1,28 @@
 """Pure Pillow renderers: a view of a game in, PNG bytes and the drawn layout out.
 
-``snapshot(view)`` dispatches on the view's ``kind``; it has no Discord, no store and no
-clock, so the same view always gives the same bytes.  The service calls it off the event
-loop and caches the result by state hash.
+``snapshot(view)`` dispatches on the view's type (``AreaMapView``, ``NetworkView``,
+``TableView``).  It has no Discord, no store and no clock, so the same view always gives the
+same bytes; the service calls it off the event loop and caches the result by state hash.
+
+Decisions a maintainer should know:
+
+* **One style** (:mod:`render.style`): a 1280-pixel-wide image (the narrowest the issue
+  allows), text never below 17 px (``Canvas.text`` refuses smaller), one palette, fonts from
+  ``ImageFont.load_default(size=...)`` loaded once, drawing at 2x and one box-filter reduce
+  for anti-aliasing, a 192-colour PNG (smaller and faster to encode than 24-bit, no
+  metadata).  Sides are told apart by a letter in a badge shape (square, circle, diamond,
+  triangle) as well as colour, so a greyscale print still reads.
+* **Layout** (:mod:`render.layout`): every snapshot returns where it drew each area, label,
+  counter, space, unit, mark, header and legend, in final pixels; tests assert on it.
+* **Area maps** (:mod:`render.areamap`): chips go inside their own area near the centre
+  dot, found by a mask search; if two-row chips do not fit, one-row chips are tried, then
+  over the id label's spot, then over the dot; if nothing fits, the map shows a stack chip
+  ("7 units, S1 G6") and a panel under the map shows every chip of that area.  A counter is
+  drawn exactly once, and a counter in an area the map lacks still shows, in the panel.
+* **Networks** (:mod:`render.network`) and **inch tables** (:mod:`render.table`): labels and
+  forces are placed by the shared greedy placer, clear of each other, with leader lines.
+* **Marks** (:mod:`render.marks`): the last impulse on top, each kind with its own line
+  style (solid arrow, dashed line to a burst, heavy arrow) as well as colour.
 """
 
 from __future__ import annotations

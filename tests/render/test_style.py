@@ -38,3 +38,22 @@ def test_placer_never_hands_out_overlapping_boxes() -> None:
     items = [LayoutItem(kind="label", id=str(k), box=b) for k, b in enumerate(boxes)]
     assert overlapping_pairs(items) == []
     assert not overlaps((0, 0, 10, 10), (10, 0, 20, 10))
+
+
+def test_unknown_view_is_refused() -> None:
+    from render import snapshot
+
+    with pytest.raises(TypeError, match="no renderer"):
+        snapshot(SideStyle(key="x", label="x", letter="X", colour="x"))  # type: ignore[arg-type]
+
+
+def test_png_has_no_metadata_chunks() -> None:
+    """Deterministic bytes: no time or text chunks in the PNG, only image data."""
+    png = Canvas(40, 30).png()
+    chunks = []
+    pos = 8
+    while pos < len(png):
+        length = int.from_bytes(png[pos:pos + 4], "big")
+        chunks.append(png[pos + 4:pos + 8].decode())
+        pos += 12 + length
+    assert set(chunks) <= {"IHDR", "PLTE", "IDAT", "IEND"}
