@@ -115,7 +115,9 @@ def invocation_from(
 
 def _files(message: Outgoing) -> list[discord.File]:
     return [
-        discord.File(io.BytesIO(item.data), filename=item.filename, description=item.description or None)
+        discord.File(
+            io.BytesIO(item.data), filename=item.filename, description=item.description or None
+        )
         for item in message.attachments
     ]
 

@@ -111,7 +111,8 @@ class CommandFactory:
         """The ``app_commands.Group`` of one catalogue group."""
         if len(group.commands) > MAX_SUBCOMMANDS:
             raise ValueError(
-                f"/{group.name} has {len(group.commands)} subcommands; Discord allows {MAX_SUBCOMMANDS}"
+                f"/{group.name} has {len(group.commands)} subcommands; "
+                f"Discord allows {MAX_SUBCOMMANDS}"
             )
         result = app_commands.Group(
             name=group.name, description=_clip(group.description), guild_only=True
@@ -132,7 +133,10 @@ class CommandFactory:
             py: name for py, name in renames.items() if py != name
         }
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-            python_name(o.name): [app_commands.Choice(name=c[:100], value=c[:100]) for c in o.choices]
+            python_name(o.name): [
+                app_commands.Choice(name=c[:MAX_DESCRIPTION], value=c[:MAX_OPTION_LENGTH])
+                for c in o.choices
+            ]
             for o in spec.options
             if o.kind == "enum" and not _uses_autocomplete(o)
         }
@@ -151,7 +155,9 @@ class CommandFactory:
     def _signature(self, spec: CommandSpec) -> inspect.Signature:
         params = [
             inspect.Parameter(
-                "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
             )
         ]
         for option in spec.options:
@@ -183,7 +189,9 @@ class CommandFactory:
     def _autocomplete(self, group: str, spec: CommandSpec, option: OptionSpec) -> Callback:
         factory = self
 
-        async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        async def suggest(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
             # Options typed so far, by their Discord names; the focused one as typed.
             typed = {key: value for key, value in interaction.namespace if value is not None}
             typed[option.name] = current
@@ -197,7 +205,9 @@ class CommandFactory:
                 log.exception("autocomplete failed for /%s %s %s", group, spec.name, option.name)
                 return []
             return [
-                app_commands.Choice(name=_clip(choice.label), value=choice.value[:MAX_OPTION_LENGTH])
+                app_commands.Choice(
+                    name=_clip(choice.label), value=choice.value[:MAX_OPTION_LENGTH]
+                )
                 for choice in found[:MAX_CHOICES]
             ]
 
