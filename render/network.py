@@ -41,6 +41,7 @@ from render.style import (
     clean,
     colour,
     fit_text,
+    ink_on,
     shade,
     tint,
 )
@@ -52,6 +53,7 @@ SPACE_R = 15.0
 TRACK_ROW = 36.0
 TRACK_BOX = 30.0
 BATTLE_ROW = 56.0
+FORCE_HEAD = 26.0
 
 
 def unit_chip(unit: UnitChip, book: SideBook, width: float | None = None) -> Chip:
@@ -248,11 +250,12 @@ def render_network(view: NetworkView) -> Snapshot:
         tag_boxes[space.id] = placer.place(cands) or placer.place_near((x, y - SPACE_R - 20), size)
     force_places: list[tuple[ForceView, list[Chip], Box]] = []
     for force in view.forces:
-        if force.space not in pos:
+        if force.space not in pos or not force.units:
             continue
         chips = [unit_chip(u, book, 300) for u in force.units]
-        w = max(c.size[0] for c in chips)
-        h = sum(c.size[1] for c in chips)
+        # The force's id heads its block: it is what a player types (move force:F1).
+        w = max([c.size[0] for c in chips] + [Canvas.text_size(clean(force.id), BODY)[0] + 12])
+        h = sum(c.size[1] for c in chips) + FORCE_HEAD
         x, y = pos[force.space]
         box = placer.place_near((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=12, rings=24)
         force_places.append((force, chips, box))
@@ -299,7 +302,12 @@ def render_network(view: NetworkView) -> Snapshot:
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
                     shade(book.look(force.faction).rgb, 0.3), 2.5)
     for force, chips, box in force_places:
-        cy = box[1]
+        look = book.look(force.faction)
+        head = (box[0], box[1], box[2], box[1] + FORCE_HEAD)
+        canvas.rect(head, fill=shade(look.rgb, 0.1), radius=5)
+        canvas.text((box[0] + 6, box[1] + FORCE_HEAD / 2), clean(force.id), BODY,
+                    ink_on(shade(look.rgb, 0.1)), anchor="lm", bold=True)
+        cy = box[1] + FORCE_HEAD
         for chip, unit in zip(chips, force.units):
             draw_chip(canvas, chip, box[0], cy)
             layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
