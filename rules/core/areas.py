@@ -170,6 +170,9 @@ class AreaGraph:
                 raise ValueError(f"area {area.id}'s centre dot {area.centre} is outside it")
             self._polygon[area.id] = polygon
         self._adjacent = self._measure_adjacency()
+        self._neighbours = {
+            a: tuple(b for b in self.ids if b in self._adjacent[a]) for a in self.ids
+        }
         self._distance = {a: self._bfs(a) for a in self.ids}
         self._los: dict[tuple[str, str], tuple[str, ...]] = {}
 
@@ -218,8 +221,8 @@ class AreaGraph:
 
     def neighbours(self, area: str) -> list[str]:
         """The adjacent areas in map order (for menus and stable messages)."""
-        near = self.adjacent(area)
-        return [a for a in self.ids if a in near]
+        self._check(area)
+        return list(self._neighbours[area])
 
     # -- range (7.3.1) ------------------------------------------------------------------------
 
@@ -229,7 +232,7 @@ class AreaGraph:
         queue = deque([start])
         while queue:
             here = queue.popleft()
-            for there in self.neighbours(here):
+            for there in self._neighbours[here]:
                 if there not in hops:
                     hops[there] = hops[here] + 1
                     queue.append(there)
