@@ -1,0 +1,49 @@
+"""Two people play the raid in the console: orders by text, the bot measures and draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.config import Settings
+from bot.console import Console
+from bot.service import ScriptedDiceSource, Service
+
+TRANSCRIPT = [
+    "@alice /game new system:commando",
+    "@alice /game join side:commandos",
+    "@bob /game join side:germans",
+    "@alice /commando direct officer:O1 unit:A1",
+    "@alice /commando roll",
+    "@alice /commando move unit:D1 to:caisson",
+    "@alice /commando move unit:D2 to:40,5",
+    "@alice /commando demolish unit:D1 target:caisson",
+    "@alice /commando end",
+    "@bob /commando roll",
+    "@bob /commando shoot unit:PB2 target:D2",
+    "@bob /commando end",
+]
+# Activation of 8 commando units, the demolition, 11 German activations, a shot and a save.
+DICE = [5] * 8 + [6] + [6] * 11 + [6, 2]
+
+
+async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
+    """Orders with places by name and x,y; a refusal with the figure; snapshots after turns."""
+    settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings, dice_source=ScriptedDiceSource(DICE))
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        refused = await console.run_script(TRANSCRIPT)
+    finally:
+        await service.close()
+    text = "\n".join(out)
+    assert refused == 1, text
+    assert 'O1 directs A1 2.0": +1 (Officers)' in text
+    assert "A1: 🎲 5 +1 officer = 6 → 3 actions" in text
+    assert 'D1 moves 2.6" → caisson (1 action, Movement)' in text
+    assert 'D2: 25.7" - 3 actions move 18" (Movement).' in text
+    assert "🎲 6 need 4+ → 💥 BANG! Dock gate (caisson) destroyed" in text
+    assert 'PB2 shoots D2 at 6.4" (Shooting)' in text
+    assert "D2 saves 🎲 2: need 4+ → 1 fail: eliminated" in text
+    assert len(console.snapshots) >= 3  # the opening table and one per side's turn
+    assert all(path.exists() for path in console.snapshots)
