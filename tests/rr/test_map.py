@@ -423,3 +423,17 @@ def test_11_0_the_soviet_setup_fits_the_stacking_limit(scenario: Scenario) -> No
     setup = next(d for d in scenario.deployments if d.side == "soviet" and "7" in d.areas)
     points = sum(scenario.unit_by_id[u].stacking for u in setup.units)
     assert 1 <= points <= 6 * len(setup.areas)
+
+
+def test_7_3_1_ranges_and_paths_agree_on_every_pair(scenario: Scenario) -> None:
+    """Range is symmetric, a shortest path steps through adjacent areas (7.2) one per hop."""
+    graph = scenario.graph
+    for a in IDS:
+        for b in IDS:
+            hops = graph.distance(a, b)
+            assert hops == graph.distance(b, a)
+            path = graph.path(a, b)
+            assert len(path) == hops + 1 and path[0] == a and path[-1] == b
+            assert all(graph.is_adjacent(x, y) for x, y in zip(path, path[1:]))
+            assert (b in graph.within(a, hops)) and (hops == 0 or b not in graph.within(a, hops - 1))
+            assert graph.los(a, b) == graph.los(b, a)
