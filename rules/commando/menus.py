@@ -92,7 +92,23 @@ def place_choices(state: RaidState, unit: UnitState | None) -> list[Choice]:
         label = _label(name, gap) if origin else name
         options.append((gap, Choice(value=value, label=label)))
     options.sort(key=lambda pair: pair[0])
-    return [c for _, c in options][:LIMIT]
+    found = [c for _, c in options][:LIMIT]
+    if unit is not None and reach:
+        found += _heading_choices(state, unit, reach)[: LIMIT - len(found)]
+    return found
+
+
+def _heading_choices(state: RaidState, unit: UnitState, reach: float) -> list[Choice]:
+    """``N:12``-style places at the unit's full reach that stay on the table."""
+    scen = state.table
+    out = []
+    for name in ("N", "NE", "E", "SE", "S", "SW", "W", "NW"):
+        angle = table.heading_to_angle(table.COMPASS[name])
+        end = table.add(unit.pos, table.scale(table.unit_vector(angle), reach))
+        if table.on_table(end, scen.width, scen.height, board.BASE_RADIUS):
+            out.append(Choice(value=f"{name}:{reach:g}",
+                              label=f"{name}:{reach:g} ({table.inches(reach)} {name})"))
+    return out
 
 
 def target_choices(state: RaidState, side: str, order: str, unit: UnitState | None) -> (

@@ -109,6 +109,7 @@ def test_choices_show_places_in_reach_with_distances() -> None:
     assert 'Landing (2.0")' in labels
     assert 'D1 Demolition party (2.0")' in labels
     assert all("G1" not in label for label in labels)  # 26" away, out of reach
+    assert 'S:6 (6.0" S)' in labels and all(not c.value.startswith("N:") for c in got)
     units = SYSTEM.choices(state, "commandos", "move", "unit", {})
     assert [c.value for c in units] == ["A1"]
     targets = SYSTEM.choices(
