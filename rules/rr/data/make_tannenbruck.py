@@ -163,7 +163,8 @@ def outline(ring: list[int], corners: list[Point]) -> list[Point]:
     for i, index in enumerate(ring):
         a, b = corners[index], corners[ring[(i + 1) % len(ring)]]
         out.append(a)
-        if not (on_frame(a) and on_frame(b) and (abs(a[0] - b[0]) < SNAP or abs(a[1] - b[1]) < SNAP)):
+        along_frame = abs(a[0] - b[0]) < SNAP or abs(a[1] - b[1]) < SNAP
+        if not (on_frame(a) and on_frame(b) and along_frame):
             out.extend(bend(a, b))
     return out
 
