@@ -2,8 +2,9 @@
 
 Gateway payload -> discord.py's Interaction and CommandTree -> our adapter -> ``Service`` on
 a database in ``tmp_path`` -> the recorded HTTP requests Discord would have received.
-The game is the commando raid (``/game new system:commando``), a two-player system with a
-map renderer.
+Games: the commando raid (``/game new system:commando``) for a whole turn hand-off, and
+Raid and Riposte (``/game new system:rr``) for its setup hand-off (11.0); every registered
+system is also started once, to see its map come through.
 """
 
 from __future__ import annotations
@@ -156,3 +157,53 @@ async def test_every_system_starts_with_a_map_through_discord(alice: Player, sys
     open_png(png)
     assert "(No map this time" not in sent[-1].message["content"]
     assert "map unavailable" not in sent[-1].message["content"]
+
+
+# -- Raid and Riposte (rr): the setup hand-off of Tannenbruck 1985 ----------------------------
+
+
+async def start_rr(alice: Player, bob: Player) -> None:
+    """Alice plays NATO, Bob the Soviets; NATO sets up first (11.0)."""
+    await alice("game", "new", {"system": "rr"})
+    await alice("game", "join", {"side": "nato"})
+    await bob("game", "join", {"side": "soviet"})
+
+
+async def test_rr_nato_setup_done_posts_the_map_and_pings_the_soviet_player(alice, bob):
+    """11.0: once NATO is set up, the Soviets set up; Bob is pinged under the map."""
+    await start_rr(alice, bob)
+    await alice("rr", "deploy-default")
+    sent = await alice("rr", "ready")
+    assert sent[0].payload["type"] == DEFERRED and not sent[0].ephemeral
+    content = sent[-1].message["content"]
+    assert content.startswith("#2 Alice (nato): ready")
+    assert "NATO setup done (11.0)" in content
+    assert content.splitlines()[-1] == f"<@{BOB}>"
+    assert sent[-1].message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    (png,) = sent[-1].files.values()
+    open_png(png)
+
+
+async def test_rr_soviet_setup_before_nato_is_refused_privately(alice, bob):
+    """11.0: NATO sets up first; the Soviet player is told who the game waits on."""
+    await start_rr(alice, bob)
+    (sent,) = await bob("rr", "deploy-default")
+    assert sent.ephemeral and "not your turn" in sent.message["content"]
+
+
+async def test_rr_deploy_autocompletes_the_soviet_units(alice, bob):
+    """Autocomplete: once it is the Soviets' setup, Bob is offered his own units."""
+    await start_rr(alice, bob)
+    await alice("rr", "deploy-default")
+    await alice("rr", "ready")
+    (sent,) = await bob("rr", "deploy", {"unit": "VDV"}, focused="unit")
+    values = [c["value"] for c in sent.payload["data"]["choices"]]
+    assert {"VDV-1", "VDV-2", "VDV-3"} <= set(values)
+    assert len(values) <= 25
+
+
+async def test_rr_status_is_private_and_lists_the_seats(alice, bob):
+    await start_rr(alice, bob)
+    (sent,) = await bob("game", "status")
+    assert sent.ephemeral
+    assert "**Seats**\nnato (@Alice), soviet (@Bob)" in sent.message["content"]
