@@ -94,6 +94,19 @@ def test_discord_limits_hold_for_the_whole_tree(tree):
                 assert len(option.get("choices", [])) <= MAX_CHOICES
 
 
+def _characters(item: dict[str, Any]) -> int:
+    # What Discord counts: names, descriptions, choice names and values, all the way down.
+    own = len(item.get("name", "")) + len(item.get("description", ""))
+    own += sum(len(str(c["name"])) + len(str(c["value"])) for c in item.get("choices", []))
+    return own + sum(_characters(o) for o in item.get("options", []))
+
+
+def test_each_group_stays_under_discords_8000_characters(tree):
+    """Discord refuses a command whose names, descriptions and choices pass 8000 characters."""
+    for name, group in payloads(tree).items():
+        assert _characters(group) <= 8000, name
+
+
 def test_groups_are_server_only(tree):
     for group in payloads(tree).values():
         assert group["dm_permission"] is False
