@@ -154,6 +154,20 @@ def wire_choices(state: RaidState, unit: UnitState | None) -> list[Choice]:
     return [Choice(value=i, label=_label(n, g) if unit else n) for g, i, n in ranked][:LIMIT]
 
 
+def directed_choices(state: RaidState, side: str, officer: UnitState | None) -> list[Choice]:
+    """Friendly units an officer can direct: not itself, within 6", nearest first."""
+    mates = [u for u in state.alive(side) if not u.static and u.directing is None]
+    if officer is None:
+        return [Choice(value=u.id, label=f"{u.id} {u.name}") for u in mates][:LIMIT]
+    ranked = sorted(
+        (table.distance(u.pos, officer.pos), u.id, u.name) for u in mates if u.id != officer.id
+    )
+    return [
+        Choice(value=i, label=_label(f"{i} {n}", gap))
+        for gap, i, n in ranked if not table.beyond(gap, OFFICER_RANGE)
+    ][:LIMIT]
+
+
 def choices(state: RaidState, side: str, order: str, field: str, partial: dict[str, Any]) -> (
     list[Choice]
 ):
@@ -161,12 +175,7 @@ def choices(state: RaidState, side: str, order: str, field: str, partial: dict[s
     if order == "direct" and field == "officer":
         return unit_choices(state, side, "direct")
     if order == "direct" and field == "unit":
-        officer = _unit_of(state, side, partial, "officer")
-        mates = [u for u in state.alive(side) if not u.static and u.directing is None
-                 and (officer is None or (u.id != officer.id and not table.beyond(table.distance(
-                     u.pos, officer.pos), OFFICER_RANGE)))]
-        return [Choice(value=u.id, label=_label(f"{u.id} {u.name}", table.distance(
-            u.pos, officer.pos)) if officer else f"{u.id} {u.name}") for u in mates][:LIMIT]
+        return directed_choices(state, side, _unit_of(state, side, partial, "officer"))
     unit = _unit_of(state, side, partial)
     if field == "unit":
         return unit_choices(state, side, order)
@@ -232,7 +241,8 @@ def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
             out.append(Mortar(unit=unit.id, target=enemy.id))
         if _can(unit, "assault"):
             charge = Assault(unit=unit.id, target=enemy.id)
-            if table.distance(unit.pos, enemy.pos) <= unit.actions * 6 + board.CONTACT and _valid(
+            reach = unit.actions * speed(unit) + board.CONTACT
+            if table.distance(unit.pos, enemy.pos) <= reach and _valid(
                 lambda o=charge: plan_assault(state, side, o)
             ):
                 out.append(charge)

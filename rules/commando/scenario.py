@@ -175,5 +175,6 @@ class Scenario(BaseModel):
 @lru_cache(maxsize=None)
 def load_scenario(key: str) -> Scenario:
     """Read and validate ``data/<key>.json`` from this package."""
-    text = resources.files("rules.commando").joinpath("data").joinpath(f"{key}.json").read_text("utf-8")
+    data = resources.files("rules.commando").joinpath("data")
+    text = data.joinpath(f"{key}.json").read_text("utf-8")
     return Scenario.model_validate_json(text)

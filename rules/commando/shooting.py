@@ -60,7 +60,9 @@ def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: 
             'within 3" (Pillboxes).'
         )
     if table.beyond(gap, RANGE):
-        raise RuleError(f'{target.id} is {table.inches(gap)} away; {order} range is 12" (Shooting).')
+        raise RuleError(
+            f'{target.id} is {table.inches(gap)} away; {order} range is 12" (Shooting).'
+        )
     if shooter.kind == "pillbox" and shooter.facing is not None and not table.in_arc(
         shooter.pos, shooter.facing, PILLBOX_ARC, target.pos
     ):

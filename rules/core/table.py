@@ -557,7 +557,9 @@ def parse_place(
     """
     raw = text.strip()
     if not raw:
-        raise RuleError("A place is needed: a named point, a unit, x,y in inches or heading:inches.")
+        raise RuleError(
+            "A place is needed: a named point, a unit, x,y in inches or heading:inches."
+        )
     if "," in raw:
         parts = raw.split(",")
         try:

@@ -107,7 +107,8 @@ def test_mortar_two_actions_five_or_six_no_save() -> None:
     state = arrange({"M1": (24, 4), "AC1": (24, 14)}, actions={"M1": 2})
     step = order(state, "mortar", unit="M1", target="AC1", dice=[5])
     assert not step.state.unit("AC1").alive
-    assert texts(step) == 'M1 mortars AC1 at 10.0" (2" Mortar)\n🎲 5 need 5+ → AC1 eliminated, no save'
+    assert texts(step) == (
+        'M1 mortars AC1 at 10.0" (2" Mortar)\n🎲 5 need 5+ → AC1 eliminated, no save')
 
     miss = order(state, "mortar", unit="M1", target="AC1", dice=[4])
     assert miss.state.unit("AC1").alive and miss.state.unit("M1").actions == 0
@@ -134,7 +135,8 @@ def test_assault_draws_rerolled_and_the_defender_can_win() -> None:
     state = arrange({"A1": (22, 18), "G1": (22, 19)}, actions={"A1": 1})
     step = order(state, "assault", unit="A1", target="G1", dice=[3, 4, 4, 2, 6])
     assert not step.state.unit("A1").alive and step.state.unit("G1").alive
-    assert "🎲 A1 3,4 → 4 vs G1 4\ndraw: re-roll 🎲 A1 2 vs G1 6\nA1 eliminated" in texts(step)
+    lines = texts(step)
+    assert "🎲 A1 3,4 → 4 vs G1 4\ndraw: re-roll 🎲 A1 2 vs G1 6\nA1 eliminated" in lines
 
 
 def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:

@@ -81,7 +81,8 @@ def test_victory_by_targets_and_losses() -> None:
     assert SYSTEM.status(state)[-1] == "Commandos 2 - Germans 1"
     state.destroyed.append("gun")  # every target blown: the raid ends
     step = order(state, "end")
-    assert step.game_over and step.result is not None and step.result.startswith("Commandos win 3-1")
+    assert step.game_over and step.result is not None
+    assert step.result.startswith("Commandos win 3-1")
 
 
 def test_losing_every_commando_ends_the_game() -> None:
@@ -208,3 +209,11 @@ def test_target_choices_respect_the_pillbox_arc() -> None:
                     actions={"PB1": 1})
     got = SYSTEM.choices(state, "germans", "shoot", "target", {"unit": "PB1"})
     assert [c.value for c in got] == ["A1"]
+
+
+def test_direct_choices_list_friends_within_6_inches() -> None:
+    """Officers: autocomplete offers friends within 6" of the officer, never the officer."""
+    state = arrange({"O1": (20, 4), "A1": (24, 4), "D1": (27, 4), "G1": (24, 30)})
+    got = SYSTEM.choices(state, "commandos", "direct", "unit", {"officer": "O1"})
+    assert [(c.value, c.label) for c in got] == [("A1", 'A1 Assault party (4.0")')]
+    assert [c.value for c in SYSTEM.choices(state, "commandos", "direct", "officer", {})] == ["O1"]

@@ -22,7 +22,8 @@ def test_distances_and_inches_text() -> None:
 
 
 @pytest.mark.parametrize(("leg", "step", "actions"), [
-    (0.0, 6, 0), (0.5, 6, 1), (6.0, 6, 1), (6.04, 6, 1), (6.06, 6, 2), (12.0, 6, 2), (18.4, 6, 4), (13, 12, 2),
+    (0.0, 6, 0), (0.5, 6, 1), (6.0, 6, 1), (6.04, 6, 1), (6.06, 6, 2), (12.0, 6, 2),
+    (18.4, 6, 4), (13, 12, 2),
 ])
 def test_legs_needed(leg: float, step: float, actions: int) -> None:
     """One straight move of at most ``step`` per action."""
