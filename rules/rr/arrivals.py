@@ -1,0 +1,173 @@
+"""Setup and reinforcements (11.0).
+
+* Setup: NATO deploys first, then the Soviets (at least one stacking point in area 7; the
+  ASU-85 in 19).  ``deploy-default`` gives a ready-made legal deployment to adjust.
+* "Enter" reinforcements come on in an impulse at one of their entrances and pay an AP.
+* "Place" reinforcements (turn 5 US mortar, turn 6 Territorialheer) arrive at no AP cost in
+  the rally phase: NATO gets a placement step then, with ``place`` or ``skip``.
+* Reinforcements not brought on stay available on later turns (our reading: the text sets
+  only their first turn).  An entrance or placement area holding enemy units is closed,
+  except for the Territorialheer, which assaults at once (11.0 turn 6).
+* ATGM teams and the Kastet ride with their company (``attached_to``) from its arrival.
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.actions import split_ids
+from rules.rr.assault import assault
+from rules.rr.board import Board, is_leader, is_rider
+from rules.rr.scenario import Deployment
+from rules.rr.state import SIDE_NAMES, MarkRecord, Side, UnitState, other
+
+
+def deployment_of(b: Board, uid: str) -> Deployment | None:
+    """The setup or reinforcement entry that brings ``uid`` in."""
+    for dep in b.sc.deployments:
+        if uid in dep.units:
+            return dep
+    return None
+
+
+def attach_riders(b: Board, uid: str) -> None:
+    """9.3, 9.4: riders assigned to ``uid`` join it as it arrives."""
+    for unit in b.s.units.values():
+        spec = b.spec(unit.id)
+        if unit.place == "pool" and is_rider(spec) and spec.attached_to == uid:
+            unit.place, unit.attached_to = "attached", uid
+
+
+def waiting(b: Board, side: str, modes: tuple[str, ...]) -> list[UnitState]:
+    """Pool units of ``side`` whose arrival mode is one of ``modes`` and whose turn has come."""
+    out = []
+    for unit in b.s.units.values():
+        dep = deployment_of(b, unit.id)
+        if (unit.place == "pool" and unit.side == side and dep is not None and dep.mode in modes
+                and dep.turn <= b.s.turn and not is_rider(b.spec(unit.id))):
+            out.append(unit)
+    return out
+
+
+# -- setup ----------------------------------------------------------------------------------
+
+
+def deploy(b: Board, side: str, uid: str, area: str) -> list[Event]:
+    """11.0: put one setup unit in one of its allowed areas, within stacking (5.1)."""
+    unit = b.unit(uid, side)
+    dep = deployment_of(b, unit.id)
+    if dep is None or dep.mode != "setup":
+        raise RuleError(f"{unit.id} is not part of your setup; it arrives later (11.0).")
+    if area not in dep.areas:
+        raise RuleError(f"{unit.id} sets up in area {', '.join(dep.areas)} (11.0), not {area[:10]}.")
+    saved = (unit.place, unit.area)
+    unit.place, unit.area = "pool", None
+    problem = b.stack_problem(area, [unit.id])
+    if problem:
+        unit.place, unit.area = saved
+        raise RuleError(f"{unit.id} cannot set up there: {problem}.")
+    unit.place, unit.area = "map", area
+    attach_riders(b, unit.id)
+    b.s.marks.append(MarkRecord(kind="place", areas=[area], side=side))
+    return [Event(kind="deploy", rule="11.0", text=f"{unit.id} sets up in {area} (11.0)")]
+
+
+def deploy_default(b: Board, side: str) -> list[Event]:
+    """A ready-made legal deployment of every unit not yet set up (spread over the areas)."""
+    events: list[Event] = []
+    todo = [u for u in waiting(b, side, ("setup",))]
+    todo.sort(key=lambda u: (is_leader(b.spec(u.id)), -b.spec(u.id).stacking))
+    required = b.sc.soviet_required_area
+    turn = 0
+    for unit in todo:
+        dep = deployment_of(b, unit.id)
+        assert dep is not None
+        areas = list(dep.areas)
+        if side == "soviet" and required in areas and b.points(required, side) == 0:
+            areas = [required] + [a for a in areas if a != required]
+        elif is_leader(b.spec(unit.id)):
+            areas = [a for a in areas if b.combatants_in(a, side)] or areas
+        else:
+            areas = areas[turn % len(areas):] + areas[: turn % len(areas)]
+            turn += 1
+        for area in areas:
+            if b.stack_problem(area, [unit.id]) is None:
+                events += deploy(b, side, unit.id, area)
+                break
+    return events
+
+
+# -- reinforcements -------------------------------------------------------------------------
+
+
+def enter(b: Board, side: str, ids: str, to: str) -> list[Event]:
+    """11.0: reinforcements enter an entrance area and pay an AP each."""
+    names = split_ids(ids)
+    if not names:
+        raise RuleError("Name the reinforcements to enter, e.g. units:INF-1,INF-2.")
+    units = [b.unit(n, side) for n in names]
+    due = {u.id for u in waiting(b, side, ("enter",))}
+    for unit in units:
+        if unit.id not in due:
+            raise RuleError(f"{unit.id} is not a reinforcement due now; due: {', '.join(sorted(due)) or 'none'}.")
+        dep = deployment_of(b, unit.id)
+        assert dep is not None
+        if to not in dep.areas:
+            raise RuleError(f"{unit.id} enters at area {', '.join(dep.areas)} (11.0), not {to[:10]}.")
+    if all(is_leader(b.spec(u.id)) for u in units):
+        raise RuleError("A leader enters with another unit (9.7-9.9).")
+    if b.enemy_held(to, side):
+        raise RuleError(f"Area {to} holds enemy units; enter at another entrance (11.0).")
+    problem = b.stack_problem(to, [u.id for u in units])
+    if problem:
+        raise RuleError(f"They cannot enter: {problem}.")
+    for unit in units:
+        unit.place, unit.area = "map", to
+        unit.ap = b.max_ap(unit.id) - 1
+        attach_riders(b, unit.id)
+    b.s.marks.append(MarkRecord(kind="place", areas=[to], side=side))
+    return [Event(kind="enter", rule="11.0",
+                  text=f"{','.join(u.id for u in units)} enter {to}, 1 AP each (11.0)")]
+
+
+def place_areas(b: Board, uid: str) -> list[str]:
+    """Where a "place" reinforcement may go now (11.0 turns 5 and 6)."""
+    dep = deployment_of(b, uid)
+    if dep is None:
+        return []
+    if dep.mode == "place_us_only":
+        return [a for a in b.g.ids
+                if b.in_area(a) and b.nations(a) == {"us"} and not b.enemy_held(a, "nato")
+                and b.stack_problem(a, [uid]) is None]
+    if dep.mode == "city_east":
+        return [a.id for a in b.sc.areas if a.city and a.east_of_river
+                and (b.enemy_held(a.id, "nato") or b.stack_problem(a.id, [uid]) is None)]
+    return [a for a in dep.areas if not b.enemy_held(a, "nato") and b.stack_problem(a, [uid]) is None]
+
+
+def placeable(b: Board, side: str) -> list[UnitState]:
+    """"Place" reinforcements due now that have somewhere to go."""
+    units = waiting(b, side, ("place", "place_us_only", "city_east"))
+    return [u for u in units if place_areas(b, u.id)]
+
+
+def place(b: Board, side: Side, uid: str, area: str, target: str | None, dice: Dice) -> list[Event]:
+    """11.0: place a reinforcement at no AP cost; the Territorialheer assaults an enemy area."""
+    unit = b.unit(uid, side)
+    if unit not in placeable(b, side):
+        names = ", ".join(u.id for u in placeable(b, side)) or "none"
+        raise RuleError(f"{unit.id} cannot be placed now; placeable: {names}.")
+    allowed = place_areas(b, unit.id)
+    if area not in allowed:
+        raise RuleError(f"{unit.id} may be placed in: {', '.join(allowed[:12])} (11.0).")
+    unit.place, unit.area, unit.ap = "map", area, b.max_ap(unit.id)
+    attach_riders(b, unit.id)
+    b.s.marks.append(MarkRecord(kind="place", areas=[area], side=side))
+    events = [Event(kind="place", rule="11.0", text=f"{unit.id} placed in {area} (11.0)")]
+    if b.enemy_held(area, side):
+        defenders = b.combatants_in(area, other(side))
+        chosen = b.unit(target, other(side)) if target else defenders[0]
+        unit.ap += 1  # the assault on arrival costs nothing: it is part of the placement
+        events += assault(b, side, [unit], [], area, chosen, dice, air=False, origin=None)
+    return events

@@ -1,0 +1,158 @@
+"""Assault combat (7.3.5): attackers move into an enemy area and fight it out at once.
+
+* AV = 2d6 + the lead's ACM + 1 per supporting unit moving in + 1 Koval (9.9) + 2 air (10.1).
+* TDF = the designated defender's DF + TM (none for tanks, 7.3.5.3) -2 Suppressed / -1
+  Recovering (7.3.5.4) + 1 per supporting defender that is neither.
+* AV <= TDF: the attackers go back, AP 0 (7.3.5.1).  Otherwise the lead defender takes the
+  hits until eliminated; extra hits are spread by the defender's owner (``take-hits unit:``)
+  when more than one unit could take them.  Then stacking points decide who retreats
+  (7.3.5.2), AP 0.  Doubles with an airstrike give the lead attacker a hit it cannot negate.
+* Our reading: in assault no retreat negates a hit (the loser's retreat follows the stacking
+  comparison instead), and a Territorialheer that loses its assault on arrival (11.0 turn 6)
+  has no area to go back to and is eliminated.
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
+from rules.rr.hits import HIT_WORDS, capacity, eliminate, hits_for, take_hits, withdraw
+from rules.rr.rolls import Mods, dice_text, mods_text, roll_2d6
+from rules.rr.state import MarkRecord, Pending, UnitState, other
+
+
+def can_assault(b: Board, unit: UnitState) -> bool:
+    """7.3.5: on the map, unsuppressed, 1 AP, an ACM (no asterisk), and free to move (9.6)."""
+    spec = b.spec(unit.id)
+    return (
+        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
+        and b.values(unit.id).acm is not None
+        and not (is_t12(spec) or is_hind(spec) or is_leader(spec) or is_rider(spec))
+    )
+
+
+def assault(
+    b: Board, side: str, attackers: list[UnitState], leaders: list[UnitState], area: str,
+    target: UnitState, dice: Dice, air: bool, origin: str | None,
+) -> list[Event]:
+    """Resolve an assault by ``attackers`` (lead first) from ``origin`` into ``area``."""
+    lead = attackers[0]
+    if target.area != area or target.side == side or is_leader(b.spec(target.id)) or is_hind(
+        b.spec(target.id)
+    ):
+        raise RuleError(f"{target.id} is not a defender you can designate in area {area}.")
+    if air and not b.s.airstrike.get(side):
+        raise RuleError("You have no airstrike this turn (10.1).")
+    for unit in attackers + leaders:
+        unit.area = area
+        unit.ap = max(0, unit.ap - 1) if unit in attackers else unit.ap
+    if air:
+        b.s.airstrike[side] = False
+    koval = any(b.spec(u.id).special == "koval" for u in leaders)
+    mods: Mods = [(b.values(lead.id).acm or 0, "ACM"), (len(attackers) - 1, "support"),
+                  (1 if koval else 0, "Koval 9.9"), (2 if air else 0, "air 10.1")]
+    if "acm" in lead.boost:
+        lead.boost.remove("acm")
+        mods.append((1, "Nikolas"))
+    tdf, dmods = total_defence(b, target, area)
+    bonus = sum(v for v, _ in mods)
+    faces, note = roll_2d6(dice, f"{lead.id} assaults {target.id}, 2d6", lead,
+                           good=lambda total: total + bonus > tdf)
+    av = sum(faces) + bonus
+    hits = hits_for(av - tdf)
+    line = (f"{dice_text(faces)}{mods_text(mods)} = {av} vs DF {b.values(target.id).df}"
+            f"{mods_text(dmods)} = {tdf} → {av - tdf:+d}: {HIT_WORDS[hits]} (7.3.5){note}")
+    events = [Event(kind="assault", text=f"{lead.id} leads an assault into area {area}", rule="7.3.5"),
+              Event(kind="roll", text=line, rule="7.3.5", data={"dice": faces, "av": av, "tdf": tdf, "hits": hits})]
+    b.s.marks.append(MarkRecord(kind="assault", areas=[origin or area, area], text=HIT_WORDS[hits], side=side))
+    if air and faces[0] == faces[1]:
+        events.append(Event(kind="air", text=f"Doubles with an airstrike: {lead.id} takes a hit (10.1)", rule="10.1"))
+        events += take_hits(b, lead.id, 1, "10.1")
+    if hits == 0:
+        events += send_back(b, side, area, origin, "7.3.5.1")
+        return events
+    absorbed = min(hits, capacity(b, target.id))
+    events += take_hits(b, target.id, absorbed, "7.3.5.2")
+    left = hits - absorbed
+    others = [u for u in b.combatants_in(area, target.side)]
+    if left and len(others) > 1:
+        b.s.pending.append(Pending(kind="spread", side=target.side, hits=left, origin=origin, area=area))
+        events.append(Event(kind="ask", text=f"{left} more hit(s): assign them with take-hits (7.3.5.2)", rule="7.3.5.2"))
+        return events
+    if left and others:
+        events += take_hits(b, others[0].id, left, "7.3.5.2")
+    return events + settle(b, side, area, origin)
+
+
+def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
+    """7.3.5: TDF of the designated defender with its supporting units."""
+    mods: Mods = []
+    if not is_tank(b.spec(target.id)):
+        mods.append((b.sc.area_by_id[area].tm, "TM"))
+    if target.status == "suppressed":
+        mods.append((-2, "supp 7.3.5.4"))
+    elif target.status == "recovering":
+        mods.append((-1, "recov 7.3.5.4"))
+    helpers = [u for u in b.combatants_in(area, target.side) if u.id != target.id and u.status == "ok"]
+    mods.append((len(helpers), "support"))
+    if "df" in target.boost:
+        target.boost.remove("df")
+        mods.append((1, "Nikolas"))
+    return b.values(target.id).df + sum(v for v, _ in mods), mods
+
+
+def spread_hit(b: Board, uid: str) -> list[Event]:
+    """7.3.5.2: the defender's owner gives one extra assault hit to a unit of the area."""
+    pending = b.s.pending[0]
+    unit = b.unit(uid, pending.side)
+    if unit.area != pending.area or unit not in b.combatants_in(pending.area or "", pending.side):
+        names = ", ".join(u.id for u in b.combatants_in(pending.area or "", pending.side))
+        raise RuleError(f"Give the hit to a defender in area {pending.area}: {names}.")
+    events = take_hits(b, unit.id, 1, "7.3.5.2")
+    pending.hits -= 1
+    left = b.combatants_in(pending.area or "", pending.side)
+    if pending.hits > 0 and len(left) > 1:
+        return events
+    if pending.hits > 0 and left:
+        events += take_hits(b, left[0].id, pending.hits, "7.3.5.2")
+    b.s.pending.pop(0)
+    return events + settle(b, other(pending.side), pending.area or "", pending.origin)
+
+
+def settle(b: Board, side: str, area: str, origin: str | None) -> list[Event]:
+    """7.3.5.2: more attacking stacking points than defending ones: the defenders retreat;
+    otherwise the attackers go back where they came from.  The retreating units' AP go to 0."""
+    attack = b.points(area, side)
+    defend = b.points(area, other(side))
+    defenders = b.combatants_in(area, other(side))
+    if not defenders:
+        for leader in b.leaders_in(area, other(side)):
+            eliminate(b, leader.id)
+        return []
+    if attack > defend:
+        events = []
+        for unit in defenders:
+            to = withdraw(b, unit.id, avoid=None)
+            text = f"{unit.id} retreats to {to}, AP 0" if to else f"{unit.id} cannot retreat: eliminated"
+            events.append(Event(kind="retreat", text=f"{text} ({attack} vs {defend} SP, 7.3.5.2)", rule="7.3.5.2"))
+        for leader in b.leaders_in(area, other(side)):
+            eliminate(b, leader.id)
+        return events
+    return send_back(b, side, area, origin, "7.3.5.2")
+
+
+def send_back(b: Board, side: str, area: str, origin: str | None, rule: str) -> list[Event]:
+    """The attackers return to the area they came from with AP 0 (7.3.5.1, 7.3.5.2)."""
+    back = [u for u in b.in_area(area, side) if not is_hind(b.spec(u.id))]
+    if not back:
+        return []
+    for unit in back:
+        if origin is None:
+            eliminate(b, unit.id)
+        else:
+            unit.area, unit.ap = origin, 0
+    where = f"back to {origin}" if origin else "with nowhere to go: eliminated"
+    names = ",".join(u.id for u in back)
+    return [Event(kind="back", text=f"{names} {where}, AP 0 ({rule})", rule=rule)]

@@ -1,0 +1,257 @@
+"""What the rules ask of the map and the counters: scenario and graph lookup, unit kinds,
+current values, stacking (5.1) and control (12.0).
+
+A state names its scenario by key.  Tests may :func:`register_scenario` a hand-built
+:class:`Scenario` under a key of its own; everything else comes from ``data/<key>.json``.
+"""
+
+from __future__ import annotations
+
+from rules.core.areas import AreaGraph, AreaShape
+from rules.core.errors import RuleError
+from rules.rr.scenario import Scenario, UnitSpec, UnitValues, load_scenario
+from rules.rr.state import RRState, Side, UnitState, other
+
+STACK_LIMIT = 6  # 5.1
+
+_CUSTOM: dict[str, Scenario] = {}
+_GRAPHS: dict[str, AreaGraph] = {}
+
+
+def register_scenario(scenario: Scenario) -> None:
+    """Make a hand-built scenario loadable by its key (tests, variants)."""
+    _CUSTOM[scenario.key] = scenario
+    _GRAPHS.pop(scenario.key, None)
+
+
+def scenario_of(key: str) -> Scenario:
+    """The scenario called ``key``, or a RuleError naming the ones there are."""
+    if key in _CUSTOM:
+        return _CUSTOM[key]
+    try:
+        return load_scenario(key)
+    except FileNotFoundError:
+        raise RuleError(f"There is no Raid and Riposte scenario '{key[:40]}'; try tannenbruck.")
+
+
+def graph_of(scenario: Scenario) -> AreaGraph:
+    """The area graph of a scenario (7.2 adjacency, 7.3.1 range, 7.3.2 LOS), built once."""
+    graph = _GRAPHS.get(scenario.key)
+    if graph is None:
+        graph = getattr(scenario, "graph", None)
+        if not isinstance(graph, AreaGraph):
+            graph = AreaGraph(
+                AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in scenario.areas
+            )
+        _GRAPHS[scenario.key] = graph
+    return graph
+
+
+# -- kinds of counters -------------------------------------------------------------------------
+
+LEADERS = frozenset({"nikolas", "boyes", "koval"})
+RIDERS = frozenset({"sagger", "tow", "kastet"})
+
+
+def is_leader(spec: UnitSpec) -> bool:
+    """9.7-9.9: leaders move with a unit and cannot be attacked directly."""
+    return spec.kind == "leader" or spec.special in LEADERS
+
+
+def is_rider(spec: UnitSpec) -> bool:
+    """9.3, 9.4: ATGM teams and the Kastet stay with their company."""
+    return spec.kind == "atgm" or spec.special in RIDERS
+
+
+def is_mortar(spec: UnitSpec) -> bool:
+    """9.1: mortar batteries."""
+    return spec.kind == "mortar" or spec.special == "mortar"
+
+
+def is_hind(spec: UnitSpec) -> bool:
+    """10.2: the Hind helicopter."""
+    return spec.kind == "hind" or spec.special == "hind"
+
+
+def is_sniper(spec: UnitSpec) -> bool:
+    """9.2: the NATO sniper, never on the map."""
+    return spec.kind == "sniper" or spec.special == "sniper"
+
+
+def is_t12(spec: UnitSpec) -> bool:
+    """9.6: the T-12 anti-tank battery."""
+    return spec.special == "t12" or spec.kind == "at_gun"
+
+
+def is_ags(spec: UnitSpec) -> bool:
+    """9.5: the AGS-17 section."""
+    return spec.kind == "ags17" or spec.special in ("ags17", "ags")
+
+
+def is_tank(spec: UnitSpec) -> bool:
+    """7.3.5.3: tanks get no TM in assault."""
+    return spec.kind == "tank"
+
+
+def is_hq(spec: UnitSpec) -> bool:
+    """9.10: the German HQ."""
+    return spec.kind == "hq" or spec.special == "hq"
+
+
+def is_luchs(spec: UnitSpec) -> bool:
+    """9.11: the Luchs recon platoon."""
+    return spec.special == "luchs"
+
+
+def is_vdv(spec: UnitSpec) -> bool:
+    """7.3.6: VDV Para companies may come back as cadres."""
+    return spec.special == "vdv"
+
+
+def is_combatant(spec: UnitSpec) -> bool:
+    """A unit that can be attacked and holds ground: not a leader, rider, sniper or the Hind."""
+    return not (is_leader(spec) or is_rider(spec) or is_sniper(spec) or is_hind(spec))
+
+
+class Board:
+    """A state with its scenario and graph at hand; the questions every rule asks."""
+
+    def __init__(self, state: RRState, frozen: bool = False) -> None:
+        """``frozen``: the caller only reads, so who-is-where may be indexed once."""
+        self.s = state
+        self.sc = scenario_of(state.scenario)
+        self.g = graph_of(self.sc)
+        self.specs = self.sc.unit_by_id
+        self.frozen = frozen
+        self._where: dict[str, list[UnitState]] | None = None
+
+    def in_area(self, area: str, side: str | None = None) -> list[UnitState]:
+        """Units on the map in ``area``, optionally of one side."""
+        if not self.frozen:
+            return self.s.in_area(area, side)
+        if self._where is None:
+            self._where = {}
+            for unit in self.s.units.values():
+                if unit.place == "map" and unit.area is not None:
+                    self._where.setdefault(unit.area, []).append(unit)
+        return [u for u in self._where.get(area, []) if side in (None, u.side)]
+
+    # -- counters ---------------------------------------------------------------------------
+
+    def spec(self, uid: str) -> UnitSpec:
+        """The printed counter of ``uid``."""
+        return self.specs[uid]
+
+    def unit(self, uid: str, side: str | None = None) -> UnitState:
+        """A unit by id (case-insensitive), or a RuleError naming the side's units."""
+        key = self.find_id(uid)
+        if key is None or (side is not None and self.s.units[key].side != side):
+            mine = [u.id for u in self.s.on_map(side)][:8]
+            raise RuleError(f"There is no unit '{uid[:30]}' here; yours include: {', '.join(mine) or 'none'}.")
+        return self.s.units[key]
+
+    def find_id(self, uid: str) -> str | None:
+        """The id as the scenario spells it, or None."""
+        if uid in self.s.units:
+            return uid
+        low = uid.strip().lower()
+        return next((k for k in self.s.units if k.lower() == low), None)
+
+    def values(self, uid: str) -> UnitValues:
+        """The values of the side of the counter now face up (2.0)."""
+        spec = self.specs[uid]
+        unit = self.s.units[uid]
+        return spec.reduced if unit.reduced and spec.reduced is not None else spec.full
+
+    def max_ap(self, uid: str) -> int:
+        """The AP dots of the counter's face-up side (7.1)."""
+        return self.values(uid).ap
+
+    def morale(self, uid: str) -> int:
+        """Morale; 9.10: units in the German HQ's area use the HQ's morale."""
+        unit = self.s.units[uid]
+        base = self.values(uid).morale
+        if unit.place != "map":
+            return base
+        for other_unit in self.in_area(unit.area or "", unit.side):
+            if other_unit.id != uid and is_hq(self.specs[other_unit.id]):
+                return self.values(other_unit.id).morale
+        return base
+
+    def rcm(self, uid: str) -> int:
+        """RCM with ATGM teams riding along (9.3) and the unfired Kastet (9.4) added."""
+        value = self.values(uid).rcm
+        for rider in self.s.riders(uid):
+            if self.specs[rider.id].special != "kastet":
+                value += 1
+        return value
+
+    def has_kastet(self, uid: str) -> bool:
+        """9.4: the T-12 still carries its one Kastet shot."""
+        return any(self.specs[r.id].special == "kastet" for r in self.s.riders(uid))
+
+    def leaders_in(self, area: str, side: str) -> list[UnitState]:
+        """Leaders in an area."""
+        return [u for u in self.in_area(area, side) if is_leader(self.specs[u.id])]
+
+    def combatants_in(self, area: str, side: str | None = None) -> list[UnitState]:
+        """Units in an area that can be attacked and hold ground."""
+        return [u for u in self.in_area(area, side) if is_combatant(self.specs[u.id])]
+
+    # -- stacking (5.1) -----------------------------------------------------------------------
+
+    def points(self, area: str, side: str) -> int:
+        """Stacking points of ``side`` in ``area`` (counters with none shown count 0)."""
+        return sum(self.specs[u.id].stacking for u in self.in_area(area, side))
+
+    def nations(self, area: str) -> set[str]:
+        """The nations present in an area."""
+        return {self.specs[u.id].nation for u in self.in_area(area) if not is_hind(self.specs[u.id])}
+
+    def stack_problem(self, area: str, movers: list[str]) -> str | None:
+        """Why ``movers`` may not join ``area`` (5.1), or None when they may."""
+        side = self.s.units[movers[0]].side
+        here = [u.id for u in self.in_area(area, side) if u.id not in movers]
+        total = sum(self.specs[u].stacking for u in here + movers)
+        if total > STACK_LIMIT:
+            return f"area {area} would hold {total} stacking points; 6 is the limit (5.1)"
+        nations = {self.specs[u].nation for u in here + movers if not is_hind(self.specs[u])}
+        if {"de", "us"} <= nations:
+            return f"German and American units may not share area {area} (5.1)"
+        return None
+
+    def enemy_held(self, area: str, side: str) -> bool:
+        """Whether enemy units that hold ground stand in ``area`` (the Hind does not)."""
+        return bool(self.combatants_in(area, other(side))) or any(
+            is_leader(self.specs[u.id]) for u in self.in_area(area, other(side))
+        )
+
+    def enemy_areas(self, side: str) -> set[str]:
+        """Areas holding enemy units (any counter of theirs on the map)."""
+        return {u.area for u in self.s.on_map(other(side)) if u.area is not None}
+
+    # -- control (12.0) -----------------------------------------------------------------------
+
+    def occupant(self, area: str) -> Side | None:
+        """The sole occupant of ``area`` (the Hind, in the air, holds nothing), or None."""
+        sides = {u.side for u in self.in_area(area) if not is_hind(self.specs[u.id])}
+        return next(iter(sides)) if len(sides) == 1 else None
+
+    def update_control(self) -> None:
+        """12.0: an area is controlled by its sole occupant, or by the last one it had."""
+        sides: dict[str, set[str]] = {}
+        for unit in self.s.units.values():
+            if unit.place == "map" and unit.area is not None and not is_hind(self.specs[unit.id]):
+                sides.setdefault(unit.area, set()).add(unit.side)
+        for area, present in sides.items():
+            if len(present) == 1:
+                self.s.control[area] = next(iter(present))  # type: ignore[assignment]
+
+    def controller(self, area: str) -> Side | None:
+        """Who controls ``area`` now (12.0)."""
+        return self.s.control.get(area)
+
+    def ring(self) -> list[str]:
+        """12.0: area 19 and every area adjacent to it, in map order."""
+        main = self.sc.main_objective
+        return [main] + self.g.neighbours(main)

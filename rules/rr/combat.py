@@ -1,0 +1,244 @@
+"""Ranged combat (7.3.1-7.3.4), mortars (9.1), the AGS-17 (9.5), the T-12 and Kastet (9.4,
+9.6), the Luchs (9.11), airstrikes (10.1) and the defender's retreat decision (7.3.3).
+
+Readings of the text, stated once:
+
+* 7.3.3: supporters are other units of the firer's area that each have the target in their
+  own range (extended range allowed) and LOS; each spends one AP and adds +1.
+* 9.1: a mortar fires at every attackable unit of the target's area, one roll each; its
+  range is 2 (Col. Nikolas may make it 3), never extended; any friendly unit's LOS will do.
+  An airstrike with a mortar adds +2 to the roll against the named target only.
+* 9.5: against a vehicle the AGS-17's RCM counts as 0; its range is unchanged.
+* 9.11: an enemy of the Luchs in an area adjacent to the Luchs's loses
+  ``scenario.luchs_df_penalty`` DF (a stand-in figure) against ranged attacks.
+* 10.1 alone: an airstrike attacks one enemy unit with 2d6 +2 (our reading of "+2 to the
+  attacker's modifier" with no unit of its own).
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.actions import Fire, split_ids
+from rules.rr.board import (
+    Board, is_ags, is_combatant, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
+)
+from rules.rr.hits import (
+    HIT_WORDS, attackable, hits_for, move_unit, retreat_options, take_hits,
+)
+from rules.rr.rolls import Mods, dice_text, mods_text, roll_2d6
+from rules.rr.state import MarkRecord, Pending, UnitState, other
+
+MORTAR_RANGE = 2  # 9.1
+
+
+def can_fire(b: Board, unit: UnitState) -> bool:
+    """A unit on the map, unsuppressed, with AP, that has a ranged attack."""
+    spec = b.spec(unit.id)
+    return (
+        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
+        and not (is_leader(spec) or is_rider(spec))
+    )
+
+
+def reach(b: Board, uid: str, kastet: bool = False) -> int:
+    """How far a unit fires: RCM (9.3 ATGM, 9.4 Kastet, 9.7 boost) or the mortar's 2."""
+    unit = b.s.units[uid]
+    if is_mortar(b.spec(uid)):
+        return MORTAR_RANGE + (1 if "range" in unit.boost else 0)
+    return b.rcm(uid) + (1 if kastet else 0) + (1 if "rcm" in unit.boost else 0)
+
+
+def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) -> str | None:
+    """Why ``uid`` cannot fire at ``target`` now, or None: range, LOS, 9.6 vehicles only."""
+    unit = b.s.units[uid]
+    spec, tspec = b.spec(uid), b.spec(target.id)
+    here, there = unit.area or "", target.area or ""
+    if is_t12(spec) and not tspec.vehicle:
+        return f"the T-12 fires only at vehicles (9.6); {target.id} is not one"
+    if here == there:
+        return f"{target.id} is in {uid}'s own area; that is an assault (7.3.5)"
+    dist = b.g.distance(here, there)
+    limit = reach(b, uid, kastet)
+    if is_mortar(spec):
+        if dist > limit:
+            return f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
+        if not any(b.g.los(f.area or "", there) or f.area == there for f in b.s.on_map(unit.side)):
+            return f"no unit of yours sees area {there} (9.1)"
+        return None
+    if dist > limit + 1:
+        return f"area {there} is {dist} away; {uid} reaches {limit}, or {limit + 1} at -1 (7.3.4)"
+    if not b.g.los(here, there):
+        blockers = ", ".join(b.g.blockers(here, there))
+        return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
+    return None
+
+
+def luchs_penalty(b: Board, target: UnitState) -> int:
+    """9.11: the Luchs lowers the DF of its enemies in adjacent areas (stand-in figure)."""
+    for unit in b.s.on_map(other(target.side)):
+        if is_luchs(b.spec(unit.id)) and unit.area and target.area in b.g.adjacent(unit.area):
+            return b.sc.luchs_df_penalty
+    return 0
+
+
+def defence(b: Board, target: UnitState, ranged: bool) -> tuple[int, Mods]:
+    """DF + TM (5.2; none for the Hind, 10.2) - Luchs (9.11) + Nikolas (9.7)."""
+    df = b.values(target.id).df
+    mods: Mods = []
+    if not is_hind(b.spec(target.id)):
+        mods.append((b.sc.area_by_id[target.area or ""].tm, "TM"))
+    if ranged:
+        mods.append((-luchs_penalty(b, target), "Luchs"))
+    if "df" in target.boost:
+        target.boost.remove("df")
+        mods.append((1, "Nikolas"))
+    return df + sum(v for v, _ in mods), mods
+
+
+def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
+    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1)."""
+    unit = b.unit(order.unit, side)
+    target = b.unit(order.target, other(side))
+    spec = b.spec(unit.id)
+    if not bonus_shot and not can_fire(b, unit):
+        raise RuleError(f"{unit.id} cannot fire: it needs to be on the map, unsuppressed, with AP.")
+    if not attackable(b, target):
+        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    if order.kastet and not b.has_kastet(unit.id):
+        raise RuleError(f"{unit.id} carries no Kastet; only the T-12 fires it, once (9.4).")
+    problem = shot_problem(b, unit.id, target, order.kastet)
+    if problem:
+        raise RuleError(f"{unit.id} cannot fire: {problem}.")
+    support = [b.unit(u, side) for u in split_ids(order.support)]
+    if bonus_shot and support:
+        raise RuleError("The AGS-17's second attack gets no support (9.5).")
+    for helper in support:
+        if helper.id == unit.id or helper.area != unit.area or not can_fire(b, helper):
+            raise RuleError(f"{helper.id} cannot support: it must be in {unit.area}, unsuppressed, with AP.")
+        why = shot_problem(b, helper.id, target)
+        if why:
+            raise RuleError(f"{helper.id} cannot support: {why}.")
+    if order.air and not b.s.airstrike.get(side):
+        raise RuleError("You have no airstrike this turn (10.1).")
+    if not bonus_shot:
+        unit.ap -= 1
+    for helper in support:
+        helper.ap -= 1
+    dist = b.g.distance(unit.area or "", target.area or "")
+    mods: Mods = [(attack_rcm(b, unit.id, target, order.kastet), "RCM")]
+    if not is_mortar(spec) and dist > reach(b, unit.id, order.kastet):
+        mods.append((-1, "ext 7.3.4"))
+    mods.append((len(support), "support"))
+    for helper in support:
+        if "rcm" in helper.boost:
+            helper.boost.remove("rcm")
+    if "rcm" in unit.boost:
+        unit.boost.remove("rcm")
+    if "range" in unit.boost and is_mortar(spec):
+        unit.boost.remove("range")
+    events = [Event(kind="fire", text=f"{unit.id} fires at area {target.area} ({dist} away)", rule="7.3.3")]
+    if order.kastet:
+        kastet = next(r for r in b.s.riders(unit.id) if b.spec(r.id).special == "kastet")
+        kastet.place, kastet.attached_to = "gone", None
+        events.append(Event(kind="kastet", text="Kastet fired and spent (9.4)", rule="9.4"))
+    if order.air:
+        b.s.airstrike[side] = False
+    victims = [target]
+    if is_mortar(spec):
+        victims = [u for u in b.in_area(target.area or "", target.side) if attackable(b, u)]
+        victims.sort(key=lambda u: u.id != target.id)
+    doubles = False
+    for victim in victims:
+        extra: Mods = []
+        if order.air and victim.id == target.id:
+            extra = [(2, "air 10.1")]
+        faces, more = resolve_roll(b, side, unit, victim, mods + extra, dice, events)
+        doubles = doubles or faces[0] == faces[1]
+        events += more
+    b.s.marks.append(MarkRecord(kind="fire", areas=[unit.area or "", target.area or ""],
+                                text=events[-1].text.split(":")[-1][:20].strip(), side=side))
+    if is_ags(spec) and doubles and not bonus_shot:
+        b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
+        events.append(Event(kind="ags", text=f"Doubles: {unit.id} may fire again (9.5)", rule="9.5"))
+    return events
+
+
+def attack_rcm(b: Board, uid: str, target: UnitState, kastet: bool) -> int:
+    """The RCM added to the dice: 9.5 none for the AGS-17 against vehicles; 9.4 Kastet +1."""
+    if is_ags(b.spec(uid)) and b.spec(target.id).vehicle:
+        return 0
+    value = b.rcm(uid) + (1 if kastet else 0)
+    return value + (1 if "rcm" in b.s.units[uid].boost else 0)
+
+
+def resolve_roll(
+    b: Board, side: str, unit: UnitState, victim: UnitState, mods: Mods, dice: Dice,
+    events: list[Event],
+) -> tuple[list[int], list[Event]]:
+    """One 2d6 against one unit: the line, the hits, and the defender's retreat decision."""
+    df, dmods = defence(b, victim, ranged=True)
+    bonus = sum(v for v, _ in mods)
+    faces, note = roll_2d6(dice, f"{unit.id} fires at {victim.id}, 2d6", unit,
+                           good=lambda total: total + bonus > df)
+    total = sum(faces) + bonus
+    hits = hits_for(total - df)
+    line = (f"{dice_text(faces)}{mods_text(mods)} = {total} vs DF {b.values(victim.id).df}"
+            f"{mods_text(dmods)} = {df} → {total - df:+d}: {HIT_WORDS[hits]} (7.3.3){note}")
+    out = [Event(kind="roll", text=line, rule="7.3.3",
+                 data={"dice": faces, "total": total, "df": df, "hits": hits, "target": victim.id})]
+    out += deliver(b, victim, hits, unit.area, side)
+    return faces, out
+
+
+def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: str) -> list[Event]:
+    """7.3.3: the defender may retreat one area to negate one hit; it decides, or its
+    standing choice does.  No legal retreat: the hits land at once."""
+    if hits <= 0:
+        return []
+    options = retreat_options(b, victim.id, origin)
+    choice = b.s.standing.get(victim.side, "ask")
+    if not options or choice == "never":
+        return take_hits(b, victim.id, hits, "7.3.3")
+    if choice == "always":
+        return retreat_and_hit(b, victim.id, options[0], hits)
+    b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
+    return [Event(kind="ask", text=f"{victim.id}: retreat to negate a hit, or take-hits? (7.3.3)", rule="7.3.3")]
+
+
+def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:
+    """7.3.3: retreat one area, all AP spent, one hit negated; the rest land."""
+    unit = b.s.units[uid]
+    start = unit.area or ""
+    move_unit(b, uid, to)
+    unit.ap = 0
+    b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=unit.side))
+    events = [Event(kind="retreat", text=f"{uid} retreats {start}→{to}, one hit negated (7.3.3)", rule="7.3.3")]
+    return events + take_hits(b, uid, hits - 1, "7.3.3")
+
+
+def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Event]:
+    """10.1: the airstrike used on its own against an enemy unit: 2d6 +2."""
+    if not b.s.airstrike.get(side):
+        raise RuleError("You have no airstrike this turn (10.1).")
+    target = b.unit(target_id, other(side))
+    if not attackable(b, target):
+        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    b.s.airstrike[side] = False
+    df, dmods = defence(b, target, ranged=True)
+    faces = dice.roll(2, 6, f"airstrike on {target.id}, 2d6")
+    total = sum(faces) + 2
+    hits = hits_for(total - df)
+    line = (f"{dice_text(faces)} +2 air = {total} vs DF {b.values(target.id).df}{mods_text(dmods)}"
+            f" = {df} → {total - df:+d}: {HIT_WORDS[hits]} (10.1)")
+    b.s.marks.append(MarkRecord(kind="blast", areas=[target.area or ""], text=HIT_WORDS[hits], side=side))
+    events = [Event(kind="airstrike", text=f"Airstrike on {target.id} in area {target.area}", rule="10.1"),
+              Event(kind="roll", text=line, rule="10.1", data={"dice": faces, "hits": hits})]
+    return events + deliver(b, target, hits, None, side)
+
+
+def is_firer(b: Board, uid: str) -> bool:
+    """Whether a counter ever makes ranged attacks (not leaders, riders, the sniper)."""
+    spec = b.spec(uid)
+    return is_combatant(spec) or is_hind(spec)

@@ -1,0 +1,174 @@
+"""Hits and their effects (7.3.3, 7.3.5.5), elimination, leaders left alone (9.7-9.9), retreats.
+
+A unit's damage is a ladder: a hit suppresses an unsuppressed unit (a Recovering one too,
+6.2.1), reduces a Suppressed full-strength unit, and eliminates a Suppressed reduced or
+one-step unit.  So two hits on a fresh unit leave it "Suppressed and reduced" (7.3.3 note),
+and three eliminate it.
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.rr.board import Board, is_combatant, is_hind, is_leader, is_t12, is_vdv
+from rules.rr.state import UnitState, other
+
+HIT_WORDS = {0: "no effect", 1: "one hit", 2: "two hits", 3: "three hits"}
+
+
+def hits_for(margin: int) -> int:
+    """7.3.3: by how much the attack beat the defence: 1-2 one hit, 3-4 two, 5+ three."""
+    if margin <= 0:
+        return 0
+    return 1 if margin <= 2 else 2 if margin <= 4 else 3
+
+
+def capacity(b: Board, uid: str) -> int:
+    """How many hits a unit absorbs before it is eliminated (the last one eliminates it)."""
+    unit = b.s.units[uid]
+    steps = 0 if unit.status == "suppressed" else 1
+    if b.spec(uid).reduced is not None and not unit.reduced:
+        steps += 1
+    return steps + 1
+
+
+def eliminate(b: Board, uid: str) -> list[str]:
+    """Take a unit out of the game with its riders (9.3); count VDV losses (7.3.6)."""
+    unit = b.s.units[uid]
+    area = unit.area
+    unit.place, unit.area, unit.status, unit.ap = "gone", None, "ok", 0
+    unit.boost, unit.reroll = [], False
+    gone = [uid]
+    for rider in b.s.riders(uid):
+        rider.place, rider.attached_to = "gone", None
+        gone.append(rider.id)
+    if is_vdv(b.spec(uid)):
+        b.s.vdv_lost += 1
+        b.s.cadres[uid] = b.s.vdv_lost
+    if area is not None:
+        gone += sweep_leaders(b, area, unit.side)
+    return gone
+
+
+def sweep_leaders(b: Board, area: str, side: str) -> list[str]:
+    """9.7-9.9: leaders whose area holds no other unit of theirs are removed from play."""
+    if b.combatants_in(area, side):
+        return []
+    out = []
+    for leader in b.leaders_in(area, side):
+        leader.place, leader.area, leader.ap, leader.status = "gone", None, 0, "ok"
+        out.append(leader.id)
+    return out
+
+
+def take_hit(b: Board, uid: str) -> str:
+    """Apply one hit; returns what it did: "suppressed", "reduced" or "eliminated"."""
+    unit = b.s.units[uid]
+    if unit.place != "map":
+        return "eliminated"
+    if unit.status != "suppressed":
+        unit.status, unit.ap = "suppressed", 0
+        return "suppressed"
+    if b.spec(uid).reduced is not None and not unit.reduced:
+        unit.reduced = True
+        return "reduced"
+    eliminate(b, uid)
+    return "eliminated"
+
+
+def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
+    """Apply ``hits`` to a unit and say what happened, e.g. "VDV-2 suppressed and reduced".
+
+    10.2: a Suppressed Hind leaves the map until next turn; a reduced one is gone for good.
+    """
+    if hits <= 0:
+        return []
+    effects: list[str] = []
+    for _ in range(hits):
+        effect = take_hit(b, uid)
+        effects.append(effect)
+        if effect == "eliminated":
+            break
+    unit = b.s.units[uid]
+    extra = ""
+    if is_hind(b.spec(uid)) and unit.place == "map":
+        if unit.reduced:
+            eliminate(b, uid)
+            extra = "; shot down for good (10.2)"
+        else:
+            unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
+            extra = "; leaves until next turn (10.2)"
+    text = f"{uid} " + " and ".join(effects) + extra + f" ({rule})"
+    return [Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})]
+
+
+def retreat_options(b: Board, uid: str, origin: str | None) -> list[str]:
+    """7.3.3 / 7.3.5.5: where a unit hit by fire from ``origin`` may retreat to negate a hit.
+
+    The area must be adjacent, hold no enemy, be farther from the attacker, be no nearer to
+    any other enemy-held area, and keep stacking.  The T-12 never moves (9.6) and the Hind
+    does not retreat (10.2: it only fires).
+    """
+    unit = b.s.units[uid]
+    spec = b.spec(uid)
+    if unit.place != "map" or unit.area is None or is_t12(spec) or is_hind(spec):
+        return []
+    here = unit.area
+    enemies = b.enemy_areas(unit.side) - {origin} if origin else b.enemy_areas(unit.side)
+    out = []
+    for area in b.g.neighbours(here):
+        if b.enemy_held(area, unit.side):
+            continue
+        if origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
+            continue
+        if any(b.g.distance(area, e) < b.g.distance(here, e) for e in enemies if e):
+            continue
+        if b.stack_problem(area, [uid]) is None:
+            out.append(area)
+    return out
+
+
+def move_unit(b: Board, uid: str, to: str) -> None:
+    """Put a unit in ``to``; leaders left alone in its old area go with it (9.7-9.9)."""
+    unit = b.s.units[uid]
+    old = unit.area
+    unit.area = to
+    if old is not None and not is_leader(b.spec(uid)) and not b.combatants_in(old, unit.side):
+        for leader in b.leaders_in(old, unit.side):
+            leader.area = to
+
+
+def withdraw(b: Board, uid: str, avoid: str | None = None) -> str | None:
+    """7.3.5.2: the loser of an assault retreats to an adjacent area, AP to 0.
+
+    The text names no chooser for the area, so the bot picks the legal area farthest from
+    the enemy (ties: map order).  A unit with nowhere to go, or the immovable T-12 (9.6), is
+    eliminated.  Returns the area, or None when the unit was eliminated.
+    """
+    unit = b.s.units[uid]
+    here = unit.area or ""
+    best: tuple[int, str] | None = None
+    enemies = b.enemy_areas(unit.side) - {here}
+    if not is_t12(b.spec(uid)):
+        for area in b.g.neighbours(here):
+            if area == avoid or b.enemy_held(area, unit.side) or b.stack_problem(area, [uid]):
+                continue
+            near = min((b.g.distance(area, e) for e in enemies), default=99)
+            if best is None or near > best[0]:
+                best = (near, area)
+    if best is None:
+        eliminate(b, uid)
+        return None
+    unit.ap = 0
+    move_unit(b, uid, best[1])
+    return best[1]
+
+
+def attackable(b: Board, unit: UnitState) -> bool:
+    """Units that can be attacked: not leaders (9.7-9.9), riders or the sniper; the Hind can."""
+    spec = b.spec(unit.id)
+    return unit.place == "map" and (is_combatant(spec) or is_hind(spec))
+
+
+def enemy_targets(b: Board, side: str) -> list[UnitState]:
+    """The enemy units on the map that may be attacked."""
+    return [u for u in b.s.on_map(other(side)) if attackable(b, u)]

@@ -1,0 +1,87 @@
+"""Movement (7.2) and the assault order's checks (7.3.5): a group from one area, 1 AP each.
+
+Leaders (9.7-9.9) move free with the group they are named in, and follow the last unit out
+of their area on their own; the T-12 never moves (9.6); the Hind only fires (10.2).
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.actions import split_ids
+from rules.rr.assault import assault, can_assault
+from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
+from rules.rr.hits import move_unit
+from rules.rr.state import MarkRecord, UnitState
+
+
+def can_move(b: Board, unit: UnitState) -> bool:
+    """On the map, unsuppressed, with an AP, and able to move at all."""
+    spec = b.spec(unit.id)
+    return (
+        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
+        and not (is_t12(spec) or is_hind(spec) or is_leader(spec) or is_rider(spec))
+    )
+
+
+def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list[UnitState], str]:
+    """Split an order's units into movers and leaders, all from one area adjacent to ``to``."""
+    names = split_ids(ids)
+    if not names:
+        raise RuleError("Name the units, e.g. units:VDV-1,VDV-2.")
+    units = [b.unit(n, side) for n in names]
+    if any(u.place != "map" for u in units):
+        raise RuleError("Only units on the map can move; reinforcements use enter (11.0).")
+    origin = units[0].area or ""
+    if any(u.area != origin for u in units):
+        raise RuleError("One impulse activates one area: name units from the same area (7.0).")
+    if to not in b.g:
+        raise RuleError(f"There is no area '{to[:10]}'; areas are numbered 1-{len(b.g)}.")
+    if to not in b.g.adjacent(origin):
+        near = ", ".join(b.g.neighbours(origin))
+        raise RuleError(f"Area {to} is not adjacent to {origin}; adjacent: {near} (7.2).")
+    leaders = [u for u in units if is_leader(b.spec(u.id))]
+    movers = [u for u in units if u not in leaders]
+    if not movers:
+        raise RuleError("A leader always moves with another unit (9.7-9.9).")
+    return movers, leaders, origin
+
+
+def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
+    """7.2: each unit pays 1 AP to enter an adjacent area with no enemy, within stacking."""
+    movers, leaders, origin = group(b, side, ids, to)
+    for unit in movers:
+        if not can_move(b, unit):
+            raise RuleError(f"{unit.id} cannot move: it needs an AP and no Suppressed marker (7.1).")
+    if b.enemy_held(to, side):
+        raise RuleError(f"Area {to} holds enemy units: use assault to go in (7.3.5).")
+    problem = b.stack_problem(to, [u.id for u in movers + leaders])
+    if problem:
+        raise RuleError(f"They cannot go: {problem}.")
+    for unit in movers:
+        unit.ap -= 1
+        move_unit(b, unit.id, to)
+    for leader in leaders:
+        leader.area = to
+    b.s.marks.append(MarkRecord(kind="move", areas=[origin, to], side=side))
+    names = ",".join(u.id for u in movers + leaders)
+    return [Event(kind="move", rule="7.2", text=f"{names} {origin}→{to}, 1 AP each (7.2)")]
+
+
+def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool, dice: Dice) -> list[Event]:
+    """7.3.5: check the attackers (lead first, each with an ACM and 1 AP) and resolve."""
+    movers, leaders, origin = group(b, side, ids, to)
+    for unit in movers:
+        if not can_assault(b, unit):
+            raise RuleError(f"{unit.id} cannot assault: it needs 1 AP, no Suppressed marker and an ACM (7.3.5).")
+    if not b.combatants_in(to, "soviet" if side == "nato" else "nato"):
+        raise RuleError(f"Area {to} holds no enemy to assault; use move (7.2).")
+    problem = b.stack_problem(to, [u.id for u in movers + leaders])
+    if problem:
+        raise RuleError(f"They cannot go in: {problem}.")
+    defender = b.unit(target, "soviet" if side == "nato" else "nato")
+    left_behind = [u for u in b.combatants_in(origin, side) if u not in movers]
+    if not left_behind:
+        leaders = leaders + [u for u in b.leaders_in(origin, side) if u not in leaders]
+    return assault(b, side, movers, leaders, to, defender, dice, air, origin)

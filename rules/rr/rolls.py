@@ -1,0 +1,43 @@
+"""Dice lines as players read them: ``🎲 4+3 +2 RCM +1 support = 10 vs DF 6 +1 TM = 7``.
+
+Also Pvt. Boyes's armed reroll (9.8), which any 2d6 roll of the unit may use once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.core.dice import Dice
+from rules.rr.state import UnitState
+
+Mods = list[tuple[int, str]]
+
+
+def mods_text(mods: Mods) -> str:
+    """`` +2 RCM -1 ext`` for the non-zero modifiers."""
+    return "".join(f" {value:+d} {label}" for value, label in mods if value)
+
+
+def roll_2d6(
+    dice: Dice,
+    reason: str,
+    unit: UnitState | None = None,
+    good: Callable[[int], bool] | None = None,
+    high_good: bool = True,
+) -> tuple[list[int], str]:
+    """Roll 2d6; if ``unit`` has Boyes's reroll armed (9.8) and ``good`` says the roll failed,
+    reroll the die that hurts most and disarm it.  Returns the dice and a note for the line."""
+    faces = dice.roll(2, 6, reason)
+    note = ""
+    if unit is not None and unit.reroll and good is not None and not good(sum(faces)):
+        worst = faces.index(min(faces) if high_good else max(faces))
+        old = faces[worst]
+        faces[worst] = dice.die(6, f"{reason}, Boyes reroll")
+        unit.reroll = False
+        note = f" (Boyes: {old}→{faces[worst]}, 9.8)"
+    return faces, note
+
+
+def dice_text(faces: list[int]) -> str:
+    """``🎲 4+3``."""
+    return "🎲 " + "+".join(str(f) for f in faces)

@@ -1,0 +1,271 @@
+"""The sequence of play (6.0): initiative, rally, operations impulses, routes, turn end.
+
+Everything automatic happens inside the order that triggers it: the second pass in a row
+ends the operations phase (7.0) and opens the route phase (8.0); the last ``done`` ends the
+turn, removes the Hind (10.2), checks victory after turn 7 (12.0), or rolls the next
+initiative (6.1, 10.1, 10.2), cadres (7.3.6), resets AP and rolls every rally (6.2).
+
+Readings: Col. Nikolas spends an AP, when he has one, to add +1 to the morale of each unit of
+his area that rolls to rally (9.7); Pvt. Boyes spends an AP to reroll the worse die of a
+failed rally of a unit in his area (9.8).
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.board import Board, is_hind, is_leader, is_t12
+from rules.rr.arrivals import placeable, waiting
+from rules.rr.rolls import dice_text
+from rules.rr.hits import move_unit
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, Side, other
+from rules.rr.victory import verdict
+
+
+def sides_in_order(b: Board) -> list[Side]:
+    """The initiative side first (6.1)."""
+    return [b.s.initiative, other(b.s.initiative)]
+
+
+def start_turn(b: Board, dice: Dice) -> list[Event]:
+    """6.1 initiative (and 10.1/10.2 air), then the whole 6.2 rally phase."""
+    s = b.s
+    s.turn += 1
+    s.marks = []
+    nato = dice.die(6, "NATO initiative, 1d6")
+    soviet = dice.die(6, "Soviet initiative, 1d6")
+    s.init_rolls = {"nato": nato, "soviet": soviet}
+    s.initiative = "soviet" if soviet > nato else "nato"
+    s.airstrike = {"nato": nato <= s.turn, "soviet": soviet >= s.turn}
+    hind = next((u for u in s.units.values() if is_hind(b.spec(u.id))), None)
+    s.hind_ok = hind is not None and hind.place == "pool" and not s.airstrike["nato"]
+    air = [SIDE_NAMES[x] for x in SIDES if s.airstrike[x]]
+    events = [
+        Event(kind="turn", text=f"Turn {s.turn}/{s.max_turn}", rule="6.0"),
+        Event(kind="initiative", rule="6.1", data={"nato": nato, "soviet": soviet},
+              text=f"🎲 NATO {nato} · Soviets {soviet}: {SIDE_NAMES[s.initiative]} lead (6.1)"),
+        Event(kind="air", rule="10.1", text=f"Airstrike: {', '.join(air) or 'none'}; Hind: "
+              f"{'yes' if s.hind_ok else 'no'} (10.1, 10.2)"),
+    ]
+    events += cadres(b, dice)
+    events += reset_ap(b)
+    events += rally(b, dice)
+    return events
+
+
+def cadres(b: Board, dice: Dice) -> list[Event]:
+    """7.3.6: one roll per VDV Para eliminated since; 1-4 (-1 for the 2nd and 3rd) returns it
+    reduced to area 29, unless NATO controls 29 (or stacking forbids it: then it is lost)."""
+    s = b.s
+    events = []
+    area = b.sc.cadre_area
+    for uid, ordinal in sorted(s.cadres.items(), key=lambda kv: kv[1]):
+        if b.controller(area) == "nato" or b.enemy_held(area, "soviet"):
+            events.append(Event(kind="cadre", rule="7.3.6", text=f"{uid}: NATO holds {area}, no cadre (7.3.6)"))
+            continue
+        roll = dice.die(6, f"{uid} cadre, 1d6")
+        mod = -1 if ordinal >= 2 else 0
+        ok = roll + mod <= 4 and b.stack_problem(area, [uid]) is None
+        text = f"🎲 {roll}{f' {mod:+d} 2nd/3rd' if mod else ''} = {roll + mod}: {uid} "
+        if ok:
+            unit = s.units[uid]
+            unit.place, unit.area, unit.reduced, unit.status, unit.ap = "map", area, True, "ok", 0
+            text += f"returns reduced in {area} (7.3.6)"
+        else:
+            text += "is lost (7.3.6)"
+        events.append(Event(kind="cadre", rule="7.3.6", text=text, data={"roll": roll}))
+    s.cadres = {}
+    return events
+
+
+def reset_ap(b: Board) -> list[Event]:
+    """6.2 step 2: every unit not Suppressed or Recovering gets its full AP."""
+    for unit in b.s.on_map():
+        if unit.status == "ok":
+            unit.ap = b.max_ap(unit.id)
+    return [Event(kind="reset", rule="6.2", text="AP reset, except Suppressed/Recovering (6.2)")]
+
+
+def rally(b: Board, dice: Dice) -> list[Event]:
+    """6.2 step 3: 2d6 <= morale (+1 Recovering, +1 Nikolas) rallies and resets AP; a failed
+    Suppressed unit turns Recovering; a failed Recovering unit loses its marker, AP not reset."""
+    events = []
+    for side in sides_in_order(b):
+        for unit in [u for u in b.s.on_map(side) if u.status != "ok"]:
+            target = b.morale(unit.id)
+            mods = ""
+            if unit.status == "recovering":
+                target += 1
+                mods += " +1 recovering"
+            helper = leader_with_ap(b, unit.area or "", side, "nikolas")
+            if helper is not None:
+                helper.ap -= 1
+                target += 1
+                mods += " +1 Nikolas 9.7"
+            faces = dice.roll(2, 6, f"{unit.id} rally, 2d6")
+            note = ""
+            boyes = leader_with_ap(b, unit.area or "", side, "boyes")
+            armed = unit.reroll or boyes is not None
+            if sum(faces) > target and armed:
+                if unit.reroll:
+                    unit.reroll = False
+                elif boyes is not None:
+                    boyes.ap -= 1
+                worst = faces.index(max(faces))
+                old = faces[worst]
+                faces[worst] = dice.die(6, f"{unit.id} rally, Boyes reroll")
+                note = f" (Boyes: {old}→{faces[worst]}, 9.8)"
+            ok = sum(faces) <= target
+            was = unit.status
+            if ok:
+                unit.status, unit.ap = "ok", b.max_ap(unit.id)
+                outcome = "rallies, AP reset"
+            elif was == "suppressed":
+                unit.status = "recovering"
+                outcome = "fails: now Recovering"
+            else:
+                unit.status = "ok"
+                outcome = "fails: marker off, AP not reset"
+            events.append(Event(
+                kind="rally", rule="6.2",
+                text=f"{dice_text(faces)} vs morale {b.morale(unit.id)}{mods} = {target}: "
+                     f"{unit.id} {outcome} (6.2){note}",
+                data={"unit": unit.id, "dice": faces, "target": target, "rallied": ok},
+            ))
+    return events
+
+
+def leader_with_ap(b: Board, area: str, side: str, special: str):  # type: ignore[no-untyped-def]
+    """The named leader in ``area`` if he has an AP to spend, else None."""
+    for unit in b.in_area(area, side):
+        if b.spec(unit.id).special == special and unit.ap >= 1:
+            return unit
+    return None
+
+
+def begin_operations(b: Board) -> list[Event]:
+    """7.0: the side with the initiative takes the first impulse."""
+    b.s.phase, b.s.active, b.s.passes = "ops", b.s.initiative, 0
+    return [Event(kind="phase", rule="7.0", text=f"Operations: {SIDE_NAMES[b.s.active]} first (7.0)")]
+
+
+def end_impulse(b: Board) -> None:
+    """7.0: after an order the impulse goes to the opponent."""
+    b.s.passes = 0
+    b.s.active = other(b.s.active)
+
+
+def pass_impulse(b: Board, dice: Dice) -> list[Event]:
+    """7.0: two passes in a row end the operations phase."""
+    s = b.s
+    s.passes += 1
+    events = [Event(kind="pass", rule="7.0", text=f"{SIDE_NAMES[s.active]} pass (7.0)")]
+    if s.passes < 2:
+        s.active = other(s.active)
+        return events
+    events.append(Event(kind="phase", rule="8.0", text="Two passes: operations end; route phase (8.0)"))
+    s.phase, s.passes, s.routed = "route", 0, []
+    return events + next_router(b, dice, first=True)
+
+
+def route_options(b: Board, uid: str) -> list[str]:
+    """8.0: adjacent areas within stacking, with no enemy, and no closer to any enemy."""
+    unit = b.s.units[uid]
+    if unit.place != "map" or unit.status == "ok" or uid in b.s.routed or is_t12(b.spec(uid)):
+        return []
+    if is_hind(b.spec(uid)) or is_leader(b.spec(uid)):
+        return []
+    enemies = b.enemy_areas(unit.side)
+    here = unit.area or ""
+    near = min((b.g.distance(here, e) for e in enemies), default=99)
+    return [
+        a for a in b.g.neighbours(here)
+        if not b.enemy_held(a, unit.side) and b.stack_problem(a, [uid]) is None
+        and min((b.g.distance(a, e) for e in enemies), default=99) >= near
+    ]
+
+
+def can_route(b: Board, side: str) -> bool:
+    """Whether ``side`` has a unit that may route now."""
+    return any(route_options(b, u.id) for u in b.s.on_map(side))
+
+
+def next_router(b: Board, dice: Dice, first: bool = False) -> list[Event]:
+    """8.0: the initiative side routes first; a side with nothing to route is skipped."""
+    s = b.s
+    order = sides_in_order(b)
+    start = 0 if first else order.index(s.active) + 1
+    for side in order[start:]:
+        if can_route(b, side):
+            s.active = side
+            return []
+    return end_turn(b, dice)
+
+
+def end_turn(b: Board, dice: Dice) -> list[Event]:
+    """End of turn: the Hind leaves (10.2), boosts lapse; victory after the last turn (12.0)."""
+    s = b.s
+    events: list[Event] = []
+    for unit in s.units.values():
+        unit.boost, unit.reroll = [], False
+        if is_hind(b.spec(unit.id)) and unit.place == "map":
+            unit.place, unit.area, unit.ap, unit.status = "pool", None, 0, "ok"
+            events.append(Event(kind="hind", rule="10.2", text="The Hind flies home (10.2)"))
+    s.routed = []
+    if s.turn >= s.max_turn:
+        s.phase = "over"
+        s.result = verdict(b)
+        return events + [Event(kind="result", rule="12.0", text=s.result)]
+    return events + start_turn(b, dice) + open_placement(b)
+
+
+def ready(b: Board, side: str, dice: Dice) -> list[Event]:
+    """11.0: finish setup once every unit is placed (Soviets: a stacking point in 7)."""
+    left = waiting(b, side, ("setup",))
+    if left:
+        raise RuleError(f"Set up {', '.join(u.id for u in left[:6])} first, or use deploy-default.")
+    for leader in b.s.on_map(side):
+        if is_leader(b.spec(leader.id)) and not b.combatants_in(leader.area or "", side):
+            raise RuleError(f"{leader.id} must set up with another unit (9.7-9.9).")
+    required = b.sc.soviet_required_area
+    if side == "soviet" and b.points(required, side) < 1:
+        raise RuleError(f"The Soviets need at least one stacking point in area {required} (11.0).")
+    events = [Event(kind="ready", rule="11.0", text=f"{SIDE_NAMES[side]} setup done (11.0)")]
+    b.update_control()
+    if side == "nato":
+        b.s.active = "soviet"
+        return events
+    return events + start_turn(b, dice) + open_placement(b)
+
+
+def open_placement(b: Board) -> list[Event]:
+    """After the rally: a placement step for each side with a "place" reinforcement due."""
+    for side in (b.s.initiative, other(b.s.initiative)):
+        if placeable(b, side):
+            b.s.phase, b.s.active = "place", side
+            return [Event(kind="phase", rule="11.0",
+                          text=f"{SIDE_NAMES[side]}: place reinforcements or skip (11.0)")]
+    return begin_operations(b)
+
+
+def open_placement_after(b: Board, side: str) -> list[Event]:
+    """After ``side``'s placement step: the other side's, if it has one, else operations."""
+    if side == b.s.initiative and placeable(b, other(side)):
+        b.s.active = other(side)
+        return [Event(kind="phase", rule="11.0",
+                      text=f"{SIDE_NAMES[b.s.active]}: place reinforcements or skip (11.0)")]
+    return begin_operations(b)
+
+
+def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
+    """8.0: one Suppressed or Recovering unit routes to an adjacent area."""
+    unit = b.unit(uid, side)
+    options = route_options(b, unit.id)
+    if to not in options:
+        raise RuleError(f"{unit.id} may route to: {', '.join(options) or 'nowhere'} (8.0).")
+    start = unit.area or ""
+    move_unit(b, unit.id, to)
+    b.s.routed.append(unit.id)
+    b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=side))
+    return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to} (8.0)")]

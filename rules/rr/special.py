@@ -1,0 +1,121 @@
+"""Special units' orders (9.2 sniper, 9.7 Nikolas, 9.8 Boyes, 9.10 HQ) and the Hind (10.2).
+
+Each is the whole of an impulse.  Readings: Nikolas's +1 waits on the unit until it next uses
+that value this turn (or the turn ends); Boyes arms a reroll of the worse die of the unit's
+next failed 2d6 roll this turn; the HQ may not give a unit more AP than its counter shows,
+nor give AP to a Suppressed or Recovering unit (those have lost all AP, 6.2.1).
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper
+from rules.rr.hits import attackable
+from rules.rr.state import MarkRecord, UnitState, other
+
+SNIPER_AFTER_FIRST = 2  # 9.2: +2 to the die from the second use
+
+
+def leader(b: Board, side: str, special: str, label: str, rule: str) -> UnitState:
+    """The named leader of ``side`` on the map with an AP, or a RuleError."""
+    for unit in b.s.on_map(side):
+        if b.spec(unit.id).special == special:
+            if unit.ap < 1:
+                raise RuleError(f"{label} has no AP left this turn ({rule}).")
+            return unit
+    raise RuleError(f"{label} is not on the map ({rule}).")
+
+
+def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
+    """9.7: Col. Nikolas spends 1 AP: +1 to one value of a unit in his area."""
+    col = leader(b, side, "nikolas", "Col. Nikolas", "9.7")
+    unit = b.unit(uid, side)
+    if unit.area != col.area or not is_combatant(b.spec(unit.id)):
+        raise RuleError(f"Col. Nikolas helps a unit in his area {col.area} (9.7).")
+    if value == "range" and not is_mortar(b.spec(unit.id)):
+        raise RuleError("Only a mortar's range differs from its RCM; raise rcm instead (9.7).")
+    if value in unit.boost:
+        raise RuleError(f"{unit.id} already has Nikolas's +1 {value} waiting (9.7).")
+    col.ap -= 1
+    unit.boost.append(value)
+    return [Event(kind="nikolas", rule="9.7", text=f"Col. Nikolas: {unit.id} +1 {value.upper()} for its next use (9.7)")]
+
+
+def boyes(b: Board, side: str, uid: str) -> list[Event]:
+    """9.8: Pvt. Boyes spends 1 AP so a unit in his area may reroll one die."""
+    pvt = leader(b, side, "boyes", "Pvt. Boyes", "9.8")
+    unit = b.unit(uid, side)
+    if unit.area != pvt.area or not is_combatant(b.spec(unit.id)):
+        raise RuleError(f"Pvt. Boyes helps a unit in his area {pvt.area} (9.8).")
+    if unit.reroll:
+        raise RuleError(f"{unit.id} already has a reroll waiting (9.8).")
+    pvt.ap -= 1
+    unit.reroll = True
+    return [Event(kind="boyes", rule="9.8", text=f"Pvt. Boyes: {unit.id} may reroll one die of its next failed roll (9.8)")]
+
+
+def hq(b: Board, side: str, uid: str) -> list[Event]:
+    """9.10: once a turn the German HQ spends 1 AP to give +1 AP to a nearby unit."""
+    head = next((u for u in b.s.on_map(side) if is_hq(b.spec(u.id))), None)
+    if head is None or head.ap < 1 or head.status != "ok":
+        raise RuleError("The German HQ must be on the map, unsuppressed, with an AP (9.10).")
+    if b.s.hq_turn == b.s.turn:
+        raise RuleError("The German HQ has given its AP this turn already (9.10).")
+    unit = b.unit(uid, side)
+    near = unit.area == head.area or unit.area in b.g.adjacent(head.area or "")
+    if unit.id == head.id or not near or unit.status != "ok" or not is_combatant(b.spec(unit.id)):
+        raise RuleError("The HQ gives an AP to another unsuppressed unit in or next to its area (9.10).")
+    if unit.ap >= b.max_ap(unit.id):
+        raise RuleError(f"{unit.id} already has all its AP (9.10).")
+    head.ap -= 1
+    unit.ap += 1
+    b.s.hq_turn = b.s.turn
+    return [Event(kind="hq", rule="9.10", text=f"HQ: {unit.id} +1 AP, now {unit.ap} (9.10)")]
+
+
+def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
+    """9.2: 1d6 (+2 after the first use): 1-4 the unit is Suppressed, 5-6 the sniper is gone."""
+    shooter = next((u for u in b.s.units.values() if u.side == side and is_sniper(b.spec(u.id))), None)
+    if shooter is None or shooter.place == "gone":
+        raise RuleError("You have no sniper (9.2).")
+    if b.s.sniper_turn == b.s.turn:
+        raise RuleError("The sniper acts once per turn (9.2).")
+    target = b.unit(uid, other(side))
+    if not attackable(b, target) or is_hind(b.spec(target.id)):
+        raise RuleError("The sniper targets a unit (never the Hind or a leader) (9.2).")
+    if not b.sc.area_by_id[target.area or ""].city:
+        raise RuleError(f"The sniper shoots only in Tannenbruck; area {target.area} is not in it (9.2).")
+    mod = SNIPER_AFTER_FIRST if b.s.sniper_uses else 0
+    roll = dice.die(6, f"sniper at {target.id}, 1d6")
+    b.s.sniper_uses += 1
+    b.s.sniper_turn = b.s.turn
+    total = roll + mod
+    b.s.marks.append(MarkRecord(kind="shot", areas=[target.area or ""], side=side))
+    head = f"🎲 {roll}{f' +{mod} reuse' if mod else ''} = {total}"
+    if total >= 5:
+        shooter.place = "gone"
+        return [Event(kind="sniper", rule="9.2", text=f"{head}: the sniper is lost (9.2)")]
+    if target.status == "suppressed":
+        return [Event(kind="sniper", rule="9.2", text=f"{head}: {target.id} already Suppressed (9.2)")]
+    target.status, target.ap = "suppressed", 0
+    return [Event(kind="sniper", rule="9.2", text=f"{head}: {target.id} Suppressed, no retreat (9.2)")]
+
+
+def hind(b: Board, side: str, area: str) -> list[Event]:
+    """10.2: the Hind comes in over an area with no enemy units, with its full AP."""
+    heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
+    if heli is None or heli.place != "pool" or not b.s.hind_ok:
+        raise RuleError("The Hind is not available now (10.2: not with a NATO airstrike, once shot down).")
+    if area not in b.g:
+        raise RuleError(f"There is no area '{area[:10]}'.")
+    if b.in_area(area, other(side)):
+        raise RuleError(f"Area {area} holds enemy units; the Hind goes to a non-enemy area (10.2).")
+    problem = b.stack_problem(area, [heli.id])
+    if problem:
+        raise RuleError(f"The Hind cannot go there: {problem}.")
+    heli.place, heli.area, heli.ap, heli.status = "map", area, b.max_ap(heli.id), "ok"
+    b.s.hind_ok = False
+    b.s.marks.append(MarkRecord(kind="place", areas=[area], side=side))
+    return [Event(kind="hind", rule="10.2", text=f"The Hind arrives over {area} (10.2)")]

@@ -1,0 +1,120 @@
+"""The state of a Raid and Riposte game: every counter's place and condition, the turn's flags.
+
+Everything is plain pydantic data so a game round-trips through JSON without loss; the
+scenario itself (map, printed values) is looked up by key, never copied into the state.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Side = Literal["nato", "soviet"]
+#: Where a counter is: not yet arrived (setup pool, reinforcements, the Hind and the sniper
+#: between uses), on the map, riding with a company (ATGM teams, the Kastet: 9.3, 9.4), or out
+#: of the game.  Every counter is in exactly one of these.
+Place = Literal["pool", "map", "attached", "gone"]
+#: 6.2.1: a unit is at most one of Suppressed and Recovering.
+Status = Literal["ok", "suppressed", "recovering"]
+Phase = Literal["deploy", "place", "ops", "route", "over"]
+Standing = Literal["ask", "never", "always"]
+
+SIDES: tuple[Side, Side] = ("nato", "soviet")
+SIDE_NAMES: dict[str, str] = {"nato": "NATO", "soviet": "Soviets"}
+
+
+def other(side: str) -> Side:
+    """The opposing side."""
+    return "soviet" if side == "nato" else "nato"
+
+
+class UnitState(BaseModel):
+    """One counter's condition."""
+
+    id: str
+    side: Side
+    place: Place = "pool"
+    area: str | None = None  # set only when place == "map"
+    reduced: bool = False
+    ap: int = 0
+    status: Status = "ok"
+    attached_to: str | None = None  # set only when place == "attached"
+    #: 9.7: Col. Nikolas's +1, waiting for its use this turn: "rcm", "acm", "df", "range".
+    boost: list[str] = Field(default_factory=list)
+    #: 9.8: Pvt. Boyes has armed a reroll of one die for this unit's next failed roll.
+    reroll: bool = False
+
+
+class Pending(BaseModel):
+    """A decision owed before play goes on.
+
+    * ``retreat`` (7.3.3): ``side`` decides whether ``unit`` retreats to negate one of
+      ``hits`` from the attacker in ``origin``;
+    * ``spread`` (7.3.5.2): ``side`` assigns ``hits`` left over after the lead defender, one
+      ``take-hits`` at a time, among the defenders in ``area``;
+    * ``ags`` (9.5): the AGS-17 ``unit`` rolled doubles and may fire a second time.
+    """
+
+    kind: Literal["retreat", "spread", "ags"]
+    side: Side
+    unit: str | None = None
+    hits: int = 0
+    origin: str | None = None
+    area: str | None = None
+
+
+class MarkRecord(BaseModel):
+    """A mark of the last impulse, by area ids (the view turns them into centre points)."""
+
+    kind: Literal["move", "fire", "assault", "retreat", "place", "blast", "shot", "miss"]
+    areas: list[str]
+    text: str = ""
+    side: str | None = None
+
+
+class RRState(BaseModel):
+    """A whole game of Raid and Riposte."""
+
+    scenario: str
+    turn: int = 0
+    max_turn: int = 7
+    phase: Phase = "deploy"
+    #: Whose deployment, placement, impulse or route it is.
+    active: Side = "nato"
+    initiative: Side = "nato"
+    init_rolls: dict[str, int] = Field(default_factory=dict)
+    #: 7.0: consecutive passes in the operations phase; two end it.
+    passes: int = 0
+    units: dict[str, UnitState]
+    pending: list[Pending] = Field(default_factory=list)
+    #: 12.0: who last was the sole occupant of each area.
+    control: dict[str, Side] = Field(default_factory=dict)
+    #: 10.1: airstrikes still usable this turn, by side.
+    airstrike: dict[str, bool] = Field(default_factory=lambda: {"nato": False, "soviet": False})
+    hind_ok: bool = False  # 10.2: the Hind may be placed this turn
+    sniper_uses: int = 0  # 9.2: +2 to the die from the second use on
+    sniper_turn: int = 0  # 9.2: the last turn the sniper was used
+    hq_turn: int = 0  # 9.10: the last turn the German HQ gave an AP
+    vdv_lost: int = 0  # 7.3.6: VDV companies eliminated so far (the 2nd and 3rd get -1)
+    #: 7.3.6: eliminated VDV companies waiting for their cadre roll, with their ordinal.
+    cadres: dict[str, int] = Field(default_factory=dict)
+    routed: list[str] = Field(default_factory=list)  # 8.0: units that routed this phase
+    standing: dict[str, Standing] = Field(default_factory=lambda: {"nato": "ask", "soviet": "ask"})
+    marks: list[MarkRecord] = Field(default_factory=list)
+    result: str | None = None
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        """Units on the map, optionally of one side, in id order of the scenario."""
+        return [u for u in self.units.values() if u.place == "map" and side in (None, u.side)]
+
+    def in_area(self, area: str, side: str | None = None) -> list[UnitState]:
+        """Units on the map in ``area``, optionally of one side."""
+        return [
+            u for u in self.units.values()
+            if u.place == "map" and u.area == area and side in (None, u.side)
+        ]
+
+    def riders(self, unit: str) -> list[UnitState]:
+        """Counters attached to ``unit`` (ATGM teams, the Kastet)."""
+        return [u for u in self.units.values() if u.place == "attached" and u.attached_to == unit]

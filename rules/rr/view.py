@@ -1,0 +1,90 @@
+"""The state as an area-map picture (:class:`rules.core.views.AreaMapView`) and status lines."""
+
+from __future__ import annotations
+
+from rules.core.views import (
+    AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, SideStyle,
+)
+from rules.rr.board import Board, is_hind
+from rules.rr.state import SIDE_NAMES, RRState
+
+FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
+CONTROL = {"nato": "nato_de", "soviet": "soviet"}
+SIDE_STYLES = [
+    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="nato_de"),
+    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="nato_us"),
+    SideStyle(key="soviet", label="Soviet", letter="S", colour="soviet"),
+]
+PHASES = {"deploy": "Setup", "place": "Rally: placement", "ops": "Operations",
+          "route": "Route", "over": "Game over"}
+
+
+def facts(b: Board) -> list[str]:
+    """Header facts: initiative, who acts, airstrikes, the Hind."""
+    s = b.s
+    if s.phase == "deploy":
+        return [f"{SIDE_NAMES[s.active]} set up"]
+    air = "/".join(SIDE_NAMES[x] for x in ("nato", "soviet") if s.airstrike.get(x)) or "none"
+    out = [f"Initiative: {SIDE_NAMES[s.initiative]}", f"Air: {air}",
+           f"Hind: {'ready' if s.hind_ok else 'no'}"]
+    if s.phase != "over":
+        who = s.pending[0].side if s.pending else s.active
+        out.insert(1, f"To act: {SIDE_NAMES[who]}")
+    return out
+
+
+def entrance_labels(b: Board) -> dict[str, str]:
+    """Reinforcement entrances (11.0): "NATO 2" on each area a later entry uses."""
+    out: dict[str, str] = {}
+    for dep in b.sc.deployments:
+        if dep.mode == "enter":
+            for area in dep.areas:
+                out.setdefault(area, f"{SIDE_NAMES[dep.side]} {dep.turn}")
+    return out
+
+
+def build_view(state: RRState) -> AreaMapView:
+    """Everything a snapshot shows, as a pure function of the state."""
+    b = Board(state)
+    sc = b.sc
+    entrances = entrance_labels(b)
+    areas = []
+    for a in sc.areas:
+        kind = "main" if a.id in b.ring() else "secondary" if a.id in sc.secondary_objectives else None
+        owner = state.control.get(a.id)
+        areas.append(AreaView(
+            id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
+            objective=kind, controller=CONTROL.get(owner or "") if kind else None,
+            entrance=entrances.get(a.id),
+        ))
+    lines = [LineFeature(kind="river", points=list(r)) for r in sc.rivers]
+    lines += [LineFeature(kind="bridge", points=list(p)) for p in sc.bridges]
+    counters = []
+    for unit in state.units.values():
+        if unit.place not in ("map", "attached"):
+            continue
+        spec = b.spec(unit.id)
+        host = state.units.get(unit.attached_to or "")
+        area = unit.area if unit.place == "map" else (host.area if host else None)
+        markers = [unit.status] if unit.status != "ok" else []
+        if is_hind(spec):
+            markers.append("hind")
+        counters.append(CounterView(
+            id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
+            reduced=unit.reduced, ap=unit.ap, ap_max=b.max_ap(unit.id), markers=markers,
+            attached_to=unit.attached_to,
+        ))
+    marks = []
+    for rec in state.marks:
+        points = [sc.area_by_id[a].centre for a in rec.areas if a in sc.area_by_id]
+        if points:
+            side = CONTROL.get(rec.side or "")
+            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side))
+    header = Header(title=sc.title, turn=state.turn or None, max_turn=state.max_turn,
+                    phase=PHASES[state.phase], facts=facts(b))
+    legend = ["Red ring: 19 and its ring (12.0)", "White ring: 26/28/29/30",
+              "Numbers: AP left / max"]
+    if sc.stand_ins:
+        legend.append("Map and counter values: stand-ins")
+    return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
+                       counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend)
