@@ -101,6 +101,18 @@ class CutWire(Action):
     wire: str = Field(description="The wire section to remove")
 
 
+class Measure(Action):
+    """Measure from a unit to a place or unit: distance, move cost, shot modifiers."""
+
+    name: ClassVar[str] = "measure"
+    rule: ClassVar[str] = "Movement"
+    read_only: ClassVar[bool] = True
+    anytime: ClassVar[bool] = True
+
+    unit: str = Field(description="The unit to measure from (either side)")
+    to: str = Field(description=PLACE_HELP)
+
+
 class End(Action):
     """End your side's turn; the table is drawn and the other side goes."""
 
@@ -109,5 +121,5 @@ class End(Action):
 
 
 ACTIONS: tuple[type[Action], ...] = (
-    Direct, Roll, Move, Shoot, Mortar, Assault, Demolish, CutWire, End,
+    Direct, Roll, Move, Shoot, Mortar, Assault, Demolish, CutWire, End, Measure,
 )

@@ -72,10 +72,11 @@ def _unit_of(state: RaidState, side: str, partial: dict[str, Any], key: str = "u
         return None
 
 
-def place_choices(state: RaidState, unit: UnitState | None) -> list[Choice]:
-    """Named points and units, nearest first, within the unit's reach when one is chosen."""
+def place_choices(state: RaidState, unit: UnitState | None, limit: bool = True) -> list[Choice]:
+    """Named points and units, nearest first, within the unit's reach when one is chosen
+    (and ``limit`` is set: the tape measure lists everything, nearest first)."""
     origin = unit.pos if unit else None
-    reach = unit.actions * speed(unit) if unit and unit.actions else None
+    reach = unit.actions * speed(unit) if unit and unit.actions and limit else None
     seen: set[table.Point] = set()
     options: list[tuple[float, Choice]] = []
     named = [(p.id, p.name, (p.x, p.y)) for p in state.table.points]
@@ -176,6 +177,8 @@ def choices(state: RaidState, side: str, order: str, field: str, partial: dict[s
         return unit_choices(state, side, "direct")
     if order == "direct" and field == "unit":
         return directed_choices(state, side, _unit_of(state, side, partial, "officer"))
+    if order == "measure":
+        return _measure_choices(state, side, field, partial)
     unit = _unit_of(state, side, partial)
     if field == "unit":
         return unit_choices(state, side, order)
@@ -186,6 +189,20 @@ def choices(state: RaidState, side: str, order: str, field: str, partial: dict[s
     if field == "wire":
         return wire_choices(state, unit)
     return []
+
+
+def _measure_choices(state: RaidState, side: str, field: str, partial: dict[str, Any]) -> (
+    list[Choice]
+):
+    """The tape measure: from any unit on the table (yours first) to any place."""
+    if field == "unit":
+        units = sorted(state.alive(), key=lambda u: (u.side != side, u.id))
+        return [Choice(value=u.id, label=f"{u.id} {u.name}") for u in units][:LIMIT]
+    try:
+        unit = state.unit(str(partial.get("unit") or ""))
+    except RuleError:
+        unit = None
+    return place_choices(state, unit if unit and unit.alive else None, limit=False)
 
 
 def _valid(check: Callable[[], object]) -> bool:

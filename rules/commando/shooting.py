@@ -47,12 +47,17 @@ class ShotPlan:
 
 def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: str) -> float:
     """Range and arc checks shared by rifles and the mortar; returns the distance."""
-    if shooter.kind == "searchlight":
-        raise RuleError(f"{shooter.id} is a searchlight and cannot shoot (Searchlights).")
     if shooter.shot:
         raise RuleError(
             f"{shooter.id} has already fired this turn; all its shots go in one order (Shooting)."
         )
+    return check_line(shooter, target, order)
+
+
+def check_line(shooter: UnitState, target: UnitState, order: str) -> float:
+    """Whether ``shooter`` could fire at ``target`` at all: who, range, arc; the distance."""
+    if shooter.kind == "searchlight":
+        raise RuleError(f"{shooter.id} is a searchlight and cannot shoot (Searchlights).")
     gap = table.distance(shooter.pos, target.pos)
     if target.kind == "pillbox" and table.beyond(gap, PILLBOX_RANGE):
         raise RuleError(
@@ -78,6 +83,11 @@ def plan_shot(state: RaidState, side: str, order: Shoot) -> ShotPlan:
     shooter = state.own_unit(side, order.unit)
     target = state.enemy_unit(side, order.target)
     gap = check_reach(state, shooter, target, "shooting")
+    return measure_shot(state, shooter, target, gap)
+
+
+def measure_shot(state: RaidState, shooter: UnitState, target: UnitState, gap: float) -> ShotPlan:
+    """The modifiers of a shot (Shooting): one -1 for cover, armour or a pillbox; -1 over 6"."""
     mods: list[tuple[int, str]] = []
     cover = board.in_cover(state, shooter, target)
     if target.kind == "pillbox":

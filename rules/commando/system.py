@@ -13,9 +13,11 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from rules.commando import activation, demolition, melee, menus, movement, scoring, shooting
+from rules.commando import (
+    activation, demolition, measuring, melee, menus, movement, scoring, shooting,
+)
 from rules.commando.actions import (
-    ACTIONS, Assault, CutWire, Demolish, Direct, End, Mortar, Move, Roll, Shoot,
+    ACTIONS, Assault, CutWire, Demolish, Direct, End, Measure, Mortar, Move, Roll, Shoot,
 )
 from rules.commando.scenario import load_scenario
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
@@ -105,6 +107,10 @@ class CommandoRaid(GameSystem):
     def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:
         """Resolve one order on a copy of ``state``; the input is never changed."""
         assert isinstance(state, RaidState)
+        if isinstance(action, Measure):
+            # The tape measure changes nothing and is open to both sides at any time.
+            events = measuring.measure(state, side, action)
+            return self.make_step(state.model_copy(deep=True), events)
         if state.finished:
             raise RuleError("The raid is over; start a new game to play again.")
         if side != state.side:

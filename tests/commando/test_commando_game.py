@@ -217,3 +217,19 @@ def test_direct_choices_list_friends_within_6_inches() -> None:
     got = SYSTEM.choices(state, "commandos", "direct", "unit", {"officer": "O1"})
     assert [(c.value, c.label) for c in got] == [("A1", 'A1 Assault party (4.0")')]
     assert [c.value for c in SYSTEM.choices(state, "commandos", "direct", "officer", {})] == ["O1"]
+
+
+def test_measure_is_a_read_only_tape_for_either_side() -> None:
+    """The tape measure: distance, move cost and shot needs, changing nothing, any time."""
+    state = arrange({"A1": (24, 20), "HT1": (29, 20), "G1": (24, 30)})
+    step = order(state, "measure", side="germans", unit="A1", to="HT1")
+    assert texts(step) == (
+        '📏 A1 → HT1: 5.0"\nMove: 1 action at 6" each (Movement)\n'
+        "Shoot: -1 armoured: need 5+ (Shooting)"
+    )
+    assert step.state == state and step.waiting_on == ["commandos"]
+    far = order(state, "measure", unit="A1", to="G1")
+    assert 'Shoot: -1 over 6": need 5+ (Shooting)' in texts(far)
+    assert "2 actions" in texts(far)
+    places = SYSTEM.choices(state, "germans", "measure", "to", {"unit": "A1"})
+    assert places[0].label == 'HT1 Half-track (5.0")'
