@@ -63,8 +63,9 @@ def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "ma
     text = " ".join(lines)
     # 15.1 (3): strongest first; equal values keep the order they came out of the bin.
     line = sorted(hostiles, key=lambda h: -sc.hostile[h].combat)
-    names = ", ".join(f"{h}({sc.hostile[h].combat})" for h in line)
-    ctx.say("battle", f"⚔ Battle at {sc.space_by_id[space].name}: {names} (15.1)", "15.1")
+    ctx.say("battle", f"⚔ Battle at {sc.space_by_id[space].name} (15.1)", "15.1")
+    for part in chunks([f"{h} c{sc.hostile[h].combat}" for h in line], 3):
+        ctx.say("battle", "H: " + ", ".join(part), "15.1")
     for row in lines:
         ctx.say("edge", row, "15.1", raider=die_r, hostile=die_h, edge=edge)
     m.battle = Battle(
@@ -80,6 +81,11 @@ def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "ma
     )
     if m.battle.lined:
         advance(ctx)
+
+
+def chunks(items: list[str], size: int) -> list[list[str]]:
+    """Split a long list into lines that fit a phone screen."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def alive(b: Battle, line: list[str]) -> list[str]:
@@ -146,7 +152,9 @@ def set_line(ctx: Ctx, order: list[str]) -> None:
         wanted.append(match[0])
     b.raider_line = wanted + [r for r in b.raider_line if r not in wanted]
     b.lined = True
-    ctx.say("line", f"Raider line: {' › '.join(b.raider_line)} (15.1)", "15.1")
+    ctx.say("line", "Raider line (15.1):", "15.1")
+    for part in chunks(b.raider_line, 4):
+        ctx.say("line", " › ".join(part), "15.1")
     advance(ctx)
 
 
@@ -258,7 +266,7 @@ def end_round(ctx: Ctx) -> None:
     b.quiet_rounds = b.quiet_rounds + 1 if b.losses_this_round == 0 else 0
     ctx.say("round", f"End of round {b.round}: {b.losses_this_round} lost (15.1)", "15.1", round=b.round)
     if b.quiet_rounds >= 2:
-        ctx.say("breakoff", "Two rounds in a row without a loss: break-off, a draw (15.2)", "15.2")
+        ctx.say("breakoff", "Break-off: 2 rounds, no loss (15.2)", "15.2")
         finish(ctx, "draw")
         return
     b.round += 1
@@ -279,8 +287,8 @@ def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
         if rid in b.dead:
             remove_unit(ctx, unit(m, rid), "battle")
     words = {"raider": "raiders win", "hostile": "hostiles win", "draw": "a draw"}
-    ctx.say("battle_end", f"Battle over: {words[outcome]}; hostiles back to the bin (16.0)", "16.0",
-            outcome=outcome)
+    ctx.say("battle_end", f"Battle over: {words[outcome]} (16.0)", "16.0", outcome=outcome)
+    ctx.say("battle_end", "Hostiles back to the bin (14.0)", "14.0")
     card = sc.card[b.card] if b.card else None
     if outcome == "raider":
         if card is not None:
@@ -307,7 +315,7 @@ def leader_roll(ctx: Ctx, space: str) -> None:
         ctx.say("leader", f"🎲 {roll}: no leader (20.2 needs 6)", "20.2", die=roll)
         return
     if not pool:
-        ctx.say("leader", "🎲 6, but no leader is left in the pool (20.2)", "20.2", die=roll)
+        ctx.say("leader", "🎲 6, no leader left in the pool (20.2)", "20.2", die=roll)
         return
     chosen = unit(m, ctx.dice.pick(pool, "leader picked from the pool (20.2)"))
     here = [u.force for u in in_space(m, space) if u.force]

@@ -43,13 +43,14 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     extra = f" incl. {camp.rp} kept +{camp.success_rp} success" if camp.rp or camp.success_rp else ""
     camp.rp = camp.success_rp = 0
     ctx.say("mission", f"📜 Mission {card.id} {card.title} (8.0)", "8.0", mission=card.id)
-    ctx.say("mission", f"Objective: {card.objective.text}", "8.0")
+    ctx.say("mission", f"Goal: {card.objective.text}", "8.0")
     ctx.say("mission", f"{card.ops} Ops · {rp} RP{extra} · command {card.command}", "8.0")
     ctx.say("mission", f"Alert {alert}{bonus} (8.0, 25.1)", "25.1")
     where = ", ".join(sc.space_by_id[s].name for s in card.spaces)
-    ctx.say("mission", f"Markers face down at: {where} (7.0)", "7.0")
+    ctx.say("mission", f"Markers (7.0): {where}", "7.0")
     if camp.leaders:
-        ctx.say("mission", f"Leaders kept: {', '.join(camp.leaders)} — place with 'recruit' (25.0)", "25.0")
+        ctx.say("mission", f"Leaders kept (25.0): {', '.join(camp.leaders)}", "25.0")
+        ctx.say("mission", "Place them free with 'recruit'", "25.0")
     ctx.snapshot = True
 
 
@@ -68,7 +69,8 @@ def begin(ctx: Ctx) -> None:
             place(m, leader, with_units[0] if with_units else staging[0])
             ctx.say("leader", f"{leader.id} {leader.name} placed at {leader.space} (25.0)", "25.0")
     ctx.state.phase = "ops"
-    ctx.say("mission", f"Recruiting done: {m.rp} RP banked (9.1) · Operation 1 (11.0)", "9.1")
+    ctx.say("mission", f"{m.rp} RP banked (9.1)", "9.1")
+    ctx.say("mission", "Operation 1 begins (11.0)", "11.0")
     ctx.snapshot = True
 
 
@@ -96,21 +98,22 @@ def end_mission(ctx: Ctx) -> None:
             if pool:
                 chosen = ctx.dice.pick(pool, "leader gained for the next mission (8.0 Success)")
                 camp.leaders.append(chosen)
-        ctx.say("mission", f"🏆 Mission {card.id} won: {card.success.text} next time (25.1)", "25.1")
+        ctx.say("mission", f"🏆 {card.id} {card.title} won (25.1)", "25.1")
+        ctx.say("mission", f"Next mission: {card.success.text}", "25.1")
     else:
-        ctx.say("mission", f"✗ Mission {card.id} lost: the card goes back in the deck (25.2)", "25.2")
+        ctx.say("mission", f"✗ {card.id} lost: card back in the deck (25.2)", "25.2")
     recent = camp.record[-2:]
     if camp.single:
         camp.outcome = "won" if won else "lost"
     elif won and not camp.deck:
         camp.outcome = "won"
-        ctx.say("campaign", "Every mission won: the campaign is won (25.3)", "25.3")
+        ctx.say("campaign", "All missions won: campaign won (25.3)", "25.3")
     elif len(recent) == 2 and not any(r.won for r in recent):
         camp.outcome = "lost"
-        ctx.say("campaign", "Two missions lost in a row: the campaign is lost (25.3)", "25.3")
+        ctx.say("campaign", "Two losses in a row: campaign lost (25.3)", "25.3")
     ctx.state.phase = "over" if camp.outcome else "between"
     if not camp.outcome:
-        ctx.say("campaign", "Next: 'next-mission' draws the next Mission card (25.0)", "25.0")
+        ctx.say("campaign", "Next: /raiders next-mission (25.0)", "25.0")
 
 
 def next_mission(ctx: Ctx) -> None:

@@ -80,7 +80,7 @@ def lose_ops(ctx: Ctx, count: int, why: str) -> None:
     for _ in range(count):
         if not m.deck:
             m.end_after_op = True
-            ctx.say("ops", f"No Op left to lose: {why}; the mission ends (11.3)", "11.3")
+            ctx.say("ops", f"No Op left to lose ({why}): mission over (11.3)", "11.3")
             return
         m.discards.append(take_top(ctx, "lost Op, card discarded face down (11.3)"))
         ctx.say("ops", f"−1 Op: {why} → {len(m.deck)} Ops left (11.3)", "11.3", ops=len(m.deck))
@@ -107,7 +107,7 @@ def swap(ctx: Ctx, used: str) -> OpsCard:
     m.in_play = None
     m.deck.append(old)
     m.swapped = True
-    ctx.say("card", f"{used}: {old} to the bottom of the deck (22.0)", "22.0", card=old)
+    ctx.say("card", f"{used}: {old} to the bottom (22.0)", "22.0", card=old)
     return draw(ctx)
 
 
@@ -120,7 +120,7 @@ def resolve(ctx: Ctx, card: OpsCard) -> int | str | None:
     if card.keep:
         m.hand.append(card.id)
         m.in_play = None
-        ctx.say("card", f"{card.id} kept: later play one of {', '.join(card.keep)} (13.1)", "13.1")
+        ctx.say("card", f"{card.id} kept (13.1): {', '.join(card.keep)}", "13.1")
         return None
     effect = card.effect
     if card.alert_check:
@@ -154,7 +154,7 @@ def apply_effect(ctx: Ctx, card: OpsCard, effect: Effect) -> int | str | None:
     elif effect.ops < 0:
         lose_ops(ctx, -effect.ops, card.title)
     if effect.reinforcement is not None:
-        reinforce(ctx, effect.reinforcement, card.title)
+        reinforce(ctx, effect.reinforcement)
     if effect.return_discards:
         back = ctx.dice.shuffle(m.discards, f"{card.id} discards back (13.1)")
         back = back[: effect.return_discards]
@@ -166,7 +166,7 @@ def apply_effect(ctx: Ctx, card: OpsCard, effect: Effect) -> int | str | None:
     return hostiles
 
 
-def reinforce(ctx: Ctx, unit_type: str, why: str) -> None:
+def reinforce(ctx: Ctx, unit_type: str) -> None:
     """13.0 (1), 9.2: a free unit of ``unit_type`` joins the operating force, if one is left."""
     m = ctx.m
     spec = ctx.sc.unit_type[unit_type]
@@ -179,12 +179,12 @@ def reinforce(ctx: Ctx, unit_type: str, why: str) -> None:
     here = space_of(m, m.force)
     if sc.space_by_id[here].staging or stack_count(sc, m, here) < m.command:
         place(m, u, here, m.force)
-        ctx.say("reinforce", f"{u.id} ({spec.name}) joins {m.force} free: {why} (9.2)", "9.2")
+        ctx.say("reinforce", f"{u.id} joins {m.force} free (9.2)", "9.2")
         return
     # 10.2 would be broken: the recruit arrives in a Staging Area instead (our reading of 9.0).
     base = next(s.id for s in sc.spaces if s.staging)
     place(m, u, base)
-    ctx.say("reinforce", f"{u.id} ({spec.name}) free at {sc.space_by_id[base].name}: {why} (9.2, 10.2)", "9.2")
+    ctx.say("reinforce", f"{u.id} free at {sc.space_by_id[base].name} (9.2, 10.2)", "9.2")
 
 
 def discard_in_play(m: Mission) -> None:

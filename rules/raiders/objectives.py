@@ -38,7 +38,7 @@ def reveal(ctx: Ctx, mk: Marker, how: str) -> None:
     ctx.reveals = True
     spec = sc.marker_type[mk.type]
     where = sc.space_by_id[mk.space].name if mk.space else "?"
-    ctx.say("marker", f"{mk.id} at {where} turned: {spec.name} ({how})", "19.0", marker=mk.id, type=mk.type)
+    ctx.say("marker", f"{mk.id} {where}: {spec.name} ({how})", "19.0", marker=mk.id, type=mk.type)
 
 
 def scout(ctx: Ctx, force_id: str, target: str) -> None:
@@ -62,7 +62,7 @@ def scout(ctx: Ctx, force_id: str, target: str) -> None:
     roll = ctx.dice.die(6, f"{force_id} scouts {target} (27.0)")
     if roll % 2 == 0:
         ctx.say("scout", f"🎲 {roll} even → the marker is revealed (27.0)", "27.0", die=roll)
-        reveal(ctx, hidden[0], "scouting, 27.0")
+        reveal(ctx, hidden[0], "27.0")
     else:
         ctx.say("scout", f"🎲 {roll} odd → nothing seen (27.0)", "27.0", die=roll)
 

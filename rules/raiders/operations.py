@@ -153,8 +153,10 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
     m.moved = True
     m.last_move = path
     m.moved_into_staging = to != start and sc.space_by_id[to].staging
-    names = " → ".join(sc.space_by_id[s].name for s in path)
-    ctx.say("move", f"{fid} moves: {names} ({how}, 12.0)", "12.0", path=path)
+    by = "" if how == "road" else f" by {how}"
+    ctx.say("move", f"{fid}{by} → {sc.space_by_id[to].name} (12.0)", "12.0", path=path)
+    if len(path) > 2:
+        ctx.say("move", "via " + ", ".join(sc.space_by_id[s].name for s in path[1:-1]), "12.0")
     deliver(ctx)
     card_segment(ctx)
 
@@ -196,7 +198,7 @@ def card_segment(ctx: Ctx) -> None:
     m = ctx.m
     m.segment = "card"
     if m.moved_into_staging:
-        ctx.say("card", "Moved into a Staging Area: no Ops card (13.0)", "13.0")
+        ctx.say("card", "Into a Staging Area: no Ops card (13.0)", "13.0")
         objective_segment(ctx)
         return
     if not m.deck:
@@ -219,7 +221,7 @@ def choose_card(ctx: Ctx, swap_it: bool) -> None:
             raise RuleError("Only a force with a guide, or a kept PSYOP card, may swap a card, once (22.0).")
         if means in m.hand:
             use_card(ctx, means, "psyop")
-            swap(ctx, f"PSYOP card {means}")
+            swap(ctx, f"PSYOP {means}")
         else:
             swap(ctx, f"Guide {means}")
     play(ctx)
@@ -275,7 +277,7 @@ def objective_segment(ctx: Ctx) -> None:
     space = members(m, m.force)[0].space
     for mk in on_board(m):
         if mk.space == space and not mk.revealed:
-            reveal(ctx, mk, "Objective segment, 11.0")
+            reveal(ctx, mk, "19.0")
     objective_actions(ctx)
 
 
@@ -330,11 +332,11 @@ def end_op(ctx: Ctx) -> None:
     ctx.snapshot = True
     ctx.say("op", f"Operation {m.op} over · {len(m.deck)} Ops left (11.0)", "11.0")
     if not on_map(m):
-        ctx.say("mission", "Every raider is gone: the mission ends (10.1)", "10.1")
+        ctx.say("mission", "All raiders gone: mission over (10.1)", "10.1")
         campaign.end_mission(ctx)
         return
     if m.end_after_op or not m.deck:
-        ctx.say("mission", "The last Ops card has been played: the mission ends (11.2)", "11.2")
+        ctx.say("mission", "Last Ops card played: mission over (11.2)", "11.2")
         campaign.end_mission(ctx)
         return
     m.op += 1

@@ -20,7 +20,7 @@ from rules.core.views import (
     UnitChip,
 )
 from rules.raiders.battle import needs_player
-from rules.raiders.forces import Ctx, combat, force_ids, gear, label, members
+from rules.raiders.forces import Ctx, combat, force_ids, label, members
 from rules.raiders.objectives import objective_met, progress
 from rules.raiders.state import Battle
 
@@ -150,7 +150,7 @@ def record_line(ctx: Ctx) -> str:
     camp = ctx.state.campaign
     won = [r.mission for r in camp.record if r.won]
     lost = [r.mission for r in camp.record if not r.won]
-    return f"won {', '.join(won) or '-'} · lost {', '.join(lost) or '-'} · {len(camp.deck)} to win"
+    return f"Won {' '.join(won) or '-'} · lost {' '.join(lost) or '-'} · {len(camp.deck)} to go"
 
 
 def status_lines(ctx: Ctx) -> list[str]:
@@ -166,13 +166,16 @@ def status_lines(ctx: Ctx) -> list[str]:
                 f"Leaders: {', '.join(camp.leaders) or 'none'}", "Now: /raiders next-mission"]
     m = ctx.m
     card = sc.mission[m.card]
-    lines.append(f"{card.id} {card.title}: {card.objective.text}")
+    lines.append(f"{card.id} {card.title}")
+    lines.append(f"Goal: {card.objective.text}")
     lines.append(f"{progress(ctx)}{' ✓' if objective_met(ctx) else ''}")
     lines.append(f"Ops left {len(m.deck)} · Alert {m.alert} · RP {m.rp}")
     lines.append(f"Command {m.command} · {turn_label(ctx)}")
     for fid in force_ids(m):
-        units = members(m, fid)
-        lines.append(f"{label(sc, m, fid)}: {' '.join(u.id for u in units)}")
+        ids = [u.id for u in members(m, fid)]
+        lines.append(label(sc, m, fid))
+        # Four ids a line keeps the list inside a phone's width.
+        lines += ["  " + " ".join(ids[i:i + 4]) for i in range(0, len(ids), 4)]
     for mk in m.markers:
         if mk.space is None and not mk.delivered:
             continue
@@ -182,7 +185,7 @@ def status_lines(ctx: Ctx) -> list[str]:
         lines.append(f"{mk.id} {where}: {state_word}")
     if m.hand:
         lines.append(f"Kept: {', '.join(m.hand)}")
-    lines.append(f"Campaign: {record_line(ctx)}")
+    lines.append(record_line(ctx))
     lines.append("Now: " + now_line(ctx))
     return lines
 
@@ -200,6 +203,4 @@ def now_line(ctx: Ctx) -> str:
         return "fire at a hostile" if needs_player(ctx) else "battle runs on"
     if m.segment == "objective":
         return "demolish, carry or end-op"
-    held = [g for u in m.units for g in u.gear if gear(m, g).holder]
-    extra = " · trade/abandon" if held else ""
-    return "move a force (or recruit/scout first)" + extra
+    return "move a force (recruit first?)"

@@ -77,7 +77,9 @@ def play(seed: int, options: dict[str, object], max_steps: int = 3000) -> tuple[
         state = step.state
         assert isinstance(state, RaidersState)
         check_invariants(state)
-        SYSTEM.status(state)
+        # Lines read on a phone: short (the data's own texts set the longest ones).
+        assert all(len(line) <= 48 for line in SYSTEM.status(state)), SYSTEM.status(state)
+        assert all(len(e.text) <= 64 for e in step.events), [e.text for e in step.events]
         SYSTEM.view(state)
     raise AssertionError(f"seed {seed}: no end after {max_steps} steps: {SYSTEM.status(state)}")
 

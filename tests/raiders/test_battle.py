@@ -85,7 +85,7 @@ def test_breakoff_after_two_rounds_without_loss() -> None:
     b = c.m.last_battle
     assert b is not None and b.outcome == "draw" and b.round == 2
     assert len(c.m.deck) == 9  # 16.0 (4): neither gain nor lose Ops
-    assert any("break-off" in e.text for e in c.events)
+    assert any("Break-off" in e.text for e in c.events)
 
 
 def test_a_loss_resets_the_breakoff_count() -> None:
