@@ -7,6 +7,7 @@ from rules.commando import board
 from rules.commando.actions import Measure
 from rules.commando.activation import plural
 from rules.commando.movement import speed
+from rules.commando.scenario import TargetSpec
 from rules.commando.shooting import HIT_ON, check_line, measure_shot
 from rules.commando.state import RaidState
 from rules.core import table
@@ -22,6 +23,11 @@ def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
     where = board.place(state, order.to, unit.pos)
     gap = table.distance(unit.pos, where.point)
     lines = [f"📏 {unit.id} → {where.label}: {table.inches(gap)}"]
+    target = _target_named(state, where.label) if where.kind == "named" else None
+    if target is not None:
+        # A target is reached when the base touches it: measure to contact, not the middle.
+        gap = max(0.0, table.distance_to_shape(unit.pos, target.shape()) - board.BASE_RADIUS)
+        lines = [f"📏 {unit.id} → {target.name}: {table.inches(gap)} to contact"]
     step = speed(unit)
     if step > 0:
         lines.append(f"Move: {plural(table.legs_needed(gap, step), 'action')} "
@@ -33,6 +39,13 @@ def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
     return [Event(kind="measure", text=line, rule="Movement",
                   data={"unit": unit.id, "to": where.label, "distance": round(gap, 2)})
             for line in lines]
+
+
+def _target_named(state: RaidState, label: str) -> TargetSpec | None:
+    """The demolition target a named point stands for, if it is one."""
+    key = label.casefold()
+    return next((t for t in state.table.targets
+                 if key in (t.id.casefold(), t.name.casefold())), None)
 
 
 def _shot_line(state: RaidState, shooter_id: str, target_id: str) -> str:

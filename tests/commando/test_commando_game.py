@@ -233,3 +233,11 @@ def test_measure_is_a_read_only_tape_for_either_side() -> None:
     assert "2 actions" in texts(far)
     places = SYSTEM.choices(state, "germans", "measure", "to", {"unit": "A1"})
     assert places[0].label == 'HT1 Half-track (5.0")'
+
+
+def test_measure_to_a_target_is_to_contact() -> None:
+    """The tape measure: a demolition target is reached when the base touches it."""
+    state = arrange({"D1": (12, 31), "G1": (40, 4)})
+    step = order(state, "measure", unit="D1", to="bunker")
+    assert texts(step).splitlines()[:2] == [
+        '📏 D1 → Bunker: 5.5" to contact', 'Move: 1 action at 6" each (Movement)']
