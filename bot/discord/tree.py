@@ -181,6 +181,7 @@ class CommandFactory:
                 {renames.get(key, key): value for key, value in options.items()},
                 factory.moderator_role,
             )
+            log.debug("/%s %s by %s in %s", group, name, inv.user_id, inv.channel_id)
             await respond(interaction, factory.service, inv, defer_after=factory.defer_after)
 
         run_command.__qualname__ = run_command.__name__ = f"{group}_{name}"
@@ -192,6 +193,11 @@ class CommandFactory:
         async def suggest(
             interaction: discord.Interaction, current: str
         ) -> list[app_commands.Choice[str]]:
+            if option.kind == "enum":
+                # A fixed list too long for Discord's choices: filter it here, no service call.
+                wanted = current.strip().casefold()
+                matches = [c for c in option.choices if wanted in c.casefold()]
+                return [app_commands.Choice(name=c, value=c) for c in matches[:MAX_CHOICES]]
             # Options typed so far, by their Discord names; the focused one as typed.
             typed = {key: value for key, value in interaction.namespace if value is not None}
             typed[option.name] = current

@@ -154,6 +154,20 @@ def test_enum_with_more_than_25_values_uses_autocomplete(tree):
     assert option["autocomplete"] is True and "choices" not in option
 
 
+async def test_a_long_enum_is_filtered_by_the_front_end(settings, recorder):
+    many = [f"v{n}" for n in range(30)]
+    group = _custom_group(OptionSpec(name="pick", kind="enum", required=True,
+                                     description="One of many", choices=many))
+    service = FakeService([group])
+    client = await start_client(RefereeClient(settings), service, defer_after=30.0)
+    await feed_gateway(client, interaction_payload("tst", "go", {"pick": "v2"}, focused="pick"))
+    choices = recorder.sent[0].payload["data"]["choices"]
+    assert [c["value"] for c in choices] == ["v2", "v20", "v21", "v22", "v23", "v24", "v25",
+                                             "v26", "v27", "v28", "v29"]
+    assert service.completions == []
+    await client.close()
+
+
 def test_a_group_with_too_many_subcommands_is_refused():
     specs = [CommandSpec(name=f"c{n}", description="x") for n in range(26)]
     group = CommandGroup(name="big", description="too big", commands=specs)
