@@ -100,7 +100,8 @@ class Transform:
 def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> Chip:
     """The chip of one counter: name, AP left, reduced and marker pills."""
     status = ""
-    if counter.ap is not None:
+    # A counter with no AP of its own (an ATGM team riding with its unit) shows none.
+    if counter.ap is not None and counter.ap_max != 0:
         status = f"AP {counter.ap}/{counter.ap_max}" if counter.ap_max is not None else f"AP {counter.ap}"
     pills = [marker_pill(m) for m in counter.markers]
     if counter.reduced:
@@ -362,10 +363,15 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
     released: set[str] = set()
-    taken: list[Box] = list(dot_boxes.values())
-
     # Marks' lines are known now; their labels are placed after the chips.
     mark_lines = [tf.many(m.points) for m in view.marks]
+    # Each area keeps its dot and the heads of marks ending there clear if it can.
+    keep_clear: dict[str, list[Box]] = {aid: [box] for aid, box in dot_boxes.items()}
+    for pts in mark_lines:
+        if len(pts) > 1 and centres:
+            end = min(centres, key=lambda aid: math.dist(centres[aid], pts[-1]))
+            keep_clear[end].append(head_box(pts[-2], pts[-1]))
+    taken: list[Box] = [b for boxes in keep_clear.values() for b in boxes]
 
     full_blocks = build_blocks(view.counters, book)
     compact_blocks = build_blocks(view.counters, book, compact=True)
@@ -386,12 +392,12 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         # over them), else a stack chip on the map and every chip in the panel.
         # Last resort before the panel: chips may cover the area's own centre dot too.
         # One mask per area; what each pass keeps clear on top of it is its soft list.
-        mask = AreaMask(polys[area.id], [b for b in taken if b is not dot_boxes[area.id]])
+        own = keep_clear[area.id]
+        mask = AreaMask(polys[area.id], [b for b in taken if not any(b is o for o in own)])
         candidates = mask.candidates(anchor)
         fitted = False
         for release in (0, 1, 2):
-            mask.set_soft(spots(area.id if release else None)
-                          + ([dot_boxes[area.id]] if release < 2 else []))
+            mask.set_soft(spots(area.id if release else None) + (own if release < 2 else []))
             for blocks in (full_blocks[area.id], compact_blocks[area.id]):
                 mask.placed.clear()
                 boxes = place_area(mask, blocks, candidates)
@@ -413,7 +419,7 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         fit = None
         for release in (False, True):
             mask.placed.clear()
-            mask.set_soft(spots(area.id if release else None) + [dot_boxes[area.id]])
+            mask.set_soft(spots(area.id if release else None) + own)
             fit = place_area(mask, [Block([chip], [])], candidates)
             if fit is not None:
                 if release:
@@ -448,6 +454,12 @@ def render_areamap(view: AreaMapView) -> Snapshot:
             blocks_by_area[area_id] = full_blocks[area_id]
             crowded.append(area_id)
 
+    # A mark ending under a chip (the unit that just moved sits on its area's dot) stops at
+    # the chip's edge, so its arrowhead or burst shows.
+    chip_boxes = [b for boxes in placements.values() for b in boxes]
+    chip_boxes += [box for _, box in stacks.values()]
+    mark_lines = [pull_back(pts, chip_boxes) for pts in mark_lines]
+
     # The panel of crowded areas, under the map.
     panel_top = map_bottom + MARGIN
     panel_rows, panel_h = panel_layout(crowded, blocks_by_area, panel_top)
@@ -465,7 +477,7 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     for area in view.areas:
         canvas.polygon(polys[area.id], outline=PALETTE["ink_soft"], width=1.6)
     for mark, pts in zip(view.marks, mark_lines):
-        draw_mark_line(canvas, mark, pts)
+        draw_mark_line(canvas, mark, pts, part="line")
     for area in view.areas:
         draw_area_label(canvas, area, centres[area.id], label_boxes[area.id], layout)
         if area.id in obj_boxes:
@@ -480,6 +492,10 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         draw_chip(canvas, chip, box[0], box[1])
         canvas.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
         layout.add("stack", area_id, box, parent=area_id)
+
+    # Arrowheads and bursts over the chips: where a unit went or fire landed must show.
+    for mark, pts in zip(view.marks, mark_lines):
+        draw_mark_line(canvas, mark, pts, part="head")
 
     # Mark labels last, clear of every chip and label.
     placer = Placer(map_box, taken)
@@ -497,6 +513,40 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     draw_panel(canvas, crowded, blocks_by_area, panel_rows, panel_top, layout)
     draw_legend(canvas, entries, legend_top, book, layout)
     return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+
+
+def head_box(a: Point, b: Point, length: float = 34.0, half: float = 14.0) -> Box:
+    """The box around the last ``length`` pixels of segment ``a``-``b``: an arrowhead's room."""
+    d = math.dist(a, b) or 1.0
+    t = max(0.0, 1 - length / d)
+    p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+    return (min(p[0], b[0]) - half, min(p[1], b[1]) - half,
+            max(p[0], b[0]) + half, max(p[1], b[1]) + half)
+
+
+def pull_back(points: list[Point], boxes: list[Box], margin: float = 4.0) -> list[Point]:
+    """The polyline with its end moved back along the last segment until clear of ``boxes``."""
+    if len(points) < 2:
+        return points
+
+    def covered(p: Point) -> bool:
+        return any(b[0] - margin <= p[0] <= b[2] + margin and b[1] - margin <= p[1] <= b[3] + margin
+                   for b in boxes)
+
+    a, b = points[-2], points[-1]
+    if not covered(b):
+        return points
+    length = math.dist(a, b)
+    steps = max(1, int(length // 3))
+    for k in range(1, steps):
+        t = 1 - k / steps
+        p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        if not covered(p):
+            # Keep at least 30 px of the last segment so the arrow still shows its way.
+            if math.dist(a, p) < 30:
+                return points
+            return points[:-1] + [p]
+    return points
 
 
 def midpoint(points: list[Point]) -> Point:

@@ -44,41 +44,54 @@ def burst(cx: float, cy: float, r: float) -> list[Point]:
     return points
 
 
-def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point]) -> None:
-    """Draw one mark's line and symbol (not its label)."""
+def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = "all") -> None:
+    """Draw one mark's line and symbol (not its label).
+
+    ``part``: ``"line"`` draws the shafts and dashes only, ``"head"`` the arrowheads, bursts
+    and rings only (so a renderer can put lines under its chips and heads over them),
+    ``"all"`` everything.
+    """
     ink = mark_colour(mark.kind)
     casing = PALETTE["halo"]
+    lines = part in ("all", "line")
+    heads = part in ("all", "head")
     if not points:
         return
     if len(points) == 1 or mark.kind in ("place", "blast"):
         x, y = points[-1]
+        if not heads:
+            return
         if mark.kind == "blast":
             canvas.polygon(burst(x, y, 20), fill=ink, outline=casing, width=2)
         else:
             canvas.ellipse(x, y, 16, outline=casing, width=7)
             canvas.ellipse(x, y, 16, outline=ink, width=4)
         return
+    arrow_part = {"all": "all", "line": "shaft", "head": "head"}[part]
     if mark.kind in ("move", "retreat"):
         canvas.arrow(_shorten(points, 8, 8), ink, width=5, head=20, dashed=mark.kind == "retreat",
-                     casing=casing)
+                     casing=casing, part=arrow_part)
     elif mark.kind == "assault":
         pts = _shorten(points, 8, 6)
-        canvas.arrow(pts, ink, width=9, head=26, casing=casing)
+        canvas.arrow(pts, ink, width=9, head=26, casing=casing, part=arrow_part)
         x, y = pts[0]
-        # A cross at the start: the assaulting stack (assault moves into the area, 7.3.5).
-        for dx in (-1, 1):
-            canvas.line([(x - 9 * dx, y - 9), (x + 9 * dx, y + 9)], shade(ink, 0.3), 4)
+        if lines:
+            # A cross at the start: the assaulting stack (assault moves into the area, 7.3.5).
+            for dx in (-1, 1):
+                canvas.line([(x - 9 * dx, y - 9), (x + 9 * dx, y + 9)], shade(ink, 0.3), 4)
     else:
         # Stop short of the target's centre dot so the burst does not hide it.
         pts = _shorten(points, 8, 14)
-        canvas.dashed(pts, casing, 7, dash=14, gap=7)
-        canvas.dashed(pts, ink, 4, dash=14, gap=7)
-        x, y = pts[-1]
-        if mark.kind == "miss":
-            canvas.ellipse(x, y, 10, outline=casing, width=6)
-            canvas.ellipse(x, y, 10, outline=ink, width=3)
-        else:
-            canvas.polygon(burst(x, y, 14), fill=ink, outline=casing, width=2)
+        if lines:
+            canvas.dashed(pts, casing, 7, dash=14, gap=7)
+            canvas.dashed(pts, ink, 4, dash=14, gap=7)
+        if heads:
+            x, y = pts[-1]
+            if mark.kind == "miss":
+                canvas.ellipse(x, y, 10, outline=casing, width=6)
+                canvas.ellipse(x, y, 10, outline=ink, width=3)
+            else:
+                canvas.polygon(burst(x, y, 14), fill=ink, outline=casing, width=2)
 
 
 def mark_label_size(text: str) -> tuple[float, float]:

@@ -359,8 +359,13 @@ class Canvas:
         self.text((cx, cy), look.letter, letter_size, ink, anchor="mm", bold=True)
 
     def arrow(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 5,
-              head: float = 18, dashed: bool = False, casing: RGB | None = None) -> None:
-        """A polyline ending in an arrowhead, with a light casing so it shows on any terrain."""
+              head: float = 18, dashed: bool = False, casing: RGB | None = None,
+              part: str = "all") -> None:
+        """A polyline ending in an arrowhead, with a light casing so it shows on any terrain.
+
+        ``part``: ``"shaft"`` or ``"head"`` draws only that part (a renderer may draw shafts
+        under its chips and heads over them), ``"all"`` both.
+        """
         if len(points) < 2:
             return
         pts = list(points)
@@ -372,14 +377,17 @@ class Canvas:
         wing = head * 0.55
         tip = [(x1, y1), (base[0] - uy * wing, base[1] + ux * wing),
                (base[0] + uy * wing, base[1] - ux * wing)]
-        if casing is not None:
-            self.line(shaft, casing, width + 4)
-            self.polygon(tip, fill=None, outline=casing, width=4)
-        if dashed:
-            self.dashed(shaft, fill, width)
-        else:
-            self.line(shaft, fill, width)
-        self.polygon(tip, fill=fill)
+        if part in ("all", "shaft"):
+            if casing is not None:
+                self.line(shaft, casing, width + 4)
+            if dashed:
+                self.dashed(shaft, fill, width)
+            else:
+                self.line(shaft, fill, width)
+        if part in ("all", "head"):
+            if casing is not None:
+                self.polygon(tip, fill=None, outline=casing, width=4)
+            self.polygon(tip, fill=fill)
 
     def png(self) -> bytes:
         """Scale down once and encode; no metadata, so the same drawing gives the same bytes.

@@ -163,3 +163,31 @@ def test_empty_map_renders() -> None:
     view = area_view().model_copy(update={"counters": [], "marks": [], "sides": [], "legend": []})
     shot = snapshot(view)
     assert shot.layout.of_kind("counter") == [] and shot.layout.of_kind("panel") == []
+
+
+def test_real_engine_view_after_setup_and_an_impulse() -> None:
+    """The Raid and Riposte engine's own view: both sides set up, one move made."""
+    from rules.core.dice import SeededDice
+    from rules.rr import actions as rr
+    from rules.rr.system import RaidAndRiposte
+
+    system = RaidAndRiposte()
+    dice = SeededDice(b"render-test")
+    state = system.setup("tannenbruck", {}, dice).state
+    for _ in range(2):
+        for side in ("nato", "soviet"):
+            for order in (rr.DeployDefault(), rr.Ready()):
+                try:
+                    state = system.apply(state, side, order, dice).state
+                except Exception:  # the other side's turn, or setup already done
+                    pass
+    who = state.pending[0].side if state.pending else state.active
+    moves = [a for a in system.legal_actions(state, who) if a.name == "move"]
+    if moves:
+        state = system.apply(state, who, moves[0], dice).state
+    view = system.view(state)
+    shot = snapshot(view)
+    assert len(view.counters) >= 10  # 11.0: the set-up forces; the rest arrive later
+    check_layout(view, shot.layout)
+    if moves:
+        assert shot.layout.of_kind("mark")
