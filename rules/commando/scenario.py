@@ -38,7 +38,7 @@ Point = tuple[float, float]
 class ShapeSpec(BaseModel):
     """A polygon or a circle on the table."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     polygon: list[Point] = Field(default_factory=list)
     circle: tuple[float, float, float] | None = None  # x, y, radius
@@ -93,19 +93,20 @@ class TargetSpec(ShapeSpec):
 class PointSpec(BaseModel):
     """A named point, e.g. a landing point."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     name: str
     x: float
     y: float
     landing: bool = False
+    stand_in: bool = True
 
 
 class UnitSpec(BaseModel):
     """One unit (a base) and where it starts."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     name: str
@@ -130,7 +131,7 @@ class UnitSpec(BaseModel):
 class VictorySpec(BaseModel):
     """How the raid is scored: targets destroyed and units lost (stand-in values)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     #: Points the *other* side scores for each unit a side loses.
     loss_points: dict[Side, int] = Field(default_factory=lambda: {"commandos": 1, "germans": 1})
@@ -140,7 +141,7 @@ class VictorySpec(BaseModel):
 class Scenario(BaseModel):
     """A whole table: size, terrain, targets, named points, forces, length and victory."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     key: str
     title: str

@@ -241,3 +241,19 @@ def test_measure_to_a_target_is_to_contact() -> None:
     step = order(state, "measure", unit="D1", to="bunker")
     assert texts(step).splitlines()[:2] == [
         '📏 D1 → Bunker: 5.5" to contact', 'Move: 1 action at 6" each (Movement)']
+
+
+def test_scenario_data_is_validated() -> None:
+    """Scenario data: typos, units inside water and pillboxes without a facing are refused."""
+    from pydantic import ValidationError
+
+    from rules.commando.scenario import Scenario, load_scenario
+
+    good = load_scenario("st_nazaire").model_dump()
+    assert Scenario.model_validate(good).units[0].stand_in
+    typo = {**good, "turnz": 3}
+    wet = {**good, "units": [{**good["units"][0], "x": 20.0, "y": 34.0}, *good["units"][1:]]}
+    blind = {**good, "units": [*good["units"][:9], {**good["units"][9], "facing": None}]}
+    for bad in (typo, wet, blind):
+        with pytest.raises(ValidationError):
+            Scenario.model_validate(bad)
