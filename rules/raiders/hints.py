@@ -182,7 +182,7 @@ def legal(ctx: Ctx) -> list[Action]:
     if state.phase == "ops" and m.segment == "battle" and m.battle is not None:
         b = m.battle
         if not b.lined:
-            return [A.Line(order=" ".join(b.raider_line)), A.Line(order=" ".join(reversed(b.raider_line)))]
+            return [A.Line(order=fit(order, " ")) for order in line_orders(ctx)[:2]]
         if needs_player(ctx):
             out = [A.Fire(target=h) for h in alive(b, b.hostile_line)]
             if firepower_open(ctx):
@@ -266,6 +266,17 @@ def line_orders(ctx: Ctx) -> list[list[str]]:
     return out[:MAX_CHOICES]
 
 
+def fit(ids: list[str], sep: str, limit: int = 100) -> str:
+    """Join ids within Discord's 100 characters; the rest keep their order behind (15.1)."""
+    text = ""
+    for uid in ids:
+        longer = f"{text}{sep}{uid}" if text else uid
+        if len(longer) > limit:
+            break
+        text = longer
+    return text
+
+
 def _filter(options: list[Choice], typed: Any) -> list[Choice]:
     if isinstance(typed, str) and typed:
         low = typed.lower()
@@ -334,7 +345,7 @@ def choices_for(ctx: Ctx, action: str, field: str, partial: dict[str, Any]) -> l
                 destinations(ctx, fid, bool(partial.get("march")))
             out = [space_choice(s) for s in spaces]
     elif action == "line" and field == "order" and m.battle is not None:
-        out = [Choice(value=" ".join(order), label=" › ".join(order)) for order in line_orders(ctx)]
+        out = [Choice(value=fit(order, " "), label=fit(order, " › ")) for order in line_orders(ctx)]
     elif action == "fire" and field == "target" and m.battle is not None:
         out = [
             Choice(value=h, label=f"{h} {sc.hostile[h].name} (combat {sc.hostile[h].combat})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rules.core.contract import Step
+from rules.core.contract import Action, Step
 from rules.core.dice import RecordedDice, SeededDice
 from rules.core.errors import RuleError
 from rules.raiders import SYSTEM
@@ -45,6 +45,19 @@ def check_invariants(state: RaidersState) -> None:
                 assert stack_count(sc, m, s.id) <= m.command, (s.id, m.command)
 
 
+def check_choices(state: RaidersState, action: object) -> None:
+    """Autocomplete offers what the rules accept: each id option of a legal order is listed."""
+    assert isinstance(action, Action)
+    given = action.model_dump(exclude_defaults=True)
+    for spec in action.options():
+        if spec.kind != "id" or spec.name not in given:
+            continue
+        partial = {k: v for k, v in given.items() if k != spec.name}
+        offered = SYSTEM.choices(state, "raiders", action.name, spec.name, partial)
+        assert len(offered) <= 25
+        assert str(given[spec.name]) in [c.value for c in offered], (action, spec.name, offered)
+
+
 def play(seed: int, options: dict[str, object], max_steps: int = 3000) -> tuple[RaidersState, int, int]:
     """Play from set-up until the game ends; return the final state, steps and missions."""
     rng = random.Random(seed)
@@ -60,6 +73,7 @@ def play(seed: int, options: dict[str, object], max_steps: int = 3000) -> tuple[
         actions = SYSTEM.legal_actions(state, "raiders")
         assert actions, SYSTEM.status(state)
         # Lean towards moving on so missions finish: recruiting is capped by RP anyway.
+        check_choices(state, rng.choice(actions))
         main = [a for a in actions if a.name not in HOUSEKEEPING]
         action = rng.choice(main if main and rng.random() < 0.9 else actions)
         before = state.model_dump_json()

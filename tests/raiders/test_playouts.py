@@ -85,3 +85,15 @@ def test_a_purposeful_player_wins_a_whole_campaign() -> None:
     assert state.campaign.deck == []
     assert sum(r.won for r in state.campaign.record) == 6
     assert SYSTEM.result(state) is not None and SYSTEM.result(state).startswith("Campaign won")
+
+
+def test_orders_are_described_for_the_command_tree() -> None:
+    """Every order: a lowercase name, a rule number, a description and option help <= 100."""
+    names = [a.name for a in SYSTEM.actions]
+    assert len(names) == len(set(names))
+    for action in SYSTEM.actions:
+        assert action.name == action.name.lower() and " " not in action.name
+        assert action.rule and 0 < len(action.description()) <= 100
+        for spec in action.options():
+            assert 0 < len(spec.description) <= 100
+    assert SYSTEM.action_type("campaign").read_only
