@@ -157,12 +157,15 @@ def test_every_order_line_fits_a_phone() -> None:
 
 
 garbage = st.text(alphabet=st.sampled_from(list("AaDdGgOoMm01234569,:.-NSEW xyz")), max_size=12)
+_IDS = [u.id for u in setup("st_nazaire").units] + ["caisson", "pumphouse", "w1", "campbeltown"]
+ids = st.one_of(garbage, st.sampled_from(_IDS))
+places = st.one_of(garbage, st.sampled_from(_IDS + ["N:6", "SE:12", "30,20", "-1,5", "45:100"]))
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from([a.name for a in ACTIONS] + ["fly", ""]),
-    unit=garbage, target=garbage, to=garbage, shots=st.integers(-2, 5),
+    unit=ids, target=ids, to=places, shots=st.integers(-2, 5),
     phase=st.sampled_from(["command", "actions"]),
 )
 def test_garbage_orders_raise_rule_error_and_change_nothing(
@@ -180,7 +183,7 @@ def test_garbage_orders_raise_rule_error_and_change_nothing(
     with contextlib.suppress(RuleError):
         action = SYSTEM.parse(name, {k: v for k, v in options.items()
                                      if k in {o.name for o in SYSTEM.action_type(name).options()}})
-        SYSTEM.apply(state, "commandos", action, ScriptedDice([3] * 20))
+        SYSTEM.apply(state, "commandos", action, ScriptedDice([3, 5, 2, 6, 1, 4] * 5))
     assert state.model_dump_json() == before
 
 
