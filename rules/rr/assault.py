@@ -134,7 +134,7 @@ def settle(b: Board, side: str, area: str, origin: str | None) -> list[Event]:
     if attack > defend:
         events = []
         for unit in defenders:
-            to = withdraw(b, unit.id, avoid=None)
+            to = withdraw(b, unit.id, avoid=origin)
             text = f"{unit.id} retreats to {to}, AP 0" if to else f"{unit.id} cannot retreat: eliminated"
             events.append(Event(kind="retreat", text=f"{text} ({attack} vs {defend} SP, 7.3.5.2)", rule="7.3.5.2"))
         for leader in b.leaders_in(area, other(side)):

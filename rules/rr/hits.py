@@ -141,26 +141,28 @@ def withdraw(b: Board, uid: str, avoid: str | None = None) -> str | None:
     """7.3.5.2: the loser of an assault retreats to an adjacent area, AP to 0.
 
     The text names no chooser for the area, so the bot picks the legal area farthest from
-    the enemy (ties: map order).  A unit with nowhere to go, or the immovable T-12 (9.6), is
+    the enemy, and not the one the attackers came from (``avoid``) when another will do
+    (ties: map order).  A unit with nowhere to go, or the immovable T-12 (9.6), is
     eliminated.  Returns the area, or None when the unit was eliminated.
     """
     unit = b.s.units[uid]
     here = unit.area or ""
-    best: tuple[int, str] | None = None
+    best: tuple[bool, int, str] | None = None
     enemies = b.enemy_areas(unit.side) - {here}
     if not is_t12(b.spec(uid)):
         for area in b.g.neighbours(here):
-            if area == avoid or b.enemy_held(area, unit.side) or b.stack_problem(area, [uid]):
+            if b.enemy_held(area, unit.side) or b.stack_problem(area, [uid]):
                 continue
             near = min((b.g.distance(area, e) for e in enemies), default=99)
-            if best is None or near > best[0]:
-                best = (near, area)
+            key = (area != avoid, near, area)
+            if best is None or key[:2] > best[:2]:
+                best = key
     if best is None:
         eliminate(b, uid)
         return None
     unit.ap = 0
-    move_unit(b, uid, best[1])
-    return best[1]
+    move_unit(b, uid, best[2])
+    return best[2]
 
 
 def attackable(b: Board, unit: UnitState) -> bool:

@@ -1,0 +1,123 @@
+"""Assault combat (7.3.5), tanks in assault (7.3.5.3), Suppressed defenders (7.3.5.4),
+Commissar Koval (9.9) and airstrikes in an assault (10.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import RuleError
+from rules.rr import SYSTEM
+from rules.rr.actions import Assault, Move, TakeHits
+from tests.rr.helpers import act, board, game, spec, texts
+
+UNITS = [
+    spec("INF", acm=3), spec("INF2", acm=3), spec("INF3", acm=3),
+    spec("TANK", kind="tank", vehicle=True, acm=2, df=7),
+    spec("MORT", kind="mortar", stacking=1, acm=None),
+    spec("VDV", "soviet", special="vdv", df=7), spec("VDV2", "soviet", special="vdv"),
+    spec("BMD", "soviet", kind="ifv", vehicle=True, df=6),
+    spec("ASU", "soviet", kind="tank", vehicle=True, df=7, acm=2),
+    spec("SPETS", "soviet", special="spetsnaz", stacking=1, acm=4),
+    spec("KOVAL", "soviet", kind="leader", special="koval", stacking=0, acm=None, ap=3),
+]
+STRIP = board("a-strip", 5, 1, UNITS, tm={"2": 1, "3": 2})
+
+
+def test_failed_assault_sends_the_attackers_back_with_no_ap_7_3_5_1() -> None:
+    """7.3.5: AV = 2d6 + lead ACM + 1 per supporter moving in; TDF = DF + TM + 1 per
+    supporting defender.  7.3.5.1: AV <= TDF, the attackers go back with AP 0."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2"})
+    step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [2, 3])
+    assert "🎲 2+3 +3 ACM +1 support = 9 vs DF 7 +1 TM +1 support = 9 → +0: no effect (7.3.5)" in texts(step)
+    for uid in ("INF", "INF2"):
+        assert step.state.units[uid].area == "1" and step.state.units[uid].ap == 0
+    assert step.snapshot and step.waiting_on == ["soviet"]
+
+
+def test_successful_assault_hits_the_lead_then_stacking_decides_7_3_5_2() -> None:
+    """7.3.5.2: hits go to the designated defender; more attacking stacking points than
+    defending ones: the defenders retreat, AP 0; the attackers keep the area."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2"})
+    step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [6, 5])
+    assert "→ +6: three hits" in texts(step)[1]
+    assert step.state.units["VDV"].place == "gone"
+    vdv2 = step.state.units["VDV2"]
+    assert vdv2.area == "3" and vdv2.ap == 0  # 4 SP against 2: the defender retreats
+    assert step.state.units["INF"].area == "2" and step.state.units["INF"].ap == 2  # 1 AP, entry included
+    assert step.state.control["2"] == "nato"  # 12.0: now the sole occupant
+
+
+def test_attackers_with_no_more_stacking_points_go_back_7_3_5_2() -> None:
+    """7.3.5.2: equal stacking points after the hits: the attackers return, AP 0."""
+    state = game(STRIP, {"INF": "1", "VDV": "2", "VDV2": "2"})
+    step = act(state, "nato", Assault(units="INF", to="2", target="VDV"), [6, 3])  # 12 vs 9: one hit
+    assert step.state.units["VDV"].status == "suppressed"
+    assert step.state.units["INF"].area == "1" and step.state.units["INF"].ap == 0
+
+
+def test_extra_hits_are_spread_by_the_defenders_owner_7_3_5_2() -> None:
+    """7.3.5.2: once the lead defender has absorbed all it can, the owner spreads the rest."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "INF3": "1", "VDV": "2", "VDV2": "2", "BMD": "2"})
+    state.units["VDV"].reduced = True  # absorbs two: suppressed, then eliminated
+    step = act(state, "nato", Assault(units="INF,INF2,INF3", to="2", target="VDV"), [6, 6])
+    assert step.waiting_on == ["soviet"] and step.state.pending[0].kind == "spread"
+    assert set(SYSTEM.legal_actions(step.state, "soviet")) == {TakeHits(unit="VDV2"), TakeHits(unit="BMD")}
+    with pytest.raises(RuleError, match="7.3.5.2"):
+        act(step.state, "soviet", TakeHits())
+    done = act(step.state, "soviet", TakeHits(unit="BMD"))
+    assert done.state.units["BMD"].status == "suppressed"
+    # 6 attacking SP against 4: the defenders retreat.
+    assert done.state.units["VDV2"].area == "3" and done.state.units["BMD"].area == "3"
+
+
+def test_tanks_get_no_tm_in_assault_7_3_5_3() -> None:
+    """7.3.5.3: the area's TM is not added to a tank."""
+    state = game(STRIP, {"INF": "2", "ASU": "3"})
+    step = act(state, "nato", Assault(units="INF", to="3", target="ASU"), [1, 1])
+    assert "vs DF 7 = 7" in texts(step)[1]
+
+
+def test_suppressed_lead_defender_and_no_support_from_suppressed_units_7_3_5_4() -> None:
+    """7.3.5.4: a Suppressed defender has -2 DF, a Recovering one -1; neither supports."""
+    state = game(STRIP, {"INF": "1", "VDV": "2", "VDV2": "2"})
+    state.units["VDV"].status, state.units["VDV"].ap = "suppressed", 0
+    state.units["VDV2"].status, state.units["VDV2"].ap = "recovering", 0
+    step = act(state, "nato", Assault(units="INF", to="2", target="VDV"), [1, 1])
+    assert "vs DF 7 +1 TM -2 supp 7.3.5.4 = 6" in texts(step)[1]
+    state.units["VDV"].status = "recovering"
+    step = act(state, "nato", Assault(units="INF", to="2", target="VDV"), [1, 1])
+    assert "vs DF 7 +1 TM -1 recov 7.3.5.4 = 7" in texts(step)[1]
+
+
+def test_units_without_an_acm_cannot_assault_7_3_5() -> None:
+    """7.3.5 note: an asterisk ACM can neither initiate nor support an assault."""
+    state = game(STRIP, {"MORT": "1", "INF": "1", "VDV": "2"})
+    with pytest.raises(RuleError, match="ACM"):
+        act(state, "nato", Assault(units="MORT", to="2", target="VDV"))
+    with pytest.raises(RuleError, match="ACM"):
+        act(state, "nato", Assault(units="INF,MORT", to="2", target="VDV"))
+
+
+def test_move_into_an_enemy_area_is_refused_5_1() -> None:
+    """5.1: opposing sides share an area only during an assault."""
+    state = game(STRIP, {"INF": "1", "VDV": "2"})
+    with pytest.raises(RuleError, match="assault"):
+        act(state, "nato", Move(units="INF", to="2"))
+
+
+def test_koval_adds_one_to_an_assault_she_joins_9_9() -> None:
+    """9.9: Commissar Koval adds one to any assault in which she participates."""
+    state = game(STRIP, {"SPETS": "3", "KOVAL": "3", "INF": "2"}, active="soviet")
+    step = act(state, "soviet", Assault(units="SPETS,KOVAL", to="2", target="INF"), [1, 1])
+    assert "🎲 1+1 +4 ACM +1 Koval 9.9 = 7" in texts(step)[1]
+    assert step.state.units["KOVAL"].area == "3"  # back with the failed attackers
+
+
+def test_airstrike_adds_two_and_doubles_cost_the_attacker_a_hit_10_1() -> None:
+    """10.1: +2 to the assault; doubles with an airstrike give the lead attacker a hit that
+    cannot be negated by retreating."""
+    state = game(STRIP, {"INF": "1", "VDV": "2"}, airstrike={"nato": True, "soviet": False})
+    step = act(state, "nato", Assault(units="INF", to="2", target="VDV", air=True), [4, 4])
+    assert "🎲 4+4 +3 ACM +2 air 10.1 = 13 vs DF 7 +1 TM = 8 → +5: three hits (7.3.5)" in texts(step)
+    assert step.state.units["INF"].status == "suppressed" and not step.state.pending
+    assert step.state.airstrike["nato"] is False  # once per turn
