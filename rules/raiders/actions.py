@@ -143,6 +143,14 @@ class Carry(Action):
     marker: str = Field(description="Revealed cargo marker in its space")
 
 
+class Drop(Action):
+    """Set down carried cargo in the carrier's space after its move (18.4)."""
+
+    name: ClassVar[str] = "drop"
+    rule: ClassVar[str] = "18.4"
+    unit: str = Field(description="Unit of the operating force carrying cargo")
+
+
 class EndOp(Action):
     """End this operation's Objective segment (11.0)."""
 
@@ -198,6 +206,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Fire,
     Demolish,
     Carry,
+    Drop,
     EndOp,
     PlayCard,
     EndMission,

@@ -198,6 +198,7 @@ def legal(ctx: Ctx) -> list[Action]:
                     out.append(A.Demolish(unit=uid, marker=mid, explosives=True))
             else:
                 out.append(A.Carry(unit=uid, marker=mid))
+        out += [A.Drop(unit=u.id) for u in members(m, m.force or "") if u.carrying]
         return out + [A.EndOp()]
     if can_recruit(ctx):
         for what in recruitable(ctx):
@@ -247,6 +248,7 @@ def legal(ctx: Ctx) -> list[Action]:
                     out.append(A.PlayCard(card=cid, event=event))
         if objective_met(ctx):
             out.append(A.EndMission())
+        out += [A.Drop(unit=u.id) for u in on_map(m) if u.carrying]
     return out
 
 
@@ -351,6 +353,8 @@ def choices_for(ctx: Ctx, action: str, field: str, partial: dict[str, Any]) -> l
             Choice(value=h, label=f"{h} {sc.hostile[h].name} (combat {sc.hostile[h].combat})")
             for h in alive(m.battle, m.battle.hostile_line)
         ]
+    elif action == "drop" and field == "unit":
+        out = [unit_choice(u.id) for u in on_map(m) if u.carrying]
     elif action in ("demolish", "carry") and field in ("unit", "marker"):
         seen: set[str] = set()
         for order, uid, mid in objective_options(ctx):

@@ -129,6 +129,21 @@ def carry(ctx: Ctx, unit_id: str, marker_id: str) -> None:
     ctx.say("cargo", f"{u.id} picks up {mk.id} ({sc.marker_type[mk.type].name}) (18.4)", "18.4")
 
 
+def drop(ctx: Ctx, unit_id: str) -> None:
+    """18.4: debark a transported marker in the carrier's space at the end of a move."""
+    m = ctx.m
+    u = unit(m, unit_id)
+    if u.carrying is None or u.space is None:
+        raise RuleError(f"{u.id} carries nothing to set down (18.4).")
+    between_ops = m.segment == "recruit" and not m.moved
+    if not between_ops and (m.segment != "objective" or u.force != m.force):
+        raise RuleError(f"{u.id} sets cargo down after its own move or before the next one (18.4).")
+    mk = marker(m, u.carrying)
+    mk.space = u.space
+    u.carrying = None
+    ctx.say("cargo", f"{u.id} sets down {mk.id} (18.4)", "18.4")
+
+
 def deliver(ctx: Ctx) -> None:
     """18.4 / 8.0: cargo carried into a Staging Area is delivered (debarked there)."""
     m, sc = ctx.m, ctx.sc

@@ -127,6 +127,7 @@ HANDLERS: dict[type[Action], Callable[[Ctx, Any], None]] = {
     A.Fire: _fire,
     A.Demolish: lambda c, a: _objective_order(c, lambda: objectives.demolish(c, a.unit, a.marker, a.explosives)),
     A.Carry: lambda c, a: _objective_order(c, lambda: objectives.carry(c, a.unit, a.marker)),
+    A.Drop: _with_mission(lambda c, a: objectives.drop(c, a.unit)),
     A.EndOp: _end_op,
     A.PlayCard: _with_mission(lambda c, a: recruiting.play_kept(c, a.card, a.event)),
     A.EndMission: _end_mission,

@@ -202,5 +202,5 @@ def now_line(ctx: Ctx) -> str:
             return "line up the raiders (line)"
         return "fire at a hostile" if needs_player(ctx) else "battle runs on"
     if m.segment == "objective":
-        return "demolish, carry or end-op"
+        return "demolish, carry, drop or end-op"
     return "move a force (recruit first?)"

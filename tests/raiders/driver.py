@@ -154,6 +154,8 @@ def smart(state: RaidersState, actions: list, rng: random.Random):  # type: igno
 
             return BuyGear(item="explosives", unit=pioneers[0])
         return next(a for a in actions if a.name == "begin")
+    if "end-op" in names:
+        return next(a for a in actions if a.name == "end-op")
     moves = [a for a in actions if a.name == "move" and a.how == "road" and not a.with_force]
     if moves and m is not None:
         targets = goals(state)

@@ -459,3 +459,15 @@ def test_mission_ends_when_every_raider_is_gone() -> None:
     step = do(state, A.Move(force="F1", to="jarabub"), [4, 1, 1, 1, 1, 6, 1, 1])
     assert step.state.phase == "between" and mission(step).result == "lost"
     assert step.state.campaign.record[-1].won is False
+
+
+def test_cargo_can_be_set_down_and_picked_up_again() -> None:
+    """18.4: a transported item may be debarked at the end of a move (or kept)."""
+    state = objective_ready(put(mission_state("M3"), "jebel", "LRDG-1", "Cdo-1"), "jebel", "pow")
+    state = do(state, A.Carry(unit="LRDG-1", marker="Obj-1")).state
+    assert mission(state).op == 2  # nothing else to do: the Op ended
+    step = do(state, A.Drop(unit="LRDG-1"))  # before the next move
+    m = mission(step)
+    assert m.markers[0].space == "jebel" and next(u for u in m.units if u.id == "LRDG-1").carrying is None
+    with pytest.raises(RuleError, match="carries nothing"):
+        do(step.state, A.Drop(unit="LRDG-1"))
