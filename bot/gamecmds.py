@@ -154,15 +154,19 @@ async def cmd_join(svc: Service, inv: Invocation) -> Reply:
         if holder.user_id == inv.user_id:
             raise RuleError(f"You already hold {side}.")
         raise RuleError(f"{side} is held by @{holder.user_name}; a moderator can reseat it with /mod seat.")
+    waiting = game.system.waiting_on(game.state)
+    part = game.system.turn_part(game.state)
     async with svc.store.transaction() as db:
         await db.set_seat(game.row.id, side, inv.user_id, inv.user_name)
+        if side in waiting:
+            # The new player is pinged now, so the next step of this turn-part is not.
+            await db.set_last_mention(game.row.id, svc.mention_key(waiting, part))
     game = await svc.reload(inv.channel_id)
     assert game is not None
-    waiting = game.system.waiting_on(game.state)
     lines = [f"🪑 @{inv.user_name} takes {side}."]
     mentions = []
     if side in waiting:
-        lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")
+        lines.append(f"➡️ {part}: your move, @{inv.user_name}.")
         mentions = [inv.user_id]
     free = [s for s in game.system.sides if game.holder(s) is None]
     if free:

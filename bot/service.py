@@ -295,7 +295,7 @@ class Service:
         step = outcome.step
         state_json = step.state.model_dump_json()
         counter = self.dice_counter_after(game.row, outcome.dice)
-        mention_key = json.dumps([sorted(step.waiting_on), step.turn_part])
+        mention_key = self.mention_key(step.waiting_on, step.turn_part)
         mentions = self._mentions(game, step) if mention_key != game.row.last_mention else []
         reply: Reply | None = None
         actor_id, actor_name = actor or ((inv.user_id, inv.user_name) if inv else (None, None))
@@ -337,6 +337,11 @@ class Service:
             self.dice_source.commit(outcome.dice)
         await self.reload(game.row.channel_id)
         return seq, reply
+
+    @staticmethod
+    def mention_key(waiting_on: list[str], turn_part: str) -> str:
+        """What identifies a turn-part for pings: who is waited on, and for what."""
+        return json.dumps([sorted(waiting_on), turn_part])
 
     def _mentions(self, game: LiveGame, step: Step) -> list[str]:
         users: list[str] = []

@@ -219,8 +219,8 @@ async def test_end_reveals_seed_that_recomputes_every_roll(table: Table, tmp_pat
     import sys
 
     await start(table)
-    for user in ("alice", "bob", "alice", "bob"):
-        await table(user, "/duel roll")
+    for user, order in (("alice", "roll"), ("bob", "roll"), ("alice", "wait"), ("bob", "wait")):
+        assert not (await table(user, f"/duel {order}")).error  # nobody can reach 12 yet
     refused = await table("carol", "/game end")
     assert refused.error
     end = await table("mod", "/game end", moderator=True)
@@ -228,11 +228,11 @@ async def test_end_reveals_seed_that_recomputes_every_roll(table: Table, tmp_pat
     export = tmp_path / "final.json"
     export.write_bytes(end.attachments[0].data)
     document = json.loads(export.read_text())
-    assert document["seed"] and sum(len(s["dice"]) for s in document["steps"]) == 4
+    assert document["seed"] and sum(len(s["dice"]) for s in document["steps"]) == 2
     done = subprocess.run([sys.executable, "tools/verify_dice.py", str(export)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
-    assert "all 4 rolls recompute" in done.stdout
+    assert "all 2 rolls recompute" in done.stdout
     document["steps"][1]["dice"][0]["value"] = document["steps"][1]["dice"][0]["value"] % 6 + 1
     export.write_text(json.dumps(document))
     tampered = subprocess.run([sys.executable, "tools/verify_dice.py", str(export)],
