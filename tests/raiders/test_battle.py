@@ -152,6 +152,9 @@ def test_weapon_gear_adds_to_combat() -> None:
     c = ctx(state, [6, 1, 4, 5])  # 4 ≤ 3+1 hits; leader roll 5
     battle.start(c, "msus", ["Ita-1"], "card")
     assert c.m.last_battle is not None and c.m.last_battle.dead[0] == "Ita-1"
+    # 20.2: only a 6 brings a leader.
+    assert [u.id for u in c.m.units if u.space] == ["Cdo-1"]
+    assert any(e.text == "🎲 5: no leader (20.2 needs 6)" for e in c.events)
 
 
 @settings(max_examples=40, deadline=None)

@@ -113,3 +113,26 @@ def test_setup_options_and_unknown_ones() -> None:
         SYSTEM.setup("desert", {"fog": True}, ScriptedDice([]))
     with pytest.raises(RuleError, match="scenario"):
         SYSTEM.setup("jungle", {}, ScriptedDice([]))
+
+
+def test_success_leader_joins_the_next_mission() -> None:
+    """25.1 (4), 20.0: M2's Success gives a leader for the next mission."""
+    state = mission_state("M2")
+    c = ctx(put(state, "siwa", "Cdo-1"), [2])  # the leader pick: Ldr-2 of 3
+    for mk in c.m.markers[:2]:
+        mk.revealed, mk.type, mk.destroyed = True, "fuel", True
+    end_mission(c)
+    assert c.state.campaign.leaders == ["Ldr-2"]
+    step = do(c.state, A.NextMission(), [1])
+    assert "Leaders kept (25.0): Ldr-2" in [e.text for e in step.events]
+    state = do(step.state, A.Recruit(unit="commando", at="siwa")).state
+    begun = do(state, A.Begin())
+    assert next(u for u in mission(begun).units if u.id == "Ldr-2").space == "siwa"
+
+
+def test_status_between_missions() -> None:
+    """Status and turn label when a mission is over and the next waits."""
+    state = finish(put(mission_state("M1"), "siwa", "Cdo-1"), won=False)
+    assert SYSTEM.turn_part(state) == "Between missions"
+    assert SYSTEM.status(state)[-1] == "Now: /raiders next-mission"
+    assert [a.name for a in SYSTEM.legal_actions(state, "raiders")] == ["next-mission"]

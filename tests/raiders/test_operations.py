@@ -471,3 +471,12 @@ def test_cargo_can_be_set_down_and_picked_up_again() -> None:
     assert m.markers[0].space == "jebel" and next(u for u in m.units if u.id == "LRDG-1").carrying is None
     with pytest.raises(RuleError, match="carries nothing"):
         do(step.state, A.Drop(unit="LRDG-1"))
+
+
+def test_no_reinforcement_when_none_is_left() -> None:
+    """9.2: if there are no units available, there is no further effect."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1", "Cdo-2", "Cdo-3", "Cdo-4")
+    put(state, "matruh", "Cdo-5", "Cdo-6", force="F2")
+    step = do(state, A.Move(force="F2", to="sidi-rezegh"), [6])
+    assert "No Commando left to join: no effect (9.2)" in texts(step)
+    assert sum(1 for u in mission(step).units if u.space) == 6
