@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
@@ -41,6 +42,7 @@ from render.style import (
     SMALL,
     WIDTH,
     RGB,
+    SCALE,
     Canvas,
     SideBook,
     clean,
@@ -185,15 +187,13 @@ class AreaMask:
         self.cols, self.rows = coarse.size
         cells = coarse.tobytes()
         self.open = [k for k, v in enumerate(cells) if v == 255]
-        # sat[r][c]: blocked cells above-left of (r, c), one extra row and column of zeros.
-        sat = [[0] * (self.cols + 1) for _ in range(self.rows + 1)]
+        # sat[r][c]: blocked cells above-left of (r, c), one extra row and column of zeros;
+        # built row by row with C-level accumulate (the grid has a few thousand cells).
+        blocked = [v != 255 for v in cells]
+        sat = [[0] * (self.cols + 1)]
         for r in range(self.rows):
-            run = 0
-            above, row = sat[r], sat[r + 1]
-            base = r * self.cols
-            for c in range(self.cols):
-                run += cells[base + c] != 255
-                row[c + 1] = above[c + 1] + run
+            runs = accumulate(blocked[r * self.cols:(r + 1) * self.cols], initial=0)
+            sat.append([a + b for a, b in zip(sat[-1], runs)])
         self.sat = sat
         self.placed: list[tuple[int, int, int, int]] = []  # cell boxes placed in this area
         #: Cell boxes to keep clear in this search only (label spots an area may give up).
@@ -395,23 +395,36 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         own = keep_clear[area.id]
         mask = AreaMask(polys[area.id], [b for b in taken if not any(b is o for o in own)])
         candidates = mask.candidates(anchor)
-        fitted = False
-        for release in (0, 1, 2):
+        def attempt(release: int) -> tuple[list[Block], list[Box]] | None:
             mask.set_soft(spots(area.id if release else None) + (own if release < 2 else []))
             for blocks in (full_blocks[area.id], compact_blocks[area.id]):
                 mask.placed.clear()
                 boxes = place_area(mask, blocks, candidates)
                 if boxes is not None:
-                    blocks_by_area[area.id] = blocks
-                    placements[area.id] = boxes
-                    taken += boxes
-                    fitted = True
+                    return blocks, boxes
+            return None
+
+        # The most permissive pass first: if even it fails, the stricter ones would too, so
+        # a crowded area costs one search, not three.
+        # (An area of one or two blocks nearly always fits at once: try it strictly first.)
+        if len(full_blocks[area.id]) <= 2:
+            first = attempt(0)
+            if first is not None:
+                blocks_by_area[area.id], placements[area.id] = first
+                taken += first[1]
+                continue
+        loosest = attempt(2)
+        if loosest is not None:
+            release, result = 2, loosest
+            for stricter in (0, 1):
+                tried = attempt(stricter)
+                if tried is not None:
+                    release, result = stricter, tried
                     break
-            if fitted:
-                if release:
-                    released.add(area.id)
-                break
-        if fitted:
+            blocks_by_area[area.id], placements[area.id] = result
+            taken += result[1]
+            if release:
+                released.add(area.id)
             continue
         blocks_by_area[area.id] = full_blocks[area.id]
         crowded.append(area.id)
@@ -471,11 +484,9 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     canvas = Canvas(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
     draw_header(canvas, view.header, layout)
-    draw_terrain(canvas, view, polys, layout)
-    for feature in view.lines:
-        draw_line_feature(canvas, feature.kind, tf.many(feature.points))
+    draw_map_background(canvas, view, tf)
     for area in view.areas:
-        canvas.polygon(polys[area.id], outline=PALETTE["ink_soft"], width=1.6)
+        layout.add("area", area.id, bbox(polys[area.id]))
     for mark, pts in zip(view.marks, mark_lines):
         draw_mark_line(canvas, mark, pts, part="line")
     for area in view.areas:
@@ -642,14 +653,39 @@ def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) 
             canvas.line([(v[0], v[1]), (v[2], v[3])], ink, 1.1)
 
 
-def draw_terrain(canvas: Canvas, view: AreaMapView, polys: dict[str, list[Point]],
-                 layout: Layout) -> None:
-    """Fill every area with its terrain colour and texture."""
-    for area in view.areas:
-        fill = colour(area.terrain, "clear")
-        canvas.polygon(polys[area.id], fill=fill)
-        draw_texture(canvas, area.terrain, polys[area.id], fill)
-        layout.add("area", area.id, bbox(polys[area.id]))
+def draw_map_background(canvas: Canvas, view: AreaMapView, tf: Transform) -> None:
+    """Terrain, textures, rivers, bridges and area outlines: drawn once per map and cached.
+
+    They never change during a game, so every snapshot after the first pastes a copy.
+    """
+    left, top = round(tf.left), round(tf.top)
+    areas = tuple((a.terrain, tuple(a.polygon)) for a in view.areas)
+    lines = tuple((f.kind, tuple(f.points)) for f in view.lines)
+    image = map_background(areas, lines, tf.scale, math.ceil(view.width * tf.scale) + 2,
+                           math.ceil(view.height * tf.scale) + 2, tf.left - left, tf.top - top)
+    canvas.image.paste(image, (left * SCALE, top * SCALE))
+
+
+@lru_cache(maxsize=4)
+def map_background(areas: tuple[tuple[str, tuple[Point, ...]], ...],
+                   lines: tuple[tuple[str, tuple[Point, ...]], ...], scale: float,
+                   width: int, height: int, dx: float, dy: float) -> Image.Image:
+    """The static map at drawing scale (treat as read-only: it is shared)."""
+    canvas = Canvas(width, height)
+
+    def local(points: tuple[Point, ...]) -> list[Point]:
+        return [(dx + x * scale, dy + y * scale) for x, y in points]
+
+    for terrain, polygon in areas:
+        pts = local(polygon)
+        fill = colour(terrain, "clear")
+        canvas.polygon(pts, fill=fill)
+        draw_texture(canvas, terrain, pts, fill)
+    for kind, points in lines:
+        draw_line_feature(canvas, kind, local(points))
+    for _, polygon in areas:
+        canvas.polygon(local(polygon), outline=PALETTE["ink_soft"], width=1.6)
+    return canvas.image
 
 
 def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
