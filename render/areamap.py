@@ -21,6 +21,8 @@ from itertools import accumulate
 from PIL import Image, ImageDraw
 
 from render.chrome import (
+    PILL_H,
+    PILL_PAD,
     Chip,
     LegendEntry,
     draw_chip,
@@ -460,6 +462,23 @@ def render_areamap(view: AreaMapView) -> Snapshot:
                 boxes[area.id] = box
             taken.append(box)
 
+    # Reinforcement entrances (11.0): a tag inside the area, near its point closest to the
+    # map edge, where the units come on.  A courtesy: dropped if the area has no room.
+    entrance_boxes: dict[str, tuple[str, Box]] = {}
+    for area in view.areas:
+        if not area.entrance:
+            continue
+        text = f"in: {clean(area.entrance)}"
+        w, h = Canvas.text_size(text, SMALL)
+        size = (w + 2 * PILL_PAD + 2, PILL_H)
+        edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
+                                                      p[1] - map_box[1], map_box[3] - p[1]))
+        mask = AreaMask(polys[area.id], taken + spots(None))
+        found = mask.find(size, mask.candidates(edge))
+        if found is not None:
+            entrance_boxes[area.id] = (text, found)
+            taken.append(found)
+
     # A counter in an area the map does not have is still shown: in the panel, under its
     # area's name (an engine bug made visible rather than a unit silently missing).
     for area_id in full_blocks:
@@ -493,6 +512,11 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         draw_area_label(canvas, area, centres[area.id], label_boxes[area.id], layout)
         if area.id in obj_boxes:
             draw_objective(canvas, area, obj_boxes[area.id], book, layout)
+        if area.id in entrance_boxes:
+            text, box = entrance_boxes[area.id]
+            canvas.rect(box, fill=PALETTE["header"], radius=5)
+            canvas.text_in(box, text, SMALL, PALETTE["header_ink"])
+            layout.add("entrance", area.id, box, parent=area.id)
 
     for area_id, boxes in placements.items():
         for block, box in zip(blocks_by_area[area_id], boxes):

@@ -81,6 +81,7 @@ def area_view(crowded: bool = True) -> AreaMapView:
                 terrain=terrain, tm=1 if terrain in ("woods", "city") else 0,
                 objective="main" if n == 20 else ("secondary" if n in (26, 28, 29, 30) else None),
                 controller="soviet" if n in (20, 26) else ("nato_de" if n == 29 else None),
+                entrance="NATO 2" if n in (25, 30) else ("Soviet 1" if n == 6 else None),
             ))
     river = [(3.5 * CELL_W, 0.0), (3.3 * CELL_W, 1.5 * CELL_H), (3.6 * CELL_W, 3.2 * CELL_H),
              (3.4 * CELL_W, ROWS * CELL_H)]

@@ -16,7 +16,8 @@ from rules.core.views import AreaMapView, CounterView
 from tests.render.fixtures import area_view
 
 #: Kinds that carry words: no two of them may overlap.
-LABEL_KINDS = ("counter", "stack", "area_label", "objective", "label", "panel", "header", "legend")
+LABEL_KINDS = ("counter", "stack", "area_label", "objective", "entrance", "label", "panel", "header",
+               "legend")
 
 
 def polygons_in_pixels(view: AreaMapView, layout: Layout) -> dict[str, list[tuple[float, float]]]:
@@ -191,3 +192,14 @@ def test_real_engine_view_after_setup_and_an_impulse() -> None:
     check_layout(view, shot.layout)
     if moves:
         assert shot.layout.of_kind("mark")
+
+
+def test_reinforcement_entrances_are_tagged_in_their_areas() -> None:
+    """11.0: areas where reinforcements enter carry a tag inside the area."""
+    view = area_view()
+    layout = snapshot(view).layout
+    polygons = polygons_in_pixels(view, layout)
+    tags = {i.id: i for i in layout.of_kind("entrance")}
+    assert set(tags) == {"6", "25", "30"}
+    for area_id, item in tags.items():
+        assert box_in_polygon(item.box, polygons[area_id])
