@@ -285,7 +285,7 @@ def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
     ctx.snapshot = True
     for rid in b.raider_line:
         if rid in b.dead:
-            remove_unit(ctx, unit(m, rid), "battle")
+            remove_unit(ctx, unit(m, rid))
     words = {"raider": "raiders win", "hostile": "hostiles win", "draw": "a draw"}
     ctx.say("battle_end", f"Battle over: {words[outcome]} (16.0)", "16.0", outcome=outcome)
     ctx.say("battle_end", "Hostiles back to the bin (14.0)", "14.0")

@@ -147,7 +147,7 @@ def allowance(sc: Scenario, units: list[Unit]) -> int:
     return min(sc.unit_type[u.type].movement for u in units)
 
 
-def remove_unit(ctx: Ctx, u: Unit, why: str) -> None:
+def remove_unit(ctx: Ctx, u: Unit) -> None:
     """Eliminate a raider: gear back to the pool (23.3), cargo lost (18.4), to the Recruit Box."""
     m = ctx.m
     for gid in u.gear:

@@ -202,7 +202,7 @@ def legal(ctx: Ctx) -> list[Action]:
         return out + [A.EndOp()]
     if can_recruit(ctx):
         for what in recruitable(ctx):
-            out.append(A.Recruit(unit=what, at=staging(ctx)[0]))
+            out += [A.Recruit(unit=what, at=where) for where in staging(ctx)]
         buyers = gear_buyers(ctx)
         if buyers:
             for item in affordable_gear(ctx):

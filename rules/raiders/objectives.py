@@ -110,7 +110,7 @@ def demolish(ctx: Ctx, pioneer_id: str, marker_id: str, explosives: bool) -> Non
     if row.alert:
         alert_change(ctx, row.alert, "demolition")
     if row.pioneer_lost:
-        remove_unit(ctx, pioneer, "demolition")
+        remove_unit(ctx, pioneer)
 
 
 def carry(ctx: Ctx, unit_id: str, marker_id: str) -> None:

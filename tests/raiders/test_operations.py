@@ -448,7 +448,7 @@ def test_carrier_eliminated_loses_the_cargo() -> None:
     c = ctx(state)
     from rules.raiders.forces import remove_unit
 
-    remove_unit(c, c.m.units[[u.id for u in c.m.units].index("LRDG-1")], "test")
+    remove_unit(c, next(u for u in c.m.units if u.id == "LRDG-1"))
     assert next(mk for mk in c.m.markers if mk.id == "Obj-1").lost
 
 
