@@ -30,8 +30,12 @@ SIDES = [
 ]
 
 
-def turn_label(ctx: Ctx) -> str:
-    """A short label of where the game stands."""
+def turn_label(ctx: Ctx, rounds: bool = False) -> str:
+    """A short label of where the game stands (battle rounds only on the map's header).
+
+    The service pings the player when this label changes, so it changes once per segment,
+    not once per battle round.
+    """
     state = ctx.state
     if state.phase == "over":
         return f"Campaign {state.campaign.outcome}"
@@ -41,7 +45,7 @@ def turn_label(ctx: Ctx) -> str:
     if state.phase == "recruit":
         return f"{m.card} · Recruiting"
     if m.battle is not None:
-        return f"{m.card} · Op {m.op} · battle round {m.battle.round}"
+        return f"{m.card} · Op {m.op} · battle" + (f" round {m.battle.round}" if rounds else "")
     words = {"recruit": "recruit & move", "card": "Ops card", "battle": "battle", "objective": "objective"}
     return f"{m.card} · Op {m.op} · {words[m.segment]}"
 
@@ -136,7 +140,7 @@ def network_view(ctx: Ctx) -> NetworkView:
             marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
                               text=m.force or "", side="raider"))
         header = Header(title=f"{sc.title} · {m.card} {sc.mission[m.card].title}", turn=m.op,
-                        phase=turn_label(ctx), facts=[progress(ctx), f"Alert {m.alert}"])
+                        phase=turn_label(ctx, rounds=True), facts=[progress(ctx), f"Alert {m.alert}"])
         facts = [f"Kept cards: {', '.join(m.hand)}"] if m.hand else []
     return NetworkView(
         header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
@@ -177,6 +181,10 @@ def status_lines(ctx: Ctx) -> list[str]:
         # Four ids a line keeps the list inside a phone's width.
         lines += ["  " + " ".join(ids[i:i + 4]) for i in range(0, len(ids), 4)]
     for mk in m.markers:
+        carrier = next((u.id for u in m.units if u.carrying == mk.id), None)
+        if carrier is not None:
+            lines.append(f"{mk.id}: carried by {carrier}")
+            continue
         if mk.space is None and not mk.delivered:
             continue
         what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
