@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 from functools import lru_cache
 from typing import Iterable, Literal, Sequence
 
@@ -186,6 +187,11 @@ class SideBook:
 # -- fonts --------------------------------------------------------------------------------------
 
 
+#: The service renders in worker threads and a FreeType face is not safe to share between
+#: threads, so every use of the shared fonts goes through this lock (only cache misses pay).
+_FONT_LOCK = threading.RLock()
+
+
 @lru_cache(maxsize=None)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The font at ``size`` final pixels, loaded once (drawn at ``size * SCALE``).
@@ -221,8 +227,9 @@ def _has_glyph(ch: str) -> bool:
     if ch.isascii():
         return True
     probe = font(SMALL)
-    missing = probe.getmask("\U000f0000")
-    mask = probe.getmask(ch)
+    with _FONT_LOCK:
+        missing = probe.getmask("\U000f0000")
+        mask = probe.getmask(ch)
     return bytes(mask) != bytes(missing) or mask.size != missing.size
 
 
@@ -406,10 +413,11 @@ class Canvas:
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of ``text`` at ``size`` (drawn scale) and its offset from the anchor."""
     f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
+    with _FONT_LOCK:
+        left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
     return mask, (left, top)
 
 
@@ -417,9 +425,10 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
 def _text_size(text: str, size: int) -> tuple[float, float]:
     if not text:
         return (0.0, float(size))
-    x0, _, x1, _ = font(size).getbbox(text, anchor="ls")
-    # Height is the font's line height so rows of text line up whatever their letters.
-    ascent, descent = font(size).getmetrics()
+    with _FONT_LOCK:
+        x0, _, x1, _ = font(size).getbbox(text, anchor="ls")
+        # Height is the font's line height so rows of text line up whatever their letters.
+        ascent, descent = font(size).getmetrics()
     return ((x1 - min(x0, 0)) / SCALE, (ascent + descent) / SCALE)
 
 

@@ -23,14 +23,55 @@ def views() -> dict[str, object]:
                               "table-sample": table_view()}
     commando = CommandoRaid()
     out["commando-st-nazaire"] = commando.view(commando.setup("st_nazaire", {}, ScriptedDice([])).state)
-    try:
-        from tests.render.real import tannenbruck_view
-    except ImportError:
-        return out
+    from tests.render.real import tannenbruck_view
+
     view = tannenbruck_view()
     if view is not None:
         out["tannenbruck"] = view
+        out["tannenbruck-game"] = played_tannenbruck()
     return out
+
+
+def played_tannenbruck() -> object:
+    """The engine's own view a few impulses into a seeded game, just after an assault.
+
+    Orders are picked from the engine's legal orders by a seeded random choice (fire and
+    assault preferred), so the picture is the same every time.
+    """
+    import random
+
+    from rules.core.dice import SeededDice
+    from rules.core.errors import RuleError
+    from rules.rr import actions as rr
+    from rules.rr.system import RaidAndRiposte
+
+    system = RaidAndRiposte()
+    dice = SeededDice(b"readme")
+    state = system.setup("tannenbruck", {}, dice).state
+    for _ in range(2):
+        for side in ("nato", "soviet"):
+            for order in (rr.DeployDefault(), rr.Ready()):
+                try:
+                    state = system.apply(state, side, order, dice).state
+                except RuleError:
+                    pass
+    rng = random.Random(5)
+    for _ in range(80):
+        who = state.pending[0].side if state.pending else state.active
+        orders = system.legal_actions(state, who)
+        strong = [a for a in orders if a.name in ("fire", "assault")] if rng.random() < 0.6 else []
+        pick = strong or [a for a in orders if a.name in ("move", "fire", "assault", "take-hits",
+                                                          "retreat", "route", "place", "enter")]
+        if not pick:
+            break
+        order = rng.choice(pick)
+        try:
+            state = system.apply(state, who, order, dice).state
+        except RuleError:
+            continue
+        if order.name == "assault" and state.turn >= 2:
+            break
+    return system.view(state)
 
 
 def main() -> None:

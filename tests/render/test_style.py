@@ -57,3 +57,17 @@ def test_png_has_no_metadata_chunks() -> None:
         chunks.append(png[pos + 4:pos + 8].decode())
         pos += 12 + length
     assert set(chunks) <= {"IHDR", "PLTE", "IDAT", "IEND"}
+
+
+def test_renders_in_parallel_threads_give_the_same_bytes() -> None:
+    """The service renders off the event loop, possibly several at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render import snapshot
+    from tests.render.fixtures import area_view, network_view, table_view
+
+    views = [area_view(), network_view(), table_view()] * 2
+    alone = [snapshot(v).png for v in views]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda v: snapshot(v).png, views))
+    assert together == alone
