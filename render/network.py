@@ -248,19 +248,39 @@ def render_network(view: NetworkView) -> Snapshot:
         cands = [(x + SPACE_R + 2, y - SPACE_R - 26, x + SPACE_R + 2 + size[0], y - SPACE_R + 2),
                  (x - SPACE_R - 2 - size[0], y - SPACE_R - 26, x - SPACE_R - 2, y - SPACE_R + 2)]
         tag_boxes[space.id] = placer.place(cands) or placer.place_near((x, y - SPACE_R - 20), size)
-    force_places: list[tuple[ForceView, list[Chip], Box]] = []
+    names = {s.id: clean(s.name) or s.id for s in view.spaces}
+    force_places: list[tuple[ForceView, list[Chip], Box, str]] = []
+    overflow: list[tuple[ForceView, list[Chip], str]] = []
     for force in view.forces:
-        if force.space not in pos or not force.units:
+        if not force.units:
             continue
         chips = [unit_chip(u, book, 300) for u in force.units]
+        if force.space not in pos:
+            overflow.append((force, chips, f"{clean(force.id)} at {clean(force.space)}"))
+            continue
         # The force's id heads its block: it is what a player types (move force:F1).
-        w = max([c.size[0] for c in chips] + [Canvas.text_size(clean(force.id), BODY)[0] + 12])
+        head = clean(force.id)
+        w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
         h = sum(c.size[1] for c in chips) + FORCE_HEAD
         x, y = pos[force.space]
-        box = placer.place_near((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=12, rings=24)
-        force_places.append((force, chips, box))
-
-    battle_top = map_box[3] + MARGIN
+        box = placer.search((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=12, rings=32)
+        if placer.free(box):
+            force_places.append((force, chips, placer.claim(box), head))
+        else:
+            # No room near its space: the force goes to the strip under the map, named
+            # with its space, rather than on top of another label.
+            overflow.append((force, chips, f"{head} at {names[force.space]}"))
+    strip_top = map_box[3] + MARGIN
+    x, row_top, row_h = float(MARGIN), strip_top, 0.0
+    for force, chips, head in overflow:
+        w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
+        h = sum(c.size[1] for c in chips) + FORCE_HEAD
+        if x > MARGIN and x + w > WIDTH - MARGIN:
+            x, row_top, row_h = float(MARGIN), row_top + row_h + 8, 0.0
+        force_places.append((force, chips, (x, row_top, x + w, row_top + h), head))
+        x += w + 10
+        row_h = max(row_h, h)
+    battle_top = (row_top + row_h + MARGIN) if overflow else strip_top
     entries = legend(view, book)
     legend_top = battle_top + battle_height(view.battle)
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
@@ -296,24 +316,26 @@ def render_network(view: NetworkView) -> Snapshot:
         if space.id in tag_boxes:
             draw_objective_tile(canvas, space, tag_boxes[space.id])
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
-    for force, chips, box in force_places:
+    for force, chips, box, _ in force_places:
+        if force.space not in pos or box[1] >= map_box[3]:
+            continue
         x, y = pos[force.space]
         anchor_x = box[0] if box[0] > x else box[2]
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
                     shade(book.look(force.faction).rgb, 0.3), 2.5)
-    for force, chips, box in force_places:
+    for force, chips, box, head in force_places:
         look = book.look(force.faction)
-        head = (box[0], box[1], box[2], box[1] + FORCE_HEAD)
-        canvas.rect(head, fill=shade(look.rgb, 0.1), radius=5)
-        canvas.text((box[0] + 6, box[1] + FORCE_HEAD / 2), clean(force.id), BODY,
+        in_strip = box[1] >= map_box[3]
+        canvas.rect((box[0], box[1], box[2], box[1] + FORCE_HEAD), fill=shade(look.rgb, 0.1), radius=5)
+        canvas.text((box[0] + 6, box[1] + FORCE_HEAD / 2), head, BODY,
                     ink_on(shade(look.rgb, 0.1)), anchor="lm", bold=True)
         cy = box[1] + FORCE_HEAD
         for chip, unit in zip(chips, force.units):
             draw_chip(canvas, chip, box[0], cy)
             layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
-                       parent=force.space)
+                       parent=force.space, in_panel=in_strip)
             cy += chip.size[1]
-        layout.add("force", force.id, box, parent=force.space)
+        layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
     for i, mark in enumerate(view.marks):
         text = clean(mark.text)
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
@@ -322,8 +344,8 @@ def render_network(view: NetworkView) -> Snapshot:
             draw_mark_label(canvas, mark, text, lbox)
             layout.add("label", f"mark-{i}", lbox, parent=mark.kind)
     if view.battle is not None:
-        names = {s.id: s.name for s in view.spaces}
-        draw_battle(canvas, view.battle, battle_top, book, names.get(view.battle.space, view.battle.space), layout)
+        draw_battle(canvas, view.battle, battle_top, book,
+                    names.get(view.battle.space, view.battle.space), layout)
     draw_legend(canvas, entries, legend_top, book, layout)
     return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
 
