@@ -1,0 +1,175 @@
+"""Setup and reinforcements on the real Tannenbruck map (11.0), and what the players see:
+status (12.0 objectives at every moment), autocomplete, the view."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rules.core.dice import ScriptedDice, SeededDice
+from rules.core.errors import RuleError
+from rules.core.views import AreaMapView
+from rules.rr import SYSTEM
+from rules.rr.actions import Deploy, DeployDefault, Done, Enter, Move, Pass, Place, Ready, Skip
+from rules.rr.board import Board
+from rules.rr.state import RRState
+from tests.rr.helpers import act
+
+
+def start() -> RRState:
+    state = SYSTEM.setup("tannenbruck", {}, ScriptedDice([])).state
+    assert isinstance(state, RRState)
+    return state
+
+
+def both_deployed(dice: list[int]) -> RRState:
+    """Both default deployments, then turn 1 rolled with ``dice``."""
+    state = act(start(), "nato", DeployDefault()).state
+    state = act(state, "nato", Ready()).state
+    state = act(state, "soviet", DeployDefault()).state
+    return act(state, "soviet", Ready(), dice).state
+
+
+def test_nato_sets_up_first_asu85_in_19_and_the_game_lasts_seven_turns_11_0() -> None:
+    """11.0: NATO first; the ASU-85 starts in 19; seven turns."""
+    step = SYSTEM.setup("tannenbruck", {}, ScriptedDice([]))
+    state = step.state
+    assert step.waiting_on == ["nato"] and state.max_turn == 7
+    assert state.units["ASU85"].area == "19" and state.control["19"] == "soviet"
+    with pytest.raises(RuleError, match="not your turn"):
+        act(state, "soviet", DeployDefault())
+    with pytest.raises(RuleError, match="sets up in area 1, 2, 3, 4"):
+        act(state, "nato", Deploy(unit="M48-1", area="7"))
+    with pytest.raises(RuleError, match="first"):
+        act(state, "nato", Ready())
+
+
+def test_default_deployments_are_legal_and_turn_one_starts_itself_11_0_6_1() -> None:
+    """One order per side gives a legal setup; then initiative, air and rally run alone."""
+    state = both_deployed([2, 5])
+    b = Board(state)
+    assert b.points("7", "soviet") >= 1  # 11.0
+    assert state.units["SAGGER"].attached_to == "VDV-1" and state.units["KASTET"].attached_to == "T12"
+    assert state.turn == 1 and state.phase == "ops" and state.initiative == "soviet"
+    assert state.airstrike == {"nato": False, "soviet": True}
+    for unit in state.on_map():
+        assert unit.ap == b.max_ap(unit.id)
+    assert SYSTEM.waiting_on(state) == ["soviet"]
+
+
+def test_soviets_need_a_stacking_point_in_area_7_11_0() -> None:
+    """11.0: at least one Soviet stacking point in area 7."""
+    state = act(act(start(), "nato", DeployDefault()).state, "nato", Ready()).state
+    for uid, area in [("VDV-1", "10"), ("VDV-2", "10"), ("VDV-3", "14"), ("MORT-SU", "14"),
+                      ("BMD", "15"), ("T12", "15"), ("AGS", "16"), ("NIKOLAS", "16")]:
+        state = act(state, "soviet", Deploy(unit=uid, area=area)).state
+    with pytest.raises(RuleError, match="area 7"):
+        act(state, "soviet", Ready())
+    state = act(state, "soviet", Deploy(unit="AGS", area="7")).state
+    with pytest.raises(RuleError, match="NIKOLAS must set up with another unit"):
+        act(state, "soviet", Ready())
+
+
+def test_reinforcements_enter_paying_an_ap_from_their_turn_on_11_0() -> None:
+    """11.0: "enter" reinforcements pay an AP, at their entrances, from their turn."""
+    state = both_deployed([1, 1])
+    state.active = "nato"
+    with pytest.raises(RuleError, match="not a reinforcement due"):
+        act(state, "nato", Enter(units="M48-3", to="1"))
+    state.turn = 2
+    with pytest.raises(RuleError, match="enters at area 1, 2"):
+        act(state, "nato", Enter(units="M48-3", to="4"))
+    step = act(state, "nato", Enter(units="M48-3,INF-DE1", to="1"))
+    assert step.state.units["M48-3"].area == "1" and step.state.units["M48-3"].ap == 2
+    state.turn = 3
+    step = act(state, "nato", Enter(units="INF-US1,BOYES", to="13"))
+    assert step.state.units["TOW"].attached_to == "INF-US1"  # 9.3
+    with pytest.raises(RuleError, match="leader enters with another"):
+        act(state, "nato", Enter(units="BOYES", to="13"))
+
+
+def test_turn_five_mortar_is_placed_in_the_rally_phase_without_ap_cost_11_0() -> None:
+    """11.0 turn 5: placed in an area solely occupied by US units, at no AP cost."""
+    state = both_deployed([1, 1])
+    for unit in state.units.values():
+        if unit.id in ("M60-1",):
+            unit.place, unit.area, unit.ap = "map", "13", 3
+    state.turn, state.active, state.passes = 4, "nato", 1
+    state.routed = [u.id for u in state.on_map()]
+    step = act(state, "nato", Pass(), [1, 1])
+    while step.state.phase == "route":
+        step = act(step.state, step.waiting_on[0], Done(), [])
+    s = step.state
+    assert s.turn == 5 and s.phase == "place" and step.waiting_on == ["nato"]
+    with pytest.raises(RuleError, match="may be placed in: 13"):
+        act(s, "nato", Place(unit="MORT-US", area="1"))
+    placed = act(s, "nato", Place(unit="MORT-US", area="13"))
+    assert placed.state.units["MORT-US"].ap == 3 and placed.state.phase == "ops"
+    skipped = act(s, "nato", Skip())
+    assert skipped.state.phase == "ops" and skipped.state.units["MORT-US"].place == "pool"
+
+
+def test_territorialheer_assaults_at_once_a_soviet_city_area_11_0() -> None:
+    """11.0 turn 6: any city area east of the river; a Soviet-held one is assaulted at once."""
+    state = both_deployed([1, 1])
+    state.turn, state.phase, state.active = 6, "place", "nato"
+    step = act(state, "nato", Place(unit="TERR", area="19", target="ASU85"), [3, 3])
+    assert "🎲 3+3 +2 ACM = 8 vs DF 7 = 7 → +1: one hit (7.3.5)" in [e.text for e in step.events]
+    assert step.state.units["ASU85"].status == "suppressed"  # 7.3.5.3: a tank gets no TM
+    # 1 SP against 2: the platoon must go back, and it came from nowhere (our reading).
+    assert step.state.units["TERR"].place == "gone" and step.state.phase == "ops"
+    with pytest.raises(RuleError, match="may be placed in"):
+        act(state, "nato", Place(unit="TERR", area="7"))
+
+
+def test_status_shows_objectives_air_and_orders_12_0() -> None:
+    """/game status: turn, initiative, air, reinforcements, each objective's controller."""
+    state = both_deployed([1, 3])
+    lines = SYSTEM.status(state)
+    assert lines[0] == "Turn 1/7 · Operations · Soviets"
+    assert any(line.startswith("Airstrike: NATO/Soviets") for line in lines)
+    assert any(line.startswith("Main (12.0): 19:SOV 17:") for line in lines)
+    assert any(line.startswith("Secondary: 26:") for line in lines)
+    assert any(line.startswith("Soviets can: ") and "move" in line for line in lines)
+
+
+def test_autocomplete_is_fast_and_offers_legal_values() -> None:
+    """Autocomplete: units that can act, then legal destinations, at most 25, in a few ms."""
+    state = both_deployed([3, 3])
+    t0 = time.perf_counter()
+    units = SYSTEM.choices(state, "nato", "move", "units", {})
+    areas = SYSTEM.choices(state, "nato", "move", "to", {"units": "M48-1"})
+    elapsed = time.perf_counter() - t0
+    assert units and len(units) <= 25 and units[0].label.startswith("M48-1 (area ")
+    here = state.units["M48-1"].area
+    b = Board(state)
+    assert {c.value for c in areas} <= set(b.g.adjacent(here or ""))
+    assert elapsed < 0.25
+    assert SYSTEM.choices(state, "soviet", "move", "units", {}) == []
+
+
+def test_view_draws_every_counter_and_the_last_impulse() -> None:
+    """view(): areas, counters with faction keys, objectives, marks of the last impulse."""
+    state = both_deployed([3, 3])
+    unit = "M48-1"
+    here = state.units[unit].area or ""
+    to = sorted(Board(state).g.adjacent(here) - Board(state).enemy_areas("nato"))[0]
+    state = act(state, "nato", Move(units=unit, to=to)).state
+    view = SYSTEM.view(state)
+    assert isinstance(view, AreaMapView) and len(view.areas) == 30
+    assert {c.faction for c in view.counters} == {"nato_de", "soviet"}
+    assert any(c.attached_to == "VDV-1" for c in view.counters)
+    assert [m.kind for m in view.marks] == ["move"]
+    assert {a.id for a in view.areas if a.objective == "main"} == {"19", "17", "18", "20", "21", "23", "24"}
+    assert view.header.max_turn == 7 and view.header.turn == 1
+    AreaMapView.model_validate_json(view.model_dump_json())
+
+
+def test_a_whole_game_replays_identically_from_its_seed() -> None:
+    """Determinism: the same seed and orders give the same game."""
+    from tests.rr.driver import play
+
+    first, n1 = play(7, SeededDice(b"same"))
+    second, n2 = play(7, SeededDice(b"same"))
+    assert first == second and n1 == n2

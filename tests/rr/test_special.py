@@ -1,0 +1,130 @@
+"""Special units (9.2 sniper, 9.7 Col. Nikolas, 9.8 Pvt. Boyes, 9.10 German HQ) and air
+(10.1 airstrike on its own and with a mortar, 10.2 placing the Hind)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import RuleError
+from rules.rr.actions import Airstrike, Boyes, Fire, Hind, Hq, Move, Nikolas, Sniper
+from tests.rr.helpers import act, board, game, spec, texts
+
+UNITS = [
+    spec("DE1"), spec("DE2", ap=3), spec("HQ", kind="hq", special="hq", stacking=0, acm=None,
+                                         morale=9, df=5, one_step=True),
+    spec("US1", nation="us"), spec("MORT", nation="us", kind="mortar", stacking=1, acm=None),
+    spec("BOYES", nation="us", kind="leader", special="boyes", stacking=0, acm=None, ap=2),
+    spec("SNIPER", nation="us", kind="sniper", special="sniper", stacking=0, acm=None, ap=1),
+    spec("VDV", "soviet", special="vdv"), spec("VDV2", "soviet", special="vdv"),
+    spec("NIK", "soviet", kind="leader", special="nikolas", stacking=0, acm=None, ap=2),
+    spec("SMORT", "soviet", kind="mortar", stacking=1, acm=None),
+    spec("HIND", "soviet", kind="hind", special="hind", stacking=0, vehicle=True, acm=None,
+         rcm=3, df=8, ap=2, one_step=True),
+]
+STRIP = board("x-strip", 6, 1, UNITS, tm={"3": 1}, city=("3", "4"))
+NEVER = {"nato": "never", "soviet": "never"}
+
+
+def test_sniper_suppresses_on_1_to_4_once_a_turn_and_is_lost_on_5_6_9_2() -> None:
+    """9.2: a unit in Tannenbruck; 1-4 Suppressed (no retreat), 5-6 the sniper is removed;
+    +2 from the second use; once per turn; never the Hind."""
+    state = game(STRIP, {"DE1": "1", "VDV": "3", "HIND": "5"})
+    step = act(state, "nato", Sniper(target="VDV"), [4])
+    assert "🎲 4 = 4: VDV Suppressed, no retreat (9.2)" in texts(step)
+    assert step.state.units["VDV"].status == "suppressed" and not step.state.pending
+    again = step.state.model_copy(update={"active": "nato"}, deep=True)
+    with pytest.raises(RuleError, match="once per turn"):
+        act(again, "nato", Sniper(target="VDV"))
+    with pytest.raises(RuleError, match="not in it"):
+        act(game(STRIP, {"DE1": "1", "VDV": "2"}), "nato", Sniper(target="VDV"))
+    with pytest.raises(RuleError, match="Hind"):
+        act(state, "nato", Sniper(target="HIND"))
+    second = game(STRIP, {"DE1": "1", "VDV": "3"}, sniper_uses=1, turn=2)
+    step = act(second, "nato", Sniper(target="VDV"), [3])
+    assert "🎲 3 +2 reuse = 5: the sniper is lost (9.2)" in texts(step)
+    assert step.state.units["SNIPER"].place == "gone" and step.state.units["VDV"].status == "ok"
+
+
+def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
+    """9.7: 1 AP: +1 to any value of a unit in his area, a mortar's range included."""
+    state = game(STRIP, {"SMORT": "6", "NIK": "6", "VDV": "6", "DE1": "3"}, active="soviet",
+                 standing=dict(NEVER))
+    with pytest.raises(RuleError, match="9.1"):
+        act(state, "soviet", Fire(unit="SMORT", target="DE1"))  # 3 areas away
+    step = act(state, "soviet", Nikolas(unit="SMORT", value="range"))
+    assert step.state.units["NIK"].ap == 1
+    ready = step.state.model_copy(update={"active": "soviet"}, deep=True)
+    fired = act(ready, "soviet", Fire(unit="SMORT", target="DE1"), [1, 1])
+    assert fired.state.units["SMORT"].boost == []
+    boosted = act(state, "soviet", Nikolas(unit="VDV", value="rcm")).state
+    boosted.active = "soviet"
+    shot = act(boosted, "soviet", Fire(unit="VDV", target="DE1"), [1, 1])
+    assert "+3 RCM" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
+    with pytest.raises(RuleError, match="his area"):
+        act(state, "soviet", Nikolas(unit="VDV2", value="df"))
+
+
+def test_boyes_lets_a_unit_reroll_one_die_9_8() -> None:
+    """9.8: 1 AP: a unit in his area may reroll one die of its next (failed) roll."""
+    state = game(STRIP, {"US1": "1", "BOYES": "1", "VDV": "3"}, standing=dict(NEVER))
+    step = act(state, "nato", Boyes(unit="US1"))
+    assert step.state.units["BOYES"].ap == 1 and step.state.units["US1"].reroll
+    ready = step.state.model_copy(update={"active": "nato"}, deep=True)
+    shot = act(ready, "nato", Fire(unit="US1", target="VDV"), [1, 2, 6])  # 1 rerolled to 6
+    assert "🎲 6+2 +2 RCM = 10 vs DF 7 +1 TM = 8 → +2: one hit (7.3.3) (Boyes: 1→6, 9.8)" in texts(shot)
+    assert not shot.state.units["US1"].reroll
+
+
+def test_german_hq_gives_an_ap_once_a_turn_and_lends_its_morale_9_10() -> None:
+    """9.10: once a turn, 1 AP of the HQ: +1 AP to a unit in or next to its area; units in
+    its area use its morale."""
+    state = game(STRIP, {"HQ": "1", "DE1": "2", "VDV": "6"})
+    state.units["DE1"].ap = 1
+    step = act(state, "nato", Hq(unit="DE1"))
+    assert step.state.units["DE1"].ap == 2 and step.state.units["HQ"].ap == 2
+    again = step.state.model_copy(update={"active": "nato"}, deep=True)
+    with pytest.raises(RuleError, match="this turn already"):
+        act(again, "nato", Hq(unit="DE1"))
+    full = game(STRIP, {"HQ": "1", "DE1": "2", "VDV": "6"})
+    with pytest.raises(RuleError, match="all its AP"):
+        act(full, "nato", Hq(unit="DE1"))
+    from rules.rr.board import Board
+
+    b = Board(game(STRIP, {"HQ": "1", "DE1": "1", "DE2": "2"}))
+    assert b.morale("DE1") == 9 and b.morale("DE2") == 7
+
+
+def test_airstrike_alone_attacks_an_enemy_unit_10_1() -> None:
+    """10.1: used on its own on an area with enemy units; once per turn."""
+    state = game(STRIP, {"DE1": "1", "VDV": "3"}, airstrike={"nato": True, "soviet": False},
+                 standing=dict(NEVER))
+    step = act(state, "nato", Airstrike(target="VDV"), [4, 3])
+    assert "🎲 4+3 +2 air = 9 vs DF 7 +1 TM = 8 → +1: one hit (10.1)" in texts(step)
+    assert step.state.airstrike["nato"] is False
+    with pytest.raises(RuleError, match="no airstrike"):
+        act(step.state.model_copy(update={"active": "nato"}), "nato", Airstrike(target="VDV"))
+
+
+def test_airstrike_with_a_mortar_adds_two_to_one_roll_10_1() -> None:
+    """10.1: with a mortar the airstrike adds two to a single die roll: the named target's."""
+    state = game(STRIP, {"MORT": "1", "VDV": "3", "VDV2": "3"}, standing=dict(NEVER),
+                 airstrike={"nato": True, "soviet": False})
+    step = act(state, "nato", Fire(unit="MORT", target="VDV2", air=True), [1, 1, 1, 1])
+    rolls = [e.text for e in step.events if e.kind == "roll"]
+    assert "+2 air 10.1" in rolls[0] and "air" not in rolls[1]
+
+
+def test_hind_placed_in_a_non_enemy_area_and_not_with_nato_air_10_2() -> None:
+    """10.2: placed during a friendly impulse in an area without enemies; not on a turn when
+    NATO has an airstrike."""
+    state = game(STRIP, {"DE1": "1", "VDV": "6"}, active="soviet", hind_ok=True)
+    with pytest.raises(RuleError, match="non-enemy"):
+        act(state, "soviet", Hind(area="1"))
+    step = act(state, "soviet", Hind(area="3"))
+    assert step.state.units["HIND"].area == "3" and step.state.units["HIND"].ap == 2
+    with pytest.raises(RuleError, match="not available"):
+        act(state.model_copy(update={"hind_ok": False}), "soviet", Hind(area="3"))
+    # It only fires: it never moves.
+    flying = step.state.model_copy(update={"active": "soviet"}, deep=True)
+    with pytest.raises(RuleError, match="cannot move"):
+        act(flying, "soviet", Move(units="HIND", to="4"))
