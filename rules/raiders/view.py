@@ -22,7 +22,7 @@ from rules.core.views import (
 from rules.raiders.battle import needs_player
 from rules.raiders.forces import Ctx, combat, force_ids, label, members
 from rules.raiders.objectives import objective_met, progress
-from rules.raiders.state import Battle
+from rules.raiders.state import Battle, Shot
 
 SIDES = [
     SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
@@ -66,12 +66,20 @@ def unit_detail(ctx: Ctx, uid: str) -> str:
     return out
 
 
+def shot_result(shot: Shot) -> str:
+    """``hit Ita-1`` or ``miss``; with maximum firepower both dice, e.g. ``2,5: hit Ita-1``."""
+    outcome = ("hit " + ",".join(shot.hits)) if shot.hits else "miss"
+    if len(shot.dice) > 1:
+        return f"{','.join(str(d) for d in shot.dice)}: {outcome}"
+    return outcome
+
+
 def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
     """The battle in progress or just fought: lines, dice, Tactical Edge."""
     sc = ctx.sc
     return BattlePanel(
         space=b.space,
-        round=b.round,
+        round=b.shots_round,  # the round whose dice are shown (the last one fought)
         tactical_edge=b.edge,
         raiders=[
             UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r), eliminated=r in b.dead)
@@ -85,7 +93,7 @@ def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
         ],
         shots=[
             BattleShot(unit=s.unit, target=s.target, die=s.dice[0] if s.dice else None,
-                       result=("hit " + ",".join(s.hits)) if s.hits else "miss")
+                       result=shot_result(s))
             for s in b.shots
         ],
     )

@@ -188,3 +188,19 @@ def test_line_choices_are_whole_orders_strongest_first() -> None:
     options = SYSTEM.choices(c.state, "raiders", "line", "order", {})
     assert options[0].value == "SAS-1 Cdo-1 Spr-1" and len(options) == 6
     assert options[0].label == "SAS-1 › Cdo-1 › Spr-1"
+
+
+def test_battle_panel_shows_each_die_and_the_edge() -> None:
+    """The view's battle panel: both lines, eliminated units, every die of the round."""
+    state = put(mission_state(), "msus", "Cdo-1")
+    give(state, "Cdo-1", "Sup-1")
+    c = ctx(state, [6, 1])
+    battle.start(c, "msus", ["Ita-1", "Ita-2", "Ita-3"], "card")
+    # Firepower: 1 hits Ita-1, 5 misses; Ita-2 and Ita-3 miss on 6: round 2 waits for a target.
+    c.dice = type(c.dice)([1, 5, 6, 6])
+    battle.raider_fire(c, "Ita-1", True)
+    panel = SYSTEM.view(c.state).battle
+    assert c.m.battle is not None and c.m.battle.round == 2
+    assert panel is not None and panel.tactical_edge == "raider" and panel.round == 1
+    assert [s.result for s in panel.shots] == ["1,5: hit Ita-1", "miss", "miss"]
+    assert [h.eliminated for h in panel.hostiles] == [True, False, False]
