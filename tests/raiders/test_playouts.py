@@ -97,3 +97,27 @@ def test_orders_are_described_for_the_command_tree() -> None:
         for spec in action.options():
             assert 0 < len(spec.description) <= 100
     assert SYSTEM.action_type("campaign").read_only
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 60), st.data())
+def test_autocomplete_never_fails(seed: int, steps: int, data: st.DataObject) -> None:
+    """choices() answers any field with any partial options: a short list, never an error."""
+    import random
+
+    rng = random.Random(seed)
+    dice = SeededDice(seed.to_bytes(4, "big"))
+    state = SYSTEM.setup("desert", {"scouting": True, "coordinated": True}, dice).state
+    for _ in range(steps):
+        actions = SYSTEM.legal_actions(state, "raiders")
+        if not actions:
+            break
+        state = SYSTEM.apply(state, "raiders", rng.choice(actions), dice).state
+    words = st.sampled_from(["F1", "f2", "zz", "", "siwa", "air", "water", "Cdo-1", "Sup-1", "Obj-1", "C8"])
+    for _ in range(10):
+        model = data.draw(st.sampled_from(SYSTEM.actions))
+        for spec in model.options():
+            partial = {o.name: data.draw(words) for o in model.options() if data.draw(st.booleans())}
+            offered = SYSTEM.choices(state, "raiders", model.name, spec.name, partial)
+            assert len(offered) <= 25
+            assert all(len(c.label) <= 100 and len(c.value) <= 100 for c in offered)
