@@ -233,6 +233,21 @@ def legal_actions(state: RaidState, side: str) -> list[Action]:
     return out
 
 
+def _dog_legs(state: RaidState, unit: UnitState) -> list[Action]:
+    """Two-leg moves (a turn at a ``via`` point), one action per leg."""
+    step = speed(unit)
+    out: list[Action] = []
+    for first, second in (("N", "E"), ("S", "W")):
+        via, to = f"{first}:{step:g}", f"{second}:{step:g}"
+        try:
+            turn = table.parse_place(via, unit.pos, {}, {}).point
+            plan_move(state, unit, [turn, table.parse_place(to, turn, {}, {}).point])
+        except RuleError:
+            continue
+        out.append(Move(unit=unit.id, to=to, via=via))
+    return out
+
+
 def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
     """Representative legal orders for one unit."""
     out: list[Action] = []
@@ -249,6 +264,8 @@ def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
             except RuleError:
                 continue
             out.append(Move(unit=unit.id, to=goal))
+        if unit.actions >= 2:
+            out.extend(_dog_legs(state, unit))
     for enemy in state.alive():
         if enemy.side == side:
             continue
