@@ -59,7 +59,7 @@ def begin(ctx: Ctx) -> None:
     m, sc = ctx.m, ctx.sc
     if ctx.state.phase != "recruit":
         raise RuleError("The mission is already under way; 'begin' ends the initial recruiting.")
-    if not on_map(m):
+    if not on_map(m) and not ctx.state.campaign.leaders:
         raise RuleError("Recruit at least one raider unit into a Staging Area first (7.0 (6)).")
     staging = [s.id for s in sc.spaces if s.staging]
     with_units = [s for s in staging if any(u.space == s for u in m.units)]

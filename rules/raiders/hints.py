@@ -224,7 +224,7 @@ def legal(ctx: Ctx) -> list[Action]:
                     out.append(A.Trade(gear=gid, to=mates[0].id))
                 out.append(A.Abandon(gear=gid))
     if state.phase == "recruit":
-        if on_map(m):
+        if on_map(m) or state.campaign.leaders:
             out.append(A.Begin())
         return out
     if m.segment == "recruit" and not m.moved:
