@@ -88,6 +88,8 @@ class CommandoRaid(GameSystem):
                             f"{', '.join(SCENARIOS)}.")
         scen = load_scenario(scenario)
         turns = options.get("turns", scen.turns)
+        if isinstance(turns, str) and turns.strip().isdigit():
+            turns = int(turns)  # typed in the console as text
         if not isinstance(turns, int) or not 1 <= turns <= 30:
             raise RuleError("The option 'turns' must be a whole number from 1 to 30.")
         units = [

@@ -260,3 +260,12 @@ def test_scenario_data_is_validated() -> None:
     for bad in (typo, wet, blind):
         with pytest.raises(ValidationError):
             Scenario.model_validate(bad)
+
+
+def test_setup_options_and_unknown_scenario() -> None:
+    """Setup: the game length may be set (text or number); unknown scenarios are refused."""
+    assert setup("st_nazaire", turns="5").max_turn == 5
+    with pytest.raises(RuleError, match="'turns' must be a whole number from 1 to 30"):
+        setup("st_nazaire", turns=0)
+    with pytest.raises(RuleError, match="scenarios: st_nazaire, training"):
+        setup("dieppe")
