@@ -40,21 +40,10 @@ def played_tannenbruck() -> object:
     """
     import random
 
-    from rules.core.dice import SeededDice
     from rules.core.errors import RuleError
-    from rules.rr import actions as rr
-    from rules.rr.system import RaidAndRiposte
+    from tests.render.real import engine_game
 
-    system = RaidAndRiposte()
-    dice = SeededDice(b"readme")
-    state = system.setup("tannenbruck", {}, dice).state
-    for _ in range(2):
-        for side in ("nato", "soviet"):
-            for order in (rr.DeployDefault(), rr.Ready()):
-                try:
-                    state = system.apply(state, side, order, dice).state
-                except RuleError:
-                    pass
+    system, state, dice = engine_game(b"readme")
     rng = random.Random(5)
     for _ in range(80):
         who = state.pending[0].side if state.pending else state.active

@@ -9,8 +9,14 @@ one impulse's marks (a move, a fire line, an assault).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules.core.views import AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, SideStyle
+
+if TYPE_CHECKING:
+    from rules.core.dice import SeededDice
+    from rules.rr.state import RRState
+    from rules.rr.system import RaidAndRiposte
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 SIDES = [
@@ -76,3 +82,24 @@ def tannenbruck_view() -> AreaMapView | None:
                     facts=["Initiative: Soviet", "Impulse: NATO", "Airstrike: NATO", "Hind: no"])
     return AreaMapView(header=header, width=scenario.width, height=scenario.height, areas=areas,
                        lines=lines, counters=counters, marks=marks, sides=SIDES)
+
+
+def engine_game(seed: bytes) -> tuple[RaidAndRiposte, RRState, SeededDice]:
+    """``(system, state, dice)``: the Raid and Riposte engine's Tannenbruck, both sides set up
+    with the default deployment (11.0) and ready, so the first impulse is next."""
+    from rules.core.dice import SeededDice
+    from rules.core.errors import RuleError
+    from rules.rr import actions as rr
+    from rules.rr.system import RaidAndRiposte
+
+    system = RaidAndRiposte()
+    dice = SeededDice(seed)
+    state = system.setup("tannenbruck", {}, dice).state
+    for _ in range(2):
+        for side in ("nato", "soviet"):
+            for order in (rr.DeployDefault(), rr.Ready()):
+                try:
+                    state = system.apply(state, side, order, dice).state
+                except RuleError:  # the other side's turn, or its setup already done
+                    pass
+    return system, state, dice

@@ -168,20 +168,9 @@ def test_empty_map_renders() -> None:
 
 def test_real_engine_view_after_setup_and_an_impulse() -> None:
     """The Raid and Riposte engine's own view: both sides set up, one move made."""
-    from rules.core.dice import SeededDice
-    from rules.rr import actions as rr
-    from rules.rr.system import RaidAndRiposte
+    from tests.render.real import engine_game
 
-    system = RaidAndRiposte()
-    dice = SeededDice(b"render-test")
-    state = system.setup("tannenbruck", {}, dice).state
-    for _ in range(2):
-        for side in ("nato", "soviet"):
-            for order in (rr.DeployDefault(), rr.Ready()):
-                try:
-                    state = system.apply(state, side, order, dice).state
-                except Exception:  # the other side's turn, or setup already done
-                    pass
+    system, state, dice = engine_game(b"render-test")
     who = state.pending[0].side if state.pending else state.active
     moves = [a for a in system.legal_actions(state, who) if a.name == "move"]
     if moves:
