@@ -78,6 +78,8 @@ def plan_move(
         raise RuleError(
             f"{unit.id} has already moved this turn; all its moves go in one order (Movement)."
         )
+    if unit.actions < 1:
+        raise RuleError(f"{unit.id} has no actions left this turn (Unit Activation).")
     scen = state.table
     for point in waypoints:
         if not table.on_table(point, scen.width, scen.height, board.BASE_RADIUS):
