@@ -144,3 +144,23 @@ def test_static_units_never_move() -> None:
     state = arrange({"PB1": (24, 33), "A1": (4, 4)}, actions={"PB1": 1}, side="germans")
     with pytest.raises(RuleError, match="never moves"):
         order(state, "move", unit="PB1", to="S:3")
+
+
+def test_no_move_shoot_move() -> None:
+    """Movement: a unit cannot split its move actions to move, shoot, and move again."""
+    state = arrange({"A1": (24, 4), "G1": (24, 18)}, actions={"A1": 3})
+    moved = order(state, "move", unit="A1", to="E:6").state
+    shot = order(moved, "shoot", unit="A1", target="G1", shots=1, dice=[1]).state
+    with pytest.raises(RuleError, match="already moved this turn"):
+        order(shot, "move", unit="A1", to="E:6")
+
+
+def test_no_action_no_move() -> None:
+    """Activation Roll: below 1, no action allowed."""
+    state = arrange({"A1": (24, 4), "G1": (24, 30)})
+    rolled = order(state, "roll", dice=[1]).state
+    assert order(rolled, "move", unit="A1", to="E:6").state.unit("A1").actions == 0
+    searched = arrange({"A1": (40, 30), "SL1": (46, 34), "G1": (4, 4)})
+    dark = order(searched, "roll", dice=[2]).state  # 2 - 2 = 0: no action
+    with pytest.raises(RuleError, match="A1 has no actions left this turn"):
+        order(dark, "move", unit="A1", to="W:6")
