@@ -20,7 +20,7 @@ from rules.rr.actions import split_ids
 from rules.rr.assault import assault
 from rules.rr.board import Board, is_leader, is_rider
 from rules.rr.scenario import Deployment
-from rules.rr.state import SIDE_NAMES, MarkRecord, Side, UnitState, other
+from rules.rr.state import MarkRecord, Side, UnitState, other
 
 
 def deployment_of(b: Board, uid: str) -> Deployment | None:

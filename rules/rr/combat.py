@@ -22,7 +22,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.actions import Fire, split_ids
 from rules.rr.board import (
-    Board, is_ags, is_combatant, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
+    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
 )
 from rules.rr.hits import (
     HIT_WORDS, attackable, hits_for, move_unit, retreat_options, take_hits,
@@ -102,7 +102,7 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     unit = b.unit(order.unit, side)
     target = b.unit(order.target, other(side))
     spec = b.spec(unit.id)
-    if not bonus_shot and not can_fire(b, unit):
+    if unit.place != "map" or (not bonus_shot and not can_fire(b, unit)):
         raise RuleError(f"{unit.id} cannot fire: it needs to be on the map, unsuppressed, with AP.")
     if not attackable(b, target):
         raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
@@ -150,15 +150,17 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
         victims = [u for u in b.in_area(target.area or "", target.side) if attackable(b, u)]
         victims.sort(key=lambda u: u.id != target.id)
     doubles = False
+    results: list[str] = []
+    start, end = unit.area or "", target.area or ""
     for victim in victims:
         extra: Mods = []
         if order.air and victim.id == target.id:
             extra = [(2, "air 10.1")]
-        faces, more = resolve_roll(b, side, unit, victim, mods + extra, dice, events)
+        faces, more = resolve_roll(b, side, unit, victim, mods + extra, dice)
         doubles = doubles or faces[0] == faces[1]
+        results.append(HIT_WORDS[more[0].data["hits"]])
         events += more
-    b.s.marks.append(MarkRecord(kind="fire", areas=[unit.area or "", target.area or ""],
-                                text=events[-1].text.split(":")[-1][:20].strip(), side=side))
+    b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side))
     if is_ags(spec) and doubles and not bonus_shot:
         b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
         events.append(Event(kind="ags", text=f"Doubles: {unit.id} may fire again (9.5)", rule="9.5"))
@@ -175,7 +177,6 @@ def attack_rcm(b: Board, uid: str, target: UnitState, kastet: bool) -> int:
 
 def resolve_roll(
     b: Board, side: str, unit: UnitState, victim: UnitState, mods: Mods, dice: Dice,
-    events: list[Event],
 ) -> tuple[list[int], list[Event]]:
     """One 2d6 against one unit: the line, the hits, and the defender's retreat decision."""
     df, dmods = defence(b, victim, ranged=True)
@@ -237,8 +238,3 @@ def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Eve
               Event(kind="roll", text=line, rule="10.1", data={"dice": faces, "hits": hits})]
     return events + deliver(b, target, hits, None, side)
 
-
-def is_firer(b: Board, uid: str) -> bool:
-    """Whether a counter ever makes ranged attacks (not leaders, riders, the sniper)."""
-    spec = b.spec(uid)
-    return is_combatant(spec) or is_hind(spec)

@@ -97,7 +97,8 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
         else:
             unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
             extra = "; leaves until next turn (10.2)"
-    text = f"{uid} " + " and ".join(effects) + extra + f" ({rule})"
+    said = effects[0] if len(effects) == 1 else ", ".join(effects[:-1]) + " and " + effects[-1]
+    text = f"{uid} {said}{extra} ({rule})"
     return [Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})]
 
 

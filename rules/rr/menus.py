@@ -3,7 +3,7 @@ autocomplete suggestions drawn from them (best first, at most 25)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from rules.core.contract import Action, Choice
 from rules.rr.actions import (
@@ -17,7 +17,11 @@ from rules.rr.combat import can_fire, shot_problem
 from rules.rr.hits import enemy_targets, retreat_options
 from rules.rr.movement import can_move
 from rules.rr.sequence import route_options
-from rules.rr.state import RRState, other
+from rules.rr.state import RRState, UnitState, other
+
+Boost = Literal["rcm", "acm", "df", "range"]
+#: 9.7: the values Col. Nikolas can raise (a mortar's range only for mortars).
+BOOSTS: tuple[Boost, ...] = ("rcm", "acm", "df", "range")
 
 
 def legal(state: RRState, side: str) -> list[Action]:
@@ -76,15 +80,19 @@ def deploy_orders(b: Board, side: str) -> list[Action]:
                 out.append(Deploy(unit=unit.id, area=area))
     if not todo:
         required = b.sc.soviet_required_area
-        leaders_ok = all(b.combatants_in(u.area or "", side) for u in b.s.on_map(side)
-                         if is_leader(b.spec(u.id)))
-        if leaders_ok and (side == "nato" or b.points(required, side) >= 1):
+        alone = [u for u in b.s.on_map(side)
+                 if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
+        short = side == "soviet" and b.points(required, side) < 1
+        if not alone and not short:
             out.append(Ready())
-        else:
-            for unit in b.s.on_map(side):
-                dep = deployment_of(b, unit.id)
-                if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
-                    out.append(Deploy(unit=unit.id, area=required))
+        for leader in alone:
+            dep = deployment_of(b, leader.id)
+            out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
+                    if b.combatants_in(a, side)]
+        for unit in b.s.on_map(side) if short else []:
+            dep = deployment_of(b, unit.id)
+            if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
+                out.append(Deploy(unit=unit.id, area=required))
     return out
 
 
@@ -139,7 +147,7 @@ def impulse_orders(b: Board, side: str) -> list[Action]:
     return out
 
 
-def special_orders(b: Board, side: str, targets: list) -> list[Action]:  # type: ignore[type-arg]
+def special_orders(b: Board, side: str, targets: list[UnitState]) -> list[Action]:
     """Chapter 9 and 10 orders that are possible now."""
     s = b.s
     out: list[Action] = []
@@ -150,9 +158,8 @@ def special_orders(b: Board, side: str, targets: list) -> list[Action]:  # type:
         mates = [m for m in b.in_area(unit.area or "", side) if is_combatant(b.spec(m.id))]
         if spec.special == "nikolas":
             for mate in mates:
-                for value in ("rcm", "acm", "df", "range") if is_mortar(b.spec(mate.id)) else ("rcm", "acm", "df"):
-                    if value not in mate.boost:
-                        out.append(Nikolas(unit=mate.id, value=value))  # type: ignore[arg-type]
+                values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
+                out += [Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost]
         elif spec.special == "boyes":
             out += [Boyes(unit=m.id) for m in mates if not m.reroll]
         elif is_hq(spec) and unit.status == "ok" and s.hq_turn != s.turn:

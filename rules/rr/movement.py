@@ -65,8 +65,10 @@ def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
     for leader in leaders:
         leader.area = to
     b.s.marks.append(MarkRecord(kind="move", areas=[origin, to], side=side))
-    names = ",".join(u.id for u in movers + leaders)
-    return [Event(kind="move", rule="7.2", text=f"{names} {origin}→{to}, 1 AP each (7.2)")]
+    names = ",".join(u.id for u in movers)
+    riders = f" with {','.join(u.id for u in leaders)}" if leaders else ""
+    cost = "1 AP each" if len(movers) > 1 else "1 AP"
+    return [Event(kind="move", rule="7.2", text=f"{names}{riders} {origin}→{to}, {cost} (7.2)")]
 
 
 def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool, dice: Dice) -> list[Event]:

@@ -19,7 +19,7 @@ from rules.rr.board import Board, is_hind, is_leader, is_t12
 from rules.rr.arrivals import placeable, waiting
 from rules.rr.rolls import dice_text
 from rules.rr.hits import move_unit
-from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, Side, other
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, Side, UnitState, other
 from rules.rr.victory import verdict
 
 
@@ -136,7 +136,7 @@ def rally(b: Board, dice: Dice) -> list[Event]:
     return events
 
 
-def leader_with_ap(b: Board, area: str, side: str, special: str):  # type: ignore[no-untyped-def]
+def leader_with_ap(b: Board, area: str, side: str, special: str) -> UnitState | None:
     """The named leader in ``area`` if he has an AP to spend, else None."""
     for unit in b.in_area(area, side):
         if b.spec(unit.id).special == special and unit.ap >= 1:

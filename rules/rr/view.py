@@ -82,8 +82,8 @@ def build_view(state: RRState) -> AreaMapView:
             marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side))
     header = Header(title=sc.title, turn=state.turn or None, max_turn=state.max_turn,
                     phase=PHASES[state.phase], facts=facts(b))
-    legend = ["Red ring: 19 and its ring (12.0)", "White ring: 26/28/29/30",
-              "Numbers: AP left / max"]
+    legend = [f"Main: {sc.main_objective} and its ring; secondary: "
+              f"{'/'.join(sc.secondary_objectives)} (12.0)"]
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,

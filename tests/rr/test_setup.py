@@ -173,3 +173,16 @@ def test_a_whole_game_replays_identically_from_its_seed() -> None:
     first, n1 = play(7, SeededDice(b"same"))
     second, n2 = play(7, SeededDice(b"same"))
     assert first == second and n1 == n2
+
+
+def test_a_setup_gone_wrong_always_offers_a_way_out_11_0() -> None:
+    """A leader left alone or an empty area 7 still leaves legal orders that fix it."""
+    state = act(act(start(), "nato", DeployDefault()).state, "nato", Ready()).state
+    for uid, area in [("VDV-1", "10"), ("VDV-2", "10"), ("VDV-3", "14"), ("MORT-SU", "14"),
+                      ("BMD", "15"), ("T12", "15"), ("AGS", "16"), ("NIKOLAS", "7")]:
+        state = act(state, "soviet", Deploy(unit=uid, area=area)).state
+    legal = SYSTEM.legal_actions(state, "soviet")
+    assert Ready() not in legal
+    assert Deploy(unit="NIKOLAS", area="10") in legal and Deploy(unit="AGS", area="7") in legal
+    fixed = act(state, "soviet", Deploy(unit="AGS", area="7")).state
+    assert Ready() in SYSTEM.legal_actions(fixed, "soviet")
