@@ -148,7 +148,7 @@ def test_static_units_never_move() -> None:
 
 def test_no_move_shoot_move() -> None:
     """Movement: a unit cannot split its move actions to move, shoot, and move again."""
-    state = arrange({"A1": (24, 4), "G1": (24, 18)}, actions={"A1": 3})
+    state = arrange({"A1": (24, 4), "G1": (30, 14)}, actions={"A1": 3})
     moved = order(state, "move", unit="A1", to="E:6").state
     shot = order(moved, "shoot", unit="A1", target="G1", shots=1, dice=[1]).state
     with pytest.raises(RuleError, match="already moved this turn"):
