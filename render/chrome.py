@@ -6,8 +6,12 @@ content) and then drawn; every drawn block is recorded in the :class:`~render.la
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Sequence
+
+from PIL import Image
 
 from render.layout import Box, Layout
 from render.style import (
@@ -122,6 +126,32 @@ class Chip:
 
 def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     """Draw ``chip`` with its top-left at ``(x, y)``; returns its box.
+
+    Chips are drawn once into a transparent patch and cached: most units look the same from
+    one snapshot of a game to the next, and pasting is far cheaper than drawing.
+    """
+    look = chip.look
+    key = (chip.label, chip.status, tuple(chip.pills), chip.eliminated, chip.small,
+           look.key, look.letter, look.rgb, look.shape, look.label)
+    canvas.paste(_chip_patch(key), x, y)
+    w, h = chip.size
+    return (x, y, x + w, y + h)
+
+
+@lru_cache(maxsize=1024)
+def _chip_patch(key: tuple) -> Image.Image:  # type: ignore[type-arg]
+    """The chip of ``key`` drawn on a transparent patch at drawing scale (shared: read-only)."""
+    label, status, pills, eliminated, small, side, letter, rgb, shape, side_label = key
+    chip = Chip(id="", label=label, look=SideLook(side, letter, rgb, shape, side_label),
+                status=status, pills=list(pills), eliminated=eliminated, small=small)
+    w, h = chip.size
+    patch = Canvas(math.ceil(w) + 1, math.ceil(h) + 1, background=None)
+    paint_chip(patch, chip, 0, 0)
+    return patch.image
+
+
+def paint_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
+    """Draw ``chip`` directly (no cache) with its top-left at ``(x, y)``; returns its box.
 
     The badge (side letter in the side's shape) sits left; the name on row 1, AP and marker
     pills on row 2 (on row 1 for a small chip).  The body is a pale tint of the side colour,

@@ -255,11 +255,19 @@ Box = tuple[float, float, float, float]
 class Canvas:
     """An RGB image drawn at :data:`SCALE` times its final size; coordinates are final pixels."""
 
-    def __init__(self, width: int, height: int, background: str = "paper") -> None:
+    def __init__(self, width: int, height: int, background: str | None = "paper") -> None:
         self.width = width
         self.height = height
-        self.image = Image.new("RGB", (width * SCALE, height * SCALE), colour(background))
+        if background is None:
+            # A transparent patch (a cached chip), pasted later through its own alpha.
+            self.image = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
+        else:
+            self.image = Image.new("RGB", (width * SCALE, height * SCALE), colour(background))
         self.draw = ImageDraw.Draw(self.image)
+
+    def paste(self, patch: Image.Image, x: float, y: float) -> None:
+        """Paste a transparent patch drawn at drawing scale with its top-left at ``(x, y)``."""
+        self.image.paste(patch, (round(x * SCALE), round(y * SCALE)), patch)
 
     @staticmethod
     def _p(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
