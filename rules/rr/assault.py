@@ -18,8 +18,8 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
-from rules.rr.hits import HIT_WORDS, capacity, eliminate, hits_for, take_hits, withdraw
-from rules.rr.rolls import Mods, dice_text, mods_text, roll_2d6
+from rules.rr.hits import HIT_WORDS, capacity, eliminate, take_hits, withdraw
+from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
 
@@ -56,16 +56,11 @@ def assault(
     if "acm" in lead.boost:
         lead.boost.remove("acm")
         mods.append((1, "Nikolas"))
-    tdf, dmods = total_defence(b, target, area)
-    bonus = sum(v for v, _ in mods)
-    faces, note = roll_2d6(dice, f"{lead.id} assaults {target.id}, 2d6", lead,
-                           good=lambda total: total + bonus > tdf)
-    av = sum(faces) + bonus
-    hits = hits_for(av - tdf)
-    line = (f"{dice_text(faces)}{mods_text(mods)} = {av} vs DF {b.values(target.id).df}"
-            f"{mods_text(dmods)} = {tdf} → {av - tdf:+d}: {HIT_WORDS[hits]} (7.3.5){note}")
+    df, dmods = total_defence(b, target, area)
+    done = contest(dice, f"{lead.id} assaults {target.id}, 2d6", mods, df, dmods, "7.3.5", lead)
+    faces, hits = done.faces, done.hits
     events = [Event(kind="assault", text=f"{lead.id} leads an assault into area {area}", rule="7.3.5"),
-              Event(kind="roll", text=line, rule="7.3.5", data={"dice": faces, "av": av, "tdf": tdf, "hits": hits})]
+              done.event]
     b.s.marks.append(MarkRecord(kind="assault", areas=[origin or area, area], text=HIT_WORDS[hits], side=side))
     if air and faces[0] == faces[1]:
         events.append(Event(kind="air", text=f"Doubles with an airstrike: {lead.id} takes a hit (10.1)", rule="10.1"))
@@ -87,7 +82,7 @@ def assault(
 
 
 def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
-    """7.3.5: TDF of the designated defender with its supporting units."""
+    """7.3.5: the designated defender's DF and the TDF modifiers (its supporting units...)."""
     mods: Mods = []
     if not is_tank(b.spec(target.id)):
         mods.append((b.sc.area_by_id[area].tm, "TM"))
@@ -100,7 +95,7 @@ def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
     if "df" in target.boost:
         target.boost.remove("df")
         mods.append((1, "Nikolas"))
-    return b.values(target.id).df + sum(v for v, _ in mods), mods
+    return b.values(target.id).df, mods
 
 
 def spread_hit(b: Board, uid: str) -> list[Event]:

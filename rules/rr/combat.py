@@ -25,9 +25,9 @@ from rules.rr.board import (
     Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, hits_for, move_unit, retreat_options, take_hits,
+    HIT_WORDS, attackable, move_unit, retreat_options, take_hits,
 )
-from rules.rr.rolls import Mods, dice_text, mods_text, roll_2d6
+from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
 MORTAR_RANGE = 2  # 9.1
@@ -84,8 +84,7 @@ def luchs_penalty(b: Board, target: UnitState) -> int:
 
 
 def defence(b: Board, target: UnitState, ranged: bool) -> tuple[int, Mods]:
-    """DF + TM (5.2; none for the Hind, 10.2) - Luchs (9.11) + Nikolas (9.7)."""
-    df = b.values(target.id).df
+    """DF and its modifiers: TM (5.2; none for the Hind, 10.2), Luchs (9.11), Nikolas (9.7)."""
     mods: Mods = []
     if not is_hind(b.spec(target.id)):
         mods.append((b.sc.area_by_id[target.area or ""].tm, "TM"))
@@ -94,7 +93,7 @@ def defence(b: Board, target: UnitState, ranged: bool) -> tuple[int, Mods]:
     if "df" in target.boost:
         target.boost.remove("df")
         mods.append((1, "Nikolas"))
-    return df + sum(v for v, _ in mods), mods
+    return b.values(target.id).df, mods
 
 
 def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
@@ -180,15 +179,10 @@ def resolve_roll(
 ) -> tuple[list[int], list[Event]]:
     """One 2d6 against one unit: the line, the hits, and the defender's retreat decision."""
     df, dmods = defence(b, victim, ranged=True)
-    bonus = sum(v for v, _ in mods)
-    faces, note = roll_2d6(dice, f"{unit.id} fires at {victim.id}, 2d6", unit,
-                           good=lambda total: total + bonus > df)
-    total = sum(faces) + bonus
-    hits = hits_for(total - df)
-    line = (f"{dice_text(faces)}{mods_text(mods)} = {total} vs DF {b.values(victim.id).df}"
-            f"{mods_text(dmods)} = {df} → {total - df:+d}: {HIT_WORDS[hits]} (7.3.3){note}")
-    out = [Event(kind="roll", text=line, rule="7.3.3",
-                 data={"dice": faces, "total": total, "df": df, "hits": hits, "target": victim.id})]
+    done = contest(dice, f"{unit.id} fires at {victim.id}, 2d6", mods, df, dmods, "7.3.3", unit,
+                   {"target": victim.id})
+    out = [done.event]
+    hits, faces = done.hits, done.faces
     out += deliver(b, victim, hits, unit.area, side)
     return faces, out
 
@@ -228,13 +222,10 @@ def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Eve
         raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
     b.s.airstrike[side] = False
     df, dmods = defence(b, target, ranged=True)
-    faces = dice.roll(2, 6, f"airstrike on {target.id}, 2d6")
-    total = sum(faces) + 2
-    hits = hits_for(total - df)
-    line = (f"{dice_text(faces)} +2 air = {total} vs DF {b.values(target.id).df}{mods_text(dmods)}"
-            f" = {df} → {total - df:+d}: {HIT_WORDS[hits]} (10.1)")
+    done = contest(dice, f"airstrike on {target.id}, 2d6", [(2, "air")], df, dmods, "10.1")
+    hits = done.hits
     b.s.marks.append(MarkRecord(kind="blast", areas=[target.area or ""], text=HIT_WORDS[hits], side=side))
     events = [Event(kind="airstrike", text=f"Airstrike on {target.id} in area {target.area}", rule="10.1"),
-              Event(kind="roll", text=line, rule="10.1", data={"dice": faces, "hits": hits})]
+              done.event]
     return events + deliver(b, target, hits, None, side)
 

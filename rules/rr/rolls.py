@@ -6,8 +6,11 @@ Also Pvt. Boyes's armed reroll (9.8), which any 2d6 roll of the unit may use onc
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
+from rules.core.contract import Event
 from rules.core.dice import Dice
+from rules.rr.hits import HIT_WORDS, hits_for
 from rules.rr.state import UnitState
 
 Mods = list[tuple[int, str]]
@@ -41,3 +44,31 @@ def roll_2d6(
 def dice_text(faces: list[int]) -> str:
     """``🎲 4+3``."""
     return "🎲 " + "+".join(str(f) for f in faces)
+
+
+class Outcome(NamedTuple):
+    """A resolved 2d6 attack: the dice, both totals, the hits and the line players read."""
+
+    faces: list[int]
+    total: int
+    defence: int
+    hits: int
+    event: Event
+
+
+def contest(
+    dice: Dice, reason: str, mods: Mods, df: int, dmods: Mods, rule: str,
+    unit: UnitState | None = None, data: dict[str, Any] | None = None,
+) -> Outcome:
+    """2d6 + ``mods`` against ``df`` + ``dmods`` on the hit table (7.3.3, 7.3.5.2), with
+    Boyes's reroll if armed (9.8), as one line:
+    ``🎲 4+3 +2 RCM +1 support = 10 vs DF 6 +1 TM = 7 → +3: two hits (7.3.3)``."""
+    bonus = sum(v for v, _ in mods)
+    defence = df + sum(v for v, _ in dmods)
+    faces, note = roll_2d6(dice, reason, unit, good=lambda total: total + bonus > defence)
+    total = sum(faces) + bonus
+    hits = hits_for(total - defence)
+    line = (f"{dice_text(faces)}{mods_text(mods)} = {total} vs DF {df}{mods_text(dmods)} = "
+            f"{defence} → {total - defence:+d}: {HIT_WORDS[hits]} ({rule}){note}")
+    info = {"dice": faces, "total": total, "df": defence, "hits": hits} | (data or {})
+    return Outcome(faces, total, defence, hits, Event(kind="roll", text=line, rule=rule, data=info))
