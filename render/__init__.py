@@ -22,7 +22,12 @@ Decisions a maintainer should know:
 * **Networks** (:mod:`render.network`) and **inch tables** (:mod:`render.table`): labels and
   forces are placed by the shared greedy placer, clear of each other, with leader lines.
 * **Marks** (:mod:`render.marks`): the last impulse on top, each kind with its own line
-  style (solid arrow, dashed line to a burst, heavy arrow) as well as colour.
+  style (solid arrow, dashed line to a burst, heavy arrow) as well as colour.  On area maps
+  lines run under the chips and heads over them, and chips keep clear of the heads.
+* **Speed**: what repeats between snapshots of a game is cached per process: the static map
+  (terrain, textures, rivers, outlines), each chip as a transparent patch, each text as a
+  mask.  Caches are bounded LRUs of immutable images; font use is behind a lock, so
+  renders may run in several worker threads at once (tested).
 """
 
 from __future__ import annotations
