@@ -15,7 +15,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_hind, is_leader, is_t12
+from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
 from rules.rr.arrivals import placeable, waiting
 from rules.rr.rolls import dice_text
 from rules.rr.hits import move_unit
@@ -48,9 +48,26 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
         Event(kind="air", rule="10.1", text=f"Airstrike: {', '.join(air) or 'none'}; Hind: "
               f"{'yes' if s.hind_ok else 'no'} (10.1, 10.2)"),
     ]
+    events += due_now(b)
     events += cadres(b, dice)
     events += reset_ap(b)
     events += rally(b, dice)
+    return events
+
+
+def due_now(b: Board) -> list[Event]:
+    """11.0: remind each side of the reinforcements whose turn has come."""
+    events = []
+    for dep in b.sc.deployments:
+        if dep.turn != b.s.turn or dep.mode == "setup":
+            continue
+        names = [u for u in dep.units if b.s.units[u].place == "pool"
+                 and b.s.units[u].side == dep.side and not is_rider(b.spec(u))]
+        if not names:
+            continue
+        how = f"enter at {'/'.join(dep.areas)} (1 AP)" if dep.mode == "enter" else "place (no AP)"
+        events.append(Event(kind="reinforcements", rule="11.0",
+                            text=f"{SIDE_NAMES[dep.side]} may {how}: {', '.join(names)} (11.0)"))
     return events
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from rules.core.contract import Action, Step
 from rules.core.dice import ScriptedDice
 from rules.rr import SYSTEM
+from rules.rr.actions import Done, Pass
 from rules.rr.board import register_scenario
 from rules.rr.scenario import AreaSpec, Deployment, Scenario, UnitSpec, UnitValues
 from rules.rr.state import RRState, UnitState
@@ -89,3 +90,18 @@ def act(state: RRState, side: str, action: Action, dice: list[int] | None = None
 def texts(step: Step) -> list[str]:
     """The event lines of a step."""
     return [e.text for e in step.events]
+
+
+def end_ops(state: RRState, dice: list[int]) -> Step:
+    """Both sides pass (7.0) and finish their routes (8.0) until the turn ends; ``dice`` are
+    for the automatic steps that follow (initiative, cadres, rally) and must all be used."""
+    rolled = ScriptedDice(dice)
+    turn = state.turn
+    step: Step | None = None
+    while state.turn == turn and state.phase != "over":
+        order = Pass() if state.phase == "ops" else Done()
+        step = SYSTEM.apply(state, SYSTEM.waiting_on(state)[0], order, rolled)
+        assert isinstance(step.state, RRState)
+        state = step.state
+    assert step is not None and rolled.left == 0, f"{rolled.left} scripted dice unused"
+    return step

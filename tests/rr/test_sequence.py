@@ -7,13 +7,11 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import RuleError
-from rules.core.contract import Step
 from rules.core.dice import ScriptedDice
 from rules.rr import SYSTEM
-from rules.rr.state import RRState
 from rules.rr.actions import Deploy, Done, Fire, Move, Pass, Route
 from rules.rr.scenario import Deployment
-from tests.rr.helpers import act, board, game, spec, texts
+from tests.rr.helpers import act, board, end_ops, game, spec, texts
 
 UNITS = [
     spec("US1", nation="us", morale=7), spec("US2", nation="us"), spec("DE1"), spec("DE2"),
@@ -26,19 +24,6 @@ UNITS = [
 # A 4x3 grid: 1 2 3 4 / 5 6 7 8 / 9 10 11 12.  Main objective 6, secondary 12.
 GRID = board("s-grid", 4, 3, UNITS, main_objective="6", secondary_objectives=["12"],
              cadre_area="12", turns=7)
-
-
-def end_ops(state: RRState, dice: list[int]) -> Step:
-    """Both sides pass (7.0) and finish their routes (8.0): the turn ends."""
-    rolled = ScriptedDice(dice)
-    turn = state.turn
-    step = None
-    while state.turn == turn and state.phase != "over":
-        order = Pass() if state.phase == "ops" else Done()
-        step = SYSTEM.apply(state, SYSTEM.waiting_on(state)[0], order, rolled)
-        state = step.state  # type: ignore[assignment]
-    assert step is not None and rolled.left == 0, f"{rolled.left} scripted dice unused"
-    return step
 
 
 def test_initiative_ties_go_to_nato_and_air_follows_the_dice_6_1_10_1_10_2() -> None:

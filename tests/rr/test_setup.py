@@ -186,3 +186,14 @@ def test_a_setup_gone_wrong_always_offers_a_way_out_11_0() -> None:
     assert Deploy(unit="NIKOLAS", area="10") in legal and Deploy(unit="AGS", area="7") in legal
     fixed = act(state, "soviet", Deploy(unit="AGS", area="7")).state
     assert Ready() in SYSTEM.legal_actions(fixed, "soviet")
+
+
+def test_reinforcements_are_announced_and_stay_available_11_0() -> None:
+    """11.0: the turn's reinforcements are announced; those not brought on stay available."""
+    state = both_deployed([1, 1])
+    state.active, state.passes = "nato", 1
+    step = act(state, "nato", Pass(), [4, 4])
+    assert "NATO may enter at 1/2 (1 AP): M48-3, INF-DE1, INF-DE2, INF-DE3, HQ (11.0)" in [
+        e.text for e in step.events]
+    later = step.state.model_copy(update={"turn": 5, "active": "nato"}, deep=True)
+    assert act(later, "nato", Enter(units="HQ,INF-DE2", to="2")).state.units["HQ"].area == "2"

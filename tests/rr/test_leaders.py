@@ -1,0 +1,71 @@
+"""Leaders and immovable units: Col. Nikolas (9.7), Pvt. Boyes in the rally (9.8), the T-12
+(9.6), and what a side with nothing left to do may order (7.0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import RuleError
+from rules.rr import SYSTEM
+from rules.rr.actions import Assault, Fire, Move, Pass
+from tests.rr.helpers import act, board, end_ops, game, spec, texts
+
+UNITS = [
+    spec("INF"), spec("INF2"), spec("US1", nation="us", morale=7),
+    spec("BOYES", nation="us", kind="leader", special="boyes", stacking=0, acm=None, ap=2),
+    spec("VDV", "soviet", special="vdv"), spec("VDV2", "soviet", special="vdv"),
+    spec("NIK", "soviet", kind="leader", special="nikolas", stacking=0, acm=None, ap=2),
+    spec("T12", "soviet", kind="at_gun", special="t12", stacking=1, acm=None, rcm=3, ap=2),
+]
+STRIP = board("l-strip", 6, 1, UNITS)
+NEVER = {"nato": "never", "soviet": "never"}
+
+
+def test_nikolas_cannot_be_attacked_and_goes_when_his_area_is_emptied_9_7() -> None:
+    """9.7: never attacked directly; removed from play when all units of his area are gone."""
+    state = game(STRIP, {"INF": "1", "VDV": "2", "NIK": "2"}, standing=dict(NEVER))
+    with pytest.raises(RuleError, match="cannot be attacked"):
+        act(state, "nato", Fire(unit="INF", target="NIK"))
+    step = act(state, "nato", Fire(unit="INF", target="VDV"), [6, 6])
+    assert step.state.units["VDV"].place == "gone" and step.state.units["NIK"].place == "gone"
+
+
+def test_nikolas_moves_and_retreats_with_a_unit_9_7() -> None:
+    """9.7: he always moves with another unit, and may retreat with one of his area."""
+    state = game(STRIP, {"INF": "1", "VDV": "3", "NIK": "3"}, active="soviet")
+    with pytest.raises(RuleError, match="moves with another unit"):
+        act(state, "soviet", Move(units="NIK", to="4"))
+    moved = act(state, "soviet", Move(units="VDV", to="4"))  # the last unit out: he follows
+    assert moved.state.units["NIK"].area == "4" and moved.state.units["NIK"].ap == 2
+    fired = game(STRIP, {"INF": "1", "VDV": "3", "NIK": "3"}, standing={"nato": "ask", "soviet": "always"})
+    step = act(fired, "nato", Fire(unit="INF", target="VDV"), [6, 3])
+    assert step.state.units["VDV"].area == "4" and step.state.units["NIK"].area == "4"
+
+
+def test_boyes_rerolls_a_failed_rally_9_8() -> None:
+    """9.8: Pvt. Boyes may use an AP so a unit of his area rerolls one die, even in a rally."""
+    state = game(STRIP, {"US1": "1", "BOYES": "1", "VDV": "6"})
+    state.units["US1"].status, state.units["US1"].ap = "suppressed", 0
+    step = end_ops(state, [4, 4, 6, 5, 2])  # initiative 4/4; rally 6+5 fails, 6 rerolled: 2
+    assert "🎲 2+5 vs morale 7 = 7: US1 rallies, AP reset (6.2) (Boyes: 6→2, 9.8)" in texts(step)
+    assert step.state.units["BOYES"].ap == 1 and step.state.units["US1"].ap == 3
+
+
+def test_t12_never_moves_even_to_retreat_9_6() -> None:
+    """9.6: the T-12 cannot leave its area, even to retreat: losing an assault destroys it."""
+    state = game(STRIP, {"T12": "2", "INF": "1", "INF2": "1"}, active="soviet")
+    with pytest.raises(RuleError, match="cannot move"):
+        act(state, "soviet", Move(units="T12", to="3"))
+    state.active = "nato"
+    step = act(state, "nato", Assault(units="INF,INF2", to="2", target="T12"), [4, 2])  # 10 vs 7
+    assert "T12 suppressed and reduced (7.3.5.2)" in texts(step)
+    assert "T12 cannot retreat: eliminated (4 vs 1 SP, 7.3.5.2)" in texts(step)
+    assert step.state.units["T12"].place == "gone"
+
+
+def test_a_side_with_nothing_to_do_can_only_pass_7_0() -> None:
+    """7.0: players must pass if they have no remaining actions."""
+    state = game(STRIP, {"INF": "1", "VDV": "6"})
+    state.units["INF"].ap = 0
+    assert SYSTEM.legal_actions(state, "nato") == [Pass()]
+    assert SYSTEM.legal_actions(state, "soviet") == []
