@@ -24,8 +24,9 @@ Boost = Literal["rcm", "acm", "df", "range"]
 BOOSTS: tuple[Boost, ...] = ("rcm", "acm", "df", "range")
 
 
-def legal(state: RRState, side: str) -> list[Action]:
-    """Every order worth offering ``side`` now (empty when it is not waited on)."""
+def legal(state: RRState, side: str, only: str | None = None) -> list[Action]:
+    """Every order worth offering ``side`` now (empty when it is not waited on); ``only``
+    names the one order autocomplete asks about, so the others are not worked out."""
     b = Board(state, frozen=True)
     s = state
     if s.phase == "over":
@@ -46,7 +47,7 @@ def legal(state: RRState, side: str) -> list[Action]:
         for unit in s.on_map(side):
             out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
         return out
-    return [Pass()] + impulse_orders(b, side)
+    return [Pass()] + impulse_orders(b, side, only)
 
 
 def pending_orders(b: Board, side: str) -> list[Action]:
@@ -96,8 +97,8 @@ def deploy_orders(b: Board, side: str) -> list[Action]:
     return out
 
 
-def impulse_orders(b: Board, side: str) -> list[Action]:
-    """Operations: moves, entries, fire, assaults and special actions."""
+def impulse_orders(b: Board, side: str, only: str | None = None) -> list[Action]:
+    """Operations: moves, entries, fire, assaults and special actions (or just ``only``)."""
     s = b.s
     out: list[Action] = []
     targets = enemy_targets(b, side)
@@ -105,7 +106,7 @@ def impulse_orders(b: Board, side: str) -> list[Action]:
     for area in areas:
         here = b.in_area(area, side)
         movers = [u for u in here if can_move(b, u)]
-        for to in b.g.neighbours(area):
+        for to in b.g.neighbours(area) if only in (None, "move", "assault") else []:
             if b.enemy_held(to, side):
                 attackers = [u for u in here if can_assault(b, u)]
                 if attackers and b.stack_problem(to, [u.id for u in attackers]) is None:
@@ -118,7 +119,7 @@ def impulse_orders(b: Board, side: str) -> list[Action]:
                     out.append(Move(units=unit.id, to=to))
             if len(movers) > 1 and b.stack_problem(to, [u.id for u in movers]) is None:
                 out.append(Move(units=",".join(u.id for u in movers), to=to))
-        firers = [u for u in here if can_fire(b, u)]
+        firers = [u for u in here if can_fire(b, u)] if only in (None, "fire") else []
         for unit in firers:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
@@ -131,7 +132,7 @@ def impulse_orders(b: Board, side: str) -> list[Action]:
                     out.append(Fire(unit=unit.id, target=target.id, air=True))
                 if b.has_kastet(unit.id) and shot_problem(b, unit.id, target, True) is None:
                     out.append(Fire(unit=unit.id, target=target.id, kastet=True))
-    for unit in waiting(b, side, ("enter",)):
+    for unit in waiting(b, side, ("enter",)) if only in (None, "enter") else []:
         dep = deployment_of(b, unit.id)
         for to in dep.areas if dep else []:
             if b.enemy_held(to, side) or b.stack_problem(to, [unit.id]) is not None:
@@ -143,7 +144,8 @@ def impulse_orders(b: Board, side: str) -> list[Action]:
                     out.append(Enter(units=f"{mates[0].id},{unit.id}", to=to))
             else:
                 out.append(Enter(units=unit.id, to=to))
-    out += special_orders(b, side, targets)
+    if only not in ("move", "assault", "fire", "enter"):
+        out += special_orders(b, side, targets)
     return out
 
 
@@ -201,7 +203,7 @@ def suggest(state: RRState, side: str, action: str, field: str, partial: dict[st
     b = Board(state)
     typed = str(partial.get(field) or "").lower()
     seen: list[str] = []
-    for order in legal(state, side):
+    for order in legal(state, side, action):
         if order.name != action or field not in type(order).model_fields:
             continue
         if any(k != field and v not in (None, "") and str(getattr(order, k, "")).lower() != str(v).lower()
