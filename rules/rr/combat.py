@@ -137,7 +137,8 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
         unit.boost.remove("rcm")
     if "range" in unit.boost and is_mortar(spec):
         unit.boost.remove("range")
-    events = [Event(kind="fire", text=f"{unit.id} fires at area {target.area} ({dist} away)", rule="7.3.3")]
+    aim = f"area {target.area}" if is_mortar(spec) else f"{target.id} in {target.area}"
+    events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {dist})", rule="7.3.3")]
     if order.kastet:
         kastet = next(r for r in b.s.riders(unit.id) if b.spec(r.id).special == "kastet")
         kastet.place, kastet.attached_to = "gone", None

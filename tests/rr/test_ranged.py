@@ -164,7 +164,7 @@ def test_sagger_adds_one_rcm_to_its_company_9_3() -> None:
     """9.3: the ATGM team increases its company's RCM by one, and so its range."""
     step = fire({"VDV2": "4", "TANK": "1"}, Fire(unit="VDV2", target="TANK"), [1, 1], side="soviet",
                 active="soviet")
-    assert "+3 RCM" in texts(step)[1] and "(3 away)" in texts(step)[0]
+    assert "+3 RCM" in texts(step)[1] and texts(step)[0] == "VDV2 fires on TANK in 1 (range 3)"
 
 
 def test_sagger_leaves_with_its_company_9_3() -> None:
