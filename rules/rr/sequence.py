@@ -140,13 +140,14 @@ def rally(b: Board, dice: Dice) -> list[Event]:
                 outcome = "rallies, AP reset"
             elif was == "suppressed":
                 unit.status = "recovering"
-                outcome = "fails: now Recovering"
+                outcome = "fails, now Recovering"
             else:
                 unit.status = "ok"
-                outcome = "fails: marker off, AP not reset"
+                outcome = "fails, marker off, AP not reset"
             events.append(Event(
                 kind="rally", rule="6.2",
-                text=f"{dice_text(faces)} vs morale {b.morale(unit.id)}{mods} = {target}: "
+                text=f"{dice_text(faces)} = {sum(faces)} vs morale {b.morale(unit.id)}{mods}"
+                     f"{f' = {target}' if mods else ''}: "
                      f"{unit.id} {outcome} (6.2){note}",
                 data={"unit": unit.id, "dice": faces, "target": target, "rallied": ok},
             ))

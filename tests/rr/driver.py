@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rules.core.dice import Dice, SeededDice
+from rules.core.dice import Dice, RecordedDice, SeededDice
 from rules.rr import SYSTEM
 from rules.rr.board import STACK_LIMIT, Board, is_hind
 from rules.rr.state import RRState
@@ -39,8 +39,10 @@ def check_invariants(state: RRState) -> None:
     assert SYSTEM.load_state(state.model_dump_json()) == state
 
 
-def play(seed: int, dice: Dice | None = None, limit: int = 4000) -> tuple[RRState, int]:
-    """One whole game with random legal orders from setup to the 12.0 verdict."""
+def play(seed: int, dice: Dice | None = None, limit: int = 4000,
+         replay_every: int = 25) -> tuple[RRState, int]:
+    """One whole game with random legal orders from setup to the 12.0 verdict; every
+    ``replay_every`` orders the step is replayed with its recorded dice (rollback, reroll)."""
     rng = random.Random(seed)
     dice = dice or SeededDice(f"rr-{seed}".encode())
     step = SYSTEM.setup("tannenbruck", {}, dice)
@@ -54,11 +56,16 @@ def play(seed: int, dice: Dice | None = None, limit: int = 4000) -> tuple[RRStat
         weights = [0.2 if a.name in ("pass", "done", "skip", "take-hits") else 1.0 for a in legal]
         action = rng.choices(legal, weights)[0]
         before = state.model_dump_json()
+        start = len(dice.rolls)
         step = SYSTEM.apply(state, side, action, dice)
         assert state.model_dump_json() == before, "apply changed its input"
         new = step.state
         assert isinstance(new, RRState)
         check_invariants(new)
+        assert all(len(e.text) <= 100 for e in step.events), [e.text for e in step.events]
+        if replay_every and orders % replay_every == 0:
+            again = SYSTEM.apply(state, side, action, RecordedDice(dice.rolls[start:]))
+            assert again.state == new, "replaying the recorded dice gave another state"
         state = new
         orders += 1
         assert orders < limit, f"the game does not end ({SYSTEM.turn_part(state)})"
