@@ -36,7 +36,7 @@ from render.chrome import (
     side_entries,
 )
 from render.layout import Box, Layout, Placer, Snapshot, bbox, point_in_polygon
-from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.style import (
     BODY,
     MARGIN,
@@ -548,15 +548,6 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     draw_panel(canvas, crowded, blocks_by_area, panel_rows, panel_top, layout)
     draw_legend(canvas, entries, legend_top, book, layout)
     return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
-
-
-def head_box(a: Point, b: Point, length: float = 34.0, half: float = 14.0) -> Box:
-    """The box around the last ``length`` pixels of segment ``a``-``b``: an arrowhead's room."""
-    d = math.dist(a, b) or 1.0
-    t = max(0.0, 1 - length / d)
-    p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-    return (min(p[0], b[0]) - half, min(p[1], b[1]) - half,
-            max(p[0], b[0]) + half, max(p[1], b[1]) + half)
 
 
 def pull_back(points: list[Point], boxes: list[Box], margin: float = 4.0) -> list[Point]:

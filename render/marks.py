@@ -94,6 +94,15 @@ def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = 
                 canvas.polygon(burst(x, y, 14), fill=ink, outline=casing, width=2)
 
 
+def head_box(a: Point, b: Point, length: float = 34.0, half: float = 14.0) -> Box:
+    """The box around the last ``length`` pixels of segment ``a``-``b``: an arrowhead's room."""
+    d = math.dist(a, b) or 1.0
+    t = max(0.0, 1 - length / d)
+    p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+    return (min(p[0], b[0]) - half, min(p[1], b[1]) - half,
+            max(p[0], b[0]) + half, max(p[1], b[1]) + half)
+
+
 def mark_label_size(text: str) -> tuple[float, float]:
     """Size of a mark's label box."""
     w, h = Canvas.text_size(text, BODY)

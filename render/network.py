@@ -28,7 +28,7 @@ from render.chrome import (
     side_entries,
 )
 from render.layout import Box, Layout, Placer, Snapshot
-from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.style import (
     BIG,
     BODY,
@@ -225,6 +225,12 @@ def render_network(view: NetworkView) -> Snapshot:
     # Fixed things first: the spaces themselves; then names, objective tiles, forces.
     placer = Placer(map_box, [(x - SPACE_R - 2, y - SPACE_R - 2, x + SPACE_R + 2, y + SPACE_R + 2)
                               for x, y in pos.values()])
+    # Names and forces keep clear of where the last move's arrowheads land.
+    for mark in view.marks:
+        pts = trim_end([(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points],
+                       SPACE_R - 4)
+        if len(pts) > 1:
+            placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
     name_boxes: dict[str, Box] = {}
     for space in view.spaces:
         name = clean(space.name) or space.id
@@ -302,7 +308,8 @@ def render_network(view: NetworkView) -> Snapshot:
         else:
             canvas.line([a, b], PALETTE["road"], 6)
     for mark in view.marks:
-        draw_mark_line(canvas, mark, [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points])
+        pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
+        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line")
     for space in view.spaces:
         draw_space(canvas, space, pos[space.id])
         x, y = pos[space.id]
@@ -336,6 +343,10 @@ def render_network(view: NetworkView) -> Snapshot:
                        parent=force.space, in_panel=in_strip)
             cy += chip.size[1]
         layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
+    # Heads over names and forces: where a force went must show.
+    for mark in view.marks:
+        pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
+        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="head")
     for i, mark in enumerate(view.marks):
         text = clean(mark.text)
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
@@ -348,6 +359,19 @@ def render_network(view: NetworkView) -> Snapshot:
                     names.get(view.battle.space, view.battle.space), layout)
     draw_legend(canvas, entries, legend_top, book, layout)
     return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+
+
+def trim_end(points: list[Point], cut: float) -> list[Point]:
+    """The polyline with its last segment shortened by ``cut`` (an arrowhead stops at the
+    edge of the space it points to, not under it)."""
+    if len(points) < 2:
+        return points
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    length = math.dist(points[-2], points[-1])
+    if length <= 2 * cut:
+        return points
+    t = (length - cut) / length
+    return points[:-1] + [(ax + (bx - ax) * t, ay + (by - ay) * t)]
 
 
 def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:

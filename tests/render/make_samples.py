@@ -23,6 +23,7 @@ def views() -> dict[str, object]:
                               "table-sample": table_view()}
     commando = CommandoRaid()
     out["commando-st-nazaire"] = commando.view(commando.setup("st_nazaire", {}, ScriptedDice([])).state)
+    out["raiders-battle"] = raiders_battle()
     from tests.render.real import tannenbruck_view
 
     view = tannenbruck_view()
@@ -71,6 +72,44 @@ def main() -> None:
         path = OUT / f"{stem}.png"
         path.write_bytes(shot.png)
         print(f"{path} {shot.width}x{shot.height} {len(shot.png) // 1024} kB")
+
+
+
+def raiders_battle() -> object:
+    """The Raiders engine's own view in a battle round of a seeded campaign.
+
+    Orders come from the engine's legal orders by a seeded random choice; the picture is
+    the second battle round reached (or the last view if none is).
+    """
+    import random
+
+    from rules.core.dice import SeededDice
+    from rules.core.errors import RuleError
+    from rules.raiders.system import RaidersSystem
+
+    system = RaidersSystem()
+    dice = SeededDice(b"raid")
+    state = system.setup("desert", {}, dice).state
+    rng = random.Random(2)
+    rounds = 0
+    for _ in range(400):
+        waiting = system.waiting_on(state)
+        who = waiting[0] if waiting else "raiders"
+        orders = system.legal_actions(state, who)
+        if not orders:
+            break
+        pick = [a for a in orders if a.name in ("fire", "line", "accept", "move", "begin",
+                                                 "recruit")] or orders
+        try:
+            state = system.apply(state, who, rng.choice(pick), dice).state
+        except RuleError:
+            continue
+        view = system.view(state)
+        if view.battle is not None and view.battle.shots:
+            rounds += 1
+            if rounds == 2:
+                return view
+    return system.view(state)
 
 
 if __name__ == "__main__":
