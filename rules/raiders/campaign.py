@@ -40,7 +40,9 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     ctx.state.phase = "recruit"
     ctx.reveals = True
     bonus = f" (+{camp.alert_bonus} campaign)" if camp.alert_bonus else ""
-    extra = f" incl. {camp.rp} kept +{camp.success_rp} success" if camp.rp or camp.success_rp else ""
+    parts = [f"{camp.rp} kept"] if camp.rp else []
+    parts += [f"{camp.success_rp} success"] if camp.success_rp else []
+    extra = f" ({' + '.join(parts)})" if parts else ""
     camp.rp = camp.success_rp = 0
     ctx.say("mission", f"📜 Mission {card.id} {card.title} (8.0)", "8.0", mission=card.id)
     ctx.say("mission", f"Goal: {card.objective.text}", "8.0")
@@ -67,7 +69,8 @@ def begin(ctx: Ctx) -> None:
         leader = next(u for u in m.units if u.id == lid)
         if leader.space is None:
             place(m, leader, with_units[0] if with_units else staging[0])
-            ctx.say("leader", f"{leader.id} {leader.name} placed at {leader.space} (25.0)", "25.0")
+            where = sc.space_by_id[leader.space or ""].name
+            ctx.say("leader", f"{leader.id} {leader.name} placed at {where} (25.0)", "25.0")
     ctx.state.phase = "ops"
     ctx.say("mission", f"{m.rp} RP banked (9.1)", "9.1")
     ctx.say("mission", "Operation 1 begins (11.0)", "11.0")
