@@ -28,7 +28,6 @@ from render.chrome import (
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
-    BODY,
     MARGIN,
     PALETTE,
     SCALE,

@@ -101,5 +101,5 @@ def engine_game(seed: bytes) -> tuple[RaidAndRiposte, RRState, SeededDice]:
                 try:
                     state = system.apply(state, side, order, dice).state
                 except RuleError:  # the other side's turn, or its setup already done
-                    pass
+                    continue
     return system, state, dice
