@@ -101,10 +101,11 @@ class Swap(Action):
 
 
 class Accept(Action):
-    """Play the drawn Ops card as it is (13.0)."""
+    """Play the drawn Ops card (13.0), spending Supplies for its bonus if you like (24.0)."""
 
     name: ClassVar[str] = "accept"
     rule: ClassVar[str] = "13.0"
+    supply: bool = Field(default=False, description="Expend Supplies for the card's bonus (24.0)")
 
 
 class Line(Action):

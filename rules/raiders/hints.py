@@ -14,7 +14,7 @@ from rules.raiders import actions as A
 from rules.raiders.battle import alive, firepower_open, needs_player
 from rules.raiders.forces import Ctx, allowance, combat, force_ids, gear, gear_capacity, label, members, on_map, stack_count
 from rules.raiders.objectives import objective_met, on_board
-from rules.raiders.operations import held_card, objective_options, reach
+from rules.raiders.operations import can_swap, held_card, objective_options, reach, supply_offer
 
 MAX_CHOICES = 25
 
@@ -178,7 +178,12 @@ def legal(ctx: Ctx) -> list[Action]:
     m, sc = ctx.m, ctx.sc
     out: list[Action] = []
     if state.phase == "ops" and m.segment == "card":
-        return [A.Accept(), A.Swap()]
+        out = [A.Accept()]
+        if supply_offer(ctx) is not None:
+            out.append(A.Accept(supply=True))
+        if can_swap(ctx) is not None:
+            out.append(A.Swap())
+        return out
     if state.phase == "ops" and m.segment == "battle" and m.battle is not None:
         b = m.battle
         if not b.lined:

@@ -11,7 +11,7 @@ from typing import Literal
 
 from rules.core.errors import RuleError
 from rules.raiders import battle, campaign
-from rules.raiders.cards import discard_in_play, draw, resolve, swap
+from rules.raiders.cards import discard_in_play, draw, gain_ops, resolve, swap
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -206,12 +206,24 @@ def card_segment(ctx: Ctx) -> None:
         objective_segment(ctx)
         return
     draw(ctx)
-    if can_swap(ctx) is None:
+    if can_swap(ctx) is None and supply_offer(ctx) is None:
         play(ctx)
 
 
-def choose_card(ctx: Ctx, swap_it: bool) -> None:
-    """22.0: keep the drawn card, or send it to the bottom and draw a substitute."""
+def supply_offer(ctx: Ctx) -> str | None:
+    """24.0 (3): a Supplies gear of the operating force the drawn card pays a bonus for."""
+    m, sc = ctx.m, ctx.sc
+    if m.in_play is None or m.force is None or not sc.card[m.in_play].supply_ops:
+        return None
+    for u in members(m, m.force):
+        for gid in u.gear:
+            if sc.gear_type[gear(m, gid).type].effect == "supply":
+                return gid
+    return None
+
+
+def choose_card(ctx: Ctx, swap_it: bool, supply: bool = False) -> None:
+    """22.0: play the drawn card (24.0 (3): with Supplies for its bonus) or swap it."""
     m = ctx.m
     if m.segment != "card" or m.in_play is None:
         raise RuleError("There is no drawn Ops card waiting to be played.")
@@ -224,6 +236,18 @@ def choose_card(ctx: Ctx, swap_it: bool) -> None:
             swap(ctx, f"PSYOP {means}")
         else:
             swap(ctx, f"Guide {means}")
+        if supply_offer(ctx) is not None:
+            return  # the substitute pays a Supplies bonus: the player decides again
+    elif supply:
+        gid = supply_offer(ctx)
+        if gid is None:
+            raise RuleError("This card pays nothing for Supplies, or the force has none (24.0).")
+        g = gear(m, gid)
+        unit(m, g.holder or "").gear.remove(gid)
+        g.holder = None
+        card = ctx.sc.card[m.in_play]
+        ctx.say("supply", f"{gid} expended for {card.id} (24.0)", "24.0")
+        gain_ops(ctx, card.supply_ops, f"{card.id} supplies")
     play(ctx)
 
 

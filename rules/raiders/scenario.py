@@ -129,6 +129,8 @@ class OpsCard(Frozen):
     win_rp: int = 0
     lose_ops: int = 0  # 16.0 (3)
     lose_rp: int = 0
+    #: 24.0 (3): Ops gained if the operating force expends a Supplies gear as the card is played.
+    supply_ops: int = 0
     #: 13.1 "Keep this card": the special events one may play later, one of them, once.
     keep: list[Literal["air_move", "water_move", "forced_march", "psyop", "gain_op", "gain_rp", "calm"]] = Field(
         default_factory=list

@@ -122,7 +122,7 @@ HANDLERS: dict[type[Action], Callable[[Ctx, Any], None]] = {
     A.Scout: _scout,
     A.Move: _with_mission(lambda c, a: operations.move(c, a.force, a.to, a.how, a.march, a.with_force)),
     A.Swap: _with_mission(lambda c, a: operations.choose_card(c, True)),
-    A.Accept: _with_mission(lambda c, a: operations.choose_card(c, False)),
+    A.Accept: _with_mission(lambda c, a: operations.choose_card(c, False, a.supply)),
     A.Line: _line,
     A.Fire: _fire,
     A.Demolish: lambda c, a: _objective_order(c, lambda: objectives.demolish(c, a.unit, a.marker, a.explosives)),

@@ -480,3 +480,21 @@ def test_no_reinforcement_when_none_is_left() -> None:
     step = do(state, A.Move(force="F2", to="sidi-rezegh"), [6])
     assert "No Commando left to join: no effect (9.2)" in texts(step)
     assert sum(1 for u in mission(step).units if u.space) == 6
+
+
+def test_supplies_bonus_offered_by_a_card() -> None:
+    """24.0 (3): C1 pays +1 Op for a Supplies gear expended as it is played."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    give(state, "Cdo-1", "Sup-1")
+    waiting = do(state, A.Move(force="F1", to="jarabub"), [1])
+    assert mission(waiting).segment == "card"
+    assert [a.summary() for a in SYSTEM.legal_actions(waiting.state, "raiders")] == [
+        "accept", "accept supply:True"]
+    spent = mission(do(waiting.state, A.Accept(supply=True)))
+    assert len(spent.deck) == 9 and next(g for g in spent.gear if g.id == "Sup-1").holder is None
+    kept = mission(do(waiting.state, A.Accept()))
+    assert len(kept.deck) == 8 and next(g for g in kept.gear if g.id == "Sup-1").holder == "Cdo-1"
+    no_bonus = put(mission_state("M1"), "siwa", "Cdo-1")
+    give(no_bonus, "Cdo-1", "Sup-1")
+    step = do(no_bonus, A.Move(force="F1", to="jarabub"), [11, 1])  # C11 pays nothing: played
+    assert mission(step).op == 2
