@@ -176,13 +176,15 @@ class Store:
         """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
         return _Transaction(self)
 
+    # Each read runs to its end in one call on the reader thread.  A cursor left open across
+    # an await let other tasks' reads overlap it, which kept one read transaction (snapshot)
+    # open on the reader: a game re-read after a commit could come back one step old.
     async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
-        async with self._reader.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        return list(await self._reader.execute_fetchall(sql, args))
 
     async def _fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
-        async with self._reader.execute(sql, args) as cur:
-            return await cur.fetchone()
+        rows = await self._reader.execute_fetchall(sql, args)
+        return rows[0] if rows else None
 
     # -- games -----------------------------------------------------------------------------
 
