@@ -1,0 +1,59 @@
+"""Autocomplete answer time: every option of every order, with a live game mid-play."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bench.driver import Channel, order_options
+from bench.orderpath import order_latencies
+from bench.stats import Row, ms, percentile
+from bot.config import Settings
+from bot.models import Invocation
+from bot.service import Service
+
+
+async def queries(channel: Channel) -> list[tuple[Invocation, str]]:
+    """One autocomplete query per option of every order of the system (partly typed, as a
+    player would, from a legal order), plus the ``/game`` options that complete."""
+    game = await channel.service.live_game(channel.channel)
+    assert game is not None
+    side = (game.system.waiting_on(game.state) or list(game.system.sides))[0]
+    legal = {a.name: order_options(a) for a in game.system.legal_actions(game.state, side)}
+    out: list[tuple[Invocation, str]] = []
+    for action in game.system.actions:
+        typed = legal.get(action.name, {})
+        for spec in action.options():
+            options = {k: v for k, v in typed.items() if k != spec.name}
+            options[spec.name] = str(typed.get(spec.name, ""))[:1]
+            inv = channel.invocation(channel.user(side), [channel.system_key, action.name], options)
+            out.append((inv, spec.name))
+    for command, focused in ((["game", "join"], "side"), (["game", "help"], "order"),
+                             (["game", "new"], "scenario"), (["mod", "seat"], "side")):
+        out.append((channel.invocation(channel.user(side), command, {focused: ""}), focused))
+    return out
+
+
+async def measure(workdir: Path, system_key: str, rounds: int) -> Row:
+    """The autocomplete row of the table."""
+    service = await Service.open(Settings(db=workdir / "complete.sqlite3", snapshot_dir=workdir / "snaps"))
+    try:
+        channel = Channel(service, system_key, "complete")
+        await channel.open()
+        times: list[float] = []
+        for _ in range(rounds):
+            await order_latencies(service, channel, 3)  # move the game on between rounds
+            for inv, focused in await queries(channel):
+                start = time.perf_counter()
+                await service.autocomplete(inv, focused)
+                times.append(time.perf_counter() - start)
+    finally:
+        await service.close()
+    p99 = percentile(times, 99)
+    return Row(
+        figure=f"autocomplete, {len(times):,} queries (p99)",
+        measured=f"{ms(p99)} (median {ms(percentile(times, 50))})",
+        floor="—",
+        target="p99 ≤ 50 ms",
+        ok=p99 <= 0.050,
+    )

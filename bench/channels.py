@@ -1,0 +1,111 @@
+"""Many channels playing at once through one service in one process (asyncio tasks), then a
+check in SQLite that no step was lost, duplicated or interleaved.
+
+Two runs:
+
+* **offered load** (the target): 200 channels whose players send orders at random moments,
+  together ``OFFERED`` orders a second (one Poisson stream dealt round-robin; each player
+  waits for the reply to the previous order, as a real one reads the result first); the
+  service must keep up (>= 300 orders/s done) with p99 <= 100 ms.
+* **saturation** (for information): every channel sends its next order the moment the
+  previous one is answered, with no pause at all.  By Little's law the latency then is
+  200 / throughput whatever the service does, so only the throughput says something.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+from bench.driver import Channel
+from bench.logcheck import check_log, integrity
+from bench.stats import Row, ms, percentile
+from bot.config import Settings
+from bot.service import Service
+
+#: Orders a second offered in the target run: 10% over the target, so "keeps up" means >= 300.
+OFFERED = 330.0
+
+
+async def play(channel: Channel, arrivals: list[float], latencies: list[float], t0: float) -> None:
+    """Send one legal order at each of ``arrivals`` (seconds after ``t0``; all 0 for
+    saturation), timing each ``handle``.
+
+    A player reads the reply before the next order, so an order due while the previous one
+    is still out waits for it.
+    """
+    for due in arrivals:
+        delay = t0 + due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        inv = await channel.next_order()
+        while inv is None:  # the game ended: a new one (not timed, not counted)
+            await channel.restart()
+            inv = await channel.next_order()
+        start = time.perf_counter()
+        reply = await channel.send(inv)
+        latencies.append(time.perf_counter() - start)
+        if reply.error:
+            raise RuntimeError(f"{channel.channel}: a legal order was refused: {reply.text}")
+        assert inv.interaction_id is not None
+        channel.acknowledged.append((inv.interaction_id, reply))
+
+
+def schedule(channels: int, orders: int, rate: float | None, seed: int = 7) -> list[list[float]]:
+    """Each channel's order times: one Poisson stream of ``rate`` orders/s dealt round-robin
+    (``rate`` None: every order due at once, i.e. saturation)."""
+    rng = random.Random(seed)
+    out: list[list[float]] = [[] for _ in range(channels)]
+    now = 0.0
+    for k in range(channels * orders):
+        if rate is not None:
+            now += rng.expovariate(rate)
+        out[k % channels].append(now)
+    return out
+
+
+async def run_channels(path: Path, system_key: str, channels: int, orders: int, rate: float | None) -> tuple[list[float], float, list[str]]:
+    """``(latencies, wall seconds, log problems)`` of one run on a fresh database."""
+    service = await Service.open(Settings(db=path, snapshot_dir=path.parent / "snaps"))
+    try:
+        tables = [Channel(service, system_key, f"ch{i:03}", rng=random.Random(i)) for i in range(channels)]
+        await asyncio.gather(*(t.open() for t in tables))
+        latencies: list[float] = []
+        plan = schedule(channels, orders, rate)
+        start = time.perf_counter()
+        async with asyncio.TaskGroup() as group:  # one failure cancels the rest
+            for table, due in zip(tables, plan):
+                group.create_task(play(table, due, latencies, start))
+        wall = time.perf_counter() - start
+    finally:
+        await service.close()
+    acknowledged = {iid: reply.text for t in tables for iid, reply in t.acknowledged}
+    problems = check_log(path, acknowledged)
+    if len(acknowledged) != channels * orders:
+        problems.append(f"{len(acknowledged)} orders acknowledged of {channels * orders} sent")
+    sound = integrity(path)
+    if sound != "ok":
+        problems.append(f"integrity_check: {sound}")
+    return latencies, wall, problems
+
+
+async def measure(workdir: Path, system_key: str, channels: int, orders: int) -> list[Row]:
+    """The many-channels rows of the table: offered load (target) and saturation (info)."""
+    rows = []
+    for name, rate in (("offered", OFFERED), ("saturated", None)):
+        latencies, wall, problems = await run_channels(
+            workdir / f"{name}.sqlite3", system_key, channels, orders, rate)
+        done, p99 = len(latencies) / wall, percentile(latencies, 99)
+        verdict = "log sound" if not problems else f"{len(problems)} log problems"
+        if rate is None:
+            figure = f"{channels} channels, no pause (saturation), {len(latencies):,} orders"
+            target, ok = "most the service can do; nothing lost", None if not problems else False
+        else:
+            figure = f"{channels} channels at once, {rate:.0f} orders/s offered, {len(latencies):,} orders"
+            target = "≥ 300 orders/s, p99 ≤ 100 ms, nothing lost"
+            ok = done >= 300 and p99 <= 0.100 and not problems
+        rows.append(Row(figure=figure, measured=f"{done:.0f} orders/s, p99 {ms(p99)}; {verdict}",
+                        floor="—", target=target, ok=ok, note="; ".join(problems[:3])))
+    return rows

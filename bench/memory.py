@@ -1,0 +1,95 @@
+"""Resident memory with 1,000 games in the database and 50 of them active.
+
+The parent builds the database; a fresh Python process (``python -m bench.memory``) opens
+the service, plays orders in the active games and reports its own VmRSS, so the figure holds
+nothing of the benchmark itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.driver import Channel
+from bench.logsizes import build_log, sample_steps
+from bench.stats import Row
+from bot.config import Settings
+from bot.service import Service
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT_MB = 200
+STEPS_PER_GAME = 20
+
+
+def vm_kb(name: str) -> int:
+    """A ``/proc/self/status`` figure (VmRSS, VmHWM) in kB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return int(line.split()[1])
+    raise KeyError(name)
+
+
+async def build(path: Path, system_key: str, games: int) -> None:
+    """``games`` games of ``STEPS_PER_GAME`` realistic steps each, in channels m0000…"""
+    service = await Service.open(Settings(db=path))
+    try:
+        samples = await sample_steps(service, Channel(service, system_key, "sample"), 40)
+        # The sample game counts too: the database ends with exactly ``games`` games.
+        for i in range(games - await service.store.count_games()):
+            await build_log(service, system_key, f"m{i:04}", samples, STEPS_PER_GAME)
+    finally:
+        await service.close()
+
+
+async def child(path: Path, system_key: str, active: int, orders: int) -> dict:
+    """In the measured process: open the service, play in ``active`` games, report memory."""
+    service = await Service.open(Settings(db=path))
+    try:
+        start_kb = vm_kb("VmRSS")
+        for i in range(active):
+            channel = Channel(service, system_key, f"m{i:04}")
+            for _ in range(orders):
+                await channel.order()
+        return {
+            "rss_kb": vm_kb("VmRSS"), "hwm_kb": vm_kb("VmHWM"), "start_kb": start_kb,
+            "cached_games": len(service._games),  # what the service holds parsed in memory
+            "games_in_db": await service.store.count_games(),
+        }
+    finally:
+        await service.close()
+
+
+async def measure(workdir: Path, system_key: str, games: int, active: int, orders: int) -> Row:
+    """The memory row of the table."""
+    path = workdir / "memory.sqlite3"
+    await build(path, system_key, games)
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.memory", str(path), system_key, str(active), str(orders)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    rss_mb, start_mb = figures["rss_kb"] / 1024, figures["start_kb"] / 1024
+    idle_dropped = figures["cached_games"] <= active
+    return Row(
+        figure=f"memory: {figures['games_in_db']:,} games in the DB, {active} active",
+        measured=(f"{rss_mb:.0f} MB RSS (peak {figures['hwm_kb'] / 1024:.0f} MB); "
+                  f"{figures['cached_games']} games held in memory"),
+        floor=f"service opened, no game touched: {start_mb:.0f} MB",
+        target=f"≤ {LIMIT_MB} MB; idle games not held",
+        ok=rss_mb <= LIMIT_MB and idle_dropped,
+    )
+
+
+def _main() -> None:
+    from bench.driver import pick_system  # noqa: PLC0415
+
+    path, system_key, active, orders = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    key, _ = pick_system(system_key)
+    print(json.dumps(asyncio.run(child(Path(path), key, active, orders))))
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,59 @@
+"""The benchmark of the whole order path: ``.venv/bin/python bench/run.py [--quick]``.
+
+Prints ONE markdown table: each figure beside the floor measured in the same run, the target,
+and a pass/miss mark.  Real SQLite files in a temporary folder, the real ``Service`` and the
+real renderer.  Raid and Riposte (``rr``) is played when it is registered, else the ``duel``
+test system; the output says which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
+
+from bench import autocomplete, channels, logsizes, memory, orderpath, snapshots  # noqa: E402
+from bench.driver import pick_system  # noqa: E402
+from bench.stats import Row, table  # noqa: E402
+
+
+async def run(quick: bool, prefer: str) -> tuple[str, list[Row]]:
+    """Measure every figure; return the system used and the rows."""
+    key, system_note = pick_system(prefer)
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="referee-bench-", dir=os.environ.get("BENCH_DIR")) as tmp:
+        work = Path(tmp)
+        rows.append(await orderpath.measure(work, key, 100 if quick else 1000))
+        rows.append(snapshots.measure(3 if quick else 9))
+        sizes = (100, 1000, 10000)
+        rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
+        rows += await channels.measure(work, key, 200, 5 if quick else 25)
+        rows.append(await memory.measure(work, key, 1000, 50, 5 if quick else 20))
+        rows.append(await autocomplete.measure(work, key, 3 if quick else 20))
+    return system_note, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; the exit code is 0 when every target is met."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    parser.add_argument("--system", default="rr", help="the system to play (default rr)")
+    args = parser.parse_args(argv)
+    system_note, rows = asyncio.run(run(args.quick, args.system))
+    load = os.getloadavg()[0]
+    print(f"System: {system_note}. Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"load {load:.1f}{', quick run' if args.quick else ''}. "
+          "Latencies are wall-clock; the snapshot is CPU time.")
+    print()
+    print(table(rows))
+    return 0 if all(r.ok is not False for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""Concurrency: a repeated delivery is applied once; simultaneous orders serialize; many
+channels at once leave a sound log (no step lost, duplicated or interleaved)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import time
+from pathlib import Path
+
+from bench.channels import play, schedule
+from bench.driver import Channel
+from bench.logcheck import check_log, integrity
+from bot.service import Service
+from tests.reliability.conftest import SYSTEM
+
+
+async def head(service: Service, channel: str) -> tuple[int, str]:
+    """``(head seq, state JSON)`` of a channel's game, read from SQLite."""
+    game = await service.store.active_game(channel)
+    assert game is not None
+    return game.head_seq, game.state_json
+
+
+async def test_same_interaction_twice_at_once_is_applied_once(service: Service, channel: Channel, db_path: Path) -> None:
+    """Discord may deliver one interaction twice; both answers are the same single step."""
+    inv = await channel.next_order()
+    assert inv is not None
+    before, _ = await head(service, channel.channel)
+    first, second = await asyncio.gather(service.handle(inv), service.handle(inv.model_copy()))
+    assert not first.error, first.text
+    assert first == second
+    after, _ = await head(service, channel.channel)
+    assert after == before + 1
+    assert check_log(db_path, {inv.interaction_id: first.text}) == []
+
+
+async def test_same_interaction_again_later_is_answered_from_the_log(service: Service, channel: Channel) -> None:
+    """A late redelivery gets the stored answer and changes nothing."""
+    inv = await channel.next_order()
+    assert inv is not None
+    first = await service.handle(inv)
+    seq, state = await head(service, channel.channel)
+    again = await service.handle(inv.model_copy())
+    assert again == first
+    assert await head(service, channel.channel) == (seq, state)
+
+
+async def test_both_sides_ordering_at_the_same_instant_serialize(service: Service, channel: Channel, db_path: Path) -> None:
+    """Every side sends an order at once, ten times over: each is applied on the state the
+    one before left (parent chain intact) or refused with nothing changed."""
+    for _ in range(10):
+        game = await service.live_game(channel.channel)
+        assert game is not None
+        if game.system.result(game.state) is not None:
+            await channel.restart()
+            game = await service.live_game(channel.channel)
+            assert game is not None
+        invs = []
+        for side in game.system.sides:
+            orders = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
+            if orders:
+                action = channel.rng.choice(orders)
+                invs.append(channel.invocation(channel.user(side), [SYSTEM, action.name],
+                                               action.model_dump(mode="json", exclude_defaults=True)))
+        seq_before, _ = await head(service, channel.channel)
+        replies = await asyncio.gather(*(service.handle(i) for i in invs))
+        applied = [r for r in replies if not r.error]
+        assert applied, [r.text for r in replies]
+        seq_after, _ = await head(service, channel.channel)
+        assert seq_after == seq_before + len(applied)
+    assert check_log(db_path) == []
+
+
+async def test_many_channels_at_once_leave_a_sound_log(service: Service, db_path: Path) -> None:
+    """100 channels each sending 6 orders as fast as answered: every acknowledged order is
+    its own step, each game's steps form one unbroken chain, and the head is the last.
+
+    This caught a stale read: overlapping cursors on the store's reader connection kept one
+    read transaction open, so a game re-read after a commit could come back one step old
+    and the next order was applied to it (two children of one step).
+    """
+    tables = [Channel(service, SYSTEM, f"many-{i:03}", rng=random.Random(i)) for i in range(100)]
+    await asyncio.gather(*(t.open() for t in tables))
+    latencies: list[float] = []
+    plan = schedule(len(tables), 6, None)
+    start = time.perf_counter()
+    async with asyncio.TaskGroup() as group:
+        for table, due in zip(tables, plan):
+            group.create_task(play(table, due, latencies, start))
+    acknowledged = {iid: reply.text for t in tables for iid, reply in t.acknowledged}
+    assert len(acknowledged) == 600
+    assert check_log(db_path, acknowledged) == []
+    assert integrity(db_path) == "ok"
+
+
+def committed_head(path: Path, channel: str) -> tuple[int, int]:
+    """``(game id, head seq)`` of a channel's game, read on a new connection (the truth)."""
+    with sqlite3.connect(path) as db:
+        row = db.execute(
+            "SELECT id, head_seq FROM games WHERE channel_id = ? AND status = 'active'", (channel,)
+        ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+async def test_a_read_started_after_a_commit_sees_it(service: Service, channel: Channel, db_path: Path) -> None:
+    """While orders commit, 20 tasks keep reading the game through the store: a read that
+    starts after an order was acknowledged never returns the game as it was before it."""
+    acknowledged = committed_head(db_path, channel.channel)
+    stale: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    done = asyncio.Event()
+
+    async def reader() -> None:
+        while not done.is_set():
+            floor = acknowledged
+            game = await service.store.active_game(channel.channel)
+            if game is None:  # between /game end and /game new
+                continue
+            if (game.id, game.head_seq) < floor:
+                stale.append((floor, (game.id, game.head_seq)))
+
+    async def writer() -> None:
+        nonlocal acknowledged
+        try:
+            for _ in range(40):
+                _, reply = await channel.order()
+                assert not reply.error, reply.text
+                acknowledged = committed_head(db_path, channel.channel)
+        finally:
+            done.set()
+
+    await asyncio.gather(writer(), *(reader() for _ in range(20)))
+    assert stale == []
+
+
+async def test_the_store_reads_each_query_to_its_end_in_one_call(service: Service, channel: Channel) -> None:
+    """A whole game's reads go through ``execute_fetchall``: no cursor is left open across
+    an await, so no other task's read can pin an old snapshot on the shared reader."""
+    reader = service.store._reader
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a read left a cursor open across an await")
+
+    reader.execute = refuse  # type: ignore[method-assign]
+    for _ in range(6):
+        _, reply = await channel.order()
+        assert not reply.error, reply.text
+    for line in (["game", "status"], ["game", "log"], ["game", "export"]):
+        reply = await channel.send(channel.invocation(channel.user(channel.system.sides[0]), line))
+        assert not reply.error, reply.text
+    game = await service.live_game(channel.channel)
+    assert game is not None
+    reply = await channel.send(channel.invocation(
+        channel.moderator, ["mod", "rollback"], {"to": 1, "reason": "test"}, moderator=True))
+    assert not reply.error, reply.text
+
