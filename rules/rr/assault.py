@@ -7,9 +7,10 @@
   hits until eliminated; extra hits are spread by the defender's owner (``take-hits unit:``)
   when more than one unit could take them.  Then stacking points decide who retreats
   (7.3.5.2), AP 0.  Doubles with an airstrike give the lead attacker a hit it cannot negate.
-* Our reading: in assault no retreat negates a hit (the loser's retreat follows the stacking
-  comparison instead), and a Territorialheer that loses its assault on arrival (11.0 turn 6)
-  has no area to go back to and is eliminated.
+* 7.3.5.5: the lead defender may retreat one area to negate one hit (its owner decides, or
+  its standing choice); it then takes the rest it can absorb where it went.
+* Our reading: a Territorialheer that loses its assault on arrival (11.0 turn 6) has no area
+  to go back to and is eliminated.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
-from rules.rr.hits import HIT_WORDS, capacity, eliminate, take_hits, withdraw
+from rules.rr.hits import (
+    HIT_WORDS, capacity, eliminate, retreat_one, retreat_options, take_hits, withdraw,
+)
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
@@ -68,12 +71,41 @@ def assault(
     if hits == 0:
         events += send_back(b, side, area, origin, "7.3.5.1")
         return events
-    absorbed = min(hits, capacity(b, target.id))
-    events += take_hits(b, target.id, absorbed, "7.3.5.2")
+    return events + lead_hits(b, side, area, origin, target, hits)
+
+
+def lead_hits(
+    b: Board, side: str, area: str, origin: str | None, target: UnitState, hits: int
+) -> list[Event]:
+    """7.3.5.5: the lead defender may retreat to negate one hit: its owner decides (or its
+    standing choice does); then the hits land (:func:`after_lead`)."""
+    options = retreat_options(b, target.id, area, exclude=origin)
+    choice = b.s.standing.get(target.side, "ask")
+    if options and choice == "ask":
+        b.s.pending.append(Pending(kind="retreat", side=target.side, unit=target.id, hits=hits,
+                                   origin=area, area=area, assault=True, source=origin))
+        return [Event(kind="ask", rule="7.3.5.5",
+                      text=f"{target.id}: retreat to negate a hit, or take-hits? (7.3.5.5)")]
+    to = options[0] if options and choice == "always" else None
+    return after_lead(b, side, area, origin, target.id, hits, to)
+
+
+def after_lead(
+    b: Board, side: str, area: str, origin: str | None, uid: str, hits: int, retreat_to: str | None
+) -> list[Event]:
+    """7.3.5.2: the lead defender takes the hits until it can absorb no more (less one if it
+    retreated); the owner spreads the rest among the area's defenders; then stacking decides."""
+    events: list[Event] = []
+    if retreat_to is not None:
+        events.append(retreat_one(b, uid, retreat_to, "7.3.5.5"))
+        hits -= 1
+    absorbed = min(hits, capacity(b, uid))
+    events += take_hits(b, uid, absorbed, "7.3.5.2")
     left = hits - absorbed
-    others = [u for u in b.combatants_in(area, target.side)]
+    defending = other(side)
+    others = b.combatants_in(area, defending)
     if left and len(others) > 1:
-        b.s.pending.append(Pending(kind="spread", side=target.side, hits=left, origin=origin, area=area))
+        b.s.pending.append(Pending(kind="spread", side=defending, hits=left, origin=origin, area=area))
         events.append(Event(kind="ask", text=f"{left} more hit(s): assign them with take-hits (7.3.5.2)", rule="7.3.5.2"))
         return events
     if left and others:

@@ -25,7 +25,7 @@ from rules.rr.board import (
     Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, move_unit, retreat_options, take_hits,
+    HIT_WORDS, attackable, retreat_one, retreat_options, take_hits,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -205,13 +205,7 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
 
 def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:
     """7.3.3: retreat one area, all AP spent, one hit negated; the rest land."""
-    unit = b.s.units[uid]
-    start = unit.area or ""
-    move_unit(b, uid, to)
-    unit.ap = 0
-    b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=unit.side))
-    events = [Event(kind="retreat", text=f"{uid} retreats {start}→{to}, one hit negated (7.3.3)", rule="7.3.3")]
-    return events + take_hits(b, uid, hits - 1, "7.3.3")
+    return [retreat_one(b, uid, to, "7.3.3")] + take_hits(b, uid, hits - 1, "7.3.3")
 
 
 def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Event]:

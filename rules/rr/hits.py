@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.core.contract import Event
 from rules.rr.board import Board, is_combatant, is_hind, is_leader, is_t12, is_vdv
-from rules.rr.state import UnitState, other
+from rules.rr.state import MarkRecord, UnitState, other
 
 HIT_WORDS = {0: "no effect", 1: "one hit", 2: "two hits", 3: "three hits"}
 
@@ -102,12 +102,13 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
     return [Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})]
 
 
-def retreat_options(b: Board, uid: str, origin: str | None) -> list[str]:
+def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:
     """7.3.3 / 7.3.5.5: where a unit hit by fire from ``origin`` may retreat to negate a hit.
 
     The area must be adjacent, hold no enemy, be farther from the attacker, be no nearer to
     any other enemy-held area, and keep stacking.  The T-12 never moves (9.6) and the Hind
-    does not retreat (10.2: it only fires).
+    does not retreat (10.2: it only fires).  ``exclude``: in an assault, the area the
+    attackers came from, where they may yet go back (7.3.5.2).
     """
     unit = b.s.units[uid]
     spec = b.spec(uid)
@@ -117,7 +118,7 @@ def retreat_options(b: Board, uid: str, origin: str | None) -> list[str]:
     enemies = b.enemy_areas(unit.side) - {origin} if origin else b.enemy_areas(unit.side)
     out = []
     for area in b.g.neighbours(here):
-        if b.enemy_held(area, unit.side):
+        if area == exclude or b.enemy_held(area, unit.side):
             continue
         if origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
             continue
@@ -126,6 +127,16 @@ def retreat_options(b: Board, uid: str, origin: str | None) -> list[str]:
         if b.stack_problem(area, [uid]) is None:
             out.append(area)
     return out
+
+
+def retreat_one(b: Board, uid: str, to: str, rule: str) -> Event:
+    """7.3.3 / 7.3.5.5: retreat one area to negate one hit; it uses all the unit's AP."""
+    unit = b.s.units[uid]
+    start = unit.area or ""
+    move_unit(b, uid, to)
+    unit.ap = 0
+    b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=unit.side))
+    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}, one hit negated ({rule})", rule=rule)
 
 
 def move_unit(b: Board, uid: str, to: str) -> None:

@@ -54,7 +54,7 @@ def pending_orders(b: Board, side: str) -> list[Action]:
     """The answers a pending decision accepts."""
     pending = b.s.pending[0]
     if pending.kind == "retreat":
-        options = retreat_options(b, pending.unit or "", pending.origin)
+        options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
         return [TakeHits()] + [Retreat(to=a) for a in options]
     if pending.kind == "spread":
         return [TakeHits(unit=u.id) for u in b.combatants_in(pending.area or "", side)]

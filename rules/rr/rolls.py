@@ -37,7 +37,7 @@ def roll_2d6(
         old = faces[worst]
         faces[worst] = dice.die(6, f"{reason}, Boyes reroll")
         unit.reroll = False
-        note = f" (Boyes: {old}→{faces[worst]}, 9.8)"
+        note = f", Boyes {old}→{faces[worst]} 9.8"
     return faces, note
 
 

@@ -114,7 +114,7 @@ def rally(b: Board, dice: Dice) -> list[Event]:
             mods = ""
             if unit.status == "recovering":
                 target += 1
-                mods += " +1 recovering"
+                mods += " +1 Rec"
             helper = leader_with_ap(b, unit.area or "", side, "nikolas")
             if helper is not None:
                 helper.ap -= 1
@@ -132,7 +132,7 @@ def rally(b: Board, dice: Dice) -> list[Event]:
                 worst = faces.index(max(faces))
                 old = faces[worst]
                 faces[worst] = dice.die(6, f"{unit.id} rally, Boyes reroll")
-                note = f" (Boyes: {old}→{faces[worst]}, 9.8)"
+                note = f", Boyes {old}→{faces[worst]} 9.8"
             ok = sum(faces) <= target
             was = unit.status
             if ok:

@@ -49,8 +49,8 @@ class UnitState(BaseModel):
 class Pending(BaseModel):
     """A decision owed before play goes on.
 
-    * ``retreat`` (7.3.3): ``side`` decides whether ``unit`` retreats to negate one of
-      ``hits`` from the attacker in ``origin``;
+    * ``retreat`` (7.3.3, 7.3.5.5): ``side`` decides whether ``unit`` retreats to negate one
+      of ``hits`` from the attacker in ``origin``;
     * ``spread`` (7.3.5.2): ``side`` assigns ``hits`` left over after the lead defender, one
       ``take-hits`` at a time, among the defenders in ``area``;
     * ``ags`` (9.5): the AGS-17 ``unit`` rolled doubles and may fire a second time.
@@ -62,6 +62,10 @@ class Pending(BaseModel):
     hits: int = 0
     origin: str | None = None
     area: str | None = None
+    #: A retreat decision of an assault's lead defender (7.3.5.5): the assault goes on after it.
+    assault: bool = False
+    #: For an assault: the area the attackers came from (None: placed, 11.0 turn 6).
+    source: str | None = None
 
 
 class MarkRecord(BaseModel):

@@ -22,12 +22,12 @@ from rules.rr.actions import (
     ACTIONS, Airstrike, Assault, Boyes, Deploy, DeployDefault, Done, Enter, Fire, Hind, Hq, Move,
     Nikolas, Pass, Place, Ready, Retreat, Route, Skip, Sniper, StandingChoice, TakeHits,
 )
-from rules.rr.assault import spread_hit
+from rules.rr.assault import after_lead, spread_hit
 from rules.rr.board import Board, scenario_of
 from rules.rr.combat import retreat_and_hit
 from rules.rr.hits import retreat_options, take_hits
 from rules.rr.menus import legal, suggest
-from rules.rr.state import SIDE_NAMES, RRState, UnitState
+from rules.rr.state import SIDE_NAMES, RRState, UnitState, other
 from rules.rr.view import PHASES, build_view
 from rules.rr.victory import objective_lines
 
@@ -154,17 +154,23 @@ class RaidAndRiposte(GameSystem):
         """Answer the first pending decision."""
         pending = b.s.pending[0]
         if pending.kind == "retreat":
-            if isinstance(action, TakeHits):
-                b.s.pending.pop(0)
-                return take_hits(b, pending.unit or "", pending.hits, "7.3.3")
+            to: str | None = None
             if isinstance(action, Retreat):
-                options = retreat_options(b, pending.unit or "", pending.origin)
+                options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
                 if action.to not in options:
                     allowed = ", ".join(options) or "none"
                     raise RuleError(f"{pending.unit} may retreat to: {allowed} (7.3.3), or take-hits.")
-                b.s.pending.pop(0)
-                return retreat_and_hit(b, pending.unit or "", action.to, pending.hits)
-            raise RuleError(f"First decide for {pending.unit}: retreat to:<area> or take-hits (7.3.3).")
+                to = action.to
+            elif not isinstance(action, TakeHits):
+                raise RuleError(f"First decide for {pending.unit}: retreat to:<area> or take-hits (7.3.3).")
+            b.s.pending.pop(0)
+            uid = pending.unit or ""
+            if pending.assault:
+                attacker = other(pending.side)
+                return after_lead(b, attacker, pending.area or "", pending.source, uid, pending.hits, to)
+            if to is None:
+                return take_hits(b, uid, pending.hits, "7.3.3")
+            return retreat_and_hit(b, uid, to, pending.hits)
         if pending.kind == "spread":
             if isinstance(action, TakeHits) and action.unit:
                 return spread_hit(b, action.unit)

@@ -7,7 +7,7 @@ import pytest
 
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
-from rules.rr.actions import Assault, Move, TakeHits
+from rules.rr.actions import Assault, Move, Retreat, TakeHits
 from tests.rr.helpers import act, board, game, spec, texts
 
 UNITS = [
@@ -21,6 +21,7 @@ UNITS = [
     spec("KOVAL", "soviet", kind="leader", special="koval", stacking=0, acm=None, ap=3),
 ]
 STRIP = board("a-strip", 5, 1, UNITS, tm={"2": 1, "3": 2})
+NEVER = {"nato": "never", "soviet": "never"}
 
 
 def test_failed_assault_sends_the_attackers_back_with_no_ap_7_3_5_1() -> None:
@@ -37,7 +38,7 @@ def test_failed_assault_sends_the_attackers_back_with_no_ap_7_3_5_1() -> None:
 def test_successful_assault_hits_the_lead_then_stacking_decides_7_3_5_2() -> None:
     """7.3.5.2: hits go to the designated defender; more attacking stacking points than
     defending ones: the defenders retreat, AP 0; the attackers keep the area."""
-    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2"})
+    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2"}, standing=dict(NEVER))
     step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [6, 5])
     assert "→ +6: three hits" in texts(step)[1]
     assert step.state.units["VDV"].place == "gone"
@@ -49,7 +50,7 @@ def test_successful_assault_hits_the_lead_then_stacking_decides_7_3_5_2() -> Non
 
 def test_attackers_with_no_more_stacking_points_go_back_7_3_5_2() -> None:
     """7.3.5.2: equal stacking points after the hits: the attackers return, AP 0."""
-    state = game(STRIP, {"INF": "1", "VDV": "2", "VDV2": "2"})
+    state = game(STRIP, {"INF": "1", "VDV": "2", "VDV2": "2"}, standing=dict(NEVER))
     step = act(state, "nato", Assault(units="INF", to="2", target="VDV"), [6, 3])  # 12 vs 9: one hit
     assert step.state.units["VDV"].status == "suppressed"
     assert step.state.units["INF"].area == "1" and step.state.units["INF"].ap == 0
@@ -57,7 +58,8 @@ def test_attackers_with_no_more_stacking_points_go_back_7_3_5_2() -> None:
 
 def test_extra_hits_are_spread_by_the_defenders_owner_7_3_5_2() -> None:
     """7.3.5.2: once the lead defender has absorbed all it can, the owner spreads the rest."""
-    state = game(STRIP, {"INF": "1", "INF2": "1", "INF3": "1", "VDV": "2", "VDV2": "2", "BMD": "2"})
+    state = game(STRIP, {"INF": "1", "INF2": "1", "INF3": "1", "VDV": "2", "VDV2": "2", "BMD": "2"},
+                 standing=dict(NEVER))
     state.units["VDV"].reduced = True  # absorbs two: suppressed, then eliminated
     step = act(state, "nato", Assault(units="INF,INF2,INF3", to="2", target="VDV"), [6, 6])
     assert step.waiting_on == ["soviet"] and step.state.pending[0].kind == "spread"
@@ -116,8 +118,28 @@ def test_koval_adds_one_to_an_assault_she_joins_9_9() -> None:
 def test_airstrike_adds_two_and_doubles_cost_the_attacker_a_hit_10_1() -> None:
     """10.1: +2 to the assault; doubles with an airstrike give the lead attacker a hit that
     cannot be negated by retreating."""
-    state = game(STRIP, {"INF": "1", "VDV": "2"}, airstrike={"nato": True, "soviet": False})
+    state = game(STRIP, {"INF": "1", "VDV": "2"}, airstrike={"nato": True, "soviet": False},
+                 standing=dict(NEVER))
     step = act(state, "nato", Assault(units="INF", to="2", target="VDV", air=True), [4, 4])
     assert "🎲 4+4 +3 ACM +2 air 10.1 = 13 vs DF 7 +1 TM = 8 → +5: three hits (7.3.5)" in texts(step)
     assert step.state.units["INF"].status == "suppressed" and not step.state.pending
     assert step.state.airstrike["nato"] is False  # once per turn
+
+
+def test_the_lead_defender_may_retreat_to_negate_one_assault_hit_7_3_5_5() -> None:
+    """7.3.5.5: the target may retreat one area to negate one hit (its owner decides); it
+    takes the rest where it went, then stacking decides for those left in the area."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2"})
+    step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [6, 5])  # 3 hits
+    assert step.waiting_on == ["soviet"] and step.state.pending[0].assault
+    # Not 1: the attackers came from there and may go back (7.3.5.2).
+    assert set(SYSTEM.legal_actions(step.state, "soviet")) == {TakeHits(), Retreat(to="3")}
+    done = act(step.state, "soviet", Retreat(to="3"))
+    vdv = done.state.units["VDV"]
+    assert vdv.area == "3" and vdv.ap == 0 and vdv.status == "suppressed" and vdv.reduced
+    assert "VDV retreats 2→3, one hit negated (7.3.5.5)" in texts(done)
+    # 4 attacking SP against VDV2's 2: VDV2 retreats too, away from where the attackers came.
+    assert done.state.units["VDV2"].area == "3" and done.state.units["INF"].area == "2"
+    assert done.snapshot and done.waiting_on == ["soviet"]
+    took = act(step.state, "soviet", TakeHits())
+    assert took.state.units["VDV"].place == "gone"

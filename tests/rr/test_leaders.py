@@ -47,7 +47,7 @@ def test_boyes_rerolls_a_failed_rally_9_8() -> None:
     state = game(STRIP, {"US1": "1", "BOYES": "1", "VDV": "6"})
     state.units["US1"].status, state.units["US1"].ap = "suppressed", 0
     step = end_ops(state, [4, 4, 6, 5, 2])  # initiative 4/4; rally 6+5 fails, 6 rerolled: 2
-    assert "🎲 2+5 = 7 vs morale 7: US1 rallies, AP reset (6.2) (Boyes: 6→2, 9.8)" in texts(step)
+    assert "🎲 2+5 = 7 vs morale 7: US1 rallies, AP reset (6.2), Boyes 6→2 9.8" in texts(step)
     assert step.state.units["BOYES"].ap == 1 and step.state.units["US1"].ap == 3
 
 

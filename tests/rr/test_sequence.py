@@ -49,7 +49,7 @@ def test_worked_example_of_6_2_1_suppressed_then_recovering_then_marker_off() ->
     us1 = step.state.units["US1"]
     assert us1.status == "recovering" and us1.ap == 0
     step = end_ops(step.state, [4, 4, 5, 4])  # 9 > 8
-    assert "🎲 5+4 = 9 vs morale 7 +1 recovering = 8: US1 fails, marker off, AP not reset (6.2)" in texts(step)
+    assert "🎲 5+4 = 9 vs morale 7 +1 Rec = 8: US1 fails, marker off, AP not reset (6.2)" in texts(step)
     assert step.state.units["US1"].status == "ok" and step.state.units["US1"].ap == 0
     # The unit is out for no more than three turns: the next turn's reset gives it its AP.
     step = end_ops(step.state, [4, 4])

@@ -114,6 +114,7 @@ def test_territorialheer_assaults_at_once_a_soviet_city_area_11_0() -> None:
     """11.0 turn 6: any city area east of the river; a Soviet-held one is assaulted at once."""
     state = both_deployed([1, 1])
     state.turn, state.phase, state.active = 6, "place", "nato"
+    state.standing = {"nato": "never", "soviet": "never"}
     step = act(state, "nato", Place(unit="TERR", area="19", target="ASU85"), [3, 3])
     assert "🎲 3+3 +2 ACM = 8 vs DF 7 = 7 → +1: one hit (7.3.5)" in [e.text for e in step.events]
     assert step.state.units["ASU85"].status == "suppressed"  # 7.3.5.3: a tank gets no TM

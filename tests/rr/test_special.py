@@ -71,7 +71,7 @@ def test_boyes_lets_a_unit_reroll_one_die_9_8() -> None:
     assert step.state.units["BOYES"].ap == 1 and step.state.units["US1"].reroll
     ready = step.state.model_copy(update={"active": "nato"}, deep=True)
     shot = act(ready, "nato", Fire(unit="US1", target="VDV"), [1, 2, 6])  # 1 rerolled to 6
-    assert "🎲 6+2 +2 RCM = 10 vs DF 7 +1 TM = 8 → +2: one hit (7.3.3) (Boyes: 1→6, 9.8)" in texts(shot)
+    assert "🎲 6+2 +2 RCM = 10 vs DF 7 +1 TM = 8 → +2: one hit (7.3.3), Boyes 1→6 9.8" in texts(shot)
     assert not shot.state.units["US1"].reroll
 
 
