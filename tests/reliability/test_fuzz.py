@@ -1,0 +1,164 @@
+"""Fuzz: hypothesis sends orders against a live game — random command paths and options
+(unicode, 10,000-character strings, SQL-looking text, numbers out of range, empty values),
+from random users (spectators, either seat, moderators, strangers).
+
+No exception escapes :meth:`Service.handle`; every reply is either a clear refusal (one
+ephemeral sentence, no traceback, nothing changed) or a legal step, and the log stays sound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.driver import Channel, order_options
+from bench.logcheck import check_log, integrity
+from bot import commands as catalogue
+from bot.config import Settings
+from bot.models import Invocation, Reply
+from bot.service import Service
+from tests.reliability.conftest import SYSTEM
+
+SQL = ["'; DROP TABLE steps; --", "1 OR 1=1", "\" OR \"\"=\"", "Robert'); DELETE FROM games;--",
+       "%", "_", "\\", "NULL", "0x00"]
+WEIRD = ["", " ", "\x00", "\n", "🎲" * 50, "VDV-1\u200b", "١٢", "ℕ", "a" * 10_000, "-1",
+         "999999999999999999999999", "1e309", "nan", "true", "@everyone"]
+
+values = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(SQL + WEIRD),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.sampled_from([0, -1, 10**9, 2**63, -(2**63) - 1]),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
+
+
+class Live:
+    """One event loop and one service for the whole fuzz run (hypothesis drives it)."""
+
+    def __init__(self, path: Path) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.service: Service = self.loop.run_until_complete(
+            Service.open(Settings(db=path, snapshot_dir=path.parent / "snaps")))
+        self.channel = Channel(self.service, SYSTEM, "fuzz", rng=random.Random(3))
+        self.run(self.channel.open())
+        self.paths = [[g.name, c.name] for g in catalogue.command_groups() for c in g.commands]
+        #: How many replies were refusals and how many system orders were applied.
+        self.refused = 0
+        self.applied = 0
+        self.option_names = sorted({o.name for g in catalogue.command_groups()
+                                    for c in g.commands for o in c.options})
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine on the fuzz loop."""
+        return self.loop.run_until_complete(coro)
+
+    def close(self) -> None:
+        """Close the service and the loop."""
+        self.run(self.service.close())
+        self.loop.close()
+
+    async def snapshot(self) -> tuple[int, int, str] | None:
+        """``(game id, head seq, state JSON)`` of the channel's game as stored."""
+        game = await self.service.store.active_game(self.channel.channel)
+        return None if game is None else (game.id, game.head_seq, game.state_json)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory):
+    """The fuzzed game (module-wide: hypothesis examples share it, as a channel would)."""
+    path = tmp_path_factory.mktemp("fuzz") / "referee.sqlite3"
+    game = Live(path)
+    yield game
+    game.close()
+    assert check_log(path, linear=False) == []
+    assert integrity(path) == "ok"
+
+
+_ids = itertools.count(1)
+
+
+@st.composite
+def invocations(draw: st.DrawFn, live: Live) -> Invocation:
+    """A random invocation: a real or made-up command, real or made-up options and values,
+    from a random user; now and then a legal order with one option spoilt."""
+    channel = live.channel
+    sides = list(live.service.systems[SYSTEM].sides)
+    user = draw(st.sampled_from(
+        [channel.user(s) for s in sides] + [channel.moderator, "spectator", "x" * 300, "", "🎲"]))
+    moderator = draw(st.booleans())
+    # Every draw happens whatever the game's state, so hypothesis sees the same shape of
+    # data each time; the state only decides how the drawn numbers are used.
+    kind = draw(st.sampled_from(["legal", "legal", "legal-spoilt", "known", "random"]))
+    pick, spoil, spoil_at, spoilt = draw(st.integers(0, 10**6)), draw(st.booleans()), \
+        draw(st.integers(0, 100)), draw(values)
+    as_holder = draw(st.integers(0, 3)) > 0  # a legal order mostly comes from its side's seat
+    known = draw(st.sampled_from(live.paths))
+    made_up = draw(st.lists(st.one_of(st.text(max_size=12),
+                                      st.sampled_from(["game", "mod", SYSTEM, "a" * 10_000])), max_size=3))
+    options: dict[str, Any] = {}
+    path = made_up if kind == "random" else known
+    if kind.startswith("legal"):
+        game = live.run(live.service.live_game(channel.channel))
+        legal = []
+        if game is not None:
+            for side in game.system.waiting_on(game.state):
+                legal += [(side, a) for a in game.system.legal_actions(game.state, side)]
+        if legal:
+            side, action = legal[pick % len(legal)]
+            if as_holder:
+                user = channel.user(side)
+            path = [SYSTEM, action.name]
+            options = order_options(action)
+            if options and spoil and kind == "legal-spoilt":
+                options[sorted(options)[spoil_at % len(options)]] = spoilt
+    extra = draw(st.dictionaries(
+        st.one_of(st.sampled_from(live.option_names), st.text(max_size=12)), values, max_size=3))
+    options.update(extra)
+    return Invocation(channel_id=channel.channel, guild_id="fuzz", user_id=user, user_name=user or "?",
+                      is_moderator=moderator, command=path, options=options,
+                      interaction_id=f"fuzz-{next(_ids)}")
+
+
+def assert_clear_refusal(reply: Reply) -> None:
+    """An error is one ephemeral sentence a player can read, with no internals in it."""
+    assert reply.ephemeral, reply.text
+    assert reply.text.startswith("⛔ "), reply.text
+    assert "something went wrong" not in reply.text, f"an exception escaped the rules: {reply.text}"
+    assert "Traceback" not in reply.text and "File \"" not in reply.text, reply.text
+    assert "\n" not in reply.text, reply.text
+    assert len(reply.text) <= 400, f"{len(reply.text)} characters: {reply.text[:120]}…"
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_garbage_orders_get_a_clear_refusal_or_a_legal_step(live: Live) -> None:
+    """Hypothesis drives the live game; see the module docstring."""
+
+    @settings(max_examples=250, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def one(data: st.DataObject) -> None:
+        inv = data.draw(invocations(live))
+        before = live.run(live.snapshot())
+        reply = live.run(live.service.handle(inv))
+        if reply.error:
+            live.refused += 1
+            assert_clear_refusal(reply)
+            assert live.run(live.snapshot()) == before, f"a refused {inv.command} changed the game"
+        elif inv.command[:1] == [SYSTEM]:
+            live.applied += 1
+
+    one()
+    # Not vacuous: the fuzz both moved the game on and was refused.
+    assert live.applied >= 10 and live.refused >= 50, (live.applied, live.refused)
