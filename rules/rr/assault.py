@@ -2,7 +2,8 @@
 
 * AV = 2d6 + the lead's ACM + 1 per supporting unit moving in + 1 Koval (9.9) + 2 air (10.1).
 * TDF = the designated defender's DF + TM (none for tanks, 7.3.5.3) -2 Suppressed / -1
-  Recovering (7.3.5.4) + 1 per supporting defender that is neither.
+  Recovering (7.3.5.4) + 1 per supporting defender that is neither; + 1 when Commissar
+  Koval is among the defenders (our reading of "any assault in which she participates").
 * AV <= TDF: the attackers go back, AP 0 (7.3.5.1).  Otherwise the lead defender takes the
   hits until eliminated; extra hits are spread by the defender's owner (``take-hits unit:``)
   when more than one unit could take them.  Then stacking points decide who retreats
@@ -20,7 +21,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
 from rules.rr.hits import (
-    HIT_WORDS, capacity, eliminate, retreat_one, retreat_options, take_hits, withdraw,
+    HIT_WORDS, capacity, eliminate, retreat_one, retreat_options, safest, take_hits, withdraw,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -86,7 +87,7 @@ def lead_hits(
                                    origin=area, area=area, assault=True, source=origin))
         return [Event(kind="ask", rule="7.3.5.5",
                       text=f"{target.id}: retreat to negate a hit, or take-hits? (7.3.5.5)")]
-    to = options[0] if options and choice == "always" else None
+    to = safest(b, target.id, options) if options and choice == "always" else None
     return after_lead(b, side, area, origin, target.id, hits, to)
 
 
@@ -124,6 +125,8 @@ def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
         mods.append((-1, "recov 7.3.5.4"))
     helpers = [u for u in b.combatants_in(area, target.side) if u.id != target.id and u.status == "ok"]
     mods.append((len(helpers), "support"))
+    if any(b.spec(u.id).special == "koval" for u in b.leaders_in(area, target.side)):
+        mods.append((1, "Koval 9.9"))  # she adds one to any assault she takes part in
     if "df" in target.boost:
         target.boost.remove("df")
         mods.append((1, "Nikolas"))

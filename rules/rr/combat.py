@@ -25,7 +25,7 @@ from rules.rr.board import (
     Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, retreat_one, retreat_options, take_hits,
+    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -198,7 +198,7 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
     if not options or choice == "never":
         return take_hits(b, victim.id, hits, "7.3.3")
     if choice == "always":
-        return retreat_and_hit(b, victim.id, options[0], hits)
+        return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
     b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
     return [Event(kind="ask", text=f"{victim.id}: retreat to negate a hit, or take-hits? (7.3.3)", rule="7.3.3")]
 

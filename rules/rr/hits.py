@@ -139,6 +139,14 @@ def retreat_one(b: Board, uid: str, to: str, rule: str) -> Event:
     return Event(kind="retreat", text=f"{uid} retreats {start}→{to}, one hit negated ({rule})", rule=rule)
 
 
+def safest(b: Board, uid: str, options: list[str]) -> str:
+    """Of the areas a unit may retreat to, the one farthest from any enemy (a standing
+    "always" answer); ties go to map order."""
+    enemies = b.enemy_areas(b.s.units[uid].side)
+    return max(options, key=lambda a: (min((b.g.distance(a, e) for e in enemies), default=99),
+                                       -options.index(a)))
+
+
 def move_unit(b: Board, uid: str, to: str) -> None:
     """Put a unit in ``to``; leaders left alone in its old area go with it (9.7-9.9)."""
     unit = b.s.units[uid]

@@ -250,6 +250,7 @@ def ready(b: Board, side: str, dice: Dice) -> list[Event]:
     if side == "soviet" and b.points(required, side) < 1:
         raise RuleError(f"The Soviets need at least one stacking point in area {required} (11.0).")
     events = [Event(kind="ready", rule="11.0", text=f"{SIDE_NAMES[side]} setup done (11.0)")]
+    b.s.control = {}  # 12.0: control starts from where the units really set up
     b.update_control()
     if side == "nato":
         b.s.active = "soviet"

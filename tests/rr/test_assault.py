@@ -143,3 +143,10 @@ def test_the_lead_defender_may_retreat_to_negate_one_assault_hit_7_3_5_5() -> No
     assert done.snapshot and done.waiting_on == ["soviet"]
     took = act(step.state, "soviet", TakeHits())
     assert took.state.units["VDV"].place == "gone"
+
+
+def test_koval_adds_one_to_the_defence_too_9_9() -> None:
+    """9.9: "any assault in which she participates": defending, she adds one to the TDF."""
+    state = game(STRIP, {"INF": "1", "SPETS": "2", "KOVAL": "2"}, standing=dict(NEVER))
+    step = act(state, "nato", Assault(units="INF", to="2", target="SPETS"), [1, 1])
+    assert "vs DF 7 +1 TM +1 Koval 9.9 = 9" in texts(step)[1]

@@ -193,3 +193,11 @@ def test_setup_areas_come_from_the_scenario_11_0() -> None:
     with pytest.raises(RuleError, match="sets up in area 1, 5"):
         act(start.state, "nato", Deploy(unit="US1", area="2"))
     assert act(start.state, "nato", Deploy(unit="US1", area="5")).state.units["US1"].area == "5"
+
+
+def test_turn_part_names_the_decision_owed() -> None:
+    """The turn-part label changes with who owes what, so the right player is pinged."""
+    state = game(GRID, {"US1": "1", "VDV": "3"})
+    assert SYSTEM.turn_part(state) == "Turn 1/7 · Operations · NATO"
+    step = act(state, "nato", Fire(unit="US1", target="VDV"), [6, 4])
+    assert step.turn_part == "Turn 1/7 · Operations · Retreat? · Soviets"
