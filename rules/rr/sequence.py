@@ -5,9 +5,7 @@ ends the operations phase (7.0) and opens the route phase (8.0); the last ``done
 turn, removes the Hind (10.2), checks victory after turn 7 (12.0), or rolls the next
 initiative (6.1, 10.1, 10.2), cadres (7.3.6), resets AP and rolls every rally (6.2).
 
-Readings: Col. Nikolas spends an AP, when he has one, to add +1 to the morale of each unit of
-his area that rolls to rally (9.7); Pvt. Boyes spends an AP to reroll the worse die of a
-failed rally of a unit in his area (9.8).
+The rally phase itself is in :mod:`rules.rr.rally`.
 """
 
 from __future__ import annotations
@@ -15,17 +13,12 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
+from rules.rr.board import Board, is_hind, is_leader, is_t12
 from rules.rr.arrivals import placeable, waiting
-from rules.rr.rolls import dice_text
+from rules.rr.rally import cadres, due_now, rally, reset_ap, sides_in_order
 from rules.rr.hits import move_unit
-from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, Side, UnitState, other
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, other
 from rules.rr.victory import verdict
-
-
-def sides_in_order(b: Board) -> list[Side]:
-    """The initiative side first (6.1)."""
-    return [b.s.initiative, other(b.s.initiative)]
 
 
 def start_turn(b: Board, dice: Dice) -> list[Event]:
@@ -53,113 +46,6 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     events += reset_ap(b)
     events += rally(b, dice)
     return events
-
-
-def due_now(b: Board) -> list[Event]:
-    """11.0: remind each side of the reinforcements whose turn has come."""
-    events = []
-    for dep in b.sc.deployments:
-        if dep.turn != b.s.turn or dep.mode == "setup":
-            continue
-        names = [u for u in dep.units if b.s.units[u].place == "pool"
-                 and b.s.units[u].side == dep.side and not is_rider(b.spec(u))]
-        if not names:
-            continue
-        how = f"enter at {'/'.join(dep.areas)} (1 AP)" if dep.mode == "enter" else "place (no AP)"
-        events.append(Event(kind="reinforcements", rule="11.0",
-                            text=f"{SIDE_NAMES[dep.side]} may {how}: {', '.join(names)} (11.0)"))
-    return events
-
-
-def cadres(b: Board, dice: Dice) -> list[Event]:
-    """7.3.6: one roll per VDV Para eliminated since; 1-4 (-1 for the 2nd and 3rd) returns it
-    reduced to area 29, unless NATO controls 29 (or stacking forbids it: then it is lost)."""
-    s = b.s
-    events = []
-    area = b.sc.cadre_area
-    for uid, ordinal in sorted(s.cadres.items(), key=lambda kv: kv[1]):
-        if b.controller(area) == "nato" or b.enemy_held(area, "soviet"):
-            events.append(Event(kind="cadre", rule="7.3.6", text=f"{uid}: NATO holds {area}, no cadre (7.3.6)"))
-            continue
-        roll = dice.die(6, f"{uid} cadre, 1d6")
-        mod = -1 if ordinal >= 2 else 0
-        ok = roll + mod <= 4 and b.stack_problem(area, [uid]) is None
-        text = f"🎲 {roll}{f' {mod:+d} 2nd/3rd' if mod else ''} = {roll + mod}: {uid} "
-        if ok:
-            unit = s.units[uid]
-            unit.place, unit.area, unit.reduced, unit.status, unit.ap = "map", area, True, "ok", 0
-            text += f"returns reduced in {area} (7.3.6)"
-        else:
-            text += "is lost (7.3.6)"
-        events.append(Event(kind="cadre", rule="7.3.6", text=text, data={"roll": roll}))
-    s.cadres = {}
-    return events
-
-
-def reset_ap(b: Board) -> list[Event]:
-    """6.2 step 2: every unit not Suppressed or Recovering gets its full AP."""
-    for unit in b.s.on_map():
-        if unit.status == "ok":
-            unit.ap = b.max_ap(unit.id)
-    return [Event(kind="reset", rule="6.2", text="AP reset, except Suppressed/Recovering (6.2)")]
-
-
-def rally(b: Board, dice: Dice) -> list[Event]:
-    """6.2 step 3: 2d6 <= morale (+1 Recovering, +1 Nikolas) rallies and resets AP; a failed
-    Suppressed unit turns Recovering; a failed Recovering unit loses its marker, AP not reset."""
-    events = []
-    for side in sides_in_order(b):
-        for unit in [u for u in b.s.on_map(side) if u.status != "ok"]:
-            target = b.morale(unit.id)
-            mods = ""
-            if unit.status == "recovering":
-                target += 1
-                mods += " +1 Rec"
-            helper = leader_with_ap(b, unit.area or "", side, "nikolas")
-            if helper is not None:
-                helper.ap -= 1
-                target += 1
-                mods += " +1 Nikolas 9.7"
-            faces = dice.roll(2, 6, f"{unit.id} rally, 2d6")
-            note = ""
-            boyes = leader_with_ap(b, unit.area or "", side, "boyes")
-            armed = unit.reroll or boyes is not None
-            if sum(faces) > target and armed:
-                if unit.reroll:
-                    unit.reroll = False
-                elif boyes is not None:
-                    boyes.ap -= 1
-                worst = faces.index(max(faces))
-                old = faces[worst]
-                faces[worst] = dice.die(6, f"{unit.id} rally, Boyes reroll")
-                note = f", Boyes {old}→{faces[worst]} 9.8"
-            ok = sum(faces) <= target
-            was = unit.status
-            if ok:
-                unit.status, unit.ap = "ok", b.max_ap(unit.id)
-                outcome = "rallies, AP reset"
-            elif was == "suppressed":
-                unit.status = "recovering"
-                outcome = "fails, now Recovering"
-            else:
-                unit.status = "ok"
-                outcome = "fails, marker off, AP not reset"
-            events.append(Event(
-                kind="rally", rule="6.2",
-                text=f"{dice_text(faces)} = {sum(faces)} vs morale {b.morale(unit.id)}{mods}"
-                     f"{f' = {target}' if mods else ''}: "
-                     f"{unit.id} {outcome} (6.2){note}",
-                data={"unit": unit.id, "dice": faces, "target": target, "rallied": ok},
-            ))
-    return events
-
-
-def leader_with_ap(b: Board, area: str, side: str, special: str) -> UnitState | None:
-    """The named leader in ``area`` if he has an AP to spend, else None."""
-    for unit in b.in_area(area, side):
-        if b.spec(unit.id).special == special and unit.ap >= 1:
-            return unit
-    return None
 
 
 def begin_operations(b: Board) -> list[Event]:
