@@ -189,6 +189,15 @@ def unit_label(b: Board, uid: str) -> str:
     return f"{uid} ({where}, {unit.ap} AP{status})"[:100]
 
 
+def target_label(b: Board, here: str, uid: str) -> str:
+    """``VDV-1 in 7 (range 2, DF 7 +1 TM)``: what a firer needs to pick a target."""
+    unit = b.s.units[uid]
+    there = unit.area or ""
+    tm = b.sc.area_by_id[there].tm if there in b.sc.area_by_id else 0
+    status = f", {unit.status}" if unit.status != "ok" else ""
+    return f"{uid} in {there} (range {b.g.distance(here, there)}, DF {b.values(uid).df} {tm:+d} TM{status})"
+
+
 def area_label(b: Board, area: str) -> str:
     """``area 12 (woods, TM +1)``."""
     spec = b.sc.area_by_id.get(area)
@@ -215,9 +224,12 @@ def suggest(state: RRState, side: str, action: str, field: str, partial: dict[st
         if value not in seen and typed in value.lower():
             seen.append(value)
     out = []
+    shooter = state.units.get(str(partial.get("unit") or ""))
     for value in seen[:25]:
         first = value.split(",")[0]
-        if first in state.units and "," not in value:
+        if field == "target" and shooter is not None and shooter.area and value in state.units:
+            label = target_label(b, shooter.area, value)
+        elif first in state.units and "," not in value:
             label = unit_label(b, first)
         elif first in state.units:
             label = f"{value} (from area {state.units[first].area})"

@@ -39,6 +39,15 @@ def check_invariants(state: RRState) -> None:
     assert SYSTEM.load_state(state.model_dump_json()) == state
 
 
+def check_choices(state: RRState, side: str) -> None:
+    """Autocomplete for every option of every order: at most 25 choices, labels <= 100."""
+    for model in SYSTEM.actions:
+        for field in model.model_fields:
+            for partial in ({}, {"unit": next(iter(state.units))}):
+                found = SYSTEM.choices(state, side, model.name, field, partial)
+                assert len(found) <= 25 and all(len(c.label) <= 100 for c in found)
+
+
 def play(seed: int, dice: Dice | None = None, limit: int = 4000,
          replay_every: int = 25) -> tuple[RRState, int]:
     """One whole game with random legal orders from setup to the 12.0 verdict; every
@@ -64,6 +73,7 @@ def play(seed: int, dice: Dice | None = None, limit: int = 4000,
         check_invariants(new)
         assert all(len(e.text) <= 120 for e in step.events), [e.text for e in step.events]
         if replay_every and orders % replay_every == 0:
+            check_choices(state, side)
             again = SYSTEM.apply(state, side, action, RecordedDice(dice.rolls[start:]))
             assert again.state == new, "replaying the recorded dice gave another state"
         state = new

@@ -198,3 +198,14 @@ def test_reinforcements_are_announced_and_stay_available_11_0() -> None:
         e.text for e in step.events]
     later = step.state.model_copy(update={"turn": 5, "active": "nato"}, deep=True)
     assert act(later, "nato", Enter(units="HQ,INF-DE2", to="2")).state.units["HQ"].area == "2"
+
+
+def test_fire_targets_come_with_range_and_defence() -> None:
+    """Autocomplete of a fire target shows the range and the DF + TM it will face."""
+    state = both_deployed([3, 3])
+    b = Board(state)
+    b.s.units["M48-1"].area = "6"
+    found = SYSTEM.choices(state, "nato", "fire", "target", {"unit": "M48-1"})
+    assert found, "a target should be in sight of area 6"
+    first = state.units[found[0].value]
+    assert found[0].label.startswith(f"{first.id} in {first.area} (range ")
