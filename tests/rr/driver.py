@@ -72,8 +72,9 @@ def play(seed: int, dice: Dice | None = None, limit: int = 4000,
         assert isinstance(new, RRState)
         check_invariants(new)
         assert all(len(e.text) <= 120 for e in step.events), [e.text for e in step.events]
-        if replay_every and orders % replay_every == 0:
+        if replay_every and orders % (replay_every * 8) == 0:
             check_choices(state, side)
+        if replay_every and orders % replay_every == 0:
             again = SYSTEM.apply(state, side, action, RecordedDice(dice.rolls[start:]))
             assert again.state == new, "replaying the recorded dice gave another state"
         state = new
