@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.core.areas import AreaGraph, AreaShape
 from rules.core.errors import RuleError
 from rules.rr.scenario import Scenario, UnitSpec, UnitValues, load_scenario
-from rules.rr.state import RRState, Side, UnitState, other
+from rules.rr.state import SIDE_NAMES, RRState, Side, UnitState, other
 
 STACK_LIMIT = 6  # 5.1
 
@@ -146,8 +146,9 @@ class Board:
         """A unit by id (case-insensitive), or a RuleError naming the side's units."""
         key = self.find_id(uid)
         if key is None or (side is not None and self.s.units[key].side != side):
-            mine = [u.id for u in self.s.on_map(side)][:8]
-            raise RuleError(f"There is no unit '{uid[:30]}' here; yours include: {', '.join(mine) or 'none'}.")
+            known = [u.id for u in self.s.on_map(side)][:8]
+            whose = f"{SIDE_NAMES[side]} unit" if side else "unit"
+            raise RuleError(f"There is no {whose} '{uid[:30]}'; on the map: {', '.join(known) or 'none'}.")
         return self.s.units[key]
 
     def find_id(self, uid: str) -> str | None:
