@@ -4,7 +4,8 @@
 Readings of the text, stated once:
 
 * 7.3.3: supporters are other units of the firer's area that each have the target in their
-  own range (extended range allowed) and LOS; each spends one AP and adds +1.
+  own normal range ("in range": not the extended range of 7.3.4) and LOS; each spends one
+  AP and adds +1.
 * 9.1: a mortar fires at every attackable unit of the target's area, one roll each; its
   range is 2 (Col. Nikolas may make it 3), never extended; any friendly unit's LOS will do.
   An airstrike with a mortar adds +2 to the roll against the named target only.
@@ -75,6 +76,17 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     return None
 
 
+def support_problem(b: Board, uid: str, target: UnitState) -> str | None:
+    """7.3.3: a supporter must have the target "in range" (its normal range, not the
+    extended one of 7.3.4) and a clear LOS; None when it may support."""
+    why = shot_problem(b, uid, target)
+    if why is None and not is_mortar(b.spec(uid)):
+        dist = b.g.distance(b.s.units[uid].area or "", target.area or "")
+        if dist > reach(b, uid):
+            return f"area {target.area} is beyond its range of {reach(b, uid)} (7.3.3)"
+    return why
+
+
 def luchs_penalty(b: Board, target: UnitState) -> int:
     """9.11: the Luchs lowers the DF of its enemies in adjacent areas (stand-in figure)."""
     for unit in b.s.on_map(other(target.side)):
@@ -116,7 +128,7 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     for helper in support:
         if helper.id == unit.id or helper.area != unit.area or not can_fire(b, helper):
             raise RuleError(f"{helper.id} cannot support: it must be in {unit.area}, unsuppressed, with AP.")
-        why = shot_problem(b, helper.id, target)
+        why = support_problem(b, helper.id, target)
         if why:
             raise RuleError(f"{helper.id} cannot support: {why}.")
     if order.air and not b.s.airstrike.get(side):

@@ -13,7 +13,7 @@ from rules.rr.actions import (
 from rules.rr.arrivals import deployment_of, place_areas, placeable, waiting
 from rules.rr.assault import can_assault
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper
-from rules.rr.combat import can_fire, shot_problem
+from rules.rr.combat import can_fire, shot_problem, support_problem
 from rules.rr.hits import enemy_targets, retreat_options
 from rules.rr.movement import can_move
 from rules.rr.sequence import route_options
@@ -125,7 +125,7 @@ def impulse_orders(b: Board, side: str, only: str | None = None) -> list[Action]
                 if shot_problem(b, unit.id, target) is not None:
                     continue
                 out.append(Fire(unit=unit.id, target=target.id))
-                helpers = [h.id for h in firers if h.id != unit.id and shot_problem(b, h.id, target) is None]
+                helpers = [h.id for h in firers if h.id != unit.id and support_problem(b, h.id, target) is None]
                 if helpers:
                     out.append(Fire(unit=unit.id, target=target.id, support=",".join(helpers)))
                 if s.airstrike.get(side):

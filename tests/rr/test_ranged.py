@@ -214,3 +214,9 @@ def test_suppressed_units_cannot_fire_6_2_1() -> None:
     state.units["INF"].status, state.units["INF"].ap = "suppressed", 0
     with pytest.raises(RuleError, match="cannot fire"):
         act(state, "nato", Fire(unit="INF", target="VDV"))
+
+
+def test_supporters_need_the_target_in_their_normal_range_7_3_3() -> None:
+    """7.3.3: "+1 for any additional in range supporting units": not at extended range."""
+    with pytest.raises(RuleError, match="beyond its range of 2"):
+        fire({"TANK": "1", "INF": "1", "VDV": "4"}, Fire(unit="TANK", target="VDV", support="INF"), [])
