@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from bench.channels import play, schedule
-from bench.driver import Channel
+from bench.driver import Channel, pick_system
 from bench.logcheck import check_log, integrity
+from bot.config import Settings
 from bot.service import Service
 from tests.reliability.conftest import SYSTEM
 
@@ -48,7 +49,7 @@ async def test_same_interaction_again_later_is_answered_from_the_log(service: Se
 
 
 async def test_both_sides_ordering_at_the_same_instant_serialize(service: Service, channel: Channel, db_path: Path) -> None:
-    """Every side sends an order at once, ten times over: each is applied on the state the
+    """Every side sends two orders at once, ten times over: each is applied on the state the
     one before left (parent chain intact) or refused with nothing changed."""
     for _ in range(10):
         game = await service.live_game(channel.channel)
@@ -60,8 +61,9 @@ async def test_both_sides_ordering_at_the_same_instant_serialize(service: Servic
         invs = []
         for side in game.system.sides:
             orders = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
-            if orders:
-                action = channel.rng.choice(orders)
+            # Two orders per side where it has them: the second must be judged on the state
+            # the first left, never on the same old state.
+            for action in channel.rng.sample(orders, min(2, len(orders))):
                 invs.append(channel.invocation(channel.user(side), [SYSTEM, action.name],
                                                action.model_dump(mode="json", exclude_defaults=True)))
         seq_before, _ = await head(service, channel.channel)
@@ -155,3 +157,33 @@ async def test_the_store_reads_each_query_to_its_end_in_one_call(service: Servic
         channel.moderator, ["mod", "rollback"], {"to": 1, "reason": "test"}, moderator=True))
     assert not reply.error, reply.text
 
+
+
+async def test_two_sides_both_entitled_to_act_at_once_serialize(db_path: Path) -> None:
+    """On the ``duel`` test system red's turn order and blue's anytime order (D3) arrive at
+    the same instant, twenty times: both are applied, one after the other, chain intact."""
+    key, _ = pick_system("duel")
+    service = await Service.open(Settings(db=db_path))
+    try:
+        channel = Channel(service, key, "both")
+        await channel.open()
+        for n in range(20):
+            game = await service.live_game("both")
+            assert game is not None
+            if game.system.result(game.state) is not None:
+                await channel.restart()
+                game = await service.live_game("both")
+                assert game is not None
+            mover = game.system.waiting_on(game.state)[0]
+            other = next(s for s in game.system.sides if s != mover)
+            before = game.row.head_seq
+            replies = await asyncio.gather(
+                channel.send(channel.invocation(channel.user(mover), [key, "wait"])),
+                channel.send(channel.invocation(channel.user(other), [key, "stance"],
+                                                {"mode": "bold" if n % 2 else "careful"})),
+            )
+            assert [r.error for r in replies] == [False, False], [r.text for r in replies]
+            assert (await head(service, "both"))[0] == before + 2
+    finally:
+        await service.close()
+    assert check_log(db_path) == []
