@@ -32,6 +32,7 @@ def verdict(b: Board) -> str:
 def objective_lines(b: Board) -> list[str]:
     """Status lines: who controls each objective right now (12.0)."""
     def tag(side: str | None) -> str:
+        """A short owner tag for a phone line."""
         return {"nato": "NATO", "soviet": "SOV"}.get(side or "", "—")
 
     main = " ".join(f"{a}:{tag(c)}" for a, kind, c in objectives(b) if kind == "main")

@@ -1,0 +1,1 @@
+"""Raid and Riposte tests."""

@@ -21,6 +21,7 @@ async def test_a_whole_game_through_the_service(tmp_path: Path) -> None:
     count = 0
 
     async def say(user: str, line: str) -> str:
+        """Send one typed line as ``user``; it must be accepted."""
         nonlocal count
         count += 1
         parts = line.split()

@@ -3,8 +3,11 @@ special units (9.1 mortar, 9.3 Sagger, 9.4 Kastet, 9.5 AGS-17, 9.6 T-12, 9.11 Lu
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from rules.core.contract import Step
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Retreat, Skip, StandingChoice, TakeHits
@@ -29,7 +32,8 @@ STRIP = board("t-strip", 7, 1, UNITS, tm={"3": 1, "4": 2})
 NEVER = {"nato": "never", "soviet": "never"}
 
 
-def fire(where: dict[str, str], order: Fire, dice: list[int], side: str = "nato", **fields):
+def fire(where: dict[str, str], order: Fire, dice: list[int], side: str = "nato", **fields: Any) -> Step:
+    """Units placed, no retreat decisions; ``side`` gives the order with scripted dice."""
     state = game(STRIP, where, standing=dict(NEVER), **fields)
     return act(state, side, order, dice)
 

@@ -18,6 +18,7 @@ from tests.rr.helpers import act
 
 
 def start() -> RRState:
+    """The opening state: NATO to set up."""
     state = SYSTEM.setup("tannenbruck", {}, ScriptedDice([])).state
     assert isinstance(state, RRState)
     return state
