@@ -74,18 +74,22 @@ def deploy(b: Board, side: str, uid: str, area: str) -> list[Event]:
 
 
 def deploy_default(b: Board, side: str) -> list[Event]:
-    """A ready-made legal deployment of every unit not yet set up (spread over the areas)."""
+    """A ready-made legal deployment of every unit not yet set up: the best cover first
+    (highest TM), spread round the allowed areas; for the Soviets the smallest unit holds
+    area 7 (11.0); leaders join a unit."""
     events: list[Event] = []
-    todo = [u for u in waiting(b, side, ("setup",))]
+    todo = waiting(b, side, ("setup",))
     todo.sort(key=lambda u: (is_leader(b.spec(u.id)), -b.spec(u.id).stacking))
     required = b.sc.soviet_required_area
+    keeper = None
+    if side == "soviet" and b.points(required, side) == 0:
+        able = [u for u in todo if b.spec(u.id).stacking > 0 and required in _areas(b, u.id)]
+        keeper = min(able, key=lambda u: b.spec(u.id).stacking, default=None)
     turn = 0
     for unit in todo:
-        dep = deployment_of(b, unit.id)
-        assert dep is not None
-        areas = list(dep.areas)
-        if side == "soviet" and required in areas and b.points(required, side) == 0:
-            areas = [required] + [a for a in areas if a != required]
+        areas = sorted(_areas(b, unit.id), key=lambda a: -b.sc.area_by_id[a].tm)
+        if unit is keeper:
+            areas = [required]
         elif is_leader(b.spec(unit.id)):
             areas = [a for a in areas if b.combatants_in(a, side)] or areas
         else:
@@ -96,6 +100,12 @@ def deploy_default(b: Board, side: str) -> list[Event]:
                 events += deploy(b, side, unit.id, area)
                 break
     return events
+
+
+def _areas(b: Board, uid: str) -> list[str]:
+    """The setup areas of a unit (11.0)."""
+    dep = deployment_of(b, uid)
+    return list(dep.areas) if dep else []
 
 
 # -- reinforcements -------------------------------------------------------------------------
