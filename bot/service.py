@@ -335,7 +335,14 @@ class Service:
                     await db.remember_reply(inv.interaction_id, game.row.id, reply.model_dump_json())
         if self.dice_source is not None:
             self.dice_source.commit(outcome.dice)
-        await self.reload(game.row.channel_id)
+        # The cache takes what was just committed instead of re-reading the game and its seats
+        # (two queries on every order; bench/run.py).  The state is parsed from the stored JSON,
+        # as a re-read would, so play goes on from exactly what the log holds.
+        row = game.row.model_copy(update={
+            "head_seq": seq, "state_json": state_json, "dice_counter": counter,
+            "last_mention": mention_key,
+        })
+        self._remember(LiveGame(row, game.system, game.system.load_state(state_json), game.seats))
         return seq, reply
 
     @staticmethod
