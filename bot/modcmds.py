@@ -24,10 +24,11 @@ def _require_moderator(svc: Service, inv: Invocation) -> None:
 
 
 def _ancestors(lineage: dict[int, tuple[int | None, bool]], seq: int) -> list[int]:
-    """``seq`` and every step it was applied on top of, newest first."""
+    """``seq`` and every step it was applied on top of, newest first, as far back as
+    ``lineage`` reaches (it may hold only the recent part of the log)."""
     chain = []
     current: int | None = seq
-    while current is not None:
+    while current is not None and current in lineage:
         chain.append(current)
         current = lineage[current][0]
     return chain
@@ -44,11 +45,14 @@ async def cmd_rollback(svc: Service, inv: Invocation) -> Reply:
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     target, head = opts["to"], game.row.head_seq
-    lineage = await svc.store.lineage(game.row.id)
-    if target not in lineage:
-        raise RuleError(f"There is no step #{target}; this game has steps #0 to #{max(lineage)}.")
+    step = await svc.store.step(game.row.id, target)
+    if step is None:
+        last = await svc.store.last_seq(game.row.id)
+        raise RuleError(f"There is no step #{target}; this game has steps #0 to #{last}.")
     if target == head:
         raise RuleError(f"The game is already at step #{target}.")
+    # Only the steps between the two are read: the walk never goes below the lower one.
+    lineage = await svc.store.lineage(game.row.id, since=min(target, head))
     back = _ancestors(lineage, head)
     forward = _ancestors(lineage, target)
     if target in back:
@@ -56,12 +60,11 @@ async def cmd_rollback(svc: Service, inv: Invocation) -> Reply:
     elif head in forward:
         direction, moved = "forward", [s for s in forward if s > head]
     else:
-        common = max(set(back) & set(forward), default=0)
+        everything = await svc.store.lineage(game.row.id)
+        common = max(set(_ancestors(everything, head)) & set(_ancestors(everything, target)), default=0)
         raise RuleError(
             f"Step #{target} is on another branch; roll back to #{common} first, then forward to #{target}."
         )
-    step = await svc.store.step(game.row.id, target)
-    assert step is not None
     async with svc.store.transaction() as db:
         audit_id = await db.add_audit(
             game.row.id, inv.user_id, inv.user_name, "rollback", opts["reason"],

@@ -224,6 +224,11 @@ class Store:
         )
         return _step(row) if row else None
 
+    async def last_seq(self, game_id: int) -> int:
+        """The highest step number of a game (reverted steps included)."""
+        row = await self._fetchone("SELECT MAX(seq) FROM steps WHERE game_id = ?", (game_id,))
+        return 0 if row is None or row[0] is None else int(row[0])
+
     async def steps(self, game_id: int, *, last: int | None = None) -> list[StepRow]:
         """Every step of a game in order (reverted ones included), or the ``last`` few."""
         if last is None:
@@ -256,11 +261,14 @@ class Store:
         )
         return [_step(r) for r in rows]
 
-    async def lineage(self, game_id: int) -> dict[int, tuple[int | None, bool]]:
-        """``seq -> (parent_seq, active)`` for every step: the tree rollback walks."""
+    async def lineage(self, game_id: int, since: int = 0) -> dict[int, tuple[int | None, bool]]:
+        """``seq -> (parent_seq, active)`` for every step numbered ``since`` or later: the
+        tree rollback walks.  A parent always has a smaller number than its child, so the
+        path between two steps never leaves ``seq >= min(both)``: a rollback reads only the
+        steps it moves over, however long the log (issue 7: flat as the log grows)."""
         rows = await self._fetchall(
-            "SELECT seq, parent_seq, reverted_by IS NULL FROM steps WHERE game_id = ?",
-            (game_id,),
+            "SELECT seq, parent_seq, reverted_by IS NULL FROM steps WHERE game_id = ? AND seq >= ?",
+            (game_id, since),
         )
         return {r[0]: (r[1], bool(r[2])) for r in rows}
 
