@@ -5,7 +5,8 @@
   a lock, so a step is either wholly there or not at all.  A second connection reads.
 * ``migrations/NNNN_name.sql`` are applied in order; each file and the row recording its
   version are committed in the same transaction.
-* Steps are never deleted or rewritten: rollback, undo and reroll set ``reverted_by``.
+* Steps are never deleted or rewritten: rollback, undo and reroll add a row to
+  ``step_reverts`` (migration 0002); the ``steps`` view shows it as ``reverted_by``.
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ class Store:
 
     async def last_seq(self, game_id: int) -> int:
         """The highest step number of a game (reverted steps included)."""
-        row = await self._fetchone("SELECT MAX(seq) FROM steps WHERE game_id = ?", (game_id,))
+        row = await self._fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
         return 0 if row is None or row[0] is None else int(row[0])
 
     async def steps(self, game_id: int, *, last: int | None = None) -> list[StepRow]:
@@ -348,7 +349,7 @@ class Writer:
     async def insert_step(self, step: StepRow) -> None:
         """Append a step row."""
         await self.db.execute(
-            "INSERT INTO steps (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
+            "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
             " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
             " interaction_id, rerolls, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
@@ -364,7 +365,7 @@ class Writer:
 
     async def next_seq(self, game_id: int) -> int:
         """The number the next step gets (one more than any step, reverted ones included)."""
-        row = await self.fetchone("SELECT MAX(seq) FROM steps WHERE game_id = ?", (game_id,))
+        row = await self.fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
         return 0 if row is None or row[0] is None else int(row[0]) + 1
 
     async def set_head(
@@ -389,8 +390,10 @@ class Writer:
     async def revert_after(self, game_id: int, seq: int, audit_id: int) -> int:
         """Mark every active step later than ``seq`` reverted; return how many."""
         cur = await self.db.execute(
-            "UPDATE steps SET reverted_by = ? WHERE game_id = ? AND seq > ?"
-            " AND reverted_by IS NULL",
+            "INSERT INTO step_reverts (game_id, seq, audit_id)"
+            " SELECT s.game_id, s.seq, ? FROM step_log s WHERE s.game_id = ? AND s.seq > ?"
+            " AND NOT EXISTS (SELECT 1 FROM step_reverts r"
+            " WHERE r.game_id = s.game_id AND r.seq = s.seq)",
             (audit_id, game_id, seq),
         )
         return cur.rowcount
@@ -398,7 +401,7 @@ class Writer:
     async def unrevert(self, game_id: int, seqs: list[int]) -> None:
         """Make reverted steps active again (rolling forward)."""
         await self.db.executemany(
-            "UPDATE steps SET reverted_by = NULL WHERE game_id = ? AND seq = ?",
+            "DELETE FROM step_reverts WHERE game_id = ? AND seq = ?",
             [(game_id, s) for s in seqs],
         )
 

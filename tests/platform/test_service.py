@@ -172,6 +172,29 @@ async def test_rollback_to_another_branch_is_explained(table: Table) -> None:
     assert reply.error and "another branch" in reply.text and "#1" in reply.text
 
 
+async def test_rollback_walks_between_branches_and_refuses_unknown_steps(table: Table) -> None:
+    await start(table)
+    for user in ("alice", "bob", "alice"):
+        await table(user, "/duel wait")  # steps 1-3
+    state_at_3 = await state_json(table)
+    missing = await table("mod", "/mod rollback to:99 reason:x", moderator=True)
+    assert missing.error and "no step #99" in missing.text and "#0 to #3" in missing.text
+    await table("mod", "/mod rollback to:1 reason:x", moderator=True)
+    await table("bob", "/duel wait")  # step 4, a second branch on #1
+    await table("alice", "/duel wait")  # step 5
+    assert not (await table("mod", "/mod rollback to:4 reason:y", moderator=True)).error
+    assert not (await table("mod", "/mod rollback to:5 reason:y", moderator=True)).error
+    # Back to the fork, then forward along the first branch: its steps come back as they were.
+    assert not (await table("mod", "/mod rollback to:1 reason:z", moderator=True)).error
+    forward = await table("mod", "/mod rollback to:3 reason:z", moderator=True)
+    assert not forward.error and "#2–#3 are active again" in forward.text
+    assert await state_json(table) == state_at_3
+    game = await table.service.live_game(table.channel)
+    assert game is not None
+    steps = await table.service.store.steps(game.row.id)
+    assert [s.seq for s in steps if s.reverted_by is None] == [0, 1, 2, 3]
+
+
 async def test_reroll_keeps_both_rolls_and_reapplies_later_orders(scripted: Service) -> None:
     table = Table(scripted)
     scripted.dice_source.values = [2, 6]

@@ -141,7 +141,8 @@ async def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Pat
             continue  # killed before the database was created: nothing was acknowledged
         assert integrity(db) == "ok"
         with sqlite3.connect(db) as conn:
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         first = {"games", "seats", "audit", "steps", "interactions"}  # migration 0001
         if not first & tables:  # killed while the first migration ran: none of it is there
             assert printed == []
@@ -149,6 +150,10 @@ async def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Pat
             assert check_log(db) == [], kill
             continue
         assert first <= tables, f"kill {kill}: half a migration: {sorted(tables)}"
+        second = {"step_log", "step_reverts"}  # migration 0002
+        assert not second & tables or second <= tables, f"kill {kill}: half of 0002: {sorted(tables)}"
+        if not second & tables:
+            assert printed == []  # no order is taken before every migration is in
         with sqlite3.connect(db) as conn:
             steps = {seq: (actor, side, reverted) for seq, actor, side, reverted in conn.execute(
                 "SELECT s.seq, s.actor_id, s.side, s.reverted_by FROM steps s JOIN games g"
