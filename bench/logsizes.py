@@ -41,16 +41,16 @@ async def build_log(service: Service, system_key: str, channel: str, samples: li
             seed=b"s" * 32, seed_hash="bench", state_json=first.state_json, created_by="bench",
         )
         for side in registry_sides(service, system_key):
-            await db.set_seat(game_id, side, f"{channel}-{side}", f"{channel}-{side}")
-        await db.insert_step(first.model_copy(update={
+            db.set_seat(game_id, side, f"{channel}-{side}", f"{channel}-{side}")
+        db.insert_step(first.model_copy(update={
             "game_id": game_id, "seq": 0, "parent_seq": None, "kind": "setup",
             "interaction_id": None}))
         for seq in range(1, size + 1):
             sample = samples[seq % len(samples)]
-            await db.insert_step(sample.model_copy(update={
+            db.insert_step(sample.model_copy(update={
                 "game_id": game_id, "seq": seq, "parent_seq": seq - 1, "interaction_id": None}))
         head = samples[size % len(samples)]
-        await db.set_head(game_id, size, head.state_json)
+        db.set_head(game_id, size, head.state_json)
 
 
 def registry_sides(service: Service, system_key: str) -> tuple[str, ...]:

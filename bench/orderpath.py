@@ -44,7 +44,7 @@ async def floor_latencies(path: Path, sample: StepRow, inserts: int) -> list[flo
                                             "interaction_id": None})
             start = time.perf_counter()
             async with store.transaction() as db:
-                await db.insert_step(row)
+                db.insert_step(row)
             times.append(time.perf_counter() - start)
         return times
     finally:

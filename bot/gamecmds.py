@@ -117,7 +117,7 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
             scenario=scenario, options=game_options, seed=seed, seed_hash=digest,
             state_json=state_json, created_by=inv.user_id,
         )
-        await db.insert_step(
+        db.insert_step(
             StepRow(
                 game_id=game_id, seq=0, parent_seq=None, kind="setup", actor_id=inv.user_id,
                 actor_name=inv.user_name, dice=dice.rolls, events=step.events,
@@ -125,7 +125,7 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
                 turn_part=step.turn_part,
             )
         )
-        await db.set_head(game_id, 0, state_json, dice_counter=svc.dice_counter_after(draft, dice))
+        db.set_head(game_id, 0, state_json, dice_counter=svc.dice_counter_after(draft, dice))
         sides = ", ".join(system.sides)
         lines = [
             f"🎲 New game: **{system.title}** — {scenario}",
@@ -135,7 +135,7 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
         ]
         reply = Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
         if inv.interaction_id:
-            await db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+            db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
     if svc.dice_source is not None:
         svc.dice_source.commit(dice)
     await svc.reload(inv.channel_id)
@@ -157,10 +157,10 @@ async def cmd_join(svc: Service, inv: Invocation) -> Reply:
     waiting = game.system.waiting_on(game.state)
     part = game.system.turn_part(game.state)
     async with svc.store.transaction() as db:
-        await db.set_seat(game.row.id, side, inv.user_id, inv.user_name)
+        db.set_seat(game.row.id, side, inv.user_id, inv.user_name)
         if side in waiting:
             # The new player is pinged now, so the next step of this turn-part is not.
-            await db.set_last_mention(game.row.id, svc.mention_key(waiting, part))
+            db.set_last_mention(game.row.id, svc.mention_key(waiting, part))
     game = await svc.reload(inv.channel_id)
     assert game is not None
     lines = [f"🪑 @{inv.user_name} takes {side}."]
@@ -182,7 +182,7 @@ async def cmd_leave(svc: Service, inv: Invocation) -> Reply:
     if not sides:
         raise RuleError("You hold no seat in this game.")
     async with svc.store.transaction() as db:
-        await db.remove_seats(game.row.id, inv.user_id)
+        db.remove_seats(game.row.id, inv.user_id)
     await svc.reload(inv.channel_id)
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
     return await svc.remember(inv, game.row.id, Reply(text=text))
@@ -275,7 +275,7 @@ async def cmd_end(svc: Service, inv: Invocation) -> Reply:
         )
     document = await export_document(svc, game.row.id)
     async with svc.store.transaction() as db:
-        await db.end_game(game.row.id)
+        db.end_game(game.row.id)
         await db.add_audit(game.row.id, inv.user_id, inv.user_name, "end", "", {})
     svc.forget(inv.channel_id)
     document["seed"] = game.row.seed.hex()
@@ -329,8 +329,8 @@ async def cmd_undo(svc: Service, inv: Invocation) -> Reply:
     async with svc.store.transaction() as db:
         audit_id = await db.add_audit(game.row.id, inv.user_id, inv.user_name, "undo", "",
                                       {"seq": head.seq})
-        await db.revert_after(game.row.id, parent.seq, audit_id)
-        await db.set_head(game.row.id, parent.seq, parent.state_json)
+        db.revert_after(game.row.id, parent.seq, audit_id)
+        db.set_head(game.row.id, parent.seq, parent.state_json)
     game = await svc.reload(inv.channel_id)
     assert game is not None
     text = f"↩️ @{inv.user_name} took back #{head.seq} ({replies.step_action_text(head)})."

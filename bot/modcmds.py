@@ -71,11 +71,10 @@ async def cmd_rollback(svc: Service, inv: Invocation) -> Reply:
             {"from": head, "to": target, "direction": direction, "steps": sorted(moved)},
         )
         if direction == "back":
-            await db.revert_after(game.row.id, target, audit_id)
+            db.revert_after(game.row.id, target, audit_id)
         else:
-            await db.unrevert(game.row.id, moved)
-        await db.set_head(game.row.id, target, step.state_json)
-        await db.set_last_mention(game.row.id, "")
+            db.unrevert(game.row.id, moved)
+        db.set_head(game.row.id, target, step.state_json, last_mention="")
     game = await svc.reload(inv.channel_id)
     assert game is not None
     span = f"#{min(moved)}–#{max(moved)}" if len(moved) > 1 else f"#{moved[0]}"
@@ -111,7 +110,7 @@ async def cmd_reroll(svc: Service, inv: Invocation) -> Reply:
             game.row.id, inv.user_id, inv.user_name, "reroll", opts["reason"],
             {"step": old.seq, "later": [s.seq for s in later]},
         )
-        await db.revert_after(game.row.id, old.seq - 1, audit_id)
+        db.revert_after(game.row.id, old.seq - 1, audit_id)
 
     seq, _ = await svc.commit_step(
         game, outcome, inv=inv, kind="reroll", parent_seq=old.parent_seq, rerolls=old.seq,
@@ -184,7 +183,7 @@ async def cmd_seat(svc: Service, inv: Invocation) -> Reply:
         await db.add_audit(game.row.id, inv.user_id, inv.user_name, "seat", "",
                            {"side": side, "user": user.id,
                             "replaced": before.user_id if before else None})
-        await db.set_seat(game.row.id, side, user.id, user.name)
+        db.set_seat(game.row.id, side, user.id, user.name)
     await svc.reload(inv.channel_id)
     was = f" (replacing @{before.user_name})" if before else ""
     text = f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}."
@@ -204,7 +203,7 @@ async def cmd_kick(svc: Service, inv: Invocation) -> Reply:
     async with svc.store.transaction() as db:
         await db.add_audit(game.row.id, inv.user_id, inv.user_name, "kick", reason,
                            {"user": user.id, "sides": sides})
-        await db.remove_seats(game.row.id, user.id)
+        db.remove_seats(game.row.id, user.id)
     await svc.reload(inv.channel_id)
     because = f" Reason: {reason}" if reason else ""
     text = (f"🚪 Moderator @{inv.user_name} removed @{user.name} from {', '.join(sides)}.{because}"

@@ -303,7 +303,7 @@ class Service:
             if before is not None:
                 await before(db)
             seq = await db.next_seq(game.row.id)
-            await db.insert_step(
+            db.insert_step(
                 StepRow(
                     game_id=game.row.id,
                     seq=seq,
@@ -327,12 +327,11 @@ class Service:
                     rerolls=rerolls,
                 )
             )
-            await db.set_head(game.row.id, seq, state_json, dice_counter=counter)
-            await db.set_last_mention(game.row.id, mention_key)
+            db.set_head(game.row.id, seq, state_json, dice_counter=counter, last_mention=mention_key)
             if reply_for is not None:
                 reply = reply_for(seq, mentions)
                 if inv and inv.interaction_id:
-                    await db.remember_reply(inv.interaction_id, game.row.id, reply.model_dump_json())
+                    db.remember_reply(inv.interaction_id, game.row.id, reply.model_dump_json())
         if self.dice_source is not None:
             self.dice_source.commit(outcome.dice)
         # The cache takes what was just committed instead of re-reading the game and its seats
@@ -369,7 +368,7 @@ class Service:
         """Store the reply of a state-changing command that made no step (dedupe)."""
         if inv.interaction_id:
             async with self.store.transaction() as db:
-                await db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+                db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
         return reply
 
     async def _suggest(self, inv: Invocation, focused: str) -> list[Choice]:

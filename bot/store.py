@@ -1,8 +1,9 @@
 """The SQLite store: games, seats, the append-only step log and the audit trail.
 
 * WAL, ``synchronous=FULL``, foreign keys on, a busy timeout.
-* One writer connection; every write is one ``BEGIN IMMEDIATE`` transaction, serialized by
-  a lock, so a step is either wholly there or not at all.  A second connection reads.
+* One writer connection (``bot/writer.py``, on its own thread); every write is one
+  ``BEGIN IMMEDIATE`` transaction, serialized by a lock, so a step is either wholly there or
+  not at all.  A second connection (aiosqlite) reads.
 * ``migrations/NNNN_name.sql`` are applied in order; each file and the row recording its
   version are committed in the same transaction.
 * Steps are never deleted or rewritten: rollback, undo and reroll add a row to
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,16 +22,11 @@ from typing import Any
 import aiosqlite
 from pydantic import BaseModel, Field
 
+from bot.writer import PRAGMAS, Writer, WriterThread, utcnow
 from rules.core.dice import Roll
 from rules.core.contract import Event
 
-BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-def utcnow() -> str:
-    """The current UTC time as ISO text (what every row records)."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 class GameRow(BaseModel):
@@ -121,7 +116,7 @@ def _split_sql(script: str) -> list[str]:
 class Store:
     """Async access to the database; open with :meth:`open`, finish with :meth:`close`."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+    def __init__(self, path: Path, writer: WriterThread, reader: aiosqlite.Connection):
         self.path = path
         self._writer = writer
         self._reader = reader
@@ -135,9 +130,9 @@ class Store:
         path = Path(path)
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path)
-        await _pragma(writer, "journal_mode=WAL")
-        reader = await _connect(path)
+        writer = WriterThread(path)
+        await writer.open()  # first: it turns WAL on before the reader connects
+        reader = await _connect_reader(path)
         store = cls(path, writer, reader)
         await store._migrate()
         return store
@@ -149,19 +144,18 @@ class Store:
 
     async def _migrate(self) -> None:
         async with self.transaction() as db:
-            await db.execute(
+            db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-        async with self._writer.execute("SELECT version FROM schema_migrations") as cur:
-            done = {row[0] for row in await cur.fetchall()}
+            done = {row[0] for row in await db.fetchall("SELECT version FROM schema_migrations")}
         for version, name, sql in migration_files():
             if version in done:
                 continue
             async with self.transaction() as db:
                 for statement in _split_sql(sql):
-                    await db.execute(statement)
-                await db.execute(
+                    db.execute(statement)
+                db.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, name, utcnow()),
                 )
@@ -298,168 +292,35 @@ class _Transaction:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.writer: Writer | None = None
 
-    async def __aenter__(self) -> "Writer":
+    async def __aenter__(self) -> Writer:
         await self.store._write_lock.acquire()
-        try:
-            await self.store._writer.execute("BEGIN IMMEDIATE")
-        except BaseException:
-            self.store._write_lock.release()
-            raise
-        return Writer(self.store._writer)
+        self.writer = Writer(self.store._writer)
+        return self.writer
 
     async def __aexit__(self, exc_type, exc, tb) -> None:
+        assert self.writer is not None
         try:
             if exc_type is None:
-                await self.store._writer.execute("COMMIT")
+                try:
+                    await self.writer.commit()
+                except BaseException:
+                    await self.store._writer.rollback()
+                    raise
             else:
-                await self.store._writer.execute("ROLLBACK")
+                await self.store._writer.rollback()
         finally:
             self.store._write_lock.release()
 
 
-class Writer:
-    """The write operations, available only inside a transaction."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
-
-    async def execute(self, sql: str, args: tuple = ()) -> aiosqlite.Cursor:
-        """Run one statement."""
-        return await self.db.execute(sql, args)
-
-    async def fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
-        """Read inside the transaction (sees its own uncommitted writes)."""
-        async with self.db.execute(sql, args) as cur:
-            return await cur.fetchone()
-
-    async def create_game(
-        self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
-        options: dict[str, Any], seed: bytes, seed_hash: str, state_json: str, created_by: str,
-    ) -> int:
-        """Insert a game and return its id (the unique index refuses a second active one)."""
-        cur = await self.db.execute(
-            "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
-            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
-             state_json, created_by, utcnow()),
-        )
-        return int(cur.lastrowid)
-
-    async def insert_step(self, step: StepRow) -> None:
-        """Append a step row."""
-        await self.db.execute(
-            "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
-            " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
-            " interaction_id, rerolls, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
-                step.actor_name, step.side,
-                json.dumps(step.action) if step.action is not None else None,
-                json.dumps([r.model_dump() for r in step.dice]),
-                json.dumps([e.model_dump(mode="json") for e in step.events]),
-                step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
-                step.interaction_id, step.rerolls, step.created_at or utcnow(),
-            ),
-        )
-
-    async def next_seq(self, game_id: int) -> int:
-        """The number the next step gets (one more than any step, reverted ones included)."""
-        row = await self.fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
-        return 0 if row is None or row[0] is None else int(row[0]) + 1
-
-    async def set_head(
-        self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None
-    ) -> None:
-        """Point the game at a new current step (and its state)."""
-        if dice_counter is None:
-            await self.db.execute(
-                "UPDATE games SET head_seq = ?, state_json = ? WHERE id = ?",
-                (seq, state_json, game_id),
-            )
-        else:
-            await self.db.execute(
-                "UPDATE games SET head_seq = ?, state_json = ?, dice_counter = ? WHERE id = ?",
-                (seq, state_json, dice_counter, game_id),
-            )
-
-    async def set_last_mention(self, game_id: int, key: str) -> None:
-        """Remember the turn-part last announced with a ping."""
-        await self.db.execute("UPDATE games SET last_mention = ? WHERE id = ?", (key, game_id))
-
-    async def revert_after(self, game_id: int, seq: int, audit_id: int) -> int:
-        """Mark every active step later than ``seq`` reverted; return how many."""
-        cur = await self.db.execute(
-            "INSERT INTO step_reverts (game_id, seq, audit_id)"
-            " SELECT s.game_id, s.seq, ? FROM step_log s WHERE s.game_id = ? AND s.seq > ?"
-            " AND NOT EXISTS (SELECT 1 FROM step_reverts r"
-            " WHERE r.game_id = s.game_id AND r.seq = s.seq)",
-            (audit_id, game_id, seq),
-        )
-        return cur.rowcount
-
-    async def unrevert(self, game_id: int, seqs: list[int]) -> None:
-        """Make reverted steps active again (rolling forward)."""
-        await self.db.executemany(
-            "DELETE FROM step_reverts WHERE game_id = ? AND seq = ?",
-            [(game_id, s) for s in seqs],
-        )
-
-    async def add_audit(
-        self, game_id: int, actor_id: str, actor_name: str, action: str, reason: str,
-        data: dict[str, Any] | None = None,
-    ) -> int:
-        """Record a moderator action (or an undo) and return its id."""
-        cur = await self.db.execute(
-            "INSERT INTO audit (game_id, actor_id, actor_name, action, reason, data_json,"
-            " created_at) VALUES (?,?,?,?,?,?,?)",
-            (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}), utcnow()),
-        )
-        return int(cur.lastrowid)
-
-    async def set_seat(self, game_id: int, side: str, user_id: str, user_name: str) -> None:
-        """Give a side to a user (replacing whoever held it)."""
-        await self.db.execute(
-            "INSERT INTO seats (game_id, side, user_id, user_name) VALUES (?,?,?,?)"
-            " ON CONFLICT (game_id, side) DO UPDATE SET user_id = excluded.user_id,"
-            " user_name = excluded.user_name",
-            (game_id, side, user_id, user_name),
-        )
-
-    async def remove_seats(self, game_id: int, user_id: str) -> int:
-        """Free every seat a user holds in a game; return how many."""
-        cur = await self.db.execute(
-            "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-        )
-        return cur.rowcount
-
-    async def end_game(self, game_id: int) -> None:
-        """Mark a game ended (its channel may start a new one)."""
-        await self.db.execute(
-            "UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?", (utcnow(), game_id)
-        )
-
-    async def remember_reply(self, interaction_id: str, game_id: int | None, reply_json: str) -> None:
-        """Keep the reply to an interaction, to answer a repeated delivery identically."""
-        await self.db.execute(
-            "INSERT INTO interactions (interaction_id, game_id, reply_json, created_at)"
-            " VALUES (?,?,?,?)",
-            (interaction_id, game_id, reply_json, utcnow()),
-        )
-
-
-async def _connect(path: Path) -> aiosqlite.Connection:
+async def _connect_reader(path: Path) -> aiosqlite.Connection:
     db = await aiosqlite.connect(str(path), isolation_level=None)
     db.row_factory = aiosqlite.Row
-    for pragma in (f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON", "synchronous=FULL"):
-        await _pragma(db, pragma)
+    for pragma in PRAGMAS:
+        # Step the statement to its end: an unfinished PRAGMA cursor keeps a lock open.
+        await db.execute_fetchall(f"PRAGMA {pragma}")
     return db
-
-
-async def _pragma(db: aiosqlite.Connection, pragma: str) -> None:
-    # Step the statement to its end: an unfinished PRAGMA cursor keeps a lock open.
-    async with db.execute(f"PRAGMA {pragma}") as cur:
-        await cur.fetchall()
 
 
 def _game(row: aiosqlite.Row) -> GameRow:

@@ -1,0 +1,269 @@
+"""The one writer connection and the write operations of a transaction.
+
+Why a thread of our own rather than aiosqlite for writes: aiosqlite hands every statement
+(and every fetch and cursor close) to its thread separately, and a write transaction holds
+the database's single write lock across all those hand-offs.  With 200 channels ordering at
+once the hand-offs, not SQLite, were the bottleneck (issue 7: 26 thread round trips per
+order, the event loop idle half the time).  Here the statements of a transaction are queued
+and sent over together: an order is two hand-offs (``BEGIN IMMEDIATE`` with the next step
+number, then the inserts, updates and ``COMMIT``), and the write lock is held that long.
+
+Reads stay on aiosqlite (``bot/store.py``); the writer thread is one ``sqlite3`` connection
+used by exactly one worker thread, so SQLite's own threading rules hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
+
+if TYPE_CHECKING:
+    from bot.store import StepRow
+
+BUSY_TIMEOUT_MS = 5000
+#: Every connection, reader or writer, runs with these (WAL is set once, by the writer).
+PRAGMAS = (f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON", "synchronous=FULL")
+
+T = TypeVar("T")
+
+
+def utcnow() -> str:
+    """The current UTC time as ISO text (what every row records)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One SQL statement waiting to be sent (``many``: ``args`` is a list of rows)."""
+
+    sql: str
+    args: tuple | list = ()
+    many: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the last statement of a batch gave back."""
+
+    rows: list[sqlite3.Row]
+    lastrowid: int | None
+    rowcount: int
+
+
+class WriterThread:
+    """The writer connection, living on one worker thread; :meth:`run` is one hand-off."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-writer")
+        self._conn: sqlite3.Connection | None = None
+
+    async def open(self) -> None:
+        """Connect on the worker thread, WAL on, the shared pragmas set."""
+        self._conn = await self.call(_connect_writer, self.path)
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on the writer thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def run(self, statements: list[Statement]) -> Outcome:
+        """Execute ``statements`` in order in one hand-off; the last one's result."""
+        return await self.call(_execute_all, self._connection(), statements)
+
+    async def rollback(self) -> None:
+        """Undo the open transaction, if one is open (a failed BEGIN leaves none)."""
+        await self.call(_rollback, self._connection())
+
+    async def close(self) -> None:
+        """Close the connection (SQLite checkpoints the WAL) and stop the thread."""
+        if self._conn is not None:
+            await self.call(self._conn.close)
+            self._conn = None
+        self._pool.shutdown(wait=True)
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("the store is closed")
+        return self._conn
+
+
+def _connect_writer(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    for pragma in ("journal_mode=WAL", *PRAGMAS):
+        conn.execute(f"PRAGMA {pragma}").fetchall()  # stepped to its end: no lock left open
+    return conn
+
+
+def _execute_all(conn: sqlite3.Connection, statements: list[Statement]) -> Outcome:
+    cur: sqlite3.Cursor | None = None
+    for st in statements:
+        cur = conn.executemany(st.sql, st.args) if st.many else conn.execute(st.sql, st.args)
+    if cur is None:
+        return Outcome(rows=[], lastrowid=None, rowcount=0)
+    return Outcome(rows=cur.fetchall(), lastrowid=cur.lastrowid, rowcount=cur.rowcount)
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+class Writer:
+    """The write operations, available only inside ``store.transaction()``.
+
+    Statements that give nothing back are queued and go over with the next one that does,
+    or with ``COMMIT``; a queued statement that fails (a duplicate interaction id, say)
+    raises at that point, and the whole transaction is rolled back.
+    """
+
+    def __init__(self, thread: WriterThread) -> None:
+        self._thread = thread
+        self._pending: list[Statement] = [Statement("BEGIN IMMEDIATE")]
+
+    # -- the plumbing --------------------------------------------------------------------
+
+    def execute(self, sql: str, args: tuple = ()) -> None:
+        """Queue one statement (it runs before the next read or at commit)."""
+        self._pending.append(Statement(sql, args))
+
+    def executemany(self, sql: str, rows: Iterable[tuple]) -> None:
+        """Queue one statement for each of ``rows``."""
+        self._pending.append(Statement(sql, list(rows), many=True))
+
+    async def _now(self, sql: str, args: tuple = ()) -> Outcome:
+        batch, self._pending = [*self._pending, Statement(sql, args)], []
+        return await self._thread.run(batch)
+
+    async def fetchone(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        """Read inside the transaction (sees its own uncommitted writes)."""
+        rows = (await self._now(sql, args)).rows
+        return rows[0] if rows else None
+
+    async def fetchall(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        """Every row of a read inside the transaction."""
+        return (await self._now(sql, args)).rows
+
+    async def commit(self) -> None:
+        """Send what is queued, then ``COMMIT``: one hand-off."""
+        await self._now("COMMIT")
+
+    # -- games, seats, audit -------------------------------------------------------------
+
+    async def create_game(
+        self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
+        options: dict[str, Any], seed: bytes, seed_hash: str, state_json: str, created_by: str,
+    ) -> int:
+        """Insert a game and return its id (the unique index refuses a second active one)."""
+        done = await self._now(
+            "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
+            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
+             state_json, created_by, utcnow()),
+        )
+        assert done.lastrowid is not None
+        return done.lastrowid
+
+    def set_head(
+        self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None,
+        last_mention: str | None = None,
+    ) -> None:
+        """Point the game at a new current step (and its state, roll counter, last ping)."""
+        columns = {"head_seq": seq, "state_json": state_json}
+        if dice_counter is not None:
+            columns["dice_counter"] = dice_counter
+        if last_mention is not None:
+            columns["last_mention"] = last_mention
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
+
+    def set_last_mention(self, game_id: int, key: str) -> None:
+        """Remember the turn-part last announced with a ping."""
+        self.execute("UPDATE games SET last_mention = ? WHERE id = ?", (key, game_id))
+
+    def end_game(self, game_id: int) -> None:
+        """Mark a game ended (its channel may start a new one)."""
+        self.execute(
+            "UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?", (utcnow(), game_id)
+        )
+
+    def set_seat(self, game_id: int, side: str, user_id: str, user_name: str) -> None:
+        """Give a side to a user (replacing whoever held it)."""
+        self.execute(
+            "INSERT INTO seats (game_id, side, user_id, user_name) VALUES (?,?,?,?)"
+            " ON CONFLICT (game_id, side) DO UPDATE SET user_id = excluded.user_id,"
+            " user_name = excluded.user_name",
+            (game_id, side, user_id, user_name),
+        )
+
+    def remove_seats(self, game_id: int, user_id: str) -> None:
+        """Free every seat a user holds in a game."""
+        self.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+    async def add_audit(
+        self, game_id: int, actor_id: str, actor_name: str, action: str, reason: str,
+        data: dict[str, Any] | None = None,
+    ) -> int:
+        """Record a moderator action (or an undo) and return its id."""
+        done = await self._now(
+            "INSERT INTO audit (game_id, actor_id, actor_name, action, reason, data_json,"
+            " created_at) VALUES (?,?,?,?,?,?,?)",
+            (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}), utcnow()),
+        )
+        assert done.lastrowid is not None
+        return done.lastrowid
+
+    def remember_reply(self, interaction_id: str, game_id: int | None, reply_json: str) -> None:
+        """Keep the reply to an interaction, to answer a repeated delivery identically."""
+        self.execute(
+            "INSERT INTO interactions (interaction_id, game_id, reply_json, created_at)"
+            " VALUES (?,?,?,?)",
+            (interaction_id, game_id, reply_json, utcnow()),
+        )
+
+    # -- steps ---------------------------------------------------------------------------
+
+    async def next_seq(self, game_id: int) -> int:
+        """The number the next step gets (one more than any step, reverted ones included)."""
+        row = await self.fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
+        return 0 if row is None or row[0] is None else int(row[0]) + 1
+
+    def insert_step(self, step: "StepRow") -> None:
+        """Append a step row."""
+        self.execute(
+            "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
+            " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
+            " interaction_id, rerolls, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
+                step.actor_name, step.side,
+                json.dumps(step.action) if step.action is not None else None,
+                json.dumps([r.model_dump() for r in step.dice]),
+                json.dumps([e.model_dump(mode="json") for e in step.events]),
+                step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
+                step.interaction_id, step.rerolls, step.created_at or utcnow(),
+            ),
+        )
+
+    def revert_after(self, game_id: int, seq: int, audit_id: int) -> None:
+        """Mark every active step later than ``seq`` reverted by ``audit_id``."""
+        self.execute(
+            "INSERT INTO step_reverts (game_id, seq, audit_id)"
+            " SELECT s.game_id, s.seq, ? FROM step_log s WHERE s.game_id = ? AND s.seq > ?"
+            " AND NOT EXISTS (SELECT 1 FROM step_reverts r"
+            " WHERE r.game_id = s.game_id AND r.seq = s.seq)",
+            (audit_id, game_id, seq),
+        )
+
+    def unrevert(self, game_id: int, seqs: list[int]) -> None:
+        """Make reverted steps active again (rolling forward)."""
+        self.executemany(
+            "DELETE FROM step_reverts WHERE game_id = ? AND seq = ?",
+            [(game_id, s) for s in seqs],
+        )
