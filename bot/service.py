@@ -46,6 +46,10 @@ class LiveGame:
     system: GameSystem
     state: BaseModel
     seats: list[SeatRow]
+    #: The number the next step gets.  Every step of a game is written under its channel's
+    #: lock, so the service can count them itself; that keeps a whole order's transaction to
+    #: one hand-off to the writer (UNIQUE (game_id, seq) catches any slip).
+    next_seq: int
 
     def sides_of(self, user_id: str) -> list[str]:
         """The sides a user holds (several in hot-seat play)."""
@@ -235,7 +239,8 @@ class Service:
         if row is None:
             return None
         system = registry.get(row.system)
-        game = LiveGame(row, system, system.load_state(row.state_json), await self.store.seats(row.id))
+        game = LiveGame(row, system, system.load_state(row.state_json),
+                        await self.store.seats(row.id), await self.store.last_seq(row.id) + 1)
         self._remember(game)
         return game
 
@@ -297,51 +302,57 @@ class Service:
         counter = self.dice_counter_after(game.row, outcome.dice)
         mention_key = self.mention_key(step.waiting_on, step.turn_part)
         mentions = self._mentions(game, step) if mention_key != game.row.last_mention else []
-        reply: Reply | None = None
         actor_id, actor_name = actor or ((inv.user_id, inv.user_name) if inv else (None, None))
-        async with self.store.transaction() as db:
-            if before is not None:
-                await before(db)
-            seq = await db.next_seq(game.row.id)
-            db.insert_step(
-                StepRow(
-                    game_id=game.row.id,
-                    seq=seq,
-                    parent_seq=game.row.head_seq if parent_seq is None else parent_seq,
-                    kind=kind,
-                    actor_id=actor_id,
-                    actor_name=actor_name,
-                    side=outcome.side,
-                    action=(
-                        {"name": outcome.action.name,
-                         "options": outcome.action.model_dump(mode="json", exclude_defaults=True)}
-                        if outcome.action is not None else None
-                    ),
-                    dice=outcome.dice.rolls,
-                    events=step.events,
-                    state_json=state_json,
-                    reveals=step.reveals,
-                    snapshot=step.snapshot,
-                    turn_part=step.turn_part,
-                    interaction_id=inv.interaction_id if inv and kind == "order" else None,
-                    rerolls=rerolls,
-                )
-            )
-            db.set_head(game.row.id, seq, state_json, dice_counter=counter, last_mention=mention_key)
-            if reply_for is not None:
-                reply = reply_for(seq, mentions)
-                if inv and inv.interaction_id:
-                    db.remember_reply(inv.interaction_id, game.row.id, reply.model_dump_json())
+        seq = game.next_seq
+        row = StepRow(
+            game_id=game.row.id,
+            seq=seq,
+            parent_seq=game.row.head_seq if parent_seq is None else parent_seq,
+            kind=kind,
+            actor_id=actor_id,
+            actor_name=actor_name,
+            side=outcome.side,
+            action=(
+                {"name": outcome.action.name,
+                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True)}
+                if outcome.action is not None else None
+            ),
+            dice=outcome.dice.rolls,
+            events=step.events,
+            state_json=state_json,
+            reveals=step.reveals,
+            snapshot=step.snapshot,
+            turn_part=step.turn_part,
+            interaction_id=inv.interaction_id if inv and kind == "order" else None,
+            rerolls=rerolls,
+        )
+        # Everything is built before the write lock is taken: the lock is held for one
+        # hand-off to the writer, not while this task waits its turn on a busy event loop.
+        reply = reply_for(seq, mentions) if reply_for is not None else None
+        remembered = reply.model_dump_json() if reply and inv and inv.interaction_id else None
+        try:
+            async with self.store.transaction() as db:
+                if before is not None:
+                    await before(db)
+                db.insert_step(row)
+                db.set_head(game.row.id, seq, state_json, dice_counter=counter,
+                            last_mention=mention_key)
+                if remembered is not None and inv and inv.interaction_id:
+                    db.remember_reply(inv.interaction_id, game.row.id, remembered)
+        except Exception:
+            self.forget(game.row.channel_id)  # on any doubt the next order re-reads the game
+            raise
         if self.dice_source is not None:
             self.dice_source.commit(outcome.dice)
-        # The cache takes what was just committed instead of re-reading the game and its seats
-        # (two queries on every order; bench/run.py).  The state is parsed from the stored JSON,
-        # as a re-read would, so play goes on from exactly what the log holds.
-        row = game.row.model_copy(update={
+        # The cache takes what was just committed instead of re-reading the game (two queries
+        # and a parse of the state on every order; bench/run.py).  The state is the rules' own
+        # object: tests/platform/test_state_round_trip.py holds every system to a lossless
+        # JSON round trip, so it equals what a re-read of the log would give.
+        cached = game.row.model_copy(update={
             "head_seq": seq, "state_json": state_json, "dice_counter": counter,
             "last_mention": mention_key,
         })
-        self._remember(LiveGame(row, game.system, game.system.load_state(state_json), game.seats))
+        self._remember(LiveGame(cached, game.system, step.state, game.seats, seq + 1))
         return seq, reply
 
     @staticmethod
