@@ -88,6 +88,9 @@ def _main() -> None:
 
     path, system_key, active, orders = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     key, _ = pick_system(system_key)
+    from bot.runtime import tune_gc  # noqa: PLC0415
+
+    tune_gc()  # as the deployed process does
     print(json.dumps(asyncio.run(child(Path(path), key, active, orders))))
 
 

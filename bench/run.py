@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from bench import autocomplete, channels, logsizes, memory, orderpath, snapshots  # noqa: E402
 from bench.driver import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
+from bot.runtime import tune_gc  # noqa: E402
 
 
 async def run(quick: bool, prefer: str) -> tuple[str, list[Row]]:
@@ -45,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     parser.add_argument("--system", default="rr", help="the system to play (default rr)")
     args = parser.parse_args(argv)
+    tune_gc()  # as `referee` does at start (bot/runtime.py): the service measured as deployed
     system_note, rows = asyncio.run(run(args.quick, args.system))
     load = os.getloadavg()[0]
     print(f"System: {system_note}. Python {platform.python_version()}, {os.cpu_count()} CPUs, "

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from bot.config import Settings
+from bot.runtime import tune_gc
 
 NO_TOKEN_HINT = (
     "No DISCORD_TOKEN set: opening the local console "
@@ -130,6 +131,7 @@ async def run_health(settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``referee`` console script."""
     args = build_parser().parse_args(argv)
+    tune_gc()
     settings = Settings()
     if args.command in ("console", "render") and getattr(args, "db", None):
         settings = settings.model_copy(update={"db": args.db})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -245,12 +246,30 @@ async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
     }
 
 
+def encode_export(document: dict[str, Any]) -> bytes:
+    """The export as UTF-8 JSON, one step (and one audit entry) per line.
+
+    Why not ``indent=``: it makes ``json`` fall back to its pure-Python encoder, which took
+    ~100 ms of the event loop for a 20-step game and stalled every other channel meanwhile.
+    One line per step is still readable in a pager and diffable.
+    """
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    head = {k: v for k, v in document.items() if k not in ("steps", "audit")}
+    parts = [dump(head)[:-1] + ","]
+    for key in ("steps", "audit"):
+        items = ",\n".join(dump(item) for item in document[key])
+        parts.append(f"{dump(key)}: [\n{items}\n]" + ("," if key == "steps" else ""))
+    return ("\n".join(parts) + "}\n").encode()
+
+
 async def cmd_export(svc: Service, inv: Invocation) -> Reply:
     """``/game export``: the log as a JSON attachment that ``referee replay`` re-runs."""
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     document = await export_document(svc, game.row.id)
-    data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+    data = await asyncio.to_thread(encode_export, document)
     name = f"{game.row.system}-game{game.row.id}.json"
     return Reply(
         text=f"📄 The whole log ({len(document['steps'])} steps). Check it with `referee replay {name}`.",
@@ -279,7 +298,7 @@ async def cmd_end(svc: Service, inv: Invocation) -> Reply:
         await db.add_audit(game.row.id, inv.user_id, inv.user_name, "end", "", {})
     svc.forget(inv.channel_id)
     document["seed"] = game.row.seed.hex()
-    data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+    data = await asyncio.to_thread(encode_export, document)
     result = game.system.result(game.state) or "ended before its last turn"
     text = "\n".join([
         f"🏁 Game over: {result}.",

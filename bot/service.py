@@ -24,6 +24,7 @@ from bot import replies
 from bot.config import Settings
 from bot.models import Attachment, Invocation, Reply, UserRef
 from bot.store import GameRow, SeatRow, StepRow, Store, utcnow
+from bot.writer import Writer
 from rules.core import registry
 from rules.core.contract import Action, Choice, GameSystem, Step
 from rules.core.dice import Dice, DiceExhausted, ScriptedDice, SeededDice, seed_hash
@@ -284,7 +285,7 @@ class Service:
         kind: str = "order",
         parent_seq: int | None = None,
         rerolls: int | None = None,
-        before: Callable[[Any], Awaitable[None]] | None = None,
+        before: Callable[[Writer], Awaitable[None]] | None = None,
         reply_for: Callable[[int, list[str]], Reply] | None = None,
         actor: tuple[str | None, str | None] | None = None,
     ) -> tuple[int, Reply | None]:
@@ -330,15 +331,21 @@ class Service:
         # hand-off to the writer, not while this task waits its turn on a busy event loop.
         reply = reply_for(seq, mentions) if reply_for is not None else None
         remembered = reply.model_dump_json() if reply and inv and inv.interaction_id else None
+        def write(db: Writer) -> None:
+            db.insert_step(row)
+            db.set_head(game.row.id, seq, state_json, dice_counter=counter, last_mention=mention_key)
+            if remembered is not None and inv and inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game.row.id, remembered)
+
         try:
-            async with self.store.transaction() as db:
-                if before is not None:
+            if before is None:  # the common case: no reads, so it may share a commit
+                unit = self.store.unit()
+                write(unit)
+                await self.store.commit_unit(unit)
+            else:
+                async with self.store.transaction() as db:
                     await before(db)
-                db.insert_step(row)
-                db.set_head(game.row.id, seq, state_json, dice_counter=counter,
-                            last_mention=mention_key)
-                if remembered is not None and inv and inv.interaction_id:
-                    db.remember_reply(inv.interaction_id, game.row.id, remembered)
+                    write(db)
         except Exception:
             self.forget(game.row.channel_id)  # on any doubt the next order re-reads the game
             raise

@@ -22,7 +22,7 @@ from typing import Any
 import aiosqlite
 from pydantic import BaseModel, Field
 
-from bot.writer import PRAGMAS, Writer, WriterThread, utcnow
+from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
 from rules.core.dice import Roll
 from rules.core.contract import Event
 
@@ -121,6 +121,7 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._group = GroupCommit(writer, self._write_lock)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -138,7 +139,8 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close both connections (checkpointing the WAL)."""
+        """Commit what is queued, then close both connections (checkpointing the WAL)."""
+        await self._group.flush()
         await self._reader.close()
         await self._writer.close()
 
@@ -170,6 +172,15 @@ class Store:
     def transaction(self) -> "_Transaction":
         """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
         return _Transaction(self)
+
+    def unit(self) -> Writer:
+        """A write unit to fill with writes that read nothing back, then :meth:`commit_unit`."""
+        return Writer(self._writer, begin=False)
+
+    async def commit_unit(self, unit: Writer) -> None:
+        """Commit a unit, possibly in one transaction with other channels' units (group
+        commit); it is all-or-nothing on its own, and durable when this returns."""
+        await self._group.submit(unit.statements())
 
     # Each read runs to its end in one call on the reader thread.  A cursor left open across
     # an await let other tasks' reads overlap it, which kept one read transaction (snapshot)
