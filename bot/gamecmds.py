@@ -237,13 +237,19 @@ async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
                 "side": s.side, "action": s.action,
                 "dice": [r.model_dump() for r in s.dice],
                 "events": [e.model_dump(mode="json") for e in s.events],
-                "state": json.loads(s.state_json), "reverted_by": s.reverted_by,
-                "rerolls": s.rerolls, "created_at": s.created_at,
+                "reverted_by": s.reverted_by, "rerolls": s.rerolls, "created_at": s.created_at,
+                # The stored JSON text, spliced in by encode_export (parsing and re-encoding
+                # every state was most of the time /game end took).
+                "state": RawJSON(s.state_json),
             }
             for s in steps
         ],
         "audit": [a.model_dump() for a in audit],
     }
+
+
+class RawJSON(str):
+    """JSON text already encoded (a step's stored state), written into an export as is."""
 
 
 def encode_export(document: dict[str, Any]) -> bytes:
@@ -254,7 +260,12 @@ def encode_export(document: dict[str, Any]) -> bytes:
     One line per step is still readable in a pager and diffable.
     """
     def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
+        raw = {k: v for k, v in value.items() if isinstance(v, RawJSON)} if isinstance(value, dict) else {}
+        if not raw:
+            return json.dumps(value, ensure_ascii=False)
+        text = json.dumps({k: v for k, v in value.items() if k not in raw}, ensure_ascii=False)
+        spliced = "".join(f", {json.dumps(k)}: {v}" for k, v in raw.items())
+        return (text[:-1] + spliced + "}") if text != "{}" else "{" + spliced[2:] + "}"
 
     head = {k: v for k, v in document.items() if k not in ("steps", "audit")}
     parts = [dump(head)[:-1] + ","]
