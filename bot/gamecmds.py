@@ -11,7 +11,7 @@ from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.service import LiveGame, Service, new_seed
 from bot.store import GameRow, StepRow
 from rules.core import registry
-from rules.core.contract import MAX_OPTION_LENGTH, OptionSpec
+from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 from rules.core.errors import RuleError
 
 EXPORT_FORMAT = "referee-log/1"
@@ -53,7 +53,7 @@ def _convert(option: OptionSpec, value: Any) -> Any:
             raise RuleError(f"{option.name} must be at most {option.maximum}.")
         return number
     text = str(value).strip()
-    limit = 200 if option.kind == "text" else MAX_OPTION_LENGTH
+    limit = MAX_TEXT_LENGTH if option.kind == "text" else MAX_OPTION_LENGTH
     if len(text) > limit:
         raise RuleError(f"{option.name} is {len(text)} characters long; at most {limit} are accepted.")
     if option.kind == "enum" and text not in option.choices:

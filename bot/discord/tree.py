@@ -14,7 +14,7 @@ id       string, autocomplete from ``service.autocomplete``
 int      integer, with the spec's minimum and maximum
 bool     boolean
 enum     string with fixed choices (autocomplete over them past Discord's 25)
-text     string of at most 100 characters
+text     string of at most 200 characters (MAX_TEXT_LENGTH)
 user     a server member (the service gets a ``UserRef``)
 =======  ====================================================================
 """
@@ -33,7 +33,7 @@ from discord import app_commands
 from bot.commands import CommandGroup, CommandSpec
 from bot.discord.adapter import DEFER_AFTER, ServiceLike, invocation_from, respond, send_private
 from bot.discord.errors import explain
-from rules.core.contract import MAX_OPTION_LENGTH, OptionSpec
+from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 
 log = logging.getLogger("referee.discord")
 
@@ -85,7 +85,10 @@ def annotation(spec: OptionSpec) -> Any:
         return bool
     if spec.kind == "user":
         return Union[discord.Member, discord.User]
-    # id, enum and text are strings; rules.core refuses anything longer anyway.
+    # Strings: Discord refuses longer input on the phone, before it reaches us; the service
+    # applies the same limits to the console.
+    if spec.kind == "text":
+        return app_commands.Range[str, None, MAX_TEXT_LENGTH]
     return app_commands.Range[str, None, MAX_OPTION_LENGTH]
 
 

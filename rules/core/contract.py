@@ -25,6 +25,8 @@ from rules.core.errors import RuleError
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
+#: Longest free text (a moderator's reason): room for a sentence, on Discord and the console.
+MAX_TEXT_LENGTH = 200
 
 
 class Action(BaseModel):
@@ -285,10 +287,11 @@ class GameSystem(ABC):
             if key not in specs:
                 allowed = ", ".join(specs) or "no options"
                 raise RuleError(f"'{name}' has no option '{_clip(key)}'; it takes: {allowed}.")
-            if isinstance(value, str) and len(value) > MAX_OPTION_LENGTH:
+            limit = MAX_TEXT_LENGTH if specs[key].kind == "text" else MAX_OPTION_LENGTH
+            if isinstance(value, str) and len(value) > limit:
                 raise RuleError(
                     f"The value of '{key}' is {len(value)} characters long; "
-                    f"at most {MAX_OPTION_LENGTH} are accepted."
+                    f"at most {limit} are accepted."
                 )
         try:
             return model.model_validate(options)

@@ -12,7 +12,7 @@ from bot.commands import CommandGroup, CommandSpec, command_groups
 from bot.discord.client import RefereeClient
 from bot.discord.tree import MAX_CHOICES, RefereeTree, install_commands
 from rules.core import registry
-from rules.core.contract import OptionSpec
+from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 from tests.discord.conftest import feed_gateway, start_client
 from tests.discord.dpy_harness import FakeService, interaction_payload
 
@@ -75,8 +75,9 @@ def test_every_option_has_the_type_required_flag_and_limits_of_its_spec(tree, ca
                 if option.kind == "int":
                     assert got.get("min_value") == option.minimum, where
                     assert got.get("max_value") == option.maximum, where
-                if got["type"] == STRING:
-                    assert got["max_length"] == 100, where
+                if got["type"] == STRING:  # as the service accepts them
+                    limit = MAX_TEXT_LENGTH if option.kind == "text" else MAX_OPTION_LENGTH
+                    assert got["max_length"] == limit, where
 
 
 def test_discord_limits_hold_for_the_whole_tree(tree):
