@@ -31,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
         "With no subcommand: the Discord bot if DISCORD_TOKEN is set, else the console.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
+    bot = sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
+    bot.add_argument("--force-sync", action="store_true",
+                     help="send the slash commands to Discord even if unchanged since the last run")
 
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
     _console_options(console)
@@ -151,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("referee bot needs DISCORD_TOKEN in the environment.")
         from bot.discord.client import run_bot  # noqa: PLC0415
 
-        run_bot(settings)
+        run_bot(settings, force_sync=getattr(args, "force_sync", False))
         return 0
     if command == "console":
         return asyncio.run(run_console(settings, args))

@@ -188,6 +188,15 @@ class Service:
             self._snapshots.popitem(last=False)
         return name, png
 
+    async def meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""
+        return await self.store.meta(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Keep a fact about the bot itself."""
+        async with self.store.transaction() as db:
+            db.set_meta(key, value)
+
     # -- plumbing --------------------------------------------------------------------------
 
     def _lock(self, channel_id: str) -> asyncio.Lock:

@@ -290,6 +290,11 @@ class Store:
             for r in rows
         ]
 
+    async def meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself (``bot_meta``), if set."""
+        row = await self._fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
     async def answered(self, interaction_id: str) -> str | None:
         """The stored reply JSON of an interaction already answered, if any."""
         row = await self._fetchone(

@@ -300,6 +300,14 @@ class Writer:
         assert done.lastrowid is not None
         return done.lastrowid
 
+    def set_meta(self, key: str, value: str) -> None:
+        """Keep a fact about the bot itself (``bot_meta``), replacing the old value."""
+        self.execute(
+            "INSERT INTO bot_meta (key, value, updated_at) VALUES (?,?,?) ON CONFLICT (key)"
+            " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (key, value, utcnow()),
+        )
+
     def remember_reply(self, interaction_id: str, game_id: int | None, reply_json: str) -> None:
         """Keep the reply to an interaction, to answer a repeated delivery identically."""
         self.execute(

@@ -57,6 +57,14 @@ class ServiceLike(Protocol):
         """Render the snapshot named by ``reply.snapshot_key`` and attach the PNG."""
         ...
 
+    async def meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself between runs."""
+        ...
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Keep a fact about the bot itself."""
+        ...
+
     async def close(self) -> None:
         """Close the store."""
         ...

@@ -13,6 +13,8 @@ arrives, then closes the gateway connection and the database before returning.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import signal
 from typing import Awaitable, Callable
@@ -47,6 +49,7 @@ class RefereeClient(discord.Client):
         *,
         opener: ServiceOpener = open_service,
         defer_after: float = DEFER_AFTER,
+        force_sync: bool = False,
     ) -> None:
         super().__init__(
             intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
@@ -56,6 +59,7 @@ class RefereeClient(discord.Client):
         self.service: ServiceLike | None = None
         self._opener = opener
         self._defer_after = defer_after
+        self._force_sync = force_sync
 
     async def setup_hook(self) -> None:
         """Open the service, build the command tree and sync it (runs once, after login)."""
@@ -66,16 +70,32 @@ class RefereeClient(discord.Client):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        """Send the command tree to Discord: to each test server if any, else globally."""
-        if self.settings.guild_ids:
-            for guild_id in self.settings.guild_ids:
-                guild = discord.Object(id=guild_id)
+        """Send the command tree to Discord: to each test server if any, else globally.
+
+        Only when it changed since the last sync to that place (or with ``force_sync``):
+        Discord rate-limits syncs, and a bot restarted on every deploy would hit the limit.
+        The fingerprint of what was sent is kept in the database.
+        """
+        assert self.service is not None
+        places = [discord.Object(id=g) for g in self.settings.guild_ids] or [None]
+        for guild in places:
+            where = f"server {guild.id}" if guild else "every server (global)"
+            if guild is not None:
                 self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d command groups to server %s", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d command groups globally", len(synced))
+            key = f"commands:{guild.id if guild else 'global'}"
+            fingerprint = self.commands_fingerprint(guild)
+            if not self._force_sync and await self.service.meta(key) == fingerprint:
+                log.info("commands for %s unchanged since the last sync; not sent", where)
+                continue
+            synced = await self.tree.sync(guild=guild)
+            await self.service.set_meta(key, fingerprint)
+            log.info("synced %d command groups to %s", len(synced), where)
+
+    def commands_fingerprint(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of the command payload Discord would receive for ``guild`` (or global)."""
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        text = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     async def on_ready(self) -> None:
         """Log who we are once the gateway is up."""
@@ -126,10 +146,11 @@ async def serve(client: discord.Client, token: str) -> None:
                 log.debug("client task cancelled after close")
 
 
-def run_bot(settings: Settings) -> None:
-    """Run the bot with ``settings`` until SIGTERM or SIGINT (the ``referee`` command)."""
+def run_bot(settings: Settings, *, force_sync: bool = False) -> None:
+    """Run the bot with ``settings`` until SIGTERM or SIGINT (the ``referee`` command);
+    ``force_sync`` sends the command tree even if it is unchanged since the last run."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set; the bot cannot log in to Discord.")
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
-    client = RefereeClient(settings)
+    client = RefereeClient(settings, force_sync=force_sync)
     asyncio.run(serve(client, settings.discord_token.get_secret_value()))

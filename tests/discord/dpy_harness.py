@@ -277,6 +277,15 @@ class FakeService:
         self.completions: list[tuple[Invocation, str]] = []
         self.suggestions: list[Choice] = []
         self.closed = False
+        self.metas: dict[str, str] = {}
+
+    async def meta(self, key: str) -> str | None:
+        """A kept fact (an in-memory stand-in for ``bot_meta``)."""
+        return self.metas.get(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Keep a fact."""
+        self.metas[key] = value
 
     async def handle(self, inv: Invocation) -> Reply:
         """The scripted reply for ``inv.command``."""

@@ -11,6 +11,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord.client import RefereeClient, run_bot, serve
+from bot.service import Service
 from tests.discord.dpy_harness import APP_ID, FakeService, log_in
 
 
@@ -36,13 +37,15 @@ class SyncRecorder:
         return self._answer(payload, None)
 
 
-def offline_client(settings: Settings, service: FakeService) -> tuple[RefereeClient, SyncRecorder]:
+def offline_client(
+    settings: Settings, service: Any, *, force_sync: bool = False
+) -> tuple[RefereeClient, SyncRecorder]:
     """A client whose service opener and sync routes need no network."""
 
-    async def opener(_: Settings) -> FakeService:
+    async def opener(_: Settings) -> Any:
         return service
 
-    client = RefereeClient(settings, opener=opener)
+    client = RefereeClient(settings, opener=opener, force_sync=force_sync)
     log_in(client)
     sync = SyncRecorder()
     client.http.bulk_upsert_guild_commands = sync.bulk_upsert_guild_commands  # type: ignore[method-assign]
@@ -69,6 +72,38 @@ async def test_without_test_servers_the_commands_sync_globally(settings):
     await client.setup_hook()
     assert [guild for guild, _ in sync.calls] == [None]
     assert len(sync.calls[0][1]) == len(service.groups)
+    await client.close()
+
+
+async def test_a_restart_with_the_same_commands_does_not_sync_again(tmp_path):
+    # Discord rate-limits syncs: the fingerprint of what was sent is kept in the database.
+    settings = Settings(db=tmp_path / "r.sqlite3", guild_ids="11")
+    runs = []
+    for force in (False, False, True):
+        service = await Service.open(settings)  # a real store, reopened as after a restart
+        client, sync = offline_client(settings, service, force_sync=force)
+        await client.setup_hook()
+        runs.append(len(sync.calls))
+        await client.close()
+    assert runs == [1, 0, 1]
+    # Another place (here: global instead of a test server) has its own fingerprint.
+    service = await Service.open(settings.model_copy(update={"guild_ids": []}))
+    client, sync = offline_client(settings.model_copy(update={"guild_ids": []}), service)
+    await client.setup_hook()
+    assert [guild for guild, _ in sync.calls] == [None]
+    await client.close()
+
+
+async def test_changed_commands_are_synced(settings):
+    service = FakeService()
+    client, sync = offline_client(settings, service)
+    await client.setup_hook()
+    await client.close()
+    fewer = FakeService(groups=service.groups[:-1])  # a system removed, say
+    fewer.metas = dict(service.metas)
+    client, sync = offline_client(settings, fewer)
+    await client.setup_hook()
+    assert len(sync.calls) == 1 and len(sync.calls[0][1]) == len(service.groups) - 1
     await client.close()
 
 
