@@ -16,9 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.chrome import (
     PILL_H,
@@ -164,9 +163,10 @@ class AreaMask:
 
     The polygon is rasterised (eroded by the border line's width), the boxes already taken
     are cut out, and the result is reduced to a grid of :data:`CELL`-pixel cells, a cell
-    being free only if every pixel of it is.  A summed-area table over the grid makes the
-    test "is this whole box free" four look-ups, so trying every position of an area stays
-    cheap in pure Python.  Boxes are snapped to the grid (conservatively, never smaller).
+    being free only if every pixel of it is.  For each box size asked, the free cells are
+    eroded by the box with Pillow image operations, so "where may this box go" is one byte
+    per cell and trying the positions nearest the anchor first stays cheap in pure Python.
+    Boxes are snapped to the grid (conservatively, never smaller).
     """
 
     def __init__(self, polygon: list[Point], taken: list[Box]) -> None:
@@ -186,21 +186,16 @@ class AreaMask:
                 draw.rectangle((x0 - self.x0 - GAP, y0 - self.y0 - GAP,
                                 x1 - self.x0 + GAP, y1 - self.y0 + GAP), fill=0)
         coarse = mask.reduce(CELL)
+        self.coarse = coarse.point(lambda v: 255 if v == 255 else 0)
         self.cols, self.rows = coarse.size
         cells = coarse.tobytes()
         self.open = [k for k, v in enumerate(cells) if v == 255]
-        # sat[r][c]: blocked cells above-left of (r, c), one extra row and column of zeros;
-        # built row by row with C-level accumulate (the grid has a few thousand cells).
-        blocked = [v != 255 for v in cells]
-        sat = [[0] * (self.cols + 1)]
-        for r in range(self.rows):
-            runs = accumulate(blocked[r * self.cols:(r + 1) * self.cols], initial=0)
-            sat.append([a + b for a, b in zip(sat[-1], runs)])
-        self.sat = sat
         self.placed: list[tuple[int, int, int, int]] = []  # cell boxes placed in this area
         #: Cell boxes to keep clear in this search only (label spots an area may give up).
         self.soft: list[tuple[int, int, int, int]] = []
         self.last = (0, 0, 0, 0)
+        #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
+        self._fits_cache: dict[tuple, bytes] = {}
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -236,32 +231,68 @@ class AreaMask:
         ch = math.ceil(size[1] / CELL)
         if cw * ch > len(self.open) or cw > self.cols or ch > self.rows:
             return None
-        sat, rows, cols, placed, soft = self.sat, self.rows, self.cols, self.placed, self.soft
+        fits = self._fits(cw, ch)
+        if 255 not in fits:  # no position at all: no need to walk the candidates
+            return None
+        rows, cols = self.rows, self.cols
         hw, hh = cw // 2, ch // 2
-        gap = math.ceil(GAP / CELL)
         for r, c in candidates:
             r0, c0 = r - hh, c - hw
-            r1, c1 = r0 + ch, c0 + cw
-            if r0 < 0 or c0 < 0 or r1 > rows or c1 > cols:
+            if r0 < 0 or c0 < 0 or r0 + ch > rows or c0 + cw > cols:
                 continue
-            if sat[r1][c1] - sat[r0][c1] - sat[r1][c0] + sat[r0][c0]:
-                continue
-            if placed and any(r0 < pr1 + gap and pr0 < r1 + gap and c0 < pc1 + gap and pc0 < c1 + gap
-                              for pr0, pc0, pr1, pc1 in placed):
-                continue
-            if soft and any(r0 < sr1 and sr0 < r1 and c0 < sc1 and sc0 < c1
-                            for sr0, sc0, sr1, sc1 in soft):
+            if fits[r0 * cols + c0] != 255:
                 continue
             x, y = self.x0 + c0 * CELL, self.y0 + r0 * CELL
             # Centre the box in its cells: the snap never makes it smaller.
             dx, dy = (cw * CELL - size[0]) / 2, (ch * CELL - size[1]) / 2
-            self.last = (r0, c0, r1, c1)
+            self.last = (r0, c0, r0 + ch, c0 + cw)
             return (x + dx, y + dy, x + dx + size[0], y + dy + size[1])
         return None
+
+    def _fits(self, cw: int, ch: int) -> bytes:
+        """One byte per cell: 255 where a box of ``cw`` x ``ch`` cells may have its top-left.
+
+        The free cells (less what is placed, with the gap, and the soft boxes) eroded by the
+        box, with Pillow's C-level ``darker`` on shifted copies: testing every candidate in
+        Python was most of a snapshot's time (bench/run.py).
+        """
+        key = (cw, ch, len(self.placed), tuple(self.soft))
+        if key in self._fits_cache:
+            return self._fits_cache[key]
+        free = self.coarse.copy()
+        if self.placed or self.soft:
+            draw = ImageDraw.Draw(free)
+            gap = math.ceil(GAP / CELL)
+            for r0, c0, r1, c1 in self.placed:
+                draw.rectangle((c0 - gap, r0 - gap, c1 + gap - 1, r1 + gap - 1), fill=0)
+            for r0, c0, r1, c1 in self.soft:
+                draw.rectangle((c0, r0, c1 - 1, r1 - 1), fill=0)
+        fits = _erode(_erode(free, cw, horizontal=True), ch, horizontal=False).tobytes()
+        self._fits_cache[key] = fits
+        return fits
 
     def claim_last(self) -> None:
         """Keep the box the last :meth:`find` returned clear for the next finds."""
         self.placed.append(self.last)
+
+
+def _shifted(image: Image.Image, k: int, horizontal: bool) -> Image.Image:
+    """``image`` moved ``k`` cells left (or up); what comes in is blocked (0): Pillow fills
+    a crop beyond the edge with zeros."""
+    w, h = image.size
+    return image.crop((k, 0, k + w, h) if horizontal else (0, k, w, k + h))
+
+
+def _erode(image: Image.Image, length: int, horizontal: bool) -> Image.Image:
+    """Each cell becomes the minimum of the ``length`` cells from it rightwards (or down):
+    free only if a run of ``length`` free cells starts there.  Doubling spans: log steps."""
+    span, out = 1, image
+    while span * 2 <= length:
+        out = ImageChops.darker(out, _shifted(out, span, horizontal))
+        span *= 2
+    if span < length:
+        out = ImageChops.darker(out, _shifted(out, length - span, horizontal))
+    return out
 
 
 def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Point]]]:
