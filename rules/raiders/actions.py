@@ -90,7 +90,8 @@ class Move(Action):
     to: str = Field(description="Where it ends its move (its own space: stay)")
     how: Literal["road", "air", "water"] = Field(default="road", description="road, or a kept card's air/water move")
     march: bool = Field(default=False, description="Forced march: +1 space with Supplies (24.0)")
-    with_force: str | None = Field(default=None, description="Coordinated op: second force with a leader (26.0)")
+    with_force: str | None = Field(
+        default=None, description="Coordinated op: other leader forces, e.g. F2 or F2,F3 (26.0)")
 
 
 class Swap(Action):

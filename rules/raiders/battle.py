@@ -29,8 +29,9 @@ def pick_hostiles(ctx: Ctx, count: int | str, why: str) -> list[str]:
         ctx.say("hostiles", f"Hostiles = alert {n} (17.1)", "17.1")
     else:
         n = int(count)
-    in_battle = set(m.battle.hostile_line) if m.battle else set()
-    bin_ = [h.id for h in ctx.sc.hostiles if h.id not in in_battle]
+    in_use = set(m.battle.hostile_line) if m.battle else set()
+    in_use |= {h for camp in m.camps.values() for h in camp}  # 8.0 (1): on the map
+    bin_ = [h.id for h in ctx.sc.hostiles if h.id not in in_use]
     picked: list[str] = []
     for _ in range(min(n, len(bin_))):
         choice = ctx.dice.pick(bin_, f"hostile picked from the bin (14.0): {why}")
@@ -41,7 +42,8 @@ def pick_hostiles(ctx: Ctx, count: int | str, why: str) -> list[str]:
     return picked
 
 
-def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "marker"]) -> None:
+def start(ctx: Ctx, space: str, hostiles: list[str],
+          source: Literal["card", "marker", "camp"]) -> None:
     """15.1 (2)-(3): Tactical Edge, then the lines; the raider line waits for the player."""
     m, sc = ctx.m, ctx.sc
     raiders = [u.id for u in in_space(m, space)]
@@ -72,6 +74,7 @@ def start(ctx: Ctx, space: str, hostiles: list[str], source: Literal["card", "ma
         space=space,
         source=source,
         card=m.in_play if source == "card" else None,
+        camp=[h for h in hostiles if h in m.camps.get(space, [])],
         edge=edge,
         edge_text=text,
         raider_line=raiders,
@@ -289,6 +292,8 @@ def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
     words = {"raider": "raiders win", "hostile": "hostiles win", "draw": "a draw"}
     ctx.say("battle_end", f"Battle over: {words[outcome]} (16.0)", "16.0", outcome=outcome)
     ctx.say("battle_end", "Hostiles back to the bin (14.0)", "14.0")
+    if b.camp:
+        camp_after_battle(ctx, b)
     card = sc.card[b.card] if b.card else None
     if outcome == "raider":
         if card is not None:
@@ -304,6 +309,30 @@ def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
             rp_change(ctx, -card.lose_rp, f"{card.id} lost")
     m.last_battle = b
     m.battle = None
+
+
+def camp_after_battle(ctx: Ctx, b: Battle) -> None:
+    """8.0 (1): a camp's eliminated hostiles go to the bin; the others stay in their space."""
+    m, sc = ctx.m, ctx.sc
+    left = [h for h in m.camps.get(b.space, []) if h not in b.dead]
+    where = sc.space_by_id[b.space].name
+    if left:
+        m.camps[b.space] = left
+        ctx.say("camp", f"{len(left)} stay in the camp at {where} (8.0)", "8.0")
+    else:
+        m.camps.pop(b.space, None)
+        ctx.say("camp", f"The camp at {where} is wiped out (8.0)", "8.0")
+
+
+def place_camps(ctx: Ctx) -> None:
+    """8.0 (1) Situation: the Mission card's camps get their hostiles from the bin."""
+    m, sc = ctx.m, ctx.sc
+    for camp in sc.mission[m.card].camps:
+        where = sc.space_by_id[camp.space].name
+        picked = pick_hostiles(ctx, camp.hostiles, f"{camp.name} at {where}")
+        if picked:
+            m.camps.setdefault(camp.space, []).extend(picked)
+            ctx.say("camp", f"{camp.name} at {where}: {len(picked)} hostiles (8.0)", "8.0")
 
 
 def leader_roll(ctx: Ctx, space: str) -> None:

@@ -8,6 +8,7 @@ lose the campaign, winning every card wins it (25.3).
 from __future__ import annotations
 
 from rules.core.errors import RuleError
+from rules.raiders.battle import place_camps
 from rules.raiders.forces import Ctx, on_map, place
 from rules.raiders.objectives import objective_met
 from rules.raiders.state import Gear, Marker, Mission, Record, Unit
@@ -50,6 +51,7 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     ctx.say("mission", f"Alert {alert}{bonus} (8.0, 25.1)", "25.1")
     where = ", ".join(sc.space_by_id[s].name for s in card.spaces)
     ctx.say("mission", f"Markers (7.0): {where}", "7.0")
+    place_camps(ctx)
     if camp.leaders:
         ctx.say("mission", f"Leaders kept (25.0): {', '.join(camp.leaders)}", "25.0")
         ctx.say("mission", "Place them free with 'recruit'", "25.0")

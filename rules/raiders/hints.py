@@ -6,7 +6,7 @@ accept.  Lists are short and best first (Discord shows 25 suggestions at most).
 
 from __future__ import annotations
 
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any
 
 from rules.core.contract import Action, Choice
@@ -147,25 +147,30 @@ def leader_forces(ctx: Ctx) -> list[str]:
 
 
 def coordinated_moves(ctx: Ctx) -> list[A.Move]:
-    """26.0: pairs of leader forces that can both reach a space with a marker."""
+    """26.0: groups of two or more leader forces that can all reach a space with a marker or
+    a camp, within stacking."""
     if not ctx.state.coordinated:
         return []
     m, sc = ctx.m, ctx.sc
     out: list[A.Move] = []
-    marked = {mk.space for mk in on_board(m)}
+    targets = {mk.space for mk in on_board(m)} | set(m.camps)
     forces = leader_forces(ctx)
     for a in forces:
-        for b in forces:
-            if a == b:
-                continue
-            both = set(reach(ctx, a)) & set(reach(ctx, b)) & marked
-            for space in sorted(both):
-                count = sum(1 for f in (a, b) for u in members(m, f) if not sc.unit_type[u.type].leader)
-                here = sum(1 for u in on_map(m) if u.space == space and u.force not in (a, b)
+        for others in companion_groups([f for f in forces if f != a]):
+            group = (a, *others)
+            common = targets.intersection(*(set(reach(ctx, f)) for f in group))
+            for space in sorted(common):
+                count = sum(1 for f in group for u in members(m, f) if not sc.unit_type[u.type].leader)
+                here = sum(1 for u in on_map(m) if u.space == space and u.force not in group
                            and not sc.unit_type[u.type].leader)
                 if sc.space_by_id[space].staging or here + count <= m.command:
-                    out.append(A.Move(force=a, to=space, with_force=b))
+                    out.append(A.Move(force=a, to=space, with_force=",".join(others)))
     return out
+
+
+def companion_groups(forces: list[str]) -> list[tuple[str, ...]]:
+    """Every non-empty group of ``forces`` in order (few: one per leader on the map)."""
+    return [group for n in range(1, len(forces) + 1) for group in combinations(forces, n)]
 
 
 def legal(ctx: Ctx) -> list[Action]:
@@ -342,8 +347,11 @@ def choices_for(ctx: Ctx, action: str, field: str, partial: dict[str, Any]) -> l
     elif action == "move" and field in ("force", "with_force"):
         forces = [m.force] if m.force and field == "force" else force_ids(m)
         if field == "with_force":
-            forces = [f for f in leader_forces(ctx) if f != str(partial.get("force", "")).upper()]
-        out = [force_choice(f) for f in forces]
+            others = [f for f in leader_forces(ctx) if f != str(partial.get("force", "")).upper()]
+            out = [Choice(value=",".join(g), label=" + ".join(label(sc, m, f) for f in g)[:100])
+                   for g in companion_groups(others)[:25]]
+        else:
+            out = [force_choice(f) for f in forces]
     elif action == "move" and field == "to":
         fid = str(partial.get("force", "")).upper()
         if fid in force_ids(m):

@@ -129,8 +129,10 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
         use_card(ctx, card, f"{how} move")
         path = [start, to]
     companions: list[str] = []
-    if with_force:
-        companions = coordinate(ctx, fid, with_force, to)
+    for other in companion_forces(with_force):
+        companions += coordinate(ctx, fid, other, to)
+    if len(set(companions)) != len(companions):
+        raise RuleError("Name each force to move with once (26.0).")
     # 10.2: stacking is checked at the end of the move; Staging Areas hold any number.
     before = {u.id: (u.space, u.force) for u in m.units}
     stay_force = new_force(m) if len(mover_ids) < len(units) else None
@@ -161,19 +163,25 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
     card_segment(ctx)
 
 
+def companion_forces(with_force: str | None) -> list[str]:
+    """26.0: ``F2`` or ``F2,F3``: the forces named to move with the operating one."""
+    return [part.strip().upper() for part in (with_force or "").split(",") if part.strip()]
+
+
 def coordinate(ctx: Ctx, fid: str, other_id: str, to: str) -> list[str]:
-    """26.0: a second force with a leader joins the move into a space with a marker."""
+    """26.0: another force with a leader joins the move into a space with a marker or camp;
+    its units, which then belong to the operating force (one card for all)."""
     m, sc = ctx.m, ctx.sc
     if not ctx.state.coordinated:
         raise RuleError("Coordinated operations (26.0) are an option this game was not started with.")
     other = force(m, other_id)
     oid = other[0].force
     if oid == fid:
-        raise RuleError("Name a second, different force to move with (26.0).")
+        raise RuleError("Name other forces than the one that operates to move with it (26.0).")
     leaders = [any(sc.unit_type[u.type].leader for u in f) for f in (members(m, fid), other)]
     if not all(leaders):
         raise RuleError("In a coordinated operation each moving force includes a leader (26.0).")
-    if not any(mk.space == to for mk in on_board(m)):
+    if not any(mk.space == to for mk in on_board(m)) and to not in m.camps:
         raise RuleError("Coordinated forces must end in a space with an objective marker or camp (26.0).")
     assert oid is not None
     if to not in reach(ctx, oid):
@@ -203,7 +211,8 @@ def card_segment(ctx: Ctx) -> None:
         return
     if not m.deck:
         # Only possible when the deck ran out mid-operation; nothing left to draw.
-        objective_segment(ctx)
+        if not combat_segment(ctx, None, ""):
+            objective_segment(ctx)
         return
     draw(ctx)
     if can_swap(ctx) is None and supply_offer(ctx) is None:
@@ -257,17 +266,29 @@ def play(ctx: Ctx) -> None:
     assert m.in_play is not None
     card: OpsCard = ctx.sc.card[m.in_play]
     count = resolve(ctx, card)
-    if count is not None and m.force is not None and members(m, m.force):
-        space = members(m, m.force)[0].space
-        assert space is not None
-        if fight(ctx, space, count, card.title, "card"):
-            return
-    objective_segment(ctx)
+    if not combat_segment(ctx, count, card.title):
+        objective_segment(ctx)
 
 
-def fight(ctx: Ctx, space: str, count: int | str, why: str, source: Literal["card", "marker"]) -> bool:
-    """15.1 (1): pick the hostiles and open the battle; True while it waits on the player."""
-    picked = battle.pick_hostiles(ctx, count, why)
+def combat_segment(ctx: Ctx, count: int | str | None, why: str) -> bool:
+    """11.0 (4): fight the hostiles the card called up and any camp where the force stands
+    (8.0 (1)), in one battle; True while that battle waits on the player."""
+    m = ctx.m
+    if m.force is None or not members(m, m.force):
+        return False
+    space = members(m, m.force)[0].space
+    assert space is not None
+    camp = list(m.camps.get(space, []))
+    if count is None and not camp:
+        return False
+    return fight(ctx, space, count or 0, why, "card" if count is not None else "camp", camp)
+
+
+def fight(ctx: Ctx, space: str, count: int | str, why: str,
+          source: Literal["card", "marker", "camp"], already: list[str] | None = None) -> bool:
+    """15.1 (1): pick the hostiles (joining any ``already`` on the map) and open the battle;
+    True while it waits on the player."""
+    picked = list(already or []) + battle.pick_hostiles(ctx, count, why)
     if not picked:
         return False
     ctx.m.segment = "battle"
@@ -284,7 +305,7 @@ def after_battle(ctx: Ctx) -> None:
         end_op(ctx)
         return
     source = m.last_battle.source if m.last_battle else "card"
-    if source == "card":
+    if source in ("card", "camp"):
         objective_segment(ctx)
     else:
         m.segment = "objective"

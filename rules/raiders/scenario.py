@@ -154,6 +154,20 @@ class Success(Frozen):
     text: str
 
 
+class Camp(Frozen):
+    """8.0 (1) Situation: hostiles the Mission card places on the map at the start.
+
+    Unlike hostiles an Ops card calls up (14.0: back to the bin after the battle), a camp's
+    hostiles stay in their space until eliminated: the scenario exception 14.0 allows.  A force
+    that ends its move there fights them in the combat segment (11.0 (4)).
+    """
+
+    space: str
+    #: How many are picked from the bin: a number, a die roll, or the alert level (15.1 (1)).
+    hostiles: int | Literal["die", "alert"] = Field(default=1)
+    name: str = "Camp"
+
+
 class MissionCard(Frozen):
     """One Mission card (8.0)."""
 
@@ -169,6 +183,7 @@ class MissionCard(Frozen):
     rp: int = Field(ge=0)  # Logistics
     command: int = Field(ge=1)  # Command: the stacking limit (10.2)
     success: Success
+    camps: list[Camp] = Field(default_factory=list)  # Situation: hostiles placed (8.0 (1))
 
 
 class DemolitionRow(Frozen):
@@ -219,6 +234,11 @@ class Scenario(Frozen):
                     raise ValueError(f"mission {mission.id} places {kind} in {where}")
             if mission.objective.space is not None and mission.objective.space not in spaces:
                 raise ValueError(f"mission {mission.id} names unknown space")
+            staging = {sp.id for sp in self.spaces if sp.staging}
+            for camp in mission.camps:
+                if camp.space not in spaces or camp.space in staging:
+                    raise ValueError(f"mission {mission.id} camps in {camp.space}: not a map space"
+                                     " outside the Staging Areas")
         for card in self.ops_cards:
             for effect in (card.effect, card.fail):
                 if effect.reinforcement is not None and effect.reinforcement not in unit_types:

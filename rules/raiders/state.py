@@ -3,7 +3,8 @@
 Hidden information is kept out of order: the draw deck is a list of *slots*, ``None`` for a
 face-down card nobody has seen (it is picked at random from the unseen cards at the moment it
 is drawn) and a card id only where the rules make a card's place known (a card a guide sent
-to the bottom, 22.0).  The hostiles bin is simply the hostiles not in a battle.
+to the bottom, 22.0).  The hostiles bin is simply the hostiles neither in a battle nor in a
+Mission card's camp.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ class Battle(BaseModel):
     """A battle in progress, or the one just fought (15.0)."""
 
     space: str
-    source: Literal["card", "marker"]
+    source: Literal["card", "marker", "camp"]
     card: str | None = None  # the Ops card whose win/lose lines apply (16.0)
+    camp: list[str] = Field(default_factory=list)  # hostiles of a Mission card camp (8.0 (1))
     round: int = 1
     edge: Literal["raider", "hostile"] = "raider"
     edge_text: str = ""
@@ -101,6 +103,8 @@ class Mission(BaseModel):
     units: list[Unit] = Field(default_factory=list)
     gear: list[Gear] = Field(default_factory=list)
     markers: list[Marker] = Field(default_factory=list)
+    #: 8.0 (1): hostiles the Mission card placed, by space; they stay until eliminated.
+    camps: dict[str, list[str]] = Field(default_factory=dict)
     op: int = 1  # number of the operation under way
     segment: Segment = "recruit"
     segment_action: Literal["recruit", "scout"] | None = None  # 11.0 (1): one or the other

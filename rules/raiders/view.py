@@ -136,6 +136,15 @@ def network_view(ctx: Ctx) -> NetworkView:
             Track(label="Ops left", value=len(m.deck), minimum=0),
             Track(label="RP", value=m.rp, minimum=0, maximum=sc.rp_max),
         ]
+        names = {camp.space: camp.name for camp in sc.mission[m.card].camps}
+        for space, hostiles in m.camps.items():  # 8.0 (1): on the map until eliminated
+            if m.battle is not None and m.battle.space == space:
+                continue  # drawn with the battle's hostiles below
+            forces.append(ForceView(
+                id=names.get(space, "Camp"), space=space, faction="hostile",
+                units=[UnitChip(id=h, label=h, faction="hostile", detail=f"c{sc.hostile[h].combat}")
+                       for h in hostiles],
+            ))
         shown_battle = m.battle or m.last_battle
         if shown_battle is not None:
             panel = battle_panel(ctx, shown_battle)
@@ -199,6 +208,9 @@ def status_lines(ctx: Ctx) -> list[str]:
         state_word = "destroyed" if mk.destroyed else "delivered" if mk.delivered else what
         where = sc.space_by_id[mk.space].name if mk.space else "-"
         lines.append(f"{mk.id} {where}: {state_word}")
+    for space, hostiles in m.camps.items():
+        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} hostiles")
+        lines += ["  " + " ".join(hostiles[i:i + 4]) for i in range(0, len(hostiles), 4)]
     if m.hand:
         lines.append(f"Kept: {', '.join(m.hand)}")
     lines.append(record_line(ctx))

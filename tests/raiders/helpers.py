@@ -12,8 +12,9 @@ from rules.raiders.state import Mission, RaidersState
 
 
 def mission_state(mission: str = "M1", **options: object) -> RaidersState:
-    """A game set up with Mission card ``mission`` (no dice: the card is chosen)."""
-    step = SYSTEM.setup("desert", {"mission": mission, **options}, ScriptedDice([]))
+    """A game set up with Mission card ``mission`` (the card is chosen; a camp's hostiles,
+    8.0 (1), are the first in the bin, so tests know them)."""
+    step = SYSTEM.setup("desert", {"mission": mission, **options}, ScriptedDice([1] * 12))
     state = step.state
     assert isinstance(state, RaidersState)
     return state

@@ -69,7 +69,7 @@ def test_a_loss_between_wins_does_not_end_the_campaign() -> None:
     state = finish(put(mission_state("M1"), "siwa", "Cdo-1"), won=False)
     state = do(state, A.NextMission(), [1]).state
     state = finish(put(state, "siwa", "Cdo-1"), won=True)
-    state = do(state, A.NextMission(), [1]).state
+    state = do(state, A.NextMission(), [1, 1, 1]).state  # M2: its camp's two hostiles (8.0)
     state = finish(put(state, "siwa", "Cdo-1"), won=False)
     assert state.campaign.outcome is None and state.phase == "between"
 
@@ -123,7 +123,7 @@ def test_success_leader_joins_the_next_mission() -> None:
         mk.revealed, mk.type, mk.destroyed = True, "fuel", True
     end_mission(c)
     assert c.state.campaign.leaders == ["Ldr-2"]
-    step = do(c.state, A.NextMission(), [1])
+    step = do(c.state, A.NextMission(), [1])  # M1: no camp
     assert "Leaders kept (25.0): Ldr-2" in [e.text for e in step.events]
     state = do(step.state, A.Recruit(unit="commando", at="siwa")).state
     begun = do(state, A.Begin())

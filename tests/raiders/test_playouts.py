@@ -75,12 +75,12 @@ def test_garbage_orders_raise_rule_error_only(seed: int, steps: int, data: st.Da
 
 
 def test_a_purposeful_player_wins_a_whole_campaign() -> None:
-    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 27).
+    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 40).
 
     If rules or data change the dice stream, pick another winning seed with
     ``play_smart`` (about one seed in 40 wins with this simple player).
     """
-    state = play_smart(27, {})
+    state = play_smart(40, {})
     assert state.campaign.outcome == "won"
     assert state.campaign.deck == []
     assert sum(r.won for r in state.campaign.record) == 6
