@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -123,11 +124,23 @@ class Service:
         try:
             handler = self._handler(inv.command)
             async with self._lock(inv.channel_id):
-                if inv.interaction_id:
+                # A system order stores its step and its reply in one unit, both UNIQUE on
+                # the interaction id, so a repeated delivery cannot be applied twice: it is
+                # looked up only if the order fails, sparing every order a read (issue 7).
+                # Other commands may write more than once, so they look first.
+                optimistic = handler is _order_handler
+                if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
                         return Reply.model_validate_json(answered)
-                return await handler(self, inv)
+                try:
+                    return await handler(self, inv)
+                except (RuleError, DiceExhausted, sqlite3.IntegrityError):
+                    if optimistic and inv.interaction_id:
+                        answered = await self.store.answered(inv.interaction_id)
+                        if answered is not None:
+                            return Reply.model_validate_json(answered)
+                    raise
         except RuleError as exc:
             return replies.error(exc.message)
         except DiceExhausted as exc:

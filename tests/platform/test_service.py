@@ -115,6 +115,22 @@ async def test_same_interaction_twice_at_once_is_applied_once(table: Table) -> N
     assert game and game.row.head_seq == 1
 
 
+async def test_a_repeated_order_still_legal_is_answered_from_the_log(table: Table) -> None:
+    # The second delivery would be legal again (an anytime order): the UNIQUE interaction id
+    # refuses its step, and the first reply is given instead of an incident or a second step.
+    await start(table)
+    inv = table.invocation("bob", "/duel stance mode:bold", interaction="discord-44")
+    first = await table.service.handle(inv)
+    second = await table.service.handle(inv)
+    assert not first.error and first == second
+    game = await table.service.live_game(table.channel)
+    assert game is not None and game.row.head_seq == 1
+    steps = await table.service.store.steps(game.row.id)
+    assert [s.interaction_id for s in steps].count("discord-44") == 1
+    after = await table("alice", "/duel roll")  # the game goes on from the one stored step
+    assert not after.error and "#2" in after.text
+
+
 async def test_two_orders_at_the_same_moment_serialize(table: Table) -> None:
     await start(table)
     replies = await asyncio.gather(
