@@ -368,8 +368,10 @@ class Service:
                 async with self.store.transaction() as db:
                     await before(db)
                     write(db)
-        except Exception:
-            self.forget(game.row.channel_id)  # on any doubt the next order re-reads the game
+        except BaseException:
+            # On any doubt (a failed write, or this order cancelled while its unit may still
+            # commit) the next order re-reads the game instead of trusting the cache.
+            self.forget(game.row.channel_id)
             raise
         if self.dice_source is not None:
             self.dice_source.commit(outcome.dice)

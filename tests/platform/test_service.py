@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from bot.config import Settings
 from bot.service import Service
 from tests.platform.conftest import Table
@@ -129,6 +131,27 @@ async def test_a_repeated_order_still_legal_is_answered_from_the_log(table: Tabl
     assert [s.interaction_id for s in steps].count("discord-44") == 1
     after = await table("alice", "/duel roll")  # the game goes on from the one stored step
     assert not after.error and "#2" in after.text
+
+
+async def test_an_order_cancelled_after_its_commit_leaves_no_stale_cache(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Group commit may commit a unit whose order was cancelled meanwhile (a bot shutting
+    # down); the service must not go on from its cached, now old, game.
+    await start(table)
+    store = table.service.store
+    real = store.commit_unit
+
+    async def committed_then_cancelled(unit) -> None:
+        await real(unit)
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(store, "commit_unit", committed_then_cancelled)
+    with pytest.raises(asyncio.CancelledError):
+        await table.service.handle(table.invocation("alice", "/duel roll"))
+    monkeypatch.setattr(store, "commit_unit", real)
+    reply = await table("bob", "/duel roll")  # step 1 was stored: it is blue's turn now
+    assert not reply.error and reply.text.startswith("#2"), reply.text
 
 
 async def test_two_orders_at_the_same_moment_serialize(table: Table) -> None:
