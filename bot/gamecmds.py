@@ -61,18 +61,6 @@ def _convert(option: OptionSpec, value: Any) -> Any:
     return text
 
 
-def parse_game_options(text: str | None) -> dict[str, Any]:
-    """``coordinated,scouting`` or ``turns=5`` into ``{"coordinated": True, "turns": "5"}``."""
-    options: dict[str, Any] = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        options[key.strip().lower()] = value.strip() if sep else True
-    return options
-
-
 def status_reply(svc: Service, game: LiveGame, *, public: bool = False) -> Reply:
     """Turn, phase, seats, who acts and what they can do."""
     system = game.system
@@ -101,7 +89,7 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
         raise RuleError(
             f"{system.title} has no scenario '{scenario[:40]}'; scenarios: {', '.join(system.scenarios)}."
         )
-    game_options = parse_game_options(opts.get("options"))
+    game_options = system.parse_options(opts.get("options")).model_dump(mode="json", exclude_defaults=True)
     seed, digest = new_seed()
     draft = GameRow(
         id=0, channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
@@ -369,4 +357,4 @@ async def cmd_undo(svc: Service, inv: Invocation) -> Reply:
     return await svc.remember(inv, game.row.id, reply)
 
 
-__all__ = ["EXPORT_FORMAT", "export_document", "parse_game_options", "read_options"]
+__all__ = ["EXPORT_FORMAT", "export_document", "read_options"]

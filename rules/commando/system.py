@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rules.commando import (
     activation, demolition, measuring, melee, menus, movement, scoring, shooting,
@@ -22,12 +22,18 @@ from rules.commando.actions import (
 from rules.commando.scenario import load_scenario
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
 from rules.commando.view import build_view
-from rules.core.contract import Action, Choice, Event, GameSystem, Step
+from rules.core.contract import Action, Choice, Event, GameOptions, GameSystem, Step
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.views import TableView
 
 SCENARIOS = ("st_nazaire", "training")
+
+
+class CommandoOptions(GameOptions):
+    """``/game new options:turns=5``: a shorter or longer raid than the scenario's."""
+
+    turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
 
 Handler = Callable[[RaidState, str, Any, Dice], list[Event]]
 
@@ -81,17 +87,16 @@ class CommandoRaid(GameSystem):
     actions = ACTIONS
     state_model = RaidState
 
-    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Step:
+    options_model = CommandoOptions
+
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Lay out the table of ``scenario``; option ``turns`` shortens or lengthens the game."""
         if scenario not in SCENARIOS:
             raise RuleError(f"There is no scenario '{scenario[:30]}'; scenarios: "
                             f"{', '.join(SCENARIOS)}.")
+        assert isinstance(options, CommandoOptions)
         scen = load_scenario(scenario)
-        turns = options.get("turns", scen.turns)
-        if isinstance(turns, str) and turns.strip().isdigit():
-            turns = int(turns)  # typed in the console as text
-        if not isinstance(turns, int) or not 1 <= turns <= 30:
-            raise RuleError("The option 'turns' must be a whole number from 1 to 30.")
+        turns = options.turns or scen.turns
         units = [
             UnitState(id=u.id, name=u.name, side=u.side, kind=u.kind, officer=u.officer,
                       x=u.x, y=u.y, facing=u.facing)

@@ -16,12 +16,13 @@ import enum
 import types
 import typing
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, OrderRule, StateT, collect_rules
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
@@ -112,8 +113,12 @@ class OptionSpec(BaseModel):
         elif typing.get_origin(annotation) is Literal:
             kind = "enum"
             choices = [str(v) for v in typing.get_args(annotation)]
-        else:
+        elif annotation is str:
             kind = "id"
+        else:
+            # float, list[int], a model...: no front end can take it; fail at start-up.
+            raise TypeError(f"option {name!r}: type {annotation!r} is not one of str, int, bool, "
+                            "an Enum or a Literal")
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
         if extra.get("free_text"):
             kind = "text"
@@ -138,10 +143,15 @@ def _strip_optional(annotation: Any) -> Any:
 
 
 class Choice(BaseModel):
-    """One autocomplete suggestion: the value sent and the label shown (<= 100 chars)."""
+    """One autocomplete suggestion: the value sent and the label shown (<= 100 chars).
+
+    ``info`` marks an entry that only informs ("Not your turn: waiting on NATO"): sent as is,
+    it is refused with the rules' sentence; the conformance kit does not count it.
+    """
 
     value: str
     label: str
+    info: bool = False
 
 
 class Event(BaseModel):
@@ -185,67 +195,225 @@ class Step(BaseModel):
     result: str | None = None
 
 
-class GameSystem(ABC):
-    """One refereed game system.  Subclass, fill the class attributes, register an instance."""
+class GameOptions(BaseModel):
+    """Base of a system's options for ``/game new options:`` (none by default).
+
+    A system subclasses it with typed fields (``turns: int = Field(7, ge=1, le=30,
+    description=...)``); unknown or malformed options are refused with the list of the known
+    ones and their ranges by :meth:`GameSystem.parse_options`, on Discord and the console alike.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+#: Label of the one informational autocomplete entry shown when a side is not waited on.
+NOT_YOUR_TURN = "(not your turn)"
+
+
+class GameSystem(ABC, Generic[StateT]):
+    """One refereed game system.  Subclass, fill the class attributes, declare its orders.
+
+    A system states its orders once, with :func:`rules.core.orders.order` (resolver, phases,
+    legal offers); :meth:`apply`, :meth:`legal_actions` and :meth:`choices` are derived from
+    those declarations here.  What is left to write is the rules: ``setup``, ``phase_of``,
+    ``waiting_on``, ``turn_part``, ``status``, ``view`` and ``result``.  The package that holds
+    the system exposes it as ``SYSTEM`` in its ``__init__`` and is found by
+    :mod:`rules.core.registry` without being named anywhere else.
+    """
 
     key: ClassVar[str]
     title: ClassVar[str]
     #: Seat names, e.g. ``("nato", "soviet")``.  Solitaire systems have one.
     sides: ClassVar[tuple[str, ...]]
+    #: Seat names as players read them (``{"nato": "NATO"}``); the key, capitalised, otherwise.
+    side_names: ClassVar[dict[str, str]] = {}
     #: Scenario keys; the first is the default of ``/game new``.
     scenarios: ClassVar[tuple[str, ...]]
     actions: ClassVar[tuple[type[Action], ...]]
     state_model: ClassVar[type[BaseModel]]
+    #: The options of ``/game new options:`` (see :class:`GameOptions`).
+    options_model: ClassVar[type[GameOptions]] = GameOptions
+    #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
+    order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
 
-    # -- the pure core ---------------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.order_rules = collect_rules(cls)
 
-    @abstractmethod
-    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Step:
-        """Create the opening state of ``scenario``.  Raise RuleError for an unknown one."""
-
-    @abstractmethod
-    def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:
-        """Resolve ``action`` given by ``side``.  Pure; raises RuleError when not allowed."""
-
-    @abstractmethod
-    def choices(
-        self, state: BaseModel, side: str, action: str, field: str, partial: dict[str, Any]
-    ) -> list[Choice]:
-        """Autocomplete for ``field`` of order ``action``, given the options typed so far."""
+    # -- what each system writes ------------------------------------------------------------
 
     @abstractmethod
-    def legal_actions(self, state: BaseModel, side: str) -> list[Action]:
-        """Orders ``side`` may give now (a representative, complete-enough list).
-
-        Used by random-legal drivers, fuzzing and the "what can I do" line of status.  It
-        must be non-empty whenever ``side`` is in :meth:`waiting_on`.
-        """
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
+        """Create the opening state of ``scenario`` with ``options``, an instance of
+        :attr:`options_model`.  Raise RuleError for an unknown scenario."""
 
     @abstractmethod
-    def waiting_on(self, state: BaseModel) -> list[str]:
+    def waiting_on(self, state: StateT) -> list[str]:
         """The sides that must act now (empty once the game is over)."""
 
     @abstractmethod
-    def turn_part(self, state: BaseModel) -> str:
+    def turn_part(self, state: StateT) -> str:
         """A short label of where the game stands, e.g. ``Turn 2/7 · Operations · NATO``."""
 
     @abstractmethod
-    def status(self, state: BaseModel) -> list[str]:
+    def status(self, state: StateT) -> list[str]:
         """Lines for ``/game status``: turn, phase, who acts, objectives, what they can do."""
 
     @abstractmethod
-    def view(self, state: BaseModel) -> BaseModel:
+    def view(self, state: StateT) -> BaseModel:
         """The view model the renderer draws (one of :mod:`rules.core.views`)."""
 
-    # -- shared helpers --------------------------------------------------------------------
+    def phase_of(self, state: StateT) -> str:
+        """The phase an order is checked against (``@order(..., phases=...)``)."""
+        return "play"
 
-    def result(self, state: BaseModel) -> str | None:
+    def phase_title(self, state: StateT) -> str:
+        """The phase as a player reads it, for "orders now are" sentences."""
+        return self.phase_of(state).replace("_", " ").capitalize()
+
+    def result(self, state: StateT) -> str | None:
         """How the game ended, or None while it goes on."""
         return None
 
-    def load_state(self, data: str | bytes) -> BaseModel:
+    def after_order(self, ctx: Ctx[StateT], action: Action) -> None:
+        """Bookkeeping every accepted order ends with (control of areas, the end of a game)."""
+
+    def label(self, state: StateT, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        """The autocomplete label of ``value`` for ``field``: what a player needs to choose
+        (range and roll needed, cost, where a move really stops).  The value by default."""
+        return value
+
+    # -- derived from the declarations --------------------------------------------------------
+
+    def side_name(self, side: str) -> str:
+        """``NATO`` for ``nato``."""
+        return self.side_names.get(side, side.capitalize())
+
+    def check_state(self, state: BaseModel) -> StateT:
+        """The state as this system's type, or a RuleError (a game of another system)."""
+        if not isinstance(state, self.state_model):
+            raise RuleError(f"This is not a {self.title} game.")
+        return state  # type: ignore[return-value]
+
+    def copy_state(self, state: StateT) -> StateT:
+        """A deep copy to resolve an order on (a JSON-mode round trip: ~4x deepcopy's speed)."""
+        return type(state).model_validate(state.model_dump())  # type: ignore[return-value]
+
+    def rule_of(self, action: type[Action] | Action) -> OrderRule:
+        """The declared rule of an order model; a RuleError for another system's order."""
+        kind = action if isinstance(action, type) else type(action)
+        rule = self.order_rules.get(kind)
+        if rule is None:
+            raise RuleError(f"That is not a {self.title} order.")
+        return rule
+
+    def orders_open(self, state: StateT, side: str) -> list[OrderRule]:
+        """The declared orders ``side`` may give now (anytime ones included), in model order."""
+        if self.result(state) is not None:
+            return []
+        waited = side in self.waiting_on(state)
+        phase = self.phase_of(state)
+        out = []
+        for action in self.actions:
+            rule = self.order_rules.get(action)
+            if rule is None or not rule.open_in(phase):
+                continue
+            if waited or action.anytime or action.read_only:
+                out.append(rule)
+        return out
+
+    def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:
+        """Resolve ``action`` given by ``side`` on a copy of ``state``: pure; RuleError if refused.
+
+        The checks every order shares come first: a state of this system, a real side, an
+        order of this system, the game not over, the side waited on (unless the order is
+        ``anytime`` or read-only) and the order open in this phase.
+        """
+        s = self.check_state(state)
+        if side not in self.sides:
+            names = ", ".join(self.sides)
+            raise RuleError(f"'{_clip(str(side), 20)}' is not a side; sides: {names}.")
+        rule = self.rule_of(action)
+        if action.read_only:
+            ctx = Ctx(state=s, side=side, dice=dice)
+            rule.resolve(self, ctx, action)
+            return self.make_step(s, ctx.events)
+        verdict = self.result(s)
+        if verdict is not None:
+            raise RuleError(f"The game is over: {verdict}")
+        if not action.anytime and side not in self.waiting_on(s):
+            raise RuleError(f"It is not your turn: waiting on {self.waiting_names(s)}.")
+        if not rule.open_in(self.phase_of(s)):
+            raise RuleError(self.not_now(s, side, action))
+        ctx = Ctx(state=self.copy_state(s), side=side, dice=dice)
+        rule.resolve(self, ctx, action)
+        self.after_order(ctx, action)
+        return self.make_step(ctx.state, ctx.events, snapshot=ctx.snapshot, reveals=ctx.reveals)
+
+    def setup(self, scenario: str, options: Any, dice: Dice) -> Step:
+        """The opening step of ``scenario``; ``options`` is ``/game new`` text, a stored dict or
+        an options model, checked by :meth:`parse_options` before :meth:`start` sees it."""
+        parsed = options if isinstance(options, self.options_model) else self.parse_options(options)
+        return self.start(scenario, parsed, dice)
+
+    def waiting_names(self, state: StateT) -> str:
+        """Who must act now, as players read it (``NATO``)."""
+        return ", ".join(self.side_name(w) for w in self.waiting_on(state)) or "nobody"
+
+    def not_now(self, state: StateT, side: str, action: Action) -> str:
+        """The sentence for an order given in the wrong phase: which orders are open now."""
+        names = sorted({r.action.name for r in self.orders_open(state, side)})
+        return (f"'{action.name}' is not an order of this phase ({self.phase_title(state)}); "
+                f"orders now: {', '.join(names) or 'none'}.")
+
+    def legal_actions(self, state: BaseModel, side: str) -> list[Action]:
+        """Every order ``side`` may give now: the offers of the declared orders open now.
+
+        Used by ``/game status``, random-legal playouts, fuzzing and autocomplete.  It is
+        non-empty whenever ``side`` is in :meth:`waiting_on` (the conformance kit checks it).
+        """
+        s = self.check_state(state)
+        out: list[Action] = []
+        for rule in self.orders_open(s, side):
+            out += rule.legal(self, s, side)
+        return out
+
+    def choices(
+        self, state: BaseModel, side: str, action: str, field: str, partial: dict[str, Any]
+    ) -> list[Choice]:
+        """Autocomplete for ``field`` of ``action``: the values of that field among the legal
+        orders that agree with what was typed in the other fields, labelled by :meth:`label`,
+        at most 25.  When ``side`` is not waited on, one informational entry says so."""
+        s = self.check_state(state)
+        model = self.action_type(action)
+        rule = self.order_rules.get(model)
+        if rule is None or field not in model.model_fields:
+            return []
+        open_now = rule in self.orders_open(s, side)
+        if not open_now:
+            return [Choice(value=NOT_YOUR_TURN, label=self._closed_label(s, side), info=True)]
+        typed = str(partial.get(field) or "").strip().lower()
+        values = _field_values(rule.legal(self, s, side), field, partial)
+        out = [Choice(value=v, label=_clip(self.label(s, side, action, field, v, partial), 100))
+               for v in values if typed in v.lower()][:25]
+        if not out and values and typed:
+            out = [Choice(value=_clip(typed, 100), label=_clip(f"Nothing legal matches '{typed}'", 100),
+                          info=True)]
+        return out
+
+    def _closed_label(self, state: StateT, side: str) -> str:
+        if self.result(state) is not None:
+            return "The game is over"
+        if side not in self.waiting_on(state):
+            return f"Not your turn: waiting on {self.waiting_names(state)}"
+        return f"Not an order of this phase ({self.phase_title(state)})"
+
+    # -- shared helpers --------------------------------------------------------------------
+
+    def load_state(self, data: str | bytes) -> StateT:
         """Rebuild a state from its JSON."""
-        return self.state_model.model_validate_json(data)
+        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
 
     def make_step(
         self,
@@ -256,13 +424,14 @@ class GameSystem(ABC):
         reveals: bool = False,
     ) -> Step:
         """Build a :class:`Step`, deriving ``waiting_on``, ``turn_part`` and the result."""
-        result = self.result(state)
+        s = self.check_state(state)
+        result = self.result(s)
         return Step(
-            state=state,
+            state=s,
             events=list(events or []),
             snapshot=snapshot or result is not None,
-            waiting_on=[] if result is not None else self.waiting_on(state),
-            turn_part=self.turn_part(state),
+            waiting_on=[] if result is not None else self.waiting_on(s),
+            turn_part=self.turn_part(s),
             reveals=reveals,
             game_over=result is not None,
             result=result,
@@ -282,21 +451,116 @@ class GameSystem(ABC):
         Every problem becomes one RuleError sentence naming the option and what it accepts.
         """
         model = self.action_type(name)
-        specs = {spec.name: spec for spec in model.options()}
-        for key, value in options.items():
-            if key not in specs:
-                allowed = ", ".join(specs) or "no options"
-                raise RuleError(f"'{name}' has no option '{_clip(key)}'; it takes: {allowed}.")
-            limit = MAX_TEXT_LENGTH if specs[key].kind == "text" else MAX_OPTION_LENGTH
-            if isinstance(value, str) and len(value) > limit:
-                raise RuleError(
-                    f"The value of '{key}' is {len(value)} characters long; "
-                    f"at most {limit} are accepted."
-                )
-        try:
-            return model.model_validate(options)
-        except ValidationError as exc:
-            raise RuleError(_explain(name, specs, exc)) from None
+        return parse_model(model, name, options)
+
+    def parse_options(self, raw: str | dict[str, Any] | None) -> GameOptions:
+        """``/game new options:`` text (``turns=5,scouting``) or a stored dict, validated.
+
+        A bare word is a yes/no option set to yes; an unknown or malformed option is refused
+        with the list of the known ones and their ranges.
+        """
+        values = split_options(raw) if not isinstance(raw, dict) else dict(raw)
+        specs = {s.name: s for s in option_specs(self.options_model)}
+        known = describe_options(specs.values())
+        for key, value in values.items():
+            spec = specs.get(key)
+            if spec is None:
+                raise RuleError(f"{self.title} has no option '{_clip(key)}'; options: {known}.")
+            if value is True and spec.kind != "bool":
+                raise RuleError(f"The option '{key}' needs a value: {describe_options([spec])}.")
+        return parse_model(self.options_model, "options", values)  # type: ignore[return-value]
+
+    def check_declarations(self) -> None:
+        """Raise TypeError at start-up for an order or option the front ends cannot express,
+        or an order model without a declared rule."""
+        # A system written before the kit dispatches in its own ``apply``: no rules to check.
+        declared = type(self).apply is GameSystem.apply
+        for action in self.actions:
+            action.options()
+            if declared and action not in self.order_rules:
+                raise TypeError(f"{self.key}: order {action.__name__} has no @order rule")
+        option_specs(self.options_model)
+
+
+def _field_values(orders: list[Action], field: str, partial: dict[str, Any]) -> list[str]:
+    """The distinct values of ``field`` among ``orders`` that agree with ``partial``."""
+    seen: list[str] = []
+    for candidate in orders:
+        if field not in type(candidate).model_fields:
+            continue
+        if any(_disagrees(candidate, key, typed) for key, typed in partial.items() if key != field):
+            continue
+        value = _as_text(getattr(candidate, field))
+        if value and value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _disagrees(candidate: Action, key: str, typed: Any) -> bool:
+    if key not in type(candidate).model_fields or typed in (None, ""):
+        return False
+    return _as_text(getattr(candidate, key)).lower() != _as_text(typed).lower()
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def split_options(text: str | None) -> dict[str, Any]:
+    """``coordinated,turns=5`` into ``{"coordinated": True, "turns": "5"}`` (commas or spaces)."""
+    options: dict[str, Any] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        for word in part.split():
+            key, sep, value = word.partition("=")
+            options[key.strip().lower()] = value.strip() if sep else True
+    return options
+
+
+def option_specs(model: type[BaseModel]) -> list[OptionSpec]:
+    """Describe the fields of an options or order model (TypeError on one it cannot express)."""
+    return [OptionSpec.from_field(name, f) for name, f in model.model_fields.items()]
+
+
+def describe_options(specs: Any) -> str:
+    """``turns=1..30, scouting (yes/no)``: the options a player may give, with their ranges."""
+    words = []
+    for spec in specs:
+        if spec.kind == "bool":
+            words.append(f"{spec.name} (yes/no)")
+        elif spec.kind == "int":
+            low = "" if spec.minimum is None else spec.minimum
+            high = "" if spec.maximum is None else spec.maximum
+            words.append(f"{spec.name}={low}..{high}" if (low, high) != ("", "") else f"{spec.name}=<number>")
+        elif spec.kind == "enum":
+            words.append(f"{spec.name}={'|'.join(spec.choices)}")
+        else:
+            words.append(f"{spec.name}=<text>")
+    return ", ".join(words) or "none"
+
+
+def parse_model(model: type[BaseModel], name: str, options: dict[str, Any]) -> BaseModel:
+    """Validate ``options`` into ``model``; every problem one RuleError sentence."""
+    specs = {spec.name: spec for spec in option_specs(model)}
+    for key, value in options.items():
+        if key not in specs:
+            allowed = ", ".join(specs) or "no options"
+            raise RuleError(f"'{name}' has no option '{_clip(key)}'; it takes: {allowed}.")
+        limit = MAX_TEXT_LENGTH if specs[key].kind == "text" else MAX_OPTION_LENGTH
+        if isinstance(value, str) and len(value) > limit:
+            raise RuleError(
+                f"The value of '{key}' is {len(value)} characters long; "
+                f"at most {limit} are accepted."
+            )
+    try:
+        return model.model_validate(options)
+    except ValidationError as exc:
+        raise RuleError(_explain(name, specs, exc)) from None
 
 
 def _clip(text: str, limit: int = 40) -> str:

@@ -4,9 +4,7 @@ The bot plays the hostiles and the card decks; the one seat, ``raiders``, gives 
 rules leave to the player.  See :mod:`rules.raiders.system`.
 """
 
-from rules.core.registry import register
 from rules.raiders.system import SYSTEM, RaidersSystem
 
-register(SYSTEM)
 
 __all__ = ["SYSTEM", "RaidersSystem"]

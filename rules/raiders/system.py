@@ -12,7 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core.contract import Action, Choice, GameSystem, Step
+from pydantic import Field
+
+from rules.core.contract import Action, Choice, GameOptions, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice
 from rules.core.errors import RuleError
 from rules.raiders import actions as A
@@ -23,8 +25,13 @@ from rules.raiders.scenario import SCENARIOS, load_scenario
 from rules.raiders.state import Campaign, RaidersState
 from rules.raiders.view import network_view, status_lines, turn_label
 
-#: Game options of ``/game new options:...`` (26.0 and 27.0 are optional rules).
-OPTIONS = {"coordinated": "26.0 coordinated operations", "scouting": "27.0 scouting", "single": "one mission"}
+class RaidersOptions(GameOptions):
+    """``/game new options:...``: 26.0 and 27.0 are optional rules; ``single`` plays one mission."""
+
+    coordinated: bool = Field(False, description="26.0 coordinated operations")
+    scouting: bool = Field(False, description="27.0 scouting")
+    single: bool = Field(False, description="one mission instead of the campaign")
+    mission: str | None = Field(None, description="the first Mission card (default: drawn)")
 
 
 def _need_mission(ctx: Ctx) -> None:
@@ -146,24 +153,22 @@ class RaidersSystem(GameSystem):
     actions = A.ACTIONS
     state_model = RaidersState
 
-    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Step:
+    options_model = RaidersOptions
+
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
         if scenario not in SCENARIOS:
             raise RuleError(f"There is no Raiders scenario '{scenario[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
         sc = load_scenario(scenario)
-        first = options.get("mission")
-        if isinstance(first, str):
-            first = first.upper()
-        unknown = [k for k in options if k not in OPTIONS and k != "mission"]
-        if unknown:
-            raise RuleError(f"Unknown option {unknown[0][:20]}; Raiders options: {', '.join(OPTIONS)}.")
+        assert isinstance(options, RaidersOptions)
+        first = options.mission.upper() if options.mission else None
         if first is not None and first not in sc.mission:
             raise RuleError(f"There is no Mission card {str(first)[:10]}; cards: {', '.join(sc.mission)}.")
         state = RaidersState(
             scenario=scenario,
-            coordinated=bool(options.get("coordinated")),
-            scouting=bool(options.get("scouting")),
-            campaign=Campaign(single=bool(options.get("single")), deck=[m.id for m in sc.missions]),
+            coordinated=options.coordinated,
+            scouting=options.scouting,
+            campaign=Campaign(single=options.single, deck=[m.id for m in sc.missions]),
         )
         ctx = Ctx(state, dice)
         card = first if first is not None else dice.pick(state.campaign.deck, "Mission card draw (7.0 (4))")

@@ -46,7 +46,7 @@ class RaidAndRiposte(GameSystem):
 
     # -- setup --------------------------------------------------------------------------------
 
-    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Step:
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """11.0: every counter in the pool; NATO sets up first."""
         sc = scenario_of(scenario)
         units = {u.id: UnitState(id=u.id, side=u.side) for u in sc.units}

@@ -66,7 +66,7 @@ class Duel(GameSystem):
     actions = (Roll, Wait, Stance, Peek)
     state_model = DuelState
 
-    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Step:
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         return self.make_step(DuelState(), [Event(kind="setup", text="Red starts.")])
 
     def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:

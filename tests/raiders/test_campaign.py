@@ -109,7 +109,7 @@ def test_setup_options_and_unknown_ones() -> None:
     state = step.state
     assert isinstance(state, RaidersState) and state.coordinated and state.scouting
     assert state.mission is not None and state.mission.card == "M3"
-    with pytest.raises(RuleError, match="Unknown option"):
+    with pytest.raises(RuleError, match="no option .fog.; options: coordinated"):
         SYSTEM.setup("desert", {"fog": True}, ScriptedDice([]))
     with pytest.raises(RuleError, match="scenario"):
         SYSTEM.setup("jungle", {}, ScriptedDice([]))

@@ -1,0 +1,132 @@
+"""Orders declared once: how each is resolved, when it may be given, and which are legal now.
+
+A system writes one method per order and marks it with :func:`order`::
+
+    class Duel(GameSystem[DuelState]):
+        @order(Roll, phases=("play",), offers=lambda system, state, side: [Roll()])
+        def roll(self, ctx: Ctx[DuelState], order: Roll) -> None:
+            value = ctx.dice.die(6, f"{ctx.side} roll")
+            ctx.say("roll", f"🎲 {value} (D1)", "D1")
+
+The base class (:class:`rules.core.contract.GameSystem`) then derives everything else from
+these declarations: the dispatch of ``apply`` (with the checks every system used to write by
+hand: the state's type, the side, whose turn it is, the game being over, the phase), the legal
+orders of ``legal_actions``, the autocomplete of ``choices`` (values drawn from the legal
+orders, so a suggestion always leads to an order the rules accept), and the "orders now" lines
+of errors and ``/game help``.
+
+``offers`` is where a system states which orders are legal: it yields complete orders, built
+with the same checks (``*_problem`` functions) that ``resolve`` raises on, so the two cannot
+drift; the conformance kit (``tests/conformance``) sends every offer and every autocomplete
+path and fails on any refusal.  An order whose values are not finite (a point on a table)
+offers a representative sample; ``resolve`` still accepts any legal value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from rules.core.dice import Dice
+
+if TYPE_CHECKING:
+    from rules.core.contract import Action, Event, GameSystem
+
+StateT = TypeVar("StateT", bound=BaseModel)
+
+
+@dataclass
+class Ctx(Generic[StateT]):
+    """What one order's resolution works on: a private copy of the state and the dice.
+
+    Handlers change ``state`` freely (the caller's state is never touched), append events
+    with :meth:`say`, and set ``snapshot`` (an impulse, battle round or turn ended) or
+    ``reveals`` (new information other than dice came out: a card drawn) as the rules say.
+    """
+
+    state: StateT
+    side: str
+    dice: Dice
+    events: list["Event"] = field(default_factory=list)
+    snapshot: bool = False
+    reveals: bool = False
+
+    def say(self, kind: str, text: str, rule: str | None = None, **data: Any) -> "Event":
+        """Record one event (the line a player reads, its rule and structured data)."""
+        from rules.core.contract import Event  # noqa: PLC0415 - contract imports this module
+
+        event = Event(kind=kind, text=text, rule=rule, data=data)
+        self.events.append(event)
+        return event
+
+    def extend(self, events: Iterable["Event"]) -> None:
+        """Add events produced by a rules function that returns its own list."""
+        self.events.extend(events)
+
+
+#: ``resolve(system, ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.
+Resolver = Callable[[Any, Ctx[Any], Any], None]
+#: ``offers(system, state, side)``: the complete orders of this kind that are legal now.
+Offers = Callable[[Any, Any, str], Iterable["Action"]]
+
+
+@dataclass(frozen=True)
+class OrderRule:
+    """One order of a system: its model, the phases it belongs to, its resolver and offers.
+
+    ``phases`` names the phases (see :meth:`GameSystem.phase_of`) in which the order is given;
+    ``None`` means every phase.  Anytime and read-only orders are declared on the
+    :class:`Action` model itself (``anytime = True``, ``read_only = True``).
+    """
+
+    action: type["Action"]
+    resolve: Resolver
+    offers: Offers | str | None = None
+    phases: frozenset[str] | None = None
+
+    def open_in(self, phase: str) -> bool:
+        """Whether the order may be given in ``phase``."""
+        return self.phases is None or phase in self.phases
+
+    def legal(self, system: "GameSystem[Any]", state: Any, side: str) -> list["Action"]:
+        """The offers of this order now (none when it declares no offers)."""
+        if self.offers is None:
+            return []
+        if isinstance(self.offers, str):
+            return list(getattr(system, self.offers)(state, side))
+        return list(self.offers(system, state, side))
+
+
+def order(
+    action: type["Action"],
+    *,
+    phases: Iterable[str] | str | None = None,
+    offers: Offers | str | None = None,
+) -> Callable[[Resolver], OrderRule]:
+    """Declare the decorated method as the resolver of ``action`` (see the module docstring).
+
+    ``offers`` may be a function ``(system, state, side) -> Iterable[Action]`` or the name of a
+    method of the system with the signature ``(state, side)``.
+    """
+    wanted = frozenset([phases] if isinstance(phases, str) else phases) if phases is not None else None
+
+    def wrap(resolve: Resolver) -> OrderRule:
+        return OrderRule(action=action, resolve=resolve, offers=offers, phases=wanted)
+
+    return wrap
+
+
+def collect_rules(cls: type) -> dict[type["Action"], OrderRule]:
+    """The :class:`OrderRule` attributes of a system class and its bases, by order model."""
+    found: dict[type[Action], OrderRule] = {}
+    for klass in reversed(cls.__mro__):
+        for value in vars(klass).values():
+            if isinstance(value, OrderRule):
+                found[value.action] = value
+    return found
+
+
+__all__ = ["Ctx", "OrderRule", "Offers", "Resolver", "StateT", "collect_rules", "order"]
