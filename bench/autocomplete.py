@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bench.driver import Channel, order_options
+from bot.autoplay import Channel, order_options
 from bench.orderpath import order_latencies
 from bench.stats import Row, ms, percentile
 from bot.config import Settings

@@ -19,56 +19,14 @@ import random
 import time
 from pathlib import Path
 
-from bench.driver import Channel
-from bench.logcheck import check_log, integrity
+from bot.autoplay import Channel, play, schedule
+from bot.logcheck import check_log, integrity
 from bench.stats import Row, ms, percentile
 from bot.config import Settings
 from bot.service import Service
 
 #: Orders a second offered in the target run: 10% over the target, so "keeps up" means >= 300.
 OFFERED = 330.0
-
-
-async def play(channel: Channel, arrivals: list[float], latencies: list[float], t0: float,
-               driver: list[float] | None = None) -> None:
-    """Send one legal order at each of ``arrivals`` (seconds after ``t0``; all 0 for
-    saturation), timing each ``handle``.
-
-    A player reads the reply before the next order, so an order due while the previous one
-    is still out waits for it.  ``driver`` collects the seconds spent choosing orders
-    (``legal_actions``): the benchmark's own work, done on the service's event loop.
-    """
-    for due in arrivals:
-        delay = t0 + due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        chose = time.perf_counter()
-        inv = await channel.next_order()
-        while inv is None:  # the game ended: a new one (not timed, not counted)
-            await channel.restart()
-            inv = await channel.next_order()
-        start = time.perf_counter()
-        if driver is not None:
-            driver.append(start - chose)
-        reply = await channel.send(inv)
-        latencies.append(time.perf_counter() - start)
-        if reply.error:
-            raise RuntimeError(f"{channel.channel}: a legal order was refused: {reply.text}")
-        assert inv.interaction_id is not None
-        channel.acknowledged.append((inv.interaction_id, reply))
-
-
-def schedule(channels: int, orders: int, rate: float | None, seed: int = 7) -> list[list[float]]:
-    """Each channel's order times: one Poisson stream of ``rate`` orders/s dealt round-robin
-    (``rate`` None: every order due at once, i.e. saturation)."""
-    rng = random.Random(seed)
-    out: list[list[float]] = [[] for _ in range(channels)]
-    now = 0.0
-    for k in range(channels * orders):
-        if rate is not None:
-            now += rng.expovariate(rate)
-        out[k % channels].append(now)
-    return out
 
 
 async def run_channels(path: Path, system_key: str, channels: int, orders: int, rate: float | None) -> tuple[list[float], float, list[str], float]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bench.driver import Channel
+from bot.autoplay import Channel
 from bench.orderpath import order_latencies
 from bench.stats import Row, median, ms
 from bot.config import Settings

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.driver import Channel
+from bot.autoplay import Channel
 from bench.logsizes import build_log, sample_steps
 from bench.stats import Row
 from bot.config import Settings
@@ -84,7 +84,7 @@ async def measure(workdir: Path, system_key: str, games: int, active: int, order
 
 
 def _main() -> None:
-    from bench.driver import pick_system  # noqa: PLC0415
+    from bot.autoplay import pick_system  # noqa: PLC0415
 
     path, system_key, active, orders = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     key, _ = pick_system(system_key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bench.driver import Channel
+from bot.autoplay import Channel
 from bench.stats import Row, median, ms, percentile
 from bot.config import Settings
 from bot.service import Service

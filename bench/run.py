@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, logsizes, memory, orderpath, snapshots  # noqa: E402
-from bench.driver import pick_system  # noqa: E402
+from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
 from bot.runtime import tune_gc  # noqa: E402
 

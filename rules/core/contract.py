@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule, StateT, collect_rules
+from rules.core.playout import PlayoutHints
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
@@ -233,6 +234,8 @@ class GameSystem(ABC, Generic[StateT]):
     state_model: ClassVar[type[BaseModel]]
     #: The options of ``/game new options:`` (see :class:`GameOptions`).
     options_model: ClassVar[type[GameOptions]] = GameOptions
+    #: How the conformance kit's random legal player plays this system (optional).
+    playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
 
@@ -468,7 +471,10 @@ class GameSystem(ABC, Generic[StateT]):
                 raise RuleError(f"{self.title} has no option '{_clip(key)}'; options: {known}.")
             if value is True and spec.kind != "bool":
                 raise RuleError(f"The option '{key}' needs a value: {describe_options([spec])}.")
-        return parse_model(self.options_model, "options", values)  # type: ignore[return-value]
+        try:
+            return parse_model(self.options_model, "options", values)  # type: ignore[return-value]
+        except RuleError as exc:
+            raise RuleError(f"{exc} {self.title} options: {known}.") from None
 
     def check_declarations(self) -> None:
         """Raise TypeError at start-up for an order or option the front ends cannot express,

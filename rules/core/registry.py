@@ -49,6 +49,11 @@ def register(system: GameSystem[Any]) -> GameSystem[Any]:
     return system
 
 
+def unregister(key: str) -> None:
+    """Forget a system (a test that installed a throwaway one cleans up with this)."""
+    _SYSTEMS.pop(key, None)
+
+
 def _as_system(obj: Any, origin: str) -> GameSystem[Any]:
     """The instance an entry point or a package names (a module's ``SYSTEM``, a class)."""
     if isinstance(obj, types.ModuleType):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.driver import Channel, pick_system
+from bot.autoplay import Channel, pick_system
 from bot.config import Settings
 from bot.service import Service
 

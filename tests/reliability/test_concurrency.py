@@ -9,9 +9,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bench.channels import play, schedule
-from bench.driver import Channel, pick_system
-from bench.logcheck import check_log, integrity
+from bot.autoplay import play, schedule
+from bot.autoplay import Channel, pick_system
+from bot.logcheck import check_log, integrity
 from bot.config import Settings
 from bot.service import Service
 from tests.reliability.conftest import SYSTEM

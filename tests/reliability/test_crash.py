@@ -21,8 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from bench.driver import Channel
-from bench.logcheck import check_log, integrity
+from bot.autoplay import Channel
+from bot.logcheck import check_log, integrity
 from bot.config import Settings
 from bot.console import CONSOLE_CHANNEL
 from bot.models import Invocation

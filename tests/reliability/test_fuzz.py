@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.driver import Channel, order_options
-from bench.logcheck import check_log, integrity
+from bot.autoplay import Channel, order_options
+from bot.logcheck import check_log, integrity
 from bot import commands as catalogue
 from bot.config import Settings
 from bot.models import Invocation, Reply

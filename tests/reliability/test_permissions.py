@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.driver import Channel, order_options
+from bot.autoplay import Channel, order_options
 from bot.models import Invocation
 from bot.service import Service
 from rules.core.contract import Action

@@ -1,16 +1,19 @@
-"""Play a real game through the real :class:`~bot.service.Service`, one legal order at a time.
+"""Robot players: real games through the real :class:`~bot.service.Service`, one legal order
+at a time, in one channel or in many at once.
 
 The benchmark and the reliability tests both drive games this way: the acting side's seat
-holder sends one of ``system.legal_actions(state, side)`` as an :class:`Invocation` whose
-options are ``action.model_dump(mode="json", exclude_defaults=True)`` — exactly what a player
-types.  Raid and Riposte (``rr``) is used when it is registered; until then the platform's
-``duel`` test system stands in, and every caller says which one ran.
+holder sends one of ``system.legal_actions(state, side)``, picked as the conformance kit's
+random player picks (:func:`rules.core.playout.choose`), as an :class:`Invocation` whose
+options are ``action.model_dump(mode="json", exclude_defaults=True)``: exactly what a player
+types.  It lives here, not under ``bench/`` or ``tests/``, so that neither imports the other.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,23 +21,15 @@ from bot.models import Invocation, Reply
 from bot.service import Service
 from rules.core import registry
 from rules.core.contract import Action, GameSystem
+from rules.core.playout import choose
 
 PREFERRED_SYSTEM = "rr"
-FALLBACK_SYSTEM = "duel"
 
 
 def pick_system(prefer: str = PREFERRED_SYSTEM) -> tuple[str, str]:
-    """``(key, note)``: ``prefer`` when registered, else the ``duel`` test system.
-
-    Must run before a :class:`Service` is built: the service reads the registry once.
-    """
-    systems = registry.load_all()
-    if prefer in systems:
-        return prefer, f"{systems[prefer].title} (`{prefer}`)"
-    from tests.platform.duel import DUEL  # noqa: PLC0415 - only when the real system is absent
-
-    registry.register(DUEL)
-    return FALLBACK_SYSTEM, f"the `duel` test system (`{prefer}` not registered yet)"
+    """``(key, note)`` of the system the robots play (a RuleError if it is not registered)."""
+    system = registry.get(prefer)
+    return prefer, f"{system.title} (`{prefer}`)"
 
 
 _interaction_ids = itertools.count(1)
@@ -106,7 +101,7 @@ class Channel:
         actions = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
         if not actions:
             raise RuntimeError(f"{self.system_key} offers no legal order to {side} in {self.channel}")
-        action = self.rng.choice(actions)
+        action = choose(game.system, actions, self.rng)
         return self.invocation(self.user(side), [self.system_key, action.name], order_options(action))
 
     async def restart(self) -> None:
@@ -134,3 +129,45 @@ class Channel:
 def order_options(action: Action) -> dict[str, Any]:
     """The options a player would type for ``action`` (defaults left out)."""
     return action.model_dump(mode="json", exclude_defaults=True)
+
+
+async def play(channel: Channel, arrivals: list[float], latencies: list[float], t0: float,
+               driver: list[float] | None = None) -> None:
+    """Send one legal order at each of ``arrivals`` (seconds after ``t0``; all 0 for
+    saturation), timing each ``handle``.
+
+    A player reads the reply before the next order, so an order due while the previous one
+    is still out waits for it.  ``driver`` collects the seconds spent choosing orders
+    (``legal_actions``): the benchmark's own work, done on the service's event loop.
+    """
+    for due in arrivals:
+        delay = t0 + due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        chose = time.perf_counter()
+        inv = await channel.next_order()
+        while inv is None:  # the game ended: a new one (not timed, not counted)
+            await channel.restart()
+            inv = await channel.next_order()
+        start = time.perf_counter()
+        if driver is not None:
+            driver.append(start - chose)
+        reply = await channel.send(inv)
+        latencies.append(time.perf_counter() - start)
+        if reply.error:
+            raise RuntimeError(f"{channel.channel}: a legal order was refused: {reply.text}")
+        assert inv.interaction_id is not None
+        channel.acknowledged.append((inv.interaction_id, reply))
+
+
+def schedule(channels: int, orders: int, rate: float | None, seed: int = 7) -> list[list[float]]:
+    """Each channel's order times: one Poisson stream of ``rate`` orders/s dealt round-robin
+    (``rate`` None: every order due at once, i.e. saturation)."""
+    rng = random.Random(seed)
+    out: list[list[float]] = [[] for _ in range(channels)]
+    now = 0.0
+    for k in range(channels * orders):
+        if rate is not None:
+            now += rng.expovariate(rate)
+        out[k % channels].append(now)
+    return out

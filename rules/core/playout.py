@@ -1,0 +1,127 @@
+"""Random legal playouts of any system: the driver of the conformance kit and the benchmark.
+
+One driver for every system (it replaces the per-system drivers the tests and the benchmark
+used to carry): the side waited on picks one of ``system.legal_actions`` at random and the
+order is applied with provable seeded dice; every step is recorded with its dice so that the
+log can be replayed and checked.  A system may steer the random player through its
+:class:`PlayoutHints` (``GameSystem.playout_hints``): orders a random player could repeat for
+ever are drawn less often, a game option can shorten a campaign.  Nothing here is
+system-specific, and nothing here does I/O: it is pure like the rules it drives.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from rules.core.dice import Roll, SeededDice
+
+if TYPE_CHECKING:
+    from rules.core.contract import Action, GameSystem, Step
+
+
+class PlayoutHints(BaseModel):
+    """How a random legal player should play one system (all optional)."""
+
+    #: ``/game new`` options of the games played (a short campaign, a few turns).
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: Scenarios played in turn by seed; empty means every scenario of the system.
+    scenarios: tuple[str, ...] = ()
+    #: Order names drawn with :attr:`rare_weight` (passes, housekeeping that loops).
+    rare: frozenset[str] = frozenset()
+    rare_weight: float = 0.2
+    #: A game still going after this many orders fails the playout (it would never end).
+    max_orders: int = 4000
+
+
+@dataclass
+class PlayedStep:
+    """One accepted order of a playout: who gave it, the state before, what came out."""
+
+    side: str
+    action: "Action"
+    before: BaseModel
+    step: "Step"
+    rolls: list[Roll]
+
+
+@dataclass
+class Playout:
+    """A whole game: the opening step, every order, and the final state."""
+
+    system: "GameSystem[Any]"
+    scenario: str
+    seed: int
+    opening: "Step"
+    steps: list[PlayedStep] = field(default_factory=list)
+    #: The state after the last order, and how many orders were given.
+    final: BaseModel | None = None
+    orders: int = 0
+
+
+#: A check run after each accepted order: ``(system, played_step)``; it raises on a fault.
+StepCheck = Callable[["GameSystem[Any]", PlayedStep], None]
+
+
+def scenario_for(system: "GameSystem[Any]", seed: int) -> str:
+    """The scenario a playout of ``seed`` plays (the hints' list, else all, in turn)."""
+    scenarios = system.playout_hints.scenarios or system.scenarios
+    return scenarios[seed % len(scenarios)]
+
+
+def choose(system: "GameSystem[Any]", legal: list["Action"], rng: random.Random) -> "Action":
+    """One of ``legal`` at random, the hints' rare orders drawn less often."""
+    hints = system.playout_hints
+    weights = [hints.rare_weight if a.name in hints.rare else 1.0 for a in legal]
+    return rng.choices(legal, weights)[0]
+
+
+def play(
+    system: "GameSystem[Any]",
+    seed: int,
+    *,
+    scenario: str | None = None,
+    check: StepCheck | None = None,
+    keep_steps: bool = True,
+) -> Playout:
+    """Play one game of ``system`` to its end with random legal orders.
+
+    Raises AssertionError when no order is legal for a side that is waited on, when an offered
+    order is refused (``legal_actions`` and ``apply`` disagree), when ``apply`` changes its
+    input, or when the game does not end within the hints' ``max_orders``.
+    """
+    hints = system.playout_hints
+    scenario = scenario or scenario_for(system, seed)
+    rng = random.Random(seed)
+    dice = SeededDice(f"{system.key}-{seed}".encode())
+    opening = system.setup(scenario, dict(hints.options), dice)
+    game = Playout(system=system, scenario=scenario, seed=seed, opening=opening)
+    state = opening.state
+    for count in range(hints.max_orders):
+        waiting = system.waiting_on(state)
+        if not waiting:
+            game.final, game.orders = state, count
+            return game
+        side = rng.choice(waiting)
+        legal = [a for a in system.legal_actions(state, side) if not a.read_only]
+        assert legal, f"{system.key} seed {seed}: nothing legal for {side} at {system.turn_part(state)}"
+        action = choose(system, legal, rng)
+        before_json = state.model_dump_json()
+        first_roll = len(dice.rolls)
+        step = system.apply(state, side, action, dice)  # a RuleError here is a kit failure
+        assert state.model_dump_json() == before_json, f"{system.key}: apply changed its input ({action.summary()})"
+        played = PlayedStep(side=side, action=action, before=state, step=step, rolls=dice.rolls[first_roll:])
+        if check is not None:
+            check(system, played)
+        if keep_steps:
+            game.steps.append(played)
+        state = step.state
+    raise AssertionError(f"{system.key} seed {seed}: no end after {hints.max_orders} orders "
+                         f"({system.turn_part(state)})")
+
+
+__all__ = ["PlayedStep", "Playout", "PlayoutHints", "StepCheck", "choose", "play", "scenario_for"]
