@@ -1,0 +1,196 @@
+"""Platoon skirmish scenario data: table, terrain, weapons, units of teams, and their places.
+
+The rulebook gives procedures only: no unit lists, weapon ranges, FP, armour, Tank Assault
+ratings, terrain table or scenario.  The 1944 scenario in ``data/`` is authored; every value
+the text does not print is marked ``stand_in`` in the file.  Coordinates are inches from the
+top-left corner as drawn, ``x`` east, ``y`` south (see :mod:`rules.core.table`).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.core import table
+
+Side = Literal["us", "germans"]
+Training = Literal["green", "trained", "veteran"]
+TeamKind = Literal["infantry", "gun", "tank"]
+#: A team's role in its unit: its Platoon Leader, a Forward Observer, the Company Commander.
+Role = Literal["team", "pl", "fo", "cc"]
+Cover = Literal["none", "soft", "hard"]
+Going = Literal["open", "difficult", "very_difficult"]
+Point = tuple[float, float]
+
+
+class Weapon(BaseModel):
+    """A weapon: range in inches, Fire Points (FP), the AT trait, barrage capability."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    range: float = Field(gt=0)
+    fp: int = Field(ge=1, le=12)
+    at: bool = False  # 'AT' trait: harms armoured teams, rolled and allocated separately
+    barrage: bool = False  # artillery: may fire barrages and smoke (Indirect Fire)
+    stand_in: bool = True
+
+
+class TeamSpec(BaseModel):
+    """One team (a stand of models or a vehicle) and where it starts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    kind: TeamKind
+    role: Role = "team"
+    weapons: list[str] = Field(min_length=1)  # keys into Scenario.weapons
+    x: float
+    y: float
+    facing: float = 0.0  # degrees, 0 = east, 90 = south (guns and tanks: 180 degree arc)
+    #: Tanks: Armored (tanks, half tracks, SP) or Soft Skinned (trucks, jeeps) (Armor Saves).
+    armoured: bool = False
+    hull_save: int | None = Field(default=None, ge=2, le=6)  # armour thickness as a save
+    turret_save: int | None = Field(default=None, ge=2, le=6)
+    tank_assault: int = Field(default=0, ge=0, le=4)  # Tank Assault rating (Assaults)
+    stand_in: bool = True
+
+    @model_validator(mode="after")
+    def _armour(self) -> "TeamSpec":
+        if self.armoured and (self.kind != "tank" or self.hull_save is None):
+            raise ValueError(f"{self.id}: only tank teams are armoured, with a hull_save")
+        return self
+
+
+class UnitSpec(BaseModel):
+    """A unit of teams with its Training level (Units)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    side: Side
+    training: Training
+    teams: list[TeamSpec] = Field(min_length=1)
+    stand_in: bool = True
+
+    @model_validator(mode="after")
+    def _one_leader(self) -> "UnitSpec":
+        leaders = [t for t in self.teams if t.role in ("pl", "cc")]
+        if len(leaders) != 1:
+            raise ValueError(f"{self.id}: a unit needs exactly one PL (or CC) team")
+        return self
+
+
+class TerrainSpec(BaseModel):
+    """A terrain piece: area terrain (polygon) or a linear obstacle (a polyline)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    kind: Literal["area", "linear", "road"]
+    points: list[Point] = Field(min_length=2)
+    cover: Cover = "none"
+    going: Going = "open"  # Moving: difficult and very difficult terrain
+    height: float = Field(default=0.0, ge=0)  # inches; taller than teams (1") blocks sight
+    style: str = "field"  # palette key for the renderer: wood, building, hedge, wall, road
+    stand_in: bool = True
+
+    @model_validator(mode="after")
+    def _shape(self) -> "TerrainSpec":
+        if self.kind == "area" and len(self.points) < 3:
+            raise ValueError(f"{self.id}: area terrain needs a polygon of 3+ corners")
+        return self
+
+    @cached_property
+    def polygon(self) -> table.Polygon:
+        """The area's outline (area terrain only)."""
+        return table.Polygon.of(self.points)
+
+    @property
+    def segments(self) -> list[tuple[Point, Point]]:
+        """The sides of a linear obstacle (or road) as segments."""
+        return list(zip(self.points, self.points[1:]))
+
+
+class PointSpec(BaseModel):
+    """A named point on the table (an objective, a landmark)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    x: float
+    y: float
+    stand_in: bool = True
+
+
+class VictorySpec(BaseModel):
+    """How the game ends beyond the text's company retreat (stand-in)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    objective: str  # a named point id
+    radius: float = 6.0
+    stand_in: bool = True
+
+
+class Scenario(BaseModel):
+    """A whole table: size, terrain, weapons, units, length and victory."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    title: str
+    note: str = ""
+    year: int = 1944
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    turns: int = Field(ge=1, le=20)
+    turns_stand_in: bool = True
+    team_height: float = 1.0  # inches: what "taller than Teams" means (stand-in)
+    base_radius: float = 0.75  # inches, every team's base as a disc (stand-in)
+    weapons: dict[str, Weapon]
+    terrain: list[TerrainSpec]
+    points: list[PointSpec]
+    units: list[UnitSpec]
+    victory: VictorySpec
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Scenario":
+        ids = [t.id for t in self.terrain] + [p.id for p in self.points]
+        ids += [u.id for u in self.units] + [t.id for u in self.units for t in u.teams]
+        folded = [i.casefold() for i in ids]
+        dupes = sorted({i for i in folded if folded.count(i) > 1})
+        if dupes:
+            raise ValueError(f"ids are used twice: {', '.join(dupes)}")
+        for unit in self.units:
+            for team in unit.teams:
+                missing = [w for w in team.weapons if w not in self.weapons]
+                if missing:
+                    raise ValueError(f"{team.id}: unknown weapons {missing}")
+                if not table.on_table((team.x, team.y), self.width, self.height):
+                    raise ValueError(f"{team.id} starts off the table")
+        if self.victory.objective not in {p.id for p in self.points}:
+            raise ValueError("the victory objective must be a named point")
+        return self
+
+    def weapon(self, key: str) -> Weapon:
+        """The weapon called ``key``."""
+        return self.weapons[key]
+
+    def terrain_piece(self, key: str) -> TerrainSpec:
+        """The terrain piece called ``key``."""
+        return next(t for t in self.terrain if t.id == key)
+
+
+@lru_cache(maxsize=None)
+def load_scenario(key: str) -> Scenario:
+    """Read and validate ``data/<key>.json`` from this package."""
+    data = resources.files("rules.skirmish").joinpath("data")
+    text = data.joinpath(f"{key}.json").read_text("utf-8")
+    return Scenario.model_validate_json(text)
