@@ -597,3 +597,53 @@ def parse_place(
     raise RuleError(
         f"'{raw[:30]}' is not a place here; give a named point, a unit, x,y or heading:inches."
     )
+
+
+# -- lines, sides and templates (platoon skirmish; generic) ------------------------------------
+
+
+def segment_intersection(a: Point, b: Point, p: Point, q: Point) -> Point | None:
+    """Where segment ``a-b`` crosses segment ``p-q`` (touching counts), or None.
+
+    Used for linear obstacles: a line of fire or a move crossing a wall or a hedge.
+    """
+    d, e = sub(b, a), sub(q, p)
+    denom = cross(d, e)
+    if abs(denom) < EPS * EPS:
+        return None
+    t = cross(sub(p, a), e) / denom
+    u = cross(sub(p, a), d) / denom
+    if -EPS <= t <= 1.0 + EPS and -EPS <= u <= 1.0 + EPS:
+        return lerp(a, b, t)
+    return None
+
+
+def in_front_of(origin: Point, facing: float, offset: float, target: Point) -> bool:
+    """Whether ``target`` is ahead of the line across ``origin``'s front.
+
+    The line is perpendicular to ``facing`` and ``offset`` inches ahead of ``origin`` (the
+    front edge of a base); a point on the line counts as in front.
+    """
+    ahead = dot(sub(target, origin), unit_vector(facing))
+    return ahead >= offset - EPS
+
+
+def oriented_square(centre: Point, toward: Point, size: float) -> Polygon:
+    """A ``size`` x ``size`` square on ``centre`` with one side facing ``toward``.
+
+    A template "aligned perpendicular" to a point: its sides run along and across the line
+    from ``centre`` to ``toward`` (east-west aligned when the two points coincide).
+    """
+    span = distance(centre, toward)
+    along = unit_vector(0.0) if span < EPS else scale(sub(toward, centre), 1.0 / span)
+    across = (-along[1], along[0])
+    half = size / 2.0
+    corners = []
+    for sa, sc in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
+        corners.append(add(centre, add(scale(along, sa * half), scale(across, sc * half))))
+    return Polygon(tuple(corners))
+
+
+def point_in_or_on(p: Point, polygon: Polygon, margin: float = 0.0) -> bool:
+    """Whether ``p`` is inside ``polygon`` or within ``margin`` of its outline."""
+    return point_in_polygon(p, polygon) or distance_to_shape(p, polygon) <= margin + EPS

@@ -171,3 +171,34 @@ def test_rules_compare_what_the_tape_shows() -> None:
     assert not table.beyond(6.0009, 6)
     assert table.beyond(6.06, 6)
     assert table.nearest((0, 0), [("a", (12.04, 0.0))], within=12) == ("a", 12.04)
+
+
+# -- lines, sides and templates (added for the platoon skirmish) --------------------------------
+
+
+def test_segment_intersection_finds_the_crossing() -> None:
+    from rules.core.table import segment_intersection
+
+    assert segment_intersection((0, 0), (4, 4), (0, 4), (4, 0)) == pytest.approx((2, 2))
+    assert segment_intersection((0, 0), (1, 1), (3, 0), (3, 5)) is None
+
+
+def test_in_front_of_uses_the_front_edge() -> None:
+    from rules.core.table import in_front_of
+
+    # facing east (0), base radius 1: the front line is x = 1
+    assert in_front_of((0, 0), 0.0, 1.0, (5, 3))
+    assert not in_front_of((0, 0), 0.0, 1.0, (0.5, 8))
+    assert not in_front_of((0, 0), 0.0, 1.0, (-5, 0))
+
+
+def test_oriented_square_faces_the_point() -> None:
+    from rules.core.table import distance, oriented_square
+
+    square = oriented_square((10, 10), (10, 0), 6)
+    xs = sorted(round(p[0], 6) for p in square.points)
+    ys = sorted(round(p[1], 6) for p in square.points)
+    assert xs == [7, 7, 13, 13] and ys == [7, 7, 13, 13]
+    diag = oriented_square((0, 0), (5, 5), 6)
+    # turned 45 degrees: corners lie on the axes, 3*sqrt(2) from the centre
+    assert all(distance((0, 0), p) == pytest.approx(18 ** 0.5) for p in diag.points)

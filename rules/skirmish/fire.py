@@ -1,0 +1,305 @@
+"""A unit's fire at one enemy unit, from the declared target to casualties (Firing; Saves).
+
+Order: each firing team's line (range, long range, line of sight, arc, no friendly team in
+the way), its To Hit with the Firing Modifiers, its FP dice; allocation; saves (armour and the
+Vehicle Damage Table for armoured teams); casualties; suppression.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.core import table
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.skirmish import allocation, saves, suppression, terrain, tohit
+from rules.skirmish.scenario import TeamKind, Weapon
+from rules.skirmish.state import SkirmishState, TeamState, UnitState
+
+RULE = "Firing"
+
+
+@dataclass(frozen=True)
+class ShotLine:
+    """How a team can fire at a unit: the nearest target team it sees, range, long range."""
+
+    shooter: str
+    weapon: str
+    target_team: str
+    distance: float
+    long: bool
+
+
+@dataclass
+class FireResult:
+    """What a round of fire did: events, hits, casualties, and results for halting assaults."""
+
+    events: list[Event] = field(default_factory=list)
+    hits: int = 0
+    casualties: list[str] = field(default_factory=list)
+    tank_results: int = 0  # suppression or destroyed results on armoured teams
+    fired: list[str] = field(default_factory=list)
+
+
+def arc_of(team: TeamState) -> float:
+    """Infantry fire all round; guns and tanks in their forward 180 degrees (Firing)."""
+    return 360.0 if team.kind == "infantry" else 180.0
+
+
+def facing_for_fire(team: TeamState) -> float:
+    """Tanks fire on their turret's facing ("A tank's turret follows these same rules")."""
+    return team.turret_facing if team.kind == "tank" else team.facing
+
+
+def friendly_in_the_way(state: SkirmishState, shooter: TeamState, target: table.Point) -> str | None:
+    """A friendly team the line of fire passes through, or None (Firing).
+
+    "Teams may not fire through friendly Teams, though Gun and Tank Teams may fire over
+    Infantry Teams."
+    """
+    radius = state.table.base_radius
+    side = state.unit_of(shooter).side
+    for team in state.teams(side):
+        if team.id == shooter.id:
+            continue
+        if shooter.kind in ("gun", "tank") and team.kind == "infantry":
+            continue
+        if table.distance_to_segment(team.pos, shooter.pos, target) < radius:
+            return team.id
+    return None
+
+
+def sees(state: SkirmishState, shooter: TeamState, target: TeamState) -> bool:
+    """Line of sight and no friendly team in the way."""
+    return terrain.line_of_sight(state, shooter.pos, target.pos) and (
+        friendly_in_the_way(state, shooter, target.pos) is None
+    )
+
+
+def shot_line(
+    state: SkirmishState, shooter: TeamState, target: UnitState, weapon_key: str
+) -> ShotLine | str:
+    """The team's line of fire at ``target`` with ``weapon_key``, or why it cannot fire."""
+    weapon = state.table.weapon(weapon_key)
+    if shooter.suppression:
+        return f"{shooter.id} is suppressed and may not fire (Suppression)"
+    if shooter.fired_initiative:
+        return f"{shooter.id} has already fired this Initiative (Reaction Fire)"
+    seen = [t for t in target.alive_teams if sees(state, shooter, t)]
+    if not seen:
+        return f"{shooter.id} has no line of sight to {target.id} (Cover & Terrain)"
+    arc = arc_of(shooter)
+    in_arc = [t for t in seen if table.in_arc(shooter.pos, facing_for_fire(shooter), arc, t.pos)]
+    if not in_arc:
+        return f"{shooter.id}: {target.id} is outside its forward 180° arc; it must Move to rotate"
+    nearest = min(in_arc, key=lambda t: table.distance(shooter.pos, t.pos))
+    dist = table.measured(table.distance(shooter.pos, nearest.pos))
+    if dist > 2 * weapon.range or (dist > weapon.range and tohit.long_range_fp(weapon.fp) < 1):
+        return f"{shooter.id}: {target.id} is {dist:.1f}\", beyond {weapon.name}'s {weapon.range:g}\" range"
+    return ShotLine(shooter.id, weapon_key, nearest.id, dist, dist > weapon.range)
+
+
+def best_weapon(state: SkirmishState, shooter: TeamState, target: UnitState) -> str:
+    """The weapon a team fires by default: AT against armour, else the most FP that reaches."""
+    armoured = any(t.armoured for t in target.alive_teams)
+    options = []
+    for key in shooter.weapons:
+        line = shot_line(state, shooter, target, key)
+        weapon = state.table.weapon(key)
+        if isinstance(line, ShotLine):
+            fp = tohit.long_range_fp(weapon.fp) if line.long else weapon.fp
+            options.append(((weapon.at if armoured else True), fp, key))
+    return max(options)[2] if options else shooter.weapons[0]
+
+
+def gone_to_ground(state: SkirmishState, team: TeamState) -> bool:
+    """A team is Gone to Ground (README reading; Forward Observers)."""
+    unit = state.unit_of(team)
+    if team.role == "fo" and terrain.team_cover(state, team, team.pos) != "none":
+        return True  # "FOs in concealing terrain are considered Gone to Ground"
+    return unit.gone_to_ground and not (team.moved or team.fired)
+
+
+def unit_concealed(state: SkirmishState, shooters: list[TeamState], target: UnitState) -> bool:
+    """"every Team in the Unit must be concealed from the Firing Unit" (Cover & Terrain)."""
+    for team in target.alive_teams:
+        for shooter in shooters:
+            if sees(state, shooter, team) and not terrain.concealed(state, team, shooter.pos):
+                return False
+    return True
+
+
+def unit_gone_to_ground(state: SkirmishState, shooters: list[TeamState], target: UnitState) -> bool:
+    """The +1 holds unless a firing team sees a target team that is not Gone to Ground."""
+    for team in target.alive_teams:
+        if gone_to_ground(state, team):
+            continue
+        if any(sees(state, s, team) for s in shooters):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Fire:
+    """How a unit fires: Aimed, Reaction, the firing unit having moved, AT declaration."""
+
+    aimed: bool = False
+    reaction: bool = False
+    at_type: TeamKind | None = None
+    directed: str | None = None  # a team whose missed dice a leader rerolls (Leaders)
+    weapons: tuple[tuple[str, str], ...] = ()  # (team, weapon) choices
+
+
+def resolve_fire(
+    state: SkirmishState, shooters: list[TeamState], target: UnitState, dice: Dice, how: Fire
+) -> FireResult:
+    """Resolve one unit's fire at one enemy unit; ``shooters`` are its firing teams."""
+    result = FireResult()
+    lines = _lines(state, shooters, target, how, result)
+    if not lines:
+        return result
+    firing = [state.team(line.shooter) for line in lines]
+    concealed = unit_concealed(state, firing, target)
+    gtg = unit_gone_to_ground(state, firing, target)
+    batches, reroll = [], target.running
+    for line in lines:
+        batch, need = _roll_team(state, line, target, dice, how, concealed, gtg, result)
+        batches.append(batch)
+        reroll = reroll or need <= 1
+    _land_hits(state, firing, target, batches, dice, reroll, result)
+    return result
+
+
+def _lines(
+    state: SkirmishState, shooters: list[TeamState], target: UnitState, how: Fire,
+    result: FireResult,
+) -> list[ShotLine]:
+    chosen = dict(how.weapons)
+    lines = []
+    for shooter in shooters:
+        key = chosen.get(shooter.id) or best_weapon(state, shooter, target)
+        line = shot_line(state, shooter, target, key)
+        if isinstance(line, str):
+            result.events.append(Event(kind="no-fire", text=line, rule=RULE))
+            continue
+        lines.append(line)
+    return lines
+
+
+def _roll_team(
+    state: SkirmishState, line: ShotLine, target: UnitState, dice: Dice, how: Fire,
+    concealed: bool, gtg: bool, result: FireResult,
+) -> tuple[allocation.Batch, int]:
+    shooter = state.team(line.shooter)
+    weapon: Weapon = state.table.weapon(line.weapon)
+    fp = tohit.long_range_fp(weapon.fp) if line.long else weapon.fp
+    need = tohit.to_hit(
+        target.training, concealed=concealed, gone_to_ground=gtg, long_range=line.long,
+        moved=shooter.moved, reaction=how.reaction, aimed=how.aimed,
+    )
+    roll = tohit.roll_to_hit(dice, fp, need.need, f"{shooter.id} to hit",
+                             reroll_misses=how.directed == shooter.id)
+    shooter.fired = shooter.fired_initiative = True
+    if shooter.kind == "tank":
+        shooter.turret = table.angle_of(table.sub(state.team(line.target_team).pos, shooter.pos))
+    result.fired.append(shooter.id)
+    result.hits += roll.hits
+    rng = f"{line.distance:.1f}\"" + (" long" if line.long else "")
+    result.events.append(Event(
+        kind="fire",
+        text=(f"{shooter.id} {weapon.name} {fp} FP at {target.id} ({rng}): "
+              f"to hit {need.text()} {roll.text()} ({RULE})"),
+        rule=RULE,
+        data={"shooter": shooter.id, "target": target.id, "dice": roll.dice, "need": need.need,
+              "hits": roll.hits, "from": shooter.pos, "to": state.team(line.target_team).pos},
+    ))
+    batch = allocation.Batch(shooter=shooter.id, hits=roll.hits, at=weapon.at,
+                             declared=how.at_type if weapon.at else None)
+    return batch, need.need
+
+
+def _candidates(
+    state: SkirmishState, firing: list[TeamState], target: UnitState
+) -> list[allocation.Candidate]:
+    out = []
+    for team in target.alive_teams:
+        seers = [s for s in firing if sees(state, s, team) and _reaches(state, s, team)]
+        if not seers:
+            continue
+        near = min(seers, key=lambda s: table.distance(s.pos, team.pos))
+        out.append(allocation.Candidate(
+            team=team.id, kind=team.kind, cover=terrain.team_cover(state, team, near.pos),
+            gone_to_ground=gone_to_ground(state, team),
+            distance=table.distance(near.pos, team.pos), armoured=team.armoured,
+        ))
+    return out
+
+
+def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState) -> bool:
+    longest = max(state.table.weapon(w).range for w in shooter.weapons)
+    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * longest
+
+
+def _land_hits(
+    state: SkirmishState, firing: list[TeamState], target: UnitState,
+    batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
+) -> None:
+    cands = _candidates(state, firing, target)
+    given = allocation.allocate(cands, batches)
+    if not given:
+        return
+    text = ", ".join(f"{team} {len(d)}" for team, d in given.items())
+    result.events.append(Event(kind="allocate", text=f"Hits allocated: {text} ({RULE})", rule=RULE))
+    counted = 0
+    for team_id, shooters in given.items():
+        team = state.team(team_id)
+        counted += 0 if team.role == "fo" else len(shooters)
+        cover = next(c.cover for c in cands if c.team == team_id)
+        _save_team(state, team, shooters, cover, dice, reroll, result)
+    placed = suppression.place_markers(target, suppression.markers_for_hits(counted),
+                                       [t for t in given if state.team(t).alive])
+    event = suppression.suppression_event(target, placed, f"{counted} FP hit")
+    if event:
+        result.events.append(event)
+
+
+def _save_team(
+    state: SkirmishState, team: TeamState, shooters: list[str], cover: str, dice: Dice,
+    reroll: bool, result: FireResult,
+) -> None:
+    unit = state.unit_of(team)
+    if team.armoured:
+        _armour(state, team, shooters, dice, reroll, result)
+        return
+    need = saves.save_number(team, cover)  # type: ignore[arg-type]
+    roll = saves.roll_saves(dice, team.id, len(shooters), need or 7, reroll)
+    line = roll.text()
+    if roll.failed:
+        suppression.remove_team(unit, team)
+        result.casualties.append(team.id)
+        line += f": {team.id} is removed"
+    result.events.append(Event(kind="save", text=f"{line} (Saves)", rule="Saves",
+                               data={"team": team.id, "dice": roll.dice, "need": roll.need}))
+
+
+def _armour(
+    state: SkirmishState, team: TeamState, shooters: list[str], dice: Dice, reroll: bool,
+    result: FireResult,
+) -> None:
+    unit = state.unit_of(team)
+    for shooter_id in shooters:
+        if not team.alive:
+            break
+        shooter = state.team(shooter_id)
+        hit = saves.armour_hit(dice, team, shooter.pos, state.table.base_radius, reroll)
+        if hit.result == "destroyed":
+            suppression.remove_team(unit, team)
+            result.casualties.append(team.id)
+            result.tank_results += 1
+        elif hit.result == "suppressed":
+            team.suppression += 1
+            result.tank_results += 1
+        result.events.append(Event(
+            kind="armour", text=f"{team.id} hit by {shooter_id}: {hit.text()} (Armor Saves)",
+            rule="Armor Saves",
+        ))

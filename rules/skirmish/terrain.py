@@ -1,0 +1,148 @@
+"""Line of sight, cover and going on the skirmish table (Cover & Terrain; Smoke; Moving).
+
+Readings (README): a line is blocked by an area piece holding neither end ("may see into Area
+Terrain ... but not beyond it"), by smoke unless both ends are in the same cloud, and by a
+linear obstacle taller than teams unless a team at that end touches it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.core import table
+from rules.skirmish.scenario import Cover, TerrainSpec
+from rules.skirmish.state import SkirmishState, TeamState
+
+#: A team "touching" a linear obstacle: its base within this of the line (stand-in).
+TOUCH = 1.0
+_RANK = {"none": 0, "soft": 1, "hard": 2}
+
+
+def area_pieces(state: SkirmishState) -> list[TerrainSpec]:
+    """Area terrain of the table (roads are not terrain)."""
+    return [t for t in state.table.terrain if t.kind == "area"]
+
+
+def linear_pieces(state: SkirmishState) -> list[TerrainSpec]:
+    """Linear obstacles: walls, fences, bocage."""
+    return [t for t in state.table.terrain if t.kind == "linear"]
+
+
+def smoke_polygons(state: SkirmishState) -> list[table.Polygon]:
+    """The smoke on the table now."""
+    return [table.Polygon.of(s.corners) for s in state.smoke]
+
+
+def pieces_at(state: SkirmishState, point: table.Point) -> list[TerrainSpec]:
+    """Area pieces holding ``point``."""
+    return [t for t in area_pieces(state) if table.point_in_polygon(point, t.polygon)]
+
+
+def in_smoke(state: SkirmishState, point: table.Point) -> bool:
+    """Whether ``point`` is inside a smoke area."""
+    return any(table.point_in_polygon(point, p) for p in smoke_polygons(state))
+
+
+def _area_blocks(piece: TerrainSpec, a: table.Point, b: table.Point) -> bool:
+    inside = table.point_in_polygon(a, piece.polygon) or table.point_in_polygon(b, piece.polygon)
+    return not inside and table.segment_crosses(a, b, piece.polygon)
+
+
+def _smoke_blocks(poly: table.Polygon, a: table.Point, b: table.Point) -> bool:
+    both = table.point_in_polygon(a, poly) and table.point_in_polygon(b, poly)
+    return not both and table.segment_crosses(a, b, poly)
+
+
+def crossing(piece: TerrainSpec, a: table.Point, b: table.Point) -> table.Point | None:
+    """Where the line ``a-b`` first crosses a linear obstacle, or None."""
+    hits = [
+        hit for p, q in piece.segments
+        if (hit := table.segment_intersection(a, b, p, q)) is not None
+    ]
+    return min(hits, key=lambda h: table.distance(a, h)) if hits else None
+
+
+def _wall_blocks(piece: TerrainSpec, a: table.Point, b: table.Point, tall: float) -> bool:
+    if piece.height <= tall:
+        return False
+    hit = crossing(piece, a, b)
+    if hit is None:
+        return False
+    return table.distance(hit, a) > TOUCH and table.distance(hit, b) > TOUCH
+
+
+def line_of_sight(state: SkirmishState, a: table.Point, b: table.Point) -> bool:
+    """Whether a team at ``a`` sees a team at ``b`` (Cover & Terrain; Smoke)."""
+    tall = state.table.team_height
+    if any(_area_blocks(t, a, b) for t in area_pieces(state)):
+        return False
+    if any(_smoke_blocks(p, a, b) for p in smoke_polygons(state)):
+        return False
+    return not any(_wall_blocks(t, a, b, tall) for t in linear_pieces(state))
+
+
+def team_cover(state: SkirmishState, target: TeamState, source: table.Point) -> Cover:
+    """The cover a team has against fire from ``source`` (Cover & Terrain).
+
+    Area terrain covers what is inside it; a linear obstacle covers a team touching it from
+    the far side of the incoming fire; smoke conceals as soft cover.
+    """
+    best: Cover = "none"
+    for piece in pieces_at(state, target.pos):
+        best = _better(best, piece.cover)
+    for piece in linear_pieces(state):
+        hit = crossing(piece, source, target.pos)
+        if hit is not None and table.distance(hit, target.pos) <= TOUCH:
+            best = _better(best, piece.cover)
+    if in_smoke(state, target.pos):
+        best = _better(best, "soft")
+    return best
+
+
+def _better(a: Cover, b: Cover) -> Cover:
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+def concealed(state: SkirmishState, target: TeamState, source: table.Point) -> bool:
+    """Whether a team is concealed from fire from ``source`` (Cover & Terrain).
+
+    In soft or hard cover, in smoke, or Infantry that did not move during its last activation
+    ("Concealed even in the Open").
+    """
+    if team_cover(state, target, source) != "none":
+        return True
+    return target.kind == "infantry" and target.still_last_activation
+
+
+@dataclass(frozen=True)
+class Going:
+    """Difficult ground met along a move: the piece, how hard, where it is first met."""
+
+    piece: TerrainSpec
+    going: str
+    at: table.Point
+    along: float
+
+
+def going_along(state: SkirmishState, a: table.Point, b: table.Point) -> list[Going]:
+    """Difficult and Very Difficult terrain a move ``a -> b`` enters, in the order met (Moving).
+
+    A piece the team already stands in is not "entered" again.
+    """
+    found: list[Going] = []
+    for piece in state.table.terrain:
+        if piece.going == "open":
+            continue
+        at = _entry(piece, a, b)
+        if at is not None:
+            found.append(Going(piece, piece.going, at, table.distance(a, at)))
+    return sorted(found, key=lambda g: g.along)
+
+
+def _entry(piece: TerrainSpec, a: table.Point, b: table.Point) -> table.Point | None:
+    if piece.kind == "linear":
+        return crossing(piece, a, b)
+    if piece.kind != "area" or table.point_in_polygon(a, piece.polygon):
+        return None
+    t = table.first_contact(a, b, piece.polygon)
+    return None if t is None else table.lerp(a, b, t)
