@@ -1,0 +1,226 @@
+"""Assaults: the charge, halting it, the fight within 2", counter-attacks and breaking off.
+
+"Teams that did not fire may Move up to 12" as to be in base to base contact with the
+assaulted Unit, or as close as possible (at least one Team must make contact in order for the
+assault to continue)."  "If during this fire, at least 5 FP's hit successfully, the assault is
+halted, and assaulting teams either stop where they are, or if in base to base contact, move as
+to provide a 2" gap ... If assaulted by Armored Tank Teams, the assaulted Unit must inflict 2
+suppression and/or destroyed results".  "each Team within 2" of an enemy makes a Training
+Check, removing an enemy Team within 2" of the assaulting Team. No saves are rolled."
+"""
+
+from __future__ import annotations
+
+from rules.core import table
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core.views import Mark
+from rules.skirmish import saves, suppression
+from rules.skirmish.state import SkirmishState, TeamState, UnitState
+from rules.skirmish.training import training_check
+
+RULE = "Assaults"
+CHARGE = 12.0
+CLOSE = 2.0
+COUNTER_MOVE = 4.0
+HALT_HITS = 5
+HALT_TANK_RESULTS = 2
+
+
+def contact_gap(state: SkirmishState) -> float:
+    """Centre to centre distance of two bases in contact."""
+    return 2 * state.table.base_radius
+
+
+def nearest_enemy(team: TeamState, enemies: list[TeamState]) -> TeamState | None:
+    """The enemy team nearest ``team``."""
+    return min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
+
+
+def _approach(state: SkirmishState, team: TeamState, enemy: TeamState, reach: float) -> table.Point:
+    """Where ``team`` stops moving up to ``reach`` towards contact with ``enemy``."""
+    stop_short = table.distance(team.pos, enemy.pos) - contact_gap(state)
+    if stop_short <= 0:
+        return team.pos
+    end = table.toward(team.pos, enemy.pos, min(reach, stop_short))
+    return _clear_of_friends(state, team, end)
+
+
+def _clear_of_friends(state: SkirmishState, team: TeamState, end: table.Point) -> table.Point:
+    """Slide an end point off a friendly base it would stand on (back along the line)."""
+    side = state.unit_of(team).side
+    r = state.table.base_radius
+    for _ in range(20):
+        if not any(
+            t.id != team.id and table.distance(t.pos, end) < 2 * r - 1e-6
+            for t in state.teams(side)
+        ):
+            return end
+        end = table.toward(end, team.pos, r / 2)
+    return team.pos
+
+
+def in_contact(state: SkirmishState, team: TeamState, enemies: list[TeamState]) -> bool:
+    """Base to base contact with any enemy team."""
+    return any(table.distance(team.pos, e.pos) <= contact_gap(state) + 0.05 for e in enemies)
+
+
+def charge(
+    state: SkirmishState, movers: list[TeamState], target: UnitState, reach: float = CHARGE
+) -> list[Event]:
+    """Move the charging teams up to ``reach`` towards contact, nearest enemy first."""
+    events = []
+    side = state.unit_of(movers[0]).side if movers else None
+    for team in movers:
+        enemy = nearest_enemy(team, target.alive_teams)
+        if enemy is None or team.kind == "gun":
+            continue
+        start = team.pos
+        team.x, team.y = _approach(state, team, enemy, reach)
+        team.moved = True
+        if start != team.pos:
+            team.facing = table.angle_of(table.sub(enemy.pos, start))
+        gone = table.distance(start, team.pos)
+        state.marks.append(Mark(kind="assault", points=[start, team.pos],
+                                text=table.inches(gone), side=side))
+        verdict = "in contact" if in_contact(state, team, target.alive_teams) else "short"
+        events.append(Event(kind="charge", rule=RULE,
+                            text=f"{team.id} charges {table.inches(gone)} at {enemy.id}: {verdict} ({RULE})"))
+    return events
+
+
+def halted(hits: int, tank_results: int, armoured_attack: bool) -> bool:
+    """Whether the defender's fire stops the assault (5 FP hits; 2 results against armour)."""
+    if armoured_attack:
+        return tank_results >= HALT_TANK_RESULTS
+    return hits >= HALT_HITS
+
+
+def fall_back(state: SkirmishState, movers: list[TeamState], target: UnitState) -> list[Event]:
+    """A halted assault: teams in contact move back to a 2" gap from the enemy."""
+    events = []
+    for team in movers:
+        enemy = nearest_enemy(team, target.alive_teams)
+        if enemy is None or not in_contact(state, team, target.alive_teams):
+            continue
+        span = table.distance(enemy.pos, team.pos)
+        back = CLOSE + contact_gap(state)
+        direction = table.sub(team.pos, enemy.pos) if span > 1e-6 else (0.0, 1.0)
+        scale = back / max(table.length(direction), 1e-6)
+        end = table.add(enemy.pos, table.scale(direction, scale))
+        team.x, team.y = table.clamp_to_table(end, state.table.width, state.table.height, 0.75)
+        events.append(Event(kind="halt", rule=RULE,
+                            text=f"{team.id} falls back to a 2\" gap from {enemy.id} ({RULE})"))
+    return events
+
+
+def within_close(state: SkirmishState, team: TeamState, enemies: list[TeamState]) -> list[TeamState]:
+    """Enemy teams within 2" of ``team`` (base edge to base edge), nearest first."""
+    reach = CLOSE + contact_gap(state)
+    near = [e for e in enemies if e.alive and not table.beyond(table.distance(team.pos, e.pos), reach)]
+    return sorted(near, key=lambda e: table.distance(team.pos, e.pos))
+
+
+def fight(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice) -> tuple[list[Event], list[str]]:
+    """Each team within 2" of an enemy fights: a Training Check removes an enemy team within
+    2" (no saves); against tanks, Tank Assault rating checks, then armour and damage."""
+    events: list[Event] = []
+    killed: list[str] = []
+    for team in side_unit.alive_teams:
+        near = within_close(state, team, enemy.alive_teams)
+        if not near:
+            continue
+        if team.kind == "tank" and all(t.kind == "tank" for t in near):
+            continue  # "Tank Teams my not assault Tank Teams"
+        soft = [t for t in near if not t.armoured]
+        if soft:
+            check = training_check(side_unit.training, dice, f"{team.id} assault")
+            if check.passed:
+                victim = soft[0]
+                suppression.remove_team(enemy, victim)
+                killed.append(victim.id)
+            verdict = f"{soft[0].id} removed" if check.passed else "no effect"
+            events.append(Event(kind="fight", rule=RULE,
+                                text=f"{check.text(team.id)}: {verdict} ({RULE})"))
+        elif team.kind != "tank":
+            events += _tank_assault(state, team, side_unit, near[0], enemy, dice, killed)
+    return events, killed
+
+
+def _tank_assault(
+    state: SkirmishState, team: TeamState, unit: UnitState, tank: TeamState, enemy: UnitState,
+    dice: Dice, killed: list[str],
+) -> list[Event]:
+    """Infantry and Gun teams against a tank: Tank Assault rating checks, armour, damage."""
+    rating = team.tank_assault
+    if rating <= 0:
+        return [Event(kind="fight", rule=RULE,
+                      text=f"{team.id} has no Tank Assault rating: no effect on {tank.id} ({RULE})")]
+    events = []
+    for _ in range(rating):
+        if not tank.alive:
+            break
+        check = training_check(unit.training, dice, f"{team.id} tank assault")
+        if not check.passed:
+            events.append(Event(kind="fight", rule=RULE,
+                                text=f"{check.text(team.id + ' tank assault')} ({RULE})"))
+            continue
+        hit = saves.armour_hit(dice, tank, team.pos, state.table.base_radius)
+        if hit.result == "destroyed":
+            suppression.remove_team(enemy, tank)
+            killed.append(tank.id)
+        elif hit.result == "suppressed":
+            tank.suppression += 1
+        events.append(Event(kind="fight", rule=RULE,
+                            text=f"{check.text(team.id + ' tank assault')}: {tank.id} {hit.text()} ({RULE})"))
+    return events
+
+
+def counter_move(state: SkirmishState, unit: UnitState, enemy: UnitState) -> list[Event]:
+    """A counter-attacking unit moves teams not in contact up to 4" (not Gun teams)."""
+    movers = [t for t in unit.alive_teams
+              if t.kind != "gun" and not in_contact(state, t, enemy.alive_teams)]
+    return charge(state, movers, enemy, COUNTER_MOVE)
+
+
+def break_off(
+    state: SkirmishState, breaking: UnitState, other: UnitState, dice: Dice, follow: bool = True
+) -> tuple[list[Event], list[str]]:
+    """The breaking unit moves 1d6" away; the other may follow 1d6"; breaking teams within 2"
+    of an enemy team then die (armoured tanks excepted)."""
+    away = dice.die(6, f"{breaking.id} breaks off")
+    events = [Event(kind="break", rule=RULE,
+                    text=f"{breaking.id} breaks off 🎲{away}\" away from {other.id} ({RULE})")]
+    for team in breaking.alive_teams:
+        if team.kind == "gun":
+            continue
+        enemy = nearest_enemy(team, other.alive_teams)
+        if enemy is None:
+            continue
+        direction = table.sub(team.pos, enemy.pos)
+        span = max(table.length(direction), 1e-6)
+        end = table.add(team.pos, table.scale(direction, away / span))
+        team.x, team.y = table.clamp_to_table(end, state.table.width, state.table.height, 0.75)
+    if follow and other.alive_teams:
+        chase = dice.die(6, f"{other.id} follows")
+        events.append(Event(kind="break", rule=RULE,
+                            text=f"{other.id} follows 🎲{chase}\" ({RULE})"))
+        events += charge(state, [t for t in other.alive_teams if t.kind != "gun"], breaking, chase)
+    killed = []
+    for team in breaking.alive_teams:
+        if team.armoured:
+            continue
+        if within_close(state, team, other.alive_teams):
+            suppression.remove_team(breaking, team)
+            killed.append(team.id)
+    if killed:
+        events.append(Event(kind="break", rule=RULE,
+                            text=f"Caught within 2\": {', '.join(killed)} destroyed ({RULE})"))
+    return events, killed
+
+
+def after_assault(unit: UnitState, casualties: int) -> Event | None:
+    """"any Unit that takes at least one casualty during the assault takes 1 suppression
+    marker for each casualty"."""
+    placed = suppression.place_markers(unit, casualties)
+    return suppression.suppression_event(unit, placed, f"{casualties} lost in the assault")
