@@ -51,7 +51,7 @@ class TeamState(BaseModel):
     hull_save: int | None = None
     turret_save: int | None = None
     tank_assault: int = 0
-    joined: str | None = None  # a CC attached to this unit for an attack (Leaders)
+    travelled: float = 0.0  # inches moved in its unit's activation
 
     @property
     def pos(self) -> table.Point:
@@ -114,6 +114,31 @@ class UnitState(BaseModel):
         return not self.destroyed and bool(self.alive_teams)
 
 
+class Pending(BaseModel):
+    """A decision owed by one player before play goes on (asked of that player)."""
+
+    kind: Literal["react", "ground", "assault-fire", "assault-choice", "drift"]
+    side: Side  # who decides
+    unit: str | None = None  # the moving, attacking or fired-upon unit
+    options: list[str] = Field(default_factory=list)  # units that may fire
+    fire: dict[str, str] | None = None  # a Fire order waiting for the go-to-ground answer
+    firer: str | None = None  # the unit whose fire waits
+    centre: tuple[float, float] | None = None  # the missed template
+    aim: tuple[float, float] | None = None
+    smoke: bool = False
+
+
+class AssaultState(BaseModel):
+    """An assault in progress (Assaults)."""
+
+    attacker: str
+    defender: str
+    movers: list[str] = Field(default_factory=list)
+    losses: dict[str, int] = Field(default_factory=dict)  # casualties during the assault
+    chooser: str = ""  # the unit that now counter-attacks or breaks off
+    armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
+
+
 class Smoke(BaseModel):
     """A 6"x6" smoke area on the table (Smoke), until the end of the turn it was fired."""
 
@@ -131,6 +156,12 @@ class SkirmishState(BaseModel):
     initiative: Side = "us"  # the side with the Initiative now
     first: Side = "us"  # who had the first Initiative this turn
     active: str | None = None  # the unit activated now (None: choose one)
+    phase: Literal["activate", "action", "orders", "decide", "over"] = "activate"
+    check_passed: bool | None = None  # the active unit's Training Check
+    pending: Pending | None = None
+    assault: AssaultState | None = None
+    #: Standing answers per side: reaction, ground, counter -> ask / yes / no.
+    policies: dict[str, dict[str, str]] = Field(default_factory=dict)
     units: list[UnitState]
     smoke: list[Smoke] = Field(default_factory=list)
     cc_reroll_used: list[Side] = Field(default_factory=list)  # this Initiative (Leaders)

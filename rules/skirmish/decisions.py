@@ -1,0 +1,103 @@
+"""The decisions asked of a player in the middle of the other's activation (``decide``).
+
+react: fire a unit's Overwatch or Reaction fire at the unit that moved, or hold;
+ground: go to ground before the To Hit roll, or stand; assault-fire: fire at the charging
+teams, or hold; assault-choice: counter-attack or break off; drift: move the missed template
+(at most 6") or leave it.
+"""
+
+from __future__ import annotations
+
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx
+from rules.skirmish import artillery, melee, play, reactions
+from rules.skirmish.orders import Decide, Fire
+from rules.skirmish.state import Pending, SkirmishState
+
+#: The answers each kind of decision takes.
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "react": ("fire", "hold"),
+    "ground": ("ground", "stand"),
+    "assault-fire": ("fire", "hold"),
+    "assault-choice": ("counter", "break"),
+    "drift": ("place", "leave"),
+}
+
+
+def decide_problem(state: SkirmishState, order: Decide) -> str | None:
+    """Why an answer does not fit the question now, or None."""
+    pending = state.pending
+    if pending is None:
+        return "Nothing is being asked of you now."
+    allowed = ANSWERS[pending.kind]
+    if order.choice not in allowed:
+        return f"The question is {pending.kind}: answer {' or '.join(allowed)}."
+    if pending.kind == "react" and order.choice == "fire":
+        unit = order.unit or (pending.options[0] if len(pending.options) == 1 else "")
+        if unit.casefold() not in {o.casefold() for o in pending.options}:
+            return f"Name the unit that fires: unit:{' or unit:'.join(pending.options)}."
+    if pending.kind == "drift" and order.choice == "place" and not order.to:
+        return "Say where the template goes: to:x,y (at most 6\" from where it fell)."
+    return None
+
+
+def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
+    """Resolve the answer and let play go on."""
+    state = ctx.state
+    why = decide_problem(state, order)
+    if why:
+        raise RuleError(why)
+    pending = state.pending
+    assert pending is not None
+    handler = {
+        "react": _react, "ground": _ground, "assault-fire": _assault_fire,
+        "assault-choice": _assault_choice, "drift": _drift,
+    }[pending.kind]
+    handler(ctx, pending, order)
+
+
+def _back_to_orders(state: SkirmishState) -> None:
+    state.pending = None
+    state.phase = "orders" if state.active else "activate"
+
+
+def _react(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    state = ctx.state
+    mover = state.unit(pending.unit or "")
+    moved = [t for t in mover.alive_teams if t.moved]
+    if order.choice == "hold":
+        ctx.say("hold", f"No more fire at {mover.id} (Reaction Fire)", "Reaction Fire")
+        _back_to_orders(state)
+        return
+    unit = state.unit(order.unit or pending.options[0])
+    ctx.extend(reactions.react(state, unit, mover, moved, ctx.dice).events)
+    left = [u for u in reactions.reactors(state, mover, moved) if u in pending.options and u != unit.id]
+    if left and mover.on_table:
+        pending.options = left
+        return
+    _back_to_orders(state)
+
+
+def _ground(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    state = ctx.state
+    target = state.unit(pending.unit or "")
+    if order.choice == "ground":
+        ctx.extend([reactions.go_to_ground(target)])
+    _back_to_orders(state)
+    firer = state.unit(pending.firer or "")
+    fire_order = Fire.model_validate(pending.fire or {})
+    play.resolve_fire_order(ctx, firer, fire_order)
+
+
+def _assault_fire(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    ctx.state.pending = None
+    melee.defender_fires(ctx, order.choice == "fire")
+
+
+def _assault_choice(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    ctx.state.pending = None
+    melee.choose(ctx, order.choice == "counter")
+
+
+def _drift(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    artillery.drift(ctx, order.to if order.choice == "place" else None)

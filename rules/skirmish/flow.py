@@ -1,0 +1,148 @@
+"""Turns and Initiatives: who rolls first, activations one by one, the end of the turn.
+
+"At the beginning of each turn, both Players roll a die. The Player that rolls highest has the
+first Initiative. Reroll ties. The Player with the Initiative rolls to activate a Unit and
+execute that Unit's action, until a Unit 'fails' to activate. At that point the opposing player
+then begins a new Initiative and may attempt to activate Units until every Unit has acted. Each
+Unit may only activate once per turn."
+"""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.core.dice import Dice
+from rules.core import table
+from rules.skirmish import morale
+from rules.skirmish.state import SIDE_NAMES, SIDES, SkirmishState, UnitState, other
+
+RULE = "Turns"
+
+
+def waiting(state: SkirmishState, side: str) -> list[UnitState]:
+    """Units of ``side`` that have not acted this turn."""
+    return [u for u in state.live(side) if not u.activated]
+
+
+def roll_initiative(state: SkirmishState, dice: Dice) -> list[Event]:
+    """Both players roll; highest has the first Initiative; ties are rerolled."""
+    lines = []
+    while True:
+        us = dice.die(6, "us initiative")
+        de = dice.die(6, "germans initiative")
+        lines.append(f"🎲 Americans {us}, Germans {de}")
+        if us != de:
+            break
+    state.first = "us" if us > de else "germans"
+    new_initiative(state, state.first)
+    if not waiting(state, state.initiative):
+        new_initiative(state, other(state.initiative))
+    text = (f"Turn {state.turn}: {'; reroll: '.join(lines)} → {SIDE_NAMES[state.first]} "
+            f"have the first Initiative ({RULE})")
+    return [Event(kind="initiative", text=text, rule=RULE, data={"first": state.first})]
+
+
+def new_initiative(state: SkirmishState, side: str) -> None:
+    """Begin an Initiative: teams may fire again, leaders and the CC reroll are fresh."""
+    state.initiative = side  # type: ignore[assignment]
+    state.cc_reroll_used = []
+    state.leader_used = []
+    for unit in state.units:
+        for team in unit.teams:
+            team.fired_initiative = False
+    state.last_marks, state.marks = state.marks, []
+
+
+def end_activation(state: SkirmishState, dice: Dice) -> list[Event]:
+    """Close the active unit's activation; pass the Initiative after a failed check; end the
+    turn when every unit has acted."""
+    unit = state.unit(state.active) if state.active else None
+    failed = state.check_passed is False
+    if unit is not None:
+        unit.activated = True
+        unit.steps = []
+        for team in unit.teams:
+            team.still_last_activation = not team.moved
+            team.travelled = 0.0
+    state.active, state.check_passed, state.phase = None, None, "activate"
+    events: list[Event] = []
+    side = state.initiative
+    if failed and waiting(state, other(side)):
+        new_initiative(state, other(side))
+        events.append(Event(kind="initiative", rule=RULE,
+                            text=f"The check failed: {SIDE_NAMES[state.initiative]} take the Initiative ({RULE})"))
+    elif not waiting(state, side) and waiting(state, other(side)):
+        new_initiative(state, other(side))
+        events.append(Event(kind="initiative", rule=RULE,
+                            text=f"{SIDE_NAMES[side]} have no unit left to act: "
+                                 f"{SIDE_NAMES[state.initiative]} take the Initiative ({RULE})"))
+    if not waiting(state, "us") and not waiting(state, "germans"):
+        events += end_turn(state, dice)
+    return events
+
+
+def end_turn(state: SkirmishState, dice: Dice) -> list[Event]:
+    """Morale, smoke clears, the next turn's company checks and Initiative roll."""
+    events = morale.end_of_turn(state, dice)
+    state.smoke = [s for s in state.smoke if s.turn > state.turn]
+    events.append(Event(kind="turn", rule=RULE, text=f"End of turn {state.turn} ({RULE})"))
+    for unit in state.units:
+        _reset_unit(unit)
+    if over_by_wipe(state, events) or state.turn >= state.max_turn:
+        return events + finish_on_time(state)
+    state.turn += 1
+    for side in SIDES:
+        if morale.company_broken(state, side):
+            holds, event = morale.company_check(state, side, dice)
+            events.append(event)
+            if not holds:
+                return events + conclude(state, other(side), f"{SIDE_NAMES[side]} retreat: the battle is lost")
+    return events + roll_initiative(state, dice)
+
+
+def _reset_unit(unit: UnitState) -> None:
+    unit.activated = False
+    unit.action = None
+    unit.steps = []
+    unit.overwatch = False
+    unit.gone_to_ground = False
+    unit.running = False
+    unit.casualties_turn = 0
+    for team in unit.teams:
+        team.moved = team.fired = team.fired_initiative = False
+        team.travelled = 0.0
+
+
+def over_by_wipe(state: SkirmishState, events: list[Event]) -> bool:
+    """A side with no unit left on the table has lost."""
+    for side in SIDES:
+        if not state.live(side):
+            events += conclude(state, other(side), f"{SIDE_NAMES[side]} have no unit left")
+            return True
+    return False
+
+
+def finish_on_time(state: SkirmishState) -> list[Event]:
+    """After the last turn: more teams within 6" of the objective wins (stand-in), else a draw."""
+    if state.finished:
+        return []
+    vic = state.table.victory
+    point = next(p for p in state.table.points if p.id == vic.objective)
+    near = {
+        side: sum(table.distance((point.x, point.y), t.pos) <= vic.radius for t in state.teams(side))
+        for side in SIDES
+    }
+    if near["us"] == near["germans"]:
+        return conclude(state, None, f"Last turn over; {near['us']} teams each at the {point.name}: a draw")
+    winner = max(SIDES, key=lambda s: near[s])
+    return conclude(state, winner, f"Last turn over; {SIDE_NAMES[winner]} hold the {point.name} "
+                                   f"({near[winner]} teams to {near[other(winner)]})")
+
+
+def conclude(state: SkirmishState, winner: str | None, why: str) -> list[Event]:
+    """End the game."""
+    state.finished = True
+    state.phase = "over"
+    state.winner = winner  # type: ignore[assignment]
+    state.result_text = f"{why}: {SIDE_NAMES[winner]} win." if winner else f"{why}."
+    state.pending = None
+    return [Event(kind="game_over", rule=RULE, text=state.result_text)]

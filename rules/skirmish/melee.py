@@ -1,0 +1,204 @@
+"""An assault from the order to its end: supporting fire, the charge, the defender's fire, the
+fight and the rounds of counter-attacks until one unit breaks off or is gone (Assaults).
+
+The decisions belong to the players: the defender fires at the incoming teams or not, and each
+side in turn counter-attacks or breaks off; each is asked of that player unless a standing
+answer (``defaults``) says it.
+"""
+
+from __future__ import annotations
+
+from rules.core import table
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx
+from rules.skirmish import assault, fire, flow, reactions
+from rules.skirmish.orders import Assault
+from rules.skirmish.play import open_step
+from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
+from rules.skirmish.training import training_check
+
+RULE = "Assaults"
+
+
+def stay_teams(state: SkirmishState, unit: UnitState, stay: str) -> list[TeamState]:
+    """Teams that stay behind to fire: those named, and every Gun team."""
+    names = {w.casefold() for w in stay.replace(",", " ").split()} - {"none", ""}
+    for name in names:
+        team = state.team(name)
+        if team.unit != unit.id:
+            raise RuleError(f"{team.id} is not a team of {unit.id}.")
+    return [t for t in unit.alive_teams if t.id.casefold() in names or t.kind == "gun"]
+
+
+def chargers(unit: UnitState, target: UnitState, staying: list[TeamState]) -> list[TeamState]:
+    """Teams that charge: not staying, not guns, no tank against a unit of only tanks."""
+    only_tanks = all(t.kind == "tank" for t in target.alive_teams)
+    return [t for t in unit.alive_teams
+            if t not in staying and t.kind != "gun" and not (only_tanks and t.kind == "tank")]
+
+
+def assault_problem(state: SkirmishState, unit: UnitState, order: Assault, side: str) -> str | None:
+    """Why an assault order is refused, or None."""
+    why = open_step(unit, "assault")
+    if why:
+        return why
+    try:
+        target = state.enemy_unit(side, order.target)
+        staying = stay_teams(state, unit, order.stay)
+    except RuleError as exc:
+        return str(exc)
+    movers = chargers(unit, target, staying)
+    if not movers:
+        return f"No team of {unit.id} can charge {target.id} (Gun Teams stay; tanks never assault tanks)."
+    reach = assault.CHARGE + assault.contact_gap(state) + 0.05
+    if not any(table.distance(m.pos, e.pos) <= reach for m in movers for e in target.alive_teams):
+        return f"No charging team of {unit.id} is within 12\" of {target.id} to make contact (Assaults)."
+    return None
+
+
+def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
+    """Supporting fire, then the charge; the defender may fire at the incoming teams."""
+    state = ctx.state
+    unit = state.unit(state.active or "")
+    why = assault_problem(state, unit, order, ctx.side)
+    if why:
+        raise RuleError(why)
+    target = state.enemy_unit(ctx.side, order.target)
+    staying = stay_teams(state, unit, order.stay)
+    movers = chargers(unit, target, staying)
+    unit.steps = []
+    before = {unit.id: len(unit.alive_teams), target.id: len(target.alive_teams)}
+    shooters = [t for t in staying if not t.suppression and not t.fired_initiative]
+    if shooters:
+        ctx.say("assault", f"{unit.id} supporting fire at {target.id} (Assaults)", RULE)
+        ctx.extend(fire.resolve_fire(state, shooters, target, ctx.dice, fire.Fire()).events)
+    ctx.extend(assault.charge(state, movers, target))
+    state.assault = AssaultState(
+        attacker=unit.id, defender=target.id, movers=[m.id for m in movers],
+        armoured=all(m.armoured for m in movers),
+        losses={k: before[k] - len(state.unit(k).alive_teams) for k in before},
+    )
+    if not any(assault.in_contact(state, m, target.alive_teams) for m in movers if m.alive):
+        ctx.say("assault", f"No team of {unit.id} reached contact: the assault does not go in (Assaults)", RULE)
+        finish(ctx)
+        return
+    defender_fire(ctx)
+
+
+def defender_fire(ctx: Ctx[SkirmishState]) -> None:
+    """Offer the defender its Overwatch or Reaction fire at the incoming teams."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
+    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
+    if not reactions.reacting_teams(state, defender, attacker, movers):
+        land(ctx)
+        return
+    policy = state.policies.get(defender.side, {}).get("reaction", "ask")
+    if policy == "ask":
+        state.pending = Pending(kind="assault-fire", side=defender.side, unit=defender.id)
+        state.phase = "decide"
+        ctx.say("ask", f"{defender.id} may fire at the charging teams of {attacker.id}: "
+                       f"decide fire or decide hold (Assaults)", RULE)
+        return
+    defender_fires(ctx, policy == "yes")
+
+
+def defender_fires(ctx: Ctx[SkirmishState], shoot: bool) -> None:
+    """The defender's answer: fire (and maybe halt the assault) or hold; then it lands."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
+    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
+    if shoot:
+        alive = len(attacker.alive_teams)
+        result = reactions.react(state, defender, attacker, movers, ctx.dice)
+        ctx.extend(result.events)
+        fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + alive - len(attacker.alive_teams)
+        if assault.halted(result.hits, result.tank_results, fight.armoured):
+            need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
+            ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
+            ctx.extend(assault.fall_back(state, movers, defender))
+            finish(ctx)
+            return
+    land(ctx)
+
+
+def land(ctx: Ctx[SkirmishState]) -> None:
+    """The assault lands: the attacker fights, then the defender chooses."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
+    ctx.say("assault", f"The assault of {attacker.id} lands on {defender.id} (Assaults)", RULE)
+    _strike(ctx, attacker, defender)
+    ask_choice(ctx, defender)
+
+
+def _strike(ctx: Ctx[SkirmishState], side_unit: UnitState, enemy: UnitState) -> None:
+    fight = ctx.state.assault
+    assert fight is not None
+    events, killed = assault.fight(ctx.state, side_unit, enemy, ctx.dice)
+    ctx.extend(events)
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(killed)
+
+
+def ask_choice(ctx: Ctx[SkirmishState], chooser: UnitState) -> None:
+    """The unit just attacked counter-attacks or breaks off (asked unless a standing answer)."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    other_id = fight.attacker if chooser.id == fight.defender else fight.defender
+    if not chooser.on_table or not state.unit(other_id).on_table:
+        finish(ctx)
+        return
+    fight.chooser = chooser.id
+    policy = state.policies.get(chooser.side, {}).get("counter", "ask")
+    if policy == "ask":
+        state.pending = Pending(kind="assault-choice", side=chooser.side, unit=chooser.id)
+        state.phase = "decide"
+        ctx.say("ask", f"{chooser.id}: counter-attack or break off? decide counter or decide break (Assaults)", RULE)
+        return
+    choose(ctx, policy == "yes")
+
+
+def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
+    """Counter-attack (a Training Check, a 4" move, the fight) or break off."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    unit = state.unit(fight.chooser)
+    enemy = state.unit(fight.attacker if unit.id == fight.defender else fight.defender)
+    if counter:
+        check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
+        if check.passed:
+            ctx.say("counter", f"{check.text(unit.id)}: it counter-attacks (Assaults)", RULE)
+            ctx.extend(assault.counter_move(state, unit, enemy))
+            _strike(ctx, unit, enemy)
+            ask_choice(ctx, enemy)
+            return
+        ctx.say("counter", f"{check.text(unit.id)}: failed, it must break off (Assaults)", RULE)
+    events, killed = assault.break_off(state, unit, enemy, ctx.dice)
+    ctx.extend(events)
+    fight.losses[unit.id] = fight.losses.get(unit.id, 0) + len(killed)
+    finish(ctx)
+
+
+def finish(ctx: Ctx[SkirmishState]) -> None:
+    """One suppression per casualty to each unit that lost teams; the activation ends."""
+    state = ctx.state
+    fight = state.assault
+    if fight is not None:
+        for unit_id, lost in fight.losses.items():
+            unit = state.unit(unit_id)
+            if lost and unit.on_table:
+                event = assault.after_assault(unit, lost)
+                if event:
+                    ctx.extend([event])
+    state.assault = None
+    state.pending = None
+    state.phase = "orders"
+    ctx.extend(flow.end_activation(state, ctx.dice))
+    ctx.snapshot = True

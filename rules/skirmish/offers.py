@@ -1,0 +1,194 @@
+"""The legal orders now, for each order: written with the same ``*_problem`` checks the
+resolvers raise on, so autocomplete and the random-legal playouts never offer a refused order.
+
+Places are not finite: a move offers a sample (towards the nearest enemy, away, to the flanks,
+the whole unit the same), each one checked exactly as the order would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rules.core import table
+from rules.core.errors import RuleError
+from rules.skirmish import artillery, decisions, leaders, melee, play
+from rules.skirmish.orders import (
+    Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire, Measure, Move,
+    Reroll, Shift, Smoke,
+)
+from rules.skirmish.state import SkirmishState, TeamState, UnitState, other
+
+
+def _active(state: SkirmishState) -> UnitState | None:
+    return state.unit(state.active) if state.active else None
+
+
+def activate(state: SkirmishState, side: str) -> Iterator[Activate]:
+    """Units of ``side`` that have not acted."""
+    for unit in state.live(side):
+        if play.activate_problem(state, side, unit.id) is None:
+            yield Activate(unit=unit.id)
+
+
+def reroll(state: SkirmishState, side: str) -> Iterator[Reroll]:
+    """The CC's reroll of a failed check."""
+    if play.reroll_problem(state, side) is None:
+        yield Reroll()
+
+
+def choose(state: SkirmishState, side: str) -> Iterator[Choose]:
+    """The actions open to the active unit."""
+    if state.active:
+        for kind in play.allowed_actions(state):
+            yield Choose(kind=kind)  # type: ignore[arg-type]
+
+
+def _fmt(p: table.Point) -> str:
+    return f"{p[0]:.1f},{p[1]:.1f}"
+
+
+def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Point]:
+    enemies = state.teams(other(state.unit_of(team).side))
+    near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
+    heading = table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0
+    out = []
+    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5), (270, 0.5)):
+        step = table.scale(table.unit_vector(heading + turn), room * share - 0.05)
+        out.append(table.add(team.pos, step))
+    return out
+
+
+def move(state: SkirmishState, side: str) -> Iterator[Move]:
+    """A sample of moves of each team (and of the whole unit), each one checked."""
+    unit = _active(state)
+    if unit is None or not unit.alive_teams or play.open_step(unit, "move"):
+        return
+    for who in [unit.id] + [t.id for t in unit.alive_teams]:
+        team = (unit.pl or unit.alive_teams[0]) if who == unit.id else state.team(who)
+        room = play.budget(unit, team)
+        if room <= 0.1:
+            continue
+        for spot in _spots(state, team, room):
+            order = Move(who=who, to=_fmt(spot))
+            try:
+                play.plan_move(state, unit, order)
+            except RuleError:
+                continue
+            yield order
+
+
+def fire(state: SkirmishState, side: str) -> Iterator[Fire]:
+    """Fire at each enemy unit some team can hit."""
+    unit = _active(state)
+    if unit is None:
+        return
+    for enemy in state.live(other(side)):
+        order = Fire(target=enemy.id)
+        if play.fire_problem(state, unit, order, side) is None:
+            yield order
+
+
+def assault(state: SkirmishState, side: str) -> Iterator[Assault]:
+    """Assault each enemy unit within reach (no team staying)."""
+    unit = _active(state)
+    if unit is None:
+        return
+    for enemy in state.live(other(side)):
+        order = Assault(target=enemy.id)
+        if melee.assault_problem(state, unit, order, side) is None:
+            yield order
+
+
+def barrage(state: SkirmishState, side: str) -> Iterator[Barrage]:
+    """Range in on each enemy team the unit can reach and observe."""
+    unit = _active(state)
+    if unit is None or play.open_step(unit, "barrage"):
+        return
+    for team in state.teams(other(side)):
+        if artillery.barrage_problem(state, unit, team.pos, "barrage") is None:
+            yield Barrage(target=team.id)
+
+
+def smoke(state: SkirmishState, side: str) -> Iterator[Smoke]:
+    """Smoke on enemy teams' places the unit can reach and observe."""
+    unit = _active(state)
+    if unit is None or play.open_step(unit, "smoke"):
+        return
+    for team in state.teams(other(side)):
+        if artillery.barrage_problem(state, unit, team.pos, "smoke") is None:
+            yield Smoke(at=_fmt(team.pos))
+
+
+def _leader_for(state: SkirmishState, side: str, team: TeamState) -> TeamState | None:
+    unit = state.unit_of(team)
+    candidates = [unit.pl, play.cc_of(state, side)]
+    for leader in candidates:
+        if leader is None:
+            continue
+        try:
+            leaders.check_leader(state, leader, team)
+        except RuleError:
+            continue
+        return leader
+    return None
+
+
+def shift(state: SkirmishState, side: str) -> Iterator[Shift]:
+    """Suppression a leader within 2" may move to another team of the unit."""
+    if state.initiative != side or state.pending:
+        return
+    for team in state.teams(side):
+        if team.suppression and _leader_for(state, side, team):
+            for dest in state.unit_of(team).alive_teams:
+                if dest.id != team.id:
+                    yield Shift(source=team.id, to=dest.id)
+                    break
+
+
+def appoint(state: SkirmishState, side: str) -> Iterator[Appoint]:
+    """Teams within 2" of the CC in units whose PL is dead."""
+    cc = play.cc_of(state, side)
+    if cc is None or cc.id in state.leader_used or state.initiative != side or state.pending:
+        return
+    for unit in state.live(side):
+        if unit.pl is None:
+            for team in unit.alive_teams:
+                if leaders.near(state, cc, team):
+                    yield Appoint(team=team.id)
+
+
+def done(state: SkirmishState, side: str) -> Iterator[Done]:
+    """End the activation."""
+    if state.active:
+        yield Done()
+
+
+def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
+    """The answers to the question asked now."""
+    pending = state.pending
+    if pending is None or pending.side != side:
+        return
+    for choice in decisions.ANSWERS[pending.kind]:
+        if pending.kind == "react" and choice == "fire":
+            for unit in pending.options:
+                yield Decide(choice="fire", unit=unit)
+        elif pending.kind == "drift" and choice == "place":
+            for spot in artillery.drift_spots(state):
+                yield Decide(choice="place", to=spot)
+        else:
+            yield Decide(choice=choice)  # type: ignore[arg-type]
+
+
+def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
+    """Standing answers."""
+    yield Defaults(reaction="ask", ground="ask", counter="ask")
+    yield Defaults(reaction="yes", ground="no", counter="yes")
+
+
+def measure(state: SkirmishState, side: str) -> Iterator[Measure]:
+    """From each of your teams to the nearest enemy team."""
+    for team in state.teams(side)[:6]:
+        enemies = state.teams(other(side))
+        near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
+        if near is not None:
+            yield Measure(team=team.id, to=near.id)

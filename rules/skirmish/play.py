@@ -1,0 +1,338 @@
+"""Activating a unit and carrying out its action: check, choice, moves, fire, done (Actions).
+
+Every function takes the resolution context (a private copy of the state, the side and the
+dice) and the order, checks it with the ``*_problem`` helpers that the legal-order generator
+(:mod:`rules.skirmish.offers`) uses too, and changes the state.
+"""
+
+from __future__ import annotations
+
+from rules.core import table
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx
+from rules.core.views import Mark
+from rules.skirmish import cohesion, fire, flow, leaders, movement, reactions, suppression
+from rules.skirmish.barrage import barrage_guns
+from rules.skirmish.orders import Activate, Choose, Fire, Move
+from rules.skirmish.state import (
+    FAIL_ACTIONS, SUCCESS_ACTIONS, Pending, SkirmishState, TeamState, UnitState, other,
+)
+from rules.skirmish.training import training_check
+
+#: What each action lets the unit do, in order (Actions).
+STEPS: dict[str, list[str]] = {
+    "fire-and-move": ["fire", "move"], "move-and-fire": ["move", "fire"], "run": ["move"],
+    "aimed-fire": ["fire"], "assault": ["assault"], "move": ["move"], "fire": ["fire"],
+    "overwatch": [], "barrage": ["barrage"], "smoke": ["smoke"],
+}
+
+
+# -- activation and the action -----------------------------------------------------------------
+
+
+def activate_problem(state: SkirmishState, side: str, unit_id: str) -> str | None:
+    """Why ``unit_id`` cannot be activated now, or None."""
+    try:
+        unit = state.own_unit(side, unit_id)
+    except RuleError as exc:
+        return str(exc)
+    if unit.activated:
+        return f"{unit.id} has already acted this turn (Turns)."
+    return None
+
+
+def activate(ctx: Ctx[SkirmishState], order: Activate) -> None:
+    """Roll the unit's Training Check, +1 per suppression marker (Actions; Suppression)."""
+    state = ctx.state
+    why = activate_problem(state, ctx.side, order.unit)
+    if why:
+        raise RuleError(why)
+    unit = state.unit(order.unit)
+    check = training_check(unit.training, ctx.dice, f"{unit.id} training check", unit.markers)
+    state.active, state.check_passed, state.phase = unit.id, check.passed, "action"
+    tail = "choose a Success or Fail action" if check.passed else "Fail actions only"
+    ctx.say("check", f"{check.text(unit.id)}: {tail} (Actions)", "Actions",
+            unit=unit.id, die=check.die, need=check.need)
+
+
+def cc_of(state: SkirmishState, side: str) -> TeamState | None:
+    """The side's Company Commander, if on the table."""
+    hq = next((u for u in state.live(side) if u.hq), None)
+    return hq.pl if hq else None
+
+
+def reroll_problem(state: SkirmishState, side: str) -> str | None:
+    """Why the CC cannot reroll the active unit's check now, or None (Leaders)."""
+    if state.check_passed is not False:
+        return "Only a failed Training Check may be rerolled (Leaders)."
+    if cc_of(state, side) is None:
+        return "Your Company Commander is not on the table (Leaders)."
+    if side in state.cc_reroll_used:
+        return "Your CC has already allowed a reroll this Initiative (Leaders)."
+    return None
+
+
+def reroll(ctx: Ctx[SkirmishState]) -> None:
+    """The CC lets the unit reroll its failed Training Check (Leaders)."""
+    state = ctx.state
+    why = reroll_problem(state, ctx.side)
+    if why:
+        raise RuleError(why)
+    unit = state.unit(state.active or "")
+    state.cc_reroll_used.append(ctx.side)  # type: ignore[arg-type]
+    check = training_check(unit.training, ctx.dice, f"{unit.id} CC reroll", unit.markers)
+    state.check_passed = check.passed
+    ctx.say("check", f"CC reroll: {check.text(unit.id)} (Leaders)", "Leaders", die=check.die)
+
+
+def allowed_actions(state: SkirmishState) -> list[str]:
+    """The actions the active unit may choose: Success ones only after a passed check."""
+    unit = state.unit(state.active or "")
+    names = list(FAIL_ACTIONS)
+    if state.check_passed:
+        names = list(SUCCESS_ACTIONS) + names
+        if len(barrage_guns(state, unit)) >= 2:
+            names += ["barrage", "smoke"]
+    if all(t.kind == "gun" for t in unit.alive_teams) and "assault" in names:
+        names.remove("assault")  # Gun Teams must stay behind (Assaults)
+    return names
+
+
+def choose(ctx: Ctx[SkirmishState], order: Choose) -> None:
+    """Take the action: unsuppress (or lose one marker), then open its steps (Actions)."""
+    state = ctx.state
+    allowed = allowed_actions(state)
+    if order.kind not in allowed:
+        raise RuleError(f"'{order.kind}' is not open to {state.active} now; actions: {', '.join(allowed)} (Actions).")
+    unit = state.unit(state.active or "")
+    note = suppression.unsuppress(unit, bool(state.check_passed))
+    unit.action, unit.steps = order.kind, list(STEPS[order.kind])
+    unit.running = order.kind == "run"
+    state.phase = "orders"
+    ctx.say("action", f"{unit.id}: {order.kind}" + (f"; {note}" if note else "") + " (Actions)",
+            "Actions", unit=unit.id, action=order.kind)
+    if order.kind == "overwatch":
+        unit.overwatch = True
+        ctx.extend(flow.end_activation(state, ctx.dice))
+        ctx.snapshot = state.phase == "activate" and state.active is None
+
+
+def open_step(unit: UnitState, kind: str) -> str | None:
+    """Why ``kind`` is not open in the unit's action now, or None."""
+    if kind not in unit.steps:
+        left = " then ".join(unit.steps) or "nothing (done)"
+        return f"{unit.id}'s action ({unit.action}) allows {left} now, not {kind} (Actions)."
+    return None
+
+
+def use_step(unit: UnitState, kind: str) -> None:
+    """Enter step ``kind``: steps before it are given up."""
+    unit.steps = unit.steps[unit.steps.index(kind):]
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def budget(unit: UnitState, team: TeamState, extra: bool = False) -> float:
+    """Inches a team may still move in this activation (twice for Run, +4" for a PL's help)."""
+    base = movement.SPEED[team.kind] * (2 if unit.running else 1)
+    return max(0.0, base + (leaders.EXTRA_MOVE if extra else 0.0) - team.travelled)
+
+
+def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> table.Point:
+    """A place typed by a player: x,y, heading:inches, a team or a named point."""
+    named = {p.id: (p.x, p.y) for p in state.table.points}
+    teams = {t.id: t.pos for t in state.teams()}
+    return table.parse_place(text, origin, named, teams).point
+
+
+def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
+    """The teams a move order moves: one team of the unit, or all of them."""
+    if who.strip().casefold() == unit.id.casefold():
+        return [t for t in unit.alive_teams if budget(unit, t) > 0]
+    team = state.team(who)
+    if team.unit != unit.id or not team.alive:
+        raise RuleError(f"{team.id} is not a team of the active unit {unit.id} on the table.")
+    return [team]
+
+
+def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, table.Point]:
+    """Where each team of a move order ends (before any dice), checked; RuleError if refused."""
+    why = open_step(unit, "move")
+    if why:
+        raise RuleError(why)
+    teams = movers(state, unit, order.who)
+    if not teams:
+        raise RuleError(f"No team of {unit.id} has any move left (Moving).")
+    anchor = unit.pl or teams[0]
+    lead_pos = anchor.pos if len(teams) > 1 else teams[0].pos
+    dest = place_of(state, order.to, lead_pos)
+    offset = table.sub(dest, lead_pos)
+    plan: dict[str, table.Point] = {}
+    for team in teams:
+        room = budget(unit, team, order.extra)
+        end = table.toward(team.pos, table.add(team.pos, offset), room)
+        movement.validate(state, team, end, room)
+        plan[team.id] = end
+    _check_extra(state, unit, order, teams, plan)
+    if not cohesion.enough(unit, plan):
+        raise RuleError(f"{unit.id} would have fewer than half its teams in cohesion with its PL "
+                        f"(Unit Cohesion).")
+    return plan
+
+
+def _check_extra(state: SkirmishState, unit: UnitState, order: Move, teams: list[TeamState],
+                 plan: dict[str, table.Point]) -> None:
+    if not order.extra:
+        return
+    if len(teams) != 1 or unit.pl is None:
+        raise RuleError("The PL's extra 4\" is for one team of a unit with its PL (Leaders).")
+    leaders.check_leader(state, unit.pl, teams[0], close=False)
+    if not leaders.extra_move_ok(state, unit.pl, plan[teams[0].id]):
+        raise RuleError(f"With the extra 4\" {teams[0].id} must end within 2\" of {unit.pl.id} (Leaders).")
+
+
+def move(ctx: Ctx[SkirmishState], order: Move) -> None:
+    """Move a team or the unit, then give the enemy its Reaction and Overwatch fire (Moving)."""
+    state = ctx.state
+    unit = state.unit(state.active or "")
+    plan = plan_move(state, unit, order)
+    face = None
+    if order.face:
+        face = table.heading_to_angle(table.parse_heading(order.face))
+    use_step(unit, "move")
+    if order.extra and unit.pl is not None:
+        state.leader_used.append(unit.pl.id)
+    moved = []
+    for team_id, end in plan.items():
+        team = state.team(team_id)
+        room = budget(unit, team, order.extra)
+        result = movement.move_team(state, team, end, ctx.dice, room, face=face, checked=True)
+        team.travelled += result.travelled
+        ctx.extend(result.events)
+        moved.append(team)
+    offer_reactions(ctx, unit, moved)
+
+
+def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState]) -> None:
+    """After a move: the enemy's Overwatch and Reaction fire, by its standing answer or asked."""
+    state = ctx.state
+    options = reactions.reactors(state, mover, moved)
+    if not options:
+        return
+    enemy = other(mover.side)
+    policy = state.policies.get(enemy, {}).get("reaction", "ask")
+    if policy == "no":
+        return
+    if policy == "yes":
+        for unit_id in options:
+            result = reactions.react(state, state.unit(unit_id), mover, moved, ctx.dice)
+            ctx.extend(result.events)
+        return
+    state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options)
+    state.phase = "decide"
+    ctx.say("ask", f"{', '.join(options)} may fire at {mover.id} (Reaction Fire / Overwatch): "
+                   f"decide fire unit:… or decide hold", "Reaction Fire")
+
+
+# -- fire --------------------------------------------------------------------------------------
+
+
+def shooters_of(state: SkirmishState, unit: UnitState, teams: str) -> list[TeamState]:
+    """The teams named in a fire order (``all``: every team that has not fired)."""
+    if teams.strip().casefold() in ("", "all"):
+        return [t for t in unit.alive_teams if not t.fired_initiative]
+    out = []
+    for word in teams.replace(",", " ").split():
+        team = state.team(word)
+        if team.unit != unit.id or not team.alive:
+            raise RuleError(f"{team.id} is not a team of {unit.id} on the table.")
+        out.append(team)
+    return out
+
+
+def fire_problem(state: SkirmishState, unit: UnitState, order: Fire, side: str) -> str | None:
+    """Why a fire order is refused, or None."""
+    why = open_step(unit, "fire")
+    if why:
+        return why
+    try:
+        target = state.enemy_unit(side, order.target)
+        shooters = shooters_of(state, unit, order.teams)
+    except RuleError as exc:
+        return str(exc)
+    if not shooters:
+        return f"Every team of {unit.id} has fired this Initiative."
+    reasons = []
+    for team in shooters:
+        lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
+        if any(isinstance(x, fire.ShotLine) for x in lines):
+            return _directed_problem(state, unit, order)
+        reasons.append(str(lines[0]))
+    return "; ".join(reasons[:3]) + "."
+
+
+def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire) -> str | None:
+    if not order.directed:
+        return None
+    if unit.pl is None:
+        return f"{unit.id} has no PL to direct its fire (Leaders)."
+    try:
+        leaders.check_leader(state, unit.pl, state.team(order.directed))
+    except RuleError as exc:
+        return str(exc)
+    return None
+
+
+def fire_order(ctx: Ctx[SkirmishState], order: Fire) -> None:
+    """Fire at an enemy unit; the target may first go to ground (asked of its player)."""
+    state = ctx.state
+    unit = state.unit(state.active or "")
+    why = fire_problem(state, unit, order, ctx.side)
+    if why:
+        raise RuleError(why)
+    use_step(unit, "fire")
+    target = state.enemy_unit(ctx.side, order.target)
+    if reactions.may_go_to_ground(target):
+        policy = state.policies.get(target.side, {}).get("ground", "ask")
+        if policy == "ask":
+            state.pending = Pending(kind="ground", side=target.side, unit=target.id,
+                                    fire=order.model_dump(mode="json", exclude_none=True),
+                                    firer=unit.id)
+            state.phase = "decide"
+            ctx.say("ask", f"{unit.id} fires at {target.id}: go to ground first? "
+                           f"decide ground or decide stand (Gone to Ground)", "Gone to Ground")
+            return
+        if policy == "yes":
+            ctx.extend([reactions.go_to_ground(target)])
+    resolve_fire_order(ctx, unit, order)
+
+
+def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) -> None:
+    """Roll the fire of a checked order (after any go-to-ground answer)."""
+    state = ctx.state
+    target = state.unit(order.target)
+    shooters = shooters_of(state, unit, order.teams)
+    how = fire.Fire(aimed=unit.action == "aimed-fire", at_type=order.at,
+                    directed=order.directed or None)
+    if order.directed and unit.pl is not None:
+        state.leader_used.append(unit.pl.id)
+    result = fire.resolve_fire(state, shooters, target, ctx.dice, how)
+    ctx.extend(result.events)
+    for event in result.events:
+        if event.kind == "fire":
+            state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
+                                    text=f"{event.data['hits']} hits", side=unit.side))
+    if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
+        ctx.extend(flow.end_activation(state, ctx.dice))
+        ctx.snapshot = True
+
+
+def done(ctx: Ctx[SkirmishState]) -> None:
+    """End the active unit's activation."""
+    state = ctx.state
+    unit = state.unit(state.active or "")
+    ctx.say("done", f"{unit.id} ends its activation (Turns)", "Turns")
+    before = (state.turn, state.initiative)
+    ctx.extend(flow.end_activation(state, ctx.dice))
+    ctx.snapshot = (state.turn, state.initiative) != before or state.finished

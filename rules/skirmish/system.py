@@ -1,0 +1,217 @@
+"""The platoon skirmish as a :class:`GameSystem`: orders declared once with their offers.
+
+A turn: both roll for the first Initiative; the player with the Initiative activates units one
+by one (``activate``, then ``action``, then ``move``/``fire``/``assault``/``barrage``/``smoke``
+and ``done``) until a check fails; the other player then has the Initiative; the turn ends when
+every unit has acted (Morale, then the next turn).  Decisions owed by the other player mid-way
+(reaction fire, going to ground, the assault's answers, a missed template) are ``decide``
+orders, unless a standing answer (``defaults``) gives them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.core.views import TableView
+from rules.skirmish import (
+    artillery, decisions, flow, leaders, measuring, melee, offers, play,
+)
+from rules.skirmish.orders import (
+    ACTIONS, Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire,
+    Measure, Move, Reroll, Shift, Smoke,
+)
+from rules.skirmish.scenario import load_scenario
+from rules.skirmish.state import SIDE_NAMES, SIDES, SkirmishState, opening_state
+from rules.skirmish.view import build_view
+
+SCENARIOS = ("hedgerow_village", "open_field")
+ORDERS = ("orders",)
+OWN_INITIATIVE = ("activate", "orders")
+
+
+class SkirmishOptions(GameOptions):
+    """``/game new options:turns=4``: a shorter or longer game than the scenario's."""
+
+    turns: int | None = Field(None, ge=1, le=20, description="number of turns (default: the scenario's)")
+
+
+class PlatoonSkirmish(GameSystem[SkirmishState]):
+    """WWII platoons of teams on a 48"x48" table: Americans against Germans, 1944."""
+
+    key = "skirmish"
+    title = "Platoon skirmish"
+    sides = SIDES
+    side_names = dict(SIDE_NAMES)
+    scenarios = SCENARIOS
+    actions = ACTIONS
+    state_model = SkirmishState
+    options_model = SkirmishOptions
+
+    def start(self, scenario: str, options: Any, dice: Dice) -> Step:
+        """Lay out the table and roll the first turn's Initiative."""
+        if scenario not in SCENARIOS:
+            raise RuleError(f"There is no scenario '{scenario[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
+        scen = load_scenario(scenario)
+        state = opening_state(scen, getattr(options, "turns", None))
+        ctx = Ctx(state=state, side="us", dice=dice)
+        ctx.say("setup", f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", {state.max_turn} turns. "
+                         "Values the rulebook does not print are stand-ins (see the scenario).")
+        ctx.extend(flow.roll_initiative(state, dice))
+        return self.make_step(state, ctx.events, snapshot=True)
+
+    # -- orders ------------------------------------------------------------------------------
+
+    @order(Activate, phases="activate", offers=lambda s, st, side: offers.activate(st, side))
+    def activate(self, ctx: Ctx[SkirmishState], o: Activate) -> None:
+        """Training Check for a unit (Actions)."""
+        play.activate(ctx, o)
+
+    @order(Reroll, phases="action", offers=lambda s, st, side: offers.reroll(st, side))
+    def reroll(self, ctx: Ctx[SkirmishState], o: Reroll) -> None:
+        """The CC's reroll (Leaders)."""
+        play.reroll(ctx)
+
+    @order(Choose, phases="action", offers=lambda s, st, side: offers.choose(st, side))
+    def choose(self, ctx: Ctx[SkirmishState], o: Choose) -> None:
+        """The unit's action (Actions)."""
+        play.choose(ctx, o)
+
+    @order(Move, phases=ORDERS, offers=lambda s, st, side: offers.move(st, side))
+    def move(self, ctx: Ctx[SkirmishState], o: Move) -> None:
+        """A move (Moving)."""
+        play.move(ctx, o)
+
+    @order(Fire, phases=ORDERS, offers=lambda s, st, side: offers.fire(st, side))
+    def fire(self, ctx: Ctx[SkirmishState], o: Fire) -> None:
+        """Fire (Firing)."""
+        play.fire_order(ctx, o)
+
+    @order(Assault, phases=ORDERS, offers=lambda s, st, side: offers.assault(st, side))
+    def assault(self, ctx: Ctx[SkirmishState], o: Assault) -> None:
+        """An assault (Assaults)."""
+        melee.start(ctx, o)
+
+    @order(Barrage, phases=ORDERS, offers=lambda s, st, side: offers.barrage(st, side))
+    def barrage(self, ctx: Ctx[SkirmishState], o: Barrage) -> None:
+        """A barrage (Indirect Fire)."""
+        artillery.fire_barrage(ctx, o)
+
+    @order(Smoke, phases=ORDERS, offers=lambda s, st, side: offers.smoke(st, side))
+    def smoke(self, ctx: Ctx[SkirmishState], o: Smoke) -> None:
+        """Smoke (Smoke)."""
+        artillery.fire_smoke(ctx, o)
+
+    @order(Shift, phases=OWN_INITIATIVE, offers=lambda s, st, side: offers.shift(st, side))
+    def shift(self, ctx: Ctx[SkirmishState], o: Shift) -> None:
+        """A leader moves a suppression marker (Leaders)."""
+        state = ctx.state
+        source, dest = state.team(o.source), state.team(o.to)
+        if state.unit_of(source).side != ctx.side:
+            raise RuleError(f"{source.id} is not yours.")
+        leader = offers._leader_for(state, ctx.side, source)
+        if leader is None:
+            raise RuleError(f"No PL or CC of yours within 2\" of {source.id} may help it now (Leaders).")
+        ctx.extend([leaders.shift_suppression(state, leader, source, dest)])
+
+    @order(Appoint, phases=OWN_INITIATIVE, offers=lambda s, st, side: offers.appoint(st, side))
+    def appoint(self, ctx: Ctx[SkirmishState], o: Appoint) -> None:
+        """The CC appoints a new PL (Leaders)."""
+        cc = play.cc_of(ctx.state, ctx.side)
+        if cc is None:
+            raise RuleError("Your Company Commander is not on the table (Leaders).")
+        team = ctx.state.team(o.team)
+        if ctx.state.unit_of(team).side != ctx.side:
+            raise RuleError(f"{team.id} is not yours.")
+        ctx.extend([leaders.appoint(ctx.state, cc, team)])
+
+    @order(Done, phases=ORDERS, offers=lambda s, st, side: offers.done(st, side))
+    def done(self, ctx: Ctx[SkirmishState], o: Done) -> None:
+        """End the activation (Turns)."""
+        play.done(ctx)
+
+    @order(Decide, phases="decide", offers=lambda s, st, side: offers.decide(st, side))
+    def decide(self, ctx: Ctx[SkirmishState], o: Decide) -> None:
+        """Answer the question asked of you."""
+        decisions.decide(ctx, o)
+
+    @order(Defaults, offers=lambda s, st, side: offers.defaults(st, side))
+    def defaults(self, ctx: Ctx[SkirmishState], o: Defaults) -> None:
+        """Standing answers (ask / yes / no)."""
+        mine = ctx.state.policies.setdefault(ctx.side, {})
+        for key in ("reaction", "ground", "counter"):
+            value = getattr(o, key)
+            if value is not None:
+                mine[key] = value
+        shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in ("reaction", "ground", "counter"))
+        ctx.say("defaults", f"{SIDE_NAMES[ctx.side]} standing answers: {shown}")
+
+    @order(Measure, offers=lambda s, st, side: offers.measure(st, side))
+    def measure(self, ctx: Ctx[SkirmishState], o: Measure) -> None:
+        """The tape measure (read-only)."""
+        ctx.extend(measuring.measure(ctx.state, ctx.side, o.team, o.to))
+
+    def after_order(self, ctx: Ctx[SkirmishState], action: Action) -> None:
+        """The active unit wiped out ends its activation; a side wiped out loses at once."""
+        state = ctx.state
+        active = state.unit(state.active) if state.active else None
+        if active is not None and not active.on_table and state.pending is None and not state.finished:
+            ctx.say("gone", f"{active.id} is gone from the table: its activation ends (Turns)", "Turns")
+            ctx.extend(flow.end_activation(state, ctx.dice))
+            ctx.snapshot = True
+        if not state.finished:
+            events: list = []
+            if flow.over_by_wipe(state, events):
+                ctx.extend(events)
+                ctx.snapshot = True
+
+    # -- where the game stands -----------------------------------------------------------------
+
+    def phase_of(self, state: SkirmishState) -> str:
+        """activate, action, orders, decide or over."""
+        return state.phase
+
+    def waiting_on(self, state: SkirmishState) -> list[str]:
+        """The player asked a question, else the player with the Initiative."""
+        if state.finished:
+            return []
+        if state.pending is not None:
+            return [state.pending.side]
+        return [state.initiative]
+
+    def turn_part(self, state: SkirmishState) -> str:
+        """e.g. ``Turn 2/6 · Germans · orders 1pl``."""
+        who = SIDE_NAMES[state.pending.side if state.pending else state.initiative]
+        part = state.phase + (f" {state.active}" if state.active else "")
+        return f"Turn {min(state.turn, state.max_turn)}/{state.max_turn} · {who} · {part}"
+
+    def status(self, state: SkirmishState) -> list[str]:
+        """Turn, Initiative, the active unit, units still to act, the question asked."""
+        lines = [self.turn_part(state)]
+        if state.finished:
+            return lines + [state.result_text or ""]
+        if state.active:
+            unit = state.unit(state.active)
+            lines.append(f"Active: {unit.id} ({unit.action or 'choose an action'}; "
+                         f"steps left: {' then '.join(unit.steps) or '-'})")
+        if state.pending:
+            lines.append(f"Asking {SIDE_NAMES[state.pending.side]}: {state.pending.kind} "
+                         f"({' or '.join(decisions.ANSWERS[state.pending.kind])})")
+        for side in SIDES:
+            left = [u.id for u in flow.waiting(state, side)]
+            lost = sum(len(u.teams) - len(u.alive_teams) for u in state.units if u.side == side)
+            lines.append(f"{SIDE_NAMES[side]}: to act {', '.join(left) or 'none'}; teams lost {lost}")
+        return lines
+
+    def view(self, state: SkirmishState) -> TableView:
+        """The table snapshot."""
+        return build_view(state)
+
+    def result(self, state: SkirmishState) -> str | None:
+        """The result line once the game is over."""
+        return state.result_text if state.finished else None

@@ -1,0 +1,107 @@
+"""The table view of a skirmish: terrain, teams as bases with their unit, facing arcs, cohesion
+rings around each PL, suppression markers, smoke and the measured lines of the Initiative."""
+
+from __future__ import annotations
+
+from rules.core import table
+from rules.core.views import (
+    Header, NamedPoint, RangeCircle, SideStyle, TableUnit, TableView, TerrainShape,
+)
+from rules.skirmish import cohesion, fire
+from rules.skirmish.scenario import TerrainSpec
+from rules.skirmish.state import SIDE_NAMES, SkirmishState, TeamState, UnitState
+
+FACTION = {"us": "nato_us", "germans": "nato_de"}
+SIDE_STYLES = [
+    SideStyle(key="nato_us", label="Americans", letter="A", colour="nato_us"),
+    SideStyle(key="nato_de", label="Germans", letter="G", colour="nato_de"),
+]
+#: Palette keys for our terrain styles (the renderer's pale terrain colours).
+STYLE = {"building": "building", "wood": "woods", "hedge": "cover", "wall": "rubble",
+         "road": "road", "field": "fields"}
+#: How wide a linear piece is drawn (inches): it has no area of its own.
+WIDTH = {"road": 1.6, "linear": 0.6}
+LEGEND = [
+    'Move: infantry 6", guns 3", tanks 12"; cohesion 6" from the PL',
+    "To Hit: Green 2+ Trained 3+ Veteran 4+; +1 concealed/GtG/long/moved/reaction, -1 aimed",
+    "Saves: infantry 3+ (hard 2+), guns 5+ (3+); 3 FP hits = 1 suppression",
+    "Rings: cohesion 6\" round each PL; SUP: suppression markers",
+]
+
+
+def _strip(piece: TerrainSpec) -> list[table.Point]:
+    """A thin polygon along a linear piece, so the renderer can draw it."""
+    half = WIDTH["road" if piece.kind == "road" else "linear"] / 2
+    left, right = [], []
+    for a, b in piece.segments:
+        span = max(table.distance(a, b), 1e-6)
+        nx, ny = -(b[1] - a[1]) / span * half, (b[0] - a[0]) / span * half
+        left += [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)]
+        right += [(a[0] - nx, a[1] - ny), (b[0] - nx, b[1] - ny)]
+    return left + right[::-1]
+
+
+def _terrain(state: SkirmishState) -> list[TerrainShape]:
+    out = []
+    for piece in state.table.terrain:
+        points = list(piece.points) if piece.kind == "area" else _strip(piece)
+        label = piece.name if piece.kind != "road" else ""
+        out.append(TerrainShape(id=piece.id, kind=STYLE.get(piece.style, "fields"),
+                                polygon=points, label=label))
+    for i, cloud in enumerate(state.smoke):
+        out.append(TerrainShape(id=f"smoke{i}", kind="airfield", polygon=list(cloud.corners),
+                                label="smoke"))
+    return out
+
+
+def _markers(state: SkirmishState, unit: UnitState, team: TeamState) -> list[str]:
+    marks = ["suppressed"] * team.suppression
+    if team.role in ("pl", "cc", "fo"):
+        marks.append(team.role.upper())
+    if fire.gone_to_ground(state, team):
+        marks.append("GtG")
+    if unit.overwatch:
+        marks.append("OW")
+    if state.active == unit.id:
+        marks.append("active")
+    elif unit.activated:
+        marks.append("done")
+    return marks
+
+
+def _team(state: SkirmishState, unit: UnitState, team: TeamState) -> TableUnit:
+    infantry = team.kind == "infantry"
+    facing = team.turret_facing if team.kind == "tank" else team.facing
+    return TableUnit(
+        id=team.id, label=f"{team.id}·{unit.id}", faction=FACTION[unit.side],
+        x=team.x, y=team.y, radius=state.table.base_radius, facing=facing,
+        arc=None if infantry else 180.0, markers=_markers(state, unit, team),
+        eliminated=not team.alive,
+    )
+
+
+def build_view(state: SkirmishState) -> TableView:
+    """Everything the table snapshot shows."""
+    scen = state.table
+    units = [_team(state, u, t) for u in state.units for t in u.teams
+             if t.alive or not u.destroyed]
+    circles = [
+        RangeCircle(x=u.pl.x, y=u.pl.y, radius=cohesion.RANGE, label=f"{u.id} cohesion")
+        for u in state.live() if u.pl is not None and len(u.alive_teams) > 1
+    ]
+    points = [NamedPoint(name=p.name, x=p.x, y=p.y) for p in scen.points]
+    facts = [f"Initiative: {SIDE_NAMES[state.initiative]}"]
+    if state.active:
+        facts.append(f"Active: {state.active}")
+    if state.pending:
+        facts.append(f"Asking {SIDE_NAMES[state.pending.side]}: {state.pending.kind}")
+    if state.result_text:
+        facts = [state.result_text]
+    return TableView(
+        header=Header(title=scen.title, turn=min(state.turn, state.max_turn),
+                      max_turn=state.max_turn, phase=state.phase, facts=facts),
+        width=scen.width, height=scen.height, grid=6.0,
+        terrain=_terrain(state), units=units, points=points, circles=circles,
+        marks=list(state.marks or state.last_marks), sides=list(SIDE_STYLES),
+        legend=list(LEGEND),
+    )
