@@ -28,3 +28,19 @@ def put(state: SkirmishState, team_id: str, x: float, y: float, facing: float | 
         if team.kind == "tank":
             team.turret = facing
     return team
+
+
+from rules.core.dice import Dice  # noqa: E402
+
+
+class LoadedDice(Dice):
+    """Scripted values first, then ``default`` for every later roll (a test's "the rest")."""
+
+    def __init__(self, values: list[int], default: int = 4) -> None:
+        super().__init__()
+        self.values = list(values)
+        self.default = default
+
+    def _draw(self, sides: int, reason: str) -> tuple[int, int | None]:
+        value = self.values.pop(0) if self.values else self.default
+        return min(value, sides), None

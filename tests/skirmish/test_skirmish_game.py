@@ -1,0 +1,169 @@
+"""The whole game loop through the system: Initiatives, activations, actions, decisions asked
+of the other player, assaults, barrages (scripted dice, by heading)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import ScriptedDice
+from rules.core.errors import RuleError
+from rules.skirmish import SYSTEM
+from rules.skirmish.state import SkirmishState
+from tests.skirmish.helpers import LoadedDice, park, put
+
+
+def new(dice: list[int]) -> SkirmishState:
+    return SYSTEM.setup("open_field", None, ScriptedDice(dice)).state
+
+
+def go(state, side, name, dice=(), default=4, **options):
+    order = SYSTEM.parse(name, {k: str(v) for k, v in options.items()})
+    step = SYSTEM.apply(state, side, order, LoadedDice(list(dice), default))
+    return step.state, step
+
+
+def test_turns_highest_roll_has_the_first_initiative_ties_rerolled():
+    # Turns: "both Players roll a die ... highest has the first Initiative. Reroll ties."
+    step = SYSTEM.setup("open_field", None, ScriptedDice([3, 3, 2, 5]))
+    assert step.state.initiative == "germans" and step.waiting_on == ["germans"]
+    assert "reroll" in step.events[-1].text
+
+
+def test_failed_check_gives_fail_actions_only_and_passes_the_initiative():
+    # Actions: "If the check is failed, only the Fail actions are available."; Turns: "until a
+    # Unit 'fails' to activate. At that point the opposing player then begins a new Initiative"
+    state = new([6, 1])
+    state, step = go(state, "us", "activate", [2], unit="1pl")  # Trained 4+: fails
+    assert "failed" in step.events[0].text
+    with pytest.raises(RuleError, match="not open"):
+        go(state, "us", "action", kind="run")
+    state, step = go(state, "us", "action", kind="overwatch")
+    assert state.initiative == "germans" and step.waiting_on == ["germans"]
+    with pytest.raises(RuleError):
+        go(state, "germans", "activate", unit="1pl")
+
+
+def test_each_unit_activates_once_and_the_turn_ends_when_all_have_acted():
+    # Turns: "Each Unit may only activate once per turn"; the turn ends when all have acted
+    state = new([6, 1])
+    for unit in ("us-hq", "1pl", "tank"):
+        state, _ = go(state, "us", "activate", [6], unit=unit)
+        state, _ = go(state, "us", "action", kind="overwatch")
+    assert state.initiative == "germans"
+    state, _ = go(state, "germans", "activate", [1], unit="gren")
+    state, _ = go(state, "germans", "action", kind="overwatch")
+    with pytest.raises(RuleError, match="already acted"):
+        go(state, "germans", "activate", unit="gren")
+    state = new([6, 1])
+    for unit in ("us-hq", "1pl", "tank"):
+        state, _ = go(state, "us", "activate", [6], unit=unit)
+        state, _ = go(state, "us", "action", kind="overwatch")
+    for unit in ("de-hq", "gren", "pak", "mortars"):
+        state, step = go(state, "germans", "activate", [6, 5, 2], unit=unit)
+        state, step = go(state, "germans", "action", [5, 2], kind="overwatch")
+    assert state.turn == 2 and "End of turn 1" in " ".join(e.text for e in step.events)
+    assert not any(u.activated or u.overwatch for u in state.units)
+
+
+def _facing_off(state: SkirmishState) -> SkirmishState:
+    park(state)
+    for i, team in enumerate(state.unit("1pl").teams):
+        put(state, team.id, 10 + 2 * i, 36)
+    for i, team in enumerate(state.unit("gren").teams):
+        put(state, team.id, 10 + 2 * i, 24)
+    return state
+
+
+def test_reaction_fire_is_asked_of_the_other_player_at_plus_one():
+    # Reaction Fire: "Teams may fire at an enemy Unit moving within 8" of them ... +1"
+    state = _facing_off(new([6, 1]))
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", who="sq1", to="12,31")
+    assert step.waiting_on == ["germans"] and state.pending.kind == "react"
+    state, step = go(state, "germans", "decide", [6] * 20, choice="fire", unit="gren")
+    fire = [e for e in step.events if e.kind == "fire"]
+    assert fire and all("+1 reaction" in e.text for e in fire)
+    assert step.waiting_on == ["us"]
+    with pytest.raises(RuleError, match="not your turn"):
+        go(state, "germans", "decide", choice="fire", unit="gren")
+
+
+def test_going_to_ground_is_asked_before_the_to_hit_roll():
+    # Gone to Ground: "Before rolling To Hit, if the targeted Unit has not been activated ...
+    # it may declare that the Unit is Going to Ground ... its To Hit number is increased by 1"
+    state = _facing_off(new([6, 1]))
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", target="gren")
+    assert state.pending.kind == "ground" and step.waiting_on == ["germans"]
+    state, step = go(state, "germans", "decide", [1] * 30, choice="ground")
+    fire = [e for e in step.events if e.kind == "fire"]
+    assert fire and all("+1 gone to ground" in e.text for e in fire)
+    assert state.unit("gren").activated  # "may not move or fire for the rest of the turn"
+
+
+def test_standing_answers_skip_the_question():
+    state = _facing_off(new([6, 1]))
+    state, _ = go(state, "germans", "defaults", ground="no", reaction="no", counter="yes")
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", [1] * 30, target="gren")
+    assert state.pending is None and any(e.kind == "fire" for e in step.events)
+
+
+def test_an_assault_with_its_decisions_to_the_break_off():
+    # Assaults: the defender's fire, the fight, counter-attack or break off, suppression after
+    state = _facing_off(new([6, 1]))
+    for i, team in enumerate(state.unit("gren").teams):
+        put(state, team.id, 10 + 2 * i, 30)
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="assault")
+    state, step = go(state, "us", "assault", target="gren")
+    assert state.pending.kind == "assault-fire"
+    # the defender holds its fire; every attacker passes its check (6s): gren loses teams
+    state, step = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+    assert state.pending.kind == "assault-choice" and state.pending.side == "germans"
+    lost = sum(not t.alive for t in state.unit("gren").teams)
+    assert lost == 1
+    state, step = go(state, "germans", "decide", [6, 1], default=1, choice="break")
+    text = " | ".join(e.text for e in step.events)
+    assert "breaks off" in text and state.assault is None
+    assert state.unit("gren").markers >= 1 or not state.unit("gren").on_table
+
+
+def test_a_missed_barrage_is_moved_by_the_opponent():
+    # Indirect Fire: "If the roll fails, the opponent may move the template up to 6""
+    state = new([1, 6])
+    park(state)
+    put(state, "sq1", 30, 30)
+    put(state, "fo", 30, 22)
+    state, _ = go(state, "germans", "activate", [6], unit="mortars")
+    state, _ = go(state, "germans", "action", kind="barrage")
+    state, step = go(state, "germans", "barrage", [2], target="sq1")  # 3+ needed: missed
+    assert state.pending.kind == "drift" and step.waiting_on == ["us"]
+    with pytest.raises(RuleError, match="at most 6"):
+        go(state, "us", "decide", choice="place", to="30,40")
+    state, step = go(state, "us", "decide", [6, 6, 6], choice="place", to="30,36")
+    assert state.team("sq1").alive  # the template no longer covers it
+    assert any(e.kind == "drift" for e in step.events)
+
+
+def test_cc_rerolls_a_failed_training_check_once_per_initiative():
+    # Leaders: "once per Initiative, they may allow a Unit to reroll a single Training Check"
+    state = new([6, 1])
+    state, _ = go(state, "us", "activate", [1], unit="1pl")
+    state, step = go(state, "us", "reroll", [5])
+    assert state.check_passed
+    state, _ = go(state, "us", "action", kind="overwatch")
+    state, _ = go(state, "us", "activate", [1], unit="tank")
+    with pytest.raises(RuleError, match="already"):
+        go(state, "us", "reroll")
+
+
+def test_every_offer_is_accepted_and_the_input_never_changes():
+    state = _facing_off(new([6, 1]))
+    before = state.model_dump_json()
+    for order in SYSTEM.legal_actions(state, "us"):
+        SYSTEM.apply(state, "us", order, LoadedDice([], 4))
+    assert state.model_dump_json() == before
