@@ -1,0 +1,1 @@
+"""Maschinen Krieger (system key ``mak``): the ground war on geomorphic hex boards."""
