@@ -35,10 +35,29 @@ class Battlefield:
     hexsides: dict[Side, str] = field(default_factory=dict)
     #: for drawing: (hex, direction, kind) as listed in the board data
     side_list: list[tuple[Hex, int, str]] = field(default_factory=list)
+    hexes: frozenset[Hex] = frozenset()  # every hex of the map, for a fast contains()
+    _costs: dict[tuple[str, int], dict[Hex, float | None]] = field(default_factory=dict)
 
     def terrain_at(self, h: Hex) -> TerrainStats:
         """The Terrain Effects row of the hex (clear where the board says nothing)."""
         return charts().terrain_of(self.terrain.get(h, "clear"))
+
+    def base_costs(self, form: str, unit_class: int) -> dict[Hex, float | None]:
+        """7.1.3 / 7.1.7: the cost of entering each hex by terrain alone, for one movement
+        form and unit type (a partial building hex is clear for Type II); built once."""
+        key = (form, unit_class)
+        table = self._costs.get(key)
+        if table is None:
+            clear = charts().terrain_of("clear").cost.get(form)  # type: ignore[call-overload]
+            table = {}
+            for h in self.hexes:
+                terrain = self.terrain_at(h)
+                if terrain.key == "building" and h in self.partial and unit_class == 2:
+                    table[h] = clear
+                else:
+                    table[h] = terrain.cost.get(form)  # type: ignore[call-overload]
+            self._costs[key] = table
+        return table
 
     def height(self, h: Hex) -> int:
         """6.2.1: the hex's height level (its elevation, or its terrain's height)."""
@@ -58,6 +77,8 @@ class Battlefield:
 
     def contains(self, h: Hex) -> bool:
         """Whether the hex is on the map."""
+        if self.hexes:
+            return h in self.hexes
         return self.layout.contains(h)
 
 
@@ -99,7 +120,7 @@ def battlefield(numbers: tuple[int, ...]) -> Battlefield:
             raise RuleError(f"There is no board {n}; boards: {', '.join(map(str, sorted(known)))}.")
     first = known[numbers[0]]
     layout = MapLayout.side_by_side(numbers, columns=first.columns, rows=first.rows)
-    out = Battlefield(layout=layout)
+    out = Battlefield(layout=layout, hexes=frozenset(layout.all_hexes()))
     for n in numbers:
         _add_board(out, known[n])
     return out

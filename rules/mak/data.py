@@ -133,11 +133,8 @@ class Charts(_Model):
     stand_in: list[str] = Field(default_factory=list)
 
     def terrain_of(self, key: str) -> TerrainStats:
-        """The terrain row of ``key``."""
-        for row in self.terrain:
-            if row.key == key:
-                return row
-        raise KeyError(key)
+        """The terrain row of ``key`` (KeyError for a key the chart lacks)."""
+        return _terrain_index(id(self), self)[key]
 
     def hexside_of(self, key: str) -> HexsideStats:
         """The hexside row of ``key``."""
@@ -217,6 +214,17 @@ class ScenarioSpec(_Model):
         if sorted(s.key for s in self.sides) != ["merc", "strahl"]:
             raise ValueError("a scenario has the two sides merc and strahl")
         return self
+
+
+_INDEX: dict[int, dict[str, TerrainStats]] = {}
+
+
+def _terrain_index(key: int, table: Charts) -> dict[str, TerrainStats]:
+    """The terrain rows by key (built once per chart object: the hot path of movement)."""
+    index = _INDEX.get(key)
+    if index is None:
+        index = _INDEX[key] = {row.key: row for row in table.terrain}
+    return index
 
 
 def _read(name: str) -> object:

@@ -26,13 +26,16 @@ STACK_LIMIT = 4  # 8.2
 
 def entry_cost(field: Battlefield, unit: UnitStats, a: Hex, b: Hex) -> float | None:
     """Movement points to step from ``a`` into adjacent ``b``; None if it may not (7.1)."""
-    if not field.contains(b):
-        return None
     form = unit.move_form
-    terrain = field.terrain_at(b)
-    if terrain.key == "building" and b in field.partial and unit.unit_class == 2:
-        terrain = charts().terrain_of("clear")  # 7.1.7: outside the buildings
-    base = terrain.cost.get(form)
+    if field.hexes:
+        base = field.base_costs(form, unit.unit_class).get(b)  # off the map: None
+    elif not field.contains(b):
+        return None
+    else:
+        terrain = field.terrain_at(b)
+        if terrain.key == "building" and b in field.partial and unit.unit_class == 2:
+            terrain = charts().terrain_of("clear")  # 7.1.7: outside the buildings
+        base = terrain.cost.get(form)
     if base is None:
         return None  # 7.1.8 and the chart's prohibited entries
     if a in field.roads and b in field.roads:
@@ -48,6 +51,34 @@ def entry_cost(field: Battlefield, unit: UnitStats, a: Hex, b: Hex) -> float | N
     return base
 
 
+def _stepper(field: Battlefield, unit: UnitStats):  # type: ignore[no-untyped-def]
+    """``step(a, b)``: :func:`entry_cost` with its tables looked up once (the hot path)."""
+    if not field.hexes:
+        return lambda a, b: entry_cost(field, unit, a, b)
+    form = unit.move_form
+    base = field.base_costs(form, unit.unit_class)
+    roads, features = field.roads, field.hexsides
+    road = charts().road_cost
+    extra = {row.key: row.cost.get(form) for row in charts().hexsides}
+    foot = form == Movement.FOOT
+
+    def step(a: Hex, b: Hex) -> float | None:
+        cost = base.get(b)
+        if cost is None:
+            return None
+        if a in roads and b in roads:
+            cost = road
+        kind = features.get((a, b) if a <= b else (b, a))
+        if kind is not None:
+            add = extra[kind]
+            if add is None:
+                return None
+            cost += add
+        return 1.0 if foot else cost
+
+    return step
+
+
 def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
           closed: Iterable[Hex] = ()) -> dict[Hex, tuple[float, Hex | None]]:
     """Every hex the unit can reach with ``points``: ``{hex: (cost, previous hex)}``.
@@ -56,9 +87,11 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
     the neighbours, so the cost is the cheapest path's.
     """
     blocked = set(closed)
+    step = _stepper(field, unit)
     best: dict[Hex, tuple[float, Hex | None]] = {start: (0.0, None)}
     queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
     tick = 0
+    limit = points + 1e-9
     while queue:
         cost, _, here = heapq.heappop(queue)
         if cost > best[here][0]:
@@ -66,10 +99,10 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
         for nxt in neighbours(here):
             if nxt in blocked:
                 continue
-            step = entry_cost(field, unit, here, nxt)
-            if step is None or cost + step > points + 1e-9:
+            add = step(here, nxt)
+            if add is None or cost + add > limit:
                 continue
-            total = cost + step
+            total = cost + add
             if nxt not in best or total < best[nxt][0] - 1e-9:
                 best[nxt] = (total, here)
                 tick += 1
