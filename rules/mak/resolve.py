@@ -88,13 +88,15 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
 # -- defensive windows -----------------------------------------------------------------------
 
 
-def _able(t: Table, defender: UnitState, targets: list[UnitState]) -> bool:
+def _able(t: Table, defender: UnitState, targets: list[UnitState], ignore_pin: bool = False) -> bool:
+    """Whether ``defender`` may make a defensive attack on one of ``targets`` now."""
     if not defender.on_map or defender.side == ctx_side(t):
         return False
     for target in targets:
         if not target.on_map:
             continue
-        if t.in_melee(defender) and target.hex != defender.hex and t.pinned(defender):
+        if (not ignore_pin and t.in_melee(defender) and target.hex != defender.hex
+                and t.pinned(defender)):
             continue  # 9.4.4: pinned units do not attack into other hexes
         weapon, _ = t.best_weapon(defender, target, defensive=True)
         if weapon is not None:
@@ -115,9 +117,9 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
     if not live:
         return
     for d in defenders:
-        if t.in_melee(d) and any(x.hex != d.hex for x in live):
-            if _ask_pin(t, ctx, d.hex or ""):
-                break
+        if (t.in_melee(d) and any(x.hex != d.hex for x in live)
+                and _able(t, d, live, ignore_pin=True) and _ask_pin(t, ctx, d.hex or "")):
+            break
     able = [d for d in defenders if _able(t, d, live)]
     if not able and ctx.state.pin is None:
         return
@@ -211,7 +213,7 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
         u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
         u.hex = t.label(here)
         adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
-        if adjacent and any(_able(t, e, [u]) for e in adjacent):
+        if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
             open_window(t, ctx, "move", [u], adjacent)
             if ctx.state.window is not None or ctx.state.pin is not None:
