@@ -33,10 +33,11 @@ Decisions a maintainer should know:
 from __future__ import annotations
 
 from render.areamap import render_areamap
+from render.hexmap import render_hexmap
 from render.layout import Layout, LayoutItem, Snapshot
 from render.network import render_network
 from render.table import render_table
-from rules.core.views import AnyView, AreaMapView, NetworkView, TableView
+from rules.core.views import AnyView, AreaMapView, HexMapView, NetworkView, TableView
 
 
 def snapshot(view: AnyView) -> Snapshot:
@@ -47,6 +48,8 @@ def snapshot(view: AnyView) -> Snapshot:
         return render_network(view)
     if isinstance(view, TableView):
         return render_table(view)
+    if isinstance(view, HexMapView):
+        return render_hexmap(view)
     raise TypeError(f"no renderer for a view of kind {getattr(view, 'kind', type(view).__name__)!r}")
 
 

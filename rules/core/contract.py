@@ -1,13 +1,19 @@
-"""The rules contract every game system implements (see DESIGN.md, "The rules contract").
+"""The rules contract every game system implements (see docs/adding-a-system.md).
 
-A system is one :class:`GameSystem` registered by key.  Its orders are :class:`Action`
-models: the model's ``name`` is the subcommand (``/rr move``), its docstring the description,
-its fields the options.  The Discord command tree, the console parser, ``/game help`` and the
+A system is one :class:`GameSystem`, generic over its state model, exposed as ``SYSTEM`` by
+its package and found by :mod:`rules.core.registry`.  Its orders are :class:`Action` models:
+the model's ``name`` is the subcommand (``/rr move``), its docstring the description, its
+fields the options.  The Discord command tree, the console parser, ``/game help`` and the
 validation are all generated from these models, so an order is written down once.
+
+Each order is declared once with :func:`rules.core.orders.order`: the method that resolves it,
+the phases it belongs to and the legal orders of its kind now.  ``apply``, ``legal_actions``
+and ``choices`` (autocomplete) are derived from those declarations by the base class.
 
 ``apply`` is pure: it takes a state and returns a :class:`Step` with a *new* state; it never
 mutates its input, and it raises :class:`RuleError` with a player-readable sentence when the
-order is not allowed.  Every random draw goes through the :class:`Dice` passed in.
+order is not allowed.  Every random draw goes through the :class:`Dice` passed in.  Game
+options are a :class:`GameOptions` model parsed once for every front end.
 """
 
 from __future__ import annotations

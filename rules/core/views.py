@@ -5,7 +5,8 @@ renderer per geometry and never imports a system package:
 
 * :class:`AreaMapView`: numbered areas with polygons (Raid and Riposte);
 * :class:`NetworkView`: point-to-point spaces and routes, with a battle panel (Raiders);
-* :class:`TableView`: a table measured in inches (Commando raid, platoon skirmish).
+* :class:`TableView`: a table measured in inches (Commando raid, platoon skirmish);
+* :class:`HexMapView`: geomorphic boards of hexes (Maschinen Krieger).
 
 Coordinates are in the view's own units (map units for areas and networks, inches for
 tables); the renderer scales them.  Colours are not chosen here: ``faction`` and ``terrain``
@@ -254,4 +255,92 @@ class TableView(BaseModel):
     legend: list[str] = Field(default_factory=list)
 
 
-AnyView = AreaMapView | NetworkView | TableView
+# -- hex maps -------------------------------------------------------------------------------
+
+HexPos = tuple[int, int]  # 0-based (column, row) over the whole map; even book columns sit lower
+
+
+class HexBoardView(BaseModel):
+    """One geomorphic board of the map: its number and where its hex 0101 lies."""
+
+    board: int
+    col: int
+    row: int
+    columns: int
+    rows: int
+
+
+class HexCellView(BaseModel):
+    """One hex: its terrain (a style key), elevation level and printed number."""
+
+    col: int
+    row: int
+    number: str  # "1801", as printed in the hex
+    terrain: str = "clear"  # style key: "clear", "forest", "building", "water", "hill", ...
+    elevation: int = 0  # 6.2: level 0 or 1 (shaded darker the higher)
+    partial: bool = False  # a partial building hex (7.1.7), drawn as a building block in a corner
+    road: bool = False
+
+
+class HexSideView(BaseModel):
+    """A hexside feature (a ridgeline, a wall) on side ``direction`` (0 = N, clockwise) of a hex."""
+
+    col: int
+    row: int
+    direction: int = Field(ge=0, le=5)
+    kind: str = "ridge"  # "ridge", "wall"
+
+
+class HexCounterView(BaseModel):
+    """One counter, centred in its hex; several in a hex are drawn as a stack with a count."""
+
+    id: str
+    label: str  # short type name on the counter: "AFS", "PKA", "Inf"
+    col: int
+    row: int
+    faction: str  # SideStyle key
+    facing: int | None = None  # 0..5 (0 = N, clockwise) where facing matters; None otherwise
+    markers: list[str] = Field(default_factory=list)  # "Arm. Disabled", "Immobilized", "R3"
+    top: bool = False  # the counter shown on top of its stack (the last to act)
+
+
+class HexMarkerView(BaseModel):
+    """A marker lying in a hex on its own: smoke, fire, a depot, a defensive position, an AMU."""
+
+    col: int
+    row: int
+    kind: str  # style key: "smoke", "fire", "depot", "position", "amu", "objective"
+    text: str = ""  # "2" for smoke that lasts two more turns, "-1" for a position
+
+
+class HexMark(BaseModel):
+    """The last move or attack, drawn on top: hex positions from ... to."""
+
+    kind: Literal["move", "fire", "assault", "retreat", "place", "blast", "shot", "miss"]
+    hexes: list[HexPos]
+    text: str = ""  # "hit: D", "miss (needs 5)"
+    side: str | None = None
+
+
+class HexMapView(BaseModel):
+    """Everything a hex-map snapshot shows.
+
+    ``focus``: the hexes of the last action; when given, the posted picture is a crop around
+    them (hex numbers in every hex) and ``/game map`` shows the whole map (``whole=True``).
+    """
+
+    kind: Literal["hexmap"] = "hexmap"
+    header: Header
+    boards: list[HexBoardView]
+    cells: list[HexCellView]
+    hexsides: list[HexSideView] = Field(default_factory=list)
+    counters: list[HexCounterView] = Field(default_factory=list)
+    markers: list[HexMarkerView] = Field(default_factory=list)
+    marks: list[HexMark] = Field(default_factory=list)
+    focus: list[HexPos] = Field(default_factory=list)
+    whole: bool = False
+    sides: list[SideStyle] = Field(default_factory=list)
+    legend: list[str] = Field(default_factory=list)
+
+
+AnyView = AreaMapView | NetworkView | TableView | HexMapView

@@ -1,0 +1,481 @@
+"""The hex-map snapshot (geomorphic boards of hexes): terrain, elevation, ridgelines, counters.
+
+Two framings of the same :class:`~rules.core.views.HexMapView`:
+
+* **focus** (the picture posted after an order, when the view names ``focus`` hexes): a crop
+  of about 14 x 9 hexes around the action, 1280 px wide, big hexes with the four-digit
+  number printed in every hex;
+* **whole** (``/game map``, or a view without focus): every board, smaller hexes, the hex
+  numbers as rulers (column numbers along the top and bottom of each board, row numbers down
+  its sides) and the board number printed faintly in its middle, since a four-digit number
+  does not fit a small hex at the 17 px minimum.
+
+Hexes are flat-topped in columns; even-numbered book columns sit half a hex lower.  Terrain
+is a fill colour (with a pattern for forest and buildings, so it reads in greyscale);
+elevation darkens the fill and draws a contour along sides that drop to a lower hex; ridges
+are heavy brown hexside lines with ticks, walls dark grey.  Counters are one fixed size,
+centred in their hex: the side's colour, its letter and shape in a badge, the type name, a
+marker strip (``AD`` armament disabled, ``IM`` immobilised, ``R3`` rockets fired...), a wedge
+for facing where the view gives one; a stack shows the top counter over offset edges with a
+count badge.  The last move or attack is drawn over everything, with its label.
+
+The static part (terrain, sides, numbers) is drawn once per map and framing and cached.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from PIL import Image
+
+from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
+from render.layout import Box, Layout, Placer, Snapshot
+from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.style import BODY, MARGIN, PALETTE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
+from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
+
+Point = tuple[float, float]
+SQRT3 = math.sqrt(3)
+
+#: Terrain fills (style keys of the view), pale so counters stand out; unknown keys fall back.
+TERRAIN: dict[str, str] = {
+    "clear": "#eee9d2", "forest": "#a4c78e", "woods": "#a4c78e", "building": "#b9a48f",
+    "water": "#93bde3", "river": "#93bde3", "hill": "#d8bd86", "rough": "#d6cdb4",
+    "desert": "#efdca6", "swamp": "#b6cfb8", "road": "#d9c9a4", "crater": "#c9bba6",
+}
+FALLBACK_TERRAIN = "#e4e0d0"
+RIDGE = hex_rgb("#7a4b1e")
+WALL = hex_rgb("#3d3d3d")
+CONTOUR = hex_rgb("#8c6a3c")
+
+#: Marker words on counters -> (short tag, fill).  Unknown markers: their first three letters.
+TAGS: dict[str, tuple[str, str]] = {
+    "arm. disabled": ("AD", "#e0592a"),
+    "immobilized": ("IM", "#e7c12f"),
+    "morale broken": ("MB", "#c58be0"),
+    "pinned": ("PIN", "#e0592a"),
+    "carried": ("CAR", "#cccccc"),
+    "spotter": ("SP", "#9fd0ef"),
+    "drained": ("DR", "#e0592a"),
+}
+TAG_WORDS = {"AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
+             "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter"}
+#: Markers lying in hexes: (text prefix, fill).
+HEX_MARKERS: dict[str, tuple[str, str]] = {
+    "smoke": ("SMK", "#9a9a9a"), "fire": ("FIRE", "#e8642c"), "depot": ("DEP", "#d4a017"),
+    "position": ("DP", "#b08850"), "amu": ("AMU", "#4aa3df"), "objective": ("OBJ", "#d4a017"),
+}
+
+FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)
+WHOLE_SIZE = 32.0  # hex circumradius on the whole map
+FOCUS_COLS, FOCUS_ROWS = 14, 9
+COUNTER_W, COUNTER_H = 46.0, 40.0  # the smallest counter (whole map); bigger in the focus crop
+RULER = 24.0
+
+
+def tag_of(marker: str) -> tuple[str, str]:
+    """The short tag and fill of a counter marker (``R3`` and ``PF1`` pass through)."""
+    key = marker.strip().lower()
+    if key in TAGS:
+        return TAGS[key]
+    text = clean(marker)[:4] or "?"
+    return (text.upper() if len(text) <= 3 else text[:3].upper(), "#dddddd")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Which hexes are drawn and where: a window of map columns/rows at one hex size."""
+
+    col0: int
+    row0: int
+    cols: int
+    rows: int
+    size: float
+    left: float
+    top: float
+    focus: bool
+
+    def centre(self, col: int, row: int) -> Point:
+        """Pixel centre of map hex ``(col, row)``."""
+        r = self.size
+        x = self.left + r + (col - self.col0) * 1.5 * r
+        y = self.top + SQRT3 / 2 * r + (row - self.row0) * SQRT3 * r + (SQRT3 / 2 * r if col % 2 else 0)
+        return (x, y)
+
+    def corners(self, col: int, row: int, inset: float = 0.0) -> list[Point]:
+        """The six corners (east first, clockwise on screen)."""
+        cx, cy = self.centre(col, row)
+        r = self.size - inset
+        return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k)))
+                for k in range(6)]
+
+    def side_points(self, col: int, row: int, direction: int) -> tuple[Point, Point]:
+        """The two ends of side ``direction`` (0 = N, clockwise) of a hex."""
+        pts = self.corners(col, row)
+        return pts[(4 + direction) % 6], pts[(5 + direction) % 6]
+
+    def shows(self, col: int, row: int) -> bool:
+        """Whether the hex is inside the window."""
+        return self.col0 <= col < self.col0 + self.cols and self.row0 <= row < self.row0 + self.rows
+
+    @property
+    def counter(self) -> tuple[float, float]:
+        """Width and height of every counter in this frame (one fixed size)."""
+        return (max(COUNTER_W, 1.3 * self.size), max(COUNTER_H, 1.15 * self.size))
+
+    @property
+    def pixel_size(self) -> tuple[float, float]:
+        """Width and height of the drawn hexes."""
+        r = self.size
+        return (r * (1.5 * self.cols + 0.5), SQRT3 * r * (self.rows + 0.5))
+
+
+def map_extent(view: HexMapView) -> tuple[int, int]:
+    """Columns and rows of the whole map."""
+    return (max(b.col + b.columns for b in view.boards), max(b.row + b.rows for b in view.boards))
+
+
+def _window(view: HexMapView) -> tuple[int, int, int, int]:
+    """``(col0, row0, cols, rows)`` of the focus crop: the action's box, padded, clamped."""
+    width, height = map_extent(view)
+    points = list(view.focus) + [p for m in view.marks for p in m.hexes]
+    cols, rows = min(FOCUS_COLS, width), min(FOCUS_ROWS, height)
+    c0, c1 = min(p[0] for p in points), max(p[0] for p in points)
+    r0, r1 = min(p[1] for p in points), max(p[1] for p in points)
+    cols = min(width, max(cols, c1 - c0 + 5))
+    rows = min(height, max(rows, r1 - r0 + 5))
+    col0 = min(max(0, (c0 + c1) // 2 - cols // 2), width - cols)
+    row0 = min(max(0, (r0 + r1) // 2 - rows // 2), height - rows)
+    return col0 - col0 % 2, row0, min(cols + col0 % 2, width - col0 + col0 % 2), rows
+
+
+def make_frame(view: HexMapView, top: float) -> Frame:
+    """The frame of this snapshot: the focus crop, or the whole map."""
+    focus = bool(view.focus) and not view.whole
+    if focus:
+        col0, row0, cols, rows = _window(view)
+        fit = (WIDTH - 2 * MARGIN) / (1.5 * cols + 0.5)
+        return Frame(col0, row0, cols, rows, min(FOCUS_SIZE, fit), MARGIN, top + MARGIN, True)
+    cols, rows = map_extent(view)
+    return Frame(0, 0, cols, rows, WHOLE_SIZE, MARGIN + RULER, top + MARGIN + RULER, False)
+
+
+# -- the static layer ----------------------------------------------------------------------------
+
+
+def terrain_fill(cell: HexCellView) -> tuple[int, int, int]:
+    """The hex's fill: its terrain colour, darkened for each elevation level (6.2)."""
+    rgb = hex_rgb(TERRAIN.get(cell.terrain, FALLBACK_TERRAIN))
+    return shade(rgb, 0.16 * max(0, cell.elevation))
+
+
+def _draw_pattern(canvas: Canvas, cell: HexCellView, frame: Frame) -> None:
+    """A pattern so terrain reads without colour: tree dots, building blocks, water waves."""
+    cx, cy = frame.centre(cell.col, cell.row)
+    r = frame.size
+    if cell.terrain in ("forest", "woods"):
+        for dx, dy in ((-0.45, -0.3), (0.45, -0.3), (0, 0.5), (-0.5, 0.35), (0.5, 0.35)):
+            canvas.ellipse(cx + dx * r, cy + dy * r, r * 0.13, fill=hex_rgb("#6f9a5a"))
+    elif cell.terrain == "building" and not cell.partial:
+        s = r * 0.34
+        canvas.rect((cx - s, cy - s, cx + s, cy + s), fill=hex_rgb("#8a735e"))
+    elif cell.terrain in ("water", "river"):
+        for dy in (-0.3, 0.3):
+            canvas.line([(cx - r * 0.5, cy + dy * r), (cx - r * 0.15, cy + dy * r - 3),
+                         (cx + r * 0.15, cy + dy * r), (cx + r * 0.5, cy + dy * r - 3)],
+                        hex_rgb("#5d8fc0"), 1.5)
+    if cell.partial:
+        # 7.1.7: a partial building hex, a block in the north-west corner only.
+        s = r * 0.3
+        canvas.rect((cx - r * 0.62, cy - r * 0.62, cx - r * 0.62 + s * 1.4, cy - r * 0.62 + s * 1.4),
+                    fill=hex_rgb("#8a735e"))
+
+
+def _draw_cell(canvas: Canvas, cell: HexCellView, frame: Frame) -> None:
+    canvas.polygon(frame.corners(cell.col, cell.row), fill=terrain_fill(cell), outline=PALETTE["grid"], width=1)
+    _draw_pattern(canvas, cell, frame)
+
+
+def _draw_contours(canvas: Canvas, view: HexMapView, frame: Frame) -> None:
+    """A contour line on every side where the ground drops to a lower hex (6.2)."""
+    level = {(c.col, c.row): c.elevation for c in view.cells}
+    for cell in view.cells:
+        if cell.elevation <= 0 or not frame.shows(cell.col, cell.row):
+            continue
+        for d in range(6):
+            other = _neighbour(cell.col, cell.row, d)
+            if level.get(other, 0) < cell.elevation:
+                canvas.line(list(frame.side_points(cell.col, cell.row, d)), CONTOUR, 2.5)
+
+
+def _draw_roads(canvas: Canvas, view: HexMapView, frame: Frame) -> None:
+    """A road from centre to centre of neighbouring road hexes (7.1.6: movement along it)."""
+    roads = {(c.col, c.row) for c in view.cells if c.road}
+    for col, row in roads:
+        if not frame.shows(col, row):
+            continue
+        here = frame.centre(col, row)
+        for d in (1, 2, 3):  # each link once: towards NE, SE and S
+            other = _neighbour(col, row, d)
+            if other in roads:
+                canvas.line([here, frame.centre(*other)], PALETTE["road"], max(4.0, frame.size * 0.18))
+
+
+def _neighbour(col: int, row: int, direction: int) -> tuple[int, int]:
+    """The offset neighbour (odd 0-based columns sit lower)."""
+    low = col % 2
+    deltas = [(0, -1), (1, -1 + low), (1, low), (0, 1), (-1, low), (-1, -1 + low)]
+    dc, dr = deltas[direction]
+    return (col + dc, row + dr)
+
+
+def _draw_hexside(canvas: Canvas, frame: Frame, col: int, row: int, direction: int, kind: str) -> None:
+    a, b = frame.side_points(col, row, direction)
+    if kind == "wall":
+        canvas.line([a, b], WALL, 5)
+        return
+    canvas.line([a, b], RIDGE, 6)
+    # Ticks on the ridge (towards the hex the feature is listed for): a ridge, not a road.
+    cx, cy = frame.centre(col, row)
+    for t in (0.25, 0.5, 0.75):
+        px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        canvas.line([(px, py), (px + (cx - px) * 0.22, py + (cy - py) * 0.22)], RIDGE, 3)
+
+
+def _draw_numbers(canvas: Canvas, view: HexMapView, frame: Frame) -> None:
+    """Every hex's number (focus crop) or rulers along each board and its number (whole map)."""
+    if frame.focus:
+        for cell in view.cells:
+            if frame.shows(cell.col, cell.row):
+                cx, cy = frame.centre(cell.col, cell.row)
+                canvas.text((cx, cy - SQRT3 / 2 * frame.size + 1), cell.number, SMALL,
+                            PALETTE["ink_soft"], anchor="mt")
+        return
+    for b in view.boards:
+        x0, y0 = frame.centre(b.col, b.row)
+        x1, y1 = frame.centre(b.col + b.columns - 1, b.row + b.rows - 1)
+        canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), str(b.board), 96, tint(PALETTE["ink_soft"], 0.55),
+                    anchor="mm")
+        _draw_rulers(canvas, b, frame)
+
+
+def _draw_rulers(canvas: Canvas, board: HexBoardView, frame: Frame) -> None:
+    """Column numbers above and below a board; row numbers only on the map's outer sides
+    (boards side by side share their rows, and a ruler at the join would cover hexes)."""
+    col, row, columns, rows = board.col, board.row, board.columns, board.rows
+    ink = PALETTE["ink_soft"]
+    top = frame.centre(col, row)[1] - SQRT3 / 2 * frame.size
+    bottom = frame.centre(col + 1, row + rows - 1)[1] + SQRT3 / 2 * frame.size
+    for c in range(columns):
+        x = frame.centre(col + c, row)[0]
+        canvas.text((x, top - 2), f"{c + 1:02d}", SMALL, ink, anchor="mb")
+        canvas.text((x, bottom + 2), f"{c + 1:02d}", SMALL, ink, anchor="mt")
+    left = frame.centre(col, row)[0] - frame.size
+    right = frame.centre(col + columns - 1, row)[0] + frame.size
+    for r in range(rows):
+        y = frame.centre(col, row + r)[1]
+        if col == frame.col0:
+            canvas.text((left - 2, y), f"{r + 1:02d}", SMALL, ink, anchor="rm")
+        if col + columns == frame.col0 + frame.cols:
+            canvas.text((right + 2, y), f"{r + 1:02d}", SMALL, ink, anchor="lm")
+
+
+def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: ignore[type-arg]
+    """What the static layer depends on (terrain, sides, numbers, framing)."""
+    cells = tuple((c.col, c.row, c.number, c.terrain, c.elevation, c.partial, c.road) for c in view.cells)
+    sides = tuple((s.col, s.row, s.direction, s.kind) for s in view.hexsides)
+    boards = tuple((b.board, b.col, b.row, b.columns, b.rows) for b in view.boards)
+    return (cells, sides, boards, frame, height)
+
+
+_STATIC: OrderedDict[tuple, Image.Image] = OrderedDict()  # type: ignore[type-arg]
+_STATIC_LOCK = threading.Lock()
+STATIC_CACHE = 8
+
+
+def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Image.Image:
+    """The terrain, hexsides and numbers at drawing scale, drawn once per map and framing."""
+    key = static_key(view, frame, height)
+    with _STATIC_LOCK:
+        if key in _STATIC:
+            _STATIC.move_to_end(key)
+            return _STATIC[key]
+    canvas = Canvas(width, height)
+    for cell in view.cells:
+        if frame.shows(cell.col, cell.row):
+            _draw_cell(canvas, cell, frame)
+    _draw_contours(canvas, view, frame)
+    _draw_roads(canvas, view, frame)
+    for hs in view.hexsides:
+        if frame.shows(hs.col, hs.row):
+            _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
+    _draw_numbers(canvas, view, frame)
+    with _STATIC_LOCK:
+        _STATIC[key] = canvas.image
+        while len(_STATIC) > STATIC_CACHE:
+            _STATIC.popitem(last=False)
+    return canvas.image
+
+
+# -- counters, markers, marks -------------------------------------------------------------------
+
+
+def _stacks(view: HexMapView, frame: Frame) -> dict[tuple[int, int], list[HexCounterView]]:
+    stacks: dict[tuple[int, int], list[HexCounterView]] = {}
+    for counter in view.counters:
+        if frame.shows(counter.col, counter.row):
+            stacks.setdefault((counter.col, counter.row), []).append(counter)
+    for units in stacks.values():
+        units.sort(key=lambda u: u.top)  # the top counter last
+    return stacks
+
+
+def _draw_counter(canvas: Canvas, book: SideBook, counter: HexCounterView, cx: float, cy: float,
+                  size: tuple[float, float]) -> Box:
+    look = book.look(counter.faction)
+    cw, ch = size
+    box = (cx - cw / 2, cy - ch / 2, cx + cw / 2, cy + ch / 2)
+    canvas.rect(box, fill=look.rgb, outline=shade(look.rgb, 0.5), width=2, radius=4)
+    ink = ink_on(look.rgb)
+    label_size = BODY if ch >= 55 else SMALL  # the bigger focus counters take bigger names
+    canvas.text((cx, box[1] + 3), clean(counter.label)[:5], label_size, ink, anchor="mt", bold=True)
+    tags = [tag_of(m) for m in counter.markers]
+    if tags:
+        text = " ".join(t for t, _ in tags)
+        w = max(cw, Canvas.text_size(text, SMALL)[0] + 6)
+        strip = (cx - w / 2, box[3] - 21, cx + w / 2, box[3] + 2)
+        canvas.rect(strip, fill=hex_rgb(tags[0][1]), outline=PALETTE["ink"], width=1, radius=3)
+        canvas.text((cx, (strip[1] + strip[3]) / 2), text, SMALL, PALETTE["ink"], anchor="mm")
+    else:
+        canvas.badge(cx, box[3] - 11, 15, look, letter_size=SMALL)
+    if counter.facing is not None:
+        _draw_facing(canvas, cx, cy, ch, counter.facing, shade(look.rgb, 0.6))
+    return box
+
+
+def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
+                 ink: tuple[int, int, int]) -> None:
+    """A wedge pointing out of the counter towards the hexside it faces."""
+    angle = math.radians(-90 + 60 * facing)
+    reach = ch / 2 + 9
+    tip = (cx + reach * math.cos(angle), cy + reach * math.sin(angle))
+    base = ch / 2 - 1
+    wing = math.radians(90)
+    left = (cx + base * math.cos(angle) + 7 * math.cos(angle + wing), cy + base * math.sin(angle) + 7 * math.sin(angle + wing))
+    right = (cx + base * math.cos(angle) - 7 * math.cos(angle + wing), cy + base * math.sin(angle) - 7 * math.sin(angle + wing))
+    canvas.polygon([tip, left, right], fill=ink, outline=PALETTE["halo"], width=1)
+
+
+def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], frame: Frame,
+                layout: Layout, number: str) -> None:
+    cx, cy = frame.centre(units[0].col, units[0].row)
+    cw, ch = frame.counter
+    depth = min(len(units) - 1, 2)
+    for k in range(depth, 0, -1):
+        look = book.look(units[-1 - k].faction)
+        off = 4 * k
+        canvas.rect((cx - cw / 2 + off, cy - ch / 2 - off, cx + cw / 2 + off, cy + ch / 2 - off),
+                    fill=tint(look.rgb, 0.3), outline=shade(look.rgb, 0.5), width=1.5, radius=4)
+    box = _draw_counter(canvas, book, units[-1], cx, cy, frame.counter)
+    for unit in units:
+        layout.add("counter", unit.id, box, parent=number)
+    if len(units) > 1:
+        bx, by = box[2] + 2, box[1] - 2
+        canvas.ellipse(bx, by, 12, fill=PALETTE["ink"], outline=PALETTE["halo"], width=2)
+        canvas.text((bx, by), str(len(units)), SMALL, PALETTE["header_ink"], anchor="mm", bold=True)
+        layout.add("stack", number, (bx - 12, by - 12, bx + 12, by + 12), parent=number)
+
+
+def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str) -> None:
+    cx, cy = frame.centre(marker.col, marker.row)
+    if marker.kind == "smoke":
+        canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#777777"), width=4)
+    elif marker.kind == "fire":
+        canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#e8642c"), width=5)
+    prefix, fill = HEX_MARKERS.get(marker.kind, (clean(marker.kind)[:3].upper(), "#dddddd"))
+    text = f"{prefix}{clean(marker.text)}"
+    w = Canvas.text_size(text, SMALL)[0] + 6
+    y = cy + SQRT3 / 2 * frame.size - 21
+    box = (cx - w / 2, y, cx + w / 2, y + 20)
+    canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
+    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+    layout.add("marker", f"{marker.kind}@{number}", box, parent=number)
+
+
+def _mark_points(mark: HexMark, frame: Frame, occupied: set[tuple[int, int]]) -> list[Point]:
+    """Hex centres; a line ending on a counter stops at the counter's edge, so both show."""
+    points = [frame.centre(c, r) for c, r in mark.hexes]
+    if len(points) >= 2 and mark.hexes[-1] in occupied:
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        d = math.dist((ax, ay), (bx, by)) or 1.0
+        cut = min(d * 0.6, frame.counter[1] / 2 + 6)
+        points[-1] = (bx - (bx - ax) * cut / d, by - (by - ay) * cut / d)
+    return points
+
+
+def _draw_marks(canvas: Canvas, view: HexMapView, frame: Frame, placer: Placer, layout: Layout) -> None:
+    occupied = {(c.col, c.row) for c in view.counters}
+    for i, mark in enumerate(view.marks):
+        points = _mark_points(mark, frame, occupied)
+        as_mark = Mark(kind=mark.kind, points=points, text=mark.text, side=mark.side)
+        draw_mark_line(canvas, as_mark, points)
+        layout.add("mark", f"{i}:{mark.kind}", _points_box(points))
+        text = clean(mark.text)
+        if not text or not points:
+            continue
+        w, h = mark_label_size(text)
+        box = placer.place_near((points[-1][0], points[-1][1] + frame.size), (w, h), step=12, rings=14)
+        draw_mark_label(canvas, as_mark, text, box)
+        layout.add("mark_label", f"{i}:{mark.kind}", box)
+
+
+def _points_box(points: list[Point]) -> Box:
+    xs = [p[0] for p in points] or [0.0]
+    ys = [p[1] for p in points] or [0.0]
+    return (min(xs) - 6, min(ys) - 6, max(xs) + 6, max(ys) + 6)
+
+
+def _legend(view: HexMapView, book: SideBook, drawn: list[HexCounterView]) -> list[LegendEntry]:
+    entries = side_entries(book)
+    entries += mark_entries([Mark(kind=m.kind, points=[]) for m in view.marks])
+    shown = sorted({tag_of(m)[0].rstrip("0123456789") for c in drawn for m in c.markers})
+    entries += [LegendEntry("text", f"{tag} {TAG_WORDS[tag]}") for tag in shown if tag in TAG_WORDS]
+    entries += [LegendEntry("text", clean(text)) for text in view.legend if clean(text)]
+    return entries
+
+
+def render_hexmap(view: HexMapView) -> Snapshot:
+    """Draw a :class:`HexMapView`: the focus crop when it names focus hexes, else the whole map."""
+    book = SideBook(view.sides)
+    for counter in view.counters:
+        book.look(counter.faction)
+    top = header_height(view.header, WIDTH)
+    frame = make_frame(view, top)
+    map_w, map_h = frame.pixel_size
+    width = max(WIDTH, math.ceil(frame.left + map_w + MARGIN + (0 if frame.focus else RULER)))
+    entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
+    map_bottom = frame.top + map_h + (0 if frame.focus else RULER) + MARGIN
+    height = math.ceil(map_bottom + legend_height(entries, width))
+    canvas = Canvas(width, height)
+    base = static_layer(view, frame, width, height)
+    canvas.image.paste(base, (0, 0))
+    layout = Layout(width=width, height=height)
+    draw_header(canvas, view.header, layout)
+    layout.add("map", "focus" if frame.focus else "whole", (frame.left, frame.top, frame.left + map_w, frame.top + map_h))
+    numbers = {(c.col, c.row): c.number for c in view.cells}
+    for marker in view.markers:
+        if frame.shows(marker.col, marker.row):
+            _draw_hex_marker(canvas, marker, frame, layout, numbers.get((marker.col, marker.row), "?"))
+    for pos, units in _stacks(view, frame).items():
+        _draw_stack(canvas, book, units, frame, layout, numbers.get(pos, "?"))
+    placer = Placer((frame.left, frame.top, frame.left + map_w, frame.top + map_h),
+                    [i.box for i in layout.of_kind("counter", "stack")])
+    _draw_marks(canvas, view, frame, placer, layout)
+    draw_legend(canvas, entries, map_bottom, book, layout)
+    return Snapshot(png=canvas.png(), width=width, height=height, layout=layout)
+
+
+__all__ = ["Frame", "make_frame", "render_hexmap"]

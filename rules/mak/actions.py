@@ -1,0 +1,101 @@
+"""The orders of Maschinen Krieger: one model each (the subcommand is ``name``).
+
+Units are named by id (``M-AFS1``), hexes by board and number (``5:1801``).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from rules.core.contract import Action
+
+
+class Enter(Action):
+    """Bring a reinforcement onto the map at an entry hex of its deployment (12.1)."""
+
+    name = "enter"
+    rule = "12.1"
+    unit: str = Field(description="the unit waiting to enter, e.g. M-AFS1")
+    at: str = Field(description="entry hex, e.g. 5:1030 (its cost is spent from the move)")
+
+
+class Move(Action):
+    """Move a unit to a hex in reach, by the cheapest path; defensive fire may interrupt (7.0)."""
+
+    name = "move"
+    rule = "7.1"
+    unit: str = Field(description="the unit to move")
+    to: str = Field(description="the hex to move to, e.g. 5:0607")
+
+
+class Fire(Action):
+    """An offensive direct attack: a unit that has not moved fires at a target it sees (5.3)."""
+
+    name = "fire"
+    rule = "5.3"
+    unit: str = Field(description="the attacking unit")
+    target: str = Field(description="the enemy unit to attack")
+    weapon: str = Field(default="", description="weapon type (L, G, MG, R, PF); default the best")
+
+
+class Indirect(Action):
+    """An indirect attack on a hex a spotter sees (5.5): the hex and the six around it."""
+
+    name = "indirect"
+    rule = "5.5"
+    unit: str = Field(description="the unit with an indirect weapon")
+    at: str = Field(description="the target hex")
+    spotter: str = Field(description="the friendly unit that sees the target")
+
+
+class Assault(Action):
+    """Close quarters: a unit next to an enemy hex (infantry: two hexes) goes in (9.1)."""
+
+    name = "assault"
+    rule = "9.1"
+    unit: str = Field(description="the unit that goes in")
+    hex: str = Field(description="the enemy hex to enter")
+
+
+class Strike(Action):
+    """The assaulting unit's close quarters attack on a unit in its hex (9.1 3, 9.5)."""
+
+    name = "strike"
+    rule = "9.1"
+    target: str = Field(description="the enemy unit in the hex")
+    unarmed: bool = Field(default=False, description="fight unarmed at an unmodified 4 (9.5, Type I)")
+
+
+class Defend(Action):
+    """A defensive attack by the anti-phase player while the window is open (5.4)."""
+
+    name = "defend"
+    rule = "5.4"
+    unit: str = Field(description="your unit that fires")
+    target: str = Field(description="the enemy unit it fires at")
+    weapon: str = Field(default="", description="weapon type; default the best")
+
+
+class Pass(Action):
+    """Make no (more) defensive attacks now (5.4: they are never required)."""
+
+    name = "pass"
+    rule = "5.4"
+
+
+class Unpin(Action):
+    """Name an enemy unit in close quarters that stays unpinned (9.4.3)."""
+
+    name = "unpin"
+    rule = "9.4.3"
+    unit: str = Field(description="the enemy unit left unpinned")
+
+
+class End(Action):
+    """End your phase (4.0); stacking limits are checked (8.2)."""
+
+    name = "end"
+    rule = "4.0"
+
+
+ACTIONS = (Enter, Move, Fire, Indirect, Assault, Strike, Defend, Pass, Unpin, End)

@@ -1,0 +1,262 @@
+"""Maschinen Krieger data models: units, charts, boards and scenarios, validated by pydantic.
+
+The rulebook prints procedures and a few numbers but not its reference card (unit statistics,
+the Terrain Effects and Attack Modifiers charts, the range-adjusted attack chart, the armour
+endurance chart) nor the geomorphic boards.  They are authored in ``data/*.json``: every value
+the text prints is used as printed (the tests pin each one), every other value is ours and
+marked ``"stand_in": true`` in the file (or in a ``stand_in`` list of field names).
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Weapon(str, Enum):
+    """Weapon types (11.1.1)."""
+
+    LASER = "L"
+    GUN = "G"
+    MG = "MG"
+    ROCKET = "R"
+    PF = "PF"
+
+
+class Movement(str, Enum):
+    """Movement forms (7.1.2): the letter printed after the movement allowance."""
+
+    WALK = "W"  # walking suits (stand-in reading of the letter)
+    CRAWLER = "C"  # tracked / crawler
+    HOVER = "H"
+    WHEEL = "T"  # trucks and wheeled vehicles
+    FOOT = "I"  # infantry and pilots: hexes, not points (14.1)
+    BOOSTER = "B"  # 19.5.3, part 2
+
+
+Result = Literal["D", "A", "M", "-"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WeaponStats(_Model):
+    """One weapon of a unit: type, attack ability, range, and rounds carried (rockets, PF)."""
+
+    type: Weapon
+    attack: int = Field(ge=0, le=20)
+    range: int = Field(ge=0, le=30)
+    rounds: int | None = Field(default=None, ge=1, le=12)  # 11.2.4; None: unlimited
+    indirect: bool = False  # 5.5: may fire at a spotted target out of sight
+    stand_in: list[str] = Field(default_factory=list)
+
+
+class UnitStats(_Model):
+    """One unit type's counter (2.2)."""
+
+    key: str
+    name: str
+    unit_class: Literal[1, 2, 3]  # Type I / II / III (2.2)
+    infantry: bool = False
+    vehicle: bool = False
+    unmanned: bool = False
+    movement: int = Field(ge=0, le=20)
+    move_form: Movement
+    defense: int = Field(ge=-5, le=10)
+    endurance: str = Field(pattern=r"^[A-E]$")
+    weapons: list[WeaponStats] = Field(default_factory=list)
+    stack_points: int | None = None  # None: by type (8.1)
+    engineer: bool = False  # 14.4.1-14.4.3
+    command: bool = False  # 16.1 / 17.1.2: HQ units
+    vp: int = Field(default=1, ge=0, le=20)  # victory points (O.G.P. item 1)
+    stand_in: list[str] = Field(default_factory=list)
+
+    @property
+    def points(self) -> int:
+        """Stack points (8.1): Type I 1, Type II (infantry too) 2, Type III strafing 1."""
+        if self.stack_points is not None:
+            return self.stack_points
+        return 2 if self.unit_class == 2 else 1
+
+
+class TerrainStats(_Model):
+    """One row of the Terrain Effects chart: movement cost by form, attack modifier by weapon."""
+
+    key: str
+    name: str
+    cost: dict[Movement, float | None]  # None: prohibited (7.1.8)
+    attack: dict[Weapon, int]
+    height: Literal[0, 1] = 0  # 6.2.1
+    blocks: bool = False  # 6.1.2 obstacle terrain
+    stand_in: list[str] = Field(default_factory=list)
+
+
+class HexsideStats(_Model):
+    """A hexside feature (ridge, wall): extra movement cost (+) and the attack modifier."""
+
+    key: str
+    cost: dict[Movement, float | None]
+    attack: dict[Weapon, int]
+    stand_in: list[str] = Field(default_factory=list)
+
+
+class RangeBand(_Model):
+    """``upto`` hexes and closer (after the previous band): ``modifier``."""
+
+    upto: int
+    modifier: int
+
+
+class EnduranceRow(_Model):
+    """One endurance class: the highest 2d6 sum giving D, then A, then M; above is no effect."""
+
+    d: int
+    a: int
+    m: int
+
+
+class Charts(_Model):
+    """The reference card: terrain, hexsides, range-adjusted attack, armour endurance."""
+
+    note: str = ""
+    terrain: list[TerrainStats]
+    hexsides: list[HexsideStats]
+    road_cost: float  # 7.1.6, 14.2.2: "1/2MP per road hex"
+    range: dict[Weapon, list[RangeBand]]
+    endurance: dict[str, EnduranceRow]
+    stand_in: list[str] = Field(default_factory=list)
+
+    def terrain_of(self, key: str) -> TerrainStats:
+        """The terrain row of ``key`` (KeyError for a key the chart lacks)."""
+        return _terrain_index(id(self), self)[key]
+
+    def hexside_of(self, key: str) -> HexsideStats:
+        """The hexside row of ``key``."""
+        for row in self.hexsides:
+            if row.key == key:
+                return row
+        raise KeyError(key)
+
+    def range_modifier(self, weapon: Weapon, hexes: int) -> int:
+        """The range-adjusted attack modifier (5.1.3 2) for ``hexes`` with ``weapon``."""
+        for band in self.range[weapon]:
+            if hexes <= band.upto:
+                return band.modifier
+        return self.range[weapon][-1].modifier
+
+    def endurance_result(self, endurance: str, roll: int) -> Result:
+        """The armour endurance chart (5.1.2): D, A, M or - for a 2d6 sum."""
+        row = self.endurance[endurance]
+        if roll <= row.d:
+            return "D"
+        if roll <= row.a:
+            return "A"
+        if roll <= row.m:
+            return "M"
+        return "-"
+
+
+class BoardSpec(_Model):
+    """A geomorphic board: its size and features in the book's four-digit numbers.
+
+    ``terrain`` maps a terrain key to hexes or rectangles ``"0405..0709"`` (columns 04-07,
+    rows 05-09); ``elevation`` lists level-1 hexes; ``hexsides`` ``"0807 SE ridge"``;
+    ``partial`` partial building hexes; ``roads`` road hexes.
+    """
+
+    number: int
+    columns: int = 20
+    rows: int = 30
+    terrain: dict[str, list[str]] = Field(default_factory=dict)
+    elevation: list[str] = Field(default_factory=list)
+    hexsides: list[str] = Field(default_factory=list)
+    partial: list[str] = Field(default_factory=list)
+    roads: list[str] = Field(default_factory=list)
+    stand_in: bool = True
+
+
+class Deployment(_Model):
+    """One line of a scenario's forces: unit type, count, and where (book notation)."""
+
+    unit: str
+    count: int = Field(default=1, ge=1, le=30)
+    deploy: str  # "1⑤N▷1801" (enters), "⑤0512" (set up in a hex) or "⑤⑥E"
+    names: list[str] = Field(default_factory=list)
+
+
+class SideSpec(_Model):
+    """A side of a scenario."""
+
+    key: Literal["merc", "strahl"]
+    forces: list[Deployment]
+
+
+class ScenarioSpec(_Model):
+    """A scenario card: boards, turns, who goes first, forces, and how it is won."""
+
+    key: str
+    title: str
+    boards: list[int]
+    turns: int = Field(ge=1, le=30)
+    first: Literal["merc", "strahl"]
+    sides: list[SideSpec]
+    victory: str
+    stand_in: bool = True
+
+    @model_validator(mode="after")
+    def _two_sides(self) -> "ScenarioSpec":
+        if sorted(s.key for s in self.sides) != ["merc", "strahl"]:
+            raise ValueError("a scenario has the two sides merc and strahl")
+        return self
+
+
+_INDEX: dict[int, dict[str, TerrainStats]] = {}
+
+
+def _terrain_index(key: int, table: Charts) -> dict[str, TerrainStats]:
+    """The terrain rows by key (built once per chart object: the hot path of movement)."""
+    index = _INDEX.get(key)
+    if index is None:
+        index = _INDEX[key] = {row.key: row for row in table.terrain}
+    return index
+
+
+def _read(name: str) -> object:
+    return json.loads(resources.files("rules.mak").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def units() -> dict[str, UnitStats]:
+    """Every unit type by key (``data/units.json``)."""
+    raw = _read("units.json")
+    assert isinstance(raw, dict)
+    return {u.key: u for u in (UnitStats.model_validate(x) for x in raw["units"])}
+
+
+@lru_cache(maxsize=1)
+def charts() -> Charts:
+    """The reference card (``data/charts.json``)."""
+    return Charts.model_validate(_read("charts.json"))
+
+
+@lru_cache(maxsize=1)
+def boards() -> dict[int, BoardSpec]:
+    """The geomorphic boards by number (``data/boards.json``)."""
+    raw = _read("boards.json")
+    assert isinstance(raw, dict)
+    return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
+
+
+@lru_cache(maxsize=4)
+def scenario(key: str) -> ScenarioSpec:
+    """A scenario card (``data/scenarios/<key>.json``)."""
+    return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
+
+
+SCENARIOS: tuple[str, ...] = ("patrol", "ridge")

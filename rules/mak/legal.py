@@ -1,0 +1,301 @@
+"""Which orders are legal now: one ``*_problem`` per order, and the offers built from them.
+
+The system's resolvers raise the problem sentence; the offers (``legal_actions``, autocomplete)
+list exactly the orders with no problem, so a suggestion is always accepted.
+"""
+
+from __future__ import annotations
+
+from rules.core.hexes import Hex, distance, neighbours
+from rules.mak import actions as A
+from rules.mak.battlefield import Battlefield
+from rules.mak.combat import blast_area
+from rules.mak.data import Movement, UnitStats, charts
+from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
+from rules.mak.movement import entry_cost
+from rules.mak.resolve import allowance, reach_of, strike_targets, window_defenders
+from rules.mak.state import UnitState, other
+from rules.mak.table import Table
+from rules.mak.unmanned import may_spot
+
+
+def own(t: Table, side: str, uid: str) -> UnitState | str:
+    """The side's unit ``uid`` or the sentence saying why not."""
+    u = t.s.find(uid)
+    if u is None:
+        return f"There is no unit '{uid[:20]}'; yours: {', '.join(x.id for x in t.s.units if x.side == side)}."
+    if u.side != side:
+        return f"{u.id} is not yours."
+    return u
+
+
+def stuck(t: Table) -> UnitState | None:
+    """The unit under way that stands where it may not stop (8.2) and can still move on."""
+    if t.s.moving is None:
+        return None
+    u = t.s.unit(t.s.moving)
+    if not u.on_map or u.immobilized or u.move_done:
+        return None
+    if t.stacking(u.side, u.hex or "") is None:
+        return None
+    return u
+
+
+def _busy(t: Table, u: UnitState) -> str | None:
+    blocker = stuck(t)
+    if blocker is not None and blocker.id != u.id:
+        return f"{blocker.id} must move on first: it may not stop in {blocker.hex} (8.2)"
+    return None
+
+
+# -- enter and move --------------------------------------------------------------------------
+
+
+def enter_hexes(t: Table, u: UnitState) -> dict[str, float]:
+    """12.1: entry hexes of a waiting unit and what entering costs (no enemy there)."""
+    spec = parse_deploy(u.deploy)
+    if spec.setup or not may_enter_on(spec, t.s.turn):
+        return {}
+    stats = t.stats(u)
+    enemy = t.enemy_hexes(u.side)
+    out: dict[str, float] = {}
+    for h in entry_hexes(t.field.layout, spec):
+        cost = _arrival_cost(t.field, stats, h)
+        if h in enemy or cost is None or cost > stats.movement:
+            continue
+        label = t.label(h)
+        if t.stacking(u.side, label, [u]) is None:
+            out[label] = cost
+    return out
+
+
+def _arrival_cost(field: Battlefield, stats: UnitStats, h: Hex) -> float | None:
+    """12.1: the entry hex's cost; along a road that runs off the map, the road's cost."""
+    terrain = field.terrain_at(h)
+    if terrain.key == "building" and h in field.partial and stats.unit_class == 2:
+        terrain = charts().terrain_of("clear")  # 7.1.7
+    cost = terrain.cost.get(stats.move_form)
+    if cost is None:
+        return None
+    if stats.move_form == Movement.FOOT:
+        return 1.0  # 14.1
+    return charts().road_cost if h in field.roads else cost
+
+
+def enter_problem(t: Table, side: str, order: A.Enter) -> str | None:
+    """Why the reinforcement may not enter there, or None."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    if u.status != "waiting":
+        return f"{u.id} is not waiting to enter."
+    spec = parse_deploy(u.deploy)
+    if not may_enter_on(spec, t.s.turn):
+        return f"{u.id} enters on turn {spec.turn} at the earliest (12.1)."
+    hexes = enter_hexes(t, u)
+    if order.at not in hexes:
+        some = ", ".join(list(hexes)[:6]) or "none now"
+        return f"{u.id} may not enter at {order.at[:12]}: it {spec.text()} (entry hexes: {some}) (12.1)."
+    return _busy(t, u)
+
+
+def move_targets(t: Table, u: UnitState) -> dict[str, float]:
+    """Hexes ``u`` may move to now, with the cost (7.0, 8.2, 14.3.1 2)."""
+    if not u.on_map or u.move_done or u.attacked or u.immobilized or u.struck:
+        return {}
+    found = reach_of(t, u)
+    here = t.hex(u)
+    enemies = [t.hex(e) for e in t.on_map(other(u.side))]
+    friends = {f.hex for f in t.on_map(u.side) if f.id != u.id}
+    out: dict[str, float] = {}
+    for h, (cost, _) in found.items():
+        if h == here:
+            continue
+        if u.morale != "ok" and not _away(h, here, enemies):
+            continue  # 14.3.1 2: only away from enemy units
+        label = t.label(h)
+        # 8.2: only a hex already holding friends can take the stack over the limit
+        if label not in friends or t.stacking(u.side, label, [u]) is None:
+            out[label] = cost
+    return out
+
+
+def _away(h, here, enemies) -> bool:  # type: ignore[no-untyped-def]
+    if not enemies:
+        return True
+    return min(distance(h, e) for e in enemies) > min(distance(here, e) for e in enemies) and \
+        all(distance(h, e) > 1 for e in enemies)
+
+
+def move_problem(t: Table, side: str, order: A.Move) -> str | None:
+    """Why the move is refused, or None."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    if not u.on_map:
+        return f"{u.id} is not on the map."
+    if u.attacked or u.struck:
+        return f"{u.id} attacked this phase and may not move (7.2.1)."
+    if u.immobilized:
+        return f"{u.id} is immobilized (5.1.2)."
+    if u.move_done:
+        return f"{u.id} has finished its move this phase (7.2.5)."
+    targets = move_targets(t, u)
+    if order.to not in targets:
+        return (f"{u.id} cannot move to {order.to[:12]} with {allowance(t, u):g} MP left "
+                f"(in reach: {', '.join(list(targets)[:5]) or 'nothing'}).")
+    return _busy(t, u)
+
+
+# -- attacks ---------------------------------------------------------------------------------
+
+
+def fire_problem(t: Table, side: str, unit: str, target: str, weapon: str, defensive: bool) -> str | None:
+    """Why the direct attack is refused, or None (5.2-5.4, 7.2.1, 9.4.4)."""
+    u = own(t, side, unit)
+    if isinstance(u, str):
+        return u
+    e = t.s.find(target)
+    if e is None or not e.on_map or e.side == side:
+        return f"'{target[:20]}' is not an enemy unit on the map."
+    if not u.on_map:
+        return f"{u.id} is not on the map."
+    if not defensive:
+        if u.moved or u.attacked or u.struck:
+            return f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
+        if u.spotted:
+            return f"{u.id} is spotting this turn and may not attack (5.5.1)."
+        busy = _busy(t, u)
+        if busy:
+            return busy
+    elif t.in_melee(u) and e.hex != u.hex and t.pinned(u):
+        return f"{u.id} is pinned in close quarters (9.4.4)."
+    w, why = t.best_weapon(u, e, defensive, weapon)
+    return None if w is not None else why + "."
+
+
+def fire_offers(t: Table, side: str, defensive: bool, shooters: list[UnitState],
+                targets: list[UnitState]) -> list[tuple[str, str, str]]:
+    """``(unit, target, weapon)`` of every legal direct attack."""
+    out = []
+    for u in shooters:
+        for e in targets:
+            for w in t.weapons(u, defensive):
+                if fire_problem(t, side, u.id, e.id, w.type.value, defensive) is None:
+                    out.append((u.id, e.id, w.type.value))
+    return out
+
+
+def indirect_problem(t: Table, side: str, order: A.Indirect) -> str | None:
+    """5.5: an indirect weapon, a spotter seeing the hex, no friendly unit in the blast."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    weapon = next((w for w in t.weapons(u, False) if w.indirect), None)
+    if weapon is None or not u.on_map:
+        return f"{u.id} has no indirect weapon able to fire (5.5)."
+    if u.moved or u.attacked or u.spotted:
+        return f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
+    try:
+        there = t.hex_of(order.at)
+    except Exception:  # noqa: BLE001 - RuleError from the parser: say it plainly
+        return f"'{order.at[:12]}' is not a hex of this map (e.g. 5:0607)."
+    n = distance(t.hex(u), there)
+    if n > weapon.range:
+        return f"{order.at} is {n} hexes away; the rockets reach {weapon.range}."
+    if any(x.side == side for h in blast_area(there) for x in t.in_hex(h)):
+        return "Your own units are in or next to that hex (5.5.4)."
+    spotter = own(t, side, order.spotter)
+    if isinstance(spotter, str):
+        return spotter
+    return _spotter_problem(t, u, spotter, there) or _busy(t, u)
+
+
+def _spotter_problem(t: Table, u: UnitState, spotter: UnitState, there) -> str | None:  # type: ignore[no-untyped-def]
+    if spotter.id == u.id or not spotter.on_map:
+        return "The spotter is a third unit on the map (5.5)."
+    if spotter.attacked or spotter.mp_spent > t.stats(spotter).movement / 2 or spotter.morale != "ok":
+        return f"{spotter.id} moved more than half or attacked; it cannot spot (5.5.1, 14.3.1)."
+    if not may_spot(t.stats(spotter), any(t.stats(c).command for c in t.on_map(u.side))):
+        return f"{spotter.id} is unmanned and has no command unit (16.1)."
+    enemies = t.in_hex(there, other(u.side))
+    if not enemies or not any(t.sees(spotter, e) for e in enemies):
+        return f"{spotter.id} sees no enemy in {t.label(there)} (5.5, 6.0)."
+    return None
+
+
+def assault_hexes(t: Table, u: UnitState) -> list[str]:
+    """Enemy hexes ``u`` may go into (9.1; 14.2.2 infantry charge from two hexes)."""
+    stats = t.stats(u)
+    if (not u.on_map or u.attacked or u.struck or u.immobilized or u.morale != "ok"
+            or stats.vehicle or t.in_melee(u) or t.s.assault is not None):
+        return []
+    if _busy(t, u) is not None:
+        return []
+    here = t.hex(u)
+    out = []
+    for h in t.enemy_hexes(u.side):
+        n = distance(here, h)
+        label = t.label(h)
+        if n == 1:
+            cost = entry_cost(t.field, stats, here, h)
+            ok = cost is not None and (stats.infantry or cost <= t.stats(u).movement - u.mp_spent)
+        elif n == 2 and stats.infantry and not u.moved:
+            ok = any(distance(m, h) == 1 and t.field.contains(m) and not t.in_hex(m, other(u.side))
+                     for m in neighbours(here))
+        else:
+            ok = False
+        if ok and t.stacking(u.side, label, [u]) is None:
+            out.append(label)
+    return sorted(out)
+
+
+def assault_problem(t: Table, side: str, order: A.Assault) -> str | None:
+    """Why the close-quarters assault is refused, or None."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    hexes = assault_hexes(t, u)
+    if order.hex not in hexes:
+        return (f"{u.id} cannot go into close quarters in {order.hex[:12]} now "
+                f"(possible: {', '.join(hexes) or 'none'}) (9.1, 13.2, 14.2.2).")
+    return None
+
+
+def strike_problem(t: Table, side: str, order: A.Strike) -> str | None:
+    """9.1 3 / 9.5: the assaulting unit attacks an enemy in its hex."""
+    a = t.s.assault
+    if a is None or a.stage != "strike":
+        return "No close quarters attack is due now."
+    u = t.s.unit(a.unit)
+    targets = strike_targets(t, u)
+    e = t.s.find(order.target)
+    if e is None or e not in targets:
+        return f"{u.id} may strike: {', '.join(x.id for x in targets) or 'nobody'} (9.1)."
+    if order.unarmed and t.stats(u).unit_class != 1:
+        return "Only Type I units fight unarmed (9.5)."
+    if not order.unarmed and t.best_weapon(u, e, False)[0] is None:
+        return f"{u.id} has no weapon for {e.id}; strike unarmed (9.5)."
+    return None
+
+
+def defend_problem(t: Table, side: str, order: A.Defend) -> str | None:
+    """5.4: a unit of the open window fires at one of its targets."""
+    w = t.s.window
+    if w is None:
+        return "No defensive attack is open now."
+    able = {d.id for d in window_defenders(t)}
+    u = t.s.find(order.unit)
+    if u is None or u.id not in able:
+        return f"Units that may fire now: {', '.join(sorted(able)) or 'none'} (5.4)."
+    if order.target.strip().lower() not in {x.lower() for x in w.targets}:
+        return f"The defensive attack is at {', '.join(w.targets)} (5.4)."
+    return fire_problem(t, side, order.unit, order.target, order.weapon, defensive=True)
+
+
+def end_problem(t: Table) -> str | None:
+    """4.0 / 8.2: a phase ends when nothing is pending and no unit is left over the limit."""
+    u = stuck(t)
+    if u is not None:
+        return f"{u.id} may not stop in {u.hex} (8.2): move it on first."
+    return None

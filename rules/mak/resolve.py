@@ -1,0 +1,334 @@
+"""The procedures that change a game: attacks and their results, moves, windows, the turn.
+
+Each function works on the private copy of the state held by the order's ``Ctx`` and says
+what happened (events carry the rule number).  Legality is checked before these run
+(``legal.py``); here the rules' consequences are applied.
+"""
+
+from __future__ import annotations
+
+from rules.core.hexes import distance, neighbours
+from rules.core.orders import Ctx
+from rules.mak import infantry
+from rules.mak.combat import UNARMED_TARGET, AttackTarget, defensive_trigger, roll_damage, roll_hit
+from rules.mak.data import WeaponStats
+from rules.mak.movement import entry_cost, path_to, reach
+from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
+from rules.mak.table import Table
+from rules.mak.weapons import expend
+
+MakCtx = Ctx[MakState]
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
+    """Put a D, A or M on ``target`` (5.1.2; 14.3 for infantry); returns what it became."""
+    stats = t.stats(target)
+    if result == "D":
+        target.status = "destroyed"
+        return "destroyed"
+    if result == "-":
+        return "no effect"
+    if stats.infantry:
+        target.morale = "broken_again" if target.morale != "ok" else "broken"  # 14.3, 14.3.2 4
+        return "morale broken (14.3)"
+    if result == "A":
+        target.disarmed = True
+        return "Arm. Disabled"
+    target.immobilized = True
+    if ctx.state.moving == target.id:
+        target.move_done = True  # an immobilised unit's move ends (Figure 10)
+    return "Immobilized"
+
+
+def _expend(t: Table, ctx: MakCtx, attacker: UnitState, weapon: WeaponStats, dice: tuple[int, int]) -> str:
+    """5.3.4 / 11.2: the usage check every executed attack ends with."""
+    kind = weapon.type.value
+    attacker.phase_shots[kind] = attacker.phase_shots.get(kind, 0) + 1
+    spent = expend(t.stats(attacker), weapon, dice, attacker.fired.get(kind, 0))
+    if spent.rounds_fired:
+        attacker.fired[kind] = spent.rounds_fired
+    if spent.drained_one_turn:
+        attacker.drained_until = ctx.state.turn + 1
+    if spent.disabled:
+        attacker.weapons_out.append(kind)
+        if all(w.type.value in attacker.weapons_out for w in t.stats(attacker).weapons):
+            attacker.disarmed = True  # 11.2.3 / 11.2.5: "Arm. Disabled"
+    return f"; {spent.why}" if spent.why else ""
+
+
+def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: WeaponStats | None,
+         how: str, unarmed: bool = False) -> bool:
+    """One direct attack, rolled and applied; True if the target is still on the map."""
+    if unarmed or weapon is None:
+        at = AttackTarget(attack=UNARMED_TARGET, defense=0)  # 9.5: an unmodified 4
+        wname = "unarmed"
+    else:
+        at = t.target_of(attacker, weapon, target)
+        wname = weapon.type.value
+    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{attacker.id} {how} {target.id}")
+    text = f"{attacker.id} ({wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
+    outcome = "miss"
+    if hit.hit:
+        damage = roll_damage(ctx.dice, t.stats(target).endurance, hit, f"{target.id} endurance")
+        outcome = apply_result(t, ctx, target, damage.result)
+        text += f"; {damage.text()} → {outcome}"
+    if weapon is not None and not unarmed:
+        text += _expend(t, ctx, attacker, weapon, hit.dice)
+    ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
+    kind = "fire" if hit.hit else "miss"
+    ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", target.hex or ""],
+                                text=f"{outcome} (needs {at.value})", side=attacker.side))
+    ctx.snapshot = True
+    return target.on_map
+
+
+# -- defensive windows -----------------------------------------------------------------------
+
+
+def _able(t: Table, defender: UnitState, targets: list[UnitState], ignore_pin: bool = False) -> bool:
+    """Whether ``defender`` may make a defensive attack on one of ``targets`` now."""
+    if not defender.on_map or defender.side == ctx_side(t):
+        return False
+    for target in targets:
+        if not target.on_map:
+            continue
+        if (not ignore_pin and t.in_melee(defender) and target.hex != defender.hex
+                and t.pinned(defender)):
+            continue  # 9.4.4: pinned units do not attack into other hexes
+        weapon, _ = t.best_weapon(defender, target, defensive=True)
+        if weapon is not None:
+            return True
+    return False
+
+
+def ctx_side(t: Table) -> str:
+    """The phase player."""
+    return t.s.active
+
+
+def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
+                defenders: list[UnitState]) -> None:
+    """Offer the anti-phase player defensive attacks on ``targets`` (5.4); first the phase
+    player names unpinned units where close quarters pin some of the defenders (9.4.3)."""
+    live = [u for u in targets if u.on_map]
+    if not live:
+        return
+    for d in defenders:
+        if (t.in_melee(d) and any(x.hex != d.hex for x in live)
+                and _able(t, d, live, ignore_pin=True) and _ask_pin(t, ctx, d.hex or "")):
+            break
+    able = [d for d in defenders if _able(t, d, live)]
+    if not able and ctx.state.pin is None:
+        return
+    ctx.state.window = Window(reason=reason, targets=[u.id for u in live], defenders=[d.id for d in defenders])
+    if ctx.state.pin is None:
+        ctx.state.window.defenders = [d.id for d in able]
+        names = ", ".join(d.id for d in able)
+        ctx.say("window", f"{SIDE_NAMES[other(t.s.active)]} may make defensive attacks with {names} (5.4)", "5.4")
+
+
+def _ask_pin(t: Table, ctx: MakCtx, label: str) -> bool:
+    """Set up the 9.4.3 choice for hex ``label`` when some, not all, defenders are pinned."""
+    from rules.mak.closequarters import unpinned_choice_needed  # noqa: PLC0415
+
+    if ctx.state.pin is not None and ctx.state.pin.hex == label:
+        return False
+    phasing = [p for p in t.s.at(label) if p.side == t.s.active]
+    anti = [p for p in t.s.at(label) if p.side != t.s.active]
+    able = [not p.immobilized and bool(t.weapons(p, False)) for p in phasing]
+    need = unpinned_choice_needed(able, len(anti))
+    if 0 < need < len(anti):
+        ctx.state.pin = PinChoice(hex=label, candidates=[a.id for a in anti], need=need)
+        ctx.say("pin", f"{label}: {len(anti) - need} of {len(anti)} pinned; {SIDE_NAMES[t.s.active]} "
+                       f"names {need} unpinned (9.4.3)", "9.4.3")
+        return True
+    return False
+
+
+def window_defenders(t: Table) -> list[UnitState]:
+    """The units that may still make a defensive attack in the open window."""
+    w = t.s.window
+    if w is None:
+        return []
+    targets = [t.s.unit(x) for x in w.targets]
+    return [t.s.unit(d) for d in w.defenders if d not in w.used and _able(t, t.s.unit(d), targets)]
+
+
+def settle_pin(t: Table, ctx: MakCtx) -> None:
+    """After the unpinned units are named, open the window with those who may fire."""
+    w = ctx.state.window
+    if w is None:
+        return
+    targets = [t.s.unit(x) for x in w.targets]
+    able = [t.s.unit(d) for d in w.defenders if _able(t, t.s.unit(d), targets)]
+    w.defenders = [d.id for d in able]
+    if not able:
+        close_window(t, ctx)
+
+
+def close_window(t: Table, ctx: MakCtx) -> None:
+    """The window closes; an assault under way goes on to its next stage (9.1)."""
+    ctx.state.window = None
+    ctx.state.pin = None
+    if ctx.state.assault is not None:
+        advance_assault(t, ctx)
+
+
+# -- movement --------------------------------------------------------------------------------
+
+
+def finish_moving(state: MakState, except_id: str | None = None) -> None:
+    """7.2.5: the unit under way is done once another unit acts."""
+    if state.moving and state.moving != except_id:
+        state.unit(state.moving).move_done = True
+        state.moving = None
+
+
+def allowance(t: Table, u: UnitState) -> float:
+    """Movement points left this phase (5.5.1: a spotter only half its allowance)."""
+    full = float(t.stats(u).movement)
+    if u.spotted:
+        full = full / 2
+    return max(0.0, full - u.mp_spent)
+
+
+def reach_of(t: Table, u: UnitState) -> dict:  # type: ignore[type-arg]
+    """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3)."""
+    closed = t.enemy_hexes(u.side)
+    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed)
+
+
+def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
+    """Move ``u`` step by step; stop where the enemy may fire defensively (7.2.4)."""
+    finish_moving(ctx.state, u.id)
+    ctx.state.moving = u.id
+    u.moved = True
+    found = reach_of(t, u)
+    path = path_to(found, t.hex_of(dest_label))
+    start = path[0]
+    for prev, here in zip(path, path[1:]):
+        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
+        u.hex = t.label(here)
+        adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
+        if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
+            _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
+            open_window(t, ctx, "move", [u], adjacent)
+            if ctx.state.window is not None or ctx.state.pin is not None:
+                return
+    _mark_move(t, ctx, u, start, path)
+
+
+def _mark_move(t: Table, ctx: MakCtx, u: UnitState, start, path) -> None:  # type: ignore[no-untyped-def]
+    ctx.state.marks.append(Mark(kind="move", hexes=[t.label(h) for h in path], side=u.side,
+                                text=f"{u.id} {u.mp_spent:g} MP"))
+    ctx.say("move", f"{u.id} moves {t.label(start)} → {u.hex} ({u.mp_spent:g} of "
+                    f"{t.stats(u).movement} MP) (7.1)", "7.1")
+    ctx.snapshot = True
+
+
+# -- close quarters --------------------------------------------------------------------------
+
+
+def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
+    """9.1 1-2: declare, then the defenders in the target hex may fire while it is adjacent."""
+    finish_moving(ctx.state, u.id)
+    here = t.hex(u)
+    there = t.hex_of(label)
+    if distance(here, there) == 2:
+        # 14.2.2: an infantry charge covers two hexes whatever the terrain; it stops next to them
+        step = next(n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
+                    and not t.in_hex(n, other(u.side)))
+        u.hex = t.label(step)
+    u.moved = True
+    u.move_done = True
+    ctx.state.assault = Assault(unit=u.id, hex=label)
+    ctx.say("assault", f"{u.id} goes into close quarters in {label} (9.1)", "9.1")
+    ctx.state.marks.append(Mark(kind="assault", hexes=[t.label(here), label], side=u.side, text=f"{u.id} assaults"))
+    ctx.snapshot = True
+    open_window(t, ctx, "assault_adjacent", [u], t.in_hex(there, other(u.side)))
+    if ctx.state.window is None and ctx.state.pin is None:
+        advance_assault(t, ctx)
+
+
+def advance_assault(t: Table, ctx: MakCtx) -> None:
+    """9.1 2-3 / 9.2.5: enter the hex if still able, same-hex fire, then the strike."""
+    a = ctx.state.assault
+    assert a is not None
+    u = ctx.state.unit(a.unit)
+    if not u.on_map or (a.stage == "adjacent" and u.immobilized):
+        ctx.state.assault = None  # destroyed, or immobilised next to the hex (9.2.5)
+        return
+    if a.stage == "adjacent":
+        a.stage = "same"
+        u.hex = a.hex
+        ctx.say("assault", f"{u.id} enters {a.hex} (9.1)", "9.1")
+        fresh = [d for d in t.in_hex(t.hex_of(a.hex), other(u.side)) if d.id not in a.fired_adjacent]
+        open_window(t, ctx, "assault_same", [u], fresh)
+        if ctx.state.window is not None or ctx.state.pin is not None:
+            return
+    if a.stage == "same":
+        a.stage = "strike"
+    if not strike_targets(t, u):
+        ctx.state.assault = None
+
+
+def strike_targets(t: Table, u: UnitState) -> list[UnitState]:
+    """The enemies in the assaulting unit's hex it can attack (armed, or unarmed if Type I)."""
+    if not u.on_map:
+        return []
+    enemies = t.in_hex(t.hex(u), other(u.side))
+    if t.stats(u).unit_class == 1 and u.morale == "ok":
+        return enemies
+    return [e for e in enemies if t.best_weapon(u, e, defensive=False)[0] is not None]
+
+
+# -- the turn --------------------------------------------------------------------------------
+
+
+def start_phase(t: Table, ctx: MakCtx) -> None:
+    """A player's phase begins: per-phase marks cleared, broken squads try to recover (14.3.2)."""
+    for u in ctx.state.units:
+        u.mp_spent = 0.0
+        u.moved = u.move_done = u.attacked = u.struck = False
+        u.phase_shots = {}
+        if u.side == ctx.state.active and u.on_map and u.morale != "ok":
+            _recover(t, ctx, u)
+
+
+def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    here = t.hex(u)
+    friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
+    cover = t.field.terrain.get(here)
+    near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
+    mod = infantry.recovery_modifier(bool(friends), cover, near, u.morale == "broken_again")
+    roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
+    if roll.recovered:
+        u.morale = "ok"
+    verdict = "recovers" if roll.recovered else "stays broken"
+    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{mod:+d} → {verdict} (14.3.2)", "14.3.2")
+
+
+def end_phase(t: Table, ctx: MakCtx) -> None:
+    """4.0: the first player's phase gives way to the second's; then the turn ends."""
+    s = ctx.state
+    s.moving = None
+    s.marks = s.marks[-3:]
+    if s.phase == "first":
+        s.phase = "second"
+        s.active = other(s.first)
+    else:
+        s.turn += 1
+        s.phase = "first"
+        s.active = s.first
+        for u in s.units:
+            u.spotted = False
+        if s.turn > s.turns:
+            s.over = True
+            ctx.say("end", f"Turn {s.turns} is over: the game ends (3.1)", "3.1")
+            return
+        ctx.say("turn", f"Turn {s.turn} of {s.turns} begins (4.0)", "4.0")
+    ctx.say("phase", f"{SIDE_NAMES[s.active]} phase (4.0)", "4.0")
+    start_phase(t, ctx)

@@ -1,0 +1,134 @@
+"""The state of a Maschinen Krieger game: units, the turn and phase, what is pending.
+
+Designed to grow for part 2 (issue 18): ``phase`` already has the air commitment phase's
+name, units carry a ``pilot`` slot, and aircraft, artillery requests, smoke and fire have
+their own lists (empty in the ground war).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Side = Literal["merc", "strahl"]
+SIDES: tuple[Side, Side] = ("merc", "strahl")
+SIDE_NAMES = {"merc": "Mercenary", "strahl": "Strahl"}
+Morale = Literal["ok", "broken", "broken_again"]
+
+
+def other(side: str) -> Side:
+    """The opponent."""
+    return "strahl" if side == "merc" else "merc"
+
+
+class UnitState(BaseModel):
+    """One unit on (or waiting to enter, or gone from) the map."""
+
+    id: str  # "M-AFS1": side letter, type, number
+    type: str  # key into data/units.json
+    side: Side
+    deploy: str  # the scenario's code, e.g. "1⑤N▷1801"
+    hex: str | None = None  # "5:1801"; None before it enters
+    status: Literal["waiting", "on", "destroyed"] = "waiting"
+    immobilized: bool = False  # M (5.1.2)
+    disarmed: bool = False  # A: "Arm. Disabled" (5.1.2, 11.2.3)
+    weapons_out: list[str] = Field(default_factory=list)  # weapon types spent (PF out, laser on)
+    fired: dict[str, int] = Field(default_factory=dict)  # rounds fired by weapon type (11.2.5)
+    phase_shots: dict[str, int] = Field(default_factory=dict)  # rockets / PF this phase (11.2.4)
+    drained_until: int = 0  # 14.4.4: the AAR rifle is drained through this turn
+    morale: Morale = "ok"  # 14.3
+    mp_spent: float = 0.0
+    moved: bool = False
+    move_done: bool = False  # 7.2.5: finished moving this phase
+    attacked: bool = False  # its one offensive attack this phase (5.3.1)
+    spotted: bool = False  # spotted for an indirect attack this turn (5.5.1)
+    struck: bool = False  # attacked in close quarters this phase
+    pilot: int | None = None  # part 2 (18.0)
+
+    @property
+    def on_map(self) -> bool:
+        """Whether the unit stands on the map."""
+        return self.status == "on" and self.hex is not None
+
+
+class Mark(BaseModel):
+    """The last move or attack, in hex labels, for the snapshot."""
+
+    kind: Literal["move", "fire", "miss", "assault", "blast"]
+    hexes: list[str]
+    text: str = ""
+    side: Side | None = None
+
+
+class Window(BaseModel):
+    """Defensive attacks owed to the anti-phase player (5.4, 7.2.4, 9.2).
+
+    ``defenders`` may each attack one of ``targets`` once in this window; ``pass`` closes it.
+    """
+
+    reason: str  # "attack", "move", "assault_adjacent", "assault_same"
+    targets: list[str]
+    defenders: list[str]
+    used: list[str] = Field(default_factory=list)
+    unpinned: list[str] = Field(default_factory=list)  # 9.4.3: named by the phase player
+
+
+class PinChoice(BaseModel):
+    """9.4.3: the phasing player names which anti-phasing units in a hex stay unpinned."""
+
+    hex: str
+    candidates: list[str]
+    need: int
+    chosen: list[str] = Field(default_factory=list)
+
+
+class Assault(BaseModel):
+    """A close quarters assault under way (9.1): who, which hex, and the stage reached."""
+
+    unit: str
+    hex: str
+    stage: Literal["adjacent", "same", "strike"] = "adjacent"
+    fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
+
+
+class MakState(BaseModel):
+    """Everything about one game."""
+
+    scenario: str
+    title: str
+    boards: list[int]
+    turns: int
+    turn: int = 1
+    first: Side
+    active: Side  # the phase player
+    phase: Literal["air", "first", "second"] = "first"
+    method: Literal["sum", "product"] = "sum"
+    units: list[UnitState]
+    moving: str | None = None  # the unit whose move is under way (7.2.5)
+    window: Window | None = None
+    pin: PinChoice | None = None
+    assault: Assault | None = None
+    marks: list[Mark] = Field(default_factory=list)
+    smoke: dict[str, int] = Field(default_factory=dict)  # part 2 (19.2): hex -> turns left
+    fire: list[str] = Field(default_factory=list)  # part 2 (19.4)
+    over: bool = False
+
+    def unit(self, uid: str) -> UnitState:
+        """The unit with id ``uid`` (KeyError if none)."""
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise KeyError(uid)
+
+    def find(self, uid: str) -> UnitState | None:
+        """The unit with id ``uid`` (case-insensitive), or None."""
+        key = uid.strip().lower()
+        for u in self.units:
+            if u.id.lower() == key:
+                return u
+        return None
+
+    def at(self, label: str) -> list[UnitState]:
+        """The units on the map in hex ``label``."""
+        return [u for u in self.units if u.on_map and u.hex == label]

@@ -1,0 +1,374 @@
+"""Maschinen Krieger as a :class:`~rules.core.contract.GameSystem` (part 1: the ground war).
+
+A turn (4.0): the air commitment phase (no aircraft in part 1, so it passes at once), the
+first player's phase, the second player's phase, the end of the turn.  In a phase the phase
+player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
+anti-phase player is asked for defensive attacks whenever a rule offers them (a target that
+survived an attack from within 3 hexes and its stack, 5.4; a unit moving next to theirs,
+7.2.4; an assault on their hex, 9.1-9.2): ``defend`` or ``pass``.  Where close quarters pin
+some of those units, the phase player first names the unpinned ones (``unpin``, 9.4.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.dice import Dice
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.core.views import HexMapView
+from rules.mak import actions as A
+from rules.mak import legal, resolve
+from rules.mak.combat import HitRoll, blast_area, roll_damage
+from rules.mak.data import SCENARIOS, scenario, units
+from rules.mak.deployment import entry_hexes, parse_deploy
+from rules.mak.battlefield import battlefield
+from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
+from rules.mak.table import Table
+from rules.mak.view import build_view
+
+MakCtx = Ctx[MakState]
+
+
+class MakOptions(GameOptions):
+    """``/game new options:dice=product,turns=4``."""
+
+    dice: Literal["sum", "product"] = Field(
+        "sum", description="hit roll: sum of two dice (second game) or product (first game, 5.1.1)")
+    turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
+
+
+def _raise(problem: str | None) -> None:
+    if problem:
+        raise RuleError(problem)
+
+
+class MaschinenKrieger(GameSystem[MakState]):
+    """The ground war of Maschinen Krieger on geomorphic hex boards."""
+
+    key = "mak"
+    title = "Maschinen Krieger"
+    sides = SIDES
+    side_names = SIDE_NAMES
+    scenarios = SCENARIOS
+    actions = A.ACTIONS
+    state_model = MakState
+    options_model = MakOptions
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def start(self, scenario_key: str, options: Any, dice: Dice) -> Step:
+        """Set up ``scenario_key``: units placed or waiting by their deployment codes."""
+        if scenario_key not in SCENARIOS:
+            raise RuleError(f"There is no scenario '{scenario_key[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
+        spec = scenario(scenario_key)
+        field = battlefield(tuple(spec.boards))
+        made: list[UnitState] = []
+        for side in spec.sides:
+            letter = side.key[0].upper()
+            counts: dict[str, int] = {}
+            for line in side.forces:
+                deploy = parse_deploy(line.deploy)
+                for _ in range(line.count):
+                    counts[line.unit] = counts.get(line.unit, 0) + 1
+                    u = UnitState(id=f"{letter}-{line.unit}{counts[line.unit]}", type=line.unit,
+                                  side=side.key, deploy=line.deploy)
+                    if deploy.setup:
+                        u.hex = field.label(entry_hexes(field.layout, deploy)[0])
+                        u.status = "on"
+                    made.append(u)
+        state = MakState(scenario=spec.key, title=spec.title, boards=spec.boards,
+                         turns=options.turns or spec.turns, first=spec.first, active=spec.first,
+                         method=options.dice, units=made)
+        ctx: MakCtx = Ctx(state=state, side=spec.first, dice=dice)
+        ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
+                         f"hit rolls by {options.dice} (5.1.1). {spec.victory}", "3.1")
+        resolve.start_phase(Table(state), ctx)
+        return self.make_step(state, ctx.events, snapshot=True)
+
+    # -- where the game stands -----------------------------------------------------------------
+
+    def phase_of(self, state: MakState) -> str:
+        if state.pin is not None:
+            return "pin"
+        if state.window is not None:
+            return "defence"
+        if state.assault is not None and state.assault.stage == "strike":
+            return "strike"
+        return "act"
+
+    def phase_title(self, state: MakState) -> str:
+        return {"pin": "Pinned units (9.4.3)", "defence": "Defensive attacks (5.4)",
+                "strike": "Close quarters attack (9.1)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
+
+    def waiting_on(self, state: MakState) -> list[str]:
+        if state.over:
+            return []
+        if self.phase_of(state) == "defence":
+            return [other(state.active)]
+        return [state.active]
+
+    def turn_part(self, state: MakState) -> str:
+        return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {SIDE_NAMES[self.waiting_on(state)[0]] if not state.over else 'over'}"
+
+    def status(self, state: MakState) -> list[str]:
+        lines = [f"{state.title}: turn {state.turn}/{state.turns}, {self.phase_title(state)}."]
+        for side in SIDES:
+            alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
+            lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
+                f"{u.id}@{u.hex or 'off'}" for u in alive))
+        score = self.score(state)
+        lines.append(f"O.G.P. item 1: Mercenary {score['merc']}, Strahl {score['strahl']}.")
+        return lines
+
+    def view(self, state: MakState) -> HexMapView:
+        return build_view(state)
+
+    def score(self, state: MakState) -> dict[str, int]:
+        """O.G.P. item 1: victory points of enemy units destroyed, immobilised or disarmed."""
+        out = {"merc": 0, "strahl": 0}
+        for u in state.units:
+            if u.status == "destroyed" or u.immobilized or u.disarmed:
+                out[other(u.side)] += units()[u.type].vp
+        return out
+
+    def result(self, state: MakState) -> str | None:
+        if not state.over:
+            return None
+        score = self.score(state)
+        if score["merc"] == score["strahl"]:
+            return f"A draw, {score['merc']} to {score['strahl']} O.G.P."
+        winner = max(score, key=lambda s: score[s])
+        return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
+
+    def label(self, state: MakState, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        return _label(Table(state), side, action, field, value, partial)
+
+    # -- the orders ------------------------------------------------------------------------------
+
+    def _enter_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        return [A.Enter(unit=u.id, at=h) for u in state.units if u.side == side and u.status == "waiting"
+                and legal._busy(t, u) is None for h in legal.enter_hexes(t, u)]
+
+    @order(A.Enter, phases="act", offers="_enter_offers")
+    def enter(self, ctx: MakCtx, o: A.Enter) -> None:
+        t = Table(ctx.state)
+        _raise(legal.enter_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        cost = legal.enter_hexes(t, u)[o.at]
+        resolve.finish_moving(ctx.state)
+        u.status, u.hex, u.mp_spent, u.moved = "on", o.at, cost, True
+        ctx.state.moving = u.id
+        ctx.state.marks.append(Mark(kind="move", hexes=[o.at], side=u.side, text=f"{u.id} enters"))
+        ctx.say("enter", f"{u.id} enters at {o.at} ({cost:g} MP) (12.1)", "12.1")
+        ctx.snapshot = True
+
+    def _move_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        blocker = legal.stuck(t)
+        movers = [blocker] if blocker else [u for u in state.units if u.side == side]
+        return [A.Move(unit=u.id, to=h) for u in movers for h in legal.move_targets(t, u)]
+
+    @order(A.Move, phases="act", offers="_move_offers")
+    def move(self, ctx: MakCtx, o: A.Move) -> None:
+        t = Table(ctx.state)
+        _raise(legal.move_problem(t, ctx.side, o))
+        resolve.move(t, ctx, ctx.state.unit(ctx.state.find(o.unit).id), o.to)  # type: ignore[union-attr]
+
+    def _fire_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        if legal.stuck(t):
+            return []
+        return [A.Fire(unit=u, target=e, weapon=w)
+                for u, e, w in legal.fire_offers(t, side, False, t.on_map(side), t.on_map(other(side)))]
+
+    @order(A.Fire, phases="act", offers="_fire_offers")
+    def fire(self, ctx: MakCtx, o: A.Fire) -> None:
+        t = Table(ctx.state)
+        _raise(legal.fire_problem(t, ctx.side, o.unit, o.target, o.weapon, defensive=False))
+        u, e = ctx.state.find(o.unit), ctx.state.find(o.target)
+        assert u is not None and e is not None
+        resolve.finish_moving(ctx.state)
+        weapon, _ = t.best_weapon(u, e, False, o.weapon)
+        u.attacked = True
+        if t.in_melee(u) and u.hex == e.hex:
+            u.struck = True  # 9.3.2: close combat ends the unit's actions this phase
+        alive = resolve.fire(t, ctx, u, e, weapon, "fires at")
+        if alive and resolve.defensive_trigger(t.hex(u), t.hex(e)):
+            stack = [x for x in t.in_hex(t.hex(e), e.side)]
+            resolve.open_window(t, ctx, "attack", [u], stack)  # 5.4 1-2, 5.4.1
+
+    def _indirect_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        out: list[Action] = []
+        shooters = [u for u in t.on_map(side) if any(w.indirect for w in t.weapons(u, False))]
+        hexes = sorted({e.hex for e in t.on_map(other(side)) if e.hex})
+        for u in shooters:
+            for h in hexes:
+                for s in t.on_map(side):
+                    o = A.Indirect(unit=u.id, at=h, spotter=s.id)
+                    if legal.indirect_problem(t, side, o) is None:
+                        out.append(o)
+        return out
+
+    @order(A.Indirect, phases="act", offers="_indirect_offers")
+    def indirect(self, ctx: MakCtx, o: A.Indirect) -> None:
+        t = Table(ctx.state)
+        _raise(legal.indirect_problem(t, ctx.side, o))
+        u, spotter = ctx.state.find(o.unit), ctx.state.find(o.spotter)
+        assert u is not None and spotter is not None
+        resolve.finish_moving(ctx.state)
+        _indirect(t, ctx, u, spotter, o.at)
+
+    def _assault_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        return [A.Assault(unit=u.id, hex=h) for u in t.on_map(side) for h in legal.assault_hexes(t, u)]
+
+    @order(A.Assault, phases="act", offers="_assault_offers")
+    def assault(self, ctx: MakCtx, o: A.Assault) -> None:
+        t = Table(ctx.state)
+        _raise(legal.assault_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        resolve.start_assault(t, ctx, u, o.hex)
+
+    def _strike_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        if state.assault is None:
+            return []
+        u = state.unit(state.assault.unit)
+        out: list[Action] = []
+        for e in resolve.strike_targets(t, u):
+            for unarmed in (False, True):
+                o = A.Strike(target=e.id, unarmed=unarmed)
+                if legal.strike_problem(t, side, o) is None:
+                    out.append(o)
+        return out
+
+    @order(A.Strike, phases="strike", offers="_strike_offers")
+    def strike(self, ctx: MakCtx, o: A.Strike) -> None:
+        t = Table(ctx.state)
+        _raise(legal.strike_problem(t, ctx.side, o))
+        a = ctx.state.assault
+        assert a is not None
+        u, e = ctx.state.unit(a.unit), ctx.state.find(o.target)
+        assert e is not None
+        ctx.state.assault = None
+        weapon = None if o.unarmed else t.best_weapon(u, e, False)[0]
+        u.attacked = u.struck = True
+        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed)
+        if alive:
+            resolve.open_window(t, ctx, "attack", [u], t.in_hex(t.hex(e), e.side))
+
+    def _defend_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        if state.window is None:
+            return []
+        targets = [state.unit(x) for x in state.window.targets]
+        return [A.Defend(unit=u, target=e, weapon=w)
+                for u, e, w in legal.fire_offers(t, side, True, resolve.window_defenders(t), targets)]
+
+    @order(A.Defend, phases="defence", offers="_defend_offers")
+    def defend(self, ctx: MakCtx, o: A.Defend) -> None:
+        t = Table(ctx.state)
+        _raise(legal.defend_problem(t, ctx.side, o))
+        u, e = ctx.state.find(o.unit), ctx.state.find(o.target)
+        assert u is not None and e is not None and ctx.state.window is not None
+        ctx.state.window.used.append(u.id)
+        if ctx.state.assault is not None and ctx.state.assault.stage == "adjacent":
+            ctx.state.assault.fired_adjacent.append(u.id)  # 9.2: case 1 excludes case 2
+        weapon, _ = t.best_weapon(u, e, True, o.weapon)
+        resolve.fire(t, ctx, u, e, weapon, "fires defensively at")
+        if not resolve.window_defenders(t):
+            resolve.close_window(t, ctx)
+
+    @order(A.Pass, phases="defence", offers=lambda system, state, side: [A.Pass()])
+    def pass_(self, ctx: MakCtx, o: A.Pass) -> None:
+        ctx.say("pass", f"{SIDE_NAMES[ctx.side]} make no more defensive attacks now (5.4)", "5.4")
+        resolve.close_window(Table(ctx.state), ctx)
+
+    def _unpin_offers(self, state: MakState, side: str) -> list[Action]:
+        if state.pin is None:
+            return []
+        return [A.Unpin(unit=c) for c in state.pin.candidates if c not in state.pin.chosen]
+
+    @order(A.Unpin, phases="pin", offers="_unpin_offers")
+    def unpin(self, ctx: MakCtx, o: A.Unpin) -> None:
+        pin = ctx.state.pin
+        assert pin is not None
+        names = {c.lower(): c for c in pin.candidates if c not in pin.chosen}
+        uid = names.get(o.unit.strip().lower())
+        if uid is None:
+            raise RuleError(f"Name one of {', '.join(names.values())} as unpinned (9.4.3).")
+        pin.chosen.append(uid)
+        ctx.say("unpin", f"{uid} stays unpinned (9.4.3)", "9.4.3")
+        if len(pin.chosen) >= pin.need:
+            if ctx.state.window is not None:
+                ctx.state.window.unpinned += pin.chosen
+            ctx.state.pin = None
+            resolve.settle_pin(Table(ctx.state), ctx)
+
+    def _end_offers(self, state: MakState, side: str) -> list[Action]:
+        return [A.End()] if legal.end_problem(Table(state)) is None else []
+
+    @order(A.End, phases="act", offers="_end_offers")
+    def end(self, ctx: MakCtx, o: A.End) -> None:
+        t = Table(ctx.state)
+        _raise(legal.end_problem(t))
+        ctx.say("end", f"{SIDE_NAMES[ctx.side]} end their phase (4.0)", "4.0")
+        resolve.end_phase(t, ctx)
+        ctx.snapshot = True
+
+
+def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: str) -> None:
+    """5.5: one roll against each unit's Attack Target in the hex and the six around it."""
+    weapon = next(w for w in t.weapons(u, False) if w.indirect)
+    centre = t.hex_of(label)
+    u.attacked = True
+    spotter.spotted = True
+    hit_dice = ctx.dice.roll(2, 6, f"{u.id} indirect at {label}")
+    ctx.say("indirect", f"{u.id} fires {weapon.type.value} indirect at {label}, spotted by {spotter.id}; "
+                        f"🎲 {hit_dice[0]}+{hit_dice[1]} (5.5.3)", "5.5")
+    for h in blast_area(centre):
+        for e in t.in_hex(h):
+            at = t.target_of(u, weapon, e, indirect=True)
+            hit = HitRoll(dice=(hit_dice[0], hit_dice[1]), method=ctx.state.method, target=at.value)
+            text = f"{e.id} in {e.hex}: target {at.text()}: {'hit' if hit.hit else 'miss'}"
+            if hit.hit:
+                damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{e.id} endurance",
+                                     modifier=0 if h == centre else 1)
+                text += f"; {damage.text()} → {resolve.apply_result(t, ctx, e, damage.result)}"
+            ctx.say("indirect", text + " (5.5.3)", "5.5.3")
+    resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
+    ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))
+    ctx.snapshot = True
+
+
+def _label(t: Table, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
+    """Autocomplete labels: units with type and hex, hexes with cost, targets with the roll."""
+    if field in ("unit", "target", "spotter"):
+        u = t.s.find(value)
+        if u is None:
+            return value
+        where = u.hex or "off map"
+        text = f"{u.id} ({units()[u.type].name}) {where}"
+        shooter = t.s.find(str(partial.get("unit") or ""))
+        if field == "target" and shooter is not None and shooter.on_map and u.on_map:
+            w, _ = t.best_weapon(shooter, u, action == "defend", str(partial.get("weapon") or ""))
+            if w is not None:
+                text += f" · needs {t.target_of(shooter, w, u).value} ({t.s.method})"
+        return text
+    if field in ("to", "at") and action in ("move", "enter"):
+        u = t.s.find(str(partial.get("unit") or ""))
+        if u is not None:
+            costs = legal.move_targets(t, u) if action == "move" else legal.enter_hexes(t, u)
+            if value in costs:
+                return f"{value} · {costs[value]:g} MP"
+    return value
+

@@ -1,0 +1,159 @@
+"""Read-only questions about a game in progress: where units are, what they see and can fire.
+
+:class:`Table` wraps a :class:`~rules.mak.state.MakState` with its battlefield; every rule
+module asks it rather than digging in the state, and the ``*_problem`` functions here are the
+one statement of what is legal, used both when an order is resolved and when the legal orders
+are offered (so autocomplete never offers what would be refused).
+"""
+
+from __future__ import annotations
+
+from rules.core.hexes import Hex, distance
+from rules.mak.battlefield import Battlefield, battlefield
+from rules.mak.combat import AttackTarget, attack_target
+from rules.mak.data import UnitStats, Weapon, WeaponStats, units
+from rules.mak.movement import stacking_problem
+from rules.mak.sight import can_see
+from rules.mak.state import MakState, UnitState, other
+from rules.mak.weapons import phase_limit
+
+
+class Table:
+    """A game state and its map, for questions."""
+
+    def __init__(self, state: MakState) -> None:
+        self.s = state
+        self.field: Battlefield = battlefield(tuple(state.boards))
+        self._hex: dict[str, Hex] = {}
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    def stats(self, u: UnitState) -> UnitStats:
+        """The unit's counter."""
+        return units()[u.type]
+
+    def hex(self, u: UnitState) -> Hex:
+        """The unit's hex (it must be on the map)."""
+        assert u.hex is not None
+        return self.hex_of(u.hex)
+
+    def hex_of(self, label: str) -> Hex:
+        """A hex label to a hex (cached)."""
+        if label not in self._hex:
+            self._hex[label] = self.field.parse(label)
+        return self._hex[label]
+
+    def label(self, h: Hex) -> str:
+        """``5:1801``."""
+        return self.field.label(h)
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        """Units on the map, of one side or both."""
+        return [u for u in self.s.units if u.on_map and (side is None or u.side == side)]
+
+    def in_hex(self, h: Hex, side: str | None = None) -> list[UnitState]:
+        """Units in hex ``h``."""
+        label = self.label(h)
+        return [u for u in self.s.at(label) if side is None or u.side == side]
+
+    def enemy_hexes(self, side: str) -> set[Hex]:
+        """Hexes holding enemy units."""
+        return {self.hex(u) for u in self.on_map(other(side))}
+
+    def in_melee(self, u: UnitState) -> bool:
+        """Whether the unit shares its hex with an enemy (close quarters, 9.0)."""
+        return u.on_map and any(e.side != u.side for e in self.s.at(u.hex or ""))
+
+    # -- sight and weapons -------------------------------------------------------------------
+
+    def sees(self, viewer: UnitState, target: UnitState) -> bool:
+        """6.0: line of sight from the viewer's hex to the target (by the target's type)."""
+        smoke = frozenset(self.hex_of(h) for h in self.s.smoke)
+        fire = frozenset(self.hex_of(h) for h in self.s.fire)
+        return can_see(self.field, self.hex(viewer), self.hex(target), self.stats(target).unit_class,
+                       smoke=smoke, fire=fire)
+
+    def weapons(self, u: UnitState, defensive: bool) -> list[WeaponStats]:
+        """The unit's weapons that may fire now (disabled, spent, drained and phase limits out)."""
+        stats = self.stats(u)
+        if u.disarmed or u.morale != "ok":
+            return []  # 5.1.2 A; 14.3.1 1: broken squads cannot attack
+        out = []
+        for w in stats.weapons:
+            if w.type.value in u.weapons_out:
+                continue
+            if w.type == Weapon.LASER and stats.infantry and u.drained_until >= self.s.turn:
+                continue  # 14.4.4
+            limit = phase_limit(w, defensive)
+            if limit is not None and u.phase_shots.get(w.type.value, 0) >= limit:
+                continue
+            out.append(w)
+        return out
+
+    def target_of(self, attacker: UnitState, weapon: WeaponStats, target: UnitState,
+                  indirect: bool = False) -> AttackTarget:
+        """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3)."""
+        return attack_target(
+            self.field, attack=weapon.attack, weapon=weapon.type, source=self.hex(attacker),
+            target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
+            immobilized=target.immobilized)
+
+    def direct_problem(self, attacker: UnitState, target: UnitState, weapon: WeaponStats) -> str | None:
+        """Why ``attacker`` may not fire ``weapon`` directly at ``target`` now, or None."""
+        if not target.on_map or target.side == attacker.side:
+            return f"{target.id} is not an enemy on the map"
+        a, b = self.hex(attacker), self.hex(target)
+        n = distance(a, b)
+        if n > weapon.range:
+            return f"{target.id} is {n} hexes away; the {weapon.type.value} reaches {weapon.range} (5.1.1)"
+        if n > 0 and any(u.side == attacker.side for u in self.in_hex(b)):
+            return f"{self.label(b)} holds your own units: no attack into it from outside (5.1.4)"
+        if n > 0 and not self.sees(attacker, target):
+            return f"{attacker.id} cannot see {target.id} (6.0)"
+        return None
+
+    def best_weapon(self, attacker: UnitState, target: UnitState, defensive: bool,
+                    wanted: str = "") -> tuple[WeaponStats | None, str]:
+        """The weapon to fire (``wanted`` or the one with the best target), or why none can."""
+        options = self.weapons(attacker, defensive)
+        if wanted:
+            options = [w for w in options if w.type.value.lower() == wanted.strip().lower()]
+        if not options:
+            what = f"its {wanted}" if wanted else "no weapon"
+            return None, f"{attacker.id} has {what} able to fire now (5.1.2, 11.2)"
+        best: tuple[int, WeaponStats] | None = None
+        problem = ""
+        for w in options:
+            why = self.direct_problem(attacker, target, w)
+            if why:
+                problem = why
+                continue
+            value = self.target_of(attacker, w, target).value
+            if best is None or value > best[0]:
+                best = (value, w)
+        return (best[1], "") if best else (None, problem)
+
+    def pinned(self, u: UnitState) -> bool:
+        """9.4: whether the unit is among the pinned in its close-quarters hex (phase player's
+        choice of unpinned ones recorded in the state; before a choice, all may be pinned)."""
+        if u.side == self.s.active or not self.in_melee(u):
+            return False
+        from rules.mak.closequarters import pinned_count  # noqa: PLC0415
+
+        phasing = [p for p in self.s.at(u.hex or "") if p.side == self.s.active]
+        able = [not p.immobilized and bool(self.weapons(p, False)) for p in phasing]
+        anti = [p for p in self.s.at(u.hex or "") if p.side == u.side]
+        k = pinned_count(able, len(anti))
+        if k == 0:
+            return False
+        if k >= len(anti):
+            return True
+        chosen = list(self.s.pin.chosen) if self.s.pin and self.s.pin.hex == u.hex else []
+        chosen += self.s.window.unpinned if self.s.window else []
+        return u.id not in chosen
+
+    def stacking(self, side: str, label: str, extra: list[UnitState] = ()) -> str | None:  # type: ignore[assignment]
+        """8.2: the problem with ``side``'s units (plus ``extra``) in hex ``label``, or None."""
+        group = [self.stats(u) for u in self.s.at(label) if u.side == side and u not in extra]
+        group += [self.stats(u) for u in extra]
+        return stacking_problem(group)

@@ -1,0 +1,203 @@
+"""The mak system played through its orders with scripted dice (4.0, 5.3-5.5, 7.2, 9.1-9.4, 12.1)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core.dice import ScriptedDice, SeededDice
+from rules.core.errors import RuleError
+from rules.core.registry import get
+from rules.mak import SYSTEM
+from rules.mak import actions as A
+from rules.mak.state import MakState, UnitState
+
+SYS = SYSTEM
+
+
+def game(units: list[tuple[str, str, str, str]], method: str = "sum", active: str = "merc") -> MakState:
+    """A one-board game (board 5) with ``(id, type, side, hex)`` units on the map."""
+    made = [UnitState(id=i, type=t, side=s, deploy="⑤0101", hex=h, status="on") for i, t, s, h in units]
+    return MakState(scenario="test", title="test", boards=[5], turns=3, first="merc", active=active,
+                    method=method, units=made)
+
+
+def test_registered_and_scenarios_start():
+    assert get("mak") is SYS or get("mak").key == "mak"
+    for key in SYS.scenarios:
+        step = SYS.setup(key, None, SeededDice(b"s"))
+        assert step.waiting_on == [step.state.first]
+        assert step.state.units and any(u.status == "waiting" for u in step.state.units)
+
+
+def test_options_pick_the_dice_method_and_refuse_nonsense():
+    step = SYS.setup("patrol", "dice=product,turns=2", SeededDice(b"s"))
+    assert step.state.method == "product" and step.state.turns == 2
+    with pytest.raises(RuleError):
+        SYS.setup("patrol", "dice=triple", SeededDice(b"s"))
+
+
+def test_5_3_offensive_fire_then_5_4_defensive_window_for_the_target():
+    # AFS in 5:1012 fires its laser at a PKA two hexes off in the open: 8 - 2 + 1 = 7.
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([4, 4]))
+    assert "target 8 − 2 +1 range 2 = 7" in step.events[0].text and "miss" in step.events[0].text
+    # the PKA survived an attack from within 3 hexes: the Strahl player is asked (5.4 1)
+    assert step.waiting_on == ["strahl"] and step.state.window is not None
+    legal = SYS.legal_actions(step.state, "strahl")
+    assert A.Defend(unit="S-PKA1", target="M-AFS1", weapon="PF") in legal and A.Pass() in legal
+    # PF 10 - AFS defence 3 + range 2 (0) = 7; 1+2 hits, endurance A rolls 2+2 = 4: A
+    step2 = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-AFS1"), ScriptedDice([1, 2, 2, 2]))
+    assert "Arm. Disabled" in step2.events[0].text
+    assert step2.waiting_on == ["merc"] and step2.state.window is None
+    afs = step2.state.unit("M-AFS1")
+    pka = step2.state.unit("S-PKA1")
+    assert afs.disarmed and pka.fired == {"PF": 1}  # 11.2.5: the "1" count token
+
+
+def test_5_3_1_one_offensive_attack_and_7_2_1_no_move_after():
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1016")])
+    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([6, 6]))
+    s2 = step.state
+    assert s2.window is None  # 4 hexes: no defensive attack (5.4 1)
+    assert s2.unit("M-AFS1").disarmed  # 11.2.1: 6+6 drains the laser
+    with pytest.raises(RuleError, match="moved or attacked"):
+        SYS.apply(s2, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 1]))
+    with pytest.raises(RuleError, match="7.2.1"):
+        SYS.apply(s2, "merc", A.Move(unit="M-AFS1", to="5:1013"), ScriptedDice([]))
+
+
+def test_5_1_1_product_method_in_play():
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1016")], method="product")
+    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([2, 3, 6, 6]))
+    # target 8 - 2 + 0 (range 4) = 6; 2×3 = 6 hits; endurance B 12: no effect
+    assert "2×3 = 6 vs 6: hit" in step.events[0].text and "no effect" in step.events[0].text
+
+
+def test_7_2_4_moving_next_to_an_enemy_stops_for_defensive_fire():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016")])
+    step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1017"), ScriptedDice([]))
+    assert step.state.unit("M-AFS1").hex == "5:1017"  # the path ends adjacent: stops there
+    assert step.waiting_on == ["strahl"] and step.state.window.reason == "move"
+    step2 = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    assert step2.waiting_on == ["merc"]
+
+
+def test_7_2_4_interrupted_move_continues():
+    # Figure 5: each hex entered next to the enemy is a new chance for defensive fire.
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0918")])
+    step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1016"), ScriptedDice([]))
+    assert step.state.window is not None and step.state.unit("M-AFS1").hex == "5:1018"
+    step2 = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    step3 = SYS.apply(step2.state, "merc", A.Move(unit="M-AFS1", to="5:1016"), ScriptedDice([]))
+    assert step3.state.unit("M-AFS1").hex == "5:1017" and step3.state.window is not None
+    step4 = SYS.apply(step3.state, "strahl", A.Pass(), ScriptedDice([]))
+    step5 = SYS.apply(step4.state, "merc", A.Move(unit="M-AFS1", to="5:1016"), ScriptedDice([]))
+    assert step5.state.unit("M-AFS1").hex == "5:1016" and step5.state.unit("M-AFS1").mp_spent == 4
+
+
+def test_9_1_assault_defensive_fire_adjacent_then_enter_then_strike():
+    s = game([("M-AFS1", "AFS", "merc", "5:1018"), ("S-PKA1", "PKA", "strahl", "5:1017")])
+    assert A.Assault(unit="M-AFS1", hex="5:1017") in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", A.Assault(unit="M-AFS1", hex="5:1017"), ScriptedDice([]))
+    assert step.state.window.reason == "assault_adjacent" and step.waiting_on == ["strahl"]
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    # the AFS enters; the PKA passed in case 1 so may still fire in case 2 (same hex)
+    assert step.state.unit("M-AFS1").hex == "5:1017"
+    assert step.state.window.reason == "assault_same"
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    assert SYS.phase_of(step.state) == "strike"
+    legal = SYS.legal_actions(step.state, "merc")
+    assert A.Strike(target="S-PKA1", unarmed=True) in legal  # 9.5: Type I may fight unarmed
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1", unarmed=True), ScriptedDice([2, 2, 1, 2]))
+    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+
+
+def test_9_4_3_phasing_player_names_unpinned_units():
+    # 9.4.1: one phasing AFS in close quarters with two Strahl units pins one of them; when a
+    # second AFS moves next to the hex, the Merc player names which Strahl unit stays unpinned.
+    s = game([("M-AFS1", "AFS", "merc", "5:1017"), ("S-PKA1", "PKA", "strahl", "5:1017"),
+              ("S-PKA2", "PKA", "strahl", "5:1017"), ("M-AFS2", "AFS", "merc", "5:1020")])
+    step = SYS.apply(s, "merc", A.Move(unit="M-AFS2", to="5:1018"), ScriptedDice([]))
+    assert SYS.phase_of(step.state) == "pin" and step.waiting_on == ["merc"]
+    assert {a.unit for a in SYS.legal_actions(step.state, "merc")} == {"S-PKA1", "S-PKA2"}
+    step = SYS.apply(step.state, "merc", A.Unpin(unit="S-PKA2"), ScriptedDice([]))
+    assert step.waiting_on == ["strahl"]
+    defenders = {a.unit for a in SYS.legal_actions(step.state, "strahl") if a.name == "defend"}
+    assert defenders == {"S-PKA2"}
+
+
+def test_5_5_indirect_attack_single_roll_each_unit_its_own_endurance():
+    # a Doll House fires rockets at a hex 9 away that a spotter sees; +1 endurance outside it
+    s = game([("M-Doll1", "DollHouse", "merc", "5:1025"), ("M-AFS1", "AFS", "merc", "5:1019"),
+              ("S-PKA1", "PKA", "strahl", "5:1016"), ("S-PKA2", "PKA", "strahl", "5:1015")])
+    order = A.Indirect(unit="M-Doll1", at="5:1016", spotter="M-AFS1")
+    assert order in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", order, ScriptedDice([2, 3, 1, 2, 1, 2]))
+    texts = " ".join(e.text for e in step.events)
+    # 11 - 2 + 0 (range 9) - 3 indirect = 6 in both hexes; 2+3 hits both
+    assert "S-PKA1 in 5:1016: target 11 − 2 -3 indirect = 6: hit; endurance 3: D" in texts
+    assert "S-PKA2 in 5:1015: target 11 − 2 -3 indirect = 6: hit; endurance 3+1: A" in texts
+    assert step.state.unit("S-PKA1").status == "destroyed"  # endurance 3 in the target hex: D
+    assert step.state.unit("S-PKA2").status == "on"  # 3 + 1 outside the target hex: A
+    assert step.state.unit("S-PKA2").disarmed
+    assert step.state.unit("M-Doll1").fired == {"R": 1} and step.state.unit("M-AFS1").spotted
+
+
+def test_5_5_4_no_indirect_fire_next_to_friends():
+    s = game([("M-Doll1", "DollHouse", "merc", "5:1025"), ("M-AFS1", "AFS", "merc", "5:1017"),
+              ("S-PKA1", "PKA", "strahl", "5:1016")])
+    with pytest.raises(RuleError, match="5.5.4"):
+        SYS.apply(s, "merc", A.Indirect(unit="M-Doll1", at="5:1016", spotter="M-AFS1"), ScriptedDice([]))
+
+
+def test_12_1_reinforcements_enter_on_their_turn_and_4_0_phases_turns():
+    step = SYS.setup("patrol", None, SeededDice(b"s"))
+    enters = [a for a in SYS.legal_actions(step.state, "merc") if a.name == "enter"]
+    assert {a.at for a in enters} == {f"5:{c:02d}30" for c in range(1, 11)}
+    assert all(a.unit.startswith("M-AFS") for a in enters)
+    state = step.state
+    state = SYS.apply(state, "merc", A.End(), SeededDice(b"t")).state
+    assert state.active == "strahl" and state.turn == 1
+    assert not any(a.name == "enter" for a in SYS.legal_actions(state, "strahl"))  # Gustav: turn 2
+    state = SYS.apply(state, "strahl", A.End(), SeededDice(b"t")).state
+    assert state.turn == 2 and state.active == "merc"
+
+
+def test_game_ends_after_the_last_turn_with_a_result():
+    step = SYS.setup("patrol", "turns=1", SeededDice(b"s"))
+    state = SYS.apply(step.state, "merc", A.End(), SeededDice(b"t")).state
+    last = SYS.apply(state, "strahl", A.End(), SeededDice(b"t"))
+    assert last.game_over and last.result.startswith("A draw")
+
+
+def test_autocomplete_labels_show_cost_and_roll_needed():
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    targets = SYS.choices(s, "merc", "fire", "target", {"unit": "M-AFS1"})
+    assert targets and "needs 7 (sum)" in targets[0].label
+    hexes = SYS.choices(s, "merc", "move", "to", {"unit": "M-AFS1"})
+    assert hexes and " MP" in hexes[0].label
+    other = SYS.choices(s, "strahl", "fire", "unit", {})
+    assert other[0].info  # not their turn: said in the list
+
+
+def test_bad_input_is_a_sentence_and_changes_nothing():
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    before = s.model_dump_json()
+    for order in (A.Move(unit="M-AFS1", to="9:9999"), A.Fire(unit="nobody", target="S-PKA1"),
+                  A.Fire(unit="M-AFS1", target="M-AFS1"), A.Move(unit="S-PKA1", to="5:1013")):
+        with pytest.raises(RuleError):
+            SYS.apply(s, "merc", order, ScriptedDice([]))
+    assert s.model_dump_json() == before
+
+
+def test_state_round_trips_through_json_and_renders():
+    from render import snapshot
+
+    step = SYS.setup("ridge", None, SeededDice(b"s"))
+    text = step.state.model_dump_json()
+    assert SYS.load_state(text) == step.state
+    json.loads(text)
+    shot = snapshot(SYS.view(step.state))
+    assert shot.png.startswith(b"\x89PNG")
