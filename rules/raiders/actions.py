@@ -115,10 +115,12 @@ class Line(Action):
     name: ClassVar[str] = "line"
     rule: ClassVar[str] = "15.1"
     order: str = Field(description="Unit ids in firing order, e.g. SAS-1 Cdo-2 (rest follow)")
+    hostiles: str = Field(
+        default="", description="Hostiles of equal combat value in the order you want (15.1 (3))")
 
 
 class Fire(Action):
-    """The next raider in line fires at a hostile (15.1)."""
+    """The next raider in line fires at a hostile; with firepower, each die its own target (15.1)."""
 
     name: ClassVar[str] = "fire"
     rule: ClassVar[str] = "15.1"
@@ -176,6 +178,15 @@ class EndMission(Action):
     rule: ClassVar[str] = "11.1"
 
 
+class Place(Action):
+    """Place a free recruit that cannot join its force in a Staging Area (9.0, 9.2)."""
+
+    name: ClassVar[str] = "place"
+    rule: ClassVar[str] = "9.2"
+    unit: str = Field(description="The free recruit waiting to be placed")
+    at: str = Field(description="Staging Area to place it in")
+
+
 class NextMission(Action):
     """Draw the next Mission card of the campaign and set it up (25.0)."""
 
@@ -190,6 +201,16 @@ class CampaignReport(Action):
     rule: ClassVar[str] = "25.0"
     read_only: ClassVar[bool] = True
     anytime: ClassVar[bool] = True
+
+
+class CardInfo(Action):
+    """Show the whole text of an Ops or Mission card (read-only, 5.0)."""
+
+    name: ClassVar[str] = "card"
+    rule: ClassVar[str] = "5.0"
+    read_only: ClassVar[bool] = True
+    anytime: ClassVar[bool] = True
+    id: str = Field(description="Card id, e.g. C3 or M2")
 
 
 ACTIONS: tuple[type[Action], ...] = (
@@ -212,6 +233,8 @@ ACTIONS: tuple[type[Action], ...] = (
     EndOp,
     PlayCard,
     EndMission,
+    Place,
     NextMission,
     CampaignReport,
+    CardInfo,
 )

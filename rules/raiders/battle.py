@@ -130,73 +130,123 @@ def needs_player(ctx: Ctx) -> bool:
     b = ctx.m.battle
     if b is None or b.outcome is not None:
         return False
-    if not b.lined:
+    if not b.lined or b.second_die is not None:
         return True
     return b.turn == "raider" and next_firer(b, "raider") is not None and (
         len(alive(b, b.hostile_line)) > 1 or firepower_open(ctx)
     )
 
 
-def set_line(ctx: Ctx, order: list[str]) -> None:
-    """15.1 (3): the player lines up the raiders; unnamed ones follow in their old order."""
+def set_line(ctx: Ctx, order: list[str], hostiles: list[str] | None = None) -> None:
+    """15.1 (3): the player lines up the raiders (unnamed ones follow in their old order) and
+    may order hostiles of equal combat value; each round repeats it (15.1 (4))."""
     b = ctx.m.battle
     assert b is not None
     if b.lined:
-        raise RuleError("The raider line is already set for this battle; give 'fire' orders.")
-    wanted: list[str] = []
-    for token in order:
-        match = [r for r in b.raider_line if r.lower() == token.lower()]
-        if not match:
-            raise RuleError(
-                f"'{token[:20]}' is not in this battle; raiders here: {', '.join(b.raider_line)}."
-            )
-        if match[0] in wanted:
-            raise RuleError(f"{match[0]} is named twice; name each raider once.")
-        wanted.append(match[0])
+        raise RuleError("The raider line is already set for this round; give 'fire' orders.")
+    living = alive(b, b.raider_line)
+    wanted = named_in(order, living, "raiders here")
+    if hostiles:
+        b.hostile_line = hostile_order(ctx, named_in(hostiles, alive(b, b.hostile_line), "hostiles here"))
     b.raider_line = wanted + [r for r in b.raider_line if r not in wanted]
     b.lined = True
-    ctx.say("line", "Raider line (15.1):", "15.1")
-    for part in chunks(b.raider_line, 4):
+    ctx.say("line", f"Raider line, round {b.round} (15.1):", "15.1")
+    for part in chunks(alive(b, b.raider_line), 4):
         ctx.say("line", " › ".join(part), "15.1")
     advance(ctx)
 
 
+def named_in(tokens: list[str], pool: list[str], what: str) -> list[str]:
+    """The ids ``tokens`` name among ``pool`` (any case), each once, or a RuleError."""
+    wanted: list[str] = []
+    for token in tokens:
+        match = [x for x in pool if x.lower() == token.lower()]
+        if not match:
+            raise RuleError(f"'{token[:20]}' is not in this battle; {what}: {', '.join(pool)}.")
+        if match[0] in wanted:
+            raise RuleError(f"{match[0]} is named twice; name each once.")
+        wanted.append(match[0])
+    return wanted
+
+
+def hostile_order(ctx: Ctx, named: list[str]) -> list[str]:
+    """15.1 (3): strongest first; the player places equal values "in any order you want"."""
+    b, sc = ctx.m.battle, ctx.sc
+    assert b is not None
+    wanted = named + [h for h in b.hostile_line if h not in named]
+    values = [sc.hostile[h].combat for h in wanted if h not in b.dead]
+    if values != sorted(values, reverse=True):
+        raise RuleError("Hostiles line up strongest first; only equal combat values may be "
+                        "reordered (15.1 (3)).")
+    return wanted
+
+
 def raider_fire(ctx: Ctx, target: str | None, firepower: bool) -> None:
-    """The next raider in line fires at ``target`` (15.1 (3)); then the battle runs on."""
-    m, b = ctx.m, ctx.m.battle
+    """The next raider in line fires at ``target`` (15.1 (3)); with maximum firepower each of
+    its two dice goes at the hostile the player names (24.0 (2)); then the battle runs on."""
+    b = ctx.m.battle
     if b is None or b.outcome is not None:
         raise RuleError("There is no battle to fire in now.")
     if not b.lined:
         raise RuleError("Set the raider line first with 'line'.")
-    shooter = next_firer(b, "raider")
+    shooter = b.second_die or next_firer(b, "raider")
     if b.turn != "raider" or shooter is None:
         raise RuleError("It is not a raider's turn to fire.")
     targets = alive(b, b.hostile_line)
-    if target is None:
-        target = targets[0]
-    match = [h for h in targets if h.lower() == target.lower()]
+    match = [h for h in targets if h.lower() == (target or targets[0]).lower()]
     if not match:
-        raise RuleError(f"'{target[:20]}' is not a hostile still fighting; targets: {', '.join(targets)}.")
-    if firepower:
-        if not firepower_open(ctx):
-            raise RuleError(
-                "Maximum firepower is declared before the first raider fires in a round, "
-                "with a Supplies gear in the battle (24.0)."
-            )
-        gid = supply_in_battle(ctx)
-        assert gid is not None
-        g = gear(m, gid)
-        holder = unit(m, g.holder or "")
-        holder.gear.remove(gid)
-        g.holder = None
-        b.firepower = True
-        ctx.say("supply", f"{gid} expended: maximum firepower, 2 dice each this round (24.0)", "24.0")
-    fire(ctx, "raider", shooter, match[0])
+        raise RuleError(f"'{str(target)[:20]}' is not a hostile still fighting; targets: {', '.join(targets)}.")
+    if b.second_die is not None:
+        b.second_die = None
+        shot_die(ctx, b.shots[-1], match[0])
+        b.turn = "hostile"
+    else:
+        if firepower:
+            declare_firepower(ctx)
+        first_die(ctx, shooter, match[0])
     advance(ctx)
 
 
-def fire(ctx: Ctx, side: Side, shooter: str, target: str) -> None:
-    """Roll for one unit (2.2: a die at or under its combat value eliminates the target)."""
+def declare_firepower(ctx: Ctx) -> None:
+    """24.0 (2): a Supplies gear in the battle is expended; every raider rolls twice this round."""
+    m, b = ctx.m, ctx.m.battle
+    assert b is not None
+    if not firepower_open(ctx):
+        raise RuleError(
+            "Maximum firepower is declared before the first raider fires in a round, "
+            "with a Supplies gear in the battle (24.0)."
+        )
+    gid = supply_in_battle(ctx)
+    assert gid is not None
+    g = gear(m, gid)
+    unit(m, g.holder or "").gear.remove(gid)
+    g.holder = None
+    b.firepower = True
+    ctx.say("supply", f"{gid} expended: maximum firepower, 2 dice each this round (24.0)", "24.0")
+
+
+def first_die(ctx: Ctx, shooter: str, target: str) -> None:
+    """A raider's (first) die; with maximum firepower its second die waits for the player's
+    target when more than one hostile is left (24.0 (2)), else goes at the one left."""
+    b = ctx.m.battle
+    assert b is not None
+    if not b.firepower:
+        fire(ctx, "raider", shooter, target)
+        return
+    shot = open_shot(ctx, "raider", shooter, target)
+    shot_die(ctx, shot, target)
+    rest = alive(b, b.hostile_line)
+    if len(rest) > 1:
+        b.second_die = shooter
+        ctx.say("fire", f"{shooter}: second die, at which hostile? (24.0)", "24.0")
+        return
+    if rest:
+        shot_die(ctx, shot, rest[0])
+    b.turn = "hostile"
+
+
+def open_shot(ctx: Ctx, side: Side, shooter: str, target: str) -> Shot:
+    """Start one unit's fire this round (a new round clears the last one's shots)."""
     m, b, sc = ctx.m, ctx.m.battle, ctx.sc
     assert b is not None
     if b.shots_round != b.round:
@@ -205,31 +255,46 @@ def fire(ctx: Ctx, side: Side, shooter: str, target: str) -> None:
     if side == "raider":
         value = combat(sc, unit(m, shooter), m)
         b.raider_next = b.raider_line.index(shooter) + 1
-        rolls = 2 if b.firepower else 1
     else:
         value = sc.hostile[shooter].combat
         b.hostile_next = b.hostile_line.index(shooter) + 1
-        rolls = 1
     shot = Shot(side=side, unit=shooter, target=target, dice=[], value=value)
-    for i in range(rolls):
+    b.shots.append(shot)
+    return shot
+
+
+def shot_die(ctx: Ctx, shot: Shot, target: str) -> None:
+    """2.2: one die; at or under the combat value eliminates the target (15.1 (3))."""
+    b = ctx.m.battle
+    assert b is not None
+    die = ctx.dice.die(6, f"{shot.unit} fires at {target}, combat {shot.value} (15.1)")
+    shot.dice.append(die)
+    if die <= shot.value:
+        b.dead.append(target)
+        shot.hits.append(target)
+        b.losses_this_round += 1
+        ctx.say("fire", f"{shot.unit}: 🎲 {die} vs {shot.value} → {target} eliminated (15.1)", "15.1",
+                die=die, unit=shot.unit, target=target, hit=True)
+    else:
+        ctx.say("fire", f"{shot.unit}: 🎲 {die} vs {shot.value} → miss on {target} (15.1)", "15.1",
+                die=die, unit=shot.unit, target=target, hit=False)
+
+
+def fire(ctx: Ctx, side: Side, shooter: str, target: str) -> None:
+    """Fire one unit the bot aims: one die, two for a raider under maximum firepower (24.0 (2),
+    the second at the next hostile in line if the first target fell: the bot's target only when
+    no choice is left to the player)."""
+    b = ctx.m.battle
+    assert b is not None
+    shot = open_shot(ctx, side, shooter, target)
+    rolls = 2 if side == "raider" and b.firepower else 1
+    for _ in range(rolls):
         if target in b.dead:
-            # 24.0 (2): a second die goes at the next hostile in line if the first one fell.
             rest = alive(b, b.hostile_line)
             if not rest:
                 break
             target = rest[0]
-        die = ctx.dice.die(6, f"{shooter} fires at {target}, combat {value} (15.1)")
-        shot.dice.append(die)
-        if die <= value:
-            b.dead.append(target)
-            shot.hits.append(target)
-            b.losses_this_round += 1
-            ctx.say("fire", f"{shooter}: 🎲 {die} vs {value} → {target} eliminated (15.1)", "15.1",
-                    die=die, unit=shooter, target=target, hit=True)
-        else:
-            ctx.say("fire", f"{shooter}: 🎲 {die} vs {value} → miss on {target} (15.1)", "15.1",
-                    die=die, unit=shooter, target=target, hit=False)
-    b.shots.append(shot)
+        shot_die(ctx, shot, target)
     b.turn = "hostile" if side == "raider" else "raider"
 
 
@@ -241,6 +306,10 @@ def advance(ctx: Ctx) -> None:
         if not alive(b, b.raider_line) or not alive(b, b.hostile_line):
             # 15.1 (5): one side is gone; alternate fire never lets both go (15.1 note).
             finish(ctx, "raider" if alive(b, b.raider_line) else "hostile")
+            return
+        if not b.lined or b.second_die is not None:
+            # 15.1 (4): each round the player lines the raiders up again; 24.0 (2): a
+            # firepower die waits for the player's target.
             return
         side = b.turn
         if next_firer(b, side) is None:
@@ -277,6 +346,10 @@ def end_round(ctx: Ctx) -> None:
     b.losses_this_round = 0
     b.firepower = False
     b.turn = b.edge
+    # 15.1 (4): the next round "repeats the procedure of the first round", line-up included.
+    b.lined = len(alive(b, b.raider_line)) == 1
+    if not b.lined:
+        ctx.say("round", f"Round {b.round}: line the raiders up (15.1 (4))", "15.1")
 
 
 def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:

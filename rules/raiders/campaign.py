@@ -19,7 +19,8 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     sc, camp = ctx.sc, ctx.state.campaign
     card = sc.mission[card_id]
     alert = max(1, min(5, card.alert + camp.alert_bonus))
-    rp = min(sc.rp_max, card.rp + camp.rp + camp.success_rp)
+    kept = camp.rp + camp.success_rp
+    rp = min(sc.rp_max, card.rp + kept)
     units: list[Unit] = []
     for spec in sc.units:
         for i in range(spec.count):
@@ -44,10 +45,15 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     parts = [f"{camp.rp} kept"] if camp.rp else []
     parts += [f"{camp.success_rp} success"] if camp.success_rp else []
     extra = f" ({' + '.join(parts)})" if parts else ""
-    camp.rp = camp.success_rp = 0
+    # 25.1 (3), (4): the bonuses are for the next scenario only.
+    camp.rp = camp.success_rp = camp.alert_bonus = 0
     ctx.say("mission", f"📜 Mission {card.id} {card.title} (8.0)", "8.0", mission=card.id)
     ctx.say("mission", f"Goal: {card.objective.text}", "8.0")
+    ctx.say("mission", f"Success: {card.success.text} (8.0 (6))", "8.0")
     ctx.say("mission", f"{card.ops} Ops · {rp} RP{extra} · command {card.command}", "8.0")
+    dropped = card.rp + kept - sc.rp_max
+    if dropped > 0:
+        ctx.say("mission", f"{dropped} RP lost: the RP Index stops at {sc.rp_max} (13.0 (4))", "13.0")
     ctx.say("mission", f"Alert {alert}{bonus} (8.0, 25.1)", "25.1")
     where = ", ".join(sc.space_by_id[s].name for s in card.spaces)
     ctx.say("mission", f"Markers (7.0): {where}", "7.0")
@@ -84,6 +90,7 @@ def end_mission(ctx: Ctx) -> None:
     m, sc, camp = ctx.m, ctx.sc, ctx.state.campaign
     won = objective_met(ctx)
     m.result = "won" if won else "lost"
+    m.pending_place = None  # 25.0: every unit goes back to the pool anyway
     card = sc.mission[m.card]
     camp.record.append(Record(mission=m.card, won=won))
     camp.rp = m.rp  # 25.1 (2), 25.2 (2)
@@ -92,7 +99,7 @@ def end_mission(ctx: Ctx) -> None:
     ctx.snapshot = True
     if won:
         camp.deck.remove(m.card)  # 25.1 (1)
-        camp.alert_bonus += 1  # 25.1 (3)
+        camp.alert_bonus = 1  # 25.1 (3): "For the next scenario, add one": that one only
         camp.success_rp = card.success.rp  # 25.1 (4)
         if card.success.leader:
             pool = [

@@ -7,24 +7,31 @@ belongs to exactly one force, named F1, F2...  Several forces may share a space;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from rules.core.contract import Event
-from rules.core.dice import Dice
+from rules.core import orders
+from rules.core.dice import Dice, ScriptedDice
 from rules.core.errors import RuleError
 from rules.raiders.scenario import Scenario, load_scenario
 from rules.raiders.state import Gear, Mission, RaidersState, Unit
 
 
 @dataclass
-class Ctx:
-    """One order being resolved: a private copy of the state, the dice and the events."""
+class Ctx(orders.Ctx[RaidersState]):
+    """The kit's order context (:class:`rules.core.orders.Ctx`: a private copy of the state,
+    the side, the dice, the events) with the two things every Raiders rule reads: the scenario
+    data and the mission in play."""
 
-    state: RaidersState
-    dice: Dice
-    events: list[Event] = field(default_factory=list)
-    reveals: bool = False
-    snapshot: bool = False
+    @classmethod
+    def of(cls, base: orders.Ctx[RaidersState]) -> "Ctx":
+        """The same resolution seen through Raiders' eyes: state, dice and events shared."""
+        return cls(state=base.state, side=base.side, dice=base.dice, events=base.events,
+                   snapshot=base.snapshot, reveals=base.reveals)
+
+    @classmethod
+    def reading(cls, state: RaidersState, dice: Dice | None = None) -> "Ctx":
+        """A context for questions (offers, labels, views): no dice are rolled on it."""
+        return cls(state=state, side="raiders", dice=dice if dice is not None else ScriptedDice([]))
 
     @property
     def sc(self) -> Scenario:
@@ -36,10 +43,6 @@ class Ctx:
         """The mission in play (an order that needs one checks the phase first)."""
         assert self.state.mission is not None
         return self.state.mission
-
-    def say(self, kind: str, text: str, rule: str | None = None, **data: object) -> None:
-        """Record an event line."""
-        self.events.append(Event(kind=kind, text=text, rule=rule, data=dict(data)))
 
 
 def unit(m: Mission, unit_id: str) -> Unit:

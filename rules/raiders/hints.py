@@ -1,20 +1,18 @@
-"""What the raider player can do now: autocomplete choices and the list of legal orders.
+"""What the raider player can do now: the questions the offers of each order are built from.
 
-Both come from the same candidate generators, so what autocomplete offers is what the rules
-accept.  Lists are short and best first (Discord shows 25 suggestions at most).
+Each function answers one question the rules ask (who may be recruited, where a force may
+end its move...), with the same checks the resolvers raise on; :mod:`rules.raiders.offers`
+turns them into the legal orders, and autocomplete is drawn from those.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from typing import Any
-
-from rules.core.contract import Action, Choice
 from rules.raiders import actions as A
-from rules.raiders.battle import alive, firepower_open, needs_player
-from rules.raiders.forces import Ctx, allowance, combat, force_ids, gear, gear_capacity, label, members, on_map, stack_count
-from rules.raiders.objectives import objective_met, on_board
-from rules.raiders.operations import can_swap, held_card, objective_options, reach, supply_offer
+from rules.raiders.battle import alive
+from rules.raiders.forces import Ctx, allowance, combat, force_ids, gear, gear_capacity, members, on_map, stack_count
+from rules.raiders.objectives import on_board
+from rules.raiders.operations import held_card, reach
 
 MAX_CHOICES = 25
 
@@ -34,7 +32,8 @@ def recruitable(ctx: Ctx) -> list[str]:
     for spec in sc.units:
         if spec.leader or spec.cost > m.rp:
             continue
-        if any(u.type == spec.id and u.space is None and not u.eliminated for u in m.units):
+        if any(u.type == spec.id and u.space is None and not u.eliminated and u.id != m.pending_place
+               for u in m.units):
             out.append(spec.id)
     return out
 
@@ -173,102 +172,14 @@ def companion_groups(forces: list[str]) -> list[tuple[str, ...]]:
     return [group for n in range(1, len(forces) + 1) for group in combinations(forces, n)]
 
 
-def legal(ctx: Ctx) -> list[Action]:
-    """The orders the raider player may give now (a complete-enough list for drivers)."""
-    state = ctx.state
-    if state.phase == "between":
-        return [A.NextMission()]
-    if state.mission is None or state.phase not in ("recruit", "ops"):
-        return []
-    m, sc = ctx.m, ctx.sc
-    out: list[Action] = []
-    if state.phase == "ops" and m.segment == "card":
-        out = [A.Accept()]
-        if supply_offer(ctx) is not None:
-            out.append(A.Accept(supply=True))
-        if can_swap(ctx) is not None:
-            out.append(A.Swap())
-        return out
-    if state.phase == "ops" and m.segment == "battle" and m.battle is not None:
-        b = m.battle
-        if not b.lined:
-            return [A.Line(order=fit(order, " ")) for order in line_orders(ctx)[:2]]
-        if needs_player(ctx):
-            out = [A.Fire(target=h) for h in alive(b, b.hostile_line)]
-            if firepower_open(ctx):
-                out.append(A.Fire(target=alive(b, b.hostile_line)[0], firepower=True))
-        return out
-    if state.phase == "ops" and m.segment == "objective":
-        for order, uid, mid in objective_options(ctx):
-            if order == "demolish":
-                out.append(A.Demolish(unit=uid, marker=mid))
-                held = [g for u in members(m, m.force or "") for g in u.gear
-                        if sc.gear_type[gear(m, g).type].effect == "explosives"]
-                if held:
-                    out.append(A.Demolish(unit=uid, marker=mid, explosives=True))
-            else:
-                out.append(A.Carry(unit=uid, marker=mid))
-        out += [A.Drop(unit=u.id) for u in members(m, m.force or "") if u.carrying]
-        return out + [A.EndOp()]
-    if can_recruit(ctx):
-        for what in recruitable(ctx):
-            out += [A.Recruit(unit=what, at=where) for where in staging(ctx)]
-        buyers = gear_buyers(ctx)
-        if buyers:
-            for item in affordable_gear(ctx):
-                out.append(A.BuyGear(item=item, unit=buyers[0]))
-    if before_move(ctx):
-        for u in on_map(m):
-            if u.force and len(members(m, u.force)) > 1:
-                out.append(A.Split(unit=u.id))
-                break
-        forces = force_ids(m)
-        for f in forces:
-            for g in forces:
-                if f != g and members(m, f)[0].space == members(m, g)[0].space:
-                    out.append(A.Join(force=f, into=g))
-        for u in on_map(m):
-            for gid in u.gear:
-                mates = [x for x in members(m, u.force or "") if x.id != u.id and len(x.gear) < gear_capacity(sc, x)]
-                if mates:
-                    out.append(A.Trade(gear=gid, to=mates[0].id))
-                out.append(A.Abandon(gear=gid))
-    if state.phase == "recruit":
-        if on_map(m) or state.campaign.leaders:
-            out.append(A.Begin())
-        return out
-    if m.segment == "recruit" and not m.moved:
-        forces = [m.force] if m.force else force_ids(m)
-        for f in forces:
-            for space in destinations(ctx, f):
-                out.append(A.Move(force=f, to=space))
-            if can_march(ctx, f):
-                plain = set(destinations(ctx, f))
-                out += [A.Move(force=f, to=s, march=True) for s in destinations(ctx, f, True) if s not in plain]
-            for how in ("air", "water"):
-                out += [A.Move(force=f, to=s, how=how) for s in special_destinations(ctx, f, how)]
-        if not m.force:
-            out += coordinated_moves(ctx)
-        if can_scout(ctx):
-            for f in force_ids(m):
-                out += [A.Scout(force=f, target=t) for t in scout_targets(ctx, f)]
-        for cid in m.hand:
-            for event in sc.card[cid].keep:
-                if event in ("gain_op", "gain_rp", "calm"):
-                    out.append(A.PlayCard(card=cid, event=event))
-        if objective_met(ctx):
-            out.append(A.EndMission())
-        out += [A.Drop(unit=u.id) for u in on_map(m) if u.carrying]
-    return out
-
-
 def line_orders(ctx: Ctx) -> list[list[str]]:
     """15.1 (3): raider lines to offer, strongest first first; every order for up to 4 units."""
     m, sc = ctx.m, ctx.sc
     b = m.battle
     assert b is not None
-    strongest = sorted(b.raider_line, key=lambda r: -combat(sc, next(u for u in m.units if u.id == r), m))
-    orders = [strongest, list(reversed(strongest)), b.raider_line]
+    living = alive(b, b.raider_line)
+    strongest = sorted(living, key=lambda r: -combat(sc, next(u for u in m.units if u.id == r), m))
+    orders = [strongest, list(reversed(strongest)), living]
     if len(strongest) <= 4:
         orders += [list(p) for p in permutations(strongest)]
     out: list[list[str]] = []
@@ -287,94 +198,3 @@ def fit(ids: list[str], sep: str, limit: int = 100) -> str:
             break
         text = longer
     return text
-
-
-def _filter(options: list[Choice], typed: Any) -> list[Choice]:
-    if isinstance(typed, str) and typed:
-        low = typed.lower()
-        options = [c for c in options if low in c.value.lower() or low in c.label.lower()]
-    return options[:MAX_CHOICES]
-
-
-def choices_for(ctx: Ctx, action: str, field: str, partial: dict[str, Any]) -> list[Choice]:
-    """Autocomplete for ``field`` of ``action``; empty when nothing fits now."""
-    state = ctx.state
-    if state.mission is None or state.phase not in ("recruit", "ops"):
-        return []
-    m, sc = ctx.m, ctx.sc
-    typed = partial.get(field)
-    out: list[Choice] = []
-
-    def unit_choice(uid: str) -> Choice:
-        u = next(x for x in m.units if x.id == uid)
-        spec = sc.unit_type[u.type]
-        where = sc.space_by_id[u.space].name if u.space else "box"
-        return Choice(value=uid, label=f"{uid} {spec.name} (c{spec.combat} m{spec.movement}, {where})")
-
-    def space_choice(sid: str) -> Choice:
-        return Choice(value=sid, label=f"{sc.space_by_id[sid].name} ({sid})")
-
-    def force_choice(fid: str) -> Choice:
-        return Choice(value=fid, label=label(sc, m, fid))
-
-    if action == "recruit" and field == "unit":
-        for what in recruitable(ctx):
-            spec = sc.unit_type.get(what)
-            text = f"{spec.name}: {spec.cost} RP, c{spec.combat} m{spec.movement}" if spec else f"{what}: kept leader, free"
-            out.append(Choice(value=what, label=text))
-    elif action == "recruit" and field == "at":
-        out = [space_choice(s) for s in staging(ctx)]
-    elif action == "gear" and field == "item":
-        out = [Choice(value=g, label=f"{sc.gear_type[g].name}: {sc.gear_type[g].cost} RP") for g in affordable_gear(ctx)]
-    elif action == "gear" and field == "unit":
-        out = [unit_choice(u) for u in gear_buyers(ctx)]
-    elif action in ("trade", "abandon") and field == "gear":
-        out = [Choice(value=g.id, label=f"{g.id} {sc.gear_type[g.type].name} ({g.holder})") for g in m.gear if g.holder]
-    elif action == "trade" and field == "to":
-        holder = next((g.holder for g in m.gear if g.id.lower() == str(partial.get("gear", "")).lower()), None)
-        team = next((u.force for u in m.units if u.id == holder), None)
-        out = [unit_choice(u.id) for u in on_map(m) if u.force == team and u.id != holder
-               and len(u.gear) < gear_capacity(sc, u)]
-    elif action == "split" and field == "unit":
-        out = [unit_choice(u.id) for u in on_map(m) if u.force and len(members(m, u.force)) > 1]
-    elif action == "join" and field in ("force", "into"):
-        out = [force_choice(f) for f in force_ids(m)]
-    elif action == "scout" and field == "force":
-        out = [force_choice(f) for f in force_ids(m) if scout_targets(ctx, f)]
-    elif action == "scout" and field == "target":
-        fid = str(partial.get("force", "")).upper()
-        out = [space_choice(s) for s in (scout_targets(ctx, fid) if fid in force_ids(m) else [])]
-    elif action == "move" and field in ("force", "with_force"):
-        forces = [m.force] if m.force and field == "force" else force_ids(m)
-        if field == "with_force":
-            others = [f for f in leader_forces(ctx) if f != str(partial.get("force", "")).upper()]
-            out = [Choice(value=",".join(g), label=" + ".join(label(sc, m, f) for f in g)[:100])
-                   for g in companion_groups(others)[:25]]
-        else:
-            out = [force_choice(f) for f in forces]
-    elif action == "move" and field == "to":
-        fid = str(partial.get("force", "")).upper()
-        if fid in force_ids(m):
-            how = str(partial.get("how", "road"))
-            spaces = special_destinations(ctx, fid, how) if how in ("air", "water") else \
-                destinations(ctx, fid, bool(partial.get("march")))
-            out = [space_choice(s) for s in spaces]
-    elif action == "line" and field == "order" and m.battle is not None:
-        out = [Choice(value=fit(order, " "), label=fit(order, " › ")) for order in line_orders(ctx)]
-    elif action == "fire" and field == "target" and m.battle is not None:
-        out = [
-            Choice(value=h, label=f"{h} {sc.hostile[h].name} (combat {sc.hostile[h].combat})")
-            for h in alive(m.battle, m.battle.hostile_line)
-        ]
-    elif action == "drop" and field == "unit":
-        out = [unit_choice(u.id) for u in on_map(m) if u.carrying]
-    elif action in ("demolish", "carry") and field in ("unit", "marker"):
-        seen: set[str] = set()
-        for order, uid, mid in objective_options(ctx):
-            value = uid if field == "unit" else mid
-            if order == action and value not in seen:
-                seen.add(value)
-                out.append(unit_choice(uid) if field == "unit" else Choice(value=mid, label=mid))
-    elif action == "play" and field == "card":
-        out = [Choice(value=c, label=f"{c} {sc.card[c].title}: {', '.join(sc.card[c].keep)}") for c in m.hand]
-    return _filter(out, typed)

@@ -49,6 +49,7 @@ def scout(ctx: Ctx, force_id: str, target: str) -> None:
         raise RuleError(f"{force_id} has no scouting unit; scouts: LRDG and Senussi units (27.0).")
     here = units[0].space
     assert here is not None
+    target = sc.find_space(target) or target
     hidden = [mk for mk in on_board(m) if mk.space == target and not mk.revealed]
     if target not in sc.space_by_id or not sc.network.adjacent(here, target) or not hidden:
         options = [

@@ -23,8 +23,9 @@ from rules.raiders.forces import (
     stack_count,
     unit,
 )
-from rules.raiders.objectives import deliver, on_board, reveal
+from rules.raiders.objectives import deliver, objective_met, on_board, reveal
 from rules.raiders.scenario import OpsCard
+from rules.raiders.texts import ops_card_lines
 
 How = Literal["road", "air", "water"]
 
@@ -83,8 +84,10 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
     assert fid is not None
     if m.force is not None and m.force != fid:
         raise RuleError(f"{m.force} scouted this operation, so {m.force} is the force that moves (11.0).")
-    if to not in sc.space_by_id:
+    found_to = sc.find_space(to)
+    if found_to is None:
         raise RuleError(f"There is no space '{to[:30]}'; pick one from the list.")
+    to = found_to
     start = units[0].space
     assert start is not None
     path: list[str] = [start]
@@ -144,11 +147,12 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
     for cid in companions:
         unit(m, cid).space = to
         unit(m, cid).force = fid
-    if not sc.space_by_id[to].staging and stack_count(sc, m, to) > m.command:
+    would_hold = stack_count(sc, m, to)
+    if not sc.space_by_id[to].staging and would_hold > m.command:
         for u in m.units:
             u.space, u.force = before[u.id]
         raise RuleError(
-            f"{sc.space_by_id[to].name} would hold {stack_count(sc, m, to)} raiders; the command "
+            f"{sc.space_by_id[to].name} would hold {would_hold} raiders; the command "
             f"limit is {m.command} outside Staging Areas (10.2)."
         )
     m.force = fid
@@ -217,6 +221,22 @@ def card_segment(ctx: Ctx) -> None:
     draw(ctx)
     if can_swap(ctx) is None and supply_offer(ctx) is None:
         play(ctx)
+    else:
+        show_drawn(ctx)
+
+
+def show_drawn(ctx: Ctx) -> None:
+    """22.0, 24.0 (3): the player decides on the drawn card, so it is shown whole."""
+    m = ctx.m
+    assert m.in_play is not None
+    for line in ops_card_lines(ctx.sc, ctx.sc.card[m.in_play])[1:]:
+        ctx.say("card", line, "13.0")
+    choices = ["accept"]
+    if supply_offer(ctx) is not None:
+        choices.append("accept supply:true")
+    if can_swap(ctx) is not None:
+        choices.append("swap")
+    ctx.say("card", f"Now: {' or '.join(choices)} (22.0, 24.0)", "22.0")
 
 
 def supply_offer(ctx: Ctx) -> str | None:
@@ -246,6 +266,7 @@ def choose_card(ctx: Ctx, swap_it: bool, supply: bool = False) -> None:
         else:
             swap(ctx, f"Guide {means}")
         if supply_offer(ctx) is not None:
+            show_drawn(ctx)
             return  # the substitute pays a Supplies bonus: the player decides again
     elif supply:
         gid = supply_offer(ctx)
@@ -390,4 +411,6 @@ def end_op(ctx: Ctx) -> None:
     m.force = None
     m.moved = m.moved_into_staging = m.swapped = False
     m.demolished_by = []
+    if objective_met(ctx):
+        ctx.say("mission", "Objective met: /raiders end-mission ends it now (11.1)", "11.1")
 

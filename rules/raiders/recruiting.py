@@ -8,13 +8,23 @@ gear traded before a force moves (12.0, 23.2).
 from __future__ import annotations
 
 from rules.core.errors import RuleError
-from rules.raiders.cards import alert_change, gain_ops, rp_change
-from rules.raiders.forces import Ctx, force, gear, gear_capacity, new_force, place, unit
+from rules.raiders.cards import KEEP_RP, alert_change, gain_ops, rp_change
+from rules.raiders.forces import (
+    Ctx,
+    allowance,
+    force,
+    force_ids,
+    gear,
+    gear_capacity,
+    members,
+    new_force,
+    place,
+    space_of,
+    unit,
+)
 from rules.raiders.operations import use_card
-
-#: What a kept card's "gain RP" event gives (our stand-in: the card text is ours).
-KEEP_RP = 2
-
+from rules.raiders.scenario import SpaceSpec
+from rules.raiders.state import Unit
 
 def recruit_window(ctx: Ctx, action: str) -> None:
     """9.0/9.1: at set-up, or in the Recruiting segment instead of scouting (11.0 (1))."""
@@ -33,30 +43,71 @@ def recruit(ctx: Ctx, what: str, at: str) -> None:
     """9.0: buy one raider unit with RP (or place a kept leader free, 25.0) in a Staging Area."""
     m, sc = ctx.m, ctx.sc
     recruit_window(ctx, "recruit")
-    space = sc.space_by_id.get(at)
-    if space is None or not space.staging:
-        staging = ", ".join(s.id for s in sc.spaces if s.staging)
-        raise RuleError(f"Recruits are placed in a Staging Area: {staging} (9.0).")
+    space = staging_area(ctx, at)
     kept = [lid for lid in ctx.state.campaign.leaders if lid.lower() == what.lower()]
     if kept:
         leader = unit(m, kept[0])
         if ctx.state.phase != "recruit" or leader.space is not None:
             raise RuleError(f"{leader.id} is placed once, at the mission's start (25.0).")
-        place(m, leader, at)
         ctx.say("recruit", f"{leader.id} {leader.name} placed at {space.name} (25.0)", "25.0")
+        settle_recruit(ctx, leader, space.id)
         return
     spec = sc.unit_type.get(what.lower())
     if spec is None or spec.leader:
         types = ", ".join(u.id for u in sc.units if not u.leader)
         raise RuleError(f"'{what[:20]}' is not on the Recruit Table; units: {types} (9.0).")
-    free = [u for u in m.units if u.type == spec.id and u.space is None and not u.eliminated]
+    free = [u for u in m.units if u.type == spec.id and u.space is None and not u.eliminated
+            and u.id != m.pending_place]
     if not free:
         raise RuleError(f"Every {spec.name} counter is already in play (9.0).")
     if spec.cost > m.rp:
         raise RuleError(f"A {spec.name} costs {spec.cost} RP and you have {m.rp} (9.0).")
     m.rp -= spec.cost
-    place(m, free[0], at)
     ctx.say("recruit", f"{free[0].id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
+    settle_recruit(ctx, free[0], space.id)
+
+
+def staging_area(ctx: Ctx, at: str) -> SpaceSpec:
+    """9.0: the Staging Area ``at`` names (id or name, any case), or a RuleError listing them."""
+    sc = ctx.sc
+    found = sc.find_space(at)
+    if found is None or not sc.space_by_id[found].staging:
+        staging = ", ".join(s.id for s in sc.spaces if s.staging)
+        raise RuleError(f"Recruits are placed in a Staging Area: {staging} (9.0).")
+    return sc.space_by_id[found]
+
+
+def settle_recruit(ctx: Ctx, u: Unit, space: str) -> None:
+    """Place a recruit and say which force it is in: never silently (10.3, 12.0).
+
+    A mobile recruit joins the first force there whose units all move; a static one (4.0)
+    stands as a force of its own, so that it never freezes a force's movement (12.0: a force
+    moves at the speed of its slowest unit).
+    """
+    m, sc = ctx.m, ctx.sc
+    mobile = sc.unit_type[u.type].movement > 0
+    moving = [f for f in force_ids(m) if space_of(m, f) == space and allowance(sc, members(m, f)) > 0]
+    place(m, u, space, moving[0] if mobile and moving else new_force(m))
+    if mobile and moving:
+        ctx.say("force", f"{u.id} joins {u.force}; 'split' takes it out (10.3)", "10.3")
+    elif not mobile:
+        ctx.say("force", f"{u.id} is static: force {u.force} on its own (4.0, 12.0)", "12.0")
+    else:
+        ctx.say("force", f"{u.id} is force {u.force} (10.3)", "10.3")
+
+
+def place_recruit(ctx: Ctx, unit_id: str, at: str) -> None:
+    """9.0, 9.2: the free recruit that could not join its force goes to the Staging Area the
+    player names, as a force of its own."""
+    m = ctx.m
+    waiting = m.pending_place
+    if waiting is None or waiting.lower() != unit_id.lower():
+        raise RuleError(f"No recruit '{unit_id[:20]}' waits to be placed; waiting: {waiting or 'none'} (9.2).")
+    space = staging_area(ctx, at)
+    u = unit(m, waiting)
+    m.pending_place = None
+    ctx.say("recruit", f"{u.id} placed free at {space.name} (9.0, 9.2)", "9.2")
+    settle_recruit(ctx, u, space.id)
 
 
 def buy_gear(ctx: Ctx, what: str, to: str) -> None:

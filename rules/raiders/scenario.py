@@ -294,6 +294,14 @@ class Scenario(Frozen):
         """Ops cards by id."""
         return {c.id: c for c in self.ops_cards}
 
+    def find_space(self, text: str) -> str | None:
+        """The id of the space ``text`` names: its id or its name, in any case (None if none)."""
+        key = text.strip().lower()
+        for space in self.spaces:
+            if key in (space.id.lower(), space.name.lower()):
+                return space.id
+        return None
+
     def stop(self, space: str) -> bool:
         """12.0: whether the Terrain Effects Chart says STOP for ``space``."""
         return self.terrain_by_key[self.space_by_id[space].terrain].stop

@@ -2,8 +2,9 @@
 
 Hidden information is kept out of order: the draw deck is a list of *slots*, ``None`` for a
 face-down card nobody has seen (it is picked at random from the unseen cards at the moment it
-is drawn) and a card id only where the rules make a card's place known (a card a guide sent
-to the bottom, 22.0).  The hostiles bin is simply the hostiles neither in a battle nor in a
+is drawn), ``"*"`` for a slot of a reshuffled deck (picked from the cards known to have been
+shuffled into it, ``Mission.shuffled``, and the blind ones among them) and a card id only where
+the rules make a card's place known (a card a guide sent to the bottom, 22.0).  The hostiles bin is simply the hostiles neither in a battle nor in a
 Mission card's camp.
 """
 
@@ -84,6 +85,7 @@ class Battle(BaseModel):
     losses_this_round: int = 0
     quiet_rounds: int = 0  # 15.2: consecutive rounds with no loss on either side
     firepower: bool = False  # 24.0 (2): maximum firepower this round
+    second_die: str | None = None  # 24.0 (2): this raider's second die waits for its target
     shots: list[Shot] = Field(default_factory=list)  # of the current (or last) round
     shots_round: int = 1  # the round ``shots`` belong to
     outcome: Literal["raider", "hostile", "draw"] | None = None
@@ -97,7 +99,14 @@ class Mission(BaseModel):
     rp: int = Field(ge=0)
     command: int
     deck: list[str | None] = Field(default_factory=list)  # draw deck slots, top first
+    #: Cards known to be in the deck's ``"*"`` slots, in no known order (13.1, 11.3).
+    shuffled: list[str] = Field(default_factory=list)
     discards: list[str] = Field(default_factory=list)
+    #: 11.3: cards discarded face down without anyone seeing them (never picked: no die tells).
+    blind_discards: int = 0
+    #: ``"*"``-slot cards discarded face down: members of ``shuffled`` no longer in the deck,
+    #: which ones unknown (the rest stay exchangeable, so no die is needed to say which).
+    mix_lost: int = 0
     hand: list[str] = Field(default_factory=list)  # 13.1 kept cards
     in_play: str | None = None  # the Ops card of this operation
     units: list[Unit] = Field(default_factory=list)
@@ -115,6 +124,8 @@ class Mission(BaseModel):
     swapped: bool = False  # 22.0: once per Ops card segment
     end_after_op: bool = False  # 11.3: the last card was lost
     battle: Battle | None = None
+    #: 9.2: a free recruit that could not join its force, waiting for the player's Staging Area.
+    pending_place: str | None = None
     last_battle: Battle | None = None
     last_move: list[str] = Field(default_factory=list)
     next_force: int = 1  # for naming new forces F1, F2...
@@ -136,7 +147,7 @@ class Campaign(BaseModel):
     record: list[Record] = Field(default_factory=list)
     rp: int = 0  # 25.1 (2), 25.2 (2): unexpended RP kept
     leaders: list[str] = Field(default_factory=list)  # surviving leader counters (25.0)
-    alert_bonus: int = 0  # 25.1 (3): +1 per mission won
+    alert_bonus: int = 0  # 25.1 (3): +1 for the next mission after a win (that one only)
     success_rp: int = 0  # 25.1 (4): the Success line of the mission just won
     success_leader: bool = False
     outcome: Literal["won", "lost"] | None = None

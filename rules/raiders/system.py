@@ -1,8 +1,11 @@
 """The Raiders game system: one seat (``raiders``), the bot plays the hostiles and the decks.
 
-``apply`` works on a deep copy of the state and dispatches each order to the module that holds
-its rule; everything that needs no decision of the player (cards, hostiles, their fire, alert,
-post battle, turning markers) is resolved inside the order that triggers it.
+Built on the system kit: each order is declared once, with ``@order`` (here :func:`declare`,
+which hands the resolver Raiders' :class:`Ctx`), its phases (:meth:`RaidersSystem.phase_of`)
+and its legal offers (:mod:`rules.raiders.offers`); the kit derives ``apply``,
+``legal_actions`` and autocomplete from them.  Everything that needs no decision of the player
+(cards, hostiles, their fire, alert, post battle, turning markers) is resolved inside the
+order that triggers it.
 """
 
 from __future__ import annotations
@@ -10,20 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from pydantic import Field
-
-from rules.core.contract import Action, Choice, GameOptions, GameSystem, Step
-from rules.core.dice import Dice, ScriptedDice
+from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx as KitCtx
+from rules.core.orders import Offers, OrderRule, order
+from rules.core.playout import PlayoutHints
 from rules.raiders import actions as A
-from rules.raiders import battle, campaign, objectives, operations, recruiting
+from rules.raiders import battle, campaign, labels, objectives, operations, recruiting
+from rules.raiders import offers as O
 from rules.raiders.forces import Ctx, force
-from rules.raiders.hints import choices_for, legal
 from rules.raiders.scenario import SCENARIOS, load_scenario
 from rules.raiders.state import Campaign, RaidersState
+from rules.raiders.texts import card_lines
 from rules.raiders.view import network_view, status_lines, turn_label
+
 
 class RaidersOptions(GameOptions):
     """``/game new options:...``: 26.0 and 27.0 are optional rules; ``single`` plays one mission."""
@@ -34,116 +40,56 @@ class RaidersOptions(GameOptions):
     mission: str | None = Field(None, description="the first Mission card (default: drawn)")
 
 
-def _need_mission(ctx: Ctx) -> None:
-    if ctx.state.mission is None or ctx.state.phase not in ("recruit", "ops"):
-        raise RuleError("No mission is under way; 'next-mission' starts the next one (25.0).")
-
-
-def _need_ops(ctx: Ctx, segment: str, what: str) -> None:
-    _need_mission(ctx)
-    if ctx.state.phase != "ops" or ctx.m.segment != segment:
-        raise RuleError(f"{what} now; the operation is in its {ctx.m.segment} segment.")
-
-
-def _scout(ctx: Ctx, a: A.Scout) -> None:
-    if not ctx.state.scouting:
-        raise RuleError("Scouting (27.0) is an option this game was not started with.")
-    _need_ops(ctx, "recruit", "Scouting happens in the Recruiting & Scouting segment (27.0), not")
-    m = ctx.m
-    if m.moved or m.segment_action is not None:
-        raise RuleError("An operation has one recruit action or one scouting, before the move (11.0).")
-    fid = force(m, a.force)[0].force
-    assert fid is not None
-    objectives.scout(ctx, fid, a.target)
-    m.segment_action = "scout"
-    m.force = fid
-
-
-def _line(ctx: Ctx, a: A.Line) -> None:
-    _need_ops(ctx, "battle", "Raiders line up in a battle (15.1), not")
-    if ctx.m.battle is None:
-        raise RuleError("There is no battle in progress.")
-    battle.set_line(ctx, a.order.replace(",", " ").split())
-    operations.after_battle(ctx)
-
-
-def _fire(ctx: Ctx, a: A.Fire) -> None:
-    _need_ops(ctx, "battle", "Raiders fire in a battle (15.1), not")
-    battle.raider_fire(ctx, a.target, a.firepower)
-    operations.after_battle(ctx)
-
-
-def _objective_order(ctx: Ctx, run: Callable[[], None]) -> None:
-    _need_ops(ctx, "objective", "That is done in the Objective segment (11.0 (5)), not")
-    run()
-    if ctx.m.battle is None and ctx.state.phase == "ops" and not operations.objective_options(ctx):
-        operations.end_op(ctx)
-
-
-def _end_op(ctx: Ctx, a: A.EndOp) -> None:
-    _need_ops(ctx, "objective", "An operation ends after its Objective segment (11.0), not")
-    operations.end_op(ctx)
-
-
-def _end_mission(ctx: Ctx, a: A.EndMission) -> None:
-    _need_ops(ctx, "recruit", "A mission is ended between operations (11.1), not")
-    if ctx.m.moved or not objectives.objective_met(ctx):
-        raise RuleError(f"The objective is not met yet ({objectives.progress(ctx)}); play on (11.1).")
-    ctx.say("mission", "Objective met: the mission ends early (11.1)", "11.1")
-    campaign.end_mission(ctx)
-
-
-def _campaign(ctx: Ctx, a: A.CampaignReport) -> None:
+def _campaign_lines(ctx: Ctx) -> None:
     camp, sc = ctx.state.campaign, ctx.sc
     won = [r.mission for r in camp.record if r.won]
     lost = [r.mission for r in camp.record if not r.won]
     ctx.say("campaign", f"Won: {', '.join(won) or 'none'} · Lost: {', '.join(lost) or 'none'}", "25.0")
     ctx.say("campaign", f"Still to win: {', '.join(camp.deck) or 'none'}", "25.1")
-    rp = ctx.state.mission.rp if ctx.state.mission and ctx.state.phase in ("recruit", "ops") else camp.rp
-    ctx.say("campaign", f"RP banked: {rp} · alert bonus +{camp.alert_bonus}", "25.1")
+    in_mission = ctx.state.mission is not None and ctx.state.phase in ("recruit", "ops")
+    rp = ctx.m.rp if in_mission else camp.rp
+    ctx.say("campaign", f"RP banked: {rp}", "25.1")
+    if not in_mission and camp.alert_bonus:
+        ctx.say("campaign", f"Next mission: alert +{camp.alert_bonus} (25.1 (3))", "25.1")
     leaders = camp.leaders
-    if ctx.state.mission is not None and ctx.state.phase in ("recruit", "ops"):
-        leaders = [u.id for u in ctx.state.mission.units if sc.unit_type[u.type].leader and u.space]
+    if in_mission:
+        leaders = [u.id for u in ctx.m.units if sc.unit_type[u.type].leader and u.space]
         leaders += [lid for lid in camp.leaders if lid not in leaders]
     ctx.say("campaign", f"Leaders: {', '.join(leaders) or 'none'}", "25.0")
     if camp.outcome:
         ctx.say("campaign", f"The campaign is {camp.outcome} (25.3)", "25.3")
 
 
-def _with_mission(run: Callable[[Ctx, Any], None]) -> Callable[[Ctx, Any], None]:
-    def wrapped(ctx: Ctx, a: Any) -> None:
-        _need_mission(ctx)
-        run(ctx, a)
+def declare(action: type[Action], phases: tuple[str, ...] | None, offers: Offers) -> Callable[
+        [Callable[[Any, Ctx, Any], None]], OrderRule]:
+    """``@order`` for a Raiders resolver: it gets Raiders' :class:`Ctx` (the kit's context
+    with the scenario and the mission), sharing the state, dice and events."""
 
-    return wrapped
+    def wrap(resolve: Callable[[Any, Ctx, Any], None]) -> OrderRule:
+        def run(system: Any, base: KitCtx[RaidersState], order_: Any) -> None:
+            ctx = Ctx.of(base)
+            resolve(system, ctx, order_)
+            base.snapshot = base.snapshot or ctx.snapshot
+            base.reveals = base.reveals or ctx.reveals
 
+        run.__doc__ = resolve.__doc__
+        return order(action, phases=phases, offers=offers)(run)
 
-HANDLERS: dict[type[Action], Callable[[Ctx, Any], None]] = {
-    A.Recruit: _with_mission(lambda c, a: recruiting.recruit(c, a.unit, a.at)),
-    A.BuyGear: _with_mission(lambda c, a: recruiting.buy_gear(c, a.item, a.unit)),
-    A.Trade: _with_mission(lambda c, a: recruiting.trade(c, a.gear, a.to)),
-    A.Abandon: _with_mission(lambda c, a: recruiting.abandon(c, a.gear)),
-    A.Split: _with_mission(lambda c, a: recruiting.split(c, a.unit)),
-    A.Join: _with_mission(lambda c, a: recruiting.join(c, a.force, a.into)),
-    A.Begin: _with_mission(lambda c, a: campaign.begin(c)),
-    A.Scout: _scout,
-    A.Move: _with_mission(lambda c, a: operations.move(c, a.force, a.to, a.how, a.march, a.with_force)),
-    A.Swap: _with_mission(lambda c, a: operations.choose_card(c, True)),
-    A.Accept: _with_mission(lambda c, a: operations.choose_card(c, False, a.supply)),
-    A.Line: _line,
-    A.Fire: _fire,
-    A.Demolish: lambda c, a: _objective_order(c, lambda: objectives.demolish(c, a.unit, a.marker, a.explosives)),
-    A.Carry: lambda c, a: _objective_order(c, lambda: objectives.carry(c, a.unit, a.marker)),
-    A.Drop: _with_mission(lambda c, a: objectives.drop(c, a.unit)),
-    A.EndOp: _end_op,
-    A.PlayCard: _with_mission(lambda c, a: recruiting.play_kept(c, a.card, a.event)),
-    A.EndMission: _end_mission,
-    A.NextMission: lambda c, a: campaign.next_mission(c),
-    A.CampaignReport: _campaign,
-}
+    return wrap
 
 
-class RaidersSystem(GameSystem):
+#: Where an order may be given (``phase_of``): the set-up, the start of an operation (recruit,
+#: scout, form forces, move), a drawn card, a battle's line-up and fire, the Objective segment,
+#: a free recruit to place, between missions.
+SETUP, OP_START, CARD, LINE_UP, FIRE, OBJECTIVE, PLACE, BETWEEN = (
+    "setup", "op-start", "card", "line-up", "fire", "objective", "place", "between")
+MISSION = (SETUP, OP_START, CARD, LINE_UP, FIRE, OBJECTIVE)
+PHASE_TITLES = {SETUP: "Set-up recruiting", OP_START: "Start of an operation", CARD: "Ops card drawn",
+                LINE_UP: "Battle line-up", FIRE: "Battle fire", OBJECTIVE: "Objective segment",
+                PLACE: "Free recruit to place", BETWEEN: "Between missions", "over": "Campaign over"}
+
+
+class RaidersSystem(GameSystem[RaidersState]):
     """Decision Games' Raiders mini-game system, solitaire, with its campaign (1.0-27.0)."""
 
     key = "raiders"
@@ -152,8 +98,11 @@ class RaidersSystem(GameSystem):
     scenarios = SCENARIOS
     actions = A.ACTIONS
     state_model = RaidersState
-
     options_model = RaidersOptions
+    #: Forming forces and trading gear could loop for ever in random play; a campaign with
+    #: both optional rules exercises every order.
+    playout_hints = PlayoutHints(rare=frozenset({"split", "join", "trade", "abandon"}),
+                                 options={"coordinated": True, "scouting": True})
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
@@ -170,65 +119,197 @@ class RaidersSystem(GameSystem):
             scouting=options.scouting,
             campaign=Campaign(single=options.single, deck=[m.id for m in sc.missions]),
         )
-        ctx = Ctx(state, dice)
+        ctx = Ctx.reading(state, dice)
         card = first if first is not None else dice.pick(state.campaign.deck, "Mission card draw (7.0 (4))")
         campaign.start_mission(ctx, str(card))
         return self.make_step(ctx.state, ctx.events, snapshot=True, reveals=True)
 
-    def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:
-        """Resolve one order of the raider player on a copy of ``state``."""
-        if side != "raiders":
-            raise RuleError("Raiders has one seat, 'raiders'; the bot plays the hostiles.")
-        if not isinstance(state, RaidersState):
-            raise RuleError("This game's state is not a Raiders state.")
-        handler = HANDLERS.get(type(action))
-        if handler is None:
-            raise RuleError(f"Raiders has no order {action.name!r}.")
-        if state.phase == "over" and not isinstance(action, A.CampaignReport):
-            raise RuleError(f"The campaign is {state.campaign.outcome}; '/raiders campaign' shows the record.")
-        ctx = Ctx(state.model_copy(deep=True), dice)
-        handler(ctx, action)
-        if action.read_only:
-            return self.make_step(state, ctx.events)
-        return self.make_step(ctx.state, ctx.events, snapshot=ctx.snapshot, reveals=ctx.reveals)
+    # -- the orders: each resolved once, with its phases and its legal offers ---------------
 
-    def choices(
-        self, state: BaseModel, side: str, action: str, field: str, partial: dict[str, Any]
-    ) -> list[Choice]:
-        """Autocomplete for one option, best first, at most 25."""
-        assert isinstance(state, RaidersState)
-        return choices_for(Ctx(state, ScriptedDice([])), action, field, partial)
+    @declare(A.Recruit, (SETUP, OP_START), O.recruit)
+    def recruit(self, ctx: Ctx, a: A.Recruit) -> None:
+        """9.0: buy a unit (or place a kept leader) in a Staging Area."""
+        recruiting.recruit(ctx, a.unit, a.at)
 
-    def legal_actions(self, state: BaseModel, side: str) -> list[Action]:
-        """Orders the raider player may give now."""
-        assert isinstance(state, RaidersState)
-        if side != "raiders" or state.phase == "over":
-            return []
-        return legal(Ctx(state, ScriptedDice([])))
+    @declare(A.BuyGear, (SETUP, OP_START), O.buy_gear)
+    def buy_gear(self, ctx: Ctx, a: A.BuyGear) -> None:
+        """23.1: buy gear for a unit."""
+        recruiting.buy_gear(ctx, a.item, a.unit)
 
-    def waiting_on(self, state: BaseModel) -> list[str]:
+    @declare(A.Trade, (SETUP, OP_START), O.trade)
+    def trade(self, ctx: Ctx, a: A.Trade) -> None:
+        """23.2: hand gear within a force before the move."""
+        recruiting.trade(ctx, a.gear, a.to)
+
+    @declare(A.Abandon, MISSION, O.abandon)
+    def abandon(self, ctx: Ctx, a: A.Abandon) -> None:
+        """23.4: gear back to the Recruit Pool, at any time during an operation."""
+        recruiting.abandon(ctx, a.gear)
+
+    @declare(A.Split, (SETUP, OP_START), O.split)
+    def split(self, ctx: Ctx, a: A.Split) -> None:
+        """12.0: a unit leaves its force before the move."""
+        recruiting.split(ctx, a.unit)
+
+    @declare(A.Join, (SETUP, OP_START), O.join)
+    def join(self, ctx: Ctx, a: A.Join) -> None:
+        """10.3: two forces in one space merge."""
+        recruiting.join(ctx, a.force, a.into)
+
+    @declare(A.Begin, (SETUP,), O.begin)
+    def begin(self, ctx: Ctx, a: A.Begin) -> None:
+        """7.0 (8): recruiting done, operation 1 starts."""
+        campaign.begin(ctx)
+
+    @declare(A.Scout, (OP_START,), O.scout)
+    def scout(self, ctx: Ctx, a: A.Scout) -> None:
+        """27.0: one scouting instead of recruiting, before the move."""
+        if not ctx.state.scouting:
+            raise RuleError("Scouting (27.0) is an option this game was not started with.")
+        m = ctx.m
+        if m.moved or m.segment_action is not None:
+            raise RuleError("An operation has one recruit action or one scouting, before the move (11.0).")
+        fid = force(m, a.force)[0].force
+        assert fid is not None
+        objectives.scout(ctx, fid, a.target)
+        m.segment_action = "scout"
+        m.force = fid
+
+    @declare(A.Move, (OP_START,), O.move)
+    def move(self, ctx: Ctx, a: A.Move) -> None:
+        """12.0: the operation's move, then the card and what follows."""
+        operations.move(ctx, a.force, a.to, a.how, a.march, a.with_force)
+
+    @declare(A.Swap, (CARD,), O.swap)
+    def swap(self, ctx: Ctx, a: A.Swap) -> None:
+        """22.0: the drawn card to the bottom, a substitute drawn."""
+        operations.choose_card(ctx, True)
+
+    @declare(A.Accept, (CARD,), O.accept)
+    def accept(self, ctx: Ctx, a: A.Accept) -> None:
+        """13.0, 24.0 (3): play the drawn card."""
+        operations.choose_card(ctx, False, a.supply)
+
+    @declare(A.Line, (LINE_UP,), O.line)
+    def line(self, ctx: Ctx, a: A.Line) -> None:
+        """15.1 (3)-(4): the raider line of this round."""
+        battle.set_line(ctx, a.order.replace(",", " ").split(), a.hostiles.replace(",", " ").split())
+        operations.after_battle(ctx)
+
+    @declare(A.Fire, (FIRE,), O.fire)
+    def fire(self, ctx: Ctx, a: A.Fire) -> None:
+        """15.1 (3): the next raider fires (each firepower die at its own target)."""
+        battle.raider_fire(ctx, a.target, a.firepower)
+        operations.after_battle(ctx)
+
+    @declare(A.Demolish, (OBJECTIVE,), O.demolish)
+    def demolish(self, ctx: Ctx, a: A.Demolish) -> None:
+        """21.1: one pioneer's demolition roll."""
+        objectives.demolish(ctx, a.unit, a.marker, a.explosives)
+        self._objective_done(ctx)
+
+    @declare(A.Carry, (OBJECTIVE,), O.carry)
+    def carry(self, ctx: Ctx, a: A.Carry) -> None:
+        """18.4: pick up revealed cargo."""
+        objectives.carry(ctx, a.unit, a.marker)
+        self._objective_done(ctx)
+
+    @staticmethod
+    def _objective_done(ctx: Ctx) -> None:
+        """11.0 (5): the operation ends once nothing is left to do in its Objective segment."""
+        if ctx.m.battle is None and ctx.state.phase == "ops" and not operations.objective_options(ctx):
+            operations.end_op(ctx)
+
+    @declare(A.Drop, (OP_START, OBJECTIVE), O.drop)
+    def drop(self, ctx: Ctx, a: A.Drop) -> None:
+        """18.4: set cargo down."""
+        objectives.drop(ctx, a.unit)
+
+    @declare(A.EndOp, (OBJECTIVE,), O.end_op)
+    def end_op(self, ctx: Ctx, a: A.EndOp) -> None:
+        """11.0: the Objective segment ends."""
+        operations.end_op(ctx)
+
+    @declare(A.PlayCard, (OP_START,), O.play_card)
+    def play_card(self, ctx: Ctx, a: A.PlayCard) -> None:
+        """13.1: a kept card's event."""
+        recruiting.play_kept(ctx, a.card, a.event)
+
+    @declare(A.EndMission, (OP_START,), O.end_mission)
+    def end_mission(self, ctx: Ctx, a: A.EndMission) -> None:
+        """11.1: the objective is met; the mission ends early."""
+        if ctx.m.moved or not objectives.objective_met(ctx):
+            raise RuleError(f"The objective is not met yet ({objectives.progress(ctx)}); play on (11.1).")
+        ctx.say("mission", "Objective met: the mission ends early (11.1)", "11.1")
+        campaign.end_mission(ctx)
+
+    @declare(A.Place, (PLACE,), O.place)
+    def place(self, ctx: Ctx, a: A.Place) -> None:
+        """9.0, 9.2: a free recruit to a Staging Area of the player's choice."""
+        recruiting.place_recruit(ctx, a.unit, a.at)
+
+    @declare(A.NextMission, (BETWEEN,), O.next_mission)
+    def next_mission(self, ctx: Ctx, a: A.NextMission) -> None:
+        """25.0: the next Mission card."""
+        campaign.next_mission(ctx)
+
+    @declare(A.CampaignReport, None, O.campaign)
+    def campaign_report(self, ctx: Ctx, a: A.CampaignReport) -> None:
+        """25.0: the record (read-only)."""
+        _campaign_lines(ctx)
+
+    @declare(A.CardInfo, None, O.card_info)
+    def card_info(self, ctx: Ctx, a: A.CardInfo) -> None:
+        """5.0: any card's whole text (read-only)."""
+        sc = ctx.sc
+        if a.id.upper() not in sc.card and a.id.upper() not in sc.mission:
+            cards = ", ".join([*sc.card, *sc.mission])
+            raise RuleError(f"There is no card '{a.id[:10]}'; cards: {cards}.")
+        for text in card_lines(sc, a.id):
+            ctx.say("card", text, "5.0")
+
+    # -- questions ---------------------------------------------------------------------------
+
+    def phase_of(self, state: RaidersState) -> str:
+        """Where the game stands, for the phases of the orders (see the constants above)."""
+        m = state.mission
+        if state.phase in ("between", "over") or m is None:
+            return state.phase if state.phase != "recruit" else SETUP
+        if m.pending_place is not None:
+            return PLACE
+        if state.phase == "recruit":
+            return SETUP
+        if m.battle is not None:
+            return FIRE if m.battle.lined else LINE_UP
+        return {"recruit": OP_START, "card": CARD}.get(m.segment, OBJECTIVE)
+
+    def phase_title(self, state: RaidersState) -> str:
+        """``Start of an operation``."""
+        return PHASE_TITLES.get(self.phase_of(state), self.phase_of(state))
+
+    def label(self, state: RaidersState, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        """What a value means: a unit's values and place, a space's name, a cost, a card."""
+        return labels.label(state, action, field, value, partial)
+
+    def waiting_on(self, state: RaidersState) -> list[str]:
         """The raider player, until the campaign ends."""
-        assert isinstance(state, RaidersState)
         return [] if state.phase == "over" else ["raiders"]
 
-    def turn_part(self, state: BaseModel) -> str:
-        """E.g. ``M3 · Op 4 · battle round 2``."""
-        assert isinstance(state, RaidersState)
-        return turn_label(Ctx(state, ScriptedDice([])))
+    def turn_part(self, state: RaidersState) -> str:
+        """E.g. ``M3 · Op 4 · battle``."""
+        return turn_label(Ctx.reading(state))
 
-    def status(self, state: BaseModel) -> list[str]:
+    def status(self, state: RaidersState) -> list[str]:
         """Mission, Ops, alert, RP, forces, objectives, campaign, what to do now."""
-        assert isinstance(state, RaidersState)
-        return status_lines(Ctx(state, ScriptedDice([])))
+        return status_lines(Ctx.reading(state))
 
-    def view(self, state: BaseModel) -> BaseModel:
+    def view(self, state: RaidersState) -> BaseModel:
         """The network map with forces, tracks and the battle panel."""
-        assert isinstance(state, RaidersState)
-        return network_view(Ctx(state, ScriptedDice([])))
+        return network_view(Ctx.reading(state))
 
-    def result(self, state: BaseModel) -> str | None:
+    def result(self, state: RaidersState) -> str | None:
         """How the campaign (or single mission) ended."""
-        assert isinstance(state, RaidersState)
         camp = state.campaign
         if camp.outcome is None:
             return None

@@ -58,7 +58,7 @@ def mission(step_or_state: Step | RaidersState) -> Mission:
 
 def ctx(state: RaidersState, dice: Sequence[int] = ()) -> Ctx:
     """A working context on a copy of ``state`` with scripted dice."""
-    return Ctx(state.model_copy(deep=True), ScriptedDice(dice))
+    return Ctx.reading(state.model_copy(deep=True), ScriptedDice(dice))
 
 
 def texts(step: Step) -> list[str]:

@@ -163,7 +163,7 @@ def test_alternating_fire_never_wipes_out_both_sides(raiders: int, hostiles: int
     """15.1 note: whatever the dice, a battle ends with one side (or both, on a draw) standing."""
     ids = ["Cdo-1", "Cdo-2", "Cdo-3", "SAS-1", "SAS-2"][:raiders]
     state = put(mission_state(), "msus", *ids)
-    c = Ctx(state.model_copy(deep=True), SeededDice(seed))
+    c = Ctx.reading(state.model_copy(deep=True), SeededDice(seed))
     picked = battle.pick_hostiles(c, hostiles, "test")
     battle.start(c, "msus", picked, "card")
     while c.m.battle is not None:
@@ -197,8 +197,11 @@ def test_battle_panel_shows_each_die_and_the_edge() -> None:
     c = ctx(state, [6, 1])
     battle.start(c, "msus", ["Ita-1", "Ita-2", "Ita-3"], "card")
     # Firepower: 1 hits Ita-1, 5 misses; Ita-2 and Ita-3 miss on 6: round 2 waits for a target.
-    c.dice = type(c.dice)([1, 5, 6, 6])
+    c.dice = type(c.dice)([1])
     battle.raider_fire(c, "Ita-1", True)
+    assert c.m.battle is not None and c.m.battle.second_die == "Cdo-1"  # 24.0 (2): its own target
+    c.dice = type(c.dice)([5, 6, 6])
+    battle.raider_fire(c, "Ita-2", False)
     panel = SYSTEM.view(c.state).battle
     assert c.m.battle is not None and c.m.battle.round == 2
     assert panel is not None and panel.tactical_edge == "raider" and panel.round == 1

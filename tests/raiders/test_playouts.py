@@ -1,86 +1,108 @@
-"""Random-legal playouts: >= 50 missions and whole campaigns end without errors (issue: Tests)."""
+"""Random legal playouts of Raiders through the kit's player (``rules.core.playout.play``),
+with Raiders' own invariants checked after every order; a purposeful player wins a campaign.
+
+The conformance kit (``tests/conformance``) already plays 50 seeded campaigns, replays them
+and fuzzes them; these tests add what only Raiders knows: stacking, the alert and RP tracks,
+gear and forces in one place, the decks' bookkeeping, and lines short enough for a phone.
+"""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from typing import Any
 
-from rules.core.dice import SeededDice
-from rules.core.errors import RuleError
-from rules.raiders import SYSTEM
-from tests.raiders.driver import play, play_smart
+from rules.core.playout import PlayedStep, PlayoutHints, play
+from rules.raiders import SYSTEM, RaidersSystem
+from rules.raiders.cards import MIXED, reserve_size, unseen
+from rules.raiders.forces import Ctx, stack_count
+from rules.raiders.scenario import load_scenario
+from rules.raiders.state import RaidersState
+from tests.raiders.purposeful import play_smart
+
+
+def check_invariants(state: RaidersState) -> None:
+    """Stacking, alert 1..5, RP within the index, one place per unit, gear where its holder
+    is, a force in one space, and every Ops card in exactly one place (11.3, 13.1)."""
+    m = state.mission
+    if m is None or state.phase not in ("recruit", "ops"):
+        return
+    sc = load_scenario(state.scenario)
+    assert 1 <= m.alert <= 5
+    assert 0 <= m.rp <= sc.rp_max
+    assert len({u.id for u in m.units}) == len(m.units)
+    for u in m.units:
+        assert (u.space is None) == (u.force is None), u
+        for gid in u.gear:
+            g = next(g for g in m.gear if g.id == gid)
+            assert g.holder == u.id and u.space is not None
+    for g in m.gear:
+        if g.holder is not None:
+            assert g.id in next(u for u in m.units if u.id == g.holder).gear
+    forces: dict[str, str] = {}
+    for u in m.units:
+        if u.force is not None:
+            assert forces.setdefault(u.force, u.space or "") == u.space, "a force in two places"
+    if m.battle is None:
+        for s in sc.spaces:
+            if not s.staging:
+                assert stack_count(sc, m, s.id) <= m.command, (s.id, m.command)
+    check_decks(state)
+
+
+def check_decks(state: RaidersState) -> None:
+    """Every Ops card is in one place: hand, in play, discards, known in the deck, shuffled
+    into it or unseen; the reserve is never negative; the mix has enough slots (13.1, 11.3)."""
+    ctx = Ctx.reading(state)
+    m = ctx.m
+    known = [*m.hand, *m.discards, *m.shuffled, *[c for c in m.deck if c is not None and c != MIXED]]
+    if m.in_play is not None:
+        known.append(m.in_play)
+    assert len(known) == len(set(known)), known
+    assert len(known) + len(unseen(ctx)) == len(ctx.sc.ops_cards)
+    assert reserve_size(ctx) >= 0, (m.deck, m.blind_discards, m.mix_lost, m.shuffled)
+    assert len(m.shuffled) <= m.deck.count(MIXED) + m.mix_lost
+
+
+def check_step(system: Any, played: PlayedStep) -> None:
+    """After each order: the invariants, the view builds, lines fit a phone."""
+    state = played.step.state
+    assert isinstance(state, RaidersState)
+    check_invariants(state)
+    system.view(state)
+    # Lines read on a phone: short (the data's own texts set the longest ones).
+    assert all(len(line) <= 48 for line in system.status(state)), system.status(state)
+    assert all(len(e.text) <= 64 for e in played.step.events), [e.text for e in played.step.events]
 
 
 def test_fifty_missions_and_whole_campaigns() -> None:
-    """Seeded campaigns with both options: every one ends; together >= 50 missions."""
-    missions = 0
-    campaigns = 0
-    seed = 0
+    """Seeded campaigns with both optional rules: every one ends; together >= 50 missions."""
+    missions = seed = 0
     while missions < 60:
-        state, _, _ = play(seed, {"coordinated": True, "scouting": True})
-        assert state.campaign.outcome in ("won", "lost")
-        assert SYSTEM.result(state) is not None
-        assert SYSTEM.waiting_on(state) == []
-        assert SYSTEM.legal_actions(state, "raiders") == []
+        game = play(SYSTEM, seed, check=check_step, keep_steps=False)
+        state = game.final
+        assert isinstance(state, RaidersState)
+        assert state.campaign.outcome in ("won", "lost") and SYSTEM.result(state) is not None
+        assert SYSTEM.waiting_on(state) == [] and SYSTEM.legal_actions(state, "raiders") == []
         missions += len(state.campaign.record)
-        campaigns += 1
         seed += 1
-    assert campaigns >= 1
 
 
 def test_single_missions_without_options() -> None:
     """The single-mission game ends after one mission (25.0 not used)."""
+    single = RaidersSystem()
+    single.playout_hints = PlayoutHints(rare=SYSTEM.playout_hints.rare, options={"single": True})
     for seed in range(100, 110):
-        state, _, _ = play(seed, {"single": True})
-        assert len(state.campaign.record) == 1
-        assert SYSTEM.result(state) is not None
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 40), st.data())
-def test_garbage_orders_raise_rule_error_only(seed: int, steps: int, data: st.DataObject) -> None:
-    """Random orders with random option values: a RuleError or a good step, input unchanged."""
-    import random
-
-    rng = random.Random(seed)
-    dice = SeededDice(seed.to_bytes(4, "big"))
-    state = SYSTEM.setup("desert", {"scouting": True, "coordinated": True}, dice).state
-    for _ in range(steps):
-        actions = SYSTEM.legal_actions(state, "raiders")
-        if not actions:
-            break
-        state = SYSTEM.apply(state, "raiders", rng.choice(actions), dice).state
-    words = ["F1", "F2", "siwa", "matruh", "Cdo-1", "SAS-1", "Sup-1", "Obj-1", "Ita-1", "C8", "x", "", "commando"]
-    for _ in range(10):
-        model = data.draw(st.sampled_from(SYSTEM.actions))
-        raw: dict[str, object] = {}
-        for spec in model.options():
-            if spec.kind == "bool":
-                raw[spec.name] = data.draw(st.booleans())
-            elif spec.kind == "enum":
-                raw[spec.name] = data.draw(st.sampled_from(spec.choices + ["bogus"]))
-            elif spec.kind == "int":
-                raw[spec.name] = data.draw(st.integers(-5, 50))
-            else:
-                raw[spec.name] = data.draw(st.sampled_from(words))
-        before = state.model_dump_json()
-        try:
-            action = SYSTEM.parse(model.name, raw)
-            step = SYSTEM.apply(state, "raiders", action, dice)
-        except RuleError:
-            assert state.model_dump_json() == before
-            continue
-        assert state.model_dump_json() == before
-        state = step.state
+        state = play(single, seed, check=check_step, keep_steps=False).final
+        assert isinstance(state, RaidersState)
+        assert len(state.campaign.record) == 1 and SYSTEM.result(state) is not None
 
 
 def test_a_purposeful_player_wins_a_whole_campaign() -> None:
-    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 40).
+    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 3).
 
     If rules or data change the dice stream, pick another winning seed with
-    ``play_smart`` (about one seed in 40 wins with this simple player).
+    ``play_smart`` (seeds 3, 4 and 61 of the first 62 win with this simple player).
     """
-    state = play_smart(40, {})
+    state = play_smart(3, {})
     assert state.campaign.outcome == "won"
     assert state.campaign.deck == []
     assert sum(r.won for r in state.campaign.record) == 6
@@ -96,28 +118,4 @@ def test_orders_are_described_for_the_command_tree() -> None:
         assert action.rule and 0 < len(action.description()) <= 100
         for spec in action.options():
             assert 0 < len(spec.description) <= 100
-    assert SYSTEM.action_type("campaign").read_only
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 60), st.data())
-def test_autocomplete_never_fails(seed: int, steps: int, data: st.DataObject) -> None:
-    """choices() answers any field with any partial options: a short list, never an error."""
-    import random
-
-    rng = random.Random(seed)
-    dice = SeededDice(seed.to_bytes(4, "big"))
-    state = SYSTEM.setup("desert", {"scouting": True, "coordinated": True}, dice).state
-    for _ in range(steps):
-        actions = SYSTEM.legal_actions(state, "raiders")
-        if not actions:
-            break
-        state = SYSTEM.apply(state, "raiders", rng.choice(actions), dice).state
-    words = st.sampled_from(["F1", "f2", "zz", "", "siwa", "air", "water", "Cdo-1", "Sup-1", "Obj-1", "C8"])
-    for _ in range(10):
-        model = data.draw(st.sampled_from(SYSTEM.actions))
-        for spec in model.options():
-            partial = {o.name: data.draw(words) for o in model.options() if data.draw(st.booleans())}
-            offered = SYSTEM.choices(state, "raiders", model.name, spec.name, partial)
-            assert len(offered) <= 25
-            assert all(len(c.label) <= 100 and len(c.value) <= 100 for c in offered)
+    assert SYSTEM.action_type("campaign").read_only and SYSTEM.action_type("card").read_only

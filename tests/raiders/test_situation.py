@@ -63,7 +63,7 @@ def test_card_hostiles_and_the_camp_fight_one_battle() -> None:
     state = put(mission_state("M4"), "kufra", "Cdo-1")
     # C2 Patrol contact: a die of hostiles (1), picked from the bin (Ita-3); Edge 1 vs 6;
     # Ita-1 eliminates Cdo-1; C2 lost costs an Op (a card discarded face down, 11.3).
-    step = do(state, A.Move(force="F1", to="gialo"), [2, 1, 1, 1, 6, 1, 1])
+    step = do(state, A.Move(force="F1", to="gialo"), [2, 1, 1, 1, 6, 1])
     assert "−1 Op: C2 lost → 5 Ops left (11.3)" in texts(step)  # the card's own lines apply
     b = mission(step).last_battle
     assert b is not None and b.source == "card" and b.card == "C2"
