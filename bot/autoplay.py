@@ -81,8 +81,11 @@ class Channel:
         options = {"system": self.system_key}
         if self.scenario:
             options["scenario"] = self.scenario
-        replies = [await self.send(self.invocation(self.moderator, ["game", "new"], options))]
-        for side in self.system.sides:
+        # A solitaire game seats whoever starts it: its player opens it.
+        solo = len(self.system.sides) == 1
+        opener = self.user(self.system.sides[0]) if solo else self.moderator
+        replies = [await self.send(self.invocation(opener, ["game", "new"], options))]
+        for side in () if solo else self.system.sides:
             replies.append(await self.send(
                 self.invocation(self.user(side), ["game", "join"], {"side": side})))
         refused = [r.text for r in replies if r.error]

@@ -116,10 +116,16 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
         )
         db.set_head(game_id, 0, state_json, dice_counter=svc.dice_counter_after(draft, dice))
         sides = ", ".join(system.sides)
+        seating = f"Sides: {sides}. Take one with /game join side:…"
+        if len(system.sides) == 1:
+            # A solitaire game has one player: whoever starts it (issue 12, point 14).
+            db.set_seat(game_id, system.sides[0], inv.user_id, inv.user_name)
+            db.set_last_mention(game_id, svc.mention_key(step.waiting_on, step.turn_part))
+            seating = f"🪑 @{inv.user_name} takes {system.sides[0]} (solitaire)."
         lines = [
             f"🎲 New game: **{system.title}** — {scenario}",
             f"Dice seed hash: `{digest}` (the seed is revealed at /game end).",
-            f"Sides: {sides}. Take one with /game join side:…",
+            seating,
             *replies.event_lines(step.events),
         ]
         reply = Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")

@@ -35,7 +35,10 @@ async def test_a_mission_in_a_channel(tmp_path: Path) -> None:
     try:
         reply = await service.handle(invocation("/game new", system="raiders", options="single,mission=M3"))
         assert not reply.error and "Prison break" in reply.text
-        assert not (await service.handle(invocation("/game join", side="raiders"))).error
+        # A solitaire game seats the player who starts it (issue 12 point 14).
+        assert "@ann takes raiders (solitaire)" in reply.text
+        joined = await service.handle(invocation("/game join", side="raiders"))
+        assert joined.error and "already hold raiders" in joined.text
         rng = random.Random(3)
         for _ in range(400):
             game = await service.live_game("raid-1")
