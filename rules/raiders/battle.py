@@ -153,6 +153,9 @@ def set_line(ctx: Ctx, order: list[str], hostiles: list[str] | None = None) -> N
     ctx.say("line", f"Raider line, round {b.round} (15.1):", "15.1")
     for part in chunks(alive(b, b.raider_line), 4):
         ctx.say("line", " › ".join(part), "15.1")
+    if hostiles:
+        for part in chunks(alive(b, b.hostile_line), 4):
+            ctx.say("line", "H: " + " › ".join(part), "15.1")
     advance(ctx)
 
 

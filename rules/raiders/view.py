@@ -221,6 +221,8 @@ def status_lines(ctx: Ctx) -> list[str]:
 def now_line(ctx: Ctx) -> str:
     """What the player can do now, in a few words."""
     state, m = ctx.state, ctx.m
+    if m.pending_place is not None:
+        return f"place {m.pending_place} (9.2)"
     if state.phase == "recruit":
         return "recruit, gear, then begin"
     if m.segment == "card":

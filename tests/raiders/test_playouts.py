@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from rules.core.playout import PlayedStep, PlayoutHints, play
 from rules.raiders import SYSTEM, RaidersSystem
 from rules.raiders.cards import MIXED, reserve_size, unseen
@@ -119,3 +122,21 @@ def test_orders_are_described_for_the_command_tree() -> None:
         for spec in action.options():
             assert 0 < len(spec.description) <= 100
     assert SYSTEM.action_type("campaign").read_only and SYSTEM.action_type("card").read_only
+
+
+_GAME = play(SYSTEM, 7)
+_STATES = [_GAME.opening.state] + [p.step.state for p in _GAME.steps]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_autocomplete_answers_any_partial_options(data: st.DataObject) -> None:
+    """choices() answers any field with any typed options: a short list, never an error."""
+    state = data.draw(st.sampled_from(_STATES))
+    model = data.draw(st.sampled_from(SYSTEM.actions))
+    words = st.sampled_from(["F1", "f2", "zz", "", "siwa", "air", "Cdo-1", "Sup-1", "Obj-1", "C8", "m2", "x" * 90])
+    for spec in model.options():
+        partial = {o.name: data.draw(words) for o in model.options() if data.draw(st.booleans())}
+        offered = SYSTEM.choices(state, "raiders", model.name, spec.name, partial)
+        assert len(offered) <= 25
+        assert all(len(c.label) <= 100 and len(c.value) <= 100 for c in offered)
