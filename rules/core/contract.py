@@ -372,7 +372,9 @@ class GameSystem(ABC, Generic[StateT]):
 
     def not_now(self, state: StateT, side: str, action: Action) -> str:
         """The sentence for an order given in the wrong phase: which orders are open now."""
-        names = sorted({r.action.name for r in self.orders_open(state, side)})
+        # Orders with a legal offer now; the open ones when none has (a system without offers).
+        names = sorted({a.name for a in self.legal_actions(state, side)}) or \
+            sorted({r.action.name for r in self.orders_open(state, side)})
         return (f"'{action.name}' is not an order of this phase ({self.phase_title(state)}); "
                 f"orders now: {', '.join(names) or 'none'}.")
 
