@@ -24,6 +24,12 @@ class CommandSpec(BaseModel):
     may_render: bool = False
     #: Only moderators may run it.
     moderator_only: bool = False
+    #: Builds a big file (a log): the Discord adapter defers before any work.
+    defer_first: bool = False
+    #: Its answer is for the invoker only (so a first defer is private too).
+    private: bool = False
+    #: Uses per user and channel: ``(times, seconds)``, for public renders and big files.
+    cooldown: tuple[int, float] | None = None
 
 
 class CommandGroup(BaseModel):
@@ -67,15 +73,34 @@ def game_group() -> CommandGroup:
             ),
             CommandSpec(name="leave", description="Give up your seat(s) in this game"),
             CommandSpec(name="status", description="Turn, phase, who acts and what they can do"),
-            CommandSpec(name="map", description="The latest map snapshot", may_render=True),
+            CommandSpec(
+                name="map",
+                description="The latest map (only you see it unless you post it)",
+                options=[_opt("post", "bool", "Post it in the channel for everyone", False)],
+                may_render=True,
+                cooldown=(2, 30.0),
+            ),
             CommandSpec(
                 name="log",
                 description="The numbered steps with dice and rules",
-                options=[_opt("last", "int", "How many steps (default 10)", False,
-                              minimum=1, maximum=50)],
+                options=[
+                    _opt("last", "int", "How many steps a page (default 10)", False,
+                         minimum=1, maximum=50),
+                    _opt("page", "int", "Which page back: 1 is the latest", False, minimum=1),
+                ],
+                cooldown=(5, 30.0),
             ),
-            CommandSpec(name="export", description="The whole log as a replayable JSON file"),
-            CommandSpec(name="end", description="End the game and reveal the dice seed"),
+            CommandSpec(
+                name="export",
+                description="The whole log as a replayable file (.json.gz)",
+                options=[_opt("game", "int", "An older game of this channel, by number", False,
+                              minimum=1)],
+                defer_first=True,
+                private=True,
+                cooldown=(1, 60.0),
+            ),
+            CommandSpec(name="end", description="End the game and reveal the dice seed",
+                        defer_first=True),
             CommandSpec(
                 name="help",
                 description="What the orders do, their options and rules",

@@ -8,8 +8,12 @@ DISCORD_TOKEN          the bot token; without it ``referee`` opens       (none)
 REFEREE_DB             the SQLite file                                  ./referee.sqlite3
 REFEREE_GUILD_IDS      comma-separated server ids that get the           (none: global sync)
                        commands instantly (for testing a server)
-REFEREE_MODERATOR_ROLE a role whose members moderate, besides Manage      Referee Moderator
-                       Channels / Manage Server
+REFEREE_MODERATOR_ROLE the role whose members moderate, besides Manage  Referee Moderator
+                       Channels / Manage Server: its id (best: a rename
+                       does not break it) or its name
+REFEREE_SHARD_COUNT    how many shards the bot runs in all              (Discord's advice)
+REFEREE_SHARDS         comma-separated shard ids this process runs      (all of them)
+                       (needs REFEREE_SHARD_COUNT)
 REFEREE_LOG_LEVEL      DEBUG, INFO, WARNING, ERROR                       INFO
 REFEREE_SNAPSHOT_DIR   where the console writes map snapshots            ./snapshots
 =====================  ===============================================  ====================
@@ -20,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -35,14 +39,30 @@ class Settings(BaseSettings):
     moderator_role: str = "Referee Moderator"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     snapshot_dir: Path = Path("./snapshots")
+    shard_count: int | None = Field(default=None, ge=1)
+    shards: Annotated[list[int] | None, NoDecode] = None
 
-    @field_validator("guild_ids", mode="before")
+    @field_validator("guild_ids", "shards", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # "123, 456" from the environment; a list when built in code.
         if isinstance(value, str):
             return [int(part) for part in value.replace(" ", "").split(",") if part]
         return value
+
+    @model_validator(mode="after")
+    def _shards_need_a_count(self) -> "Settings":
+        # discord.py runs a subset of shards only when it knows how many there are in all.
+        if self.shards is not None:
+            if self.shard_count is None:
+                raise ValueError("REFEREE_SHARDS needs REFEREE_SHARD_COUNT (the total) too")
+            wrong = [s for s in self.shards if not 0 <= s < self.shard_count]
+            if wrong:
+                raise ValueError(
+                    f"REFEREE_SHARDS {wrong} are not shard ids below REFEREE_SHARD_COUNT "
+                    f"({self.shard_count})"
+                )
+        return self
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -33,6 +33,8 @@ class Invocation(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     #: The Discord interaction id (or a console counter); a repeat is answered from the log.
     interaction_id: str | None = None
+    #: Sent from a direct message or group DM (Discord): games need a server channel.
+    private_channel: bool = False
 
 
 class Attachment(BaseModel):

@@ -24,6 +24,7 @@ from bot import commands as catalogue
 from bot import replies
 from bot.config import Settings
 from bot.models import Attachment, Invocation, Reply, UserRef
+from bot.owed import OwedAnnouncements
 from bot.store import GameRow, SeatRow, StepRow, Store, utcnow
 from bot.writer import Writer
 from rules.core import registry
@@ -104,6 +105,7 @@ class Service:
         self._locks: dict[str, asyncio.Lock] = {}
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._snapshots: OrderedDict[str, bytes] = OrderedDict()
+        self.announcements = OwedAnnouncements(store)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -122,6 +124,10 @@ class Service:
     async def handle(self, inv: Invocation) -> Reply:
         """Run one command.  Never raises: every failure becomes an ephemeral sentence."""
         try:
+            if inv.private_channel:
+                raise RuleError(
+                    "Referee commands work in a server channel or thread, not in direct messages."
+                )
             handler = self._handler(inv.command)
             async with self._lock(inv.channel_id):
                 # A system order stores its step and its reply in one unit, both UNIQUE on
@@ -200,6 +206,18 @@ class Service:
         while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
             self._snapshots.popitem(last=False)
         return name, png
+
+    async def owe(self, channel_id: str, reply: Reply) -> None:
+        """Keep an announcement that could not be delivered, for the channel's next reply."""
+        await self.announcements.owe(channel_id, reply)
+
+    async def owed(self, channel_id: str) -> list[tuple[int, Reply]]:
+        """The announcements still owed in a channel, oldest first."""
+        return await self.announcements.owed(channel_id)
+
+    async def settle(self, owed_id: int) -> None:
+        """An owed announcement was delivered."""
+        await self.announcements.settle(owed_id)
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""

@@ -4,43 +4,48 @@ The flow of one command (see :func:`respond`):
 
 1. build the :class:`Invocation` (channel = the thread's own id in a thread, so every thread
    can hold its own game);
-2. ``reply = await service.handle(inv)``: the step is committed before this returns, so
+2. commands that build big files (``/game end``, ``/game export``) defer at once;
+3. ``reply = await service.handle(inv)``: the step is committed before this returns, so
    nothing is acknowledged that is not stored;
-3. an error reply goes back ephemeral; a reply with a snapshot is deferred first, the PNG is
-   rendered off the event loop by ``service.attach_snapshot`` and sent as a follow-up;
-   anything else is sent at once.
+4. an error reply goes back ephemeral; any other reply goes out through
+   :class:`~bot.discord.delivery.Delivery`: the text with the ping first, the map after,
+   and to the channel (or owed) if the interaction cannot carry it.
 
-Discord drops an interaction that is not answered within 3 seconds.  ``handle`` is meant to
-be fast, but a busy database can stall it; if it has not answered after ``defer_after``
-seconds the interaction is deferred publicly while it finishes.  Should the answer then be
-private (an error, help), the public "thinking" message is deleted and the answer follows
-ephemeral.
+Discord drops an interaction that is not answered within 3 seconds of its creation.  The
+clock starts at ``interaction.created_at``, not when the callback starts: if ``handle`` has
+not answered ``defer_after`` seconds after the interaction was created, it is deferred
+publicly while it finishes.  Should the answer then be private (an error, help), the public
+"thinking" message is deleted and the answer follows ephemeral.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import Any, Protocol
 
 import discord
 
 from bot.commands import CommandGroup
+from bot.discord.delivery import (
+    DEFERRED,
+    PLACEHOLDER,
+    Delivery,
+    OwedLike,
+    deliver_owed,
+)
 from bot.discord.errors import apology, new_incident_id
-from bot.discord.messages import CONTENT_LIMIT, Outgoing, compose
+from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.models import Invocation, Reply, UserRef
 from rules.core.contract import Choice
 
 log = logging.getLogger("referee.discord")
 
-#: Key in ``Interaction.extras``: a public "thinking" placeholder is showing.
-_PLACEHOLDER = "referee_public_placeholder"
-#: Seconds ``handle`` may take before the interaction is deferred (Discord allows 3).
+#: Seconds after the interaction's creation before it is deferred (Discord allows 3).
 DEFER_AFTER = 2.0
 
 
-class ServiceLike(Protocol):
+class ServiceLike(OwedLike, Protocol):
     """The part of :class:`bot.service.Service` the Discord front end uses."""
 
     groups: list[CommandGroup]
@@ -74,8 +79,8 @@ def is_moderator(interaction: discord.Interaction, moderator_role: str) -> bool:
     """Whether the invoker moderates games in this channel.
 
     True for members with Manage Channels or Manage Server in the channel (Administrator
-    implies both), and for members holding the role named ``moderator_role`` (compared
-    without regard to case, since server admins type role names by hand).
+    implies both), and for members holding the moderator role: ``moderator_role`` is a role
+    id (robust to renames), or else a role name compared without regard to case.
     """
     user = interaction.user
     if not isinstance(user, discord.Member):
@@ -85,14 +90,22 @@ def is_moderator(interaction: discord.Interaction, moderator_role: str) -> bool:
     perms = interaction.permissions
     if perms.administrator or perms.manage_channels or perms.manage_guild:
         return True
-    wanted = moderator_role.strip().casefold()
+    wanted = moderator_role.strip()
+    if wanted.isdigit():
+        return any(role.id == int(wanted) for role in user.roles)
+    wanted = wanted.casefold()
     return bool(wanted) and any(role.name.casefold() == wanted for role in user.roles)
+
+
+def display_name(user: discord.abc.User) -> str:
+    """A user's display name, Markdown escaped: ``*Bob*`` must not turn a reply italic."""
+    return discord.utils.escape_markdown(user.display_name)
 
 
 def option_value(value: Any) -> Any:
     """An option value as the service takes it: users become :class:`UserRef`."""
     if isinstance(value, (discord.Member, discord.User)):
-        return UserRef(id=str(value.id), name=value.display_name)
+        return UserRef(id=str(value.id), name=display_name(value))
     if isinstance(value, discord.Object):
         # An unresolved user (autocomplete sends bare ids): keep the id as the name too.
         return UserRef(id=str(value.id), name=str(value.id))
@@ -113,66 +126,48 @@ def invocation_from(
         channel_id=str(interaction.channel_id),
         guild_id=str(interaction.guild_id) if interaction.guild_id else None,
         user_id=str(user.id),
-        user_name=user.display_name,
+        user_name=display_name(user),
         is_moderator=is_moderator(interaction, moderator_role),
         command=command,
         options={k: option_value(v) for k, v in options.items() if v is not None},
         interaction_id=str(interaction.id),
+        private_channel=interaction.guild_id is None,
     )
 
 
-def _files(message: Outgoing) -> list[discord.File]:
-    return [
-        discord.File(
-            io.BytesIO(item.data), filename=item.filename, description=item.description or None
-        )
-        for item in message.attachments
-    ]
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot needs in this channel and lacks, by their names in Discord.
+
+    Send Messages (Send Messages in Threads in a thread) to post a reply that the
+    interaction could not carry; Attach Files for maps and logs.  No embeds are used.
+    """
+    perms = interaction.app_permissions
+    missing = []
+    in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
+        interaction.channel, "type", None) in (discord.ChannelType.public_thread,
+                                               discord.ChannelType.private_thread)
+    if in_thread and not perms.send_messages_in_threads:
+        missing.append("Send Messages in Threads")
+    elif not in_thread and not perms.send_messages:
+        missing.append("Send Messages")
+    if not perms.attach_files:
+        missing.append("Attach Files")
+    return missing
 
 
-def _allowed(message: Outgoing) -> discord.AllowedMentions:
-    # Only the users the service named may be pinged: never @everyone or a role, whatever a
-    # player typed into a name or a reason.
-    return discord.AllowedMentions(
-        users=[discord.Object(id=int(user_id)) for user_id in message.mentions],
-        everyone=False,
-        roles=False,
-        replied_user=False,
-    )
-
-
-def fit_files(reply: Reply, size_limit: int) -> Reply:
-    """Drop attachments Discord would refuse as too large, saying so in the text."""
-    kept = [a for a in reply.attachments if len(a.data) <= size_limit]
-    if len(kept) == len(reply.attachments):
+def permission_note(reply: Reply, missing: list[str]) -> Reply:
+    """Say plainly which permission the bot lacks, and drop what it would be refused."""
+    if reply.ephemeral and "Attach Files" not in missing:
         return reply
-    notes = [
-        f"({a.filename} is {len(a.data) / 1e6:.1f} MB; Discord takes at most "
-        f"{size_limit / 1e6:.1f} MB here, so it is not attached.)"
-        for a in reply.attachments
-        if len(a.data) > size_limit
-    ]
-    return reply.model_copy(update={"attachments": kept, "text": "\n".join([reply.text, *notes])})
-
-
-async def deliver(interaction: discord.Interaction, reply: Reply, *, ephemeral: bool) -> None:
-    """Send ``reply`` as the interaction's response (or follow-ups once it was deferred)."""
-    reply = fit_files(reply, interaction.filesize_limit)
-    for message in compose(reply):
-        kwargs: dict[str, Any] = {
-            "content": message.content or None,
-            "allowed_mentions": _allowed(message),
-            "ephemeral": ephemeral,
-        }
-        files = _files(message)
-        if files:
-            kwargs["files"] = files
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-            # The first follow-up replaced the "thinking" placeholder: it is the answer now.
-            interaction.extras[_PLACEHOLDER] = False
-        else:
-            await interaction.response.send_message(**kwargs)
+    lacks = [m for m in missing if m != "Attach Files" or reply.snapshot_key or reply.attachments]
+    if not lacks:
+        return reply
+    update: dict[str, Any] = {}
+    if "Attach Files" in lacks:
+        update = {"snapshot_key": None, "attachments": []}
+    note = (f"(I lack the {' and '.join(lacks)} permission{'s' if len(lacks) > 1 else ''} "
+            "in this channel; a server admin can grant it in the channel's settings.)")
+    return reply.model_copy(update={**update, "text": f"{reply.text}\n{note}"})
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
@@ -196,19 +191,36 @@ async def _drop_public_defer(interaction: discord.Interaction) -> None:
     Only the placeholder: once a follow-up has replaced it, it holds a real answer (the
     report of a committed step) and stays.
     """
-    if not interaction.extras.get(_PLACEHOLDER):
+    if not interaction.extras.get(PLACEHOLDER):
         return
     try:
         await interaction.delete_original_response()
     except discord.HTTPException:
         log.warning("could not delete the deferred response of interaction %s", interaction.id)
-    interaction.extras[_PLACEHOLDER] = False
+    interaction.extras[PLACEHOLDER] = False
 
 
-async def _defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> bool:
+    """Defer with a "thinking" placeholder; False if Discord refused (the work goes on)."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException as error:
+        log.warning("could not defer interaction %s: %s", interaction.id, error)
+        return False
     # Remember whether a public placeholder now stands in the channel (see above).
-    interaction.extras[_PLACEHOLDER] = not ephemeral
-    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[PLACEHOLDER] = not ephemeral
+    interaction.extras[DEFERRED] = True
+    return True
+
+
+def seconds_left(interaction: discord.Interaction, defer_after: float) -> float:
+    """How long ``handle`` may still run before deferring, counted from the creation.
+
+    The elapsed time is clamped to ``[0, defer_after]``: a clock ahead of Discord's must
+    not make us wait longer, one behind defers at once.
+    """
+    elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return defer_after - min(max(elapsed, 0.0), defer_after)
 
 
 async def respond(
@@ -217,38 +229,66 @@ async def respond(
     inv: Invocation,
     *,
     defer_after: float = DEFER_AFTER,
+    defer_first: bool = False,
+    private: bool = False,
 ) -> None:
-    """Run ``inv`` through the service and answer the interaction (see the module doc)."""
+    """Run ``inv`` through the service and answer the interaction (see the module doc).
+
+    ``defer_first`` defers before any work (commands that build big files), privately
+    when ``private``.
+    """
+    missing = missing_permissions(interaction)
+    if defer_first:
+        await defer(interaction, ephemeral=private)
     pending = asyncio.ensure_future(service.handle(inv))
-    done, _ = await asyncio.wait({pending}, timeout=defer_after)
-    if not done:
-        log.info("/%s is slow; deferring interaction %s", " ".join(inv.command), interaction.id)
-        try:
-            await _defer(interaction, ephemeral=False)
-        except discord.HTTPException:
-            # The interaction is gone, but the command still runs to its end (and commits).
-            await pending
-            raise
+    if not interaction.response.is_done():
+        done, _ = await asyncio.wait({pending}, timeout=seconds_left(interaction, defer_after))
+        if not done:
+            log.info("/%s is slow; deferring interaction %s", " ".join(inv.command), interaction.id)
+            await defer(interaction, ephemeral=False)
     reply = await pending
     if reply.error:
-        await send_private(interaction, reply.text)
+        await _private_or_log(interaction, reply.text)
+        await _owed(interaction, service, inv, reply)
         return
-    if reply.snapshot_key:
-        if not interaction.response.is_done():
-            await _defer(interaction, ephemeral=reply.ephemeral)
-        reply = await _with_snapshot(service, reply)
+    reply = permission_note(reply, missing)
     if reply.ephemeral and interaction.response.is_done():
         # Deferred publicly because handle was slow, but the answer is private.
         await _drop_public_defer(interaction)
-    await deliver(interaction, reply, ephemeral=reply.ephemeral)
+    skip = {inv.user_id}
+    reply = reply.model_copy(update={"mentions": [m for m in pingable(reply.mentions) if m not in skip]})
+    delivery = Delivery(interaction, reply, owed=service,
+                        complete=lambda r: _with_snapshot(service, r))
+    await delivery.run()
+    if not delivery.pending:
+        await _owed(interaction, service, inv, reply)
+
+
+async def _private_or_log(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException as error:
+        # A refusal changed nothing: there is nothing to announce in the channel.
+        log.warning("could not send a refusal to interaction %s: %s", interaction.id, error)
+
+
+async def _owed(interaction: discord.Interaction, service: ServiceLike, inv: Invocation,
+                reply: Reply) -> None:
+    """Deliver what this channel is owed, pinging neither the invoker nor those just pinged."""
+    try:
+        await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions})
+    except Exception:  # noqa: BLE001 - the reply itself went out; owed ones wait for the next
+        log.exception("delivering owed announcements in %s failed", interaction.channel_id)
 
 
 async def _with_snapshot(service: ServiceLike, reply: Reply) -> Reply:
     """Attach the snapshot; if rendering fails the step still stands, so say so and go on."""
+    if not reply.snapshot_key:
+        return reply
     try:
         return await service.attach_snapshot(reply)
     except Exception:
         incident = new_incident_id()
         log.exception("incident %s: rendering snapshot %s failed", incident, reply.snapshot_key)
         note = f"(No map this time: {apology(incident)})"
-        return reply.model_copy(update={"text": f"{reply.text}\n{note}"})
+        return reply.model_copy(update={"text": f"{reply.text}\n{note}", "snapshot_key": None})

@@ -23,6 +23,7 @@ import discord
 
 from bot.config import Settings
 from bot.discord.adapter import DEFER_AFTER, ServiceLike
+from bot.discord.inflight import InFlight
 from bot.discord.tree import RefereeTree, install_commands
 from bot.service import Service
 
@@ -36,11 +37,28 @@ async def open_service(settings: Settings) -> ServiceLike:
     return await Service.open(settings)
 
 
-class RefereeClient(discord.Client):
-    """The bot: a ``discord.Client`` with the Referee command tree.
+#: Seconds a shutdown waits for the commands in flight before closing the connection.
+SHUTDOWN_WAIT = 10.0
 
-    Only the default (unprivileged) intents are asked for: slash commands need none.
-    Mentions are off by default; a reply allows exactly the players it names.
+
+def intents() -> discord.Intents:
+    """The gateway intents the bot needs: ``guilds`` only.
+
+    Slash commands arrive without any intent; ``guilds`` keeps the servers, channels,
+    threads and roles cached (the moderator role, thread parents).  No members, no
+    messages, no presences: less traffic per shard and nothing privileged to apply for.
+    """
+    return discord.Intents(guilds=True)
+
+
+class RefereeClient(discord.AutoShardedClient):
+    """The bot: an ``AutoShardedClient`` with the Referee command tree.
+
+    Sharded because Discord refuses an unsharded connection past 2,500 servers: the shard
+    count comes from Discord unless ``REFEREE_SHARD_COUNT`` is set, and ``REFEREE_SHARDS``
+    runs only some of them in this process (one process per group of shards).  No message
+    cache (``max_messages=None``): the bot never reads messages.  Mentions are off by
+    default; a reply allows exactly the players it names.
     """
 
     def __init__(
@@ -52,9 +70,15 @@ class RefereeClient(discord.Client):
         force_sync: bool = False,
     ) -> None:
         super().__init__(
-            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
+            intents=intents(),
+            max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            shard_ids=settings.shards,
         )
         self.settings = settings
+        self.in_flight = InFlight()
+        self.shutdown_wait = SHUTDOWN_WAIT
         self.tree = RefereeTree(self)
         self.service: ServiceLike | None = None
         self._opener = opener
@@ -65,7 +89,8 @@ class RefereeClient(discord.Client):
         """Open the service, build the command tree and sync it (runs once, after login)."""
         self.service = await self._opener(self.settings)
         install_commands(
-            self.tree, self.service, self.settings.moderator_role, defer_after=self._defer_after
+            self.tree, self.service, self.settings.moderator_role,
+            defer_after=self._defer_after, in_flight=self.in_flight,
         )
         await self.sync_commands()
 
@@ -102,9 +127,17 @@ class RefereeClient(discord.Client):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Close the gateway connection, then the service and its database."""
+        """Let the commands in flight finish (bounded), close the gateway and HTTP session,
+        then the service and its database, last."""
+        self.in_flight.closing = True
+        await self.in_flight.wait(self.shutdown_wait)
         try:
-            await super().close()
+            if self.shards:
+                await super().close()
+            else:
+                # No shard was ever launched (a failed login, the tests): AutoShardedClient's
+                # close expects its shard queue, so close the plain client's parts.
+                await discord.Client.close(self)
         finally:
             service, self.service = self.service, None
             if service is not None:

@@ -10,6 +10,7 @@ operator can find it.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 
 from discord import app_commands
@@ -51,6 +52,12 @@ def explain(error: BaseException, command: str = "") -> str:
         return (
             f"'{str(original.value)[:40]}' is not a valid {original.type.name} here; "
             "pick a value from the list Discord offers."
+        )
+    if isinstance(original, app_commands.CommandOnCooldown):
+        wait = max(1, math.ceil(original.retry_after))
+        return (
+            f"/{command or 'this command'} was used a lot here just now; "
+            f"try again in {wait} s."
         )
     if isinstance(original, app_commands.NoPrivateMessage):
         return "Referee commands work in a server channel or thread, not in direct messages."

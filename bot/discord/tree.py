@@ -33,6 +33,8 @@ from discord import app_commands
 from bot.commands import CommandGroup, CommandSpec
 from bot.discord.adapter import DEFER_AFTER, ServiceLike, invocation_from, respond, send_private
 from bot.discord.errors import explain
+from bot.discord.inflight import InFlight
+from rules.core import registry
 from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 
 log = logging.getLogger("referee.discord")
@@ -43,6 +45,9 @@ MAX_SUBCOMMANDS = 25
 MAX_DESCRIPTION = 100
 #: Autocomplete must answer within Discord's 3 s; past this we answer with nothing.
 AUTOCOMPLETE_TIMEOUT = 2.0
+
+#: What a command sent while the bot shuts down is told (it changed nothing).
+RESTARTING = "The referee is restarting; nothing was changed. Try again in a minute."
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
@@ -66,6 +71,23 @@ class RefereeTree(app_commands.CommandTree):
 def _clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
     text = " ".join(text.split()) or "…"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _user_and_channel(interaction: discord.Interaction) -> tuple[int | None, int]:
+    """Cooldowns count per user and channel: one busy channel does not block another."""
+    return (interaction.channel_id, interaction.user.id)
+
+
+def choice_label(value: str) -> str:
+    """What a player reads for a fixed choice: a system's title, or the key in words.
+
+    ``rr`` -> ``Raid and Riposte``; ``gain_op`` -> ``Gain op``.  The value sent stays the key.
+    """
+    systems = registry.load_all()
+    if value in systems:
+        return _clip(systems[value].title)
+    words = value.replace("_", " ").replace("-", " ").strip()
+    return _clip(words[:1].upper() + words[1:]) if words else value
 
 
 def python_name(option: str) -> str:
@@ -99,61 +121,89 @@ def _uses_autocomplete(spec: OptionSpec) -> bool:
 class CommandFactory:
     """Builds the commands of the catalogue around one service.
 
-    ``moderator_role`` is the role name that makes a member a moderator;
-    ``defer_after`` how long ``handle`` may take before the interaction is deferred.
+    ``moderator_role`` is the role (id or name) that makes a member a moderator;
+    ``defer_after`` how long after its creation an interaction is deferred if ``handle``
+    has not answered; ``in_flight`` counts the commands running (for a clean shutdown).
     """
 
-    def __init__(self, service: ServiceLike, moderator_role: str, defer_after: float = DEFER_AFTER):
+    def __init__(self, service: ServiceLike, moderator_role: str, defer_after: float = DEFER_AFTER,
+                 in_flight: InFlight | None = None):
         self.service = service
         self.moderator_role = moderator_role
         self.defer_after = defer_after
+        self.in_flight = in_flight or InFlight()
 
     # -- groups and commands ---------------------------------------------------------------
 
     def group(self, group: CommandGroup) -> app_commands.Group:
-        """The ``app_commands.Group`` of one catalogue group."""
+        """The ``app_commands.Group`` of one catalogue group.
+
+        Server-only through ``allowed_contexts`` (and ``dm_permission`` for older clients),
+        installable to servers only; ``/mod`` is shown by default only to members with
+        Manage Channels (server admins can change that in Integrations), the service still
+        checks every use.
+        """
         if len(group.commands) > MAX_SUBCOMMANDS:
             raise ValueError(
                 f"/{group.name} has {len(group.commands)} subcommands; "
                 f"Discord allows {MAX_SUBCOMMANDS}"
             )
+        moderated = bool(group.commands) and all(c.moderator_only for c in group.commands)
         result = app_commands.Group(
-            name=group.name, description=_clip(group.description), guild_only=True
+            name=group.name,
+            description=_clip(group.description),
+            guild_only=True,
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=False, private_channel=False
+            ),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            default_permissions=discord.Permissions(manage_channels=True) if moderated else None,
         )
         for spec in group.commands:
             result.add_command(self.command(group.name, spec))
         return result
 
     def command(self, group: str, spec: CommandSpec) -> app_commands.Command:
-        """The ``app_commands.Command`` of ``/group spec.name``."""
+        """The ``app_commands.Command`` of ``/group spec.name``.
+
+        The callback gets a generated signature; descriptions, renames, choices and
+        autocomplete are then applied with discord.py's public decorators, exactly as on
+        a hand-written command.
+        """
         renames = {python_name(o.name): o.name for o in spec.options}
-        callback = self._callback(group, spec.name, renames)
+        callback = self._callback(group, spec, renames)
         callback.__signature__ = self._signature(spec)  # type: ignore[attr-defined]
-        callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-            python_name(o.name): _clip(o.description) for o in spec.options
-        }
-        callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-            py: name for py, name in renames.items() if py != name
-        }
-        callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-            python_name(o.name): [
-                app_commands.Choice(name=c[:MAX_DESCRIPTION], value=c[:MAX_OPTION_LENGTH])
-                for c in o.choices
-            ]
-            for o in spec.options
-            if o.kind == "enum" and not _uses_autocomplete(o)
-        }
-        callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
-            python_name(o.name): self._autocomplete(group, spec, o)
-            for o in spec.options
-            if _uses_autocomplete(o)
-        }
-        return app_commands.Command(
+        decorators = [
+            app_commands.describe(
+                **{python_name(o.name): _clip(o.description) for o in spec.options}
+            ),
+            app_commands.rename(**{py: name for py, name in renames.items() if py != name}),
+            app_commands.choices(**{
+                python_name(o.name): [
+                    app_commands.Choice(name=choice_label(c), value=c[:MAX_OPTION_LENGTH])
+                    for c in o.choices
+                ]
+                for o in spec.options
+                if o.kind == "enum" and not _uses_autocomplete(o)
+            }),
+            app_commands.autocomplete(**{
+                python_name(o.name): self._autocomplete(group, spec, o)
+                for o in spec.options
+                if _uses_autocomplete(o)
+            }),
+        ]
+        for decorate in decorators:
+            callback = decorate(callback)
+        command = app_commands.Command(
             name=spec.name,
             description=_clip(spec.description),
             callback=callback,
             extras={"spec": spec, "group": group},
         )
+        if spec.cooldown:
+            rate, per = spec.cooldown
+            command = app_commands.checks.cooldown(rate, per, key=_user_and_channel)(command)
+        return command
 
     def _signature(self, spec: CommandSpec) -> inspect.Signature:
         params = [
@@ -174,8 +224,9 @@ class CommandFactory:
             )
         return inspect.Signature(params)
 
-    def _callback(self, group: str, name: str, renames: dict[str, str]) -> Callback:
+    def _callback(self, group: str, spec: CommandSpec, renames: dict[str, str]) -> Callback:
         factory = self
+        name = spec.name
 
         async def run_command(interaction: discord.Interaction, **options: Any) -> None:
             inv = invocation_from(
@@ -185,7 +236,14 @@ class CommandFactory:
                 factory.moderator_role,
             )
             log.debug("/%s %s by %s in %s", group, name, inv.user_id, inv.channel_id)
-            await respond(interaction, factory.service, inv, defer_after=factory.defer_after)
+            if factory.in_flight.closing:
+                await send_private(interaction, RESTARTING)
+                return
+            async with factory.in_flight.track():
+                await respond(
+                    interaction, factory.service, inv, defer_after=factory.defer_after,
+                    defer_first=spec.defer_first, private=spec.private,
+                )
 
         run_command.__qualname__ = run_command.__name__ = f"{group}_{name}"
         return run_command
@@ -229,9 +287,10 @@ def install_commands(
     moderator_role: str,
     *,
     defer_after: float = DEFER_AFTER,
+    in_flight: InFlight | None = None,
 ) -> list[app_commands.Group]:
     """Add one group per catalogue group of ``service`` to ``tree``; returns the groups."""
-    factory = CommandFactory(service, moderator_role, defer_after)
+    factory = CommandFactory(service, moderator_role, defer_after, in_flight)
     groups = [factory.group(group) for group in service.groups]
     for group in groups:
         tree.add_command(group, override=True)

@@ -45,12 +45,19 @@ def fake_service() -> FakeService:
     return FakeService()
 
 
-async def start_client(client: RefereeClient, service: Any, defer_after: float) -> RefereeClient:
-    """What ``setup_hook`` does, minus the sync: the service in, the commands installed."""
+async def start_client(client: RefereeClient, service: Any, defer_after: float,
+                       recorder: RecordingAdapter | None = None) -> RefereeClient:
+    """What ``setup_hook`` does, minus the sync: the service in, the commands installed.
+
+    With a ``recorder``, the client's REST requests (``channel.send``) are recorded too.
+    """
     await client._async_setup_hook()
     log_in(client)
+    if recorder is not None:
+        recorder.record_rest(client)
     client.service = service
-    install_commands(client.tree, service, client.settings.moderator_role, defer_after=defer_after)
+    install_commands(client.tree, service, client.settings.moderator_role,
+                     defer_after=defer_after, in_flight=client.in_flight)
     add_guild(client, role_name=client.settings.moderator_role)
     return client
 
@@ -67,11 +74,11 @@ def defer_after() -> float:
 
 @pytest.fixture
 async def fake_bot(
-    settings: Settings, fake_service: FakeService, defer_after: float
+    settings: Settings, fake_service: FakeService, defer_after: float, recorder: RecordingAdapter
 ) -> AsyncIterator[RefereeClient]:
     """A real client and tree over the fake service."""
     client = RefereeClient(settings)
-    yield await start_client(client, fake_service, defer_after=defer_after)
+    yield await start_client(client, fake_service, defer_after=defer_after, recorder=recorder)
     await client.close()
 
 

@@ -42,24 +42,43 @@ MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
 SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
+SEND_MESSAGES_IN_THREADS = 1 << 38
+#: What the bot is granted in the test channel unless a test says otherwise.
+BOT_PERMISSIONS = SEND_MESSAGES | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
 
 
 @dataclass
 class Sent:
-    """One HTTP request discord.py made: what it would have sent to Discord."""
+    """One HTTP request discord.py made: what it would have sent to Discord.
+
+    ``creates`` says whether the request makes a new message appear (only those notify the
+    users they mention): an initial response with a message, a follow-up that is not the
+    first after a deferred response (that one edits the "thinking" placeholder), or a
+    message posted to a channel.
+    """
 
     method: str
     path: str
     payload: dict[str, Any] | None
     files: dict[str, bytes] = field(default_factory=dict)
+    creates: bool = False
+    #: The error injected into this request, if any (the request then did nothing).
+    failed: Exception | None = None
 
     @property
     def kind(self) -> str:
-        """``callback``, ``followup``, ``edit_original`` or ``delete_original``."""
+        """``callback``, ``followup``, ``edit_original``, ``edit_followup``,
+        ``delete_original``, ``get_original`` or ``channel_send``."""
+        if self.path.startswith("/channels/"):
+            return "channel_send"
         if self.path.endswith("/callback"):
             return "callback"
         if self.path.endswith("/messages/@original"):
-            return "delete_original" if self.method == "DELETE" else "edit_original"
+            return {"DELETE": "delete_original", "GET": "get_original"}.get(
+                self.method, "edit_original")
+        if "/messages/" in self.path:
+            return "edit_followup"
         return "followup"
 
     @property
@@ -73,9 +92,62 @@ class Sent:
         """Whether the message carries the EPHEMERAL flag (64)."""
         return bool(self.message.get("flags", 0) & EPHEMERAL)
 
+    @property
+    def content(self) -> str:
+        """The message text ("" for requests without one)."""
+        if self.payload is None:
+            return ""
+        return self.message.get("content") or ""
+
+    @property
+    def pinged(self) -> list[int]:
+        """The users this request allows to be pinged and whose mention it holds."""
+        if self.payload is None:
+            return []
+        allowed = self.message.get("allowed_mentions") or {}
+        return [int(u) for u in allowed.get("users", []) if f"<@{u}>" in self.content]
+
+    @property
+    def delivered(self) -> bool:
+        """Discord accepted it (no failure was injected)."""
+        return self.failed is None
+
+
+@dataclass
+class Failure:
+    """An error to answer some requests with: the first ``times`` of ``kind`` from ``after``."""
+
+    kind: str
+    error: Exception
+    times: int = 1
+    after: int = 0
+
+
+def http_error(status: int, code: int, message: str) -> discord.HTTPException:
+    """The exception discord.py raises when Discord answers ``status`` with error ``code``."""
+    response = type("Response", (), {"status": status, "reason": message})()
+    cls = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    if status >= 500:
+        cls = discord.DiscordServerError
+    return cls(response, {"code": code, "message": message})
+
+
+#: The failures the delivery tests inject, as Discord sends them.
+FAILURES = {
+    "10062 unknown interaction": lambda: http_error(404, 10062, "Unknown interaction"),
+    "10015 unknown webhook": lambda: http_error(404, 10015, "Unknown Webhook"),
+    "50013 missing permissions": lambda: http_error(403, 50013, "Missing Permissions"),
+    "429 rate limited": lambda: http_error(429, 0, "You are being rate limited."),
+    "503 server error": lambda: http_error(503, 0, "Service Unavailable"),
+}
+
 
 class RecordingAdapter(AsyncWebhookAdapter):
-    """discord.py's webhook adapter with the network replaced by a recorder."""
+    """discord.py's webhook adapter with the network replaced by a recorder.
+
+    :meth:`record_rest` also records what the client sends through its REST client
+    (``channel.send``), so a test sees every request of a reply, whatever path it took.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -85,26 +157,75 @@ class RecordingAdapter(AsyncWebhookAdapter):
         #: every request from number ``fail_from`` on (counting from 0).
         self.fail_with: Exception | None = None
         self.fail_from = 0
+        #: Finer failures: by kind of request (see :class:`Failure`).
+        self.failures: list[Failure] = []
+        #: Per interaction token: deferred, and whether its first follow-up was sent.
+        self._deferred: dict[str, bool] = {}
+        self._originals: set[str] = set()
+
+    def fail(self, kind: str, error: Exception, *, times: int = 1, after: int = 0) -> None:
+        """Answer the next ``times`` requests of ``kind`` (after skipping ``after``) with ``error``."""
+        self.failures.append(Failure(kind, error, times, after))
+
+    def _injected(self, sent: Sent) -> Exception | None:
+        if self.fail_with is not None and len(self.sent) > self.fail_from:
+            return self.fail_with
+        for rule in self.failures:
+            if rule.kind != sent.kind or rule.times <= 0:
+                continue
+            if rule.after > 0:
+                rule.after -= 1
+                continue
+            rule.times -= 1
+            return rule.error
+        return None
+
+    def _creates(self, sent: Sent, token: str | None) -> bool:
+        if sent.kind == "channel_send":
+            return True
+        if sent.kind == "callback":
+            kind = (sent.payload or {}).get("type")
+            if kind == 5:
+                self._deferred[token or ""] = True
+            return kind == 4
+        if sent.kind == "followup":
+            if self._deferred.get(token or ""):
+                # The first follow-up after a deferred response edits the placeholder.
+                self._deferred[token or ""] = False
+                return False
+            return True
+        return False
 
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **_: Any) -> Any:
         """Record the request and answer it as Discord would."""
+        return await self._record(route, payload, multipart, files)
+
+    async def _record(self, route: Any, payload: Any, multipart: Any, files: Any) -> Any:
         body = payload
         blobs: dict[str, bytes] = {}
         for part in multipart or []:
             if part["name"] == "payload_json":
-                body = json.loads(part["value"])
+                body = json.loads(part["value"]) if isinstance(part["value"], str) else part["value"]
         for item in files or []:
             item.reset()
             blobs[item.filename] = item.fp.read()
-        self.sent.append(Sent(route.method, route.path, body, blobs))
+        sent = Sent(route.method, route.path, body, blobs)
+        self.sent.append(sent)
         await asyncio.sleep(0)
-        if self.fail_with is not None and len(self.sent) > self.fail_from:
-            raise self.fail_with
-        if route.path.endswith("/callback"):
+        error = self._injected(sent)
+        token = getattr(route, "webhook_token", None)
+        if error is not None:
+            sent.failed = error
+            raise error
+        sent.creates = self._creates(sent, token)
+        if sent.kind == "callback":
+            self._originals.add(token or "")
             return {"interaction": {"id": str(route.webhook_id), "type": 2}}
         if route.method == "DELETE":
             return None
+        if sent.kind == "get_original" and (token or "") not in self._originals:
+            raise http_error(404, 10008, "Unknown Message")
         self._message_ids += 1
         return {
             "id": str(self._message_ids), "channel_id": str(CHANNEL_ID), "type": 0,
@@ -116,9 +237,22 @@ class RecordingAdapter(AsyncWebhookAdapter):
                        "avatar": None, "bot": True},
         }
 
+    def record_rest(self, client: discord.Client) -> None:
+        """Record (and answer) the client's REST requests too, e.g. ``channel.send``."""
+
+        async def request(route: Any, *, files: Any = None, form: Any = None,
+                          json: Any = None, **_: Any) -> Any:
+            return await self._record(route, json, form, files)
+
+        client.http.request = request  # type: ignore[method-assign]
+
     def of_kind(self, kind: str) -> list[Sent]:
         """The requests of one kind, in order."""
         return [s for s in self.sent if s.kind == kind]
+
+    def pings(self) -> list[tuple[int, Sent]]:
+        """Every (user, request) where a delivered request pinged a user."""
+        return [(user, s) for s in self.sent if s.delivered for user in s.pinged]
 
 
 class _Response:
@@ -133,8 +267,25 @@ def unknown_interaction() -> discord.NotFound:
     return discord.NotFound(_Response(), {"code": 10062, "message": "Unknown interaction"})
 
 
+#: Interaction ids handed out by :func:`snowflake`, per small test id; reset per test.
+_SNOWFLAKES: dict[int, int] = {}
+
+
+def snowflake(test_id: int) -> int:
+    """A real interaction id for a test's small id: it dates from now, as Discord's do.
+
+    The same small id gives the same snowflake within a test (a redelivery), so
+    ``interaction.created_at`` is the moment the test first sent it.
+    """
+    if test_id not in _SNOWFLAKES:
+        base = discord.utils.time_snowflake(discord.utils.utcnow())
+        _SNOWFLAKES[test_id] = base + (test_id & 0x3FFFFF)
+    return _SNOWFLAKES[test_id]
+
+
 def install_recorder() -> tuple[RecordingAdapter, Any]:
     """Make discord.py send through a new recorder; returns it and the token to undo it."""
+    _SNOWFLAKES.clear()
     recorder = RecordingAdapter()
     return recorder, async_context.set(recorder)
 
@@ -203,6 +354,8 @@ def interaction_payload(
     users: dict[str, tuple[int, str]] | None = None,
     thread: bool = False,
     interaction_id: int = 1,
+    app_permissions: int = BOT_PERMISSIONS,
+    dm: bool = False,
 ) -> dict[str, Any]:
     """The JSON Discord sends for ``/group sub option:value …`` (type 2), or for an
     autocomplete request on option ``focused`` (type 4).  ``users`` are options of kind
@@ -227,15 +380,26 @@ def interaction_payload(
     if resolved:
         data["resolved"] = resolved
     uid, uname = user
-    return {
-        "id": str(interaction_id), "application_id": str(APP_ID), "type": 4 if focused else 2,
-        "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD_ID),
+    real_id = snowflake(interaction_id)
+    payload: dict[str, Any] = {
+        "id": str(real_id), "application_id": str(APP_ID), "type": 4 if focused else 2,
+        "token": f"token-{real_id}", "version": 1, "guild_id": str(GUILD_ID),
         "channel_id": channel["id"], "channel": channel,
         "member": member_payload(uid, uname, permissions=permissions, roles=roles),
-        "app_permissions": str(SEND_MESSAGES), "locale": "en-GB", "guild_locale": "en-US",
+        "app_permissions": str(app_permissions), "locale": "en-GB", "guild_locale": "en-US",
         "attachment_size_limit": 10 * 1024 * 1024, "authorizing_integration_owners": {},
         "context": 0, "entitlements": [], "data": data,
     }
+    if dm:
+        # A direct message: no server, a user instead of a member, a DM channel.
+        for key in ("guild_id", "member"):
+            payload.pop(key)
+        data.pop("guild_id")
+        payload["user"] = user_payload(uid, uname)
+        payload["channel"] = {"id": "610000000000000001", "type": 1}
+        payload["channel_id"] = "610000000000000001"
+        payload["context"] = 1
+    return payload
 
 
 def make_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:
@@ -278,6 +442,19 @@ class FakeService:
         self.suggestions: list[Choice] = []
         self.closed = False
         self.metas: dict[str, str] = {}
+        self.owed_replies: dict[int, tuple[str, Reply]] = {}
+
+    async def owe(self, channel_id: str, reply: Reply) -> None:
+        """Keep an undelivered announcement (in memory)."""
+        self.owed_replies[len(self.owed_replies) + 1] = (channel_id, reply)
+
+    async def owed(self, channel_id: str) -> list[tuple[int, Reply]]:
+        """The announcements owed in a channel."""
+        return [(k, r) for k, (c, r) in sorted(self.owed_replies.items()) if c == channel_id]
+
+    async def settle(self, owed_id: int) -> None:
+        """Forget a delivered announcement."""
+        self.owed_replies.pop(owed_id, None)
 
     async def meta(self, key: str) -> str | None:
         """A kept fact (an in-memory stand-in for ``bot_meta``)."""

@@ -24,6 +24,7 @@ from tests.discord.dpy_harness import (
     RecordingAdapter,
     interaction_payload,
     open_png,
+    snowflake,
     unknown_interaction,
 )
 from rules.core.contract import Choice
@@ -42,7 +43,7 @@ async def test_invocation_carries_channel_user_command_and_options(feed, fake_se
     assert inv.user_id == str(ALICE) and inv.user_name == "Alice"
     assert inv.command == ["game", "log"]
     assert inv.options == {"last": 5}
-    assert inv.interaction_id == "42"
+    assert inv.interaction_id == str(snowflake(42))
     assert inv.is_moderator is False
 
 
@@ -110,30 +111,37 @@ async def test_ephemeral_reply_stays_private(feed, fake_service, recorder):
     assert recorder.sent[0].ephemeral
 
 
-async def test_snapshot_reply_defers_then_follows_up_with_the_png(feed, fake_service, recorder):
+async def test_snapshot_reply_sends_the_text_with_the_ping_then_edits_the_map_in(
+    feed, fake_service, recorder
+):
+    """The ping goes in the initial response (a new message: it notifies); the map is
+    attached afterwards by editing that message (an edit notifies no one)."""
     fake_service.replies["game map"] = Reply(
         text="Turn 1 · NATO impulse ends.", snapshot_key="g1:3", mentions=[str(BOB)]
     )
     await feed(interaction_payload("game", "map"))
     kinds = [s.kind for s in recorder.sent]
-    assert kinds == ["callback", "followup"]
-    defer, follow = recorder.sent
-    assert defer.payload["type"] == DEFERRED_CHANNEL_MESSAGE and not defer.ephemeral
-    assert follow.message["content"].startswith("Turn 1 · NATO impulse ends.")
-    assert f"<@{BOB}>" in follow.message["content"]
-    assert follow.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
-    assert [a["filename"] for a in follow.message["attachments"]] == ["map.png"]
-    assert open_png(follow.files["map.png"]).size == (48, 32)
+    assert kinds == ["callback", "edit_original"]
+    answer, edit = recorder.sent
+    assert answer.payload["type"] == CHANNEL_MESSAGE and not answer.ephemeral and answer.creates
+    assert answer.message["content"].startswith("Turn 1 · NATO impulse ends.")
+    assert answer.pinged == [BOB]
+    assert answer.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    assert not edit.creates and edit.pinged == []
+    assert [a["filename"] for a in edit.message["attachments"]] == ["map.png"]
+    assert open_png(edit.files["map.png"]).size == (48, 32)
 
 
-async def test_json_export_is_attached(feed, fake_service, recorder):
+async def test_json_export_is_deferred_privately_then_attached(feed, fake_service, recorder):
     data = b'{"steps": []}'
     fake_service.replies["game export"] = Reply(
-        text="The log of this game.", attachments=[Attachment(filename="game.json", data=data)]
+        text="The log of this game.", attachments=[Attachment(filename="game.json", data=data)],
+        ephemeral=True,
     )
     await feed(interaction_payload("game", "export"))
-    (sent,) = recorder.sent
-    assert sent.files == {"game.json": data}
+    defer, sent = recorder.sent
+    assert defer.payload["type"] == DEFERRED_CHANNEL_MESSAGE and defer.ephemeral
+    assert sent.kind == "followup" and sent.files == {"game.json": data}
 
 
 async def test_failed_render_still_reports_the_committed_step(feed, fake_service, recorder, caplog):
@@ -141,10 +149,12 @@ async def test_failed_render_still_reports_the_committed_step(feed, fake_service
     fake_service.render_error = OSError("font missing")
     with caplog.at_level(logging.ERROR, logger="referee.discord"):
         await feed(interaction_payload("game", "map"))
-    follow = recorder.sent[-1]
-    assert follow.kind == "followup" and not follow.ephemeral and not follow.files
-    content = follow.message["content"]
-    assert content.startswith("VDV-1 moves to 12.")
+    answer, note = recorder.sent
+    assert answer.kind == "callback" and not answer.ephemeral
+    assert answer.message["content"] == "VDV-1 moves to 12."
+    assert note.kind == "followup" and not note.files
+    content = note.message["content"]
+    assert content.startswith("(No map this time")
     incident = re.search(r"incident ([0-9a-f]{6})", content).group(1)
     assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
 
@@ -157,9 +167,9 @@ async def test_rule_error_raised_becomes_its_own_sentence(feed, fake_service, re
 
 
 async def test_unexpected_error_apologises_with_an_incident_id(feed, fake_service, recorder, caplog):
-    fake_service.errors["game end"] = ZeroDivisionError("division by zero")
+    fake_service.errors["game leave"] = ZeroDivisionError("division by zero")
     with caplog.at_level(logging.ERROR, logger="referee.discord"):
-        await feed(interaction_payload("game", "end"))
+        await feed(interaction_payload("game", "leave"))
     (sent,) = recorder.sent
     assert sent.ephemeral
     content = sent.message["content"]
@@ -187,9 +197,13 @@ async def test_slow_handle_is_deferred_then_followed_up(
     fake_service.delay = 0.3
     fake_service.replies["game status"] = Reply(text="Turn 3/7", mentions=[str(BOB)])
     await feed(interaction_payload("game", "status"))
-    defer, follow = recorder.sent
+    defer, follow, ping = recorder.sent
     assert defer.payload["type"] == DEFERRED_CHANNEL_MESSAGE
-    assert follow.kind == "followup" and follow.message["content"].startswith("Turn 3/7")
+    # The first follow-up replaces the "thinking" placeholder: an edit, so no ping in it.
+    assert follow.kind == "followup" and follow.message["content"] == "Turn 3/7"
+    assert not follow.creates and follow.pinged == []
+    # The ping comes as a second follow-up: a new message, which notifies.
+    assert ping.kind == "followup" and ping.creates and ping.pinged == [BOB]
 
 
 @pytest.mark.parametrize("defer_after", [0.05])
@@ -271,13 +285,16 @@ async def test_a_user_discord_could_not_resolve_is_passed_by_id(feed, fake_servi
     assert fake_service.handled[0].options == {"user": UserRef(id="999", name="999")}
 
 
-async def test_an_expired_interaction_is_logged_not_raised(feed, fake_service, recorder, caplog):
+async def test_an_expired_interaction_is_posted_to_the_channel_or_owed(
+    feed, fake_service, recorder, caplog
+):
     recorder.fail_with = unknown_interaction()
     with caplog.at_level(logging.WARNING, logger="referee.discord"):
         await feed(interaction_payload("game", "status"))
-    # The reply and then the apology were both attempted; neither could be delivered.
-    assert len(recorder.sent) == 2
-    assert any("could not send the error" in r.getMessage() for r in caplog.records)
+    # The reply, then channel.send were tried; neither got through, so it is owed.
+    assert [s.kind for s in recorder.sent] == ["callback", "channel_send"]
+    ((channel, owed),) = fake_service.owed_replies.values()
+    assert channel == str(CHANNEL_ID) and owed.text == "ok: game status"
 
 
 async def test_a_file_too_large_for_the_server_is_left_out_with_a_note(feed, fake_service, recorder):
@@ -288,7 +305,7 @@ async def test_a_file_too_large_for_the_server_is_left_out_with_a_note(feed, fak
     payload = interaction_payload("game", "export")
     payload["attachment_size_limit"] = 2_000_000
     await feed(payload)
-    (sent,) = recorder.sent
+    _, sent = recorder.sent
     assert sent.files == {}
     assert sent.message["content"] == (
         "The log of this game.\n(game.json is 3.0 MB; Discord takes at most 2.0 MB here, "
@@ -306,8 +323,8 @@ async def test_a_failed_defer_still_lets_the_command_finish(
         await feed(interaction_payload("game", "status"))
     # The service ran to its end (its step committed) although Discord had let go.
     assert len(fake_service.finished) == 1
-    assert [s.kind for s in recorder.sent] == ["callback", "callback"]
-    assert any("could not send the error" in r.getMessage() for r in caplog.records)
+    assert [s.kind for s in recorder.sent] == ["callback", "callback", "channel_send"]
+    assert len(fake_service.owed_replies) == 1
 
 
 @pytest.mark.parametrize("defer_after", [0.05])

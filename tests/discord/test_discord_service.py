@@ -30,16 +30,17 @@ from tests.discord.dpy_harness import (
 
 
 DEFERRED = 5
+ANSWERED = 4
 AUTOCOMPLETE_RESULT = 8
 _ids = itertools.count(100)
 
 
 @pytest.fixture
-async def real_bot(settings: Settings) -> AsyncIterator[RefereeClient]:
+async def real_bot(settings: Settings, recorder: RecordingAdapter) -> AsyncIterator[RefereeClient]:
     """A client whose tree runs on the real service and a fresh SQLite file."""
     client = RefereeClient(settings)
     service = await Service.open(settings)
-    await start_client(client, service, defer_after=30.0)
+    await start_client(client, service, defer_after=30.0, recorder=recorder)
     yield client
     await client.close()
 
@@ -75,24 +76,26 @@ async def start_game(alice: Player, bob: Player) -> None:
     await bob("game", "join", {"side": "germans"})
 
 
-async def test_new_game_is_deferred_and_posts_the_map_png(alice: Player):
+async def test_new_game_is_announced_then_its_map_png_edited_in(alice: Player):
     sent = await alice("game", "new", {"system": "commando"})
-    assert [s.kind for s in sent] == ["callback", "followup"]
-    assert sent[0].payload["type"] == DEFERRED and not sent[0].ephemeral
+    assert [s.kind for s in sent] == ["callback", "edit_original"]
+    assert sent[0].payload["type"] == ANSWERED and not sent[0].ephemeral
+    assert "New game: **Commando raid**" in sent[0].content
+    assert "seed hash" in sent[0].content
     follow = sent[1]
-    assert "New game: **Commando raid**" in follow.message["content"]
-    assert "seed hash" in follow.message["content"]
     (name,) = follow.files
     assert name.endswith(".png")
     image = open_png(follow.files[name])
     assert image.width >= 200 and image.height >= 150
 
 
-async def test_joining_the_side_to_act_mentions_the_player(alice: Player, bob: Player):
+async def test_joining_the_side_to_act_does_not_ping_the_joiner(alice: Player, bob: Player):
+    """The joiner is looking at the reply: a ping would only add a notification."""
     await alice("game", "new", {"system": "commando"})
     (sent,) = await alice("game", "join", {"side": "commandos"})
-    assert f"<@{ALICE}>" in sent.message["content"]
-    assert sent.message["allowed_mentions"] == {"parse": [], "users": [ALICE]}
+    assert "your move, @Alice" in sent.content
+    assert f"<@{ALICE}>" not in sent.content
+    assert sent.message["allowed_mentions"] == {"parse": [], "users": []}
 
 
 async def test_order_out_of_turn_is_refused_privately(alice: Player, bob: Player):
@@ -108,11 +111,12 @@ async def test_ending_the_turn_posts_the_map_and_mentions_the_next_player(alice:
     rolled = await alice("commando", "roll")
     assert "🎲" in rolled[-1].message["content"]
     sent = await alice("commando", "end")
-    assert sent[0].payload["type"] == DEFERRED
-    follow = sent[-1]
-    assert follow.message["content"].startswith("#2 Alice (commandos): end")
-    assert follow.message["content"].splitlines()[-1] == f"<@{BOB}>"
-    assert follow.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    assert [s.kind for s in sent] == ["callback", "edit_original"]
+    answer, follow = sent
+    assert answer.payload["type"] == ANSWERED and answer.creates
+    assert answer.content.startswith("#2 Alice (commandos): end")
+    assert answer.content.splitlines()[-1] == f"<@{BOB}>"
+    assert answer.message["allowed_mentions"] == {"parse": [], "users": [BOB]}
     (png,) = follow.files.values()
     open_png(png)
 
@@ -152,11 +156,11 @@ async def test_moderator_tools_follow_the_invokers_permissions(alice: Player, bo
 async def test_every_system_starts_with_a_map_through_discord(alice: Player, system: str):
     """``/game new system:<key>`` for each registered system: deferred, then its PNG."""
     sent = await alice("game", "new", {"system": system})
-    assert sent[0].payload["type"] == DEFERRED
+    assert sent[0].payload["type"] == ANSWERED
     (png,) = sent[-1].files.values()
     open_png(png)
-    assert "(No map this time" not in sent[-1].message["content"]
-    assert "map unavailable" not in sent[-1].message["content"]
+    assert all("(No map this time" not in s.content for s in sent)
+    assert all("map unavailable" not in s.content for s in sent)
 
 
 # -- Raid and Riposte (rr): the setup hand-off of Tannenbruck 1985 ----------------------------
@@ -174,12 +178,12 @@ async def test_rr_nato_setup_done_posts_the_map_and_pings_the_soviet_player(alic
     await start_rr(alice, bob)
     await alice("rr", "deploy-default")
     sent = await alice("rr", "ready")
-    assert sent[0].payload["type"] == DEFERRED and not sent[0].ephemeral
-    content = sent[-1].message["content"]
+    assert sent[0].payload["type"] == ANSWERED and not sent[0].ephemeral
+    content = sent[0].content
     assert content.startswith("#2 Alice (nato): ready")
     assert "NATO setup done (11.0)" in content
     assert content.splitlines()[-1] == f"<@{BOB}>"
-    assert sent[-1].message["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    assert sent[0].message["allowed_mentions"] == {"parse": [], "users": [BOB]}
     (png,) = sent[-1].files.values()
     open_png(png)
 
