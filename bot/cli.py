@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import sys
 import tempfile
@@ -44,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--dice", help="scripted dice, e.g. 3,5,6 (default: seeded random)")
 
     replay = sub.add_parser("replay", help="re-run an exported log and check every state")
-    replay.add_argument("file", type=Path, help="a JSON file from /game export or /game end")
+    replay.add_argument("file", type=Path, help="a log from /game export or /game end (.json.gz or .json)")
 
     sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
     return parser
@@ -109,9 +108,9 @@ async def run_render(settings: Settings, args: argparse.Namespace) -> int:
 
 def run_replay(path: Path) -> int:
     """Check an export reproduces exactly."""
-    from bot.replay import replay  # noqa: PLC0415
+    from bot.replay import load_export, replay  # noqa: PLC0415
 
-    report = replay(json.loads(path.read_text("utf-8")))
+    report = replay(load_export(path))
     for problem in report.problems:
         print("✗", problem)
     print(f"{report.matched}/{report.steps} steps reproduced exactly.")

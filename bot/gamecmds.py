@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from typing import Any
 
@@ -190,25 +191,52 @@ async def cmd_status(svc: Service, inv: Invocation) -> Reply:
 
 
 async def cmd_map(svc: Service, inv: Invocation) -> Reply:
-    """``/game map``: the snapshot of the current state (cached by state hash)."""
-    read_options(svc, inv)
+    """``/game map [post:]``: the snapshot of the current state (cached by state hash).
+
+    A spectator sees it alone unless they ask to post it; a seated player's map is posted
+    (it is what the table looks at).
+    """
+    opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     part = game.system.turn_part(game.state)
+    public = bool(opts.get("post")) or bool(game.sides_of(inv.user_id))
     return Reply(text=f"🗺️ {part} (step #{game.row.head_seq})",
-                 snapshot_key=f"{game.row.id}:{game.row.head_seq}")
+                 snapshot_key=f"{game.row.id}:{game.row.head_seq}", ephemeral=not public)
+
+
+#: Room for a log page in one Discord message, its header and footer included.
+LOG_ROOM = 1900
 
 
 async def cmd_log(svc: Service, inv: Invocation) -> Reply:
-    """``/game log [last:]``: numbered steps, dice and rules; reverted ones struck through."""
+    """``/game log [last:] [page:]``: numbered steps, dice and rules; reverted ones struck
+    through.  It says which steps it shows, of how many, and how to see more."""
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    steps = await svc.store.steps(game.row.id, last=opts.get("last", DEFAULT_LOG_LINES))
+    per_page = opts.get("last", DEFAULT_LOG_LINES)
+    page = opts.get("page", 1)
+    total = await svc.store.last_seq(game.row.id) + 1
+    pages = -(-total // per_page)
+    if page > pages:
+        raise RuleError(f"The log has {pages} page(s) of {per_page} steps; ask for page:1 to {pages}.")
+    steps = await svc.store.steps(game.row.id, last=per_page, skip=(page - 1) * per_page)
     lines = [replies.log_line(s) for s in steps]
-    text = "\n".join(lines)
-    while len(text) > 1900 and len(lines) > 1:
+    # Discord takes 2,000 characters a message: keep the newest lines that fit.
+    while len("\n".join(lines)) > LOG_ROOM - 200 and len(lines) > 1:
         lines.pop(0)
-        text = "\n".join(["…", *lines])
-    return replies.info(text)
+    shown = steps[len(steps) - len(lines):]
+    head = (f"📜 Steps #{shown[0].seq}–#{shown[-1].seq} of {total} "
+            f"({len(lines)} lines, page {page} of {pages}):")
+    foot = []
+    if len(lines) < len(steps):
+        foot.append(f"({len(steps) - len(lines)} older steps of this page did not fit; "
+                    f"ask for fewer, e.g. last:{max(1, len(lines))}.)")
+    if page < pages:
+        foot.append(f"Older: /game log page:{page + 1}" + (f" last:{per_page}" if "last" in opts else "")
+                    + " · everything: /game export")
+    else:
+        foot.append("This is the start of the game · everything: /game export")
+    return replies.info("\n".join([head, *lines, *foot]))
 
 
 async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
@@ -269,15 +297,48 @@ def encode_export(document: dict[str, Any]) -> bytes:
     return ("\n".join(parts) + "}\n").encode()
 
 
+def gzip_export(document: dict[str, Any]) -> bytes:
+    """The export encoded and gzipped (a long log shrinks ~48x); fixed mtime, same bytes."""
+    return gzip.compress(encode_export(document), compresslevel=6, mtime=0)
+
+
+def export_name(game: GameRow, *, final: bool = False) -> str:
+    """``rr-game12.json.gz`` (``-final`` once ended)."""
+    return f"{game.system}-game{game.id}{'-final' if final else ''}.json.gz"
+
+
+async def exportable_game(svc: Service, channel_id: str, game_id: int | None) -> GameRow:
+    """The game ``/game export`` means: a numbered game of this channel, else the active
+    one, else the one that ended last (it stays exportable after ``/game end``)."""
+    if game_id is not None:
+        try:
+            row = await svc.store.game(game_id)
+        except KeyError:
+            row = None
+        if row is None or row.channel_id != channel_id:
+            raise RuleError(f"There is no game #{game_id} in this channel; its games' numbers "
+                            "are in their export file names.")
+        return row
+    live = await svc.live_game(channel_id)
+    if live is not None:
+        return live.row
+    ended = await svc.store.last_ended_game(channel_id)
+    if ended is None:
+        raise RuleError("There is no game in this channel to export; start one with /game new.")
+    return ended
+
+
 async def cmd_export(svc: Service, inv: Invocation) -> Reply:
-    """``/game export``: the log as a JSON attachment that ``referee replay`` re-runs."""
-    read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
-    document = await export_document(svc, game.row.id)
-    data = await asyncio.to_thread(encode_export, document)
-    name = f"{game.row.system}-game{game.row.id}.json"
+    """``/game export [game:]``: the log as a gzipped JSON file that ``referee replay`` and
+    ``tools/verify_dice.py`` read.  An ended game's file holds its seed."""
+    opts = read_options(svc, inv)
+    row = await exportable_game(svc, inv.channel_id, opts.get("game"))
+    document = await export_document(svc, row.id)
+    data = await asyncio.to_thread(gzip_export, document)
+    name = export_name(row, final=row.status == "ended")
     return Reply(
-        text=f"📄 The whole log ({len(document['steps'])} steps). Check it with `referee replay {name}`.",
+        text=f"📄 The whole log of game #{row.id} ({len(document['steps'])} steps). "
+             f"Check it with `referee replay {name}`.",
         attachments=[Attachment(filename=name, data=data, description="game log")],
         ephemeral=True,
     )
@@ -287,7 +348,8 @@ async def cmd_end(svc: Service, inv: Invocation) -> Reply:
     """``/game end``: end the game and reveal the dice seed.
 
     Moderators may always end a game; players may when it is over, or when they hold every
-    seat (a solitaire or hot-seat game).
+    seat (a solitaire or hot-seat game).  The reply kept for a repeated delivery holds the
+    text only: the file is rebuilt by ``/game export``, which works on the ended game.
     """
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
@@ -303,17 +365,20 @@ async def cmd_end(svc: Service, inv: Invocation) -> Reply:
         await db.add_audit(game.row.id, inv.user_id, inv.user_name, "end", "", {})
     svc.forget(inv.channel_id)
     document["seed"] = game.row.seed.hex()
-    data = await asyncio.to_thread(encode_export, document)
     result = game.system.result(game.state) or "ended before its last turn"
+    name = export_name(game.row, final=True)
     text = "\n".join([
         f"🏁 Game over: {result}.",
         f"Dice seed: `{game.row.seed.hex()}`",
         f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
-        "Anyone can recompute every roll: python tools/verify_dice.py <export.json>.",
+        f"The final log is {name} (again any time: /game export).",
+        f"Anyone can recompute every roll: python tools/verify_dice.py {name}",
     ])
-    name = f"{game.row.system}-game{game.row.id}-final.json"
-    reply = Reply(text=text, attachments=[Attachment(filename=name, data=data, description="final log")])
-    return await svc.remember(inv, game.row.id, reply)
+    reply = await svc.remember(inv, game.row.id, Reply(text=text))
+    data = await asyncio.to_thread(gzip_export, document)
+    return reply.model_copy(update={
+        "attachments": [Attachment(filename=name, data=data, description="final log")]
+    })
 
 
 async def cmd_help(svc: Service, inv: Invocation) -> Reply:

@@ -7,7 +7,9 @@ is the determinism check moderators can run on any export, reverted steps includ
 
 from __future__ import annotations
 
+import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -28,6 +30,17 @@ class ReplayReport(BaseModel):
     def ok(self) -> bool:
         """Every step reproduced its recorded state."""
         return not self.problems and self.matched == self.steps
+
+
+def load_export(path: Path) -> dict[str, Any]:
+    """An export file as a document: ``.json.gz`` (what the bot sends) or plain ``.json``.
+
+    Recognised by its content (gzip's magic bytes), not its name: a renamed file works too.
+    """
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return json.loads(data.decode("utf-8"))
 
 
 def replay(document: dict[str, Any]) -> ReplayReport:

@@ -208,6 +208,15 @@ class Store:
             raise KeyError(game_id)
         return _game(row)
 
+    async def last_ended_game(self, channel_id: str) -> GameRow | None:
+        """The game of a channel that ended last, if any (it stays exportable)."""
+        row = await self._fetchone(
+            "SELECT * FROM games WHERE channel_id = ? AND status = 'ended'"
+            " ORDER BY ended_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
     async def count_games(self) -> int:
         """How many games the database holds (all statuses)."""
         row = await self._fetchone("SELECT COUNT(*) FROM games")
@@ -235,17 +244,18 @@ class Store:
         row = await self._fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
         return 0 if row is None or row[0] is None else int(row[0])
 
-    async def steps(self, game_id: int, *, last: int | None = None) -> list[StepRow]:
-        """Every step of a game in order (reverted ones included), or the ``last`` few."""
+    async def steps(self, game_id: int, *, last: int | None = None, skip: int = 0) -> list[StepRow]:
+        """Every step of a game in order (reverted ones included), or the ``last`` few
+        before the newest ``skip`` (a page of ``/game log``)."""
         if last is None:
             rows = await self._fetchall(
                 "SELECT * FROM steps WHERE game_id = ? ORDER BY seq", (game_id,)
             )
         else:
             rows = await self._fetchall(
-                "SELECT * FROM (SELECT * FROM steps WHERE game_id = ? ORDER BY seq DESC LIMIT ?)"
-                " ORDER BY seq",
-                (game_id, last),
+                "SELECT * FROM (SELECT * FROM steps WHERE game_id = ? ORDER BY seq DESC"
+                " LIMIT ? OFFSET ?) ORDER BY seq",
+                (game_id, last, skip),
             )
         return [_step(r) for r in rows]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Recompute every die of a finished Referee game from its revealed seed.
 
-Usage:  python tools/verify_dice.py GAME-final.json
+Usage:  python tools/verify_dice.py GAME-final.json.gz   (or a plain .json)
 
 Needs only Python's standard library.  How the dice work (see docs/provable-dice.md):
 
@@ -17,10 +17,14 @@ with none skipped or used twice (no roll was made and hidden).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import hmac
 import json
 import sys
+
+#: The first two bytes of every gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def roll_value(seed: bytes, index: int, sides: int) -> int:
@@ -55,13 +59,21 @@ def verify(document: dict) -> list[str]:
     return problems
 
 
+def load(path: str) -> dict:
+    """Read an export, gzipped (``/game end`` and ``/game export`` send ``.json.gz``) or not."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data[:2] == GZIP_MAGIC:
+        data = gzip.decompress(data)
+    return json.loads(data.decode("utf-8"))
+
+
 def main(argv: list[str]) -> int:
     """Verify the export named on the command line; exit 0 when every roll checks out."""
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[2])
         return 2
-    with open(argv[1], encoding="utf-8") as handle:
-        document = json.load(handle)
+    document = load(argv[1])
     problems = verify(document)
     rolls = sum(len(step["dice"]) for step in document["steps"])
     if problems:

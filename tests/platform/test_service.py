@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 
 import pytest
@@ -287,15 +288,17 @@ async def test_end_reveals_seed_that_recomputes_every_roll(table: Table, tmp_pat
     assert refused.error
     end = await table("mod", "/game end", moderator=True)
     assert not end.error and "seed" in end.text.lower()
-    export = tmp_path / "final.json"
+    export = tmp_path / "final.json.gz"
+    assert end.attachments[0].filename.endswith("-final.json.gz")
     export.write_bytes(end.attachments[0].data)
-    document = json.loads(export.read_text())
+    document = json.loads(gzip.decompress(export.read_bytes()))
     assert document["seed"] and sum(len(s["dice"]) for s in document["steps"]) == 2
     done = subprocess.run([sys.executable, "tools/verify_dice.py", str(export)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
     assert "all 2 rolls recompute" in done.stdout
     document["steps"][1]["dice"][0]["value"] = document["steps"][1]["dice"][0]["value"] % 6 + 1
+    export = tmp_path / "tampered.json"  # the verifier reads plain JSON too
     export.write_text(json.dumps(document))
     tampered = subprocess.run([sys.executable, "tools/verify_dice.py", str(export)],
                               capture_output=True, text=True)
@@ -312,7 +315,7 @@ async def test_export_replays_identically(table: Table) -> None:
     await table("mod", "/mod rollback to:1 reason:test", moderator=True)
     await table("bob", "/duel roll")
     reply = await table("alice", "/game export")
-    document = json.loads(reply.attachments[0].data)
+    document = json.loads(gzip.decompress(reply.attachments[0].data))
     assert document["seed"] is None  # secret while the game runs
     report = replay(document)
     assert report.ok and report.steps == 4
