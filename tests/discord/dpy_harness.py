@@ -65,6 +65,13 @@ class Sent:
     creates: bool = False
     #: The error injected into this request, if any (the request then did nothing).
     failed: Exception | None = None
+    #: The interaction token it used (None for REST requests such as ``channel.send``).
+    token: str | None = None
+
+    @property
+    def interaction_id(self) -> int | None:
+        """The interaction this request answers (from its token), if any."""
+        return int(self.token.removeprefix("token-")) if self.token else None
 
     @property
     def kind(self) -> str:
@@ -162,6 +169,9 @@ class RecordingAdapter(AsyncWebhookAdapter):
         #: Per interaction token: deferred, and whether its first follow-up was sent.
         self._deferred: dict[str, bool] = {}
         self._originals: set[str] = set()
+        #: Interaction tokens Discord no longer knows (10062, 10015): every later request
+        #: with them fails the same way, as on Discord.
+        self._dead: dict[str, Exception] = {}
 
     def fail(self, kind: str, error: Exception, *, times: int = 1, after: int = 0) -> None:
         """Answer the next ``times`` requests of ``kind`` (after skipping ``after``) with ``error``."""
@@ -210,12 +220,14 @@ class RecordingAdapter(AsyncWebhookAdapter):
         for item in files or []:
             item.reset()
             blobs[item.filename] = item.fp.read()
-        sent = Sent(route.method, route.path, body, blobs)
+        token = getattr(route, "webhook_token", None)
+        sent = Sent(route.method, route.path, body, blobs, token=token)
         self.sent.append(sent)
         await asyncio.sleep(0)
-        error = self._injected(sent)
-        token = getattr(route, "webhook_token", None)
+        error = self._dead.get(token or "") or self._injected(sent)
         if error is not None:
+            if token and getattr(error, "code", 0) in (10062, 10015):
+                self._dead[token] = error
             sent.failed = error
             raise error
         sent.creates = self._creates(sent, token)

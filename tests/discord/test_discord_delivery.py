@@ -1,0 +1,249 @@
+"""Whole games through discord.py, checked at the level of the HTTP requests Discord gets.
+
+Each registered system is played to its end with random legal orders, every order typed as a
+slash command by the seat holder, through the real command tree, the real service and a real
+SQLite file.  Requests are recorded (webhook *and* REST: ``channel.send``), and Discord's
+failures are injected on a schedule: 10062 (interaction expired), 10015 (token expired),
+50013 (missing permission), 429 (rate limited) and 503 (Discord's own error).
+
+What must hold, over the whole game (issue 13):
+
+* a ping (a mention the request allows) is only ever in a request that creates a message,
+  and never pings the user who sent the command;
+* every step is announced exactly once (in a message that reached the channel), whatever
+  failed, and every ping the service meant is sent exactly once.
+
+Rendering is replaced by a small real PNG here (maps of every system are drawn for real in
+``test_discord_service.py``); everything else is the production path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import render
+from bot.commands import command_groups
+from bot.config import Settings
+from bot.discord.client import RefereeClient
+from bot.models import Reply
+from bot.service import Service
+from rules.core import registry
+from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.dpy_harness import (
+    ALICE,
+    BOB,
+    CHANNEL_ID,
+    FAILURES,
+    RecordingAdapter,
+    interaction_payload,
+    png_bytes,
+    snowflake,
+)
+
+SYSTEMS = sorted(registry.load_all())
+#: Most orders one game may take; every system ends well before (asserted).
+MAX_ORDERS = 1500
+#: What fails on an order with injected failures, in turn: (failure, request kind) pairs.
+#: A failed reply then a failed ``channel.send`` leaves the announcement owed.
+SCHEDULE = [
+    [("10062 unknown interaction", "callback")],
+    [("50013 missing permissions", "edit_original")],
+    [("10015 unknown webhook", "followup")],
+    [("429 rate limited", "callback"), ("50013 missing permissions", "channel_send")],
+    [("503 server error", "followup")],
+    [("10062 unknown interaction", "callback"), ("503 server error", "channel_send")],
+    [("50013 missing permissions", "followup")],
+    [("503 server error", "callback")],
+]
+#: Inject on every Nth order (others run clean), so both paths are seen many times.
+EVERY = 3
+
+
+@dataclass
+class Table:
+    """Two players at one channel, and what the service meant to say."""
+
+    client: RefereeClient
+    service: Service
+    recorder: RecordingAdapter
+    ids: itertools.count = field(default_factory=lambda: itertools.count(1000))
+    #: Interaction id -> the user who sent it.
+    invokers: dict[int, int] = field(default_factory=dict)
+    #: Interaction ids in the order they were sent.
+    order: list[int] = field(default_factory=list)
+    #: Announcements the front end had to owe: (requests recorded by then, their pings).
+    owed: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    def spy_on_owe(self) -> None:
+        """Note every announcement the front end owes (it is still kept as usual)."""
+        keep = self.service.owe
+
+        async def owe(channel_id: str, reply: Reply) -> None:
+            self.owed.append((len(self.recorder.sent), list(reply.mentions)))
+            await keep(channel_id, reply)
+
+        self.service.owe = owe  # type: ignore[method-assign]
+
+    async def send(self, user: tuple[int, str], group: str, sub: str,
+                   options: dict[str, Any] | None = None) -> None:
+        """One slash command from ``user``."""
+        test_id = next(self.ids)
+        self.invokers[snowflake(test_id)] = user[0]
+        self.order.append(snowflake(test_id))
+        payload = interaction_payload(group, sub, options, user=user, interaction_id=test_id)
+        await feed_gateway(self.client, payload)
+
+    async def meant(self, interaction_id: int) -> Reply | None:
+        """The reply the service stored for an interaction (its pings included)."""
+        answered = await self.service.store.answered(str(interaction_id))
+        return Reply.model_validate_json(answered) if answered else None
+
+
+@pytest.fixture
+async def table(settings: Settings, recorder: RecordingAdapter, monkeypatch,
+                request) -> AsyncIterator[Table]:
+    """The real service behind the real tree; ``defer_after`` from the test's parameter."""
+    picture = png_bytes()
+    monkeypatch.setattr(render, "snapshot", lambda view: type("Shot", (), {"png": picture})())
+    client = RefereeClient(settings)
+    service = await Service.open(settings)
+    await start_client(client, service, defer_after=request.param, recorder=recorder)
+    table = Table(client, service, recorder)
+    table.spy_on_owe()
+    yield table
+    await client.close()
+
+
+def typed_options(system: str, order: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Options as Discord sends them for the command's option kinds (ids as strings)."""
+    group = next(g for g in command_groups() if g.name == system)
+    spec = group.command(order)
+    assert spec is not None
+    kinds = {o.name: o.kind for o in spec.options}
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        if kinds[name] == "int":
+            out[name] = int(value)
+        elif kinds[name] == "bool":
+            out[name] = bool(value)
+        elif isinstance(value, list):
+            out[name] = ",".join(str(v) for v in value)
+        else:
+            out[name] = str(value)
+    return out
+
+
+async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
+    """Start, seat and play ``system_key`` to its end; returns the number of orders."""
+    rng = random.Random(seed)
+    system = registry.get(system_key)
+    players = [(ALICE, "Alice"), (BOB, "Bob")]
+    await table.send(players[0], "game", "new", {"system": system_key})
+    for n, side in enumerate(system.sides):
+        await table.send(players[n % 2], "game", "join", {"side": side})
+    channel = str(CHANNEL_ID)
+    orders = 0
+    while orders < MAX_ORDERS:
+        game = await table.service.live_game(channel)
+        assert game is not None
+        if system.result(game.state) is not None:
+            return orders
+        side = system.waiting_on(game.state)[0]
+        holder = game.holder(side)
+        assert holder is not None
+        user = next(p for p in players if str(p[0]) == holder.user_id)
+        action = rng.choice(system.legal_actions(game.state, side))
+        options = typed_options(system_key, action.name,
+                                action.model_dump(mode="json", exclude_defaults=True))
+        failures = SCHEDULE[(orders // EVERY) % len(SCHEDULE)] if orders % EVERY == EVERY - 1 else []
+        for failure, kind in failures:
+            table.recorder.fail(kind, FAILURES[failure]())
+        await table.send(user, system_key, action.name, options)
+        table.recorder.failures.clear()
+        if len(failures) > 1 and orders % 2:
+            # Someone else looks before the next player acts: the owed announcement goes
+            # out with that reply, and its ping with it.
+            await table.send(user, "game", "status")
+        orders += 1
+    raise AssertionError(f"{system_key} did not end within {MAX_ORDERS} orders")
+
+
+async def check_delivery(table: Table) -> None:
+    """The whole-game invariants of the module doc, over every recorded request."""
+    recorder = table.recorder
+    # Attribute each request to the interaction being handled when it was made.
+    current: int | None = None
+    owner: list[int | None] = []
+    for sent in recorder.sent:
+        current = sent.interaction_id or current
+        owner.append(current)
+    delivered_pings: Counter[int] = Counter()
+    for sent, interaction in zip(recorder.sent, owner):
+        if not sent.delivered:
+            continue
+        for user in sent.pinged:
+            assert sent.creates, f"a ping in a request that creates no message: {sent.kind}"
+            assert user != table.invokers.get(interaction), "the invoker was pinged"
+            delivered_pings[user] += 1
+    # The pings the service meant: its stored replies' mentions, less each invoker.
+    meant: Counter[int] = Counter()
+    meant_by: dict[int, set[int]] = {}
+    for interaction, invoker in table.invokers.items():
+        reply = await table.meant(interaction)
+        meant_by[interaction] = {int(u) for u in (reply.mentions if reply else [])} - {invoker}
+        meant.update(meant_by[interaction])
+    # An owed announcement goes out with the next command's reply; its ping is dropped, by
+    # design, for that command's invoker (already acting) and for whoever that reply pings.
+    dropped: Counter[int] = Counter()
+    for recorded, mentions in table.owed:
+        later = [owner[n] for n in range(recorded, len(owner)) if owner[n] not in (None, owner[recorded - 1])]
+        if not later:
+            continue
+        nxt = later[0]
+        dropped.update({int(u) for u in mentions} & ({table.invokers[nxt]} | meant_by.get(nxt, set())))
+    assert delivered_pings == meant - dropped
+    assert table.owed, "no announcement had to be owed: the schedule missed that path"
+    late = [s for s in recorder.sent if s.delivered and s.content.startswith("(Posted late")]
+    assert late, "no owed announcement was delivered with a later reply"
+    # Every step announced once: the "#N Name (side):" head in exactly one delivered message.
+    shown = "\n".join(s.content for s in recorder.sent if s.delivered)
+    heads = re.findall(r"^#(\d+) \w+ \(", shown, flags=re.MULTILINE)
+    counts = Counter(heads)
+    assert counts and all(n == 1 for n in counts.values()), counts.most_common(3)
+    steps = await table.service.store.last_seq(1)
+    assert set(counts) >= {str(n) for n in range(1, steps + 1)} - await read_only_free(table)
+
+
+async def read_only_free(table: Table) -> set[str]:
+    """Step numbers that are not order announcements (setup, undone or rerolled ones)."""
+    steps = await table.service.store.steps(1)
+    return {str(s.seq) for s in steps if s.kind != "order"}
+
+
+@pytest.mark.parametrize("table", [30.0, 0.0], ids=["answered", "deferred"], indirect=True)
+@pytest.mark.parametrize("system_key", SYSTEMS)
+async def test_a_whole_game_pings_in_new_messages_and_announces_every_step_once(
+    table: Table, system_key: str
+):
+    """Issue 13: for a whole game of each system, with failures injected, every ping is in
+    a message-creating request and never to its invoker; each step announced once, each
+    ping the service meant sent once (an owed one with the next reply)."""
+    orders = await play_whole_game(table, system_key, seed=13)
+    # One more command, so that anything still owed is delivered with its reply.
+    await table.send((BOB, "Bob"), "game", "status")
+    assert orders > 10
+    assert await table.service.owed(str(CHANNEL_ID)) == []
+    failed = [s for s in table.recorder.sent if not s.delivered]
+    # Every kind of failure happened, and some announcements had to be owed.
+    assert {type(s.failed).__name__ for s in failed} >= {
+        "NotFound", "Forbidden", "DiscordServerError", "HTTPException"}
+    assert any(s.kind == "channel_send" for s in failed)
+    await check_delivery(table)
