@@ -113,6 +113,8 @@ class Delivery:
     pending: list[Outgoing] = field(default_factory=list)
     #: The message the text ended in: ``"original"`` or a follow-up message.
     last_message: Any = None
+    #: The files went out (or their failure was already told): a fallback leaves them be.
+    files_done: bool = False
 
     @property
     def public(self) -> bool:
@@ -171,6 +173,7 @@ class Delivery:
                 kwargs["files"] = files
             await self.interaction.followup.send(**kwargs)
             self.interaction.extras[PLACEHOLDER] = False
+            self.files_done = self.files_done or bool(files)
             self.pending.pop(0)
 
     async def _completed(self) -> Reply:
@@ -185,6 +188,7 @@ class Delivery:
         A note added while completing the reply (no map: rendering failed, a file too
         large) follows as a message of its own, without pings.
         """
+        self.files_done = True
         note = reply.text[len(self.reply.text):].strip() if reply.text != self.reply.text else ""
         if note:
             try:
@@ -240,7 +244,8 @@ class Delivery:
                 await self.owed.owe(self.channel_id, remainder)
             return
         self.pending = []
-        await self._files_to_channel()
+        if not self.files_done:
+            await self._files_to_channel()
 
     async def _files_to_channel(self) -> None:
         try:

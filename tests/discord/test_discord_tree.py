@@ -108,9 +108,59 @@ def test_each_group_stays_under_discords_8000_characters(tree):
         assert _characters(group) <= 8000, name
 
 
+GUILD_CONTEXT, GUILD_INSTALL = 0, 0
+
+
 def test_groups_are_server_only(tree):
+    """``allowed_contexts``/``allowed_installs`` (``dm_permission`` is deprecated, still sent
+    for older clients): installable to servers only, usable in server channels only."""
     for group in payloads(tree).values():
+        assert group["contexts"] == [GUILD_CONTEXT]
+        assert group["integration_types"] == [GUILD_INSTALL]
         assert group["dm_permission"] is False
+
+
+def test_mod_is_shown_by_default_to_members_with_manage_channels(tree):
+    sent = payloads(tree)
+    assert int(sent["mod"]["default_member_permissions"]) == discord.Permissions(
+        manage_channels=True).value
+    assert all(sent[name]["default_member_permissions"] is None for name in sent if name != "mod")
+
+
+def test_choice_names_are_words_and_values_the_keys(tree):
+    new = next(s for s in payloads(tree)["game"]["options"] if s["name"] == "new")
+    system = next(o for o in new["options"] if o["name"] == "system")
+    names = {c["value"]: c["name"] for c in system["choices"]}
+    assert names["rr"] == "Raid and Riposte"
+    assert all(names[key] == registry.get(key).title for key in names)
+    play = next(s for s in payloads(tree)["raiders"]["options"] if s["name"] == "play")
+    event = next(o for o in play["options"] if o["name"] == "event")
+    assert {c["value"]: c["name"] for c in event["choices"]}["gain_op"] == "Gain op"
+
+
+def test_descriptions_say_what_a_command_does_in_their_first_50_characters(tree):
+    """Phones cut descriptions short: the start says what it does, a rule number follows.
+    None starts with a rule number or a bracket, none is just its own name."""
+    def check(item: dict[str, Any]) -> None:
+        head = item["description"][:50]
+        assert head[:1].isalpha(), item["description"]
+        assert head.strip().lower() != item["name"].lower(), item["name"]
+        assert len(head.split()) >= 2 or len(item["description"]) <= 50, item["description"]
+        for option in item.get("options", []):
+            check(option)
+
+    for group in payloads(tree).values():
+        for sub in group["options"]:
+            check(sub)
+
+
+def test_the_tree_is_built_with_public_decorators_only():
+    """Issue 11 (8): no private ``__discord_app_commands_*`` attribute is set by hand."""
+    import inspect  # noqa: PLC0415
+
+    from bot.discord import tree as module  # noqa: PLC0415
+
+    assert "__discord_app_commands" not in inspect.getsource(module)
 
 
 def test_system_choices_of_game_new_are_the_registered_systems(tree):

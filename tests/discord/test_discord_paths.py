@@ -1,0 +1,268 @@
+"""The delivery paths one by one, on the scripted service (issue 13).
+
+A reply that cannot go out is posted with ``channel.send`` or owed to the channel's next
+reply; missing permissions are said plainly; the defer deadline counts from the
+interaction's creation; a shutdown lets commands in flight finish; cooldowns answer
+"try again in N s"; the moderator role may be named by id; names are Markdown escaped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+import discord
+import pytest
+
+from bot.config import Settings
+from bot.discord.client import RefereeClient, intents
+from bot.models import Reply
+from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.dpy_harness import (
+    ALICE,
+    BOB,
+    FAILURES,
+    MOD_ROLE_ID,
+    SEND_MESSAGES,
+    FakeService,
+    interaction_payload,
+)
+
+CAROL = (700000000000000003, "Carol")
+ANSWERED, DEFERRED_MESSAGE = 4, 5
+
+
+def bob_to_act(fake_service: FakeService) -> None:
+    """Alice's order whose reply pings Bob (and, wrongly, Alice: she must not be pinged)."""
+    fake_service.replies["rr move"] = Reply(
+        text="#7 Alice (nato): move units:M48-1 to:13\n➡️ Soviet impulse: soviet (@Bob)",
+        mentions=[str(ALICE), str(BOB)], snapshot_key="g1:7",
+    )
+
+
+async def test_the_invoker_is_never_pinged(feed, fake_service, recorder):
+    bob_to_act(fake_service)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    answer = recorder.sent[0]
+    assert answer.pinged == [BOB] and answer.creates
+    assert answer.message["allowed_mentions"]["users"] == [BOB]
+
+
+async def test_a_refused_reply_is_posted_to_the_channel_with_its_ping(feed, fake_service, recorder):
+    """10062: the step is committed, the interaction gone; channel.send carries it."""
+    bob_to_act(fake_service)
+    recorder.fail("callback", FAILURES["10062 unknown interaction"]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [(s.kind, s.delivered) for s in recorder.sent]
+    assert kinds[:2] == [("callback", False), ("channel_send", True)]
+    posted = recorder.sent[1]
+    assert posted.content.startswith("#7 Alice (nato): move") and posted.pinged == [BOB]
+    # The map follows in the channel too.
+    assert [s.kind for s in recorder.sent[2:]] == ["channel_send"]
+    assert list(recorder.sent[2].files) == ["map.png"]
+    assert fake_service.owed_replies == {}
+
+
+async def test_an_owed_announcement_goes_out_with_the_next_reply_and_pings_then(
+    feed, fake_service, recorder
+):
+    bob_to_act(fake_service)
+    recorder.fail("callback", FAILURES["10062 unknown interaction"]())
+    recorder.fail("channel_send", FAILURES["50013 missing permissions"]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}, interaction_id=1))
+    assert not any(s.delivered for s in recorder.sent)
+    ((_, owed),) = fake_service.owed_replies.values()
+    assert owed.mentions == [str(BOB)]
+    # Carol, a spectator, looks at the status: her reply first, then the owed announcement,
+    # a new message (a follow-up after an answered interaction) that pings Bob once.
+    start = len(recorder.sent)
+    await feed(interaction_payload("game", "status", user=CAROL, interaction_id=2))
+    status, late = recorder.sent[start:]
+    assert status.kind == "callback" and status.pinged == []
+    assert late.kind == "followup" and late.creates and not late.ephemeral
+    assert late.content.startswith("(Posted late") and "#7 Alice (nato): move" in late.content
+    assert late.pinged == [BOB]
+    assert fake_service.owed_replies == {}
+    # Delivered once: the next reply carries nothing more.
+    start = len(recorder.sent)
+    await feed(interaction_payload("game", "status", user=CAROL, interaction_id=3))
+    assert len(recorder.sent) == start + 1
+
+
+async def test_an_owed_ping_is_not_sent_to_the_player_who_acts_next(feed, fake_service, recorder):
+    bob_to_act(fake_service)
+    recorder.fail("callback", FAILURES["10062 unknown interaction"]())
+    recorder.fail("channel_send", FAILURES["503 server error"]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}, interaction_id=1))
+    start = len(recorder.sent)
+    await feed(interaction_payload("game", "status", user=(BOB, "Bob"), interaction_id=2))
+    late = recorder.sent[-1]
+    assert late.content.startswith("(Posted late") and late.pinged == []
+    assert len(recorder.sent) == start + 2
+
+
+async def test_a_refused_map_leaves_the_announcement_and_says_so(feed, fake_service, recorder):
+    """50013 on attaching the map: the text and ping already went out; a note follows."""
+    bob_to_act(fake_service)
+    recorder.fail("edit_original", FAILURES["50013 missing permissions"]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [(s.kind, s.delivered) for s in recorder.sent]
+    assert kinds == [("callback", True), ("edit_original", False), ("followup", True)]
+    assert recorder.sent[0].pinged == [BOB]
+    note = recorder.sent[2]
+    assert note.content.startswith("(The map could not be attached") and note.pinged == []
+
+
+@pytest.mark.parametrize("defer_after", [0.0])
+async def test_deferred_a_failed_ping_message_is_posted_to_the_channel(
+    feed, fake_service, recorder, defer_after
+):
+    """After a defer, text and map replace the placeholder; the ping is its own follow-up.
+    If that one fails (10015: the token expired), channel.send carries the ping."""
+    bob_to_act(fake_service)
+    fake_service.delay = 0.05
+    recorder.fail("followup", FAILURES["10015 unknown webhook"](), after=1)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [(s.kind, s.delivered) for s in recorder.sent]
+    assert kinds == [("callback", True), ("followup", True), ("followup", False),
+                     ("channel_send", True)]
+    edit = recorder.sent[1]
+    assert not edit.creates and edit.pinged == [] and list(edit.files) == ["map.png"]
+    assert recorder.sent[3].pinged == [BOB] and recorder.sent[3].content == f"<@{BOB}>"
+
+
+async def test_a_missing_attach_files_permission_is_said_and_no_map_is_tried(
+    feed, fake_service, recorder
+):
+    bob_to_act(fake_service)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"},
+                                   app_permissions=SEND_MESSAGES))
+    (answer,) = recorder.sent
+    assert "I lack the Attach Files permission in this channel" in answer.content
+    assert answer.pinged == [BOB]
+
+
+async def test_a_missing_send_messages_permission_is_said_on_public_replies(
+    feed, fake_service, recorder
+):
+    await feed(interaction_payload("game", "status", app_permissions=1 << 15))
+    assert "I lack the Send Messages permission" in recorder.sent[0].content
+
+
+def created(seconds_ago: float, test_id: int = 1) -> dict:
+    """A payload whose interaction Discord created ``seconds_ago``."""
+    payload = interaction_payload("game", "status", interaction_id=test_id)
+    when = discord.utils.utcnow() - datetime.timedelta(seconds=seconds_ago)
+    real = discord.utils.time_snowflake(when) + test_id
+    payload["id"], payload["token"] = str(real), f"token-{real}"
+    return payload
+
+
+@pytest.mark.parametrize("defer_after", [2.0])
+async def test_the_defer_deadline_counts_from_the_interactions_creation(
+    feed, fake_service, recorder, defer_after
+):
+    """Created 1.9 s ago: 0.1 s is left of the 2 s, so a 0.3 s command is deferred."""
+    fake_service.delay = 0.3
+    await feed(created(1.9))
+    assert recorder.sent[0].payload["type"] == DEFERRED_MESSAGE
+
+
+@pytest.mark.parametrize("defer_after", [2.0])
+async def test_a_fresh_interaction_is_answered_without_deferring(
+    feed, fake_service, recorder, defer_after
+):
+    fake_service.delay = 0.3
+    await feed(created(0.0))
+    assert recorder.sent[0].payload["type"] == ANSWERED
+
+
+async def test_close_waits_for_commands_in_flight_then_closes_the_database(
+    settings, fake_service, recorder
+):
+    client = await start_client(RefereeClient(settings), fake_service, defer_after=30.0,
+                                recorder=recorder)
+    fake_service.delay = 0.3
+    order: list[str] = []
+    closing = fake_service.close
+
+    async def close_service() -> None:
+        order.append("database")
+        await closing()
+
+    fake_service.close = close_service  # type: ignore[method-assign]
+    running = asyncio.create_task(feed_gateway(client, interaction_payload("game", "status")))
+    await asyncio.sleep(0.05)
+    await client.close()
+    order_done = [s.kind for s in recorder.sent]
+    await running
+    # The reply went out before the HTTP session and the database were closed.
+    assert order_done == ["callback"] and recorder.sent[0].delivered
+    assert order == ["database"] and fake_service.closed
+
+
+async def test_a_command_arriving_during_shutdown_is_turned_away(settings, fake_service, recorder):
+    client = await start_client(RefereeClient(settings), fake_service, defer_after=30.0,
+                                recorder=recorder)
+    client.in_flight.closing = True
+    await feed_gateway(client, interaction_payload("game", "status"))
+    (sent,) = recorder.sent
+    assert sent.ephemeral and "restarting" in sent.content
+    assert fake_service.handled == []
+    await client.close()
+
+
+async def test_map_cooldown_says_when_to_try_again(feed, fake_service, recorder):
+    for n in (1, 2):
+        await feed(interaction_payload("game", "map", interaction_id=n))
+    start = len(recorder.sent)
+    await feed(interaction_payload("game", "map", interaction_id=3))
+    (busy,) = recorder.sent[start:]
+    assert busy.ephemeral
+    assert busy.content.startswith("/game map was used a lot here just now; try again in ")
+    assert len(fake_service.handled) == 2
+    # Per user and channel: Bob is not held back by Alice.
+    await feed(interaction_payload("game", "map", user=(BOB, "Bob"), interaction_id=4))
+    assert len(fake_service.handled) == 3
+
+
+async def test_the_moderator_role_may_be_given_by_id(tmp_path, fake_service, recorder):
+    settings = Settings(db=tmp_path / "r.sqlite3", moderator_role=str(MOD_ROLE_ID))
+    client = await start_client(RefereeClient(settings), fake_service, defer_after=30.0,
+                                recorder=recorder)
+    await feed_gateway(client, interaction_payload("mod", "reroll", {"reason": "x"},
+                                                   roles=(MOD_ROLE_ID,), interaction_id=1))
+    await feed_gateway(client, interaction_payload("mod", "reroll", {"reason": "x"},
+                                                   roles=(123,), interaction_id=2))
+    assert [inv.is_moderator for inv in fake_service.handled] == [True, False]
+    await client.close()
+
+
+async def test_user_names_are_markdown_escaped(feed, fake_service, recorder):
+    await feed(interaction_payload("game", "status", user=(ALICE, "*Al_ice*")))
+    assert fake_service.handled[0].user_name == "\\*Al\\_ice\\*"
+
+
+async def test_a_direct_message_is_marked_so_the_service_refuses_it(feed, fake_service, recorder):
+    await feed(interaction_payload("game", "status", dm=True))
+    (inv,) = fake_service.handled
+    assert inv.private_channel and inv.guild_id is None
+
+
+def test_the_client_asks_for_the_guilds_intent_only_and_keeps_no_messages(settings):
+    client = RefereeClient(settings)
+    assert client.intents == discord.Intents(guilds=True) == intents()
+    assert client._connection.max_messages is None  # noqa: SLF001 - no public reader
+    assert isinstance(client, discord.AutoShardedClient)
+    assert client.shard_count is None and client.shard_ids is None
+
+
+def test_shard_settings_run_a_subset_of_shards(tmp_path):
+    settings = Settings(db=tmp_path / "r", shard_count="4", shards="2,3")
+    client = RefereeClient(settings)
+    assert client.shard_count == 4 and client.shard_ids == [2, 3]
+    with pytest.raises(ValueError, match="REFEREE_SHARD_COUNT"):
+        Settings(db=tmp_path / "r", shards="1")
+    with pytest.raises(ValueError, match="not shard ids"):
+        Settings(db=tmp_path / "r", shard_count=2, shards="2")
+
