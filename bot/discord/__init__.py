@@ -13,19 +13,24 @@ No game logic lives here: every decision is the service's.
 
 Decisions worth knowing:
 
-* Commands are server-only (``guild_only``): seats, moderators and mentions all assume a
-  server.  Each channel or thread holds its own game (the channel id is the thread's own).
+* Commands are server-only (``allowed_contexts``: server channels; ``allowed_installs``:
+  servers), and the service refuses a direct-message invocation too.  Each channel or thread
+  holds its own game (the channel id is the thread's own).
 * A moderator is a member with Manage Channels, Manage Server or Administrator in the
-  channel, or with the role named by ``REFEREE_MODERATOR_ROLE`` (case-insensitive).  The
-  service, not Discord, enforces what moderators may do, so ``/mod`` is visible to all.
-* Replies are plain text, not embeds (fields become bold blocks): easier to read on a
-  phone and simple to split at 2000 characters.  Only the users a reply names can be
-  pinged; ``@everyone`` and roles never are.
-* A reply with a snapshot is deferred, rendered off the event loop by the service and sent
-  as a follow-up with the PNG.  If rendering fails the committed step is still reported.
-* If the service has not answered after two seconds, the interaction is deferred publicly
-  (Discord drops it after three); a private answer then replaces the public "thinking"
-  message.
-* The command tree is synced at every start: to ``REFEREE_GUILD_IDS`` (instant, for testing
+  channel, or with the role given by ``REFEREE_MODERATOR_ROLE`` (an id, or a name compared
+  without regard to case).  ``/mod`` is shown by default to Manage Channels only
+  (``default_permissions``); the service enforces who may do what.
+* Replies are plain text, not embeds: easier to read on a phone and simple to split at 2000
+  characters.  Only the users a reply names can be pinged, never the invoker, never
+  ``@everyone`` or roles; the ping is always in a request that creates a message
+  (:mod:`bot.discord.delivery`).
+* A reply is sent text first and its map edited in after; a reply that fails once the step
+  is committed is posted with ``channel.send``, or owed to the channel's next reply.
+* If the service has not answered two seconds after the interaction was created, the
+  interaction is deferred publicly (Discord drops it after three); ``/game end`` and
+  ``/game export`` defer before any work.
+* ``AutoShardedClient`` with the ``guilds`` intent only and no message cache; a shutdown
+  waits (bounded) for the commands in flight, then closes the connection, then the database.
+* The command tree is synced when it changed: to ``REFEREE_GUILD_IDS`` (instant, for testing
   a server) or globally.
 """

@@ -138,11 +138,12 @@ def invocation_from(
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
     """The permissions the bot needs in this channel and lacks, by their names in Discord.
 
-    Send Messages (Send Messages in Threads in a thread) to post a reply that the
-    interaction could not carry; Attach Files for maps and logs.  No embeds are used.
+    View Channel and Send Messages (Send Messages in Threads in a thread) to post a reply
+    that the interaction could not carry; Attach Files for maps and logs.  No embeds are
+    used, so Embed Links is not needed.
     """
     perms = interaction.app_permissions
-    missing = []
+    missing = [] if perms.view_channel else ["View Channel"]
     in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
         interaction.channel, "type", None) in (discord.ChannelType.public_thread,
                                                discord.ChannelType.private_thread)

@@ -43,9 +43,11 @@ MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
 SEND_MESSAGES = 1 << 11
 ATTACH_FILES = 1 << 15
+VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES_IN_THREADS = 1 << 38
-#: What the bot is granted in the test channel unless a test says otherwise.
-BOT_PERMISSIONS = SEND_MESSAGES | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
+#: What the bot is granted in the test channel unless a test says otherwise (the README's
+#: permissions integer).
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+from pathlib import Path
 
 import discord
 import pytest
@@ -23,7 +24,10 @@ from tests.discord.dpy_harness import (
     BOB,
     FAILURES,
     MOD_ROLE_ID,
+    ATTACH_FILES,
+    BOT_PERMISSIONS,
     SEND_MESSAGES,
+    VIEW_CHANNEL,
     FakeService,
     interaction_payload,
 )
@@ -136,7 +140,7 @@ async def test_a_missing_attach_files_permission_is_said_and_no_map_is_tried(
 ):
     bob_to_act(fake_service)
     await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"},
-                                   app_permissions=SEND_MESSAGES))
+                                   app_permissions=SEND_MESSAGES | VIEW_CHANNEL))
     (answer,) = recorder.sent
     assert "I lack the Attach Files permission in this channel" in answer.content
     assert answer.pinged == [BOB]
@@ -145,8 +149,13 @@ async def test_a_missing_attach_files_permission_is_said_and_no_map_is_tried(
 async def test_a_missing_send_messages_permission_is_said_on_public_replies(
     feed, fake_service, recorder
 ):
-    await feed(interaction_payload("game", "status", app_permissions=1 << 15))
-    assert "I lack the Send Messages permission" in recorder.sent[0].content
+    await feed(interaction_payload("game", "status", app_permissions=ATTACH_FILES | VIEW_CHANNEL))
+    assert "I lack the Send Messages permission in this channel" in recorder.sent[0].content
+
+
+def test_the_readme_permissions_integer_is_what_the_bot_is_tested_with():
+    assert "`274877942784`" in Path("README.md").read_text()
+    assert BOT_PERMISSIONS == 274877942784
 
 
 def created(seconds_ago: float, test_id: int = 1) -> dict:

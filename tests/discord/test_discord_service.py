@@ -211,3 +211,41 @@ async def test_rr_status_is_private_and_lists_the_seats(alice, bob):
     (sent,) = await bob("game", "status")
     assert sent.ephemeral
     assert "**Seats**\nnato (@Alice), soviet (@Bob)" in sent.message["content"]
+
+
+# -- issue 13: DMs, /game log pages, /game map for spectators ---------------------------------
+
+
+async def test_a_direct_message_cannot_start_a_game(alice: Player):
+    """Discord hides the commands in DMs (allowed_contexts); the service refuses too."""
+    (sent,) = await alice("game", "new", {"system": "commando"}, dm=True)
+    assert sent.ephemeral and "not in direct messages" in sent.content
+    (status,) = await alice("game", "status")
+    assert "There is no game in this channel" in status.content
+
+
+async def test_the_log_says_what_it_shows_and_how_to_see_more(alice: Player, bob: Player):
+    await start_rr(alice, bob)
+    await alice("rr", "deploy-default")
+    await alice("rr", "ready")
+    await bob("rr", "deploy-default")
+    (sent,) = await bob("game", "log", {"last": 2})
+    lines = sent.content.splitlines()
+    assert lines[0] == "📜 Steps #2–#3 of 4 (2 lines, page 1 of 2):"
+    assert lines[-1] == "Older: /game log page:2 last:2 · everything: /game export"
+    (first,) = await bob("game", "log", {"last": 2, "page": 2})
+    assert first.content.splitlines()[0] == "📜 Steps #0–#1 of 4 (2 lines, page 2 of 2):"
+    assert first.content.splitlines()[-1].startswith("This is the start of the game")
+    (past,) = await bob("game", "log", {"last": 2, "page": 3})
+    assert past.ephemeral and "ask for page:1 to 2" in past.content
+
+
+async def test_the_map_is_private_to_a_spectator_unless_posted(alice: Player, bob: Player, real_bot, recorder):
+    await start_game(alice, bob)
+    carol = Player(real_bot, recorder, (700000000000000003, "Carol"))
+    looked = await carol("game", "map")
+    assert looked[0].ephemeral and list(looked[-1].files)[0].endswith(".png")
+    posted = await carol("game", "map", {"post": True})
+    assert not posted[0].ephemeral
+    seated = await bob("game", "map")
+    assert not seated[0].ephemeral
