@@ -30,12 +30,14 @@ from typing import Any
 import pytest
 
 import render
+from bot.autoplay import order_options
 from bot.commands import command_groups
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.models import Reply
 from bot.service import Service
 from rules.core import registry
+from rules.core.playout import choose
 from tests.discord.conftest import feed_gateway, start_client
 from tests.discord.dpy_harness import (
     ALICE,
@@ -50,7 +52,7 @@ from tests.discord.dpy_harness import (
 
 SYSTEMS = sorted(registry.load_all())
 #: Most orders one game may take; every system ends well before (asserted).
-MAX_ORDERS = 1500
+MAX_ORDERS = 4000
 #: What fails on an order with injected failures, in turn: (failure, request kind) pairs.
 #: A failed reply then a failed ``channel.send`` leaves the announcement owed.
 SCHEDULE = [
@@ -146,7 +148,13 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
     rng = random.Random(seed)
     system = registry.get(system_key)
     players = [(ALICE, "Alice"), (BOB, "Bob")]
-    await table.send(players[0], "game", "new", {"system": system_key})
+    new: dict[str, Any] = {"system": system_key}
+    hints = system.playout_hints
+    if hints.options:
+        new["options"] = ",".join(f"{k}={v}" for k, v in hints.options.items())
+    if hints.scenarios:
+        new["scenario"] = hints.scenarios[0]
+    await table.send(players[0], "game", "new", new)
     for n, side in enumerate(system.sides):
         await table.send(players[n % 2], "game", "join", {"side": side})
     channel = str(CHANNEL_ID)
@@ -154,15 +162,15 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
     while orders < MAX_ORDERS:
         game = await table.service.live_game(channel)
         assert game is not None
-        if system.result(game.state) is not None:
+        waiting = system.waiting_on(game.state)
+        if system.result(game.state) is not None or not waiting:
             return orders
-        side = system.waiting_on(game.state)[0]
-        holder = game.holder(side)
+        holder = game.holder(waiting[0])
         assert holder is not None
         user = next(p for p in players if str(p[0]) == holder.user_id)
-        action = rng.choice(system.legal_actions(game.state, side))
-        options = typed_options(system_key, action.name,
-                                action.model_dump(mode="json", exclude_defaults=True))
+        legal = [a for a in system.legal_actions(game.state, waiting[0]) if not a.read_only]
+        action = choose(system, legal, rng)
+        options = typed_options(system_key, action.name, order_options(action))
         failures = SCHEDULE[(orders // EVERY) % len(SCHEDULE)] if orders % EVERY == EVERY - 1 else []
         for failure, kind in failures:
             table.recorder.fail(kind, FAILURES[failure]())

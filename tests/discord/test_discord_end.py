@@ -11,7 +11,6 @@ still gives the ended game's log, and ``/game export game:`` an older one.
 from __future__ import annotations
 
 import gzip
-import itertools
 import json
 import random
 import subprocess
@@ -21,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.autoplay import Channel
 from bot.cli import main as referee
 from bot.config import Settings
 from bot.discord.client import RefereeClient
-from bot.models import Invocation
 from bot.service import Service
 from tests.discord.conftest import feed_gateway, start_client
 from tests.discord.dpy_harness import (
@@ -52,49 +51,23 @@ async def bot(settings: Settings, recorder: RecordingAdapter) -> AsyncIterator[R
     await client.close()
 
 
-class Channel:
-    """Orders typed straight into the service (fast), as the test channel's users."""
-
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.ids = itertools.count(1)
-
-    async def __call__(self, user: str, command: list[str], options: dict | None = None,
-                       *, moderator: bool = False) -> str:
-        inv = Invocation(
-            channel_id=str(CHANNEL_ID), guild_id="1", user_id=user, user_name=user,
-            is_moderator=moderator, command=command, options=options or {},
-            interaction_id=f"direct-{next(self.ids)}",
-        )
-        reply = await self.service.handle(inv)
-        assert not reply.error, reply.text
-        return reply.text
-
-
 async def play_steps(service: Service, steps: int, seed: int = 2) -> None:
-    """Play rr in the test channel until its log holds ``steps`` steps."""
-    rng = random.Random(seed)
-    channel = Channel(service)
-    await channel(str(ALICE), ["game", "new"], {"system": "rr"})
-    await channel(str(ALICE), ["game", "join"], {"side": "nato"})
-    await channel(str(BOB), ["game", "join"], {"side": "soviet"})
+    """Play rr in the test channel (robot players, straight into the service: fast) until
+    its log holds ``steps`` steps; a finished game is rolled back and played on."""
+    channel = Channel(service=service, system_key="rr", channel=str(CHANNEL_ID),
+                      rng=random.Random(seed))
+    await channel.open()
     while True:
-        game = await service.live_game(str(CHANNEL_ID))
+        game = await service.live_game(channel.channel)
         assert game is not None
         if game.next_seq > steps:
             return
-        if game.system.result(game.state) is not None:
-            await channel("mod", ["mod", "rollback"], {"to": 5, "reason": "once more"},
-                          moderator=True)
-            continue
-        side = game.system.waiting_on(game.state)[0]
-        holder = game.holder(side)
-        assert holder is not None
-        action = rng.choice(game.system.legal_actions(game.state, side))
-        if action.read_only:
-            continue
-        await channel(holder.user_id, ["rr", action.name],
-                      action.model_dump(mode="json", exclude_defaults=True))
+        inv = await channel.next_order()
+        if inv is None:
+            inv = channel.invocation(channel.moderator, ["mod", "rollback"],
+                                     {"to": 5, "reason": "once more"}, moderator=True)
+        reply = await channel.send(inv)
+        assert not reply.error, reply.text
 
 
 async def send(bot: RefereeClient, recorder: RecordingAdapter, group: str, sub: str,
