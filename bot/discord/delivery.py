@@ -150,13 +150,29 @@ class Delivery:
             message = self.pending[0]
             kwargs = self._kwargs(message)
             if not self.interaction.response.is_done():
-                await self.interaction.response.send_message(**kwargs)
+                await self._initial_response(kwargs)
                 self.last_message = "original"
             else:
                 self.last_message = await self.interaction.followup.send(**kwargs, wait=True)
             self.pending.pop(0)
         reply = await self._completed()
         await self._attach(reply)
+
+    async def _initial_response(self, kwargs: dict[str, Any]) -> None:
+        """The initial response; after a 5xx, ask Discord whether it was created anyway.
+
+        A server error does not say whether the message exists: posting it again to the
+        channel could announce the step twice, so the original response is looked up first.
+        """
+        try:
+            await self.interaction.response.send_message(**kwargs)
+        except discord.DiscordServerError as error:
+            try:
+                await self.interaction.original_response()
+            except discord.HTTPException:
+                raise error from None
+            log.info("interaction %s: the response was created despite %s", self.interaction.id,
+                     failure_text(error))
 
     async def _after_defer(self) -> None:
         """Deferred: text and map replace the placeholder, the ping comes as its own message."""

@@ -130,6 +130,8 @@ class Failure:
     error: Exception
     times: int = 1
     after: int = 0
+    #: Discord did the work although it answered with the error (a 5xx can mean that).
+    done_anyway: bool = False
 
 
 def http_error(status: int, code: int, message: str) -> discord.HTTPException:
@@ -174,14 +176,18 @@ class RecordingAdapter(AsyncWebhookAdapter):
         #: Interaction tokens Discord no longer knows (10062, 10015): every later request
         #: with them fails the same way, as on Discord.
         self._dead: dict[str, Exception] = {}
+        self._done_anyway = False
 
-    def fail(self, kind: str, error: Exception, *, times: int = 1, after: int = 0) -> None:
-        """Answer the next ``times`` requests of ``kind`` (after skipping ``after``) with ``error``."""
-        self.failures.append(Failure(kind, error, times, after))
+    def fail(self, kind: str, error: Exception, *, times: int = 1, after: int = 0,
+             done_anyway: bool = False) -> None:
+        """Answer the next ``times`` requests of ``kind`` (after skipping ``after``) with ``error``;
+        ``done_anyway``: the request still took effect (an initial response was created)."""
+        self.failures.append(Failure(kind, error, times, after, done_anyway))
 
     def _injected(self, sent: Sent) -> Exception | None:
         if self.fail_with is not None and len(self.sent) > self.fail_from:
             return self.fail_with
+        self._done_anyway = False
         for rule in self.failures:
             if rule.kind != sent.kind or rule.times <= 0:
                 continue
@@ -189,6 +195,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
                 rule.after -= 1
                 continue
             rule.times -= 1
+            self._done_anyway = rule.done_anyway
             return rule.error
         return None
 
@@ -230,6 +237,9 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if error is not None:
             if token and getattr(error, "code", 0) in (10062, 10015):
                 self._dead[token] = error
+            if self._done_anyway and sent.kind == "callback":
+                self._originals.add(token or "")
+                sent.creates = (sent.payload or {}).get("type") == 4
             sent.failed = error
             raise error
         sent.creates = self._creates(sent, token)
@@ -239,7 +249,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if route.method == "DELETE":
             return None
         if sent.kind == "get_original" and (token or "") not in self._originals:
-            raise http_error(404, 10008, "Unknown Message")
+            sent.failed = http_error(404, 10008, "Unknown Message")
+            raise sent.failed
         self._message_ids += 1
         return {
             "id": str(self._message_ids), "channel_id": str(CHANNEL_ID), "type": 0,

@@ -69,6 +69,14 @@ SCHEDULE = [
 EVERY = 3
 
 
+def failures_for(order: int) -> list[tuple[str, str]]:
+    """What fails on the ``order``-th order: the whole schedule twice over the first orders
+    (so a short game sees every failure), then one order in :data:`EVERY`."""
+    if order < 2 * len(SCHEDULE):
+        return SCHEDULE[order % len(SCHEDULE)]
+    return SCHEDULE[(order // EVERY) % len(SCHEDULE)] if order % EVERY == EVERY - 1 else []
+
+
 @dataclass
 class Table:
     """Two players at one channel, and what the service meant to say."""
@@ -171,7 +179,7 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
         legal = [a for a in system.legal_actions(game.state, waiting[0]) if not a.read_only]
         action = choose(system, legal, rng)
         options = typed_options(system_key, action.name, order_options(action))
-        failures = SCHEDULE[(orders // EVERY) % len(SCHEDULE)] if orders % EVERY == EVERY - 1 else []
+        failures = failures_for(orders)
         for failure, kind in failures:
             table.recorder.fail(kind, FAILURES[failure]())
         await table.send(user, system_key, action.name, options)
@@ -247,7 +255,7 @@ async def test_a_whole_game_pings_in_new_messages_and_announces_every_step_once(
     orders = await play_whole_game(table, system_key, seed=13)
     # One more command, so that anything still owed is delivered with its reply.
     await table.send((BOB, "Bob"), "game", "status")
-    assert orders > 10
+    assert orders >= 8  # the shortest, the platform's test system, takes 8
     assert await table.service.owed(str(CHANNEL_ID)) == []
     failed = [s for s in table.recorder.sent if not s.delivered]
     # Every kind of failure happened, and some announcements had to be owed.

@@ -275,3 +275,26 @@ def test_shard_settings_run_a_subset_of_shards(tmp_path):
     with pytest.raises(ValueError, match="not shard ids"):
         Settings(db=tmp_path / "r", shard_count=2, shards="2")
 
+
+
+async def test_a_server_error_on_the_response_asks_discord_before_posting_again(
+    feed, fake_service, recorder
+):
+    """503 on the initial response: if Discord created it anyway, it is not posted twice."""
+    bob_to_act(fake_service)
+    recorder.fail("callback", FAILURES["503 server error"](), done_anyway=True)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [s.kind for s in recorder.sent]
+    assert kinds == ["callback", "get_original", "edit_original"]
+    assert "channel_send" not in kinds
+
+
+async def test_a_server_error_with_no_response_created_posts_to_the_channel(
+    feed, fake_service, recorder
+):
+    bob_to_act(fake_service)
+    recorder.fail("callback", FAILURES["503 server error"]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [(s.kind, s.delivered) for s in recorder.sent]
+    assert kinds[:3] == [("callback", False), ("get_original", False), ("channel_send", True)]
+    assert recorder.sent[2].pinged == [BOB]
