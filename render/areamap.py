@@ -36,7 +36,7 @@ from render.chrome import (
     marker_pill,
     side_entries,
 )
-from render.layout import Box, Layout, Placer, Snapshot, bbox, point_in_polygon
+from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
 from render.scene import Scene, put_header, put_legend
@@ -355,10 +355,28 @@ def place_area(mask: AreaMask, blocks: list[Block],
     return [placed[i] for i in range(len(blocks))]
 
 
-def id_label_box(centre: Point, text: str) -> Box:
-    """The box of an area's id label: just above and right of the centre dot."""
+def id_label_box(centre: Point, text: str, corner: int = 0) -> Box:
+    """The box of an area's id label: just above and right of the centre dot (``corner`` 1:
+    below right, 2: above left, 3: below left)."""
     w, h = Canvas.text_size(text, BODY)
-    return (centre[0] + 4, centre[1] - h - 2, centre[0] + 4 + w + 6, centre[1] - 2)
+    x0 = centre[0] + 4 if corner in (0, 1) else centre[0] - 4 - w - 6
+    y0 = centre[1] - h - 2 if corner in (0, 2) else centre[1] + 2
+    return (x0, y0, x0 + w + 6, y0 + h)
+
+
+def label_spots(view: AreaMapView, centres: dict[str, Point],
+                obj_boxes: dict[str, Box]) -> dict[str, Box]:
+    """Each area's label box: above right of its dot unless that covers an objective tag or
+    an earlier label (a long ``24 TM+1`` near a neighbour's tag), then the other corners."""
+    out: dict[str, Box] = {}
+    others = list(obj_boxes.values())
+    for area in view.areas:
+        text = area_label_text(area)
+        options = [id_label_box(centres[area.id], text, k) for k in range(4)]
+        box = next((b for b in options if not any(overlaps(b, o, 2) for o in others)), options[0])
+        out[area.id] = box
+        others.append(box)
+    return out
 
 
 OBJ_SIZE = 30.0
@@ -467,8 +485,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
     # it.  Chips keep clear of those spots if they can; an area whose chips only fit with
     # the spots free gives them up, and its labels are placed after the chips, near the dot.
     dot_boxes = {aid: (c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7) for aid, c in centres.items()}
-    label_boxes = {a.id: id_label_box(centres[a.id], area_label_text(a)) for a in view.areas}
     obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
+    label_boxes = label_spots(view, centres, obj_boxes)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
     released: set[str] = set()

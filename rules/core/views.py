@@ -325,6 +325,8 @@ class TableView(ViewBase):
     units: list[TableUnit] = Field(default_factory=list)
     points: list[NamedPoint] = Field(default_factory=list)
     circles: list[RangeCircle] = Field(default_factory=list)
+    #: Zones a move must stop at (e.g. 6" from an enemy), drawn under the bases.
+    zones: list[RangeCircle] = Field(default_factory=list)
 
 
 # -- hex maps -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ listed (the rules keep them hidden until picked).
 from __future__ import annotations
 
 from rules.core.views import (
+    BattleLine,
     BattlePanel,
     BattleShot,
     ForceView,
@@ -25,8 +26,8 @@ from rules.raiders.objectives import objective_met, progress
 from rules.raiders.state import Battle, Shot
 
 SIDES = [
-    SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
-    SideStyle(key="hostile", label="Hostiles", letter="H", colour="hostile"),
+    SideStyle(key="raider", label="Raiders", letter="R", colour="#2f5f99"),
+    SideStyle(key="hostile", label="Hostiles", letter="H", colour="#a8432e"),
 ]
 
 
@@ -81,15 +82,16 @@ def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
         space=b.space,
         round=b.shots_round,  # the round whose dice are shown (the last one fought)
         tactical_edge=b.edge,
-        raiders=[
-            UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r), eliminated=r in b.dead)
-            for r in b.raider_line
-        ],
-        hostiles=[
-            UnitChip(id=h, label=h, faction="hostile",
-                     detail=f"c{sc.hostile[h].combat}{' elite' if sc.hostile[h].elite else ''}",
-                     eliminated=h in b.dead)
-            for h in b.hostile_line
+        lines=[
+            BattleLine(label="Raiders", faction="raider", units=[
+                UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r),
+                         eliminated=r in b.dead)
+                for r in b.raider_line]),
+            BattleLine(label="Hostiles", faction="hostile", units=[
+                UnitChip(id=h, label=h, faction="hostile",
+                         detail=f"c{sc.hostile[h].combat}{' elite' if sc.hostile[h].elite else ''}",
+                         eliminated=h in b.dead)
+                for h in b.hostile_line]),
         ],
         shots=[
             BattleShot(unit=s.unit, target=s.target, die=s.dice[0] if s.dice else None,
