@@ -1033,7 +1033,7 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     for terrain in sorted({a.terrain for a in view.areas}):
         style = book.terrain(terrain)
         entries.append(LegendEntry("swatch", clean(style.label) or terrain, key=style.fill))
-    if any(a.tm for a in view.areas):
+    if any(a.tm for a in view.areas) and not any("TM" in t for t in view.legend):
         entries.append(LegendEntry("text", "TM = terrain modifier"))
     entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
     return entries

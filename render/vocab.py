@@ -77,7 +77,13 @@ class StyleBook(SideBook):
     def __init__(self, sides: Sequence = (), terrain: Sequence[TerrainStyle] = (),
                  markers: Sequence[MarkerStyle] = (), marks: Sequence[MarkStyle] = ()) -> None:
         super().__init__(sides)
-        self._terrain = {**DEFAULT_TERRAIN, **{t.key: t for t in terrain}}
+        self._terrain = dict(DEFAULT_TERRAIN)
+        for t in terrain:
+            # A view's style may name only a label: the rest comes from the default.
+            base = DEFAULT_TERRAIN.get(t.key) or TerrainStyle(key=t.key, fill=FALLBACK_TERRAIN)
+            self._terrain[t.key] = TerrainStyle(key=t.key, fill=t.fill or base.fill,
+                                                texture=t.texture or base.texture,
+                                                label=t.label or base.label)
         self._markers = {**DEFAULT_MARKERS, **{m.key.lower(): m for m in markers}}
         self._marks = {**DEFAULT_MARKS, **{m.kind: m for m in marks}}
 

@@ -76,9 +76,9 @@ def build_view(state: RaidState) -> TableView:
         )
         for u in state.units
     ]
-    # Searchlight rings are a reminder, not news: a light outline, no label.
+    # Searchlight rings are a reminder, not news: a light outline.
     circles = [
-        RangeCircle(x=u.x, y=u.y, radius=SEARCHLIGHT_RANGE, light=True)
+        RangeCircle(x=u.x, y=u.y, radius=SEARCHLIGHT_RANGE, label=f'{u.id} 12"', light=True)
         for u in state.alive("germans") if u.kind == "searchlight"
     ] + [
         RangeCircle(x=u.x, y=u.y, radius=PILLBOX_RANGE, label=f'{u.id} 3"')

@@ -56,8 +56,8 @@ class TerrainStyle(BaseModel):
     """
 
     key: str
-    fill: str  # "#rrggbb" or a palette key
-    texture: str = "none"
+    fill: str = ""  # "#rrggbb" or a palette key; empty: the renderer's default for the key
+    texture: str = ""  # empty: the renderer's default for the key (else none)
     label: str = ""
 
 
