@@ -75,6 +75,26 @@ def focus(view: Any) -> Snapshot:
     return made if isinstance(made, Snapshot) else focus_snapshot(made)
 
 
-__all__ = ["Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot"]
+def clear_caches() -> None:
+    """Forget every cached piece, strip, placement and static layer (the next snapshot is
+    rendered from scratch: the tests compare it with an incremental one)."""
+    import sys  # noqa: PLC0415
+
+    from render import areamap, chrome, style  # noqa: PLC0415
+
+    scene_module = sys.modules["render.scene"]  # the name ``scene`` here is the function
+
+    for fn in (areamap.place_in_area, areamap._static_map, areamap._palette,
+               areamap.texture_primitives, chrome._chip_patch, style._text_mask,
+               style._small_mask, style._text_size):
+        fn.cache_clear()
+    with style._REDUCED_LOCK:
+        style._REDUCED.clear()
+        style._PIECES.clear()
+    with scene_module._STRIPS_LOCK:
+        scene_module._STRIPS.clear()
+
+
+__all__ = ["clear_caches", "Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot"]
 
 

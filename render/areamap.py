@@ -1,4 +1,4 @@
-"""The area-map snapshot (Raid and Riposte): areas, objectives, counters, the last impulse.
+"""The area-map snapshot: areas, objectives, counters, the last impulse.
 
 Layout, top to bottom: the header strip; the map scaled to the image width; a panel for
 areas too crowded to show their chips inside (the map shows a stack chip "8 units" with the

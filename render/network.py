@@ -1,7 +1,7 @@
-"""The point-to-point snapshot (Raiders): spaces, routes, forces, tracks and the battle panel.
+"""The point-to-point snapshot: spaces, routes, forces, tracks and the battle panel.
 
 Layout, top to bottom: the header strip; the tracks (alert, Ops left, RP) as rows of boxes;
-the network scaled to the image width; the battle panel (raider line against hostile line,
+the network scaled to the image width; the battle panel (one line against the other,
 each unit's die and result, the Tactical Edge); the legend.
 
 Spaces are drawn by type (a circle; a square for a staging area) with tags for airfields

@@ -1,4 +1,4 @@
-"""The inch-table snapshot (Commando raid, platoon skirmish): terrain, bases, arcs, measures.
+"""The inch-table snapshot: terrain, bases, arcs, measures, stop zones.
 
 Layout, top to bottom: the header strip; the table with a ruler of inch marks every grid
 line on its top and left edges; the legend.
