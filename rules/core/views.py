@@ -85,7 +85,7 @@ class Change(BaseModel):
     """Something that happened to a unit since a player's last order (what the ping shows)."""
 
     id: str  # the counter, unit or base id
-    what: Literal["moved", "fired", "hit", "eliminated", "arrived"]
+    what: Literal["moved", "fired", "acted", "hit", "eliminated", "arrived"]
 
 
 class Header(BaseModel):
@@ -423,11 +423,13 @@ AnyView = AreaMapView | NetworkView | TableView | HexMapView
 # -- what changed ------------------------------------------------------------------------------
 
 
-def _unit_facts(view: BaseModel) -> dict[str, tuple[object, object, bool]]:
-    """``id -> (where, how, gone)`` for every unit of a view, whatever its geometry."""
+def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tuple[object, object, bool]]:
+    """``id -> (where, how, gone)`` for every unit of a view, whatever its geometry (and each
+    counter's AP left into ``spent``)."""
     out: dict[str, tuple[object, object, bool]] = {}
     for c in getattr(view, "counters", []):
         out[c.id] = (c.area, (c.reduced, tuple(c.markers)), c.area is None)
+        spent[c.id] = c.ap
     for f in getattr(view, "forces", []):
         for u in f.units:
             out[u.id] = (f.space, u.detail, u.eliminated)
@@ -441,11 +443,13 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
 
     A unit that changed place ``moved``; one that lost strength or gained a marker was
     ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
-    map ``arrived``; ``fired`` lists the units that fired in between (from the marks of the
+    map ``arrived``; a counter that spent action points where it stood ``acted``; ``fired`` lists the units that fired in between (from the marks of the
     views in between).  The picture that pings a player marks them, and ``/game status``
     says them in words (:func:`change_lines`).
     """
-    old, new = _unit_facts(before), _unit_facts(after)
+    old_ap: dict[str, int | None] = {}
+    new_ap: dict[str, int | None] = {}
+    old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)
     out: list[Change] = []
     for uid, (where, how, gone) in new.items():
         if uid not in old:
@@ -461,6 +465,9 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             out.append(Change(id=uid, what="hit"))
         elif fired and uid in fired:
             out.append(Change(id=uid, what="fired"))
+        elif (old_ap.get(uid) or 0) > (new_ap.get(uid) or 0) and new_ap.get(uid) is not None:
+            # Spent action points where it stood (fired, rallied ...): it acted.
+            out.append(Change(id=uid, what="acted"))
     for uid in old:
         if uid not in new and not old[uid][2]:
             out.append(Change(id=uid, what="eliminated"))
@@ -469,8 +476,8 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
 
 def change_lines(changes: list[Change]) -> list[str]:
     """The changes in words, grouped: ``Moved: VDV-1, BMD-2`` (short lines for a phone)."""
-    words = {"moved": "Moved", "fired": "Fired", "hit": "Hit", "eliminated": "Eliminated",
-             "arrived": "Arrived"}
+    words = {"moved": "Moved", "fired": "Fired", "acted": "Acted", "hit": "Hit",
+             "eliminated": "Eliminated", "arrived": "Arrived"}
     lines = []
     for what, word in words.items():
         ids = [c.id for c in changes if c.what == what]
