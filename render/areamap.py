@@ -364,12 +364,12 @@ def id_label_box(centre: Point, text: str, corner: int = 0) -> Box:
     return (x0, y0, x0 + w + 6, y0 + h)
 
 
-def label_spots(view: AreaMapView, centres: dict[str, Point],
-                obj_boxes: dict[str, Box]) -> dict[str, Box]:
-    """Each area's label box: above right of its dot unless that covers an objective tag or
-    an earlier label (a long ``24 TM+1`` near a neighbour's tag), then the other corners."""
+def label_spots(view: AreaMapView, centres: dict[str, Point], keep: list[Box]) -> dict[str, Box]:
+    """Each area's label box: above right of its dot unless that covers an objective tag, a
+    mark's head (a burst on the dot) or an earlier label (a long ``24 TM+1`` near a
+    neighbour's tag), then the other corners."""
     out: dict[str, Box] = {}
-    others = list(obj_boxes.values())
+    others = list(keep)
     for area in view.areas:
         text = area_label_text(area)
         options = [id_label_box(centres[area.id], text, k) for k in range(4)]
@@ -486,12 +486,15 @@ def areamap_scene(view: AreaMapView) -> Scene:
     # the spots free gives them up, and its labels are placed after the chips, near the dot.
     dot_boxes = {aid: (c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7) for aid, c in centres.items()}
     obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
-    label_boxes = label_spots(view, centres, obj_boxes)
+    # Marks' lines are known now; their labels are placed after the chips.
+    mark_lines = [tf.many(m.points) for m in view.marks]
+    heads = [head_box(pts[-2], pts[-1]) if len(pts) > 1 else
+             (pts[0][0] - 20, pts[0][1] - 20, pts[0][0] + 20, pts[0][1] + 20)
+             for pts in mark_lines if pts]
+    label_boxes = label_spots(view, centres, list(obj_boxes.values()) + heads)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
     released: set[str] = set()
-    # Marks' lines are known now; their labels are placed after the chips.
-    mark_lines = [tf.many(m.points) for m in view.marks]
     # Each area keeps its dot and the heads of marks ending there clear if it can.
     keep_clear: dict[str, list[Box]] = {aid: [box] for aid, box in dot_boxes.items()}
     for pts in mark_lines:
@@ -659,9 +662,14 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
     by_area = {a.id: a for a in view.areas}
 
     def area_box(aid: str) -> None:
+        # The area's dot, label, tags and chips (not its whole outline: a big area would
+        # leave no room for the other end of the action).
         if aid in polys:
-            x0, y0, x1, y1 = bbox(polys[aid])
-            items = [i.box for i in layout.items if i.parent == aid and not i.in_panel]
+            items = [i.box for i in layout.items
+                     if i.parent == aid and not i.in_panel and i.kind != "area"]
+            if not items:
+                return
+            x0, y0, x1, y1 = items[0]
             for b in items:
                 x0, y0, x1, y1 = min(x0, b[0]), min(y0, b[1]), max(x1, b[2]), max(y1, b[3])
             boxes.append((x0, y0, x1, y1))

@@ -28,6 +28,7 @@ from render.style import (
     colour,
     fit_text,
     ink_on,
+    wrap,
     shade,
     tint,
 )
@@ -209,6 +210,24 @@ def _flow(widths: Sequence[float], left: float, right: float, gap: float) -> lis
 FACT_ROW = 30.0
 
 
+def title_lines(header: Header, width: int) -> list[str]:
+    """The title in one line, or wrapped to two on a narrow picture (never cut short unless
+    even two lines cannot hold it)."""
+    turn = header_turn(header)
+    turn_w = Canvas.text_size(turn, BIG)[0] + 16 if turn else 0
+    room = width - 3 * MARGIN - turn_w
+    title = clean(header.title)
+    if Canvas.text_size(title, TITLE)[0] <= room:
+        return [title]
+    lines = wrap(title, TITLE, room)
+    if len(lines) > 2:
+        lines = lines[:1] + [fit_text(" ".join(lines[1:]), TITLE, room)]
+    return lines
+
+
+TITLE_ROW = 38.0
+
+
 def header_height(header: Header, width: int) -> float:
     """The header strip's height for ``width``."""
     facts = header_facts(header)
@@ -216,7 +235,7 @@ def header_height(header: Header, width: int) -> float:
     if facts:
         places = _flow([pill_width(f, BODY) + 4 for f in facts], MARGIN, width - MARGIN, 8)
         rows = places[-1][1] + 1
-    return 12 + 38 + rows * FACT_ROW + 8
+    return 12 + TITLE_ROW * len(title_lines(header, width)) + rows * FACT_ROW + 8
 
 
 def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
@@ -227,8 +246,11 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
     canvas.rect(box, fill=PALETTE["header"])
     turn = header_turn(header)
     turn_w = Canvas.text_size(turn, BIG)[0] if turn else 0
-    title = fit_text(clean(header.title), TITLE, width - 3 * MARGIN - turn_w - 16)
-    canvas.text((MARGIN, 12 + 19), title, TITLE, PALETTE["header_ink"], anchor="lm", bold=True)
+    titles = title_lines(header, width)
+    for k, title in enumerate(titles):
+        canvas.text((MARGIN, 12 + 19 + k * TITLE_ROW), title, TITLE, PALETTE["header_ink"],
+                    anchor="lm", bold=True)
+    top = 12 + TITLE_ROW * (len(titles) - 1)
     if turn:
         tx0 = width - MARGIN - turn_w - 16
         canvas.rect((tx0, 12, width - MARGIN, 12 + 36), fill=PALETTE["header_ink"], radius=6)
@@ -236,7 +258,7 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
     facts = header_facts(header)
     widths = [pill_width(f, BODY) + 4 for f in facts]
     for text, w, (x, row) in zip(facts, widths, _flow(widths, MARGIN, width - MARGIN, 8)):
-        cy = 12 + 38 + row * FACT_ROW + FACT_ROW / 2
+        cy = top + 12 + 38 + row * FACT_ROW + FACT_ROW / 2 - 12
         pill = (x, cy - 13, x + w, cy + 13)
         canvas.rect(pill, fill=tint(PALETTE["header"], 0.85), radius=6)
         canvas.text((x + w / 2, cy), text, BODY, PALETTE["ink"], anchor="mm")

@@ -554,8 +554,9 @@ class Frame:
         ``key`` must name everything ``draw`` shows; the box's position is added here.
         """
         x0, y0 = math.floor(box[0] - pad), math.floor(box[1] - pad)
-        phase = (round((box[0] - x0) * SCALE), round((box[1] - y0) * SCALE),
-                 round((box[2] - box[0]) * SCALE), round((box[3] - box[1]) * SCALE))
+        # Exact offsets, not rounded ones: a piece is reused only where it would be drawn
+        # the very same (a map's labels sit at the same spots in every snapshot).
+        phase = (box[0] - x0, box[1] - y0, box[2] - box[0], box[3] - box[1])
         ident = (key, phase, pad)
         with _REDUCED_LOCK:
             hit = _PIECES.get(ident)

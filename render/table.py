@@ -74,7 +74,9 @@ def unit_label(unit: TableUnit, book: StyleBook | None = None) -> str:
     """``O1 Off Asl``: the base's name and its markers, short (the view's marker texts)."""
     styles = book or StyleBook()
     words = [clean(unit.label) or unit.id]
-    words += [clean(styles.marker(m).text) for m in unit.markers]
+    for m in unit.markers:
+        known = styles.known_marker(m)
+        words.append(clean(known.text) if known else clean(m))
     return " ".join(w for w in words if w)
 
 
@@ -407,9 +409,10 @@ def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
     for kind in sorted({t.kind for t in view.terrain}):
         style = book.terrain(kind)
         entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))
-    used = sorted({m for u in view.units for m in u.markers})
-    words = [f"{clean(book.marker(m).text)} {clean(book.marker(m).words) or clean(m)}" for m in used]
-    words = [w for w in dict.fromkeys(words) if w.split(" ", 1)[0].lower() != w.split(" ", 1)[-1].lower()]
+    used = sorted({m.lower() for u in view.units for m in u.markers})
+    styles = [s for s in (book.known_marker(m) for m in used) if s is not None]
+    words = [f"{clean(s.text)} {clean(s.words) or clean(s.key)}" for s in styles
+             if clean(s.text).lower() != (clean(s.words) or clean(s.key)).lower()]
     if words:
         entries.append(LegendEntry("text", ", ".join(words)))
     if any(u.arc is not None for u in view.units):

@@ -104,6 +104,11 @@ class StyleBook(SideBook):
             return found
         return MarkerStyle(key=key, text=clean(key)[:4].upper() or "?", words=clean(key))
 
+    def known_marker(self, key: str) -> MarkerStyle | None:
+        """The view's or the default style of a marker, or None for a marker no one named
+        (a table label then shows the marker's own words, e.g. "directs D1")."""
+        return self._markers.get(key.strip().lower())
+
     def mark(self, kind: str) -> MarkStyle:
         """The style of a mark kind; an unknown kind: a dark grey arrow named by its kind."""
         return self._marks.get(kind) or MarkStyle(kind=kind, colour="#4a4f58", line="arrow",
