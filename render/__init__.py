@@ -37,7 +37,7 @@ Decisions a maintainer should know:
   use is behind a lock, so renders may run in several worker threads at once (tested).  A
   snapshot after others is byte-identical to one from cold caches (tested).
 * **Focus**: the picture posted after an order is the board around the last action at full
-  scale, at most 720 px wide, so its smallest text shows at 9.4 px or more on a phone that
+  scale, at most 750 px wide, so its smallest text shows at 9.07 px or more on a phone that
   shows it 400 px wide (asserted from the layout for every system).
 """
 

@@ -39,7 +39,7 @@ from render.chrome import (
 from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
-from render.scene import Scene, put_header, put_legend
+from render.scene import PanelFn, Scene, put_header, put_legend
 from render.style import (
     BODY,
     MARGIN,
@@ -373,7 +373,8 @@ def label_spots(view: AreaMapView, centres: dict[str, Point], keep: list[Box]) -
     for area in view.areas:
         text = area_label_text(area)
         options = [id_label_box(centres[area.id], text, k) for k in range(4)]
-        box = next((b for b in options if not any(overlaps(b, o, 2) for o in others)), options[0])
+        # The corner that covers the fewest things (the first of them on a tie).
+        box = min(options, key=lambda b: sum(overlaps(b, o, 1) for o in others))
         out[area.id] = box
         others.append(box)
     return out
@@ -488,9 +489,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
     # Marks' lines are known now; their labels are placed after the chips.
     mark_lines = [tf.many(m.points) for m in view.marks]
-    heads = [head_box(pts[-2], pts[-1]) if len(pts) > 1 else
-             (pts[0][0] - 20, pts[0][1] - 20, pts[0][0] + 20, pts[0][1] + 20)
-             for pts in mark_lines if pts]
+    heads = [symbol_box(pts) for pts in mark_lines if pts]
     label_boxes = label_spots(view, centres, list(obj_boxes.values()) + heads)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
@@ -651,7 +650,27 @@ def areamap_scene(view: AreaMapView) -> Scene:
     draw_panel(frame, crowded, blocks_by_area, panel_rows, panel_top, layout, changed)
     put_legend(frame, entries, legend_top, book, layout)
     return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
-                 entries=entries, focus=focus_boxes(view, layout, polys, mark_lines))
+                 entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
+                 panel=crowded_panel(crowded, blocks_by_area, stacks, changed))
+
+
+def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
+                  stacks: dict[str, tuple[Chip, Box]], changed: dict[str, str]) -> PanelFn:
+    """The focus picture's panel: every chip of the crowded areas whose stack chip it shows
+    ("3 units, see below" must have its below)."""
+
+    def make(width: int, crop: Box) -> tuple[float, Callable[[Frame, float, Layout], None]]:
+        shown = [a for a in crowded if a in stacks and overlaps(stacks[a][1], crop)]
+        rows, height = panel_layout(shown, blocks_by_area, 0.0, width)
+
+        def draw(frame: Frame, top: float, layout: Layout) -> None:
+            moved = [(a, y + top, h, [(b, (x0, y0 + top, x1, y1 + top)) for b, (x0, y0, x1, y1) in placed])
+                     for a, y, h, placed in rows]
+            draw_panel(frame, shown, blocks_by_area, moved, top, layout, changed)
+
+        return height, draw
+
+    return make
 
 
 def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]],
@@ -666,7 +685,7 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
         # leave no room for the other end of the action).
         if aid in polys:
             items = [i.box for i in layout.items
-                     if i.parent == aid and not i.in_panel and i.kind != "area"]
+                     if i.parent == aid and not i.in_panel and i.kind not in ("area", "panel")]
             if not items:
                 return
             x0, y0, x1, y1 = items[0]
@@ -694,6 +713,17 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
         if item.kind == "counter" and (item.id in changed or item.id in view.focus) and not item.in_panel:
             boxes.append(item.box)
     return boxes
+
+
+def symbol_box(pts: list[Point]) -> Box:
+    """Where a mark's arrowhead or burst is drawn: just short of its end, on the incoming side
+    (an area's label takes a corner clear of it)."""
+    x, y = pts[-1]
+    if len(pts) > 1:
+        d = math.dist(pts[-2], pts[-1]) or 1.0
+        x -= (pts[-1][0] - pts[-2][0]) / d * 16
+        y -= (pts[-1][1] - pts[-2][1]) / d * 16
+    return (x - 12, y - 12, x + 12, y + 12)
 
 
 def draw_changed(canvas: Canvas, box: Box) -> None:
@@ -965,7 +995,7 @@ def _draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook) ->
 
 
 def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
-                 top: float) -> tuple[list[tuple[str, float, float, list[tuple[Block, Box]]]], float]:
+                 top: float, width: int = WIDTH) -> tuple[list[tuple[str, float, float, list[tuple[Block, Box]]]], float]:
     """Rows of the crowded-areas panel: (area, heading y, row height, placed blocks)."""
     rows: list[tuple[str, float, float, list[tuple[Block, Box]]]] = []
     y = top
@@ -980,7 +1010,7 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
         placed: list[tuple[Block, Box]] = []
         for block in blocks_by_area[area_id]:
             w, h = block.size
-            if x > MARGIN and x + w > WIDTH - MARGIN:
+            if x > MARGIN and x + w > width - MARGIN:
                 y += row_h + 6
                 x, row_h = float(MARGIN), 0.0
             placed.append((block, (x, y, x + w, y + h)))

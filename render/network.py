@@ -481,7 +481,8 @@ def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -
     if panel is None:
         return None
 
-    def make(width: int) -> tuple[float, Callable[[Frame, float, Layout], None]]:
+    def make(width: int, crop: Box) -> tuple[float, Callable[[Frame, float, Layout], None]]:
+        del crop  # the battle shows whatever part of the map is cut
         height = battle_height(panel, width)
 
         def draw(frame: Frame, top: float, layout: Layout) -> None:

@@ -9,7 +9,7 @@ network, table) lies in it, and the boxes of what the last action touched.
   on a phone: the part of the board around the action, at the full picture's scale (so no
   text shrinks), at most :data:`FOCUS_MAX` pixels wide, with its own narrow header and
   legend.  A phone shows a chat image about 400 px wide, so the smallest text (17 px) shows
-  at ``17 * 400 / 720 = 9.4`` px or more, and unit labels (19 px) at 10.6 px or more
+  at ``17 * 400 / 750 = 9.07`` px or more, and unit labels (19 px) at 10.1 px or more
   (measured from the layout: each item's text size times 400 over the picture's width).
 """
 
@@ -29,15 +29,16 @@ from rules.core.views import Header
 
 #: The focus picture's width range in final pixels (see the module docstring).
 FOCUS_MIN = 560
-FOCUS_MAX = 720
+FOCUS_MAX = 750
 #: The focus picture's board height range.
 FOCUS_H_MIN = 360
-FOCUS_H_MAX = 640
+FOCUS_H_MAX = 820
 #: Room kept around the action.
-FOCUS_PAD = 50
+FOCUS_PAD = 40
 
-#: A narrow panel for the focus picture: given the width, its height and how to draw it.
-PanelFn = Callable[[int], tuple[float, Callable[[Frame, float, Layout], None]]]
+#: A narrow panel for the focus picture: given the width and the crop (board pixels), its
+#: height and how to draw it at a given top.
+PanelFn = Callable[[int, Box], tuple[float, Callable[[Frame, float, Layout], None]]]
 
 
 @dataclass
@@ -125,7 +126,8 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
         ux0, uy0, ux1, uy1 = boxes[0]
         for b in boxes[1:]:
             nx0, ny0, nx1, ny1 = min(ux0, b[0]), min(uy0, b[1]), max(ux1, b[2]), max(uy1, b[3])
-            if nx1 - nx0 + 2 * FOCUS_PAD <= FOCUS_MAX and ny1 - ny0 + 2 * FOCUS_PAD <= FOCUS_H_MAX:
+            # The room around the action shrinks before a part of the action is left out.
+            if nx1 - nx0 + 8 <= FOCUS_MAX and ny1 - ny0 + 8 <= FOCUS_H_MAX:
                 ux0, uy0, ux1, uy1 = nx0, ny0, nx1, ny1
     else:
         cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
@@ -145,7 +147,7 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     board_h = crop[3] - crop[1]
     head_h = header_height(scene.header, width)
     board_top = round(head_h) + 4
-    panel_h, panel_draw = scene.panel(width) if scene.panel else (0.0, None)
+    panel_h, panel_draw = scene.panel(width, crop) if scene.panel else (0.0, None)
     entries = [e for e in scene.entries if e.icon != "text"]
     legend_top = board_top + board_h + 4 + panel_h
     height = int(round(legend_top + legend_height(entries, width))) + 1

@@ -3,7 +3,7 @@
 Uses the engines' real views (Tannenbruck set up and played, a Raiders battle, St Nazaire
 set up and played) and the hand-built fixtures.  Each picture is written twice: the full
 map (``stem.png``) and the phone-width focus picture posted after an order
-(``stem-phone.png``, at most 720 px wide, read inline at about 400 px).
+(``stem-phone.png``, at most 750 px wide, read inline at about 400 px).
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def test_focus_picture_reads_at_nine_px_on_a_phone(name: str) -> None:
     layout = shot.layout
     image = Image.open(io.BytesIO(shot.png))
     assert image.size == (shot.width, shot.height) == (layout.width, layout.height)
-    assert shot.width <= 720
+    assert shot.width <= 750
     named = [i for i in layout.items if i.kind in NAMED and i.text is not None]
     assert named, "the focus picture shows units or areas"
     for item in named:

@@ -58,7 +58,7 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
         assert pictures
         _, png = await service.snapshot(pictures[-1])
         focus = Image.open(io.BytesIO(png))
-        assert focus.width <= 720  # read inline on a phone (tests/render/test_focus.py)
+        assert focus.width <= 750  # read inline on a phone (tests/render/test_focus.py)
         map_reply = await say("alice", "/game map")
         assert map_reply.snapshot_key.endswith(":map")
         _, full = await service.snapshot(map_reply.snapshot_key)
