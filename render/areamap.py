@@ -543,38 +543,9 @@ def areamap_scene(view: AreaMapView) -> Scene:
         stacks[area.id] = (chip, fit)
         taken.append(fit)
 
-    # Labels of released areas: as near their preferred spot as the area allows.
-    for area in view.areas:
-        for boxes in (label_boxes, obj_boxes):
-            if area.id not in boxes:
-                continue
-            box = boxes[area.id]
-            if area.id in released:
-                others = taken + spots(None)
-                size = (box[2] - box[0], box[3] - box[1])
-                mask = AreaMask(polys[area.id], others)
-                found = mask.find(size, mask.candidates(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)))
-                box = found or Placer(map_box, others).search(
-                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), size)
-                boxes[area.id] = box
-            taken.append(box)
-
-    # Reinforcement entrances: a tag inside the area, near its point closest to the map
-    # edge, where the units come on.  A courtesy: dropped if the area has no room.
-    entrance_boxes: dict[str, tuple[str, Box]] = {}
-    for area in view.areas:
-        if not area.entrance:
-            continue
-        text = f"in: {clean(area.entrance)}"
-        w, h = Canvas.text_size(text, SMALL)
-        size = (w + 2 * PILL_PAD + 2, PILL_H)
-        edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
-                                                      p[1] - map_box[1], map_box[3] - p[1]))
-        mask = AreaMask(polys[area.id], taken + spots(None))
-        found = mask.find(size, mask.candidates(edge))
-        if found is not None:
-            entrance_boxes[area.id] = (text, found)
-            taken.append(found)
+    spots_now = spots(None)
+    place_released_labels(view, released, (label_boxes, obj_boxes), polys, map_box, taken, spots_now)
+    entrance_boxes = place_entrances(view, polys, map_box, taken, spots_now)
 
     # A counter in an area the map does not have is still shown: in the panel, under its
     # area's name (an engine bug made visible rather than a unit silently missing).
@@ -713,6 +684,47 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
         if item.kind == "counter" and (item.id in changed or item.id in view.focus) and not item.in_panel:
             boxes.append(item.box)
     return boxes
+
+
+def place_released_labels(view: AreaMapView, released: set[str], spots: tuple[dict[str, Box], ...],
+                          polys: dict[str, list[Point]], map_box: Box, taken: list[Box],
+                          reserved: list[Box]) -> None:
+    """Labels and tags of areas that gave their spots up to chips: as near their preferred
+    spot as the area allows (``spots`` are updated; every final box is added to ``taken``)."""
+    for area in view.areas:
+        for boxes in spots:
+            if area.id not in boxes:
+                continue
+            box = boxes[area.id]
+            if area.id in released:
+                others = taken + reserved
+                size = (box[2] - box[0], box[3] - box[1])
+                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                mask = AreaMask(polys[area.id], others)
+                box = mask.find(size, mask.candidates(centre)) or Placer(map_box, others).search(centre, size)
+                boxes[area.id] = box
+            taken.append(box)
+
+
+def place_entrances(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
+                    taken: list[Box], reserved: list[Box]) -> dict[str, tuple[str, Box]]:
+    """Reinforcement entrances: a tag inside the area, near its point closest to the map
+    edge, where the units come on.  A courtesy: dropped if the area has no room."""
+    out: dict[str, tuple[str, Box]] = {}
+    for area in view.areas:
+        if not area.entrance:
+            continue
+        text = f"in: {clean(area.entrance)}"
+        w, _ = Canvas.text_size(text, SMALL)
+        size = (w + 2 * PILL_PAD + 2, PILL_H)
+        edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
+                                                      p[1] - map_box[1], map_box[3] - p[1]))
+        mask = AreaMask(polys[area.id], taken + reserved)
+        found = mask.find(size, mask.candidates(edge))
+        if found is not None:
+            out[area.id] = (text, found)
+            taken.append(found)
+    return out
 
 
 def symbol_box(pts: list[Point]) -> Box:

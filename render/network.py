@@ -271,6 +271,35 @@ def draw_space(canvas: Canvas, space: SpaceView, p: Point, book: StyleBook) -> N
         canvas.ellipse(x, y, r - 6, outline=colour("water"), width=3)
 
 
+def place_names(view: NetworkView, pos: dict[str, Point],
+                placer: Placer) -> tuple[dict[str, Box], dict[str, Box]]:
+    """Each space's name (below, above, right or left of it) and objective tile."""
+    name_boxes: dict[str, Box] = {}
+    for space in view.spaces:
+        name = clean(space.name) or space.id
+        w, h = Canvas.text_size(name, BODY)
+        x, y = pos[space.id]
+        size = (w + 8, h + 2)
+        cands = [(x - size[0] / 2, y + SPACE_R + 3, x + size[0] / 2, y + SPACE_R + 3 + size[1]),
+                 (x - size[0] / 2, y - SPACE_R - 3 - size[1], x + size[0] / 2, y - SPACE_R - 3),
+                 (x + SPACE_R + 4, y - size[1] / 2, x + SPACE_R + 4 + size[0], y + size[1] / 2),
+                 (x - SPACE_R - 4 - size[0], y - size[1] / 2, x - SPACE_R - 4, y + size[1] / 2)]
+        box = placer.place(cands) or placer.place_near((x, y + SPACE_R + 14), size)
+        name_boxes[space.id] = box
+    tag_boxes: dict[str, Box] = {}
+    for space in view.spaces:
+        if space.objective is None:
+            continue
+        text = "?" if space.objective == "?" else clean(space.objective)
+        w = Canvas.text_size(text, BODY)[0] + 14
+        x, y = pos[space.id]
+        size = (max(w, 28), 28)
+        cands = [(x + SPACE_R + 2, y - SPACE_R - 26, x + SPACE_R + 2 + size[0], y - SPACE_R + 2),
+                 (x - SPACE_R - 2 - size[0], y - SPACE_R - 26, x - SPACE_R - 2, y - SPACE_R + 2)]
+        tag_boxes[space.id] = placer.place(cands) or placer.place_near((x, y - SPACE_R - 20), size)
+    return name_boxes, tag_boxes
+
+
 def render_network(view: NetworkView) -> Snapshot:
     """Draw a :class:`NetworkView` (the full picture)."""
     return network_scene(view).snapshot()
@@ -300,29 +329,7 @@ def network_scene(view: NetworkView) -> Scene:
                        SPACE_R - 4)
         if len(pts) > 1:
             placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
-    name_boxes: dict[str, Box] = {}
-    for space in view.spaces:
-        name = clean(space.name) or space.id
-        w, h = Canvas.text_size(name, BODY)
-        x, y = pos[space.id]
-        size = (w + 8, h + 2)
-        cands = [(x - size[0] / 2, y + SPACE_R + 3, x + size[0] / 2, y + SPACE_R + 3 + size[1]),
-                 (x - size[0] / 2, y - SPACE_R - 3 - size[1], x + size[0] / 2, y - SPACE_R - 3),
-                 (x + SPACE_R + 4, y - size[1] / 2, x + SPACE_R + 4 + size[0], y + size[1] / 2),
-                 (x - SPACE_R - 4 - size[0], y - size[1] / 2, x - SPACE_R - 4, y + size[1] / 2)]
-        box = placer.place(cands) or placer.place_near((x, y + SPACE_R + 14), size)
-        name_boxes[space.id] = box
-    tag_boxes: dict[str, Box] = {}
-    for space in view.spaces:
-        if space.objective is None:
-            continue
-        text = "?" if space.objective == "?" else clean(space.objective)
-        w = Canvas.text_size(text, BODY)[0] + 14
-        x, y = pos[space.id]
-        size = (max(w, 28), 28)
-        cands = [(x + SPACE_R + 2, y - SPACE_R - 26, x + SPACE_R + 2 + size[0], y - SPACE_R + 2),
-                 (x - SPACE_R - 2 - size[0], y - SPACE_R - 26, x - SPACE_R - 2, y - SPACE_R + 2)]
-        tag_boxes[space.id] = placer.place(cands) or placer.place_near((x, y - SPACE_R - 20), size)
+    name_boxes, tag_boxes = place_names(view, pos, placer)
     names = {s.id: clean(s.name) or s.id for s in view.spaces}
     force_places: list[tuple[ForceView, list[Chip], Box, str]] = []
     overflow: list[tuple[ForceView, list[Chip], str]] = []
