@@ -38,6 +38,7 @@ from render.chrome import (
 )
 from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
+from render.network import draw_banner
 from render.registry import renderer
 from render.scene import PanelFn, Scene, put_header, put_legend
 from render.style import (
@@ -619,6 +620,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
         layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
 
     draw_panel(frame, crowded, blocks_by_area, panel_rows, panel_top, layout, changed)
+    if view.banner:
+        draw_banner(frame, view.banner, map_box, layout)
     put_legend(frame, entries, legend_top, book, layout)
     return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),

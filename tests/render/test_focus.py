@@ -264,3 +264,28 @@ def test_every_registered_systems_focus_picture_reads_on_a_phone(key: str) -> No
     for item in layout.items:
         if item.kind in NAMED and item.text is not None:
             assert layout.inline_px(item.text, INLINE) >= 9, item
+
+
+def test_final_picture_carries_the_result_banner() -> None:
+    for view in (area_view(), network_view(), table_view()):
+        shot = snapshot(view.model_copy(update={"banner": "Soviet win 14-9"}))  # type: ignore[attr-defined]
+        banner = shot.layout.get("banner", "banner")
+        assert ("Soviet win 14-9", 30) in shot.layout.texts
+        board = shot.layout.of_kind("header")[0].box
+        assert banner.box[1] > board[3]  # on the board, under the header
+
+
+def test_forces_sit_next_to_their_space_or_in_the_strip_and_battle_words_are_whole() -> None:
+    """Issue 15: a force box drawn far from its space reads as being elsewhere; a battle
+    result cut to "hit Bdb-1,Pz.." hides who was hit."""
+    for view in (network_view(), raiders_view()):
+        layout = snapshot(view).layout  # type: ignore[arg-type]
+        spaces = {i.id: i.box for i in layout.of_kind("space")}
+        for force in layout.of_kind("force"):
+            if force.in_panel:
+                continue
+            s = spaces[force.parent]  # type: ignore[index]
+            gap_x = max(force.box[0] - s[2], s[0] - force.box[2], 0)
+            gap_y = max(force.box[1] - s[3], s[1] - force.box[3], 0)
+            assert (gap_x ** 2 + gap_y ** 2) ** 0.5 <= 100, force
+        assert not [t for t, _ in layout.texts if t.endswith("..")]
