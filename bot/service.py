@@ -187,13 +187,14 @@ class Service:
     async def snapshot(self, key: str) -> tuple[str, bytes]:
         """``(filename, PNG bytes)`` of step ``game_id:seq``: the phone-width focus picture of
         the last action, marking what changed since the pinged side's last order (issue 15);
-        ``game_id:seq:map`` is the whole map.  Cached by state hash, picture and changes."""
+        the whole map when the step began a new turn, and for ``game_id:seq:map``.  Cached by
+        state hash, picture and changes."""
         game_id, seq, *mode = key.split(":")
         game = await self.store.game(int(game_id))
         step = await self.store.step(int(game_id), int(seq))
         if step is None:
             raise KeyError(key)
-        full = bool(mode)
+        full = bool(mode) or await self._turn_ended(game.system, step)
         changes = [] if full else await self.changes_since(game.system, step)
         ident = step.state_json + ("map" if full else repr(changes))
         digest = hashlib.sha256(ident.encode()).hexdigest()
@@ -210,6 +211,17 @@ class Service:
         while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
             self._snapshots.popitem(last=False)
         return name, png
+
+    async def _turn_ended(self, system_key: str, step: StepRow) -> bool:
+        """Whether ``step`` began a new turn (its picture's header shows another turn than
+        the step before): then the whole map is posted, not the focus picture."""
+        before = await self.store.step(step.game_id, step.parent_seq) if step.parent_seq is not None else None
+        if before is None:
+            return False
+        system = self.systems[system_key]
+        turn = getattr(getattr(system.view(system.load_state(step.state_json)), "header", None), "turn", None)
+        was = getattr(getattr(system.view(system.load_state(before.state_json)), "header", None), "turn", None)
+        return turn != was
 
     async def changes_since(self, system_key: str, step: StepRow, side: str | None = None) -> list[Change]:
         """What changed for each unit between ``side``'s last order before ``step`` and

@@ -41,7 +41,8 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
         await say("alice", "/game join side:nato")
         await say("bob", "/game join side:soviet")
         rng = random.Random(11)
-        pictures = []
+        pictures: list[str] = []
+        turn_pictures: list[str] = []
         for _ in range(400):
             game = await service.store.active_game("pic-chan")
             assert game is not None
@@ -53,9 +54,15 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
             legal = SYSTEM.legal_actions(state, waiting[0])
             pick = [a for a in legal if a.name in ("move", "fire", "assault")] or legal
             reply = await say(SEATS[waiting[0]], f"/rr {rng.choice(pick).summary()}")
-            if reply.snapshot_key and state.phase == "ops":
+            after = SYSTEM.load_state((await service.store.active_game("pic-chan")).state_json)
+            if reply.snapshot_key and after.turn != state.turn:
+                turn_pictures.append(reply.snapshot_key)
+            elif reply.snapshot_key and state.phase == "ops":
                 pictures.append(reply.snapshot_key)
-        assert pictures
+        assert pictures and turn_pictures
+        # The picture of the order that began a new turn is the whole map.
+        _, png = await service.snapshot(turn_pictures[-1])
+        assert Image.open(io.BytesIO(png)).width == 1280
         _, png = await service.snapshot(pictures[-1])
         focus = Image.open(io.BytesIO(png))
         assert focus.width <= 750  # read inline on a phone (tests/render/test_focus.py)
