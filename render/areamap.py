@@ -547,6 +547,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     spots_now = spots(None)
     place_released_labels(view, released, (label_boxes, obj_boxes), polys, map_box, taken, spots_now)
     entrance_boxes = place_entrances(view, polys, map_box, taken, spots_now)
+    gone_boxes = place_gone(view, polys, map_box, taken)
 
     # A counter in an area the map does not have is still shown: in the panel, under its
     # area's name (an engine bug made visible rather than a unit silently missing).
@@ -588,6 +589,9 @@ def areamap_scene(view: AreaMapView) -> Scene:
             frame.text_in(box, text, SMALL, PALETTE["header_ink"])
             layout.add("entrance", area.id, box, parent=area.id, text=SMALL)
 
+    for (area_id, text), box in gone_boxes.items():
+        draw_gone(frame, text, box)
+        layout.add("gone", text, box, parent=area_id, text=SMALL)
     changed = {c.id: c.what for c in view.changes}
     for area_id, boxes in placements.items():
         for block, box in zip(blocks_by_area[area_id], boxes):
@@ -686,6 +690,8 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
     for item in layout.items:
         if item.kind == "counter" and (item.id in changed or item.id in view.focus) and not item.in_panel:
             boxes.append(item.box)
+        elif item.kind == "gone":
+            boxes.append(item.box)
     return boxes
 
 
@@ -728,6 +734,34 @@ def place_entrances(view: AreaMapView, polys: dict[str, list[Point]], map_box: B
             out[area.id] = (text, found)
             taken.append(found)
     return out
+
+
+def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
+               taken: list[Box]) -> dict[tuple[str, str], Box]:
+    """A tag "X VDV-3" in the area where each unit eliminated since the player's last order
+    was: eliminations show on the picture, not only in the words."""
+    out: dict[tuple[str, str], Box] = {}
+    for change in view.changes:
+        if change.what != "eliminated" or change.where not in polys:
+            continue
+        text = f"X {clean(change.id)}"
+        w, _ = Canvas.text_size(text, SMALL)
+        size = (w + 2 * PILL_PAD + 2, PILL_H)
+        poly = polys[change.where]  # type: ignore[index]
+        centre = ((bbox(poly)[0] + bbox(poly)[2]) / 2, (bbox(poly)[1] + bbox(poly)[3]) / 2)
+        mask = AreaMask(poly, taken)
+        box = mask.find(size, mask.candidates(centre)) or Placer(map_box, taken).search(centre, size)
+        out[(change.where, text)] = box  # type: ignore[index]
+        taken.append(box)
+    return out
+
+
+def draw_gone(canvas: Canvas | Frame, text: str, box: Box) -> None:
+    """An eliminated unit's tag: grey, struck through, framed in the "changed" colour."""
+    canvas.rect(box, fill=tint(PALETTE["eliminated"], 0.6), outline=PALETTE["changed"], width=2, radius=5)
+    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+    cy = (box[1] + box[3]) / 2
+    canvas.line([(box[0] + 4, cy), (box[2] - 4, cy)], PALETTE["ink"], 1.5)
 
 
 def symbol_box(pts: list[Point]) -> Box:
@@ -1069,6 +1103,8 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     entries = side_entries(book)
     if view.changes:
         entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    if any(c.what == "eliminated" and c.where for c in view.changes):
+        entries.append(LegendEntry("text", "X name = eliminated there"))
     if any(a.objective == "main" for a in view.areas):
         entries.append(LegendEntry("swatch", "main objective", key="objective_main"))
     if any(a.objective == "secondary" for a in view.areas):

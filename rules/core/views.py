@@ -86,6 +86,7 @@ class Change(BaseModel):
 
     id: str  # the counter, unit or base id
     what: Literal["moved", "fired", "acted", "hit", "eliminated", "arrived"]
+    where: str | None = None  # an eliminated unit's last area or space (drawn there, gone)
 
 
 class Header(BaseModel):
@@ -458,7 +459,7 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             continue
         was_where, was_how, was_gone = old[uid]
         if gone and not was_gone:
-            out.append(Change(id=uid, what="eliminated"))
+            out.append(Change(id=uid, what="eliminated", where=_place(was_where)))
         elif not gone and where != was_where:
             out.append(Change(id=uid, what="moved"))
         elif not gone and how != was_how:
@@ -470,8 +471,13 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             out.append(Change(id=uid, what="acted"))
     for uid in old:
         if uid not in new and not old[uid][2]:
-            out.append(Change(id=uid, what="eliminated"))
+            out.append(Change(id=uid, what="eliminated", where=_place(old[uid][0])))
     return out
+
+
+def _place(where: object) -> str | None:
+    """An area or space id as a string (a table position is not one)."""
+    return where if isinstance(where, str) else None
 
 
 def change_lines(changes: list[Change]) -> list[str]:

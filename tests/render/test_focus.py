@@ -27,7 +27,7 @@ from rules.core.views import (
 from tests.render.fixtures import area_view, network_view, table_view
 
 INLINE = 400
-NAMED = ("counter", "stack", "area_label", "label", "unit", "battle_unit", "entrance", "banner")
+NAMED = ("counter", "stack", "area_label", "label", "unit", "battle_unit", "entrance", "banner", "gone")
 
 
 def rr_views(count: int) -> list[AreaMapView]:
@@ -152,10 +152,16 @@ def test_changes_between_tells_moves_hits_and_eliminations() -> None:
     moved.counters[0].area = "2" if moved.counters[0].area != "2" else "3"
     moved.counters[1].reduced = not moved.counters[1].reduced
     gone = moved.counters.pop(2)
-    changes = {c.id: c.what for c in changes_between(base, moved)}
+    found = changes_between(base, moved)
+    changes = {c.id: c.what for c in found}
     assert changes[base.counters[0].id] == "moved"
     assert changes[base.counters[1].id] == "hit"
     assert changes[gone.id] == "eliminated"
+    # The eliminated unit is drawn where it fell, and the moved one is framed.
+    layout = snapshot(moved.model_copy(update={"changes": found})).layout
+    tag = layout.get("gone", f"X {gone.id}")
+    assert tag.parent == gone.area
+    assert overlapping_pairs(layout.of_kind("gone", "counter", "stack", "area_label", "label")) == []
     assert change_lines([Change(id="A", what="moved"), Change(id="B", what="moved")]) == ["Moved: A, B"]
 
 
