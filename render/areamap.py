@@ -757,11 +757,10 @@ def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
 
 
 def draw_gone(canvas: Canvas | Frame, text: str, box: Box) -> None:
-    """An eliminated unit's tag: grey, struck through, framed in the "changed" colour."""
+    """An eliminated unit's tag: grey, framed in the "changed" colour (the X says it; a line
+    through the name would make it harder to read on a phone)."""
     canvas.rect(box, fill=tint(PALETTE["eliminated"], 0.6), outline=PALETTE["changed"], width=2, radius=5)
     canvas.text_in(box, text, SMALL, PALETTE["ink"])
-    cy = (box[1] + box[3]) / 2
-    canvas.line([(box[0] + 4, cy), (box[2] - 4, cy)], PALETTE["ink"], 1.5)
 
 
 def symbol_box(pts: list[Point]) -> Box:
@@ -1104,7 +1103,7 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     if view.changes:
         entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
     if any(c.what == "eliminated" and c.where for c in view.changes):
-        entries.append(LegendEntry("text", "X name = eliminated there"))
+        entries.append(LegendEntry("pill", "eliminated there", key="#cfcfcf", pill="X name"))
     if any(a.objective == "main" for a in view.areas):
         entries.append(LegendEntry("swatch", "main objective", key="objective_main"))
     if any(a.objective == "secondary" for a in view.areas):

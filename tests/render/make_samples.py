@@ -47,8 +47,11 @@ def played_tannenbruck() -> object:
     from rules.core.errors import RuleError
     from tests.render.real import engine_game
 
+    from rules.core.views import changes_between
+
     system, state, dice = engine_game(b"readme")
     rng = random.Random(5)
+    seen = [state]
     for _ in range(80):
         who = state.pending[0].side if state.pending else state.active
         orders = system.legal_actions(state, who)
@@ -62,9 +65,12 @@ def played_tannenbruck() -> object:
             state = system.apply(state, who, order, dice).state
         except RuleError:
             continue
+        seen.append(state)
         if order.name == "assault" and state.turn >= 2:
             break
-    return system.view(state)
+    # What changed over the last six orders is marked, as on the picture that pings a player.
+    view = system.view(state)
+    return view.model_copy(update={"changes": changes_between(system.view(seen[max(0, len(seen) - 7)]), view)})
 
 
 def main() -> None:
