@@ -31,7 +31,7 @@ async def run(quick: bool, prefer: str) -> tuple[str, list[Row]]:
     with tempfile.TemporaryDirectory(prefix="referee-bench-", dir=os.environ.get("BENCH_DIR")) as tmp:
         work = Path(tmp)
         rows.append(await orderpath.measure(work, key, 100 if quick else 1000))
-        rows.append(snapshots.measure(3 if quick else 9))
+        rows += snapshots.measure(5 if quick else 15)
         sizes = (100, 1000, 10000)
         rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
         rows += await channels.measure(work, key, 200, 5 if quick else 25)

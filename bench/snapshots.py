@@ -1,72 +1,122 @@
-"""The full Tannenbruck snapshot against its floor: Pillow encoding an image of the same size
-and mode (the rendered image itself, decoded, so the floor compresses the same pixels)."""
+"""The snapshot rows: the full Tannenbruck map and the phone-width focus picture, each against
+its floor (Pillow's bare PNG encode of the finished image itself, decoded, so the floor
+compresses the same pixels).
+
+The views are successive states of a real Raid and Riposte game (the engine's default
+set-up, then seeded random legal orders, a view after each order that asks for a snapshot),
+rendered in order: each snapshot differs from the one before by what the order changed, as
+in play, so the incremental renderer re-places only what changed and cannot serve the
+same picture from a cache.
+"""
 
 from __future__ import annotations
 
 import io
+import random
 import time
 from typing import Callable
 
 from PIL import Image
 
 from bench.stats import Row, median, ms
-from render import snapshot
-from rules.core.views import AreaMapView
+from render import focus, snapshot
+from rules.core.errors import RuleError
 
 PNG_LIMIT = 1024 * 1024
+MOVES = ("move", "fire", "assault", "take-hits", "retreat", "route", "place", "enter")
 
 
-def tannenbruck() -> tuple[AreaMapView, str]:
-    """``(view, what it is)``: the real scenario with every counter placed, or the renderer's
-    30-area stand-in while ``rules/rr/data/tannenbruck.json`` is not there yet."""
-    from tests.render.real import tannenbruck_view  # noqa: PLC0415
+def game_views(count: int, seed: int = 7) -> tuple[list[object], str]:
+    """``count + 1`` views of successive states of a seeded Tannenbruck game, and what it is."""
+    from rules.core.dice import SeededDice  # noqa: PLC0415
+    from rules.rr import actions as rr  # noqa: PLC0415
+    from rules.rr.system import RaidAndRiposte  # noqa: PLC0415
 
-    try:
-        view = tannenbruck_view()
-    except (ImportError, AttributeError):
-        view = None
-    if view is not None:
-        return view, f"Tannenbruck, {len(view.areas)} areas, {len(view.counters)} counters"
-    from tests.render.fixtures import area_view  # noqa: PLC0415
+    system = RaidAndRiposte()
+    dice = SeededDice(b"bench-snapshots")
+    state = system.setup("tannenbruck", {}, dice).state
+    for _ in range(2):
+        for side in ("nato", "soviet"):
+            for order in (rr.DeployDefault(), rr.Ready()):
+                try:
+                    state = system.apply(state, side, order, dice).state
+                except RuleError:
+                    continue
+    rng = random.Random(seed)
+    views: list[object] = []
+    played = 0
+    for _ in range(count * 40 + 400):
+        if len(views) > count:
+            break
+        waiting = system.waiting_on(state)
+        if not waiting:
+            break
+        who = waiting[0]
+        orders = system.legal_actions(state, who)
+        pick = [a for a in orders if a.name in MOVES] or orders
+        try:
+            step = system.apply(state, who, rng.choice(pick), dice)
+        except RuleError:
+            continue
+        state = step.state
+        played += 1
+        # From the second turn on, when most units are on the map.
+        if step.snapshot and (state.turn >= 2 or played > 300):
+            views.append(system.view(state))
+    view = views[-1]
+    return views, (f"Tannenbruck, {len(view.areas)} areas, {len(view.counters)} counters, "  # type: ignore[attr-defined]
+                   f"{(len(views) - 1) // 2} successive game states")
 
-    stand_in = area_view()
-    return stand_in, (f"stand-in map ({len(stand_in.areas)} areas, {len(stand_in.counters)} "
-                      "counters): Tannenbruck data not there yet")
 
-
-def cpu_times(fn: Callable[[], object], runs: int) -> list[float]:
-    """CPU seconds of each of ``runs`` calls (after one warm-up call).
+def cpu_each(fn: Callable[[object], object], items: list[object]) -> list[float]:
+    """CPU seconds of ``fn(item)`` for each item, in order.
 
     CPU time, not wall time: both sides of the comparison are single-threaded CPU work, and the
     machine is shared, so other processes' load would otherwise swamp the figures.
     """
-    fn()
     times = []
-    for _ in range(runs):
+    for item in items:
         start = time.process_time()
-        fn()
+        fn(item)
         times.append(time.process_time() - start)
     return times
 
 
-def measure(runs: int) -> Row:
-    """The snapshot row of the table."""
-    view, what = tannenbruck()
-    shot = snapshot(view)
-    image = Image.open(io.BytesIO(shot.png))
-    image.load()
+def _floor(pngs: list[bytes]) -> float:
+    """Median CPU of Pillow's bare PNG encode of each finished image (decoded)."""
+    images = []
+    for png in pngs:
+        image = Image.open(io.BytesIO(png))
+        image.load()
+        images.append(image)
+    return median(cpu_each(lambda im: im.save(io.BytesIO(), format="PNG"), images))  # type: ignore[attr-defined]
 
-    def bare_encode() -> None:
-        image.save(io.BytesIO(), format="PNG")
 
-    full = median(cpu_times(lambda: snapshot(view), runs))
-    floor = median(cpu_times(bare_encode, runs))
-    size = len(shot.png)
-    ok = full <= 0.150 and full <= 3 * floor and size <= PNG_LIMIT
-    return Row(
-        figure=f"snapshot, {what} (median CPU)",
-        measured=f"{ms(full)} ({full / floor:.1f}× floor), PNG {size / 1024:.0f} kB",
-        floor=f"Pillow PNG encode of {shot.width}×{shot.height} {image.mode}: {ms(floor)}",
-        target="≤ 150 ms, ≤ 3× floor, PNG ≤ 1 MB",
-        ok=ok,
-    )
+def measure(runs: int) -> list[Row]:
+    """The two snapshot rows of the table: the full map and the focus picture."""
+    views, what = game_views(2 * max(runs, 3))
+    half = len(views) // 2
+    # The full snapshot and the focus picture each get states of their own, unseen before.
+    sets = {"snapshot": views[:half + 1], "focus picture": [views[0]] + views[half + 1:]}
+    snapshot(views[0])  # the static layer of the scenario, drawn once per process
+    focus(views[0])
+    rows = []
+    for name, fn, limit in (("snapshot", snapshot, 0.150), ("focus picture", focus, 0.150)):
+        states = sets[name]
+        # Each state once, in order (a second pass would find every placement cached).
+        shots: list = []  # type: ignore[type-arg]
+        taken = median(cpu_each(lambda v: shots.append(fn(v)), states[1:]))  # noqa: B023
+        floor = _floor([s.png for s in shots])
+        size = max(len(s.png) for s in shots)
+        last = shots[-1]
+        rows.append(Row(
+            figure=f"{name}, {what} (median CPU)",
+            measured=f"{ms(taken)} ({taken / floor:.1f}× floor), PNG ≤ {size / 1024:.0f} kB",
+            floor=f"Pillow PNG encode of the {last.width}×{last.height} image: {ms(floor)}",
+            # The focus picture is cut from the full scene: its own floor is smaller, so only
+            # the full snapshot is held to 3× (issue 15); the focus shows its own figure.
+            target=f"≤ {limit * 1000:.0f} ms" + (", ≤ 3× floor" if fn is snapshot else "")
+            + ", PNG ≤ 1 MB",
+            ok=taken <= limit and (fn is not snapshot or taken <= 3 * floor) and size <= PNG_LIMIT,
+        ))
+    return rows

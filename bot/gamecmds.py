@@ -14,6 +14,7 @@ from bot.store import GameRow, StepRow
 from rules.core import registry
 from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 from rules.core.errors import RuleError
+from rules.core.views import change_lines
 
 EXPORT_FORMAT = "referee-log/1"
 DEFAULT_LOG_LINES = 10
@@ -187,7 +188,15 @@ async def cmd_leave(svc: Service, inv: Invocation) -> Reply:
 async def cmd_status(svc: Service, inv: Invocation) -> Reply:
     """``/game status``."""
     read_options(svc, inv)
-    return status_reply(svc, await svc.require_game(inv.channel_id))
+    game = await svc.require_game(inv.channel_id)
+    reply = status_reply(svc, game)
+    step = await svc.store.step(game.row.id, game.row.head_seq)
+    sides = game.sides_of(inv.user_id)
+    changes = await svc.changes_since(game.row.system, step, sides[0]) if step and sides else []
+    if changes:
+        words = "\n".join(change_lines(changes))
+        reply = reply.model_copy(update={"text": f"{reply.text}\nSince your last order:\n{words}"})
+    return reply
 
 
 async def cmd_map(svc: Service, inv: Invocation) -> Reply:
@@ -201,7 +210,7 @@ async def cmd_map(svc: Service, inv: Invocation) -> Reply:
     part = game.system.turn_part(game.state)
     public = bool(opts.get("post")) or bool(game.sides_of(inv.user_id))
     return Reply(text=f"🗺️ {part} (step #{game.row.head_seq})",
-                 snapshot_key=f"{game.row.id}:{game.row.head_seq}", ephemeral=not public)
+                 snapshot_key=f"{game.row.id}:{game.row.head_seq}:map", ephemeral=not public)
 
 
 #: Room for a log page in one Discord message, its header and footer included.

@@ -31,11 +31,14 @@ from rules.core import registry
 from rules.core.contract import Action, Choice, GameSystem, Step
 from rules.core.dice import Dice, DiceExhausted, ScriptedDice, SeededDice, seed_hash
 from rules.core.errors import RuleError
+from rules.core.views import Change, changes_between
 
 log = logging.getLogger("referee.service")
 
 #: How many active games are kept parsed in memory; others are read from SQLite on demand.
 GAME_CACHE_SIZE = 256
+#: How many recent steps are searched for a side's last order ("what changed since").
+CHANGES_WINDOW = 200
 #: How many rendered snapshots are kept, by state hash.
 SNAPSHOT_CACHE_SIZE = 64
 MAX_CHOICES = 25
@@ -188,20 +191,28 @@ class Service:
         return reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
 
     async def snapshot(self, key: str) -> tuple[str, bytes]:
-        """``(filename, PNG bytes)`` of the state of step ``game_id:seq``; cached by state hash."""
-        game_id, seq = (int(part) for part in key.split(":"))
-        game = await self.store.game(game_id)
-        step = await self.store.step(game_id, seq)
+        """``(filename, PNG bytes)`` of step ``game_id:seq``: the phone-width focus picture of
+        the last action, marking what changed since the pinged side's last order (issue 15);
+        the whole map when the step began a new turn, and for ``game_id:seq:map``.  Cached by
+        state hash, picture and changes."""
+        game_id, seq, *mode = key.split(":")
+        game = await self.store.game(int(game_id))
+        step = await self.store.step(int(game_id), int(seq))
         if step is None:
             raise KeyError(key)
-        digest = hashlib.sha256(step.state_json.encode()).hexdigest()
-        name = f"{game.system}-game{game_id}-step{seq}.png"
+        full = bool(mode) or await self._turn_ended(game.system, step)
+        changes = [] if full else await self.changes_since(game.system, step)
+        ident = step.state_json + ("map" if full else repr(changes))
+        digest = hashlib.sha256(ident.encode()).hexdigest()
+        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]
         system = self.systems[game.system]
         view = system.view(system.load_state(step.state_json))
-        png = await asyncio.to_thread(_render_png, view)
+        if changes:
+            view = view.model_copy(update={"changes": changes})
+        png = await asyncio.to_thread(_render_png, view, full)
         self._snapshots[digest] = png
         while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
             self._snapshots.popitem(last=False)
@@ -218,6 +229,31 @@ class Service:
     async def settle(self, owed_id: int) -> None:
         """An owed announcement was delivered."""
         await self.announcements.settle(owed_id)
+
+    async def _turn_ended(self, system_key: str, step: StepRow) -> bool:
+        """Whether ``step`` began a new turn (its picture's header shows another turn than
+        the step before): then the whole map is posted, not the focus picture."""
+        before = await self.store.step(step.game_id, step.parent_seq) if step.parent_seq is not None else None
+        if before is None:
+            return False
+        system = self.systems[system_key]
+        turn = getattr(getattr(system.view(system.load_state(step.state_json)), "header", None), "turn", None)
+        was = getattr(getattr(system.view(system.load_state(before.state_json)), "header", None), "turn", None)
+        return turn != was
+
+    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None) -> list[Change]:
+        """What changed for each unit between ``side``'s last order before ``step`` and
+        ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
+        view by :func:`rules.core.views.changes_between`, so every system gets it."""
+        system = self.systems[system_key]
+        state = system.load_state(step.state_json)
+        side = side or next(iter(system.waiting_on(state)), None)
+        recent = await self.store.steps(step.game_id, last=CHANGES_WINDOW)
+        mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
+                and s.side == side and s.action is not None]
+        if side is None or not mine:
+            return []
+        return changes_between(system.view(system.load_state(mine[-1].state_json)), system.view(state))
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""
@@ -476,10 +512,10 @@ def _filter(choices: list[Choice], typed: Any) -> list[Choice]:
     ]
 
 
-def _render_png(view: BaseModel) -> bytes:
-    from render import snapshot  # noqa: PLC0415 - Pillow is loaded only when a map is drawn
+def _render_png(view: BaseModel, full: bool = False) -> bytes:
+    from render import focus, snapshot  # noqa: PLC0415 - Pillow is loaded only when a map is drawn
 
-    return snapshot(view).png
+    return (snapshot if full else focus)(view).png
 
 
 async def _order_handler(svc: Service, inv: Invocation) -> Reply:

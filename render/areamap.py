@@ -1,4 +1,4 @@
-"""The area-map snapshot (Raid and Riposte): areas, objectives, counters, the last impulse.
+"""The area-map snapshot: areas, objectives, counters, the last impulse.
 
 Layout, top to bottom: the header strip; the map scaled to the image width; a panel for
 areas too crowded to show their chips inside (the map shows a stack chip "8 units" with the
@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from PIL import Image, ImageChops, ImageDraw
 
 from render.chrome import (
+    CHIP_LABEL,
     PILL_H,
     PILL_PAD,
     Chip,
@@ -34,8 +36,11 @@ from render.chrome import (
     marker_pill,
     side_entries,
 )
-from render.layout import Box, Layout, Placer, Snapshot, bbox, point_in_polygon
+from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
+from render.network import draw_banner
+from render.registry import renderer
+from render.scene import PanelFn, Scene, put_header, put_legend
 from render.style import (
     BODY,
     MARGIN,
@@ -43,14 +48,16 @@ from render.style import (
     SMALL,
     WIDTH,
     RGB,
-    SCALE,
     Canvas,
+    Frame,
     SideBook,
     clean,
+    fixed_palette,
     colour,
     shade,
     tint,
 )
+from render.vocab import StyleBook
 from rules.core.views import AreaMapView, AreaView, CounterView
 
 Point = tuple[float, float]
@@ -106,9 +113,9 @@ def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> C
     # A counter with no AP of its own (an ATGM team riding with its unit) shows none.
     if counter.ap is not None and counter.ap_max != 0:
         status = f"AP {counter.ap}/{counter.ap_max}" if counter.ap_max is not None else f"AP {counter.ap}"
-    pills = [marker_pill(m) for m in counter.markers]
+    pills = [marker_pill(m, book) for m in counter.markers]
     if counter.reduced:
-        pills.insert(0, marker_pill("reduced"))
+        pills.insert(0, marker_pill("reduced", book))
     return Chip(id=counter.id, label=clean(counter.label) or counter.id,
                 look=book.look(counter.faction), status=status, pills=pills, small=small)
 
@@ -349,10 +356,29 @@ def place_area(mask: AreaMask, blocks: list[Block],
     return [placed[i] for i in range(len(blocks))]
 
 
-def id_label_box(centre: Point, text: str) -> Box:
-    """The box of an area's id label: just above and right of the centre dot."""
+def id_label_box(centre: Point, text: str, corner: int = 0) -> Box:
+    """The box of an area's id label: just above and right of the centre dot (``corner`` 1:
+    below right, 2: above left, 3: below left)."""
     w, h = Canvas.text_size(text, BODY)
-    return (centre[0] + 4, centre[1] - h - 2, centre[0] + 4 + w + 6, centre[1] - 2)
+    x0 = centre[0] + 4 if corner in (0, 1) else centre[0] - 4 - w - 6
+    y0 = centre[1] - h - 2 if corner in (0, 2) else centre[1] + 2
+    return (x0, y0, x0 + w + 6, y0 + h)
+
+
+def label_spots(view: AreaMapView, centres: dict[str, Point], keep: list[Box]) -> dict[str, Box]:
+    """Each area's label box: above right of its dot unless that covers an objective tag, a
+    mark's head (a burst on the dot) or an earlier label (a long ``24 TM+1`` near a
+    neighbour's tag), then the other corners."""
+    out: dict[str, Box] = {}
+    others = list(keep)
+    for area in view.areas:
+        text = area_label_text(area)
+        options = [id_label_box(centres[area.id], text, k) for k in range(4)]
+        # The corner that covers the fewest things (the first of them on a tie).
+        box = min(options, key=lambda b: sum(overlaps(b, o, 1) for o in others))
+        out[area.id] = box
+        others.append(box)
+    return out
 
 
 OBJ_SIZE = 30.0
@@ -376,9 +402,79 @@ def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
                 status=" ".join(parts) + "  see below")
 
 
+@dataclass(frozen=True)
+class Sized:
+    """A block reduced to its size: what the placement of an area depends on."""
+
+    size: tuple[float, float]
+
+
+def _near(box: Box, region: Box, pad: float) -> bool:
+    return (box[2] + pad >= region[0] and box[0] - pad <= region[2]
+            and box[3] + pad >= region[1] and box[1] - pad <= region[3])
+
+
+@lru_cache(maxsize=2048)
+def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], ...],
+                  compact: tuple[tuple[float, float], ...], stack: tuple[float, float],
+                  taken: tuple[Box, ...], strict: tuple[Box, ...], loose: tuple[Box, ...],
+                  own: tuple[Box, ...], anchor: Point, few: bool) -> tuple[str, tuple[Box, ...], int]:
+    """Where the blocks of one area go: ``(mode, boxes, release)``, a pure function (cached).
+
+    ``mode`` is ``full`` or ``compact`` (two-row or one-row chips, ``boxes`` one per block),
+    ``stack`` (a stack chip at ``boxes[0]``, every chip in the panel) or ``none`` (a stack
+    chip with no room in the area: the caller places it near the anchor).  ``release`` 0
+    keeps the area's label spots and dot clear, 1 gives up the label spots, 2 the dot too.
+
+    Everything it reads is in its arguments (only the boxes near the area), so a snapshot
+    re-places only the areas where something changed: the others come from the cache, and
+    the result is the same as a placement from scratch.
+    """
+    mask = AreaMask(list(polygon), list(taken))
+    candidates = mask.candidates(anchor)
+    variants = [("full", [Sized(z) for z in full]), ("compact", [Sized(z) for z in compact])]
+
+    def attempt(release: int) -> tuple[str, list[Box]] | None:
+        mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
+        for mode, blocks in variants:
+            mask.placed.clear()
+            boxes = place_area(mask, blocks, candidates)  # type: ignore[arg-type]
+            if boxes is not None:
+                return mode, boxes
+        return None
+
+    # An area of one or two blocks nearly always fits at once: try it strictly first.
+    if few:
+        first = attempt(0)
+        if first is not None:
+            return first[0], tuple(first[1]), 0
+    # The most permissive pass next: if even it fails, the stricter ones would too, so a
+    # crowded area costs one search, not three.
+    loosest = attempt(2)
+    if loosest is not None:
+        for stricter in (0, 1):
+            tried = attempt(stricter)
+            if tried is not None:
+                return tried[0], tuple(tried[1]), stricter
+        return loosest[0], tuple(loosest[1]), 2
+    for release in (0, 1):
+        mask.placed.clear()
+        mask.set_soft(list(loose if release else strict) + list(own))
+        fit = place_area(mask, [Sized(stack)], candidates)  # type: ignore[list-item]
+        if fit is not None:
+            return "stack", (fit[0],), release
+    return "none", (), 1
+
+
 def render_areamap(view: AreaMapView) -> Snapshot:
-    """Draw an :class:`AreaMapView`; see the module docstring for the layout."""
-    book = SideBook(view.sides)
+    """Draw an :class:`AreaMapView` (the full picture)."""
+    return areamap_scene(view).snapshot()
+
+
+@renderer("areamap")
+def areamap_scene(view: AreaMapView) -> Scene:
+    """Lay out and draw an :class:`AreaMapView`; see the module docstring for the layout."""
+    book = StyleBook.of(view)
     top = header_height(view.header, WIDTH)
     tf = Transform(view, MARGIN, top + MARGIN, WIDTH - 2 * MARGIN)
     map_bottom = tf.top + tf.height
@@ -391,13 +487,14 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     # it.  Chips keep clear of those spots if they can; an area whose chips only fit with
     # the spots free gives them up, and its labels are placed after the chips, near the dot.
     dot_boxes = {aid: (c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7) for aid, c in centres.items()}
-    label_boxes = {a.id: id_label_box(centres[a.id], clean(a.id)) for a in view.areas}
     obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
+    # Marks' lines are known now; their labels are placed after the chips.
+    mark_lines = [tf.many(m.points) for m in view.marks]
+    heads = [symbol_box(pts) for pts in mark_lines if pts]
+    label_boxes = label_spots(view, centres, list(obj_boxes.values()) + heads)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
     released: set[str] = set()
-    # Marks' lines are known now; their labels are placed after the chips.
-    mark_lines = [tf.many(m.points) for m in view.marks]
     # Each area keeps its dot and the heads of marks ending there clear if it can.
     keep_clear: dict[str, list[Box]] = {aid: [box] for aid, box in dot_boxes.items()}
     for pts in mark_lines:
@@ -417,98 +514,40 @@ def render_areamap(view: AreaMapView) -> Snapshot:
         return [b for aid, boxes in reserved.items() if aid not in released and aid != skip
                 for b in boxes]
 
+    reach = 2 * GAP + CELL
     for area in view.areas:
         if area.id not in full_blocks:
             continue
         anchor = (centres[area.id][0], centres[area.id][1] + 24)
-        # Two-row chips if they fit, else one-row chips (first around the label spots, then
-        # over them), else a stack chip on the map and every chip in the panel.
-        # Last resort before the panel: chips may cover the area's own centre dot too.
-        # One mask per area; what each pass keeps clear on top of it is its soft list.
         own = keep_clear[area.id]
-        mask = AreaMask(polys[area.id], [b for b in taken if not any(b is o for o in own)])
-        candidates = mask.candidates(anchor)
-        def attempt(release: int) -> tuple[list[Block], list[Box]] | None:
-            mask.set_soft(spots(area.id if release else None) + (own if release < 2 else []))
-            for blocks in (full_blocks[area.id], compact_blocks[area.id]):
-                mask.placed.clear()
-                boxes = place_area(mask, blocks, candidates)
-                if boxes is not None:
-                    return blocks, boxes
-            return None
-
-        # The most permissive pass first: if even it fails, the stricter ones would too, so
-        # a crowded area costs one search, not three.
-        # (An area of one or two blocks nearly always fits at once: try it strictly first.)
-        if len(full_blocks[area.id]) <= 2:
-            first = attempt(0)
-            if first is not None:
-                blocks_by_area[area.id], placements[area.id] = first
-                taken += first[1]
-                continue
-        loosest = attempt(2)
-        if loosest is not None:
-            release, result = 2, loosest
-            for stricter in (0, 1):
-                tried = attempt(stricter)
-                if tried is not None:
-                    release, result = stricter, tried
-                    break
-            blocks_by_area[area.id], placements[area.id] = result
-            taken += result[1]
-            if release:
-                released.add(area.id)
+        region = bbox(polys[area.id])
+        chip = stack_chip(area.id, full_blocks[area.id], book)
+        mode, boxes, release = place_in_area(
+            tuple(polys[area.id]),
+            tuple(b.size for b in full_blocks[area.id]),
+            tuple(b.size for b in compact_blocks[area.id]),
+            chip.size,
+            tuple(b for b in taken if _near(b, region, reach) and not any(b is o for o in own)),
+            tuple(b for b in spots(None) if _near(b, region, reach)),
+            tuple(b for b in spots(area.id) if _near(b, region, reach)),
+            tuple(own), anchor, len(full_blocks[area.id]) <= 2)
+        if release:
+            released.add(area.id)
+        if mode in ("full", "compact"):
+            blocks_by_area[area.id] = full_blocks[area.id] if mode == "full" else compact_blocks[area.id]
+            placements[area.id] = list(boxes)
+            taken += boxes
             continue
         blocks_by_area[area.id] = full_blocks[area.id]
         crowded.append(area.id)
-        chip = stack_chip(area.id, full_blocks[area.id], book)
-        fit = None
-        for release in (False, True):
-            mask.placed.clear()
-            mask.set_soft(spots(area.id if release else None) + own)
-            fit = place_area(mask, [Block([chip], [])], candidates)
-            if fit is not None:
-                if release:
-                    released.add(area.id)
-                break
-        if fit is None:
-            released.add(area.id)
-            fit = [Placer(map_box, taken + spots(None)).search(anchor, chip.size)]
-        stacks[area.id] = (chip, fit[0])
-        taken.append(fit[0])
+        fit = boxes[0] if boxes else Placer(map_box, taken + spots(None)).search(anchor, chip.size)
+        stacks[area.id] = (chip, fit)
+        taken.append(fit)
 
-    # Labels of released areas: as near their preferred spot as the area allows.
-    for area in view.areas:
-        for key, boxes in (("label", label_boxes), ("objective", obj_boxes)):
-            if area.id not in boxes:
-                continue
-            box = boxes[area.id]
-            if area.id in released:
-                others = taken + spots(None)
-                size = (box[2] - box[0], box[3] - box[1])
-                mask = AreaMask(polys[area.id], others)
-                found = mask.find(size, mask.candidates(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)))
-                box = found or Placer(map_box, others).search(
-                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), size)
-                boxes[area.id] = box
-            taken.append(box)
-
-    # Reinforcement entrances (11.0): a tag inside the area, near its point closest to the
-    # map edge, where the units come on.  A courtesy: dropped if the area has no room.
-    entrance_boxes: dict[str, tuple[str, Box]] = {}
-    for area in view.areas:
-        if not area.entrance:
-            continue
-        text = f"in: {clean(area.entrance)}"
-        w, h = Canvas.text_size(text, SMALL)
-        size = (w + 2 * PILL_PAD + 2, PILL_H)
-        edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
-                                                      p[1] - map_box[1], map_box[3] - p[1]))
-        mask = AreaMask(polys[area.id], taken + spots(None))
-        found = mask.find(size, mask.candidates(edge))
-        if found is not None:
-            entrance_boxes[area.id] = (text, found)
-            taken.append(found)
+    spots_now = spots(None)
+    place_released_labels(view, released, (label_boxes, obj_boxes), polys, map_box, taken, spots_now)
+    entrance_boxes = place_entrances(view, polys, map_box, taken, spots_now)
+    gone_boxes = place_gone(view, polys, map_box, taken)
 
     # A counter in an area the map does not have is still shown: in the panel, under its
     # area's name (an engine bug made visible rather than a unit silently missing).
@@ -531,54 +570,249 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     legend_top = panel_top + panel_h
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
 
-    canvas = Canvas(WIDTH, height)
+    frame = Frame(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
-    draw_header(canvas, view.header, layout)
-    draw_map_background(canvas, view, tf)
+    put_header(frame, view.header, layout)
+    background, frame.palette = static_map(view, tf, book)
+    frame.put(background, round(tf.left) - 1, round(tf.top) - 1)
     for area in view.areas:
         layout.add("area", area.id, bbox(polys[area.id]))
     for mark, pts in zip(view.marks, mark_lines):
-        draw_mark_line(canvas, mark, pts, part="line")
+        draw_mark_line(frame, mark, pts, part="line", book=book)
     for area in view.areas:
-        draw_area_label(canvas, area, centres[area.id], label_boxes[area.id], layout)
+        draw_area_label(frame, area, centres[area.id], label_boxes[area.id], layout)
         if area.id in obj_boxes:
-            draw_objective(canvas, area, obj_boxes[area.id], book, layout)
+            draw_objective(frame, area, obj_boxes[area.id], book, layout)
         if area.id in entrance_boxes:
             text, box = entrance_boxes[area.id]
-            canvas.rect(box, fill=PALETTE["header"], radius=5)
-            canvas.text_in(box, text, SMALL, PALETTE["header_ink"])
-            layout.add("entrance", area.id, box, parent=area.id)
+            frame.rect(box, fill=PALETTE["header"], radius=5)
+            frame.text_in(box, text, SMALL, PALETTE["header_ink"])
+            layout.add("entrance", area.id, box, parent=area.id, text=SMALL)
 
+    for (area_id, text), box in gone_boxes.items():
+        draw_gone(frame, text, box)
+        layout.add("gone", text, box, parent=area_id, text=SMALL)
+    changed = {c.id: c.what for c in view.changes}
     for area_id, boxes in placements.items():
         for block, box in zip(blocks_by_area[area_id], boxes):
             for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
-                draw_chip(canvas, chip, cbox[0], cbox[1])
-                layout.add("counter", counter.id, cbox, parent=area_id)
+                draw_chip(frame, chip, cbox[0], cbox[1])
+                if counter.id in changed:
+                    draw_changed(frame, cbox)
+                layout.add("counter", counter.id, cbox, parent=area_id, text=CHIP_LABEL)
     for area_id, (chip, box) in stacks.items():
-        draw_chip(canvas, chip, box[0], box[1])
-        canvas.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
-        layout.add("stack", area_id, box, parent=area_id)
+        draw_chip(frame, chip, box[0], box[1])
+        frame.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
+        layout.add("stack", area_id, box, parent=area_id, text=CHIP_LABEL)
 
     # Arrowheads and bursts over the chips: where a unit went or fire landed must show.
     for mark, pts in zip(view.marks, mark_lines):
-        draw_mark_line(canvas, mark, pts, part="head")
+        draw_mark_line(frame, mark, pts, part="head", book=book)
 
     # Mark labels last, clear of every chip and label.
     placer = Placer(map_box, taken)
+    focus: list[Box] = []
     for i, (mark, pts) in enumerate(zip(view.marks, mark_lines)):
         text = clean(mark.text)
         if not text or len(pts) < 1:
             continue
         anchor = midpoint(pts)
         box = placer.place_near(anchor, mark_label_size(text), step=10, rings=20)
-        draw_mark_label(canvas, mark, text, box)
-        layout.add("label", f"mark-{i}", box, parent=mark.kind)
+        draw_mark_label(frame, mark, text, box, book)
+        layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
     for i, mark in enumerate(view.marks):
         layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
 
-    draw_panel(canvas, crowded, blocks_by_area, panel_rows, panel_top, layout)
-    draw_legend(canvas, entries, legend_top, book, layout)
-    return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+    draw_panel(frame, crowded, blocks_by_area, panel_rows, panel_top, layout, changed)
+    if view.banner:
+        draw_banner(frame, view.banner, map_box, layout)
+    put_legend(frame, entries, legend_top, book, layout)
+    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+                 entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
+                 panel=crowded_panel(crowded, blocks_by_area, stacks, changed))
+
+
+def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
+                  stacks: dict[str, tuple[Chip, Box]], changed: dict[str, str]) -> PanelFn:
+    """The focus picture's panel: every chip of the crowded areas whose stack chip it shows
+    ("3 units, see below" must have its below)."""
+
+    def make(width: int, crop: Box) -> tuple[float, Callable[[Frame, float, Layout], None]]:
+        shown = [a for a in crowded if a in stacks and overlaps(stacks[a][1], crop)]
+        rows, height = panel_layout(shown, blocks_by_area, 0.0, width)
+
+        def draw(frame: Frame, top: float, layout: Layout) -> None:
+            moved = [(a, y + top, h, [(b, (x0, y0 + top, x1, y1 + top)) for b, (x0, y0, x1, y1) in placed])
+                     for a, y, h, placed in rows]
+            draw_panel(frame, shown, blocks_by_area, moved, top, layout, changed)
+
+        return height, draw
+
+    return make
+
+
+def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]],
+                mark_lines: list[list[Point]]) -> list[Box]:
+    """What the focus picture shows, most important first: where the last marks end (the
+    area the action reached, with its chips), where they start, then changed units."""
+    boxes: list[Box] = []
+    by_area = {a.id: a for a in view.areas}
+
+    def area_box(aid: str) -> None:
+        # The area's dot, label, tags and chips (not its whole outline: a big area would
+        # leave no room for the other end of the action).
+        if aid in polys:
+            items = [i.box for i in layout.items
+                     if i.parent == aid and not i.in_panel and i.kind not in ("area", "panel")]
+            if not items:
+                return
+            x0, y0, x1, y1 = items[0]
+            for b in items:
+                x0, y0, x1, y1 = min(x0, b[0]), min(y0, b[1]), max(x1, b[2]), max(y1, b[3])
+            boxes.append((x0, y0, x1, y1))
+
+    def area_at(p: Point) -> str | None:
+        return min(by_area, key=lambda aid: math.dist(by_area[aid].centre, p)) if by_area else None
+
+    for mark in reversed(view.marks):
+        if mark.points:
+            end = area_at(mark.points[-1])
+            if end:
+                area_box(end)
+    for mark in reversed(view.marks):
+        if mark.points:
+            start = area_at(mark.points[0])
+            if start:
+                area_box(start)
+    for aid in view.focus:
+        area_box(aid)
+    changed = {c.id for c in view.changes}
+    for item in layout.items:
+        if item.kind == "counter" and (item.id in changed or item.id in view.focus) and not item.in_panel:
+            boxes.append(item.box)
+        elif item.kind == "gone":
+            boxes.append(item.box)
+    return boxes
+
+
+def place_released_labels(view: AreaMapView, released: set[str], spots: tuple[dict[str, Box], ...],
+                          polys: dict[str, list[Point]], map_box: Box, taken: list[Box],
+                          reserved: list[Box]) -> None:
+    """Labels and tags of areas that gave their spots up to chips: as near their preferred
+    spot as the area allows (``spots`` are updated; every final box is added to ``taken``)."""
+    for area in view.areas:
+        for boxes in spots:
+            if area.id not in boxes:
+                continue
+            box = boxes[area.id]
+            if area.id in released:
+                others = taken + reserved
+                size = (box[2] - box[0], box[3] - box[1])
+                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                mask = AreaMask(polys[area.id], others)
+                box = mask.find(size, mask.candidates(centre)) or Placer(map_box, others).search(centre, size)
+                boxes[area.id] = box
+            taken.append(box)
+
+
+def place_entrances(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
+                    taken: list[Box], reserved: list[Box]) -> dict[str, tuple[str, Box]]:
+    """Reinforcement entrances: a tag inside the area, near its point closest to the map
+    edge, where the units come on.  A courtesy: dropped if the area has no room."""
+    out: dict[str, tuple[str, Box]] = {}
+    for area in view.areas:
+        if not area.entrance:
+            continue
+        text = f"in: {clean(area.entrance)}"
+        w, _ = Canvas.text_size(text, SMALL)
+        size = (w + 2 * PILL_PAD + 2, PILL_H)
+        edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
+                                                      p[1] - map_box[1], map_box[3] - p[1]))
+        mask = AreaMask(polys[area.id], taken + reserved)
+        found = mask.find(size, mask.candidates(edge))
+        if found is not None:
+            out[area.id] = (text, found)
+            taken.append(found)
+    return out
+
+
+def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
+               taken: list[Box]) -> dict[tuple[str, str], Box]:
+    """A tag "X VDV-3" in the area where each unit eliminated since the player's last order
+    was: eliminations show on the picture, not only in the words."""
+    out: dict[tuple[str, str], Box] = {}
+    for change in view.changes:
+        if change.what != "eliminated" or change.where not in polys:
+            continue
+        text = f"X {clean(change.id)}"
+        w, _ = Canvas.text_size(text, SMALL)
+        size = (w + 2 * PILL_PAD + 2, PILL_H)
+        poly = polys[change.where]  # type: ignore[index]
+        centre = ((bbox(poly)[0] + bbox(poly)[2]) / 2, (bbox(poly)[1] + bbox(poly)[3]) / 2)
+        mask = AreaMask(poly, taken)
+        box = mask.find(size, mask.candidates(centre)) or Placer(map_box, taken).search(centre, size)
+        out[(change.where, text)] = box  # type: ignore[index]
+        taken.append(box)
+    return out
+
+
+def draw_gone(canvas: Canvas | Frame, text: str, box: Box) -> None:
+    """An eliminated unit's tag: grey, framed in the "changed" colour (the X says it; a line
+    through the name would make it harder to read on a phone)."""
+    canvas.rect(box, fill=tint(PALETTE["eliminated"], 0.6), outline=PALETTE["changed"], width=2, radius=5)
+    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+
+
+def symbol_box(pts: list[Point]) -> Box:
+    """Where a mark's arrowhead or burst is drawn: just short of its end, on the incoming side
+    (an area's label takes a corner clear of it)."""
+    x, y = pts[-1]
+    if len(pts) > 1:
+        d = math.dist(pts[-2], pts[-1]) or 1.0
+        x -= (pts[-1][0] - pts[-2][0]) / d * 16
+        y -= (pts[-1][1] - pts[-2][1]) / d * 16
+    return (x - 12, y - 12, x + 12, y + 12)
+
+
+def draw_changed(canvas: Canvas, box: Box) -> None:
+    """A unit changed since the player's last order: a thick orange frame round its chip."""
+    canvas.rect((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=PALETTE["changed"],
+                width=3, radius=7)
+
+
+def area_label_text(area: AreaView) -> str:
+    """The area's number, and its terrain modifier when it has one (``12 TM+1``)."""
+    text = clean(area.id)
+    return f"{text} TM{area.tm:+d}" if area.tm else text
+
+
+def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image.Image, Image.Image]:
+    """Terrain, textures, rivers and outlines at final size, drawn and reduced once per map,
+    and the fixed palette of the map's pictures (its colours and the view's side, marker
+    and mark colours)."""
+    left, top = round(tf.left) - 1, round(tf.top) - 1
+    areas = tuple((a.terrain, tuple(a.polygon)) for a in view.areas)
+    looks = tuple((book.terrain(t).fill, book.terrain(t).texture) for t, _ in areas)
+    lines = tuple((f.kind, tuple(f.points)) for f in view.lines)
+    for counter in view.counters:
+        book.look(counter.faction)
+    key = (areas, looks, lines, tf.scale, math.ceil(view.width * tf.scale) + 4,
+           math.ceil(view.height * tf.scale) + 4, tf.left - left, tf.top - top)
+    return _static_map(*key), _palette(key, book.colours())
+
+
+@lru_cache(maxsize=8)
+def _static_map(areas: tuple[tuple[str, tuple[Point, ...]], ...],
+                looks: tuple[tuple[str, str], ...],
+                lines: tuple[tuple[str, tuple[Point, ...]], ...], scale: float,
+                width: int, height: int, dx: float, dy: float) -> Image.Image:
+    return map_background(areas, looks, lines, scale, width, height, dx, dy).reduced()
+
+
+@lru_cache(maxsize=32)
+def _palette(key: tuple, colours: tuple[RGB, ...]) -> Image.Image:  # type: ignore[type-arg]
+    """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
+    return fixed_palette(_static_map(*key), colours)
 
 
 def pull_back(points: list[Point], boxes: list[Box], margin: float = 4.0) -> list[Point]:
@@ -649,17 +883,18 @@ Primitive = tuple[str, tuple[float, ...]]
 
 
 @lru_cache(maxsize=512)
-def texture_primitives(terrain: str, polygon: tuple[Point, ...]) -> tuple[Primitive, ...]:
+def texture_primitives(texture: str, polygon: tuple[Point, ...]) -> tuple[Primitive, ...]:
     """The dots, squares or lines of an area's texture (cached: a map's areas never change).
 
-    Trees, buildings or furrows tell terrain apart in greyscale too.  Drawn as primitives
-    clipped to the polygon, anchored to the image, not the area, so neighbours line up.
+    Trees (``dots``), buildings (``squares``), ``furrows`` or ``contours`` tell terrain apart
+    in greyscale too.  Drawn as primitives clipped to the polygon, anchored to the image,
+    not the area, so neighbours line up.  Another texture draws nothing here.
     """
     poly = list(polygon)
     x0, y0, x1, y1 = bbox(poly)
     out: list[Primitive] = []
-    if terrain in ("woods", "forest", "city", "town"):
-        woods = terrain in ("woods", "forest")
+    if texture in ("dots", "squares"):
+        woods = texture == "dots"
         step = 24.0 if woods else 20.0
         r = 4.5 if woods else 4.0
         row = math.floor(y0 / step)
@@ -673,9 +908,9 @@ def texture_primitives(terrain: str, polygon: tuple[Point, ...]) -> tuple[Primit
                     out.append(("dot" if woods else "square", (x, y, r)))
                 x += step
             row += 1
-    elif terrain in ("fields", "hills"):
-        # Fields: diagonal furrows; hills: level contour lines.
-        fields = terrain == "fields"
+    elif texture in ("furrows", "contours"):
+        # Diagonal furrows (fields); level contour lines (hills).
+        fields = texture == "furrows"
         step = 14.0 if fields else 16.0
         height = y1 - y0
         v = math.floor(((x0 - height) if fields else y0) / step) * step
@@ -687,10 +922,10 @@ def texture_primitives(terrain: str, polygon: tuple[Point, ...]) -> tuple[Primit
     return tuple(out)
 
 
-def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) -> None:
+def draw_texture(canvas: Canvas, texture: str, polygon: list[Point], fill: RGB) -> None:
     """Draw an area's texture in a darker shade of its fill."""
     ink = shade(fill, 0.28)
-    for kind, v in texture_primitives(terrain, tuple(polygon)):
+    for kind, v in texture_primitives(texture, tuple(polygon)):
         if kind == "dot":
             canvas.ellipse(v[0], v[1], v[2], fill=ink)
         elif kind == "square":
@@ -699,39 +934,27 @@ def draw_texture(canvas: Canvas, terrain: str, polygon: list[Point], fill: RGB) 
             canvas.line([(v[0], v[1]), (v[2], v[3])], ink, 1.1)
 
 
-def draw_map_background(canvas: Canvas, view: AreaMapView, tf: Transform) -> None:
-    """Terrain, textures, rivers, bridges and area outlines: drawn once per map and cached.
-
-    They never change during a game, so every snapshot after the first pastes a copy.
-    """
-    left, top = round(tf.left), round(tf.top)
-    areas = tuple((a.terrain, tuple(a.polygon)) for a in view.areas)
-    lines = tuple((f.kind, tuple(f.points)) for f in view.lines)
-    image = map_background(areas, lines, tf.scale, math.ceil(view.width * tf.scale) + 2,
-                           math.ceil(view.height * tf.scale) + 2, tf.left - left, tf.top - top)
-    canvas.image.paste(image, (left * SCALE, top * SCALE))
-
-
-@lru_cache(maxsize=4)
 def map_background(areas: tuple[tuple[str, tuple[Point, ...]], ...],
+                   looks: tuple[tuple[str, str], ...],
                    lines: tuple[tuple[str, tuple[Point, ...]], ...], scale: float,
-                   width: int, height: int, dx: float, dy: float) -> Image.Image:
-    """The static map at drawing scale (treat as read-only: it is shared)."""
+                   width: int, height: int, dx: float, dy: float) -> Canvas:
+    """The static map at drawing scale: each area's fill and texture (from the view's
+    terrain styles), the line features, the outlines."""
     canvas = Canvas(width, height)
 
     def local(points: tuple[Point, ...]) -> list[Point]:
         return [(dx + x * scale, dy + y * scale) for x, y in points]
 
-    for terrain, polygon in areas:
+    for (_, polygon), (fill_key, texture) in zip(areas, looks):
         pts = local(polygon)
-        fill = colour(terrain, "clear")
+        fill = colour(fill_key, "clear")
         canvas.polygon(pts, fill=fill)
-        draw_texture(canvas, terrain, pts, fill)
+        draw_texture(canvas, texture, pts, fill)
     for kind, points in lines:
         draw_line_feature(canvas, kind, local(points))
     for _, polygon in areas:
         canvas.polygon(local(polygon), outline=PALETTE["ink_soft"], width=1.6)
-    return canvas.image
+    return canvas
 
 
 def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
@@ -759,11 +982,27 @@ def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
 
 def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
                     layout: Layout) -> None:
-    """The centre dot (line of sight is traced from it, 7.3.2) and the area's id."""
-    canvas.ellipse(centre[0], centre[1], 5, fill=PALETTE["ink"], outline=PALETTE["halo"], width=1.5)
-    canvas.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
-    canvas.text_in(box, clean(area.id), BODY, PALETTE["ink"], bold=True)
-    layout.add("area_label", area.id, box, parent=area.id)
+    """The centre dot (lines of sight are traced from it) and the area's id (and TM)."""
+    text = area_label_text(area)
+
+    def dot(c: Canvas) -> None:
+        c.ellipse(centre[0], centre[1], 5, fill=PALETTE["ink"], outline=PALETTE["halo"], width=1.5)
+
+    def label(c: Canvas) -> None:
+        c.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
+        c.text_in(box, text, BODY, PALETTE["ink"], bold=True)
+
+    piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot)
+    piece(canvas, ("area_label", text), box, label)
+    layout.add("area_label", area.id, box, parent=area.id, text=BODY)
+
+
+def piece(canvas: Canvas | Frame, key: tuple, box: Box, draw: Callable[[Canvas], None]) -> None:  # type: ignore[type-arg]
+    """Draw a piece that looks the same wherever it goes: cached on a frame, direct on a canvas."""
+    if isinstance(canvas, Frame):
+        canvas.piece(key, box, draw)
+    else:
+        draw(canvas)
 
 
 def star(cx: float, cy: float, r: float) -> list[Point]:
@@ -779,6 +1018,13 @@ def star(cx: float, cy: float, r: float) -> list[Point]:
 def draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook,
                    layout: Layout) -> None:
     """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
+    look = book.look(area.controller) if area.controller else None
+    key = ("objective", area.objective, look and (look.letter, look.rgb, look.shape))
+    piece(canvas, key, box, lambda c: _draw_objective(c, area, box, book))
+    layout.add("objective", area.id, box, parent=area.id)
+
+
+def _draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook) -> None:
     x0, y0, x1, y1 = box
     canvas.rect(box, fill=PALETTE["paper"], outline=PALETTE["ink"], width=1.5, radius=6)
     main = area.objective == "main"
@@ -791,14 +1037,13 @@ def draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook,
         canvas.badge(cx, (y0 + y1) / 2, OBJ_SIZE - 10, book.look(area.controller))
     else:
         canvas.text((cx, (y0 + y1) / 2), "-", BODY, PALETTE["ink_soft"], anchor="mm")
-    layout.add("objective", area.id, box, parent=area.id)
 
 
 # -- the panel of crowded areas -----------------------------------------------------------------
 
 
 def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
-                 top: float) -> tuple[list[tuple[str, float, float, list[tuple[Block, Box]]]], float]:
+                 top: float, width: int = WIDTH) -> tuple[list[tuple[str, float, float, list[tuple[Block, Box]]]], float]:
     """Rows of the crowded-areas panel: (area, heading y, row height, placed blocks)."""
     rows: list[tuple[str, float, float, list[tuple[Block, Box]]]] = []
     y = top
@@ -813,7 +1058,7 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
         placed: list[tuple[Block, Box]] = []
         for block in blocks_by_area[area_id]:
             w, h = block.size
-            if x > MARGIN and x + w > WIDTH - MARGIN:
+            if x > MARGIN and x + w > width - MARGIN:
                 y += row_h + 6
                 x, row_h = float(MARGIN), 0.0
             placed.append((block, (x, y, x + w, y + h)))
@@ -826,7 +1071,7 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
 
 def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, list[Block]],
                rows: list[tuple[str, float, float, list[tuple[Block, Box]]]], top: float,
-               layout: Layout) -> None:
+               layout: Layout, changed: dict[str, str] | None = None) -> None:
     """Every chip of each crowded area, under a heading naming the area."""
     if not rows:
         return
@@ -844,14 +1089,21 @@ def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, lis
         for block, box in placed:
             for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
                 draw_chip(canvas, chip, cbox[0], cbox[1])
-                layout.add("counter", counter.id, cbox, parent=area_id, in_panel=True)
+                if changed and counter.id in changed:
+                    draw_changed(canvas, cbox)
+                layout.add("counter", counter.id, cbox, parent=area_id, in_panel=True,
+                           text=CHIP_LABEL)
 
 
-def legend(view: AreaMapView, book: SideBook) -> list[LegendEntry]:
+def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     """The legend: sides, objectives, markers and marks in this image, terrain, notes."""
     for counter in view.counters:
         book.look(counter.faction)
     entries = side_entries(book)
+    if view.changes:
+        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    if any(c.what == "eliminated" and c.where for c in view.changes):
+        entries.append(LegendEntry("pill", "eliminated there", key="#cfcfcf", pill="X name"))
     if any(a.objective == "main" for a in view.areas):
         entries.append(LegendEntry("swatch", "main objective", key="objective_main"))
     if any(a.objective == "secondary" for a in view.areas):
@@ -864,9 +1116,12 @@ def legend(view: AreaMapView, book: SideBook) -> list[LegendEntry]:
             for m in counter.markers:
                 if m.lower() not in markers:
                     markers.append(m.lower())
-    entries += marker_entries(markers)
-    entries += mark_entries(view.marks)
+    entries += marker_entries(markers, book)
+    entries += mark_entries(view.marks, book)
     for terrain in sorted({a.terrain for a in view.areas}):
-        entries.append(LegendEntry("swatch", terrain, key=terrain))
+        style = book.terrain(terrain)
+        entries.append(LegendEntry("swatch", clean(style.label) or terrain, key=style.fill))
+    if any(a.tm for a in view.areas) and not any("TM" in t for t in view.legend):
+        entries.append(LegendEntry("text", "TM = terrain modifier"))
     entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
     return entries

@@ -28,37 +28,26 @@ from render.style import (
     colour,
     fit_text,
     ink_on,
+    wrap,
     shade,
     tint,
 )
+from render.vocab import DEFAULT_BOOK, StyleBook
 from rules.core.views import Header, Mark
 
 # -- marker pills -------------------------------------------------------------------------------
+# Short words, not icons: the bundled font has no symbols, and a word is clear without the
+# legend.  The words come from the view's MarkerStyle list (render.vocab has the defaults).
 
-#: Marker key -> (text on the pill, palette key of its fill).  Short words, not icons: the
-#: bundled font has no symbols, and a word is clear without the legend.
-MARKERS: dict[str, tuple[str, str]] = {
-    "suppressed": ("SUP", "suppressed"),
-    "recovering": ("REC", "recovering"),
-    "airstrike": ("AIR", "airstrike"),
-    "hind": ("HIND", "hind"),
-    "reduced": ("1/2", "reduced"),
-    "kastet": ("KAS", "airstrike"),
-    "pinned": ("PIN", "suppressed"),
-    "elite": ("ELT", "objective_secondary"),
-    "hidden": ("HID", "panel"),
-}
+
+def marker_pill(marker: str, book: SideBook | None = None) -> tuple[str, str]:
+    """The pill text and fill colour of a marker (unknown markers: first four letters)."""
+    style = (book if isinstance(book, StyleBook) else DEFAULT_BOOK).marker(marker)
+    return (clean(style.text) or "?", style.fill)
+
 
 PILL_PAD = 4.0
 PILL_H = 20.0
-
-
-def marker_pill(marker: str) -> tuple[str, str]:
-    """The pill text and palette key for a marker (unknown markers: first four letters)."""
-    key = marker.strip().lower()
-    if key in MARKERS:
-        return MARKERS[key]
-    return (clean(marker)[:4].upper() or "?", "panel")
 
 
 def pill_width(text: str, size: int = SMALL) -> float:
@@ -134,6 +123,8 @@ def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     key = (chip.label, chip.status, tuple(chip.pills), chip.eliminated, chip.small,
            look.key, look.letter, look.rgb, look.shape, look.label)
     canvas.paste(_chip_patch(key), x, y)
+    canvas.note_texts([(chip.label, CHIP_LABEL), (chip.status, SMALL), (look.letter, SMALL)]
+                      + [(text, SMALL) for text, _ in chip.pills])
     w, h = chip.size
     return (x, y, x + w, y + h)
 
@@ -219,6 +210,24 @@ def _flow(widths: Sequence[float], left: float, right: float, gap: float) -> lis
 FACT_ROW = 30.0
 
 
+def title_lines(header: Header, width: int) -> list[str]:
+    """The title in one line, or wrapped to two on a narrow picture (never cut short unless
+    even two lines cannot hold it)."""
+    turn = header_turn(header)
+    turn_w = Canvas.text_size(turn, BIG)[0] + 16 if turn else 0
+    room = width - 3 * MARGIN - turn_w
+    title = clean(header.title)
+    if Canvas.text_size(title, TITLE)[0] <= room:
+        return [title]
+    lines = wrap(title, TITLE, room)
+    if len(lines) > 2:
+        lines = lines[:1] + [fit_text(" ".join(lines[1:]), TITLE, room)]
+    return lines
+
+
+TITLE_ROW = 38.0
+
+
 def header_height(header: Header, width: int) -> float:
     """The header strip's height for ``width``."""
     facts = header_facts(header)
@@ -226,7 +235,7 @@ def header_height(header: Header, width: int) -> float:
     if facts:
         places = _flow([pill_width(f, BODY) + 4 for f in facts], MARGIN, width - MARGIN, 8)
         rows = places[-1][1] + 1
-    return 12 + 38 + rows * FACT_ROW + 8
+    return 12 + TITLE_ROW * len(title_lines(header, width)) + rows * FACT_ROW + 8
 
 
 def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
@@ -237,8 +246,11 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
     canvas.rect(box, fill=PALETTE["header"])
     turn = header_turn(header)
     turn_w = Canvas.text_size(turn, BIG)[0] if turn else 0
-    title = fit_text(clean(header.title), TITLE, width - 3 * MARGIN - turn_w - 16)
-    canvas.text((MARGIN, 12 + 19), title, TITLE, PALETTE["header_ink"], anchor="lm", bold=True)
+    titles = title_lines(header, width)
+    for k, title in enumerate(titles):
+        canvas.text((MARGIN, 12 + 19 + k * TITLE_ROW), title, TITLE, PALETTE["header_ink"],
+                    anchor="lm", bold=True)
+    top = 12 + TITLE_ROW * (len(titles) - 1)
     if turn:
         tx0 = width - MARGIN - turn_w - 16
         canvas.rect((tx0, 12, width - MARGIN, 12 + 36), fill=PALETTE["header_ink"], radius=6)
@@ -246,7 +258,7 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
     facts = header_facts(header)
     widths = [pill_width(f, BODY) + 4 for f in facts]
     for text, w, (x, row) in zip(facts, widths, _flow(widths, MARGIN, width - MARGIN, 8)):
-        cy = 12 + 38 + row * FACT_ROW + FACT_ROW / 2
+        cy = top + 12 + 38 + row * FACT_ROW + FACT_ROW / 2 - 12
         pill = (x, cy - 13, x + w, cy + 13)
         canvas.rect(pill, fill=tint(PALETTE["header"], 0.85), radius=6)
         canvas.text((x + w / 2, cy), text, BODY, PALETTE["ink"], anchor="mm")
@@ -256,7 +268,7 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
 
 # -- legend -------------------------------------------------------------------------------------
 
-IconKind = Literal["side", "pill", "swatch", "line", "text"]
+IconKind = Literal["side", "pill", "swatch", "line", "text", "ring"]
 LEGEND_ROW = 30.0
 ICON_W = 40.0
 
@@ -278,17 +290,14 @@ class LegendEntry:
         return icon + Canvas.text_size(self.text, SMALL)[0] + 6
 
 
-def marker_entries(markers: Sequence[str]) -> list[LegendEntry]:
+def marker_entries(markers: Sequence[str], book: SideBook | None = None) -> list[LegendEntry]:
     """Legend entries for the marker pills that appear in the image (and only those)."""
-    words = {
-        "suppressed": "Suppressed", "recovering": "Recovering", "airstrike": "Airstrike",
-        "hind": "Hind", "reduced": "reduced side", "kastet": "Kastet",
-        "pinned": "pinned", "elite": "elite", "hidden": "hidden",
-    }
+    styles = book if isinstance(book, StyleBook) else DEFAULT_BOOK
     out = []
     for marker in markers:
-        text, key = marker_pill(marker)
-        out.append(LegendEntry("pill", words.get(marker.lower(), clean(marker)), key=key, pill=text))
+        style = styles.marker(marker)
+        out.append(LegendEntry("pill", clean(style.words) or clean(marker), key=style.fill,
+                               pill=clean(style.text) or "?"))
     return out
 
 
@@ -297,14 +306,12 @@ def side_entries(book: SideBook) -> list[LegendEntry]:
     return [LegendEntry("side", clean(look.label) or look.key, key=look.key) for look in book.all()]
 
 
-def mark_entries(marks: Sequence[Mark]) -> list[LegendEntry]:
-    """Entries for the kinds of marks drawn this time."""
-    words = {
-        "move": "move", "fire": "fire", "assault": "assault", "retreat": "retreat",
-        "place": "placed", "blast": "blast", "shot": "shot", "miss": "miss",
-    }
+def mark_entries(marks: Sequence[Mark], book: SideBook | None = None) -> list[LegendEntry]:
+    """Entries for the kinds of marks drawn this time (the view's words for its own kinds)."""
+    styles = book if isinstance(book, StyleBook) else DEFAULT_BOOK
     kinds = sorted({m.kind for m in marks})
-    return [LegendEntry("line", words[k], key=k, style=k) for k in kinds]
+    return [LegendEntry("line", clean(styles.mark(k).words) or clean(k), key=k, style=k)
+            for k in kinds]
 
 
 def legend_height(entries: Sequence[LegendEntry], width: int) -> float:
@@ -337,7 +344,10 @@ def draw_legend(canvas: Canvas, entries: Sequence[LegendEntry], top: float, book
             canvas.rect((x, cy - 10, x + 30, cy + 10), fill=colour(entry.key, "clear"),
                         outline=PALETTE["ink_soft"], width=1.2, radius=3)
         elif entry.icon == "line":
-            draw_mark_sample(canvas, entry.style, x, cy)
+            draw_mark_sample(canvas, entry.style, x, cy, book)
+        elif entry.icon == "ring":
+            canvas.rect((x + 2, cy - 10, x + 32, cy + 10), outline=colour(entry.key, "ink"),
+                        width=3, radius=5)
         else:
             tx = x
         canvas.text((tx, cy), entry.text, SMALL, PALETTE["ink"], anchor="lm")
@@ -345,27 +355,35 @@ def draw_legend(canvas: Canvas, entries: Sequence[LegendEntry], top: float, book
     return height
 
 
-def draw_mark_sample(canvas: Canvas, style: str, x: float, cy: float) -> None:
-    """A short sample of a mark's line style for the legend."""
+def draw_mark_sample(canvas: Canvas, style: str, x: float, cy: float,
+                     book: SideBook | None = None) -> None:
+    """A short sample of a mark's line style for the legend (or of a route kind)."""
     a, b = (x, cy), (x + 32, cy)
-    if style in ("move", "retreat"):
-        canvas.arrow([a, b], mark_colour(style), width=4, head=12, dashed=style == "retreat")
-    elif style in ("fire", "shot", "miss"):
-        canvas.dashed([a, (x + 26, cy)], mark_colour(style), width=3, dash=7, gap=4)
-        canvas.ellipse(x + 28, cy, 5, fill=mark_colour(style))
-    elif style == "assault":
-        canvas.arrow([a, b], mark_colour(style), width=7, head=14)
-    elif style == "dashed":
+    if style == "dashed":
         canvas.dashed([a, b], PALETTE["water"], width=4, dash=7, gap=4)
-    elif style == "road":
+        return
+    if style == "road":
         canvas.line([a, b], PALETTE["road"], 6)
-    elif style == "dotted":
+        return
+    if style == "track":
+        canvas.dashed([a, b], PALETTE["road"], width=3, dash=5, gap=4)
+        return
+    if style == "dotted":
         canvas.dashed([a, b], PALETTE["ink_soft"], width=3, dash=3, gap=4)
+        return
+    mark = (book if isinstance(book, StyleBook) else DEFAULT_BOOK).mark(style)
+    ink = colour(mark.colour, "ink")
+    if mark.line in ("arrow", "dashed-arrow"):
+        canvas.arrow([a, b], ink, width=4, head=12, dashed=mark.line == "dashed-arrow")
+    elif mark.line in ("fire", "miss"):
+        canvas.dashed([a, (x + 26, cy)], ink, width=3, dash=7, gap=4)
+        canvas.ellipse(x + 28, cy, 5, fill=ink)
+    elif mark.line == "heavy-arrow":
+        canvas.arrow([a, b], ink, width=7, head=14)
     else:
-        canvas.ellipse(x + 16, cy, 8, outline=mark_colour(style), width=3)
+        canvas.ellipse(x + 16, cy, 8, outline=ink, width=3)
 
 
-def mark_colour(kind: str) -> tuple[int, int, int]:
-    """The colour of a mark kind (moves blue, fire red, assault purple)."""
-    return colour({"retreat": "move", "shot": "fire", "miss": "ink_soft",
-                   "blast": "fire", "place": "move"}.get(kind, kind), "ink")
+def mark_colour(kind: str, book: SideBook | None = None) -> tuple[int, int, int]:
+    """The colour of a mark kind (the view's, else the default: moves blue, fire red)."""
+    return colour((book if isinstance(book, StyleBook) else DEFAULT_BOOK).mark(kind).colour, "ink")

@@ -33,6 +33,7 @@ from PIL import Image
 
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
 from render.layout import Box, Layout, Placer, Snapshot
+from render.registry import renderer
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import BODY, MARGIN, PALETTE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
@@ -447,6 +448,7 @@ def _legend(view: HexMapView, book: SideBook, drawn: list[HexCounterView]) -> li
     return entries
 
 
+@renderer("hexmap")
 def render_hexmap(view: HexMapView) -> Snapshot:
     """Draw a :class:`HexMapView`: the focus crop when it names focus hexes, else the whole map."""
     book = SideBook(view.sides)

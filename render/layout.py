@@ -33,22 +33,32 @@ class LayoutItem(BaseModel):
     box: Box
     parent: str | None = None
     in_panel: bool = False
+    #: The size in final pixels of the item's name text (a unit's label, an area's number),
+    #: when it has one: what the legibility tests read.
+    text: int | None = None
 
 
 class Layout(BaseModel):
-    """Every item of a snapshot, in drawing order."""
+    """Every item of a snapshot, in drawing order, and every text drawn (with its size)."""
 
     width: int
     height: int
     items: list[LayoutItem] = Field(default_factory=list)
+    #: Every text drawn and its size in final pixels, in drawing order.
+    texts: list[tuple[str, int]] = Field(default_factory=list)
 
     def add(self, kind: str, id: str, box: Box, parent: str | None = None,
-            in_panel: bool = False) -> LayoutItem:
+            in_panel: bool = False, text: int | None = None) -> LayoutItem:
         """Record a drawn item (boxes are rounded to tenths so the layout is stable)."""
         item = LayoutItem(kind=kind, id=id, box=tuple(round(v, 1) for v in box),  # type: ignore[arg-type]
-                          parent=parent, in_panel=in_panel)
+                          parent=parent, in_panel=in_panel, text=text)
         self.items.append(item)
         return item
+
+    def inline_px(self, size: float, inline_width: float = 400.0) -> float:
+        """How tall text of ``size`` final pixels shows when the picture is ``inline_width``
+        pixels wide (a phone shows a chat image about 400 px wide)."""
+        return size * inline_width / self.width
 
     def of_kind(self, *kinds: str) -> list[LayoutItem]:
         """The items of the given kinds, in drawing order."""

@@ -11,7 +11,8 @@ import math
 
 from render.chrome import mark_colour
 from render.layout import Box
-from render.style import BODY, PALETTE, Canvas, shade
+from render.style import BODY, PALETTE, Canvas, SideBook, colour, shade
+from render.vocab import DEFAULT_BOOK, StyleBook
 from rules.core.views import Mark
 
 Point = tuple[float, float]
@@ -44,34 +45,37 @@ def burst(cx: float, cy: float, r: float) -> list[Point]:
     return points
 
 
-def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = "all") -> None:
+def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = "all",
+                   book: SideBook | None = None) -> None:
     """Draw one mark's line and symbol (not its label).
 
     ``part``: ``"line"`` draws the shafts and dashes only, ``"head"`` the arrowheads, bursts
     and rings only (so a renderer can put lines under its chips and heads over them),
     ``"all"`` everything.
     """
-    ink = mark_colour(mark.kind)
+    style = (book if isinstance(book, StyleBook) else DEFAULT_BOOK).mark(mark.kind)
+    ink = colour(style.colour, "ink")
+    line = style.line
     casing = PALETTE["halo"]
     lines = part in ("all", "line")
     heads = part in ("all", "head")
     if not points:
         return
-    if len(points) == 1 or mark.kind in ("place", "blast"):
+    if len(points) == 1 or line in ("ring", "burst"):
         x, y = points[-1]
         if not heads:
             return
-        if mark.kind == "blast":
+        if line == "burst":
             canvas.polygon(burst(x, y, 20), fill=ink, outline=casing, width=2)
         else:
             canvas.ellipse(x, y, 16, outline=casing, width=7)
             canvas.ellipse(x, y, 16, outline=ink, width=4)
         return
     arrow_part = {"all": "all", "line": "shaft", "head": "head"}[part]
-    if mark.kind in ("move", "retreat"):
-        canvas.arrow(_shorten(points, 8, 8), ink, width=5, head=20, dashed=mark.kind == "retreat",
+    if line in ("arrow", "dashed-arrow"):
+        canvas.arrow(_shorten(points, 8, 8), ink, width=5, head=20, dashed=line == "dashed-arrow",
                      casing=casing, part=arrow_part)
-    elif mark.kind == "assault":
+    elif line == "heavy-arrow":
         pts = _shorten(points, 8, 6)
         canvas.arrow(pts, ink, width=9, head=26, casing=casing, part=arrow_part)
         x, y = pts[0]
@@ -87,7 +91,7 @@ def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = 
             canvas.dashed(pts, ink, 4, dash=14, gap=7)
         if heads:
             x, y = pts[-1]
-            if mark.kind == "miss":
+            if line == "miss":
                 canvas.ellipse(x, y, 10, outline=casing, width=6)
                 canvas.ellipse(x, y, 10, outline=ink, width=3)
             else:
@@ -109,8 +113,9 @@ def mark_label_size(text: str) -> tuple[float, float]:
     return (w + 2 * LABEL_PAD + 4, h + 6)
 
 
-def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box) -> None:
+def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box,
+                    book: SideBook | None = None) -> None:
     """A mark's label: white box with an edge in the mark's colour, dark text."""
-    ink = mark_colour(mark.kind)
+    ink = mark_colour(mark.kind, book)
     canvas.rect(box, fill=PALETTE["halo"], outline=ink, width=2.5, radius=6)
     canvas.text_in(box, text, BODY, PALETTE["ink"], bold=True)

@@ -1,7 +1,7 @@
-"""The point-to-point snapshot (Raiders): spaces, routes, forces, tracks and the battle panel.
+"""The point-to-point snapshot: spaces, routes, forces, tracks and the battle panel.
 
 Layout, top to bottom: the header strip; the tracks (alert, Ops left, RP) as rows of boxes;
-the network scaled to the image width; the battle panel (raider line against hostile line,
+the network scaled to the image width; the battle panel (one line against the other,
 each unit's die and result, the Tactical Edge); the legend.
 
 Spaces are drawn by type (a circle; a square for a staging area) with tags for airfields
@@ -27,9 +27,18 @@ from render.chrome import (
     pill_width,
     side_entries,
 )
+from typing import Callable
+
+from render.chrome import CHIP_LABEL
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
+from render.registry import renderer
+from render.scene import PanelFn, Scene
+from render.vocab import StyleBook
 from render.style import (
+    TITLE,
+    Frame,
+    wrap,
     BIG,
     BODY,
     MARGIN,
@@ -45,7 +54,7 @@ from render.style import (
     shade,
     tint,
 )
-from rules.core.views import BattlePanel, ForceView, NetworkView, SpaceView, Track, UnitChip
+from rules.core.views import BattlePanel, BattleShot, ForceView, NetworkView, SpaceView, Track, UnitChip
 
 Point = tuple[float, float]
 
@@ -54,6 +63,9 @@ TRACK_ROW = 36.0
 TRACK_BOX = 30.0
 BATTLE_ROW = 56.0
 FORCE_HEAD = 26.0
+#: How far a force's box may be pushed from its space (rings of 10 px); beyond, it goes to
+#: the strip under the map, named with its space.
+FORCE_RINGS = 9
 
 
 def unit_chip(unit: UnitChip, book: SideBook, width: float | None = None) -> Chip:
@@ -135,66 +147,117 @@ def draw_die(canvas: Canvas, cx: float, cy: float, value: int | None, size: floa
         canvas.text((cx, cy), "-" if value is None else str(value), BODY, PALETTE["ink"], anchor="mm")
 
 
-def battle_height(panel: BattlePanel | None) -> float:
-    """Height of the battle panel."""
+SHOT_W = 230.0  # the die and the result words beside each unit of a battle line
+
+
+def _battle_columns(panel: BattlePanel, width: float) -> int:
+    """Side by side when both lines fit with their dice and words, else one under the other."""
+    return 2 if width >= 1000 and len(panel.lines) == 2 else 1
+
+
+def _shot_words(shot: BattleShot) -> str:
+    words = clean(shot.result)
+    if shot.target and clean(shot.target) not in words:
+        words = f"{words} ({clean(shot.target)})" if words else clean(shot.target)
+    return words
+
+
+def battle_rows(panel: BattlePanel, width: float) -> list[tuple[int, int, float]]:
+    """(line index, unit index, row height) of each unit row, in drawing order.  A row is as
+    tall as its result words need: they wrap, never cut short."""
+    shots = {shot.unit: shot for shot in panel.shots}
+    cols = _battle_columns(panel, width)
+    words_w = SHOT_W - 44
+    out = []
+    for li, line in enumerate(panel.lines):
+        for ui, unit in enumerate(line.units):
+            shot = shots.get(unit.id)
+            n = len(wrap(_shot_words(shot), SMALL, words_w)) if shot else 1
+            out.append((li, ui, max(BATTLE_ROW, 12 + n * 21)))
+    del cols
+    return out
+
+
+def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
+    """Height of the battle panel at ``width``."""
     if panel is None:
         return 0.0
-    rows = max(len(panel.raiders), len(panel.hostiles), 1)
-    return 14 + 40 + rows * BATTLE_ROW + 12
+    rows = battle_rows(panel, width)
+    if _battle_columns(panel, width) == 2:
+        per = [sum(h for li, _, h in rows if li == k) for k in range(2)]
+        body = max(per + [BATTLE_ROW])
+    else:
+        body = sum(h for _, _, h in rows) + 30 * len(panel.lines) + (40 if panel.tactical_edge else 0)
+    return 14 + 40 + body + 12
 
 
 def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
                 space_name: str, layout: Layout) -> None:
-    """Both lines side by side, each unit's die and what it did, and who holds the Edge."""
-    height = battle_height(panel)
-    box = (0.0, top, float(canvas.width), top + height)
+    """Both lines (side by side, or one under the other on a narrow picture), each unit's die
+    and what it did, and who holds the Edge."""
+    width = canvas.width
+    height = battle_height(panel, width)
+    box = (0.0, top, float(width), top + height)
     canvas.rect(box, fill=PALETTE["panel"])
-    canvas.line([(0, top), (canvas.width, top)], PALETTE["grid"], 1.5)
+    canvas.line([(0, top), (width, top)], PALETTE["grid"], 1.5)
     title = f"Battle: {clean(space_name)}, round {panel.round}"
-    canvas.text((MARGIN, top + 14 + 14), title, BIG, PALETTE["ink"], anchor="lm", bold=True)
+    canvas.text((MARGIN, top + 14 + 14), fit_text(title, BIG, width - 2 * MARGIN), BIG,
+                PALETTE["ink"], anchor="lm", bold=True)
+    y_title = top + 44
     edge = panel.tactical_edge
     if edge:
         look = book.look(edge)
-        text = f"Tactical Edge: {clean(look.label)}"
+        text = f"Edge: {clean(look.label)}"
         w = Canvas.text_size(text, BODY)[0]
-        ex = canvas.width - MARGIN - w - 40
-        canvas.rect((ex, top + 12, canvas.width - MARGIN, top + 44),
+        two = _battle_columns(panel, width) == 2
+        ex = width - MARGIN - w - 40 if two else MARGIN
+        ey = top + 12 if two else top + 46
+        canvas.rect((ex, ey, ex + w + 40, ey + 32),
                     fill=PALETTE["objective_secondary"], outline=PALETTE["edge"], width=2, radius=6)
-        canvas.badge(ex + 16, top + 28, 20, look)
-        canvas.text((ex + 32, top + 28), text, BODY, PALETTE["ink"], anchor="lm", bold=True)
+        canvas.badge(ex + 16, ey + 16, 20, look)
+        canvas.text((ex + 32, ey + 16), text, BODY, PALETTE["ink"], anchor="lm", bold=True)
+        if not two:
+            y_title = ey + 36
     shots = {shot.unit: shot for shot in panel.shots}
-    half = canvas.width / 2
-    for side, units in ((0, panel.raiders), (1, panel.hostiles)):
-        x0 = MARGIN + side * half
-        for row, unit in enumerate(units):
-            y = top + 54 + row * BATTLE_ROW
-            chip = unit_chip(unit, book, half - 2 * MARGIN - 190)
-            draw_chip(canvas, chip, x0, y)
-            layout.add("battle_unit", unit.id, (x0, y, x0 + chip.size[0], y + chip.size[1]),
-                       parent="raiders" if side == 0 else "hostiles")
-            shot = shots.get(unit.id)
-            if shot is None:
-                continue
-            dx = x0 + half - 2 * MARGIN - 170
+    cols = _battle_columns(panel, width)
+    col_w = width / cols
+    ys = [top + 54.0] * cols if cols == 2 else [y_title + 6]
+    for li, ui, row_h in battle_rows(panel, width):
+        line = panel.lines[li]
+        col = li if cols == 2 else 0
+        x0 = MARGIN + col * col_w
+        if cols == 1 and ui == 0:
+            head = f"{clean(line.label)}"
+            canvas.text((x0, ys[col] + 12), head, BODY, PALETTE["ink"], anchor="lm", bold=True)
+            ys[col] += 30
+        unit = line.units[ui]
+        y = ys[col]
+        chip = unit_chip(unit, book, col_w - 2 * MARGIN - SHOT_W - 70)
+        draw_chip(canvas, chip, x0, y)
+        layout.add("battle_unit", unit.id, (x0, y, x0 + chip.size[0], y + chip.size[1]),
+                   parent=line.faction, text=CHIP_LABEL)
+        shot = shots.get(unit.id)
+        if shot is not None:
+            dx = x0 + col_w - 2 * MARGIN - SHOT_W
             cy = y + chip.size[1] / 2
-            draw_die(canvas, dx + 17, cy, shot.die)
-            words = clean(shot.result)
-            if shot.target and shot.target not in words:
-                words = f"{words} ({clean(shot.target)})" if words else clean(shot.target)
-            lines = [fit_text(words, SMALL, 130)] if words else []
-            for k, line in enumerate(lines):
-                canvas.text((dx + 40, cy + k * 20), line, SMALL, PALETTE["ink"], anchor="lm",
-                            bold="hit" in line.lower())
-    canvas.line([(half, top + 50), (half, top + height - 8)], PALETTE["grid"], 2)
+            draw_die(canvas, dx + 17, y + 17 + 3, shot.die)
+            lines = wrap(_shot_words(shot), SMALL, SHOT_W - 44)
+            for k, text in enumerate(lines):
+                canvas.text((dx + 40, y + 13 + k * 21), text, SMALL, PALETTE["ink"], anchor="lm",
+                            bold="hit" in text.lower())
+            del cy
+        ys[col] += row_h
+    if cols == 2:
+        canvas.line([(col_w, top + 50), (col_w, top + height - 8)], PALETTE["grid"], 2)
     layout.add("battle", panel.space, box)
 
 
 # -- the map ------------------------------------------------------------------------------------
 
 
-def draw_space(canvas: Canvas, space: SpaceView, p: Point) -> None:
+def draw_space(canvas: Canvas, space: SpaceView, p: Point, book: StyleBook) -> None:
     """A space: circle, or square for a staging area; a runway bar for an airfield."""
-    fill = colour(space.terrain, "clear")
+    fill = colour(book.terrain(space.terrain).fill, "clear")
     edge = PALETTE["ink"]
     x, y = p
     r = SPACE_R
@@ -208,29 +271,9 @@ def draw_space(canvas: Canvas, space: SpaceView, p: Point) -> None:
         canvas.ellipse(x, y, r - 6, outline=colour("water"), width=3)
 
 
-def render_network(view: NetworkView) -> Snapshot:
-    """Draw a :class:`NetworkView`; see the module docstring for the layout."""
-    book = SideBook(view.sides)
-    for force in view.forces:
-        book.look(force.faction)
-    top = header_height(view.header, WIDTH)
-    placed_tracks = tracks_layout(view.tracks, top)
-    tracks_h = (max(y for _, _, y in placed_tracks) - top + TRACK_ROW / 2 + 6) if placed_tracks else 0
-    map_top = top + tracks_h + MARGIN
-    scale = (WIDTH - 2 * MARGIN) / view.width
-    map_h = view.height * scale
-    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + map_h)
-    pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
-
-    # Fixed things first: the spaces themselves; then names, objective tiles, forces.
-    placer = Placer(map_box, [(x - SPACE_R - 2, y - SPACE_R - 2, x + SPACE_R + 2, y + SPACE_R + 2)
-                              for x, y in pos.values()])
-    # Names and forces keep clear of where the last move's arrowheads land.
-    for mark in view.marks:
-        pts = trim_end([(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points],
-                       SPACE_R - 4)
-        if len(pts) > 1:
-            placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
+def place_names(view: NetworkView, pos: dict[str, Point],
+                placer: Placer) -> tuple[dict[str, Box], dict[str, Box]]:
+    """Each space's name (below, above, right or left of it) and objective tile."""
     name_boxes: dict[str, Box] = {}
     for space in view.spaces:
         name = clean(space.name) or space.id
@@ -254,6 +297,39 @@ def render_network(view: NetworkView) -> Snapshot:
         cands = [(x + SPACE_R + 2, y - SPACE_R - 26, x + SPACE_R + 2 + size[0], y - SPACE_R + 2),
                  (x - SPACE_R - 2 - size[0], y - SPACE_R - 26, x - SPACE_R - 2, y - SPACE_R + 2)]
         tag_boxes[space.id] = placer.place(cands) or placer.place_near((x, y - SPACE_R - 20), size)
+    return name_boxes, tag_boxes
+
+
+def render_network(view: NetworkView) -> Snapshot:
+    """Draw a :class:`NetworkView` (the full picture)."""
+    return network_scene(view).snapshot()
+
+
+@renderer("network")
+def network_scene(view: NetworkView) -> Scene:
+    """Lay out and draw a :class:`NetworkView`; see the module docstring for the layout."""
+    book = StyleBook.of(view)
+    for force in view.forces:
+        book.look(force.faction)
+    top = header_height(view.header, WIDTH)
+    placed_tracks = tracks_layout(view.tracks, top)
+    tracks_h = (max(y for _, _, y in placed_tracks) - top + TRACK_ROW / 2 + 6) if placed_tracks else 0
+    map_top = top + tracks_h + MARGIN
+    scale = (WIDTH - 2 * MARGIN) / view.width
+    map_h = view.height * scale
+    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + map_h)
+    pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
+
+    # Fixed things first: the spaces themselves; then names, objective tiles, forces.
+    placer = Placer(map_box, [(x - SPACE_R - 2, y - SPACE_R - 2, x + SPACE_R + 2, y + SPACE_R + 2)
+                              for x, y in pos.values()])
+    # Names and forces keep clear of where the last move's arrowheads land.
+    for mark in view.marks:
+        pts = trim_end([(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points],
+                       SPACE_R - 4)
+        if len(pts) > 1:
+            placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
+    name_boxes, tag_boxes = place_names(view, pos, placer)
     names = {s.id: clean(s.name) or s.id for s in view.spaces}
     force_places: list[tuple[ForceView, list[Chip], Box, str]] = []
     overflow: list[tuple[ForceView, list[Chip], str]] = []
@@ -269,7 +345,10 @@ def render_network(view: NetworkView) -> Snapshot:
         w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
         h = sum(c.size[1] for c in chips) + FORCE_HEAD
         x, y = pos[force.space]
-        box = placer.search((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=12, rings=32)
+        # Near its own space or not on the map at all: a force drawn beside another space
+        # reads as being there.
+        box = placer.search((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=10,
+                            rings=FORCE_RINGS)
         if placer.free(box):
             force_places.append((force, chips, placer.claim(box), head))
         else:
@@ -305,13 +384,18 @@ def render_network(view: NetworkView) -> Snapshot:
             canvas.dashed([a, b], shade(PALETTE["water"], 0.2), 5, dash=14, gap=8)
         elif route.kind == "air":
             canvas.dashed([a, b], PALETTE["ink_soft"], 3, dash=4, gap=7)
+        elif route.kind == "road":
+            canvas.line([a, b], shade(PALETTE["road"], 0.3), 8)
+            canvas.line([a, b], PALETTE["road"], 5)
         else:
-            canvas.line([a, b], PALETTE["road"], 6)
+            # Tracks and any other kind: a thinner dashed line, so it differs from a road
+            # in pattern as well as weight.
+            canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
-        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line")
+        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
     for space in view.spaces:
-        draw_space(canvas, space, pos[space.id])
+        draw_space(canvas, space, pos[space.id], book)
         x, y = pos[space.id]
         layout.add("space", space.id, (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R))
     for space in view.spaces:
@@ -319,7 +403,7 @@ def render_network(view: NetworkView) -> Snapshot:
         canvas.rect(box, fill=PALETTE["paper"], radius=4)
         canvas.text_in(box, clean(space.name) or space.id, BODY, PALETTE["ink"],
                        bold=bool(space_tags(space)))
-        layout.add("label", f"space-{space.id}", box, parent=space.id)
+        layout.add("label", f"space-{space.id}", box, parent=space.id, text=BODY)
         if space.id in tag_boxes:
             draw_objective_tile(canvas, space, tag_boxes[space.id])
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
@@ -330,6 +414,7 @@ def render_network(view: NetworkView) -> Snapshot:
         anchor_x = box[0] if box[0] > x else box[2]
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
                     shade(book.look(force.faction).rgb, 0.3), 2.5)
+    changed = {c.id for c in view.changes}
     for force, chips, box, head in force_places:
         look = book.look(force.faction)
         in_strip = box[1] >= map_box[3]
@@ -339,26 +424,95 @@ def render_network(view: NetworkView) -> Snapshot:
         cy = box[1] + FORCE_HEAD
         for chip, unit in zip(chips, force.units):
             draw_chip(canvas, chip, box[0], cy)
+            if unit.id in changed:
+                canvas.rect((box[0] - 2, cy - 1, box[0] + chip.size[0] + 2, cy + chip.size[1] + 1),
+                            outline=PALETTE["changed"], width=3, radius=6)
             layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
-                       parent=force.space, in_panel=in_strip)
+                       parent=force.space, in_panel=in_strip, text=CHIP_LABEL)
             cy += chip.size[1]
         layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
     # Heads over names and forces: where a force went must show.
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
-        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="head")
+        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="head", book=book)
     for i, mark in enumerate(view.marks):
         text = clean(mark.text)
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
         if text and pts:
             lbox = placer.place_near(pts[len(pts) // 2], mark_label_size(text), step=10, rings=20)
-            draw_mark_label(canvas, mark, text, lbox)
-            layout.add("label", f"mark-{i}", lbox, parent=mark.kind)
+            draw_mark_label(canvas, mark, text, lbox, book)
+            layout.add("label", f"mark-{i}", lbox, parent=mark.kind, text=BODY)
     if view.battle is not None:
         draw_battle(canvas, view.battle, battle_top, book,
                     names.get(view.battle.space, view.battle.space), layout)
+    if view.banner:
+        draw_banner(canvas, view.banner, map_box, layout)
     draw_legend(canvas, entries, legend_top, book, layout)
-    return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+    frame = Frame(WIDTH, height, base=canvas.reduced())
+    frame.note_texts(canvas.texts)
+    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+                 entries=entries, focus=focus_boxes(view, layout, pos),
+                 panel=battle_panel_fn(view, book, names))
+
+
+def focus_boxes(view: NetworkView, layout: Layout, pos: dict[str, Point]) -> list[Box]:
+    """What the focus picture shows, most important first: the space the last move reached
+    (or the battle's space) with its forces, the move's start, then changed units."""
+    spaces: list[str] = []
+    if view.battle is not None:
+        spaces.append(view.battle.space)
+    at = {p: sid for sid, p in ((s.id, s.position) for s in view.spaces)}
+    for mark in reversed(view.marks):
+        for p in (mark.points[-1:] + mark.points[:1]):
+            sid = at.get(tuple(p))  # type: ignore[arg-type]
+            if sid and sid not in spaces:
+                spaces.append(sid)
+    spaces += [f for f in view.focus if f in pos and f not in spaces]
+    changed = {c.id for c in view.changes}
+    boxes: list[Box] = []
+    for sid in spaces:
+        x, y = pos[sid]
+        x0, y0, x1, y1 = x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R
+        for item in layout.items:
+            if item.parent == sid and not item.in_panel and item.kind in ("force", "label", "objective"):
+                x0, y0 = min(x0, item.box[0]), min(y0, item.box[1])
+                x1, y1 = max(x1, item.box[2]), max(y1, item.box[3])
+        boxes.append((x0, y0, x1, y1))
+    boxes += [i.box for i in layout.items if i.kind == "unit" and i.id in changed and not i.in_panel]
+    return boxes
+
+
+def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -> PanelFn | None:
+    """The battle panel laid out for a narrow focus picture (the lines one under the other)."""
+    panel = view.battle
+    if panel is None:
+        return None
+
+    def make(width: int, crop: Box) -> tuple[float, Callable[[Frame, float, Layout], None]]:
+        del crop  # the battle shows whatever part of the map is cut
+        height = battle_height(panel, width)
+
+        def draw(frame: Frame, top: float, layout: Layout) -> None:
+            canvas = Canvas(width, math.ceil(height) + 1, origin=(0, top))
+            draw_battle(canvas, panel, top, book, names.get(panel.space, panel.space), layout)
+            frame.put(canvas.reduced(), 0, round(top))
+            frame.note_texts(canvas.texts)
+
+        return height, draw
+
+    return make
+
+
+def draw_banner(canvas: Canvas, text: str, box: Box, layout: Layout) -> None:
+    """The result across the top of the board on the final picture ("Mission won")."""
+    words = clean(text)
+    w, h = Canvas.text_size(words, TITLE)
+    x0 = (box[0] + box[2]) / 2 - w / 2 - 16
+    y0 = box[1] + 10
+    banner = (x0, y0, x0 + w + 32, y0 + h + 14)
+    canvas.rect(banner, fill=PALETTE["header"], outline=PALETTE["objective_main"], width=3, radius=8)
+    canvas.text_in(banner, words, TITLE, PALETTE["header_ink"], bold=True)
+    layout.add("banner", "banner", banner, text=TITLE)
 
 
 def trim_end(points: list[Point], cut: float) -> list[Point]:
@@ -386,11 +540,17 @@ def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
         canvas.line([(box[0] + 3, box[1] + 3), (box[2] - 3, box[3] - 3)], PALETTE["fire"], 3)
 
 
-def legend(view: NetworkView, book: SideBook) -> list[LegendEntry]:
-    """Sides, space types, route kinds, objective tiles, marks, and the view's notes."""
+def legend(view: NetworkView, book: StyleBook) -> list[LegendEntry]:
+    """Sides, space types, route kinds, terrain, objective tiles, marks, and the view's notes."""
     entries = side_entries(book)
-    entries.append(LegendEntry("line", "road", style="road"))
+    if view.changes:
+        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
     kinds = {r.kind for r in view.routes}
+    if "road" in kinds:
+        entries.append(LegendEntry("line", "road", style="road"))
+    if kinds - {"road", "water", "air"}:
+        entries.append(LegendEntry("line", "/".join(sorted(kinds - {"road", "water", "air"})),
+                                   style="track"))
     if "water" in kinds:
         entries.append(LegendEntry("line", "water", style="dashed"))
     if "air" in kinds:
@@ -401,8 +561,11 @@ def legend(view: NetworkView, book: SideBook) -> list[LegendEntry]:
         entries.append(LegendEntry("text", "bar = airfield"))
     if any(s.port for s in view.spaces):
         entries.append(LegendEntry("text", "ring = port"))
+    for terrain in sorted({s.terrain for s in view.spaces}):
+        style = book.terrain(terrain)
+        entries.append(LegendEntry("swatch", clean(style.label) or terrain, key=style.fill))
     if any(s.objective for s in view.spaces):
         entries.append(LegendEntry("pill", "objective face down", key="objective_main", pill="?"))
-    entries += mark_entries(view.marks)
+    entries += mark_entries(view.marks, book)
     entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
     return entries

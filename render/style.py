@@ -17,7 +17,7 @@ import io
 import math
 import threading
 from functools import lru_cache
-from typing import Iterable, Literal, Sequence
+from typing import Callable, Iterable, Literal, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -49,8 +49,10 @@ def hex_rgb(value: str) -> RGB:
     return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
 
 
-#: The one palette.  Faction colours follow the counters (2.0: West German gray, American
-#: green, Soviet red); terrain colours are pale so chips and marks stand out on them.
+#: The generic palette: ink, paper, chrome, common terrain words and mark colours.  No
+#: system's factions here: a view names its sides' colours (:class:`SideStyle`), or gets the
+#: colour-blind safe defaults (:data:`SIDE_DEFAULTS`).  Terrain colours are pale so chips and
+#: marks stand out on them.
 PALETTE: dict[str, RGB] = {
     name: hex_rgb(value)
     for name, value in {
@@ -63,15 +65,6 @@ PALETTE: dict[str, RGB] = {
         "header_ink": "#ffffff",
         "halo": "#ffffff",
         "grid": "#b9b6a8",
-        # factions
-        "nato_de": "#5d6d7e",
-        "nato_us": "#3f7a3a",
-        "nato": "#3f6aa0",
-        "soviet": "#b8322a",
-        "raider": "#2f5f99",
-        "hostile": "#a8432e",
-        "commando": "#2f5f99",
-        "german": "#5c5c5c",
         "neutral": "#7a6a55",
         # terrain
         "clear": "#eee9d2",
@@ -100,9 +93,8 @@ PALETTE: dict[str, RGB] = {
         # markers and marks
         "suppressed": "#e0592a",
         "recovering": "#e7c12f",
-        "airstrike": "#4aa3df",
-        "hind": "#7d5ba6",
         "reduced": "#ffffff",
+        "changed": "#e69f00",
         "eliminated": "#9a9a9a",
         "move": "#1f4e8c",
         "fire": "#c0262d",
@@ -114,11 +106,18 @@ PALETTE: dict[str, RGB] = {
 }
 
 
+#: Side colours for sides that name none: the Okabe-Ito colour-blind safe set (blue,
+#: vermillion, bluish green, orange, reddish purple, sky blue), in that order.
+SIDE_DEFAULTS: tuple[str, ...] = ("#0072b2", "#d55e00", "#009e73", "#e69f00", "#cc79a7", "#56b4e9")
+
+
 def colour(key: str | None, default: str = "neutral") -> RGB:
-    """A palette colour by key, falling back to ``default`` for an unknown key."""
+    """A colour: ``#rrggbb`` as given, else a palette key, else ``default``'s colour."""
+    if key and key.startswith("#") and len(key) == 7:
+        return hex_rgb(key)
     if key is not None and key in PALETTE:
         return PALETTE[key]
-    return PALETTE[default]
+    return PALETTE[default] if default in PALETTE else hex_rgb(default)
 
 
 def tint(rgb: RGB, amount: float) -> RGB:
@@ -157,8 +156,9 @@ class SideLook:
 class SideBook:
     """The looks of every faction of one view, built from its :class:`SideStyle` list.
 
-    A faction not listed (the engines may leave ``sides`` empty) gets its key's first letter
-    and the next free shape, in order of first use, so the result is still deterministic.
+    A side with no colour, or a faction not listed (the engines may leave ``sides`` empty),
+    gets the next colour-blind safe default colour (:data:`SIDE_DEFAULTS`), its key's first
+    letter and the next free shape, in order of first use, so the result is deterministic.
     """
 
     def __init__(self, sides: Sequence[SideStyle]) -> None:
@@ -166,9 +166,12 @@ class SideBook:
         for side in sides:
             self._add(side.key, side.letter or side.key[:1].upper(), side.colour, side.label)
 
-    def _add(self, key: str, letter: str, palette_key: str, label: str) -> SideLook:
-        shape = SHAPES[len(self._looks) % len(SHAPES)]
-        look = SideLook(key, clean(letter)[:2] or "?", colour(palette_key), shape, label)
+    def _add(self, key: str, letter: str, colour_key: str, label: str) -> SideLook:
+        n = len(self._looks)
+        shape = SHAPES[n % len(SHAPES)]
+        rgb = colour(colour_key or SIDE_DEFAULTS[n % len(SIDE_DEFAULTS)],
+                     SIDE_DEFAULTS[n % len(SIDE_DEFAULTS)])
+        look = SideLook(key, clean(letter)[:2] or "?", rgb, shape, label)
         self._looks[key] = look
         return look
 
@@ -176,7 +179,7 @@ class SideBook:
         """The look of a faction key, registering unknown keys on first use."""
         key = key or "neutral"
         if key not in self._looks:
-            return self._add(key, key[:1].upper(), key, key)
+            return self._add(key, key[:1].upper(), "", key)
         return self._looks[key]
 
     def all(self) -> list[SideLook]:
@@ -218,6 +221,11 @@ _REPLACEMENTS = {
     "‘": "'",
     "“": '"',
     "”": '"',
+    "✖": "X",
+    "✗": "x",
+    "✔": "ok",
+    "★": "*",
+    "⚑": "!",
 }
 
 
@@ -255,23 +263,54 @@ Box = tuple[float, float, float, float]
 class Canvas:
     """An RGB image drawn at :data:`SCALE` times its final size; coordinates are final pixels."""
 
-    def __init__(self, width: int, height: int, background: str | None = "paper") -> None:
+    def __init__(self, width: int, height: int, background: str | None = "paper",
+                 origin: tuple[float, float] = (0.0, 0.0)) -> None:
         self.width = width
         self.height = height
+        #: The final-pixel point at this canvas's top-left (a patch of a bigger picture).
+        self.origin = origin
         if background is None:
             # A transparent patch (a cached chip), pasted later through its own alpha.
             self.image = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
         else:
             self.image = Image.new("RGB", (width * SCALE, height * SCALE), colour(background))
         self.draw = ImageDraw.Draw(self.image)
+        #: Every text drawn, with its size in final pixels (the legibility and glyph tests).
+        self.texts: list[tuple[str, int]] = []
+
+    def note_texts(self, texts: Iterable[tuple[str, int]]) -> None:
+        """Record texts drawn from a cached piece (a chip), for the layout's checks."""
+        self.texts.extend((t, s) for t, s in texts if t)
 
     def paste(self, patch: Image.Image, x: float, y: float) -> None:
         """Paste a transparent patch drawn at drawing scale with its top-left at ``(x, y)``."""
-        self.image.paste(patch, (round(x * SCALE), round(y * SCALE)), patch)
+        ox, oy = self.origin
+        self.image.paste(patch, (round((x - ox) * SCALE), round((y - oy) * SCALE)), patch)
 
-    @staticmethod
-    def _p(points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
-        return [(x * SCALE, y * SCALE) for x, y in points]
+    def _p(self, points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        ox, oy = self.origin
+        return [((x - ox) * SCALE, (y - oy) * SCALE) for x, y in points]
+
+    def _box(self, box: Box) -> tuple[float, float, float, float]:
+        ox, oy = self.origin
+        return ((box[0] - ox) * SCALE, (box[1] - oy) * SCALE, (box[2] - ox) * SCALE,
+                (box[3] - oy) * SCALE)
+
+    def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
+            pie: RGB | None = None) -> None:
+        """An arc of the ellipse in ``box`` (degrees clockwise from +x); ``pie``: filled wedge."""
+        if pie is not None:
+            self.draw.pieslice(self._box(box), start, end, fill=pie, outline=fill,
+                               width=max(1, round(width * SCALE)))
+        else:
+            self.draw.arc(self._box(box), start, end, fill=fill, width=max(1, round(width * SCALE)))
+
+    def reduced(self) -> Image.Image:
+        """The drawing at final size (RGB; a transparent patch as premultiplied-then-plain RGBA,
+        so its anti-aliased edges keep their colour when composited)."""
+        if self.image.mode == "RGBA":
+            return self.image.convert("RGBa").reduce(SCALE).convert("RGBA")
+        return self.image.reduce(SCALE)
 
     # measuring
     @staticmethod
@@ -293,7 +332,7 @@ class Canvas:
     def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
              width: float = 1, radius: float = 0) -> None:
         """A (rounded) rectangle."""
-        x0, y0, x1, y1 = (v * SCALE for v in box)
+        x0, y0, x1, y1 = self._box(box)
         line = max(1, round(width * SCALE)) if outline else 0
         if radius <= 0:
             # Square corners: the plain primitive is several times faster.
@@ -305,8 +344,7 @@ class Canvas:
     def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A circle of radius ``r`` centred on ``(cx, cy)``."""
-        box = ((cx - r) * SCALE, (cy - r) * SCALE, (cx + r) * SCALE, (cy + r) * SCALE)
-        self.draw.ellipse(box, fill=fill, outline=outline,
+        self.draw.ellipse(self._box((cx - r, cy - r, cx + r, cy + r)), fill=fill, outline=outline,
                           width=max(1, round(width * SCALE)) if outline else 0)
 
     def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
@@ -338,7 +376,8 @@ class Canvas:
         """
         if size < SMALL:
             raise ValueError(f"text size {size} is below the {SMALL} px minimum")
-        x, y = round(xy[0] * SCALE), round(xy[1] * SCALE)
+        self.texts.append((text, size))
+        x, y = round((xy[0] - self.origin[0]) * SCALE), round((xy[1] - self.origin[1]) * SCALE)
         if halo is not None:
             mask, (ox, oy) = _text_mask(text, size, anchor, 3 * SCALE)
             self.image.paste(halo, (x + ox, y + oy), mask)
@@ -463,3 +502,286 @@ def wrap(text: str, size: int, max_width: float) -> list[str]:
     if current:
         lines.append(current)
     return [fit_text(line, size, max_width) for line in lines]
+
+
+# -- the frame: the picture at final size, composed from anti-aliased pieces --------------------
+
+
+class Frame:
+    """The finished picture at final size (RGB), built from pieces drawn at :data:`SCALE`.
+
+    Drawing a whole snapshot at twice its size and reducing it cost most of a snapshot's
+    time (bench/run.py).  A frame instead starts from a cached, already reduced static layer
+    and composites each piece: a cached chip or strip (reduced once), a text mask (reduced
+    once), or a small transparent :class:`Canvas` patch for a drawn shape (:meth:`layer`).
+    Every piece is reduced with premultiplied alpha, so edges stay anti-aliased.  The same
+    pieces in the same order give the same pixels whatever was cached before: an
+    incremental snapshot is byte-identical to one rendered from cold caches (tested).
+
+    A frame offers the :class:`Canvas` drawing methods, each drawn in its own patch, so the
+    shared drawing code (chips, pills, marks, headers) works on either.
+    """
+
+    def __init__(self, width: int, height: int, background: str = "paper",
+                 base: Image.Image | None = None) -> None:
+        self.width = width
+        self.height = height
+        self.image = Image.new("RGB", (width, height), colour(background))
+        if base is not None:
+            self.image.paste(base, (0, 0))
+        #: A fixed palette (a "P" image, see :func:`fixed_palette`) for the encode, or None:
+        #: an octree of the picture itself.
+        self.palette: Image.Image | None = None
+        #: Every text drawn, with its size in final pixels (the legibility and glyph tests).
+        self.texts: list[tuple[str, int]] = []
+
+    def note_texts(self, texts: Iterable[tuple[str, int]]) -> None:
+        """Record texts drawn from a cached piece (a chip, a strip), for the layout's checks."""
+        self.texts.extend((t, s) for t, s in texts if t)
+
+    # composing
+    def put(self, piece: Image.Image, x: int, y: int) -> None:
+        """Composite a final-size piece (RGB: opaque; RGBA: through its alpha) at ``(x, y)``."""
+        if piece.mode == "RGBA":
+            self.image.paste(piece, (x, y), piece)
+        else:
+            self.image.paste(piece, (x, y))
+
+    def piece(self, key: tuple, box: Box, draw: "Callable[[Canvas], None]", pad: float = 3.0) -> None:  # type: ignore[type-arg]
+        """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
+        size and sub-pixel phase (an area's label, an objective tag: the same every time).
+
+        ``key`` must name everything ``draw`` shows; the box's position is added here.
+        """
+        x0, y0 = math.floor(box[0] - pad), math.floor(box[1] - pad)
+        # Exact offsets, not rounded ones: a piece is reused only where it would be drawn
+        # the very same (a map's labels sit at the same spots in every snapshot).
+        phase = (box[0] - x0, box[1] - y0, box[2] - box[0], box[3] - box[1])
+        ident = (key, phase, pad)
+        with _REDUCED_LOCK:
+            hit = _PIECES.get(ident)
+        if hit is None:
+            w = math.ceil(box[2] + pad) - x0 + 1
+            h = math.ceil(box[3] + pad) - y0 + 1
+            origin = (x0, y0)
+            canvas = Canvas(w, h, background=None, origin=origin)
+            draw(canvas)
+            hit = (canvas.reduced(), tuple(canvas.texts), (box[0] - x0, box[1] - y0))
+            with _REDUCED_LOCK:
+                if len(_PIECES) > 4096:
+                    _PIECES.clear()
+                _PIECES[ident] = hit
+        image, texts, _ = hit
+        self.put(image, x0, y0)
+        self.texts.extend(texts)
+
+    def layer(self, box: Box, pad: float = 2.0) -> "_Layer":
+        """A transparent drawing-scale patch over ``box`` (final pixels), composited on exit."""
+        return _Layer(self, box, pad)
+
+    def paste(self, patch: Image.Image, x: float, y: float) -> None:
+        """Paste a transparent patch drawn at drawing scale (a cached chip) at ``(x, y)``."""
+        x2, y2 = round(x * SCALE), round(y * SCALE)
+        piece, (dx, dy) = _reduced_patch(patch, x2 % SCALE, y2 % SCALE)
+        self.put(piece, x2 // SCALE + dx, y2 // SCALE + dy)
+
+    # text
+    def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB,
+             anchor: str = "la", halo: RGB | None = None, bold: bool = False) -> None:
+        """Text as :meth:`Canvas.text` draws it, from a mask reduced once and cached."""
+        if size < SMALL:
+            raise ValueError(f"text size {size} is below the {SMALL} px minimum")
+        self.texts.append((text, size))
+        x2, y2 = round(xy[0] * SCALE), round(xy[1] * SCALE)
+        if halo is not None:
+            mask, (ox, oy) = _small_mask(text, size, anchor, 3 * SCALE, x2, y2)
+            self.image.paste(halo, (ox, oy), mask)
+        mask, (ox, oy) = _small_mask(text, size, anchor, 1 if bold else 0, x2, y2)
+        self.image.paste(fill, (ox, oy), mask)
+
+    def text_in(self, box: Box, text: str, size: int, fill: RGB, bold: bool = False,
+                halo: RGB | None = None) -> None:
+        """Text centred in ``box``."""
+        self.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, size, fill,
+                  anchor="mm", bold=bold, halo=halo)
+
+    text_size = staticmethod(Canvas.text_size)
+
+    # shapes, each in its own patch
+    def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
+             width: float = 1, radius: float = 0) -> None:
+        """A (rounded) rectangle; a plain opaque one is filled directly."""
+        if outline is None and radius <= 0 and fill is not None:
+            x0, y0, x1, y1 = (round(v) for v in box)
+            self.image.paste(fill, (x0, y0, x1, y1))
+            return
+        with self.layer(box, width) as c:
+            c.rect(box, fill, outline, width, radius)
+
+    def polygon(self, points: Sequence[tuple[float, float]], fill: RGB | None = None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        """A filled and/or outlined polygon."""
+        with self.layer(_bounds(points), width) as c:
+            c.polygon(points, fill, outline, width)
+
+    def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
+                outline: RGB | None = None, width: float = 1) -> None:
+        """A circle."""
+        with self.layer((cx - r, cy - r, cx + r, cy + r), width) as c:
+            c.ellipse(cx, cy, r, fill, outline, width)
+
+    def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
+        """A polyline."""
+        with self.layer(_bounds(points), width) as c:
+            c.line(points, fill, width)
+
+    def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
+               dash: float = 12, gap: float = 8) -> None:
+        """A dashed polyline."""
+        with self.layer(_bounds(points), width) as c:
+            c.dashed(points, fill, width, dash, gap)
+
+    def badge(self, cx: float, cy: float, size: float, look: SideLook,
+              letter_size: int = SMALL) -> None:
+        """A side badge."""
+        r = size * 0.75 + 2
+        with self.layer((cx - r, cy - r, cx + r, cy + r), 2) as c:
+            c.badge(cx, cy, size, look, letter_size)
+        self.texts.append((look.letter, letter_size))
+
+    def arrow(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 5,
+              head: float = 18, dashed: bool = False, casing: RGB | None = None,
+              part: str = "all") -> None:
+        """An arrow."""
+        with self.layer(_bounds(points), width + head) as c:
+            c.arrow(points, fill, width, head, dashed, casing, part)
+
+    def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
+            pie: RGB | None = None) -> None:
+        """An arc or a filled wedge."""
+        with self.layer(box, width) as c:
+            c.arc(box, start, end, fill, width, pie)
+
+    # out
+    def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """A copy of part of the picture (the focus view's map)."""
+        return self.image.crop(box)
+
+    def png(self) -> bytes:
+        """Quantize and encode (see :func:`encode`)."""
+        return encode(self.image, self.palette)
+
+
+def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """A 192-colour PNG with no metadata: the same picture always gives the same bytes.
+
+    A palette keeps anti-aliased edges smooth and makes the file about 2.5 times smaller and
+    faster to encode than 24-bit RGB (measured: 135 kB in 47 ms against 305 kB in 115 ms for
+    a full area map).  With a fixed ``palette`` (built once per map) the mapping is four
+    times faster than an octree of each picture (3 ms against 14 ms for a full map).
+    """
+    if palette is not None:
+        small = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        small = image.quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+    return buffer.getvalue()
+
+
+def _bounds(points: Sequence[tuple[float, float]]) -> Box:
+    xs = [p[0] for p in points] or [0.0]
+    ys = [p[1] for p in points] or [0.0]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+class _Layer:
+    """The context of :meth:`Frame.layer`: a patch canvas, composited when the block ends."""
+
+    def __init__(self, frame: Frame, box: Box, pad: float) -> None:
+        self.frame = frame
+        self.x0 = math.floor(box[0] - pad - 2)
+        self.y0 = math.floor(box[1] - pad - 2)
+        self.x1 = math.ceil(box[2] + pad + 2)
+        self.y1 = math.ceil(box[3] + pad + 2)
+
+    def __enter__(self) -> Canvas:
+        self.canvas = Canvas(max(1, self.x1 - self.x0), max(1, self.y1 - self.y0),
+                             background=None, origin=(self.x0, self.y0))
+        return self.canvas
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is None:
+            self.frame.put(self.canvas.reduced(), self.x0, self.y0)
+            self.frame.texts.extend(self.canvas.texts)
+
+
+_REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
+_REDUCED_LOCK = threading.Lock()
+_PIECES: "dict[tuple, tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}  # type: ignore[type-arg]
+
+
+def _reduced_patch(patch: Image.Image, px: int, py: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A drawing-scale patch reduced to final size for a sub-pixel phase (cached by patch).
+
+    The patch is shifted by the phase before reducing, so a chip lands where the drawing-
+    scale paste would have put it.
+    """
+    key = (id(patch), px, py)
+    with _REDUCED_LOCK:
+        hit = _REDUCED.get(key)
+        if hit is not None and hit[0] is patch:
+            return hit[1], hit[2]
+    w, h = patch.size
+    shifted = Image.new("RGBA", (w + px + SCALE, h + py + SCALE), (0, 0, 0, 0))
+    shifted.paste(patch, (px, py))
+    piece = shifted.convert("RGBa").reduce(SCALE).convert("RGBA")
+    with _REDUCED_LOCK:
+        if len(_REDUCED) > 4096:
+            _REDUCED.clear()
+        _REDUCED[key] = (patch, piece, (0, 0))
+    return piece, (0, 0)
+
+
+@lru_cache(maxsize=4096)
+def _small_mask(text: str, size: int, anchor: str, stroke: int, x2: int,
+                y2: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The final-size coverage mask of a text whose anchor is at ``(x2, y2)`` drawing pixels,
+    and the final-pixel position of its top-left.  Keyed by position so the sub-pixel phase
+    and the placement are exact; the drawing-scale mask itself is shared (:func:`_text_mask`).
+    """
+    mask, (ox, oy) = _text_mask(text, size, anchor, stroke)
+    left, top = x2 + ox, y2 + oy
+    fx, fy = left // SCALE, top // SCALE
+    px, py = left - fx * SCALE, top - fy * SCALE
+    w, h = mask.size
+    padded = Image.new("L", (w + px + SCALE, h + py + SCALE), 0)
+    padded.paste(mask, (px, py))
+    return padded.reduce(SCALE), (fx, fy)
+
+
+def fixed_palette(base: Image.Image, colours: Sequence[RGB]) -> Image.Image:
+    """A palette image for :func:`encode`: the chrome's and the view's colours exactly, each
+    with tints and shades for anti-aliased edges, a grey ramp for text, and an octree of
+    ``base`` (the static map) for the rest.  A pure function of its inputs, so a snapshot
+    encodes the same whatever was rendered before.
+    """
+    wanted: list[RGB] = []
+    for rgb in list(colours) + [PALETTE[k] for k in ("ink", "ink_soft", "paper", "panel",
+                                                       "header", "header_ink", "halo", "grid",
+                                                       "changed", "objective_main",
+                                                       "objective_secondary", "edge")]:
+        for c in (rgb, tint(rgb, 0.4), tint(rgb, 0.8), shade(rgb, 0.35)):
+            if c not in wanted:
+                wanted.append(c)
+    for k in range(0, 256, 32):
+        if (k, k, k) not in wanted:
+            wanted.append((k, k, k))
+    wanted = wanted[:PNG_COLOURS - 64]
+    rest = PNG_COLOURS - len(wanted)
+    octree = base.convert("RGB").quantize(rest, method=Image.Quantize.FASTOCTREE)
+    values = [v for c in wanted for v in c] + octree.getpalette()[: rest * 3]  # type: ignore[index]
+    values += [0] * (PNG_COLOURS * 3 - len(values))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(values)
+    return palette

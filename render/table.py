@@ -1,4 +1,4 @@
-"""The inch-table snapshot (Commando raid, platoon skirmish): terrain, bases, arcs, measures.
+"""The inch-table snapshot: terrain, bases, arcs, measures, stop zones.
 
 Layout, top to bottom: the header strip; the table with a ruler of inch marks every grid
 line on its top and left edges; the legend.
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
 from render.chrome import (
     LegendEntry,
     mark_colour,
@@ -26,11 +28,16 @@ from render.chrome import (
     side_entries,
 )
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
+from render.network import draw_banner
+from render.registry import renderer
+from render.scene import Scene
+from render.vocab import StyleBook
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
     MARGIN,
     PALETTE,
-    SCALE,
+    BODY,
+    Frame,
     SMALL,
     WIDTH,
     Canvas,
@@ -45,14 +52,6 @@ from rules.core.views import TableUnit, TableView, TerrainShape
 Point = tuple[float, float]
 
 RULER = 30.0  # room for the inch numbers on the top and left edges
-
-#: Short words for the markers engines put on bases (the label must stay short on a phone).
-SHORT = {
-    "officer": "Off", "assault": "Asl", "demolition": "Dem", "mortar": "Mor",
-    "armoured": "Arm", "suppressed": "SUP", "pinned": "Pin", "wounded": "Wnd",
-    "carrying": "Car", "searchlight": "SL",
-}
-
 
 class Inches:
     """Table inches to final image pixels."""
@@ -71,12 +70,13 @@ class Inches:
         return [self(x, y) for x, y in points]
 
 
-def unit_label(unit: TableUnit) -> str:
-    """``O1 Off Asl``: the base's name and its markers, short."""
+def unit_label(unit: TableUnit, book: StyleBook | None = None) -> str:
+    """``O1 Off Asl``: the base's name and its markers, short (the view's marker texts)."""
+    styles = book or StyleBook()
     words = [clean(unit.label) or unit.id]
-    words += [SHORT.get(m.lower(), clean(m)) for m in unit.markers]
-    if unit.eliminated:
-        words.append("out")
+    for m in unit.markers:
+        known = styles.known_marker(m)
+        words.append(clean(known.text) if known else clean(m))
     return " ".join(w for w in words if w)
 
 
@@ -89,13 +89,14 @@ def shape_points(shape: TerrainShape, tf: Inches) -> list[Point]:
     return tf.many(shape.polygon)
 
 
-def draw_shape(canvas: Canvas, shape: TerrainShape, pts: list[Point]) -> None:
-    """Terrain by kind, each with a pattern as well as a colour: water waves, wire crosses."""
-    kind = shape.kind
+def draw_shape(canvas: Canvas, shape: TerrainShape, pts: list[Point], book: StyleBook) -> None:
+    """Terrain by the view's style, each with a pattern as well as a colour: waves, crosses."""
+    style = book.terrain(shape.kind)
+    texture = style.texture
     if len(pts) < 3:
         return
-    if kind == "wire":
-        canvas.polygon(pts, fill=tint(PALETTE["wire"], 0.75), outline=PALETTE["wire"], width=2)
+    if texture == "crosses":
+        canvas.polygon(pts, fill=colour(style.fill, "clear"), outline=PALETTE["wire"], width=2)
         # Crosses along the outline: barbed wire, readable without colour.
         for a, b in zip(pts, pts[1:] + pts[:1]):
             n = max(1, int(math.dist(a, b) // 14))
@@ -105,13 +106,12 @@ def draw_shape(canvas: Canvas, shape: TerrainShape, pts: list[Point]) -> None:
                 canvas.line([(x - 4, y - 4), (x + 4, y + 4)], PALETTE["wire"], 1.6)
                 canvas.line([(x - 4, y + 4), (x + 4, y - 4)], PALETTE["wire"], 1.6)
         return
-    if kind == "target":
-        canvas.polygon(pts, fill=tint(PALETTE["objective_main"], 0.55),
-                       outline=shade(PALETTE["objective_main"], 0.4), width=3)
+    fill = colour(style.fill, "clear")
+    if texture == "outline":
+        canvas.polygon(pts, fill=fill, outline=shade(PALETTE["objective_main"], 0.4), width=3)
         return
-    fill = colour(kind, "clear")
     canvas.polygon(pts, fill=fill, outline=shade(fill, 0.35), width=2)
-    if kind == "water":
+    if texture == "waves":
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         y = min(ys) + 12
@@ -125,17 +125,24 @@ def draw_shape(canvas: Canvas, shape: TerrainShape, pts: list[Point]) -> None:
             y += 18
 
 
-def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook) -> Box:
-    """A base at true size (at least 22 px across) in the side's shape, with facing and arc."""
+def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
+              at: Point | None = None) -> Box:
+    """A base at true size (at least 22 px across) in the side's shape, with facing and arc.
+
+    ``at``: where to draw it when it was moved off a base it would hide (a thin line joins
+    it to its true place)."""
     look = book.look(unit.faction)
     x, y = tf(unit.x, unit.y)
     r = max(unit.radius * tf.scale, 11.0)
+    if at is not None and math.dist(at, (x, y)) > 1:
+        canvas.line([(x, y), at], shade(look.rgb, 0.3), 1.6)
+        canvas.ellipse(x, y, 3, fill=shade(look.rgb, 0.3))
+        x, y = at
     if unit.arc is not None and unit.facing is not None:
         reach = max(r * 3.2, 2.0 * tf.scale)
         start, end = unit.facing - unit.arc / 2, unit.facing + unit.arc / 2
-        box = ((x - reach) * SCALE, (y - reach) * SCALE, (x + reach) * SCALE, (y + reach) * SCALE)
-        canvas.draw.pieslice(box, start, end, fill=tint(look.rgb, 0.7),
-                             outline=shade(look.rgb, 0.2), width=2 * SCALE)
+        canvas.arc((x - reach, y - reach, x + reach, y + reach), start, end,
+                   shade(look.rgb, 0.2), 2, pie=tint(look.rgb, 0.7))
     if unit.facing is not None:
         dx, dy = math.cos(math.radians(unit.facing)), math.sin(math.radians(unit.facing))
         canvas.line([(x, y), (x + dx * (r + 10), y + dy * (r + 10))], PALETTE["ink"], 4)
@@ -147,6 +154,23 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook) -> Bo
     else:
         canvas.badge(x, y, 2 * r, look)
     return (x - r, y - r, x + r, y + r)
+
+
+def draw_zones(canvas: Canvas, view: TableView, tf: Inches) -> None:
+    """Stop zones as one shaded region (the union of their discs) with an orange edge: where
+    a move must stop reads at a glance, without a ring per unit."""
+    if not view.zones:
+        return
+    mask = Image.new("L", canvas.image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for zone in view.zones:
+        x, y = tf(zone.x, zone.y)
+        r = zone.radius * tf.scale
+        draw.ellipse(canvas._box((x - r, y - r, x + r, y + r)), fill=255)
+    shade_mask = mask.point(lambda v: 36 if v else 0)
+    canvas.image.paste(PALETTE["changed"], (0, 0), shade_mask)
+    edge = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
+    canvas.image.paste(shade(PALETTE["changed"], 0.2), (0, 0), edge)
 
 
 def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
@@ -181,8 +205,29 @@ def draw_ruler(canvas: Canvas, view: TableView, tf: Inches) -> None:
 
 
 def render_table(view: TableView) -> Snapshot:
-    """Draw a :class:`TableView`; see the module docstring for the layout."""
-    book = SideBook(view.sides)
+    """Draw a :class:`TableView` (the full picture)."""
+    return table_scene(view).snapshot()
+
+
+def spread_bases(view: TableView, tf: Inches) -> dict[str, Box]:
+    """Each base's box; a base that would cover one already placed (a stack of bases on
+    one spot) is moved to the nearest free spot, so stacked bases show as several."""
+    bases: dict[str, Box] = {}
+    spread = Placer(tf.box)
+    for unit in sorted(view.units, key=lambda u: u.eliminated):
+        x, y = tf(unit.x, unit.y)
+        r = max(unit.radius * tf.scale, 11.0)
+        box = (x - r, y - r, x + r, y + r)
+        if not spread.free(box, pad=1.0):
+            box = spread.search((x, y), (2 * r, 2 * r), step=r * 0.8, rings=8, pad=1.0)
+        bases[unit.id] = spread.claim(box)
+    return bases
+
+
+@renderer("table")
+def table_scene(view: TableView) -> Scene:
+    """Lay out and draw a :class:`TableView`; see the module docstring for the layout."""
+    book = StyleBook.of(view)
     for unit in view.units:
         book.look(unit.faction)
     top = header_height(view.header, WIDTH)
@@ -190,11 +235,7 @@ def render_table(view: TableView) -> Snapshot:
     shapes = [(shape, shape_points(shape, tf)) for shape in view.terrain]
 
     # Bases first (they cannot move), then named points, unit labels, terrain names, marks.
-    bases: dict[str, Box] = {}
-    for unit in view.units:
-        x, y = tf(unit.x, unit.y)
-        r = max(unit.radius * tf.scale, 11.0)
-        bases[unit.id] = (x - r, y - r, x + r, y + r)
+    bases = spread_bases(view, tf)
     placer = Placer(tf.box, list(bases.values()))
     point_boxes = []
     for point in view.points:
@@ -205,7 +246,9 @@ def render_table(view: TableView) -> Snapshot:
         point_boxes.append((point, text, (x, y), box))
     label_boxes: dict[str, tuple[str, Box]] = {}
     for unit in view.units:
-        text = unit_label(unit)
+        if unit.eliminated:
+            continue  # out of action: a grey crossed base, no label (the legend says so)
+        text = unit_label(unit, book)
         w, h = Canvas.text_size(text, SMALL)
         b = bases[unit.id]
         size = (w + 8, h + 1)
@@ -253,14 +296,16 @@ def render_table(view: TableView) -> Snapshot:
     layout = Layout(width=WIDTH, height=height)
     draw_grid(canvas, view, tf)
     for shape, pts in shapes:
-        draw_shape(canvas, shape, pts)
+        draw_shape(canvas, shape, pts, book)
         if pts:
             layout.add("terrain", shape.id, bbox(pts), parent=shape.kind)
+    draw_zones(canvas, view, tf)
     for circle in view.circles:
         x, y = tf(circle.x, circle.y)
         r = circle.radius * tf.scale
-        canvas.draw.arc(((x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE),
-                        0, 360, fill=shade(PALETTE["fire"], 0.1), width=round(2 * SCALE))
+        canvas.arc((x - r, y - r, x + r, y + r), 0, 360,
+                   tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1),
+                   1 if circle.light else 2)
     # Range circles may reach past the table: paper over everything outside it, then draw
     # the edge, the ruler's numbers and the header on top.
     x0, y0, x1, y1 = tf.box
@@ -274,28 +319,35 @@ def render_table(view: TableView) -> Snapshot:
         if mark.kind in ("move", "retreat") and len(pts) > 1:
             # Where the base started: a hollow ring, so even a short move under the base shows.
             x, y = pts[0]
-            canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind),
+            canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind, book),
                            width=2.5)
-        draw_mark_line(canvas, mark, pts)
-    for unit in view.units:
-        draw_base(canvas, unit, tf, book)
-        layout.add("unit", unit.id, bases[unit.id], parent=unit.faction)
+        draw_mark_line(canvas, mark, pts, book=book)
+    changed = {c.id for c in view.changes}
+    for unit in sorted(view.units, key=lambda u: not u.eliminated):
+        b = bases[unit.id]
+        draw_base(canvas, unit, tf, book, at=((b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
+        if unit.id in changed:
+            canvas.ellipse((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 + 4,
+                           outline=PALETTE["changed"], width=3)
+        layout.add("unit", unit.id, b, parent=unit.faction)
     for point, text, (x, y), box in point_boxes:
         s = 7.0
         canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
                        outline=PALETTE["halo"], width=1.5)
         canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["ink_soft"], width=1, radius=4)
         canvas.text_in(box, text, SMALL, PALETTE["ink"])
-        layout.add("label", f"point-{point.name}", box)
+        layout.add("label", f"point-{point.name}", box, text=SMALL)
     for shape, text, box in shape_labels:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
-        layout.add("label", f"terrain-{shape.id}", box, parent=shape.id)
+        layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
     for text, box in circle_boxes:
         canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["fire"], width=1.5, radius=4)
         canvas.text_in(box, text, SMALL, PALETTE["ink"])
-        layout.add("label", f"range-{text}", box)
+        layout.add("label", f"range-{text}", box, text=SMALL)
     for unit in view.units:
+        if unit.id not in label_boxes:
+            continue
         text, box = label_boxes[unit.id]
         b = bases[unit.id]
         look = book.look(unit.faction)
@@ -304,15 +356,44 @@ def render_table(view: TableView) -> Snapshot:
                          ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
         canvas.rect(box, fill=tint(look.rgb, 0.85), outline=shade(look.rgb, 0.3), width=1.2, radius=4)
         canvas.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
-        layout.add("label", f"unit-{unit.id}", box, parent=unit.id)
+        layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
     for i, (mark, text, box) in enumerate(mark_boxes):
-        draw_mark_label(canvas, mark, text, box)
-        layout.add("label", f"mark-{i}", box, parent=mark.kind)
+        draw_mark_label(canvas, mark, text, box, book)
+        layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
     for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
         if pts:
             layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
+    if view.banner:
+        draw_banner(canvas, view.banner, tf.box, layout)
     draw_legend(canvas, entries, legend_top, book, layout)
-    return Snapshot(png=canvas.png(), width=WIDTH, height=height, layout=layout)
+    frame = Frame(WIDTH, height, base=canvas.reduced())
+    frame.note_texts(canvas.texts)
+    return Scene(frame=frame, layout=layout, board=tf.box, header=view.header, book=book,
+                 entries=entries, focus=focus_boxes(view, layout, mark_pts, bases))
+
+
+def focus_boxes(view: TableView, layout: Layout, mark_pts: list[list[Point]],
+                bases: dict[str, Box]) -> list[Box]:
+    """What the focus picture shows, most important first: the last marks (newest first)
+    with their labels, the focus ids, then the changed units with their labels."""
+    out: list[Box] = []
+    labels = {i.id: i.box for i in layout.items if i.kind == "label"}
+    for i in reversed(range(len(mark_pts))):
+        if mark_pts[i]:
+            box = bbox(mark_pts[i])
+            lb = labels.get(f"mark-{i}")
+            if lb is not None:
+                box = (min(box[0], lb[0]), min(box[1], lb[1]), max(box[2], lb[2]), max(box[3], lb[3]))
+            out.append(box)
+    wanted = list(view.focus) + [c.id for c in view.changes]
+    for uid in wanted:
+        if uid in bases:
+            b = bases[uid]
+            lb = labels.get(f"unit-{uid}")
+            if lb is not None:
+                b = (min(b[0], lb[0]), min(b[1], lb[1]), max(b[2], lb[2]), max(b[3], lb[3]))
+            out.append(b)
+    return out
 
 
 def _touches(a: Box, b: Box, gap: float) -> bool:
@@ -320,19 +401,29 @@ def _touches(a: Box, b: Box, gap: float) -> bool:
     return a[0] - gap <= b[2] and b[0] <= a[2] + gap and a[1] - gap <= b[3] and b[1] <= a[3] + gap
 
 
-def legend(view: TableView, book: SideBook) -> list[LegendEntry]:
-    """Sides, terrain kinds, marker words, marks, range circles and the view's notes."""
+def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
+    """Sides, terrain kinds, marker words, marks, zones, range circles and the view's notes."""
     entries = side_entries(book)
-    kinds = sorted({t.kind for t in view.terrain})
-    entries += [LegendEntry("swatch", kind, key=kind if kind != "target" else "objective_main")
-                for kind in kinds]
-    used = sorted({m.lower() for u in view.units for m in u.markers if m.lower() in SHORT})
-    if used:
-        entries.append(LegendEntry("text", ", ".join(f"{SHORT[m]} {m}" for m in used)))
+    if view.changes:
+        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    for kind in sorted({t.kind for t in view.terrain}):
+        style = book.terrain(kind)
+        entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))
+    used = sorted({m.lower() for u in view.units for m in u.markers})
+    styles = [s for s in (book.known_marker(m) for m in used) if s is not None]
+    words = [f"{clean(s.text)} {clean(s.words) or clean(s.key)}" for s in styles
+             if clean(s.text).lower() != (clean(s.words) or clean(s.key)).lower()]
+    if words:
+        entries.append(LegendEntry("text", ", ".join(words)))
     if any(u.arc is not None for u in view.units):
         entries.append(LegendEntry("text", "wedge = fire arc, tick = facing"))
+    if any(u.eliminated for u in view.units):
+        entries.append(LegendEntry("text", "grey X = out of action"))
+    if view.zones:
+        entries.append(LegendEntry("swatch", "stop zone (6\" from the side not moving)",
+                                   key="#f8d9a0"))
     if view.circles:
         entries.append(LegendEntry("text", "red ring = range"))
-    entries += mark_entries(view.marks)
+    entries += mark_entries(view.marks, book)
     entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
     return entries

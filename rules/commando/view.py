@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from rules.commando import board, scoring
 from rules.commando.activation import SEARCHLIGHT_RANGE
-from rules.commando.movement import faction
+from rules.commando.movement import ENEMY_ZONE, faction
 from rules.commando.shooting import PILLBOX_ARC, PILLBOX_RANGE
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState
 from rules.core import table
 from rules.core.views import (
-    Header, NamedPoint, RangeCircle, SideStyle, TableUnit, TableView, TerrainShape,
+    Header, MarkerStyle, NamedPoint, RangeCircle, SideStyle, TableUnit, TableView, TerrainShape,
 )
 
 SIDE_STYLES = [
-    SideStyle(key="commando", label="Commandos", letter="C", colour="commando"),
-    SideStyle(key="german", label="Germans", letter="G", colour="german"),
+    SideStyle(key="commando", label="Commandos", letter="C", colour="#2f5f99"),
+    SideStyle(key="german", label="Germans", letter="G", colour="#5c5c5c"),
+]
+
+#: Short words on a base's label (a label must stay short on a phone), and the legend's.
+MARKER_STYLES = [
+    MarkerStyle(key=key, text=text, words=key)
+    for key, text in (("officer", "Off"), ("assault", "Asl"), ("demolition", "Dem"),
+                      ("mortar", "Mor"), ("armoured", "Arm"), ("suppressed", "SUP"),
+                      ("pinned", "Pin"), ("wounded", "Wnd"), ("carrying", "Car"),
+                      ("searchlight", "SL"))
 ]
 
 LEGEND = [
@@ -54,7 +63,7 @@ def build_view(state: RaidState) -> TableView:
         TerrainShape(
             id=t.id, kind="rubble" if t.id in state.destroyed else "target",
             polygon=list(t.polygon), circle=t.circle,
-            label=(f"{t.name} ✖" if t.id in state.destroyed else f"{t.name} ({t.points})"),
+            label=(f"{t.name}: destroyed" if t.id in state.destroyed else f"{t.name} ({t.points})"),
         )
         for t in scen.targets
     ]
@@ -67,8 +76,9 @@ def build_view(state: RaidState) -> TableView:
         )
         for u in state.units
     ]
+    # Searchlight rings are a reminder, not news: a light outline.
     circles = [
-        RangeCircle(x=u.x, y=u.y, radius=SEARCHLIGHT_RANGE, label=f'{u.id} 12"')
+        RangeCircle(x=u.x, y=u.y, radius=SEARCHLIGHT_RANGE, label=f'{u.id} 12"', light=True)
         for u in state.alive("germans") if u.kind == "searchlight"
     ] + [
         RangeCircle(x=u.x, y=u.y, radius=PILLBOX_RANGE, label=f'{u.id} 3"')
@@ -80,13 +90,23 @@ def build_view(state: RaidState) -> TableView:
         for t in scen.targets for c in [table.shape_centre(t.shape())]
     ]
     facts = [scoring.standing(state), f"Targets {len(state.destroyed)}/{len(scen.targets)}"]
+    over = state.finished
+    # The 6" line (movement): around the units of the side not moving, the distance that
+    # decides where every move of the side moving stops.
+    still = "germans" if state.side == "commandos" else "commandos"
+    zones = [RangeCircle(x=u.x, y=u.y, radius=ENEMY_ZONE) for u in state.alive(still)]
     return TableView(
         header=Header(
             title=scen.title, turn=min(state.turn, state.max_turn), max_turn=state.max_turn,
-            phase=f"{SIDE_NAMES[state.side]} · {state.phase}", facts=facts,
+            phase="Raid over" if over else f"{SIDE_NAMES[state.side]} · {state.phase}",
+            facts=facts,
         ),
         width=scen.width, height=scen.height, grid=6.0,
         terrain=terrain, units=units, points=points, circles=circles,
+        zones=[] if over else zones,
         marks=list(state.marks or state.last_marks),
-        sides=list(SIDE_STYLES), legend=list(LEGEND),
+        sides=list(SIDE_STYLES), legend=list(LEGEND), marker_styles=MARKER_STYLES,
+        banner=scoring.result(state).split(":")[0] if over else None,
+        # The phone-width picture shows the last measured lines, else the side to act.
+        focus=[] if over else [u.id for u in state.alive(state.side)],
     )

@@ -9,8 +9,20 @@ renderer per geometry and never imports a system package:
 * :class:`HexMapView`: geomorphic boards of hexes (Maschinen Krieger).
 
 Coordinates are in the view's own units (map units for areas and networks, inches for
-tables); the renderer scales them.  Colours are not chosen here: ``faction`` and ``terrain``
-are keys into the render palette.
+tables); the renderer scales them.
+
+**An open vocabulary** (issue 11, item 6): a view names its own sides and their colours
+(:class:`SideStyle`; any ``#rrggbb`` colour, or none for the next colour of the renderer's
+colour-blind safe default palette), its terrain styles (:class:`TerrainStyle`: fill and
+texture), its marker pills (:class:`MarkerStyle`) and its mark kinds (:class:`MarkStyle`).
+A key the view does not describe falls back to the renderer's generic defaults (common
+terrain words, common mark kinds) and then to a neutral fallback style, so a new system
+draws without any edit in ``render/``.  Renderers register by the view's ``kind``
+(``render.renderer``).
+
+Every view may also carry :class:`Change` items (what changed since a player's last order,
+see :func:`changes_between`), ``focus`` ids (what the last action touched, for the phone-width
+focus picture) and a result ``banner`` for the final picture.
 """
 
 from __future__ import annotations
@@ -23,12 +35,58 @@ Point = tuple[float, float]
 
 
 class SideStyle(BaseModel):
-    """How a side or faction is told apart: a palette key and a letter (never colour alone)."""
+    """How a side or faction is told apart: a colour and a letter (never colour alone).
+
+    ``colour`` is ``#rrggbb`` or a generic palette key; empty: the renderer's next
+    colour-blind safe default.
+    """
 
     key: str
     label: str
     letter: str
-    colour: str  # palette key, e.g. "nato_de", "nato_us", "soviet", "raider", "hostile"
+    colour: str = ""
+
+
+class TerrainStyle(BaseModel):
+    """How a terrain key is drawn: a fill colour and a texture (so greyscale still reads).
+
+    ``texture``: ``dots`` (trees), ``squares`` (buildings), ``furrows`` (fields),
+    ``contours`` (hills), ``waves`` (water), ``crosses`` (wire), ``outline`` (a heavy edge,
+    e.g. a target) or ``none``.  ``label`` is the legend's word for it.
+    """
+
+    key: str
+    fill: str = ""  # "#rrggbb" or a palette key; empty: the renderer's default for the key
+    texture: str = ""  # empty: the renderer's default for the key (else none)
+    label: str = ""
+
+
+class MarkerStyle(BaseModel):
+    """A marker pill on a counter: its short text, its fill colour and the legend's words."""
+
+    key: str
+    text: str
+    fill: str = "#ecebe6"
+    words: str = ""
+
+
+class MarkStyle(BaseModel):
+    """How a mark kind is drawn: ``line`` is ``arrow``, ``dashed-arrow``, ``heavy-arrow``,
+    ``fire`` (dashed line to a burst), ``miss`` (dashed line to a ring), ``burst`` or ``ring``
+    (a point)."""
+
+    kind: str
+    colour: str
+    line: str = "arrow"
+    words: str = ""
+
+
+class Change(BaseModel):
+    """Something that happened to a unit since a player's last order (what the ping shows)."""
+
+    id: str  # the counter, unit or base id
+    what: Literal["moved", "fired", "acted", "hit", "eliminated", "arrived"]
+    where: str | None = None  # an eliminated unit's last area or space (drawn there, gone)
 
 
 class Header(BaseModel):
@@ -44,10 +102,29 @@ class Header(BaseModel):
 class Mark(BaseModel):
     """Something that just happened, drawn on top: a move arrow, a fire line, an assault."""
 
-    kind: Literal["move", "fire", "assault", "retreat", "place", "blast", "shot", "miss"]
+    kind: str  # "move", "fire", "assault", "retreat", "place", "blast", "shot", "miss", or the
+    # view's own (a MarkStyle), or anything else (drawn with the fallback style)
     points: list[Point]  # from ... to, in view coordinates
     text: str = ""  # "2 hits", "18.4\"", "miss"
     side: str | None = None  # faction key of who did it
+
+
+class ViewBase(BaseModel):
+    """What every view has: header, sides, styles, marks, legend, changes, focus, banner."""
+
+    header: Header
+    marks: list[Mark] = Field(default_factory=list)
+    sides: list[SideStyle] = Field(default_factory=list)
+    legend: list[str] = Field(default_factory=list)
+    terrain_styles: list[TerrainStyle] = Field(default_factory=list)
+    marker_styles: list[MarkerStyle] = Field(default_factory=list)
+    mark_styles: list[MarkStyle] = Field(default_factory=list)
+    changes: list[Change] = Field(default_factory=list)
+    #: Ids (areas, spaces, units, counters) the last action touched: the focus picture's
+    #: region.  Empty: the renderer uses the marks and the changes.
+    focus: list[str] = Field(default_factory=list)
+    #: The result on the final picture, e.g. "Soviet win: 14 VP to 9".
+    banner: str | None = None
 
 
 # -- areas -----------------------------------------------------------------------------------
@@ -59,8 +136,8 @@ class AreaView(BaseModel):
     id: str
     polygon: list[Point]
     centre: Point  # the centre dot (not always the middle, 7.3.2)
-    terrain: str  # palette key: "clear", "woods", "city", "river", ...
-    tm: int = 0
+    terrain: str  # a TerrainStyle key of the view, or a generic word ("clear", "woods", ...)
+    tm: int = 0  # terrain modifier, drawn on the area's label when not 0
     objective: Literal["main", "secondary"] | None = None
     controller: str | None = None  # faction/side key of who controls it, for objectives
     entrance: str | None = None  # e.g. "NATO 2" on a reinforcement entrance
@@ -88,19 +165,15 @@ class LineFeature(BaseModel):
     label: str = ""
 
 
-class AreaMapView(BaseModel):
+class AreaMapView(ViewBase):
     """Everything an area-map snapshot shows."""
 
     kind: Literal["areamap"] = "areamap"
-    header: Header
     width: float
     height: float
     areas: list[AreaView]
     lines: list[LineFeature] = Field(default_factory=list)
     counters: list[CounterView] = Field(default_factory=list)
-    marks: list[Mark] = Field(default_factory=list)
-    sides: list[SideStyle] = Field(default_factory=list)
-    legend: list[str] = Field(default_factory=list)
 
 
 # -- point-to-point networks -----------------------------------------------------------------
@@ -156,14 +229,21 @@ class BattleShot(BaseModel):
     result: str = ""
 
 
+class BattleLine(BaseModel):
+    """One side's line in a battle: its name and its units, in line order."""
+
+    label: str
+    faction: str
+    units: list[UnitChip]
+
+
 class BattlePanel(BaseModel):
     """The battle in progress: both lines, each unit's die and result, the Tactical Edge."""
 
     space: str
     round: int
     tactical_edge: str | None = None
-    raiders: list[UnitChip]
-    hostiles: list[UnitChip]
+    lines: list[BattleLine]
     shots: list[BattleShot] = Field(default_factory=list)
 
 
@@ -176,11 +256,10 @@ class Track(BaseModel):
     maximum: int | None = None
 
 
-class NetworkView(BaseModel):
+class NetworkView(ViewBase):
     """Everything a point-to-point snapshot shows."""
 
     kind: Literal["network"] = "network"
-    header: Header
     width: float
     height: float
     spaces: list[SpaceView]
@@ -188,9 +267,6 @@ class NetworkView(BaseModel):
     forces: list[ForceView] = Field(default_factory=list)
     tracks: list[Track] = Field(default_factory=list)
     battle: BattlePanel | None = None
-    marks: list[Mark] = Field(default_factory=list)
-    sides: list[SideStyle] = Field(default_factory=list)
-    legend: list[str] = Field(default_factory=list)
 
 
 # -- inch tables -----------------------------------------------------------------------------
@@ -230,19 +306,19 @@ class NamedPoint(BaseModel):
 
 
 class RangeCircle(BaseModel):
-    """A measured range drawn as a circle."""
+    """A measured range drawn as a circle; ``light``: a thin outline (a reminder, not news)."""
 
     x: float
     y: float
     radius: float
     label: str = ""
+    light: bool = False
 
 
-class TableView(BaseModel):
+class TableView(ViewBase):
     """Everything an inch-table snapshot shows."""
 
     kind: Literal["table"] = "table"
-    header: Header
     width: float  # inches
     height: float
     grid: float = 6.0
@@ -250,9 +326,8 @@ class TableView(BaseModel):
     units: list[TableUnit] = Field(default_factory=list)
     points: list[NamedPoint] = Field(default_factory=list)
     circles: list[RangeCircle] = Field(default_factory=list)
-    marks: list[Mark] = Field(default_factory=list)
-    sides: list[SideStyle] = Field(default_factory=list)
-    legend: list[str] = Field(default_factory=list)
+    #: Zones a move must stop at (e.g. 6" from an enemy), drawn under the bases.
+    zones: list[RangeCircle] = Field(default_factory=list)
 
 
 # -- hex maps -------------------------------------------------------------------------------
@@ -344,3 +419,74 @@ class HexMapView(BaseModel):
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView
+
+
+# -- what changed ------------------------------------------------------------------------------
+
+
+def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tuple[object, object, bool]]:
+    """``id -> (where, how, gone)`` for every unit of a view, whatever its geometry (and each
+    counter's AP left into ``spent``)."""
+    out: dict[str, tuple[object, object, bool]] = {}
+    for c in getattr(view, "counters", []):
+        out[c.id] = (c.area, (c.reduced, tuple(c.markers)), c.area is None)
+        spent[c.id] = c.ap
+    for f in getattr(view, "forces", []):
+        for u in f.units:
+            out[u.id] = (f.space, u.detail, u.eliminated)
+    for u in getattr(view, "units", []):
+        out[u.id] = ((round(u.x, 2), round(u.y, 2)), tuple(u.markers), u.eliminated)
+    return out
+
+
+def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
+    """What changed for each unit from one view of a game to a later one (pure).
+
+    A unit that changed place ``moved``; one that lost strength or gained a marker was
+    ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
+    map ``arrived``; a counter that spent action points where it stood ``acted``; ``fired`` lists the units that fired in between (from the marks of the
+    views in between).  The picture that pings a player marks them, and ``/game status``
+    says them in words (:func:`change_lines`).
+    """
+    old_ap: dict[str, int | None] = {}
+    new_ap: dict[str, int | None] = {}
+    old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)
+    out: list[Change] = []
+    for uid, (where, how, gone) in new.items():
+        if uid not in old:
+            if not gone:
+                out.append(Change(id=uid, what="arrived"))
+            continue
+        was_where, was_how, was_gone = old[uid]
+        if gone and not was_gone:
+            out.append(Change(id=uid, what="eliminated", where=_place(was_where)))
+        elif not gone and where != was_where:
+            out.append(Change(id=uid, what="moved"))
+        elif not gone and how != was_how:
+            out.append(Change(id=uid, what="hit"))
+        elif fired and uid in fired:
+            out.append(Change(id=uid, what="fired"))
+        elif (old_ap.get(uid) or 0) > (new_ap.get(uid) or 0) and new_ap.get(uid) is not None:
+            # Spent action points where it stood (fired, rallied ...): it acted.
+            out.append(Change(id=uid, what="acted"))
+    for uid in old:
+        if uid not in new and not old[uid][2]:
+            out.append(Change(id=uid, what="eliminated", where=_place(old[uid][0])))
+    return out
+
+
+def _place(where: object) -> str | None:
+    """An area or space id as a string (a table position is not one)."""
+    return where if isinstance(where, str) else None
+
+
+def change_lines(changes: list[Change]) -> list[str]:
+    """The changes in words, grouped: ``Moved: VDV-1, BMD-2`` (short lines for a phone)."""
+    words = {"moved": "Moved", "fired": "Fired", "acted": "Acted", "hit": "Hit",
+             "eliminated": "Eliminated", "arrived": "Arrived"}
+    lines = []
+    for what, word in words.items():
+        ids = [c.id for c in changes if c.what == what]
+        if ids:
+            lines.append(f"{word}: {', '.join(ids)}")
+    return lines

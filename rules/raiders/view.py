@@ -7,6 +7,7 @@ listed (the rules keep them hidden until picked).
 from __future__ import annotations
 
 from rules.core.views import (
+    BattleLine,
     BattlePanel,
     BattleShot,
     ForceView,
@@ -16,6 +17,7 @@ from rules.core.views import (
     RouteView,
     SideStyle,
     SpaceView,
+    TerrainStyle,
     Track,
     UnitChip,
 )
@@ -25,8 +27,8 @@ from rules.raiders.objectives import objective_met, progress
 from rules.raiders.state import Battle, Shot
 
 SIDES = [
-    SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
-    SideStyle(key="hostile", label="Hostiles", letter="H", colour="hostile"),
+    SideStyle(key="raider", label="Raiders", letter="R", colour="#2f5f99"),
+    SideStyle(key="hostile", label="Hostiles", letter="H", colour="#a8432e"),
 ]
 
 
@@ -45,7 +47,9 @@ def turn_label(ctx: Ctx, rounds: bool = False) -> str:
     if state.phase == "recruit":
         return f"{m.card} · Recruiting"
     if m.battle is not None:
-        return f"{m.card} · Op {m.op} · battle" + (f" round {m.battle.round}" if rounds else "")
+        # The round whose dice the panel shows (the header and the panel agree).
+        shown = m.battle.shots_round if m.battle.shots else m.battle.round
+        return f"{m.card} · Op {m.op} · battle" + (f" round {shown}" if rounds else "")
     words = {"recruit": "recruit & move", "card": "Ops card", "battle": "battle", "objective": "objective"}
     return f"{m.card} · Op {m.op} · {words[m.segment]}"
 
@@ -81,15 +85,16 @@ def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
         space=b.space,
         round=b.shots_round,  # the round whose dice are shown (the last one fought)
         tactical_edge=b.edge,
-        raiders=[
-            UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r), eliminated=r in b.dead)
-            for r in b.raider_line
-        ],
-        hostiles=[
-            UnitChip(id=h, label=h, faction="hostile",
-                     detail=f"c{sc.hostile[h].combat}{' elite' if sc.hostile[h].elite else ''}",
-                     eliminated=h in b.dead)
-            for h in b.hostile_line
+        lines=[
+            BattleLine(label="Raiders", faction="raider", units=[
+                UnitChip(id=r, label=r, faction="raider", detail=unit_detail(ctx, r),
+                         eliminated=r in b.dead)
+                for r in b.raider_line]),
+            BattleLine(label="Hostiles", faction="hostile", units=[
+                UnitChip(id=h, label=h, faction="hostile",
+                         detail=f"c{sc.hostile[h].combat}{' elite' if sc.hostile[h].elite else ''}",
+                         eliminated=h in b.dead)
+                for h in b.hostile_line]),
         ],
         shots=[
             BattleShot(unit=s.unit, target=s.target, die=s.dice[0] if s.dice else None,
@@ -124,8 +129,12 @@ def network_view(ctx: Ctx) -> NetworkView:
     facts: list[str] = []
     header = Header(title=sc.title, phase=turn_label(ctx))
     if m is not None:
+        dead = set(m.battle.dead) if m.battle is not None else set()
         for fid in force_ids(m):
-            units = members(m, fid)
+            # A raider eliminated in the battle under way leaves the map at once (15.0).
+            units = [u for u in members(m, fid) if u.id not in dead]
+            if not units:
+                continue
             forces.append(ForceView(
                 id=fid, space=units[0].space or "", faction="raider",
                 units=[UnitChip(id=u.id, label=u.id, faction="raider", detail=unit_detail(ctx, u.id))
@@ -145,13 +154,15 @@ def network_view(ctx: Ctx) -> NetworkView:
                 units=[UnitChip(id=h, label=h, faction="hostile", detail=f"c{sc.hostile[h].combat}")
                        for h in hostiles],
             ))
-        shown_battle = m.battle or m.last_battle
+        # The battle just fought shows until the Op moves on (its last dice and result),
+        # not on every later picture.
+        shown_battle = m.battle or (m.last_battle if m.segment == "objective" else None)
         if shown_battle is not None:
             panel = battle_panel(ctx, shown_battle)
             if m.battle is not None:
                 forces.append(ForceView(
                     id="hostiles", space=m.battle.space, faction="hostile",
-                    units=[c for c in panel.hostiles if not c.eliminated],
+                    units=[c for c in panel.lines[1].units if not c.eliminated],
                 ))
         if len(m.last_move) > 1:
             marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
@@ -162,8 +173,32 @@ def network_view(ctx: Ctx) -> NetworkView:
     return NetworkView(
         header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
-        legend=facts + [f"Campaign: {record_line(ctx)}"],
+        legend=facts + [f"Campaign: {record_line(ctx)}"], banner=banner(ctx),
+        terrain_styles=terrain_styles(ctx),
     )
+
+
+def terrain_styles(ctx: Ctx) -> list[TerrainStyle]:
+    """The Terrain Effects Chart's names in the legend, STOP marked (12.0)."""
+    out: dict[str, TerrainStyle] = {}
+    for t in ctx.sc.terrain_by_key.values():
+        key = t.palette or t.key
+        label = f"{t.name}{' STOP' if t.stop else ''}"
+        if key in out:
+            label = f"{out[key].label}, {label}"
+        out[key] = TerrainStyle(key=key, label=label)
+    return list(out.values())
+
+
+def banner(ctx: Ctx) -> str | None:
+    """The result on the picture after a mission or the campaign ends."""
+    state = ctx.state
+    if state.phase == "over":
+        return f"Campaign {state.campaign.outcome}"
+    if (state.phase == "between" or state.mission is None) and state.campaign.record:
+        last = state.campaign.record[-1]
+        return f"{last.mission} {'won' if last.won else 'lost'}"
+    return None
 
 
 def record_line(ctx: Ctx) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.views import (
-    AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, SideStyle,
+    AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
 from rules.rr.board import Board, is_hind
 from rules.rr.state import SIDE_NAMES, RRState
@@ -11,9 +11,15 @@ from rules.rr.state import SIDE_NAMES, RRState
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 CONTROL = {"nato": "nato_de", "soviet": "soviet"}
 SIDE_STYLES = [
-    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="nato_de"),
-    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="nato_us"),
-    SideStyle(key="soviet", label="Soviet", letter="S", colour="soviet"),
+    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="#5d6d7e"),
+    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="#3f7a3a"),
+    SideStyle(key="soviet", label="Soviet", letter="S", colour="#b8322a"),
+]
+#: Marker pills particular to this game (the generic ones come from the renderer).
+MARKER_STYLES = [
+    MarkerStyle(key="hind", text="HIND", fill="#7d5ba6", words="Hind (10.2)"),
+    MarkerStyle(key="airstrike", text="AIR", fill="#4aa3df", words="airstrike (10.1)"),
+    MarkerStyle(key="kastet", text="KAS", fill="#4aa3df", words="Kastet"),
 ]
 PHASES = {"deploy": "Setup", "place": "Rally: placement", "ops": "Operations",
           "route": "Route", "over": "Game over"}
@@ -34,13 +40,31 @@ def facts(b: Board) -> list[str]:
 
 
 def entrance_labels(b: Board) -> dict[str, str]:
-    """Reinforcement entrances (11.0): "NATO 2" on each area a later entry uses."""
-    out: dict[str, str] = {}
+    """Reinforcement entrances (11.0): "NATO 2, 4" on each area later entries use (every
+    turn an entry uses it, not only the first)."""
+    turns: dict[str, dict[str, list[int]]] = {}
     for dep in b.sc.deployments:
         if dep.mode == "enter":
             for area in dep.areas:
-                out.setdefault(area, f"{SIDE_NAMES[dep.side]} {dep.turn}")
-    return out
+                by_side = turns.setdefault(area, {})
+                if dep.turn not in by_side.setdefault(dep.side, []):
+                    by_side[dep.side].append(dep.turn)
+    return {area: " / ".join(f"{SIDE_NAMES[side]} {', '.join(str(t) for t in sorted(ts))}"
+                             for side, ts in by_side.items())
+            for area, by_side in turns.items()}
+
+
+def controller_key(state: RRState, b: Board, area: str) -> str | None:
+    """Whose marker shows on an objective: the side that controls it, in the colours of the
+    nation most present there (a NATO area held by US troops shows the US letter)."""
+    owner = state.control.get(area)
+    if owner != "nato":
+        return CONTROL.get(owner or "")
+    nations = [b.spec(u.id).nation for u in state.units.values()
+               if u.place == "map" and u.area == area and b.spec(u.id).nation in ("de", "us")]
+    if nations and nations.count("us") > nations.count("de"):
+        return "nato_us"
+    return "nato_de"
 
 
 def build_view(state: RRState) -> AreaMapView:
@@ -51,10 +75,9 @@ def build_view(state: RRState) -> AreaMapView:
     areas = []
     for a in sc.areas:
         kind = "main" if a.id in b.ring() else "secondary" if a.id in sc.secondary_objectives else None
-        owner = state.control.get(a.id)
         areas.append(AreaView(
             id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
-            objective=kind, controller=CONTROL.get(owner or "") if kind else None,
+            objective=kind, controller=controller_key(state, b, a.id) if kind else None,
             entrance=entrances.get(a.id),
         ))
     lines = [LineFeature(kind="river", points=list(r)) for r in sc.rivers]
@@ -86,5 +109,9 @@ def build_view(state: RRState) -> AreaMapView:
               f"{'/'.join(sc.secondary_objectives)} (12.0)"]
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
+    if any(a.tm for a in areas):
+        legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
-                       counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend)
+                       counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
+                       marker_styles=MARKER_STYLES,
+                       banner=state.result if state.phase == "over" and state.result else None)

@@ -206,4 +206,4 @@ def test_battle_panel_shows_each_die_and_the_edge() -> None:
     assert c.m.battle is not None and c.m.battle.round == 2
     assert panel is not None and panel.tactical_edge == "raider" and panel.round == 1
     assert [s.result for s in panel.shots] == ["1,5: hit Ita-1", "miss", "miss"]
-    assert [h.eliminated for h in panel.hostiles] == [True, False, False]
+    assert [h.eliminated for h in panel.lines[1].units] == [True, False, False]

@@ -381,7 +381,7 @@ def test_view_renders_a_battle_round_to_png() -> None:
     step = do(state, A.Move(force="F1", to="jarabub"), [4, 1, 1, 1, 3, 5])  # C4, edge 3+1 v 5
     view = SYSTEM.view(step.state)
     assert view.battle is not None and view.battle.tactical_edge == "hostile"
-    assert [c.id for c in view.battle.hostiles] == ["Ita-1", "Ita-2", "Ita-3"]
+    assert [c.id for c in view.battle.lines[1].units] == ["Ita-1", "Ita-2", "Ita-3"]
     assert [t.label for t in view.tracks] == ["Alert", "Ops left", "RP"]
     assert any(f.faction == "hostile" for f in view.forces)
     assert view.marks and view.marks[0].kind == "move"

@@ -16,6 +16,7 @@ import random
 from rules.core.views import (
     AreaMapView,
     AreaView,
+    BattleLine,
     BattlePanel,
     BattleShot,
     CounterView,
@@ -40,9 +41,9 @@ COLS, ROWS = 6, 5
 CELL_W, CELL_H = 170.0, 150.0
 
 RR_SIDES = [
-    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="nato_de"),
-    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="nato_us"),
-    SideStyle(key="soviet", label="Soviet", letter="S", colour="soviet"),
+    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="#5d6d7e"),
+    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="#3f7a3a"),
+    SideStyle(key="soviet", label="Soviet", letter="S", colour="#b8322a"),
 ]
 
 
@@ -153,8 +154,8 @@ def area_view(crowded: bool = True) -> AreaMapView:
 
 
 RAIDER_SIDES = [
-    SideStyle(key="raider", label="Raiders", letter="R", colour="raider"),
-    SideStyle(key="hostile", label="Hostiles", letter="H", colour="hostile"),
+    SideStyle(key="raider", label="Raiders", letter="R", colour="#2f5f99"),
+    SideStyle(key="hostile", label="Hostiles", letter="H", colour="#a8432e"),
 ]
 
 
@@ -198,13 +199,15 @@ def network_view(battle: bool = True) -> NetworkView:
             for k in range(1, 5)]))
     panel = BattlePanel(
         space="S8", round=2, tactical_edge="raider",
-        raiders=[UnitChip(id=u, label=u, faction="raider", detail=d, eliminated=u == "SAS-3")
-                 for u, d in (("LRDG-1", "c3 m4 scout · Sup-1 Exp-2 · carries Obj-1"),
-                              ("SAS-2", "c4 m3 elite · Exp-2"), ("Lt Stirling", "c3 m3 leader"),
-                              ("SAS-3", "c4 m3 elite"))],
-        hostiles=[UnitChip(id=f"H{k}", label=f"H{k}", faction="hostile",
-                           detail=f"c{2 + k % 3}{' elite' if k == 5 else ''}", eliminated=k == 5)
-                  for k in range(1, 6)],
+        lines=[BattleLine(label="Raiders", faction="raider", units=[
+                   UnitChip(id=u, label=u, faction="raider", detail=d, eliminated=u == "SAS-3")
+                   for u, d in (("LRDG-1", "c3 m4 scout · Sup-1 Exp-2 · carries Obj-1"),
+                                ("SAS-2", "c4 m3 elite · Exp-2"), ("Lt Stirling", "c3 m3 leader"),
+                                ("SAS-3", "c4 m3 elite"))]),
+               BattleLine(label="Hostiles", faction="hostile", units=[
+                   UnitChip(id=f"H{k}", label=f"H{k}", faction="hostile",
+                            detail=f"c{2 + k % 3}{' elite' if k == 5 else ''}", eliminated=k == 5)
+                   for k in range(1, 6)])],
         shots=[BattleShot(unit="LRDG-1", target="H5", die=6, result="hit H5"),
                BattleShot(unit="SAS-2", target="H2", die=2, result="miss"),
                BattleShot(unit="Lt Stirling", die=4, result="miss"),
@@ -261,6 +264,6 @@ def table_view() -> TableView:
                     facts=["Targets 1/5", "Commandos 7 VP"])
     return TableView(header=header, width=48, height=36, terrain=terrain, units=units,
                      points=points, circles=circles, marks=marks,
-                     sides=[SideStyle(key="commando", label="Commandos", letter="C", colour="commando"),
-                            SideStyle(key="german", label="Germans", letter="G", colour="german")],
+                     sides=[SideStyle(key="commando", label="Commandos", letter="C", colour="#2f5f99"),
+                            SideStyle(key="german", label="Germans", letter="G", colour="#5c5c5c")],
                      legend=['Move 6" per action; shoot 12", 4+ hits'])

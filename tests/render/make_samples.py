@@ -1,14 +1,16 @@
 """Write the sample snapshots shown in the README: ``python -m tests.render.make_samples``.
 
-Uses the engines' real views where they exist (the St Nazaire set-up; Tannenbruck once its
-map data is in), and the hand-built fixtures otherwise.
+Uses the engines' real views (Tannenbruck set up and played, a Raiders battle, St Nazaire
+set up and played) and the hand-built fixtures.  Each picture is written twice: the full
+map (``stem.png``) and the phone-width focus picture posted after an order
+(``stem-phone.png``, at most 750 px wide, read inline at about 400 px).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from render import snapshot
+from render import focus, snapshot
 from tests.render.fixtures import area_view, network_view, table_view
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -23,6 +25,7 @@ def views() -> dict[str, object]:
                               "table-sample": table_view()}
     commando = CommandoRaid()
     out["commando-st-nazaire"] = commando.view(commando.setup("st_nazaire", {}, ScriptedDice([])).state)
+    out["commando-played"] = commando_played()
     out["raiders-battle"] = raiders_battle()
     from tests.render.real import tannenbruck_view
 
@@ -44,8 +47,11 @@ def played_tannenbruck() -> object:
     from rules.core.errors import RuleError
     from tests.render.real import engine_game
 
+    from rules.core.views import changes_between
+
     system, state, dice = engine_game(b"readme")
     rng = random.Random(5)
+    seen = [state]
     for _ in range(80):
         who = state.pending[0].side if state.pending else state.active
         orders = system.legal_actions(state, who)
@@ -59,19 +65,52 @@ def played_tannenbruck() -> object:
             state = system.apply(state, who, order, dice).state
         except RuleError:
             continue
+        seen.append(state)
         if order.name == "assault" and state.turn >= 2:
             break
-    return system.view(state)
+    # What changed over the last six orders is marked, as on the picture that pings a player.
+    view = system.view(state)
+    return view.model_copy(update={"changes": changes_between(system.view(seen[max(0, len(seen) - 7)]), view)})
 
 
 def main() -> None:
-    """Render each view and write it as PNG."""
+    """Render each view and write it as PNG: the full picture and the phone-width one."""
     OUT.mkdir(parents=True, exist_ok=True)
     for stem, view in views().items():
-        shot = snapshot(view)  # type: ignore[arg-type]
-        path = OUT / f"{stem}.png"
-        path.write_bytes(shot.png)
-        print(f"{path} {shot.width}x{shot.height} {len(shot.png) // 1024} kB")
+        for suffix, render in (("", snapshot), ("-phone", focus)):
+            shot = render(view)  # type: ignore[operator]
+            path = OUT / f"{stem}{suffix}.png"
+            path.write_bytes(shot.png)
+            print(f"{path} {shot.width}x{shot.height} {len(shot.png) // 1024} kB")
+
+
+def commando_played() -> object:
+    """The Commando engine's own view a few actions into a seeded St Nazaire raid, with the
+    side's measured moves on the table."""
+    import random
+
+    from rules.commando.system import CommandoRaid
+    from rules.core.dice import SeededDice
+    from rules.core.errors import RuleError
+
+    system = CommandoRaid()
+    dice = SeededDice(b"commando-sample")
+    state = system.setup("st_nazaire", {}, dice).state
+    rng = random.Random(4)
+    for _ in range(200):
+        waiting = system.waiting_on(state)
+        if not waiting:
+            break
+        who = waiting[0]
+        orders = system.legal_actions(state, who)
+        pick = [a for a in orders if a.name in ("move", "shoot", "assault")] or orders
+        try:
+            state = system.apply(state, who, rng.choice(pick), dice).state
+        except RuleError:
+            continue
+        if len(state.marks) >= 3:  # type: ignore[attr-defined]
+            break
+    return system.view(state)
 
 
 

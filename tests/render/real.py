@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 SIDES = [
-    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="nato_de"),
-    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="nato_us"),
-    SideStyle(key="soviet", label="Soviet", letter="S", colour="soviet"),
+    SideStyle(key="nato_de", label="NATO (W. German)", letter="G", colour="#5d6d7e"),
+    SideStyle(key="nato_us", label="NATO (US)", letter="A", colour="#3f7a3a"),
+    SideStyle(key="soviet", label="Soviet", letter="S", colour="#b8322a"),
 ]
 
 

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from render import snapshot
+from render import focus, snapshot
 from render.hexmap import TERRAIN, make_frame, map_extent, terrain_fill
 from render.chrome import header_height
 from render.style import WIDTH, hex_rgb
@@ -26,7 +26,7 @@ def _near(a: tuple[int, ...], b: tuple[int, ...], tol: int = 24) -> bool:
 
 def test_focus_crop_is_a_real_png_around_the_action():
     view = hex_view(focus=True)
-    shot = snapshot(view)
+    shot = focus(view)  # the posted picture: the crop (snapshot() is the whole map)
     image = _open(shot.png)
     assert image.size == (shot.width, shot.height) and shot.width == WIDTH
     frame = make_frame(view, header_height(view.header, WIDTH))
@@ -40,7 +40,7 @@ def test_focus_crop_is_a_real_png_around_the_action():
 
 def test_counters_are_one_size_and_centred_in_their_hex():
     view = hex_view(focus=True)
-    shot = snapshot(view)
+    shot = focus(view)
     frame = make_frame(view, header_height(view.header, WIDTH))
     sizes = set()
     for counter in view.counters:
@@ -54,7 +54,7 @@ def test_counters_are_one_size_and_centred_in_their_hex():
 
 
 def test_a_stack_shows_its_count_and_every_unit_once():
-    shot = snapshot(hex_view(focus=True))
+    shot = focus(hex_view(focus=True))
     counters = shot.layout.of_kind("counter")
     assert len({c.id for c in counters}) == len(counters)
     stack = shot.layout.of_kind("stack")
@@ -89,7 +89,7 @@ def test_whole_map_shows_every_board_with_rulers():
 
 
 def test_last_move_and_attack_are_drawn_with_labels_clear_of_counters():
-    shot = snapshot(hex_view(focus=True))
+    shot = focus(hex_view(focus=True))
     marks = shot.layout.of_kind("mark")
     labels = shot.layout.of_kind("mark_label")
     assert [m.id for m in marks] == ["0:move", "1:fire"]

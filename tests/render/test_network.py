@@ -52,8 +52,8 @@ def test_battle_panel_shows_both_lines_below_the_map() -> None:
     layout = snapshot(view).layout
     battle = layout.get("battle", "S8")
     rows = layout.of_kind("battle_unit")
-    assert sorted(i.id for i in rows if i.parent == "raiders") == sorted(u.id for u in view.battle.raiders)
-    assert sorted(i.id for i in rows if i.parent == "hostiles") == sorted(u.id for u in view.battle.hostiles)
+    for line in view.battle.lines:
+        assert sorted(i.id for i in rows if i.parent == line.faction) == sorted(u.id for u in line.units)
     assert all(contains(battle.box, i.box) for i in rows)
     assert battle.box[1] >= max(i.box[3] for i in layout.of_kind("space"))
 

@@ -1,0 +1,178 @@
+"""A rendered scene, and the two pictures made from it: the full map and the focus view.
+
+Every renderer returns a :class:`Scene`: the finished picture at final size (a
+:class:`~render.style.Frame`), its :class:`~render.layout.Layout`, where the board (map,
+network, table) lies in it, and the boxes of what the last action touched.
+
+* :meth:`Scene.snapshot` encodes the full picture (``/game map``, the turn's end).
+* :func:`focus_snapshot` is the picture posted after an impulse or battle round, read inline
+  on a phone: the part of the board around the action, at the full picture's scale (so no
+  text shrinks), at most :data:`FOCUS_MAX` pixels wide, with its own narrow header and
+  legend.  A phone shows a chat image about 400 px wide, so the smallest text (17 px) shows
+  at ``17 * 400 / 750 = 9.07`` px or more, and unit labels (19 px) at 10.1 px or more
+  (measured from the layout: each item's text size times 400 over the picture's width).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from PIL import Image
+
+from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height
+from render.layout import Box, Layout, Snapshot, contains
+from render.style import MARGIN, PALETTE, Canvas, Frame, SideBook
+from rules.core.views import Header
+
+#: The focus picture's width range in final pixels (see the module docstring).
+FOCUS_MIN = 560
+FOCUS_MAX = 750
+#: The focus picture's board height range.
+FOCUS_H_MIN = 360
+FOCUS_H_MAX = 820
+#: Room kept around the action.
+FOCUS_PAD = 40
+
+#: A narrow panel for the focus picture: given the width and the crop (board pixels), its
+#: height and how to draw it at a given top.
+PanelFn = Callable[[int, Box], tuple[float, Callable[[Frame, float, Layout], None]]]
+
+
+@dataclass
+class Scene:
+    """What a renderer made: the picture, its layout, the board's box, the focus boxes."""
+
+    frame: Frame
+    layout: Layout
+    board: Box
+    header: Header
+    book: SideBook
+    entries: list[LegendEntry]
+    focus: list[Box] = field(default_factory=list)
+    panel: PanelFn | None = None
+
+    def snapshot(self) -> Snapshot:
+        """The full picture as PNG, with its layout."""
+        self.layout.texts = list(self.frame.texts)
+        return Snapshot(png=self.frame.png(), width=self.frame.width, height=self.frame.height,
+                        layout=self.layout)
+
+
+_STRIPS: "OrderedDict[tuple[str, str, int, int], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = OrderedDict()
+_STRIPS_LOCK = threading.Lock()
+
+
+def _strip(kind: str, key: str, width: int, height: int,
+           draw: Callable[[Canvas], None]) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
+    """A header or legend strip drawn at drawing scale and reduced once (cached by what it
+    shows: a header changes once per order, a legend rarely; treat the image as read-only)."""
+    ident = (kind, key, width, height)
+    with _STRIPS_LOCK:
+        if ident in _STRIPS:
+            _STRIPS.move_to_end(ident)
+            return _STRIPS[ident]
+    canvas = Canvas(width, height, background="paper")
+    draw(canvas)
+    out = (canvas.reduced(), tuple(canvas.texts))
+    with _STRIPS_LOCK:
+        _STRIPS[ident] = out
+        while len(_STRIPS) > 64:
+            _STRIPS.popitem(last=False)
+    return out
+
+
+def put_header(frame: Frame, header: Header, layout: Layout) -> float:
+    """Draw the header strip (cached) across the top of ``frame``; returns its height."""
+    height = header_height(header, frame.width)
+    h = int(round(height)) + 1
+    image, texts = _strip("header", header.model_dump_json(), frame.width, h,
+                          lambda c: draw_header(c, header, Layout(width=frame.width, height=h)))
+    frame.put(image, 0, 0)
+    frame.note_texts(texts)
+    layout.add("header", "header", (0.0, 0.0, float(frame.width), height))
+    return height
+
+
+def put_legend(frame: Frame, entries: list[LegendEntry], top: float, book: SideBook,
+               layout: Layout) -> float:
+    """Draw the legend (cached by its entries and looks) from ``top``; returns its height."""
+    height = legend_height(entries, frame.width)
+    if not height:
+        return 0.0
+    h = int(round(height)) + 1
+    looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
+    key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
+    image, texts = _strip("legend", key, frame.width, h,
+                          lambda c: draw_legend(c, entries, 0, book, Layout(width=frame.width, height=h)))
+    frame.put(image, 0, round(top))
+    frame.note_texts(texts)
+    layout.add("legend", "legend", (0.0, top, float(frame.width), top + height))
+    return height
+
+
+def focus_box(scene: Scene) -> tuple[int, int, int, int]:
+    """The part of the board the focus picture shows: the action and what it touched.
+
+    Boxes are added in order (most important first) while the whole still fits in
+    :data:`FOCUS_MAX`; the crop is then grown to at least :data:`FOCUS_MIN` by
+    :data:`FOCUS_H_MIN` around it and kept inside the board.
+    """
+    bx0, by0, bx1, by1 = scene.board
+    boxes = [b for b in scene.focus if b[2] > bx0 and b[0] < bx1 and b[3] > by0 and b[1] < by1]
+    if boxes:
+        ux0, uy0, ux1, uy1 = boxes[0]
+        for b in boxes[1:]:
+            nx0, ny0, nx1, ny1 = min(ux0, b[0]), min(uy0, b[1]), max(ux1, b[2]), max(uy1, b[3])
+            # The room around the action shrinks before a part of the action is left out.
+            if nx1 - nx0 + 8 <= FOCUS_MAX and ny1 - ny0 + 8 <= FOCUS_H_MAX:
+                ux0, uy0, ux1, uy1 = nx0, ny0, nx1, ny1
+    else:
+        cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+        ux0, uy0, ux1, uy1 = cx - 1, cy - 1, cx + 1, cy + 1
+    width = min(max(ux1 - ux0 + 2 * FOCUS_PAD, FOCUS_MIN), FOCUS_MAX, bx1 - bx0)
+    height = min(max(uy1 - uy0 + 2 * FOCUS_PAD, FOCUS_H_MIN), FOCUS_H_MAX, by1 - by0)
+    cx, cy = (ux0 + ux1) / 2, (uy0 + uy1) / 2
+    x0 = min(max(cx - width / 2, bx0), bx1 - width)
+    y0 = min(max(cy - height / 2, by0), by1 - height)
+    return (round(x0), round(y0), round(x0 + width), round(y0 + height))
+
+
+def focus_snapshot(scene: Scene) -> Snapshot:
+    """The focus picture: narrow header, the board around the action, a panel, the legend."""
+    crop = focus_box(scene)
+    width = crop[2] - crop[0]
+    board_h = crop[3] - crop[1]
+    head_h = header_height(scene.header, width)
+    board_top = round(head_h) + 4
+    panel_h, panel_draw = scene.panel(width, crop) if scene.panel else (0.0, None)
+    entries = [e for e in scene.entries if e.icon != "text"]
+    legend_top = board_top + board_h + 4 + panel_h
+    height = int(round(legend_top + legend_height(entries, width))) + 1
+    frame = Frame(width, height)
+    layout = Layout(width=width, height=height)
+    put_header(frame, scene.header, layout)
+    frame.put(scene.frame.crop(crop), 0, board_top)
+    edge = PALETTE["grid"]
+    for line in ((0, board_top, width, board_top + 2), (0, board_top + board_h - 2, width, board_top + board_h),
+                 (0, board_top, 2, board_top + board_h), (width - 2, board_top, width, board_top + board_h)):
+        frame.rect(line, fill=edge)
+    dx, dy = crop[0], crop[1] - board_top
+    for item in scene.layout.items:
+        if item.kind in ("header", "legend", "panel", "battle") or item.in_panel:
+            continue
+        if contains(crop, item.box, 0):
+            layout.add(item.kind, item.id, (item.box[0] - dx, item.box[1] - dy,
+                                            item.box[2] - dx, item.box[3] - dy),
+                       parent=item.parent, text=item.text)
+    if panel_draw is not None:
+        panel_draw(frame, board_top + board_h + 4, layout)
+    put_legend(frame, entries, legend_top, scene.book, layout)
+    layout.texts = list(frame.texts) + [t for t in scene.frame.texts]
+    return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
+
+
+__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "focus_box", "focus_snapshot",
+           "put_header", "put_legend"]
