@@ -44,7 +44,7 @@ SQRT3 = math.sqrt(3)
 TERRAIN: dict[str, str] = {
     "clear": "#eee9d2", "forest": "#a4c78e", "woods": "#a4c78e", "building": "#b9a48f",
     "water": "#93bde3", "river": "#93bde3", "hill": "#d8bd86", "rough": "#d6cdb4",
-    "desert": "#efdca6", "swamp": "#b6cfb8", "road": "#d9c9a4", "crater": "#c9bba6",
+    "desert": "#efdca6", "heights": "#e3d7aa", "swamp": "#b6cfb8", "road": "#d9c9a4", "crater": "#c9bba6",
 }
 FALLBACK_TERRAIN = "#e4e0d0"
 RIDGE = hex_rgb("#7a4b1e")

@@ -62,6 +62,7 @@ class UnitStats(_Model):
 
     key: str
     name: str
+    short: str = Field(default="", max_length=5)  # the counter's label on the map ("Gus")
     unit_class: Literal[1, 2, 3]  # Type I / II / III (2.2)
     infantry: bool = False
     vehicle: bool = False

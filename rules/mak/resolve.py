@@ -315,7 +315,6 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
     """4.0: the first player's phase gives way to the second's; then the turn ends."""
     s = ctx.state
     s.moving = None
-    s.marks = s.marks[-3:]
     if s.phase == "first":
         s.phase = "second"
         s.active = other(s.first)

@@ -59,6 +59,7 @@ class Mark(BaseModel):
     hexes: list[str]
     text: str = ""
     side: Side | None = None
+    order: int = 0  # the order that drew it: the snapshot shows the last order's marks
 
 
 class Window(BaseModel):
@@ -110,6 +111,7 @@ class MakState(BaseModel):
     pin: PinChoice | None = None
     assault: Assault | None = None
     marks: list[Mark] = Field(default_factory=list)
+    orders: int = 0  # accepted orders so far (numbers the marks)
     smoke: dict[str, int] = Field(default_factory=dict)  # part 2 (19.2): hex -> turns left
     fire: list[str] = Field(default_factory=list)  # part 2 (19.4)
     over: bool = False

@@ -144,6 +144,14 @@ class MaschinenKrieger(GameSystem[MakState]):
         winner = max(score, key=lambda s: score[s])
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
 
+    def after_order(self, ctx: MakCtx, action: Action) -> None:
+        """Number the order's marks (the snapshot draws the last order that drew any)."""
+        for m in ctx.state.marks:
+            if m.order == 0:
+                m.order = ctx.state.orders + 1
+        ctx.state.orders += 1
+        ctx.state.marks = ctx.state.marks[-8:]
+
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         return _label(Table(state), side, action, field, value, partial)

@@ -73,11 +73,12 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
         if not u.on_map:
             continue
         col, row = pos(u.hex or "")
-        counters.append(HexCounterView(id=u.id, label=units()[u.type].key[:5], col=col, row=row,
+        counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
                                        faction=u.side, markers=markers_of(u),
                                        top=u.id == state.moving))
-    marks = [HexMark(kind=m.kind if m.kind != "blast" else "blast", hexes=[pos(h) for h in m.hexes if h],
-                     text=m.text, side=m.side) for m in state.marks[-2:]]
+    last = max((m.order for m in state.marks), default=-1)
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
+             for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
     who = SIDE_NAMES[state.active]
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
