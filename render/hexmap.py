@@ -24,6 +24,7 @@ The static part (terrain, sides, numbers) is drawn once per map and framing and 
 
 from __future__ import annotations
 
+import io
 import math
 import threading
 from collections import OrderedDict
@@ -34,7 +35,7 @@ from PIL import Image
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
-from render.style import BODY, MARGIN, PALETTE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
+from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
 
 Point = tuple[float, float]
@@ -291,14 +292,15 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: i
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple, Image.Image] = OrderedDict()  # type: ignore[type-arg]
+_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image]] = OrderedDict()  # type: ignore[type-arg]
 _STATIC_LOCK = threading.Lock()
 STATIC_CACHE = 8
 
 
-def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Image.Image:
-    """The terrain, hexsides and numbers at drawing scale, drawn once per map and framing."""
-    key = static_key(view, frame, height)
+def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> tuple[Image.Image, Image.Image]:
+    """The terrain, hexsides and numbers at drawing scale, drawn once per map and framing,
+    with the PNG palette of the map (see :func:`map_palette`)."""
+    key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
     with _STATIC_LOCK:
         if key in _STATIC:
             _STATIC.move_to_end(key)
@@ -313,11 +315,42 @@ def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Ima
         if frame.shows(hs.col, hs.row):
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
+    entry = (canvas.image, map_palette(canvas.image, view))
     with _STATIC_LOCK:
-        _STATIC[key] = canvas.image
+        _STATIC[key] = entry
         while len(_STATIC) > STATIC_CACHE:
             _STATIC.popitem(last=False)
-    return canvas.image
+    return entry
+
+
+def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
+    """The PNG palette of every snapshot of this map: the static layer's own 160 colours
+    plus every colour the dynamic layer paints (ink, sides, tags, marks), fixed per map.
+
+    Mapping each snapshot onto a fixed palette is about six times faster than building a
+    new one (a full map: 36 ms against 6 ms), and deterministic: the palette depends only
+    on the map and the view's sides, never on what was drawn before.
+    """
+    base = static.reduce(SCALE).quantize(160, method=Image.Quantize.FASTOCTREE)
+    colours = base.getpalette()[: 160 * 3]  # type: ignore[index]
+    extra: list[tuple[int, int, int]] = list(PALETTE.values())
+    extra += [hex_rgb(fill) for _, fill in TAGS.values()] + [hex_rgb(f) for _, f in HEX_MARKERS.values()]
+    book = SideBook(view.sides)
+    for look in book.all():
+        extra += [look.rgb, tint(look.rgb, 0.3), shade(look.rgb, 0.5), shade(look.rgb, 0.6)]
+    for rgb in extra[: 256 - 160]:
+        colours += list(rgb)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+def encode(canvas: Canvas, palette: Image.Image) -> bytes:
+    """Scale down once, map onto the map's palette, encode (no metadata: same view, same bytes)."""
+    small = canvas.image.reduce(SCALE).quantize(palette=palette, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+    return buffer.getvalue()
 
 
 # -- counters, markers, marks -------------------------------------------------------------------
@@ -459,9 +492,8 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
     map_bottom = frame.top + map_h + (0 if frame.focus else RULER) + MARGIN
     height = math.ceil(map_bottom + legend_height(entries, width))
-    canvas = Canvas(width, height)
-    base = static_layer(view, frame, width, height)
-    canvas.image.paste(base, (0, 0))
+    base, palette = static_layer(view, frame, width, height)
+    canvas = Canvas.over(base.copy())
     layout = Layout(width=width, height=height)
     draw_header(canvas, view.header, layout)
     layout.add("map", "focus" if frame.focus else "whole", (frame.left, frame.top, frame.left + map_w, frame.top + map_h))
@@ -475,7 +507,7 @@ def render_hexmap(view: HexMapView) -> Snapshot:
                     [i.box for i in layout.of_kind("counter", "stack")])
     _draw_marks(canvas, view, frame, placer, layout)
     draw_legend(canvas, entries, map_bottom, book, layout)
-    return Snapshot(png=canvas.png(), width=width, height=height, layout=layout)
+    return Snapshot(png=encode(canvas, palette), width=width, height=height, layout=layout)
 
 
 __all__ = ["Frame", "make_frame", "render_hexmap"]
