@@ -68,6 +68,9 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     else:
         at = t.target_of(attacker, weapon, target)
         wname = weapon.type.value
+        a = ctx.state.assault
+        if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
+            at.modifiers.append(("charge", infantry.CHARGE_DEFENCE_BONUS))  # 14.2.3
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{attacker.id} {how} {target.id}")
     text = f"{attacker.id} ({wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
     outcome = "miss"
@@ -237,14 +240,15 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     finish_moving(ctx.state, u.id)
     here = t.hex(u)
     there = t.hex_of(label)
-    if distance(here, there) == 2:
+    charge = distance(here, there) == 2
+    if charge:
         # 14.2.2: an infantry charge covers two hexes whatever the terrain; it stops next to them
         step = next(n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
                     and not t.in_hex(n, other(u.side)))
         u.hex = t.label(step)
     u.moved = True
     u.move_done = True
-    ctx.state.assault = Assault(unit=u.id, hex=label)
+    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge)
     ctx.say("assault", f"{u.id} goes into close quarters in {label} (9.1)", "9.1")
     ctx.state.marks.append(Mark(kind="assault", hexes=[t.label(here), label], side=u.side, text=f"{u.id} assaults"))
     ctx.snapshot = True

@@ -90,6 +90,7 @@ class Assault(BaseModel):
     unit: str
     hex: str
     stage: Literal["adjacent", "same", "strike"] = "adjacent"
+    charge: bool = False  # 14.2.2: an infantry charge from two hexes away
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
 
 

@@ -201,3 +201,14 @@ def test_state_round_trips_through_json_and_renders():
     json.loads(text)
     shot = snapshot(SYS.view(step.state))
     assert shot.png.startswith(b"\x89PNG")
+
+
+def test_14_2_2_infantry_charge_two_hexes_and_14_2_3_plus_1_against_it():
+    s = game([("M-InfSQ1", "InfSQ", "merc", "5:1019"), ("S-PKA1", "PKA", "strahl", "5:1017")])
+    assert A.Assault(unit="M-InfSQ1", hex="5:1017") in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1017"), ScriptedDice([]))
+    assert step.state.unit("M-InfSQ1").hex == "5:1018" and step.state.assault.charge
+    # PF 10 - 0 + 1 (range 1) + 1 (charge) = 12
+    step = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-InfSQ1"), ScriptedDice([6, 5, 6, 6]))
+    assert "10 − 0 +1 range 1 +1 charge = 12" in step.events[0].text
+    assert "morale broken" not in step.events[0].text  # endurance 12: no effect
