@@ -24,6 +24,7 @@ The static part (terrain, sides, numbers) is drawn once per map and framing and 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import threading
@@ -292,14 +293,15 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: i
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image]] = OrderedDict()  # type: ignore[type-arg]
+_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image, Image.Image]] = OrderedDict()  # type: ignore[type-arg]
 _STATIC_LOCK = threading.Lock()
 STATIC_CACHE = 8
 
 
-def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> tuple[Image.Image, Image.Image]:
-    """The terrain, hexsides and numbers at drawing scale, drawn once per map and framing,
-    with the PNG palette of the map (see :func:`map_palette`)."""
+def static_layer(view: HexMapView, frame: Frame, width: int,
+                 height: int) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """The terrain, hexsides and numbers at drawing scale and reduced to final size, drawn
+    once per map and framing, with the PNG palette of the map (see :func:`map_palette`)."""
     key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
     with _STATIC_LOCK:
         if key in _STATIC:
@@ -315,7 +317,7 @@ def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> tup
         if frame.shows(hs.col, hs.row):
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
-    entry = (canvas.image, map_palette(canvas.image, view))
+    entry = (canvas.image, canvas.image.reduce(SCALE), map_palette(canvas.image, view))
     with _STATIC_LOCK:
         _STATIC[key] = entry
         while len(_STATIC) > STATIC_CACHE:
@@ -345,9 +347,9 @@ def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
     return palette
 
 
-def encode(canvas: Canvas, palette: Image.Image) -> bytes:
-    """Scale down once, map onto the map's palette, encode (no metadata: same view, same bytes)."""
-    small = canvas.image.reduce(SCALE).quantize(palette=palette, dither=Image.Dither.NONE)
+def encode(image: Image.Image, palette: Image.Image) -> bytes:
+    """Map the final image onto the map's palette and encode (no metadata: same view, same bytes)."""
+    small = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
     return buffer.getvalue()
@@ -480,6 +482,62 @@ def _legend(view: HexMapView, book: SideBook, drawn: list[HexCounterView]) -> li
     return entries
 
 
+def _dynamic_box(view: HexMapView, frame: Frame, map_box: Box) -> Box | None:
+    """The part of the map that counters, markers and marks (with their labels) may cover:
+    the box of their hexes, padded by room for labels, clamped to the map; None if empty."""
+    hexes = [(c.col, c.row) for c in view.counters] + [(m.col, m.row) for m in view.markers]
+    hexes += [p for m in view.marks for p in m.hexes]
+    hexes = [h for h in hexes if frame.shows(*h)]
+    if not hexes:
+        return None
+    xs, ys = zip(*(frame.centre(c, r) for c, r in hexes))
+    pad_x, pad_y = frame.size * 1.5 + 200, frame.size * 1.5 + 120
+    box = (max(map_box[0], min(xs) - pad_x), max(map_box[1], min(ys) - pad_y),
+           min(map_box[2], max(xs) + pad_x), min(map_box[3], max(ys) + pad_y))
+    return tuple(float(v) for v in (math.floor(box[0]), math.floor(box[1]),
+                                    math.ceil(box[2]), math.ceil(box[3])))  # type: ignore[return-value]
+
+
+class Patch:
+    """Draw on one box of the image at drawing scale, then reduce it into the final image.
+
+    Only the boxes that change between snapshots (header, the action, legend) are drawn at
+    twice the size and reduced; the static map is reduced once per map and copied.  Pixels
+    are the same as reducing the whole image: boxes lie on whole final pixels.
+    """
+
+    def __init__(self, base: Image.Image, box: Box) -> None:
+        self.x0, self.y0 = int(box[0]), int(box[1])
+        self.x1, self.y1 = int(box[2]), int(box[3])
+        crop = base.crop((self.x0 * SCALE, self.y0 * SCALE, self.x1 * SCALE, self.y1 * SCALE))
+        self.canvas = Canvas.over(crop)
+
+    def paste_into(self, out: Image.Image, layout: Layout, first_item: int) -> None:
+        """Reduce into ``out`` and move the layout items drawn here to final coordinates."""
+        out.paste(self.canvas.image.reduce(SCALE), (self.x0, self.y0))
+        for i in range(first_item, len(layout.items)):
+            item = layout.items[i]
+            b = item.box
+            layout.items[i] = item.model_copy(update={"box": (
+                round(b[0] + self.x0, 1), round(b[1] + self.y0, 1),
+                round(b[2] + self.x0, 1), round(b[3] + self.y0, 1))})
+
+
+def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, layout: Layout) -> None:
+    """Markers, stacks, then the last marks, on the action's patch (``frame`` shifted to it)."""
+    local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
+    canvas = patch.canvas
+    numbers = {(c.col, c.row): c.number for c in view.cells}
+    for marker in view.markers:
+        if local.shows(marker.col, marker.row):
+            _draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"))
+    for pos, units in _stacks(view, local).items():
+        _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
+    taken = [i.box for i in layout.of_kind("counter", "stack")]
+    placer = Placer((0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0)), taken)
+    _draw_marks(canvas, view, local, placer, layout)
+
+
 def render_hexmap(view: HexMapView) -> Snapshot:
     """Draw a :class:`HexMapView`: the focus crop when it names focus hexes, else the whole map."""
     book = SideBook(view.sides)
@@ -490,24 +548,28 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     map_w, map_h = frame.pixel_size
     width = max(WIDTH, math.ceil(frame.left + map_w + MARGIN + (0 if frame.focus else RULER)))
     entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
-    map_bottom = frame.top + map_h + (0 if frame.focus else RULER) + MARGIN
+    map_bottom = math.ceil(frame.top + map_h + (0 if frame.focus else RULER) + MARGIN)
     height = math.ceil(map_bottom + legend_height(entries, width))
-    base, palette = static_layer(view, frame, width, height)
-    canvas = Canvas.over(base.copy())
+    base, small, palette = static_layer(view, frame, width, height)
+    out = small.copy()
     layout = Layout(width=width, height=height)
-    draw_header(canvas, view.header, layout)
-    layout.add("map", "focus" if frame.focus else "whole", (frame.left, frame.top, frame.left + map_w, frame.top + map_h))
-    numbers = {(c.col, c.row): c.number for c in view.cells}
-    for marker in view.markers:
-        if frame.shows(marker.col, marker.row):
-            _draw_hex_marker(canvas, marker, frame, layout, numbers.get((marker.col, marker.row), "?"))
-    for pos, units in _stacks(view, frame).items():
-        _draw_stack(canvas, book, units, frame, layout, numbers.get(pos, "?"))
-    placer = Placer((frame.left, frame.top, frame.left + map_w, frame.top + map_h),
-                    [i.box for i in layout.of_kind("counter", "stack")])
-    _draw_marks(canvas, view, frame, placer, layout)
-    draw_legend(canvas, entries, map_bottom, book, layout)
-    return Snapshot(png=encode(canvas, palette), width=width, height=height, layout=layout)
+    header = Patch(base, (0, 0, width, math.ceil(top)))
+    draw_header(header.canvas, view.header, layout)
+    header.paste_into(out, layout, 0)
+    map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
+    layout.add("map", "focus" if frame.focus else "whole", map_box)
+    action = _dynamic_box(view, frame, map_box)
+    if action is not None:
+        first = len(layout.items)
+        patch = Patch(base, action)
+        _draw_action(view, frame, book, patch, layout)
+        patch.paste_into(out, layout, first)
+    if entries:
+        first = len(layout.items)
+        legend = Patch(base, (0, map_bottom, width, height))
+        draw_legend(legend.canvas, entries, 0, book, layout)
+        legend.paste_into(out, layout, first)
+    return Snapshot(png=encode(out, palette), width=width, height=height, layout=layout)
 
 
 __all__ = ["Frame", "make_frame", "render_hexmap"]
