@@ -424,7 +424,10 @@ def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], fra
         layout.add("stack", number, (bx - 12, by - 12, bx + 12, by + 12), parent=number)
 
 
-def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str) -> None:
+def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
+                     under: bool = False) -> None:
+    """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot
+    (just under the counter when a stack stands there, so both read)."""
     cx, cy = frame.centre(marker.col, marker.row)
     if marker.kind == "smoke":
         canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#777777"), width=4)
@@ -434,6 +437,8 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
     text = f"{prefix}{clean(marker.text)}"
     w = Canvas.text_size(text, SMALL)[0] + 6
     y = cy + SQRT3 / 2 * frame.size - 21
+    if under:
+        y = max(y, cy + frame.counter[1] / 2 - 4)
     box = (cx - w / 2, y, cx + w / 2, y + 20)
     canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
     canvas.text_in(box, text, SMALL, PALETTE["ink"])
@@ -528,11 +533,13 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
     canvas = patch.canvas
     numbers = {(c.col, c.row): c.number for c in view.cells}
-    for marker in view.markers:
-        if local.shows(marker.col, marker.row):
-            _draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"))
-    for pos, units in _stacks(view, local).items():
+    stacks = _stacks(view, local)
+    for pos, units in stacks.items():
         _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
+    for marker in view.markers:  # over the counters, below them where a stack stands
+        if local.shows(marker.col, marker.row):
+            under = (marker.col, marker.row) in stacks
+            _draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), under)
     taken = [i.box for i in layout.of_kind("counter", "stack")]
     placer = Placer((0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0)), taken)
     _draw_marks(canvas, view, local, placer, layout)

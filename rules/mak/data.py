@@ -208,6 +208,8 @@ class ScenarioSpec(_Model):
     first: Literal["merc", "strahl"]
     sides: list[SideSpec]
     victory: str
+    positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
+    depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     stand_in: bool = True
 
     @model_validator(mode="after")

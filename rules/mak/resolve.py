@@ -224,12 +224,42 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     _mark_move(t, ctx, u, start, path)
 
 
+def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    """Where a unit stops: it takes an empty or friendly defensive position (12.3) and
+    reloads its PanzerFaust at a Depot with no enemy in the hex (11.3.1)."""
+    label = u.hex or ""
+    for hex_, pos in ctx.state.positions.items():  # leaving a position empties it
+        if pos.holder == u.side and not any(x.side == u.side for x in ctx.state.at(hex_)):
+            pos.holder = None
+    pos = ctx.state.positions.get(label)
+    if pos is not None and pos.holder in (None, u.side):
+        if pos.holder is None:
+            ctx.say("position", f"{u.id} takes the defensive position in {label} ({pos.rating}) (12.3)", "12.3")
+        pos.holder = u.side
+    if label in ctx.state.depots and not t.in_melee(u):
+        _reload(t, ctx, u)
+
+
+def _reload(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    from rules.mak.weapons import can_reload  # noqa: PLC0415
+
+    for w in t.stats(u).weapons:
+        kind = w.type.value
+        if u.fired.get(kind) and can_reload(t.stats(u), w, True, False):
+            u.fired.pop(kind, None)
+            if kind in u.weapons_out:
+                u.weapons_out.remove(kind)
+                u.disarmed = False
+            ctx.say("reload", f"{u.id} reloads its {kind} at the depot in {u.hex} (11.3.1)", "11.3.1")
+
+
 def _mark_move(t: Table, ctx: MakCtx, u: UnitState, start, path) -> None:  # type: ignore[no-untyped-def]
     ctx.state.marks.append(Mark(kind="move", hexes=[t.label(h) for h in path], side=u.side,
                                 text=f"{u.id} {u.mp_spent:g} MP"))
     ctx.say("move", f"{u.id} moves {t.label(start)} → {u.hex} ({u.mp_spent:g} of "
                     f"{t.stats(u).movement} MP) (7.1)", "7.1")
     ctx.snapshot = True
+    arrive(t, ctx, u)
 
 
 # -- close quarters --------------------------------------------------------------------------
@@ -269,6 +299,7 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
         a.stage = "same"
         u.hex = a.hex
         ctx.say("assault", f"{u.id} enters {a.hex} (9.1)", "9.1")
+        arrive(t, ctx, u)
         fresh = [d for d in t.in_hex(t.hex_of(a.hex), other(u.side)) if d.id not in a.fired_adjacent]
         open_window(t, ctx, "assault_same", [u], fresh)
         if ctx.state.window is not None or ctx.state.pin is not None:
@@ -306,6 +337,8 @@ def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
     here = t.hex(u)
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
     cover = t.field.terrain.get(here)
+    if t.position_of(u):
+        cover = cover if cover in ("forest", "building") else "position"
     near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
     mod = infantry.recovery_modifier(bool(friends), cover, near, u.morale == "broken_again")
     roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")

@@ -94,6 +94,13 @@ class Assault(BaseModel):
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
 
 
+class Position(BaseModel):
+    """A defensive position marker (12.3): its rating and the side whose units are in it."""
+
+    rating: int = Field(ge=-3, le=0)
+    holder: Side | None = None
+
+
 class MakState(BaseModel):
     """Everything about one game."""
 
@@ -113,6 +120,8 @@ class MakState(BaseModel):
     assault: Assault | None = None
     marks: list[Mark] = Field(default_factory=list)
     orders: int = 0  # accepted orders so far (numbers the marks)
+    positions: dict[str, Position] = Field(default_factory=dict)  # 12.3, by hex
+    depots: dict[str, Side] = Field(default_factory=dict)  # 11.3: hex -> owner
     smoke: dict[str, int] = Field(default_factory=dict)  # part 2 (19.2): hex -> turns left
     fire: list[str] = Field(default_factory=list)  # part 2 (19.4)
     over: bool = False

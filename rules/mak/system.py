@@ -26,7 +26,7 @@ from rules.mak.combat import HitRoll, blast_area, roll_damage
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
-from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
+from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
 from rules.mak.table import Table
 from rules.mak.view import build_view
 
@@ -82,7 +82,11 @@ class MaschinenKrieger(GameSystem[MakState]):
                     made.append(u)
         state = MakState(scenario=spec.key, title=spec.title, boards=spec.boards,
                          turns=options.turns or spec.turns, first=spec.first, active=spec.first,
-                         method=options.dice, units=made)
+                         method=options.dice, units=made, depots=dict(spec.depots),
+                         positions={h: Position(rating=r) for h, r in spec.positions.items()})
+        for u in made:
+            if u.on_map and u.hex in state.positions:
+                state.positions[u.hex].holder = u.side
         ctx: MakCtx = Ctx(state=state, side=spec.first, dice=dice)
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
                          f"hit rolls by {options.dice} (5.1.1). {spec.victory}", "3.1")
@@ -151,6 +155,9 @@ class MaschinenKrieger(GameSystem[MakState]):
                 m.order = ctx.state.orders + 1
         ctx.state.orders += 1
         ctx.state.marks = ctx.state.marks[-8:]
+        for label, pos in ctx.state.positions.items():  # 12.3: a position left empty is free
+            if pos.holder and not any(u.side == pos.holder for u in ctx.state.at(label)):
+                pos.holder = None
 
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
@@ -176,6 +183,7 @@ class MaschinenKrieger(GameSystem[MakState]):
         ctx.state.marks.append(Mark(kind="move", hexes=[o.at], side=u.side, text=f"{u.id} enters"))
         ctx.say("enter", f"{u.id} enters at {o.at} ({cost:g} MP) (12.1)", "12.1")
         ctx.snapshot = True
+        resolve.arrive(t, ctx, u)
 
     def _move_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)

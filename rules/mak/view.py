@@ -12,6 +12,7 @@ from rules.core.views import (
     HexCounterView,
     HexMapView,
     HexMark,
+    HexMarkerView,
     HexSideView,
     SideStyle,
 )
@@ -85,5 +86,10 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
                     max_turn=state.turns, phase=f"{who} phase",
                     facts=[f"{SIDE_NAMES[s]}: {sum(1 for u in state.units if u.side == s and u.on_map)} on map"
                            for s in ("merc", "strahl")])
+    markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))
+               for h, p in state.positions.items()]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="depot") for h in state.depots]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
-                      marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES)
+                      markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES)
