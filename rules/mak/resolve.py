@@ -28,9 +28,15 @@ def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
     stats = t.stats(target)
     if result == "D":
         target.status = "destroyed"
+        if target.carrying:
+            ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
+            target.carrying = None
         return "destroyed"
     if result == "-":
         return "no effect"
+    if target.carrying:
+        ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
+        target.carrying = None  # 7.3.3: destroyed or damaged, the carried unit is dropped
     if stats.infantry:
         target.morale = "broken_again" if target.morale != "ok" else "broken"  # 14.3, 14.3.2 4
         return "morale broken (14.3)"
@@ -215,6 +221,8 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     for prev, here in zip(path, path[1:]):
         u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
         u.hex = t.label(here)
+        if u.carrying:
+            ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
         adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
         if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])

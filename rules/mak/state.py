@@ -44,6 +44,7 @@ class UnitState(BaseModel):
     attacked: bool = False  # its one offensive attack this phase (5.3.1)
     spotted: bool = False  # spotted for an indirect attack this turn (5.5.1)
     struck: bool = False  # attacked in close quarters this phase
+    carrying: str | None = None  # 7.3: the immobilised Type I unit it carries
     pilot: int | None = None  # part 2 (18.0)
 
     @property

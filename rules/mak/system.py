@@ -330,6 +330,31 @@ class MaschinenKrieger(GameSystem[MakState]):
             ctx.state.pin = None
             resolve.settle_pin(Table(ctx.state), ctx)
 
+    def _carry_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        out: list[Action] = []
+        for u in t.on_map(side):
+            for load in t.in_hex(t.hex(u), side):
+                for drop in (False, True):
+                    o = A.Carry(unit=u.id, load=load.id, drop=drop)
+                    if load.id != u.id and legal.carry_problem(t, side, o) is None:
+                        out.append(o)
+        return out
+
+    @order(A.Carry, phases="act", offers="_carry_offers")
+    def carry(self, ctx: MakCtx, o: A.Carry) -> None:
+        t = Table(ctx.state)
+        _raise(legal.carry_problem(t, ctx.side, o))
+        u, load = ctx.state.find(o.unit), ctx.state.find(o.load)
+        assert u is not None and load is not None
+        resolve.finish_moving(ctx.state, u.id)
+        ctx.state.moving = u.id
+        u.mp_spent += 1.0
+        u.moved = True
+        u.carrying = None if o.drop else load.id
+        verb = "drops" if o.drop else "picks up"
+        ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
+
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
         return [A.End()] if legal.end_problem(Table(state)) is None else []
 

@@ -245,3 +245,24 @@ def test_11_3_1_pf_reloads_at_a_depot():
     step = SYS.apply(s, "strahl", A.Move(unit="S-PKA1", to="5:1016"), ScriptedDice([]))
     after = step.state.unit("S-PKA1")
     assert after.fired == {} and not after.disarmed and "11.3.1" in step.events[-1].text
+
+
+def test_7_3_carrying_an_immobilised_unit_and_7_3_3_dropping_it_when_hit():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("M-AFS2", "AFS", "merc", "5:1020"),
+              ("S-PKA1", "PKA", "strahl", "5:0301")])
+    s.unit("M-AFS2").immobilized = True
+    order = A.Carry(unit="M-AFS1", load="M-AFS2")
+    assert order in SYS.legal_actions(s, "merc")
+    assert A.Carry(unit="M-AFS2", load="M-AFS1") not in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", order, ScriptedDice([]))
+    assert step.state.unit("M-AFS1").mp_spent == 1 and step.state.unit("M-AFS1").carrying == "M-AFS2"
+    step = SYS.apply(step.state, "merc", A.Move(unit="M-AFS1", to="5:1017"), ScriptedDice([]))
+    assert step.state.unit("M-AFS2").hex == "5:1017"  # they move together (7.3.1)
+    state = step.state
+    state.active = "strahl"
+    state.unit("S-PKA1").hex = "5:1015"
+    state.moving = None
+    # PF 10 - 3 + 0 = 7: 2+2 hits; endurance A 3+3 = 6: M, and the carried AFS is dropped
+    hit = SYS.apply(state, "strahl", A.Fire(unit="S-PKA1", target="M-AFS1"), ScriptedDice([2, 2, 3, 3]))
+    assert hit.state.unit("M-AFS1").carrying is None
+    assert any("7.3.3" in e.text for e in hit.events)
