@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from bench import autocomplete, channels, hexes, logsizes, memory, orderpath, snapshots  # noqa: E402
+from bench import autocomplete, channels, hexes, hexsnap, logsizes, memory, orderpath, snapshots  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
 from bot.runtime import tune_gc  # noqa: E402
@@ -38,6 +38,7 @@ async def run(quick: bool, prefer: str) -> tuple[str, list[Row]]:
         rows.append(await memory.measure(work, key, 1000, 50, 5 if quick else 20))
         rows.append(await autocomplete.measure(work, key, 3 if quick else 20))
         rows += hexes.measure(50 if quick else 200)
+        rows.append(hexsnap.measure(3 if quick else 9))
     return system_note, rows
 
 

@@ -24,6 +24,8 @@ The static part (terrain, sides, numbers) is drawn once per map and framing and 
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import math
 import threading
 from collections import OrderedDict
@@ -35,7 +37,7 @@ from render.chrome import LegendEntry, draw_header, draw_legend, header_height, 
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
-from render.style import BODY, MARGIN, PALETTE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
+from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
 
 Point = tuple[float, float]
@@ -45,7 +47,7 @@ SQRT3 = math.sqrt(3)
 TERRAIN: dict[str, str] = {
     "clear": "#eee9d2", "forest": "#a4c78e", "woods": "#a4c78e", "building": "#b9a48f",
     "water": "#93bde3", "river": "#93bde3", "hill": "#d8bd86", "rough": "#d6cdb4",
-    "desert": "#efdca6", "swamp": "#b6cfb8", "road": "#d9c9a4", "crater": "#c9bba6",
+    "desert": "#efdca6", "heights": "#e3d7aa", "swamp": "#b6cfb8", "road": "#d9c9a4", "crater": "#c9bba6",
 }
 FALLBACK_TERRAIN = "#e4e0d0"
 RIDGE = hex_rgb("#7a4b1e")
@@ -292,14 +294,16 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: i
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple, Image.Image] = OrderedDict()  # type: ignore[type-arg]
+_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image, Image.Image]] = OrderedDict()  # type: ignore[type-arg]
 _STATIC_LOCK = threading.Lock()
 STATIC_CACHE = 8
 
 
-def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Image.Image:
-    """The terrain, hexsides and numbers at drawing scale, drawn once per map and framing."""
-    key = static_key(view, frame, height)
+def static_layer(view: HexMapView, frame: Frame, width: int,
+                 height: int) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """The terrain, hexsides and numbers at drawing scale and reduced to final size, drawn
+    once per map and framing, with the PNG palette of the map (see :func:`map_palette`)."""
+    key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
     with _STATIC_LOCK:
         if key in _STATIC:
             _STATIC.move_to_end(key)
@@ -314,11 +318,42 @@ def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Ima
         if frame.shows(hs.col, hs.row):
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
+    entry = (canvas.image, canvas.image.reduce(SCALE), map_palette(canvas.image, view))
     with _STATIC_LOCK:
-        _STATIC[key] = canvas.image
+        _STATIC[key] = entry
         while len(_STATIC) > STATIC_CACHE:
             _STATIC.popitem(last=False)
-    return canvas.image
+    return entry
+
+
+def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
+    """The PNG palette of every snapshot of this map: the static layer's own 160 colours
+    plus every colour the dynamic layer paints (ink, sides, tags, marks), fixed per map.
+
+    Mapping each snapshot onto a fixed palette is about six times faster than building a
+    new one (a full map: 36 ms against 6 ms), and deterministic: the palette depends only
+    on the map and the view's sides, never on what was drawn before.
+    """
+    base = static.reduce(SCALE).quantize(160, method=Image.Quantize.FASTOCTREE)
+    colours = base.getpalette()[: 160 * 3]  # type: ignore[index]
+    extra: list[tuple[int, int, int]] = list(PALETTE.values())
+    extra += [hex_rgb(fill) for _, fill in TAGS.values()] + [hex_rgb(f) for _, f in HEX_MARKERS.values()]
+    book = SideBook(view.sides)
+    for look in book.all():
+        extra += [look.rgb, tint(look.rgb, 0.3), shade(look.rgb, 0.5), shade(look.rgb, 0.6)]
+    for rgb in extra[: 256 - 160]:
+        colours += list(rgb)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+def encode(image: Image.Image, palette: Image.Image) -> bytes:
+    """Map the final image onto the map's palette and encode (no metadata: same view, same bytes)."""
+    small = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+    return buffer.getvalue()
 
 
 # -- counters, markers, marks -------------------------------------------------------------------
@@ -390,7 +425,10 @@ def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], fra
         layout.add("stack", number, (bx - 12, by - 12, bx + 12, by + 12), parent=number)
 
 
-def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str) -> None:
+def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
+                     under: bool = False) -> None:
+    """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot
+    (just under the counter when a stack stands there, so both read)."""
     cx, cy = frame.centre(marker.col, marker.row)
     if marker.kind == "smoke":
         canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#777777"), width=4)
@@ -400,6 +438,8 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
     text = f"{prefix}{clean(marker.text)}"
     w = Canvas.text_size(text, SMALL)[0] + 6
     y = cy + SQRT3 / 2 * frame.size - 21
+    if under:
+        y = max(y, cy + frame.counter[1] / 2 - 4)
     box = (cx - w / 2, y, cx + w / 2, y + 20)
     canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
     canvas.text_in(box, text, SMALL, PALETTE["ink"])
@@ -448,6 +488,64 @@ def _legend(view: HexMapView, book: SideBook, drawn: list[HexCounterView]) -> li
     return entries
 
 
+def _dynamic_box(view: HexMapView, frame: Frame, map_box: Box) -> Box | None:
+    """The part of the map that counters, markers and marks (with their labels) may cover:
+    the box of their hexes, padded by room for labels, clamped to the map; None if empty."""
+    hexes = [(c.col, c.row) for c in view.counters] + [(m.col, m.row) for m in view.markers]
+    hexes += [p for m in view.marks for p in m.hexes]
+    hexes = [h for h in hexes if frame.shows(*h)]
+    if not hexes:
+        return None
+    xs, ys = zip(*(frame.centre(c, r) for c, r in hexes))
+    pad_x, pad_y = frame.size * 1.5 + 200, frame.size * 1.5 + 120
+    box = (max(map_box[0], min(xs) - pad_x), max(map_box[1], min(ys) - pad_y),
+           min(map_box[2], max(xs) + pad_x), min(map_box[3], max(ys) + pad_y))
+    return tuple(float(v) for v in (math.floor(box[0]), math.floor(box[1]),
+                                    math.ceil(box[2]), math.ceil(box[3])))  # type: ignore[return-value]
+
+
+class Patch:
+    """Draw on one box of the image at drawing scale, then reduce it into the final image.
+
+    Only the boxes that change between snapshots (header, the action, legend) are drawn at
+    twice the size and reduced; the static map is reduced once per map and copied.  Pixels
+    are the same as reducing the whole image: boxes lie on whole final pixels.
+    """
+
+    def __init__(self, base: Image.Image, box: Box) -> None:
+        self.x0, self.y0 = int(box[0]), int(box[1])
+        self.x1, self.y1 = int(box[2]), int(box[3])
+        crop = base.crop((self.x0 * SCALE, self.y0 * SCALE, self.x1 * SCALE, self.y1 * SCALE))
+        self.canvas = Canvas.over(crop)
+
+    def paste_into(self, out: Image.Image, layout: Layout, first_item: int) -> None:
+        """Reduce into ``out`` and move the layout items drawn here to final coordinates."""
+        out.paste(self.canvas.image.reduce(SCALE), (self.x0, self.y0))
+        for i in range(first_item, len(layout.items)):
+            item = layout.items[i]
+            b = item.box
+            layout.items[i] = item.model_copy(update={"box": (
+                round(b[0] + self.x0, 1), round(b[1] + self.y0, 1),
+                round(b[2] + self.x0, 1), round(b[3] + self.y0, 1))})
+
+
+def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, layout: Layout) -> None:
+    """Markers, stacks, then the last marks, on the action's patch (``frame`` shifted to it)."""
+    local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
+    canvas = patch.canvas
+    numbers = {(c.col, c.row): c.number for c in view.cells}
+    stacks = _stacks(view, local)
+    for pos, units in stacks.items():
+        _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
+    for marker in view.markers:  # over the counters, below them where a stack stands
+        if local.shows(marker.col, marker.row):
+            under = (marker.col, marker.row) in stacks
+            _draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), under)
+    taken = [i.box for i in layout.of_kind("counter", "stack")]
+    placer = Placer((0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0)), taken)
+    _draw_marks(canvas, view, local, placer, layout)
+
+
 @renderer("hexmap")
 def render_hexmap(view: HexMapView) -> Snapshot:
     """Draw a :class:`HexMapView`: the focus crop when it names focus hexes, else the whole map."""
@@ -459,25 +557,28 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     map_w, map_h = frame.pixel_size
     width = max(WIDTH, math.ceil(frame.left + map_w + MARGIN + (0 if frame.focus else RULER)))
     entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
-    map_bottom = frame.top + map_h + (0 if frame.focus else RULER) + MARGIN
+    map_bottom = math.ceil(frame.top + map_h + (0 if frame.focus else RULER) + MARGIN)
     height = math.ceil(map_bottom + legend_height(entries, width))
-    canvas = Canvas(width, height)
-    base = static_layer(view, frame, width, height)
-    canvas.image.paste(base, (0, 0))
+    base, small, palette = static_layer(view, frame, width, height)
+    out = small.copy()
     layout = Layout(width=width, height=height)
-    draw_header(canvas, view.header, layout)
-    layout.add("map", "focus" if frame.focus else "whole", (frame.left, frame.top, frame.left + map_w, frame.top + map_h))
-    numbers = {(c.col, c.row): c.number for c in view.cells}
-    for marker in view.markers:
-        if frame.shows(marker.col, marker.row):
-            _draw_hex_marker(canvas, marker, frame, layout, numbers.get((marker.col, marker.row), "?"))
-    for pos, units in _stacks(view, frame).items():
-        _draw_stack(canvas, book, units, frame, layout, numbers.get(pos, "?"))
-    placer = Placer((frame.left, frame.top, frame.left + map_w, frame.top + map_h),
-                    [i.box for i in layout.of_kind("counter", "stack")])
-    _draw_marks(canvas, view, frame, placer, layout)
-    draw_legend(canvas, entries, map_bottom, book, layout)
-    return Snapshot(png=canvas.png(), width=width, height=height, layout=layout)
+    header = Patch(base, (0, 0, width, math.ceil(top)))
+    draw_header(header.canvas, view.header, layout)
+    header.paste_into(out, layout, 0)
+    map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
+    layout.add("map", "focus" if frame.focus else "whole", map_box)
+    action = _dynamic_box(view, frame, map_box)
+    if action is not None:
+        first = len(layout.items)
+        patch = Patch(base, action)
+        _draw_action(view, frame, book, patch, layout)
+        patch.paste_into(out, layout, first)
+    if entries:
+        first = len(layout.items)
+        legend = Patch(base, (0, map_bottom, width, height))
+        draw_legend(legend.canvas, entries, 0, book, layout)
+        legend.paste_into(out, layout, first)
+    return Snapshot(png=encode(out, palette), width=width, height=height, layout=layout)
 
 
 __all__ = ["Frame", "make_frame", "render_hexmap"]

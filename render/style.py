@@ -282,6 +282,18 @@ class Canvas:
         """Record texts drawn from a cached piece (a chip), for the layout's checks."""
         self.texts.extend((t, s) for t, s in texts if t)
 
+    @classmethod
+    def over(cls, image: Image.Image) -> "Canvas":
+        """A canvas drawing on ``image`` (an RGB image at drawing scale, e.g. a copy of a
+        cached static layer): no background fill, which at full-map sizes costs more than
+        the copy."""
+        canvas = cls.__new__(cls)
+        canvas.width = image.width // SCALE
+        canvas.height = image.height // SCALE
+        canvas.image = image
+        canvas.draw = ImageDraw.Draw(image)
+        return canvas
+
     def paste(self, patch: Image.Image, x: float, y: float) -> None:
         """Paste a transparent patch drawn at drawing scale with its top-left at ``(x, y)``."""
         ox, oy = self.origin

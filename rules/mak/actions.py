@@ -91,6 +91,16 @@ class Unpin(Action):
     unit: str = Field(description="the enemy unit left unpinned")
 
 
+class Carry(Action):
+    """Pick up (or, with drop, put down) an immobilised Type I unit in the same hex: 1 MP (7.3)."""
+
+    name = "carry"
+    rule = "7.3"
+    unit: str = Field(description="the carrying Type I unit")
+    load: str = Field(description="the immobilised friendly Type I unit in its hex")
+    drop: bool = Field(default=False, description="put the carried unit down instead")
+
+
 class End(Action):
     """End your phase (4.0); stacking limits are checked (8.2)."""
 
@@ -98,4 +108,4 @@ class End(Action):
     rule = "4.0"
 
 
-ACTIONS = (Enter, Move, Fire, Indirect, Assault, Strike, Defend, Pass, Unpin, End)
+ACTIONS = (Enter, Move, Fire, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, End)

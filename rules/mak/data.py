@@ -62,6 +62,7 @@ class UnitStats(_Model):
 
     key: str
     name: str
+    short: str = Field(default="", max_length=5)  # the counter's label on the map ("Gus")
     unit_class: Literal[1, 2, 3]  # Type I / II / III (2.2)
     infantry: bool = False
     vehicle: bool = False
@@ -207,6 +208,8 @@ class ScenarioSpec(_Model):
     first: Literal["merc", "strahl"]
     sides: list[SideSpec]
     victory: str
+    positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
+    depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     stand_in: bool = True
 
     @model_validator(mode="after")

@@ -12,7 +12,7 @@ from rules.mak.battlefield import Battlefield
 from rules.mak.combat import blast_area
 from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
-from rules.mak.movement import entry_cost
+from rules.mak.movement import CARRY_COST, entry_cost
 from rules.mak.resolve import allowance, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
@@ -291,6 +291,30 @@ def defend_problem(t: Table, side: str, order: A.Defend) -> str | None:
     if order.target.strip().lower() not in {x.lower() for x in w.targets}:
         return f"The defensive attack is at {', '.join(w.targets)} (5.4)."
     return fire_problem(t, side, order.unit, order.target, order.weapon, defensive=True)
+
+
+def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
+    """7.3 / 7.3.1: a mobile Type I unit picks up or drops an immobilised Type I friend in its
+    hex, for 1 movement point, in the phase it may still move."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    load = t.s.find(order.load)
+    if load is None or load.side != side or not load.on_map:
+        return f"'{order.load[:20]}' is not one of your units on the map."
+    if order.drop:
+        if u.carrying != load.id:
+            return f"{u.id} is not carrying {load.id}."
+    else:
+        if u.carrying is not None or any(x.carrying == load.id for x in t.s.units):
+            return f"{u.id} already carries a unit, or {load.id} is already carried (7.3)."
+        if load.hex != u.hex or not load.immobilized or t.stats(load).unit_class != 1:
+            return f"{u.id} may carry an immobilised Type I unit in its own hex (7.3)."
+    if t.stats(u).unit_class != 1 or u.immobilized:
+        return f"{u.id} is not a mobile Type I unit (7.3)."
+    if u.move_done or u.attacked or u.struck or allowance(t, u) < CARRY_COST:
+        return f"{u.id} has not the 1 movement point left this phase (7.3.1)."
+    return _busy(t, u)
 
 
 def end_problem(t: Table) -> str | None:

@@ -28,9 +28,15 @@ def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
     stats = t.stats(target)
     if result == "D":
         target.status = "destroyed"
+        if target.carrying:
+            ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
+            target.carrying = None
         return "destroyed"
     if result == "-":
         return "no effect"
+    if target.carrying:
+        ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
+        target.carrying = None  # 7.3.3: destroyed or damaged, the carried unit is dropped
     if stats.infantry:
         target.morale = "broken_again" if target.morale != "ok" else "broken"  # 14.3, 14.3.2 4
         return "morale broken (14.3)"
@@ -68,6 +74,9 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     else:
         at = t.target_of(attacker, weapon, target)
         wname = weapon.type.value
+        a = ctx.state.assault
+        if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
+            at.modifiers.append(("charge", infantry.CHARGE_DEFENCE_BONUS))  # 14.2.3
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{attacker.id} {how} {target.id}")
     text = f"{attacker.id} ({wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
     outcome = "miss"
@@ -212,6 +221,8 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     for prev, here in zip(path, path[1:]):
         u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
         u.hex = t.label(here)
+        if u.carrying:
+            ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
         adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
         if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
@@ -221,12 +232,42 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     _mark_move(t, ctx, u, start, path)
 
 
+def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    """Where a unit stops: it takes an empty or friendly defensive position (12.3) and
+    reloads its PanzerFaust at a Depot with no enemy in the hex (11.3.1)."""
+    label = u.hex or ""
+    for hex_, pos in ctx.state.positions.items():  # leaving a position empties it
+        if pos.holder == u.side and not any(x.side == u.side for x in ctx.state.at(hex_)):
+            pos.holder = None
+    pos = ctx.state.positions.get(label)
+    if pos is not None and pos.holder in (None, u.side):
+        if pos.holder is None:
+            ctx.say("position", f"{u.id} takes the defensive position in {label} ({pos.rating}) (12.3)", "12.3")
+        pos.holder = u.side
+    if label in ctx.state.depots and not t.in_melee(u):
+        _reload(t, ctx, u)
+
+
+def _reload(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    from rules.mak.weapons import can_reload  # noqa: PLC0415
+
+    for w in t.stats(u).weapons:
+        kind = w.type.value
+        if u.fired.get(kind) and can_reload(t.stats(u), w, True, False):
+            u.fired.pop(kind, None)
+            if kind in u.weapons_out:
+                u.weapons_out.remove(kind)
+                u.disarmed = False
+            ctx.say("reload", f"{u.id} reloads its {kind} at the depot in {u.hex} (11.3.1)", "11.3.1")
+
+
 def _mark_move(t: Table, ctx: MakCtx, u: UnitState, start, path) -> None:  # type: ignore[no-untyped-def]
     ctx.state.marks.append(Mark(kind="move", hexes=[t.label(h) for h in path], side=u.side,
                                 text=f"{u.id} {u.mp_spent:g} MP"))
     ctx.say("move", f"{u.id} moves {t.label(start)} → {u.hex} ({u.mp_spent:g} of "
                     f"{t.stats(u).movement} MP) (7.1)", "7.1")
     ctx.snapshot = True
+    arrive(t, ctx, u)
 
 
 # -- close quarters --------------------------------------------------------------------------
@@ -237,14 +278,15 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     finish_moving(ctx.state, u.id)
     here = t.hex(u)
     there = t.hex_of(label)
-    if distance(here, there) == 2:
+    charge = distance(here, there) == 2
+    if charge:
         # 14.2.2: an infantry charge covers two hexes whatever the terrain; it stops next to them
         step = next(n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
                     and not t.in_hex(n, other(u.side)))
         u.hex = t.label(step)
     u.moved = True
     u.move_done = True
-    ctx.state.assault = Assault(unit=u.id, hex=label)
+    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge)
     ctx.say("assault", f"{u.id} goes into close quarters in {label} (9.1)", "9.1")
     ctx.state.marks.append(Mark(kind="assault", hexes=[t.label(here), label], side=u.side, text=f"{u.id} assaults"))
     ctx.snapshot = True
@@ -265,6 +307,7 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
         a.stage = "same"
         u.hex = a.hex
         ctx.say("assault", f"{u.id} enters {a.hex} (9.1)", "9.1")
+        arrive(t, ctx, u)
         fresh = [d for d in t.in_hex(t.hex_of(a.hex), other(u.side)) if d.id not in a.fired_adjacent]
         open_window(t, ctx, "assault_same", [u], fresh)
         if ctx.state.window is not None or ctx.state.pin is not None:
@@ -302,6 +345,8 @@ def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
     here = t.hex(u)
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
     cover = t.field.terrain.get(here)
+    if t.position_of(u):
+        cover = cover if cover in ("forest", "building") else "position"
     near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
     mod = infantry.recovery_modifier(bool(friends), cover, near, u.morale == "broken_again")
     roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
@@ -315,7 +360,6 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
     """4.0: the first player's phase gives way to the second's; then the turn ends."""
     s = ctx.state
     s.moving = None
-    s.marks = s.marks[-3:]
     if s.phase == "first":
         s.phase = "second"
         s.active = other(s.first)

@@ -44,6 +44,7 @@ class UnitState(BaseModel):
     attacked: bool = False  # its one offensive attack this phase (5.3.1)
     spotted: bool = False  # spotted for an indirect attack this turn (5.5.1)
     struck: bool = False  # attacked in close quarters this phase
+    carrying: str | None = None  # 7.3: the immobilised Type I unit it carries
     pilot: int | None = None  # part 2 (18.0)
 
     @property
@@ -59,6 +60,7 @@ class Mark(BaseModel):
     hexes: list[str]
     text: str = ""
     side: Side | None = None
+    order: int = 0  # the order that drew it: the snapshot shows the last order's marks
 
 
 class Window(BaseModel):
@@ -89,7 +91,15 @@ class Assault(BaseModel):
     unit: str
     hex: str
     stage: Literal["adjacent", "same", "strike"] = "adjacent"
+    charge: bool = False  # 14.2.2: an infantry charge from two hexes away
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
+
+
+class Position(BaseModel):
+    """A defensive position marker (12.3): its rating and the side whose units are in it."""
+
+    rating: int = Field(ge=-3, le=0)
+    holder: Side | None = None
 
 
 class MakState(BaseModel):
@@ -110,6 +120,9 @@ class MakState(BaseModel):
     pin: PinChoice | None = None
     assault: Assault | None = None
     marks: list[Mark] = Field(default_factory=list)
+    orders: int = 0  # accepted orders so far (numbers the marks)
+    positions: dict[str, Position] = Field(default_factory=dict)  # 12.3, by hex
+    depots: dict[str, Side] = Field(default_factory=dict)  # 11.3: hex -> owner
     smoke: dict[str, int] = Field(default_factory=dict)  # part 2 (19.2): hex -> turns left
     fire: list[str] = Field(default_factory=list)  # part 2 (19.4)
     over: bool = False

@@ -26,7 +26,7 @@ from rules.mak.combat import HitRoll, blast_area, roll_damage
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
-from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
+from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
 from rules.mak.table import Table
 from rules.mak.view import build_view
 
@@ -82,7 +82,11 @@ class MaschinenKrieger(GameSystem[MakState]):
                     made.append(u)
         state = MakState(scenario=spec.key, title=spec.title, boards=spec.boards,
                          turns=options.turns or spec.turns, first=spec.first, active=spec.first,
-                         method=options.dice, units=made)
+                         method=options.dice, units=made, depots=dict(spec.depots),
+                         positions={h: Position(rating=r) for h, r in spec.positions.items()})
+        for u in made:
+            if u.on_map and u.hex in state.positions:
+                state.positions[u.hex].holder = u.side
         ctx: MakCtx = Ctx(state=state, side=spec.first, dice=dice)
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
                          f"hit rolls by {options.dice} (5.1.1). {spec.victory}", "3.1")
@@ -144,6 +148,17 @@ class MaschinenKrieger(GameSystem[MakState]):
         winner = max(score, key=lambda s: score[s])
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
 
+    def after_order(self, ctx: MakCtx, action: Action) -> None:
+        """Number the order's marks (the snapshot draws the last order that drew any)."""
+        for m in ctx.state.marks:
+            if m.order == 0:
+                m.order = ctx.state.orders + 1
+        ctx.state.orders += 1
+        ctx.state.marks = ctx.state.marks[-8:]
+        for label, pos in ctx.state.positions.items():  # 12.3: a position left empty is free
+            if pos.holder and not any(u.side == pos.holder for u in ctx.state.at(label)):
+                pos.holder = None
+
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         return _label(Table(state), side, action, field, value, partial)
@@ -168,6 +183,7 @@ class MaschinenKrieger(GameSystem[MakState]):
         ctx.state.marks.append(Mark(kind="move", hexes=[o.at], side=u.side, text=f"{u.id} enters"))
         ctx.say("enter", f"{u.id} enters at {o.at} ({cost:g} MP) (12.1)", "12.1")
         ctx.snapshot = True
+        resolve.arrive(t, ctx, u)
 
     def _move_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
@@ -313,6 +329,31 @@ class MaschinenKrieger(GameSystem[MakState]):
                 ctx.state.window.unpinned += pin.chosen
             ctx.state.pin = None
             resolve.settle_pin(Table(ctx.state), ctx)
+
+    def _carry_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        out: list[Action] = []
+        for u in t.on_map(side):
+            for load in t.in_hex(t.hex(u), side):
+                for drop in (False, True):
+                    o = A.Carry(unit=u.id, load=load.id, drop=drop)
+                    if load.id != u.id and legal.carry_problem(t, side, o) is None:
+                        out.append(o)
+        return out
+
+    @order(A.Carry, phases="act", offers="_carry_offers")
+    def carry(self, ctx: MakCtx, o: A.Carry) -> None:
+        t = Table(ctx.state)
+        _raise(legal.carry_problem(t, ctx.side, o))
+        u, load = ctx.state.find(o.unit), ctx.state.find(o.load)
+        assert u is not None and load is not None
+        resolve.finish_moving(ctx.state, u.id)
+        ctx.state.moving = u.id
+        u.mp_spent += 1.0
+        u.moved = True
+        u.carrying = None if o.drop else load.id
+        verb = "drops" if o.drop else "picks up"
+        ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
 
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
         return [A.End()] if legal.end_problem(Table(state)) is None else []

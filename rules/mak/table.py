@@ -96,7 +96,12 @@ class Table:
         return attack_target(
             self.field, attack=weapon.attack, weapon=weapon.type, source=self.hex(attacker),
             target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
-            immobilized=target.immobilized)
+            immobilized=target.immobilized, position=self.position_of(target))
+
+    def position_of(self, u: UnitState) -> int:
+        """12.3: the rating of the defensive position ``u`` is in (0 if none)."""
+        pos = self.s.positions.get(u.hex or "")
+        return pos.rating if pos is not None and pos.holder == u.side else 0
 
     def direct_problem(self, attacker: UnitState, target: UnitState, weapon: WeaponStats) -> str | None:
         """Why ``attacker`` may not fire ``weapon`` directly at ``target`` now, or None."""

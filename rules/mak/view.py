@@ -12,6 +12,7 @@ from rules.core.views import (
     HexCounterView,
     HexMapView,
     HexMark,
+    HexMarkerView,
     HexSideView,
     SideStyle,
 )
@@ -73,16 +74,22 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
         if not u.on_map:
             continue
         col, row = pos(u.hex or "")
-        counters.append(HexCounterView(id=u.id, label=units()[u.type].key[:5], col=col, row=row,
+        counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
                                        faction=u.side, markers=markers_of(u),
                                        top=u.id == state.moving))
-    marks = [HexMark(kind=m.kind if m.kind != "blast" else "blast", hexes=[pos(h) for h in m.hexes if h],
-                     text=m.text, side=m.side) for m in state.marks[-2:]]
+    last = max((m.order for m in state.marks), default=-1)
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
+             for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
     who = SIDE_NAMES[state.active]
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
                     max_turn=state.turns, phase=f"{who} phase",
                     facts=[f"{SIDE_NAMES[s]}: {sum(1 for u in state.units if u.side == s and u.on_map)} on map"
                            for s in ("merc", "strahl")])
+    markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))
+               for h, p in state.positions.items()]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="depot") for h in state.depots]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
-                      marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES)
+                      markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES)

@@ -1,4 +1,4 @@
-"""Random legal ground-war games played to the end (the conformance kit's check, for mak).
+"""Random legal ground-war games, biased to fight, played to the end (the conformance kit plays 50 more).
 
 Every order offered by ``legal_actions`` must be accepted, the input state must never change,
 every state must survive a JSON round trip, and each game must reach its result.
@@ -43,8 +43,8 @@ def play(seed: int, scenario: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("scenario", ["patrol", "ridge"])
-def test_fifty_random_games_end(scenario: str) -> None:
-    results = [play(seed, scenario)[1] for seed in range(25)]
-    assert len(results) == 25
+def test_random_games_end_and_fight(scenario: str) -> None:
+    results = [play(seed, scenario)[1] for seed in range(10)]
+    assert len(results) == 10
     # the games fight: not every one is a goalless draw
     assert any(not r.startswith("A draw, 0 to 0") for r in results)

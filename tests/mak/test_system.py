@@ -201,3 +201,68 @@ def test_state_round_trips_through_json_and_renders():
     json.loads(text)
     shot = snapshot(SYS.view(step.state))
     assert shot.png.startswith(b"\x89PNG")
+
+
+def test_14_2_2_infantry_charge_two_hexes_and_14_2_3_plus_1_against_it():
+    s = game([("M-InfSQ1", "InfSQ", "merc", "5:1019"), ("S-PKA1", "PKA", "strahl", "5:1017")])
+    assert A.Assault(unit="M-InfSQ1", hex="5:1017") in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1017"), ScriptedDice([]))
+    assert step.state.unit("M-InfSQ1").hex == "5:1018" and step.state.assault.charge
+    # PF 10 - 0 + 1 (range 1) + 1 (charge) = 12
+    step = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-InfSQ1"), ScriptedDice([6, 5, 6, 6]))
+    assert "10 − 0 +1 range 1 +1 charge = 12" in step.events[0].text
+    assert "morale broken" not in step.events[0].text  # endurance 12: no effect
+
+
+def test_12_3_defensive_position_adds_its_rating_for_its_holder():
+    from rules.mak.state import Position
+
+    s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    s.positions["5:1014"] = Position(rating=-2, holder="strahl")
+    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([6, 5]))
+    assert "8 − 2 -2 position +1 range 2 = 5" in step.events[0].text
+
+
+def test_12_3_a_position_is_taken_by_moving_in_and_not_if_the_enemy_holds_it():
+    from rules.mak.state import Position
+
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0812")])
+    s.positions["5:1018"] = Position(rating=-1)
+    step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1018"), ScriptedDice([]))
+    assert step.state.positions["5:1018"].holder == "merc"
+    assert any("12.3" in e.text for e in step.events)
+    moved = SYS.apply(step.state, "merc", A.End(), ScriptedDice([])).state
+    assert moved.positions["5:1018"].holder == "merc"
+
+
+def test_11_3_1_pf_reloads_at_a_depot():
+    s = game([("S-PKA1", "PKA", "strahl", "5:1014"), ("M-AFS1", "AFS", "merc", "5:0101")], active="strahl")
+    pka = s.unit("S-PKA1")
+    pka.fired = {"PF": 2}
+    pka.weapons_out = ["PF"]
+    pka.disarmed = True
+    s.depots["5:1016"] = "strahl"
+    step = SYS.apply(s, "strahl", A.Move(unit="S-PKA1", to="5:1016"), ScriptedDice([]))
+    after = step.state.unit("S-PKA1")
+    assert after.fired == {} and not after.disarmed and "11.3.1" in step.events[-1].text
+
+
+def test_7_3_carrying_an_immobilised_unit_and_7_3_3_dropping_it_when_hit():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("M-AFS2", "AFS", "merc", "5:1020"),
+              ("S-PKA1", "PKA", "strahl", "5:0301")])
+    s.unit("M-AFS2").immobilized = True
+    order = A.Carry(unit="M-AFS1", load="M-AFS2")
+    assert order in SYS.legal_actions(s, "merc")
+    assert A.Carry(unit="M-AFS2", load="M-AFS1") not in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", order, ScriptedDice([]))
+    assert step.state.unit("M-AFS1").mp_spent == 1 and step.state.unit("M-AFS1").carrying == "M-AFS2"
+    step = SYS.apply(step.state, "merc", A.Move(unit="M-AFS1", to="5:1017"), ScriptedDice([]))
+    assert step.state.unit("M-AFS2").hex == "5:1017"  # they move together (7.3.1)
+    state = step.state
+    state.active = "strahl"
+    state.unit("S-PKA1").hex = "5:1015"
+    state.moving = None
+    # PF 10 - 3 + 0 = 7: 2+2 hits; endurance A 3+3 = 6: M, and the carried AFS is dropped
+    hit = SYS.apply(state, "strahl", A.Fire(unit="S-PKA1", target="M-AFS1"), ScriptedDice([2, 2, 3, 3]))
+    assert hit.state.unit("M-AFS1").carrying is None
+    assert any("7.3.3" in e.text for e in hit.events)
