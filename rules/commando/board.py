@@ -6,7 +6,9 @@ centre to the edge of a piece of terrain; a unit touches terrain when its base d
 
 from __future__ import annotations
 
-from rules.commando.scenario import TargetSpec, TerrainSpec
+from functools import lru_cache
+
+from rules.commando.scenario import TargetSpec, TerrainSpec, load_scenario
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 
@@ -62,26 +64,48 @@ def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> str | N
     """The cover the target has against ``shooter``, or None (Shooting).
 
     A target is in cover when its base touches a building or cover piece, or when the line of
-    fire passes through one the shooter is not itself standing in.
+    fire passes through one the shooter is not itself in.  A shooter is *in* a piece only when
+    its centre is inside it: a base touching a building's wall from outside fires through the
+    building, so a target behind it has its cover.
     """
-    for key, shape in cover_shapes(state).items():
+    shapes = cover_shapes(state)
+    for key, shape in shapes.items():
         if table.distance_to_shape(target.pos, shape) <= BASE_RADIUS:
             return feature_name(state, key)
-    for key, shape in cover_shapes(state).items():
-        if table.distance_to_shape(shooter.pos, shape) <= BASE_RADIUS:
+    for key, shape in shapes.items():
+        if inside(shooter.pos, shape):
             continue
         if table.segment_crosses(shooter.pos, target.pos, shape):
             return feature_name(state, key)
     return None
 
 
+def inside(point: table.Point, shape: table.Shape) -> bool:
+    """Whether ``point`` (a base's centre) is inside ``shape``, not merely touching it."""
+    return table.distance_to_shape(point, shape) <= table.EPS
+
+
+def target_named(state: RaidState, label: str) -> TargetSpec | None:
+    """The demolition target called ``label`` (id or name, any case), destroyed or not."""
+    key = label.casefold()
+    return next((t for t in state.table.targets
+                 if key in (t.id.casefold(), t.name.casefold())), None)
+
+
 def named_points(state: RaidState) -> dict[str, table.Point]:
     """Places a player may name: landing points and the centres of targets, by id and name."""
+    return _named_points(state.scenario)
+
+
+@lru_cache(maxsize=None)
+def _named_points(scenario: str) -> dict[str, table.Point]:
+    # The named places are the scenario's, fixed for the whole game: built once per table.
+    scen = load_scenario(scenario)
     out: dict[str, table.Point] = {}
-    for point in state.table.points:
+    for point in scen.points:
         out[point.id] = (point.x, point.y)
         out[point.name] = (point.x, point.y)
-    for target in state.table.targets:
+    for target in scen.targets:
         centre = table.shape_centre(target.shape())
         out[target.id] = centre
         out[target.name] = centre

@@ -77,8 +77,7 @@ def test_pillbox_only_from_within_3_inches_at_minus_one() -> None:
 
 def test_pillbox_fires_once_in_its_180_degree_arc() -> None:
     """Pillboxes: one shooting action, a 180 degree arc (PB1 faces south)."""
-    state = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans")
-    rolled = order(state, "roll").state
+    rolled = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans")
     with pytest.raises(RuleError, match="outside PB1's 180° arc"):
         order(rolled, "shoot", unit="PB1", target="D1")
     step = order(rolled, "shoot", unit="PB1", target="A1", dice=[6, 1])

@@ -40,7 +40,7 @@ async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
     assert refused == 1, text
     assert 'O1 directs A1 2.0": +1 (Officers)' in text
     assert "A1: 🎲 5 +1 officer = 6 → 3 actions" in text
-    assert 'D1 moves 2.6" → caisson (1 action, Movement)' in text
+    assert 'D1 moves 2.6" → Dock gate (caisson) (1 action, Movement)' in text
     assert 'D2: 25.7" - 3 actions move 18" (Movement).' in text
     assert "🎲 6 need 4+ → 💥 BANG! Dock gate (caisson) destroyed" in text
     assert 'PB2 shoots D2 at 6.4" (Shooting)' in text
