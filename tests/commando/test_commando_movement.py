@@ -229,3 +229,46 @@ def test_no_action_no_move() -> None:
     dark = order(searched, "roll", dice=[2]).state  # 2 - 2 = 0: no action
     with pytest.raises(RuleError, match="A1 has no actions left this turn"):
         order(dark, "move", unit="A1", to="W:6")
+
+
+def test_measure_shows_where_a_move_really_stops() -> None:
+    """Movement, honest moves: the tape measure says where a move there would stop (the 6"
+    line, wire, water) and the move's autocomplete offers that stopping point."""
+    from rules.commando import SYSTEM
+
+    state = arrange({"A1": (24, 4), "G1": (24, 20)}, actions={"A1": 3})
+    step = order(state, "measure", unit="A1", to="24,18")
+    assert texts(step).splitlines()[1] == (
+        'Move: 3 actions at 6" each; stops after 10.0" at 24.0,14.0: stopped 6" from G1 '
+        "(Movement)")
+    wired = arrange({"A1": (14, 6), "G1": (4, 33)}, actions={"A1": 3})
+    assert 'stopped at Wire W1' in texts(order(wired, "measure", unit="A1", to="14,14"))
+    got = SYSTEM.choices(wired, "commandos", "move", "to", {"unit": "A1"})
+    south = [c for c in got if c.value == "14.0,9.5"]
+    assert south and south[0].label == '14.0,9.5 · 3.5", 1 action, ends at Wire W1'
+    assert all(c.value != "S:18" for c in got)  # the full move south is not offered as such
+
+
+def test_every_first_suggestion_of_move_is_accepted() -> None:
+    """Movement, honest moves: filling each option of ``move`` with its first autocomplete
+    suggestion gives a move the rules accept (the path and the 6" rule are checked by the
+    suggestions: before the kit 94 of 710 were refused), on the St Nazaire table after each
+    side's activation."""
+    from rules.commando import SYSTEM
+    from rules.core.dice import SeededDice
+    from rules.core.playout import play
+
+    sent = 0
+    for seed in (0, 2):
+        for played in play(SYSTEM, seed).steps:
+            state, side = played.step.state, played.side
+            if not any(a.name == "move" for a in SYSTEM.legal_actions(state, side)):
+                continue
+            partial: dict[str, str] = {}
+            for name in ("unit", "to", "via", "via2"):
+                offered = SYSTEM.choices(state, side, "move", name, dict(partial))
+                if offered:
+                    partial[name] = offered[0].value
+            SYSTEM.apply(state, side, SYSTEM.parse("move", partial), SeededDice(b"m"))
+            sent += 1
+    assert sent > 10
