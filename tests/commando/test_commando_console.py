@@ -47,3 +47,26 @@ async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
     assert "D2 saves 🎲 2: need 4+ → 1 fail: eliminated" in text
     assert len(console.snapshots) >= 3  # the opening table and one per side's turn
     assert all(path.exists() for path in console.snapshots)
+
+
+async def test_a_spectator_may_measure(tmp_path: Path) -> None:
+    """The tape measure is read-only: anyone watching may use it, seated or not; it stores
+    nothing, and other orders still need a seat."""
+    settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings, dice_source=ScriptedDiceSource([5] * 20))
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        refused = await console.run_script([
+            "@alice /game new system:commando",
+            "@alice /game join side:commandos",
+            "@carol /commando measure unit:D2 to:pumphouse",
+            "@carol /commando roll",
+        ])
+    finally:
+        await service.close()
+    text = "\n".join(out)
+    assert refused == 1, text
+    assert '📏 D2 → Pump house: 6.7" to contact' in text
+    assert 'stopped 6" from PB2' in text  # where a move there would really stop
+    assert "not seated" in text
