@@ -26,17 +26,22 @@ TRANSCRIPT = [
 DICE = [5] * 8 + [6] + [6] * 11 + [6, 2]
 
 
-async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
-    """Orders with places by name and x,y; a refusal with the figure; snapshots after turns."""
+async def run(tmp_path: Path, script: list[str], dice: list[int]) -> tuple[int, str, Console]:
+    """Play ``script`` in the console on a real SQLite file; (refusals, transcript, console)."""
     settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
-    service = await Service.open(settings, dice_source=ScriptedDiceSource(DICE))
+    service = await Service.open(settings, dice_source=ScriptedDiceSource(dice))
     out: list[str] = []
     try:
         console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        refused = await console.run_script(TRANSCRIPT)
+        refused = await console.run_script(script)
     finally:
         await service.close()
-    text = "\n".join(out)
+    return refused, "\n".join(out), console
+
+
+async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
+    """Orders with places by name and x,y; a refusal with the figure; snapshots after turns."""
+    refused, text, console = await run(tmp_path, TRANSCRIPT, DICE)
     assert refused == 1, text
     assert 'O1 directs A1 2.0": +1 (Officers)' in text
     assert "A1: 🎲 5 +1 officer = 6 → 3 actions" in text
@@ -52,20 +57,12 @@ async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
 async def test_a_spectator_may_measure(tmp_path: Path) -> None:
     """The tape measure is read-only: anyone watching may use it, seated or not; it stores
     nothing, and other orders still need a seat."""
-    settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
-    service = await Service.open(settings, dice_source=ScriptedDiceSource([5] * 20))
-    out: list[str] = []
-    try:
-        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        refused = await console.run_script([
-            "@alice /game new system:commando",
-            "@alice /game join side:commandos",
-            "@carol /commando measure unit:D2 to:pumphouse",
-            "@carol /commando roll",
-        ])
-    finally:
-        await service.close()
-    text = "\n".join(out)
+    refused, text, _ = await run(tmp_path, [
+        "@alice /game new system:commando",
+        "@alice /game join side:commandos",
+        "@carol /commando measure unit:D2 to:pumphouse",
+        "@carol /commando roll",
+    ], [5] * 20)
     assert refused == 1, text
     assert '📏 D2 → Pump house: 6.7" to contact' in text
     assert 'stopped 6" from PB2' in text  # where a move there would really stop
