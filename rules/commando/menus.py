@@ -101,12 +101,12 @@ def _unit_moves(state: RaidState, side: str, unit: UnitState, table_key: tuple[A
 
 
 def _build_moves(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:
-    seen: set[str] = set()
+    seen: set[str] = set()  # one offer per place the unit really ends
     for goal in _goals(state, unit):
-        offer = honest(state, side, Move(unit=unit.id, to=goal))
-        if offer is not None and offer.to not in seen:
-            seen.add(offer.to)
-            yield offer
+        found = honest(state, side, Move(unit=unit.id, to=goal))
+        if found is not None and at(found[1]) not in seen:
+            seen.add(at(found[1]))
+            yield found[0]
     yield from _dog_legs(state, side, unit)
 
 
@@ -120,15 +120,16 @@ def _goals(state: RaidState, unit: UnitState) -> list[str]:
     return goals
 
 
-def honest(state: RaidState, side: str, order: Move) -> Move | None:
-    """``order`` if the rules accept it as given; a move to its stopping point if it would be
-    cut short (checked again, so the point sent is accepted); None if it is not legal."""
+def honest(state: RaidState, side: str, order: Move) -> tuple[Move, table.Point] | None:
+    """``order`` and where it ends if the rules accept it as given; a move to its stopping
+    point if it would be cut short (checked again, so the point sent is accepted); None if it
+    is not legal."""
     try:
         plan = plan_order(state, side, order)
     except RuleError:
         return None
     if not plan.short:
-        return order
+        return order, plan.end
     if order.via or order.via2:
         return None
     offer = Move(unit=order.unit, to=at(plan.end))
@@ -136,7 +137,7 @@ def honest(state: RaidState, side: str, order: Move) -> Move | None:
         again = plan_order(state, side, offer)
     except RuleError:
         return None
-    return None if again.short else offer
+    return None if again.short else (offer, again.end)
 
 
 def _dog_legs(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:

@@ -205,12 +205,12 @@ class CommandoRaid(GameSystem[RaidState]):
 def _turn_lines(state: RaidState) -> list[str]:
     """Who may still roll (officers may direct first) and the actions left."""
     lines = []
-    to_roll = [u.id for u in activation.rollable(state, state.side)]
-    officers = [u.id for u in to_roll if state.unit(u).officer]
+    to_roll = activation.rollable(state, state.side)
+    officers = [u.id for u in to_roll if u.officer]
     if officers:
         lines.append(f"Officers may direct: {', '.join(officers)}")
     if to_roll:
-        lines.append("To roll: " + ", ".join(to_roll))
+        lines.append("To roll: " + ", ".join(u.id for u in to_roll))
     if state.phase == "actions" or any(u.actions for u in state.alive(state.side)):
         left = [f"{u.id} {u.actions}" for u in state.alive(state.side) if u.actions]
         lines.append("Actions left: " + (", ".join(left) or "none"))

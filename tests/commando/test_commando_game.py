@@ -101,6 +101,8 @@ def test_status_lines() -> None:
     assert "Actions left: A1 2, D1 1" in lines
     assert "Targets destroyed 0/2" in lines
     assert all(len(line) <= 60 for line in lines)
+    fresh = SYSTEM.status(arrange({"O1": (20, 4), "A1": (24, 4), "G1": (24, 30)}))
+    assert fresh[1:3] == ["Officers may direct: O1", "To roll: O1, A1"]
 
 
 def test_choices_show_places_in_reach_with_distances() -> None:
