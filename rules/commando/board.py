@@ -6,7 +6,9 @@ centre to the edge of a piece of terrain; a unit touches terrain when its base d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from rules.commando.scenario import TargetSpec, TerrainSpec, load_scenario
 from rules.commando.state import RaidState, UnitState
@@ -30,11 +32,36 @@ def live_targets(state: RaidState) -> list[TargetSpec]:
     return [t for t in state.table.targets if t.id not in state.destroyed]
 
 
-def obstacles(state: RaidState) -> dict[str, table.Shape]:
-    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets."""
-    shapes = {t.id: t.shape() for t in terrain(state) if t.blocks}
-    shapes.update({t.id: t.shape() for t in live_targets(state)})
-    return shapes
+def obstacles(state: RaidState) -> Mapping[str, table.Shape]:
+    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets.
+
+    Shared and read-only (built once per table, wire and targets standing): copy to change.
+    """
+    return _obstacles(state.scenario, tuple(state.wire_removed), tuple(state.destroyed))
+
+
+@lru_cache(maxsize=256)
+def _obstacles(scenario: str, removed: tuple[str, ...], destroyed: tuple[str, ...]) -> (
+    Mapping[str, table.Shape]
+):
+    scen = load_scenario(scenario)
+    shapes = {t.id: t.shape() for t in scen.terrain if t.blocks and t.id not in removed}
+    shapes.update({t.id: t.shape() for t in scen.targets if t.id not in destroyed})
+    return MappingProxyType(shapes)
+
+
+def bases(state: RaidState, side: str, leave_out: str | None = None) -> Mapping[str, table.Shape]:
+    """The bases of ``side``'s living units as discs (what a move of the other side touches).
+
+    Shared and read-only (built once per arrangement of those bases).
+    """
+    found = tuple((u.id, u.x, u.y) for u in state.alive(side) if u.id != leave_out)
+    return _discs(found)
+
+
+@lru_cache(maxsize=1024)
+def _discs(found: tuple[tuple[str, float, float], ...]) -> Mapping[str, table.Shape]:
+    return MappingProxyType({key: table.Circle((x, y), BASE_RADIUS) for key, x, y in found})
 
 
 def cover_shapes(state: RaidState) -> dict[str, table.Shape]:

@@ -122,11 +122,7 @@ def _step_back(state: RaidState, start: table.Point, shape: table.Shape) -> tabl
     goal = table.add(start, table.scale(away, BLAST_STEP_BACK / table.length(away)))
     scen = state.table
     goal = table.clamp_to_table(goal, scen.width, scen.height, board.BASE_RADIUS)
-    shapes = board.obstacles(state)
-    shapes.update({
-        u.id: table.Circle(u.pos, board.BASE_RADIUS)
-        for u in state.alive() if u.side != "commandos"
-    })
+    shapes = {**board.obstacles(state), **board.bases(state, "germans")}
     hit = table.first_contact_among(start, goal, shapes, board.BASE_RADIUS)
     if hit is not None:
         span = table.distance(start, goal)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from rules.commando import board
 from rules.commando.actions import Move
 from rules.commando.activation import act_problem, plural, spend
-from rules.commando.state import RaidState, UnitState
+from rules.commando.state import RaidState, UnitState, other
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.errors import RuleError
@@ -195,10 +195,7 @@ def _first_stop(
     hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
     if hit is not None and hit.t < best:
         best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
-    bodies: dict[str, table.Shape] = {
-        e.id: table.Circle(e.pos, board.BASE_RADIUS)
-        for e in state.alive() if e.side != unit.side and e.id != assault
-    }
+    bodies = board.bases(state, other(unit.side), leave_out=assault)
     hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
     if hit is not None and hit.t < best:
         best, why = hit.t, f"stopped in contact with {hit.key}"
