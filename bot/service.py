@@ -490,6 +490,8 @@ class Service:
             sides = game.sides_of(inv.user_id)
             waiting = game.system.waiting_on(game.state)
             side = next((s for s in sides if s in waiting), sides[0] if sides else None)
+            if side is None and any(a.name == name and a.read_only for a in game.system.actions):
+                side = _watching_side(game)  # anyone may watch: read-only orders need no seat
             if side is None:
                 return []
             partial = {k: v for k, v in inv.options.items() if k != focused}
@@ -559,6 +561,8 @@ def _acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> 
     if result is not None and not action_type.read_only:
         raise RuleError(f"The game is over ({result}). Reveal the dice with /game end.")
     sides = game.sides_of(inv.user_id)
+    if not sides and action_type.read_only:
+        return _watching_side(game)  # anyone may watch: a read-only order stores nothing
     if not sides:
         free = [s for s in game.system.sides if game.holder(s) is None]
         hint = f"take a free side with /game join (free: {', '.join(free)})" if free else "every side is taken"
@@ -574,6 +578,11 @@ def _acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> 
     raise RuleError(
         f"It is not your turn ({', '.join(sides)}): {part} waits on {who}."
     )
+
+
+def _watching_side(game: LiveGame) -> str:
+    """The side a spectator's read-only order is given for: the one waited on, or the first."""
+    return (game.system.waiting_on(game.state) or list(game.system.sides))[0]
 
 
 def option_user(value: Any) -> UserRef:

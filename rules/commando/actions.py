@@ -2,11 +2,14 @@
 
 A side's turn has two parts (Turns, Unit Activation):
 
-1. **command**: officers may ``direct`` (Officers), then ``roll`` rolls every unit's
-   activation at once (Activation Roll);
-2. **actions**: each unit spends its actions with at most one ``move`` (all its move actions
-   together, Movement) and one shooting order (``shoot`` or ``mortar``: all its shots together,
-   Shooting), plus ``assault``, ``demolish`` and ``cut-wire``; ``end`` hands over the table.
+1. officers may ``direct`` a unit that has not rolled yet (Officers);
+2. ``roll unit:`` rolls one unit's activation, one unit at a time, so what happened before
+   (a searchlight shot out) counts for the units that roll after (Activation Roll); ``roll``
+   alone rolls every unit not yet rolled, in turn;
+3. each activated unit spends its actions with at most one ``move`` (up to three straight
+   legs, all its move actions together, Movement) and one shooting order (``shoot`` or
+   ``mortar``: all its shots together, Shooting), plus ``assault``, ``demolish`` and
+   ``cut-wire``; ``end`` hands over the table.
 """
 
 from __future__ import annotations
@@ -31,14 +34,18 @@ class Direct(Action):
 
 
 class Roll(Action):
-    """Roll activation for all your units: <1 none, 1-2 one, 3-4 two, 5+ three actions."""
+    """Roll a unit's activation (all not yet rolled if none named): 1-2 one, 3-4 two, 5+ three."""
 
     name: ClassVar[str] = "roll"
     rule: ClassVar[str] = "Activation Roll"
 
+    unit: str | None = Field(
+        default=None, description="The unit to activate (default: every unit not yet rolled)"
+    )
+
 
 class Move(Action):
-    """Move a unit in straight lines: 6" per action (12" vehicles), all moves in one order."""
+    """Move a unit up to 3 straight legs: 6" per action (12" vehicles), all in one order."""
 
     name: ClassVar[str] = "move"
     rule: ClassVar[str] = "Movement"
@@ -46,6 +53,10 @@ class Move(Action):
     unit: str = Field(description="The unit to move")
     to: str = Field(description=PLACE_HELP)
     via: str | None = Field(default=None, description="Optional turning point: " + PLACE_HELP)
+    via2: str | None = Field(default=None, description="Optional second turning point, after via")
+    confirm: bool = Field(
+        default=False, description='Move even if it is cut short (6" line, wire, water, a base)'
+    )
 
 
 class Shoot(Action):

@@ -1,13 +1,14 @@
 """Activation: officers' direction, the activation roll and spending actions.
 
-Activation Roll: one d6 per unit, -1 for Germans, +1 officer direction, -2 if seen by a
-searchlight; below 1 no action, 1-2 one, 3-4 two, 5+ three.  Pillboxes need no roll and
-always have one shooting action; searchlights never act.
+Activation Roll: one d6 per unit, rolled "for each activated unit" one at a time, -1 for
+Germans, +1 officer direction, -2 if seen by a searchlight (as the table stands when that unit
+rolls); below 1 no action, 1-2 one, 3-4 two, 5+ three.  Pillboxes need no roll and always
+have one shooting action; searchlights never act.
 """
 
 from __future__ import annotations
 
-from rules.commando.actions import Direct
+from rules.commando.actions import Direct, Roll
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Event
@@ -62,10 +63,35 @@ def seen_by_searchlight(state: RaidState) -> dict[str, str]:
     return seen
 
 
+def act_problem(unit: UnitState) -> str | None:
+    """Why ``unit`` cannot spend an action now, or None (Unit Activation)."""
+    if unit.actions >= 1:
+        return None
+    if unit.score is None and not unit.static and unit.directing is None:
+        return f"{unit.id} has not rolled for activation yet; roll unit:{unit.id} first."
+    return f"{unit.id} has no actions left this turn (Unit Activation)."
+
+
+def roll_problem(unit: UnitState) -> str | None:
+    """Why ``unit`` cannot roll for activation now, or None (Activation Roll)."""
+    if unit.kind == "pillbox":
+        return f"{unit.id} is a pillbox: no roll, it always has one shot (Pillboxes)."
+    if unit.kind == "searchlight":
+        return f"{unit.id} is a searchlight; searchlights never activate (Searchlights)."
+    if unit.directing is not None:
+        return f"{unit.id} directs {unit.directing} this turn instead of activating (Officers)."
+    if unit.score is not None:
+        return f"{unit.id} has already rolled this turn (Unit Activation: once a turn)."
+    return None
+
+
+def rollable(state: RaidState, side: str) -> list[UnitState]:
+    """Units of ``side`` that may still roll for activation this turn, in roster order."""
+    return [u for u in state.alive(side) if roll_problem(u) is None]
+
+
 def check_direct(state: RaidState, side: str, order: Direct) -> tuple[UnitState, UnitState]:
     """Validate an officer's direction; returns (officer, unit directed)."""
-    if state.phase != "command":
-        raise RuleError("Officers direct before the activation roll; this turn has been rolled.")
     officer = state.own_unit(side, order.officer)
     if not officer.officer:
         officers = [u.id for u in state.alive(side) if u.officer] or ["none"]
@@ -74,6 +100,9 @@ def check_direct(state: RaidState, side: str, order: Direct) -> tuple[UnitState,
         raise RuleError(f"{officer.id} already directs {officer.directing} this turn.")
     if officer.directed_by is not None:
         raise RuleError(f"{officer.id} is directed by {officer.directed_by}, so it activates.")
+    if officer.score is not None:
+        raise RuleError(f"{officer.id} has activated this turn; an officer directs instead of "
+                        "activating (Officers).")
     unit = state.own_unit(side, order.unit)
     if unit.id == officer.id:
         raise RuleError("An officer cannot direct its own unit; pick another friendly unit.")
@@ -83,6 +112,9 @@ def check_direct(state: RaidState, side: str, order: Direct) -> tuple[UnitState,
         raise RuleError(f"{unit.id} is already directed by {unit.directed_by}.")
     if unit.directing is not None:
         raise RuleError(f"{unit.id} is directing {unit.directing} and will not activate.")
+    if unit.score is not None:
+        raise RuleError(f"{unit.id} has already rolled; direction adds to the roll, so it comes "
+                        "first (Officers).")
     gap = table.distance(officer.pos, unit.pos)
     if table.beyond(gap, OFFICER_RANGE):
         raise RuleError(f'{unit.id} is {table.inches(gap)} from {officer.id}; officers reach 6".')
@@ -103,41 +135,49 @@ def direct(state: RaidState, side: str, order: Direct) -> list[Event]:
     )]
 
 
-def roll(state: RaidState, side: str, dice: Dice) -> list[Event]:
-    """Roll activation for every unit of ``side`` and open the actions part of the turn."""
-    if state.phase != "command":
-        raise RuleError("Activation is already rolled this turn; give actions or end the turn.")
-    seen = seen_by_searchlight(state) if side == "commandos" else {}
-    events: list[Event] = []
-    for unit in state.alive(side):
-        if unit.kind == "pillbox":
-            unit.actions = 1
-            events.append(_line(unit, "no roll: 1 shot (Pillboxes)", None, 1))
-            continue
-        if unit.kind == "searchlight" or unit.directing is not None:
-            unit.actions = 0
-            if unit.directing is not None:
-                events.append(_line(unit, f"directs {unit.directing}: no actions (Officers)",
-                                    None, 0))
-            continue
-        die = dice.die(6, f"{unit.id} activation, d6")
-        mods: list[tuple[int, str]] = []
-        if unit.side == "germans":
-            mods.append((-1, "German"))
-        if unit.directed_by is not None:
-            mods.append((1, "officer"))
-        if unit.id in seen:
-            mods.append((-2, "searchlight"))
-        score = die + sum(m for m, _ in mods)
-        unit.score = score
-        unit.actions = actions_for(score)
-        shown = "".join(f" {m:+d} {why}" for m, why in mods)
-        text = f"🎲 {die}{shown} = {score} → {plural(unit.actions, 'action')}"
-        event = _line(unit, text, die, unit.actions)
-        event.data.update(directed_by=unit.directed_by, searchlight=seen.get(unit.id))
-        events.append(event)
+def units_to_roll(state: RaidState, side: str, order: Roll) -> list[UnitState]:
+    """The units a ``roll`` order activates: the one named, or every one not yet rolled."""
+    if order.unit is None:
+        found = rollable(state, side)
+        if not found:
+            raise RuleError("Every unit that can activate has rolled this turn; give its orders "
+                            "or end the turn.")
+        return found
+    unit = state.own_unit(side, order.unit)
+    problem = roll_problem(unit)
+    if problem is not None:
+        raise RuleError(problem)
+    return [unit]
+
+
+def roll(state: RaidState, side: str, order: Roll, dice: Dice) -> list[Event]:
+    """Activation Roll "for each activated unit": one unit at a time, each with the
+    modifiers of the table as it stands when that unit rolls (a searchlight shot out before
+    no longer counts)."""
+    events = [roll_unit(state, unit, dice) for unit in units_to_roll(state, side, order)]
     state.phase = "actions"
     return events
+
+
+def roll_unit(state: RaidState, unit: UnitState, dice: Dice) -> Event:
+    """Roll one unit's activation die and set its actions (Activation Roll)."""
+    seen = seen_by_searchlight(state) if unit.side == "commandos" else {}
+    die = dice.die(6, f"{unit.id} activation, d6")
+    mods: list[tuple[int, str]] = []
+    if unit.side == "germans":
+        mods.append((-1, "German"))
+    if unit.directed_by is not None:
+        mods.append((1, "officer"))
+    if unit.id in seen:
+        mods.append((-2, f"{seen[unit.id]} searchlight"))
+    score = die + sum(m for m, _ in mods)
+    unit.score = score
+    unit.actions = actions_for(score)
+    shown = "".join(f" {m:+d} {why}" for m, why in mods)
+    text = f"🎲 {die}{shown} = {score} → {plural(unit.actions, 'action')}"
+    event = _line(unit, text, die, unit.actions)
+    event.data.update(directed_by=unit.directed_by, searchlight=seen.get(unit.id))
+    return event
 
 
 def _line(unit: UnitState, text: str, die: int | None, actions: int) -> Event:
@@ -150,12 +190,12 @@ def _line(unit: UnitState, text: str, die: int | None, actions: int) -> Event:
 
 
 def reset_turn(state: RaidState) -> None:
-    """Clear every unit's activation before a side's turn (Unit Activation: once per turn)."""
+    """Clear every unit's activation before a side's turn (Unit Activation: once per turn);
+    the side's pillboxes get their one shot without a roll (Pillboxes)."""
     for unit in state.units:
         unit.score = None
-        unit.actions = 0
+        unit.actions = 1 if unit.kind == "pillbox" and unit.side == state.side and unit.alive else 0
         unit.moved = False
         unit.shot = False
         unit.directing = None
         unit.directed_by = None
-

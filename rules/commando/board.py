@@ -6,7 +6,11 @@ centre to the edge of a piece of terrain; a unit touches terrain when its base d
 
 from __future__ import annotations
 
-from rules.commando.scenario import TargetSpec, TerrainSpec
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+from rules.commando.scenario import TargetSpec, TerrainSpec, load_scenario
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 
@@ -28,11 +32,36 @@ def live_targets(state: RaidState) -> list[TargetSpec]:
     return [t for t in state.table.targets if t.id not in state.destroyed]
 
 
-def obstacles(state: RaidState) -> dict[str, table.Shape]:
-    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets."""
-    shapes = {t.id: t.shape() for t in terrain(state) if t.blocks}
-    shapes.update({t.id: t.shape() for t in live_targets(state)})
-    return shapes
+def obstacles(state: RaidState) -> Mapping[str, table.Shape]:
+    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets.
+
+    Shared and read-only (built once per table, wire and targets standing): copy to change.
+    """
+    return _obstacles(state.scenario, tuple(state.wire_removed), tuple(state.destroyed))
+
+
+@lru_cache(maxsize=256)
+def _obstacles(scenario: str, removed: tuple[str, ...], destroyed: tuple[str, ...]) -> (
+    Mapping[str, table.Shape]
+):
+    scen = load_scenario(scenario)
+    shapes = {t.id: t.shape() for t in scen.terrain if t.blocks and t.id not in removed}
+    shapes.update({t.id: t.shape() for t in scen.targets if t.id not in destroyed})
+    return MappingProxyType(shapes)
+
+
+def bases(state: RaidState, side: str, leave_out: str | None = None) -> Mapping[str, table.Shape]:
+    """The bases of ``side``'s living units as discs (what a move of the other side touches).
+
+    Shared and read-only (built once per arrangement of those bases).
+    """
+    found = tuple((u.id, u.x, u.y) for u in state.alive(side) if u.id != leave_out)
+    return _discs(found)
+
+
+@lru_cache(maxsize=1024)
+def _discs(found: tuple[tuple[str, float, float], ...]) -> Mapping[str, table.Shape]:
+    return MappingProxyType({key: table.Circle((x, y), BASE_RADIUS) for key, x, y in found})
 
 
 def cover_shapes(state: RaidState) -> dict[str, table.Shape]:
@@ -62,26 +91,48 @@ def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> str | N
     """The cover the target has against ``shooter``, or None (Shooting).
 
     A target is in cover when its base touches a building or cover piece, or when the line of
-    fire passes through one the shooter is not itself standing in.
+    fire passes through one the shooter is not itself in.  A shooter is *in* a piece only when
+    its centre is inside it: a base touching a building's wall from outside fires through the
+    building, so a target behind it has its cover.
     """
-    for key, shape in cover_shapes(state).items():
+    shapes = cover_shapes(state)
+    for key, shape in shapes.items():
         if table.distance_to_shape(target.pos, shape) <= BASE_RADIUS:
             return feature_name(state, key)
-    for key, shape in cover_shapes(state).items():
-        if table.distance_to_shape(shooter.pos, shape) <= BASE_RADIUS:
+    for key, shape in shapes.items():
+        if inside(shooter.pos, shape):
             continue
         if table.segment_crosses(shooter.pos, target.pos, shape):
             return feature_name(state, key)
     return None
 
 
+def inside(point: table.Point, shape: table.Shape) -> bool:
+    """Whether ``point`` (a base's centre) is inside ``shape``, not merely touching it."""
+    return table.distance_to_shape(point, shape) <= table.EPS
+
+
+def target_named(state: RaidState, label: str) -> TargetSpec | None:
+    """The demolition target called ``label`` (id or name, any case), destroyed or not."""
+    key = label.casefold()
+    return next((t for t in state.table.targets
+                 if key in (t.id.casefold(), t.name.casefold())), None)
+
+
 def named_points(state: RaidState) -> dict[str, table.Point]:
     """Places a player may name: landing points and the centres of targets, by id and name."""
+    return _named_points(state.scenario)
+
+
+@lru_cache(maxsize=None)
+def _named_points(scenario: str) -> dict[str, table.Point]:
+    # The named places are the scenario's, fixed for the whole game: built once per table.
+    scen = load_scenario(scenario)
     out: dict[str, table.Point] = {}
-    for point in state.table.points:
+    for point in scen.points:
         out[point.id] = (point.x, point.y)
         out[point.name] = (point.x, point.y)
-    for target in state.table.targets:
+    for target in scen.targets:
         centre = table.shape_centre(target.shape())
         out[target.id] = centre
         out[target.name] = centre

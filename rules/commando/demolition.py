@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from rules.commando import board
 from rules.commando.actions import CutWire, Demolish
-from rules.commando.activation import spend
+from rules.commando.activation import act_problem, plural, spend
 from rules.commando.movement import faction
-from rules.commando.scenario import TargetSpec
-from rules.commando.state import RaidState
+from rules.commando.scenario import TargetSpec, TerrainSpec
+from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.dice import Dice
@@ -36,8 +36,8 @@ def find_target(state: RaidState, text: str) -> TargetSpec:
     raise RuleError(f"'{text[:30]}' is not a demolition target; targets left: {left}.")
 
 
-def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[Event]:
-    """Set charges on a target the unit touches; 4-6 destroys it and the unit steps 3" away."""
+def check_demolish(state: RaidState, side: str, order: Demolish) -> tuple[UnitState, TargetSpec]:
+    """Validate a demolition (every check before the die): who, what, contact, two actions."""
     unit = state.own_unit(side, order.unit)
     if unit.kind != "demolition":
         teams = [u.id for u in state.alive(side) if u.kind == "demolition"] or ["none"]
@@ -50,6 +50,23 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
             f"{unit.id} is {table.inches(max(gap, 0.0))} from {target.name}; it must be in "
             "contact (Demolition)."
         )
+    _need_actions(unit, "a demolition")
+    return unit, target
+
+
+def _need_actions(unit: UnitState, what: str) -> None:
+    problem = act_problem(unit)
+    if problem is not None:
+        raise RuleError(problem)
+    if unit.actions < JOB_ACTIONS:
+        raise RuleError(f"{unit.id} has {plural(unit.actions, 'action')} left; {what} needs "
+                        f"{JOB_ACTIONS}.")
+
+
+def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[Event]:
+    """Set charges on a target the unit touches; 4-6 destroys it and the unit steps 3" away."""
+    unit, target = check_demolish(state, side, order)
+    shape = target.shape()
     spend(unit, JOB_ACTIONS, "a demolition")
     die = dice.die(6, f"{unit.id} demolition of {target.id}, d6")
     attempt = Event(
@@ -95,7 +112,7 @@ def _step_back(state: RaidState, start: table.Point, shape: table.Shape) -> tabl
     """Where the unit ends after moving 3" straight away from the blown target.
 
     It goes directly away from the nearest point of the target, as far as the table, water,
-    wire, other targets and enemy bases allow.
+    wire, other targets and enemy bases allow, and ends clear of friendly bases.
     """
     away = table.sub(start, table.closest_point(start, shape))
     if table.length(away) < table.EPS:
@@ -105,20 +122,19 @@ def _step_back(state: RaidState, start: table.Point, shape: table.Shape) -> tabl
     goal = table.add(start, table.scale(away, BLAST_STEP_BACK / table.length(away)))
     scen = state.table
     goal = table.clamp_to_table(goal, scen.width, scen.height, board.BASE_RADIUS)
-    shapes = board.obstacles(state)
-    shapes.update({
-        u.id: table.Circle(u.pos, board.BASE_RADIUS)
-        for u in state.alive() if u.side != "commandos"
-    })
+    shapes = {**board.obstacles(state), **board.bases(state, "germans")}
     hit = table.first_contact_among(start, goal, shapes, board.BASE_RADIUS)
-    if hit is None:
-        return goal
-    span = table.distance(start, goal)
-    return table.lerp(start, goal, max(0.0, hit.t - 1e-3 / max(span, table.EPS)))
+    if hit is not None:
+        span = table.distance(start, goal)
+        goal = table.lerp(start, goal, max(0.0, hit.t - 1e-3 / max(span, table.EPS)))
+    # Bases never end a move overlapping another base: stop clear of friends too.
+    friends = {u.id: u.pos for u in state.alive("commandos") if u.pos != start}
+    path, _ = table.clear_end([start, goal], friends, board.CONTACT - 1e-3)
+    return path[-1]
 
 
-def cut_wire(state: RaidState, side: str, order: CutWire) -> list[Event]:
-    """Remove a barbed wire section the unit touches, for two actions (Barbed Wire)."""
+def check_cut(state: RaidState, side: str, order: CutWire) -> tuple[UnitState, TerrainSpec]:
+    """Validate removing wire: a unit that may act, standing wire it touches, two actions."""
     unit = state.own_unit(side, order.unit)
     if unit.static:
         raise RuleError(f"{unit.id} is a {unit.kind} and cannot leave its post to cut wire.")
@@ -136,6 +152,13 @@ def cut_wire(state: RaidState, side: str, order: CutWire) -> list[Event]:
         raise RuleError(
             f"{unit.id} is {table.inches(gap)} from {section.name}; it must touch it (Barbed Wire)."
         )
+    _need_actions(unit, "removing wire")
+    return unit, section
+
+
+def cut_wire(state: RaidState, side: str, order: CutWire) -> list[Event]:
+    """Remove a barbed wire section the unit touches, for two actions (Barbed Wire)."""
+    unit, section = check_cut(state, side, order)
     spend(unit, JOB_ACTIONS, "removing wire")
     state.wire_removed.append(section.id)
     return [Event(

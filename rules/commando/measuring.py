@@ -1,61 +1,85 @@
 """The tape measure: ``measure`` tells a player, on the phone, what the table holds between a
-unit and a place (distance, move cost, shot modifiers) without changing anything."""
+unit and a place (distance, move cost, where a move there really stops, shot modifiers)
+without changing anything.  Read-only: anyone may use it, spectators included."""
 
 from __future__ import annotations
 
 from rules.commando import board
 from rules.commando.actions import Measure
 from rules.commando.activation import plural
-from rules.commando.movement import speed
-from rules.commando.scenario import TargetSpec
+from rules.commando.movement import ENEMY_ZONE, at, destination, speed, trace
 from rules.commando.shooting import HIT_ON, check_line, measure_shot
-from rules.commando.state import RaidState
+from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.errors import RuleError
 
 
 def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
-    """Measure from a unit to a place; read-only, for either side at any time."""
+    """Measure from a unit to a place; read-only, for anyone at any time."""
     unit = state.unit(order.unit)
     if not unit.alive:
         raise RuleError(f"{unit.id} has been eliminated; measure from a unit on the table.")
     where = board.place(state, order.to, unit.pos)
     gap = table.distance(unit.pos, where.point)
     lines = [f"📏 {unit.id} → {where.label}: {table.inches(gap)}"]
-    target = _target_named(state, where.label) if where.kind == "named" else None
-    if target is not None:
+    target = board.target_named(state, where.label) if where.kind == "named" else None
+    if target is not None and target.id not in state.destroyed:
         # A target is reached when the base touches it: measure to contact, not the middle.
         gap = max(0.0, table.distance_to_shape(unit.pos, target.shape()) - board.BASE_RADIUS)
         lines = [f"📏 {unit.id} → {target.name}: {table.inches(gap)} to contact"]
-    step = speed(unit)
-    if step > 0:
-        lines.append(f"Move: {plural(table.legs_needed(gap, step), 'action')} "
-                     f"at {step:g}\" each (Movement)")
+    if speed(unit) > 0:
+        lines.append(move_line(state, unit, order.to, gap))
     if where.kind == "unit":
-        target = state.unit(where.label)
-        if target.side != unit.side:
-            lines.append(_shot_line(state, unit.id, target.id))
+        other = state.unit(where.label)
+        if other.side != unit.side:
+            lines.append(_shot_line(state, unit, other))
     return [Event(kind="measure", text=line, rule="Movement",
                   data={"unit": unit.id, "to": where.label, "distance": round(gap, 2)})
             for line in lines]
 
 
-def _target_named(state: RaidState, label: str) -> TargetSpec | None:
-    """The demolition target a named point stands for, if it is one."""
-    key = label.casefold()
-    return next((t for t in state.table.targets
-                 if key in (t.id.casefold(), t.name.casefold())), None)
+def move_line(state: RaidState, unit: UnitState, to: str, gap: float) -> str:
+    """What a straight move there costs and where it really stops (honest moves)."""
+    step = speed(unit)
+    cost = f"Move: {plural(table.legs_needed(gap, step), 'action')} at {step:g}\" each"
+    try:
+        point, _ = destination(state, unit, to, unit.pos)
+        plan = trace(state, unit, [point])
+    except RuleError as exc:
+        return f"{cost}; {str(exc).rstrip('.')}"
+    if plan.short:
+        return (f"{cost}; stops after {table.inches(plan.travelled)} at {at(plan.end)}: "
+                f"{plan.stop} (Movement)")
+    return f"{cost} (Movement)"
 
 
-def _shot_line(state: RaidState, shooter_id: str, target_id: str) -> str:
+def end_note(state: RaidState, unit: UnitState, point: table.Point) -> str:
+    """What holds a base at ``point``: an enemy's 6" line or the piece it touches ('' if none)."""
+    for enemy in state.alive():
+        if enemy.side == unit.side:
+            continue
+        gap = table.distance(point, enemy.pos)
+        if abs(table.measured(gap) - ENEMY_ZONE) < 0.05:
+            return f'6" from {enemy.id}'
+    for key, shape in board.obstacles(state).items():
+        if table.distance_to_shape(point, shape) <= board.BASE_RADIUS + board.TOUCH_SLACK:
+            return f"at {board.feature_name(state, key)}"
+    return ""
+
+
+def _shot_line(state: RaidState, shooter: UnitState, target: UnitState) -> str:
     """Whether the shot is possible and what it needs, e.g. ``Shoot: -1 armoured: need 5+``."""
-    shooter, target = state.unit(shooter_id), state.unit(target_id)
     try:
         gap = check_line(shooter, target, "shooting")
     except RuleError as exc:
         return f"Shoot: no; {exc}"
+    return f"Shoot:{shot_needs(state, shooter, target, gap)} (Shooting)"
+
+
+def shot_needs(state: RaidState, shooter: UnitState, target: UnitState, gap: float) -> str:
+    """`` -1 cover: need 5+``: the modifiers of a shot and the score it needs."""
     plan = measure_shot(state, shooter, target, gap)
     total = sum(m for m, _ in plan.modifiers)
     shown = "".join(f" {m:+d} {why}" for m, why in plan.modifiers)
-    return f"Shoot:{shown or ' no modifier'}: need {HIT_ON - total}+ (Shooting)"
+    return f"{shown or ' no modifier'}: need {HIT_ON - total}+"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules.commando import board
 from rules.commando.actions import Assault
-from rules.commando.activation import plural, spend
+from rules.commando.activation import act_problem, plural, spend
 from rules.commando.movement import MovePlan, carry_out, faction, plan_move
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
@@ -34,8 +34,9 @@ def check_assault(state: RaidState, side: str, order: Assault) -> tuple[UnitStat
     target = state.enemy_unit(side, order.target)
     if target.kind == "pillbox":
         raise RuleError(f"{target.id} is a pillbox; pillboxes cannot be assaulted (Hand to Hand).")
-    if unit.actions < 1:
-        raise RuleError(f"{unit.id} has no actions left to assault with.")
+    problem = act_problem(unit)
+    if problem is not None:
+        raise RuleError(problem)
     return unit, target
 
 

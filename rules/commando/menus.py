@@ -1,211 +1,43 @@
-"""Autocomplete and the legal-order list: what a side can pick now, measured.
+"""The legal orders of a raid, each built with the checks its resolver raises on, and the
+labels autocomplete shows for them.
 
-Choices carry the distance in the label (``Pump house (8.2")``) so a player on a phone sees
-what is in reach without a tape measure; the list of legal orders feeds random-legal drivers
-and is built from the same checks ``apply`` makes (no dice are rolled to build it).
+Every ``*_offers(system, state, side)`` yields complete orders that the rules accept now: it
+runs the very function the resolver runs before any die (``plan_order``, ``plan_shot``,
+``check_mortar``, ``plan_assault``, ``check_demolish``, ``check_cut``, ``check_direct``) and
+keeps the orders that pass.  A move is offered only as it will really end: a move that would
+be cut short (the 6" line, wire, water, a base) is offered as its stopping point, so filling
+an order from autocomplete never sends a move the rules refuse or cut short.  Labels carry
+what a player on a phone needs: the distance, the actions a move costs and where it stops,
+what a shot needs.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from rules.commando import board
 from rules.commando.actions import (
-    Assault, CutWire, Demolish, Direct, End, Move, Mortar, Roll, Shoot,
+    Assault, CutWire, Demolish, Direct, End, Measure, Mortar, Move, Roll, Shoot,
 )
-from rules.commando.activation import OFFICER_RANGE, check_direct, plural
+from rules.commando.activation import check_direct, plural, rollable
+from rules.commando.demolition import check_cut, check_demolish
+from rules.commando.measuring import end_note, shot_needs
 from rules.commando.melee import plan_assault
-from rules.commando.movement import plan_move, speed
-from rules.commando.shooting import MORTAR_ACTIONS, check_reach
+from rules.commando.movement import MovePlan, at, move_problem, plan_order, speed
+from rules.commando.shooting import check_mortar, plan_shot
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
-from rules.core.contract import Action, Choice
 from rules.core.errors import RuleError
 
-LIMIT = 25
-#: Headings (compass bearings) the legal-order list offers for free moves.
-HEADINGS = (0, 45, 90, 135, 180, 225, 270, 315)
+#: Compass points offered as free moves (at one action and at the unit's full reach).
+HEADINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+#: Turning patterns offered as multi-leg moves, one action per leg.
+DOG_LEGS = (("N", "E"), ("S", "W"), ("E", "N", "E"), ("W", "S", "W"))
 
 
-def _label(text: str, gap: float) -> str:
-    return f"{text} ({table.inches(gap)})"[:100]
-
-
-def _can(unit: UnitState, order: str) -> bool:
-    """Whether ``unit`` could still give ``order`` this turn, ignoring distances."""
-    if not unit.alive or unit.actions < 1:
-        return False
-    if order == "move":
-        return not unit.moved and speed(unit) > 0
-    if order == "shoot":
-        return not unit.shot and unit.kind != "searchlight"
-    if order == "mortar":
-        return unit.kind == "mortar" and not unit.shot and unit.actions >= MORTAR_ACTIONS
-    if order == "assault":
-        return unit.kind == "assault"
-    if order == "demolish":
-        return unit.kind == "demolition" and unit.actions >= 2
-    if order == "cut-wire":
-        return not unit.static and unit.actions >= 2
-    return False
-
-
-def unit_choices(state: RaidState, side: str, order: str) -> list[Choice]:
-    """The side's units that can still give ``order``."""
-    if order == "direct":
-        found = [u for u in state.alive(side)
-                 if u.officer and u.directing is None and u.directed_by is None]
-    else:
-        found = [u for u in state.alive(side) if _can(u, order)]
-    return [
-        Choice(value=u.id, label=f"{u.id} {u.name} · {plural(u.actions, 'action')}"[:100])
-        for u in found
-    ][:LIMIT]
-
-
-def _unit_of(state: RaidState, side: str, partial: dict[str, Any], key: str = "unit") -> (
-    UnitState | None
-):
-    try:
-        return state.own_unit(side, str(partial.get(key) or ""))
-    except RuleError:
-        return None
-
-
-def place_choices(state: RaidState, unit: UnitState | None, limit: bool = True) -> list[Choice]:
-    """Named points and units, nearest first, within the unit's reach when one is chosen
-    (and ``limit`` is set: the tape measure lists everything, nearest first)."""
-    origin = unit.pos if unit else None
-    reach = unit.actions * speed(unit) if unit and unit.actions and limit else None
-    seen: set[table.Point] = set()
-    options: list[tuple[float, Choice]] = []
-    named = [(p.id, p.name, (p.x, p.y)) for p in state.table.points]
-    named += [(t.id, t.name, table.shape_centre(t.shape())) for t in board.live_targets(state)]
-    named += [(u.id, f"{u.id} {u.name}", u.pos) for u in state.alive()
-              if unit is None or u.id != unit.id]
-    for value, name, where in named:
-        if where in seen:
-            continue
-        seen.add(where)
-        gap = table.distance(origin, where) if origin else 0.0
-        if reach is not None and gap > reach + 2 * board.BASE_RADIUS:
-            continue
-        label = _label(name, gap) if origin else name
-        options.append((gap, Choice(value=value, label=label)))
-    options.sort(key=lambda pair: pair[0])
-    found = [c for _, c in options][:LIMIT]
-    if unit is not None and reach:
-        found += _heading_choices(state, unit, reach)[: LIMIT - len(found)]
-    return found
-
-
-def _heading_choices(state: RaidState, unit: UnitState, reach: float) -> list[Choice]:
-    """``N:12``-style places at the unit's full reach that stay on the table."""
-    scen = state.table
-    out = []
-    for name in ("N", "NE", "E", "SE", "S", "SW", "W", "NW"):
-        angle = table.heading_to_angle(table.COMPASS[name])
-        end = table.add(unit.pos, table.scale(table.unit_vector(angle), reach))
-        if table.on_table(end, scen.width, scen.height, board.BASE_RADIUS):
-            out.append(Choice(value=f"{name}:{reach:g}",
-                              label=f"{name}:{reach:g} ({table.inches(reach)} {name})"))
-    return out
-
-
-def target_choices(state: RaidState, side: str, order: str, unit: UnitState | None) -> (
-    list[Choice]
-):
-    """Enemy units (or demolition targets) the chosen unit can reach, nearest first."""
-    if order == "demolish":
-        items = [(t.id, t.name, t.shape()) for t in board.live_targets(state)]
-        ranked = sorted(
-            (table.distance_to_shape(unit.pos, s) - board.BASE_RADIUS if unit else 0.0, i, n)
-            for i, n, s in items
-        )
-        return [Choice(value=i, label=_label(n, max(g, 0.0)) if unit else n)
-                for g, i, n in ranked][:LIMIT]
-    enemies = [e for e in state.alive() if e.side != side]
-    if order == "assault":
-        enemies = [e for e in enemies if e.kind != "pillbox"]
-    ranked_units: list[tuple[float, UnitState]] = []
-    for enemy in enemies:
-        gap = table.distance(unit.pos, enemy.pos) if unit else 0.0
-        if unit is not None:
-            if order == "assault":
-                if table.beyond(gap, unit.actions * speed(unit) + board.CONTACT):
-                    continue
-            elif not _valid(lambda e=enemy: check_reach(state, unit, e, order)):
-                continue  # out of range, behind a pillbox's arc, or already fired
-        ranked_units.append((gap, enemy))
-    ranked_units.sort(key=lambda pair: pair[0])
-    return [
-        Choice(value=e.id, label=_label(f"{e.id} {e.name}", g) if unit else f"{e.id} {e.name}")
-        for g, e in ranked_units
-    ][:LIMIT]
-
-
-def wire_choices(state: RaidState, unit: UnitState | None) -> list[Choice]:
-    """Standing wire sections, nearest first."""
-    sections = list(board.wire(state).values())
-    ranked = sorted(
-        (max(0.0, table.distance_to_shape(unit.pos, w.shape()) - board.BASE_RADIUS)
-         if unit else 0.0, w.id, w.name)
-        for w in sections
-    )
-    return [Choice(value=i, label=_label(n, g) if unit else n) for g, i, n in ranked][:LIMIT]
-
-
-def directed_choices(state: RaidState, side: str, officer: UnitState | None) -> list[Choice]:
-    """Friendly units an officer can direct: not itself, within 6", nearest first."""
-    mates = [u for u in state.alive(side) if not u.static and u.directing is None]
-    if officer is None:
-        return [Choice(value=u.id, label=f"{u.id} {u.name}") for u in mates][:LIMIT]
-    ranked = sorted(
-        (table.distance(u.pos, officer.pos), u.id, u.name) for u in mates if u.id != officer.id
-    )
-    return [
-        Choice(value=i, label=_label(f"{i} {n}", gap))
-        for gap, i, n in ranked if not table.beyond(gap, OFFICER_RANGE)
-    ][:LIMIT]
-
-
-def choices(state: RaidState, side: str, order: str, field: str, partial: dict[str, Any]) -> (
-    list[Choice]
-):
-    """Autocomplete for ``field`` of ``order``."""
-    if order == "direct" and field == "officer":
-        return unit_choices(state, side, "direct")
-    if order == "direct" and field == "unit":
-        return directed_choices(state, side, _unit_of(state, side, partial, "officer"))
-    if order == "measure":
-        return _measure_choices(state, side, field, partial)
-    unit = _unit_of(state, side, partial)
-    if field == "unit":
-        return unit_choices(state, side, order)
-    if field in ("to", "via"):
-        return place_choices(state, unit)
-    if field == "target":
-        return target_choices(state, side, order, unit)
-    if field == "wire":
-        return wire_choices(state, unit)
-    return []
-
-
-def _measure_choices(state: RaidState, side: str, field: str, partial: dict[str, Any]) -> (
-    list[Choice]
-):
-    """The tape measure: from any unit on the table (yours first) to any place."""
-    if field == "unit":
-        units = sorted(state.alive(), key=lambda u: (u.side != side, u.id))
-        return [Choice(value=u.id, label=f"{u.id} {u.name}") for u in units][:LIMIT]
-    try:
-        unit = state.unit(str(partial.get("unit") or ""))
-    except RuleError:
-        unit = None
-    return place_choices(state, unit if unit and unit.alive else None, limit=False)
-
-
-def _valid(check: Callable[[], object]) -> bool:
+def _ok(check: Callable[[], object]) -> bool:
+    """Whether the resolver's own check passes."""
     try:
         check()
     except RuleError:
@@ -213,77 +45,278 @@ def _valid(check: Callable[[], object]) -> bool:
     return True
 
 
-def legal_actions(state: RaidState, side: str) -> list[Action]:
-    """Orders ``side`` may give now, each checked by the rules' own measuring (no dice)."""
-    if state.finished or side != state.side:
-        return []
-    if state.phase == "command":
-        out: list[Action] = []
-        for officer in state.alive(side):
-            for mate in state.alive(side) if officer.officer else []:
-                order = Direct(officer=officer.id, unit=mate.id)
-                if _valid(lambda o=order: check_direct(state, side, o)):
-                    out.append(order)
-        return [*out, Roll()]
-    out = [End()]
+# -- offers: the legal orders now -------------------------------------------------------------
+
+
+def direct_offers(system: Any, state: RaidState, side: str) -> Iterator[Direct]:
+    """Officers who have not activated, each with the friends within 6" they may direct."""
+    officers = [u for u in state.alive(side) if u.officer]
+    for officer in officers:
+        for mate in state.alive(side):
+            order = Direct(officer=officer.id, unit=mate.id)
+            if _ok(lambda o=order: check_direct(state, side, o)):
+                yield order
+
+
+def roll_offers(system: Any, state: RaidState, side: str) -> Iterator[Roll]:
+    """Every unit that may still roll, one at a time, and all of them at once."""
+    units = rollable(state, side)
+    if units:
+        yield Roll()
+    yield from (Roll(unit=u.id) for u in units)
+
+
+def move_offers(system: Any, state: RaidState, side: str) -> Iterator[Move]:
+    """Moves to the named points, the targets, the compass at one action and at full reach,
+    and a few turning moves: each as it really ends."""
+    table_key = _table_key(state)
     for unit in state.alive(side):
-        if unit.actions < 1:
-            continue
-        out.extend(_unit_orders(state, side, unit))
-    return out
+        if move_problem(unit) is None:
+            yield from _unit_moves(state, side, unit, table_key)
 
 
-def _dog_legs(state: RaidState, unit: UnitState) -> list[Action]:
-    """Two-leg moves (a turn at a ``via`` point), one action per leg."""
+#: Offers of one unit's moves by what they depend on (a pure function of that key): a random
+#: playout or an autocomplete asks again after orders that moved nobody.
+_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
+_MOVES_KEPT = 4096
+
+
+def _table_key(state: RaidState) -> tuple[Any, ...]:
+    """Everything on the table a move depends on, but the mover's own actions."""
+    bases = tuple((u.id, u.side, u.x, u.y) for u in state.alive())
+    return (state.scenario, bases, tuple(state.destroyed), tuple(state.wire_removed))
+
+
+def _unit_moves(state: RaidState, side: str, unit: UnitState, table_key: tuple[Any, ...]) -> (
+    tuple[Move, ...]
+):
+    key = (table_key, side, unit.id, unit.actions)
+    found = _MOVES.get(key)
+    if found is None:
+        found = tuple(_build_moves(state, side, unit))
+        if len(_MOVES) >= _MOVES_KEPT:
+            _MOVES.clear()
+        _MOVES[key] = found
+    return found
+
+
+def _build_moves(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:
+    seen: set[str] = set()  # one offer per place the unit really ends
+    for goal in _goals(state, unit):
+        found = honest(state, side, Move(unit=unit.id, to=goal))
+        if found is not None and at(found[1]) not in seen:
+            seen.add(at(found[1]))
+            yield found[0]
+    yield from _dog_legs(state, side, unit)
+
+
+def _goals(state: RaidState, unit: UnitState) -> list[str]:
     step = speed(unit)
-    out: list[Action] = []
-    for first, second in (("N", "E"), ("S", "W")):
-        via, to = f"{first}:{step:g}", f"{second}:{step:g}"
-        try:
-            turn = table.parse_place(via, unit.pos, {}, {}).point
-            plan_move(state, unit, [turn, table.parse_place(to, turn, {}, {}).point])
-        except RuleError:
+    reach = step * unit.actions
+    goals = [p.id for p in state.table.points] + [t.id for t in board.live_targets(state)]
+    goals += [f"{h}:{reach:g}" for h in HEADINGS]
+    if reach > step:
+        goals += [f"{h}:{step:g}" for h in HEADINGS[::2]]
+    return goals
+
+
+def honest(state: RaidState, side: str, order: Move) -> tuple[Move, table.Point] | None:
+    """``order`` and where it ends if the rules accept it as given; a move to its stopping
+    point if it would be cut short (checked again, so the point sent is accepted); None if it
+    is not legal."""
+    try:
+        plan = plan_order(state, side, order)
+    except RuleError:
+        return None
+    if not plan.short:
+        return order, plan.end
+    if order.via or order.via2:
+        return None
+    offer = Move(unit=order.unit, to=at(plan.end))
+    try:
+        again = plan_order(state, side, offer)
+    except RuleError:
+        return None
+    return None if again.short else (offer, again.end)
+
+
+def _dog_legs(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:
+    """Turning moves of one action per leg (Movement: a straight line for each action)."""
+    step = f"{speed(unit):g}"
+    for legs in DOG_LEGS:
+        if len(legs) > unit.actions:
             continue
-        out.append(Move(unit=unit.id, to=to, via=via))
-    return out
+        places = [f"{h}:{step}" for h in legs]
+        order = Move(unit=unit.id, via=places[0], via2=places[1] if len(places) > 2 else None,
+                     to=places[-1])
+        if honest(state, side, order) is not None:
+            yield order
 
 
-def _unit_orders(state: RaidState, side: str, unit: UnitState) -> list[Action]:
-    """Representative legal orders for one unit."""
-    out: list[Action] = []
-    if _can(unit, "move"):
-        reach = unit.actions * speed(unit)
-        goals = [f"{h}:{reach:g}" for h in HEADINGS]
-        if unit.kind == "demolition":
-            goals += [t.id for t in board.live_targets(state)]
-        for goal in goals:
-            try:
-                where = board.place(state, goal, unit.pos).point if ":" not in goal else (
-                    table.parse_place(goal, unit.pos, {}, {}).point)
-                plan_move(state, unit, [where])
-            except RuleError:
+def shoot_offers(system: Any, state: RaidState, side: str) -> Iterator[Shoot]:
+    """Every enemy each unit can shoot now (range, arc, pillboxes from 3", actions)."""
+    for unit in state.alive(side):
+        for enemy in state.alive():
+            order = Shoot(unit=unit.id, target=enemy.id)
+            if enemy.side != side and _ok(lambda o=order: plan_shot(state, side, o)):
+                yield order
+
+
+def mortar_offers(system: Any, state: RaidState, side: str) -> Iterator[Mortar]:
+    """Every enemy a mortar team can fire at now."""
+    for unit in state.alive(side):
+        if unit.kind != "mortar":
+            continue
+        for enemy in state.alive():
+            order = Mortar(unit=unit.id, target=enemy.id)
+            if enemy.side != side and _ok(lambda o=order: check_mortar(state, side, o)):
+                yield order
+
+
+def assault_offers(system: Any, state: RaidState, side: str) -> Iterator[Assault]:
+    """Every enemy a commando assault unit can charge into contact now."""
+    for unit in state.alive(side):
+        if unit.kind != "assault" or unit.actions < 1:
+            continue
+        reach = unit.actions * speed(unit) + board.CONTACT
+        for enemy in state.alive():
+            if enemy.side == side or table.distance(unit.pos, enemy.pos) > reach + 0.1:
                 continue
-            out.append(Move(unit=unit.id, to=goal))
-        if unit.actions >= 2:
-            out.extend(_dog_legs(state, unit))
-    for enemy in state.alive():
-        if enemy.side == side:
+            order = Assault(unit=unit.id, target=enemy.id)
+            if _ok(lambda o=order: plan_assault(state, side, o)):
+                yield order
+
+
+def demolish_offers(system: Any, state: RaidState, side: str) -> Iterator[Demolish]:
+    """Every standing target a demolition unit touches, with two actions left."""
+    for unit in state.alive(side):
+        if unit.kind != "demolition":
             continue
-        if _can(unit, "shoot") and _valid(lambda e=enemy: check_reach(state, unit, e, "shots")):
-            out.append(Shoot(unit=unit.id, target=enemy.id))
-        if _can(unit, "mortar") and _valid(lambda e=enemy: check_reach(state, unit, e, "mortar")):
-            out.append(Mortar(unit=unit.id, target=enemy.id))
-        if _can(unit, "assault"):
-            charge = Assault(unit=unit.id, target=enemy.id)
-            reach = unit.actions * speed(unit) + board.CONTACT
-            if table.distance(unit.pos, enemy.pos) <= reach and _valid(
-                lambda o=charge: plan_assault(state, side, o)
-            ):
-                out.append(charge)
-    if _can(unit, "demolish"):
-        out.extend(Demolish(unit=unit.id, target=t.id) for t in board.live_targets(state)
-                   if board.touching(unit, t.shape()))
-    if _can(unit, "cut-wire"):
-        out.extend(CutWire(unit=unit.id, wire=w.id) for w in board.wire(state).values()
-                   if board.touching(unit, w.shape()))
-    return out
+        for target in board.live_targets(state):
+            order = Demolish(unit=unit.id, target=target.id)
+            if _ok(lambda o=order: check_demolish(state, side, o)):
+                yield order
+
+
+def cut_wire_offers(system: Any, state: RaidState, side: str) -> Iterator[CutWire]:
+    """Every standing wire section a unit touches, with two actions left."""
+    for unit in state.alive(side):
+        for section in board.wire(state).values():
+            order = CutWire(unit=unit.id, wire=section.id)
+            if _ok(lambda o=order: check_cut(state, side, o)):
+                yield order
+
+
+def end_offers(system: Any, state: RaidState, side: str) -> Iterator[End]:
+    """The side may always end its turn."""
+    yield End()
+
+
+def measure_offers(system: Any, state: RaidState, side: str) -> Iterator[Measure]:
+    """From any unit on the table to any named point, target or other unit."""
+    places = [(p.id, (p.x, p.y)) for p in state.table.points]
+    places += [(t.id, table.shape_centre(t.shape())) for t in board.live_targets(state)]
+    units = sorted(state.alive(), key=lambda u: (u.side != side, u.id))
+    for unit in units:
+        spots = places + [(u.id, u.pos) for u in units if u.id != unit.id]
+        spots.sort(key=lambda spot: table.distance(unit.pos, spot[1]))  # nearest first
+        for place, _ in spots:
+            # Ids straight from the table: valid by construction, so skip re-validating ~900.
+            yield Measure.model_construct(unit=unit.id, to=place)
+
+
+# -- labels: what a player needs to choose ------------------------------------------------------
+
+
+def label(state: RaidState, side: str, action: str, field: str, value: str,
+          partial: dict[str, Any]) -> str:
+    """The autocomplete label of ``value`` for ``field`` of ``action``."""
+    if action == "direct" and field == "unit":
+        officer = _unit_of(state, partial.get("officer"))
+        mate = _unit_of(state, value)
+        if officer is not None and mate is not None:
+            return f"{value} {mate.name} · {table.inches(table.distance(officer.pos, mate.pos))}"
+    if field in ("unit", "officer") and action != "measure":
+        return _unit_label(state, value)
+    mover = _unit_of(state, partial.get("unit"))
+    if action == "move" and field == "to" and mover is not None:
+        return _move_label(state, side, mover, partial, value)
+    if field in ("to", "via", "via2", "target", "wire") and mover is not None:
+        return _place_label(state, side, action, mover, value)
+    if field == "unit":
+        unit = _unit_of(state, value)
+        return f"{value} {unit.name}" if unit else value
+    return value
+
+
+def _unit_of(state: RaidState, unit_id: Any) -> UnitState | None:
+    try:
+        unit = state.unit(str(unit_id or ""))
+    except RuleError:
+        return None
+    return unit if unit.alive else None
+
+
+def _unit_label(state: RaidState, value: str) -> str:
+    unit = _unit_of(state, value)
+    if unit is None:
+        return value
+    left = plural(unit.actions, "action") if unit.score is not None or unit.static else "to roll"
+    return f"{unit.id} {unit.name} · {left}"
+
+
+def _move_label(state: RaidState, side: str, unit: UnitState, partial: dict[str, Any],
+                value: str) -> str:
+    order = Move(unit=unit.id, to=value, via=partial.get("via") or None,
+                 via2=partial.get("via2") or None)
+    try:
+        plan: MovePlan = plan_order(state, side, order)
+    except RuleError as exc:
+        return f"{value}: {exc}"
+    where = _name_of(state, value)
+    note = end_note(state, unit, plan.end)
+    text = f"{where} · {table.inches(plan.travelled)}, {plural(plan.cost, 'action')}"
+    if plan.short:
+        text += f", stops at {at(plan.end)}: {plan.stop}"
+    elif note and where == value:  # a bare point: say what holds the base there
+        text += f", ends {note}"
+    return text
+
+
+def _name_of(state: RaidState, value: str) -> str:
+    for point in state.table.points:
+        if point.id == value:
+            return point.name
+    target = board.target_named(state, value)
+    if target is not None:
+        return target.name
+    unit = _unit_of(state, value)
+    return f"{value} {unit.name}" if unit else value
+
+
+def _place_label(state: RaidState, side: str, action: str, unit: UnitState, value: str) -> str:
+    """Distance (to contact for targets and wire) and, for a shot, what it needs."""
+    other = _unit_of(state, value)
+    if other is not None:
+        gap = table.distance(unit.pos, other.pos)
+        text = f"{value} {other.name} · {table.inches(gap)}"
+        if action == "shoot" and other.side != unit.side:
+            text += f",{shot_needs(state, unit, other, gap)}"
+        return text
+    shape = _shape_of(state, value)
+    if shape is not None:
+        gap = max(0.0, table.distance_to_shape(unit.pos, shape) - board.BASE_RADIUS)
+        return f"{_name_of(state, value)} · {table.inches(gap)}"
+    try:
+        where = board.place(state, value, unit.pos)
+    except RuleError:
+        return value
+    return f"{_name_of(state, value)} · {table.inches(table.distance(unit.pos, where.point))}"
+
+
+def _shape_of(state: RaidState, value: str) -> table.Shape | None:
+    target = board.target_named(state, value)
+    if target is not None:
+        return target.shape()
+    section = board.wire(state).get(value)
+    return section.shape() if section is not None else None

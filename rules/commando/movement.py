@@ -1,12 +1,19 @@
-"""Movement: straight lines of 6" (12" for vehicles) per action, stopped by wire, water,
-solid targets, enemy bases and the 6" line around enemy units and pillboxes.
+"""Movement: up to three straight legs of 6" (12" for vehicles) per action, stopped by wire,
+water, solid targets, enemy bases and the 6" line around enemy units.
 
 Movement (rulebook): "A move costs one action and units must move in a straight line for each
 action.  If a unit is moving it must perform all its move actions together."  So one ``move``
-order carries all of a unit's moves (a straight line, or two with a ``via`` turning point; each
+order carries all of a unit's moves (up to three straight legs: ``via``, ``via2``, ``to``; each
 leg costs one action per 6" or part), and a unit moves once a turn.  "Units must cease movement
 when within 6" of enemy units or pillboxes, unless the movement is to assault a unit or move
-directly away": a move is cut short on the 6" line and the event says so.
+directly away": the move that comes within 6" of an enemy ends on that line; a unit already
+within 6" of an enemy when its move starts is not halted by that enemy again (a later
+activation may close in, as a pillbox can only be attacked from within 3").
+
+Honest moves: a move that would be cut short (the 6" line, wire, water, a target, a base) is
+refused with the point where it would stop, unless the order says ``confirm:yes``; ``measure``
+and the move's autocomplete show the same stopping point.  Bases never end a move overlapping
+another base: friends are passed through, but the move ends clear of them.
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ from dataclasses import dataclass, field
 
 from rules.commando import board
 from rules.commando.actions import Move
-from rules.commando.activation import plural, spend
-from rules.commando.state import RaidState, UnitState
+from rules.commando.activation import act_problem, plural, spend
+from rules.commando.state import RaidState, UnitState, other
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.errors import RuleError
@@ -30,11 +37,10 @@ SPEED: dict[str, float] = {
 }
 #: Movement: units cease moving within 6" of enemy units or pillboxes.
 ENEMY_ZONE = 6.0
-#: How far off "directly away" (degrees) a move may head and still count as moving away.
-#: Our stand-in: the text says "directly away" without a tolerance.
-AWAY_TOLERANCE = 45.0
 #: A stopped base is kept this far (inches) short of the line it met, so it can move off again.
 BACK_OFF = 1e-3
+#: A move ending more than this (inches) short of where it was sent is "cut short".
+SHORT_BY = 0.05
 
 
 @dataclass
@@ -49,6 +55,16 @@ class MovePlan:
     stop: str | None = None
     legs: list[float] = field(default_factory=list)
 
+    @property
+    def short(self) -> bool:
+        """Whether the move ends short of where it was sent (honest moves)."""
+        return self.stop is not None and self.planned - self.travelled > SHORT_BY
+
+    @property
+    def end(self) -> table.Point:
+        """Where the unit stops."""
+        return self.path[-1]
+
 
 def speed(unit: UnitState) -> float:
     """Inches per move action for this unit (Movement)."""
@@ -56,118 +72,170 @@ def speed(unit: UnitState) -> float:
 
 
 def zone_units(state: RaidState, unit: UnitState) -> list[UnitState]:
-    """Enemies whose 6" line stops this unit: units and pillboxes, not searchlights.
+    """Enemies whose 6" line stops this unit: every enemy unit, pillboxes and searchlights
+    included ("Searchlights can be eliminated just like any other unit": they are units)."""
+    return [e for e in state.alive() if e.side != unit.side]
 
-    Searchlights are equipment the text treats only as targets, so they do not halt moves.
+
+def move_problem(unit: UnitState) -> str | None:
+    """Why ``unit`` cannot move now at all, or None (Movement, Unit Activation)."""
+    if speed(unit) <= 0:
+        return f"{unit.id} is a {unit.kind} and never moves (Pillboxes)."
+    if unit.moved:
+        return f"{unit.id} has already moved this turn; all its moves go in one order (Movement)."
+    return act_problem(unit)
+
+
+def destination(state: RaidState, unit: UnitState, text: str, origin: table.Point) -> (
+    tuple[table.Point, str]
+):
+    """Where a typed place sends ``unit`` from ``origin``, and its label.
+
+    A unit or a demolition target named as the place means "into contact with it": the base
+    stops touching it (beside a friend, against a target), which is the move's goal, not a
+    cut short move.
     """
-    return [e for e in state.alive() if e.side != unit.side and e.kind != "searchlight"]
+    where = board.place(state, text, origin)
+    if where.kind == "unit":
+        if where.label.casefold() == unit.id.casefold():
+            raise RuleError(f"{unit.id} cannot move to itself; give another place.")
+        return table.toward(where.point, origin, board.CONTACT), where.label
+    target = board.target_named(state, where.label) if where.kind == "named" else None
+    if target is not None and target.id not in state.destroyed:
+        shape = target.shape()
+        t = table.first_contact(origin, where.point, shape, board.BASE_RADIUS)
+        return (where.point if t is None else table.lerp(origin, where.point, t)), target.name
+    return where.point, where.label
+
+
+def waypoints(state: RaidState, unit: UnitState, order: Move) -> tuple[list[table.Point], str]:
+    """The turning points and end of a ``move`` order, each place read from the one before."""
+    points: list[table.Point] = []
+    here, label = unit.pos, ""
+    for text in (order.via, order.via2, order.to):
+        if text is None or not text.strip():
+            continue
+        here, label = destination(state, unit, text, here)
+        points.append(here)
+    return points, label
 
 
 def plan_move(
-    state: RaidState, unit: UnitState, waypoints: list[table.Point], assault: str | None = None
+    state: RaidState, unit: UnitState, points: list[table.Point], assault: str | None = None
 ) -> MovePlan:
-    """Measure a move of ``unit`` through ``waypoints``; RuleError if it cannot be made.
+    """Measure a move of ``unit`` through ``points``; RuleError if it cannot be made.
 
     ``assault`` is the id of the enemy being charged: the 6" rule does not apply to a move
     made to assault (Movement) and the target's own base is the goal, not an obstacle.
     """
-    step = speed(unit)
-    if step <= 0:
-        raise RuleError(f"{unit.id} is a {unit.kind} and never moves (Pillboxes).")
-    if unit.moved:
-        raise RuleError(
-            f"{unit.id} has already moved this turn; all its moves go in one order (Movement)."
-        )
-    if unit.actions < 1:
-        raise RuleError(f"{unit.id} has no actions left this turn (Unit Activation).")
+    problem = move_problem(unit)
+    if problem is not None:
+        raise RuleError(problem)
     scen = state.table
-    for point in waypoints:
+    for point in points:
         if not table.on_table(point, scen.width, scen.height, board.BASE_RADIUS):
             raise RuleError(
                 f"{point[0]:.1f},{point[1]:.1f} is off the {scen.width:g}\"x{scen.height:g}\" "
                 "table; pick a place on it."
             )
-    planned_pts = [unit.pos, *waypoints]
+    planned_pts = [unit.pos, *points]
     legs = [table.distance(a, b) for a, b in zip(planned_pts, planned_pts[1:])]
     planned = sum(legs)
     if planned < 0.05:
         raise RuleError(f"{unit.id} is already there; give a place at least 0.1\" away.")
-    cost = sum(table.legs_needed(leg, step) for leg in legs)
+    cost = sum(table.legs_needed(leg, speed(unit)) for leg in legs)
     if cost > unit.actions:
-        reach = f"{unit.actions * step:g}\""
+        reach = f"{unit.actions * speed(unit):g}\""
         how = f"{table.inches(planned)}" + (f" in {len(legs)} legs" if len(legs) > 1 else "")
         raise RuleError(
             f"{unit.id}: {how} - {plural(unit.actions, 'action')} move {reach} (Movement)."
         )
-    return _walk(state, unit, waypoints, planned, legs, step, assault)
+    return trace(state, unit, points, assault)
 
 
-def _walk(
-    state: RaidState,
-    unit: UnitState,
-    waypoints: list[table.Point],
-    planned: float,
-    legs: list[float],
-    step: float,
-    assault: str | None,
+def trace(
+    state: RaidState, unit: UnitState, points: list[table.Point], assault: str | None = None
 ) -> MovePlan:
-    """Follow the legs until something stops the base; refuse a move that cannot start."""
-    blockers = board.obstacles(state)
-    bodies: dict[str, table.Shape] = {
-        e.id: table.Circle(e.pos, board.BASE_RADIUS)
-        for e in state.alive() if e.side != unit.side and e.id != assault
-    }
-    zones = [] if assault else zone_units(state, unit)
+    """Follow the legs until something stops the base (no check of actions: the tape measure
+    uses it too); RuleError for a move that cannot start at all."""
     path = [unit.pos]
-    travelled_legs: list[float] = []
     stop: str | None = None
-    for goal in waypoints:
+    for goal in points:
         start = path[-1]
         span = table.distance(start, goal)
         if span < table.EPS:
             continue
-        best, why = 1.0, None
-        hit = table.first_contact_among(start, goal, blockers, board.BASE_RADIUS)
-        if hit is not None and hit.t < best:
-            best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
-        hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
-        if hit is not None and hit.t < best:
-            best, why = hit.t, f"stopped in contact with {hit.key}"
-        for enemy in zones:
-            if table.distance_to_segment(enemy.pos, start, goal) >= ENEMY_ZONE:
-                continue  # the path never comes within 6" of this enemy
-            if table.moving_away(start, goal, enemy.pos, AWAY_TOLERANCE):
-                continue
-            t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))
-            if t is not None and t < best:
-                gap = table.distance(start, enemy.pos)
-                if t <= table.EPS and table.measured(gap) < ENEMY_ZONE:
-                    raise RuleError(
-                        f"{unit.id} is {table.inches(gap)} from {enemy.id}: within 6\" it may "
-                        "only move directly away or assault (Movement)."
-                    )
-                best, why = t, f'stopped 6" from {enemy.id}'
+        best, why = _first_stop(state, unit, start, goal, assault)
         if why is None:
             path.append(goal)
-            travelled_legs.append(span)
             continue
         end = table.lerp(start, goal, max(0.0, best - BACK_OFF / span))
         if table.distance(start, end) > 0.01:
             path.append(end)
-            travelled_legs.append(table.distance(start, end))
         stop = why
         break
-    travelled = sum(travelled_legs)
+    friends = {u.id: u.pos for u in state.alive(unit.side) if u.id != unit.id}
+    path, blocker = table.clear_end(path, friends, board.CONTACT - 1e-3)
+    if blocker is not None:
+        stop = f"stopped short of {blocker}'s base (bases never overlap)"
+    legs = [table.distance(a, b) for a, b in zip(path, path[1:])]
+    travelled = sum(legs)
     if travelled <= 0.01:
         raise RuleError(f"{unit.id} cannot move that way: {stop} at once (Movement).")
-    cost = max(1, sum(table.legs_needed(leg, step) for leg in travelled_legs))
-    return MovePlan(unit.id, path, planned, travelled, cost, stop, travelled_legs)
+    planned = table.path_length([unit.pos, *points])
+    cost = max(1, sum(table.legs_needed(leg, speed(unit)) for leg in legs))
+    return MovePlan(unit.id, path, planned, travelled, cost, stop, legs)
+
+
+def _first_stop(
+    state: RaidState, unit: UnitState, start: table.Point, goal: table.Point, assault: str | None
+) -> tuple[float, str | None]:
+    """How far along ``start -> goal`` (0..1) the base is first stopped, and why."""
+    best, why = 1.0, None
+    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
+    bodies = board.bases(state, other(unit.side), leave_out=assault)
+    hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped in contact with {hit.key}"
+    for enemy in [] if assault else zone_units(state, unit):
+        if not table.beyond(table.distance(start, enemy.pos), ENEMY_ZONE):
+            continue  # already within 6": this enemy halted an earlier move, it may close in
+        if table.distance_to_segment(enemy.pos, start, goal) >= ENEMY_ZONE:
+            continue  # the leg never comes within 6" of this enemy
+        t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))
+        if t is not None and t < best:
+            best, why = t, f'stopped 6" from {enemy.id}'
+    return best, why
+
+
+def plan_order(state: RaidState, side: str, order: Move) -> MovePlan:
+    """Measure a ``move`` order as the resolver will carry it out (no confirmation check)."""
+    unit = state.own_unit(side, order.unit)
+    points, _ = waypoints(state, unit, order)
+    if not points:
+        raise RuleError("A move needs a place to go: to:<place>.")
+    return plan_move(state, unit, points)
+
+
+def at(point: table.Point) -> str:
+    """A stopping point as a player can send it back: ``41.2,30.1``."""
+    return f"{point[0]:.1f},{point[1]:.1f}"
+
+
+def cut_short(plan: MovePlan) -> str:
+    """The refusal of a move that would be cut short, with where it would stop."""
+    return (
+        f"{plan.unit} would stop after {table.inches(plan.travelled)} at {at(plan.end)}: "
+        f"{plan.stop} (Movement). Send to:{at(plan.end)}, or add confirm:yes."
+    )
 
 
 def carry_out(state: RaidState, unit: UnitState, plan: MovePlan, kind: str = "move") -> Mark:
     """Put the unit at the end of ``plan``, spend its actions and return the measured line."""
     spend(unit, plan.cost, "that move")
-    unit.x, unit.y = plan.path[-1]
+    unit.x, unit.y = plan.end
     unit.moved = True
     mark = Mark(kind=kind, points=list(plan.path), text=table.inches(plan.travelled),
                 side=faction(unit.side))
@@ -181,23 +249,22 @@ def faction(side: str) -> str:
 
 
 def move(state: RaidState, side: str, order: Move) -> list[Event]:
-    """Resolve a ``move`` order: measure, cut short where the rules say, and report."""
-    unit = state.own_unit(side, order.unit)
-    via = board.place(state, order.via, unit.pos) if order.via else None
-    goal = board.place(state, order.to, via.point if via else unit.pos)
-    if goal.kind == "unit" and goal.label == unit.id:
-        raise RuleError(f"{unit.id} cannot move to itself; give another place.")
-    plan = plan_move(state, unit, [p.point for p in (via, goal) if p is not None])
+    """Resolve a ``move`` order: measure, refuse a move cut short unless confirmed, report."""
+    plan = plan_order(state, side, order)
+    if plan.short and not order.confirm:
+        raise RuleError(cut_short(plan))
+    unit = state.unit(order.unit)
+    _, label = waypoints(state, unit, order)
     carry_out(state, unit, plan)
     text = (
-        f"{unit.id} moves {table.inches(plan.travelled)} → {goal.label} "
+        f"{unit.id} moves {table.inches(plan.travelled)} → {at(plan.end) if plan.short else label} "
         f"({plural(plan.cost, 'action')}, Movement)"
     )
     events = [Event(kind="move", text=text, rule="Movement", data={
         "unit": unit.id, "distance": round(plan.travelled, 2), "cost": plan.cost,
-        "to": [round(v, 2) for v in plan.path[-1]], "stop": plan.stop,
+        "to": [round(v, 2) for v in plan.end], "stop": plan.stop if plan.short else None,
     })]
-    if plan.stop:
+    if plan.short:
         events.append(Event(
             kind="stop", text=f"{unit.id} {plan.stop} (Movement)", rule="Movement",
             data={"unit": unit.id},

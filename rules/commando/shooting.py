@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rules.commando import board
 from rules.commando.actions import Mortar, Shoot
-from rules.commando.activation import plural, spend
+from rules.commando.activation import act_problem, plural, spend
 from rules.commando.movement import faction
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
@@ -46,11 +46,16 @@ class ShotPlan:
 
 
 def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: str) -> float:
-    """Range and arc checks shared by rifles and the mortar; returns the distance."""
+    """Actions, range and arc checks shared by rifles and the mortar; returns the distance."""
+    if shooter.kind == "searchlight":
+        raise RuleError(f"{shooter.id} is a searchlight and cannot shoot (Searchlights).")
     if shooter.shot:
         raise RuleError(
             f"{shooter.id} has already fired this turn; all its shots go in one order (Shooting)."
         )
+    problem = act_problem(shooter)
+    if problem is not None:
+        raise RuleError(problem)
     return check_line(shooter, target, order)
 
 
@@ -79,11 +84,29 @@ def check_line(shooter: UnitState, target: UnitState, order: str) -> float:
 
 
 def plan_shot(state: RaidState, side: str, order: Shoot) -> ShotPlan:
-    """Validate a ``shoot`` order and measure its modifiers."""
+    """Validate a ``shoot`` order and measure its modifiers (every check before a die)."""
     shooter = state.own_unit(side, order.unit)
     target = state.enemy_unit(side, order.target)
     gap = check_reach(state, shooter, target, "shooting")
+    count = order.shots if order.shots is not None else shooter.actions
+    if count > shooter.actions:
+        raise RuleError(f"{shooter.id} has {plural(shooter.actions, 'action')} left; "
+                        f"{plural(count, 'shot')} need {count}.")
     return measure_shot(state, shooter, target, gap)
+
+
+def check_mortar(state: RaidState, side: str, order: Mortar) -> tuple[UnitState, UnitState, float]:
+    """Validate a 2" mortar order (every check before the die): team, target, reach, actions."""
+    shooter = state.own_unit(side, order.unit)
+    if shooter.kind != "mortar":
+        teams = [u.id for u in state.alive(side) if u.kind == "mortar"] or ["none"]
+        raise RuleError(f"{shooter.id} has no 2\" mortar; mortar teams: {', '.join(teams)}.")
+    target = state.enemy_unit(side, order.target)
+    gap = check_reach(state, shooter, target, "mortar")
+    if shooter.actions < MORTAR_ACTIONS:
+        raise RuleError(f"{shooter.id} has {plural(shooter.actions, 'action')} left; "
+                        f"the 2\" mortar needs {MORTAR_ACTIONS}.")
+    return shooter, target, gap
 
 
 def measure_shot(state: RaidState, shooter: UnitState, target: UnitState, gap: float) -> ShotPlan:
@@ -117,8 +140,6 @@ def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
     plan = plan_shot(state, side, order)
     shooter, target = plan.shooter, plan.target
     count = order.shots if order.shots is not None else shooter.actions
-    if count < 1:
-        raise RuleError(f"{shooter.id} has no actions left to shoot with.")
     spend(shooter, count, f"{plural(count, 'shot')}")
     shooter.shot = True
     dice_rolled = [dice.die(6, f"{shooter.id} shoots {target.id}, d6") for _ in range(count)]
@@ -162,12 +183,7 @@ def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
 
 def mortar(state: RaidState, side: str, order: Mortar, dice: Dice) -> list[Event]:
     """Resolve a 2" mortar shot: two actions, one die, 5-6 eliminates with no save."""
-    shooter = state.own_unit(side, order.unit)
-    if shooter.kind != "mortar":
-        teams = [u.id for u in state.alive(side) if u.kind == "mortar"] or ["none"]
-        raise RuleError(f"{shooter.id} has no 2\" mortar; mortar teams: {', '.join(teams)}.")
-    target = state.enemy_unit(side, order.target)
-    gap = check_reach(state, shooter, target, "mortar")
+    shooter, target, gap = check_mortar(state, side, order)
     spend(shooter, MORTAR_ACTIONS, 'the 2" mortar')
     shooter.shot = True
     die = dice.die(6, f"{shooter.id} 2in mortar at {target.id}, d6")

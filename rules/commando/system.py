@@ -1,17 +1,19 @@
-"""The commando raid as a :class:`GameSystem`: setup, the order dispatcher and the turn.
+"""The commando raid as a :class:`GameSystem` on the system kit: each order declared once.
 
 Turns: the commandos take their whole turn first, then the Germans (the German reaction rules
-are not in the text, so the Germans are a second human player).  Each side's turn is a
-command part (officers direct, then one ``roll`` rolls every activation) and an actions part
-(moves, shots, mortar, assaults, demolitions, wire) closed by ``end``, which draws the table
-with the turn's measured lines.
+are not in the text, so the Germans are a second human player).  In a side's turn officers
+may ``direct``, each unit ``roll``s its activation one at a time (Activation Roll: "for each
+activated unit") and spends its actions (moves, shots, mortar, assaults, demolitions, wire);
+``end`` draws the table with the turn's measured lines.  The phase is ``command`` until the
+side's first roll and ``actions`` after it.  Legality lives in one place per order: the
+resolver's checks, which :mod:`rules.commando.menus` runs to build the offers.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from rules.commando import (
     activation, demolition, measuring, melee, menus, movement, scoring, shooting,
@@ -22,9 +24,11 @@ from rules.commando.actions import (
 from rules.commando.scenario import load_scenario
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
 from rules.commando.view import build_view
-from rules.core.contract import Action, Choice, Event, GameOptions, GameSystem, Step
+from rules.core.contract import Action, Event, GameOptions, GameSystem, Step
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.core.playout import PlayoutHints
 from rules.core.views import TableView
 
 SCENARIOS = ("st_nazaire", "training")
@@ -35,59 +39,22 @@ class CommandoOptions(GameOptions):
 
     turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
 
-Handler = Callable[[RaidState, str, Any, Dice], list[Event]]
+#: Orders given by units that have rolled (the table's phase is "actions" after a first roll).
+ACTIONS_PART = ("actions",)
 
 
-def _no_dice(fn: Callable[[RaidState, str, Any], list[Event]]) -> Handler:
-    return lambda state, side, order, dice: fn(state, side, order)
-
-
-def _roll(state: RaidState, side: str, order: Roll, dice: Dice) -> list[Event]:
-    return activation.roll(state, side, dice)
-
-
-def _end(state: RaidState, side: str, order: End, dice: Dice) -> list[Event]:
-    """End the side's turn: keep its measured lines for the snapshot, pass the table over."""
-    state.last_marks, state.marks = state.marks, []
-    if side == "germans":
-        state.turn += 1
-    state.side = other(side)
-    state.phase = "command"
-    activation.reset_turn(state)
-    text = f"{SIDE_NAMES[side]}' turn ends; {SIDE_NAMES[state.side]} next (Turns)"
-    if state.turn > state.max_turn:
-        text = f"{SIDE_NAMES[side]} end the last turn (Turns)"
-    return [Event(kind="end", text=text, rule="Turns", data={"turn": state.turn})]
-
-
-#: Orders of the actions part of a turn, with their handlers.
-ACTION_PART: dict[type[Action], Handler] = {
-    Move: _no_dice(movement.move),
-    Shoot: shooting.shoot,
-    Mortar: shooting.mortar,
-    Assault: melee.assault,
-    Demolish: demolition.demolish,
-    CutWire: _no_dice(demolition.cut_wire),
-    End: _end,
-}
-#: Orders of the command part.
-COMMAND_PART: dict[type[Action], Handler] = {
-    Direct: _no_dice(activation.direct),
-    Roll: _roll,
-}
-
-
-class CommandoRaid(GameSystem):
+class CommandoRaid(GameSystem[RaidState]):
     """A St Nazaire-style commando raid on a 48"x36" table, Commandos against Germans."""
 
     key = "commando"
     title = "Commando raid"
     sides = ("commandos", "germans")
+    side_names = SIDE_NAMES
     scenarios = SCENARIOS
     actions = ACTIONS
     state_model = RaidState
-
     options_model = CommandoOptions
+    playout_hints = PlayoutHints(options={"turns": 3})
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Lay out the table of ``scenario``; option ``turns`` shortens or lengthens the game."""
@@ -106,78 +73,118 @@ class CommandoRaid(GameSystem):
         event = Event(
             kind="setup",
             text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", {turns} turns. "
-                  "Commandos: direct with officers, then roll."),
+                  "Commandos: direct with officers, then roll each unit."),
             data={"scenario": scenario},
         )
         return self.make_step(state, [event], snapshot=True)
 
-    def apply(self, state: BaseModel, side: str, action: Action, dice: Dice) -> Step:
-        """Resolve one order on a copy of ``state``; the input is never changed."""
-        assert isinstance(state, RaidState)
-        if isinstance(action, Measure):
-            # The tape measure changes nothing and is open to both sides at any time.
-            events = measuring.measure(state, side, action)
-            return self.make_step(state.model_copy(deep=True), events)
-        if state.finished:
-            raise RuleError("The raid is over; start a new game to play again.")
-        if side != state.side:
-            raise RuleError(f"It is the {SIDE_NAMES[state.side]}' turn, not yours.")
-        part = COMMAND_PART if state.phase == "command" else ACTION_PART
-        handler = part.get(type(action))
-        if handler is None:
-            allowed = ", ".join(a.name for a in part)
-            when = "Before the activation roll" if state.phase == "command" else "After the roll"
-            raise RuleError(f"{when} the orders are: {allowed}.")
-        new = state.model_copy(deep=True)
-        events = handler(new, side, action, dice)
-        ended = isinstance(action, End)
-        if scoring.over(new):
-            new.finished = True
-            if new.marks:
-                new.last_marks, new.marks = new.marks, []
-            events.append(Event(kind="game_over", text=scoring.result(new), rule="Turns",
-                                data=scoring.scores(new)))
-        return self.make_step(new, events, snapshot=ended)
+    # -- the orders: each resolver with its phases and its legal offers ------------------------
 
-    def choices(
-        self, state: BaseModel, side: str, action: str, field: str, partial: dict[str, Any]
-    ) -> list[Choice]:
-        """Autocomplete: units that can act, places and targets with their distances."""
-        assert isinstance(state, RaidState)
-        return menus.choices(state, side, action, field, partial)
+    @order(Direct, offers=menus.direct_offers)
+    def direct(self, ctx: Ctx[RaidState], action: Direct) -> None:
+        """Officers: a unit that has not activated gives +1 to a friend within 6"."""
+        ctx.extend(activation.direct(ctx.state, ctx.side, action))
 
-    def legal_actions(self, state: BaseModel, side: str) -> list[Action]:
-        """Orders ``side`` may give now (checked, no dice rolled)."""
-        assert isinstance(state, RaidState)
-        return menus.legal_actions(state, side)
+    @order(Roll, offers=menus.roll_offers)
+    def roll(self, ctx: Ctx[RaidState], action: Roll) -> None:
+        """Activation Roll, one unit at a time (or every unit not yet rolled, in turn)."""
+        ctx.extend(activation.roll(ctx.state, ctx.side, action, ctx.dice))
 
-    def waiting_on(self, state: BaseModel) -> list[str]:
+    @order(Move, phases=ACTIONS_PART, offers=menus.move_offers)
+    def move(self, ctx: Ctx[RaidState], action: Move) -> None:
+        """Movement: up to three straight legs, refused if cut short unless confirmed."""
+        ctx.extend(movement.move(ctx.state, ctx.side, action))
+
+    # Pillboxes shoot without a roll, so shooting is open before the first roll too.
+    @order(Shoot, offers=menus.shoot_offers)
+    def shoot(self, ctx: Ctx[RaidState], action: Shoot) -> None:
+        """Shooting: all of a unit's shots together, then the target's saves."""
+        ctx.extend(shooting.shoot(ctx.state, ctx.side, action, ctx.dice))
+
+    @order(Mortar, phases=ACTIONS_PART, offers=menus.mortar_offers)
+    def mortar(self, ctx: Ctx[RaidState], action: Mortar) -> None:
+        """2" Mortar: two actions, 5-6 eliminates with no save."""
+        ctx.extend(shooting.mortar(ctx.state, ctx.side, action, ctx.dice))
+
+    @order(Assault, phases=ACTIONS_PART, offers=menus.assault_offers)
+    def assault(self, ctx: Ctx[RaidState], action: Assault) -> None:
+        """Hand to Hand: charge into contact, best of two dice against one."""
+        ctx.extend(melee.assault(ctx.state, ctx.side, action, ctx.dice))
+
+    @order(Demolish, phases=ACTIONS_PART, offers=menus.demolish_offers)
+    def demolish(self, ctx: Ctx[RaidState], action: Demolish) -> None:
+        """Demolition: two actions in contact, 4-6 destroys the target."""
+        ctx.extend(demolition.demolish(ctx.state, ctx.side, action, ctx.dice))
+
+    @order(CutWire, phases=ACTIONS_PART, offers=menus.cut_wire_offers)
+    def cut_wire(self, ctx: Ctx[RaidState], action: CutWire) -> None:
+        """Barbed Wire: a unit touching a section removes it with two actions."""
+        ctx.extend(demolition.cut_wire(ctx.state, ctx.side, action))
+
+    @order(End, offers=menus.end_offers)
+    def end(self, ctx: Ctx[RaidState], action: End) -> None:
+        """Turns: keep the side's measured lines for the snapshot, pass the table over."""
+        state, side = ctx.state, ctx.side
+        state.last_marks, state.marks = state.marks, []
+        if side == "germans":
+            state.turn += 1
+        state.side = other(side)
+        state.phase = "command"
+        activation.reset_turn(state)
+        text = f"{SIDE_NAMES[side]}' turn ends; {SIDE_NAMES[state.side]} next (Turns)"
+        if state.turn > state.max_turn:
+            text = f"{SIDE_NAMES[side]} end the last turn (Turns)"
+        ctx.say("end", text, "Turns", turn=state.turn)
+        ctx.snapshot = True
+
+    @order(Measure, offers=menus.measure_offers)
+    def measure(self, ctx: Ctx[RaidState], action: Measure) -> None:
+        """The tape measure: read-only, for anyone at any time."""
+        ctx.extend(measuring.measure(ctx.state, ctx.side, action))
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def after_order(self, ctx: Ctx[RaidState], action: Action) -> None:
+        """The raid ends after the last turn, with no commando left or every target blown."""
+        state = ctx.state
+        if state.finished or not scoring.over(state):
+            return
+        state.finished = True
+        if state.marks:
+            state.last_marks, state.marks = state.marks, []
+        ctx.say("game_over", scoring.result(state), "Turns", **scoring.scores(state))
+        ctx.snapshot = True
+
+    def phase_of(self, state: RaidState) -> str:
+        """``command`` until the side's first activation roll of the turn, then ``actions``."""
+        return state.phase
+
+    def phase_title(self, state: RaidState) -> str:
+        """As players read it."""
+        return "before any roll" if state.phase == "command" else "actions"
+
+    def label(self, state: RaidState, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        """Distances, what a move costs and where it really stops, what a shot needs."""
+        return menus.label(state, side, action, field, value, partial)
+
+    def waiting_on(self, state: RaidState) -> list[str]:
         """The side whose turn it is, none once the raid is over."""
-        assert isinstance(state, RaidState)
         return [] if state.finished else [state.side]
 
-    def turn_part(self, state: BaseModel) -> str:
+    def turn_part(self, state: RaidState) -> str:
         """e.g. ``Turn 2/8 · Commandos · actions``."""
-        assert isinstance(state, RaidState)
         part = "command" if state.phase == "command" else "actions"
         return f"Turn {min(state.turn, state.max_turn)}/{state.max_turn} · " \
                f"{SIDE_NAMES[state.side]} · {part}"
 
-    def status(self, state: BaseModel) -> list[str]:
+    def status(self, state: RaidState) -> list[str]:
         """Turn, whose turn, actions left per unit, targets, losses and the standing."""
-        assert isinstance(state, RaidState)
         lines = [self.turn_part(state)]
         if state.finished:
             lines.append(scoring.result(state))
-        elif state.phase == "command":
-            officers = [u.id for u in state.alive(state.side) if u.officer]
-            lines.append(
-                f"Officers may direct ({', '.join(officers)}), then roll."
-                if officers else "Roll activation."
-            )
         else:
-            left = [f"{u.id} {u.actions}" for u in state.alive(state.side) if u.actions]
-            lines.append("Actions left: " + (", ".join(left) or "none; end the turn"))
+            lines += _turn_lines(state)
         blown = [t.name for t in state.table.targets if t.id in state.destroyed]
         lines.append(f"Targets destroyed {len(blown)}/{len(state.table.targets)}"
                      + (f": {', '.join(blown)}" if blown else ""))
@@ -186,12 +193,25 @@ class CommandoRaid(GameSystem):
         lines.append(scoring.standing(state))
         return lines
 
-    def view(self, state: BaseModel) -> TableView:
+    def view(self, state: RaidState) -> TableView:
         """The table snapshot: terrain, bases, arcs, ranges and the last measured lines."""
-        assert isinstance(state, RaidState)
         return build_view(state)
 
-    def result(self, state: BaseModel) -> str | None:
+    def result(self, state: RaidState) -> str | None:
         """The result line once the raid is over."""
-        assert isinstance(state, RaidState)
         return scoring.result(state) if state.finished else None
+
+
+def _turn_lines(state: RaidState) -> list[str]:
+    """Who may still roll (officers may direct first) and the actions left."""
+    lines = []
+    to_roll = activation.rollable(state, state.side)
+    officers = [u.id for u in to_roll if u.officer]
+    if officers:
+        lines.append(f"Officers may direct: {', '.join(officers)}")
+    if to_roll:
+        lines.append("To roll: " + ", ".join(u.id for u in to_roll))
+    if state.phase == "actions" or any(u.actions for u in state.alive(state.side)):
+        left = [f"{u.id} {u.actions}" for u in state.alive(state.side) if u.actions]
+        lines.append("Actions left: " + (", ".join(left) or "none"))
+    return lines

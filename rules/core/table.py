@@ -469,6 +469,51 @@ def legs_needed(leg: float, step: float) -> int:
     return max(1, math.ceil(leg / step - 1e-9))
 
 
+def clear_end(
+    path: Sequence[Point], centres: Mapping[str, Point], clearance: float
+) -> tuple[list[Point], str | None]:
+    """``path`` shortened, if needed, so that its end is at least ``clearance`` from every
+    centre in ``centres`` (bases that may be passed through but not stopped on).
+
+    The end is moved back along the path to the last point that is clear; the key of the
+    centre that pushed it back is returned (None when the end was clear already).
+    """
+    points = list(path)
+    blocker: str | None = None
+    while len(points) >= 2:
+        a, b = points[-2], points[-1]
+        t, key = _last_clear(a, b, centres, clearance)
+        blocker = key or blocker
+        if t is None:
+            points.pop()  # the whole leg ends on bases: go back to the turn before it
+            continue
+        if t < 1.0:
+            points[-1] = lerp(a, b, t)
+        return points, blocker
+    return points, blocker
+
+
+def _last_clear(
+    a: Point, b: Point, centres: Mapping[str, Point], clearance: float
+) -> tuple[float | None, str | None]:
+    """The largest ``t`` in (0, 1] where ``a + t*(b-a)`` is clear of every centre, and the key
+    of the last centre that moved it back; ``None`` when no such ``t`` beyond 0 exists."""
+    d = sub(b, a)
+    spans: dict[str, tuple[float, float]] = {}
+    for key, centre in centres.items():
+        roots = _circle_roots(a, d, centre, clearance)
+        if len(roots) == 2:
+            spans[key] = (min(roots), max(roots))
+    t, blocker, margin = 1.0, None, 1e-4 / max(length(d), EPS)
+    moved = True
+    while moved:
+        moved = False
+        for key, (lo, hi) in spans.items():
+            if lo + EPS < t < hi - EPS:
+                t, blocker, moved = lo - margin, key, True
+    return (t, blocker) if t > margin else (None, blocker)
+
+
 def toward(a: Point, b: Point, dist: float) -> Point:
     """The point ``dist`` inches from ``a`` toward ``b`` (``b`` itself if nearer)."""
     span = distance(a, b)

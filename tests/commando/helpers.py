@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.commando import SYSTEM
+from rules.commando.activation import reset_turn
 from rules.commando.state import RaidState
 from rules.core.contract import Step
 from rules.core.dice import ScriptedDice, SeededDice
@@ -26,17 +27,21 @@ def arrange(
 ) -> RaidState:
     """A training-table state with only the units in ``keep``, at those places.
 
-    With ``actions`` the turn is already rolled (actions part) and units hold those actions.
+    With ``actions`` the units named have rolled and hold those actions (the others have not
+    rolled yet).
     """
     state = setup(scenario)
     state.units = [u for u in state.units if u.id in keep]
     for unit in state.units:
         unit.x, unit.y = keep[unit.id]
     state.side = side  # type: ignore[assignment]
+    reset_turn(state)  # the start of that side's turn: its pillboxes have their shot
     if actions is not None:
         state.phase = "actions"
         for unit in state.units:
-            unit.actions = actions.get(unit.id, 0)
+            if unit.id in actions:
+                unit.actions = actions[unit.id]
+                unit.score = None if unit.static else unit.actions
     return state
 
 

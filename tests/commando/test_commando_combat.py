@@ -77,8 +77,7 @@ def test_pillbox_only_from_within_3_inches_at_minus_one() -> None:
 
 def test_pillbox_fires_once_in_its_180_degree_arc() -> None:
     """Pillboxes: one shooting action, a 180 degree arc (PB1 faces south)."""
-    state = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans")
-    rolled = order(state, "roll").state
+    rolled = arrange({"PB1": (24, 20), "A1": (24, 12), "D1": (24, 26)}, side="germans")
     with pytest.raises(RuleError, match="outside PB1's 180° arc"):
         order(rolled, "shoot", unit="PB1", target="D1")
     step = order(rolled, "shoot", unit="PB1", target="A1", dice=[6, 1])
@@ -213,3 +212,25 @@ def test_gun_emplacements_are_targets_that_never_fire() -> None:
     state = arrange({"D1": (44, 5.5), "T1": (2, 20)}, actions={"D1": 2})
     step = order(state, "demolish", unit="D1", target="gun", dice=[6])
     assert "gun" in step.state.destroyed
+
+
+def test_a_shooter_touching_a_wall_is_not_in_the_building() -> None:
+    """Shooting: "-1 if the target unit in cover": a shooter whose base only touches the hut's
+    wall fires through the hut, so the target behind it has its cover; a shooter standing in
+    the hut fires out of it, and the target beyond has none."""
+    touching = arrange({"A1": (19.6, 22), "G1": (25, 22)}, actions={"A1": 1})
+    step = order(touching, "shoot", unit="A1", target="G1", dice=[4])
+    assert 'A1 shoots G1 at 5.4", in Hut (Shooting)' in texts(step)
+    assert "🎲 4 -1 cover: need 5+ → 0 hits" in texts(step)
+    inside = arrange({"A1": (22, 22), "G1": (25, 22)}, actions={"A1": 1})
+    step = order(inside, "shoot", unit="A1", target="G1", dice=[4, 4])
+    assert "🎲 4: need 4+ → 1 hit" in texts(step)
+
+
+def test_searchlights_are_assaulted_like_any_other_unit() -> None:
+    """Searchlights "can be eliminated just like any other unit": hand to hand too (only
+    pillboxes are spared), and the charge ignores the 6" halt like any assault."""
+    state = arrange({"A1": (40, 34), "SL1": (46, 34)}, actions={"A1": 1})
+    step = order(state, "assault", unit="A1", target="SL1", dice=[5, 2, 3])
+    assert not step.state.unit("SL1").alive
+    assert "SL1 eliminated, no save (Hand to Hand)" in texts(step)

@@ -26,24 +26,44 @@ TRANSCRIPT = [
 DICE = [5] * 8 + [6] + [6] * 11 + [6, 2]
 
 
-async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
-    """Orders with places by name and x,y; a refusal with the figure; snapshots after turns."""
+async def run(tmp_path: Path, script: list[str], dice: list[int]) -> tuple[int, str, Console]:
+    """Play ``script`` in the console on a real SQLite file; (refusals, transcript, console)."""
     settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
-    service = await Service.open(settings, dice_source=ScriptedDiceSource(DICE))
+    service = await Service.open(settings, dice_source=ScriptedDiceSource(dice))
     out: list[str] = []
     try:
         console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        refused = await console.run_script(TRANSCRIPT)
+        refused = await console.run_script(script)
     finally:
         await service.close()
-    text = "\n".join(out)
+    return refused, "\n".join(out), console
+
+
+async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
+    """Orders with places by name and x,y; a refusal with the figure; snapshots after turns."""
+    refused, text, console = await run(tmp_path, TRANSCRIPT, DICE)
     assert refused == 1, text
     assert 'O1 directs A1 2.0": +1 (Officers)' in text
     assert "A1: 🎲 5 +1 officer = 6 → 3 actions" in text
-    assert 'D1 moves 2.6" → caisson (1 action, Movement)' in text
+    assert 'D1 moves 2.6" → Dock gate (caisson) (1 action, Movement)' in text
     assert 'D2: 25.7" - 3 actions move 18" (Movement).' in text
     assert "🎲 6 need 4+ → 💥 BANG! Dock gate (caisson) destroyed" in text
     assert 'PB2 shoots D2 at 6.4" (Shooting)' in text
     assert "D2 saves 🎲 2: need 4+ → 1 fail: eliminated" in text
     assert len(console.snapshots) >= 3  # the opening table and one per side's turn
     assert all(path.exists() for path in console.snapshots)
+
+
+async def test_a_spectator_may_measure(tmp_path: Path) -> None:
+    """The tape measure is read-only: anyone watching may use it, seated or not; it stores
+    nothing, and other orders still need a seat."""
+    refused, text, _ = await run(tmp_path, [
+        "@alice /game new system:commando",
+        "@alice /game join side:commandos",
+        "@carol /commando measure unit:D2 to:pumphouse",
+        "@carol /commando roll",
+    ], [5] * 20)
+    assert refused == 1, text
+    assert '📏 D2 → Pump house: 6.7" to contact' in text
+    assert 'stopped 6" from PB2' in text  # where a move there would really stop
+    assert "not seated" in text

@@ -15,7 +15,8 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.core.registry import get
 from rules.core.views import TableView
-from tests.commando.driver import check_invariants, play
+from rules.core.playout import play
+from tests.commando.checks import check_invariants, check_step
 from tests.commando.helpers import arrange, order, setup, texts
 
 
@@ -52,7 +53,7 @@ def test_turn_order_commandos_then_germans_with_snapshots() -> None:
     step = order(state, "end")
     assert step.snapshot and step.waiting_on == ["germans"]
     assert step.state.turn == 1 and step.state.phase == "command"
-    with pytest.raises(RuleError, match="It is the Germans' turn"):
+    with pytest.raises(RuleError, match="It is not your turn: waiting on Germans"):
         order(step.state, "roll", side="commandos", dice=[1])
     state = order(step.state, "roll", dice=[4]).state
     step = order(state, "end")
@@ -69,7 +70,7 @@ def test_last_turn_ends_the_game_with_a_result() -> None:
     step = order(state, "end")
     assert step.game_over and step.waiting_on == []
     assert step.result == "Draw 0-0: 0 targets destroyed, 0 commando and 0 German units lost."
-    with pytest.raises(RuleError, match="raid is over"):
+    with pytest.raises(RuleError, match="The game is over: Draw"):
         order(step.state, "roll")
 
 
@@ -100,6 +101,8 @@ def test_status_lines() -> None:
     assert "Actions left: A1 2, D1 1" in lines
     assert "Targets destroyed 0/2" in lines
     assert all(len(line) <= 60 for line in lines)
+    fresh = SYSTEM.status(arrange({"O1": (20, 4), "A1": (24, 4), "G1": (24, 30)}))
+    assert fresh[1:3] == ["Officers may direct: O1", "To roll: O1, A1"]
 
 
 def test_choices_show_places_in_reach_with_distances() -> None:
@@ -107,17 +110,17 @@ def test_choices_show_places_in_reach_with_distances() -> None:
     state = arrange({"A1": (24, 4), "D1": (26, 4), "G1": (24, 30)}, actions={"A1": 1})
     got = SYSTEM.choices(state, "commandos", "move", "to", {"unit": "A1"})
     labels = [c.label for c in got]
-    assert 'Landing (2.0")' in labels
-    assert 'D1 Demolition party (2.0")' in labels
+    assert 'Landing · 2.0", 1 action' in labels
     assert all("G1" not in label for label in labels)  # 26" away, out of reach
-    assert 'S:6 (6.0" S)' in labels and all(not c.value.startswith("N:") for c in got)
+    assert 'S:6 · 6.0", 1 action' in labels and all(not c.value.startswith("N:") for c in got)
     units = SYSTEM.choices(state, "commandos", "move", "unit", {})
     assert [c.value for c in units] == ["A1"]
     targets = SYSTEM.choices(
         arrange({"A1": (24, 20), "G1": (24, 30), "HT1": (30, 20)}, actions={"A1": 1}),
         "commandos", "shoot", "target", {"unit": "A1"})
-    assert [(c.value, c.label) for c in targets] == [
-        ("HT1", 'HT1 Half-track (6.0")'), ("G1", 'G1 Infantry (10.0")')]
+    assert sorted((c.value, c.label) for c in targets) == [
+        ("G1", 'G1 Infantry · 10.0", -1 over 6": need 5+'),
+        ("HT1", 'HT1 Half-track · 6.0", -1 armoured: need 5+')]
     st_naz = setup("st_nazaire")
     assert len(SYSTEM.choices(st_naz, "commandos", "move", "to", {})) <= 25
 
@@ -187,23 +190,27 @@ def test_garbage_orders_raise_rule_error_and_change_nothing(
     assert state.model_dump_json() == before
 
 
-def test_thirty_random_games_play_to_the_end() -> None:
-    """Random-legal driver: 30 games to the end (24 on the training table, 6 short raids on
-    the St Nazaire table), invariants checked after every order."""
-    games = [(seed, "training", None) for seed in range(24)]
-    games += [(seed, "st_nazaire", 3) for seed in range(100, 106)]
+def test_random_games_play_to_the_end_with_the_invariants() -> None:
+    """The kit's random legal player (``rules.core.playout.play``): games on both tables to
+    the end, every offered order accepted, the commando invariants checked after each."""
     lengths = []
-    for seed, scenario, turns in games:
-        state, orders = play(seed, scenario=scenario, turns=turns, replay_every=7)
-        assert state.finished
-        lengths.append(orders)
-    assert len(lengths) == 30 and min(lengths) > 5
+    for seed in range(12):
+        game = play(SYSTEM, seed, check=check_step, keep_steps=False)
+        assert game.final is not None and SYSTEM.result(game.final) is not None
+        lengths.append(game.orders)
+    assert min(lengths) > 5
 
 
 def test_a_full_length_raid_plays_to_the_end() -> None:
-    """Random-legal driver: a whole 8-turn St Nazaire raid."""
-    state, _ = play(2026)
-    assert state.finished and state.max_turn == 8
+    """Random legal play: a whole 8-turn St Nazaire raid (the scenario's own length)."""
+    from rules.core.playout import PlayoutHints
+
+    class FullLength(type(SYSTEM)):  # type: ignore[misc]
+        playout_hints = PlayoutHints()
+
+    game = play(FullLength(), 2026, scenario="st_nazaire", check=check_step, keep_steps=False)
+    assert game.final is not None and game.final.max_turn == 8  # type: ignore[attr-defined]
+    assert SYSTEM.result(game.final) is not None
 
 
 def test_target_choices_respect_the_pillbox_arc() -> None:
@@ -218,7 +225,7 @@ def test_direct_choices_list_friends_within_6_inches() -> None:
     """Officers: autocomplete offers friends within 6" of the officer, never the officer."""
     state = arrange({"O1": (20, 4), "A1": (24, 4), "D1": (27, 4), "G1": (24, 30)})
     got = SYSTEM.choices(state, "commandos", "direct", "unit", {"officer": "O1"})
-    assert [(c.value, c.label) for c in got] == [("A1", 'A1 Assault party (4.0")')]
+    assert [(c.value, c.label) for c in got] == [("A1", 'A1 Assault party · 4.0"')]
     assert [c.value for c in SYSTEM.choices(state, "commandos", "direct", "officer", {})] == ["O1"]
 
 
@@ -235,7 +242,7 @@ def test_measure_is_a_read_only_tape_for_either_side() -> None:
     assert 'Shoot: -1 over 6": need 5+ (Shooting)' in texts(far)
     assert "2 actions" in texts(far)
     places = SYSTEM.choices(state, "germans", "measure", "to", {"unit": "A1"})
-    assert places[0].label == 'HT1 Half-track (5.0")'
+    assert places[0].label == 'HT1 Half-track · 5.0"'
 
 
 def test_measure_to_a_target_is_to_contact() -> None:
