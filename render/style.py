@@ -290,8 +290,10 @@ class Canvas:
         canvas = cls.__new__(cls)
         canvas.width = image.width // SCALE
         canvas.height = image.height // SCALE
+        canvas.origin = (0.0, 0.0)
         canvas.image = image
         canvas.draw = ImageDraw.Draw(image)
+        canvas.texts = []
         return canvas
 
     def paste(self, patch: Image.Image, x: float, y: float) -> None:
