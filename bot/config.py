@@ -16,7 +16,16 @@ REFEREE_SHARDS         comma-separated shard ids this process runs      (all of 
                        (needs REFEREE_SHARD_COUNT)
 REFEREE_LOG_LEVEL      DEBUG, INFO, WARNING, ERROR                       INFO
 REFEREE_SNAPSHOT_DIR   where the console writes map snapshots            ./snapshots
+REFEREE_RATE_LIMITS    true/false: refuse floods with "slow down"        on with a Discord
+                       (per user and per channel, orders and renders)    token, else off
+REFEREE_MAX_OPEN_GAMES active games one user may have started at once    3
+REFEREE_INTERACTION_   how long replies are kept to answer a repeated    48
+RETENTION_HOURS        delivery of the same interaction
 =====================  ===============================================  ====================
+
+Why the rate limits are off without a token: the console and the tests are one local person
+(or program) at the keyboard playing hundreds of orders a second; on Discord every user is a
+stranger, so a Discord bot limits them unless told otherwise.
 """
 
 from __future__ import annotations
@@ -41,6 +50,21 @@ class Settings(BaseSettings):
     snapshot_dir: Path = Path("./snapshots")
     shard_count: int | None = Field(default=None, ge=1)
     shards: Annotated[list[int] | None, NoDecode] = None
+    rate_limits: bool | None = None
+    #: Orders (and renders) per minute: each user, each channel (token buckets).
+    user_orders_per_minute: int = Field(default=30, ge=1)
+    channel_orders_per_minute: int = Field(default=60, ge=1)
+    user_renders_per_minute: int = Field(default=10, ge=1)
+    channel_renders_per_minute: int = Field(default=20, ge=1)
+    max_open_games: int = Field(default=3, ge=1)
+    interaction_retention_hours: int = Field(default=48, ge=1)
+    #: Standing (``anytime``) orders one side may give in a row before the game moves on.
+    standing_orders_in_a_row: int = Field(default=3, ge=1)
+
+    @property
+    def limits_on(self) -> bool:
+        """Whether rate limits apply: as set, else on exactly when running on Discord."""
+        return self.rate_limits if self.rate_limits is not None else self.discord_token is not None
 
     @field_validator("guild_ids", "shards", mode="before")
     @classmethod

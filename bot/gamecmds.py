@@ -9,10 +9,11 @@ from typing import Any
 
 from bot import replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
-from bot.service import LiveGame, Service, new_seed
+from bot.pipeline import (
+    Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
+)
 from bot.store import GameRow, StepRow
 from rules.core import registry
-from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
 
@@ -20,50 +21,13 @@ EXPORT_FORMAT = "referee-log/1"
 DEFAULT_LOG_LINES = 10
 
 
-def read_options(svc: Service, inv: Invocation) -> dict[str, Any]:
-    """Check and convert the options of a /game or /mod command against its spec."""
-    group, name = inv.command
-    spec = next(g for g in svc.groups if g.name == group).command(name)
-    assert spec is not None
-    known = {o.name: o for o in spec.options}
-    for key in inv.options:
-        if key not in known:
-            allowed = ", ".join(known) or "no options"
-            raise RuleError(f"/{group} {name} has no option '{str(key)[:40]}'; it takes: {allowed}.")
-    out: dict[str, Any] = {}
-    for option in spec.options:
-        value = inv.options.get(option.name)
-        if value is None or value == "":
-            if option.required:
-                raise RuleError(f"/{group} {name} needs {option.name}: ({option.description}).")
-            continue
-        out[option.name] = _convert(option, value)
-    return out
+def read_options(svc: Pipeline, inv: Invocation) -> dict[str, Any]:
+    """The options of a /game or /mod command, as the service checked and converted them
+    (``bot/options.py``: the one parse path of every command)."""
+    return dict(inv.options)
 
 
-def _convert(option: OptionSpec, value: Any) -> Any:
-    if option.kind == "user":
-        return value
-    if option.kind == "int":
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            raise RuleError(f"{option.name} must be a whole number, not '{str(value)[:40]}'.") from None
-        if option.minimum is not None and number < option.minimum:
-            raise RuleError(f"{option.name} must be at least {option.minimum}.")
-        if option.maximum is not None and number > option.maximum:
-            raise RuleError(f"{option.name} must be at most {option.maximum}.")
-        return number
-    text = str(value).strip()
-    limit = MAX_TEXT_LENGTH if option.kind == "text" else MAX_OPTION_LENGTH
-    if len(text) > limit:
-        raise RuleError(f"{option.name} is {len(text)} characters long; at most {limit} are accepted.")
-    if option.kind == "enum" and text not in option.choices:
-        raise RuleError(f"{option.name} must be one of {', '.join(option.choices)}, not '{text[:40]}'.")
-    return text
-
-
-def status_reply(svc: Service, game: LiveGame, *, public: bool = False) -> Reply:
+def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Reply:
     """Turn, phase, seats, who acts and what they can do."""
     system = game.system
     lines = [f"**{system.title}** — {game.row.scenario} (step #{game.row.head_seq})"]
@@ -76,7 +40,7 @@ def status_reply(svc: Service, game: LiveGame, *, public: bool = False) -> Reply
     return Reply(text="\n".join(lines), fields=fields, ephemeral=not public)
 
 
-async def cmd_new(svc: Service, inv: Invocation) -> Reply:
+async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game new system: [scenario:] [options:]``."""
     opts = read_options(svc, inv)
     existing = await svc.live_game(inv.channel_id)
@@ -84,6 +48,12 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
         raise RuleError(
             f"This channel already has a {existing.system.title} game; a moderator or its "
             "players end it with /game end, or start another in a thread."
+        )
+    cap = svc.settings.max_open_games
+    if not inv.is_moderator and await svc.store.open_games_by(inv.user_id) >= cap:
+        raise RuleError(
+            f"You already started {cap} games that are still open (the most one player may); "
+            "end one with /game end first."
         )
     system = registry.get(opts["system"])
     scenario = opts.get("scenario") or system.scenarios[0]
@@ -99,48 +69,37 @@ async def cmd_new(svc: Service, inv: Invocation) -> Reply:
         dice_counter=0, head_seq=0, state_json="{}", last_mention=None,
         created_by=inv.user_id, created_at="",
     )
-    dice = svc.dice_for(draft)
+    run = svc.dice_run(draft)
+    dice = run.take()
     step = system.setup(scenario, game_options, dice)
-    state_json = step.state.model_dump_json()
-    async with svc.store.transaction() as db:
-        game_id = await db.create_game(
-            channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
-            scenario=scenario, options=game_options, seed=seed, seed_hash=digest,
-            state_json=state_json, created_by=inv.user_id,
-        )
-        db.insert_step(
-            StepRow(
-                game_id=game_id, seq=0, parent_seq=None, kind="setup", actor_id=inv.user_id,
-                actor_name=inv.user_name, dice=dice.rolls, events=step.events,
-                state_json=state_json, reveals=step.reveals, snapshot=True,
-                turn_part=step.turn_part,
-            )
-        )
-        db.set_head(game_id, 0, state_json, dice_counter=svc.dice_counter_after(draft, dice))
-        sides = ", ".join(system.sides)
-        seating = f"Sides: {sides}. Take one with /game join side:…"
-        if len(system.sides) == 1:
-            # A solitaire game has one player: whoever starts it (issue 12, point 14).
-            db.set_seat(game_id, system.sides[0], inv.user_id, inv.user_name)
-            db.set_last_mention(game_id, svc.mention_key(step.waiting_on, step.turn_part))
-            seating = f"🪑 @{inv.user_name} takes {system.sides[0]} (solitaire)."
+    run.keep(dice)
+    sides = ", ".join(system.sides)
+    seating = f"Sides: {sides}. Take one with /game join side:…"
+    seats: list[SeatChange] = []
+    if len(system.sides) == 1:
+        # A solitaire game has one player: whoever starts it (issue 12, point 14).
+        seats = [SeatChange("join", inv.user_id, inv.user_name, system.sides[0])]
+        seating = f"🪑 @{inv.user_name} takes {system.sides[0]} (solitaire)."
+
+    def build(game_id: int) -> Reply:
         lines = [
             f"🎲 New game: **{system.title}** — {scenario}",
             f"Dice seed hash: `{digest}` (the seed is revealed at /game end).",
             seating,
             *replies.event_lines(step.events),
         ]
-        reply = Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
-        if inv.interaction_id:
-            db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
-    if svc.dice_source is not None:
-        svc.dice_source.commit(dice)
-    await svc.reload(inv.channel_id)
-    return reply
+        return Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
+
+    outcome = Outcome(step=step, dice=dice, action=None, side=None, kind="setup")
+    return await svc.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
 
 
-async def cmd_join(svc: Service, inv: Invocation) -> Reply:
-    """``/game join side:``: take a free side (one user may hold every side: hot-seat)."""
+async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game join side:``: take a free side.
+
+    One user may hold several sides (hot-seat) only in a game they started; a user a
+    moderator kicked may sit again only when a moderator seats them (issue 14).
+    """
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     side = opts["side"].lower()
@@ -151,41 +110,49 @@ async def cmd_join(svc: Service, inv: Invocation) -> Reply:
         if holder.user_id == inv.user_id:
             raise RuleError(f"You already hold {side}.")
         raise RuleError(f"{side} is held by @{holder.user_name}; a moderator can reseat it with /mod seat.")
+    if game.kicked(inv.user_id):
+        raise RuleError("A moderator removed you from this game; only a moderator can seat you again (/mod seat).")
+    held = game.sides_of(inv.user_id)
+    if held and game.row.created_by != inv.user_id:
+        raise RuleError(
+            f"You already hold {', '.join(held)}; only the player who started a game may hold "
+            "several sides (hot-seat). A moderator can seat you with /mod seat."
+        )
     waiting = game.system.waiting_on(game.state)
     part = game.system.turn_part(game.state)
-    async with svc.store.transaction() as db:
-        db.set_seat(game.row.id, side, inv.user_id, inv.user_name)
-        if side in waiting:
-            # The new player is pinged now, so the next step of this turn-part is not.
-            db.set_last_mention(game.row.id, svc.mention_key(waiting, part))
-    game = await svc.reload(inv.channel_id)
-    assert game is not None
     lines = [f"🪑 @{inv.user_name} takes {side}."]
     mentions = []
     if side in waiting:
         lines.append(f"➡️ {part}: your move, @{inv.user_name}.")
         mentions = [inv.user_id]
-    free = [s for s in game.system.sides if game.holder(s) is None]
+    free = [s for s in game.system.sides if game.holder(s) is None and s != side]
     if free:
         lines.append(f"Still free: {', '.join(free)}.")
-    return await svc.remember(inv, game.row.id, Reply(text="\n".join(lines), mentions=mentions))
+    change = Change(
+        seats=[SeatChange("join", inv.user_id, inv.user_name, side)],
+        # The new player is pinged now, so the next step of this turn-part is not.
+        mention_key=svc.mention_key(waiting, part) if side in waiting else None,
+    )
+    reply = Reply(text="\n".join(lines), mentions=mentions)
+    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
+    return reply
 
 
-async def cmd_leave(svc: Service, inv: Invocation) -> Reply:
+async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game leave``: give up every seat you hold."""
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game.")
-    async with svc.store.transaction() as db:
-        db.remove_seats(game.row.id, inv.user_id)
-    await svc.reload(inv.channel_id)
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
-    return await svc.remember(inv, game.row.id, Reply(text=text))
+    reply = Reply(text=text)
+    change = Change(seats=[SeatChange("leave", inv.user_id, inv.user_name, s) for s in sides])
+    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
+    return reply
 
 
-async def cmd_status(svc: Service, inv: Invocation) -> Reply:
+async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game status``."""
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
@@ -199,7 +166,7 @@ async def cmd_status(svc: Service, inv: Invocation) -> Reply:
     return reply
 
 
-async def cmd_map(svc: Service, inv: Invocation) -> Reply:
+async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game map [post:]``: the snapshot of the current state (cached by state hash).
 
     A spectator sees it alone unless they ask to post it; a seated player's map is posted
@@ -217,7 +184,7 @@ async def cmd_map(svc: Service, inv: Invocation) -> Reply:
 LOG_ROOM = 1900
 
 
-async def cmd_log(svc: Service, inv: Invocation) -> Reply:
+async def cmd_log(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game log [last:] [page:]``: numbered steps, dice and rules; reverted ones struck
     through.  It says which steps it shows, of how many, and how to see more."""
     opts = read_options(svc, inv)
@@ -248,7 +215,7 @@ async def cmd_log(svc: Service, inv: Invocation) -> Reply:
     return replies.info("\n".join([head, *lines, *foot]))
 
 
-async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
+async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
     """The whole log of a game as a replayable JSON document (format ``referee-log/1``)."""
     game = await svc.store.game(game_id)
     steps = await svc.store.steps(game_id)
@@ -261,6 +228,8 @@ async def export_document(svc: Service, game_id: int) -> dict[str, Any]:
         "seed_hash": game.seed_hash,
         # The seed stays secret while the game runs (provable dice).
         "seed": game.seed.hex() if game.status == "ended" else None,
+        # How many rolls were made, announced at /game end (tools/verify_dice.py --rolls).
+        "rolls": game.dice_counter if game.status == "ended" else None,
         "head_seq": game.head_seq,
         "steps": [
             {
@@ -316,7 +285,7 @@ def export_name(game: GameRow, *, final: bool = False) -> str:
     return f"{game.system}-game{game.id}{'-final' if final else ''}.json.gz"
 
 
-async def exportable_game(svc: Service, channel_id: str, game_id: int | None) -> GameRow:
+async def exportable_game(svc: Pipeline, channel_id: str, game_id: int | None) -> GameRow:
     """The game ``/game export`` means: a numbered game of this channel, else the active
     one, else the one that ended last (it stays exportable after ``/game end``)."""
     if game_id is not None:
@@ -337,7 +306,7 @@ async def exportable_game(svc: Service, channel_id: str, game_id: int | None) ->
     return ended
 
 
-async def cmd_export(svc: Service, inv: Invocation) -> Reply:
+async def cmd_export(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game export [game:]``: the log as a gzipped JSON file that ``referee replay`` and
     ``tools/verify_dice.py`` read.  An ended game's file holds its seed."""
     opts = read_options(svc, inv)
@@ -353,44 +322,58 @@ async def cmd_export(svc: Service, inv: Invocation) -> Reply:
     )
 
 
-async def cmd_end(svc: Service, inv: Invocation) -> Reply:
-    """``/game end``: end the game and reveal the dice seed.
+def may_end(game: LiveGame, inv: Invocation) -> bool:
+    """Who may end a game: a moderator always; its players once it is over; mid-way, only
+    the one person who started it and has held every seat since the start (hot-seat or
+    solitaire).  A player who took a seat someone else left, or a stranger who took every
+    seat, may not: ending reveals the seed (issue 14)."""
+    if inv.is_moderator:
+        return True
+    sides = set(game.sides_of(inv.user_id))
+    if sides and game.system.result(game.state) is not None:
+        return True
+    return (sides == set(game.system.sides) and game.row.created_by == inv.user_id
+            and game.ever_seated() == {inv.user_id})
 
-    Moderators may always end a game; players may when it is over, or when they hold every
-    seat (a solitaire or hot-seat game).  The reply kept for a repeated delivery holds the
-    text only: the file is rebuilt by ``/game export``, which works on the ended game.
+
+
+async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game end``: end the game and reveal the dice seed (see :func:`may_end`).
+
+    The end and its audit entry are committed first, so the final export holds them.  The
+    reply kept for a repeated delivery holds the text only: the file is rebuilt by
+    ``/game export``, which works on the ended game.
     """
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    sides = set(game.sides_of(inv.user_id))
-    over = game.system.result(game.state) is not None
-    if not (inv.is_moderator or (sides and over) or sides == set(game.system.sides)):
+    if not may_end(game, inv):
         raise RuleError(
             "Only a moderator can end a game still in progress (players may once it is over)."
         )
-    document = await export_document(svc, game.row.id)
-    async with svc.store.transaction() as db:
-        db.end_game(game.row.id)
-        await db.add_audit(game.row.id, inv.user_id, inv.user_name, "end", "", {})
-    svc.forget(inv.channel_id)
-    document["seed"] = game.row.seed.hex()
     result = game.system.result(game.state) or "ended before its last turn"
     name = export_name(game.row, final=True)
     text = "\n".join([
         f"🏁 Game over: {result}.",
         f"Dice seed: `{game.row.seed.hex()}`",
         f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
+        f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
         f"The final log is {name} (again any time: /game export).",
-        f"Anyone can recompute every roll: python tools/verify_dice.py {name}",
+        f"Anyone can recompute every roll: python tools/verify_dice.py {name}"
+        f" --rolls {game.row.dice_counter}",
     ])
-    reply = await svc.remember(inv, game.row.id, Reply(text=text))
+    change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
+                                {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
+                    end=True)
+    reply = await svc.commit(game, change, inv=inv, reply_for=lambda _: Reply(text=text))
+    assert reply is not None
+    document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)
     return reply.model_copy(update={
         "attachments": [Attachment(filename=name, data=data, description="final log")]
     })
 
 
-async def cmd_help(svc: Service, inv: Invocation) -> Reply:
+async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game help [order:]``: generated from the action models."""
     opts = read_options(svc, inv)
     game = await svc.live_game(inv.channel_id)
@@ -405,36 +388,79 @@ async def cmd_help(svc: Service, inv: Invocation) -> Reply:
     return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
 
 
-async def cmd_undo(svc: Service, inv: Invocation) -> Reply:
+async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game undo``: take back your own last step while it revealed nothing new.
 
-    Undo is refused once dice were rolled, a card drawn or anything hidden shown, or once
-    anyone else acted since: it must never become a free reroll.
+    Undo is refused once dice were rolled, a card drawn or anything hidden shown, once
+    anyone else made a move since, or once you no longer hold the step's seat (kicked,
+    replaced, left): it must never become a free reroll.  Standing orders the other side
+    gave since are kept: they are applied again on the state before your step (issue 14).
     """
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    head = await svc.store.step(game.row.id, game.row.head_seq)
-    assert head is not None
-    if head.kind == "setup" or head.actor_id != inv.user_id:
-        who = head.actor_name or "the referee"
-        raise RuleError(f"The last step (#{head.seq}) is {who}'s; you can undo only your own last step.")
-    if head.dice:
-        raise RuleError(f"Step #{head.seq} rolled dice; a rolled step cannot be undone (a moderator can /mod reroll).")
-    if head.reveals:
-        raise RuleError(f"Step #{head.seq} revealed new information; it cannot be undone.")
-    parent = await svc.store.step(game.row.id, head.parent_seq or 0)
+    target = await svc.store.step(game.row.id, game.row.head_seq)
+    assert target is not None
+    kept: list[StepRow] = []
+    while (target.actor_id != inv.user_id and svc.is_standing(game.system, target)
+           and target.parent_seq is not None):
+        kept.insert(0, target)
+        parent = await svc.store.step(game.row.id, target.parent_seq)
+        assert parent is not None
+        target = parent
+    if target.kind != "order" or target.actor_id != inv.user_id:
+        who = target.actor_name or "the referee"
+        raise RuleError(f"The last step (#{target.seq}) is {who}'s; you can undo only your own last step.")
+    if target.side not in game.sides_of(inv.user_id):
+        raise RuleError(
+            f"You no longer hold {target.side}, so step #{target.seq} is not yours to undo; "
+            "a moderator can /mod rollback."
+        )
+    for step in [target, *kept]:
+        if step.dice:
+            raise RuleError(f"Step #{step.seq} rolled dice; a rolled step cannot be undone (a moderator can /mod reroll).")
+        if step.reveals:
+            raise RuleError(f"Step #{step.seq} revealed new information; it cannot be undone.")
+    parent = await svc.store.step(game.row.id, target.parent_seq or 0)
     assert parent is not None
-    async with svc.store.transaction() as db:
-        audit_id = await db.add_audit(game.row.id, inv.user_id, inv.user_name, "undo", "",
-                                      {"seq": head.seq})
-        db.revert_after(game.row.id, parent.seq, audit_id)
-        db.set_head(game.row.id, parent.seq, parent.state_json)
-    game = await svc.reload(inv.channel_id)
-    assert game is not None
-    text = f"↩️ @{inv.user_name} took back #{head.seq} ({replies.step_action_text(head)})."
-    reply = Reply(text=text + "\n" + f"➡️ {game.system.turn_part(game.state)}",
-                  snapshot_key=f"{game.row.id}:{parent.seq}")
-    return await svc.remember(inv, game.row.id, reply)
+    run = svc.dice_run(game.row)
+    state = game.system.load_state(parent.state_json)
+    again: list[Outcome] = []
+    for step in kept:
+        try:
+            outcome = svc.reapply(game, step, state, run.take())
+        except RuleError as exc:
+            raise RuleError(
+                f"Undoing #{target.seq} would drop #{step.seq} ({exc.message}); a moderator can /mod rollback."
+            ) from None
+        if outcome.dice.rolls:
+            raise RuleError(f"Step #{step.seq} would roll dice again; a moderator can /mod rollback.")
+        again.append(outcome)
+        state = outcome.step.state
+    part = game.system.turn_part(state)
+
+    def build(done: Committed) -> Reply:
+        text = f"↩️ @{inv.user_name} took back #{target.seq} ({replies.step_action_text(target)})."
+        if kept:
+            text += "\n" + "\n".join(
+                f"Kept #{old.seq} as #{new}: {replies.step_action_text(old)}"
+                for old, new in zip(kept, done.seqs))
+        return Reply(text=text + "\n" + f"➡️ {part}",
+                     mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}")
+
+    change = Change(
+        steps=again, parent_seq=parent.seq, head=None if again else parent, dice=run,
+        audit=Audit(inv.user_id, inv.user_name, "undo", "", {"seq": target.seq}),
+        revert_after=parent.seq,
+    )
+    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    assert reply is not None
+    return reply
 
 
-__all__ = ["EXPORT_FORMAT", "export_document", "read_options"]
+HANDLERS = {
+    "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "map": cmd_map,
+    "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
+}
+
+
+__all__ = ["EXPORT_FORMAT", "HANDLERS", "export_document", "may_end", "read_options"]

@@ -2,7 +2,8 @@
 
 Nothing is ever deleted: rollback and reroll mark steps reverted (pointing at the audit row
 that did it), so a rollback can itself be rolled forward, and both rolls of a reroll stay in
-the record.
+the record.  Each command is one transaction (``Pipeline.commit``): its audit entry, revert
+marks, new steps, seats and reply are stored together or not at all.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from bot import replies
 from bot.gamecmds import read_options
 from bot.models import Invocation, Reply
-from bot.service import LiveGame, Service, _Outcome, option_user
-from bot.store import StepRow
+from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
+from bot.store import SeatRow
 from rules.core.errors import RuleError
 
 
-def _require_moderator(svc: Service, inv: Invocation) -> None:
+def _require_moderator(svc: Pipeline, inv: Invocation) -> None:
     if not inv.is_moderator:
         raise RuleError(
             f"Only moderators can use /mod {inv.command[1]} (Manage Channels, Manage Server or "
@@ -34,7 +35,7 @@ def _ancestors(lineage: dict[int, tuple[int | None, bool]], seq: int) -> list[in
     return chain
 
 
-async def cmd_rollback(svc: Service, inv: Invocation) -> Reply:
+async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod rollback to: reason:``: move the game back to an earlier step, or forward again.
 
     Back: every later active step is marked reverted (kept).  Forward: the reverted steps
@@ -61,40 +62,46 @@ async def cmd_rollback(svc: Service, inv: Invocation) -> Reply:
         direction, moved = "forward", [s for s in forward if s > head]
     else:
         everything = await svc.store.lineage(game.row.id)
-        common = max(set(_ancestors(everything, head)) & set(_ancestors(everything, target)), default=0)
+        shared = set(_ancestors(everything, head)) & set(_ancestors(everything, target))
+        if not shared:
+            # A rerolled setup starts a new tree: the old one cannot be reached from it.
+            root = _ancestors(everything, head)[-1]
+            raise RuleError(
+                f"Step #{target} belongs to a setup that was rerolled (now #{root}); "
+                "it cannot be returned to."
+            )
         raise RuleError(
-            f"Step #{target} is on another branch; roll back to #{common} first, then forward to #{target}."
+            f"Step #{target} is on another branch; roll back to #{max(shared)} first, then forward to #{target}."
         )
-    async with svc.store.transaction() as db:
-        audit_id = await db.add_audit(
-            game.row.id, inv.user_id, inv.user_name, "rollback", opts["reason"],
-            {"from": head, "to": target, "direction": direction, "steps": sorted(moved)},
-        )
-        if direction == "back":
-            db.revert_after(game.row.id, target, audit_id)
-        else:
-            db.unrevert(game.row.id, moved)
-        db.set_head(game.row.id, target, step.state_json, last_mention="")
-    game = await svc.reload(inv.channel_id)
-    assert game is not None
+    audit = Audit(inv.user_id, inv.user_name, "rollback", opts["reason"],
+                  {"from": head, "to": target, "direction": direction, "steps": sorted(moved)})
+    change = Change(head=step, audit=audit, reset_mention=True,
+                    revert_after=target if direction == "back" else None,
+                    unrevert=moved if direction == "forward" else [])
     span = f"#{min(moved)}–#{max(moved)}" if len(moved) > 1 else f"#{moved[0]}"
     if direction == "back":
         detail = f"Steps {span} are kept, struck through; /mod rollback to:{head} restores them."
     else:
         detail = f"Steps {span} are active again."
-    return await svc.remember(inv, game.row.id, _announce(svc, game, inv, [
+    state = game.system.load_state(step.state_json)
+    lines = [
         f"⏪ Moderator @{inv.user_name} rolled the game {direction} to step #{target}.",
         f"Reason: {opts['reason']}",
         detail,
-    ], target))
+    ]
+    reply = await svc.commit(game, change, inv=inv,
+                             reply_for=lambda done: _announce(game, state, lines, target))
+    assert reply is not None
+    return reply
 
 
-async def cmd_reroll(svc: Service, inv: Invocation) -> Reply:
+async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod reroll reason:``: re-resolve the last step that rolled dice, with fresh dice.
 
     That step and the steps after it are reverted (kept); the step is applied again with
-    new dice, then the later orders are re-applied in order while they remain legal.  Both
-    rolls are posted and stay in the record.
+    new dice on the state it was first applied to (a rerolled setup becomes a new root),
+    then the later orders are re-applied in order while they remain legal.  Both rolls are
+    posted and stay in the record.  All of it is one transaction (issue 14).
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
@@ -103,74 +110,64 @@ async def cmd_reroll(svc: Service, inv: Invocation) -> Reply:
     if old is None:
         raise RuleError("No step of this game has rolled dice yet; there is nothing to reroll.")
     later = await svc.store.active_steps_after(game.row.id, old.seq)
-    outcome = await _re_resolve(svc, game, old)
-
-    async def revert(db) -> None:
-        audit_id = await db.add_audit(
-            game.row.id, inv.user_id, inv.user_name, "reroll", opts["reason"],
-            {"step": old.seq, "later": [s.seq for s in later]},
-        )
-        db.revert_after(game.row.id, old.seq - 1, audit_id)
-
-    seq, _ = await svc.commit_step(
-        game, outcome, inv=inv, kind="reroll", parent_seq=old.parent_seq, rerolls=old.seq,
-        before=revert,
-    )
-    lines = [
-        f"🎲 Moderator @{inv.user_name} rerolled step #{old.seq} ({replies.step_action_text(old)}).",
-        f"Reason: {opts['reason']}",
-        "Before (kept in the log):",
-        *[f"~~{line}~~" for line in replies.event_lines(old.events)],
-        f"Now (#{seq}):",
-        *replies.event_lines(outcome.step.events),
-    ]
-    game = await svc.require_game(inv.channel_id)
+    run = svc.dice_run(game.row)
+    before = None if old.action is None else await svc.state_at(game, old.parent_seq or 0)
+    first = svc.reapply(game, old, before, run.take())
+    first.kind, first.rerolls, first.actor = "reroll", old.seq, (inv.user_id, inv.user_name)
+    run.keep(first.dice)
+    outcomes: list[Outcome] = [first]
+    notes: list[str] = []
+    state = first.step.state
     for step in later:
         try:
-            again = await _re_resolve(svc, game, step, on_head=True)
+            again = svc.reapply(game, step, state, run.take())
         except RuleError as exc:
-            lines.append(f"Step #{step.seq} ({replies.step_action_text(step)}) no longer applies: {exc}")
+            notes.append(f"Step #{step.seq} ({replies.step_action_text(step)}) no longer applies: {exc.message}")
             break
-        seq, _ = await svc.commit_step(
-            game, again, inv=None, actor=(step.actor_id, step.actor_name)
-        )
-        game = await svc.require_game(inv.channel_id)
-        lines.append(f"Re-applied #{step.seq} as #{seq}: {replies.step_action_text(step)}")
-    return await svc.remember(inv, game.row.id, _announce(svc, game, inv, lines, seq))
+        run.keep(again.dice)
+        outcomes.append(again)
+        state = again.step.state
+
+    def build(done: Committed) -> Reply:
+        lines = [
+            f"🎲 Moderator @{inv.user_name} rerolled step #{old.seq} ({replies.step_action_text(old)}).",
+            f"Reason: {opts['reason']}",
+            "Before (kept in the log):",
+            *[f"~~{line}~~" for line in replies.event_lines(old.events)],
+            f"Now (#{done.seqs[0]}):",
+            *replies.event_lines(first.step.events),
+        ]
+        for step, seq in zip(later, done.seqs[1:]):
+            lines.append(f"Re-applied #{step.seq} as #{seq}: {replies.step_action_text(step)}")
+        lines += notes
+        return _announce(game, state, lines, done.head_seq)
+
+    change = Change(
+        steps=outcomes, parent_seq=old.parent_seq, dice=run,
+        audit=Audit(inv.user_id, inv.user_name, "reroll", opts["reason"],
+                    {"step": old.seq, "later": [s.seq for s in later]}),
+        revert_after=old.seq - 1,
+    )
+    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    assert reply is not None
+    return reply
 
 
-async def _re_resolve(
-    svc: Service, game: LiveGame, old: StepRow, *, on_head: bool = False
-) -> _Outcome:
-    """Apply ``old``'s order again with fresh dice: on the state it was first applied to,
-    or (``on_head``, for the orders that followed a rerolled step) on the current state."""
-    dice = svc.dice_for(game.row)
-    if old.kind == "setup" or old.action is None:
-        step = game.system.setup(game.row.scenario, game.row.options, dice)
-        return _Outcome(step=step, dice=dice, action=None, side=None)
-    assert old.side is not None
-    if on_head:
-        state = game.state
-    else:
-        parent = await svc.store.step(game.row.id, old.parent_seq or 0)
-        assert parent is not None
-        state = game.system.load_state(parent.state_json)
-    action = game.system.parse(old.action["name"], old.action.get("options", {}))
-    step = game.system.apply(state, old.side, action, dice)
-    return _Outcome(step=step, dice=dice, action=action, side=old.side)
-
-
-def _announce(svc: Service, game: LiveGame, inv: Invocation, lines: list[str], seq: int) -> Reply:
-    waiting = game.system.waiting_on(game.state)
-    mentions = [h.user_id for s in waiting if (h := game.holder(s)) is not None]
-    lines = [*lines, f"➡️ {game.system.turn_part(game.state)}: "
-             + ", ".join(replies.seat_name(s, game.seats) for s in waiting)]
+def _announce(game: LiveGame, state: object, lines: list[str], seq: int,
+              seats: list[SeatRow] | None = None) -> Reply:
+    """A moderator's announcement: what was done, then who must act (pinged)."""
+    seats = game.seats if seats is None else seats
+    waiting = game.system.waiting_on(state)  # type: ignore[arg-type]
+    mentions = [h.user_id for s in waiting
+                if (h := next((x for x in seats if x.side == s), None)) is not None]
+    lines = [*lines, f"➡️ {game.system.turn_part(state)}: "  # type: ignore[arg-type]
+             + ", ".join(replies.seat_name(s, seats) for s in waiting)]
     return Reply(text="\n".join(lines), mentions=list(dict.fromkeys(mentions)),
                  snapshot_key=f"{game.row.id}:{seq}")
 
 
-async def cmd_seat(svc: Service, inv: Invocation) -> Reply:
-    """``/mod seat side: user:``: put a substitute (or anyone) in a side's seat."""
+async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
@@ -179,19 +176,24 @@ async def cmd_seat(svc: Service, inv: Invocation) -> Reply:
         raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
     user = option_user(opts["user"])
     before = game.holder(side)
-    async with svc.store.transaction() as db:
-        await db.add_audit(game.row.id, inv.user_id, inv.user_name, "seat", "",
-                           {"side": side, "user": user.id,
-                            "replaced": before.user_id if before else None})
-        db.set_seat(game.row.id, side, user.id, user.name)
-    await svc.reload(inv.channel_id)
+    if before is not None and before.user_id == user.id:
+        raise RuleError(f"@{user.name} already holds {side}.")
+    seats = []
+    if before is not None:
+        seats.append(SeatChange("unseat", before.user_id, before.user_name, side))
+    seats.append(SeatChange("seat", user.id, user.name, side))
+    audit = Audit(inv.user_id, inv.user_name, "seat", "",
+                  {"side": side, "user": user.id, "replaced": before.user_id if before else None})
     was = f" (replacing @{before.user_name})" if before else ""
-    text = f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}."
-    return await svc.remember(inv, game.row.id, Reply(text=text, mentions=[user.id]))
+    reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
+                  mentions=[user.id])
+    await svc.commit(game, Change(seats=seats, audit=audit), inv=inv, reply_for=lambda _: reply)
+    return reply
 
 
-async def cmd_kick(svc: Service, inv: Invocation) -> Reply:
-    """``/mod kick user: [reason:]``: free every seat a user holds in this game."""
+async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/mod kick user: [reason:]``: free every seat a user holds in this game; they may
+    sit again only when a moderator seats them (``/mod seat``)."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
@@ -200,12 +202,17 @@ async def cmd_kick(svc: Service, inv: Invocation) -> Reply:
     if not sides:
         raise RuleError(f"@{user.name} holds no seat in this game.")
     reason = opts.get("reason", "")
-    async with svc.store.transaction() as db:
-        await db.add_audit(game.row.id, inv.user_id, inv.user_name, "kick", reason,
-                           {"user": user.id, "sides": sides})
-        db.remove_seats(game.row.id, user.id)
-    await svc.reload(inv.channel_id)
+    audit = Audit(inv.user_id, inv.user_name, "kick", reason, {"user": user.id, "sides": sides})
     because = f" Reason: {reason}" if reason else ""
     text = (f"🚪 Moderator @{inv.user_name} removed @{user.name} from {', '.join(sides)}.{because}"
-            f" /game join side:{sides[0]} to take over.")
-    return await svc.remember(inv, game.row.id, Reply(text=text))
+            f" Another player may take {sides[0]} with /game join; @{user.name} may sit again"
+            " only if a moderator seats them.")
+    reply = Reply(text=text)
+    change = Change(seats=[SeatChange("kick", user.id, user.name, s) for s in sides], audit=audit)
+    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
+    return reply
+
+
+HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick}
+
+__all__ = ["HANDLERS"]

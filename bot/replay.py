@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bot.pipeline import apply_recorded
 from rules.core import registry
 from rules.core.dice import DiceExhausted, RecordedDice, Roll
 from rules.core.errors import RuleError
@@ -53,17 +54,16 @@ def replay(document: dict[str, Any]) -> ReplayReport:
         seq = entry["seq"]
         recorded[seq] = entry["state"]
         dice = RecordedDice([Roll.model_validate(r) for r in entry["dice"]])
+        state = None
+        if entry["action"] is not None:
+            parent = recorded.get(entry["parent_seq"])
+            if parent is None:
+                report.problems.append(f"#{seq}: the step it followed (#{entry['parent_seq']}) is missing")
+                continue
+            state = system.state_model.model_validate(parent)
         try:
-            if entry["action"] is None:
-                step = system.setup(document["scenario"], document.get("options", {}), dice)
-            else:
-                parent = recorded.get(entry["parent_seq"])
-                if parent is None:
-                    report.problems.append(f"#{seq}: the step it followed (#{entry['parent_seq']}) is missing")
-                    continue
-                state = system.state_model.model_validate(parent)
-                action = system.parse(entry["action"]["name"], entry["action"].get("options", {}))
-                step = system.apply(state, entry["side"], action, dice)
+            step, _ = apply_recorded(system, document["scenario"], document.get("options", {}),
+                                     state, entry["action"], entry["side"], dice)
         except (RuleError, DiceExhausted) as exc:
             report.problems.append(f"#{seq}: could not be applied again: {exc}")
             continue
@@ -75,6 +75,10 @@ def replay(document: dict[str, Any]) -> ReplayReport:
         again = json.loads(step.state.model_dump_json())
         if again != entry["state"]:
             report.problems.append(f"#{seq}: the state differs from the recorded one")
+            continue
+        events = [e.model_dump(mode="json") for e in step.events]
+        if events != entry.get("events"):
+            report.problems.append(f"#{seq}: the events differ from the recorded ones")
             continue
         report.matched += 1
     return report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Iterable
 
 from rules.core.contract import Action, Event, GameSystem
@@ -10,8 +11,18 @@ from bot.store import SeatRow, StepRow
 
 
 def error(text: str) -> Reply:
-    """An ephemeral refusal: one sentence, nothing changed."""
-    return Reply(text=f"⛔ {text}", ephemeral=True, error=True)
+    """An ephemeral refusal: one sentence, nothing changed.
+
+    A refusal may quote what was typed; newlines and other control characters in it become
+    spaces, so it stays one line and cannot fake a second message (issue 14).
+    """
+    return Reply(text=f"⛔ {one_line(text)}", ephemeral=True, error=True)
+
+
+def one_line(text: str) -> str:
+    """Text as it reads on one line: control characters (newlines included) become spaces,
+    the ends are trimmed."""
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text).strip()
 
 
 def info(text: str) -> Reply:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,16 @@ class SeatRow(BaseModel):
     user_name: str
 
 
+class SeatEvent(BaseModel):
+    """One line of a game's seat history: who joined, left, was seated or kicked."""
+
+    side: str | None
+    user_id: str
+    user_name: str
+    event: str  # join, leave, seat, unseat, kick
+    audit_id: int | None = None
+
+
 class AuditRow(BaseModel):
     """A moderator's (or a player's undo) action, kept for good."""
 
@@ -107,10 +118,35 @@ def migration_files() -> list[tuple[int, str, str]]:
     return found
 
 
-def _split_sql(script: str) -> list[str]:
-    """Split a migration into statements (our files hold no semicolons inside literals)."""
-    body = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
-    return [stmt.strip() for stmt in body.split(";") if stmt.strip()]
+def split_sql(script: str) -> list[str]:
+    """Split a migration into whole statements.
+
+    SQLite's own tokenizer decides where a statement ends (``sqlite3.complete_statement``),
+    so a ``;`` or ``--`` inside a string literal, a quoted name or a trigger body does not
+    cut it (issue 11).  A trailing fragment with no ``;`` is a statement too; one holding
+    only comments is dropped.
+    """
+    statements: list[str] = []
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start:end + 1]):
+            statements.append(script[start:end + 1].strip())
+            start = end + 1
+    statements.append(script[start:].strip())
+    return [s for s in statements if not _only_comments(s)]
+
+
+def _only_comments(text: str) -> bool:
+    """True when ``text`` holds nothing but whitespace and SQL comments."""
+    body = text
+    while True:
+        body = body.lstrip()
+        if body.startswith("--"):
+            body = body.partition("\n")[2]
+        elif body.startswith("/*"):
+            body = body.partition("*/")[2]
+        else:
+            return body in ("", ";")
 
 
 class Store:
@@ -155,7 +191,7 @@ class Store:
             if version in done:
                 continue
             async with self.transaction() as db:
-                for statement in _split_sql(sql):
+                for statement in split_sql(sql):
                     db.execute(statement)
                 db.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
@@ -229,6 +265,21 @@ class Store:
             (game_id,),
         )
         return [SeatRow(side=r[0], user_id=r[1], user_name=r[2]) for r in rows]
+
+    async def seat_events(self, game_id: int) -> list[SeatEvent]:
+        """The seat history of a game, oldest first (migration 0004)."""
+        rows = await self._fetchall(
+            "SELECT side, user_id, user_name, event, audit_id FROM seat_events WHERE game_id = ?"
+            " ORDER BY id", (game_id,),
+        )
+        return [SeatEvent(side=r[0], user_id=r[1], user_name=r[2], event=r[3], audit_id=r[4])
+                for r in rows]
+
+    async def open_games_by(self, user_id: str) -> int:
+        """How many active games ``user_id`` started."""
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM games WHERE created_by = ? AND status = 'active'", (user_id,))
+        return int(row[0]) if row else 0
 
     # -- steps -----------------------------------------------------------------------------
 

@@ -300,6 +300,22 @@ class Writer:
         assert done.lastrowid is not None
         return done.lastrowid
 
+    def add_seat_event(
+        self, game_id: int, side: str | None, user_id: str, user_name: str, event: str,
+        audit_id: int | None,
+    ) -> None:
+        """Append a line to a game's seat history (who joined, left, was seated or kicked)."""
+        self.execute(
+            "INSERT INTO seat_events (game_id, side, user_id, user_name, event, audit_id,"
+            " created_at) VALUES (?,?,?,?,?,?,?)",
+            (game_id, side, user_id, user_name, event, audit_id, utcnow()),
+        )
+
+    def prune_interactions(self, before: str) -> None:
+        """Forget replies to interactions older than ``before`` (ISO time): a repeated
+        delivery comes within seconds, and the table would otherwise grow for ever."""
+        self.execute("DELETE FROM interactions WHERE created_at < ?", (before,))
+
     def set_meta(self, key: str, value: str) -> None:
         """Keep a fact about the bot itself (``bot_meta``), replacing the old value."""
         self.execute(

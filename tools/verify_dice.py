@@ -1,30 +1,56 @@
 #!/usr/bin/env python3
-"""Recompute every die of a finished Referee game from its revealed seed.
+"""Check a finished Referee game's dice and log, as an auditor would.
 
-Usage:  python tools/verify_dice.py GAME-final.json.gz   (or a plain .json)
+Usage:  python tools/verify_dice.py GAME-final.json.gz [--seed-hash HASH] [--rolls N]
 
-Needs only Python's standard library.  How the dice work (see docs/provable-dice.md):
+(a plain, unzipped ``.json`` works too.)
 
-* at ``/game new`` the bot posts ``sha256(seed)``, committing to a secret 32-byte seed;
-* roll number ``i`` of the game (counting every roll, rerolls and reverted steps included)
-  is ``1 + int.from_bytes(HMAC-SHA256(key=seed, msg=str(i))[:8], "big") % sides``;
-* at ``/game end`` the seed is revealed in the final export.
+HASH is the seed hash the bot posted at ``/game new``; N the number of rolls it announced
+at ``/game end``.  Give both: they come from the channel, not from the file, so they are
+what a rewritten file cannot fake.  Without them the script prints the values found in the
+file for you to compare by eye.
 
-This script checks that the seed matches the hash posted at the start, that every recorded
-roll equals the value recomputed from the seed, and that the roll numbers run 0, 1, 2, …
-with none skipped or used twice (no roll was made and hidden).
+How the dice work (see docs/provable-dice.md): at ``/game new`` the bot posts
+``sha256(seed)`` for a secret 32-byte seed; roll number ``i`` of the game (every roll,
+rerolls and reverted steps included) is ``1 + int.from_bytes(HMAC-SHA256(key=seed,
+msg=str(i))[:8], "big") % sides``; ``/game end`` reveals the seed in the final export.
+
+The checks:
+
+* the revealed seed hashes to the hash in the file and to ``--seed-hash``;
+* every roll recomputes from the seed, with its die size;
+* the steps are in order (#0, #1, #2, …) and the roll numbers run 0, 1, 2, … in that order,
+  none skipped, repeated or moved between steps;
+* the number of rolls equals ``--rolls`` (and the count the file records at its end);
+* every reverted step, every reroll and the end point at an audit entry that is there;
+* the log replays: each step applied again with its recorded dice gives its recorded
+  events and state (so a die's size, an event's text or a state cannot be changed).  This
+  needs the Referee rules (run it inside the Referee repository, or ``referee replay``);
+  without them the script says so and the log is not vouched for.
+
+Exit code 0: everything checks out; 1: problems found; 2: the file or the arguments are not
+usable (a clear sentence, never a traceback).  Only Python's standard library is needed for
+the dice checks.
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import hashlib
 import hmac
 import json
 import sys
+from pathlib import Path
+from typing import Any
 
+FORMAT = "referee-log/1"
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+class BadInput(Exception):
+    """The file is not a Referee export this script can read."""
 
 
 def roll_value(seed: bytes, index: int, sides: int) -> int:
@@ -33,33 +59,9 @@ def roll_value(seed: bytes, index: int, sides: int) -> int:
     return 1 + int.from_bytes(digest[:8], "big") % sides
 
 
-def verify(document: dict) -> list[str]:
-    """Return the problems found (an empty list means every roll checks out)."""
-    if not document.get("seed"):
-        return ["the export holds no seed: it is revealed only once the game has ended"]
-    seed = bytes.fromhex(document["seed"])
-    problems = []
-    if hashlib.sha256(seed).hexdigest() != document["seed_hash"]:
-        problems.append("the revealed seed does not match the hash posted at /game new")
-    seen: list[int] = []
-    for step in document["steps"]:
-        for roll in step["dice"]:
-            if roll.get("index") is None:
-                problems.append(f"step #{step['seq']}: a roll without a number (scripted dice?)")
-                continue
-            expected = roll_value(seed, roll["index"], roll["sides"])
-            if expected != roll["value"]:
-                problems.append(
-                    f"step #{step['seq']}: roll {roll['index']} ({roll['reason']}) is"
-                    f" {roll['value']}, the seed gives {expected}"
-                )
-            seen.append(roll["index"])
-    if sorted(seen) != list(range(len(seen))):
-        problems.append("the roll numbers are not 0, 1, 2, … without gaps or repeats")
-    return problems
+# -- reading the file ---------------------------------------------------------------------------
 
-
-def load(path: str) -> dict:
+def load(path: str) -> Any:
     """Read an export, gzipped (``/game end`` and ``/game export`` send ``.json.gz``) or not."""
     with open(path, "rb") as handle:
         data = handle.read()
@@ -68,22 +70,199 @@ def load(path: str) -> dict:
     return json.loads(data.decode("utf-8"))
 
 
-def main(argv: list[str]) -> int:
-    """Verify the export named on the command line; exit 0 when every roll checks out."""
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[2])
+def _need(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise BadInput(f"{what} should be {names}, not {type(value).__name__}")
+    return value
+
+
+def check_shape(document: Any) -> None:
+    """Raise :class:`BadInput` naming the first thing that is not where an export has it."""
+    _need(document, dict, "the file")
+    if document.get("format") != FORMAT:
+        raise BadInput(f"this is not a Referee export (format {str(document.get('format'))[:40]!r}, "
+                       f"expected {FORMAT!r})")
+    _need(document.get("seed_hash"), str, "seed_hash")
+    _need(document.get("system"), str, "system")
+    steps = _need(document.get("steps"), list, "steps")
+    if not steps:
+        raise BadInput("the export holds no steps")
+    _need(document.get("audit", []), list, "audit")
+    for n, step in enumerate(steps):
+        _need(step, dict, f"step {n}")
+        _need(step.get("seq"), int, f"step {n}: seq")
+        if step.get("parent_seq") is not None:
+            _need(step["parent_seq"], int, f"step {n}: parent_seq")
+        for roll in _need(step.get("dice"), list, f"step {n}: dice"):
+            _need(roll, dict, f"step {n}: a roll")
+            _need(roll.get("sides"), int, f"step {n}: a roll's sides")
+            _need(roll.get("value"), int, f"step {n}: a roll's value")
+            if roll.get("index") is not None:
+                _need(roll["index"], int, f"step {n}: a roll's index")
+        _need(step.get("events"), list, f"step {n}: events")
+    for n, entry in enumerate(document.get("audit", [])):
+        _need(entry, dict, f"audit entry {n}")
+        _need(entry.get("id"), int, f"audit entry {n}: id")
+        _need(entry.get("data", {}), dict, f"audit entry {n}: data")
+
+
+# -- the checks --------------------------------------------------------------------------------
+
+def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = None) -> list[str]:
+    """The problems found (an empty list: the dice and the record check out)."""
+    check_shape(document)
+    if not document.get("seed"):
+        return ["the export holds no seed: it is revealed only once the game has ended"]
+    try:
+        seed = bytes.fromhex(_need(document["seed"], str, "seed"))
+    except ValueError:
+        raise BadInput("the seed is not hexadecimal") from None
+    problems = []
+    digest = hashlib.sha256(seed).hexdigest()
+    if digest != document["seed_hash"]:
+        problems.append("the revealed seed does not match the hash in the file")
+    if seed_hash is not None and digest != seed_hash.strip().lower():
+        problems.append(f"the revealed seed hashes to {digest[:16]}…, not to the posted {seed_hash[:16]}…")
+    problems += _rolls(document, seed, rolls)
+    problems += _audit_links(document)
+    return problems
+
+
+def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
+    problems = []
+    steps = document["steps"]
+    seqs = [s["seq"] for s in steps]
+    if seqs != list(range(len(steps))):
+        problems.append(f"the steps are not #0, #1, #2, … in order: {seqs[:12]}")
+    expected_index = 0
+    for step in steps:
+        for roll in step["dice"]:
+            index, sides, value = roll.get("index"), roll["sides"], roll["value"]
+            if index is None:
+                problems.append(f"step #{step['seq']}: a roll without a number (scripted dice?)")
+                continue
+            if sides < 1:
+                problems.append(f"step #{step['seq']}: roll {index} is on a d{sides}")
+                continue
+            if index != expected_index:
+                problems.append(
+                    f"step #{step['seq']}: roll number {index} where {expected_index} comes next"
+                    " (rolls skipped, repeated, reordered or moved between steps)")
+            expected_index = index + 1
+            good = roll_value(seed, index, sides)
+            if good != value:
+                problems.append(f"step #{step['seq']}: roll {index} (d{sides}, {roll.get('reason', '')})"
+                                f" is {value}, the seed gives {good}")
+    total = sum(len(s["dice"]) for s in steps)
+    recorded = document.get("rolls")
+    if recorded is not None and recorded != total:
+        problems.append(f"the file says {recorded} rolls were made but holds {total}")
+    if announced is not None and announced != total:
+        problems.append(f"{announced} rolls were announced at /game end but the file holds {total}"
+                        " (steps cut off or added)")
+    return problems
+
+
+def _audit_links(document: dict) -> list[str]:
+    problems = []
+    audit = {a["id"]: a for a in document.get("audit", [])}
+    for step in document["steps"]:
+        by = step.get("reverted_by")
+        if by is not None and by not in audit:
+            problems.append(f"step #{step['seq']}: reverted by audit entry {by}, which is missing")
+        if step.get("kind") == "reroll" and not any(
+                a.get("action") == "reroll" and (a.get("data") or {}).get("step") == step.get("rerolls")
+                for a in audit.values()):
+            problems.append(f"step #{step['seq']}: a reroll of #{step.get('rerolls')} with no audit entry")
+    ends = [a for a in audit.values() if a.get("action") == "end"]
+    if not ends:
+        problems.append("the audit entry of /game end is missing")
+    else:
+        data = ends[-1].get("data") or {}
+        total = sum(len(s["dice"]) for s in document["steps"])
+        if data.get("rolls") is not None and data["rolls"] != total:
+            problems.append(f"/game end recorded {data['rolls']} rolls; the file holds {total}")
+        if data.get("head") is not None and data["head"] != document.get("head_seq"):
+            problems.append(f"/game end recorded step #{data['head']} as the last; the file says #{document.get('head_seq')}")
+    return problems
+
+
+def replay_problems(document: dict) -> list[str] | str:
+    """Re-run the log with the Referee rules: the problems found, or why it could not be
+    replayed here (the rules not importable, or the game's system not among them)."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "bot" / "replay.py").exists() and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        from bot.replay import replay  # noqa: PLC0415 - optional: only inside the repository
+        from rules.core import registry  # noqa: PLC0415
+    except ImportError:
+        return "the Referee rules are not importable here"
+    if document["system"] not in registry.load_all():
+        return f"the rules of the system {document['system'][:40]!r} are not installed here"
+    try:
+        report = replay(document)
+    except Exception as exc:  # a log the rules cannot even read is a failed replay
+        return [f"the log could not be replayed: {type(exc).__name__}: {str(exc)[:120]}"]
+    problems = list(report.problems)
+    if not problems and report.matched != report.steps:
+        problems.append(f"only {report.matched} of {report.steps} steps replayed")
+    return [f"replay: {p}" for p in problems]
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    """Verify the export named on the command line; see the module docstring."""
+    parser = argparse.ArgumentParser(description="Check a finished Referee game's dice and log.")
+    parser.add_argument("export", help="the final export attached to /game end")
+    parser.add_argument("--seed-hash", help="the seed hash posted at /game new")
+    parser.add_argument("--rolls", type=int, help="the number of rolls announced at /game end")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    try:
+        document = load(args.export)
+        problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls)
+    except OSError as exc:
+        print(f"Cannot read {args.export}: {exc.strerror or exc}.")
         return 2
-    document = load(argv[1])
-    problems = verify(document)
+    except (json.JSONDecodeError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as exc:
+        print(f"{args.export} is not JSON (or gzipped JSON): {exc}.")
+        return 2
+    except BadInput as exc:
+        print(f"{args.export} is not a usable Referee export: {exc}.")
+        return 2
+    except RecursionError:
+        print(f"{args.export} is nested too deeply to be a Referee export.")
+        return 2
+    except Exception as exc:  # the last guard: an auditor gets a sentence, not a traceback
+        print(f"{args.export} could not be checked ({type(exc).__name__}); is it a Referee export?")
+        return 2
     rolls = sum(len(step["dice"]) for step in document["steps"])
+    print(f"Seed hash in the file: {document['seed_hash']}")
+    if args.seed_hash is None:
+        print("  compare it with the hash posted at /game new (or pass --seed-hash).")
+    print(f"Rolls in the file: {rolls}")
+    if args.rolls is None:
+        print("  compare it with the count announced at /game end (or pass --rolls).")
+    replayed = replay_problems(document) if not problems else []
+    if isinstance(replayed, str):
+        print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
+              " they are, or a rewritten event or state goes unseen.")
+    else:
+        problems += replayed
     if problems:
-        print(f"{len(problems)} problem(s) in {rolls} rolls:")
+        print(f"{len(problems)} problem(s):")
         for problem in problems:
             print(" -", problem)
         return 1
-    print(f"OK: the seed matches its hash and all {rolls} rolls recompute exactly.")
+    print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order"
+          + (", and every step replays exactly." if not isinstance(replayed, str) else "."))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.store import Store, migration_files
+from bot.store import Store, migration_files, split_sql
 
 
 def _old_database(path: Path) -> None:
@@ -61,5 +61,41 @@ async def test_steps_is_a_view_over_the_log_and_its_marks(tmp_path: Path) -> Non
         kinds = await store._fetchall("SELECT name, type FROM sqlite_master WHERE name LIKE 'step%'")
         assert {(r[0], r[1]) for r in kinds} >= {
             ("steps", "view"), ("step_log", "table"), ("step_reverts", "table")}
+    finally:
+        await store.close()
+
+
+def test_statements_are_split_by_sqlite_not_by_semicolons() -> None:
+    # Issue 11: a literal holding ';' or '--' (or a trigger body) must not cut a statement.
+    script = """-- a comment; with a semicolon
+CREATE TABLE t (a TEXT DEFAULT 'x;y', b TEXT DEFAULT '-- not a comment');
+INSERT INTO t (a) VALUES ('semi; colon -- and dashes');  -- a real comment; here
+CREATE TRIGGER tr AFTER INSERT ON t BEGIN
+    UPDATE t SET b = 'in; trigger' WHERE rowid = new.rowid;
+END;
+/* a block; comment */ INSERT INTO t (b) VALUES ('two'); INSERT INTO t (b) VALUES ('on one line');
+INSERT INTO "we;ird" VALUES (1)"""
+    statements = split_sql(script)
+    assert len(statements) == 6, statements
+    assert statements[1].startswith("INSERT INTO t (a) VALUES ('semi; colon -- and dashes');")
+    assert "'in; trigger'" in statements[2] and statements[2].rstrip().endswith("END;")
+    assert statements[5] == 'INSERT INTO "we;ird" VALUES (1)'
+    with sqlite3.connect(":memory:") as db:
+        for statement in statements[:5]:
+            db.execute(statement)
+        assert db.execute("SELECT a, b FROM t").fetchall() == [
+            ("semi; colon -- and dashes", "-- not a comment"),
+            ("x;y", "in; trigger"), ("x;y", "in; trigger")]  # the trigger rewrote both
+
+
+async def test_version_4_records_who_sits_in_games_started_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    _old_database(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO seats VALUES (1, 'red', 'u1', 'alice')")
+    store = await Store.open(path)
+    try:
+        events = await store.seat_events(1)
+        assert [(e.side, e.user_id, e.event) for e in events] == [("red", "u1", "join")]
     finally:
         await store.close()

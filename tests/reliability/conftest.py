@@ -3,6 +3,8 @@ Riposte when it is registered and the platform's ``duel`` test system until then
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,14 @@ from bot.config import Settings
 from bot.service import Service
 
 SYSTEM, SYSTEM_NOTE = pick_system()
+#: The fuzz's seed for this run: fresh unless REFEREE_FUZZ_SEED asks for an earlier run's.
+FUZZ_SEED = int(os.environ.get("REFEREE_FUZZ_SEED") or secrets.randbits(32))
 
 
 def pytest_report_header() -> str:
-    """Say which system the reliability tests play."""
-    return f"reliability tests play {SYSTEM_NOTE}"
+    """Say which system the reliability tests play, and the fuzz's seed."""
+    return (f"reliability tests play {SYSTEM_NOTE}; fuzz seed {FUZZ_SEED}"
+            f" (REFEREE_FUZZ_SEED={FUZZ_SEED} repeats it)")
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """The one table of who may do what: every ``/game`` and ``/mod`` command and a system order,
-for a spectator, the seat the game waits on, the other seat and a moderator (who holds no
-seat).  ``test_permissions.py`` asserts every cell; ``docs/permissions.md`` shows the same
-table (a test checks the two agree).
+for a spectator, the seat the game waits on, the other seat, a moderator (who holds no seat),
+players who lost the waiting seat (kicked, replaced by a moderator, or departed), the player
+who took that seat over, and a moderator who also holds the other seat.
+``test_permissions.py`` asserts every cell, and the effect of every allowed one;
+``docs/permissions.md`` shows the same table (a test checks the two agree).
 
 A cell is ``ALLOW`` or the words the refusal must contain (the reason the player reads).
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ALLOW = "✓"
-ROLES = ("spectator", "waiting seat", "other seat", "moderator")
+ROLES = ("spectator", "waiting seat", "other seat", "moderator", "kicked player",
+         "replaced player", "departed player", "took the seat over", "seated moderator")
 
 NOT_SEATED = "not seated"
 NOT_YOUR_TURN = "not your turn"
@@ -21,6 +24,12 @@ NO_SEAT = "hold no seat"
 HELD = "is held by"
 ALREADY = "already hold"
 OWN_STEP = "only your own"
+LOST_SEAT = "no longer hold"
+ROLLED = "rolled dice"
+
+#: The four roles that are not moderators and hold no seat after the prelude, and the two
+#: that never held the waiting seat's history: shorthands for the rows below.
+_LOST = (LOST_SEAT, LOST_SEAT, LOST_SEAT)
 
 
 @dataclass(frozen=True)
@@ -29,29 +38,52 @@ class Rule:
 
     command: str
     context: str
-    cells: tuple[str, str, str, str]
+    cells: tuple[str, ...]
 
 
+def _row(command: str, context: str, *cells: str) -> Rule:
+    assert len(cells) == len(ROLES), command
+    return Rule(command, context, cells)
+
+
+A = ALLOW
 TABLE: tuple[Rule, ...] = (
-    Rule("/game new", "a channel with no game", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game join side:(free)", "a game with no seat taken", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game join side:(waiting)", "every seat taken", (HELD, ALREADY, HELD, HELD)),
-    Rule("/game leave", "game in progress", (NO_SEAT, ALLOW, ALLOW, NO_SEAT)),
-    Rule("/game status", "game in progress", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game map", "game in progress", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game log", "game in progress", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game export", "game in progress", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game help", "game in progress", (ALLOW, ALLOW, ALLOW, ALLOW)),
-    Rule("/game end", "game in progress", (END_IN_PROGRESS, END_IN_PROGRESS, END_IN_PROGRESS, ALLOW)),
-    Rule("/game undo", "the waiting seat's last order rolled no dice",
-         (OWN_STEP, ALLOW, OWN_STEP, OWN_STEP)),
-    Rule("/mod rollback to:0", "one order played", (MODERATORS, MODERATORS, MODERATORS, ALLOW)),
-    Rule("/mod reroll", "the last order rolled dice", (MODERATORS, MODERATORS, MODERATORS, ALLOW)),
-    Rule("/mod seat side:(waiting) user:sub", "every seat taken", (MODERATORS, MODERATORS, MODERATORS, ALLOW)),
-    Rule("/mod kick user:(waiting seat)", "every seat taken", (MODERATORS, MODERATORS, MODERATORS, ALLOW)),
-    Rule("system order (the waiting side's)", "game in progress",
-         (NOT_SEATED, ALLOW, NOT_YOUR_TURN, NOT_SEATED)),
+    _row("/game new", "a channel with no game", A, A, A, A, A, A, A, A, A),
+    _row("/game join side:(free)", "a game with no seat taken", A, A, A, A, A, A, A, A, A),
+    _row("/game join side:(waiting)", "every seat taken",
+         HELD, ALREADY, HELD, HELD, HELD, HELD, HELD, ALREADY, HELD),
+    _row("/game leave", "game in progress",
+         NO_SEAT, A, A, NO_SEAT, NO_SEAT, NO_SEAT, NO_SEAT, A, A),
+    _row("/game status", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/game map", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/game log", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/game export", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/game help", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/game end", "game in progress", *(END_IN_PROGRESS,) * 3, A, *(END_IN_PROGRESS,) * 4, A),
+    _row("/game undo", "the waiting seat's last order rolled no dice",
+         OWN_STEP, A, OWN_STEP, OWN_STEP, *_LOST, OWN_STEP, OWN_STEP),
+    _row("/game undo (after a roll)", "the waiting seat's last order rolled dice",
+         OWN_STEP, ROLLED, OWN_STEP, OWN_STEP, *_LOST, OWN_STEP, OWN_STEP),
+    _row("/mod rollback to:0", "one order played", *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    _row("/mod reroll", "the last order rolled dice", *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    _row("/mod seat side:(waiting) user:sub", "every seat taken",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    _row("/mod kick user:(waiting seat)", "every seat taken",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    _row("system order (the waiting side's)", "game in progress",
+         NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
+         NOT_YOUR_TURN),
 )
+
+#: How each of the last five roles came about, after the row's situation was set up (the
+#: waiting seat ends up held by ``sub`` in the first four).
+PRELUDES = {
+    "kicked player": "a moderator kicked the waiting seat's player, then seated sub there",
+    "replaced player": "a moderator seated sub in the waiting seat, replacing its player",
+    "departed player": "the waiting seat's player left; sub joined that seat",
+    "took the seat over": "as for the departed player; the role is sub",
+    "seated moderator": "a moderator seated themselves in the other seat",
+}
 
 
 def markdown() -> str:
@@ -63,4 +95,6 @@ def markdown() -> str:
     for rule in TABLE:
         cells = [c if c == ALLOW else f"✗ “{c}”" for c in rule.cells]
         lines.append(f"| `{rule.command}` | {rule.context} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"* **{role}**: {how}." for role, how in PRELUDES.items()]
     return "\n".join(lines)

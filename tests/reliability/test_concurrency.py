@@ -9,9 +9,10 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.autoplay import play, schedule
-from bot.autoplay import Channel, pick_system
-from bot.logcheck import check_log, integrity
+import pytest
+
+from bot.autoplay import Channel, pick_system, play, schedule
+from bot.logcheck import check_log, integrity, table_rows
 from bot.config import Settings
 from bot.service import Service
 from tests.reliability.conftest import SYSTEM
@@ -156,6 +157,12 @@ async def test_the_store_reads_each_query_to_its_end_in_one_call(service: Servic
     reply = await channel.send(channel.invocation(
         channel.moderator, ["mod", "rollback"], {"to": 1, "reason": "test"}, moderator=True))
     assert not reply.error, reply.text
+    # ... and the rollback did what it says, read back through the same reader.
+    game = await service.reload(channel.channel)
+    assert game is not None and game.row.head_seq == 1
+    audit = await service.store.audit(game.row.id)
+    assert (audit[-1].action, audit[-1].reason, audit[-1].data["to"]) == ("rollback", "test", 1)
+    assert [s.seq for s in await service.store.steps(game.row.id) if s.reverted_by is None] == [0, 1]
 
 
 
@@ -187,3 +194,49 @@ async def test_two_sides_both_entitled_to_act_at_once_serialize(db_path: Path) -
     finally:
         await service.close()
     assert check_log(db_path) == []
+
+
+async def repeated(service: Service, channel: Channel, db_path: Path, inv, *, at_once: bool) -> None:
+    """``inv`` delivered twice (one after the other, or both at once): one effect, one answer."""
+    if at_once:
+        first, second = await asyncio.gather(service.handle(inv), service.handle(inv.model_copy()))
+        after = table_rows(db_path)
+    else:
+        first = await service.handle(inv)
+        after = table_rows(db_path)
+        second = await service.handle(inv.model_copy())
+    assert not first.error, (inv.command, first.text)
+    assert second.text == first.text, (inv.command, second.text)
+    assert table_rows(db_path) == after, f"a repeated {inv.command} was applied twice"
+
+
+@pytest.mark.parametrize("at_once", [False, True], ids=["later", "at-once"])
+async def test_every_command_delivered_twice_is_applied_once(
+        service: Service, channel: Channel, db_path: Path, at_once: bool) -> None:
+    """Discord may deliver any interaction twice, not only orders: a repeated /mod reroll
+    must not reroll twice, a repeated /game undo not undo two steps (issue 14)."""
+    mod = channel.moderator
+    game = await service.live_game(channel.channel)
+    assert game is not None
+    sides = game.system.sides
+    send = lambda user, command, options=None, **kw: channel.invocation(user, command, options or {}, **kw)  # noqa: E731
+    # Play until an order rolled dice, so there is something to reroll.
+    for _ in range(60):
+        _, reply = await channel.order()
+        assert not reply.error, reply.text
+        game = await service.live_game(channel.channel)
+        assert game is not None
+        if await service.store.last_dice_step(game.row.id) is not None:
+            break
+    for inv in [
+        send(mod, ["mod", "reroll"], {"reason": "twice"}, moderator=True),
+        send(mod, ["mod", "rollback"], {"to": 1, "reason": "twice"}, moderator=True),
+        send(mod, ["mod", "seat"], {"side": sides[0], "user": "sub"}, moderator=True),
+        send(mod, ["mod", "kick"], {"user": "sub", "reason": "twice"}, moderator=True),
+        send(channel.user(sides[0]), ["game", "join"], {"side": sides[0]}),
+        send(channel.user(sides[0]), ["game", "leave"]),
+        send(mod, ["mod", "seat"], {"side": sides[0], "user": channel.user(sides[0])}, moderator=True),
+        send(mod, ["game", "end"], moderator=True),
+        send(mod, ["game", "new"], {"system": SYSTEM}),
+    ]:
+        await repeated(service, channel, db_path, inv, at_once=at_once)

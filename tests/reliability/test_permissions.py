@@ -1,15 +1,23 @@
 """Permissions: every cell of the table in :mod:`tests.reliability.permissions`, each tried
-on its own fresh game, through the real service on a real SQLite file."""
+on its own fresh game, through the real service on a real SQLite file.
+
+A refused cell must change nothing at all (every table compared, not just the game's head);
+an allowed cell must have its effect (the seat taken, the audit entry with its reason, the
+step stored, the game ended …), not merely come back without an error.
+"""
 
 from __future__ import annotations
 
 import itertools
+import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bot.autoplay import Channel, order_options
-from bot.models import Invocation
+from bot.logcheck import check_log, table_rows
+from bot.models import Invocation, Reply
 from bot.service import Service
 from rules.core.contract import Action
 from rules.core.dice import DiceExhausted, ScriptedDice, SeededDice
@@ -19,6 +27,8 @@ from tests.reliability.permissions import ALLOW, ROLES, TABLE, Rule, markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
 _channels = itertools.count(1)
+SUB = "sub"
+REASON = "permission test"
 
 
 async def find_order(service: Service, channel: Channel, *, rolls: bool) -> Action | None:
@@ -57,20 +67,38 @@ async def play_until(service: Service, channel: Channel, *, rolls: bool, limit: 
     return False
 
 
-async def situation(service: Service, rule: Rule) -> tuple[Channel, str, str]:
-    """A fresh channel in the rule's situation; ``(channel, waiting side, other side)``."""
+@dataclass
+class Situation:
+    """A fresh channel in a rule's situation, the role's prelude played."""
+
+    channel: Channel
+    waiting: str
+    other: str
+    #: Who holds the waiting seat after the prelude.
+    waiting_holder: str
+
+
+async def send_ok(channel: Channel, user: str, command: list[str], options: dict | None = None,
+                  *, moderator: bool = False) -> None:
+    """A command of the set-up, which must be accepted."""
+    reply = await channel.send(channel.invocation(user, command, options or {}, moderator=moderator))
+    assert not reply.error, (command, reply.text)
+
+
+async def situation(service: Service, rule: Rule, role: str) -> Situation:
+    """A fresh channel in the rule's situation, then the role's prelude."""
     channel = Channel(service, SYSTEM, f"perm-{next(_channels)}")
     sides = service.systems[SYSTEM].sides
     if rule.command == "/game new":
-        return channel, sides[0], sides[1]
+        return Situation(channel, sides[0], sides[1], "")
     if rule.command == "/game join side:(free)":
-        reply = await channel.send(channel.invocation(channel.moderator, ["game", "new"], {"system": SYSTEM}))
-        assert not reply.error, reply.text
-    else:
-        await channel.open()
-    if rule.command == "/game undo":
-        if not await play_until(service, channel, rolls=False):
-            pytest.skip(f"{SYSTEM} offered no dice-free order to undo")
+        await send_ok(channel, channel.moderator, ["game", "new"], {"system": SYSTEM})
+        return Situation(channel, sides[0], sides[1], "")
+    await channel.open()
+    if rule.command.startswith("/game undo"):
+        rolls = "after a roll" in rule.command
+        if not await play_until(service, channel, rolls=rolls):
+            pytest.skip(f"{SYSTEM} offered no order {'with' if rolls else 'without'} dice to undo")
     elif rule.command == "/mod reroll":
         if not await play_until(service, channel, rolls=True):
             pytest.skip(f"{SYSTEM} offered no order that rolls dice")
@@ -80,20 +108,49 @@ async def situation(service: Service, rule: Rule) -> tuple[Channel, str, str]:
     game = await service.live_game(channel.channel)
     assert game is not None
     waiting = game.system.waiting_on(game.state)[0]
-    if rule.command == "/game undo":
+    if rule.command.startswith("/game undo"):
         # The one who may undo is whoever gave the last order.
         head = await service.store.step(game.row.id, game.row.head_seq)
         assert head is not None and head.side is not None
         waiting = head.side
     other = next(s for s in game.system.sides if s != waiting)
-    return channel, waiting, other
+    holder = channel.user(waiting)
+    mod = channel.moderator
+    if role == "kicked player":
+        await send_ok(channel, mod, ["mod", "kick"], {"user": holder, "reason": "prelude"}, moderator=True)
+        await send_ok(channel, mod, ["mod", "seat"], {"side": waiting, "user": SUB}, moderator=True)
+        holder = SUB
+    elif role == "replaced player":
+        await send_ok(channel, mod, ["mod", "seat"], {"side": waiting, "user": SUB}, moderator=True)
+        holder = SUB
+    elif role in ("departed player", "took the seat over"):
+        await send_ok(channel, holder, ["game", "leave"])
+        await send_ok(channel, SUB, ["game", "join"], {"side": waiting})
+        holder = SUB
+    elif role == "seated moderator":
+        await send_ok(channel, mod, ["mod", "seat"], {"side": other, "user": mod}, moderator=True)
+    return Situation(channel, waiting, other, holder)
 
 
-async def invocation(service: Service, rule: Rule, channel: Channel, role: str, waiting: str, other: str) -> Invocation:
+def role_user(channel: Channel, role: str, waiting: str, other: str) -> tuple[str, bool]:
+    """``(user id, is moderator)`` of a role."""
+    return {
+        "spectator": (f"{channel.channel}-spectator", False),
+        "waiting seat": (channel.user(waiting), False),
+        "other seat": (channel.user(other), False),
+        "moderator": (channel.moderator, True),
+        "kicked player": (channel.user(waiting), False),
+        "replaced player": (channel.user(waiting), False),
+        "departed player": (channel.user(waiting), False),
+        "took the seat over": (SUB, False),
+        "seated moderator": (channel.moderator, True),
+    }[role]
+
+
+async def invocation(service: Service, rule: Rule, where: Situation, role: str) -> Invocation:
     """The rule's command as sent by ``role``."""
-    user = {"spectator": f"{channel.channel}-spectator", "waiting seat": channel.user(waiting),
-            "other seat": channel.user(other), "moderator": channel.moderator}[role]
-    moderator = role == "moderator"
+    channel, waiting, other = where.channel, where.waiting, where.other
+    user, moderator = role_user(channel, role, waiting, other)
     command, options = {
         "/game new": (["game", "new"], {"system": SYSTEM}),
         "/game join side:(free)": (["game", "join"], {"side": other if role == "other seat" else waiting}),
@@ -106,10 +163,11 @@ async def invocation(service: Service, rule: Rule, channel: Channel, role: str, 
         "/game help": (["game", "help"], {}),
         "/game end": (["game", "end"], {}),
         "/game undo": (["game", "undo"], {}),
-        "/mod rollback to:0": (["mod", "rollback"], {"to": 0, "reason": "permission test"}),
-        "/mod reroll": (["mod", "reroll"], {"reason": "permission test"}),
-        "/mod seat side:(waiting) user:sub": (["mod", "seat"], {"side": waiting, "user": "sub"}),
-        "/mod kick user:(waiting seat)": (["mod", "kick"], {"user": channel.user(waiting)}),
+        "/game undo (after a roll)": (["game", "undo"], {}),
+        "/mod rollback to:0": (["mod", "rollback"], {"to": 0, "reason": REASON}),
+        "/mod reroll": (["mod", "reroll"], {"reason": REASON}),
+        "/mod seat side:(waiting) user:sub": (["mod", "seat"], {"side": waiting, "user": "sub2"}),
+        "/mod kick user:(waiting seat)": (["mod", "kick"], {"user": where.waiting_holder, "reason": REASON}),
         "system order (the waiting side's)": (None, {}),
     }[rule.command]
     if command is None:
@@ -121,24 +179,96 @@ async def invocation(service: Service, rule: Rule, channel: Channel, role: str, 
     return channel.invocation(user, command, options, moderator=moderator)
 
 
+def changed(before: dict[str, list[str]], after: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Rows added to each table (``after`` minus ``before``)."""
+    return {name: [r for r in after[name] if r not in set(before.get(name, []))] for name in after}
+
+
+async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation, reply: Reply,
+                        before: dict[str, list[str]], where: Situation) -> None:
+    """An allowed command did what it says (issue 14: allowed cells used to check only that
+    no error came back)."""
+    added = changed(before, table_rows(db))
+    game = await service.live_game(inv.channel_id)
+    audit = await service.store.audit(game.row.id) if game else []
+    command = rule.command
+    if command in ("/game status", "/game map", "/game log", "/game export", "/game help"):
+        assert table_rows(db) == before, f"{command} changed the database"
+        expected = {"/game status": "seed hash", "/game log": "#0", "/game help": "orders"}
+        if command in expected:
+            assert expected[command] in (reply.text + str(reply.fields)), reply.text
+        if command == "/game map":
+            assert reply.snapshot_key
+        if command == "/game export":
+            assert json.loads(reply.attachments[0].data)["steps"]
+        return
+    if command == "/game new":
+        assert game is not None and game.row.created_by == inv.user_id
+    elif command.startswith("/game join"):
+        assert game is not None and inv.options["side"] in game.sides_of(inv.user_id)
+    elif command == "/game leave":
+        assert game is not None and game.sides_of(inv.user_id) == []
+    elif command == "/game end":
+        assert game is None
+        ended = await service.store.game(int(before_game_id(before)))
+        assert ended.status == "ended"
+        assert any("'end'" in row for row in added["audit"]), added
+    elif command.startswith("/game undo"):
+        assert game is not None and audit[-1].action == "undo"
+        assert added["step_reverts"], "undo marked nothing reverted"
+    elif command == "/mod rollback to:0":
+        assert game is not None and game.row.head_seq == 0
+        assert (audit[-1].action, audit[-1].reason) == ("rollback", REASON)
+        assert added["step_reverts"]
+    elif command == "/mod reroll":
+        assert game is not None and (audit[-1].action, audit[-1].reason) == ("reroll", REASON)
+        head = await service.store.step(game.row.id, game.row.head_seq)
+        steps = await service.store.steps(game.row.id)
+        assert any(s.kind == "reroll" and s.reverted_by is None for s in steps) and head is not None
+    elif command.startswith("/mod seat"):
+        assert game is not None and game.holder(where.waiting).user_id == "sub2"  # type: ignore[union-attr]
+        assert audit[-1].action == "seat"
+    elif command.startswith("/mod kick"):
+        assert game is not None and game.sides_of(where.waiting_holder) == []
+        assert (audit[-1].action, audit[-1].reason) == ("kick", REASON)
+        assert game.kicked(where.waiting_holder)
+    elif command.startswith("system order"):
+        assert reply.text.startswith("#"), reply.text
+        assert game is not None
+        head = await service.store.step(game.row.id, game.row.head_seq)
+        assert head is not None and head.actor_id == inv.user_id and head.interaction_id == inv.interaction_id
+    else:  # pragma: no cover - a new row must say what it does
+        raise AssertionError(f"no effect check for {command}")
+    if inv.interaction_id and command != "/game new":
+        assert await service.store.answered(inv.interaction_id) is not None, "the reply was not kept"
+
+
+def before_game_id(before: dict[str, list[str]]) -> int:
+    """The id of the (only active) game in a snapshot of the tables."""
+    active = [row for row in before["games"] if "'active'" in row]
+    return int(active[0].split(",")[0].lstrip("("))
+
+
 CELLS = [(rule, role, cell) for rule in TABLE for role, cell in zip(ROLES, rule.cells)]
 
 
 @pytest.mark.parametrize(("rule", "role", "expected"), CELLS,
                          ids=[f"{r.command}|{role}" for r, role, _ in CELLS])
-async def test_permission(service: Service, rule: Rule, role: str, expected: str) -> None:
-    """One cell: allowed -> no error; refused -> an ephemeral error naming why, nothing changed."""
-    channel, waiting, other = await situation(service, rule)
-    before = await service.store.active_game(channel.channel)
-    inv = await invocation(service, rule, channel, role, waiting, other)
+async def test_permission(service: Service, db_path: Path, rule: Rule, role: str, expected: str) -> None:
+    """One cell: allowed -> its effect; refused -> an ephemeral sentence naming why, and
+    not one row of any table changed."""
+    where = await situation(service, rule, role)
+    inv = await invocation(service, rule, where, role)
+    before = table_rows(db_path)
     reply = await service.handle(inv)
     if expected == ALLOW:
         assert not reply.error, f"{role} was refused {rule.command}: {reply.text}"
+        await assert_effect(service, db_path, rule, inv, reply, before, where)
     else:
         assert reply.error and reply.ephemeral, f"{role} was allowed {rule.command}: {reply.text}"
         assert expected in reply.text, reply.text
-        after = await service.store.active_game(channel.channel)
-        assert (after.head_seq, after.state_json) == (before.head_seq, before.state_json)  # type: ignore[union-attr]
+        assert table_rows(db_path) == before, f"a refused {rule.command} changed the database"
+    assert check_log(db_path, linear=False) == []
 
 
 def test_the_documented_table_is_the_tested_one() -> None:

@@ -1,0 +1,97 @@
+"""Limits no player can exceed: token-bucket rate limits and a bounded pool of channel locks.
+
+Both live in memory only.  Why that is enough: a restart forgets a bucket, which at worst
+lets a flood resume a little earlier; nothing about a game depends on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import AsyncIterator, Callable
+
+#: Buckets kept at most; full (idle) buckets are dropped first when there are more.
+MAX_BUCKETS = 10_000
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """Token buckets by key: ``per_minute`` tokens refill over a minute, up to that many."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._buckets: dict[tuple[str, str], _Bucket] = {}
+
+    def _level(self, key: tuple[str, str], per_minute: int, now: float) -> _Bucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(float(per_minute), now)
+        else:
+            bucket.tokens = min(per_minute, bucket.tokens + (now - bucket.stamp) * per_minute / 60)
+            bucket.stamp = now
+        return bucket
+
+    def allow(self, limits: list[tuple[tuple[str, str], int]]) -> float:
+        """Take one token from each bucket and return 0, or take none and return how many
+        seconds until every bucket has one again."""
+        now = self.clock()
+        buckets = [(self._level(key, per_minute, now), per_minute) for key, per_minute in limits]
+        wait = max((0.0 if b.tokens >= 1 else (1 - b.tokens) * 60 / rate for b, rate in buckets),
+                   default=0.0)
+        if wait > 0:
+            return wait
+        for bucket, _ in buckets:
+            bucket.tokens -= 1
+        self._trim(limits)
+        return 0.0
+
+    def _trim(self, limits: list[tuple[tuple[str, str], int]]) -> None:
+        if len(self._buckets) <= MAX_BUCKETS:
+            return
+        now = self.clock()
+        rates = dict(limits)
+        # A bucket that has refilled completely holds no memory worth keeping.
+        for key in [k for k, b in self._buckets.items()
+                    if b.tokens + (now - b.stamp) * rates.get(k, 1) / 60 >= rates.get(k, 1)]:
+            del self._buckets[key]
+        while len(self._buckets) > MAX_BUCKETS:
+            del self._buckets[next(iter(self._buckets))]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class ChannelLocks:
+    """One lock per channel that has commands under way, and none for idle channels.
+
+    Why not a plain dict of locks: it grew by one lock for every channel ever seen (issue 14);
+    here a channel's lock is dropped when its last holder or waiter leaves.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, channel_id: str) -> AsyncIterator[None]:
+        """``async with locks.hold(channel):`` serialize the commands of one channel."""
+        lock, users = self._locks.get(channel_id, (asyncio.Lock(), 0))
+        self._locks[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[channel_id]
+            if users <= 1:
+                del self._locks[channel_id]
+            else:
+                self._locks[channel_id] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)

@@ -1,0 +1,99 @@
+"""``/<system> <order> …``: a player's order, checked, applied, committed, answered."""
+
+from __future__ import annotations
+
+from bot import replies
+from bot.models import Invocation, Reply
+from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
+from rules.core.contract import Action
+from rules.core.errors import RuleError
+
+
+async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
+    """One order: the side it is for, the rules' step, one commit, the reply."""
+    group, name = inv.command
+    if svc.systems.get(group) is None:
+        raise RuleError(f"There is no command group /{group[:40]}.")
+    action_type = svc.systems[group].action_type(name)
+    if action_type.read_only:
+        return await _read_only(svc, inv, group, name)
+    game = await _game_of(svc, inv, group)
+    side = acting_side(game, inv, action_type)
+    if action_type.anytime:
+        _check_standing(svc, game, side)
+    run = svc.dice_run(game.row)
+    outcome = svc.resolve(game, side, name, inv.options, run.take())
+    run.keep(outcome.dice)
+    step = outcome.step
+
+    def build(done: Committed) -> Reply:
+        assert outcome.action is not None
+        seq = done.seqs[0]
+        lines = [f"#{seq} {inv.user_name} ({side}): {outcome.action.summary()}"]
+        lines += replies.event_lines(step.events)
+        lines.append(svc.next_line(game, step))
+        return Reply(text="\n".join(lines), mentions=done.mentions,
+                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None)
+
+    reply = await svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
+                             inv=inv, reply_for=build)
+    assert reply is not None
+    return reply
+
+
+async def _game_of(svc: Pipeline, inv: Invocation, group: str) -> LiveGame:
+    game = await svc.require_game(inv.channel_id)
+    if game.row.system != group:
+        raise RuleError(
+            f"This channel's game is {game.system.title}; its orders are /{game.row.system} …."
+        )
+    return game
+
+
+async def _read_only(svc: Pipeline, inv: Invocation, group: str, name: str) -> Reply:
+    """A read-only order (``/commando measure``): anyone may ask, seated or watching
+    (issue 11); it is applied to the current state and nothing is stored."""
+    game = await _game_of(svc, inv, group)
+    sides = game.sides_of(inv.user_id)
+    waiting = game.system.waiting_on(game.state)
+    side = next((s for s in sides if s in waiting), sides[0] if sides else watching_side(game))
+    outcome = svc.resolve(game, side, name, inv.options, svc.dice_run(game.row).take())
+    return replies.info("\n".join(replies.event_lines(outcome.step.events)) or "Nothing to show.")
+
+
+def _check_standing(svc: Pipeline, game: LiveGame, side: str) -> None:
+    """Standing orders may be changed, not flooded: a few in a row per side (issue 14:
+    10,000 of them made a 65 MB database)."""
+    limit = svc.settings.standing_orders_in_a_row
+    if game.standing.get(side, 0) >= limit:
+        raise RuleError(
+            f"{side} has given {limit} standing orders in a row; the last one stands. "
+            "Give another once the game has moved on."
+        )
+
+
+def acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> str:
+    """The side an order is given for: the user's seat that is waited on.
+
+    A user holding several seats (hot-seat) acts for whichever is waited on.  Out of turn,
+    only ``anytime`` orders pass; the rest get a sentence naming who must act.
+    """
+    result = game.system.result(game.state)
+    if result is not None:
+        raise RuleError(f"The game is over ({result}). Reveal the dice with /game end.")
+    sides = game.sides_of(inv.user_id)
+    if not sides:
+        free = [s for s in game.system.sides if game.holder(s) is None]
+        hint = f"take a free side with /game join (free: {', '.join(free)})" if free else "every side is taken"
+        raise RuleError(f"You are not seated in this game; {hint}. Anyone may watch.")
+    waiting = game.system.waiting_on(game.state)
+    for side in sides:
+        if side in waiting:
+            return side
+    if action_type.anytime:
+        return sides[0]
+    who = ", ".join(replies.seat_name(s, game.seats) for s in waiting) or "nobody"
+    part = game.system.turn_part(game.state)
+    raise RuleError(
+        f"It is not your turn ({', '.join(sides)}): {part} waits on {who}."
+    )

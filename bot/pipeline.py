@@ -1,0 +1,588 @@
+"""The step pipeline: the one place a step is made, re-made from the record, and stored.
+
+Every command that changes a game goes through :meth:`Pipeline.commit` with a
+:class:`Change`: the new steps (each applied on the one before), an audit entry and the
+revert marks it makes, a head moved to a stored step, seat changes, and the reply.  All of it
+is one transaction, so a command is either wholly in the log or not at all (issue 14: a
+reroll used to commit its new roll, each re-applied order and its reply separately).
+
+Re-applying a recorded step (a reroll, an undo that keeps the other side's standing orders,
+``referee replay``) is :func:`apply_recorded`, also written once.
+
+The command handlers (``bot/gamecmds.py``, ``bot/modcmds.py``) and the order path
+(``bot/orders.py``) work against :class:`Pipeline`; ``bot/service.py`` builds on it and
+dispatches to them, so no module imports one that imports it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+from bot import replies
+from bot.config import Settings
+from bot.models import Invocation, Reply, UserRef
+from bot.store import GameRow, SeatEvent, SeatRow, StepRow, Store
+from bot.writer import Writer
+from rules.core import registry
+from rules.core.contract import Action, GameSystem, Step
+from rules.core.dice import Dice, ScriptedDice, SeededDice, seed_hash
+from rules.core.errors import RuleError
+from rules.core.views import Change as ViewChange
+from rules.core.views import changes_between
+
+#: How many active games are kept parsed in memory; others are read from SQLite on demand.
+GAME_CACHE_SIZE = 256
+#: How many recent steps are searched for a side's last order ("what changed since").
+CHANGES_WINDOW = 200
+
+
+@dataclass
+class LiveGame:
+    """An active game as the service works with it: the row, the parsed state, the seats."""
+
+    row: GameRow
+    system: GameSystem
+    state: BaseModel
+    seats: list[SeatRow]
+    #: The number the next step gets.  Every step of a game is written under its channel's
+    #: lock, so the service can count them itself; that keeps a whole order's transaction to
+    #: one hand-off to the writer (UNIQUE (game_id, seq) catches any slip).
+    next_seq: int
+    #: Who ever sat, who was kicked: the seat history (migration 0004).
+    seat_log: list[SeatEvent] = field(default_factory=list)
+    #: Standing (``anytime``) orders each side gave since the last other step (issue 14).
+    standing: dict[str, int] = field(default_factory=dict)
+
+    def sides_of(self, user_id: str) -> list[str]:
+        """The sides a user holds (several in hot-seat play)."""
+        return [s.side for s in self.seats if s.user_id == user_id]
+
+    def holder(self, side: str) -> SeatRow | None:
+        """Who holds a side, if anyone."""
+        return next((s for s in self.seats if s.side == side), None)
+
+    def kicked(self, user_id: str) -> bool:
+        """A moderator kicked this user and has not seated them again since."""
+        marks = [e.event for e in self.seat_log if e.user_id == user_id and e.event in ("kick", "seat")]
+        return bool(marks) and marks[-1] == "kick"
+
+    def ever_seated(self) -> set[str]:
+        """Everyone who has held a seat of this game at any time."""
+        return {e.user_id for e in self.seat_log if e.event in ("join", "seat")}
+
+
+class ScriptedDiceSource:
+    """Console ``--dice 3,5,6``: one list consumed across steps; a refused order uses none."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+        self.position = 0
+
+
+class DiceRun:
+    """The dice of one command's steps, one after the other (a reroll makes several).
+
+    :meth:`take` gives dice starting after every roll kept so far; :meth:`keep` counts a
+    step's rolls as used (a re-applied order that no longer applies keeps none).
+    """
+
+    def __init__(self, game: GameRow, scripted: ScriptedDiceSource | None) -> None:
+        self.seed = game.seed
+        self.counter = game.dice_counter
+        self.scripted = scripted
+        self.used = 0  # scripted values kept by this run
+
+    def take(self) -> Dice:
+        """Fresh dice for the next step."""
+        if self.scripted is not None:
+            return ScriptedDice(self.scripted.values[self.scripted.position + self.used:])
+        return SeededDice(self.seed, self.counter)
+
+    def keep(self, dice: Dice) -> None:
+        """The step rolled with ``dice`` is stored: its rolls are used up."""
+        if isinstance(dice, ScriptedDice):
+            self.used += dice.position
+        elif isinstance(dice, SeededDice):
+            self.counter = dice.counter
+
+    def committed(self) -> None:
+        """The command was stored: scripted values it used are gone for good."""
+        if self.scripted is not None:
+            self.scripted.position += self.used
+            self.used = 0
+
+
+@dataclass
+class Outcome:
+    """A step ready to store: what the rules returned plus how it was made."""
+
+    step: Step
+    dice: Dice
+    action: Action | None
+    side: str | None
+    kind: str = "order"
+    #: Who the step is recorded for; the invoker unless set (a reroll re-applying a
+    #: player's later order keeps that player's name).
+    actor: tuple[str | None, str | None] | None = None
+    rerolls: int | None = None
+
+
+@dataclass
+class Audit:
+    """An audit entry (who did what and why); revert marks point at it."""
+
+    actor_id: str
+    actor_name: str
+    action: str
+    reason: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SeatChange:
+    """One seat change: ``join``/``seat`` give ``side`` to the user, ``leave``/``kick``/
+    ``unseat`` free every seat the user holds (``side`` is what they held, for the record)."""
+
+    event: str
+    user_id: str
+    user_name: str
+    side: str | None = None
+
+
+@dataclass
+class Change:
+    """Everything one command writes, committed in one transaction.
+
+    ``steps`` are appended in order, the first on ``parent_seq`` (``None``: a new root, a
+    rerolled setup) and each later one on the one before; the head moves to the last.  With
+    no steps, ``head`` (a stored step) becomes the head.  ``revert_after`` marks every active
+    step numbered above it reverted by the audit entry; ``unrevert`` makes steps active again.
+    """
+
+    steps: list[Outcome] = field(default_factory=list)
+    parent_seq: int | None = None
+    head: StepRow | None = None
+    audit: Audit | None = None
+    revert_after: int | None = None
+    unrevert: list[int] = field(default_factory=list)
+    seats: list[SeatChange] = field(default_factory=list)
+    dice: DiceRun | None = None
+    reset_mention: bool = False
+    #: With no steps: the turn-part just announced with a ping (a player who joins the
+    #: side waited on is pinged by the join, so the next step of that turn-part is not).
+    mention_key: str | None = None
+    end: bool = False
+
+
+@dataclass
+class Committed:
+    """What a change left: the new step numbers and who is pinged, for the reply."""
+
+    seqs: list[int]
+    head_seq: int
+    mentions: list[str]
+
+
+def apply_recorded(
+    system: GameSystem, scenario: str, options: dict[str, Any], state: BaseModel | None,
+    action: dict[str, Any] | None, side: str | None, dice: Dice,
+) -> tuple[Step, Action | None]:
+    """Apply a recorded step again: its setup, or its order on ``state``, with ``dice``.
+
+    The one re-application shared by ``/mod reroll``, ``/game undo`` (standing orders kept)
+    and ``referee replay``.
+    """
+    if action is None:
+        return system.setup(scenario, options, dice), None
+    if state is None or side is None:
+        raise RuleError("a recorded order needs the state it followed and its side")
+    parsed = system.parse(str(action.get("name", "")), dict(action.get("options", {})))
+    return system.apply(state, side, parsed, dice), parsed
+
+
+def option_user(value: Any) -> UserRef:
+    """A ``user`` option as a :class:`UserRef` (Discord passes one; the console a name)."""
+    if isinstance(value, UserRef):
+        return value
+    if isinstance(value, dict):
+        return UserRef.model_validate(value)
+    text = str(value).strip().lstrip("@")
+    if not text or len(text) > 64:
+        raise RuleError("Name a user, e.g. user:@alice.")
+    return UserRef(id=text, name=text)
+
+
+def new_seed() -> tuple[bytes, str]:
+    """A fresh secret dice seed and its public hash (provable dice)."""
+    seed = secrets.token_bytes(32)
+    return seed, seed_hash(seed)
+
+
+def watching_side(game: LiveGame) -> str:
+    """The side a spectator's read-only order is given for: the one waited on, or the first."""
+    return (game.system.waiting_on(game.state) or list(game.system.sides))[0]
+
+
+def state_digest(state_json: str) -> str:
+    """The key renders are cached and shared under."""
+    return hashlib.sha256(state_json.encode()).hexdigest()
+
+
+class Pipeline:
+    """Games in memory and the one way they change: resolve, re-apply, commit."""
+
+    def __init__(self, store: Store, settings: Settings, dice_source: ScriptedDiceSource | None = None):
+        self.store = store
+        self.settings = settings
+        self.dice_source = dice_source
+        self.systems = registry.load_all()
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+
+    # -- games in memory -------------------------------------------------------------------
+
+    def forget(self, channel_id: str) -> None:
+        """Drop a channel's cached game (after it ended or on any doubt)."""
+        self._games.pop(channel_id, None)
+
+    async def live_game(self, channel_id: str) -> LiveGame | None:
+        """The active game of a channel, from memory or from SQLite."""
+        cached = self._games.get(channel_id)
+        if cached is not None:
+            self._games.move_to_end(channel_id)
+            return cached
+        row = await self.store.active_game(channel_id)
+        if row is None:
+            return None
+        system = registry.get(row.system)
+        game = LiveGame(row, system, system.load_state(row.state_json),
+                        await self.store.seats(row.id), await self.store.last_seq(row.id) + 1,
+                        await self.store.seat_events(row.id))
+        game.standing = await self._standing_run(game)
+        self._remember(game)
+        return game
+
+    async def _standing_run(self, game: LiveGame) -> dict[str, int]:
+        """How many standing orders each side gave in a row at the head (read back along
+        the head's ancestry, at most the limit deep)."""
+        counts: dict[str, int] = {}
+        seq: int | None = game.row.head_seq
+        limit = self.settings.standing_orders_in_a_row
+        for _ in range(limit * max(1, len(game.system.sides))):
+            step = await self.store.step(game.row.id, seq) if seq is not None else None
+            if step is None or not self.is_standing(game.system, step) or step.side is None:
+                break
+            counts[step.side] = counts.get(step.side, 0) + 1
+            seq = step.parent_seq
+        return counts
+
+    @staticmethod
+    def is_standing(system: GameSystem, step: StepRow) -> bool:
+        """A stored step is a standing (``anytime``) order."""
+        if step.kind != "order" or not step.action:
+            return False
+        action = next((a for a in system.actions if a.name == step.action.get("name")), None)
+        return bool(action and action.anytime and not action.read_only)
+
+    def _remember(self, game: LiveGame) -> None:
+        self._games[game.row.channel_id] = game
+        self._games.move_to_end(game.row.channel_id)
+        while len(self._games) > GAME_CACHE_SIZE:
+            self._games.popitem(last=False)
+
+    async def require_game(self, channel_id: str) -> LiveGame:
+        """The channel's game, or a RuleError saying how to start one."""
+        game = await self.live_game(channel_id)
+        if game is None:
+            raise RuleError(
+                "There is no game in this channel; start one with /game new system:"
+                f" ({', '.join(sorted(self.systems))})."
+            )
+        return game
+
+    async def reload(self, channel_id: str) -> LiveGame | None:
+        """Re-read a channel's game from SQLite after a write (the cache follows the store)."""
+        self.forget(channel_id)
+        return await self.live_game(channel_id)
+
+    # -- making steps ----------------------------------------------------------------------
+
+    def dice_run(self, game: GameRow) -> DiceRun:
+        """The dice of the next command on ``game``."""
+        return DiceRun(game, self.dice_source)
+
+    def resolve(self, game: LiveGame, side: str, name: str, options: dict[str, Any], dice: Dice) -> Outcome:
+        """Parse and apply one order on the game's current state (pure; nothing stored)."""
+        action = game.system.parse(name, options)
+        step = game.system.apply(game.state, side, action, dice)
+        return Outcome(step=step, dice=dice, action=action, side=side)
+
+    def reapply(self, game: LiveGame, old: StepRow, state: BaseModel | None, dice: Dice) -> Outcome:
+        """Re-apply the recorded step ``old`` on ``state`` with ``dice``; recorded for its
+        original actor."""
+        step, action = apply_recorded(game.system, game.row.scenario, game.row.options, state,
+                                      old.action, old.side, dice)
+        return Outcome(step=step, dice=dice, action=action, side=old.side,
+                       actor=(old.actor_id, old.actor_name))
+
+    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None) -> list[ViewChange]:
+        """What changed for each unit between ``side``'s last order before ``step`` and
+        ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
+        view by :func:`rules.core.views.changes_between`, so every system gets it."""
+        system = self.systems[system_key]
+        state = system.load_state(step.state_json)
+        side = side or next(iter(system.waiting_on(state)), None)
+        recent = await self.store.steps(step.game_id, last=CHANGES_WINDOW)
+        mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
+                and s.side == side and s.action is not None]
+        if side is None or not mine:
+            return []
+        return changes_between(system.view(system.load_state(mine[-1].state_json)), system.view(state))
+
+    async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
+        """The state recorded after step ``seq``."""
+        step = await self.store.step(game.row.id, seq)
+        if step is None:
+            raise RuleError(f"There is no step #{seq}.")
+        return game.system.load_state(step.state_json)
+
+    # -- the one commit --------------------------------------------------------------------
+
+    @staticmethod
+    def mention_key(waiting_on: list[str], turn_part: str) -> str:
+        """What identifies a turn-part for pings: who is waited on, and for what."""
+        return json.dumps([sorted(waiting_on), turn_part])
+
+    @staticmethod
+    def step_row(game_id: int, seq: int, parent: int | None, outcome: Outcome,
+                 inv: Invocation | None, interaction: bool) -> StepRow:
+        """The log row of ``outcome`` as step ``seq`` on ``parent`` (the one place a step row
+        is built)."""
+        step = outcome.step
+        actor_id, actor_name = outcome.actor or ((inv.user_id, inv.user_name) if inv else (None, None))
+        return StepRow(
+            game_id=game_id, seq=seq, parent_seq=parent, kind=outcome.kind,
+            actor_id=actor_id, actor_name=actor_name, side=outcome.side,
+            action=(
+                {"name": outcome.action.name,
+                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True)}
+                if outcome.action is not None else None
+            ),
+            dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),
+            reveals=step.reveals, snapshot=step.snapshot or outcome.kind == "setup",
+            turn_part=step.turn_part,
+            interaction_id=inv.interaction_id if inv and interaction else None,
+            rerolls=outcome.rerolls,
+        )
+
+    def _mentions(self, game: LiveGame, waiting_on: list[str], seats: list[SeatRow]) -> list[str]:
+        users: list[str] = []
+        for side in waiting_on:
+            holder = next((s for s in seats if s.side == side), None)
+            if holder and holder.user_id not in users:
+                users.append(holder.user_id)
+        return users
+
+    async def commit(
+        self, game: LiveGame, change: Change, *, inv: Invocation | None,
+        reply_for: Callable[[Committed], Reply] | None = None,
+    ) -> Reply | None:
+        """Store ``change`` and its reply in one transaction; update the cache.
+
+        The reply is built before the transaction (from what is about to be stored) and kept
+        with the interaction id in it, so a repeated delivery gets the same answer and a
+        crash leaves either the whole command or none of it.
+        """
+        rows: list[StepRow] = []
+        parent = change.parent_seq
+        seq = game.next_seq
+        for outcome in change.steps:
+            # Only a player's own order carries the interaction id (UNIQUE: the optimistic
+            # dedupe of the order path); a command's reply carries it otherwise.
+            own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
+            rows.append(self.step_row(game.row.id, seq, parent, outcome, inv, own))
+            parent, seq = seq, seq + 1
+        last_step = change.steps[-1].step if change.steps else None
+        if rows:
+            head_seq, head_state = rows[-1].seq, rows[-1].state_json
+        elif change.head is not None:
+            head_seq, head_state = change.head.seq, change.head.state_json
+        else:
+            head_seq, head_state = game.row.head_seq, game.row.state_json
+        seats = self._seats_after(game.seats, change.seats)
+        mention_key = game.row.last_mention
+        mentions: list[str] = []
+        if last_step is not None:
+            key = self.mention_key(last_step.waiting_on, last_step.turn_part)
+            if key != game.row.last_mention or change.reset_mention:
+                mentions = self._mentions(game, last_step.waiting_on, seats)
+            mention_key = key
+        elif change.reset_mention:
+            mention_key = ""
+        elif change.mention_key is not None:
+            mention_key = change.mention_key
+        counter = change.dice.counter if change.dice is not None else game.row.dice_counter
+        reply = reply_for(Committed([r.seq for r in rows], head_seq, mentions)) if reply_for else None
+        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
+
+        def write(db: Writer, audit_id: int | None) -> None:
+            if change.revert_after is not None:
+                assert audit_id is not None, "revert marks point at the audit entry that made them"
+                db.revert_after(game.row.id, change.revert_after, audit_id)
+            if change.unrevert:
+                db.unrevert(game.row.id, change.unrevert)
+            for seat in change.seats:
+                self._write_seat(db, game.row.id, seat, audit_id)
+            for row in rows:
+                db.insert_step(row)
+            db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
+                        last_mention=mention_key)
+            if change.end:
+                db.end_game(game.row.id)
+            if remembered is not None and inv is not None and inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game.row.id, remembered)
+
+        try:
+            if change.audit is None:  # the common case: no reads, so it may share a commit
+                unit = self.store.unit()
+                write(unit, None)
+                await self.store.commit_unit(unit)
+            else:
+                async with self.store.transaction() as db:
+                    a = change.audit
+                    audit_id = await db.add_audit(game.row.id, a.actor_id, a.actor_name, a.action,
+                                                  a.reason, a.data)
+                    write(db, audit_id)
+        except BaseException:
+            # On any doubt (a failed write, or this command cancelled while its unit may
+            # still commit) the next command re-reads the game instead of trusting the cache.
+            self.forget(game.row.channel_id)
+            raise
+        if change.dice is not None:
+            change.dice.committed()
+        if change.end:
+            self.forget(game.row.channel_id)
+        elif rows and not change.seats and change.audit is None and change.parent_seq == game.row.head_seq:
+            # The cache takes what was just committed instead of re-reading the game (two
+            # queries and a parse of the state on every order; bench/run.py).  The state is
+            # the rules' own object: tests/platform/test_state_round_trip.py holds every
+            # system to a lossless JSON round trip, so it equals a re-read of the log.
+            cached = game.row.model_copy(update={
+                "head_seq": head_seq, "state_json": head_state, "dice_counter": counter,
+                "last_mention": mention_key,
+            })
+            assert last_step is not None
+            live = LiveGame(cached, game.system, last_step.state, game.seats, seq,
+                            game.seat_log, self._standing_after(game, change.steps))
+            self._remember(live)
+        else:
+            await self.reload(game.row.channel_id)
+        return reply
+
+    def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
+        counts = dict(game.standing)
+        for outcome in outcomes:
+            action = outcome.action
+            if action is not None and action.anytime and outcome.side is not None:
+                counts[outcome.side] = counts.get(outcome.side, 0) + 1
+            else:
+                counts = {}
+        return counts
+
+    @staticmethod
+    def _seats_after(seats: list[SeatRow], changes: list[SeatChange]) -> list[SeatRow]:
+        out = list(seats)
+        for c in changes:
+            if c.event in ("join", "seat"):
+                out = [s for s in out if s.side != c.side]
+                out.append(SeatRow(side=c.side or "", user_id=c.user_id, user_name=c.user_name))
+            elif c.event in ("leave", "kick"):
+                out = [s for s in out if s.user_id != c.user_id]
+        return out
+
+    @staticmethod
+    def _write_seat(db: Writer, game_id: int, seat: SeatChange, audit_id: int | None) -> None:
+        # "unseat" only records who was replaced: the "seat" that follows takes the side.
+        if seat.event in ("join", "seat"):
+            assert seat.side is not None
+            db.set_seat(game_id, seat.side, seat.user_id, seat.user_name)
+        elif seat.event in ("leave", "kick"):
+            db.remove_seats(game_id, seat.user_id)
+        db.add_seat_event(game_id, seat.side, seat.user_id, seat.user_name, seat.event, audit_id)
+
+    async def start(
+        self, draft: GameRow, outcome: Outcome, run: DiceRun, *, inv: Invocation,
+        reply_for: Callable[[int], Reply], seats: list[SeatChange] | None = None,
+    ) -> Reply:
+        """Create a game with its setup step (#0, a root), its first seats (a solitaire
+        game's one player) and its reply, in one transaction."""
+        async with self.store.transaction() as db:
+            game_id = await db.create_game(
+                channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
+                scenario=draft.scenario, options=draft.options, seed=draft.seed,
+                seed_hash=draft.seed_hash, state_json=outcome.step.state.model_dump_json(),
+                created_by=draft.created_by or inv.user_id,
+            )
+            row = self.step_row(game_id, 0, None, outcome, inv, False)
+            db.insert_step(row)
+            step = outcome.step
+            mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
+            db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention)
+            for seat in seats or []:
+                self._write_seat(db, game_id, seat, None)
+            reply = reply_for(game_id)
+            if inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+        run.committed()
+        await self.reload(draft.channel_id)
+        return reply
+
+    async def remember(self, inv: Invocation, game_id: int | None, reply: Reply) -> Reply:
+        """Store the reply of a command that changed nothing else (dedupe)."""
+        if inv.interaction_id:
+            async with self.store.transaction() as db:
+                db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+        return reply
+
+    def next_line(self, game: LiveGame, step: Step) -> str:
+        """Who must act next, for the foot of a reply."""
+        if step.game_over:
+            return f"🏁 {step.result} — reveal the dice with /game end."
+        waiting = ", ".join(replies.seat_name(s, game.seats) for s in step.waiting_on)
+        return f"➡️ {step.turn_part}: {waiting}" if step.turn_part else f"➡️ {waiting}"
+
+
+async def gather_render(pending: dict[str, asyncio.Future[bytes]], key: str,
+                        render: Callable[[], Any]) -> bytes:
+    """Render once per key however many ask at the same time (issue 14: 50 concurrent
+    ``/game map`` calls rendered one state 10 times)."""
+    future = pending.get(key)
+    if future is not None:
+        return await asyncio.shield(future)
+    future = asyncio.get_running_loop().create_future()
+    pending[key] = future
+    try:
+        png = await render()
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # mark retrieved: nobody else may be waiting
+        raise
+    else:
+        future.set_result(png)
+        return png
+    finally:
+        pending.pop(key, None)
+
+
+__all__ = [
+    "Audit", "Change", "Committed", "DiceRun", "LiveGame", "Outcome", "Pipeline",
+    "ScriptedDiceSource", "SeatChange", "apply_recorded", "gather_render", "new_seed",
+    "option_user", "state_digest", "watching_side",
+]
