@@ -149,7 +149,7 @@ def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> tab
 def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
     """The teams a move order moves: one team of the unit, or all of them."""
     if who.strip().casefold() == unit.id.casefold():
-        return [t for t in unit.alive_teams if budget(unit, t) > 0]
+        return [t for t in unit.alive_teams if budget(unit, t) > 0.05]
     team = state.team(who)
     if team.unit != unit.id or not team.alive:
         raise RuleError(f"{team.id} is not a team of the active unit {unit.id} on the table.")
