@@ -35,15 +35,19 @@ class MoveResult:
     bogged: bool = False
 
 
-def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact: bool) -> None:
-    """Refuse an end point off the table or on another base (enemy contact only in assaults)."""
+def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact: bool,
+                moving: frozenset[str] = frozenset()) -> None:
+    """Refuse an end point off the table or on another base (enemy contact only in assaults).
+
+    Teams in ``moving`` (moving in the same order) are checked at their new places instead.
+    """
     scen = state.table
     r = scen.base_radius
     if not table.on_table(end, scen.width, scen.height, r):
         raise RuleError(f"{team.id} cannot leave the table; stay {r:g}\" in from the edges.")
     side = state.unit_of(team).side
     for other in state.teams():
-        if other.id == team.id:
+        if other.id == team.id or other.id in moving:
             continue
         gap = table.distance(end, other.pos)
         friend = state.unit_of(other).side == side
@@ -72,14 +76,14 @@ def leaderless_towards_enemy(state: SkirmishState, team: TeamState, end: table.P
 
 
 def validate(state: SkirmishState, team: TeamState, end: table.Point, budget: float,
-             contact: bool = False) -> float:
+             contact: bool = False, moving: frozenset[str] = frozenset()) -> float:
     """Check a move of ``team`` to ``end`` within ``budget`` inches; returns its length."""
     span = table.measured(table.distance(team.pos, end))
     if span > budget + 1e-9:
         raise RuleError(
             f"{team.id}: {span:.1f}\" is too far; it may move {budget:.1f}\" now ({RULE})."
         )
-    check_place(state, team, end, contact)
+    check_place(state, team, end, contact, moving)
     if team.kind == "gun":
         for going in terrain.going_along(state, team.pos, end):
             if going.going == "very_difficult":

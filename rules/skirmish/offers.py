@@ -66,7 +66,7 @@ def move(state: SkirmishState, side: str) -> Iterator[Move]:
     for who in [unit.id] + [t.id for t in unit.alive_teams]:
         team = (unit.pl or unit.alive_teams[0]) if who == unit.id else state.team(who)
         room = play.budget(unit, team)
-        if room <= 0.1:
+        if room < 0.5:  # the sample skips crumbs of a move (a player may still type them)
             continue
         for spot in _spots(state, team, room):
             order = Move(who=who, to=_fmt(spot))

@@ -169,16 +169,27 @@ def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, t
     dest = place_of(state, order.to, lead_pos)
     offset = table.sub(dest, lead_pos)
     plan: dict[str, table.Point] = {}
+    moving = frozenset(t.id for t in teams)
     for team in teams:
         room = budget(unit, team, order.extra)
-        end = table.toward(team.pos, table.add(team.pos, offset), room)
-        movement.validate(state, team, end, room)
+        # A whole unit keeps its shape, each team going as far as it may; one team is sent
+        # exactly where it is told, or refused with the figure.
+        end = table.toward(team.pos, table.add(team.pos, offset), room) if len(teams) > 1 else dest
+        movement.validate(state, team, end, room, moving=moving)
+        _clear_of_planned(state, team, end, plan)
         plan[team.id] = end
     _check_extra(state, unit, order, teams, plan)
     if not cohesion.enough(unit, plan):
         raise RuleError(f"{unit.id} would have fewer than half its teams in cohesion with its PL "
                         f"(Unit Cohesion).")
     return plan
+
+
+def _clear_of_planned(state: SkirmishState, team: TeamState, end: table.Point,
+                      plan: dict[str, table.Point]) -> None:
+    for other_id, where in plan.items():
+        if table.distance(where, end) < 2 * state.table.base_radius - 1e-6:
+            raise RuleError(f"{team.id} would end on {other_id}'s base; move the teams one by one.")
 
 
 def _check_extra(state: SkirmishState, unit: UnitState, order: Move, teams: list[TeamState],
@@ -322,7 +333,8 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
     for event in result.events:
         if event.kind == "fire":
             state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
-                                    text=f"{event.data['hits']} hits", side=unit.side))
+                                    text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
+                                    side=unit.side))
     if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
         ctx.extend(flow.end_activation(state, ctx.dice))
         ctx.snapshot = True

@@ -167,6 +167,7 @@ class SkirmishState(BaseModel):
     cc_reroll_used: list[Side] = Field(default_factory=list)  # this Initiative (Leaders)
     leader_used: list[str] = Field(default_factory=list)  # PL/CC team ids, this Initiative
     failed_check: str | None = None  # unit whose Training Check just failed (CC reroll)
+    templates: list[list[tuple[float, float]]] = Field(default_factory=list)  # this Initiative
     marks: list[Mark] = Field(default_factory=list)  # measured lines of this Initiative
     last_marks: list[Mark] = Field(default_factory=list)
     finished: bool = False
