@@ -155,6 +155,7 @@ def resolve_fire(
 ) -> FireResult:
     """Resolve one unit's fire at one enemy unit; ``shooters`` are its firing teams."""
     result = FireResult()
+    target = join_cc(state, target, result)
     lines = _lines(state, shooters, target, how, result)
     if not lines:
         return result
@@ -168,6 +169,30 @@ def resolve_fire(
         reroll = reroll or need <= 1
     _land_hits(state, firing, target, batches, dice, reroll, result)
     return result
+
+
+def join_cc(state: SkirmishState, target: UnitState, result: FireResult) -> UnitState:
+    """"When a CC is the target of an attack, he wil automatically join a Unit within 6" of
+    his position, and is considered a part of that platoon until the end of the attack."
+
+    The attack is resolved against that unit with the CC as one more of its teams (its
+    Training, its allocation); casualties still leave their own units.
+    """
+    cc = target.pl if target.hq else None
+    if cc is None:
+        return target
+    near = [
+        u for u in state.live(target.side) if not u.hq and any(
+            not table.beyond(table.distance(cc.pos, t.pos), 6.0) for t in u.alive_teams)
+    ]
+    if not near:
+        return target
+    host = min(near, key=lambda u: min(table.distance(cc.pos, t.pos) for t in u.alive_teams))
+    result.events.append(Event(kind="join", rule="Leaders",
+                               text=f"{cc.id} joins {host.id} for this attack (Leaders)"))
+    fields = dict(host)
+    fields["teams"] = [cc] + list(host.teams)
+    return UnitState.model_construct(**fields)
 
 
 def _lines(

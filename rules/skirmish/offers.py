@@ -61,9 +61,12 @@ def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Poi
 def move(state: SkirmishState, side: str) -> Iterator[Move]:
     """A sample of moves of each team (and of the whole unit), each one checked."""
     unit = _active(state)
-    if unit is None or not unit.alive_teams or play.open_step(unit, "move"):
+    if unit is None or not unit.alive_teams:
         return
-    for who in [unit.id] + [t.id for t in unit.alive_teams]:
+    whos = [unit.id] + [t.id for t in unit.alive_teams]
+    if play.open_step(unit, "move"):
+        whos = [t.id for t in unit.alive_teams if t.role == "fo"]  # FOs act on their own
+    for who in whos:
         team = (unit.pl or unit.alive_teams[0]) if who == unit.id else state.team(who)
         room = play.budget(unit, team)
         if room < 0.5:  # the sample skips crumbs of a move (a player may still type them)

@@ -158,10 +158,10 @@ def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
 
 def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, table.Point]:
     """Where each team of a move order ends (before any dice), checked; RuleError if refused."""
-    why = open_step(unit, "move")
-    if why:
-        raise RuleError(why)
     teams = movers(state, unit, order.who)
+    why = open_step(unit, "move")
+    if why and not _observer_alone(teams):
+        raise RuleError(why)
     if not teams:
         raise RuleError(f"No team of {unit.id} has any move left (Moving).")
     anchor = unit.pl or teams[0]
@@ -172,6 +172,8 @@ def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, t
     moving = frozenset(t.id for t in teams)
     for team in teams:
         room = budget(unit, team, order.extra)
+        if len(teams) == 1 and _pl_among_ranks(state, unit, team, dest):
+            room = max(room, table.measured(table.distance(team.pos, dest)))
         # A whole unit keeps its shape, each team going as far as it may; one team is sent
         # exactly where it is told, or refused with the figure.
         end = table.toward(team.pos, table.add(team.pos, offset), room) if len(teams) > 1 else dest
@@ -183,6 +185,23 @@ def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, t
         raise RuleError(f"{unit.id} would have fewer than half its teams in cohesion with its PL "
                         f"(Unit Cohesion).")
     return plan
+
+
+def _observer_alone(teams: list[TeamState]) -> bool:
+    """"FOs activate with the artillery Unit, but may choose to execute different actions
+    than the rest of the Unit": a Forward Observer may move whatever its unit's action."""
+    return len(teams) == 1 and teams[0].role == "fo"
+
+
+def _pl_among_ranks(state: SkirmishState, unit: UnitState, team: TeamState, dest: table.Point) -> bool:
+    """"Infantry PLs can move freely throughout their ranks, being placed any where on the
+    table as long as Unit cohesion is maintained": within 6" of a team of its unit."""
+    if team.role != "pl" or team.kind != "infantry" or team.travelled > 0:
+        return False
+    return any(
+        not table.beyond(table.distance(dest, t.pos), cohesion.RANGE)
+        for t in unit.alive_teams if t.id != team.id and t.role != "fo"
+    )
 
 
 def _clear_of_planned(state: SkirmishState, team: TeamState, end: table.Point,
@@ -211,7 +230,8 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
     face = None
     if order.face:
         face = table.heading_to_angle(table.parse_heading(order.face))
-    use_step(unit, "move")
+    if not _observer_alone([state.team(t) for t in plan]) or "move" in unit.steps:
+        use_step(unit, "move")
     if order.extra and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
     moved = []

@@ -167,3 +167,41 @@ def test_every_offer_is_accepted_and_the_input_never_changes():
     for order in SYSTEM.legal_actions(state, "us"):
         SYSTEM.apply(state, "us", order, LoadedDice([], 4))
     assert state.model_dump_json() == before
+
+
+def test_cc_joins_a_unit_within_6_when_attacked():
+    # Leaders: "When a CC is the target of an attack, he wil automatically join a Unit within
+    # 6" of his position, and is considered a part of that platoon until the end of the attack."
+    from rules.skirmish.fire import Fire, resolve_fire
+
+    state = _facing_off(new([6, 1]))
+    put(state, "cpt", 12, 37)  # 1" behind sq1 of the rifle platoon
+    result = resolve_fire(state, [state.team("mg")], state.unit("us-hq"), LoadedDice([], 6), Fire())
+    assert "cpt joins 1pl for this attack (Leaders)" in result.events[0].text
+    allocated = next(e.text for e in result.events if e.kind == "allocate")
+    assert "sq" in allocated  # the platoon's teams share the hits
+
+
+def test_infantry_pl_moves_freely_through_its_ranks():
+    # Leaders: "Infantry PLs can move freely throughout their ranks, being placed any where on
+    # the table as long as Unit cohesion is maintained."
+    state = _facing_off(new([6, 1]))
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", who="sq1", to="12,31")
+    state, step = go(state, "germans", "decide", choice="hold") if state.pending else (state, step)
+    with pytest.raises(RuleError, match="too far"):
+        go(state, "us", "move", who="lt", to="40,40")  # nowhere near its ranks
+    state, step = go(state, "us", "move", who="lt", to="20,40")  # 10" but within 6" of bz
+    assert state.team("lt").pos == (20.0, 40.0)
+
+
+def test_forward_observer_moves_whatever_its_unit_does():
+    # Forward Observers: "may choose to execute different actions than the rest of the Unit"
+    state = new([1, 6])
+    state, _ = go(state, "germans", "activate", [6], unit="mortars")
+    state, _ = go(state, "germans", "action", kind="barrage")
+    state, step = go(state, "germans", "move", who="fo", to="29,24")
+    assert state.team("fo").pos == (29.0, 24.0)
+    with pytest.raises(RuleError, match="allows barrage"):
+        go(state, "germans", "move", who="m2", to="36,5")
