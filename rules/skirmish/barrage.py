@@ -188,7 +188,8 @@ def fire_barrage(
     for unit_id, hits in hits_by_unit.items():
         hit_unit = state.unit(unit_id)
         count = suppression.markers_for_hits(hits) + (1 if len(gunners) > 1 else 0)
-        placed = suppression.place_markers(hit_unit, count, hit_teams)
+        placed = suppression.place_markers(hit_unit, count, hit_teams,
+                                           suppression.protected_of(state.policies, hit_unit.side))
         event = suppression.suppression_event(hit_unit, placed, f"{hits} FP hit + 1 artillery")
         if event:
             events.append(event)

@@ -247,6 +247,7 @@ def _candidates(
     state: SkirmishState, firing: list[TeamState], target: UnitState
 ) -> list[allocation.Candidate]:
     out = []
+    shield = suppression.protected_of(state.policies, target.side)
     for team in target.alive_teams:
         seers = [s for s in firing if sees(state, s, team) and _reaches(state, s, team)]
         if not seers:
@@ -256,6 +257,7 @@ def _candidates(
             team=team.id, kind=team.kind, cover=terrain.team_cover(state, team, near.pos),
             gone_to_ground=gone_to_ground(state, team),
             distance=table.distance(near.pos, team.pos), armoured=team.armoured,
+            protected=team.id in shield,
         ))
     return out
 
@@ -282,7 +284,8 @@ def _land_hits(
         cover = next(c.cover for c in cands if c.team == team_id)
         _save_team(state, team, shooters, cover, dice, reroll, result)
     placed = suppression.place_markers(target, suppression.markers_for_hits(counted),
-                                       [t for t in given if state.team(t).alive])
+                                       [t for t in given if state.team(t).alive],
+                                       suppression.protected_of(state.policies, target.side))
     event = suppression.suppression_event(target, placed, f"{counted} FP hit")
     if event:
         result.events.append(event)

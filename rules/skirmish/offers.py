@@ -186,6 +186,8 @@ def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
     yield Defaults(reaction="ask", ground="ask", counter="ask")
     yield Defaults(reaction="yes", ground="no", counter="yes")
+    leaders_ = [t.id for t in state.teams(side) if t.leader]
+    yield Defaults(protect=" ".join(leaders_) or "none")
 
 
 def measure(state: SkirmishState, side: str) -> Iterator[Measure]:

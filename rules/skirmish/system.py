@@ -35,6 +35,18 @@ ORDERS = ("orders",)
 OWN_INITIATIVE = ("activate", "orders")
 
 
+def _own_teams(state: SkirmishState, side: str, text: str) -> str:
+    """Team ids of ``side`` from what a player typed ("none" clears), checked."""
+    words = [w for w in text.replace(",", " ").split() if w.casefold() != "none"]
+    ids = []
+    for word in words:
+        team = state.team(word)
+        if state.unit_of(team).side != side:
+            raise RuleError(f"{team.id} is not one of your teams.")
+        ids.append(team.id)
+    return " ".join(ids)
+
+
 class SkirmishOptions(GameOptions):
     """``/game new options:turns=4``: a shorter or longer game than the scenario's."""
 
@@ -148,7 +160,10 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
             value = getattr(o, key)
             if value is not None:
                 mine[key] = value
+        if o.protect is not None:
+            mine["protect"] = _own_teams(ctx.state, ctx.side, o.protect)
         shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in ("reaction", "ground", "counter"))
+        shown += f"; protect {mine.get('protect') or 'none'}"
         ctx.say("defaults", f"{SIDE_NAMES[ctx.side]} standing answers: {shown}")
 
     @order(Measure, offers=lambda s, st, side: offers.measure(st, side))
