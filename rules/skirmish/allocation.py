@@ -41,6 +41,7 @@ class Batch(BaseModel):
     """Hits of one firing team: AT hits all go to one team."""
 
     shooter: str
+    weapon: str = ""
     hits: int
     at: bool = False
     declared: TeamKind | None = None

@@ -238,18 +238,19 @@ def _roll_team(
         data={"shooter": shooter.id, "target": target.id, "dice": roll.dice, "need": need.need,
               "hits": roll.hits, "from": shooter.pos, "to": state.team(line.target_team).pos},
     ))
-    batch = allocation.Batch(shooter=shooter.id, hits=roll.hits, at=weapon.at,
+    batch = allocation.Batch(shooter=shooter.id, weapon=line.weapon, hits=roll.hits, at=weapon.at,
                              declared=how.at_type if weapon.at else None)
     return batch, need.need
 
 
 def _candidates(
-    state: SkirmishState, firing: list[TeamState], target: UnitState
+    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str]
 ) -> list[allocation.Candidate]:
     out = []
     shield = suppression.protected_of(state.policies, target.side)
     for team in target.alive_teams:
-        seers = [s for s in firing if sees(state, s, team) and _reaches(state, s, team)]
+        seers = [s for s in firing
+                 if sees(state, s, team) and _reaches(state, s, team, weapons.get(s.id))]
         if not seers:
             continue
         near = min(seers, key=lambda s: table.distance(s.pos, team.pos))
@@ -262,16 +263,17 @@ def _candidates(
     return out
 
 
-def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState) -> bool:
-    longest = max(state.table.weapon(w).range for w in shooter.weapons)
-    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * longest
+def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, weapon: str | None) -> bool:
+    """Within the fired weapon's long range (up to 2x its range)."""
+    reach = state.table.weapon(weapon or shooter.weapons[0]).range
+    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * reach
 
 
 def _land_hits(
     state: SkirmishState, firing: list[TeamState], target: UnitState,
     batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
 ) -> None:
-    cands = _candidates(state, firing, target)
+    cands = _candidates(state, firing, target, {b.shooter: b.weapon for b in batches})
     given = allocation.allocate(cands, batches)
     if not given:
         return

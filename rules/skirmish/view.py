@@ -17,7 +17,7 @@ SIDE_STYLES = [
     SideStyle(key="nato_de", label="Germans", letter="G", colour="nato_de"),
 ]
 #: Palette keys for our terrain styles (the renderer's pale terrain colours).
-STYLE = {"building": "building", "wood": "woods", "hedge": "cover", "wall": "rubble",
+STYLE = {"building": "building", "wood": "woods", "hedge": "hedge", "wall": "wall",
          "road": "road", "field": "fields"}
 #: How wide a linear piece is drawn (inches): it has no area of its own.
 WIDTH = {"road": 1.6, "linear": 0.6}
@@ -49,10 +49,10 @@ def _terrain(state: SkirmishState) -> list[TerrainShape]:
         out.append(TerrainShape(id=piece.id, kind=STYLE.get(piece.style, "fields"),
                                 polygon=points, label=label))
     for i, square in enumerate(state.templates):
-        out.append(TerrainShape(id=f"template{i}", kind="target", polygon=list(square),
+        out.append(TerrainShape(id=f"template{i}", kind="template", polygon=list(square),
                                 label="template"))
     for i, cloud in enumerate(state.smoke):
-        out.append(TerrainShape(id=f"smoke{i}", kind="airfield", polygon=list(cloud.corners),
+        out.append(TerrainShape(id=f"smoke{i}", kind="smoke", polygon=list(cloud.corners),
                                 label="smoke"))
     return out
 
