@@ -46,17 +46,18 @@ def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact
     if not table.on_table(end, scen.width, scen.height, r):
         raise RuleError(f"{team.id} cannot leave the table; stay {r:g}\" in from the edges.")
     side = state.unit_of(team).side
-    for other in state.teams():
-        if other.id == team.id or other.id in moving:
-            continue
-        gap = table.distance(end, other.pos)
-        friend = state.unit_of(other).side == side
-        if gap < 2 * r - 1e-6 and (friend or not contact):
-            raise RuleError(f"{team.id} cannot end on {other.id}'s base.")
-        if not friend and not contact and gap < 2 * r + 0.1:
-            raise RuleError(
-                f"{team.id} may only move into contact with {other.id} by an Assault (Assaults)."
-            )
+    for unit in state.live():
+        friend = unit.side == side
+        for other in unit.alive_teams:
+            if other.id == team.id or other.id in moving:
+                continue
+            gap = table.distance(end, other.pos)
+            if gap < 2 * r - 1e-6 and (friend or not contact):
+                raise RuleError(f"{team.id} cannot end on {other.id}'s base.")
+            if not friend and not contact and gap < 2 * r + 0.1:
+                raise RuleError(
+                    f"{team.id} may only move into contact with {other.id} by an Assault (Assaults)."
+                )
 
 
 def leaderless_towards_enemy(state: SkirmishState, team: TeamState, end: table.Point) -> str | None:

@@ -52,7 +52,7 @@ def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Poi
     near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
     heading = table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0
     out = []
-    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5), (270, 0.5)):
+    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5)):
         step = table.scale(table.unit_vector(heading + turn), room * share - 0.05)
         out.append(table.add(team.pos, step))
     return out

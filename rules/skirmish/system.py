@@ -20,7 +20,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.views import TableView
 from rules.skirmish import (
-    artillery, decisions, flow, leaders, measuring, melee, offers, play,
+    artillery, decisions, flow, labels, leaders, measuring, melee, offers, play,
 )
 from rules.skirmish.orders import (
     ACTIONS, Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire,
@@ -184,6 +184,11 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
             if flow.over_by_wipe(state, events):
                 ctx.extend(events)
                 ctx.snapshot = True
+
+    def label(self, state: SkirmishState, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        """What a player needs to choose: check needed, targets in range, move lengths."""
+        return labels.label(state, side, action, field, value, partial)
 
     # -- where the game stands -----------------------------------------------------------------
 

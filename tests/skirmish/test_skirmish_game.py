@@ -205,3 +205,20 @@ def test_forward_observer_moves_whatever_its_unit_does():
     assert state.team("fo").pos == (29.0, 24.0)
     with pytest.raises(RuleError, match="allows barrage"):
         go(state, "germans", "move", who="m2", to="36,5")
+
+
+def test_autocomplete_labels_say_what_a_player_needs():
+    # Autocomplete: only legal values, labelled with the check needed and the targets in range
+    state = _facing_off(new([6, 1]))
+    state.team("sq1").suppression = 1
+    units = SYSTEM.choices(state, "us", "activate", "unit", {})
+    label = next(c.label for c in units if c.value == "1pl")
+    assert label == "1pl: 1st Rifle Platoon, 5 teams, check 5+ +1 supp"
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire-and-move")
+    targets = SYSTEM.choices(state, "us", "fire", "target", {})
+    assert [c.value for c in targets] == ["gren"]
+    assert "teams can fire" in targets[0].label and "To Hit 3+" in targets[0].label
+    moves = SYSTEM.choices(state, "us", "move", "to", {"who": "sq2"})
+    assert moves and all("for sq2" in c.label for c in moves)
+    assert SYSTEM.choices(state, "germans", "activate", "unit", {})[0].info
