@@ -128,11 +128,13 @@ def move_team(
     state.marks.append(Mark(kind="move", points=[start, result.end],
                             text=table.inches(travelled), side=side))
     verb = "stops" if result.bogged else "moves"
+    text = (f"{team.id} {verb} {table.inches(travelled)} to {result.end[0]:.1f},"
+            f"{result.end[1]:.1f}, facing {table.compass_name(team.facing)} ({RULE})")
+    if travelled < 0.05 and not result.bogged:
+        text = f"{team.id} turns to face {table.compass_name(team.facing)} ({RULE})"
     result.events.append(Event(
         kind="move",
-        text=(f"{team.id} {verb} {table.inches(travelled)} to "
-              f"{result.end[0]:.1f},{result.end[1]:.1f}, facing "
-              f"{table.compass_name(team.facing)} ({RULE})"),
+        text=text,
         rule=RULE,
         data={"team": team.id, "from": start, "to": result.end},
     ))
