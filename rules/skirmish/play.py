@@ -32,12 +32,13 @@ STEPS: dict[str, list[str]] = {
 
 def activate_problem(state: SkirmishState, side: str, unit_id: str) -> str | None:
     """Why ``unit_id`` cannot be activated now, or None."""
+    ready = ", ".join(u.id for u in flow.waiting(state, side)) or "none"
     try:
         unit = state.own_unit(side, unit_id)
     except RuleError as exc:
-        return str(exc)
+        return f"{str(exc).split(';')[0]}; yours to activate: {ready}."
     if unit.activated:
-        return f"{unit.id} has already acted this turn (Turns)."
+        return f"{unit.id} has already acted this turn; yours to activate: {ready} (Turns)."
     return None
 
 
