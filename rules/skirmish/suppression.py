@@ -50,7 +50,8 @@ def suppression_event(unit: UnitState, placed: list[str], why: str) -> Event | N
     """The line telling where new markers went, or None when there are none."""
     if not placed:
         return None
-    where = ", ".join(placed)
+    counts = {team: placed.count(team) for team in dict.fromkeys(placed)}
+    where = ", ".join(team if n == 1 else f"{team} ×{n}" for team, n in counts.items())
     return Event(
         kind="suppression",
         text=f"{unit.id}: {len(placed)} suppression ({why}) on {where} ({RULE})",
