@@ -69,5 +69,5 @@ async def test_a_skirmish_turn_in_the_console(tmp_path: Path) -> None:
     assert len(console.snapshots) >= 3
     for path in console.snapshots:
         with Image.open(path) as image:
-            assert image.format == "PNG" and image.width >= 800
+            assert image.format == "PNG" and image.width >= 400
     assert all(len(line) <= 2000 for line in out)
