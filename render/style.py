@@ -90,6 +90,10 @@ PALETTE: dict[str, RGB] = {
         "rail": "#555555",
         "bridge": "#6b5a48",
         "marsh": "#b6cfb8",
+        "hedge": "#7fa36a",
+        "wall": "#a39a8c",
+        "smoke": "#d9d9d4",
+        "template": "#f0d27a",
         # markers and marks
         "suppressed": "#e0592a",
         "recovering": "#e7c12f",

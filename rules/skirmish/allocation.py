@@ -27,18 +27,21 @@ class Candidate(BaseModel):
     gone_to_ground: bool
     distance: float
     armoured: bool = False
+    protected: bool = False  # the owner's standing choice: hits last among equals
 
-    def rank(self, declared: TeamKind | None) -> tuple[int, int, float, str]:
-        """Sort key: declared type first, then open/soft/hard/gone to ground, then nearest."""
+    def rank(self, declared: TeamKind | None) -> tuple[int, int, bool, float, str]:
+        """Sort key: declared type first, then open/soft/hard/gone to ground, then the owner's
+        choice among equals (protected teams last), then nearest."""
         klass = 3 if self.gone_to_ground else _CLASS[self.cover]
-        return (0 if declared is None or self.kind == declared else 1, klass, self.distance,
-                self.team)
+        return (0 if declared is None or self.kind == declared else 1, klass, self.protected,
+                self.distance, self.team)
 
 
 class Batch(BaseModel):
     """Hits of one firing team: AT hits all go to one team."""
 
     shooter: str
+    weapon: str = ""
     hits: int
     at: bool = False
     declared: TeamKind | None = None

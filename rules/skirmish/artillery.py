@@ -86,8 +86,9 @@ def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: tab
     """The template falls at ``centre``: smoke is laid, or the barrage rolls; activation ends."""
     state = ctx.state
     square = barrage.template(centre, aim)
-    state.marks.append(Mark(kind="blast", points=list(square.points) + [square.points[0]],
-                            text="smoke" if smoke else "barrage", side=unit.side))
+    state.templates.append(list(square.points))
+    state.marks.append(Mark(kind="blast", points=[centre], text="smoke" if smoke else "barrage",
+                            side=unit.side))
     if smoke:
         ctx.extend([barrage.lay_smoke(state, unit, centre, aim)])
     else:

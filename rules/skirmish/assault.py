@@ -219,8 +219,8 @@ def break_off(
     return events, killed
 
 
-def after_assault(unit: UnitState, casualties: int) -> Event | None:
+def after_assault(unit: UnitState, casualties: int, protected: frozenset[str] = frozenset()) -> Event | None:
     """"any Unit that takes at least one casualty during the assault takes 1 suppression
     marker for each casualty"."""
-    placed = suppression.place_markers(unit, casualties)
+    placed = suppression.place_markers(unit, casualties, protected=protected)
     return suppression.suppression_event(unit, placed, f"{casualties} lost in the assault")

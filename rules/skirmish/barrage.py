@@ -169,6 +169,7 @@ def fire_barrage(
     square = template(centre, aim)
     events = []
     hits_by_unit: dict[str, int] = {}
+    hit_teams: list[str] = []
     for team in under(state, square):
         target = state.unit_of(team)
         need = tohit.to_hit(
@@ -182,11 +183,13 @@ def fire_barrage(
         hits_by_unit.setdefault(target.id, 0)
         hits_by_unit[target.id] += roll.hits if team.role != "fo" else 0
         if roll.hits:
+            hit_teams.append(team.id)
             events += _barrage_saves(state, team, roll.hits, centre, dice, weapon.at)
     for unit_id, hits in hits_by_unit.items():
         hit_unit = state.unit(unit_id)
         count = suppression.markers_for_hits(hits) + (1 if len(gunners) > 1 else 0)
-        placed = suppression.place_markers(hit_unit, count)
+        placed = suppression.place_markers(hit_unit, count, hit_teams,
+                                           suppression.protected_of(state.policies, hit_unit.side))
         event = suppression.suppression_event(hit_unit, placed, f"{hits} FP hit + 1 artillery")
         if event:
             events.append(event)

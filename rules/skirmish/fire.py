@@ -155,6 +155,7 @@ def resolve_fire(
 ) -> FireResult:
     """Resolve one unit's fire at one enemy unit; ``shooters`` are its firing teams."""
     result = FireResult()
+    target = join_cc(state, target, result)
     lines = _lines(state, shooters, target, how, result)
     if not lines:
         return result
@@ -168,6 +169,30 @@ def resolve_fire(
         reroll = reroll or need <= 1
     _land_hits(state, firing, target, batches, dice, reroll, result)
     return result
+
+
+def join_cc(state: SkirmishState, target: UnitState, result: FireResult) -> UnitState:
+    """"When a CC is the target of an attack, he wil automatically join a Unit within 6" of
+    his position, and is considered a part of that platoon until the end of the attack."
+
+    The attack is resolved against that unit with the CC as one more of its teams (its
+    Training, its allocation); casualties still leave their own units.
+    """
+    cc = target.pl if target.hq else None
+    if cc is None:
+        return target
+    near = [
+        u for u in state.live(target.side) if not u.hq and any(
+            not table.beyond(table.distance(cc.pos, t.pos), 6.0) for t in u.alive_teams)
+    ]
+    if not near:
+        return target
+    host = min(near, key=lambda u: min(table.distance(cc.pos, t.pos) for t in u.alive_teams))
+    result.events.append(Event(kind="join", rule="Leaders",
+                               text=f"{cc.id} joins {host.id} for this attack (Leaders)"))
+    fields = dict(host)
+    fields["teams"] = [cc] + list(host.teams)
+    return UnitState.model_construct(**fields)
 
 
 def _lines(
@@ -213,17 +238,19 @@ def _roll_team(
         data={"shooter": shooter.id, "target": target.id, "dice": roll.dice, "need": need.need,
               "hits": roll.hits, "from": shooter.pos, "to": state.team(line.target_team).pos},
     ))
-    batch = allocation.Batch(shooter=shooter.id, hits=roll.hits, at=weapon.at,
+    batch = allocation.Batch(shooter=shooter.id, weapon=line.weapon, hits=roll.hits, at=weapon.at,
                              declared=how.at_type if weapon.at else None)
     return batch, need.need
 
 
 def _candidates(
-    state: SkirmishState, firing: list[TeamState], target: UnitState
+    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str]
 ) -> list[allocation.Candidate]:
     out = []
+    shield = suppression.protected_of(state.policies, target.side)
     for team in target.alive_teams:
-        seers = [s for s in firing if sees(state, s, team) and _reaches(state, s, team)]
+        seers = [s for s in firing
+                 if sees(state, s, team) and _reaches(state, s, team, weapons.get(s.id))]
         if not seers:
             continue
         near = min(seers, key=lambda s: table.distance(s.pos, team.pos))
@@ -231,20 +258,22 @@ def _candidates(
             team=team.id, kind=team.kind, cover=terrain.team_cover(state, team, near.pos),
             gone_to_ground=gone_to_ground(state, team),
             distance=table.distance(near.pos, team.pos), armoured=team.armoured,
+            protected=team.id in shield,
         ))
     return out
 
 
-def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState) -> bool:
-    longest = max(state.table.weapon(w).range for w in shooter.weapons)
-    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * longest
+def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, weapon: str | None) -> bool:
+    """Within the fired weapon's long range (up to 2x its range)."""
+    reach = state.table.weapon(weapon or shooter.weapons[0]).range
+    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * reach
 
 
 def _land_hits(
     state: SkirmishState, firing: list[TeamState], target: UnitState,
     batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
 ) -> None:
-    cands = _candidates(state, firing, target)
+    cands = _candidates(state, firing, target, {b.shooter: b.weapon for b in batches})
     given = allocation.allocate(cands, batches)
     if not given:
         return
@@ -257,7 +286,8 @@ def _land_hits(
         cover = next(c.cover for c in cands if c.team == team_id)
         _save_team(state, team, shooters, cover, dice, reroll, result)
     placed = suppression.place_markers(target, suppression.markers_for_hits(counted),
-                                       [t for t in given if state.team(t).alive])
+                                       [t for t in given if state.team(t).alive],
+                                       suppression.protected_of(state.policies, target.side))
     event = suppression.suppression_event(target, placed, f"{counted} FP hit")
     if event:
         result.events.append(event)

@@ -50,6 +50,7 @@ def new_initiative(state: SkirmishState, side: str) -> None:
         for team in unit.teams:
             team.fired_initiative = False
     state.last_marks, state.marks = state.marks, []
+    state.templates = []
 
 
 def end_activation(state: SkirmishState, dice: Dice) -> list[Event]:

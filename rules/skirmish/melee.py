@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import assault, fire, flow, reactions
+from rules.skirmish import assault, fire, flow, reactions, suppression
 from rules.skirmish.orders import Assault
 from rules.skirmish.play import open_step
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
@@ -194,7 +194,8 @@ def finish(ctx: Ctx[SkirmishState]) -> None:
         for unit_id, lost in fight.losses.items():
             unit = state.unit(unit_id)
             if lost and unit.on_table:
-                event = assault.after_assault(unit, lost)
+                event = assault.after_assault(
+                    unit, lost, suppression.protected_of(state.policies, unit.side))
                 if event:
                     ctx.extend([event])
     state.assault = None

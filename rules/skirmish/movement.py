@@ -35,24 +35,29 @@ class MoveResult:
     bogged: bool = False
 
 
-def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact: bool) -> None:
-    """Refuse an end point off the table or on another base (enemy contact only in assaults)."""
+def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact: bool,
+                moving: frozenset[str] = frozenset()) -> None:
+    """Refuse an end point off the table or on another base (enemy contact only in assaults).
+
+    Teams in ``moving`` (moving in the same order) are checked at their new places instead.
+    """
     scen = state.table
     r = scen.base_radius
     if not table.on_table(end, scen.width, scen.height, r):
         raise RuleError(f"{team.id} cannot leave the table; stay {r:g}\" in from the edges.")
     side = state.unit_of(team).side
-    for other in state.teams():
-        if other.id == team.id:
-            continue
-        gap = table.distance(end, other.pos)
-        friend = state.unit_of(other).side == side
-        if gap < 2 * r - 1e-6 and (friend or not contact):
-            raise RuleError(f"{team.id} cannot end on {other.id}'s base.")
-        if not friend and not contact and gap < 2 * r + 0.1:
-            raise RuleError(
-                f"{team.id} may only move into contact with {other.id} by an Assault (Assaults)."
-            )
+    for unit in state.live():
+        friend = unit.side == side
+        for other in unit.alive_teams:
+            if other.id == team.id or other.id in moving:
+                continue
+            gap = table.distance(end, other.pos)
+            if gap < 2 * r - 1e-6 and (friend or not contact):
+                raise RuleError(f"{team.id} cannot end on {other.id}'s base.")
+            if not friend and not contact and gap < 2 * r + 0.1:
+                raise RuleError(
+                    f"{team.id} may only move into contact with {other.id} by an Assault (Assaults)."
+                )
 
 
 def leaderless_towards_enemy(state: SkirmishState, team: TeamState, end: table.Point) -> str | None:
@@ -72,14 +77,14 @@ def leaderless_towards_enemy(state: SkirmishState, team: TeamState, end: table.P
 
 
 def validate(state: SkirmishState, team: TeamState, end: table.Point, budget: float,
-             contact: bool = False) -> float:
+             contact: bool = False, moving: frozenset[str] = frozenset()) -> float:
     """Check a move of ``team`` to ``end`` within ``budget`` inches; returns its length."""
     span = table.measured(table.distance(team.pos, end))
     if span > budget + 1e-9:
         raise RuleError(
             f"{team.id}: {span:.1f}\" is too far; it may move {budget:.1f}\" now ({RULE})."
         )
-    check_place(state, team, end, contact)
+    check_place(state, team, end, contact, moving)
     if team.kind == "gun":
         for going in terrain.going_along(state, team.pos, end):
             if going.going == "very_difficult":
@@ -123,11 +128,13 @@ def move_team(
     state.marks.append(Mark(kind="move", points=[start, result.end],
                             text=table.inches(travelled), side=side))
     verb = "stops" if result.bogged else "moves"
+    text = (f"{team.id} {verb} {table.inches(travelled)} to {result.end[0]:.1f},"
+            f"{result.end[1]:.1f}, facing {table.compass_name(team.facing)} ({RULE})")
+    if travelled < 0.05 and not result.bogged:
+        text = f"{team.id} turns to face {table.compass_name(team.facing)} ({RULE})"
     result.events.append(Event(
         kind="move",
-        text=(f"{team.id} {verb} {table.inches(travelled)} to "
-              f"{result.end[0]:.1f},{result.end[1]:.1f}, facing "
-              f"{table.compass_name(team.facing)} ({RULE})"),
+        text=text,
         rule=RULE,
         data={"team": team.id, "from": start, "to": result.end},
     ))

@@ -52,7 +52,7 @@ def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Poi
     near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
     heading = table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0
     out = []
-    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5), (270, 0.5)):
+    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5)):
         step = table.scale(table.unit_vector(heading + turn), room * share - 0.05)
         out.append(table.add(team.pos, step))
     return out
@@ -61,12 +61,15 @@ def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Poi
 def move(state: SkirmishState, side: str) -> Iterator[Move]:
     """A sample of moves of each team (and of the whole unit), each one checked."""
     unit = _active(state)
-    if unit is None or not unit.alive_teams or play.open_step(unit, "move"):
+    if unit is None or not unit.alive_teams:
         return
-    for who in [unit.id] + [t.id for t in unit.alive_teams]:
+    whos = [unit.id] + [t.id for t in unit.alive_teams]
+    if play.open_step(unit, "move"):
+        whos = [t.id for t in unit.alive_teams if t.role == "fo"]  # FOs act on their own
+    for who in whos:
         team = (unit.pl or unit.alive_teams[0]) if who == unit.id else state.team(who)
         room = play.budget(unit, team)
-        if room <= 0.1:
+        if room < 0.5:  # the sample skips crumbs of a move (a player may still type them)
             continue
         for spot in _spots(state, team, room):
             order = Move(who=who, to=_fmt(spot))
@@ -183,6 +186,8 @@ def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
     yield Defaults(reaction="ask", ground="ask", counter="ask")
     yield Defaults(reaction="yes", ground="no", counter="yes")
+    leaders_ = [t.id for t in state.teams(side) if t.leader]
+    yield Defaults(protect=" ".join(leaders_) or "none")
 
 
 def measure(state: SkirmishState, side: str) -> Iterator[Measure]:

@@ -138,6 +138,7 @@ class Defaults(Action):
     reaction: Policy | None = Field(None, description="fire Reaction/Overwatch fire when offered")
     ground: Policy | None = Field(None, description="go to ground when fired at and able")
     counter: Policy | None = Field(None, description="counter-attack in assaults (no = break off)")
+    protect: str | None = Field(None, description="your teams to put hits and markers on last (ids, or none)")
 
 
 class Measure(Action):

@@ -32,12 +32,13 @@ STEPS: dict[str, list[str]] = {
 
 def activate_problem(state: SkirmishState, side: str, unit_id: str) -> str | None:
     """Why ``unit_id`` cannot be activated now, or None."""
+    ready = ", ".join(u.id for u in flow.waiting(state, side)) or "none"
     try:
         unit = state.own_unit(side, unit_id)
     except RuleError as exc:
-        return str(exc)
+        return f"{str(exc).split(';')[0]}; yours to activate: {ready}."
     if unit.activated:
-        return f"{unit.id} has already acted this turn (Turns)."
+        return f"{unit.id} has already acted this turn; yours to activate: {ready} (Turns)."
     return None
 
 
@@ -149,7 +150,7 @@ def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> tab
 def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
     """The teams a move order moves: one team of the unit, or all of them."""
     if who.strip().casefold() == unit.id.casefold():
-        return [t for t in unit.alive_teams if budget(unit, t) > 0]
+        return [t for t in unit.alive_teams if budget(unit, t) > 0.05]
     team = state.team(who)
     if team.unit != unit.id or not team.alive:
         raise RuleError(f"{team.id} is not a team of the active unit {unit.id} on the table.")
@@ -158,10 +159,10 @@ def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
 
 def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, table.Point]:
     """Where each team of a move order ends (before any dice), checked; RuleError if refused."""
-    why = open_step(unit, "move")
-    if why:
-        raise RuleError(why)
     teams = movers(state, unit, order.who)
+    why = open_step(unit, "move")
+    if why and not _observer_alone(teams):
+        raise RuleError(why)
     if not teams:
         raise RuleError(f"No team of {unit.id} has any move left (Moving).")
     anchor = unit.pl or teams[0]
@@ -169,16 +170,46 @@ def plan_move(state: SkirmishState, unit: UnitState, order: Move) -> dict[str, t
     dest = place_of(state, order.to, lead_pos)
     offset = table.sub(dest, lead_pos)
     plan: dict[str, table.Point] = {}
+    moving = frozenset(t.id for t in teams)
     for team in teams:
         room = budget(unit, team, order.extra)
-        end = table.toward(team.pos, table.add(team.pos, offset), room)
-        movement.validate(state, team, end, room)
+        if len(teams) == 1 and _pl_among_ranks(state, unit, team, dest):
+            room = max(room, table.measured(table.distance(team.pos, dest)))
+        # A whole unit keeps its shape, each team going as far as it may; one team is sent
+        # exactly where it is told, or refused with the figure.
+        end = table.toward(team.pos, table.add(team.pos, offset), room) if len(teams) > 1 else dest
+        movement.validate(state, team, end, room, moving=moving)
+        _clear_of_planned(state, team, end, plan)
         plan[team.id] = end
     _check_extra(state, unit, order, teams, plan)
     if not cohesion.enough(unit, plan):
         raise RuleError(f"{unit.id} would have fewer than half its teams in cohesion with its PL "
                         f"(Unit Cohesion).")
     return plan
+
+
+def _observer_alone(teams: list[TeamState]) -> bool:
+    """"FOs activate with the artillery Unit, but may choose to execute different actions
+    than the rest of the Unit": a Forward Observer may move whatever its unit's action."""
+    return len(teams) == 1 and teams[0].role == "fo"
+
+
+def _pl_among_ranks(state: SkirmishState, unit: UnitState, team: TeamState, dest: table.Point) -> bool:
+    """"Infantry PLs can move freely throughout their ranks, being placed any where on the
+    table as long as Unit cohesion is maintained": within 6" of a team of its unit."""
+    if team.role != "pl" or team.kind != "infantry" or team.travelled > 0:
+        return False
+    return any(
+        not table.beyond(table.distance(dest, t.pos), cohesion.RANGE)
+        for t in unit.alive_teams if t.id != team.id and t.role != "fo"
+    )
+
+
+def _clear_of_planned(state: SkirmishState, team: TeamState, end: table.Point,
+                      plan: dict[str, table.Point]) -> None:
+    for other_id, where in plan.items():
+        if table.distance(where, end) < 2 * state.table.base_radius - 1e-6:
+            raise RuleError(f"{team.id} would end on {other_id}'s base; move the teams one by one.")
 
 
 def _check_extra(state: SkirmishState, unit: UnitState, order: Move, teams: list[TeamState],
@@ -200,7 +231,8 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
     face = None
     if order.face:
         face = table.heading_to_angle(table.parse_heading(order.face))
-    use_step(unit, "move")
+    if not _observer_alone([state.team(t) for t in plan]) or "move" in unit.steps:
+        use_step(unit, "move")
     if order.extra and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
     moved = []
@@ -322,7 +354,8 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
     for event in result.events:
         if event.kind == "fire":
             state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
-                                    text=f"{event.data['hits']} hits", side=unit.side))
+                                    text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
+                                    side=unit.side))
     if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
         ctx.extend(flow.end_activation(state, ctx.dice))
         ctx.snapshot = True

@@ -167,6 +167,7 @@ class SkirmishState(BaseModel):
     cc_reroll_used: list[Side] = Field(default_factory=list)  # this Initiative (Leaders)
     leader_used: list[str] = Field(default_factory=list)  # PL/CC team ids, this Initiative
     failed_check: str | None = None  # unit whose Training Check just failed (CC reroll)
+    templates: list[list[tuple[float, float]]] = Field(default_factory=list)  # this Initiative
     marks: list[Mark] = Field(default_factory=list)  # measured lines of this Initiative
     last_marks: list[Mark] = Field(default_factory=list)
     finished: bool = False
@@ -180,6 +181,9 @@ class SkirmishState(BaseModel):
 
     def unit(self, unit_id: str) -> UnitState:
         """The unit called ``unit_id`` (any case); RuleError naming the units otherwise."""
+        for unit in self.units:
+            if unit.id == unit_id:  # the common case: an id from the state itself
+                return unit
         key = unit_id.strip().casefold()
         for unit in self.units:
             if unit.id.casefold() == key:
@@ -188,6 +192,10 @@ class SkirmishState(BaseModel):
 
     def team(self, team_id: str) -> TeamState:
         """The team called ``team_id`` (any case); RuleError otherwise."""
+        for unit in self.units:
+            for team in unit.teams:
+                if team.id == team_id:
+                    return team
         key = team_id.strip().casefold()
         for unit in self.units:
             for team in unit.teams:

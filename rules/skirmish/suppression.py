@@ -20,11 +20,12 @@ def markers_for_hits(hits: int) -> int:
     return hits // 3
 
 
-def place_markers(unit: UnitState, count: int, hit_first: list[str] | None = None) -> list[str]:
+def place_markers(unit: UnitState, count: int, hit_first: list[str] | None = None,
+                  protected: frozenset[str] = frozenset()) -> list[str]:
     """Place ``count`` markers; returns the teams that got them, in order.
 
-    Unsuppressed teams first (those just hit first, then the rest in order), and only when
-    every team is suppressed a second marker (README reading: the owner's choice is not asked).
+    Unsuppressed teams first (those just hit first, the owner's protected teams last, then in
+    order), and only when every team is suppressed a second marker.
     """
     placed: list[str] = []
     hit_first = hit_first or []
@@ -34,17 +35,23 @@ def place_markers(unit: UnitState, count: int, hit_first: list[str] | None = Non
             break
         least = min(t.suppression for t in teams)
         pool = [t for t in teams if t.suppression == least]
-        pool.sort(key=lambda t: (t.id not in hit_first, unit.teams.index(t)))
+        pool.sort(key=lambda t: (t.id in protected, t.id not in hit_first, unit.teams.index(t)))
         pool[0].suppression += 1
         placed.append(pool[0].id)
     return placed
+
+
+def protected_of(policies: dict[str, dict[str, str]], side: str) -> frozenset[str]:
+    """The teams a side asked to keep hits and markers off while it can (``defaults protect``)."""
+    return frozenset((policies.get(side, {}).get("protect") or "").split())
 
 
 def suppression_event(unit: UnitState, placed: list[str], why: str) -> Event | None:
     """The line telling where new markers went, or None when there are none."""
     if not placed:
         return None
-    where = ", ".join(placed)
+    counts = {team: placed.count(team) for team in dict.fromkeys(placed)}
+    where = ", ".join(team if n == 1 else f"{team} ×{n}" for team, n in counts.items())
     return Event(
         kind="suppression",
         text=f"{unit.id}: {len(placed)} suppression ({why}) on {where} ({RULE})",

@@ -20,7 +20,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.views import TableView
 from rules.skirmish import (
-    artillery, decisions, flow, leaders, measuring, melee, offers, play,
+    artillery, decisions, flow, labels, leaders, measuring, melee, offers, play,
 )
 from rules.skirmish.orders import (
     ACTIONS, Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire,
@@ -33,6 +33,18 @@ from rules.skirmish.view import build_view
 SCENARIOS = ("hedgerow_village", "open_field")
 ORDERS = ("orders",)
 OWN_INITIATIVE = ("activate", "orders")
+
+
+def _own_teams(state: SkirmishState, side: str, text: str) -> str:
+    """Team ids of ``side`` from what a player typed ("none" clears), checked."""
+    words = [w for w in text.replace(",", " ").split() if w.casefold() != "none"]
+    ids = []
+    for word in words:
+        team = state.team(word)
+        if state.unit_of(team).side != side:
+            raise RuleError(f"{team.id} is not one of your teams.")
+        ids.append(team.id)
+    return " ".join(ids)
 
 
 class SkirmishOptions(GameOptions):
@@ -148,7 +160,10 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
             value = getattr(o, key)
             if value is not None:
                 mine[key] = value
+        if o.protect is not None:
+            mine["protect"] = _own_teams(ctx.state, ctx.side, o.protect)
         shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in ("reaction", "ground", "counter"))
+        shown += f"; protect {mine.get('protect') or 'none'}"
         ctx.say("defaults", f"{SIDE_NAMES[ctx.side]} standing answers: {shown}")
 
     @order(Measure, offers=lambda s, st, side: offers.measure(st, side))
@@ -169,6 +184,11 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
             if flow.over_by_wipe(state, events):
                 ctx.extend(events)
                 ctx.snapshot = True
+
+    def label(self, state: SkirmishState, side: str, action: str, field: str, value: str,
+              partial: dict[str, Any]) -> str:
+        """What a player needs to choose: check needed, targets in range, move lengths."""
+        return labels.label(state, side, action, field, value, partial)
 
     # -- where the game stands -----------------------------------------------------------------
 

@@ -17,7 +17,7 @@ SIDE_STYLES = [
     SideStyle(key="nato_de", label="Germans", letter="G", colour="nato_de"),
 ]
 #: Palette keys for our terrain styles (the renderer's pale terrain colours).
-STYLE = {"building": "building", "wood": "woods", "hedge": "cover", "wall": "rubble",
+STYLE = {"building": "building", "wood": "woods", "hedge": "hedge", "wall": "wall",
          "road": "road", "field": "fields"}
 #: How wide a linear piece is drawn (inches): it has no area of its own.
 WIDTH = {"road": 1.6, "linear": 0.6}
@@ -48,14 +48,19 @@ def _terrain(state: SkirmishState) -> list[TerrainShape]:
         label = piece.name if piece.kind != "road" else ""
         out.append(TerrainShape(id=piece.id, kind=STYLE.get(piece.style, "fields"),
                                 polygon=points, label=label))
+    for i, square in enumerate(state.templates):
+        out.append(TerrainShape(id=f"template{i}", kind="template", polygon=list(square),
+                                label="template"))
     for i, cloud in enumerate(state.smoke):
-        out.append(TerrainShape(id=f"smoke{i}", kind="airfield", polygon=list(cloud.corners),
+        out.append(TerrainShape(id=f"smoke{i}", kind="smoke", polygon=list(cloud.corners),
                                 label="smoke"))
     return out
 
 
 def _markers(state: SkirmishState, unit: UnitState, team: TeamState) -> list[str]:
-    marks = ["suppressed"] * team.suppression
+    marks = ["suppressed"] if team.suppression == 1 else []
+    if team.suppression > 1:
+        marks.append(f"SUP×{team.suppression}")
     if team.role in ("pl", "cc", "fo"):
         marks.append(team.role.upper())
     if fire.gone_to_ground(state, team):
@@ -64,8 +69,6 @@ def _markers(state: SkirmishState, unit: UnitState, team: TeamState) -> list[str
         marks.append("OW")
     if state.active == unit.id:
         marks.append("active")
-    elif unit.activated:
-        marks.append("done")
     return marks
 
 

@@ -242,3 +242,20 @@ def test_area_terrain_seen_into_not_beyond():
     # tall bocage blocks, unless a team touches it
     assert not terrain.line_of_sight(state, (10, 36), (10, 26))
     assert terrain.line_of_sight(state, (10, 31.8), (10, 26))
+
+
+def test_the_owners_standing_choice_among_equals_protects_a_team():
+    # Firing: the target allocates; among teams of the same class the owner may keep hits off
+    # a team (defaults protect), here the PL, though it is the nearest
+    state = _duel()
+    put(state, "ltn", 10, 21)  # nearer than g1 now
+    put(state, "g1", 12, 20)
+    state.policies["germans"] = {"protect": "ltn"}
+    dice = ScriptedDice([3, 6, 1] + [6, 6])
+    result = resolve_fire(state, [state.team("sq1")], state.unit("gren"), dice, Fire())
+    assert "Hits allocated: g1 1, ltn 1" in " ".join(e.text for e in result.events)
+    state = _duel()
+    state.policies["germans"] = {"protect": "g1"}
+    dice = ScriptedDice([3, 1, 1] + [6])
+    result = resolve_fire(state, [state.team("sq1")], state.unit("gren"), dice, Fire())
+    assert "Hits allocated: ltn 1" in " ".join(e.text for e in result.events)

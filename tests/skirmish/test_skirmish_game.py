@@ -167,3 +167,117 @@ def test_every_offer_is_accepted_and_the_input_never_changes():
     for order in SYSTEM.legal_actions(state, "us"):
         SYSTEM.apply(state, "us", order, LoadedDice([], 4))
     assert state.model_dump_json() == before
+
+
+def test_cc_joins_a_unit_within_6_when_attacked():
+    # Leaders: "When a CC is the target of an attack, he wil automatically join a Unit within
+    # 6" of his position, and is considered a part of that platoon until the end of the attack."
+    from rules.skirmish.fire import Fire, resolve_fire
+
+    state = _facing_off(new([6, 1]))
+    put(state, "cpt", 12, 37)  # 1" behind sq1 of the rifle platoon
+    result = resolve_fire(state, [state.team("mg")], state.unit("us-hq"), LoadedDice([], 6), Fire())
+    assert "cpt joins 1pl for this attack (Leaders)" in result.events[0].text
+    allocated = next(e.text for e in result.events if e.kind == "allocate")
+    assert "sq" in allocated  # the platoon's teams share the hits
+
+
+def test_infantry_pl_moves_freely_through_its_ranks():
+    # Leaders: "Infantry PLs can move freely throughout their ranks, being placed any where on
+    # the table as long as Unit cohesion is maintained."
+    state = _facing_off(new([6, 1]))
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", who="sq1", to="12,31")
+    state, step = go(state, "germans", "decide", choice="hold") if state.pending else (state, step)
+    with pytest.raises(RuleError, match="too far"):
+        go(state, "us", "move", who="lt", to="40,40")  # nowhere near its ranks
+    state, step = go(state, "us", "move", who="lt", to="20,40")  # 10" but within 6" of bz
+    assert state.team("lt").pos == (20.0, 40.0)
+
+
+def test_forward_observer_moves_whatever_its_unit_does():
+    # Forward Observers: "may choose to execute different actions than the rest of the Unit"
+    state = new([1, 6])
+    state, _ = go(state, "germans", "activate", [6], unit="mortars")
+    state, _ = go(state, "germans", "action", kind="barrage")
+    state, step = go(state, "germans", "move", who="fo", to="29,24")
+    assert state.team("fo").pos == (29.0, 24.0)
+    with pytest.raises(RuleError, match="allows barrage"):
+        go(state, "germans", "move", who="m2", to="36,5")
+
+
+def test_autocomplete_labels_say_what_a_player_needs():
+    # Autocomplete: only legal values, labelled with the check needed and the targets in range
+    state = _facing_off(new([6, 1]))
+    state.team("sq1").suppression = 1
+    units = SYSTEM.choices(state, "us", "activate", "unit", {})
+    label = next(c.label for c in units if c.value == "1pl")
+    assert label == "1pl: 1st Rifle Platoon, 5 teams, check 5+ +1 supp"
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire-and-move")
+    targets = SYSTEM.choices(state, "us", "fire", "target", {})
+    assert [c.value for c in targets] == ["gren"]
+    assert "teams can fire" in targets[0].label and "To Hit 3+" in targets[0].label
+    moves = SYSTEM.choices(state, "us", "move", "to", {"who": "sq2"})
+    assert moves and all("for sq2" in c.label for c in moves)
+    assert SYSTEM.choices(state, "germans", "activate", "unit", {})[0].info
+
+
+def test_leader_extra_four_inches_ending_within_2_of_the_pl():
+    # Leaders: "command a Team to move an additional 4", as to end their Move within 2" of the PL"
+    state = _facing_off(new([6, 1]))
+    put(state, "lt", 12, 30)
+    state.policies["germans"] = {"reaction": "no"}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    with pytest.raises(RuleError, match="too far"):
+        go(state, "us", "move", who="sq2", to="13.5,28.5")  # 9.9": more than 6"
+    state, step = go(state, "us", "move", who="sq2", to="13.5,28.5", extra="true")
+    assert state.team("sq2").pos == (13.5, 28.5) and "lt" in state.leader_used
+    with pytest.raises(RuleError, match="within 2|already"):
+        go(state, "us", "move", who="sq3", to="12,32.5", extra="true")
+
+
+def test_leader_directs_fire_rerolling_misses():
+    # Leaders: "direct a Team's fire, rerolling missed To Hit dice from a Team within 2" of the PL"
+    state = _facing_off(new([6, 1]))
+    put(state, "lt", 12, 34)
+    put(state, "sq2", 12, 32.5)
+    state.policies["germans"] = {"ground": "no"}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", [1, 1, 1, 6, 6, 6], default=1, target="gren",
+                     teams="sq2", directed="sq2")
+    fire = next(e for e in step.events if e.kind == "fire")
+    assert "rerolled misses: 6 6 6" in fire.text and fire.data["hits"] == 3
+
+
+def test_split_fire_between_two_enemy_units():
+    # Firing: "Units may split their fire amongst more than one enemy Unit."
+    state = _facing_off(new([6, 1]))
+    put(state, "pak40", 24, 30, facing=90)
+    state.policies["germans"] = {"ground": "no"}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", default=1, target="gren", teams="sq1 sq2")
+    assert {e.data["shooter"] for e in step.events if e.kind == "fire"} == {"sq1", "sq2"}
+    state, step = go(state, "us", "fire", default=1, target="pak", teams="sq3")
+    assert [e.data["target"] for e in step.events if e.kind == "fire"] == ["pak"]
+
+
+def test_a_move_rotates_a_gun_to_fire_outside_its_arc():
+    # Firing: "To fire outside this arc would first require a Move action to rotate"
+    state = new([1, 6])
+    park(state)
+    put(state, "pak40", 20, 20, facing=90)
+    put(state, "sherman", 20, 8, facing=90)
+    state.policies["us"] = {"ground": "no", "reaction": "no"}
+    state, _ = go(state, "germans", "activate", [6], unit="pak")
+    state, _ = go(state, "germans", "action", kind="move-and-fire")
+    with pytest.raises(RuleError, match="arc"):
+        go(state, "germans", "fire", target="tank")
+    state, step = go(state, "germans", "move", who="pak40", to="pak40", face="N")
+    assert "pak40 turns to face N (Moving)" in step.events[0].text
+    state, step = go(state, "germans", "fire", default=1, target="tank")
+    assert any(e.kind == "fire" and "+1 moved" in e.text for e in step.events)

@@ -1,0 +1,58 @@
+"""Autocomplete labels: what a player needs to choose (check needed, range and To Hit, how far
+a move goes), at most 100 characters, readable at 40 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import table
+from rules.core.errors import RuleError
+from rules.skirmish import fire, play
+from rules.skirmish.state import SkirmishState
+from rules.skirmish.training import CHECK, TO_HIT
+
+
+def label(state: SkirmishState, side: str, action: str, field: str, value: str,
+          partial: dict[str, Any]) -> str:
+    """The label of ``value`` for ``field`` of ``action``; the value itself when unknown."""
+    try:
+        if action == "activate" and field == "unit":
+            return _unit(state, value)
+        if action in ("fire", "assault") and field == "target":
+            return _target(state, value)
+        if action == "move" and field == "to":
+            return _move(state, str(partial.get("who") or ""), value)
+        if action == "barrage" and field == "target":
+            team = state.team(value)
+            return f"{value} ({state.unit_of(team).id}, range in on {TO_HIT[state.unit_of(team).training]}+)"
+    except (RuleError, ValueError, KeyError):
+        return value
+    return value
+
+
+def _unit(state: SkirmishState, value: str) -> str:
+    unit = state.unit(value)
+    need = CHECK[unit.training] + unit.markers
+    extra = f" +{unit.markers} supp" if unit.markers else ""
+    return f"{unit.id}: {unit.name}, {len(unit.alive_teams)} teams, check {need}+{extra}"
+
+
+def _target(state: SkirmishState, value: str) -> str:
+    enemy = state.unit(value)
+    active = state.unit(state.active or "")
+    lines = [
+        line for t in active.alive_teams for w in t.weapons
+        if isinstance(line := fire.shot_line(state, t, enemy, w), fire.ShotLine)
+    ]
+    shooters = len({line.shooter for line in lines})
+    near = min((line.distance for line in lines), default=0.0)
+    return (f"{enemy.id}: {enemy.name}, {shooters} teams can fire, nearest {near:.1f}\", "
+            f"To Hit {TO_HIT[enemy.training]}+ before modifiers")
+
+
+def _move(state: SkirmishState, who: str, value: str) -> str:
+    unit = state.unit(state.active or "")
+    team = state.team(who) if who and who.casefold() != unit.id.casefold() else (unit.pl or unit.alive_teams[0])
+    point = play.place_of(state, value, team.pos)
+    span = table.distance(team.pos, point)
+    return f"{value} ({table.inches(span)} for {team.id}, {play.budget(unit, team):.1f}\" left)"

@@ -1,0 +1,73 @@
+"""Two people play the first turn of a skirmish in the console: orders by text, questions to
+the other player, every die shown, snapshots drawn (real service, real SQLite, real PNGs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from bot.config import Settings
+from bot.console import Console
+from bot.service import ScriptedDiceSource, Service
+
+TRANSCRIPT = [
+    "@alice /game new system:skirmish scenario:open_field",
+    "@alice /game join side:us",
+    "@bob /game join side:germans",
+    "@alice /skirmish activate unit:1pl",
+    "@alice /skirmish action kind:fire-and-move",
+    "@alice /skirmish fire target:gren",
+    "@bob /skirmish decide choice:stand",
+    "@alice /skirmish move who:1pl to:16,33",
+    "@bob /skirmish decide choice:hold",
+    "@alice /skirmish move who:sq1 to:30,30",
+    "@alice /skirmish done",
+    "@alice /skirmish activate unit:tank",
+    "@alice /skirmish action kind:move",
+    "@alice /skirmish move who:sherman to:30,32",
+    "@alice /skirmish done",
+    "@alice /skirmish activate unit:us-hq",
+    "@alice /skirmish action kind:overwatch",
+    "@bob /skirmish activate unit:mortars",
+    "@bob /skirmish action kind:barrage",
+    "@bob /skirmish barrage target:sq2",
+    "@bob /skirmish activate unit:gren",
+    "@bob /skirmish action kind:fire",
+    "@bob /skirmish fire target:1pl",
+    "@bob /skirmish done",
+    "@bob /skirmish measure team:pak40 to:sherman",
+]
+# Initiative 5 against 2, the first check 5, then every die a 4.
+DICE = [5, 2, 5] + [4] * 300
+
+
+async def test_a_skirmish_turn_in_the_console(tmp_path: Path) -> None:
+    settings = Settings(db=tmp_path / "skirmish.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings, dice_source=ScriptedDiceSource(DICE))
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        refused = await console.run_script(TRANSCRIPT)
+    finally:
+        await service.close()
+    text = "\n".join(out)
+    assert refused == 1, text  # sq1 has no move left
+    assert "Americans 5, Germans 2 → Americans have the first Initiative (Turns)" in text
+    assert "1pl fires at gren: go to ground first?" in text
+    assert "sq2 Rifles and BAR 1 FP at gren (12.8\" long): to hit 3+ +1 long range = 4+ 🎲4 → 1 hit" in text
+    assert "gren: 1 suppression (3 FP hit) on g1 (Suppression)" in text
+    assert "gren may fire at 1pl (Reaction Fire / Overwatch)" in text
+    assert 'sq1: 19.1" is too far; it may move 0.0" now (Moving).' in text
+    assert "Americans have no unit left to act: Germans take the Initiative (Turns)" in text
+    assert "mortars ranges in (observer m1) on sq2: 3+ 🎲4: on target (Indirect Fire)" in text
+    assert "Barrage (3 guns, 3 FP) on sq2: 3+ 🎲4 4 4 → 3 hits" in text
+    assert "1pl: 2 suppression (3 FP hit + 1 artillery) on sq2, lt (Suppression)" in text
+    assert "gren Training Check 🎲4 vs 4+ +1 suppression = 5+: failed" in text
+    assert "one suppression marker removed (g1); Fail actions only" in text
+    assert 'pak40 → sherman: 11.4" · in sight · cover none · can fire (pak40)' in text
+    assert len(console.snapshots) >= 3
+    for path in console.snapshots:
+        with Image.open(path) as image:
+            assert image.format == "PNG" and image.width >= 400
+    assert all(len(line) <= 2000 for line in out)
