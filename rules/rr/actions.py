@@ -140,7 +140,7 @@ class Nikolas(Action):
     name: ClassVar[str] = "nikolas"
     rule: ClassVar[str] = "9.7"
     unit: str = Field(description="a unit in his area")
-    value: Literal["rcm", "acm", "df", "range"] = Field(description="the value to raise")
+    value: str = Field(description="rcm, acm, df, or range (a mortar's); morale in the rally")
 
 
 class Boyes(Action):
@@ -192,9 +192,18 @@ class StandingChoice(Action):
     retreat: Literal["ask", "never", "always"] = Field(description="ask me, never, or always")
 
 
+class Info(Action):
+    """Show a counter's values: RCM, ACM, DF, morale, stacking, AP (anyone may ask)."""
+
+    name: ClassVar[str] = "info"
+    rule: ClassVar[str] = "2.0"
+    read_only: ClassVar[bool] = True
+    unit: str = Field(description="any unit of the game")
+
+
 ACTIONS: tuple[type[Action], ...] = (
     Deploy, DeployDefault, Ready, Move, Enter, Place, Skip, Fire, Assault, Pass, Retreat,
-    TakeHits, Route, Done, Nikolas, Boyes, Hq, Sniper, Airstrike, Hind, StandingChoice,
+    TakeHits, Route, Done, Nikolas, Boyes, Hq, Sniper, Airstrike, Hind, StandingChoice, Info,
 )
 
 

@@ -59,7 +59,7 @@ def assault(
                   (1 if koval else 0, "Koval 9.9"), (2 if air else 0, "air 10.1")]
     if "acm" in lead.boost:
         lead.boost.remove("acm")
-        mods.append((1, "Nikolas"))
+        mods.append((1, "Nikolas 9.7"))
     df, dmods = total_defence(b, target, area)
     done = contest(dice, f"{lead.id} assaults {target.id}, 2d6", mods, df, dmods, "7.3.5", lead)
     faces, hits = done.faces, done.hits
@@ -129,7 +129,7 @@ def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
         mods.append((1, "Koval 9.9"))  # she adds one to any assault she takes part in
     if "df" in target.boost:
         target.boost.remove("df")
-        mods.append((1, "Nikolas"))
+        mods.append((1, "Nikolas 9.7"))
     return b.values(target.id).df, mods
 
 

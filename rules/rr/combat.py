@@ -95,17 +95,38 @@ def luchs_penalty(b: Board, target: UnitState) -> int:
     return 0
 
 
-def defence(b: Board, target: UnitState, ranged: bool) -> tuple[int, Mods]:
-    """DF and its modifiers: TM (5.2; none for the Hind, 10.2), Luchs (9.11), Nikolas (9.7)."""
+def defence(b: Board, target: UnitState, ranged: bool, peek: bool = False) -> tuple[int, Mods]:
+    """DF and its modifiers: TM (5.2; none for the Hind, 10.2), Luchs (9.11), Nikolas (9.7).
+    Nikolas's +1 DF is used up unless ``peek`` (a label working out the roll needed)."""
     mods: Mods = []
     if not is_hind(b.spec(target.id)):
         mods.append((b.sc.area_by_id[target.area or ""].tm, "TM"))
     if ranged:
-        mods.append((-luchs_penalty(b, target), "Luchs"))
+        mods.append((-luchs_penalty(b, target), "Luchs 9.11"))
     if "df" in target.boost:
-        target.boost.remove("df")
-        mods.append((1, "Nikolas"))
+        if not peek:
+            target.boost.remove("df")
+        mods.append((1, "Nikolas 9.7"))
     return b.values(target.id).df, mods
+
+
+def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist: int,
+                peek: bool = False) -> Mods:
+    """The attacker's modifiers, itemised: RCM, ATGM (9.3), Kastet (9.4), Nikolas (9.7) and
+    extended range (7.3.4); 9.5: none of the RCM for the AGS-17 against a vehicle."""
+    mods: Mods = []
+    riders = sum(1 for r in b.s.riders(unit.id) if b.spec(r.id).special != "kastet")
+    boosted = "rcm" in unit.boost
+    if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
+        mods.append((0, "RCM 9.5"))
+    else:
+        mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM 9.3"), (1 if kastet else 0, "Kastet 9.4"),
+                 (1 if boosted else 0, "Nikolas 9.7")]
+    if not is_mortar(b.spec(unit.id)) and dist > reach(b, unit.id, kastet):
+        mods.append((-1, "ext 7.3.4"))
+    if boosted and not peek:
+        unit.boost.remove("rcm")
+    return mods
 
 
 def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
@@ -138,15 +159,11 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     for helper in support:
         helper.ap -= 1
     dist = b.g.distance(unit.area or "", target.area or "")
-    mods: Mods = [(attack_rcm(b, unit.id, target, order.kastet), "RCM")]
-    if not is_mortar(spec) and dist > reach(b, unit.id, order.kastet):
-        mods.append((-1, "ext 7.3.4"))
+    mods = attack_mods(b, unit, target, order.kastet, dist)
     mods.append((len(support), "support"))
     for helper in support:
         if "rcm" in helper.boost:
             helper.boost.remove("rcm")
-    if "rcm" in unit.boost:
-        unit.boost.remove("rcm")
     if "range" in unit.boost and is_mortar(spec):
         unit.boost.remove("range")
     aim = f"area {target.area}" if is_mortar(spec) else f"{target.id} in {target.area}"
@@ -179,14 +196,6 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     return events
 
 
-def attack_rcm(b: Board, uid: str, target: UnitState, kastet: bool) -> int:
-    """The RCM added to the dice: 9.5 none for the AGS-17 against vehicles; 9.4 Kastet +1."""
-    if is_ags(b.spec(uid)) and b.spec(target.id).vehicle:
-        return 0
-    value = b.rcm(uid) + (1 if kastet else 0)
-    return value + (1 if "rcm" in b.s.units[uid].boost else 0)
-
-
 def resolve_roll(
     b: Board, side: str, unit: UnitState, victim: UnitState, mods: Mods, dice: Dice,
 ) -> tuple[list[int], list[Event]]:
@@ -194,7 +203,11 @@ def resolve_roll(
     df, dmods = defence(b, victim, ranged=True)
     done = contest(dice, f"{unit.id} fires at {victim.id}, 2d6", mods, df, dmods, "7.3.3", unit,
                    {"target": victim.id})
-    out = [done.event]
+    event = done.event
+    if is_mortar(b.spec(unit.id)):
+        # 9.1: one roll per unit of the area; each line names the unit it is against.
+        event = event.model_copy(update={"text": f"{victim.id}: {event.text}"})
+    out = [event]
     hits, faces = done.hits, done.faces
     out += deliver(b, victim, hits, unit.area, side)
     return faces, out

@@ -10,6 +10,8 @@ The rally phase itself is in :mod:`rules.rr.rally`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
@@ -71,6 +73,18 @@ def pass_impulse(b: Board, dice: Dice) -> list[Event]:
     events.append(Event(kind="phase", rule="8.0", text="Two passes: operations end; route phase (8.0)"))
     s.phase, s.passes, s.routed = "route", 0, []
     return events + next_router(b, dice, first=True)
+
+
+def auto_pass(b: Board, dice: Dice, has_impulse: Callable[[str], bool]) -> list[Event]:
+    """7.0: "Players must pass if they have no remaining actions to use": a side to act in the
+    operations phase with no order left but pass passes at once, with a line that says so."""
+    s = b.s
+    events: list[Event] = []
+    while s.phase == "ops" and not s.pending and not has_impulse(s.active):
+        events.append(Event(kind="pass", rule="7.0",
+                            text=f"{SIDE_NAMES[s.active]} have no order left: passed for them (7.0)"))
+        events += pass_impulse(b, dice)
+    return events
 
 
 def route_options(b: Board, uid: str) -> list[str]:

@@ -15,6 +15,8 @@ from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sn
 from rules.rr.hits import attackable
 from rules.rr.state import MarkRecord, UnitState, other
 
+#: 9.7: the values Col. Nikolas can raise in an impulse (a mortar's range only for mortars).
+BOOSTS = ("rcm", "acm", "df", "range")
 SNIPER_AFTER_FIRST = 2  # 9.2: +2 to the die from the second use
 
 
@@ -34,6 +36,8 @@ def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
     unit = b.unit(uid, side)
     if unit.area != col.area or not is_combatant(b.spec(unit.id)):
         raise RuleError(f"Col. Nikolas helps a unit in his area {col.area} (9.7).")
+    if value not in BOOSTS:
+        raise RuleError(f"Col. Nikolas raises rcm, acm, df or a mortar's range, not '{value[:20]}' (9.7).")
     if value == "range" and not is_mortar(b.spec(unit.id)):
         raise RuleError("Only a mortar's range differs from its RCM; raise rcm instead (9.7).")
     if value in unit.boost:

@@ -8,7 +8,7 @@ import pytest
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Assault, Fire, Move, Pass
-from tests.rr.helpers import act, board, end_ops, game, spec, texts
+from tests.rr.helpers import act, legal, board, end_ops, game, spec, texts
 
 UNITS = [
     spec("INF"), spec("INF2"), spec("US1", nation="us", morale=7),
@@ -67,5 +67,5 @@ def test_a_side_with_nothing_to_do_can_only_pass_7_0() -> None:
     """7.0: players must pass if they have no remaining actions."""
     state = game(STRIP, {"INF": "1", "VDV": "6"})
     state.units["INF"].ap = 0
-    assert SYSTEM.legal_actions(state, "nato") == [Pass()]
-    assert SYSTEM.legal_actions(state, "soviet") == []
+    assert legal(state, "nato") == [Pass()]
+    assert legal(state, "soviet") == []

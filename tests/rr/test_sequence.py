@@ -11,7 +11,7 @@ from rules.core.dice import ScriptedDice
 from rules.rr import SYSTEM
 from rules.rr.actions import Deploy, Done, Fire, Move, Pass, Route
 from rules.rr.scenario import Deployment
-from tests.rr.helpers import act, board, end_ops, game, spec, texts
+from tests.rr.helpers import act, legal, board, end_ops, game, spec, texts
 
 UNITS = [
     spec("US1", nation="us", morale=7), spec("US2", nation="us"), spec("DE1"), spec("DE2"),
@@ -87,7 +87,7 @@ def test_impulses_alternate_and_two_passes_end_the_phase_7_0() -> None:
     step = act(step.state, "soviet", Pass())
     with pytest.raises(RuleError, match="not your turn"):
         act(step.state, "soviet", Pass())
-    assert Pass() in SYSTEM.legal_actions(step.state, "nato")
+    assert Pass() in legal(step.state, "nato")
 
 
 def test_a_unit_spends_one_ap_per_area_and_only_to_adjacent_areas_7_1_7_2() -> None:
@@ -124,7 +124,7 @@ def test_route_phase_initiative_first_never_closer_to_the_enemy_8_0() -> None:
     state.units["VDV"].status, state.units["VDV"].ap = "suppressed", 0
     step = act(act(state, "nato", Pass()).state, "soviet", Pass())
     assert step.state.phase == "route" and step.waiting_on == ["soviet"]
-    routes = {a.to for a in SYSTEM.legal_actions(step.state, "soviet") if isinstance(a, Route)}
+    routes = {a.to for a in legal(step.state, "soviet") if isinstance(a, Route)}
     assert routes == {"8"}  # 3 and 7 are nearer to US1 in 2
     step = act(step.state, "soviet", Route(unit="VDV", to="8"))
     with pytest.raises(RuleError, match="8.0"):

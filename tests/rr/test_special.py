@@ -59,7 +59,7 @@ def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
     boosted = act(state, "soviet", Nikolas(unit="VDV", value="rcm")).state
     boosted.active = "soviet"
     shot = act(boosted, "soviet", Fire(unit="VDV", target="DE1"), [1, 1])
-    assert "+3 RCM" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
+    assert "+2 RCM +1 Nikolas 9.7 =" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
     with pytest.raises(RuleError, match="his area"):
         act(state, "soviet", Nikolas(unit="VDV2", value="df"))
 
