@@ -59,7 +59,7 @@ def assault(
                   (1 if koval else 0, "Koval 9.9"), (2 if air else 0, "air 10.1")]
     if "acm" in lead.boost:
         lead.boost.remove("acm")
-        mods.append((1, "Nikolas 9.7"))
+        mods.append((1, "Nikolas"))
     df, dmods = total_defence(b, target, area)
     done = contest(dice, f"{lead.id} assaults {target.id}, 2d6", mods, df, dmods, "7.3.5", lead)
     faces, hits = done.faces, done.hits
@@ -123,13 +123,16 @@ def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
         mods.append((-2, "supp 7.3.5.4"))
     elif target.status == "recovering":
         mods.append((-1, "recov 7.3.5.4"))
-    helpers = [u for u in b.combatants_in(area, target.side) if u.id != target.id and u.status == "ok"]
+    # 7.3.5.4: no Suppressed or Recovering supporter; 7.3.5 note: "Units with an asterisk in
+    # the ACM location cannot initiate or support Assault Combat" (a mortar, the T-12...).
+    helpers = [u for u in b.combatants_in(area, target.side)
+               if u.id != target.id and u.status == "ok" and b.values(u.id).acm is not None]
     mods.append((len(helpers), "support"))
     if any(b.spec(u.id).special == "koval" for u in b.leaders_in(area, target.side)):
         mods.append((1, "Koval 9.9"))  # she adds one to any assault she takes part in
     if "df" in target.boost:
         target.boost.remove("df")
-        mods.append((1, "Nikolas 9.7"))
+        mods.append((1, "Nikolas"))
     return b.values(target.id).df, mods
 
 

@@ -65,12 +65,12 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     if is_mortar(spec):
         if dist > limit:
             return f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
-        if not any(b.g.los(f.area or "", there) or f.area == there for f in b.s.on_map(unit.side)):
+        if not any(b.sees(f.area or "", there) for f in b.s.on_map(unit.side)):
             return f"no unit of yours sees area {there} (9.1)"
         return None
     if dist > limit + 1:
         return f"area {there} is {dist} away; {uid} reaches {limit}, or {limit + 1} at -1 (7.3.4)"
-    if not b.g.los(here, there):
+    if not b.sees(here, there):
         blockers = ", ".join(b.g.blockers(here, there))
         return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
     return None
@@ -102,11 +102,11 @@ def defence(b: Board, target: UnitState, ranged: bool, peek: bool = False) -> tu
     if not is_hind(b.spec(target.id)):
         mods.append((b.sc.area_by_id[target.area or ""].tm, "TM"))
     if ranged:
-        mods.append((-luchs_penalty(b, target), "Luchs 9.11"))
+        mods.append((-luchs_penalty(b, target), "Luchs"))
     if "df" in target.boost:
         if not peek:
             target.boost.remove("df")
-        mods.append((1, "Nikolas 9.7"))
+        mods.append((1, "Nikolas"))
     return b.values(target.id).df, mods
 
 
@@ -120,8 +120,8 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
     if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
         mods.append((0, "RCM 9.5"))
     else:
-        mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM 9.3"), (1 if kastet else 0, "Kastet 9.4"),
-                 (1 if boosted else 0, "Nikolas 9.7")]
+        mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM"), (1 if kastet else 0, "Kastet"),
+                 (1 if boosted else 0, "Nikolas")]
     if not is_mortar(b.spec(unit.id)) and dist > reach(b, unit.id, kastet):
         mods.append((-1, "ext 7.3.4"))
     if boosted and not peek:
@@ -233,19 +233,27 @@ def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:
     return [retreat_one(b, uid, to, "7.3.3")] + take_hits(b, uid, hits - 1, "7.3.3")
 
 
-def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Event]:
-    """10.1: the airstrike used on its own against an enemy unit: 2d6 +2."""
+def airstrike_alone(b: Board, side: str, area: str, dice: Dice) -> list[Event]:
+    """10.1: "Airstrikes may also be used separately to attack any area containing enemy
+    units": 2d6 +2 against each attackable enemy unit of the area, one roll each (as a
+    mortar attacks all units in its target area, 9.1); each line names its unit."""
     if not b.s.airstrike.get(side):
         raise RuleError("You have no airstrike this turn (10.1).")
-    target = b.unit(target_id, other(side))
-    if not attackable(b, target):
-        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    if area not in b.g:
+        raise RuleError(f"There is no area '{area[:10]}'; areas are 1-{len(b.g)}.")
+    victims = [u for u in b.in_area(area, other(side)) if attackable(b, u)]
+    if not victims:
+        raise RuleError(f"Area {area} holds no enemy unit to strike (10.1).")
     b.s.airstrike[side] = False
-    df, dmods = defence(b, target, ranged=True)
-    done = contest(dice, f"airstrike on {target.id}, 2d6", [(2, "air")], df, dmods, "10.1")
-    hits = done.hits
-    b.s.marks.append(MarkRecord(kind="blast", areas=[target.area or ""], text=HIT_WORDS[hits], side=side))
-    events = [Event(kind="airstrike", text=f"Airstrike on {target.id} in area {target.area}", rule="10.1"),
-              done.event]
-    return events + deliver(b, target, hits, None, side)
-
+    events = [Event(kind="airstrike", text=f"Airstrike on area {area}: {', '.join(u.id for u in victims)}",
+                    rule="10.1")]
+    results = []
+    for victim in victims:
+        df, dmods = defence(b, victim, ranged=True)
+        done = contest(dice, f"airstrike on {victim.id}, 2d6", [(2, "air")], df, dmods, "10.1",
+                       data={"target": victim.id})
+        results.append(HIT_WORDS[done.hits])
+        events.append(done.event.model_copy(update={"text": f"{victim.id}: {done.event.text}"}))
+        events += deliver(b, victim, done.hits, None, side)
+    b.s.marks.append(MarkRecord(kind="blast", areas=[area], text=", ".join(results), side=side))
+    return events

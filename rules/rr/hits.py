@@ -41,7 +41,9 @@ def eliminate(b: Board, uid: str) -> list[str]:
     for rider in b.s.riders(uid):
         rider.place, rider.attached_to = "gone", None
         gone.append(rider.id)
-    if is_vdv(b.spec(uid)):
+    # 7.3.6: one cadre roll per VDV Para, ever: a cadre eliminated again is lost for good
+    # and is not counted again as the 2nd or 3rd company.
+    if is_vdv(b.spec(uid)) and uid not in b.s.cadre_rolled and uid not in b.s.cadres:
         b.s.vdv_lost += 1
         b.s.cadres[uid] = b.s.vdv_lost
     if area is not None:

@@ -17,6 +17,7 @@ from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mo
 from rules.rr.combat import can_fire, reach, shot_problem, support_problem
 from rules.rr.hits import enemy_targets, retreat_options
 from rules.rr.movement import can_move
+from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
 from rules.rr.special import BOOSTS
 from rules.rr.state import RRState, UnitState, other
@@ -193,7 +194,10 @@ def _leader(b: Board, side: str, special: str) -> UnitState | None:
 
 
 def nikolas_orders(b: Board, side: str) -> list[Action]:
-    """9.7: +1 to each value of each unit in his area not already raised."""
+    """9.7: +1 to each value of each unit in his area not already raised; in the rally
+    phase, +1 morale to one unit of his area about to roll."""
+    if b.s.phase == "rally":
+        return [Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas")]
     col = _leader(b, side, "nikolas")
     out: list[Action] = []
     for mate in _mates(b, col) if col else []:
@@ -203,9 +207,15 @@ def nikolas_orders(b: Board, side: str) -> list[Action]:
 
 
 def boyes_orders(b: Board, side: str) -> list[Action]:
-    """9.8: a reroll for each unit in his area that has none waiting."""
-    pvt = _leader(b, side, "boyes")
-    return [Boyes(unit=m.id) for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
+    """9.8: a reroll for each unit in his area that has none waiting (in the rally phase,
+    those about to roll), each die and use the player may choose."""
+    if b.s.phase == "rally":
+        units = rallying_with(b, side, "boyes")
+    else:
+        pvt = _leader(b, side, "boyes")
+        units = [m for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
+    return [Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
+            for d in ("worse", "lower", "higher") for w in ("failed", "any")]
 
 
 def hq_orders(b: Board, side: str) -> list[Action]:
@@ -232,10 +242,11 @@ def sniper_orders(b: Board, side: str) -> list[Action]:
 
 
 def airstrike_orders(b: Board, side: str) -> list[Action]:
-    """10.1: the airstrike alone, on each enemy unit."""
+    """10.1: the airstrike alone, on each area holding enemy units."""
     if not b.s.airstrike.get(side):
         return []
-    return [Airstrike(target=t.id) for t in enemy_targets(b, side)]
+    areas = {t.area for t in enemy_targets(b, side)}
+    return [Airstrike(area=a) for a in b.g.ids if a in areas]
 
 
 def hind_orders(b: Board, side: str) -> list[Action]:
@@ -304,8 +315,8 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
         return unit_label(b, first)
     if first in state.units:
         return f"{value} (from area {state.units[first].area})"
-    if field == "value" and value in BOOSTS:
-        return f"+1 {value.upper()} (9.7)"
+    if field == "value":
+        return f"+1 {value} (9.7)"
     return area_label(b, value)
 
 

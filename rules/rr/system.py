@@ -29,6 +29,7 @@ from rules.rr.board import Board, scenario_of
 from rules.rr.combat import retreat_and_hit
 from rules.rr.hits import retreat_options, take_hits
 from rules.rr.info import unit_info
+from rules.rr.rally import wants_help
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, other
 from rules.rr.view import PHASES, build_view
 from rules.rr.victory import objective_lines
@@ -131,10 +132,24 @@ class RaidAndRiposte(GameSystem[RRState]):
         """8.0: one Suppressed or Recovering unit routes."""
         ctx.extend(sequence.route(Board(ctx.state), ctx.side, action.unit, action.to))
 
-    @order(Done, phases="route", offers=_one(Done()))
+    @order(Done, phases=("route", "rally"), offers=_one(Done()))
     def done(self, ctx: Ctx[RRState], action: Done) -> None:
-        """8.0: routes finished; the other side's, or the end of the turn."""
-        ctx.extend(sequence.next_router(Board(ctx.state), ctx.dice))
+        """8.0: routes finished; the other side's, or the end of the turn.  6.2: rally
+        decisions made; the other side's, or the rolls."""
+        b = Board(ctx.state)
+        if ctx.state.phase == "rally":
+            ctx.state.rally_done.append(ctx.side)
+            ctx.extend(sequence.rally_step(b, ctx.dice))
+            return
+        ctx.extend(sequence.next_router(b, ctx.dice))
+
+    def _rally_help(self, ctx: Ctx[RRState], events: list[Event]) -> None:
+        """9.7/9.8 in the rally phase; with nothing left to decide, the side is done."""
+        ctx.extend(events)
+        b = Board(ctx.state)
+        if not wants_help(b, ctx.side):
+            ctx.state.rally_done.append(ctx.side)
+            ctx.extend(sequence.rally_step(b, ctx.dice))
 
     # -- the operations phase (7.0): one order is one impulse -----------------------------------
 
@@ -184,15 +199,22 @@ class RaidAndRiposte(GameSystem[RRState]):
         s.pending.pop(0)
         ctx.extend(combat.fire(Board(s), ctx.side, action, ctx.dice, bonus_shot=True))
 
-    @order(Nikolas, phases=OPS, offers=_offers(menus.nikolas_orders))
+    @order(Nikolas, phases=("ops", "rally"), offers=_offers(menus.nikolas_orders))
     def nikolas(self, ctx: Ctx[RRState], action: Nikolas) -> None:
-        """9.7: +1 to one value of a unit in his area."""
+        """9.7: +1 to one value of a unit in his area; in the rally, +1 morale to one unit."""
+        if ctx.state.phase == "rally":
+            self._rally_help(ctx, special.nikolas_rally(Board(ctx.state), ctx.side, action.unit, action.value))
+            return
         self._impulse(ctx, lambda b: special.nikolas(b, ctx.side, action.unit, action.value))
 
-    @order(Boyes, phases=OPS, offers=_offers(menus.boyes_orders))
+    @order(Boyes, phases=("ops", "rally"), offers=_offers(menus.boyes_orders))
     def boyes(self, ctx: Ctx[RRState], action: Boyes) -> None:
-        """9.8: a reroll for a unit in his area."""
-        self._impulse(ctx, lambda b: special.boyes(b, ctx.side, action.unit))
+        """9.8: a reroll for a unit in his area (in an impulse, or before its rally roll)."""
+        if ctx.state.phase == "rally":
+            self._rally_help(ctx, special.boyes_rally(Board(ctx.state), ctx.side, action.unit,
+                                                      action.die, action.use))
+            return
+        self._impulse(ctx, lambda b: special.boyes(b, ctx.side, action.unit, action.die, action.use))
 
     @order(Hq, phases=OPS, offers=_offers(menus.hq_orders))
     def hq(self, ctx: Ctx[RRState], action: Hq) -> None:
@@ -207,7 +229,7 @@ class RaidAndRiposte(GameSystem[RRState]):
     @order(Airstrike, phases=OPS, offers=_offers(menus.airstrike_orders))
     def airstrike(self, ctx: Ctx[RRState], action: Airstrike) -> None:
         """10.1: the airstrike on its own."""
-        self._impulse(ctx, lambda b: combat.airstrike_alone(b, ctx.side, action.target, ctx.dice))
+        self._impulse(ctx, lambda b: combat.airstrike_alone(b, ctx.side, action.area, ctx.dice))
 
     @order(Hind, phases=OPS, offers=_offers(menus.hind_orders))
     def hind(self, ctx: Ctx[RRState], action: Hind) -> None:
@@ -256,11 +278,19 @@ class RaidAndRiposte(GameSystem[RRState]):
     # -- at any time ----------------------------------------------------------------------------
 
     @order(StandingChoice, offers=lambda system, state, side: [
-        StandingChoice(retreat=r) for r in ("ask", "never", "always")])
+        *(StandingChoice(retreat=r) for r in ("ask", "never", "always")),
+        *(StandingChoice(rally=r) for r in ("ask", "never"))])
     def standing(self, ctx: Ctx[RRState], action: StandingChoice) -> None:
-        """7.3.3: the standing answer to a retreat decision."""
-        ctx.state.standing[ctx.side] = action.retreat
-        ctx.say("standing", f"{SIDE_NAMES[ctx.side]}: retreat from fire: {action.retreat} (7.3.3)", "7.3.3")
+        """7.3.3, 7.3.5.2: the standing answer to retreat decisions; 9.7/9.8: to rally help."""
+        if action.retreat is None and action.rally is None:
+            raise RuleError("Give retreat:ask|never|always, rally:ask|never, or both.")
+        name = SIDE_NAMES[ctx.side]
+        if action.retreat is not None:
+            ctx.state.standing[ctx.side] = action.retreat
+            ctx.say("standing", f"{name}: retreats: {action.retreat} (7.3.3, 7.3.5.2)", "7.3.3")
+        if action.rally is not None:
+            ctx.state.rally_help[ctx.side] = action.rally
+            ctx.say("standing", f"{name}: Nikolas/Boyes before the rally: {action.rally} (9.7, 9.8)", "9.7")
 
     @order(Info, offers=lambda system, state, side: [Info(unit=u) for u in state.units])
     def info(self, ctx: Ctx[RRState], action: Info) -> None:

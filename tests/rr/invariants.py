@@ -42,12 +42,12 @@ def check_invariants(state: RRState) -> None:
 
 
 def check_step(system: GameSystem[Any], played: PlayedStep) -> None:
-    """After each order: the invariants, event lines a phone can show (<= 120 characters,
+    """After each order: the invariants, event lines a phone can show (<= 160 characters,
     ``info`` aside), and 7.0: a side to act in the operations phase has an order but pass."""
     state = played.step.state
     assert isinstance(state, RRState)
     check_invariants(state)
-    assert all(len(e.text) <= 120 for e in played.step.events), [e.text for e in played.step.events]
+    assert all(len(e.text) <= 160 for e in played.step.events), [e.text for e in played.step.events]
     if state.phase == "ops" and not state.pending:
         names = {a.name for a in system.legal_actions(state, state.active)}
         assert names - {"pass", "standing", "info"}, f"{state.active} left with only pass (7.0)"
