@@ -225,7 +225,9 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
     if choice == "always":
         return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
     b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
-    return [Event(kind="ask", text=f"{victim.id}: retreat to negate a hit, or take-hits? (7.3.3)", rule="7.3.3")]
+    return [Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
+                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} to negate one, "
+                       f"or take-hits? (7.3.3)")]
 
 
 def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:

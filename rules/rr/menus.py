@@ -15,7 +15,7 @@ from rules.rr.arrivals import deployment_of, place_areas, placeable, waiting
 from rules.rr.assault import can_assault
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper
 from rules.rr.combat import can_fire, reach, shot_problem, support_problem
-from rules.rr.hits import enemy_targets, retreat_options
+from rules.rr.hits import enemy_targets, retreat_options, withdraw_options
 from rules.rr.movement import can_move
 from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
@@ -85,8 +85,11 @@ def route_orders(b: Board, side: str) -> list[Action]:
 
 
 def retreat_orders(b: Board, side: str) -> list[Action]:
-    """7.3.3, 7.3.5.5: the areas the unit hit may retreat to."""
+    """7.3.3, 7.3.5.5: the areas the unit hit may retreat to; 7.3.5.2: those a defender
+    that lost an assault may retreat to."""
     pending = b.s.pending[0]
+    if pending.kind == "withdraw":
+        return [Retreat(to=a) for a in withdraw_options(b, pending.unit or "", pending.origin)]
     return [Retreat(to=a) for a in retreat_options(b, pending.unit or "", pending.origin, pending.source)]
 
 

@@ -24,7 +24,7 @@ from rules.rr.actions import (
     ACTIONS, Airstrike, Assault, Boyes, Deploy, DeployDefault, Done, Enter, Fire, Hind, Hq, Info,
     Move, Nikolas, Pass, Place, Ready, Retreat, Route, Skip, Sniper, StandingChoice, TakeHits,
 )
-from rules.rr.assault import after_lead, spread_hit
+from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
 from rules.rr.board import Board, scenario_of
 from rules.rr.combat import retreat_and_hit
 from rules.rr.hits import retreat_options, take_hits
@@ -35,7 +35,7 @@ from rules.rr.view import PHASES, build_view
 from rules.rr.victory import objective_lines
 
 OPS = ("ops",)
-ASK = {"retreat": "Retreat?", "spread": "Assign hits", "ags": "AGS-17 again?"}
+ASK = {"retreat": "Retreat?", "spread": "Assign hits", "ags": "AGS-17 again?", "withdraw": "Retreat where?"}
 
 
 def _offers(build: Callable[[Board, str], list[Action]]) -> Callable[[Any, RRState, str], list[Action]]:
@@ -238,11 +238,15 @@ class RaidAndRiposte(GameSystem[RRState]):
 
     # -- pending decisions ----------------------------------------------------------------------
 
-    @order(Retreat, phases="pending-retreat", offers=_offers(menus.retreat_orders))
+    @order(Retreat, phases=("pending-retreat", "pending-withdraw"), offers=_offers(menus.retreat_orders))
     def retreat(self, ctx: Ctx[RRState], action: Retreat) -> None:
-        """7.3.3, 7.3.5.5: the unit hit retreats one area to negate one hit."""
+        """7.3.3, 7.3.5.5: the unit hit retreats one area to negate one hit; 7.3.5.2: where a
+        defender that lost an assault retreats to."""
         b = Board(ctx.state)
         pending = ctx.state.pending[0]
+        if pending.kind == "withdraw":
+            ctx.extend(withdraw_chosen(b, action.to))
+            return
         options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
         if action.to not in options:
             allowed = ", ".join(options) or "none"

@@ -76,7 +76,8 @@ def test_t12_never_moves_even_to_retreat_9_6() -> None:
     state.active = "nato"
     step = act(state, "nato", Assault(units="INF,INF2", to="2", target="T12"), [4, 2])  # 10 vs 7
     assert "T12 suppressed and reduced (7.3.5.2)" in texts(step)
-    assert "T12 cannot retreat: eliminated (4 vs 1 SP, 7.3.5.2)" in texts(step)
+    assert "4 vs 1 SP: the defenders must leave area 2 (7.3.5.2)" in texts(step)
+    assert "T12 cannot retreat: eliminated (7.3.5.2)" in texts(step)
     assert step.state.units["T12"].place == "gone"
 
 
