@@ -12,8 +12,8 @@ Readings of the text, stated once:
 * 9.5: against a vehicle the AGS-17's RCM counts as 0; its range is unchanged.
 * 9.11: an enemy of the Luchs in an area adjacent to the Luchs's loses
   ``scenario.luchs_df_penalty`` DF (a stand-in figure) against ranged attacks.
-* 10.1 alone: an airstrike attacks one enemy unit with 2d6 +2 (our reading of "+2 to the
-  attacker's modifier" with no unit of its own).
+* 10.1 alone: an airstrike attacks every enemy unit of an area, 2d6 +2 each, one roll per
+  unit (our reading of "attack any area containing enemy units", as a mortar does, 9.1).
 """
 
 from __future__ import annotations

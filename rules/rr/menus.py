@@ -320,6 +320,10 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
         return f"{value} (from area {state.units[first].area})"
     if field == "value":
         return f"+1 {value} (9.7)"
+    if field in ("die", "use"):
+        return {"worse": "the die that hurts this roll", "lower": "the lower die",
+                "higher": "the higher die", "failed": "only if the roll fails",
+                "any": "on the roll whatever it gives"}.get(value, value)
     return area_label(b, value)
 
 

@@ -1,8 +1,9 @@
 """Special units' orders (9.2 sniper, 9.7 Nikolas, 9.8 Boyes, 9.10 HQ) and the Hind (10.2).
 
-Each is the whole of an impulse.  Readings: Nikolas's +1 waits on the unit until it next uses
-that value this turn (or the turn ends); Boyes arms a reroll of the worse die of the unit's
-next failed 2d6 roll this turn; the HQ may not give a unit more AP than its counter shows,
+Each is the whole of an impulse (Nikolas's and Boyes's rally help are rally decisions).
+Readings: Nikolas's +1 waits on the unit until it next uses that value this turn (or the turn
+ends); Boyes arms a reroll of the die the player names on the unit's next 2d6 roll this turn,
+if it fails or on any roll as the player says (see README); the HQ may not give a unit more AP than its counter shows,
 nor give AP to a Suppressed or Recovering unit (those have lost all AP, 6.2.1).
 """
 

@@ -365,7 +365,7 @@ class RaidAndRiposte(GameSystem[RRState]):
             lines.append(state.result)
             return lines
         for side in self.waiting_on(state):
-            names = sorted({a.name for a in self.legal_actions(state, side) if not a.read_only})
+            names = sorted({a.name for a in self.legal_actions(state, side) if not (a.read_only or a.anytime)})
             lines.append(f"{SIDE_NAMES[side]} can: {', '.join(names)}")
         return lines
 
