@@ -103,7 +103,7 @@ class Pass(Action):
 
 
 class Retreat(Action):
-    """Defender: retreat the unit hit one area to negate one hit (7.3.3)."""
+    """Defender: retreat one area to negate a hit (7.3.3), or where to after a lost assault."""
 
     name: ClassVar[str] = "retreat"
     rule: ClassVar[str] = "7.3.3"
@@ -128,7 +128,7 @@ class Route(Action):
 
 
 class Done(Action):
-    """Finish your routes (8.0)."""
+    """Finish your routes (8.0) or your rally decisions (6.2, 9.7, 9.8)."""
 
     name: ClassVar[str] = "done"
     rule: ClassVar[str] = "8.0"
@@ -140,7 +140,7 @@ class Nikolas(Action):
     name: ClassVar[str] = "nikolas"
     rule: ClassVar[str] = "9.7"
     unit: str = Field(description="a unit in his area")
-    value: Literal["rcm", "acm", "df", "range"] = Field(description="the value to raise")
+    value: str = Field(description="rcm, acm, df, or range (a mortar's); morale in the rally")
 
 
 class Boyes(Action):
@@ -149,6 +149,10 @@ class Boyes(Action):
     name: ClassVar[str] = "boyes"
     rule: ClassVar[str] = "9.8"
     unit: str = Field(description="a unit in his area")
+    die: Literal["worse", "lower", "higher"] = Field(
+        default="worse", description="the die to reroll: worse (for that roll), lower or higher")
+    use: Literal["failed", "any"] = Field(
+        default="failed", description="reroll only if the roll fails, or on that roll whatever it gives")
 
 
 class Hq(Action):
@@ -168,11 +172,11 @@ class Sniper(Action):
 
 
 class Airstrike(Action):
-    """Use your airstrike alone on an enemy unit: 2d6 +2 vs DF + TM (10.1)."""
+    """Airstrike alone on an area: 2d6 +2 vs DF + TM at each enemy unit in it (10.1)."""
 
     name: ClassVar[str] = "airstrike"
     rule: ClassVar[str] = "10.1"
-    target: str = Field(description="an enemy unit")
+    area: str = Field(description="an area holding enemy units")
 
 
 class Hind(Action):
@@ -184,17 +188,29 @@ class Hind(Action):
 
 
 class StandingChoice(Action):
-    """Set your standing answer when a unit of yours may retreat from fire (7.3.3)."""
+    """Set your standing answers: retreats (7.3.3, 7.3.5.2), rally help (9.7, 9.8)."""
 
     name: ClassVar[str] = "standing"
     rule: ClassVar[str] = "7.3.3"
     anytime: ClassVar[bool] = True
-    retreat: Literal["ask", "never", "always"] = Field(description="ask me, never, or always")
+    retreat: Literal["ask", "never", "always"] | None = Field(
+        default=None, description="retreat to negate a hit / where to withdraw: ask me, never, always")
+    rally: Literal["ask", "never"] | None = Field(
+        default=None, description="Nikolas/Boyes before the rally rolls: ask me, or never")
+
+
+class Info(Action):
+    """Show a counter's values: RCM, ACM, DF, morale, stacking, AP (anyone may ask)."""
+
+    name: ClassVar[str] = "info"
+    rule: ClassVar[str] = "2.0"
+    read_only: ClassVar[bool] = True
+    unit: str = Field(description="any unit of the game")
 
 
 ACTIONS: tuple[type[Action], ...] = (
     Deploy, DeployDefault, Ready, Move, Enter, Place, Skip, Fire, Assault, Pass, Retreat,
-    TakeHits, Route, Done, Nikolas, Boyes, Hq, Sniper, Airstrike, Hind, StandingChoice,
+    TakeHits, Route, Done, Nikolas, Boyes, Hq, Sniper, Airstrike, Hind, StandingChoice, Info,
 )
 
 

@@ -21,7 +21,8 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
 from rules.rr.hits import (
-    HIT_WORDS, capacity, eliminate, retreat_one, retreat_options, safest, take_hits, withdraw,
+    HIT_WORDS, alive, capacity, eliminate, gone_since, retreat_one, retreat_options, safest, take_hits,
+    withdraw_options, withdraw_to,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -85,8 +86,9 @@ def lead_hits(
     if options and choice == "ask":
         b.s.pending.append(Pending(kind="retreat", side=target.side, unit=target.id, hits=hits,
                                    origin=area, area=area, assault=True, source=origin))
-        return [Event(kind="ask", rule="7.3.5.5",
-                      text=f"{target.id}: retreat to negate a hit, or take-hits? (7.3.5.5)")]
+        return [Event(kind="ask", rule="7.3.5.5", data={"options": options, "hits": hits},
+                      text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} "
+                           f"to negate one, or take-hits? (7.3.5.5)")]
     to = safest(b, target.id, options) if options and choice == "always" else None
     return after_lead(b, side, area, origin, target.id, hits, to)
 
@@ -123,7 +125,10 @@ def total_defence(b: Board, target: UnitState, area: str) -> tuple[int, Mods]:
         mods.append((-2, "supp 7.3.5.4"))
     elif target.status == "recovering":
         mods.append((-1, "recov 7.3.5.4"))
-    helpers = [u for u in b.combatants_in(area, target.side) if u.id != target.id and u.status == "ok"]
+    # 7.3.5.4: no Suppressed or Recovering supporter; 7.3.5 note: "Units with an asterisk in
+    # the ACM location cannot initiate or support Assault Combat" (a mortar, the T-12...).
+    helpers = [u for u in b.combatants_in(area, target.side)
+               if u.id != target.id and u.status == "ok" and b.values(u.id).acm is not None]
     mods.append((len(helpers), "support"))
     if any(b.spec(u.id).special == "koval" for u in b.leaders_in(area, target.side)):
         mods.append((1, "Koval 9.9"))  # she adds one to any assault she takes part in
@@ -156,21 +161,51 @@ def settle(b: Board, side: str, area: str, origin: str | None) -> list[Event]:
     otherwise the attackers go back where they came from.  The retreating units' AP go to 0."""
     attack = b.points(area, side)
     defend = b.points(area, other(side))
-    defenders = b.combatants_in(area, other(side))
-    if not defenders:
+    if not b.combatants_in(area, other(side)):
+        before = alive(b)
         for leader in b.leaders_in(area, other(side)):
             eliminate(b, leader.id)
-        return []
+        return gone_since(b, before)
     if attack > defend:
-        events = []
-        for unit in defenders:
-            to = withdraw(b, unit.id, avoid=origin)
-            text = f"{unit.id} retreats to {to}, AP 0" if to else f"{unit.id} cannot retreat: eliminated"
-            events.append(Event(kind="retreat", text=f"{text} ({attack} vs {defend} SP, 7.3.5.2)", rule="7.3.5.2"))
-        for leader in b.leaders_in(area, other(side)):
-            eliminate(b, leader.id)
-        return events
+        line = Event(kind="retreat", rule="7.3.5.2",
+                     text=f"{attack} vs {defend} SP: the defenders must leave area {area} (7.3.5.2)")
+        return [line] + withdraw_next(b, side, area, origin)
     return send_back(b, side, area, origin, "7.3.5.2")
+
+
+def withdraw_next(b: Board, side: str, area: str, origin: str | None) -> list[Event]:
+    """7.3.5.2: each defender retreats to an adjacent area: its owner chooses where when
+    there is a choice (unless a standing answer says never/always: the best area then);
+    a defender with nowhere to go is eliminated; leaders left behind are removed."""
+    defending = other(side)
+    events: list[Event] = []
+    before = alive(b)
+    said: set[str] = set()
+    for unit in b.combatants_in(area, defending):
+        options = withdraw_options(b, unit.id, origin)
+        if len(options) > 1 and b.s.standing.get(defending, "ask") == "ask":
+            b.s.pending.append(Pending(kind="withdraw", side=defending, unit=unit.id, area=area, origin=origin))
+            events.append(Event(kind="ask", rule="7.3.5.2", data={"options": options},
+                                text=f"{unit.id} must retreat: to {', '.join(options)}? (7.3.5.2)"))
+            return events + gone_since(b, before, said)
+        said.add(unit.id)
+        events.append(withdraw_to(b, unit.id, options[0] if options else None))
+    for leader in b.leaders_in(area, defending):
+        eliminate(b, leader.id)
+    return events + gone_since(b, before, said)
+
+
+def withdraw_chosen(b: Board, to: str) -> list[Event]:
+    """7.3.5.2: the owner's answer to a ``withdraw`` decision; then the next defender."""
+    pending = b.s.pending[0]
+    uid = pending.unit or ""
+    options = withdraw_options(b, uid, pending.origin)
+    if to not in options:
+        raise RuleError(f"{uid} may retreat to: {', '.join(options)} (7.3.5.2).")
+    b.s.pending.pop(0)
+    before = alive(b)
+    events = [withdraw_to(b, uid, to)] + gone_since(b, before, {uid})
+    return events + withdraw_next(b, other(pending.side), pending.area or "", pending.origin)
 
 
 def send_back(b: Board, side: str, area: str, origin: str | None, rule: str) -> list[Event]:
@@ -178,6 +213,7 @@ def send_back(b: Board, side: str, area: str, origin: str | None, rule: str) -> 
     back = [u for u in b.in_area(area, side) if not is_hind(b.spec(u.id))]
     if not back:
         return []
+    before = alive(b)
     for unit in back:
         if origin is None:
             eliminate(b, unit.id)
@@ -185,4 +221,5 @@ def send_back(b: Board, side: str, area: str, origin: str | None, rule: str) -> 
             unit.area, unit.ap = origin, 0
     where = f"back to {origin}" if origin else "with nowhere to go: eliminated"
     names = ",".join(u.id for u in back)
-    return [Event(kind="back", text=f"{names} {where}, AP 0 ({rule})", rule=rule)]
+    return [Event(kind="back", text=f"{names} {where}, AP 0 ({rule})", rule=rule)] + gone_since(
+        b, before, skip={u.id for u in back})

@@ -191,6 +191,12 @@ class Board:
         """9.4: the T-12 still carries its one Kastet shot."""
         return any(self.specs[r.id].special == "kastet" for r in self.s.riders(uid))
 
+    def sees(self, a: str, c: str) -> bool:
+        """7.3.2 line of sight from ``a``'s dot to ``c``'s.  Adjacent areas (and an area
+        itself) always see each other: the off-centre dots of two neighbours may draw a line
+        across a third area, which the rules never meant to block (see README)."""
+        return a == c or self.g.is_adjacent(a, c) or self.g.los(a, c)
+
     def leaders_in(self, area: str, side: str) -> list[UnitState]:
         """Leaders in an area."""
         return [u for u in self.in_area(area, side) if is_leader(self.specs[u.id])]

@@ -12,8 +12,8 @@ Readings of the text, stated once:
 * 9.5: against a vehicle the AGS-17's RCM counts as 0; its range is unchanged.
 * 9.11: an enemy of the Luchs in an area adjacent to the Luchs's loses
   ``scenario.luchs_df_penalty`` DF (a stand-in figure) against ranged attacks.
-* 10.1 alone: an airstrike attacks one enemy unit with 2d6 +2 (our reading of "+2 to the
-  attacker's modifier" with no unit of its own).
+* 10.1 alone: an airstrike attacks every enemy unit of an area, 2d6 +2 each, one roll per
+  unit (our reading of "attack any area containing enemy units", as a mortar does, 9.1).
 """
 
 from __future__ import annotations
@@ -65,12 +65,12 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     if is_mortar(spec):
         if dist > limit:
             return f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
-        if not any(b.g.los(f.area or "", there) or f.area == there for f in b.s.on_map(unit.side)):
+        if not any(b.sees(f.area or "", there) for f in b.s.on_map(unit.side)):
             return f"no unit of yours sees area {there} (9.1)"
         return None
     if dist > limit + 1:
         return f"area {there} is {dist} away; {uid} reaches {limit}, or {limit + 1} at -1 (7.3.4)"
-    if not b.g.los(here, there):
+    if not b.sees(here, there):
         blockers = ", ".join(b.g.blockers(here, there))
         return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
     return None
@@ -95,17 +95,38 @@ def luchs_penalty(b: Board, target: UnitState) -> int:
     return 0
 
 
-def defence(b: Board, target: UnitState, ranged: bool) -> tuple[int, Mods]:
-    """DF and its modifiers: TM (5.2; none for the Hind, 10.2), Luchs (9.11), Nikolas (9.7)."""
+def defence(b: Board, target: UnitState, ranged: bool, peek: bool = False) -> tuple[int, Mods]:
+    """DF and its modifiers: TM (5.2; none for the Hind, 10.2), Luchs (9.11), Nikolas (9.7).
+    Nikolas's +1 DF is used up unless ``peek`` (a label working out the roll needed)."""
     mods: Mods = []
     if not is_hind(b.spec(target.id)):
         mods.append((b.sc.area_by_id[target.area or ""].tm, "TM"))
     if ranged:
         mods.append((-luchs_penalty(b, target), "Luchs"))
     if "df" in target.boost:
-        target.boost.remove("df")
+        if not peek:
+            target.boost.remove("df")
         mods.append((1, "Nikolas"))
     return b.values(target.id).df, mods
+
+
+def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist: int,
+                peek: bool = False) -> Mods:
+    """The attacker's modifiers, itemised: RCM, ATGM (9.3), Kastet (9.4), Nikolas (9.7) and
+    extended range (7.3.4); 9.5: none of the RCM for the AGS-17 against a vehicle."""
+    mods: Mods = []
+    riders = sum(1 for r in b.s.riders(unit.id) if b.spec(r.id).special != "kastet")
+    boosted = "rcm" in unit.boost
+    if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
+        mods.append((0, "RCM 9.5"))
+    else:
+        mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM"), (1 if kastet else 0, "Kastet"),
+                 (1 if boosted else 0, "Nikolas")]
+    if not is_mortar(b.spec(unit.id)) and dist > reach(b, unit.id, kastet):
+        mods.append((-1, "ext 7.3.4"))
+    if boosted and not peek:
+        unit.boost.remove("rcm")
+    return mods
 
 
 def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
@@ -138,15 +159,11 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     for helper in support:
         helper.ap -= 1
     dist = b.g.distance(unit.area or "", target.area or "")
-    mods: Mods = [(attack_rcm(b, unit.id, target, order.kastet), "RCM")]
-    if not is_mortar(spec) and dist > reach(b, unit.id, order.kastet):
-        mods.append((-1, "ext 7.3.4"))
+    mods = attack_mods(b, unit, target, order.kastet, dist)
     mods.append((len(support), "support"))
     for helper in support:
         if "rcm" in helper.boost:
             helper.boost.remove("rcm")
-    if "rcm" in unit.boost:
-        unit.boost.remove("rcm")
     if "range" in unit.boost and is_mortar(spec):
         unit.boost.remove("range")
     aim = f"area {target.area}" if is_mortar(spec) else f"{target.id} in {target.area}"
@@ -179,14 +196,6 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     return events
 
 
-def attack_rcm(b: Board, uid: str, target: UnitState, kastet: bool) -> int:
-    """The RCM added to the dice: 9.5 none for the AGS-17 against vehicles; 9.4 Kastet +1."""
-    if is_ags(b.spec(uid)) and b.spec(target.id).vehicle:
-        return 0
-    value = b.rcm(uid) + (1 if kastet else 0)
-    return value + (1 if "rcm" in b.s.units[uid].boost else 0)
-
-
 def resolve_roll(
     b: Board, side: str, unit: UnitState, victim: UnitState, mods: Mods, dice: Dice,
 ) -> tuple[list[int], list[Event]]:
@@ -194,7 +203,11 @@ def resolve_roll(
     df, dmods = defence(b, victim, ranged=True)
     done = contest(dice, f"{unit.id} fires at {victim.id}, 2d6", mods, df, dmods, "7.3.3", unit,
                    {"target": victim.id})
-    out = [done.event]
+    event = done.event
+    if is_mortar(b.spec(unit.id)):
+        # 9.1: one roll per unit of the area; each line names the unit it is against.
+        event = event.model_copy(update={"text": f"{victim.id}: {event.text}"})
+    out = [event]
     hits, faces = done.hits, done.faces
     out += deliver(b, victim, hits, unit.area, side)
     return faces, out
@@ -212,7 +225,9 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
     if choice == "always":
         return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
     b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
-    return [Event(kind="ask", text=f"{victim.id}: retreat to negate a hit, or take-hits? (7.3.3)", rule="7.3.3")]
+    return [Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
+                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} to negate one, "
+                       f"or take-hits? (7.3.3)")]
 
 
 def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:
@@ -220,19 +235,27 @@ def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:
     return [retreat_one(b, uid, to, "7.3.3")] + take_hits(b, uid, hits - 1, "7.3.3")
 
 
-def airstrike_alone(b: Board, side: str, target_id: str, dice: Dice) -> list[Event]:
-    """10.1: the airstrike used on its own against an enemy unit: 2d6 +2."""
+def airstrike_alone(b: Board, side: str, area: str, dice: Dice) -> list[Event]:
+    """10.1: "Airstrikes may also be used separately to attack any area containing enemy
+    units": 2d6 +2 against each attackable enemy unit of the area, one roll each (as a
+    mortar attacks all units in its target area, 9.1); each line names its unit."""
     if not b.s.airstrike.get(side):
         raise RuleError("You have no airstrike this turn (10.1).")
-    target = b.unit(target_id, other(side))
-    if not attackable(b, target):
-        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    if area not in b.g:
+        raise RuleError(f"There is no area '{area[:10]}'; areas are 1-{len(b.g)}.")
+    victims = [u for u in b.in_area(area, other(side)) if attackable(b, u)]
+    if not victims:
+        raise RuleError(f"Area {area} holds no enemy unit to strike (10.1).")
     b.s.airstrike[side] = False
-    df, dmods = defence(b, target, ranged=True)
-    done = contest(dice, f"airstrike on {target.id}, 2d6", [(2, "air")], df, dmods, "10.1")
-    hits = done.hits
-    b.s.marks.append(MarkRecord(kind="blast", areas=[target.area or ""], text=HIT_WORDS[hits], side=side))
-    events = [Event(kind="airstrike", text=f"Airstrike on {target.id} in area {target.area}", rule="10.1"),
-              done.event]
-    return events + deliver(b, target, hits, None, side)
-
+    events = [Event(kind="airstrike", text=f"Airstrike on area {area}: {', '.join(u.id for u in victims)}",
+                    rule="10.1")]
+    results = []
+    for victim in victims:
+        df, dmods = defence(b, victim, ranged=True)
+        done = contest(dice, f"airstrike on {victim.id}, 2d6", [(2, "air")], df, dmods, "10.1",
+                       data={"target": victim.id})
+        results.append(HIT_WORDS[done.hits])
+        events.append(done.event.model_copy(update={"text": f"{victim.id}: {done.event.text}"}))
+        events += deliver(b, victim, done.hits, None, side)
+    b.s.marks.append(MarkRecord(kind="blast", areas=[area], text=", ".join(results), side=side))
+    return events

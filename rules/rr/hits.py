@@ -41,7 +41,9 @@ def eliminate(b: Board, uid: str) -> list[str]:
     for rider in b.s.riders(uid):
         rider.place, rider.attached_to = "gone", None
         gone.append(rider.id)
-    if is_vdv(b.spec(uid)):
+    # 7.3.6: one cadre roll per VDV Para, ever: a cadre eliminated again is lost for good
+    # and is not counted again as the 2nd or 3rd company.
+    if is_vdv(b.spec(uid)) and uid not in b.s.cadre_rolled and uid not in b.s.cadres:
         b.s.vdv_lost += 1
         b.s.cadres[uid] = b.s.vdv_lost
     if area is not None:
@@ -82,6 +84,7 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
     """
     if hits <= 0:
         return []
+    before = alive(b)
     effects: list[str] = []
     for _ in range(hits):
         effect = take_hit(b, uid)
@@ -99,7 +102,8 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
             extra = "; leaves until next turn (10.2)"
     said = effects[0] if len(effects) == 1 else ", ".join(effects[:-1]) + " and " + effects[-1]
     text = f"{uid} {said}{extra} ({rule})"
-    return [Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})]
+    event = Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})
+    return [event] + gone_since(b, before, skip={uid})
 
 
 def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:
@@ -157,32 +161,53 @@ def move_unit(b: Board, uid: str, to: str) -> None:
             leader.area = to
 
 
-def withdraw(b: Board, uid: str, avoid: str | None = None) -> str | None:
-    """7.3.5.2: the loser of an assault retreats to an adjacent area, AP to 0.
-
-    The text names no chooser for the area, so the bot picks the legal area farthest from
-    the enemy, and not the one the attackers came from (``avoid``) when another will do
-    (ties: map order).  A unit with nowhere to go, or the immovable T-12 (9.6), is
-    eliminated.  Returns the area, or None when the unit was eliminated.
-    """
+def withdraw_options(b: Board, uid: str, avoid: str | None = None) -> list[str]:
+    """7.3.5.2: "the defender must retreat to an adjacent area": the adjacent areas with no
+    enemy, within stacking; none for the immovable T-12 (9.6).  Best first for a standing
+    answer: not the area the attackers came from (``avoid``) when another will do, then the
+    farthest from any other enemy, then map order."""
     unit = b.s.units[uid]
     here = unit.area or ""
-    best: tuple[bool, int, str] | None = None
+    if is_t12(b.spec(uid)):
+        return []
     enemies = b.enemy_areas(unit.side) - {here}
-    if not is_t12(b.spec(uid)):
-        for area in b.g.neighbours(here):
-            if b.enemy_held(area, unit.side) or b.stack_problem(area, [uid]):
-                continue
-            near = min((b.g.distance(area, e) for e in enemies), default=99)
-            key = (area != avoid, near, area)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    if best is None:
+    legal = [a for a in b.g.neighbours(here)
+             if not b.enemy_held(a, unit.side) and b.stack_problem(a, [uid]) is None]
+    return sorted(legal, key=lambda a: (a == avoid, -min((b.g.distance(a, e) for e in enemies), default=99),
+                                        legal.index(a)))
+
+
+def withdraw_to(b: Board, uid: str, to: str | None) -> Event:
+    """7.3.5.2: the unit retreats to ``to`` with AP 0, or, with nowhere to go, is eliminated."""
+    if to is None:
         eliminate(b, uid)
-        return None
-    unit.ap = 0
-    move_unit(b, uid, best[2])
-    return best[2]
+        return Event(kind="retreat", text=f"{uid} cannot retreat: eliminated (7.3.5.2)", rule="7.3.5.2")
+    b.s.units[uid].ap = 0
+    start = b.s.units[uid].area or ""
+    move_unit(b, uid, to)
+    b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=b.s.units[uid].side))
+    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}, AP 0 (7.3.5.2)", rule="7.3.5.2")
+
+
+def alive(b: Board) -> set[str]:
+    """The units still in play (for announcing who left it during an order)."""
+    return {u.id for u in b.s.units.values() if u.place != "gone"}
+
+
+def gone_since(b: Board, before: set[str], skip: frozenset[str] | set[str] = frozenset()) -> list[Event]:
+    """One line for each unit that left play since ``before`` (but those of ``skip``, already
+    announced): leaders left alone (9.7-9.9), ATGM teams with their company (9.3, 9.4)."""
+    out = []
+    for uid in sorted(before - alive(b) - set(skip), key=list(b.s.units).index):
+        spec = b.spec(uid)
+        if is_leader(spec):
+            text, rule = f"{uid} removed from play: no unit of his side left with him (9.7-9.9)", "9.7"
+        elif spec.attached_to or spec.kind == "atgm":
+            text, rule = f"{uid} removed with its company (9.3, 9.4)", "9.3"
+        else:
+            text, rule = f"{uid} eliminated", "7.3.3"
+        out.append(Event(kind="gone", text=text, rule=rule, data={"unit": uid}))
+    return out
 
 
 def attackable(b: Board, unit: UnitState) -> bool:

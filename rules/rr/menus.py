@@ -1,69 +1,30 @@
-"""What a side may order now: the legal orders (for drivers, fuzzing and status) and the
-autocomplete suggestions drawn from them (best first, at most 25)."""
+"""What a side may order now, order by order: the offers of each declared order (see
+:func:`rules.core.orders.order`), built with the same checks the resolvers raise on, and the
+labels autocomplete shows with them (range and roll needed, AP, terrain)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from rules.core.contract import Action, Choice
+from rules.core.contract import Action
 from rules.rr.actions import (
-    Airstrike, Assault, Boyes, Deploy, DeployDefault, Done, Enter, Fire, Hind, Hq, Move, Nikolas,
-    Pass, Place, Ready, Retreat, Route, Skip, Sniper, TakeHits,
+    Airstrike, Assault, Boyes, Deploy, DeployDefault, Enter, Fire, Hind, Hq, Move, Nikolas,
+    Place, Ready, Retreat, Route, Sniper, TakeHits,
 )
 from rules.rr.arrivals import deployment_of, place_areas, placeable, waiting
 from rules.rr.assault import can_assault
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper
-from rules.rr.combat import can_fire, shot_problem, support_problem
-from rules.rr.hits import enemy_targets, retreat_options
+from rules.rr.combat import can_fire, reach, shot_problem, support_problem
+from rules.rr.hits import enemy_targets, retreat_options, withdraw_options
 from rules.rr.movement import can_move
+from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
+from rules.rr.special import BOOSTS
 from rules.rr.state import RRState, UnitState, other
 
-Boost = Literal["rcm", "acm", "df", "range"]
-#: 9.7: the values Col. Nikolas can raise (a mortar's range only for mortars).
-BOOSTS: tuple[Boost, ...] = ("rcm", "acm", "df", "range")
 
 
-def legal(state: RRState, side: str, only: str | None = None) -> list[Action]:
-    """Every order worth offering ``side`` now (empty when it is not waited on); ``only``
-    names the one order autocomplete asks about, so the others are not worked out."""
-    b = Board(state, frozen=True)
-    s = state
-    if s.phase == "over":
-        return []
-    if s.pending:
-        return pending_orders(b, side) if s.pending[0].side == side else []
-    if s.active != side:
-        return []
-    if s.phase == "deploy":
-        return deploy_orders(b, side)
-    if s.phase == "place":
-        out: list[Action] = [Skip()]
-        for unit in placeable(b, side):
-            out += [Place(unit=unit.id, area=a) for a in place_areas(b, unit.id)]
-        return out
-    if s.phase == "route":
-        out = [Done()]
-        for unit in s.on_map(side):
-            out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
-        return out
-    return [Pass()] + impulse_orders(b, side, only)
-
-
-def pending_orders(b: Board, side: str) -> list[Action]:
-    """The answers a pending decision accepts."""
-    pending = b.s.pending[0]
-    if pending.kind == "retreat":
-        options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
-        return [TakeHits()] + [Retreat(to=a) for a in options]
-    if pending.kind == "spread":
-        return [TakeHits(unit=u.id) for u in b.combatants_in(pending.area or "", side)]
-    shooter = b.s.units[pending.unit or ""]
-    out: list[Action] = [Skip()]
-    if shooter.place == "map":
-        out += [Fire(unit=shooter.id, target=t.id) for t in enemy_targets(b, side)
-                if shot_problem(b, shooter.id, t) is None]
-    return out
+# -- setup, placement, routes (11.0, 8.0) -------------------------------------------------------
 
 
 def deploy_orders(b: Board, side: str) -> list[Action]:
@@ -80,46 +41,118 @@ def deploy_orders(b: Board, side: str) -> list[Action]:
             if b.stack_problem(area, [unit.id]) is None:
                 out.append(Deploy(unit=unit.id, area=area))
     if not todo:
-        required = b.sc.soviet_required_area
-        alone = [u for u in b.s.on_map(side)
-                 if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
-        short = side == "soviet" and b.points(required, side) < 1
-        if not alone and not short:
-            out.append(Ready())
-        for leader in alone:
-            dep = deployment_of(b, leader.id)
-            out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
-                    if b.combatants_in(a, side)]
-        for unit in b.s.on_map(side) if short else []:
-            dep = deployment_of(b, unit.id)
-            if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
-                out.append(Deploy(unit=unit.id, area=required))
+        out += _setup_fixes(b, side)
     return out
 
 
-def impulse_orders(b: Board, side: str, only: str | None = None) -> list[Action]:
-    """Operations: moves, entries, fire, assaults and special actions (or just ``only``)."""
-    s = b.s
+def _setup_fixes(b: Board, side: str) -> list[Action]:
+    """11.0: ready, or the deployments that fix a leader alone or an empty area 7."""
     out: list[Action] = []
-    targets = enemy_targets(b, side)
-    areas = sorted({u.area for u in s.on_map(side) if u.area}, key=b.g.ids.index)
-    for area in areas:
-        here = b.in_area(area, side)
-        movers = [u for u in here if can_move(b, u)]
-        for to in b.g.neighbours(area) if only in (None, "move", "assault") else []:
+    required = b.sc.soviet_required_area
+    alone = [u for u in b.s.on_map(side)
+             if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
+    short = side == "soviet" and b.points(required, side) < 1
+    if not alone and not short:
+        out.append(Ready())
+    for leader in alone:
+        dep = deployment_of(b, leader.id)
+        out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
+                if b.combatants_in(a, side)]
+    for unit in b.s.on_map(side) if short else []:
+        dep = deployment_of(b, unit.id)
+        if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
+            out.append(Deploy(unit=unit.id, area=required))
+    return out
+
+
+def place_orders(b: Board, side: str) -> list[Action]:
+    """11.0 turns 5-6: each placeable reinforcement to each area it may be placed in."""
+    out: list[Action] = []
+    for unit in placeable(b, side):
+        out += [Place(unit=unit.id, area=a) for a in place_areas(b, unit.id)]
+    return out
+
+
+def route_orders(b: Board, side: str) -> list[Action]:
+    """8.0: each routing unit to each area it may route to."""
+    out: list[Action] = []
+    for unit in b.s.on_map(side):
+        out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
+    return out
+
+
+# -- pending decisions ------------------------------------------------------------------------
+
+
+def retreat_orders(b: Board, side: str) -> list[Action]:
+    """7.3.3, 7.3.5.5: the areas the unit hit may retreat to; 7.3.5.2: those a defender
+    that lost an assault may retreat to."""
+    pending = b.s.pending[0]
+    if pending.kind == "withdraw":
+        return [Retreat(to=a) for a in withdraw_options(b, pending.unit or "", pending.origin)]
+    return [Retreat(to=a) for a in retreat_options(b, pending.unit or "", pending.origin, pending.source)]
+
+
+def take_hits_orders(b: Board, side: str) -> list[Action]:
+    """7.3.3: take the hits; 7.3.5.2: give the extra hit to a defender of the area."""
+    pending = b.s.pending[0]
+    if pending.kind == "spread":
+        return [TakeHits(unit=u.id) for u in b.combatants_in(pending.area or "", side)]
+    return [TakeHits()]
+
+
+def second_shot_orders(b: Board, side: str) -> list[Action]:
+    """9.5: the AGS-17's second attack, at any target in reach."""
+    shooter = b.s.units[b.s.pending[0].unit or ""]
+    if shooter.place != "map":
+        return []
+    return [Fire(unit=shooter.id, target=t.id) for t in enemy_targets(b, side)
+            if shot_problem(b, shooter.id, t) is None]
+
+
+# -- the operations phase (7.0) -----------------------------------------------------------------
+
+
+def _areas_of(b: Board, side: str) -> list[str]:
+    return sorted({u.area for u in b.s.on_map(side) if u.area}, key=b.g.ids.index)
+
+
+def move_orders(b: Board, side: str) -> list[Action]:
+    """7.2: each unit, and the whole group of an area, to each adjacent area open to it."""
+    out: list[Action] = []
+    for area in _areas_of(b, side):
+        movers = [u for u in b.in_area(area, side) if can_move(b, u)]
+        for to in b.g.neighbours(area) if movers else []:
             if b.enemy_held(to, side):
-                attackers = [u for u in here if can_assault(b, u)]
-                if attackers and b.stack_problem(to, [u.id for u in attackers]) is None:
-                    for target in b.combatants_in(to, other(side)):
-                        out.append(Assault(units=",".join(u.id for u in attackers), to=to, target=target.id))
-                        out.append(Assault(units=attackers[0].id, to=to, target=target.id))
                 continue
-            for unit in movers:
-                if b.stack_problem(to, [unit.id]) is None:
-                    out.append(Move(units=unit.id, to=to))
+            out += [Move(units=u.id, to=to) for u in movers if b.stack_problem(to, [u.id]) is None]
             if len(movers) > 1 and b.stack_problem(to, [u.id for u in movers]) is None:
                 out.append(Move(units=",".join(u.id for u in movers), to=to))
-        firers = [u for u in here if can_fire(b, u)] if only in (None, "fire") else []
+    return out
+
+
+def assault_orders(b: Board, side: str) -> list[Action]:
+    """7.3.5: the attackers of an area, all or the first alone, on each designable defender."""
+    out: list[Action] = []
+    for area in _areas_of(b, side):
+        attackers = [u for u in b.in_area(area, side) if can_assault(b, u)]
+        for to in b.g.neighbours(area) if attackers else []:
+            if not b.combatants_in(to, other(side)) or b.stack_problem(to, [u.id for u in attackers]):
+                continue
+            for target in b.combatants_in(to, other(side)):
+                out.append(Assault(units=",".join(u.id for u in attackers), to=to, target=target.id))
+                if len(attackers) > 1:
+                    out.append(Assault(units=attackers[0].id, to=to, target=target.id))
+    return out
+
+
+def fire_orders(b: Board, side: str) -> list[Action]:
+    """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
+    out: list[Action] = []
+    targets = enemy_targets(b, side)
+    air = b.s.airstrike.get(side, False)
+    for area in _areas_of(b, side):
+        firers = [u for u in b.in_area(area, side) if can_fire(b, u)]
         for unit in firers:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
@@ -128,57 +161,119 @@ def impulse_orders(b: Board, side: str, only: str | None = None) -> list[Action]
                 helpers = [h.id for h in firers if h.id != unit.id and support_problem(b, h.id, target) is None]
                 if helpers:
                     out.append(Fire(unit=unit.id, target=target.id, support=",".join(helpers)))
-                if s.airstrike.get(side):
+                if air:
                     out.append(Fire(unit=unit.id, target=target.id, air=True))
                 if b.has_kastet(unit.id) and shot_problem(b, unit.id, target, True) is None:
                     out.append(Fire(unit=unit.id, target=target.id, kastet=True))
-    for unit in waiting(b, side, ("enter",)) if only in (None, "enter") else []:
+    return out
+
+
+def enter_orders(b: Board, side: str) -> list[Action]:
+    """11.0: each reinforcement due at each open entrance (a leader with a companion)."""
+    out: list[Action] = []
+    due = waiting(b, side, ("enter",))
+    for unit in due:
         dep = deployment_of(b, unit.id)
         for to in dep.areas if dep else []:
             if b.enemy_held(to, side) or b.stack_problem(to, [unit.id]) is not None:
                 continue
-            if is_leader(b.spec(unit.id)):
-                mates = [m for m in waiting(b, side, ("enter",)) if not is_leader(b.spec(m.id))
-                         and deployment_of(b, m.id) == dep and b.stack_problem(to, [m.id, unit.id]) is None]
-                if mates:
-                    out.append(Enter(units=f"{mates[0].id},{unit.id}", to=to))
-            else:
+            if not is_leader(b.spec(unit.id)):
                 out.append(Enter(units=unit.id, to=to))
-    if only not in ("move", "assault", "fire", "enter"):
-        out += special_orders(b, side, targets)
+                continue
+            mates = [m for m in due if not is_leader(b.spec(m.id)) and deployment_of(b, m.id) == dep
+                     and b.stack_problem(to, [m.id, unit.id]) is None]
+            if mates:
+                out.append(Enter(units=f"{mates[0].id},{unit.id}", to=to))
     return out
 
 
-def special_orders(b: Board, side: str, targets: list[UnitState]) -> list[Action]:
-    """Chapter 9 and 10 orders that are possible now."""
+def _mates(b: Board, unit: UnitState) -> list[UnitState]:
+    return [m for m in b.in_area(unit.area or "", unit.side) if is_combatant(b.spec(m.id))]
+
+
+def _leader(b: Board, side: str, special: str) -> UnitState | None:
+    """The named leader of ``side`` on the map with an AP to spend."""
+    return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+
+
+def nikolas_orders(b: Board, side: str) -> list[Action]:
+    """9.7: +1 to each value of each unit in his area not already raised; in the rally
+    phase, +1 morale to one unit of his area about to roll."""
+    if b.s.phase == "rally":
+        return [Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas")]
+    col = _leader(b, side, "nikolas")
+    out: list[Action] = []
+    for mate in _mates(b, col) if col else []:
+        values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
+        out += [Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost]
+    return out
+
+
+def boyes_orders(b: Board, side: str) -> list[Action]:
+    """9.8: a reroll for each unit in his area that has none waiting (in the rally phase,
+    those about to roll), each die and use the player may choose."""
+    if b.s.phase == "rally":
+        units = rallying_with(b, side, "boyes")
+    else:
+        pvt = _leader(b, side, "boyes")
+        units = [m for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
+    return [Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
+            for d in ("worse", "lower", "higher") for w in ("failed", "any")]
+
+
+def hq_orders(b: Board, side: str) -> list[Action]:
+    """9.10: once a turn, +1 AP to a unit in or next to the HQ's area."""
     s = b.s
     out: list[Action] = []
-    for unit in s.on_map(side):
-        spec = b.spec(unit.id)
-        if unit.ap < 1:
+    for head in s.on_map(side):
+        if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
             continue
-        mates = [m for m in b.in_area(unit.area or "", side) if is_combatant(b.spec(m.id))]
-        if spec.special == "nikolas":
-            for mate in mates:
-                values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
-                out += [Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost]
-        elif spec.special == "boyes":
-            out += [Boyes(unit=m.id) for m in mates if not m.reroll]
-        elif is_hq(spec) and unit.status == "ok" and s.hq_turn != s.turn:
-            near = {unit.area or ""} | set(b.g.adjacent(unit.area or ""))
-            out += [Hq(unit=m.id) for m in s.on_map(side) if m.area in near and m.id != unit.id
-                    and m.status == "ok" and is_combatant(b.spec(m.id)) and m.ap < b.max_ap(m.id)]
-    sniper = next((u for u in s.units.values() if u.side == side and is_sniper(b.spec(u.id))), None)
-    if sniper is not None and sniper.place != "gone" and s.sniper_turn != s.turn:
-        out += [Sniper(target=t.id) for t in targets
-                if not is_hind(b.spec(t.id)) and b.sc.area_by_id[t.area or ""].city]
-    if s.airstrike.get(side):
-        out += [Airstrike(target=t.id) for t in targets]
-    heli = next((u for u in s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
-    if heli is not None and heli.place == "pool" and s.hind_ok:
-        out += [Hind(area=a) for a in b.g.ids if not b.in_area(a, other(side))
-                and b.stack_problem(a, [heli.id]) is None]
+        near = {head.area or ""} | set(b.g.adjacent(head.area or ""))
+        out += [Hq(unit=m.id) for m in s.on_map(side) if m.area in near and m.id != head.id
+                and m.status == "ok" and is_combatant(b.spec(m.id)) and m.ap < b.max_ap(m.id)]
     return out
+
+
+def sniper_orders(b: Board, side: str) -> list[Action]:
+    """9.2: once a turn, at each enemy unit in Tannenbruck."""
+    s = b.s
+    sniper = next((u for u in s.units.values() if u.side == side and is_sniper(b.spec(u.id))), None)
+    if sniper is None or sniper.place == "gone" or s.sniper_turn == s.turn:
+        return []
+    return [Sniper(target=t.id) for t in enemy_targets(b, side)
+            if not is_hind(b.spec(t.id)) and b.sc.area_by_id[t.area or ""].city]
+
+
+def airstrike_orders(b: Board, side: str) -> list[Action]:
+    """10.1: the airstrike alone, on each area holding enemy units."""
+    if not b.s.airstrike.get(side):
+        return []
+    areas = {t.area for t in enemy_targets(b, side)}
+    return [Airstrike(area=a) for a in b.g.ids if a in areas]
+
+
+def hind_orders(b: Board, side: str) -> list[Action]:
+    """10.2: the Hind to each area with no enemy units, within stacking."""
+    heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
+    if heli is None or heli.place != "pool" or not b.s.hind_ok:
+        return []
+    return [Hind(area=a) for a in b.g.ids if not b.in_area(a, other(side))
+            and b.stack_problem(a, [heli.id]) is None]
+
+
+#: Every order of an impulse (7.0) but pass: a side with none of these must pass.
+IMPULSE_OFFERS = (move_orders, assault_orders, enter_orders, fire_orders, nikolas_orders,
+                  boyes_orders, hq_orders, sniper_orders, airstrike_orders, hind_orders)
+
+
+def has_impulse(state: RRState, side: str) -> bool:
+    """7.0: whether ``side`` has any order left but pass ("Players must pass if they have no
+    remaining actions to use")."""
+    b = Board(state, frozen=True)
+    return any(offers(b, side) for offers in IMPULSE_OFFERS)
+
+
+# -- labels ------------------------------------------------------------------------------------
 
 
 def unit_label(b: Board, uid: str) -> str:
@@ -186,16 +281,21 @@ def unit_label(b: Board, uid: str) -> str:
     unit = b.s.units[uid]
     where = f"area {unit.area}" if unit.area else unit.place
     status = f", {unit.status}" if unit.status != "ok" else ""
-    return f"{uid} ({where}, {unit.ap} AP{status})"[:100]
+    return f"{uid} ({where}, {unit.ap} AP{status})"
 
 
-def target_label(b: Board, here: str, uid: str) -> str:
-    """``VDV-1 in 7 (range 2, DF 7 +1 TM)``: what a firer needs to pick a target."""
+def target_label(b: Board, shooter: UnitState, uid: str) -> str:
+    """``VDV-1 in 7 (range 2, needs 9+)``: what a firer needs to pick a target."""
+    from rules.rr.combat import attack_mods, defence  # noqa: PLC0415 - read-only here
+
     unit = b.s.units[uid]
-    there = unit.area or ""
-    tm = b.sc.area_by_id[there].tm if there in b.sc.area_by_id else 0
+    here, there = shooter.area or "", unit.area or ""
+    dist = b.g.distance(here, there)
+    bonus = sum(v for v, _ in attack_mods(b, shooter, unit, False, dist, peek=True))
+    df, dmods = defence(b, unit, ranged=True, peek=True)
+    needs = df + sum(v for v, _ in dmods) + 1 - bonus
     status = f", {unit.status}" if unit.status != "ok" else ""
-    return f"{uid} in {there} (range {b.g.distance(here, there)}, DF {b.values(uid).df} {tm:+d} TM{status})"
+    return f"{uid} in {there} (range {dist}, needs {max(2, needs)}+ on 2d6{status})"
 
 
 def area_label(b: Board, area: str) -> str:
@@ -206,35 +306,25 @@ def area_label(b: Board, area: str) -> str:
     return f"area {area} ({spec.terrain}, TM {spec.tm:+d})"
 
 
-def suggest(state: RRState, side: str, action: str, field: str, partial: dict[str, Any]) -> list[Choice]:
-    """Autocomplete: the values of ``field`` among the legal orders that agree with what was
-    typed in the other fields, best first (they come in board order), at most 25."""
-    b = Board(state)
-    typed = str(partial.get(field) or "").lower()
-    seen: list[str] = []
-    for order in legal(state, side, action):
-        if order.name != action or field not in type(order).model_fields:
-            continue
-        if any(k != field and v not in (None, "") and str(getattr(order, k, "")).lower() != str(v).lower()
-               for k, v in partial.items() if k in type(order).model_fields):
-            continue
-        value = getattr(order, field)
-        if value in (None, "") or not isinstance(value, str):
-            continue
-        if value not in seen and typed in value.lower():
-            seen.append(value)
-    out = []
+def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> str:
+    """The autocomplete label of ``value``: a target with range and roll needed, a unit with
+    its area and AP, a group with its area, an area with its terrain."""
+    b = Board(state, frozen=True)
+    first = value.split(",")[0]
     shooter = state.units.get(str(partial.get("unit") or ""))
-    for value in seen[:25]:
-        first = value.split(",")[0]
-        if field == "target" and shooter is not None and shooter.area and value in state.units:
-            label = target_label(b, shooter.area, value)
-        elif first in state.units and "," not in value:
-            label = unit_label(b, first)
-        elif first in state.units:
-            label = f"{value} (from area {state.units[first].area})"
-        else:
-            label = area_label(b, value)
-        out.append(Choice(value=value, label=label[:100]))
-    return out
+    if field == "target" and shooter is not None and shooter.area and value in state.units:
+        return target_label(b, shooter, value)
+    if first in state.units and "," not in value:
+        return unit_label(b, first)
+    if first in state.units:
+        return f"{value} (from area {state.units[first].area})"
+    if field == "value":
+        return f"+1 {value} (9.7)"
+    if field in ("die", "use"):
+        return {"worse": "the die that hurts this roll", "lower": "the lower die",
+                "higher": "the higher die", "failed": "only if the roll fails",
+                "any": "on the roll whatever it gives"}.get(value, value)
+    return area_label(b, value)
 
+
+__all__ = ["BOOSTS", "IMPULSE_OFFERS", "has_impulse", "label", "reach"]

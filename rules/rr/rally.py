@@ -1,17 +1,19 @@
 """The rally phase (6.2) and what comes with it: the reinforcements' reminder (11.0),
 cadre rolls (7.3.6), the AP reset and the rally rolls, in the rulebook's order.
 
-Readings: Col. Nikolas spends an AP, when he has one, to add +1 to the morale of each unit of
-his area that rolls to rally (9.7); Pvt. Boyes spends an AP to reroll the worse die of a
-failed rally of a unit in his area (9.8).
+Before the rolls, each side (the initiative first) decides: Col. Nikolas may spend an AP to
+add +1 to the morale of *one* unit of his area (9.7: "to increase the morale of one unit in
+his area"); Pvt. Boyes may spend an AP so a unit of his area rerolls one die of its rally,
+the die and when chosen by the player (9.8).  Nothing is spent unasked.
 """
 
 from __future__ import annotations
 
 from rules.core.contract import Event
 from rules.core.dice import Dice
-from rules.rr.board import Board, is_rider
-from rules.rr.rolls import dice_text
+from rules.core.errors import RuleError
+from rules.rr.board import Board, is_combatant, is_rider
+from rules.rr.rolls import dice_text, roll_2d6
 from rules.rr.state import SIDE_NAMES, Side, UnitState, other
 
 
@@ -43,6 +45,7 @@ def cadres(b: Board, dice: Dice) -> list[Event]:
     events = []
     area = b.sc.cadre_area
     for uid, ordinal in sorted(s.cadres.items(), key=lambda kv: kv[1]):
+        s.cadre_rolled.append(uid)  # "Roll only once for each eliminated VDV Para" (7.3.6)
         if b.controller(area) == "nato" or b.enemy_held(area, "soviet"):
             events.append(Event(kind="cadre", rule="7.3.6", text=f"{uid}: NATO holds {area}, no cadre (7.3.6)"))
             continue
@@ -80,24 +83,13 @@ def rally(b: Board, dice: Dice) -> list[Event]:
             if unit.status == "recovering":
                 target += 1
                 mods += " +1 Rec"
-            helper = leader_with_ap(b, unit.area or "", side, "nikolas")
-            if helper is not None:
-                helper.ap -= 1
+            if "morale" in unit.boost:  # 9.7: Nikolas's AP, spent in the rally decisions
+                unit.boost.remove("morale")
                 target += 1
                 mods += " +1 Nikolas 9.7"
-            faces = dice.roll(2, 6, f"{unit.id} rally, 2d6")
-            note = ""
-            boyes = leader_with_ap(b, unit.area or "", side, "boyes")
-            armed = unit.reroll or boyes is not None
-            if sum(faces) > target and armed:
-                if unit.reroll:
-                    unit.reroll = False
-                elif boyes is not None:
-                    boyes.ap -= 1
-                worst = faces.index(max(faces))
-                old = faces[worst]
-                faces[worst] = dice.die(6, f"{unit.id} rally, Boyes reroll")
-                note = f", Boyes {old}→{faces[worst]} 9.8"
+            goal = target
+            faces, note = roll_2d6(dice, f"{unit.id} rally, 2d6", unit, good=lambda t: t <= goal,
+                                   high_good=False)
             ok = sum(faces) <= target
             was = unit.status
             if ok:
@@ -125,3 +117,43 @@ def leader_with_ap(b: Board, area: str, side: str, special: str) -> UnitState | 
         if b.spec(unit.id).special == special and unit.ap >= 1:
             return unit
     return None
+
+
+def _leader(b: Board, side: str, special: str) -> UnitState | None:
+    """The named leader of ``side`` on the map with an AP to spend."""
+    return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+
+
+def rallying_with(b: Board, side: str, special: str) -> list[UnitState]:
+    """The units about to roll to rally in the area of ``side``'s named leader, if he has
+    an AP: Nikolas's only while he has helped no unit this rally (9.7: "one unit"), Boyes's
+    those without a reroll waiting (9.8)."""
+    head = _leader(b, side, special)
+    if head is None:
+        return []
+    units = [u for u in b.in_area(head.area or "", side) if u.status != "ok" and is_combatant(b.spec(u.id))]
+    if special == "nikolas":
+        return [] if any("morale" in u.boost for u in b.s.on_map(side)) else units
+    return [u for u in units if not u.reroll]
+
+
+def wants_help(b: Board, side: str) -> bool:
+    """Whether ``side`` has a rally decision to make (and has not said "never" to them)."""
+    if b.s.rally_help.get(side, "ask") != "ask" or side in b.s.rally_done:
+        return False
+    return bool(rallying_with(b, side, "nikolas") or rallying_with(b, side, "boyes"))
+
+
+def help_rally(b: Board, side: str, uid: str, special: str) -> UnitState:
+    """9.7/9.8 in the rally phase: the leader spends an AP on a unit of his area about to
+    roll; returns the unit, or a RuleError naming those he may help."""
+    names = {"nikolas": ("Col. Nikolas", "9.7"), "boyes": ("Pvt. Boyes", "9.8")}[special]
+    allowed = rallying_with(b, side, special)
+    unit = b.unit(uid, side)
+    if unit not in allowed:
+        which = ", ".join(u.id for u in allowed) or "none now"
+        raise RuleError(f"{names[0]} may help a unit of his area about to rally: {which} ({names[1]}).")
+    head = _leader(b, side, special)
+    assert head is not None
+    head.ap -= 1
+    return unit

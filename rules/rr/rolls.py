@@ -28,12 +28,15 @@ def roll_2d6(
     good: Callable[[int], bool] | None = None,
     high_good: bool = True,
 ) -> tuple[list[int], str]:
-    """Roll 2d6; if ``unit`` has Boyes's reroll armed (9.8) and ``good`` says the roll failed,
-    reroll the die that hurts most and disarm it.  Returns the dice and a note for the line."""
+    """Roll 2d6; if ``unit`` has Boyes's reroll armed (9.8), reroll the die its player named
+    (the worse for this roll, the lower or the higher), when the roll failed or on any roll
+    as the player said, and disarm it.  Returns the dice and a note for the line."""
     faces = dice.roll(2, 6, reason)
     note = ""
-    if unit is not None and unit.reroll and good is not None and not good(sum(faces)):
-        worst = faces.index(min(faces) if high_good else max(faces))
+    wanted = unit is not None and unit.reroll and good is not None
+    if unit is not None and wanted and (unit.reroll_use == "any" or not good(sum(faces))):  # type: ignore[misc]
+        low = unit.reroll_die == "lower" or (unit.reroll_die == "worse" and high_good)
+        worst = faces.index(min(faces) if low else max(faces))
         old = faces[worst]
         faces[worst] = dice.die(6, f"{reason}, Boyes reroll")
         unit.reroll = False

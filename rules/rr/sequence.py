@@ -10,12 +10,16 @@ The rally phase itself is in :mod:`rules.rr.rally`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_t12
 from rules.rr.arrivals import placeable, waiting
-from rules.rr.rally import cadres, due_now, rally, reset_ap, sides_in_order
+from rules.rr.rally import (
+    cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
+)
 from rules.rr.hits import move_unit
 from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, other
 from rules.rr.victory import verdict
@@ -44,8 +48,24 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     events += due_now(b)
     events += cadres(b, dice)
     events += reset_ap(b)
-    events += rally(b, dice)
-    return events
+    b.s.rally_done = []
+    return events + rally_step(b, dice)
+
+
+def rally_step(b: Board, dice: Dice) -> list[Event]:
+    """6.2 step 3: first each side (the initiative first) with a rally decision makes it
+    (Nikolas's +1 morale, Boyes's reroll: 9.7, 9.8); then every rally is rolled and the
+    placement step or the operations phase opens."""
+    s = b.s
+    for side in sides_in_order(b):
+        if wants_help(b, side):
+            s.phase, s.active = "rally", side
+            who = " and ".join(name for name, key in (("Nikolas", "nikolas"), ("Boyes", "boyes"))
+                               if rallying_with(b, side, key))
+            return [Event(kind="phase", rule="6.2",
+                          text=f"{SIDE_NAMES[side]}: {who} may help the rally (nikolas, boyes), then done (9.7, 9.8)")]
+    s.rally_done = []
+    return rally(b, dice) + open_placement(b)
 
 
 def begin_operations(b: Board) -> list[Event]:
@@ -73,8 +93,22 @@ def pass_impulse(b: Board, dice: Dice) -> list[Event]:
     return events + next_router(b, dice, first=True)
 
 
+def auto_pass(b: Board, dice: Dice, has_impulse: Callable[[str], bool]) -> list[Event]:
+    """7.0: "Players must pass if they have no remaining actions to use": a side to act in the
+    operations phase with no order left but pass passes at once, with a line that says so."""
+    s = b.s
+    events: list[Event] = []
+    while s.phase == "ops" and not s.pending and not has_impulse(s.active):
+        events.append(Event(kind="pass", rule="7.0",
+                            text=f"{SIDE_NAMES[s.active]} have no order left: passed for them (7.0)"))
+        events += pass_impulse(b, dice)
+    return events
+
+
 def route_options(b: Board, uid: str) -> list[str]:
-    """8.0: adjacent areas within stacking, with no enemy, and no closer to any enemy."""
+    """8.0: adjacent areas within stacking, with no enemy, and no closer to any enemy unit:
+    "nor can the route bring the unit closer to an enemy unit" (every one counts, not only
+    the nearest)."""
     unit = b.s.units[uid]
     if unit.place != "map" or unit.status == "ok" or uid in b.s.routed or is_t12(b.spec(uid)):
         return []
@@ -82,11 +116,10 @@ def route_options(b: Board, uid: str) -> list[str]:
         return []
     enemies = b.enemy_areas(unit.side)
     here = unit.area or ""
-    near = min((b.g.distance(here, e) for e in enemies), default=99)
     return [
         a for a in b.g.neighbours(here)
         if not b.enemy_held(a, unit.side) and b.stack_problem(a, [uid]) is None
-        and min((b.g.distance(a, e) for e in enemies), default=99) >= near
+        and all(b.g.distance(a, e) >= b.g.distance(here, e) for e in enemies)
     ]
 
 
@@ -121,7 +154,7 @@ def end_turn(b: Board, dice: Dice) -> list[Event]:
         s.phase = "over"
         s.result = verdict(b)
         return events + [Event(kind="result", rule="12.0", text=s.result)]
-    return events + start_turn(b, dice) + open_placement(b)
+    return events + start_turn(b, dice)
 
 
 def ready(b: Board, side: str, dice: Dice) -> list[Event]:
@@ -141,7 +174,7 @@ def ready(b: Board, side: str, dice: Dice) -> list[Event]:
     if side == "nato":
         b.s.active = "soviet"
         return events
-    return events + start_turn(b, dice) + open_placement(b)
+    return events + start_turn(b, dice)
 
 
 def open_placement(b: Board) -> list[Event]:

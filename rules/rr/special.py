@@ -1,8 +1,9 @@
 """Special units' orders (9.2 sniper, 9.7 Nikolas, 9.8 Boyes, 9.10 HQ) and the Hind (10.2).
 
-Each is the whole of an impulse.  Readings: Nikolas's +1 waits on the unit until it next uses
-that value this turn (or the turn ends); Boyes arms a reroll of the worse die of the unit's
-next failed 2d6 roll this turn; the HQ may not give a unit more AP than its counter shows,
+Each is the whole of an impulse (Nikolas's and Boyes's rally help are rally decisions).
+Readings: Nikolas's +1 waits on the unit until it next uses that value this turn (or the turn
+ends); Boyes arms a reroll of the die the player names on the unit's next 2d6 roll this turn,
+if it fails or on any roll as the player says (see README); the HQ may not give a unit more AP than its counter shows,
 nor give AP to a Suppressed or Recovering unit (those have lost all AP, 6.2.1).
 """
 
@@ -13,8 +14,11 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper
 from rules.rr.hits import attackable
+from rules.rr.rally import help_rally
 from rules.rr.state import MarkRecord, UnitState, other
 
+#: 9.7: the values Col. Nikolas can raise in an impulse (a mortar's range only for mortars).
+BOOSTS = ("rcm", "acm", "df", "range")
 SNIPER_AFTER_FIRST = 2  # 9.2: +2 to the die from the second use
 
 
@@ -34,6 +38,10 @@ def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
     unit = b.unit(uid, side)
     if unit.area != col.area or not is_combatant(b.spec(unit.id)):
         raise RuleError(f"Col. Nikolas helps a unit in his area {col.area} (9.7).")
+    if value == "morale":
+        raise RuleError("Col. Nikolas raises morale in the rally phase, before the rolls (9.7).")
+    if value not in BOOSTS:
+        raise RuleError(f"Col. Nikolas raises rcm, acm, df or a mortar's range, not '{value[:20]}' (9.7).")
     if value == "range" and not is_mortar(b.spec(unit.id)):
         raise RuleError("Only a mortar's range differs from its RCM; raise rcm instead (9.7).")
     if value in unit.boost:
@@ -43,8 +51,10 @@ def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
     return [Event(kind="nikolas", rule="9.7", text=f"Col. Nikolas: {unit.id} +1 {value.upper()} for its next use (9.7)")]
 
 
-def boyes(b: Board, side: str, uid: str) -> list[Event]:
-    """9.8: Pvt. Boyes spends 1 AP so a unit in his area may reroll one die."""
+def boyes(b: Board, side: str, uid: str, die: str = "worse", use: str = "failed") -> list[Event]:
+    """9.8: Pvt. Boyes spends 1 AP so a unit in his area may reroll one die of its next 2d6
+    roll: the die the player names, on a failed roll or on any (the bot rolls inside the
+    order, so the player says beforehand)."""
     pvt = leader(b, side, "boyes", "Pvt. Boyes", "9.8")
     unit = b.unit(uid, side)
     if unit.area != pvt.area or not is_combatant(b.spec(unit.id)):
@@ -52,8 +62,31 @@ def boyes(b: Board, side: str, uid: str) -> list[Event]:
     if unit.reroll:
         raise RuleError(f"{unit.id} already has a reroll waiting (9.8).")
     pvt.ap -= 1
+    return [arm_reroll(unit, die, use)]
+
+
+def arm_reroll(unit: UnitState, die: str, use: str) -> Event:
+    """9.8: the reroll waits on ``unit`` for its next 2d6 roll."""
     unit.reroll = True
-    return [Event(kind="boyes", rule="9.8", text=f"Pvt. Boyes: {unit.id} may reroll one die of its next failed roll (9.8)")]
+    unit.reroll_die = die  # type: ignore[assignment]
+    unit.reroll_use = use  # type: ignore[assignment]
+    which = {"worse": "the worse die", "lower": "the lower die", "higher": "the higher die"}[die]
+    when = "if it fails" if use == "failed" else "whatever it gives"
+    return Event(kind="boyes", rule="9.8", text=f"Pvt. Boyes: {unit.id} rerolls {which} of its next roll {when} (9.8)")
+
+
+def nikolas_rally(b: Board, side: str, uid: str, value: str) -> list[Event]:
+    """9.7: in the rally phase, Col. Nikolas's AP: +1 morale to one unit of his area."""
+    if value != "morale":
+        raise RuleError("In the rally phase Col. Nikolas raises morale: value:morale (9.7).")
+    unit = help_rally(b, side, uid, "nikolas")
+    unit.boost.append("morale")
+    return [Event(kind="nikolas", rule="9.7", text=f"Col. Nikolas: {unit.id} +1 morale for its rally (9.7)")]
+
+
+def boyes_rally(b: Board, side: str, uid: str, die: str, use: str) -> list[Event]:
+    """9.8 "even during a rally attempt": a reroll for a unit of his area about to rally."""
+    return [arm_reroll(help_rally(b, side, uid, "boyes"), die, use)]
 
 
 def hq(b: Board, side: str, uid: str) -> list[Event]:

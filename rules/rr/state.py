@@ -17,7 +17,7 @@ Side = Literal["nato", "soviet"]
 Place = Literal["pool", "map", "attached", "gone"]
 #: 6.2.1: a unit is at most one of Suppressed and Recovering.
 Status = Literal["ok", "suppressed", "recovering"]
-Phase = Literal["deploy", "place", "ops", "route", "over"]
+Phase = Literal["deploy", "rally", "place", "ops", "route", "over"]
 Standing = Literal["ask", "never", "always"]
 
 SIDES: tuple[Side, Side] = ("nato", "soviet")
@@ -42,8 +42,12 @@ class UnitState(BaseModel):
     attached_to: str | None = None  # set only when place == "attached"
     #: 9.7: Col. Nikolas's +1, waiting for its use this turn: "rcm", "acm", "df", "range".
     boost: list[str] = Field(default_factory=list)
-    #: 9.8: Pvt. Boyes has armed a reroll of one die for this unit's next failed roll.
+    #: 9.8: Pvt. Boyes has armed a reroll of one die of this unit's next 2d6 roll: the die
+    #: the player named (``worse``: the one that hurts that roll most, ``lower``, ``higher``),
+    #: used only if the roll fails or on that roll whatever it gives (``use``).
     reroll: bool = False
+    reroll_die: Literal["worse", "lower", "higher"] = "worse"
+    reroll_use: Literal["failed", "any"] = "failed"
 
 
 class Pending(BaseModel):
@@ -53,10 +57,12 @@ class Pending(BaseModel):
       of ``hits`` from the attacker in ``origin``;
     * ``spread`` (7.3.5.2): ``side`` assigns ``hits`` left over after the lead defender, one
       ``take-hits`` at a time, among the defenders in ``area``;
-    * ``ags`` (9.5): the AGS-17 ``unit`` rolled doubles and may fire a second time.
+    * ``ags`` (9.5): the AGS-17 ``unit`` rolled doubles and may fire a second time;
+    * ``withdraw`` (7.3.5.2): ``side``'s ``unit`` lost an assault in ``area`` and must retreat
+      to an adjacent area of its owner's choice (the attackers came from ``origin``).
     """
 
-    kind: Literal["retreat", "spread", "ags"]
+    kind: Literal["retreat", "spread", "ags", "withdraw"]
     side: Side
     unit: str | None = None
     hits: int = 0
@@ -103,7 +109,13 @@ class RRState(BaseModel):
     vdv_lost: int = 0  # 7.3.6: VDV companies eliminated so far (the 2nd and 3rd get -1)
     #: 7.3.6: eliminated VDV companies waiting for their cadre roll, with their ordinal.
     cadres: dict[str, int] = Field(default_factory=dict)
+    #: 7.3.6: "Roll only once for each eliminated VDV Para": those that had their roll.
+    cadre_rolled: list[str] = Field(default_factory=list)
     routed: list[str] = Field(default_factory=list)  # 8.0: units that routed this phase
+    #: 6.2 with 9.7/9.8: the sides that have finished their rally decisions this turn.
+    rally_done: list[str] = Field(default_factory=list)
+    #: Standing answer to "help the rally with Nikolas/Boyes?": ask, or never stop for it.
+    rally_help: dict[str, Literal["ask", "never"]] = Field(default_factory=lambda: {"nato": "ask", "soviet": "ask"})
     standing: dict[str, Standing] = Field(default_factory=lambda: {"nato": "ask", "soviet": "ask"})
     marks: list[MarkRecord] = Field(default_factory=list)
     result: str | None = None

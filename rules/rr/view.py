@@ -21,7 +21,7 @@ MARKER_STYLES = [
     MarkerStyle(key="airstrike", text="AIR", fill="#4aa3df", words="airstrike (10.1)"),
     MarkerStyle(key="kastet", text="KAS", fill="#4aa3df", words="Kastet"),
 ]
-PHASES = {"deploy": "Setup", "place": "Rally: placement", "ops": "Operations",
+PHASES = {"deploy": "Setup", "rally": "Rally", "place": "Rally: placement", "ops": "Operations",
           "route": "Route", "over": "Game over"}
 
 

@@ -105,3 +105,8 @@ def end_ops(state: RRState, dice: list[int]) -> Step:
         state = step.state
     assert step is not None and rolled.left == 0, f"{rolled.left} scripted dice unused"
     return step
+
+
+def legal(state: RRState, side: str) -> list[Action]:
+    """The orders ``side`` may give now, without the anytime and read-only ones."""
+    return [a for a in SYSTEM.legal_actions(state, side) if not (a.anytime or a.read_only)]

@@ -8,7 +8,7 @@ import pytest
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Assault, Move, Retreat, TakeHits
-from tests.rr.helpers import act, board, game, spec, texts
+from tests.rr.helpers import act, legal, board, game, spec, texts
 
 UNITS = [
     spec("INF", acm=3), spec("INF2", acm=3), spec("INF3", acm=3),
@@ -63,7 +63,7 @@ def test_extra_hits_are_spread_by_the_defenders_owner_7_3_5_2() -> None:
     state.units["VDV"].reduced = True  # absorbs two: suppressed, then eliminated
     step = act(state, "nato", Assault(units="INF,INF2,INF3", to="2", target="VDV"), [6, 6])
     assert step.waiting_on == ["soviet"] and step.state.pending[0].kind == "spread"
-    assert set(SYSTEM.legal_actions(step.state, "soviet")) == {TakeHits(unit="VDV2"), TakeHits(unit="BMD")}
+    assert set(legal(step.state, "soviet")) == {TakeHits(unit="VDV2"), TakeHits(unit="BMD")}
     with pytest.raises(RuleError, match="7.3.5.2"):
         act(step.state, "soviet", TakeHits())
     done = act(step.state, "soviet", TakeHits(unit="BMD"))
@@ -133,14 +133,19 @@ def test_the_lead_defender_may_retreat_to_negate_one_assault_hit_7_3_5_5() -> No
     step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [6, 5])  # 3 hits
     assert step.waiting_on == ["soviet"] and step.state.pending[0].assault
     # Not 1: the attackers came from there and may go back (7.3.5.2).
-    assert set(SYSTEM.legal_actions(step.state, "soviet")) == {TakeHits(), Retreat(to="3")}
+    assert set(legal(step.state, "soviet")) == {TakeHits(), Retreat(to="3")}
     done = act(step.state, "soviet", Retreat(to="3"))
     vdv = done.state.units["VDV"]
     assert vdv.area == "3" and vdv.ap == 0 and vdv.status == "suppressed" and vdv.reduced
     assert "VDV retreats 2→3, one hit negated (7.3.5.5)" in texts(done)
-    # 4 attacking SP against VDV2's 2: VDV2 retreats too, away from where the attackers came.
+    # 4 attacking SP against VDV2's 2: VDV2 must retreat too, and its owner says where (7.3.5.2).
+    assert "VDV2 must retreat: to 3, 1? (7.3.5.2)" in texts(done)
+    assert done.state.pending[0].kind == "withdraw" and set(legal(done.state, "soviet")) == {
+        Retreat(to="3"), Retreat(to="1")}
+    done = act(done.state, "soviet", Retreat(to="3"))
+    assert "VDV2 retreats 2→3, AP 0 (7.3.5.2)" in texts(done)
     assert done.state.units["VDV2"].area == "3" and done.state.units["INF"].area == "2"
-    assert done.snapshot and done.waiting_on == ["soviet"]
+    assert done.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(done)
     took = act(step.state, "soviet", TakeHits())
     assert took.state.units["VDV"].place == "gone"
 

@@ -48,9 +48,9 @@ async def test_a_whole_game_through_the_service(tmp_path: Path) -> None:
             waiting = SYSTEM.waiting_on(state)
             if not waiting:
                 break
-            legal = SYSTEM.legal_actions(state, waiting[0])
-            weights = [0.3 if a.name in ("pass", "done", "skip") else 1.0 for a in legal]
-            order = rng.choices(legal, weights)[0]
+            offered = [a for a in SYSTEM.legal_actions(state, waiting[0]) if not a.read_only]
+            weights = [0.3 if a.name in ("pass", "done", "skip") else 1.0 for a in offered]
+            order = rng.choices(offered, weights)[0]
             last = await say(SEATS[waiting[0]], f"/rr {order.summary()}")
         assert state.result is not None and state.turn == 7
         assert "(12.0)" in last

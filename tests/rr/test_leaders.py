@@ -7,8 +7,8 @@ import pytest
 
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
-from rules.rr.actions import Assault, Fire, Move, Pass
-from tests.rr.helpers import act, board, end_ops, game, spec, texts
+from rules.rr.actions import Assault, Boyes, Done, Fire, Move, Pass
+from tests.rr.helpers import act, legal, board, end_ops, game, spec, texts
 
 UNITS = [
     spec("INF"), spec("INF2"), spec("US1", nation="us", morale=7),
@@ -42,13 +42,30 @@ def test_nikolas_moves_and_retreats_with_a_unit_9_7() -> None:
     assert step.state.units["VDV"].area == "4" and step.state.units["NIK"].area == "4"
 
 
-def test_boyes_rerolls_a_failed_rally_9_8() -> None:
-    """9.8: Pvt. Boyes may use an AP so a unit of his area rerolls one die, even in a rally."""
+def test_boyes_rerolls_the_die_the_player_chose_in_a_rally_9_8() -> None:
+    """9.8: "Pvt. Boyes may use one action point to allow a unit in his area to reroll one
+    die, even during a rally attempt": the player decides, before the roll, for which unit,
+    which die and whether only on a failure."""
     state = game(STRIP, {"US1": "1", "BOYES": "1", "VDV": "6"})
     state.units["US1"].status, state.units["US1"].ap = "suppressed", 0
-    step = end_ops(state, [4, 4, 6, 5, 2])  # initiative 4/4; rally 6+5 fails, 6 rerolled: 2
+    asked = end_ops(state, [4, 4])
+    assert asked.state.phase == "rally" and asked.waiting_on == ["nato"]
+    step = act(asked.state, "nato", Boyes(unit="US1"), [6, 5, 2])  # 6+5 fails: the 6 (worse) rerolled
     assert "🎲 2+5 = 7 vs morale 7: US1 rallies, AP reset (6.2), Boyes 6→2 9.8" in texts(step)
     assert step.state.units["BOYES"].ap == 1 and step.state.units["US1"].ap == 3
+    lower = act(asked.state, "nato", Boyes(unit="US1", die="lower"), [6, 5, 1])  # the 5 rerolled
+    assert "🎲 6+1 = 7 vs morale 7: US1 rallies, AP reset (6.2), Boyes 5→1 9.8" in texts(lower)
+    # Not asked: a unit of his that need not rally, or the rally left alone.
+    assert act(asked.state, "nato", Done(), [6, 5]).state.units["BOYES"].ap == 2
+
+
+def test_boyes_reroll_may_be_used_on_a_roll_that_did_not_fail_9_8() -> None:
+    """9.8: the reroll may be used on any roll: use:any rerolls even a hit, for more hits."""
+    state = game(STRIP, {"US1": "1", "BOYES": "1", "VDV": "3"}, standing={"nato": "never", "soviet": "never"})
+    armed = act(state, "nato", Boyes(unit="US1", die="lower", use="any")).state
+    armed.active = "nato"
+    shot = act(armed, "nato", Fire(unit="US1", target="VDV"), [5, 2, 6])  # 9 hits once; the 2 → 6
+    assert "🎲 5+6 +2 RCM = 13 vs DF 7 = 7 → +6: three hits (7.3.3), Boyes 2→6 9.8" in texts(shot)
 
 
 def test_t12_never_moves_even_to_retreat_9_6() -> None:
@@ -59,7 +76,8 @@ def test_t12_never_moves_even_to_retreat_9_6() -> None:
     state.active = "nato"
     step = act(state, "nato", Assault(units="INF,INF2", to="2", target="T12"), [4, 2])  # 10 vs 7
     assert "T12 suppressed and reduced (7.3.5.2)" in texts(step)
-    assert "T12 cannot retreat: eliminated (4 vs 1 SP, 7.3.5.2)" in texts(step)
+    assert "4 vs 1 SP: the defenders must leave area 2 (7.3.5.2)" in texts(step)
+    assert "T12 cannot retreat: eliminated (7.3.5.2)" in texts(step)
     assert step.state.units["T12"].place == "gone"
 
 
@@ -67,5 +85,5 @@ def test_a_side_with_nothing_to_do_can_only_pass_7_0() -> None:
     """7.0: players must pass if they have no remaining actions."""
     state = game(STRIP, {"INF": "1", "VDV": "6"})
     state.units["INF"].ap = 0
-    assert SYSTEM.legal_actions(state, "nato") == [Pass()]
-    assert SYSTEM.legal_actions(state, "soviet") == []
+    assert legal(state, "nato") == [Pass()]
+    assert legal(state, "soviet") == []

@@ -11,7 +11,7 @@ from rules.core.contract import Step
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Retreat, Skip, StandingChoice, TakeHits
-from tests.rr.helpers import act, board, game, spec, texts
+from tests.rr.helpers import act, legal, board, game, spec, texts
 
 UNITS = [
     spec("INF"), spec("INF2"), spec("TANK", kind="tank", vehicle=True, rcm=3, df=7),
@@ -45,7 +45,9 @@ def test_one_hit_on_a_margin_of_one_and_tm_adds_to_df_7_3_3_and_5_2() -> None:
     vdv = step.state.units["VDV"]
     assert vdv.status == "suppressed" and vdv.ap == 0 and not vdv.reduced
     assert step.state.units["INF"].ap == 2  # 7.1: the attack cost one AP
-    assert step.snapshot and step.waiting_on == ["soviet"]  # 7.0: the impulse passes
+    # 7.0: the impulse passes; the Soviets have nothing left but pass, so they pass at once.
+    assert step.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(step)
+    assert step.waiting_on == ["nato"] and step.state.passes == 1
 
 
 def test_support_adds_one_and_two_hits_suppress_and_reduce_7_3_3() -> None:
@@ -125,14 +127,14 @@ def test_defender_decides_to_retreat_to_negate_a_hit_7_3_3() -> None:
     state = game(STRIP, {"INF": "1", "VDV": "3"})
     step = act(state, "nato", Fire(unit="INF", target="VDV"), [6, 4])  # 12 vs 8: two hits
     assert step.waiting_on == ["soviet"] and not step.snapshot
-    legal = SYSTEM.legal_actions(step.state, "soviet")
-    assert set(legal) == {TakeHits(), Retreat(to="4")}  # 2 is nearer to the firer
+    offered = legal(step.state, "soviet")
+    assert set(offered) == {TakeHits(), Retreat(to="4")}  # 2 is nearer to the firer
     with pytest.raises(RuleError, match="may retreat to: 4"):
         act(step.state, "soviet", Retreat(to="2"))
     done = act(step.state, "soviet", Retreat(to="4"))
     vdv = done.state.units["VDV"]
     assert vdv.area == "4" and vdv.ap == 0 and vdv.status == "suppressed" and not vdv.reduced
-    assert done.snapshot and done.waiting_on == ["soviet"]  # the Soviets' impulse now
+    assert done.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(done)
 
 
 def test_take_hits_instead_of_retreating_7_3_3() -> None:
@@ -168,7 +170,7 @@ def test_sagger_adds_one_rcm_to_its_company_9_3() -> None:
     """9.3: the ATGM team increases its company's RCM by one, and so its range."""
     step = fire({"VDV2": "4", "TANK": "1"}, Fire(unit="VDV2", target="TANK"), [1, 1], side="soviet",
                 active="soviet")
-    assert "+3 RCM" in texts(step)[1] and texts(step)[0] == "VDV2 fires on TANK in 1 (range 3)"
+    assert "+2 RCM +1 ATGM" in texts(step)[1] and texts(step)[0] == "VDV2 fires on TANK in 1 (range 3)"
 
 
 def test_sagger_leaves_with_its_company_9_3() -> None:
@@ -183,7 +185,7 @@ def test_t12_fires_only_at_vehicles_and_the_kastet_once_9_4_9_6() -> None:
         fire({"T12": "4", "INF": "1"}, Fire(unit="T12", target="INF"), [], side="soviet", active="soviet")
     step = fire({"T12": "5", "TANK": "1"}, Fire(unit="T12", target="TANK", kastet=True), [1, 1],
                 side="soviet", active="soviet")
-    assert "+4 RCM" in texts(step)[2] and step.state.units["KASTET"].place == "gone"
+    assert "+3 RCM +1 Kastet" in texts(step)[2] and step.state.units["KASTET"].place == "gone"
     with pytest.raises(RuleError, match="9.4"):
         act(step.state.model_copy(update={"active": "soviet"}), "soviet",
             Fire(unit="T12", target="TANK", kastet=True))

@@ -9,9 +9,9 @@ import pytest
 from rules.core.errors import RuleError
 from rules.core.dice import ScriptedDice
 from rules.rr import SYSTEM
-from rules.rr.actions import Deploy, Done, Fire, Move, Pass, Route
+from rules.rr.actions import Deploy, Done, Fire, Move, Nikolas, Pass, Route
 from rules.rr.scenario import Deployment
-from tests.rr.helpers import act, board, end_ops, game, spec, texts
+from tests.rr.helpers import act, legal, board, end_ops, game, spec, texts
 
 UNITS = [
     spec("US1", nation="us", morale=7), spec("US2", nation="us"), spec("DE1"), spec("DE2"),
@@ -66,14 +66,35 @@ def test_rally_success_removes_the_marker_and_resets_ap_6_2() -> None:
     assert step.state.units["US2"].ap == 3
 
 
-def test_nikolas_adds_morale_in_the_rally_9_7() -> None:
-    """9.7: Col. Nikolas may spend an AP in the rally phase: +1 morale to a unit of his area."""
-    state = game(GRID, {"VDV": "12", "NIK": "12", "US1": "1"})
+def test_nikolas_adds_morale_to_one_unit_of_his_choice_in_the_rally_9_7() -> None:
+    """9.7: "Col. Nikolas may use this action point during the Rally Phase to increase the
+    morale of one unit in his area": the player chooses the unit (or none); nothing is
+    spent unasked."""
+    state = game(GRID, {"VDV": "12", "VDV2": "12", "NIK": "12", "US1": "1"})
+    for uid in ("VDV", "VDV2"):
+        state.units[uid].status, state.units[uid].ap = "suppressed", 0
+    asked = end_ops(state, [4, 4])  # turn 2: initiative 4/4, then the Soviets decide
+    assert asked.state.phase == "rally" and asked.waiting_on == ["soviet"]
+    assert "Soviets: Nikolas may help the rally (nikolas, boyes), then done (9.7, 9.8)" in texts(asked)
+    assert set(legal(asked.state, "soviet")) == {Nikolas(unit="VDV", value="morale"),
+                                                 Nikolas(unit="VDV2", value="morale"), Done()}
+    with pytest.raises(RuleError, match="9.7"):
+        act(asked.state, "soviet", Nikolas(unit="VDV", value="rcm"))
+    step = act(asked.state, "soviet", Nikolas(unit="VDV2", value="morale"), [5, 4, 5, 3])
+    assert "🎲 5+4 = 9 vs morale 7: VDV fails, now Recovering (6.2)" in texts(step)
+    assert "🎲 5+3 = 8 vs morale 7 +1 Nikolas 9.7 = 8: VDV2 rallies, AP reset (6.2)" in texts(step)
+    assert step.state.units["NIK"].ap == 1 and step.state.phase == "ops"
+    unhelped = act(asked.state, "soviet", Done(), [4, 4, 4, 4])
+    assert unhelped.state.units["NIK"].ap == 2
+    assert "🎲 4+4 = 8 vs morale 7: VDV2 fails, now Recovering (6.2)" in texts(unhelped)
+
+
+def test_a_standing_never_skips_the_rally_decisions_9_7() -> None:
+    """A standing default answers the rally decision when the player set one."""
+    state = game(GRID, {"VDV": "12", "NIK": "12", "US1": "1"}, rally_help={"nato": "ask", "soviet": "never"})
     state.units["VDV"].status, state.units["VDV"].ap = "suppressed", 0
-    step = end_ops(state, [4, 4, 5, 4])  # 9 <= 7 +1 +1
-    assert "🎲 5+4 = 9 vs morale 7 +1 Nikolas 9.7 = 8: VDV fails, now Recovering (6.2)" in texts(step)
-    assert step.state.units["VDV"].status == "recovering"  # 9 > 8: the +1 was not enough
-    assert step.state.units["NIK"].ap == 1
+    step = end_ops(state, [4, 4, 4, 4])
+    assert step.state.phase == "ops" and step.state.units["NIK"].ap == 2
 
 
 def test_impulses_alternate_and_two_passes_end_the_phase_7_0() -> None:
@@ -87,7 +108,7 @@ def test_impulses_alternate_and_two_passes_end_the_phase_7_0() -> None:
     step = act(step.state, "soviet", Pass())
     with pytest.raises(RuleError, match="not your turn"):
         act(step.state, "soviet", Pass())
-    assert Pass() in SYSTEM.legal_actions(step.state, "nato")
+    assert Pass() in legal(step.state, "nato")
 
 
 def test_a_unit_spends_one_ap_per_area_and_only_to_adjacent_areas_7_1_7_2() -> None:
@@ -124,7 +145,7 @@ def test_route_phase_initiative_first_never_closer_to_the_enemy_8_0() -> None:
     state.units["VDV"].status, state.units["VDV"].ap = "suppressed", 0
     step = act(act(state, "nato", Pass()).state, "soviet", Pass())
     assert step.state.phase == "route" and step.waiting_on == ["soviet"]
-    routes = {a.to for a in SYSTEM.legal_actions(step.state, "soviet") if isinstance(a, Route)}
+    routes = {a.to for a in legal(step.state, "soviet") if isinstance(a, Route)}
     assert routes == {"8"}  # 3 and 7 are nearer to US1 in 2
     step = act(step.state, "soviet", Route(unit="VDV", to="8"))
     with pytest.raises(RuleError, match="8.0"):

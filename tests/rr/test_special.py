@@ -59,7 +59,7 @@ def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
     boosted = act(state, "soviet", Nikolas(unit="VDV", value="rcm")).state
     boosted.active = "soviet"
     shot = act(boosted, "soviet", Fire(unit="VDV", target="DE1"), [1, 1])
-    assert "+3 RCM" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
+    assert "+2 RCM +1 Nikolas =" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
     with pytest.raises(RuleError, match="his area"):
         act(state, "soviet", Nikolas(unit="VDV2", value="df"))
 
@@ -94,15 +94,20 @@ def test_german_hq_gives_an_ap_once_a_turn_and_lends_its_morale_9_10() -> None:
     assert b.morale("DE1") == 9 and b.morale("DE2") == 7
 
 
-def test_airstrike_alone_attacks_an_enemy_unit_10_1() -> None:
-    """10.1: used on its own on an area with enemy units; once per turn."""
-    state = game(STRIP, {"DE1": "1", "VDV": "3"}, airstrike={"nato": True, "soviet": False},
+def test_airstrike_alone_attacks_an_area_10_1() -> None:
+    """10.1: "Airstrikes may also be used separately to attack any area containing enemy
+    units": one roll at +2 against each enemy unit of the area; once per turn."""
+    state = game(STRIP, {"DE1": "1", "VDV": "3", "VDV2": "3"}, airstrike={"nato": True, "soviet": False},
                  standing=dict(NEVER))
-    step = act(state, "nato", Airstrike(target="VDV"), [4, 3])
-    assert "🎲 4+3 +2 air = 9 vs DF 7 +1 TM = 8 → +1: one hit (10.1)" in texts(step)
+    step = act(state, "nato", Airstrike(area="3"), [4, 3, 1, 1])
+    assert "VDV: 🎲 4+3 +2 air = 9 vs DF 7 +1 TM = 8 → +1: one hit (10.1)" in texts(step)
+    assert "VDV2: 🎲 1+1 +2 air = 4 vs DF 7 +1 TM = 8 → -4: no effect (10.1)" in texts(step)
+    assert step.state.units["VDV"].status == "suppressed" and step.state.units["VDV2"].status == "ok"
     assert step.state.airstrike["nato"] is False
     with pytest.raises(RuleError, match="no airstrike"):
-        act(step.state.model_copy(update={"active": "nato"}), "nato", Airstrike(target="VDV"))
+        act(step.state.model_copy(update={"active": "nato"}), "nato", Airstrike(area="3"))
+    with pytest.raises(RuleError, match="no enemy unit"):
+        act(state, "nato", Airstrike(area="2"))
 
 
 def test_airstrike_with_a_mortar_adds_two_to_one_roll_10_1() -> None:

@@ -1,0 +1,36 @@
+"""``/rr info unit:``: a counter's printed values and its condition now, for anyone (2.0)."""
+
+from __future__ import annotations
+
+from rules.core.contract import Event
+from rules.rr.board import Board
+from rules.rr.scenario import UnitValues
+from rules.rr.state import SIDE_NAMES
+
+
+def values_text(values: UnitValues, stacking: int) -> str:
+    """``RCM 2 · ACM 3 · DF 7 · morale 7 · stacking 2 · AP 3`` (ACM ``*``: cannot assault)."""
+    acm = "*" if values.acm is None else str(values.acm)
+    return (f"RCM {values.rcm} · ACM {acm} · DF {values.df} · morale {values.morale} · "
+            f"stacking {stacking} · AP {values.ap}")
+
+
+def unit_info(b: Board, uid: str) -> list[Event]:
+    """The face-up values, the other side's, and where the unit is and how it stands."""
+    unit = b.unit(uid)
+    spec = b.spec(unit.id)
+    face = "reduced" if unit.reduced else "full strength"
+    where = {"map": f"in area {unit.area}", "pool": "not on the map", "gone": "out of play",
+             "attached": f"riding with {unit.attached_to}"}[unit.place]
+    lines = [f"{unit.id}, {spec.name} ({SIDE_NAMES[spec.side]}): {face}, {where}, {unit.ap} AP left, "
+             f"{unit.status}",
+             f"{values_text(b.values(unit.id), spec.stacking)}"]
+    if spec.reduced is not None and not unit.reduced:
+        lines.append(f"reduced: {values_text(spec.reduced, spec.stacking)}")
+    extras = [f"+1 {v.upper()} (Nikolas 9.7)" for v in unit.boost]
+    if unit.reroll:
+        extras.append("a reroll waiting (Boyes 9.8)")
+    if extras:
+        lines.append("; ".join(extras))
+    data = {"unit": unit.id, "values": b.values(unit.id).model_dump(), "stacking": spec.stacking}
+    return [Event(kind="info", text="\n".join(lines), rule="2.0", data=data)]
