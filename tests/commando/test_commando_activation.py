@@ -149,5 +149,5 @@ def test_a_searchlight_shot_out_mid_turn_spares_the_units_that_roll_after() -> N
 def test_moving_orders_before_any_roll_are_refused_with_the_orders_open() -> None:
     """Unit Activation: a unit acts only after a successful activation."""
     state = arrange({"A1": (24, 4), "G1": (24, 30)})
-    with pytest.raises(RuleError, match="orders now: direct, end, measure, roll, shoot"):
+    with pytest.raises(RuleError, match="orders now: end, measure, roll"):
         order(state, "move", unit="A1", to="N:6")
