@@ -44,6 +44,8 @@ class Channel:
     channel: str
     rng: random.Random = field(default_factory=lambda: random.Random(1))
     scenario: str | None = None
+    #: Each side's previous order (a standing choice is not repeated in a row).
+    last: dict[str, Action] = field(default_factory=dict)
     #: Replies of orders that were acknowledged (not errors), with the interaction ids.
     acknowledged: list[tuple[str, Reply]] = field(default_factory=list)
 
@@ -104,7 +106,8 @@ class Channel:
         actions = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
         if not actions:
             raise RuntimeError(f"{self.system_key} offers no legal order to {side} in {self.channel}")
-        action = choose(game.system, actions, self.rng)
+        action = choose(game.system, actions, self.rng, self.last.get(side))
+        self.last[side] = action
         return self.invocation(self.user(side), [self.system_key, action.name], order_options(action))
 
     async def restart(self) -> None:

@@ -73,8 +73,15 @@ def scenario_for(system: "GameSystem[Any]", seed: int) -> str:
     return scenarios[seed % len(scenarios)]
 
 
-def choose(system: "GameSystem[Any]", legal: list["Action"], rng: random.Random) -> "Action":
-    """One of ``legal`` at random, the hints' rare orders drawn less often."""
+def choose(system: "GameSystem[Any]", legal: list["Action"], rng: random.Random,
+           after: "Action | None" = None) -> "Action":
+    """One of ``legal`` at random, the hints' rare orders drawn less often.
+
+    ``after`` is the side's previous order: an ``anytime`` order (a standing choice) is not
+    given twice in a row, as a player sets a standing choice and then plays (the service
+    refuses a run of them, see ``bot/limits.py``)."""
+    if after is not None and after.anytime:
+        legal = [a for a in legal if not a.anytime] or legal
     hints = system.playout_hints
     weights = [hints.rare_weight if a.name in hints.rare else 1.0 for a in legal]
     return rng.choices(legal, weights)[0]
@@ -101,6 +108,7 @@ def play(
     opening = system.setup(scenario, dict(hints.options), dice)
     game = Playout(system=system, scenario=scenario, seed=seed, opening=opening)
     state = opening.state
+    last: dict[str, Action] = {}
     for count in range(hints.max_orders):
         waiting = system.waiting_on(state)
         if not waiting:
@@ -109,7 +117,8 @@ def play(
         side = rng.choice(waiting)
         legal = [a for a in system.legal_actions(state, side) if not a.read_only]
         assert legal, f"{system.key} seed {seed}: nothing legal for {side} at {system.turn_part(state)}"
-        action = choose(system, legal, rng)
+        action = choose(system, legal, rng, last.get(side))
+        last[side] = action
         before_json = state.model_dump_json()
         first_roll = len(dice.rolls)
         step = system.apply(state, side, action, dice)  # a RuleError here is a kit failure

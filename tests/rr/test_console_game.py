@@ -9,6 +9,8 @@ from pathlib import Path
 from bot.config import Settings
 from bot.models import Invocation
 from bot.service import Service
+from rules.core.contract import Action
+from rules.core.playout import choose
 from rules.rr import SYSTEM
 from rules.rr.state import RRState
 
@@ -40,6 +42,7 @@ async def test_a_whole_game_through_the_service(tmp_path: Path) -> None:
         await say("bob", "/game join side:soviet")
         rng = random.Random(5)
         last = ""
+        previous: dict[str, Action] = {}
         for _ in range(3000):
             game = await service.store.active_game("rr-chan")
             assert game is not None
@@ -49,8 +52,8 @@ async def test_a_whole_game_through_the_service(tmp_path: Path) -> None:
             if not waiting:
                 break
             offered = [a for a in SYSTEM.legal_actions(state, waiting[0]) if not a.read_only]
-            weights = [0.3 if a.name in ("pass", "done", "skip") else 1.0 for a in offered]
-            order = rng.choices(offered, weights)[0]
+            order = choose(SYSTEM, offered, rng, previous.get(waiting[0]))
+            previous[waiting[0]] = order
             last = await say(SEATS[waiting[0]], f"/rr {order.summary()}")
         assert state.result is not None and state.turn == 7
         assert "(12.0)" in last
