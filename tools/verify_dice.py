@@ -242,26 +242,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.export} could not be checked ({type(exc).__name__}); is it a Referee export?")
         return 2
     rolls = sum(len(step["dice"]) for step in document["steps"])
+    replayed = replay_problems(document) if not problems else []
+    if not isinstance(replayed, str):
+        problems += replayed
+    # The verdict first, then what to compare with the channel.
+    if problems:
+        print(f"{len(problems)} problem(s):")
+        for problem in problems:
+            print(" -", problem)
+    else:
+        print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order"
+              + (", and every step replays exactly." if not isinstance(replayed, str) else "."))
+    if isinstance(replayed, str):
+        print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
+              " they are, or a rewritten event or state goes unseen.")
     print(f"Seed hash in the file: {document['seed_hash']}")
     if args.seed_hash is None:
         print("  compare it with the hash posted at /game new (or pass --seed-hash).")
     print(f"Rolls in the file: {rolls}")
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")
-    replayed = replay_problems(document) if not problems else []
-    if isinstance(replayed, str):
-        print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
-              " they are, or a rewritten event or state goes unseen.")
-    else:
-        problems += replayed
-    if problems:
-        print(f"{len(problems)} problem(s):")
-        for problem in problems:
-            print(" -", problem)
-        return 1
-    print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order"
-          + (", and every step replays exactly." if not isinstance(replayed, str) else "."))
-    return 0
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

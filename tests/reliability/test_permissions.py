@@ -8,6 +8,7 @@ step stored, the game ended …), not merely come back without an error.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 from dataclasses import dataclass
@@ -200,7 +201,8 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         if command == "/game map":
             assert reply.snapshot_key
         if command == "/game export":
-            assert json.loads(reply.attachments[0].data)["steps"]
+            data = reply.attachments[0].data
+            assert json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)["steps"]
         return
     if command == "/game new":
         assert game is not None and game.row.created_by == inv.user_id
