@@ -8,6 +8,7 @@ step stored, the game ended …), not merely come back without an error.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 from dataclasses import dataclass
@@ -200,7 +201,8 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         if command == "/game map":
             assert reply.snapshot_key
         if command == "/game export":
-            assert json.loads(reply.attachments[0].data)["steps"]
+            # The export is gzipped JSON (issue 13).
+            assert json.loads(gzip.decompress(reply.attachments[0].data))["steps"]
         return
     if command == "/game new":
         assert game is not None and game.row.created_by == inv.user_id
