@@ -67,7 +67,9 @@ async def play_steps(service: Service, steps: int, seed: int = 2) -> None:
             inv = channel.invocation(channel.moderator, ["mod", "rollback"],
                                      {"to": 5, "reason": "once more"}, moderator=True)
         reply = await channel.send(inv)
-        assert not reply.error, reply.text
+        # The random player may repeat an order the service limits (rr's standing orders,
+        # three in a row); the next pick differs.  Anything else refused is a fault.
+        assert not reply.error or "in a row" in reply.text, reply.text
 
 
 async def send(bot: RefereeClient, recorder: RecordingAdapter, group: str, sub: str,
@@ -101,7 +103,7 @@ async def test_ending_a_2000_step_game_defers_and_sends_a_gzipped_log_that_verif
     verified = subprocess.run([sys.executable, str(ROOT / "tools" / "verify_dice.py"), str(path)],
                               capture_output=True, text=True)
     assert verified.returncode == 0, verified.stdout
-    assert verified.stdout.startswith("OK: the seed matches its hash")
+    assert "OK: the seed matches its hash" in verified.stdout
     assert referee(["replay", str(path)]) == 0
     # The interaction's stored answer is the text, not a second copy of the log.
     stored = await bot.service.store.answered(str(answer.interaction_id))
