@@ -266,3 +266,57 @@ def test_7_3_carrying_an_immobilised_unit_and_7_3_3_dropping_it_when_hit():
     hit = SYS.apply(state, "strahl", A.Fire(unit="S-PKA1", target="M-AFS1"), ScriptedDice([2, 2, 3, 3]))
     assert hit.state.unit("M-AFS1").carrying is None
     assert any("7.3.3" in e.text for e in hit.events)
+
+
+def _stacked_pair() -> MakState:
+    return game([("M-AFS1", "AFS", "merc", "5:1012"), ("M-AFS2", "AFS", "merc", "5:1012"),
+                 ("M-AFS3", "AFS", "merc", "5:1011"),
+                 ("S-PKA1", "PKA", "strahl", "5:1014"), ("S-PKA2", "PKA", "strahl", "5:1014")])
+
+
+def test_5_3_3_simultaneous_attack_then_5_4_2_one_defensive_attack_each_on_the_stack():
+    s = _stacked_pair()
+    offers = SYS.legal_actions(s, "merc")
+    assert A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1") in offers
+    assert not [o for o in offers if isinstance(o, A.Volley) and "M-AFS3" in o.units]  # not stacked
+    # 5.3.3 "still resolved individually": laser 8 - 2 + 1 (range 2) = 7 each.
+    # AFS1 rolls 4+4 = 8: miss; AFS2 rolls 3+3: hit, endurance B 6+6: no effect.
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"),
+                     ScriptedDice([4, 4, 3, 3, 6, 6]))
+    texts = [e.text for e in step.events]
+    assert "Simultaneous Attack" in texts[0]
+    assert "M-AFS1 (L) fires at S-PKA1" in texts[1] and "miss" in texts[1]
+    assert "M-AFS2 (L) fires at S-PKA1" in texts[2] and "no effect" in texts[2]
+    s2 = step.state
+    assert s2.unit("M-AFS1").attacked and s2.unit("M-AFS2").attacked  # 5.3.1: their one attack
+    # 5.4.2: after all the attacks, one window: each defender against one unit of the stack
+    assert s2.window is not None and sorted(s2.window.targets) == ["M-AFS1", "M-AFS2"]
+    assert step.waiting_on == ["strahl"]
+    d = SYS.legal_actions(s2, "strahl")
+    assert A.Defend(unit="S-PKA1", target="M-AFS2", weapon="PF") in d
+    assert A.Defend(unit="S-PKA2", target="M-AFS1", weapon="PF") in d
+    # PF 10 - 3 + 0 = 7: S-PKA1 rolls 5+5 = 10, a miss; it may not fire again in this window
+    s3 = SYS.apply(s2, "strahl", A.Defend(unit="S-PKA1", target="M-AFS2"), ScriptedDice([5, 5])).state
+    assert s3.window is not None and s3.window.used == ["S-PKA1"]
+    assert not [o for o in SYS.legal_actions(s3, "strahl") if isinstance(o, A.Defend) and o.unit == "S-PKA1"]
+    s4 = SYS.apply(s3, "strahl", A.Defend(unit="S-PKA2", target="M-AFS1"), ScriptedDice([6, 5])).state
+    assert s4.window is None  # every defender has had its one attack on the stack
+
+
+def test_5_3_3_simultaneous_attack_refusals_change_nothing():
+    s = _stacked_pair()
+    before = s.model_dump_json()
+    for units, match in (("M-AFS1,M-AFS3", "not stacked"), ("M-AFS1", "two or more"),
+                         ("M-AFS1,M-AFS1", "named twice"), ("M-AFS1,S-PKA2", "not yours")):
+        with pytest.raises(RuleError, match=match):
+            SYS.apply(s, "merc", A.Volley(units=units, target="S-PKA1"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+
+
+def test_5_3_3_the_rest_of_the_stack_keeps_its_attack_once_the_target_is_destroyed():
+    s = _stacked_pair()
+    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 does not fire
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1]))
+    s2 = step.state
+    assert s2.unit("S-PKA1").status == "destroyed"
+    assert s2.unit("M-AFS1").attacked and not s2.unit("M-AFS2").attacked
