@@ -357,6 +357,25 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
     return _busy(t, u)
 
 
+def raze_problem(t: Table, side: str, order: A.Raze) -> str | None:
+    """11.3.3: "unopposed in the hex of a Depot of the enemy ... (1) one movement point is
+    spent, and (2) the unit attacks within the hex, and must be able to do so"."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    if not u.on_map or t.s.depots.get(u.hex or "") != other(side):
+        return f"{u.id} is not in a hex with an enemy Depot (11.3.3)."
+    if t.in_hex(t.hex(u), other(side)):
+        return f"{u.id} is not unopposed: enemy units are in {u.hex} (11.3.3)."
+    if u.attacked or u.struck or u.spotted:
+        return f"{u.id} has attacked or spotted this phase; destroying a Depot is its attack (11.3.3)."
+    if u.immobilized or allowance(t, u) < 1:
+        return f"{u.id} has no movement point left to spend (11.3.3)."
+    if not t.weapons(u, False):
+        return f"{u.id} has no weapon able to attack (11.3.3)."
+    return _busy(t, u)
+
+
 def end_problem(t: Table) -> str | None:
     """4.0 / 8.2: a phase ends when nothing is pending and no unit is left over the limit."""
     u = stuck(t)
