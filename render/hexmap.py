@@ -3,8 +3,9 @@
 Two framings of the same :class:`~rules.core.views.HexMapView`:
 
 * **focus** (the picture posted after an order, when the view names ``focus`` hexes): a crop
-  of about 14 x 9 hexes around the action, 1280 px wide, big hexes with the four-digit
-  number printed in every hex;
+  of about 9 x 7 hexes around the action, :data:`render.scene.FOCUS_MAX` (750) px wide like
+  every system's focus picture, so its smallest text (17 px) shows at 9 px or more on a phone
+  that shows it 400 px wide; big hexes with the four-digit number printed in every hex;
 * **whole** (``/game map``, or a view without focus): every board, smaller hexes, the hex
   numbers as rulers (column numbers along the top and bottom of each board, row numbers down
   its sides) and the board number printed faintly in its middle, since a four-digit number
@@ -36,6 +37,7 @@ from PIL import Image
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
+from render.scene import FOCUS_MAX
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
@@ -74,7 +76,7 @@ HEX_MARKERS: dict[str, tuple[str, str]] = {
 
 FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)
 WHOLE_SIZE = 32.0  # hex circumradius on the whole map
-FOCUS_COLS, FOCUS_ROWS = 14, 9
+FOCUS_COLS, FOCUS_ROWS = 9, 7  # at FOCUS_MAX px wide, hexes stay about FOCUS_SIZE
 COUNTER_W, COUNTER_H = 46.0, 40.0  # the smallest counter (whole map); bigger in the focus crop
 RULER = 24.0
 
@@ -160,7 +162,7 @@ def make_frame(view: HexMapView, top: float) -> Frame:
     focus = bool(view.focus) and not view.whole
     if focus:
         col0, row0, cols, rows = _window(view)
-        fit = (WIDTH - 2 * MARGIN) / (1.5 * cols + 0.5)
+        fit = (FOCUS_MAX - 2 * MARGIN) / (1.5 * cols + 0.5)
         return Frame(col0, row0, cols, rows, min(FOCUS_SIZE, fit), MARGIN, top + MARGIN, True)
     cols, rows = map_extent(view)
     return Frame(0, 0, cols, rows, WHOLE_SIZE, MARGIN + RULER, top + MARGIN + RULER, False)
@@ -294,15 +296,16 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: i
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image, Image.Image]] = OrderedDict()  # type: ignore[type-arg]
+_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]] = OrderedDict()  # type: ignore[type-arg]
 _STATIC_LOCK = threading.Lock()
 STATIC_CACHE = 8
 
 
 def static_layer(view: HexMapView, frame: Frame, width: int,
-                 height: int) -> tuple[Image.Image, Image.Image, Image.Image]:
+                 height: int) -> tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]:
     """The terrain, hexsides and numbers at drawing scale and reduced to final size, drawn
-    once per map and framing, with the PNG palette of the map (see :func:`map_palette`)."""
+    once per map and framing, with the PNG palette of the map (see :func:`map_palette`) and
+    the texts drawn (for the layout's legibility checks)."""
     key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
     with _STATIC_LOCK:
         if key in _STATIC:
@@ -318,7 +321,7 @@ def static_layer(view: HexMapView, frame: Frame, width: int,
         if frame.shows(hs.col, hs.row):
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
-    entry = (canvas.image, canvas.image.reduce(SCALE), map_palette(canvas.image, view))
+    entry = (canvas.image, canvas.image.reduce(SCALE), map_palette(canvas.image, view), tuple(canvas.texts))
     with _STATIC_LOCK:
         _STATIC[key] = entry
         while len(_STATIC) > STATIC_CACHE:
@@ -552,19 +555,22 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     book = SideBook(view.sides)
     for counter in view.counters:
         book.look(counter.faction)
-    top = header_height(view.header, WIDTH)
+    focus = bool(view.focus) and not view.whole
+    top = header_height(view.header, FOCUS_MAX if focus else WIDTH)
     frame = make_frame(view, top)
     map_w, map_h = frame.pixel_size
-    width = max(WIDTH, math.ceil(frame.left + map_w + MARGIN + (0 if frame.focus else RULER)))
+    # The focus picture is read inline on a phone: at most FOCUS_MAX wide (render.scene).
+    width = FOCUS_MAX if focus else max(WIDTH, math.ceil(frame.left + map_w + MARGIN + RULER))
     entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
     map_bottom = math.ceil(frame.top + map_h + (0 if frame.focus else RULER) + MARGIN)
     height = math.ceil(map_bottom + legend_height(entries, width))
-    base, small, palette = static_layer(view, frame, width, height)
+    base, small, palette, static_texts = static_layer(view, frame, width, height)
     out = small.copy()
     layout = Layout(width=width, height=height)
     header = Patch(base, (0, 0, width, math.ceil(top)))
     draw_header(header.canvas, view.header, layout)
     header.paste_into(out, layout, 0)
+    texts = list(static_texts) + header.canvas.texts
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
     layout.add("map", "focus" if frame.focus else "whole", map_box)
     action = _dynamic_box(view, frame, map_box)
@@ -573,11 +579,14 @@ def render_hexmap(view: HexMapView) -> Snapshot:
         patch = Patch(base, action)
         _draw_action(view, frame, book, patch, layout)
         patch.paste_into(out, layout, first)
+        texts += patch.canvas.texts
     if entries:
         first = len(layout.items)
         legend = Patch(base, (0, map_bottom, width, height))
         draw_legend(legend.canvas, entries, 0, book, layout)
         legend.paste_into(out, layout, first)
+        texts += legend.canvas.texts
+    layout.texts = texts
     return Snapshot(png=encode(out, palette), width=width, height=height, layout=layout)
 
 

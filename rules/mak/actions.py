@@ -38,6 +38,16 @@ class Fire(Action):
     weapon: str = Field(default="", description="weapon type (L, G, MG, R, PF); default the best")
 
 
+class Volley(Action):
+    """A Simultaneous Attack (5.3.3): stacked units attack one target together; the defensive
+    attacks come after all of them, each defender against one unit of the stack (5.4.2)."""
+
+    name = "volley"
+    rule = "5.3.3"
+    units: str = Field(description="two or more of your units in one hex, e.g. M-AFS1,M-AFS2")
+    target: str = Field(description="the enemy unit they all attack")
+
+
 class Indirect(Action):
     """An indirect attack on a hex a spotter sees (5.5): the hex and the six around it."""
 
@@ -101,6 +111,14 @@ class Carry(Action):
     drop: bool = Field(default=False, description="put the carried unit down instead")
 
 
+class Raze(Action):
+    """Destroy the enemy Depot in the unit's hex, unopposed: 1 MP and its attack (11.3.3)."""
+
+    name = "raze"
+    rule = "11.3.3"
+    unit: str = Field(description="your unit in the enemy Depot hex")
+
+
 class End(Action):
     """End your phase (4.0); stacking limits are checked (8.2)."""
 
@@ -108,4 +126,4 @@ class End(Action):
     rule = "4.0"
 
 
-ACTIONS = (Enter, Move, Fire, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, End)
+ACTIONS = (Enter, Move, Fire, Volley, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, Raze, End)

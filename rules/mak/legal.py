@@ -6,6 +6,8 @@ list exactly the orders with no problem, so a suggestion is always accepted.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from rules.core.hexes import Hex, distance, neighbours
 from rules.mak import actions as A
 from rules.mak.battlefield import Battlefield
@@ -186,6 +188,44 @@ def fire_offers(t: Table, side: str, defensive: bool, shooters: list[UnitState],
     return out
 
 
+def volley_units(t: Table, side: str, order: A.Volley) -> list[UnitState] | str:
+    """5.3.3: the named units, or why the Simultaneous Attack is refused: two or more
+    different units of ``side``, all stacked in one hex, each able to attack the target."""
+    names = [n.strip() for n in order.units.split(",") if n.strip()]
+    found: list[UnitState] = []
+    for name in names:
+        u = own(t, side, name)
+        if isinstance(u, str):
+            return u
+        if u in found:
+            return f"{u.id} is named twice; name each unit of the stack once (5.3.3)."
+        found.append(u)
+    if len(found) < 2:
+        return "A Simultaneous Attack needs two or more stacked units, e.g. units:M-AFS1,M-AFS2 (5.3.3)."
+    if len({u.hex for u in found}) > 1:
+        return "Units that are not stacked cannot conduct a Simultaneous Attack (5.3.3)."
+    for u in found:
+        problem = fire_problem(t, side, u.id, order.target, "", defensive=False)
+        if problem:
+            return problem
+    return found
+
+
+def volley_offers(t: Table, side: str) -> list[A.Volley]:
+    """Every legal Simultaneous Attack: each set of two or more stacked units that may all
+    attack one target (a stack holds at most four units, 8.2, so the sets are few)."""
+    out: list[A.Volley] = []
+    for e in t.on_map(other(side)):
+        able: dict[str, list[str]] = {}
+        for u in t.on_map(side):
+            if fire_problem(t, side, u.id, e.id, "", defensive=False) is None:
+                able.setdefault(u.hex or "", []).append(u.id)
+        for ids in able.values():
+            for n in range(2, len(ids) + 1):
+                out += [A.Volley(units=",".join(c), target=e.id) for c in combinations(ids, n)]
+    return out
+
+
 def indirect_problem(t: Table, side: str, order: A.Indirect) -> str | None:
     """5.5: an indirect weapon, a spotter seeing the hex, no friendly unit in the blast."""
     u = own(t, side, order.unit)
@@ -314,6 +354,25 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
         return f"{u.id} is not a mobile Type I unit (7.3)."
     if u.move_done or u.attacked or u.struck or allowance(t, u) < CARRY_COST:
         return f"{u.id} has not the 1 movement point left this phase (7.3.1)."
+    return _busy(t, u)
+
+
+def raze_problem(t: Table, side: str, order: A.Raze) -> str | None:
+    """11.3.3: "unopposed in the hex of a Depot of the enemy ... (1) one movement point is
+    spent, and (2) the unit attacks within the hex, and must be able to do so"."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    if not u.on_map or t.s.depots.get(u.hex or "") != other(side):
+        return f"{u.id} is not in a hex with an enemy Depot (11.3.3)."
+    if t.in_hex(t.hex(u), other(side)):
+        return f"{u.id} is not unopposed: enemy units are in {u.hex} (11.3.3)."
+    if u.attacked or u.struck or u.spotted:
+        return f"{u.id} has attacked or spotted this phase; destroying a Depot is its attack (11.3.3)."
+    if u.immobilized or allowance(t, u) < 1:
+        return f"{u.id} has no movement point left to spend (11.3.3)."
+    if not t.weapons(u, False):
+        return f"{u.id} has no weapon able to attack (11.3.3)."
     return _busy(t, u)
 
 

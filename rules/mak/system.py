@@ -220,6 +220,37 @@ class MaschinenKrieger(GameSystem[MakState]):
             stack = [x for x in t.in_hex(t.hex(e), e.side)]
             resolve.open_window(t, ctx, "attack", [u], stack)  # 5.4 1-2, 5.4.1
 
+    def _volley_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        return [] if legal.stuck(t) else list(legal.volley_offers(t, side))
+
+    @order(A.Volley, phases="act", offers="_volley_offers")
+    def volley(self, ctx: MakCtx, o: A.Volley) -> None:
+        """5.3.3: resolved individually, in the order named; the defensive attacks after all
+        of them (5.4.2).  Once the target is destroyed the units still to fire keep their
+        attack (there is nothing left to resolve it against)."""
+        t = Table(ctx.state)
+        found = legal.volley_units(t, ctx.side, o)
+        if isinstance(found, str):
+            raise RuleError(found)
+        e = ctx.state.find(o.target)
+        assert e is not None
+        resolve.finish_moving(ctx.state)
+        ctx.say("volley", f"Simultaneous Attack on {e.id} by {', '.join(u.id for u in found)} (5.3.3)", "5.3.3")
+        stack = t.in_hex(t.hex(e), e.side)
+        fired: list[UnitState] = []
+        for u in found:
+            if not e.on_map:
+                break
+            weapon, _ = t.best_weapon(u, e, False)
+            u.attacked = True
+            if t.in_melee(u) and u.hex == e.hex:
+                u.struck = True  # 9.3.2
+            fired.append(u)
+            resolve.fire(t, ctx, u, e, weapon, "fires at")
+        if e.on_map and resolve.defensive_trigger(t.hex(fired[0]), t.hex(e)):
+            resolve.open_window(t, ctx, "attack", fired, stack)  # 5.4 1-2, 5.4.2
+
     def _indirect_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
         out: list[Action] = []
@@ -354,6 +385,25 @@ class MaschinenKrieger(GameSystem[MakState]):
         u.carrying = None if o.drop else load.id
         verb = "drops" if o.drop else "picks up"
         ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
+
+    def _raze_offers(self, state: MakState, side: str) -> list[Action]:
+        t = Table(state)
+        return [A.Raze(unit=u.id) for u in t.on_map(side) if legal.raze_problem(t, side, A.Raze(unit=u.id)) is None]
+
+    @order(A.Raze, phases="act", offers="_raze_offers")
+    def raze(self, ctx: MakCtx, o: A.Raze) -> None:
+        """11.3.3: one movement point and the unit's attack; the Depot token is removed."""
+        t = Table(ctx.state)
+        _raise(legal.raze_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None and u.hex is not None
+        resolve.finish_moving(ctx.state)
+        u.mp_spent += 1.0
+        u.attacked = True
+        del ctx.state.depots[u.hex]
+        ctx.say("raze", f"{u.id} destroys the {SIDE_NAMES[other(ctx.side)]} Depot in {u.hex} (11.3.3)", "11.3.3")
+        ctx.state.marks.append(Mark(kind="blast", hexes=[u.hex], side=u.side, text="Depot destroyed"))
+        ctx.snapshot = True
 
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
         return [A.End()] if legal.end_problem(Table(state)) is None else []

@@ -266,3 +266,94 @@ def test_7_3_carrying_an_immobilised_unit_and_7_3_3_dropping_it_when_hit():
     hit = SYS.apply(state, "strahl", A.Fire(unit="S-PKA1", target="M-AFS1"), ScriptedDice([2, 2, 3, 3]))
     assert hit.state.unit("M-AFS1").carrying is None
     assert any("7.3.3" in e.text for e in hit.events)
+
+
+def _stacked_pair() -> MakState:
+    return game([("M-AFS1", "AFS", "merc", "5:1012"), ("M-AFS2", "AFS", "merc", "5:1012"),
+                 ("M-AFS3", "AFS", "merc", "5:1011"),
+                 ("S-PKA1", "PKA", "strahl", "5:1014"), ("S-PKA2", "PKA", "strahl", "5:1014")])
+
+
+def test_5_3_3_simultaneous_attack_then_5_4_2_one_defensive_attack_each_on_the_stack():
+    s = _stacked_pair()
+    offers = SYS.legal_actions(s, "merc")
+    assert A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1") in offers
+    assert not [o for o in offers if isinstance(o, A.Volley) and "M-AFS3" in o.units]  # not stacked
+    # 5.3.3 "still resolved individually": laser 8 - 2 + 1 (range 2) = 7 each.
+    # AFS1 rolls 4+4 = 8: miss; AFS2 rolls 3+3: hit, endurance B 6+6: no effect.
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"),
+                     ScriptedDice([4, 4, 3, 3, 6, 6]))
+    texts = [e.text for e in step.events]
+    assert "Simultaneous Attack" in texts[0]
+    assert "M-AFS1 (L) fires at S-PKA1" in texts[1] and "miss" in texts[1]
+    assert "M-AFS2 (L) fires at S-PKA1" in texts[2] and "no effect" in texts[2]
+    s2 = step.state
+    assert s2.unit("M-AFS1").attacked and s2.unit("M-AFS2").attacked  # 5.3.1: their one attack
+    # 5.4.2: after all the attacks, one window: each defender against one unit of the stack
+    assert s2.window is not None and sorted(s2.window.targets) == ["M-AFS1", "M-AFS2"]
+    assert step.waiting_on == ["strahl"]
+    d = SYS.legal_actions(s2, "strahl")
+    assert A.Defend(unit="S-PKA1", target="M-AFS2", weapon="PF") in d
+    assert A.Defend(unit="S-PKA2", target="M-AFS1", weapon="PF") in d
+    # PF 10 - 3 + 0 = 7: S-PKA1 rolls 5+5 = 10, a miss; it may not fire again in this window
+    s3 = SYS.apply(s2, "strahl", A.Defend(unit="S-PKA1", target="M-AFS2"), ScriptedDice([5, 5])).state
+    assert s3.window is not None and s3.window.used == ["S-PKA1"]
+    assert not [o for o in SYS.legal_actions(s3, "strahl") if isinstance(o, A.Defend) and o.unit == "S-PKA1"]
+    s4 = SYS.apply(s3, "strahl", A.Defend(unit="S-PKA2", target="M-AFS1"), ScriptedDice([6, 5])).state
+    assert s4.window is None  # every defender has had its one attack on the stack
+
+
+def test_5_3_3_simultaneous_attack_refusals_change_nothing():
+    s = _stacked_pair()
+    before = s.model_dump_json()
+    for units, match in (("M-AFS1,M-AFS3", "not stacked"), ("M-AFS1", "two or more"),
+                         ("M-AFS1,M-AFS1", "named twice"), ("M-AFS1,S-PKA2", "not yours")):
+        with pytest.raises(RuleError, match=match):
+            SYS.apply(s, "merc", A.Volley(units=units, target="S-PKA1"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+
+
+def test_5_3_3_the_rest_of_the_stack_keeps_its_attack_once_the_target_is_destroyed():
+    s = _stacked_pair()
+    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 does not fire
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1]))
+    s2 = step.state
+    assert s2.unit("S-PKA1").status == "destroyed"
+    assert s2.unit("M-AFS1").attacked and not s2.unit("M-AFS2").attacked
+
+
+def test_11_3_3_a_unit_unopposed_in_an_enemy_depot_destroys_it_for_1_mp_and_its_attack():
+    s = game([("M-AFS1", "AFS", "merc", "5:1015"), ("S-PKA1", "PKA", "strahl", "5:0101")])
+    s.depots["5:1016"] = "strahl"
+    s.depots["5:1015"] = "merc"
+    assert not [o for o in SYS.legal_actions(s, "merc") if isinstance(o, A.Raze)]  # its own depot
+    with pytest.raises(RuleError, match="enemy Depot"):
+        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+    s1 = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1016"), ScriptedDice([])).state
+    spent = s1.unit("M-AFS1").mp_spent
+    assert A.Raze(unit="M-AFS1") in SYS.legal_actions(s1, "merc")
+    step = SYS.apply(s1, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+    s2 = step.state
+    assert "5:1016" not in s2.depots and s2.depots == {"5:1015": "merc"}  # the token is removed
+    afs = s2.unit("M-AFS1")
+    assert afs.mp_spent == spent + 1 and afs.attacked  # (1) one MP, (2) its attack
+    assert "11.3.3" in step.events[-1].text and step.snapshot
+    # a unit that has not moved: razing is its one attack of the phase (5.3.1)
+    still = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    still.depots["5:1016"] = "strahl"
+    assert A.Fire(unit="M-AFS1", target="S-PKA1", weapon="L") in SYS.legal_actions(still, "merc")
+    razed = SYS.apply(still, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([])).state
+    assert not [o for o in SYS.legal_actions(razed, "merc") if isinstance(o, A.Fire)]
+
+
+def test_11_3_3_not_while_opposed_nor_without_a_weapon():
+    s = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:1016")])
+    s.depots["5:1016"] = "strahl"
+    with pytest.raises(RuleError, match="not unopposed"):
+        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+    s.units = [u for u in s.units if u.id != "S-PKA1"]
+    s.unit("M-AFS1").disarmed = True  # "must be able to do so"
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="no weapon"):
+        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+    assert s.model_dump_json() == before and A.Raze(unit="M-AFS1") not in SYS.legal_actions(s, "merc")

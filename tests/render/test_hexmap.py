@@ -9,6 +9,7 @@ from PIL import Image
 from render import focus, snapshot
 from render.hexmap import TERRAIN, make_frame, map_extent, terrain_fill
 from render.chrome import header_height
+from render.scene import FOCUS_MAX
 from render.style import WIDTH, hex_rgb
 from rules.core.views import HexCellView
 from tests.render.hex_fixtures import hex_view
@@ -28,8 +29,8 @@ def test_focus_crop_is_a_real_png_around_the_action():
     view = hex_view(focus=True)
     shot = focus(view)  # the posted picture: the crop (snapshot() is the whole map)
     image = _open(shot.png)
-    assert image.size == (shot.width, shot.height) and shot.width == WIDTH
-    frame = make_frame(view, header_height(view.header, WIDTH))
+    assert image.size == (shot.width, shot.height) and shot.width == FOCUS_MAX
+    frame = make_frame(view, header_height(view.header, FOCUS_MAX))
     assert frame.focus
     for col, row in view.focus:
         assert frame.shows(col, row)
@@ -41,7 +42,7 @@ def test_focus_crop_is_a_real_png_around_the_action():
 def test_counters_are_one_size_and_centred_in_their_hex():
     view = hex_view(focus=True)
     shot = focus(view)
-    frame = make_frame(view, header_height(view.header, WIDTH))
+    frame = make_frame(view, header_height(view.header, FOCUS_MAX))
     sizes = set()
     for counter in view.counters:
         if not frame.shows(counter.col, counter.row):
@@ -51,6 +52,20 @@ def test_counters_are_one_size_and_centred_in_their_hex():
         assert abs((box[0] + box[2]) / 2 - cx) < 0.6 and abs((box[1] + box[3]) / 2 - cy) < 0.6
         sizes.add((round(box[2] - box[0]), round(box[3] - box[1])))
     assert len(sizes) == 1
+
+
+def test_focus_picture_reads_on_a_phone_and_shows_every_hex_number():
+    """Issue 17: the posted picture is read inline about 400 px wide; at most FOCUS_MAX
+    (750) px wide, its smallest text (17 px) shows at 9 px or more, and every hex of the
+    crop still carries its four-digit number."""
+    view = hex_view(focus=True)
+    shot = focus(view)
+    assert shot.width <= 750
+    assert min(size for _, size in shot.layout.texts) * 400 / shot.width >= 9
+    frame = make_frame(view, header_height(view.header, FOCUS_MAX))
+    numbers = {t for t, _ in shot.layout.texts}
+    shown = [c.number for c in view.cells if frame.shows(c.col, c.row)]
+    assert len(shown) >= 7 * 7 and set(shown) <= numbers
 
 
 def test_a_stack_shows_its_count_and_every_unit_once():
