@@ -363,8 +363,16 @@ class GameSystem(ABC, Generic[StateT]):
     def setup(self, scenario: str, options: Any, dice: Dice) -> Step:
         """The opening step of ``scenario``; ``options`` is ``/game new`` text, a stored dict or
         an options model, checked by :meth:`parse_options` before :meth:`start` sees it."""
+        if not self.has_scenario(scenario):
+            raise RuleError(f"There is no {self.title} scenario '{scenario[:30]}'; "
+                            f"scenarios: {', '.join(self.scenarios)}.")
         parsed = options if isinstance(options, self.options_model) else self.parse_options(options)
         return self.start(scenario, parsed, dice)
+
+    def has_scenario(self, scenario: str) -> bool:
+        """Whether ``scenario`` can be set up; a system with scenarios made at run time (tests'
+        custom boards) widens it."""
+        return scenario in self.scenarios
 
     def waiting_names(self, state: StateT) -> str:
         """Who must act now, as players read it (``NATO``)."""

@@ -62,8 +62,6 @@ class MaschinenKrieger(GameSystem[MakState]):
 
     def start(self, scenario_key: str, options: Any, dice: Dice) -> Step:
         """Set up ``scenario_key``: units placed or waiting by their deployment codes."""
-        if scenario_key not in SCENARIOS:
-            raise RuleError(f"There is no scenario '{scenario_key[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
         spec = scenario(scenario_key)
         field = battlefield(tuple(spec.boards))
         made: list[UnitState] = []

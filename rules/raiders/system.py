@@ -106,8 +106,6 @@ class RaidersSystem(GameSystem[RaidersState]):
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
-        if scenario not in SCENARIOS:
-            raise RuleError(f"There is no Raiders scenario '{scenario[:30]}'; scenarios: {', '.join(SCENARIOS)}.")
         sc = load_scenario(scenario)
         assert isinstance(options, RaidersOptions)
         first = options.mission.upper() if options.mission else None

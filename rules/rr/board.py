@@ -14,6 +14,7 @@ from rules.rr.state import SIDE_NAMES, RRState, Side, UnitState, other
 
 STACK_LIMIT = 6  # 5.1
 
+SCENARIO_KEYS = ("tannenbruck",)
 _CUSTOM: dict[str, Scenario] = {}
 _GRAPHS: dict[str, AreaGraph] = {}
 
@@ -22,6 +23,11 @@ def register_scenario(scenario: Scenario) -> None:
     """Make a hand-built scenario loadable by its key (tests, variants)."""
     _CUSTOM[scenario.key] = scenario
     _GRAPHS.pop(scenario.key, None)
+
+
+def is_scenario(key: str) -> bool:
+    """Whether ``key`` names a shipped scenario or one registered with :func:`register_scenario`."""
+    return key in _CUSTOM or key in SCENARIO_KEYS
 
 
 def scenario_of(key: str) -> Scenario:

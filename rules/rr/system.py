@@ -25,7 +25,7 @@ from rules.rr.actions import (
     Move, Nikolas, Pass, Place, Ready, Retreat, Route, Skip, Sniper, StandingChoice, TakeHits,
 )
 from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
-from rules.rr.board import Board, scenario_of
+from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
 from rules.rr.combat import retreat_and_hit
 from rules.rr.hits import retreat_options, take_hits
 from rules.rr.info import unit_info
@@ -64,12 +64,16 @@ class RaidAndRiposte(GameSystem[RRState]):
     title = "Raid and Riposte"
     sides = ("nato", "soviet")
     side_names = SIDE_NAMES
-    scenarios = ("tannenbruck",)
+    scenarios = SCENARIO_KEYS
     actions = ACTIONS
     state_model = RRState
     playout_hints = PlayoutHints(rare=frozenset({"pass", "done", "skip", "take-hits"}))
 
     # -- setup --------------------------------------------------------------------------------
+
+    def has_scenario(self, scenario: str) -> bool:
+        """Tannenbruck, or a board a test or variant registered (``register_scenario``)."""
+        return is_scenario(scenario)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """11.0: every counter in the pool; NATO sets up first."""
