@@ -37,6 +37,7 @@ class Movement(str, Enum):
     WHEEL = "T"  # trucks and wheeled vehicles
     FOOT = "I"  # infantry and pilots: hexes, not points (14.1)
     BOOSTER = "B"  # 19.5.3, part 2
+    AIR = "F"  # aeronautical units (10.0): they fly missions, they do not move over hexes
 
 
 Result = Literal["D", "A", "M", "-"]
@@ -76,7 +77,14 @@ class UnitStats(_Model):
     engineer: bool = False  # 14.4.1-14.4.3
     command: bool = False  # 16.1 / 17.1.2: HQ units
     vp: int = Field(default=1, ge=0, le=20)  # victory points (O.G.P. item 1)
+    dogfight: int | None = Field(default=None, ge=0, le=10)  # 10.2.1: aeronautical units only
+    rider: list[str] = Field(default_factory=list)  # 10.6: the units that join it (PK41)
     stand_in: list[str] = Field(default_factory=list)
+
+    @property
+    def aeronautical(self) -> bool:
+        """10.0: a unit with a dog-fight rating flies."""
+        return self.dogfight is not None
 
     @property
     def points(self) -> int:
@@ -189,6 +197,8 @@ class Deployment(_Model):
     count: int = Field(default=1, ge=1, le=30)
     deploy: str  # "1⑤N▷1801" (enters), "⑤0512" (set up in a hex) or "⑤⑥E"
     names: list[str] = Field(default_factory=list)
+    crew: str = ""  # scenario notes b: "(Ld 1①) (Ld 2⑤) ⑪", "PC④" (18.1.3)
+    rider: str | None = None  # 10.6: a PK41 enters as a Hornisse with this unit aboard
 
 
 class SideSpec(_Model):
@@ -210,6 +220,7 @@ class ScenarioSpec(_Model):
     victory: str
     positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
     depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
+    attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
     stand_in: bool = True
 
     @model_validator(mode="after")
@@ -237,9 +248,12 @@ def _read(name: str) -> object:
 @lru_cache(maxsize=1)
 def units() -> dict[str, UnitStats]:
     """Every unit type by key (``data/units.json``)."""
-    raw = _read("units.json")
-    assert isinstance(raw, dict)
-    return {u.key: u for u in (UnitStats.model_validate(x) for x in raw["units"])}
+    out: dict[str, UnitStats] = {}
+    for name in ("units.json", "units_air.json"):  # units_air.json: aircraft and pilots (10.0, 18.2)
+        raw = _read(name)
+        assert isinstance(raw, dict)
+        out.update({u.key: u for u in (UnitStats.model_validate(x) for x in raw["units"])})
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -262,4 +276,4 @@ def scenario(key: str) -> ScenarioSpec:
     return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
 
 
-SCENARIOS: tuple[str, ...] = ("patrol", "ridge")
+SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air")

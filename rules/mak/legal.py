@@ -15,6 +15,7 @@ from rules.mak.combat import blast_area
 from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
 from rules.mak.movement import CARRY_COST, entry_cost
+from rules.mak.pilots import commanded, manned
 from rules.mak.resolve import allowance, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
@@ -252,11 +253,15 @@ def indirect_problem(t: Table, side: str, order: A.Indirect) -> str | None:
 
 
 def _spotter_problem(t: Table, u: UnitState, spotter: UnitState, there) -> str | None:  # type: ignore[no-untyped-def]
+    if spotter.status == "aloft":
+        from rules.mak.air_legal import air_spot_problem  # noqa: PLC0415 - it imports this module
+
+        return air_spot_problem(t, spotter, there)  # 10.5
     if spotter.id == u.id or not spotter.on_map:
         return "The spotter is a third unit on the map (5.5)."
     if spotter.attacked or spotter.mp_spent > t.stats(spotter).movement / 2 or spotter.morale != "ok":
         return f"{spotter.id} moved more than half or attacked; it cannot spot (5.5.1, 14.3.1)."
-    if not may_spot(t.stats(spotter), any(t.stats(c).command for c in t.on_map(u.side))):
+    if not may_spot(t.stats(spotter), commanded(t.s, u.side) or manned(t.s, spotter)):  # 16.1, notes b
         return f"{spotter.id} is unmanned and has no command unit (16.1)."
     enemies = t.in_hex(there, other(u.side))
     if not enemies or not any(t.sees(spotter, e) for e in enemies):

@@ -13,6 +13,7 @@ from rules.mak import infantry
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, defensive_trigger, roll_damage, roll_hit
 from rules.mak.data import WeaponStats
 from rules.mak.movement import entry_cost, path_to, reach
+from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
 from rules.mak.table import Table
 from rules.mak.weapons import expend
@@ -26,6 +27,12 @@ MakCtx = Ctx[MakState]
 def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
     """Put a D, A or M on ``target`` (5.1.2; 14.3 for infantry); returns what it became."""
     stats = t.stats(target)
+    if result != "-":
+        from rules.mak.air_orders import pilot_damage  # noqa: PLC0415 - it imports this module
+
+        special = pilot_damage(t, ctx, target, result)  # 18.2: pilots on foot, escaping
+        if special:
+            return special
     if result == "D":
         target.status = "destroyed"
         if target.carrying:
@@ -84,6 +91,8 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         damage = roll_damage(ctx.dice, t.stats(target).endurance, hit, f"{target.id} endurance")
         outcome = apply_result(t, ctx, target, damage.result)
         text += f"; {damage.text()} → {outcome}"
+        if target.status == "destroyed":
+            credit_kill(ctx.state, attacker, target)  # 18.3.3
     if weapon is not None and not unarmed:
         text += _expend(t, ctx, attacker, weapon, hit.dice)
     ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
@@ -374,5 +383,9 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
             ctx.say("end", f"Turn {s.turns} is over: the game ends (3.1)", "3.1")
             return
         ctx.say("turn", f"Turn {s.turn} of {s.turns} begins (4.0)", "4.0")
+        from rules.mak.air_orders import begin_air_phase  # noqa: PLC0415 - it imports this module
+
+        if begin_air_phase(ctx):  # 4.0 1, 10.1
+            return
     ctx.say("phase", f"{SIDE_NAMES[s.active]} phase (4.0)", "4.0")
     start_phase(t, ctx)

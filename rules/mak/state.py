@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from rules.mak.aircrew import AirState, Crew
+
 Side = Literal["merc", "strahl"]
 SIDES: tuple[Side, Side] = ("merc", "strahl")
 SIDE_NAMES = {"merc": "Mercenary", "strahl": "Strahl"}
@@ -30,7 +32,7 @@ class UnitState(BaseModel):
     side: Side
     deploy: str  # the scenario's code, e.g. "1⑤N▷1801"
     hex: str | None = None  # "5:1801"; None before it enters
-    status: Literal["waiting", "on", "destroyed"] = "waiting"
+    status: Literal["waiting", "on", "destroyed", "aloft", "aboard", "withdrawn"] = "waiting"  # aloft/aboard: 10.0
     immobilized: bool = False  # M (5.1.2)
     disarmed: bool = False  # A: "Arm. Disabled" (5.1.2, 11.2.3)
     weapons_out: list[str] = Field(default_factory=list)  # weapon types spent (PF out, laser on)
@@ -45,7 +47,8 @@ class UnitState(BaseModel):
     spotted: bool = False  # spotted for an indirect attack this turn (5.5.1)
     struck: bool = False  # attacked in close quarters this phase
     carrying: str | None = None  # 7.3: the immobilised Type I unit it carries
-    pilot: int | None = None  # part 2 (18.0)
+    pilot: int | None = None  # 18.1.3: the number of the side's pilot in it
+    rider: str | None = None  # 10.6: the PKA (Gustav, Konrad) a PK41 carries as a Hornisse
 
     @property
     def on_map(self) -> bool:
@@ -125,6 +128,9 @@ class MakState(BaseModel):
     depots: dict[str, Side] = Field(default_factory=dict)  # 11.3: hex -> owner
     smoke: dict[str, int] = Field(default_factory=dict)  # part 2 (19.2): hex -> turns left
     fire: list[str] = Field(default_factory=list)  # part 2 (19.4)
+    air: AirState = Field(default_factory=AirState)  # 10.0
+    crew: Crew = Field(default_factory=Crew)  # 18.0
+    attacker: Side | None = None  # 10.2.1: the scenario's attacking player (None: the first)
     over: bool = False
 
     def unit(self, uid: str) -> UnitState:

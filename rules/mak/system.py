@@ -21,7 +21,9 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.views import HexMapView
 from rules.mak import actions as A
-from rules.mak import legal, resolve
+from rules.mak import legal, pilots, resolve
+from rules.mak.air_actions import AIR_ACTIONS
+from rules.mak.air_orders import AirOrders, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.combat import HitRoll, blast_area, roll_damage
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
@@ -39,6 +41,8 @@ class MakOptions(GameOptions):
     dice: Literal["sum", "product"] = Field(
         "sum", description="hit roll: sum of two dice (second game) or product (first game, 5.1.1)")
     turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
+    escape: bool = Field(False, description="pilots may escape damaged units (18.2, optional)")
+    creation: bool = Field(False, description="recruit and train pilots (18.3, optional)")
 
 
 def _raise(problem: str | None) -> None:
@@ -46,7 +50,7 @@ def _raise(problem: str | None) -> None:
         raise RuleError(problem)
 
 
-class MaschinenKrieger(GameSystem[MakState]):
+class MaschinenKrieger(AirOrders, GameSystem[MakState]):
     """The ground war of Maschinen Krieger on geomorphic hex boards."""
 
     key = "mak"
@@ -54,7 +58,7 @@ class MaschinenKrieger(GameSystem[MakState]):
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
-    actions = A.ACTIONS
+    actions = A.ACTIONS + AIR_ACTIONS
     state_model = MakState
     options_model = MakOptions
 
@@ -85,15 +89,20 @@ class MaschinenKrieger(GameSystem[MakState]):
         for u in made:
             if u.on_map and u.hex in state.positions:
                 state.positions[u.hex].holder = u.side
+        setup_crews(state, spec, options.escape, options.creation)  # 10.6, 18.1.3
         ctx: MakCtx = Ctx(state=state, side=spec.first, dice=dice)
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
                          f"hit rolls by {options.dice} (5.1.1). {spec.victory}", "3.1")
-        resolve.start_phase(Table(state), ctx)
+        if not begin_air_phase(ctx):  # 4.0 1: the Air Commitment phase when aircraft fly
+            resolve.start_phase(Table(state), ctx)
         return self.make_step(state, ctx.events, snapshot=True)
 
     # -- where the game stands -----------------------------------------------------------------
 
     def phase_of(self, state: MakState) -> str:
+        air = air_phase(state)  # 10.1, 10.4.1
+        if air is not None:
+            return air
         if state.pin is not None:
             return "pin"
         if state.window is not None:
@@ -104,12 +113,15 @@ class MaschinenKrieger(GameSystem[MakState]):
 
     def phase_title(self, state: MakState) -> str:
         return {"pin": "Pinned units (9.4.3)", "defence": "Defensive attacks (5.4)",
-                "strike": "Close quarters attack (9.1)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
+                "strike": "Close quarters attack (9.1)", "air": "Air Commitment (10.1)",
+                "flak": "Anti-aircraft attacks (10.4.1)", "strafe": "Air-to-ground attacks (10.4.1)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
 
     def waiting_on(self, state: MakState) -> list[str]:
         if state.over:
             return []
-        if self.phase_of(state) == "defence":
+        if self.phase_of(state) == "air":
+            return [s for s in SIDES if s not in state.air.committed]
+        if self.phase_of(state) in ("defence", "flak"):
             return [other(state.active)]
         return [state.active]
 
@@ -122,6 +134,7 @@ class MaschinenKrieger(GameSystem[MakState]):
             alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
                 f"{u.id}@{u.hex or 'off'}" for u in alive))
+        lines += air_status(state)  # 10.1, 18.1.3
         score = self.score(state)
         lines.append(f"O.G.P. item 1: Mercenary {score['merc']}, Strahl {score['strahl']}.")
         return lines
@@ -135,6 +148,8 @@ class MaschinenKrieger(GameSystem[MakState]):
         for u in state.units:
             if u.status == "destroyed" or u.immobilized or u.disarmed:
                 out[other(u.side)] += units()[u.type].vp
+        for side, points in pilots.escaped_points(state).items():  # 18.2.2, 18.2.5
+            out[side] += points
         return out
 
     def result(self, state: MakState) -> str | None:
@@ -254,9 +269,10 @@ class MaschinenKrieger(GameSystem[MakState]):
         out: list[Action] = []
         shooters = [u for u in t.on_map(side) if any(w.indirect for w in t.weapons(u, False))]
         hexes = sorted({e.hex for e in t.on_map(other(side)) if e.hex})
+        spotters = t.on_map(side) + [a for a in state.units if a.side == side and a.status == "aloft"]  # 10.5
         for u in shooters:
             for h in hexes:
-                for s in t.on_map(side):
+                for s in spotters:
                     o = A.Indirect(unit=u.id, at=h, spotter=s.id)
                     if legal.indirect_problem(t, side, o) is None:
                         out.append(o)
@@ -333,8 +349,11 @@ class MaschinenKrieger(GameSystem[MakState]):
         if not resolve.window_defenders(t):
             resolve.close_window(t, ctx)
 
-    @order(A.Pass, phases="defence", offers=lambda system, state, side: [A.Pass()])
+    @order(A.Pass, phases=("defence", "flak"), offers=lambda system, state, side: [A.Pass()])
     def pass_(self, ctx: MakCtx, o: A.Pass) -> None:
+        if ctx.state.air.strike is not None:
+            self._pass_flak(ctx)  # 10.4.1 2
+            return
         ctx.say("pass", f"{SIDE_NAMES[ctx.side]} make no more defensive attacks now (5.4)", "5.4")
         resolve.close_window(Table(ctx.state), ctx)
 
@@ -421,6 +440,8 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
     centre = t.hex_of(label)
     u.attacked = True
     spotter.spotted = True
+    if spotter.status == "aloft":
+        t.s.air.duty[spotter.id] = "used"  # 10.5: "move the aeronautical unit to the 'Used' space"
     hit_dice = ctx.dice.roll(2, 6, f"{u.id} indirect at {label}")
     ctx.say("indirect", f"{u.id} fires {weapon.type.value} indirect at {label}, spotted by {spotter.id}; "
                         f"🎲 {hit_dice[0]}+{hit_dice[1]} (5.5.3)", "5.5")

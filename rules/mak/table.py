@@ -13,6 +13,7 @@ from rules.mak.battlefield import Battlefield, battlefield
 from rules.mak.combat import AttackTarget, attack_target
 from rules.mak.data import UnitStats, Weapon, WeaponStats, units
 from rules.mak.movement import stacking_problem
+from rules.mak.pilots import modifiers as pilot_modifiers
 from rules.mak.sight import can_see
 from rules.mak.state import MakState, UnitState, other
 from rules.mak.weapons import phase_limit
@@ -92,11 +93,14 @@ class Table:
 
     def target_of(self, attacker: UnitState, weapon: WeaponStats, target: UnitState,
                   indirect: bool = False) -> AttackTarget:
-        """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3)."""
-        return attack_target(
+        """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3; the
+        pilots' modifiers, 18.1.2)."""
+        at = attack_target(
             self.field, attack=weapon.attack, weapon=weapon.type, source=self.hex(attacker),
             target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
             immobilized=target.immobilized, position=self.position_of(target))
+        at.modifiers += pilot_modifiers(self.s, attacker, target)
+        return at
 
     def position_of(self, u: UnitState) -> int:
         """12.3: the rating of the defensive position ``u`` is in (0 if none)."""

@@ -1,0 +1,93 @@
+"""The orders of the air war and the pilots (10.0, 18.0): one model each."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rules.core.contract import Action
+
+
+class Commit(Action):
+    """Assign an aircraft on the duty chart: air, ground, none or withdraw (10.1)."""
+
+    name = "commit"
+    rule = "10.1.1"
+    unit: str = Field(description="your aeronautical unit, e.g. M-Falke1")
+    mission: Literal["air", "ground", "none", "withdraw"] = Field(
+        description="air: Air Combat; ground: Ground Combat; none: sits out; withdraw: leaves (10.1.4)")
+
+
+class Ready(Action):
+    """Finish your air commitment; both done, the dog-fight is fought (10.1.1)."""
+
+    name = "ready"
+    rule = "10.1.1"
+
+
+class Airstrike(Action):
+    """Send ground-mission aircraft over an enemy hex to attack it (10.4.1)."""
+
+    name = "airstrike"
+    rule = "10.4"
+    units: str = Field(description="up to four of your ground-mission aircraft, e.g. M-Falke1,M-Falke2")
+    hex: str = Field(description="the enemy hex, e.g. 5:1016")
+
+
+class Flak(Action):
+    """Anti-aircraft attack: a unit in the hex fires at one aircraft over it (10.4.1 2)."""
+
+    name = "flak"
+    rule = "10.4.1"
+    unit: str = Field(description="your unit in the hex under attack")
+    target: str = Field(description="the aircraft it fires at")
+
+
+class Strafe(Action):
+    """An aircraft over the hex names the unit there it attacks (10.4.1 3)."""
+
+    name = "strafe"
+    rule = "10.4.1"
+    unit: str = Field(description="your aircraft over the hex")
+    target: str = Field(description="the enemy unit in the hex it attacks")
+
+
+class Land(Action):
+    """Land a ground-mission Hornisse in a hex; it separates from its PKA (10.6.1)."""
+
+    name = "land"
+    rule = "10.6"
+    unit: str = Field(description="your Hornisse (PK41) on a ground mission")
+    at: str = Field(description="the hex to land in, e.g. 5:1016")
+
+
+class Launch(Action):
+    """A PK41 and a PKA stacked since the turn began join and take off (10.6.2)."""
+
+    name = "launch"
+    rule = "10.6.2"
+    unit: str = Field(description="your PK41 on the ground")
+    rider: str = Field(description="the PKA, Gustav or Konrad in its hex that boards it")
+
+
+class Recruit(Action):
+    """Create a new pilot for a unit without one (18.3.1, option creation)."""
+
+    name = "recruit"
+    rule = "18.3.1"
+    unit: str = Field(description="your unit without a pilot")
+    favour: Literal["attack", "defence", "even"] = Field(
+        "even", description="where the ground ability goes: attack, defence or split evenly")
+
+
+class Train(Action):
+    """Raise a pilot's ability after five kills (18.3.3, option creation)."""
+
+    name = "train"
+    rule = "18.3.3"
+    unit: str = Field(description="the unit of the pilot with five kills")
+    ability: Literal["attack", "defence", "dogfight"] = Field(description="the ability to raise")
+
+
+AIR_ACTIONS = (Commit, Ready, Airstrike, Flak, Strafe, Land, Launch, Recruit, Train)

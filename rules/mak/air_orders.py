@@ -1,0 +1,611 @@
+"""The air war and the pilots in play (10.0, 18.0): the orders, as a mixin of the system.
+
+* The Air Commitment phase (4.0 1, 10.1) opens each turn in which a side has aircraft in the
+  air: each side ``commit``s its aircraft (air, ground, none, withdraw) and says ``ready``;
+  the assignments are shown only once both are done.  Then the dog-fight (10.2), the
+  breakthrough (10.3), and the air combat units go to "Used".
+* In its phase a side uses its ground-mission aircraft: ``airstrike`` (10.4; the enemy then
+  ``flak``s or ``pass``es, then each aircraft ``strafe``s a unit of the hex), spotting for
+  ``indirect`` (10.5, the aircraft named as spotter), ``land`` and ``launch`` (10.6).
+* Pilots (18.0): modifiers in every Attack Target (``table.py``), ``recruit`` and ``train``
+  (18.3, option ``creation``), escaping (18.2, option ``escape``) when a piloted unit is hit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.mak import air_actions as AA
+from rules.mak import air_legal as AL
+from rules.mak import pilots
+from rules.mak.air import (
+    LANDING_ENDURANCE,
+    breakers,
+    breakthrough,
+    breakthrough_count,
+    dogfight,
+    flak_target,
+    flying_result,
+)
+from rules.mak.aircrew import AirStrike
+from rules.mak.combat import attack_target, roll_damage, roll_hit
+from rules.mak.data import ScenarioSpec, units
+from rules.mak.deployment import may_enter_on, parse_deploy
+from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
+from rules.mak.table import Table
+
+MakCtx = Ctx[MakState]
+
+
+def _raise(problem: str | None) -> None:
+    if problem:
+        raise RuleError(problem)
+
+
+def _keep(problem: Any, t: Table, side: str, candidates: Iterable[Any]) -> list[Any]:
+    """The candidate orders ``problem`` finds nothing wrong with (offers = legality)."""
+    return [o for o in candidates if problem(t, side, o) is None]
+
+
+# -- setting up --------------------------------------------------------------------------------
+
+
+def setup_crews(state: MakState, spec: ScenarioSpec, escape: bool, creation: bool) -> None:
+    """Riders aboard their Hornisse (10.6) and pilots seated by the crew codes (18.1.3)."""
+    state.crew.escape, state.crew.creation = escape, creation
+    state.attacker = spec.attacker
+    for side in spec.sides:
+        letter = side.key[0].upper()
+        counts: dict[str, int] = {}
+        for line in side.forces:
+            ids = []
+            for _ in range(line.count):
+                counts[line.unit] = counts.get(line.unit, 0) + 1
+                ids.append(f"{letter}-{line.unit}{counts[line.unit]}")
+            if line.rider:
+                for uid in ids:
+                    rider = UnitState(id=f"{uid}-{line.rider}", type=line.rider, side=side.key,
+                                      deploy=line.deploy, status="aboard")
+                    state.units.append(rider)
+                    state.unit(uid).rider = rider.id
+            pilots.crew_line(state, side.key, [state.unit(u).rider or u for u in ids], line.crew)
+
+
+def air_phase(state: MakState) -> str | None:
+    """The phase of the air war the game is in, if any."""
+    if state.phase == "air":
+        return "air"
+    st = state.air.strike
+    if st is not None:
+        return "flak" if st.stage == "flak" else "strafe"
+    return None
+
+
+def begin_air_phase(ctx: MakCtx) -> bool:
+    """4.0 1: the Air Commitment phase of a new turn: aircraft due arrive in the air (their
+    turn of entry), survivors come back from "Used" (10.1.3).  False if no side has any."""
+    s = ctx.state
+    for u in s.units:
+        if not units()[u.type].aeronautical:
+            continue
+        if u.status == "waiting" and may_enter_on(parse_deploy(u.deploy), s.turn):
+            u.status = "aloft"
+            s.air.arrived[u.id] = s.turn
+            ctx.say("air", f"{u.id} arrives over the battlefield (12.1, 10.0)", "10.0")
+        if u.status == "aloft":
+            s.air.duty[u.id] = "ready"
+    s.air.strike = None
+    s.air.committed = [side for side in SIDES if not any(u.side == side and u.status == "aloft" for u in s.units)]
+    if len(s.air.committed) == len(SIDES):
+        return False
+    s.phase = "air"
+    waiting = [SIDE_NAMES[x] for x in SIDES if x not in s.air.committed]
+    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} assign their aircraft (4.0, 10.1)", "10.1")
+    return True
+
+
+# -- losses ------------------------------------------------------------------------------------
+
+
+def _lose_pilot(state: MakState, u: UnitState) -> None:
+    for x in (u, state.find(u.rider) if u.rider else None):
+        if x is not None and x.pilot is not None:
+            p = state.crew.pilots.get(pilots.key(x.side, x.pilot))
+            if p is not None and p.status == "in" and p.unit == x.id:
+                p.status = "lost"
+
+
+def down(ctx: MakCtx, u: UnitState) -> None:
+    """An aircraft destroyed (10.2.2): a Hornisse's rider goes with it."""
+    _lose_pilot(ctx.state, u)
+    u.status = "destroyed"
+    ctx.state.air.duty.pop(u.id, None)
+    if u.rider:
+        ctx.state.unit(u.rider).status = "destroyed"
+
+
+def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str, where: str | None = None) -> str | None:
+    """18.2 before a D, A or M is applied: a pilot on foot dies of any (18.2.2); with the
+    ``escape`` option the pilot of a damaged unit rolls (18.2.1).  Returns the outcome when
+    it replaces the normal one, else None."""
+    s = ctx.state
+    if target.type == "Pilot":
+        target.status = "destroyed"
+        p = s.crew.pilots.get(pilots.key(target.side, target.pilot or 0))
+        if p is not None:
+            p.status = "killed"
+            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)"
+        return "pilot killed (18.2.2)"
+    hex_ = target.hex or where
+    p = pilots.pilot_of(s, target)
+    if not s.crew.escape or p is None or p.unit != target.id or result not in pilots.ESCAPE_KILL or hex_ is None:
+        return None
+    roll, killed = pilots.escape_roll(ctx.dice, result, f"{p.name} escape")
+    need = pilots.ESCAPE_KILL[result]
+    if killed:
+        p.status = "killed"
+        ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} ≥ {need}: killed (18.2.1)", "18.2.1")
+        return None
+    if target.carrying:
+        target.carrying = None
+    target.status = "destroyed"
+    s.air.duty.pop(target.id, None)
+    if target.rider:
+        s.unit(target.rider).status = "destroyed"
+    token = pilots.bail_out(s, p, hex_)
+    ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
+                      f"the unit is removed (18.2.1)", "18.2.1")
+    return "removed; the pilot escapes (18.2.1)"
+
+
+# -- the air war (10.2, 10.3) ------------------------------------------------------------------
+
+
+def _ratings(state: MakState, group: list[UnitState]) -> list[tuple[str, int]]:
+    return [(u.id, pilots.air_rating(state, u, units()[u.type])) for u in group]
+
+
+def fight_air_war(t: Table, ctx: MakCtx) -> None:
+    """10.1.1: both sides committed: reveal, dog-fight, breakthrough, then the first phase."""
+    from rules.mak import resolve  # noqa: PLC0415 - resolve imports this module lazily too
+
+    s = ctx.state
+    ctx.reveals = True
+    for side in SIDES:
+        spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready")}
+        ctx.say("commit", f"{SIDE_NAMES[side]}: Air Combat {', '.join(spaces['air']) or '-'}; Ground Combat "
+                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'} (10.1.1)",
+                "10.1.1")
+    fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}
+    if all(fighters.values()):
+        die = ctx.dice.die(6, "dog-fight")
+        df = dogfight({side: _ratings(s, fighters[side]) for side in SIDES}, s.attacker or s.first, die)
+        ctx.say("dogfight", f"Dog-fight: {df.text()} (10.2.1); lost units are destroyed (10.2.2)", "10.2.1")
+        for side in SIDES:
+            for uid in df.lost[side]:
+                down(ctx, s.unit(uid))
+        fighters = {side: [u for u in fighters[side] if u.status == "aloft"] for side in SIDES}
+    for side in SIDES:
+        k = breakthrough_count(len(fighters[side]), len(fighters[other(side)]))
+        targets = AL.aircraft(t, other(side), "ground")
+        if not k:
+            continue
+        if not targets:
+            ctx.say("breakthrough", f"{SIDE_NAMES[side]} could break through with {k}, but no enemy aircraft "
+                                    f"is on a ground mission (10.3)", "10.3")
+            continue
+        through = breakers(_ratings(s, fighters[side]), k)
+        die = ctx.dice.die(6, "breakthrough")
+        bt = breakthrough(side, through, _ratings(s, targets), die)
+        ctx.say("breakthrough", f"{SIDE_NAMES[side]} break through with {', '.join(u for u, _ in through)}: "
+                                f"{bt.text()}; damage at once (10.3.1, 10.3.2)", "10.3")
+        for group in bt.lost.values():
+            for uid in group:
+                down(ctx, s.unit(uid))
+    for side in SIDES:
+        for u in AL.aircraft(t, side, "air"):
+            s.air.duty[u.id] = "used"  # 10.1.3: their duty is done
+    s.phase = "first"
+    s.active = s.first
+    ctx.say("phase", f"{SIDE_NAMES[s.active]} phase (4.0)", "4.0")
+    resolve.start_phase(t, ctx)
+    ctx.snapshot = True
+
+
+# -- air-to-ground (10.4) ----------------------------------------------------------------------
+
+
+def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
+    ctx.state.air.strike = st
+    if AL.flak_defenders(t):
+        names = ", ".join(d.id for d in AL.flak_defenders(t))
+        ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names} "
+                        f"(10.4.1 2)", "10.4.1")
+        return
+    _after_flak(t, ctx)
+
+
+def _resolve_flak(t: Table, ctx: MakCtx) -> None:
+    """10.4.1 2: the declared anti-aircraft attacks, resolved "in the same manner as direct
+    fire", "not modified by terrain or range" (10.4.3); ammunition limits (10.4.6)."""
+    from rules.mak import resolve  # noqa: PLC0415
+
+    s = ctx.state
+    st = s.air.strike
+    assert st is not None
+    special = st.purpose != "attack"
+    for did, aid in st.flak.items():
+        d, a = s.unit(did), s.unit(aid)
+        weapons = t.weapons(d, True)
+        if a.status == "destroyed" or not weapons or not d.on_map:
+            ctx.say("flak", f"{did} does not fire: {aid} is down or it cannot fire now (10.4.1)", "10.4.1")
+            continue
+        weapon = max(weapons, key=lambda w: w.attack)
+        at = flak_target(weapon.attack, t.stats(a).defense, pilots.modifiers(s, d, a))
+        hit = roll_hit(ctx.dice, at.value, s.method, f"{did} anti-aircraft at {aid}")
+        text = f"{did} ({weapon.type.value}) fires at {aid}: target {at.text()}; 🎲 {hit.text()}"
+        if hit.hit:
+            endurance = LANDING_ENDURANCE if special else t.stats(a).endurance
+            damage = roll_damage(ctx.dice, endurance, hit, f"{aid} endurance")
+            result = flying_result(damage.result, special)
+            text += f"; {damage.text()} → {_hit_aircraft(t, ctx, a, result, st.hex)}"
+        text += resolve._expend(t, ctx, d, weapon, hit.dice)
+        rule = "10.6.3" if special else "10.4.3"
+        ctx.say("flak", text + f" ({rule})", rule, attacker=did, target=aid, hit=hit.hit)
+        s.marks.append(Mark(kind="fire" if hit.hit else "miss", hexes=[st.hex], side=d.side, text=f"flak at {aid}"))
+    _after_flak(t, ctx)
+
+
+def _hit_aircraft(t: Table, ctx: MakCtx, a: UnitState, result: str, where: str) -> str:
+    """5.1.2 for a flying unit: D (and M) destroy it, A disarms it."""
+    if result == "-":
+        return "no effect"
+    special = pilot_damage(t, ctx, a, result, where)
+    if special:
+        return special
+    if result == "D":
+        down(ctx, a)
+        return "destroyed (5.1.2)"
+    a.disarmed = True
+    return "Arm. Disabled"
+
+
+def _after_flak(t: Table, ctx: MakCtx) -> None:
+    s = ctx.state
+    st = s.air.strike
+    assert st is not None
+    if st.purpose == "land":
+        _land_now(t, ctx, s.unit(st.aircraft[0]), st.hex)
+        return
+    if st.purpose == "launch":
+        _take_off(ctx, s.unit(st.aircraft[0]))
+        return
+    st.stage = "strafe"
+    if not AL.strafe_attackers(t) or not [e for e in s.at(st.hex) if e.side != s.active]:
+        _finish_strike(ctx)
+
+
+def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
+    """10.4.1 3: "After declaring which units are attacking which targets, all attacks are
+    resolved"; modified by terrain, not by range (10.4.2); ammunition limits (10.4.6)."""
+    from rules.mak import resolve  # noqa: PLC0415
+
+    s = ctx.state
+    st = s.air.strike
+    assert st is not None
+    for aid, eid in st.strafe.items():
+        a, e = s.unit(aid), s.unit(eid)
+        if not e.on_map or e.hex != st.hex:
+            ctx.say("strafe", f"{aid}: {eid} is no longer in {st.hex}; the attack is lost (10.4.1)", "10.4.1")
+            continue
+        options = t.weapons(a, False)
+        if not options:
+            continue
+        best = None
+        for w in options:
+            at = attack_target(t.field, attack=w.attack, weapon=w.type, source=None, target_hex=t.hex(e),
+                               target=t.stats(e), immobilized=e.immobilized, position=t.position_of(e),
+                               use_range=False)
+            at.modifiers += pilots.modifiers(s, a, e)
+            if best is None or at.value > best[1].value:
+                best = (w, at)
+        assert best is not None
+        weapon, at = best
+        hit = roll_hit(ctx.dice, at.value, s.method, f"{aid} attacks {eid}")
+        text = f"{aid} ({weapon.type.value}) attacks {eid} from the air: target {at.text()}; 🎲 {hit.text()}"
+        if hit.hit:
+            damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{eid} endurance")
+            outcome = resolve.apply_result(t, ctx, e, damage.result)
+            text += f"; {damage.text()} → {outcome}"
+            if e.status == "destroyed":
+                pilots.credit_kill(s, a, e)
+        text += resolve._expend(t, ctx, a, weapon, hit.dice)
+        ctx.say("strafe", text + " (10.4.2)", "10.4.2", attacker=aid, target=eid, hit=hit.hit)
+        s.marks.append(Mark(kind="fire" if hit.hit else "miss", hexes=[st.hex], side=a.side, text=f"{aid} at {eid}"))
+    _finish_strike(ctx)
+
+
+def _finish_strike(ctx: MakCtx) -> None:
+    """10.4.1 4: "Once its attack is complete, the aeronautical unit is placed in the 'Used'
+    space on the duty chart"."""
+    s = ctx.state
+    st = s.air.strike
+    assert st is not None
+    for aid in st.aircraft:
+        if s.unit(aid).status == "aloft":
+            s.air.duty[aid] = "used"
+    s.air.strike = None
+    ctx.say("strike", f"The air strike on {st.hex} is over; the aircraft go to Used (10.4.1 4)", "10.4.1")
+    ctx.snapshot = True
+
+
+# -- landing and launching (10.6) --------------------------------------------------------------
+
+
+def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str) -> None:
+    """10.6.1: "When it lands, it immediately separates ... The detached PKA cannot move or
+    attack in the current phase"."""
+    from rules.mak import resolve  # noqa: PLC0415
+
+    s = ctx.state
+    s.air.strike = None
+    if u.status != "aloft" or u.rider is None:
+        ctx.snapshot = True
+        return
+    rider = s.unit(u.rider)
+    u.status, u.hex, u.rider = "on", hex_, None
+    rider.status, rider.hex = "on", hex_
+    rider.moved = rider.move_done = rider.attacked = True
+    u.moved = u.move_done = u.attacked = True
+    s.air.duty.pop(u.id, None)
+    s.air.landed[rider.id] = s.turn
+    ctx.say("land", f"{u.id} lands in {hex_} and separates: {rider.id} cannot move or attack this phase (10.6.1)",
+            "10.6.1")
+    if any(e.side != u.side for e in s.at(hex_)):
+        ctx.say("land", f"{hex_}: close quarters from the next phase (10.6.3)", "10.6.3")
+    s.marks.append(Mark(kind="move", hexes=[hex_], side=u.side, text=f"{u.id} lands"))
+    resolve.arrive(t, ctx, rider)
+    ctx.snapshot = True
+
+
+def _take_off(ctx: MakCtx, u: UnitState) -> None:
+    """10.6.2: "The launching Hornisse is placed in the 'Used' space of the duty chart"."""
+    s = ctx.state
+    s.air.strike = None
+    if u.status != "on" or u.rider is None:
+        ctx.snapshot = True
+        return
+    rider = s.unit(u.rider)
+    here = u.hex
+    u.status, u.hex = "aloft", None
+    rider.status, rider.hex = "aboard", None
+    s.air.duty[u.id] = "used"
+    ctx.say("launch", f"{u.id} takes off from {here} with {rider.id} aboard; to Used (10.6.2)", "10.6.2")
+    ctx.snapshot = True
+
+
+# -- status lines ------------------------------------------------------------------------------
+
+
+def air_status(state: MakState) -> list[str]:
+    """The duty chart (only the spaces both sides may see) and the pilots, for /game status."""
+    out = []
+    hidden = state.phase == "air"
+    for side in SIDES:
+        flying = [u for u in state.units if u.side == side and u.status == "aloft"]
+        if flying:
+            if hidden:
+                out.append(f"{SIDE_NAMES[side]} aircraft: {', '.join(u.id for u in flying)} (being assigned)")
+            else:
+                out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(
+                    f"{u.id} {state.air.duty.get(u.id, 'ready')}" for u in flying))
+        if pilots.without_command(state, side):
+            out.append(f"{SIDE_NAMES[side]} are without a command unit (scenario notes b).")
+    for p in state.crew.pilots.values():
+        out.append(f"{SIDE_NAMES[p.side]} pilot {p.number} {p.name} ({p.rank}) "
+                   f"{p.attack:+d}/{p.defence:+d}/{p.dogfight:+d}: {p.status} {p.unit or ''}".rstrip())
+    return out
+
+
+# -- the orders --------------------------------------------------------------------------------
+
+
+class AirOrders:
+    """The orders of the air war and the pilots; MaschinenKrieger inherits them."""
+
+    def _commit_offers(self, state: MakState, side: str) -> Iterator[Any]:
+        yield from AL.commit_offers(Table(state), side)
+
+    @order(AA.Commit, phases="air", offers="_commit_offers")
+    def commit(self, ctx: MakCtx, o: AA.Commit) -> None:
+        """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
+        sides are ready)."""
+        t = Table(ctx.state)
+        _raise(AL.commit_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        if o.mission == "withdraw":
+            u.status = "withdrawn"
+            ctx.state.air.duty[u.id] = "withdrawn"
+            ctx.say("commit", f"{u.id} is withdrawn from the battle (10.1.4)", "10.1.4")
+            return
+        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground"}[o.mission]  # type: ignore[assignment]
+        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} assign an aircraft (shown when both are ready) (10.1.1)", "10.1.1")
+
+    def _ready_offers(self, state: MakState, side: str) -> list[Any]:
+        return [AA.Ready()] if AL.ready_problem(Table(state), side) is None else []
+
+    @order(AA.Ready, phases="air", offers="_ready_offers")
+    def ready(self, ctx: MakCtx, o: AA.Ready) -> None:
+        """10.1.1: "Once both players are finished assigning their units, the assignments
+        are compared"."""
+        t = Table(ctx.state)
+        _raise(AL.ready_problem(t, ctx.side))
+        ctx.state.air.committed.append(ctx.side)
+        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} have assigned their aircraft (10.1.1)", "10.1.1")
+        if len(ctx.state.air.committed) == len(SIDES):
+            fight_air_war(t, ctx)
+
+    def _airstrike_offers(self, state: MakState, side: str) -> list[Any]:
+        return list(AL.strike_offers(Table(state), side))
+
+    @order(AA.Airstrike, phases="act", offers="_airstrike_offers")
+    def airstrike(self, ctx: MakCtx, o: AA.Airstrike) -> None:
+        """10.4.1 1: the aircraft are placed over the hex; the anti-aircraft fire comes first."""
+        from rules.mak import resolve  # noqa: PLC0415
+
+        t = Table(ctx.state)
+        found = AL.strike_units(t, ctx.side, o)
+        if isinstance(found, str):
+            raise RuleError(found)
+        resolve.finish_moving(ctx.state)
+        label = t.label(t.hex_of(o.hex.strip()))
+        ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
+        ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
+        ctx.snapshot = True
+        _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))
+
+    def _flak_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        st = state.air.strike
+        if st is None:
+            return []
+        return _keep(AL.flak_problem, t, side,
+                     (AA.Flak(unit=d.id, target=a) for d in AL.flak_defenders(t) for a in st.aircraft))
+
+    @order(AA.Flak, phases="flak", offers="_flak_offers")
+    def flak(self, ctx: MakCtx, o: AA.Flak) -> None:
+        """10.4.1 2: declared now, resolved together once every unit has declared (or pass)."""
+        t = Table(ctx.state)
+        _raise(AL.flak_problem(t, ctx.side, o))
+        st = ctx.state.air.strike
+        assert st is not None
+        d = ctx.state.find(o.unit)
+        a = next(x for x in st.aircraft if x.lower() == o.target.strip().lower())
+        assert d is not None
+        st.flak[d.id] = a
+        ctx.say("flak", f"{d.id} will fire at {a} (10.4.1 2)", "10.4.1")
+        if not AL.flak_defenders(t):
+            _resolve_flak(t, ctx)
+
+    def _strafe_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        st = state.air.strike
+        if st is None:
+            return []
+        return [AA.Strafe(unit=a.id, target=e.id) for a in AL.strafe_attackers(t)
+                for e in state.at(st.hex) if e.side != side]
+
+    @order(AA.Strafe, phases="strafe", offers="_strafe_offers")
+    def strafe(self, ctx: MakCtx, o: AA.Strafe) -> None:
+        """10.4.1 3: each surviving aircraft names its target; then all are resolved."""
+        t = Table(ctx.state)
+        _raise(AL.strafe_problem(t, ctx.side, o))
+        st = ctx.state.air.strike
+        assert st is not None
+        a, e = ctx.state.find(o.unit), ctx.state.find(o.target)
+        assert a is not None and e is not None
+        st.strafe[a.id] = e.id
+        ctx.say("strafe", f"{a.id} will attack {e.id} (10.4.1 3)", "10.4.1")
+        if not AL.strafe_attackers(t):
+            _resolve_strafe(t, ctx)
+
+    def _land_offers(self, state: MakState, side: str) -> list[Any]:
+        return list(AL.land_offers(Table(state), side))
+
+    @order(AA.Land, phases="act", offers="_land_offers")
+    def land(self, ctx: MakCtx, o: AA.Land) -> None:
+        """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3)."""
+        from rules.mak import resolve  # noqa: PLC0415
+
+        t = Table(ctx.state)
+        _raise(AL.land_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        resolve.finish_moving(ctx.state)
+        label = t.label(t.hex_of(o.at.strip()))
+        if any(e.side != ctx.side for e in ctx.state.at(label)):
+            ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
+            _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
+            return
+        _land_now(t, ctx, u, label)
+
+    def _launch_offers(self, state: MakState, side: str) -> list[Any]:
+        return list(AL.launch_offers(Table(state), side))
+
+    @order(AA.Launch, phases="act", offers="_launch_offers")
+    def launch(self, ctx: MakCtx, o: AA.Launch) -> None:
+        """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
+        from rules.mak import resolve  # noqa: PLC0415
+
+        t = Table(ctx.state)
+        _raise(AL.launch_problem(t, ctx.side, o))
+        u, r = ctx.state.find(o.unit), ctx.state.find(o.rider)
+        assert u is not None and r is not None and u.hex is not None
+        resolve.finish_moving(ctx.state)
+        u.rider = r.id
+        if any(e.side != ctx.side for e in ctx.state.at(u.hex)):
+            ctx.say("launch", f"{u.id} and {r.id} take off under enemy fire (10.6.4)", "10.6.4")
+            _open_strike(t, ctx, AirStrike(hex=u.hex, aircraft=[u.id], purpose="launch"))
+            return
+        _take_off(ctx, u)
+
+    def _recruit_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        if not state.crew.creation:
+            return []
+        return _keep(AL.recruit_problem, t, side, (AA.Recruit(unit=u.id, favour=f)  # type: ignore[arg-type]
+                                                   for u in state.units if u.side == side
+                                                   for f in ("attack", "defence", "even")))
+
+    @order(AA.Recruit, phases="act", offers="_recruit_offers")
+    def recruit(self, ctx: MakCtx, o: AA.Recruit) -> None:
+        """18.3.1: "Roll a single die twice. The first determines the ground combat ability.
+        The second determines the dog-fighting modifier"."""
+        t = Table(ctx.state)
+        _raise(AL.recruit_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        g_die = ctx.dice.die(6, f"{u.id} recruit ground")
+        d_die = ctx.dice.die(6, f"{u.id} recruit dog-fight")
+        ground, dog = pilots.recruit_values(g_die, d_die)
+        attack, defence = pilots.divide(ground, o.favour)
+        number = 100 + sum(1 for p in ctx.state.crew.pilots.values() if p.side == ctx.side and p.recruited) + 1
+        p = pilots.PilotState(side=ctx.side, number=number, name=f"Recruit {number - 100}", rank="Private",  # type: ignore[arg-type]
+                              rank_points=1, attack=attack, defence=defence, dogfight=dog, unit=u.id, recruited=True)
+        ctx.state.crew.pilots[pilots.key(ctx.side, number)] = p
+        u.pilot = number
+        ctx.say("recruit", f"{p.name} joins {u.id}: 🎲 {g_die} ground {ground:+d} ({attack:+d}/{defence:+d}), "
+                           f"🎲 {d_die} dog-fight {dog:+d} (18.3.1)", "18.3.1")
+
+    def _train_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        if not state.crew.creation:
+            return []
+        return _keep(AL.train_problem, t, side, (AA.Train(unit=u.id, ability=a)  # type: ignore[arg-type]
+                                                 for u in state.units if u.side == side and u.pilot is not None
+                                                 for a in ("attack", "defence", "dogfight")))
+
+    @order(AA.Train, phases="act", offers="_train_offers")
+    def train(self, ctx: MakCtx, o: AA.Train) -> None:
+        """18.3.3: roll on the ability's column with one added to the die."""
+        t = Table(ctx.state)
+        _raise(AL.train_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None
+        p = pilots.pilot_of(ctx.state, u)
+        assert p is not None
+        die = ctx.dice.die(6, f"{p.name} raise {o.ability}")
+        amount = pilots.raise_amount(die, o.ability)
+        before = getattr(p, o.ability)
+        setattr(p, o.ability, pilots.raised(before, amount))
+        p.raises += 1
+        ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
+                         f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
+
+    def _pass_flak(self, ctx: MakCtx) -> None:
+        """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
+        ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")
+        _resolve_flak(Table(ctx.state), ctx)
