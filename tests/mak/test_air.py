@@ -1,0 +1,383 @@
+"""The air war of Maschinen Krieger (10.0), rule by rule, with scripted dice.
+
+The Dog-Fight Resolution Chart is not printed in the text; the tests that roll on it use our
+stand-in chart (``data/dogfight.json``) and say which cell they use.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import ScriptedDice
+from rules.core.errors import RuleError
+from rules.mak import SYSTEM as SYS
+from rules.mak import actions as A
+from rules.mak import air_actions as AA
+from rules.mak.air import (
+    aggressor,
+    breakers,
+    breakthrough,
+    breakthrough_count,
+    choose_losses,
+    dogfight,
+    dogfight_chart,
+    flying_result,
+    may_withdraw,
+)
+from rules.mak.state import MakState, UnitState
+
+
+def game(units: list[tuple[str, str, str, str]], air: list[tuple[str, str, str, str]] = (),  # type: ignore[assignment]
+         active: str = "merc", phase: str = "first", turn: int = 1) -> MakState:
+    """Board 5 with ``(id, type, side, hex)`` ground units and ``(id, type, side, duty)``
+    aircraft in the air."""
+    made = [UnitState(id=i, type=t, side=s, deploy="⑤0101", hex=h, status="on") for i, t, s, h in units]
+    made += [UnitState(id=i, type=t, side=s, deploy="1⑤N", status="aloft") for i, t, s, _ in air]
+    state = MakState(scenario="test", title="test", boards=[5], turns=3, first="merc", active=active,
+                     units=made, phase=phase, turn=turn)  # type: ignore[arg-type]
+    for i, _, _, duty in air:
+        state.air.duty[i] = duty  # type: ignore[assignment]
+        state.air.arrived[i] = 1
+    return state
+
+
+def hornisse(state: MakState, uid: str, side: str = "strahl") -> None:
+    """Put a PKA aboard the PK41 ``uid`` (10.6)."""
+    rider = UnitState(id=f"{uid}-PKA", type="PKA", side=side, deploy="1⑤N", status="aboard")  # type: ignore[arg-type]
+    state.units.append(rider)
+    state.unit(uid).rider = rider.id
+
+
+# -- 10.2.1 the dog-fight ----------------------------------------------------------------------
+
+
+def test_10_2_1_example_losses_as_close_as_possible_without_going_over():
+    # "If the Mercenary Troops only have the Falke remaining (dog-fight rating of 4), and
+    # receive a loss of 3 points, no units are affected."
+    assert choose_losses([("Falke", 4)], 3) == []
+    # "three PK40's (dog-fight rating of 2) and two Hornisse (dog-fight rating of 3) ... a
+    # loss of 3 points, a single Hornisse is lost. If the loss is 4 points, two PK40's"
+    strahl = [("PK40a", 2), ("PK40b", 2), ("PK40c", 2), ("HornA", 3), ("HornB", 3)]
+    assert choose_losses(strahl, 3) == ["HornA"]
+    assert choose_losses(strahl, 4) == ["PK40a", "PK40b"]
+    assert sorted(choose_losses(strahl, 5)) == ["HornA", "PK40a"]
+    assert choose_losses(strahl, 0) == []
+
+
+def test_10_2_1_example_ratings_are_the_printed_ones():
+    from rules.mak.data import units
+
+    assert units()["Falke"].dogfight == 4 and units()["PK40"].dogfight == 2 and units()["PK41"].dogfight == 3
+
+
+def test_10_2_1_the_higher_rating_is_the_aggressor_ties_go_to_the_attacking_player():
+    assert aggressor({"merc": 4, "strahl": 6}, "merc") == "strahl"
+    assert aggressor({"merc": 5, "strahl": 5}, "merc") == "merc"
+    assert aggressor({"merc": 5, "strahl": 5}, "strahl") == "strahl"
+
+
+def test_10_2_1_ratio_column_rounded_in_the_other_sides_favour():
+    chart = dogfight_chart()
+    assert chart.stand_in  # not printed: ours
+    assert chart.column(4, 4).name == "1:1"
+    assert chart.column(6, 4).name == "3:2"
+    assert chart.column(7, 4).name == "3:2"
+    assert chart.column(8, 4).name == "2:1"
+    assert chart.column(11, 4).name == "2:1"
+    assert chart.column(12, 4).name == "3:1"
+    assert chart.column(30, 4).name == "5:1"
+
+
+def test_10_2_1_dogfight_totals_one_die_and_losses_per_side():
+    # Strahl 2 PK40 + a Hornisse = 7 against the Falke's 4: 7:4 is column 3:2; our chart's
+    # row 1 is (2, 3): Strahl lose 2 (a PK40), the Mercenaries 3 (the Falke is 4: nothing).
+    df = dogfight({"merc": [("F", 4)], "strahl": [("P1", 2), ("P2", 2), ("H", 3)]}, "merc", 1)
+    assert df.aggressor == "strahl" and df.column == "3:2" and df.totals == {"merc": 4, "strahl": 7}
+    assert df.points == {"strahl": 2, "merc": 3}
+    assert df.lost == {"strahl": ["P1"], "merc": []}
+
+
+def _commit(state: MakState, orders: list[tuple[str, object]], dice: list[int]) -> MakState:
+    """Give commitment orders in turn (each side's last is ``ready``)."""
+    script = ScriptedDice(dice)
+    for side, action in orders:
+        state = SYS.apply(state, side, action, script).state  # type: ignore[arg-type]
+    assert script.left == 0
+    return state
+
+
+def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no_durability():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0818")],
+             air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready"),
+                  ("S-PK402", "PK40", "strahl", "ready")], phase="air")
+    assert SYS.phase_of(s) == "air" and sorted(SYS.waiting_on(s)) == ["merc", "strahl"]
+    step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="air"), ScriptedDice([]))
+    assert "air" not in step.events[0].text.split("(")[0].replace("aircraft", "")  # 10.1.1: secret
+    step = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([]))
+    assert SYS.waiting_on(step.state) == ["strahl"]
+    with pytest.raises(RuleError, match="not your turn"):
+        SYS.apply(step.state, "merc", AA.Commit(unit="M-Falke1", mission="ground"), ScriptedDice([]))
+    s2 = _commit(step.state, [("strahl", AA.Commit(unit="S-PK401", mission="air")),
+                              ("strahl", AA.Commit(unit="S-PK402", mission="air"))], [])
+    # 4 against 4: the attacking player (the first, merc, here) is the aggressor; column 1:1,
+    # die 3 is (2, 2): the Falke (4) loses nothing, Strahl lose one PK40. One die only (10.2.2).
+    step = SYS.apply(s2, "strahl", AA.Ready(), ScriptedDice([3]))
+    texts = " | ".join(e.text for e in step.events)
+    assert "Air Combat M-Falke1" in texts and "Air Combat S-PK401, S-PK402" in texts  # revealed
+    assert "column 1:1" in texts and "🎲 3" in texts
+    st = step.state
+    assert st.unit("S-PK401").status == "destroyed" and st.unit("S-PK402").status == "aloft"
+    assert st.unit("M-Falke1").status == "aloft"
+    # 10.1.3: the survivors of the air combat mission are Used; the first phase begins
+    assert st.air.duty == {"M-Falke1": "used", "S-PK402": "used"}
+    assert st.phase == "first" and SYS.waiting_on(st) == ["merc"] and step.reveals
+
+
+# -- 10.3 breakthrough -------------------------------------------------------------------------
+
+
+def test_10_3_example_six_against_three_three_break_through():
+    assert breakthrough_count(6, 3) == 3  # "three units (6 – 3 = 3) may breakthrough"
+    assert breakthrough_count(5, 3) == 0  # not double
+    assert breakthrough_count(2, 0) == 2  # no opposing air combat units
+    assert breakthrough_count(0, 0) == 0
+    assert breakthrough_count(3, 6) == 0
+    assert [u for u, _ in breakers([("a", 2), ("b", 3), ("c", 2)], 2)] == ["a", "b"]
+
+
+def test_10_3_1_breakthrough_is_a_dogfight_against_rating_0():
+    bt = breakthrough("strahl", [("P1", 2), ("P2", 2)], [("F", 4)], 1)
+    assert bt.column == dogfight_chart().columns[-1].name  # against 0: the last column
+    assert bt.totals == {"strahl": 4, "merc": 0}
+    # our 5:1 row 1 is (0, 6): the Falke (4) is lost
+    assert bt.lost == {"strahl": [], "merc": ["F"]}
+
+
+def test_10_3_2_breakthrough_damage_at_once_the_ground_mission_is_lost():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0818")],
+             air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready"),
+                  ("S-PK402", "PK40", "strahl", "ready")], phase="air")
+    # the Falke goes to ground attack, both PK40 to air combat: no opposing air units, so both
+    # break through (10.3), 4 against 0, our 5:1 row 2 is (0, 5): the Falke is destroyed.
+    s = _commit(s, [("merc", AA.Commit(unit="M-Falke1", mission="ground")), ("merc", AA.Ready()),
+                    ("strahl", AA.Commit(unit="S-PK401", mission="air")),
+                    ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Ready())], [2])
+    assert s.unit("M-Falke1").status == "destroyed"
+    assert not [a for a in SYS.legal_actions(s, "merc") if a.name == "airstrike"]
+
+
+def test_10_3_breakthrough_without_targets_is_only_said():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020")],
+             air=[("S-PK401", "PK40", "strahl", "ready")], phase="air")
+    s.air.committed = ["merc"]
+    step = SYS.apply(s, "strahl", AA.Commit(unit="S-PK401", mission="air"), ScriptedDice([]))
+    step = SYS.apply(step.state, "strahl", AA.Ready(), ScriptedDice([]))
+    assert any("no enemy aircraft is on a ground mission" in e.text for e in step.events)
+
+
+# -- 10.1.3 / 10.1.4 the duty chart ------------------------------------------------------------
+
+
+def test_10_1_3_used_aircraft_come_back_next_turn_and_arrivals_join():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0818")],
+             air=[("M-Falke1", "Falke", "merc", "used")], active="strahl", phase="second")
+    s.units.append(UnitState(id="S-PK401", type="PK40", side="strahl", deploy="2⑤N"))
+    step = SYS.apply(s, "strahl", A.End(), ScriptedDice([]))
+    st = step.state
+    assert st.turn == 2 and st.phase == "air"
+    assert st.air.duty == {"M-Falke1": "ready", "S-PK401": "ready"} and st.air.arrived["S-PK401"] == 2
+    assert any("S-PK401 arrives" in e.text for e in step.events)
+
+
+def test_air_phase_is_skipped_without_aircraft():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second")
+    step = SYS.apply(s, "strahl", A.End(), ScriptedDice([]))
+    assert step.state.phase == "first" and step.state.turn == 2
+
+
+def test_10_1_4_withdraw_not_in_the_turn_it_arrived():
+    assert not may_withdraw(1, 1) and not may_withdraw(2, 2) and may_withdraw(1, 2)
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready")], phase="air")
+    with pytest.raises(RuleError, match="10.1.4"):
+        SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
+    s.turn = 2
+    step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
+    assert step.state.unit("M-Falke1").status == "withdrawn"
+    assert SYS.score(step.state) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
+
+
+# -- 10.4 air-to-ground ------------------------------------------------------------------------
+
+
+def strike_game() -> MakState:
+    return game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0506"),
+                 ("S-PKA2", "PKA", "strahl", "5:0506")],
+                air=[("M-Falke1", "Falke", "merc", "ground"), ("M-Falke2", "Falke", "merc", "ground")])
+
+
+def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
+    s = strike_game()
+    assert AA.Airstrike(units="M-Falke1", hex="5:0506") in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1,M-Falke2", hex="5:0506"), ScriptedDice([]))
+    st = step.state
+    assert SYS.phase_of(st) == "flak" and step.waiting_on == ["strahl"]
+    offers = SYS.legal_actions(st, "strahl")
+    assert AA.Flak(unit="S-PKA1", target="M-Falke2") in offers and A.Pass() in offers
+    st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
+    with pytest.raises(RuleError, match="may fire at the aircraft: S-PKA2"):  # once each
+        SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke2"), ScriptedDice([]))
+    # 10.4.3: PF 10 - Falke 3 = 7 in a forest hex: no terrain, no range. PKA1 rolls 6+6
+    # (miss); PKA2 rolls 2+2 (hit), endurance C 5: A: the Falke is disarmed.
+    step = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA2", target="M-Falke2"), ScriptedDice([6, 6, 2, 2, 3, 2]))
+    texts = [e.text for e in step.events]
+    assert "target 10 − 3 = 7" in texts[1] and "miss" in texts[1]
+    assert "Arm. Disabled" in texts[2]
+    st = step.state
+    assert st.unit("S-PKA1").fired == {"PF": 1}  # 10.4.6: the rounds are counted
+    # only the armed Falke attacks; 10.4.2: forest -2 against the laser, no range:
+    # 9 - 2 - 2 = 5; 1+3 hits, endurance B 3: D
+    assert SYS.phase_of(st) == "strafe" and SYS.waiting_on(st) == ["merc"]
+    assert {a.unit for a in SYS.legal_actions(st, "merc")} == {"M-Falke1"}
+    step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([1, 3, 1, 2]))
+    hit = next(e.text for e in step.events if "from the air" in e.text)
+    assert "target 9 − 2 -2 forest = 5" in hit and "range" not in hit and "destroyed" in hit
+    st = step.state
+    assert st.unit("S-PKA1").status == "destroyed" and st.air.strike is None
+    assert st.air.duty == {"M-Falke1": "used", "M-Falke2": "used"}  # 10.4.1 4
+    assert SYS.phase_of(st) == "act"
+
+
+def test_10_4_1_at_most_four_over_a_hex_and_only_ground_missions():
+    s = strike_game()
+    with pytest.raises(RuleError, match="At most 4"):
+        SYS.apply(s, "merc", AA.Airstrike(units="a,b,c,d,e", hex="5:0506"), ScriptedDice([]))
+    s.air.duty["M-Falke1"] = "used"
+    with pytest.raises(RuleError, match="not on a Ground Combat Mission"):
+        SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="no enemy unit"):
+        SYS.apply(s, "merc", AA.Airstrike(units="M-Falke2", hex="5:1010"), ScriptedDice([]))
+
+
+def test_10_4_5_each_attack_placed_alone_draws_flak_from_each_unit_10_4_6_ammunition():
+    s = strike_game()
+    s.units = [u for u in s.units if u.id != "S-PKA2"]
+    # two attacks placed one by one, both on the same hex: the PKA fires at each (10.4.5);
+    # PF twice a phase in anti-aircraft fire (11.2.4), and each round counts (10.4.6)
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([6, 6])).state
+    st = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([6, 6])).state
+    st = SYS.apply(st, "merc", AA.Airstrike(units="M-Falke2", hex="5:0506"), ScriptedDice([])).state
+    assert SYS.phase_of(st) == "flak"
+    st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke2"), ScriptedDice([6, 6])).state
+    assert st.unit("S-PKA1").fired == {"PF": 2} and "PF" in st.unit("S-PKA1").weapons_out
+
+
+def test_5_1_2_a_flying_unit_immobilised_is_destroyed():
+    assert flying_result("M", landing=False) == "D"
+    assert flying_result("A", landing=False) == "A"
+    assert flying_result("A", landing=True) == "D"  # 10.6.3
+    s = strike_game()
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    # PF 7: 3+3 hits; endurance C 7: M -> destroyed; nothing left to attack
+    st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([3, 3, 4, 3])).state
+    assert st.unit("M-Falke1").status == "destroyed" and st.air.strike is None
+    assert SYS.score(st)["strahl"] == 4  # the Falke's points (stand-in)
+
+
+def test_pass_resolves_the_declared_flak():
+    s = strike_game()
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([6, 5]))
+    assert any("miss" in e.text for e in step.events) and SYS.phase_of(step.state) == "strafe"
+
+
+# -- 10.5 spotting -----------------------------------------------------------------------------
+
+
+def test_10_5_a_ground_mission_aircraft_spots_one_indirect_attack_then_used():
+    s = game([("M-Doll1", "DollHouse", "merc", "5:1028"), ("S-PKA1", "PKA", "strahl", "5:1016")],
+             air=[("M-Falke1", "Falke", "merc", "ground")])
+    order = A.Indirect(unit="M-Doll1", at="5:1016", spotter="M-Falke1")
+    assert order in SYS.legal_actions(s, "merc")
+    step = SYS.apply(s, "merc", order, ScriptedDice([6, 6]))
+    assert step.state.air.duty["M-Falke1"] == "used"
+    assert order not in SYS.legal_actions(step.state, "merc")
+    s.air.duty["M-Falke1"] = "air"
+    with pytest.raises(RuleError, match="10.5"):
+        SYS.apply(s, "merc", order, ScriptedDice([6, 6]))
+
+
+# -- 10.6 landing ------------------------------------------------------------------------------
+
+
+def test_10_6_1_the_hornisse_lands_and_separates_the_pka_waits_this_phase():
+    s = game([("M-AFS1", "AFS", "merc", "5:1020")], air=[("S-PK411", "PK41", "strahl", "ground")],
+             active="strahl", phase="second")
+    hornisse(s, "S-PK411")
+    step = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", at="5:1010"), ScriptedDice([]))
+    st = step.state
+    pk41, pka = st.unit("S-PK411"), st.unit("S-PK411-PKA")
+    assert pk41.hex == pka.hex == "5:1010" and pk41.on_map and pka.on_map and pk41.rider is None
+    assert "S-PK411" not in st.air.duty
+    with pytest.raises(RuleError):
+        SYS.apply(st, "strahl", A.Move(unit="S-PK411-PKA", to="5:1011"), ScriptedDice([]))
+    with pytest.raises(RuleError):
+        SYS.apply(st, "strahl", A.Fire(unit="S-PK411-PKA", target="M-AFS1"), ScriptedDice([]))
+
+
+def test_10_6_only_a_hornisse_on_a_ground_mission_lands_where_its_rider_can_go():
+    s = game([], air=[("S-PK411", "PK41", "strahl", "air"), ("S-PK401", "PK40", "strahl", "ground")],
+             active="strahl", phase="second")
+    hornisse(s, "S-PK411")
+    with pytest.raises(RuleError, match="Ground Combat Mission"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK411", at="5:1010"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="not a Hornisse"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK401", at="5:1010"), ScriptedDice([]))
+
+
+def test_10_6_3_landing_among_the_enemy_class_c_and_a_destroys_both():
+    s = game([("M-AFS1", "AFS", "merc", "5:1010")], air=[("S-PK411", "PK41", "strahl", "ground")],
+             active="strahl", phase="second")
+    hornisse(s, "S-PK411")
+    st = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", at="5:1010"), ScriptedDice([])).state
+    assert SYS.phase_of(st) == "flak" and SYS.waiting_on(st) == ["merc"]
+    # laser 8 - 2 = 6: 2+2 hits; class C endurance 6: A -> destroys the PK41 and the PKA
+    step = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-PK411"), ScriptedDice([2, 2, 3, 3]))
+    st = step.state
+    assert st.unit("S-PK411").status == "destroyed" and st.unit("S-PK411-PKA").status == "destroyed"
+    assert any("(10.6.3)" in e.text for e in step.events)
+
+
+def test_10_6_3_a_surviving_hornisse_lands_in_close_quarters():
+    s = game([("M-AFS1", "AFS", "merc", "5:1010")], air=[("S-PK411", "PK41", "strahl", "ground")],
+             active="strahl", phase="second")
+    hornisse(s, "S-PK411")
+    st = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", at="5:1010"), ScriptedDice([])).state
+    st = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-PK411"), ScriptedDice([6, 6])).state
+    assert st.unit("S-PK411-PKA").hex == "5:1010" and st.unit("S-PK411-PKA").attacked
+
+
+def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
+    s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
+              ("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second", turn=2)
+    order = AA.Launch(unit="S-PK411", rider="S-PKA1")
+    assert order in SYS.legal_actions(s, "strahl")
+    s.air.landed["S-PKA1"] = 2
+    with pytest.raises(RuleError, match="landed this turn"):
+        SYS.apply(s, "strahl", order, ScriptedDice([]))
+    s.air.landed.clear()
+    step = SYS.apply(s, "strahl", order, ScriptedDice([]))
+    st = step.state
+    assert st.unit("S-PK411").status == "aloft" and st.unit("S-PKA1").status == "aboard"
+    assert st.air.duty["S-PK411"] == "used" and st.unit("S-PK411").rider == "S-PKA1"
+
+
+def test_10_6_4_taking_off_from_an_enemy_hex_draws_flak():
+    s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
+              ("M-AFS1", "AFS", "merc", "5:1010")], active="strahl", phase="second", turn=2)
+    st = SYS.apply(s, "strahl", AA.Launch(unit="S-PK411", rider="S-PKA1"), ScriptedDice([])).state
+    assert SYS.phase_of(st) == "flak"
+    st = SYS.apply(st, "merc", A.Pass(), ScriptedDice([])).state
+    assert st.unit("S-PK411").status == "aloft"
