@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
+from render.hexpanel import draw_panel, panel_height
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
 from render.scene import FOCUS_MAX
@@ -563,7 +564,8 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     width = FOCUS_MAX if focus else max(WIDTH, math.ceil(frame.left + map_w + MARGIN + RULER))
     entries = _legend(view, book, [c for c in view.counters if frame.shows(c.col, c.row)])
     map_bottom = math.ceil(frame.top + map_h + (0 if frame.focus else RULER) + MARGIN)
-    height = math.ceil(map_bottom + legend_height(entries, width))
+    panel_bottom = map_bottom + math.ceil(panel_height(view.panel, width))  # duty chart, pilots
+    height = math.ceil(panel_bottom + legend_height(entries, width))
     base, small, palette, static_texts = static_layer(view, frame, width, height)
     out = small.copy()
     layout = Layout(width=width, height=height)
@@ -580,9 +582,15 @@ def render_hexmap(view: HexMapView) -> Snapshot:
         _draw_action(view, frame, book, patch, layout)
         patch.paste_into(out, layout, first)
         texts += patch.canvas.texts
+    if view.panel:
+        first = len(layout.items)
+        side = Patch(base, (0, map_bottom, width, panel_bottom))
+        draw_panel(side.canvas, view.panel, 0, book, layout)
+        side.paste_into(out, layout, first)
+        texts += side.canvas.texts
     if entries:
         first = len(layout.items)
-        legend = Patch(base, (0, map_bottom, width, height))
+        legend = Patch(base, (0, panel_bottom, width, height))
         draw_legend(legend.canvas, entries, 0, book, layout)
         legend.paste_into(out, layout, first)
         texts += legend.canvas.texts

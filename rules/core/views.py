@@ -397,6 +397,22 @@ class HexMark(BaseModel):
     side: str | None = None
 
 
+class PanelEntry(BaseModel):
+    """One line of a side panel: a side's badge, a short label and its words."""
+
+    label: str  # "Flk", "#10"
+    text: str = ""  # "M-Falke1 · George Conan +1/+0/+2"
+    faction: str | None = None  # SideStyle key for the badge
+    dim: bool = False  # drawn faded (used, lost, not flying)
+
+
+class PanelSection(BaseModel):
+    """A titled block of a side panel: a space of a duty chart, a side's pilots."""
+
+    title: str
+    entries: list[PanelEntry] = Field(default_factory=list)
+
+
 class HexMapView(BaseModel):
     """Everything a hex-map snapshot shows.
 
@@ -416,6 +432,7 @@ class HexMapView(BaseModel):
     whole: bool = False
     sides: list[SideStyle] = Field(default_factory=list)
     legend: list[str] = Field(default_factory=list)
+    panel: list[PanelSection] = Field(default_factory=list)  # drawn beside the map (duty chart, pilots)
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView

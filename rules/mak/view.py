@@ -16,6 +16,7 @@ from rules.core.views import (
     HexSideView,
     SideStyle,
 )
+from rules.mak.air_view import air_counters, air_panel
 from rules.mak.battlefield import battlefield
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, MakState, UnitState
@@ -77,6 +78,7 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
         counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
                                        faction=u.side, markers=markers_of(u),
                                        top=u.id == state.moving))
+    counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
     marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
              for m in state.marks if m.order == last]
@@ -92,4 +94,5 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
-                      markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES)
+                      markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
+                      panel=air_panel(state))

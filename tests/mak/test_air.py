@@ -381,3 +381,45 @@ def test_10_6_4_taking_off_from_an_enemy_hex_draws_flak():
     assert SYS.phase_of(st) == "flak"
     st = SYS.apply(st, "merc", A.Pass(), ScriptedDice([])).state
     assert st.unit("S-PK411").status == "aloft"
+
+
+# -- item 8: the snapshot ----------------------------------------------------------------------
+
+
+def test_snapshot_side_panel_shows_the_duty_chart_and_pilots_and_aircraft_over_the_hex():
+    import io
+
+    from PIL import Image
+
+    from render import snapshot
+    from render.layout import overlapping_pairs
+
+    s = strike_game()
+    s.units[1].pilot = 10
+    from rules.mak import pilots
+
+    s.crew.pilots["strahl-10"] = pilots.token("strahl", 10).model_copy(update={"unit": "S-PKA1"})
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    view = SYS.view(st)
+    titles = [p.title for p in view.panel]
+    assert titles == ["Mercenary duty chart (10.1)", "Strahl pilots (18.1.3)"]
+    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat Mission",
+                                                       "M-Falke2 · Ground Combat Mission"]
+    assert view.panel[1].entries[0].text == "Gieger +1/+2/+0 · S-PKA1"
+    assert any(c.id == "M-Falke1" and c.faction == "merc" for c in view.counters)  # over the hex
+    snap = snapshot(view)
+    image = Image.open(io.BytesIO(snap.png))
+    image.load()
+    assert image.size == (snap.width, snap.height)
+    blocks = snap.layout.of_kind("panel")
+    assert [b.id for b in blocks] == titles
+    assert not overlapping_pairs(blocks)
+    assert all(0 <= b.box[0] and b.box[2] <= snap.width and b.box[3] <= snap.height for b in blocks)
+    legend = snap.layout.of_kind("legend")
+    assert legend and legend[0].box[1] >= snap.layout.get("side_panel", "panel").box[3] - 0.5
+
+
+def test_panel_hides_assignments_until_both_sides_are_ready():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "air")], phase="air")
+    view = SYS.view(s)
+    assert view.panel[0].entries[0].text == "M-Falke1 · being assigned"
