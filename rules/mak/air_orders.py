@@ -30,8 +30,8 @@ from rules.mak.air import (
     flying_result,
 )
 from rules.mak.aircrew import AirStrike
-from rules.mak.combat import attack_target, roll_damage, roll_hit
-from rules.mak.data import ScenarioSpec, units
+from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
+from rules.mak.data import ScenarioSpec, WeaponStats, units
 from rules.mak.deployment import may_enter_on, parse_deploy
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
@@ -227,6 +227,53 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
     _after_flak(t, ctx)
 
 
+def flak_attack(t: Table, d: UnitState, a: UnitState) -> tuple[WeaponStats, AttackTarget]:
+    """10.4.3: the defender's strongest weapon able to fire defensively against the aircraft's
+    defence, with the pilots' modifiers and nothing else (``d`` must have a weapon)."""
+    weapon = max(t.weapons(d, True), key=lambda w: w.attack)
+    return weapon, flak_target(weapon.attack, t.stats(a).defense, pilots.modifiers(t.s, d, a))
+
+
+def strafe_attack(t: Table, a: UnitState, e: UnitState) -> tuple[WeaponStats, AttackTarget] | None:
+    """10.4.2: the aircraft's best weapon against ``e``: terrain (and position, and an
+    immobilised target's +2) count, range does not; the pilots' modifiers (18.1.2)."""
+    best = None
+    for w in t.weapons(a, False):
+        at = attack_target(t.field, attack=w.attack, weapon=w.type, source=None, target_hex=t.hex(e),
+                           target=t.stats(e), immobilized=e.immobilized, position=t.position_of(e),
+                           use_range=False)
+        at.modifiers += pilots.modifiers(t.s, a, e)
+        if best is None or at.value > best[1].value:
+            best = (w, at)
+    return best
+
+
+def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:
+    """Autocomplete labels of the air orders: aircraft with their duty, the roll needed by
+    flak and strafing, the units in a hex to attack; None where the usual label serves."""
+    if field == "units" and action == "airstrike" and "," in value:
+        return f"{value.replace(',', ' + ')} together (10.4.1)"
+    u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
+    other_unit = t.s.find(str(partial.get("unit") or ""))
+    if u is not None and field == "target" and other_unit is not None and action in ("flak", "strafe"):
+        shooter, victim = other_unit, u
+        if action == "flak" and t.weapons(shooter, True):
+            return f"{u.id} ({units()[u.type].name}) · needs {flak_attack(t, shooter, victim)[1].value} ({t.s.method})"
+        best = strafe_attack(t, shooter, victim) if action == "strafe" and victim.on_map else None
+        if best is not None:
+            return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
+    if u is not None and u.status == "aloft":
+        hidden = t.s.phase == "air"
+        duty = "" if hidden else f" · {t.s.air.duty.get(u.id, 'ready')}"
+        return f"{u.id} ({units()[u.type].name}) in the air{duty}"
+    if action == "airstrike" and field == "hex":
+        return f"{value} · {', '.join(x.id for x in t.s.at(value)) or 'empty'}"
+    if action == "land" and field == "at" and t.s.at(value):
+        enemy = any(x.side != t.s.active for x in t.s.at(value))
+        return f"{value} · {'enemy there: anti-aircraft fire (10.6.3)' if enemy else 'with your units'}"
+    return None
+
+
 def _resolve_flak(t: Table, ctx: MakCtx) -> None:
     """10.4.1 2: the declared anti-aircraft attacks, resolved "in the same manner as direct
     fire", "not modified by terrain or range" (10.4.3); ammunition limits (10.4.6)."""
@@ -242,8 +289,7 @@ def _resolve_flak(t: Table, ctx: MakCtx) -> None:
         if a.status == "destroyed" or not weapons or not d.on_map:
             ctx.say("flak", f"{did} does not fire: {aid} is down or it cannot fire now (10.4.1)", "10.4.1")
             continue
-        weapon = max(weapons, key=lambda w: w.attack)
-        at = flak_target(weapon.attack, t.stats(a).defense, pilots.modifiers(s, d, a))
+        weapon, at = flak_attack(t, d, a)
         hit = roll_hit(ctx.dice, at.value, s.method, f"{did} anti-aircraft at {aid}")
         text = f"{did} ({weapon.type.value}) fires at {aid}: target {at.text()}; 🎲 {hit.text()}"
         if hit.hit:
@@ -300,18 +346,9 @@ def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
         if not e.on_map or e.hex != st.hex:
             ctx.say("strafe", f"{aid}: {eid} is no longer in {st.hex}; the attack is lost (10.4.1)", "10.4.1")
             continue
-        options = t.weapons(a, False)
-        if not options:
+        best = strafe_attack(t, a, e)
+        if best is None:
             continue
-        best = None
-        for w in options:
-            at = attack_target(t.field, attack=w.attack, weapon=w.type, source=None, target_hex=t.hex(e),
-                               target=t.stats(e), immobilized=e.immobilized, position=t.position_of(e),
-                               use_range=False)
-            at.modifiers += pilots.modifiers(s, a, e)
-            if best is None or at.value > best[1].value:
-                best = (w, at)
-        assert best is not None
         weapon, at = best
         hit = roll_hit(ctx.dice, at.value, s.method, f"{aid} attacks {eid}")
         text = f"{aid} ({weapon.type.value}) attacks {eid} from the air: target {at.text()}; 🎲 {hit.text()}"

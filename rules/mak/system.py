@@ -23,7 +23,7 @@ from rules.core.views import HexMapView
 from rules.mak import actions as A
 from rules.mak import legal, pilots, resolve
 from rules.mak.air_actions import AIR_ACTIONS
-from rules.mak.air_orders import AirOrders, air_phase, air_status, begin_air_phase, setup_crews
+from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.combat import HitRoll, blast_area, roll_damage
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
@@ -462,6 +462,9 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
 
 def _label(t: Table, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
     """Autocomplete labels: units with type and hex, hexes with cost, targets with the roll."""
+    air = air_label(t, action, field, value, partial)  # 10.0: aircraft, flak, strafing
+    if air is not None:
+        return air
     if field in ("unit", "target", "spotter"):
         u = t.s.find(value)
         if u is None:

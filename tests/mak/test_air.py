@@ -423,3 +423,17 @@ def test_panel_hides_assignments_until_both_sides_are_ready():
     s = game([], air=[("M-Falke1", "Falke", "merc", "air")], phase="air")
     view = SYS.view(s)
     assert view.panel[0].entries[0].text == "M-Falke1 · being assigned"
+
+
+def test_autocomplete_for_the_air_orders_says_duty_and_the_roll_needed():
+    s = strike_game()
+    units_ = [c.label for c in SYS.choices(s, "merc", "airstrike", "units", {})]
+    assert "M-Falke1 (Falke) in the air · ground" in units_
+    hexes = [c.label for c in SYS.choices(s, "merc", "airstrike", "hex", {"units": "M-Falke1"})]
+    assert hexes == ["5:0506 · S-PKA1, S-PKA2"]
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    flak = [c.label for c in SYS.choices(st, "strahl", "flak", "target", {"unit": "S-PKA1"})]
+    assert flak == ["M-Falke1 (Falke) · needs 7 (sum)"]  # 10.4.3: PF 10 - 3, no terrain
+    st = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([])).state
+    strafe = [c.label for c in SYS.choices(st, "merc", "strafe", "target", {"unit": "M-Falke1"})]
+    assert "S-PKA1 (P.K.A.) 5:0506 · needs 5 (sum)" in strafe  # 10.4.2: 9 - 2 - 2 forest
