@@ -7,6 +7,7 @@ every state must survive a JSON round trip, and each game must reach its result.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -16,18 +17,20 @@ from rules.mak import SYSTEM
 FIGHT = ("fire", "defend", "assault", "strike", "indirect", "unpin")
 
 
-def play(seed: int, scenario: str) -> tuple[int, str]:
-    """One game with random legal orders (biased towards fighting so the rules get used)."""
+def play(seed: int, scenario: str, options: str | None = None,
+         prefer: tuple[str, ...] = FIGHT) -> tuple[Counter[str], str]:
+    """One game with random legal orders (biased towards ``prefer``, fighting by default, so
+    the rules get used); returns the orders given by name and the result."""
     rng = random.Random(seed)
     dice = SeededDice(f"{scenario}-{seed}".encode())
-    step = SYSTEM.setup(scenario, None, dice)
-    state, count = step.state, 0
+    step = SYSTEM.setup(scenario, options, dice)
+    state, used = step.state, Counter[str]()
     while not step.game_over:
-        side = step.waiting_on[0]
+        side = rng.choice(step.waiting_on)
         legal = SYSTEM.legal_actions(state, side)
         assert legal, (seed, SYSTEM.turn_part(state))
-        fights = [a for a in legal if a.name in FIGHT]
-        rest = [a for a in legal if a.name != "end"]
+        fights = [a for a in legal if a.name in prefer]
+        rest = [a for a in legal if a.name not in ("end", "ready", "pass")]
         if fights and rng.random() < 0.6:
             order = rng.choice(fights)
         else:
@@ -36,10 +39,11 @@ def play(seed: int, scenario: str) -> tuple[int, str]:
         step = SYSTEM.apply(state, side, order, dice)
         assert state.model_dump_json() == before  # purity
         assert SYSTEM.load_state(step.state.model_dump_json()) == step.state
-        state, count = step.state, count + 1
-        assert count < 3000
+        state = step.state
+        used[order.name] += 1
+        assert sum(used.values()) < 3000
     assert step.result
-    return count, step.result
+    return used, step.result
 
 
 @pytest.mark.parametrize("scenario", ["patrol", "ridge"])
