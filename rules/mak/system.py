@@ -454,6 +454,8 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
                 damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{e.id} endurance",
                                      modifier=0 if h == centre else 1)
                 text += f"; {damage.text()} → {resolve.apply_result(t, ctx, e, damage.result)}"
+                if e.status == "destroyed":
+                    pilots.credit_kill(ctx.state, u, e)  # 18.3.3
             ctx.say("indirect", text + " (5.5.3)", "5.5.3")
     resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))

@@ -263,3 +263,12 @@ def test_18_3_3_kills_of_non_infantry_units_are_counted():
     seat(s, "M-AFS1", "merc", 3)  # Gairy Noodson, dog-fight -1, no attack modifier
     st = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 2, 1, 1])).state
     assert st.crew.pilots["merc-3"].kills == 1
+
+
+def test_18_3_3_kills_by_indirect_fire_count_too():
+    s = game([("M-Doll", "DollHouse", "merc", "5:1028"), ("M-AFS1", "AFS", "merc", "5:1018"),
+              ("S-PKA1", "PKA", "strahl", "5:1016")])
+    seat(s, "M-Doll", "merc", 3)
+    st = SYS.apply(s, "merc", A.Indirect(unit="M-Doll", at="5:1016", spotter="M-AFS1"),
+                   ScriptedDice([1, 2, 1, 1])).state
+    assert st.unit("S-PKA1").status == "destroyed" and st.crew.pilots["merc-3"].kills == 1
