@@ -15,7 +15,8 @@ from rules.core import table
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.views import Mark
-from rules.skirmish import saves, suppression
+from rules.skirmish import losses, saves, suppression
+from rules.skirmish.losses import Claim
 from rules.skirmish.state import SkirmishState, TeamState, UnitState
 from rules.skirmish.training import training_check
 
@@ -121,10 +122,14 @@ def within_close(state: SkirmishState, team: TeamState, enemies: list[TeamState]
     return sorted(near, key=lambda e: table.distance(team.pos, e.pos))
 
 
-def fight(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice) -> tuple[list[Event], list[str]]:
-    """Each team within 2" of an enemy fights: a Training Check removes an enemy team within
-    2" (no saves); against tanks, Tank Assault rating checks, then armour and damage."""
+def strike(
+    state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice
+) -> tuple[list[Event], list[Claim], list[str]]:
+    """Each team within 2" of an enemy fights: a passed Training Check is a claim on the enemy
+    teams within its 2" (no saves; the owner picks the losses, :mod:`losses`); against tanks,
+    Tank Assault rating checks, then armour and damage.  ``(events, claims, tanks killed)``."""
     events: list[Event] = []
+    claims: list[Claim] = []
     killed: list[str] = []
     for team in side_unit.alive_teams:
         near = within_close(state, team, enemy.alive_teams)
@@ -136,15 +141,46 @@ def fight(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Di
         if soft:
             check = training_check(side_unit.training, dice, f"{team.id} assault")
             if check.passed:
-                victim = soft[0]
-                suppression.remove_team(enemy, victim)
-                killed.append(victim.id)
-            verdict = f"{soft[0].id} removed" if check.passed else "no effect"
+                claims.append(Claim(striker=team.id, within=[t.id for t in soft]))
+            verdict = (f"removes a team within 2\" ({', '.join(t.id for t in soft)})"
+                       if check.passed else "no effect")
             events.append(Event(kind="fight", rule=RULE,
                                 text=f"{check.text(team.id)}: {verdict} ({RULE})"))
         elif team.kind != "tank":
             events += _tank_assault(state, team, side_unit, near[0], enemy, dice, killed)
-    return events, killed
+    return events, claims, killed
+
+
+def preference(state: SkirmishState, claims: list[Claim], protected: frozenset[str]) -> list[str]:
+    """The owner's standing order of losses: unprotected teams first, then the nearest to a
+    team that struck them."""
+    def key(team_id: str) -> tuple[bool, float]:
+        pos = state.team(team_id).pos
+        reach = min(table.distance(pos, state.team(c.striker).pos)
+                    for c in claims if team_id in c.within)
+        return (team_id in protected, reach)
+
+    return sorted(losses.candidates(claims), key=key)
+
+
+def remove(state: SkirmishState, enemy: UnitState, team_ids: list[str], how: str) -> Event | None:
+    """Take the chosen teams off the table (no saves in an assault)."""
+    for team_id in team_ids:
+        suppression.remove_team(enemy, state.team(team_id))
+    if not team_ids:
+        return None
+    return Event(kind="fight", rule=RULE,
+                 text=f"{enemy.id} loses {', '.join(team_ids)} ({how}) ({RULE})",
+                 data={"unit": enemy.id, "removed": list(team_ids)})
+
+
+def fight(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice) -> tuple[list[Event], list[str]]:
+    """The fight with the owner's standing choice of losses: ``(events, teams removed)``."""
+    events, claims, killed = strike(state, side_unit, enemy, dice)
+    protected = suppression.protected_of(state.policies, enemy.side)
+    picked = losses.default_pick(claims, preference(state, claims, protected))
+    event = remove(state, enemy, picked, "standing choice")
+    return events + ([event] if event else []), killed + picked
 
 
 def _tank_assault(
@@ -183,14 +219,10 @@ def counter_move(state: SkirmishState, unit: UnitState, enemy: UnitState) -> lis
     return charge(state, movers, enemy, COUNTER_MOVE)
 
 
-def break_off(
-    state: SkirmishState, breaking: UnitState, other: UnitState, dice: Dice, follow: bool = True
-) -> tuple[list[Event], list[str]]:
-    """The breaking unit moves 1d6" away; the other may follow 1d6"; breaking teams within 2"
-    of an enemy team then die (armoured tanks excepted)."""
+def break_away(state: SkirmishState, breaking: UnitState, other: UnitState, dice: Dice) -> list[Event]:
+    """"Units that break off move 1d6" away from the attacking Unit": one roll, each team
+    straight away from the nearest enemy team (Gun teams do not move in assaults)."""
     away = dice.die(6, f"{breaking.id} breaks off")
-    events = [Event(kind="break", rule=RULE,
-                    text=f"{breaking.id} breaks off 🎲{away}\" away from {other.id} ({RULE})")]
     for team in breaking.alive_teams:
         if team.kind == "gun":
             continue
@@ -201,11 +233,22 @@ def break_off(
         span = max(table.length(direction), 1e-6)
         end = table.add(team.pos, table.scale(direction, away / span))
         team.x, team.y = table.clamp_to_table(end, state.table.width, state.table.height, 0.75)
-    if follow and other.alive_teams:
-        chase = dice.die(6, f"{other.id} follows")
-        events.append(Event(kind="break", rule=RULE,
-                            text=f"{other.id} follows 🎲{chase}\" ({RULE})"))
-        events += charge(state, [t for t in other.alive_teams if t.kind != "gun"], breaking, chase)
+    return [Event(kind="break", rule=RULE,
+                  text=f"{breaking.id} breaks off 🎲{away}\" away from {other.id} ({RULE})")]
+
+
+def follow(state: SkirmishState, breaking: UnitState, other: UnitState, dice: Dice) -> list[Event]:
+    """"The attacking Unit then may move 1d6"": one roll, each team towards the nearest."""
+    if not other.alive_teams:
+        return []
+    chase = dice.die(6, f"{other.id} follows")
+    events = [Event(kind="break", rule=RULE, text=f"{other.id} follows 🎲{chase}\" ({RULE})")]
+    return events + charge(state, [t for t in other.alive_teams if t.kind != "gun"], breaking, chase)
+
+
+def caught(state: SkirmishState, breaking: UnitState, other: UnitState) -> tuple[list[Event], list[str]]:
+    """"Teams within 2" of an attacking Team (except armored Tank Teams) are immediately
+    destroyed"."""
     killed = []
     for team in breaking.alive_teams:
         if team.armoured:
@@ -213,10 +256,22 @@ def break_off(
         if within_close(state, team, other.alive_teams):
             suppression.remove_team(breaking, team)
             killed.append(team.id)
-    if killed:
-        events.append(Event(kind="break", rule=RULE,
-                            text=f"Caught within 2\": {', '.join(killed)} destroyed ({RULE})"))
-    return events, killed
+    if not killed:
+        return [], []
+    return [Event(kind="break", rule=RULE,
+                  text=f"Caught within 2\": {', '.join(killed)} destroyed ({RULE})")], killed
+
+
+def break_off(
+    state: SkirmishState, breaking: UnitState, other: UnitState, dice: Dice, chase: bool = True
+) -> tuple[list[Event], list[str]]:
+    """The whole break-off: 1d6" away, the other unit following 1d6" if ``chase``, then the
+    breaking teams caught within 2" die."""
+    events = break_away(state, breaking, other, dice)
+    if chase:
+        events += follow(state, breaking, other, dice)
+    more, killed = caught(state, breaking, other)
+    return events + more, killed
 
 
 def after_assault(unit: UnitState, casualties: int, protected: frozenset[str] = frozenset()) -> Event | None:

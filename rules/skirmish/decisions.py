@@ -2,15 +2,16 @@
 
 react: fire a unit's Overwatch or Reaction fire at the unit that moved, or hold;
 ground: go to ground before the To Hit roll, or stand; assault-fire: fire at the charging
-teams, or hold; assault-choice: counter-attack or break off; drift: move the missed template
-(at most 6") or leave it.
+teams, or hold; assault-choice: counter-attack or break off; losses: which teams an assault
+removes; follow: follow a unit that breaks off, or stay; drift: move the missed template
+(at most 6") or leave it; morale: the CC rerolls a failed Morale check, or the unit goes.
 """
 
 from __future__ import annotations
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import artillery, melee, play, reactions
+from rules.skirmish import artillery, flow, melee, morale, play, reactions
 from rules.skirmish.orders import Decide, Fire
 from rules.skirmish.state import Pending, SkirmishState
 
@@ -20,7 +21,10 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "ground": ("ground", "stand"),
     "assault-fire": ("fire", "hold"),
     "assault-choice": ("counter", "break"),
+    "losses": ("remove",),
+    "follow": ("follow", "stay"),
     "drift": ("place", "leave"),
+    "morale": ("reroll", "accept"),
 }
 
 
@@ -36,6 +40,8 @@ def decide_problem(state: SkirmishState, order: Decide) -> str | None:
         unit = order.unit or (pending.options[0] if len(pending.options) == 1 else "")
         if unit.casefold() not in {o.casefold() for o in pending.options}:
             return f"Name the unit that fires: unit:{' or unit:'.join(pending.options)}."
+    if pending.kind == "losses":
+        return melee.losses_problem(state, order.teams.replace(",", " ").split())
     if pending.kind == "drift" and order.choice == "place" and not order.to:
         return "Say where the template goes: to:x,y (at most 6\" from where it fell)."
     return None
@@ -51,7 +57,8 @@ def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
     assert pending is not None
     handler = {
         "react": _react, "ground": _ground, "assault-fire": _assault_fire,
-        "assault-choice": _assault_choice, "drift": _drift,
+        "assault-choice": _assault_choice, "losses": _losses, "follow": _follow,
+        "drift": _drift, "morale": _morale,
     }[pending.kind]
     handler(ctx, pending, order)
 
@@ -97,6 +104,27 @@ def _assault_fire(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> N
 def _assault_choice(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     ctx.state.pending = None
     melee.choose(ctx, order.choice == "counter")
+
+
+def _losses(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    ctx.state.pending = None
+    teams = [ctx.state.team(t).id for t in order.teams.replace(",", " ").split()]
+    melee.take_losses(ctx, teams, "owner's choice")
+
+
+def _follow(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    ctx.state.pending = None
+    melee.follow_up(ctx, order.choice == "follow")
+
+
+def _morale(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    """The CC's reroll of a failed Morale check, or the unit retreats; the turn then ends."""
+    state = ctx.state
+    state.pending, state.phase = None, "activate"
+    unit = state.unit(pending.unit or "")
+    ctx.extend(morale.resolve_failure(state, unit, ctx.dice, order.choice == "reroll"))
+    ctx.extend(flow.end_turn(state, ctx.dice))
+    ctx.snapshot = True
 
 
 def _drift(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:

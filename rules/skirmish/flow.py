@@ -13,7 +13,7 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core import table
 from rules.skirmish import morale
-from rules.skirmish.state import SIDE_NAMES, SIDES, SkirmishState, UnitState, other
+from rules.skirmish.state import SIDE_NAMES, SIDES, Pending, SkirmishState, UnitState, other
 
 RULE = "Turns"
 
@@ -82,8 +82,33 @@ def end_activation(state: SkirmishState, dice: Dice) -> list[Event]:
 
 
 def end_turn(state: SkirmishState, dice: Dice) -> list[Event]:
-    """Morale, smoke clears, the next turn's company checks and Initiative roll."""
-    events = morale.end_of_turn(state, dice)
+    """Morale (the CC's reroll asked of its player unless a standing answer), then the turn
+    closes.  Called again after the answer: units already checked are not checked twice."""
+    events: list[Event] = []
+    while (unit := morale.next_check(state)) is not None:
+        state.morale_done.append(unit.id)
+        passed, event = morale.morale_check(unit, dice)
+        events.append(event)
+        if passed:
+            continue
+        policy = state.policies.get(unit.side, {}).get("morale", "ask")
+        if policy == "ask" and morale.may_reroll(state, unit.side):
+            state.pending = Pending(kind="morale", side=unit.side, unit=unit.id)
+            state.phase = "decide"
+            events.append(Event(kind="ask", rule="Leaders", text=(
+                f"{unit.id} failed its Morale check: your CC may allow a reroll (if that fails "
+                f"too, the CC is removed with it): decide reroll or decide accept (Leaders)")))
+            return events
+        reroll = policy == "yes" and morale.may_reroll(state, unit.side)
+        events += morale.resolve_failure(state, unit, dice, reroll)
+    return events + close_turn(state, dice)
+
+
+def close_turn(state: SkirmishState, dice: Dice) -> list[Event]:
+    """Smoke clears, the next turn's company checks and Initiative roll (or the game ends)."""
+    state.phase = "activate"
+    state.morale_done, state.morale_rerolls = [], []
+    events = []
     state.smoke = [s for s in state.smoke if s.turn > state.turn]
     events.append(Event(kind="turn", rule=RULE, text=f"End of turn {state.turn} ({RULE})"))
     for unit in state.units:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import assault, fire, flow, reactions, suppression
+from rules.skirmish import assault, fire, flow, losses, reactions, suppression
 from rules.skirmish.orders import Assault
 from rules.skirmish.play import open_step
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
@@ -134,15 +134,63 @@ def land(ctx: Ctx[SkirmishState]) -> None:
     attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
     ctx.say("assault", f"The assault of {attacker.id} lands on {defender.id} (Assaults)", RULE)
     _strike(ctx, attacker, defender)
-    ask_choice(ctx, defender)
 
 
 def _strike(ctx: Ctx[SkirmishState], side_unit: UnitState, enemy: UnitState) -> None:
-    fight = ctx.state.assault
+    """``side_unit`` fights; the struck unit's owner picks its losses; then it chooses."""
+    state = ctx.state
+    fight = state.assault
     assert fight is not None
-    events, killed = assault.fight(ctx.state, side_unit, enemy, ctx.dice)
+    events, claims, killed = assault.strike(state, side_unit, enemy, ctx.dice)
     ctx.extend(events)
     fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(killed)
+    fight.struck, fight.claims = enemy.id, claims
+    policy = state.policies.get(enemy.side, {}).get("losses", "ask")
+    if policy == "ask" and losses.has_choice(claims):
+        state.pending = Pending(kind="losses", side=enemy.side, unit=enemy.id)
+        state.phase = "decide"
+        names = ", ".join(losses.candidates(claims))
+        ctx.say("ask", f"{enemy.id} loses {losses.removals(claims)} of {names} (teams within 2\" "
+                       f"of a team that passed): decide remove teams:… (Assaults)", RULE)
+        return
+    picked = losses.default_pick(claims, loss_order(state, enemy, claims))
+    take_losses(ctx, picked, "standing choice" if policy == "auto" else "no other choice")
+
+
+def loss_order(state: SkirmishState, unit: UnitState, claims: list[losses.Claim]) -> list[str]:
+    """The owner's standing order of losses (its ``protect`` list last, nearest first)."""
+    return assault.preference(state, claims, suppression.protected_of(state.policies, unit.side))
+
+
+def losses_problem(state: SkirmishState, teams: list[str]) -> str | None:
+    """Why the owner's pick of losses is refused, or None."""
+    fight = state.assault
+    if fight is None or not fight.claims:
+        return "No assault losses are waiting to be chosen."
+    need = losses.removals(fight.claims)
+    names = ", ".join(losses.candidates(fight.claims))
+    try:
+        teams = [state.team(t).id for t in teams]
+    except RuleError as exc:
+        return f"{exc} Name {need} of {names} (Assaults)."
+    if not losses.valid(fight.claims, teams):
+        return (f"Name {need} different team{'s' if need > 1 else ''} of {names}, each within "
+                f"2\" of a different team that passed (Assaults).")
+    return None
+
+
+def take_losses(ctx: Ctx[SkirmishState], picked: list[str], how: str) -> None:
+    """Remove the chosen teams; then the struck unit counter-attacks or breaks off."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    enemy = state.unit(fight.struck)
+    event = assault.remove(state, enemy, picked, how)
+    if event:
+        ctx.extend([event])
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(picked)
+    fight.claims = []
+    ask_choice(ctx, enemy)
 
 
 def ask_choice(ctx: Ctx[SkirmishState], chooser: UnitState) -> None:
@@ -164,24 +212,50 @@ def ask_choice(ctx: Ctx[SkirmishState], chooser: UnitState) -> None:
     choose(ctx, policy == "yes")
 
 
-def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
-    """Counter-attack (a Training Check, a 4" move, the fight) or break off."""
-    state = ctx.state
+def _chooser_and_enemy(state: SkirmishState) -> tuple[UnitState, UnitState]:
+    """The unit that counter-attacks or breaks off now, and the other unit of the assault."""
     fight = state.assault
     assert fight is not None
     unit = state.unit(fight.chooser)
-    enemy = state.unit(fight.attacker if unit.id == fight.defender else fight.defender)
+    return unit, state.unit(fight.attacker if unit.id == fight.defender else fight.defender)
+
+
+def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
+    """Counter-attack (a Training Check, a 4" move, the fight) or break off."""
+    state = ctx.state
+    unit, enemy = _chooser_and_enemy(state)
     if counter:
         check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
         if check.passed:
             ctx.say("counter", f"{check.text(unit.id)}: it counter-attacks (Assaults)", RULE)
             ctx.extend(assault.counter_move(state, unit, enemy))
             _strike(ctx, unit, enemy)
-            ask_choice(ctx, enemy)
             return
         ctx.say("counter", f"{check.text(unit.id)}: failed, it must break off (Assaults)", RULE)
-    events, killed = assault.break_off(state, unit, enemy, ctx.dice)
+    ctx.extend(assault.break_away(state, unit, enemy, ctx.dice))
+    policy = state.policies.get(enemy.side, {}).get("follow", "ask")
+    if policy == "ask" and any(t.kind != "gun" for t in enemy.alive_teams):
+        state.pending = Pending(kind="follow", side=enemy.side, unit=enemy.id)
+        state.phase = "decide"
+        ctx.say("ask", f"{unit.id} breaks off: does {enemy.id} follow 1d6\"? "
+                       f"decide follow or decide stay (Assaults)", RULE)
+        return
+    follow_up(ctx, policy != "no")
+
+
+def follow_up(ctx: Ctx[SkirmishState], chase: bool) -> None:
+    """"The attacking Unit then may move 1d6"": it follows (or not); teams of the breaking
+    unit within 2" of it die; the assault is over."""
+    state = ctx.state
+    unit, enemy = _chooser_and_enemy(state)
+    if chase:
+        ctx.extend(assault.follow(state, unit, enemy, ctx.dice))
+    else:
+        ctx.say("break", f"{enemy.id} stays where it is (Assaults)", RULE)
+    events, killed = assault.caught(state, unit, enemy)
     ctx.extend(events)
+    fight = state.assault
+    assert fight is not None
     fight.losses[unit.id] = fight.losses.get(unit.id, 0) + len(killed)
     finish(ctx)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import artillery, decisions, leaders, melee, play
+from rules.skirmish import artillery, decisions, leaders, losses, melee, play
 from rules.skirmish.orders import (
     Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire, Measure, Move,
     Reroll, Shift, Smoke,
@@ -175,6 +175,12 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
         if pending.kind == "react" and choice == "fire":
             for unit in pending.options:
                 yield Decide(choice="fire", unit=unit)
+        elif pending.kind == "losses":
+            fight = state.assault
+            if fight is not None:
+                order = melee.loss_order(state, state.unit(fight.struck), fight.claims)
+                for picked in losses.choices(fight.claims, order):
+                    yield Decide(choice="remove", teams=" ".join(picked))
         elif pending.kind == "drift" and choice == "place":
             for spot in artillery.drift_spots(state):
                 yield Decide(choice="place", to=spot)
@@ -184,8 +190,8 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
 
 def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
-    yield Defaults(reaction="ask", ground="ask", counter="ask")
-    yield Defaults(reaction="yes", ground="no", counter="yes")
+    yield Defaults(reaction="ask", ground="ask", counter="ask", follow="ask", losses="ask", morale="ask")
+    yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto", morale="yes")
     leaders_ = [t.id for t in state.teams(side) if t.leader]
     yield Defaults(protect=" ".join(leaders_) or "none")
 

@@ -113,7 +113,10 @@ class Done(Action):
     rule: ClassVar[str] = "Turns"
 
 
-DecideChoice = Literal["fire", "hold", "ground", "stand", "counter", "break", "place", "leave"]
+DecideChoice = Literal[
+    "fire", "hold", "ground", "stand", "counter", "break", "remove", "follow", "stay", "place",
+    "leave", "reroll", "accept",
+]
 
 
 class Decide(Action):
@@ -124,9 +127,11 @@ class Decide(Action):
     choice: DecideChoice = Field(description="your answer: see the question")
     unit: str = Field("", description="which of your units fires, when several may")
     to: str = Field("", description="where the missed template goes (x,y), at most 6\"")
+    teams: str = Field("", description="which of your teams an assault removes (ids)")
 
 
 Policy = Literal["ask", "yes", "no"]
+Pick = Literal["ask", "auto"]
 
 
 class Defaults(Action):
@@ -138,6 +143,9 @@ class Defaults(Action):
     reaction: Policy | None = Field(None, description="fire Reaction/Overwatch fire when offered")
     ground: Policy | None = Field(None, description="go to ground when fired at and able")
     counter: Policy | None = Field(None, description="counter-attack in assaults (no = break off)")
+    follow: Policy | None = Field(None, description="follow a unit that breaks off from yours 1d6\"")
+    losses: Pick | None = Field(None, description="assault losses: ask, or auto (protect last, nearest first)")
+    morale: Policy | None = Field(None, description="your CC rerolls a failed Morale check")
     protect: str | None = Field(None, description="your teams to put hits and markers on last (ids, or none)")
 
 

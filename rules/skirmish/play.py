@@ -11,7 +11,7 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
-from rules.skirmish import cohesion, fire, flow, leaders, movement, reactions, suppression
+from rules.skirmish import cohesion, fire, flow, leaders, morale, movement, reactions, suppression
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
 from rules.skirmish.state import (
@@ -58,8 +58,7 @@ def activate(ctx: Ctx[SkirmishState], order: Activate) -> None:
 
 def cc_of(state: SkirmishState, side: str) -> TeamState | None:
     """The side's Company Commander, if on the table."""
-    hq = next((u for u in state.live(side) if u.hq), None)
-    return hq.pl if hq else None
+    return morale.commander(state, side)
 
 
 def reroll_problem(state: SkirmishState, side: str) -> str | None:

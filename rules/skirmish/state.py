@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.views import Mark
+from rules.skirmish.losses import Claim
 from rules.skirmish.scenario import (
     Role, Scenario, Side, TeamKind, Training, UnitSpec, load_scenario,
 )
@@ -117,7 +118,8 @@ class UnitState(BaseModel):
 class Pending(BaseModel):
     """A decision owed by one player before play goes on (asked of that player)."""
 
-    kind: Literal["react", "ground", "assault-fire", "assault-choice", "drift"]
+    kind: Literal["react", "ground", "assault-fire", "assault-choice", "losses", "follow",
+                  "drift", "morale"]
     side: Side  # who decides
     unit: str | None = None  # the moving, attacking or fired-upon unit
     options: list[str] = Field(default_factory=list)  # units that may fire
@@ -136,6 +138,8 @@ class AssaultState(BaseModel):
     movers: list[str] = Field(default_factory=list)
     losses: dict[str, int] = Field(default_factory=dict)  # casualties during the assault
     chooser: str = ""  # the unit that now counter-attacks or breaks off
+    struck: str = ""  # the unit that just took the other's strike (it chooses next)
+    claims: list[Claim] = Field(default_factory=list)  # passed checks awaiting the owner's pick
     armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
 
 
@@ -166,6 +170,8 @@ class SkirmishState(BaseModel):
     smoke: list[Smoke] = Field(default_factory=list)
     cc_reroll_used: list[Side] = Field(default_factory=list)  # this Initiative (Leaders)
     leader_used: list[str] = Field(default_factory=list)  # PL/CC team ids, this Initiative
+    morale_done: list[str] = Field(default_factory=list)  # units checked this end of turn
+    morale_rerolls: list[Side] = Field(default_factory=list)  # CCs who allowed one there
     failed_check: str | None = None  # unit whose Training Check just failed (CC reroll)
     templates: list[list[tuple[float, float]]] = Field(default_factory=list)  # this Initiative
     marks: list[Mark] = Field(default_factory=list)  # measured lines of this Initiative

@@ -33,6 +33,8 @@ from rules.skirmish.view import build_view
 SCENARIOS = ("hedgerow_village", "open_field")
 ORDERS = ("orders",)
 OWN_INITIATIVE = ("activate", "orders")
+#: The standing answers a player may set (``defaults``), each ask unless set.
+STANDING = ("reaction", "ground", "counter", "follow", "losses", "morale")
 
 
 def _own_teams(state: SkirmishState, side: str, text: str) -> str:
@@ -154,13 +156,13 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def defaults(self, ctx: Ctx[SkirmishState], o: Defaults) -> None:
         """Standing answers (ask / yes / no)."""
         mine = ctx.state.policies.setdefault(ctx.side, {})
-        for key in ("reaction", "ground", "counter"):
+        for key in STANDING:
             value = getattr(o, key)
             if value is not None:
                 mine[key] = value
         if o.protect is not None:
             mine["protect"] = _own_teams(ctx.state, ctx.side, o.protect)
-        shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in ("reaction", "ground", "counter"))
+        shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in STANDING)
         shown += f"; protect {mine.get('protect') or 'none'}"
         ctx.say("defaults", f"{SIDE_NAMES[ctx.side]} standing answers: {shown}")
 

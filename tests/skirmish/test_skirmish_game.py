@@ -123,12 +123,17 @@ def test_an_assault_with_its_decisions_to_the_break_off():
     assert state.pending.kind == "assault-fire"
     # the defender holds its fire; every attacker passes its check (6s): gren loses teams
     state, step = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+    # lt passed with ltn and g1 within 2": the Germans choose which one goes
+    assert state.pending.kind == "losses" and state.pending.side == "germans"
+    state, step = go(state, "germans", "decide", choice="remove", teams="g1")
     assert state.pending.kind == "assault-choice" and state.pending.side == "germans"
-    lost = sum(not t.alive for t in state.unit("gren").teams)
-    assert lost == 1
-    state, step = go(state, "germans", "decide", [6, 1], default=1, choice="break")
+    assert [t.id for t in state.unit("gren").teams if not t.alive] == ["g1"]
+    state, step = go(state, "germans", "decide", [6], choice="break")
+    # "The attacking Unit then may move 1d6"": asked of the Americans
+    assert state.pending.kind == "follow" and state.pending.side == "us"
+    state, step = go(state, "us", "decide", [1], default=1, choice="follow")
     text = " | ".join(e.text for e in step.events)
-    assert "breaks off" in text and state.assault is None
+    assert "follows" in text and state.assault is None
     assert state.unit("gren").markers >= 1 or not state.unit("gren").on_table
 
 

@@ -98,7 +98,7 @@ def test_morale_below_half_with_casualties_checks_and_failing_removes():
     assert morale.needs_check(unit)  # 2 of 5 left
     events = morale.end_of_turn(state, ScriptedDice([3]))  # Trained 4+: fails
     assert unit.destroyed and not unit.alive_teams
-    assert "retreats and is removed" in events[0].text
+    assert "failed" in events[0].text and "retreats and is removed" in events[1].text
 
 
 def test_morale_not_checked_without_new_casualties():

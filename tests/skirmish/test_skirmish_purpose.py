@@ -39,7 +39,8 @@ def purposeful(state: SkirmishState, legal: list[Action]) -> Action:
             by_name.setdefault(order.name, []).append(order)
     for name in ("decide",):
         if name in by_name:
-            prefer = ("fire", "ground", "counter", "leave", "hold", "stand", "break", "place")
+            prefer = ("fire", "ground", "counter", "reroll", "follow", "remove", "leave", "hold",
+                      "stand", "break", "stay", "accept", "place")
             return min(by_name[name], key=lambda o: prefer.index(o.choice))  # type: ignore[attr-defined]
     if "action" in by_name:
         kinds = {o.kind: o for o in by_name["action"]}  # type: ignore[attr-defined]
