@@ -22,6 +22,8 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
             return _target(state, value)
         if action == "move" and field == "to":
             return _move(state, str(partial.get("who") or ""), value)
+        if action == "decide" and field == "teams":
+            return _losses(state, value)
         if action == "barrage" and field == "target":
             team = state.team(value)
             return f"{value} ({state.unit_of(team).id}, range in on {TO_HIT[state.unit_of(team).training]}+)"
@@ -56,3 +58,15 @@ def _move(state: SkirmishState, who: str, value: str) -> str:
     point = play.place_of(state, value, team.pos)
     span = table.distance(team.pos, point)
     return f"{value} ({table.inches(span)} for {team.id}, {play.budget(unit, team):.1f}\" left)"
+
+
+ROLE_NAMES = {"pl": "PL", "cc": "CC", "fo": "FO", "team": ""}
+
+
+def _losses(state: SkirmishState, value: str) -> str:
+    parts = []
+    for team_id in value.split():
+        team = state.team(team_id)
+        role = ROLE_NAMES[team.role]
+        parts.append(f"{team.id} ({team.kind}{' ' + role if role else ''})")
+    return "lose " + ", ".join(parts)
