@@ -34,9 +34,10 @@ def in_cohesion(unit: UnitState, where: dict[str, table.Point] | None = None) ->
     pos = {t.id: where.get(t.id, t.pos) for t in unit.alive_teams}
     linked = {pl.id}
     frontier = [pl.id]
+    chained = bound(unit)
     while frontier:
         current = frontier.pop()
-        for team in bound(unit):
+        for team in chained:
             if team.id in linked:
                 continue
             if not table.beyond(table.distance(pos[current], pos[team.id]), RANGE):
@@ -54,9 +55,10 @@ def enough(unit: UnitState, where: dict[str, table.Point] | None = None) -> bool
     return 2 * sum(t.id in linked for t in teams) >= len(teams)
 
 
-def gap(unit: UnitState, point: table.Point, team_id: str) -> float:
-    """How far ``point`` is from being in cohesion (0 when it is), for a team of the unit."""
-    linked = in_cohesion(unit)
+def gap(unit: UnitState, point: table.Point, team_id: str, linked: set[str] | None = None) -> float:
+    """How far ``point`` is from being in cohesion (0 when it is), for a team of the unit
+    (``linked``: the unit's :func:`in_cohesion`, when the caller has it)."""
+    linked = in_cohesion(unit) if linked is None else linked
     anchors = [t.pos for t in unit.alive_teams if t.id in linked and t.id != team_id]
     if not anchors:
         return 0.0
@@ -69,10 +71,13 @@ def straight_back(unit: UnitState, team: TeamState, end: table.Point, budget: fl
 
     Accepted: the move ends in cohesion, or closes the gap by the whole move (to 0.1").
     """
-    if unit.pl is None or team.role in ("fo", "pl", "cc") or team.id in in_cohesion(unit):
+    if unit.pl is None or team.role in ("fo", "pl", "cc"):
         return None
-    before = gap(unit, team.pos, team.id)
-    after = gap(unit, end, team.id)
+    linked = in_cohesion(unit)
+    if team.id in linked:
+        return None
+    before = gap(unit, team.pos, team.id, linked)
+    after = gap(unit, end, team.id, linked)
     if after <= 1e-6:
         return None
     if before - after >= min(budget, before) - 0.1:

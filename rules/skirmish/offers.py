@@ -47,13 +47,30 @@ def _fmt(p: table.Point) -> str:
     return f"{p[0]:.1f},{p[1]:.1f}"
 
 
-def _spots(state: SkirmishState, team: TeamState, room: float) -> list[table.Point]:
+#: The sampled moves, as (towards what, turn from it, share of the move): all the way to the
+#: nearest enemy or to the objective, half way back, half way to a flank.  A whole-unit move
+#: checks every team, so it is sampled less (the offers are most of a playout's time).
+UNIT_SPOTS = (("enemy", 0, 1.0), ("enemy", 0, 0.5), ("enemy", 180, 0.5))
+TEAM_SPOTS = (("enemy", 0, 1.0), ("enemy", 0, 0.5), ("enemy", 180, 0.5), ("enemy", 90, 0.5))
+
+
+def _spots(state: SkirmishState, team: TeamState, room: float,
+           shares: tuple[tuple[str, int, float], ...]) -> list[table.Point]:
     enemies = state.teams(other(state.unit_of(team).side))
     near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
-    heading = table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0
+    goal = {p.id: (p.x, p.y) for p in state.table.points}.get(state.table.victory.objective)
+    heading = {
+        "enemy": table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0,
+        "objective": table.angle_of(table.sub(goal, team.pos)) if goal else 270.0,
+    }
     out = []
-    for turn, share in ((0, 1.0), (0, 0.5), (180, 0.5), (90, 0.5)):
-        step = table.scale(table.unit_vector(heading + turn), room * share - 0.05)
+    for towards, turn, share in shares:
+        reach = room * share - 0.05
+        if towards == "objective" and goal is not None:
+            reach = min(reach, table.distance(team.pos, goal) - 0.05)
+            if reach < 0.5:
+                continue
+        step = table.scale(table.unit_vector(heading[towards] + turn), reach)
         out.append(table.add(team.pos, step))
     return out
 
@@ -71,7 +88,7 @@ def move(state: SkirmishState, side: str) -> Iterator[Move]:
         room = play.budget(unit, team)
         if room < 0.5:  # the sample skips crumbs of a move (a player may still type them)
             continue
-        for spot in _spots(state, team, room):
+        for spot in _spots(state, team, room, UNIT_SPOTS if who == unit.id else TEAM_SPOTS):
             order = Move(who=who, to=_fmt(spot))
             try:
                 play.plan_move(state, unit, order)
@@ -198,8 +215,8 @@ def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
 
 def measure(state: SkirmishState, side: str) -> Iterator[Measure]:
     """From each of your teams to the nearest enemy team."""
+    enemies = state.teams(other(side))
     for team in state.teams(side)[:6]:
-        enemies = state.teams(other(side))
         near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
         if near is not None:
             yield Measure(team=team.id, to=near.id)

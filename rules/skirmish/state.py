@@ -112,7 +112,7 @@ class UnitState(BaseModel):
     @property
     def on_table(self) -> bool:
         """Whether any team of it is still on the table."""
-        return not self.destroyed and bool(self.alive_teams)
+        return not self.destroyed and any(t.alive for t in self.teams)
 
 
 class Pending(BaseModel):

@@ -8,9 +8,10 @@ linear obstacle taller than teams unless a team at that end touches it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.core import table
-from rules.skirmish.scenario import Cover, TerrainSpec
+from rules.skirmish.scenario import Cover, TerrainSpec, load_scenario
 from rules.skirmish.state import SkirmishState, TeamState
 
 #: A team "touching" a linear obstacle: its base within this of the line (stand-in).
@@ -73,12 +74,20 @@ def _wall_blocks(piece: TerrainSpec, a: table.Point, b: table.Point, tall: float
 
 def line_of_sight(state: SkirmishState, a: table.Point, b: table.Point) -> bool:
     """Whether a team at ``a`` sees a team at ``b`` (Cover & Terrain; Smoke)."""
-    tall = state.table.team_height
-    if any(_area_blocks(t, a, b) for t in area_pieces(state)):
+    if not _terrain_sight(state.scenario, a, b):
         return False
-    if any(_smoke_blocks(p, a, b) for p in smoke_polygons(state)):
+    return not any(_smoke_blocks(p, a, b) for p in smoke_polygons(state))
+
+
+@lru_cache(maxsize=1 << 16)
+def _terrain_sight(scenario: str, a: table.Point, b: table.Point) -> bool:
+    """Sight past the fixed terrain of a scenario (area pieces, tall obstacles): a pure
+    function of the scenario and the two points, so it is remembered (offers ask it often)."""
+    scen = load_scenario(scenario)
+    if any(_area_blocks(t, a, b) for t in scen.terrain if t.kind == "area"):
         return False
-    return not any(_wall_blocks(t, a, b, tall) for t in linear_pieces(state))
+    tall = scen.team_height
+    return not any(_wall_blocks(t, a, b, tall) for t in scen.terrain if t.kind == "linear")
 
 
 def team_cover(state: SkirmishState, target: TeamState, source: table.Point) -> Cover:

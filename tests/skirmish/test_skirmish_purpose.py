@@ -1,5 +1,5 @@
-"""A purposeful player (fires when it can, closes on the crossroads, answers every question in
-its favour) beats a random legal player: the rules reward playing well, not only legally."""
+"""A purposeful player (assaults or fires when it can, closes on the crossroads, answers every
+question in its favour) beats a random legal player: the rules reward playing well, not only legally."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import random
 from rules.core import table
 from rules.core.contract import Action
 from rules.core.dice import SeededDice
-from rules.skirmish import SYSTEM, fire
+from rules.skirmish import SYSTEM, fire, melee
+from rules.skirmish.orders import Assault
 from rules.skirmish.state import SkirmishState
 
 CROSSROADS = (24.0, 14.0)
@@ -31,19 +32,31 @@ def _can_fire(state: SkirmishState) -> bool:
     )
 
 
+def _can_assault(state: SkirmishState) -> bool:
+    """Whether the active unit could assault an enemy unit if it took the Assault action."""
+    unit = state.model_copy(deep=True).unit(state.active or "")
+    unit.steps = ["assault"]
+    return any(melee.assault_problem(state, unit, Assault(target=e.id), unit.side) is None
+               for e in state.live() if e.side != unit.side)
+
+
 def purposeful(state: SkirmishState, legal: list[Action]) -> Action:
-    """Fire first, then move towards the crossroads, answer questions aggressively."""
+    """Assault when in reach, else fire, then move towards the crossroads; answer questions
+    aggressively."""
     by_name: dict[str, list[Action]] = {}
     for order in legal:
         if not order.read_only and order.name != "defaults":
             by_name.setdefault(order.name, []).append(order)
     for name in ("decide",):
         if name in by_name:
-            prefer = ("fire", "ground", "counter", "reroll", "follow", "remove", "leave", "hold",
-                      "stand", "break", "stay", "accept", "place")
+            # standing keeps a unit free to act (Gone to Ground may not move or fire)
+            prefer = ("fire", "stand", "counter", "reroll", "follow", "remove", "leave", "hold",
+                      "ground", "break", "stay", "accept", "place")
             return min(by_name[name], key=lambda o: prefer.index(o.choice))  # type: ignore[attr-defined]
     if "action" in by_name:
         kinds = {o.kind: o for o in by_name["action"]}  # type: ignore[attr-defined]
+        if "assault" in kinds and _can_assault(state):
+            return kinds["assault"]
         order = ("fire-and-move", "move") if _can_fire(state) else ("run", "move")
         for kind in order:
             if kind in kinds:
