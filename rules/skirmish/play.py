@@ -141,6 +141,8 @@ def budget(unit: UnitState, team: TeamState, extra: bool = False) -> float:
 
 def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> table.Point:
     """A place typed by a player: x,y, heading:inches, a team or a named point."""
+    if "," in text:  # x,y needs no names (the common case, and the offers' own)
+        return table.parse_place(text, origin, {}, {}).point
     named = {p.id: (p.x, p.y) for p in state.table.points}
     teams = {t.id: t.pos for t in state.teams()}
     return table.parse_place(text, origin, named, teams).point

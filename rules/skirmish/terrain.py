@@ -138,14 +138,20 @@ def going_along(state: SkirmishState, a: table.Point, b: table.Point) -> list[Go
 
     A piece the team already stands in is not "entered" again.
     """
+    return list(_going(state.scenario, a, b))
+
+
+@lru_cache(maxsize=1 << 14)
+def _going(scenario: str, a: table.Point, b: table.Point) -> tuple[Going, ...]:
+    """:func:`going_along` on a scenario's fixed terrain: pure, so remembered."""
     found: list[Going] = []
-    for piece in state.table.terrain:
+    for piece in load_scenario(scenario).terrain:
         if piece.going == "open":
             continue
         at = _entry(piece, a, b)
         if at is not None:
             found.append(Going(piece, piece.going, at, table.distance(a, at)))
-    return sorted(found, key=lambda g: g.along)
+    return tuple(sorted(found, key=lambda g: g.along))
 
 
 def _entry(piece: TerrainSpec, a: table.Point, b: table.Point) -> table.Point | None:
