@@ -105,8 +105,12 @@ def validate(state: SkirmishState, team: TeamState, end: table.Point, budget: fl
 def move_team(
     state: SkirmishState, team: TeamState, end: table.Point, dice: Dice, budget: float,
     face: float | None = None, contact: bool = False, checked: bool = False,
+    turret: float | None = None,
 ) -> MoveResult:
-    """Move a team (validated first unless ``checked``); tanks roll for difficult ground."""
+    """Move a team (validated first unless ``checked``); tanks roll for difficult ground.
+
+    The hull (or gun, or team) faces the way it went, or ``face``; a tank's turret turns with
+    it, or to ``turret`` on its own ("A tank's turret follows these same rules")."""
     if not checked:
         validate(state, team, end, budget, contact)
     start = team.pos
@@ -121,6 +125,8 @@ def move_team(
         team.facing = face
         if team.kind == "tank":
             team.turret = face
+    if turret is not None and team.kind == "tank":
+        team.turret = turret
     team.x, team.y = result.end
     team.moved = True
     result.travelled = travelled
@@ -132,6 +138,8 @@ def move_team(
             f"{result.end[1]:.1f}, facing {table.compass_name(team.facing)} ({RULE})")
     if travelled < 0.05 and not result.bogged:
         text = f"{team.id} turns to face {table.compass_name(team.facing)} ({RULE})"
+    if turret is not None and team.kind == "tank":
+        text = text[: -len(f" ({RULE})")] + f", turret {table.compass_name(team.turret_facing)} ({RULE})"
     result.events.append(Event(
         kind="move",
         text=text,

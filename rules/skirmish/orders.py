@@ -50,6 +50,7 @@ class Move(Action):
     who: str = Field(description="a team of the active unit, or the unit itself (all teams)")
     to: str = Field(description="where: x,y in inches, heading:inches (N:6), a team or point")
     face: str = Field("", description="optional heading to face after the move (N, NE, 90...)")
+    turret: str = Field("", description="tanks: heading to turn the turret to (hull keeps face:)")
     extra: bool = Field(False, description="the PL's extra 4\": end within 2\" of the PL")
 
 

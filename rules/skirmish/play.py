@@ -224,14 +224,23 @@ def _check_extra(state: SkirmishState, unit: UnitState, order: Move, teams: list
         raise RuleError(f"With the extra 4\" {teams[0].id} must end within 2\" of {unit.pl.id} (Leaders).")
 
 
+def _turret(state: SkirmishState, order: Move, plan: dict[str, table.Point]) -> float | None:
+    """"A tank's turret follows these same rules": a Move turns it (``turret:``) on its own,
+    the hull keeping its facing; refused for a move without a tank."""
+    if not order.turret:
+        return None
+    if not any(state.team(t).kind == "tank" for t in plan):
+        raise RuleError("Only Tank teams have a turret to turn; use face: to turn a team (Firing).")
+    return table.heading_to_angle(table.parse_heading(order.turret))
+
+
 def move(ctx: Ctx[SkirmishState], order: Move) -> None:
     """Move a team or the unit, then give the enemy its Reaction and Overwatch fire (Moving)."""
     state = ctx.state
     unit = state.unit(state.active or "")
     plan = plan_move(state, unit, order)
-    face = None
-    if order.face:
-        face = table.heading_to_angle(table.parse_heading(order.face))
+    face = table.heading_to_angle(table.parse_heading(order.face)) if order.face else None
+    turret = _turret(state, order, plan)
     if not _observer_alone([state.team(t) for t in plan]) or "move" in unit.steps:
         use_step(unit, "move")
     if order.extra and unit.pl is not None:
@@ -240,7 +249,8 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
     for team_id, end in plan.items():
         team = state.team(team_id)
         room = budget(unit, team, order.extra)
-        result = movement.move_team(state, team, end, ctx.dice, room, face=face, checked=True)
+        result = movement.move_team(state, team, end, ctx.dice, room, face=face, checked=True,
+                                    turret=turret if team.kind == "tank" else None)
         team.travelled += result.travelled
         ctx.extend(result.events)
         moved.append(team)

@@ -186,3 +186,41 @@ def test_no_reroll_is_offered_without_the_cc_on_the_table():
     state.team("hptm").alive = False
     state, step = go(state, "us", "action", [3, 6, 1], kind="overwatch")
     assert state.pending is None and not state.unit("gren").on_table
+
+
+# -- Firing: "A tank's turret follows these same rules" ---------------------------------------
+
+
+def test_a_move_turns_a_tanks_turret_on_its_own():
+    # Firing: "All other Teams may only fire within their forward 180° arc ... To fire outside
+    # this arc would first require a Move action to rotate the firing Team. A tank's turret
+    # follows these same rules."
+    from tests.skirmish.helpers import park
+
+    state = new([6, 1])
+    park(state)
+    put(state, "sherman", 20, 20, facing=270)  # hull and turret north
+    put(state, "pak40", 20, 32, facing=270)  # due south of it
+    state.policies["germans"] = {"ground": "no", "reaction": "no"}
+    state, _ = go(state, "us", "activate", [6], unit="tank")
+    state, _ = go(state, "us", "action", kind="move-and-fire")
+    with pytest.raises(RuleError, match="arc"):
+        go(state, "us", "fire", target="pak")
+    with pytest.raises(RuleError, match="heading"):
+        go(state, "us", "move", who="sherman", to="sherman", turret="sideways")
+    state, step = go(state, "us", "move", who="sherman", to="sherman", turret="S")
+    sherman = state.team("sherman")
+    assert "turret S" in step.events[0].text
+    assert sherman.facing == 270 and sherman.turret == 90  # the hull still faces north
+    state, step = go(state, "us", "fire", default=1, target="pak")
+    assert any(e.kind == "fire" and "+1 moved" in e.text for e in step.events)
+
+
+def test_only_tanks_have_a_turret_to_turn():
+    state = new([1, 6])
+    state, _ = go(state, "germans", "activate", [6], unit="pak")
+    state, _ = go(state, "germans", "action", kind="move")
+    before = state.model_dump_json()
+    with pytest.raises(RuleError, match="Only Tank teams have a turret"):
+        go(state, "germans", "move", who="pak40", to="pak40", turret="N")
+    assert state.model_dump_json() == before
