@@ -71,14 +71,15 @@ def _back_to_orders(state: SkirmishState) -> None:
 def _react(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     state = ctx.state
     mover = state.unit(pending.unit or "")
-    moved = [t for t in mover.alive_teams if t.moved]
+    moved = [t for t in mover.alive_teams if (t.id in pending.paths if pending.paths else t.moved)]
     if order.choice == "hold":
         ctx.say("hold", f"No more fire at {mover.id} (Reaction Fire)", "Reaction Fire")
         _back_to_orders(state)
         return
     unit = state.unit(order.unit or pending.options[0])
-    ctx.extend(reactions.react(state, unit, mover, moved, ctx.dice).events)
-    left = [u for u in reactions.reactors(state, mover, moved) if u in pending.options and u != unit.id]
+    ctx.extend(reactions.react(state, unit, mover, moved, ctx.dice, pending.paths).events)
+    left = [u for u in reactions.reactors(state, mover, moved, pending.paths)
+            if u in pending.options and u != unit.id]
     if left and mover.on_table:
         pending.options = left
         return

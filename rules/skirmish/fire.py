@@ -94,9 +94,29 @@ def shot_line(
         return f"{shooter.id}: {target.id} is outside its forward 180° arc; it must Move to rotate"
     nearest = min(in_arc, key=lambda t: table.distance(shooter.pos, t.pos))
     dist = table.measured(table.distance(shooter.pos, nearest.pos))
-    if dist > 2 * weapon.range or (dist > weapon.range and tohit.long_range_fp(weapon.fp) < 1):
+    if dist > reach(weapon):
         return f"{shooter.id}: {target.id} is {dist:.1f}\", beyond {weapon.name}'s {weapon.range:g}\" range"
     return ShotLine(shooter.id, weapon_key, nearest.id, dist, dist > weapon.range)
+
+
+def reach(weapon: Weapon) -> float:
+    """How far a weapon fires: twice its range at long range, unless half its FP is 0."""
+    return 2 * weapon.range if tohit.long_range_fp(weapon.fp) >= 1 else weapon.range
+
+
+def covers(state: SkirmishState, shooter: TeamState, point: table.Point) -> bool:
+    """Whether ``point`` is in the team's field of fire: within a weapon's reach, inside its
+    arc, in its line of sight and no friendly team in the way (Firing; Overwatch)."""
+    if shooter.suppression or shooter.fired_initiative:
+        return False
+    if not table.in_arc(shooter.pos, facing_for_fire(shooter), arc_of(shooter), point):
+        return False
+    dist = table.measured(table.distance(shooter.pos, point))
+    if not any(dist <= reach(state.table.weapon(w)) for w in shooter.weapons):
+        return False
+    return terrain.line_of_sight(state, shooter.pos, point) and (
+        friendly_in_the_way(state, shooter, point) is None
+    )
 
 
 def best_weapon(state: SkirmishState, shooter: TeamState, target: UnitState) -> str:

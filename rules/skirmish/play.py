@@ -246,6 +246,7 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
     if order.extra and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
     moved = []
+    starts = {team_id: state.team(team_id).pos for team_id in plan}
     for team_id, end in plan.items():
         team = state.team(team_id)
         room = budget(unit, team, order.extra)
@@ -254,13 +255,15 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         team.travelled += result.travelled
         ctx.extend(result.events)
         moved.append(team)
-    offer_reactions(ctx, unit, moved)
+    offer_reactions(ctx, unit, moved, starts)
 
 
-def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState]) -> None:
-    """After a move: the enemy's Overwatch and Reaction fire, by its standing answer or asked."""
+def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState],
+                    paths: reactions.Paths) -> None:
+    """After a move: the enemy's Overwatch and Reaction fire, by its standing answer or asked
+    (``paths``: where the moved teams started, for Overwatch along the move)."""
     state = ctx.state
-    options = reactions.reactors(state, mover, moved)
+    options = reactions.reactors(state, mover, moved, paths)
     if not options:
         return
     enemy = other(mover.side)
@@ -269,10 +272,10 @@ def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamS
         return
     if policy == "yes":
         for unit_id in options:
-            result = reactions.react(state, state.unit(unit_id), mover, moved, ctx.dice)
+            result = reactions.react(state, state.unit(unit_id), mover, moved, ctx.dice, paths)
             ctx.extend(result.events)
         return
-    state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options)
+    state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options, paths=paths)
     state.phase = "decide"
     ctx.say("ask", f"{', '.join(options)} may fire at {mover.id} (Reaction Fire / Overwatch): "
                    f"decide fire unit:… or decide hold", "Reaction Fire")

@@ -23,9 +23,33 @@ def _can_shoot(state: SkirmishState, team: TeamState, target: UnitState) -> bool
     return any(isinstance(fire.shot_line(state, team, target, w), fire.ShotLine) for w in team.weapons)
 
 
+#: Inches between the points of a move checked against an Overwatch field of fire (stand-in).
+PATH_STEP = 0.5
+#: Where the teams of a move started: team id -> its point before the move.
+Paths = dict[str, tuple[float, float]]
+
+
+def path_points(start: table.Point, end: table.Point) -> list[table.Point]:
+    """The points of a straight move, every :data:`PATH_STEP` inches, both ends included."""
+    span = table.distance(start, end)
+    steps = max(1, int(span / PATH_STEP + 0.999))
+    return [table.lerp(start, end, i / steps) for i in range(steps + 1)]
+
+
+def crossing(state: SkirmishState, shooters: list[TeamState], team: TeamState,
+             start: table.Point) -> table.Point | None:
+    """The first point of ``team``'s move from ``start`` inside the field of fire of one of
+    ``shooters`` (Overwatch: "moving through their field of fire"), or None."""
+    for point in path_points(start, team.pos):
+        if any(fire.covers(state, s, point) for s in shooters):
+            return point
+    return None
+
+
 def reacting_teams(state: SkirmishState, unit: UnitState, mover: UnitState,
-                   moved: list[TeamState]) -> list[TeamState]:
-    """Teams of ``unit`` that may fire at ``mover`` now (Overwatch, or within 8")."""
+                   moved: list[TeamState], paths: Paths | None = None) -> list[TeamState]:
+    """Teams of ``unit`` that may fire at ``mover`` now: on Overwatch, at a mover seen where
+    it stands or anywhere along its move (``paths``); else within 8" (Reaction Fire)."""
     # A unit Gone to Ground "may still fire Reaction Fire" (its firing teams lose it).
     out = []
     for team in unit.alive_teams:
@@ -36,27 +60,51 @@ def reacting_teams(state: SkirmishState, unit: UnitState, mover: UnitState,
         )
         if (unit.overwatch or close) and _can_shoot(state, team, mover):
             out.append(team)
+        elif unit.overwatch and paths and any(
+            crossing(state, [team], m, paths[m.id]) is not None for m in moved if m.id in paths
+        ):
+            out.append(team)
     return out
 
 
-def reactors(state: SkirmishState, mover: UnitState, moved: list[TeamState]) -> list[str]:
+def reactors(state: SkirmishState, mover: UnitState, moved: list[TeamState],
+             paths: Paths | None = None) -> list[str]:
     """Enemy units with at least one team that may fire at the moving unit."""
     return [
         u.id for u in state.live(other(mover.side))
-        if reacting_teams(state, u, mover, moved)
+        if reacting_teams(state, u, mover, moved, paths)
     ]
 
 
 def react(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
-          dice: Dice) -> fire.FireResult:
-    """Fire the unit's eligible teams at the mover: Overwatch without, Reaction with, the +1."""
-    shooters = reacting_teams(state, unit, mover, moved)
+          dice: Dice, paths: Paths | None = None) -> fire.FireResult:
+    """Fire the unit's eligible teams at the mover: Overwatch without, Reaction with, the +1.
+
+    Overwatch fire at a unit "moving through their field of fire" is resolved with each moved
+    team where its move first entered the field of fire; survivors then stand where they
+    stopped."""
+    shooters = reacting_teams(state, unit, mover, moved, paths)
     overwatch = unit.overwatch
     kind = "Overwatch" if overwatch else "Reaction Fire"
+    head = Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")
+    notes, ends = [], {}
+    if overwatch and paths:
+        for team in moved:
+            if team.id not in paths or not team.alive:
+                continue
+            point = crossing(state, shooters, team, paths[team.id])
+            if point is not None and table.distance(point, team.pos) > 0.05:
+                ends[team.id] = team.pos
+                team.x, team.y = point
+                notes.append(Event(kind="react", rule=kind, text=(
+                    f"{team.id} is fired on where it crossed the field of fire, "
+                    f"{point[0]:.1f},{point[1]:.1f} ({kind})")))
     result = fire.resolve_fire(state, shooters, mover, dice, fire.Fire(reaction=not overwatch))
+    for team_id, end in ends.items():
+        team = state.team(team_id)
+        team.x, team.y = end
     unit.overwatch = False
-    result.events.insert(0, Event(kind="react", rule=kind,
-                                  text=f"{unit.id} fires {kind} at {mover.id} ({kind})"))
+    result.events[:0] = [head] + notes
     return result
 
 

@@ -128,6 +128,7 @@ class Pending(BaseModel):
     side: Side  # who decides
     unit: str | None = None  # the moving, attacking or fired-upon unit
     options: list[str] = Field(default_factory=list)  # units that may fire
+    paths: dict[str, tuple[float, float]] = Field(default_factory=dict)  # moved teams' starts
     fire: dict[str, str] | None = None  # a Fire order waiting for the go-to-ground answer
     firer: str | None = None  # the unit whose fire waits
     centre: tuple[float, float] | None = None  # the missed template

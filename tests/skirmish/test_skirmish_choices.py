@@ -224,3 +224,46 @@ def test_only_tanks_have_a_turret_to_turn():
     with pytest.raises(RuleError, match="Only Tank teams have a turret"):
         go(state, "germans", "move", who="pak40", to="pak40", turret="N")
     assert state.model_dump_json() == before
+
+
+# -- Overwatch: "may Fire at an enemy Unit moving through their field of fire" ----------------
+
+
+def _overwatch_across_smoke(on_overwatch: bool) -> SkirmishState:
+    """gren on Overwatch watches open ground; sq1 crosses it into smoke, out of sight."""
+    from rules.skirmish.state import Smoke
+    from tests.skirmish.helpers import park
+
+    state = new([6, 1])
+    park(state)
+    for i, team in enumerate(state.unit("1pl").teams):
+        put(state, team.id, 18 - 2 * i, 27)
+    put(state, "sq1", 18, 24)
+    for i, team in enumerate(state.unit("gren").teams):
+        put(state, team.id, 16 + 2 * i, 10)
+    state.unit("gren").overwatch = on_overwatch
+    state.unit("gren").activated = True
+    state.smoke.append(Smoke(corners=[(23, 21), (29, 21), (29, 27), (23, 27)], turn=1, unit="mortars"))
+    return state
+
+
+def test_overwatch_fires_at_a_team_moving_through_its_field_of_fire():
+    state = _overwatch_across_smoke(True)
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", who="sq1", to="23.5,24")
+    assert state.pending.kind == "react" and state.pending.options == ["gren"]
+    state, step = go(state, "germans", "decide", [1] * 30, choice="fire", unit="gren")
+    text = " | ".join(e.text for e in step.events)
+    assert "sq1 is fired on where it crossed the field of fire, 18.0,24.0 (Overwatch)" in text
+    fire = [e for e in step.events if e.kind == "fire"]
+    assert fire and not any("reaction" in e.text for e in fire)  # Overwatch: no +1
+    assert state.team("sq1").pos == (23.5, 24.0) and not state.unit("gren").overwatch
+
+
+def test_without_overwatch_a_team_out_of_sight_and_8_inches_draws_no_fire():
+    state = _overwatch_across_smoke(False)
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", who="sq1", to="23.5,24")
+    assert state.pending is None and not any(e.kind == "fire" for e in step.events)
