@@ -28,13 +28,14 @@ class Candidate(BaseModel):
     distance: float
     armoured: bool = False
     protected: bool = False  # the owner's standing choice: hits last among equals
+    first: bool = False  # the owner's choice for this volley: hits first among equals
 
-    def rank(self, declared: TeamKind | None) -> tuple[int, int, bool, float, str]:
+    def rank(self, declared: TeamKind | None) -> tuple[int, int, bool, bool, float, str]:
         """Sort key: declared type first, then open/soft/hard/gone to ground, then the owner's
-        choice among equals (protected teams last), then nearest."""
+        choice among equals (chosen teams first, protected teams last), then nearest."""
         klass = 3 if self.gone_to_ground else _CLASS[self.cover]
-        return (0 if declared is None or self.kind == declared else 1, klass, self.protected,
-                self.distance, self.team)
+        return (0 if declared is None or self.kind == declared else 1, klass, not self.first,
+                self.protected, self.distance, self.team)
 
 
 class Batch(BaseModel):
@@ -45,6 +46,15 @@ class Batch(BaseModel):
     hits: int
     at: bool = False
     declared: TeamKind | None = None
+
+
+class Volley(BaseModel):
+    """A unit's fire rolled To Hit and waiting for its owner to allocate the hits."""
+
+    target: str
+    firing: list[str]
+    batches: list[Batch]
+    reroll: bool = False  # "will need to reroll successful Saves for that round of shooting"
 
 
 def allocate(candidates: list[Candidate], batches: list[Batch]) -> dict[str, list[str]]:

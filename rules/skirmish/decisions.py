@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import artillery, flow, melee, morale, play, reactions
+from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions
 from rules.skirmish.orders import Decide, Fire
 from rules.skirmish.state import Pending, SkirmishState
 
@@ -19,6 +19,7 @@ from rules.skirmish.state import Pending, SkirmishState
 ANSWERS: dict[str, tuple[str, ...]] = {
     "react": ("fire", "hold"),
     "ground": ("ground", "stand"),
+    "allocate": ("allocate",),
     "assault-fire": ("fire", "hold"),
     "assault-choice": ("counter", "break"),
     "losses": ("remove",),
@@ -40,6 +41,8 @@ def decide_problem(state: SkirmishState, order: Decide) -> str | None:
         unit = order.unit or (pending.options[0] if len(pending.options) == 1 else "")
         if unit.casefold() not in {o.casefold() for o in pending.options}:
             return f"Name the unit that fires: unit:{' or unit:'.join(pending.options)}."
+    if pending.kind == "allocate":
+        return _allocate_problem(state, pending, order)
     if pending.kind == "losses":
         return melee.losses_problem(state, order.teams.replace(",", " ").split())
     if pending.kind == "drift" and order.choice == "place" and not order.to:
@@ -56,7 +59,7 @@ def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
     pending = state.pending
     assert pending is not None
     handler = {
-        "react": _react, "ground": _ground, "assault-fire": _assault_fire,
+        "react": _react, "ground": _ground, "allocate": _allocate, "assault-fire": _assault_fire,
         "assault-choice": _assault_choice, "losses": _losses, "follow": _follow,
         "drift": _drift, "morale": _morale,
     }[pending.kind]
@@ -95,6 +98,30 @@ def _ground(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     firer = state.unit(pending.firer or "")
     fire_order = Fire.model_validate(pending.fire or {})
     play.resolve_fire_order(ctx, firer, fire_order)
+
+
+def _first(order: Decide) -> list[str]:
+    return [w for w in order.teams.replace(",", " ").split() if w.casefold() != "none"]
+
+
+def _allocate_problem(state: SkirmishState, pending: Pending, order: Decide) -> str | None:
+    volley = pending.volley
+    assert volley is not None
+    ids = [c.team for c in fire.volley_candidates(state, volley)]
+    wrong = [w for w in _first(order) if w.casefold() not in {i.casefold() for i in ids}]
+    if wrong:
+        return (f"{wrong[0][:20]} may not take these hits; name teams of {', '.join(ids)} to take "
+                f"hits first among equals, or none (Firing).")
+    return None
+
+
+def _allocate(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    state = ctx.state
+    volley = pending.volley
+    assert volley is not None
+    _back_to_orders(state)
+    first = frozenset(state.team(w).id for w in _first(order))
+    play.land(ctx, state.unit(pending.firer or ""), volley, first)
 
 
 def _assault_fire(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:

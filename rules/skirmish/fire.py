@@ -174,11 +174,23 @@ def resolve_fire(
     state: SkirmishState, shooters: list[TeamState], target: UnitState, dice: Dice, how: Fire
 ) -> FireResult:
     """Resolve one unit's fire at one enemy unit; ``shooters`` are its firing teams."""
+    result, volley = roll_fire(state, shooters, target, dice, how)
+    if volley is not None:
+        land_volley(state, volley, dice, result)
+    return result
+
+
+def roll_fire(
+    state: SkirmishState, shooters: list[TeamState], target: UnitState, dice: Dice, how: Fire
+) -> tuple[FireResult, allocation.Volley | None]:
+    """The To Hit part of a unit's fire: lines, modifiers, dice.  The hits wait in the
+    returned volley (None when no team could fire) for :func:`land_volley`."""
     result = FireResult()
+    declared = target.id  # the unit fired at (a CC's HQ is resolved with the unit he joins)
     target = join_cc(state, target, result)
     lines = _lines(state, shooters, target, how, result)
     if not lines:
-        return result
+        return result, None
     firing = [state.team(line.shooter) for line in lines]
     concealed = unit_concealed(state, firing, target)
     gtg = unit_gone_to_ground(state, firing, target)
@@ -187,8 +199,26 @@ def resolve_fire(
         batch, need = _roll_team(state, line, target, dice, how, concealed, gtg, result)
         batches.append(batch)
         reroll = reroll or need <= 1
-    _land_hits(state, firing, target, batches, dice, reroll, result)
-    return result
+    volley = allocation.Volley(target=declared, firing=[t.id for t in firing], batches=batches,
+                               reroll=reroll)
+    return result, volley
+
+
+def volley_candidates(state: SkirmishState, volley: allocation.Volley,
+                      first: frozenset[str] = frozenset()) -> list[allocation.Candidate]:
+    """The target's teams that may take the volley's hits (``first``: the owner's pick)."""
+    target = join_cc(state, state.unit(volley.target), FireResult())
+    firing = [state.team(t) for t in volley.firing]
+    return _candidates(state, firing, target, {b.shooter: b.weapon for b in volley.batches}, first)
+
+
+def land_volley(state: SkirmishState, volley: allocation.Volley, dice: Dice, result: FireResult,
+                first: frozenset[str] = frozenset()) -> None:
+    """Allocate the volley's hits (the owner's ``first`` teams first among equals), roll the
+    saves, remove casualties, place suppression."""
+    target = join_cc(state, state.unit(volley.target), FireResult())
+    cands = volley_candidates(state, volley, first)
+    _land_hits(state, target, cands, volley.batches, dice, volley.reroll, result)
 
 
 def join_cc(state: SkirmishState, target: UnitState, result: FireResult) -> UnitState:
@@ -264,7 +294,8 @@ def _roll_team(
 
 
 def _candidates(
-    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str]
+    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str],
+    first: frozenset[str] = frozenset(),
 ) -> list[allocation.Candidate]:
     out = []
     shield = suppression.protected_of(state.policies, target.side)
@@ -278,7 +309,7 @@ def _candidates(
             team=team.id, kind=team.kind, cover=terrain.team_cover(state, team, near.pos),
             gone_to_ground=gone_to_ground(state, team),
             distance=table.distance(near.pos, team.pos), armoured=team.armoured,
-            protected=team.id in shield,
+            protected=team.id in shield, first=team.id in first,
         ))
     return out
 
@@ -290,10 +321,9 @@ def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, weapon: 
 
 
 def _land_hits(
-    state: SkirmishState, firing: list[TeamState], target: UnitState,
+    state: SkirmishState, target: UnitState, cands: list[allocation.Candidate],
     batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
 ) -> None:
-    cands = _candidates(state, firing, target, {b.shooter: b.weapon for b in batches})
     given = allocation.allocate(cands, batches)
     if not given:
         return

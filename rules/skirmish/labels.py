@@ -22,6 +22,9 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
             return _target(state, value)
         if action == "move" and field == "to":
             return _move(state, str(partial.get("who") or ""), value)
+        if action == "decide" and field == "teams" and state.pending and state.pending.volley:
+            shown = play.allocation_choices(state, state.pending.volley).get(value, "")
+            return f"{value} first: hits {shown}"
         if action == "decide" and field == "teams":
             return _losses(state, value)
         if action == "barrage" and field == "target":

@@ -194,6 +194,9 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
         if pending.kind == "react" and choice == "fire":
             for unit in pending.options:
                 yield Decide(choice="fire", unit=unit)
+        elif pending.kind == "allocate" and pending.volley is not None:
+            for first in play.allocation_choices(state, pending.volley):
+                yield Decide(choice="allocate", teams=first)
         elif pending.kind == "losses":
             fight = state.assault
             if fight is not None:
@@ -209,8 +212,10 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
 
 def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
-    yield Defaults(reaction="ask", ground="ask", counter="ask", follow="ask", losses="ask", morale="ask")
-    yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto", morale="yes")
+    yield Defaults(reaction="ask", ground="ask", counter="ask", follow="ask", losses="ask",
+                   allocate="ask", morale="ask")
+    yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto",
+                   allocate="auto", morale="yes")
     leaders_ = [t.id for t in state.teams(side) if t.leader]
     yield Defaults(protect=" ".join(leaders_) or "none")
 

@@ -115,7 +115,7 @@ class Done(Action):
 
 
 DecideChoice = Literal[
-    "fire", "hold", "ground", "stand", "counter", "break", "remove", "follow", "stay", "place",
+    "fire", "hold", "ground", "stand", "allocate", "counter", "break", "remove", "follow", "stay", "place",
     "leave", "reroll", "accept",
 ]
 
@@ -128,7 +128,7 @@ class Decide(Action):
     choice: DecideChoice = Field(description="your answer: see the question")
     unit: str = Field("", description="which of your units fires, when several may")
     to: str = Field("", description="where the missed template goes (x,y), at most 6\"")
-    teams: str = Field("", description="which of your teams an assault removes (ids)")
+    teams: str = Field("", description="your teams an assault removes, or that take hits first (ids)")
 
 
 Policy = Literal["ask", "yes", "no"]
@@ -146,6 +146,7 @@ class Defaults(Action):
     counter: Policy | None = Field(None, description="counter-attack in assaults (no = break off)")
     follow: Policy | None = Field(None, description="follow a unit that breaks off from yours 1d6\"")
     losses: Pick | None = Field(None, description="assault losses: ask, or auto (protect last, nearest first)")
+    allocate: Pick | None = Field(None, description="fire hits among equal teams: ask, or auto (the default)")
     morale: Policy | None = Field(None, description="your CC rerolls a failed Morale check")
     protect: str | None = Field(None, description="your teams to put hits and markers on last (ids, or none)")
 

@@ -7,11 +7,14 @@ dice) and the order, checks it with the ``*_problem`` helpers that the legal-ord
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
 from rules.skirmish import cohesion, fire, flow, leaders, morale, movement, reactions, suppression
+from rules.skirmish.allocation import Volley, allocate
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
 from rules.skirmish.state import (
@@ -363,13 +366,57 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
                     directed=order.directed or None)
     if order.directed and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
-    result = fire.resolve_fire(state, shooters, target, ctx.dice, how)
+    result, volley = fire.roll_fire(state, shooters, target, ctx.dice, how)
     ctx.extend(result.events)
     for event in result.events:
         if event.kind == "fire":
             state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
                                     text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
                                     side=unit.side))
+    if volley is not None:
+        policy = state.policies.get(target.side, {}).get("allocate", "auto")
+        if policy == "ask" and len(allocation_choices(state, volley)) > 1:
+            state.pending = Pending(kind="allocate", side=target.side, unit=target.id,
+                                    firer=unit.id, volley=volley)
+            state.phase = "decide"
+            ctx.say("ask", f"{target.id}: allocate the hits: decide allocate teams:… (the teams "
+                           f"to take hits first among equals) (Firing)", "Firing")
+            return
+        land(ctx, unit, volley, frozenset())
+        return
+    after_fire(ctx, unit)
+
+
+def allocation_choices(state: SkirmishState, volley: Volley) -> dict[str, str]:
+    """The owner's distinct allocations of a volley: ``teams first -> what each team takes``,
+    the standing order first (each way of putting the equal teams first, at most 20)."""
+    cands = fire.volley_candidates(state, volley)
+    ids = [c.team for c in cands]
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for size in range(len(ids) + 1):
+        for picked in combinations(ids, size):
+            chosen = [c.model_copy(update={"first": c.team in picked}) for c in cands]
+            given = allocate(chosen, volley.batches)
+            shown = ", ".join(f"{team} {len(d)}" for team, d in given.items())
+            if shown not in seen and len(out) < 20:
+                seen.add(shown)
+                out[" ".join(picked) or "none"] = shown
+    return out
+
+
+def land(ctx: Ctx[SkirmishState], unit: UnitState, volley: Volley,
+         first: frozenset[str]) -> None:
+    """Allocate (the owner's ``first`` teams first among equals), save, and go on."""
+    result = fire.FireResult()
+    fire.land_volley(ctx.state, volley, ctx.dice, result, first)
+    ctx.extend(result.events)
+    after_fire(ctx, unit)
+
+
+def after_fire(ctx: Ctx[SkirmishState], unit: UnitState) -> None:
+    """The activation ends by itself once no team of a fire-only action can fire."""
+    state = ctx.state
     if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
         ctx.extend(flow.end_activation(state, ctx.dice))
         ctx.snapshot = True

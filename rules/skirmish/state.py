@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.views import Mark
+from rules.skirmish.allocation import Volley
 from rules.skirmish.losses import Claim
 from rules.skirmish.scenario import (
     Role, Scenario, Side, TeamKind, Training, UnitSpec, load_scenario,
@@ -123,14 +124,15 @@ class UnitState(BaseModel):
 class Pending(BaseModel):
     """A decision owed by one player before play goes on (asked of that player)."""
 
-    kind: Literal["react", "ground", "assault-fire", "assault-choice", "losses", "follow",
-                  "drift", "morale"]
+    kind: Literal["react", "ground", "allocate", "assault-fire", "assault-choice", "losses",
+                  "follow", "drift", "morale"]
     side: Side  # who decides
     unit: str | None = None  # the moving, attacking or fired-upon unit
     options: list[str] = Field(default_factory=list)  # units that may fire
     paths: dict[str, tuple[float, float]] = Field(default_factory=dict)  # moved teams' starts
     fire: dict[str, str] | None = None  # a Fire order waiting for the go-to-ground answer
     firer: str | None = None  # the unit whose fire waits
+    volley: Volley | None = None  # hits rolled, waiting for their owner's allocation
     centre: tuple[float, float] | None = None  # the missed template
     aim: tuple[float, float] | None = None
     smoke: bool = False

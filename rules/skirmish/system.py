@@ -34,7 +34,7 @@ SCENARIOS = ("hedgerow_village", "open_field")
 ORDERS = ("orders",)
 OWN_INITIATIVE = ("activate", "orders")
 #: The standing answers a player may set (``defaults``), each ask unless set.
-STANDING = ("reaction", "ground", "counter", "follow", "losses", "morale")
+STANDING = ("reaction", "ground", "counter", "follow", "losses", "allocate", "morale")
 
 
 def _own_teams(state: SkirmishState, side: str, text: str) -> str:
@@ -162,7 +162,7 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
                 mine[key] = value
         if o.protect is not None:
             mine["protect"] = _own_teams(ctx.state, ctx.side, o.protect)
-        shown = ", ".join(f"{k} {mine.get(k, 'ask')}" for k in STANDING)
+        shown = ", ".join(f"{k} {mine.get(k, 'auto' if k == 'allocate' else 'ask')}" for k in STANDING)
         shown += f"; protect {mine.get('protect') or 'none'}"
         ctx.say("defaults", f"{SIDE_NAMES[ctx.side]} standing answers: {shown}")
 

@@ -80,7 +80,7 @@ def test_the_defaults_order_sets_the_new_standing_answers():
     state = new([6, 1])
     state, step = go(state, "germans", "defaults", losses="auto", follow="no", morale="yes")
     assert state.policies["germans"] == {"losses": "auto", "follow": "no", "morale": "yes"}
-    assert "follow no, losses auto, morale yes" in step.events[0].text
+    assert "follow no, losses auto, allocate auto, morale yes" in step.events[0].text
 
 
 # -- Assaults: "The attacking Unit then may move 1d6"" ---------------------------------------
@@ -267,3 +267,39 @@ def test_without_overwatch_a_team_out_of_sight_and_8_inches_draws_no_fire():
     state, _ = go(state, "us", "action", kind="move")
     state, step = go(state, "us", "move", who="sq1", to="23.5,24")
     assert state.pending is None and not any(e.kind == "fire" for e in step.events)
+
+
+# -- Firing: "the target Unit must allocate one die to a Team" -------------------------------
+
+
+def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
+    # Firing: "For each success, the target Unit must allocate one die to a Team in that Unit
+    # ... not adding a second die to a Team until all valid Teams in the Unit have at least
+    # one hit"; asked of the target's player with defaults allocate:ask
+    state = _facing_off(new([6, 1]))
+    state.policies["germans"] = {"ground": "no", "allocate": "ask"}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", [6, 6, 1], target="gren", teams="sq1")  # 2 hits
+    assert state.pending.kind == "allocate" and step.waiting_on == ["germans"]
+    offered = {c.value: c.label for c in SYSTEM.choices(state, "germans", "decide", "teams",
+                                                        {"choice": "allocate"})}
+    assert offered["none"] == "none first: hits g1 1, g2 1"  # the standing order: nearest
+    assert offered["mg g3"] == "mg g3 first: hits mg 1, g3 1"
+    with pytest.raises(RuleError, match="may not take these hits"):
+        go(state, "germans", "decide", choice="allocate", teams="sq2")
+    state, step = go(state, "germans", "decide", [1, 6], choice="allocate", teams="mg g3")
+    text = " | ".join(e.text for e in step.events)
+    assert "Hits allocated: mg 1, g3 1" in text
+    assert not state.team("mg").alive and state.team("g3").alive and state.pending is None
+    assert step.waiting_on == ["us"]
+
+
+def test_allocation_is_not_asked_by_default():
+    state = _facing_off(new([6, 1]))
+    state.policies["germans"] = {"ground": "no"}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    state, step = go(state, "us", "fire", [6, 6, 1], target="gren", teams="sq1")
+    assert state.pending is None
+    assert "Hits allocated: g1 1, g2 1" in " | ".join(e.text for e in step.events)
