@@ -71,3 +71,57 @@ async def test_a_skirmish_turn_in_the_console(tmp_path: Path) -> None:
         with Image.open(path) as image:
             assert image.format == "PNG" and image.width >= 400
     assert all(len(line) <= 2000 for line in out)
+
+
+async def test_a_whole_skirmish_in_the_console(tmp_path: Path) -> None:
+    # Done when: "A whole game plays through the console ... with snapshots": two players type
+    # legal orders (the game's own offers, as text) until the game ends, every question of the
+    # other player answered by that player.
+    import random
+    import shlex
+
+    from bot.console import CONSOLE_CHANNEL
+
+    rng = random.Random(11)
+    settings = Settings(db=tmp_path / "whole.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(
+        settings, dice_source=ScriptedDiceSource([rng.randint(1, 6) for _ in range(40000)]))
+    out: list[str] = []
+    players = {"us": "alice", "germans": "bob"}
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        refused = await console.run_script([
+            "@alice /game new system:skirmish scenario:open_field options:turns=2",
+            "@alice /game join side:us",
+            "@bob /game join side:germans",
+            "@bob /skirmish defaults losses:ask allocate:ask follow:ask morale:ask",
+        ])
+        orders = 0
+        for _ in range(1500):
+            game = await service.live_game(CONSOLE_CHANNEL)
+            assert game is not None
+            if game.system.result(game.state) is not None:
+                break
+            side = game.system.waiting_on(game.state)[0]
+            legal = [a for a in game.system.legal_actions(game.state, side)
+                     if not a.read_only and a.name != "defaults"]
+            action = rng.choice(legal)
+            words = [shlex.quote(f"{k}:{v}") for k, v in
+                     action.model_dump(mode="json", exclude_defaults=True).items()]
+            refused += await console.run_script(
+                [f"@{players[side]} /skirmish {action.name} {' '.join(words)}"])
+            orders += 1
+        game = await service.live_game(CONSOLE_CHANNEL)
+        verdict = game.system.result(game.state) if game else None
+    finally:
+        await service.close()
+    text = "\n".join(out)
+    (tmp_path / "transcript.txt").write_text(text, "utf-8")
+    assert verdict is not None and refused == 0 and orders > 20, text[-3000:]
+    assert "End of turn 2 (Turns)" in text or "no unit left" in text or "retreat" in text
+    assert "decide" in text and "Training Check" in text and "🎲" in text
+    assert len(console.snapshots) >= 3
+    for path in console.snapshots:
+        with Image.open(path) as image:
+            assert image.format == "PNG" and image.width >= 400
+    assert all(len(line) <= 2000 for line in out)
