@@ -20,8 +20,9 @@ Target = Path | str
 _SEQ_IN_REPLY = re.compile(r"^#(\d+) ")
 
 
-def _rows(target: Target, sql: str, args: tuple = ()) -> list[tuple]:
-    """Every row of ``sql`` as tuples, on a connection of its own."""
+def query(target: Target, sql: str, args: tuple = ()) -> list[tuple]:
+    """Every row of ``sql`` (``?`` placeholders) as tuples, on a connection of its own, in
+    a SQLite file or a PostgreSQL database."""
     if is_postgres_url(target):
         return run_sync(str(target), sql, args)
     with sqlite3.connect(target) as db:
@@ -32,13 +33,13 @@ def table_rows(path: Target) -> dict[str, list[str]]:
     """Every row of every table, sorted: "nothing changed" compares all of it (seats, audit,
     revert marks, seat history and stored replies as well as steps and games; issue 14)."""
     if is_postgres_url(path):
-        names = [r[0] for r in _rows(path, "SELECT table_name FROM information_schema.tables"
+        names = [r[0] for r in query(path, "SELECT table_name FROM information_schema.tables"
                                            " WHERE table_schema = current_schema()"
                                            " AND table_type = 'BASE TABLE' ORDER BY table_name")]
     else:
-        names = [r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'"
+        names = [r[0] for r in query(path, "SELECT name FROM sqlite_master WHERE type = 'table'"
                                            " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-    return {name: sorted(map(repr, _rows(path, f"SELECT * FROM {name}"))) for name in names}
+    return {name: sorted(map(repr, query(path, f"SELECT * FROM {name}"))) for name in names}
 
 
 def integrity(path: Target) -> str:
@@ -46,11 +47,11 @@ def integrity(path: Target) -> str:
     (which checks its pages itself) every table must read to its end, and every step's
     game must exist."""
     if not is_postgres_url(path):
-        return str(_rows(path, "PRAGMA integrity_check")[0][0])
-    for (name,) in _rows(path, "SELECT table_name FROM information_schema.tables WHERE"
+        return str(query(path, "PRAGMA integrity_check")[0][0])
+    for (name,) in query(path, "SELECT table_name FROM information_schema.tables WHERE"
                                " table_schema = current_schema() AND table_type = 'BASE TABLE'"):
-        _rows(path, f"SELECT COUNT(*) FROM {name}")
-    orphans = _rows(path, "SELECT COUNT(*) FROM step_log s LEFT JOIN games g ON g.id = s.game_id"
+        query(path, f"SELECT COUNT(*) FROM {name}")
+    orphans = query(path, "SELECT COUNT(*) FROM step_log s LEFT JOIN games g ON g.id = s.game_id"
                           " WHERE g.id IS NULL")[0][0]
     return "ok" if orphans == 0 else f"{orphans} steps without a game"
 
@@ -86,9 +87,9 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    games = _rows(path, "SELECT id, head_seq, state_json FROM games")
+    games = query(path, "SELECT id, head_seq, state_json FROM games")
     by_game: dict[int, list[tuple]] = {}
-    for row in _rows(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
+    for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
                            " action_json FROM steps ORDER BY game_id, seq"):
         by_game.setdefault(row[0], []).append(row[1:])
     for game_id, head_seq, state_json in games:
@@ -118,7 +119,7 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
         if head is not None:
             problems += _ancestry(game_id, head_seq, by_seq)
     if acknowledged:
-        stored = dict(_rows(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
+        stored = dict(query(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
         for interaction_id, text in acknowledged.items():
             seq = stored.get(interaction_id)
             if seq is None:

@@ -138,14 +138,19 @@ class PgStore(BaseStore):
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn:
-            for version, name, sql in [(0, "", ""), *migration_files()]:
+            done = set()
+            if await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+                done = {r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")}
+            for version, name, sql in migration_files():
+                if version in done:
+                    continue
                 async with conn.transaction():
                     # One process at a time: the others wait, then find the version applied.
                     await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
                     await conn.execute(
                         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY"
                         " KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-                    if version == 0 or await conn.fetchval(
+                    if await conn.fetchval(
                             "SELECT 1 FROM schema_migrations WHERE version = $1", version):
                         continue
                     await conn.execute(postgres_migration(version, name, sql))

@@ -23,4 +23,5 @@ def test_migration_text_is_rewritten_only_in_code() -> None:
 
 def test_the_session_server_answers_on_its_socket(pg_server: PgServer, pg_url: str) -> None:
     assert "host=/tmp/" in pg_url
-    assert run_sync(pg_url, "SELECT ? + 1, current_database()", (41,)) == [(42, pg_url.split("/")[3].split("?")[0])]
+    schema = pg_url.rsplit("search_path=", 1)[1]
+    assert run_sync(pg_url, "SELECT ? + 1, current_schema()", (41,)) == [(42, schema)]
