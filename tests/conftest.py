@@ -37,14 +37,20 @@ def pg_server() -> Iterator[PgServer]:
         server.stop()
 
 
-@pytest.fixture
-def pg_url(pg_server: PgServer) -> str:
+def fresh_pg_url(request: pytest.FixtureRequest) -> str:
     """A fresh, empty schema of its own on the session's server, as a URL whose
     ``search_path`` names it: what the store creates goes there.  A schema, not a database:
     a new database copies the template's 7 MB, a schema costs nothing (a busy CI disk)."""
+    server: PgServer = request.getfixturevalue("pg_server")
     name = f"t{next(_names)}"
-    pg_server.sql(f'CREATE SCHEMA "{name}"', DATABASE)
-    return f"{pg_server.url(DATABASE)}&search_path={name}"
+    server.sql(f'CREATE SCHEMA "{name}"', DATABASE)
+    return f"{server.url(DATABASE)}&search_path={name}"
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> str:
+    """A fresh, empty schema on the session's server (:func:`fresh_pg_url`)."""
+    return fresh_pg_url(request)
 
 
 def store_target(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
