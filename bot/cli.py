@@ -119,9 +119,9 @@ def run_replay(path: Path) -> int:
 
 async def run_health(settings: Settings) -> int:
     """Open the database (applying migrations) and close it: the container HEALTHCHECK."""
-    from bot.store import Store  # noqa: PLC0415
+    from bot.stores import open_store  # noqa: PLC0415
 
-    store = await Store.open(settings.db)
+    store = await open_store(settings.db)
     try:
         await store.schema_versions()
     finally:

@@ -5,7 +5,9 @@ variable               meaning                                          default
 =====================  ===============================================  ====================
 DISCORD_TOKEN          the bot token; without it ``referee`` opens       (none)
                        the local console
-REFEREE_DB             the SQLite file                                  ./referee.sqlite3
+REFEREE_DB             the SQLite file, or a PostgreSQL server's URL     ./referee.sqlite3
+                       (``postgresql://user:pass@host/db``) to share
+                       one store between several processes
 REFEREE_GUILD_IDS      comma-separated server ids that get the           (none: global sync)
                        commands instantly (for testing a server)
 REFEREE_MODERATOR_ROLE the role whose members moderate, besides Manage  Referee Moderator
@@ -43,7 +45,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="REFEREE_", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
-    db: Path = Path("./referee.sqlite3")
+    #: A SQLite file (a Path), or a ``postgresql://`` URL (kept as text: a Path would fold
+    #: its ``//``).
+    db: Path | str = Path("./referee.sqlite3")
     guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     moderator_role: str = "Referee Moderator"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -65,6 +69,13 @@ class Settings(BaseSettings):
     def limits_on(self) -> bool:
         """Whether rate limits apply: as set, else on exactly when running on Discord."""
         return self.rate_limits if self.rate_limits is not None else self.discord_token is not None
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _path_unless_url(cls, value: object) -> object:
+        if isinstance(value, str) and not value.startswith(("postgresql://", "postgres://")):
+            return Path(value)
+        return value
 
     @field_validator("guild_ids", "shards", mode="before")
     @classmethod

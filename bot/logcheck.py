@@ -1,7 +1,8 @@
 """Check a Referee database after a run: nothing lost, duplicated, interleaved or half-written.
 
-Read with the standard ``sqlite3`` module on a separate connection, the way an operator
-would inspect the file, so the check does not trust the code it checks.
+Read on a separate connection (the standard ``sqlite3`` module, or a fresh asyncpg
+connection for a PostgreSQL URL: ``bot/pgsync.py``), the way an operator would inspect the
+database, so the check does not trust the code it checks.
 """
 
 from __future__ import annotations
@@ -10,23 +11,49 @@ import re
 import sqlite3
 from pathlib import Path
 
+from bot.pgsync import run_sync
+from bot.stores import is_postgres_url
+
+#: A SQLite file, or a PostgreSQL URL.
+Target = Path | str
+
 _SEQ_IN_REPLY = re.compile(r"^#(\d+) ")
 
 
-def table_rows(path: Path) -> dict[str, list[str]]:
+def query(target: Target, sql: str, args: tuple = ()) -> list[tuple]:
+    """Every row of ``sql`` (``?`` placeholders) as tuples, on a connection of its own, in
+    a SQLite file or a PostgreSQL database."""
+    if is_postgres_url(target):
+        return run_sync(str(target), sql, args)
+    with sqlite3.connect(target) as db:
+        return [tuple(r) for r in db.execute(sql, args)]
+
+
+def table_rows(path: Target) -> dict[str, list[str]]:
     """Every row of every table, sorted: "nothing changed" compares all of it (seats, audit,
     revert marks, seat history and stored replies as well as steps and games; issue 14)."""
-    with sqlite3.connect(path) as db:
-        names = [r[0] for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            " ORDER BY name")]
-        return {name: sorted(map(repr, db.execute(f"SELECT * FROM {name}"))) for name in names}
+    if is_postgres_url(path):
+        names = [r[0] for r in query(path, "SELECT table_name FROM information_schema.tables"
+                                           " WHERE table_schema = current_schema()"
+                                           " AND table_type = 'BASE TABLE' ORDER BY table_name")]
+    else:
+        names = [r[0] for r in query(path, "SELECT name FROM sqlite_master WHERE type = 'table'"
+                                           " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return {name: sorted(map(repr, query(path, f"SELECT * FROM {name}"))) for name in names}
 
 
-def integrity(path: Path) -> str:
-    """``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
-    with sqlite3.connect(path) as db:
-        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+def integrity(path: Target) -> str:
+    """``"ok"`` for a sound database: SQLite's ``PRAGMA integrity_check``; on PostgreSQL
+    (which checks its pages itself) every table must read to its end, and every step's
+    game must exist."""
+    if not is_postgres_url(path):
+        return str(query(path, "PRAGMA integrity_check")[0][0])
+    for (name,) in query(path, "SELECT table_name FROM information_schema.tables WHERE"
+                               " table_schema = current_schema() AND table_type = 'BASE TABLE'"):
+        query(path, f"SELECT COUNT(*) FROM {name}")
+    orphans = query(path, "SELECT COUNT(*) FROM step_log s LEFT JOIN games g ON g.id = s.game_id"
+                          " WHERE g.id IS NULL")[0][0]
+    return "ok" if orphans == 0 else f"{orphans} steps without a game"
 
 
 def _ancestry(game_id: int, head_seq: int, by_seq: dict[int, tuple]) -> list[str]:
@@ -45,7 +72,7 @@ def _ancestry(game_id: int, head_seq: int, by_seq: dict[int, tuple]) -> list[str
     return problems
 
 
-def check_log(path: Path, acknowledged: dict[str, str] | None = None, *, linear: bool = True) -> list[str]:
+def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linear: bool = True) -> list[str]:
     """Every problem found in the step log (an empty list when it is sound).
 
     * each game's seqs run 0, 1, 2 … with no gap and no repeat;
@@ -60,45 +87,45 @@ def check_log(path: Path, acknowledged: dict[str, str] | None = None, *, linear:
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    with sqlite3.connect(path) as db:
-        games = db.execute("SELECT id, head_seq, state_json FROM games").fetchall()
-        for game_id, head_seq, state_json in games:
-            rows = db.execute(
-                "SELECT seq, parent_seq, reverted_by, state_json, kind, action_json FROM steps"
-                " WHERE game_id = ? ORDER BY seq", (game_id,),
-            ).fetchall()
-            seqs = [r[0] for r in rows]
-            if seqs != list(range(len(seqs))):
-                problems.append(f"game {game_id}: seqs are not 0..{len(seqs) - 1}: {seqs[:20]}")
-            by_seq = {r[0]: r for r in rows}
-            for seq, parent, reverted, _, kind, action in rows:
-                if seq == 0:
-                    if parent is not None:
-                        problems.append(f"game {game_id}: setup step has parent {parent}")
-                    continue
-                if parent is None and kind == "reroll" and action is None and not linear:
-                    continue  # a rerolled setup: a new root
-                if parent is None or parent not in by_seq or parent >= seq:
-                    problems.append(f"game {game_id}: step {seq} has parent {parent}")
-                elif linear and (parent != seq - 1 or reverted is not None):
-                    problems.append(f"game {game_id}: step {seq} is not on the straight line (parent {parent}, reverted {reverted})")
-            head = by_seq.get(head_seq)
-            if head is None:
-                problems.append(f"game {game_id}: head {head_seq} is not a stored step")
-            elif head[3] != state_json:
-                problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
-            elif head[2] is not None:
-                problems.append(f"game {game_id}: head {head_seq} is a reverted step")
-            if head is not None:
-                problems += _ancestry(game_id, head_seq, by_seq)
-        for interaction_id, text in (acknowledged or {}).items():
-            row = db.execute(
-                "SELECT seq FROM steps WHERE interaction_id = ?", (interaction_id,)
-            ).fetchone()
-            if row is None:
+    games = query(path, "SELECT id, head_seq, state_json FROM games")
+    by_game: dict[int, list[tuple]] = {}
+    for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
+                           " action_json FROM steps ORDER BY game_id, seq"):
+        by_game.setdefault(row[0], []).append(row[1:])
+    for game_id, head_seq, state_json in games:
+        rows = by_game.get(game_id, [])
+        seqs = [r[0] for r in rows]
+        if seqs != list(range(len(seqs))):
+            problems.append(f"game {game_id}: seqs are not 0..{len(seqs) - 1}: {seqs[:20]}")
+        by_seq = {r[0]: r for r in rows}
+        for seq, parent, reverted, _, kind, action in rows:
+            if seq == 0:
+                if parent is not None:
+                    problems.append(f"game {game_id}: setup step has parent {parent}")
+                continue
+            if parent is None and kind == "reroll" and action is None and not linear:
+                continue  # a rerolled setup: a new root
+            if parent is None or parent not in by_seq or parent >= seq:
+                problems.append(f"game {game_id}: step {seq} has parent {parent}")
+            elif linear and (parent != seq - 1 or reverted is not None):
+                problems.append(f"game {game_id}: step {seq} is not on the straight line (parent {parent}, reverted {reverted})")
+        head = by_seq.get(head_seq)
+        if head is None:
+            problems.append(f"game {game_id}: head {head_seq} is not a stored step")
+        elif head[3] != state_json:
+            problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
+        elif head[2] is not None:
+            problems.append(f"game {game_id}: head {head_seq} is a reverted step")
+        if head is not None:
+            problems += _ancestry(game_id, head_seq, by_seq)
+    if acknowledged:
+        stored = dict(query(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
+        for interaction_id, text in acknowledged.items():
+            seq = stored.get(interaction_id)
+            if seq is None:
                 problems.append(f"acknowledged {interaction_id} has no step")
                 continue
             match = _SEQ_IN_REPLY.match(text)
-            if match is None or int(match.group(1)) != row[0]:
-                problems.append(f"acknowledged {interaction_id} showed {text[:20]!r} but is step {row[0]}")
+            if match is None or int(match.group(1)) != seq:
+                problems.append(f"acknowledged {interaction_id} showed {text[:20]!r} but is step {seq}")
     return problems

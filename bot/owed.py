@@ -9,14 +9,14 @@ Which channels owe anything is kept in memory, so the common case costs no query
 from __future__ import annotations
 
 from bot.models import Reply
-from bot.store import Store
+from bot.store import BaseStore
 from bot.writer import utcnow
 
 
 class OwedAnnouncements:
-    """The owed announcements of every channel, over one :class:`Store`."""
+    """The owed announcements of every channel, over one :class:`BaseStore`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: BaseStore) -> None:
         self.store = store
         #: Channels with at least one owed announcement; None until first read.
         self._channels: set[str] | None = None

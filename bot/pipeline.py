@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from bot import replies
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
-from bot.store import GameRow, SeatEvent, SeatRow, StepRow, Store
+from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.writer import Writer
 from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
@@ -38,7 +38,7 @@ from rules.core.errors import RuleError
 from rules.core.views import Change as ViewChange
 from rules.core.views import changes_between
 
-#: How many active games are kept parsed in memory; others are read from SQLite on demand.
+#: How many active games are kept parsed in memory; others are read from the store on demand.
 GAME_CACHE_SIZE = 256
 #: How many recent steps are searched for a side's last order ("what changed since").
 CHANGES_WINDOW = 200
@@ -239,7 +239,7 @@ def state_digest(state_json: str) -> str:
 class Pipeline:
     """Games in memory and the one way they change: resolve, re-apply, commit."""
 
-    def __init__(self, store: Store, settings: Settings, dice_source: ScriptedDiceSource | None = None):
+    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None):
         self.store = store
         self.settings = settings
         self.dice_source = dice_source
@@ -255,6 +255,11 @@ class Pipeline:
     async def live_game(self, channel_id: str) -> LiveGame | None:
         """The active game of a channel, from memory or from SQLite."""
         cached = self._games.get(channel_id)
+        if cached is not None and self.store.shared and \
+                await self.store.game_version(cached.row.id) != cached.row.version:
+            # Another process sharing the store wrote this game (or ended it): re-read.
+            self.forget(channel_id)
+            cached = None
         if cached is not None:
             self._games.move_to_end(channel_id)
             return cached
@@ -433,6 +438,10 @@ class Pipeline:
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
 
         def write(db: Writer, audit_id: int | None) -> None:
+            # First, guarded by the version this command was resolved against: a stale copy
+            # (another process wrote the game) stops here, before anything is written.
+            db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
+                        last_mention=mention_key, version=game.row.version)
             if change.revert_after is not None:
                 assert audit_id is not None, "revert marks point at the audit entry that made them"
                 db.revert_after(game.row.id, change.revert_after, audit_id)
@@ -442,8 +451,6 @@ class Pipeline:
                 self._write_seat(db, game.row.id, seat, audit_id)
             for row in rows:
                 db.insert_step(row)
-            db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
-                        last_mention=mention_key)
             if change.end:
                 db.end_game(game.row.id)
             if remembered is not None and inv is not None and inv.interaction_id:
@@ -476,7 +483,7 @@ class Pipeline:
             # system to a lossless JSON round trip, so it equals a re-read of the log.
             cached = game.row.model_copy(update={
                 "head_seq": head_seq, "state_json": head_state, "dice_counter": counter,
-                "last_mention": mention_key,
+                "last_mention": mention_key, "version": game.row.version + 1,
             })
             assert last_step is not None
             live = LiveGame(cached, game.system, last_step.state, game.seats, seq,

@@ -32,7 +32,9 @@ from bot.pipeline import (
     LiveGame, Pipeline, ScriptedDiceSource, gather_render, new_seed, option_user, state_digest,
     watching_side,
 )
-from bot.store import StepRow, Store, utcnow
+from bot.store import BaseStore, StepRow, utcnow
+from bot.stores import open_store
+from bot.writer import Conflict
 from rules.core.contract import Choice
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
@@ -44,6 +46,8 @@ SNAPSHOT_CACHE_SIZE = 64
 MAX_CHOICES = 25
 #: How often old interactions are pruned (seconds).
 PRUNE_EVERY = 3600.0
+#: How many times a command is run again after a write conflict before it is refused.
+CONFLICT_RETRIES = 3
 
 Handler = Callable[[Pipeline, Invocation], Awaitable[Reply]]
 
@@ -55,7 +59,7 @@ class SlowDown(RuleError):
 class Service(Pipeline):
     """Everything a front end can ask of the referee."""
 
-    def __init__(self, store: Store, settings: Settings, dice_source: ScriptedDiceSource | None = None):
+    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None):
         super().__init__(store, settings, dice_source)
         self.groups = catalogue.command_groups()
         self._locks = ChannelLocks()
@@ -70,7 +74,7 @@ class Service(Pipeline):
     @classmethod
     async def open(cls, settings: Settings, *, dice_source: ScriptedDiceSource | None = None) -> "Service":
         """Open the store named in the settings and return a ready service."""
-        store = await Store.open(settings.db)
+        store = await open_store(settings.db)
         service = cls(store, settings, dice_source)
         await service.prune_interactions()
         return service
@@ -100,14 +104,7 @@ class Service(Pipeline):
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
                         return Reply.model_validate_json(answered)
-                try:
-                    reply = await handler(self, inv)
-                except (RuleError, DiceExhausted, sqlite3.IntegrityError):
-                    if optimistic and inv.interaction_id:
-                        answered = await self.store.answered(inv.interaction_id)
-                        if answered is not None:
-                            return Reply.model_validate_json(answered)
-                    raise
+                reply = await self._run(handler, inv, optimistic)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
                 await self.prune_interactions()
             return reply
@@ -125,6 +122,39 @@ class Service(Pipeline):
                 f"Sorry, something went wrong on our side (incident {incident}). "
                 "Nothing was changed; a moderator can quote this id."
             )
+
+    async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
+        """Run ``handler``; a repeated delivery is answered from the record.
+
+        A write conflict (another process sharing the store wrote this game first, issue 20)
+        or a constraint's refusal drops the cached game; unless the interaction turns out
+        to be answered already (a repeat that reached another process), the command runs
+        again on the game as it now is, where it may be refused with the usual sentence.
+        Only after :data:`CONFLICT_RETRIES` conflicts in a row is it refused as such.
+        """
+        for attempt in range(CONFLICT_RETRIES + 1):
+            try:
+                return await handler(self, inv)
+            except (Conflict, sqlite3.IntegrityError) as exc:
+                self.forget(inv.channel_id)
+                answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
+                if answered is not None:
+                    return Reply.model_validate_json(answered)
+                if attempt == CONFLICT_RETRIES:
+                    if isinstance(exc, Conflict):
+                        raise RuleError(
+                            "Other commands kept changing this game while yours was applied, so"
+                            " it was not stored. Check /game status and send it again."
+                        ) from exc
+                    raise
+                log.info("write conflict on %s (%s); retrying", inv.channel_id, exc)
+            except (RuleError, DiceExhausted):
+                if optimistic and inv.interaction_id:
+                    answered = await self.store.answered(inv.interaction_id)
+                    if answered is not None:
+                        return Reply.model_validate_json(answered)
+                raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def autocomplete(self, inv: Invocation, focused: str) -> list[Choice]:
         """Suggestions for the option ``focused``, given what is typed so far (<= 25)."""
@@ -221,8 +251,11 @@ class Service(Pipeline):
         now = now or datetime.now(timezone.utc)
         cutoff = now - timedelta(hours=self.settings.interaction_retention_hours)
         self._pruned_at = time.monotonic()
-        async with self.store.transaction() as db:
-            db.prune_interactions(cutoff.isoformat(timespec="milliseconds"))
+        async with self.store.lease("prune-interactions") as held:
+            if not held:
+                return  # another process sharing the store is pruning right now
+            async with self.store.transaction() as db:
+                db.prune_interactions(cutoff.isoformat(timespec="milliseconds"))
 
     # -- plumbing --------------------------------------------------------------------------
 

@@ -16,9 +16,11 @@ import asyncio
 import json
 import re
 import sqlite3
+from abc import ABC, abstractmethod
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
 
 import aiosqlite
 from pydantic import BaseModel, Field
@@ -48,6 +50,8 @@ class GameRow(BaseModel):
     last_mention: str | None
     created_by: str | None
     created_at: str
+    #: Moved on by every commit (migration 0007): the guard against a stale copy.
+    version: int = 0
 
 
 class StepRow(BaseModel):
@@ -149,84 +153,56 @@ def _only_comments(text: str) -> bool:
             return body in ("", ";")
 
 
-class Store:
-    """Async access to the database; open with :meth:`open`, finish with :meth:`close`."""
+class BaseStore(ABC):
+    """The store interface: the reads, written once over :meth:`_fetchall`, and the writes
+    each engine provides (:meth:`transaction`, :meth:`unit` + :meth:`commit_unit`,
+    :meth:`lease`).  :class:`Store` is SQLite (embedded, the default); ``bot/pgstore.py``
+    holds the PostgreSQL store for many processes (issue 20)."""
 
-    def __init__(self, path: Path, writer: WriterThread, reader: aiosqlite.Connection):
-        self.path = path
-        self._writer = writer
-        self._reader = reader
-        self._write_lock = asyncio.Lock()
-        self._group = GroupCommit(writer, self._write_lock)
+    #: Whether other processes may write the same database (PostgreSQL): then a cached
+    #: game is checked against the stored version before it is trusted.
+    shared: bool = False
 
-    # -- life cycle ------------------------------------------------------------------------
-
-    @classmethod
-    async def open(cls, path: str | Path) -> "Store":
-        """Open (creating if needed) the database and apply pending migrations."""
-        path = Path(path)
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        writer = WriterThread(path)
-        await writer.open()  # first: it turns WAL on before the reader connects
-        reader = await _connect_reader(path)
-        store = cls(path, writer, reader)
-        await store._migrate()
-        return store
-
+    @abstractmethod
     async def close(self) -> None:
-        """Commit what is queued, then close both connections (checkpointing the WAL)."""
-        await self._group.flush()
-        await self._reader.close()
-        await self._writer.close()
+        """Finish pending writes and close every connection."""
 
-    async def _migrate(self) -> None:
-        async with self.transaction() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-            )
-            done = {row[0] for row in await db.fetchall("SELECT version FROM schema_migrations")}
-        for version, name, sql in migration_files():
-            if version in done:
-                continue
-            async with self.transaction() as db:
-                for statement in split_sql(sql):
-                    db.execute(statement)
-                db.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (version, name, utcnow()),
-                )
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Writer]:
+        """``async with store.transaction() as db:`` one transaction; ROLLBACK on error."""
+
+    @abstractmethod
+    def unit(self) -> Writer:
+        """A write unit to fill with writes that read nothing back, then :meth:`commit_unit`."""
+
+    @abstractmethod
+    async def commit_unit(self, unit: Writer) -> None:
+        """Commit a unit, all-or-nothing, durable when this returns."""
+
+    @abstractmethod
+    def lease(self, name: str) -> AbstractAsyncContextManager[bool]:
+        """``async with store.lease("prune") as held:`` True for exactly one holder at a
+        time across every process sharing the database (work that must run once per
+        deployment: pruning, reminders); False if another holds it now.  Never waits."""
+
+    @abstractmethod
+    async def _fetchall(self, sql: str, args: tuple = ()) -> list[Any]:
+        """Every row of a read (rows index by position and by column name)."""
+
+    async def _fetchone(self, sql: str, args: tuple = ()) -> Any | None:
+        rows = await self._fetchall(sql, args)
+        return rows[0] if rows else None
 
     async def schema_versions(self) -> list[int]:
         """The migration versions recorded in the database."""
         rows = await self._fetchall("SELECT version FROM schema_migrations ORDER BY version")
         return [r[0] for r in rows]
 
-    # -- transactions ----------------------------------------------------------------------
-
-    def transaction(self) -> "_Transaction":
-        """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
-        return _Transaction(self)
-
-    def unit(self) -> Writer:
-        """A write unit to fill with writes that read nothing back, then :meth:`commit_unit`."""
-        return Writer(self._writer, begin=False)
-
-    async def commit_unit(self, unit: Writer) -> None:
-        """Commit a unit, possibly in one transaction with other channels' units (group
-        commit); it is all-or-nothing on its own, and durable when this returns."""
-        await self._group.submit(unit.statements())
-
-    # Each read runs to its end in one call on the reader thread.  A cursor left open across
-    # an await let other tasks' reads overlap it, which kept one read transaction (snapshot)
-    # open on the reader: a game re-read after a commit could come back one step old.
-    async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
-        return list(await self._reader.execute_fetchall(sql, args))
-
-    async def _fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
-        rows = await self._reader.execute_fetchall(sql, args)
-        return rows[0] if rows else None
+    async def game_version(self, game_id: int) -> int | None:
+        """The stored version of a game (None if it is gone or ended)."""
+        row = await self._fetchone(
+            "SELECT version FROM games WHERE id = ? AND status = 'active'", (game_id,))
+        return None if row is None else int(row[0])
 
     # -- games -----------------------------------------------------------------------------
 
@@ -305,7 +281,7 @@ class Store:
         else:
             rows = await self._fetchall(
                 "SELECT * FROM (SELECT * FROM steps WHERE game_id = ? ORDER BY seq DESC"
-                " LIMIT ? OFFSET ?) ORDER BY seq",
+                " LIMIT ? OFFSET ?) AS page ORDER BY seq",
                 (game_id, last, skip),
             )
         return [_step(r) for r in rows]
@@ -364,10 +340,95 @@ class Store:
         return row[0] if row else None
 
 
+class Store(BaseStore):
+    """The SQLite store (embedded, the default): one file, one process."""
+
+    def __init__(self, path: Path, writer: WriterThread, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._group = GroupCommit(writer, self._write_lock)
+        self._leases: set[str] = set()
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        """Open (creating if needed) the database and apply pending migrations."""
+        path = Path(path)
+        if path.parent and not path.parent.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        writer = WriterThread(path)
+        await writer.open()  # first: it turns WAL on before the reader connects
+        reader = await _connect_reader(path)
+        store = cls(path, writer, reader)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        """Commit what is queued, then close both connections (checkpointing the WAL)."""
+        await self._group.flush()
+        await self._reader.close()
+        await self._writer.close()
+
+    async def _migrate(self) -> None:
+        async with self.transaction() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            done = {row[0] for row in await db.fetchall("SELECT version FROM schema_migrations")}
+        for version, name, sql in migration_files():
+            if version in done:
+                continue
+            async with self.transaction() as db:
+                for statement in split_sql(sql):
+                    db.execute(statement)
+                db.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (version, name, utcnow()),
+                )
+
+    # -- transactions ----------------------------------------------------------------------
+
+    def transaction(self) -> "_Transaction":  # type: ignore[override]
+        """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
+        return _Transaction(self)
+
+    def unit(self) -> Writer:
+        """A write unit to fill with writes that read nothing back, then :meth:`commit_unit`."""
+        return Writer(self._writer, begin=False)
+
+    async def commit_unit(self, unit: Writer) -> None:
+        """Commit a unit, possibly in one transaction with other channels' units (group
+        commit); it is all-or-nothing on its own, and durable when this returns."""
+        await self._group.submit(unit.statements())
+
+    # Each read runs to its end in one call on the reader thread.  A cursor left open across
+    # an await let other tasks' reads overlap it, which kept one read transaction (snapshot)
+    # open on the reader: a game re-read after a commit could come back one step old.
+    async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
+        return list(await self._reader.execute_fetchall(sql, args))
+
+    @asynccontextmanager
+    async def lease(self, name: str) -> AsyncIterator[bool]:
+        """A lease within this process: a SQLite file has one bot process (the writer
+        thread owns it), so nothing outside can hold one."""
+        if name in self._leases:
+            yield False
+            return
+        self._leases.add(name)
+        try:
+            yield True
+        finally:
+            self._leases.discard(name)
+
+
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT on the writer, serialized; ROLLBACK on any exception."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: "Store") -> None:
         self.store = store
         self.writer: Writer | None = None
 
@@ -407,7 +468,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         options=json.loads(row["options_json"]), status=row["status"], seed=row["seed"],
         seed_hash=row["seed_hash"], dice_counter=row["dice_counter"], head_seq=row["head_seq"],
         state_json=row["state_json"], last_mention=row["last_mention"],
-        created_by=row["created_by"], created_at=row["created_at"],
+        created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
     )
 
 

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from bot.store import StepRow
@@ -38,22 +38,51 @@ def utcnow() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+class Conflict(Exception):
+    """Another writer changed the game since it was read: a guarded update matched no row.
+
+    Why: several processes may share one PostgreSQL store (issue 20), each with its own
+    game cache.  Every commit moves the game's ``version`` on only if it is still the one
+    the command was resolved against; if not, the whole unit is rolled back, nothing is
+    stored, and the service re-reads the game and tries the command again (or refuses it).
+    """
+
+
+class StoreIntegrityError(sqlite3.IntegrityError):
+    """A constraint of the PostgreSQL store refused a write (a duplicate interaction id, a
+    second active game in a channel): raised as ``sqlite3.IntegrityError`` so every caller
+    handles both stores' refusals with one ``except``."""
+
+
 @dataclass(frozen=True)
 class Statement:
-    """One SQL statement waiting to be sent (``many``: ``args`` is a list of rows)."""
+    """One SQL statement waiting to be sent (``many``: ``args`` is a list of rows).
+
+    ``expect``: the number of rows it must change, else :class:`Conflict` (a guarded
+    update)."""
 
     sql: str
     args: tuple | list = ()
     many: bool = False
+    expect: int | None = None
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What the last statement of a batch gave back."""
 
-    rows: list[sqlite3.Row]
+    rows: list[Any]  # sqlite3.Row or asyncpg.Record: both index by position and by name
     lastrowid: int | None
     rowcount: int
+
+
+class Backend(Protocol):
+    """Where a :class:`Writer`'s statements go: the SQLite writer thread, or one PostgreSQL
+    connection (``bot/pgstore.py``)."""
+
+    async def run(self, statements: list[Statement]) -> Outcome:
+        """Execute ``statements`` in order; the last one's result."""
+        ...
 
 
 class WriterThread:
@@ -105,6 +134,8 @@ def _execute_all(conn: sqlite3.Connection, statements: list[Statement]) -> Outco
     cur: sqlite3.Cursor | None = None
     for st in statements:
         cur = conn.executemany(st.sql, st.args) if st.many else conn.execute(st.sql, st.args)
+        if st.expect is not None and cur.rowcount != st.expect:
+            raise Conflict(f"{st.sql.split(' WHERE ')[0][:40]}… matched {cur.rowcount} rows")
     if cur is None:
         return Outcome(rows=[], lastrowid=None, rowcount=0)
     return Outcome(rows=cur.fetchall(), lastrowid=cur.lastrowid, rowcount=cur.rowcount)
@@ -123,7 +154,7 @@ def _commit_units(conn: sqlite3.Connection, units: list[list[Statement]]) -> lis
             conn.execute("SAVEPOINT unit")
             try:
                 _execute_all(conn, unit)
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, Conflict) as exc:
                 conn.execute("ROLLBACK TO unit")
                 outcomes.append(exc)
             else:
@@ -197,7 +228,7 @@ class Writer:
     raises at that point, and the whole transaction is rolled back.
     """
 
-    def __init__(self, thread: WriterThread, *, begin: bool = True) -> None:
+    def __init__(self, thread: WriterThread | Backend, *, begin: bool = True) -> None:
         self._thread = thread
         self._interactive = begin
         self._pending: list[Statement] = [Statement("BEGIN IMMEDIATE")] if begin else []
@@ -244,25 +275,36 @@ class Writer:
         """Insert a game and return its id (the unique index refuses a second active one)."""
         done = await self._now(
             "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
-            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
+            " RETURNING id",
             (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
              state_json, created_by, utcnow()),
         )
-        assert done.lastrowid is not None
-        return done.lastrowid
+        return int(done.rows[0][0])
 
     def set_head(
         self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None,
-        last_mention: str | None = None,
+        last_mention: str | None = None, version: int | None = None,
     ) -> None:
-        """Point the game at a new current step (and its state, roll counter, last ping)."""
-        columns = {"head_seq": seq, "state_json": state_json}
+        """Point the game at a new current step (and its state, roll counter, last ping).
+
+        With ``version`` (the game's version the command was resolved against) the update
+        is guarded: it moves the version on, and raises :class:`Conflict` if another writer
+        moved it first (migration 0007).  A guarded update goes first in its transaction,
+        so a stale command stops before writing anything, and holds the game's row lock
+        (PostgreSQL) until its commit: two writers of one game serialize there."""
+        columns: dict[str, Any] = {"head_seq": seq, "state_json": state_json}
         if dice_counter is not None:
             columns["dice_counter"] = dice_counter
         if last_mention is not None:
             columns["last_mention"] = last_mention
         sets = ", ".join(f"{name} = ?" for name in columns)
-        self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
+        if version is None:
+            self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
+            return
+        self._pending.append(Statement(
+            f"UPDATE games SET {sets}, version = version + 1 WHERE id = ? AND version = ?",
+            (*columns.values(), game_id, version), expect=1))
 
     def set_last_mention(self, game_id: int, key: str) -> None:
         """Remember the turn-part last announced with a ping."""
@@ -294,11 +336,10 @@ class Writer:
         """Record a moderator action (or an undo) and return its id."""
         done = await self._now(
             "INSERT INTO audit (game_id, actor_id, actor_name, action, reason, data_json,"
-            " created_at) VALUES (?,?,?,?,?,?,?)",
+            " created_at) VALUES (?,?,?,?,?,?,?) RETURNING id",
             (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}), utcnow()),
         )
-        assert done.lastrowid is not None
-        return done.lastrowid
+        return int(done.rows[0][0])
 
     def add_seat_event(
         self, game_id: int, side: str | None, user_id: str, user_name: str, event: str,
@@ -360,7 +401,7 @@ class Writer:
         """Mark every active step later than ``seq`` reverted by ``audit_id``."""
         self.execute(
             "INSERT INTO step_reverts (game_id, seq, audit_id)"
-            " SELECT s.game_id, s.seq, ? FROM step_log s WHERE s.game_id = ? AND s.seq > ?"
+            " SELECT s.game_id, s.seq, CAST(? AS INTEGER) FROM step_log s WHERE s.game_id = ? AND s.seq > ?"
             " AND NOT EXISTS (SELECT 1 FROM step_reverts r"
             " WHERE r.game_id = s.game_id AND r.seq = s.seq)",
             (audit_id, game_id, seq),

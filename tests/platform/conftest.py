@@ -1,4 +1,5 @@
-"""Fixtures for the platform tests: a real SQLite file in a temporary folder."""
+"""Fixtures for the platform tests: a real SQLite file in a temporary folder, and a real
+PostgreSQL database on the session's server (``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ class Table:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(db=tmp_path / "referee.sqlite3", snapshot_dir=tmp_path / "snaps")
+def settings(tmp_path: Path, store_url: Path | str) -> Settings:
+    """The service's settings: once on a SQLite file, once on a PostgreSQL database."""
+    return Settings(db=store_url, snapshot_dir=tmp_path / "snaps")
 
 
 @pytest.fixture

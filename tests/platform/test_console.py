@@ -12,6 +12,12 @@ from bot.console import Console, ParseError, parse_line
 from bot.service import Service
 
 
+@pytest.fixture
+def store_url(tmp_path: Path) -> Path:
+    """SQLite only (the console's subject is the terminal, not the store)."""
+    return tmp_path / "referee.sqlite3"
+
+
 def test_parse_line_reads_user_path_and_quoted_options() -> None:
     assert parse_line('@alice /mod rollback to:3 reason:"mis click: 12"') == (
         "alice", ["mod", "rollback"], {"to": "3", "reason": "mis click: 12"}

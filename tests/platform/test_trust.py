@@ -4,14 +4,13 @@ careless moderator would; each test here failed on the code before the fix."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 import bot.service as service_module
-from bot.logcheck import check_log
+from bot.logcheck import check_log, query
 from bot.logcheck import table_rows as every_table
 from bot.config import Settings
 from bot.service import Service
@@ -232,13 +231,11 @@ async def test_11_open_games_per_user_are_capped(service: Service) -> None:
 
 async def test_11_old_interactions_are_pruned(table: Table, settings: Settings) -> None:
     await start(table)
-    with sqlite3.connect(settings.db) as db:
-        total = db.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
+    total = query(settings.db, "SELECT COUNT(*) FROM interactions")[0][0]
     assert total >= 3
     later = datetime.now(timezone.utc) + timedelta(hours=settings.interaction_retention_hours + 1)
     await table.service.prune_interactions(later)
-    with sqlite3.connect(settings.db) as db:
-        assert db.execute("SELECT COUNT(*) FROM interactions").fetchone()[0] == 0
+    assert query(settings.db, "SELECT COUNT(*) FROM interactions")[0][0] == 0
 
 
 async def test_11_floods_get_slow_down_and_change_nothing(tmp_path: Path) -> None:

@@ -21,6 +21,13 @@ import pytest
 from tests.platform.conftest import Table
 from tools import verify_dice
 
+
+@pytest.fixture
+def store_url(tmp_path: Path) -> Path:
+    """SQLite only (the dice check reads an export, not the store)."""
+    return tmp_path / "referee.sqlite3"
+
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "verify_dice.py"
 

@@ -1,4 +1,5 @@
-"""Fixtures for the reliability tests: a real service on a real SQLite file, playing Raid and
+"""Fixtures for the reliability tests: a real service on a real SQLite file or PostgreSQL
+database (each test runs on both), playing Raid and
 Riposte when it is registered and the platform's ``duel`` test system until then."""
 
 from __future__ import annotations
@@ -25,15 +26,15 @@ def pytest_report_header() -> str:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """The SQLite file of the test."""
-    return tmp_path / "referee.sqlite3"
+def db_path(store_url: Path | str) -> Path | str:
+    """The store of the test: a SQLite file, or a PostgreSQL database's URL."""
+    return store_url
 
 
 @pytest.fixture
-async def service(db_path: Path):
+async def service(db_path: Path | str, tmp_path: Path):
     """A real service on ``db_path``."""
-    svc = await Service.open(Settings(db=db_path, snapshot_dir=db_path.parent / "snaps"))
+    svc = await Service.open(Settings(db=db_path, snapshot_dir=tmp_path / "snaps"))
     yield svc
     await svc.close()
 

@@ -4,6 +4,8 @@ and ``ACK <id>`` once its reply came back (a player saw it).
 
     python -m tests.reliability.crash_driver TRANSCRIPT.json DB [TARGET PAUSE_SECONDS]
 
+(DB: a SQLite file, or a PostgreSQL URL.)
+
 With a target, each commit of that command waits first, printing ``TX``: the test aims its
 kill inside the command's open transaction.
 
@@ -18,6 +20,7 @@ import hashlib
 import itertools
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -25,7 +28,9 @@ import bot.gamecmds
 from bot.config import Settings
 from bot.models import Invocation
 from bot.service import Service
+from bot.pgstore import PgStore
 from bot.store import Store
+from bot.stores import is_postgres_url
 from bot.writer import Writer
 
 
@@ -40,9 +45,10 @@ def seeded() -> Callable[[], tuple[bytes, str]]:
     return new_seed
 
 
-async def run(transcript: list[dict], db: Path) -> None:
+async def run(transcript: list[dict], db: Path | str) -> None:
     """Send each invocation in order; say when it starts and when it was answered."""
-    service = await Service.open(Settings(db=db, snapshot_dir=db.parent / "snaps"))
+    snaps = Path(tempfile.gettempdir()) / "referee-crash-snaps" if isinstance(db, str) else db.parent / "snaps"
+    service = await Service.open(Settings(db=db, snapshot_dir=snaps))
     try:
         for raw in transcript:
             inv = Invocation.model_validate(raw)
@@ -62,7 +68,6 @@ def pause_before_commits() -> None:
     """While the target command runs, print ``TX`` and wait before each COMMIT (and group
     commit) it makes, so a kill can be aimed inside its open transaction."""
     real_commit = Writer.commit
-    real_unit = Store.commit_unit
 
     async def pause() -> None:
         if PAUSED["now"] == PAUSED["target"]:
@@ -73,12 +78,17 @@ def pause_before_commits() -> None:
         await pause()
         await real_commit(self)
 
-    async def commit_unit(self: Store, unit: Writer) -> None:
-        await pause()
-        await real_unit(self, unit)
-
     Writer.commit = commit  # type: ignore[method-assign]
-    Store.commit_unit = commit_unit  # type: ignore[method-assign]
+    for store in (Store, PgStore):
+        real_unit = store.commit_unit
+
+        def paused(real):  # type: ignore[no-untyped-def]
+            async def commit_unit(self, unit: Writer) -> None:  # type: ignore[no-untyped-def]
+                await pause()
+                await real(self, unit)
+            return commit_unit
+
+        store.commit_unit = paused(real_unit)  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -88,7 +98,8 @@ def main() -> None:
         PAUSED.update(target=sys.argv[3], seconds=float(sys.argv[4]))
         pause_before_commits()
     transcript = json.loads(Path(sys.argv[1]).read_text("utf-8"))
-    asyncio.run(run(transcript, Path(sys.argv[2])))
+    db = sys.argv[2]
+    asyncio.run(run(transcript, db if is_postgres_url(db) else Path(db)))
 
 
 if __name__ == "__main__":

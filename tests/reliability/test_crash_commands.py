@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -27,10 +26,11 @@ import pytest
 
 import bot.gamecmds
 from bot.autoplay import Channel
-from bot.logcheck import check_log, integrity
+from bot.logcheck import check_log, integrity, query
 from bot.config import Settings
 from bot.models import Invocation
 from bot.service import Service
+from tests.conftest import STORES, fresh_pg_url
 from tests.reliability.conftest import SYSTEM
 from tests.reliability.crash_driver import seeded
 
@@ -97,7 +97,7 @@ async def make_transcript(db: Path) -> list[dict]:
 PAUSE = 0.04
 
 
-def kill_at(transcript: Path, db: Path, target: str, delay: float) -> tuple[list[str], bool]:
+def kill_at(transcript: Path, db: Path | str, target: str, delay: float) -> tuple[list[str], bool]:
     """Run the driver; SIGKILL it ``delay`` s after ``target`` opened its (first)
     transaction.  Return the ids it acknowledged and whether the kill came while ``target``
     was still unanswered."""
@@ -137,22 +137,19 @@ def kind_of(interaction_id: str) -> str:
     return interaction_id.split("-")[2]
 
 
-def check_whole_commands(db: Path, acked: list[str]) -> None:
+def check_whole_commands(db: Path | str, acked: list[str]) -> None:
     """Every acknowledged command is stored; every stored command is whole."""
-    with sqlite3.connect(db) as conn:
-        stored = [r[0] for r in conn.execute("SELECT interaction_id FROM interactions")]
-        audit = Counter(r[0] for r in conn.execute("SELECT action FROM audit"))
-        reroll_steps = conn.execute("SELECT COUNT(*) FROM step_log WHERE kind = 'reroll'").fetchone()[0]
-        order_steps = conn.execute(
-            "SELECT COUNT(*) FROM step_log WHERE interaction_id LIKE '%-order-%'").fetchone()[0]
-        games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        ended = conn.execute("SELECT COUNT(*) FROM games WHERE status = 'ended'").fetchone()[0]
-        rerolls = conn.execute("SELECT id, data_json FROM audit WHERE action = 'reroll'").fetchall()
-        for audit_id, data in rerolls:
-            step = json.loads(data)["step"]
-            reverted = conn.execute(
-                "SELECT COUNT(*) FROM step_reverts WHERE audit_id = ?", (audit_id,)).fetchone()[0]
-            assert reverted >= 1 + len(json.loads(data)["later"]) or reverted >= 1, (audit_id, step)
+    stored = [r[0] for r in query(db, "SELECT interaction_id FROM interactions")]
+    audit = Counter(r[0] for r in query(db, "SELECT action FROM audit"))
+    reroll_steps = query(db, "SELECT COUNT(*) FROM step_log WHERE kind = 'reroll'")[0][0]
+    order_steps = query(db, "SELECT COUNT(*) FROM step_log WHERE interaction_id LIKE '%-order-%'")[0][0]
+    games = query(db, "SELECT COUNT(*) FROM games")[0][0]
+    ended = query(db, "SELECT COUNT(*) FROM games WHERE status = 'ended'")[0][0]
+    rerolls = query(db, "SELECT id, data_json FROM audit WHERE action = 'reroll'")
+    for audit_id, data in rerolls:
+        step = json.loads(data)["step"]
+        reverted = query(db, "SELECT COUNT(*) FROM step_reverts WHERE audit_id = ?", (audit_id,))[0][0]
+        assert reverted >= 1 + len(json.loads(data)["later"]) or reverted >= 1, (audit_id, step)
     missing = [i for i in acked if i not in stored]
     assert not missing, f"acknowledged but not stored: {missing}"
     kinds = Counter(kind_of(i) for i in stored)
@@ -163,7 +160,7 @@ def check_whole_commands(db: Path, acked: list[str]) -> None:
     assert kinds["order"] == order_steps, (kinds, order_steps)
 
 
-async def game_goes_on(db: Path) -> None:
+async def game_goes_on(db: Path | str) -> None:
     """Open the database as a fresh bot would; every channel plays on (or starts again)."""
     service = await Service.open(Settings(db=db))
     try:
@@ -184,9 +181,12 @@ async def game_goes_on(db: Path) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("engine", STORES)
 async def test_sigkill_inside_every_kind_of_command_leaves_whole_commands(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """See the module docstring."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
+        engine: str) -> None:
+    """See the module docstring; on SQLite, and on PostgreSQL (each kill on a fresh
+    database of the session's server: the bot process dies, the server stays)."""
     monkeypatch.setattr(bot.gamecmds, "new_seed", seeded())
     transcript = await make_transcript(tmp_path / "made.sqlite3")
     script = tmp_path / "transcript.json"
@@ -199,7 +199,8 @@ async def test_sigkill_inside_every_kind_of_command_leaves_whole_commands(
     for kind in KINDS:
         for n in range(KILLS_PER_KIND):
             target = rng.choice(by_kind[kind][1:] or by_kind[kind])
-            db = tmp_path / f"kill-{kind}-{n}.sqlite3"
+            db = tmp_path / f"kill-{kind}-{n}.sqlite3" if engine == "sqlite" else \
+                fresh_pg_url(request)
             acked, in_flight = kill_at(script, db, target, rng.uniform(0, 1.5 * PAUSE))
             inside[kind] += in_flight
             assert integrity(db) == "ok"

@@ -26,6 +26,14 @@ from rules.core.errors import RuleError
 from tests.reliability.conftest import SYSTEM
 from tests.reliability.permissions import ALLOW, ROLES, TABLE, Rule, markdown
 
+
+@pytest.fixture
+def store_url(tmp_path: Path) -> Path:
+    """SQLite only: who may do what is decided above the store, and the store's half (a
+    refusal changes nothing) runs on both engines in tests/platform."""
+    return tmp_path / "referee.sqlite3"
+
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
 _channels = itertools.count(1)
 SUB = "sub"

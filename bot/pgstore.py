@@ -1,0 +1,206 @@
+"""The PostgreSQL store: one database shared by several bot processes (issue 20).
+
+Chosen by ``REFEREE_DB=postgresql://…``; everything above the store is unchanged.  The SQL
+is the SQLite store's own (``bot/store.py`` reads, ``bot/writer.py`` writes), sent through
+``bot/dialect.py``; the migrations are the same files, recorded in the same
+``schema_migrations`` table.
+
+How it keeps the SQLite store's guarantees with several writers:
+
+* **Durable before acknowledged.**  Every write is one transaction on a pooled connection,
+  with ``synchronous_commit`` on (the server's default): a command returns after COMMIT
+  returned, i.e. after the server flushed its WAL.
+* **One order per game at a time, across processes.**  Every commit's first statement is
+  the guarded ``UPDATE games … WHERE id = ? AND version = ?`` (``Writer.set_head``): it
+  takes the game's row lock, so a second writer of the same game waits for the first to
+  commit, then matches no row and raises :class:`~bot.writer.Conflict`; the service drops
+  its cached copy and runs the command again on the new head (``bot/service.py``).
+* **Exactly once.**  ``steps.interaction_id`` and ``interactions.interaction_id`` are UNIQUE
+  in the database, so a repeated delivery reaching another process is refused by the
+  server; a constraint's refusal is raised as :class:`~bot.writer.StoreIntegrityError`.
+* **Once per deployment.**  :meth:`PgStore.lease` is a session advisory lock
+  (``pg_try_advisory_lock``), held on its own connection for the block and released by the
+  server if the process dies.
+* **Migrations once.**  Each migration runs in one transaction holding an advisory lock, so
+  two processes starting together apply it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from importlib import resources
+from typing import Any, AsyncIterator
+
+import asyncpg
+
+from bot.dialect import migration_sql, placeholders
+from bot.store import BaseStore, migration_files
+from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer, utcnow
+
+#: Connections per process: reads and commits of different channels run side by side.
+POOL_SIZE = 10
+
+
+def lock_key(name: str) -> int:
+    """The 64-bit advisory-lock key of a lease name (stable across processes and runs)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+
+MIGRATION_LOCK = lock_key("referee:migrations")
+
+
+@lru_cache(maxsize=512)
+def _pg(sql: str) -> str:
+    """A statement of ours as PostgreSQL takes it (``?`` numbered; SQLite's ``BEGIN
+    IMMEDIATE`` is a plain ``BEGIN``: the row locks do what SQLite's write lock did)."""
+    if sql == "BEGIN IMMEDIATE":
+        return "BEGIN"
+    return placeholders(sql)
+
+
+def _returns_rows(sql: str) -> bool:
+    head = sql.lstrip()[:6].upper()
+    return head in ("SELECT", "WITH") or " RETURNING " in sql.upper()
+
+
+def postgres_migration(version: int, name: str, sqlite_text: str) -> str:
+    """The PostgreSQL text of a migration: ``migrations/postgresql/<name>`` if shipped,
+    else the SQLite text translated (``bot/dialect.py``)."""
+    override = resources.files("migrations").joinpath("postgresql", name)
+    if override.is_file():
+        return override.read_text("utf-8")
+    return migration_sql(sqlite_text)
+
+
+async def run_statement(conn: asyncpg.Connection, st: Statement) -> Outcome:
+    """Execute one queued statement on ``conn``."""
+    sql = _pg(st.sql)
+    try:
+        if st.many:
+            await conn.executemany(sql, st.args)
+            return Outcome(rows=[], lastrowid=None, rowcount=len(st.args))
+        if _returns_rows(sql):
+            rows = await conn.fetch(sql, *st.args)
+            return Outcome(rows=list(rows), lastrowid=None, rowcount=len(rows))
+        status = await conn.execute(sql, *st.args)
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise StoreIntegrityError(str(exc)) from exc
+    tail = status.rsplit(" ", 1)[-1]
+    count = int(tail) if tail.isdigit() else 0
+    if st.expect is not None and count != st.expect:
+        raise Conflict(f"{st.sql.split(' WHERE ')[0][:40]}… matched {count} rows")
+    return Outcome(rows=[], lastrowid=None, rowcount=count)
+
+
+class PgBackend:
+    """A :class:`~bot.writer.Writer`'s statements on one connection (``None``: a unit that
+    is only queued, then committed by :meth:`PgStore.commit_unit`)."""
+
+    def __init__(self, conn: asyncpg.Connection | None) -> None:
+        self.conn = conn
+
+    async def run(self, statements: list[Statement]) -> Outcome:
+        """Execute ``statements`` in order; the last one's result."""
+        if self.conn is None:
+            raise RuntimeError("a group-commit unit cannot read; use store.transaction()")
+        outcome = Outcome(rows=[], lastrowid=None, rowcount=0)
+        for st in statements:
+            outcome = await run_statement(self.conn, st)
+        return outcome
+
+
+class PgStore(BaseStore):
+    """The store on a PostgreSQL server; open with :meth:`open`, finish with :meth:`close`."""
+
+    shared = True
+
+    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+        self.url = url
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PgStore":
+        """Connect and apply pending migrations."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        store = cls(url, pool)
+        try:
+            await store._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close every connection (each commit has already returned)."""
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn:
+            done = set()
+            if await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+                done = {r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")}
+            for version, name, sql in migration_files():
+                if version in done:
+                    continue
+                async with conn.transaction():
+                    # One process at a time: the others wait, then find the version applied.
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    await conn.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY"
+                        " KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+                    if await conn.fetchval(
+                            "SELECT 1 FROM schema_migrations WHERE version = $1", version):
+                        continue
+                    await conn.execute(postgres_migration(version, name, sql))
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                        version, name, utcnow())
+
+    # -- writes ----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Writer]:
+        """``async with store.transaction() as db:`` BEGIN … COMMIT on one connection;
+        ROLLBACK on any exception."""
+        async with self._pool.acquire() as conn:
+            writer = Writer(PgBackend(conn))
+            try:
+                yield writer
+                await writer.commit()
+            except BaseException:
+                if not conn.is_closed() and conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
+                raise
+
+    def unit(self) -> Writer:
+        """A write unit to fill with writes that read nothing back, then :meth:`commit_unit`."""
+        return Writer(PgBackend(None), begin=False)
+
+    async def commit_unit(self, unit: Writer) -> None:
+        """Commit a unit in a transaction of its own (the server group-commits concurrent
+        transactions itself); durable when this returns."""
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                for st in unit.statements():
+                    await run_statement(conn, st)
+
+    @asynccontextmanager
+    async def lease(self, name: str) -> AsyncIterator[bool]:
+        """A session advisory lock on a connection of its own: True for one holder across
+        every process; released at the end of the block, or by the server if we die."""
+        key = lock_key(name)
+        async with self._pool.acquire() as conn:
+            held = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", key))
+            try:
+                yield held
+            finally:
+                if held and not conn.is_closed():
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    async def _fetchall(self, sql: str, args: tuple = ()) -> list[Any]:
+        async with self._pool.acquire() as conn:
+            return list(await conn.fetch(_pg(sql), *args))
