@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import replies
+from bot import replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
@@ -460,6 +460,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
 HANDLERS = {
     "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "map": cmd_map,
     "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
+    "replay": replaycmds.cmd_replay,
 }
 
 
