@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import replaycmds, replies
+from bot import export_html, replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
@@ -360,6 +360,8 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         f"The final log is {name} (again any time: /game export).",
         f"Anyone can recompute every roll: python tools/verify_dice.py {name}"
         f" --rolls {game.row.dice_counter}",
+        *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
+           "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
     ])
     change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
                                 {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
@@ -368,9 +370,12 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     assert reply is not None
     document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)
-    return reply.model_copy(update={
-        "attachments": [Attachment(filename=name, data=data, description="final log")]
-    })
+    files = [Attachment(filename=name, data=data, description="final log")]
+    if svc.settings.html_at_end:
+        # Every map of the game, stepped in a browser, offline (issue 19).
+        page_name, page = await export_html.export_html(svc.store, game.row.id)
+        files.append(Attachment(filename=page_name, data=page, description="the game, step by step"))
+    return reply.model_copy(update={"attachments": files})
 
 
 async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:

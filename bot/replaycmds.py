@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Sequence
 
-from bot import gamecmds, replies
+from bot import replies
 from bot.models import Attachment, Invocation, Reply
 from bot.pipeline import Pipeline
 from bot.store import GameRow, StepRow, Store
@@ -27,10 +27,15 @@ MAX_FRAMES = 100
 UPLOAD_LIMIT = 8 * 1024 * 1024
 
 
+def plain(text: str) -> str:
+    """A line with the die emoji spelled out: the picture's font has none, and a page may be
+    read where no emoji font is installed (a box would stand where the die was)."""
+    return text.replace("🎲", "dice")
+
+
 def caption(step: StepRow) -> str:
-    """A frame's caption: the step's log line, the die spelled out (the picture's font has no
-    emoji)."""
-    return replies.log_line(step).replace("🎲", "dice")
+    """A frame's caption: the step's log line, the die spelled out."""
+    return plain(replies.log_line(step))
 
 
 def shown_steps(steps: Sequence[StepRow]) -> list[StepRow]:
@@ -80,8 +85,11 @@ async def span(store: Store, game: GameRow, first: int, last: int | None) -> lis
 async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game replay [from:] [to:]``: an animated GIF of the maps of those steps, posted in
     the channel (the game of this channel, or the one that ended last)."""
-    opts: dict[str, Any] = gamecmds.read_options(svc, inv)
-    row = await gamecmds.exportable_game(svc, inv.channel_id, None)
+    # Imported here: bot.gamecmds lists this handler, so it imports this module first.
+    from bot.gamecmds import exportable_game, read_options  # noqa: PLC0415
+
+    opts: dict[str, Any] = read_options(svc, inv)
+    row = await exportable_game(svc, inv.channel_id, None)
     shown = await span(svc.store, row, opts.get("from", 0), opts.get("to"))
     system = svc.systems[row.system]
     gif = await asyncio.to_thread(replay_gif, system, shown)
@@ -92,11 +100,12 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     first, last = shown[0].seq, shown[-1].seq
     name = f"{row.system}-game{row.id}-steps{first}-{last}.gif"
     return Reply(
-        text=f"🎞️ Replay of game #{row.id}, steps #{first}–#{last}: {len(shown)} maps, "
+        text=f"🎞️ Replay of game #{row.id}, steps #{first}–#{last}: "
+             f"{len(shown)} map{'s' if len(shown) != 1 else ''}, "
              "one every 1.6 s (tap to open it full size).",
         attachments=[Attachment(filename=name, data=gif, description="replay")],
     )
 
 
-__all__ = ["MAX_FRAMES", "UPLOAD_LIMIT", "caption", "cmd_replay", "render_pictures",
+__all__ = ["MAX_FRAMES", "UPLOAD_LIMIT", "caption", "cmd_replay", "plain", "render_pictures",
            "replay_gif", "shown_steps", "span"]
