@@ -389,7 +389,7 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
             if any(a.name == order for a in system.actions):
                 return replies.info(replies.help_text(system, order))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
-    intro = "/game new · join · status · map · log · undo · export · end"
+    intro = "/game new · join · status · map · log · undo · export · replay · end"
     return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
 
 

@@ -71,3 +71,13 @@ def test_tiles_give_back_every_picture_exactly_and_keep_repeated_tiles_once():
     # The second picture changes one tile of the first; the third adds a row and one changed tile.
     assert len(mosaic.tiles) < 3 * per_picture
     assert mosaic.frames[0].tiles[1:] == mosaic.frames[1].tiles[1:]
+
+
+def test_the_readme_shows_a_replay_gif_from_docs_img():
+    from pathlib import Path
+
+    readme = Path("README.md").read_text("utf-8")
+    assert "docs/img/tannenbruck-replay.gif" in readme
+    gif = Image.open("docs/img/tannenbruck-replay.gif")
+    assert gif.format == "GIF" and gif.n_frames >= 5 and gif.width <= 750
+    assert Path("docs/img/tannenbruck-replay.gif").stat().st_size < 1_000_000
