@@ -462,10 +462,18 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game replay [from:] [to:]``: the maps of those steps of this channel's game (or the
+    one that ended last) as one animated GIF (``bot/replaycmds.py``)."""
+    opts = read_options(svc, inv)
+    row = await exportable_game(svc, inv.channel_id, None)
+    return await replaycmds.replay_reply(svc, row, opts.get("from", 0), opts.get("to"))
+
+
 HANDLERS = {
     "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "map": cmd_map,
     "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
-    "replay": replaycmds.cmd_replay,
+    "replay": cmd_replay,
 }
 
 

@@ -11,10 +11,10 @@ pictures are drawn and encoded in a worker thread (:mod:`render.animation`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from typing import Sequence
 
 from bot import replies
-from bot.models import Attachment, Invocation, Reply
+from bot.models import Attachment, Reply
 from bot.pipeline import Pipeline
 from bot.store import GameRow, StepRow, Store
 from rules.core.contract import GameSystem
@@ -82,15 +82,10 @@ async def span(store: Store, game: GameRow, first: int, last: int | None) -> lis
     return shown
 
 
-async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
-    """``/game replay [from:] [to:]``: an animated GIF of the maps of those steps, posted in
-    the channel (the game of this channel, or the one that ended last)."""
-    # Imported here: bot.gamecmds lists this handler, so it imports this module first.
-    from bot.gamecmds import exportable_game, read_options  # noqa: PLC0415
-
-    opts: dict[str, Any] = read_options(svc, inv)
-    row = await exportable_game(svc, inv.channel_id, None)
-    shown = await span(svc.store, row, opts.get("from", 0), opts.get("to"))
+async def replay_reply(svc: Pipeline, row: GameRow, first: int, last: int | None) -> Reply:
+    """``/game replay [from:] [to:]`` on game ``row``: an animated GIF of the maps of those
+    steps, posted in the channel (``bot/gamecmds.py`` picks the game)."""
+    shown = await span(svc.store, row, first, last)
     system = svc.systems[row.system]
     gif = await asyncio.to_thread(replay_gif, system, shown)
     if len(gif) > UPLOAD_LIMIT:
@@ -107,5 +102,5 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     )
 
 
-__all__ = ["MAX_FRAMES", "UPLOAD_LIMIT", "caption", "cmd_replay", "plain", "render_pictures",
+__all__ = ["MAX_FRAMES", "UPLOAD_LIMIT", "caption", "plain", "replay_reply", "render_pictures",
            "replay_gif", "shown_steps", "span"]
