@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, hexes, hexsnap, logsizes, memory, orderpath, snapshots  # noqa: E402
+from bench import replay  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
 from bot.runtime import tune_gc  # noqa: E402
@@ -39,6 +40,7 @@ async def run(quick: bool, prefer: str) -> tuple[str, list[Row]]:
         rows.append(await autocomplete.measure(work, key, 3 if quick else 20))
         rows += hexes.measure(50 if quick else 200)
         rows.append(hexsnap.measure(3 if quick else 9))
+        rows += await replay.measure(work, key, 100)
     return system_note, rows
 
 

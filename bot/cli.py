@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run an exported log and check every state")
     replay.add_argument("file", type=Path, help="a log from /game export or /game end (.json.gz or .json)")
 
+    html = sub.add_parser("export-html", help="write a game as one HTML file: log, dice, every map")
+    html.add_argument("game", type=int, help="the game's number (in its export file names)")
+    html.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
+    html.add_argument("--out", type=Path, help="the file or folder to write (default: here)")
+
     sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
     return parser
 
@@ -117,6 +122,22 @@ def run_replay(path: Path) -> int:
     return 0 if report.ok else 1
 
 
+async def run_export_html(settings: Settings, args: argparse.Namespace) -> int:
+    """Write the self-contained HTML page of a game (bot/export_html.py)."""
+    from bot.export_html import write_export  # noqa: PLC0415
+
+    if not settings.db.exists():
+        print(f"There is no database {settings.db} (give it with --db).", file=sys.stderr)
+        return 1
+    try:
+        path = await write_export(settings.db, args.game, args.out)
+    except KeyError:
+        print(f"There is no game #{args.game} in {settings.db}.", file=sys.stderr)
+        return 1
+    print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB): open it in any browser, offline.")
+    return 0
+
+
 async def run_health(settings: Settings) -> int:
     """Open the database (applying migrations) and close it: the container HEALTHCHECK."""
     from bot.stores import open_store  # noqa: PLC0415
@@ -134,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     tune_gc()
     settings = Settings()
-    if args.command in ("console", "render") and getattr(args, "db", None):
+    if args.command in ("console", "render", "export-html") and getattr(args, "db", None):
         settings = settings.model_copy(update={"db": args.db})
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -160,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_render(settings, args))
     if command == "replay":
         return run_replay(args.file)
+    if command == "export-html":
+        return asyncio.run(run_export_html(settings, args))
     if command == "health":
         return asyncio.run(run_health(settings))
     raise SystemExit(f"unknown command {command}")

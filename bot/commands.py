@@ -111,6 +111,16 @@ def game_group() -> CommandGroup:
                 description="Take back your last step if it revealed nothing new",
                 may_render=True,
             ),
+            CommandSpec(
+                name="replay",
+                description="The maps of a span of steps as an animated picture",
+                options=[
+                    _opt("from", "int", "First step (default #0)", False, minimum=0),
+                    _opt("to", "int", "Last step (default the newest)", False, minimum=0),
+                ],
+                defer_first=True,
+                cooldown=(1, 60.0),
+            ),
         ],
     )
 

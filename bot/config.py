@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     interaction_retention_hours: int = Field(default=48, ge=1)
     #: Standing (``anytime``) orders one side may give in a row before the game moves on.
     standing_orders_in_a_row: int = Field(default=3, ge=1)
+    #: ``/game end`` attaches the whole game as one HTML page (every map: seconds of CPU).
+    html_at_end: bool = True
 
     @property
     def limits_on(self) -> bool:

@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import replies
+from bot import export_html, replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
@@ -360,6 +360,8 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         f"The final log is {name} (again any time: /game export).",
         f"Anyone can recompute every roll: python tools/verify_dice.py {name}"
         f" --rolls {game.row.dice_counter}",
+        *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
+           "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
     ])
     change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
                                 {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
@@ -368,9 +370,12 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     assert reply is not None
     document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)
-    return reply.model_copy(update={
-        "attachments": [Attachment(filename=name, data=data, description="final log")]
-    })
+    files = [Attachment(filename=name, data=data, description="final log")]
+    if svc.settings.html_at_end:
+        # Every map of the game, stepped in a browser, offline (issue 19).
+        page_name, page = await export_html.export_html(svc.store, game.row.id)
+        files.append(Attachment(filename=page_name, data=page, description="the game, step by step"))
+    return reply.model_copy(update={"attachments": files})
 
 
 async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
@@ -384,7 +389,7 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
             if any(a.name == order for a in system.actions):
                 return replies.info(replies.help_text(system, order))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
-    intro = "/game new · join · status · map · log · undo · export · end"
+    intro = "/game new · join · status · map · log · undo · export · replay · end"
     return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
 
 
@@ -457,9 +462,18 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game replay [from:] [to:]``: the maps of those steps of this channel's game (or the
+    one that ended last) as one animated GIF (``bot/replaycmds.py``)."""
+    opts = read_options(svc, inv)
+    row = await exportable_game(svc, inv.channel_id, None)
+    return await replaycmds.replay_reply(svc, row, opts.get("from", 0), opts.get("to"))
+
+
 HANDLERS = {
     "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "map": cmd_map,
     "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
+    "replay": cmd_replay,
 }
 
 

@@ -91,8 +91,10 @@ async def test_ending_a_2000_step_game_defers_and_sends_a_gzipped_log_that_verif
     answer = sent[1]
     assert answer.kind == "followup" and answer.delivered
     assert "Dice seed: `" in answer.content
-    ((name, data),) = answer.files.items()
-    assert name.endswith("-final.json.gz")
+    # The log, and the whole game as a page to step through (issue 19).
+    [name] = [n for n in answer.files if n.endswith("-final.json.gz")]
+    assert set(answer.files) == {name, name.replace(".json.gz", ".html")}
+    data = answer.files[name]
     document = json.loads(gzip.decompress(data))
     assert len(document["steps"]) > STEPS and document["seed"]
     assert any(step["reverted_by"] for step in document["steps"])

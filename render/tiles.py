@@ -1,0 +1,104 @@
+"""Pictures cut into tiles, each distinct tile kept once: how the HTML export holds every
+snapshot of a whole game in one file of a few megabytes (issue 19, item 5).
+
+Two snapshots in a row differ in a few places (the header, the units that moved, the
+marks), so most of a map's tiles recur from one snapshot to the next.  A picture is cut into
+squares of :data:`TILE` pixels from its top-left (the right and bottom ones smaller); each
+tile is keyed by its pixels and stored once as a small PNG; a frame is then its size and
+the list of its tiles' numbers, row by row.  A viewer shows frame ``k`` by laying those
+tiles in a grid: any frame can be shown at once, in any order, with no frame before it.
+
+Measured on a whole Tannenbruck game (283 snapshots of the 1280-px map): about 5 % of the
+PNGs' total size.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Iterable
+
+from PIL import Image
+from pydantic import BaseModel, Field
+
+#: The side of a tile in pixels.
+TILE = 128
+
+
+class TiledFrame(BaseModel):
+    """One picture: its size and its tiles' numbers, row by row from the top-left."""
+
+    width: int
+    height: int
+    tiles: list[int]
+
+    @property
+    def columns(self) -> int:
+        """How many tiles a row holds."""
+        return -(-self.width // TILE)
+
+
+class Mosaic(BaseModel):
+    """Every distinct tile (PNG bytes) and every frame as a grid of tile numbers."""
+
+    tile: int = TILE
+    tiles: list[bytes] = Field(default_factory=list)
+    frames: list[TiledFrame] = Field(default_factory=list)
+
+
+class MosaicBuilder:
+    """Adds pictures one at a time (so a long game need not hold every picture at once)."""
+
+    def __init__(self) -> None:
+        self.mosaic = Mosaic()
+        self._known: dict[bytes, int] = {}
+
+    def add(self, png: bytes) -> TiledFrame:
+        """Cut one picture into tiles, keep the new ones, and record the frame."""
+        image = Image.open(io.BytesIO(png))
+        image.load()
+        rgb = image.convert("RGB")
+        numbers = []
+        for top in range(0, image.height, TILE):
+            for left in range(0, image.width, TILE):
+                box = (left, top, min(left + TILE, image.width), min(top + TILE, image.height))
+                numbers.append(self._number(image, rgb, box))
+        frame = TiledFrame(width=image.width, height=image.height, tiles=numbers)
+        self.mosaic.frames.append(frame)
+        return frame
+
+    def _number(self, image: Image.Image, rgb: Image.Image, box: tuple[int, int, int, int]) -> int:
+        """The number of the tile in ``box``, storing it if it is new (keyed by its pixels)."""
+        piece = rgb.crop(box)
+        key = hashlib.blake2b(piece.tobytes() + repr(piece.size).encode(), digest_size=16).digest()
+        if key not in self._known:
+            out = io.BytesIO()
+            # The source is a palette PNG: the tile keeps its palette (level 9 is as small as
+            # ``optimize`` here, measured, and a third faster).
+            image.crop(box).save(out, format="PNG", compress_level=9)
+            self._known[key] = len(self.mosaic.tiles)
+            self.mosaic.tiles.append(out.getvalue())
+        return self._known[key]
+
+
+def tile_pictures(pngs: Iterable[bytes]) -> Mosaic:
+    """The mosaic of every picture in ``pngs``, in order."""
+    builder = MosaicBuilder()
+    for png in pngs:
+        builder.add(png)
+    return builder.mosaic
+
+
+def rebuild(mosaic: Mosaic, index: int) -> Image.Image:
+    """Frame ``index`` laid back together from its tiles (what the viewer shows; tests
+    compare it with the picture it came from)."""
+    frame = mosaic.frames[index]
+    image = Image.new("RGB", (frame.width, frame.height))
+    for k, number in enumerate(frame.tiles):
+        row, col = divmod(k, frame.columns)
+        tile = Image.open(io.BytesIO(mosaic.tiles[number])).convert("RGB")
+        image.paste(tile, (col * mosaic.tile, row * mosaic.tile))
+    return image
+
+
+__all__ = ["Mosaic", "MosaicBuilder", "TILE", "TiledFrame", "rebuild", "tile_pictures"]

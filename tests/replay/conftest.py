@@ -1,0 +1,72 @@
+"""Games played once for the replay tests: Raid and Riposte's Tannenbruck through the real
+service on a real SQLite file, by robot players (``bot/autoplay.py``).
+
+* ``hundred``: 100 orders (steps #0 to #100), the game still running.
+* ``whole``: a whole game, played to its result and ended with ``/game end`` (whose reply,
+  with the final log and the HTML page attached, is kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.autoplay import Channel
+from bot.config import Settings
+from bot.models import Reply
+from bot.service import Service
+
+CHANNEL = "replay-chan"
+
+
+@dataclass
+class PlayedGame:
+    """A game in a database file: its number, its channel and (once ended) the end reply."""
+
+    db: Path
+    game_id: int
+    channel: str
+    end: Reply | None = None
+
+
+async def _play(db: Path, orders: int | None, end: bool) -> PlayedGame:
+    service = await Service.open(Settings(db=db, snapshot_dir=db.parent / "snaps"))
+    try:
+        table = Channel(service, "rr", CHANNEL, rng=random.Random(19))
+        await table.open()
+        played = 0
+        while orders is None or played < orders:
+            inv = await table.next_order()
+            if inv is None:
+                break
+            reply = await table.send(inv)
+            assert not reply.error, reply.text
+            played += 1
+        game = await service.live_game(CHANNEL)
+        assert game is not None
+        result = PlayedGame(db=db, game_id=game.row.id, channel=CHANNEL)
+        if end:
+            result.end = await table.send(table.invocation(table.moderator, ["game", "end"],
+                                                           moderator=True))
+            assert not result.end.error, result.end.text
+        return result
+    finally:
+        await service.close()
+
+
+@pytest.fixture(scope="session")
+def hundred(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
+    """A Tannenbruck game of 100 orders, still running."""
+    db = tmp_path_factory.mktemp("hundred") / "referee.sqlite3"
+    return asyncio.run(_play(db, 100, end=False))
+
+
+@pytest.fixture(scope="session")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
+    """A whole Tannenbruck game, played to its result and ended."""
+    db = tmp_path_factory.mktemp("whole") / "referee.sqlite3"
+    return asyncio.run(_play(db, None, end=True))

@@ -1,0 +1,117 @@
+"""The HTML export (issue 19, item 5): ``/game end`` attaches it and ``referee export-html``
+writes it; one file with the log, the dice and every snapshot, needing no network."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+
+from PIL import ImageChops
+
+from bot.cli import main
+from bot.export_html import PageData
+from bot.export_html import page as make_page
+from bot.replaycmds import shown_steps
+from bot.store import Store
+from render import snapshot
+from rules.core import registry
+from tests.replay.conftest import PlayedGame
+from tests.replay.pages import page_data, picture, rgb
+
+
+async def _steps(game: PlayedGame):
+    store = await Store.open(game.db)
+    try:
+        return await store.steps(game.game_id)
+    finally:
+        await store.close()
+
+
+def steps_of(game: PlayedGame):
+    return asyncio.run(_steps(game))
+
+
+def end_page(whole: PlayedGame) -> tuple[str, str]:
+    assert whole.end is not None
+    [page] = [a for a in whole.end.attachments if a.filename.endswith(".html")]
+    return page.filename, page.data.decode("utf-8")
+
+
+def test_game_end_attaches_the_whole_game_as_one_page_beside_the_log(whole):
+    name, page = end_page(whole)
+    assert name == f"rr-game{whole.game_id}-final.html"
+    assert [a.filename for a in whole.end.attachments] == [
+        f"rr-game{whole.game_id}-final.json.gz", name]
+    assert name in whole.end.text and "offline" in whole.end.text
+    assert len(page.encode()) < 10 * 1024 * 1024, "a whole game should stay well inside Discord's limits"
+
+
+def test_the_page_holds_every_snapshot_the_log_and_the_dice(whole):
+    _, page = end_page(whole)
+    steps = steps_of(whole)
+    data = page_data(page)
+    shown = shown_steps(steps)
+    assert [f.seq for f in data.frames] == [s.seq for s in shown]
+    # Every step of the log is a line, with its dice one by one.
+    for step in steps:
+        assert f'id="step-{step.seq}"' in page
+    rolls = [r for s in steps for r in s.dice]
+    assert rolls and all(html.escape(r.label()) in page for r in rolls)
+    assert page.count("<li>die: ") == len(rolls)
+    # The seed is revealed at the end, with how to check it.
+    assert "Dice seed:" in page and "tools/verify_dice.py" in page
+
+
+def test_each_map_comes_back_exactly_from_its_tiles(whole):
+    _, page = end_page(whole)
+    data = page_data(page)
+    system = registry.get("rr")
+    shown = shown_steps(steps_of(whole))
+    for index in (0, len(shown) // 2, len(shown) - 1):
+        drawn = snapshot(system.view(system.load_state(shown[index].state_json)))
+        assert ImageChops.difference(picture(data, index), rgb(drawn.png)).getbbox() is None
+
+
+def test_the_page_needs_no_network(whole):
+    _, page = end_page(whole)
+    assert "default-src 'none'" in page  # the browser refuses any request at all
+    # No element fetches anything: the pictures are drawn by the script from data: URIs.
+    assert not re.search(r"<[a-z]+[^>]*\s(?:src|href|srcset|action)\s*=", page, re.I)
+    assert "http://" not in page and "https://" not in page
+
+
+def test_what_a_player_typed_cannot_break_out_of_the_page(whole):
+    steps = steps_of(whole)
+    evil = steps[1].model_copy(update={"action": {"name": "move", "options": {
+        "to": "</script><script>alert(1)</script> @DATA@ <b>"}}})
+    text = make_page(asyncio.run(_game(whole)), registry.get("rr"), [evil],
+                     PageData(tile=128, tiles=[], frames=[]))
+    assert "<script>alert(1)" not in text and "<b>" not in text
+    assert text.count('<script id="data"') == 1 and "@DATA@" in text  # kept as typed, not replaced
+
+
+async def _game(game: PlayedGame):
+    store = await Store.open(game.db)
+    try:
+        return await store.game(game.game_id)
+    finally:
+        await store.close()
+
+
+def test_referee_export_html_writes_the_page_of_a_running_game(hundred, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("REFEREE_DB", raising=False)
+    code = main(["export-html", str(hundred.game_id), "--db", str(hundred.db), "--out", str(tmp_path)])
+    assert code == 0
+    written = tmp_path / f"rr-game{hundred.game_id}.html"
+    assert str(written) in capsys.readouterr().out
+    data = page_data(written.read_text("utf-8"))
+    assert [f.seq for f in data.frames] == [s.seq for s in shown_steps(steps_of(hundred))]
+
+
+def test_referee_export_html_says_so_for_a_missing_game_or_database(hundred, tmp_path, capsys):
+    assert main(["export-html", "999", "--db", str(hundred.db), "--out", str(tmp_path)]) == 1
+    assert "no game #999" in capsys.readouterr().err
+    assert main(["export-html", "1", "--db", str(tmp_path / "none.sqlite3")]) == 1
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "none.sqlite3").exists()

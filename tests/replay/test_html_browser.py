@@ -1,0 +1,136 @@
+"""The exported page of a whole Tannenbruck game in headless Chromium (Debian's
+``chromium``; ``.ci/run`` installs it): it opens from a file with no network, steps through
+every snapshot with the arrow keys, back again, by tapping and by its buttons, honours
+``#step=N``, and the canvas shows exactly the map of the step it names."""
+
+from __future__ import annotations
+
+import base64
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from tests.replay.cdp import Browser, chromium
+from tests.replay.conftest import PlayedGame
+from tests.replay.pages import page_data, picture
+
+pytestmark = pytest.mark.skipif(
+    chromium() is None,
+    reason="headless Chromium is not installed (apt-get install chromium; .ci/run does it)",
+)
+
+WHERE = "document.getElementById('where').textContent"
+DRAWN = "document.body && document.body.dataset.drawn"
+CURRENT = "document.querySelector('#log li[aria-current=\"step\"]').dataset.seq"
+
+
+@pytest.fixture(scope="module")
+def page_file(whole: PlayedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page ``/game end`` attached, saved as a file."""
+    assert whole.end is not None
+    [page] = [a for a in whole.end.attachments if a.filename.endswith(".html")]
+    path = tmp_path_factory.mktemp("page") / page.filename
+    path.write_bytes(page.data)
+    return path
+
+
+@pytest.fixture
+def browser(page_file: Path, tmp_path: Path):
+    opened: list[Browser] = []
+
+    def open_at(fragment: str = "") -> Browser:
+        b = Browser(page_file.as_uri() + fragment, tmp_path / f"profile{len(opened)}")
+        opened.append(b)
+        b.wait_for(DRAWN)
+        return b
+
+    yield open_at
+    for b in opened:
+        b.close()
+
+
+def drawn(b: Browser) -> int:
+    """The step whose map the canvas holds, once its tiles are drawn."""
+    return int(b.wait_for(DRAWN))
+
+
+def canvas_picture(b: Browser) -> Image.Image:
+    uri = b.eval("document.getElementById('board').toDataURL('image/png')")
+    return Image.open(io.BytesIO(base64.b64decode(uri.partition(",")[2]))).convert("RGB")
+
+
+def test_arrow_keys_step_through_every_snapshot_and_back(browser, page_file):
+    seqs = [f.seq for f in page_data(page_file.read_text("utf-8")).frames]
+    b = browser()
+    assert drawn(b) == seqs[0]
+    assert b.eval(WHERE) == f"Step #{seqs[0]} · map 1 of {len(seqs)}"
+    for k, seq in enumerate(seqs[1:], start=2):
+        b.key("ArrowRight")
+        assert drawn(b) == seq, f"map {k}"
+    assert b.eval(WHERE) == f"Step #{seqs[-1]} · map {len(seqs)} of {len(seqs)}"
+    assert b.eval("location.hash") == f"#step={seqs[-1]}"
+    assert b.eval(CURRENT) == str(seqs[-1])  # the log follows
+    b.key("ArrowRight")  # past the end: stays on the last map
+    assert drawn(b) == seqs[-1]
+    for seq in reversed(seqs[-4:-1]):
+        b.key("ArrowLeft")
+        assert drawn(b) == seq
+    b.key("Home")
+    assert drawn(b) == seqs[0]
+    b.key("ArrowLeft")
+    assert drawn(b) == seqs[0]
+    b.key("End")
+    assert drawn(b) == seqs[-1]
+
+
+def test_a_tap_on_either_half_of_the_map_and_the_buttons_step(browser, page_file):
+    seqs = [f.seq for f in page_data(page_file.read_text("utf-8")).frames]
+    b = browser()
+    left, top, width, height = b.eval(
+        "(() => { const r = document.getElementById('board').getBoundingClientRect();"
+        " return [r.left, r.top, r.width, r.height]; })()")
+    b.tap(left + width * 0.8, top + height / 2)
+    assert drawn(b) == seqs[1]
+    b.tap(left + width * 0.8, top + height / 2)
+    assert drawn(b) == seqs[2]
+    b.tap(left + width * 0.2, top + height / 2)
+    assert drawn(b) == seqs[1]
+    b.eval("document.getElementById('last').click()")
+    assert drawn(b) == seqs[-1]
+    b.eval("document.getElementById('prev').click()")
+    assert drawn(b) == seqs[-2]
+    b.eval("document.getElementById('first').click()")
+    assert drawn(b) == seqs[0]
+    b.eval("document.getElementById('next').click()")
+    assert drawn(b) == seqs[1]
+
+
+def test_a_link_to_a_step_opens_on_its_map_and_the_canvas_shows_exactly_that_map(
+        browser, page_file, tmp_path):
+    data = page_data(page_file.read_text("utf-8"))
+    middle = len(data.frames) // 2
+    seq = data.frames[middle].seq
+    b = browser(f"#step={seq}")
+    assert drawn(b) == seq
+    assert b.eval(WHERE) == f"Step #{seq} · map {middle + 1} of {len(data.frames)}"
+    assert b.eval("document.getElementById('caption').textContent").startswith(f"#{seq} ")
+    assert ImageChops.difference(canvas_picture(b), picture(data, middle)).getbbox() is None
+    # A step that drew no map opens on the last map before it.
+    quiet = next((f.seq + 1 for f, g in zip(data.frames, data.frames[1:]) if g.seq > f.seq + 1), None)
+    if quiet is not None:
+        b.eval(f"location.hash = '#step={quiet}'")
+        assert drawn(b) == quiet - 1
+    shot = b.screenshot()
+    image = Image.open(io.BytesIO(shot))
+    assert image.size[0] >= 1000 and len(image.getcolors(1 << 20) or []) > 50  # not blank
+    shutil.copy(page_file, tmp_path / page_file.name)
+    (tmp_path / "screenshot.png").write_bytes(shot)
+
+
+def test_the_page_made_no_request(browser):
+    b = browser()
+    names = b.eval("performance.getEntriesByType('resource').map(e => e.name)")
+    assert [n for n in names if not n.startswith("data:")] == []
