@@ -103,7 +103,7 @@ class Channel:
         if not waiting or game.system.result(game.state) is not None:
             return None
         side = waiting[0]
-        actions = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
+        actions = [a for a in game.system.legal_actions(game.state, side, read_only=False) if not a.read_only]
         if not actions:
             raise RuntimeError(f"{self.system_key} offers no legal order to {side} in {self.channel}")
         action = choose(game.system, actions, self.rng, self.last.get(side))

@@ -386,16 +386,19 @@ class GameSystem(ABC, Generic[StateT]):
         return (f"'{action.name}' is not an order of this phase ({self.phase_title(state)}); "
                 f"orders now: {', '.join(names) or 'none'}.")
 
-    def legal_actions(self, state: BaseModel, side: str) -> list[Action]:
+    def legal_actions(self, state: BaseModel, side: str, *, read_only: bool = True) -> list[Action]:
         """Every order ``side`` may give now: the offers of the declared orders open now.
 
         Used by ``/game status``, random-legal playouts, fuzzing and autocomplete.  It is
         non-empty whenever ``side`` is in :meth:`waiting_on` (the conformance kit checks it).
+        ``read_only=False`` leaves out orders that change nothing (``measure``, ``info``): a
+        player that only acts (the playout driver) need not build their offers.
         """
         s = self.check_state(state)
         out: list[Action] = []
         for rule in self.orders_open(s, side):
-            out += rule.legal(self, s, side)
+            if read_only or not rule.action.read_only:
+                out += rule.legal(self, s, side)
         return out
 
     def choices(

@@ -115,7 +115,7 @@ def play(
             game.final, game.orders = state, count
             return game
         side = rng.choice(waiting)
-        legal = [a for a in system.legal_actions(state, side) if not a.read_only]
+        legal = [a for a in system.legal_actions(state, side, read_only=False) if not a.read_only]
         assert legal, f"{system.key} seed {seed}: nothing legal for {side} at {system.turn_part(state)}"
         action = choose(system, legal, rng, last.get(side))
         last[side] = action

@@ -49,7 +49,7 @@ def _check_step(system: GameSystem[Any], played: PlayedStep) -> None:
     assert all(e.text.strip() for e in played.step.events), "an event without a line"
     # A side waited on is checked by the driver itself (it needs a legal order to go on).
     for side in set(system.sides) - set(played.step.waiting_on):
-        legal = system.legal_actions(state, side)
+        legal = system.legal_actions(state, side, read_only=False)
         assert all(a.anytime or a.read_only for a in legal), \
             f"{side} is not waited on but offered {[a.summary() for a in legal][:3]}"
 

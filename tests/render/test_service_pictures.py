@@ -51,8 +51,10 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
             waiting = SYSTEM.waiting_on(state)
             if not waiting or state.turn >= 2 and len(pictures) >= 6:
                 break
-            legal = SYSTEM.legal_actions(state, waiting[0])
-            pick = [a for a in legal if a.name in ("move", "fire", "assault")] or legal
+            legal = SYSTEM.legal_actions(state, waiting[0], read_only=False)
+            # Standing orders are limited to a few in a row (issue 14): play the others.
+            pick = [a for a in legal if a.name in ("move", "fire", "assault")] or \
+                [a for a in legal if not a.anytime] or legal
             reply = await say(SEATS[waiting[0]], f"/rr {rng.choice(pick).summary()}")
             after = SYSTEM.load_state((await service.store.active_game("pic-chan")).state_json)
             if reply.snapshot_key and after.turn != state.turn:
