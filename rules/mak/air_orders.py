@@ -642,6 +642,39 @@ class AirOrders:
         ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
                          f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
 
+    def _escape_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        return _keep(AL.escape_problem, t, side,
+                     (AA.Escape(unit=u.id) for u in t.on_map(side) if u.type == "Pilot"))
+
+    @order(AA.Escape, phases="act", offers="_escape_offers")
+    def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
+        """18.2.3: through the area its side entered by, the pilot survives; "Leaving the board
+        any other direction, the pilot gets lost and is captured"."""
+        from rules.mak import resolve  # noqa: PLC0415
+
+        t = Table(ctx.state)
+        _raise(AL.escape_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None and u.hex is not None
+        resolve.finish_moving(ctx.state)
+        area = AL.entry_area(t, ctx.side)
+        p = ctx.state.crew.pilots.get(pilots.key(u.side, u.pilot or 0))
+        safe = not area or t.hex(u) in area
+        if p is not None:
+            p.status = "escaped" if safe else "captured"
+        ctx.state.marks.append(Mark(kind="move", hexes=[u.hex], side=u.side, text=f"{u.id} leaves"))
+        where = u.hex
+        u.status, u.hex = "withdrawn", None
+        name = p.name if p is not None else u.id
+        if safe:
+            ctx.say("escape", f"{name} leaves the map at {where} and escapes (18.2.3)", "18.2.3")
+        else:
+            points = pilots.pilot_points(p) if p is not None else 0
+            ctx.say("escape", f"{name} leaves the map at {where}, away from where the side entered: lost "
+                              f"and captured, {points} points to {SIDE_NAMES[other(ctx.side)]} (18.2.3)", "18.2.3")
+        ctx.snapshot = True
+
     def _pass_flak(self, ctx: MakCtx) -> None:
         """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
         ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")

@@ -49,8 +49,9 @@ def _pilot_section(state: MakState, side: str) -> PanelSection | None:
     roles = _roles(state, side)
     entries = []
     for p in sorted(crew, key=lambda x: x.number):
-        where = {"in": p.unit or "", "afoot": f"on foot {p.unit}", "killed": "killed", "lost": "lost"}[p.status]
-        gone = p.status in ("killed", "lost")
+        where = {"in": p.unit or "", "afoot": f"on foot {p.unit}", "killed": "killed", "lost": "lost",
+                 "escaped": "escaped", "captured": "captured"}[p.status]
+        gone = p.status in ("killed", "lost", "captured")
         unit = state.find(p.unit) if p.unit and p.status == "in" else None
         if unit is not None and unit.status in ("destroyed", "withdrawn"):
             where, gone = f"{unit.id} {unit.status}", True
