@@ -10,8 +10,7 @@ from rules.mak import pilots
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, SIDES, MakState
 
-SPACES = {"ready": "not flying", "air": "Air Combat Mission", "ground": "Ground Combat Mission",
-          "used": "Used"}
+SPACES = {"ready": "not flying", "air": "Air Combat", "ground": "Ground Combat", "used": "Used"}
 
 
 def _duty_section(state: MakState, side: str) -> PanelSection | None:

@@ -403,8 +403,7 @@ def test_snapshot_side_panel_shows_the_duty_chart_and_pilots_and_aircraft_over_t
     view = SYS.view(st)
     titles = [p.title for p in view.panel]
     assert titles == ["Mercenary duty chart (10.1)", "Strahl pilots (18.1.3)"]
-    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat Mission",
-                                                       "M-Falke2 · Ground Combat Mission"]
+    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat", "M-Falke2 · Ground Combat"]
     assert view.panel[1].entries[0].text == "Gieger +1/+2/+0 · S-PKA1"
     assert any(c.id == "M-Falke1" and c.faction == "merc" for c in view.counters)  # over the hex
     snap = snapshot(view)
