@@ -66,6 +66,7 @@ def draw_panel(canvas: Canvas, sections: Sequence[PanelSection], top: float, boo
                     PALETTE["ink"], anchor="lm", bold=True)
         if not section.entries:
             canvas.text((x + 10, y0 + TITLE_ROW + ROW / 2), "none", SMALL, PALETTE["ink_soft"], anchor="lm")
+        label_w = max((Canvas.text_size(e.label, SMALL)[0] for e in section.entries), default=0) + 10
         for i, entry in enumerate(section.entries):
             cy = y0 + TITLE_ROW + i * ROW + ROW / 2
             tx = x + 10
@@ -75,7 +76,7 @@ def draw_panel(canvas: Canvas, sections: Sequence[PanelSection], top: float, boo
             ink = PALETTE["ink_soft"] if entry.dim else PALETTE["ink"]
             label = fit_text(entry.label, SMALL, 60)
             canvas.text((tx, cy), label, SMALL, ink, anchor="lm", bold=True)
-            tx += 64
+            tx += min(label_w, 64)
             canvas.text((tx, cy), fit_text(entry.text, SMALL, x + w - 10 - tx), SMALL, ink, anchor="lm")
         layout.add("panel", section.title, block)
     layout.add("side_panel", "panel", box)

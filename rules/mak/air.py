@@ -32,6 +32,7 @@ from rules.mak.data import Result, _read
 
 MAX_OVER_HEX = 4  # 10.4.1 1: "The maximum number of units that can be placed in a hex is four"
 LANDING_ENDURANCE = "C"  # 10.6.3
+EMERGENCY_RANGE = 5  # 5.1.2: "the Hornisse has the ability to land within 5 hexes"
 HORNISSE_RIDERS = ("PKA", "Gustav", "Konrad")  # 10.6
 
 

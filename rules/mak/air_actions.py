@@ -90,4 +90,12 @@ class Train(Action):
     ability: Literal["attack", "defence", "dogfight"] = Field(description="the ability to raise")
 
 
-AIR_ACTIONS = (Commit, Ready, Airstrike, Flak, Strafe, Land, Launch, Recruit, Train)
+class Escape(Action):
+    """A pilot on foot leaves the map from an edge hex (18.2.3, option escape)."""
+
+    name = "escape"
+    rule = "18.2.3"
+    unit: str = Field(description="your pilot token on an edge hex, e.g. S-Pilot10")
+
+
+AIR_ACTIONS = (Commit, Ready, Airstrike, Flak, Strafe, Land, Launch, Recruit, Train, Escape)

@@ -285,3 +285,43 @@ def train_problem(t: Table, side: str, o: AA.Train) -> str | None:
     if getattr(p, o.ability) >= pilots.ABILITY_CAP:
         return f"{p.name}'s {o.ability} is already {pilots.ABILITY_CAP}, the most (18.3.3)."
     return None
+
+
+# -- a pilot leaves the map (18.2.3) -----------------------------------------------------------
+
+
+def entry_area(t: Table, side: str) -> set[Hex]:
+    """18.2.3: the edge hexes the side's units or reinforcements enter by (empty when every
+    unit of the side was set up on the map)."""
+    from rules.mak.deployment import entry_hexes, parse_deploy  # noqa: PLC0415
+
+    out: set[Hex] = set()
+    for u in t.s.units:
+        if u.side != side or u.type == "Pilot":
+            continue
+        spec = parse_deploy(u.deploy)
+        if not spec.setup:
+            out |= set(entry_hexes(t.field.layout, spec))
+    return out
+
+
+def on_edge(t: Table, h: Hex) -> bool:
+    """Whether ``h`` is on the edge of the map (a neighbour off it)."""
+    from rules.core.hexes import neighbours  # noqa: PLC0415
+
+    return any(not t.field.contains(n) for n in neighbours(h))
+
+
+def escape_problem(t: Table, side: str, o: AA.Escape) -> str | None:
+    """18.2.3: "It is possible to retreat the pilot unit off the map board": a pilot on foot on
+    an edge hex that has not moved or attacked this phase (leaving is its move)."""
+    u = own(t, side, o.unit)
+    if isinstance(u, str):
+        return u
+    if u.type != "Pilot" or not u.on_map:
+        return f"{u.id} is not a pilot on foot (18.2.2)."
+    if not on_edge(t, t.hex(u)):
+        return f"{u.id} is not on an edge hex of the map (18.2.3)."
+    if u.moved or u.attacked or u.move_done:
+        return f"{u.id} has moved this phase; it leaves next phase (18.2.3)."
+    return _busy(t, u)

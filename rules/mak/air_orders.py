@@ -21,6 +21,7 @@ from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
 from rules.mak import pilots
 from rules.mak.air import (
+    EMERGENCY_RANGE,
     LANDING_ENDURANCE,
     breakers,
     breakthrough,
@@ -295,13 +296,54 @@ def _resolve_flak(t: Table, ctx: MakCtx) -> None:
         if hit.hit:
             endurance = LANDING_ENDURANCE if special else t.stats(a).endurance
             damage = roll_damage(ctx.dice, endurance, hit, f"{aid} endurance")
-            result = flying_result(damage.result, special)
-            text += f"; {damage.text()} → {_hit_aircraft(t, ctx, a, result, st.hex)}"
+            if damage.result == "M" and a.rider and not special:
+                text += f"; {damage.text()} → {_emergency_landing(t, ctx, a, st.hex)}"
+            else:
+                result = flying_result(damage.result, special)
+                text += f"; {damage.text()} → {_hit_aircraft(t, ctx, a, result, st.hex)}"
         text += resolve._expend(t, ctx, d, weapon, hit.dice)
         rule = "10.6.3" if special else "10.4.3"
         ctx.say("flak", text + f" ({rule})", rule, attacker=did, target=aid, hit=hit.hit)
         s.marks.append(Mark(kind="fire" if hit.hit else "miss", hexes=[st.hex], side=d.side, text=f"flak at {aid}"))
     _after_flak(t, ctx)
+
+
+def emergency_hex(t: Table, a: UnitState, over: str) -> str | None:
+    """5.1.2: "the Hornisse has the ability to land within 5 hexes": of the hex it was over,
+    a hex its rider can enter, free of enemy units and within the stacking limit; the one
+    farthest from the nearest enemy, then the nearest to ``over``, then the first by number
+    (our choice for the player: the book says only "within 5 hexes")."""
+    from rules.core.hexes import distance, within  # noqa: PLC0415
+
+    rider = t.s.unit(a.rider or "")
+    centre = t.hex_of(over)
+    enemies = [t.hex(e) for e in t.on_map(other(a.side))]
+    costs = t.field.base_costs(t.stats(rider).move_form, t.stats(rider).unit_class)
+    best: tuple[int, int, str] | None = None
+    for h in within(centre, EMERGENCY_RANGE):
+        label = t.label(h) if t.field.contains(h) else None
+        if label is None or costs.get(h) is None or t.in_hex(h, other(a.side)):
+            continue
+        if t.stacking(a.side, label, [a, rider]) is not None:
+            continue
+        away = min((distance(h, e) for e in enemies), default=99)
+        key = (-away, distance(h, centre), label)
+        if best is None or key < best:
+            best = key
+    return best[2] if best else None
+
+
+def _emergency_landing(t: Table, ctx: MakCtx, a: UnitState, over: str) -> str:
+    """5.1.2: an immobilised Hornisse lands within 5 hexes and separates; the PK41 stays
+    immobilised on the ground.  With no such hex it is destroyed."""
+    label = emergency_hex(t, a, over)
+    if label is None:
+        down(ctx, a)
+        return "Immobilized: no hex to land in within 5, destroyed (5.1.2)"
+    rider = a.rider
+    _land_now(t, ctx, a, label, keep_strike=True)
+    a.immobilized = True
+    return f"Immobilized: lands in {label} and separates from {rider} (5.1.2, 10.6.1)"
 
 
 def _hit_aircraft(t: Table, ctx: MakCtx, a: UnitState, result: str, where: str) -> str:
@@ -381,13 +423,14 @@ def _finish_strike(ctx: MakCtx) -> None:
 # -- landing and launching (10.6) --------------------------------------------------------------
 
 
-def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str) -> None:
+def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str, keep_strike: bool = False) -> None:
     """10.6.1: "When it lands, it immediately separates ... The detached PKA cannot move or
     attack in the current phase"."""
     from rules.mak import resolve  # noqa: PLC0415
 
     s = ctx.state
-    s.air.strike = None
+    if not keep_strike:
+        s.air.strike = None
     if u.status != "aloft" or u.rider is None:
         ctx.snapshot = True
         return
@@ -641,6 +684,39 @@ class AirOrders:
         p.raises += 1
         ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
                          f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
+
+    def _escape_offers(self, state: MakState, side: str) -> list[Any]:
+        t = Table(state)
+        return _keep(AL.escape_problem, t, side,
+                     (AA.Escape(unit=u.id) for u in t.on_map(side) if u.type == "Pilot"))
+
+    @order(AA.Escape, phases="act", offers="_escape_offers")
+    def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
+        """18.2.3: through the area its side entered by, the pilot survives; "Leaving the board
+        any other direction, the pilot gets lost and is captured"."""
+        from rules.mak import resolve  # noqa: PLC0415
+
+        t = Table(ctx.state)
+        _raise(AL.escape_problem(t, ctx.side, o))
+        u = ctx.state.find(o.unit)
+        assert u is not None and u.hex is not None
+        resolve.finish_moving(ctx.state)
+        area = AL.entry_area(t, ctx.side)
+        p = ctx.state.crew.pilots.get(pilots.key(u.side, u.pilot or 0))
+        safe = not area or t.hex(u) in area
+        if p is not None:
+            p.status = "escaped" if safe else "captured"
+        ctx.state.marks.append(Mark(kind="move", hexes=[u.hex], side=u.side, text=f"{u.id} leaves"))
+        where = u.hex
+        u.status, u.hex = "withdrawn", None
+        name = p.name if p is not None else u.id
+        if safe:
+            ctx.say("escape", f"{name} leaves the map at {where} and escapes (18.2.3)", "18.2.3")
+        else:
+            points = pilots.pilot_points(p) if p is not None else 0
+            ctx.say("escape", f"{name} leaves the map at {where}, away from where the side entered: lost "
+                              f"and captured, {points} points to {SIDE_NAMES[other(ctx.side)]} (18.2.3)", "18.2.3")
+        ctx.snapshot = True
 
     def _pass_flak(self, ctx: MakCtx) -> None:
         """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""

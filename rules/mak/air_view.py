@@ -10,8 +10,7 @@ from rules.mak import pilots
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, SIDES, MakState
 
-SPACES = {"ready": "not flying", "air": "Air Combat Mission", "ground": "Ground Combat Mission",
-          "used": "Used"}
+SPACES = {"ready": "not flying", "air": "Air Combat", "ground": "Ground Combat", "used": "Used"}
 
 
 def _duty_section(state: MakState, side: str) -> PanelSection | None:
@@ -49,8 +48,9 @@ def _pilot_section(state: MakState, side: str) -> PanelSection | None:
     roles = _roles(state, side)
     entries = []
     for p in sorted(crew, key=lambda x: x.number):
-        where = {"in": p.unit or "", "afoot": f"on foot {p.unit}", "killed": "killed", "lost": "lost"}[p.status]
-        gone = p.status in ("killed", "lost")
+        where = {"in": p.unit or "", "afoot": f"on foot {p.unit}", "killed": "killed", "lost": "lost",
+                 "escaped": "escaped", "captured": "captured"}[p.status]
+        gone = p.status in ("killed", "lost", "captured")
         unit = state.find(p.unit) if p.unit and p.status == "in" else None
         if unit is not None and unit.status in ("destroyed", "withdrawn"):
             where, gone = f"{unit.id} {unit.status}", True

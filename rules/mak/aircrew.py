@@ -51,7 +51,7 @@ class PilotState(BaseModel):
     defence: int = Field(ge=-4, le=4)
     dogfight: int = Field(ge=-4, le=4)
     unit: str | None = None  # the unit it pilots (18.1.3); for an escaped pilot its own token
-    status: Literal["in", "afoot", "killed", "lost"] = "in"  # lost: went down with its unit
+    status: Literal["in", "afoot", "killed", "lost", "escaped", "captured"] = "in"  # lost: with its unit
     kills: int = 0  # 18.3.3: non-infantry units destroyed
     raises: int = 0  # 18.3.3: abilities raised so far
     recruited: bool = False  # 18.3.1

@@ -255,11 +255,11 @@ def bail_out(state: MakState, p: PilotState, hex_: str) -> UnitState:
 
 
 def escaped_points(state: MakState) -> dict[str, int]:
-    """18.2.2 / 18.2.5: the points each side scores for enemy pilots killed (on foot or in
-    the escape roll)."""
+    """18.2.2 / 18.2.3 / 18.2.5: the points each side scores for enemy pilots killed (on foot
+    or in the escape roll) or captured."""
     out = {"merc": 0, "strahl": 0}
     for p in state.crew.pilots.values():
-        if p.status == "killed":
+        if p.status in ("killed", "captured"):  # 18.2.3: a lost pilot is captured
             out[other(p.side)] += pilot_points(p)
     return out
 

@@ -1,7 +1,7 @@
 """Maschinen Krieger as a :class:`~rules.core.contract.GameSystem` (part 1: the ground war).
 
-A turn (4.0): the air commitment phase (no aircraft in part 1, so it passes at once), the
-first player's phase, the second player's phase, the end of the turn.  In a phase the phase
+A turn (4.0): the air commitment phase (when aircraft fly: ``commit`` and ``ready``, then the
+dog-fight; the air orders are the mixin of ``air_orders.py``), the first player's phase, the second player's phase, the end of the turn.  In a phase the phase
 player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
 anti-phase player is asked for defensive attacks whenever a rule offers them (a target that
 survived an attack from within 3 hexes and its stack, 5.4; a unit moving next to theirs,

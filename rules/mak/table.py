@@ -79,6 +79,8 @@ class Table:
         stats = self.stats(u)
         if u.disarmed or u.morale != "ok":
             return []  # 5.1.2 A; 14.3.1 1: broken squads cannot attack
+        if stats.aeronautical and u.status != "aloft":
+            return []  # 10.4: an aircraft's weapons are for air attacks (a landed PK41 has none)
         out = []
         for w in stats.weapons:
             if w.type.value in u.weapons_out:

@@ -403,8 +403,7 @@ def test_snapshot_side_panel_shows_the_duty_chart_and_pilots_and_aircraft_over_t
     view = SYS.view(st)
     titles = [p.title for p in view.panel]
     assert titles == ["Mercenary duty chart (10.1)", "Strahl pilots (18.1.3)"]
-    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat Mission",
-                                                       "M-Falke2 · Ground Combat Mission"]
+    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat", "M-Falke2 · Ground Combat"]
     assert view.panel[1].entries[0].text == "Gieger +1/+2/+0 · S-PKA1"
     assert any(c.id == "M-Falke1" and c.faction == "merc" for c in view.counters)  # over the hex
     snap = snapshot(view)
@@ -437,3 +436,24 @@ def test_autocomplete_for_the_air_orders_says_duty_and_the_roll_needed():
     st = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([])).state
     strafe = [c.label for c in SYS.choices(st, "merc", "strafe", "target", {"unit": "M-Falke1"})]
     assert "S-PKA1 (P.K.A.) 5:0506 · needs 5 (sum)" in strafe  # 10.4.2: 9 - 2 - 2 forest
+
+
+def test_5_1_2_an_immobilised_hornisse_lands_within_5_hexes_and_separates():
+    s = game([("M-AFS1", "AFS", "merc", "5:1010"), ("M-AFS2", "AFS", "merc", "5:1210")],
+             air=[("S-PK411", "PK41", "strahl", "ground")], active="strahl", phase="second")
+    hornisse(s, "S-PK411")
+    st = SYS.apply(s, "strahl", AA.Airstrike(units="S-PK411", hex="5:1010"), ScriptedDice([])).state
+    # laser 8 - 2 = 6: 3+3 hits; endurance C 7: M -> it lands within 5 hexes of 5:1010,
+    # as far from the Mercenaries as it can (5 hexes), and separates; the PK41 stays immobilised
+    step = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-PK411"), ScriptedDice([3, 3, 3, 4]))
+    text = next(e.text for e in step.events if "fires at S-PK411" in e.text)
+    assert "lands in" in text and "(5.1.2, 10.6.1)" in text
+    st = step.state
+    pk41, pka = st.unit("S-PK411"), st.unit("S-PK411-PKA")
+    assert pk41.on_map and pka.on_map and pk41.hex == pka.hex and pk41.immobilized
+    from rules.core.hexes import distance
+
+    t = __import__("rules.mak.table", fromlist=["Table"]).Table(st)
+    assert distance(t.hex(pk41), t.hex_of("5:1010")) == 5
+    assert st.air.strike is None and SYS.phase_of(st) == "act"  # nothing left to attack
+    assert not t.weapons(pk41, False)  # a landed PK41 does not fire (10.4)

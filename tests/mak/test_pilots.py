@@ -272,3 +272,22 @@ def test_18_3_3_kills_by_indirect_fire_count_too():
     st = SYS.apply(s, "merc", A.Indirect(unit="M-Doll", at="5:1016", spotter="M-AFS1"),
                    ScriptedDice([1, 2, 1, 1])).state
     assert st.unit("S-PKA1").status == "destroyed" and st.crew.pilots["merc-3"].kills == 1
+
+
+def test_18_2_3_a_pilot_leaving_through_its_sides_entry_area_escapes_elsewhere_is_captured():
+    s = game([("S-Pilot10", "Pilot", "strahl", "5:0101"), ("S-Pilot2", "Pilot", "strahl", "5:2030"),
+              ("S-PKA9", "PKA", "strahl", "5:1010")], active="strahl")
+    s.unit("S-PKA9").deploy = "1⑤N"  # the Strahl entered by the north edge of board 5
+    seat(s, "S-Pilot10", "strahl", 10).status = "afoot"
+    seat(s, "S-Pilot2", "strahl", 2).status = "afoot"
+    assert AA.Escape(unit="S-Pilot10") in SYS.legal_actions(s, "strahl")
+    st = SYS.apply(s, "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([])).state
+    assert st.crew.pilots["strahl-10"].status == "escaped" and not st.unit("S-Pilot10").on_map
+    st = SYS.apply(st, "strahl", AA.Escape(unit="S-Pilot2"), ScriptedDice([])).state
+    assert st.crew.pilots["strahl-2"].status == "captured"
+    assert SYS.score(st)["merc"] == pilots.pilot_points(st.crew.pilots["strahl-2"])
+    with pytest.raises(RuleError, match="not a pilot on foot"):
+        SYS.apply(st, "strahl", AA.Escape(unit="S-PKA9"), ScriptedDice([]))
+    s.unit("S-Pilot10").hex = "5:1011"
+    with pytest.raises(RuleError, match="edge"):
+        SYS.apply(s, "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([]))
