@@ -30,7 +30,7 @@ from typing import Sequence
 from pydantic import BaseModel
 
 from bot import replies
-from bot.replaycmds import caption, plain, shown_steps
+from bot.replaycmds import caption, plain, render_pictures, shown_steps
 from bot.store import GameRow, StepRow, Store
 from rules.core import registry
 from rules.core.contract import GameSystem
@@ -68,7 +68,6 @@ def build_data(system: GameSystem, shown: Sequence[StepRow]) -> PageData:
     """Draw the whole map of every shown step and cut it into shared tiles.  Blocking
     (Pillow): run it in a worker thread."""
     from render.tiles import MosaicBuilder  # noqa: PLC0415 - Pillow only when drawing
-    from bot.replaycmds import render_pictures  # noqa: PLC0415
 
     builder = MosaicBuilder()
     frames = []

@@ -8,8 +8,8 @@ tile is keyed by its pixels and stored once as a small PNG; a frame is then its 
 the list of its tiles' numbers, row by row.  A viewer shows frame ``k`` by laying those
 tiles in a grid: any frame can be shown at once, in any order, with no frame before it.
 
-Measured on a whole area-map game (283 snapshots of the 1280-px map): about 5 % of the
-PNGs' total size.
+Measured on a whole game of the area-map system (283 snapshots of the 1280-px map): 4.9 MB of
+tiles against 29.5 MB of PNGs, about a sixth.
 """
 
 from __future__ import annotations
