@@ -33,7 +33,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.hexes import DIRECTION_NAMES, Hex, MapLayout, neighbour, to_offset, within
 from rules.core.orders import Ctx
-from rules.mak import land_actions as L
+from rules.mak import actions as A
 from rules.mak.combat import attack_target
 from rules.mak.data import UnitStats, Weapon, _read, units
 from rules.mak.land_state import ArtilleryRequest, Battery
@@ -225,12 +225,26 @@ def _observer_problem(t: Table, obs: UnitState, there: Hex) -> str | None:
     return None
 
 
-def request_problem(t: Table, side: str, o: L.Artillery) -> str | None:
+def battery_of(state: MakState, uid: str) -> Battery | None:
+    """The battery called ``uid`` (any side), or None: an ``indirect`` order naming one is an
+    artillery request (17.1)."""
+    key = uid.strip().lower()
+    return next((b for b in state.batteries if b.id.lower() == key), None)
+
+
+def plain_indirect_problem(o: A.Indirect) -> str | None:
+    """A unit's own indirect attack (5.5) takes no requester and fires one round."""
+    if o.requester.strip() or o.rounds != 1:
+        return "requester and rounds are for off-board artillery (e.g. unit:M-Art1) (17.1)."
+    return None
+
+
+def request_problem(t: Table, side: str, o: A.Indirect) -> str | None:
     """17.1: why the request is refused, or None."""
-    b = next((x for x in t.s.batteries if x.id.lower() == o.battery.strip().lower()), None)
+    b = battery_of(t.s, o.unit)
     mine = [x.id for x in t.s.batteries if x.side == side]
     if b is None or b.side != side:
-        return f"'{o.battery[:12]}' is not your artillery; yours: {', '.join(mine) or 'none'}."
+        return f"'{o.unit[:12]}' is not your artillery; yours: {', '.join(mine) or 'none'}."
     left = rounds_left(t.s, b)
     if o.rounds > left:
         return f"{b.id} has {left} round(s) left to fire this turn ({b.per_turn} a turn, {b.total} in all) (17.1.5)."
@@ -243,7 +257,7 @@ def request_problem(t: Table, side: str, o: L.Artillery) -> str | None:
         return f"{t.label(there)} is beyond {b.id}'s range of {reach} hexes."
     if _friends_near(t, side, there, chart().types[b.type].radius):
         return "Your own units are in or next to that hex (5.5.4, 17.2.2)."
-    obs = own(t, side, o.observer)
+    obs = own(t, side, o.spotter)
     if isinstance(obs, str):
         return obs
     why = _observer_problem(t, obs, there)
@@ -264,10 +278,10 @@ def request_problem(t: Table, side: str, o: L.Artillery) -> str | None:
     return _busy(t, obs)
 
 
-def offers(state: MakState, side: str) -> list[L.Artillery]:
+def offers(state: MakState, side: str) -> list[A.Indirect]:
     """Every legal request: each battery, enemy hex an observer sees, requester and rounds."""
     t = Table(state)
-    out: list[L.Artillery] = []
+    out: list[A.Indirect] = []
     batteries = [b for b in state.batteries if b.side == side and rounds_left(state, b)]
     if not batteries:
         return out
@@ -284,17 +298,18 @@ def offers(state: MakState, side: str) -> list[L.Artillery]:
             for b in batteries:
                 for req in requesters:
                     for n in range(1, rounds_left(state, b) + 1):
-                        o = L.Artillery(battery=b.id, at=h, observer=obs.id, requester=req.id, rounds=n)
+                        o = A.Indirect(unit=b.id, at=h, spotter=obs.id, requester=req.id, rounds=n)
                         if request_problem(t, side, o) is None:
                             out.append(o)
     return out
 
 
-def request(t: Table, ctx: Ctx[MakState], o: L.Artillery) -> None:
+def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
     """17.1.5: write the request on the record sheet; the observer stays put this turn."""
     s = ctx.state
-    b = next(x for x in s.batteries if x.id.lower() == o.battery.strip().lower())
-    obs = s.find(o.observer)
+    b = battery_of(s, o.unit)
+    assert b is not None
+    obs = s.find(o.spotter)
     assert obs is not None
     req = s.find(o.requester) if o.requester.strip() else obs
     assert req is not None
@@ -401,5 +416,5 @@ def pending_marks(state: MakState) -> list[tuple[str, str]]:
 
 
 __all__ = ["ArtilleryChart", "BatterySpec", "chart", "deviation", "end_of_turn", "fire_due", "group_of",
-           "make_batteries", "offers", "parse_battery", "range_to", "request", "request_kind",
+           "make_batteries", "offers", "parse_battery", "battery_of", "plain_indirect_problem", "range_to", "request", "request_kind",
            "request_problem", "vp_used"]

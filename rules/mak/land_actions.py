@@ -32,17 +32,5 @@ class Overrun(Action):
     riders: bool = Field(default=False, description="the transported units attack it too (13.2.3)")
 
 
-class Artillery(Action):
-    """Request off-board artillery on an enemy a unit sees (17.1); it lands at the start of
-    your next phase (17.1.6)."""
-
-    name = "artillery"
-    rule = "17.1"
-    battery: str = Field(description="your off-board artillery, e.g. M-Art1")
-    at: str = Field(description="the target hex: an enemy the observer sees, e.g. 6:0512")
-    observer: str = Field(description="the unit that sees the target (17.1.3)")
-    requester: str = Field(default="", description="the command unit that calls it (default: the observer)")
-    rounds: int = Field(default=1, ge=1, le=12, description="rounds fired (17.1.5)")
-
-
-LAND_ACTIONS: tuple[type[Action], ...] = (Load, Overrun, Artillery)
+#: artillery requests (17.1) are ``indirect`` orders naming a battery (``actions.Indirect``)
+LAND_ACTIONS: tuple[type[Action], ...] = (Load, Overrun)

@@ -25,7 +25,8 @@ def _raise(problem: str | None) -> None:
 
 
 class LandOrders:
-    """``load`` (and unload), ``overrun`` (13.1-13.2) and ``artillery`` (17.1)."""
+    """``load`` (and unload) and ``overrun`` (13.1-13.2); artillery requests (17.1) are
+    ``indirect`` orders naming a battery (``system.indirect``)."""
 
     @order(L.Load, phases="act", offers=lambda system, state, side: transport.load_offers(state, side)
            + transport.unload_offers(state, side))
@@ -48,21 +49,14 @@ class LandOrders:
             raise RuleError(found)
         overrun.start(t, ctx, o)
 
-    @order(L.Artillery, phases="act", offers=lambda system, state, side: artillery.offers(state, side))
-    def artillery(self, ctx: MakCtx, o: L.Artillery) -> None:
-        """17.1: request off-board artillery."""
-        t = Table(ctx.state)
-        _raise(artillery.request_problem(t, ctx.side, o))
-        artillery.request(t, ctx, o)
-
 
 def label(state: MakState, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:
     """Autocomplete labels of the new orders' fields (None: the system's own label)."""
-    if action == "artillery" and field == "battery":
+    if action == "indirect" and field == "unit":
         b = next((x for x in state.batteries if x.id == value), None)
         if b is not None:
-            return f"{b.id} · Type {b.type}, {artillery.rounds_left(state, b)} round(s) left ({b.code})"
-    if action == "artillery" and field == "at":
+            return f"{b.id} · Type {b.type} artillery, {artillery.rounds_left(state, b)} round(s) left ({b.code})"
+    if action == "indirect" and field == "at":
         return f"{value} · {', '.join(u.id for u in state.at(value) if not u.aboard)}"
     if action == "load" and field == "rider":
         u = state.find(value)

@@ -22,7 +22,7 @@ from rules.core.orders import Ctx, order
 from rules.core.views import HexMapView
 from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
-from rules.mak import land_orders, legal, pilots, resolve, victory
+from rules.mak import artillery, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
@@ -68,7 +68,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
     actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS
     #: the conformance kit's 50 games are all of the full-rules scenario (the others are
     #: played by tests/mak/test_playouts.py)
-    playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "artillery"}), rare_weight=0.1)
+    playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
     state_model = MakState
     options_model = MakOptions
 
@@ -288,12 +288,16 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
                     o = A.Indirect(unit=u.id, at=h, spotter=s.id)
                     if legal.indirect_problem(t, side, o) is None:
                         out.append(o)
-        return out
+        return out + artillery.offers(state, side)  # 17.1: off-board batteries
 
     @order(A.Indirect, phases="act", offers="_indirect_offers")
     def indirect(self, ctx: MakCtx, o: A.Indirect) -> None:
         t = Table(ctx.state)
-        _raise(legal.indirect_problem(t, ctx.side, o))
+        if artillery.battery_of(ctx.state, o.unit) is not None:
+            _raise(artillery.request_problem(t, ctx.side, o))  # 17.1: an artillery request
+            artillery.request(t, ctx, o)
+            return
+        _raise(artillery.plain_indirect_problem(o) or legal.indirect_problem(t, ctx.side, o))
         u, spotter = ctx.state.find(o.unit), ctx.state.find(o.spotter)
         assert u is not None and spotter is not None
         resolve.finish_moving(ctx.state)

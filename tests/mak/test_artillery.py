@@ -8,7 +8,6 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
-from rules.mak import land_actions as L
 from rules.mak.artillery import chart, deviation, make_batteries, parse_battery, range_to, request_kind, vp_used
 from rules.mak.battlefield import battlefield
 from rules.mak.state import MakState, UnitState
@@ -66,7 +65,7 @@ def test_17_2_1_deviation_on_target_adjacent_or_failed():
 def test_17_1_request_then_fire_at_the_start_of_the_next_own_phase():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016"),
               ("S-PKA2", "PKA", "strahl", "5:1015")])
-    o = L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1", requester="M-PltHQ1", rounds=2)
+    o = A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1", requester="M-PltHQ1", rounds=2)
     assert o in SYS.legal_actions(s, "merc")
     step = SYS.apply(s, "merc", o, ScriptedDice([]))
     s1 = step.state
@@ -75,7 +74,7 @@ def test_17_1_request_then_fire_at_the_start_of_the_next_own_phase():
     # 17.1.3: the spotting unit may not move or attack this turn
     assert not [a for a in SYS.legal_actions(s1, "merc") if getattr(a, "unit", "") == "M-PltHQ1"]
     # 17.1.5: the battery's two rounds of this turn are asked for
-    assert not [a for a in SYS.legal_actions(s1, "merc") if a.name == "artillery"]
+    assert not [a for a in SYS.legal_actions(s1, "merc") if a.name == "indirect"]
     s2 = SYS.apply(s1, "merc", A.End(), ScriptedDice([])).state
     assert s2.requests[0].state == "pending"  # not in the Strahl phase
     # Turn 2, Mercenary phase: the rounds land before anything moves (17.1.6, 17.2.1).
@@ -100,38 +99,38 @@ def test_17_1_3_the_observer_must_see_the_target_and_not_have_moved():
               ("M-AFS1", "AFS", "merc", "5:1022")])
     s = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1021"), ScriptedDice([])).state
     with pytest.raises(RuleError, match="17.1.3"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-AFS1"), ScriptedDice([]))
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1"), ScriptedDice([]))
     with pytest.raises(RuleError, match="sees no enemy"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1010", observer="M-PltHQ1"), ScriptedDice([]))
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1010", spotter="M-PltHQ1"), ScriptedDice([]))
 
 
 def test_17_1_4_another_units_request_comes_from_a_command_unit():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-AFS1", "AFS", "merc", "5:1020"),
               ("M-AFS2", "AFS", "merc", "5:1021"), ("S-PKA1", "PKA", "strahl", "5:1016")])
     # d) a unit in group 3 observes, a unit in group 1 requests
-    step = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-AFS1",
+    step = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1",
                                             requester="M-PltHQ1"), ScriptedDice([]))
     assert step.state.requests[0].kind == "d"
     # an AFS asking for another AFS is not one of a-e
     with pytest.raises(RuleError, match="17.1.4"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-AFS1",
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1",
                                          requester="M-AFS2"), ScriptedDice([]))
     # 17.1.5: a unit takes part in a single attack
     with pytest.raises(RuleError, match="17.1.5"):
-        SYS.apply(step.state, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-AFS2",
+        SYS.apply(step.state, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS2",
                                                   requester="M-PltHQ1"), ScriptedDice([]))
     # e) the AFS observes and requests itself
-    step = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-AFS1"), ScriptedDice([]))
+    step = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1"), ScriptedDice([]))
     assert step.state.requests[0].kind == "e"
 
 
 def test_17_1_2_reconnaissance_units_are_group_2():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-Neu1", "NeuSpotter", "merc", "5:1020"),
               ("S-PKA1", "PKA", "strahl", "5:1016")])
-    step = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-Neu1",
+    step = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-Neu1",
                                             requester="M-PltHQ1"), ScriptedDice([]))
     assert step.state.requests[0].kind == "b"
-    step = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-Neu1"), ScriptedDice([]))
+    step = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-Neu1"), ScriptedDice([]))
     assert step.state.requests[0].kind == "c"
 
 
@@ -139,20 +138,20 @@ def test_5_5_4_no_request_on_friends_and_17_1_5_rounds_per_turn_and_in_all():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016"),
               ("M-AFS1", "AFS", "merc", "5:1017")])
     with pytest.raises(RuleError, match="5.5.4"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1"), ScriptedDice([]))
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1"), ScriptedDice([]))
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016")],
              artillery="Type I … ⑤S−40×3 (1)")
     with pytest.raises(RuleError, match="1 round"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1", rounds=2),
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1", rounds=2),
                   ScriptedDice([]))
     s.batteries[0].fired = 3
     with pytest.raises(RuleError, match="0 round"):
-        SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1"), ScriptedDice([]))
+        SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1"), ScriptedDice([]))
 
 
 def test_17_1_6_postponed_while_a_friend_is_in_the_target_hex():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016")])
-    s = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1"), ScriptedDice([])).state
+    s = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1"), ScriptedDice([])).state
     s = SYS.apply(s, "merc", A.End(), ScriptedDice([])).state
     s.units.append(UnitState(id="M-AFS9", type="AFS", side="merc", deploy="⑤0101", hex="5:1016", status="on"))
     step = SYS.apply(s, "strahl", A.End(), ScriptedDice([]))
@@ -162,7 +161,7 @@ def test_17_1_6_postponed_while_a_friend_is_in_the_target_hex():
 
 def test_17_1_3_a_request_dies_with_its_observer_before_the_end_of_the_turn():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016")])
-    s = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1"), ScriptedDice([])).state
+    s = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1"), ScriptedDice([])).state
     s = SYS.apply(s, "merc", A.End(), ScriptedDice([])).state
     # Strahl phase: the PKA's PF 10 − 0 − 1 (range 4) = 9: 1+2 hits; squad endurance D 1+2: D
     s = SYS.apply(s, "strahl", A.Fire(unit="S-PKA1", target="M-PltHQ1"), ScriptedDice([1, 2, 1, 2])).state
@@ -175,7 +174,7 @@ def test_17_2_2_a_vehicle_and_its_riders_are_one_target():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-Trk1", "Truck", "strahl", "5:1016")])
     s.units.append(UnitState(id="S-PKA1", type="PKA", side="strahl", deploy="⑤0101", hex="5:1016",
                              status="on", aboard="S-Trk1"))
-    s = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1"), ScriptedDice([])).state
+    s = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1"), ScriptedDice([])).state
     s = SYS.apply(s, "merc", A.End(), ScriptedDice([])).state
     # on target (2+2); attack 12 − 0 − 3 = 9: 3+3 hits the truck only; endurance D 2+2: D
     step = SYS.apply(s, "strahl", A.End(), ScriptedDice([2, 2, 3, 3, 2, 2]))
@@ -215,9 +214,9 @@ def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
     falke = s.unit("M-Falke1")
     falke.status = "aloft"
     s.air.duty[falke.id] = "ground"
-    o = L.Artillery(battery="M-Art1", at="5:0818", observer="M-Falke1", requester="M-Falke1")
+    o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-Falke1")
     assert o in SYS.legal_actions(s, "merc")
     step = SYS.apply(s, "merc", o, ScriptedDice([]))
     assert step.state.requests[0].kind == "c"
-    o = L.Artillery(battery="M-Art1", at="5:0818", observer="M-Falke1", requester="M-PltHQ1")
+    o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
     assert SYS.apply(s, "merc", o, ScriptedDice([])).state.requests[0].kind == "b"

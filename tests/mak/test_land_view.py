@@ -10,7 +10,7 @@ from PIL import Image
 from render.hexmap import render_hexmap
 from rules.core.dice import ScriptedDice
 from rules.mak import SYSTEM as SYS
-from rules.mak import land_actions as L
+from rules.mak import actions as A
 from rules.mak.artillery import make_batteries
 from rules.mak.state import MakState, UnitState
 
@@ -21,7 +21,7 @@ def test_requested_strike_and_transported_units_are_drawn():
     made = [UnitState(id=i, type=t, side=s, deploy="⑤0101", hex=h, status="on", aboard=a) for i, t, s, h, a in spec]
     s = MakState(scenario="test", title="test", boards=[5], turns=4, first="merc", active="merc", units=made,
                  batteries=make_batteries("merc", ["Type III … ⑤S−60×4 (2)"]))
-    step = SYS.apply(s, "merc", L.Artillery(battery="M-Art1", at="5:1016", observer="M-PltHQ1", rounds=2),
+    step = SYS.apply(s, "merc", A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1", rounds=2),
                      ScriptedDice([]))
     view = SYS.view(step.state)
     kinds = [(m.kind, m.text) for m in view.markers]

@@ -59,4 +59,4 @@ def test_random_full_rules_games_transport_overrun_and_call_artillery() -> None:
     used: Counter[str] = Counter()
     for seed in range(4):
         used += play(seed, "assault", prefer=("overrun", "load", "defend", "strike"))[0]
-    assert used["artillery"] and used["load"] and used["overrun"], used
+    assert used["indirect"] and used["load"] and used["overrun"], used
