@@ -66,13 +66,17 @@ TAGS: dict[str, tuple[str, str]] = {
     "carried": ("CAR", "#cccccc"),
     "spotter": ("SP", "#9fd0ef"),
     "drained": ("DR", "#e0592a"),
+    "transported": ("IN", "#9fd0ef"),
+    "transporting": ("TR", "#9fd0ef"),
 }
 TAG_WORDS = {"AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
-             "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter"}
+             "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter",
+             "IN": "transported", "TR": "transporting"}
 #: Markers lying in hexes: (text prefix, fill).
 HEX_MARKERS: dict[str, tuple[str, str]] = {
     "smoke": ("SMK", "#9a9a9a"), "fire": ("FIRE", "#e8642c"), "depot": ("DEP", "#d4a017"),
     "position": ("DP", "#b08850"), "amu": ("AMU", "#4aa3df"), "objective": ("OBJ", "#d4a017"),
+    "artillery": ("ART", "#f4a6a6"),
 }
 
 FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)
@@ -438,6 +442,10 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
         canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#777777"), width=4)
     elif marker.kind == "fire":
         canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#e8642c"), width=5)
+    elif marker.kind in ("artillery", "artillery_zone"):  # a requested strike and its template
+        canvas.polygon(frame.corners(marker.col, marker.row, inset=4), outline=hex_rgb("#c0262d"), width=3)
+        if marker.kind == "artillery_zone":
+            return
     prefix, fill = HEX_MARKERS.get(marker.kind, (clean(marker.kind)[:3].upper(), "#dddddd"))
     text = f"{prefix}{clean(marker.text)}"
     w = Canvas.text_size(text, SMALL)[0] + 6

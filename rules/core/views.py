@@ -446,6 +446,9 @@ def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tupl
     counter's AP left into ``spent``)."""
     out: dict[str, tuple[object, object, bool]] = {}
     for c in getattr(view, "counters", []):
+        if isinstance(c, HexCounterView):  # a hex map's counters: their hex, their markers
+            out[c.id] = ((c.col, c.row), tuple(c.markers), False)
+            continue
         out[c.id] = (c.area, (c.reduced, tuple(c.markers)), c.area is None)
         spent[c.id] = c.ap
     for f in getattr(view, "forces", []):

@@ -49,13 +49,17 @@ class Volley(Action):
 
 
 class Indirect(Action):
-    """An indirect attack on a hex a spotter sees (5.5): the hex and the six around it."""
+    """An indirect attack on a hex a spotter sees (5.5): the hex and the six around it.  With
+    an off-board battery as the unit (``M-Art1``) it is an artillery request (17.1): it lands
+    at the start of your next phase."""
 
     name = "indirect"
     rule = "5.5"
-    unit: str = Field(description="the unit with an indirect weapon")
+    unit: str = Field(description="the unit with an indirect weapon, or your artillery (M-Art1)")
     at: str = Field(description="the target hex")
-    spotter: str = Field(description="the friendly unit that sees the target")
+    spotter: str = Field(description="the friendly unit that sees the target (artillery: observer)")
+    requester: str = Field(default="", description="artillery: the command unit calling it (17.1.4)")
+    rounds: int = Field(default=1, ge=1, le=12, description="artillery: rounds fired (17.1.5)")
 
 
 class Assault(Action):

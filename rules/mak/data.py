@@ -79,6 +79,9 @@ class UnitStats(_Model):
     vp: int = Field(default=1, ge=0, le=20)  # victory points (O.G.P. item 1)
     dogfight: int | None = Field(default=None, ge=0, le=10)  # 10.2.1: aeronautical units only
     rider: list[str] = Field(default_factory=list)  # 10.6: the units that join it (PK41)
+    transport: int | None = Field(default=None, ge=0, le=10)  # 13.1.5: stack points carried
+    transport_type1_only: bool = False  # 13.1.5: the Sph69-p carries Type I units only
+    recon: bool = False  # 17.1.2 2: NeuSpotter, Kröte, Raccoon
     stand_in: list[str] = Field(default_factory=list)
 
     @property
@@ -199,6 +202,7 @@ class Deployment(_Model):
     names: list[str] = Field(default_factory=list)
     crew: str = ""  # scenario notes b: "(Ld 1①) (Ld 2⑤) ⑪", "PC④" (18.1.3)
     rider: str | None = None  # 10.6: a PK41 enters as a Hornisse with this unit aboard
+    aboard: str = ""  # 13.1: set up transported by the side's first vehicle of this type with room
 
 
 class SideSpec(_Model):
@@ -206,6 +210,21 @@ class SideSpec(_Model):
 
     key: Literal["merc", "strahl"]
     forces: list[Deployment]
+    artillery: list[str] = Field(default_factory=list)  # 17.0: "Type II … ⑥W−80×5 (2)"
+
+
+class ScenarioPoints(_Model):
+    """O.G.P. item 3: points the scenario gives a side (may be negative).
+
+    ``hold``: the side has a unit in ``hex`` and the enemy none when the game ends;
+    ``depot``: the side's Depot in ``hex`` has been destroyed (11.3.3).
+    """
+
+    kind: Literal["hold", "depot"]
+    hex: str
+    side: Literal["merc", "strahl"]
+    points: int = Field(ge=-20, le=20)
+    text: str = ""
 
 
 class ScenarioSpec(_Model):
@@ -221,6 +240,7 @@ class ScenarioSpec(_Model):
     positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
     depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
+    points: list[ScenarioPoints] = Field(default_factory=list)  # O.G.P. item 3
     stand_in: bool = True
 
     @model_validator(mode="after")
@@ -247,9 +267,11 @@ def _read(name: str) -> object:
 
 @lru_cache(maxsize=1)
 def units() -> dict[str, UnitStats]:
-    """Every unit type by key (``data/units.json``)."""
+    """Every unit type by key (``data/units.json`` and the other ``units_*.json`` files)."""
+    folder = resources.files("rules.mak").joinpath("data")
+    names = sorted(f.name for f in folder.iterdir() if f.name.startswith("units") and f.name.endswith(".json"))
     out: dict[str, UnitStats] = {}
-    for name in ("units.json", "units_air.json"):  # units_air.json: aircraft and pilots (10.0, 18.2)
+    for name in names:
         raw = _read(name)
         assert isinstance(raw, dict)
         out.update({u.key: u for u in (UnitStats.model_validate(x) for x in raw["units"])})
@@ -276,4 +298,4 @@ def scenario(key: str) -> ScenarioSpec:
     return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
 
 
-SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air")
+SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault")

@@ -57,8 +57,8 @@ def _busy(t: Table, u: UnitState) -> str | None:
 def enter_hexes(t: Table, u: UnitState) -> dict[str, float]:
     """12.1: entry hexes of a waiting unit and what entering costs (no enemy there)."""
     spec = parse_deploy(u.deploy)
-    if spec.setup or not may_enter_on(spec, t.s.turn):
-        return {}
+    if spec.setup or not may_enter_on(spec, t.s.turn) or u.aboard:
+        return {}  # 13.1: a transported unit enters with its vehicle
     stats = t.stats(u)
     enemy = t.enemy_hexes(u.side)
     out: dict[str, float] = {}
@@ -106,6 +106,8 @@ def move_targets(t: Table, u: UnitState) -> dict[str, float]:
     """Hexes ``u`` may move to now, with the cost (7.0, 8.2, 14.3.1 2)."""
     if not u.on_map or u.move_done or u.attacked or u.immobilized or u.struck:
         return {}
+    if u.aboard or u.loaded_turn == t.s.turn:
+        return {}  # 13.1.2: riders unload first; a vehicle may not move on the turn it loads
     found = reach_of(t, u)
     here = t.hex(u)
     enemies = [t.hex(e) for e in t.on_map(other(u.side))]
@@ -143,6 +145,10 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
         return f"{u.id} is immobilized (5.1.2)."
     if u.move_done:
         return f"{u.id} has finished its move this phase (7.2.5)."
+    if u.aboard:
+        return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
+    if u.loaded_turn == t.s.turn:
+        return f"{u.id} loaded this turn and may not move (13.1.2)."
     targets = move_targets(t, u)
     if order.to not in targets:
         return (f"{u.id} cannot move to {order.to[:12]} with {allowance(t, u):g} MP left "
@@ -273,7 +279,7 @@ def assault_hexes(t: Table, u: UnitState) -> list[str]:
     """Enemy hexes ``u`` may go into (9.1; 14.2.2 infantry charge from two hexes)."""
     stats = t.stats(u)
     if (not u.on_map or u.attacked or u.struck or u.immobilized or u.morale != "ok"
-            or stats.vehicle or t.in_melee(u) or t.s.assault is not None):
+            or stats.vehicle or t.in_melee(u) or t.s.assault is not None or u.aboard):
         return []
     if _busy(t, u) is not None:
         return []
@@ -355,7 +361,7 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
             return f"{u.id} already carries a unit, or {load.id} is already carried (7.3)."
         if load.hex != u.hex or not load.immobilized or t.stats(load).unit_class != 1:
             return f"{u.id} may carry an immobilised Type I unit in its own hex (7.3)."
-    if t.stats(u).unit_class != 1 or u.immobilized:
+    if t.stats(u).unit_class != 1 or u.immobilized or u.aboard or load.aboard:
         return f"{u.id} is not a mobile Type I unit (7.3)."
     if u.move_done or u.attacked or u.struck or allowance(t, u) < CARRY_COST:
         return f"{u.id} has not the 1 movement point left this phase (7.3.1)."
@@ -374,7 +380,7 @@ def raze_problem(t: Table, side: str, order: A.Raze) -> str | None:
         return f"{u.id} is not unopposed: enemy units are in {u.hex} (11.3.3)."
     if u.attacked or u.struck or u.spotted:
         return f"{u.id} has attacked or spotted this phase; destroying a Depot is its attack (11.3.3)."
-    if u.immobilized or allowance(t, u) < 1:
+    if u.immobilized or u.aboard or allowance(t, u) < 1:
         return f"{u.id} has no movement point left to spend (11.3.3)."
     if not t.weapons(u, False):
         return f"{u.id} has no weapon able to attack (11.3.3)."

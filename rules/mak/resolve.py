@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from rules.core.hexes import distance, neighbours
 from rules.core.orders import Ctx
-from rules.mak import infantry
-from rules.mak.combat import UNARMED_TARGET, AttackTarget, defensive_trigger, roll_damage, roll_hit
+from rules.mak import infantry, vehicles
+from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
 from rules.mak.data import WeaponStats
 from rules.mak.movement import entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
@@ -35,6 +35,8 @@ def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
             return special
     if result == "D":
         target.status = "destroyed"
+        for lost in vehicles.lose_passengers(ctx.state, target):
+            ctx.say("transport", f"{lost}, transported by {target.id}, is destroyed with it (13.1.3)", "13.1.3")
         if target.carrying:
             ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
             target.carrying = None
@@ -54,6 +56,18 @@ def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
     if ctx.state.moving == target.id:
         target.move_done = True  # an immobilised unit's move ends (Figure 10)
     return "Immobilized"
+
+
+def blast_hit(t: Table, ctx: MakCtx, e: UnitState, at: AttackTarget, dice: tuple[int, int],
+              outside: bool) -> str:
+    """5.5.3: one unit in an indirect attack's area: the attack's single roll against its own
+    Attack Target, its own endurance roll (+1 outside the target hex); the line to say."""
+    hit = HitRoll(dice=dice, method=ctx.state.method, target=at.value)
+    text = f"{e.id} in {e.hex}: target {at.text()}: {'hit' if hit.hit else 'miss'}"
+    if hit.hit:
+        damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{e.id} endurance", modifier=1 if outside else 0)
+        text += f"; {damage.text()} → {apply_result(t, ctx, e, damage.result)}"
+    return text + " (5.5.3)"
 
 
 def _expend(t: Table, ctx: MakCtx, attacker: UnitState, weapon: WeaponStats, dice: tuple[int, int]) -> str:
@@ -189,10 +203,15 @@ def settle_pin(t: Table, ctx: MakCtx) -> None:
 
 def close_window(t: Table, ctx: MakCtx) -> None:
     """The window closes; an assault under way goes on to its next stage (9.1)."""
+    used = list(ctx.state.window.used) if ctx.state.window else []
     ctx.state.window = None
     ctx.state.pin = None
     if ctx.state.assault is not None:
         advance_assault(t, ctx)
+    if ctx.state.overrun is not None:
+        from rules.mak.overrun import advance_overrun  # noqa: PLC0415 - it builds on this module
+
+        advance_overrun(t, ctx, used)
 
 
 # -- movement --------------------------------------------------------------------------------
@@ -232,6 +251,7 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
         u.hex = t.label(here)
         if u.carrying:
             ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
+        vehicles.carry_along(ctx.state, u)  # 13.1.2
         adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
         if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
@@ -331,7 +351,7 @@ def strike_targets(t: Table, u: UnitState) -> list[UnitState]:
     """The enemies in the assaulting unit's hex it can attack (armed, or unarmed if Type I)."""
     if not u.on_map:
         return []
-    enemies = t.in_hex(t.hex(u), other(u.side))
+    enemies = [e for e in t.in_hex(t.hex(u), other(u.side)) if not e.aboard]  # 13.1.3
     if t.stats(u).unit_class == 1 and u.morale == "ok":
         return enemies
     return [e for e in enemies if t.best_weapon(u, e, defensive=False)[0] is not None]
@@ -348,6 +368,9 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
         u.phase_shots = {}
         if u.side == ctx.state.active and u.on_map and u.morale != "ok":
             _recover(t, ctx, u)
+    from rules.mak.artillery import fire_due  # noqa: PLC0415 - it builds on this module
+
+    fire_due(t, ctx)  # 17.2.1: before any unit moves or attacks
 
 
 def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
@@ -378,6 +401,9 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
         s.active = s.first
         for u in s.units:
             u.spotted = False
+        from rules.mak.artillery import end_of_turn  # noqa: PLC0415
+
+        end_of_turn(t, ctx, s.turn - 1)  # 17.1.3: a request dies with its observer
         if s.turn > s.turns:
             s.over = True
             ctx.say("end", f"Turn {s.turns} is over: the game ends (3.1)", "3.1")

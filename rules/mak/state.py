@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from rules.mak.aircrew import AirState, Crew
+from rules.mak.land_state import ArtilleryRequest, Battery, Overrun
 
 Side = Literal["merc", "strahl"]
 SIDES: tuple[Side, Side] = ("merc", "strahl")
@@ -49,6 +50,8 @@ class UnitState(BaseModel):
     carrying: str | None = None  # 7.3: the immobilised Type I unit it carries
     pilot: int | None = None  # 18.1.3: the number of the side's pilot in it
     rider: str | None = None  # 10.6: the PKA (Gustav, Konrad) a PK41 carries as a Hornisse
+    aboard: str | None = None  # 13.1: the vehicle transporting it
+    loaded_turn: int = 0  # 13.1.2: a vehicle may not move on the turn it loads
 
     @property
     def on_map(self) -> bool:
@@ -59,7 +62,7 @@ class UnitState(BaseModel):
 class Mark(BaseModel):
     """The last move or attack, in hex labels, for the snapshot."""
 
-    kind: Literal["move", "fire", "miss", "assault", "blast"]
+    kind: Literal["move", "fire", "miss", "assault", "blast", "place"]
     hexes: list[str]
     text: str = ""
     side: Side | None = None
@@ -131,6 +134,9 @@ class MakState(BaseModel):
     air: AirState = Field(default_factory=AirState)  # 10.0
     crew: Crew = Field(default_factory=Crew)  # 18.0
     attacker: Side | None = None  # 10.2.1: the scenario's attacking player (None: the first)
+    overrun: Overrun | None = None  # 13.2
+    batteries: list[Battery] = Field(default_factory=list)  # 17.0: off-board artillery
+    requests: list[ArtilleryRequest] = Field(default_factory=list)  # 17.1.5: the record sheet
     over: bool = False
 
     def unit(self, uid: str) -> UnitState:

@@ -21,10 +21,16 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.views import HexMapView
 from rules.mak import actions as A
-from rules.mak import legal, pilots, resolve
+from rules.core.playout import PlayoutHints
+from rules.mak import artillery, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
-from rules.mak.combat import HitRoll, blast_area, roll_damage
+from rules.mak.artillery import make_batteries
+from rules.mak.combat import blast_area
+from rules.mak.land_actions import LAND_ACTIONS
+from rules.mak.land_orders import LandOrders
+from rules.mak.transport import board_at_setup
+from rules.mak.vehicles import enter_with
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
@@ -50,15 +56,19 @@ def _raise(problem: str | None) -> None:
         raise RuleError(problem)
 
 
-class MaschinenKrieger(AirOrders, GameSystem[MakState]):
-    """The ground war of Maschinen Krieger on geomorphic hex boards."""
+class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
+    """Maschinen Krieger on geomorphic hex boards (the air war: ``AirOrders``; vehicles and
+    artillery: ``LandOrders``)."""
 
     key = "mak"
     title = "Maschinen Krieger"
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
-    actions = A.ACTIONS + AIR_ACTIONS
+    actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS
+    #: the conformance kit's 50 games are all of the full-rules scenario (the others are
+    #: played by tests/mak/test_playouts.py)
+    playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
     state_model = MakState
     options_model = MakOptions
 
@@ -82,10 +92,13 @@ class MaschinenKrieger(AirOrders, GameSystem[MakState]):
                         u.hex = field.label(entry_hexes(field.layout, deploy)[0])
                         u.status = "on"
                     made.append(u)
+                    if line.aboard:
+                        board_at_setup(made, u, line.aboard)
         state = MakState(scenario=spec.key, title=spec.title, boards=spec.boards,
                          turns=options.turns or spec.turns, first=spec.first, active=spec.first,
                          method=options.dice, units=made, depots=dict(spec.depots),
-                         positions={h: Position(rating=r) for h, r in spec.positions.items()})
+                         positions={h: Position(rating=r) for h, r in spec.positions.items()},
+                         batteries=[b for side in spec.sides for b in make_batteries(side.key, side.artillery)])
         for u in made:
             if u.on_map and u.hex in state.positions:
                 state.positions[u.hex].holder = u.side
@@ -135,22 +148,18 @@ class MaschinenKrieger(AirOrders, GameSystem[MakState]):
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
                 f"{u.id}@{u.hex or 'off'}" for u in alive))
         lines += air_status(state)  # 10.1, 18.1.3
-        score = self.score(state)
-        lines.append(f"O.G.P. item 1: Mercenary {score['merc']}, Strahl {score['strahl']}.")
+        points = victory.ogp(state)
+        lines.append("O.G.P.: " + ", ".join(f"{SIDE_NAMES[s]} {points[s].text()}" for s in SIDES) + ".")
+        for b in state.batteries:
+            lines.append(f"{b.id} ({SIDE_NAMES[b.side]}): {b.code}, {b.fired} of {b.total} rounds fired.")
         return lines
 
     def view(self, state: MakState) -> HexMapView:
         return build_view(state)
 
     def score(self, state: MakState) -> dict[str, int]:
-        """O.G.P. item 1: victory points of enemy units destroyed, immobilised or disarmed."""
-        out = {"merc": 0, "strahl": 0}
-        for u in state.units:
-            if u.status == "destroyed" or u.immobilized or u.disarmed:
-                out[other(u.side)] += units()[u.type].vp
-        for side, points in pilots.escaped_points(state).items():  # 18.2.2, 18.2.5
-            out[side] += points
-        return out
+        """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``)."""
+        return {s: v.total for s, v in victory.ogp(state).items()}
 
     def result(self, state: MakState) -> str | None:
         if not state.over:
@@ -174,7 +183,9 @@ class MaschinenKrieger(AirOrders, GameSystem[MakState]):
 
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
-        return _label(Table(state), side, action, field, value, partial)
+        as_unit = "unit" if field in ("observer", "requester", "rider") else field
+        return land_orders.label(state, action, field, value, partial) or \
+            _label(Table(state), side, action, as_unit, value, partial)
 
     # -- the orders ------------------------------------------------------------------------------
 
@@ -192,6 +203,7 @@ class MaschinenKrieger(AirOrders, GameSystem[MakState]):
         cost = legal.enter_hexes(t, u)[o.at]
         resolve.finish_moving(ctx.state)
         u.status, u.hex, u.mp_spent, u.moved = "on", o.at, cost, True
+        enter_with(ctx.state, u)  # 13.1: its riders come in with it
         ctx.state.moving = u.id
         ctx.state.marks.append(Mark(kind="move", hexes=[o.at], side=u.side, text=f"{u.id} enters"))
         ctx.say("enter", f"{u.id} enters at {o.at} ({cost:g} MP) (12.1)", "12.1")
@@ -276,12 +288,16 @@ class MaschinenKrieger(AirOrders, GameSystem[MakState]):
                     o = A.Indirect(unit=u.id, at=h, spotter=s.id)
                     if legal.indirect_problem(t, side, o) is None:
                         out.append(o)
-        return out
+        return out + artillery.offers(state, side)  # 17.1: off-board batteries
 
     @order(A.Indirect, phases="act", offers="_indirect_offers")
     def indirect(self, ctx: MakCtx, o: A.Indirect) -> None:
         t = Table(ctx.state)
-        _raise(legal.indirect_problem(t, ctx.side, o))
+        if artillery.battery_of(ctx.state, o.unit) is not None:
+            _raise(artillery.request_problem(t, ctx.side, o))  # 17.1: an artillery request
+            artillery.request(t, ctx, o)
+            return
+        _raise(artillery.plain_indirect_problem(o) or legal.indirect_problem(t, ctx.side, o))
         u, spotter = ctx.state.find(o.unit), ctx.state.find(o.spotter)
         assert u is not None and spotter is not None
         resolve.finish_moving(ctx.state)
@@ -446,17 +462,12 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
     ctx.say("indirect", f"{u.id} fires {weapon.type.value} indirect at {label}, spotted by {spotter.id}; "
                         f"🎲 {hit_dice[0]}+{hit_dice[1]} (5.5.3)", "5.5")
     for h in blast_area(centre):
-        for e in t.in_hex(h):
+        for e in [x for x in t.in_hex(h) if not x.aboard]:  # 13.1.3: one target with its vehicle
             at = t.target_of(u, weapon, e, indirect=True)
-            hit = HitRoll(dice=(hit_dice[0], hit_dice[1]), method=ctx.state.method, target=at.value)
-            text = f"{e.id} in {e.hex}: target {at.text()}: {'hit' if hit.hit else 'miss'}"
-            if hit.hit:
-                damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{e.id} endurance",
-                                     modifier=0 if h == centre else 1)
-                text += f"; {damage.text()} → {resolve.apply_result(t, ctx, e, damage.result)}"
-                if e.status == "destroyed":
-                    pilots.credit_kill(ctx.state, u, e)  # 18.3.3
-            ctx.say("indirect", text + " (5.5.3)", "5.5.3")
+            text = resolve.blast_hit(t, ctx, e, at, (hit_dice[0], hit_dice[1]), outside=h != centre)
+            if e.status == "destroyed":
+                pilots.credit_kill(ctx.state, u, e)  # 18.3.3
+            ctx.say("indirect", text, "5.5.3")
     resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))
     ctx.snapshot = True

@@ -19,6 +19,11 @@ from rules.mak.state import MakState, UnitState, other
 from rules.mak.weapons import phase_limit
 
 
+#: Lines of sight already drawn, by map, hexes, target type, smoke and fire: the map never
+#: changes during a game, so the answer is the same each time (asked very often by the offers).
+_SIGHT: dict[tuple[object, ...], bool] = {}
+
+
 class Table:
     """A game state and its map, for questions."""
 
@@ -71,8 +76,13 @@ class Table:
         """6.0: line of sight from the viewer's hex to the target (by the target's type)."""
         smoke = frozenset(self.hex_of(h) for h in self.s.smoke)
         fire = frozenset(self.hex_of(h) for h in self.s.fire)
-        return can_see(self.field, self.hex(viewer), self.hex(target), self.stats(target).unit_class,
-                       smoke=smoke, fire=fire)
+        key = (tuple(self.s.boards), self.hex(viewer), self.hex(target), self.stats(target).unit_class, smoke, fire)
+        seen = _SIGHT.get(key)
+        if seen is None:
+            if len(_SIGHT) > 100_000:
+                _SIGHT.clear()
+            seen = _SIGHT[key] = can_see(self.field, key[1], key[2], key[3], smoke=smoke, fire=fire)
+        return seen
 
     def weapons(self, u: UnitState, defensive: bool) -> list[WeaponStats]:
         """The unit's weapons that may fire now (disabled, spent, drained and phase limits out)."""
@@ -81,6 +91,10 @@ class Table:
             return []  # 5.1.2 A; 14.3.1 1: broken squads cannot attack
         if stats.aeronautical and u.status != "aloft":
             return []  # 10.4: an aircraft's weapons are for air attacks (a landed PK41 has none)
+        if stats.vehicle and self.in_melee(u) and not (self.s.overrun and self.s.overrun.unit == u.id):
+            return []  # 13.2: in close quarters a vehicle "can only receive attacks"
+        if any(r.observer == u.id and r.turn == self.s.turn for r in self.s.requests):
+            return []  # 17.1.3: the spotting unit may not attack on the turn it requests
         out = []
         for w in stats.weapons:
             if w.type.value in u.weapons_out:
@@ -113,6 +127,8 @@ class Table:
         """Why ``attacker`` may not fire ``weapon`` directly at ``target`` now, or None."""
         if not target.on_map or target.side == attacker.side:
             return f"{target.id} is not an enemy on the map"
+        if target.aboard:
+            return f"{target.id} rides in {target.aboard}: fire at the vehicle (13.1.3)"
         a, b = self.hex(attacker), self.hex(target)
         n = distance(a, b)
         if n > weapon.range:
@@ -165,6 +181,7 @@ class Table:
 
     def stacking(self, side: str, label: str, extra: list[UnitState] = ()) -> str | None:  # type: ignore[assignment]
         """8.2: the problem with ``side``'s units (plus ``extra``) in hex ``label``, or None."""
-        group = [self.stats(u) for u in self.s.at(label) if u.side == side and u not in extra]
+        group = [self.stats(u) for u in self.s.at(label) if u.side == side and u not in extra
+                 and not u.aboard]  # 13.1: transported units ride inside the vehicle
         group += [self.stats(u) for u in extra]
         return stacking_problem(group)

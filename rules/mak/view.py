@@ -17,6 +17,7 @@ from rules.core.views import (
     SideStyle,
 )
 from rules.mak.air_view import air_counters, air_panel
+from rules.mak import land_view
 from rules.mak.battlefield import battlefield
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, MakState, UnitState
@@ -76,8 +77,10 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
             continue
         col, row = pos(u.hex or "")
         counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
-                                       faction=u.side, markers=markers_of(u),
-                                       top=u.id == state.moving))
+                                       faction=u.side, markers=markers_of(u) + land_view.counter_markers(state, u),
+                                       top=u.id == state.moving or (  # 13.1.2: riders under it
+                                           state.moving is None and bool(land_view.counter_markers(state, u))
+                                           and not u.aboard)))
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
     marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
@@ -87,12 +90,13 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
                     max_turn=state.turns, phase=f"{who} phase" if state.phase != "air" else "Air Commitment",
                     facts=[f"{SIDE_NAMES[s]}: {sum(1 for u in state.units if u.side == s and u.on_map)} on map"
-                           for s in ("merc", "strahl")])
+                           for s in ("merc", "strahl")] + land_view.facts(state))
     markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))
                for h, p in state.positions.items()]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="depot") for h in state.depots]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind=k, text=x) for h, k, x in land_view.hex_markers(state)]
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
                       panel=air_panel(state))

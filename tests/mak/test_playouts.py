@@ -52,3 +52,11 @@ def test_random_games_end_and_fight(scenario: str) -> None:
     assert len(results) == 10
     # the games fight: not every one is a goalless draw
     assert any(not r.startswith("A draw, 0 to 0") for r in results)
+
+
+def test_random_full_rules_games_transport_overrun_and_call_artillery() -> None:
+    """The full-rules scenario (vehicles, artillery, aircraft, pilots), biased to its orders."""
+    used: Counter[str] = Counter()
+    for seed in range(4):
+        used += play(seed, "assault", prefer=("overrun", "load", "defend", "strike"))[0]
+    assert used["indirect"] and used["load"] and used["overrun"], used
