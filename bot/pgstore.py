@@ -10,11 +10,13 @@ How it keeps the SQLite store's guarantees with several writers:
 * **Durable before acknowledged.**  Every write is one transaction on a pooled connection,
   with ``synchronous_commit`` on (the server's default): a command returns after COMMIT
   returned, i.e. after the server flushed its WAL.
-* **One order per game at a time, across processes.**  Every commit's first statement is
-  the guarded ``UPDATE games … WHERE id = ? AND version = ?`` (``Writer.set_head``): it
-  takes the game's row lock, so a second writer of the same game waits for the first to
-  commit, then matches no row and raises :class:`~bot.writer.Conflict`; the service drops
-  its cached copy and runs the command again on the new head (``bot/service.py``).
+* **One order per game at a time, across processes.**  The commands of a channel take
+  turns across processes (:meth:`PgStore.channel_lock`, an advisory lock), and a cached
+  game is checked against the stored ``games.version`` before it is used.  As a safety
+  net every commit's first statement is the guarded ``UPDATE games … WHERE id = ? AND
+  version = ?`` (``Writer.set_head``): a writer holding a stale copy matches no row and
+  raises :class:`~bot.writer.Conflict`, nothing of it is stored, and the service drops its
+  copy and runs the command again on the new head (``bot/service.py``).
 * **Exactly once.**  ``steps.interaction_id`` and ``interactions.interaction_id`` are UNIQUE
   in the database, so a repeated delivery reaching another process is refused by the
   server; a constraint's refusal is raised as :class:`~bot.writer.StoreIntegrityError`.
@@ -41,6 +43,9 @@ from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer
 
 #: Connections per process: reads and commits of different channels run side by side.
 POOL_SIZE = 10
+#: Connections per process holding a channel's turn or a lease (commands of that many
+#: channels may be under way at once; more wait for a connection).
+LOCK_POOL_SIZE = 20
 
 
 def lock_key(name: str) -> int:
@@ -116,24 +121,32 @@ class PgStore(BaseStore):
 
     shared = True
 
-    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+    def __init__(self, url: str, pool: asyncpg.Pool, locks: asyncpg.Pool) -> None:
         self.url = url
         self._pool = pool
+        self._locks = locks
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PgStore":
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE,
+                   lock_pool_size: int = LOCK_POOL_SIZE) -> "PgStore":
         """Connect and apply pending migrations."""
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        store = cls(url, pool)
+        try:
+            locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(url, pool, locks)
         try:
             await store._migrate()
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
         """Close every connection (each commit has already returned)."""
+        await self._locks.close()
         await self._pool.close()
 
     async def _migrate(self) -> None:
@@ -187,11 +200,32 @@ class PgStore(BaseStore):
                     await run_statement(conn, st)
 
     @asynccontextmanager
+    async def channel_lock(self, channel_id: str) -> AsyncIterator[None]:
+        """The commands of one channel take turns across every process: a session advisory
+        lock, waited for, on a connection of the lock pool (never the pool the command
+        reads and commits on, so a full pool cannot wait on itself).
+
+        Why not only the guarded update: with two processes ordering in one channel as
+        fast as they can, an optimistic retry can lose the race again and again (the test
+        saw four conflicts in a row).  Taking turns makes the guard a safety net: a
+        command reads the game only once the previous one committed."""
+        key = lock_key("referee:channel:" + channel_id)
+        async with self._locks.acquire() as conn:
+            # Cancelled while waiting?  Releasing the connection to the pool runs asyncpg's
+            # reset, pg_advisory_unlock_all() included, so no lock outlives this block.
+            await conn.execute("SELECT pg_advisory_lock($1)", key)
+            try:
+                yield
+            finally:
+                if not conn.is_closed():
+                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+
+    @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:
         """A session advisory lock on a connection of its own: True for one holder across
         every process; released at the end of the block, or by the server if we die."""
-        key = lock_key(name)
-        async with self._pool.acquire() as conn:
+        key = lock_key("referee:lease:" + name)
+        async with self._locks.acquire() as conn:
             held = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", key))
             try:
                 yield held

@@ -94,7 +94,7 @@ class Service(Pipeline):
                 )
             handler, inv = self._dispatch(inv)
             self._throttle(inv)
-            async with self._locks.hold(inv.channel_id):
+            async with self._locks.hold(inv.channel_id), self.store.channel_lock(inv.channel_id):
                 # A system order stores its step and its reply in one unit, both UNIQUE on
                 # the interaction id, so a repeated delivery cannot be applied twice: it is
                 # looked up only if the order fails, sparing every order a read (issue 7).

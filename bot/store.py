@@ -17,7 +17,7 @@ import json
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator
@@ -184,6 +184,12 @@ class BaseStore(ABC):
         """``async with store.lease("prune") as held:`` True for exactly one holder at a
         time across every process sharing the database (work that must run once per
         deployment: pruning, reminders); False if another holds it now.  Never waits."""
+
+    def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[None]:
+        """Held around each command on a channel, besides the service's in-process lock:
+        nothing to do for a store only one process writes (SQLite); PostgreSQL's makes
+        the commands of one channel take turns across processes."""
+        return nullcontext()
 
     @abstractmethod
     async def _fetchall(self, sql: str, args: tuple = ()) -> list[Any]:
