@@ -33,6 +33,17 @@ def build_parser() -> argparse.ArgumentParser:
     bot = sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
     bot.add_argument("--force-sync", action="store_true",
                      help="send the slash commands to Discord even if unchanged since the last run")
+    bot.add_argument("--shards", metavar="IDS",
+                     help="the shards this process runs, e.g. 0-3 (default: $REFEREE_SHARDS, else all)")
+    bot.add_argument("--shard-count", type=int, metavar="N",
+                     help="how many shards the bot runs in all processes together "
+                          "(default: $REFEREE_SHARD_COUNT, else Discord's advice)")
+
+    migrate = sub.add_parser("migrate-db", help="copy a SQLite database into PostgreSQL")
+    migrate.add_argument("--from", dest="source", required=True, type=Path,
+                         help="the SQLite file (stop the bot first)")
+    migrate.add_argument("--to", dest="target", required=True,
+                         help="the PostgreSQL URL, postgresql://user:password@host/database (empty)")
 
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
     _console_options(console)
@@ -61,6 +72,20 @@ def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="player", help="your name (default: player)")
     parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
+
+
+def shard_settings(settings: Settings, shards: str | None, count: int | None) -> Settings:
+    """The settings with ``--shards``/``--shard-count`` applied over the environment's,
+    checked as the environment's are (a clear SystemExit when they do not fit)."""
+    values = settings.model_dump()
+    if shards:
+        values["shards"] = shards
+    if count:
+        values["shard_count"] = count
+    try:
+        return Settings.model_validate(values)
+    except ValueError as exc:
+        raise SystemExit(f"referee bot: {exc}") from None
 
 
 def parse_dice(text: str | None) -> list[int] | None:
@@ -157,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     if args.command in ("console", "render", "export-html") and getattr(args, "db", None):
         settings = settings.model_copy(update={"db": args.db})
+    if args.command == "bot" and (args.shards or args.shard_count):
+        settings = shard_settings(settings, args.shards, args.shard_count)
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     command = args.command
@@ -185,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_export_html(settings, args))
     if command == "health":
         return asyncio.run(run_health(settings))
+    if command == "migrate-db":
+        from bot.migratedb import copy_database  # noqa: PLC0415
+
+        counts = asyncio.run(copy_database(args.source, args.target))
+        print("copied " + ", ".join(f"{n} {table}" for table, n in counts.items() if n))
+        return 0
     raise SystemExit(f"unknown command {command}")
 
 

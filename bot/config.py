@@ -14,8 +14,9 @@ REFEREE_MODERATOR_ROLE the role whose members moderate, besides Manage  Referee 
                        Channels / Manage Server: its id (best: a rename
                        does not break it) or its name
 REFEREE_SHARD_COUNT    how many shards the bot runs in all              (Discord's advice)
-REFEREE_SHARDS         comma-separated shard ids this process runs      (all of them)
-                       (needs REFEREE_SHARD_COUNT)
+REFEREE_SHARDS         the shard ids this process runs, e.g. 0-3 or     (all of them)
+                       0,2,4 (needs REFEREE_SHARD_COUNT); only the one
+                       running shard 0 syncs the commands
 REFEREE_LOG_LEVEL      DEBUG, INFO, WARNING, ERROR                       INFO
 REFEREE_SNAPSHOT_DIR   where the console writes map snapshots            ./snapshots
 REFEREE_RATE_LIMITS    true/false: refuse floods with "slow down"        on with a Discord
@@ -37,6 +38,23 @@ from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+def parse_shard_ids(text: str) -> list[int]:
+    """``"0-3"`` -> ``[0, 1, 2, 3]``; ``"0,2,5-6"`` -> ``[0, 2, 5, 6]`` (``--shards`` and
+    ``REFEREE_SHARDS``); a ValueError naming the bad part otherwise."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"shard ids are numbers or ranges such as 0-3, not {part!r}")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"the shard range {part!r} runs backwards")
+        ids += [i for i in range(low, high + 1) if i not in ids]
+    return ids
 
 
 class Settings(BaseSettings):
@@ -79,13 +97,18 @@ class Settings(BaseSettings):
             return Path(value)
         return value
 
-    @field_validator("guild_ids", "shards", mode="before")
+    @field_validator("guild_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # "123, 456" from the environment; a list when built in code.
         if isinstance(value, str):
             return [int(part) for part in value.replace(" ", "").split(",") if part]
         return value
+
+    @field_validator("shards", mode="before")
+    @classmethod
+    def _shard_ranges(cls, value: object) -> object:
+        return parse_shard_ids(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _shards_need_a_count(self) -> "Settings":

@@ -102,6 +102,9 @@ class RefereeClient(discord.AutoShardedClient):
         The fingerprint of what was sent is kept in the database.
         """
         assert self.service is not None
+        if not self.syncs_commands:
+            log.info("commands are synced by the process running shard 0, not this one")
+            return
         places = [discord.Object(id=g) for g in self.settings.guild_ids] or [None]
         for guild in places:
             where = f"server {guild.id}" if guild else "every server (global)"
@@ -115,6 +118,13 @@ class RefereeClient(discord.AutoShardedClient):
             synced = await self.tree.sync(guild=guild)
             await self.service.set_meta(key, fingerprint)
             log.info("synced %d command groups to %s", len(synced), where)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process sends the command tree: the commands are the application's,
+        not a shard's, so of several processes (``REFEREE_SHARDS``) only the one running
+        shard 0 syncs them; a process running every shard does."""
+        return self.settings.shards is None or 0 in self.settings.shards
 
     def commands_fingerprint(self, guild: discord.abc.Snowflake | None) -> str:
         """SHA-256 of the command payload Discord would receive for ``guild`` (or global)."""
