@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from bot.autoplay import Channel, order_options
+from bench import dbs
 from bench.orderpath import order_latencies
 from bench.stats import Row, ms, percentile
 from bot.config import Settings
@@ -36,7 +37,7 @@ async def queries(channel: Channel) -> list[tuple[Invocation, str]]:
 
 async def measure(workdir: Path, system_key: str, rounds: int) -> Row:
     """The autocomplete row of the table."""
-    service = await Service.open(Settings(db=workdir / "complete.sqlite3", snapshot_dir=workdir / "snaps"))
+    service = await Service.open(Settings(db=dbs.target(workdir, "complete"), snapshot_dir=workdir / "snaps"))
     try:
         channel = Channel(service, system_key, "complete")
         await channel.open()

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import tempfile
 import time
 from pathlib import Path
 
+from bench import dbs
 from bot.autoplay import Channel, play, schedule
 from bot.logcheck import check_log, integrity
 from bench.stats import Row, ms, percentile
@@ -29,13 +31,19 @@ from bot.service import Service
 OFFERED = 330.0
 
 
-async def run_channels(path: Path, system_key: str, channels: int, orders: int, rate: float | None) -> tuple[list[float], float, list[str], float]:
+async def run_channels(path: Path | str, system_key: str, channels: int, orders: int, rate: float | None,
+                       prefix: str = "ch", start_at: float | None = None,
+                       acked_out: dict[str, str] | None = None) -> tuple[list[float], float, list[str], float]:
     """``(latencies, wall seconds, log problems, driver seconds)`` of one run on a fresh
-    database."""
-    service = await Service.open(Settings(db=path, snapshot_dir=path.parent / "snaps"))
+    database (``prefix`` names the channels; ``start_at``, a ``time.time()``: begin then,
+    so several processes start together).  With ``acked_out`` the acknowledged replies go
+    there and the log is not checked here: another process may still be writing it."""
+    service = await Service.open(Settings(db=path, snapshot_dir=Path(tempfile.gettempdir()) / "referee-bench-snaps"))
     try:
-        tables = [Channel(service, system_key, f"ch{i:03}", rng=random.Random(i)) for i in range(channels)]
+        tables = [Channel(service, system_key, f"{prefix}{i:03}", rng=random.Random(i)) for i in range(channels)]
         await asyncio.gather(*(t.open() for t in tables))
+        if start_at is not None:
+            await asyncio.sleep(max(0.0, start_at - time.time()))
         latencies: list[float] = []
         driver: list[float] = []
         plan = schedule(channels, orders, rate)
@@ -47,6 +55,10 @@ async def run_channels(path: Path, system_key: str, channels: int, orders: int, 
     finally:
         await service.close()
     acknowledged = {iid: reply.text for t in tables for iid, reply in t.acknowledged}
+    if acked_out is not None:
+        acked_out.update(acknowledged)
+        missing = channels * orders - len(acknowledged)
+        return latencies, wall, [f"{missing} orders not acknowledged"] if missing else [], sum(driver)
     problems = check_log(path, acknowledged)
     if len(acknowledged) != channels * orders:
         problems.append(f"{len(acknowledged)} orders acknowledged of {channels * orders} sent")
@@ -61,7 +73,7 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
     rows = []
     for name, rate in (("offered", OFFERED), ("saturated", None)):
         latencies, wall, problems, driver = await run_channels(
-            workdir / f"{name}.sqlite3", system_key, channels, orders, rate)
+            dbs.target(workdir, name), system_key, channels, orders, rate)
         done, p99 = len(latencies) / wall, percentile(latencies, 99)
         verdict = "log sound" if not problems else f"{len(problems)} log problems"
         if rate is None:

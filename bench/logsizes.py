@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from bot.autoplay import Channel
+from bench import dbs
 from bench.orderpath import order_latencies
 from bench.stats import Row, median, ms
 from bot.config import Settings
@@ -60,7 +61,7 @@ def registry_sides(service: Service, system_key: str) -> tuple[str, ...]:
 
 async def measure(workdir: Path, system_key: str, sizes: tuple[int, ...], runs: int) -> list[Row]:
     """One row per log size: cold open and a rollback of 1,000 steps (or the whole log)."""
-    path = workdir / "logs.sqlite3"
+    path = dbs.target(workdir, "logs")
     settings = Settings(db=path, snapshot_dir=workdir / "snaps")
     service = await Service.open(settings)
     try:

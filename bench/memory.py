@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from bot.autoplay import Channel
+from bench import dbs
 from bench.logsizes import build_log, sample_steps
 from bench.stats import Row
 from bot.config import Settings
@@ -32,7 +33,7 @@ def vm_kb(name: str) -> int:
     raise KeyError(name)
 
 
-async def build(path: Path, system_key: str, games: int) -> None:
+async def build(path: Path | str, system_key: str, games: int) -> None:
     """``games`` games of ``STEPS_PER_GAME`` realistic steps each, in channels m0000…"""
     service = await Service.open(Settings(db=path))
     try:
@@ -44,7 +45,7 @@ async def build(path: Path, system_key: str, games: int) -> None:
         await service.close()
 
 
-async def child(path: Path, system_key: str, active: int, orders: int) -> dict:
+async def child(path: Path | str, system_key: str, active: int, orders: int) -> dict:
     """In the measured process: open the service, play in ``active`` games, report memory."""
     service = await Service.open(Settings(db=path))
     try:
@@ -64,7 +65,7 @@ async def child(path: Path, system_key: str, active: int, orders: int) -> dict:
 
 async def measure(workdir: Path, system_key: str, games: int, active: int, orders: int) -> Row:
     """The memory row of the table."""
-    path = workdir / "memory.sqlite3"
+    path = dbs.target(workdir, "memory")
     await build(path, system_key, games)
     out = subprocess.run(
         [sys.executable, "-m", "bench.memory", str(path), system_key, str(active), str(orders)],
@@ -91,7 +92,7 @@ def _main() -> None:
     from bot.runtime import tune_gc  # noqa: PLC0415
 
     tune_gc()  # as the deployed process does
-    print(json.dumps(asyncio.run(child(Path(path), key, active, orders))))
+    print(json.dumps(asyncio.run(child(dbs.parse(path), key, active, orders))))
 
 
 if __name__ == "__main__":

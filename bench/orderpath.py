@@ -10,7 +10,9 @@ from bot.autoplay import Channel
 from bench.stats import Row, median, ms, percentile
 from bot.config import Settings
 from bot.service import Service
-from bot.store import StepRow, Store
+from bench import dbs
+from bot.store import StepRow
+from bot.stores import open_store
 
 
 async def order_latencies(service: Service, channel: Channel, orders: int) -> list[float]:
@@ -29,9 +31,9 @@ async def order_latencies(service: Service, channel: Channel, orders: int) -> li
     return times
 
 
-async def floor_latencies(path: Path, sample: StepRow, inserts: int) -> list[float]:
-    """Wall-clock seconds of one ``BEGIN IMMEDIATE; INSERT step; COMMIT`` on a fresh store."""
-    store = await Store.open(path)
+async def floor_latencies(path: Path | str, sample: StepRow, inserts: int) -> list[float]:
+    """Wall-clock seconds of one ``BEGIN; INSERT step; COMMIT`` on a fresh store."""
+    store = await open_store(path)
     try:
         async with store.transaction() as db:
             game_id = await db.create_game(
@@ -53,7 +55,7 @@ async def floor_latencies(path: Path, sample: StepRow, inserts: int) -> list[flo
 
 async def measure(workdir: Path, system_key: str, orders: int) -> Row:
     """The order-path row of the table."""
-    settings = Settings(db=workdir / "order-path.sqlite3", snapshot_dir=workdir / "snaps")
+    settings = Settings(db=dbs.target(workdir, "order-path"), snapshot_dir=workdir / "snaps")
     service = await Service.open(settings)
     try:
         channel = Channel(service, system_key, "order-path")
@@ -66,7 +68,7 @@ async def measure(workdir: Path, system_key: str, orders: int) -> Row:
         assert sample is not None
     finally:
         await service.close()
-    floor = await floor_latencies(workdir / "floor.sqlite3", sample, orders)
+    floor = await floor_latencies(dbs.target(workdir, "floor"), sample, orders)
     med, p99, floor_med = median(times), percentile(times, 99), median(floor)
     ok = med <= 0.005 and med <= 5 * floor_med
     return Row(

@@ -1,0 +1,141 @@
+"""PostgreSQL only: the 200-channel figure with one and with two bot processes sharing the
+server, each beside its floor measured in the same run: the same number of writers doing
+nothing but ``BEGIN; INSERT step; COMMIT`` on the same server (issue 20).
+
+Two processes: each runs half the channels (``python -m bench.shared channels …``), at half
+the offered rate, starting at the same instant; the parent adds up their orders and
+latencies, then checks the whole log once (nothing lost, duplicated or interleaved).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench import dbs
+from bench.channels import OFFERED, run_channels
+from bench.stats import Row, ms, percentile
+from bot.logcheck import check_log
+from bot.store import StepRow
+from bot.stores import open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Seconds the children get to open the service and their games before the run starts.
+HEAD_START = 15.0
+
+
+async def floor_run(url: str, writers: int, inserts: int, start_at: float | None = None) -> dict:
+    """``writers`` tasks, each ``inserts`` times ``BEGIN; INSERT step; COMMIT`` in a game of
+    its own: the latencies and the wall time."""
+    store = await open_store(url)
+    try:
+        games = []
+        for w in range(writers):
+            async with store.transaction() as db:
+                games.append(await db.create_game(
+                    channel_id=f"floor-{time.time_ns()}-{w}", guild_id=None, system="floor",
+                    scenario="floor", options={}, seed=b"0" * 32, seed_hash="0",
+                    state_json="{}", created_by="bench"))
+        latencies: list[float] = []
+
+        async def writer(game_id: int) -> None:
+            for seq in range(inserts):
+                row = StepRow(game_id=game_id, seq=seq, parent_seq=None, kind="order",
+                              state_json='{"floor": true}')
+                start = time.perf_counter()
+                async with store.transaction() as db:
+                    db.insert_step(row)
+                latencies.append(time.perf_counter() - start)
+
+        if start_at is not None:
+            await asyncio.sleep(max(0.0, start_at - time.time()))
+        start = time.perf_counter()
+        await asyncio.gather(*(writer(g) for g in games))
+        return {"latencies": latencies, "wall": time.perf_counter() - start}
+    finally:
+        await store.close()
+
+
+def children(args: list[list[str]]) -> list[dict]:
+    """Run one child per argument list (``python -m bench.shared …``); their JSON answers."""
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.shared", *a], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True) for a in args]
+    out = []
+    for proc in procs:
+        stdout, _ = proc.communicate(timeout=1800)
+        if proc.returncode != 0:
+            raise RuntimeError(f"a benchmark child failed ({proc.returncode})")
+        out.append(json.loads(stdout.strip().splitlines()[-1]))
+    return out
+
+
+def combined(parts: list[dict]) -> tuple[list[float], float]:
+    """All latencies and the longest wall time of several processes' runs."""
+    return [x for p in parts for x in p["latencies"]], max(p["wall"] for p in parts)
+
+
+async def measure(workdir: Path, system_key: str, channels: int, orders: int) -> list[Row]:
+    """The rows: 200 channels at the offered rate with one process and with two, each with
+    its floor (as many writers inserting and committing, on the same server)."""
+    rows = []
+    for processes in (1, 2):
+        url = str(dbs.target(workdir, f"shared{processes}"))
+        share, rate = channels // processes, OFFERED / processes
+        start_at = time.time() + HEAD_START
+        if processes == 1:
+            lat, wall, problems, _ = await run_channels(url, system_key, channels, orders, OFFERED)
+            floor = [await floor_run(url, channels, orders)]
+        else:
+            parts = children([["channels", url, system_key, str(share), str(orders), str(rate),
+                               f"p{p}-", str(start_at)] for p in range(processes)])
+            lat, wall = combined(parts)
+            problems = [x for p in parts for x in p["problems"]]
+            problems += check_log(url, {k: v for p in parts for k, v in p["acknowledged"].items()})
+            floor = children([["floor", url, str(share), str(orders), str(time.time() + HEAD_START)]
+                              for _ in range(processes)])
+        floor_lat, floor_wall = combined(floor)
+        done = len(lat) / wall
+        ok = done >= 300 and percentile(lat, 99) <= 0.100 and not problems
+        rows.append(Row(
+            figure=f"{channels} channels, {processes} process{'es' if processes > 1 else ''} "
+                   f"sharing PostgreSQL, {OFFERED:.0f} orders/s offered, {len(lat):,} orders",
+            measured=f"{done:.0f} orders/s, p99 {ms(percentile(lat, 99))}; "
+                     + ("log sound" if not problems else f"{len(problems)} log problems"),
+            floor=f"{len(floor_lat) / floor_wall:.0f} inserts+commits/s, p99 "
+                  f"{ms(percentile(floor_lat, 99))} ({channels} writers in {processes})",
+            target="≥ 300 orders/s, p99 ≤ 100 ms, nothing lost", ok=ok,
+            note="; ".join(problems[:3])))
+    return rows
+
+
+def _main() -> None:
+    """Child modes: ``channels URL SYSTEM N ORDERS RATE PREFIX START`` and
+    ``floor URL WRITERS INSERTS START``; one JSON line out."""
+    from bot.runtime import tune_gc  # noqa: PLC0415
+    from rules.core import registry  # noqa: PLC0415
+
+    tune_gc()
+    registry.load_all()
+    mode, url = sys.argv[1], sys.argv[2]
+    if mode == "floor":
+        result = asyncio.run(floor_run(url, int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])))
+    else:
+        system_key, n, orders, rate, prefix, start_at = sys.argv[3:9]
+        result = asyncio.run(_channels(url, system_key, int(n), int(orders), float(rate), prefix,
+                                       float(start_at)))
+    print(json.dumps(result))
+
+
+async def _channels(url: str, system_key: str, n: int, orders: int, rate: float, prefix: str,
+                    start_at: float) -> dict:
+    acknowledged: dict[str, str] = {}
+    lat, wall, problems, _ = await run_channels(url, system_key, n, orders, rate, prefix, start_at,
+                                                acked_out=acknowledged)
+    return {"latencies": lat, "wall": wall, "problems": problems, "acknowledged": acknowledged}
+
+if __name__ == "__main__":
+    _main()
