@@ -10,6 +10,7 @@ skipped, and the reason is printed in the summary.
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -28,6 +29,8 @@ DATABASE = "referee_tests"
 def pg_server() -> Iterator[PgServer]:
     """The session's PostgreSQL server (skips the test when none can run here)."""
     if _REASON is not None:
+        if os.environ.get("REFEREE_REQUIRE_POSTGRES"):
+            pytest.fail(f"REFEREE_REQUIRE_POSTGRES is set (.ci/run) but {_REASON}")
         pytest.skip(f"PostgreSQL tests skipped: {_REASON}")
     server = PgServer(fsync=False).start()
     try:
