@@ -141,7 +141,9 @@ def invocations(draw: st.DrawFn, live: Live) -> Invocation:
         legal = []
         if game is not None:
             for side in game.system.waiting_on(game.state):
-                legal += [(side, a) for a in game.system.legal_actions(game.state, side)]
+                # Orders that change the game (read-only ones such as commando's many
+                # `measure` offers would crowd them out; the known paths still send those).
+                legal += [(side, a) for a in game.system.legal_actions(game.state, side, read_only=False)]
         if legal:
             side, action = legal[pick % len(legal)]
             if as_holder:
