@@ -20,6 +20,7 @@ from typing import Callable
 
 from PIL import Image, ImageChops, ImageDraw
 
+from render.changes import change_entries, draw_change_tag
 from render.chrome import (
     CHIP_LABEL,
     PILL_H,
@@ -593,13 +594,17 @@ def areamap_scene(view: AreaMapView) -> Scene:
         draw_gone(frame, text, box)
         layout.add("gone", text, box, parent=area_id, text=SMALL)
     changed = {c.id: c.what for c in view.changes}
+    tags: list[tuple[str, Box]] = []
     for area_id, boxes in placements.items():
         for block, box in zip(blocks_by_area[area_id], boxes):
             for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
                 draw_chip(frame, chip, cbox[0], cbox[1])
                 if counter.id in changed:
                     draw_changed(frame, cbox)
+                    tags.append((counter.id, cbox))
                 layout.add("counter", counter.id, cbox, parent=area_id, text=CHIP_LABEL)
+    for uid, cbox in tags:  # over every chip, so a neighbour does not hide one
+        draw_change_tag(frame, cbox, changed[uid], layout, uid)
     for area_id, (chip, box) in stacks.items():
         draw_chip(frame, chip, box[0], box[1])
         frame.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
@@ -1091,6 +1096,7 @@ def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, lis
                 draw_chip(canvas, chip, cbox[0], cbox[1])
                 if changed and counter.id in changed:
                     draw_changed(canvas, cbox)
+                    draw_change_tag(canvas, cbox, changed[counter.id], layout, counter.id)
                 layout.add("counter", counter.id, cbox, parent=area_id, in_panel=True,
                            text=CHIP_LABEL)
 
@@ -1100,8 +1106,7 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     for counter in view.counters:
         book.look(counter.faction)
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries([c for c in view.changes if c.what != "eliminated"])
     if any(c.what == "eliminated" and c.where for c in view.changes):
         entries.append(LegendEntry("pill", "eliminated there", key="#cfcfcf", pill="X name"))
     if any(a.objective == "main" for a in view.areas):

@@ -30,6 +30,7 @@ from render.chrome import (
 from typing import Callable
 
 from render.chrome import CHIP_LABEL
+from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
@@ -414,7 +415,8 @@ def network_scene(view: NetworkView) -> Scene:
         anchor_x = box[0] if box[0] > x else box[2]
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
                     shade(book.look(force.faction).rgb, 0.3), 2.5)
-    changed = {c.id for c in view.changes}
+    changed = {c.id: c.what for c in view.changes}
+    tags: list[tuple[str, Box]] = []
     for force, chips, box, head in force_places:
         look = book.look(force.faction)
         in_strip = box[1] >= map_box[3]
@@ -427,10 +429,13 @@ def network_scene(view: NetworkView) -> Scene:
             if unit.id in changed:
                 canvas.rect((box[0] - 2, cy - 1, box[0] + chip.size[0] + 2, cy + chip.size[1] + 1),
                             outline=PALETTE["changed"], width=3, radius=6)
+                tags.append((unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1])))
             layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
                        parent=force.space, in_panel=in_strip, text=CHIP_LABEL)
             cy += chip.size[1]
         layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
+    for uid, ubox in tags:  # over every force box, so a neighbour does not hide one
+        draw_change_tag(canvas, ubox, changed[uid], layout, uid)
     # Heads over names and forces: where a force went must show.
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
@@ -543,8 +548,7 @@ def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
 def legend(view: NetworkView, book: StyleBook) -> list[LegendEntry]:
     """Sides, space types, route kinds, terrain, objective tiles, marks, and the view's notes."""
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries(view.changes)
     kinds = {r.kind for r in view.routes}
     if "road" in kinds:
         entries.append(LegendEntry("line", "road", style="road"))

@@ -27,6 +27,7 @@ from render.chrome import (
     mark_entries,
     side_entries,
 )
+from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
 from render.network import draw_banner
 from render.registry import renderer
@@ -322,7 +323,7 @@ def table_scene(view: TableView) -> Scene:
             canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind, book),
                            width=2.5)
         draw_mark_line(canvas, mark, pts, book=book)
-    changed = {c.id for c in view.changes}
+    changed = {c.id: c.what for c in view.changes}
     for unit in sorted(view.units, key=lambda u: not u.eliminated):
         b = bases[unit.id]
         draw_base(canvas, unit, tf, book, at=((b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
@@ -363,6 +364,9 @@ def table_scene(view: TableView) -> Scene:
     for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
         if pts:
             layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
+    for uid, what in changed.items():  # over the labels: what happened to each changed base
+        if uid in bases:
+            draw_change_tag(canvas, bases[uid], what, layout, uid)
     if view.banner:
         draw_banner(canvas, view.banner, tf.box, layout)
     draw_legend(canvas, entries, legend_top, book, layout)
@@ -404,8 +408,7 @@ def _touches(a: Box, b: Box, gap: float) -> bool:
 def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
     """Sides, terrain kinds, marker words, marks, zones, range circles and the view's notes."""
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries(view.changes)
     for kind in sorted({t.kind for t in view.terrain}):
         style = book.terrain(kind)
         entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))

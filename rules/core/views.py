@@ -107,6 +107,7 @@ class Mark(BaseModel):
     points: list[Point]  # from ... to, in view coordinates
     text: str = ""  # "2 hits", "18.4\"", "miss"
     side: str | None = None  # faction key of who did it
+    by: list[str] = Field(default_factory=list)  # ids of the units that did it (who fired)
 
 
 class ViewBase(BaseModel):
@@ -395,6 +396,7 @@ class HexMark(BaseModel):
     hexes: list[HexPos]
     text: str = ""  # "hit: D", "miss (needs 5)"
     side: str | None = None
+    by: list[str] = Field(default_factory=list)  # ids of the units that did it (who fired)
 
 
 class PanelEntry(BaseModel):
@@ -433,6 +435,8 @@ class HexMapView(BaseModel):
     sides: list[SideStyle] = Field(default_factory=list)
     legend: list[str] = Field(default_factory=list)
     panel: list[PanelSection] = Field(default_factory=list)  # drawn beside the map (duty chart, pilots)
+    changes: list[Change] = Field(default_factory=list)  # see ViewBase.changes
+    banner: str | None = None  # see ViewBase.banner
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView
@@ -446,8 +450,8 @@ def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tupl
     counter's AP left into ``spent``)."""
     out: dict[str, tuple[object, object, bool]] = {}
     for c in getattr(view, "counters", []):
-        if isinstance(c, HexCounterView):  # a hex map's counters: their hex, their markers
-            out[c.id] = ((c.col, c.row), tuple(c.markers), False)
+        if isinstance(c, HexCounterView):  # a hex counter: where is its hex
+            out[c.id] = ((c.col, c.row), (tuple(c.markers), c.facing), False)
             continue
         out[c.id] = (c.area, (c.reduced, tuple(c.markers)), c.area is None)
         spent[c.id] = c.ap
@@ -459,15 +463,32 @@ def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tupl
     return out
 
 
+#: Mark kinds that mean the units named in ``by`` fired (or struck) at something.
+FIRE_KINDS = frozenset({"fire", "shot", "miss", "blast", "assault"})
+
+
+def fired_in(view: BaseModel) -> set[str]:
+    """The units a view shows firing in its last action: the ``by`` of its fire, shot, miss,
+    blast and assault marks, and every unit that shot in its battle panel."""
+    out = {uid for m in getattr(view, "marks", []) if m.kind in FIRE_KINDS for uid in m.by}
+    battle = getattr(view, "battle", None)
+    if battle is not None:
+        out |= {shot.unit for shot in battle.shots}
+    return out
+
+
 def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
     """What changed for each unit from one view of a game to a later one (pure).
 
     A unit that changed place ``moved``; one that lost strength or gained a marker was
     ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
-    map ``arrived``; a counter that spent action points where it stood ``acted``; ``fired`` lists the units that fired in between (from the marks of the
-    views in between).  The picture that pings a player marks them, and ``/game status``
+    map ``arrived``; a counter that spent action points where it stood ``acted``.  ``fired``
+    lists the units that fired in between (:func:`fired_in` of each view in between; by
+    default those of ``after``'s own marks).  The picture that pings a player marks them, and ``/game status``
     says them in words (:func:`change_lines`).
     """
+    if fired is None:
+        fired = fired_in(after)
     old_ap: dict[str, int | None] = {}
     new_ap: dict[str, int | None] = {}
     old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)

@@ -83,7 +83,7 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
                                            and not u.aboard)))
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
-    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side, by=m.by)
              for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
     who = SIDE_NAMES[state.active]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.views import (
-    AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
+    AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
 from rules.rr.board import Board, is_hind
 from rules.rr.state import SIDE_NAMES, RRState
@@ -98,11 +98,15 @@ def build_view(state: RRState) -> AreaMapView:
             attached_to=unit.attached_to,
         ))
     marks = []
+    gone = [Change(id=rec.text, what="eliminated", where=rec.areas[0])
+            for rec in state.marks if rec.kind == "eliminated" and rec.areas]
     for rec in state.marks:
+        if rec.kind == "eliminated":  # drawn as a tag where it fell (the view's changes)
+            continue
         points = [sc.area_by_id[a].centre for a in rec.areas if a in sc.area_by_id]
         if points:
             side = CONTROL.get(rec.side or "")
-            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side))
+            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side, by=rec.units))
     header = Header(title=sc.title, turn=state.turn or None, max_turn=state.max_turn,
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "
@@ -113,5 +117,5 @@ def build_view(state: RRState) -> AreaMapView:
         legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
                        counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
-                       marker_styles=MARKER_STYLES,
+                       marker_styles=MARKER_STYLES, changes=gone,
                        banner=state.result if state.phase == "over" and state.result else None)
