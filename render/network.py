@@ -179,6 +179,14 @@ def battle_rows(panel: BattlePanel, width: float) -> list[tuple[int, int, float]
     return out
 
 
+EARLIER_ROW = 22.0
+
+
+def earlier_lines(panel: BattlePanel, width: float) -> list[str]:
+    """The rounds fought earlier in the same order, wrapped to the panel (never cut)."""
+    return [part for text in panel.earlier for part in wrap(clean(text), SMALL, width - 2 * MARGIN)]
+
+
 def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
     """Height of the battle panel at ``width``."""
     if panel is None:
@@ -189,7 +197,8 @@ def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
         body = max(per + [BATTLE_ROW])
     else:
         body = sum(h for _, _, h in rows) + 30 * len(panel.lines) + (40 if panel.tactical_edge else 0)
-    return 14 + 40 + body + 12
+    earlier = earlier_lines(panel, width)
+    return 14 + 40 + body + 12 + (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
 
 
 def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
@@ -248,8 +257,12 @@ def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
                             bold="hit" in text.lower())
             del cy
         ys[col] += row_h
+    earlier = earlier_lines(panel, width)
+    bottom = top + height - 8 - (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
     if cols == 2:
-        canvas.line([(col_w, top + 50), (col_w, top + height - 8)], PALETTE["grid"], 2)
+        canvas.line([(col_w, top + 50), (col_w, bottom)], PALETTE["grid"], 2)
+    for k, text in enumerate(earlier):  # the dice of the rounds before, fought in this order
+        canvas.text((MARGIN, bottom + 8 + EARLIER_ROW * (k + 0.5)), text, SMALL, PALETTE["ink"], anchor="lm")
     layout.add("battle", panel.space, box)
 
 

@@ -246,6 +246,9 @@ class BattlePanel(BaseModel):
     tactical_edge: str | None = None
     lines: list[BattleLine]
     shots: list[BattleShot] = Field(default_factory=list)
+    #: Rounds fought earlier in the same order, in words ("Round 1: SAS-1 5 hit Bdb-1; ..."):
+    #: one order may fight several rounds, and the picture shows each round's dice.
+    earlier: list[str] = Field(default_factory=list)
 
 
 class Track(BaseModel):
