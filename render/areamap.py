@@ -108,12 +108,17 @@ class Transform:
         return [self(p) for p in points]
 
 
-def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> Chip:
-    """The chip of one counter: name, AP left, reduced and marker pills."""
+def counter_chip(counter: CounterView, book: SideBook, small: bool = False,
+                 values: bool = True) -> Chip:
+    """The chip of one counter: name, its printed values (``values``, full chips only), AP
+    left, reduced and marker pills."""
     status = ""
     # A counter with no AP of its own (an ATGM team riding with its unit) shows none.
     if counter.ap is not None and counter.ap_max != 0:
         status = f"AP {counter.ap}/{counter.ap_max}" if counter.ap_max is not None else f"AP {counter.ap}"
+    if counter.values and values and not small:
+        # The printed values where they fit: a full chip; a compact (crowded) one drops them.
+        status = f"{clean(counter.values)}  {status}".strip()
     pills = [marker_pill(m, book) for m in counter.markers]
     if counter.reduced:
         pills.insert(0, marker_pill("reduced", book))
@@ -122,11 +127,12 @@ def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> C
 
 
 def build_blocks(counters: list[CounterView], book: SideBook,
-                 compact: bool = False) -> dict[str, list[Block]]:
+                 compact: bool = False, values: bool = True) -> dict[str, list[Block]]:
     """Blocks per area, in the view's order, with attached counters under their unit.
 
     ``compact``: every chip one row high (name, AP, pills), for areas too small for the
-    two-row chips.
+    two-row chips; ``values=False``: two-row chips without the printed values (an area with
+    room for the chips but not for their values).
     """
     on_map = [c for c in counters if c.area is not None]
     by_id = {c.id: c for c in on_map}
@@ -141,7 +147,7 @@ def build_blocks(counters: list[CounterView], book: SideBook,
         if c.id in riding:
             continue
         group = [c] + riders.get(c.id, [])
-        chips = [counter_chip(c, book, small=compact)]
+        chips = [counter_chip(c, book, small=compact, values=values)]
         chips += [counter_chip(r, book, small=True) for r in group[1:]]
         blocks.setdefault(c.area, []).append(Block(chips, group))  # type: ignore[arg-type]
     return blocks
@@ -417,12 +423,14 @@ def _near(box: Box, region: Box, pad: float) -> bool:
 
 @lru_cache(maxsize=2048)
 def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], ...],
+                  plain: tuple[tuple[float, float], ...],
                   compact: tuple[tuple[float, float], ...], stack: tuple[float, float],
                   taken: tuple[Box, ...], strict: tuple[Box, ...], loose: tuple[Box, ...],
                   own: tuple[Box, ...], anchor: Point, few: bool) -> tuple[str, tuple[Box, ...], int]:
     """Where the blocks of one area go: ``(mode, boxes, release)``, a pure function (cached).
 
-    ``mode`` is ``full`` or ``compact`` (two-row or one-row chips, ``boxes`` one per block),
+    ``mode`` is ``full``, ``plain`` or ``compact`` (two-row chips with the printed values,
+    without them, or one-row chips; ``boxes`` one per block),
     ``stack`` (a stack chip at ``boxes[0]``, every chip in the panel) or ``none`` (a stack
     chip with no room in the area: the caller places it near the anchor).  ``release`` 0
     keeps the area's label spots and dot clear, 1 gives up the label spots, 2 the dot too.
@@ -433,7 +441,10 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     """
     mask = AreaMask(list(polygon), list(taken))
     candidates = mask.candidates(anchor)
-    variants = [("full", [Sized(z) for z in full]), ("compact", [Sized(z) for z in compact])]
+    variants = [("full", [Sized(z) for z in full]), ("plain", [Sized(z) for z in plain]),
+                ("compact", [Sized(z) for z in compact])]
+    if plain == full:  # no values to drop: the same search twice would fail twice
+        del variants[1]
 
     def attempt(release: int) -> tuple[str, list[Box]] | None:
         mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
@@ -506,6 +517,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
 
     full_blocks = build_blocks(view.counters, book)
     compact_blocks = build_blocks(view.counters, book, compact=True)
+    plain_blocks = build_blocks(view.counters, book, values=False)
+    by_mode = {"full": full_blocks, "plain": plain_blocks, "compact": compact_blocks}
     blocks_by_area: dict[str, list[Block]] = {}
     placements: dict[str, list[Box]] = {}
     crowded: list[str] = []
@@ -526,6 +539,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
         mode, boxes, release = place_in_area(
             tuple(polys[area.id]),
             tuple(b.size for b in full_blocks[area.id]),
+            tuple(b.size for b in plain_blocks[area.id]),
             tuple(b.size for b in compact_blocks[area.id]),
             chip.size,
             tuple(b for b in taken if _near(b, region, reach) and not any(b is o for o in own)),
@@ -534,8 +548,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
             tuple(own), anchor, len(full_blocks[area.id]) <= 2)
         if release:
             released.add(area.id)
-        if mode in ("full", "compact"):
-            blocks_by_area[area.id] = full_blocks[area.id] if mode == "full" else compact_blocks[area.id]
+        if mode in by_mode:
+            blocks_by_area[area.id] = by_mode[mode][area.id]
             placements[area.id] = list(boxes)
             taken += boxes
             continue

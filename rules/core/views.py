@@ -156,6 +156,9 @@ class CounterView(BaseModel):
     ap_max: int | None = None
     markers: list[str] = Field(default_factory=list)  # "suppressed", "recovering", "airstrike"
     attached_to: str | None = None  # leaders and ATGM teams ride with a unit
+    #: The key printed values in short, e.g. "2-3-7" (the view's legend says which they are):
+    #: drawn on the chip where the area has room for it.
+    values: str = ""
 
 
 class LineFeature(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
-from rules.rr.board import Board, is_hind
+from rules.rr.board import Board, is_hind, is_leader
 from rules.rr.state import SIDE_NAMES, RRState
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -67,6 +67,15 @@ def controller_key(state: RRState, b: Board, area: str) -> str | None:
     return "nato_de"
 
 
+def short_values(b: Board, uid: str) -> str:
+    """The face-up RCM-ACM-DF, e.g. ``2-3-7`` (``*``: cannot assault, 7.3.5); none for a
+    leader (its counter carries no combat values worth the room)."""
+    if is_leader(b.spec(uid)):
+        return ""
+    v = b.values(uid)
+    return f"{v.rcm}-{'*' if v.acm is None else v.acm}-{v.df}"
+
+
 def build_view(state: RRState) -> AreaMapView:
     """Everything a snapshot shows, as a pure function of the state."""
     b = Board(state)
@@ -95,7 +104,7 @@ def build_view(state: RRState) -> AreaMapView:
         counters.append(CounterView(
             id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
             reduced=unit.reduced, ap=unit.ap, ap_max=b.max_ap(unit.id), markers=markers,
-            attached_to=unit.attached_to,
+            attached_to=unit.attached_to, values=short_values(b, unit.id),
         ))
     marks = []
     gone = [Change(id=rec.text, what="eliminated", where=rec.areas[0])
@@ -111,6 +120,7 @@ def build_view(state: RRState) -> AreaMapView:
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "
               f"{'/'.join(sc.secondary_objectives)} (12.0)"]
+    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault)")
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
     if any(a.tm for a in areas):
