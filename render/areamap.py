@@ -646,7 +646,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     if view.banner:
         draw_banner(frame, view.banner, map_box, layout)
     put_legend(frame, entries, legend_top, book, layout)
-    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
                  panel=crowded_panel(crowded, blocks_by_area, stacks, changed))
 

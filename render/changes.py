@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from render.chrome import PILL_H, LegendEntry, draw_pill, pill_width
 from render.layout import Box, Layout
-from render.style import SMALL
+from render.style import PALETTE, SMALL
 from rules.core.views import Change
 
 #: One letter per kind of change, and the legend's word for it, in the legend's order.
@@ -60,3 +60,24 @@ def change_entries(changes: Sequence[Change]) -> list[LegendEntry]:
     entries += [LegendEntry("pill", word, key="changed", pill=mark)
                 for what, (mark, word) in LETTERS.items() if what in present]
     return entries
+
+
+#: When several changed units share one box (a hex stack), the tag shows the gravest.
+GRAVEST = ("eliminated", "hit", "fired", "moved", "arrived", "acted")
+
+
+def draw_changes_on(canvas, changes: Sequence[Change], layout: Layout,  # type: ignore[no-untyped-def]
+                    kinds: tuple[str, ...] = ("counter",), start: int = 0) -> None:
+    """Frame and tag every changed unit already drawn, from the layout's items of ``kinds``
+    recorded since item ``start`` (in the canvas's coordinates): for a renderer that draws
+    counters first and marks the changes after (the hex map).  One tag per box."""
+    what = {c.id: c.what for c in changes}
+    by_box: dict[Box, list[str]] = {}
+    for item in layout.items[start:]:
+        if item.kind in kinds and item.id in what:
+            by_box.setdefault(item.box, []).append(what[item.id])
+    for box, kinds_here in by_box.items():
+        gravest = min(kinds_here, key=lambda w: GRAVEST.index(w) if w in GRAVEST else len(GRAVEST))
+        canvas.rect((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=PALETTE["changed"],
+                    width=3, radius=6)
+        draw_change_tag(canvas, box, gravest, layout)

@@ -468,7 +468,7 @@ def network_scene(view: NetworkView) -> Scene:
     draw_legend(canvas, entries, legend_top, book, layout)
     frame = Frame(WIDTH, height, base=canvas.reduced())
     frame.note_texts(canvas.texts)
-    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, pos),
                  panel=battle_panel_fn(view, book, names))
 
@@ -523,13 +523,16 @@ def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -
 
 def draw_banner(canvas: Canvas, text: str, box: Box, layout: Layout) -> None:
     """The result across the top of the board on the final picture ("Mission won")."""
-    words = clean(text)
-    w, h = Canvas.text_size(words, TITLE)
+    lines = wrap(clean(text), TITLE, box[2] - box[0] - 2 * MARGIN - 32)  # never cut short
+    w = max(Canvas.text_size(line, TITLE)[0] for line in lines)
+    h = Canvas.text_size("Ag", TITLE)[1]
     x0 = (box[0] + box[2]) / 2 - w / 2 - 16
     y0 = box[1] + 10
-    banner = (x0, y0, x0 + w + 32, y0 + h + 14)
+    banner = (x0, y0, x0 + w + 32, y0 + h * len(lines) + 6 * (len(lines) - 1) + 14)
     canvas.rect(banner, fill=PALETTE["header"], outline=PALETTE["objective_main"], width=3, radius=8)
-    canvas.text_in(banner, words, TITLE, PALETTE["header_ink"], bold=True)
+    for k, line in enumerate(lines):
+        top = y0 + 7 + k * (h + 6)
+        canvas.text_in((x0, top, x0 + w + 32, top + h), line, TITLE, PALETTE["header_ink"], bold=True)
     layout.add("banner", "banner", banner, text=TITLE)
 
 

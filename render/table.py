@@ -372,7 +372,7 @@ def table_scene(view: TableView) -> Scene:
     draw_legend(canvas, entries, legend_top, book, layout)
     frame = Frame(WIDTH, height, base=canvas.reduced())
     frame.note_texts(canvas.texts)
-    return Scene(frame=frame, layout=layout, board=tf.box, header=view.header, book=book,
+    return Scene(banner=view.banner, frame=frame, layout=layout, board=tf.box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, mark_pts, bases))
 
 
