@@ -36,7 +36,7 @@ from rules.core.contract import Action, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice, SeededDice, seed_hash
 from rules.core.errors import RuleError
 from rules.core.views import Change as ViewChange
-from rules.core.views import changes_between, fired_in
+from rules.core.views import changes_over
 
 #: How many active games are kept parsed in memory; others are read from the store on demand.
 GAME_CACHE_SIZE = 256
@@ -352,11 +352,9 @@ class Pipeline:
         # Who fired in between: the marks of every step since that order (each view shows
         # only its own action's marks).
         since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
-        after = system.view(state)
-        fired = fired_in(after)
-        for s in since:
-            fired |= fired_in(system.view(system.load_state(s.state_json)))
-        return changes_between(system.view(system.load_state(mine[-1].state_json)), after, fired)
+        return changes_over(system.view(system.load_state(mine[-1].state_json)),
+                            (system.view(system.load_state(s.state_json)) for s in since),
+                            system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""
