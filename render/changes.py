@@ -33,7 +33,8 @@ def letter(what: str) -> str:
 
 
 def tag_box(unit: Box, what: str) -> Box:
-    """Where the tag of a changed unit goes: centred on the top-right corner of its box."""
+    """Where the tag of a changed unit goes: in the top-right corner of its box, straddling
+    its top edge (over the frame, clear of the name that starts at the left)."""
     w = pill_width(letter(what))
     x, y = unit[2] - w / 2, unit[1]
     return (x - w / 2, y - PILL_H / 2, x + w / 2, y + PILL_H / 2)
@@ -75,9 +76,9 @@ def draw_changes_on(canvas, changes: Sequence[Change], layout: Layout,  # type: 
     by_box: dict[Box, list[str]] = {}
     for item in layout.items[start:]:
         if item.kind in kinds and item.id in what:
-            by_box.setdefault(item.box, []).append(what[item.id])
-    for box, kinds_here in by_box.items():
-        gravest = min(kinds_here, key=lambda w: GRAVEST.index(w) if w in GRAVEST else len(GRAVEST))
+            by_box.setdefault(item.box, []).append(item.id)
+    for box, ids in by_box.items():
+        uid = min(ids, key=lambda u: GRAVEST.index(what[u]) if what[u] in GRAVEST else len(GRAVEST))
         canvas.rect((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=PALETTE["changed"],
                     width=3, radius=6)
-        draw_change_tag(canvas, box, gravest, layout)
+        draw_change_tag(canvas, box, what[uid], layout, uid)
