@@ -12,7 +12,11 @@ other label, with a leader line back to the space.
 
 from __future__ import annotations
 
+import json
 import math
+from functools import lru_cache
+
+from PIL import Image
 
 from render.chrome import (
     Chip,
@@ -37,8 +41,10 @@ from render.registry import renderer
 from render.scene import PanelFn, Scene
 from render.vocab import StyleBook
 from render.style import (
+    SCALE,
     TITLE,
     Frame,
+    fixed_palette,
     wrap,
     BIG,
     BODY,
@@ -319,6 +325,46 @@ def render_network(view: NetworkView) -> Snapshot:
     return network_scene(view).snapshot()
 
 
+def draw_routes(canvas: Canvas, view: NetworkView, pos: dict[str, Point]) -> None:
+    """Roads solid, tracks dashed (pattern as well as weight), water and air routes."""
+    for route in view.routes:
+        if route.a not in pos or route.b not in pos:
+            continue
+        a, b = pos[route.a], pos[route.b]
+        if route.kind == "water":
+            canvas.dashed([a, b], shade(PALETTE["water"], 0.2), 5, dash=14, gap=8)
+        elif route.kind == "air":
+            canvas.dashed([a, b], PALETTE["ink_soft"], 3, dash=4, gap=7)
+        elif route.kind == "road":
+            canvas.line([a, b], shade(PALETTE["road"], 0.3), 8)
+            canvas.line([a, b], PALETTE["road"], 5)
+        else:
+            # Tracks and any other kind: a thinner dashed line, so it differs from a road
+            # in pattern as well as weight.
+            canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
+
+
+@lru_cache(maxsize=8)
+def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
+    """The map's ground and routes at drawing scale, from final row ``y0`` down (cached by
+    the map and where it starts): ``(image, y0)``."""
+    view = NetworkView.model_validate({**json.loads(key), "header": {"title": ""}})
+    scale = (WIDTH - 2 * MARGIN) / view.width
+    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + view.height * scale)
+    pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
+    y0 = math.floor(map_top) - 4
+    canvas = Canvas(WIDTH, math.ceil(map_box[3]) + 4 - y0, origin=(0.0, float(y0)))
+    canvas.rect(map_box, fill=tint(PALETTE["clear"], 0.4), outline=PALETTE["grid"], width=1.5)
+    draw_routes(canvas, view, pos)
+    return canvas.image, y0
+
+
+@lru_cache(maxsize=8)
+def _network_palette(key: str, map_top: float, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
+    """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
+    return fixed_palette(_static_routes(key, map_top)[0].reduce(SCALE), colours)
+
+
 @renderer("network")
 def network_scene(view: NetworkView) -> Scene:
     """Lay out and draw a :class:`NetworkView`; see the module docstring for the layout."""
@@ -389,22 +435,11 @@ def network_scene(view: NetworkView) -> Scene:
     draw_header(canvas, view.header, layout)
     for track, x, y in placed_tracks:
         layout.add("track", clean(track.label), draw_track(canvas, track, x, y))
-    canvas.rect(map_box, fill=tint(PALETTE["clear"], 0.4), outline=PALETTE["grid"], width=1.5)
-    for route in view.routes:
-        if route.a not in pos or route.b not in pos:
-            continue
-        a, b = pos[route.a], pos[route.b]
-        if route.kind == "water":
-            canvas.dashed([a, b], shade(PALETTE["water"], 0.2), 5, dash=14, gap=8)
-        elif route.kind == "air":
-            canvas.dashed([a, b], PALETTE["ink_soft"], 3, dash=4, gap=7)
-        elif route.kind == "road":
-            canvas.line([a, b], shade(PALETTE["road"], 0.3), 8)
-            canvas.line([a, b], PALETTE["road"], 5)
-        else:
-            # Tracks and any other kind: a thinner dashed line, so it differs from a road
-            # in pattern as well as weight.
-            canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
+    # The map's ground and routes are drawn once per map and position (cached, at drawing
+    # scale) and pasted: the same pixels as drawing them here.
+    key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
+    static, y0 = _static_routes(key, map_top)
+    canvas.image.paste(static, (0, y0 * SCALE))
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
         draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
@@ -468,6 +503,7 @@ def network_scene(view: NetworkView) -> Scene:
     draw_legend(canvas, entries, legend_top, book, layout)
     frame = Frame(WIDTH, height, base=canvas.reduced())
     frame.note_texts(canvas.texts)
+    frame.palette = _network_palette(key, map_top, book.colours())
     return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, pos),
                  panel=battle_panel_fn(view, book, names))
