@@ -38,7 +38,7 @@ from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
-from render.scene import PanelFn, Scene
+from render.scene import PanelFn, Scene, put_header, put_legend
 from render.vocab import StyleBook
 from render.style import (
     SCALE,
@@ -360,9 +360,15 @@ def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
 
 
 @lru_cache(maxsize=8)
+def _static_small(key: str, map_top: float) -> Image.Image:
+    """:func:`_static_routes` reduced to final size (pasted under every picture of the map)."""
+    return _static_routes(key, map_top)[0].reduce(SCALE)
+
+
+@lru_cache(maxsize=8)
 def _network_palette(key: str, map_top: float, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
-    return fixed_palette(_static_routes(key, map_top)[0].reduce(SCALE), colours)
+    return fixed_palette(_static_small(key, map_top), colours)
 
 
 @renderer("network")
@@ -430,16 +436,17 @@ def network_scene(view: NetworkView) -> Scene:
     legend_top = battle_top + battle_height(view.battle)
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
 
-    canvas = Canvas(WIDTH, height)
+    # Composed at final size (render.style.Frame): cached strips and pieces, each shape
+    # drawn at drawing scale in its own small patch; the map's ground and routes pasted.
+    canvas = Frame(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
-    draw_header(canvas, view.header, layout)
+    put_header(canvas, view.header, layout)
     for track, x, y in placed_tracks:
         layout.add("track", clean(track.label), draw_track(canvas, track, x, y))
     # The map's ground and routes are drawn once per map and position (cached, at drawing
     # scale) and pasted: the same pixels as drawing them here.
     key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
-    static, y0 = _static_routes(key, map_top)
-    canvas.image.paste(static, (0, y0 * SCALE))
+    canvas.image.paste(_static_small(key, map_top), (0, _static_routes(key, map_top)[1]))
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
         draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
@@ -500,9 +507,8 @@ def network_scene(view: NetworkView) -> Scene:
                     names.get(view.battle.space, view.battle.space), layout)
     if view.banner:
         draw_banner(canvas, view.banner, map_box, layout)
-    draw_legend(canvas, entries, legend_top, book, layout)
-    frame = Frame(WIDTH, height, base=canvas.reduced())
-    frame.note_texts(canvas.texts)
+    put_legend(canvas, entries, legend_top, book, layout)
+    frame = canvas
     frame.palette = _network_palette(key, map_top, book.colours())
     return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, pos),
