@@ -160,6 +160,20 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
     return (x - r, y - r, x + r, y + r)
 
 
+def draw_tag(canvas: Canvas, box: Box, text: str, edge: tuple[int, int, int], width: float = 1.5) -> None:
+    """A small white label with a coloured edge (a range ring's name, a named point's)."""
+    canvas.rect(box, fill=PALETTE["halo"], outline=edge, width=width, radius=4)
+    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+
+
+def draw_point(canvas: Canvas, x: float, y: float, box: Box, text: str) -> None:
+    """A named point: a small diamond and its name."""
+    s = 7.0
+    canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
+                   outline=PALETTE["halo"], width=1.5)
+    draw_tag(canvas, box, text, PALETTE["ink_soft"], 1)
+
+
 def base_extent(unit: TableUnit, tf: Inches, at: Point) -> Box:
     """Everything :func:`draw_base` may touch: the base, its facing tick, its fire arc, and
     the line back to its true place when it was spread off it."""
@@ -193,16 +207,14 @@ def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     w, h = math.ceil(box[2]) - left, math.ceil(box[3]) - top
     if w <= 0 or h <= 0:
         return
-    fill, edge = _zone_masks(tuple(discs), (left, top, w, h), tuple(box))
-    frame.image.paste(PALETTE["changed"], (left, top), fill)
-    frame.image.paste(shade(PALETTE["changed"], 0.2), (left, top), edge)
+    zone = _zone_masks(tuple(discs), (left, top, w, h), tuple(box))
+    frame.image.paste(zone, (left, top), zone)
 
 
 @lru_cache(maxsize=64)
-def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int],
-                box: Box) -> tuple[Image.Image, Image.Image]:
-    """The shade and edge masks (final size) of a union of discs inside ``box``; cached, as
-    the zones stay put while the side not moving stands still."""
+def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int], box: Box) -> Image.Image:
+    """The shaded region and its edge (final size, RGBA) of a union of discs inside ``box``;
+    cached, as the zones stay put while the side not moving stands still."""
     left, top, w, h = where
     mask = Image.new("L", (w * SCALE, h * SCALE), 0)
     draw = ImageDraw.Draw(mask)
@@ -220,7 +232,10 @@ def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int],
     for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
         eroded = ImageChops.darker(eroded, ImageChops.offset(small, dx, dy))
     edge = ImageChops.multiply(ImageChops.subtract(small, eroded), inside)
-    return small.point([v * 36 // 255 for v in range(256)]), edge
+    zone = Image.new("RGBA", (w, h), PALETTE["changed"] + (0,))
+    zone.putalpha(small.point([v * 36 // 255 for v in range(256)]))
+    zone.paste(shade(PALETTE["changed"], 0.2) + (255,), (0, 0), edge)
+    return zone
 
 
 def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
@@ -419,19 +434,15 @@ def table_scene(view: TableView) -> Scene:
                            outline=PALETTE["changed"], width=3)
         layout.add("unit", unit.id, b, parent=unit.faction)
     for point, text, (x, y), box in point_boxes:
-        s = 7.0
-        canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
-                       outline=PALETTE["halo"], width=1.5)
-        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["ink_soft"], width=1, radius=4)
-        canvas.text_in(box, text, SMALL, PALETTE["ink"])
+        canvas.piece(("point", text, x, y), (min(box[0], x - 9), min(box[1], y - 9), max(box[2], x + 9), max(box[3], y + 9)),
+                     lambda c, x=x, y=y, box=box, text=text: draw_point(c, x, y, box, text))
         layout.add("label", f"point-{point.name}", box, text=SMALL)
     for shape, text, box in shape_labels:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
     for text, box in circle_boxes:
-        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["fire"], width=1.5, radius=4)
-        canvas.text_in(box, text, SMALL, PALETTE["ink"])
+        canvas.piece(("range", text), box, lambda c, box=box, text=text: draw_tag(c, box, text, PALETTE["fire"]))
         layout.add("label", f"range-{text}", box, text=SMALL)
     for unit in view.units:
         if unit.id not in label_boxes:
