@@ -101,6 +101,12 @@ def track_width(track: Track) -> float:
     return label_w + (track.maximum - track.minimum + 1) * (TRACK_BOX + 4)
 
 
+def track_box(track: Track, x: float, cy: float) -> Box:
+    """Where :func:`draw_track` draws (its label, then its boxes or its pill)."""
+    w = track_width(track) - (8 if track.maximum is None or track.maximum - track.minimum > 12 else 4)
+    return (x, cy - TRACK_BOX / 2, x + w, cy + TRACK_BOX / 2)
+
+
 def draw_track(canvas: Canvas, track: Track, x: float, cy: float) -> Box:
     """A track as numbered boxes with the current value filled (or a number if open-ended)."""
     label = clean(track.label)
@@ -442,7 +448,10 @@ def network_scene(view: NetworkView) -> Scene:
     layout = Layout(width=WIDTH, height=height)
     put_header(canvas, view.header, layout)
     for track, x, y in placed_tracks:
-        layout.add("track", clean(track.label), draw_track(canvas, track, x, y))
+        tbox = track_box(track, x, y)
+        canvas.piece(("track", track.model_dump_json()), tbox,
+                     lambda c, track=track, x=x, y=y: draw_track(c, track, x, y))
+        layout.add("track", clean(track.label), tbox)
     # The map's ground and routes are drawn once per map and position (cached, at drawing
     # scale) and pasted: the same pixels as drawing them here.
     key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
@@ -451,17 +460,24 @@ def network_scene(view: NetworkView) -> Scene:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
         draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
     for space in view.spaces:
-        draw_space(canvas, space, pos[space.id], book)
         x, y = pos[space.id]
+        fill = colour(book.terrain(space.terrain).fill, "clear")
+        canvas.piece(("space", space.staging, space.airfield, space.port, fill), (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R),
+                     lambda c, space=space, x=x, y=y: draw_space(c, space, (x, y), book))
         layout.add("space", space.id, (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R))
     for space in view.spaces:
         box = name_boxes[space.id]
-        canvas.rect(box, fill=PALETTE["paper"], radius=4)
-        canvas.text_in(box, clean(space.name) or space.id, BODY, PALETTE["ink"],
-                       bold=bool(space_tags(space)))
+        name, bold = clean(space.name) or space.id, bool(space_tags(space))
+
+        def draw_name(c: Canvas, box: Box = box, name: str = name, bold: bool = bold) -> None:
+            c.rect(box, fill=PALETTE["paper"], radius=4)
+            c.text_in(box, name, BODY, PALETTE["ink"], bold=bold)
+
+        canvas.piece(("name", name, bold), box, draw_name)
         layout.add("label", f"space-{space.id}", box, parent=space.id, text=BODY)
         if space.id in tag_boxes:
-            draw_objective_tile(canvas, space, tag_boxes[space.id])
+            canvas.piece(("tile", space.model_dump_json()), tag_boxes[space.id],
+                         lambda c, space=space: draw_objective_tile(c, space, tag_boxes[space.id]))
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
     for force, chips, box, _ in force_places:
         if force.space not in pos or box[1] >= map_box[3]:

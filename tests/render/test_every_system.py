@@ -168,3 +168,20 @@ def test_hex_counters_changes_are_compared_and_drawn() -> None:
     shot = snapshot(views[-1])  # type: ignore[arg-type]
     assert shot.layout.of_kind("change")
     del system
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_an_incremental_picture_is_byte_identical_to_a_cold_one(key: str) -> None:
+    """Issue 15, item 5: after the pictures before it (caches warm with the game's pieces,
+    static layers and placements), a picture is the very same bytes as one drawn from
+    scratch, whole and focus alike."""
+    from render import clear_caches
+
+    views = _pictures(key)
+    for view in views[:-1]:
+        snapshot(view)  # type: ignore[arg-type]
+    warm, warm_focus = snapshot(views[-1]).png, focus(views[-1]).png  # type: ignore[arg-type]
+    clear_caches()
+    assert snapshot(views[-1]).png == warm  # type: ignore[arg-type]
+    clear_caches()
+    assert focus(views[-1]).png == warm_focus  # type: ignore[arg-type]
