@@ -207,35 +207,30 @@ def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     w, h = math.ceil(box[2]) - left, math.ceil(box[3]) - top
     if w <= 0 or h <= 0:
         return
-    zone = _zone_masks(tuple(discs), (left, top, w, h), tuple(box))
-    frame.image.paste(zone, (left, top), zone)
+    fill, edge = _zone_masks(tuple(discs), (left, top, w, h))
+    frame.image.paste(PALETTE["changed"], (left, top), fill)
+    frame.image.paste(shade(PALETTE["changed"], 0.2), (left, top), edge)
 
 
 @lru_cache(maxsize=64)
-def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int], box: Box) -> Image.Image:
-    """The shaded region and its edge (final size, RGBA) of a union of discs inside ``box``;
-    cached, as the zones stay put while the side not moving stands still."""
+def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tuple[Image.Image, Image.Image]:
+    """The shade and the edge masks (final size) of a union of discs, over the box ``where``
+    (``left, top, width, height``: the zones' box inside the table's edge, which clips them).
+
+    Drawn at final size: the shade is faint and the edge 2 px, so the drawing scale's
+    anti-aliasing buys nothing visible, and the zones change with every move.  The edge is
+    each disc's rim less the inside of any disc (the union's outline, not a ring per unit)."""
     left, top, w, h = where
-    mask = Image.new("L", (w * SCALE, h * SCALE), 0)
-    draw = ImageDraw.Draw(mask)
+    region = Image.new("L", (w, h), 0)
+    rims = Image.new("L", (w, h), 0)
+    inner = Image.new("L", (w, h), 0)
+    draw_region, draw_rims, draw_inner = ImageDraw.Draw(region), ImageDraw.Draw(rims), ImageDraw.Draw(inner)
     for d in discs:
-        draw.ellipse([(d[0] - left) * SCALE, (d[1] - top) * SCALE, (d[2] - left) * SCALE,
-                      (d[3] - top) * SCALE], fill=255)
-    small = mask.reduce(SCALE)
-    # The table's edge clips the region: a disc running off the table does not paint the ruler.
-    inside = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(inside).rectangle([box[0] - left, box[1] - top, box[2] - left - 1, box[3] - top - 1], fill=255)
-    small = ImageChops.multiply(small, inside)
-    # The edge: the region less its erosion by 2 px (shifted copies: far cheaper than a
-    # MinFilter, the same band round a union of discs).
-    eroded = small
-    for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
-        eroded = ImageChops.darker(eroded, ImageChops.offset(small, dx, dy))
-    edge = ImageChops.multiply(ImageChops.subtract(small, eroded), inside)
-    zone = Image.new("RGBA", (w, h), PALETTE["changed"] + (0,))
-    zone.putalpha(small.point([v * 36 // 255 for v in range(256)]))
-    zone.paste(shade(PALETTE["changed"], 0.2) + (255,), (0, 0), edge)
-    return zone
+        x0, y0, x1, y1 = d[0] - left, d[1] - top, d[2] - left, d[3] - top
+        draw_region.ellipse([x0, y0, x1, y1], fill=36)
+        draw_rims.ellipse([x0, y0, x1, y1], outline=255, width=2)
+        draw_inner.ellipse([x0 + 2, y0 + 2, x1 - 2, y1 - 2], fill=255)
+    return region, ImageChops.subtract(rims, inner)
 
 
 def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
