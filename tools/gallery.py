@@ -60,7 +60,7 @@ def battle_view(system: object) -> BaseModel | None:
             continue
         view = system.view(o.state)  # type: ignore[attr-defined]
         battle = getattr(view, "battle", None)
-        if battle is not None and battle.shots:
+        if battle is not None and battle.shots and (found is None or battle.earlier):
             found = marked_view(system, game, k)  # type: ignore[arg-type]
             if battle.earlier:
                 break
