@@ -160,6 +160,46 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
     return (x - r, y - r, x + r, y + r)
 
 
+def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
+    """The range rings (searchlights light), clipped to the table: a range may reach past its
+    edge, never over the ruler.  Cached pieces: most rings stay where they were."""
+    inside = (tf.box[0] + 2, tf.box[1] + 2, tf.box[2] - 2, tf.box[3] - 2)
+    for circle in view.circles:
+        x, y = tf(circle.x, circle.y)
+        r = circle.radius * tf.scale
+        ring = (x - r, y - r, x + r, y + r)
+        clip = (max(ring[0] - 2, inside[0]), max(ring[1] - 2, inside[1]),
+                min(ring[2] + 2, inside[2]), min(ring[3] + 2, inside[3]))
+        if clip[0] < clip[2] and clip[1] < clip[3]:
+            ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
+            width = 1 if circle.light else 2
+            frame.piece(("ring", ring, clip, ink, width), clip,
+                        lambda c, ring=ring, ink=ink, width=width: c.arc(ring, 0, 360, ink, width),
+                        pad=0.0)
+
+
+def draw_unit_labels(frame: Frame, view: TableView, book: StyleBook, bases: dict[str, Box],
+                     label_boxes: dict[str, tuple[str, Box]], layout: Layout) -> None:
+    """Each base's label in a tint of its side, with a leader line when it sits away from
+    its base (cached pieces: a label recurs from one picture to the next)."""
+    for unit in view.units:
+        if unit.id not in label_boxes:
+            continue
+        text, box = label_boxes[unit.id]
+        b = bases[unit.id]
+        look = book.look(unit.faction)
+        if not _touches(box, b, 4):
+            frame.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
+                        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
+
+        def label(c: Canvas, box: Box = box, text: str = text, rgb: tuple = look.rgb) -> None:  # type: ignore[type-arg]
+            c.rect(box, fill=tint(rgb, 0.85), outline=shade(rgb, 0.3), width=1.2, radius=4)
+            c.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
+
+        frame.piece(("label", text, look.rgb), box, label)
+        layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
+
+
 def draw_tag(canvas: Canvas, box: Box, text: str, edge: tuple[int, int, int], width: float = 1.5) -> None:
     """A small white label with a coloured edge (a range ring's name, a named point's)."""
     canvas.rect(box, fill=PALETTE["halo"], outline=edge, width=width, radius=4)
@@ -391,21 +431,7 @@ def table_scene(view: TableView) -> Scene:
         if pts:
             layout.add("terrain", shape.id, bbox(pts), parent=shape.kind)
     draw_zones(canvas, view, tf)
-    inside = (tf.box[0] + 2, tf.box[1] + 2, tf.box[2] - 2, tf.box[3] - 2)
-    for circle in view.circles:
-        x, y = tf(circle.x, circle.y)
-        r = circle.radius * tf.scale
-        ring = (x - r, y - r, x + r, y + r)
-        clip = (max(ring[0] - 2, inside[0]), max(ring[1] - 2, inside[1]),
-                min(ring[2] + 2, inside[2]), min(ring[3] + 2, inside[3]))
-        if clip[0] < clip[2] and clip[1] < clip[3]:
-            # Clipped to the table: a range may reach past its edge, never over the ruler.
-            # Cached: most rings are where they were in the last picture.
-            ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
-            width = 1 if circle.light else 2
-            canvas.piece(("ring", ring, clip, ink, width), clip,
-                         lambda c, ring=ring, ink=ink, width=width: c.arc(ring, 0, 360, ink, width),
-                         pad=0.0)
+    draw_rings(canvas, view, tf)
     put_header(canvas, view.header, layout)
     ghost_r = max(0.5 * tf.scale, 11.0)
     for mark, pts in zip(view.marks, mark_pts):
@@ -439,22 +465,7 @@ def table_scene(view: TableView) -> Scene:
     for text, box in circle_boxes:
         canvas.piece(("range", text), box, lambda c, box=box, text=text: draw_tag(c, box, text, PALETTE["fire"]))
         layout.add("label", f"range-{text}", box, text=SMALL)
-    for unit in view.units:
-        if unit.id not in label_boxes:
-            continue
-        text, box = label_boxes[unit.id]
-        b = bases[unit.id]
-        look = book.look(unit.faction)
-        if not _touches(box, b, 4):
-            canvas.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
-                         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
-
-        def label(c: Canvas, box: Box = box, text: str = text, rgb: tuple = look.rgb) -> None:  # type: ignore[type-arg]
-            c.rect(box, fill=tint(rgb, 0.85), outline=shade(rgb, 0.3), width=1.2, radius=4)
-            c.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
-
-        canvas.piece(("label", text, look.rgb), box, label)
-        layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
+    draw_unit_labels(canvas, view, book, bases, label_boxes, layout)
     for i, (mark, text, box) in enumerate(mark_boxes):
         draw_mark_label(canvas, mark, text, box, book)
         layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
