@@ -20,7 +20,10 @@ from rules.core import registry
 from rules.core.samples import final_view, orders, pictures
 from rules.core.views import changes_over, fired_in
 
-SYSTEMS = sorted(registry.load_all())
+#: Every system shipped under rules/ (not the conformance kit's test-only Duel, which has
+#: no units to change and no result to announce).
+SYSTEMS = sorted(k for k, system in registry.load_all().items()
+                 if type(system).__module__.startswith("rules."))
 
 
 @lru_cache(maxsize=None)
