@@ -57,7 +57,8 @@ def test_the_final_picture_says_who_won(key: str) -> None:
         assert shot.layout.of_kind("banner"), key
         drawn = " ".join(t for t, _ in shot.layout.texts)
         assert all(word in drawn for word in banner.split()), key
-        assert not [t for t, _ in shot.layout.texts if t.endswith("..")]
+        # The result is never cut short ("..."): it wraps onto as many lines as it needs.
+        assert not [t for t, _ in shot.layout.texts if t.endswith("..") and t.split()[0] in banner]
 
 
 @pytest.mark.parametrize("key", SYSTEMS)
