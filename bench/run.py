@@ -40,6 +40,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         work = Path(tmp)
         rows.append(await orderpath.measure(work, key, 100 if quick else 1000))
         rows += snapshots.measure(5 if quick else 15)
+        rows += snapshots.measure_others(5 if quick else 15)
         sizes = (100, 1000, 10000)
         rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
         rows += await channels.measure(work, key, 200, 5 if quick else 25)

@@ -1,6 +1,9 @@
 """The snapshot rows: the full Tannenbruck map and the phone-width focus picture, each against
 its floor (Pillow's bare PNG encode of the finished image itself, decoded, so the floor
-compresses the same pixels).
+compresses the same pixels); then one row for each other system (Raiders, Commando, the
+platoon skirmish, Maschinen Krieger): its whole picture against its floor (issue 15: at most
+3x) and its focus picture's own figure, over successive pictures of seeded random legal games
+(:mod:`rules.core.samples`, shared with the docs gallery and the tests).
 
 The views are successive states of a real Raid and Riposte game (the engine's default
 set-up, then seeded random legal orders, a view after each order that asks for a snapshot),
@@ -68,6 +71,12 @@ def game_views(count: int, seed: int = 7) -> tuple[list[object], str]:
                    f"{(len(views) - 1) // 2} successive game states")
 
 
+def cpu_times(fn: Callable[[], object], runs: int) -> list[float]:
+    """CPU seconds of ``fn()`` over ``runs`` calls (after one warm-up call)."""
+    fn()
+    return cpu_each(lambda _: fn(), list(range(runs)))
+
+
 def cpu_each(fn: Callable[[object], object], items: list[object]) -> list[float]:
     """CPU seconds of ``fn(item)`` for each item, in order.
 
@@ -120,3 +129,52 @@ def measure(runs: int) -> list[Row]:
             ok=taken <= limit and (fn is not snapshot or taken <= 3 * floor) and size <= PNG_LIMIT,
         ))
     return rows
+
+
+#: The systems measured on their own pictures (Raid and Riposte has the rows above).
+OTHERS = ("raiders", "commando", "skirmish", "mak")
+
+
+def sample_views(key: str, count: int) -> list[object]:
+    """``count`` successive pictures of seeded games of system ``key`` (more games when one
+    ends first), each marked with what changed, as the service posts them."""
+    from rules.core.registry import load_all  # noqa: PLC0415
+    from rules.core.samples import pictures  # noqa: PLC0415
+
+    system = load_all()[key]
+    views: list[object] = []
+    for seed in range(2, 42, 2):  # even seeds: each system's first scenario
+        views += pictures(system, count - len(views), seed)
+        if len(views) >= count:
+            break
+    return views
+
+
+def measure_system(key: str, runs: int) -> Row:
+    """One system's row: the whole picture against its floor, and the focus picture's own."""
+    views = sample_views(key, 2 * max(runs, 3) + 1)
+    half = len(views) // 2
+    snapshot(views[0])  # the static layer, drawn once per process
+    focus(views[0])
+    figures = []
+    for fn, states in ((snapshot, views[1:half + 1]), (focus, views[half + 1:])):
+        shots: list = []  # type: ignore[type-arg]
+        taken = median(cpu_each(lambda v: shots.append(fn(v)), states))  # noqa: B023
+        figures.append((taken, _floor([s.png for s in shots]), shots[-1], max(len(s.png) for s in shots)))
+    (whole, floor, last, size), (near, near_floor, small, _) = figures
+    return Row(
+        figure=f"{key} snapshot and focus picture, {len(views) - 1} successive pictures (median CPU)",
+        measured=(f"{ms(whole)} ({whole / floor:.1f}× floor), focus {ms(near)} "
+                  f"({near / near_floor:.1f}× its floor), PNG ≤ {size / 1024:.0f} kB"),
+        floor=(f"Pillow PNG encode of {last.width}×{last.height}: {ms(floor)}; "
+               f"of the {small.width}×{small.height} focus: {ms(near_floor)}"),
+        target="≤ 150 ms, ≤ 3× floor, PNG ≤ 1 MB",
+        ok=whole <= 0.150 and whole <= 3 * floor and size <= PNG_LIMIT,
+    )
+
+
+def measure_others(runs: int) -> list[Row]:
+    """One row per other registered system (those of :data:`OTHERS` that are registered)."""
+    from rules.core.registry import load_all  # noqa: PLC0415
+
+    return [measure_system(key, runs) for key in OTHERS if key in load_all()]

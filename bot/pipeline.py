@@ -36,7 +36,7 @@ from rules.core.contract import Action, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice, SeededDice, seed_hash
 from rules.core.errors import RuleError
 from rules.core.views import Change as ViewChange
-from rules.core.views import changes_between
+from rules.core.views import changes_over
 
 #: How many active games are kept parsed in memory; others are read from the store on demand.
 GAME_CACHE_SIZE = 256
@@ -349,7 +349,12 @@ class Pipeline:
                 and s.side == side and s.action is not None]
         if side is None or not mine:
             return []
-        return changes_between(system.view(system.load_state(mine[-1].state_json)), system.view(state))
+        # Who fired in between: the marks of every step since that order (each view shows
+        # only its own action's marks).
+        since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
+        return changes_over(system.view(system.load_state(mine[-1].state_json)),
+                            (system.view(system.load_state(s.state_json)) for s in since),
+                            system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""

@@ -80,13 +80,15 @@ def clear_caches() -> None:
     rendered from scratch: the tests compare it with an incremental one)."""
     import sys  # noqa: PLC0415
 
-    from render import areamap, chrome, style  # noqa: PLC0415
+    from render import areamap, chrome, network, style, table  # noqa: PLC0415
 
     scene_module = sys.modules["render.scene"]  # the name ``scene`` here is the function
 
     for fn in (areamap.place_in_area, areamap._static_map, areamap._palette,
                areamap.texture_primitives, chrome._chip_patch, style._text_mask,
-               style._small_mask, style._text_size):
+               style._small_mask, style._text_size, table._static_table, table._table_palette,
+               table._zone_masks, network._static_routes, network._static_small,
+               network._network_palette):
         fn.cache_clear()
     with style._REDUCED_LOCK:
         style._REDUCED.clear()

@@ -20,6 +20,7 @@ from typing import Callable
 
 from PIL import Image, ImageChops, ImageDraw
 
+from render.changes import change_entries, draw_change_tag
 from render.chrome import (
     CHIP_LABEL,
     PILL_H,
@@ -107,12 +108,17 @@ class Transform:
         return [self(p) for p in points]
 
 
-def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> Chip:
-    """The chip of one counter: name, AP left, reduced and marker pills."""
+def counter_chip(counter: CounterView, book: SideBook, small: bool = False,
+                 values: bool = True) -> Chip:
+    """The chip of one counter: name, its printed values (``values``, full chips only), AP
+    left, reduced and marker pills."""
     status = ""
     # A counter with no AP of its own (an ATGM team riding with its unit) shows none.
     if counter.ap is not None and counter.ap_max != 0:
         status = f"AP {counter.ap}/{counter.ap_max}" if counter.ap_max is not None else f"AP {counter.ap}"
+    if counter.values and values and not small:
+        # The printed values where they fit: a full chip; a compact (crowded) one drops them.
+        status = f"{clean(counter.values)}  {status}".strip()
     pills = [marker_pill(m, book) for m in counter.markers]
     if counter.reduced:
         pills.insert(0, marker_pill("reduced", book))
@@ -121,11 +127,12 @@ def counter_chip(counter: CounterView, book: SideBook, small: bool = False) -> C
 
 
 def build_blocks(counters: list[CounterView], book: SideBook,
-                 compact: bool = False) -> dict[str, list[Block]]:
+                 compact: bool = False, values: bool = True) -> dict[str, list[Block]]:
     """Blocks per area, in the view's order, with attached counters under their unit.
 
     ``compact``: every chip one row high (name, AP, pills), for areas too small for the
-    two-row chips.
+    two-row chips; ``values=False``: two-row chips without the printed values (an area with
+    room for the chips but not for their values).
     """
     on_map = [c for c in counters if c.area is not None]
     by_id = {c.id: c for c in on_map}
@@ -140,7 +147,7 @@ def build_blocks(counters: list[CounterView], book: SideBook,
         if c.id in riding:
             continue
         group = [c] + riders.get(c.id, [])
-        chips = [counter_chip(c, book, small=compact)]
+        chips = [counter_chip(c, book, small=compact, values=values)]
         chips += [counter_chip(r, book, small=True) for r in group[1:]]
         blocks.setdefault(c.area, []).append(Block(chips, group))  # type: ignore[arg-type]
     return blocks
@@ -416,12 +423,14 @@ def _near(box: Box, region: Box, pad: float) -> bool:
 
 @lru_cache(maxsize=2048)
 def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], ...],
+                  plain: tuple[tuple[float, float], ...],
                   compact: tuple[tuple[float, float], ...], stack: tuple[float, float],
                   taken: tuple[Box, ...], strict: tuple[Box, ...], loose: tuple[Box, ...],
                   own: tuple[Box, ...], anchor: Point, few: bool) -> tuple[str, tuple[Box, ...], int]:
     """Where the blocks of one area go: ``(mode, boxes, release)``, a pure function (cached).
 
-    ``mode`` is ``full`` or ``compact`` (two-row or one-row chips, ``boxes`` one per block),
+    ``mode`` is ``full``, ``plain`` or ``compact`` (two-row chips with the printed values,
+    without them, or one-row chips; ``boxes`` one per block),
     ``stack`` (a stack chip at ``boxes[0]``, every chip in the panel) or ``none`` (a stack
     chip with no room in the area: the caller places it near the anchor).  ``release`` 0
     keeps the area's label spots and dot clear, 1 gives up the label spots, 2 the dot too.
@@ -432,7 +441,10 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     """
     mask = AreaMask(list(polygon), list(taken))
     candidates = mask.candidates(anchor)
-    variants = [("full", [Sized(z) for z in full]), ("compact", [Sized(z) for z in compact])]
+    variants = [("full", [Sized(z) for z in full]), ("plain", [Sized(z) for z in plain]),
+                ("compact", [Sized(z) for z in compact])]
+    if plain == full:  # no values to drop: the same search twice would fail twice
+        del variants[1]
 
     def attempt(release: int) -> tuple[str, list[Box]] | None:
         mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
@@ -505,6 +517,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
 
     full_blocks = build_blocks(view.counters, book)
     compact_blocks = build_blocks(view.counters, book, compact=True)
+    plain_blocks = build_blocks(view.counters, book, values=False)
+    by_mode = {"full": full_blocks, "plain": plain_blocks, "compact": compact_blocks}
     blocks_by_area: dict[str, list[Block]] = {}
     placements: dict[str, list[Box]] = {}
     crowded: list[str] = []
@@ -525,6 +539,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
         mode, boxes, release = place_in_area(
             tuple(polys[area.id]),
             tuple(b.size for b in full_blocks[area.id]),
+            tuple(b.size for b in plain_blocks[area.id]),
             tuple(b.size for b in compact_blocks[area.id]),
             chip.size,
             tuple(b for b in taken if _near(b, region, reach) and not any(b is o for o in own)),
@@ -533,8 +548,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
             tuple(own), anchor, len(full_blocks[area.id]) <= 2)
         if release:
             released.add(area.id)
-        if mode in ("full", "compact"):
-            blocks_by_area[area.id] = full_blocks[area.id] if mode == "full" else compact_blocks[area.id]
+        if mode in by_mode:
+            blocks_by_area[area.id] = by_mode[mode][area.id]
             placements[area.id] = list(boxes)
             taken += boxes
             continue
@@ -593,13 +608,17 @@ def areamap_scene(view: AreaMapView) -> Scene:
         draw_gone(frame, text, box)
         layout.add("gone", text, box, parent=area_id, text=SMALL)
     changed = {c.id: c.what for c in view.changes}
+    tags: list[tuple[str, Box]] = []
     for area_id, boxes in placements.items():
         for block, box in zip(blocks_by_area[area_id], boxes):
             for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
                 draw_chip(frame, chip, cbox[0], cbox[1])
                 if counter.id in changed:
                     draw_changed(frame, cbox)
+                    tags.append((counter.id, cbox))
                 layout.add("counter", counter.id, cbox, parent=area_id, text=CHIP_LABEL)
+    for uid, cbox in tags:  # over every chip, so a neighbour does not hide one
+        draw_change_tag(frame, cbox, changed[uid], layout, uid)
     for area_id, (chip, box) in stacks.items():
         draw_chip(frame, chip, box[0], box[1])
         frame.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
@@ -627,7 +646,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     if view.banner:
         draw_banner(frame, view.banner, map_box, layout)
     put_legend(frame, entries, legend_top, book, layout)
-    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
                  panel=crowded_panel(crowded, blocks_by_area, stacks, changed))
 
@@ -1091,6 +1110,7 @@ def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, lis
                 draw_chip(canvas, chip, cbox[0], cbox[1])
                 if changed and counter.id in changed:
                     draw_changed(canvas, cbox)
+                    draw_change_tag(canvas, cbox, changed[counter.id], layout, counter.id)
                 layout.add("counter", counter.id, cbox, parent=area_id, in_panel=True,
                            text=CHIP_LABEL)
 
@@ -1100,8 +1120,7 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     for counter in view.counters:
         book.look(counter.faction)
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries([c for c in view.changes if c.what != "eliminated"])
     if any(c.what == "eliminated" and c.where for c in view.changes):
         entries.append(LegendEntry("pill", "eliminated there", key="#cfcfcf", pill="X name"))
     if any(a.objective == "main" for a in view.areas):

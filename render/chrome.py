@@ -181,11 +181,15 @@ def paint_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
 # -- header strip -------------------------------------------------------------------------------
 
 
-def header_facts(header: Header) -> list[str]:
-    """The short facts shown as pills in the header: phase first, then the view's facts."""
+def header_facts(header: Header, width: int | None = None) -> list[str]:
+    """The short facts shown as pills in the header: phase first, then the view's facts; a
+    fact wider than a ``width`` picture goes on as many pills as it needs (never cut)."""
     facts = [clean(header.phase)] if header.phase else []
     facts += [clean(f) for f in header.facts if clean(f)]
-    return facts
+    if width is None:
+        return facts
+    room = width - 2 * MARGIN - 16
+    return [part for f in facts for part in (wrap(f, BODY, room) if pill_width(f, BODY) + 4 > room else [f])]
 
 
 def header_turn(header: Header) -> str:
@@ -230,7 +234,7 @@ TITLE_ROW = 38.0
 
 def header_height(header: Header, width: int) -> float:
     """The header strip's height for ``width``."""
-    facts = header_facts(header)
+    facts = header_facts(header, width)
     rows = 0
     if facts:
         places = _flow([pill_width(f, BODY) + 4 for f in facts], MARGIN, width - MARGIN, 8)
@@ -255,7 +259,7 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
         tx0 = width - MARGIN - turn_w - 16
         canvas.rect((tx0, 12, width - MARGIN, 12 + 36), fill=PALETTE["header_ink"], radius=6)
         canvas.text((tx0 + 8, 12 + 18), turn, BIG, PALETTE["header"], anchor="lm", bold=True)
-    facts = header_facts(header)
+    facts = header_facts(header, width)
     widths = [pill_width(f, BODY) + 4 for f in facts]
     for text, w, (x, row) in zip(facts, widths, _flow(widths, MARGIN, width - MARGIN, 8)):
         cy = top + 12 + 38 + row * FACT_ROW + FACT_ROW / 2 - 12

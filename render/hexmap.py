@@ -34,10 +34,12 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from render.changes import change_entries, draw_changes_on
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
 from render.hexpanel import draw_panel, panel_height
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
+from render.network import draw_banner
 from render.scene import FOCUS_MAX
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
@@ -496,6 +498,7 @@ def _legend(view: HexMapView, book: SideBook, drawn: list[HexCounterView]) -> li
     entries += mark_entries([Mark(kind=m.kind, points=[]) for m in view.marks])
     shown = sorted({tag_of(m)[0].rstrip("0123456789") for c in drawn for m in c.markers})
     entries += [LegendEntry("text", f"{tag} {TAG_WORDS[tag]}") for tag in shown if tag in TAG_WORDS]
+    entries += change_entries(view.changes)
     entries += [LegendEntry("text", clean(text)) for text in view.legend if clean(text)]
     return entries
 
@@ -545,6 +548,7 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     """Markers, stacks, then the last marks, on the action's patch (``frame`` shifted to it)."""
     local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
     canvas = patch.canvas
+    first = len(layout.items)
     numbers = {(c.col, c.row): c.number for c in view.cells}
     stacks = _stacks(view, local)
     for pos, units in stacks.items():
@@ -556,6 +560,10 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     taken = [i.box for i in layout.of_kind("counter", "stack")]
     placer = Placer((0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0)), taken)
     _draw_marks(canvas, view, local, placer, layout)
+    draw_changes_on(canvas, view.changes, layout, start=first)  # issue 15: what changed
+    if view.banner:  # the final picture: the result across the top of the board
+        w, _ = local.pixel_size
+        draw_banner(canvas, view.banner, (local.left, local.top, local.left + w, local.top), layout)
 
 
 @renderer("hexmap")
@@ -584,6 +592,13 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
     layout.add("map", "focus" if frame.focus else "whole", map_box)
     action = _dynamic_box(view, frame, map_box)
+    if view.banner:  # the banner's strip along the top of the board is drawn too
+        top_strip = (map_box[0], map_box[1], map_box[2], map_box[1] + 70)
+        action = top_strip if action is None else (
+            min(action[0], top_strip[0]), min(action[1], top_strip[1]),
+            max(action[2], top_strip[2]), max(action[3], top_strip[3]))
+        action = tuple(float(v) for v in (math.floor(action[0]), math.floor(action[1]),
+                                          math.ceil(action[2]), math.ceil(action[3])))  # type: ignore[assignment]
     if action is not None:
         first = len(layout.items)
         patch = Patch(base, action)

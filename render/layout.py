@@ -129,18 +129,39 @@ def box_in_polygon(box: Box, polygon: Sequence[tuple[float, float]]) -> bool:
 class Placer:
     """Greedy placement: boxes already taken, and the first free candidate wins."""
 
+    #: Side of the cells taken boxes are filed under (a candidate is checked only against
+    #: the boxes of the cells it touches: the same answer as checking every box, faster).
+    CELL = 64.0
+
     def __init__(self, bounds: Box, taken: Iterable[Box] = ()) -> None:
         self.bounds = bounds
-        self.taken: list[Box] = list(taken)
+        self.taken: list[Box] = []
+        self._cells: dict[tuple[int, int], list[Box]] = {}
+        for box in taken:
+            self.claim(box)
+
+    def _keys(self, box: Box, pad: float) -> Iterable[tuple[int, int]]:
+        c = self.CELL
+        for i in range(math.floor((box[0] - pad) / c), math.floor((box[2] + pad) / c) + 1):
+            for j in range(math.floor((box[1] - pad) / c), math.floor((box[3] + pad) / c) + 1):
+                yield (i, j)
 
     def free(self, box: Box, pad: float = 2.0) -> bool:
         """Whether ``box`` is inside the bounds and clear of every taken box."""
-        return contains(self.bounds, box, 0) and not any(
-            overlaps(box, other, pad) for other in self.taken)
+        if not contains(self.bounds, box, 0):
+            return False
+        cells = self._cells
+        for key in self._keys(box, pad + 1):
+            for other in cells.get(key, ()):
+                if overlaps(box, other, pad):
+                    return False
+        return True
 
     def claim(self, box: Box) -> Box:
         """Mark ``box`` as taken and return it."""
         self.taken.append(box)
+        for key in self._keys(box, 0):
+            self._cells.setdefault(key, []).append(box)
         return box
 
     def place(self, candidates: Iterable[Box], pad: float = 2.0) -> Box | None:

@@ -11,7 +11,7 @@ import math
 
 from render.chrome import mark_colour
 from render.layout import Box
-from render.style import BODY, PALETTE, Canvas, SideBook, colour, shade
+from render.style import BODY, PALETTE, Canvas, Frame, SideBook, colour, shade
 from render.vocab import DEFAULT_BOOK, StyleBook
 from rules.core.views import Mark
 
@@ -117,5 +117,12 @@ def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box,
                     book: SideBook | None = None) -> None:
     """A mark's label: white box with an edge in the mark's colour, dark text."""
     ink = mark_colour(mark.kind, book)
-    canvas.rect(box, fill=PALETTE["halo"], outline=ink, width=2.5, radius=6)
-    canvas.text_in(box, text, BODY, PALETTE["ink"], bold=True)
+
+    def draw(c: Canvas) -> None:
+        c.rect(box, fill=PALETTE["halo"], outline=ink, width=2.5, radius=6)
+        c.text_in(box, text, BODY, PALETTE["ink"], bold=True)
+
+    if isinstance(canvas, Frame):  # a piece cached by what it shows (a label recurs)
+        canvas.piece(("mark-label", text, ink), box, draw)
+    else:
+        draw(canvas)

@@ -12,7 +12,11 @@ other label, with a leader line back to the space.
 
 from __future__ import annotations
 
+import json
 import math
+from functools import lru_cache
+
+from PIL import Image
 
 from render.chrome import (
     Chip,
@@ -30,14 +34,17 @@ from render.chrome import (
 from typing import Callable
 
 from render.chrome import CHIP_LABEL
+from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
-from render.scene import PanelFn, Scene
+from render.scene import PanelFn, Scene, put_header, put_legend
 from render.vocab import StyleBook
 from render.style import (
+    SCALE,
     TITLE,
     Frame,
+    fixed_palette,
     wrap,
     BIG,
     BODY,
@@ -92,6 +99,12 @@ def track_width(track: Track) -> float:
     if track.maximum is None or track.maximum - track.minimum > 12:
         return label_w + pill_width(str(track.value), BIG) + 8
     return label_w + (track.maximum - track.minimum + 1) * (TRACK_BOX + 4)
+
+
+def track_box(track: Track, x: float, cy: float) -> Box:
+    """Where :func:`draw_track` draws (its label, then its boxes or its pill)."""
+    w = track_width(track) - (8 if track.maximum is None or track.maximum - track.minimum > 12 else 4)
+    return (x, cy - TRACK_BOX / 2, x + w, cy + TRACK_BOX / 2)
 
 
 def draw_track(canvas: Canvas, track: Track, x: float, cy: float) -> Box:
@@ -178,6 +191,14 @@ def battle_rows(panel: BattlePanel, width: float) -> list[tuple[int, int, float]
     return out
 
 
+EARLIER_ROW = 22.0
+
+
+def earlier_lines(panel: BattlePanel, width: float) -> list[str]:
+    """The rounds fought earlier in the same order, wrapped to the panel (never cut)."""
+    return [part for text in panel.earlier for part in wrap(clean(text), SMALL, width - 2 * MARGIN)]
+
+
 def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
     """Height of the battle panel at ``width``."""
     if panel is None:
@@ -188,7 +209,8 @@ def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
         body = max(per + [BATTLE_ROW])
     else:
         body = sum(h for _, _, h in rows) + 30 * len(panel.lines) + (40 if panel.tactical_edge else 0)
-    return 14 + 40 + body + 12
+    earlier = earlier_lines(panel, width)
+    return 14 + 40 + body + 12 + (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
 
 
 def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
@@ -247,8 +269,12 @@ def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
                             bold="hit" in text.lower())
             del cy
         ys[col] += row_h
+    earlier = earlier_lines(panel, width)
+    bottom = top + height - 8 - (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
     if cols == 2:
-        canvas.line([(col_w, top + 50), (col_w, top + height - 8)], PALETTE["grid"], 2)
+        canvas.line([(col_w, top + 50), (col_w, bottom)], PALETTE["grid"], 2)
+    for k, text in enumerate(earlier):  # the dice of the rounds before, fought in this order
+        canvas.text((MARGIN, bottom + 8 + EARLIER_ROW * (k + 0.5)), text, SMALL, PALETTE["ink"], anchor="lm")
     layout.add("battle", panel.space, box)
 
 
@@ -303,6 +329,52 @@ def place_names(view: NetworkView, pos: dict[str, Point],
 def render_network(view: NetworkView) -> Snapshot:
     """Draw a :class:`NetworkView` (the full picture)."""
     return network_scene(view).snapshot()
+
+
+def draw_routes(canvas: Canvas, view: NetworkView, pos: dict[str, Point]) -> None:
+    """Roads solid, tracks dashed (pattern as well as weight), water and air routes."""
+    for route in view.routes:
+        if route.a not in pos or route.b not in pos:
+            continue
+        a, b = pos[route.a], pos[route.b]
+        if route.kind == "water":
+            canvas.dashed([a, b], shade(PALETTE["water"], 0.2), 5, dash=14, gap=8)
+        elif route.kind == "air":
+            canvas.dashed([a, b], PALETTE["ink_soft"], 3, dash=4, gap=7)
+        elif route.kind == "road":
+            canvas.line([a, b], shade(PALETTE["road"], 0.3), 8)
+            canvas.line([a, b], PALETTE["road"], 5)
+        else:
+            # Tracks and any other kind: a thinner dashed line, so it differs from a road
+            # in pattern as well as weight.
+            canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
+
+
+@lru_cache(maxsize=8)
+def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
+    """The map's ground and routes at drawing scale, from final row ``y0`` down (cached by
+    the map and where it starts): ``(image, y0)``."""
+    view = NetworkView.model_validate({**json.loads(key), "header": {"title": ""}})
+    scale = (WIDTH - 2 * MARGIN) / view.width
+    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + view.height * scale)
+    pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
+    y0 = math.floor(map_top) - 4
+    canvas = Canvas(WIDTH, math.ceil(map_box[3]) + 4 - y0, origin=(0.0, float(y0)))
+    canvas.rect(map_box, fill=tint(PALETTE["clear"], 0.4), outline=PALETTE["grid"], width=1.5)
+    draw_routes(canvas, view, pos)
+    return canvas.image, y0
+
+
+@lru_cache(maxsize=8)
+def _static_small(key: str, map_top: float) -> Image.Image:
+    """:func:`_static_routes` reduced to final size (pasted under every picture of the map)."""
+    return _static_routes(key, map_top)[0].reduce(SCALE)
+
+
+@lru_cache(maxsize=8)
+def _network_palette(key: str, map_top: float, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
+    """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
+    return fixed_palette(_static_small(key, map_top), colours)
 
 
 @renderer("network")
@@ -370,42 +442,42 @@ def network_scene(view: NetworkView) -> Scene:
     legend_top = battle_top + battle_height(view.battle)
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
 
-    canvas = Canvas(WIDTH, height)
+    # Composed at final size (render.style.Frame): cached strips and pieces, each shape
+    # drawn at drawing scale in its own small patch; the map's ground and routes pasted.
+    canvas = Frame(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
-    draw_header(canvas, view.header, layout)
+    put_header(canvas, view.header, layout)
     for track, x, y in placed_tracks:
-        layout.add("track", clean(track.label), draw_track(canvas, track, x, y))
-    canvas.rect(map_box, fill=tint(PALETTE["clear"], 0.4), outline=PALETTE["grid"], width=1.5)
-    for route in view.routes:
-        if route.a not in pos or route.b not in pos:
-            continue
-        a, b = pos[route.a], pos[route.b]
-        if route.kind == "water":
-            canvas.dashed([a, b], shade(PALETTE["water"], 0.2), 5, dash=14, gap=8)
-        elif route.kind == "air":
-            canvas.dashed([a, b], PALETTE["ink_soft"], 3, dash=4, gap=7)
-        elif route.kind == "road":
-            canvas.line([a, b], shade(PALETTE["road"], 0.3), 8)
-            canvas.line([a, b], PALETTE["road"], 5)
-        else:
-            # Tracks and any other kind: a thinner dashed line, so it differs from a road
-            # in pattern as well as weight.
-            canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
+        tbox = track_box(track, x, y)
+        canvas.piece(("track", track.model_dump_json()), tbox,
+                     lambda c, track=track, x=x, y=y: draw_track(c, track, x, y))
+        layout.add("track", clean(track.label), tbox)
+    # The map's ground and routes are drawn once per map and position (cached, at drawing
+    # scale) and pasted: the same pixels as drawing them here.
+    key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
+    canvas.image.paste(_static_small(key, map_top), (0, _static_routes(key, map_top)[1]))
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
         draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
     for space in view.spaces:
-        draw_space(canvas, space, pos[space.id], book)
         x, y = pos[space.id]
+        fill = colour(book.terrain(space.terrain).fill, "clear")
+        canvas.piece(("space", space.staging, space.airfield, space.port, fill), (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R),
+                     lambda c, space=space, x=x, y=y: draw_space(c, space, (x, y), book))
         layout.add("space", space.id, (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R))
     for space in view.spaces:
         box = name_boxes[space.id]
-        canvas.rect(box, fill=PALETTE["paper"], radius=4)
-        canvas.text_in(box, clean(space.name) or space.id, BODY, PALETTE["ink"],
-                       bold=bool(space_tags(space)))
+        name, bold = clean(space.name) or space.id, bool(space_tags(space))
+
+        def draw_name(c: Canvas, box: Box = box, name: str = name, bold: bool = bold) -> None:
+            c.rect(box, fill=PALETTE["paper"], radius=4)
+            c.text_in(box, name, BODY, PALETTE["ink"], bold=bold)
+
+        canvas.piece(("name", name, bold), box, draw_name)
         layout.add("label", f"space-{space.id}", box, parent=space.id, text=BODY)
         if space.id in tag_boxes:
-            draw_objective_tile(canvas, space, tag_boxes[space.id])
+            canvas.piece(("tile", space.model_dump_json()), tag_boxes[space.id],
+                         lambda c, space=space: draw_objective_tile(c, space, tag_boxes[space.id]))
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
     for force, chips, box, _ in force_places:
         if force.space not in pos or box[1] >= map_box[3]:
@@ -414,7 +486,8 @@ def network_scene(view: NetworkView) -> Scene:
         anchor_x = box[0] if box[0] > x else box[2]
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
                     shade(book.look(force.faction).rgb, 0.3), 2.5)
-    changed = {c.id for c in view.changes}
+    changed = {c.id: c.what for c in view.changes}
+    tags: list[tuple[str, Box]] = []
     for force, chips, box, head in force_places:
         look = book.look(force.faction)
         in_strip = box[1] >= map_box[3]
@@ -427,10 +500,13 @@ def network_scene(view: NetworkView) -> Scene:
             if unit.id in changed:
                 canvas.rect((box[0] - 2, cy - 1, box[0] + chip.size[0] + 2, cy + chip.size[1] + 1),
                             outline=PALETTE["changed"], width=3, radius=6)
+                tags.append((unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1])))
             layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
                        parent=force.space, in_panel=in_strip, text=CHIP_LABEL)
             cy += chip.size[1]
         layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
+    for uid, ubox in tags:  # over every force box, so a neighbour does not hide one
+        draw_change_tag(canvas, ubox, changed[uid], layout, uid)
     # Heads over names and forces: where a force went must show.
     for mark in view.marks:
         pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
@@ -447,10 +523,10 @@ def network_scene(view: NetworkView) -> Scene:
                     names.get(view.battle.space, view.battle.space), layout)
     if view.banner:
         draw_banner(canvas, view.banner, map_box, layout)
-    draw_legend(canvas, entries, legend_top, book, layout)
-    frame = Frame(WIDTH, height, base=canvas.reduced())
-    frame.note_texts(canvas.texts)
-    return Scene(frame=frame, layout=layout, board=map_box, header=view.header, book=book,
+    put_legend(canvas, entries, legend_top, book, layout)
+    frame = canvas
+    frame.palette = _network_palette(key, map_top, book.colours())
+    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, pos),
                  panel=battle_panel_fn(view, book, names))
 
@@ -505,13 +581,16 @@ def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -
 
 def draw_banner(canvas: Canvas, text: str, box: Box, layout: Layout) -> None:
     """The result across the top of the board on the final picture ("Mission won")."""
-    words = clean(text)
-    w, h = Canvas.text_size(words, TITLE)
+    lines = wrap(clean(text), TITLE, box[2] - box[0] - 2 * MARGIN - 32)  # never cut short
+    w = max(Canvas.text_size(line, TITLE)[0] for line in lines)
+    h = Canvas.text_size("Ag", TITLE)[1]
     x0 = (box[0] + box[2]) / 2 - w / 2 - 16
     y0 = box[1] + 10
-    banner = (x0, y0, x0 + w + 32, y0 + h + 14)
+    banner = (x0, y0, x0 + w + 32, y0 + h * len(lines) + 6 * (len(lines) - 1) + 14)
     canvas.rect(banner, fill=PALETTE["header"], outline=PALETTE["objective_main"], width=3, radius=8)
-    canvas.text_in(banner, words, TITLE, PALETTE["header_ink"], bold=True)
+    for k, line in enumerate(lines):
+        top = y0 + 7 + k * (h + 6)
+        canvas.text_in((x0, top, x0 + w + 32, top + h), line, TITLE, PALETTE["header_ink"], bold=True)
     layout.add("banner", "banner", banner, text=TITLE)
 
 
@@ -543,8 +622,7 @@ def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
 def legend(view: NetworkView, book: StyleBook) -> list[LegendEntry]:
     """Sides, space types, route kinds, terrain, objective tiles, marks, and the view's notes."""
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries(view.changes)
     kinds = {r.kind for r in view.routes}
     if "road" in kinds:
         entries.append(LegendEntry("line", "road", style="road"))

@@ -53,6 +53,7 @@ class Scene:
     entries: list[LegendEntry]
     focus: list[Box] = field(default_factory=list)
     panel: PanelFn | None = None
+    banner: str | None = None  # the result, drawn on the focus picture's board too
 
     def snapshot(self) -> Snapshot:
         """The full picture as PNG, with its layout."""
@@ -161,12 +162,16 @@ def focus_snapshot(scene: Scene) -> Snapshot:
         frame.rect(line, fill=edge)
     dx, dy = crop[0], crop[1] - board_top
     for item in scene.layout.items:
-        if item.kind in ("header", "legend", "panel", "battle") or item.in_panel:
+        if item.kind in ("header", "legend", "panel", "battle", "banner") or item.in_panel:
             continue
         if contains(crop, item.box, 0):
             layout.add(item.kind, item.id, (item.box[0] - dx, item.box[1] - dy,
                                             item.box[2] - dx, item.box[3] - dy),
                        parent=item.parent, text=item.text)
+    if scene.banner:  # the final picture says who won wherever its crop lies
+        from render.network import draw_banner  # noqa: PLC0415 (network imports this module)
+
+        draw_banner(frame, scene.banner, (0, board_top, width, board_top + board_h), layout)  # type: ignore[arg-type]
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4, layout)
     put_legend(frame, entries, legend_top, scene.book, layout)

@@ -13,24 +13,26 @@ label, with a leader line when it had to move away from its base.
 
 from __future__ import annotations
 
+import json
 import math
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
 
 from render.chrome import (
     LegendEntry,
     mark_colour,
-    draw_header,
-    draw_legend,
     header_height,
     legend_height,
     mark_entries,
     side_entries,
 )
+from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
 from render.network import draw_banner
 from render.registry import renderer
-from render.scene import Scene
+from render.scene import Scene, put_header, put_legend
 from render.vocab import StyleBook
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
@@ -38,12 +40,14 @@ from render.style import (
     PALETTE,
     BODY,
     Frame,
+    SCALE,
     SMALL,
     WIDTH,
     Canvas,
     SideBook,
     clean,
     colour,
+    fixed_palette,
     shade,
     tint,
 )
@@ -156,21 +160,117 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
     return (x - r, y - r, x + r, y + r)
 
 
-def draw_zones(canvas: Canvas, view: TableView, tf: Inches) -> None:
+def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
+    """The range rings (searchlights light), clipped to the table: a range may reach past its
+    edge, never over the ruler.  Cached pieces: most rings stay where they were."""
+    inside = (tf.box[0] + 2, tf.box[1] + 2, tf.box[2] - 2, tf.box[3] - 2)
+    for circle in view.circles:
+        x, y = tf(circle.x, circle.y)
+        r = circle.radius * tf.scale
+        ring = (x - r, y - r, x + r, y + r)
+        clip = (max(ring[0] - 2, inside[0]), max(ring[1] - 2, inside[1]),
+                min(ring[2] + 2, inside[2]), min(ring[3] + 2, inside[3]))
+        if clip[0] < clip[2] and clip[1] < clip[3]:
+            ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
+            width = 1 if circle.light else 2
+            frame.piece(("ring", ring, clip, ink, width), clip,
+                        lambda c, ring=ring, ink=ink, width=width: c.arc(ring, 0, 360, ink, width),
+                        pad=0.0)
+
+
+def draw_unit_labels(frame: Frame, view: TableView, book: StyleBook, bases: dict[str, Box],
+                     label_boxes: dict[str, tuple[str, Box]], layout: Layout) -> None:
+    """Each base's label in a tint of its side, with a leader line when it sits away from
+    its base (cached pieces: a label recurs from one picture to the next)."""
+    for unit in view.units:
+        if unit.id not in label_boxes:
+            continue
+        text, box = label_boxes[unit.id]
+        b = bases[unit.id]
+        look = book.look(unit.faction)
+        if not _touches(box, b, 4):
+            frame.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
+                        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
+
+        def label(c: Canvas, box: Box = box, text: str = text, rgb: tuple = look.rgb) -> None:  # type: ignore[type-arg]
+            c.rect(box, fill=tint(rgb, 0.85), outline=shade(rgb, 0.3), width=1.2, radius=4)
+            c.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
+
+        frame.piece(("label", text, look.rgb), box, label)
+        layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
+
+
+def draw_tag(canvas: Canvas, box: Box, text: str, edge: tuple[int, int, int], width: float = 1.5) -> None:
+    """A small white label with a coloured edge (a range ring's name, a named point's)."""
+    canvas.rect(box, fill=PALETTE["halo"], outline=edge, width=width, radius=4)
+    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+
+
+def draw_point(canvas: Canvas, x: float, y: float, box: Box, text: str) -> None:
+    """A named point: a small diamond and its name."""
+    s = 7.0
+    canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
+                   outline=PALETTE["halo"], width=1.5)
+    draw_tag(canvas, box, text, PALETTE["ink_soft"], 1)
+
+
+def base_extent(unit: TableUnit, tf: Inches, at: Point) -> Box:
+    """Everything :func:`draw_base` may touch: the base, its facing tick, its fire arc, and
+    the line back to its true place when it was spread off it."""
+    x, y = tf(unit.x, unit.y)
+    r = max(unit.radius * tf.scale, 11.0)
+    reach = r + 12
+    if unit.arc is not None and unit.facing is not None:
+        reach = max(reach, max(r * 3.2, 2.0 * tf.scale) + 2)
+    return (min(at[0] - reach, x - 4), min(at[1] - reach, y - 4),
+            max(at[0] + reach, x + 4), max(at[1] + reach, y + 4))
+
+
+def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     """Stop zones as one shaded region (the union of their discs) with an orange edge: where
-    a move must stop reads at a glance, without a ring per unit."""
+    a move must stop reads at a glance, without a ring per unit.
+
+    Drawn on the finished picture: a mask at drawing scale over the zones' box only (inside
+    the table's edge), reduced once, then the shade and the edge pasted through it."""
     if not view.zones:
         return
-    mask = Image.new("L", canvas.image.size, 0)
-    draw = ImageDraw.Draw(mask)
+    x0, y0, x1, y1 = tf.box
+    box = [x0 + 2, y0 + 2, x1 - 2, y1 - 2]
+    discs = []
     for zone in view.zones:
         x, y = tf(zone.x, zone.y)
         r = zone.radius * tf.scale
-        draw.ellipse(canvas._box((x - r, y - r, x + r, y + r)), fill=255)
-    shade_mask = mask.point(lambda v: 36 if v else 0)
-    canvas.image.paste(PALETTE["changed"], (0, 0), shade_mask)
-    edge = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
-    canvas.image.paste(shade(PALETTE["changed"], 0.2), (0, 0), edge)
+        discs.append((x - r, y - r, x + r, y + r))
+    box = [max(box[0], min(d[0] for d in discs)), max(box[1], min(d[1] for d in discs)),
+           min(box[2], max(d[2] for d in discs)), min(box[3], max(d[3] for d in discs))]
+    left, top = math.floor(box[0]), math.floor(box[1])
+    w, h = math.ceil(box[2]) - left, math.ceil(box[3]) - top
+    if w <= 0 or h <= 0:
+        return
+    fill, edge = _zone_masks(tuple(discs), (left, top, w, h))
+    frame.image.paste(PALETTE["changed"], (left, top), fill)
+    frame.image.paste(shade(PALETTE["changed"], 0.2), (left, top), edge)
+
+
+@lru_cache(maxsize=64)
+def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tuple[Image.Image, Image.Image]:
+    """The shade and the edge masks (final size) of a union of discs, over the box ``where``
+    (``left, top, width, height``: the zones' box inside the table's edge, which clips them).
+
+    Drawn at final size: the shade is faint and the edge 2 px, so the drawing scale's
+    anti-aliasing buys nothing visible, and the zones change with every move.  The edge is
+    each disc's rim less the inside of any disc (the union's outline, not a ring per unit)."""
+    left, top, w, h = where
+    region = Image.new("L", (w, h), 0)
+    rims = Image.new("L", (w, h), 0)
+    inner = Image.new("L", (w, h), 0)
+    draw_region, draw_rims, draw_inner = ImageDraw.Draw(region), ImageDraw.Draw(rims), ImageDraw.Draw(inner)
+    for d in discs:
+        x0, y0, x1, y1 = d[0] - left, d[1] - top, d[2] - left, d[3] - top
+        draw_region.ellipse([x0, y0, x1, y1], fill=36)
+        draw_rims.ellipse([x0, y0, x1, y1], outline=255, width=2)
+        draw_inner.ellipse([x0 + 2, y0 + 2, x1 - 2, y1 - 2], fill=255)
+    return region, ImageChops.subtract(rims, inner)
 
 
 def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
@@ -202,6 +302,33 @@ def draw_ruler(canvas: Canvas, view: TableView, tf: Inches) -> None:
         canvas.text((tf(k, 0)[0], y0 - 4), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="md")
     for k in ys:
         canvas.text((x0 - 4, tf(0, k)[1]), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
+
+
+@lru_cache(maxsize=16)
+def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
+    """The unchanging part of a table's pictures, reduced once: paper, grid, terrain, the
+    table's edge and the ruler (cached by the view's table and terrain: ``key``)."""
+    view = TableView.model_validate({**json.loads(key), "header": {"title": ""}})
+    book = StyleBook.of(view)
+    tf = Inches(view, MARGIN + RULER, top + MARGIN + RULER)
+    canvas = Canvas(WIDTH, bottom)
+    draw_grid(canvas, view, tf)
+    for shape in view.terrain:
+        draw_shape(canvas, shape, shape_points(shape, tf), book)
+    canvas.rect(tf.box, outline=PALETTE["ink"], width=3)
+    draw_ruler(canvas, view, tf)
+    return canvas.reduced(), tuple(canvas.texts)
+
+
+@lru_cache(maxsize=16)
+def _table_palette(key: str, top: float, bottom: int, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
+    """The fixed palette of a table's pictures (see :func:`render.style.fixed_palette`)."""
+    return fixed_palette(_static_table(key, top, bottom)[0], colours)
+
+
+def static_key(view: TableView) -> str:
+    """What the static layer shows: the table's size, grid and terrain, and their styles."""
+    return view.model_dump_json(include={"width", "height", "grid", "terrain", "terrain_styles"})
 
 
 def render_table(view: TableView) -> Snapshot:
@@ -292,28 +419,20 @@ def table_scene(view: TableView) -> Scene:
     entries = legend(view, book)
     legend_top = tf.box[3] + MARGIN
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
-    canvas = Canvas(WIDTH, height)
     layout = Layout(width=WIDTH, height=height)
-    draw_grid(canvas, view, tf)
+    # The static layer (paper, grid, terrain, edge, ruler) is drawn once per table; the rest
+    # is composed on it at final size from small anti-aliased pieces (render.style.Frame).
+    key = static_key(view)
+    static, static_texts = _static_table(key, top, math.ceil(legend_top))
+    canvas = Frame(WIDTH, height, base=static)
+    canvas.note_texts(static_texts)
+    canvas.palette = _table_palette(key, top, math.ceil(legend_top), book.colours())
     for shape, pts in shapes:
-        draw_shape(canvas, shape, pts, book)
         if pts:
             layout.add("terrain", shape.id, bbox(pts), parent=shape.kind)
     draw_zones(canvas, view, tf)
-    for circle in view.circles:
-        x, y = tf(circle.x, circle.y)
-        r = circle.radius * tf.scale
-        canvas.arc((x - r, y - r, x + r, y + r), 0, 360,
-                   tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1),
-                   1 if circle.light else 2)
-    # Range circles may reach past the table: paper over everything outside it, then draw
-    # the edge, the ruler's numbers and the header on top.
-    x0, y0, x1, y1 = tf.box
-    for box in ((0, 0, WIDTH, y0), (0, y1, WIDTH, legend_top), (0, y0, x0, y1), (x1, y0, WIDTH, y1)):
-        canvas.rect(box, fill=PALETTE["paper"])
-    canvas.rect(tf.box, outline=PALETTE["ink"], width=3)
-    draw_ruler(canvas, view, tf)
-    draw_header(canvas, view.header, layout)
+    draw_rings(canvas, view, tf)
+    put_header(canvas, view.header, layout)
     ghost_r = max(0.5 * tf.scale, 11.0)
     for mark, pts in zip(view.marks, mark_pts):
         if mark.kind in ("move", "retreat") and len(pts) > 1:
@@ -322,53 +441,44 @@ def table_scene(view: TableView) -> Scene:
             canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind, book),
                            width=2.5)
         draw_mark_line(canvas, mark, pts, book=book)
-    changed = {c.id for c in view.changes}
+    changed = {c.id: c.what for c in view.changes}
     for unit in sorted(view.units, key=lambda u: not u.eliminated):
         b = bases[unit.id]
-        draw_base(canvas, unit, tf, book, at=((b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
+        at = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        # A base is drawn once and reused while it stays put (pieces cached by what they show).
+        look = book.look(unit.faction)
+        canvas.piece(("base", unit.model_dump_json(), at, tf.scale, tf.left, tf.top, look.rgb, look.shape, look.letter),
+                     base_extent(unit, tf, at),
+                     lambda c, unit=unit, at=at: draw_base(c, unit, tf, book, at=at))
         if unit.id in changed:
             canvas.ellipse((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 + 4,
                            outline=PALETTE["changed"], width=3)
         layout.add("unit", unit.id, b, parent=unit.faction)
     for point, text, (x, y), box in point_boxes:
-        s = 7.0
-        canvas.polygon([(x, y - s), (x + s, y), (x, y + s), (x - s, y)], fill=PALETTE["ink"],
-                       outline=PALETTE["halo"], width=1.5)
-        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["ink_soft"], width=1, radius=4)
-        canvas.text_in(box, text, SMALL, PALETTE["ink"])
+        canvas.piece(("point", text, x, y), (min(box[0], x - 9), min(box[1], y - 9), max(box[2], x + 9), max(box[3], y + 9)),
+                     lambda c, x=x, y=y, box=box, text=text: draw_point(c, x, y, box, text))
         layout.add("label", f"point-{point.name}", box, text=SMALL)
     for shape, text, box in shape_labels:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
     for text, box in circle_boxes:
-        canvas.rect(box, fill=PALETTE["halo"], outline=PALETTE["fire"], width=1.5, radius=4)
-        canvas.text_in(box, text, SMALL, PALETTE["ink"])
+        canvas.piece(("range", text), box, lambda c, box=box, text=text: draw_tag(c, box, text, PALETTE["fire"]))
         layout.add("label", f"range-{text}", box, text=SMALL)
-    for unit in view.units:
-        if unit.id not in label_boxes:
-            continue
-        text, box = label_boxes[unit.id]
-        b = bases[unit.id]
-        look = book.look(unit.faction)
-        if not _touches(box, b, 4):
-            canvas.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
-                         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
-        canvas.rect(box, fill=tint(look.rgb, 0.85), outline=shade(look.rgb, 0.3), width=1.2, radius=4)
-        canvas.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
-        layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
+    draw_unit_labels(canvas, view, book, bases, label_boxes, layout)
     for i, (mark, text, box) in enumerate(mark_boxes):
         draw_mark_label(canvas, mark, text, box, book)
         layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
     for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
         if pts:
             layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
+    for uid, what in changed.items():  # over the labels: what happened to each changed base
+        if uid in bases:
+            draw_change_tag(canvas, bases[uid], what, layout, uid)
     if view.banner:
         draw_banner(canvas, view.banner, tf.box, layout)
-    draw_legend(canvas, entries, legend_top, book, layout)
-    frame = Frame(WIDTH, height, base=canvas.reduced())
-    frame.note_texts(canvas.texts)
-    return Scene(frame=frame, layout=layout, board=tf.box, header=view.header, book=book,
+    put_legend(canvas, entries, legend_top, book, layout)
+    return Scene(banner=view.banner, frame=canvas, layout=layout, board=tf.box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, mark_pts, bases))
 
 
@@ -404,8 +514,7 @@ def _touches(a: Box, b: Box, gap: float) -> bool:
 def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
     """Sides, terrain kinds, marker words, marks, zones, range circles and the view's notes."""
     entries = side_entries(book)
-    if view.changes:
-        entries.append(LegendEntry("ring", "changed since your last order", key="changed"))
+    entries += change_entries(view.changes)
     for kind in sorted({t.kind for t in view.terrain}):
         style = book.terrain(kind)
         entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))

@@ -87,7 +87,8 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
     unit.x, unit.y = _step_back(state, start, shape)
     moved = table.distance(start, unit.pos)
     state.marks.append(Mark(kind="blast", points=[table.shape_centre(shape)],
-                            text=f"BANG {target.name}", side=faction(unit.side)))
+                            text=f"BANG {target.name}", side=faction(unit.side),
+                            by=[unit.id]))
     if moved > 0.01:
         state.marks.append(Mark(kind="move", points=[start, unit.pos],
                                 text=table.inches(moved), side=faction(unit.side)))

@@ -69,7 +69,7 @@ def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Eve
     else:
         spend(unit, 1, "an assault")
         state.marks.append(Mark(kind="assault", points=[unit.pos, target.pos],
-                                text="contact", side=faction(unit.side)))
+                                text="contact", side=faction(unit.side), by=[unit.id]))
         cost = 1
     events.append(Event(
         kind="assault",

@@ -132,6 +132,7 @@ def _fire_mark(state: RaidState, shooter: UnitState, target: UnitState, text: st
         points=[shooter.pos, target.pos],
         text=text,
         side=faction(shooter.side),
+        by=[shooter.id],
     ))
 
 

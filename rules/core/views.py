@@ -27,6 +27,7 @@ focus picture) and a result ``banner`` for the final picture.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -107,6 +108,7 @@ class Mark(BaseModel):
     points: list[Point]  # from ... to, in view coordinates
     text: str = ""  # "2 hits", "18.4\"", "miss"
     side: str | None = None  # faction key of who did it
+    by: list[str] = Field(default_factory=list)  # ids of the units that did it (who fired)
 
 
 class ViewBase(BaseModel):
@@ -155,6 +157,9 @@ class CounterView(BaseModel):
     ap_max: int | None = None
     markers: list[str] = Field(default_factory=list)  # "suppressed", "recovering", "airstrike"
     attached_to: str | None = None  # leaders and ATGM teams ride with a unit
+    #: The key printed values in short, e.g. "2-3-7" (the view's legend says which they are):
+    #: drawn on the chip where the area has room for it.
+    values: str = ""
 
 
 class LineFeature(BaseModel):
@@ -245,6 +250,9 @@ class BattlePanel(BaseModel):
     tactical_edge: str | None = None
     lines: list[BattleLine]
     shots: list[BattleShot] = Field(default_factory=list)
+    #: Rounds fought earlier in the same order, in words ("Round 1: SAS-1 5 hit Bdb-1; ..."):
+    #: one order may fight several rounds, and the picture shows each round's dice.
+    earlier: list[str] = Field(default_factory=list)
 
 
 class Track(BaseModel):
@@ -395,6 +403,7 @@ class HexMark(BaseModel):
     hexes: list[HexPos]
     text: str = ""  # "hit: D", "miss (needs 5)"
     side: str | None = None
+    by: list[str] = Field(default_factory=list)  # ids of the units that did it (who fired)
 
 
 class PanelEntry(BaseModel):
@@ -433,6 +442,8 @@ class HexMapView(BaseModel):
     sides: list[SideStyle] = Field(default_factory=list)
     legend: list[str] = Field(default_factory=list)
     panel: list[PanelSection] = Field(default_factory=list)  # drawn beside the map (duty chart, pilots)
+    changes: list[Change] = Field(default_factory=list)  # see ViewBase.changes
+    banner: str | None = None  # see ViewBase.banner
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView
@@ -441,33 +452,63 @@ AnyView = AreaMapView | NetworkView | TableView | HexMapView
 # -- what changed ------------------------------------------------------------------------------
 
 
-def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tuple[object, object, bool]]:
-    """``id -> (where, how, gone)`` for every unit of a view, whatever its geometry (and each
-    counter's AP left into ``spent``)."""
-    out: dict[str, tuple[object, object, bool]] = {}
+#: Words of markers that mean harm (a unit that gains one was hit).  Other markers (what a
+#: unit is or may still do: "officer", "2 act", "OW", "recovering") are not hits.
+HARM_WORDS = ("supp", "sup×", "pin", "disabl", "immobil", "wound", "damag", "reduc", "disarm",
+              "shaken", "broken", "rout", "burning", "kill")
+
+
+def _harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
+    """The harm a unit shows: its harm markers, and ``reduced`` when it is on its weak side."""
+    out = {m.lower() for m in markers if any(w in m.lower() for w in HARM_WORDS)}
+    return frozenset(out | ({"reduced"} if reduced else set()))
+
+
+def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tuple[object, frozenset[str], bool]]:
+    """``id -> (where, harm, gone)`` for every unit of a view, whatever its geometry (and each
+    counter's AP left into ``spent``).  A Raiders-like force unit's detail (gear, supply) is
+    not harm: such a unit is hit by being eliminated."""
+    out: dict[str, tuple[object, frozenset[str], bool]] = {}
     for c in getattr(view, "counters", []):
-        if isinstance(c, HexCounterView):  # a hex map's counters: their hex, their markers
-            out[c.id] = ((c.col, c.row), tuple(c.markers), False)
+        if isinstance(c, HexCounterView):  # a hex counter: where is its hex
+            out[c.id] = ((c.col, c.row), _harm(c.markers), False)
             continue
-        out[c.id] = (c.area, (c.reduced, tuple(c.markers)), c.area is None)
+        out[c.id] = (c.area, _harm(c.markers, c.reduced), c.area is None)
         spent[c.id] = c.ap
     for f in getattr(view, "forces", []):
         for u in f.units:
-            out[u.id] = (f.space, u.detail, u.eliminated)
+            out[u.id] = (f.space, frozenset(), u.eliminated)
     for u in getattr(view, "units", []):
-        out[u.id] = ((round(u.x, 2), round(u.y, 2)), tuple(u.markers), u.eliminated)
+        out[u.id] = ((round(u.x, 2), round(u.y, 2)), _harm(u.markers), u.eliminated)
+    return out
+
+
+#: Mark kinds that mean the units named in ``by`` fired (or struck) at something.
+FIRE_KINDS = frozenset({"fire", "shot", "miss", "blast", "assault"})
+
+
+def fired_in(view: BaseModel) -> set[str]:
+    """The units a view shows firing in its last action: the ``by`` of its fire, shot, miss,
+    blast and assault marks, and every unit that shot in its battle panel."""
+    out = {uid for m in getattr(view, "marks", []) if m.kind in FIRE_KINDS for uid in m.by}
+    battle = getattr(view, "battle", None)
+    if battle is not None:
+        out |= {shot.unit for shot in battle.shots}
     return out
 
 
 def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
     """What changed for each unit from one view of a game to a later one (pure).
 
-    A unit that changed place ``moved``; one that lost strength or gained a marker was
-    ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
-    map ``arrived``; a counter that spent action points where it stood ``acted``; ``fired`` lists the units that fired in between (from the marks of the
-    views in between).  The picture that pings a player marks them, and ``/game status``
+    A unit that changed place ``moved``; one that lost strength or gained a harm marker
+    (:data:`HARM_WORDS`: suppressed, pinned, disabled ...) was ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
+    map ``arrived``; a counter that spent action points where it stood ``acted``.  ``fired``
+    lists the units that fired in between (:func:`fired_in` of each view in between; by
+    default those of ``after``'s own marks).  The picture that pings a player marks them, and ``/game status``
     says them in words (:func:`change_lines`).
     """
+    if fired is None:
+        fired = fired_in(after)
     old_ap: dict[str, int | None] = {}
     new_ap: dict[str, int | None] = {}
     old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)
@@ -482,7 +523,7 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             out.append(Change(id=uid, what="eliminated", where=_place(was_where)))
         elif not gone and where != was_where:
             out.append(Change(id=uid, what="moved"))
-        elif not gone and how != was_how:
+        elif not gone and how - was_how:  # gained a harm marker or its reduced side
             out.append(Change(id=uid, what="hit"))
         elif fired and uid in fired:
             out.append(Change(id=uid, what="fired"))
@@ -493,6 +534,17 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
         if uid not in new and not old[uid][2]:
             out.append(Change(id=uid, what="eliminated", where=_place(old[uid][0])))
     return out
+
+
+def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseModel) -> list[Change]:
+    """What changed from ``before`` (the view at a player's last order) to ``after`` (now),
+    the units that fired read from the views of every step in between and ``after``'s own
+    marks (each view shows only its own action's marks).  The service's ping and
+    ``/game status`` use it, and so do the samples (:mod:`rules.core.samples`)."""
+    fired = fired_in(after)
+    for view in between:
+        fired |= fired_in(view)
+    return changes_between(before, after, fired)
 
 
 def _place(where: object) -> str | None:

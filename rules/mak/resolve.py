@@ -112,7 +112,8 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
     kind = "fire" if hit.hit else "miss"
     ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", target.hex or ""],
-                                text=f"{outcome} (needs {at.value})", side=attacker.side))
+                                text=f"{outcome} (needs {at.value})", side=attacker.side,
+                                by=[attacker.id]))
     ctx.snapshot = True
     return target.on_map
 

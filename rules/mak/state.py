@@ -66,6 +66,7 @@ class Mark(BaseModel):
     hexes: list[str]
     text: str = ""
     side: Side | None = None
+    by: list[str] = Field(default_factory=list)  # who fired (what changed since a player's order)
     order: int = 0  # the order that drew it: the snapshot shows the last order's marks
 
 

@@ -155,7 +155,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         return lines
 
     def view(self, state: MakState) -> HexMapView:
-        return build_view(state)
+        return build_view(state).model_copy(update={"banner": self.result(state)})
 
     def score(self, state: MakState) -> dict[str, int]:
         """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``)."""

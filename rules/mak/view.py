@@ -83,12 +83,13 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
                                            and not u.aboard)))
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
-    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side)
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side, by=m.by)
              for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
     who = SIDE_NAMES[state.active]
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
-                    max_turn=state.turns, phase=f"{who} phase" if state.phase != "air" else "Air Commitment",
+                    max_turn=state.turns,
+                    phase="game over" if state.over else f"{who} phase" if state.phase != "air" else "Air Commitment",
                     facts=[f"{SIDE_NAMES[s]}: {sum(1 for u in state.units if u.side == s and u.on_map)} on map"
                            for s in ("merc", "strahl")] + land_view.facts(state))
     markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))

@@ -13,7 +13,7 @@ from typing import Literal
 from rules.core.errors import RuleError
 from rules.raiders.cards import gain_ops, lose_ops, rp_change
 from rules.raiders.forces import Ctx, combat, gear, in_space, members, place, remove_unit, unit
-from rules.raiders.state import Battle, Shot
+from rules.raiders.state import Battle, RoundDice, Shot
 
 Side = Literal["raider", "hostile"]
 
@@ -82,6 +82,7 @@ def start(ctx: Ctx, space: str, hostiles: list[str],
         hostile_line=line,
         turn=edge,
     )
+    ctx.snapshot = True  # the battle's opening picture: the lines and the Edge (15.1)
     if m.battle.lined:
         advance(ctx)
 
@@ -253,6 +254,8 @@ def open_shot(ctx: Ctx, side: Side, shooter: str, target: str) -> Shot:
     m, b, sc = ctx.m, ctx.m.battle, ctx.sc
     assert b is not None
     if b.shots_round != b.round:
+        if b.shots:  # fought in this order: its dice stay in the picture (issue 15)
+            b.earlier.append(RoundDice(round=b.shots_round, shots=b.shots))
         b.shots = []
         b.shots_round = b.round
     if side == "raider":
@@ -361,6 +364,7 @@ def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:
     b = m.battle
     assert b is not None
     b.outcome = outcome
+    b.ended_now = True  # its last dice show in this order's picture, then the panel goes
     ctx.snapshot = True
     for rid in b.raider_line:
         if rid in b.dead:

@@ -65,6 +65,14 @@ class Shot(BaseModel):
     hits: list[str] = Field(default_factory=list)
 
 
+class RoundDice(BaseModel):
+    """The shots of one battle round fought earlier in the same order (kept for its picture:
+    one order may fight several rounds, and each round's dice must show)."""
+
+    round: int
+    shots: list[Shot]
+
+
 class Battle(BaseModel):
     """A battle in progress, or the one just fought (15.0)."""
 
@@ -88,6 +96,8 @@ class Battle(BaseModel):
     second_die: str | None = None  # 24.0 (2): this raider's second die waits for its target
     shots: list[Shot] = Field(default_factory=list)  # of the current (or last) round
     shots_round: int = 1  # the round ``shots`` belong to
+    earlier: list[RoundDice] = Field(default_factory=list)  # rounds fought earlier this order
+    ended_now: bool = False  # it ended in the last order: that order's picture shows it
     outcome: Literal["raider", "hostile", "draw"] | None = None
 
 

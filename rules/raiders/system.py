@@ -68,6 +68,10 @@ def declare(action: type[Action], phases: tuple[str, ...] | None, offers: Offers
     def wrap(resolve: Callable[[Any, Ctx, Any], None]) -> OrderRule:
         def run(system: Any, base: KitCtx[RaidersState], order_: Any) -> None:
             ctx = Ctx.of(base)
+            mission = base.state.mission
+            for battle in (mission.battle, mission.last_battle) if mission is not None else ():
+                if battle is not None:  # the last order's picture showed these
+                    battle.earlier, battle.ended_now = [], False
             resolve(system, ctx, order_)
             base.snapshot = base.snapshot or ctx.snapshot
             base.reveals = base.reveals or ctx.reveals

@@ -101,6 +101,10 @@ def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
                        result=shot_result(s))
             for s in b.shots
         ],
+        earlier=[f"Round {r.round}: " + "; ".join(f"{s.unit} {'/'.join(map(str, s.dice))} {shot_result(s)}"
+                                                  if len(s.dice) == 1 else f"{s.unit} {shot_result(s)}"
+                                                  for s in r.shots)
+                 for r in b.earlier],
     )
 
 
@@ -156,7 +160,8 @@ def network_view(ctx: Ctx) -> NetworkView:
             ))
         # The battle just fought shows until the Op moves on (its last dice and result),
         # not on every later picture.
-        shown_battle = m.battle or (m.last_battle if m.segment == "objective" else None)
+        last = m.last_battle
+        shown_battle = m.battle or (last if last and (m.segment == "objective" or last.ended_now) else None)
         if shown_battle is not None:
             panel = battle_panel(ctx, shown_battle)
             if m.battle is not None:

@@ -66,7 +66,8 @@ def assault(
     faces, hits = done.faces, done.hits
     events = [Event(kind="assault", text=f"{lead.id} leads an assault into area {area}", rule="7.3.5"),
               done.event]
-    b.s.marks.append(MarkRecord(kind="assault", areas=[origin or area, area], text=HIT_WORDS[hits], side=side))
+    b.s.marks.append(MarkRecord(kind="assault", areas=[origin or area, area], text=HIT_WORDS[hits], side=side,
+                                units=[u.id for u in attackers]))
     if air and faces[0] == faces[1]:
         events.append(Event(kind="air", text=f"Doubles with an airstrike: {lead.id} takes a hit (10.1)", rule="10.1"))
         events += take_hits(b, lead.id, 1, "10.1")

@@ -189,7 +189,8 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
         doubles = doubles or faces[0] == faces[1]
         results.append(HIT_WORDS[more[0].data["hits"]])
         events += more
-    b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side))
+    b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side,
+                                units=[unit.id]))
     if is_ags(spec) and doubles and not bonus_shot:
         b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
         events.append(Event(kind="ags", text=f"Doubles: {unit.id} may fire again (9.5)", rule="9.5"))

@@ -47,6 +47,8 @@ def eliminate(b: Board, uid: str) -> list[str]:
         b.s.vdv_lost += 1
         b.s.cadres[uid] = b.s.vdv_lost
     if area is not None:
+        # Drawn where they fell: a unit and its riders eliminated (the snapshot's "X" tags).
+        b.s.marks += [MarkRecord(kind="eliminated", areas=[area], text=g, side=unit.side) for g in gone]
         gone += sweep_leaders(b, area, unit.side)
     return gone
 
@@ -59,6 +61,7 @@ def sweep_leaders(b: Board, area: str, side: str) -> list[str]:
     for leader in b.leaders_in(area, side):
         leader.place, leader.area, leader.ap, leader.status = "gone", None, 0, "ok"
         out.append(leader.id)
+        b.s.marks.append(MarkRecord(kind="eliminated", areas=[area], text=leader.id, side=side))
     return out
 
 

@@ -77,10 +77,11 @@ class Pending(BaseModel):
 class MarkRecord(BaseModel):
     """A mark of the last impulse, by area ids (the view turns them into centre points)."""
 
-    kind: Literal["move", "fire", "assault", "retreat", "place", "blast", "shot", "miss"]
+    kind: Literal["move", "fire", "assault", "retreat", "place", "blast", "shot", "miss", "eliminated"]
     areas: list[str]
     text: str = ""
     side: str | None = None
+    units: list[str] = Field(default_factory=list)  # who fired or assaulted (what changed)
 
 
 class RRState(BaseModel):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rules.core.views import (
-    AreaMapView, AreaView, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
+    AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
-from rules.rr.board import Board, is_hind
+from rules.rr.board import Board, is_hind, is_leader
 from rules.rr.state import SIDE_NAMES, RRState
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -67,6 +67,15 @@ def controller_key(state: RRState, b: Board, area: str) -> str | None:
     return "nato_de"
 
 
+def short_values(b: Board, uid: str) -> str:
+    """The face-up RCM-ACM-DF, e.g. ``2-3-7`` (``*``: cannot assault, 7.3.5); none for a
+    leader (its counter carries no combat values worth the room)."""
+    if is_leader(b.spec(uid)):
+        return ""
+    v = b.values(uid)
+    return f"{v.rcm}-{'*' if v.acm is None else v.acm}-{v.df}"
+
+
 def build_view(state: RRState) -> AreaMapView:
     """Everything a snapshot shows, as a pure function of the state."""
     b = Board(state)
@@ -95,23 +104,28 @@ def build_view(state: RRState) -> AreaMapView:
         counters.append(CounterView(
             id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
             reduced=unit.reduced, ap=unit.ap, ap_max=b.max_ap(unit.id), markers=markers,
-            attached_to=unit.attached_to,
+            attached_to=unit.attached_to, values=short_values(b, unit.id),
         ))
     marks = []
+    gone = [Change(id=rec.text, what="eliminated", where=rec.areas[0])
+            for rec in state.marks if rec.kind == "eliminated" and rec.areas]
     for rec in state.marks:
+        if rec.kind == "eliminated":  # drawn as a tag where it fell (the view's changes)
+            continue
         points = [sc.area_by_id[a].centre for a in rec.areas if a in sc.area_by_id]
         if points:
             side = CONTROL.get(rec.side or "")
-            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side))
+            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side, by=rec.units))
     header = Header(title=sc.title, turn=state.turn or None, max_turn=state.max_turn,
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "
               f"{'/'.join(sc.secondary_objectives)} (12.0)"]
+    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault)")
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
     if any(a.tm for a in areas):
         legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
                        counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
-                       marker_styles=MARKER_STYLES,
+                       marker_styles=MARKER_STYLES, changes=gone,
                        banner=state.result if state.phase == "over" and state.result else None)

@@ -83,7 +83,7 @@ def charge(
             team.facing = table.angle_of(table.sub(enemy.pos, start))
         gone = table.distance(start, team.pos)
         state.marks.append(Mark(kind="assault", points=[start, team.pos],
-                                text=table.inches(gone), side=side))
+                                text=table.inches(gone), side=side, by=[team.id]))
         verdict = "in contact" if in_contact(state, team, target.alive_teams) else "short"
         events.append(Event(kind="charge", rule=RULE,
                             text=f"{team.id} charges {table.inches(gone)} at {enemy.id}: {verdict} ({RULE})"))

@@ -372,7 +372,7 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
         if event.kind == "fire":
             state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
                                     text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
-                                    side=unit.side))
+                                    side=unit.side, by=[event.data["shooter"]]))
     if volley is not None:
         policy = state.policies.get(target.side, {}).get("allocate", "auto")
         if policy == "ask" and len(allocation_choices(state, volley)) > 1:

@@ -106,5 +106,5 @@ def build_view(state: SkirmishState) -> TableView:
         width=scen.width, height=scen.height, grid=6.0,
         terrain=_terrain(state), units=units, points=points, circles=circles,
         marks=list(state.marks or state.last_marks), sides=list(SIDE_STYLES),
-        legend=list(LEGEND),
+        legend=list(LEGEND), banner=state.result_text if state.phase == "over" and state.result_text else None,
     )

@@ -1,7 +1,8 @@
-"""Write the sample snapshots shown in the README: ``python -m tests.render.make_samples``.
+"""Write the fixtures' sample snapshots: ``python -m tests.render.make_samples``.
 
-Uses the engines' real views (Tannenbruck set up and played, a Raiders battle, St Nazaire
-set up and played) and the hand-built fixtures.  Each picture is written twice: the full
+The hand-built fixtures of each geometry (the systems' own pictures are written by
+``tools/gallery.py``); the helpers below give the tests real engine views (Tannenbruck
+played, a Raiders battle, St Nazaire played).  Each picture is written twice: the full
 map (``stem.png``) and the phone-width focus picture posted after an order
 (``stem-phone.png``, at most 750 px wide, read inline at about 400 px).
 """
@@ -18,22 +19,10 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 def views() -> dict[str, object]:
     """The views to write, by file stem."""
-    from rules.commando.system import CommandoRaid
-    from rules.core.dice import ScriptedDice
-
-    out: dict[str, object] = {"areamap-sample": area_view(), "network-sample": network_view(),
-                              "table-sample": table_view()}
-    commando = CommandoRaid()
-    out["commando-st-nazaire"] = commando.view(commando.setup("st_nazaire", {}, ScriptedDice([])).state)
-    out["commando-played"] = commando_played()
-    out["raiders-battle"] = raiders_battle()
-    from tests.render.real import tannenbruck_view
-
-    view = tannenbruck_view()
-    if view is not None:
-        out["tannenbruck"] = view
-        out["tannenbruck-game"] = played_tannenbruck()
-    return out
+    # The systems' own pictures are the docs gallery's (tools/gallery.py); these are the
+    # hand-built fixtures every geometry's tests draw.
+    return {"areamap-sample": area_view(), "network-sample": network_view(),
+            "table-sample": table_view()}
 
 
 def played_tannenbruck() -> object:

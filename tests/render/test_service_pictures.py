@@ -83,6 +83,10 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
             if changes:
                 assert "Since your last order:" in status.text
                 assert all(c.id in status.text for c in changes)
+                # The same words, kind by kind, as the picture's letters (M, F, H, X ...).
+                from rules.core.views import change_lines
+
+                assert all(line in status.text for line in change_lines(changes))
                 seen.append(side)
         assert seen, "someone's units changed since their last order"
     finally:
