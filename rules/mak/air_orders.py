@@ -174,11 +174,15 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
 
     s = ctx.state
     ctx.reveals = True
+    s.marks = []  # the air war is fought off the map: the picture that follows is the whole map
     for side in SIDES:
-        spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready")}
+        spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready", "withdrawn")}
+        gone = f"; withdrawn {', '.join(spaces['withdrawn'])} (10.1.4)" if spaces["withdrawn"] else ""
         ctx.say("commit", f"{SIDE_NAMES[side]}: Air Combat {', '.join(spaces['air']) or '-'}; Ground Combat "
-                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'} (10.1.1)",
-                "10.1.1")
+                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'}"
+                          f"{gone} (10.1.1)", "10.1.1")
+        for u in AL.aircraft(t, side, "withdrawn"):
+            u.status = "withdrawn"  # 10.1.4: it leaves the battle
     fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}
     if all(fighters.values()):
         die = ctx.dice.die(6, "dog-fight")
@@ -506,12 +510,10 @@ class AirOrders:
         _raise(AL.commit_problem(t, ctx.side, o))
         u = ctx.state.find(o.unit)
         assert u is not None
-        if o.mission == "withdraw":
-            u.status = "withdrawn"
-            ctx.state.air.duty[u.id] = "withdrawn"
-            ctx.say("commit", f"{u.id} is withdrawn from the battle (10.1.4)", "10.1.4")
-            return
-        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground"}[o.mission]  # type: ignore[assignment]
+        # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
+        # and is said, when both sides are ready (fight_air_war).
+        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
+                                    "withdraw": "withdrawn"}[o.mission]
         ctx.say("commit", f"{SIDE_NAMES[ctx.side]} assign an aircraft (shown when both are ready) (10.1.1)", "10.1.1")
 
     def _ready_offers(self, state: MakState, side: str) -> list[Any]:

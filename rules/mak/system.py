@@ -139,7 +139,10 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         return [state.active]
 
     def turn_part(self, state: MakState) -> str:
-        return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {SIDE_NAMES[self.waiting_on(state)[0]] if not state.over else 'over'}"
+        """``Turn 1/6 · Air Commitment (10.1) · Mercenary and Strahl``: every side waited on
+        (both at once while the aircraft are assigned, 10.1.1)."""
+        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state)) if not state.over else "over"
+        return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {who}"
 
     def status(self, state: MakState) -> list[str]:
         lines = [f"{state.title}: turn {state.turn}/{state.turns}, {self.phase_title(state)}."]

@@ -202,8 +202,49 @@ def test_10_1_4_withdraw_not_in_the_turn_it_arrived():
         SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
     s.turn = 2
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
-    assert step.state.unit("M-Falke1").status == "withdrawn"
-    assert SYS.score(step.state) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
+    st = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([])).state
+    assert st.unit("M-Falke1").status == "withdrawn"
+    assert SYS.score(st) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
+
+
+def test_10_1_4_a_withdrawal_is_secret_until_both_are_ready_and_may_be_changed():
+    # 4.0 1: "Each player secretly divides the aerial power in hand": a withdrawal is one of
+    # the assignments, said only when both are ready, and changeable until then.
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("M-Falke2", "Falke", "merc", "ready"),
+                      ("S-PK401", "PK40", "strahl", "ready")], phase="air", turn=2)
+    step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
+    assert "M-Falke1" not in step.events[0].text and "withdraw" not in step.events[0].text
+    st = step.state
+    assert st.unit("M-Falke1").status == "aloft"
+    assert any("M-Falke1, M-Falke2 (being assigned)" in line for line in SYS.status(st))
+    assert AA.Commit(unit="M-Falke1", mission="ground") in SYS.legal_actions(st, "merc")
+    assert AA.Commit(unit="M-Falke1", mission="withdraw") not in SYS.legal_actions(st, "merc")
+    st = SYS.apply(st, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    said = " | ".join(e.text for e in step.events)
+    assert "withdrawn M-Falke1 (10.1.4)" in said
+    assert step.state.unit("M-Falke1").status == "withdrawn" and step.state.unit("M-Falke2").status == "aloft"
+
+
+def test_10_1_1_the_turn_line_names_every_side_waited_on():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")],
+             phase="air")
+    assert SYS.turn_part(s).endswith("Air Commitment (10.1) · Mercenary and Strahl")
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    assert SYS.turn_part(st).endswith("Air Commitment (10.1) · Strahl")
+
+
+def test_10_1_1_the_picture_after_the_air_war_shows_no_old_marks():
+    from rules.mak.state import Mark
+
+    s = game([("S-PKA1", "PKA", "strahl", "5:0818")],
+             air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")], phase="air")
+    s.marks.append(Mark(kind="fire", hexes=["5:0818"], side="merc", text="last turn's strafe", order=3))
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    view = SYS.view(step.state)
+    assert step.snapshot and not view.marks and view.whole
 
 
 # -- 10.4 air-to-ground ------------------------------------------------------------------------
@@ -226,6 +267,8 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
     with pytest.raises(RuleError, match="may fire at the aircraft: S-PKA2"):  # once each
         SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke2"), ScriptedDice([]))
+    with pytest.raises(RuleError, match=r"S-AFS9 is not over 5:0506; S-PKA2 may fire at M-Falke1, M-Falke2"):
+        SYS.apply(st, "strahl", AA.Flak(unit="S-PKA2", target="S-AFS9"), ScriptedDice([]))
     # 10.4.3: PF 10 - Falke 3 = 7 in a forest hex: no terrain, no range. PKA1 rolls 6+6
     # (miss); PKA2 rolls 2+2 (hit), endurance C 5: A: the Falke is disarmed.
     step = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA2", target="M-Falke2"), ScriptedDice([6, 6, 2, 2, 3, 2]))
