@@ -30,6 +30,7 @@ from rules.mak.air import (
     flak_target,
     flying_result,
 )
+from rules.mak.air_view import SPACES
 from rules.mak.aircrew import AirStrike
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.data import ScenarioSpec, WeaponStats, units
@@ -483,8 +484,8 @@ def air_status(state: MakState) -> list[str]:
             if hidden:
                 out.append(f"{SIDE_NAMES[side]} aircraft: {', '.join(u.id for u in flying)} (being assigned)")
             else:
-                out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(
-                    f"{u.id} {state.air.duty.get(u.id, 'ready')}" for u in flying))
+                out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(  # the panel's words
+                    f"{u.id} {SPACES.get(state.air.duty.get(u.id, 'ready'), 'not flying')}" for u in flying))
         if pilots.without_command(state, side):
             out.append(f"{SIDE_NAMES[side]} are without a command unit (scenario notes b).")
     for p in state.crew.pilots.values():

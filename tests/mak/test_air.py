@@ -446,7 +446,8 @@ def test_snapshot_side_panel_shows_the_duty_chart_and_pilots_and_aircraft_over_t
     view = SYS.view(st)
     titles = [p.title for p in view.panel]
     assert titles == ["Mercenary duty chart (10.1)", "Strahl pilots (18.1.3)"]
-    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat", "M-Falke2 · Ground Combat"]
+    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat · over 5:0506",  # 10.4.1 1
+                                                       "M-Falke2 · Ground Combat"]
     assert view.panel[1].entries[0].text == "Gieger +1/+2/+0 · S-PKA1"
     assert any(c.id == "M-Falke1" and c.faction == "merc" for c in view.counters)  # over the hex
     snap = snapshot(view)
@@ -500,3 +501,11 @@ def test_5_1_2_an_immobilised_hornisse_lands_within_5_hexes_and_separates():
     assert distance(t.hex(pk41), t.hex_of("5:1010")) == 5
     assert st.air.strike is None and SYS.phase_of(st) == "act"  # nothing left to attack
     assert not t.weapons(pk41, False)  # a landed PK41 does not fire (10.4)
+
+
+def test_10_1_status_says_the_duty_chart_spaces_in_words():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ground"), ("M-Falke2", "Falke", "merc", "used"),
+                      ("S-PK401", "PK40", "strahl", "ready")])
+    lines = SYS.status(s)
+    assert "Mercenary duty chart: M-Falke1 Ground Combat, M-Falke2 Used" in lines
+    assert "Strahl duty chart: S-PK401 not flying" in lines
