@@ -128,28 +128,29 @@ def down(ctx: MakCtx, u: UnitState) -> None:
         ctx.state.unit(u.rider).status = "destroyed"
 
 
-def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str, where: str | None = None) -> str | None:
+def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str,
+                 where: str | None = None) -> tuple[str | None, str]:
     """18.2 before a D, A or M is applied: a pilot on foot dies of any (18.2.2); with the
     ``escape`` option the pilot of a damaged unit rolls (18.2.1).  Returns the outcome when
-    it replaces the normal one, else None."""
+    it replaces the normal one (else None) and the words of the escape roll, said in the
+    attack's own line after the result (else "")."""
     s = ctx.state
     if target.type == "Pilot":
         target.status = "destroyed"
         p = s.crew.pilots.get(pilots.key(target.side, target.pilot or 0))
         if p is not None:
             p.status = "killed"
-            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)"
-        return "pilot killed (18.2.2)"
+            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)", ""
+        return "pilot killed (18.2.2)", ""
     hex_ = target.hex or where
     p = pilots.pilot_of(s, target)
     if not s.crew.escape or p is None or p.unit != target.id or result not in pilots.ESCAPE_KILL or hex_ is None:
-        return None
+        return None, ""
     roll, killed = pilots.escape_roll(ctx.dice, result, f"{p.name} escape")
     need = pilots.ESCAPE_KILL[result]
     if killed:
         p.status = "killed"
-        ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} ≥ {need}: killed (18.2.1)", "18.2.1")
-        return None
+        return None, f"pilot {p.name}: 🎲 {roll} ≥ {need}: killed (18.2.1)"
     if target.carrying:
         target.carrying = None
     target.status = "destroyed"
@@ -157,9 +158,8 @@ def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str, where: s
     if target.rider:
         s.unit(target.rider).status = "destroyed"
     token = pilots.bail_out(s, p, hex_)
-    ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
-                      f"the unit is removed (18.2.1)", "18.2.1")
-    return "removed; the pilot escapes (18.2.1)"
+    return (f"pilot {p.name}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
+            f"{target.id} is removed (18.2.1)"), ""
 
 
 # -- the air war (10.2, 10.3) ------------------------------------------------------------------
@@ -355,14 +355,14 @@ def _hit_aircraft(t: Table, ctx: MakCtx, a: UnitState, result: str, where: str) 
     """5.1.2 for a flying unit: D (and M) destroy it, A disarms it."""
     if result == "-":
         return "no effect"
-    special = pilot_damage(t, ctx, a, result, where)
+    special, note = pilot_damage(t, ctx, a, result, where)
     if special:
         return special
     if result == "D":
         down(ctx, a)
-        return "destroyed (5.1.2)"
+        return "destroyed (5.1.2)" + (f"; {note}" if note else "")
     a.disarmed = True
-    return "Arm. Disabled"
+    return "Arm. Disabled" + (f"; {note}" if note else "")
 
 
 def _after_flak(t: Table, ctx: MakCtx) -> None:

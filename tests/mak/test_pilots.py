@@ -165,6 +165,22 @@ def test_18_2_1_destroyed_the_pilot_dies_on_four_or_more():
     st = step.state
     assert st.crew.pilots["strahl-10"].status == "killed" and st.unit("S-PKA1").status == "destroyed"
     assert SYS.score(st)["merc"] == 2 + 6  # the PKA (stand-in 2) and Gieger (6)
+    # the escape roll is said after the hit and its result, in the attack's own line
+    assert "D → destroyed; pilot Heinrich Gieger: 🎲 4 ≥ 4: killed (18.2.1)" in step.events[0].text
+
+
+def test_18_2_1_an_aircraft_hit_by_flak_its_pilot_rolls_after_the_hit_is_said():
+    s = game([("S-PKA1", "PKA", "strahl", "5:0506")], active="merc")
+    s.units.append(UnitState(id="M-Falke1", type="Falke", side="merc", deploy="1⑤S", status="aloft"))
+    s.air.duty["M-Falke1"] = "ground"
+    seat(s, "M-Falke1", "merc", 10)
+    s.crew.escape = True
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    # PF 10 - Falke 3 = 7: 1+1 hits (the same dice read for endurance C: D); escape 1+2 = 3 < 4
+    step = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([1, 1, 1, 2]))
+    line = next(e.text for e in step.events if e.text.startswith("S-PKA1 (PF) fires"))
+    assert line.index("hit") < line.index("pilot George Conan: 🎲 3 < 4: escapes as M-Pilot10 in 5:0506")
+    assert step.state.unit("M-Pilot10").hex == "5:0506" and step.state.unit("M-Falke1").status == "destroyed"
 
 
 def test_18_2_1_destroyed_the_pilot_escapes_on_three_and_18_2_2_moves_one_hex():
