@@ -144,7 +144,9 @@ def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str,
         return "pilot killed (18.2.2)", ""
     hex_ = target.hex or where
     p = pilots.pilot_of(s, target)
-    if not s.crew.escape or p is None or p.unit != target.id or result not in pilots.ESCAPE_KILL or hex_ is None:
+    # the pilot is in the unit, or in the PKA a Hornisse carries (10.6): both go down together
+    if (not s.crew.escape or p is None or p.unit not in (target.id, target.rider)
+            or result not in pilots.ESCAPE_KILL or hex_ is None):
         return None, ""
     roll, killed = pilots.escape_roll(ctx.dice, result, f"{p.name} escape")
     need = pilots.ESCAPE_KILL[result]

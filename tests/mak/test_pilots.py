@@ -307,3 +307,19 @@ def test_18_2_3_a_pilot_leaving_through_its_sides_entry_area_escapes_elsewhere_i
     s.unit("S-Pilot10").hex = "5:1011"
     with pytest.raises(RuleError, match="edge"):
         SYS.apply(s, "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([]))
+
+
+def test_18_2_1_the_pilot_of_a_hornisse_shot_down_rolls_to_escape_too():
+    # the pilot sits in the PKA the PK41 carries (10.6): the Hornisse destroyed by flak, the
+    # pilot rolls like any other (18.2.1); 1+2 = 3 < 4: on foot in the hex attacked
+    s = game([("M-AFS1", "AFS", "merc", "5:0506")], active="strahl")
+    s.units += [UnitState(id="S-H", type="PK41", side="strahl", deploy="1⑤N", status="aloft", rider="S-H-PKA"),
+                UnitState(id="S-H-PKA", type="PKA", side="strahl", deploy="1⑤N", status="aboard")]
+    s.air.duty["S-H"] = "ground"
+    seat(s, "S-H-PKA", "strahl", 10)
+    s.crew.escape = True
+    st = SYS.apply(s, "strahl", AA.Airstrike(units="S-H", hex="5:0506"), ScriptedDice([])).state
+    step = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-H"), ScriptedDice([1, 1, 1, 2]))
+    st = step.state
+    assert st.crew.pilots["strahl-10"].status == "afoot" and st.unit("S-Pilot10").hex == "5:0506"
+    assert st.unit("S-H").status == "destroyed" and st.unit("S-H-PKA").status == "destroyed"
