@@ -256,9 +256,19 @@ def strafe_attack(t: Table, a: UnitState, e: UnitState) -> tuple[WeaponStats, At
     return best
 
 
-def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:
-    """Autocomplete labels of the air orders: aircraft with their duty, the roll needed by
-    flak and strafing, the units in a hex to attack; None where the usual label serves."""
+MISSIONS = {"air": "air · Air Combat Mission (dog-fight, 10.2)",
+            "ground": "ground · Ground Combat Mission (attack, spot or land, 10.1.2)",
+            "none": "none · does not fly this turn",
+            "withdraw": "withdraw · leaves the battle for good (10.1.4)"}
+
+
+def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any],
+              side: str | None = None) -> str | None:
+    """Autocomplete labels of the air orders: aircraft with their duty (during the secret
+    assignment only to their own side), the missions, the roll needed by flak and strafing,
+    the units in a hex to attack; None where the usual label serves."""
+    if field == "mission" and action == "commit":
+        return MISSIONS.get(value)
     if field == "units" and action == "airstrike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
     u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
@@ -271,8 +281,9 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         if best is not None:
             return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
     if u is not None and u.status == "aloft":
-        hidden = t.s.phase == "air"
-        duty = "" if hidden else f" · {t.s.air.duty.get(u.id, 'ready')}"
+        hidden = t.s.phase == "air" and u.side != side  # 10.1.1: the enemy's is secret
+        space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
+        duty = "" if hidden else f" · {space}"
         return f"{u.id} ({units()[u.type].name}) in the air{duty}"
     if action == "airstrike" and field == "hex":
         return f"{value} · {', '.join(x.id for x in t.s.at(value)) or 'empty'}"

@@ -478,7 +478,7 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
 
 def _label(t: Table, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
     """Autocomplete labels: units with type and hex, hexes with cost, targets with the roll."""
-    air = air_label(t, action, field, value, partial)  # 10.0: aircraft, flak, strafing
+    air = air_label(t, action, field, value, partial, side)  # 10.0: aircraft, flak, strafing
     if air is not None:
         return air
     if field in ("unit", "target", "spotter"):

@@ -471,7 +471,7 @@ def test_panel_hides_assignments_until_both_sides_are_ready():
 def test_autocomplete_for_the_air_orders_says_duty_and_the_roll_needed():
     s = strike_game()
     units_ = [c.label for c in SYS.choices(s, "merc", "airstrike", "units", {})]
-    assert "M-Falke1 (Falke) in the air · ground" in units_
+    assert "M-Falke1 (Falke) in the air · Ground Combat" in units_
     hexes = [c.label for c in SYS.choices(s, "merc", "airstrike", "hex", {"units": "M-Falke1"})]
     assert hexes == ["5:0506 · S-PKA1, S-PKA2"]
     st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
@@ -509,3 +509,14 @@ def test_10_1_status_says_the_duty_chart_spaces_in_words():
     lines = SYS.status(s)
     assert "Mercenary duty chart: M-Falke1 Ground Combat, M-Falke2 Used" in lines
     assert "Strahl duty chart: S-PK401 not flying" in lines
+
+
+def test_10_1_1_autocomplete_names_the_missions_and_shows_only_your_own_assignments():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ground"), ("S-PK401", "PK40", "strahl", "air")],
+             phase="air", turn=2)
+    missions = [c.label for c in SYS.choices(s, "merc", "commit", "mission", {"unit": "M-Falke1"})]
+    assert "air · Air Combat Mission (dog-fight, 10.2)" in missions
+    assert "withdraw · leaves the battle for good (10.1.4)" in missions
+    mine = [c.label for c in SYS.choices(s, "merc", "commit", "unit", {})]
+    assert mine == ["M-Falke1 (Falke) in the air · Ground Combat"]  # your own: shown to you
+    assert SYS.label(s, "strahl", "commit", "unit", "M-Falke1", {}) == "M-Falke1 (Falke) in the air"
