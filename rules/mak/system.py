@@ -149,7 +149,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         for side in SIDES:
             alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
-                f"{u.id}@{u.hex or 'off'}" for u in alive))
+                f"{u.id}@{_where(u)}" for u in alive))
         lines += air_status(state)  # 10.1, 18.1.3
         points = victory.ogp(state)
         lines.append("O.G.P.: " + ", ".join(f"{SIDE_NAMES[s]} {points[s].text()}" for s in SIDES) + ".")
@@ -474,6 +474,12 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
     resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))
     ctx.snapshot = True
+
+
+def _where(u: UnitState) -> str:
+    """Where a unit is, for the status: its hex, in the air (10.0), aboard a Hornisse (10.6)
+    or off the map."""
+    return u.hex or {"aloft": "air", "aboard": "aboard", "withdrawn": "withdrawn"}.get(u.status, "off")
 
 
 def _label(t: Table, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:

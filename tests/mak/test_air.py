@@ -364,9 +364,9 @@ def test_10_6_1_the_hornisse_lands_and_separates_the_pka_waits_this_phase():
     pk41, pka = st.unit("S-PK411"), st.unit("S-PK411-PKA")
     assert pk41.hex == pka.hex == "5:1010" and pk41.on_map and pka.on_map and pk41.rider is None
     assert "S-PK411" not in st.air.duty
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match=r"left its PK41 this phase.*\(10\.6\.1\)"):
         SYS.apply(st, "strahl", A.Move(unit="S-PK411-PKA", to="5:1011"), ScriptedDice([]))
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match=r"\(10\.6\.1\)"):
         SYS.apply(st, "strahl", A.Fire(unit="S-PK411-PKA", target="M-AFS1"), ScriptedDice([]))
 
 
@@ -509,6 +509,7 @@ def test_10_1_status_says_the_duty_chart_spaces_in_words():
     lines = SYS.status(s)
     assert "Mercenary duty chart: M-Falke1 Ground Combat, M-Falke2 Used" in lines
     assert "Strahl duty chart: S-PK401 not flying" in lines
+    assert "Mercenary: M-Falke1@air, M-Falke2@air" in lines  # 10.0: in the air, not "off"
 
 
 def test_10_1_1_autocomplete_names_the_missions_and_shows_only_your_own_assignments():
