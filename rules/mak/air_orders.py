@@ -171,6 +171,18 @@ def _ratings(state: MakState, group: list[UnitState]) -> list[tuple[str, int]]:
     return [(u.id, pilots.air_rating(state, u, units()[u.type])) for u in group]
 
 
+def _rating_words(state: MakState, side: str, group: list[UnitState]) -> str:
+    """``Mercenary M-Falke1 4 +2 Conan = 6``: each unit's dog-fight rating with the pilot
+    who modifies it (18.1.1; 18.1.3: "show which pilot is involved")."""
+    parts = []
+    for u in group:
+        p = pilots.pilot_of(state, u)
+        mod = f" {p.dogfight:+d} {p.name.split()[-1]}" if p is not None and p.dogfight else ""
+        parts.append(f"{u.id} {units()[u.type].dogfight or 0}{mod}")
+    total = sum(r for _, r in _ratings(state, group))
+    return f"{SIDE_NAMES[side]} {', '.join(parts)} = {total}"
+
+
 def fight_air_war(t: Table, ctx: MakCtx) -> None:
     """10.1.1: both sides committed: reveal, dog-fight, breakthrough, then the first phase."""
     from rules.mak import resolve  # noqa: PLC0415 - resolve imports this module lazily too
@@ -188,6 +200,8 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
             u.status = "withdrawn"  # 10.1.4: it leaves the battle
     fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}
     if all(fighters.values()):
+        ctx.say("dogfight", "Dog-fight ratings: " + "; ".join(_rating_words(s, side, fighters[side]) for side in SIDES)
+                + " (10.2.1, 18.1.1)", "10.2.1")
         die = ctx.dice.die(6, "dog-fight")
         df = dogfight({side: _ratings(s, fighters[side]) for side in SIDES}, s.attacker or s.first, die)
         ctx.say("dogfight", f"Dog-fight: {df.text()} (10.2.1); lost units are destroyed (10.2.2)", "10.2.1")
@@ -205,6 +219,8 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
                                     f"is on a ground mission (10.3)", "10.3")
             continue
         through = breakers(_ratings(s, fighters[side]), k)
+        ctx.say("breakthrough", f"Breakthrough ratings: {_rating_words(s, side, [s.unit(u) for u, _ in through])}; "
+                                f"the defence 0 (10.3.1, 18.1.1)", "10.3.1")
         die = ctx.dice.die(6, "breakthrough")
         bt = breakthrough(side, through, _ratings(s, targets), die)
         ctx.say("breakthrough", f"{SIDE_NAMES[side]} break through with {', '.join(u for u, _ in through)}: "

@@ -323,3 +323,17 @@ def test_18_2_1_the_pilot_of_a_hornisse_shot_down_rolls_to_escape_too():
     st = step.state
     assert st.crew.pilots["strahl-10"].status == "afoot" and st.unit("S-Pilot10").hex == "5:0506"
     assert st.unit("S-H").status == "destroyed" and st.unit("S-H-PKA").status == "destroyed"
+
+
+def test_18_1_3_the_dog_fight_says_which_pilot_modifies_which_rating():
+    # 18.1.3: "When the pilot's abilities are used, show which pilot is involved"
+    s = game([], active="merc")
+    s.phase = "air"
+    s.units += [UnitState(id="M-F", type="Falke", side="merc", deploy="1⑤S", status="aloft"),
+                UnitState(id="S-P", type="PK40", side="strahl", deploy="1⑤N", status="aloft")]
+    s.air.duty.update({"M-F": "air", "S-P": "air"})
+    seat(s, "M-F", "merc", 10, dogfight=2)
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([5]))
+    said = [e.text for e in step.events]
+    assert "Dog-fight ratings: Mercenary M-F 4 +2 Conan = 6; Strahl S-P 2 = 2 (10.2.1, 18.1.1)" in said
