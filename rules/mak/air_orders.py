@@ -245,8 +245,8 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
     ctx.state.air.strike = st
     if AL.flak_defenders(t):
         names = ", ".join(d.id for d in AL.flak_defenders(t))
-        ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names} "
-                        f"(10.4.1 2)", "10.4.1")
+        ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names}: "
+                        f"flak for each that fires, pass to fire no more (10.4.1 2)", "10.4.1")
         return
     _after_flak(t, ctx)
 

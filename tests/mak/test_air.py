@@ -262,6 +262,8 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     step = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1,M-Falke2", hex="5:0506"), ScriptedDice([]))
     st = step.state
     assert SYS.phase_of(st) == "flak" and step.waiting_on == ["strahl"]
+    assert ("Strahl may fire at the aircraft with S-PKA1, S-PKA2: flak for each that fires, pass to fire "
+            "no more (10.4.1 2)") in [e.text for e in step.events]
     offers = SYS.legal_actions(st, "strahl")
     assert AA.Flak(unit="S-PKA1", target="M-Falke2") in offers and A.Pass() in offers
     st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
