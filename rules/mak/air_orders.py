@@ -407,6 +407,9 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
     st.stage = "strafe"
     if not AL.strafe_attackers(t) or not [e for e in s.at(st.hex) if e.side != s.active]:
         _finish_strike(ctx)
+        return
+    ids = ", ".join(a.id for a in AL.strafe_attackers(t))
+    ctx.say("strafe", f"{ids} over {st.hex}: strafe each at a unit there (10.4.1 3)", "10.4.1")
 
 
 def _resolve_strafe(t: Table, ctx: MakCtx) -> None:

@@ -282,6 +282,7 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     # only the armed Falke attacks; 10.4.2: forest -2 against the laser, no range:
     # 9 - 2 - 2 = 5; 1+3 hits, endurance B 3: D
     assert SYS.phase_of(st) == "strafe" and SYS.waiting_on(st) == ["merc"]
+    assert "M-Falke1 over 5:0506: strafe each at a unit there (10.4.1 3)" in texts
     assert {a.unit for a in SYS.legal_actions(st, "merc")} == {"M-Falke1"}
     step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([1, 3, 1, 2]))
     hit = next(e.text for e in step.events if "from the air" in e.text)
