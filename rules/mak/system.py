@@ -342,7 +342,9 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         ctx.state.assault = None
         weapon = None if o.unarmed else t.best_weapon(u, e, False)[0]
         u.attacked = u.struck = True
-        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed)
+        # 9.5: "All Type 1 units may perform 'unarmed' combat": with no weapon for the target
+        # (strike_targets offers it only to a Type I) the unit fights unarmed
+        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed or weapon is None)
         if alive:
             resolve.open_window(t, ctx, "attack", [u], t.in_hex(t.hex(e), e.side))
 
