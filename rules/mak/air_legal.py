@@ -49,7 +49,7 @@ def commit_offers(t: Table, side: str) -> list[AA.Commit]:
     """Every assignment that changes an aircraft's space."""
     if side in t.s.air.committed:
         return []
-    now = {"ready": "none", "air": "air", "ground": "ground"}
+    now = {"ready": "none", "air": "air", "ground": "ground", "withdrawn": "withdraw"}
     out = []
     for u in aircraft(t, side):
         for mission in ("air", "ground", "none", "withdraw"):
@@ -136,7 +136,8 @@ def flak_problem(t: Table, side: str, o: AA.Flak) -> str | None:
         return f"Units that may fire at the aircraft: {', '.join(x.id for x in able.values()) or 'none'} (10.4.1)."
     targets = {a.lower(): a for a in st.aircraft if t.s.unit(a).status in ("aloft", "on")}
     if o.target.strip().lower() not in targets:
-        return f"The aircraft over {st.hex}: {', '.join(targets.values())} (10.4.1)."
+        return (f"{o.target.strip()[:20] or 'That'} is not over {st.hex}; {d.id} may fire at "
+                f"{', '.join(targets.values())} (10.4.1 2).")
     return None
 
 

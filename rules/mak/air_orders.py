@@ -30,6 +30,7 @@ from rules.mak.air import (
     flak_target,
     flying_result,
 )
+from rules.mak.air_view import SPACES
 from rules.mak.aircrew import AirStrike
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.data import ScenarioSpec, WeaponStats, units
@@ -127,28 +128,31 @@ def down(ctx: MakCtx, u: UnitState) -> None:
         ctx.state.unit(u.rider).status = "destroyed"
 
 
-def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str, where: str | None = None) -> str | None:
+def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str,
+                 where: str | None = None) -> tuple[str | None, str]:
     """18.2 before a D, A or M is applied: a pilot on foot dies of any (18.2.2); with the
     ``escape`` option the pilot of a damaged unit rolls (18.2.1).  Returns the outcome when
-    it replaces the normal one, else None."""
+    it replaces the normal one (else None) and the words of the escape roll, said in the
+    attack's own line after the result (else "")."""
     s = ctx.state
     if target.type == "Pilot":
         target.status = "destroyed"
         p = s.crew.pilots.get(pilots.key(target.side, target.pilot or 0))
         if p is not None:
             p.status = "killed"
-            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)"
-        return "pilot killed (18.2.2)"
+            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)", ""
+        return "pilot killed (18.2.2)", ""
     hex_ = target.hex or where
     p = pilots.pilot_of(s, target)
-    if not s.crew.escape or p is None or p.unit != target.id or result not in pilots.ESCAPE_KILL or hex_ is None:
-        return None
+    # the pilot is in the unit, or in the PKA a Hornisse carries (10.6): both go down together
+    if (not s.crew.escape or p is None or p.unit not in (target.id, target.rider)
+            or result not in pilots.ESCAPE_KILL or hex_ is None):
+        return None, ""
     roll, killed = pilots.escape_roll(ctx.dice, result, f"{p.name} escape")
     need = pilots.ESCAPE_KILL[result]
     if killed:
         p.status = "killed"
-        ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} ≥ {need}: killed (18.2.1)", "18.2.1")
-        return None
+        return None, f"pilot {p.name}: 🎲 {roll} ≥ {need}: killed (18.2.1)"
     if target.carrying:
         target.carrying = None
     target.status = "destroyed"
@@ -156,9 +160,8 @@ def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str, where: s
     if target.rider:
         s.unit(target.rider).status = "destroyed"
     token = pilots.bail_out(s, p, hex_)
-    ctx.say("escape", f"{p.name} in {target.id}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
-                      f"the unit is removed (18.2.1)", "18.2.1")
-    return "removed; the pilot escapes (18.2.1)"
+    return (f"pilot {p.name}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
+            f"{target.id} is removed (18.2.1)"), ""
 
 
 # -- the air war (10.2, 10.3) ------------------------------------------------------------------
@@ -168,19 +171,37 @@ def _ratings(state: MakState, group: list[UnitState]) -> list[tuple[str, int]]:
     return [(u.id, pilots.air_rating(state, u, units()[u.type])) for u in group]
 
 
+def _rating_words(state: MakState, side: str, group: list[UnitState]) -> str:
+    """``Mercenary M-Falke1 4 +2 Conan = 6``: each unit's dog-fight rating with the pilot
+    who modifies it (18.1.1; 18.1.3: "show which pilot is involved")."""
+    parts = []
+    for u in group:
+        p = pilots.pilot_of(state, u)
+        mod = f" {p.dogfight:+d} {p.name.split()[-1]}" if p is not None and p.dogfight else ""
+        parts.append(f"{u.id} {units()[u.type].dogfight or 0}{mod}")
+    total = sum(r for _, r in _ratings(state, group))
+    return f"{SIDE_NAMES[side]} {', '.join(parts)} = {total}"
+
+
 def fight_air_war(t: Table, ctx: MakCtx) -> None:
     """10.1.1: both sides committed: reveal, dog-fight, breakthrough, then the first phase."""
     from rules.mak import resolve  # noqa: PLC0415 - resolve imports this module lazily too
 
     s = ctx.state
     ctx.reveals = True
+    s.marks = []  # the air war is fought off the map: the picture that follows is the whole map
     for side in SIDES:
-        spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready")}
+        spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready", "withdrawn")}
+        gone = f"; withdrawn {', '.join(spaces['withdrawn'])} (10.1.4)" if spaces["withdrawn"] else ""
         ctx.say("commit", f"{SIDE_NAMES[side]}: Air Combat {', '.join(spaces['air']) or '-'}; Ground Combat "
-                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'} (10.1.1)",
-                "10.1.1")
+                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'}"
+                          f"{gone} (10.1.1)", "10.1.1")
+        for u in AL.aircraft(t, side, "withdrawn"):
+            u.status = "withdrawn"  # 10.1.4: it leaves the battle
     fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}
     if all(fighters.values()):
+        ctx.say("dogfight", "Dog-fight ratings: " + "; ".join(_rating_words(s, side, fighters[side]) for side in SIDES)
+                + " (10.2.1, 18.1.1)", "10.2.1")
         die = ctx.dice.die(6, "dog-fight")
         df = dogfight({side: _ratings(s, fighters[side]) for side in SIDES}, s.attacker or s.first, die)
         ctx.say("dogfight", f"Dog-fight: {df.text()} (10.2.1); lost units are destroyed (10.2.2)", "10.2.1")
@@ -198,6 +219,8 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
                                     f"is on a ground mission (10.3)", "10.3")
             continue
         through = breakers(_ratings(s, fighters[side]), k)
+        ctx.say("breakthrough", f"Breakthrough ratings: {_rating_words(s, side, [s.unit(u) for u, _ in through])}; "
+                                f"the defence 0 (10.3.1, 18.1.1)", "10.3.1")
         die = ctx.dice.die(6, "breakthrough")
         bt = breakthrough(side, through, _ratings(s, targets), die)
         ctx.say("breakthrough", f"{SIDE_NAMES[side]} break through with {', '.join(u for u, _ in through)}: "
@@ -222,8 +245,8 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
     ctx.state.air.strike = st
     if AL.flak_defenders(t):
         names = ", ".join(d.id for d in AL.flak_defenders(t))
-        ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names} "
-                        f"(10.4.1 2)", "10.4.1")
+        ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names}: "
+                        f"flak for each that fires, pass to fire no more (10.4.1 2)", "10.4.1")
         return
     _after_flak(t, ctx)
 
@@ -249,9 +272,19 @@ def strafe_attack(t: Table, a: UnitState, e: UnitState) -> tuple[WeaponStats, At
     return best
 
 
-def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:
-    """Autocomplete labels of the air orders: aircraft with their duty, the roll needed by
-    flak and strafing, the units in a hex to attack; None where the usual label serves."""
+MISSIONS = {"air": "air · Air Combat Mission (dog-fight, 10.2)",
+            "ground": "ground · Ground Combat Mission (attack, spot or land, 10.1.2)",
+            "none": "none · does not fly this turn",
+            "withdraw": "withdraw · leaves the battle for good (10.1.4)"}
+
+
+def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any],
+              side: str | None = None) -> str | None:
+    """Autocomplete labels of the air orders: aircraft with their duty (during the secret
+    assignment only to their own side), the missions, the roll needed by flak and strafing,
+    the units in a hex to attack; None where the usual label serves."""
+    if field == "mission" and action == "commit":
+        return MISSIONS.get(value)
     if field == "units" and action == "airstrike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
     u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
@@ -264,8 +297,9 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         if best is not None:
             return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
     if u is not None and u.status == "aloft":
-        hidden = t.s.phase == "air"
-        duty = "" if hidden else f" · {t.s.air.duty.get(u.id, 'ready')}"
+        hidden = t.s.phase == "air" and u.side != side  # 10.1.1: the enemy's is secret
+        space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
+        duty = "" if hidden else f" · {space}"
         return f"{u.id} ({units()[u.type].name}) in the air{duty}"
     if action == "airstrike" and field == "hex":
         return f"{value} · {', '.join(x.id for x in t.s.at(value)) or 'empty'}"
@@ -350,14 +384,14 @@ def _hit_aircraft(t: Table, ctx: MakCtx, a: UnitState, result: str, where: str) 
     """5.1.2 for a flying unit: D (and M) destroy it, A disarms it."""
     if result == "-":
         return "no effect"
-    special = pilot_damage(t, ctx, a, result, where)
+    special, note = pilot_damage(t, ctx, a, result, where)
     if special:
         return special
     if result == "D":
         down(ctx, a)
-        return "destroyed (5.1.2)"
+        return "destroyed (5.1.2)" + (f"; {note}" if note else "")
     a.disarmed = True
-    return "Arm. Disabled"
+    return "Arm. Disabled" + (f"; {note}" if note else "")
 
 
 def _after_flak(t: Table, ctx: MakCtx) -> None:
@@ -373,6 +407,9 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
     st.stage = "strafe"
     if not AL.strafe_attackers(t) or not [e for e in s.at(st.hex) if e.side != s.active]:
         _finish_strike(ctx)
+        return
+    ids = ", ".join(a.id for a in AL.strafe_attackers(t))
+    ctx.say("strafe", f"{ids} over {st.hex}: strafe each at a unit there (10.4.1 3)", "10.4.1")
 
 
 def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
@@ -479,8 +516,8 @@ def air_status(state: MakState) -> list[str]:
             if hidden:
                 out.append(f"{SIDE_NAMES[side]} aircraft: {', '.join(u.id for u in flying)} (being assigned)")
             else:
-                out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(
-                    f"{u.id} {state.air.duty.get(u.id, 'ready')}" for u in flying))
+                out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(  # the panel's words
+                    f"{u.id} {SPACES.get(state.air.duty.get(u.id, 'ready'), 'not flying')}" for u in flying))
         if pilots.without_command(state, side):
             out.append(f"{SIDE_NAMES[side]} are without a command unit (scenario notes b).")
     for p in state.crew.pilots.values():
@@ -506,12 +543,10 @@ class AirOrders:
         _raise(AL.commit_problem(t, ctx.side, o))
         u = ctx.state.find(o.unit)
         assert u is not None
-        if o.mission == "withdraw":
-            u.status = "withdrawn"
-            ctx.state.air.duty[u.id] = "withdrawn"
-            ctx.say("commit", f"{u.id} is withdrawn from the battle (10.1.4)", "10.1.4")
-            return
-        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground"}[o.mission]  # type: ignore[assignment]
+        # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
+        # and is said, when both sides are ready (fight_air_war).
+        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
+                                    "withdraw": "withdrawn"}[o.mission]
         ctx.say("commit", f"{SIDE_NAMES[ctx.side]} assign an aircraft (shown when both are ready) (10.1.1)", "10.1.1")
 
     def _ready_offers(self, state: MakState, side: str) -> list[Any]:

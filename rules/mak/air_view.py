@@ -22,6 +22,8 @@ def _duty_section(state: MakState, side: str) -> PanelSection | None:
     for u in flying:
         duty = state.air.duty.get(u.id, "ready")
         where = "being assigned" if hidden else SPACES.get(duty, duty)
+        if state.air.strike is not None and u.id in state.air.strike.aircraft:
+            where += f" · over {state.air.strike.hex}"  # 10.4.1 1: placed over the hex
         rider = f" + {u.rider.split('-')[-1]}" if u.rider else ""
         entries.append(PanelEntry(label=units()[u.type].short or u.type[:5], faction=side,
                                   text=f"{u.id}{rider} · {where}", dim=duty == "used" and not hidden))

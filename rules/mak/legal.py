@@ -51,6 +51,14 @@ def _busy(t: Table, u: UnitState) -> str | None:
     return None
 
 
+def _just_landed(t: Table, u: UnitState) -> str | None:
+    """10.6.1: "The detached PKA cannot move or attack in the current phase" (said so, rather
+    than the 7.2.1 its spent phase would give)."""
+    if t.s.air.landed.get(u.id) == t.s.turn and u.moved and u.attacked:
+        return f"{u.id} left its PK41 this phase: it cannot move or attack until the next (10.6.1)."
+    return None
+
+
 # -- enter and move --------------------------------------------------------------------------
 
 
@@ -139,6 +147,8 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
         return u
     if not u.on_map:
         return f"{u.id} is not on the map."
+    if _just_landed(t, u):
+        return _just_landed(t, u)
     if u.attacked or u.struck:
         return f"{u.id} attacked this phase and may not move (7.2.1)."
     if u.immobilized:
@@ -171,7 +181,7 @@ def fire_problem(t: Table, side: str, unit: str, target: str, weapon: str, defen
         return f"{u.id} is not on the map."
     if not defensive:
         if u.moved or u.attacked or u.struck:
-            return f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
+            return _just_landed(t, u) or f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
         if u.spotted:
             return f"{u.id} is spotting this turn and may not attack (5.5.1)."
         busy = _busy(t, u)
@@ -325,9 +335,7 @@ def strike_problem(t: Table, side: str, order: A.Strike) -> str | None:
         return f"{u.id} may strike: {', '.join(x.id for x in targets) or 'nobody'} (9.1)."
     if order.unarmed and t.stats(u).unit_class != 1:
         return "Only Type I units fight unarmed (9.5)."
-    if not order.unarmed and t.best_weapon(u, e, False)[0] is None:
-        return f"{u.id} has no weapon for {e.id}; strike unarmed (9.5)."
-    return None
+    return None  # a Type I unit with no weapon for the target fights unarmed (9.5)
 
 
 def defend_problem(t: Table, side: str, order: A.Defend) -> str | None:

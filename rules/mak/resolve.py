@@ -25,14 +25,21 @@ MakCtx = Ctx[MakState]
 
 
 def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
-    """Put a D, A or M on ``target`` (5.1.2; 14.3 for infantry); returns what it became."""
-    stats = t.stats(target)
-    if result != "-":
-        from rules.mak.air_orders import pilot_damage  # noqa: PLC0415 - it imports this module
+    """Put a D, A or M on ``target`` (5.1.2; 14.3 for infantry); returns what it became
+    (with the pilot's escape roll after it, 18.2.1)."""
+    if result == "-":
+        return "no effect"
+    from rules.mak.air_orders import pilot_damage  # noqa: PLC0415 - it imports this module
 
-        special = pilot_damage(t, ctx, target, result)  # 18.2: pilots on foot, escaping
-        if special:
-            return special
+    special, note = pilot_damage(t, ctx, target, result)  # 18.2: pilots on foot, escaping
+    if special:
+        return special
+    outcome = _put_result(t, ctx, target, result)
+    return f"{outcome}; {note}" if note else outcome
+
+
+def _put_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
+    stats = t.stats(target)
     if result == "D":
         target.status = "destroyed"
         for lost in vehicles.lose_passengers(ctx.state, target):
@@ -41,8 +48,6 @@ def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
             ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
             target.carrying = None
         return "destroyed"
-    if result == "-":
-        return "no effect"
     if target.carrying:
         ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
         target.carrying = None  # 7.3.3: destroyed or damaged, the carried unit is dropped

@@ -139,14 +139,17 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         return [state.active]
 
     def turn_part(self, state: MakState) -> str:
-        return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {SIDE_NAMES[self.waiting_on(state)[0]] if not state.over else 'over'}"
+        """``Turn 1/6 · Air Commitment (10.1) · Mercenary and Strahl``: every side waited on
+        (both at once while the aircraft are assigned, 10.1.1)."""
+        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state)) if not state.over else "over"
+        return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {who}"
 
     def status(self, state: MakState) -> list[str]:
         lines = [f"{state.title}: turn {state.turn}/{state.turns}, {self.phase_title(state)}."]
         for side in SIDES:
             alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
-                f"{u.id}@{u.hex or 'off'}" for u in alive))
+                f"{u.id}@{_where(u)}" for u in alive))
         lines += air_status(state)  # 10.1, 18.1.3
         points = victory.ogp(state)
         lines.append("O.G.P.: " + ", ".join(f"{SIDE_NAMES[s]} {points[s].text()}" for s in SIDES) + ".")
@@ -339,7 +342,9 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         ctx.state.assault = None
         weapon = None if o.unarmed else t.best_weapon(u, e, False)[0]
         u.attacked = u.struck = True
-        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed)
+        # 9.5: "All Type 1 units may perform 'unarmed' combat": with no weapon for the target
+        # (strike_targets offers it only to a Type I) the unit fights unarmed
+        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed or weapon is None)
         if alive:
             resolve.open_window(t, ctx, "attack", [u], t.in_hex(t.hex(e), e.side))
 
@@ -473,9 +478,15 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
     ctx.snapshot = True
 
 
+def _where(u: UnitState) -> str:
+    """Where a unit is, for the status: its hex, in the air (10.0), aboard a Hornisse (10.6)
+    or off the map."""
+    return u.hex or {"aloft": "air", "aboard": "aboard", "withdrawn": "withdrawn"}.get(u.status, "off")
+
+
 def _label(t: Table, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
     """Autocomplete labels: units with type and hex, hexes with cost, targets with the roll."""
-    air = air_label(t, action, field, value, partial)  # 10.0: aircraft, flak, strafing
+    air = air_label(t, action, field, value, partial, side)  # 10.0: aircraft, flak, strafing
     if air is not None:
         return air
     if field in ("unit", "target", "spotter"):

@@ -202,8 +202,49 @@ def test_10_1_4_withdraw_not_in_the_turn_it_arrived():
         SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
     s.turn = 2
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
-    assert step.state.unit("M-Falke1").status == "withdrawn"
-    assert SYS.score(step.state) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
+    st = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([])).state
+    assert st.unit("M-Falke1").status == "withdrawn"
+    assert SYS.score(st) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
+
+
+def test_10_1_4_a_withdrawal_is_secret_until_both_are_ready_and_may_be_changed():
+    # 4.0 1: "Each player secretly divides the aerial power in hand": a withdrawal is one of
+    # the assignments, said only when both are ready, and changeable until then.
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("M-Falke2", "Falke", "merc", "ready"),
+                      ("S-PK401", "PK40", "strahl", "ready")], phase="air", turn=2)
+    step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
+    assert "M-Falke1" not in step.events[0].text and "withdraw" not in step.events[0].text
+    st = step.state
+    assert st.unit("M-Falke1").status == "aloft"
+    assert any("M-Falke1, M-Falke2 (being assigned)" in line for line in SYS.status(st))
+    assert AA.Commit(unit="M-Falke1", mission="ground") in SYS.legal_actions(st, "merc")
+    assert AA.Commit(unit="M-Falke1", mission="withdraw") not in SYS.legal_actions(st, "merc")
+    st = SYS.apply(st, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    said = " | ".join(e.text for e in step.events)
+    assert "withdrawn M-Falke1 (10.1.4)" in said
+    assert step.state.unit("M-Falke1").status == "withdrawn" and step.state.unit("M-Falke2").status == "aloft"
+
+
+def test_10_1_1_the_turn_line_names_every_side_waited_on():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")],
+             phase="air")
+    assert SYS.turn_part(s).endswith("Air Commitment (10.1) · Mercenary and Strahl")
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    assert SYS.turn_part(st).endswith("Air Commitment (10.1) · Strahl")
+
+
+def test_10_1_1_the_picture_after_the_air_war_shows_no_old_marks():
+    from rules.mak.state import Mark
+
+    s = game([("S-PKA1", "PKA", "strahl", "5:0818")],
+             air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")], phase="air")
+    s.marks.append(Mark(kind="fire", hexes=["5:0818"], side="merc", text="last turn's strafe", order=3))
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    view = SYS.view(step.state)
+    assert step.snapshot and not view.marks and view.whole
 
 
 # -- 10.4 air-to-ground ------------------------------------------------------------------------
@@ -221,11 +262,15 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     step = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1,M-Falke2", hex="5:0506"), ScriptedDice([]))
     st = step.state
     assert SYS.phase_of(st) == "flak" and step.waiting_on == ["strahl"]
+    assert ("Strahl may fire at the aircraft with S-PKA1, S-PKA2: flak for each that fires, pass to fire "
+            "no more (10.4.1 2)") in [e.text for e in step.events]
     offers = SYS.legal_actions(st, "strahl")
     assert AA.Flak(unit="S-PKA1", target="M-Falke2") in offers and A.Pass() in offers
     st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
     with pytest.raises(RuleError, match="may fire at the aircraft: S-PKA2"):  # once each
         SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke2"), ScriptedDice([]))
+    with pytest.raises(RuleError, match=r"S-AFS9 is not over 5:0506; S-PKA2 may fire at M-Falke1, M-Falke2"):
+        SYS.apply(st, "strahl", AA.Flak(unit="S-PKA2", target="S-AFS9"), ScriptedDice([]))
     # 10.4.3: PF 10 - Falke 3 = 7 in a forest hex: no terrain, no range. PKA1 rolls 6+6
     # (miss); PKA2 rolls 2+2 (hit), endurance C 5: A: the Falke is disarmed.
     step = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA2", target="M-Falke2"), ScriptedDice([6, 6, 2, 2, 3, 2]))
@@ -237,6 +282,7 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     # only the armed Falke attacks; 10.4.2: forest -2 against the laser, no range:
     # 9 - 2 - 2 = 5; 1+3 hits, endurance B 3: D
     assert SYS.phase_of(st) == "strafe" and SYS.waiting_on(st) == ["merc"]
+    assert "M-Falke1 over 5:0506: strafe each at a unit there (10.4.1 3)" in texts
     assert {a.unit for a in SYS.legal_actions(st, "merc")} == {"M-Falke1"}
     step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([1, 3, 1, 2]))
     hit = next(e.text for e in step.events if "from the air" in e.text)
@@ -321,9 +367,9 @@ def test_10_6_1_the_hornisse_lands_and_separates_the_pka_waits_this_phase():
     pk41, pka = st.unit("S-PK411"), st.unit("S-PK411-PKA")
     assert pk41.hex == pka.hex == "5:1010" and pk41.on_map and pka.on_map and pk41.rider is None
     assert "S-PK411" not in st.air.duty
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match=r"left its PK41 this phase.*\(10\.6\.1\)"):
         SYS.apply(st, "strahl", A.Move(unit="S-PK411-PKA", to="5:1011"), ScriptedDice([]))
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match=r"\(10\.6\.1\)"):
         SYS.apply(st, "strahl", A.Fire(unit="S-PK411-PKA", target="M-AFS1"), ScriptedDice([]))
 
 
@@ -403,7 +449,8 @@ def test_snapshot_side_panel_shows_the_duty_chart_and_pilots_and_aircraft_over_t
     view = SYS.view(st)
     titles = [p.title for p in view.panel]
     assert titles == ["Mercenary duty chart (10.1)", "Strahl pilots (18.1.3)"]
-    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat", "M-Falke2 · Ground Combat"]
+    assert [e.text for e in view.panel[0].entries] == ["M-Falke1 · Ground Combat · over 5:0506",  # 10.4.1 1
+                                                       "M-Falke2 · Ground Combat"]
     assert view.panel[1].entries[0].text == "Gieger +1/+2/+0 · S-PKA1"
     assert any(c.id == "M-Falke1" and c.faction == "merc" for c in view.counters)  # over the hex
     snap = snapshot(view)
@@ -427,7 +474,7 @@ def test_panel_hides_assignments_until_both_sides_are_ready():
 def test_autocomplete_for_the_air_orders_says_duty_and_the_roll_needed():
     s = strike_game()
     units_ = [c.label for c in SYS.choices(s, "merc", "airstrike", "units", {})]
-    assert "M-Falke1 (Falke) in the air · ground" in units_
+    assert "M-Falke1 (Falke) in the air · Ground Combat" in units_
     hexes = [c.label for c in SYS.choices(s, "merc", "airstrike", "hex", {"units": "M-Falke1"})]
     assert hexes == ["5:0506 · S-PKA1, S-PKA2"]
     st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
@@ -457,3 +504,23 @@ def test_5_1_2_an_immobilised_hornisse_lands_within_5_hexes_and_separates():
     assert distance(t.hex(pk41), t.hex_of("5:1010")) == 5
     assert st.air.strike is None and SYS.phase_of(st) == "act"  # nothing left to attack
     assert not t.weapons(pk41, False)  # a landed PK41 does not fire (10.4)
+
+
+def test_10_1_status_says_the_duty_chart_spaces_in_words():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ground"), ("M-Falke2", "Falke", "merc", "used"),
+                      ("S-PK401", "PK40", "strahl", "ready")])
+    lines = SYS.status(s)
+    assert "Mercenary duty chart: M-Falke1 Ground Combat, M-Falke2 Used" in lines
+    assert "Strahl duty chart: S-PK401 not flying" in lines
+    assert "Mercenary: M-Falke1@air, M-Falke2@air" in lines  # 10.0: in the air, not "off"
+
+
+def test_10_1_1_autocomplete_names_the_missions_and_shows_only_your_own_assignments():
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ground"), ("S-PK401", "PK40", "strahl", "air")],
+             phase="air", turn=2)
+    missions = [c.label for c in SYS.choices(s, "merc", "commit", "mission", {"unit": "M-Falke1"})]
+    assert "air · Air Combat Mission (dog-fight, 10.2)" in missions
+    assert "withdraw · leaves the battle for good (10.1.4)" in missions
+    mine = [c.label for c in SYS.choices(s, "merc", "commit", "unit", {})]
+    assert mine == ["M-Falke1 (Falke) in the air · Ground Combat"]  # your own: shown to you
+    assert SYS.label(s, "strahl", "commit", "unit", "M-Falke1", {}) == "M-Falke1 (Falke) in the air"

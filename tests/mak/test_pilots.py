@@ -165,6 +165,22 @@ def test_18_2_1_destroyed_the_pilot_dies_on_four_or_more():
     st = step.state
     assert st.crew.pilots["strahl-10"].status == "killed" and st.unit("S-PKA1").status == "destroyed"
     assert SYS.score(st)["merc"] == 2 + 6  # the PKA (stand-in 2) and Gieger (6)
+    # the escape roll is said after the hit and its result, in the attack's own line
+    assert "D → destroyed; pilot Heinrich Gieger: 🎲 4 ≥ 4: killed (18.2.1)" in step.events[0].text
+
+
+def test_18_2_1_an_aircraft_hit_by_flak_its_pilot_rolls_after_the_hit_is_said():
+    s = game([("S-PKA1", "PKA", "strahl", "5:0506")], active="merc")
+    s.units.append(UnitState(id="M-Falke1", type="Falke", side="merc", deploy="1⑤S", status="aloft"))
+    s.air.duty["M-Falke1"] = "ground"
+    seat(s, "M-Falke1", "merc", 10)
+    s.crew.escape = True
+    st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
+    # PF 10 - Falke 3 = 7: 1+1 hits (the same dice read for endurance C: D); escape 1+2 = 3 < 4
+    step = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([1, 1, 1, 2]))
+    line = next(e.text for e in step.events if e.text.startswith("S-PKA1 (PF) fires"))
+    assert line.index("hit") < line.index("pilot George Conan: 🎲 3 < 4: escapes as M-Pilot10 in 5:0506")
+    assert step.state.unit("M-Pilot10").hex == "5:0506" and step.state.unit("M-Falke1").status == "destroyed"
 
 
 def test_18_2_1_destroyed_the_pilot_escapes_on_three_and_18_2_2_moves_one_hex():
@@ -291,3 +307,33 @@ def test_18_2_3_a_pilot_leaving_through_its_sides_entry_area_escapes_elsewhere_i
     s.unit("S-Pilot10").hex = "5:1011"
     with pytest.raises(RuleError, match="edge"):
         SYS.apply(s, "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([]))
+
+
+def test_18_2_1_the_pilot_of_a_hornisse_shot_down_rolls_to_escape_too():
+    # the pilot sits in the PKA the PK41 carries (10.6): the Hornisse destroyed by flak, the
+    # pilot rolls like any other (18.2.1); 1+2 = 3 < 4: on foot in the hex attacked
+    s = game([("M-AFS1", "AFS", "merc", "5:0506")], active="strahl")
+    s.units += [UnitState(id="S-H", type="PK41", side="strahl", deploy="1⑤N", status="aloft", rider="S-H-PKA"),
+                UnitState(id="S-H-PKA", type="PKA", side="strahl", deploy="1⑤N", status="aboard")]
+    s.air.duty["S-H"] = "ground"
+    seat(s, "S-H-PKA", "strahl", 10)
+    s.crew.escape = True
+    st = SYS.apply(s, "strahl", AA.Airstrike(units="S-H", hex="5:0506"), ScriptedDice([])).state
+    step = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-H"), ScriptedDice([1, 1, 1, 2]))
+    st = step.state
+    assert st.crew.pilots["strahl-10"].status == "afoot" and st.unit("S-Pilot10").hex == "5:0506"
+    assert st.unit("S-H").status == "destroyed" and st.unit("S-H-PKA").status == "destroyed"
+
+
+def test_18_1_3_the_dog_fight_says_which_pilot_modifies_which_rating():
+    # 18.1.3: "When the pilot's abilities are used, show which pilot is involved"
+    s = game([], active="merc")
+    s.phase = "air"
+    s.units += [UnitState(id="M-F", type="Falke", side="merc", deploy="1⑤S", status="aloft"),
+                UnitState(id="S-P", type="PK40", side="strahl", deploy="1⑤N", status="aloft")]
+    s.air.duty.update({"M-F": "air", "S-P": "air"})
+    seat(s, "M-F", "merc", 10, dogfight=2)
+    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([5]))
+    said = [e.text for e in step.events]
+    assert "Dog-fight ratings: Mercenary M-F 4 +2 Conan = 6; Strahl S-P 2 = 2 (10.2.1, 18.1.1)" in said

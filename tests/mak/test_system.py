@@ -114,6 +114,19 @@ def test_9_1_assault_defensive_fire_adjacent_then_enter_then_strike():
     assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
 
 
+def test_9_5_a_type_i_unit_with_no_weapon_for_the_target_strikes_unarmed():
+    # 9.5: "All Type 1 units may perform 'unarmed' combat": a disarmed AFS in close quarters
+    # named with the default (armed) strike fights unarmed rather than being refused
+    s = game([("M-AFS1", "AFS", "merc", "5:1018"), ("S-PKA1", "PKA", "strahl", "5:1017")])
+    s.unit("M-AFS1").disarmed = True
+    step = SYS.apply(s, "merc", A.Assault(unit="M-AFS1", hex="5:1017"), ScriptedDice([]))
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
+    assert SYS.phase_of(step.state) == "strike"
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1"), ScriptedDice([2, 2, 1, 2]))
+    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+
+
 def test_9_4_3_phasing_player_names_unpinned_units():
     # 9.4.1: one phasing AFS in close quarters with two Strahl units pins one of them; when a
     # second AFS moves next to the hex, the Merc player names which Strahl unit stays unpinned.
