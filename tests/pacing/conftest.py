@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +10,7 @@ from bot.config import Settings
 from bot.models import Reply
 from bot.pacing.clock import ManualClock
 from bot.service import Service
-from tests.platform.conftest import Table
+from tests.platform.conftest import settings, table  # noqa: F401 - the same fixtures
 
 START = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 
@@ -31,11 +30,6 @@ class Outbox:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(db=tmp_path / "referee.sqlite3", snapshot_dir=tmp_path / "snaps")
-
-
-@pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(START)
 
@@ -45,11 +39,6 @@ async def service(settings: Settings, clock: ManualClock):
     svc = await Service.open(settings, clock=clock)
     yield svc
     await svc.close()
-
-
-@pytest.fixture
-def table(service: Service) -> Table:
-    return Table(service)
 
 
 @pytest.fixture
