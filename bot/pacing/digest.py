@@ -136,7 +136,7 @@ async def ping_lines(svc: Pipeline, game: LiveGame, step: Step, user_id: str) ->
         if steps is None:
             steps = await svc.store.steps(game.row.id, last=CHANGES_WINDOW)
         lines = since_lines(steps, side, game.next_seq)
-        if len(lines) > 1:  # one line is the step just before this one: nothing to add
+        if lines:  # the order being answered is in the reply: these came between
             out += [f"Since @{holder.user_name}'s last order:", *lines]
     return out
 
