@@ -403,7 +403,7 @@ class Pacer:
         await self.svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                               inv=None, reply_for=build)
         seq = done[0].seqs[0]
-        lines = [f"#{seq} The referee gives {game.system.side_name(side)}'s order: {action.summary()}"]
+        lines = [f"#{seq} Referee ({side}): {action.summary()}"]
         lines += replies.event_lines(step.events)
         lines.append(self.svc.next_line(game, step))
         return lines, done[0].mentions, f"{game.row.id}:{seq}" if step.snapshot else None

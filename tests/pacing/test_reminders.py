@@ -133,7 +133,7 @@ async def test_deadline_passing_with_pass_gives_the_no_action_order(
     posted = await advance(clock, service, outbox, 24)
     text = posted[-1]
     # D2: a side that does not act waits; the turn passes to blue, who is pinged.
-    assert "The referee gives Red's order: wait" in text and "blue" in text
+    assert "Referee (red): wait" in text and "blue" in text
     assert outbox.sent[-1][1].mentions == ["bob"]
     game = await service.live_game(table.channel)
     assert game is not None and game.system.waiting_on(game.state) == ["blue"]

@@ -101,6 +101,6 @@ async def test_console_clock_plays_a_deadline_through(tmp_path) -> None:
     assert "⏰ Deadline: Tue 24 Nov 2026 12:00 UTC (in 24 h)" in text
     assert "🕰️ Tue 24 Nov 2026 00:00 UTC" in text
     assert "📣 ⏰ @alice, Red is waited on:" in text
-    assert "📣 ⌛ The deadline passed" in text and "order: wait" in text
+    assert "📣 ⌛ The deadline passed" in text and "Referee (red): wait" in text
     assert "⛔ /clock advance needs hours:" in text
     assert "<t:" not in text
