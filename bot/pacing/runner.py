@@ -288,17 +288,14 @@ class Pacer:
     async def _deliverable(self, message: Scheduled, now: datetime) -> Reply | None:
         """Claim a due message and build what to send, or drop it (game moved on, player
         away); None when there is nothing to send."""
-        game = await self.svc.live_game(message.channel_id)
-        alive = game is not None and game.row.id == message.game_id
-        if message.kind == "digest":
+        if message.kind == "digest":  # a turn that ended: told even once the game is over
             if not await self._claim(message, None):
                 return None
             return await self.digest_reply(message)
-        assert game is not None or not alive
-        if not alive or not same_part(message.part_key, game):  # type: ignore[arg-type]
-            await self._drop(message)
+        game = await self.svc.live_game(message.channel_id)
+        if game is None or game.row.id != message.game_id or not same_part(message.part_key, game):
+            await self._drop(message)  # the game ended or moved on
             return None
-        assert game is not None
         if message.kind == "reminder":
             return await self._reminder(game, message, now)
         if not await self._claim(message, game):

@@ -164,9 +164,8 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
     """Move a game's pace to a new turn-part, only if it is still at ``old_key``: of two
     processes noticing the same new turn-part, one schedules its reminders."""
     rows = await db.fetchall(
-        "UPDATE game_pace SET part_key = ? WHERE game_id = ?"
-        " AND (part_key = ? OR (part_key IS NULL AND ? IS NULL)) RETURNING game_id",
-        (new_key, game_id, old_key, old_key))
+        "UPDATE game_pace SET part_key = ? WHERE game_id = ? AND COALESCE(part_key, '') = ?"
+        " RETURNING game_id", (new_key, game_id, old_key or ""))
     return bool(rows)
 
 
