@@ -32,9 +32,9 @@ _SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it e
                          re.IGNORECASE)
 
 
-def turn_of(system: GameSystem, state_json: str) -> int | None:
+def turn_of(system: GameSystem, state: BaseModel) -> int | None:
     """The game turn a state is in, as its picture's header shows it (None before turn 1)."""
-    view = system.view(system.load_state(state_json))
+    view = system.view(state)  # type: ignore[arg-type]
     header = getattr(view, "header", None)
     return getattr(header, "turn", None)
 

@@ -36,7 +36,7 @@ from bot.pacing.times import discord_time, reminder_times
 from bot.pipeline import CHANGES_WINDOW, Change, Committed, LiveGame, Outcome, Pipeline
 from bot.store import StepRow
 from bot.writer import Writer
-from rules.core.contract import Action
+from rules.core.contract import Action, GameSystem
 from rules.core.errors import RuleError
 
 log = logging.getLogger("referee.pacing")
@@ -111,8 +111,9 @@ class Pacer:
         #: Names the process in ``scheduled_messages.sent_by``.
         self.process = process or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
         self._paces: dict[int, Pace] | None = None
-        #: game id -> (head step, turn, over) last seen: a digest when the turn changes.
-        self._seen: dict[int, tuple[int, int | None, bool]] = {}
+        #: game id -> (head step, turn, over, turn-part label) last seen: a digest when the
+        #: turn changes.
+        self._seen: dict[int, tuple[int, int | None, bool, str]] = {}
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
 
@@ -159,19 +160,24 @@ class Pacer:
         if seen is not None and seen[0] == head:
             return
         system = game.system
-        view = system.view(game.state)  # type: ignore[arg-type]
-        turn = getattr(getattr(view, "header", None), "turn", None)
+        label = system.turn_part(game.state)  # type: ignore[arg-type]
         over = system.result(game.state) is not None  # type: ignore[arg-type]
+        if seen is not None and (seen[3], seen[2]) == (label, over):
+            # The same turn-part: the same turn (every label names its turn), so no picture
+            # is built for the order path (bench/run.py).
+            self._seen[game.row.id] = (head, seen[1], over, label)
+            return
+        turn = turn_of(system, game.state)
         if seen is None:
             seen = await self._before(game)
-        self._seen[game.row.id] = (head, turn, over)
+        self._seen[game.row.id] = (head, turn, over, label)
         if seen is None:
             return
-        _, was_turn, was_over = seen
+        _, was_turn, was_over, _ = seen
         if was_turn is not None and (turn != was_turn or (over and not was_over)):
             await self._queue_digest(game, was_turn)
 
-    async def _before(self, game: LiveGame) -> tuple[int, int | None, bool] | None:
+    async def _before(self, game: LiveGame) -> tuple[int, int | None, bool, str] | None:
         """The turn of the head's parent step, the first time a game is seen."""
         step = await self.svc.store.step(game.row.id, game.row.head_seq)
         if step is None or step.parent_seq is None:
@@ -180,34 +186,34 @@ class Pacer:
         if parent is None:
             return None
         state = game.system.load_state(parent.state_json)
-        return (parent.seq, turn_of(game.system, parent.state_json),
-                game.system.result(state) is not None)  # type: ignore[arg-type]
+        return (parent.seq, turn_of(game.system, state),
+                game.system.result(state) is not None, "")  # type: ignore[arg-type]
 
     async def _queue_digest(self, game: LiveGame, turn: int) -> None:
-        """Schedule the digest of ``turn`` (now over), once per game turn and head step."""
-        before, steps = await self.turn_steps(game, turn)
-        if before is None:
-            return
+        """Schedule the digest of ``turn`` (now over), once per game turn and head step; the
+        background task reads its steps (the order path only notes the turn)."""
         now = self.svc.clock.now()
         message = Scheduled(
             game_id=game.row.id, channel_id=game.row.channel_id, kind="digest",
             part_key=f"turn:{turn}:{game.row.head_seq}", due_at=now,
-            data={"turn": turn, "before": before.seq, "steps": [s.seq for s in steps]},
+            data={"turn": turn, "head": game.row.head_seq},
         )
         async with self.svc.store.transaction() as db:
             pstore.schedule(db, message, now)
         self.wake.set()
 
-    async def turn_steps(self, game: LiveGame, turn: int) -> tuple[StepRow | None, list[StepRow]]:
-        """The steps of ``turn``, which the head step ended: back along the head's parents
-        while the state is still in that turn.  Returns the step before them and them."""
-        recent = {s.seq: s for s in await self.svc.store.steps(game.row.id, last=CHANGES_WINDOW)}
-        head = recent.get(game.row.head_seq)
+    async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
+                         turn: int) -> tuple[StepRow | None, list[StepRow]]:
+        """The steps of ``turn``, which step ``head_seq`` ended: back along its parents while
+        the state is still in that turn.  Returns the step before them and them."""
+        recent = {s.seq: s for s in await self.svc.store.steps(game_id, last=CHANGES_WINDOW)
+                  if s.seq <= head_seq}
+        head = recent.get(head_seq)
         if head is None:
             return None, []
         chain = [head]
         current = recent.get(head.parent_seq) if head.parent_seq is not None else None
-        while current is not None and turn_of(game.system, current.state_json) == turn:
+        while current is not None and turn_of(system, system.load_state(current.state_json)) == turn:
             chain.insert(0, current)
             current = recent.get(current.parent_seq) if current.parent_seq is not None else None
         # chain[0] began this turn: it ended the turn before (whose digest listed it), or it
@@ -409,11 +415,10 @@ class Pacer:
         """The digest of a turn, from the steps it names, with the full map after them."""
         game_row = await self.svc.store.game(message.game_id)
         system = self.svc.systems[game_row.system]
-        before = await self.svc.store.step(message.game_id, int(message.data["before"]))
+        before, steps = await self.turn_steps(system, message.game_id, int(message.data["head"]),
+                                              int(message.data["turn"]))
         if before is None:
             return None
-        steps = [s for seq in message.data["steps"]
-                 if (s := await self.svc.store.step(message.game_id, int(seq))) is not None]
         last = steps[-1].seq if steps else before.seq
         title = (f"📰 Turn {message.data['turn']} digest (steps #{steps[0].seq}–#{last})"
                  if steps else f"📰 Turn {message.data['turn']} digest")
