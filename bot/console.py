@@ -184,6 +184,9 @@ class Console:
     async def repl(self, stdin: TextIO = sys.stdin) -> None:
         """Interactive prompt until end of input (Ctrl-D) or ``quit``."""
         self.write(PROMPT_HINT)
+        if self.clock is not None:
+            self.write(f"Time stands still at {self.clock.now():%a %d %b %Y %H:%M} UTC; "
+                       "/clock advance hours:N moves it.")
         while True:
             sys.stdout.write(f"{self.user}> ")
             sys.stdout.flush()
