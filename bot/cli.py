@@ -13,8 +13,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from bot.config import Settings
 from bot.runtime import tune_gc
+
+if TYPE_CHECKING:
+    from bot.pacing.clock import ManualClock
 
 NO_TOKEN_HINT = (
     "No DISCORD_TOKEN set: opening the local console "
@@ -72,6 +77,9 @@ def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="player", help="your name (default: player)")
     parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
+    parser.add_argument("--clock", nargs="?", const="now", metavar="START",
+                        help="time stands still until /clock advance hours:N moves it "
+                             "(START: a UTC date and time, default now)")
 
 
 def shard_settings(settings: Settings, shards: str | None, count: int | None) -> Settings:
@@ -101,19 +109,37 @@ def parse_dice(text: str | None) -> list[int] | None:
     return values
 
 
+def parse_clock(text: str | None) -> "ManualClock | None":
+    """``--clock [START]``: a clock that moves only with ``/clock advance``."""
+    from datetime import datetime, timezone  # noqa: PLC0415
+
+    from bot.pacing.clock import ManualClock  # noqa: PLC0415
+
+    if text is None:
+        return None
+    if text == "now":
+        return ManualClock()
+    try:
+        start = datetime.fromisoformat(text)
+    except ValueError:
+        raise SystemExit(f"--clock takes a UTC date and time such as 2026-11-30T18:00, not {text!r}") from None
+    return ManualClock(start if start.tzinfo else start.replace(tzinfo=timezone.utc))
+
+
 async def run_console(settings: Settings, args: argparse.Namespace) -> int:
     """The console, interactive or on a transcript; returns the exit code."""
     from bot.console import Console  # noqa: PLC0415 - keep `referee --help` light
     from bot.service import ScriptedDiceSource, Service
 
     values = parse_dice(args.dice)
+    clock = parse_clock(getattr(args, "clock", None))
     service = await Service.open(
-        settings, dice_source=ScriptedDiceSource(values) if values else None
+        settings, dice_source=ScriptedDiceSource(values) if values else None, clock=clock,
     )
     try:
         console = Console(
             service, user=args.user, moderator=args.moderator,
-            snapshot_dir=args.snapshots or settings.snapshot_dir,
+            snapshot_dir=args.snapshots or settings.snapshot_dir, clock=clock,
         )
         if args.script:
             lines = args.script.read_text("utf-8").splitlines()

@@ -121,8 +121,49 @@ def game_group() -> CommandGroup:
                 defer_first=True,
                 cooldown=(1, 60.0),
             ),
+            *pacing_commands(),
         ],
     )
+
+
+def pacing_commands() -> list[CommandSpec]:
+    """``/game pace``, ``deadline``, ``away``, ``sub``, ``accept``, ``digest`` (issue 19)."""
+    return [
+        CommandSpec(
+            name="pace",
+            description="Time each turn-part may take (all players agree, or a moderator)",
+            options=[
+                _opt("hours", "int", "Hours a turn-part (0: no pace)", minimum=0, maximum=720),
+                _opt("then", "enum", "When a deadline passes: nothing, or pass for the side",
+                     False, choices=["nothing", "pass"]),
+                _opt("remind", "text", "When to remind, e.g. half,1h (or none)", False),
+            ],
+        ),
+        CommandSpec(
+            name="deadline",
+            description="A fixed deadline for the turn-part in play",
+            options=[_opt("at", "text", "UTC date and time, e.g. 2026-11-30 18:00, or 36h")],
+        ),
+        CommandSpec(
+            name="away",
+            description="Pause your reminders until a time (until:back ends it)",
+            options=[_opt("until", "text", "UTC date and time, or a span such as 3d, or back")],
+        ),
+        CommandSpec(
+            name="sub",
+            description="Offer your side to a substitute, who accepts",
+            options=[_opt("user", "user", "The substitute"),
+                     _opt("side", "id", "Your side (if you hold several)", False)],
+        ),
+        CommandSpec(name="accept", description="Take the side a player offered you"),
+        CommandSpec(
+            name="digest",
+            description="What happened since a step or a time, with the map",
+            options=[_opt("since", "text", "A step (#40), a span back (24h) or a date")],
+            may_render=True,
+            cooldown=(2, 30.0),
+        ),
+    ]
 
 
 def mod_group() -> CommandGroup:
@@ -152,6 +193,15 @@ def mod_group() -> CommandGroup:
                 name="seat",
                 description="Put a user in a side's seat (a substitute)",
                 options=[_opt("side", "id", "The side"), _opt("user", "user", "The player")],
+                moderator_only=True,
+            ),
+            CommandSpec(
+                name="extend",
+                description="Move this turn-part's deadline later",
+                options=[
+                    _opt("hours", "int", "Hours to add", minimum=1, maximum=720),
+                    _opt("reason", "text", "Why (announced in the channel)"),
+                ],
                 moderator_only=True,
             ),
             CommandSpec(

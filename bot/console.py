@@ -8,6 +8,11 @@
 ``@name`` before a command acts as that user; ``@name`` alone switches the default user.
 Snapshots are written as PNG files and their paths printed.  ``--dice 3,5,6`` scripts the
 dice (when they run out, the order is refused with a clear message).
+
+What the bot posts on its own (reminders, a deadline passing, the turn digest) is printed
+after each line, marked 📣.  With ``--clock`` time stands still until ``/clock advance
+hours:36`` moves it (``/clock now`` tells it), so deadlines can be played through.
+Discord timestamps are written out in UTC.
 """
 
 from __future__ import annotations
@@ -18,7 +23,11 @@ import sys
 from pathlib import Path
 from typing import Callable, TextIO
 
+from datetime import timedelta
+
 from bot.models import Invocation, Reply
+from bot.pacing.clock import ManualClock
+from bot.pacing.times import in_utc
 from bot.service import Service
 
 CONSOLE_CHANNEL = "console"
@@ -72,8 +81,11 @@ class Console:
         snapshot_dir: Path = Path("snapshots"),
         write: Callable[[str], None] = print,
         channel: str = CONSOLE_CHANNEL,
+        clock: ManualClock | None = None,
     ) -> None:
         self.service = service
+        #: The clock ``/clock advance`` moves (``--clock``); None: the real time.
+        self.clock = clock
         self.user = user
         self.moderator = moderator
         self.snapshot_dir = snapshot_dir
@@ -95,6 +107,10 @@ class Console:
             self.user = user or self.user
             self.write(f"(now acting as @{self.user})")
             return None
+        if path[0] == "clock":
+            self.run_clock(path, options)
+            await self.deliver()
+            return None
         who = user or self.user
         inv = Invocation(
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
@@ -104,12 +120,44 @@ class Console:
         if reply.snapshot_key and not reply.error:
             reply = await self.service.attach_snapshot(reply)
         self.show(who, reply)
+        await self.deliver()
         return reply
+
+    def run_clock(self, path: list[str], options: dict[str, str]) -> None:
+        """``/clock now`` and ``/clock advance hours:N`` (``--clock`` only)."""
+        if self.clock is None:
+            self.write("⛔ The clock runs on its own here; start the console with --clock to move it.")
+            return
+        action = path[1] if len(path) > 1 else "now"
+        if action == "advance":
+            try:
+                hours = float(options.get("hours", ""))
+            except ValueError:
+                self.write("⛔ /clock advance needs hours:, a number of hours, e.g. hours:12.")
+                return
+            if not 0 < hours <= 24 * 366:
+                self.write("⛔ hours: must be more than 0 and at most a year (8784).")
+                return
+            self.clock.advance(timedelta(hours=hours))
+        elif action != "now":
+            self.write("⛔ The clock has: /clock now, /clock advance hours:N.")
+            return
+        self.write(f"🕰️ {self.clock.now():%a %d %b %Y %H:%M} UTC")
+
+    async def deliver(self) -> int:
+        """Post what the bot sends on its own now (reminders, deadlines, digests)."""
+        return await self.service.pacer.tick(self._posted)
+
+    async def _posted(self, channel_id: str, reply: Reply) -> None:
+        if reply.snapshot_key:
+            reply = await self.service.attach_snapshot(reply)
+        self.show("referee", reply.model_copy(update={"text": "📣 " + reply.text}))
 
     def show(self, who: str, reply: Reply) -> None:
         """Print a reply the way a channel would show it."""
         prefix = f"(only @{who} sees this) " if reply.ephemeral else ""
-        self.write(prefix + reply.text)
+        now = self.service.clock.now()
+        self.write(in_utc(prefix + reply.text, now))
         for field in reply.fields:
             self.write(f"{field.name}: {field.value}")
         if reply.mentions:
@@ -136,6 +184,9 @@ class Console:
     async def repl(self, stdin: TextIO = sys.stdin) -> None:
         """Interactive prompt until end of input (Ctrl-D) or ``quit``."""
         self.write(PROMPT_HINT)
+        if self.clock is not None:
+            self.write(f"Time stands still at {self.clock.now():%a %d %b %Y %H:%M} UTC; "
+                       "/clock advance hours:N moves it.")
         while True:
             sys.stdout.write(f"{self.user}> ")
             sys.stdout.flush()

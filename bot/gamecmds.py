@@ -9,6 +9,7 @@ from typing import Any
 
 from bot import export_html, replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
+from bot.pacing.commands import status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
@@ -163,6 +164,9 @@ async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     if changes:
         words = "\n".join(change_lines(changes))
         reply = reply.model_copy(update={"text": f"{reply.text}\nSince your last order:\n{words}"})
+    pacing = await status_lines(svc, game)
+    if pacing:
+        reply = reply.model_copy(update={"text": "\n".join([reply.text, *pacing])})
     return reply
 
 
@@ -389,7 +393,8 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
             if any(a.name == order for a in system.actions):
                 return replies.info(replies.help_text(system, order))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
-    intro = "/game new · join · status · map · log · undo · export · replay · end"
+    intro = ("/game new · join · status · map · log · undo · export · replay · end\n"
+             "Pacing: /game pace · deadline · away · sub · accept · digest")
     return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
 
 

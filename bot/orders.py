@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot import replies
 from bot.models import Invocation, Reply
+from bot.pacing.digest import ping_lines
 from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
 from rules.core.contract import Action
 from rules.core.errors import RuleError
@@ -25,12 +26,15 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     outcome = svc.resolve(game, side, name, inv.options, run.take())
     run.keep(outcome.dice)
     step = outcome.step
+    since = await ping_lines(svc, game, step, inv.user_id)
 
     def build(done: Committed) -> Reply:
         assert outcome.action is not None
         seq = done.seqs[0]
         lines = [f"#{seq} {inv.user_name} ({side}): {outcome.action.summary()}"]
         lines += replies.event_lines(step.events)
+        if done.mentions:
+            lines += since
         lines.append(svc.next_line(game, step))
         return Reply(text="\n".join(lines), mentions=done.mentions,
                      snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None)

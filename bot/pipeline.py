@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from bot import replies
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
+from bot.pacing.clock import Clock, SystemClock
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.writer import Writer
 from rules.core import registry
@@ -180,6 +181,8 @@ class Change:
     #: side waited on is pinged by the join, so the next step of that turn-part is not).
     mention_key: str | None = None
     end: bool = False
+    #: More writes of the same transaction (pacing rows, issue 19); they read nothing.
+    extra: list[Callable[[Writer], None]] = field(default_factory=list)
 
 
 @dataclass
@@ -239,10 +242,13 @@ def state_digest(state_json: str) -> str:
 class Pipeline:
     """Games in memory and the one way they change: resolve, re-apply, commit."""
 
-    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None):
+    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None,
+                 clock: Clock | None = None):
         self.store = store
         self.settings = settings
         self.dice_source = dice_source
+        #: What deadlines and reminders read the time from (a test moves it; issue 19).
+        self.clock: Clock = clock or SystemClock()
         self.systems = registry.load_all()
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
 
@@ -458,6 +464,8 @@ class Pipeline:
                 db.insert_step(row)
             if change.end:
                 db.end_game(game.row.id)
+            for more in change.extra:
+                more(db)
             if remembered is not None and inv is not None and inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game.row.id, remembered)
 

@@ -28,6 +28,9 @@ from bot.limits import ChannelLocks, RateLimiter
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
 from bot.owed import OwedAnnouncements
+from bot.pacing import commands as pacecmds
+from bot.pacing.clock import Clock
+from bot.pacing.runner import Pacer
 from bot.pipeline import (
     LiveGame, Pipeline, ScriptedDiceSource, gather_render, new_seed, option_user, state_digest,
     watching_side,
@@ -50,6 +53,8 @@ PRUNE_EVERY = 3600.0
 CONFLICT_RETRIES = 3
 
 Handler = Callable[[Pipeline, Invocation], Awaitable[Reply]]
+GAME_HANDLERS: dict[str, Handler] = {**gamecmds.HANDLERS, **pacecmds.GAME_HANDLERS}
+MOD_HANDLERS: dict[str, Handler] = {**modcmds.HANDLERS, **pacecmds.MOD_HANDLERS}
 
 
 class SlowDown(RuleError):
@@ -59,8 +64,9 @@ class SlowDown(RuleError):
 class Service(Pipeline):
     """Everything a front end can ask of the referee."""
 
-    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None):
-        super().__init__(store, settings, dice_source)
+    def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None,
+                 clock: Clock | None = None):
+        super().__init__(store, settings, dice_source, clock)
         self.groups = catalogue.command_groups()
         self._locks = ChannelLocks()
         self._limits = RateLimiter()
@@ -68,14 +74,18 @@ class Service(Pipeline):
         self._rendering: dict[str, asyncio.Future[bytes]] = {}
         self._pruned_at = time.monotonic()
         self.announcements = OwedAnnouncements(store)
+        #: Deadlines, reminders and digests (issue 19); its background task runs in the bot.
+        self.pacer = Pacer(self, self._locks)
 
     # -- life cycle ------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, settings: Settings, *, dice_source: ScriptedDiceSource | None = None) -> "Service":
-        """Open the store named in the settings and return a ready service."""
+    async def open(cls, settings: Settings, *, dice_source: ScriptedDiceSource | None = None,
+                   clock: Clock | None = None) -> "Service":
+        """Open the store named in the settings and return a ready service (``clock``: what
+        deadlines read the time from; the system's unless a test or the console sets one)."""
         store = await open_store(settings.db)
-        service = cls(store, settings, dice_source)
+        service = cls(store, settings, dice_source, clock)
         await service.prune_interactions()
         return service
 
@@ -105,6 +115,7 @@ class Service(Pipeline):
                     if answered is not None:
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
+                reply = await self._paced(inv, reply)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
                 await self.prune_interactions()
             return reply
@@ -155,6 +166,21 @@ class Service(Pipeline):
                         return Reply.model_validate_json(answered)
                 raise
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _paced(self, inv: Invocation, reply: Reply) -> Reply:
+        """Let pacing follow the game after a command (a new turn-part's deadline, a turn's
+        digest); a reply that pings whoever must act carries the new deadline.  A failure
+        here is logged, never the player's problem: the command is already committed."""
+        if reply.error:
+            return reply
+        try:
+            line = await self.pacer.after_command(inv.channel_id, inv.command)
+        except Exception:  # noqa: BLE001
+            log.exception("pacing after %s failed", inv.command)
+            return reply
+        if line and reply.mentions:
+            return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
+        return reply
 
     async def autocomplete(self, inv: Invocation, focused: str) -> list[Choice]:
         """Suggestions for the option ``focused``, given what is typed so far (<= 25)."""
@@ -278,9 +304,9 @@ class Service(Pipeline):
             raise RuleError(f"There is no /{group} {name[:40]}; /{group} has: {known}.")
         handler: Handler
         if group == "game":
-            handler = gamecmds.HANDLERS[name]
+            handler = GAME_HANDLERS[name]
         elif group == "mod":
-            handler = modcmds.HANDLERS[name]
+            handler = MOD_HANDLERS[name]
         else:
             handler = orders.cmd_order
         checked = check_options(group, spec, inv.options, convert=spec_group.system is None)

@@ -24,6 +24,7 @@ import discord
 from bot.config import Settings
 from bot.discord.adapter import DEFER_AFTER, ServiceLike
 from bot.discord.inflight import InFlight
+from bot.discord.scheduled import start_pacing
 from bot.discord.tree import RefereeTree, install_commands
 from bot.service import Service
 
@@ -84,6 +85,8 @@ class RefereeClient(discord.AutoShardedClient):
         self._opener = opener
         self._defer_after = defer_after
         self._force_sync = force_sync
+        #: Reminders, deadlines and digests going out on time (issue 19).
+        self.pacing: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the service, build the command tree and sync it (runs once, after login)."""
@@ -93,6 +96,7 @@ class RefereeClient(discord.AutoShardedClient):
             defer_after=self._defer_after, in_flight=self.in_flight,
         )
         await self.sync_commands()
+        self.pacing = start_pacing(self, self.service)
 
     async def sync_commands(self) -> None:
         """Send the command tree to Discord: to each test server if any, else globally.
@@ -141,6 +145,12 @@ class RefereeClient(discord.AutoShardedClient):
         then the service and its database, last."""
         self.in_flight.closing = True
         await self.in_flight.wait(self.shutdown_wait)
+        if self.pacing is not None:
+            self.pacing.cancel()
+            try:
+                await self.pacing
+            except asyncio.CancelledError:
+                log.debug("pacing task stopped")
         try:
             if self.shards:
                 await super().close()

@@ -55,6 +55,9 @@ class CommandoRaid(GameSystem[RaidState]):
     state_model = RaidState
     options_model = CommandoOptions
     playout_hints = PlayoutHints(options={"turns": 3})
+    #: A side that lets its deadline pass ends its turn (Turns: "the side may always end
+    #: its turn"), issue 19.
+    idle_orders = {"command": End(), "actions": End()}
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Lay out the table of ``scenario``; option ``turns`` shortens or lengthens the game."""

@@ -244,6 +244,10 @@ class GameSystem(ABC, Generic[StateT]):
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
+    #: The order a side that does not act by its deadline is taken to give, by phase
+    #: (:meth:`phase_of`): the rules' pass, where they have one (issue 19).  A phase not
+    #: listed has none: the bot then makes no order for a silent side.
+    idle_orders: ClassVar[dict[str, Action]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -286,6 +290,15 @@ class GameSystem(ABC, Generic[StateT]):
 
     def after_order(self, ctx: Ctx[StateT], action: Action) -> None:
         """Bookkeeping every accepted order ends with (control of areas, the end of a game)."""
+
+    def idle_order(self, state: StateT, side: str) -> Action | None:
+        """The "no action" order of ``side`` now, or None (issue 19: a deadline passed and the
+        game is set to act for a silent side).  It is :attr:`idle_orders` of this phase, and
+        only when ``side`` is waited on and the order is one of its legal orders now."""
+        action = self.idle_orders.get(self.phase_of(state))
+        if action is None or self.result(state) is not None or side not in self.waiting_on(state):
+            return None
+        return action if action in self.legal_actions(state, side) else None
 
     def label(self, state: StateT, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:

@@ -71,6 +71,9 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
     playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
     state_model = MakState
     options_model = MakOptions
+    #: A side that lets its deadline pass (issue 19): makes no defensive attack (5.4: they are
+    #: never required) and ends its phase (4.0) when stacking allows.
+    idle_orders = {"defence": A.Pass(), "act": A.End()}
 
     # -- setup -------------------------------------------------------------------------------
 

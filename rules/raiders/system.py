@@ -105,6 +105,9 @@ class RaidersSystem(GameSystem[RaidersState]):
     options_model = RaidersOptions
     #: Forming forces and trading gear could loop for ever in random play; a campaign with
     #: both optional rules exercises every order.
+    #: The one "no action" of the solitaire player (issue 19): the Objective segment ends
+    #: (11.0).  Everything else is a choice the bot never makes for the player.
+    idle_orders = {OBJECTIVE: A.EndOp()}
     playout_hints = PlayoutHints(rare=frozenset({"split", "join", "trade", "abandon"}),
                                  options={"coordinated": True, "scouting": True})
 

@@ -68,6 +68,10 @@ class RaidAndRiposte(GameSystem[RRState]):
     actions = ACTIONS
     state_model = RRState
     playout_hints = PlayoutHints(rare=frozenset({"pass", "done", "skip", "take-hits"}))
+    #: A side that lets its deadline pass (issue 19): passes its impulse (7.0), places no
+    #: more reinforcements now (11.0) and is done routing or rallying (8.0, 6.2).  Decisions
+    #: owed (retreat, hits) and the deployment are never made for a player.
+    idle_orders = {"ops": Pass(), "place": Skip(), "route": Done(), "rally": Done()}
 
     # -- setup --------------------------------------------------------------------------------
 

@@ -66,6 +66,9 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     actions = ACTIONS
     state_model = SkirmishState
     options_model = SkirmishOptions
+    #: A side that lets its deadline pass ends the activation (Turns), issue 19; which team
+    #: activates and the answers to questions are never chosen for a player.
+    idle_orders = {"orders": Done()}
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Lay out the table and roll the first turn's Initiative."""

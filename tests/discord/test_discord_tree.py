@@ -53,8 +53,9 @@ def test_game_and_mod_subcommands(tree):
     assert [c.name for c in groups["game"].commands] == [
         "new", "join", "leave", "status", "map", "log", "export", "end", "help", "undo",
         "replay",
+        "pace", "deadline", "away", "sub", "accept", "digest",
     ]
-    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "kick"]
+    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick"]
 
 
 def test_every_option_has_the_type_required_flag_and_limits_of_its_spec(tree, catalogue):

@@ -82,6 +82,8 @@ class Duel(GameSystem[DuelState]):
     actions = (Roll, Wait, Stance, Peek)
     state_model = DuelState
     options_model = DuelOptions
+    #: D2: a side that lets its deadline pass waits (issue 19).
+    idle_orders = {"play": Wait()}
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Both scores at 0, red to roll."""

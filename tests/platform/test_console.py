@@ -72,3 +72,35 @@ def test_health_checks_the_database(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "bot.cli", "health"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+async def test_console_clock_plays_a_deadline_through(tmp_path) -> None:
+    """``referee console --clock``: /clock advance moves time; reminders and the deadline
+    are printed as the bot posts them, timestamps written out in UTC (issue 19)."""
+    from datetime import datetime, timezone
+
+    from bot.config import Settings
+    from bot.console import Console
+    from bot.pacing.clock import ManualClock
+    from bot.service import Service
+
+    clock = ManualClock(datetime(2026, 11, 23, 12, tzinfo=timezone.utc))
+    service = await Service.open(Settings(db=tmp_path / "c.sqlite3"), clock=clock)
+    out: list[str] = []
+    console = Console(service, moderator=True, snapshot_dir=tmp_path, write=out.append, clock=clock)
+    try:
+        refused = await console.run_script([
+            "/game new system:duel", "@alice /game join side:red", "@bob /game join side:blue",
+            "/game pace hours:24 then:pass", "/clock advance hours:12", "/clock advance hours:12",
+            "/clock advance hours:x",
+        ], echo=False)
+    finally:
+        await service.close()
+    text = "\n".join(out)
+    assert refused == 0
+    assert "⏰ Deadline: Tue 24 Nov 2026 12:00 UTC (in 24 h)" in text
+    assert "🕰️ Tue 24 Nov 2026 00:00 UTC" in text
+    assert "📣 ⏰ @alice, Red is waited on:" in text
+    assert "📣 ⌛ The deadline passed" in text and "Referee (red): wait" in text
+    assert "⛔ /clock advance needs hours:" in text
+    assert "<t:" not in text

@@ -26,6 +26,7 @@ ALREADY = "already hold"
 OWN_STEP = "only your own"
 LOST_SEAT = "no longer hold"
 ROLLED = "rolled dice"
+PLAYERS = "Only the game's players"
 
 #: The four roles that are not moderators and hold no seat after the prelude, and the two
 #: that never held the waiting seat's history: shorthands for the rows below.
@@ -69,6 +70,16 @@ TABLE: tuple[Rule, ...] = (
     _row("/mod seat side:(waiting) user:sub", "every seat taken",
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
     _row("/mod kick user:(waiting seat)", "every seat taken",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    # Pacing (issue 19): a player's /game pace is a vote until every seat agrees.
+    _row("/game pace hours:24", "game in progress",
+         PLAYERS, A, A, A, PLAYERS, PLAYERS, PLAYERS, A, A),
+    _row("/game away until:3d", "game in progress",
+         NO_SEAT, A, A, NO_SEAT, NO_SEAT, NO_SEAT, NO_SEAT, A, A),
+    _row("/game sub user:sub3", "game in progress",
+         NO_SEAT, A, A, NO_SEAT, NO_SEAT, NO_SEAT, NO_SEAT, A, A),
+    _row("/game digest since:0", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/mod extend hours:12", "a pace of 24 h is set",
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
     _row("system order (the waiting side's)", "game in progress",
          NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,

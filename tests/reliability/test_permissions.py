@@ -114,6 +114,8 @@ async def situation(service: Service, rule: Rule, role: str) -> Situation:
     elif rule.command == "/mod rollback to:0":
         _, reply = await channel.order()
         assert not reply.error, reply.text
+    elif rule.command.startswith("/mod extend"):
+        await send_ok(channel, channel.moderator, ["game", "pace"], {"hours": 24}, moderator=True)
     game = await service.live_game(channel.channel)
     assert game is not None
     waiting = game.system.waiting_on(game.state)[0]
@@ -177,6 +179,11 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "/mod reroll": (["mod", "reroll"], {"reason": REASON}),
         "/mod seat side:(waiting) user:sub": (["mod", "seat"], {"side": waiting, "user": "sub2"}),
         "/mod kick user:(waiting seat)": (["mod", "kick"], {"user": where.waiting_holder, "reason": REASON}),
+        "/game pace hours:24": (["game", "pace"], {"hours": 24}),
+        "/game away until:3d": (["game", "away"], {"until": "3d"}),
+        "/game sub user:sub3": (["game", "sub"], {"user": "sub3"}),
+        "/game digest since:0": (["game", "digest"], {"since": "0"}),
+        "/mod extend hours:12": (["mod", "extend"], {"hours": 12, "reason": REASON}),
         "system order (the waiting side's)": (None, {}),
     }[rule.command]
     if command is None:
@@ -201,9 +208,11 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
     game = await service.live_game(inv.channel_id)
     audit = await service.store.audit(game.row.id) if game else []
     command = rule.command
-    if command in ("/game status", "/game map", "/game log", "/game export", "/game help"):
+    if command in ("/game status", "/game map", "/game log", "/game export", "/game help",
+                   "/game digest since:0"):
         assert table_rows(db) == before, f"{command} changed the database"
-        expected = {"/game status": "seed hash", "/game log": "#0", "/game help": "orders"}
+        expected = {"/game status": "seed hash", "/game log": "#0", "/game help": "orders",
+                    "/game digest since:0": "📰 Since #0"}
         if command in expected:
             assert expected[command] in (reply.text + str(reply.fields)), reply.text
         if command == "/game map":
@@ -242,6 +251,18 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         assert game is not None and game.sides_of(where.waiting_holder) == []
         assert (audit[-1].action, audit[-1].reason) == ("kick", REASON)
         assert game.kicked(where.waiting_holder)
+    elif command.startswith("/game pace"):
+        if inv.is_moderator:
+            assert added["game_pace"] and audit[-1].action == "pace"
+        else:  # a vote until every seat agrees
+            assert added["pace_proposals"] and "agree" in reply.text
+    elif command.startswith("/game away"):
+        assert added["away"] and "away until" in reply.text
+    elif command.startswith("/game sub"):
+        assert added["sub_offers"] and reply.mentions == ["sub3"]
+    elif command.startswith("/mod extend"):
+        assert (audit[-1].action, audit[-1].reason) == ("extend", REASON)
+        assert added["game_pace"]
     elif command.startswith("system order"):
         assert reply.text.startswith("#"), reply.text
         assert game is not None

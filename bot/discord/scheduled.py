@@ -1,0 +1,74 @@
+"""Messages the bot posts on its own (issue 19): reminders, a deadline passing, the digest.
+
+They answer no interaction, so they go out with ``channel.send``, the ping on the last
+message and the map with it.  The pacing runtime (:class:`bot.pacing.runner.Pacer`) has
+already marked each one sent (at most once); what Discord refuses is kept owed and
+delivered with the channel's next reply, like any announcement (:mod:`bot.owed`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable, Protocol
+
+import discord
+
+from bot.discord.delivery import OwedLike, allowed_mentions, failure_text, files_of, fit_files
+from bot.discord.messages import compose
+from bot.models import Reply
+
+log = logging.getLogger("referee.discord")
+
+#: The upload limit of a server without boosts (bytes): a bigger map is left out, said so.
+UPLOAD_LIMIT = 8 * 1024 * 1024
+
+
+class PacedService(OwedLike, Protocol):
+    """What posting a scheduled message needs of the service."""
+
+    async def attach_snapshot(self, reply: Reply) -> Reply:
+        """Render the map a reply names and attach it."""
+        ...
+
+
+def poster(client: discord.Client, service: PacedService) -> Callable[[str, Reply], Awaitable[None]]:
+    """The ``send`` of the pacing runtime for this client."""
+    async def send(channel_id: str, reply: Reply) -> None:
+        await post(client, service, channel_id, reply)
+    return send
+
+
+async def post(client: discord.Client, service: PacedService, channel_id: str, reply: Reply) -> None:
+    """Post ``reply`` (text, ping, map) in a channel; owe what Discord refuses."""
+    if reply.snapshot_key:
+        reply = await service.attach_snapshot(reply)
+    reply = fit_files(reply, UPLOAD_LIMIT)
+    channel = client.get_partial_messageable(int(channel_id))
+    pending = compose(reply)
+    try:
+        while pending:
+            message = pending[0]
+            kwargs: dict[str, Any] = {"content": message.content or None,
+                                      "allowed_mentions": allowed_mentions(message.mentions)}
+            if message.attachments:
+                kwargs["files"] = files_of(message)
+            await channel.send(**kwargs)
+            pending.pop(0)
+    except discord.HTTPException as error:
+        log.warning("posting a scheduled message to %s failed (%s); it is owed", channel_id,
+                    failure_text(error))
+        text = "\n".join(m.content for m in pending if m.content)
+        await service.owe(channel_id, Reply(text=text, mentions=[i for m in pending for i in m.mentions]))
+
+
+def start_pacing(client: discord.Client, service: Any) -> asyncio.Task[None] | None:
+    """Run the service's pacing runtime in the background (None for a service without one,
+    such as a test double)."""
+    pacer = getattr(service, "pacer", None)
+    if pacer is None:
+        return None
+    return asyncio.create_task(pacer.run(poster(client, service)), name="referee-pacing")
+
+
+__all__ = ["UPLOAD_LIMIT", "post", "poster", "start_pacing"]

@@ -1,0 +1,169 @@
+"""The turn digest and "since your last order" (issue 19, item 4).
+
+At the end of each game turn the channel gets one message: the orders each side gave, the
+units that moved, the combats (one line each, with their dice), the losses, the score and
+objectives as the system shows them, and the turn's full map.  ``/game digest since:`` gives
+the same for any span.  A player's ping lists what happened since their last order, one
+line a step.
+
+All of it is read from the stored log and the systems' views (``changes_between``), so
+every system gets it without writing anything.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from pydantic import BaseModel
+
+from bot import replies
+from bot.pacing.times import TIME_HELP, span
+from bot.pipeline import CHANGES_WINDOW, LiveGame, Pipeline
+from bot.store import StepRow
+from rules.core.contract import GameSystem, Step
+from rules.core.errors import RuleError
+from rules.core.views import changes_between
+
+#: Most lines of one kind a digest lists before it says "and N more".
+MOST_LINES = 8
+#: Status lines that carry the score or the objectives (the rest is who may do what).
+_SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it ended|o\.g\.p|lost",
+                         re.IGNORECASE)
+
+
+def turn_of(system: GameSystem, state: BaseModel) -> int | None:
+    """The game turn a state is in, as its picture's header shows it (None before turn 1)."""
+    view = system.view(state)  # type: ignore[arg-type]
+    header = getattr(view, "header", None)
+    return getattr(header, "turn", None)
+
+
+def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
+    """The digest of ``steps`` (active, in order), played on the state after ``before``."""
+    lines = [title]
+    orders = [s for s in steps if s.kind in ("order", "reroll") and s.side]
+    counts: dict[str, int] = {}
+    for step in orders:
+        counts[step.side or ""] = counts.get(step.side or "", 0) + 1
+    if counts:
+        lines.append("Orders: " + " · ".join(f"{system.side_name(side)} {n}"
+                                              for side, n in counts.items()))
+    else:
+        lines.append("Orders: none.")
+    if not steps:
+        return lines
+    first = system.view(system.load_state(before.state_json))
+    last_state = system.load_state(steps[-1].state_json)
+    changes = changes_between(first, system.view(last_state))
+    moved = [c.id for c in changes if c.what in ("moved", "arrived")]
+    if moved:
+        lines.append(_listed("Moved", moved))
+    combats = [bullet(s) for s in steps if s.dice and s.kind != "setup"]
+    if combats:
+        lines.append("Combat and rolls:")
+        lines += combats[:MOST_LINES]
+        if len(combats) > MOST_LINES:
+            lines.append(f"… and {len(combats) - MOST_LINES} more (/game log).")
+    hit = [c.id for c in changes if c.what == "hit"]
+    gone = [c.id for c in changes if c.what == "eliminated"]
+    if hit or gone:
+        losses = ([f"hit {', '.join(hit[:MOST_LINES])}"] if hit else []) + \
+                 ([f"eliminated {', '.join(gone[:MOST_LINES])}"] if gone else [])
+        lines.append("Losses: " + "; ".join(losses))
+    else:
+        lines.append("Losses: none.")
+    lines += score_lines(system, last_state)
+    return lines
+
+
+def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
+    """The score and objectives: the picture's header facts, the status lines about them,
+    and the result once the game is over."""
+    view = system.view(state)  # type: ignore[arg-type]
+    facts = list(getattr(getattr(view, "header", None), "facts", []) or [])
+    status = [line for line in system.status(state)[1:]  # type: ignore[arg-type]
+              if _SCORE_LINE.search(line) and line not in facts]
+    out = []
+    if facts:
+        out.append("Score: " + " · ".join(facts))
+    out += status[:4]
+    result = system.result(state)  # type: ignore[arg-type]
+    if result:
+        out.append(f"🏁 {result}")
+    else:
+        out.append(f"Now: {system.turn_part(state)}")  # type: ignore[arg-type]
+    return out
+
+
+def bullet(step: StepRow) -> str:
+    """A step as a digest line: its log line, bulleted (so it never reads as a new step's
+    announcement)."""
+    return "• " + replies.log_line(step)
+
+
+def _listed(label: str, ids: list[str]) -> str:
+    shown = ", ".join(ids[:MOST_LINES])
+    more = f" and {len(ids) - MOST_LINES} more" if len(ids) > MOST_LINES else ""
+    return f"{label}: {shown}{more}"
+
+
+def since_lines(steps: list[StepRow], side: str, upto: int) -> list[str]:
+    """What happened since ``side``'s last order, one line a step, up to step ``upto``
+    (not included: the reply shows it), newest last; at most :data:`MOST_LINES`."""
+    active = [s for s in steps if s.reverted_by is None and s.seq < upto]
+    mine = [s.seq for s in active if s.side == side and s.action is not None]
+    start = mine[-1] if mine else -1
+    after = [s for s in active if s.seq > start and s.kind != "setup"]
+    lines = [bullet(s) for s in after]
+    if len(lines) > MOST_LINES:
+        return [f"… {len(lines) - MOST_LINES} earlier steps (/game log)"] + lines[-MOST_LINES:]
+    return lines
+
+
+async def ping_lines(svc: Pipeline, game: LiveGame, step: Step, user_id: str) -> list[str]:
+    """For a reply that will ping whoever must act next: what happened since each pinged
+    side's last order, one line a step (the step being answered is in the reply already).
+    Read only when the ping goes out (a new turn-part), so most orders read nothing."""
+    if not step.waiting_on or svc.mention_key(step.waiting_on, step.turn_part) == game.row.last_mention:
+        return []
+    out: list[str] = []
+    steps: list[StepRow] | None = None
+    for side in step.waiting_on:
+        holder = game.holder(side)
+        if holder is None or holder.user_id == user_id:
+            continue
+        if steps is None:
+            steps = await svc.store.steps(game.row.id, last=CHANGES_WINDOW)
+        lines = since_lines(steps, side, game.next_seq)
+        if lines:  # the order being answered is in the reply: these came between
+            out += [f"Since @{holder.user_name}'s last order:", *lines]
+    return out
+
+
+def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | datetime]:
+    """``/game digest since:``: a step number (``#40`` or ``40``), a span back (``24h``) or a
+    date and time; ``("step", n)`` or ``("time", moment)``."""
+    raw = text.strip().lstrip("#")
+    if raw.isdigit() and int(raw) < 10**6:
+        seq = int(raw)
+        if seq > head_seq:
+            raise RuleError(f"since: there is no step #{seq} yet; the game is at step #{head_seq}.")
+        return "step", seq
+    back = span(raw)
+    if back is not None:
+        return "time", now - back
+    try:
+        moment = datetime.fromisoformat(raw.replace(" ", "T", 1) if " " in raw else raw)
+    except ValueError:
+        raise RuleError(
+            f"since: '{raw[:40]}' is neither a step number (#40), a span back (24h, 2d) nor "
+            f"{TIME_HELP.split(', a span')[0]}."
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return "time", moment
+
+
+__all__ = ["MOST_LINES", "digest_lines", "parse_since", "ping_lines", "score_lines", "since_lines",
+           "turn_of"]

@@ -1,0 +1,262 @@
+"""Every SQL statement of pacing (migration 0006), in one place, in :mod:`bot.store`'s style.
+
+Writes are functions on a :class:`~bot.writer.Writer`, so a command's pacing rows are
+committed in the same transaction as its audit entry and reply.  The statements are plain
+SQL that PostgreSQL runs as well (``ON CONFLICT``, ``RETURNING``, partial unique index): a
+message is claimed by one conditional ``UPDATE … WHERE state = 'due' RETURNING id``, the
+guarantee that one process, once, sends it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bot.pacing.clock import iso, parse_iso
+from bot.pacing.times import DEFAULT_REMINDERS
+from bot.store import BaseStore
+from bot.writer import Writer
+
+
+class Pace(BaseModel):
+    """A game's pace and the deadline of its current turn-part."""
+
+    game_id: int
+    channel_id: str = ""
+    hours: float | None = None
+    on_deadline: str = "nothing"  # or "pass": the bot makes the system's idle order
+    reminders: list[str] = Field(default_factory=lambda: list(DEFAULT_REMINDERS))
+    part_key: str | None = None
+    part_started: datetime | None = None
+    deadline_at: datetime | None = None
+
+
+class Scheduled(BaseModel):
+    """A message the bot sends on its own: a reminder, a deadline passing, a digest."""
+
+    id: int = 0
+    game_id: int
+    channel_id: str
+    kind: str  # reminder, deadline, digest
+    part_key: str
+    side: str = ""
+    due_at: datetime
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Away(BaseModel):
+    """A player away until a time."""
+
+    user_id: str
+    user_name: str
+    until: datetime
+
+
+class SubOffer(BaseModel):
+    """A side offered to a substitute."""
+
+    to_user_id: str
+    to_user_name: str
+    side: str
+    from_user_id: str
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+_PACE_COLUMNS = ("p.game_id, g.channel_id, p.hours, p.on_deadline, p.remind_json, p.part_key,"
+                 " p.part_started, p.deadline_at")
+
+
+def _pace(row: Any) -> Pace:
+    return Pace(
+        game_id=row[0], channel_id=row[1], hours=row[2], on_deadline=row[3],
+        reminders=json.loads(row[4]), part_key=row[5],
+        part_started=parse_iso(row[6]) if row[6] else None,
+        deadline_at=parse_iso(row[7]) if row[7] else None,
+    )
+
+
+async def active_paces(store: BaseStore) -> dict[int, Pace]:
+    """The pace of every active game that has one, by game id."""
+    async with store.transaction() as db:
+        rows = await db.fetchall(
+            f"SELECT {_PACE_COLUMNS} FROM game_pace p JOIN games g ON g.id = p.game_id"
+            " WHERE g.status = 'active'")
+    return {row[0]: _pace(row) for row in rows}
+
+
+async def pace_of(db: Writer, game_id: int) -> Pace | None:
+    """One game's pace, read inside a transaction."""
+    row = await db.fetchone(
+        f"SELECT {_PACE_COLUMNS} FROM game_pace p JOIN games g ON g.id = p.game_id"
+        " WHERE p.game_id = ?", (game_id,))
+    return _pace(row) if row else None
+
+
+async def due_messages(store: BaseStore, now: datetime, limit: int = 50) -> list[Scheduled]:
+    """Messages due by ``now`` and not yet sent, oldest first."""
+    async with store.transaction() as db:
+        rows = await db.fetchall(
+            "SELECT id, game_id, channel_id, kind, part_key, side, due_at, data_json"
+            " FROM scheduled_messages WHERE state = 'due' AND due_at <= ? ORDER BY due_at, id"
+            " LIMIT ?", (iso(now), limit))
+    return [Scheduled(id=r[0], game_id=r[1], channel_id=r[2], kind=r[3], part_key=r[4],
+                      side=r[5], due_at=parse_iso(r[6]), data=json.loads(r[7])) for r in rows]
+
+
+async def pending_messages(store: BaseStore, game_id: int) -> list[Scheduled]:
+    """A game's messages not yet sent, earliest first (``/game status`` and tests)."""
+    async with store.transaction() as db:
+        rows = await db.fetchall(
+            "SELECT id, game_id, channel_id, kind, part_key, side, due_at, data_json"
+            " FROM scheduled_messages WHERE game_id = ? AND state = 'due' ORDER BY due_at, id",
+            (game_id,))
+    return [Scheduled(id=r[0], game_id=r[1], channel_id=r[2], kind=r[3], part_key=r[4],
+                      side=r[5], due_at=parse_iso(r[6]), data=json.loads(r[7])) for r in rows]
+
+
+async def away_players(db: Writer, game_id: int, now: datetime) -> list[Away]:
+    """The players of a game away at ``now``."""
+    rows = await db.fetchall(
+        "SELECT user_id, user_name, until_at FROM away WHERE game_id = ? AND until_at > ?"
+        " ORDER BY user_id", (game_id, iso(now)))
+    return [Away(user_id=r[0], user_name=r[1], until=parse_iso(r[2])) for r in rows]
+
+
+async def proposals(db: Writer, game_id: int, setting: str) -> dict[str, str]:
+    """``user_id -> value`` of a setting proposed by players."""
+    rows = await db.fetchall(
+        "SELECT user_id, value_json FROM pace_proposals WHERE game_id = ? AND setting = ?",
+        (game_id, setting))
+    return {r[0]: r[1] for r in rows}
+
+
+async def sub_offer(db: Writer, game_id: int, to_user_id: str) -> SubOffer | None:
+    """The side offered to a user in a game, if any."""
+    row = await db.fetchone(
+        "SELECT to_user_id, to_user_name, side, from_user_id FROM sub_offers"
+        " WHERE game_id = ? AND to_user_id = ?", (game_id, to_user_id))
+    return SubOffer(to_user_id=row[0], to_user_name=row[1], side=row[2],
+                    from_user_id=row[3]) if row else None
+
+
+# -- writes --------------------------------------------------------------------------------
+
+def save_pace(db: Writer, pace: Pace, now: datetime) -> None:
+    """Insert or replace a game's pace row."""
+    db.execute(
+        "INSERT INTO game_pace (game_id, hours, on_deadline, remind_json, part_key, part_started,"
+        " deadline_at, updated_at) VALUES (?,?,?,?,?,?,?,?)"
+        " ON CONFLICT (game_id) DO UPDATE SET hours = excluded.hours,"
+        " on_deadline = excluded.on_deadline, remind_json = excluded.remind_json,"
+        " part_key = excluded.part_key, part_started = excluded.part_started,"
+        " deadline_at = excluded.deadline_at, updated_at = excluded.updated_at",
+        (pace.game_id, pace.hours, pace.on_deadline, json.dumps(pace.reminders), pace.part_key,
+         iso(pace.part_started) if pace.part_started else None,
+         iso(pace.deadline_at) if pace.deadline_at else None, iso(now)),
+    )
+
+
+async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str) -> bool:
+    """Move a game's pace to a new turn-part, only if it is still at ``old_key``: of two
+    processes noticing the same new turn-part, one schedules its reminders."""
+    rows = await db.fetchall(
+        "UPDATE game_pace SET part_key = ? WHERE game_id = ? AND COALESCE(part_key, '') = ?"
+        " RETURNING game_id", (new_key, game_id, old_key or ""))
+    return bool(rows)
+
+
+def drop_other_parts(db: Writer, game_id: int, part_key: str) -> None:
+    """Reminders and deadline notices of other turn-parts will never be sent."""
+    db.execute(
+        "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
+        " AND kind IN ('reminder', 'deadline') AND part_key <> ?", (game_id, part_key))
+
+
+def drop_part(db: Writer, game_id: int) -> None:
+    """Every reminder and deadline notice of a game still due is dropped (rescheduling)."""
+    db.execute(
+        "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
+        " AND kind IN ('reminder', 'deadline')", (game_id,))
+
+
+def schedule(db: Writer, message: Scheduled, now: datetime) -> None:
+    """Add a message to send; one already there for the same moment is due again if it was
+    dropped, and left alone if it was sent; a turn's digest is added once."""
+    tail = (" ON CONFLICT DO NOTHING" if message.kind == "digest" else
+            " ON CONFLICT (game_id, kind, part_key, side, due_at) DO UPDATE SET state = 'due',"
+            " data_json = excluded.data_json WHERE scheduled_messages.state = 'dropped'")
+    db.execute(
+        "INSERT INTO scheduled_messages (game_id, channel_id, kind, part_key, side, due_at,"
+        " data_json, created_at) VALUES (?,?,?,?,?,?,?,?)" + tail,
+        (message.game_id, message.channel_id, message.kind, message.part_key, message.side,
+         iso(message.due_at), json.dumps(message.data), iso(now)),
+    )
+
+
+async def claim_message(db: Writer, message_id: int, process: str, now: datetime) -> bool:
+    """Mark a message sent before sending it; True only for the one caller that did.
+    At most once: a crash after this loses the message rather than sending it twice."""
+    rows = await db.fetchall(
+        "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?"
+        " WHERE id = ? AND state = 'due' RETURNING id", (process, iso(now), message_id))
+    return bool(rows)
+
+
+def drop_message(db: Writer, message_id: int) -> None:
+    """A message that will not be sent (the game moved on, the player is away)."""
+    db.execute("UPDATE scheduled_messages SET state = 'dropped' WHERE id = ? AND state = 'due'",
+               (message_id,))
+
+
+def set_away(db: Writer, game_id: int, user_id: str, user_name: str, until: datetime) -> None:
+    """A player is away until ``until``."""
+    db.execute(
+        "INSERT INTO away (game_id, user_id, user_name, until_at) VALUES (?,?,?,?)"
+        " ON CONFLICT (game_id, user_id) DO UPDATE SET user_name = excluded.user_name,"
+        " until_at = excluded.until_at", (game_id, user_id, user_name, iso(until)))
+
+
+def clear_away(db: Writer, game_id: int, user_id: str) -> None:
+    """A player is back."""
+    db.execute("DELETE FROM away WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+
+def propose(db: Writer, game_id: int, setting: str, user_id: str, value: str, now: datetime) -> None:
+    """A player's vote for a setting (their earlier vote is replaced)."""
+    db.execute(
+        "INSERT INTO pace_proposals (game_id, setting, user_id, value_json, created_at)"
+        " VALUES (?,?,?,?,?) ON CONFLICT (game_id, setting, user_id) DO UPDATE SET"
+        " value_json = excluded.value_json, created_at = excluded.created_at",
+        (game_id, setting, user_id, value, iso(now)))
+
+
+def clear_proposals(db: Writer, game_id: int, setting: str) -> None:
+    """A setting took effect: the votes are spent."""
+    db.execute("DELETE FROM pace_proposals WHERE game_id = ? AND setting = ?", (game_id, setting))
+
+
+def offer_sub(db: Writer, game_id: int, offer: SubOffer, now: datetime) -> None:
+    """Offer a side to a substitute (replacing an earlier offer to them)."""
+    db.execute(
+        "INSERT INTO sub_offers (game_id, to_user_id, to_user_name, side, from_user_id, created_at)"
+        " VALUES (?,?,?,?,?,?) ON CONFLICT (game_id, to_user_id) DO UPDATE SET"
+        " to_user_name = excluded.to_user_name, side = excluded.side,"
+        " from_user_id = excluded.from_user_id, created_at = excluded.created_at",
+        (game_id, offer.to_user_id, offer.to_user_name, offer.side, offer.from_user_id, iso(now)))
+
+
+def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
+    """Offers of a side are void once it changed hands."""
+    db.execute("DELETE FROM sub_offers WHERE game_id = ? AND side = ?", (game_id, side))
+
+
+__all__ = [
+    "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
+    "claim_part", "clear_away", "clear_proposals", "clear_sub_offers", "drop_message",
+    "drop_other_parts", "drop_part", "due_messages", "offer_sub", "pace_of", "pending_messages",
+    "propose", "proposals", "save_pace", "schedule", "set_away", "sub_offer",
+]
