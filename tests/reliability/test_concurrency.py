@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.autoplay import Channel, pick_system, play, schedule
+from rules.core import registry
+from tests.platform.duel import DUEL
 from bot.logcheck import check_log, integrity, query, table_rows
 from bot.config import Settings
 from bot.service import Service
@@ -169,6 +171,7 @@ async def test_the_store_reads_each_query_to_its_end_in_one_call(service: Servic
 async def test_two_sides_both_entitled_to_act_at_once_serialize(db_path: Path) -> None:
     """On the ``duel`` test system red's turn order and blue's anytime order (D3) arrive at
     the same instant, twenty times: both are applied, one after the other, chain intact."""
+    registry.register(DUEL)  # the test-only system, also when tests/reliability runs alone
     key, _ = pick_system("duel")
     service = await Service.open(Settings(db=db_path))
     try:
