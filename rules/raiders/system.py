@@ -69,7 +69,9 @@ def declare(action: type[Action], phases: tuple[str, ...] | None, offers: Offers
         def run(system: Any, base: KitCtx[RaidersState], order_: Any) -> None:
             ctx = Ctx.of(base)
             mission = base.state.mission
-            for battle in (mission.battle, mission.last_battle) if mission is not None else ():
+            # A read-only order (`card`) runs on the live state and shows nothing new.
+            shown = () if mission is None or order_.read_only else (mission.battle, mission.last_battle)
+            for battle in shown:
                 if battle is not None:  # the last order's picture showed these
                     battle.earlier, battle.ended_now = [], False
             resolve(system, ctx, order_)
