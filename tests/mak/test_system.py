@@ -110,8 +110,13 @@ def test_9_1_assault_defensive_fire_adjacent_then_enter_then_strike():
     assert SYS.phase_of(step.state) == "strike"
     legal = SYS.legal_actions(step.state, "merc")
     assert A.Strike(target="S-PKA1", unarmed=True) in legal  # 9.5: Type I may fight unarmed
-    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1", unarmed=True), ScriptedDice([2, 2, 1, 2]))
-    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1", unarmed=True), ScriptedDice([]))
+    # 9.5: unarmed combat comes after the opponent's armed attacks: the PKA answers first
+    assert step.waiting_on == ["strahl"] and step.state.window.targets == ["M-AFS1"]
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([2, 2, 1, 2]))
+    blow = next(e.text for e in step.events if "strikes" in e.text)
+    assert "4 − 0 = 4" in blow and "destroyed" in blow
+    assert step.state.assault is None and step.waiting_on == ["merc"]
 
 
 def test_9_5_a_type_i_unit_with_no_weapon_for_the_target_strikes_unarmed():
