@@ -386,10 +386,11 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
     return _busy(t, u)
 
 
-def raze_problem(t: Table, side: str, order: A.Raze) -> str | None:
-    """11.3.3: "unopposed in the hex of a Depot of the enemy ... (1) one movement point is
-    spent, and (2) the unit attacks within the hex, and must be able to do so"."""
-    u = own(t, side, order.unit)
+def raze_problem(t: Table, side: str, uid: str) -> str | None:
+    """11.3.3 (``lay what:raze``): "unopposed in the hex of a Depot of the enemy ... (1) one
+    movement point is spent, and (2) the unit attacks within the hex, and must be able to do
+    so"."""
+    u = own(t, side, uid)
     if isinstance(u, str):
         return u
     if not u.on_map or t.s.depots.get(u.hex or "") != other(side):

@@ -1,5 +1,5 @@
 """Orders of close quarters fought out (9.3), engineers and smoke (14.4, 19.2) and the AMU
-(16.2).  Discord gives a command group at most 25 subcommands, so the other part-2 moves ride
+(16.2), and razing a Depot (11.3.3, ``lay what:raze``).  Discord gives a command group at most 25 subcommands, so the other part-2 moves ride
 on the ground war's orders: an airdrop is an ``enter`` (12.2), the booster a ``move`` (19.5.3),
 and ``pass`` ends a side's declarations in close quarters (9.3.2)."""
 
@@ -24,14 +24,16 @@ class Engage(Action):
 
 
 class Lay(Action):
-    """Lay a smoke screen (19.2) or, with an engineer squad, set an adjacent building alight
-    (14.4.2; also instead of a defensive attack, 14.4.3)."""
+    """Lay a smoke screen (19.2); with an engineer squad, set an adjacent building alight
+    (14.4.2; also instead of a defensive attack, 14.4.3); or raze: destroy the enemy Depot in
+    the unit's own hex, unopposed, for 1 MP and its attack (11.3.3)."""
 
     name = "lay"
     rule = "19.2"
-    unit: str = Field(description="your unit: smoke equipment, or an engineer squad for fire")
-    what: Literal["smoke", "fire"] = Field(description="smoke (19.2) or fire (arson, 14.4.2)")
-    at: str = Field(description="the hex, e.g. 5:0822")
+    unit: str = Field(description="your unit: smoke equipment, an engineer squad for fire, any armed unit to raze")
+    what: Literal["smoke", "fire", "raze"] = Field(
+        description="smoke (19.2), fire (arson, 14.4.2) or raze (the enemy Depot in its hex, 11.3.3)")
+    at: str = Field(description="the hex, e.g. 5:0822 (raze: the unit's own hex)")
 
 
 class Amu(Action):

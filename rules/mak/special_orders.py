@@ -16,7 +16,8 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import cqc, hazards, special
 from rules.mak import special_actions as S
-from rules.mak.state import Blow, Exchange, MakState, Mark, UnitState, other
+from rules.mak.legal import raze_problem
+from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
 MakCtx = Ctx[MakState]
@@ -92,15 +93,19 @@ class SpecialOrders:
         if _busy(t) or side != state.active:
             return []
         return ([S.Lay(unit=u.id, what="smoke", at=h) for u in t.on_map(side) for h in special.smoke_hexes(t, u)]
-                + [S.Lay(unit=u.id, what="fire", at=h) for u in t.on_map(side) for h in hazards.arson_hexes(t, u)])
+                + [S.Lay(unit=u.id, what="fire", at=h) for u in t.on_map(side) for h in hazards.arson_hexes(t, u)]
+                + [S.Lay(unit=u.id, what="raze", at=u.hex or "") for u in t.on_map(side)
+                   if raze_problem(t, side, u.id) is None])
 
     @order(S.Lay, phases=("act", "defence"), offers="_lay_offers")
     def lay(self, ctx: MakCtx, o: S.Lay) -> None:
         """19.2.1 smoke at any time of the troop phase; 14.4.2 arson (rolled at the end of the
-        phase), or 14.4.3 instead of a defensive attack."""
+        phase), or 14.4.3 instead of a defensive attack; 11.3.3 razing a Depot."""
         t = Table(ctx.state)
         u = _own(t, ctx.side, o.unit)
-        if ctx.state.window is not None:
+        if o.what == "raze":
+            _raze(t, ctx, u, o.at)
+        elif ctx.state.window is not None:
             _defensive_arson(t, ctx, u, o)
         elif o.what == "smoke":
             hexes = special.smoke_hexes(t, u) if not _busy(t) else []
@@ -142,6 +147,27 @@ class SpecialOrders:
             ctx.say("amu", f"{u.id} destroys the AMU in {u.hex} (16.2.4)", "16.2.4")
         else:
             special.withdraw(ctx, u)
+
+
+def _raze(t: Table, ctx: MakCtx, u: UnitState, at: str) -> None:
+    """11.3.3: one movement point and the unit's attack; the Depot token is removed."""
+    from rules.mak.resolve import finish_moving  # noqa: PLC0415
+
+    problem = raze_problem(t, ctx.side, u.id)
+    if t.s.window is not None:
+        problem = f"{u.id} may raze a Depot only in its own movement phase, not in defensive fire (11.3.3)."
+    if problem:
+        raise RuleError(problem)
+    assert u.hex is not None
+    if at.strip().lower() != u.hex.lower():
+        raise RuleError(f"{u.id} razes only the Depot in its own hex: at:{u.hex} (11.3.3).")
+    finish_moving(ctx.state)
+    u.mp_spent += 1.0
+    u.attacked = True
+    del ctx.state.depots[u.hex]
+    ctx.say("raze", f"{u.id} destroys the {SIDE_NAMES[other(ctx.side)]} Depot in {u.hex} (11.3.3)", "11.3.3")
+    ctx.state.marks.append(Mark(kind="blast", hexes=[u.hex], side=u.side, text="Depot destroyed"))
+    ctx.snapshot = True
 
 
 def _arson(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
@@ -231,7 +257,8 @@ def labels(state: MakState, side: str, action: str, field: str, value: str, part
         foes = [u for u in state.at(value) if u.side != side]
         return f"{value} · airdrop, {len(foes)} enemy: AA fire" if foes else f"{value} · airdrop"
     if action == "lay" and field == "at":
-        return f"{value} · {'smoke' if partial.get('what') == 'smoke' else 'building'}"
+        kind = {"smoke": "smoke", "raze": "enemy Depot"}.get(str(partial.get("what") or ""), "building")
+        return f"{value} · {kind}"
     if action == "move" and field == "to" and unit is not None and partial.get("boost"):
         return f"{value} · booster"
     return None

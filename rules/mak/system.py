@@ -467,25 +467,6 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         verb = "drops" if o.drop else "picks up"
         ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
 
-    def _raze_offers(self, state: MakState, side: str) -> list[Action]:
-        t = Table(state)
-        return [A.Raze(unit=u.id) for u in t.on_map(side) if legal.raze_problem(t, side, A.Raze(unit=u.id)) is None]
-
-    @order(A.Raze, phases="act", offers="_raze_offers")
-    def raze(self, ctx: MakCtx, o: A.Raze) -> None:
-        """11.3.3: one movement point and the unit's attack; the Depot token is removed."""
-        t = Table(ctx.state)
-        _raise(legal.raze_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        u.mp_spent += 1.0
-        u.attacked = True
-        del ctx.state.depots[u.hex]
-        ctx.say("raze", f"{u.id} destroys the {SIDE_NAMES[other(ctx.side)]} Depot in {u.hex} (11.3.3)", "11.3.3")
-        ctx.state.marks.append(Mark(kind="blast", hexes=[u.hex], side=u.side, text="Depot destroyed"))
-        ctx.snapshot = True
-
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
         return [A.End()] if legal.end_problem(Table(state)) is None else []
 

@@ -98,7 +98,7 @@ def test_10_2_1_dogfight_totals_one_die_and_losses_per_side():
 
 
 def _commit(state: MakState, orders: list[tuple[str, object]], dice: list[int]) -> MakState:
-    """Give commitment orders in turn (each side's last is ``ready``)."""
+    """Give commitment orders in turn (each side's last is ``commit`` alone: done)."""
     script = ScriptedDice(dice)
     for side, action in orders:
         state = SYS.apply(state, side, action, script).state  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no
     assert SYS.phase_of(s) == "air" and sorted(SYS.waiting_on(s)) == ["merc", "strahl"]
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="air"), ScriptedDice([]))
     assert "air" not in step.events[0].text.split("(")[0].replace("aircraft", "")  # 10.1.1: secret
-    step = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([]))
+    step = SYS.apply(step.state, "merc", AA.Commit(), ScriptedDice([]))
     assert SYS.waiting_on(step.state) == ["strahl"]
     with pytest.raises(RuleError, match="not your turn"):
         SYS.apply(step.state, "merc", AA.Commit(unit="M-Falke1", mission="ground"), ScriptedDice([]))
@@ -121,7 +121,7 @@ def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no
                               ("strahl", AA.Commit(unit="S-PK402", mission="air"))], [])
     # 4 against 4: the attacking player (the first, merc, here) is the aggressor; column 1:1,
     # die 3 is (2, 2): the Falke (4) loses nothing, Strahl lose one PK40. One die only (10.2.2).
-    step = SYS.apply(s2, "strahl", AA.Ready(), ScriptedDice([3]))
+    step = SYS.apply(s2, "strahl", AA.Commit(), ScriptedDice([3]))
     texts = " | ".join(e.text for e in step.events)
     assert "Air Combat M-Falke1" in texts and "Air Combat S-PK401, S-PK402" in texts  # revealed
     assert "column 1:1" in texts and "🎲 3" in texts
@@ -159,9 +159,9 @@ def test_10_3_2_breakthrough_damage_at_once_the_ground_mission_is_lost():
                   ("S-PK402", "PK40", "strahl", "ready")], phase="air")
     # the Falke goes to ground attack, both PK40 to air combat: no opposing air units, so both
     # break through (10.3), 4 against 0, our 5:1 row 2 is (0, 5): the Falke is destroyed.
-    s = _commit(s, [("merc", AA.Commit(unit="M-Falke1", mission="ground")), ("merc", AA.Ready()),
+    s = _commit(s, [("merc", AA.Commit(unit="M-Falke1", mission="ground")), ("merc", AA.Commit()),
                     ("strahl", AA.Commit(unit="S-PK401", mission="air")),
-                    ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Ready())], [2])
+                    ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Commit())], [2])
     assert s.unit("M-Falke1").status == "destroyed"
     assert not [a for a in SYS.legal_actions(s, "merc") if a.name == "airstrike"]
 
@@ -171,7 +171,7 @@ def test_10_3_breakthrough_without_targets_is_only_said():
              air=[("S-PK401", "PK40", "strahl", "ready")], phase="air")
     s.air.committed = ["merc"]
     step = SYS.apply(s, "strahl", AA.Commit(unit="S-PK401", mission="air"), ScriptedDice([]))
-    step = SYS.apply(step.state, "strahl", AA.Ready(), ScriptedDice([]))
+    step = SYS.apply(step.state, "strahl", AA.Commit(), ScriptedDice([]))
     assert any("no enemy aircraft is on a ground mission" in e.text for e in step.events)
 
 
@@ -408,7 +408,7 @@ def test_10_6_3_a_surviving_hornisse_lands_in_close_quarters():
 def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
     s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
               ("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second", turn=2)
-    order = AA.Launch(unit="S-PK411", rider="S-PKA1")
+    order = AA.Land(unit="S-PK411", way="up", rider="S-PKA1")
     assert order in SYS.legal_actions(s, "strahl")
     s.air.landed["S-PKA1"] = 2
     with pytest.raises(RuleError, match="landed this turn"):
@@ -423,7 +423,7 @@ def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
 def test_10_6_4_taking_off_from_an_enemy_hex_draws_flak():
     s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
               ("M-AFS1", "AFS", "merc", "5:1010")], active="strahl", phase="second", turn=2)
-    st = SYS.apply(s, "strahl", AA.Launch(unit="S-PK411", rider="S-PKA1"), ScriptedDice([])).state
+    st = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up", rider="S-PKA1"), ScriptedDice([])).state
     assert SYS.phase_of(st) == "flak"
     st = SYS.apply(st, "merc", A.Pass(), ScriptedDice([])).state
     assert st.unit("S-PK411").status == "aloft"
