@@ -1,12 +1,12 @@
 """The air war and the pilots in play (10.0, 18.0): the orders, as a mixin of the system.
 
 * The Air Commitment phase (4.0 1, 10.1) opens each turn in which a side has aircraft in the
-  air: each side ``commit``s its aircraft (air, ground, none, withdraw) and says ``ready``;
+  air: each side ``commit``s its aircraft (air, ground, none, withdraw), then ``commit`` alone;
   the assignments are shown only once both are done.  Then the dog-fight (10.2), the
   breakthrough (10.3), and the air combat units go to "Used".
 * In its phase a side uses its ground-mission aircraft: ``airstrike`` (10.4; the enemy then
   ``flak``s or ``pass``es, then each aircraft ``strafe``s a unit of the hex), spotting for
-  ``indirect`` (10.5, the aircraft named as spotter), ``land`` and ``launch`` (10.6).
+  ``indirect`` (10.5, the aircraft named as spotter), ``land`` (10.6; ``way:up`` takes off again, 10.6.2).
 * Pilots (18.0): modifiers in every Attack Target (``table.py``), ``recruit`` and ``train``
   (18.3, option ``creation``), escaping (18.2, option ``escape``) when a piloted unit is hit.
 """

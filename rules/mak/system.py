@@ -1,6 +1,6 @@
 """Maschinen Krieger as a :class:`~rules.core.contract.GameSystem` (part 1: the ground war).
 
-A turn (4.0): the air commitment phase (when aircraft fly: ``commit`` and ``ready``, then the
+A turn (4.0): the air commitment phase (when aircraft fly: ``commit``, then ``commit`` alone when done, then the
 dog-fight; the air orders are the mixin of ``air_orders.py``), the first player's phase, the second player's phase, the end of the turn.  In a phase the phase
 player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
 anti-phase player is asked for defensive attacks whenever a rule offers them (a target that

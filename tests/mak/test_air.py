@@ -247,6 +247,21 @@ def test_10_1_1_the_picture_after_the_air_war_shows_no_old_marks():
     assert step.snapshot and not view.marks and view.whole
 
 
+def test_10_1_1_commit_alone_is_done_and_a_half_order_is_refused():
+    """``commit`` alone says the side is done (10.1.1); a unit without a mission, or a mission
+    without a unit, gets a sentence and changes nothing."""
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready")], phase="air")
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="mission: air, ground, none or withdraw"):
+        SYS.apply(s, "merc", AA.Commit(unit="M-Falke1"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="Name a unit and a mission"):
+        SYS.apply(s, "merc", AA.Commit(mission="air"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    assert AA.Commit() in SYS.legal_actions(s, "merc")
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
+    assert st.air.committed == ["merc"] and not [o for o in SYS.legal_actions(st, "merc") if o.name == "commit"]
+
+
 # -- 10.4 air-to-ground ------------------------------------------------------------------------
 
 
@@ -418,6 +433,25 @@ def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
     st = step.state
     assert st.unit("S-PK411").status == "aloft" and st.unit("S-PKA1").status == "aboard"
     assert st.air.duty["S-PK411"] == "used" and st.unit("S-PK411").rider == "S-PKA1"
+
+
+def test_10_6_2_land_way_up_needs_a_rider_and_no_hex_and_down_needs_a_hex():
+    s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
+              ("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second", turn=2)
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="Name the rider"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="leave out at"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up", rider="S-PKA1", at="5:1011"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    offers = [o for o in SYS.legal_actions(s, "strahl") if o.name == "land"]
+    assert offers == [AA.Land(unit="S-PK411", way="up", rider="S-PKA1")]  # on the ground: only up
+    flying = game([("M-AFS1", "AFS", "merc", "5:1020")], air=[("S-PK411", "PK41", "strahl", "ground")],
+                  active="strahl", phase="second")
+    hornisse(flying, "S-PK411")
+    with pytest.raises(RuleError, match="Name the hex"):
+        SYS.apply(flying, "strahl", AA.Land(unit="S-PK411"), ScriptedDice([]))
+    assert all(o.way == "down" and o.at for o in SYS.legal_actions(flying, "strahl") if o.name == "land")
 
 
 def test_10_6_4_taking_off_from_an_enemy_hex_draws_flak():

@@ -369,6 +369,17 @@ def test_11_3_3_a_unit_unopposed_in_an_enemy_depot_destroys_it_for_1_mp_and_its_
     assert not [o for o in SYS.legal_actions(razed, "merc") if isinstance(o, A.Fire)]
 
 
+def test_11_3_3_lay_raze_names_the_units_own_hex():
+    s = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:0101")])
+    s.depots["5:1016"] = "strahl"
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="own hex: at:5:1016"):
+        SYS.apply(s, "merc", S.Lay(unit="M-AFS1", what="raze", at="5:1017"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    assert [o for o in SYS.legal_actions(s, "merc") if getattr(o, "what", None) == "raze"] == [RAZE]
+    assert SYS.choices(s, "merc", "lay", "at", {"unit": "M-AFS1", "what": "raze"})[0].label == "5:1016 · enemy Depot"
+
+
 def test_11_3_3_not_while_opposed_nor_without_a_weapon():
     s = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:1016")])
     s.depots["5:1016"] = "strahl"
