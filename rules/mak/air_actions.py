@@ -10,9 +10,10 @@ from rules.core.contract import Action
 
 
 class Commit(Action):
-    """Assign an aircraft on the duty chart: air, ground, none or withdraw (10.1); with no
-    unit, you are finished assigning, and once both sides are, the dog-fight is fought
-    (10.1.1)."""
+    """Assign an aircraft (air, ground, none, withdraw) or, alone, say you are done (10.1.1).
+
+    On the duty chart (10.1); with no unit, you are finished assigning, and once both sides
+    are, the assignments are shown and the dog-fight is fought (10.1.1)."""
 
     name = "commit"
     rule = "10.1.1"
@@ -54,8 +55,10 @@ class Strafe(Action):
 
 
 class Land(Action):
-    """A Hornisse on a ground mission lands in a hex and its PKA separates (10.6.1); or, with
-    way up, a PK41 and a PKA stacked since the turn began join and take off (10.6.2)."""
+    """Land a Hornisse, its PKA separating (10.6.1), or with way up take off again (10.6.2).
+
+    Down: a Hornisse on a ground mission lands in a hex.  Up: a PK41 and a PKA stacked since
+    the turn began join and take off (10.6.2)."""
 
     name = "land"
     rule = "10.6"

@@ -24,9 +24,11 @@ class Engage(Action):
 
 
 class Lay(Action):
-    """Lay a smoke screen (19.2); with an engineer squad, set an adjacent building alight
-    (14.4.2; also instead of a defensive attack, 14.4.3); or raze: destroy the enemy Depot in
-    the unit's own hex, unopposed, for 1 MP and its attack (11.3.3)."""
+    """Lay smoke (19.2), set a building alight (14.4.2) or raze an enemy Depot (11.3.3).
+
+    Smoke screens (19.2); with an engineer squad, set an adjacent building alight (14.4.2; also
+    instead of a defensive attack, 14.4.3); or raze: destroy the enemy Depot in the unit's own
+    hex, unopposed, for 1 MP and its attack (11.3.3)."""
 
     name = "lay"
     rule = "19.2"
