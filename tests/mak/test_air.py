@@ -202,8 +202,8 @@ def test_10_1_4_withdraw_not_in_the_turn_it_arrived():
         SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
     s.turn = 2
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
-    st = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([])).state
-    st = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(step.state, "merc", AA.Commit(), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([])).state
     assert st.unit("M-Falke1").status == "withdrawn"
     assert SYS.score(st) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
 
@@ -220,8 +220,8 @@ def test_10_1_4_a_withdrawal_is_secret_until_both_are_ready_and_may_be_changed()
     assert any("M-Falke1, M-Falke2 (being assigned)" in line for line in SYS.status(st))
     assert AA.Commit(unit="M-Falke1", mission="ground") in SYS.legal_actions(st, "merc")
     assert AA.Commit(unit="M-Falke1", mission="withdraw") not in SYS.legal_actions(st, "merc")
-    st = SYS.apply(st, "merc", AA.Ready(), ScriptedDice([])).state
-    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    st = SYS.apply(st, "merc", AA.Commit(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([]))
     said = " | ".join(e.text for e in step.events)
     assert "withdrawn M-Falke1 (10.1.4)" in said
     assert step.state.unit("M-Falke1").status == "withdrawn" and step.state.unit("M-Falke2").status == "aloft"
@@ -231,7 +231,7 @@ def test_10_1_1_the_turn_line_names_every_side_waited_on():
     s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")],
              phase="air")
     assert SYS.turn_part(s).endswith("Air Commitment (10.1) · Mercenary and Strahl")
-    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
     assert SYS.turn_part(st).endswith("Air Commitment (10.1) · Strahl")
 
 
@@ -241,8 +241,8 @@ def test_10_1_1_the_picture_after_the_air_war_shows_no_old_marks():
     s = game([("S-PKA1", "PKA", "strahl", "5:0818")],
              air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")], phase="air")
     s.marks.append(Mark(kind="fire", hexes=["5:0818"], side="merc", text="last turn's strafe", order=3))
-    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
-    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([]))
     view = SYS.view(step.state)
     assert step.snapshot and not view.marks and view.whole
 

@@ -129,8 +129,13 @@ def test_9_5_a_type_i_unit_with_no_weapon_for_the_target_strikes_unarmed():
     step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
     step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
     assert SYS.phase_of(step.state) == "strike"
-    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1"), ScriptedDice([2, 2, 1, 2]))
-    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1"), ScriptedDice([]))
+    assert "unarmed" in step.events[0].text and step.waiting_on == ["strahl"]
+    # 9.5: "All unarmed combat is performed after resolution of attacks from opposing units":
+    # the PKA may answer first; it passes, and the blow lands at an unmodified 4
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([2, 2, 1, 2]))
+    blow = next(e.text for e in step.events if "4 − 0 = 4" in e.text)
+    assert "destroyed" in blow and step.state.unit("S-PKA1").status == "destroyed"
 
 
 def test_9_4_3_phasing_player_names_unpinned_units():
