@@ -70,6 +70,7 @@ TAGS: dict[str, tuple[str, str]] = {
     "drained": ("DR", "#e0592a"),
     "transported": ("IN", "#9fd0ef"),
     "transporting": ("TR", "#9fd0ef"),
+    "amu": ("AMU", "#4aa3df"),
 }
 TAG_WORDS = {"AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
              "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter",
@@ -79,6 +80,7 @@ HEX_MARKERS: dict[str, tuple[str, str]] = {
     "smoke": ("SMK", "#9a9a9a"), "fire": ("FIRE", "#e8642c"), "depot": ("DEP", "#d4a017"),
     "position": ("DP", "#b08850"), "amu": ("AMU", "#4aa3df"), "objective": ("OBJ", "#d4a017"),
     "artillery": ("ART", "#f4a6a6"),
+    "mine": ("MINE", "#c0392b"),
 }
 
 FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)

@@ -26,6 +26,7 @@ class Move(Action):
     rule = "7.1"
     unit: str = Field(description="the unit to move")
     to: str = Field(description="the hex to move to, e.g. 5:0607")
+    boost: bool = Field(default=False, description="SAFS Mk. II booster: 12 hexes, terrain ignored (19.5.3)")
 
 
 class Fire(Action):
@@ -115,14 +116,6 @@ class Carry(Action):
     drop: bool = Field(default=False, description="put the carried unit down instead")
 
 
-class Raze(Action):
-    """Destroy the enemy Depot in the unit's hex, unopposed: 1 MP and its attack (11.3.3)."""
-
-    name = "raze"
-    rule = "11.3.3"
-    unit: str = Field(description="your unit in the enemy Depot hex")
-
-
 class End(Action):
     """End your phase (4.0); stacking limits are checked (8.2)."""
 
@@ -130,4 +123,4 @@ class End(Action):
     rule = "4.0"
 
 
-ACTIONS = (Enter, Move, Fire, Volley, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, Raze, End)
+ACTIONS = (Enter, Move, Fire, Volley, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, End)

@@ -10,20 +10,21 @@ from rules.core.contract import Action
 
 
 class Commit(Action):
-    """Assign an aircraft on the duty chart: air, ground, none or withdraw (10.1)."""
+    """Assign an aircraft (air, ground, none, withdraw) or, alone, say you are done (10.1.1).
+
+    On the duty chart (10.1); with no unit, you are finished assigning, and once both sides
+    are, the assignments are shown and the dog-fight is fought (10.1.1)."""
 
     name = "commit"
     rule = "10.1.1"
-    unit: str = Field(description="your aeronautical unit, e.g. M-Falke1")
-    mission: Literal["air", "ground", "none", "withdraw"] = Field(
-        description="air: Air Combat; ground: Ground Combat; none: sits out; withdraw: leaves (10.1.4)")
+    unit: str | None = Field(None, description="your aeronautical unit, e.g. M-Falke1 (leave out: you are done)")
+    mission: Literal["air", "ground", "none", "withdraw"] | None = Field(
+        None, description="air: Air Combat; ground: Ground Combat; none: sits out; withdraw: leaves (10.1.4)")
 
-
-class Ready(Action):
-    """Finish your air commitment; both done, the dog-fight is fought (10.1.1)."""
-
-    name = "ready"
-    rule = "10.1.1"
+    @property
+    def done(self) -> bool:
+        """No unit named: the side has finished its assignments (10.1.1)."""
+        return not (self.unit or "").strip()
 
 
 class Airstrike(Action):
@@ -54,21 +55,17 @@ class Strafe(Action):
 
 
 class Land(Action):
-    """Land a ground-mission Hornisse in a hex; it separates from its PKA (10.6.1)."""
+    """Land a Hornisse, its PKA separating (10.6.1), or with way up take off again (10.6.2).
+
+    Down: a Hornisse on a ground mission lands in a hex.  Up: a PK41 and a PKA stacked since
+    the turn began join and take off (10.6.2)."""
 
     name = "land"
     rule = "10.6"
-    unit: str = Field(description="your Hornisse (PK41) on a ground mission")
-    at: str = Field(description="the hex to land in, e.g. 5:1016")
-
-
-class Launch(Action):
-    """A PK41 and a PKA stacked since the turn began join and take off (10.6.2)."""
-
-    name = "launch"
-    rule = "10.6.2"
-    unit: str = Field(description="your PK41 on the ground")
-    rider: str = Field(description="the PKA, Gustav or Konrad in its hex that boards it")
+    unit: str = Field(description="your Hornisse (PK41): on a ground mission, or on the ground to take off")
+    at: str | None = Field(None, description="down: the hex to land in, e.g. 5:1016")
+    way: Literal["down", "up"] = Field("down", description="down: land (10.6.1); up: take off again (10.6.2)")
+    rider: str | None = Field(None, description="up: the PKA, Gustav or Konrad in its hex that boards it")
 
 
 class Recruit(Action):
@@ -98,4 +95,4 @@ class Escape(Action):
     unit: str = Field(description="your pilot token on an edge hex, e.g. S-Pilot10")
 
 
-AIR_ACTIONS = (Commit, Ready, Airstrike, Flak, Strafe, Land, Launch, Recruit, Train, Escape)
+AIR_ACTIONS = (Commit, Airstrike, Flak, Strafe, Land, Recruit, Train, Escape)

@@ -37,33 +37,31 @@ def commit_problem(t: Table, side: str, o: AA.Commit) -> str | None:
     """10.1.1 / 10.1.4: a side still committing assigns one of its aircraft."""
     if side in t.s.air.committed:
         return f"{SIDE_NAMES[side]} have already committed their aircraft this turn (10.1.1)."
-    u = _aloft(t, side, o.unit)
+    if o.done:
+        return "Name a unit and a mission, or give 'commit' alone when you are done (10.1.1)." \
+            if o.mission else None
+    u = _aloft(t, side, o.unit or "")
     if isinstance(u, str):
         return u
+    if o.mission is None:
+        return f"Give {u.id} a mission: air, ground, none or withdraw (10.1.1)."
     if o.mission == "withdraw" and not may_withdraw(t.s.air.arrived.get(u.id, t.s.turn), t.s.turn):
         return f"{u.id} may not be withdrawn before the first turn or in the turn it arrived (10.1.4)."
     return None
 
 
 def commit_offers(t: Table, side: str) -> list[AA.Commit]:
-    """Every assignment that changes an aircraft's space."""
+    """Every assignment that changes an aircraft's space, and ``commit`` alone (done)."""
     if side in t.s.air.committed:
         return []
     now = {"ready": "none", "air": "air", "ground": "ground", "withdrawn": "withdraw"}
-    out = []
+    out = [AA.Commit()]
     for u in aircraft(t, side):
         for mission in ("air", "ground", "none", "withdraw"):
             o = AA.Commit(unit=u.id, mission=mission)  # type: ignore[arg-type]
             if now.get(t.s.air.duty.get(u.id, "ready")) != mission and commit_problem(t, side, o) is None:
                 out.append(o)
     return out
-
-
-def ready_problem(t: Table, side: str) -> str | None:
-    """10.1.1: each side says once that its assignment is done."""
-    if side in t.s.air.committed:
-        return f"{SIDE_NAMES[side]} have already committed; waiting on {SIDE_NAMES[other(side)]} (10.1.1)."
-    return None
 
 
 # -- air-to-ground (10.4) ----------------------------------------------------------------------
@@ -190,7 +188,11 @@ def land_problem(t: Table, side: str, o: AA.Land) -> str | None:
         return f"{u.id} is not a Hornisse: only a PK41 carrying a PKA lands (10.6)."
     if t.s.air.duty.get(u.id) != "ground":
         return f"{u.id} is not on a Ground Combat Mission now (10.6)."
-    h = _hex(t, o.at)
+    if o.rider:
+        return f"{u.id} is flying: a rider boards only on the ground, with way up (10.6.2)."
+    if not (o.at or "").strip():
+        return f"Name the hex {u.id} lands in, e.g. at:5:1016 (10.6.1)."
+    h = _hex(t, o.at or "")
     if isinstance(h, str):
         return h
     rider = t.s.unit(u.rider)
@@ -222,15 +224,20 @@ def land_offers(t: Table, side: str) -> list[AA.Land]:
     return out
 
 
-def launch_problem(t: Table, side: str, o: AA.Launch) -> str | None:
-    """10.6.2: "if the PK41 and PKA are stacked at the beginning of the turn, they may unit
-    and launch": neither moved nor attacked this phase, and not landed this turn."""
+def launch_problem(t: Table, side: str, o: AA.Land) -> str | None:
+    """10.6.2 (``land way:up``): "if the PK41 and PKA are stacked at the beginning of the
+    turn, they may unit and launch": neither moved nor attacked this phase, and not landed
+    this turn."""
     u = own(t, side, o.unit)
     if isinstance(u, str):
         return u
     if not u.on_map or not t.stats(u).rider:
         return f"{u.id} is not a PK41 on the ground (10.6.2)."
-    r = own(t, side, o.rider)
+    if o.at:
+        return f"{u.id} takes off from its own hex: leave out at (10.6.2)."
+    if not (o.rider or "").strip():
+        return f"Name the rider that boards {u.id}: a {', '.join(t.stats(u).rider)} in its hex (10.6.2)."
+    r = own(t, side, o.rider or "")
     if isinstance(r, str):
         return r
     if r.type not in t.stats(u).rider or r.hex != u.hex or not r.on_map:
@@ -242,12 +249,12 @@ def launch_problem(t: Table, side: str, o: AA.Launch) -> str | None:
     return _busy(t, u)
 
 
-def launch_offers(t: Table, side: str) -> list[AA.Launch]:
+def launch_offers(t: Table, side: str) -> list[AA.Land]:
     """Every PK41 on the ground with a rider able to board."""
     out = []
     for u in t.on_map(side):
         for r in t.in_hex(t.hex(u), side):
-            o = AA.Launch(unit=u.id, rider=r.id)
+            o = AA.Land(unit=u.id, way="up", rider=r.id)
             if r.id != u.id and t.stats(u).rider and launch_problem(t, side, o) is None:
                 out.append(o)
     return out

@@ -1,12 +1,12 @@
 """The air war and the pilots in play (10.0, 18.0): the orders, as a mixin of the system.
 
 * The Air Commitment phase (4.0 1, 10.1) opens each turn in which a side has aircraft in the
-  air: each side ``commit``s its aircraft (air, ground, none, withdraw) and says ``ready``;
+  air: each side ``commit``s its aircraft (air, ground, none, withdraw), then ``commit`` alone;
   the assignments are shown only once both are done.  Then the dog-fight (10.2), the
   breakthrough (10.3), and the air combat units go to "Used".
 * In its phase a side uses its ground-mission aircraft: ``airstrike`` (10.4; the enemy then
   ``flak``s or ``pass``es, then each aircraft ``strafe``s a unit of the hex), spotting for
-  ``indirect`` (10.5, the aircraft named as spotter), ``land`` and ``launch`` (10.6).
+  ``indirect`` (10.5, the aircraft named as spotter), ``land`` (10.6; ``way:up`` takes off again, 10.6.2).
 * Pilots (18.0): modifiers in every Attack Target (``table.py``), ``recruit`` and ``train``
   (18.3, option ``creation``), escaping (18.2, option ``escape``) when a piloted unit is hit.
 """
@@ -538,30 +538,23 @@ class AirOrders:
     @order(AA.Commit, phases="air", offers="_commit_offers")
     def commit(self, ctx: MakCtx, o: AA.Commit) -> None:
         """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
-        sides are ready)."""
+        sides are ready); ``commit`` alone: "Once both players are finished assigning their
+        units, the assignments are compared"."""
         t = Table(ctx.state)
         _raise(AL.commit_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
+        if o.done:
+            ctx.state.air.committed.append(ctx.side)
+            ctx.say("commit", f"{SIDE_NAMES[ctx.side]} have assigned their aircraft (10.1.1)", "10.1.1")
+            if len(ctx.state.air.committed) == len(SIDES):
+                fight_air_war(t, ctx)
+            return
+        u = ctx.state.find(o.unit or "")
         assert u is not None
         # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
         # and is said, when both sides are ready (fight_air_war).
         ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
-                                    "withdraw": "withdrawn"}[o.mission]
+                                    "withdraw": "withdrawn"}[o.mission or "none"]
         ctx.say("commit", f"{SIDE_NAMES[ctx.side]} assign an aircraft (shown when both are ready) (10.1.1)", "10.1.1")
-
-    def _ready_offers(self, state: MakState, side: str) -> list[Any]:
-        return [AA.Ready()] if AL.ready_problem(Table(state), side) is None else []
-
-    @order(AA.Ready, phases="air", offers="_ready_offers")
-    def ready(self, ctx: MakCtx, o: AA.Ready) -> None:
-        """10.1.1: "Once both players are finished assigning their units, the assignments
-        are compared"."""
-        t = Table(ctx.state)
-        _raise(AL.ready_problem(t, ctx.side))
-        ctx.state.air.committed.append(ctx.side)
-        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} have assigned their aircraft (10.1.1)", "10.1.1")
-        if len(ctx.state.air.committed) == len(SIDES):
-            fight_air_war(t, ctx)
 
     def _airstrike_offers(self, state: MakState, side: str) -> list[Any]:
         return list(AL.strike_offers(Table(state), side))
@@ -628,11 +621,16 @@ class AirOrders:
             _resolve_strafe(t, ctx)
 
     def _land_offers(self, state: MakState, side: str) -> list[Any]:
-        return list(AL.land_offers(Table(state), side))
+        t = Table(state)
+        return list(AL.land_offers(t, side)) + list(AL.launch_offers(t, side))
 
     @order(AA.Land, phases="act", offers="_land_offers")
     def land(self, ctx: MakCtx, o: AA.Land) -> None:
-        """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3)."""
+        """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3).  With
+        way up, they join and take off (10.6.2); an enemy in the hex fires first (10.6.4)."""
+        if o.way == "up":
+            self._launch(ctx, o)
+            return
         from rules.mak import resolve  # noqa: PLC0415
 
         t = Table(ctx.state)
@@ -640,24 +638,20 @@ class AirOrders:
         u = ctx.state.find(o.unit)
         assert u is not None
         resolve.finish_moving(ctx.state)
-        label = t.label(t.hex_of(o.at.strip()))
+        label = t.label(t.hex_of((o.at or "").strip()))
         if any(e.side != ctx.side for e in ctx.state.at(label)):
             ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
             _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
             return
         _land_now(t, ctx, u, label)
 
-    def _launch_offers(self, state: MakState, side: str) -> list[Any]:
-        return list(AL.launch_offers(Table(state), side))
-
-    @order(AA.Launch, phases="act", offers="_launch_offers")
-    def launch(self, ctx: MakCtx, o: AA.Launch) -> None:
+    def _launch(self, ctx: MakCtx, o: AA.Land) -> None:
         """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
         from rules.mak import resolve  # noqa: PLC0415
 
         t = Table(ctx.state)
         _raise(AL.launch_problem(t, ctx.side, o))
-        u, r = ctx.state.find(o.unit), ctx.state.find(o.rider)
+        u, r = ctx.state.find(o.unit), ctx.state.find(o.rider or "")
         assert u is not None and r is not None and u.hex is not None
         resolve.finish_moving(ctx.state)
         u.rider = r.id

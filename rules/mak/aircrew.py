@@ -33,7 +33,7 @@ class AirState(BaseModel):
     """The air war: each aircraft's space on the duty chart, the sides done committing."""
 
     duty: dict[str, Duty] = Field(default_factory=dict)
-    committed: list[str] = Field(default_factory=list)  # sides that said ``ready`` (10.1.1)
+    committed: list[str] = Field(default_factory=list)  # sides that said ``commit`` alone: done (10.1.1)
     arrived: dict[str, int] = Field(default_factory=dict)  # aircraft -> turn it came (10.1.4)
     strike: AirStrike | None = None
     landed: dict[str, int] = Field(default_factory=dict)  # 10.6.1: PKA -> turn it left its PK41

@@ -58,6 +58,15 @@ class WeaponStats(_Model):
     stand_in: list[str] = Field(default_factory=list)
 
 
+class SmokeGear(_Model):
+    """A unit's line of the Smoke Screen Equipment Chart (19.2.2; the chart is not in the
+    text: every number is ours).  ``uses`` None: unlimited, own hex only (19.2.4)."""
+
+    uses: int | None = Field(default=None, ge=1, le=12)
+    range: int = Field(default=0, ge=0, le=12)
+    per_turn: int = Field(default=1, ge=1, le=6)
+
+
 class UnitStats(_Model):
     """One unit type's counter (2.2)."""
 
@@ -82,12 +91,21 @@ class UnitStats(_Model):
     transport: int | None = Field(default=None, ge=0, le=10)  # 13.1.5: stack points carried
     transport_type1_only: bool = False  # 13.1.5: the Sph69-p carries Type I units only
     recon: bool = False  # 17.1.2 2: NeuSpotter, Kröte, Raccoon
+    detects_mines: bool = False  # 19.5.2: the Kröte Pioneer has the engineers' mine detection
+    noncombatant: bool = False  # 19.5.1: Eddy Amzel moves, and does nothing else
+    smoke: SmokeGear | None = None  # 19.2.1: units that lay smoke screens
+    booster: int | None = Field(default=None, ge=1, le=20)  # 19.5.3: the SAFS Mk. II's 12B
     stand_in: list[str] = Field(default_factory=list)
 
     @property
     def aeronautical(self) -> bool:
         """10.0: a unit with a dog-fight rating flies."""
         return self.dogfight is not None
+
+    @property
+    def finds_mines(self) -> bool:
+        """14.4.1 / 19.5.2: engineers (and the Kröte Pioneer) look for minefields."""
+        return self.engineer or self.detects_mines
 
     @property
     def points(self) -> int:
@@ -203,6 +221,7 @@ class Deployment(_Model):
     crew: str = ""  # scenario notes b: "(Ld 1①) (Ld 2⑤) ⑪", "PC④" (18.1.3)
     rider: str | None = None  # 10.6: a PK41 enters as a Hornisse with this unit aboard
     aboard: str = ""  # 13.1: set up transported by the side's first vehicle of this type with room
+    airdrop: bool = False  # 12.2: dropped on its turn into any hex of its boards
 
 
 class SideSpec(_Model):
@@ -227,6 +246,13 @@ class ScenarioPoints(_Model):
     text: str = ""
 
 
+class MineSpec(_Model):
+    """A minefield laid before play (19.1): its owner and attack power, 5 to 13 (19.1.1)."""
+
+    owner: Literal["merc", "strahl"]
+    attack: int = Field(ge=5, le=13)
+
+
 class ScenarioSpec(_Model):
     """A scenario card: boards, turns, who goes first, forces, and how it is won."""
 
@@ -241,6 +267,9 @@ class ScenarioSpec(_Model):
     depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
     points: list[ScenarioPoints] = Field(default_factory=list)  # O.G.P. item 3
+    mines: dict[str, "MineSpec"] = Field(default_factory=dict)  # 19.1: hex -> minefield
+    night: bool = False  # 19.3
+    amu: bool = False  # 16.2.2: "any scenario after December 2884"
     stand_in: bool = True
 
     @model_validator(mode="after")
@@ -298,4 +327,4 @@ def scenario(key: str) -> ScenarioSpec:
     return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
 
 
-SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault")
+SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault", "pioneers")

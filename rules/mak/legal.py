@@ -65,6 +65,10 @@ def _just_landed(t: Table, u: UnitState) -> str | None:
 def enter_hexes(t: Table, u: UnitState) -> dict[str, float]:
     """12.1: entry hexes of a waiting unit and what entering costs (no enemy there)."""
     spec = parse_deploy(u.deploy)
+    if u.airdrop:
+        from rules.mak.special import airdrop_hexes  # noqa: PLC0415 - special imports the table
+
+        return {h: 0.0 for h in airdrop_hexes(t, u)}  # 12.2: dropped into any hex it could enter
     if spec.setup or not may_enter_on(spec, t.s.turn) or u.aboard:
         return {}  # 13.1: a transported unit enters with its vehicle
     stats = t.stats(u)
@@ -106,14 +110,15 @@ def enter_problem(t: Table, side: str, order: A.Enter) -> str | None:
     hexes = enter_hexes(t, u)
     if order.at not in hexes:
         some = ", ".join(list(hexes)[:6]) or "none now"
-        return f"{u.id} may not enter at {order.at[:12]}: it {spec.text()} (entry hexes: {some}) (12.1)."
+        how = "is dropped by air into a hex it could move into (12.2)" if u.airdrop else spec.text()
+        return f"{u.id} may not enter at {order.at[:12]}: it {how} (entry hexes: {some}) (12.1)."
     return _busy(t, u)
 
 
 def move_targets(t: Table, u: UnitState) -> dict[str, float]:
     """Hexes ``u`` may move to now, with the cost (7.0, 8.2, 14.3.1 2)."""
-    if not u.on_map or u.move_done or u.attacked or u.immobilized or u.struck:
-        return {}
+    if not u.on_map or u.move_done or u.attacked or u.immobilized or u.struck or t.s.turn in u.boosts:
+        return {}  # 19.5.3: a booster move is the unit's move
     if u.aboard or u.loaded_turn == t.s.turn:
         return {}  # 13.1.2: riders unload first; a vehicle may not move on the turn it loads
     found = reach_of(t, u)
@@ -180,6 +185,8 @@ def fire_problem(t: Table, side: str, unit: str, target: str, weapon: str, defen
     if not u.on_map:
         return f"{u.id} is not on the map."
     if not defensive:
+        if e.hex == u.hex:
+            return f"{u.id} and {e.id} are in close quarters: fight it out with engage (9.3.2)."
         if u.moved or u.attacked or u.struck:
             return _just_landed(t, u) or f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
         if u.spotted:
@@ -273,7 +280,7 @@ def _spotter_problem(t: Table, u: UnitState, spotter: UnitState, there) -> str |
         from rules.mak.air_legal import air_spot_problem  # noqa: PLC0415 - it imports this module
 
         return air_spot_problem(t, spotter, there)  # 10.5
-    if spotter.id == u.id or not spotter.on_map:
+    if spotter.id == u.id or not spotter.on_map or t.stats(spotter).noncombatant:  # 19.5.1
         return "The spotter is a third unit on the map (5.5)."
     if spotter.attacked or spotter.mp_spent > t.stats(spotter).movement / 2 or spotter.morale != "ok":
         return f"{spotter.id} moved more than half or attacked; it cannot spot (5.5.1, 14.3.1)."
@@ -289,7 +296,8 @@ def assault_hexes(t: Table, u: UnitState) -> list[str]:
     """Enemy hexes ``u`` may go into (9.1; 14.2.2 infantry charge from two hexes)."""
     stats = t.stats(u)
     if (not u.on_map or u.attacked or u.struck or u.immobilized or u.morale != "ok"
-            or stats.vehicle or t.in_melee(u) or t.s.assault is not None or u.aboard):
+            or stats.vehicle or stats.noncombatant or t.s.assault is not None or t.s.exchange is not None
+            or u.aboard or t.s.turn in u.boosts):  # 19.5.3: "When using the booster, ... no close quarters combat"
         return []
     if _busy(t, u) is not None:
         return []
@@ -335,7 +343,9 @@ def strike_problem(t: Table, side: str, order: A.Strike) -> str | None:
         return f"{u.id} may strike: {', '.join(x.id for x in targets) or 'nobody'} (9.1)."
     if order.unarmed and t.stats(u).unit_class != 1:
         return "Only Type I units fight unarmed (9.5)."
-    return None  # a Type I unit with no weapon for the target fights unarmed (9.5)
+    if not order.unarmed and t.best_weapon(u, e, False)[0] is None and t.stats(u).unit_class != 1:
+        return f"{u.id} has no weapon for {e.id} (9.5)."  # a Type I unit then strikes unarmed
+    return None
 
 
 def defend_problem(t: Table, side: str, order: A.Defend) -> str | None:
@@ -376,10 +386,11 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
     return _busy(t, u)
 
 
-def raze_problem(t: Table, side: str, order: A.Raze) -> str | None:
-    """11.3.3: "unopposed in the hex of a Depot of the enemy ... (1) one movement point is
-    spent, and (2) the unit attacks within the hex, and must be able to do so"."""
-    u = own(t, side, order.unit)
+def raze_problem(t: Table, side: str, uid: str) -> str | None:
+    """11.3.3 (``lay what:raze``): "unopposed in the hex of a Depot of the enemy ... (1) one
+    movement point is spent, and (2) the unit attacks within the hex, and must be able to do
+    so"."""
+    u = own(t, side, uid)
     if isinstance(u, str):
         return u
     if not u.on_map or t.s.depots.get(u.hex or "") != other(side):

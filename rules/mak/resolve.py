@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from rules.core.hexes import distance, neighbours
 from rules.core.orders import Ctx
-from rules.mak import infantry, vehicles
+from rules.mak import hazards, infantry, vehicles
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
+from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
 from rules.mak.data import WeaponStats
 from rules.mak.movement import entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
 from rules.mak.table import Table
+from rules.mak.unmanned import allowance_with_amu
 from rules.mak.weapons import expend
 
 MakCtx = Ctx[MakState]
@@ -44,6 +46,7 @@ def _put_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
         target.status = "destroyed"
         for lost in vehicles.lose_passengers(ctx.state, target):
             ctx.say("transport", f"{lost}, transported by {target.id}, is destroyed with it (13.1.3)", "13.1.3")
+        on_destroyed(ctx, target, target.hex)  # 16.2.2
         if target.carrying:
             ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
             target.carrying = None
@@ -99,6 +102,12 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         wname = "unarmed"
     else:
         at = t.target_of(attacker, weapon, target)
+        if ctx.state.window is not None and ctx.state.window.reason == "boost":
+            from rules.mak.air import flak_target  # noqa: PLC0415
+            from rules.mak.pilots import modifiers  # noqa: PLC0415
+
+            # 19.5.3: "an anti-aircraft attack" at the booster: 10.4.3, no terrain or range
+            at = flak_target(weapon.attack, t.stats(target).defense, modifiers(ctx.state, attacker, target))
         wname = weapon.type.value
         a = ctx.state.assault
         if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
@@ -106,20 +115,26 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{attacker.id} {how} {target.id}")
     text = f"{attacker.id} ({wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
     outcome = "miss"
+    where = target.hex or ""
+    endurance = drop_endurance(ctx.state, target, t.stats(target).endurance)  # 12.2
     if hit.hit:
-        damage = roll_damage(ctx.dice, t.stats(target).endurance, hit, f"{target.id} endurance")
-        outcome = apply_result(t, ctx, target, damage.result)
+        damage = roll_damage(ctx.dice, endurance, hit, f"{target.id} endurance")
+        outcome = apply_result(t, ctx, target, drop_result(ctx.state, target, damage.result))
         text += f"; {damage.text()} → {outcome}"
         if target.status == "destroyed":
             credit_kill(ctx.state, attacker, target)  # 18.3.3
+    if outcome in ("miss", "no effect"):
+        target.spared_at = ctx.state.orders  # 14.4.3: fired upon without damage
     if weapon is not None and not unarmed:
         text += _expend(t, ctx, attacker, weapon, hit.dice)
     ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
     kind = "fire" if hit.hit else "miss"
-    ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", target.hex or ""],
+    ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", where],
                                 text=f"{outcome} (needs {at.value})", side=attacker.side,
                                 by=[attacker.id]))
     ctx.snapshot = True
+    if outcome == "destroyed" and weapon is not None and not unarmed:
+        hazards.after_destroyed(t, ctx, where, weapon.type)  # 19.4.1 (1)
     return target.on_map
 
 
@@ -128,8 +143,8 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
 
 def _able(t: Table, defender: UnitState, targets: list[UnitState], ignore_pin: bool = False) -> bool:
     """Whether ``defender`` may make a defensive attack on one of ``targets`` now."""
-    if not defender.on_map or defender.side == ctx_side(t):
-        return False
+    if not defender.on_map or defender.side == ctx_side(t) or defender.arson_turn == t.s.turn:
+        return False  # 14.4.2: a squad trying arson makes no other attack that turn
     for target in targets:
         if not target.on_map:
             continue
@@ -158,10 +173,12 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
         if (t.in_melee(d) and any(x.hex != d.hex for x in live)
                 and _able(t, d, live, ignore_pin=True) and _ask_pin(t, ctx, d.hex or "")):
             break
-    able = [d for d in defenders if _able(t, d, live)]
+    able = [d for d in defenders if _able(t, d, live)
+            or (reason == "attack" and hazards.burns_instead(t, d, ctx.state.orders))]  # 14.4.3
     if not able and ctx.state.pin is None:
         return
-    ctx.state.window = Window(reason=reason, targets=[u.id for u in live], defenders=[d.id for d in defenders])
+    ctx.state.window = Window(reason=reason, targets=[u.id for u in live], defenders=[d.id for d in defenders],
+                              opened=ctx.state.orders)
     if ctx.state.pin is None:
         ctx.state.window.defenders = [d.id for d in able]
         names = ", ".join(d.id for d in able)
@@ -192,7 +209,8 @@ def window_defenders(t: Table) -> list[UnitState]:
     if w is None:
         return []
     targets = [t.s.unit(x) for x in w.targets]
-    return [t.s.unit(d) for d in w.defenders if d not in w.used and _able(t, t.s.unit(d), targets)]
+    return [t.s.unit(d) for d in w.defenders if d not in w.used and (
+        _able(t, t.s.unit(d), targets) or (w.reason == "attack" and hazards.burns_instead(t, t.s.unit(d), w.opened)))]
 
 
 def settle_pin(t: Table, ctx: MakCtx) -> None:
@@ -212,6 +230,7 @@ def close_window(t: Table, ctx: MakCtx) -> None:
     used = list(ctx.state.window.used) if ctx.state.window else []
     ctx.state.window = None
     ctx.state.pin = None
+    ctx.state.drop = None  # 12.2: the anti-aircraft fire at a dropped unit is over
     if ctx.state.assault is not None:
         advance_assault(t, ctx)
     if ctx.state.overrun is not None:
@@ -232,7 +251,7 @@ def finish_moving(state: MakState, except_id: str | None = None) -> None:
 
 def allowance(t: Table, u: UnitState) -> float:
     """Movement points left this phase (5.5.1: a spotter only half its allowance)."""
-    full = float(t.stats(u).movement)
+    full = float(allowance_with_amu(t.stats(u), u.amu))  # 16.2.5
     if u.spotted:
         full = full / 2
     return max(0.0, full - u.mp_spent)
@@ -253,6 +272,10 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     path = path_to(found, t.hex_of(dest_label))
     start = path[0]
     for prev, here in zip(path, path[1:]):
+        if not _mines(t, ctx, u, prev, here):
+            if u.on_map:  # stopped by a minefield: before it (14.4.1) or in it, immobilised (19.1.3)
+                _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
+            return
         u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
         u.hex = t.label(here)
         if u.carrying:
@@ -265,6 +288,29 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
             if ctx.state.window is not None or ctx.state.pin is not None:
                 return
     _mark_move(t, ctx, u, start, path)
+
+
+def _mines(t: Table, ctx: MakCtx, u: UnitState, prev, here) -> bool:  # type: ignore[no-untyped-def]
+    """19.1.4: a minefield attacks on leaving and on entering; 14.4.1: an engineer that finds
+    one stops before it.  False: the move stops in ``prev`` (the unit may move on)."""
+    a, b = t.label(prev), t.label(here)
+    if a in ctx.state.mines and not hazards.leave_hex(t, ctx, u, a):
+        return False
+    if u.immobilized:
+        u.move_done = True
+        return False
+    if b not in ctx.state.mines:
+        return True
+    if hazards.enter_hex(t, ctx, u, b) == "stop":
+        return False
+    if not u.on_map:
+        return False
+    if u.immobilized:
+        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
+        u.hex = b  # it entered, and stops there
+        u.move_done = True
+        return False
+    return True
 
 
 def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
@@ -338,11 +384,28 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
     if not u.on_map or (a.stage == "adjacent" and u.immobilized):
         ctx.state.assault = None  # destroyed, or immobilised next to the hex (9.2.5)
         return
+    if a.stage == "unarmed":
+        ctx.state.assault = None
+        e = ctx.state.unit(a.target or "")
+        if e.on_map and e.hex == u.hex:  # 9.5: after the armed answer, if both still stand
+            fire(t, ctx, u, e, None, "strikes", unarmed=True)
+        return
     if a.stage == "adjacent":
         a.stage = "same"
+        if a.hex in ctx.state.mines and hazards.enter_hex(t, ctx, u, a.hex) != "go":
+            ctx.state.assault = None  # 14.4.1 found and stayed out, or 19.1.3 stopped
+            return
+        joining = any(f.id != u.id for f in t.in_hex(t.hex_of(a.hex), u.side))
         u.hex = a.hex
         ctx.say("assault", f"{u.id} enters {a.hex} (9.1)", "9.1")
         arrive(t, ctx, u)
+        if joining:
+            # 9.1.2 / 9.3.3: joining a close quarters combat: no same-hex defensive attacks;
+            # it is fought out as in 9.3.2 (``engage``)
+            ctx.state.assault = None
+            ctx.say("assault", f"{u.id} joins the close quarters combat in {a.hex}; fight it out "
+                               f"with engage (9.3.3)", "9.3.3")
+            return
         fresh = [d for d in t.in_hex(t.hex_of(a.hex), other(u.side)) if d.id not in a.fired_adjacent]
         open_window(t, ctx, "assault_same", [u], fresh)
         if ctx.state.window is not None or ctx.state.pin is not None:
@@ -367,7 +430,8 @@ def strike_targets(t: Table, u: UnitState) -> list[UnitState]:
 
 
 def start_phase(t: Table, ctx: MakCtx) -> None:
-    """A player's phase begins: per-phase marks cleared, broken squads try to recover (14.3.2)."""
+    """A player's phase begins: per-phase marks cleared, broken squads try to recover (14.3.2),
+    the phase player's smoke thins (19.2.3), fire attacks the other side's infantry (19.4.2)."""
     for u in ctx.state.units:
         u.mp_spent = 0.0
         u.moved = u.move_done = u.attacked = u.struck = False
@@ -377,6 +441,8 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
     from rules.mak.artillery import fire_due  # noqa: PLC0415 - it builds on this module
 
     fire_due(t, ctx)  # 17.2.1: before any unit moves or attacks
+    smoke_clears(ctx)
+    hazards.burn(t, ctx)
 
 
 def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
@@ -398,6 +464,7 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
     """4.0: the first player's phase gives way to the second's; then the turn ends."""
     s = ctx.state
     s.moving = None
+    hazards.end_of_phase_arson(t, ctx)  # 14.4.2: "At the end of the troop phase"
     if s.phase == "first":
         s.phase = "second"
         s.active = other(s.first)

@@ -33,7 +33,7 @@ class UnitState(BaseModel):
     side: Side
     deploy: str  # the scenario's code, e.g. "1⑤N▷1801"
     hex: str | None = None  # "5:1801"; None before it enters
-    status: Literal["waiting", "on", "destroyed", "aloft", "aboard", "withdrawn"] = "waiting"  # aloft/aboard: 10.0
+    status: Literal["waiting", "on", "destroyed", "aloft", "aboard", "withdrawn"] = "waiting"  # aloft/aboard: 10.0; withdrawn: 16.2.3 too
     immobilized: bool = False  # M (5.1.2)
     disarmed: bool = False  # A: "Arm. Disabled" (5.1.2, 11.2.3)
     weapons_out: list[str] = Field(default_factory=list)  # weapon types spent (PF out, laser on)
@@ -52,6 +52,12 @@ class UnitState(BaseModel):
     rider: str | None = None  # 10.6: the PKA (Gustav, Konrad) a PK41 carries as a Hornisse
     aboard: str | None = None  # 13.1: the vehicle transporting it
     loaded_turn: int = 0  # 13.1.2: a vehicle may not move on the turn it loads
+    airdrop: bool = False  # 12.2: enters by airdrop (the scenario says so)
+    amu: bool = False  # 16.2.3: carries a collected AMU
+    boosts: list[int] = Field(default_factory=list)  # 19.5.3: turns the booster was used
+    smoke_laid: dict[int, int] = Field(default_factory=dict)  # 19.2.2: screens laid, by turn
+    spared_at: int = -1  # 14.4.3: the order in which it was last fired upon without damage
+    arson_turn: int = 0  # 14.4.2: tried arson this turn: no other attack, defensive included
 
     @property
     def on_map(self) -> bool:
@@ -81,6 +87,7 @@ class Window(BaseModel):
     defenders: list[str]
     used: list[str] = Field(default_factory=list)
     unpinned: list[str] = Field(default_factory=list)  # 9.4.3: named by the phase player
+    opened: int = -1  # the order that opened it (14.4.3)
 
 
 class PinChoice(BaseModel):
@@ -97,7 +104,8 @@ class Assault(BaseModel):
 
     unit: str
     hex: str
-    stage: Literal["adjacent", "same", "strike"] = "adjacent"
+    stage: Literal["adjacent", "same", "strike", "unarmed"] = "adjacent"
+    target: str | None = None  # 9.5: the unarmed strike's target, after the armed answer
     charge: bool = False  # 14.2.2: an infantry charge from two hexes away
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
 
@@ -107,6 +115,42 @@ class Position(BaseModel):
 
     rating: int = Field(ge=-3, le=0)
     holder: Side | None = None
+
+
+class Minefield(BaseModel):
+    """A minefield (19.1; found by engineers, 14.4.1): its owner, attack power, and whether
+    the enemy knows of it (19.1.1: secret until discovered or entered)."""
+
+    owner: Side
+    attack: int = Field(ge=5, le=20)  # 19.1.1: 5-13 laid; 19.1.6: up to 20 with artillery
+    revealed: bool = False
+    spared: list[str] = Field(default_factory=list)  # 19.1.7: units there when artillery laid it
+
+
+class Blow(BaseModel):
+    """One unit's declared attack in a close quarters exchange (9.3.2, 9.5)."""
+
+    unit: str
+    target: str
+    unarmed: bool = False
+
+
+class Exchange(BaseModel):
+    """A continuing close quarters combat fought out (9.3.2): the phasing player declares a
+    target for each unit and resolves, then the other player; results land together."""
+
+    hex: str
+    stage: Literal["phasing", "anti"] = "phasing"
+    blows: list[Blow] = Field(default_factory=list)
+    held: list[str] = Field(default_factory=list)  # units that make no attack
+    pending: list[tuple[str, str, str, str]] = Field(default_factory=list)  # (unit, D/A/M, weapon, by) to apply
+
+
+class Arson(BaseModel):
+    """An arson attempt declared this phase (14.4.2): rolled at the end of the troop phase."""
+
+    hex: str
+    units: list[str]
 
 
 class MakState(BaseModel):
@@ -139,6 +183,15 @@ class MakState(BaseModel):
     batteries: list[Battery] = Field(default_factory=list)  # 17.0: off-board artillery
     requests: list[ArtilleryRequest] = Field(default_factory=list)  # 17.1.5: the record sheet
     over: bool = False
+    exchange: Exchange | None = None  # 9.3.2
+    mines: dict[str, Minefield] = Field(default_factory=dict)  # 19.1 / 14.4.1, by hex
+    arson: list[Arson] = Field(default_factory=list)  # 14.4.2, pending to the end of the phase
+    smoke_owner: dict[str, Side] = Field(default_factory=dict)  # 19.2.3: whose phase counts it down
+    amus: dict[str, int] = Field(default_factory=dict)  # 16.2.2: dropped AMUs by hex
+    amu_rule: bool = False  # 16.2.2: a scenario after December 2884
+    amu_points: int = 0  # 16.2.3: AMUs the Strahl carried off the map
+    night: bool = False  # 19.3
+    drop: str | None = None  # 12.2: the unit under anti-aircraft fire as it lands
 
     def unit(self, uid: str) -> UnitState:
         """The unit with id ``uid`` (KeyError if none)."""

@@ -1,6 +1,6 @@
 """Maschinen Krieger as a :class:`~rules.core.contract.GameSystem` (part 1: the ground war).
 
-A turn (4.0): the air commitment phase (when aircraft fly: ``commit`` and ``ready``, then the
+A turn (4.0): the air commitment phase (when aircraft fly: ``commit``, then ``commit`` alone when done, then the
 dog-fight; the air orders are the mixin of ``air_orders.py``), the first player's phase, the second player's phase, the end of the turn.  In a phase the phase
 player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
 anti-phase player is asked for defensive attacks whenever a rule offers them (a target that
@@ -22,7 +22,7 @@ from rules.core.orders import Ctx, order
 from rules.core.views import HexMapView
 from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
-from rules.mak import artillery, land_orders, legal, pilots, resolve, victory
+from rules.mak import artillery, cqc, hazards, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
@@ -31,10 +31,15 @@ from rules.mak.land_actions import LAND_ACTIONS
 from rules.mak.land_orders import LandOrders
 from rules.mak.transport import board_at_setup
 from rules.mak.vehicles import enter_with
+from rules.mak import special_actions as S
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
+from rules.mak.special import map_status
+from rules.mak.special import boost_targets
+from rules.mak.special_orders import SpecialOrders, boost_move, drop_in, labels, wants_boost
+from rules.mak.state import Minefield
 from rules.mak.table import Table
 from rules.mak.view import build_view
 
@@ -49,6 +54,7 @@ class MakOptions(GameOptions):
     turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
     escape: bool = Field(False, description="pilots may escape damaged units (18.2, optional)")
     creation: bool = Field(False, description="recruit and train pilots (18.3, optional)")
+    night: bool | None = Field(None, description="night combat, 19.3 (default: the scenario's)")
 
 
 def _raise(problem: str | None) -> None:
@@ -56,16 +62,17 @@ def _raise(problem: str | None) -> None:
         raise RuleError(problem)
 
 
-class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
+class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState]):
     """Maschinen Krieger on geomorphic hex boards (the air war: ``AirOrders``; vehicles and
-    artillery: ``LandOrders``)."""
+    artillery: ``LandOrders``; close quarters fought out, engineers, smoke, the AMU:
+    ``SpecialOrders``)."""
 
     key = "mak"
     title = "Maschinen Krieger"
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
-    actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS
+    actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS + S.SPECIAL_ACTIONS
     #: the conformance kit's 50 games are all of the full-rules scenario (the others are
     #: played by tests/mak/test_playouts.py)
     playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
@@ -90,7 +97,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
                 for _ in range(line.count):
                     counts[line.unit] = counts.get(line.unit, 0) + 1
                     u = UnitState(id=f"{letter}-{line.unit}{counts[line.unit]}", type=line.unit,
-                                  side=side.key, deploy=line.deploy)
+                                  side=side.key, deploy=line.deploy, airdrop=line.airdrop)
                     if deploy.setup:
                         u.hex = field.label(entry_hexes(field.layout, deploy)[0])
                         u.status = "on"
@@ -101,14 +108,17 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
                          turns=options.turns or spec.turns, first=spec.first, active=spec.first,
                          method=options.dice, units=made, depots=dict(spec.depots),
                          positions={h: Position(rating=r) for h, r in spec.positions.items()},
-                         batteries=[b for side in spec.sides for b in make_batteries(side.key, side.artillery)])
+                         batteries=[b for side in spec.sides for b in make_batteries(side.key, side.artillery)],
+                         mines={h: Minefield(owner=m.owner, attack=m.attack) for h, m in spec.mines.items()},
+                         night=spec.night if options.night is None else options.night, amu_rule=spec.amu)
         for u in made:
             if u.on_map and u.hex in state.positions:
                 state.positions[u.hex].holder = u.side
         setup_crews(state, spec, options.escape, options.creation)  # 10.6, 18.1.3
         ctx: MakCtx = Ctx(state=state, side=spec.first, dice=dice)
+        night = " At night: manned units −2 (19.3)." if state.night else ""
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
-                         f"hit rolls by {options.dice} (5.1.1). {spec.victory}", "3.1")
+                         f"hit rolls by {options.dice} (5.1.1).{night} {spec.victory}", "3.1")
         if not begin_air_phase(ctx):  # 4.0 1: the Air Commitment phase when aircraft fly
             resolve.start_phase(Table(state), ctx)
         return self.make_step(state, ctx.events, snapshot=True)
@@ -116,6 +126,8 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
     # -- where the game stands -----------------------------------------------------------------
 
     def phase_of(self, state: MakState) -> str:
+        if state.exchange is not None:
+            return "melee"
         air = air_phase(state)  # 10.1, 10.4.1
         if air is not None:
             return air
@@ -129,7 +141,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
 
     def phase_title(self, state: MakState) -> str:
         return {"pin": "Pinned units (9.4.3)", "defence": "Defensive attacks (5.4)",
-                "strike": "Close quarters attack (9.1)", "air": "Air Commitment (10.1)",
+                "strike": "Close quarters attack (9.1)", "air": "Air Commitment (10.1)", "melee": "Close quarters combat (9.3.2)",
                 "flak": "Anti-aircraft attacks (10.4.1)", "strafe": "Air-to-ground attacks (10.4.1)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
 
     def waiting_on(self, state: MakState) -> list[str]:
@@ -139,6 +151,8 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
             return [s for s in SIDES if s not in state.air.committed]
         if self.phase_of(state) in ("defence", "flak"):
             return [other(state.active)]
+        if self.phase_of(state) == "melee":
+            return [cqc.stage_side(state)]
         return [state.active]
 
     def turn_part(self, state: MakState) -> str:
@@ -154,6 +168,7 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
                 f"{u.id}@{_where(u)}" for u in alive))
         lines += air_status(state)  # 10.1, 18.1.3
+        lines += map_status(state)  # 19.1-19.4, 16.2
         points = victory.ogp(state)
         lines.append("O.G.P.: " + ", ".join(f"{SIDE_NAMES[s]} {points[s].text()}" for s in SIDES) + ".")
         for b in state.batteries:
@@ -164,8 +179,11 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         return build_view(state).model_copy(update={"banner": self.result(state)})
 
     def score(self, state: MakState) -> dict[str, int]:
-        """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``)."""
-        return {s: v.total for s, v in victory.ogp(state).items()}
+        """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``), and the AMUs the
+        Strahl carried off the map (16.2.2)."""
+        out = {s: v.total for s, v in victory.ogp(state).items()}
+        out["strahl"] += state.amu_points
+        return out
 
     def result(self, state: MakState) -> str | None:
         if not state.over:
@@ -190,7 +208,8 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         as_unit = "unit" if field in ("observer", "requester", "rider") else field
-        return land_orders.label(state, action, field, value, partial) or \
+        return labels(state, side, action, field, value, partial) or \
+            land_orders.label(state, action, field, value, partial) or \
             _label(Table(state), side, action, as_unit, value, partial)
 
     # -- the orders ------------------------------------------------------------------------------
@@ -206,6 +225,9 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         _raise(legal.enter_problem(t, ctx.side, o))
         u = ctx.state.find(o.unit)
         assert u is not None
+        if u.airdrop:
+            drop_in(t, ctx, u, o.at)  # 12.2
+            return
         cost = legal.enter_hexes(t, u)[o.at]
         resolve.finish_moving(ctx.state)
         u.status, u.hex, u.mp_spent, u.moved = "on", o.at, cost, True
@@ -214,17 +236,25 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         ctx.state.marks.append(Mark(kind="move", hexes=[o.at], side=u.side, text=f"{u.id} enters"))
         ctx.say("enter", f"{u.id} enters at {o.at} ({cost:g} MP) (12.1)", "12.1")
         ctx.snapshot = True
+        if o.at in ctx.state.mines and not hazards.mine_attack(t, ctx, u, o.at, "as it enters"):
+            return  # 19.1.3: entering from off the map is entering the hex
         resolve.arrive(t, ctx, u)
 
     def _move_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
         blocker = legal.stuck(t)
         movers = [blocker] if blocker else [u for u in state.units if u.side == side]
-        return [A.Move(unit=u.id, to=h) for u in movers for h in legal.move_targets(t, u)]
+        return ([A.Move(unit=u.id, to=h) for u in movers for h in legal.move_targets(t, u)]
+                + [A.Move(unit=u.id, to=h, boost=True) for u in movers if u.side == side
+                   for h in boost_targets(t, u)])  # 19.5.3
 
     @order(A.Move, phases="act", offers="_move_offers")
     def move(self, ctx: MakCtx, o: A.Move) -> None:
         t = Table(ctx.state)
+        u = ctx.state.find(o.unit)
+        if wants_boost(t, ctx.side, u, o.to, o.boost):
+            boost_move(t, ctx, u, o.to)  # type: ignore[arg-type]
+            return
         _raise(legal.move_problem(t, ctx.side, o))
         resolve.move(t, ctx, ctx.state.unit(ctx.state.find(o.unit).id), o.to)  # type: ignore[union-attr]
 
@@ -342,14 +372,21 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         assert a is not None
         u, e = ctx.state.unit(a.unit), ctx.state.find(o.target)
         assert e is not None
-        ctx.state.assault = None
-        weapon = None if o.unarmed else t.best_weapon(u, e, False)[0]
         u.attacked = u.struck = True
-        # 9.5: "All Type 1 units may perform 'unarmed' combat": with no weapon for the target
-        # (strike_targets offers it only to a Type I) the unit fights unarmed
-        alive = resolve.fire(t, ctx, u, e, weapon, "strikes", unarmed=o.unarmed or weapon is None)
+        if o.unarmed or t.best_weapon(u, e, False)[0] is None:  # no weapon left: unarmed (9.5)
+            # 9.5: "All unarmed combat is performed after resolution of attacks from opposing
+            # units": the target's armed answer comes first, then the blow if both still stand
+            a.stage, a.target = "unarmed", e.id
+            ctx.say("strike", f"{u.id} will strike {e.id} unarmed, after {e.id}'s armed answer (9.5)", "9.5")
+            resolve.open_window(t, ctx, "attack", [u], [e])
+            if ctx.state.window is None and ctx.state.pin is None:
+                resolve.advance_assault(t, ctx)
+            return
+        ctx.state.assault = None
+        weapon = t.best_weapon(u, e, False)[0]
+        alive = resolve.fire(t, ctx, u, e, weapon, "strikes")
         if alive:
-            resolve.open_window(t, ctx, "attack", [u], t.in_hex(t.hex(e), e.side))
+            resolve.open_window(t, ctx, "attack", [u], [e])  # 9.2.2: only the unit attacked answers
 
     def _defend_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
@@ -373,8 +410,11 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         if not resolve.window_defenders(t):
             resolve.close_window(t, ctx)
 
-    @order(A.Pass, phases=("defence", "flak"), offers=lambda system, state, side: [A.Pass()])
+    @order(A.Pass, phases=("defence", "flak", "melee"), offers=lambda system, state, side: [A.Pass()])
     def pass_(self, ctx: MakCtx, o: A.Pass) -> None:
+        if ctx.state.exchange is not None:
+            cqc.hold(Table(ctx.state), ctx, ctx.side)  # 9.3.2: the rest make no attack
+            return
         if ctx.state.air.strike is not None:
             self._pass_flak(ctx)  # 10.4.1 2
             return
@@ -427,25 +467,6 @@ class MaschinenKrieger(AirOrders, LandOrders, GameSystem[MakState]):
         verb = "drops" if o.drop else "picks up"
         ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
 
-    def _raze_offers(self, state: MakState, side: str) -> list[Action]:
-        t = Table(state)
-        return [A.Raze(unit=u.id) for u in t.on_map(side) if legal.raze_problem(t, side, A.Raze(unit=u.id)) is None]
-
-    @order(A.Raze, phases="act", offers="_raze_offers")
-    def raze(self, ctx: MakCtx, o: A.Raze) -> None:
-        """11.3.3: one movement point and the unit's attack; the Depot token is removed."""
-        t = Table(ctx.state)
-        _raise(legal.raze_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        u.mp_spent += 1.0
-        u.attacked = True
-        del ctx.state.depots[u.hex]
-        ctx.say("raze", f"{u.id} destroys the {SIDE_NAMES[other(ctx.side)]} Depot in {u.hex} (11.3.3)", "11.3.3")
-        ctx.state.marks.append(Mark(kind="blast", hexes=[u.hex], side=u.side, text="Depot destroyed"))
-        ctx.snapshot = True
-
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
         return [A.End()] if legal.end_problem(Table(state)) is None else []
 
@@ -476,6 +497,8 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
             if e.status == "destroyed":
                 pilots.credit_kill(ctx.state, u, e)  # 18.3.3
             ctx.say("indirect", text, "5.5.3")
+            if not e.on_map:
+                hazards.after_destroyed(t, ctx, t.label(h), weapon.type)  # 19.4.1 (1)
     resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))
     ctx.snapshot = True

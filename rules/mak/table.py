@@ -110,12 +110,15 @@ class Table:
     def target_of(self, attacker: UnitState, weapon: WeaponStats, target: UnitState,
                   indirect: bool = False) -> AttackTarget:
         """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3; the
-        pilots' modifiers, 18.1.2)."""
+        pilots' modifiers, 18.1.2), with smoke and darkness (19.2.6, 19.3)."""
+        from rules.mak.special import attack_modifiers  # noqa: PLC0415 - special imports Table
+
         at = attack_target(
             self.field, attack=weapon.attack, weapon=weapon.type, source=self.hex(attacker),
             target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
             immobilized=target.immobilized, position=self.position_of(target))
         at.modifiers += pilot_modifiers(self.s, attacker, target)
+        at.modifiers += attack_modifiers(self.s, attacker, self.stats(attacker).unmanned, weapon, target, indirect)
         return at
 
     def position_of(self, u: UnitState) -> int:

@@ -57,6 +57,8 @@ def markers_of(u: UnitState) -> list[str]:
         out.append("Immobilized")
     if u.morale != "ok":
         out.append("Morale Broken")
+    if u.amu:
+        out.append("AMU")  # 16.2.3: stacked under its carrier
     for kind, fired in sorted(u.fired.items()):
         if kind not in u.weapons_out:
             out.append(f"{'R' if kind == 'R' else 'PF'}{fired}")  # 11.2.5 count token
@@ -98,6 +100,11 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind=k, text=x) for h, k, x in land_view.hex_markers(state)]
+    # 19.1.1: a minefield is secret until discovered or entered; the snapshot is public
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text=str(m.attack))
+                for h, m in state.mines.items() if m.revealed]
+    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="amu", text=str(n) if n > 1 else "")
+                for h, n in state.amus.items()]  # 16.2.2
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
                       panel=air_panel(state))

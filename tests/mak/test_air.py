@@ -98,7 +98,7 @@ def test_10_2_1_dogfight_totals_one_die_and_losses_per_side():
 
 
 def _commit(state: MakState, orders: list[tuple[str, object]], dice: list[int]) -> MakState:
-    """Give commitment orders in turn (each side's last is ``ready``)."""
+    """Give commitment orders in turn (each side's last is ``commit`` alone: done)."""
     script = ScriptedDice(dice)
     for side, action in orders:
         state = SYS.apply(state, side, action, script).state  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no
     assert SYS.phase_of(s) == "air" and sorted(SYS.waiting_on(s)) == ["merc", "strahl"]
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="air"), ScriptedDice([]))
     assert "air" not in step.events[0].text.split("(")[0].replace("aircraft", "")  # 10.1.1: secret
-    step = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([]))
+    step = SYS.apply(step.state, "merc", AA.Commit(), ScriptedDice([]))
     assert SYS.waiting_on(step.state) == ["strahl"]
     with pytest.raises(RuleError, match="not your turn"):
         SYS.apply(step.state, "merc", AA.Commit(unit="M-Falke1", mission="ground"), ScriptedDice([]))
@@ -121,7 +121,7 @@ def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no
                               ("strahl", AA.Commit(unit="S-PK402", mission="air"))], [])
     # 4 against 4: the attacking player (the first, merc, here) is the aggressor; column 1:1,
     # die 3 is (2, 2): the Falke (4) loses nothing, Strahl lose one PK40. One die only (10.2.2).
-    step = SYS.apply(s2, "strahl", AA.Ready(), ScriptedDice([3]))
+    step = SYS.apply(s2, "strahl", AA.Commit(), ScriptedDice([3]))
     texts = " | ".join(e.text for e in step.events)
     assert "Air Combat M-Falke1" in texts and "Air Combat S-PK401, S-PK402" in texts  # revealed
     assert "column 1:1" in texts and "🎲 3" in texts
@@ -159,9 +159,9 @@ def test_10_3_2_breakthrough_damage_at_once_the_ground_mission_is_lost():
                   ("S-PK402", "PK40", "strahl", "ready")], phase="air")
     # the Falke goes to ground attack, both PK40 to air combat: no opposing air units, so both
     # break through (10.3), 4 against 0, our 5:1 row 2 is (0, 5): the Falke is destroyed.
-    s = _commit(s, [("merc", AA.Commit(unit="M-Falke1", mission="ground")), ("merc", AA.Ready()),
+    s = _commit(s, [("merc", AA.Commit(unit="M-Falke1", mission="ground")), ("merc", AA.Commit()),
                     ("strahl", AA.Commit(unit="S-PK401", mission="air")),
-                    ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Ready())], [2])
+                    ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Commit())], [2])
     assert s.unit("M-Falke1").status == "destroyed"
     assert not [a for a in SYS.legal_actions(s, "merc") if a.name == "airstrike"]
 
@@ -171,7 +171,7 @@ def test_10_3_breakthrough_without_targets_is_only_said():
              air=[("S-PK401", "PK40", "strahl", "ready")], phase="air")
     s.air.committed = ["merc"]
     step = SYS.apply(s, "strahl", AA.Commit(unit="S-PK401", mission="air"), ScriptedDice([]))
-    step = SYS.apply(step.state, "strahl", AA.Ready(), ScriptedDice([]))
+    step = SYS.apply(step.state, "strahl", AA.Commit(), ScriptedDice([]))
     assert any("no enemy aircraft is on a ground mission" in e.text for e in step.events)
 
 
@@ -202,8 +202,8 @@ def test_10_1_4_withdraw_not_in_the_turn_it_arrived():
         SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
     s.turn = 2
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
-    st = SYS.apply(step.state, "merc", AA.Ready(), ScriptedDice([])).state
-    st = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(step.state, "merc", AA.Commit(), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([])).state
     assert st.unit("M-Falke1").status == "withdrawn"
     assert SYS.score(st) == {"merc": 0, "strahl": 0}  # withdrawn is not destroyed
 
@@ -220,8 +220,8 @@ def test_10_1_4_a_withdrawal_is_secret_until_both_are_ready_and_may_be_changed()
     assert any("M-Falke1, M-Falke2 (being assigned)" in line for line in SYS.status(st))
     assert AA.Commit(unit="M-Falke1", mission="ground") in SYS.legal_actions(st, "merc")
     assert AA.Commit(unit="M-Falke1", mission="withdraw") not in SYS.legal_actions(st, "merc")
-    st = SYS.apply(st, "merc", AA.Ready(), ScriptedDice([])).state
-    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    st = SYS.apply(st, "merc", AA.Commit(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([]))
     said = " | ".join(e.text for e in step.events)
     assert "withdrawn M-Falke1 (10.1.4)" in said
     assert step.state.unit("M-Falke1").status == "withdrawn" and step.state.unit("M-Falke2").status == "aloft"
@@ -231,7 +231,7 @@ def test_10_1_1_the_turn_line_names_every_side_waited_on():
     s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")],
              phase="air")
     assert SYS.turn_part(s).endswith("Air Commitment (10.1) · Mercenary and Strahl")
-    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
     assert SYS.turn_part(st).endswith("Air Commitment (10.1) · Strahl")
 
 
@@ -241,10 +241,25 @@ def test_10_1_1_the_picture_after_the_air_war_shows_no_old_marks():
     s = game([("S-PKA1", "PKA", "strahl", "5:0818")],
              air=[("M-Falke1", "Falke", "merc", "ready"), ("S-PK401", "PK40", "strahl", "ready")], phase="air")
     s.marks.append(Mark(kind="fire", hexes=["5:0818"], side="merc", text="last turn's strafe", order=3))
-    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
-    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([]))
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([]))
     view = SYS.view(step.state)
     assert step.snapshot and not view.marks and view.whole
+
+
+def test_10_1_1_commit_alone_is_done_and_a_half_order_is_refused():
+    """``commit`` alone says the side is done (10.1.1); a unit without a mission, or a mission
+    without a unit, gets a sentence and changes nothing."""
+    s = game([], air=[("M-Falke1", "Falke", "merc", "ready")], phase="air")
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="mission: air, ground, none or withdraw"):
+        SYS.apply(s, "merc", AA.Commit(unit="M-Falke1"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="Name a unit and a mission"):
+        SYS.apply(s, "merc", AA.Commit(mission="air"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    assert AA.Commit() in SYS.legal_actions(s, "merc")
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
+    assert st.air.committed == ["merc"] and not [o for o in SYS.legal_actions(st, "merc") if o.name == "commit"]
 
 
 # -- 10.4 air-to-ground ------------------------------------------------------------------------
@@ -408,7 +423,7 @@ def test_10_6_3_a_surviving_hornisse_lands_in_close_quarters():
 def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
     s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
               ("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second", turn=2)
-    order = AA.Launch(unit="S-PK411", rider="S-PKA1")
+    order = AA.Land(unit="S-PK411", way="up", rider="S-PKA1")
     assert order in SYS.legal_actions(s, "strahl")
     s.air.landed["S-PKA1"] = 2
     with pytest.raises(RuleError, match="landed this turn"):
@@ -420,10 +435,29 @@ def test_10_6_2_launch_from_a_stack_that_stood_since_the_turn_began():
     assert st.air.duty["S-PK411"] == "used" and st.unit("S-PK411").rider == "S-PKA1"
 
 
+def test_10_6_2_land_way_up_needs_a_rider_and_no_hex_and_down_needs_a_hex():
+    s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
+              ("M-AFS1", "AFS", "merc", "5:1020")], active="strahl", phase="second", turn=2)
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="Name the rider"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="leave out at"):
+        SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up", rider="S-PKA1", at="5:1011"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    offers = [o for o in SYS.legal_actions(s, "strahl") if o.name == "land"]
+    assert offers == [AA.Land(unit="S-PK411", way="up", rider="S-PKA1")]  # on the ground: only up
+    flying = game([("M-AFS1", "AFS", "merc", "5:1020")], air=[("S-PK411", "PK41", "strahl", "ground")],
+                  active="strahl", phase="second")
+    hornisse(flying, "S-PK411")
+    with pytest.raises(RuleError, match="Name the hex"):
+        SYS.apply(flying, "strahl", AA.Land(unit="S-PK411"), ScriptedDice([]))
+    assert all(o.way == "down" and o.at for o in SYS.legal_actions(flying, "strahl") if o.name == "land")
+
+
 def test_10_6_4_taking_off_from_an_enemy_hex_draws_flak():
     s = game([("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
               ("M-AFS1", "AFS", "merc", "5:1010")], active="strahl", phase="second", turn=2)
-    st = SYS.apply(s, "strahl", AA.Launch(unit="S-PK411", rider="S-PKA1"), ScriptedDice([])).state
+    st = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up", rider="S-PKA1"), ScriptedDice([])).state
     assert SYS.phase_of(st) == "flak"
     st = SYS.apply(st, "merc", A.Pass(), ScriptedDice([])).state
     assert st.unit("S-PK411").status == "aloft"

@@ -333,7 +333,7 @@ def test_18_1_3_the_dog_fight_says_which_pilot_modifies_which_rating():
                 UnitState(id="S-P", type="PK40", side="strahl", deploy="1⑤N", status="aloft")]
     s.air.duty.update({"M-F": "air", "S-P": "air"})
     seat(s, "M-F", "merc", 10, dogfight=2)
-    st = SYS.apply(s, "merc", AA.Ready(), ScriptedDice([])).state
-    step = SYS.apply(st, "strahl", AA.Ready(), ScriptedDice([5]))
+    st = SYS.apply(s, "merc", AA.Commit(), ScriptedDice([])).state
+    step = SYS.apply(st, "strahl", AA.Commit(), ScriptedDice([5]))
     said = [e.text for e in step.events]
     assert "Dog-fight ratings: Mercenary M-F 4 +2 Conan = 6; Strahl S-P 2 = 2 (10.2.1, 18.1.1)" in said

@@ -17,6 +17,12 @@ from rules.mak import SYSTEM
 FIGHT = ("fire", "defend", "assault", "strike", "indirect", "unpin")
 
 
+def _ends(order: object) -> bool:
+    """Orders that close a phase or a side's part of it: ``end``, ``pass``, ``commit`` alone (10.1.1)."""
+    name = getattr(order, "name", "")
+    return name in ("end", "pass") or (name == "commit" and getattr(order, "done", False))
+
+
 def play(seed: int, scenario: str, options: str | None = None,
          prefer: tuple[str, ...] = FIGHT) -> tuple[Counter[str], str]:
     """One game with random legal orders (biased towards ``prefer``, fighting by default, so
@@ -29,8 +35,8 @@ def play(seed: int, scenario: str, options: str | None = None,
         side = rng.choice(step.waiting_on)
         legal = SYSTEM.legal_actions(state, side)
         assert legal, (seed, SYSTEM.turn_part(state))
-        fights = [a for a in legal if a.name in prefer]
-        rest = [a for a in legal if a.name not in ("end", "ready", "pass")]
+        fights = [a for a in legal if a.name in prefer and not _ends(a)]
+        rest = [a for a in legal if not _ends(a)]
         if fights and rng.random() < 0.6:
             order = rng.choice(fights)
         else:

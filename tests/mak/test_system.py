@@ -11,6 +11,7 @@ from rules.core.errors import RuleError
 from rules.core.registry import get
 from rules.mak import SYSTEM
 from rules.mak import actions as A
+from rules.mak import special_actions as S
 from rules.mak.state import MakState, UnitState
 
 SYS = SYSTEM
@@ -110,8 +111,13 @@ def test_9_1_assault_defensive_fire_adjacent_then_enter_then_strike():
     assert SYS.phase_of(step.state) == "strike"
     legal = SYS.legal_actions(step.state, "merc")
     assert A.Strike(target="S-PKA1", unarmed=True) in legal  # 9.5: Type I may fight unarmed
-    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1", unarmed=True), ScriptedDice([2, 2, 1, 2]))
-    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1", unarmed=True), ScriptedDice([]))
+    # 9.5: unarmed combat comes after the opponent's armed attacks: the PKA answers first
+    assert step.waiting_on == ["strahl"] and step.state.window.targets == ["M-AFS1"]
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([2, 2, 1, 2]))
+    blow = next(e.text for e in step.events if "strikes" in e.text)
+    assert "4 − 0 = 4" in blow and "destroyed" in blow
+    assert step.state.assault is None and step.waiting_on == ["merc"]
 
 
 def test_9_5_a_type_i_unit_with_no_weapon_for_the_target_strikes_unarmed():
@@ -123,8 +129,13 @@ def test_9_5_a_type_i_unit_with_no_weapon_for_the_target_strikes_unarmed():
     step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
     step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([]))
     assert SYS.phase_of(step.state) == "strike"
-    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1"), ScriptedDice([2, 2, 1, 2]))
-    assert "4 − 0 = 4" in step.events[0].text and "destroyed" in step.events[0].text
+    step = SYS.apply(step.state, "merc", A.Strike(target="S-PKA1"), ScriptedDice([]))
+    assert "unarmed" in step.events[0].text and step.waiting_on == ["strahl"]
+    # 9.5: "All unarmed combat is performed after resolution of attacks from opposing units":
+    # the PKA may answer first; it passes, and the blow lands at an unmodified 4
+    step = SYS.apply(step.state, "strahl", A.Pass(), ScriptedDice([2, 2, 1, 2]))
+    blow = next(e.text for e in step.events if "4 − 0 = 4" in e.text)
+    assert "destroyed" in blow and step.state.unit("S-PKA1").status == "destroyed"
 
 
 def test_9_4_3_phasing_player_names_unpinned_units():
@@ -335,17 +346,21 @@ def test_5_3_3_the_rest_of_the_stack_keeps_its_attack_once_the_target_is_destroy
     assert s2.unit("M-AFS1").attacked and not s2.unit("M-AFS2").attacked
 
 
+#: 11.3.3: razing a Depot is ``lay what:raze`` naming the unit's own hex.
+RAZE = S.Lay(unit="M-AFS1", what="raze", at="5:1016")
+
+
 def test_11_3_3_a_unit_unopposed_in_an_enemy_depot_destroys_it_for_1_mp_and_its_attack():
     s = game([("M-AFS1", "AFS", "merc", "5:1015"), ("S-PKA1", "PKA", "strahl", "5:0101")])
     s.depots["5:1016"] = "strahl"
     s.depots["5:1015"] = "merc"
-    assert not [o for o in SYS.legal_actions(s, "merc") if isinstance(o, A.Raze)]  # its own depot
+    assert not [o for o in SYS.legal_actions(s, "merc") if getattr(o, "what", None) == "raze"]  # its own depot
     with pytest.raises(RuleError, match="enemy Depot"):
-        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+        SYS.apply(s, "merc", RAZE, ScriptedDice([]))
     s1 = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1016"), ScriptedDice([])).state
     spent = s1.unit("M-AFS1").mp_spent
-    assert A.Raze(unit="M-AFS1") in SYS.legal_actions(s1, "merc")
-    step = SYS.apply(s1, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+    assert RAZE in SYS.legal_actions(s1, "merc")
+    step = SYS.apply(s1, "merc", RAZE, ScriptedDice([]))
     s2 = step.state
     assert "5:1016" not in s2.depots and s2.depots == {"5:1015": "merc"}  # the token is removed
     afs = s2.unit("M-AFS1")
@@ -355,18 +370,29 @@ def test_11_3_3_a_unit_unopposed_in_an_enemy_depot_destroys_it_for_1_mp_and_its_
     still = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:1014")])
     still.depots["5:1016"] = "strahl"
     assert A.Fire(unit="M-AFS1", target="S-PKA1", weapon="L") in SYS.legal_actions(still, "merc")
-    razed = SYS.apply(still, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([])).state
+    razed = SYS.apply(still, "merc", RAZE, ScriptedDice([])).state
     assert not [o for o in SYS.legal_actions(razed, "merc") if isinstance(o, A.Fire)]
+
+
+def test_11_3_3_lay_raze_names_the_units_own_hex():
+    s = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:0101")])
+    s.depots["5:1016"] = "strahl"
+    before = s.model_dump_json()
+    with pytest.raises(RuleError, match="own hex: at:5:1016"):
+        SYS.apply(s, "merc", S.Lay(unit="M-AFS1", what="raze", at="5:1017"), ScriptedDice([]))
+    assert s.model_dump_json() == before
+    assert [o for o in SYS.legal_actions(s, "merc") if getattr(o, "what", None) == "raze"] == [RAZE]
+    assert SYS.choices(s, "merc", "lay", "at", {"unit": "M-AFS1", "what": "raze"})[0].label == "5:1016 · enemy Depot"
 
 
 def test_11_3_3_not_while_opposed_nor_without_a_weapon():
     s = game([("M-AFS1", "AFS", "merc", "5:1016"), ("S-PKA1", "PKA", "strahl", "5:1016")])
     s.depots["5:1016"] = "strahl"
     with pytest.raises(RuleError, match="not unopposed"):
-        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
+        SYS.apply(s, "merc", RAZE, ScriptedDice([]))
     s.units = [u for u in s.units if u.id != "S-PKA1"]
     s.unit("M-AFS1").disarmed = True  # "must be able to do so"
     before = s.model_dump_json()
     with pytest.raises(RuleError, match="no weapon"):
-        SYS.apply(s, "merc", A.Raze(unit="M-AFS1"), ScriptedDice([]))
-    assert s.model_dump_json() == before and A.Raze(unit="M-AFS1") not in SYS.legal_actions(s, "merc")
+        SYS.apply(s, "merc", RAZE, ScriptedDice([]))
+    assert s.model_dump_json() == before and RAZE not in SYS.legal_actions(s, "merc")

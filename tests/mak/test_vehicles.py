@@ -8,6 +8,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
+from rules.mak import special_actions as S
 from rules.mak import land_actions as L
 from rules.mak.data import units
 from rules.mak.state import MakState, UnitState
@@ -197,8 +198,9 @@ def test_13_2_a_vehicle_in_close_quarters_only_receives_attacks():
     s = game([("M-Nut1", "NutRocker", "merc", "5:1019"), ("S-PKA1", "PKA", "strahl", "5:1019")],
              active="strahl")
     assert not [a for a in SYS.legal_actions(s, "strahl") if a.name == "fire" and a.target != "M-Nut1"]
-    step = SYS.apply(s, "strahl", A.Fire(unit="S-PKA1", target="M-Nut1"), ScriptedDice([6, 6]))
-    assert step.state.window is None  # the vehicle makes no defensive attack in its own hex
+    # close quarters are fought out by engage (9.3.2); the vehicle has no attack to answer with
+    step = SYS.apply(s, "strahl", S.Engage(unit="S-PKA1", target="M-Nut1"), ScriptedDice([6, 6]))
+    assert step.state.window is None and step.state.exchange is None
 
 
 def test_13_2_3_riders_join_the_overrun_and_then_may_not_unload():
