@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import io
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,15 @@ def browser(page_file: Path, tmp_path: Path):
         b.close()
 
 
-def drawn(b: Browser) -> int:
-    """The step whose map the canvas holds, once its tiles are drawn."""
-    return int(b.wait_for(DRAWN))
+def drawn(b: Browser, expected: int, timeout: float = 10.0) -> int:
+    """The step whose map the canvas holds, once its tiles are drawn: waits (up to
+    ``timeout``) for ``expected``, since a key or tap is handled after it is sent."""
+    deadline = time.monotonic() + timeout
+    seen = int(b.wait_for(DRAWN))
+    while seen != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+        seen = int(b.wait_for(DRAWN))
+    return seen
 
 
 def canvas_picture(b: Browser) -> Image.Image:
@@ -65,25 +72,25 @@ def canvas_picture(b: Browser) -> Image.Image:
 def test_arrow_keys_step_through_every_snapshot_and_back(browser, page_file):
     seqs = [f.seq for f in page_data(page_file.read_text("utf-8")).frames]
     b = browser()
-    assert drawn(b) == seqs[0]
+    assert drawn(b, seqs[0]) == seqs[0]
     assert b.eval(WHERE) == f"Step #{seqs[0]} · map 1 of {len(seqs)}"
     for k, seq in enumerate(seqs[1:], start=2):
         b.key("ArrowRight")
-        assert drawn(b) == seq, f"map {k}"
+        assert drawn(b, seq) == seq, f"map {k}"
     assert b.eval(WHERE) == f"Step #{seqs[-1]} · map {len(seqs)} of {len(seqs)}"
     assert b.eval("location.hash") == f"#step={seqs[-1]}"
     assert b.eval(CURRENT) == str(seqs[-1])  # the log follows
     b.key("ArrowRight")  # past the end: stays on the last map
-    assert drawn(b) == seqs[-1]
+    assert drawn(b, seqs[-1]) == seqs[-1]
     for seq in reversed(seqs[-4:-1]):
         b.key("ArrowLeft")
-        assert drawn(b) == seq
+        assert drawn(b, seq) == seq
     b.key("Home")
-    assert drawn(b) == seqs[0]
+    assert drawn(b, seqs[0]) == seqs[0]
     b.key("ArrowLeft")
-    assert drawn(b) == seqs[0]
+    assert drawn(b, seqs[0]) == seqs[0]
     b.key("End")
-    assert drawn(b) == seqs[-1]
+    assert drawn(b, seqs[-1]) == seqs[-1]
 
 
 def test_a_tap_on_either_half_of_the_map_and_the_buttons_step(browser, page_file):
@@ -93,19 +100,19 @@ def test_a_tap_on_either_half_of_the_map_and_the_buttons_step(browser, page_file
         "(() => { const r = document.getElementById('board').getBoundingClientRect();"
         " return [r.left, r.top, r.width, r.height]; })()")
     b.tap(left + width * 0.8, top + height / 2)
-    assert drawn(b) == seqs[1]
+    assert drawn(b, seqs[1]) == seqs[1]
     b.tap(left + width * 0.8, top + height / 2)
-    assert drawn(b) == seqs[2]
+    assert drawn(b, seqs[2]) == seqs[2]
     b.tap(left + width * 0.2, top + height / 2)
-    assert drawn(b) == seqs[1]
+    assert drawn(b, seqs[1]) == seqs[1]
     b.eval("document.getElementById('last').click()")
-    assert drawn(b) == seqs[-1]
+    assert drawn(b, seqs[-1]) == seqs[-1]
     b.eval("document.getElementById('prev').click()")
-    assert drawn(b) == seqs[-2]
+    assert drawn(b, seqs[-2]) == seqs[-2]
     b.eval("document.getElementById('first').click()")
-    assert drawn(b) == seqs[0]
+    assert drawn(b, seqs[0]) == seqs[0]
     b.eval("document.getElementById('next').click()")
-    assert drawn(b) == seqs[1]
+    assert drawn(b, seqs[1]) == seqs[1]
 
 
 def test_a_link_to_a_step_opens_on_its_map_and_the_canvas_shows_exactly_that_map(
@@ -114,7 +121,7 @@ def test_a_link_to_a_step_opens_on_its_map_and_the_canvas_shows_exactly_that_map
     middle = len(data.frames) // 2
     seq = data.frames[middle].seq
     b = browser(f"#step={seq}")
-    assert drawn(b) == seq
+    assert drawn(b, seq) == seq
     assert b.eval(WHERE) == f"Step #{seq} · map {middle + 1} of {len(data.frames)}"
     assert b.eval("document.getElementById('caption').textContent").startswith(f"#{seq} ")
     assert ImageChops.difference(canvas_picture(b), picture(data, middle)).getbbox() is None
@@ -122,7 +129,7 @@ def test_a_link_to_a_step_opens_on_its_map_and_the_canvas_shows_exactly_that_map
     quiet = next((f.seq + 1 for f, g in zip(data.frames, data.frames[1:]) if g.seq > f.seq + 1), None)
     if quiet is not None:
         b.eval(f"location.hash = '#step={quiet}'")
-        assert drawn(b) == quiet - 1
+        assert drawn(b, quiet - 1) == quiet - 1
     shot = b.screenshot()
     image = Image.open(io.BytesIO(shot))
     assert image.size[0] >= 1000 and len(image.getcolors(1 << 20) or []) > 50  # not blank
