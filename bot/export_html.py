@@ -233,6 +233,16 @@ function frameFor(seq) {
   return k;
 }
 
+// The address names the step shown, written once stepping pauses: browsers ignore
+// history.replaceState after about 200 calls in 10 s, and a held arrow key makes more.
+let addressTimer = 0;
+function noteAddress(seq) {
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(() => {
+    try { history.replaceState(null, "", "#step=" + seq); } catch (e) { /* a sandboxed view */ }
+  }, 300);
+}
+
 async function show(k) {
   if (!data.frames.length) return;
   k = Math.max(0, Math.min(data.frames.length - 1, k));
@@ -254,7 +264,7 @@ async function show(k) {
       log.scrollTop = top - log.clientHeight / 3;
     }
   }
-  try { history.replaceState(null, "", "#step=" + f.seq); } catch (e) { /* a sandboxed view */ }
+  noteAddress(f.seq);
   const images = await Promise.all(f.t.map(tileImage));
   if (mine !== drawing) return;  // a later step was asked for meanwhile
   if (board.width !== f.w || board.height !== f.h) { board.width = f.w; board.height = f.h; }
