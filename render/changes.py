@@ -54,9 +54,9 @@ def draw_change_tag(canvas, unit: Box, what: str, layout: Layout | None = None, 
 def change_entries(changes: Sequence[Change]) -> list[LegendEntry]:
     """The legend of the changes in this picture: the frame's meaning, then one pill per
     kind of change present (``M moved``, ``F fired`` ...)."""
-    if not changes:
+    present = {c.what for c in changes} & LETTERS.keys()  # a unit that left is not drawn
+    if not present:
         return []
-    present = {c.what for c in changes}
     entries = [LegendEntry("ring", "since your last order:", key="changed")]
     entries += [LegendEntry("pill", word, key="changed", pill=mark)
                 for what, (mark, word) in LETTERS.items() if what in present]

@@ -86,8 +86,9 @@ class Change(BaseModel):
     """Something that happened to a unit since a player's last order (what the ping shows)."""
 
     id: str  # the counter, unit or base id
-    what: Literal["moved", "fired", "acted", "hit", "eliminated", "arrived"]
+    what: Literal["moved", "fired", "acted", "hit", "eliminated", "arrived", "left"]
     where: str | None = None  # an eliminated unit's last area or space (drawn there, gone)
+    why: str = ""  # a unit that left: where it went ("aboard", "aloft", "escaped")
 
 
 class Header(BaseModel):
@@ -127,6 +128,9 @@ class ViewBase(BaseModel):
     focus: list[str] = Field(default_factory=list)
     #: The result on the final picture, e.g. "Soviet win: 14 VP to 9".
     banner: str | None = None
+    #: Units off the map but not out of the game, with where they are ("aboard", "aloft",
+    #: "withdrawn", "escaped"): one that leaves the map into this ``left``, not ``eliminated``.
+    away: dict[str, str] = Field(default_factory=dict)
 
 
 # -- areas -----------------------------------------------------------------------------------
@@ -444,6 +448,7 @@ class HexMapView(BaseModel):
     panel: list[PanelSection] = Field(default_factory=list)  # drawn beside the map (duty chart, pilots)
     changes: list[Change] = Field(default_factory=list)  # see ViewBase.changes
     banner: str | None = None  # see ViewBase.banner
+    away: dict[str, str] = Field(default_factory=dict)  # see ViewBase.away
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView
@@ -501,8 +506,9 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
     """What changed for each unit from one view of a game to a later one (pure).
 
     A unit that changed place ``moved``; one that lost strength or gained a harm marker
-    (:data:`HARM_WORDS`: suppressed, pinned, disabled ...) was ``hit``; one gone from the map or marked eliminated was ``eliminated``; one new on the
-    map ``arrived``; a counter that spent action points where it stood ``acted``.  ``fired``
+    (:data:`HARM_WORDS`: suppressed, pinned, disabled ...) was ``hit``; one gone from the map
+    into ``after.away`` (aboard, in the air, withdrawn) ``left``; one otherwise gone from the
+    map or marked eliminated was ``eliminated``; one new on the map ``arrived``; a counter that spent action points where it stood ``acted``.  ``fired``
     lists the units that fired in between (:func:`fired_in` of each view in between; by
     default those of ``after``'s own marks).  The picture that pings a player marks them, and ``/game status``
     says them in words (:func:`change_lines`).
@@ -512,6 +518,7 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
     old_ap: dict[str, int | None] = {}
     new_ap: dict[str, int | None] = {}
     old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)
+    away: dict[str, str] = getattr(after, "away", {})
     out: list[Change] = []
     for uid, (where, how, gone) in new.items():
         if uid not in old:
@@ -520,7 +527,7 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             continue
         was_where, was_how, was_gone = old[uid]
         if gone and not was_gone:
-            out.append(Change(id=uid, what="eliminated", where=_place(was_where)))
+            out.append(_gone(uid, was_where, away))
         elif not gone and where != was_where:
             out.append(Change(id=uid, what="moved"))
         elif not gone and how - was_how:  # gained a harm marker or its reduced side
@@ -532,8 +539,16 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
             out.append(Change(id=uid, what="acted"))
     for uid in old:
         if uid not in new and not old[uid][2]:
-            out.append(Change(id=uid, what="eliminated", where=_place(old[uid][0])))
+            out.append(_gone(uid, old[uid][0], away))
     return out
+
+
+def _gone(uid: str, was_where: object, away: dict[str, str]) -> Change:
+    """A unit no longer on the map: it ``left`` (``away``: aboard, in the air, withdrawn)
+    or was ``eliminated`` where it last stood."""
+    if uid in away:
+        return Change(id=uid, what="left", why=away[uid])
+    return Change(id=uid, what="eliminated", where=_place(was_where))
 
 
 def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseModel) -> list[Change]:
@@ -555,10 +570,10 @@ def _place(where: object) -> str | None:
 def change_lines(changes: list[Change]) -> list[str]:
     """The changes in words, grouped: ``Moved: VDV-1, BMD-2`` (short lines for a phone)."""
     words = {"moved": "Moved", "fired": "Fired", "acted": "Acted", "hit": "Hit",
-             "eliminated": "Eliminated", "arrived": "Arrived"}
+             "eliminated": "Eliminated", "arrived": "Arrived", "left": "Off the map"}
     lines = []
     for what, word in words.items():
-        ids = [c.id for c in changes if c.what == what]
+        ids = [c.id + (f" ({c.why})" if c.why else "") for c in changes if c.what == what]
         if ids:
             lines.append(f"{word}: {', '.join(ids)}")
     return lines

@@ -80,3 +80,17 @@ def air_counters(state: MakState, pos: Callable[[str], tuple[int, int]]) -> list
                            faction=state.unit(a).side, top=True,
                            markers=["Arm. Disabled"] if state.unit(a).disarmed else [])
             for a in st.aircraft if state.unit(a).status == "aloft"]
+
+
+def away_units(state: MakState) -> dict[str, str]:
+    """Units off the map but still in the game, with where they are: flying (10.0), riding
+    in a Hornisse (10.6.2), withdrawn (10.1.4, 16.2.3) or, for a pilot who left the map,
+    escaped or captured (18.2.3).  "What changed" says they left, not that they died."""
+    out: dict[str, str] = {}
+    for u in state.units:
+        if u.status == "withdrawn" and u.type == "Pilot":
+            p = state.crew.pilots.get(pilots.key(u.side, u.pilot or 0))
+            out[u.id] = p.status if p is not None and p.status in ("escaped", "captured") else "withdrawn"
+        elif u.status in ("aloft", "aboard", "withdrawn"):
+            out[u.id] = u.status
+    return out

@@ -16,7 +16,7 @@ from rules.core.views import (
     HexSideView,
     SideStyle,
 )
-from rules.mak.air_view import air_counters, air_panel
+from rules.mak.air_view import air_counters, air_panel, away_units
 from rules.mak import land_view
 from rules.mak.battlefield import battlefield
 from rules.mak.data import units
@@ -107,4 +107,4 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
                 for h, n in state.amus.items()]  # 16.2.2
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
-                      panel=air_panel(state))
+                      panel=air_panel(state), away=away_units(state))

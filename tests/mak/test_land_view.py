@@ -48,3 +48,43 @@ def test_what_changed_on_a_hex_map_between_two_views():
     after = SYS.apply(s, "merc", A.Move(unit="M-Truck1", to="5:1024"), ScriptedDice([])).state
     changes = changes_between(SYS.view(s), SYS.view(after))
     assert [(c.id, c.what) for c in changes] == [("M-Truck1", "moved")]
+
+
+def test_a_launched_hornisse_left_the_map_it_was_not_eliminated():
+    """10.6.2: the PK41 and its PKA take off; "since your last order" says they are off the map
+    (aloft, aboard), never that they were eliminated."""
+    from rules.core.views import change_lines, changes_between
+    from rules.mak import air_actions as AA
+
+    spec = [("S-PK411", "PK41", "strahl", "5:1010"), ("S-PKA1", "PKA", "strahl", "5:1010"),
+            ("M-AFS1", "AFS", "merc", "5:1020")]
+    made = [UnitState(id=i, type=t, side=s, deploy="⑤0101", hex=h, status="on") for i, t, s, h in spec]
+    s = MakState(scenario="test", title="test", boards=[5], turns=4, first="strahl", active="strahl",
+                 phase="second", turn=2, units=made)
+    after = SYS.apply(s, "strahl", AA.Land(unit="S-PK411", way="up", rider="S-PKA1"), ScriptedDice([])).state
+    view = SYS.view(after)
+    assert view.away == {"S-PK411": "aloft", "S-PKA1": "aboard"}
+    changes = changes_between(SYS.view(s), view)
+    assert sorted((c.id, c.what, c.why) for c in changes) == [
+        ("S-PK411", "left", "aloft"), ("S-PKA1", "left", "aboard")]
+    assert change_lines(changes) == ["Off the map: S-PK411 (aloft), S-PKA1 (aboard)"]
+    gone = SYS.view(after).model_copy(update={"away": {}})  # not away: it was destroyed
+    assert {c.what for c in changes_between(SYS.view(s), gone)} == {"eliminated"}
+
+
+def test_a_pilot_who_left_the_map_escaped_or_was_captured_in_what_changed():
+    """18.2.3: a pilot leaving by its side's entry area escapes, elsewhere is captured;
+    either way it left the map alive and the words say which."""
+    from rules.core.views import change_lines, changes_between
+    from rules.mak import air_actions as AA
+    from tests.mak.test_pilots import game, seat
+
+    s = game([("S-Pilot10", "Pilot", "strahl", "5:0101"), ("S-Pilot2", "Pilot", "strahl", "5:2030"),
+              ("S-PKA9", "PKA", "strahl", "5:1010")], active="strahl")
+    s.unit("S-PKA9").deploy = "1⑤N"
+    seat(s, "S-Pilot10", "strahl", 10).status = "afoot"
+    seat(s, "S-Pilot2", "strahl", 2).status = "afoot"
+    st = SYS.apply(s, "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([])).state
+    st = SYS.apply(st, "strahl", AA.Escape(unit="S-Pilot2"), ScriptedDice([])).state
+    changes = changes_between(SYS.view(s), SYS.view(st))
+    assert change_lines(changes) == ["Off the map: S-Pilot10 (escaped), S-Pilot2 (captured)"]
