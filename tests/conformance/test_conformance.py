@@ -99,11 +99,13 @@ def test_replaying_the_recorded_dice_reproduces_every_state(key: str, seed: int)
         assert step.state.model_dump_json() == played.step.state.model_dump_json(), played.action.summary()
 
 
-def _fill(system: GameSystem[Any], state: Any, side: str, name: str, rng: random.Random | None
-          ) -> dict[str, Any] | None:
-    """Options of order ``name`` filled field by field from autocomplete (first or random)."""
+def _fill(system: GameSystem[Any], state: Any, side: str, name: str, rng: random.Random | None,
+          switched: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Options of order ``name`` filled field by field from autocomplete (first or random),
+    after the ``switched`` ones (a bool a player sets first: Discord offers no suggestion for
+    it, so the suggestions that follow must fit it)."""
     model = system.action_type(name)
-    partial: dict[str, Any] = {}
+    partial: dict[str, Any] = dict(switched or {})
     for spec in model.options():
         if spec.kind not in ("id", "enum"):
             continue
@@ -117,9 +119,17 @@ def _fill(system: GameSystem[Any], state: Any, side: str, name: str, rng: random
     return partial
 
 
+def _switches(system: GameSystem[Any], name: str, legal: list[Action]) -> list[dict[str, bool]]:
+    """The bool options of order ``name`` some legal order sets (a forced march, a booster,
+    an airstrike added): each one switched on alone."""
+    flags = [spec.name for spec in system.action_type(name).options() if spec.kind == "bool"]
+    return [{f: True} for f in flags if any(a.name == name and getattr(a, f, False) is True for a in legal)]
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> None:
-    """Filling every option with a suggestion (first, then random) is accepted: 100%."""
+    """Filling every option with a suggestion (first, then random; and after switching on
+    each bool option a legal order sets) is accepted: 100%."""
     if key in NOT_YET_ON_THE_KIT:
         pytest.xfail(f"{key} is not on the kit yet")
     system = SYSTEMS[key]
@@ -129,9 +139,11 @@ def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> N
     for seed in range(3):
         for played in playout(key, seed).steps[::3]:
             state, side = played.before, played.side
-            for name in sorted({a.name for a in system.legal_actions(state, side) if not a.read_only}):
-                for pick in (None, rng):
-                    options = _fill(system, state, side, name, pick)
+            legal = [a for a in system.legal_actions(state, side) if not a.read_only]
+            for name in sorted({a.name for a in legal}):
+                for pick, switched in [(None, None), (rng, None)] + [
+                        (rng, sw) for sw in _switches(system, name, legal)]:
+                    options = _fill(system, state, side, name, pick, switched)
                     if options is None:
                         continue
                     sent += 1
