@@ -6,7 +6,7 @@ objectives as the system shows them, and the turn's full map.  ``/game digest si
 the same for any span.  A player's ping lists what happened since their last order, one
 line a step.
 
-All of it is read from the stored log and the systems' views (``changes_between``), so
+All of it is read from the stored log and the systems' views, step by step (``changes_along``), so
 every system gets it without writing anything.
 """
 
@@ -23,7 +23,7 @@ from bot.pipeline import CHANGES_WINDOW, LiveGame, Pipeline
 from bot.store import StepRow
 from rules.core.contract import GameSystem, Step
 from rules.core.errors import RuleError
-from rules.core.views import changes_between
+from rules.core.views import changes_along
 
 #: Most lines of one kind a digest lists before it says "and N more".
 MOST_LINES = 8
@@ -53,10 +53,11 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         lines.append("Orders: none.")
     if not steps:
         return lines
-    first = system.view(system.load_state(before.state_json))
     last_state = system.load_state(steps[-1].state_json)
-    changes = changes_between(first, system.view(last_state))
-    moved = [c.id for c in changes if c.what in ("moved", "arrived")]
+    states = [system.load_state(s.state_json) for s in (before, *steps[:-1])] + [last_state]
+    changes = changes_along([system.view(st) for st in states])  # step by step: none missed
+    gone = [c.id for c in changes if c.what == "eliminated"]
+    moved = [c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone]
     if moved:
         lines.append(_listed("Moved", moved))
     combats = [bullet(s) for s in steps if s.dice and s.kind != "setup"]
@@ -65,14 +66,16 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         lines += combats[:MOST_LINES]
         if len(combats) > MOST_LINES:
             lines.append(f"… and {len(combats) - MOST_LINES} more (/game log).")
-    hit = [c.id for c in changes if c.what == "hit"]
-    gone = [c.id for c in changes if c.what == "eliminated"]
+    hit = [c.id for c in changes if c.what == "hit" and c.id not in gone]
     if hit or gone:
         losses = ([f"hit {', '.join(hit[:MOST_LINES])}"] if hit else []) + \
                  ([f"eliminated {', '.join(gone[:MOST_LINES])}"] if gone else [])
         lines.append("Losses: " + "; ".join(losses))
     else:
         lines.append("Losses: none.")
+    left = [f"{c.id} ({c.why})" if c.why else c.id for c in changes if c.what == "left"]
+    if left:
+        lines.append(_listed("Off the map", left))
     lines += score_lines(system, last_state)
     return lines
 

@@ -27,7 +27,7 @@ focus picture) and a result ``banner`` for the final picture.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -540,6 +540,21 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
     for uid in old:
         if uid not in new and not old[uid][2]:
             out.append(_gone(uid, old[uid][0], away))
+    return out
+
+
+def changes_along(views: Sequence[BaseModel]) -> list[Change]:
+    """What happened to each unit over a run of views, step by step (pure): a unit that
+    moved and came back still ``moved``, one that arrived and fell in between was
+    ``eliminated`` (comparing only the first and last views would miss both).  One change
+    per unit and kind, in the order they first happened; the digest reads it."""
+    out: list[Change] = []
+    seen: set[tuple[str, str]] = set()
+    for before, after in zip(views, views[1:]):
+        for change in changes_between(before, after):
+            if (change.id, change.what) not in seen:
+                seen.add((change.id, change.what))
+                out.append(change)
     return out
 
 
