@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from rules.core.contract import Action, Event, GameSystem
+from rules.core.dice import Roll
 from bot.models import Reply
 from bot.store import SeatRow, StepRow
 
@@ -52,15 +53,21 @@ def step_action_text(step: StepRow) -> str:
     return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
 
 
+def dice_words(rolls: Sequence[Roll]) -> list[str]:
+    """The dice of a step (``🎲 4 2``) and, apart, its random draws from a deck, bin or pool
+    (``draws 12 of 18``): a draw is made as a die with one face per item, and a "12"
+    among the d6s would read as an impossible roll."""
+    dice = " ".join(str(r.value) for r in rolls if r.sides == 6)
+    draws = ", ".join(f"{r.value} of {r.sides}" for r in rolls if r.sides != 6)
+    return ([f"🎲 {dice}"] if dice else []) + ([f"draws {draws}"] if draws else [])
+
+
 def log_line(step: StepRow) -> str:
     """A numbered log entry with dice and rules; reverted steps are struck through."""
     who = f"{step.actor_name} ({step.side})" if step.actor_name and step.side else "referee"
     head = f"#{step.seq} {who}: {step_action_text(step)}"
-    dice = " ".join(str(r.value) for r in step.dice)
     rules = sorted({e.rule for e in step.events if e.rule})
-    tail = []
-    if dice:
-        tail.append(f"🎲 {dice}")
+    tail = dice_words(step.dice)
     if rules:
         tail.append("rules " + ", ".join(rules))
     line = head + (" — " + "; ".join(tail) if tail else "")
