@@ -8,7 +8,8 @@ same offline, from a phone's downloads or years later.
 
 Every snapshot is the whole map (:func:`render.snapshot`, 1280 px).  Held as PNGs, a whole
 Tannenbruck game's 280-odd maps would take ~30 MB; cut into tiles that recur from one map to
-the next (:mod:`render.tiles`) they take ~5 MB.  The page shows a map by drawing its tiles
+the next (:mod:`render.tiles`, lossless WebP) they take ~5 MB.  A game too long for Discord's
+upload limit keeps an even part of its maps (:data:`PAGE_BUDGET`), and says so.  The page shows a map by drawing its tiles
 on a canvas, so any step can be shown directly.
 
 The page honours ``#step=N`` (the map of step ``N``, or the last one drawn before it) and
@@ -25,7 +26,7 @@ import base64
 import html
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from pydantic import BaseModel
 
@@ -34,6 +35,9 @@ from bot.replaycmds import caption, plain, render_pictures, shown_steps
 from bot.store import GameRow, StepRow, Store
 from rules.core import registry
 from rules.core.contract import GameSystem
+
+if TYPE_CHECKING:
+    from render.tiles import Mosaic
 
 #: What the page may load: nothing but its own inline script and style and data: images.
 CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -56,6 +60,12 @@ class PageData(BaseModel):
     tile: int
     tiles: list[str]
     frames: list[PageFrame]
+    maps: int = 0  # the steps with a map: more than the frames if some were left out to fit
+
+
+#: The most bytes of picture data a page holds: Discord takes files up to 10 MiB in a server
+#: without boosts, and the final log goes in the same message.
+PAGE_BUDGET = 8 * 1024 * 1024
 
 
 def html_name(game: GameRow, *, final: bool = False) -> str:
@@ -64,21 +74,44 @@ def html_name(game: GameRow, *, final: bool = False) -> str:
     return f"{game.system}-game{game.id}{'-final' if ended else ''}.html"
 
 
-def build_data(system: GameSystem, shown: Sequence[StepRow]) -> PageData:
-    """Draw the whole map of every shown step and cut it into shared tiles.  Blocking
-    (Pillow): run it in a worker thread."""
+def build_data(system: GameSystem, shown: Sequence[StepRow], budget: int = PAGE_BUDGET) -> PageData:
+    """Draw the whole map of every shown step and cut it into shared tiles; a game whose
+    tiles would pass ``budget`` bytes keeps every second (third ...) map and the last, and
+    its page says so (every step stays in the log).  Blocking (Pillow): run it in a worker
+    thread."""
     from render.tiles import MosaicBuilder  # noqa: PLC0415 - Pillow only when drawing
 
     builder = MosaicBuilder()
-    frames = []
     for step in shown:
         [png] = render_pictures(system, [step.state_json], whole=True)
-        tiled = builder.add(png)
-        frames.append(PageFrame(seq=step.seq, w=tiled.width, h=tiled.height, t=tiled.tiles,
-                                caption=caption(step)))
-    tiles = ["data:image/png;base64," + base64.b64encode(t).decode("ascii")
-             for t in builder.mosaic.tiles]
-    return PageData(tile=builder.mosaic.tile, tiles=tiles, frames=frames)
+        builder.add(png)
+    kept = fitting(builder.mosaic, budget)
+    mosaic = builder.mosaic.keeping(kept)
+    frames = [PageFrame(seq=shown[k].seq, w=f.width, h=f.height, t=f.tiles, caption=caption(shown[k]))
+              for k, f in zip(kept, mosaic.frames)]
+    head = f"data:image/{mosaic.format};base64,"
+    tiles = [head + base64.b64encode(t).decode("ascii") for t in mosaic.tiles]
+    return PageData(tile=mosaic.tile, tiles=tiles, frames=frames, maps=len(shown))
+
+
+def fitting(mosaic: Mosaic, budget: int) -> list[int]:
+    """The frames a page keeps within ``budget`` bytes: all of them, else every k-th and the
+    last, for the smallest k that fits (the size counted as the page writes it: base64)."""
+    count = len(mosaic.frames)
+    step = 1
+    while step < count:
+        kept = sorted(set(range(0, count, step)) | {count - 1})
+        if _page_bytes(mosaic, kept) <= budget:
+            return kept
+        step = step + 1 if step < 4 else step * 3 // 2
+    return [count - 1] if count else []
+
+
+def _page_bytes(mosaic: Mosaic, kept: list[int]) -> int:
+    """About how many bytes the tiles and frames of ``kept`` take in the page."""
+    used = {n for k in kept for n in mosaic.frames[k].tiles}
+    tiles = sum(4 * -(-len(mosaic.tiles[n]) // 3) + 30 for n in used)
+    return tiles + sum(5 * len(mosaic.frames[k].tiles) + 200 for k in kept)
 
 
 def _log_item(step: StepRow) -> str:
@@ -118,7 +151,11 @@ def page(game: GameRow, system: GameSystem, steps: Sequence[StepRow], data: Page
     title = f"{system.title} — {game.scenario}, game #{game.id}"
     payload = data.model_dump_json().replace("<", "\\u003c")  # never a "</script>" inside
     log = "\n".join(_log_item(s) for s in steps)
-    values = {"CSP": CSP, "TITLE": html.escape(title), "FACTS": _facts(game, system),
+    facts = _facts(game, system)
+    if len(data.frames) < data.maps:
+        facts += (f"<p>{len(data.frames)} of the {data.maps} maps kept (evenly, and the last) "
+                  "to keep this file within Discord's upload limit; every step is in the log.</p>")
+    values = {"CSP": CSP, "TITLE": html.escape(title), "FACTS": facts,
               "COUNT": str(len(data.frames)), "LOG": log, "DATA": payload, "SCRIPT": _SCRIPT}
     # One pass: what a player typed (in the log) is never read again as a placeholder.
     return re.sub(r"@([A-Z]+)@", lambda m: values[m.group(1)], _TEMPLATE)
@@ -306,5 +343,5 @@ show(fromHash());
 """
 
 
-__all__ = ["CSP", "PageData", "PageFrame", "build_data", "export_html", "html_name", "page",
-           "write_export"]
+__all__ = ["CSP", "PAGE_BUDGET", "PageData", "PageFrame", "build_data", "export_html", "fitting",
+           "html_name", "page", "write_export"]

@@ -12,6 +12,7 @@ import asyncio
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -19,6 +20,7 @@ from bot.autoplay import Channel
 from bot.config import Settings
 from bot.models import Reply
 from bot.service import Service
+from rules.core.dice import seed_hash
 
 CHANNEL = "replay-chan"
 
@@ -33,29 +35,40 @@ class PlayedGame:
     end: Reply | None = None
 
 
+#: The games' dice seed: fixed, so that every run plays the same game (the size of the page
+#: and the number of its maps do not change from run to run).
+SEED = bytes(range(32))
+
+
 async def _play(db: Path, orders: int | None, end: bool) -> PlayedGame:
     service = await Service.open(Settings(db=db, snapshot_dir=db.parent / "snaps"))
     try:
-        table = Channel(service, "rr", CHANNEL, rng=random.Random(19))
-        await table.open()
-        played = 0
-        while orders is None or played < orders:
-            inv = await table.next_order()
-            if inv is None:
-                break
-            reply = await table.send(inv)
-            assert not reply.error, reply.text
-            played += 1
-        game = await service.live_game(CHANNEL)
-        assert game is not None
-        result = PlayedGame(db=db, game_id=game.row.id, channel=CHANNEL)
-        if end:
-            result.end = await table.send(table.invocation(table.moderator, ["game", "end"],
-                                                           moderator=True))
-            assert not result.end.error, result.end.text
-        return result
+        with patch("bot.gamecmds.new_seed", lambda: (SEED, seed_hash(SEED))):
+            return await _orders(service, db, orders, end)
     finally:
         await service.close()
+
+
+async def _orders(service: Service, db: Path, orders: int | None, end: bool) -> PlayedGame:
+    """Robot players' orders (all of them, or ``orders``), then ``/game end`` if asked."""
+    table = Channel(service, "rr", CHANNEL, rng=random.Random(19))
+    await table.open()
+    played = 0
+    while orders is None or played < orders:
+        inv = await table.next_order()
+        if inv is None:
+            break
+        reply = await table.send(inv)
+        assert not reply.error, reply.text
+        played += 1
+    game = await service.live_game(CHANNEL)
+    assert game is not None
+    result = PlayedGame(db=db, game_id=game.row.id, channel=CHANNEL)
+    if end:
+        result.end = await table.send(table.invocation(table.moderator, ["game", "end"],
+                                                       moderator=True))
+        assert not result.end.error, result.end.text
+    return result
 
 
 @pytest.fixture(scope="session")

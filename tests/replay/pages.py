@@ -9,7 +9,7 @@ import re
 from PIL import Image
 
 from bot.export_html import PageData
-from render.tiles import Mosaic, TiledFrame, rebuild
+from render.tiles import TILE_FORMAT, Mosaic, TiledFrame, rebuild
 
 
 def page_data(page: str) -> PageData:
@@ -24,7 +24,7 @@ def mosaic(data: PageData) -> Mosaic:
     tiles = []
     for uri in data.tiles:
         head, _, body = uri.partition(",")
-        assert head == "data:image/png;base64", head
+        assert head == f"data:image/{TILE_FORMAT};base64", head
         tiles.append(base64.b64decode(body))
     frames = [TiledFrame(width=f.w, height=f.h, tiles=f.t) for f in data.frames]
     return Mosaic(tile=data.tile, tiles=tiles, frames=frames)
