@@ -20,17 +20,16 @@ from tests.replay.conftest import PlayedGame
 from tests.replay.pages import page_data, picture, rgb
 
 
-async def _read(game: PlayedGame, what: str):
-    """``store.steps`` or ``store.game`` of a played game, from its database file."""
+async def _steps(game: PlayedGame):
     store = await Store.open(game.db)
     try:
-        return await getattr(store, what)(game.game_id)
+        return await store.steps(game.game_id)
     finally:
         await store.close()
 
 
 def steps_of(game: PlayedGame):
-    return asyncio.run(_read(game, "steps"))
+    return asyncio.run(_steps(game))
 
 
 def end_page(whole: PlayedGame) -> tuple[str, str]:
@@ -90,4 +89,56 @@ def test_what_a_player_typed_cannot_break_out_of_the_page(whole):
                      PageData(tile=128, tiles=[], frames=[]))
     assert "<script>alert(1)" not in text and "<b>" not in text
     assert text.count('<script id="data"') == 1 and "@DATA@" in text  # kept as typed, not replaced
+
+
+async def _game(game: PlayedGame):
+    store = await Store.open(game.db)
+    try:
+        return await store.game(game.game_id)
+    finally:
+        await store.close()
+
+
+def test_referee_export_html_writes_the_page_of_a_running_game(hundred, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("REFEREE_DB", raising=False)
+    code = main(["export-html", str(hundred.game_id), "--db", str(hundred.db), "--out", str(tmp_path)])
+    assert code == 0
+    written = tmp_path / f"rr-game{hundred.game_id}.html"
+    assert str(written) in capsys.readouterr().out
+    data = page_data(written.read_text("utf-8"))
+    assert [f.seq for f in data.frames] == [s.seq for s in shown_steps(steps_of(hundred))]
+
+
+def test_referee_export_html_says_so_for_a_missing_game_or_database(hundred, tmp_path, capsys):
+    assert main(["export-html", "999", "--db", str(hundred.db), "--out", str(tmp_path)]) == 1
+    assert "no game #999" in capsys.readouterr().err
+    assert main(["export-html", "1", "--db", str(tmp_path / "none.sqlite3")]) == 1
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_page_over_its_budget_keeps_an_even_part_of_the_maps_and_says_so(hundred):
+    """A game whose maps would pass Discord's upload limit keeps every k-th map and the last
+    (here a budget of about half the tiles stands in for 8 MiB); the page says so."""
+    from bot.export_html import build_data
+
+    system = registry.get("rr")
+    steps = steps_of(hundred)
+    shown = shown_steps(steps)[:12]
+    full = build_data(system, shown)
+    assert [f.seq for f in full.frames] == [s.seq for s in shown] and full.maps == len(shown)
+    budget = len(full.model_dump_json()) * 6 // 10
+    data = build_data(system, shown, budget=budget)
+    assert len(data.model_dump_json()) <= budget and data.maps == len(shown)
+    seqs = [f.seq for f in data.frames]
+    assert 1 < len(seqs) < len(shown) and seqs[0] == shown[0].seq and seqs[-1] == shown[-1].seq
+    step = shown.index(next(s for s in shown if s.seq == seqs[1]))
+    assert seqs[:-1] == [s.seq for s in shown[::step]][:len(seqs) - 1]  # evenly
+    for k, seq in enumerate(seqs):  # each kept map still comes back exactly from its tiles
+        [kept] = [s for s in shown if s.seq == seq]
+        drawn = snapshot(system.view(system.load_state(kept.state_json)))
+        assert ImageChops.difference(picture(data, k), rgb(drawn.png)).getbbox() is None
+    page = make_page(asyncio.run(_game(hundred)), system, steps, data)
+    assert f"{len(seqs)} of the {len(shown)} maps kept" in page
+    assert "maps kept" not in make_page(asyncio.run(_game(hundred)), system, steps, full)
 
