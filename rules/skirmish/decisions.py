@@ -4,7 +4,8 @@ react: fire a unit's Overwatch or Reaction fire at the unit that moved, or hold;
 ground: go to ground before the To Hit roll, or stand; assault-fire: fire at the charging
 teams, or hold; assault-choice: counter-attack or break off; losses: which teams an assault
 removes; follow: follow a unit that breaks off, or stay; drift: move the missed template
-(at most 6") or leave it; morale: the CC rerolls a failed Morale check, or the unit goes.
+(at most 6") or leave it; morale: the CC rerolls a failed Morale check, or the unit goes;
+reroll: the CC rerolls a failed counter-attack, fight or terrain check, or not.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "follow": ("follow", "stay"),
     "drift": ("place", "leave"),
     "morale": ("reroll", "accept"),
+    "reroll": ("reroll", "accept"),
 }
 
 
@@ -43,6 +45,8 @@ def decide_problem(state: SkirmishState, order: Decide) -> str | None:
             return f"Name the unit that fires: unit:{' or unit:'.join(pending.options)}."
     if pending.kind == "allocate":
         return _allocate_problem(state, pending, order)
+    if pending.kind == "reroll" and order.choice == "reroll" and pending.check == "fight":
+        return _reroll_problem(pending, order)
     if pending.kind == "losses":
         return melee.losses_problem(state, order.teams.replace(",", " ").split())
     if pending.kind == "drift" and order.choice == "place" and not order.to:
@@ -61,7 +65,7 @@ def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
     handler = {
         "react": _react, "ground": _ground, "allocate": _allocate, "assault-fire": _assault_fire,
         "assault-choice": _assault_choice, "losses": _losses, "follow": _follow,
-        "drift": _drift, "morale": _morale,
+        "drift": _drift, "morale": _morale, "reroll": _reroll,
     }[pending.kind]
     handler(ctx, pending, order)
 
@@ -153,6 +157,35 @@ def _morale(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     ctx.extend(morale.resolve_failure(state, unit, ctx.dice, order.choice == "reroll"))
     ctx.extend(flow.end_turn(state, ctx.dice))
     ctx.snapshot = True
+
+
+def _reroll_team(pending: Pending, order: Decide) -> str:
+    """The team of a fight whose failed check is rerolled: the one named, or the only one."""
+    named = _first(order)
+    return named[0] if named else pending.options[0]
+
+
+def _reroll_problem(pending: Pending, order: Decide) -> str | None:
+    team = _reroll_team(pending, order)
+    if len(_first(order)) > 1 or team.casefold() not in {o.casefold() for o in pending.options}:
+        return f"Name one team that failed its check: teams:{' or teams:'.join(pending.options)} (Leaders)."
+    return None
+
+
+def _reroll(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    """The CC's reroll of a failed counter-attack, fight or terrain check, or not; the
+    interrupted resolution goes on."""
+    state = ctx.state
+    again = order.choice == "reroll"
+    state.pending, state.phase = None, "orders"
+    if pending.check == "counter":
+        melee.counter_check_done(ctx, again and melee.counter_reroll(ctx))
+    elif pending.check == "fight":
+        if again:
+            melee.fight_reroll(ctx, state.team(_reroll_team(pending, order)).id)
+        melee.pick_losses(ctx)
+    else:
+        play.terrain_answer(ctx, pending, again)
 
 
 def _drift(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import assault, fire, flow, losses, reactions, suppression
+from rules.skirmish import assault, fire, flow, losses, morale, reactions, rerolls, suppression
 from rules.skirmish.orders import Assault
 from rules.skirmish.play import open_step
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
@@ -137,14 +137,50 @@ def land(ctx: Ctx[SkirmishState]) -> None:
 
 
 def _strike(ctx: Ctx[SkirmishState], side_unit: UnitState, enemy: UnitState) -> None:
-    """``side_unit`` fights; the struck unit's owner picks its losses; then it chooses."""
+    """``side_unit`` fights; a failed check may be rerolled by its CC; then the struck unit's
+    owner picks its losses."""
     state = ctx.state
     fight = state.assault
     assert fight is not None
-    events, claims, killed = assault.strike(state, side_unit, enemy, ctx.dice)
-    ctx.extend(events)
-    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(killed)
-    fight.struck, fight.claims = enemy.id, claims
+    out = assault.strike(state, side_unit, enemy, ctx.dice)
+    ctx.extend(out.events)
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(out.killed)
+    fight.struck, fight.claims = enemy.id, out.claims
+    failed = [t for t in dict.fromkeys(out.failed)
+              if assault.within_close(state, state.team(t), enemy.alive_teams)]
+    how = rerolls.answer(state, side_unit.side) if failed else "no"
+    if how == "ask":
+        rerolls.ask(ctx, Pending(kind="reroll", check="fight", side=side_unit.side,
+                                 unit=side_unit.id, options=failed),
+                    f"{side_unit.id}: {', '.join(failed)} failed their Training Check in the fight")
+        return
+    if how == "yes":
+        fight_reroll(ctx, failed[0])
+    pick_losses(ctx)
+
+
+def fight_reroll(ctx: Ctx[SkirmishState], team_id: str) -> None:
+    """The CC lets one team of the fight reroll its failed Training Check (Leaders)."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    team = state.team(team_id)
+    side_unit, enemy = state.unit_of(team), state.unit(fight.struck)
+    rerolls.use(state, side_unit.side)
+    out = assault.Strike()
+    assault.blow(state, team, side_unit, enemy, ctx.dice, out, reroll=True)
+    ctx.extend(out.events)
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(out.killed)
+    fight.claims += out.claims
+
+
+def pick_losses(ctx: Ctx[SkirmishState]) -> None:
+    """The struck unit's owner picks the teams the passed checks remove (asked, or its
+    standing choice), then it counter-attacks or breaks off."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    enemy, claims = state.unit(fight.struck), fight.claims
     policy = state.policies.get(enemy.side, {}).get("losses", "ask")
     if policy == "ask" and losses.has_choice(claims):
         state.pending = Pending(kind="losses", side=enemy.side, unit=enemy.id)
@@ -221,17 +257,54 @@ def _chooser_and_enemy(state: SkirmishState) -> tuple[UnitState, UnitState]:
 
 
 def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
-    """Counter-attack (a Training Check, a 4" move, the fight) or break off."""
+    """Counter-attack (a Training Check, which the CC may let it reroll) or break off."""
+    state = ctx.state
+    unit, _ = _chooser_and_enemy(state)
+    if not counter:
+        break_off(ctx)
+        return
+    check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
+    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    ctx.say("counter", f"{check.text(unit.id)}: {verdict} (Assaults)", RULE)
+    how = "no" if check.passed else rerolls.answer(state, unit.side)
+    if how == "ask":
+        rerolls.ask(ctx, Pending(kind="reroll", check="counter", side=unit.side, unit=unit.id),
+                    f"{unit.id} failed its Training Check to counter-attack")
+        return
+    counter_check_done(ctx, check.passed or (how == "yes" and counter_reroll(ctx)))
+
+
+def counter_reroll(ctx: Ctx[SkirmishState]) -> bool:
+    """The CC's reroll of the failed counter-attack check: whether it passes.  A failed
+    reroll is remembered: if the break-off then removes the unit, the CC goes with it."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    unit, _ = _chooser_and_enemy(state)
+    check = rerolls.reroll(state, unit, ctx.dice, "counter-attack")
+    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    ctx.say("counter", f"CC reroll: {check.text(unit.id)}: {verdict} (Leaders)", "Leaders")
+    if not check.passed:
+        fight.rerolled_fail = unit.id
+    return check.passed
+
+
+def counter_check_done(ctx: Ctx[SkirmishState], passed: bool) -> None:
+    """After the counter-attack check (and any reroll): the 4" move and the fight, or the
+    break-off."""
     state = ctx.state
     unit, enemy = _chooser_and_enemy(state)
-    if counter:
-        check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
-        if check.passed:
-            ctx.say("counter", f"{check.text(unit.id)}: it counter-attacks (Assaults)", RULE)
-            ctx.extend(assault.counter_move(state, unit, enemy))
-            _strike(ctx, unit, enemy)
-            return
-        ctx.say("counter", f"{check.text(unit.id)}: failed, it must break off (Assaults)", RULE)
+    if not passed:
+        break_off(ctx)
+        return
+    ctx.extend(assault.counter_move(state, unit, enemy))
+    _strike(ctx, unit, enemy)
+
+
+def break_off(ctx: Ctx[SkirmishState]) -> None:
+    """The chooser moves 1d6" away; the other unit's player says whether it follows."""
+    state = ctx.state
+    unit, enemy = _chooser_and_enemy(state)
     ctx.extend(assault.break_away(state, unit, enemy, ctx.dice))
     policy = state.policies.get(enemy.side, {}).get("follow", "ask")
     if policy == "ask" and any(t.kind != "gun" for t in enemy.alive_teams):
@@ -257,6 +330,8 @@ def follow_up(ctx: Ctx[SkirmishState], chase: bool) -> None:
     fight = state.assault
     assert fight is not None
     fight.losses[unit.id] = fight.losses.get(unit.id, 0) + len(killed)
+    if fight.rerolled_fail == unit.id and not unit.on_table:
+        ctx.extend(morale.cc_removed(state, unit.side))
     finish(ctx)
 
 

@@ -203,6 +203,9 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
                 order = melee.loss_order(state, state.unit(fight.struck), fight.claims)
                 for picked in losses.choices(fight.claims, order):
                     yield Decide(choice="remove", teams=" ".join(picked))
+        elif pending.kind == "reroll" and pending.check == "fight" and choice == "reroll":
+            for team in pending.options:
+                yield Decide(choice="reroll", teams=team)
         elif pending.kind == "drift" and choice == "place":
             for spot in artillery.drift_spots(state):
                 yield Decide(choice="place", to=spot)
@@ -213,9 +216,9 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
 def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
     yield Defaults(reaction="ask", ground="ask", counter="ask", follow="ask", losses="ask",
-                   allocate="ask", morale="ask")
+                   allocate="ask", morale="ask", reroll="ask")
     yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto",
-                   allocate="auto", morale="yes")
+                   allocate="auto", morale="yes", reroll="yes")
     leaders_ = [t.id for t in state.teams(side) if t.leader]
     yield Defaults(protect=" ".join(leaders_) or "none")
 

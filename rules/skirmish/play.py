@@ -13,7 +13,9 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
-from rules.skirmish import cohesion, fire, flow, leaders, morale, movement, reactions, suppression
+from rules.skirmish import (
+    cohesion, fire, flow, leaders, morale, movement, reactions, rerolls, suppression,
+)
 from rules.skirmish.allocation import Volley, allocate
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
@@ -248,7 +250,7 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         use_step(unit, "move")
     if order.extra and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
-    moved = []
+    moved, bogged = [], None
     starts = {team_id: state.team(team_id).pos for team_id in plan}
     for team_id, end in plan.items():
         team = state.team(team_id)
@@ -258,7 +260,50 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         team.travelled += result.travelled
         ctx.extend(result.events)
         moved.append(team)
+        if result.failed_check and bogged is None:
+            bogged = Pending(kind="reroll", check="terrain", side=unit.side, unit=unit.id,
+                             team=team.id, goal=end, paths=starts, options=[result.piece])
+    if bogged is not None and terrain_reroll(ctx, bogged):
+        return
     offer_reactions(ctx, unit, moved, starts)
+
+
+def terrain_reroll(ctx: Ctx[SkirmishState], bogged: Pending) -> bool:
+    """"a Training Check when moving through Very Difficult Terrain" failed: the CC may let
+    the tank reroll it (asked, or the standing answer).  True while the question waits."""
+    how = rerolls.answer(ctx.state, bogged.side)
+    if how == "ask":
+        rerolls.ask(ctx, bogged, f"{bogged.team} failed its Very Difficult Terrain check")
+        return True
+    if how == "yes":
+        _terrain_again(ctx, bogged)
+    return False
+
+
+def _terrain_again(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
+    """The CC's reroll of the terrain check: passed, the marker goes and the tank drives on
+    to where it was going (the piece not rolled for again)."""
+    state = ctx.state
+    team, unit = state.team(bogged.team or ""), state.unit(bogged.unit or "")
+    check = rerolls.reroll(state, unit, ctx.dice, f"{team.id} very difficult terrain")
+    verdict = "through" if check.passed else "it stays suppressed at the edge"
+    ctx.say("going", f"CC reroll: {check.text(team.id)}: {verdict} (Leaders)", "Leaders", die=check.die)
+    if not check.passed or bogged.goal is None:
+        return
+    team.suppression -= 1
+    result = movement.move_team(state, team, bogged.goal, ctx.dice, budget(unit, team),
+                                checked=True, through=bogged.options[0])
+    team.travelled += result.travelled
+    ctx.extend(result.events)
+
+
+def terrain_answer(ctx: Ctx[SkirmishState], pending: Pending, again: bool) -> None:
+    """The answer to the terrain reroll question; then the enemy's Reaction and Overwatch."""
+    if again:
+        _terrain_again(ctx, pending)
+    unit = ctx.state.unit(pending.unit or "")
+    moved = [ctx.state.team(t) for t in pending.paths]
+    offer_reactions(ctx, unit, moved, pending.paths)
 
 
 def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState],

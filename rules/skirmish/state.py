@@ -125,7 +125,7 @@ class Pending(BaseModel):
     """A decision owed by one player before play goes on (asked of that player)."""
 
     kind: Literal["react", "ground", "allocate", "assault-fire", "assault-choice", "losses",
-                  "follow", "drift", "morale"]
+                  "follow", "drift", "morale", "reroll"]
     side: Side  # who decides
     unit: str | None = None  # the moving, attacking or fired-upon unit
     options: list[str] = Field(default_factory=list)  # units that may fire
@@ -136,6 +136,9 @@ class Pending(BaseModel):
     centre: tuple[float, float] | None = None  # the missed template
     aim: tuple[float, float] | None = None
     smoke: bool = False
+    check: Literal["", "counter", "fight", "terrain"] = ""  # the failed check the CC may reroll
+    team: str | None = None  # the team whose check it was (terrain)
+    goal: tuple[float, float] | None = None  # where that team was going (terrain)
 
 
 class AssaultState(BaseModel):
@@ -149,6 +152,7 @@ class AssaultState(BaseModel):
     struck: str = ""  # the unit that just took the other's strike (it chooses next)
     claims: list[Claim] = Field(default_factory=list)  # passed checks awaiting the owner's pick
     armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
+    rerolled_fail: str = ""  # the unit whose CC reroll to counter-attack failed (Leaders)
 
 
 class Smoke(BaseModel):
