@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions
+from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions, volleys
 from rules.skirmish.orders import Decide, Fire
 from rules.skirmish.state import Pending, SkirmishState
 
@@ -78,19 +78,16 @@ def _back_to_orders(state: SkirmishState) -> None:
 def _react(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     state = ctx.state
     mover = state.unit(pending.unit or "")
-    moved = [t for t in mover.alive_teams if (t.id in pending.paths if pending.paths else t.moved)]
+    _back_to_orders(state)
     if order.choice == "hold":
         ctx.say("hold", f"No more fire at {mover.id} (Reaction Fire)", "Reaction Fire")
-        _back_to_orders(state)
         return
     unit = state.unit(order.unit or pending.options[0])
-    ctx.extend(reactions.react(state, unit, mover, moved, ctx.dice, pending.paths).events)
-    left = [u for u in reactions.reactors(state, mover, moved, pending.paths)
-            if u in pending.options and u != unit.id]
-    if left and mover.on_table:
-        pending.options = left
-        return
-    _back_to_orders(state)
+    left = [u for u in pending.options if u != unit.id]
+    moved = play.moved_teams(state, mover, pending.paths)
+    after = Pending(kind="allocate", side=mover.side, then="react", paths=pending.paths, options=left)
+    if play.reaction_fire(ctx, unit, mover, moved, pending.paths or None, after) is not None:
+        play.more_reactions(ctx, mover, pending.paths, left)
 
 
 def _ground(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
@@ -120,12 +117,21 @@ def _allocate_problem(state: SkirmishState, pending: Pending, order: Decide) -> 
 
 
 def _allocate(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    """The owner's allocation lands the hits; the order the fire interrupted goes on."""
     state = ctx.state
     volley = pending.volley
     assert volley is not None
     _back_to_orders(state)
-    first = frozenset(state.team(w).id for w in _first(order))
-    play.land(ctx, state.unit(pending.firer or ""), volley, first)
+    result = volleys.land(ctx, volley, frozenset(state.team(w).id for w in _first(order)))
+    if pending.then == "react":
+        reactions.put_back(state, pending.back)
+        play.more_reactions(ctx, state.unit(pending.unit or ""), pending.paths, pending.options)
+    elif pending.then == "support":
+        melee.charge_in(ctx)
+    elif pending.then == "defend":
+        melee.defence_landed(ctx, result)
+    else:
+        play.after_fire(ctx, state.unit(pending.firer or ""))
 
 
 def _assault_fire(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:

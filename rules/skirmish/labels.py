@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import fire, play
+from rules.skirmish import fire, play, volleys
 from rules.skirmish.state import SkirmishState
 from rules.skirmish.training import CHECK, TO_HIT
 
@@ -23,7 +23,7 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
         if action == "move" and field == "to":
             return _move(state, str(partial.get("who") or ""), value)
         if action == "decide" and field == "teams" and state.pending and state.pending.volley:
-            shown = play.allocation_choices(state, state.pending.volley).get(value, "")
+            shown = volleys.allocation_choices(state, state.pending.volley).get(value, "")
             return f"{value} first: hits {shown}"
         if action == "decide" and field == "teams":
             return _losses(state, value)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import assault, fire, flow, losses, morale, reactions, rerolls, suppression
+from rules.skirmish import (
+    assault, fire, flow, losses, morale, play, reactions, rerolls, suppression, volleys,
+)
 from rules.skirmish.orders import Assault
-from rules.skirmish.play import open_step
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
 from rules.skirmish.training import training_check
 
@@ -39,7 +40,7 @@ def chargers(unit: UnitState, target: UnitState, staying: list[TeamState]) -> li
 
 def assault_problem(state: SkirmishState, unit: UnitState, order: Assault, side: str) -> str | None:
     """Why an assault order is refused, or None."""
-    why = open_step(unit, "assault")
+    why = play.open_step(unit, "assault")
     if why:
         return why
     try:
@@ -67,17 +68,39 @@ def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
     staying = stay_teams(state, unit, order.stay)
     movers = chargers(unit, target, staying)
     unit.steps = []
-    before = {unit.id: len(unit.alive_teams), target.id: len(target.alive_teams)}
-    shooters = [t for t in staying if not t.suppression and not t.fired_initiative]
-    if shooters:
-        ctx.say("assault", f"{unit.id} supporting fire at {target.id} (Assaults)", RULE)
-        ctx.extend(fire.resolve_fire(state, shooters, target, ctx.dice, fire.Fire()).events)
-    ctx.extend(assault.charge(state, movers, target))
     state.assault = AssaultState(
         attacker=unit.id, defender=target.id, movers=[m.id for m in movers],
         armoured=all(m.armoured for m in movers),
-        losses={k: before[k] - len(state.unit(k).alive_teams) for k in before},
+        before={unit.id: len(unit.alive_teams), target.id: len(target.alive_teams)},
     )
+    shooters = [t for t in staying if not t.suppression and not t.fired_initiative]
+    if shooters:
+        ctx.say("assault", f"{unit.id} supporting fire at {target.id} (Assaults)", RULE)
+        after = Pending(kind="allocate", side=target.side, then="support")
+        if volleys.fire_at(ctx, unit, shooters, target, fire.Fire(), after) is None:
+            return  # the owner allocates the hits; the charge follows (charge_in)
+    charge_in(ctx)
+
+
+def _sides(state: SkirmishState) -> tuple[AssaultState, UnitState, UnitState]:
+    """The assault in progress, its attacker and its defender."""
+    fight = state.assault
+    assert fight is not None
+    return fight, state.unit(fight.attacker), state.unit(fight.defender)
+
+
+def _charging(state: SkirmishState, fight: AssaultState) -> list[TeamState]:
+    """The attacker's charging teams still on the table."""
+    return [state.team(m) for m in fight.movers if state.team(m).alive]
+
+
+def charge_in(ctx: Ctx[SkirmishState]) -> None:
+    """After the supporting fire: the charge; the defender may fire at the incoming teams."""
+    state = ctx.state
+    fight, unit, target = _sides(state)
+    movers = [state.team(m) for m in fight.movers]
+    ctx.extend(assault.charge(state, movers, target))
+    fight.losses = {k: fight.before[k] - len(state.unit(k).alive_teams) for k in fight.before}
     if not any(assault.in_contact(state, m, target.alive_teams) for m in movers if m.alive):
         ctx.say("assault", f"No team of {unit.id} reached contact: the assault does not go in (Assaults)", RULE)
         finish(ctx)
@@ -88,10 +111,8 @@ def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
 def defender_fire(ctx: Ctx[SkirmishState]) -> None:
     """Offer the defender its Overwatch or Reaction fire at the incoming teams."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
-    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
+    fight, attacker, defender = _sides(state)
+    movers = _charging(state, fight)
     if not reactions.reacting_teams(state, defender, attacker, movers):
         land(ctx)
         return
@@ -106,32 +127,41 @@ def defender_fire(ctx: Ctx[SkirmishState]) -> None:
 
 
 def defender_fires(ctx: Ctx[SkirmishState], shoot: bool) -> None:
-    """The defender's answer: fire (and maybe halt the assault) or hold; then it lands."""
+    """The defender's answer: fire (its hits allocated by its owner) or hold."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
-    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
-    if shoot:
-        alive = len(attacker.alive_teams)
-        result = reactions.react(state, defender, attacker, movers, ctx.dice)
-        ctx.extend(result.events)
-        fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + alive - len(attacker.alive_teams)
-        if assault.halted(result.hits, result.tank_results, fight.armoured):
-            need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
-            ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
-            ctx.extend(assault.fall_back(state, movers, defender))
-            finish(ctx)
-            return
+    fight, attacker, defender = _sides(state)
+    movers = _charging(state, fight)
+    if not shoot:
+        land(ctx)
+        return
+    fight.before = {attacker.id: len(attacker.alive_teams)}
+    after = Pending(kind="allocate", side=attacker.side, then="defend")
+    result = play.reaction_fire(ctx, defender, attacker, movers, None, after)
+    if result is not None:
+        defence_landed(ctx, result)
+
+
+def defence_landed(ctx: Ctx[SkirmishState], result: fire.FireResult) -> None:
+    """The defender's fire has landed: 5 FP hits (2 results against armour) halt the
+    assault, else it lands."""
+    state = ctx.state
+    fight, attacker, defender = _sides(state)
+    lost = fight.before[attacker.id] - len(attacker.alive_teams)
+    fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + lost
+    if assault.halted(result.hits, result.tank_results, fight.armoured):
+        need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
+        ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
+        movers = _charging(state, fight)
+        ctx.extend(assault.fall_back(state, movers, defender))
+        finish(ctx)
+        return
     land(ctx)
 
 
 def land(ctx: Ctx[SkirmishState]) -> None:
     """The assault lands: the attacker fights, then the defender chooses."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
+    fight, attacker, defender = _sides(state)
     ctx.say("assault", f"The assault of {attacker.id} lands on {defender.id} (Assaults)", RULE)
     _strike(ctx, attacker, defender)
 

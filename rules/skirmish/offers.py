@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import artillery, decisions, leaders, losses, melee, play
+from rules.skirmish import artillery, decisions, leaders, losses, melee, play, volleys
 from rules.skirmish.orders import (
     Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire, Measure, Move,
     Reroll, Shift, Smoke,
@@ -195,7 +195,7 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
             for unit in pending.options:
                 yield Decide(choice="fire", unit=unit)
         elif pending.kind == "allocate" and pending.volley is not None:
-            for first in play.allocation_choices(state, pending.volley):
+            for first in volleys.allocation_choices(state, pending.volley):
                 yield Decide(choice="allocate", teams=first)
         elif pending.kind == "losses":
             fight = state.assault

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from rules.core import table
 from rules.core.contract import Event
-from rules.core.dice import Dice
 from rules.skirmish import fire
 from rules.skirmish.state import SkirmishState, TeamState, UnitState, other
 
@@ -76,36 +75,43 @@ def reactors(state: SkirmishState, mover: UnitState, moved: list[TeamState],
     ]
 
 
-def react(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
-          dice: Dice, paths: Paths | None = None) -> fire.FireResult:
-    """Fire the unit's eligible teams at the mover: Overwatch without, Reaction with, the +1.
+def take_aim(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
+             paths: Paths | None = None) -> tuple[list[TeamState], list[Event], Paths]:
+    """The unit's teams that fire at the mover and the moved teams put where they are fired
+    on: ``(shooters, events, where the moved teams really stand)``.
 
     Overwatch fire at a unit "moving through their field of fire" is resolved with each moved
     team where its move first entered the field of fire; survivors then stand where they
-    stopped."""
+    stopped (:func:`put_back`)."""
     shooters = reacting_teams(state, unit, mover, moved, paths)
-    overwatch = unit.overwatch
-    kind = "Overwatch" if overwatch else "Reaction Fire"
-    head = Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")
-    notes, ends = [], {}
-    if overwatch and paths:
-        for team in moved:
-            if team.id not in paths or not team.alive:
-                continue
-            point = crossing(state, shooters, team, paths[team.id])
-            if point is not None and table.distance(point, team.pos) > 0.05:
-                ends[team.id] = team.pos
-                team.x, team.y = point
-                notes.append(Event(kind="react", rule=kind, text=(
-                    f"{team.id} is fired on where it crossed the field of fire, "
-                    f"{point[0]:.1f},{point[1]:.1f} ({kind})")))
-    result = fire.resolve_fire(state, shooters, mover, dice, fire.Fire(reaction=not overwatch))
+    kind = "Overwatch" if unit.overwatch else "Reaction Fire"
+    events = [Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")]
+    ends: Paths = {}
+    for team in moved if unit.overwatch and paths else []:
+        if team.id not in paths or not team.alive:  # type: ignore[operator]
+            continue
+        point = crossing(state, shooters, team, paths[team.id])  # type: ignore[index]
+        if point is not None and table.distance(point, team.pos) > 0.05:
+            ends[team.id] = team.pos
+            team.x, team.y = point
+            events.append(Event(kind="react", rule=kind, text=(
+                f"{team.id} is fired on where it crossed the field of fire, "
+                f"{point[0]:.1f},{point[1]:.1f} ({kind})")))
+    return shooters, events, ends
+
+
+def how_fired(unit: UnitState) -> fire.Fire:
+    """Overwatch fires without, Reaction Fire with, the +1; either way Overwatch is spent."""
+    how = fire.Fire(reaction=not unit.overwatch)
+    unit.overwatch = False
+    return how
+
+
+def put_back(state: SkirmishState, ends: Paths) -> None:
+    """The moved teams fired on along their move stand where they stopped again."""
     for team_id, end in ends.items():
         team = state.team(team_id)
         team.x, team.y = end
-    unit.overwatch = False
-    result.events[:0] = [head] + notes
-    return result
 
 
 def may_go_to_ground(unit: UnitState) -> bool:

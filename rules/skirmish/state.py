@@ -139,6 +139,10 @@ class Pending(BaseModel):
     check: Literal["", "counter", "fight", "terrain"] = ""  # the failed check the CC may reroll
     team: str | None = None  # the team whose check it was (terrain)
     goal: tuple[float, float] | None = None  # where that team was going (terrain)
+    #: What the interrupted order does after the hits are allocated: "" a fire order goes on,
+    #: react: more Reaction/Overwatch, support/defend: the assault's charge or landing.
+    then: Literal["", "react", "support", "defend"] = ""
+    back: dict[str, tuple[float, float]] = Field(default_factory=dict)  # movers' true places
 
 
 class AssaultState(BaseModel):
@@ -153,6 +157,7 @@ class AssaultState(BaseModel):
     claims: list[Claim] = Field(default_factory=list)  # passed checks awaiting the owner's pick
     armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
     rerolled_fail: str = ""  # the unit whose CC reroll to counter-attack failed (Leaders)
+    before: dict[str, int] = Field(default_factory=dict)  # teams alive before the last fire
 
 
 class Smoke(BaseModel):
