@@ -124,3 +124,39 @@ def test_five_hits_allocated_by_the_attacker_still_halt_the_assault():
     assert state.pending.then == "defend"
     state, step = go(state, "us", "decide", [6] * 5, default=6, choice="allocate", teams="none")
     assert "halts the assault (5 FP hits)" in _text(step) and state.assault is None
+
+
+# -- Reaction Fire along the move: "Teams may fire at an enemy Unit moving within 8" of them" ---
+
+
+def _passing_by() -> SkirmishState:
+    """sq1 moves east along y=31.7, 8.3" from g1 at both ends, 7.7" at its nearest."""
+    from tests.skirmish.helpers import park
+
+    state = new([6, 1])
+    park(state)
+    put(state, "g1", 7, 24)
+    put(state, "sq1", 4, 31.7)
+    for team, x in (("lt", 7), ("sq2", 4), ("sq3", 10)):  # the rest of 1pl, 12" from g1
+        put(state, team, x, 36)
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move")
+    return state
+
+
+def test_reaction_fire_at_a_team_that_passed_within_8_inches_where_it_came_within_8():
+    state = _passing_by()
+    state, step = go(state, "us", "move", who="sq1", to="10,31.7")
+    assert state.pending.kind == "react" and state.pending.options == ["gren"]
+    state, step = go(state, "germans", "decide", [6], default=1, choice="fire", unit="gren")
+    text = _text(step)
+    # checked every ½": x 5.0 is the first point within 8" (7.96")
+    assert "sq1 is fired on where it came within 8\", 5.0,31.7 (Reaction Fire)" in text
+    assert any(e.kind == "fire" for e in step.events)
+    assert state.team("sq1").pos == (10.0, 31.7)  # the text does not stop it: it goes on
+
+
+def test_a_move_that_never_comes_within_8_inches_draws_no_reaction_fire():
+    state = _passing_by()
+    state, step = go(state, "us", "move", who="sq1", to="1,34")  # away from g1
+    assert state.pending is None
