@@ -129,6 +129,7 @@ def _allocate(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     elif pending.then == "support":
         melee.charge_in(ctx)
     elif pending.then == "defend":
+        result.back = pending.back
         melee.defence_landed(ctx, result)
     else:
         play.after_fire(ctx, state.unit(pending.firer or ""))

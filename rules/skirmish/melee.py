@@ -99,6 +99,7 @@ def charge_in(ctx: Ctx[SkirmishState]) -> None:
     state = ctx.state
     fight, unit, target = _sides(state)
     movers = [state.team(m) for m in fight.movers]
+    fight.starts = {m.id: m.pos for m in movers}
     ctx.extend(assault.charge(state, movers, target))
     fight.losses = {k: fight.before[k] - len(state.unit(k).alive_teams) for k in fight.before}
     if not any(assault.in_contact(state, m, target.alive_teams) for m in movers if m.alive):
@@ -113,7 +114,7 @@ def defender_fire(ctx: Ctx[SkirmishState]) -> None:
     state = ctx.state
     fight, attacker, defender = _sides(state)
     movers = _charging(state, fight)
-    if not reactions.reacting_teams(state, defender, attacker, movers):
+    if not reactions.reacting_teams(state, defender, attacker, movers, fight.starts):
         land(ctx)
         return
     policy = state.policies.get(defender.side, {}).get("reaction", "ask")
@@ -136,14 +137,17 @@ def defender_fires(ctx: Ctx[SkirmishState], shoot: bool) -> None:
         return
     fight.before = {attacker.id: len(attacker.alive_teams)}
     after = Pending(kind="allocate", side=attacker.side, then="defend")
-    result = play.reaction_fire(ctx, defender, attacker, movers, None, after)
+    result = play.reaction_fire(ctx, defender, attacker, movers, fight.starts, after, stay=True)
     if result is not None:
         defence_landed(ctx, result)
 
 
 def defence_landed(ctx: Ctx[SkirmishState], result: fire.FireResult) -> None:
     """The defender's fire has landed: 5 FP hits (2 results against armour) halt the
-    assault, else it lands."""
+    assault, else it lands.  The charging teams were fired on at the first point of their
+    charge within 8" (or in the Overwatch field of fire): halted, "assaulting teams either
+    stop where they are, or if in base to base contact, move as to provide a 2" gap"; else
+    they go on into contact (``result.back``)."""
     state = ctx.state
     fight, attacker, defender = _sides(state)
     lost = fight.before[attacker.id] - len(attacker.alive_teams)
@@ -151,10 +155,13 @@ def defence_landed(ctx: Ctx[SkirmishState], result: fire.FireResult) -> None:
     if assault.halted(result.hits, result.tank_results, fight.armoured):
         need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
         ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
-        movers = _charging(state, fight)
-        ctx.extend(assault.fall_back(state, movers, defender))
+        stopped = [t for t in result.back if state.team(t).alive]
+        if stopped:
+            ctx.say("halt", f"{', '.join(stopped)} stop where they were fired on (Assaults)", RULE)
+        ctx.extend(assault.fall_back(state, _charging(state, fight), defender))
         finish(ctx)
         return
+    reactions.put_back(state, result.back)
     land(ctx)
 
 

@@ -331,16 +331,20 @@ def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamS
 
 def reaction_fire(ctx: Ctx[SkirmishState], unit: UnitState, mover: UnitState,
                   moved: list[TeamState], paths: reactions.Paths | None,
-                  after: Pending) -> fire.FireResult | None:
+                  after: Pending, stay: bool = False) -> fire.FireResult | None:
     """The unit's Reaction or Overwatch fire at the mover; None while its owner is asked to
-    allocate the hits (``after`` then waits, with where the moved teams really stand)."""
+    allocate the hits (``after`` then waits, with where the moved teams really stand in
+    ``back``).  The moved teams then go on to where they stopped, unless ``stay`` (the caller
+    decides: a halted charge stops where it was fired on)."""
     state = ctx.state
     shooters, events, ends = reactions.take_aim(state, unit, mover, moved, paths)
     ctx.extend(events)
-    result = volleys.fire_at(ctx, unit, shooters, mover, reactions.how_fired(unit),
-                             after.model_copy(update={"back": ends}))
-    if result is not None:
+    after = after.model_copy(update={"back": ends})
+    result = volleys.fire_at(ctx, unit, shooters, mover, reactions.how_fired(unit), after)
+    if result is not None and not stay:
         reactions.put_back(state, ends)
+    if result is not None:
+        result.back = ends
     return result
 
 

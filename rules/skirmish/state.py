@@ -158,6 +158,7 @@ class AssaultState(BaseModel):
     armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
     rerolled_fail: str = ""  # the unit whose CC reroll to counter-attack failed (Leaders)
     before: dict[str, int] = Field(default_factory=dict)  # teams alive before the last fire
+    starts: dict[str, tuple[float, float]] = Field(default_factory=dict)  # where chargers set off
 
 
 class Smoke(BaseModel):

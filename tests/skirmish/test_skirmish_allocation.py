@@ -160,3 +160,36 @@ def test_a_move_that_never_comes_within_8_inches_draws_no_reaction_fire():
     state = _passing_by()
     state, step = go(state, "us", "move", who="sq1", to="1,34")  # away from g1
     assert state.pending is None
+
+
+# -- Assaults: "If during this fire, at least 5 FP's hit successfully, the assault is halted,
+# and assaulting teams either stop where they are, or if in base to base contact, move as to
+# provide a 2" gap" ---------------------------------------------------------------------------
+
+
+def _charge_from_12(defaults: int) -> tuple[SkirmishState, object]:
+    """1pl (12" south of gren) charges; gren fires Reaction Fire at the incoming teams."""
+    state = _facing_off(new([6, 1]))
+    state.policies = {"us": {"reroll": "no"}, "germans": {"reaction": "yes", "losses": "auto",
+                                                         "counter": "no", "follow": "no"}}
+    state, _ = go(state, "us", "activate", [6], unit="1pl")
+    state, _ = go(state, "us", "action", kind="assault")
+    return go(state, "us", "assault", default=defaults, target="gren")
+
+
+def test_the_charge_is_fired_on_where_it_came_within_8_and_a_halted_team_stops_there():
+    from rules.core import table
+
+    state, step = _charge_from_12(6)  # every die a 6: 5+ hits, every save made
+    text = _text(step)
+    assert "lt is fired on where it came within 8\", 10.0,32.0 (Reaction Fire)" in text
+    assert "halts the assault (5 FP hits)" in text and "stop where they were fired on" in text
+    lt = state.team("lt")
+    assert lt.pos == (10.0, 32.0) and table.distance(lt.pos, state.team("ltn").pos) == 8.0
+
+
+def test_a_charge_not_halted_goes_on_into_contact():
+    state, step = _charge_from_12(1)  # every die a 1: no hit, every check failed
+    text = _text(step)
+    assert "is fired on where it came within 8\"" in text and "lands on gren" in text
+    assert state.team("lt").y < 27  # in contact with ltn at 10,24
