@@ -41,6 +41,8 @@ def test_the_cc_may_let_a_team_reroll_its_failed_check_in_the_fight():
     failed = set(pending.options)
     offered = {c.value for c in SYSTEM.choices(state, "us", "decide", "teams", {"choice": "reroll"})}
     assert offered == failed and "sq1" in failed
+    labels = {c.value: c.label for c in SYSTEM.choices(state, "us", "decide", "teams", {"choice": "reroll"})}
+    assert labels["sq1"] == "sq1 rerolls its failed check (4+), your CC's reroll"
     assert {c.value for c in SYSTEM.choices(state, "us", "decide", "choice", {})} == {"reroll", "accept"}
     lost_before = [t.id for t in state.unit("gren").teams if not t.alive]
     state, step = go(state, "us", "decide", [6, 1], choice="reroll", teams="sq1")
