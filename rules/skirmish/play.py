@@ -299,8 +299,7 @@ def terrain_answer(ctx: Ctx[SkirmishState], pending: Pending, again: bool) -> No
     if again:
         _terrain_again(ctx, pending)
     unit = ctx.state.unit(pending.unit or "")
-    moved = [ctx.state.team(t) for t in pending.paths]
-    offer_reactions(ctx, unit, moved, pending.paths)
+    offer_reactions(ctx, unit, moved_teams(ctx.state, unit, pending.paths), pending.paths)
 
 
 def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState],
@@ -341,10 +340,10 @@ def reaction_fire(ctx: Ctx[SkirmishState], unit: UnitState, mover: UnitState,
     ctx.extend(events)
     after = after.model_copy(update={"back": ends})
     result = volleys.fire_at(ctx, unit, shooters, mover, reactions.how_fired(unit), after)
-    if result is not None and not stay:
-        reactions.put_back(state, ends)
     if result is not None:
         result.back = ends
+        if not stay:
+            reactions.put_back(state, ends)
     return result
 
 
