@@ -259,7 +259,8 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         moved.append(team)
         if result.failed_check and bogged is None:
             bogged = Pending(kind="reroll", check="terrain", side=unit.side, unit=unit.id,
-                             team=team.id, goal=end, paths=starts, options=[result.piece])
+                             team=team.id, goal=end, paths=starts, options=[result.piece],
+                             face=face, turret=turret)
     if bogged is not None and terrain_reroll(ctx, bogged):
         return
     offer_reactions(ctx, unit, moved, starts)
@@ -289,7 +290,8 @@ def _terrain_again(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
         return
     team.suppression -= 1
     result = movement.move_team(state, team, bogged.goal, ctx.dice, budget(unit, team),
-                                checked=True, through=bogged.options[0])
+                                face=bogged.face, checked=True, turret=bogged.turret,
+                                through=bogged.options[0])
     team.travelled += result.travelled
     ctx.extend(result.events)
 

@@ -139,6 +139,8 @@ class Pending(BaseModel):
     check: Literal["", "counter", "fight", "terrain"] = ""  # the failed check the CC may reroll
     team: str | None = None  # the team whose check it was (terrain)
     goal: tuple[float, float] | None = None  # where that team was going (terrain)
+    face: float | None = None  # and the facing (hull, turret) its move order asked for
+    turret: float | None = None
     #: What the interrupted order does after the hits are allocated: "" a fire order goes on,
     #: react: more Reaction/Overwatch, support/defend: the assault's charge or landing.
     then: Literal["", "react", "support", "defend"] = ""

@@ -136,7 +136,7 @@ def test_a_standing_answer_rerolls_the_counter_attack_check():
 # -- Moving: "a Training Check when moving through Very Difficult Terrain" --------------------
 
 
-def _bogged(policy: dict[str, str]) -> tuple[SkirmishState, object]:
+def _bogged(policy: dict[str, str], **order: str) -> tuple[SkirmishState, object]:
     """The Sherman drives north through the west bocage (Very Difficult) and fails (3)."""
     state = SYSTEM.setup("hedgerow_village", None, ScriptedDice([6, 1])).state
     park(state)
@@ -144,7 +144,7 @@ def _bogged(policy: dict[str, str]) -> tuple[SkirmishState, object]:
     state.policies = {"us": dict(policy), "germans": {"reaction": "no"}}
     state, _ = go(state, "us", "activate", [6], unit="tank")
     state, _ = go(state, "us", "action", kind="move")
-    return go(state, "us", "move", [3], who="sherman", to="10,27")
+    return go(state, "us", "move", [3], who="sherman", to="10,27", **order)
 
 
 def test_a_tanks_failed_terrain_check_may_be_rerolled_and_it_drives_on():
@@ -168,6 +168,8 @@ def test_a_failed_terrain_reroll_leaves_the_tank_suppressed_at_the_edge():
 
 
 def test_a_standing_answer_rerolls_the_terrain_check():
-    state, step = _bogged({"reroll": "yes"})  # the reroll is the default 4: passes
-    assert state.pending is None and state.team("sherman").pos == (10, 27)
+    state, step = _bogged({"reroll": "yes"}, turret="E")  # the reroll is the default 4: passes
+    tank = state.team("sherman")
+    assert state.pending is None and tank.pos == (10, 27)
+    assert tank.facing == 270 and tank.turret == 0  # as ordered: hull north, turret east
     assert "CC reroll" in _text(step) and "us" in state.cc_reroll_used
