@@ -11,6 +11,8 @@ Check, removing an enemy Team within 2" of the assaulting Team. No saves are rol
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.dice import Dice
@@ -122,33 +124,57 @@ def within_close(state: SkirmishState, team: TeamState, enemies: list[TeamState]
     return sorted(near, key=lambda e: table.distance(team.pos, e.pos))
 
 
-def strike(
-    state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice
-) -> tuple[list[Event], list[Claim], list[str]]:
+@dataclass
+class Strike:
+    """What one unit's fight did: events, claims on enemy teams (the owner picks the losses,
+    :mod:`losses`), tanks killed, and the teams whose Training Check failed (the CC may allow
+    one of them a reroll, Leaders)."""
+
+    events: list[Event] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    killed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def strike(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice) -> Strike:
     """Each team within 2" of an enemy fights: a passed Training Check is a claim on the enemy
-    teams within its 2" (no saves; the owner picks the losses, :mod:`losses`); against tanks,
-    Tank Assault rating checks, then armour and damage.  ``(events, claims, tanks killed)``."""
-    events: list[Event] = []
-    claims: list[Claim] = []
-    killed: list[str] = []
+    teams within its 2" (no saves); against tanks, Tank Assault rating checks, then armour and
+    damage."""
+    out = Strike()
     for team in side_unit.alive_teams:
         near = within_close(state, team, enemy.alive_teams)
         if not near:
             continue
         if team.kind == "tank" and all(t.kind == "tank" for t in near):
             continue  # "Tank Teams my not assault Tank Teams"
-        soft = [t for t in near if not t.armoured]
-        if soft:
-            check = training_check(side_unit.training, dice, f"{team.id} assault")
-            if check.passed:
-                claims.append(Claim(striker=team.id, within=[t.id for t in soft]))
-            verdict = (f"removes a team within 2\" ({', '.join(t.id for t in soft)})"
-                       if check.passed else "no effect")
-            events.append(Event(kind="fight", rule=RULE,
-                                text=f"{check.text(team.id)}: {verdict} ({RULE})"))
+        if any(not t.armoured for t in near):
+            blow(state, team, side_unit, enemy, dice, out)
         elif team.kind != "tank":
-            events += _tank_assault(state, team, side_unit, near[0], enemy, dice, killed)
-    return events, claims, killed
+            _tank_assault(state, team, side_unit, near[0], enemy, dice, out)
+    return out
+
+
+def blow(state: SkirmishState, team: TeamState, side_unit: UnitState, enemy: UnitState,
+         dice: Dice, out: Strike, reroll: bool = False) -> None:
+    """One team's Training Check in the fight (``reroll``: the CC's reroll of it), against
+    the unarmoured teams within its 2", or against the nearest tank by its Tank Assault
+    rating."""
+    near = within_close(state, team, enemy.alive_teams)
+    soft = [t for t in near if not t.armoured]
+    reason = f"{team.id} assault" + (" CC reroll" if reroll else "")
+    prefix = "CC reroll: " if reroll else ""
+    if not soft:
+        _tank_blow(state, team, side_unit, near[0], enemy, dice, out, prefix)
+        return
+    check = training_check(side_unit.training, dice, reason)
+    if check.passed:
+        out.claims.append(Claim(striker=team.id, within=[t.id for t in soft]))
+    else:
+        out.failed.append(team.id)
+    verdict = (f"removes a team within 2\" ({', '.join(t.id for t in soft)})"
+               if check.passed else "no effect")
+    out.events.append(Event(kind="fight", rule=RULE,
+                            text=f"{prefix}{check.text(team.id)}: {verdict} ({RULE})"))
 
 
 def preference(state: SkirmishState, claims: list[Claim], protected: frozenset[str]) -> list[str]:
@@ -176,40 +202,48 @@ def remove(state: SkirmishState, enemy: UnitState, team_ids: list[str], how: str
 
 def fight(state: SkirmishState, side_unit: UnitState, enemy: UnitState, dice: Dice) -> tuple[list[Event], list[str]]:
     """The fight with the owner's standing choice of losses: ``(events, teams removed)``."""
-    events, claims, killed = strike(state, side_unit, enemy, dice)
+    out = strike(state, side_unit, enemy, dice)
     protected = suppression.protected_of(state.policies, enemy.side)
-    picked = losses.default_pick(claims, preference(state, claims, protected))
+    picked = losses.default_pick(out.claims, preference(state, out.claims, protected))
     event = remove(state, enemy, picked, "standing choice")
-    return events + ([event] if event else []), killed + picked
+    return out.events + ([event] if event else []), out.killed + picked
 
 
 def _tank_assault(
     state: SkirmishState, team: TeamState, unit: UnitState, tank: TeamState, enemy: UnitState,
-    dice: Dice, killed: list[str],
-) -> list[Event]:
+    dice: Dice, out: Strike,
+) -> None:
     """Infantry and Gun teams against a tank: Tank Assault rating checks, armour, damage."""
-    rating = team.tank_assault
-    if rating <= 0:
-        return [Event(kind="fight", rule=RULE,
-                      text=f"{team.id} has no Tank Assault rating: no effect on {tank.id} ({RULE})")]
-    events = []
-    for _ in range(rating):
+    if team.tank_assault <= 0:
+        out.events.append(Event(kind="fight", rule=RULE, text=(
+            f"{team.id} has no Tank Assault rating: no effect on {tank.id} ({RULE})")))
+        return
+    for _ in range(team.tank_assault):
         if not tank.alive:
             break
-        check = training_check(unit.training, dice, f"{team.id} tank assault")
-        if not check.passed:
-            events.append(Event(kind="fight", rule=RULE,
-                                text=f"{check.text(team.id + ' tank assault')} ({RULE})"))
-            continue
-        hit = saves.armour_hit(dice, tank, team.pos, state.table.base_radius)
-        if hit.result == "destroyed":
-            suppression.remove_team(enemy, tank)
-            killed.append(tank.id)
-        elif hit.result == "suppressed":
-            tank.suppression += 1
-        events.append(Event(kind="fight", rule=RULE,
-                            text=f"{check.text(team.id + ' tank assault')}: {tank.id} {hit.text()} ({RULE})"))
-    return events
+        _tank_blow(state, team, unit, tank, enemy, dice, out)
+
+
+def _tank_blow(
+    state: SkirmishState, team: TeamState, unit: UnitState, tank: TeamState, enemy: UnitState,
+    dice: Dice, out: Strike, prefix: str = "",
+) -> None:
+    """One Tank Assault Training Check: "For each success, the assaulted Tank Team will roll
+    an armor save, followed by the attacker rolling on the Vehicle Damage Table"."""
+    reason = f"{team.id} tank assault" + (" CC reroll" if prefix else "")
+    check = training_check(unit.training, dice, reason)
+    shown = prefix + check.text(team.id + " tank assault")
+    if not check.passed:
+        out.failed.append(team.id)
+        out.events.append(Event(kind="fight", rule=RULE, text=f"{shown} ({RULE})"))
+        return
+    hit = saves.armour_hit(dice, tank, team.pos, state.table.base_radius)
+    if hit.result == "destroyed":
+        suppression.remove_team(enemy, tank)
+        out.killed.append(tank.id)
+    elif hit.result == "suppressed":
+        tank.suppression += 1
+    out.events.append(Event(kind="fight", rule=RULE, text=f"{shown}: {tank.id} {hit.text()} ({RULE})"))
 
 
 def counter_move(state: SkirmishState, unit: UnitState, enemy: UnitState) -> list[Event]:

@@ -4,14 +4,15 @@ react: fire a unit's Overwatch or Reaction fire at the unit that moved, or hold;
 ground: go to ground before the To Hit roll, or stand; assault-fire: fire at the charging
 teams, or hold; assault-choice: counter-attack or break off; losses: which teams an assault
 removes; follow: follow a unit that breaks off, or stay; drift: move the missed template
-(at most 6") or leave it; morale: the CC rerolls a failed Morale check, or the unit goes.
+(at most 6") or leave it; morale: the CC rerolls a failed Morale check, or the unit goes;
+reroll: the CC rerolls a failed counter-attack, fight or terrain check, or not.
 """
 
 from __future__ import annotations
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions
+from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions, volleys
 from rules.skirmish.orders import Decide, Fire
 from rules.skirmish.state import Pending, SkirmishState
 
@@ -26,6 +27,7 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "follow": ("follow", "stay"),
     "drift": ("place", "leave"),
     "morale": ("reroll", "accept"),
+    "reroll": ("reroll", "accept"),
 }
 
 
@@ -43,6 +45,8 @@ def decide_problem(state: SkirmishState, order: Decide) -> str | None:
             return f"Name the unit that fires: unit:{' or unit:'.join(pending.options)}."
     if pending.kind == "allocate":
         return _allocate_problem(state, pending, order)
+    if pending.kind == "reroll" and order.choice == "reroll" and pending.check == "fight":
+        return _reroll_problem(pending, order)
     if pending.kind == "losses":
         return melee.losses_problem(state, order.teams.replace(",", " ").split())
     if pending.kind == "drift" and order.choice == "place" and not order.to:
@@ -61,7 +65,7 @@ def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
     handler = {
         "react": _react, "ground": _ground, "allocate": _allocate, "assault-fire": _assault_fire,
         "assault-choice": _assault_choice, "losses": _losses, "follow": _follow,
-        "drift": _drift, "morale": _morale,
+        "drift": _drift, "morale": _morale, "reroll": _reroll,
     }[pending.kind]
     handler(ctx, pending, order)
 
@@ -74,19 +78,16 @@ def _back_to_orders(state: SkirmishState) -> None:
 def _react(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     state = ctx.state
     mover = state.unit(pending.unit or "")
-    moved = [t for t in mover.alive_teams if (t.id in pending.paths if pending.paths else t.moved)]
+    _back_to_orders(state)
     if order.choice == "hold":
         ctx.say("hold", f"No more fire at {mover.id} (Reaction Fire)", "Reaction Fire")
-        _back_to_orders(state)
         return
     unit = state.unit(order.unit or pending.options[0])
-    ctx.extend(reactions.react(state, unit, mover, moved, ctx.dice, pending.paths).events)
-    left = [u for u in reactions.reactors(state, mover, moved, pending.paths)
-            if u in pending.options and u != unit.id]
-    if left and mover.on_table:
-        pending.options = left
-        return
-    _back_to_orders(state)
+    left = [u for u in pending.options if u != unit.id]
+    moved = play.moved_teams(state, mover, pending.paths)
+    after = Pending(kind="allocate", side=mover.side, then="react", paths=pending.paths, options=left)
+    if play.reaction_fire(ctx, unit, mover, moved, pending.paths or None, after) is not None:
+        play.more_reactions(ctx, mover, pending.paths, left)
 
 
 def _ground(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
@@ -116,12 +117,22 @@ def _allocate_problem(state: SkirmishState, pending: Pending, order: Decide) -> 
 
 
 def _allocate(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    """The owner's allocation lands the hits; the order the fire interrupted goes on."""
     state = ctx.state
     volley = pending.volley
     assert volley is not None
     _back_to_orders(state)
-    first = frozenset(state.team(w).id for w in _first(order))
-    play.land(ctx, state.unit(pending.firer or ""), volley, first)
+    result = volleys.land(ctx, volley, frozenset(state.team(w).id for w in _first(order)))
+    if pending.then == "react":
+        reactions.put_back(state, pending.back)
+        play.more_reactions(ctx, state.unit(pending.unit or ""), pending.paths, pending.options)
+    elif pending.then == "support":
+        melee.charge_in(ctx)
+    elif pending.then == "defend":
+        result.back = pending.back
+        melee.defence_landed(ctx, result)
+    else:
+        play.after_fire(ctx, state.unit(pending.firer or ""))
 
 
 def _assault_fire(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
@@ -153,6 +164,35 @@ def _morale(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
     ctx.extend(morale.resolve_failure(state, unit, ctx.dice, order.choice == "reroll"))
     ctx.extend(flow.end_turn(state, ctx.dice))
     ctx.snapshot = True
+
+
+def _reroll_team(pending: Pending, order: Decide) -> str:
+    """The team of a fight whose failed check is rerolled: the one named, or the only one."""
+    named = _first(order)
+    return named[0] if named else pending.options[0]
+
+
+def _reroll_problem(pending: Pending, order: Decide) -> str | None:
+    team = _reroll_team(pending, order)
+    if len(_first(order)) > 1 or team.casefold() not in {o.casefold() for o in pending.options}:
+        return f"Name one team that failed its check: teams:{' or teams:'.join(pending.options)} (Leaders)."
+    return None
+
+
+def _reroll(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:
+    """The CC's reroll of a failed counter-attack, fight or terrain check, or not; the
+    interrupted resolution goes on."""
+    state = ctx.state
+    again = order.choice == "reroll"
+    state.pending, state.phase = None, "orders"
+    if pending.check == "counter":
+        melee.counter_check_done(ctx, again and melee.counter_reroll(ctx))
+    elif pending.check == "fight":
+        if again:
+            melee.fight_reroll(ctx, state.team(_reroll_team(pending, order)).id)
+        melee.pick_losses(ctx)
+    else:
+        play.terrain_answer(ctx, pending, again)
 
 
 def _drift(ctx: Ctx[SkirmishState], pending: Pending, order: Decide) -> None:

@@ -39,6 +39,7 @@ class FireResult:
     casualties: list[str] = field(default_factory=list)
     tank_results: int = 0  # suppression or destroyed results on armoured teams
     fired: list[str] = field(default_factory=list)
+    back: dict[str, table.Point] = field(default_factory=dict)  # moved teams' true places
 
 
 def arc_of(team: TeamState) -> float:

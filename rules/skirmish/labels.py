@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import fire, play
+from rules.skirmish import fire, play, volleys
 from rules.skirmish.state import SkirmishState
 from rules.skirmish.training import CHECK, TO_HIT
 
@@ -23,8 +23,10 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
         if action == "move" and field == "to":
             return _move(state, str(partial.get("who") or ""), value)
         if action == "decide" and field == "teams" and state.pending and state.pending.volley:
-            shown = play.allocation_choices(state, state.pending.volley).get(value, "")
+            shown = volleys.allocation_choices(state, state.pending.volley).get(value, "")
             return f"{value} first: hits {shown}"
+        if action == "decide" and field == "teams" and state.pending and state.pending.kind == "reroll":
+            return _reroll(state, value)
         if action == "decide" and field == "teams":
             return _losses(state, value)
         if action == "barrage" and field == "target":
@@ -61,6 +63,12 @@ def _move(state: SkirmishState, who: str, value: str) -> str:
     point = play.place_of(state, value, team.pos)
     span = table.distance(team.pos, point)
     return f"{value} ({table.inches(span)} for {team.id}, {play.budget(unit, team):.1f}\" left)"
+
+
+def _reroll(state: SkirmishState, value: str) -> str:
+    """A team of a fight whose failed check the CC may let it reroll, and its need."""
+    unit = state.unit_of(state.team(value))
+    return f"{value} rerolls its failed check ({CHECK[unit.training]}+), your CC's reroll"
 
 
 ROLE_NAMES = {"pl": "PL", "cc": "CC", "fo": "FO", "team": ""}

@@ -11,9 +11,10 @@ from __future__ import annotations
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.skirmish import assault, fire, flow, losses, reactions, suppression
+from rules.skirmish import (
+    assault, fire, flow, losses, morale, play, reactions, rerolls, suppression, volleys,
+)
 from rules.skirmish.orders import Assault
-from rules.skirmish.play import open_step
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
 from rules.skirmish.training import training_check
 
@@ -39,7 +40,7 @@ def chargers(unit: UnitState, target: UnitState, staying: list[TeamState]) -> li
 
 def assault_problem(state: SkirmishState, unit: UnitState, order: Assault, side: str) -> str | None:
     """Why an assault order is refused, or None."""
-    why = open_step(unit, "assault")
+    why = play.open_step(unit, "assault")
     if why:
         return why
     try:
@@ -67,17 +68,40 @@ def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
     staying = stay_teams(state, unit, order.stay)
     movers = chargers(unit, target, staying)
     unit.steps = []
-    before = {unit.id: len(unit.alive_teams), target.id: len(target.alive_teams)}
-    shooters = [t for t in staying if not t.suppression and not t.fired_initiative]
-    if shooters:
-        ctx.say("assault", f"{unit.id} supporting fire at {target.id} (Assaults)", RULE)
-        ctx.extend(fire.resolve_fire(state, shooters, target, ctx.dice, fire.Fire()).events)
-    ctx.extend(assault.charge(state, movers, target))
     state.assault = AssaultState(
         attacker=unit.id, defender=target.id, movers=[m.id for m in movers],
         armoured=all(m.armoured for m in movers),
-        losses={k: before[k] - len(state.unit(k).alive_teams) for k in before},
+        before={unit.id: len(unit.alive_teams), target.id: len(target.alive_teams)},
     )
+    shooters = [t for t in staying if not t.suppression and not t.fired_initiative]
+    if shooters:
+        ctx.say("assault", f"{unit.id} supporting fire at {target.id} (Assaults)", RULE)
+        after = Pending(kind="allocate", side=target.side, then="support")
+        if volleys.fire_at(ctx, unit, shooters, target, fire.Fire(), after) is None:
+            return  # the owner allocates the hits; the charge follows (charge_in)
+    charge_in(ctx)
+
+
+def _sides(state: SkirmishState) -> tuple[AssaultState, UnitState, UnitState]:
+    """The assault in progress, its attacker and its defender."""
+    fight = state.assault
+    assert fight is not None
+    return fight, state.unit(fight.attacker), state.unit(fight.defender)
+
+
+def _charging(state: SkirmishState, fight: AssaultState) -> list[TeamState]:
+    """The attacker's charging teams still on the table."""
+    return [state.team(m) for m in fight.movers if state.team(m).alive]
+
+
+def charge_in(ctx: Ctx[SkirmishState]) -> None:
+    """After the supporting fire: the charge; the defender may fire at the incoming teams."""
+    state = ctx.state
+    fight, unit, target = _sides(state)
+    movers = [state.team(m) for m in fight.movers]
+    fight.starts = {m.id: m.pos for m in movers}
+    ctx.extend(assault.charge(state, movers, target))
+    fight.losses = {k: fight.before[k] - len(state.unit(k).alive_teams) for k in fight.before}
     if not any(assault.in_contact(state, m, target.alive_teams) for m in movers if m.alive):
         ctx.say("assault", f"No team of {unit.id} reached contact: the assault does not go in (Assaults)", RULE)
         finish(ctx)
@@ -88,11 +112,9 @@ def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
 def defender_fire(ctx: Ctx[SkirmishState]) -> None:
     """Offer the defender its Overwatch or Reaction fire at the incoming teams."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
-    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
-    if not reactions.reacting_teams(state, defender, attacker, movers):
+    fight, attacker, defender = _sides(state)
+    movers = _charging(state, fight)
+    if not reactions.reacting_teams(state, defender, attacker, movers, fight.starts):
         land(ctx)
         return
     policy = state.policies.get(defender.side, {}).get("reaction", "ask")
@@ -106,45 +128,96 @@ def defender_fire(ctx: Ctx[SkirmishState]) -> None:
 
 
 def defender_fires(ctx: Ctx[SkirmishState], shoot: bool) -> None:
-    """The defender's answer: fire (and maybe halt the assault) or hold; then it lands."""
+    """The defender's answer: fire (its hits allocated by its owner) or hold."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
-    movers = [state.team(m) for m in fight.movers if state.team(m).alive]
-    if shoot:
-        alive = len(attacker.alive_teams)
-        result = reactions.react(state, defender, attacker, movers, ctx.dice)
-        ctx.extend(result.events)
-        fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + alive - len(attacker.alive_teams)
-        if assault.halted(result.hits, result.tank_results, fight.armoured):
-            need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
-            ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
-            ctx.extend(assault.fall_back(state, movers, defender))
-            finish(ctx)
-            return
+    fight, attacker, defender = _sides(state)
+    movers = _charging(state, fight)
+    if not shoot:
+        land(ctx)
+        return
+    fight.before = {attacker.id: len(attacker.alive_teams)}
+    after = Pending(kind="allocate", side=attacker.side, then="defend")
+    result = play.reaction_fire(ctx, defender, attacker, movers, fight.starts, after, stay=True)
+    if result is not None:
+        defence_landed(ctx, result)
+
+
+def defence_landed(ctx: Ctx[SkirmishState], result: fire.FireResult) -> None:
+    """The defender's fire has landed: 5 FP hits (2 results against armour) halt the
+    assault, else it lands.  The charging teams were fired on at the first point of their
+    charge within 8" (or in the Overwatch field of fire): halted, "assaulting teams either
+    stop where they are, or if in base to base contact, move as to provide a 2" gap"; else
+    they go on into contact (``result.back``)."""
+    state = ctx.state
+    fight, attacker, defender = _sides(state)
+    lost = fight.before[attacker.id] - len(attacker.alive_teams)
+    fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + lost
+    if assault.halted(result.hits, result.tank_results, fight.armoured):
+        need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
+        ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
+        stopped = [t for t in result.back if state.team(t).alive]
+        if stopped:
+            ctx.say("halt", f"{', '.join(stopped)} stop where they were fired on (Assaults)", RULE)
+        ctx.extend(assault.fall_back(state, _charging(state, fight), defender))
+        finish(ctx)
+        return
+    reactions.put_back(state, result.back)
     land(ctx)
 
 
 def land(ctx: Ctx[SkirmishState]) -> None:
     """The assault lands: the attacker fights, then the defender chooses."""
     state = ctx.state
-    fight = state.assault
-    assert fight is not None
-    attacker, defender = state.unit(fight.attacker), state.unit(fight.defender)
+    fight, attacker, defender = _sides(state)
     ctx.say("assault", f"The assault of {attacker.id} lands on {defender.id} (Assaults)", RULE)
     _strike(ctx, attacker, defender)
 
 
 def _strike(ctx: Ctx[SkirmishState], side_unit: UnitState, enemy: UnitState) -> None:
-    """``side_unit`` fights; the struck unit's owner picks its losses; then it chooses."""
+    """``side_unit`` fights; a failed check may be rerolled by its CC; then the struck unit's
+    owner picks its losses."""
     state = ctx.state
     fight = state.assault
     assert fight is not None
-    events, claims, killed = assault.strike(state, side_unit, enemy, ctx.dice)
-    ctx.extend(events)
-    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(killed)
-    fight.struck, fight.claims = enemy.id, claims
+    out = assault.strike(state, side_unit, enemy, ctx.dice)
+    ctx.extend(out.events)
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(out.killed)
+    fight.struck, fight.claims = enemy.id, out.claims
+    failed = [t for t in dict.fromkeys(out.failed)
+              if assault.within_close(state, state.team(t), enemy.alive_teams)]
+    how = rerolls.answer(state, side_unit.side) if failed else "no"
+    if how == "ask":
+        rerolls.ask(ctx, Pending(kind="reroll", check="fight", side=side_unit.side,
+                                 unit=side_unit.id, options=failed),
+                    f"{side_unit.id}: {', '.join(failed)} failed their Training Check in the fight")
+        return
+    if how == "yes":
+        fight_reroll(ctx, failed[0])
+    pick_losses(ctx)
+
+
+def fight_reroll(ctx: Ctx[SkirmishState], team_id: str) -> None:
+    """The CC lets one team of the fight reroll its failed Training Check (Leaders)."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    team = state.team(team_id)
+    side_unit, enemy = state.unit_of(team), state.unit(fight.struck)
+    rerolls.use(state, side_unit.side)
+    out = assault.Strike()
+    assault.blow(state, team, side_unit, enemy, ctx.dice, out, reroll=True)
+    ctx.extend(out.events)
+    fight.losses[enemy.id] = fight.losses.get(enemy.id, 0) + len(out.killed)
+    fight.claims += out.claims
+
+
+def pick_losses(ctx: Ctx[SkirmishState]) -> None:
+    """The struck unit's owner picks the teams the passed checks remove (asked, or its
+    standing choice), then it counter-attacks or breaks off."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    enemy, claims = state.unit(fight.struck), fight.claims
     policy = state.policies.get(enemy.side, {}).get("losses", "ask")
     if policy == "ask" and losses.has_choice(claims):
         state.pending = Pending(kind="losses", side=enemy.side, unit=enemy.id)
@@ -221,17 +294,54 @@ def _chooser_and_enemy(state: SkirmishState) -> tuple[UnitState, UnitState]:
 
 
 def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
-    """Counter-attack (a Training Check, a 4" move, the fight) or break off."""
+    """Counter-attack (a Training Check, which the CC may let it reroll) or break off."""
+    state = ctx.state
+    unit, _ = _chooser_and_enemy(state)
+    if not counter:
+        break_off(ctx)
+        return
+    check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
+    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    ctx.say("counter", f"{check.text(unit.id)}: {verdict} (Assaults)", RULE)
+    how = "no" if check.passed else rerolls.answer(state, unit.side)
+    if how == "ask":
+        rerolls.ask(ctx, Pending(kind="reroll", check="counter", side=unit.side, unit=unit.id),
+                    f"{unit.id} failed its Training Check to counter-attack")
+        return
+    counter_check_done(ctx, check.passed or (how == "yes" and counter_reroll(ctx)))
+
+
+def counter_reroll(ctx: Ctx[SkirmishState]) -> bool:
+    """The CC's reroll of the failed counter-attack check: whether it passes.  A failed
+    reroll is remembered: if the break-off then removes the unit, the CC goes with it."""
+    state = ctx.state
+    fight = state.assault
+    assert fight is not None
+    unit, _ = _chooser_and_enemy(state)
+    check = rerolls.reroll(state, unit, ctx.dice, "counter-attack")
+    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    ctx.say("counter", f"CC reroll: {check.text(unit.id)}: {verdict} (Leaders)", "Leaders")
+    if not check.passed:
+        fight.rerolled_fail = unit.id
+    return check.passed
+
+
+def counter_check_done(ctx: Ctx[SkirmishState], passed: bool) -> None:
+    """After the counter-attack check (and any reroll): the 4" move and the fight, or the
+    break-off."""
     state = ctx.state
     unit, enemy = _chooser_and_enemy(state)
-    if counter:
-        check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
-        if check.passed:
-            ctx.say("counter", f"{check.text(unit.id)}: it counter-attacks (Assaults)", RULE)
-            ctx.extend(assault.counter_move(state, unit, enemy))
-            _strike(ctx, unit, enemy)
-            return
-        ctx.say("counter", f"{check.text(unit.id)}: failed, it must break off (Assaults)", RULE)
+    if not passed:
+        break_off(ctx)
+        return
+    ctx.extend(assault.counter_move(state, unit, enemy))
+    _strike(ctx, unit, enemy)
+
+
+def break_off(ctx: Ctx[SkirmishState]) -> None:
+    """The chooser moves 1d6" away; the other unit's player says whether it follows."""
+    state = ctx.state
+    unit, enemy = _chooser_and_enemy(state)
     ctx.extend(assault.break_away(state, unit, enemy, ctx.dice))
     policy = state.policies.get(enemy.side, {}).get("follow", "ask")
     if policy == "ask" and any(t.kind != "gun" for t in enemy.alive_teams):
@@ -257,6 +367,8 @@ def follow_up(ctx: Ctx[SkirmishState], chase: bool) -> None:
     fight = state.assault
     assert fight is not None
     fight.losses[unit.id] = fight.losses.get(unit.id, 0) + len(killed)
+    if fight.rerolled_fail == unit.id and not unit.on_table:
+        ctx.extend(morale.cc_removed(state, unit.side))
     finish(ctx)
 
 

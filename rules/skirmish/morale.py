@@ -67,13 +67,19 @@ def remove_unit(state: SkirmishState, unit: UnitState, rerolled: bool = False) -
     unit.destroyed = True
     events = [Event(kind="morale", text=f"{unit.id} retreats and is removed (Morale)",
                     rule="Morale", data={"unit": unit.id})]
-    cc = commander(state, unit.side) if rerolled else None
-    if cc is not None:
-        suppression.remove_team(state.unit_of(cc), cc)
-        events.append(Event(kind="morale", rule="Leaders",
-                            text=f"{cc.id}, the CC who allowed the reroll, is removed with it (Leaders)",
-                            data={"unit": cc.unit}))
-    return events
+    return events + (cc_removed(state, unit.side) if rerolled else [])
+
+
+def cc_removed(state: SkirmishState, side: str) -> list[Event]:
+    """"If the result of a failed rerolled Training Check is that the Unit is removed from the
+    table, the CC will be removed as well" (nothing if he is gone already)."""
+    cc = commander(state, side)
+    if cc is None:
+        return []
+    suppression.remove_team(state.unit_of(cc), cc)
+    return [Event(kind="morale", rule="Leaders",
+                  text=f"{cc.id}, the CC who allowed the reroll, is removed with it (Leaders)",
+                  data={"unit": cc.unit})]
 
 
 def end_of_turn(state: SkirmishState, dice: Dice, reroll: bool = False) -> list[Event]:

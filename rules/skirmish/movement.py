@@ -33,6 +33,8 @@ class MoveResult:
     end: table.Point = (0.0, 0.0)
     travelled: float = 0.0
     bogged: bool = False
+    failed_check: bool = False  # the failed roll was a Training Check (Very Difficult)
+    piece: str = ""  # the terrain piece it failed in
 
 
 def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact: bool,
@@ -105,18 +107,19 @@ def validate(state: SkirmishState, team: TeamState, end: table.Point, budget: fl
 def move_team(
     state: SkirmishState, team: TeamState, end: table.Point, dice: Dice, budget: float,
     face: float | None = None, contact: bool = False, checked: bool = False,
-    turret: float | None = None,
+    turret: float | None = None, through: str = "",
 ) -> MoveResult:
     """Move a team (validated first unless ``checked``); tanks roll for difficult ground.
 
     The hull (or gun, or team) faces the way it went, or ``face``; a tank's turret turns with
-    it, or to ``turret`` on its own ("A tank's turret follows these same rules")."""
+    it, or to ``turret`` on its own ("A tank's turret follows these same rules").  ``through``
+    names a terrain piece already passed (a CC reroll), not rolled for again."""
     if not checked:
         validate(state, team, end, budget, contact)
     start = team.pos
     result = MoveResult(end=end)
     if team.kind == "tank":
-        _tank_going(state, team, start, end, dice, result)
+        _tank_going(state, team, start, end, dice, result, through)
     travelled = table.distance(start, result.end)
     if travelled > 1e-6:
         team.facing = table.angle_of(table.sub(end, start))
@@ -151,10 +154,14 @@ def move_team(
 
 def _tank_going(
     state: SkirmishState, team: TeamState, start: table.Point, end: table.Point, dice: Dice,
-    result: MoveResult,
+    result: MoveResult, through: str = "",
 ) -> None:
+    """Roll for each difficult piece on the way (``through``: a piece id not rolled again);
+    a failure stops and suppresses the tank at the edge of the piece."""
     unit = state.unit_of(team)
     for going in terrain.going_along(state, start, end):
+        if going.piece.id == through:
+            continue
         if going.going == "difficult":
             die = dice.die(6, f"{team.id} difficult terrain")
             passed = die >= 2
@@ -168,6 +175,8 @@ def _tank_going(
             continue
         stop = table.toward(start, going.at, max(0.0, going.along - state.table.base_radius))
         result.end, result.bogged = stop, True
+        result.failed_check = going.going != "difficult"
+        result.piece = going.piece.id
         team.suppression += 1
         result.events.append(Event(
             kind="going", text=f"{line}: failed, suppressed at the edge ({RULE})", rule=RULE,

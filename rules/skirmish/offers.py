@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import artillery, decisions, leaders, losses, melee, play
+from rules.skirmish import artillery, decisions, leaders, losses, melee, play, volleys
 from rules.skirmish.orders import (
     Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire, Measure, Move,
     Reroll, Shift, Smoke,
@@ -195,7 +195,7 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
             for unit in pending.options:
                 yield Decide(choice="fire", unit=unit)
         elif pending.kind == "allocate" and pending.volley is not None:
-            for first in play.allocation_choices(state, pending.volley):
+            for first in volleys.allocation_choices(state, pending.volley):
                 yield Decide(choice="allocate", teams=first)
         elif pending.kind == "losses":
             fight = state.assault
@@ -203,6 +203,9 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
                 order = melee.loss_order(state, state.unit(fight.struck), fight.claims)
                 for picked in losses.choices(fight.claims, order):
                     yield Decide(choice="remove", teams=" ".join(picked))
+        elif pending.kind == "reroll" and pending.check == "fight" and choice == "reroll":
+            for team in pending.options:
+                yield Decide(choice="reroll", teams=team)
         elif pending.kind == "drift" and choice == "place":
             for spot in artillery.drift_spots(state):
                 yield Decide(choice="place", to=spot)
@@ -213,9 +216,9 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
 def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     """Standing answers."""
     yield Defaults(reaction="ask", ground="ask", counter="ask", follow="ask", losses="ask",
-                   allocate="ask", morale="ask")
+                   allocate="ask", morale="ask", reroll="ask")
     yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto",
-                   allocate="auto", morale="yes")
+                   allocate="auto", morale="yes", reroll="yes")
     leaders_ = [t.id for t in state.teams(side) if t.leader]
     yield Defaults(protect=" ".join(leaders_) or "none")
 

@@ -148,6 +148,7 @@ class Defaults(Action):
     losses: Pick | None = Field(None, description="assault losses: ask, or auto (protect last, nearest first)")
     allocate: Pick | None = Field(None, description="fire hits among equal teams: ask, or auto (the default)")
     morale: Policy | None = Field(None, description="your CC rerolls a failed Morale check")
+    reroll: Policy | None = Field(None, description="your CC rerolls a failed counter-attack, fight or terrain check")
     protect: str | None = Field(None, description="your teams to put hits and markers on last (ids, or none)")
 
 

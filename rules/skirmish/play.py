@@ -7,14 +7,13 @@ dice) and the order, checks it with the ``*_problem`` helpers that the legal-ord
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
-from rules.skirmish import cohesion, fire, flow, leaders, morale, movement, reactions, suppression
-from rules.skirmish.allocation import Volley, allocate
+from rules.skirmish import (
+    cohesion, fire, flow, leaders, morale, movement, reactions, rerolls, suppression, volleys,
+)
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
 from rules.skirmish.state import (
@@ -248,7 +247,7 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         use_step(unit, "move")
     if order.extra and unit.pl is not None:
         state.leader_used.append(unit.pl.id)
-    moved = []
+    moved, bogged = [], None
     starts = {team_id: state.team(team_id).pos for team_id in plan}
     for team_id, end in plan.items():
         team = state.team(team_id)
@@ -258,16 +257,61 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
         team.travelled += result.travelled
         ctx.extend(result.events)
         moved.append(team)
+        if result.failed_check and bogged is None:
+            bogged = Pending(kind="reroll", check="terrain", side=unit.side, unit=unit.id,
+                             team=team.id, goal=end, paths=starts, options=[result.piece],
+                             face=face, turret=turret)
+    if bogged is not None and terrain_reroll(ctx, bogged):
+        return
     offer_reactions(ctx, unit, moved, starts)
 
 
-def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState],
-                    paths: reactions.Paths) -> None:
-    """After a move: the enemy's Overwatch and Reaction fire, by its standing answer or asked
-    (``paths``: where the moved teams started, for Overwatch along the move)."""
+def terrain_reroll(ctx: Ctx[SkirmishState], bogged: Pending) -> bool:
+    """"a Training Check when moving through Very Difficult Terrain" failed: the CC may let
+    the tank reroll it (asked, or the standing answer).  True while the question waits."""
+    how = rerolls.answer(ctx.state, bogged.side)
+    if how == "ask":
+        rerolls.ask(ctx, bogged, f"{bogged.team} failed its Very Difficult Terrain check")
+        return True
+    if how == "yes":
+        _terrain_again(ctx, bogged)
+    return False
+
+
+def _terrain_again(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
+    """The CC's reroll of the terrain check: passed, the marker goes and the tank drives on
+    to where it was going (the piece not rolled for again)."""
     state = ctx.state
-    options = reactions.reactors(state, mover, moved, paths)
-    if not options:
+    team, unit = state.team(bogged.team or ""), state.unit(bogged.unit or "")
+    check = rerolls.reroll(state, unit, ctx.dice, f"{team.id} very difficult terrain")
+    verdict = "through" if check.passed else "it stays suppressed at the edge"
+    ctx.say("going", f"CC reroll: {check.text(team.id)}: {verdict} (Leaders)", "Leaders", die=check.die)
+    if not check.passed or bogged.goal is None:
+        return
+    team.suppression -= 1
+    result = movement.move_team(state, team, bogged.goal, ctx.dice, budget(unit, team),
+                                face=bogged.face, checked=True, turret=bogged.turret,
+                                through=bogged.options[0])
+    team.travelled += result.travelled
+    ctx.extend(result.events)
+
+
+def terrain_answer(ctx: Ctx[SkirmishState], pending: Pending, again: bool) -> None:
+    """The answer to the terrain reroll question; then the enemy's Reaction and Overwatch."""
+    if again:
+        _terrain_again(ctx, pending)
+    unit = ctx.state.unit(pending.unit or "")
+    offer_reactions(ctx, unit, moved_teams(ctx.state, unit, pending.paths), pending.paths)
+
+
+def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamState],
+                    paths: reactions.Paths, only: list[str] | None = None) -> None:
+    """After a move: the enemy's Overwatch and Reaction fire, by its standing answer or asked
+    (``paths``: where the moved teams started, for Overwatch along the move; ``only``: the
+    units still offered after one has fired)."""
+    state = ctx.state
+    options = [u for u in reactions.reactors(state, mover, moved, paths) if only is None or u in only]
+    if not options or not mover.on_table:
         return
     enemy = other(mover.side)
     policy = state.policies.get(enemy, {}).get("reaction", "ask")
@@ -275,13 +319,46 @@ def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamS
         return
     if policy == "yes":
         for unit_id in options:
-            result = reactions.react(state, state.unit(unit_id), mover, moved, ctx.dice, paths)
-            ctx.extend(result.events)
+            after = Pending(kind="allocate", side=mover.side, then="react", paths=paths,
+                            options=[u for u in options if u != unit_id])
+            if reaction_fire(ctx, state.unit(unit_id), mover, moved, paths, after) is None:
+                return  # the owner allocates; the rest fire after (more_reactions)
         return
     state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options, paths=paths)
     state.phase = "decide"
     ctx.say("ask", f"{', '.join(options)} may fire at {mover.id} (Reaction Fire / Overwatch): "
                    f"decide fire unit:… or decide hold", "Reaction Fire")
+
+
+def reaction_fire(ctx: Ctx[SkirmishState], unit: UnitState, mover: UnitState,
+                  moved: list[TeamState], paths: reactions.Paths | None,
+                  after: Pending, stay: bool = False) -> fire.FireResult | None:
+    """The unit's Reaction or Overwatch fire at the mover; None while its owner is asked to
+    allocate the hits (``after`` then waits, with where the moved teams really stand in
+    ``back``).  The moved teams then go on to where they stopped, unless ``stay`` (the caller
+    decides: a halted charge stops where it was fired on)."""
+    state = ctx.state
+    shooters, events, ends = reactions.take_aim(state, unit, mover, moved, paths)
+    ctx.extend(events)
+    after = after.model_copy(update={"back": ends})
+    result = volleys.fire_at(ctx, unit, shooters, mover, reactions.how_fired(unit), after)
+    if result is not None:
+        result.back = ends
+        if not stay:
+            reactions.put_back(state, ends)
+    return result
+
+
+def moved_teams(state: SkirmishState, mover: UnitState, paths: reactions.Paths) -> list[TeamState]:
+    """The mover's living teams that moved in the order fired at (those of ``paths``)."""
+    return [t for t in mover.alive_teams if (t.id in paths if paths else t.moved)]
+
+
+def more_reactions(ctx: Ctx[SkirmishState], mover: UnitState, paths: reactions.Paths,
+                   only: list[str]) -> None:
+    """After one unit's Reaction or Overwatch fire: the others still offered, asked or by
+    the standing answer, else the mover's player goes on."""
+    offer_reactions(ctx, mover, moved_teams(ctx.state, mover, paths), paths, only)
 
 
 # -- fire --------------------------------------------------------------------------------------
@@ -373,45 +450,11 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
             state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
                                     text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
                                     side=unit.side, by=[event.data["shooter"]]))
-    if volley is not None:
-        policy = state.policies.get(target.side, {}).get("allocate", "auto")
-        if policy == "ask" and len(allocation_choices(state, volley)) > 1:
-            state.pending = Pending(kind="allocate", side=target.side, unit=target.id,
-                                    firer=unit.id, volley=volley)
-            state.phase = "decide"
-            ctx.say("ask", f"{target.id}: allocate the hits: decide allocate teams:… (the teams "
-                           f"to take hits first among equals) (Firing)", "Firing")
-            return
-        land(ctx, unit, volley, frozenset())
-        return
-    after_fire(ctx, unit)
-
-
-def allocation_choices(state: SkirmishState, volley: Volley) -> dict[str, str]:
-    """The owner's distinct allocations of a volley: ``teams first -> what each team takes``,
-    the standing order first (each way of putting the equal teams first, at most 20)."""
-    cands = fire.volley_candidates(state, volley)
-    ids = [c.team for c in cands]
-    out: dict[str, str] = {}
-    seen: set[str] = set()
-    for size in range(len(ids) + 1):
-        for picked in combinations(ids, size):
-            chosen = [c.model_copy(update={"first": c.team in picked}) for c in cands]
-            given = allocate(chosen, volley.batches)
-            shown = ", ".join(f"{team} {len(d)}" for team, d in given.items())
-            if shown not in seen and len(out) < 20:
-                seen.add(shown)
-                out[" ".join(picked) or "none"] = shown
-    return out
-
-
-def land(ctx: Ctx[SkirmishState], unit: UnitState, volley: Volley,
-         first: frozenset[str]) -> None:
-    """Allocate (the owner's ``first`` teams first among equals), save, and go on."""
-    result = fire.FireResult()
-    fire.land_volley(ctx.state, volley, ctx.dice, result, first)
-    ctx.extend(result.events)
-    after_fire(ctx, unit)
+    if volley is None:
+        after_fire(ctx, unit)
+    elif not volleys.ask(ctx, unit.id, volley, Pending(kind="allocate", side=target.side)):
+        volleys.land(ctx, volley, frozenset())
+        after_fire(ctx, unit)
 
 
 def after_fire(ctx: Ctx[SkirmishState], unit: UnitState) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from rules.core import table
 from rules.core.contract import Event
-from rules.core.dice import Dice
 from rules.skirmish import fire
 from rules.skirmish.state import SkirmishState, TeamState, UnitState, other
 
@@ -37,19 +36,29 @@ def path_points(start: table.Point, end: table.Point) -> list[table.Point]:
 
 
 def crossing(state: SkirmishState, shooters: list[TeamState], team: TeamState,
-             start: table.Point) -> table.Point | None:
+             start: table.Point, within: float | None = None) -> table.Point | None:
     """The first point of ``team``'s move from ``start`` inside the field of fire of one of
-    ``shooters`` (Overwatch: "moving through their field of fire"), or None."""
+    ``shooters`` (Overwatch: "moving through their field of fire"; with ``within``, also no
+    farther from it than that: Reaction Fire, "moving within 8" of them"), or None."""
     for point in path_points(start, team.pos):
-        if any(fire.covers(state, s, point) for s in shooters):
-            return point
+        for shooter in shooters:
+            near = within is None or not table.beyond(table.distance(shooter.pos, point), within)
+            if near and fire.covers(state, shooter, point):
+                return point
     return None
+
+
+def _reach(unit: UnitState) -> float | None:
+    """How close a move must come to be fired on: Overwatch anywhere in the field of fire,
+    Reaction Fire within 8"."""
+    return None if unit.overwatch else REACTION_RANGE
 
 
 def reacting_teams(state: SkirmishState, unit: UnitState, mover: UnitState,
                    moved: list[TeamState], paths: Paths | None = None) -> list[TeamState]:
     """Teams of ``unit`` that may fire at ``mover`` now: on Overwatch, at a mover seen where
-    it stands or anywhere along its move (``paths``); else within 8" (Reaction Fire)."""
+    it stands or anywhere along its move (``paths``); else within 8" where it stands or at
+    some point of its move (Reaction Fire)."""
     # A unit Gone to Ground "may still fire Reaction Fire" (its firing teams lose it).
     out = []
     for team in unit.alive_teams:
@@ -60,8 +69,9 @@ def reacting_teams(state: SkirmishState, unit: UnitState, mover: UnitState,
         )
         if (unit.overwatch or close) and _can_shoot(state, team, mover):
             out.append(team)
-        elif unit.overwatch and paths and any(
-            crossing(state, [team], m, paths[m.id]) is not None for m in moved if m.id in paths
+        elif paths and any(
+            crossing(state, [team], m, paths[m.id], _reach(unit)) is not None
+            for m in moved if m.id in paths
         ):
             out.append(team)
     return out
@@ -76,36 +86,44 @@ def reactors(state: SkirmishState, mover: UnitState, moved: list[TeamState],
     ]
 
 
-def react(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
-          dice: Dice, paths: Paths | None = None) -> fire.FireResult:
-    """Fire the unit's eligible teams at the mover: Overwatch without, Reaction with, the +1.
+def take_aim(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
+             paths: Paths | None = None) -> tuple[list[TeamState], list[Event], Paths]:
+    """The unit's teams that fire at the mover and the moved teams put where they are fired
+    on: ``(shooters, events, where the moved teams really stand)``.
 
-    Overwatch fire at a unit "moving through their field of fire" is resolved with each moved
-    team where its move first entered the field of fire; survivors then stand where they
-    stopped."""
+    The fire at a unit "moving through their field of fire" (Overwatch) or "moving within 8"
+    of them" (Reaction Fire) is resolved with each moved team at the first point of its move
+    (every ½") where it was so; survivors then go on to where they stopped (:func:`put_back`):
+    the text does not stop a unit fired on."""
     shooters = reacting_teams(state, unit, mover, moved, paths)
-    overwatch = unit.overwatch
-    kind = "Overwatch" if overwatch else "Reaction Fire"
-    head = Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")
-    notes, ends = [], {}
-    if overwatch and paths:
-        for team in moved:
-            if team.id not in paths or not team.alive:
-                continue
-            point = crossing(state, shooters, team, paths[team.id])
-            if point is not None and table.distance(point, team.pos) > 0.05:
-                ends[team.id] = team.pos
-                team.x, team.y = point
-                notes.append(Event(kind="react", rule=kind, text=(
-                    f"{team.id} is fired on where it crossed the field of fire, "
-                    f"{point[0]:.1f},{point[1]:.1f} ({kind})")))
-    result = fire.resolve_fire(state, shooters, mover, dice, fire.Fire(reaction=not overwatch))
+    kind = "Overwatch" if unit.overwatch else "Reaction Fire"
+    events = [Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")]
+    ends: Paths = {}
+    for team in moved if paths else []:
+        if team.id not in paths or not team.alive:  # type: ignore[operator]
+            continue
+        point = crossing(state, shooters, team, paths[team.id], _reach(unit))  # type: ignore[index]
+        if point is not None and table.distance(point, team.pos) > 0.05:
+            ends[team.id] = team.pos
+            team.x, team.y = point
+            where = "crossed the field of fire" if unit.overwatch else "came within 8\""
+            events.append(Event(kind="react", rule=kind, text=(
+                f"{team.id} is fired on where it {where}, {point[0]:.1f},{point[1]:.1f} ({kind})")))
+    return shooters, events, ends
+
+
+def how_fired(unit: UnitState) -> fire.Fire:
+    """Overwatch fires without, Reaction Fire with, the +1; either way Overwatch is spent."""
+    how = fire.Fire(reaction=not unit.overwatch)
+    unit.overwatch = False
+    return how
+
+
+def put_back(state: SkirmishState, ends: Paths) -> None:
+    """The moved teams fired on along their move stand where they stopped again."""
     for team_id, end in ends.items():
         team = state.team(team_id)
         team.x, team.y = end
-    unit.overwatch = False
-    result.events[:0] = [head] + notes
-    return result
 
 
 def may_go_to_ground(unit: UnitState) -> bool:

@@ -125,7 +125,7 @@ class Pending(BaseModel):
     """A decision owed by one player before play goes on (asked of that player)."""
 
     kind: Literal["react", "ground", "allocate", "assault-fire", "assault-choice", "losses",
-                  "follow", "drift", "morale"]
+                  "follow", "drift", "morale", "reroll"]
     side: Side  # who decides
     unit: str | None = None  # the moving, attacking or fired-upon unit
     options: list[str] = Field(default_factory=list)  # units that may fire
@@ -136,6 +136,15 @@ class Pending(BaseModel):
     centre: tuple[float, float] | None = None  # the missed template
     aim: tuple[float, float] | None = None
     smoke: bool = False
+    check: Literal["", "counter", "fight", "terrain"] = ""  # the failed check the CC may reroll
+    team: str | None = None  # the team whose check it was (terrain)
+    goal: tuple[float, float] | None = None  # where that team was going (terrain)
+    face: float | None = None  # and the facing (hull, turret) its move order asked for
+    turret: float | None = None
+    #: What the interrupted order does after the hits are allocated: "" a fire order goes on,
+    #: react: more Reaction/Overwatch, support/defend: the assault's charge or landing.
+    then: Literal["", "react", "support", "defend"] = ""
+    back: dict[str, tuple[float, float]] = Field(default_factory=dict)  # movers' true places
 
 
 class AssaultState(BaseModel):
@@ -149,6 +158,9 @@ class AssaultState(BaseModel):
     struck: str = ""  # the unit that just took the other's strike (it chooses next)
     claims: list[Claim] = Field(default_factory=list)  # passed checks awaiting the owner's pick
     armoured: bool = False  # assaulted by Armored Tank Teams (2 results halt it)
+    rerolled_fail: str = ""  # the unit whose CC reroll to counter-attack failed (Leaders)
+    before: dict[str, int] = Field(default_factory=dict)  # teams alive before the last fire
+    starts: dict[str, tuple[float, float]] = Field(default_factory=dict)  # where chargers set off
 
 
 class Smoke(BaseModel):

@@ -34,7 +34,7 @@ SCENARIOS = ("hedgerow_village", "open_field")
 ORDERS = ("orders",)
 OWN_INITIATIVE = ("activate", "orders")
 #: The standing answers a player may set (``defaults``), each ask unless set.
-STANDING = ("reaction", "ground", "counter", "follow", "losses", "allocate", "morale")
+STANDING = ("reaction", "ground", "counter", "follow", "losses", "allocate", "morale", "reroll")
 
 
 def _own_teams(state: SkirmishState, side: str, text: str) -> str:

@@ -32,8 +32,10 @@ def test_each_success_removes_a_different_team_within_its_own_2_inches():
 
 
 def _landed(policies: dict[str, str] | None = None) -> SkirmishState:
-    """1pl assaults gren; the defender holds; only lt passes, with ltn and g1 within 2"."""
+    """1pl assaults gren; the defender holds; only lt passes, with ltn and g1 within 2" (the
+    Americans' CC allows no reroll of the failed checks)."""
     state = _facing_off(new([6, 1]))
+    state.policies["us"] = {"reroll": "no"}
     for i, team in enumerate(state.unit("gren").teams):
         put(state, team.id, 10 + 2 * i, 30)
     if policies:
@@ -88,7 +90,8 @@ def test_the_defaults_order_sets_the_new_standing_answers():
 
 def _breaking(follow: str) -> SkirmishState:
     state = _landed({"losses": "auto", "reaction": "no"})
-    state.policies["us"] = {"follow": follow} if follow != "ask" else {}
+    if follow != "ask":
+        state.policies["us"]["follow"] = follow
     return state
 
 

@@ -117,6 +117,7 @@ def test_an_assault_with_its_decisions_to_the_break_off():
     state = _facing_off(new([6, 1]))
     for i, team in enumerate(state.unit("gren").teams):
         put(state, team.id, 10 + 2 * i, 30)
+    state, _ = go(state, "us", "defaults", reroll="no")  # no CC reroll of the failed checks
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="assault")
     state, step = go(state, "us", "assault", target="gren")

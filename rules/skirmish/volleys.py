@@ -1,0 +1,79 @@
+"""Hits waiting for their owner: "the target Unit must allocate one die to a Team in that
+Unit" (Firing).
+
+With ``defaults allocate:ask`` the owner of the unit hit is asked, after the To Hit roll, which
+of its equal teams take hits first; this is so for every fire that allocates hits: a ``fire``
+order, Reaction and Overwatch fire, an assault's supporting fire and the defender's fire at the
+charging teams.  The question interrupts the order that caused the fire; ``Pending.then`` says
+how it goes on once the hits have landed (:func:`rules.skirmish.decisions._allocate`).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rules.core.orders import Ctx
+from rules.skirmish import fire
+from rules.skirmish.allocation import Volley, allocate
+from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState
+
+
+def allocation_choices(state: SkirmishState, volley: Volley) -> dict[str, str]:
+    """The owner's distinct allocations of a volley: ``teams first -> what each team takes``,
+    the standing order first (each way of putting the equal teams first, at most 20)."""
+    cands = fire.volley_candidates(state, volley)
+    ids = [c.team for c in cands]
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for size in range(len(ids) + 1):
+        for picked in combinations(ids, size):
+            chosen = [c.model_copy(update={"first": c.team in picked}) for c in cands]
+            given = allocate(chosen, volley.batches)
+            shown = ", ".join(f"{team} {len(d)}" for team, d in given.items())
+            if shown not in seen and len(out) < 20:
+                seen.add(shown)
+                out[" ".join(picked) or "none"] = shown
+    return out
+
+
+def ask(ctx: Ctx[SkirmishState], firer: str, volley: Volley, pending: Pending) -> bool:
+    """Ask the owner of the unit hit to allocate (``defaults allocate:ask`` and more than one
+    way to do it): ``pending`` (kind allocate) waits with the volley.  True when asked."""
+    state = ctx.state
+    target = state.unit(volley.target)
+    policy = state.policies.get(target.side, {}).get("allocate", "auto")
+    if policy != "ask" or len(allocation_choices(state, volley)) < 2:
+        return False
+    state.pending = pending.model_copy(update={
+        "kind": "allocate", "side": target.side, "unit": target.id, "firer": firer,
+        "volley": volley})
+    state.phase = "decide"
+    ctx.say("ask", f"{target.id}: allocate the hits: decide allocate teams:… (the teams "
+                   f"to take hits first among equals) (Firing)", "Firing")
+    return True
+
+
+def fire_at(ctx: Ctx[SkirmishState], firer: UnitState, shooters: list[TeamState],
+            target: UnitState, how: fire.Fire, pending: Pending) -> fire.FireResult | None:
+    """Roll the fire; the owner allocates (asked: None, the order waits as ``pending``) or
+    its standing order does, and the hits land: the whole result."""
+    state = ctx.state
+    result, volley = fire.roll_fire(state, shooters, target, ctx.dice, how)
+    ctx.extend(result.events)
+    if volley is None:
+        return result
+    if ask(ctx, firer.id, volley, pending):
+        return None
+    rolled = len(result.events)
+    fire.land_volley(state, volley, ctx.dice, result)
+    ctx.extend(result.events[rolled:])
+    return result
+
+
+def land(ctx: Ctx[SkirmishState], volley: Volley, first: frozenset[str]) -> fire.FireResult:
+    """The owner's answer: allocate (its ``first`` teams first among equals), save, remove
+    casualties, place suppression.  The result counts the volley's hits."""
+    result = fire.FireResult(hits=sum(b.hits for b in volley.batches))
+    fire.land_volley(ctx.state, volley, ctx.dice, result, first)
+    ctx.extend(result.events)
+    return result
