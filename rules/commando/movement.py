@@ -191,14 +191,7 @@ def _first_stop(
     state: RaidState, unit: UnitState, start: table.Point, goal: table.Point, assault: str | None
 ) -> tuple[float, str | None]:
     """How far along ``start -> goal`` (0..1) the base is first stopped, and why."""
-    best, why = 1.0, None
-    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
-    if hit is not None and hit.t < best:
-        best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
-    bodies = board.bases(state, other(unit.side), leave_out=assault)
-    hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
-    if hit is not None and hit.t < best:
-        best, why = hit.t, f"stopped in contact with {hit.key}"
+    best, why = contact_stop(state, unit, start, goal, leave_out=assault)
     for enemy in [] if assault else zone_units(state, unit):
         if not table.beyond(table.distance(start, enemy.pos), ENEMY_ZONE):
             continue  # already within 6": this enemy halted an earlier move, it may close in
@@ -207,6 +200,25 @@ def _first_stop(
         t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))
         if t is not None and t < best:
             best, why = t, f'stopped 6" from {enemy.id}'
+    return best, why
+
+
+def contact_stop(
+    state: RaidState, unit: UnitState, start: table.Point, goal: table.Point,
+    leave_out: str | None = None,
+) -> tuple[float, str | None]:
+    """How far along ``start -> goal`` (0..1) the base first touches what no base may cross,
+    and why: water, wire, a standing target (Barbed Wire; our reading for water and targets)
+    or an enemy base (``leave_out``, the enemy being charged, excepted).  Friends are passed
+    through ("Units may pass through friendly units without penalty")."""
+    best, why = 1.0, None
+    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
+    bodies = board.bases(state, other(unit.side), leave_out=leave_out)
+    hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped in contact with {hit.key}"
     return best, why
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from rules.core import table
 from rules.core.errors import RuleError
+from tests.commando.checks import check_invariants
 from tests.commando.helpers import arrange, order, texts
 
 
@@ -171,6 +172,46 @@ def test_demolition_success_bang_and_3_inch_withdrawal() -> None:
         "D1 sets charges: Bunker (Demolition)\n🎲 4 need 4+ → 💥 BANG! Bunker destroyed\n"
         'D1 falls back 3.0" (Demolition)')
     assert step.state.unit("D1").actions == 0
+
+
+def _fell_back(keep: dict[str, tuple[float, float]], target: str = "bunker") -> (
+    tuple[str, float, tuple[float, float]]
+):
+    """Blow ``target`` with D1 (placed in ``keep``) on a 6: (fall-back line, inches, end)."""
+    state = arrange(keep, actions={"D1": 2})
+    step = order(state, "demolish", unit="D1", target=target, dice=[6])
+    check_invariants(step.state)  # clear of every base, on the table, out of obstacles
+    line = texts(step).splitlines()[-1]
+    end = step.state.unit("D1").pos
+    return line, table.distance(keep["D1"], end), end
+
+
+def test_demolition_fall_back_passes_through_friends_the_full_3_inches() -> None:
+    """Demolition: "the unit moves 3 inches away"; Movement: "Units may pass through friendly
+    units without penalty".  A friend on the 3" point does not cut the fall-back short: the
+    unit goes on along the line to the first clear ground (bases never overlap)."""
+    line, moved, end = _fell_back({"D1": (6.5, 31), "A1": (9.5, 31), "G1": (40, 4)})
+    assert line == ('D1 falls back 4.0" (Demolition): on through A1\'s base to clear ground '
+                    "(bases never overlap)")
+    assert end == pytest.approx((10.5, 31), abs=0.01) and moved >= 3.0
+
+
+def test_demolition_fall_back_turns_off_the_line_when_straight_on_is_blocked() -> None:
+    """Demolition: when the 3" point is a friend's and an enemy base stands behind it, the
+    unit takes the nearest clear point on the 3" arc instead (still 3" away, not short)."""
+    line, moved, end = _fell_back({"D1": (6.5, 31), "A1": (9.5, 31), "G1": (11, 31)})
+    assert line == ("D1 falls back 3.0\" (Demolition): turned 19° off straight back to clear "
+                    "A1's base")
+    assert moved == pytest.approx(3.0, abs=0.01) and table.distance(end, (9.5, 31)) >= 0.999
+
+
+def test_demolition_fall_back_stops_short_only_for_what_blocks_a_move() -> None:
+    """Demolition, Movement: the fall-back stops short at the table edge or an enemy base
+    (no move crosses them), and the line says why."""
+    line, moved, _ = _fell_back({"D1": (44, 2.5), "G1": (4, 20)}, target="gun")
+    assert line == 'D1 falls back 2.0" (Demolition): short of 3", stopped at the table edge'
+    line, moved, _ = _fell_back({"D1": (6.5, 31), "G1": (8.5, 31)})
+    assert line == 'D1 falls back 1.0" (Demolition): short of 3", stopped in contact with G1'
 
 
 def test_demolition_failure_stays_put() -> None:

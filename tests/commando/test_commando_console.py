@@ -67,3 +67,20 @@ async def test_a_spectator_may_measure(tmp_path: Path) -> None:
     assert '📏 D2 → Pump house: 6.7" to contact' in text
     assert 'stopped 6" from PB2' in text  # where a move there would really stop
     assert "not seated" in text
+
+
+async def test_the_fall_back_after_the_caisson_goes_the_full_3_inches(tmp_path: Path) -> None:
+    """The play-tester's game: D1 blows the caisson with O1 standing on the 3" point.
+    Demolition: "the unit moves 3 inches away"; Movement: "Units may pass through friendly
+    units without penalty": D1 goes on through O1's base to clear ground, not 1.5"."""
+    refused, text, _ = await run(tmp_path, [
+        "@alice /game new system:commando",
+        "@alice /game join side:commandos",
+        "@bob /game join side:germans",
+        "@alice /commando roll unit:D1",
+        "@alice /commando move unit:D1 to:caisson",
+        "@alice /commando demolish unit:D1 target:caisson",
+    ], [6, 5])
+    assert refused == 0, text
+    assert ('D1 falls back 3.5" (Demolition): on through O1\'s base to clear ground '
+            "(bases never overlap)") in text
