@@ -84,3 +84,24 @@ async def test_the_fall_back_after_the_caisson_goes_the_full_3_inches(tmp_path: 
     assert refused == 0, text
     assert ('D1 falls back 3.5" (Demolition): on through O1\'s base to clear ground '
             "(bases never overlap)") in text
+
+
+async def test_the_last_reply_says_the_result_once(tmp_path: Path) -> None:
+    """A one-turn raid (``options:turns=1``): the reply to the last ``end`` gives the result
+    once, and ``/game status`` afterwards says the raid is over, not whose turn it is."""
+    refused, text, _ = await run(tmp_path, [
+        "@alice /game new system:commando options:turns=1",
+        "@alice /game join side:commandos",
+        "@bob /game join side:germans",
+        "@alice /commando end",
+        "@bob /commando end",
+        "@bob /game status",
+    ], [])
+    assert refused == 0, text
+    reply = text[text.index("#2 bob"):text.index("> @bob /game status")]
+    result = "Draw 0-0: 0 targets destroyed, 0 commando and 0 German units lost."
+    assert reply.split("📣")[0].count(result) == 1, reply
+    assert "🏁 Game over — reveal the dice with /game end." in reply
+    assert reply.count(result) == 2, reply  # and once in the turn's digest
+    status = text[text.index("> @bob /game status"):]
+    assert "Turn 1/1 · Raid over · Draw 0-0" in status and "· command" not in status
