@@ -145,12 +145,20 @@ def plan_move(
         raise RuleError(f"{unit.id} is already there; give a place at least 0.1\" away.")
     cost = sum(table.legs_needed(leg, speed(unit)) for leg in legs)
     if cost > unit.actions:
-        reach = f"{unit.actions * speed(unit):g}\""
-        how = f"{table.inches(planned)}" + (f" in {len(legs)} legs" if len(legs) > 1 else "")
-        raise RuleError(
-            f"{unit.id}: {how} - {plural(unit.actions, 'action')} move {reach} (Movement)."
-        )
+        raise RuleError(too_far(unit, legs, cost))
     return trace(state, unit, points, assault)
+
+
+def too_far(unit: UnitState, legs: list[float], cost: int) -> str:
+    """The refusal of a move that needs more actions than ``unit`` has (Movement: "A move
+    costs one action and units must move in a straight line for each action"), e.g.
+    ``G4 can move at most 6" with 1 action (Movement); that is 11.0".``"""
+    step, left = speed(unit), plural(unit.actions, "action")
+    if len(legs) == 1:
+        return (f"{unit.id} can move at most {unit.actions * step:g}\" with {left} "
+                f"(Movement); that is {table.inches(legs[0])}.")
+    return (f"{unit.id} has {left}; {table.inches(sum(legs))} in {len(legs)} legs needs {cost} "
+            f"(one per {step:g}\" or part of each straight leg, Movement).")
 
 
 def trace(

@@ -72,7 +72,8 @@ class CommandoRaid(GameSystem[RaidState]):
         state = RaidState(scenario=scenario, max_turn=turns, units=units)
         event = Event(
             kind="setup",
-            text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", {turns} turns. "
+            text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", "
+                  f"{activation.plural(turns, 'turn')}. "
                   "Commandos: direct with officers, then roll each unit."),
             data={"scenario": scenario},
         )

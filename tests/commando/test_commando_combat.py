@@ -61,8 +61,24 @@ def test_cover_minus_one_in_or_behind_a_building() -> None:
     behind = arrange({"A1": (18, 22), "G1": (26, 22)}, actions={"A1": 1})
     step = order(behind, "shoot", unit="A1", target="G1", dice=[4])
     assert "-1 cover" in texts(step)
+    assert 'A1 shoots G1 at 8.0", through Hut (Shooting)' in texts(step)
     clear = arrange({"A1": (18, 26), "G1": (23, 26)}, actions={"A1": 1})
     assert "need 4+" in texts(order(clear, "shoot", unit="A1", target="G1", dice=[1]))
+
+
+@pytest.mark.parametrize(("target_at", "line"), [
+    ((39, 8), 'A1 shoots G1 at 11.0", through Crates (Shooting)'),
+    ((36, 8), 'A1 shoots G1 at 8.0", in Crates (Shooting)'),
+])
+def test_cover_is_worded_in_only_when_the_target_stands_in_it(
+    target_at: tuple[float, float], line: str
+) -> None:
+    """Shooting: "-1 if the target unit in cover".  The line says ``in Crates`` when the
+    target's base touches the crates, ``through Crates`` when it stands clear of them and only
+    the line of fire crosses them (the -1 is the same)."""
+    state = arrange({"A1": (28, 8), "G1": target_at}, actions={"A1": 1})
+    lines = texts(order(state, "shoot", unit="A1", target="G1", dice=[4]))
+    assert line in lines and "-1 cover" in lines
 
 
 def test_pillbox_only_from_within_3_inches_at_minus_one() -> None:
@@ -145,7 +161,7 @@ def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:
     step = order(state, "assault", unit="A1", target="G1", dice=[6, 1, 1])
     assert step.state.unit("A1").actions == 0  # 10" charge: two actions
     short = arrange({"A1": (22, 4), "G1": (22, 19)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match='A1: 14.0" - 2 actions move 12"'):
+    with pytest.raises(RuleError, match='A1 can move at most 12" with 2 actions \\(Movement\\); that is 14.0"'):
         order(short, "assault", unit="A1", target="G1")
     wired = arrange({"A1": (14, 6), "G1": (14, 14)}, actions={"A1": 2})
     with pytest.raises(RuleError, match="cannot reach G1 .* stopped at Wire W1"):
@@ -261,7 +277,7 @@ def test_a_shooter_touching_a_wall_is_not_in_the_building() -> None:
     the hut fires out of it, and the target beyond has none."""
     touching = arrange({"A1": (19.6, 22), "G1": (25, 22)}, actions={"A1": 1})
     step = order(touching, "shoot", unit="A1", target="G1", dice=[4])
-    assert 'A1 shoots G1 at 5.4", in Hut (Shooting)' in texts(step)
+    assert 'A1 shoots G1 at 5.4", through Hut (Shooting)' in texts(step)
     assert "🎲 4 -1 cover: need 5+ → 0 hits" in texts(step)
     inside = arrange({"A1": (22, 22), "G1": (25, 22)}, actions={"A1": 1})
     step = order(inside, "shoot", unit="A1", target="G1", dice=[4, 4])

@@ -46,7 +46,7 @@ async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
     assert 'O1 directs A1 2.0": +1 (Officers)' in text
     assert "A1: 🎲 5 +1 officer = 6 → 3 actions" in text
     assert 'D1 moves 2.6" → Dock gate (caisson) (1 action, Movement)' in text
-    assert 'D2: 25.7" - 3 actions move 18" (Movement).' in text
+    assert 'D2 can move at most 18" with 3 actions (Movement); that is 25.7".' in text
     assert "🎲 6 need 4+ → 💥 BANG! Dock gate (caisson) destroyed" in text
     assert 'PB2 shoots D2 at 6.4" (Shooting)' in text
     assert "D2 saves 🎲 2: need 4+ → 1 fail: eliminated" in text

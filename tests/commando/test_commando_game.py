@@ -286,6 +286,8 @@ def test_scenario_data_is_validated() -> None:
 def test_setup_options_and_unknown_scenario() -> None:
     """Setup: the game length may be set (text or number); unknown scenarios are refused."""
     assert setup("st_nazaire", turns="5").max_turn == 5
+    one = SYSTEM.setup("st_nazaire", {"turns": 1}, ScriptedDice([]))
+    assert 'St Nazaire raid: 48"x36", 1 turn. Commandos:' in texts(one)  # not "1 turns"
     with pytest.raises(RuleError, match="'turns' must be a whole number from 1 to 30"):
         setup("st_nazaire", turns=0)
     with pytest.raises(RuleError, match="scenarios: st_nazaire, training"):
