@@ -105,3 +105,22 @@ async def test_the_last_reply_says_the_result_once(tmp_path: Path) -> None:
     assert reply.count(result) == 2, reply  # and once in the turn's digest
     status = text[text.index("> @bob /game status"):]
     assert "Turn 1/1 · Raid over · Draw 0-0" in status and "· command" not in status
+
+
+async def test_game_map_is_posted_for_a_seated_player_private_for_a_spectator(
+    tmp_path: Path,
+) -> None:
+    """``/game map`` follows one rule in every system (bot/gamecmds.py ``cmd_map``): posted
+    for a seated player, private to a spectator unless ``post:`` (the Discord service test of
+    that issue).  A commando game's creator is not seated until ``/game join``: unlike a
+    Raiders game (solitaire: the creator takes the one seat), its map is then private."""
+    refused, text, _ = await run(tmp_path, [
+        "@alice /game new system:commando",
+        "@alice /game map",
+        "@alice /game join side:commandos",
+        "@alice /game map",
+    ], [])
+    assert refused == 0, text
+    first, second = text.split("> @alice /game map")[1:]
+    assert first.lstrip().startswith("(only @alice sees this) 🗺️ Turn 1/8")
+    assert second.lstrip().startswith("🗺️ Turn 1/8")
