@@ -198,6 +198,7 @@ def _short(
     span = table.distance(start, goal)
     end = table.lerp(start, goal, max(0.0, t - BACK_OFF / span)) if why else goal
     path, blocker = table.clear_end([start, end], others, CLEAR)
+    note = f'short of 3", {why or "with no clear ground 3 inches away"}'
     if blocker is not None:
-        why = f"stopped short of {blocker}'s base (bases never overlap)"
-    return FallBack(start, path[-1], f'short of 3", {why or "no clear ground 3 inches away"}')
+        note += f", then back clear of {blocker}'s base (bases never overlap)"
+    return FallBack(start, path[-1], note)

@@ -224,10 +224,13 @@ def test_demolition_fall_back_turns_off_the_line_when_straight_on_is_blocked() -
 def test_demolition_fall_back_stops_short_only_for_what_blocks_a_move() -> None:
     """Demolition, Movement: the fall-back stops short at the table edge or an enemy base
     (no move crosses them), and the line says why."""
-    line, moved, _ = _fell_back({"D1": (44, 2.5), "G1": (4, 20)}, target="gun")
+    line, _, _ = _fell_back({"D1": (44, 2.5), "G1": (4, 20)}, target="gun")
     assert line == 'D1 falls back 2.0" (Demolition): short of 3", stopped at the table edge'
-    line, moved, _ = _fell_back({"D1": (6.5, 31), "G1": (8.5, 31)})
+    line, _, _ = _fell_back({"D1": (6.5, 31), "G1": (8.5, 31)})
     assert line == 'D1 falls back 1.0" (Demolition): short of 3", stopped in contact with G1'
+    line, _, _ = _fell_back({"D1": (6.5, 31), "A1": (8.5, 31), "G1": (10, 31)})
+    assert line == ('D1 falls back 1.0" (Demolition): short of 3", stopped in contact with G1, '
+                    "then back clear of A1's base (bases never overlap)")
 
 
 def test_demolition_failure_stays_put() -> None:
