@@ -572,9 +572,11 @@ class Pipeline:
         return reply
 
     def next_line(self, game: LiveGame, step: Step) -> str:
-        """Who must act next, for the foot of a reply."""
+        """Who must act next, for the foot of a reply.  At the end, the result once: a game
+        whose last event already says it gets ``🏁 Game over`` (not the same line twice)."""
         if step.game_over:
-            return f"🏁 {step.result} — reveal the dice with /game end."
+            said = any(event.text == step.result for event in step.events)
+            return f"🏁 {'Game over' if said else step.result} — reveal the dice with /game end."
         waiting = ", ".join(replies.seat_name(s, game.seats) for s in step.waiting_on)
         return f"➡️ {step.turn_part}: {waiting}" if step.turn_part else f"➡️ {waiting}"
 

@@ -85,13 +85,13 @@ def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
     and the result once the game is over."""
     view = system.view(state)  # type: ignore[arg-type]
     facts = list(getattr(getattr(view, "header", None), "facts", []) or [])
+    result = system.result(state)  # type: ignore[arg-type]
     status = [line for line in system.status(state)[1:]  # type: ignore[arg-type]
-              if _SCORE_LINE.search(line) and line not in facts]
+              if _SCORE_LINE.search(line) and line not in (*facts, result)]
     out = []
     if facts:
         out.append("Score: " + " · ".join(facts))
     out += status[:4]
-    result = system.result(state)  # type: ignore[arg-type]
     if result:
         out.append(f"🏁 {result}")
     else:

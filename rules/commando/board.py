@@ -7,6 +7,7 @@ centre to the edge of a piece of terrain; a unit touches terrain when its base d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -87,7 +88,21 @@ def touching(unit: UnitState, shape: table.Shape) -> bool:
     return table.distance_to_shape(unit.pos, shape) <= BASE_RADIUS + TOUCH_SLACK
 
 
-def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> str | None:
+@dataclass(frozen=True)
+class Cover:
+    """The cover a target has against a shooter: the piece, and whether the target stands in
+    it (its base touches it) or only the line of fire crosses it."""
+
+    name: str
+    crossed: bool = False
+
+    def words(self) -> str:
+        """As a shot's line says it: ``in Crates``, or ``through Crates`` for cover that lies
+        on the line of fire while the target stands clear of it."""
+        return f"{'through' if self.crossed else 'in'} {self.name}"
+
+
+def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> Cover | None:
     """The cover the target has against ``shooter``, or None (Shooting).
 
     A target is in cover when its base touches a building or cover piece, or when the line of
@@ -98,12 +113,12 @@ def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> str | N
     shapes = cover_shapes(state)
     for key, shape in shapes.items():
         if table.distance_to_shape(target.pos, shape) <= BASE_RADIUS:
-            return feature_name(state, key)
+            return Cover(feature_name(state, key))
     for key, shape in shapes.items():
         if inside(shooter.pos, shape):
             continue
         if table.segment_crosses(shooter.pos, target.pos, shape):
-            return feature_name(state, key)
+            return Cover(feature_name(state, key), crossed=True)
     return None
 
 

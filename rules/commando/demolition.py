@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.commando import board
 from rules.commando.actions import CutWire, Demolish
 from rules.commando.activation import act_problem, plural, spend
+from rules.commando.fallback import fall_back
 from rules.commando.movement import faction
 from rules.commando.scenario import TargetSpec, TerrainSpec
 from rules.commando.state import RaidState, UnitState
@@ -21,7 +22,6 @@ from rules.core.views import Mark
 
 JOB_ACTIONS = 2
 DEMOLITION_ON = 4
-BLAST_STEP_BACK = 3.0
 
 
 def find_target(state: RaidState, text: str) -> TargetSpec:
@@ -83,9 +83,9 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
             data={"die": die},
         )]
     state.destroyed.append(target.id)
-    start = unit.pos
-    unit.x, unit.y = _step_back(state, start, shape)
-    moved = table.distance(start, unit.pos)
+    back = fall_back(state, unit, shape)
+    start, moved = back.start, back.moved
+    unit.x, unit.y = back.end
     state.marks.append(Mark(kind="blast", points=[table.shape_centre(shape)],
                             text=f"BANG {target.name}", side=faction(unit.side),
                             by=[unit.id]))
@@ -102,36 +102,12 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
         ),
         Event(
             kind="fall_back",
-            text=f"{unit.id} falls back {table.inches(moved)} (Demolition)",
+            text=f"{unit.id} falls back {table.inches(moved)} (Demolition)"
+                 + (f": {back.note}" if back.note else ""),
             rule="Demolition",
-            data={"unit": unit.id, "moved": round(moved, 2)},
+            data={"unit": unit.id, "moved": round(moved, 2), "note": back.note},
         ),
     ]
-
-
-def _step_back(state: RaidState, start: table.Point, shape: table.Shape) -> table.Point:
-    """Where the unit ends after moving 3" straight away from the blown target.
-
-    It goes directly away from the nearest point of the target, as far as the table, water,
-    wire, other targets and enemy bases allow, and ends clear of friendly bases.
-    """
-    away = table.sub(start, table.closest_point(start, shape))
-    if table.length(away) < table.EPS:
-        away = table.sub(start, table.shape_centre(shape))
-    if table.length(away) < table.EPS:
-        away = (0.0, -1.0)
-    goal = table.add(start, table.scale(away, BLAST_STEP_BACK / table.length(away)))
-    scen = state.table
-    goal = table.clamp_to_table(goal, scen.width, scen.height, board.BASE_RADIUS)
-    shapes = {**board.obstacles(state), **board.bases(state, "germans")}
-    hit = table.first_contact_among(start, goal, shapes, board.BASE_RADIUS)
-    if hit is not None:
-        span = table.distance(start, goal)
-        goal = table.lerp(start, goal, max(0.0, hit.t - 1e-3 / max(span, table.EPS)))
-    # Bases never end a move overlapping another base: stop clear of friends too.
-    friends = {u.id: u.pos for u in state.alive("commandos") if u.pos != start}
-    path, _ = table.clear_end([start, goal], friends, board.CONTACT - 1e-3)
-    return path[-1]
 
 
 def check_cut(state: RaidState, side: str, order: CutWire) -> tuple[UnitState, TerrainSpec]:

@@ -145,12 +145,20 @@ def plan_move(
         raise RuleError(f"{unit.id} is already there; give a place at least 0.1\" away.")
     cost = sum(table.legs_needed(leg, speed(unit)) for leg in legs)
     if cost > unit.actions:
-        reach = f"{unit.actions * speed(unit):g}\""
-        how = f"{table.inches(planned)}" + (f" in {len(legs)} legs" if len(legs) > 1 else "")
-        raise RuleError(
-            f"{unit.id}: {how} - {plural(unit.actions, 'action')} move {reach} (Movement)."
-        )
+        raise RuleError(too_far(unit, legs, cost))
     return trace(state, unit, points, assault)
+
+
+def too_far(unit: UnitState, legs: list[float], cost: int) -> str:
+    """The refusal of a move that needs more actions than ``unit`` has (Movement: "A move
+    costs one action and units must move in a straight line for each action"), e.g.
+    ``G4 can move at most 6" with 1 action (Movement); that is 11.0".``"""
+    step, left = speed(unit), plural(unit.actions, "action")
+    if len(legs) == 1:
+        return (f"{unit.id} can move at most {unit.actions * step:g}\" with {left} "
+                f"(Movement); that is {table.inches(legs[0])}.")
+    return (f"{unit.id} has {left}; {table.inches(sum(legs))} in {len(legs)} legs needs {cost} "
+            f"(one per {step:g}\" or part of each straight leg, Movement).")
 
 
 def trace(
@@ -191,14 +199,7 @@ def _first_stop(
     state: RaidState, unit: UnitState, start: table.Point, goal: table.Point, assault: str | None
 ) -> tuple[float, str | None]:
     """How far along ``start -> goal`` (0..1) the base is first stopped, and why."""
-    best, why = 1.0, None
-    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
-    if hit is not None and hit.t < best:
-        best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
-    bodies = board.bases(state, other(unit.side), leave_out=assault)
-    hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
-    if hit is not None and hit.t < best:
-        best, why = hit.t, f"stopped in contact with {hit.key}"
+    best, why = contact_stop(state, unit, start, goal, leave_out=assault)
     for enemy in [] if assault else zone_units(state, unit):
         if not table.beyond(table.distance(start, enemy.pos), ENEMY_ZONE):
             continue  # already within 6": this enemy halted an earlier move, it may close in
@@ -207,6 +208,25 @@ def _first_stop(
         t = table.first_contact(start, goal, table.Circle(enemy.pos, ENEMY_ZONE))
         if t is not None and t < best:
             best, why = t, f'stopped 6" from {enemy.id}'
+    return best, why
+
+
+def contact_stop(
+    state: RaidState, unit: UnitState, start: table.Point, goal: table.Point,
+    leave_out: str | None = None,
+) -> tuple[float, str | None]:
+    """How far along ``start -> goal`` (0..1) the base first touches what no base may cross,
+    and why: water, wire, a standing target (Barbed Wire; our reading for water and targets)
+    or an enemy base (``leave_out``, the enemy being charged, excepted).  Friends are passed
+    through ("Units may pass through friendly units without penalty")."""
+    best, why = 1.0, None
+    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
+    bodies = board.bases(state, other(unit.side), leave_out=leave_out)
+    hit = table.first_contact_among(start, goal, bodies, board.BASE_RADIUS)
+    if hit is not None and hit.t < best:
+        best, why = hit.t, f"stopped in contact with {hit.key}"
     return best, why
 
 

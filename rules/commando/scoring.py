@@ -46,3 +46,8 @@ def result(state: RaidState) -> str:
     if score["germans"] > score["commandos"]:
         return f"Germans win {score['germans']}-{score['commandos']}: {detail}."
     return f"Draw {score['commandos']}-{score['germans']}: {detail}."
+
+
+def headline(state: RaidState) -> str:
+    """The result in short, for the map's banner and the status head: ``Commandos win 7-2``."""
+    return result(state).split(":")[0]

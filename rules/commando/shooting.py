@@ -42,7 +42,7 @@ class ShotPlan:
     target: UnitState
     distance: float
     modifiers: list[tuple[int, str]]
-    cover: str | None = None  # the building or cover piece that gives it
+    cover: board.Cover | None = None  # the building or cover piece that gives it
 
 
 def check_reach(state: RaidState, shooter: UnitState, target: UnitState, order: str) -> float:
@@ -151,7 +151,7 @@ def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
     events = [Event(
         kind="shoot",
         text=(f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)}"
-              + (f", in {plan.cover}" if plan.cover else "") + " (Shooting)"),
+              + (f", {plan.cover.words()}" if plan.cover else "") + " (Shooting)"),
         rule="Shooting",
         data={"unit": shooter.id, "target": target.id, "distance": round(plan.distance, 2)},
     ), Event(

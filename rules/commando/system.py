@@ -72,7 +72,8 @@ class CommandoRaid(GameSystem[RaidState]):
         state = RaidState(scenario=scenario, max_turn=turns, units=units)
         event = Event(
             kind="setup",
-            text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", {turns} turns. "
+            text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", "
+                  f"{activation.plural(turns, 'turn')}. "
                   "Commandos: direct with officers, then roll each unit."),
             data={"scenario": scenario},
         )
@@ -173,10 +174,13 @@ class CommandoRaid(GameSystem[RaidState]):
         return [] if state.finished else [state.side]
 
     def turn_part(self, state: RaidState) -> str:
-        """e.g. ``Turn 2/8 · Commandos · actions``."""
+        """e.g. ``Turn 2/8 · Commandos · actions``; once over, ``Turn 8/8 · Raid over ·
+        Commandos win 7-2`` (as the map's header and banner say)."""
+        head = f"Turn {min(state.turn, state.max_turn)}/{state.max_turn}"
+        if state.finished:
+            return f"{head} · Raid over · {scoring.headline(state)}"
         part = "command" if state.phase == "command" else "actions"
-        return f"Turn {min(state.turn, state.max_turn)}/{state.max_turn} · " \
-               f"{SIDE_NAMES[state.side]} · {part}"
+        return f"{head} · {SIDE_NAMES[state.side]} · {part}"
 
     def status(self, state: RaidState) -> list[str]:
         """Turn, whose turn, actions left per unit, targets, losses and the standing."""

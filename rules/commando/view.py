@@ -106,7 +106,7 @@ def build_view(state: RaidState) -> TableView:
         zones=[] if over else zones,
         marks=list(state.marks or state.last_marks),
         sides=list(SIDE_STYLES), legend=list(LEGEND), marker_styles=MARKER_STYLES,
-        banner=scoring.result(state).split(":")[0] if over else None,
+        banner=scoring.headline(state) if over else None,
         # The phone-width picture shows the last measured lines, else the side to act.
         focus=[] if over else [u.id for u in state.alive(state.side)],
     )

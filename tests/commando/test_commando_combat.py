@@ -6,6 +6,7 @@ import pytest
 
 from rules.core import table
 from rules.core.errors import RuleError
+from tests.commando.checks import check_invariants
 from tests.commando.helpers import arrange, order, texts
 
 
@@ -60,8 +61,24 @@ def test_cover_minus_one_in_or_behind_a_building() -> None:
     behind = arrange({"A1": (18, 22), "G1": (26, 22)}, actions={"A1": 1})
     step = order(behind, "shoot", unit="A1", target="G1", dice=[4])
     assert "-1 cover" in texts(step)
+    assert 'A1 shoots G1 at 8.0", through Hut (Shooting)' in texts(step)
     clear = arrange({"A1": (18, 26), "G1": (23, 26)}, actions={"A1": 1})
     assert "need 4+" in texts(order(clear, "shoot", unit="A1", target="G1", dice=[1]))
+
+
+@pytest.mark.parametrize(("target_at", "line"), [
+    ((39, 8), 'A1 shoots G1 at 11.0", through Crates (Shooting)'),
+    ((36, 8), 'A1 shoots G1 at 8.0", in Crates (Shooting)'),
+])
+def test_cover_is_worded_in_only_when_the_target_stands_in_it(
+    target_at: tuple[float, float], line: str
+) -> None:
+    """Shooting: "-1 if the target unit in cover".  The line says ``in Crates`` when the
+    target's base touches the crates, ``through Crates`` when it stands clear of them and only
+    the line of fire crosses them (the -1 is the same)."""
+    state = arrange({"A1": (28, 8), "G1": target_at}, actions={"A1": 1})
+    lines = texts(order(state, "shoot", unit="A1", target="G1", dice=[4]))
+    assert line in lines and "-1 cover" in lines
 
 
 def test_pillbox_only_from_within_3_inches_at_minus_one() -> None:
@@ -144,7 +161,7 @@ def test_assault_ignores_the_6_inch_halt_but_needs_reach() -> None:
     step = order(state, "assault", unit="A1", target="G1", dice=[6, 1, 1])
     assert step.state.unit("A1").actions == 0  # 10" charge: two actions
     short = arrange({"A1": (22, 4), "G1": (22, 19)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match='A1: 14.0" - 2 actions move 12"'):
+    with pytest.raises(RuleError, match='A1 can move at most 12" with 2 actions \\(Movement\\); that is 14.0"'):
         order(short, "assault", unit="A1", target="G1")
     wired = arrange({"A1": (14, 6), "G1": (14, 14)}, actions={"A1": 2})
     with pytest.raises(RuleError, match="cannot reach G1 .* stopped at Wire W1"):
@@ -171,6 +188,49 @@ def test_demolition_success_bang_and_3_inch_withdrawal() -> None:
         "D1 sets charges: Bunker (Demolition)\n🎲 4 need 4+ → 💥 BANG! Bunker destroyed\n"
         'D1 falls back 3.0" (Demolition)')
     assert step.state.unit("D1").actions == 0
+
+
+def _fell_back(keep: dict[str, tuple[float, float]], target: str = "bunker") -> (
+    tuple[str, float, tuple[float, float]]
+):
+    """Blow ``target`` with D1 (placed in ``keep``) on a 6: (fall-back line, inches, end)."""
+    state = arrange(keep, actions={"D1": 2})
+    step = order(state, "demolish", unit="D1", target=target, dice=[6])
+    check_invariants(step.state)  # clear of every base, on the table, out of obstacles
+    line = texts(step).splitlines()[-1]
+    end = step.state.unit("D1").pos
+    return line, table.distance(keep["D1"], end), end
+
+
+def test_demolition_fall_back_passes_through_friends_the_full_3_inches() -> None:
+    """Demolition: "the unit moves 3 inches away"; Movement: "Units may pass through friendly
+    units without penalty".  A friend on the 3" point does not cut the fall-back short: the
+    unit goes on along the line to the first clear ground (bases never overlap)."""
+    line, moved, end = _fell_back({"D1": (6.5, 31), "A1": (9.5, 31), "G1": (40, 4)})
+    assert line == ('D1 falls back 4.0" (Demolition): on through A1\'s base to clear ground '
+                    "(bases never overlap)")
+    assert end == pytest.approx((10.5, 31), abs=0.01) and moved >= 3.0
+
+
+def test_demolition_fall_back_turns_off_the_line_when_straight_on_is_blocked() -> None:
+    """Demolition: when the 3" point is a friend's and an enemy base stands behind it, the
+    unit takes the nearest clear point on the 3" arc instead (still 3" away, not short)."""
+    line, moved, end = _fell_back({"D1": (6.5, 31), "A1": (9.5, 31), "G1": (11, 31)})
+    assert line == ("D1 falls back 3.0\" (Demolition): turned 19° off straight back to clear "
+                    "A1's base")
+    assert moved == pytest.approx(3.0, abs=0.01) and table.distance(end, (9.5, 31)) >= 0.999
+
+
+def test_demolition_fall_back_stops_short_only_for_what_blocks_a_move() -> None:
+    """Demolition, Movement: the fall-back stops short at the table edge or an enemy base
+    (no move crosses them), and the line says why."""
+    line, _, _ = _fell_back({"D1": (44, 2.5), "G1": (4, 20)}, target="gun")
+    assert line == 'D1 falls back 2.0" (Demolition): short of 3", stopped at the table edge'
+    line, _, _ = _fell_back({"D1": (6.5, 31), "G1": (8.5, 31)})
+    assert line == 'D1 falls back 1.0" (Demolition): short of 3", stopped in contact with G1'
+    line, _, _ = _fell_back({"D1": (6.5, 31), "A1": (8.5, 31), "G1": (10, 31)})
+    assert line == ('D1 falls back 1.0" (Demolition): short of 3", stopped in contact with G1, '
+                    "then back clear of A1's base (bases never overlap)")
 
 
 def test_demolition_failure_stays_put() -> None:
@@ -220,7 +280,7 @@ def test_a_shooter_touching_a_wall_is_not_in_the_building() -> None:
     the hut fires out of it, and the target beyond has none."""
     touching = arrange({"A1": (19.6, 22), "G1": (25, 22)}, actions={"A1": 1})
     step = order(touching, "shoot", unit="A1", target="G1", dice=[4])
-    assert 'A1 shoots G1 at 5.4", in Hut (Shooting)' in texts(step)
+    assert 'A1 shoots G1 at 5.4", through Hut (Shooting)' in texts(step)
     assert "🎲 4 -1 cover: need 5+ → 0 hits" in texts(step)
     inside = arrange({"A1": (22, 22), "G1": (25, 22)}, actions={"A1": 1})
     step = order(inside, "shoot", unit="A1", target="G1", dice=[4, 4])

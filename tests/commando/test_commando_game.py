@@ -74,6 +74,20 @@ def test_last_turn_ends_the_game_with_a_result() -> None:
         order(step.state, "roll")
 
 
+def test_after_the_end_status_and_map_say_the_raid_is_over() -> None:
+    """Turns: after the last turn nobody's turn is shown; status and the map's header say the
+    raid is over, with the result."""
+    state = arrange({"A1": (24, 4), "G1": (24, 30)})
+    state.turn, state.side = state.max_turn, "germans"
+    over = order(state, "end").state
+    assert SYSTEM.turn_part(over) == "Turn 4/4 · Raid over · Draw 0-0"
+    assert SYSTEM.status(over)[:2] == [
+        "Turn 4/4 · Raid over · Draw 0-0",
+        "Draw 0-0: 0 targets destroyed, 0 commando and 0 German units lost."]
+    view = SYSTEM.view(over)
+    assert (view.header.phase, view.banner) == ("Raid over", "Draw 0-0")
+
+
 def test_victory_by_targets_and_losses() -> None:
     """Victory: targets destroyed score their points, each unit lost scores 1 for the enemy."""
     state = arrange({"D1": (6.5, 31), "A1": (24, 4), "G1": (30, 20)}, actions={"D1": 2})
@@ -272,6 +286,8 @@ def test_scenario_data_is_validated() -> None:
 def test_setup_options_and_unknown_scenario() -> None:
     """Setup: the game length may be set (text or number); unknown scenarios are refused."""
     assert setup("st_nazaire", turns="5").max_turn == 5
+    one = SYSTEM.setup("st_nazaire", {"turns": 1}, ScriptedDice([]))
+    assert 'St Nazaire raid: 48"x36", 1 turn. Commandos:' in texts(one)  # not "1 turns"
     with pytest.raises(RuleError, match="'turns' must be a whole number from 1 to 30"):
         setup("st_nazaire", turns=0)
     with pytest.raises(RuleError, match="scenarios: st_nazaire, training"):

@@ -23,14 +23,14 @@ def test_six_inches_per_action_in_a_straight_line() -> None:
 def test_too_far_is_refused_with_the_figure() -> None:
     """Movement: an illegal order is refused with the distance measured."""
     state = arrange({"A1": (10, 4), "G1": (4, 33)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match='A1: 18.4" - 2 actions move 12" \\(Movement\\)'):
+    with pytest.raises(RuleError, match='A1 can move at most 12" with 2 actions \\(Movement\\); that is 18.4"\\.'):
         order(state, "move", unit="A1", to="28.4,4")
 
 
 def test_each_leg_is_a_straight_line() -> None:
     """Movement: each action is a straight line; two 4" legs cost two actions."""
     state = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 1})
-    with pytest.raises(RuleError, match='8.0" in 2 legs - 1 action move 6"'):
+    with pytest.raises(RuleError, match='A1 has 1 action; 8.0" in 2 legs needs 2 \\(one per 6" or part of each straight leg'):
         order(state, "move", unit="A1", to="28,8", via="28,4")
     state = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 2})
     step = order(state, "move", unit="A1", to="28,8", via="28,4")
@@ -133,7 +133,7 @@ def test_up_to_three_straight_legs_one_order() -> None:
     assert corners == [(24, 4), (30, 4), (30, 10), (36, 10)]
     assert step.state.unit("A1").actions == 0
     two = arrange({"A1": (24, 4), "G1": (4, 33)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match='18.0" in 3 legs - 2 actions move 12"'):
+    with pytest.raises(RuleError, match='A1 has 2 actions; 18.0" in 3 legs needs 3'):
         order(two, "move", unit="A1", via="E:6", via2="S:6", to="E:6")
 
 

@@ -14,7 +14,8 @@ from rules.commando.state import RaidState
 from rules.core import table
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
-from tests.commando.helpers import setup
+from tests.commando.checks import check_invariants
+from tests.commando.helpers import arrange, order, setup, texts
 
 _RAID = setup("st_nazaire")
 _COMMANDOS = [u.id for u in _RAID.alive("commandos")]
@@ -71,3 +72,20 @@ def test_snapshot_of_the_raid_is_a_real_png() -> None:
     shot = snapshot(SYSTEM.view(step.state))
     image = Image.open(io.BytesIO(shot.png))
     assert image.format == "PNG" and image.width >= 600
+
+
+@settings(max_examples=120, deadline=None)
+@given(friends=st.lists(st.tuples(st.floats(-1.0, 6.0), st.floats(-3.5, 3.5)), max_size=3))
+def test_a_fall_back_goes_3_inches_or_says_why_not(friends: list[tuple[float, float]]) -> None:
+    """Demolition: "the unit moves 3 inches away", through friends ("Units may pass through
+    friendly units"), ending clear of every base; short of 3" only with the reason said."""
+    spots = [(6.5 + dx, 31 + dy) for dx, dy in friends]
+    spots = [p for i, p in enumerate(spots) if table.distance(p, (6.5, 31)) >= 1.0
+             and table.distance_to_shape(p, table.rectangle(4, 30, 6, 32)) >= 0.5
+             and all(table.distance(p, q) >= 1.0 for q in spots[:i])]
+    keep = {"D1": (6.5, 31), "G1": (40, 4), **dict(zip(("A1", "O1", "M1"), spots))}
+    state = arrange(keep, actions={"D1": 2})
+    step = order(state, "demolish", unit="D1", target="bunker", dice=[6])
+    check_invariants(step.state)
+    moved = table.distance((6.5, 31), step.state.unit("D1").pos)
+    assert moved >= 3.0 - 1e-3 or 'short of 3"' in texts(step)
