@@ -35,6 +35,7 @@ from rules.mak.aircrew import AirStrike
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.data import ScenarioSpec, WeaponStats, units
 from rules.mak.deployment import may_enter_on, parse_deploy
+from rules.mak.special import darkness, flak_modifiers
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -253,20 +254,22 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
 
 def flak_attack(t: Table, d: UnitState, a: UnitState) -> tuple[WeaponStats, AttackTarget]:
     """10.4.3: the defender's strongest weapon able to fire defensively against the aircraft's
-    defence, with the pilots' modifiers and nothing else (``d`` must have a weapon)."""
+    defence, with the pilots' modifiers and darkness (19.3) and nothing else (``d`` must have
+    a weapon)."""
     weapon = max(t.weapons(d, True), key=lambda w: w.attack)
-    return weapon, flak_target(weapon.attack, t.stats(a).defense, pilots.modifiers(t.s, d, a))
+    return weapon, flak_target(weapon.attack, t.stats(a).defense, flak_modifiers(t, d, a))
 
 
 def strafe_attack(t: Table, a: UnitState, e: UnitState) -> tuple[WeaponStats, AttackTarget] | None:
     """10.4.2: the aircraft's best weapon against ``e``: terrain (and position, and an
-    immobilised target's +2) count, range does not; the pilots' modifiers (18.1.2)."""
+    immobilised target's +2) count, range does not; the pilots' modifiers (18.1.2) and, at
+    night, darkness (19.3: the aircraft is a manned unit fighting)."""
     best = None
     for w in t.weapons(a, False):
         at = attack_target(t.field, attack=w.attack, weapon=w.type, source=None, target_hex=t.hex(e),
                            target=t.stats(e), immobilized=e.immobilized, position=t.position_of(e),
                            use_range=False)
-        at.modifiers += pilots.modifiers(t.s, a, e)
+        at.modifiers += pilots.modifiers(t.s, a, e) + darkness(t, a)
         if best is None or at.value > best[1].value:
             best = (w, at)
     return best

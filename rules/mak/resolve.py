@@ -104,10 +104,10 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         at = t.target_of(attacker, weapon, target)
         if ctx.state.window is not None and ctx.state.window.reason == "boost":
             from rules.mak.air import flak_target  # noqa: PLC0415
-            from rules.mak.pilots import modifiers  # noqa: PLC0415
+            from rules.mak.special import flak_modifiers  # noqa: PLC0415
 
             # 19.5.3: "an anti-aircraft attack" at the booster: 10.4.3, no terrain or range
-            at = flak_target(weapon.attack, t.stats(target).defense, modifiers(ctx.state, attacker, target))
+            at = flak_target(weapon.attack, t.stats(target).defense, flak_modifiers(t, attacker, target))
         wname = weapon.type.value
         a = ctx.state.assault
         if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
