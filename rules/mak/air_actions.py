@@ -88,11 +88,15 @@ class Train(Action):
 
 
 class Escape(Action):
-    """A pilot on foot leaves the map from an edge hex (18.2.3, option escape)."""
+    """A pilot on foot, or a vehicle transporting one, leaves the map (18.2.3, 18.2.4).
+
+    From an edge hex: through the area its side entered by or towards its artillery the pilot
+    escapes, elsewhere a pilot on foot is captured; a vehicle leaves only where its pilot
+    escapes (18.2.4)."""
 
     name = "escape"
     rule = "18.2.3"
-    unit: str = Field(description="your pilot token on an edge hex, e.g. S-Pilot10")
+    unit: str = Field(description="your pilot token, or a vehicle carrying one, on an edge hex, e.g. S-Pilot10")
 
 
 AIR_ACTIONS = (Commit, Airstrike, Flak, Strafe, Land, Recruit, Train, Escape)

@@ -19,7 +19,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import pilots
+from rules.mak import escape, pilots
 from rules.mak.air import (
     EMERGENCY_RANGE,
     LANDING_ENDURANCE,
@@ -719,36 +719,20 @@ class AirOrders:
 
     def _escape_offers(self, state: MakState, side: str) -> list[Any]:
         t = Table(state)
-        return _keep(AL.escape_problem, t, side,
-                     (AA.Escape(unit=u.id) for u in t.on_map(side) if u.type == "Pilot"))
+        return _keep(escape.escape_problem, t, side,
+                     (AA.Escape(unit=u.id) for u in t.on_map(side)
+                      if u.type == "Pilot" or escape.carried_pilots(t, u)))
 
     @order(AA.Escape, phases="act", offers="_escape_offers")
     def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
-        """18.2.3: through the area its side entered by, the pilot survives; "Leaving the board
-        any other direction, the pilot gets lost and is captured"."""
-        from rules.mak import resolve  # noqa: PLC0415
-
+        """18.2.3: through the area its side entered by, or towards its artillery, the pilot
+        survives; "Leaving the board any other direction, the pilot gets lost and is captured".
+        18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
         t = Table(ctx.state)
-        _raise(AL.escape_problem(t, ctx.side, o))
+        _raise(escape.escape_problem(t, ctx.side, o))
         u = ctx.state.find(o.unit)
         assert u is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        area = AL.entry_area(t, ctx.side)
-        p = ctx.state.crew.pilots.get(pilots.key(u.side, u.pilot or 0))
-        safe = not area or t.hex(u) in area
-        if p is not None:
-            p.status = "escaped" if safe else "captured"
-        ctx.state.marks.append(Mark(kind="move", hexes=[u.hex], side=u.side, text=f"{u.id} leaves"))
-        where = u.hex
-        u.status, u.hex = "withdrawn", None
-        name = p.name if p is not None else u.id
-        if safe:
-            ctx.say("escape", f"{name} leaves the map at {where} and escapes (18.2.3)", "18.2.3")
-        else:
-            points = pilots.pilot_points(p) if p is not None else 0
-            ctx.say("escape", f"{name} leaves the map at {where}, away from where the side entered: lost "
-                              f"and captured, {points} points to {SIDE_NAMES[other(ctx.side)]} (18.2.3)", "18.2.3")
-        ctx.snapshot = True
+        escape.leave(t, ctx, u)
 
     def _pass_flak(self, ctx: MakCtx) -> None:
         """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
