@@ -102,6 +102,28 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
     return "go" if mine_attack(t, ctx, u, label, "as it enters") else "hit"
 
 
+def step(t: Table, ctx: MakCtx, u: UnitState, here: str, there: str) -> str:
+    """One hex of a move, a charge, an assault or an overrun, from ``here`` into ``there``
+    (19.1.4: "resolved when a unit enters a minefield hex and when it exits"): ``"go"``,
+    ``"held"`` (it entered ``there`` and was immobilised there: it stops in it) or ``"stop"``
+    (it stays in ``here``: destroyed or immobilised as it left, or an engineer found a
+    minefield in ``there``, 14.4.1).  A squad whose morale the mine breaks stops too: it "can
+    only move away from enemy units" (14.3.1 2), the way it was going is no longer its choice.
+    The caller moves the unit."""
+    steady = u.morale == "ok"
+
+    def halted() -> bool:
+        return not u.on_map or u.immobilized or (steady and u.morale != "ok")
+
+    if here in ctx.state.mines and (not leave_hex(t, ctx, u, here) or halted()):
+        return "stop"
+    if there not in ctx.state.mines:
+        return "go"
+    if enter_hex(t, ctx, u, there) == "stop" or not u.on_map:
+        return "stop"
+    return "held" if halted() else "go"
+
+
 # -- fire ------------------------------------------------------------------------------------
 
 

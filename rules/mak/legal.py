@@ -16,7 +16,7 @@ from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
 from rules.mak.movement import CARRY_COST, entry_cost
 from rules.mak.pilots import commanded, manned
-from rules.mak.resolve import allowance, reach_of, strike_targets, window_defenders
+from rules.mak.resolve import allowance, charge_steps, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
@@ -318,8 +318,7 @@ def assault_hexes(t: Table, u: UnitState) -> list[str]:
             cost = entry_cost(t.field, stats, here, h)
             ok = cost is not None and (stats.infantry or cost <= t.stats(u).movement - u.mp_spent)
         elif n == 2 and stats.infantry and not u.moved:
-            ok = any(distance(m, h) == 1 and t.field.contains(m) and not t.in_hex(m, other(u.side))
-                     for m in neighbours(here))
+            ok = bool(charge_steps(t, u, label))
         else:
             ok = False
         if ok and t.stacking(u.side, label, [u]) is None:
