@@ -290,6 +290,8 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         return MISSIONS.get(value)
     if field == "units" and action == "airstrike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
+    if action == "land" and field in ("unit", "at") and "," in value:
+        return f"{value.replace(',', ' + ')} · together, in adjacent hexes (10.6)"
     u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
     other_unit = t.s.find(str(partial.get("unit") or ""))
     if u is not None and field == "target" and other_unit is not None and action in ("flak", "strafe"):
@@ -403,6 +405,7 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
     assert st is not None
     if st.purpose == "land":
         _land_now(t, ctx, s.unit(st.aircraft[0]), st.hex)
+        _next_landing(t, ctx)
         return
     if st.purpose == "launch":
         _take_off(ctx, s.unit(st.aircraft[0]))
@@ -488,6 +491,22 @@ def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str, keep_strike: bool 
     s.marks.append(Mark(kind="move", hexes=[hex_], side=u.side, text=f"{u.id} lands"))
     resolve.arrive(t, ctx, rider)
     ctx.snapshot = True
+
+
+def _next_landing(t: Table, ctx: MakCtx) -> None:
+    """10.6: the Hornisse still to land, in the order named; 10.6.3: one coming down into an
+    enemy hex first takes the anti-aircraft fire of the units there (the rest wait for it)."""
+    s = ctx.state
+    while s.air.landings:
+        uid, label = s.air.landings.pop(0)
+        u = s.unit(uid)
+        if any(e.side != u.side for e in s.at(label)):
+            ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
+            _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
+            if s.air.strike is not None:
+                return
+            continue
+        _land_now(t, ctx, u, label)
 
 
 def _take_off(ctx: MakCtx, u: UnitState) -> None:
@@ -638,15 +657,13 @@ class AirOrders:
 
         t = Table(ctx.state)
         _raise(AL.land_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
+        plan = AL.landings(t, ctx.side, o)
+        assert not isinstance(plan, str)
         resolve.finish_moving(ctx.state)
-        label = t.label(t.hex_of((o.at or "").strip()))
-        if any(e.side != ctx.side for e in ctx.state.at(label)):
-            ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
-            _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
-            return
-        _land_now(t, ctx, u, label)
+        if len(plan) > 1:
+            ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
+        ctx.state.air.landings = [(u.id, label) for u, label in plan]
+        _next_landing(t, ctx)
 
     def _launch(self, ctx: MakCtx, o: AA.Land) -> None:
         """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
