@@ -113,3 +113,19 @@ def test_19_1_4_a_booster_flight_immobilised_leaving_a_minefield_stays_19_5_3():
     u = step.state.unit("M-SAFS1")
     assert "as it leaves" in mine_lines(step)[0]
     assert u.immobilized and u.hex == "5:1028" and u.move_done
+
+
+def test_19_1_3_a_carried_unit_is_attacked_separately_7_3_2():
+    # 7.3.2 "both units involved are still targeted separately": the AFS carried meets the
+    # minefield as it enters (1+1: D) and is gone; the carrier goes on (6+6 misses twice)
+    s = game([("M-AFS1", "AFS", "merc", "5:1014"), ("M-AFS2", "AFS", "merc", "5:1014"),
+              ("S-PKA1", "PKA", "strahl", "5:0101")])
+    s.unit("M-AFS2").immobilized = True
+    s.unit("M-AFS1").carrying = "M-AFS2"
+    s.mines["5:1013"] = Minefield(owner="strahl", attack=9)
+    step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1012"), ScriptedDice([6, 6, 1, 1, 6, 6]))
+    lines = mine_lines(step)
+    assert "attacks M-AFS2 as it enters, carried" in lines[1] and "destroyed" in lines[1]
+    st = step.state
+    assert st.unit("M-AFS2").status == "destroyed" and st.unit("M-AFS2").hex == "5:1013"
+    assert st.unit("M-AFS1").hex == "5:1012" and st.unit("M-AFS1").carrying is None
