@@ -303,7 +303,7 @@ def _interrupt(t: Table, ctx: MakCtx, u: UnitState, here: Hex) -> bool:
     return ctx.state.window is not None or ctx.state.pin is not None
 
 
-def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev, here, crossed: str) -> None:  # type: ignore[no-untyped-def]
+def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex, crossed: str) -> None:
     """A move stopped by a minefield (``hazards.step``): immobilised, it ends its move where it
     is (in ``here`` if it got in, 19.1.3); an engineer that found one may move on (14.4.1), a
     squad whose morale broke only away from the enemy (14.3.1 2)."""

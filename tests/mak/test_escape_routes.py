@@ -19,7 +19,7 @@ from tests.mak.test_pilots import seat
 SOUTH_GUNS = "Type I … ⑤S−40×3 (1)"  # 17.0: 40 hexes south of board 5
 
 
-def escape_map(units: list[tuple[str, str, str], ...], boards: list[int] = [5],  # noqa: B006
+def escape_map(units: list[tuple[str, str, str]], boards: tuple[int, ...] = (5,),
                guns: str = SOUTH_GUNS) -> MakState:
     """Strahl entered by the north edge of board 5 (S-PKA9, 12.1) and have a battery south of
     it; ``(id, type, hex)`` Strahl units, ``id@vehicle`` aboard."""
@@ -28,7 +28,7 @@ def escape_map(units: list[tuple[str, str, str], ...], boards: list[int] = [5], 
         uid, _, vehicle = uid.partition("@")
         made.append(UnitState(id=uid, type=kind, side="strahl", deploy="⑤0101", hex=where, status="on",
                               aboard=vehicle or None))
-    s = MakState(scenario="test", title="test", boards=boards, turns=4, turn=2, first="strahl",
+    s = MakState(scenario="test", title="test", boards=list(boards), turns=4, turn=2, first="strahl",
                  active="strahl", units=made, batteries=make_batteries("strahl", [guns]))  # type: ignore[arg-type]
     s.crew.escape = True
     return s
@@ -60,9 +60,9 @@ def test_18_2_3_a_pilot_escapes_in_the_direction_of_his_sides_artillery():
 def test_18_2_3_only_the_batterys_board_edge_where_it_opens_off_the_map():
     # boards 5 and 6 side by side: a battery east of board 5 is beyond board 6, not off the
     # map at board 5's east edge (that edge is inside the map)
-    s = escape_map([], boards=[5, 6], guns="Type I … ⑤E−40×3 (1)")
+    s = escape_map([], boards=(5, 6), guns="Type I … ⑤E−40×3 (1)")
     assert artillery_area(Table(s), "strahl") == set()
-    s = escape_map([], boards=[5, 6], guns="Type I … ⑥E−40×3 (1)")
+    s = escape_map([], boards=(5, 6), guns="Type I … ⑥E−40×3 (1)")
     t = Table(s)
     assert t.hex_of("6:2015") in artillery_area(t, "strahl") and t.hex_of("5:2015") not in artillery_area(t, "strahl")
     assert artillery_area(t, "merc") == set()  # the enemy's guns are no way out
