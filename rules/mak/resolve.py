@@ -278,11 +278,7 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
             if u.on_map:  # stopped by a minefield: before it (14.4.1) or in it, immobilised (19.1.3)
                 _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
             return
-        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
-        u.hex = t.label(here)
-        if u.carrying:
-            ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
-        vehicles.carry_along(ctx.state, u)  # 13.1.2
+        _step_into(t, ctx, u, prev, here)
         if _may_fire_at(t, u, here):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
             if _interrupt(t, ctx, u, here):
@@ -308,13 +304,19 @@ def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex,
     is (in ``here`` if it got in, 19.1.3); an engineer that found one may move on (14.4.1), a
     squad whose morale broke only away from the enemy (14.3.1 2)."""
     if crossed == "held":
-        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
-        u.hex = t.label(here)
-        if u.carrying:
-            ctx.state.unit(u.carrying).hex = u.hex
-        vehicles.carry_along(ctx.state, u)
+        _step_into(t, ctx, u, prev, here)
     if u.immobilized:
         u.move_done = True
+
+
+def _step_into(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex) -> None:
+    """The unit pays for and enters ``here``, with what it carries (7.3.1) or transports
+    (13.1.2)."""
+    u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
+    u.hex = t.label(here)
+    if u.carrying:
+        ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
+    vehicles.carry_along(ctx.state, u)  # 13.1.2
 
 
 def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
