@@ -57,13 +57,15 @@ class Strafe(Action):
 class Land(Action):
     """Land a Hornisse, its PKA separating (10.6.1), or with way up take off again (10.6.2).
 
-    Down: a Hornisse on a ground mission lands in a hex.  Up: a PK41 and a PKA stacked since
-    the turn began join and take off (10.6.2)."""
+    Down: a Hornisse on a ground mission lands in a hex; several named together land at once
+    in adjacent hexes, one hex each in order (10.6).  Up: a PK41 and a PKA stacked since the
+    turn began join and take off (10.6.2)."""
 
     name = "land"
     rule = "10.6"
-    unit: str = Field(description="your Hornisse (PK41): on a ground mission, or on the ground to take off")
-    at: str | None = Field(None, description="down: the hex to land in, e.g. 5:1016")
+    unit: str = Field(description="your Hornisse (PK41): on a ground mission (several: S-PK411,S-PK412), "
+                                  "or on the ground to take off")
+    at: str | None = Field(None, description="down: the hex to land in, e.g. 5:1016; several: one each, adjacent")
     way: Literal["down", "up"] = Field("down", description="down: land (10.6.1); up: take off again (10.6.2)")
     rider: str | None = Field(None, description="up: the PKA, Gustav or Konrad in its hex that boards it")
 
@@ -88,11 +90,15 @@ class Train(Action):
 
 
 class Escape(Action):
-    """A pilot on foot leaves the map from an edge hex (18.2.3, option escape)."""
+    """A pilot on foot, or a vehicle transporting one, leaves the map (18.2.3, 18.2.4).
+
+    From an edge hex: through the area its side entered by or towards its artillery the pilot
+    escapes, elsewhere a pilot on foot is captured; a vehicle leaves only where its pilot
+    escapes (18.2.4)."""
 
     name = "escape"
     rule = "18.2.3"
-    unit: str = Field(description="your pilot token on an edge hex, e.g. S-Pilot10")
+    unit: str = Field(description="your pilot token, or a vehicle carrying one, on an edge hex, e.g. S-Pilot10")
 
 
 AIR_ACTIONS = (Commit, Airstrike, Flak, Strafe, Land, Recruit, Train, Escape)

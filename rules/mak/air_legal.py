@@ -76,7 +76,7 @@ def _hex(t: Table, label: str) -> Hex | str:
 
 def strike_units(t: Table, side: str, o: AA.Airstrike) -> list[UnitState] | str:
     """10.4.1 1: up to four ground-mission aircraft able to attack, over one enemy hex."""
-    names = [n.strip() for n in o.units.split(",") if n.strip()]
+    names = _names(o.units)
     if not names:
         return "Name one to four of your ground-mission aircraft, e.g. units:M-Falke1 (10.4.1)."
     if len(names) > MAX_OVER_HEX:
@@ -178,50 +178,115 @@ def air_spot_problem(t: Table, spotter: UnitState, there: Hex) -> str | None:
 # -- landing and launching (10.6) --------------------------------------------------------------
 
 
-def land_problem(t: Table, side: str, o: AA.Land) -> str | None:
-    """10.6 / 10.6.1: a Hornisse on a ground mission lands in a hex its rider can enter,
-    within the stacking limit with both units (10.6.5)."""
-    u = _aloft(t, side, o.unit)
+def _names(text: str | None) -> list[str]:
+    """``a,b`` -> ``["a", "b"]`` (blanks dropped)."""
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def _lander(t: Table, side: str, uid: str) -> UnitState | str:
+    """10.6: a Hornisse in the air on a Ground Combat Mission."""
+    u = _aloft(t, side, uid)
     if isinstance(u, str):
         return u
     if u.rider is None:
         return f"{u.id} is not a Hornisse: only a PK41 carrying a PKA lands (10.6)."
     if t.s.air.duty.get(u.id) != "ground":
         return f"{u.id} is not on a Ground Combat Mission now (10.6)."
+    return u
+
+
+def landings(t: Table, side: str, o: AA.Land) -> list[tuple[UnitState, str]] | str:
+    """10.6 / 10.6.1 / 10.6.5: each Hornisse named with its landing hex (one hex for all, or one
+    per unit in order).  "When stacked in flight, they can land in adjacent hexes" (10.6): the
+    Hornisse named together fly as a stack, and each lands in the first hex named or one
+    adjacent to it."""
+    names = _names(o.unit)
+    hexes = _names(o.at)
     if o.rider:
-        return f"{u.id} is flying: a rider boards only on the ground, with way up (10.6.2)."
-    if not (o.at or "").strip():
-        return f"Name the hex {u.id} lands in, e.g. at:5:1016 (10.6.1)."
-    h = _hex(t, o.at or "")
-    if isinstance(h, str):
-        return h
-    rider = t.s.unit(u.rider)
-    if t.field.base_costs(t.stats(rider).move_form, t.stats(rider).unit_class).get(h) is None:
-        return f"{u.id} cannot land in {t.label(h)}: its {rider.type} cannot enter it (10.6.1)."
-    problem = t.stacking(side, t.label(h), [u, rider])
-    if problem:
-        return f"{u.id} cannot land in {t.label(h)}: {problem} (10.6.5)."
-    return _busy(t, u)
+        return f"{o.unit.strip()[:30]} is flying: a rider boards only on the ground, with way up (10.6.2)."
+    if not names:
+        return "Name your Hornisse (PK41), e.g. unit:S-PK411 or unit:S-PK411,S-PK412 (10.6)."
+    if not hexes:
+        return f"Name the hex {', '.join(names)} lands in, e.g. at:5:1016 (10.6.1)."
+    if len(hexes) not in (1, len(names)):
+        return (f"Name one hex for all, or one hex for each Hornisse in order: {len(names)} units, "
+                f"{len(hexes)} hexes (10.6).")
+    plan: list[tuple[UnitState, str]] = []
+    for name, label in zip(names, hexes * len(names) if len(hexes) == 1 else hexes):
+        u = _lander(t, side, name)
+        if isinstance(u, str):
+            return u
+        if any(u is x for x, _ in plan):
+            return f"{u.id} is named twice."
+        h = _hex(t, label)
+        if isinstance(h, str):
+            return h
+        plan.append((u, t.label(h)))
+    return _landing_problem(t, side, plan) or plan
+
+
+def _landing_problem(t: Table, side: str, plan: list[tuple[UnitState, str]]) -> str | None:
+    """10.6: adjacent hexes; 10.6.1: a hex the rider can enter; 10.6.5: stacking with both
+    units of every Hornisse landing there."""
+    from rules.core.hexes import distance  # noqa: PLC0415
+
+    centre = t.hex_of(plan[0][1])
+    for u, label in plan:
+        h = t.hex_of(label)
+        if distance(h, centre) > 1:
+            return (f"{u.id} cannot land in {label}: Hornisse stacked in flight land in adjacent hexes, "
+                    f"{plan[0][1]} or next to it (10.6).")
+        rider = t.s.unit(u.rider or "")
+        if t.field.base_costs(t.stats(rider).move_form, t.stats(rider).unit_class).get(h) is None:
+            return f"{u.id} cannot land in {label}: its {rider.type} cannot enter it (10.6.1)."
+        group = [x for v, there in plan if there == label for x in (v, t.s.unit(v.rider or ""))]
+        problem = t.stacking(side, label, group)
+        if problem:
+            return f"{u.id} cannot land in {label}: {problem} (10.6.5)."
+    return None
+
+
+def land_problem(t: Table, side: str, o: AA.Land) -> str | None:
+    """10.6 / 10.6.1: Hornisse on a ground mission land in hexes their riders can enter,
+    within the stacking limit with both units (10.6.5), adjacent when several land together."""
+    plan = landings(t, side, o)
+    if isinstance(plan, str):
+        return plan
+    return _busy(t, plan[0][0])
 
 
 def land_offers(t: Table, side: str) -> list[AA.Land]:
     """A sample of landing hexes: each hex with or next to an enemy unit, and each friendly
-    hex (the resolver accepts any hex the rider can enter)."""
-    out = []
+    hex (the resolver accepts any hex the rider can enter); with several Hornisse, all of them
+    together around each such hex (10.6)."""
     from rules.core.hexes import neighbours  # noqa: PLC0415
 
-    for u in aircraft(t, side, "ground"):
-        if u.rider is None:
-            continue
-        near = {t.hex(e) for e in t.on_map()}
-        near |= {n for e in t.on_map(other(side)) for n in neighbours(t.hex(e))}
-        for h in sorted(near):
-            if not t.field.contains(h):
-                continue
-            o = AA.Land(unit=u.id, at=t.label(h))
-            if land_problem(t, side, o) is None:
-                out.append(o)
-    return out
+    flying = [u for u in aircraft(t, side, "ground") if u.rider is not None]
+    near = {t.hex(e) for e in t.on_map()}
+    near |= {n for e in t.on_map(other(side)) for n in neighbours(t.hex(e))}
+    centres = [t.label(h) for h in sorted(near) if t.field.contains(h)]
+    out = [AA.Land(unit=u.id, at=c) for u in flying for c in centres]
+    if len(flying) > 1:
+        out += [o for c in centres if (o := _stack_landing(t, side, flying, c)) is not None]
+    return [o for o in out if land_problem(t, side, o) is None]
+
+
+def _stack_landing(t: Table, side: str, flying: list[UnitState], centre: str) -> AA.Land | None:
+    """10.6: the stack comes down around ``centre``: the first in it, each other in the first
+    free adjacent hex its rider can enter (None when they do not all find one)."""
+    from rules.core.hexes import neighbours  # noqa: PLC0415
+
+    spots = [centre] + [t.label(n) for n in neighbours(t.hex_of(centre)) if t.field.contains(n)]
+    chosen: list[str] = []
+    for _ in flying:
+        for spot in spots:
+            o = AA.Land(unit=",".join(x.id for x in flying[:len(chosen) + 1]), at=",".join(chosen + [spot]))
+            if spot not in chosen and land_problem(t, side, o) is None:
+                chosen.append(spot)
+                break
+        else:
+            return None
+    return AA.Land(unit=",".join(u.id for u in flying), at=",".join(chosen))
 
 
 def launch_problem(t: Table, side: str, o: AA.Land) -> str | None:
@@ -293,43 +358,3 @@ def train_problem(t: Table, side: str, o: AA.Train) -> str | None:
     if getattr(p, o.ability) >= pilots.ABILITY_CAP:
         return f"{p.name}'s {o.ability} is already {pilots.ABILITY_CAP}, the most (18.3.3)."
     return None
-
-
-# -- a pilot leaves the map (18.2.3) -----------------------------------------------------------
-
-
-def entry_area(t: Table, side: str) -> set[Hex]:
-    """18.2.3: the edge hexes the side's units or reinforcements enter by (empty when every
-    unit of the side was set up on the map)."""
-    from rules.mak.deployment import entry_hexes, parse_deploy  # noqa: PLC0415
-
-    out: set[Hex] = set()
-    for u in t.s.units:
-        if u.side != side or u.type == "Pilot":
-            continue
-        spec = parse_deploy(u.deploy)
-        if not spec.setup:
-            out |= set(entry_hexes(t.field.layout, spec))
-    return out
-
-
-def on_edge(t: Table, h: Hex) -> bool:
-    """Whether ``h`` is on the edge of the map (a neighbour off it)."""
-    from rules.core.hexes import neighbours  # noqa: PLC0415
-
-    return any(not t.field.contains(n) for n in neighbours(h))
-
-
-def escape_problem(t: Table, side: str, o: AA.Escape) -> str | None:
-    """18.2.3: "It is possible to retreat the pilot unit off the map board": a pilot on foot on
-    an edge hex that has not moved or attacked this phase (leaving is its move)."""
-    u = own(t, side, o.unit)
-    if isinstance(u, str):
-        return u
-    if u.type != "Pilot" or not u.on_map:
-        return f"{u.id} is not a pilot on foot (18.2.2)."
-    if not on_edge(t, t.hex(u)):
-        return f"{u.id} is not on an edge hex of the map (18.2.3)."
-    if u.moved or u.attacked or u.move_done:
-        return f"{u.id} has moved this phase; it leaves next phase (18.2.3)."
-    return _busy(t, u)

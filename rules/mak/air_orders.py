@@ -19,7 +19,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import pilots
+from rules.mak import escape, pilots
 from rules.mak.air import (
     EMERGENCY_RANGE,
     LANDING_ENDURANCE,
@@ -35,6 +35,7 @@ from rules.mak.aircrew import AirStrike
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.data import ScenarioSpec, WeaponStats, units
 from rules.mak.deployment import may_enter_on, parse_deploy
+from rules.mak.special import darkness, flak_modifiers
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -253,20 +254,22 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
 
 def flak_attack(t: Table, d: UnitState, a: UnitState) -> tuple[WeaponStats, AttackTarget]:
     """10.4.3: the defender's strongest weapon able to fire defensively against the aircraft's
-    defence, with the pilots' modifiers and nothing else (``d`` must have a weapon)."""
+    defence, with the pilots' modifiers and darkness (19.3) and nothing else (``d`` must have
+    a weapon)."""
     weapon = max(t.weapons(d, True), key=lambda w: w.attack)
-    return weapon, flak_target(weapon.attack, t.stats(a).defense, pilots.modifiers(t.s, d, a))
+    return weapon, flak_target(weapon.attack, t.stats(a).defense, flak_modifiers(t, d, a))
 
 
 def strafe_attack(t: Table, a: UnitState, e: UnitState) -> tuple[WeaponStats, AttackTarget] | None:
     """10.4.2: the aircraft's best weapon against ``e``: terrain (and position, and an
-    immobilised target's +2) count, range does not; the pilots' modifiers (18.1.2)."""
+    immobilised target's +2) count, range does not; the pilots' modifiers (18.1.2) and, at
+    night, darkness (19.3: the aircraft is a manned unit fighting)."""
     best = None
     for w in t.weapons(a, False):
         at = attack_target(t.field, attack=w.attack, weapon=w.type, source=None, target_hex=t.hex(e),
                            target=t.stats(e), immobilized=e.immobilized, position=t.position_of(e),
                            use_range=False)
-        at.modifiers += pilots.modifiers(t.s, a, e)
+        at.modifiers += pilots.modifiers(t.s, a, e) + darkness(t, a)
         if best is None or at.value > best[1].value:
             best = (w, at)
     return best
@@ -287,6 +290,8 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         return MISSIONS.get(value)
     if field == "units" and action == "airstrike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
+    if action == "land" and field in ("unit", "at") and "," in value:
+        return f"{value.replace(',', ' + ')} · together, in adjacent hexes (10.6)"
     u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
     other_unit = t.s.find(str(partial.get("unit") or ""))
     if u is not None and field == "target" and other_unit is not None and action in ("flak", "strafe"):
@@ -400,6 +405,7 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
     assert st is not None
     if st.purpose == "land":
         _land_now(t, ctx, s.unit(st.aircraft[0]), st.hex)
+        _next_landing(t, ctx)
         return
     if st.purpose == "launch":
         _take_off(ctx, s.unit(st.aircraft[0]))
@@ -485,6 +491,22 @@ def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str, keep_strike: bool 
     s.marks.append(Mark(kind="move", hexes=[hex_], side=u.side, text=f"{u.id} lands"))
     resolve.arrive(t, ctx, rider)
     ctx.snapshot = True
+
+
+def _next_landing(t: Table, ctx: MakCtx) -> None:
+    """10.6: the Hornisse still to land, in the order named; 10.6.3: one coming down into an
+    enemy hex first takes the anti-aircraft fire of the units there (the rest wait for it)."""
+    s = ctx.state
+    while s.air.landings:
+        uid, label = s.air.landings.pop(0)
+        u = s.unit(uid)
+        if any(e.side != u.side for e in s.at(label)):
+            ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
+            _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
+            if s.air.strike is not None:
+                return
+            continue
+        _land_now(t, ctx, u, label)
 
 
 def _take_off(ctx: MakCtx, u: UnitState) -> None:
@@ -635,15 +657,13 @@ class AirOrders:
 
         t = Table(ctx.state)
         _raise(AL.land_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
+        plan = AL.landings(t, ctx.side, o)
+        assert not isinstance(plan, str)
         resolve.finish_moving(ctx.state)
-        label = t.label(t.hex_of((o.at or "").strip()))
-        if any(e.side != ctx.side for e in ctx.state.at(label)):
-            ctx.say("land", f"{u.id} comes in to land in the enemy hex {label} (10.6.3)", "10.6.3")
-            _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id], purpose="land"))
-            return
-        _land_now(t, ctx, u, label)
+        if len(plan) > 1:
+            ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
+        ctx.state.air.landings = [(u.id, label) for u, label in plan]
+        _next_landing(t, ctx)
 
     def _launch(self, ctx: MakCtx, o: AA.Land) -> None:
         """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
@@ -716,36 +736,20 @@ class AirOrders:
 
     def _escape_offers(self, state: MakState, side: str) -> list[Any]:
         t = Table(state)
-        return _keep(AL.escape_problem, t, side,
-                     (AA.Escape(unit=u.id) for u in t.on_map(side) if u.type == "Pilot"))
+        return _keep(escape.escape_problem, t, side,
+                     (AA.Escape(unit=u.id) for u in t.on_map(side)
+                      if u.type == "Pilot" or escape.carried_pilots(t, u)))
 
     @order(AA.Escape, phases="act", offers="_escape_offers")
     def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
-        """18.2.3: through the area its side entered by, the pilot survives; "Leaving the board
-        any other direction, the pilot gets lost and is captured"."""
-        from rules.mak import resolve  # noqa: PLC0415
-
+        """18.2.3: through the area its side entered by, or towards its artillery, the pilot
+        survives; "Leaving the board any other direction, the pilot gets lost and is captured".
+        18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
         t = Table(ctx.state)
-        _raise(AL.escape_problem(t, ctx.side, o))
+        _raise(escape.escape_problem(t, ctx.side, o))
         u = ctx.state.find(o.unit)
         assert u is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        area = AL.entry_area(t, ctx.side)
-        p = ctx.state.crew.pilots.get(pilots.key(u.side, u.pilot or 0))
-        safe = not area or t.hex(u) in area
-        if p is not None:
-            p.status = "escaped" if safe else "captured"
-        ctx.state.marks.append(Mark(kind="move", hexes=[u.hex], side=u.side, text=f"{u.id} leaves"))
-        where = u.hex
-        u.status, u.hex = "withdrawn", None
-        name = p.name if p is not None else u.id
-        if safe:
-            ctx.say("escape", f"{name} leaves the map at {where} and escapes (18.2.3)", "18.2.3")
-        else:
-            points = pilots.pilot_points(p) if p is not None else 0
-            ctx.say("escape", f"{name} leaves the map at {where}, away from where the side entered: lost "
-                              f"and captured, {points} points to {SIDE_NAMES[other(ctx.side)]} (18.2.3)", "18.2.3")
-        ctx.snapshot = True
+        escape.leave(t, ctx, u)
 
     def _pass_flak(self, ctx: MakCtx) -> None:
         """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""

@@ -37,6 +37,7 @@ class AirState(BaseModel):
     arrived: dict[str, int] = Field(default_factory=dict)  # aircraft -> turn it came (10.1.4)
     strike: AirStrike | None = None
     landed: dict[str, int] = Field(default_factory=dict)  # 10.6.1: PKA -> turn it left its PK41
+    landings: list[tuple[str, str]] = Field(default_factory=list)  # 10.6: (Hornisse, hex) still to land
 
 
 class PilotState(BaseModel):

@@ -40,6 +40,7 @@ from rules.mak.land_state import ArtilleryRequest, Battery
 from rules.mak.legal import _busy, own
 from rules.mak.pilots import commanded, commander, manned
 from rules.mak.resolve import blast_hit
+from rules.mak.special import darkness
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
@@ -363,6 +364,7 @@ def _blast(t: Table, ctx: Ctx[MakState], b: Battery, impact: Hex) -> None:
             at = attack_target(t.field, attack=row.attack, weapon=row.weapon, source=None, target_hex=h,
                                target=t.stats(e), indirect=True, immobilized=e.immobilized,
                                position=t.position_of(e))
+            at.modifiers += darkness(t, None)  # 19.3: the battery is manned
             ctx.say("artillery", blast_hit(t, ctx, e, at, (hit_dice[0], hit_dice[1]), outside=h != impact), "5.5.3")
     ctx.state.marks.append(Mark(kind="blast", hexes=[t.label(impact)], side=b.side, text=f"{b.id} artillery"))
     ctx.snapshot = True

@@ -6,7 +6,9 @@ goes through here.
 
 * 19.1.3-19.1.4: a unit entering a minefield hex, and leaving it, is attacked with the
   minefield's power ("no modifiers applied for pilot ability or terrain"), then rolls its
-  usual durability test; 19.1.8: friendly units too, and the minefield is revealed.
+  usual durability test; 19.1.8: friendly units too, and the minefield is revealed.  ``step``
+  is every hex crossed (moves, charges, assaults, overruns, booster flights), a unit carried
+  (7.3.2) attacked as well.
 * 14.4.1 / 19.5.2: an engineer (or the Kröte Pioneer) about to enter an enemy minefield rolls
   one die: on 1-5 it is discovered and the unit stops before it.
 * 19.1.6-19.1.7: artillery adds power to a hex (at most 20); units already there are spared
@@ -100,6 +102,42 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
             return "stop"
         ctx.say("mine", f"{u.id} looks for mines in {label}: 🎲 {die}, nothing found (14.4.1)", "14.4.1")
     return "go" if mine_attack(t, ctx, u, label, "as it enters") else "hit"
+
+
+def step(t: Table, ctx: MakCtx, u: UnitState, here: str, there: str) -> str:
+    """One hex of a move, a charge, an assault or an overrun, from ``here`` into ``there``
+    (19.1.4: "resolved when a unit enters a minefield hex and when it exits"): ``"go"``,
+    ``"held"`` (it entered ``there`` and was immobilised there: it stops in it) or ``"stop"``
+    (it stays in ``here``: destroyed or immobilised as it left, or an engineer found a
+    minefield in ``there``, 14.4.1).  A squad whose morale the mine breaks stops too: it "can
+    only move away from enemy units" (14.3.1 2), the way it was going is no longer its choice.
+    The caller moves the unit."""
+    steady = u.morale == "ok"
+
+    def halted() -> bool:
+        return not u.on_map or u.immobilized or (steady and u.morale != "ok")
+
+    if here in ctx.state.mines:
+        if not leave_hex(t, ctx, u, here) or halted():
+            return "stop"
+        _carried_too(t, ctx, u, here, "as it leaves, carried")
+    if there not in ctx.state.mines:
+        return "go"
+    if enter_hex(t, ctx, u, there) == "stop" or not u.on_map:
+        return "stop"
+    _carried_too(t, ctx, u, there, "as it enters, carried")
+    return "held" if halted() else "go"
+
+
+def _carried_too(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> None:
+    """7.3.2 "both units involved are still targeted separately": the unit ``u`` carries (if
+    it still does: damaged, ``u`` dropped it, 7.3.3) meets the minefield too (19.1.3)."""
+    carried = ctx.state.find(u.carrying) if u.carrying else None
+    if carried is None or not carried.on_map:
+        return
+    carried.hex = label  # they move together (7.3.1)
+    if not mine_attack(t, ctx, carried, label, when):
+        u.carrying = None
 
 
 # -- fire ------------------------------------------------------------------------------------

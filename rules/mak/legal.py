@@ -16,7 +16,7 @@ from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
 from rules.mak.movement import CARRY_COST, entry_cost
 from rules.mak.pilots import commanded, manned
-from rules.mak.resolve import allowance, reach_of, strike_targets, window_defenders
+from rules.mak.resolve import allowance, charge_steps, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
@@ -145,11 +145,8 @@ def _away(h, here, enemies) -> bool:  # type: ignore[no-untyped-def]
         all(distance(h, e) > 1 for e in enemies)
 
 
-def move_problem(t: Table, side: str, order: A.Move) -> str | None:
-    """Why the move is refused, or None."""
-    u = own(t, side, order.unit)
-    if isinstance(u, str):
-        return u
+def mover_problem(t: Table, u: UnitState) -> str | None:
+    """Why ``u`` may not move on now, wherever to, or None (7.2.1, 5.1.2, 7.2.5, 13.1.2)."""
     if not u.on_map:
         return f"{u.id} is not on the map."
     if _just_landed(t, u):
@@ -164,6 +161,17 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
         return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
     if u.loaded_turn == t.s.turn:
         return f"{u.id} loaded this turn and may not move (13.1.2)."
+    return None
+
+
+def move_problem(t: Table, side: str, order: A.Move) -> str | None:
+    """Why the move is refused, or None."""
+    u = own(t, side, order.unit)
+    if isinstance(u, str):
+        return u
+    problem = mover_problem(t, u)
+    if problem:
+        return problem
     targets = move_targets(t, u)
     if order.to not in targets:
         return (f"{u.id} cannot move to {order.to[:12]} with {allowance(t, u):g} MP left "
@@ -310,8 +318,7 @@ def assault_hexes(t: Table, u: UnitState) -> list[str]:
             cost = entry_cost(t.field, stats, here, h)
             ok = cost is not None and (stats.infantry or cost <= t.stats(u).movement - u.mp_spent)
         elif n == 2 and stats.infantry and not u.moved:
-            ok = any(distance(m, h) == 1 and t.field.contains(m) and not t.in_hex(m, other(u.side))
-                     for m in neighbours(here))
+            ok = bool(charge_steps(t, u, label))
         else:
             ok = False
         if ok and t.stacking(u.side, label, [u]) is None:

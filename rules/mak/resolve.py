@@ -7,7 +7,7 @@ what happened (events carry the rule number).  Legality is checked before these 
 
 from __future__ import annotations
 
-from rules.core.hexes import distance, neighbours
+from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak import hazards, infantry, vehicles
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
@@ -104,10 +104,10 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         at = t.target_of(attacker, weapon, target)
         if ctx.state.window is not None and ctx.state.window.reason == "boost":
             from rules.mak.air import flak_target  # noqa: PLC0415
-            from rules.mak.pilots import modifiers  # noqa: PLC0415
+            from rules.mak.special import flak_modifiers  # noqa: PLC0415
 
             # 19.5.3: "an anti-aircraft attack" at the booster: 10.4.3, no terrain or range
-            at = flak_target(weapon.attack, t.stats(target).defense, modifiers(ctx.state, attacker, target))
+            at = flak_target(weapon.attack, t.stats(target).defense, flak_modifiers(t, attacker, target))
         wname = weapon.type.value
         a = ctx.state.assault
         if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
@@ -272,45 +272,51 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     path = path_to(found, t.hex_of(dest_label))
     start = path[0]
     for prev, here in zip(path, path[1:]):
-        if not _mines(t, ctx, u, prev, here):
+        crossed = hazards.step(t, ctx, u, t.label(prev), t.label(here))
+        if crossed != "go":
+            _stopped_by_mines(t, ctx, u, prev, here, crossed)
             if u.on_map:  # stopped by a minefield: before it (14.4.1) or in it, immobilised (19.1.3)
                 _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
             return
-        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
-        u.hex = t.label(here)
-        if u.carrying:
-            ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
-        vehicles.carry_along(ctx.state, u)  # 13.1.2
-        adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
-        if adjacent and any(_able(t, e, [u], ignore_pin=True) for e in adjacent):
+        _step_into(t, ctx, u, prev, here)
+        if _may_fire_at(t, u, here):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
-            open_window(t, ctx, "move", [u], adjacent)
-            if ctx.state.window is not None or ctx.state.pin is not None:
+            if _interrupt(t, ctx, u, here):
                 return
     _mark_move(t, ctx, u, start, path)
 
 
-def _mines(t: Table, ctx: MakCtx, u: UnitState, prev, here) -> bool:  # type: ignore[no-untyped-def]
-    """19.1.4: a minefield attacks on leaving and on entering; 14.4.1: an engineer that finds
-    one stops before it.  False: the move stops in ``prev`` (the unit may move on)."""
-    a, b = t.label(prev), t.label(here)
-    if a in ctx.state.mines and not hazards.leave_hex(t, ctx, u, a):
-        return False
+def _may_fire_at(t: Table, u: UnitState, here: Hex) -> list[UnitState]:
+    """7.2.4: the enemies next to ``here`` of whom one at least may fire at ``u``."""
+    adjacent = [e for n in neighbours(here) for e in t.in_hex(n, other(u.side))]
+    return adjacent if any(_able(t, e, [u], ignore_pin=True) for e in adjacent) else []
+
+
+def _interrupt(t: Table, ctx: MakCtx, u: UnitState, here: Hex) -> bool:
+    """7.2.4: "interrupt the movement if the anti-phase player announces a defensive attack":
+    the window for the enemies next to ``here``; True if the game now waits on it."""
+    open_window(t, ctx, "move", [u], _may_fire_at(t, u, here))
+    return ctx.state.window is not None or ctx.state.pin is not None
+
+
+def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex, crossed: str) -> None:
+    """A move stopped by a minefield (``hazards.step``): immobilised, it ends its move where it
+    is (in ``here`` if it got in, 19.1.3); an engineer that found one may move on (14.4.1), a
+    squad whose morale broke only away from the enemy (14.3.1 2)."""
+    if crossed == "held":
+        _step_into(t, ctx, u, prev, here)
     if u.immobilized:
         u.move_done = True
-        return False
-    if b not in ctx.state.mines:
-        return True
-    if hazards.enter_hex(t, ctx, u, b) == "stop":
-        return False
-    if not u.on_map:
-        return False
-    if u.immobilized:
-        u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
-        u.hex = b  # it entered, and stops there
-        u.move_done = True
-        return False
-    return True
+
+
+def _step_into(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex) -> None:
+    """The unit pays for and enters ``here``, with what it carries (7.3.1) or transports
+    (13.1.2)."""
+    u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
+    u.hex = t.label(here)
+    if u.carrying:
+        ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
+    vehicles.carry_along(ctx.state, u)  # 13.1.2
 
 
 def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
@@ -360,11 +366,8 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     here = t.hex(u)
     there = t.hex_of(label)
     charge = distance(here, there) == 2
-    if charge:
-        # 14.2.2: an infantry charge covers two hexes whatever the terrain; it stops next to them
-        step = next(n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
-                    and not t.in_hex(n, other(u.side)))
-        u.hex = t.label(step)
+    if charge and not _charge_step(t, ctx, u, label):
+        return
     u.moved = True
     u.move_done = True
     ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge)
@@ -374,6 +377,41 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     open_window(t, ctx, "assault_adjacent", [u], t.in_hex(there, other(u.side)))
     if ctx.state.window is None and ctx.state.pin is None:
         advance_assault(t, ctx)
+
+
+def charge_steps(t: Table, u: UnitState, label: str) -> list[Hex]:
+    """14.2.2: the hexes a charge may cross on its way to ``label`` (next to both, no enemy),
+    those with no minefield the side knows of first (its own, or one revealed, 19.1)."""
+    here, there = t.hex(u), t.hex_of(label)
+    steps = [n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
+             and not t.in_hex(n, other(u.side))]
+    return sorted(steps, key=lambda n: _known_mines(t, u.side, t.label(n)))
+
+
+def _known_mines(t: Table, side: str, label: str) -> bool:
+    field = t.s.mines.get(label)
+    return field is not None and (field.owner == side or field.revealed)
+
+
+def _charge_step(t: Table, ctx: MakCtx, u: UnitState, label: str) -> bool:
+    """14.2.2: the charge covers two hexes whatever the terrain and stops next to the target
+    hex; 19.1.4: the minefields it leaves and enters attack as on any move.  False: it never
+    got next to the hex (destroyed, immobilised, or an engineer found a minefield, 14.4.1)."""
+    start = u.hex or ""
+    step = t.label(charge_steps(t, u, label)[0])
+    crossed = hazards.step(t, ctx, u, start, step)
+    if crossed == "go":
+        u.hex = step
+        return True
+    if crossed == "held":
+        u.hex = step
+    u.moved, u.move_done = crossed == "held", u.immobilized
+    if u.on_map:
+        ctx.say("assault", f"{u.id}'s charge on {label} stops in {u.hex} (19.1)", "19.1")
+        ctx.snapshot = True
+        if crossed == "held" and _may_fire_at(t, u, t.hex(u)):
+            _interrupt(t, ctx, u, t.hex(u))  # 7.2.4: it moved next to the enemy
+    return False
 
 
 def advance_assault(t: Table, ctx: MakCtx) -> None:
@@ -392,8 +430,8 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
         return
     if a.stage == "adjacent":
         a.stage = "same"
-        if a.hex in ctx.state.mines and hazards.enter_hex(t, ctx, u, a.hex) != "go":
-            ctx.state.assault = None  # 14.4.1 found and stayed out, or 19.1.3 stopped
+        if hazards.step(t, ctx, u, u.hex or "", a.hex) == "stop":
+            ctx.state.assault = None  # 14.4.1 found and stayed out, or 19.1.3/19.1.4 stopped
             return
         joining = any(f.id != u.id for f in t.in_hex(t.hex_of(a.hex), u.side))
         u.hex = a.hex

@@ -23,6 +23,8 @@ from rules.core.orders import Ctx
 from rules.mak.data import Weapon, WeaponStats
 from rules.mak.deployment import AIRDROP_ENDURANCE, airdrop_result, parse_deploy
 from rules.mak.movement import entry_cost
+from rules.mak.pilots import manned
+from rules.mak.pilots import modifiers as pilot_modifiers
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import AMU_POINTS, may_collect_amu, may_destroy_amu
@@ -40,15 +42,31 @@ BOOSTER_TURNS = 2  # 19.5.3: "may be used in two turns in any single scenario"
 # -- modifiers -------------------------------------------------------------------------------
 
 
-def attack_modifiers(state: MakState, attacker: UnitState, unmanned: bool, weapon: WeaponStats,
-                     target: UnitState, indirect: bool) -> list[tuple[str, int]]:
+def attack_modifiers(t: Table, attacker: UnitState, weapon: WeaponStats, target: UnitState,
+                     indirect: bool) -> list[tuple[str, int]]:
     """19.2.6 smoke in the attacker's or the target's hex (direct fire); 19.3 darkness."""
     out: list[tuple[str, int]] = []
-    if not indirect and (attacker.hex in state.smoke or target.hex in state.smoke):
+    if not indirect and (attacker.hex in t.s.smoke or target.hex in t.s.smoke):
         out.append(("smoke", SMOKE_LASER_MISSILE if weapon.type in SMOKE_SOFT else SMOKE_OTHER))
-    if state.night and not unmanned:
-        out.append(("night", DARKNESS))
-    return out
+    return out + darkness(t, attacker)
+
+
+def darkness(t: Table, attacker: UnitState | None) -> list[tuple[str, int]]:
+    """19.3: "Manned units fighting at night receive the darkness penalty listed in the Fire
+    Modifiers Chart": every attack of a manned unit at night, anti-aircraft fire (10.4.3) and
+    air attacks included (darkness is neither terrain nor range).  An unmanned unit controlled
+    by its pilot (PC, 16.1.1) is manned; ``None`` is an off-board battery, manned (17.0)."""
+    if not t.s.night:
+        return []
+    if attacker is not None and t.stats(attacker).unmanned and not manned(t.s, attacker):
+        return []
+    return [("night", DARKNESS)]
+
+
+def flak_modifiers(t: Table, gunner: UnitState, aircraft: UnitState) -> list[tuple[str, int]]:
+    """10.4.3: anti-aircraft fire is "not modified by terrain or range": the pilots' modifiers
+    (18.1.2) and darkness (19.3) only."""
+    return pilot_modifiers(t.s, gunner, aircraft) + darkness(t, gunner)
 
 
 # -- smoke -----------------------------------------------------------------------------------
@@ -157,7 +175,7 @@ def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
     """Fly the straight line to ``label``, hex by hex; where the unit comes into the defensive
     range of enemies it was not in range of, it stops and they may fire anti-aircraft
     (returned: the window is the caller's); the unit may fly on with the hexes left."""
-    from rules.mak.hazards import enter_hex, leave_hex  # noqa: PLC0415
+    from rules.mak.hazards import step  # noqa: PLC0415
 
     start = u.hex or ""
     if ctx.state.turn not in u.boosts:
@@ -169,12 +187,8 @@ def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
     flown = [path[0]]
     new: set[str] = set()
     for h in path[1:]:
-        if u.hex in ctx.state.mines and not leave_hex(t, ctx, u, u.hex or ""):
-            break
-        if t.label(h) in ctx.state.mines and enter_hex(t, ctx, u, t.label(h)) == "stop":
-            break  # 19.5.2 / 14.4.1: found before entering
-        if not u.on_map:
-            break
+        if step(t, ctx, u, u.hex or "", t.label(h)) == "stop":
+            break  # 19.1.4 destroyed or immobilised leaving; 19.5.2 / 14.4.1: found before entering
         u.hex = t.label(h)
         u.mp_spent += 1.0
         flown.append(h)

@@ -118,7 +118,7 @@ class Table:
             target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
             immobilized=target.immobilized, position=self.position_of(target))
         at.modifiers += pilot_modifiers(self.s, attacker, target)
-        at.modifiers += attack_modifiers(self.s, attacker, self.stats(attacker).unmanned, weapon, target, indirect)
+        at.modifiers += attack_modifiers(self, attacker, weapon, target, indirect)
         return at
 
     def position_of(self, u: UnitState) -> int:
