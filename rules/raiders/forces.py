@@ -168,8 +168,10 @@ def remove_unit(ctx: Ctx, u: Unit) -> None:
     u.eliminated = is_leader(ctx.sc, u)
 
 
-def label(sc: Scenario, m: Mission, force_id: str) -> str:
-    """``F1 (Tobruk, 3 units)`` for lists and autocomplete."""
+def label(sc: Scenario, m: Mission, force_id: str, count: int | None = None) -> str:
+    """``F1 (Tobruk, 3 units)`` for lists and autocomplete (``count``: the units standing,
+    when some fell in the battle under way)."""
     units = members(m, force_id)
     where = sc.space_by_id[units[0].space].name if units and units[0].space else "?"
-    return f"{force_id} ({where}, {len(units)} unit{'s' if len(units) != 1 else ''})"
+    n = len(units) if count is None else count
+    return f"{force_id} ({where}, {n} unit{'s' if n != 1 else ''})"
