@@ -301,7 +301,8 @@ def status_lines(ctx: Ctx, orders: list[str] | None = None) -> list[str]:
         lines.append(f"{mk.id} {where}: {state_word}")
     for space in m.camps:
         hostiles = camp_left(m, space)
-        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} hostiles")
+        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} "
+                     f"hostile{'s' if len(hostiles) != 1 else ''}")
         lines += id_lines(hostiles)
     if m.hand:
         lines.append(f"Kept: {', '.join(m.hand)}")
