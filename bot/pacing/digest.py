@@ -39,6 +39,12 @@ def turn_of(system: GameSystem, state: BaseModel) -> int | None:
     return getattr(header, "turn", None)
 
 
+def turn_name(system: GameSystem, state: BaseModel, turn: int) -> str:
+    """``Turn 3``, or with the header's own word (``M2 Op 3`` in Raiders)."""
+    header = getattr(system.view(state), "header", None)  # type: ignore[arg-type]
+    return f"{getattr(header, 'turn_word', 'Turn')} {turn}"
+
+
 def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
     """The digest of ``steps`` (active, in order), played on the state after ``before``."""
     lines = [title]
@@ -73,6 +79,9 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         lines.append("Losses: " + "; ".join(losses))
     else:
         lines.append("Losses: none.")
+    away = [f"{c.id} ({c.why})" if c.why else c.id for c in changes if c.what == "left"]
+    if away:  # left the map alive (ViewBase.away): not a loss
+        lines.append(_listed("Off the map", away))
     lines += score_lines(system, last_state)
     return lines
 
@@ -166,4 +175,4 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
 
 
 __all__ = ["MOST_LINES", "digest_lines", "parse_since", "ping_lines", "score_lines", "since_lines",
-           "turn_of"]
+           "turn_name", "turn_of"]

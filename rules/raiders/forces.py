@@ -110,7 +110,7 @@ def new_force(m: Mission) -> str:
 
 def place(m: Mission, u: Unit, space: str, force_id: str | None = None) -> None:
     """Put a unit in a space, joining ``force_id`` or the first force there or a new one."""
-    u.space = space
+    u.space, u.lost = space, False
     if force_id is None:
         here = [x.force for x in in_space(m, space) if x.force is not None and x.id != u.id]
         force_id = here[0] if here else new_force(m)
@@ -164,6 +164,7 @@ def remove_unit(ctx: Ctx, u: Unit) -> None:
         u.carrying = None
     u.space = None
     u.force = None
+    u.lost = True
     # 20.1: a leader is not replaced within the mission; other counters may be recruited again.
     u.eliminated = is_leader(ctx.sc, u)
 

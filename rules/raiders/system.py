@@ -251,8 +251,8 @@ class RaidersSystem(GameSystem[RaidersState]):
     @declare(A.EndMission, (OP_START,), O.end_mission)
     def end_mission(self, ctx: Ctx, a: A.EndMission) -> None:
         """11.1: the objective is met; the mission ends early."""
-        if ctx.m.moved or not objectives.objective_met(ctx):
-            raise RuleError(f"The objective is not met yet ({objectives.progress(ctx)}); play on (11.1).")
+        if ctx.m.moved or not objectives.ends_early(ctx):
+            raise RuleError(f"The mission cannot end yet ({objectives.progress(ctx)}); play on (11.1).")
         ctx.say("mission", "Objective met: the mission ends early (11.1)", "11.1")
         campaign.end_mission(ctx)
 

@@ -170,15 +170,36 @@ def network_view(ctx: Ctx) -> NetworkView:
         if len(m.last_move) > 1:
             marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
                               text=m.force or "", side="raider"))
+        # Raiders counts Ops (11.0), one set per mission: "M2 Op 3", not "Turn 3".
         header = Header(title=f"{sc.title} · {m.card} {sc.mission[m.card].title}", turn=m.op,
+                        turn_word=f"{m.card} Op",
                         phase=turn_label(ctx, rounds=True), facts=[progress(ctx), f"Alert {m.alert}"])
         facts = [f"Kept cards: {', '.join(m.hand)}"] if m.hand else []
     return NetworkView(
         header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
         legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=banner(ctx),
-        terrain_styles=terrain_styles(ctx),
+        terrain_styles=terrain_styles(ctx), away=away_units(ctx),
     )
+
+
+def away_units(ctx: Ctx) -> dict[str, str]:
+    """Units off the map but not eliminated, with where they are (``ViewBase.away``):
+    raiders in the Recruit Pool (25.0: "return all of your units to the Recruit Pool. You
+    keep any leaders who survived") and hostiles back in the bin (14.0: "automatically
+    removed from the map after the battle concludes, and placed back in the Hostiles Bin").
+    Those eliminated in this mission (raiders) or in the last battle (hostiles) are not."""
+    m, camp = ctx.state.mission, ctx.state.campaign
+    if m is None:
+        return {}
+    out = {u.id: "kept leader" if u.id in camp.leaders else "in the pool"
+           for u in m.units if u.space is None and not u.lost}
+    fell = {h for b in (m.battle, m.last_battle) if b is not None for h in b.dead}
+    shown = {h for hs in m.camps.values() for h in hs}
+    if m.battle is not None:
+        shown |= set(alive(m.battle, m.battle.hostile_line))
+    out |= {h: "back in the bin" for h in ctx.sc.hostile if h not in fell | shown}
+    return out
 
 
 def terrain_styles(ctx: Ctx) -> list[TerrainStyle]:
@@ -293,11 +314,14 @@ def status_lines(ctx: Ctx, orders: list[str] | None = None) -> list[str]:
         if carrier is not None:
             lines.append(f"{mk.id}: carried by {carrier}")
             continue
-        if mk.space is None and not mk.delivered:
+        if mk.delivered:
+            lines.append(f"{mk.id}: delivered")  # off the map (18.4)
+            continue
+        if mk.space is None:
             continue
         what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
-        state_word = "destroyed" if mk.destroyed else "delivered" if mk.delivered else what
-        where = sc.space_by_id[mk.space].name if mk.space else "-"
+        state_word = "destroyed" if mk.destroyed else what
+        where = sc.space_by_id[mk.space].name
         lines.append(f"{mk.id} {where}: {state_word}")
     for space in m.camps:
         hostiles = camp_left(m, space)
