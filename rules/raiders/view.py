@@ -168,8 +168,10 @@ def network_view(ctx: Ctx) -> NetworkView:
                     units=[c for c in panel.lines[1].units if not c.eliminated],
                 ))
         if len(m.last_move) > 1:
+            # No text: the force's own block at the arrow's end is headed with its id; the
+            # arrow's label was placed wherever there was room and read as a second force.
             marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
-                              text=m.force or "", side="raider"))
+                              side="raider"))
         # Raiders counts Ops (11.0), one set per mission: "M2 Op 3", not "Turn 3".
         header = Header(title=f"{sc.title} · {m.card} {sc.mission[m.card].title}", turn=m.op,
                         turn_word=f"{m.card} Op",

@@ -7,6 +7,7 @@ import pytest
 
 from bot.pacing.digest import digest_lines, turn_name
 from bot.store import StepRow
+from render import snapshot
 from render.chrome import header_turn
 from rules.core.errors import RuleError
 from rules.core.views import Header, change_lines, changes_between
@@ -190,3 +191,17 @@ def test_a_camp_left_in_the_space_means_it_is_not_held_at_the_end() -> None:
     assert c.m.camps == {"gialo": ["Ita-1", "Ita-2"]}
     end_mission(c)
     assert c.m.result == "lost"
+
+
+def test_a_water_move_names_its_force_once_on_the_picture() -> None:
+    """18.2 water move: the arrow carries no label of its own; the force's block at Tobruk
+    is headed "F3" (the label was drawn twice)."""
+    state = put(mission_state("M1"), "matruh", "Cdo-1", "SAS-1", force="F3")
+    state.mission.hand = ["C9"]
+    # C4 Ambush: three hostiles, the Edge rolled; the battle (and the Op) goes on.
+    step = do(state, A.Move(force="F3", to="tobruk", how="water"), [4, 7, 1, 11, 3, 4])
+    assert mission(step).battle is not None and mission(step).force == "F3"
+    view = SYSTEM.view(step.state)
+    assert [mk.kind for mk in view.marks] == ["move"] and view.marks[0].text == ""
+    texts_drawn = snapshot(view).layout.texts
+    assert sum(1 for text, _ in texts_drawn if text == "F3") == 1
