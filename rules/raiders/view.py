@@ -270,7 +270,7 @@ def id_lines(ids: list[str], head: str = "  ") -> list[str]:
 def battle_lines(ctx: Ctx, b: Battle) -> list[str]:
     """The battle under way: where, the round, both lines (survivors) and who fires next."""
     where = ctx.sc.space_by_id[b.space].name
-    lines = [f"Battle at {where} · round {b.round} (15.1)"]
+    lines = [f"Battle at {where} · round {b.round}"]  # 15.1
     lines += id_lines(alive(b, b.raider_line), "Raiders: ")
     lines += id_lines(alive(b, b.hostile_line), "Hostiles: ")
     if b.lined:
@@ -360,8 +360,8 @@ def now_line(ctx: Ctx, orders: list[str]) -> str:
         return f"place {m.pending_place} (9.2)"
     if state.phase == "recruit":
         return "recruit, gear, then begin"
-    if m.segment == "card":
-        return f"accept or swap {m.in_play}"
+    if m.segment == "card":  # swap only with a guide or PSYOP card (22.0)
+        return f"{or_list(orders or ['accept'])} {m.in_play}"
     if m.battle is not None:
         if not m.battle.lined:
             return "line up the raiders (line)"

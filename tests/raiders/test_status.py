@@ -46,7 +46,7 @@ def test_status_in_a_battle_shows_only_the_raiders_standing_and_who_fires() -> N
     step = do(step.state, A.Line(order="Cdo-1 SAS-1"), [5])
     step = do(step.state, A.Fire(target="AC-1"), [2, 3])  # AC-1 and Cdo-1 eliminated
     status = SYSTEM.status(step.state)
-    assert "Battle at Sidi Rezegh · round 1 (15.1)" in status
+    assert "Battle at Sidi Rezegh · round 1" in status
     assert "Raiders: SAS-1" in status and "Hostiles: Ger-1 Ita-1" in status
     assert "Fires next: SAS-1" in status and "F1 (Sidi Rezegh, 1 unit)" in status
     assert "Cdo-1" not in " ".join(line for line in status if not line.startswith("Battle"))
@@ -78,6 +78,10 @@ def test_now_lists_only_the_orders_legal_now() -> None:
     assert now_orders(state) == legal_names(state) == {"demolish", "end-op"}
     start = put(mission_state("M1"), "matruh", "Cdo-1")
     assert now_orders(start) == legal_names(start)
+    # 22.0: a guide may swap the drawn card (LRDG-1 is one).
+    card = do(put(mission_state("M1"), "siwa", "LRDG-1"), A.Move(force="F1", to="jarabub"), [4]).state
+    assert legal_names(card) == {"accept", "swap"}
+    assert SYSTEM.status(card)[-1] == "Now: swap or accept C4"
     assert all(len(line) <= PHONE for line in SYSTEM.status(start))
 
 
