@@ -7,7 +7,7 @@ import pytest
 
 from bot.pacing.digest import digest_lines, turn_name
 from bot.store import StepRow
-from render import snapshot
+from render import focus, snapshot
 from render.chrome import header_turn
 from rules.core.errors import RuleError
 from rules.core.views import Header, change_lines, changes_between
@@ -209,3 +209,19 @@ def test_a_water_move_names_its_force_once_on_the_picture() -> None:
     assert [mk.kind for mk in view.marks] == ["move"] and view.marks[0].text == ""
     texts_drawn = snapshot(view).layout.texts
     assert sum(1 for text, _ in texts_drawn if text == "F3") == 1
+
+
+def test_the_phone_picture_of_a_battle_shows_the_force_that_arrived() -> None:
+    """15.1: the battle at Tobruk; F1's three chips find no room by the crowded coastal
+    space and go to the strip under the map — the phone crop shows them under its board
+    (it showed only the arrow)."""
+    state = put(mission_state("M1"), "gazala", "Cdo-1", "SAS-1", "Cdo-2")
+    # C2 Patrol contact: 1 hostile (Ger-1); Edge 1 +1 elite vs 3: hostiles first.
+    step = do(state, A.Move(force="F1", to="tobruk"), [2, 1, 7, 1, 3])
+    view = SYSTEM.view(step.state)
+    full = snapshot(view).layout
+    assert any(i.kind == "force" and i.id == "F1" and i.in_panel for i in full.items)
+    phone = focus(view)
+    shown = {(i.kind, i.id) for i in phone.layout.items}
+    assert {("force", "F1"), ("unit", "Cdo-1"), ("unit", "SAS-1"), ("unit", "Cdo-2")} <= shown
+    assert phone.width <= 750
