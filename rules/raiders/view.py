@@ -338,7 +338,7 @@ def status_lines(ctx: Ctx, orders: list[str] | None = None) -> list[str]:
 
 
 def now_lines(text: str) -> list[str]:
-    """``Now: ...`` wrapped at a phone's 40 columns (at commas)."""
+    """``Now: ...`` wrapped at a phone's 40 columns (between words), later lines indented."""
     out = ["Now:"]
     for word in text.split(" "):
         if len(out[-1]) + 1 + len(word) > 40:
