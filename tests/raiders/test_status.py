@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.pacing.digest import digest_lines, turn_name
+from bot.pacing.digest import digest_lines, turn_key, turn_name
 from bot.store import StepRow
 from render import focus, snapshot
 from render.chrome import header_turn
@@ -134,6 +134,8 @@ def test_pictures_and_digests_count_ops_of_the_mission() -> None:
     header = SYSTEM.view(state).header
     assert header_turn(header) == "M1 Op 1" and turn_name(SYSTEM, state, 1) == "M1 Op 1"
     assert header_turn(Header(title="x", turn=3, max_turn=7)) == "Turn 3/7"
+    # A new mission's Op 1 is a new turn for the digest, though the number is the same.
+    assert turn_key(SYSTEM, state) == (1, "M1 Op") != turn_key(SYSTEM, mission_state("M4"))
 
 
 def test_join_says_which_force_joins_which() -> None:
