@@ -193,10 +193,11 @@ def header_facts(header: Header, width: int | None = None) -> list[str]:
 
 
 def header_turn(header: Header) -> str:
-    """``Turn 3/7`` (or ``Turn 3``, or nothing)."""
+    """``Turn 3/7`` (or ``Turn 3``, or nothing; the header's ``turn_word`` for "Turn")."""
     if header.turn is None:
         return ""
-    return f"Turn {header.turn}/{header.max_turn}" if header.max_turn else f"Turn {header.turn}"
+    word = header.turn_word
+    return f"{word} {header.turn}/{header.max_turn}" if header.max_turn else f"{word} {header.turn}"
 
 
 def _flow(widths: Sequence[float], left: float, right: float, gap: float) -> list[tuple[float, int]]:

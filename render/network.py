@@ -528,12 +528,12 @@ def network_scene(view: NetworkView) -> Scene:
     frame.palette = _network_palette(key, map_top, book.colours())
     return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, pos),
-                 panel=battle_panel_fn(view, book, names))
+                 panel=battle_panel_fn(view, book, names), extras=strip_extras(view, layout))
 
 
-def focus_boxes(view: NetworkView, layout: Layout, pos: dict[str, Point]) -> list[Box]:
-    """What the focus picture shows, most important first: the space the last move reached
-    (or the battle's space) with its forces, the move's start, then changed units."""
+def focus_spaces(view: NetworkView) -> list[str]:
+    """The spaces of the action, most important first: the battle's space, then each move
+    mark's end and start (the latest mark first)."""
     spaces: list[str] = []
     if view.battle is not None:
         spaces.append(view.battle.space)
@@ -543,6 +543,20 @@ def focus_boxes(view: NetworkView, layout: Layout, pos: dict[str, Point]) -> lis
             sid = at.get(tuple(p))  # type: ignore[arg-type]
             if sid and sid not in spaces:
                 spaces.append(sid)
+    return spaces
+
+
+def strip_extras(view: NetworkView, layout: Layout) -> list[Box]:
+    """The forces of the action's space drawn in the strip under the map (no room by their
+    space): the focus picture shows them under its crop, or it would show only an arrow."""
+    first = focus_spaces(view)[:1]
+    return [i.box for i in layout.items if i.kind == "force" and i.in_panel and i.parent in first]
+
+
+def focus_boxes(view: NetworkView, layout: Layout, pos: dict[str, Point]) -> list[Box]:
+    """What the focus picture shows, most important first: the space the last move reached
+    (or the battle's space) with its forces, the move's start, then changed units."""
+    spaces = focus_spaces(view)
     spaces += [f for f in view.focus if f in pos and f not in spaces]
     changed = {c.id for c in view.changes}
     boxes: list[Box] = []

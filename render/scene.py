@@ -54,6 +54,9 @@ class Scene:
     focus: list[Box] = field(default_factory=list)
     panel: PanelFn | None = None
     banner: str | None = None  # the result, drawn on the focus picture's board too
+    #: Blocks outside the board (a force drawn under the map for want of room by its space)
+    #: that belong to the action: the focus picture shows them under its board crop.
+    extras: list[Box] = field(default_factory=list)
 
     def snapshot(self) -> Snapshot:
         """The full picture as PNG, with its layout."""
@@ -141,16 +144,46 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
     return (round(x0), round(y0), round(x0 + width), round(y0 + height))
 
 
+def extras_row(boxes: list[Box], width: int) -> tuple[list[tuple[Box, int, int]], int]:
+    """Where the scene's extra blocks go under the focus board: each block with its x and
+    its y below the board, left to right, wrapping at ``width``; and the height they take."""
+    out: list[tuple[Box, int, int]] = []
+    x, y, row_h = 8, 0, 0
+    for box in boxes:
+        w, h = round(box[2] - box[0]), round(box[3] - box[1])
+        if x > 8 and x + w > width - 8:
+            x, y, row_h = 8, y + row_h + 6, 0
+        out.append((box, x, y))
+        x, row_h = x + w + 10, max(row_h, h)
+    return out, (y + row_h + 6 if out else 0)
+
+
+def put_extras(frame: Frame, layout: Layout, scene: Scene, top: int, width: int) -> None:
+    """Paste the scene's extra blocks under the focus board from ``top`` (see
+    :func:`extras_row`), with the layout items inside them."""
+    for box, x, y in extras_row(scene.extras, width)[0]:
+        src = (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
+        frame.put(scene.frame.crop(src), x, top + y)
+        dx, dy = src[0] - x, src[1] - top - y
+        for item in scene.layout.items:
+            if item.in_panel and contains(box, item.box, 0):
+                layout.add(item.kind, item.id, (item.box[0] - dx, item.box[1] - dy,
+                                                item.box[2] - dx, item.box[3] - dy),
+                           parent=item.parent, text=item.text)
+
+
 def focus_snapshot(scene: Scene) -> Snapshot:
-    """The focus picture: narrow header, the board around the action, a panel, the legend."""
+    """The focus picture: narrow header, the board around the action, the action's blocks
+    drawn under the board (:attr:`Scene.extras`), a panel, the legend."""
     crop = focus_box(scene)
     width = crop[2] - crop[0]
     board_h = crop[3] - crop[1]
     head_h = header_height(scene.header, width)
     board_top = round(head_h) + 4
+    extra_h = extras_row(scene.extras, width)[1]
     panel_h, panel_draw = scene.panel(width, crop) if scene.panel else (0.0, None)
     entries = [e for e in scene.entries if e.icon != "text"]
-    legend_top = board_top + board_h + 4 + panel_h
+    legend_top = board_top + board_h + 4 + extra_h + panel_h
     height = int(round(legend_top + legend_height(entries, width))) + 1
     frame = Frame(width, height)
     layout = Layout(width=width, height=height)
@@ -172,12 +205,13 @@ def focus_snapshot(scene: Scene) -> Snapshot:
         from render.network import draw_banner  # noqa: PLC0415 (network imports this module)
 
         draw_banner(frame, scene.banner, (0, board_top, width, board_top + board_h), layout)  # type: ignore[arg-type]
+    put_extras(frame, layout, scene, board_top + board_h + 4, width)
     if panel_draw is not None:
-        panel_draw(frame, board_top + board_h + 4, layout)
+        panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
     put_legend(frame, entries, legend_top, scene.book, layout)
     layout.texts = list(frame.texts) + [t for t in scene.frame.texts]
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
 
-__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "focus_box", "focus_snapshot",
+__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "extras_row", "focus_box", "focus_snapshot",
            "put_header", "put_legend"]

@@ -34,9 +34,22 @@ _SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it e
 
 def turn_of(system: GameSystem, state: BaseModel) -> int | None:
     """The game turn a state is in, as its picture's header shows it (None before turn 1)."""
-    view = system.view(state)  # type: ignore[arg-type]
-    header = getattr(view, "header", None)
-    return getattr(header, "turn", None)
+    key = turn_key(system, state)
+    return None if key is None else key[0]
+
+
+def turn_key(system: GameSystem, state: BaseModel) -> tuple[int, str] | None:
+    """The turn a state is in with its header's word (``(3, "M2 Op")`` in Raiders, whose
+    Ops restart each mission), None before turn 1: a digest is due when it changes."""
+    header = getattr(system.view(state), "header", None)  # type: ignore[arg-type]
+    turn = getattr(header, "turn", None)
+    return None if turn is None else (turn, getattr(header, "turn_word", "Turn"))
+
+
+def turn_name(system: GameSystem, state: BaseModel, turn: int) -> str:
+    """``Turn 3``, or with the header's own word (``M2 Op 3`` in Raiders)."""
+    header = getattr(system.view(state), "header", None)  # type: ignore[arg-type]
+    return f"{getattr(header, 'turn_word', 'Turn')} {turn}"
 
 
 def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
@@ -169,4 +182,4 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
 
 
 __all__ = ["MOST_LINES", "digest_lines", "parse_since", "ping_lines", "score_lines", "since_lines",
-           "turn_of"]
+           "turn_key", "turn_name", "turn_of"]

@@ -30,7 +30,7 @@ from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
-from bot.pacing.digest import digest_lines, since_lines, turn_of
+from bot.pacing.digest import digest_lines, since_lines, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.pipeline import CHANGES_WINDOW, Change, Committed, LiveGame, Outcome, Pipeline
@@ -111,9 +111,9 @@ class Pacer:
         #: Names the process in ``scheduled_messages.sent_by``.
         self.process = process or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
         self._paces: dict[int, Pace] | None = None
-        #: game id -> (head step, turn, over, turn-part label) last seen: a digest when the
-        #: turn changes.
-        self._seen: dict[int, tuple[int, int | None, bool, str]] = {}
+        #: game id -> (head step, turn and its word, over, turn-part label) last seen: a
+        #: digest when the turn changes.
+        self._seen: dict[int, tuple[int, tuple[int, str] | None, bool, str]] = {}
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
 
@@ -167,7 +167,7 @@ class Pacer:
             # is built for the order path (bench/run.py).
             self._seen[game.row.id] = (head, seen[1], over, label)
             return
-        turn = turn_of(system, game.state)
+        turn = turn_key(system, game.state)
         if seen is None:
             seen = await self._before(game)
         self._seen[game.row.id] = (head, turn, over, label)
@@ -177,7 +177,7 @@ class Pacer:
         if was_turn is not None and (turn != was_turn or (over and not was_over)):
             await self._queue_digest(game, was_turn)
 
-    async def _before(self, game: LiveGame) -> tuple[int, int | None, bool, str] | None:
+    async def _before(self, game: LiveGame) -> tuple[int, tuple[int, str] | None, bool, str] | None:
         """The turn of the head's parent step, the first time a game is seen."""
         step = await self.svc.store.step(game.row.id, game.row.head_seq)
         if step is None or step.parent_seq is None:
@@ -186,24 +186,24 @@ class Pacer:
         if parent is None:
             return None
         state = game.system.load_state(parent.state_json)
-        return (parent.seq, turn_of(game.system, state),
+        return (parent.seq, turn_key(game.system, state),
                 game.system.result(state) is not None, "")  # type: ignore[arg-type]
 
-    async def _queue_digest(self, game: LiveGame, turn: int) -> None:
+    async def _queue_digest(self, game: LiveGame, key: tuple[int, str]) -> None:
         """Schedule the digest of ``turn`` (now over), once per game turn and head step; the
         background task reads its steps (the order path only notes the turn)."""
         now = self.svc.clock.now()
         message = Scheduled(
             game_id=game.row.id, channel_id=game.row.channel_id, kind="digest",
-            part_key=f"turn:{turn}:{game.row.head_seq}", due_at=now,
-            data={"turn": turn, "head": game.row.head_seq},
+            part_key=f"turn:{key[0]}:{game.row.head_seq}", due_at=now,
+            data={"turn": key[0], "word": key[1], "head": game.row.head_seq},
         )
         async with self.svc.store.transaction() as db:
             pstore.schedule(db, message, now)
         self.wake.set()
 
     async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
-                         turn: int) -> tuple[StepRow | None, list[StepRow]]:
+                         turn: int, word: str | None = None) -> tuple[StepRow | None, list[StepRow]]:
         """The steps of ``turn``, which step ``head_seq`` ended: back along its parents while
         the state is still in that turn.  Returns the step before them and them."""
         recent = {s.seq: s for s in await self.svc.store.steps(game_id, last=CHANGES_WINDOW)
@@ -213,7 +213,8 @@ class Pacer:
             return None, []
         chain = [head]
         current = recent.get(head.parent_seq) if head.parent_seq is not None else None
-        while current is not None and turn_of(system, system.load_state(current.state_json)) == turn:
+        while current is not None and same_turn(turn_key(system, system.load_state(current.state_json)),
+                                                turn, word):
             chain.insert(0, current)
             current = recent.get(current.parent_seq) if current.parent_seq is not None else None
         # chain[0] began this turn: it ended the turn before (whose digest listed it), or it
@@ -416,14 +417,20 @@ class Pacer:
         game_row = await self.svc.store.game(message.game_id)
         system = self.svc.systems[game_row.system]
         before, steps = await self.turn_steps(system, message.game_id, int(message.data["head"]),
-                                              int(message.data["turn"]))
+                                              int(message.data["turn"]), message.data.get("word"))
         if before is None:
             return None
         last = steps[-1].seq if steps else before.seq
-        title = (f"📰 Turn {message.data['turn']} digest (steps #{steps[0].seq}–#{last})"
-                 if steps else f"📰 Turn {message.data['turn']} digest")
+        name = turn_name(system, system.load_state(before.state_json), int(message.data["turn"]))
+        title = f"📰 {name} digest" + (f" (steps #{steps[0].seq}–#{last})" if steps else "")
         lines = digest_lines(system, before, steps, title)
         return Reply(text="\n".join(lines), snapshot_key=f"{message.game_id}:{last}:map")
+
+
+def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
+    """Whether a state's turn key is ``turn`` (and ``word``, when the digest names one: a
+    message queued before words were kept names none)."""
+    return key is not None and key[0] == turn and (word is None or key[1] == word)
 
 
 __all__ = ["PACE_COMMANDS", "Pacer", "REFEREE_ID", "REFEREE_NAME", "Sender", "deadline_line",

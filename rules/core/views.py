@@ -97,6 +97,9 @@ class Header(BaseModel):
     title: str
     turn: int | None = None
     max_turn: int | None = None
+    #: The word before ``turn`` on the picture and in the digest ("Op" where a game counts
+    #: operations, not turns).
+    turn_word: str = "Turn"
     phase: str = ""
     facts: list[str] = Field(default_factory=list)  # "Initiative: NATO", "Airstrike: NATO"
 

@@ -91,12 +91,24 @@ def end_mission(ctx: Ctx) -> None:
     won = objective_met(ctx)
     m.result = "won" if won else "lost"
     m.pending_place = None  # 25.0: every unit goes back to the pool anyway
-    card = sc.mission[m.card]
     camp.record.append(Record(mission=m.card, won=won))
     camp.rp = m.rp  # 25.1 (2), 25.2 (2)
     alive_leaders = [u.id for u in on_map(m) if sc.unit_type[u.type].leader]
     camp.leaders = alive_leaders  # 25.0: surviving leaders stay, the rest return to the pool
     ctx.snapshot = True
+    if camp.single:
+        judge_single(ctx, won)
+    else:
+        judge_campaign(ctx, won)
+    ctx.state.phase = "over" if camp.outcome else "between"
+    if not camp.outcome:
+        ctx.say("campaign", "Next: /raiders next-mission (25.0)", "25.0")
+
+
+def judge_campaign(ctx: Ctx, won: bool) -> None:
+    """25.1-25.3: the card leaves the deck or goes back; all won or two lost in a row ends it."""
+    m, sc, camp = ctx.m, ctx.sc, ctx.state.campaign
+    card = sc.mission[m.card]
     if won:
         camp.deck.remove(m.card)  # 25.1 (1)
         camp.alert_bonus = 1  # 25.1 (3): "For the next scenario, add one": that one only
@@ -115,17 +127,21 @@ def end_mission(ctx: Ctx) -> None:
     else:
         ctx.say("mission", f"✗ {card.id} lost: card back in the deck (25.2)", "25.2")
     recent = camp.record[-2:]
-    if camp.single:
-        camp.outcome = "won" if won else "lost"
-    elif won and not camp.deck:
+    if won and not camp.deck:
         camp.outcome = "won"
         ctx.say("campaign", "All missions won: campaign won (25.3)", "25.3")
     elif len(recent) == 2 and not any(r.won for r in recent):
         camp.outcome = "lost"
         ctx.say("campaign", "Two losses in a row: campaign lost (25.3)", "25.3")
-    ctx.state.phase = "over" if camp.outcome else "between"
-    if not camp.outcome:
-        ctx.say("campaign", "Next: /raiders next-mission (25.0)", "25.0")
+
+
+def judge_single(ctx: Ctx, won: bool) -> None:
+    """6.0 alone: "If you have fulfilled this mission by the end of the game, you win" — a
+    single-mission game has no campaign (25.0), so no next mission and no 25.3."""
+    m, camp = ctx.m, ctx.state.campaign
+    camp.outcome = "won" if won else "lost"
+    title = ctx.sc.mission[m.card].title
+    ctx.say("mission", f"{'🏆' if won else '✗'} {m.card} {title} {camp.outcome} (6.0)", "6.0")
 
 
 def next_mission(ctx: Ctx) -> None:

@@ -110,7 +110,7 @@ def new_force(m: Mission) -> str:
 
 def place(m: Mission, u: Unit, space: str, force_id: str | None = None) -> None:
     """Put a unit in a space, joining ``force_id`` or the first force there or a new one."""
-    u.space = space
+    u.space, u.lost = space, False
     if force_id is None:
         here = [x.force for x in in_space(m, space) if x.force is not None and x.id != u.id]
         force_id = here[0] if here else new_force(m)
@@ -164,12 +164,15 @@ def remove_unit(ctx: Ctx, u: Unit) -> None:
         u.carrying = None
     u.space = None
     u.force = None
+    u.lost = True
     # 20.1: a leader is not replaced within the mission; other counters may be recruited again.
     u.eliminated = is_leader(ctx.sc, u)
 
 
-def label(sc: Scenario, m: Mission, force_id: str) -> str:
-    """``F1 (Tobruk, 3 units)`` for lists and autocomplete."""
+def label(sc: Scenario, m: Mission, force_id: str, count: int | None = None) -> str:
+    """``F1 (Tobruk, 3 units)`` for lists and autocomplete (``count``: the units standing,
+    when some fell in the battle under way)."""
     units = members(m, force_id)
     where = sc.space_by_id[units[0].space].name if units and units[0].space else "?"
-    return f"{force_id} ({where}, {len(units)} unit{'s' if len(units) != 1 else ''})"
+    n = len(units) if count is None else count
+    return f"{force_id} ({where}, {n} unit{'s' if n != 1 else ''})"

@@ -164,7 +164,22 @@ def objective_met(ctx: Ctx) -> bool:
         return sum(1 for mk in m.markers if mk.destroyed) >= goal.count
     if goal.kind == "recover":
         return sum(1 for mk in m.markers if mk.delivered) >= goal.count
-    return any(u.space == goal.space for u in m.units)
+    return held(m, goal.space or "")
+
+
+def held(m: Mission, space: str) -> bool:
+    """An "occupy" objective: a raider stands in ``space`` and no hostile does (a camp's
+    survivors, 8.0 (1), or a battle still going on there): a contested space is not held."""
+    contested = bool(m.camps.get(space)) or (m.battle is not None and m.battle.space == space)
+    return not contested and any(u.space == space for u in m.units)
+
+
+def ends_early(ctx: Ctx) -> bool:
+    """11.1: "You do not have to use your full number of operations for a mission if you
+    win before then" — a hold objective ("Hold Gialo at the end") is won only at the end
+    (6.0: "by the end of the game"; 11.2), so it never ends the mission early."""
+    goal = ctx.sc.mission[ctx.m.card].objective
+    return goal.kind != "occupy" and objective_met(ctx)
 
 
 def progress(ctx: Ctx) -> str:
@@ -175,5 +190,5 @@ def progress(ctx: Ctx) -> str:
         return f"{sum(1 for mk in m.markers if mk.destroyed)}/{goal.count} destroyed"
     if goal.kind == "recover":
         return f"{sum(1 for mk in m.markers if mk.delivered)}/{goal.count} delivered"
-    held = any(u.space == goal.space for u in m.units)
-    return f"{sc.space_by_id[goal.space or ''].name} {'held' if held else 'not held'}"
+    name = sc.space_by_id[goal.space or ''].name
+    return f"{name} {'held' if held(m, goal.space or '') else 'not held'} (at the end, 11.2)"

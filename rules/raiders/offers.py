@@ -31,7 +31,7 @@ from rules.raiders.hints import (
     special_destinations,
     staging,
 )
-from rules.raiders.objectives import objective_met
+from rules.raiders.objectives import ends_early
 from rules.raiders.operations import can_swap, objective_options, supply_offer
 from rules.raiders.state import RaidersState
 
@@ -226,7 +226,7 @@ def play_card(system: Any, state: RaidersState, side: str) -> Iterator[A.PlayCar
 def end_mission(system: Any, state: RaidersState, side: str) -> Iterator[A.EndMission]:
     """11.1: once the objective is met, between operations."""
     ctx = _ctx(state)
-    if not ctx.m.moved and objective_met(ctx):
+    if not ctx.m.moved and ends_early(ctx):
         yield A.EndMission()
 
 

@@ -23,7 +23,7 @@ from rules.raiders.forces import (
     stack_count,
     unit,
 )
-from rules.raiders.objectives import deliver, objective_met, on_board, reveal
+from rules.raiders.objectives import deliver, ends_early, on_board, reveal
 from rules.raiders.scenario import OpsCard
 from rules.raiders.texts import ops_card_lines
 
@@ -411,6 +411,6 @@ def end_op(ctx: Ctx) -> None:
     m.force = None
     m.moved = m.moved_into_staging = m.swapped = False
     m.demolished_by = []
-    if objective_met(ctx):
+    if ends_early(ctx):
         ctx.say("mission", "Objective met: /raiders end-mission ends it now (11.1)", "11.1")
 

@@ -23,7 +23,7 @@ from rules.raiders.forces import (
     unit,
 )
 from rules.raiders.operations import use_card
-from rules.raiders.scenario import SpaceSpec
+from rules.raiders.scenario import Scenario, SpaceSpec
 from rules.raiders.state import Unit
 
 def recruit_window(ctx: Ctx, action: str) -> None:
@@ -124,8 +124,7 @@ def buy_gear(ctx: Ctx, what: str, to: str) -> None:
     free = [g for g in m.gear if g.type == spec.id and g.holder is None]
     if not free:
         raise RuleError(f"Every {spec.name} counter is in use (23.0).")
-    if len(u.gear) >= gear_capacity(sc, u):
-        raise RuleError(f"{u.id} can hold {gear_capacity(sc, u)} gear and is full (23.2).")
+    check_room(sc, u)
     if spec.cost > m.rp:
         raise RuleError(f"{spec.name} costs {spec.cost} RP and you have {m.rp} (23.1).")
     recruit_window(ctx, "buy gear")
@@ -133,6 +132,15 @@ def buy_gear(ctx: Ctx, what: str, to: str) -> None:
     free[0].holder = u.id
     u.gear.append(free[0].id)
     ctx.say("gear", f"{free[0].id} {spec.name} to {u.id}: −{spec.cost} RP → {m.rp} (23.1)", "23.1")
+
+
+def check_room(sc: Scenario, u: Unit) -> None:
+    """23.2: a unit takes gear only while it has room; a static unit carries none at all."""
+    room = gear_capacity(sc, u)
+    if room == 0:
+        raise RuleError(f"{u.id} is static: it carries no gear (23.2).")
+    if len(u.gear) >= room:
+        raise RuleError(f"{u.id} can hold {room} gear and is full (23.2).")
 
 
 def before_move(ctx: Ctx, what: str) -> None:
@@ -155,8 +163,7 @@ def trade(ctx: Ctx, gear_id: str, to: str) -> None:
     giver = unit(m, g.holder)
     if receiver.id == giver.id or receiver.force != giver.force or receiver.space is None:
         raise RuleError(f"{g.id} can go to another unit of {giver.force} only (23.2).")
-    if len(receiver.gear) >= gear_capacity(sc, receiver):
-        raise RuleError(f"{receiver.id} can hold {gear_capacity(sc, receiver)} gear and is full (23.2).")
+    check_room(sc, receiver)
     giver.gear.remove(g.id)
     receiver.gear.append(g.id)
     g.holder = receiver.id
@@ -202,7 +209,7 @@ def join(ctx: Ctx, force_id: str, into: str) -> None:
         u.force = target
     if ctx.state.phase == "ops" and m.force == old:
         m.force = target  # the scouting force (27.0) goes on as part of the joined force
-    ctx.say("force", f"{a[0].id}… of {force_id.upper()} join {target} (10.3)", "10.3")
+    ctx.say("force", f"{old} joins {target}: {len(a)} unit{'s' if len(a) != 1 else ''} (10.3)", "10.3")
 
 
 def play_kept(ctx: Ctx, card_id: str, event: str) -> None:

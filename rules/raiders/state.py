@@ -31,6 +31,7 @@ class Unit(BaseModel):
     gear: list[str] = Field(default_factory=list)
     carrying: str | None = None  # 18.4: an objective marker it transports
     eliminated: bool = False  # 20.1: an eliminated leader is not replaced in this mission
+    lost: bool = False  # eliminated in this mission (in the Recruit Box since): not "in the pool"
 
 
 class Gear(BaseModel):

@@ -41,7 +41,13 @@ class RaidersOptions(GameOptions):
 
 
 def _campaign_lines(ctx: Ctx) -> None:
+    """``campaign``: the record (25.0); a single-mission game has none to show."""
     camp, sc = ctx.state.campaign, ctx.sc
+    if camp.single:
+        ctx.say("campaign", "One mission only (single): no campaign", "6.0")
+        if camp.record:
+            ctx.say("campaign", f"{camp.record[-1].mission} {camp.outcome} (6.0)", "6.0")
+        return
     won = [r.mission for r in camp.record if r.won]
     lost = [r.mission for r in camp.record if not r.won]
     ctx.say("campaign", f"Won: {', '.join(won) or 'none'} · Lost: {', '.join(lost) or 'none'}", "25.0")
@@ -245,8 +251,8 @@ class RaidersSystem(GameSystem[RaidersState]):
     @declare(A.EndMission, (OP_START,), O.end_mission)
     def end_mission(self, ctx: Ctx, a: A.EndMission) -> None:
         """11.1: the objective is met; the mission ends early."""
-        if ctx.m.moved or not objectives.objective_met(ctx):
-            raise RuleError(f"The objective is not met yet ({objectives.progress(ctx)}); play on (11.1).")
+        if ctx.m.moved or not objectives.ends_early(ctx):
+            raise RuleError(f"The mission cannot end yet ({objectives.progress(ctx)}); play on (11.1).")
         ctx.say("mission", "Objective met: the mission ends early (11.1)", "11.1")
         campaign.end_mission(ctx)
 
@@ -309,7 +315,12 @@ class RaidersSystem(GameSystem[RaidersState]):
 
     def status(self, state: RaidersState) -> list[str]:
         """Mission, Ops, alert, RP, forces, objectives, campaign, what to do now."""
-        return status_lines(Ctx.reading(state))
+        return status_lines(Ctx.reading(state), self.open_orders(state))
+
+    def open_orders(self, state: RaidersState) -> list[str]:
+        """The names of the orders with a legal offer now (read-only ones left out)."""
+        rules = self.orders_open(state, "raiders")
+        return [r.action.name for r in rules if not r.action.read_only and r.legal(self, state, "raiders")]
 
     def view(self, state: RaidersState) -> BaseModel:
         """The network map with forces, tracks and the battle panel."""
@@ -320,9 +331,10 @@ class RaidersSystem(GameSystem[RaidersState]):
         camp = state.campaign
         if camp.outcome is None:
             return None
+        if camp.single:  # 6.0: one mission, no campaign (25.3 does not apply)
+            return f"Mission {camp.record[-1].mission} {camp.outcome} (6.0)"
         won = sum(1 for r in camp.record if r.won)
-        what = "Mission" if camp.single else "Campaign"
-        return f"{what} {camp.outcome}: {won} won, {len(camp.record) - won} lost (25.3)"
+        return f"Campaign {camp.outcome}: {won} won, {len(camp.record) - won} lost (25.3)"
 
 
 SYSTEM = RaidersSystem()

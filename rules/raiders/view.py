@@ -21,10 +21,10 @@ from rules.core.views import (
     Track,
     UnitChip,
 )
-from rules.raiders.battle import needs_player
+from rules.raiders.battle import alive, needs_player, next_firer
 from rules.raiders.forces import Ctx, combat, force_ids, label, members
 from rules.raiders.objectives import objective_met, progress
-from rules.raiders.state import Battle, Shot
+from rules.raiders.state import Battle, Mission, Shot, Unit
 
 SIDES = [
     SideStyle(key="raider", label="Raiders", letter="R", colour="#2f5f99"),
@@ -40,7 +40,7 @@ def turn_label(ctx: Ctx, rounds: bool = False) -> str:
     """
     state = ctx.state
     if state.phase == "over":
-        return f"Campaign {state.campaign.outcome}"
+        return outcome_word(ctx)
     if state.phase == "between" or state.mission is None:
         return "Between missions"
     m = ctx.m
@@ -133,10 +133,8 @@ def network_view(ctx: Ctx) -> NetworkView:
     facts: list[str] = []
     header = Header(title=sc.title, phase=turn_label(ctx))
     if m is not None:
-        dead = set(m.battle.dead) if m.battle is not None else set()
         for fid in force_ids(m):
-            # A raider eliminated in the battle under way leaves the map at once (15.0).
-            units = [u for u in members(m, fid) if u.id not in dead]
+            units = standing(m, fid)
             if not units:
                 continue
             forces.append(ForceView(
@@ -170,17 +168,40 @@ def network_view(ctx: Ctx) -> NetworkView:
                     units=[c for c in panel.lines[1].units if not c.eliminated],
                 ))
         if len(m.last_move) > 1:
+            # No text: the force's own block at the arrow's end is headed with its id; the
+            # arrow's label was placed wherever there was room and read as a second force.
             marks.append(Mark(kind="move", points=[sc.space_by_id[s].position for s in m.last_move],
-                              text=m.force or "", side="raider"))
+                              side="raider"))
+        # Raiders counts Ops (11.0), one set per mission: "M2 Op 3", not "Turn 3".
         header = Header(title=f"{sc.title} · {m.card} {sc.mission[m.card].title}", turn=m.op,
+                        turn_word=f"{m.card} Op",
                         phase=turn_label(ctx, rounds=True), facts=[progress(ctx), f"Alert {m.alert}"])
         facts = [f"Kept cards: {', '.join(m.hand)}"] if m.hand else []
     return NetworkView(
         header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
-        legend=facts + [f"Campaign: {record_line(ctx)}"], banner=banner(ctx),
-        terrain_styles=terrain_styles(ctx),
+        legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=banner(ctx),
+        terrain_styles=terrain_styles(ctx), away=away_units(ctx),
     )
+
+
+def away_units(ctx: Ctx) -> dict[str, str]:
+    """Units off the map but not eliminated, with where they are (``ViewBase.away``):
+    raiders in the Recruit Pool (25.0: "return all of your units to the Recruit Pool. You
+    keep any leaders who survived") and hostiles back in the bin (14.0: "automatically
+    removed from the map after the battle concludes, and placed back in the Hostiles Bin").
+    Those eliminated in this mission (raiders) or in the last battle (hostiles) are not."""
+    m, camp = ctx.state.mission, ctx.state.campaign
+    if m is None:
+        return {}
+    out = {u.id: "kept leader" if u.id in camp.leaders else "in the pool"
+           for u in m.units if u.space is None and not u.lost}
+    fell = {h for b in (m.battle, m.last_battle) if b is not None for h in b.dead}
+    shown = {h for hs in m.camps.values() for h in hs}
+    if m.battle is not None:
+        shown |= set(alive(m.battle, m.battle.hostile_line))
+    out |= {h: "back in the bin" for h in ctx.sc.hostile if h not in fell | shown}
+    return out
 
 
 def terrain_styles(ctx: Ctx) -> list[TerrainStyle]:
@@ -199,11 +220,25 @@ def banner(ctx: Ctx) -> str | None:
     """The result on the picture after a mission or the campaign ends."""
     state = ctx.state
     if state.phase == "over":
-        return f"Campaign {state.campaign.outcome}"
+        return outcome_word(ctx)
     if (state.phase == "between" or state.mission is None) and state.campaign.record:
         last = state.campaign.record[-1]
         return f"{last.mission} {'won' if last.won else 'lost'}"
     return None
+
+
+def outcome_word(ctx: Ctx) -> str:
+    """How the game ended: ``Campaign won`` (25.3), or ``M3 won`` when only one mission was
+    played (6.0: a single-mission game has no campaign)."""
+    camp = ctx.state.campaign
+    if camp.single and camp.record:
+        return f"{camp.record[-1].mission} {camp.outcome}"
+    return f"Campaign {camp.outcome}"
+
+
+def record_lines(ctx: Ctx) -> list[str]:
+    """The campaign record as one line, none in a single-mission game (no 25.0 there)."""
+    return [] if ctx.state.campaign.single else [record_line(ctx)]
 
 
 def record_line(ctx: Ctx) -> str:
@@ -214,11 +249,48 @@ def record_line(ctx: Ctx) -> str:
     return f"Won {' '.join(won) or '-'} · lost {' '.join(lost) or '-'} · {len(camp.deck)} to go"
 
 
-def status_lines(ctx: Ctx) -> list[str]:
-    """``/game status``: short lines, the key fact first."""
+def standing(m: Mission, fid: str) -> list[Unit]:
+    """A force's units still standing: a raider eliminated in the battle under way leaves
+    the map at once (15.1 (3): "eliminate it"), though the battle ends later (16.0)."""
+    dead = set(m.battle.dead) if m.battle is not None else set()
+    return [u for u in members(m, fid) if u.id not in dead]
+
+
+def camp_left(m: Mission, space: str) -> list[str]:
+    """A camp's hostiles not yet eliminated (8.0 (1)), the battle under way counted."""
+    dead = set(m.battle.dead) if m.battle is not None and m.battle.space == space else set()
+    return [h for h in m.camps.get(space, []) if h not in dead]
+
+
+def id_lines(ids: list[str], head: str = "  ") -> list[str]:
+    """Ids four a line (a phone's width), the first line after ``head``."""
+    return [(head if i == 0 else "  ") + " ".join(ids[i:i + 4]) for i in range(0, len(ids), 4)]
+
+
+def battle_lines(ctx: Ctx, b: Battle) -> list[str]:
+    """The battle under way: where, the round, both lines (survivors) and who fires next."""
+    where = ctx.sc.space_by_id[b.space].name
+    lines = [f"Battle at {where} · round {b.round}"]  # 15.1
+    lines += id_lines(alive(b, b.raider_line), "Raiders: ")
+    lines += id_lines(alive(b, b.hostile_line), "Hostiles: ")
+    if b.lined:
+        lines.append(f"Fires next: {firer(b) or '-'}")
+    return lines
+
+
+def firer(b: Battle) -> str | None:
+    """The unit whose die is next (15.1 (3): alternate fire; 24.0 (2): a second die)."""
+    return b.second_die or next_firer(b, b.turn) or next_firer(b, "hostile" if b.turn == "raider" else "raider")
+
+
+def status_lines(ctx: Ctx, orders: list[str] | None = None) -> list[str]:
+    """``/game status``: short lines, the key fact first; ``orders``: the names of the orders
+    legal now (the "Now:" line lists only those)."""
     sc, state = ctx.sc, ctx.state
     camp = state.campaign
     lines: list[str] = []
+    if state.phase == "over" and camp.single:
+        return [f"{outcome_word(ctx)} (6.0)", f"RP left: {camp.rp}"]
     if state.phase == "over":
         return [f"Campaign {camp.outcome}", record_line(ctx), f"RP kept: {camp.rp}",
                 f"Leaders: {', '.join(camp.leaders) or 'none'}"]
@@ -232,45 +304,66 @@ def status_lines(ctx: Ctx) -> list[str]:
     lines.append(f"{progress(ctx)}{' ✓' if objective_met(ctx) else ''}")
     lines.append(f"Ops left {len(m.deck)} · Alert {m.alert} · RP {m.rp}")
     lines.append(f"Command {m.command} · {turn_label(ctx)}")
+    if m.battle is not None:
+        lines += battle_lines(ctx, m.battle)
     for fid in force_ids(m):
-        ids = [u.id for u in members(m, fid)]
-        lines.append(label(sc, m, fid))
-        # Four ids a line keeps the list inside a phone's width.
-        lines += ["  " + " ".join(ids[i:i + 4]) for i in range(0, len(ids), 4)]
+        ids = [u.id for u in standing(m, fid)]
+        if ids:
+            lines.append(label(sc, m, fid, len(ids)))
+            lines += id_lines(ids)
     for mk in m.markers:
         carrier = next((u.id for u in m.units if u.carrying == mk.id), None)
         if carrier is not None:
             lines.append(f"{mk.id}: carried by {carrier}")
             continue
-        if mk.space is None and not mk.delivered:
+        if mk.delivered:
+            lines.append(f"{mk.id}: delivered")  # off the map (18.4)
+            continue
+        if mk.space is None:
             continue
         what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
-        state_word = "destroyed" if mk.destroyed else "delivered" if mk.delivered else what
-        where = sc.space_by_id[mk.space].name if mk.space else "-"
+        state_word = "destroyed" if mk.destroyed else what
+        where = sc.space_by_id[mk.space].name
         lines.append(f"{mk.id} {where}: {state_word}")
-    for space, hostiles in m.camps.items():
-        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} hostiles")
-        lines += ["  " + " ".join(hostiles[i:i + 4]) for i in range(0, len(hostiles), 4)]
+    for space in m.camps:
+        hostiles = camp_left(m, space)
+        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} "
+                     f"hostile{'s' if len(hostiles) != 1 else ''}")
+        lines += id_lines(hostiles)
     if m.hand:
         lines.append(f"Kept: {', '.join(m.hand)}")
-    lines.append(record_line(ctx))
-    lines.append("Now: " + now_line(ctx))
+    lines += record_lines(ctx)
+    lines += now_lines(now_line(ctx, orders or []))
     return lines
 
 
-def now_line(ctx: Ctx) -> str:
-    """What the player can do now, in a few words."""
+def now_lines(text: str) -> list[str]:
+    """``Now: ...`` wrapped at a phone's 40 columns (between words), later lines indented."""
+    out = ["Now:"]
+    for word in text.split(" "):
+        if len(out[-1]) + 1 + len(word) > 40:
+            out.append(" ")
+        out[-1] += " " + word
+    return out
+
+
+def or_list(names: list[str]) -> str:
+    """``demolish, carry or end-op``."""
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def now_line(ctx: Ctx, orders: list[str]) -> str:
+    """What the player can do now, in a few words; at the start of an Op and in the
+    Objective segment, the orders legal now (``orders``)."""
     state, m = ctx.state, ctx.m
     if m.pending_place is not None:
         return f"place {m.pending_place} (9.2)"
     if state.phase == "recruit":
         return "recruit, gear, then begin"
-    if m.segment == "card":
-        return f"accept or swap {m.in_play}"
+    if m.segment == "card":  # swap only with a guide or PSYOP card (22.0)
+        return f"{or_list(orders or ['accept'])} {m.in_play}"
     if m.battle is not None:
         if not m.battle.lined:
             return "line up the raiders (line)"
-        return "fire at a hostile" if needs_player(ctx) else "battle runs on"
-    if m.segment == "objective":
-        return "demolish, carry, drop or end-op"
-    return "move a force (recruit first?)"
+        return f"{firer(m.battle)} fires: pick a target (fire)" if needs_player(ctx) else "battle runs on"
+    return or_list(orders) if orders else "nothing"

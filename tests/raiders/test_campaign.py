@@ -86,10 +86,32 @@ def test_eliminated_leader_is_not_replaced_in_the_mission() -> None:
 
 
 def test_single_mission_game_ends_after_one() -> None:
-    """Option 'single': one mission, then the game is over."""
+    """Option 'single': one mission, then the game is over (6.0; 25.3 needs a campaign)."""
     state = put(mission_state("M1", single=True), "siwa", "Cdo-1")
     done = finish(state, won=True)
-    assert done.phase == "over" and SYSTEM.result(done) == "Mission won: 1 won, 0 lost (25.3)"
+    assert done.phase == "over" and SYSTEM.result(done) == "Mission M1 won (6.0)"
+
+
+@pytest.mark.parametrize("won", [True, False])
+def test_single_mission_says_the_mission_result_only(won: bool) -> None:
+    """6.0: "If you have fulfilled this mission by the end of the game, you win" — with
+    option 'single' no next mission, no campaign (25.3) in the events, status or picture."""
+    state = put(mission_state("M1", single=True), "siwa", "Cdo-1")
+    c = ctx(state)
+    if won:
+        for mk in c.m.markers[:2]:
+            mk.revealed, mk.type, mk.destroyed = True, "aircraft", True
+    end_mission(c)
+    word = "won" if won else "lost"
+    said = [e.text for e in c.events]
+    assert said == [f"{'🏆' if won else '✗'} M1 Airfield raid {word} (6.0)"]
+    shown = " ".join(said + SYSTEM.status(c.state) + [SYSTEM.turn_part(c.state)])
+    view = SYSTEM.view(c.state)
+    shown += " ".join([view.banner or "", *view.legend])
+    for wrong in ("Campaign", "campaign", "Next mission", "25.3", "to go", "25.2"):
+        assert wrong not in shown, wrong
+    assert SYSTEM.status(c.state)[0] == f"M1 {word} (6.0)" and view.banner == f"M1 {word}"
+    assert all(len(line) <= 40 for line in SYSTEM.status(c.state) + said)
 
 
 def test_campaign_report_is_read_only() -> None:

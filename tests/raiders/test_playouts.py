@@ -100,12 +100,13 @@ def test_single_missions_without_options() -> None:
 
 
 def test_a_purposeful_player_wins_a_whole_campaign() -> None:
-    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 3).
+    """25.3: a campaign can be won, every Mission card, by orders alone (seeded game 66).
 
     If rules or data change the dice stream, pick another winning seed with
-    ``play_smart`` (seeds 3, 4 and 61 of the first 62 win with this simple player).
+    ``play_smart`` (seeds 66 and 78 of the first 80 win with this simple player since a
+    hold objective is judged only at the mission's end, 11.1/11.2).
     """
-    state = play_smart(3, {})
+    state = play_smart(66, {})
     assert state.campaign.outcome == "won"
     assert state.campaign.deck == []
     assert sum(r.won for r in state.campaign.record) == 6
