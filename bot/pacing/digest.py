@@ -23,7 +23,7 @@ from bot.pipeline import CHANGES_WINDOW, LiveGame, Pipeline
 from bot.store import StepRow
 from rules.core.contract import GameSystem, Step
 from rules.core.errors import RuleError
-from rules.core.views import changes_along
+from rules.core.views import Change, changes_along
 
 #: Most lines of one kind a digest lists before it says "and N more".
 MOST_LINES = 8
@@ -68,9 +68,9 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         return lines
     last_state = system.load_state(steps[-1].state_json)
     states = [system.load_state(s.state_json) for s in (before, *steps[:-1])] + [last_state]
-    changes = changes_along([system.view(st) for st in states])  # step by step: none missed
+    changes = without_visits(changes_along([system.view(st) for st in states]))  # step by step
     gone = [c.id for c in changes if c.what == "eliminated"]
-    moved = [c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone]
+    moved = list(dict.fromkeys(c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone))
     if moved:
         lines.append(_listed("Moved", moved))
     combats = [bullet(s) for s in steps if s.dice and s.kind != "setup"]
@@ -91,6 +91,17 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         lines.append(_listed("Off the map", left))
     lines += score_lines(system, last_state)
     return lines
+
+
+def without_visits(changes: list[Change]) -> list[Change]:
+    """The span's changes less the visits: a unit that came onto the map and left it again
+    alive within the span (an aircraft over the hex it struck) neither arrived nor left."""
+    came = {c.id for c in changes if c.what == "arrived"}
+    went = {c.id for c in changes if c.what == "left"}
+    visitors = {uid for uid in came & went
+                if [c.what for c in changes if c.id == uid and c.what in ("arrived", "left")][-1] == "left"
+                and next(c.what for c in changes if c.id == uid and c.what in ("arrived", "left")) == "arrived"}
+    return [c for c in changes if c.id not in visitors or c.what not in ("arrived", "left", "moved")]
 
 
 def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
@@ -181,5 +192,5 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     return "time", moment
 
 
-__all__ = ["MOST_LINES", "digest_lines", "parse_since", "ping_lines", "score_lines", "since_lines",
+__all__ = ["MOST_LINES", "digest_lines", "without_visits", "parse_since", "ping_lines", "score_lines", "since_lines",
            "turn_key", "turn_name", "turn_of"]

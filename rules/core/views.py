@@ -508,8 +508,8 @@ def fired_in(view: BaseModel) -> set[str]:
 def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
     """What changed for each unit from one view of a game to a later one (pure).
 
-    A unit that changed place ``moved``; one that lost strength or gained a harm marker
-    (:data:`HARM_WORDS`: suppressed, pinned, disabled ...) was ``hit``; one gone from the map
+    A unit that lost strength or gained a harm marker (:data:`HARM_WORDS`: suppressed,
+    pinned, disabled ...) was ``hit`` (even if it moved too); one that changed place ``moved``; one gone from the map
     into ``after.away`` (aboard, in the air, withdrawn) ``left``; one otherwise gone from the
     map or marked eliminated was ``eliminated``; one new on the map ``arrived``; a counter that spent action points where it stood ``acted``.  ``fired``
     lists the units that fired in between (:func:`fired_in` of each view in between; by
@@ -531,10 +531,10 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
         was_where, was_how, was_gone = old[uid]
         if gone and not was_gone:
             out.append(_gone(uid, was_where, away))
+        elif not gone and how - was_how:  # gained a harm marker or its reduced side
+            out.append(Change(id=uid, what="hit"))  # graver than a move (hit, then retreated)
         elif not gone and where != was_where:
             out.append(Change(id=uid, what="moved"))
-        elif not gone and how - was_how:  # gained a harm marker or its reduced side
-            out.append(Change(id=uid, what="hit"))
         elif fired and uid in fired:
             out.append(Change(id=uid, what="fired"))
         elif (old_ap.get(uid) or 0) > (new_ap.get(uid) or 0) and new_ap.get(uid) is not None:

@@ -31,3 +31,22 @@ def test_along_a_run_nothing_is_missed_that_the_ends_alone_would_hide():
     along = changes_along([start, arrived, back])
     assert [(c.id, c.what) for c in along] == [("A", "moved"), ("S", "arrived"), ("S", "eliminated")]
     assert changes_along([start]) == []
+
+
+def test_a_unit_hit_and_moved_in_between_was_hit():
+    """Hit, then retreated (rr 7.3.5): the graver change is the one said and tagged."""
+    before = table(("A", 1, False))
+    after = table(("A", 4, False))
+    after.units[0].markers = ["Suppressed"]
+    assert [(c.id, c.what) for c in changes_between(before, after)] == [("A", "hit")]
+
+
+def test_the_digest_leaves_out_a_visit_and_lists_a_mover_once():
+    """An aircraft over the hex it struck came and went: neither arrived nor left; a unit
+    that entered and then moved is one "Moved" entry."""
+    from bot.pacing.digest import without_visits
+    from rules.core.views import Change
+
+    changes = [Change(id="F", what="arrived"), Change(id="A", what="arrived"), Change(id="A", what="moved"),
+               Change(id="F", what="left", why="aloft"), Change(id="H", what="left", why="aloft")]
+    assert [(c.id, c.what) for c in without_visits(changes)] == [("A", "arrived"), ("A", "moved"), ("H", "left")]
