@@ -337,13 +337,19 @@ def test_5_3_3_simultaneous_attack_refusals_change_nothing():
     assert s.model_dump_json() == before
 
 
-def test_5_3_3_the_rest_of_the_stack_keeps_its_attack_once_the_target_is_destroyed():
+def test_5_3_4_volley_every_named_unit_rolls_after_the_target_is_destroyed():
     s = _stacked_pair()
-    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 does not fire
-    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1]))
+    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 still rolls (5.3.4, Figure 5):
+    # 6+6 drains its laser (11.2.1) and it has made its one offensive attack (5.3.1)
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1, 6, 6]))
     s2 = step.state
     assert s2.unit("S-PKA1").status == "destroyed"
-    assert s2.unit("M-AFS1").attacked and not s2.unit("M-AFS2").attacked
+    assert s2.unit("M-AFS1").attacked and s2.unit("M-AFS2").attacked
+    assert s2.unit("M-AFS2").disarmed
+    assert any("M-AFS2 (L)" in e.text and "already destroyed" in e.text and "5.3.4" in e.text
+               for e in step.events)
+    with pytest.raises(RuleError, match="moved or attacked"):
+        SYS.apply(s2, "merc", A.Fire(unit="M-AFS2", target="S-PKA2"), ScriptedDice([2, 2]))
 
 
 #: 11.3.3: razing a Depot is ``lay what:raze`` naming the unit's own hex.
