@@ -97,8 +97,11 @@ class HitRoll:
 
     @property
     def hit(self) -> bool:
-        """Equal to or under the target hits; a target below zero never does (5.1.1 3)."""
-        return self.target >= 0 and self.value <= self.target
+        """Equal to or under the target hits; "When the target is below zero, the attack
+        becomes ineffective" (5.1.1 3), so a target of 0 or more is an attack that may hit,
+        and on it a roll of 1+1 is a hit whatever the target: "If the attack roll result is a
+        1 (a one on each die), the result is a 'D'" (5.1.2)."""
+        return self.target >= 0 and (self.value <= self.target or self.snake_eyes)
 
     @property
     def snake_eyes(self) -> bool:

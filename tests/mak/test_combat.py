@@ -53,6 +53,16 @@ def test_a_hit_rolled_1_and_1_is_always_destroyed():
     assert dice.rolls == []
 
 
+def test_5_1_2_a_roll_of_1_and_1_is_destroyed_on_a_target_of_0_or_1():
+    # 5.1.2: 1+1 is "D" without the chart; 5.1.1 3: only a target "below zero" is ineffective.
+    for method in ("sum", "product"):
+        for target in (0, 1):
+            hit = roll_hit(ScriptedDice([1, 1]), target, method, "hit")
+            assert hit.hit and "hit" in hit.text()
+            assert roll_damage(ScriptedDice([]), "A", hit, "endurance").result == "D"
+    assert not roll_hit(ScriptedDice([1, 2]), 1, "sum", "hit").hit
+
+
 def test_target_below_zero_never_hits_but_is_rolled():
     # 5.1.1 3: below zero the attack is ineffective (the roll still checks the weapon).
     assert not roll_hit(ScriptedDice([1, 1]), -1, "sum", "hit").hit
