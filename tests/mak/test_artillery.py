@@ -124,6 +124,25 @@ def test_17_1_4_another_units_request_comes_from_a_command_unit():
     assert step.state.requests[0].kind == "e"
 
 
+def test_17_1_3_the_requester_may_not_have_moved_nor_move_or_attack_after():
+    # 17.1.3 "The spotting unit may not move or attack on the turn it requests the strike":
+    # in b) and d) the unit that requests is the group-1 unit (17.1.4), bound like the observer.
+    s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-AFS1", "AFS", "merc", "5:1020"),
+              ("S-PKA1", "PKA", "strahl", "5:1016")])
+    order = A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1", requester="M-PltHQ1")
+    moved = SYS.apply(s, "merc", A.Move(unit="M-PltHQ1", to="5:1024"), ScriptedDice([])).state
+    before = moved.model_dump_json()
+    with pytest.raises(RuleError, match=r"M-PltHQ1 has moved or attacked.*requests.*\(17\.1\.3\)"):
+        SYS.apply(moved, "merc", order, ScriptedDice([]))
+    assert moved.model_dump_json() == before
+    assert order not in SYS.legal_actions(moved, "merc")
+    after = SYS.apply(s, "merc", order, ScriptedDice([])).state
+    hq = after.unit("M-PltHQ1")
+    assert hq.attacked and hq.move_done
+    with pytest.raises(RuleError):
+        SYS.apply(after, "merc", A.Move(unit="M-PltHQ1", to="5:1024"), ScriptedDice([]))
+
+
 def test_17_1_2_reconnaissance_units_are_group_2():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-Neu1", "NeuSpotter", "merc", "5:1020"),
               ("S-PKA1", "PKA", "strahl", "5:1016")])
