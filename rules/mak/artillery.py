@@ -34,6 +34,7 @@ from rules.core.errors import RuleError
 from rules.core.hexes import DIRECTION_NAMES, Hex, MapLayout, neighbour, to_offset, within
 from rules.core.orders import Ctx
 from rules.mak import actions as A
+from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
 from rules.mak.data import UnitStats, Weapon, _read, units
 from rules.mak.land_state import ArtilleryRequest, Battery
@@ -217,8 +218,9 @@ def _observer_problem(t: Table, obs: UnitState, there: Hex) -> str | None:
     """17.1.3: the observer sees the target and has neither moved nor attacked this phase; an
     aircraft on a ground mission sees from the air (10.5)."""
     if obs.status == "aloft":
-        if group_of(t.s, obs) != 2 or obs.attacked:
-            return f"{obs.id} is not on a Ground Combat Mission now, or has attacked (17.1.2)."
+        why = ground_duty_problem(t, obs, "17.1.2")
+        if why or obs.attacked:
+            return why or f"{obs.id} has attacked this phase (17.1.2)."
         if not any(not e.aboard for e in t.in_hex(there, other(obs.side))):
             return f"{obs.id} sees no enemy unit in {t.label(there)} (17.1.3)."
         return None
@@ -334,6 +336,8 @@ def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
     for u in {obs.id: obs, req.id: req}.values():
         u.move_done = True  # 17.1.3: observer and requester may not move or attack this turn
         u.attacked = True
+    if obs.status == "aloft":
+        s.air.duty[obs.id] = "used"  # 10.5: its one ground mission is done (10.1.2, 10.1.3)
     who = obs.id if req.id == obs.id else f"{obs.id} observing, {req.id} requesting"
     ctx.say("artillery", f"{who}: {b.id} ({o.rounds} round(s)) on {label}, request type {kind}; "
                          f"it lands at the start of the next {SIDE_NAMES[b.side]} phase (17.1)", "17.1")

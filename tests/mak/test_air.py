@@ -313,6 +313,9 @@ def test_10_4_1_at_most_four_over_a_hex_and_only_ground_missions():
     with pytest.raises(RuleError, match="At most 4"):
         SYS.apply(s, "merc", AA.Airstrike(units="a,b,c,d,e", hex="5:0506"), ScriptedDice([]))
     s.air.duty["M-Falke1"] = "used"
+    with pytest.raises(RuleError, match="already flown its ground mission"):
+        SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
+    s.air.duty["M-Falke1"] = "air"
     with pytest.raises(RuleError, match="not on a Ground Combat Mission"):
         SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
     with pytest.raises(RuleError, match="no enemy unit"):

@@ -239,3 +239,22 @@ def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
     assert step.state.requests[0].kind == "c"
     o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
     assert SYS.apply(s, "merc", o, ScriptedDice([])).state.requests[0].kind == "b"
+
+
+def test_10_5_an_aircraft_that_spotted_for_artillery_is_used_and_may_not_airstrike():
+    # 10.5: "after the indirect attack is resolved, move the aeronautical unit to the 'Used'
+    # space"; 10.1.2: an aircraft on a ground mission does one of attack, spot or land.
+    from rules.core.dice import SeededDice
+    from rules.mak import air_actions as AA
+
+    s = SYS.setup("assault", None, SeededDice(b"g")).state
+    s.phase = "first"
+    falke = s.unit("M-Falke1")
+    falke.status = "aloft"
+    s.air.duty[falke.id] = "ground"
+    o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
+    after = SYS.apply(s, "merc", o, ScriptedDice([])).state
+    assert after.air.duty["M-Falke1"] == "used"
+    assert not [a for a in SYS.legal_actions(after, "merc") if isinstance(a, AA.Airstrike) and "M-Falke1" in a.units]
+    with pytest.raises(RuleError, match=r"already flown its ground mission.*\(10\.1\.2"):
+        SYS.apply(after, "merc", AA.Airstrike(units="M-Falke1", hex="5:0818"), ScriptedDice([]))
