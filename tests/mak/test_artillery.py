@@ -225,14 +225,19 @@ def test_17_1_2_the_scenarios_commander_is_group_1_and_ground_support_aircraft_g
     assert group_of(s, falke) == 3
 
 
-def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
+def _falke_on_ground_mission() -> MakState:
+    """The assault scenario in the Mercenary phase with M-Falke1 aloft on a Ground Combat Mission."""
     from rules.core.dice import SeededDice
 
     s = SYS.setup("assault", None, SeededDice(b"g")).state
     s.phase = "first"
-    falke = s.unit("M-Falke1")
-    falke.status = "aloft"
-    s.air.duty[falke.id] = "ground"
+    s.unit("M-Falke1").status = "aloft"
+    s.air.duty["M-Falke1"] = "ground"
+    return s
+
+
+def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
+    s = _falke_on_ground_mission()
     o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-Falke1")
     assert o in SYS.legal_actions(s, "merc")
     step = SYS.apply(s, "merc", o, ScriptedDice([]))
@@ -244,14 +249,9 @@ def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
 def test_10_5_an_aircraft_that_spotted_for_artillery_is_used_and_may_not_airstrike():
     # 10.5: "after the indirect attack is resolved, move the aeronautical unit to the 'Used'
     # space"; 10.1.2: an aircraft on a ground mission does one of attack, spot or land.
-    from rules.core.dice import SeededDice
     from rules.mak import air_actions as AA
 
-    s = SYS.setup("assault", None, SeededDice(b"g")).state
-    s.phase = "first"
-    falke = s.unit("M-Falke1")
-    falke.status = "aloft"
-    s.air.duty[falke.id] = "ground"
+    s = _falke_on_ground_mission()
     o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
     after = SYS.apply(s, "merc", o, ScriptedDice([])).state
     assert after.air.duty["M-Falke1"] == "used"
