@@ -402,3 +402,26 @@ def test_11_3_3_not_while_opposed_nor_without_a_weapon():
     with pytest.raises(RuleError, match="no weapon"):
         SYS.apply(s, "merc", RAZE, ScriptedDice([]))
     assert s.model_dump_json() == before and RAZE not in SYS.legal_actions(s, "merc")
+
+
+def _crowded() -> MakState:
+    """M-AFS1 next to a hex holding four Mercenary units (8.2: the limit is 4 stack points)."""
+    return game([("M-AFS1", "AFS", "merc", "5:1719")]
+                + [(f"M-AFS{n}", "AFS", "merc", "5:1720") for n in range(2, 6)]
+                + [("S-PKA1", "PKA", "strahl", "5:0101")])
+
+
+def test_8_2_a_move_into_a_full_hex_says_the_stacking_limit():
+    with pytest.raises(RuleError, match=r"cannot move to 5:1720 because of the stacking limit: .*\(8\.2\)"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([]))
+
+
+@pytest.mark.parametrize("to", ["banana", "5:0000", "7:1021", "5:9999"])
+def test_7_0_a_move_to_no_hex_of_the_map_says_so_and_how_hexes_are_written(to: str):
+    with pytest.raises(RuleError, match=rf"'{to}' is not a hex on this map.*e\.g\. 5:1801\.$"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to=to), ScriptedDice([]))
+
+
+def test_7_0_the_in_reach_list_says_how_many_more_it_leaves_out():
+    with pytest.raises(RuleError, match=r"with 4 MP left \(in reach: (5:\d{4}, ){4}5:\d{4} and \d+ more\)\.$"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:0130"), ScriptedDice([]))
