@@ -158,11 +158,20 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     def turn_part(self, state: MakState) -> str:
         """``Turn 1/6 · Air Commitment (10.1) · Mercenary and Strahl``: every side waited on
         (both at once while the aircraft are assigned, 10.1.1)."""
-        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state)) if not state.over else "over"
+        if state.over:
+            return f"Turn {state.turns}/{state.turns} · {self.game_over(state)}"
+        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state))
         return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {who}"
 
+    def game_over(self, state: MakState) -> str:
+        """``game over: Mercenary win, 3 to 1 O.G.P.`` (the turn counter has passed the last
+        turn, so the clock is not shown as turn 2/1)."""
+        return f"game over: {self.result(state)}"
+
     def status(self, state: MakState) -> list[str]:
-        lines = [f"{state.title}: turn {state.turn}/{state.turns}, {self.phase_title(state)}."]
+        clock = (f"game over after turn {state.turns}/{state.turns}: {self.result(state)}" if state.over
+                 else f"turn {state.turn}/{state.turns}, {self.phase_title(state)}.")
+        lines = [f"{state.title}: {clock}"]
         for side in SIDES:
             alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
@@ -176,7 +185,11 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         return lines
 
     def view(self, state: MakState) -> HexMapView:
-        return build_view(state).model_copy(update={"banner": self.result(state)})
+        view = build_view(state)
+        if not state.over:
+            return view
+        header = view.header.model_copy(update={"phase": self.game_over(state)})
+        return view.model_copy(update={"banner": self.result(state), "header": header})
 
     def score(self, state: MakState) -> dict[str, int]:
         """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``), and the AMUs the

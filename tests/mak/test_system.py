@@ -196,6 +196,19 @@ def test_game_ends_after_the_last_turn_with_a_result():
     assert last.game_over and last.result.startswith("A draw")
 
 
+
+def test_4_0_after_the_last_turn_status_and_header_say_game_over_with_the_result():
+    step = SYS.setup("patrol", "turns=1", SeededDice(b"s"))
+    state = SYS.apply(step.state, "merc", A.End(), SeededDice(b"t")).state
+    over = SYS.apply(state, "strahl", A.End(), SeededDice(b"t")).state
+    result = SYS.result(over)
+    assert result and over.turn == 2  # the turn counter has moved past the last turn
+    assert SYS.status(over)[0].endswith(f": game over after turn 1/1: {result}")
+    assert SYS.turn_part(over) == f"Turn 1/1 · game over: {result}"
+    header = SYS.view(over).header
+    assert header.turn == 1 and header.phase == f"game over: {result}"
+
+
 def test_autocomplete_labels_show_cost_and_roll_needed():
     s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
     targets = SYS.choices(s, "merc", "fire", "target", {"unit": "M-AFS1"})
