@@ -161,8 +161,8 @@ def test_5_5_indirect_attack_single_roll_each_unit_its_own_endurance():
     step = SYS.apply(s, "merc", order, ScriptedDice([2, 3, 1, 2, 1, 2]))
     texts = " ".join(e.text for e in step.events)
     # 11 - 2 + 0 (range 9) - 3 indirect = 6 in both hexes; 2+3 hits both
-    assert "S-PKA1 in 5:1016: target 11 − 2 -3 indirect = 6: hit; endurance 3: D" in texts
-    assert "S-PKA2 in 5:1015: target 11 − 2 -3 indirect = 6: hit; endurance 3+1: A" in texts
+    assert "S-PKA1 in 5:1016: target 11 − 2 −3 indirect = 6: hit; endurance 3: D" in texts
+    assert "S-PKA2 in 5:1015: target 11 − 2 −3 indirect = 6: hit; endurance 3+1: A" in texts
     assert step.state.unit("S-PKA1").status == "destroyed"  # endurance 3 in the target hex: D
     assert step.state.unit("S-PKA2").status == "on"  # 3 + 1 outside the target hex: A
     assert step.state.unit("S-PKA2").disarmed
@@ -257,7 +257,7 @@ def test_12_3_defensive_position_adds_its_rating_for_its_holder():
     s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
     s.positions["5:1014"] = Position(rating=-2, holder="strahl")
     step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([6, 5]))
-    assert "8 − 2 -2 position +1 range 2 = 5" in step.events[0].text
+    assert "8 − 2 −2 position +1 range 2 = 5" in step.events[0].text
 
 
 def test_12_3_a_position_is_taken_by_moving_in_and_not_if_the_enemy_holds_it():
@@ -438,3 +438,15 @@ def test_7_0_a_move_to_no_hex_of_the_map_says_so_and_how_hexes_are_written(to: s
 def test_7_0_the_in_reach_list_says_how_many_more_it_leaves_out():
     with pytest.raises(RuleError, match=r"with 4 MP left \(in reach: (5:\d{4}, ){4}5:\d{4} and \d+ more\)\.$"):
         SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:0130"), ScriptedDice([]))
+
+
+def test_9_5_strike_unarmed_is_echoed_as_typed_lower_case():
+    # 9.5: ``strike ... unarmed:true``; the order is echoed the way it is typed.
+    from bot.replies import step_action_text  # noqa: PLC0415 - the shared echo of a stored step
+    from bot.store import StepRow  # noqa: PLC0415
+
+    order = A.Strike(target="S-PKA1", unarmed=True)
+    assert order.summary() == "strike target:S-PKA1 unarmed:true"
+    step = StepRow(game_id=1, seq=2, parent_seq=1, kind="order", state_json="{}",
+                   action={"name": "strike", "options": {"target": "S-PKA1", "unarmed": True}})
+    assert step_action_text(step) == "strike target:S-PKA1 unarmed:true"
