@@ -81,10 +81,17 @@ class Action(BaseModel):
         """The order as a player would type it, e.g. ``move unit:VDV-1 to:12``."""
         parts = [self.name]
         for key, value in self.model_dump(exclude_defaults=True).items():
-            if isinstance(value, enum.Enum):
-                value = value.value
-            parts.append(f"{key}:{value}")
+            parts.append(f"{key}:{option_text(value)}")
         return " ".join(parts)
+
+
+def option_text(value: Any) -> str:
+    """An option's value as a player types it: an enum's value, a bool as ``true``/``false``."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 OptionKind = Literal["id", "int", "bool", "enum", "text", "user"]

@@ -30,6 +30,18 @@ def _aloft(t: Table, side: str, uid: str) -> UnitState | str:
     return u
 
 
+def ground_duty_problem(t: Table, u: UnitState, rule: str) -> str | None:
+    """10.1.2: an aircraft assigned to ground combat does one of its three missions (attack,
+    spot, land); one that has done it is in the "Used" space (10.1.3, 10.5)."""
+    duty = t.s.air.duty.get(u.id)
+    if duty == "used":
+        return (f"{u.id} has already flown its ground mission this turn (it is in the Used space): "
+                f"an aircraft attacks, spots or lands once a turn (10.1.2, 10.1.3).")
+    if duty != "ground":
+        return f"{u.id} is not on a Ground Combat Mission now ({rule})."
+    return None
+
+
 # -- the Air Commitment phase (10.1) -----------------------------------------------------------
 
 
@@ -88,8 +100,9 @@ def strike_units(t: Table, side: str, o: AA.Airstrike) -> list[UnitState] | str:
             return u
         if u in found:
             return f"{u.id} is named twice."
-        if t.s.air.duty.get(u.id) != "ground":
-            return f"{u.id} is not on a Ground Combat Mission now (10.1.2, 10.1.3)."
+        why = ground_duty_problem(t, u, "10.1.2, 10.1.3")
+        if why:
+            return why
         if not t.weapons(u, False):
             return f"{u.id} has no weapon able to attack (10.4.6)."
         found.append(u)
@@ -168,8 +181,9 @@ def strafe_problem(t: Table, side: str, o: AA.Strafe) -> str | None:
 def air_spot_problem(t: Table, spotter: UnitState, there: Hex) -> str | None:
     """10.5: "A single aeronautical unit assigned to ground combat may provide support for a
     single indirect attack, as a spotter" (from the air it sees the hex; our reading)."""
-    if t.s.air.duty.get(spotter.id) != "ground":
-        return f"{spotter.id} is not on a Ground Combat Mission now (10.5)."
+    why = ground_duty_problem(t, spotter, "10.5")
+    if why:
+        return why
     if not t.in_hex(there, other(spotter.side)):
         return f"{spotter.id} sees no enemy in {t.label(there)} (10.5)."
     return None
@@ -190,9 +204,7 @@ def _lander(t: Table, side: str, uid: str) -> UnitState | str:
         return u
     if u.rider is None:
         return f"{u.id} is not a Hornisse: only a PK41 carrying a PKA lands (10.6)."
-    if t.s.air.duty.get(u.id) != "ground":
-        return f"{u.id} is not on a Ground Combat Mission now (10.6)."
-    return u
+    return ground_duty_problem(t, u, "10.6") or u
 
 
 def landings(t: Table, side: str, o: AA.Land) -> list[tuple[UnitState, str]] | str:

@@ -194,9 +194,9 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
     for side in SIDES:
         spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready", "withdrawn")}
         gone = f"; withdrawn {', '.join(spaces['withdrawn'])} (10.1.4)" if spaces["withdrawn"] else ""
-        ctx.say("commit", f"{SIDE_NAMES[side]}: Air Combat {', '.join(spaces['air']) or '-'}; Ground Combat "
-                          f"{', '.join(spaces['ground']) or '-'}; not flying {', '.join(spaces['ready']) or '-'}"
-                          f"{gone} (10.1.1)", "10.1.1")
+        listed = {d: ", ".join(ids) or "none" for d, ids in spaces.items()}
+        ctx.say("commit", f"{SIDE_NAMES[side]}: Air Combat {listed['air']}; Ground Combat "
+                          f"{listed['ground']}; not flying {listed['ready']}{gone} (10.1.1)", "10.1.1")
         for u in AL.aircraft(t, side, "withdrawn"):
             u.status = "withdrawn"  # 10.1.4: it leaves the battle
     fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}

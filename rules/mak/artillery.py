@@ -34,6 +34,7 @@ from rules.core.errors import RuleError
 from rules.core.hexes import DIRECTION_NAMES, Hex, MapLayout, neighbour, to_offset, within
 from rules.core.orders import Ctx
 from rules.mak import actions as A
+from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
 from rules.mak.data import UnitStats, Weapon, _read, units
 from rules.mak.land_state import ArtilleryRequest, Battery
@@ -208,16 +209,22 @@ def _friends_near(t: Table, side: str, there: Hex, radius: int) -> bool:
     return near[key]
 
 
+def _has_acted(u: UnitState) -> bool:
+    """17.1.3: the unit has moved (or spent movement points) or attacked this phase."""
+    return bool(u.moved or u.attacked or u.struck or u.mp_spent)
+
+
 def _observer_problem(t: Table, obs: UnitState, there: Hex) -> str | None:
     """17.1.3: the observer sees the target and has neither moved nor attacked this phase; an
     aircraft on a ground mission sees from the air (10.5)."""
     if obs.status == "aloft":
-        if group_of(t.s, obs) != 2 or obs.attacked:
-            return f"{obs.id} is not on a Ground Combat Mission now, or has attacked (17.1.2)."
+        why = ground_duty_problem(t, obs, "17.1.2")
+        if why or obs.attacked:
+            return why or f"{obs.id} has attacked this phase (17.1.2)."
         if not any(not e.aboard for e in t.in_hex(there, other(obs.side))):
             return f"{obs.id} sees no enemy unit in {t.label(there)} (17.1.3)."
         return None
-    if not obs.on_map or obs.moved or obs.attacked or obs.struck or obs.mp_spent or obs.morale != "ok":
+    if not obs.on_map or _has_acted(obs) or obs.morale != "ok":
         return f"{obs.id} has moved or attacked this phase, or cannot spot (17.1.3, 14.3.1)."
     if not may_spot(t.stats(obs), commanded(t.s, obs.side) or manned(t.s, obs)):
         return f"{obs.id} is unmanned and has no command unit: it cannot spot for artillery (16.1)."
@@ -276,6 +283,9 @@ def request_problem(t: Table, side: str, o: A.Indirect) -> str | None:
     for u in {obs.id, req.id}:
         if _busy_this_turn(t.s, u):
             return f"{u} already takes part in an artillery request this turn (17.1.5)."
+    if req is not obs and _has_acted(req):
+        return (f"{req.id} has moved or attacked this phase and cannot request artillery: the unit "
+                f"that requests may not move or attack on the turn it requests (17.1.3).")
     return _busy(t, obs)
 
 
@@ -306,7 +316,8 @@ def offers(state: MakState, side: str) -> list[A.Indirect]:
 
 
 def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
-    """17.1.5: write the request on the record sheet; the observer stays put this turn."""
+    """17.1.5: write the request on the record sheet; the observer and the requester stay put
+    and hold their fire this turn (17.1.3)."""
     s = ctx.state
     b = battery_of(s, o.unit)
     assert b is not None
@@ -322,8 +333,11 @@ def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
     label = t.label(t.hex_of(o.at))
     s.requests.append(ArtilleryRequest(battery=b.id, side=b.side, turn=s.turn, kind=kind, hex=label,
                                        observer=obs.id, requester=req.id, rounds=o.rounds))
-    obs.move_done = True  # 17.1.3: may not move or attack on the turn it requests
-    obs.attacked = True
+    for u in {obs.id: obs, req.id: req}.values():
+        u.move_done = True  # 17.1.3: observer and requester may not move or attack this turn
+        u.attacked = True
+    if obs.status == "aloft":
+        s.air.duty[obs.id] = "used"  # 10.5: its one ground mission is done (10.1.2, 10.1.3)
     who = obs.id if req.id == obs.id else f"{obs.id} observing, {req.id} requesting"
     ctx.say("artillery", f"{who}: {b.id} ({o.rounds} round(s)) on {label}, request type {kind}; "
                          f"it lands at the start of the next {SIDE_NAMES[b.side]} phase (17.1)", "17.1")

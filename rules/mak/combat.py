@@ -35,9 +35,19 @@ class AttackTarget:
         return self.attack - self.defense + sum(v for _, v in self.modifiers)
 
     def text(self) -> str:
-        """``8 − 2 +1 range −2 forest = 5``."""
-        mods = "".join(f" {v:+d} {label}" for label, v in self.modifiers if v)
-        return f"{self.attack} − {self.defense}{mods} = {self.value}"
+        """``8 − 2 +1 range −2 forest = 5``: one minus sign (U+2212) throughout."""
+        mods = "".join(f" {signed(v)} {label}" for label, v in self.modifiers if v)
+        return f"{self.attack} − {self.defense}{mods} = {number(self.value)}"
+
+
+def number(value: int) -> str:
+    """``5``, ``−1``: a negative number with the minus sign the attack lines use."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def signed(value: int) -> str:
+    """``+1``, ``−2``: a modifier with its sign."""
+    return number(value) if value < 0 else f"+{value}"
 
 
 def terrain_modifiers(field_: Battlefield, weapon: Weapon, target_hex: Hex, target: UnitStats,
@@ -97,8 +107,11 @@ class HitRoll:
 
     @property
     def hit(self) -> bool:
-        """Equal to or under the target hits; a target below zero never does (5.1.1 3)."""
-        return self.target >= 0 and self.value <= self.target
+        """Equal to or under the target hits; "When the target is below zero, the attack
+        becomes ineffective" (5.1.1 3), so a target of 0 or more is an attack that may hit,
+        and on it a roll of 1+1 is a hit whatever the target: "If the attack roll result is a
+        1 (a one on each die), the result is a 'D'" (5.1.2)."""
+        return self.target >= 0 and (self.value <= self.target or self.snake_eyes)
 
     @property
     def snake_eyes(self) -> bool:
@@ -110,7 +123,7 @@ class HitRoll:
         a, b = self.dice
         op = "×" if self.method == "product" else "+"
         verdict = "hit" if self.hit else "miss"
-        return f"{a}{op}{b} = {self.value} vs {self.target}: {verdict}"
+        return f"{a}{op}{b} = {self.value} vs {number(self.target)}: {verdict}"
 
 
 def roll_hit(dice: Dice, target: int, method: Method, reason: str) -> HitRoll:
@@ -131,7 +144,7 @@ class Damage:
         """``endurance 3 (B): D``."""
         if self.roll is None:
             return f"1+1: {self.result} (5.1.2)"
-        mod = f"{self.modifier:+d}" if self.modifier else ""
+        mod = signed(self.modifier) if self.modifier else ""
         return f"endurance {self.roll}{mod}: {self.result}"
 
 

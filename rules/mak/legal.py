@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from rules.core.errors import RuleError
 from rules.core.hexes import Hex, distance, neighbours
 from rules.mak import actions as A
 from rules.mak.battlefield import Battlefield
@@ -109,7 +110,7 @@ def enter_problem(t: Table, side: str, order: A.Enter) -> str | None:
         return f"{u.id} enters on turn {spec.turn} at the earliest (12.1)."
     hexes = enter_hexes(t, u)
     if order.at not in hexes:
-        some = ", ".join(list(hexes)[:6]) or "none now"
+        some = some_of(list(hexes), 6) if hexes else "none now"
         how = "is dropped by air into a hex it could move into (12.2)" if u.airdrop else spec.text()
         return f"{u.id} may not enter at {order.at[:12]}: it {how} (entry hexes: {some}) (12.1)."
     return _busy(t, u)
@@ -149,6 +150,9 @@ def mover_problem(t: Table, u: UnitState) -> str | None:
     """Why ``u`` may not move on now, wherever to, or None (7.2.1, 5.1.2, 7.2.5, 13.1.2)."""
     if not u.on_map:
         return f"{u.id} is not on the map."
+    if t.stats(u).aeronautical and u.status != "aloft":
+        return (f"{u.id} is a PK41 on the ground and cannot move there: it takes off again with a "
+                f"PKA (`land way:up`) (10.6, 10.6.2).")
     if _just_landed(t, u):
         return _just_landed(t, u)
     if u.attacked or u.struck:
@@ -174,9 +178,41 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
         return problem
     targets = move_targets(t, u)
     if order.to not in targets:
-        return (f"{u.id} cannot move to {order.to[:12]} with {allowance(t, u):g} MP left "
-                f"(in reach: {', '.join(list(targets)[:5]) or 'nothing'}).")
+        return _destination_problem(t, u, order.to, targets)
     return _busy(t, u)
+
+
+def hex_problem(t: Table, label: str) -> str | None:
+    """Why ``label`` is not a hex on this map, with how hexes are written, or None."""
+    how = "write the board and the four-digit hex number, e.g. 5:1801"
+    text = label.strip()
+    try:
+        h = t.hex_of(text)
+    except RuleError as e:
+        why = str(e).rstrip(".")
+        detail = "" if "e.g." in why else f": {why[0].lower()}{why[1:]}"
+        return f"'{text[:12]}' is not a hex on this map{detail}; {how}."
+    return None if t.field.contains(h) else f"'{text[:12]}' is not a hex on this map; {how}."
+
+
+def some_of(labels: list[str], most: int = 5) -> str:
+    """``a, b, c, d, e and 7 more`` (or ``nothing``): a list cut short says so."""
+    shown = ", ".join(labels[:most]) or "nothing"
+    return shown + (f" and {len(labels) - most} more" if len(labels) > most else "")
+
+
+def _destination_problem(t: Table, u: UnitState, to: str, targets: dict[str, float]) -> str:
+    """Why ``u`` may not move to ``to``: not a hex of the map, over the stacking limit there
+    (8.2), or out of reach with the movement points left (7.0)."""
+    where = hex_problem(t, to)
+    if where:
+        return where
+    label = t.label(t.hex_of(to.strip()))
+    reach = some_of(list(targets))
+    over = t.stacking(u.side, label, [u])
+    if over and t.hex_of(label) in reach_of(t, u):
+        return f"{u.id} cannot move to {label} because of the stacking limit: {over}; in reach: {reach}."
+    return f"{u.id} cannot move to {label} with {allowance(t, u):g} MP left (in reach: {reach})."
 
 
 # -- attacks ---------------------------------------------------------------------------------

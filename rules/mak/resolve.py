@@ -138,6 +138,17 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     return target.on_map
 
 
+def spent_attack(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: WeaponStats) -> None:
+    """5.3.4: an announced attack whose target is already destroyed is still executed: its
+    attack roll is made for the weapon's usage (ammunition, energy, accidents), nothing else."""
+    dice = ctx.dice.roll(2, 6, f"{attacker.id} {weapon.type.value} usage")
+    a, b = dice
+    text = (f"{attacker.id} ({weapon.type.value}) fires at {target.id}, already destroyed: "
+            f"🎲 {a}+{b} for the weapon's usage{_expend(t, ctx, attacker, weapon, (a, b))} (5.3.4)")
+    ctx.say("attack", text, "5.3.4", attacker=attacker.id, target=target.id, hit=False)
+    ctx.snapshot = True
+
+
 # -- defensive windows -----------------------------------------------------------------------
 
 

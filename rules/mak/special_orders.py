@@ -16,7 +16,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import cqc, hazards, special
 from rules.mak import special_actions as S
-from rules.mak.legal import raze_problem
+from rules.mak.legal import raze_problem, some_of
 from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -112,7 +112,7 @@ class SpecialOrders:
             if o.at not in hexes:
                 raise RuleError(f"{u.id} has no smoke equipment (19.2.2)." if t.stats(u).smoke is None else
                                 f"{u.id} cannot lay smoke in {o.at[:12]} now (in range and left this turn: "
-                                f"{', '.join(hexes[:6]) or 'none'}) (19.2.2).")
+                                f"{some_of(hexes, 6) if hexes else 'none'}) (19.2.2).")
             special.lay_smoke(t, ctx, u, o.at)
         else:
             _arson(t, ctx, u, o.at)

@@ -158,11 +158,20 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     def turn_part(self, state: MakState) -> str:
         """``Turn 1/6 · Air Commitment (10.1) · Mercenary and Strahl``: every side waited on
         (both at once while the aircraft are assigned, 10.1.1)."""
-        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state)) if not state.over else "over"
+        if state.over:
+            return f"Turn {state.turns}/{state.turns} · {self.game_over(state)}"
+        who = " and ".join(SIDE_NAMES[s] for s in self.waiting_on(state))
         return f"Turn {state.turn}/{state.turns} · {self.phase_title(state)} · {who}"
 
+    def game_over(self, state: MakState) -> str:
+        """``game over: Mercenary win, 3 to 1 O.G.P.`` (the turn counter has passed the last
+        turn, so the clock is not shown as turn 2/1)."""
+        return f"game over: {self.result(state)}"
+
     def status(self, state: MakState) -> list[str]:
-        lines = [f"{state.title}: turn {state.turn}/{state.turns}, {self.phase_title(state)}."]
+        clock = (f"game over after turn {state.turns}/{state.turns}: {self.result(state)}" if state.over
+                 else f"turn {state.turn}/{state.turns}, {self.phase_title(state)}.")
+        lines = [f"{state.title}: {clock}"]
         for side in SIDES:
             alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
@@ -176,7 +185,11 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         return lines
 
     def view(self, state: MakState) -> HexMapView:
-        return build_view(state).model_copy(update={"banner": self.result(state)})
+        view = build_view(state)
+        if not state.over:
+            return view
+        header = view.header.model_copy(update={"phase": self.game_over(state)})
+        return view.model_copy(update={"banner": self.result(state), "header": header})
 
     def score(self, state: MakState) -> dict[str, int]:
         """The operation goal points, O.G.P. = ① + ③ − ② (``victory.py``), and the AMUs the
@@ -288,8 +301,11 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     @order(A.Volley, phases="act", offers="_volley_offers")
     def volley(self, ctx: MakCtx, o: A.Volley) -> None:
         """5.3.3: resolved individually, in the order named; the defensive attacks after all
-        of them (5.4.2).  Once the target is destroyed the units still to fire keep their
-        attack (there is nothing left to resolve it against)."""
+        of them (5.4.2).  5.3.4: "Attacks that have been announced must be executed. Even if
+        ... the target unit is destroyed with the very first attack of a simultaneous attack
+        ... the attacking player must check for ammunition expenditure, energy usage, and
+        accidents" (Figure 5: "the SAFS is still considered to have attacked, and an attack
+        roll should be made"): every named unit rolls and has made its one attack (5.3.1)."""
         t = Table(ctx.state)
         found = legal.volley_units(t, ctx.side, o)
         if isinstance(found, str):
@@ -299,18 +315,17 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         resolve.finish_moving(ctx.state)
         ctx.say("volley", f"Simultaneous Attack on {e.id} by {', '.join(u.id for u in found)} (5.3.3)", "5.3.3")
         stack = t.in_hex(t.hex(e), e.side)
-        fired: list[UnitState] = []
-        for u in found:
-            if not e.on_map:
-                break
-            weapon, _ = t.best_weapon(u, e, False)
+        armed = [(u, t.best_weapon(u, e, False)[0]) for u in found]  # chosen while the target stands
+        for u, weapon in armed:
             u.attacked = True
             if t.in_melee(u) and u.hex == e.hex:
                 u.struck = True  # 9.3.2
-            fired.append(u)
-            resolve.fire(t, ctx, u, e, weapon, "fires at")
-        if e.on_map and resolve.defensive_trigger(t.hex(fired[0]), t.hex(e)):
-            resolve.open_window(t, ctx, "attack", fired, stack)  # 5.4 1-2, 5.4.2
+            if e.on_map:
+                resolve.fire(t, ctx, u, e, weapon, "fires at")
+            elif weapon is not None:
+                resolve.spent_attack(t, ctx, u, e, weapon)  # 5.3.4
+        if e.on_map and resolve.defensive_trigger(t.hex(found[0]), t.hex(e)):
+            resolve.open_window(t, ctx, "attack", found, stack)  # 5.4 1-2, 5.4.2
 
     def _indirect_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)

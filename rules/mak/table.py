@@ -93,8 +93,8 @@ class Table:
             return []  # 10.4: an aircraft's weapons are for air attacks (a landed PK41 has none)
         if stats.vehicle and self.in_melee(u) and not (self.s.overrun and self.s.overrun.unit == u.id):
             return []  # 13.2: in close quarters a vehicle "can only receive attacks"
-        if any(r.observer == u.id and r.turn == self.s.turn for r in self.s.requests):
-            return []  # 17.1.3: the spotting unit may not attack on the turn it requests
+        if any(u.id in (r.observer, r.requester) and r.turn == self.s.turn for r in self.s.requests):
+            return []  # 17.1.3: observer and requester may not attack on the turn they request
         out = []
         for w in stats.weapons:
             if w.type.value in u.weapons_out:

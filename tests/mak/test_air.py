@@ -124,6 +124,7 @@ def test_10_1_1_assignments_hidden_until_both_ready_then_10_2_dogfight_10_2_2_no
     step = SYS.apply(s2, "strahl", AA.Commit(), ScriptedDice([3]))
     texts = " | ".join(e.text for e in step.events)
     assert "Air Combat M-Falke1" in texts and "Air Combat S-PK401, S-PK402" in texts  # revealed
+    assert "Ground Combat none; not flying none" in texts and " -;" not in texts  # an empty space
     assert "column 1:1" in texts and "🎲 3" in texts
     st = step.state
     assert st.unit("S-PK401").status == "destroyed" and st.unit("S-PK402").status == "aloft"
@@ -301,7 +302,7 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     assert {a.unit for a in SYS.legal_actions(st, "merc")} == {"M-Falke1"}
     step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([1, 3, 1, 2]))
     hit = next(e.text for e in step.events if "from the air" in e.text)
-    assert "target 9 − 2 -2 forest = 5" in hit and "range" not in hit and "destroyed" in hit
+    assert "target 9 − 2 −2 forest = 5" in hit and "range" not in hit and "destroyed" in hit
     st = step.state
     assert st.unit("S-PKA1").status == "destroyed" and st.air.strike is None
     assert st.air.duty == {"M-Falke1": "used", "M-Falke2": "used"}  # 10.4.1 4
@@ -313,6 +314,9 @@ def test_10_4_1_at_most_four_over_a_hex_and_only_ground_missions():
     with pytest.raises(RuleError, match="At most 4"):
         SYS.apply(s, "merc", AA.Airstrike(units="a,b,c,d,e", hex="5:0506"), ScriptedDice([]))
     s.air.duty["M-Falke1"] = "used"
+    with pytest.raises(RuleError, match="already flown its ground mission"):
+        SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
+    s.air.duty["M-Falke1"] = "air"
     with pytest.raises(RuleError, match="not on a Ground Combat Mission"):
         SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
     with pytest.raises(RuleError, match="no enemy unit"):

@@ -124,6 +124,25 @@ def test_17_1_4_another_units_request_comes_from_a_command_unit():
     assert step.state.requests[0].kind == "e"
 
 
+def test_17_1_3_the_requester_may_not_have_moved_nor_move_or_attack_after():
+    # 17.1.3 "The spotting unit may not move or attack on the turn it requests the strike":
+    # in b) and d) the unit that requests is the group-1 unit (17.1.4), bound like the observer.
+    s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-AFS1", "AFS", "merc", "5:1020"),
+              ("S-PKA1", "PKA", "strahl", "5:1016")])
+    order = A.Indirect(unit="M-Art1", at="5:1016", spotter="M-AFS1", requester="M-PltHQ1")
+    moved = SYS.apply(s, "merc", A.Move(unit="M-PltHQ1", to="5:1024"), ScriptedDice([])).state
+    before = moved.model_dump_json()
+    with pytest.raises(RuleError, match=r"M-PltHQ1 has moved or attacked.*requests.*\(17\.1\.3\)"):
+        SYS.apply(moved, "merc", order, ScriptedDice([]))
+    assert moved.model_dump_json() == before
+    assert order not in SYS.legal_actions(moved, "merc")
+    after = SYS.apply(s, "merc", order, ScriptedDice([])).state
+    hq = after.unit("M-PltHQ1")
+    assert hq.attacked and hq.move_done
+    with pytest.raises(RuleError):
+        SYS.apply(after, "merc", A.Move(unit="M-PltHQ1", to="5:1024"), ScriptedDice([]))
+
+
 def test_17_1_2_reconnaissance_units_are_group_2():
     s = game([("M-PltHQ1", "PltHQ", "merc", "5:1025"), ("M-Neu1", "NeuSpotter", "merc", "5:1020"),
               ("S-PKA1", "PKA", "strahl", "5:1016")])
@@ -206,17 +225,36 @@ def test_17_1_2_the_scenarios_commander_is_group_1_and_ground_support_aircraft_g
     assert group_of(s, falke) == 3
 
 
-def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
+def _falke_on_ground_mission() -> MakState:
+    """The assault scenario in the Mercenary phase with M-Falke1 aloft on a Ground Combat Mission."""
     from rules.core.dice import SeededDice
 
     s = SYS.setup("assault", None, SeededDice(b"g")).state
     s.phase = "first"
-    falke = s.unit("M-Falke1")
-    falke.status = "aloft"
-    s.air.duty[falke.id] = "ground"
+    s.unit("M-Falke1").status = "aloft"
+    s.air.duty["M-Falke1"] = "ground"
+    return s
+
+
+def test_17_1_2_an_aircraft_on_a_ground_mission_observes_from_the_air():
+    s = _falke_on_ground_mission()
     o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-Falke1")
     assert o in SYS.legal_actions(s, "merc")
     step = SYS.apply(s, "merc", o, ScriptedDice([]))
     assert step.state.requests[0].kind == "c"
     o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
     assert SYS.apply(s, "merc", o, ScriptedDice([])).state.requests[0].kind == "b"
+
+
+def test_10_5_an_aircraft_that_spotted_for_artillery_is_used_and_may_not_airstrike():
+    # 10.5: "after the indirect attack is resolved, move the aeronautical unit to the 'Used'
+    # space"; 10.1.2: an aircraft on a ground mission does one of attack, spot or land.
+    from rules.mak import air_actions as AA
+
+    s = _falke_on_ground_mission()
+    o = A.Indirect(unit="M-Art1", at="5:0818", spotter="M-Falke1", requester="M-PltHQ1")
+    after = SYS.apply(s, "merc", o, ScriptedDice([])).state
+    assert after.air.duty["M-Falke1"] == "used"
+    assert not [a for a in SYS.legal_actions(after, "merc") if isinstance(a, AA.Airstrike) and "M-Falke1" in a.units]
+    with pytest.raises(RuleError, match=r"already flown its ground mission.*\(10\.1\.2"):
+        SYS.apply(after, "merc", AA.Airstrike(units="M-Falke1", hex="5:0818"), ScriptedDice([]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.core.dice import ScriptedDice
 from rules.core.hexes import DIRECTIONS, Hex
 from rules.mak.battlefield import Battlefield, battlefield
-from rules.mak.combat import attack_target, blast_area, defensive_trigger, roll_damage, roll_hit
+from rules.mak.combat import AttackTarget, attack_target, blast_area, defensive_trigger, roll_damage, roll_hit
 from rules.mak.data import Weapon, charts, units
 from rules.core.hexes import MapLayout, neighbour, side
 
@@ -51,6 +51,16 @@ def test_a_hit_rolled_1_and_1_is_always_destroyed():
     dice = ScriptedDice([])  # no endurance roll is made
     assert hit.hit and roll_damage(dice, "A", hit, "endurance").result == "D"
     assert dice.rolls == []
+
+
+def test_5_1_2_a_roll_of_1_and_1_is_destroyed_on_a_target_of_0_or_1():
+    # 5.1.2: 1+1 is "D" without the chart; 5.1.1 3: only a target "below zero" is ineffective.
+    for method in ("sum", "product"):
+        for target in (0, 1):
+            hit = roll_hit(ScriptedDice([1, 1]), target, method, "hit")
+            assert hit.hit and "hit" in hit.text()
+            assert roll_damage(ScriptedDice([]), "A", hit, "endurance").result == "D"
+    assert not roll_hit(ScriptedDice([1, 2]), 1, "sum", "hit").hit
 
 
 def test_target_below_zero_never_hits_but_is_rolled():
@@ -122,3 +132,12 @@ def test_endurance_chart_is_monotone():
         order = "DAM-"
         assert [order.index(r) for r in seen] == sorted(order.index(r) for r in seen)
     assert len(DIRECTIONS) == 6 and battlefield((5, 6)).contains(battlefield((5, 6)).parse("6:2030"))
+
+
+def test_5_1_3_attack_target_lines_use_one_minus_sign():
+    # 5.1.3: the modifiers add up; every minus in the line is the same sign (U+2212).
+    at = AttackTarget(attack=9, defense=2, modifiers=[("building", -3), ("position", -1), ("Gieger defence", -2)])
+    assert at.text() == "9 − 2 −3 building −1 position −2 Gieger defence = 1"
+    below = AttackTarget(attack=3, defense=4, modifiers=[("range 5", 1), ("forest", -2)])
+    assert below.text() == "3 − 4 +1 range 5 −2 forest = −2" and "-" not in below.text()
+    assert "vs −2: miss" in roll_hit(ScriptedDice([1, 1]), below.value, "sum", "hit").text()

@@ -79,3 +79,11 @@ def test_10_6_3_a_landing_next_to_the_enemy_first_then_the_one_among_them():
     assert st.unit("S-H2").hex == "5:1011" and SYS.phase_of(st) == "flak"
     st = SYS.apply(st, "merc", AA.Flak(unit="M-AFS1", target="S-H1"), ScriptedDice([6, 6])).state
     assert st.unit("S-H1-PKA").hex == "5:1010" and SYS.phase_of(st) == "act"
+
+
+def test_10_6_a_landed_pk41_is_told_it_cannot_move_on_the_ground():
+    st = SYS.apply(two_hornisse(), "strahl", AA.Land(unit="S-H1", at="5:1010"), ScriptedDice([])).state
+    from rules.mak import actions as A
+
+    with pytest.raises(RuleError, match=r"S-H1 is a PK41 on the ground and cannot move there.*\(10\.6"):
+        SYS.apply(st, "strahl", A.Move(unit="S-H1", to="5:1011"), ScriptedDice([]))

@@ -26,7 +26,7 @@ def test_19_3_anti_aircraft_fire_at_night_takes_the_darkness_penalty():
     st = SYS.apply(st, "strahl", AA.Flak(unit="S-PKA1", target="M-Falke1"), ScriptedDice([])).state
     step = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([3, 3]))  # 6 > 5: a miss at night
     shot = next(e.text for e in step.events if "S-PKA1" in e.text and "M-Falke1" in e.text)
-    assert "target 10 − 3 -2 night = 5" in shot and "miss" in shot
+    assert "target 10 − 3 −2 night = 5" in shot and "miss" in shot
 
 
 def test_19_3_an_unmanned_unit_fires_at_aircraft_without_the_penalty_16_1_1_unless_pc():
@@ -59,7 +59,7 @@ def test_19_3_air_attacks_at_night_take_the_penalty_10_4_2():
     st = SYS.apply(st, "strahl", A.Pass(), ScriptedDice([])).state
     step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([2, 2]))
     hit = next(e.text for e in step.events if "from the air" in e.text)
-    assert "target 9 − 2 -2 forest -2 night = 3" in hit and "miss" in hit
+    assert "target 9 − 2 −2 forest −2 night = 3" in hit and "miss" in hit
 
 
 def test_19_3_anti_aircraft_fire_at_the_booster_at_night_19_5_3():
@@ -67,7 +67,7 @@ def test_19_3_anti_aircraft_fire_at_the_booster_at_night_19_5_3():
     s.night = True
     step = SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1013", boost=True), ScriptedDice([]))
     step = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-SAFS1"), ScriptedDice([6, 6]))
-    assert any("10 − 3 -2 night = 5" in e.text for e in step.events)
+    assert any("10 − 3 −2 night = 5" in e.text for e in step.events)
 
 
 def test_19_3_off_board_artillery_at_night_17_2_2():
@@ -78,4 +78,4 @@ def test_19_3_off_board_artillery_at_night_17_2_2():
     s = SYS.apply(s, "merc", A.End(), ScriptedDice([])).state
     step = SYS.apply(s, "strahl", A.End(), ScriptedDice([2, 2, 3, 3]))
     line = next(e.text for e in step.events if "S-PKA1" in e.text and "target" in e.text)
-    assert "-2 night = 5" in line and step.state.unit("S-PKA1").status == "on"
+    assert "−2 night = 5" in line and step.state.unit("S-PKA1").status == "on"

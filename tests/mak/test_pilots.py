@@ -53,7 +53,7 @@ def test_18_1_2_pilots_modify_every_attack_in_play_in_addition_to_terrain():
     seat(s, "M-AFS1", "merc", 7)  # Richalt Katze, attack +2 (stand-in)
     seat(s, "S-PKA1", "strahl", 10)  # Heinrich Gieger, 1 / 2 / 0 (printed)
     at = Table(s).target_of(s.unit("M-AFS1"), units()["AFS"].weapons[0], s.unit("S-PKA1"))
-    assert at.text() == "8 − 2 +1 range 2 +2 Katze attack -2 Gieger defence = 7"
+    assert at.text() == "8 − 2 +1 range 2 +2 Katze attack −2 Gieger defence = 7"
     step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([4, 4]))
     assert "Katze attack" in step.events[0].text and "miss" in step.events[0].text
 

@@ -161,8 +161,8 @@ def test_5_5_indirect_attack_single_roll_each_unit_its_own_endurance():
     step = SYS.apply(s, "merc", order, ScriptedDice([2, 3, 1, 2, 1, 2]))
     texts = " ".join(e.text for e in step.events)
     # 11 - 2 + 0 (range 9) - 3 indirect = 6 in both hexes; 2+3 hits both
-    assert "S-PKA1 in 5:1016: target 11 − 2 -3 indirect = 6: hit; endurance 3: D" in texts
-    assert "S-PKA2 in 5:1015: target 11 − 2 -3 indirect = 6: hit; endurance 3+1: A" in texts
+    assert "S-PKA1 in 5:1016: target 11 − 2 −3 indirect = 6: hit; endurance 3: D" in texts
+    assert "S-PKA2 in 5:1015: target 11 − 2 −3 indirect = 6: hit; endurance 3+1: A" in texts
     assert step.state.unit("S-PKA1").status == "destroyed"  # endurance 3 in the target hex: D
     assert step.state.unit("S-PKA2").status == "on"  # 3 + 1 outside the target hex: A
     assert step.state.unit("S-PKA2").disarmed
@@ -194,6 +194,19 @@ def test_game_ends_after_the_last_turn_with_a_result():
     state = SYS.apply(step.state, "merc", A.End(), SeededDice(b"t")).state
     last = SYS.apply(state, "strahl", A.End(), SeededDice(b"t"))
     assert last.game_over and last.result.startswith("A draw")
+
+
+
+def test_4_0_after_the_last_turn_status_and_header_say_game_over_with_the_result():
+    step = SYS.setup("patrol", "turns=1", SeededDice(b"s"))
+    state = SYS.apply(step.state, "merc", A.End(), SeededDice(b"t")).state
+    over = SYS.apply(state, "strahl", A.End(), SeededDice(b"t")).state
+    result = SYS.result(over)
+    assert result and over.turn == 2  # the turn counter has moved past the last turn
+    assert SYS.status(over)[0].endswith(f": game over after turn 1/1: {result}")
+    assert SYS.turn_part(over) == f"Turn 1/1 · game over: {result}"
+    header = SYS.view(over).header
+    assert header.turn == 1 and header.phase == f"game over: {result}"
 
 
 def test_autocomplete_labels_show_cost_and_roll_needed():
@@ -244,7 +257,7 @@ def test_12_3_defensive_position_adds_its_rating_for_its_holder():
     s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
     s.positions["5:1014"] = Position(rating=-2, holder="strahl")
     step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([6, 5]))
-    assert "8 − 2 -2 position +1 range 2 = 5" in step.events[0].text
+    assert "8 − 2 −2 position +1 range 2 = 5" in step.events[0].text
 
 
 def test_12_3_a_position_is_taken_by_moving_in_and_not_if_the_enemy_holds_it():
@@ -337,13 +350,19 @@ def test_5_3_3_simultaneous_attack_refusals_change_nothing():
     assert s.model_dump_json() == before
 
 
-def test_5_3_3_the_rest_of_the_stack_keeps_its_attack_once_the_target_is_destroyed():
+def test_5_3_4_volley_every_named_unit_rolls_after_the_target_is_destroyed():
     s = _stacked_pair()
-    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 does not fire
-    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1]))
+    # AFS1 rolls 1+1: D without the endurance chart (5.1.2); AFS2 still rolls (5.3.4, Figure 5):
+    # 6+6 drains its laser (11.2.1) and it has made its one offensive attack (5.3.1)
+    step = SYS.apply(s, "merc", A.Volley(units="M-AFS1,M-AFS2", target="S-PKA1"), ScriptedDice([1, 1, 6, 6]))
     s2 = step.state
     assert s2.unit("S-PKA1").status == "destroyed"
-    assert s2.unit("M-AFS1").attacked and not s2.unit("M-AFS2").attacked
+    assert s2.unit("M-AFS1").attacked and s2.unit("M-AFS2").attacked
+    assert s2.unit("M-AFS2").disarmed
+    assert any("M-AFS2 (L)" in e.text and "already destroyed" in e.text and "5.3.4" in e.text
+               for e in step.events)
+    with pytest.raises(RuleError, match="moved or attacked"):
+        SYS.apply(s2, "merc", A.Fire(unit="M-AFS2", target="S-PKA2"), ScriptedDice([2, 2]))
 
 
 #: 11.3.3: razing a Depot is ``lay what:raze`` naming the unit's own hex.
@@ -396,3 +415,38 @@ def test_11_3_3_not_while_opposed_nor_without_a_weapon():
     with pytest.raises(RuleError, match="no weapon"):
         SYS.apply(s, "merc", RAZE, ScriptedDice([]))
     assert s.model_dump_json() == before and RAZE not in SYS.legal_actions(s, "merc")
+
+
+def _crowded() -> MakState:
+    """M-AFS1 next to a hex holding four Mercenary units (8.2: the limit is 4 stack points)."""
+    return game([("M-AFS1", "AFS", "merc", "5:1719")]
+                + [(f"M-AFS{n}", "AFS", "merc", "5:1720") for n in range(2, 6)]
+                + [("S-PKA1", "PKA", "strahl", "5:0101")])
+
+
+def test_8_2_a_move_into_a_full_hex_says_the_stacking_limit():
+    with pytest.raises(RuleError, match=r"cannot move to 5:1720 because of the stacking limit: .*\(8\.2\)"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([]))
+
+
+@pytest.mark.parametrize("to", ["banana", "5:0000", "7:1021", "5:9999"])
+def test_7_0_a_move_to_no_hex_of_the_map_says_so_and_how_hexes_are_written(to: str):
+    with pytest.raises(RuleError, match=rf"'{to}' is not a hex on this map.*e\.g\. 5:1801\.$"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to=to), ScriptedDice([]))
+
+
+def test_7_0_the_in_reach_list_says_how_many_more_it_leaves_out():
+    with pytest.raises(RuleError, match=r"with 4 MP left \(in reach: (5:\d{4}, ){4}5:\d{4} and \d+ more\)\.$"):
+        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:0130"), ScriptedDice([]))
+
+
+def test_9_5_strike_unarmed_is_echoed_as_typed_lower_case():
+    # 9.5: ``strike ... unarmed:true``; the order is echoed the way it is typed.
+    from bot.replies import step_action_text  # noqa: PLC0415 - the shared echo of a stored step
+    from bot.store import StepRow  # noqa: PLC0415
+
+    order = A.Strike(target="S-PKA1", unarmed=True)
+    assert order.summary() == "strike target:S-PKA1 unarmed:true"
+    step = StepRow(game_id=1, seq=2, parent_seq=1, kind="order", state_json="{}",
+                   action={"name": "strike", "options": {"target": "S-PKA1", "unarmed": True}})
+    assert step_action_text(step) == "strike target:S-PKA1 unarmed:true"

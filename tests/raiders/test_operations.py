@@ -491,7 +491,7 @@ def test_supplies_bonus_offered_by_a_card() -> None:
     waiting = do(state, A.Move(force="F1", to="jarabub"), [1])
     assert mission(waiting).segment == "card"
     assert [a.summary() for a in SYSTEM.legal_actions(waiting.state, "raiders") if not a.read_only] == [
-        "accept", "accept supply:True"]
+        "accept", "accept supply:true"]
     spent = mission(do(waiting.state, A.Accept(supply=True)))
     assert len(spent.deck) == 9 and next(g for g in spent.gear if g.id == "Sup-1").holder is None
     kept = mission(do(waiting.state, A.Accept()))
