@@ -34,13 +34,26 @@ from rules.rr.state import MarkRecord, Pending, UnitState, other
 MORTAR_RANGE = 2  # 9.1
 
 
+def firer_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot make (or support) a ranged attack now, the first condition that
+    fails, or None: a ranged attacker (not a leader or an ATGM), on the map, neither
+    Suppressed nor Recovering (6.2.1), with an AP ("Conducting a ranged attack costs one
+    action point", 7.3.1)."""
+    spec = b.spec(unit.id)
+    if is_leader(spec) or is_rider(spec):
+        return "it makes no ranged attack of its own (9.3, 9.7-9.9)"
+    if unit.place != "map":
+        return "it is not on the map"
+    if unit.status != "ok":
+        return f"it is {unit.status.capitalize()} (6.2.1)"
+    if unit.ap < 1:
+        return "it has no AP left this turn (7.3.1)"
+    return None
+
+
 def can_fire(b: Board, unit: UnitState) -> bool:
     """A unit on the map, unsuppressed, with AP, that has a ranged attack."""
-    spec = b.spec(unit.id)
-    return (
-        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
-        and not (is_leader(spec) or is_rider(spec))
-    )
+    return firer_problem(b, unit) is None
 
 
 def reach(b: Board, uid: str, kastet: bool = False) -> int:
@@ -118,7 +131,7 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
     riders = sum(1 for r in b.s.riders(unit.id) if b.spec(r.id).special != "kastet")
     boosted = "rcm" in unit.boost
     if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
-        mods.append((0, "RCM 9.5"))
+        mods.append((0, "RCM 0 (9.5)"))
     else:
         mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM"), (1 if kastet else 0, "Kastet"),
                  (1 if boosted else 0, "Nikolas")]
@@ -134,8 +147,9 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     unit = b.unit(order.unit, side)
     target = b.unit(order.target, other(side))
     spec = b.spec(unit.id)
-    if unit.place != "map" or (not bonus_shot and not can_fire(b, unit)):
-        raise RuleError(f"{unit.id} cannot fire: it needs to be on the map, unsuppressed, with AP.")
+    why = firer_problem(b, unit)
+    if why:
+        raise RuleError(f"{unit.id} cannot fire: {why}.")
     if not attackable(b, target):
         raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
     if order.kastet and not b.has_kastet(unit.id):
@@ -154,8 +168,7 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
             raise RuleError(f"{helper.id} cannot support: {why}.")
     if order.air and not b.s.airstrike.get(side):
         raise RuleError("You have no airstrike this turn (10.1).")
-    if not bonus_shot:
-        unit.ap -= 1
+    unit.ap -= 1  # 7.3.1, the AGS-17's second attack too (9.5 lifts only once per impulse)
     for helper in support:
         helper.ap -= 1
     dist = b.g.distance(unit.area or "", target.area or "")
@@ -192,9 +205,18 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side,
                                 units=[unit.id]))
     if is_ags(spec) and doubles and not bonus_shot:
-        b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
-        events.append(Event(kind="ags", text=f"Doubles: {unit.id} may fire again (9.5)", rule="9.5"))
+        events.append(second_shot(b, side, unit))
     return events
+
+
+def second_shot(b: Board, side: str, unit: UnitState) -> Event:
+    """9.5: doubles let the AGS-17 "attack a second time" (an exception to "only attack once
+    per impulse", 7.3.1): offered when it has an AP left to pay for it (7.3.1)."""
+    if unit.ap < 1:
+        return Event(kind="ags", rule="9.5",
+                     text=f"Doubles, but {unit.id} has no AP left for a second attack (7.3.1, 9.5)")
+    b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
+    return Event(kind="ags", rule="9.5", text=f"Doubles: {unit.id} may fire again for 1 AP (9.5, 7.3.1)")
 
 
 def resolve_roll(

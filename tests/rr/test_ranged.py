@@ -195,14 +195,34 @@ def test_ags17_rcm_does_not_count_against_vehicles_and_doubles_fire_again_9_5() 
     """9.5: no RCM against a vehicle; doubles give a second attack, with no support."""
     step = fire({"AGS": "3", "VDV": "3", "TANK": "1", "INF": "2"}, Fire(unit="AGS", target="TANK", support="VDV"),
                 [3, 3], side="soviet", active="soviet")
-    assert texts(step)[1].startswith("🎲 3+3 +1 support = 7")
+    assert texts(step)[1].startswith("🎲 3+3 RCM 0 (9.5) +1 support = 7")
     assert step.waiting_on == ["soviet"] and step.state.pending[0].kind == "ags"
     with pytest.raises(RuleError, match="9.5"):
         act(step.state, "soviet", Fire(unit="AGS", target="INF", support="VDV"))
     again = act(step.state, "soviet", Fire(unit="AGS", target="INF"), [2, 1])
     assert "+2 RCM" in texts(again)[1]
-    assert again.state.units["AGS"].ap == 2 and again.waiting_on == ["nato"]
+    assert again.state.units["AGS"].ap == 1 and again.waiting_on == ["nato"]
     assert act(step.state, "soviet", Skip()).waiting_on == ["nato"]
+
+
+def test_ags17_second_attack_costs_an_ap_7_3_1_and_9_5() -> None:
+    """7.3.1: "Conducting a ranged attack costs one action point" and "may only attack once
+    per impulse (Exception: See Rule 9.5)": 9.5's second attack lifts the limit, not the
+    cost; with its last AP spent on the first attack, doubles give no second attack."""
+    first = fire({"AGS": "3", "INF": "1"}, Fire(unit="AGS", target="INF"), [2, 2], side="soviet", active="soviet")
+    assert first.state.units["AGS"].ap == 2 and first.state.pending[0].kind == "ags"
+    second = act(first.state, "soviet", Fire(unit="AGS", target="INF"), [1, 2])
+    assert second.state.units["AGS"].ap == 1
+    state = game(STRIP, {"AGS": "3", "INF": "1"}, standing=dict(NEVER), active="soviet")
+    state.units["AGS"].ap = 1
+    last = act(state, "soviet", Fire(unit="AGS", target="INF"), [2, 2])
+    assert "Doubles, but AGS has no AP left for a second attack (7.3.1, 9.5)" in texts(last)
+    assert not last.state.pending and last.waiting_on == ["nato"]
+    owed = first.state.model_copy(deep=True)
+    owed.units["AGS"].ap = 0
+    assert [a for a in legal(owed, "soviet") if a.name == "fire"] == []
+    with pytest.raises(RuleError, match="AGS cannot fire: it has no AP left this turn"):
+        act(owed, "soviet", Fire(unit="AGS", target="INF"))
 
 
 def test_hind_gets_no_tm_and_leaves_when_suppressed_10_2() -> None:
