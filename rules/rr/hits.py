@@ -94,19 +94,26 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
         effects.append(effect)
         if effect == "eliminated":
             break
-    unit = b.s.units[uid]
-    extra = ""
-    if is_hind(b.spec(uid)) and unit.place == "map":
-        if unit.reduced:
-            eliminate(b, uid)
-            extra = "; shot down for good (10.2)"
-        else:
-            unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
-            extra = "; leaves until next turn (10.2)"
+    extra = hind_leaves(b, uid)
     said = effects[0] if len(effects) == 1 else ", ".join(effects[:-1]) + " and " + effects[-1]
-    text = f"{uid} {said}{extra} ({rule})"
+    text = f"{uid} {said}{extra} ({rule}{', 10.2' if extra else ''})"
     event = Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})
     return [event] + gone_since(b, before, skip={uid})
+
+
+def hind_leaves(b: Board, uid: str) -> str:
+    """10.2: "Remove the Hind from the game map if it is Suppressed.  It will return normally
+    the following turn.  Permanently remove the Hind from play if it is reduced."  Applies it
+    to the Hind still on the map after its hits; returns the words for the hits line ("" for
+    any other unit)."""
+    unit = b.s.units[uid]
+    if not is_hind(b.spec(uid)) or unit.place != "map":
+        return ""
+    if unit.reduced:
+        eliminate(b, uid)
+        return ": shot down for good"
+    unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
+    return ": off the map until next turn"
 
 
 def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:

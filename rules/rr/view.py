@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
-from rules.rr.board import Board, is_hind, is_leader
+from rules.rr.board import Board, is_hind, is_leader, is_t12
 from rules.rr.state import SIDE_NAMES, RRState
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -76,6 +76,24 @@ def short_values(b: Board, uid: str) -> str:
     return f"{v.rcm}-{'*' if v.acm is None else v.acm}-{v.df}"
 
 
+def away_units(b: Board) -> dict[str, str]:
+    """Counters off the map but not eliminated (``ViewBase.away``), with why: the Hind
+    between its flights ("Remove the Hind from the game map if it is Suppressed.  It will
+    return normally the following turn", 10.2; it also flies home each turn's end), and the
+    Kastet fired while its T-12 lives (9.4: "it can only fire one time and it then removed").
+    Airstrikes are no counters here (10.1)."""
+    out: dict[str, str] = {}
+    for unit in b.s.units.values():
+        spec = b.spec(unit.id)
+        if is_hind(spec) and unit.place == "pool":
+            out[unit.id] = "may return this turn, 10.2" if b.s.hind_ok else "back next turn, 10.2"
+        host = b.s.units.get(spec.attached_to or "")
+        if spec.special == "kastet" and unit.place == "gone" and host and is_t12(b.spec(host.id)) \
+                and host.place == "map":
+            out[unit.id] = "fired, 9.4"
+    return out
+
+
 def build_view(state: RRState) -> AreaMapView:
     """Everything a snapshot shows, as a pure function of the state."""
     b = Board(state)
@@ -127,5 +145,5 @@ def build_view(state: RRState) -> AreaMapView:
         legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
                        counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
-                       marker_styles=MARKER_STYLES, changes=gone,
+                       marker_styles=MARKER_STYLES, changes=gone, away=away_units(b),
                        banner=state.result if state.phase == "over" and state.result else None)

@@ -9,6 +9,7 @@ import pytest
 
 from rules.core.contract import Step
 from rules.core.errors import RuleError
+from rules.core.views import change_lines, changes_between
 from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Retreat, Skip, StandingChoice, TakeHits
 from tests.rr.helpers import act, legal, board, game, spec, texts
@@ -30,6 +31,9 @@ UNITS = [
 ]
 STRIP = board("t-strip", 7, 1, UNITS, tm={"3": 1, "4": 2})
 NEVER = {"nato": "never", "soviet": "never"}
+#: The same strip with objectives on it, so that it has a view (12.0).
+VIEWED = board("t-strip-view", 7, 1, UNITS, tm={"3": 1, "4": 2}, main_objective="4",
+               secondary_objectives=["7"])
 
 
 def fire(where: dict[str, str], order: Fire, dice: list[int], side: str = "nato", **fields: Any) -> Step:
@@ -232,6 +236,26 @@ def test_hind_gets_no_tm_and_leaves_when_suppressed_10_2() -> None:
     assert step.state.units["HIND"].place == "pool"
     step = fire({"INF": "1", "INF2": "1", "HIND": "3"}, Fire(unit="INF", target="HIND", support="INF2"), [6, 4])
     assert step.state.units["HIND"].place == "gone"
+
+
+def test_a_suppressed_hind_is_off_the_map_not_eliminated_10_2() -> None:
+    """10.2: "Remove the Hind from the game map if it is Suppressed. It will return normally
+    the following turn": the view lists it ``away``, so status and digest say "Off the map",
+    and the hits line says it in one clause."""
+    state = game(VIEWED, {"INF": "1", "HIND": "3"}, standing=dict(NEVER))
+    step = act(state, "nato", Fire(unit="INF", target="HIND"), [5, 3])
+    assert "HIND suppressed: off the map until next turn (7.3.3, 10.2)" in texts(step)
+    changes = changes_between(SYSTEM.view(state), SYSTEM.view(step.state))
+    assert [(c.what, c.why) for c in changes if c.id == "HIND"] == [("left", "back next turn, 10.2")]
+    assert "Off the map: HIND (back next turn, 10.2)" in change_lines(changes)
+
+
+def test_the_kastet_fired_is_off_the_map_not_eliminated_9_4() -> None:
+    """9.4: "it can only fire one time and it then removed": spent, not eliminated."""
+    state = game(VIEWED, {"T12": "5", "TANK": "1"}, standing=dict(NEVER), active="soviet")
+    step = act(state, "soviet", Fire(unit="T12", target="TANK", kastet=True), [1, 1])
+    changes = changes_between(SYSTEM.view(state), SYSTEM.view(step.state))
+    assert [(c.what, c.why) for c in changes if c.id == "KASTET"] == [("left", "fired, 9.4")]
 
 
 def test_suppressed_units_cannot_fire_6_2_1() -> None:
