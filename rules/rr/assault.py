@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
+from rules.rr.board import Board, is_hind, is_leader, is_tank, move_problem
 from rules.rr.hits import (
     HIT_WORDS, alive, capacity, eliminate, gone_since, retreat_one, retreat_options, safest, take_hits,
     withdraw_options, withdraw_to,
@@ -28,14 +28,19 @@ from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
 
+def assault_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot assault now, or None: free to move (:func:`move_problem`: 9.6,
+    10.2, on the map, unsuppressed, an AP) and with an ACM ("Units with an asterisk in the
+    ACM location cannot initiate or support Assault Combat", 7.3.5 note)."""
+    why = move_problem(b, unit)
+    if why is None and b.values(unit.id).acm is None:
+        return "it has no ACM (*), so it cannot initiate or support an assault (7.3.5)"
+    return why
+
+
 def can_assault(b: Board, unit: UnitState) -> bool:
     """7.3.5: on the map, unsuppressed, 1 AP, an ACM (no asterisk), and free to move (9.6)."""
-    spec = b.spec(unit.id)
-    return (
-        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
-        and b.values(unit.id).acm is not None
-        and not (is_t12(spec) or is_hind(spec) or is_leader(spec) or is_rider(spec))
-    )
+    return assault_problem(b, unit) is None
 
 
 def assault(

@@ -23,10 +23,10 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.actions import Fire, split_ids
 from rules.rr.board import (
-    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
+    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, ready_problem,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits,
+    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits, target_problem,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -42,13 +42,7 @@ def firer_problem(b: Board, unit: UnitState) -> str | None:
     spec = b.spec(unit.id)
     if is_leader(spec) or is_rider(spec):
         return "it makes no ranged attack of its own (9.3, 9.7-9.9)"
-    if unit.place != "map":
-        return "it is not on the map"
-    if unit.status != "ok":
-        return f"it is {unit.status.capitalize()} (6.2.1)"
-    if unit.ap < 1:
-        return "it has no AP left this turn (7.3.1)"
-    return None
+    return ready_problem(unit, "7.3.1")
 
 
 def can_fire(b: Board, unit: UnitState) -> bool:
@@ -87,6 +81,17 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
         blockers = ", ".join(b.g.blockers(here, there))
         return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
     return None
+
+
+def supporter_problem(b: Board, firer: UnitState, helper: UnitState) -> str | None:
+    """7.3.3: "one for any additional in range supporting units from the same area": why
+    ``helper`` cannot support ``firer``'s attack (not itself, not from another area, and able
+    to fire), or None.  The target is :func:`support_problem`'s."""
+    if helper.id == firer.id:
+        return f"a unit cannot support its own attack; name other units of area {firer.area} (7.3.3)"
+    if helper.place == "map" and helper.area != firer.area:
+        return f"it is in area {helper.area}; supporters fire from the firer's area {firer.area} (7.3.3)"
+    return firer_problem(b, helper)
 
 
 def support_problem(b: Board, uid: str, target: UnitState) -> str | None:
@@ -150,8 +155,9 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     why = firer_problem(b, unit)
     if why:
         raise RuleError(f"{unit.id} cannot fire: {why}.")
-    if not attackable(b, target):
-        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    why = target_problem(b, target)
+    if why:
+        raise RuleError(f"{target.id} cannot be fired on: {why}.")
     if order.kastet and not b.has_kastet(unit.id):
         raise RuleError(f"{unit.id} carries no Kastet; only the T-12 fires it, once (9.4).")
     problem = shot_problem(b, unit.id, target, order.kastet)
@@ -161,9 +167,7 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     if bonus_shot and support:
         raise RuleError("The AGS-17's second attack gets no support (9.5).")
     for helper in support:
-        if helper.id == unit.id or helper.area != unit.area or not can_fire(b, helper):
-            raise RuleError(f"{helper.id} cannot support: it must be in {unit.area}, unsuppressed, with AP.")
-        why = support_problem(b, helper.id, target)
+        why = supporter_problem(b, unit, helper) or support_problem(b, helper.id, target)
         if why:
             raise RuleError(f"{helper.id} cannot support: {why}.")
     if order.air and not b.s.airstrike.get(side):

@@ -9,7 +9,9 @@ and three eliminate it.
 from __future__ import annotations
 
 from rules.core.contract import Event
-from rules.rr.board import Board, is_combatant, is_hind, is_leader, is_t12, is_vdv
+from rules.rr.board import (
+    Board, is_hind, is_leader, is_rider, is_sniper, is_t12, is_vdv,
+)
 from rules.rr.state import MarkRecord, UnitState, other
 
 HIT_WORDS = {0: "no effect", 1: "one hit", 2: "two hits", 3: "three hits"}
@@ -222,8 +224,22 @@ def gone_since(b: Board, before: set[str], skip: frozenset[str] | set[str] = fro
 
 def attackable(b: Board, unit: UnitState) -> bool:
     """Units that can be attacked: not leaders (9.7-9.9), riders or the sniper; the Hind can."""
+    return target_problem(b, unit) is None
+
+
+def target_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot be attacked, with the rule that says so, or None (see
+    :func:`attackable`)."""
     spec = b.spec(unit.id)
-    return unit.place == "map" and (is_combatant(spec) or is_hind(spec))
+    if is_sniper(spec):
+        return "the sniper is never on the map to be attacked; it only shoots (9.2)"
+    if is_leader(spec):
+        return "a leader cannot be attacked directly; attack the units of his area (9.7-9.9)"
+    if is_rider(spec):
+        return "an ATGM team stays with its company; attack the company (9.3, 9.4)"
+    if unit.place != "map":
+        return "it is not on the map"
+    return None
 
 
 def enemy_targets(b: Board, side: str) -> list[UnitState]:

@@ -1,0 +1,69 @@
+"""A play-tester's findings on Tannenbruck: refusals that give the real reason (and what is
+allowed), by rule number: 9.6 the T-12, 7.3.3 support, 6.2.1 Suppressed, 7.2, 9.2."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.errors import RuleError
+from rules.rr.actions import Fire, Move
+from rules.rr.board import scenario_of
+from rules.rr.state import RRState
+from tests.rr.helpers import act, game
+
+TANNENBRUCK = scenario_of("tannenbruck")
+
+
+def soviet_turn(where: dict[str, str]) -> RRState:
+    """Operations of turn 1, the Soviets to act, units placed with full AP."""
+    return game(TANNENBRUCK, where, active="soviet")
+
+
+@pytest.mark.parametrize(("where", "order", "why"), [
+    # 9.6: "It cannot move from its initial placement area, even to retreat".
+    ({"T12": "28"}, Move(units="T12", to="27"),
+     r"T12 cannot move: the T-12 cannot move from its initial placement area; it can only fire \(9\.6\)"),
+    # 7.2: "Units can only enter adjacent areas": the unit is in 14 already.
+    ({"VDV-1": "14"}, Move(units="VDV-1", to="14"),
+     r"VDV-1 is already in area 14; move to an adjacent area: 7, 9, 10, 16, 17 \(7\.2\)"),
+])
+def test_9_6_and_7_2_a_refused_move_gives_its_real_reason(where: dict[str, str], order: Move, why: str) -> None:
+    """Not "needs an AP and no Suppressed marker (7.1)", not "14 is not adjacent to 14"."""
+    with pytest.raises(RuleError, match=why):
+        act(soviet_turn(where | {"M48-1": "3"}), "soviet", order)
+
+
+def test_7_3_3_a_unit_cannot_support_its_own_attack() -> None:
+    """7.3.3: "one for any additional in range supporting units from the same area"."""
+    state = soviet_turn({"VDV-2": "15", "M48-2": "12"})
+    with pytest.raises(RuleError, match=r"VDV-2 cannot support: a unit cannot support its own attack"):
+        act(state, "soviet", Fire(unit="VDV-2", target="M48-2", support="VDV-2"))
+
+
+@pytest.mark.parametrize(("status", "ap", "area", "why"), [
+    ("suppressed", 0, "15", r"it is Suppressed \(6\.2\.1\)"),
+    ("ok", 0, "15", r"it has no AP left this turn \(7\.3\.1\)"),
+    ("ok", 3, "14", r"it is in area 14; supporters fire from the firer's area 15 \(7\.3\.3\)"),
+])
+def test_6_2_1_and_7_3_3_a_supporter_refused_names_the_failing_condition(
+        status: str, ap: int, area: str, why: str) -> None:
+    """The refusal says which condition fails: Suppressed (6.2.1), no AP (7.3.1), another area."""
+    state = soviet_turn({"VDV-2": "15", "VDV-1": area, "M48-2": "12"})
+    state.units["VDV-1"].status, state.units["VDV-1"].ap = status, ap  # type: ignore[assignment]
+    with pytest.raises(RuleError, match=f"VDV-1 cannot support: {why}"):
+        act(state, "soviet", Fire(unit="VDV-2", target="M48-2", support="VDV-1"))
+
+
+def test_6_2_1_a_suppressed_firer_is_told_so() -> None:
+    """6.2.1: "Suppressed units lose all action points"."""
+    state = soviet_turn({"VDV-2": "15", "M48-2": "12"})
+    state.units["VDV-2"].status, state.units["VDV-2"].ap = "suppressed", 0
+    with pytest.raises(RuleError, match=r"VDV-2 cannot fire: it is Suppressed \(6\.2\.1\)"):
+        act(state, "soviet", Fire(unit="VDV-2", target="M48-2"))
+
+
+def test_9_2_firing_at_the_sniper_cites_the_sniper_rule() -> None:
+    """9.2: the sniper is placed on a unit only to shoot; it is no target on the map."""
+    state = soviet_turn({"VDV-1": "14", "M48-1": "3"})
+    with pytest.raises(RuleError, match=r"SNIPER cannot be fired on: .*\(9\.2\)\.$"):
+        act(state, "soviet", Fire(unit="VDV-1", target="SNIPER"))
