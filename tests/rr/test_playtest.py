@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import RuleError
-from rules.rr.actions import Fire, Move
+from rules.rr.actions import Fire, Info, Move
 from rules.rr.board import scenario_of
 from rules.rr.state import RRState
 from tests.rr.helpers import act, game
@@ -67,3 +67,14 @@ def test_9_2_firing_at_the_sniper_cites_the_sniper_rule() -> None:
     state = soviet_turn({"VDV-1": "14", "M48-1": "3"})
     with pytest.raises(RuleError, match=r"SNIPER cannot be fired on: .*\(9\.2\)\.$"):
         act(state, "soviet", Fire(unit="VDV-1", target="SNIPER"))
+
+
+def test_9_3_info_shows_the_atgm_plus_one_as_it_shows_nikolas() -> None:
+    """9.3: "They increase the companies' RCM by one": ``info`` lists the Sagger's +1 RCM
+    (its fire rolls +2 RCM +1 ATGM), and the T-12's Kastet (9.4), as it lists Nikolas's."""
+    state = soviet_turn({"VDV-1": "14", "NIKOLAS": "14", "T12": "28"})
+    state.units["VDV-1"].boost = ["rcm"]
+    text = act(state, "soviet", Info(unit="VDV-1")).events[0].text
+    assert "RCM 2 ·" in text and "+1 RCM (SAGGER ATGM 9.3); +1 RCM (Nikolas 9.7)" in text
+    kastet = act(state, "soviet", Info(unit="T12")).events[0].text
+    assert "+1 RCM with the Kastet, one shot (KASTET 9.4)" in kastet
