@@ -93,7 +93,7 @@ def lead_hits(
         b.s.pending.append(Pending(kind="retreat", side=target.side, unit=target.id, hits=hits,
                                    origin=area, area=area, assault=True, source=origin))
         return [Event(kind="ask", rule="7.3.5.5", data={"options": options, "hits": hits},
-                      text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} "
+                      text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} "
                            f"to negate one, or take-hits? (7.3.5.5)")]
     to = safest(b, target.id, options) if options and choice == "always" else None
     return after_lead(b, side, area, origin, target.id, hits, to)
@@ -192,7 +192,7 @@ def withdraw_next(b: Board, side: str, area: str, origin: str | None) -> list[Ev
         if len(options) > 1 and b.s.standing.get(defending, "ask") == "ask":
             b.s.pending.append(Pending(kind="withdraw", side=defending, unit=unit.id, area=area, origin=origin))
             events.append(Event(kind="ask", rule="7.3.5.2", data={"options": options},
-                                text=f"{unit.id} must retreat: to {', '.join(options)}? (7.3.5.2)"))
+                                text=f"{unit.id} must retreat: to {b.area_list(options)}? (7.3.5.2)"))
             return events + gone_since(b, before, said)
         said.add(unit.id)
         events.append(withdraw_to(b, unit.id, options[0] if options else None))
@@ -207,7 +207,7 @@ def withdraw_chosen(b: Board, to: str) -> list[Event]:
     uid = pending.unit or ""
     options = withdraw_options(b, uid, pending.origin)
     if to not in options:
-        raise RuleError(f"{uid} may retreat to: {', '.join(options)} (7.3.5.2).")
+        raise RuleError(f"{uid} may retreat to: {b.area_list(options)} (7.3.5.2).")
     b.s.pending.pop(0)
     before = alive(b)
     events = [withdraw_to(b, uid, to)] + gone_since(b, before, {uid})

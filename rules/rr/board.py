@@ -182,10 +182,22 @@ class Board:
         """A unit by id (case-insensitive), or a RuleError naming the side's units."""
         key = self.find_id(uid)
         if key is None or (side is not None and self.s.units[key].side != side):
-            known = [u.id for u in self.s.on_map(side)][:8]
-            whose = f"{SIDE_NAMES[side]} unit" if side else "unit"
-            raise RuleError(f"There is no {whose} '{uid[:30]}'; on the map: {', '.join(known) or 'none'}.")
+            if side is not None:
+                raise RuleError(f"There is no {SIDE_NAMES[side]} unit '{uid[:30]}'; on the map: "
+                                f"{self.ids_on_map(side)}.")
+            known = "; ".join(f"{SIDE_NAMES[x]} {self.ids_on_map(x)}" for x in SIDE_NAMES)
+            raise RuleError(f"There is no unit '{uid[:30]}' of either side; on the map: {known}.")
         return self.s.units[key]
+
+    def ids_on_map(self, side: str, most: int = 8) -> str:
+        """``M48-1, M48-2, LUCHS (+5 more)``: the side's units on the map, or ``none``."""
+        ids = [u.id for u in self.s.on_map(side)]
+        more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
+        return (", ".join(ids[:most]) or "none") + more
+
+    def area_list(self, areas: list[str]) -> str:
+        """Areas in map (numeric) order, comma-separated: ``2, 3, 6, 11, 12``."""
+        return ", ".join(sorted(areas, key=self.g.ids.index))
 
     def find_id(self, uid: str) -> str | None:
         """The id as the scenario spells it, or None."""

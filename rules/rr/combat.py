@@ -78,8 +78,9 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     if dist > limit + 1:
         return f"area {there} is {dist} away; {uid} reaches {limit}, or {limit + 1} at -1 (7.3.4)"
     if not b.sees(here, there):
-        blockers = ", ".join(b.g.blockers(here, there))
-        return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
+        blockers = b.g.blockers(here, there)
+        word = "areas" if len(blockers) > 1 else "area"
+        return f"line of sight from {here} to {there} is blocked by {word} {b.area_list(blockers)} (7.3.2)"
     return None
 
 
@@ -253,7 +254,7 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
         return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
     b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
     return [Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
-                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} to negate one, "
+                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} to negate one, "
                        f"or take-hits? (7.3.3)")]
 
 

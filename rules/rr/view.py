@@ -6,7 +6,7 @@ from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
 from rules.rr.board import Board, is_hind, is_leader, is_t12
-from rules.rr.state import SIDE_NAMES, RRState
+from rules.rr.state import SIDE_NAMES, RRState, says
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 CONTROL = {"nato": "nato_de", "soviet": "soviet"}
@@ -29,7 +29,7 @@ def facts(b: Board) -> list[str]:
     """Header facts: initiative, who acts, airstrikes, the Hind."""
     s = b.s
     if s.phase == "deploy":
-        return [f"{SIDE_NAMES[s.active]} set up"]
+        return [f"{says(s.active, 'sets', 'set')} up"]
     air = "/".join(SIDE_NAMES[x] for x in ("nato", "soviet") if s.airstrike.get(x)) or "none"
     out = [f"Initiative: {SIDE_NAMES[s.initiative]}", f"Air: {air}",
            f"Hind: {'ready' if s.hind_ok else 'no'}"]

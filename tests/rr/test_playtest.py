@@ -7,8 +7,9 @@ import pytest
 
 from rules.core.errors import RuleError
 from rules.rr.actions import Fire, Info, Move
-from rules.rr.board import scenario_of
-from rules.rr.state import RRState
+from rules.rr.board import Board, scenario_of
+from rules.rr.state import RRState, says
+from rules.rr.victory import objective_lines
 from tests.rr.helpers import act, game
 
 TANNENBRUCK = scenario_of("tannenbruck")
@@ -78,3 +79,17 @@ def test_9_3_info_shows_the_atgm_plus_one_as_it_shows_nikolas() -> None:
     assert "RCM 2 ·" in text and "+1 RCM (SAGGER ATGM 9.3); +1 RCM (Nikolas 9.7)" in text
     kastet = act(state, "soviet", Info(unit="T12")).events[0].text
     assert "+1 RCM with the Kastet, one shot (KASTET 9.4)" in kastet
+
+
+def test_wording_a_side_name_agrees_with_its_verb_and_areas_are_in_map_order() -> None:
+    """"NATO has/wins/passes", "the Soviets have/win/pass"; LOS blocked by "areas"; an
+    unknown unit for ``info`` (any unit) lists both sides' units."""
+    b = Board(soviet_turn({"VDV-1": "14", "M48-1": "3"}))
+    assert says("nato", "has", "have") == "NATO has" and says("soviet", "has", "have") == "Soviets have"
+    for side in ("nato", "soviet"):
+        b.s.control = {a: side for a in b.g.ids}
+        assert objective_lines(b)[-1] == f"If it ended now: {says(side, 'wins', 'win')}"
+    assert b.area_list(["2", "3", "11", "6", "12"]) == "2, 3, 6, 11, 12"
+    with pytest.raises(RuleError, match=r"There is no unit 'ZZZ' of either side; on the map: "
+                                        r"NATO M48-1; Soviets VDV-1\."):
+        b.unit("ZZZ")

@@ -50,7 +50,7 @@ def test_one_hit_on_a_margin_of_one_and_tm_adds_to_df_7_3_3_and_5_2() -> None:
     assert vdv.status == "suppressed" and vdv.ap == 0 and not vdv.reduced
     assert step.state.units["INF"].ap == 2  # 7.1: the attack cost one AP
     # 7.0: the impulse passes; the Soviets have nothing left but pass, so they pass at once.
-    assert step.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(step)
+    assert step.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(step)
     assert step.waiting_on == ["nato"] and step.state.passes == 1
 
 
@@ -138,7 +138,7 @@ def test_defender_decides_to_retreat_to_negate_a_hit_7_3_3() -> None:
     done = act(step.state, "soviet", Retreat(to="4"))
     vdv = done.state.units["VDV"]
     assert vdv.area == "4" and vdv.ap == 0 and vdv.status == "suppressed" and not vdv.reduced
-    assert done.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(done)
+    assert done.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(done)
 
 
 def test_take_hits_instead_of_retreating_7_3_3() -> None:
