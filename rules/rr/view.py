@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
-from rules.rr.board import Board, is_hind, is_leader, is_t12
+from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
 from rules.rr.state import SIDE_NAMES, RRState, says
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -69,8 +69,10 @@ def controller_key(state: RRState, b: Board, area: str) -> str | None:
 
 def short_values(b: Board, uid: str) -> str:
     """The face-up RCM-ACM-DF, e.g. ``2-3-7`` (``*``: cannot assault, 7.3.5); none for a
-    leader (its counter carries no combat values worth the room)."""
-    if is_leader(b.spec(uid)):
+    leader or an ATGM team riding with its company (no combat values of their own: an ATGM
+    adds +1 RCM to its company's, 9.3, 9.4)."""
+    spec = b.spec(uid)
+    if is_leader(spec) or is_rider(spec):
         return ""
     v = b.values(uid)
     return f"{v.rcm}-{'*' if v.acm is None else v.acm}-{v.df}"
@@ -138,7 +140,8 @@ def build_view(state: RRState) -> AreaMapView:
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "
               f"{'/'.join(sc.secondary_objectives)} (12.0)"]
-    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault)")
+    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault; "
+                  "none on leaders and ATGMs)")
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
     if any(a.tm for a in areas):

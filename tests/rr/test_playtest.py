@@ -3,14 +3,19 @@ allowed), by rule number: 9.6 the T-12, 7.3.3 support, 6.2.1 Suppressed, 7.2, 9.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from render.areamap import areamap_scene
 from rules.core.errors import RuleError
+from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Info, Move
 from rules.rr.board import Board, scenario_of
 from rules.rr.state import RRState, says
 from rules.rr.victory import objective_lines
 from tests.rr.helpers import act, game
+from tests.rr.test_setup import both_deployed
 
 TANNENBRUCK = scenario_of("tannenbruck")
 
@@ -93,3 +98,18 @@ def test_wording_a_side_name_agrees_with_its_verb_and_areas_are_in_map_order() -
     with pytest.raises(RuleError, match=r"There is no unit 'ZZZ' of either side; on the map: "
                                         r"NATO M48-1; Soviets VDV-1\."):
         b.unit("ZZZ")
+
+
+def test_every_counter_shows_its_values_or_the_legend_names_it() -> None:
+    """The legend's "2-3-7 on a counter: RCM-ACM-DF": a chip with no room for them (a crowded
+    area's smaller chips) is named in the legend; leaders and ATGMs carry none (9.3, 9.7)."""
+    state = both_deployed([6, 2])
+    view = SYSTEM.view(state)
+    assert {c.id for c in view.counters if not c.values} == {"NIKOLAS", "SAGGER", "KASTET"}
+    scene = areamap_scene(view)
+    notes = [e.text for e in scene.entries if e.text.startswith("No room for the values on: ")]
+    bare = notes[0].removeprefix("No room for the values on: ").split(", ") if notes else []
+    scene.snapshot()
+    shown = [t for t, _ in scene.layout.texts if re.fullmatch(r"\d+-[\d*]+-\d+  AP \d+/\d+", t)]
+    on_map = [c for c in view.counters if c.area and c.values]
+    assert len(shown) + len(bare) == len(on_map) and set(bare) <= {c.id for c in on_map}
