@@ -9,7 +9,10 @@ Readings of the text, stated once:
 * 9.1: a mortar fires at every attackable unit of the target's area, one roll each; its
   range is 2 (Col. Nikolas may make it 3), never extended; any friendly unit's LOS will do.
   An airstrike with a mortar adds +2 to the roll against the named target only.
-* 9.5: against a vehicle the AGS-17's RCM counts as 0; its range is unchanged.
+* 9.5: against a vehicle the AGS-17's RCM counts as 0 (the roll says ``RCM 0 (9.5)``); its
+  range is unchanged.  Doubles allow a second attack, which costs an AP as every attack does
+  (7.3.1: "may only attack once per impulse (Exception: See Rule 9.5 AGS-17)" lifts the
+  limit, not "Conducting a ranged attack costs one action point").
 * 9.11: an enemy of the Luchs in an area adjacent to the Luchs's loses
   ``scenario.luchs_df_penalty`` DF (a stand-in figure) against ranged attacks.
 * 10.1 alone: an airstrike attacks every enemy unit of an area, 2d6 +2 each, one roll per
@@ -149,7 +152,9 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
 
 
 def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
-    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1)."""
+    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1), 1 AP for
+    the firer and each supporter (7.3.1); ``bonus_shot``: the AGS-17's second attack on
+    doubles, without support (9.5)."""
     unit = b.unit(order.unit, side)
     target = b.unit(order.target, other(side))
     spec = b.spec(unit.id)
