@@ -12,6 +12,7 @@ from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Info, Move
 from rules.rr.board import Board, scenario_of
+from rules.rr.sequence import rally_prompt
 from rules.rr.state import RRState, says
 from rules.rr.victory import objective_lines
 from tests.rr.helpers import act, game
@@ -113,3 +114,13 @@ def test_every_counter_shows_its_values_or_the_legend_names_it() -> None:
     shown = [t for t, _ in scene.layout.texts if re.fullmatch(r"\d+-[\d*]+-\d+  AP \d+/\d+", t)]
     on_map = [c for c in view.counters if c.area and c.values]
     assert len(shown) + len(bare) == len(on_map) and set(bare) <= {c.id for c in on_map}
+
+
+def test_9_7_9_8_the_rally_prompt_offers_each_side_only_its_own_leader() -> None:
+    """Col. Nikolas is the Soviets' (9.7), Pvt. Boyes NATO's (9.8): each side is offered its own."""
+    state = game(TANNENBRUCK, {"INF-US1": "4", "BOYES": "4", "VDV-1": "14", "NIKOLAS": "14"}, phase="rally")
+    for uid in ("INF-US1", "VDV-1"):
+        state.units[uid].status, state.units[uid].ap = "suppressed", 0
+    b = Board(state)
+    assert rally_prompt(b, "nato").text == "NATO: Boyes may help the rally (boyes), then done (9.8)"
+    assert rally_prompt(b, "soviet").text == "Soviets: Nikolas may help the rally (nikolas), then done (9.7)"
