@@ -238,7 +238,7 @@ def target_problem(b: Board, unit: UnitState) -> str | None:
     if is_rider(spec):
         return "an ATGM team stays with its company; attack the company (9.3, 9.4)"
     if unit.place != "map":
-        return "it is not on the map"
+        return "the Hind is off the map until its next flight (10.2)" if is_hind(spec) else "it is not on the map"
     return None
 
 

@@ -248,6 +248,10 @@ def test_a_suppressed_hind_is_off_the_map_not_eliminated_10_2() -> None:
     changes = changes_between(SYSTEM.view(state), SYSTEM.view(step.state))
     assert [(c.what, c.why) for c in changes if c.id == "HIND"] == [("left", "back next turn, 10.2")]
     assert "Off the map: HIND (back next turn, 10.2)" in change_lines(changes)
+    again = step.state.model_copy(update={"active": "nato"}, deep=True)
+    with pytest.raises(RuleError, match=r"HIND cannot be fired on: the Hind is off the map until its "
+                                        r"next flight \(10\.2\)"):
+        act(again, "nato", Fire(unit="INF", target="HIND"))
 
 
 def test_the_kastet_fired_is_off_the_map_not_eliminated_9_4() -> None:
