@@ -14,6 +14,7 @@ so a counter is always drawn exactly once and never on top of another.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -523,6 +524,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     placements: dict[str, list[Box]] = {}
     crowded: list[str] = []
     stacks: dict[str, tuple[Chip, Box]] = {}
+    bare: list[str] = []  # counters drawn on the map without their printed values
 
     def spots(skip: str | None) -> list[Box]:
         return [b for aid, boxes in reserved.items() if aid not in released and aid != skip
@@ -549,6 +551,8 @@ def areamap_scene(view: AreaMapView) -> Scene:
         if release:
             released.add(area.id)
         if mode in by_mode:
+            if mode != "full":
+                bare += [b.counters[0].id for b in full_blocks[area.id] if b.counters[0].values]
             blocks_by_area[area.id] = by_mode[mode][area.id]
             placements[area.id] = list(boxes)
             taken += boxes
@@ -581,7 +585,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     panel_top = map_bottom + MARGIN
     panel_rows, panel_h = panel_layout(crowded, blocks_by_area, panel_top)
 
-    entries = legend(view, book)
+    entries = legend(view, book, bare)
     legend_top = panel_top + panel_h
     height = math.ceil(legend_top + legend_height(entries, WIDTH))
 
@@ -1115,8 +1119,9 @@ def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, lis
                            text=CHIP_LABEL)
 
 
-def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
-    """The legend: sides, objectives, markers and marks in this image, terrain, notes."""
+def legend(view: AreaMapView, book: StyleBook, bare: Sequence[str] = ()) -> list[LegendEntry]:
+    """The legend: sides, objectives, markers and marks in this image, terrain, notes, and
+    the counters whose printed values had no room on their chip (``bare``)."""
     for counter in view.counters:
         book.look(counter.faction)
     entries = side_entries(book)
@@ -1143,4 +1148,6 @@ def legend(view: AreaMapView, book: StyleBook) -> list[LegendEntry]:
     if any(a.tm for a in view.areas) and not any("TM" in t for t in view.legend):
         entries.append(LegendEntry("text", "TM = terrain modifier"))
     entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
+    if bare:
+        entries.append(LegendEntry("text", f"No room for the values on: {', '.join(bare)}"))
     return entries

@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12, is_tank
+from rules.rr.board import Board, is_hind, is_leader, is_tank, move_problem
 from rules.rr.hits import (
     HIT_WORDS, alive, capacity, eliminate, gone_since, retreat_one, retreat_options, safest, take_hits,
     withdraw_options, withdraw_to,
@@ -28,14 +28,19 @@ from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
 
+def assault_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot assault now, or None: free to move (:func:`move_problem`: 9.6,
+    10.2, on the map, unsuppressed, an AP) and with an ACM ("Units with an asterisk in the
+    ACM location cannot initiate or support Assault Combat", 7.3.5 note)."""
+    why = move_problem(b, unit)
+    if why is None and b.values(unit.id).acm is None:
+        return "it has no ACM (*), so it cannot initiate or support an assault (7.3.5)"
+    return why
+
+
 def can_assault(b: Board, unit: UnitState) -> bool:
     """7.3.5: on the map, unsuppressed, 1 AP, an ACM (no asterisk), and free to move (9.6)."""
-    spec = b.spec(unit.id)
-    return (
-        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
-        and b.values(unit.id).acm is not None
-        and not (is_t12(spec) or is_hind(spec) or is_leader(spec) or is_rider(spec))
-    )
+    return assault_problem(b, unit) is None
 
 
 def assault(
@@ -88,7 +93,7 @@ def lead_hits(
         b.s.pending.append(Pending(kind="retreat", side=target.side, unit=target.id, hits=hits,
                                    origin=area, area=area, assault=True, source=origin))
         return [Event(kind="ask", rule="7.3.5.5", data={"options": options, "hits": hits},
-                      text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} "
+                      text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} "
                            f"to negate one, or take-hits? (7.3.5.5)")]
     to = safest(b, target.id, options) if options and choice == "always" else None
     return after_lead(b, side, area, origin, target.id, hits, to)
@@ -187,7 +192,7 @@ def withdraw_next(b: Board, side: str, area: str, origin: str | None) -> list[Ev
         if len(options) > 1 and b.s.standing.get(defending, "ask") == "ask":
             b.s.pending.append(Pending(kind="withdraw", side=defending, unit=unit.id, area=area, origin=origin))
             events.append(Event(kind="ask", rule="7.3.5.2", data={"options": options},
-                                text=f"{unit.id} must retreat: to {', '.join(options)}? (7.3.5.2)"))
+                                text=f"{unit.id} must retreat: to {b.area_list(options)}? (7.3.5.2)"))
             return events + gone_since(b, before, said)
         said.add(unit.id)
         events.append(withdraw_to(b, unit.id, options[0] if options else None))
@@ -202,7 +207,7 @@ def withdraw_chosen(b: Board, to: str) -> list[Event]:
     uid = pending.unit or ""
     options = withdraw_options(b, uid, pending.origin)
     if to not in options:
-        raise RuleError(f"{uid} may retreat to: {', '.join(options)} (7.3.5.2).")
+        raise RuleError(f"{uid} may retreat to: {b.area_list(options)} (7.3.5.2).")
     b.s.pending.pop(0)
     before = alive(b)
     events = [withdraw_to(b, uid, to)] + gone_since(b, before, {uid})

@@ -114,6 +114,36 @@ def is_vdv(spec: UnitSpec) -> bool:
     return spec.special == "vdv"
 
 
+def ready_problem(unit: UnitState, ap_rule: str) -> str | None:
+    """Why ``unit`` cannot spend an AP on an order now, the first condition that fails, or
+    None: it must be on the map, neither Suppressed nor Recovering (6.2.1: "Suppressed units
+    lose all action points"), with an AP (``ap_rule``: what the order costs)."""
+    if unit.place != "map":
+        return "it is not on the map"
+    if unit.status != "ok":
+        return f"it is {unit.status.capitalize()} (6.2.1)"
+    if unit.ap < 1:
+        return f"it has no AP left this turn ({ap_rule})"
+    return None
+
+
+def move_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot move now, the first condition that fails, or None: the T-12
+    "cannot move from its initial placement area" (9.6), the Hind "may only use its action
+    points to conduct ranged combat" (10.2), a leader moves with another unit (9.7-9.9), an
+    ATGM with its company (9.3); then on the map, unsuppressed, with an AP (7.2)."""
+    spec = b.spec(unit.id)
+    if is_t12(spec):
+        return "the T-12 cannot move from its initial placement area; it can only fire (9.6)"
+    if is_hind(spec):
+        return "the Hind only uses its AP to fire (10.2)"
+    if is_leader(spec):
+        return "a leader moves only with another unit of his area (9.7-9.9)"
+    if is_rider(spec):
+        return "an ATGM team moves with its company (9.3, 9.4)"
+    return ready_problem(unit, "7.2")
+
+
 def is_combatant(spec: UnitSpec) -> bool:
     """A unit that can be attacked and holds ground: not a leader, rider, sniper or the Hind."""
     return not (is_leader(spec) or is_rider(spec) or is_sniper(spec) or is_hind(spec))
@@ -152,10 +182,22 @@ class Board:
         """A unit by id (case-insensitive), or a RuleError naming the side's units."""
         key = self.find_id(uid)
         if key is None or (side is not None and self.s.units[key].side != side):
-            known = [u.id for u in self.s.on_map(side)][:8]
-            whose = f"{SIDE_NAMES[side]} unit" if side else "unit"
-            raise RuleError(f"There is no {whose} '{uid[:30]}'; on the map: {', '.join(known) or 'none'}.")
+            if side is not None:
+                raise RuleError(f"There is no {SIDE_NAMES[side]} unit '{uid[:30]}'; on the map: "
+                                f"{self.ids_on_map(side)}.")
+            known = "; ".join(f"{SIDE_NAMES[x]} {self.ids_on_map(x)}" for x in SIDE_NAMES)
+            raise RuleError(f"There is no unit '{uid[:30]}' of either side; on the map: {known}.")
         return self.s.units[key]
+
+    def ids_on_map(self, side: str, most: int = 8) -> str:
+        """``M48-1, M48-2, LUCHS (+5 more)``: the side's units on the map, or ``none``."""
+        ids = [u.id for u in self.s.on_map(side)]
+        more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
+        return (", ".join(ids[:most]) or "none") + more
+
+    def area_list(self, areas: list[str]) -> str:
+        """Areas in map (numeric) order, comma-separated: ``2, 3, 6, 11, 12``."""
+        return ", ".join(sorted(areas, key=self.g.ids.index))
 
     def find_id(self, uid: str) -> str | None:
         """The id as the scenario spells it, or None."""

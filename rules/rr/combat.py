@@ -9,7 +9,10 @@ Readings of the text, stated once:
 * 9.1: a mortar fires at every attackable unit of the target's area, one roll each; its
   range is 2 (Col. Nikolas may make it 3), never extended; any friendly unit's LOS will do.
   An airstrike with a mortar adds +2 to the roll against the named target only.
-* 9.5: against a vehicle the AGS-17's RCM counts as 0; its range is unchanged.
+* 9.5: against a vehicle the AGS-17's RCM counts as 0 (the roll says ``RCM 0 (9.5)``); its
+  range is unchanged.  Doubles allow a second attack, which costs an AP as every attack does
+  (7.3.1: "may only attack once per impulse (Exception: See Rule 9.5 AGS-17)" lifts the
+  limit, not "Conducting a ranged attack costs one action point").
 * 9.11: an enemy of the Luchs in an area adjacent to the Luchs's loses
   ``scenario.luchs_df_penalty`` DF (a stand-in figure) against ranged attacks.
 * 10.1 alone: an airstrike attacks every enemy unit of an area, 2d6 +2 each, one roll per
@@ -23,10 +26,10 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.actions import Fire, split_ids
 from rules.rr.board import (
-    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12,
+    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, ready_problem,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits,
+    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits, target_problem,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -34,13 +37,20 @@ from rules.rr.state import MarkRecord, Pending, UnitState, other
 MORTAR_RANGE = 2  # 9.1
 
 
+def firer_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot make (or support) a ranged attack now, the first condition that
+    fails, or None: a ranged attacker (not a leader or an ATGM), on the map, neither
+    Suppressed nor Recovering (6.2.1), with an AP ("Conducting a ranged attack costs one
+    action point", 7.3.1)."""
+    spec = b.spec(unit.id)
+    if is_leader(spec) or is_rider(spec):
+        return "it makes no ranged attack of its own (9.3, 9.7-9.9)"
+    return ready_problem(unit, "7.3.1")
+
+
 def can_fire(b: Board, unit: UnitState) -> bool:
     """A unit on the map, unsuppressed, with AP, that has a ranged attack."""
-    spec = b.spec(unit.id)
-    return (
-        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
-        and not (is_leader(spec) or is_rider(spec))
-    )
+    return firer_problem(b, unit) is None
 
 
 def reach(b: Board, uid: str, kastet: bool = False) -> int:
@@ -71,9 +81,21 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     if dist > limit + 1:
         return f"area {there} is {dist} away; {uid} reaches {limit}, or {limit + 1} at -1 (7.3.4)"
     if not b.sees(here, there):
-        blockers = ", ".join(b.g.blockers(here, there))
-        return f"line of sight from {here} to {there} is blocked by area {blockers} (7.3.2)"
+        blockers = b.g.blockers(here, there)
+        word = "areas" if len(blockers) > 1 else "area"
+        return f"line of sight from {here} to {there} is blocked by {word} {b.area_list(blockers)} (7.3.2)"
     return None
+
+
+def supporter_problem(b: Board, firer: UnitState, helper: UnitState) -> str | None:
+    """7.3.3: "one for any additional in range supporting units from the same area": why
+    ``helper`` cannot support ``firer``'s attack (not itself, not from another area, and able
+    to fire), or None.  The target is :func:`support_problem`'s."""
+    if helper.id == firer.id:
+        return f"a unit cannot support its own attack; name other units of area {firer.area} (7.3.3)"
+    if helper.place == "map" and helper.area != firer.area:
+        return f"it is in area {helper.area}; supporters fire from the firer's area {firer.area} (7.3.3)"
+    return firer_problem(b, helper)
 
 
 def support_problem(b: Board, uid: str, target: UnitState) -> str | None:
@@ -118,7 +140,7 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
     riders = sum(1 for r in b.s.riders(unit.id) if b.spec(r.id).special != "kastet")
     boosted = "rcm" in unit.boost
     if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
-        mods.append((0, "RCM 9.5"))
+        mods.append((0, "RCM 0 (9.5)"))
     else:
         mods += [(b.values(unit.id).rcm, "RCM"), (riders, "ATGM"), (1 if kastet else 0, "Kastet"),
                  (1 if boosted else 0, "Nikolas")]
@@ -130,14 +152,18 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
 
 
 def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
-    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1)."""
+    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1), 1 AP for
+    the firer and each supporter (7.3.1); ``bonus_shot``: the AGS-17's second attack on
+    doubles, without support (9.5)."""
     unit = b.unit(order.unit, side)
     target = b.unit(order.target, other(side))
     spec = b.spec(unit.id)
-    if unit.place != "map" or (not bonus_shot and not can_fire(b, unit)):
-        raise RuleError(f"{unit.id} cannot fire: it needs to be on the map, unsuppressed, with AP.")
-    if not attackable(b, target):
-        raise RuleError(f"{target.id} cannot be attacked directly (9.7-9.9).")
+    why = firer_problem(b, unit)
+    if why:
+        raise RuleError(f"{unit.id} cannot fire: {why}.")
+    why = target_problem(b, target)
+    if why:
+        raise RuleError(f"{target.id} cannot be fired on: {why}.")
     if order.kastet and not b.has_kastet(unit.id):
         raise RuleError(f"{unit.id} carries no Kastet; only the T-12 fires it, once (9.4).")
     problem = shot_problem(b, unit.id, target, order.kastet)
@@ -147,15 +173,12 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     if bonus_shot and support:
         raise RuleError("The AGS-17's second attack gets no support (9.5).")
     for helper in support:
-        if helper.id == unit.id or helper.area != unit.area or not can_fire(b, helper):
-            raise RuleError(f"{helper.id} cannot support: it must be in {unit.area}, unsuppressed, with AP.")
-        why = support_problem(b, helper.id, target)
+        why = supporter_problem(b, unit, helper) or support_problem(b, helper.id, target)
         if why:
             raise RuleError(f"{helper.id} cannot support: {why}.")
     if order.air and not b.s.airstrike.get(side):
         raise RuleError("You have no airstrike this turn (10.1).")
-    if not bonus_shot:
-        unit.ap -= 1
+    unit.ap -= 1  # 7.3.1, the AGS-17's second attack too (9.5 lifts only once per impulse)
     for helper in support:
         helper.ap -= 1
     dist = b.g.distance(unit.area or "", target.area or "")
@@ -192,9 +215,18 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side,
                                 units=[unit.id]))
     if is_ags(spec) and doubles and not bonus_shot:
-        b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
-        events.append(Event(kind="ags", text=f"Doubles: {unit.id} may fire again (9.5)", rule="9.5"))
+        events.append(second_shot(b, side, unit))
     return events
+
+
+def second_shot(b: Board, side: str, unit: UnitState) -> Event:
+    """9.5: doubles let the AGS-17 "attack a second time" (an exception to "only attack once
+    per impulse", 7.3.1): offered when it has an AP left to pay for it (7.3.1)."""
+    if unit.ap < 1:
+        return Event(kind="ags", rule="9.5",
+                     text=f"Doubles, but {unit.id} has no AP left for a second attack (7.3.1, 9.5)")
+    b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
+    return Event(kind="ags", rule="9.5", text=f"Doubles: {unit.id} may fire again for 1 AP (9.5, 7.3.1)")
 
 
 def resolve_roll(
@@ -227,7 +259,7 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
         return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
     b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
     return [Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
-                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {', '.join(options)} to negate one, "
+                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} to negate one, "
                        f"or take-hits? (7.3.3)")]
 
 

@@ -9,7 +9,9 @@ and three eliminate it.
 from __future__ import annotations
 
 from rules.core.contract import Event
-from rules.rr.board import Board, is_combatant, is_hind, is_leader, is_t12, is_vdv
+from rules.rr.board import (
+    Board, is_hind, is_leader, is_rider, is_sniper, is_t12, is_vdv,
+)
 from rules.rr.state import MarkRecord, UnitState, other
 
 HIT_WORDS = {0: "no effect", 1: "one hit", 2: "two hits", 3: "three hits"}
@@ -94,19 +96,26 @@ def take_hits(b: Board, uid: str, hits: int, rule: str) -> list[Event]:
         effects.append(effect)
         if effect == "eliminated":
             break
-    unit = b.s.units[uid]
-    extra = ""
-    if is_hind(b.spec(uid)) and unit.place == "map":
-        if unit.reduced:
-            eliminate(b, uid)
-            extra = "; shot down for good (10.2)"
-        else:
-            unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
-            extra = "; leaves until next turn (10.2)"
+    extra = hind_leaves(b, uid)
     said = effects[0] if len(effects) == 1 else ", ".join(effects[:-1]) + " and " + effects[-1]
-    text = f"{uid} {said}{extra} ({rule})"
+    text = f"{uid} {said}{extra} ({rule}{', 10.2' if extra else ''})"
     event = Event(kind="hits", text=text, rule=rule, data={"unit": uid, "effects": effects})
     return [event] + gone_since(b, before, skip={uid})
+
+
+def hind_leaves(b: Board, uid: str) -> str:
+    """10.2: "Remove the Hind from the game map if it is Suppressed.  It will return normally
+    the following turn.  Permanently remove the Hind from play if it is reduced."  Applies it
+    to the Hind still on the map after its hits; returns the words for the hits line ("" for
+    any other unit)."""
+    unit = b.s.units[uid]
+    if not is_hind(b.spec(uid)) or unit.place != "map":
+        return ""
+    if unit.reduced:
+        eliminate(b, uid)
+        return ": shot down for good"
+    unit.place, unit.area, unit.status, unit.ap = "pool", None, "ok", 0
+    return ": off the map until next turn"
 
 
 def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:
@@ -215,8 +224,22 @@ def gone_since(b: Board, before: set[str], skip: frozenset[str] | set[str] = fro
 
 def attackable(b: Board, unit: UnitState) -> bool:
     """Units that can be attacked: not leaders (9.7-9.9), riders or the sniper; the Hind can."""
+    return target_problem(b, unit) is None
+
+
+def target_problem(b: Board, unit: UnitState) -> str | None:
+    """Why ``unit`` cannot be attacked, with the rule that says so, or None (see
+    :func:`attackable`)."""
     spec = b.spec(unit.id)
-    return unit.place == "map" and (is_combatant(spec) or is_hind(spec))
+    if is_sniper(spec):
+        return "the sniper is never on the map to be attacked; it only shoots (9.2)"
+    if is_leader(spec):
+        return "a leader cannot be attacked directly; attack the units of his area (9.7-9.9)"
+    if is_rider(spec):
+        return "an ATGM team stays with its company; attack the company (9.3, 9.4)"
+    if unit.place != "map":
+        return "the Hind is off the map until its next flight (10.2)" if is_hind(spec) else "it is not on the map"
+    return None
 
 
 def enemy_targets(b: Board, side: str) -> list[UnitState]:

@@ -15,6 +15,18 @@ def values_text(values: UnitValues, stacking: int) -> str:
             f"stacking {stacking} · AP {values.ap}")
 
 
+def rider_extras(b: Board, uid: str) -> list[str]:
+    """What the counters riding with ``uid`` add to its fire: an ATGM team +1 RCM ("They
+    increase the companies' RCM by one", 9.3), the Kastet +1 RCM on its one shot (9.4)."""
+    out = []
+    for rider in b.s.riders(uid):
+        if b.spec(rider.id).special == "kastet":
+            out.append(f"+1 RCM with the Kastet, one shot ({rider.id} 9.4)")
+        else:
+            out.append(f"+1 RCM ({rider.id} ATGM 9.3)")
+    return out
+
+
 def unit_info(b: Board, uid: str) -> list[Event]:
     """The face-up values, the other side's, and where the unit is and how it stands."""
     unit = b.unit(uid)
@@ -27,7 +39,7 @@ def unit_info(b: Board, uid: str) -> list[Event]:
              f"{values_text(b.values(unit.id), spec.stacking)}"]
     if spec.reduced is not None and not unit.reduced:
         lines.append(f"reduced: {values_text(spec.reduced, spec.stacking)}")
-    extras = [f"+1 {v.upper()} (Nikolas 9.7)" for v in unit.boost]
+    extras = rider_extras(b, unit.id) + [f"+1 {v.upper()} (Nikolas 9.7)" for v in unit.boost]
     if unit.reroll:
         extras.append("a reroll waiting (Boyes 9.8)")
     if extras:

@@ -102,9 +102,9 @@ def take_hits_orders(b: Board, side: str) -> list[Action]:
 
 
 def second_shot_orders(b: Board, side: str) -> list[Action]:
-    """9.5: the AGS-17's second attack, at any target in reach."""
+    """9.5: the AGS-17's second attack, at any target in reach, for its AP (7.3.1)."""
     shooter = b.s.units[b.s.pending[0].unit or ""]
-    if shooter.place != "map":
+    if not can_fire(b, shooter):
         return []
     return [Fire(unit=shooter.id, target=t.id) for t in enemy_targets(b, side)
             if shot_problem(b, shooter.id, t) is None]

@@ -10,19 +10,15 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.actions import split_ids
-from rules.rr.assault import assault, can_assault
-from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
+from rules.rr.assault import assault, assault_problem
+from rules.rr.board import Board, is_leader, move_problem
 from rules.rr.hits import move_unit
 from rules.rr.state import MarkRecord, UnitState
 
 
 def can_move(b: Board, unit: UnitState) -> bool:
     """On the map, unsuppressed, with an AP, and able to move at all."""
-    spec = b.spec(unit.id)
-    return (
-        unit.place == "map" and unit.status == "ok" and unit.ap >= 1
-        and not (is_t12(spec) or is_hind(spec) or is_leader(spec) or is_rider(spec))
-    )
+    return move_problem(b, unit) is None
 
 
 def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list[UnitState], str]:
@@ -38,8 +34,11 @@ def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list
         raise RuleError("One impulse activates one area: name units from the same area (7.0).")
     if to not in b.g:
         raise RuleError(f"There is no area '{to[:10]}'; areas are numbered 1-{len(b.g)}.")
+    near = ", ".join(b.g.neighbours(origin))
+    if to == origin:
+        who = f"{units[0].id} is" if len(units) == 1 else "They are"
+        raise RuleError(f"{who} already in area {to}; move to an adjacent area: {near} (7.2).")
     if to not in b.g.adjacent(origin):
-        near = ", ".join(b.g.neighbours(origin))
         raise RuleError(f"Area {to} is not adjacent to {origin}; adjacent: {near} (7.2).")
     leaders = [u for u in units if is_leader(b.spec(u.id))]
     movers = [u for u in units if u not in leaders]
@@ -52,8 +51,9 @@ def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
     """7.2: each unit pays 1 AP to enter an adjacent area with no enemy, within stacking."""
     movers, leaders, origin = group(b, side, ids, to)
     for unit in movers:
-        if not can_move(b, unit):
-            raise RuleError(f"{unit.id} cannot move: it needs an AP and no Suppressed marker (7.1).")
+        why = move_problem(b, unit)
+        if why:
+            raise RuleError(f"{unit.id} cannot move: {why}.")
     if b.enemy_held(to, side):
         raise RuleError(f"Area {to} holds enemy units: use assault to go in (7.3.5).")
     problem = b.stack_problem(to, [u.id for u in movers + leaders])
@@ -75,8 +75,9 @@ def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool
     """7.3.5: check the attackers (lead first, each with an ACM and 1 AP) and resolve."""
     movers, leaders, origin = group(b, side, ids, to)
     for unit in movers:
-        if not can_assault(b, unit):
-            raise RuleError(f"{unit.id} cannot assault: it needs 1 AP, no Suppressed marker and an ACM (7.3.5).")
+        why = assault_problem(b, unit)
+        if why:
+            raise RuleError(f"{unit.id} cannot assault: {why}.")
     if not b.combatants_in(to, "soviet" if side == "nato" else "nato"):
         raise RuleError(f"Area {to} holds no enemy to assault; use move (7.2).")
     problem = b.stack_problem(to, [u.id for u in movers + leaders])

@@ -17,8 +17,10 @@ Mods = list[tuple[int, str]]
 
 
 def mods_text(mods: Mods) -> str:
-    """`` +2 RCM -1 ext`` for the non-zero modifiers."""
-    return "".join(f" {value:+d} {label}" for value, label in mods if value)
+    """`` +2 RCM -1 ext`` for the non-zero modifiers; a zero one only when its label says
+    why with a rule in brackets (`` RCM 0 (9.5)``)."""
+    return "".join(f" {value:+d} {label}" if value else f" {label}"
+                   for value, label in mods if value or label.endswith(")"))
 
 
 def roll_2d6(

@@ -21,7 +21,7 @@ from rules.rr.rally import (
     cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
 )
 from rules.rr.hits import move_unit
-from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, other
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, other, says
 from rules.rr.victory import verdict
 
 
@@ -41,7 +41,7 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     events = [
         Event(kind="turn", text=f"Turn {s.turn}/{s.max_turn}", rule="6.0"),
         Event(kind="initiative", rule="6.1", data={"nato": nato, "soviet": soviet},
-              text=f"🎲 NATO {nato} · Soviets {soviet}: {SIDE_NAMES[s.initiative]} lead (6.1)"),
+              text=f"🎲 NATO {nato} · Soviets {soviet}: {says(s.initiative, 'leads', 'lead')} (6.1)"),
         Event(kind="air", rule="10.1", text=f"Airstrike: {', '.join(air) or 'none'}; Hind: "
               f"{'yes' if s.hind_ok else 'no'} (10.1, 10.2)"),
     ]
@@ -52,6 +52,16 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     return events + rally_step(b, dice)
 
 
+def rally_prompt(b: Board, side: str) -> Event:
+    """9.7, 9.8: the side's own leaders who may help its rally, and their orders only
+    (Nikolas is the Soviets', Boyes NATO's)."""
+    helpers = [key for key in ("nikolas", "boyes") if rallying_with(b, side, key)]
+    who = " and ".join(key.capitalize() for key in helpers)
+    rules = ", ".join({"nikolas": "9.7", "boyes": "9.8"}[key] for key in helpers)
+    return Event(kind="phase", rule="6.2",
+                 text=f"{SIDE_NAMES[side]}: {who} may help the rally ({', '.join(helpers)}), then done ({rules})")
+
+
 def rally_step(b: Board, dice: Dice) -> list[Event]:
     """6.2 step 3: first each side (the initiative first) with a rally decision makes it
     (Nikolas's +1 morale, Boyes's reroll: 9.7, 9.8); then every rally is rolled and the
@@ -60,10 +70,7 @@ def rally_step(b: Board, dice: Dice) -> list[Event]:
     for side in sides_in_order(b):
         if wants_help(b, side):
             s.phase, s.active = "rally", side
-            who = " and ".join(name for name, key in (("Nikolas", "nikolas"), ("Boyes", "boyes"))
-                               if rallying_with(b, side, key))
-            return [Event(kind="phase", rule="6.2",
-                          text=f"{SIDE_NAMES[side]}: {who} may help the rally (nikolas, boyes), then done (9.7, 9.8)")]
+            return [rally_prompt(b, side)]
     s.rally_done = []
     return rally(b, dice) + open_placement(b)
 
@@ -84,7 +91,7 @@ def pass_impulse(b: Board, dice: Dice) -> list[Event]:
     """7.0: two passes in a row end the operations phase."""
     s = b.s
     s.passes += 1
-    events = [Event(kind="pass", rule="7.0", text=f"{SIDE_NAMES[s.active]} pass (7.0)")]
+    events = [Event(kind="pass", rule="7.0", text=f"{says(s.active, 'passes', 'pass')} (7.0)")]
     if s.passes < 2:
         s.active = other(s.active)
         return events
@@ -100,7 +107,7 @@ def auto_pass(b: Board, dice: Dice, has_impulse: Callable[[str], bool]) -> list[
     events: list[Event] = []
     while s.phase == "ops" and not s.pending and not has_impulse(s.active):
         events.append(Event(kind="pass", rule="7.0",
-                            text=f"{SIDE_NAMES[s.active]} have no order left: passed for them (7.0)"))
+                            text=f"{says(s.active, 'has', 'have')} no order left: passed at once (7.0)"))
         events += pass_impulse(b, dice)
     return events
 
@@ -201,7 +208,7 @@ def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
     unit = b.unit(uid, side)
     options = route_options(b, unit.id)
     if to not in options:
-        raise RuleError(f"{unit.id} may route to: {', '.join(options) or 'nowhere'} (8.0).")
+        raise RuleError(f"{unit.id} may route to: {b.area_list(options) or 'nowhere'} (8.0).")
     start = unit.area or ""
     move_unit(b, unit.id, to)
     b.s.routed.append(unit.id)

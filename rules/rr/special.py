@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper
+from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper, ready_problem
 from rules.rr.hits import attackable
 from rules.rr.rally import help_rally
 from rules.rr.state import MarkRecord, UnitState, other
@@ -92,8 +92,9 @@ def boyes_rally(b: Board, side: str, uid: str, die: str, use: str) -> list[Event
 def hq(b: Board, side: str, uid: str) -> list[Event]:
     """9.10: once a turn the German HQ spends 1 AP to give +1 AP to a nearby unit."""
     head = next((u for u in b.s.on_map(side) if is_hq(b.spec(u.id))), None)
-    if head is None or head.ap < 1 or head.status != "ok":
-        raise RuleError("The German HQ must be on the map, unsuppressed, with an AP (9.10).")
+    why = "it is not on the map" if head is None else ready_problem(head, "9.10")
+    if why:
+        raise RuleError(f"The German HQ cannot give an AP: {why}.")
     if b.s.hq_turn == b.s.turn:
         raise RuleError("The German HQ has given its AP this turn already (9.10).")
     unit = b.unit(uid, side)

@@ -22,6 +22,14 @@ Standing = Literal["ask", "never", "always"]
 
 SIDES: tuple[Side, Side] = ("nato", "soviet")
 SIDE_NAMES: dict[str, str] = {"nato": "NATO", "soviet": "Soviets"}
+#: Whether a side's name takes a plural verb: "NATO has", "the Soviets have".
+PLURAL_NAMES: dict[str, bool] = {"nato": False, "soviet": True}
+
+
+def says(side: str, singular: str, plural: str) -> str:
+    """The side's name and the verb that agrees with it: ``says("nato", "has", "have")`` is
+    ``NATO has``, ``says("soviet", "has", "have")`` is ``Soviets have``."""
+    return f"{SIDE_NAMES[side]} {plural if PLURAL_NAMES[side] else singular}"
 
 
 def other(side: str) -> Side:

@@ -257,7 +257,7 @@ class RaidAndRiposte(GameSystem[RRState]):
             return
         options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
         if action.to not in options:
-            allowed = ", ".join(options) or "none"
+            allowed = b.area_list(options) or "none"
             raise RuleError(f"{pending.unit} may retreat to: {allowed} (7.3.3), or take-hits.")
         self._settle_retreat(ctx, action.to)
 

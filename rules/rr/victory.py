@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.rr.board import Board
+from rules.rr.state import says
 
 
 def objectives(b: Board) -> list[tuple[str, str, str | None]]:
@@ -37,5 +38,5 @@ def objective_lines(b: Board) -> list[str]:
 
     main = " ".join(f"{a}:{tag(c)}" for a, kind, c in objectives(b) if kind == "main")
     second = " ".join(f"{a}:{tag(c)}" for a, kind, c in objectives(b) if kind == "secondary")
-    verdict_now = "NATO" if nato_wins(b) else "Soviets"
-    return [f"Main (12.0): {main}", f"Secondary: {second}", f"If it ended now: {verdict_now} win"]
+    winner = "nato" if nato_wins(b) else "soviet"
+    return [f"Main (12.0): {main}", f"Secondary: {second}", f"If it ended now: {says(winner, 'wins', 'win')}"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
 )
-from rules.rr.board import Board, is_hind, is_leader
-from rules.rr.state import SIDE_NAMES, RRState
+from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
+from rules.rr.state import SIDE_NAMES, RRState, says
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 CONTROL = {"nato": "nato_de", "soviet": "soviet"}
@@ -29,7 +29,7 @@ def facts(b: Board) -> list[str]:
     """Header facts: initiative, who acts, airstrikes, the Hind."""
     s = b.s
     if s.phase == "deploy":
-        return [f"{SIDE_NAMES[s.active]} set up"]
+        return [f"{says(s.active, 'sets', 'set')} up"]
     air = "/".join(SIDE_NAMES[x] for x in ("nato", "soviet") if s.airstrike.get(x)) or "none"
     out = [f"Initiative: {SIDE_NAMES[s.initiative]}", f"Air: {air}",
            f"Hind: {'ready' if s.hind_ok else 'no'}"]
@@ -69,11 +69,31 @@ def controller_key(state: RRState, b: Board, area: str) -> str | None:
 
 def short_values(b: Board, uid: str) -> str:
     """The face-up RCM-ACM-DF, e.g. ``2-3-7`` (``*``: cannot assault, 7.3.5); none for a
-    leader (its counter carries no combat values worth the room)."""
-    if is_leader(b.spec(uid)):
+    leader or an ATGM team riding with its company (no combat values of their own: an ATGM
+    adds +1 RCM to its company's, 9.3, 9.4)."""
+    spec = b.spec(uid)
+    if is_leader(spec) or is_rider(spec):
         return ""
     v = b.values(uid)
     return f"{v.rcm}-{'*' if v.acm is None else v.acm}-{v.df}"
+
+
+def away_units(b: Board) -> dict[str, str]:
+    """Counters off the map but not eliminated (``ViewBase.away``), with why: the Hind
+    between its flights ("Remove the Hind from the game map if it is Suppressed.  It will
+    return normally the following turn", 10.2; it also flies home each turn's end), and the
+    Kastet fired while its T-12 lives (9.4: "it can only fire one time and it then removed").
+    Airstrikes are no counters here (10.1)."""
+    out: dict[str, str] = {}
+    for unit in b.s.units.values():
+        spec = b.spec(unit.id)
+        if is_hind(spec) and unit.place == "pool":
+            out[unit.id] = "may return this turn, 10.2" if b.s.hind_ok else "back next turn, 10.2"
+        host = b.s.units.get(spec.attached_to or "")
+        if spec.special == "kastet" and unit.place == "gone" and host and is_t12(b.spec(host.id)) \
+                and host.place == "map":
+            out[unit.id] = "fired, 9.4"
+    return out
 
 
 def build_view(state: RRState) -> AreaMapView:
@@ -120,12 +140,13 @@ def build_view(state: RRState) -> AreaMapView:
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "
               f"{'/'.join(sc.secondary_objectives)} (12.0)"]
-    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault)")
+    legend.append("2-3-7 on a counter: RCM-ACM-DF of its face up (2.0; * cannot assault; "
+                  "none on leaders and ATGMs)")
     if sc.stand_ins:
         legend.append("Map and counter values: stand-ins")
     if any(a.tm for a in areas):
         legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
                        counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
-                       marker_styles=MARKER_STYLES, changes=gone,
+                       marker_styles=MARKER_STYLES, changes=gone, away=away_units(b),
                        banner=state.result if state.phase == "over" and state.result else None)

@@ -139,13 +139,13 @@ def test_the_lead_defender_may_retreat_to_negate_one_assault_hit_7_3_5_5() -> No
     assert vdv.area == "3" and vdv.ap == 0 and vdv.status == "suppressed" and vdv.reduced
     assert "VDV retreats 2→3, one hit negated (7.3.5.5)" in texts(done)
     # 4 attacking SP against VDV2's 2: VDV2 must retreat too, and its owner says where (7.3.5.2).
-    assert "VDV2 must retreat: to 3, 1? (7.3.5.2)" in texts(done)
+    assert "VDV2 must retreat: to 1, 3? (7.3.5.2)" in texts(done)
     assert done.state.pending[0].kind == "withdraw" and set(legal(done.state, "soviet")) == {
         Retreat(to="3"), Retreat(to="1")}
     done = act(done.state, "soviet", Retreat(to="3"))
     assert "VDV2 retreats 2→3, AP 0 (7.3.5.2)" in texts(done)
     assert done.state.units["VDV2"].area == "3" and done.state.units["INF"].area == "2"
-    assert done.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(done)
+    assert done.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(done)
     took = act(step.state, "soviet", TakeHits())
     assert took.state.units["VDV"].place == "gone"
 

@@ -9,6 +9,7 @@ import pytest
 
 from rules.core.contract import Step
 from rules.core.errors import RuleError
+from rules.core.views import change_lines, changes_between
 from rules.rr import SYSTEM
 from rules.rr.actions import Fire, Retreat, Skip, StandingChoice, TakeHits
 from tests.rr.helpers import act, legal, board, game, spec, texts
@@ -30,6 +31,9 @@ UNITS = [
 ]
 STRIP = board("t-strip", 7, 1, UNITS, tm={"3": 1, "4": 2})
 NEVER = {"nato": "never", "soviet": "never"}
+#: The same strip with objectives on it, so that it has a view (12.0).
+VIEWED = board("t-strip-view", 7, 1, UNITS, tm={"3": 1, "4": 2}, main_objective="4",
+               secondary_objectives=["7"])
 
 
 def fire(where: dict[str, str], order: Fire, dice: list[int], side: str = "nato", **fields: Any) -> Step:
@@ -46,7 +50,7 @@ def test_one_hit_on_a_margin_of_one_and_tm_adds_to_df_7_3_3_and_5_2() -> None:
     assert vdv.status == "suppressed" and vdv.ap == 0 and not vdv.reduced
     assert step.state.units["INF"].ap == 2  # 7.1: the attack cost one AP
     # 7.0: the impulse passes; the Soviets have nothing left but pass, so they pass at once.
-    assert step.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(step)
+    assert step.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(step)
     assert step.waiting_on == ["nato"] and step.state.passes == 1
 
 
@@ -134,7 +138,7 @@ def test_defender_decides_to_retreat_to_negate_a_hit_7_3_3() -> None:
     done = act(step.state, "soviet", Retreat(to="4"))
     vdv = done.state.units["VDV"]
     assert vdv.area == "4" and vdv.ap == 0 and vdv.status == "suppressed" and not vdv.reduced
-    assert done.snapshot and "Soviets have no order left: passed for them (7.0)" in texts(done)
+    assert done.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(done)
 
 
 def test_take_hits_instead_of_retreating_7_3_3() -> None:
@@ -195,14 +199,34 @@ def test_ags17_rcm_does_not_count_against_vehicles_and_doubles_fire_again_9_5() 
     """9.5: no RCM against a vehicle; doubles give a second attack, with no support."""
     step = fire({"AGS": "3", "VDV": "3", "TANK": "1", "INF": "2"}, Fire(unit="AGS", target="TANK", support="VDV"),
                 [3, 3], side="soviet", active="soviet")
-    assert texts(step)[1].startswith("🎲 3+3 +1 support = 7")
+    assert texts(step)[1].startswith("🎲 3+3 RCM 0 (9.5) +1 support = 7")
     assert step.waiting_on == ["soviet"] and step.state.pending[0].kind == "ags"
     with pytest.raises(RuleError, match="9.5"):
         act(step.state, "soviet", Fire(unit="AGS", target="INF", support="VDV"))
     again = act(step.state, "soviet", Fire(unit="AGS", target="INF"), [2, 1])
     assert "+2 RCM" in texts(again)[1]
-    assert again.state.units["AGS"].ap == 2 and again.waiting_on == ["nato"]
+    assert again.state.units["AGS"].ap == 1 and again.waiting_on == ["nato"]
     assert act(step.state, "soviet", Skip()).waiting_on == ["nato"]
+
+
+def test_ags17_second_attack_costs_an_ap_7_3_1_and_9_5() -> None:
+    """7.3.1: "Conducting a ranged attack costs one action point" and "may only attack once
+    per impulse (Exception: See Rule 9.5)": 9.5's second attack lifts the limit, not the
+    cost; with its last AP spent on the first attack, doubles give no second attack."""
+    first = fire({"AGS": "3", "INF": "1"}, Fire(unit="AGS", target="INF"), [2, 2], side="soviet", active="soviet")
+    assert first.state.units["AGS"].ap == 2 and first.state.pending[0].kind == "ags"
+    second = act(first.state, "soviet", Fire(unit="AGS", target="INF"), [1, 2])
+    assert second.state.units["AGS"].ap == 1
+    state = game(STRIP, {"AGS": "3", "INF": "1"}, standing=dict(NEVER), active="soviet")
+    state.units["AGS"].ap = 1
+    last = act(state, "soviet", Fire(unit="AGS", target="INF"), [2, 2])
+    assert "Doubles, but AGS has no AP left for a second attack (7.3.1, 9.5)" in texts(last)
+    assert not last.state.pending and last.waiting_on == ["nato"]
+    owed = first.state.model_copy(deep=True)
+    owed.units["AGS"].ap = 0
+    assert [a for a in legal(owed, "soviet") if a.name == "fire"] == []
+    with pytest.raises(RuleError, match="AGS cannot fire: it has no AP left this turn"):
+        act(owed, "soviet", Fire(unit="AGS", target="INF"))
 
 
 def test_hind_gets_no_tm_and_leaves_when_suppressed_10_2() -> None:
@@ -212,6 +236,30 @@ def test_hind_gets_no_tm_and_leaves_when_suppressed_10_2() -> None:
     assert step.state.units["HIND"].place == "pool"
     step = fire({"INF": "1", "INF2": "1", "HIND": "3"}, Fire(unit="INF", target="HIND", support="INF2"), [6, 4])
     assert step.state.units["HIND"].place == "gone"
+
+
+def test_a_suppressed_hind_is_off_the_map_not_eliminated_10_2() -> None:
+    """10.2: "Remove the Hind from the game map if it is Suppressed. It will return normally
+    the following turn": the view lists it ``away``, so status and digest say "Off the map",
+    and the hits line says it in one clause."""
+    state = game(VIEWED, {"INF": "1", "HIND": "3"}, standing=dict(NEVER))
+    step = act(state, "nato", Fire(unit="INF", target="HIND"), [5, 3])
+    assert "HIND suppressed: off the map until next turn (7.3.3, 10.2)" in texts(step)
+    changes = changes_between(SYSTEM.view(state), SYSTEM.view(step.state))
+    assert [(c.what, c.why) for c in changes if c.id == "HIND"] == [("left", "back next turn, 10.2")]
+    assert "Off the map: HIND (back next turn, 10.2)" in change_lines(changes)
+    again = step.state.model_copy(update={"active": "nato"}, deep=True)
+    with pytest.raises(RuleError, match=r"HIND cannot be fired on: the Hind is off the map until its "
+                                        r"next flight \(10\.2\)"):
+        act(again, "nato", Fire(unit="INF", target="HIND"))
+
+
+def test_the_kastet_fired_is_off_the_map_not_eliminated_9_4() -> None:
+    """9.4: "it can only fire one time and it then removed": spent, not eliminated."""
+    state = game(VIEWED, {"T12": "5", "TANK": "1"}, standing=dict(NEVER), active="soviet")
+    step = act(state, "soviet", Fire(unit="T12", target="TANK", kastet=True), [1, 1])
+    changes = changes_between(SYSTEM.view(state), SYSTEM.view(step.state))
+    assert [(c.what, c.why) for c in changes if c.id == "KASTET"] == [("left", "fired, 9.4")]
 
 
 def test_suppressed_units_cannot_fire_6_2_1() -> None:

@@ -153,10 +153,10 @@ def test_7_0_a_side_with_no_order_left_is_passed_for() -> None:
     state = game(STRIP, {"INF": "1", "VDV": "5"}, standing=dict(NEVER))
     state.units["VDV"].ap = 0
     step = act(state, "nato", Pass(), [3, 3])  # both passed: the turn ends, initiative 3/3
-    assert texts(step)[:2] == ["NATO pass (7.0)", "Soviets have no order left: passed for them (7.0)"]
+    assert texts(step)[:2] == ["NATO passes (7.0)", "Soviets have no order left: passed at once (7.0)"]
     assert step.state.turn == 2
     step = act(state, "nato", SYSTEM.parse("move", {"units": "INF", "to": "2"}))
-    assert "Soviets have no order left: passed for them (7.0)" in texts(step)
+    assert "Soviets have no order left: passed at once (7.0)" in texts(step)
     assert step.waiting_on == ["nato"] and step.state.passes == 1
 
 
@@ -192,7 +192,7 @@ def test_7_3_5_2_a_retreat_order_to_a_wrong_area_names_the_right_ones() -> None:
     assert step.state.pending[0].kind == "retreat"  # 7.3.5.5 first: VDV may negate a hit
     step = act(step.state, "soviet", TakeHits())
     assert step.state.units["VDV"].place == "gone" and step.state.pending[0].kind == "withdraw"
-    assert "VDV2 must retreat: to 4, 2? (7.3.5.2)" in texts(step)
-    with pytest.raises(RuleError, match="VDV2 may retreat to: 4, 2"):
+    assert "VDV2 must retreat: to 2, 4? (7.3.5.2)" in texts(step)
+    with pytest.raises(RuleError, match="VDV2 may retreat to: 2, 4"):
         act(step.state, "soviet", Retreat(to="1"))
     assert act(step.state, "soviet", Retreat(to="2")).state.units["VDV2"].area == "2"
