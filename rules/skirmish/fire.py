@@ -210,7 +210,7 @@ def volley_candidates(state: SkirmishState, volley: allocation.Volley,
     """The target's teams that may take the volley's hits (``first``: the owner's pick)."""
     target = join_cc(state, state.unit(volley.target), FireResult())
     firing = [state.team(t) for t in volley.firing]
-    return _candidates(state, firing, target, {b.shooter: b.weapon for b in volley.batches}, first)
+    return _candidates(state, firing, target, {b.shooter: b for b in volley.batches}, first)
 
 
 def land_volley(state: SkirmishState, volley: allocation.Volley, dice: Dice, result: FireResult,
@@ -290,19 +290,20 @@ def _roll_team(
               "hits": roll.hits, "from": shooter.pos, "to": state.team(line.target_team).pos},
     ))
     batch = allocation.Batch(shooter=shooter.id, weapon=line.weapon, hits=roll.hits, at=weapon.at,
-                             declared=how.at_type if weapon.at else None)
+                             declared=how.at_type if weapon.at else None, long=line.long)
     return batch, need.need
 
 
 def _candidates(
-    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str],
-    first: frozenset[str] = frozenset(),
+    state: SkirmishState, firing: list[TeamState], target: UnitState,
+    batches: dict[str, allocation.Batch], first: frozenset[str] = frozenset(),
 ) -> list[allocation.Candidate]:
+    """The valid teams: "within range and line of sight of at least one firing Team"."""
     out = []
     shield = suppression.protected_of(state.policies, target.side)
     for team in target.alive_teams:
         seers = [s for s in firing
-                 if sees(state, s, team) and _reaches(state, s, team, weapons.get(s.id))]
+                 if s.id in batches and sees(state, s, team) and _reaches(state, s, team, batches[s.id])]
         if not seers:
             continue
         near = min(seers, key=lambda s: table.distance(s.pos, team.pos))
@@ -315,10 +316,14 @@ def _candidates(
     return out
 
 
-def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, weapon: str | None) -> bool:
-    """Within the fired weapon's long range (up to 2x its range)."""
-    reach = state.table.weapon(weapon or shooter.weapons[0]).range
-    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * reach
+def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, batch: allocation.Batch) -> bool:
+    """Within range of the weapon the team fired: "allocate one die to a Team ... that is
+    within range and line of sight of at least one firing Team" (Firing).  Long range (up to
+    2x) counts only for a team that fired at long range; one that fired at normal range
+    reaches only its weapon's range."""
+    weapon = state.table.weapon(batch.weapon or shooter.weapons[0])
+    reach = 2 * weapon.range if batch.long else weapon.range
+    return table.measured(table.distance(shooter.pos, team.pos)) <= reach
 
 
 def _land_hits(
