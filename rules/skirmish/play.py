@@ -393,20 +393,31 @@ def fire_problem(state: SkirmishState, unit: UnitState, order: Fire, side: str) 
     for team in shooters:
         lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
         if any(isinstance(x, fire.ShotLine) for x in lines):
-            return _directed_problem(state, unit, order)
+            return (fire.at_problem(state, shooters, target, order.at)
+                    or _directed_problem(state, unit, order, shooters, target))
         reasons.append(str(lines[0]))
     return "; ".join(reasons[:3]) + "."
 
 
-def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire) -> str | None:
+def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire,
+                      shooters: list[TeamState], target: UnitState) -> str | None:
+    """Why ``directed:`` is refused, or None: the PL may "direct a Team's fire, rerolling
+    missed To Hit dice from a Team within 2" of the PL" (Leaders): a firing team that can fire
+    at the target, within 2" of the PL, once per Initiative."""
     if not order.directed:
         return None
     if unit.pl is None:
         return f"{unit.id} has no PL to direct its fire (Leaders)."
     try:
-        leaders.check_leader(state, unit.pl, state.team(order.directed))
+        team = state.team(order.directed)
+        leaders.check_leader(state, unit.pl, team)
     except RuleError as exc:
         return str(exc)
+    lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
+    if team not in shooters or not any(isinstance(x, fire.ShotLine) for x in lines):
+        why = str(lines[0]) if team in shooters else f"{team.id} is not among the firing teams"
+        return (f"directed:{team.id} is refused ({why}): the PL directs a team that fires at "
+                f"{target.id}, within 2\" of him (Leaders).")
     return None
 
 

@@ -275,11 +275,20 @@ def test_without_overwatch_a_team_out_of_sight_and_8_inches_draws_no_fire():
 # -- Firing: "the target Unit must allocate one die to a Team" -------------------------------
 
 
+def _gren_within_range_of_sq1() -> SkirmishState:
+    """Facing off, every grenadier team within sq1's 12" ("within range ... of at least one
+    firing Team")."""
+    state = _facing_off(new([6, 1]))
+    for team in state.unit("gren").teams:
+        team.y = 26
+    return state
+
+
 def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
     # Firing: "For each success, the target Unit must allocate one die to a Team in that Unit
     # ... not adding a second die to a Team until all valid Teams in the Unit have at least
     # one hit"; asked of the target's player with defaults allocate:ask
-    state = _facing_off(new([6, 1]))
+    state = _gren_within_range_of_sq1()
     state.policies["germans"] = {"ground": "no", "allocate": "ask"}
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="fire")
@@ -299,7 +308,7 @@ def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
 
 
 def test_allocation_is_not_asked_by_default():
-    state = _facing_off(new([6, 1]))
+    state = _gren_within_range_of_sq1()
     state.policies["germans"] = {"ground": "no"}
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="fire")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.core.contract import Event
 from rules.core.dice import ScriptedDice
+from rules.core.errors import RuleError
 from rules.skirmish import SYSTEM
 from rules.skirmish.state import SkirmishState
-from tests.skirmish.helpers import LoadedDice
+from tests.skirmish.helpers import LoadedDice, put
 
 
 def hedgerow() -> SkirmishState:
@@ -45,3 +48,61 @@ def test_hits_go_only_to_teams_within_the_range_the_team_fired_at():
     assert "sq2 Rifles and BAR 3 FP at gren (6.8\")" in text
     assert "Hits allocated: g3 2, g1 2, g2 2 (Firing)" in text
     assert "mg saves" not in text and "ltn saves" not in text
+
+
+def _sherman_at_25_32() -> SkirmishState:
+    """H, the Germans quiet, the Sherman activated (Move and Fire) and moved to 25,32."""
+    state = quiet_germans(hedgerow())
+    state, _ = go(state, "us", "activate", [5], unit="tank")
+    state, _ = go(state, "us", "action", kind="move-and-fire")
+    return go(state, "us", "move", who="sherman", to="25,32")[0]
+
+
+def test_at_declares_the_type_and_the_at_weapon_fires_at_it():
+    # Firing: "Weapons with the 'AT' trait may declare which type of Team they are shooting at
+    # in the targeted Unit before they roll To Hit. Teams of that type must be allocated hits"
+    state, step = go(_sherman_at_25_32(), "us", "fire", target="pak", at="gun")
+    text = texts(step.events)
+    assert "sherman 75 mm M3 gun 2 FP at pak (13.6\", AT at gun teams)" in text
+    assert "Hull and coaxial MG" not in text
+    assert "Hits allocated: pak40 2 (Firing)" in text
+
+
+def test_at_refused_for_a_type_the_target_does_not_have():
+    # "which type of Team they are shooting at in the targeted Unit": pak has no tank team
+    with pytest.raises(RuleError, match="pak has no tank team: at: declares a type of team"):
+        go(_sherman_at_25_32(), "us", "fire", target="pak", at="tank")
+
+
+def test_at_refused_without_an_at_weapon():
+    # only "Weapons with the 'AT' trait" declare a type: the BAR squads have none
+    state = quiet_germans(hedgerow())
+    put(state, "sq2", 15, 29)  # in front of the west bocage, 6.8" from g1
+    state, _ = go(state, "us", "activate", [5], unit="1pl")
+    state, _ = go(state, "us", "action", kind="fire")
+    with pytest.raises(RuleError, match="No firing team has an AT weapon that can fire at gren"):
+        go(state, "us", "fire", target="gren", teams="sq2", at="infantry")
+
+
+def _aimed_1pl(state: SkirmishState) -> SkirmishState:
+    state, _ = go(quiet_germans(state), "us", "activate", [5], unit="1pl")
+    return go(state, "us", "action", kind="aimed-fire")[0]
+
+
+def test_directed_refused_for_a_team_that_cannot_fire():
+    # Leaders: "They may direct a Team's fire, rerolling missed To Hit dice from a Team within
+    # 2" of the PL": lt's carbine (8") cannot reach gren (25.3"), so nothing could be rerolled
+    state = _aimed_1pl(hedgerow())
+    with pytest.raises(RuleError, match=r"directed:lt is refused \(lt: gren is 25.3\", beyond "
+                                        r"the 8\" range of its Carbines and pistols\)"):
+        go(state, "us", "fire", target="gren", directed="lt")
+
+
+def test_directed_fire_without_misses_says_so():
+    # the leader's reroll is of "missed To Hit dice": with none, the line says there were none
+    state = hedgerow()
+    put(state, "lt", 24, 33)
+    put(state, "sq2", 24, 31.5)
+    state = _aimed_1pl(state)
+    state, step = go(state, "us", "fire", target="gren", teams="sq2", directed="sq2")
+    assert "🎲6 6 6 (no misses for the leader to reroll) → 3 hits" in texts(step.events)
