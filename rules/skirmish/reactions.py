@@ -35,16 +35,21 @@ def path_points(start: table.Point, end: table.Point) -> list[table.Point]:
     return [table.lerp(start, end, i / steps) for i in range(steps + 1)]
 
 
+def _fires_at(state: SkirmishState, shooter: TeamState, point: table.Point,
+              within: float | None) -> bool:
+    """Whether ``shooter`` may fire at a team at ``point``: in its field of fire (Overwatch)
+    and, with ``within``, no farther than that (Reaction Fire: "moving within 8" of them")."""
+    near = within is None or not table.beyond(table.distance(shooter.pos, point), within)
+    return near and fire.covers(state, shooter, point)
+
+
 def crossing(state: SkirmishState, shooters: list[TeamState], team: TeamState,
              start: table.Point, within: float | None = None) -> table.Point | None:
-    """The first point of ``team``'s move from ``start`` inside the field of fire of one of
-    ``shooters`` (Overwatch: "moving through their field of fire"; with ``within``, also no
-    farther from it than that: Reaction Fire, "moving within 8" of them"), or None."""
+    """The first point of ``team``'s move from ``start`` (every ½") where one of ``shooters``
+    may fire at it (:func:`_fires_at`), or None."""
     for point in path_points(start, team.pos):
-        for shooter in shooters:
-            near = within is None or not table.beyond(table.distance(shooter.pos, point), within)
-            if near and fire.covers(state, shooter, point):
-                return point
+        if any(_fires_at(state, s, point, within) for s in shooters):
+            return point
     return None
 
 
@@ -109,7 +114,24 @@ def take_aim(state: SkirmishState, unit: UnitState, mover: UnitState, moved: lis
             where = "crossed the field of fire" if unit.overwatch else "came within 8\""
             events.append(Event(kind="react", rule=kind, text=(
                 f"{team.id} is fired on where it {where}, {point[0]:.1f},{point[1]:.1f} ({kind})")))
-    return shooters, events, ends
+    firing = [s for s in shooters if any(_fires_at(state, s, m.pos, _reach(unit)) for m in moved)]
+    events.extend(_left_out(state, [s for s in shooters if s not in firing], moved, unit))
+    return firing, events, ends
+
+
+def _left_out(state: SkirmishState, teams: list[TeamState], moved: list[TeamState],
+              unit: UnitState) -> list[Event]:
+    """Why each of ``teams`` does not fire: no moved team where it is fired on is within 8"
+    of it (Reaction Fire) or in its field of fire (Overwatch)."""
+    kind = "Overwatch" if unit.overwatch else "Reaction Fire"
+    where = "in its field of fire" if unit.overwatch else "within 8\" of it"
+    out = []
+    for team in teams:
+        near = min(table.distance(team.pos, m.pos) for m in moved)
+        out.append(Event(kind="react", rule=kind, text=(
+            f"{team.id} does not fire: no moving team is {where} where they are fired on "
+            f"(nearest {table.measured(near):.1f}\") ({kind})")))
+    return out
 
 
 def how_fired(unit: UnitState) -> fire.Fire:

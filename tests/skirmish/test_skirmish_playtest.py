@@ -106,3 +106,19 @@ def test_directed_fire_without_misses_says_so():
     state = _aimed_1pl(state)
     state, step = go(state, "us", "fire", target="gren", teams="sq2", directed="sq2")
     assert "🎲6 6 6 (no misses for the leader to reroll) → 3 hits" in texts(step.events)
+
+
+def test_reaction_fire_only_from_teams_within_8_of_the_point_fired_at():
+    # Reaction Fire: "Teams may fire at an enemy Unit moving within 8" of them": sq2 is fired
+    # on at 15,30, where it came within 8" of g1 (7.8"); g2 is 8.8" from there: it does not fire
+    state = hedgerow()
+    state, _ = go(state, "us", "activate", [5], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move-and-fire")
+    state, _ = go(state, "us", "move", who="sq2", to="N:6")
+    state, step = go(state, "germans", "decide", [6, 5, 4, 3], choice="fire", unit="gren")
+    text = texts(step.events)
+    assert "sq2 is fired on where it came within 8\", 15.0,30.0 (Reaction Fire)" in text
+    assert "g2 does not fire: no moving team is within 8\" of it" in text
+    assert "g1 Rifles 2 FP at 1pl (7.8\")" in text and "g2 Rifles" not in text
+    assert not state.team("g2").fired_initiative  # it may still fire later this Initiative
+    assert state.team("sq2").pos == pytest.approx((15.0, 29.0))  # back where it stopped
