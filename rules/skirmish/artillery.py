@@ -6,7 +6,7 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
-from rules.skirmish import barrage, flow
+from rules.skirmish import barrage, flow, prompts
 from rules.skirmish.orders import Barrage, Smoke
 from rules.skirmish.play import open_step, place_of
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState, other
@@ -79,7 +79,7 @@ def _after_ranging(ctx: Ctx[SkirmishState], unit: UnitState, ranging: barrage.Ra
                             centre=ranging.centre, aim=ranging.aim, smoke=smoke)
     state.phase = "decide"
     ctx.say("ask", f"The {'smoke' if smoke else 'barrage'} missed: move the template up to 6\" "
-                   f"(decide place to:x,y) or leave it (decide leave) ({RULE})", RULE)
+                   f"({prompts.answer('place', to='x,y')}) or leave it ({prompts.answer('leave')}) ({RULE})", RULE)
 
 
 def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: table.Point, smoke: bool) -> None:

@@ -12,7 +12,8 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
 from rules.skirmish import (
-    cohesion, fire, flow, leaders, morale, movement, reactions, rerolls, suppression, volleys,
+    cohesion, fire, flow, leaders, morale, movement, prompts, reactions, rerolls, suppression,
+    volleys,
 )
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
@@ -326,8 +327,9 @@ def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamS
         return
     state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options, paths=paths)
     state.phase = "decide"
-    ctx.say("ask", f"{', '.join(options)} may fire at {mover.id} (Reaction Fire / Overwatch): "
-                   f"decide fire unit:… or decide hold", "Reaction Fire")
+    offered = "; ".join(reactions.offer_text(state, state.unit(u), mover, moved, paths) for u in options)
+    answers = " or ".join([prompts.answer("fire", unit=u) for u in options] + [prompts.answer("hold")])
+    ctx.say("ask", f"May fire at {mover.id}: {offered}: {answers}", "Reaction Fire")
 
 
 def reaction_fire(ctx: Ctx[SkirmishState], unit: UnitState, mover: UnitState,
@@ -438,7 +440,7 @@ def fire_order(ctx: Ctx[SkirmishState], order: Fire) -> None:
                                     firer=unit.id)
             state.phase = "decide"
             ctx.say("ask", f"{unit.id} fires at {target.id}: go to ground first? "
-                           f"decide ground or decide stand (Gone to Ground)", "Gone to Ground")
+                           f"{prompts.either('ground', 'stand')} (Gone to Ground)", "Gone to Ground")
             return
         if policy == "yes":
             ctx.extend([reactions.go_to_ground(target)])

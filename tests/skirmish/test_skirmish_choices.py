@@ -297,7 +297,7 @@ def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
     offered = {c.value: c.label for c in SYSTEM.choices(state, "germans", "decide", "teams",
                                                         {"choice": "allocate"})}
     assert offered["none"] == "none first: hits g1 1, g2 1"  # the standing order: nearest
-    assert offered["mg g3"] == "mg g3 first: hits mg 1, g3 1"
+    assert offered["mg,g3"] == "mg,g3 first: hits mg 1, g3 1"
     with pytest.raises(RuleError, match="may not take these hits"):
         go(state, "germans", "decide", choice="allocate", teams="sq2")
     state, step = go(state, "germans", "decide", [1, 6], choice="allocate", teams="mg g3")

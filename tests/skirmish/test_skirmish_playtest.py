@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.core.contract import Event
@@ -9,6 +11,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.skirmish import SYSTEM
 from rules.skirmish.state import SkirmishState
+from tests.console_run import run
 from tests.skirmish.helpers import LoadedDice, put
 
 
@@ -122,3 +125,23 @@ def test_reaction_fire_only_from_teams_within_8_of_the_point_fired_at():
     assert "g1 Rifles 2 FP at 1pl (7.8\")" in text and "g2 Rifles" not in text
     assert not state.team("g2").fired_initiative  # it may still fire later this Initiative
     assert state.team("sq2").pos == pytest.approx((15.0, 29.0))  # back where it stopped
+
+
+async def test_the_allocation_question_lists_answers_the_console_accepts(tmp_path: Path) -> None:
+    # Firing: "the target Unit must allocate one die to a Team": the question lists every
+    # distinct allocation, written as the console reads it; the second one typed verbatim works
+    lines = [
+        "@alice /game new system:skirmish scenario:hedgerow_village",
+        "@alice /game join side:us", "@bob /game join side:germans",
+        "@bob /skirmish defaults ground:no reaction:no allocate:ask",
+        "@alice /skirmish activate unit:1pl", "@alice /skirmish action kind:move-and-fire",
+        "@alice /skirmish move who:sq3 to:N:6", "@alice /skirmish move who:sq2 to:N:6",
+        "@alice /skirmish fire target:gren",
+    ]
+    refused, text, _ = await run(tmp_path, lines, [5, 2, 5, 6, 6, 6, 6, 6, 1] + [6] * 40)
+    assert refused == 0, text
+    assert ("gren: allocate the hits (teams: the teams to take hits first among equals): "
+            "decide choice:allocate teams:none (g3 2, g1 2, g2 1); "
+            "decide choice:allocate teams:g2 (g3 2, g2 2, g1 1) (Firing)") in text
+    refused, text, _ = await run(tmp_path, ["@bob /skirmish decide choice:allocate teams:g2"], [6] * 10)
+    assert refused == 0 and "Hits allocated: g3 2, g2 2, g1 1 (Firing)" in text
