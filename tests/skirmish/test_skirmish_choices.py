@@ -31,9 +31,9 @@ def test_each_success_removes_a_different_team_within_its_own_2_inches():
     assert losses.default_pick(wide, ["g3", "g2", "g1"]) == ["g3"]
 
 
-def _landed(policies: dict[str, str] | None = None) -> SkirmishState:
+def _landed(policies: dict[str, str] | None = None, said: list[str] | None = None) -> SkirmishState:
     """1pl assaults gren; the defender holds; only lt passes, with ltn and g1 within 2" (the
-    Americans' CC allows no reroll of the failed checks)."""
+    Americans' CC allows no reroll of the failed checks).  ``said`` collects the events."""
     state = _facing_off(new([6, 1]))
     state.policies["us"] = {"reroll": "no"}
     for i, team in enumerate(state.unit("gren").teams):
@@ -42,16 +42,20 @@ def _landed(policies: dict[str, str] | None = None) -> SkirmishState:
         state.policies["germans"] = dict(policies)
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="assault")
-    state, _ = go(state, "us", "assault", [6, 1, 1, 1, 1], target="gren")
+    state, step = go(state, "us", "assault", [6, 1, 1, 1, 1], target="gren")
     if state.pending and state.pending.kind == "assault-fire":
-        state, _ = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+        state, step = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+    (said if said is not None else []).extend(e.text for e in step.events)
     return state
 
 
 def test_the_owner_chooses_which_team_an_assault_removes():
     # Assaults, with the issue's "hit allocation choices ... asked of that player"
-    state = _landed()
+    said: list[str] = []
+    state = _landed(said=said)
     assert state.pending.kind == "losses" and state.pending.side == "germans"
+    assert ("gren loses 1 of ltn, g1 (teams within 2\" of a team that passed): "
+            "decide choice:remove teams:ltn; decide choice:remove teams:g1 (Assaults)") in "\n".join(said)
     offered = SYSTEM.choices(state, "germans", "decide", "teams", {"choice": "remove"})
     assert sorted(c.value for c in offered) == ["g1", "ltn"]
     assert any("PL" in c.label for c in offered)
