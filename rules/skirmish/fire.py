@@ -354,6 +354,11 @@ def _land_hits(
     batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
 ) -> None:
     given = allocation.allocate(cands, batches)
+    lost = sum(b.hits for b in batches) - sum(len(d) for d in given.values())
+    if lost and cands and all(c.armoured for c in cands if c.team not in given):
+        result.events.append(Event(kind="allocate", rule="Armor Saves", text=(
+            f"{lost} hit{'s' if lost != 1 else ''} cannot harm {target.id}'s armour: \"Armored "
+            f"Teams may only be harmed by Teams firing 'AT' weapons\" (Armor Saves)")))
     if not given:
         return
     text = ", ".join(f"{team} {len(d)}" for team, d in given.items())

@@ -470,10 +470,24 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
         after_fire(ctx, unit)
 
 
+def may_still_fire(unit: UnitState) -> bool:
+    """Whether a team of the unit has neither fired this Initiative nor is suppressed."""
+    return any(not t.fired_initiative and not t.suppression for t in unit.alive_teams)
+
+
+def steps_left(state: SkirmishState, unit: UnitState) -> list[str]:
+    """The steps of the unit's action still open: fire only while one of its teams has a
+    line of fire at an enemy unit (range, sight, arc; not fired, not suppressed)."""
+    enemies = state.live(other(unit.side))
+    can_fire = any(isinstance(fire.shot_line(state, t, e, w), fire.ShotLine)
+                   for t in unit.alive_teams for e in enemies for w in t.weapons)
+    return [s for s in unit.steps if s != "fire" or can_fire]
+
+
 def after_fire(ctx: Ctx[SkirmishState], unit: UnitState) -> None:
     """The activation ends by itself once no team of a fire-only action can fire."""
     state = ctx.state
-    if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
+    if not may_still_fire(unit) and unit.steps == ["fire"]:
         ctx.extend(flow.end_activation(state, ctx.dice))
         ctx.snapshot = True
 

@@ -106,7 +106,10 @@ def fired_points(state: SkirmishState, unit: UnitState, shooters: list[TeamState
 def firing_teams(state: SkirmishState, unit: UnitState, shooters: list[TeamState],
                  points: Paths) -> list[TeamState]:
     """The ``shooters`` that may fire at a moved team where it is fired on: within 8" of it
-    (Reaction Fire) or with it in their field of fire (Overwatch)."""
+    (Reaction Fire) or with it in their field of fire (Overwatch).  With no moved team on the
+    table (none to measure to) every one of ``shooters`` may."""
+    if not points:
+        return shooters
     return [s for s in shooters if any(_fires_at(state, s, p, _reach(unit)) for p in points.values())]
 
 
@@ -167,7 +170,7 @@ def offer_text(state: SkirmishState, unit: UnitState, mover: UnitState, moved: l
     points = fired_points(state, unit, shooters, moved, paths)
     teams = firing_teams(state, unit, shooters, points) or shooters
     how = "Overwatch (no penalty)" if unit.overwatch else "Reaction Fire (+1 To Hit)"
-    shown = ", ".join(f"{t.id} {_nearest(t, points):.1f}\"" for t in teams)
+    shown = ", ".join(t.id + (f" {_nearest(t, points):.1f}\"" if points else "") for t in teams)
     return f"{unit.id}: {how}, {shown}"
 
 

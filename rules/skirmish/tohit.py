@@ -94,7 +94,7 @@ class HitRoll(BaseModel):
     def text(self) -> str:
         """The dice as a player reads them, e.g. ``🎲2 4 6 → 2 hits``."""
         if not self.dice:
-            return "7+ needed: the shooting fails"
+            return "→ no roll: 7 or more fails automatically"
         shown = " ".join(str(d) for d in self.dice)
         if self.rerolled:
             shown += " (rerolled misses: " + " ".join(str(d) for d in self.rerolled) + ")"

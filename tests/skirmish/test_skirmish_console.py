@@ -53,7 +53,7 @@ async def test_a_skirmish_turn_in_the_console(tmp_path: Path) -> None:
     assert "gren: 1 suppression (3 FP hit) on g1 (Suppression)" in text
     assert ("May fire at 1pl: gren: Reaction Fire (+1 To Hit), g2 7.9\": "
             "decide choice:fire unit:gren or decide choice:hold") in text
-    assert 'sq1: 19.1" is too far; it may move 0.0" now (Moving).' in text
+    assert "sq1 has used all of its move this activation (Moving)." in text
     assert "Americans have no unit left to act: Germans take the Initiative (Turns)" in text
     assert "mortars ranges in (observer m1) on sq2: 3+ 🎲4: on target (Indirect Fire)" in text
     assert "Barrage (3 guns, 3 FP) on sq2: 3+ 🎲4 4 4 → 3 hits" in text

@@ -9,10 +9,11 @@ import pytest
 from rules.core.contract import Event
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
-from rules.skirmish import SYSTEM
+from rules.skirmish import SYSTEM, tohit
+from rules.skirmish.fire import Fire, resolve_fire
 from rules.skirmish.state import SkirmishState
 from tests.console_run import run
-from tests.skirmish.helpers import LoadedDice, put
+from tests.skirmish.helpers import LoadedDice, fresh, park, put
 
 
 def hedgerow() -> SkirmishState:
@@ -37,16 +38,20 @@ def quiet_germans(state: SkirmishState) -> SkirmishState:
     return go(state, "germans", "defaults", ground="no", reaction="no")[0]
 
 
-def test_hits_go_only_to_teams_within_the_range_the_team_fired_at():
-    # Firing: "allocate one die to a Team in that Unit that is within range and line of sight
-    # of at least one firing Team": both BARs fire at normal range (12"), so mg (15.5", 17.4")
-    # and ltn (12.4" from sq3, 12.6" from sq2) take no hits.
+def _bars_moved() -> SkirmishState:
+    """H, the Germans quiet; 1pl Move and Fire; sq3 and sq2 moved N:6 (both BARs in range)."""
     state = quiet_germans(hedgerow())
     state, _ = go(state, "us", "activate", [5], unit="1pl")
     state, _ = go(state, "us", "action", kind="move-and-fire")
     state, _ = go(state, "us", "move", who="sq3", to="N:6")
-    state, _ = go(state, "us", "move", who="sq2", to="N:6")
-    state, step = go(state, "us", "fire", target="gren")
+    return go(state, "us", "move", who="sq2", to="N:6")[0]
+
+
+def test_hits_go_only_to_teams_within_the_range_the_team_fired_at():
+    # Firing: "allocate one die to a Team in that Unit that is within range and line of sight
+    # of at least one firing Team": both BARs fire at normal range (12"), so mg (15.5", 17.4")
+    # and ltn (12.4" from sq3, 12.6" from sq2) take no hits.
+    state, step = go(_bars_moved(), "us", "fire", target="gren")
     text = texts(step.events)
     assert "sq2 Rifles and BAR 3 FP at gren (6.8\")" in text
     assert "Hits allocated: g3 2, g1 2, g2 2 (Firing)" in text
@@ -117,7 +122,9 @@ def test_reaction_fire_only_from_teams_within_8_of_the_point_fired_at():
     state = hedgerow()
     state, _ = go(state, "us", "activate", [5], unit="1pl")
     state, _ = go(state, "us", "action", kind="move-and-fire")
-    state, _ = go(state, "us", "move", who="sq2", to="N:6")
+    state, step = go(state, "us", "move", who="sq2", to="N:6")
+    assert ("May fire at 1pl: gren: Reaction Fire (+1 To Hit), g1 7.8\": "
+            "decide choice:fire unit:gren or decide choice:hold") in texts(step.events)
     state, step = go(state, "germans", "decide", [6, 5, 4, 3], choice="fire", unit="gren")
     text = texts(step.events)
     assert "sq2 is fired on where it came within 8\", 15.0,30.0 (Reaction Fire)" in text
@@ -145,3 +152,65 @@ async def test_the_allocation_question_lists_answers_the_console_accepts(tmp_pat
             "decide choice:allocate teams:g2 (g3 2, g2 2, g1 1) (Firing)") in text
     refused, text, _ = await run(tmp_path, ["@bob /skirmish decide choice:allocate teams:g2"], [6] * 10)
     assert refused == 0 and "Hits allocated: g3 2, g2 2, g1 1 (Firing)" in text
+
+
+def test_a_failed_terrain_check_says_failed_once():
+    # Moving: "a Training Check when moving through Very Difficult Terrain"
+    state, _ = go(hedgerow(), "us", "defaults", reroll="no")
+    state, _ = go(state, "us", "activate", [5], unit="tank")
+    state, _ = go(state, "us", "action", kind="move")
+    state, step = go(state, "us", "move", [2], who="sherman", to="30,30.5")
+    assert ("sherman enters East bocage (Very Difficult): Training Check 🎲2 vs 4+: failed, "
+            "suppressed at the edge (Moving)") in texts(step.events)
+
+
+def test_seven_or_more_reads_once():
+    # Firing: "If the To Hit number is 7 or more, the shooting will automatically fail."
+    roll = tohit.roll_to_hit(ScriptedDice([]), 3, 7, "t")
+    assert roll.text() == "→ no roll: 7 or more fails automatically"
+
+
+def test_moving_refusals_say_what_is_wrong():
+    # Moving: a team that has used its move, and a distance off the table
+    state = quiet_germans(hedgerow())
+    state, _ = go(state, "us", "activate", [5], unit="1pl")
+    state, _ = go(state, "us", "action", kind="move-and-fire")
+    with pytest.raises(RuleError, match="too large: it is off the table"):
+        go(state, "us", "move", who="sq1", to="N:1e400")
+    state, _ = go(state, "us", "move", who="sq1", to="N:6")
+    with pytest.raises(RuleError, match="sq1 has used all of its move this activation"):
+        go(state, "us", "move", who="sq1", to="N:1")
+
+
+def test_measuring_off_the_table_says_so():
+    state, step = go(hedgerow(), "us", "measure", team="sq1", to="1000,1000")
+    assert "off the 48\"x48\" table" in texts(step.events) and "in sight" not in texts(step.events)
+
+
+def test_rifle_hits_on_armour_say_they_cannot_harm_it():
+    # Armor Saves: "Armored Teams may only be harmed by Teams firing 'AT' weapons."
+    state = fresh()
+    park(state)
+    put(state, "sherman", 10, 30, facing=270)
+    put(state, "g1", 10, 22)
+    result = resolve_fire(state, [state.team("g1")], state.unit("tank"), ScriptedDice([6, 6]), Fire())
+    assert "2 hits cannot harm tank's armour" in texts(result.events)
+
+
+def test_a_missed_barrage_says_where_the_template_is():
+    # Indirect Fire: "If the roll to range in fails, the opponent may move the template up to 6""
+    state = SYSTEM.setup("hedgerow_village", None, ScriptedDice([2, 5])).state
+    put(state, "sq2", 24, 26)
+    state, _ = go(state, "germans", "activate", [5], unit="mortars")
+    state, _ = go(state, "germans", "action", kind="barrage")
+    state, step = go(state, "germans", "barrage", [1], target="sq2")
+    assert "The barrage missed: the template is at 24.0,26.0; move it up to 6\"" in texts(step.events)
+    state, step = go(state, "us", "decide", [1] * 20, choice="leave")
+    assert "The template stays at 24.0,26.0 (Indirect Fire)" in texts(step.events)
+
+
+def test_status_drops_fire_when_no_team_can_fire_and_shows_markers():
+    state, _ = go(_bars_moved(), "us", "fire", target="gren")
+    status = "\n".join(SYSTEM.status(state))
+    assert "Active: 1pl (move-and-fire; steps left: none: done ends it)" in status
+    assert "Germans: to act de-hq, gren, pak, mortars; teams lost 0; markers: gren suppression g1 1, g2 1" in status
