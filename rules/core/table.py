@@ -627,7 +627,10 @@ def parse_place(
             raise RuleError(
                 f"'{dist_text[:20]}' is not a distance; give inches, e.g. {heading_text[:5]}:6."
             ) from None
-        if not math.isfinite(dist) or dist <= 0:
+        if not math.isfinite(dist) or dist > 1e6:
+            raise RuleError("The distance after the heading is too large: it is off the table; "
+                            "give inches, e.g. N:6.")
+        if dist <= 0:
             raise RuleError("The distance after the heading must be more than 0 inches, e.g. N:6.")
         angle = heading_to_angle(bearing)
         point = add(origin, scale(unit_vector(angle), dist))

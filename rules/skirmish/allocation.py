@@ -46,6 +46,7 @@ class Batch(BaseModel):
     hits: int
     at: bool = False
     declared: TeamKind | None = None
+    long: bool = False  # fired at long range: its reach is twice the weapon's range
 
 
 class Volley(BaseModel):

@@ -6,7 +6,7 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
-from rules.skirmish import barrage, flow
+from rules.skirmish import barrage, flow, prompts
 from rules.skirmish.orders import Barrage, Smoke
 from rules.skirmish.play import open_step, place_of
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState, other
@@ -78,8 +78,14 @@ def _after_ranging(ctx: Ctx[SkirmishState], unit: UnitState, ranging: barrage.Ra
     state.pending = Pending(kind="drift", side=other(unit.side), unit=unit.id,
                             centre=ranging.centre, aim=ranging.aim, smoke=smoke)
     state.phase = "decide"
-    ctx.say("ask", f"The {'smoke' if smoke else 'barrage'} missed: move the template up to 6\" "
-                   f"(decide place to:x,y) or leave it (decide leave) ({RULE})", RULE)
+    ctx.say("ask", f"The {'smoke' if smoke else 'barrage'} missed: the template is at "
+                   f"{_at(ranging.centre)}; move it up to 6\" ({prompts.answer('place', to='x,y')}) "
+                   f"or leave it there ({prompts.answer('leave')}) ({RULE})", RULE)
+
+
+def _at(point: table.Point) -> str:
+    """A template's centre as players type it: ``15.0,22.2``."""
+    return f"{point[0]:.1f},{point[1]:.1f}"
 
 
 def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: table.Point, smoke: bool) -> None:
@@ -107,7 +113,8 @@ def drift(ctx: Ctx[SkirmishState], to: str | None) -> None:
     centre = pending.centre
     if to:
         centre = barrage.drift(centre, place_of(state, to, centre))
-        ctx.say("drift", f"The template is moved to {centre[0]:.1f},{centre[1]:.1f} ({RULE})", RULE)
+    verb = "is moved to" if to else "stays at"
+    ctx.say("drift", f"The template {verb} {_at(centre)} ({RULE})", RULE)
     land(ctx, state.unit(pending.unit or ""), centre, pending.aim, pending.smoke)
 
 

@@ -84,7 +84,7 @@ def reaches(state: SkirmishState, gun: TeamState, point: table.Point) -> str | N
     if weapon is None:
         return f"{gun.id} has no barrage weapon"
     if table.beyond(table.distance(gun.pos, point), weapon.range):
-        return f"{gun.id}: the target is beyond {weapon.name}'s {weapon.range:g}\" range"
+        return f"{gun.id}: the target is beyond the {weapon.range:g}\" range of its {weapon.name}"
     if not table.in_arc(gun.pos, gun.facing, 180.0, point):
         return f"{gun.id}: the target is outside its forward arc"
     return obstacle_clear(state, gun, point)

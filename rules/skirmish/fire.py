@@ -96,7 +96,8 @@ def shot_line(
     nearest = min(in_arc, key=lambda t: table.distance(shooter.pos, t.pos))
     dist = table.measured(table.distance(shooter.pos, nearest.pos))
     if dist > reach(weapon):
-        return f"{shooter.id}: {target.id} is {dist:.1f}\", beyond {weapon.name}'s {weapon.range:g}\" range"
+        return (f"{shooter.id}: {target.id} is {dist:.1f}\", beyond the {weapon.range:g}\" range "
+                f"of its {weapon.name}")
     return ShotLine(shooter.id, weapon_key, nearest.id, dist, dist > weapon.range)
 
 
@@ -120,17 +121,37 @@ def covers(state: SkirmishState, shooter: TeamState, point: table.Point) -> bool
     )
 
 
-def best_weapon(state: SkirmishState, shooter: TeamState, target: UnitState) -> str:
-    """The weapon a team fires by default: AT against armour, else the most FP that reaches."""
-    armoured = any(t.armoured for t in target.alive_teams)
+def best_weapon(state: SkirmishState, shooter: TeamState, target: UnitState,
+                at_type: TeamKind | None = None) -> str:
+    """The one weapon a team fires ("Each Team firing rolls a number of d6 equal to their
+    weapon's Fire Points rating"): an AT weapon against armour or when the order declares a
+    type for AT weapons (``at:``, "Weapons with the 'AT' trait may declare which type of Team
+    they are shooting at"), else the most FP that reaches."""
+    want_at = at_type is not None or any(t.armoured for t in target.alive_teams)
     options = []
     for key in shooter.weapons:
         line = shot_line(state, shooter, target, key)
         weapon = state.table.weapon(key)
         if isinstance(line, ShotLine):
             fp = tohit.long_range_fp(weapon.fp) if line.long else weapon.fp
-            options.append(((weapon.at if armoured else True), fp, key))
+            options.append(((weapon.at if want_at else True), fp, key))
     return max(options)[2] if options else shooter.weapons[0]
+
+
+def at_problem(state: SkirmishState, shooters: list[TeamState], target: UnitState,
+               at_type: TeamKind | None) -> str | None:
+    """Why ``at:`` cannot be declared against ``target``, or None: "Weapons with the 'AT' trait
+    may declare which type of Team they are shooting at in the targeted Unit" (Firing)."""
+    if at_type is None:
+        return None
+    if not any(t.kind == at_type for t in target.alive_teams):
+        return (f"{target.id} has no {at_type} team: at: declares a type of team in the "
+                f"targeted unit (Firing).")
+    if not any(state.table.weapon(w).at and isinstance(shot_line(state, s, target, w), ShotLine)
+               for s in shooters for w in s.weapons):
+        return (f"No firing team has an AT weapon that can fire at {target.id}: only "
+                f"\"Weapons with the 'AT' trait\" declare at: (Firing).")
+    return None
 
 
 def gone_to_ground(state: SkirmishState, team: TeamState) -> bool:
@@ -210,7 +231,7 @@ def volley_candidates(state: SkirmishState, volley: allocation.Volley,
     """The target's teams that may take the volley's hits (``first``: the owner's pick)."""
     target = join_cc(state, state.unit(volley.target), FireResult())
     firing = [state.team(t) for t in volley.firing]
-    return _candidates(state, firing, target, {b.shooter: b.weapon for b in volley.batches}, first)
+    return _candidates(state, firing, target, {b.shooter: b for b in volley.batches}, first)
 
 
 def land_volley(state: SkirmishState, volley: allocation.Volley, dice: Dice, result: FireResult,
@@ -253,7 +274,7 @@ def _lines(
     chosen = dict(how.weapons)
     lines = []
     for shooter in shooters:
-        key = chosen.get(shooter.id) or best_weapon(state, shooter, target)
+        key = chosen.get(shooter.id) or best_weapon(state, shooter, target, how.at_type)
         line = shot_line(state, shooter, target, key)
         if isinstance(line, str):
             result.events.append(Event(kind="no-fire", text=line, rule=RULE))
@@ -281,6 +302,8 @@ def _roll_team(
     result.fired.append(shooter.id)
     result.hits += roll.hits
     rng = f"{line.distance:.1f}\"" + (" long" if line.long else "")
+    if weapon.at and how.at_type:
+        rng += f", AT at {how.at_type} teams"
     result.events.append(Event(
         kind="fire",
         text=(f"{shooter.id} {weapon.name} {fp} FP at {target.id} ({rng}): "
@@ -290,19 +313,20 @@ def _roll_team(
               "hits": roll.hits, "from": shooter.pos, "to": state.team(line.target_team).pos},
     ))
     batch = allocation.Batch(shooter=shooter.id, weapon=line.weapon, hits=roll.hits, at=weapon.at,
-                             declared=how.at_type if weapon.at else None)
+                             declared=how.at_type if weapon.at else None, long=line.long)
     return batch, need.need
 
 
 def _candidates(
-    state: SkirmishState, firing: list[TeamState], target: UnitState, weapons: dict[str, str],
-    first: frozenset[str] = frozenset(),
+    state: SkirmishState, firing: list[TeamState], target: UnitState,
+    batches: dict[str, allocation.Batch], first: frozenset[str] = frozenset(),
 ) -> list[allocation.Candidate]:
+    """The valid teams: "within range and line of sight of at least one firing Team"."""
     out = []
     shield = suppression.protected_of(state.policies, target.side)
     for team in target.alive_teams:
         seers = [s for s in firing
-                 if sees(state, s, team) and _reaches(state, s, team, weapons.get(s.id))]
+                 if s.id in batches and sees(state, s, team) and _reaches(state, s, team, batches[s.id])]
         if not seers:
             continue
         near = min(seers, key=lambda s: table.distance(s.pos, team.pos))
@@ -315,10 +339,14 @@ def _candidates(
     return out
 
 
-def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, weapon: str | None) -> bool:
-    """Within the fired weapon's long range (up to 2x its range)."""
-    reach = state.table.weapon(weapon or shooter.weapons[0]).range
-    return table.measured(table.distance(shooter.pos, team.pos)) <= 2 * reach
+def _reaches(state: SkirmishState, shooter: TeamState, team: TeamState, batch: allocation.Batch) -> bool:
+    """Within range of the weapon the team fired: "allocate one die to a Team ... that is
+    within range and line of sight of at least one firing Team" (Firing).  Long range (up to
+    2x) counts only for a team that fired at long range; one that fired at normal range
+    reaches only its weapon's range."""
+    weapon = state.table.weapon(batch.weapon or shooter.weapons[0])
+    reach = 2 * weapon.range if batch.long else weapon.range
+    return table.measured(table.distance(shooter.pos, team.pos)) <= reach
 
 
 def _land_hits(
@@ -326,6 +354,11 @@ def _land_hits(
     batches: list[allocation.Batch], dice: Dice, reroll: bool, result: FireResult,
 ) -> None:
     given = allocation.allocate(cands, batches)
+    lost = sum(b.hits for b in batches) - sum(len(d) for d in given.values())
+    if lost and cands and all(c.armoured for c in cands if c.team not in given):
+        result.events.append(Event(kind="allocate", rule="Armor Saves", text=(
+            f"{lost} hit{'s' if lost != 1 else ''} cannot harm {target.id}'s armour: \"Armored "
+            f"Teams may only be harmed by Teams firing 'AT' weapons\" (Armor Saves)")))
     if not given:
         return
     text = ", ".join(f"{team} {len(d)}" for team, d in given.items())

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core import table
-from rules.skirmish import morale
+from rules.skirmish import morale, prompts
 from rules.skirmish.state import SIDE_NAMES, SIDES, Pending, SkirmishState, UnitState, other
 
 RULE = "Turns"
@@ -97,7 +97,7 @@ def end_turn(state: SkirmishState, dice: Dice) -> list[Event]:
             state.phase = "decide"
             events.append(Event(kind="ask", rule="Leaders", text=(
                 f"{unit.id} failed its Morale check: your CC may allow a reroll (if that fails "
-                f"too, the CC is removed with it): decide reroll or decide accept (Leaders)")))
+                f"too, the CC is removed with it): {prompts.either('reroll', 'accept')} (Leaders)")))
             return events
         reroll = policy == "yes" and morale.may_reroll(state, unit.side)
         events += morale.resolve_failure(state, unit, dice, reroll)

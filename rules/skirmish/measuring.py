@@ -19,6 +19,8 @@ def measure(state: SkirmishState, side: str, team_id: str, to: str) -> list[Even
     span = table.distance(team.pos, point)
     sight = terrain.line_of_sight(state, team.pos, point)
     parts = [f"{team.id} → {to}: {table.inches(span)}", "in sight" if sight else "no line of sight"]
+    if not table.on_table(point, state.table.width, state.table.height):
+        parts[1] = f"off the {state.table.width:g}\"x{state.table.height:g}\" table"
     target = next((t for t in state.teams() if t.id.casefold() == to.strip().casefold()), None)
     if target is not None:
         cover = terrain.team_cover(state, target, team.pos)

@@ -12,7 +12,7 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.skirmish import (
-    assault, fire, flow, losses, morale, play, reactions, rerolls, suppression, volleys,
+    assault, fire, flow, losses, morale, play, prompts, reactions, rerolls, suppression, volleys,
 )
 from rules.skirmish.orders import Assault
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
@@ -122,7 +122,7 @@ def defender_fire(ctx: Ctx[SkirmishState]) -> None:
         state.pending = Pending(kind="assault-fire", side=defender.side, unit=defender.id)
         state.phase = "decide"
         ctx.say("ask", f"{defender.id} may fire at the charging teams of {attacker.id}: "
-                       f"decide fire or decide hold (Assaults)", RULE)
+                       f"{prompts.either('fire', 'hold')} (Assaults)", RULE)
         return
     defender_fires(ctx, policy == "yes")
 
@@ -223,8 +223,10 @@ def pick_losses(ctx: Ctx[SkirmishState]) -> None:
         state.pending = Pending(kind="losses", side=enemy.side, unit=enemy.id)
         state.phase = "decide"
         names = ", ".join(losses.candidates(claims))
+        offered = [prompts.answer("remove", teams=prompts.team_list(picked))
+                   for picked in losses.choices(claims, loss_order(state, enemy, claims))]
         ctx.say("ask", f"{enemy.id} loses {losses.removals(claims)} of {names} (teams within 2\" "
-                       f"of a team that passed): decide remove teams:… (Assaults)", RULE)
+                       f"of a team that passed): {prompts.listed(offered)} (Assaults)", RULE)
         return
     picked = losses.default_pick(claims, loss_order(state, enemy, claims))
     take_losses(ctx, picked, "standing choice" if policy == "auto" else "no other choice")
@@ -280,7 +282,8 @@ def ask_choice(ctx: Ctx[SkirmishState], chooser: UnitState) -> None:
     if policy == "ask":
         state.pending = Pending(kind="assault-choice", side=chooser.side, unit=chooser.id)
         state.phase = "decide"
-        ctx.say("ask", f"{chooser.id}: counter-attack or break off? decide counter or decide break (Assaults)", RULE)
+        ctx.say("ask", f"{chooser.id}: counter-attack or break off? "
+                       f"{prompts.either('counter', 'break')} (Assaults)", RULE)
         return
     choose(ctx, policy == "yes")
 
@@ -348,7 +351,7 @@ def break_off(ctx: Ctx[SkirmishState]) -> None:
         state.pending = Pending(kind="follow", side=enemy.side, unit=enemy.id)
         state.phase = "decide"
         ctx.say("ask", f"{unit.id} breaks off: does {enemy.id} follow 1d6\"? "
-                       f"decide follow or decide stay (Assaults)", RULE)
+                       f"{prompts.either('follow', 'stay')} (Assaults)", RULE)
         return
     follow_up(ctx, policy != "no")
 

@@ -82,6 +82,8 @@ def validate(state: SkirmishState, team: TeamState, end: table.Point, budget: fl
              contact: bool = False, moving: frozenset[str] = frozenset()) -> float:
     """Check a move of ``team`` to ``end`` within ``budget`` inches; returns its length."""
     span = table.measured(table.distance(team.pos, end))
+    if span > budget + 1e-9 and budget < 0.05:
+        raise RuleError(f"{team.id} has used all of its move this activation ({RULE}).")
     if span > budget + 1e-9:
         raise RuleError(
             f"{team.id}: {span:.1f}\" is too far; it may move {budget:.1f}\" now ({RULE})."
@@ -152,6 +154,14 @@ def move_team(
     return result
 
 
+def _verdictless(line: str) -> str:
+    """A check line without its own ``: passed`` / ``: failed`` (the caller says what followed)."""
+    for verdict in (": passed", ": failed"):
+        if line.endswith(verdict):
+            return line[: -len(verdict)]
+    return line
+
+
 def _tank_going(
     state: SkirmishState, team: TeamState, start: table.Point, end: table.Point, dice: Dice,
     result: MoveResult, through: str = "",
@@ -171,7 +181,8 @@ def _tank_going(
             passed = check.passed
             line = check.text(f"{team.id} enters {going.piece.name} (Very Difficult):")
         if passed:
-            result.events.append(Event(kind="going", text=f"{line}: through ({RULE})", rule=RULE))
+            result.events.append(Event(kind="going", text=f"{_verdictless(line)}: passed, through ({RULE})",
+                                       rule=RULE))
             continue
         stop = table.toward(start, going.at, max(0.0, going.along - state.table.base_radius))
         result.end, result.bogged = stop, True
@@ -179,6 +190,6 @@ def _tank_going(
         result.piece = going.piece.id
         team.suppression += 1
         result.events.append(Event(
-            kind="going", text=f"{line}: failed, suppressed at the edge ({RULE})", rule=RULE,
+            kind="going", text=f"{_verdictless(line)}: failed, suppressed at the edge ({RULE})", rule=RULE,
         ))
         return

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import artillery, decisions, leaders, losses, melee, play, volleys
+from rules.skirmish import artillery, decisions, leaders, losses, melee, play, prompts, volleys
 from rules.skirmish.orders import (
     Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire, Measure, Move,
     Reroll, Shift, Smoke,
@@ -202,7 +202,7 @@ def decide(state: SkirmishState, side: str) -> Iterator[Decide]:
             if fight is not None:
                 order = melee.loss_order(state, state.unit(fight.struck), fight.claims)
                 for picked in losses.choices(fight.claims, order):
-                    yield Decide(choice="remove", teams=" ".join(picked))
+                    yield Decide(choice="remove", teams=prompts.team_list(picked))
         elif pending.kind == "reroll" and pending.check == "fight" and choice == "reroll":
             for team in pending.options:
                 yield Decide(choice="reroll", teams=team)
@@ -220,7 +220,7 @@ def defaults(state: SkirmishState, side: str) -> Iterator[Defaults]:
     yield Defaults(reaction="yes", ground="no", counter="yes", follow="yes", losses="auto",
                    allocate="auto", morale="yes", reroll="yes")
     leaders_ = [t.id for t in state.teams(side) if t.leader]
-    yield Defaults(protect=" ".join(leaders_) or "none")
+    yield Defaults(protect=prompts.team_list(leaders_))
 
 
 def measure(state: SkirmishState, side: str) -> Iterator[Measure]:

@@ -12,7 +12,8 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.core.views import Mark
 from rules.skirmish import (
-    cohesion, fire, flow, leaders, morale, movement, reactions, rerolls, suppression, volleys,
+    cohesion, fire, flow, leaders, morale, movement, prompts, reactions, rerolls, suppression,
+    volleys,
 )
 from rules.skirmish.barrage import barrage_guns
 from rules.skirmish.orders import Activate, Choose, Fire, Move
@@ -326,8 +327,9 @@ def offer_reactions(ctx: Ctx[SkirmishState], mover: UnitState, moved: list[TeamS
         return
     state.pending = Pending(kind="react", side=enemy, unit=mover.id, options=options, paths=paths)
     state.phase = "decide"
-    ctx.say("ask", f"{', '.join(options)} may fire at {mover.id} (Reaction Fire / Overwatch): "
-                   f"decide fire unit:… or decide hold", "Reaction Fire")
+    offered = "; ".join(reactions.offer_text(state, state.unit(u), mover, moved, paths) for u in options)
+    answers = " or ".join([prompts.answer("fire", unit=u) for u in options] + [prompts.answer("hold")])
+    ctx.say("ask", f"May fire at {mover.id}: {offered}: {answers}", "Reaction Fire")
 
 
 def reaction_fire(ctx: Ctx[SkirmishState], unit: UnitState, mover: UnitState,
@@ -393,20 +395,31 @@ def fire_problem(state: SkirmishState, unit: UnitState, order: Fire, side: str) 
     for team in shooters:
         lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
         if any(isinstance(x, fire.ShotLine) for x in lines):
-            return _directed_problem(state, unit, order)
+            return (fire.at_problem(state, shooters, target, order.at)
+                    or _directed_problem(state, unit, order, shooters, target))
         reasons.append(str(lines[0]))
     return "; ".join(reasons[:3]) + "."
 
 
-def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire) -> str | None:
+def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire,
+                      shooters: list[TeamState], target: UnitState) -> str | None:
+    """Why ``directed:`` is refused, or None: the PL may "direct a Team's fire, rerolling
+    missed To Hit dice from a Team within 2" of the PL" (Leaders): a firing team that can fire
+    at the target, within 2" of the PL, once per Initiative."""
     if not order.directed:
         return None
     if unit.pl is None:
         return f"{unit.id} has no PL to direct its fire (Leaders)."
     try:
-        leaders.check_leader(state, unit.pl, state.team(order.directed))
+        team = state.team(order.directed)
+        leaders.check_leader(state, unit.pl, team)
     except RuleError as exc:
         return str(exc)
+    lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
+    if team not in shooters or not any(isinstance(x, fire.ShotLine) for x in lines):
+        why = str(lines[0]) if team in shooters else f"{team.id} is not among the firing teams"
+        return (f"directed:{team.id} is refused ({why}): the PL directs a team that fires at "
+                f"{target.id}, within 2\" of him (Leaders).")
     return None
 
 
@@ -427,7 +440,7 @@ def fire_order(ctx: Ctx[SkirmishState], order: Fire) -> None:
                                     firer=unit.id)
             state.phase = "decide"
             ctx.say("ask", f"{unit.id} fires at {target.id}: go to ground first? "
-                           f"decide ground or decide stand (Gone to Ground)", "Gone to Ground")
+                           f"{prompts.either('ground', 'stand')} (Gone to Ground)", "Gone to Ground")
             return
         if policy == "yes":
             ctx.extend([reactions.go_to_ground(target)])
@@ -457,10 +470,24 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
         after_fire(ctx, unit)
 
 
+def may_still_fire(unit: UnitState) -> bool:
+    """Whether a team of the unit has neither fired this Initiative nor is suppressed."""
+    return any(not t.fired_initiative and not t.suppression for t in unit.alive_teams)
+
+
+def steps_left(state: SkirmishState, unit: UnitState) -> list[str]:
+    """The steps of the unit's action still open: fire only while one of its teams has a
+    line of fire at an enemy unit (range, sight, arc; not fired, not suppressed)."""
+    enemies = state.live(other(unit.side))
+    can_fire = any(isinstance(fire.shot_line(state, t, e, w), fire.ShotLine)
+                   for t in unit.alive_teams for e in enemies for w in t.weapons)
+    return [s for s in unit.steps if s != "fire" or can_fire]
+
+
 def after_fire(ctx: Ctx[SkirmishState], unit: UnitState) -> None:
     """The activation ends by itself once no team of a fire-only action can fire."""
     state = ctx.state
-    if not any(not t.fired_initiative and not t.suppression for t in unit.alive_teams) and unit.steps == ["fire"]:
+    if not may_still_fire(unit) and unit.steps == ["fire"]:
         ctx.extend(flow.end_activation(state, ctx.dice))
         ctx.snapshot = True
 

@@ -35,16 +35,21 @@ def path_points(start: table.Point, end: table.Point) -> list[table.Point]:
     return [table.lerp(start, end, i / steps) for i in range(steps + 1)]
 
 
+def _fires_at(state: SkirmishState, shooter: TeamState, point: table.Point,
+              within: float | None) -> bool:
+    """Whether ``shooter`` may fire at a team at ``point``: in its field of fire (Overwatch)
+    and, with ``within``, no farther than that (Reaction Fire: "moving within 8" of them")."""
+    near = within is None or not table.beyond(table.distance(shooter.pos, point), within)
+    return near and fire.covers(state, shooter, point)
+
+
 def crossing(state: SkirmishState, shooters: list[TeamState], team: TeamState,
              start: table.Point, within: float | None = None) -> table.Point | None:
-    """The first point of ``team``'s move from ``start`` inside the field of fire of one of
-    ``shooters`` (Overwatch: "moving through their field of fire"; with ``within``, also no
-    farther from it than that: Reaction Fire, "moving within 8" of them"), or None."""
+    """The first point of ``team``'s move from ``start`` (every ½") where one of ``shooters``
+    may fire at it (:func:`_fires_at`), or None."""
     for point in path_points(start, team.pos):
-        for shooter in shooters:
-            near = within is None or not table.beyond(table.distance(shooter.pos, point), within)
-            if near and fire.covers(state, shooter, point):
-                return point
+        if any(_fires_at(state, s, point, within) for s in shooters):
+            return point
     return None
 
 
@@ -86,6 +91,28 @@ def reactors(state: SkirmishState, mover: UnitState, moved: list[TeamState],
     ]
 
 
+def fired_points(state: SkirmishState, unit: UnitState, shooters: list[TeamState],
+                 moved: list[TeamState], paths: Paths | None) -> Paths:
+    """Where each moved team is fired on: the first point of its move (every ½") where one of
+    ``shooters`` may fire at it, else where it stands."""
+    points: Paths = {}
+    for team in moved:
+        start = (paths or {}).get(team.id)
+        point = crossing(state, shooters, team, start, _reach(unit)) if start else None
+        points[team.id] = point or team.pos
+    return points
+
+
+def firing_teams(state: SkirmishState, unit: UnitState, shooters: list[TeamState],
+                 points: Paths) -> list[TeamState]:
+    """The ``shooters`` that may fire at a moved team where it is fired on: within 8" of it
+    (Reaction Fire) or with it in their field of fire (Overwatch).  With no moved team on the
+    table (none to measure to) every one of ``shooters`` may."""
+    if not points:
+        return shooters
+    return [s for s in shooters if any(_fires_at(state, s, p, _reach(unit)) for p in points.values())]
+
+
 def take_aim(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
              paths: Paths | None = None) -> tuple[list[TeamState], list[Event], Paths]:
     """The unit's teams that fire at the mover and the moved teams put where they are fired
@@ -94,22 +121,57 @@ def take_aim(state: SkirmishState, unit: UnitState, mover: UnitState, moved: lis
     The fire at a unit "moving through their field of fire" (Overwatch) or "moving within 8"
     of them" (Reaction Fire) is resolved with each moved team at the first point of its move
     (every ½") where it was so; survivors then go on to where they stopped (:func:`put_back`):
-    the text does not stop a unit fired on."""
+    the text does not stop a unit fired on.  A team with no moved team within 8" of it (in its
+    field of fire) there does not fire, saying so."""
     shooters = reacting_teams(state, unit, mover, moved, paths)
-    kind = "Overwatch" if unit.overwatch else "Reaction Fire"
+    kind = kind_of(unit)
     events = [Event(kind="react", rule=kind, text=f"{unit.id} fires {kind} at {mover.id} ({kind})")]
     ends: Paths = {}
-    for team in moved if paths else []:
-        if team.id not in paths or not team.alive:  # type: ignore[operator]
-            continue
-        point = crossing(state, shooters, team, paths[team.id], _reach(unit))  # type: ignore[index]
-        if point is not None and table.distance(point, team.pos) > 0.05:
+    points = fired_points(state, unit, shooters, [t for t in moved if t.alive], paths)
+    for team_id, point in points.items():
+        team = state.team(team_id)
+        if table.distance(point, team.pos) > 0.05:
             ends[team.id] = team.pos
             team.x, team.y = point
             where = "crossed the field of fire" if unit.overwatch else "came within 8\""
             events.append(Event(kind="react", rule=kind, text=(
                 f"{team.id} is fired on where it {where}, {point[0]:.1f},{point[1]:.1f} ({kind})")))
-    return shooters, events, ends
+    firing = firing_teams(state, unit, shooters, points)
+    events.extend(_left_out(state, [s for s in shooters if s not in firing], points, unit))
+    return firing, events, ends
+
+
+def kind_of(unit: UnitState) -> str:
+    """Overwatch for a unit on Overwatch, else Reaction Fire."""
+    return "Overwatch" if unit.overwatch else "Reaction Fire"
+
+
+def _nearest(team: TeamState, points: Paths) -> float:
+    """Inches from ``team`` to the nearest moved team where it is fired on."""
+    return table.measured(min(table.distance(team.pos, p) for p in points.values()))
+
+
+def _left_out(state: SkirmishState, teams: list[TeamState], points: Paths,
+              unit: UnitState) -> list[Event]:
+    """Why each of ``teams`` does not fire: no moved team where it is fired on is within 8"
+    of it (Reaction Fire) or in its field of fire (Overwatch)."""
+    kind = kind_of(unit)
+    where = "in its field of fire" if unit.overwatch else "within 8\" of it"
+    return [Event(kind="react", rule=kind, text=(
+        f"{team.id} does not fire: no moving team is {where} where they are fired on "
+        f"(nearest {_nearest(team, points):.1f}\") ({kind})")) for team in teams]
+
+
+def offer_text(state: SkirmishState, unit: UnitState, mover: UnitState, moved: list[TeamState],
+               paths: Paths | None) -> str:
+    """What a unit offered Reaction or Overwatch fire would fire, for the question: e.g.
+    ``gren: Reaction Fire (+1 To Hit), g1 7.8"``."""
+    shooters = reacting_teams(state, unit, mover, moved, paths)
+    points = fired_points(state, unit, shooters, moved, paths)
+    teams = firing_teams(state, unit, shooters, points) or shooters
+    how = "Overwatch (no penalty)" if unit.overwatch else "Reaction Fire (+1 To Hit)"
+    shown = ", ".join(t.id + (f" {_nearest(t, points):.1f}\"" if points else "") for t in teams)
+    return f"{unit.id}: {how}, {shown}"
 
 
 def how_fired(unit: UnitState) -> fire.Fire:

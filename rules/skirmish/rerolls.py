@@ -6,7 +6,7 @@ Training Check is that the Unit is removed from the table, the CC will be remove
 
 Offered after a failed counter-attack check, a failed check of a team in a fight (its own or
 a Tank Assault one) and a tank's failed Very Difficult Terrain check: asked of the unit's
-player (``decide reroll`` / ``decide accept``) unless the standing ``defaults reroll:``
+player (``decide choice:reroll`` / ``decide choice:accept``) unless the standing ``defaults reroll:``
 answers it.  The limit is the one of the activation reroll (:func:`play.reroll`): once per
 Initiative per side, wherever the CC stands.  (The activation reroll is the active player's
 own ``reroll`` order, Morale rerolls are asked at the end of the turn, :mod:`morale`.)
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
-from rules.skirmish import morale
+from rules.skirmish import morale, prompts
 from rules.skirmish.state import Pending, SkirmishState, UnitState
 from rules.skirmish.training import Check, training_check
 
@@ -39,8 +39,10 @@ def ask(ctx: Ctx[SkirmishState], pending: Pending, what: str) -> None:
     """Ask the unit's player whether the CC allows the reroll; play waits for the answer."""
     state = ctx.state
     state.pending, state.phase = pending, "decide"
-    ctx.say("ask", f"{what}: your CC may allow a reroll (once per Initiative): "
-                   f"decide reroll or decide accept ({RULE})", RULE)
+    rerolled = [prompts.answer("reroll", teams=t) for t in pending.options] if pending.check == "fight" else []
+    answers = " or ".join(rerolled or [prompts.answer("reroll")]) + " or " + prompts.answer("accept")
+    ctx.say("ask", f"{what}: your CC may allow a reroll (once per Initiative): {answers} ({RULE})",
+            RULE)
 
 
 def use(state: SkirmishState, side: str) -> None:

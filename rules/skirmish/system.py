@@ -28,7 +28,7 @@ from rules.skirmish.orders import (
 )
 from rules.skirmish.scenario import load_scenario
 from rules.skirmish.state import SIDE_NAMES, SIDES, SkirmishState, opening_state
-from rules.skirmish.view import build_view
+from rules.skirmish.view import build_view, marker_summary
 
 SCENARIOS = ("hedgerow_village", "open_field")
 ORDERS = ("orders",)
@@ -221,14 +221,15 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
         if state.active:
             unit = state.unit(state.active)
             lines.append(f"Active: {unit.id} ({unit.action or 'choose an action'}; "
-                         f"steps left: {' then '.join(unit.steps) or '-'})")
+                         f"steps left: {' then '.join(play.steps_left(state, unit)) or 'none: done ends it'})")
         if state.pending:
             lines.append(f"Asking {SIDE_NAMES[state.pending.side]}: {state.pending.kind} "
                          f"({' or '.join(decisions.ANSWERS[state.pending.kind])})")
         for side in SIDES:
             left = [u.id for u in flow.waiting(state, side)]
             lost = sum(len(u.teams) - len(u.alive_teams) for u in state.units if u.side == side)
-            lines.append(f"{SIDE_NAMES[side]}: to act {', '.join(left) or 'none'}; teams lost {lost}")
+            lines.append(f"{SIDE_NAMES[side]}: to act {', '.join(left) or 'none'}; teams lost {lost}; "
+                         f"markers: {marker_summary(state, side)}")
         return lines
 
     def view(self, state: SkirmishState) -> TableView:

@@ -89,14 +89,17 @@ class HitRoll(BaseModel):
     need: int
     hits: int = 0
     rerolled: list[int] = Field(default_factory=list)  # missed dice rerolled (a leader)
+    directed: bool = False  # a leader directed this fire (Leaders)
 
     def text(self) -> str:
         """The dice as a player reads them, e.g. ``🎲2 4 6 → 2 hits``."""
         if not self.dice:
-            return "7+ needed: the shooting fails"
+            return "→ no roll: 7 or more fails automatically"
         shown = " ".join(str(d) for d in self.dice)
         if self.rerolled:
             shown += " (rerolled misses: " + " ".join(str(d) for d in self.rerolled) + ")"
+        elif self.directed:
+            shown += " (no misses for the leader to reroll)"
         return f"🎲{shown} → {self.hits} hit{'s' if self.hits != 1 else ''}"
 
 
@@ -116,4 +119,4 @@ def roll_to_hit(dice: Dice, fp: int, need: int, reason: str, reroll_misses: bool
         misses = sum(not _hits(v, need) for v in values)
         rerolled = dice.roll(misses, 6, f"{reason} (leader's reroll)") if misses else []
         hits += sum(_hits(v, need) for v in rerolled)
-    return HitRoll(dice=values, need=need, hits=hits, rerolled=rerolled)
+    return HitRoll(dice=values, need=need, hits=hits, rerolled=rerolled, directed=reroll_misses)

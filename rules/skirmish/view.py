@@ -72,6 +72,19 @@ def _markers(state: SkirmishState, unit: UnitState, team: TeamState) -> list[str
     return marks
 
 
+def marker_summary(state: SkirmishState, side: str) -> str:
+    """The side's markers for ``/game status``: Overwatch, Gone to Ground, suppression."""
+    parts = []
+    for unit in state.live(side):
+        flags = [f for f, on in (("Overwatch", unit.overwatch), ("Gone to Ground", unit.gone_to_ground)) if on]
+        sup = [f"{t.id} {t.suppression}" for t in unit.alive_teams if t.suppression]
+        if sup:
+            flags.append("suppression " + ", ".join(sup))
+        if flags:
+            parts.append(f"{unit.id} " + ", ".join(flags))
+    return "; ".join(parts) or "none"
+
+
 def _team(state: SkirmishState, unit: UnitState, team: TeamState) -> TableUnit:
     infantry = team.kind == "infantry"
     facing = team.turret_facing if team.kind == "tank" else team.facing

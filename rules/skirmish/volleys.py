@@ -13,26 +13,27 @@ from __future__ import annotations
 from itertools import combinations
 
 from rules.core.orders import Ctx
-from rules.skirmish import fire
+from rules.skirmish import fire, prompts
 from rules.skirmish.allocation import Volley, allocate
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState
 
 
 def allocation_choices(state: SkirmishState, volley: Volley) -> dict[str, str]:
     """The owner's distinct allocations of a volley: ``teams first -> what each team takes``,
-    the standing order first (each way of putting the equal teams first, at most 20)."""
+    the standing order first (each way of putting the equal teams first that gives each team
+    other dice, at most 20)."""
     cands = fire.volley_candidates(state, volley)
     ids = [c.team for c in cands]
     out: dict[str, str] = {}
-    seen: set[str] = set()
+    seen: set[frozenset[tuple[str, tuple[str, ...]]]] = set()
     for size in range(len(ids) + 1):
         for picked in combinations(ids, size):
             chosen = [c.model_copy(update={"first": c.team in picked}) for c in cands]
             given = allocate(chosen, volley.batches)
-            shown = ", ".join(f"{team} {len(d)}" for team, d in given.items())
-            if shown not in seen and len(out) < 20:
-                seen.add(shown)
-                out[" ".join(picked) or "none"] = shown
+            same = frozenset((team, tuple(sorted(d))) for team, d in given.items())  # order aside
+            if same not in seen and len(out) < 20:
+                seen.add(same)
+                out[prompts.team_list(picked)] = ", ".join(f"{team} {len(d)}" for team, d in given.items())
     return out
 
 
@@ -48,8 +49,10 @@ def ask(ctx: Ctx[SkirmishState], firer: str, volley: Volley, pending: Pending) -
         "kind": "allocate", "side": target.side, "unit": target.id, "firer": firer,
         "volley": volley})
     state.phase = "decide"
-    ctx.say("ask", f"{target.id}: allocate the hits: decide allocate teams:… (the teams "
-                   f"to take hits first among equals) (Firing)", "Firing")
+    offered = [f"{prompts.answer('allocate', teams=first)} ({shown})"
+               for first, shown in allocation_choices(state, volley).items()]
+    ctx.say("ask", f"{target.id}: allocate the hits (teams: the teams to take hits first among "
+                   f"equals): {prompts.listed(offered)} (Firing)", "Firing")
     return True
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.config import Settings
-from bot.console import Console
-from bot.service import ScriptedDiceSource, Service
+from tests.console_run import run
 
 TRANSCRIPT = [
     "@alice /game new system:commando",
@@ -24,19 +22,6 @@ TRANSCRIPT = [
 ]
 # Activation of 8 commando units, the demolition, 11 German activations, a shot and a save.
 DICE = [5] * 8 + [6] + [6] * 11 + [6, 2]
-
-
-async def run(tmp_path: Path, script: list[str], dice: list[int]) -> tuple[int, str, Console]:
-    """Play ``script`` in the console on a real SQLite file; (refusals, transcript, console)."""
-    settings = Settings(db=tmp_path / "raid.sqlite3", snapshot_dir=tmp_path / "snaps")
-    service = await Service.open(settings, dice_source=ScriptedDiceSource(dice))
-    out: list[str] = []
-    try:
-        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        refused = await console.run_script(script)
-    finally:
-        await service.close()
-    return refused, "\n".join(out), console
 
 
 async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:

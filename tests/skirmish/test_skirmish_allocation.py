@@ -36,7 +36,7 @@ def test_the_mover_allocates_the_hits_of_reaction_fire_then_goes_on():
     assert state.pending.kind == "allocate" and step.waiting_on == ["us"]
     assert state.pending.then == "react"
     offered = {c.value for c in SYSTEM.choices(state, "us", "decide", "teams", {"choice": "allocate"})}
-    assert "none" in offered and "sq2 sq3" in offered
+    assert "none" in offered and "sq2,sq3" in offered
     state, step = go(state, "us", "decide", [1, 1], choice="allocate", teams="sq2 sq3")
     assert "Hits allocated: sq2 1, sq3 1" in _text(step)
     assert not state.team("sq2").alive and not state.team("sq3").alive

@@ -31,9 +31,9 @@ def test_each_success_removes_a_different_team_within_its_own_2_inches():
     assert losses.default_pick(wide, ["g3", "g2", "g1"]) == ["g3"]
 
 
-def _landed(policies: dict[str, str] | None = None) -> SkirmishState:
+def _landed(policies: dict[str, str] | None = None, said: list[str] | None = None) -> SkirmishState:
     """1pl assaults gren; the defender holds; only lt passes, with ltn and g1 within 2" (the
-    Americans' CC allows no reroll of the failed checks)."""
+    Americans' CC allows no reroll of the failed checks).  ``said`` collects the events."""
     state = _facing_off(new([6, 1]))
     state.policies["us"] = {"reroll": "no"}
     for i, team in enumerate(state.unit("gren").teams):
@@ -42,16 +42,20 @@ def _landed(policies: dict[str, str] | None = None) -> SkirmishState:
         state.policies["germans"] = dict(policies)
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="assault")
-    state, _ = go(state, "us", "assault", [6, 1, 1, 1, 1], target="gren")
+    state, step = go(state, "us", "assault", [6, 1, 1, 1, 1], target="gren")
     if state.pending and state.pending.kind == "assault-fire":
-        state, _ = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+        state, step = go(state, "germans", "decide", [6, 1, 1, 1, 1], choice="hold")
+    (said if said is not None else []).extend(e.text for e in step.events)
     return state
 
 
 def test_the_owner_chooses_which_team_an_assault_removes():
     # Assaults, with the issue's "hit allocation choices ... asked of that player"
-    state = _landed()
+    said: list[str] = []
+    state = _landed(said=said)
     assert state.pending.kind == "losses" and state.pending.side == "germans"
+    assert ("gren loses 1 of ltn, g1 (teams within 2\" of a team that passed): "
+            "decide choice:remove teams:ltn; decide choice:remove teams:g1 (Assaults)") in "\n".join(said)
     offered = SYSTEM.choices(state, "germans", "decide", "teams", {"choice": "remove"})
     assert sorted(c.value for c in offered) == ["g1", "ltn"]
     assert any("PL" in c.label for c in offered)
@@ -275,11 +279,20 @@ def test_without_overwatch_a_team_out_of_sight_and_8_inches_draws_no_fire():
 # -- Firing: "the target Unit must allocate one die to a Team" -------------------------------
 
 
+def _gren_within_range_of_sq1() -> SkirmishState:
+    """Facing off, every grenadier team within sq1's 12" ("within range ... of at least one
+    firing Team")."""
+    state = _facing_off(new([6, 1]))
+    for team in state.unit("gren").teams:
+        team.y = 26
+    return state
+
+
 def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
     # Firing: "For each success, the target Unit must allocate one die to a Team in that Unit
     # ... not adding a second die to a Team until all valid Teams in the Unit have at least
     # one hit"; asked of the target's player with defaults allocate:ask
-    state = _facing_off(new([6, 1]))
+    state = _gren_within_range_of_sq1()
     state.policies["germans"] = {"ground": "no", "allocate": "ask"}
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="fire")
@@ -288,7 +301,7 @@ def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
     offered = {c.value: c.label for c in SYSTEM.choices(state, "germans", "decide", "teams",
                                                         {"choice": "allocate"})}
     assert offered["none"] == "none first: hits g1 1, g2 1"  # the standing order: nearest
-    assert offered["mg g3"] == "mg g3 first: hits mg 1, g3 1"
+    assert offered["mg,g3"] == "mg,g3 first: hits mg 1, g3 1"
     with pytest.raises(RuleError, match="may not take these hits"):
         go(state, "germans", "decide", choice="allocate", teams="sq2")
     state, step = go(state, "germans", "decide", [1, 6], choice="allocate", teams="mg g3")
@@ -299,7 +312,7 @@ def test_the_owner_may_be_asked_to_allocate_the_hits_among_equal_teams():
 
 
 def test_allocation_is_not_asked_by_default():
-    state = _facing_off(new([6, 1]))
+    state = _gren_within_range_of_sq1()
     state.policies["germans"] = {"ground": "no"}
     state, _ = go(state, "us", "activate", [6], unit="1pl")
     state, _ = go(state, "us", "action", kind="fire")

@@ -10,6 +10,7 @@ from PIL import Image
 from bot.config import Settings
 from bot.console import Console
 from bot.service import ScriptedDiceSource, Service
+from tests.console_run import run
 
 TRANSCRIPT = [
     "@alice /game new system:skirmish scenario:open_field",
@@ -43,22 +44,16 @@ DICE = [5, 2, 5] + [4] * 300
 
 
 async def test_a_skirmish_turn_in_the_console(tmp_path: Path) -> None:
-    settings = Settings(db=tmp_path / "skirmish.sqlite3", snapshot_dir=tmp_path / "snaps")
-    service = await Service.open(settings, dice_source=ScriptedDiceSource(DICE))
     out: list[str] = []
-    try:
-        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        refused = await console.run_script(TRANSCRIPT)
-    finally:
-        await service.close()
-    text = "\n".join(out)
+    refused, text, console = await run(tmp_path, TRANSCRIPT, DICE, out)
     assert refused == 1, text  # sq1 has no move left
     assert "Americans 5, Germans 2 → Americans have the first Initiative (Turns)" in text
     assert "1pl fires at gren: go to ground first?" in text
     assert "sq2 Rifles and BAR 1 FP at gren (12.8\" long): to hit 3+ +1 long range = 4+ 🎲4 → 1 hit" in text
     assert "gren: 1 suppression (3 FP hit) on g1 (Suppression)" in text
-    assert "gren may fire at 1pl (Reaction Fire / Overwatch)" in text
-    assert 'sq1: 19.1" is too far; it may move 0.0" now (Moving).' in text
+    assert ("May fire at 1pl: gren: Reaction Fire (+1 To Hit), g2 7.9\": "
+            "decide choice:fire unit:gren or decide choice:hold") in text
+    assert "sq1 has used all of its move this activation (Moving)." in text
     assert "Americans have no unit left to act: Germans take the Initiative (Turns)" in text
     assert "mortars ranges in (observer m1) on sq2: 3+ 🎲4: on target (Indirect Fire)" in text
     assert "Barrage (3 guns, 3 FP) on sq2: 3+ 🎲4 4 4 → 3 hits" in text
