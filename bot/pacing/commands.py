@@ -17,7 +17,7 @@ from typing import Any
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import parse_iso
-from bot.pacing.digest import digest_lines, parse_since
+from bot.pacing.digest import digest_lines, parse_since, span_words
 from bot.pacing.runner import deadline_line, part_key_of, same_part, write_plan
 from bot.pacing.store import Pace, SubOffer
 from bot.pacing.times import discord_time, hours_text, parse_reminders, parse_time
@@ -290,7 +290,7 @@ async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:
         before = steps[0] if not after or after[0].parent_seq is None else \
             next((s for s in steps if s.seq == after[0].parent_seq), steps[0])
     span = [s for s in steps if s.seq > before.seq and s.seq <= game.row.head_seq]
-    head = f"📰 Since #{before.seq}" + (f" (steps #{span[0].seq}–#{span[-1].seq})" if span else ": nothing yet")
+    head = f"📰 Since #{before.seq}" + (f" ({span_words(span[0].seq, span[-1].seq)})" if span else ": nothing yet")
     lines = digest_lines(game.system, before, span, head)
     return Reply(text="\n".join(lines), snapshot_key=f"{game.row.id}:{game.row.head_seq}:map",
                  ephemeral=True)

@@ -129,6 +129,11 @@ def bullet(step: StepRow) -> str:
     return "• " + replies.log_line(step)
 
 
+def span_words(first: int, last: int) -> str:
+    """``steps #3–#9``, or ``step #3`` for a span of one."""
+    return f"step #{first}" if first == last else f"steps #{first}–#{last}"
+
+
 def _listed(label: str, ids: list[str]) -> str:
     shown = ", ".join(ids[:MOST_LINES])
     more = f" and {len(ids) - MOST_LINES} more" if len(ids) > MOST_LINES else ""
@@ -192,5 +197,5 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     return "time", moment
 
 
-__all__ = ["MOST_LINES", "digest_lines", "without_visits", "parse_since", "ping_lines", "score_lines", "since_lines",
+__all__ = ["MOST_LINES", "digest_lines", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines", "since_lines",
            "turn_key", "turn_name", "turn_of"]

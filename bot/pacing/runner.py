@@ -30,7 +30,7 @@ from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
-from bot.pacing.digest import digest_lines, since_lines, turn_key, turn_name
+from bot.pacing.digest import digest_lines, since_lines, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.pipeline import CHANGES_WINDOW, Change, Committed, LiveGame, Outcome, Pipeline
@@ -422,7 +422,7 @@ class Pacer:
             return None
         last = steps[-1].seq if steps else before.seq
         name = turn_name(system, system.load_state(before.state_json), int(message.data["turn"]))
-        title = f"📰 {name} digest" + (f" (steps #{steps[0].seq}–#{last})" if steps else "")
+        title = f"📰 {name} digest" + (f" ({span_words(steps[0].seq, last)})" if steps else "")
         lines = digest_lines(system, before, steps, title)
         return Reply(text="\n".join(lines), snapshot_key=f"{message.game_id}:{last}:map")
 

@@ -37,6 +37,11 @@ KEEP_WORDS = {
 }
 
 
+def ops_left(count: int) -> str:
+    """``3 Ops left`` / ``1 Op left`` (11.0: the Ops deck counts the Operations still to play)."""
+    return f"{count} Op{'s' if count != 1 else ''} left"
+
+
 def mixed_blind(m: Mission) -> int:
     """How many cards nobody has seen are mixed among the ``"*"`` slots (and lost from them)."""
     return max(0, m.deck.count(MIXED) + m.mix_lost - len(m.shuffled))
@@ -137,7 +142,7 @@ def gain_ops(ctx: Ctx, count: int, why: str) -> None:
             ctx.say("deck", "No card left to gain an Op from (11.3)", "11.3")
             return
         m.deck.append(None)
-        ctx.say("ops", f"+1 Op: {why} → {len(m.deck)} Ops left (11.3)", "11.3", ops=len(m.deck))
+        ctx.say("ops", f"+1 Op: {why} → {ops_left(len(m.deck))} (11.3)", "11.3", ops=len(m.deck))
 
 
 def rebuild_reserve(ctx: Ctx) -> None:
@@ -168,7 +173,7 @@ def lose_ops(ctx: Ctx, count: int, why: str) -> None:
             ctx.say("ops", f"No Op left to lose ({why}): mission over (11.3)", "11.3")
             return
         discard_top_face_down(ctx)
-        ctx.say("ops", f"−1 Op: {why} → {len(m.deck)} Ops left (11.3)", "11.3", ops=len(m.deck))
+        ctx.say("ops", f"−1 Op: {why} → {ops_left(len(m.deck))} (11.3)", "11.3", ops=len(m.deck))
         if not m.deck:
             m.end_after_op = True
 
@@ -180,7 +185,7 @@ def draw(ctx: Ctx) -> OpsCard:
     m.in_play = card_id
     ctx.reveals = True
     card = ctx.sc.card[card_id]
-    ctx.say("card", f"🃏 {card.id} {card.title} · {len(m.deck)} Ops left (13.0)", "13.0", card=card.id)
+    ctx.say("card", f"🃏 {card.id} {card.title} · {ops_left(len(m.deck))} (13.0)", "13.0", card=card.id)
     return card
 
 
@@ -262,7 +267,7 @@ def return_discards(ctx: Ctx, card: OpsCard, count: int) -> None:
     m.shuffled += [slot for slot in m.deck if slot is not None and slot != MIXED]
     # Every slot becomes a reshuffled one; the blind ones stay blind members of the mix.
     m.deck = [MIXED] * (len(m.deck) + len(back))
-    ctx.say("deck", f"{len(back)} discards shuffled back: {len(m.deck)} Ops left (13.1)", "13.1")
+    ctx.say("deck", f"{len(back)} discards shuffled back: {ops_left(len(m.deck))} (13.1)", "13.1")
 
 
 def reinforce(ctx: Ctx, unit_type: str) -> None:

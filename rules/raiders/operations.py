@@ -11,7 +11,7 @@ from typing import Literal
 
 from rules.core.errors import RuleError
 from rules.raiders import battle, campaign
-from rules.raiders.cards import discard_in_play, draw, gain_ops, resolve, swap
+from rules.raiders.cards import discard_in_play, draw, gain_ops, ops_left, resolve, swap
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -396,7 +396,7 @@ def end_op(ctx: Ctx) -> None:
     m = ctx.m
     discard_in_play(m)
     ctx.snapshot = True
-    ctx.say("op", f"Operation {m.op} over · {len(m.deck)} Ops left (11.0)", "11.0")
+    ctx.say("op", f"Operation {m.op} over · {ops_left(len(m.deck))} (11.0)", "11.0")
     if not on_map(m):
         ctx.say("mission", "All raiders gone: mission over (10.1)", "10.1")
         campaign.end_mission(ctx)

@@ -209,7 +209,9 @@ def join(ctx: Ctx, force_id: str, into: str) -> None:
         u.force = target
     if ctx.state.phase == "ops" and m.force == old:
         m.force = target  # the scouting force (27.0) goes on as part of the joined force
-    ctx.say("force", f"{old} joins {target}: {len(a)} unit{'s' if len(a) != 1 else ''} (10.3)", "10.3")
+    total = len(a) + len(b)
+    ctx.say("force", f"{old} joins {target}: {target} has {total} unit{'s' if total != 1 else ''} now (10.3)",
+            "10.3")
 
 
 def play_kept(ctx: Ctx, card_id: str, event: str) -> None:

@@ -97,3 +97,9 @@ async def test_a_ping_says_what_happened_since_the_last_order(table: Table) -> N
     start = lines.index("Since @alice's last order:")
     since = lines[start + 1:start + 3]
     assert since[0].startswith("• #") and "stance" in since[0]
+
+
+def test_a_span_of_one_step_is_said_so() -> None:
+    from bot.pacing.digest import span_words
+
+    assert (span_words(10, 10), span_words(3, 9)) == ("step #10", "steps #3–#9")

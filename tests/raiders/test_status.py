@@ -143,7 +143,7 @@ def test_join_says_which_force_joins_which() -> None:
     state = put(mission_state("M1"), "siwa", "Cdo-1", "Cdo-2")
     state = do(state, A.Split(unit="Cdo-2")).state
     step = do(state, A.Join(force="F2", into="F1"))
-    assert texts(step) == ["F2 joins F1: 1 unit (10.3)"]
+    assert texts(step) == ["F2 joins F1: F1 has 2 units now (10.3)"]
 
 
 def test_a_static_unit_carries_no_gear() -> None:
@@ -227,3 +227,10 @@ def test_the_phone_picture_of_a_battle_shows_the_force_that_arrived() -> None:
     shown = {(i.kind, i.id) for i in phone.layout.items}
     assert {("force", "F1"), ("unit", "Cdo-1"), ("unit", "SAS-1"), ("unit", "Cdo-2")} <= shown
     assert phone.width <= 750
+
+
+def test_one_op_left_is_singular() -> None:
+    """11.0: the Ops deck counts the Operations still to play: "1 Op left", "3 Ops left"."""
+    from rules.raiders.cards import ops_left
+
+    assert (ops_left(1), ops_left(0), ops_left(3)) == ("1 Op left", "0 Ops left", "3 Ops left")
