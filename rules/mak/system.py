@@ -289,10 +289,13 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         u.attacked = True
         if t.in_melee(u) and u.hex == e.hex:
             u.struck = True  # 9.3.2: close combat ends the unit's actions this phase
-        alive = resolve.fire(t, ctx, u, e, weapon, "fires at")
-        if alive and resolve.defensive_trigger(t.hex(u), t.hex(e)):
-            stack = [x for x in t.in_hex(t.hex(e), e.side)]
-            resolve.open_window(t, ctx, "attack", [u], stack)  # 5.4 1-2, 5.4.1
+        # 5.4 2: the stack is taken before the attack; its other units answer even when the
+        # target is destroyed (condition 1 needs the target alive, condition 2 does not)
+        near = resolve.defensive_trigger(t.hex(u), t.hex(e))
+        stack = t.in_hex(t.hex(e), e.side)
+        resolve.fire(t, ctx, u, e, weapon, "fires at")
+        if near:
+            resolve.open_window(t, ctx, "attack", [u], [x for x in stack if x.on_map])  # 5.4 1-2, 5.4.1
 
     def _volley_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
@@ -314,7 +317,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         assert e is not None
         resolve.finish_moving(ctx.state)
         ctx.say("volley", f"Simultaneous Attack on {e.id} by {', '.join(u.id for u in found)} (5.3.3)", "5.3.3")
-        stack = t.in_hex(t.hex(e), e.side)
+        stack = t.in_hex(t.hex(e), e.side)  # 5.4 2: taken before the attacks
+        near = resolve.defensive_trigger(t.hex(found[0]), t.hex(e))
         armed = [(u, t.best_weapon(u, e, False)[0]) for u in found]  # chosen while the target stands
         for u, weapon in armed:
             u.attacked = True
@@ -324,8 +328,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
                 resolve.fire(t, ctx, u, e, weapon, "fires at")
             elif weapon is not None:
                 resolve.spent_attack(t, ctx, u, e, weapon)  # 5.3.4
-        if e.on_map and resolve.defensive_trigger(t.hex(found[0]), t.hex(e)):
-            resolve.open_window(t, ctx, "attack", found, stack)  # 5.4 1-2, 5.4.2
+        if near:  # 5.4 1 (the target alive) or 2 (its stack-mates, even if it is destroyed)
+            resolve.open_window(t, ctx, "attack", found, [x for x in stack if x.on_map])  # 5.4.2
 
     def _indirect_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)

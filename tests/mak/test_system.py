@@ -361,6 +361,9 @@ def test_5_3_4_volley_every_named_unit_rolls_after_the_target_is_destroyed():
     assert s2.unit("M-AFS2").disarmed
     assert any("M-AFS2 (L)" in e.text and "already destroyed" in e.text and "5.3.4" in e.text
                for e in step.events)
+    # 5.4 2: S-PKA2, stacked with the destroyed target, may answer; it passes
+    assert s2.window is not None and s2.window.defenders == ["S-PKA2"]
+    s2 = SYS.apply(s2, "strahl", A.Pass(), ScriptedDice([])).state
     with pytest.raises(RuleError, match="moved or attacked"):
         SYS.apply(s2, "merc", A.Fire(unit="M-AFS2", target="S-PKA2"), ScriptedDice([2, 2]))
 
