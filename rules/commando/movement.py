@@ -184,8 +184,9 @@ def trace(
         break
     friends = {u.id: u.pos for u in state.alive(unit.side) if u.id != unit.id}
     path, blocker = table.clear_end(path, friends, board.CONTACT - 1e-3)
-    if blocker is not None:
-        stop = f"stopped short of {blocker}'s base (bases never overlap)"
+    if blocker is not None:  # what stopped it first stays said: a 6" stop on a friend's base
+        backed = f"backed off {blocker}'s base (bases never overlap)"
+        stop = f"{stop}; {backed}" if stop else f"stopped short of {blocker}'s base (bases never overlap)"
     legs = [table.distance(a, b) for a, b in zip(path, path[1:])]
     travelled = sum(legs)
     if travelled <= 0.01:

@@ -246,7 +246,8 @@ def record_line(ctx: Ctx) -> str:
     camp = ctx.state.campaign
     won = [r.mission for r in camp.record if r.won]
     lost = [r.mission for r in camp.record if not r.won]
-    return f"Won {' '.join(won) or '-'} · lost {' '.join(lost) or '-'} · {len(camp.deck)} to go"
+    tail = f"campaign {camp.outcome} (25.3)" if camp.outcome else f"{len(camp.deck)} to go"
+    return f"Won {' '.join(won) or '-'} · lost {' '.join(lost) or '-'} · {tail}"
 
 
 def standing(m: Mission, fid: str) -> list[Unit]:

@@ -272,3 +272,12 @@ def test_every_first_suggestion_of_move_is_accepted() -> None:
             SYSTEM.apply(state, side, SYSTEM.parse("move", partial), SeededDice(b"m"))
             sent += 1
     assert sent > 10
+
+
+def test_a_6_inch_stop_on_a_friends_base_says_both() -> None:
+    """Movement: "Units must cease movement when within 6" of enemy units" and bases never
+    overlap: where the 6" line falls on a friend's base, the reply names the 6" stop first,
+    then the backing off (not a blocking friend: "Units may pass through friendly units")."""
+    state = arrange({"A1": (24, 4), "D1": (24, 14), "G1": (24, 20)}, actions={"A1": 3})
+    with pytest.raises(RuleError, match='stopped 6" from G1; backed off D1\'s base'):
+        order(state, "move", unit="A1", to="24,18")

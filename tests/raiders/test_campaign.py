@@ -52,6 +52,8 @@ def test_a_lost_mission_goes_back_and_two_in_a_row_lose_the_campaign() -> None:
     assert twice.phase == "over" and twice.campaign.outcome == "lost"
     assert SYSTEM.result(twice) == "Campaign lost: 0 won, 2 lost (25.3)"
     assert SYSTEM.waiting_on(twice) == []
+    status = "\n".join(SYSTEM.status(twice))
+    assert "campaign lost (25.3)" in status and "to go" not in status  # 25.3: nothing left to play
     with pytest.raises(RuleError, match="game is over: Campaign lost"):
         do(twice, A.NextMission())
 
