@@ -96,11 +96,11 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
 def without_visits(changes: list[Change]) -> list[Change]:
     """The span's changes less the visits: a unit that came onto the map and left it again
     alive within the span (an aircraft over the hex it struck) neither arrived nor left."""
-    came = {c.id for c in changes if c.what == "arrived"}
-    went = {c.id for c in changes if c.what == "left"}
-    visitors = {uid for uid in came & went
-                if [c.what for c in changes if c.id == uid and c.what in ("arrived", "left")][-1] == "left"
-                and next(c.what for c in changes if c.id == uid and c.what in ("arrived", "left")) == "arrived"}
+    comings: dict[str, list[str]] = {}  # each unit's arrivals and departures, in order
+    for c in changes:
+        if c.what in ("arrived", "left"):
+            comings.setdefault(c.id, []).append(c.what)
+    visitors = {uid for uid, seen in comings.items() if seen[0] == "arrived" and seen[-1] == "left"}
     return [c for c in changes if c.id not in visitors or c.what not in ("arrived", "left", "moved")]
 
 

@@ -18,6 +18,7 @@ The clock comes from the service (``Pipeline.clock``), so tests and ``referee co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -287,10 +288,8 @@ class Pacer:
                 await self.tick(send)
             except Exception:  # noqa: BLE001 - keep the task alive; the next tick retries
                 log.exception("pacing tick failed")
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):  # no wake-up: the next tick anyway
                 await asyncio.wait_for(self.wake.wait(), timeout=every)
-            except asyncio.TimeoutError:
-                pass
 
     async def _deliverable(self, message: Scheduled, now: datetime) -> Reply | None:
         """Claim a due message and build what to send, or drop it (game moved on, player

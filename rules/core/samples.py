@@ -11,6 +11,7 @@ the picture that pings a player, with what changed since that player's last orde
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,11 +56,8 @@ def orders(system: "GameSystem[Any]", pictures: int | None = None, seed: int = 1
                 raise _Enough
 
     opening = None
-    try:
-        game = play(system, seed, check=keep, keep_steps=False)
-        opening = game.opening.state
-    except _Enough:
-        pass
+    with contextlib.suppress(_Enough):  # enough pictures: the game stops early
+        opening = play(system, seed, check=keep, keep_steps=False).opening.state
     if opening is None:  # stopped early: set the same game up again for its opening
         from rules.core.dice import SeededDice  # noqa: PLC0415
         from rules.core.playout import scenario_for  # noqa: PLC0415

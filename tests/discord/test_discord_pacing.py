@@ -9,6 +9,7 @@ to the channel's next reply.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import datetime, timedelta, timezone
 
 import discord
@@ -100,10 +101,8 @@ async def test_the_background_task_runs_and_stops(settings: Settings) -> None:
         await asyncio.sleep(0.05)
         assert not task.done()
         task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        except asyncio.CancelledError:
-            pass
         assert start_pacing(client, object()) is None  # a test double has no pacing
     finally:
         await service.close()

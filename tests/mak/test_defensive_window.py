@@ -16,6 +16,13 @@ def game(units: list[tuple[str, str, str, str]]) -> MakState:
                     method="sum", units=made)
 
 
+def assert_no_window_after_the_kill(s: MakState) -> None:
+    """M-AFS1 fires at S-PKA1 with 1+1 (a D, 5.1.2): destroyed, and merc goes on (no window)."""
+    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 1]))
+    assert step.state.unit("S-PKA1").status == "destroyed"
+    assert step.state.window is None and step.waiting_on == ["merc"]
+
+
 def test_5_4_2_destroyed_target_with_a_stack_mate_opens_the_window_for_the_stack_mate():
     # 5.4 2: the AFS's laser from 2 hexes, 1+1: D (5.1.2); S-PKA2 shared S-PKA1's hex
     s = game([("M-AFS1", "AFS", "merc", "5:1012"),
@@ -38,18 +45,14 @@ def test_5_4_destroyed_target_alone_opens_no_window():
     # 5.4 1 needs the target alive; 5.4 2 needs a stack-mate: none here
     s = game([("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014"),
               ("S-PKA2", "PKA", "strahl", "5:1013")])  # adjacent, not stacked
-    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 1]))
-    assert step.state.unit("S-PKA1").status == "destroyed"
-    assert step.state.window is None and step.waiting_on == ["merc"]
+    assert_no_window_after_the_kill(s)
 
 
 def test_5_4_destroyed_target_from_beyond_3_hexes_opens_no_window_for_its_stack():
     # 4 hexes: neither condition 1 nor 2 (both need an attack "from within 3 hexes")
     s = game([("M-AFS1", "AFS", "merc", "5:1012"),
               ("S-PKA1", "PKA", "strahl", "5:1016"), ("S-PKA2", "PKA", "strahl", "5:1016")])
-    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 1]))
-    assert step.state.unit("S-PKA1").status == "destroyed"
-    assert step.state.window is None and step.waiting_on == ["merc"]
+    assert_no_window_after_the_kill(s)
 
 
 def test_5_4_destroyed_target_stack_mate_unable_to_fire_gets_no_window():
@@ -58,9 +61,7 @@ def test_5_4_destroyed_target_stack_mate_unable_to_fire_gets_no_window():
     s = game([("M-AFS1", "AFS", "merc", "5:1012"),
               ("S-PKA1", "PKA", "strahl", "5:1014"), ("S-PKA2", "PKA", "strahl", "5:1014")])
     s.unit("S-PKA2").disarmed = True
-    step = SYS.apply(s, "merc", A.Fire(unit="M-AFS1", target="S-PKA1"), ScriptedDice([1, 1]))
-    assert step.state.unit("S-PKA1").status == "destroyed"
-    assert step.state.window is None and step.waiting_on == ["merc"]
+    assert_no_window_after_the_kill(s)
 
 
 def test_5_4_1_surviving_target_and_its_stack_mate_both_answer():

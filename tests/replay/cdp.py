@@ -8,6 +8,7 @@ ended by a NUL byte.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -141,10 +142,8 @@ class Browser:
 
     def close(self) -> None:
         """End this Chromium (only the process this object started)."""
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):  # already gone
             self.send("Browser.close", session=False, timeout=5)
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:

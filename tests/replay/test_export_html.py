@@ -20,16 +20,17 @@ from tests.replay.conftest import PlayedGame
 from tests.replay.pages import page_data, picture, rgb
 
 
-async def _steps(game: PlayedGame):
+async def _read(game: PlayedGame, what: str):
+    """``store.steps`` or ``store.game`` of a played game, from its database file."""
     store = await Store.open(game.db)
     try:
-        return await store.steps(game.game_id)
+        return await getattr(store, what)(game.game_id)
     finally:
         await store.close()
 
 
 def steps_of(game: PlayedGame):
-    return asyncio.run(_steps(game))
+    return asyncio.run(_read(game, "steps"))
 
 
 def end_page(whole: PlayedGame) -> tuple[str, str]:
@@ -85,18 +86,10 @@ def test_what_a_player_typed_cannot_break_out_of_the_page(whole):
     steps = steps_of(whole)
     evil = steps[1].model_copy(update={"action": {"name": "move", "options": {
         "to": "</script><script>alert(1)</script> @DATA@ <b>"}}})
-    text = make_page(asyncio.run(_game(whole)), registry.get("rr"), [evil],
+    text = make_page(asyncio.run(_read(whole, "game")), registry.get("rr"), [evil],
                      PageData(tile=128, tiles=[], frames=[]))
     assert "<script>alert(1)" not in text and "<b>" not in text
     assert text.count('<script id="data"') == 1 and "@DATA@" in text  # kept as typed, not replaced
-
-
-async def _game(game: PlayedGame):
-    store = await Store.open(game.db)
-    try:
-        return await store.game(game.game_id)
-    finally:
-        await store.close()
 
 
 def test_referee_export_html_writes_the_page_of_a_running_game(hundred, tmp_path, capsys, monkeypatch):
@@ -138,7 +131,7 @@ def test_a_page_over_its_budget_keeps_an_even_part_of_the_maps_and_says_so(hundr
         [kept] = [s for s in shown if s.seq == seq]
         drawn = snapshot(system.view(system.load_state(kept.state_json)))
         assert ImageChops.difference(picture(data, k), rgb(drawn.png)).getbbox() is None
-    page = make_page(asyncio.run(_game(hundred)), system, steps, data)
+    page = make_page(asyncio.run(_read(hundred, "game")), system, steps, data)
     assert f"{len(seqs)} of the {len(shown)} maps kept" in page
-    assert "maps kept" not in make_page(asyncio.run(_game(hundred)), system, steps, full)
+    assert "maps kept" not in make_page(asyncio.run(_read(hundred, "game")), system, steps, full)
 
