@@ -43,7 +43,8 @@ def fire_barrage(ctx: Ctx[SkirmishState], order: Barrage) -> None:
     unit = state.unit(state.active or "")
     target = state.team(order.target)
     if state.unit_of(target).side == ctx.side or not target.alive:
-        raise RuleError(f"{target.id} is not an enemy team on the table.")
+        raise RuleError(f"{target.id} is not an enemy team on the table: \"The Observer or PL must "
+                        f"choose a Team on which to range in\" ({RULE}).")
     why = barrage_problem(state, unit, target.pos, "barrage")
     if why:
         raise RuleError(why)
@@ -51,7 +52,7 @@ def fire_barrage(ctx: Ctx[SkirmishState], order: Barrage) -> None:
     assert spotter is not None
     ranging = barrage.range_in(state, unit, spotter, target, target.pos, ctx.dice)
     ctx.extend(ranging.events)
-    _after_ranging(ctx, unit, ranging, smoke=False)
+    _after_ranging(ctx, unit, ranging, smoke=False, spotter=spotter)
 
 
 def fire_smoke(ctx: Ctx[SkirmishState], order: Smoke) -> None:
@@ -66,17 +67,18 @@ def fire_smoke(ctx: Ctx[SkirmishState], order: Smoke) -> None:
     assert spotter is not None
     ranging = barrage.range_in(state, unit, spotter, None, point, ctx.dice)
     ctx.extend(ranging.events)
-    _after_ranging(ctx, unit, ranging, smoke=True)
+    _after_ranging(ctx, unit, ranging, smoke=True, spotter=spotter)
 
 
-def _after_ranging(ctx: Ctx[SkirmishState], unit: UnitState, ranging: barrage.Ranging, smoke: bool) -> None:
+def _after_ranging(ctx: Ctx[SkirmishState], unit: UnitState, ranging: barrage.Ranging, smoke: bool,
+                   spotter: TeamState) -> None:
     state = ctx.state
     unit.steps = []
     if ranging.hit:
-        land(ctx, unit, ranging.centre, ranging.aim, smoke)
+        land(ctx, unit, ranging.centre, ranging.aim, smoke, spotter)
         return
     state.pending = Pending(kind="drift", side=other(unit.side), unit=unit.id,
-                            centre=ranging.centre, aim=ranging.aim, smoke=smoke)
+                            centre=ranging.centre, aim=ranging.aim, smoke=smoke, team=spotter.id)
     state.phase = "decide"
     ctx.say("ask", f"The {'smoke' if smoke else 'barrage'} missed: the template is at "
                    f"{_at(ranging.centre)}; move it up to 6\" ({prompts.answer('place', to='x,y')}) "
@@ -88,8 +90,10 @@ def _at(point: table.Point) -> str:
     return f"{point[0]:.1f},{point[1]:.1f}"
 
 
-def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: table.Point, smoke: bool) -> None:
-    """The template falls at ``centre``: smoke is laid, or the barrage rolls; activation ends."""
+def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: table.Point, smoke: bool,
+         spotter: TeamState) -> None:
+    """The template falls at ``centre``: smoke is laid, or the barrage rolls (observed by
+    ``spotter``); activation ends."""
     state = ctx.state
     square = barrage.template(centre, aim)
     state.templates.append(list(square.points))
@@ -98,7 +102,7 @@ def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: tab
     if smoke:
         ctx.extend([barrage.lay_smoke(state, unit, centre, aim)])
     else:
-        ctx.extend(barrage.fire_barrage(state, unit, centre, aim, ctx.dice))
+        ctx.extend(barrage.fire_barrage(state, unit, centre, aim, ctx.dice, spotter))
     state.pending = None
     state.phase = "orders"
     ctx.extend(flow.end_activation(state, ctx.dice))
@@ -115,7 +119,11 @@ def drift(ctx: Ctx[SkirmishState], to: str | None) -> None:
         centre = barrage.drift(centre, place_of(state, to, centre))
     verb = "is moved to" if to else "stays at"
     ctx.say("drift", f"The template {verb} {_at(centre)} ({RULE})", RULE)
-    land(ctx, state.unit(pending.unit or ""), centre, pending.aim, pending.smoke)
+    unit = state.unit(pending.unit or "")
+    # the observer who ranged in (a game saved before it was kept: the same one, found again)
+    spotter = state.team(pending.team) if pending.team else barrage.observer(state, unit, pending.centre)
+    assert spotter is not None
+    land(ctx, unit, centre, pending.aim, pending.smoke, spotter)
 
 
 def drift_spots(state: SkirmishState) -> list[str]:

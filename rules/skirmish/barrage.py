@@ -121,10 +121,9 @@ def range_in(
     cc = spotter.role == "cc"
     if target is not None:
         enemy = state.unit_of(target)
-        need = tohit.to_hit(
-            enemy.training, concealed=terrain.concealed(state, target, spotter.pos),
-            gone_to_ground=fire.gone_to_ground(state, target), cc_observing=cc,
-        )
+        concealed, gtg = observed(state, spotter, enemy)
+        need = tohit.to_hit(enemy.training, concealed=concealed, gone_to_ground=gtg,
+                            cc_observing=cc)
         number, label = need.need, need.text()
         point = target.pos
     else:
@@ -138,6 +137,18 @@ def range_in(
             f"{target.id if target else f'{point[0]:.0f},{point[1]:.0f}'}: "
             f"{label} 🎲{die}: {verdict} ({RULE})")
     return Ranging([Event(kind="ranging", text=text, rule=RULE)], hit, point, aim)
+
+
+def observed(state: SkirmishState, spotter: TeamState, unit: UnitState) -> tuple[bool, bool]:
+    """Target Concealed and Target Gone to Ground for a roll observed by ``spotter``: ranging
+    in is "a simple To Hit roll, applying all the same modifiers", and "In order for a Unit to
+    be concealed, every Team in the Unit must be concealed from the Firing Unit. If even one
+    Team is not concealed, that Team will reveal the position of the entire Unit": the unit's
+    concealment and Gone to Ground as the team observing sees them, as a direct fire takes
+    them from its firing teams (Cover & Terrain; Gone to Ground)."""
+    concealed = fire.unit_concealed(state, [spotter], unit)
+    gone = any(fire.gone_to_ground(state, t) for t in unit.alive_teams)
+    return concealed, gone and fire.unit_gone_to_ground(state, [spotter], unit)
 
 
 def template(centre: table.Point, aim: table.Point) -> table.Polygon:
@@ -159,9 +170,11 @@ def under(state: SkirmishState, square: table.Polygon) -> list[TeamState]:
 
 
 def fire_barrage(
-    state: SkirmishState, unit: UnitState, centre: table.Point, aim: table.Point, dice: Dice
+    state: SkirmishState, unit: UnitState, centre: table.Point, aim: table.Point, dice: Dice,
+    spotter: TeamState,
 ) -> list[Event]:
-    """Roll the barrage against every team under the template: hits, saves, suppression."""
+    """Roll the barrage against every team under the template: hits, saves, suppression.
+    Each team's To Hit takes its unit's concealment as ``spotter`` (who ranged in) sees it."""
     gunners = barrage_guns(state, unit)
     key = _barrage_weapon(gunners[0], state) or ""
     weapon = state.table.weapon(key)
@@ -170,12 +183,12 @@ def fire_barrage(
     events = []
     hits_by_unit: dict[str, int] = {}
     hit_teams: list[str] = []
+    seen = {u.id: observed(state, spotter, u) for u in {t.unit: state.unit_of(t) for t in
+                                                         under(state, square)}.values()}
     for team in under(state, square):
         target = state.unit_of(team)
-        need = tohit.to_hit(
-            target.training, concealed=terrain.concealed(state, team, centre),
-            gone_to_ground=fire.gone_to_ground(state, team),
-        )
+        concealed, gtg = seen[target.id]
+        need = tohit.to_hit(target.training, concealed=concealed, gone_to_ground=gtg)
         roll = tohit.roll_to_hit(dice, fp, need.need, f"barrage on {team.id}")
         events.append(Event(kind="barrage", rule=RULE,
                             text=f"Barrage ({len(gunners)} guns, {fp} FP) on {team.id}: "

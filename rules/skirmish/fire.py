@@ -88,17 +88,39 @@ def shot_line(
         return f"{shooter.id} has already fired this Initiative (Reaction Fire)"
     seen = [t for t in target.alive_teams if sees(state, shooter, t)]
     if not seen:
-        return f"{shooter.id} has no line of sight to {target.id} (Cover & Terrain)"
+        return _unseen(state, shooter, target)
     arc = arc_of(shooter)
     in_arc = [t for t in seen if table.in_arc(shooter.pos, facing_for_fire(shooter), arc, t.pos)]
     if not in_arc:
-        return f"{shooter.id}: {target.id} is outside its forward 180° arc; it must Move to rotate"
+        return (f"{shooter.id}: {target.id} is outside its forward 180° arc; \"To fire outside "
+                f"this arc would first require a Move action to rotate the firing Team\" (Firing)")
     nearest = min(in_arc, key=lambda t: table.distance(shooter.pos, t.pos))
     dist = table.measured(table.distance(shooter.pos, nearest.pos))
     if dist > reach(weapon):
-        return (f"{shooter.id}: {target.id} is {dist:.1f}\", beyond the {weapon.range:g}\" range "
-                f"of its {weapon.name}")
+        return out_of_reach(shooter, target, dist, weapon)
     return ShotLine(shooter.id, weapon_key, nearest.id, dist, dist > weapon.range)
+
+
+def out_of_reach(shooter: TeamState, target: UnitState, dist: float, weapon: Weapon) -> str:
+    """Why a team cannot fire that far: beyond twice its range ("Target at Long Range (up to
+    2x range)"), or, for a weapon whose half FP rounds down to 0, beyond its range."""
+    if reach(weapon) > weapon.range:
+        return (f"{shooter.id}: {target.id} is {dist:.1f}\", beyond the {reach(weapon):g}\" long "
+                f"range (twice the {weapon.range:g}\") of its {weapon.name} (Firing)")
+    return (f"{shooter.id}: {target.id} is {dist:.1f}\", beyond the {weapon.range:g}\" range of its "
+            f"{weapon.name}; at long range its {weapon.fp} FP halves to {tohit.long_range_fp(weapon.fp)} "
+            f"(\"half FP rounded down\"), so it rolls no die (Firing)")
+
+
+def _unseen(state: SkirmishState, shooter: TeamState, target: UnitState) -> str:
+    """Why no team of ``target`` can be fired at by ``shooter``: the terrain or smoke, or a
+    friendly team in the way of every line it has (Cover & Terrain; Firing)."""
+    open_lines = [t for t in target.alive_teams if terrain.line_of_sight(state, shooter.pos, t.pos)]
+    if not open_lines:
+        return f"{shooter.id} has no line of sight to {target.id} (Cover & Terrain)"
+    friend = friendly_in_the_way(state, shooter, open_lines[0].pos)
+    return (f"{shooter.id}: {friend} is in the way of its fire at {target.id}: \"Teams may not fire "
+            f"through friendly Teams\" (Firing)")
 
 
 def reach(weapon: Weapon) -> float:
@@ -160,6 +182,18 @@ def gone_to_ground(state: SkirmishState, team: TeamState) -> bool:
     if team.role == "fo" and terrain.team_cover(state, team, team.pos) != "none":
         return True  # "FOs in concealing terrain are considered Gone to Ground"
     return unit.gone_to_ground and not (team.moved or team.fired)
+
+
+def unit_moved(state: SkirmishState, shooter: TeamState) -> bool:
+    """"Firing Unit Moved +1" and "Move and Fire: Unit may Move and then Fire at a +1 penalty
+    To Hit": the Unit's modifier (README), so every team of a unit fires at +1 once any of its
+    teams has moved this turn, in its own action or before Reaction Fire.  A Forward Observer
+    moving on its own ("may choose to execute different actions than the rest of the Unit")
+    does not move its unit; it fires as moved itself."""
+    if shooter.moved:
+        return True
+    unit = state.unit_of(shooter)
+    return any(t.moved for t in unit.teams if t.role != "fo")
 
 
 def unit_concealed(state: SkirmishState, shooters: list[TeamState], target: UnitState) -> bool:
@@ -292,7 +326,7 @@ def _roll_team(
     fp = tohit.long_range_fp(weapon.fp) if line.long else weapon.fp
     need = tohit.to_hit(
         target.training, concealed=concealed, gone_to_ground=gtg, long_range=line.long,
-        moved=shooter.moved, reaction=how.reaction, aimed=how.aimed,
+        moved=unit_moved(state, shooter), reaction=how.reaction, aimed=how.aimed,
     )
     roll = tohit.roll_to_hit(dice, fp, need.need, f"{shooter.id} to hit",
                              reroll_misses=how.directed == shooter.id)

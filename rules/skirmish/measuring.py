@@ -28,7 +28,8 @@ def measure(state: SkirmishState, side: str, team_id: str, to: str) -> list[Even
         enemy = state.unit_of(target)
         if enemy.side != state.unit_of(team).side:
             lines = [fire.shot_line(state, team, enemy, w) for w in team.weapons]
-            good = [x for x in lines if isinstance(x, fire.ShotLine)]
-            parts.append(f"can fire ({good[0].weapon}{', long range' if good[0].long else ''})"
-                         if good else str(lines[0]))
+            good = {x.weapon: x for x in lines if isinstance(x, fire.ShotLine)}
+            best = good.get(fire.best_weapon(state, team, enemy))  # the weapon it would fire
+            parts.append(f"can fire ({best.weapon}{', long range' if best.long else ''})"
+                         if best else str(lines[0]))
     return [Event(kind="measure", text=" · ".join(parts) + " (Firing)", rule="Firing")]

@@ -27,7 +27,8 @@ def stay_teams(state: SkirmishState, unit: UnitState, stay: str) -> list[TeamSta
     for name in names:
         team = state.team(name)
         if team.unit != unit.id:
-            raise RuleError(f"{team.id} is not a team of {unit.id}.")
+            raise RuleError(f"{team.id} is not a team of {unit.id}: stay: names the assaulting "
+                            f"unit's teams that stay behind to fire (Assaults).")
     return [t for t in unit.alive_teams if t.id.casefold() in names or t.kind == "gun"]
 
 
@@ -50,11 +51,27 @@ def assault_problem(state: SkirmishState, unit: UnitState, order: Assault, side:
         return str(exc)
     movers = chargers(unit, target, staying)
     if not movers:
-        return f"No team of {unit.id} can charge {target.id} (Gun Teams stay; tanks never assault tanks)."
+        return _no_charger(unit, target, staying)
     reach = assault.CHARGE + assault.contact_gap(state) + 0.05
     if not any(table.distance(m.pos, e.pos) <= reach for m in movers for e in target.alive_teams):
         return f"No charging team of {unit.id} is within 12\" of {target.id} to make contact (Assaults)."
     return None
+
+
+def _no_charger(unit: UnitState, target: UnitState, staying: list[TeamState]) -> str:
+    """Why no team of ``unit`` is left to charge ``target``, naming the rule that keeps each
+    kind of team back, and what may be ordered instead (Assaults)."""
+    why, instead = [], []
+    if any(t in staying and t.kind != "gun" for t in unit.alive_teams):
+        why.append("the teams named in stay: stay behind")
+        instead.append("name fewer teams in stay:")
+    if any(t.kind == "gun" for t in unit.alive_teams):
+        why.append("\"Gun Teams must stay behind\"")
+    if any(t.kind == "tank" and t not in staying for t in unit.alive_teams):
+        why.append(f"{target.id} is all tanks and \"Tank Teams my not assault Tank Teams\"")
+        instead.append("assault a unit that is not all tanks")
+    tail = f" Instead: {'; '.join(instead)}." if instead else ""
+    return f"No team of {unit.id} is left to charge {target.id}: {'; '.join(why)} (Assaults).{tail}"
 
 
 def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
@@ -152,17 +169,30 @@ def defence_landed(ctx: Ctx[SkirmishState], result: fire.FireResult) -> None:
     fight, attacker, defender = _sides(state)
     lost = fight.before[attacker.id] - len(attacker.alive_teams)
     fight.losses[attacker.id] = fight.losses.get(attacker.id, 0) + lost
+    scored = _scored(result, fight.armoured)
     if assault.halted(result.hits, result.tank_results, fight.armoured):
-        need = "2 suppression/destroyed results" if fight.armoured else "5 FP hits"
-        ctx.say("halt", f"{defender.id}'s fire halts the assault ({need}) (Assaults)", RULE)
+        ctx.say("halt", f"{defender.id}'s fire halts the assault: {scored} (Assaults)", RULE)
         stopped = [t for t in result.back if state.team(t).alive]
         if stopped:
             ctx.say("halt", f"{', '.join(stopped)} stop where they were fired on (Assaults)", RULE)
         ctx.extend(assault.fall_back(state, _charging(state, fight), defender))
         finish(ctx)
         return
+    ctx.say("halt", f"{defender.id}'s fire does not halt the assault: {scored} (Assaults)", RULE)
     reactions.put_back(state, result.back)
     land(ctx)
+
+
+def _scored(result: fire.FireResult, armoured: bool) -> str:
+    """What the defender's fire scored against what halts the charge: "If during this fire,
+    at least 5 FP's hit successfully, the assault is halted ... If assaulted by Armored Tank
+    Teams, the assaulted Unit must inflict 2 suppression and/or destroyed results"."""
+    if armoured:
+        n = result.tank_results
+        return (f"{n} suppression/destroyed result{'s' if n != 1 else ''} on the armour "
+                f"({assault.HALT_TANK_RESULTS} halt it)")
+    n = result.hits
+    return f"{n} FP hit{'s' if n != 1 else ''} ({assault.HALT_HITS} halt it)"
 
 
 def land(ctx: Ctx[SkirmishState]) -> None:

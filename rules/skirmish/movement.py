@@ -46,7 +46,7 @@ def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact
     scen = state.table
     r = scen.base_radius
     if not table.on_table(end, scen.width, scen.height, r):
-        raise RuleError(f"{team.id} cannot leave the table; stay {r:g}\" in from the edges.")
+        raise RuleError(f"{team.id} cannot leave the table; stay {r:g}\" in from the edges (Moving).")
     side = state.unit_of(team).side
     for unit in state.live():
         friend = unit.side == side
@@ -55,7 +55,8 @@ def check_place(state: SkirmishState, team: TeamState, end: table.Point, contact
                 continue
             gap = table.distance(end, other.pos)
             if gap < 2 * r - 1e-6 and (friend or not contact):
-                raise RuleError(f"{team.id} cannot end on {other.id}'s base.")
+                raise RuleError(f"{team.id} cannot end on {other.id}'s base; stop short of it or "
+                                f"go beside it (Moving).")
             if not friend and not contact and gap < 2 * r + 0.1:
                 raise RuleError(
                     f"{team.id} may only move into contact with {other.id} by an Assault (Assaults)."

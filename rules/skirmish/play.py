@@ -55,8 +55,19 @@ def activate(ctx: Ctx[SkirmishState], order: Activate) -> None:
     check = training_check(unit.training, ctx.dice, f"{unit.id} training check", unit.markers)
     state.active, state.check_passed, state.phase = unit.id, check.passed, "action"
     tail = "choose a Success or Fail action" if check.passed else "Fail actions only"
-    ctx.say("check", f"{check.text(unit.id)}: {tail} (Actions)", "Actions",
-            unit=unit.id, die=check.die, need=check.need)
+    ctx.say("check", f"{check.text(unit.id)}: {tail}{_cleared(unit, check.passed)} (Actions)",
+            "Actions", unit=unit.id, die=check.die, need=check.need)
+
+
+def _cleared(unit: UnitState, passed: bool) -> str:
+    """"If a suppressed Unit successfully makes its next Training Check, all suppressed Teams
+    immediately become unsuppressed and may act fully" (Suppression): cleared with the check
+    itself.  A failed check's marker goes with the Fail order ("one suppression marker is
+    removed and the Unit is issued an order from the Fail Actions list"), in :func:`choose`,
+    since until then the CC may still allow a reroll of that same check."""
+    if not passed or not unit.markers:
+        return ""
+    return "; " + suppression.unsuppress(unit, True) + " (Suppression)"
 
 
 def cc_of(state: SkirmishState, side: str) -> TeamState | None:
@@ -85,7 +96,8 @@ def reroll(ctx: Ctx[SkirmishState]) -> None:
     state.cc_reroll_used.append(ctx.side)  # type: ignore[arg-type]
     check = training_check(unit.training, ctx.dice, f"{unit.id} CC reroll", unit.markers)
     state.check_passed = check.passed
-    ctx.say("check", f"CC reroll: {check.text(unit.id)} (Leaders)", "Leaders", die=check.die)
+    ctx.say("check", f"CC reroll: {check.text(unit.id)}{_cleared(unit, check.passed)} (Leaders)",
+            "Leaders", die=check.die)
 
 
 def allowed_actions(state: SkirmishState) -> list[str]:
@@ -108,7 +120,7 @@ def choose(ctx: Ctx[SkirmishState], order: Choose) -> None:
     if order.kind not in allowed:
         raise RuleError(f"'{order.kind}' is not open to {state.active} now; actions: {', '.join(allowed)} (Actions).")
     unit = state.unit(state.active or "")
-    note = suppression.unsuppress(unit, bool(state.check_passed))
+    note = "" if state.check_passed else suppression.unsuppress(unit, False)
     unit.action, unit.steps = order.kind, list(STEPS[order.kind])
     unit.running = order.kind == "run"
     state.phase = "orders"
@@ -390,7 +402,8 @@ def fire_problem(state: SkirmishState, unit: UnitState, order: Fire, side: str) 
     except RuleError as exc:
         return str(exc)
     if not shooters:
-        return f"Every team of {unit.id} has fired this Initiative."
+        return (f"Every team of {unit.id} has fired this Initiative (\"Teams may never fire more "
+                f"than once per Initiative\", Reaction Fire); done ends the activation.")
     reasons = []
     for team in shooters:
         lines = [fire.shot_line(state, team, target, w) for w in team.weapons]
@@ -398,7 +411,19 @@ def fire_problem(state: SkirmishState, unit: UnitState, order: Fire, side: str) 
             return (fire.at_problem(state, shooters, target, order.at)
                     or _directed_problem(state, unit, order, shooters, target))
         reasons.append(str(lines[0]))
-    return "; ".join(reasons[:3]) + "."
+    return "; ".join(reasons[:3]) + ". " + _fire_instead(state, unit, shooters, target)
+
+
+def _fire_instead(state: SkirmishState, unit: UnitState, shooters: list[TeamState],
+                  target: UnitState) -> str:
+    """What the refused fire order's teams may do instead: the enemy units they can fire at
+    now, else the unit's other open steps."""
+    others = [e.id for e in state.live(other(unit.side)) if e.id != target.id and any(
+        isinstance(fire.shot_line(state, t, e, w), fire.ShotLine) for t in shooters for w in t.weapons)]
+    if others:
+        return f"They can fire at {', '.join(others)}."
+    rest = [s for s in unit.steps if s != "fire"]
+    return f"No enemy unit is in their line of fire now; {' then '.join(rest + ['done'])} is open."
 
 
 def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire,

@@ -169,7 +169,10 @@ def offer_text(state: SkirmishState, unit: UnitState, mover: UnitState, moved: l
     shooters = reacting_teams(state, unit, mover, moved, paths)
     points = fired_points(state, unit, shooters, moved, paths)
     teams = firing_teams(state, unit, shooters, points) or shooters
-    how = "Overwatch (no penalty)" if unit.overwatch else "Reaction Fire (+1 To Hit)"
+    mods = [] if unit.overwatch else ["+1 To Hit"]
+    if any(fire.unit_moved(state, t) for t in unit.alive_teams):
+        mods.append("+1 moved")  # "Firing Unit Moved", the unit's (README)
+    how = ("Overwatch" if unit.overwatch else "Reaction Fire") + (f" ({', '.join(mods)})" if mods else "")
     shown = ", ".join(t.id + (f" {_nearest(t, points):.1f}\"" if points else "") for t in teams)
     return f"{unit.id}: {how}, {shown}"
 

@@ -137,7 +137,7 @@ class Pending(BaseModel):
     aim: tuple[float, float] | None = None
     smoke: bool = False
     check: Literal["", "counter", "fight", "terrain"] = ""  # the failed check the CC may reroll
-    team: str | None = None  # the team whose check it was (terrain)
+    team: str | None = None  # the team whose check it was (terrain); the observer (drift)
     goal: tuple[float, float] | None = None  # where that team was going (terrain)
     face: float | None = None  # and the facing (hull, turret) its move order asked for
     turret: float | None = None

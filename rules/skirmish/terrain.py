@@ -14,8 +14,11 @@ from rules.core import table
 from rules.skirmish.scenario import Cover, TerrainSpec, load_scenario
 from rules.skirmish.state import SkirmishState, TeamState
 
-#: A team "touching" a linear obstacle: its base within this of the line (stand-in).
+#: A team "touching" a linear obstacle: its centre within this of the line, i.e. a 0.75" base
+#: with a ¼" gap (stand-in).
 TOUCH = 1.0
+#: Points of the obstacle tried along the stretch a team touches (lines of fire to its base).
+_CHORD_SAMPLES = 9
 _RANK = {"none": 0, "soft": 1, "hard": 2}
 
 
@@ -63,13 +66,61 @@ def crossing(piece: TerrainSpec, a: table.Point, b: table.Point) -> table.Point 
     return min(hits, key=lambda h: table.distance(a, h)) if hits else None
 
 
-def _wall_blocks(piece: TerrainSpec, a: table.Point, b: table.Point, tall: float) -> bool:
+def _wall_blocks(piece: TerrainSpec, a: table.Point, b: table.Point, tall: float,
+                 radius: float) -> bool:
     if piece.height <= tall:
         return False
     hit = crossing(piece, a, b)
     if hit is None:
         return False
-    return table.distance(hit, a) > TOUCH and table.distance(hit, b) > TOUCH
+    if table.distance(hit, a) <= TOUCH or table.distance(hit, b) <= TOUCH:
+        return False
+    # A team touching the obstacle sees and is seen across it where it touches it, whatever
+    # the angle (the line to any part of its base, not only its centre).
+    return not (behind(piece, a, b, radius) or behind(piece, b, a, radius))
+
+
+def behind(piece: TerrainSpec, centre: table.Point, source: table.Point, radius: float) -> bool:
+    """Whether a team at ``centre`` touches ``piece`` from the side away from ``source`` with
+    a line from ``source`` to its base crossing the obstacle where the team touches it.
+
+    "Linear Obstacles ... only offer concealment or protection if touching the obstacle from
+    the opposite side of the incoming fire" (Cover & Terrain): the lines of fire go to the
+    whole base, so a team lying along a wall is behind it from an oblique angle too, not only
+    when the line to its centre crosses the wall near that centre.
+    """
+    for p, q in piece.segments:
+        if table.distance_to_segment(centre, p, q) > TOUCH:
+            continue
+        straight = table.segment_intersection(source, centre, p, q)
+        if straight is not None and table.distance(straight, centre) <= TOUCH:
+            return True  # the line to its centre crosses where it touches
+        along = table.sub(q, p)
+        if table.cross(along, table.sub(centre, p)) * table.cross(along, table.sub(source, p)) >= 0:
+            continue  # the fire comes from the team's own side of the obstacle
+        for hit in _touched_stretch(p, q, centre):
+            ray = table.sub(hit, source)
+            span = table.length(ray)
+            if span < 1e-9:
+                continue
+            ahead = table.add(hit, table.scale(ray, 2 * TOUCH / span))
+            if table.distance_to_segment(centre, hit, ahead) <= radius + 1e-6:
+                return True
+    return False
+
+
+def _touched_stretch(p: table.Point, q: table.Point, centre: table.Point) -> list[table.Point]:
+    """Points of the segment ``p-q`` within :data:`TOUCH` of ``centre`` (the stretch of the
+    obstacle the team touches), evenly spaced."""
+    foot = table.closest_on_segment(centre, p, q)
+    span = table.length(table.sub(q, p))
+    if span < 1e-9:
+        return [p]
+    half = max(0.0, TOUCH ** 2 - table.distance(centre, foot) ** 2) ** 0.5
+    at = table.distance(p, foot)
+    lo, hi = max(0.0, at - half), min(span, at + half)
+    steps = _CHORD_SAMPLES - 1
+    return [table.lerp(p, q, (lo + (hi - lo) * i / steps) / span) for i in range(_CHORD_SAMPLES)]
 
 
 def line_of_sight(state: SkirmishState, a: table.Point, b: table.Point) -> bool:
@@ -86,22 +137,22 @@ def _terrain_sight(scenario: str, a: table.Point, b: table.Point) -> bool:
     scen = load_scenario(scenario)
     if any(_area_blocks(t, a, b) for t in scen.terrain if t.kind == "area"):
         return False
-    tall = scen.team_height
-    return not any(_wall_blocks(t, a, b, tall) for t in scen.terrain if t.kind == "linear")
+    tall, radius = scen.team_height, scen.base_radius
+    return not any(_wall_blocks(t, a, b, tall, radius) for t in scen.terrain if t.kind == "linear")
 
 
 def team_cover(state: SkirmishState, target: TeamState, source: table.Point) -> Cover:
     """The cover a team has against fire from ``source`` (Cover & Terrain).
 
     Area terrain covers what is inside it; a linear obstacle covers a team touching it from
-    the far side of the incoming fire; smoke conceals as soft cover.
+    the far side of the incoming fire (:func:`behind`); smoke conceals as soft cover.
     """
     best: Cover = "none"
     for piece in pieces_at(state, target.pos):
         best = _better(best, piece.cover)
+    radius = state.table.base_radius
     for piece in linear_pieces(state):
-        hit = crossing(piece, source, target.pos)
-        if hit is not None and table.distance(hit, target.pos) <= TOUCH:
+        if behind(piece, target.pos, source, radius):
             best = _better(best, piece.cover)
     if in_smoke(state, target.pos):
         best = _better(best, "soft")

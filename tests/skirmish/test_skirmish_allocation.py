@@ -123,7 +123,7 @@ def test_five_hits_allocated_by_the_attacker_still_halt_the_assault():
     state, step = _assault({"allocate": "ask"}, {"reaction": "yes"}, [1] * 6 + [6] * 5)
     assert state.pending.then == "defend"
     state, step = go(state, "us", "decide", [6] * 5, default=6, choice="allocate", teams="none")
-    assert "halts the assault (5 FP hits)" in _text(step) and state.assault is None
+    assert "halts the assault: 5 FP hits (5 halt it)" in _text(step) and state.assault is None
 
 
 # -- Reaction Fire along the move: "Teams may fire at an enemy Unit moving within 8" of them" ---
@@ -183,7 +183,7 @@ def test_the_charge_is_fired_on_where_it_came_within_8_and_a_halted_team_stops_t
     state, step = _charge_from_12(6)  # every die a 6: 5+ hits, every save made
     text = _text(step)
     assert "lt is fired on where it came within 8\", 10.0,32.0 (Reaction Fire)" in text
-    assert "halts the assault (5 FP hits)" in text and "stop where they were fired on" in text
+    assert "halts the assault: 12 FP hits (5 halt it)" in text and "stop where they were fired on" in text
     lt = state.team("lt")
     assert lt.pos == (10.0, 32.0) and table.distance(lt.pos, state.team("ltn").pos) == 8.0
 

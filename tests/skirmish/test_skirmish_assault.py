@@ -130,7 +130,7 @@ def test_barrage_hits_saves_and_the_extra_suppression():
     mortars = state.unit("mortars")
     # 3 mortars: FP 3 as printed; vs Trained 3+: 6 5 1 = 2 hits; saves 3+: 1 (fail), 4
     events = barrage.fire_barrage(state, mortars, (20, 30), barrage.centre_of(barrage.barrage_guns(state, mortars)),
-                                  ScriptedDice([6, 5, 1, 1, 4]))
+                                  ScriptedDice([6, 5, 1, 1, 4]), state.team("fo"))
     assert not state.team("sq1").alive
     assert state.unit("1pl").markers == 1  # 2 hits: no marker for hits, +1 for artillery
     assert any("artillery" in e.text for e in events)

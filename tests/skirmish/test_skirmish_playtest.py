@@ -102,7 +102,8 @@ def test_directed_refused_for_a_team_that_cannot_fire():
     # 2" of the PL": lt's carbine (8") cannot reach gren (25.3"), so nothing could be rerolled
     state = _aimed_1pl(hedgerow())
     with pytest.raises(RuleError, match=r"directed:lt is refused \(lt: gren is 25.3\", beyond "
-                                        r"the 8\" range of its Carbines and pistols\)"):
+                                        r"the 8\" range of its Carbines and pistols; at long range "
+                                        r"its 1 FP halves to 0"):
         go(state, "us", "fire", target="gren", directed="lt")
 
 
