@@ -26,7 +26,7 @@ class Move(Action):
     rule = "7.1"
     unit: str = Field(description="the unit to move")
     to: str = Field(description="the hex to move to, e.g. 5:0607")
-    boost: bool = Field(default=False, description="SAFS Mk. II booster: 12 hexes, terrain ignored (19.5.3)")
+    boost: bool | None = Field(default=None, description="SAFS Mk. II booster: true flies 12 hexes, terrain ignored; false walks (19.5.3)")
 
 
 class Fire(Action):

@@ -38,7 +38,7 @@ from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
 from rules.mak.data import UnitStats, Weapon, _read, units
 from rules.mak.land_state import ArtilleryRequest, Battery
-from rules.mak.legal import _busy, own
+from rules.mak.legal import _busy, absent, own
 from rules.mak.pilots import commanded, commander, manned
 from rules.mak.resolve import blast_hit
 from rules.mak.special import darkness
@@ -275,7 +275,7 @@ def request_problem(t: Table, side: str, o: A.Indirect) -> str | None:
     if isinstance(req, str):
         return req
     if req is not obs and not req.on_map:
-        return f"{req.id} is not on the map."
+        return absent(req)
     kind = request_kind(group_of(t.s, obs), None if req is obs else group_of(t.s, req))
     if kind is None:
         return (f"{obs.id} observing and {req.id} requesting is not one of the combinations a-e: "

@@ -34,21 +34,73 @@ def own(t: Table, side: str, uid: str) -> UnitState | str:
 
 
 def stuck(t: Table) -> UnitState | None:
-    """The unit under way that stands where it may not stop (8.2) and can still move on."""
+    """The unit under way that stands in a hex over the stacking limit, can still move on,
+    and is the only unit there that can still leave: it must move on before anything else,
+    since moving another unit would end its move (7.2.5) and leave the hex over the limit
+    when the phase ends (8.2)."""
     if t.s.moving is None:
         return None
     u = t.s.unit(t.s.moving)
-    if not u.on_map or u.immobilized or u.move_done:
+    if not u.on_map or u.immobilized or u.move_done or u.aboard:
         return None
     if t.stacking(u.side, u.hex or "") is None:
+        return None
+    if leavers(t, u.hex or "", u.side, but=u) or not _can_step_out(t, u):
         return None
     return u
 
 
-def _busy(t: Table, u: UnitState) -> str | None:
+def _can_step_out(t: Table, u: UnitState) -> bool:
+    """Whether ``u`` can still leave its hex this phase: free to move (7.2.1, 7.2.5, 13.1.2)
+    and some neighbouring hex in its points, not an enemy's (7.2.3), away from the enemy for
+    a broken squad (14.3.1 2)."""
+    if mover_problem(t, u) is not None or u.struck or t.s.turn in u.boosts:
+        return False
+    here, left = t.hex(u), allowance(t, u)
+    enemies = t.enemy_hexes(u.side)
+    stats = t.stats(u)
+    for nxt in neighbours(here):
+        cost = entry_cost(t.field, stats, here, nxt)
+        if cost is None or cost > left + 1e-9 or nxt in enemies:
+            continue
+        if u.morale == "ok" or _away(nxt, here, list(enemies)):
+            return True
+    return False
+
+
+def leavers(t: Table, label: str, side: str, but: UnitState | None = None) -> list[UnitState]:
+    """``side``'s units in hex ``label`` (other than ``but``) that can still leave it this
+    phase: those that can put the stack right before the phase ends (8.2.1)."""
+    return [u for u in t.s.at(label) if u.side == side and u is not but and not u.aboard
+            and _can_step_out(t, u)]
+
+
+def over_limit(t: Table, side: str) -> list[tuple[str, str]]:
+    """``(hex, problem)`` for every hex where ``side``'s units break the stacking limit now
+    (8.2, 8.2.3): every unit counts, those set up so by the scenario too."""
+    seen: dict[str, str] = {}
+    for u in t.s.units:
+        if u.side == side and u.on_map and u.hex and u.hex not in seen:
+            seen[u.hex] = t.stacking(side, u.hex) or ""
+    return [(h, why) for h, why in seen.items() if why]
+
+
+def _busy(t: Table, u: UnitState, moving: bool = False) -> str | None:
+    """Why ``u`` must wait: another unit must move on first (:func:`stuck`), or, for an order
+    that is not a move out of its hex, ``u`` is the last unit that can still leave a hex over
+    the stacking limit (8.2.1)."""
     blocker = stuck(t)
     if blocker is not None and blocker.id != u.id:
-        return f"{blocker.id} must move on first: it may not stop in {blocker.hex} (8.2)"
+        return (f"{blocker.id} must move on first: {blocker.hex} is over the stacking limit "
+                f"({t.stacking(blocker.side, blocker.hex or '')}) and no other unit there can still "
+                f"leave before the phase ends (8.2.1)")
+    if moving or not u.on_map or u.aboard or t.stacking(u.side, u.hex or "") is None:
+        return None
+    out = leavers(t, u.hex or "", u.side)
+    if out == [u]:
+        return (f"{u.id} is the last unit that can still leave {u.hex}, over the stacking limit "
+                f"({t.stacking(u.side, u.hex or '')}): move it out first, as the limit holds "
+                f"when the phase ends (8.2.1)")
     return None
 
 
@@ -133,10 +185,24 @@ def move_targets(t: Table, u: UnitState) -> dict[str, float]:
         if u.morale != "ok" and not _away(h, here, enemies):
             continue  # 14.3.1 2: only away from enemy units
         label = t.label(h)
-        # 8.2: only a hex already holding friends can take the stack over the limit
-        if label not in friends or t.stacking(u.side, label, [u]) is None:
+        # 8.2.1: "At any other time, such as during movement, it does not matter how many
+        # units are stacked": a full hex is passed through or entered, as long as the stack
+        # can still be put right before the phase ends
+        if label not in friends or t.stacking(u.side, label, [u]) is None \
+                or _may_stop_over(t, u, h, cost):
             out[label] = cost
     return out
+
+
+def _may_stop_over(t: Table, u: UnitState, h: Hex, cost: float) -> bool:
+    """Whether ``u`` may end a move in ``h`` where it takes the stack over the limit: it can
+    move on from there with the points left, or another unit there can still leave (8.2.1)."""
+    if leavers(t, t.label(h), u.side, but=u):
+        return True
+    left = allowance(t, u) - cost
+    stats, enemies = t.stats(u), t.enemy_hexes(u.side)
+    return any((c := entry_cost(t.field, stats, h, n)) is not None and c <= left + 1e-9
+               and n not in enemies for n in neighbours(h))
 
 
 def _away(h, here, enemies) -> bool:  # type: ignore[no-untyped-def]
@@ -149,7 +215,7 @@ def _away(h, here, enemies) -> bool:  # type: ignore[no-untyped-def]
 def mover_problem(t: Table, u: UnitState) -> str | None:
     """Why ``u`` may not move on now, wherever to, or None (7.2.1, 5.1.2, 7.2.5, 13.1.2)."""
     if not u.on_map:
-        return f"{u.id} is not on the map."
+        return absent(u)
     if t.stats(u).aeronautical and u.status != "aloft":
         return (f"{u.id} is a PK41 on the ground and cannot move there: it takes off again with a "
                 f"PKA (`land way:up`) (10.6, 10.6.2).")
@@ -179,7 +245,7 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
     targets = move_targets(t, u)
     if order.to not in targets:
         return _destination_problem(t, u, order.to, targets)
-    return _busy(t, u)
+    return _busy(t, u, moving=True)
 
 
 def hex_problem(t: Table, label: str) -> str | None:
@@ -201,18 +267,59 @@ def some_of(labels: list[str], most: int = 5) -> str:
     return shown + (f" and {len(labels) - most} more" if len(labels) > most else "")
 
 
+_FORMS = {Movement.WALK: "walking (W)", Movement.CRAWLER: "crawler (C)", Movement.HOVER: "hover (H)",
+          Movement.WHEEL: "wheeled (T)", Movement.FOOT: "infantry (I)"}
+
+
 def _destination_problem(t: Table, u: UnitState, to: str, targets: dict[str, float]) -> str:
-    """Why ``u`` may not move to ``to``: not a hex of the map, over the stacking limit there
-    (8.2), or out of reach with the movement points left (7.0)."""
+    """Why ``u`` may not move to ``to``, by the rule that forbids it: not a hex of the map, an
+    enemy hex (7.2.3), terrain its movement form never enters (7.1.8, the chart), only away
+    from the enemy with broken morale (14.3.1 2), over the stacking limit there (8.2.1), one
+    hex for infantry (14.1), or out of reach with the movement points left (7.1.3)."""
     where = hex_problem(t, to)
     if where:
         return where
-    label = t.label(t.hex_of(to.strip()))
+    h = t.hex_of(to.strip())
+    label = t.label(h)
     reach = some_of(list(targets))
+    stats = t.stats(u)
+    if h in t.enemy_hexes(u.side):
+        return (f"{label} holds enemy units: a move never enters it; go into close quarters with "
+                f"assault unit:{u.id} hex:{label} (7.2.3, 9.1).")
+    if t.field.base_costs(stats.move_form, stats.unit_class).get(h) is None:
+        terrain = t.field.terrain_at(h)
+        rule = "7.1.8" if terrain.key == "water" and stats.move_form in (Movement.WALK, Movement.CRAWLER) \
+            else "7.1.3, Terrain Effects Chart"
+        form = _FORMS.get(stats.move_form, stats.move_form.value)
+        return (f"{u.id} cannot enter {label}: {terrain.name} is closed to {form} units ({rule}); "
+                f"in reach: {reach}.")
+    if u.morale != "ok" and h in reach_of(t, u):
+        return (f"{u.id}'s morale is broken: it can only move away from enemy units, never next to "
+                f"one (14.3.1 2); away: {reach}.")
     over = t.stacking(u.side, label, [u])
     if over and t.hex_of(label) in reach_of(t, u):
-        return f"{u.id} cannot move to {label} because of the stacking limit: {over}; in reach: {reach}."
-    return f"{u.id} cannot move to {label} with {allowance(t, u):g} MP left (in reach: {reach})."
+        return (f"{u.id} cannot stop in {label}: {over}, and neither it nor a unit there could "
+                f"still leave before the phase ends (8.2.1); in reach: {reach}.")
+    if stats.move_form == Movement.FOOT:
+        return f"{u.id} is infantry and moves one hex a phase (14.1); in reach: {reach}."
+    return f"{u.id} cannot move to {label} with {allowance(t, u):g} MP left (7.1.3); in reach: {reach}."
+
+
+def absent(u: UnitState) -> str:
+    """Why ``u`` is not on the map, and what it may do instead."""
+    if u.status == "waiting":
+        how = "is dropped by enter" if u.airdrop else "comes on with enter"
+        return (f"{u.id} is not on the map yet: it {how} unit:{u.id} at:<hex> "
+                f"({'12.2' if u.airdrop else '12.1'}).")
+    if u.status == "destroyed":
+        return f"{u.id} has been destroyed."
+    if u.status == "aloft":
+        return f"{u.id} is in the air: it flies missions (airstrike, strafe) and lands with land (10.0)."
+    if u.status == "aboard":
+        return f"{u.id} rides a Hornisse: it gets off with land (10.6)."
+    if u.status == "withdrawn":
+        return f"{u.id} has left the battle (16.2.3, 18.2.4)."
+    return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
 
 
 # -- attacks ---------------------------------------------------------------------------------
@@ -227,7 +334,7 @@ def fire_problem(t: Table, side: str, unit: str, target: str, weapon: str, defen
     if e is None or not e.on_map or e.side == side:
         return f"'{target[:20]}' is not an enemy unit on the map."
     if not u.on_map:
-        return f"{u.id} is not on the map."
+        return absent(u)
     if not defensive:
         if e.hex == u.hex:
             return f"{u.id} and {e.id} are in close quarters: fight it out with engage (9.3.2)."
@@ -450,8 +557,13 @@ def raze_problem(t: Table, side: str, uid: str) -> str | None:
 
 
 def end_problem(t: Table) -> str | None:
-    """4.0 / 8.2: a phase ends when nothing is pending and no unit is left over the limit."""
-    u = stuck(t)
-    if u is not None:
-        return f"{u.id} may not stop in {u.hex} (8.2): move it on first."
+    """4.0 / 8.2: a phase ends when no hex of the phase player is over the stacking limit that
+    a unit could still put right ("the stacking limit must be applied at the end of the
+    phase", 8.2.1; every unit counts, two NeuSpotters set up together too, 8.2.3)."""
+    for label, why in over_limit(t, t.s.active):
+        out = leavers(t, label, t.s.active)
+        if out:
+            names = " or ".join(x.id for x in out[:4])
+            return (f"{label} is over the stacking limit when the phase ends: {why}. "
+                    f"Move {names} out first (8.2.1).")
     return None

@@ -303,6 +303,15 @@ def _may_fire_at(t: Table, u: UnitState, here: Hex) -> list[UnitState]:
     return adjacent if any(_able(t, e, [u], ignore_pin=True) for e in adjacent) else []
 
 
+def came_next_to_enemy(t: Table, ctx: MakCtx, u: UnitState) -> bool:
+    """5.4 3 / 5.4.3 and 7.2.4: a unit that comes into a hex next to enemy units, by a move
+    or entering the map (12.1: reinforcements "have their usual movement" and spend movement
+    points to enter), gives those that may fire at it their defensive window; True if the
+    game now waits on it."""
+    here = t.hex(u)
+    return bool(_may_fire_at(t, u, here)) and _interrupt(t, ctx, u, here)
+
+
 def _interrupt(t: Table, ctx: MakCtx, u: UnitState, here: Hex) -> bool:
     """7.2.4: "interrupt the movement if the anti-phase player announces a defensive attack":
     the window for the enemies next to ``here``; True if the game now waits on it."""

@@ -240,14 +240,42 @@ def boost_move(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
             open_window(t, ctx, "boost", [u], defenders)
 
 
-def wants_boost(t: Table, side: str, u: UnitState | None, to: str, asked: bool) -> bool:
-    """Whether a ``move`` is a booster move: asked for, or the hex is beyond the unit's walk
-    but in the booster's reach."""
+def wants_boost(t: Table, side: str, u: UnitState | None, to: str, asked: bool | None) -> bool:
+    """Whether a ``move`` is a booster move.  "The controlling player selects whether to use
+    the booster when the unit moves" (19.5.3): ``boost:true`` flies, ``boost:false`` walks;
+    unsaid, a flight under way goes on, and a hex only the booster reaches is asked about
+    (RuleError naming both ways) rather than spending one of its two booster turns."""
     from rules.mak.legal import move_targets  # noqa: PLC0415
 
     if u is None or u.side != side or t.stats(u).booster is None:
         return False
-    return asked or (to not in move_targets(t, u) and to in special.boost_targets(t, u))
+    if asked is not None:
+        return asked
+    if special.boosting(t.s, u):
+        return to in special.boost_targets(t, u)
+    if to not in move_targets(t, u) and to in special.boost_targets(t, u):
+        used = len(u.boosts)
+        raise RuleError(
+            f"{to[:12]} is beyond {u.id}'s walk ({t.stats(u).movement} MP); only its booster reaches it, "
+            f"and a booster move spends one of its {special.BOOSTER_TURNS} booster turns ({used} used). "
+            f"Say which: move unit:{u.id} to:{to[:12]} boost:true to fly, or a hex in its walk "
+            f"(19.5.3).")
+    return False
+
+
+def walk_note(t: Table, u: UnitState | None, to: str, asked: bool | None) -> str | None:
+    """For a unit with a booster: what ``boost:false`` did (echoed with the move), or, for a hex
+    beyond its walk, that the booster would reach it (added to the refusal) (19.5.3)."""
+    from rules.mak.legal import move_targets  # noqa: PLC0415
+
+    if u is None or asked is not False or t.stats(u).booster is None:
+        return None
+    if to in move_targets(t, u):
+        left = special.BOOSTER_TURNS - len(u.boosts)
+        return f"{u.id} walks, booster not used (boost:false; {left} booster turn{'s' if left != 1 else ''} left) (19.5.3)"
+    if to in special.boost_targets(t, u):
+        return f"Its booster reaches {to[:12]}: boost:true (19.5.3)."
+    return None
 
 
 def labels(state: MakState, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:

@@ -38,7 +38,7 @@ from rules.mak.battlefield import battlefield
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
 from rules.mak.special import map_status
 from rules.mak.special import boost_targets
-from rules.mak.special_orders import SpecialOrders, boost_move, drop_in, labels, wants_boost
+from rules.mak.special_orders import SpecialOrders, boost_move, drop_in, labels, walk_note, wants_boost
 from rules.mak.state import Minefield
 from rules.mak.table import Table
 from rules.mak.view import build_view
@@ -252,6 +252,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         if o.at in ctx.state.mines and not hazards.mine_attack(t, ctx, u, o.at, "as it enters"):
             return  # 19.1.3: entering from off the map is entering the hex
         resolve.arrive(t, ctx, u)
+        resolve.came_next_to_enemy(t, ctx, u)  # 5.4 3: as a move into the hex would
 
     def _move_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
@@ -268,7 +269,12 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         if wants_boost(t, ctx.side, u, o.to, o.boost):
             boost_move(t, ctx, u, o.to)  # type: ignore[arg-type]
             return
-        _raise(legal.move_problem(t, ctx.side, o))
+        note = walk_note(t, u, o.to, o.boost)  # 19.5.3: boost:false honoured, and said
+        problem = legal.move_problem(t, ctx.side, o)
+        if problem:
+            raise RuleError(problem + (f" {note}" if note and note.startswith("Its booster") else ""))
+        if note:
+            ctx.say("move", note, "19.5.3")
         resolve.move(t, ctx, ctx.state.unit(ctx.state.find(o.unit).id), o.to)  # type: ignore[union-attr]
 
     def _fire_offers(self, state: MakState, side: str) -> list[Action]:
@@ -494,6 +500,9 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         t = Table(ctx.state)
         _raise(legal.end_problem(t))
         ctx.say("end", f"{SIDE_NAMES[ctx.side]} end their phase (4.0)", "4.0")
+        for label, why in legal.over_limit(t, ctx.side):  # no unit there could leave
+            ctx.say("end", f"{label} stays over the stacking limit ({why}): no unit there can "
+                           f"still leave (8.2)", "8.2")
         resolve.end_phase(t, ctx)
         ctx.snapshot = True
 

@@ -107,6 +107,25 @@ class Table:
             out.append(w)
         return out
 
+    def unarmed_reason(self, u: UnitState, defensive: bool, wanted: str = "") -> str:
+        """Why :meth:`weapons` leaves ``u`` nothing (or not ``wanted``) to fire now, by the rule
+        that takes it away."""
+        stats = self.stats(u)
+        if u.morale != "ok":
+            return (f"{u.id}'s morale is broken: it cannot attack (14.3.1 1); it may move away from "
+                    f"the enemy and tries to recover at the start of your next troop phase (14.3.2)")
+        if u.disarmed:
+            return f"{u.id}'s armament is destroyed (A): it cannot attack (5.1.2)"
+        if stats.aeronautical and u.status != "aloft":
+            return f"{u.id} is on the ground: an aircraft's weapons fire in the air (10.4)"
+        if stats.vehicle and self.in_melee(u):
+            return f"{u.id} is a vehicle in close quarters: it can only receive attacks (13.2)"
+        if any(u.id in (r.observer, r.requester) and r.turn == self.s.turn for r in self.s.requests):
+            return f"{u.id} took part in an artillery request this turn and may not attack (17.1.3)"
+        what = f"its {wanted}" if wanted else "no weapon"
+        return (f"{u.id} has {what} able to fire now: spent, out of rounds, drained or at its "
+                f"limit for the phase (5.1.2, 11.2)")
+
     def target_of(self, attacker: UnitState, weapon: WeaponStats, target: UnitState,
                   indirect: bool = False) -> AttackTarget:
         """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3; the
@@ -149,8 +168,7 @@ class Table:
         if wanted:
             options = [w for w in options if w.type.value.lower() == wanted.strip().lower()]
         if not options:
-            what = f"its {wanted}" if wanted else "no weapon"
-            return None, f"{attacker.id} has {what} able to fire now (5.1.2, 11.2)"
+            return None, self.unarmed_reason(attacker, defensive, wanted)
         best: tuple[int, WeaponStats] | None = None
         problem = ""
         for w in options:

@@ -427,9 +427,28 @@ def _crowded() -> MakState:
                 + [("S-PKA1", "PKA", "strahl", "5:0101")])
 
 
-def test_8_2_a_move_into_a_full_hex_says_the_stacking_limit():
-    with pytest.raises(RuleError, match=r"cannot move to 5:1720 because of the stacking limit: .*\(8\.2\)"):
-        SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([]))
+def test_8_2_1_a_move_may_stop_in_a_full_hex_the_limit_holds_when_the_phase_ends():
+    # 8.2.1: "At any other time, such as during movement, it does not matter how many units
+    # are stacked": M-AFS1 moves into the full hex; the phase cannot end until one unit leaves.
+    s = SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([])).state
+    assert s.unit("M-AFS1").hex == "5:1720"
+    with pytest.raises(RuleError, match=r"5:1720 is over the stacking limit when the phase ends: "
+                                        r"5 stack points is over the limit of 4 \(8\.2\)\. Move "
+                                        r"M-AFS1 or M-AFS2 or M-AFS3 or M-AFS4 out first \(8\.2\.1\)\."):
+        SYS.apply(s, "merc", A.End(), ScriptedDice([]))
+    s = SYS.apply(s, "merc", A.Move(unit="M-AFS2", to="5:1721"), ScriptedDice([])).state
+    SYS.apply(s, "merc", A.End(), ScriptedDice([]))
+
+
+def test_8_2_1_no_stop_in_a_full_hex_that_nobody_could_leave():
+    s = _crowded()
+    for n in range(2, 6):
+        s.unit(f"M-AFS{n}").moved = s.unit(f"M-AFS{n}").move_done = True
+    s.unit("M-AFS1").mp_spent = s.unit("M-AFS1").mp_spent + 3  # 1 MP left: no step beyond
+    with pytest.raises(RuleError, match=r"M-AFS1 cannot stop in 5:1720: 5 stack points is over the "
+                                        r"limit of 4 \(8\.2\), and neither it nor a unit there could "
+                                        r"still leave before the phase ends \(8\.2\.1\)"):
+        SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([]))
 
 
 @pytest.mark.parametrize("to", ["banana", "5:0000", "7:1021", "5:9999"])
@@ -439,7 +458,7 @@ def test_7_0_a_move_to_no_hex_of_the_map_says_so_and_how_hexes_are_written(to: s
 
 
 def test_7_0_the_in_reach_list_says_how_many_more_it_leaves_out():
-    with pytest.raises(RuleError, match=r"with 4 MP left \(in reach: (5:\d{4}, ){4}5:\d{4} and \d+ more\)\.$"):
+    with pytest.raises(RuleError, match=r"with 4 MP left \(7\.1\.3\); in reach: (5:\d{4}, ){4}5:\d{4} and \d+ more\.$"):
         SYS.apply(_crowded(), "merc", A.Move(unit="M-AFS1", to="5:0130"), ScriptedDice([]))
 
 
