@@ -316,7 +316,7 @@ def absent(u: UnitState) -> str:
     if u.status == "aloft":
         return f"{u.id} is in the air: it flies missions (airstrike, strafe) and lands with land (10.0)."
     if u.status == "aboard":
-        return f"{u.id} rides a Hornisse: it gets off with land (10.6)."
+        return f"{u.id} rides a Hornisse: it comes down when the Hornisse lands (land, 10.6)."
     if u.status == "withdrawn":
         return f"{u.id} has left the battle (16.2.3, 18.2.4)."
     return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
@@ -417,7 +417,7 @@ def indirect_problem(t: Table, side: str, order: A.Indirect) -> str | None:
         return f"'{order.at[:12]}' is not a hex of this map (e.g. 5:0607)."
     n = distance(t.hex(u), there)
     if n > weapon.range:
-        return f"{order.at} is {n} hexes away; the rockets reach {weapon.range}."
+        return f"{order.at} is {n} hexes away; the rockets reach {weapon.range} (5.5, 11.1)."
     if any(x.side == side for h in blast_area(there) for x in t.in_hex(h)):
         return "Your own units are in or next to that hex (5.5.4)."
     spotter = own(t, side, order.spotter)
@@ -476,9 +476,54 @@ def assault_problem(t: Table, side: str, order: A.Assault) -> str | None:
         return u
     hexes = assault_hexes(t, u)
     if order.hex not in hexes:
-        return (f"{u.id} cannot go into close quarters in {order.hex[:12]} now "
-                f"(possible: {', '.join(hexes) or 'none'}) (9.1, 13.2, 14.2.2).")
+        why = _unit_cannot_assault(t, u) or _hex_cannot_be_assaulted(t, u, order.hex)
+        return f"{why}; possible now: {', '.join(hexes) or 'none'}."
     return None
+
+
+def _unit_cannot_assault(t: Table, u: UnitState) -> str | None:
+    """Why ``u`` cannot go into close quarters at all now, by the rule, or None."""
+    stats = t.stats(u)
+    checks = [
+        (not u.on_map, absent(u).rstrip(".")),
+        (u.attacked or u.struck, f"{u.id} attacked this phase and may not move (7.2.1)"),
+        (u.immobilized, f"{u.id} is immobilized (5.1.2)"),
+        (u.morale != "ok", f"{u.id}'s morale is broken: it cannot attack (14.3.1 1)"),
+        (stats.vehicle, f"{u.id} is a vehicle: in close quarters it only receives attacks; it "
+                        f"attacks a hex with overrun (13.2)"),
+        (stats.noncombatant, f"{u.id} cannot make any attacks (19.5.1)"),
+        (t.s.assault is not None, "An assault is under way: its strike comes first (9.1)"),
+        (t.s.exchange is not None, "Close quarters are being fought out: engage or pass (9.3.2)"),
+        (bool(u.aboard), f"{u.id} rides in {u.aboard}: unload it first (13.1.2)"),
+        (t.s.turn in u.boosts, f"{u.id} used its booster this turn: \"the unit may not engage in "
+                               f"close quarters combat\" (19.5.3)"),
+    ]
+    return next((why for bad, why in checks if bad), None) or _busy(t, u)
+
+
+def _hex_cannot_be_assaulted(t: Table, u: UnitState, text: str) -> str:
+    """Why ``u`` cannot go into close quarters in hex ``text``, by the rule."""
+    where = hex_problem(t, text)
+    if where:
+        return where.rstrip(".")
+    h, stats = t.hex_of(text.strip()), t.stats(u)
+    label, n = t.label(h), distance(t.hex(u), h)
+    if h not in t.enemy_hexes(u.side):
+        return f"{label} holds no enemy unit: close quarters are fought in an enemy's hex (9.1); move there instead"
+    if n == 2 and stats.infantry:
+        if u.moved:
+            return f"{u.id} has moved this phase: an infantry charge from two hexes starts unmoved (14.2.2)"
+        return f"{u.id} has no way to charge into {label} through the hex between (14.2.2)"
+    if n != 1:
+        return (f"{label} is {n} hexes away: close quarters from the next hex (9.1), or two hexes for "
+                f"an infantry charge (14.2.2)")
+    cost = entry_cost(t.field, stats, t.hex(u), h)
+    if cost is None:
+        return f"{u.id} cannot enter {label}: its terrain or hexside is closed to it (7.1.3, 7.1.8)"
+    if not stats.infantry and cost > stats.movement - u.mp_spent:
+        return f"{u.id} needs {cost:g} MP to enter {label} and has {stats.movement - u.mp_spent:g} left (7.1.3, 9.1)"
+    return (f"{u.id} cannot join {label}: {t.stacking(u.side, label, [u])}; in close quarters the "
+            f"limit holds for each side (8.2.2)")
 
 
 def strike_problem(t: Table, side: str, order: A.Strike) -> str | None:
