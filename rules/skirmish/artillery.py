@@ -98,7 +98,7 @@ def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: tab
     square = barrage.template(centre, aim)
     state.templates.append(list(square.points))
     state.marks.append(Mark(kind="blast", points=[centre], text="smoke" if smoke else "barrage",
-                            side=unit.side))
+                            side=unit.side, by=[g.id for g in barrage.barrage_guns(state, unit)]))
     if smoke:
         ctx.extend([barrage.lay_smoke(state, unit, centre, aim)])
     else:

@@ -483,11 +483,7 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
         state.leader_used.append(unit.pl.id)
     result, volley = fire.roll_fire(state, shooters, target, ctx.dice, how)
     ctx.extend(result.events)
-    for event in result.events:
-        if event.kind == "fire":
-            state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
-                                    text=f"{event.data['hits']} hit" + ("" if event.data["hits"] == 1 else "s"),
-                                    side=unit.side, by=[event.data["shooter"]]))
+    volleys.mark_fire(state, unit.side, result)
     if volley is None:
         after_fire(ctx, unit)
     elif not volleys.ask(ctx, unit.id, volley, Pending(kind="allocate", side=target.side)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from rules.core.orders import Ctx
+from rules.core.views import Mark
 from rules.skirmish import fire, prompts
 from rules.skirmish.allocation import Volley, allocate
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState
@@ -63,6 +64,7 @@ def fire_at(ctx: Ctx[SkirmishState], firer: UnitState, shooters: list[TeamState]
     state = ctx.state
     result, volley = fire.roll_fire(state, shooters, target, ctx.dice, how)
     ctx.extend(result.events)
+    mark_fire(state, firer.side, result)
     if volley is None:
         return result
     if ask(ctx, firer.id, volley, pending):
@@ -71,6 +73,17 @@ def fire_at(ctx: Ctx[SkirmishState], firer: UnitState, shooters: list[TeamState]
     fire.land_volley(state, volley, ctx.dice, result)
     ctx.extend(result.events[rolled:])
     return result
+
+
+def mark_fire(state: SkirmishState, side: str, result: fire.FireResult) -> None:
+    """A line on the map for each team that rolled To Hit, by that team (a fire order,
+    Reaction and Overwatch fire, an assault's supporting and defending fire alike)."""
+    for event in result.events:
+        if event.kind == "fire":
+            hits = event.data["hits"]
+            state.marks.append(Mark(kind="fire", points=[event.data["from"], event.data["to"]],
+                                    text=f"{hits} hit" + ("" if hits == 1 else "s"),
+                                    side=side, by=[event.data["shooter"]]))
 
 
 def land(ctx: Ctx[SkirmishState], volley: Volley, first: frozenset[str]) -> fire.FireResult:

@@ -126,6 +126,7 @@ async def test_firing_modifiers_firing_unit_moved_is_the_units_in_its_fire_and_r
         "@bob /skirmish action kind:move",
         "@bob /skirmish move who:g1 to:15,27",
         "@alice /skirmish decide choice:fire unit:1pl",
+        "@bob /game status",
     ]
     refused, text, _ = await run(tmp_path, script, _SUPPRESS_DICE + [4] + [4] * 20)
     assert refused == 0, text
@@ -135,6 +136,8 @@ async def test_firing_modifiers_firing_unit_moved_is_the_units_in_its_fire_and_r
     assert ('May fire at gren: 1pl: Reaction Fire (+1 To Hit, +1 moved), sq2 8.0"; '
             'tank: Overwatch, sherman 24.8"') in text
     assert 'sq2 Rifles and BAR 3 FP at gren (8.0"): to hit 3+ +1 moved +1 reaction = 5+' in text
+    # play-test: Reaction Fire is drawn and said like any fire ("Fired:" since your last order)
+    assert "Fired: sq2" in text.split("/game status")[-1]
 
 
 async def test_firing_long_range_refusals_say_the_real_reach(tmp_path: Path) -> None:
