@@ -440,6 +440,25 @@ def test_8_2_1_a_move_may_stop_in_a_full_hex_the_limit_holds_when_the_phase_ends
     SYS.apply(s, "merc", A.End(), ScriptedDice([]))
 
 
+def test_8_2_1_the_last_unit_that_can_leave_an_overfull_hex_leaves_before_it_attacks():
+    # 8.2.1: the limit holds when the phase ends; M-AFS2 is the only unit in 5:1720 still free
+    # to leave it, so it may not spend its phase attacking (a move out is open).
+    s = _crowded()
+    s.unit("S-PKA1").hex = "5:1723"
+    for n in range(3, 6):
+        s.unit(f"M-AFS{n}").moved = s.unit(f"M-AFS{n}").move_done = True
+    s.unit("M-AFS1").mp_spent = 3  # 1 MP: it stops in the hex
+    s = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1720"), ScriptedDice([])).state
+    fire = A.Fire(unit="M-AFS2", target="S-PKA1")
+    with pytest.raises(RuleError, match=r"M-AFS2 is the last unit that can still leave 5:1720, over "
+                                        r"the stacking limit \(5 stack points is over the limit of 4 "
+                                        r"\(8\.2\)\): move it out first.*\(8\.2\.1\)"):
+        SYS.apply(s, "merc", fire, ScriptedDice([4, 4]))
+    assert fire not in SYS.legal_actions(s, "merc")
+    s = SYS.apply(s, "merc", A.Move(unit="M-AFS2", to="5:1721"), ScriptedDice([])).state
+    SYS.apply(s, "merc", A.End(), ScriptedDice([]))
+
+
 def test_8_2_1_no_stop_in_a_full_hex_that_nobody_could_leave():
     s = _crowded()
     for n in range(2, 6):
