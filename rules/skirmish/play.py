@@ -169,7 +169,9 @@ def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
         return [t for t in unit.alive_teams if budget(unit, t) > 0.05]
     team = state.team(who)
     if team.unit != unit.id or not team.alive:
-        raise RuleError(f"{team.id} is not a team of the active unit {unit.id} on the table.")
+        raise RuleError(f"{team.id} is not a team of the active unit {unit.id} on the table: a Move "
+                        f"order moves the activated Unit's teams; name one of them, or who:{unit.id} "
+                        f"for the whole unit (Actions).")
     return [team]
 
 
