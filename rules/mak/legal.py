@@ -132,7 +132,8 @@ def enter_hexes(t: Table, u: UnitState) -> dict[str, float]:
         if h in enemy or cost is None or cost > stats.movement:
             continue
         label = t.label(h)
-        if t.stacking(u.side, label, [u]) is None:
+        # 8.2.1: entering is movement; a full hex is put right before the phase ends
+        if t.stacking(u.side, label, [u]) is None or _may_stop_over(t, u, h, cost):
             out[label] = cost
     return out
 

@@ -129,9 +129,12 @@ def boost_targets(t: Table, u: UnitState) -> list[str]:
     if t.s.turn not in u.boosts and len(u.boosts) >= BOOSTER_TURNS:
         return []
     left = stats.booster - int(u.mp_spent) if boosting(t.s, u) else stats.booster
+    from rules.mak.legal import leavers  # noqa: PLC0415 - legal imports this module
+
     here = t.hex(u)
+    # 8.2.1: a flight may end in a full hex that another unit can still leave this phase
     return sorted(t.label(h) for h in _flights(t, u, left) if h != here
-                  and t.stacking(u.side, t.label(h), [u]) is None)
+                  and (t.stacking(u.side, t.label(h), [u]) is None or leavers(t, t.label(h), u.side, but=u)))
 
 
 def _flights(t: Table, u: UnitState, left: int) -> dict:  # type: ignore[type-arg]

@@ -491,3 +491,17 @@ def test_9_5_strike_unarmed_is_echoed_as_typed_lower_case():
     step = StepRow(game_id=1, seq=2, parent_seq=1, kind="order", state_json="{}",
                    action={"name": "strike", "options": {"target": "S-PKA1", "unarmed": True}})
     assert step_action_text(step) == "strike target:S-PKA1 unarmed:true"
+
+
+def test_8_2_1_a_reinforcement_may_enter_a_full_hex_that_another_unit_can_leave():
+    # 12.1: a reinforcement "spends movement points to enter that hex": entering is movement,
+    # so 8.2.1 lets it into a full hex; the phase then ends only once the stack is right.
+    s = SYS.setup("ridge", None, ScriptedDice([])).state
+    s.active = "merc"
+    for uid in ("M-InfSQ1", "M-InfSQ2"):
+        s.unit(uid).hex = "5:2012"
+    s = SYS.apply(s, "merc", A.Enter(unit="M-AFS1", at="5:2012"), ScriptedDice([])).state
+    with pytest.raises(RuleError, match=r"5:2012 is over the stacking limit when the phase ends"):
+        SYS.apply(s, "merc", A.End(), ScriptedDice([]))
+    s = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1912"), ScriptedDice([])).state
+    SYS.apply(s, "merc", A.End(), ScriptedDice([]))
