@@ -58,6 +58,10 @@ class ServiceLike(OwedLike, Protocol):
         """Suggestions for the option ``focused`` given what is typed so far."""
         ...
 
+    async def press(self, inv: Invocation, token: str, value: str | None = None) -> Reply:
+        """A button pressed or a menu entry chosen (issue 30); never raises."""
+        ...
+
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot named by ``reply.snapshot_key`` and attach the PNG."""
         ...
