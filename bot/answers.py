@@ -138,6 +138,23 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
     return Offer(lines=lines, buttons=[], menu=menu)
 
 
+def offer_to(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int,
+             sides: list[str]) -> Offer | None:
+    """The offer for the seated sides waited on: one side's answers (:func:`offer`); when
+    several sides act at once (sealed commitments, simultaneous plots), a "Give an order"
+    button each, so no side's answers crowd out another's."""
+    if len(sides) <= 1:
+        return offer(system, state, game_id, seq, sides[0]) if sides else None
+    if system.result(state) is not None:
+        return None
+    names = [system.side_name(s) for s in sides]
+    return Offer(
+        lines=[f"{' and '.join(names)}: /game act builds an order by choosing (or type it)."],
+        buttons=[Button(label=f"Give an order ({n})", token=Token("b", game_id, seq, s).encode(),
+                        style="primary") for s, n in zip(sides, names)],
+    )
+
+
 def with_offer(reply: Reply, found: Offer | None) -> Reply:
     """``reply`` with the offer's lines appended and its components attached."""
     if found is None:
@@ -232,4 +249,4 @@ def numbered(reply: Reply) -> dict[int, tuple[str, str | None]]:
     return out
 
 
-__all__ = ["numbered", "Offer", "Token", "PREFIX", "builder_reply", "chosen_answer", "offer", "with_offer"]
+__all__ = ["numbered", "offer_to", "Offer", "Token", "PREFIX", "builder_reply", "chosen_answer", "offer", "with_offer"]

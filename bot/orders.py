@@ -87,12 +87,10 @@ def _check_standing(svc: Pipeline, game: LiveGame, side: str) -> None:
 
 
 def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | None:
-    """The answers to offer under a reply that leaves ``state`` at step ``seq`` (issue 30):
-    for the first side waited on whose seat is held, from the state just computed."""
-    for side in game.system.waiting_on(state):
-        if game.holder(side) is not None:
-            return answers.offer(game.system, state, game.row.id, seq, side)
-    return None
+    """The answers to offer under a reply that leaves ``state`` at step ``seq`` (issue 30),
+    from the state just computed, for the sides waited on whose seats are held."""
+    return answers.offer_to(game.system, state, game.row.id, seq,
+                            [s for s in game.system.waiting_on(state) if game.holder(s) is not None])
 
 
 def acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> str:

@@ -117,6 +117,8 @@ class Service(Pipeline):
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
                 reply = await self._paced(inv, reply)
+                if not optimistic and (reply.mentions or inv.command == ["game", "new"]):
+                    reply = self._offered(inv.channel_id, reply)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
                 await self.prune_interactions()
             return reply
@@ -167,6 +169,15 @@ class Service(Pipeline):
                         return Reply.model_validate_json(answered)
                 raise
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _offered(self, channel_id: str, reply: Reply) -> Reply:
+        """A reply to a ``/game`` or ``/mod`` command that pings whoever must act (a join that
+        seats the side to act, a rollback) or starts a game carries their answers to tap, as
+        an order's reply does (issue 30): from the game in hand, as the command left it."""
+        game = self._games.get(channel_id)
+        if reply.error or reply.ephemeral or reply.buttons or reply.menu or game is None:
+            return reply
+        return answers.with_offer(reply, orders.offer_after(game, game.state, game.row.head_seq))
 
     async def _paced(self, inv: Invocation, reply: Reply) -> Reply:
         """Let pacing follow the game after a command (a new turn-part's deadline, a turn's
@@ -228,6 +239,10 @@ class Service(Pipeline):
             raise RuleError(f"That question is for {who}; only they may answer it. "
                             "Anyone may watch; /game status shows whose turn it is.")
         if game.row.head_seq != token.seq:
+            # A redelivered press that was applied: the answer it got, from the record.
+            answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
+            if answered is not None:
+                return Reply.model_validate_json(answered)
             raise RuleError(
                 f"That question was answered or the game moved on (it asked at step #{token.seq}, "
                 f"the game is at #{game.row.head_seq}); nothing was changed. Look at the latest message."
