@@ -146,10 +146,10 @@ class Console:
     async def _answered(self, who: str, reply: Reply) -> Reply:
         if reply.snapshot_key and not reply.error:
             reply = await self.service.attach_snapshot(reply)
+        # The last answers offered stay pickable, as a Discord message's buttons do; a pick
+        # the game has moved past is refused by the service.
         if reply.buttons or reply.menu:
             self.answers = numbered(reply)
-        elif not reply.error and not reply.ephemeral:
-            self.answers = {}
         if reply.chosen:
             self.write(f"✔️ {reply.chosen}")
         self.show(who, reply)
