@@ -146,6 +146,7 @@ class Console:
     async def _answered(self, who: str, reply: Reply) -> Reply:
         if reply.snapshot_key and not reply.error:
             reply = await self.service.attach_snapshot(reply)
+        reply = await self.service.attach_offer(reply, self.channel)
         # The last answers offered stay pickable, as a Discord message's buttons do; a pick
         # the game has moved past is refused by the service.
         if reply.buttons or reply.menu:

@@ -101,6 +101,11 @@ class Reply(BaseModel):
     #: calls ``Service.attach_snapshot(reply)``, which renders off the event loop and adds
     #: the PNG to ``attachments``.  The step is already committed when this is set.
     snapshot_key: str | None = None
+    #: Set when the reply leaves a side to act (issue 30): the front end calls
+    #: ``Service.attach_offer(reply)`` before sending, which adds that side's answers (the
+    #: buttons and menu below, numbered lines in ``text``) from the game in hand — at delivery,
+    #: like the map, so the order's commit does not pay for them.  ``"game id:step"``.
+    offer_key: str | None = None
     #: Answers to tap (issue 30): buttons and at most one select menu, shown under the text.
     #: The same choices are numbered in ``text``, for screen readers and the console.
     buttons: list[Button] = Field(default_factory=list)

@@ -45,9 +45,9 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
         if done.mentions:
             lines += since
         lines.append(svc.next_line(game, step))
-        reply = Reply(text="\n".join(lines), mentions=done.mentions,
-                      snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None)
-        return answers.with_offer(reply, offer_after(game, step.state, done.head_seq))
+        return Reply(text="\n".join(lines), mentions=done.mentions,
+                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
+                     offer_key=f"{game.row.id}:{done.head_seq}")
 
     reply = await svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                              inv=inv, reply_for=build)

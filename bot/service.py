@@ -172,12 +172,30 @@ class Service(Pipeline):
 
     def _offered(self, channel_id: str, reply: Reply) -> Reply:
         """A reply to a ``/game`` or ``/mod`` command that pings whoever must act (a join that
-        seats the side to act, a rollback) or starts a game carries their answers to tap, as
-        an order's reply does (issue 30): from the game in hand, as the command left it."""
+        seats the side to act, a rollback) or starts a game offers their answers to tap, as an
+        order's reply does (issue 30)."""
         game = self._games.get(channel_id)
-        if reply.error or reply.ephemeral or reply.buttons or reply.menu or game is None:
+        if reply.error or reply.ephemeral or reply.offer_key or game is None:
             return reply
-        return answers.with_offer(reply, orders.offer_after(game, game.state, game.row.head_seq))
+        return reply.model_copy(update={"offer_key": f"{game.row.id}:{game.row.head_seq}"})
+
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """Add the answers a reply offers (``reply.offer_key``, issue 30): the buttons or menu
+        of the side(s) now waited on, and their numbered lines.  Called by the front end
+        before it sends the reply, after the commit — like the map, so an order's transaction
+        does not pay for them.  None when the game has moved on since (the question would
+        be stale before it is shown) or the game is not in hand."""
+        if not reply.offer_key or reply.buttons or reply.menu:
+            return reply
+        game = await self.live_game(channel_id)
+        if game is None or f"{game.row.id}:{game.row.head_seq}" != reply.offer_key:
+            return reply
+        try:
+            found = orders.offer_after(game, game.state, game.row.head_seq)
+        except Exception:  # noqa: BLE001 - answers are a convenience; the reply goes out without
+            log.exception("offering answers for %s failed", reply.offer_key)
+            return reply
+        return answers.with_offer(reply, found)
 
     async def _paced(self, inv: Invocation, reply: Reply) -> Reply:
         """Let pacing follow the game after a command (a new turn-part's deadline, a turn's

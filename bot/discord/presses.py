@@ -26,7 +26,7 @@ from typing import Any
 import discord
 
 from bot.answers import PREFIX
-from bot.discord.adapter import ServiceLike, invocation_from, send_private
+from bot.discord.adapter import ServiceLike, invocation_from, send_private, with_offer
 from bot.discord.delivery import Delivery
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.discord.widgets import view_of
@@ -76,6 +76,7 @@ async def _answer(interaction: discord.Interaction, service: ServiceLike, presse
             await interaction.followup.send(**kwargs, ephemeral=True, **({"view": view} if view else {}))
         return
     await _close_question(interaction, reply.chosen, pressed_private)
+    reply = await with_offer(service, reply, str(interaction.channel_id))
     reply = reply.model_copy(update={"mentions": [m for m in pingable(reply.mentions) if m != presser]})
     await Delivery(interaction, reply, owed=service, complete=service.attach_snapshot).run()
 

@@ -84,17 +84,30 @@ def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: A
     return _clip(text, OPTION_LABEL)
 
 
-def acting_orders(system: GameSystem[Any], state: BaseModel, side: str) -> list[Action]:
+def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
+                  limit: int | None = None) -> list[Action]:
     """The orders ``side`` may give now that change the game, standing orders included,
-    without repeats (two offers of one order with the same options are one answer)."""
+    without repeats (two offers of one order with the same options are one answer).
+
+    With ``limit``, stop once more than ``limit`` orders other than standing ones are found:
+    a caller that only wants to know whether there are few need not build them all.
+    """
+    s = system.check_state(state)
     seen: set[str] = set()
     out: list[Action] = []
-    for action in system.legal_actions(state, side, read_only=False):
-        key = action.model_dump_json()
-        if type(action).__name__ + key in seen:
+    pressing = 0
+    for rule in system.orders_open(s, side):
+        if rule.action.read_only:
             continue
-        seen.add(type(action).__name__ + key)
-        out.append(action)
+        for action in rule.offered(system, s, side):
+            key = type(action).__name__ + action.model_dump_json()
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(action)
+            pressing += not action.anytime
+            if limit is not None and pressing > limit:
+                return out
     return out
 
 
@@ -108,7 +121,7 @@ def quick_answers(system: GameSystem[Any], state: BaseModel, side: str,
     """
     if system.result(state) is not None or side not in system.waiting_on(state):
         return []
-    orders = acting_orders(system, state, side)
+    orders = acting_orders(system, state, side, limit)
     pressing = [a for a in orders if not a.anytime] or orders
     if not pressing or len(pressing) > limit:
         return []

@@ -557,6 +557,10 @@ class FakeService:
         self.completions.append((inv, focused))
         return list(self.suggestions)
 
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """No answers to tap: the scripted replies carry their own components, if any."""
+        return reply
+
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Add a small real PNG, or fail as scripted."""
         if self.render_error is not None:
