@@ -73,6 +73,7 @@ def game_group() -> CommandGroup:
             ),
             CommandSpec(name="leave", description="Give up your seat(s) in this game"),
             CommandSpec(name="status", description="Turn, phase, who acts and what they can do"),
+            CommandSpec(name="act", description="Give an order by choosing from menus (no typing)"),
             CommandSpec(
                 name="map",
                 description="The latest map (only you see it unless you post it)",

@@ -6,6 +6,7 @@
     @alice /rr deploy-default
 
 ``@name`` before a command acts as that user; ``@name`` alone switches the default user.
+When a reply offers numbered answers (the buttons on Discord), ``2`` or ``@bob 2`` picks one.
 Snapshots are written as PNG files and their paths printed.  ``--dice 3,5,6`` scripts the
 dice (when they run out, the order is refused with a clear message).
 
@@ -18,6 +19,7 @@ Discord timestamps are written out in UTC.
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -25,12 +27,15 @@ from typing import Callable, TextIO
 
 from datetime import timedelta
 
+from bot.answers import numbered
 from bot.models import Invocation, Reply
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
 from bot.service import Service
 
 CONSOLE_CHANNEL = "console"
+#: ``2`` or ``@bob 2``: pick a numbered answer of the last reply (a button press, issue 30).
+NUMBERED = re.compile(r"^(?:@(?P<user>\S+)\s+)?(?P<n>\d{1,3})$")
 PROMPT_HINT = "Type /game help for the commands, /game new system:rr to start; Ctrl-D quits."
 
 
@@ -92,12 +97,18 @@ class Console:
         self.write = write
         self.channel = channel
         self.snapshots: list[Path] = []
+        #: The numbered answers of the last reply that offered some (issue 30): ``2`` picks.
+        self.answers: dict[int, tuple[str, str | None]] = {}
+        self.counter = 0
 
     async def run_line(self, line: str) -> Reply | None:
         """Run one line; return the reply (None for blank lines, comments and user switches)."""
         line = line.strip()
         if not line or line.startswith("#"):
             return None
+        number = NUMBERED.match(line)
+        if number is not None:
+            return await self.press(number["user"] or self.user, int(number["n"]))
         try:
             user, path, options = parse_line(line)
         except ParseError as exc:
@@ -116,9 +127,32 @@ class Console:
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
             is_moderator=self.moderator, command=path, options=options,
         )
-        reply = await self.service.handle(inv)
+        return await self._answered(who, await self.service.handle(inv))
+
+    async def press(self, who: str, number: int) -> Reply | None:
+        """``2``: pick answer 2 of the last reply that offered numbered answers, as ``who``
+        (the console's button press, issue 30)."""
+        picked = self.answers.get(number)
+        if picked is None:
+            shown = ", ".join(str(n) for n in sorted(self.answers)) or "none is offered now"
+            self.write(f"⛔ There is no answer {number} to pick; answers: {shown}.")
+            return None
+        self.counter += 1
+        inv = Invocation(channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
+                         is_moderator=self.moderator, command=["press"],
+                         interaction_id=f"console-press-{self.counter}")
+        return await self._answered(who, await self.service.press(inv, *picked))
+
+    async def _answered(self, who: str, reply: Reply) -> Reply:
         if reply.snapshot_key and not reply.error:
             reply = await self.service.attach_snapshot(reply)
+        reply = await self.service.attach_offer(reply, self.channel)
+        # The last answers offered stay pickable, as a Discord message's buttons do; a pick
+        # the game has moved past is refused by the service.
+        if reply.buttons or reply.menu:
+            self.answers = numbered(reply)
+        if reply.chosen:
+            self.write(f"✔️ {reply.chosen}")
         self.show(who, reply)
         await self.deliver()
         return reply

@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import export_html, replaycmds, replies
+from bot import answers, export_html, replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
@@ -168,6 +168,28 @@ async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     if pacing:
         reply = reply.model_copy(update={"text": "\n".join([reply.text, *pacing])})
     return reply
+
+
+async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game act``: build an order by choosing (issue 30) — which order, then each of its
+    values, each menu listing only legal values; the order is sent by a Send button, through
+    the same path as the slash command.  Only the player waited on may build one."""
+    read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    result = game.system.result(game.state)
+    if result is not None:
+        raise RuleError(f"The game is over ({result}); /game end reveals the dice.")
+    sides = game.sides_of(inv.user_id)
+    if not sides:
+        raise RuleError("You are not seated in this game; /game join takes a free side. Anyone may watch.")
+    waiting = game.system.waiting_on(game.state)
+    side = next((s for s in sides if s in waiting), None)
+    if side is None:
+        who = ", ".join(replies.seat_name(s, game.seats) for s in waiting) or "nobody"
+        raise RuleError(f"It is not your turn: {game.system.turn_part(game.state)} waits on {who}. "
+                        "Standing orders are typed (/game help).")
+    token = answers.Token("b", game.row.id, game.row.head_seq, side)
+    return answers.builder_reply(game.system, game.state, token, game.row.system)
 
 
 async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
@@ -476,7 +498,7 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
 
 
 HANDLERS = {
-    "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "map": cmd_map,
+    "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "act": cmd_act, "map": cmd_map,
     "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
     "replay": cmd_replay,
 }

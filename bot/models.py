@@ -6,7 +6,7 @@ Front ends (Discord, console, tests) build an :class:`Invocation` and show the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -35,6 +35,11 @@ class Invocation(BaseModel):
     interaction_id: str | None = None
     #: Sent from a direct message or group DM (Discord): games need a server channel.
     private_channel: bool = False
+    #: A pressed answer (issue 30): the order is refused unless the game's head is still
+    #: this step, so a press on a question the game has moved past changes nothing.
+    expect_head: int | None = None
+    #: A pressed answer is given for the side it was asked of, not whichever the user holds.
+    as_side: str | None = None
 
 
 class Attachment(BaseModel):
@@ -50,6 +55,32 @@ class ReplyField(BaseModel):
 
     name: str
     value: str
+
+
+class Button(BaseModel):
+    """A button under a reply (issue 30).  ``token`` says what a press does; the front end
+    sends it back unchanged with :meth:`bot.service.Service.press`."""
+
+    label: str
+    token: str
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    disabled: bool = False
+
+
+class MenuOption(BaseModel):
+    """One entry of a select menu: what the player reads and the value sent back."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
+class SelectMenu(BaseModel):
+    """A select menu under a reply: choosing an entry sends ``token`` and the entry's value."""
+
+    token: str
+    placeholder: str
+    options: list[MenuOption]
 
 
 class Reply(BaseModel):
@@ -70,3 +101,15 @@ class Reply(BaseModel):
     #: calls ``Service.attach_snapshot(reply)``, which renders off the event loop and adds
     #: the PNG to ``attachments``.  The step is already committed when this is set.
     snapshot_key: str | None = None
+    #: Set when the reply leaves a side to act (issue 30): the front end calls
+    #: ``Service.attach_offer(reply)`` before sending, which adds that side's answers (the
+    #: buttons and menu below, numbered lines in ``text``) from the game in hand — at delivery,
+    #: like the map, so the order's commit does not pay for them.  ``"game id:step"``.
+    offer_key: str | None = None
+    #: Answers to tap (issue 30): buttons and at most one select menu, shown under the text.
+    #: The same choices are numbered in ``text``, for screen readers and the console.
+    buttons: list[Button] = Field(default_factory=list)
+    menu: SelectMenu | None = None
+    #: Set on the reply to a press: who chose what, for the message that asked (its buttons
+    #: are then removed and this line added).
+    chosen: str | None = None

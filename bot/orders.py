@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot import replies
+from pydantic import BaseModel
+
+from bot import answers, replies
 from bot.models import Invocation, Reply
 from bot.pacing.digest import ping_lines
 from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
@@ -19,6 +21,13 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     if action_type.read_only:
         return await _read_only(svc, inv, group, name)
     game = await _game_of(svc, inv, group)
+    if inv.expect_head is not None and inv.expect_head != game.row.head_seq:
+        # A pressed answer (issue 30), checked under the channel's lock: a second tap, or a
+        # press on a question another order answered first, changes nothing.
+        raise RuleError(
+            f"That question was answered or the game moved on (it asked at step #{inv.expect_head}, "
+            f"the game is at #{game.row.head_seq}); nothing was changed. Look at the latest message."
+        )
     side = acting_side(game, inv, action_type)
     if action_type.anytime:
         _check_standing(svc, game, side)
@@ -37,7 +46,8 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
             lines += since
         lines.append(svc.next_line(game, step))
         return Reply(text="\n".join(lines), mentions=done.mentions,
-                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None)
+                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
+                     offer_key=f"{game.row.id}:{done.head_seq}")
 
     reply = await svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                              inv=inv, reply_for=build)
@@ -76,6 +86,13 @@ def _check_standing(svc: Pipeline, game: LiveGame, side: str) -> None:
         )
 
 
+def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | None:
+    """The answers to offer under a reply that leaves ``state`` at step ``seq`` (issue 30),
+    from the state just computed, for the sides waited on whose seats are held."""
+    return answers.offer_to(game.system, state, game.row.id, seq,
+                            [s for s in game.system.waiting_on(state) if game.holder(s) is not None])
+
+
 def acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> str:
     """The side an order is given for: the user's seat that is waited on.
 
@@ -86,6 +103,9 @@ def acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> s
     if result is not None:
         raise RuleError(f"The game is over ({result}). Reveal the dice with /game end.")
     sides = game.sides_of(inv.user_id)
+    if inv.as_side is not None and inv.as_side in sides:
+        # A pressed answer is given for the side it was asked of (a hot-seat player holds two).
+        sides = [inv.as_side]
     if not sides:
         free = [s for s in game.system.sides if game.holder(s) is None]
         hint = f"take a free side with /game join (free: {', '.join(free)})" if free else "every side is taken"

@@ -21,6 +21,7 @@ from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
+from bot import answers
 from bot import commands as catalogue
 from bot import gamecmds, modcmds, orders, replies
 from bot.config import Settings
@@ -116,6 +117,8 @@ class Service(Pipeline):
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
                 reply = await self._paced(inv, reply)
+                if not optimistic and (reply.mentions or inv.command == ["game", "new"]):
+                    reply = self._offered(inv.channel_id, reply)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
                 await self.prune_interactions()
             return reply
@@ -167,6 +170,33 @@ class Service(Pipeline):
                 raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    def _offered(self, channel_id: str, reply: Reply) -> Reply:
+        """A reply to a ``/game`` or ``/mod`` command that pings whoever must act (a join that
+        seats the side to act, a rollback) or starts a game offers their answers to tap, as an
+        order's reply does (issue 30)."""
+        game = self._games.get(channel_id)
+        if reply.error or reply.ephemeral or reply.offer_key or game is None:
+            return reply
+        return reply.model_copy(update={"offer_key": f"{game.row.id}:{game.row.head_seq}"})
+
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """Add the answers a reply offers (``reply.offer_key``, issue 30): the buttons or menu
+        of the side(s) now waited on, and their numbered lines.  Called by the front end
+        before it sends the reply, after the commit — like the map, so an order's transaction
+        does not pay for them.  None when the game has moved on since (the question would
+        be stale before it is shown) or the game is not in hand."""
+        if not reply.offer_key or reply.buttons or reply.menu:
+            return reply
+        game = await self.live_game(channel_id)
+        if game is None or f"{game.row.id}:{game.row.head_seq}" != reply.offer_key:
+            return reply
+        try:
+            found = orders.offer_after(game, game.state, game.row.head_seq)
+        except Exception:  # noqa: BLE001 - answers are a convenience; the reply goes out without
+            log.exception("offering answers for %s failed", reply.offer_key)
+            return reply
+        return answers.with_offer(reply, found)
+
     async def _paced(self, inv: Invocation, reply: Reply) -> Reply:
         """Let pacing follow the game after a command (a new turn-part's deadline, a turn's
         digest); a reply that pings whoever must act carries the new deadline.  A failure
@@ -191,6 +221,63 @@ class Service(Pipeline):
         except Exception:
             log.exception("autocomplete failed for %s.%s", inv.command, focused)
             return []
+
+    async def press(self, inv: Invocation, token: str, value: str | None = None) -> Reply:
+        """A button pressed or a menu entry chosen (issue 30).  Never raises.
+
+        ``token`` is the component's custom id, ``value`` the menu entry chosen.  The press
+        is checked against the game as it is now (the same game, the head still at the step
+        that asked, the presser holding the side asked), the order it stands for is derived
+        again from that state, and it is then sent through :meth:`handle` exactly as the
+        slash command would be: same checks, same log line, same reply.  Menus of an order
+        being built answer with the next question, privately.
+        """
+        try:
+            return await self._press(inv, token, value)
+        except RuleError as exc:
+            return replies.error(exc.message)
+        except Exception:
+            incident = secrets.token_hex(3)
+            log.exception("incident %s while handling a press of %s", incident, token[:100])
+            return replies.error(
+                f"Sorry, something went wrong on our side (incident {incident}). "
+                "Nothing was changed; a moderator can quote this id."
+            )
+
+    async def _press(self, inv: Invocation, token_text: str, value: str | None) -> Reply:
+        token = answers.Token.decode(token_text)
+        if value is not None:
+            token = token.with_choice(value)
+        game = await self.live_game(inv.channel_id)
+        if game is None or game.row.id != token.game_id:
+            raise RuleError("That question belongs to a game that is over; nothing was changed.")
+        holder = game.holder(token.side)
+        if holder is None or holder.user_id != inv.user_id:
+            who = replies.seat_name(token.side, game.seats)
+            raise RuleError(f"That question is for {who}; only they may answer it. "
+                            "Anyone may watch; /game status shows whose turn it is.")
+        if game.row.head_seq != token.seq:
+            # A redelivered press that was applied: the answer it got, from the record.
+            answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
+            if answered is not None:
+                return Reply.model_validate_json(answered)
+            raise RuleError(
+                f"That question was answered or the game moved on (it asked at step #{token.seq}, "
+                f"the game is at #{game.row.head_seq}); nothing was changed. Look at the latest message."
+            )
+        if token.kind == "b":
+            return answers.builder_reply(game.system, game.state, token, game.row.system)
+        if token.kind == "a" and not token.path:
+            raise RuleError("Choose one of the orders in the menu.")
+        answer = answers.chosen_answer(game.system, game.state, token)
+        order = inv.model_copy(update={
+            "command": [game.row.system, answer.order], "options": dict(answer.options),
+            "expect_head": token.seq, "as_side": token.side,
+        })
+        reply = await self.handle(order)
+        if reply.error:
+            return reply
+        return reply.model_copy(update={"chosen": f"{inv.user_name} chose: {answer.label}"})
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot a reply asks for (off the event loop) and attach the PNG."""

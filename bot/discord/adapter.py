@@ -58,6 +58,14 @@ class ServiceLike(OwedLike, Protocol):
         """Suggestions for the option ``focused`` given what is typed so far."""
         ...
 
+    async def press(self, inv: Invocation, token: str, value: str | None = None) -> Reply:
+        """A button pressed or a menu entry chosen (issue 30); never raises."""
+        ...
+
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """Add the answers to tap that ``reply.offer_key`` names (issue 30)."""
+        ...
+
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot named by ``reply.snapshot_key`` and attach the PNG."""
         ...
@@ -253,6 +261,7 @@ async def respond(
         await _owed(interaction, service, inv, reply)
         return
     reply = permission_note(reply, missing)
+    reply = await with_offer(service, reply, inv.channel_id)
     if reply.ephemeral and interaction.response.is_done():
         # Deferred publicly because handle was slow, but the answer is private.
         await _drop_public_defer(interaction)
@@ -280,6 +289,16 @@ async def _owed(interaction: discord.Interaction, service: ServiceLike, inv: Inv
         await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions})
     except Exception:  # noqa: BLE001 - the reply itself went out; owed ones wait for the next
         log.exception("delivering owed announcements in %s failed", interaction.channel_id)
+
+
+async def with_offer(service: ServiceLike, reply: Reply, channel_id: str) -> Reply:
+    """The answers to tap under the reply (issue 30); without them if anything goes wrong:
+    the step is committed and its announcement must go out."""
+    try:
+        return await service.attach_offer(reply, channel_id)
+    except Exception:  # noqa: BLE001
+        log.exception("offering answers under a reply in %s failed", channel_id)
+        return reply
 
 
 async def _with_snapshot(service: ServiceLike, reply: Reply) -> Reply:

@@ -22,10 +22,11 @@ from typing import Awaitable, Callable
 import discord
 
 from bot.config import Settings
-from bot.discord.adapter import DEFER_AFTER, ServiceLike
+from bot.discord.adapter import DEFER_AFTER, ServiceLike, send_private
 from bot.discord.inflight import InFlight
+from bot.discord.presses import is_ours, on_press
 from bot.discord.scheduled import start_pacing
-from bot.discord.tree import RefereeTree, install_commands
+from bot.discord.tree import RESTARTING, RefereeTree, install_commands
 from bot.service import Service
 
 log = logging.getLogger("referee.discord")
@@ -135,6 +136,17 @@ class RefereeClient(discord.AutoShardedClient):
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press of one of our buttons or menus (issue 30); slash commands and autocomplete
+        go to the command tree, which discord.py calls on its own."""
+        if self.service is None or not is_ours(interaction):
+            return
+        if self.in_flight.closing:
+            await send_private(interaction, RESTARTING)
+            return
+        async with self.in_flight.track():
+            await on_press(interaction, self.service, self.settings.moderator_role)
 
     async def on_ready(self) -> None:
         """Log who we are once the gateway is up."""

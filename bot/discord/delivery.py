@@ -29,6 +29,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import discord
 
 from bot.discord.messages import Outgoing, compose, mention_line
+from bot.discord.widgets import view_of
 from bot.models import Reply
 
 log = logging.getLogger("referee.discord")
@@ -238,11 +239,16 @@ class Delivery:
                 log.warning("could not say that the map is missing on %s", self.interaction.id)
 
     def _kwargs(self, message: Outgoing) -> dict[str, Any]:
-        return {
+        kwargs: dict[str, Any] = {
             "content": message.content or None,
             "allowed_mentions": allowed_mentions(message.mentions),
             "ephemeral": self.reply.ephemeral,
         }
+        # The answers to tap (issue 30) go under the last message: the one that pings.
+        view = view_of(self.reply) if self.pending and message is self.pending[-1] else None
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
 
     # -- the fallbacks ---------------------------------------------------------------------
 
@@ -250,7 +256,7 @@ class Delivery:
         """Post what did not get through with ``channel.send``; if that fails, owe it."""
         text = "\n".join(m.content for m in self.pending if m.content)
         ids = [i for m in self.pending for i in m.mentions]
-        remainder = Reply(text=text, mentions=ids)
+        remainder = Reply(text=text, mentions=ids, buttons=self.reply.buttons, menu=self.reply.menu)
         try:
             await send_to_channel(self.interaction.client, self.channel_id, remainder)
         except discord.HTTPException as error:
@@ -284,9 +290,12 @@ class Delivery:
 async def send_to_channel(client: discord.Client, channel_id: str, reply: Reply) -> None:
     """Post ``reply`` (text and ping, no files) as new messages in a channel or thread."""
     channel = client.get_partial_messageable(int(channel_id))
-    for message in compose(reply.model_copy(update={"attachments": []})):
+    messages = compose(reply.model_copy(update={"attachments": []}))
+    for n, message in enumerate(messages, 1):
+        view = view_of(reply) if n == len(messages) else None
         await channel.send(content=message.content or None,
-                           allowed_mentions=allowed_mentions(message.mentions))
+                           allowed_mentions=allowed_mentions(message.mentions),
+                           **({"view": view} if view is not None else {}))
 
 
 async def deliver_owed(

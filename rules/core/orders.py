@@ -93,11 +93,16 @@ class OrderRule:
 
     def legal(self, system: "GameSystem[Any]", state: Any, side: str) -> list["Action"]:
         """The offers of this order now (none when it declares no offers)."""
+        return list(self.offered(system, state, side))
+
+    def offered(self, system: "GameSystem[Any]", state: Any, side: str) -> Iterable["Action"]:
+        """The offers as the system yields them: lazily, when its offers function is a
+        generator (a caller that needs only the first few stops early)."""
         if self.offers is None:
-            return []
+            return ()
         if isinstance(self.offers, str):
-            return list(getattr(system, self.offers)(state, side))
-        return list(self.offers(system, state, side))
+            return getattr(system, self.offers)(state, side)
+        return self.offers(system, state, side)
 
 
 def order(

@@ -91,6 +91,16 @@ async def feed_gateway(client: discord.Client, payload: dict[str, Any]) -> None:
     await asyncio.gather(*started)
 
 
+async def feed_press(client: discord.Client, payload: dict[str, Any]) -> None:
+    """Hand a component interaction (a press) to discord.py and wait for the client's
+    ``on_interaction`` to answer it."""
+    before = set(asyncio.all_tasks())
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    started = [t for t in asyncio.all_tasks() - before if t.get_name() == "discord.py: on_interaction"]
+    assert started, "discord.py did not dispatch the press to on_interaction"
+    await asyncio.gather(*started)
+
+
 @pytest.fixture
 def feed(fake_bot: RefereeClient) -> Feed:
     """Send an interaction payload to the fake bot through the gateway handler."""

@@ -427,6 +427,58 @@ def interaction_payload(
     return payload
 
 
+def component_payload(
+    custom_id: str,
+    message: dict[str, Any],
+    *,
+    values: list[str] | None = None,
+    user: tuple[int, str] = (ALICE, "Alice"),
+    interaction_id: int = 1,
+) -> dict[str, Any]:
+    """The JSON Discord sends when a button is pressed (``values`` None) or a select menu
+    entry chosen (type 3, a message component interaction), on ``message`` (the message
+    object the component is on: id, content, flags, components)."""
+    uid, uname = user
+    real_id = snowflake(interaction_id)
+    channel = channel_payload()
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    if values is not None:
+        data["values"] = values
+    return {
+        "id": str(real_id), "application_id": str(APP_ID), "type": 3,
+        "token": f"token-{real_id}", "version": 1, "guild_id": str(GUILD_ID),
+        "channel_id": channel["id"], "channel": channel,
+        "member": member_payload(uid, uname), "app_permissions": str(BOT_PERMISSIONS),
+        "locale": "en-GB", "guild_locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024,
+        "authorizing_integration_owners": {}, "context": 0, "entitlements": [],
+        "message": message, "data": data,
+    }
+
+
+def message_object(sent: "Sent", message_id: int = 4242, *, flags: int | None = None) -> dict[str, Any]:
+    """The message a recorded request created or edited, as a component interaction carries
+    it; ``flags`` for an edit, whose body does not repeat them (64: ephemeral)."""
+    body = sent.message
+    return {
+        "id": str(message_id), "channel_id": str(CHANNEL_ID), "type": 0,
+        "content": body.get("content") or "", "tts": False, "pinned": False,
+        "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
+        "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+        "embeds": [], "flags": body.get("flags", 0) if flags is None else flags,
+        "components": body.get("components", []),
+        "author": {"id": str(APP_ID), "username": "Referee", "discriminator": "0",
+                   "avatar": None, "bot": True},
+    }
+
+
+def components_of(sent: "Sent") -> list[dict[str, Any]]:
+    """The buttons and menus (type 2 and 3) of a recorded request's message, in order."""
+    if sent.payload is None:
+        return []
+    rows = sent.message.get("components") or []
+    return [c for row in rows for c in row.get("components", [])]
+
+
 def make_interaction(client: discord.Client, payload: dict[str, Any]) -> discord.Interaction:
     """A real :class:`discord.Interaction`, parsed by discord.py from ``payload``."""
     return discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
@@ -504,6 +556,10 @@ class FakeService:
         """The scripted suggestions (all of them, to check the front end caps them)."""
         self.completions.append((inv, focused))
         return list(self.suggestions)
+
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """No answers to tap: the scripted replies carry their own components, if any."""
+        return reply
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Add a small real PNG, or fail as scripted."""

@@ -51,7 +51,7 @@ def test_one_group_per_catalogue_group_game_and_mod_first(tree, catalogue):
 def test_game_and_mod_subcommands(tree):
     groups = {g.name: g for g in tree.get_commands()}
     assert [c.name for c in groups["game"].commands] == [
-        "new", "join", "leave", "status", "map", "log", "export", "end", "help", "undo",
+        "new", "join", "leave", "status", "act", "map", "log", "export", "end", "help", "undo",
         "replay",
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]

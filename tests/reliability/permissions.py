@@ -27,6 +27,7 @@ OWN_STEP = "only your own"
 LOST_SEAT = "no longer hold"
 ROLLED = "rolled dice"
 PLAYERS = "Only the game's players"
+ONLY_THEM = "only they may answer"
 
 #: The four roles that are not moderators and hold no seat after the prelude, and the two
 #: that never held the waiting seat's history: shorthands for the rows below.
@@ -84,6 +85,12 @@ TABLE: tuple[Rule, ...] = (
     _row("system order (the waiting side's)", "game in progress",
          NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
          NOT_YOUR_TURN),
+    # Orders by choosing (issue 30): the menus of /game act, and a press that sends an order.
+    _row("/game act", "game in progress",
+         NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
+         NOT_YOUR_TURN),
+    _row("press (the waiting side's answer)", "game in progress",
+         *(ONLY_THEM,) * 1, A, *(ONLY_THEM,) * 5, A, ONLY_THEM),
 )
 
 #: How each of the last five roles came about, after the row's situation was set up (the

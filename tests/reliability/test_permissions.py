@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.answers import Token
 from bot.autoplay import Channel, order_options
 from bot.logcheck import check_log, table_rows
 from bot.models import Invocation, Reply
 from bot.service import Service
+from rules.core.answers import OrderBuilder
 from rules.core.contract import Action
 from rules.core.dice import DiceExhausted, ScriptedDice, SeededDice
 from rules.core.errors import RuleError
@@ -185,6 +187,8 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "/game digest since:0": (["game", "digest"], {"since": "0"}),
         "/mod extend hours:12": (["mod", "extend"], {"hours": 12, "reason": REASON}),
         "system order (the waiting side's)": (None, {}),
+        "/game act": (["game", "act"], {}),
+        "press (the waiting side's answer)": (["press"], {}),
     }[rule.command]
     if command is None:
         game = await service.live_game(channel.channel)
@@ -193,6 +197,17 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
                       if not a.read_only and not a.anytime)
         command, options = [SYSTEM, action.name], order_options(action)
     return channel.invocation(user, command, options, moderator=moderator)
+
+
+async def sending_press(service: Service, where: Situation) -> str:
+    """The custom id of a "Send" button for a legal order of the waiting side, as the menus
+    of /game act build it (the first entry of every menu)."""
+    game = await service.live_game(where.channel.channel)
+    assert game is not None
+    builder = OrderBuilder(game.system, game.state, where.waiting)
+    while builder.menu() is not None:
+        builder = OrderBuilder(game.system, game.state, where.waiting, builder.path + [0])
+    return Token("c", game.row.id, game.row.head_seq, where.waiting, tuple(builder.path)).encode()
 
 
 def changed(before: dict[str, list[str]], after: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -208,6 +223,10 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
     game = await service.live_game(inv.channel_id)
     audit = await service.store.audit(game.row.id) if game else []
     command = rule.command
+    if command == "/game act":
+        assert table_rows(db) == before, "/game act changed the database"
+        assert reply.ephemeral and reply.menu is not None and reply.menu.options
+        return
     if command in ("/game status", "/game map", "/game log", "/game export", "/game help",
                    "/game digest since:0"):
         assert table_rows(db) == before, f"{command} changed the database"
@@ -263,7 +282,7 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
     elif command.startswith("/mod extend"):
         assert (audit[-1].action, audit[-1].reason) == ("extend", REASON)
         assert added["game_pace"]
-    elif command.startswith("system order"):
+    elif command.startswith("system order") or command.startswith("press"):
         assert reply.text.startswith("#"), reply.text
         assert game is not None
         head = await service.store.step(game.row.id, game.row.head_seq)
@@ -291,7 +310,10 @@ async def test_permission(service: Service, db_path: Path, rule: Rule, role: str
     where = await situation(service, rule, role)
     inv = await invocation(service, rule, where, role)
     before = table_rows(db_path)
-    reply = await service.handle(inv)
+    if rule.command.startswith("press"):
+        reply = await service.press(inv, await sending_press(service, where))
+    else:
+        reply = await service.handle(inv)
     if expected == ALLOW:
         assert not reply.error, f"{role} was refused {rule.command}: {reply.text}"
         await assert_effect(service, db_path, rule, inv, reply, before, where)

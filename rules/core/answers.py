@@ -1,0 +1,248 @@
+"""Orders as answers to tap: the game's questions and the usual orders, chosen, not typed.
+
+Every system already declares, for every side and state, the complete list of its legal
+orders (:meth:`GameSystem.legal_actions`) and how to label each value
+(:meth:`GameSystem.label`).  Everything a front end needs to let a player *choose* an order is
+derived from those two, here, once:
+
+* :func:`quick_answers`: when a side has few orders that change the game (a decision such
+  as a retreat, or a phase with a handful of orders), each one as an :class:`Answer` with a
+  label in the system's words — the buttons under a ping (issue 30).
+* :class:`OrderBuilder`: the usual orders with many values (move a unit, fire at a target),
+  built by choosing one field at a time among the legal orders only — the select menus of
+  ``/game act``.  A choice is kept as an *index* into what was offered, so the whole path
+  fits in a Discord ``custom_id`` and is re-derived from the state when a choice arrives
+  (nothing to store, nothing lost by a restart).
+
+Both are pure functions of (system, state, side): the same state always offers the same
+list in the same order, which is what lets a press that arrives later be checked and
+resolved against the head of the log.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.core.contract import Action, GameSystem, option_text
+
+#: At most this many answers are offered under a message (Discord: 25 options in a select
+#: menu); a side with more legal orders builds one with :class:`OrderBuilder` instead.
+MAX_ANSWERS = 25
+#: Up to this many answers are shown as buttons (one row); more become a select menu.
+MAX_BUTTONS = 5
+#: Discord's limits for a button's label and a select option's label.
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+
+
+class Answer(BaseModel):
+    """One legal order offered to a side, ready to send as that side's player."""
+
+    #: The order's name (the subcommand), e.g. ``retreat``.
+    order: str
+    #: Its options as a player would type them (``{"unit": "T-12", "to": "14"}``).
+    options: dict[str, str]
+    #: What the player reads: the order in the system's words, with what it costs or needs.
+    label: str
+
+    def command_text(self) -> str:
+        """The order as typed after the system's command: ``retreat unit:T-12 to:14``."""
+        return " ".join([self.order] + [f"{k}:{v}" for k, v in self.options.items()])
+
+
+def _typed_options(action: Action) -> dict[str, str]:
+    """The options of ``action`` that differ from their defaults, as typed text."""
+    return {key: option_text(value) for key, value in action.model_dump(exclude_defaults=True).items()}
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def order_title(name: str) -> str:
+    """``Retreat`` for ``retreat``; ``Dig in`` for ``dig_in``."""
+    words = name.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: Action) -> str:
+    """The order in the system's words: its title, then each chosen value as the system's
+    autocomplete labels it (range and roll needed, cost, where a move really stops)."""
+    typed = _typed_options(action)
+    parts = []
+    for key, value in typed.items():
+        shown = system.label(state, side, action.name, key, value, typed)
+        # A label that is just the value reads better with the option's name (``to 14``).
+        parts.append(f"{key} {shown}" if shown == value else shown)
+    text = order_title(action.name)
+    if parts:
+        text += ": " + ", ".join(parts)
+    return _clip(text, OPTION_LABEL)
+
+
+def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
+                  limit: int | None = None) -> list[Action]:
+    """The orders ``side`` may give now that change the game, standing orders included,
+    without repeats (two offers of one order with the same options are one answer).
+
+    With ``limit``, stop once more than ``limit`` orders other than standing ones are found:
+    a caller that only wants to know whether there are few need not build them all.
+    """
+    s = system.check_state(state)
+    seen: set[str] = set()
+    out: list[Action] = []
+    pressing = 0
+    for rule in system.orders_open(s, side):
+        if rule.action.read_only:
+            continue
+        for action in rule.offered(system, s, side):
+            key = type(action).__name__ + action.model_dump_json()
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(action)
+            pressing += not action.anytime
+            if limit is not None and pressing > limit:
+                return out
+    return out
+
+
+def quick_answers(system: GameSystem[Any], state: BaseModel, side: str,
+                  limit: int = MAX_ANSWERS) -> list[Answer]:
+    """The orders of ``side`` as answers to tap, when it is waited on and has at most
+    ``limit`` of them (else none: the player builds an order with :class:`OrderBuilder`).
+
+    Standing (``anytime``) orders are left out unless nothing else is offered: they are
+    answers to no question, and would crowd the real ones off a phone's screen.
+    """
+    if system.result(state) is not None or side not in system.waiting_on(state):
+        return []
+    orders = acting_orders(system, state, side, limit)
+    pressing = [a for a in orders if not a.anytime] or orders
+    if not pressing or len(pressing) > limit:
+        return []
+    return [Answer(order=a.name, options=_typed_options(a), label=answer_label(system, state, side, a))
+            for a in pressing]
+
+
+# -- building one order by choosing ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Menu:
+    """One question of an order being built: which value of ``field``.
+
+    ``values`` are the distinct legal values (as typed text), in the order offered;
+    ``labels`` what the player reads for each.  ``field`` is ``""`` for the first question,
+    which order to give.
+    """
+
+    field: str
+    values: list[str]
+    labels: list[str]
+
+
+@dataclass
+class OrderBuilder:
+    """An order built one choice at a time among the legal orders of ``side`` now.
+
+    ``path`` holds the indices chosen so far: first the order (into :meth:`order_names`),
+    then, field by field, the value (into that field's :class:`Menu`).  A field whose legal
+    orders all share one value is not asked.  Derived wholly from the state, so a path can
+    travel in a ``custom_id`` and be replayed after a restart.
+    """
+
+    system: GameSystem[Any]
+    state: BaseModel
+    side: str
+    path: list[int] = field(default_factory=list)
+
+    def order_names(self) -> list[str]:
+        """The orders that change the game and are legal now, in the system's order."""
+        names: list[str] = []
+        for action in acting_orders(self.system, self.state, self.side):
+            if action.name not in names:
+                names.append(action.name)
+        return names
+
+    def _walk(self) -> tuple[list[Action], dict[str, str], Menu | None]:
+        """Follow ``path``: the orders still possible, the options chosen, the next menu.
+
+        Raises ``IndexError`` when the path does not fit the state (a stale or forged
+        choice), which the caller answers with a sentence.
+        """
+        names = self.order_names()
+        if not self.path:
+            return [], {}, Menu("", names, [order_title(n) for n in names])
+        name = names[self.path[0]]
+        orders = [a for a in acting_orders(self.system, self.state, self.side) if a.name == name]
+        chosen: dict[str, str] = {}
+        step = 1
+        for key in type(orders[0]).model_fields:
+            values = _distinct(orders, key)
+            if len(values) <= 1:
+                continue
+            if step >= len(self.path):
+                labels = [self._value_label(name, key, v, chosen) for v in values]
+                return orders, chosen, Menu(key, values, labels)
+            picked = values[self.path[step]]
+            chosen[key] = picked
+            orders = [a for a in orders if _text(getattr(a, key)) == picked]
+            step += 1
+        if step != len(self.path):
+            raise IndexError("more choices than the order has questions")
+        return orders, chosen, None
+
+    def _value_label(self, name: str, key: str, value: str, chosen: dict[str, str]) -> str:
+        shown = self.system.label(self.state, self.side, name, key, value, chosen)
+        return _clip(shown or value, OPTION_LABEL)
+
+    def menu(self) -> Menu | None:
+        """The next question, or None when the order is complete."""
+        return self._walk()[2]
+
+    def action(self) -> Action | None:
+        """The order built, once every question is answered (the first of the legal orders
+        that agree with every choice: they differ only in values never asked)."""
+        orders, _, menu = self._walk()
+        return orders[0] if menu is None and orders else None
+
+    def chosen_text(self) -> str:
+        """What has been chosen so far, as a player reads it (``Move · unit T-12``)."""
+        if not self.path:
+            return ""
+        names = self.order_names()
+        _, chosen, _ = self._walk()
+        parts = [order_title(names[self.path[0]])] + [f"{k} {v}" for k, v in chosen.items()]
+        return " · ".join(parts)
+
+    def answer(self) -> Answer | None:
+        """The complete order as an :class:`Answer`, or None while questions remain."""
+        action = self.action()
+        if action is None:
+            return None
+        return Answer(order=action.name, options=_typed_options(action),
+                      label=answer_label(self.system, self.state, self.side, action))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    return option_text(value) if value is not None else ""
+
+
+def _distinct(orders: list[Action], key: str) -> list[str]:
+    seen: list[str] = []
+    for action in orders:
+        value = _text(getattr(action, key))
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+__all__ = ["Answer", "Menu", "OrderBuilder", "acting_orders", "answer_label", "order_title",
+           "quick_answers", "MAX_ANSWERS", "MAX_BUTTONS", "BUTTON_LABEL", "OPTION_LABEL"]

@@ -1,0 +1,93 @@
+"""Orders by choosing (issue 30), held for every system: what the menus and buttons offer is
+exactly the legal orders, nothing more and nothing less.
+
+For positions of seeded random-legal games of every registered system:
+
+* walking every path of :class:`OrderBuilder` (order, then each field's menu) yields every
+  order of :func:`acting_orders` and only those, each accepted by ``apply``;
+* :func:`quick_answers` are offered only to a side waited on, at most 25, each a legal
+  order whose label fits a button or a menu entry.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.core import registry
+from rules.core.answers import (
+    MAX_ANSWERS, OPTION_LABEL, OrderBuilder, acting_orders, quick_answers,
+)
+from rules.core.dice import SeededDice
+from rules.core.playout import play
+
+SYSTEMS = sorted(registry.load_all())
+#: Positions sampled per system (the first ones, then spread over the game).
+POSITIONS = 12
+
+
+def _positions(key: str) -> list[tuple[Any, str]]:
+    system = registry.get(key)
+    game = play(system, seed=7)
+    steps = game.steps
+    rng = random.Random(key)
+    picked = steps[:4] + rng.sample(steps[4:], min(POSITIONS - 4, max(0, len(steps) - 4)))
+    return [(s.before, s.side) for s in picked]
+
+
+def _all_paths(builder: OrderBuilder) -> list[list[int]]:
+    """Every complete path through the builder's menus (depth first)."""
+    menu = builder.menu()
+    if menu is None:
+        return [list(builder.path)]
+    out: list[list[int]] = []
+    for i in range(len(menu.values)):
+        out += _all_paths(OrderBuilder(builder.system, builder.state, builder.side, builder.path + [i]))
+    return out
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_the_menus_build_exactly_the_legal_orders(key: str) -> None:
+    system = registry.get(key)
+    for state, side in _positions(key):
+        legal = {a.model_dump_json() + a.name for a in acting_orders(system, state, side)}
+        built = set()
+        paths = _all_paths(OrderBuilder(system, state, side))
+        for path in paths:
+            action = OrderBuilder(system, state, side, path).action()
+            assert action is not None, (key, path)
+            built.add(action.model_dump_json() + action.name)
+        assert built == legal, f"{key}: menus and legal orders differ at {system.turn_part(state)}"
+        # Each built order is accepted by the rules (one sample per position keeps it quick).
+        sample = OrderBuilder(system, state, side, random.Random(len(paths)).choice(paths)).action()
+        assert sample is not None
+        system.apply(state, side, sample, SeededDice(b"answers", 0))
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_quick_answers_are_legal_orders_for_the_side_waited_on(key: str) -> None:
+    system = registry.get(key)
+    offered = 0
+    for state, side in _positions(key):
+        answers = quick_answers(system, state, side)
+        legal = {(a.name, a.summary()) for a in acting_orders(system, state, side)}
+        assert len(answers) <= MAX_ANSWERS
+        for answer in answers:
+            assert 0 < len(answer.label) <= OPTION_LABEL
+            action = system.parse(answer.order, dict(answer.options))
+            assert (action.name, action.summary()) in legal
+        offered += bool(answers)
+        others = [s for s in system.sides if s not in system.waiting_on(state)]
+        for other in others:
+            assert quick_answers(system, state, other) == []
+    assert offered, f"{key}: no position offered answers to tap"
+
+
+def test_a_builder_path_that_does_not_fit_the_state_is_refused() -> None:
+    system = registry.get("rr")
+    state, side = _positions("rr")[0]
+    with pytest.raises(IndexError):
+        OrderBuilder(system, state, side, [999]).menu()
+
