@@ -53,7 +53,35 @@ from render.scene import Scene, focus_snapshot
 def scene(view: Any) -> Any:
     """Lay out and draw any registered view kind: a :class:`~render.scene.Scene` (or the
     :class:`Snapshot` of a renderer that makes its own pictures)."""
-    return find(getattr(view, "kind", type(view).__name__))(view)
+    return find(getattr(view, "kind", type(view).__name__))(once(view))
+
+
+def once(view: Any) -> Any:
+    """The view with the result said once: a header fact that repeats the banner is left
+    out, the banner on the board says it (issue 25 point 13)."""
+    banner, header = getattr(view, "banner", None), getattr(view, "header", None)
+    if not banner or header is None:
+        return view
+    said = _plain(banner)
+    facts = [left for left in (_unsaid(f, said) for f in header.facts) if left]
+    phase = _unsaid(header.phase, said)
+    if facts == header.facts and phase == header.phase:
+        return view
+    return view.model_copy(update={"header": header.model_copy(update={"facts": facts, "phase": phase})})
+
+
+def _plain(text: str) -> str:
+    """Text as compared for repeats: no case, spaces or end stops."""
+    return " ".join(text.split()).strip(" .!").lower()
+
+
+def _unsaid(text: str, said: str) -> str:
+    """``text`` without the banner's words at its end ("game over: Strahl win" → "game over")."""
+    plain = _plain(text)
+    if not said or not plain.endswith(said):
+        return text
+    keep = len(" ".join(text.split()).strip(" .!")) - len(said)
+    return " ".join(text.split())[:keep].rstrip(" :;,-—")
 
 
 def snapshot(view: Any) -> Snapshot:
