@@ -47,7 +47,7 @@ from typing import Any
 
 from render.layout import Layout, LayoutItem, Snapshot
 from render.registry import find, renderer
-from render.scene import Scene, focus_snapshot
+from render.scene import Scene, crop_for, focus_box, focus_snapshot
 
 
 def scene(view: Any) -> Any:
@@ -103,6 +103,20 @@ def focus(view: Any) -> Snapshot:
     return made if isinstance(made, Snapshot) else focus_snapshot(made)
 
 
+def with_focus_box(view: Any) -> tuple[Snapshot, tuple[int, int, int, int]]:
+    """The full map and where in it the focus picture's board lies: a page that holds only
+    the full maps shows a phone that part of each, at full scale (``bot/export_html.py``)."""
+    made = scene(view.model_copy(update={"whole": True})
+                 if "whole" in getattr(type(view), "model_fields", {}) else view)
+    if isinstance(made, Snapshot):  # a renderer drawing its own pictures: around its marks
+        board = next((i.box for i in made.layout.items if i.kind == "map"),
+                     (0.0, 0.0, float(made.width), float(made.height)))
+        action = [i.box for i in made.layout.items if i.kind in ("mark", "mark_label", "change", "banner")]
+        return made, crop_for(board, action, made.layout.items)
+    box = focus_box(made)
+    return made.snapshot(), box
+
+
 def clear_caches() -> None:
     """Forget every cached piece, strip, placement and static layer (the next snapshot is
     rendered from scratch: the tests compare it with an incremental one)."""
@@ -125,6 +139,6 @@ def clear_caches() -> None:
         scene_module._STRIPS.clear()
 
 
-__all__ = ["clear_caches", "Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot"]
+__all__ = ["clear_caches", "Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot", "with_focus_box"]
 
 

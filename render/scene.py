@@ -24,7 +24,7 @@ from typing import Callable
 from PIL import Image
 
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height
-from render.layout import Box, Layout, Snapshot, contains, overlaps
+from render.layout import Box, Layout, LayoutItem, Snapshot, contains, overlaps
 from render.style import MARGIN, PALETTE, Canvas, Frame, SideBook
 from rules.core.views import Header
 
@@ -130,8 +130,14 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
     :data:`FOCUS_MAX`; the crop is then grown to at least :data:`FOCUS_MIN` by
     :data:`FOCUS_H_MIN` around it and kept inside the board.
     """
-    bx0, by0, bx1, by1 = scene.board
-    boxes = [b for b in scene.focus if b[2] > bx0 and b[0] < bx1 and b[3] > by0 and b[1] < by1]
+    return crop_for(scene.board, scene.focus, scene.layout.items)
+
+
+def crop_for(board: Box, focus: list[Box], items: list[LayoutItem]) -> tuple[int, int, int, int]:
+    """:func:`focus_box` of a board, its focus boxes (most important first) and its drawn
+    items (labels are kept whole, :func:`settle_crop`)."""
+    bx0, by0, bx1, by1 = board
+    boxes = [b for b in focus if b[2] > bx0 and b[0] < bx1 and b[3] > by0 and b[1] < by1]
     if boxes:
         ux0, uy0, ux1, uy1 = boxes[0]
         for b in boxes[1:]:
@@ -148,9 +154,9 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
     x0 = min(max(cx - width / 2, bx0), bx1 - width)
     y0 = min(max(cy - height / 2, by0), by1 - height)
     crop = (round(x0), round(y0), round(x0 + width), round(y0 + height))
-    words = [item.box for item in scene.layout.items if item.kind in WORDS and not item.in_panel]
+    words = [item.box for item in items if item.kind in WORDS and not item.in_panel]
     # The labels' edges may cut into the room around the action, never into the action.
-    return settle_crop(crop, words, scene.board, (ux0, uy0, ux1, uy1))
+    return settle_crop(crop, words, board, (ux0, uy0, ux1, uy1))
 
 
 #: Layout kinds that carry words or a unit a player reads: the focus crop never cuts one
@@ -337,5 +343,5 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
 
-__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "extras_row", "focus_box", "focus_snapshot",
+__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "crop_for", "extras_row", "focus_box", "focus_snapshot",
            "put_header", "put_legend"]
