@@ -455,17 +455,17 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     # point 13: six counters had "no room for values"): each chip variant is tried with the
     # label spots given up, and the dot, before a variant with less on it.  The most
     # permissive pass first: if even it fails, the stricter ones would too.
-    for mode, blocks in variants:
-        if attempt(2, blocks) is None:
+    # An area of several blocks shows a stack chip, and its chips with their values in the
+    # panel, rather than chips without values; a lone unit keeps its name on the map.
+    stacked = [("stack", [Sized(stack)])]
+    order = variants[:1] + stacked + variants[1:] if len(full) > 1 else variants + stacked
+    for mode, blocks in order:
+        if attempt(2, blocks) is None:  # type: ignore[arg-type]
             continue
         for release in (0, 1, 2):
-            boxes = attempt(release, blocks)
+            boxes = attempt(release, blocks)  # type: ignore[arg-type]
             if boxes is not None:
-                return mode, tuple(boxes), release
-    for release in (0, 1, 2):
-        fit = attempt(release, [Sized(stack)])  # type: ignore[list-item]
-        if fit is not None:
-            return "stack", (fit[0],), release
+                return mode, (tuple(boxes) if mode != "stack" else (boxes[0],)), release
     # Marks' heads and the neighbours' spill fill it: the stack chip still goes inside its
     # own area, over them, rather than into the next area (issue 25 point 13: area 14's
     # stack chip was drawn in area 7).
@@ -671,8 +671,9 @@ def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
 
 def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]],
                 mark_lines: list[list[Point]]) -> list[Box]:
-    """What the focus picture shows, most important first: where the last marks end (the
-    area the action reached, with its chips), where they start, then changed units."""
+    """What the focus picture shows, most important first: the units eliminated or hit (the
+    turn's key events), where the marks end (the area the action reached, with its chips;
+    the latest first), where they start, then changed units."""
     boxes: list[Box] = []
     by_area = {a.id: a for a in view.areas}
 
@@ -692,6 +693,10 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
     def area_at(p: Point) -> str | None:
         return min(by_area, key=lambda aid: math.dist(by_area[aid].centre, p)) if by_area else None
 
+    # The turn's key events first (issue 25 point 12): units eliminated or hit.
+    struck = {c.id for c in view.changes if c.what in ("eliminated", "hit")}
+    boxes += [i.box for i in layout.items if (i.kind == "gone" or (i.kind == "counter" and i.id in struck))
+              and not i.in_panel]
     for mark in reversed(view.marks):
         if mark.points:
             end = area_at(mark.points[-1])

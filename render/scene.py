@@ -60,15 +60,38 @@ class Scene:
     extras: list[Box] = field(default_factory=list)
 
     def snapshot(self) -> Snapshot:
-        """The full picture as PNG, with its layout; the result banner is drawn here, on the
-        board where it hides nothing, so the focus picture's crop never shows it a second time."""
+        """The full picture as PNG, with its layout; the result banner is added here, in a
+        band of its own under the header (:meth:`add_banner_band`)."""
         if self.banner:
-            from render.network import draw_banner  # noqa: PLC0415 (network imports this module)
-
-            draw_banner(self.frame, self.banner, self.board, self.layout)
+            self.add_banner_band()
         self.layout.texts = list(self.frame.texts)
         return Snapshot(png=self.frame.png(), width=self.frame.width, height=self.frame.height,
                         layout=self.layout)
+
+
+    def add_banner_band(self) -> None:
+        """Open a band under the header and draw the result there: over the board it hid
+        units and names (issue 25 point 13).  Everything under the header moves down; the
+        focus picture, cut from the picture before, never shows it a second time."""
+        from render.network import banner_size, put_banner  # noqa: PLC0415 (network imports this module)
+
+        assert self.banner
+        old = self.frame
+        top = round(self.layout.get("header", "header").box[3])
+        lines, w, h = banner_size(self.banner, old.width)
+        band = round(h) + 12
+        new = Frame(old.width, old.height + band)
+        new.put(old.image.crop((0, 0, old.width, top)), 0, 0)
+        new.put(old.image.crop((0, top, old.width, old.height)), 0, top + band)
+        new.palette, new.texts = old.palette, list(old.texts)
+        self.layout.items = [item if item.box[1] < top else item.model_copy(update={"box": (
+            item.box[0], item.box[1] + band, item.box[2], item.box[3] + band)}) for item in self.layout.items]
+        self.layout.height += band
+        x = (old.width - w) / 2
+        put_banner(new, lines, (x, top + 6, x + w, top + 6 + h), self.layout)
+        self.frame = new
+        self.board = (self.board[0], self.board[1] + band, self.board[2], self.board[3] + band)
+        self.banner = None  # drawn
 
 
 _STRIPS: "OrderedDict[tuple[str, str, int, int], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = OrderedDict()
@@ -218,7 +241,9 @@ MOVABLE = frozenset({"label", "area_label", "mark_label", "stack"})
 def pull_in_cut_labels(frame: Frame, layout: Layout, scene: Scene, crop: tuple[int, int, int, int],
                        board_top: int) -> None:
     """Labels the focus crop still cuts (:func:`settle_crop` left them: the action fills the
-    crop) are pasted whole from the full picture, moved just inside the crop's edge, so no
+    crop) are pasted whole from the full picture, moved just inside the crop's edge (on their
+    own line, else one or two lines up or down, wherever they hide no other word or unit); a
+    label with no such place has its stub covered over (a ``cut`` item in the layout).  So no
     word shows cut in half ("7 TM", "gun-west": issue 25 point 13)."""
     x0, y0, x1, y1 = crop
     for item in scene.layout.items:
@@ -247,12 +272,18 @@ def pull_in_cut_labels(frame: Frame, layout: Layout, scene: Scene, crop: tuple[i
             if not any(other.kind in WORDS and overlaps(moved, other.box, pad=-3) for other in layout.items):
                 break
         else:
-            continue  # no free line near: better a cut word than a hidden unit
-        if shift:  # the stub left on the edge is covered in the colour of the map around it
-            stub = (max(b[0], x0) - x0, b[1] - y0 + board_top, min(b[2], x1) - x0, b[3] - y0 + board_top)
+            moved = None  # no free line near: the label stays out of this picture
+        stub = (max(b[0], x0) - x0, max(b[1], y0) - y0 + board_top,
+                min(b[2], x1) - x0, min(b[3], y1) - y0 + board_top)
+        if moved is None or shift:
+            if any(other.kind in WORDS and overlaps(stub, other.box, pad=-1) for other in layout.items):
+                continue  # the stub shares its place with a unit or word: it stays
+            # The stub on the edge is covered in the colour of the map around the label.
             frame.rect(stub, fill=ground_colour(scene.frame.image, b))
-        frame.put(scene.frame.crop(src), moved[0], moved[1])
-        layout.add(item.kind, item.id, moved, parent=item.parent, text=item.text)
+            layout.add("cut", item.id, stub, parent=item.parent)
+        if moved is not None:
+            frame.put(scene.frame.crop(src), moved[0], moved[1])
+            layout.add(item.kind, item.id, moved, parent=item.parent, text=item.text)
 
 
 def ground_colour(image: Image.Image, box: Box) -> tuple[int, int, int]:

@@ -481,29 +481,33 @@ def table_scene(view: TableView) -> Scene:
 
 def focus_boxes(view: TableView, layout: Layout, mark_pts: list[list[Point]],
                 bases: dict[str, Box]) -> list[Box]:
-    """What the focus picture shows, most important first: the last marks (newest first)
-    with their labels, the units eliminated or hit (the turn's key events: a pillbox
-    destroyed must be in the picture, issue 25 point 12), the focus ids, then the other
-    changed units, each with its label."""
-    out: list[Box] = []
+    """What the focus picture shows, most important first: the units eliminated or hit (the
+    turn's key events: a pillbox destroyed must be in the picture, issue 25 point 12), the
+    marks (newest first) with their labels, the focus ids, then the other changed units,
+    each with its label."""
     labels = {i.id: i.box for i in layout.items if i.kind == "label"}
+    marks: list[Box] = []
     for i in reversed(range(len(mark_pts))):
         if mark_pts[i]:
             box = bbox(mark_pts[i])
             lb = labels.get(f"mark-{i}")
             if lb is not None:
                 box = (min(box[0], lb[0]), min(box[1], lb[1]), max(box[2], lb[2]), max(box[3], lb[3]))
-            out.append(box)
+            marks.append(box)
+
+    def unit_box(uid: str) -> list[Box]:
+        if uid not in bases:
+            return []
+        b = bases[uid]
+        lb = labels.get(f"unit-{uid}")
+        if lb is not None:
+            b = (min(b[0], lb[0]), min(b[1], lb[1]), max(b[2], lb[2]), max(b[3], lb[3]))
+        return [b]
+
     key = [c.id for c in view.changes if c.what == "eliminated"]
     key += [c.id for c in view.changes if c.what == "hit"]
-    wanted = key + list(view.focus) + [c.id for c in view.changes]
-    for uid in wanted:
-        if uid in bases:
-            b = bases[uid]
-            lb = labels.get(f"unit-{uid}")
-            if lb is not None:
-                b = (min(b[0], lb[0]), min(b[1], lb[1]), max(b[2], lb[2]), max(b[3], lb[3]))
-            out.append(b)
+    out = [b for uid in key for b in unit_box(uid)] + marks
+    out += [b for uid in list(view.focus) + [c.id for c in view.changes] for b in unit_box(uid)]
     return out
 
 
