@@ -38,7 +38,11 @@ Decisions a maintainer should know:
   snapshot after others is byte-identical to one from cold caches (tested).
 * **Focus**: the picture posted after an order is the board around the last action at full
   scale, at most 750 px wide, so its smallest text shows at 9.07 px or more on a phone that
-  shows it 400 px wide (asserted from the layout for every system).
+  shows it 400 px wide (asserted from the layout for every system).  The units eliminated
+  or hit lead what it must hold; its edges move off the labels they would cut, and a label
+  still cut is drawn whole just inside the edge, or covered over (issue 25, 12-13).
+* **The result** is said once: a header fact that repeats it is dropped, and the banner has
+  a band of its own under the header on both pictures, hiding nothing (issue 25, 13).
 """
 
 from __future__ import annotations
