@@ -152,10 +152,10 @@ def line(system: Any, state: RaidersState, side: str) -> Iterator[A.Line]:
     ctx = _ctx(state)
     b = ctx.m.battle
     assert b is not None
-    if b.lined:
+    if b.lined:  # one change offered (strongest first, else the reverse): typing names any
         standing = alive(b, b.next_line if b.next_line is not None else b.raider_line)
-        changes = [order for order in line_orders(ctx) if order != standing]
-        yield from (A.Line(order=fit(order, " ")) for order in changes)
+        changes = [order for order in line_orders(ctx)[:2] if order != standing]
+        yield from (A.Line(order=fit(order, " ")) for order in changes[:1])
         return
     orders = [fit(order, " ") for order in line_orders(ctx)]
     if b.round > 1:  # the line stands; the round waits only for the firepower choice
