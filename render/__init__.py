@@ -117,8 +117,8 @@ def with_focus_box(view: Any) -> tuple[Snapshot, tuple[int, int, int, int]]:
                      (0.0, 0.0, float(made.width), float(made.height)))
         action = [i.box for i in made.layout.items if i.kind in ("mark", "mark_label", "change", "banner")]
         return made, crop_for(board, action, made.layout.items)
-    box = focus_box(made)
-    return made.snapshot(), box
+    shot = made.snapshot()  # first: a result band moves the board down
+    return shot, focus_box(made)
 
 
 def clear_caches() -> None:

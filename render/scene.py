@@ -91,6 +91,8 @@ class Scene:
         put_banner(new, lines, (x, top + 6, x + w, top + 6 + h), self.layout)
         self.frame = new
         self.board = (self.board[0], self.board[1] + band, self.board[2], self.board[3] + band)
+        self.focus = [(b[0], b[1] + band, b[2], b[3] + band) if b[1] >= top else b for b in self.focus]
+        self.extras = [(b[0], b[1] + band, b[2], b[3] + band) if b[1] >= top else b for b in self.extras]
         self.banner = None  # drawn
 
 

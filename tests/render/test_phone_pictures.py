@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
-from render import focus, once, scene, snapshot
+from render import focus, once, scene, snapshot, with_focus_box
 from render.layout import box_in_polygon, contains, overlaps
 from render.network import BANNER_AVOIDS
 from render.scene import MOVABLE, Scene, focus_box
@@ -201,3 +201,29 @@ def test_the_raiders_legend_marks_stop_only_where_the_chart_says_stop(views: dic
         stops = line.endswith(" STOP") and "(STOP)" not in line or f"{terrain.name} (STOP)" in line
         assert stops == terrain.stop, (terrain.name, line)
     assert contains((0, 0, shot.width, shot.height), shot.layout.get("legend", "legend").box)
+
+
+def test_the_pages_focus_box_is_the_focus_pictures_board_on_the_whole_map(views: dict[str, Any]) -> None:
+    """14: the exported page shows a phone the part of each whole map the focus picture shows
+    (``render.with_focus_box``); on a final picture too, whose result band moves the board."""
+    for stem in ("rr-final", "commando-final", "skirmish-game"):
+        view = views[stem]
+        shot, box = with_focus_box(view)
+        whole = opened(shot.png).convert("RGB")
+        part = focus(view)
+        picture = opened(part.png).convert("RGB")
+        top = round(part.layout.get("header", "header").box[3]) + 4
+        if part.layout.of_kind("banner"):
+            top = round(part.layout.of_kind("banner")[0].box[3]) + 8  # under its band
+        w, h = box[2] - box[0], box[3] - box[1]
+        assert w == part.width and 0 <= box[0] and box[2] <= shot.width and box[3] <= shot.height
+        # The same pixels as the focus picture's board, away from its drawn frame and any
+        # label moved in at an edge: compare the middle of the board.
+        mx, my = w // 4, h // 4
+        cut = whole.crop((box[0] + mx, box[1] + my, box[2] - mx, box[3] - my))
+        # Each picture has its own 192-colour palette: the same drawing, up to a few levels.
+        misses = [sum(ImageStat.Stat(ImageChops.difference(cut, picture.crop(
+            (mx, y + my, w - mx, y + h - my)))).mean) / 3 for y in range(top - 12, top + 13)]
+        assert min(misses) < 3, (stem, min(misses))
+        far = whole.crop((box[0] + mx, box[1] + my + 60, box[2] - mx, box[3] - my + 60))
+        assert sum(ImageStat.Stat(ImageChops.difference(far, cut)).mean) / 3 > min(misses)  # not any place
