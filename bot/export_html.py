@@ -6,7 +6,11 @@ network and no other file: the pictures are ``data:`` URIs, the script and style
 and a Content-Security-Policy forbids any request (``default-src 'none'``), so it opens the
 same offline, from a phone's downloads or years later.
 
-Every snapshot is the whole map (:func:`render.snapshot`, 1280 px).  Held as PNGs, a whole
+Every snapshot is the whole map (:func:`render.snapshot`, 1280 px), with the box of it the
+focus picture shows (:func:`render.with_focus_box`): a screen 700 CSS px wide or less (a
+phone, 412 px) shows that part of the map at full scale, whose text reads there (the whole
+map's showed ~4 px high: issue 25 point 14), and a button switches between the two.  The
+part costs the page no picture data: it is drawn from the same tiles.  Held as PNGs, a whole
 Tannenbruck game's 280-odd maps would take ~30 MB; cut into tiles that recur from one map to
 the next (:mod:`render.tiles`, lossless WebP) they take ~5 MB.  A game too long for Discord's
 upload limit keeps an even part of its maps (:data:`PAGE_BUDGET`), and says so.  The page shows a map by drawing its tiles
@@ -31,7 +35,7 @@ from typing import TYPE_CHECKING, Sequence
 from pydantic import BaseModel
 
 from bot import replies
-from bot.replaycmds import caption, plain, render_pictures, shown_steps
+from bot.replaycmds import caption, plain, shown_steps
 from bot.store import GameRow, StepRow, Store
 from rules.core import registry
 from rules.core.contract import GameSystem
@@ -45,13 +49,15 @@ CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
 
 
 class PageFrame(BaseModel):
-    """A map as the page's script reads it: its step, its size and its tiles."""
+    """A map as the page's script reads it: its step, its size and its tiles, and the part
+    of it a narrow screen shows (``c``: x0, y0, x1, y1, the focus picture's board)."""
 
     seq: int
     w: int
     h: int
     t: list[int]
     caption: str
+    c: list[int] | None = None
 
 
 class PageData(BaseModel):
@@ -79,15 +85,19 @@ def build_data(system: GameSystem, shown: Sequence[StepRow], budget: int = PAGE_
     tiles would pass ``budget`` bytes keeps every second (third ...) map and the last, and
     its page says so (every step stays in the log).  Blocking (Pillow): run it in a worker
     thread."""
-    from render.tiles import MosaicBuilder  # noqa: PLC0415 - Pillow only when drawing
+    from render import with_focus_box  # noqa: PLC0415 - Pillow only when drawing
+    from render.tiles import MosaicBuilder  # noqa: PLC0415
 
     builder = MosaicBuilder()
+    crops = []
     for step in shown:
-        [png] = render_pictures(system, [step.state_json], whole=True)
-        builder.add(png)
+        shot, crop = with_focus_box(system.view(system.load_state(step.state_json)))
+        builder.add(shot.png)
+        crops.append(list(crop))
     kept = fitting(builder.mosaic, budget)
     mosaic = builder.mosaic.keeping(kept)
-    frames = [PageFrame(seq=shown[k].seq, w=f.width, h=f.height, t=f.tiles, caption=caption(shown[k]))
+    frames = [PageFrame(seq=shown[k].seq, w=f.width, h=f.height, t=f.tiles, caption=caption(shown[k]),
+                        c=crops[k])
               for k, f in zip(kept, mosaic.frames)]
     head = f"data:image/{mosaic.format};base64,"
     tiles = [head + base64.b64encode(t).decode("ascii") for t in mosaic.tiles]
@@ -208,6 +218,8 @@ nav { display: flex; gap: 6px; margin: 6px 0; }
 nav button { flex: 1; font-size: 18px; padding: 10px 0; border-radius: 6px; border: 1px solid #889;
              background: #fff; color: var(--ink); }
 .hint { font-size: 13px; color: #555; margin: 0; }
+#view { font-size: 15px; padding: 6px 10px; margin: 0 0 6px; border-radius: 6px; border: 1px solid #889;
+        background: #fff; color: var(--ink); }
 #log { max-height: 80vh; overflow: auto; background: #fff; border: 1px solid #ccc; border-radius: 6px; }
 #log h2 { font-size: 16px; margin: 8px; }
 #log ol { list-style: none; margin: 0; padding: 0; }
@@ -231,6 +243,7 @@ nav button { flex: 1; font-size: 18px; padding: 10px 0; border-radius: 6px; bord
 <button id="next" type="button" aria-label="Next map">Next ▶</button>
 <button id="last" type="button" aria-label="Last map">▶▶</button>
 </nav>
+<button id="view" type="button" aria-pressed="false">Whole map</button>
 <p class="hint">← → step through the maps (Home, End: first, last) · tap the left or right half
 of the map · a line of the log shows its map · this file works offline.</p>
 </section>
@@ -254,6 +267,16 @@ const ctx = board.getContext("2d");
 const decoded = new Map();
 let current = -1;
 let drawing = 0;
+// A phone (700 CSS px or narrower: the whole map's text would show ~4 px high) sees the
+// focus picture of each step, whose text reads there; the button switches.
+let around = window.matchMedia("(max-width: 700px)").matches;
+const viewButton = document.getElementById("view");
+function noteView() {
+  viewButton.textContent = around ? "Show the whole map" : "Show around the action";
+  viewButton.setAttribute("aria-pressed", String(around));
+  document.body.dataset.view = around ? "focus" : "whole";
+}
+noteView();
 
 function tileImage(n) {
   if (!decoded.has(n)) {
@@ -302,12 +325,16 @@ async function show(k) {
     }
   }
   noteAddress(f.seq);
+  // The part a phone sees (x0, y0, x1, y1), or the whole map.
+  const c = around && f.c ? f.c : [0, 0, f.w, f.h];
   const images = await Promise.all(f.t.map(tileImage));
   if (mine !== drawing) return;  // a later step was asked for meanwhile
-  if (board.width !== f.w || board.height !== f.h) { board.width = f.w; board.height = f.h; }
+  const w = c[2] - c[0], h = c[3] - c[1];
+  if (board.width !== w || board.height !== h) { board.width = w; board.height = h; }
+  board.style.maxWidth = w + "px";
   const cols = Math.ceil(f.w / data.tile);
   images.forEach((img, i) => {
-    ctx.drawImage(img, (i % cols) * data.tile, Math.floor(i / cols) * data.tile);
+    ctx.drawImage(img, (i % cols) * data.tile - c[0], Math.floor(i / cols) * data.tile - c[1]);
   });
   document.body.dataset.drawn = String(f.seq);
 }
@@ -327,6 +354,7 @@ board.addEventListener("click", (e) => {
   const box = board.getBoundingClientRect();
   show(current + (e.clientX - box.left < box.width / 2 ? -1 : 1));
 });
+viewButton.addEventListener("click", () => { around = !around; noteView(); show(current); });
 document.getElementById("first").addEventListener("click", () => show(0));
 document.getElementById("prev").addEventListener("click", () => show(current - 1));
 document.getElementById("next").addEventListener("click", () => show(current + 1));

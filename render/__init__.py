@@ -38,7 +38,11 @@ Decisions a maintainer should know:
   snapshot after others is byte-identical to one from cold caches (tested).
 * **Focus**: the picture posted after an order is the board around the last action at full
   scale, at most 750 px wide, so its smallest text shows at 9.07 px or more on a phone that
-  shows it 400 px wide (asserted from the layout for every system).
+  shows it 400 px wide (asserted from the layout for every system).  The units eliminated
+  or hit lead what it must hold; its edges move off the labels they would cut, and a label
+  still cut is drawn whole just inside the edge, or covered over (issue 25, 12-13).
+* **The result** is said once: a header fact that repeats it is dropped, and the banner has
+  a band of its own under the header on both pictures, hiding nothing (issue 25, 13).
 """
 
 from __future__ import annotations
@@ -47,13 +51,41 @@ from typing import Any
 
 from render.layout import Layout, LayoutItem, Snapshot
 from render.registry import find, renderer
-from render.scene import Scene, focus_snapshot
+from render.scene import Scene, crop_for, focus_box, focus_snapshot
 
 
 def scene(view: Any) -> Any:
     """Lay out and draw any registered view kind: a :class:`~render.scene.Scene` (or the
     :class:`Snapshot` of a renderer that makes its own pictures)."""
-    return find(getattr(view, "kind", type(view).__name__))(view)
+    return find(getattr(view, "kind", type(view).__name__))(once(view))
+
+
+def once(view: Any) -> Any:
+    """The view with the result said once: a header fact that repeats the banner is left
+    out, the banner on the board says it (issue 25 point 13)."""
+    banner, header = getattr(view, "banner", None), getattr(view, "header", None)
+    if not banner or header is None:
+        return view
+    said = _plain(banner)
+    facts = [left for left in (_unsaid(f, said) for f in header.facts) if left]
+    phase = _unsaid(header.phase, said)
+    if facts == header.facts and phase == header.phase:
+        return view
+    return view.model_copy(update={"header": header.model_copy(update={"facts": facts, "phase": phase})})
+
+
+def _plain(text: str) -> str:
+    """Text as compared for repeats: no case, spaces or end stops."""
+    return " ".join(text.split()).strip(" .!").lower()
+
+
+def _unsaid(text: str, said: str) -> str:
+    """``text`` without the banner's words at its end ("game over: Strahl win" → "game over")."""
+    plain = _plain(text)
+    if not said or not plain.endswith(said):
+        return text
+    keep = len(" ".join(text.split()).strip(" .!")) - len(said)
+    return " ".join(text.split())[:keep].rstrip(" :;,-—")
 
 
 def snapshot(view: Any) -> Snapshot:
@@ -73,6 +105,20 @@ def focus(view: Any) -> Snapshot:
     """The phone-width picture of the last action (see :mod:`render.scene`)."""
     made = scene(view)
     return made if isinstance(made, Snapshot) else focus_snapshot(made)
+
+
+def with_focus_box(view: Any) -> tuple[Snapshot, tuple[int, int, int, int]]:
+    """The full map and where in it the focus picture's board lies: a page that holds only
+    the full maps shows a phone that part of each, at full scale (``bot/export_html.py``)."""
+    made = scene(view.model_copy(update={"whole": True})
+                 if "whole" in getattr(type(view), "model_fields", {}) else view)
+    if isinstance(made, Snapshot):  # a renderer drawing its own pictures: around its marks
+        board = next((i.box for i in made.layout.items if i.kind == "map"),
+                     (0.0, 0.0, float(made.width), float(made.height)))
+        action = [i.box for i in made.layout.items if i.kind in ("mark", "mark_label", "change", "banner")]
+        return made, crop_for(board, action, made.layout.items)
+    shot = made.snapshot()  # first: a result band moves the board down
+    return shot, focus_box(made)
 
 
 def clear_caches() -> None:
@@ -97,6 +143,6 @@ def clear_caches() -> None:
         scene_module._STRIPS.clear()
 
 
-__all__ = ["clear_caches", "Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot"]
+__all__ = ["clear_caches", "Layout", "LayoutItem", "Scene", "Snapshot", "focus", "renderer", "scene", "snapshot", "with_focus_box"]
 
 

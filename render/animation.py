@@ -15,14 +15,19 @@ PNG's deflate, so the file is kept small in three ways:
 Measured on 100-order games of the area-map system (67 to 78 snapshots): 3.5 to 4.5 MB,
 against Discord's 8 MB upload limit (``tests/replay`` and ``bench/run.py`` measure it).
 
-Every frame is laid on one canvas as wide and tall as the largest picture, centred
-horizontally, under a caption strip of fixed height (the tallest caption), so the picture
-does not jump as the animation plays.
+A GIF has one canvas size for every frame.  It is as wide as the widest picture and as tall
+as the middle picture's height, or :data:`MIN_SCALE` of the tallest if that is more; a taller
+picture is shrunk to fit (never below :data:`MIN_SCALE`), a shorter one keeps its size.  So
+one tall picture (a battle panel, a long legend) no longer pads every other frame with blank
+paper (issue 25 point 14: up to 40% of a frame was blank).  Pictures are centred
+horizontally, under a caption strip of fixed height (the tallest caption), at the top, so the
+map does not jump as the animation plays.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from typing import Sequence
 
 from PIL import Image
@@ -41,6 +46,8 @@ CAPTION_LINE_H = round(CAPTION_SIZE * 1.3)
 GIF_COLOURS = 255
 #: How many frames the shared palette is sampled from.
 PALETTE_SAMPLES = 6
+#: The least a picture taller than the canvas is shrunk to (its 17-px text stays 13.6 px).
+MIN_SCALE = 0.8
 
 
 class ReplayFrame(BaseModel):
@@ -78,20 +85,38 @@ def caption_height(lines: int) -> int:
     return lines * CAPTION_LINE_H + MARGIN + 6
 
 
+def canvas_height(heights: Sequence[int]) -> int:
+    """The pictures' part of the canvas: the middle height, or :data:`MIN_SCALE` of the
+    tallest if that is more (see the module docstring)."""
+    ordered = sorted(heights)
+    return max(ordered[(len(ordered) - 1) // 2], math.ceil(ordered[-1] * MIN_SCALE))
+
+
+def fitted(picture: Image.Image, height: int) -> Image.Image:
+    """``picture`` (RGB), shrunk to ``height`` if it is taller."""
+    picture = picture.convert("RGB")
+    if picture.height <= height:
+        return picture
+    scale = height / picture.height
+    return picture.resize((max(1, round(picture.width * scale)), height), Image.Resampling.LANCZOS)
+
+
 def compose(pictures: Sequence[Image.Image], captions: Sequence[str]) -> list[Image.Image]:
     """Each picture on the common canvas under its caption (RGB images, all one size)."""
-    width = max(p.width for p in pictures)
+    room = canvas_height([p.height for p in pictures])
+    shown = [fitted(p, room) for p in pictures]
+    width = max(p.width for p in shown)
     wrapped = [caption_lines(c, width) for c in captions]
     strip = caption_height(max(len(w) for w in wrapped))
-    height = strip + max(p.height for p in pictures)
+    height = strip + room
     frames = []
-    for picture, lines in zip(pictures, wrapped):
+    for picture, lines in zip(shown, wrapped):
         frame = Frame(width, height)
         frame.rect((0, 0, width, strip), fill=PALETTE["header"])
         for k, line in enumerate(lines):
             frame.text((MARGIN, MARGIN // 2 + 3 + k * CAPTION_LINE_H), line, CAPTION_SIZE,
                        PALETTE["header_ink"])
-        frame.put(picture.convert("RGB"), (width - picture.width) // 2, strip)
+        frame.put(picture, (width - picture.width) // 2, strip)
         frames.append(frame.image)
     return frames
 
@@ -123,4 +148,5 @@ def animate(frames: Sequence[ReplayFrame]) -> Animation:
     return Animation(gif=out.getvalue(), width=width, height=height, frames=len(indexed))
 
 
-__all__ = ["Animation", "ReplayFrame", "animate", "caption_lines", "compose", "shared_palette"]
+__all__ = ["Animation", "ReplayFrame", "animate", "canvas_height", "caption_lines", "compose", "fitted",
+           "shared_palette"]

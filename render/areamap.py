@@ -40,7 +40,6 @@ from render.chrome import (
 )
 from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
-from render.network import draw_banner
 from render.registry import renderer
 from render.scene import PanelFn, Scene, put_header, put_legend
 from render.style import (
@@ -427,7 +426,7 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
                   plain: tuple[tuple[float, float], ...],
                   compact: tuple[tuple[float, float], ...], stack: tuple[float, float],
                   taken: tuple[Box, ...], strict: tuple[Box, ...], loose: tuple[Box, ...],
-                  own: tuple[Box, ...], anchor: Point, few: bool) -> tuple[str, tuple[Box, ...], int]:
+                  own: tuple[Box, ...], anchor: Point) -> tuple[str, tuple[Box, ...], int]:
     """Where the blocks of one area go: ``(mode, boxes, release)``, a pure function (cached).
 
     ``mode`` is ``full``, ``plain`` or ``compact`` (two-row chips with the printed values,
@@ -447,35 +446,33 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     if plain == full:  # no values to drop: the same search twice would fail twice
         del variants[1]
 
-    def attempt(release: int) -> tuple[str, list[Box]] | None:
+    def attempt(release: int, blocks: list[Sized]) -> list[Box] | None:
         mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
-        for mode, blocks in variants:
-            mask.placed.clear()
-            boxes = place_area(mask, blocks, candidates)  # type: ignore[arg-type]
-            if boxes is not None:
-                return mode, boxes
-        return None
-
-    # An area of one or two blocks nearly always fits at once: try it strictly first.
-    if few:
-        first = attempt(0)
-        if first is not None:
-            return first[0], tuple(first[1]), 0
-    # The most permissive pass next: if even it fails, the stricter ones would too, so a
-    # crowded area costs one search, not three.
-    loosest = attempt(2)
-    if loosest is not None:
-        for stricter in (0, 1):
-            tried = attempt(stricter)
-            if tried is not None:
-                return tried[0], tuple(tried[1]), stricter
-        return loosest[0], tuple(loosest[1]), 2
-    for release in (0, 1):
         mask.placed.clear()
-        mask.set_soft(list(loose if release else strict) + list(own))
-        fit = place_area(mask, [Sized(stack)], candidates)  # type: ignore[list-item]
-        if fit is not None:
-            return "stack", (fit[0],), release
+        return place_area(mask, blocks, candidates)  # type: ignore[arg-type]
+
+    # The printed values matter more than where the area's number and tag sit (issue 25
+    # point 13: six counters had "no room for values"): each chip variant is tried with the
+    # label spots given up, and the dot, before a variant with less on it.  The most
+    # permissive pass first: if even it fails, the stricter ones would too.
+    # An area of several blocks shows a stack chip, and its chips with their values in the
+    # panel, rather than chips without values; a lone unit keeps its name on the map.
+    stacked = [("stack", [Sized(stack)])]
+    order = variants[:1] + stacked + variants[1:] if len(full) > 1 else variants + stacked
+    for mode, blocks in order:
+        if attempt(2, blocks) is None:  # type: ignore[arg-type]
+            continue
+        for release in (0, 1, 2):
+            boxes = attempt(release, blocks)  # type: ignore[arg-type]
+            if boxes is not None:
+                return mode, (tuple(boxes) if mode != "stack" else (boxes[0],)), release
+    # Marks' heads and the neighbours' spill fill it: the stack chip still goes inside its
+    # own area, over them, rather than into the next area (issue 25 point 13: area 14's
+    # stack chip was drawn in area 7).
+    bare_mask = AreaMask(list(polygon), [])
+    fit = place_area(bare_mask, [Sized(stack)], bare_mask.candidates(anchor))  # type: ignore[list-item]
+    if fit is not None:
+        return "stack", (fit[0],), 2
     return "none", (), 1
 
 
@@ -547,7 +544,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
             tuple(b for b in taken if _near(b, region, reach) and not any(b is o for o in own)),
             tuple(b for b in spots(None) if _near(b, region, reach)),
             tuple(b for b in spots(area.id) if _near(b, region, reach)),
-            tuple(own), anchor, len(full_blocks[area.id]) <= 2)
+            tuple(own), anchor)
         if release:
             released.add(area.id)
         if mode in by_mode:
@@ -647,8 +644,6 @@ def areamap_scene(view: AreaMapView) -> Scene:
         layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
 
     draw_panel(frame, crowded, blocks_by_area, panel_rows, panel_top, layout, changed)
-    if view.banner:
-        draw_banner(frame, view.banner, map_box, layout)
     put_legend(frame, entries, legend_top, book, layout)
     return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
@@ -676,8 +671,9 @@ def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
 
 def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]],
                 mark_lines: list[list[Point]]) -> list[Box]:
-    """What the focus picture shows, most important first: where the last marks end (the
-    area the action reached, with its chips), where they start, then changed units."""
+    """What the focus picture shows, most important first: the units eliminated or hit (the
+    turn's key events), where the marks end (the area the action reached, with its chips;
+    the latest first), where they start, then changed units."""
     boxes: list[Box] = []
     by_area = {a.id: a for a in view.areas}
 
@@ -697,6 +693,10 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
     def area_at(p: Point) -> str | None:
         return min(by_area, key=lambda aid: math.dist(by_area[aid].centre, p)) if by_area else None
 
+    # The turn's key events first (issue 25 point 12): units eliminated or hit.
+    struck = {c.id for c in view.changes if c.what in ("eliminated", "hit")}
+    boxes += [i.box for i in layout.items if (i.kind == "gone" or (i.kind == "counter" and i.id in struck))
+              and not i.in_panel]
     for mark in reversed(view.marks):
         if mark.points:
             end = area_at(mark.points[-1])

@@ -42,7 +42,7 @@ from render.registry import renderer
 from render.network import draw_banner
 from render.scene import FOCUS_MAX
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
-from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_on, shade, tint
+from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_height, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
 
 Point = tuple[float, float]
@@ -86,6 +86,7 @@ HEX_MARKERS: dict[str, tuple[str, str]] = {
 FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)
 WHOLE_SIZE = 32.0  # hex circumradius on the whole map
 FOCUS_COLS, FOCUS_ROWS = 9, 7  # at FOCUS_MAX px wide, hexes stay about FOCUS_SIZE
+STACK_STEP = 3.0  # how far each counter under the top one shows, up and right
 COUNTER_W, COUNTER_H = 46.0, 40.0  # the smallest counter (whole map); bigger in the focus crop
 RULER = 24.0
 
@@ -139,6 +140,16 @@ class Frame:
     def counter(self) -> tuple[float, float]:
         """Width and height of every counter in this frame (one fixed size)."""
         return (max(COUNTER_W, 1.3 * self.size), max(COUNTER_H, 1.15 * self.size))
+
+    @property
+    def counter_drop(self) -> float:
+        """How far below the hex's centre a counter sits: in the focus crop, far enough that
+        the counter (and the two under it in a stack, drawn 2 * STACK_STEP higher) leaves the
+        hex's number at its top clear (issue 25 point 13: names over the numbers)."""
+        if not self.focus:
+            return 0.0
+        top_free = -SQRT3 / 2 * self.size + 1 + number_height() + 2
+        return max(0.0, top_free + 2 * STACK_STEP + self.counter[1] / 2)
 
     @property
     def pixel_size(self) -> tuple[float, float]:
@@ -257,6 +268,19 @@ def _draw_hexside(canvas: Canvas, frame: Frame, col: int, row: int, direction: i
     for t in (0.25, 0.5, 0.75):
         px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
         canvas.line([(px, py), (px + (cx - px) * 0.22, py + (cy - py) * 0.22)], RIDGE, 3)
+
+
+def number_height() -> float:
+    """How far down a hex number's ink reaches from its top (the digits at ``SMALL``)."""
+    return ink_height("0123456789", SMALL)
+
+
+def number_box(frame: Frame, col: int, row: int, number: str) -> Box:
+    """Where a hex's number is printed in the focus crop (see :func:`_draw_numbers`)."""
+    cx, cy = frame.centre(col, row)
+    w = Canvas.text_size(number, SMALL)[0]
+    top = cy - SQRT3 / 2 * frame.size + 1
+    return (cx - w / 2, top, cx + w / 2, top + number_height())
 
 
 def _draw_numbers(canvas: Canvas, view: HexMapView, frame: Frame) -> None:
@@ -420,11 +444,12 @@ def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
 def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], frame: Frame,
                 layout: Layout, number: str) -> None:
     cx, cy = frame.centre(units[0].col, units[0].row)
+    cy += frame.counter_drop
     cw, ch = frame.counter
     depth = min(len(units) - 1, 2)
     for k in range(depth, 0, -1):
         look = book.look(units[-1 - k].faction)
-        off = 4 * k
+        off = STACK_STEP * k
         canvas.rect((cx - cw / 2 + off, cy - ch / 2 - off, cx + cw / 2 + off, cy + ch / 2 - off),
                     fill=tint(look.rgb, 0.3), outline=shade(look.rgb, 0.5), width=1.5, radius=4)
     box = _draw_counter(canvas, book, units[-1], cx, cy, frame.counter)
@@ -455,7 +480,7 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
     w = Canvas.text_size(text, SMALL)[0] + 6
     y = cy + SQRT3 / 2 * frame.size - 21
     if under:
-        y = max(y, cy + frame.counter[1] / 2 - 4)
+        y = max(y, cy + frame.counter_drop + frame.counter[1] / 2 - 4)
     box = (cx - w / 2, y, cx + w / 2, y + 20)
     canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
     canvas.text_in(box, text, SMALL, PALETTE["ink"])
@@ -593,6 +618,10 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     texts = list(static_texts) + header.canvas.texts
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
     layout.add("map", "focus" if frame.focus else "whole", map_box)
+    if frame.focus:  # the printed hex numbers, so tests can see nothing covers them
+        for cell in view.cells:
+            if frame.shows(cell.col, cell.row):
+                layout.add("number", cell.number, number_box(frame, cell.col, cell.row, cell.number))
     action = _dynamic_box(view, frame, map_box)
     if view.banner:  # the banner's strip along the top of the board is drawn too
         top_strip = (map_box[0], map_box[1], map_box[2], map_box[1] + 70)

@@ -15,6 +15,7 @@ network, table) lies in it, and the boxes of what the last action touched.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Callable
 from PIL import Image
 
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height
-from render.layout import Box, Layout, Snapshot, contains
+from render.layout import Box, Layout, LayoutItem, Snapshot, contains, overlaps
 from render.style import MARGIN, PALETTE, Canvas, Frame, SideBook
 from rules.core.views import Header
 
@@ -59,10 +60,40 @@ class Scene:
     extras: list[Box] = field(default_factory=list)
 
     def snapshot(self) -> Snapshot:
-        """The full picture as PNG, with its layout."""
+        """The full picture as PNG, with its layout; the result banner is added here, in a
+        band of its own under the header (:meth:`add_banner_band`)."""
+        if self.banner:
+            self.add_banner_band()
         self.layout.texts = list(self.frame.texts)
         return Snapshot(png=self.frame.png(), width=self.frame.width, height=self.frame.height,
                         layout=self.layout)
+
+
+    def add_banner_band(self) -> None:
+        """Open a band under the header and draw the result there: over the board it hid
+        units and names (issue 25 point 13).  Everything under the header moves down; the
+        focus picture, cut from the picture before, never shows it a second time."""
+        from render.network import banner_size, put_banner  # noqa: PLC0415 (network imports this module)
+
+        assert self.banner
+        old = self.frame
+        top = round(self.layout.get("header", "header").box[3])
+        lines, w, h = banner_size(self.banner, old.width)
+        band = round(h) + 12
+        new = Frame(old.width, old.height + band)
+        new.put(old.image.crop((0, 0, old.width, top)), 0, 0)
+        new.put(old.image.crop((0, top, old.width, old.height)), 0, top + band)
+        new.palette, new.texts = old.palette, list(old.texts)
+        self.layout.items = [item if item.box[1] < top else item.model_copy(update={"box": (
+            item.box[0], item.box[1] + band, item.box[2], item.box[3] + band)}) for item in self.layout.items]
+        self.layout.height += band
+        x = (old.width - w) / 2
+        put_banner(new, lines, (x, top + 6, x + w, top + 6 + h), self.layout)
+        self.frame = new
+        self.board = (self.board[0], self.board[1] + band, self.board[2], self.board[3] + band)
+        self.focus = [(b[0], b[1] + band, b[2], b[3] + band) if b[1] >= top else b for b in self.focus]
+        self.extras = [(b[0], b[1] + band, b[2], b[3] + band) if b[1] >= top else b for b in self.extras]
+        self.banner = None  # drawn
 
 
 _STRIPS: "OrderedDict[tuple[str, str, int, int], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = OrderedDict()
@@ -124,8 +155,14 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
     :data:`FOCUS_MAX`; the crop is then grown to at least :data:`FOCUS_MIN` by
     :data:`FOCUS_H_MIN` around it and kept inside the board.
     """
-    bx0, by0, bx1, by1 = scene.board
-    boxes = [b for b in scene.focus if b[2] > bx0 and b[0] < bx1 and b[3] > by0 and b[1] < by1]
+    return crop_for(scene.board, scene.focus, scene.layout.items)
+
+
+def crop_for(board: Box, focus: list[Box], items: list[LayoutItem]) -> tuple[int, int, int, int]:
+    """:func:`focus_box` of a board, its focus boxes (most important first) and its drawn
+    items (labels are kept whole, :func:`settle_crop`)."""
+    bx0, by0, bx1, by1 = board
+    boxes = [b for b in focus if b[2] > bx0 and b[0] < bx1 and b[3] > by0 and b[1] < by1]
     if boxes:
         ux0, uy0, ux1, uy1 = boxes[0]
         for b in boxes[1:]:
@@ -141,7 +178,126 @@ def focus_box(scene: Scene) -> tuple[int, int, int, int]:
     cx, cy = (ux0 + ux1) / 2, (uy0 + uy1) / 2
     x0 = min(max(cx - width / 2, bx0), bx1 - width)
     y0 = min(max(cy - height / 2, by0), by1 - height)
-    return (round(x0), round(y0), round(x0 + width), round(y0 + height))
+    crop = (round(x0), round(y0), round(x0 + width), round(y0 + height))
+    words = [item.box for item in items if item.kind in WORDS and not item.in_panel]
+    # The labels' edges may cut into the room around the action, never into the action.
+    return settle_crop(crop, words, board, (ux0, uy0, ux1, uy1))
+
+
+#: Layout kinds that carry words or a unit a player reads: the focus crop never cuts one
+#: (issue 25 point 13: "2 units S2 see b", "7 TM", "gun-west" at the crop's edges).
+WORDS = frozenset({"label", "area_label", "counter", "stack", "unit", "force", "space", "objective",
+                   "marker", "mark_label", "entrance", "gone"})
+
+
+def settle_crop(crop: tuple[int, int, int, int], words: list[Box], board: Box,
+                core: Box) -> tuple[int, int, int, int]:
+    """Move the edges of ``crop`` so that they cut as few labels as possible (none, mostly):
+    each edge may go out or in to just past a label, the crop keeping the action (``core``),
+    the board, :data:`FOCUS_MAX` by :data:`FOCUS_H_MAX`, and at least its width less
+    :data:`SETTLE_SHRINK`.  Of equal cuts, the edges nearest the first crop win."""
+    x0, y0, x1, y1 = crop
+    core = (max(core[0], x0), max(core[1], y0), min(core[2], x1), min(core[3], y1))
+    for _ in range(2):  # x, then y with the new x; once more, as the other axis moved
+        across = [b for b in words if b[1] < y1 and b[3] > y0]
+        x0, x1 = _settle_axis(x0, x1, [(b[0], b[2]) for b in across], (board[0], board[2]),
+                              (core[0], core[2]), FOCUS_MAX)
+        down = [b for b in words if b[0] < x1 and b[2] > x0]
+        y0, y1 = _settle_axis(y0, y1, [(b[1], b[3]) for b in down], (board[1], board[3]),
+                              (core[1], core[3]), FOCUS_H_MAX)
+    return (x0, y0, x1, y1)
+
+
+#: How much narrower (or lower) than first planned the focus crop may get to keep labels whole.
+SETTLE_SHRINK = 140
+
+
+def _settle_axis(lo: int, hi: int, spans: list[tuple[float, float]], board: tuple[float, float],
+                 core: tuple[float, float], most: int) -> tuple[int, int]:
+    """One axis of :func:`settle_crop`: the (lo, hi) cutting fewest spans, then nearest."""
+    near = [sp for sp in spans if sp[0] < hi + 400 and sp[1] > lo - 400]
+    if not near:
+        return lo, hi
+    def cuts(edge: float) -> int:
+        return sum(1 for a, b in near if a < edge < b)
+    starts = {lo} | {math.floor(a - 2) for a, _ in near} | {math.ceil(b + 2) for _, b in near}
+    ends = {hi} | {math.floor(a - 2) for a, _ in near} | {math.ceil(b + 2) for _, b in near}
+    least = min(hi - lo - SETTLE_SHRINK, most)
+    lows = sorted((cuts(v), abs(v - lo), v) for v in starts if board[0] <= v <= core[0])
+    highs = sorted((cuts(v), abs(v - hi), v) for v in ends if core[1] <= v <= board[1])
+    best: tuple[int, float, int, int] | None = None
+    for cl, dl, a in lows:
+        for ch, dh, b in highs:
+            if least <= b - a <= most:
+                score = (cl + ch, dl + dh, a, b)
+                if best is None or score < best:
+                    best = score
+    return (best[2], best[3]) if best is not None else (lo, hi)
+
+
+#: Words drawn next to what they name, not at its place: a label the crop would cut is drawn
+#: whole just inside the edge instead (a unit or counter is never moved off its place).
+MOVABLE = frozenset({"label", "area_label", "mark_label", "stack"})
+
+
+def pull_in_cut_labels(frame: Frame, layout: Layout, scene: Scene, crop: tuple[int, int, int, int],
+                       board_top: int) -> None:
+    """Labels the focus crop still cuts (:func:`settle_crop` left them: the action fills the
+    crop) are pasted whole from the full picture, moved just inside the crop's edge (on their
+    own line, else one or two lines up or down, wherever they hide no other word or unit); a
+    label with no such place has its stub covered over (a ``cut`` item in the layout).  So no
+    word shows cut in half ("7 TM", "gun-west": issue 25 point 13)."""
+    x0, y0, x1, y1 = crop
+    for item in scene.layout.items:
+        if item.kind not in MOVABLE or item.in_panel:
+            continue
+        b = item.box
+        if not (b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0) or contains(crop, b, 0):
+            continue
+        w, h = math.ceil(b[2] - b[0]), math.ceil(b[3] - b[1])
+        if w > x1 - x0 - 8 or h > y1 - y0 - 8:
+            continue
+        # Only the part of the label past the edge moves in; a label wholly inside on one
+        # axis keeps its place on it.
+        nx = min(max(math.floor(b[0]), x0 + 2), x1 - 2 - w)
+        ny = min(max(math.floor(b[1]), y0 + 2), y1 - 2 - h)
+        src = (math.floor(b[0]), math.floor(b[1]), math.floor(b[0]) + w, math.floor(b[1]) + h)
+        if not contains((0, 0, scene.frame.width, scene.frame.height), src, 0):
+            continue
+        # Its own line first, else a line up or down, where it hides no other word or unit.
+        for shift in (0, -(h + 2), h + 2, -2 * (h + 2), 2 * (h + 2)):
+            top = ny + shift
+            if top < y0 + 2 or top + h > y1 - 2:
+                continue
+            moved = (nx - x0, top - y0 + board_top, nx - x0 + w, top - y0 + board_top + h)
+            # the label's own stub is covered by it, so it counts only at its own line
+            if not any(other.kind in WORDS and overlaps(moved, other.box, pad=-3) for other in layout.items):
+                break
+        else:
+            moved = None  # no free line near: the label stays out of this picture
+        stub = (max(b[0], x0) - x0, max(b[1], y0) - y0 + board_top,
+                min(b[2], x1) - x0, min(b[3], y1) - y0 + board_top)
+        if moved is None or shift:
+            if any(other.kind in WORDS and overlaps(stub, other.box, pad=-1) for other in layout.items):
+                continue  # the stub shares its place with a unit or word: it stays
+            # The stub on the edge is covered in the colour of the map around the label.
+            frame.rect(stub, fill=ground_colour(scene.frame.image, b))
+            layout.add("cut", item.id, stub, parent=item.parent)
+        if moved is not None:
+            frame.put(scene.frame.crop(src), moved[0], moved[1])
+            layout.add(item.kind, item.id, moved, parent=item.parent, text=item.text)
+
+
+def ground_colour(image: Image.Image, box: Box) -> tuple[int, int, int]:
+    """The commonest colour just above and below ``box`` (the map a label sits on)."""
+    x0, x1 = max(0, math.floor(box[0])), min(image.width - 1, math.ceil(box[2]))
+    seen: dict[tuple[int, int, int], int] = {}
+    for y in (math.floor(box[1]) - 3, math.ceil(box[3]) + 3):
+        if 0 <= y < image.height:
+            for x in range(x0, x1 + 1, 4):
+                rgb = image.getpixel((x, y))[:3]
+                seen[rgb] = seen.get(rgb, 0) + 1
+    return max(seen, key=seen.__getitem__) if seen else PALETTE["paper"]
 
 
 def extras_row(boxes: list[Box], width: int) -> tuple[list[tuple[Box, int, int]], int]:
@@ -179,7 +335,13 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     width = crop[2] - crop[0]
     board_h = crop[3] - crop[1]
     head_h = header_height(scene.header, width)
-    board_top = round(head_h) + 4
+    # The result goes in a band of its own over the board: on a crop this narrow a banner
+    # on the board would hide units and names (issue 25 point 13).
+    from render.network import banner_size, put_banner  # noqa: PLC0415 (network imports this module)
+
+    banner = banner_size(scene.banner, width) if scene.banner else None
+    band_h = round(banner[2]) + 8 if banner else 0
+    board_top = round(head_h) + 4 + band_h
     extra_h = extras_row(scene.extras, width)[1]
     panel_h, panel_draw = scene.panel(width, crop) if scene.panel else (0.0, None)
     entries = [e for e in scene.entries if e.icon != "text"]
@@ -189,10 +351,6 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     layout = Layout(width=width, height=height)
     put_header(frame, scene.header, layout)
     frame.put(scene.frame.crop(crop), 0, board_top)
-    edge = PALETTE["grid"]
-    for line in ((0, board_top, width, board_top + 2), (0, board_top + board_h - 2, width, board_top + board_h),
-                 (0, board_top, 2, board_top + board_h), (width - 2, board_top, width, board_top + board_h)):
-        frame.rect(line, fill=edge)
     dx, dy = crop[0], crop[1] - board_top
     for item in scene.layout.items:
         if item.kind in ("header", "legend", "panel", "battle", "banner") or item.in_panel:
@@ -201,10 +359,15 @@ def focus_snapshot(scene: Scene) -> Snapshot:
             layout.add(item.kind, item.id, (item.box[0] - dx, item.box[1] - dy,
                                             item.box[2] - dx, item.box[3] - dy),
                        parent=item.parent, text=item.text)
-    if scene.banner:  # the final picture says who won wherever its crop lies
-        from render.network import draw_banner  # noqa: PLC0415 (network imports this module)
-
-        draw_banner(frame, scene.banner, (0, board_top, width, board_top + board_h), layout)  # type: ignore[arg-type]
+    pull_in_cut_labels(frame, layout, scene, crop, board_top)
+    edge = PALETTE["grid"]
+    for line in ((0, board_top, width, board_top + 2), (0, board_top + board_h - 2, width, board_top + board_h),
+                 (0, board_top, 2, board_top + board_h), (width - 2, board_top, width, board_top + board_h)):
+        frame.rect(line, fill=edge)
+    if banner is not None:  # the final picture says who won, above whatever its crop shows
+        lines, w, h = banner
+        bx = (width - w) / 2
+        put_banner(frame, lines, (bx, board_top - band_h, bx + w, board_top - band_h + h), layout)  # type: ignore[arg-type]
     put_extras(frame, layout, scene, board_top + board_h + 4, width)
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
@@ -213,5 +376,5 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
 
-__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "extras_row", "focus_box", "focus_snapshot",
+__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "crop_for", "extras_row", "focus_box", "focus_snapshot",
            "put_header", "put_legend"]

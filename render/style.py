@@ -497,6 +497,13 @@ def _text_size(text: str, size: int) -> tuple[float, float]:
     return ((x1 - min(x0, 0)) / SCALE, (ascent + descent) / SCALE)
 
 
+def ink_height(text: str, size: int) -> float:
+    """How far below its top the ink of ``text`` reaches when drawn top-anchored (``mt``),
+    in final pixels: digits end well above a line's full height."""
+    with _FONT_LOCK:
+        return font(size).getbbox(text, anchor="mt")[3] / SCALE
+
+
 def fit_text(text: str, size: int, max_width: float) -> str:
     """``text`` cut with ``..`` so it fits ``max_width`` at ``size``."""
     if _text_size(text, size)[0] <= max_width:

@@ -30,7 +30,6 @@ from render.chrome import (
 )
 from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
-from render.network import draw_banner
 from render.registry import renderer
 from render.scene import Scene, put_header, put_legend
 from render.vocab import StyleBook
@@ -475,8 +474,6 @@ def table_scene(view: TableView) -> Scene:
     for uid, what in changed.items():  # over the labels: what happened to each changed base
         if uid in bases:
             draw_change_tag(canvas, bases[uid], what, layout, uid)
-    if view.banner:
-        draw_banner(canvas, view.banner, tf.box, layout)
     put_legend(canvas, entries, legend_top, book, layout)
     return Scene(banner=view.banner, frame=canvas, layout=layout, board=tf.box, header=view.header, book=book,
                  entries=entries, focus=focus_boxes(view, layout, mark_pts, bases))
@@ -484,25 +481,33 @@ def table_scene(view: TableView) -> Scene:
 
 def focus_boxes(view: TableView, layout: Layout, mark_pts: list[list[Point]],
                 bases: dict[str, Box]) -> list[Box]:
-    """What the focus picture shows, most important first: the last marks (newest first)
-    with their labels, the focus ids, then the changed units with their labels."""
-    out: list[Box] = []
+    """What the focus picture shows, most important first: the units eliminated or hit (the
+    turn's key events: a pillbox destroyed must be in the picture, issue 25 point 12), the
+    marks (newest first) with their labels, the focus ids, then the other changed units,
+    each with its label."""
     labels = {i.id: i.box for i in layout.items if i.kind == "label"}
+    marks: list[Box] = []
     for i in reversed(range(len(mark_pts))):
         if mark_pts[i]:
             box = bbox(mark_pts[i])
             lb = labels.get(f"mark-{i}")
             if lb is not None:
                 box = (min(box[0], lb[0]), min(box[1], lb[1]), max(box[2], lb[2]), max(box[3], lb[3]))
-            out.append(box)
-    wanted = list(view.focus) + [c.id for c in view.changes]
-    for uid in wanted:
-        if uid in bases:
-            b = bases[uid]
-            lb = labels.get(f"unit-{uid}")
-            if lb is not None:
-                b = (min(b[0], lb[0]), min(b[1], lb[1]), max(b[2], lb[2]), max(b[3], lb[3]))
-            out.append(b)
+            marks.append(box)
+
+    def unit_box(uid: str) -> list[Box]:
+        if uid not in bases:
+            return []
+        b = bases[uid]
+        lb = labels.get(f"unit-{uid}")
+        if lb is not None:
+            b = (min(b[0], lb[0]), min(b[1], lb[1]), max(b[2], lb[2]), max(b[3], lb[3]))
+        return [b]
+
+    key = [c.id for c in view.changes if c.what == "eliminated"]
+    key += [c.id for c in view.changes if c.what == "hit"]
+    out = [b for uid in key for b in unit_box(uid)] + marks
+    out += [b for uid in list(view.focus) + [c.id for c in view.changes] for b in unit_box(uid)]
     return out
 
 

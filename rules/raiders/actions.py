@@ -110,13 +110,14 @@ class Accept(Action):
 
 
 class Line(Action):
-    """Line up the raiders for this battle, first to fire first (15.1)."""
+    """Line up the raiders, first to fire first; the line stands every round until changed (15.1)."""
 
     name: ClassVar[str] = "line"
     rule: ClassVar[str] = "15.1"
-    order: str = Field(description="Unit ids in firing order, e.g. SAS-1 Cdo-2 (rest follow)")
+    order: str = Field(default="", description="Unit ids in firing order, e.g. SAS-1 Cdo-2 (rest follow); empty: keep")
     hostiles: str = Field(
         default="", description="Hostiles of equal combat value in the order you want (15.1 (3))")
+    firepower: bool = Field(default=False, description="Expend Supplies: 2 dice each this round (24.0)")
 
 
 class Fire(Action):

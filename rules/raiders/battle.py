@@ -4,6 +4,12 @@ The bot runs the hostiles: it picks them from the bin, rolls their Tactical Edge
 them up strongest first and fires them at the first raider in line.  The raider player
 decides the raider line and each raider's target; when a raider has only one possible target
 and nothing else to decide, the bot fires it too.
+
+The line the player sets stands from round to round (15.1 (4) repeats the procedure; the
+player lines up "in any order you prefer", and the order they preferred stays preferred until
+they say otherwise); a `line` given after a round's first die takes effect from the next round.
+Maximum firepower is declared for a round before any die of it (24.0 (2)): with Supplies in
+the battle and the hostiles' Tactical Edge, the round waits for that choice.
 """
 
 from __future__ import annotations
@@ -78,13 +84,54 @@ def start(ctx: Ctx, space: str, hostiles: list[str],
         edge=edge,
         edge_text=text,
         raider_line=raiders,
-        lined=len(raiders) == 1,
         hostile_line=line,
         turn=edge,
     )
     ctx.snapshot = True  # the battle's opening picture: the lines and the Edge (15.1)
+    open_round(ctx)
     if m.battle.lined:
         advance(ctx)
+    b = m.battle
+    if b is not None and b.lined and b.outcome is None and needs_player(ctx) and b.second_die is None:
+        ctx.say("prompt", "Your order: fire target: a hostile (15.1 (3))", "15.1")
+
+
+def round_waits(ctx: Ctx) -> bool:
+    """Whether a round waits for the player before its first die: the first round's line-up of
+    two or more raiders (15.1 (3)), or, with Supplies in the battle and the hostiles' Tactical
+    Edge, the maximum firepower choice, which comes before any die of the round (24.0 (2))."""
+    b = ctx.m.battle
+    assert b is not None
+    if b.round == 1 and len(alive(b, b.raider_line)) > 1:
+        return True
+    return b.edge == "hostile" and firepower_open(ctx)
+
+
+def open_round(ctx: Ctx) -> None:
+    """Start a round: say whether it waits for the player (:func:`round_waits`) and what to
+    do then; the caller runs the battle on when it does not."""
+    b = ctx.m.battle
+    assert b is not None
+    b.lined = not round_waits(ctx)
+    living = alive(b, b.raider_line)
+    if b.lined:
+        if b.round > 1 and len(living) > 1:
+            ctx.say("round", f"Round {b.round}, same line (15.1 (4)):", "15.1")
+            for part in chunks(living, 4):
+                ctx.say("round", " › ".join(part), "15.1")
+        return
+    first_line = b.round == 1 and len(living) > 1
+    if first_line:
+        ctx.say("prompt", "Your order: 'line', raiders in the order you want (15.1 (3))", "15.1")
+        for part in chunks(living, 4):
+            ctx.say("prompt", "e.g. line order:" + ",".join(part), "15.1")
+        ctx.say("prompt", "First in line fires first and draws the hostiles' fire", "15.1")
+        ctx.say("prompt", "The line stands every round until you change it (15.1 (4))", "15.1")
+    if b.edge == "hostile" and firepower_open(ctx):
+        ctx.say("prompt", f"{supply_in_battle(ctx)} here: 'line firepower:yes' = 2 dice each (24.0 (2))", "24.0")
+        ctx.say("prompt", f"Decide before the hostiles' first die of round {b.round}", "24.0")
+        if not first_line:
+            ctx.say("prompt", "'line' alone: fight on with the line as it stands", "15.1")
 
 
 def chunks(items: list[str], size: int) -> list[list[str]]:
@@ -107,12 +154,17 @@ def next_firer(b: Battle, side: Side) -> str | None:
     return None
 
 
+def rolled_this_round(b: Battle) -> bool:
+    """Whether any die of the current round has been rolled (either side's)."""
+    return b.shots_round == b.round and bool(b.shots)
+
+
 def firepower_open(ctx: Ctx) -> bool:
-    """24.0 (2): maximum firepower may still be declared (no raider fired yet this round)."""
+    """24.0 (2): maximum firepower "for one round" may still be declared: Supplies are in the
+    battle and no die of this round has been rolled, by either side."""
     b = ctx.m.battle
     assert b is not None
-    fired = any(s.side == "raider" for s in b.shots if b.shots_round == b.round)
-    return not b.firepower and not fired and supply_in_battle(ctx) is not None
+    return not b.firepower and not rolled_this_round(b) and supply_in_battle(ctx) is not None
 
 
 def supply_in_battle(ctx: Ctx) -> str | None:
@@ -138,25 +190,49 @@ def needs_player(ctx: Ctx) -> bool:
     )
 
 
-def set_line(ctx: Ctx, order: list[str], hostiles: list[str] | None = None) -> None:
+def set_line(ctx: Ctx, order: list[str], hostiles: list[str] | None = None,
+             firepower: bool = False) -> None:
     """15.1 (3): the player lines up the raiders (unnamed ones follow in their old order) and
-    may order hostiles of equal combat value; each round repeats it (15.1 (4))."""
+    may order hostiles of equal combat value; the line stands every round until changed
+    (15.1 (4)).  Before the round's first die it is this round's line, and maximum firepower
+    may be declared with it (24.0 (2)); after it, the line stands from the next round."""
     b = ctx.m.battle
     assert b is not None
-    if b.lined:
-        raise RuleError("The raider line is already set for this round; give 'fire' orders.")
+    if b.outcome is not None:
+        raise RuleError("There is no battle to line up for now.")
     living = alive(b, b.raider_line)
     wanted = named_in(order, living, "raiders here")
+    if b.lined and (rolled_this_round(b) or b.second_die is not None):
+        if firepower:
+            raise RuleError(f"Dice of round {b.round} are rolled: maximum firepower is declared "
+                            "before a round's first die (24.0 (2)); give 'fire'.")
+        if hostiles:
+            raise RuleError("Equal hostiles are placed before a round's first die (15.1 (3)).")
+        if not wanted:
+            raise RuleError(f"Name the raiders in the order you want from round {b.round + 1}, "
+                            f"e.g. line order:{' '.join(reversed(living))} (15.1 (4)).")
+        b.next_line = wanted + [r for r in b.raider_line if r not in wanted]
+        ctx.say("line", f"Raider line from round {b.round + 1} (15.1 (4)):", "15.1")
+        for part in chunks(alive(b, b.next_line), 4):
+            ctx.say("line", " › ".join(part), "15.1")
+        return
+    if b.lined and not wanted and not hostiles and not firepower:
+        raise RuleError(f"The line stands ({' › '.join(living)}); give 'fire', or name a new "
+                        "order (15.1 (3)).")
     if hostiles:
         b.hostile_line = hostile_order(ctx, named_in(hostiles, alive(b, b.hostile_line), "hostiles here"))
-    b.raider_line = wanted + [r for r in b.raider_line if r not in wanted]
-    b.lined = True
-    ctx.say("line", f"Raider line, round {b.round} (15.1):", "15.1")
-    for part in chunks(alive(b, b.raider_line), 4):
-        ctx.say("line", " › ".join(part), "15.1")
+    if wanted or not b.lined:
+        b.raider_line = wanted + [r for r in b.raider_line if r not in wanted]
+        b.next_line = None
+        ctx.say("line", f"Raider line, round {b.round} (15.1):", "15.1")
+        for part in chunks(alive(b, b.raider_line), 4):
+            ctx.say("line", " › ".join(part), "15.1")
     if hostiles:
         for part in chunks(alive(b, b.hostile_line), 4):
             ctx.say("line", "H: " + " › ".join(part), "15.1")
+    b.lined = True
+    if firepower:
+        declare_firepower(ctx)
     advance(ctx)
 
 
@@ -192,6 +268,9 @@ def raider_fire(ctx: Ctx, target: str | None, firepower: bool) -> None:
     if b is None or b.outcome is not None:
         raise RuleError("There is no battle to fire in now.")
     if not b.lined:
+        if b.round > 1:
+            raise RuleError(f"Round {b.round} waits for the Supplies choice: 'line' to fight on, "
+                            "'line firepower:yes' for 2 dice each (24.0 (2)).")
         raise RuleError("Set the raider line first with 'line'.")
     shooter = b.second_die or next_firer(b, "raider")
     if b.turn != "raider" or shooter is None:
@@ -217,8 +296,8 @@ def declare_firepower(ctx: Ctx) -> None:
     assert b is not None
     if not firepower_open(ctx):
         raise RuleError(
-            "Maximum firepower is declared before the first raider fires in a round, "
-            "with a Supplies gear in the battle (24.0)."
+            "Maximum firepower is declared before any die of a round, with a Supplies gear "
+            "in the battle (24.0 (2))."
         )
     gid = supply_in_battle(ctx)
     assert gid is not None
@@ -314,8 +393,8 @@ def advance(ctx: Ctx) -> None:
             finish(ctx, "raider" if alive(b, b.raider_line) else "hostile")
             return
         if not b.lined or b.second_die is not None:
-            # 15.1 (4): each round the player lines the raiders up again; 24.0 (2): a
-            # firepower die waits for the player's target.
+            # 15.1 (3): the first line-up; 24.0 (2): the firepower choice before the round's
+            # first die, or a firepower die waiting for the player's target.
             return
         side = b.turn
         if next_firer(b, side) is None:
@@ -352,10 +431,12 @@ def end_round(ctx: Ctx) -> None:
     b.losses_this_round = 0
     b.firepower = False
     b.turn = b.edge
-    # 15.1 (4): the next round "repeats the procedure of the first round", line-up included.
-    b.lined = len(alive(b, b.raider_line)) == 1
-    if not b.lined:
-        ctx.say("round", f"Round {b.round}: line the raiders up (15.1 (4))", "15.1")
+    # 15.1 (4): the next round "repeats the procedure of the first round" with the line the
+    # player prefers: the one set, or the one given during the last round.
+    if b.next_line is not None:
+        b.raider_line = b.next_line + [r for r in b.raider_line if r not in b.next_line]
+        b.next_line = None
+    open_round(ctx)
 
 
 def finish(ctx: Ctx, outcome: Literal["raider", "hostile", "draw"]) -> None:

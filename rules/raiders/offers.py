@@ -146,12 +146,25 @@ def swap(system: Any, state: RaidersState, side: str) -> Iterator[A.Swap]:
 
 
 def line(system: Any, state: RaidersState, side: str) -> Iterator[A.Line]:
-    """15.1 (3)-(4): raider lines; hostiles of equal value reordered, with the first line."""
+    """15.1 (3)-(4), 24.0 (2): raider lines; hostiles of equal value reordered, with the first
+    line; maximum firepower with it while no die of the round is rolled.  While the round is
+    being fought, only a line other than the standing one (it stands from the next round)."""
     ctx = _ctx(state)
+    b = ctx.m.battle
+    assert b is not None
+    if b.lined:  # one change offered (strongest first, else the reverse): typing names any
+        standing = alive(b, b.next_line if b.next_line is not None else b.raider_line)
+        changes = [order for order in line_orders(ctx)[:2] if order != standing]
+        yield from (A.Line(order=fit(order, " ")) for order in changes[:1])
+        return
     orders = [fit(order, " ") for order in line_orders(ctx)]
+    if b.round > 1:  # the line stands; the round waits only for the firepower choice
+        yield A.Line()
     yield from (A.Line(order=order) for order in orders)
     for hostiles in hostile_tie_orders(ctx):
         yield A.Line(order=orders[0], hostiles=fit(hostiles, " "))
+    if firepower_open(ctx):
+        yield A.Line(order="" if b.round > 1 else orders[0], firepower=True)
 
 
 def hostile_tie_orders(ctx: Ctx) -> list[list[str]]:

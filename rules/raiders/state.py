@@ -85,7 +85,11 @@ class Battle(BaseModel):
     edge: Literal["raider", "hostile"] = "raider"
     edge_text: str = ""
     raider_line: list[str] = Field(default_factory=list)
-    lined: bool = False  # the player has set the raider line (15.1 (3))
+    #: This round may start: the line is set (15.1 (3)) and maximum firepower, if Supplies
+    #: are in the battle and the hostiles fire first, was decided before any die (24.0 (2)).
+    lined: bool = False
+    #: A line the player gave after this round's first die: it stands from the next round.
+    next_line: list[str] | None = None
     hostile_line: list[str] = Field(default_factory=list)
     dead: list[str] = Field(default_factory=list)  # raider and hostile ids eliminated
     raider_next: int = 0  # index in the line of the next raider to fire this round

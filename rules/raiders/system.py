@@ -203,10 +203,11 @@ class RaidersSystem(GameSystem[RaidersState]):
         """13.0, 24.0 (3): play the drawn card."""
         operations.choose_card(ctx, False, a.supply)
 
-    @declare(A.Line, (LINE_UP,), O.line)
+    @declare(A.Line, (LINE_UP, FIRE), O.line)
     def line(self, ctx: Ctx, a: A.Line) -> None:
-        """15.1 (3)-(4): the raider line of this round."""
-        battle.set_line(ctx, a.order.replace(",", " ").split(), a.hostiles.replace(",", " ").split())
+        """15.1 (3)-(4), 24.0 (2): the raider line (it stands until changed), firepower."""
+        battle.set_line(ctx, a.order.replace(",", " ").split(), a.hostiles.replace(",", " ").split(),
+                        a.firepower)
         operations.after_battle(ctx)
 
     @declare(A.Fire, (FIRE,), O.fire)

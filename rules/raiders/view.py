@@ -205,15 +205,20 @@ def away_units(ctx: Ctx) -> dict[str, str]:
 
 
 def terrain_styles(ctx: Ctx) -> list[TerrainStyle]:
-    """The Terrain Effects Chart's names in the legend, STOP marked (12.0)."""
-    out: dict[str, TerrainStyle] = {}
+    """The Terrain Effects Chart's names in the legend, STOP marked (12.0).  Terrains drawn in
+    one colour share a legend line; ``STOP`` ends a line only when every name on it stops a
+    move, else each stopping name says it (a wadi must not read as STOP, issue 25 point 13)."""
+    groups: dict[str, list[tuple[str, bool]]] = {}
     for t in ctx.sc.terrain_by_key.values():
-        key = t.palette or t.key
-        label = f"{t.name}{' STOP' if t.stop else ''}"
-        if key in out:
-            label = f"{out[key].label}, {label}"
-        out[key] = TerrainStyle(key=key, label=label)
-    return list(out.values())
+        groups.setdefault(t.palette or t.key, []).append((t.name, t.stop))
+    out = []
+    for key, names in groups.items():
+        if all(stop for _, stop in names):
+            label = f"{', '.join(name for name, _ in names)} STOP"
+        else:
+            label = ", ".join(f"{name} (STOP)" if stop else name for name, stop in names)
+        out.append(TerrainStyle(key=key, label=label))
+    return out
 
 
 def banner(ctx: Ctx) -> str | None:

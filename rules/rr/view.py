@@ -54,17 +54,23 @@ def entrance_labels(b: Board) -> dict[str, str]:
             for area, by_side in turns.items()}
 
 
+#: NATO's control marker on an area no NATO unit stands in (12.0: "the last player to have
+#: been the sole occupant"): NATO's, not a German one (issue 25 point 13).
+NATO_HELD = SideStyle(key="nato", label="NATO (held, none there)", letter="N", colour="#4b5a8a")
+
+
 def controller_key(state: RRState, b: Board, area: str) -> str | None:
     """Whose marker shows on an objective: the side that controls it, in the colours of the
-    nation most present there (a NATO area held by US troops shows the US letter)."""
+    nation most present there (a NATO area held by US troops shows the US letter), NATO's
+    own when no NATO unit is there."""
     owner = state.control.get(area)
     if owner != "nato":
         return CONTROL.get(owner or "")
     nations = [b.spec(u.id).nation for u in state.units.values()
                if u.place == "map" and u.area == area and b.spec(u.id).nation in ("de", "us")]
-    if nations and nations.count("us") > nations.count("de"):
-        return "nato_us"
-    return "nato_de"
+    if not nations:
+        return NATO_HELD.key
+    return "nato_us" if nations.count("us") > nations.count("de") else "nato_de"
 
 
 def short_values(b: Board, uid: str) -> str:
@@ -147,6 +153,7 @@ def build_view(state: RRState) -> AreaMapView:
     if any(a.tm for a in areas):
         legend.append("TM+1: terrain modifier of the area, added to the defender's DF (5.2)")
     return AreaMapView(header=header, width=sc.width, height=sc.height, areas=areas, lines=lines,
-                       counters=counters, marks=marks, sides=SIDE_STYLES, legend=legend,
+                       counters=counters, marks=marks, legend=legend,
+                       sides=SIDE_STYLES + ([NATO_HELD] if any(a.controller == NATO_HELD.key for a in areas) else []),
                        marker_styles=MARKER_STYLES, changes=gone, away=away_units(b),
                        banner=state.result if state.phase == "over" and state.result else None)

@@ -46,7 +46,7 @@ def test_the_no_action_order_is_legal_and_accepted_wherever_it_is_named(key: str
             assert step.state is not state
             found.append(idle.name)
 
-    for seed in range(12):  # a short Raiders campaign may never reach an Objective segment
+    for seed in range(40):  # a short Raiders campaign seldom reaches an Objective segment (1 in 6)
         play(system, seed, check=check, keep_steps=False)
         if len(found) >= 3:
             break

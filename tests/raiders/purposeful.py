@@ -47,11 +47,11 @@ def smart(state: RaidersState, actions: list, rng: random.Random):  # type: igno
     if "demolish" in names:
         demo = [a for a in actions if a.name == "demolish"]
         return max(demo, key=lambda a: a.explosives)
-    if "line" in names:
-        return actions[0]
-    if "fire" in names:
+    if "fire" in names:  # a line given while fire is open only changes the next round's
         fire = [a for a in actions if a.name == "fire"]
         return max(fire, key=lambda a: (a.firepower, sc.hostile[a.target].combat))
+    if "line" in names:
+        return max((a for a in actions if a.name == "line"), key=lambda a: a.firepower)
     if names == {"accept", "swap"}:
         card = sc.card[m.in_play] if m and m.in_play else None
         risky = card is not None and card.effect.hostiles is not None

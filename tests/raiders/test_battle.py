@@ -108,9 +108,13 @@ def test_lost_battle_costs_ops_and_gear() -> None:
     state = put(mission_state(), "msus", "Cdo-1")
     give(state, "Cdo-1", "Sup-1")
     state.mission.in_play = "C4"
-    # Hostiles first (edge 1 vs 6); Stk-1 (5) hits on 2.
-    c = ctx(state, [1, 6, 2, 5])
+    # Hostiles first (edge 1 vs 6): the round waits for the Supplies choice (24.0 (2));
+    # the player fights on without it; Stk-1 (5) hits on 2.
+    c = ctx(state, [1, 6])
     battle.start(c, "msus", ["Stk-1"], "card")
+    assert c.m.battle is not None and not c.m.battle.lined
+    c.dice = type(c.dice)([2, 5])
+    battle.set_line(c, [])
     m = c.m
     assert m.last_battle is not None and m.last_battle.outcome == "hostile"
     assert len(m.deck) == 8  # C4 lose 1 Op: the top card discarded face down (11.3)

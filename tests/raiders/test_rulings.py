@@ -120,9 +120,11 @@ def two_rounds_battle() -> RaidersState:
     return c.state
 
 
-def test_15_1_4_each_round_the_raiders_line_up_again() -> None:
-    """15.1 (4) a second round "repeats the procedure of the first round": the line is set
-    again (issue 12 point 11); the hostiles do not fire before it, whoever has the edge."""
+def test_15_1_4_the_line_stands_until_the_player_changes_it() -> None:
+    """15.1 (4) a second round "repeats the procedure of the first round", in which the player
+    lines up "in any order you prefer": the preferred line stands from round to round until the
+    player changes it (issue 25 point 8); a change before a round's first die is that round's
+    line, a change after it stands from the next round."""
     state = two_rounds_battle()
     assert SYSTEM.phase_of(state) == "line-up"
     state = do(state, A.Line(order="Cdo-1 SAS-1")).state
@@ -130,14 +132,44 @@ def test_15_1_4_each_round_the_raiders_line_up_again() -> None:
     step = do(state, A.Fire(target="Ita-1"), [6, 6])
     step = do(step.state, A.Fire(target="Ita-1"), [6, 6])
     b = mission(step).battle
-    assert b is not None and b.round == 2 and not b.lined
-    assert "Round 2: line the raiders up (15.1 (4))" in texts(step)
-    assert SYSTEM.phase_of(step.state) == "line-up"
-    assert "line order:SAS-1 Cdo-1" in orders(step.state)
+    assert b is not None and b.round == 2 and b.lined and b.raider_line == ["Cdo-1", "SAS-1"]
+    assert "Round 2, same line (15.1 (4)):" in texts(step)
+    assert SYSTEM.phase_of(step.state) == "fire"  # no fresh line needed: fire straight on
+    assert "line order:SAS-1 Cdo-1" in orders(step.state)  # a change is still offered
+    # Before round 2's first die a new line is this round's line.
     again = do(step.state, A.Line(order="SAS-1"))
     assert mission(again).battle.raider_line == ["SAS-1", "Cdo-1"]
-    with pytest.raises(RuleError, match="not an order of this phase .Battle fire."):
-        do(again.state, A.Line(order="Cdo-1"))
+    with pytest.raises(RuleError, match="The line stands"):
+        do(again.state, A.Line())
+    # SAS-1 misses Ita-1 (6), Ita-1 misses SAS-1 (6): now a change waits for round 3.
+    mid = do(again.state, A.Fire(target="Ita-1"), [6, 6])
+    changed = do(mid.state, A.Line(order="Cdo-1"))
+    assert mission(changed).battle.raider_line == ["SAS-1", "Cdo-1"]
+    assert "Raider line from round 3 (15.1 (4)):" in texts(changed)
+    # Cdo-1 misses (6), Ita-2 misses (6): two quiet rounds, a break-off (15.2).
+    end = do(changed.state, A.Fire(target="Ita-2"), [6, 6])
+    assert mission(end).battle is None and mission(end).last_battle.outcome == "draw"
+
+
+def test_15_1_4_a_changed_line_fires_from_the_next_round() -> None:
+    """A line given after round 1's first die is round 2's line, said at round 2's start, and
+    the hostiles' fire goes to its first raider."""
+    state = two_rounds_battle()
+    state = do(state, A.Line(order="Cdo-1 SAS-1")).state
+    # Cdo-1 misses Ita-1 (6); Ita-1 misses Cdo-1 (6); SAS-1 waits for its target.
+    step = do(state, A.Fire(target="Ita-1"), [6, 6])
+    step = do(step.state, A.Line(order="SAS-1 Cdo-1"))
+    assert mission(step).battle.raider_line == ["Cdo-1", "SAS-1"]  # round 1 is not re-fought
+    # SAS-1 hits Ita-1 (1); Ita-2 misses Cdo-1 (6). Round 2 in the new line, one target left,
+    # so the bot fires: SAS-1 6, Ita-2 at SAS-1 6, Cdo-1 6; round 3 the same: break-off (15.2).
+    step = do(step.state, A.Fire(target="Ita-1"), [1, 6, 6, 6, 6, 6, 6, 6])
+    assert "Round 2, same line (15.1 (4)):" in texts(step)
+    assert "SAS-1 › Cdo-1" in texts(step)
+    b = mission(step).last_battle
+    assert b is not None and b.outcome == "draw" and b.raider_line == ["SAS-1", "Cdo-1"]
+    round2 = next(r for r in b.earlier if r.round == 2)
+    assert [(s.unit, s.target) for s in round2.shots] == [
+        ("SAS-1", "Ita-2"), ("Ita-2", "SAS-1"), ("Cdo-1", "Ita-2")]
 
 
 def test_15_1_3_equal_hostiles_in_the_order_the_player_wants() -> None:
@@ -166,10 +198,12 @@ def test_24_0_2_each_firepower_die_goes_where_the_player_says() -> None:
     step = do(state, A.Fire(target="Ita-1", firepower=True), [6])
     b = mission(step).battle
     assert b is not None and b.second_die == "Cdo-1" and b.turn == "raider"
-    assert orders(step.state) == ["fire target:Ita-1", "fire target:Ita-2"]
+    assert [o for o in orders(step.state) if o.startswith("fire")] == [
+        "fire target:Ita-1", "fire target:Ita-2"]
     # The second die at Ita-2 hits (1); Ita-1 misses Cdo-1 (6); SAS-1 has one target left.
-    step = do(step.state, A.Fire(target="Ita-2"), [1, 6, 6, 6])
-    shots = mission(step).battle.shots
+    # Round 2 keeps the line (15.1 (4)): Cdo-1 hits Ita-1 (1); leader roll 5 (20.2).
+    step = do(step.state, A.Fire(target="Ita-2"), [1, 6, 6, 6, 1, 5])
+    shots = next(r for r in mission(step).last_battle.earlier if r.round == 1).shots
     assert (shots[0].unit, shots[0].dice, shots[0].hits) == ("Cdo-1", [6, 1], ["Ita-2"])
     assert (shots[2].unit, shots[2].dice) == ("SAS-1", [6, 6])  # both dice at the last one
 

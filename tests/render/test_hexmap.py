@@ -49,6 +49,7 @@ def test_counters_are_one_size_and_centred_in_their_hex():
             continue
         box = shot.layout.get("counter", counter.id).box
         cx, cy = frame.centre(counter.col, counter.row)
+        cy += frame.counter_drop  # below the hex's number (issue 25 point 13)
         assert abs((box[0] + box[2]) / 2 - cx) < 0.6 and abs((box[1] + box[3]) / 2 - cy) < 0.6
         sizes.add((round(box[2] - box[0]), round(box[3] - box[1])))
     assert len(sizes) == 1

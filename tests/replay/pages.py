@@ -35,6 +35,13 @@ def picture(data: PageData, index: int) -> Image.Image:
     return rebuild(mosaic(data), index)
 
 
+def focus_picture(data: PageData, index: int) -> Image.Image:
+    """The part of frame ``index`` the viewer draws on a narrow screen (its focus box)."""
+    crop = data.frames[index].c
+    assert crop is not None, "the frame has no focus box"
+    return picture(data, index).crop(tuple(crop))
+
+
 def rgb(png: bytes) -> Image.Image:
     """A PNG as an RGB image."""
     return Image.open(io.BytesIO(png)).convert("RGB")

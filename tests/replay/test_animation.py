@@ -9,7 +9,8 @@ import pytest
 from PIL import Image, ImageChops, ImageSequence
 
 from render.animation import (
-    CAPTION_SIZE, FRAME_MS, LAST_FRAME_MS, ReplayFrame, animate, caption_lines, compose,
+    CAPTION_SIZE, FRAME_MS, LAST_FRAME_MS, MIN_SCALE, ReplayFrame, animate, canvas_height, caption_height,
+    caption_lines, compose,
 )
 from render.style import SMALL
 from render.tiles import TILE, rebuild, tile_pictures
@@ -33,7 +34,8 @@ def test_a_frame_per_picture_on_one_canvas_that_loops():
     gif = Image.open(io.BytesIO(made.gif))
     assert gif.format == "GIF" and gif.n_frames == made.frames == 3
     assert gif.size == (made.width, made.height)
-    assert made.width == 750 and made.height > 500  # the widest picture, under a caption
+    # The middle height (400), or 0.8 of the tallest (500 → 400): the tall one is shrunk.
+    assert made.width == 600 and 400 < made.height < 500  # under a caption
     assert gif.info["loop"] == 0
     durations = [f.info["duration"] for f in ImageSequence.Iterator(gif)]
     assert durations == [FRAME_MS, FRAME_MS, LAST_FRAME_MS]
@@ -53,6 +55,27 @@ def test_a_long_caption_wraps_and_is_cut_at_three_lines():
     lines = caption_lines(long, 600)
     assert len(lines) == 3 and lines[-1].endswith("..")
     assert CAPTION_SIZE >= SMALL  # the house minimum text size
+
+
+def test_one_tall_picture_does_not_pad_every_frame_with_blank():
+    """Issue 25 point 14: frames were padded to the tallest picture (up to 40% blank).  The
+    canvas is the middle height or 0.8 of the tallest; the tall picture is shrunk no more."""
+    sizes = [(750, 600), (750, 620), (750, 640), (750, 610), (750, 1000)]
+    pictures = [Image.new("RGB", size, (30, 60, 90)) for size in sizes]
+    frames = compose(pictures, ["#1 a"] * len(pictures))
+    strip = caption_height(1)
+    room = frames[0].height - strip
+    assert room == 800 == canvas_height([h for _, h in sizes])
+    for (w, h), frame in zip(sizes, frames):
+        # The picture's own pixels (dark) start under the caption; the blank is what is left.
+        box = Image.eval(frame.crop((0, strip, frame.width, frame.height)).convert("L"),
+                         lambda v: 255 if v < 80 else 0).getbbox()
+        assert box is not None and box[1] == 0
+        shown_h = box[3] - box[1]
+        assert shown_h == min(h, room)
+        assert (room - shown_h) / room <= 0.25  # at most a quarter blank (was 40% at 600/1000)
+        if h > room:
+            assert (box[2] - box[0]) == round(w * room / h) >= round(w * MIN_SCALE)
 
 
 def test_no_frames_is_an_error():

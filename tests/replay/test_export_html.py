@@ -15,9 +15,10 @@ from bot.export_html import page as make_page
 from bot.replaycmds import shown_steps
 from bot.store import Store
 from render import snapshot
+from render.scene import FOCUS_MAX
 from rules.core import registry
 from tests.replay.conftest import PlayedGame
-from tests.replay.pages import page_data, picture, rgb
+from tests.replay.pages import focus_picture, page_data, picture, rgb
 
 
 async def _read(game: PlayedGame, what: str):
@@ -72,6 +73,10 @@ def test_each_map_comes_back_exactly_from_its_tiles(whole):
     for index in (0, len(shown) // 2, len(shown) - 1):
         drawn = snapshot(system.view(system.load_state(shown[index].state_json)))
         assert ImageChops.difference(picture(data, index), rgb(drawn.png)).getbbox() is None
+        # The phone's part (issue 25 point 14): the focus picture's board, cut from the map.
+        x0, y0, x1, y1 = data.frames[index].c
+        assert 0 <= x0 < x1 <= drawn.width and 0 <= y0 < y1 <= drawn.height and x1 - x0 <= FOCUS_MAX
+        assert focus_picture(data, index).size == (x1 - x0, y1 - y0)
 
 
 def test_the_page_needs_no_network(whole):

@@ -16,7 +16,7 @@ from PIL import Image, ImageChops
 
 from tests.replay.cdp import Browser, chromium
 from tests.replay.conftest import PlayedGame
-from tests.replay.pages import page_data, picture
+from tests.replay.pages import focus_picture, page_data, picture
 
 pytestmark = pytest.mark.skipif(
     chromium() is None,
@@ -42,8 +42,8 @@ def page_file(whole: PlayedGame, tmp_path_factory: pytest.TempPathFactory) -> Pa
 def browser(page_file: Path, tmp_path: Path):
     opened: list[Browser] = []
 
-    def open_at(fragment: str = "") -> Browser:
-        b = Browser(page_file.as_uri() + fragment, tmp_path / f"profile{len(opened)}")
+    def open_at(fragment: str = "", size: tuple[int, int] = (1280, 1400)) -> Browser:
+        b = Browser(page_file.as_uri() + fragment, tmp_path / f"profile{len(opened)}", size)
         opened.append(b)
         b.wait_for(DRAWN)
         return b
@@ -142,3 +142,31 @@ def test_the_page_made_no_request(browser):
     b = browser()
     names = b.eval("performance.getEntriesByType('resource').map(e => e.name)")
     assert [n for n in names if not n.startswith("data:")] == []
+
+
+def test_a_phone_sees_the_focus_picture_and_may_switch_to_the_whole_map(browser, page_file):
+    """Issue 25 point 14: on a 412 px screen the 1280 px map showed its text ~4 px high; the
+    page shows each step's focus picture there (at most 750 px wide: 17 px text shows at 9 px
+    or more), and a button switches to the whole map and back."""
+    data = page_data(page_file.read_text("utf-8"))
+    last = len(data.frames) - 1
+    seq = data.frames[last].seq
+    b = browser(f"#step={seq}", size=(412, 915))
+    # A phone's screen exactly (a desktop window has a least width), then the page afresh.
+    b.send("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915,
+                                                   "deviceScaleFactor": 2.625, "mobile": True})
+    b.send("Page.reload")
+    b.wait_for(f"window.innerWidth === 412 && document.body && document.body.dataset.drawn === '{seq}'")
+    assert b.eval("document.body.dataset.view") == "focus"
+    assert ImageChops.difference(canvas_picture(b), focus_picture(data, last)).getbbox() is None
+    shown, pixels = b.eval("(() => { const c = document.getElementById('board');"
+                           " return [c.getBoundingClientRect().width, c.width]; })()")
+    assert shown <= 412 and pixels <= 750
+    assert 17 * shown / pixels >= 8.9  # the smallest text, in CSS pixels on the phone
+    b.eval("document.getElementById('view').click()")
+    b.wait_for("document.body.dataset.view === 'whole' && document.getElementById('board').width === 1280")
+    assert drawn(b, seq) == seq
+    assert ImageChops.difference(canvas_picture(b), picture(data, last)).getbbox() is None
+    # A wide screen opens on the whole map.
+    wide = browser(f"#step={seq}")
+    assert drawn(wide, seq) == seq and wide.eval("document.body.dataset.view") == "whole"

@@ -1,0 +1,76 @@
+"""Raiders battles played in the console from a new game, by legal orders and scripted dice:
+the line that stands from round to round (15.1 (3)-(4), issue 25 point 8) and maximum
+firepower declared before any die of the round (24.0 (2), issue 24 point 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.console_run import run
+
+#: Mission M1; SAS-1 and Cdo-1 at Mersa Matruh; F1 moves to Sidi Rezegh (escarpment).
+OPENING = [
+    "@ann /game new system:raiders options:mission=M1,single",
+    "@ann /raiders recruit unit:sas at:matruh",
+    "@ann /raiders recruit unit:commando at:matruh",
+]
+#: The move's dice: card pick 4 of 12 → C4 Ambush (3 hostiles); bin picks 7/18 Ger-1,
+#: 1/17 Ita-1, 11/16 AC-1; Edge: raiders 3 +1 elite = 4 vs hostiles 4, a tie; Sidi Rezegh
+#: is escarpment, so the hostiles fire first (15.1 (2)).
+MOVE_DICE = [4, 7, 1, 11, 3, 4]
+
+
+async def test_24_0_2_firepower_is_declared_before_the_hostiles_first_die(tmp_path: Path) -> None:
+    """24.0 (2) "to roll the die two times for each raider unit in the force firing for one
+    round": the choice comes before any die of the round.  With the hostiles' Tactical Edge the
+    round waits for it; the Supplies' carrier then falls to the hostiles' first shot and the
+    round is still fought with two dice a raider."""
+    script = [*OPENING,
+              "@ann /raiders gear item:supply unit:Cdo-1",
+              "@ann /raiders begin",
+              "@ann /raiders move force:F1 to:sidi-rezegh",
+              "@ann /raiders fire target:AC-1",  # refused: the round waits for the line
+              "@ann /raiders line order:Cdo-1,SAS-1 firepower:yes",
+              "@ann /raiders line firepower:yes",  # refused: a die of the round is rolled
+              "@ann /raiders fire target:AC-1",
+              "@ann /raiders fire target:Ger-1"]
+    # AC-1 (4) eliminates Cdo-1 on 2; SAS-1's two dice: 1 at AC-1, 2 at Ger-1 (both hit);
+    # Ita-1 misses (6); round 2: Ita-1 misses (6), SAS-1 hits (1); leader roll 5 (20.2).
+    refused, text, _ = await run(tmp_path, script, [*MOVE_DICE, 2, 1, 2, 6, 6, 1, 5])
+    assert refused == 2, text
+    assert "Sup-1 here: 'line firepower:yes' = 2 dice each (24.0 (2))" in text
+    assert "Decide before the hostiles' first die of round 1" in text
+    assert "⛔ 'fire' is not an order of this phase (Battle line-up)" in text
+    declared = text.index("Sup-1 expended: maximum firepower, 2 dice each this round (24.0)")
+    assert declared < text.index("AC-1: 🎲 2 vs 4 → Cdo-1 eliminated (15.1)")
+    assert "maximum firepower is declared before a round's first die (24.0 (2))" in text
+    assert "SAS-1: 🎲 1 vs 4 → AC-1 eliminated (15.1)" in text
+    assert "SAS-1: second die, at which hostile? (24.0)" in text
+    assert "SAS-1: 🎲 2 vs 4 → Ger-1 eliminated (15.1)" in text
+    assert "Battle over: raiders win (16.0)" in text
+
+
+async def test_15_1_4_the_line_stands_from_round_to_round(tmp_path: Path) -> None:
+    """The battle's start says what to do first; the line set in round 1 fights round 2
+    without a fresh 'line' (15.1 (4): the player's preferred order stands until changed)."""
+    script = [*OPENING,
+              "@ann /raiders begin",
+              "@ann /raiders move force:F1 to:sidi-rezegh",
+              "@ann /raiders line order:SAS-1,Cdo-1",
+              "@ann /raiders fire target:AC-1",
+              "@ann /raiders fire target:Ger-1",
+              "@ann /raiders fire target:AC-1"]
+    # Round 1, all miss: AC-1 at SAS-1, SAS-1 at AC-1, Ger-1 at SAS-1, Cdo-1 at Ger-1, Ita-1.
+    # Round 2, same line: AC-1 eliminates SAS-1 (1); Cdo-1 eliminates AC-1 (1); Ger-1 and
+    # Ita-1 miss Cdo-1 (6, 6); round 3: Ger-1 misses (6) and Cdo-1 waits for its target.
+    dice = [*MOVE_DICE, 6, 6, 6, 6, 6, 1, 1, 6, 6, 6]
+    refused, text, _ = await run(tmp_path, script, dice)
+    assert refused == 0, text
+    start = text.index("⚔ Battle at Sidi Rezegh (15.1)")
+    assert text.index("Your order: 'line', raiders in the order you want (15.1 (3))") > start
+    assert "e.g. line order:Cdo-1,SAS-1" in text  # the raiders here, in any order
+    assert "The line stands every round until you change it (15.1 (4))" in text
+    assert "Round 2, same line (15.1 (4)):\nSAS-1 › Cdo-1" in text
+    assert "AC-1: 🎲 1 vs 4 → SAS-1 eliminated (15.1)" in text
+    assert "Cdo-1: 🎲 1 vs 3 → AC-1 eliminated (15.1)" in text
+    assert text.count("/raiders line") == 1  # one line-up for three rounds
