@@ -116,12 +116,17 @@ def is_vdv(spec: UnitSpec) -> bool:
 
 def ready_problem(unit: UnitState, ap_rule: str) -> str | None:
     """Why ``unit`` cannot spend an AP on an order now, the first condition that fails, or
-    None: it must be on the map, neither Suppressed nor Recovering (6.2.1: "Suppressed units
-    lose all action points"), with an AP (``ap_rule``: what the order costs)."""
+    None: it must be on the map, not Suppressed (6.2.1: "Suppressed units lose all action
+    points"), with an AP (``ap_rule``: what the order costs).  A Recovering unit acts with
+    the AP it has: it has none unless the German HQ gave it one (6.2 step 2: "Suppressed /
+    Recovering units are not reset"; 9.10)."""
     if unit.place != "map":
         return "it is not on the map"
-    if unit.status != "ok":
-        return f"it is {unit.status.capitalize()} (6.2.1)"
+    if unit.status == "suppressed":
+        return "it is Suppressed: Suppressed units lose all action points (6.2.1) until they rally (6.2)"
+    if unit.ap < 1 and unit.status == "recovering":
+        return ("it is Recovering and has no AP: Recovering units are not reset (6.2); "
+                "the German HQ can give a German unit one (9.10)")
     if unit.ap < 1:
         return f"it has no AP left this turn ({ap_rule})"
     return None
