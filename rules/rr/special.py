@@ -125,7 +125,7 @@ def hq_problem(b: Board, head: UnitState, unit: UnitState) -> str | None:
     if unit.status == "suppressed":
         return "Suppressed units lose all action points (6.2.1); it may help a unit that is not Suppressed"
     if unit.ap >= b.max_ap(unit.id):
-        return f"{unit.id} already has all its {b.max_ap(unit.id)} AP (7.1)"
+        return f"{unit.id} already has all its AP, {b.max_ap(unit.id)} (7.1)"
     return None
 
 
