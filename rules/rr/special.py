@@ -14,7 +14,7 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper, ready_problem
-from rules.rr.hits import attackable
+from rules.rr.hits import target_problem
 from rules.rr.rally import help_rally
 from rules.rr.state import MarkRecord, UnitState, other
 
@@ -137,8 +137,11 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     if b.s.sniper_turn == b.s.turn:
         raise RuleError("The sniper acts once per turn (9.2).")
     target = b.unit(uid, other(side))
-    if not attackable(b, target) or is_hind(b.spec(target.id)):
-        raise RuleError("The sniper targets a unit (never the Hind or a leader) (9.2).")
+    if is_hind(b.spec(target.id)):
+        raise RuleError("The sniper cannot attack the Hind (9.2); name a unit in Tannenbruck.")
+    why = target_problem(b, target)
+    if why:
+        raise RuleError(f"The sniper cannot shoot {target.id}: {why}.")
     if not b.sc.area_by_id[target.area or ""].city:
         raise RuleError(f"The sniper shoots only in Tannenbruck; area {target.area} is not in it (9.2).")
     mod = SNIPER_AFTER_FIRST if b.s.sniper_uses else 0
@@ -157,11 +160,28 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     return [Event(kind="sniper", rule="9.2", text=f"{head}: {target.id} Suppressed, no retreat (9.2)")]
 
 
+def hind_problem(b: Board, heli: UnitState | None) -> str | None:
+    """10.2: why the Hind cannot be placed now, the one cause that holds, or None."""
+    if heli is None:
+        return "this scenario has no Hind (10.2)"
+    if heli.place == "gone":
+        return "it was reduced and is out of play for good (10.2)"
+    if heli.place == "map":
+        return f"it is already over area {heli.area}; fire with it from there (10.2)"
+    if b.s.hind_ok:
+        return None
+    if b.s.init_rolls.get("nato", 7) <= b.s.turn:
+        return ("NATO has an airstrike this turn: \"The Hind is not available on any turn when "
+                "NATO has an Airstrike\" (10.1, 10.2); it may come next turn")
+    return "it has flown this turn and returns next turn (10.2)"
+
+
 def hind(b: Board, side: str, area: str) -> list[Event]:
     """10.2: the Hind comes in over an area with no enemy units, with its full AP."""
     heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
-    if heli is None or heli.place != "pool" or not b.s.hind_ok:
-        raise RuleError("The Hind is not available now (10.2: not with a NATO airstrike, once shot down).")
+    why = hind_problem(b, heli)
+    if why:
+        raise RuleError(f"The Hind cannot come in: {why}.")
     if area not in b.g:
         raise RuleError(f"There is no area '{area[:10]}'.")
     if b.in_area(area, other(side)):

@@ -127,8 +127,12 @@ def test_hind_placed_in_a_non_enemy_area_and_not_with_nato_air_10_2() -> None:
         act(state, "soviet", Hind(area="1"))
     step = act(state, "soviet", Hind(area="3"))
     assert step.state.units["HIND"].area == "3" and step.state.units["HIND"].ap == 2
-    with pytest.raises(RuleError, match="not available"):
-        act(state.model_copy(update={"hind_ok": False}), "soviet", Hind(area="3"))
+    with pytest.raises(RuleError, match="NATO has an airstrike this turn"):  # NATO's 1 <= turn
+        act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 1, "soviet": 6}}),
+            "soviet", Hind(area="3"))
+    with pytest.raises(RuleError, match="it has flown this turn"):  # NATO's 6 > turn: no air
+        act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 6, "soviet": 6}}),
+            "soviet", Hind(area="3"))
     # It only fires: it never moves.
     flying = step.state.model_copy(update={"active": "soviet"}, deep=True)
     with pytest.raises(RuleError, match="cannot move"):
