@@ -208,7 +208,12 @@ def withdraw_chosen(b: Board, to: str) -> list[Event]:
     uid = pending.unit or ""
     options = withdraw_options(b, uid, pending.origin)
     if to not in options:
-        raise RuleError(f"{uid} may retreat to: {b.area_list(options)} (7.3.5.2).")
+        here = b.s.units[uid].area or ""
+        why = (f"it is not adjacent to {here}" if to not in b.g.adjacent(here)
+               else "enemy in it (5.1)" if b.enemy_held(to, b.s.units[uid].side)
+               else b.stack_problem(to, [uid]) or "not allowed")
+        raise RuleError(f"{uid} cannot retreat to {to[:10]}: {why}. The defender must retreat "
+                        f"to an adjacent area: {b.area_list(options)} (7.3.5.2).")
     b.s.pending.pop(0)
     before = alive(b)
     events = [withdraw_to(b, uid, to)] + gone_since(b, before, {uid})

@@ -158,3 +158,26 @@ async def test_7_3_3_a_unit_with_no_retreat_is_told_why(tmp_path: Path) -> None:
     assert refused == 0, text
     assert ("M48-2 cannot retreat to negate a hit: 1, 3, 6, 8: not farther from the attacker in 7 "
             "(7.3.5.5)\nM48-2 suppressed (7.3.3)") in text
+
+
+async def test_8_0_a_refused_route_names_the_rule_that_forbids_it(tmp_path: Path) -> None:
+    """8.0: "the owning player can route any Suppressed or Recovering unit to an adjacent
+    area. These units cannot violate stacking restrictions, nor can the route bring the unit
+    closer to an enemy unit."  Each refusal names its own cause: an enemy in the area (5.1),
+    an unsuppressed unit, a unit that has routed already."""
+    refused, text, _ = await run(tmp_path, OPENING + [
+        "@alice /rr move units:M48-2 to:6",
+        "@bob /rr fire unit:MORT-SU target:M48-2",
+        "@alice /rr take-hits",
+        "@alice /rr pass",
+        "@bob /rr pass",
+        "@alice /rr route unit:M48-2 to:7",
+        "@alice /rr route unit:LUCHS to:2",
+        "@alice /rr route unit:M48-2 to:8",
+        "@alice /rr route unit:M48-2 to:3",
+    ], NATO_LEADS + [3, 3])
+    assert refused == 3, text
+    assert "M48-2 cannot route to 7: enemy in it (5.1). It may route to: 1, 2, 8." in text
+    assert "LUCHS cannot route: only Suppressed or Recovering units route (8.0)." in text
+    assert "M48-2 routes 6→8 (8.0)" in text
+    assert "M48-2 cannot route: it has routed this phase already (8.0: to an adjacent area)." in text
