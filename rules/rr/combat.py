@@ -32,6 +32,7 @@ from rules.rr.hits import (
     HIT_WORDS, attackable, no_retreat, retreat_one, retreat_options, safest, take_hits, target_problem,
 )
 from rules.rr.rolls import Mods, contest
+from rules.rr.special import hind_problem
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
 
@@ -44,6 +45,8 @@ def firer_problem(b: Board, unit: UnitState) -> str | None:
     spec = b.spec(unit.id)
     if is_leader(spec) or is_rider(spec):
         return "it makes no ranged attack of its own (9.3, 9.7-9.9)"
+    if is_hind(spec) and unit.place != "map":
+        return hind_problem(b, unit) or "it is not over the map yet: bring it in with hind area: (10.2)"
     return ready_problem(unit, "7.3.1")
 
 

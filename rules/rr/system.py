@@ -137,8 +137,13 @@ class RaidAndRiposte(GameSystem[RRState]):
 
     @order(Route, phases="route", offers=_offers(menus.route_orders))
     def route(self, ctx: Ctx[RRState], action: Route) -> None:
-        """8.0: one Suppressed or Recovering unit routes."""
-        ctx.extend(sequence.route(Board(ctx.state), ctx.side, action.unit, action.to))
+        """8.0: one Suppressed or Recovering unit routes; a side with no unit left that may
+        route is done at once (as 7.0 passes for a side with no order left)."""
+        b = Board(ctx.state)
+        ctx.extend(sequence.route(b, ctx.side, action.unit, action.to))
+        if not sequence.can_route(b, ctx.side):
+            ctx.say("route", f"{SIDE_NAMES[ctx.side]}: no other unit may route (8.0)", "8.0")
+            ctx.extend(sequence.next_router(b, ctx.dice))
 
     @order(Done, phases=("route", "rally"), offers=_one(Done()))
     def done(self, ctx: Ctx[RRState], action: Done) -> None:

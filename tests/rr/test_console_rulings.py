@@ -164,7 +164,8 @@ async def test_8_0_a_refused_route_names_the_rule_that_forbids_it(tmp_path: Path
     """8.0: "the owning player can route any Suppressed or Recovering unit to an adjacent
     area. These units cannot violate stacking restrictions, nor can the route bring the unit
     closer to an enemy unit."  Each refusal names its own cause: an enemy in the area (5.1),
-    an unsuppressed unit, a unit that has routed already."""
+    an unsuppressed unit.  With no other unit to route, NATO is done at once (the Soviets
+    have none), and turn 2 begins."""
     refused, text, _ = await run(tmp_path, OPENING + [
         "@alice /rr move units:M48-2 to:6",
         "@bob /rr fire unit:MORT-SU target:M48-2",
@@ -174,10 +175,8 @@ async def test_8_0_a_refused_route_names_the_rule_that_forbids_it(tmp_path: Path
         "@alice /rr route unit:M48-2 to:7",
         "@alice /rr route unit:LUCHS to:2",
         "@alice /rr route unit:M48-2 to:8",
-        "@alice /rr route unit:M48-2 to:3",
-    ], NATO_LEADS + [3, 3])
-    assert refused == 3, text
+    ], NATO_LEADS + [3, 3] + [6, 1] + [6, 6])
+    assert refused == 2, text
     assert "M48-2 cannot route to 7: enemy in it (5.1). It may route to: 1, 2, 8." in text
     assert "LUCHS cannot route: only Suppressed or Recovering units route (8.0)." in text
-    assert "M48-2 routes 6→8 (8.0)" in text
-    assert "M48-2 cannot route: it has routed this phase already (8.0: to an adjacent area)." in text
+    assert "M48-2 routes 6→8 (8.0)\nNATO: no other unit may route (8.0)\nTurn 2/7" in text
