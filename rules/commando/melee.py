@@ -28,6 +28,9 @@ from rules.core.views import Mark
 def check_assault(state: RaidState, side: str, order: Assault) -> tuple[UnitState, UnitState]:
     """Validate an assault order: who may assault whom."""
     unit = state.own_unit(side, order.unit)
+    if side == "germans":
+        raise RuleError("German units don't engage in hand to hand combat or demolition "
+                        "(Unit Activation, note); they move and shoot.")
     if unit.kind != "assault":
         assault = [u.id for u in state.alive(side) if u.kind == "assault"] or ["none"]
         raise RuleError(

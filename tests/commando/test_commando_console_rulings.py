@@ -116,3 +116,19 @@ async def test_activation_every_german_unit_is_said_including_those_without_a_ro
             "(Searchlights)") in text
     for unit in ("G1", "G2", "G3", "G4", "G5", "G6", "AC1", "HT1", "T1", "T2", "MC1"):
         assert f"{unit}: 🎲 6 -1 German = 5 → 3 actions" in text
+
+
+async def test_unit_activation_note_germans_neither_assault_nor_demolish(tmp_path: Path) -> None:
+    """Unit Activation: "Note: German units don't engage in hand to hand combat or
+    demolition": G2's assault and demolition are refused naming that note, not "yours:
+    none"."""
+    refused, text, _ = await run(tmp_path, OPENING + [
+        "@alice /commando end",
+        "@bob /commando roll unit:G2",
+        "@bob /commando move unit:G2 to:pumphouse",
+        "@bob /commando assault unit:G2 target:D2",
+        "@bob /commando demolish unit:G2 target:pumphouse",
+    ], [5])
+    assert refused == 2, text
+    assert text.count("German units don't engage in hand to hand combat or demolition "
+                      "(Unit Activation, note); they move and shoot.") == 2
