@@ -83,13 +83,17 @@ class Mortar(Action):
 
 
 class Assault(Action):
-    """Commando assault unit charges an enemy (not a pillbox): best of 2 dice vs 1."""
+    """Commando assault unit charges an enemy (not a pillbox), in straight legs: best of 2 vs 1."""
 
     name: ClassVar[str] = "assault"
     rule: ClassVar[str] = "Hand to Hand"
 
     unit: str = Field(description="The commando assault unit")
     target: str = Field(description="The enemy unit it charges into contact")
+    via: str | None = Field(
+        default=None, description="Optional turning point of the charge: " + PLACE_HELP
+    )
+    via2: str | None = Field(default=None, description="Optional second turning point, after via")
 
 
 class Demolish(Action):

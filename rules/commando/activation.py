@@ -44,6 +44,7 @@ def spend(unit: UnitState, cost: int, what: str) -> None:
             f"{unit.id} has {plural(unit.actions, 'action')} left; {what} needs {cost}."
         )
     unit.actions -= cost
+    unit.moving = False  # any other action comes between its move and a charge
 
 
 def seen_by_searchlight(state: RaidState) -> dict[str, str]:
@@ -189,6 +190,34 @@ def _line(unit: UnitState, text: str, die: int | None, actions: int) -> Event:
     )
 
 
+def unrolled_lines(state: RaidState, side: str) -> list[Event]:
+    """At the end of ``side``'s turn, one line naming the units that could have rolled and
+    did not (Unit Activation: "Each unit in a player's force is activated once during the
+    player's turn"): no actions this turn.  Officers who directed said so when they did."""
+    idle = [u.id for u in rollable(state, side)]
+    if not idle:
+        return []
+    return [Event(kind="activation", rule="Unit Activation", data={"units": idle, "actions": 0},
+                  text=f"Not activated this turn, no actions: {', '.join(idle)} (Unit Activation)")]
+
+
+def standing_lines(state: RaidState) -> list[Event]:
+    """At the start of a side's turn, its units that need no roll, one line a kind:
+    pillboxes "always have one shooting action until they are destroyed" (Pillboxes);
+    searchlights never act (Searchlights: they light the closest commando unit)."""
+    out = []
+    boxes = [u.id for u in state.alive(state.side) if u.kind == "pillbox"]
+    lights = [u.id for u in state.alive(state.side) if u.kind == "searchlight"]
+    if boxes:
+        out.append(Event(kind="activation", rule="Pillboxes", data={"units": boxes, "actions": 1},
+                         text=f"No roll: {', '.join(boxes)} have 1 shooting action each (Pillboxes)"))
+    if lights:
+        out.append(Event(kind="activation", rule="Searchlights", data={"units": lights, "actions": 0},
+                         text=f"No roll: {', '.join(lights)} never act, they light the closest "
+                              f"commando within 12\" (Searchlights)"))
+    return out
+
+
 def reset_turn(state: RaidState) -> None:
     """Clear every unit's activation before a side's turn (Unit Activation: once per turn);
     the side's pillboxes get their one shot without a roll (Pillboxes)."""
@@ -196,6 +225,7 @@ def reset_turn(state: RaidState) -> None:
         unit.score = None
         unit.actions = 1 if unit.kind == "pillbox" and unit.side == state.side and unit.alive else 0
         unit.moved = False
+        unit.moving = False
         unit.shot = False
         unit.directing = None
         unit.directed_by = None

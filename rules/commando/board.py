@@ -135,7 +135,8 @@ def target_named(state: RaidState, label: str) -> TargetSpec | None:
 
 
 def named_points(state: RaidState) -> dict[str, table.Point]:
-    """Places a player may name: landing points and the centres of targets, by id and name."""
+    """Places a player may name: landing points and the centres of targets and wire
+    sections, by id and name."""
     return _named_points(state.scenario)
 
 
@@ -151,7 +152,25 @@ def _named_points(scenario: str) -> dict[str, table.Point]:
         centre = table.shape_centre(target.shape())
         out[target.id] = centre
         out[target.name] = centre
+    for piece in scen.terrain:
+        if piece.kind == "wire":  # Barbed Wire: a unit goes to touch it to remove it
+            centre = table.shape_centre(piece.shape())
+            out[piece.id] = centre
+            out[piece.name] = centre
     return out
+
+
+def contact_shape(state: RaidState, label: str) -> tuple[str, table.Shape] | None:
+    """The name and shape of the standing demolition target or wire section called
+    ``label`` (a move there goes into contact with it), or None."""
+    key = label.casefold()
+    target = target_named(state, label)
+    if target is not None and target.id not in state.destroyed:
+        return target.name, target.shape()
+    for piece in terrain(state):
+        if piece.kind == "wire" and key in (piece.id.casefold(), piece.name.casefold()):
+            return piece.name, piece.shape()
+    return None
 
 
 def unit_points(state: RaidState) -> dict[str, table.Point]:

@@ -39,6 +39,9 @@ def find_target(state: RaidState, text: str) -> TargetSpec:
 def check_demolish(state: RaidState, side: str, order: Demolish) -> tuple[UnitState, TargetSpec]:
     """Validate a demolition (every check before the die): who, what, contact, two actions."""
     unit = state.own_unit(side, order.unit)
+    if side == "germans":
+        raise RuleError("German units don't engage in hand to hand combat or demolition "
+                        "(Unit Activation, note); they move and shoot.")
     if unit.kind != "demolition":
         teams = [u.id for u in state.alive(side) if u.kind == "demolition"] or ["none"]
         raise RuleError(f"Only commando demolition units demolish; yours: {', '.join(teams)}.")

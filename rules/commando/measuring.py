@@ -23,11 +23,13 @@ def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
     where = board.place(state, order.to, unit.pos)
     gap = table.distance(unit.pos, where.point)
     lines = [f"📏 {unit.id} → {where.label}: {table.inches(gap)}"]
-    target = board.target_named(state, where.label) if where.kind == "named" else None
-    if target is not None and target.id not in state.destroyed:
-        # A target is reached when the base touches it: measure to contact, not the middle.
-        gap = max(0.0, table.distance_to_shape(unit.pos, target.shape()) - board.BASE_RADIUS)
-        lines = [f"📏 {unit.id} → {target.name}: {table.inches(gap)} to contact"]
+    found = board.contact_shape(state, where.label) if where.kind == "named" else None
+    if found is not None:
+        # A target or a wire section is reached when the base touches it (Demolition, Barbed
+        # Wire): measure to contact, not the middle.
+        name, shape = found
+        gap = max(0.0, table.distance_to_shape(unit.pos, shape) - board.BASE_RADIUS)
+        lines = [f"📏 {unit.id} → {name}: {table.inches(gap)} to contact"]
     if speed(unit) > 0:
         lines.append(move_line(state, unit, order.to, gap))
     if where.kind == "unit":

@@ -4,9 +4,11 @@ Rulebook: only commando assault units assault, against any unit but a pillbox, a
 must be able to move into contact.  Commandos roll two dice and keep the higher, Germans one;
 the higher score eliminates the other, no saves; draws are re-rolled with one die each.
 
-Our reading of the cost: the charge is the assault's move, one action per 6" (or part) of
-distance to contact and at least one; the 6" halt does not apply to a move made to assault.
-A unit that has already moved this turn may only assault an enemy it already touches.
+Our reading of the cost: the charge is the assault's move, in up to three straight legs (to
+go round wire or a building), one action per 6" (or part) of each leg and at least one; the
+6" halt does not apply to a move made to assault.  A unit may charge straight on from its
+move (its move actions stay together); one that has done anything else since it moved may
+only assault an enemy it already touches.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from rules.commando import board
 from rules.commando.actions import Assault
 from rules.commando.activation import act_problem, plural, spend
-from rules.commando.movement import MovePlan, carry_out, faction, plan_move
+from rules.commando.movement import MovePlan, carry_out, destination, faction, plan_move
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Event
@@ -26,6 +28,9 @@ from rules.core.views import Mark
 def check_assault(state: RaidState, side: str, order: Assault) -> tuple[UnitState, UnitState]:
     """Validate an assault order: who may assault whom."""
     unit = state.own_unit(side, order.unit)
+    if side == "germans":
+        raise RuleError("German units don't engage in hand to hand combat or demolition "
+                        "(Unit Activation, note); they move and shoot.")
     if unit.kind != "assault":
         assault = [u.id for u in state.alive(side) if u.kind == "assault"] or ["none"]
         raise RuleError(
@@ -43,17 +48,38 @@ def check_assault(state: RaidState, side: str, order: Assault) -> tuple[UnitStat
 def plan_assault(
     state: RaidState, side: str, order: Assault
 ) -> tuple[UnitState, UnitState, MovePlan | None]:
-    """Validate an assault and measure the charge (None: already in contact)."""
+    """Validate an assault and measure the charge (None: already in contact).
+
+    The charge is the assault's move (Movement: "units must move in a straight line for each
+    action"; Hand to Hand: "A unit must be able to move into contact"): up to three straight
+    legs, through ``via`` and ``via2`` and on into contact, one action per 6" or part of
+    each leg; the 6" halt does not apply ("unless the movement is to assault a unit").  A
+    unit that has moved may charge straight on from its move, nothing in between ("it must
+    perform all its move actions together")."""
     unit, target = check_assault(state, side, order)
     gap = table.distance(unit.pos, target.pos)
-    if gap <= board.CONTACT + board.TOUCH_SLACK:
+    turns = [t for t in (order.via, order.via2) if t is not None and t.strip()]
+    if gap <= board.CONTACT + board.TOUCH_SLACK and not turns:
         return unit, target, None
-    contact = table.toward(target.pos, unit.pos, board.CONTACT)
-    plan = plan_move(state, unit, [contact], assault=target.id)
-    if plan.stop is not None:
+    if unit.moved and not unit.moving:
         raise RuleError(
-            f"{unit.id} cannot reach {target.id} ({table.inches(gap)}): {plan.stop} "
-            "(Hand to Hand: it must be able to move into contact)."
+            f"{unit.id} has moved and acted since, so it cannot charge {target.id} "
+            f"({table.inches(gap)}): all its move actions go together (Movement). It may "
+            "assault an enemy its base touches."
+        )
+    points: list[table.Point] = []
+    here = unit.pos
+    for text in turns:
+        here, _ = destination(state, unit, text, here)
+        points.append(here)
+    points.append(table.toward(target.pos, here, board.CONTACT))
+    plan = plan_move(state, unit, points, assault=target.id)
+    if plan.stop is not None:
+        legs = "" if not turns else f" by {len(turns) + 1} legs"
+        raise RuleError(
+            f"{unit.id} cannot reach {target.id} ({table.inches(gap)}){legs}: {plan.stop} after "
+            f"{table.inches(plan.travelled)} (Hand to Hand: it must be able to move into "
+            "contact). Charge round it with via: (a turning point)."
         )
     return unit, target, plan
 
@@ -65,7 +91,7 @@ def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Eve
     events: list[Event] = []
     if plan is not None:
         carry_out(state, unit, plan, kind="assault")
-        cost = plan.cost
+        cost, gap = plan.cost, plan.travelled
     else:
         spend(unit, 1, "an assault")
         state.marks.append(Mark(kind="assault", points=[unit.pos, target.pos],
@@ -73,7 +99,8 @@ def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Eve
         cost = 1
     events.append(Event(
         kind="assault",
-        text=(f"{unit.id} assaults {target.id}, {table.inches(gap)} "
+        text=(f"{unit.id} assaults {target.id}, {table.inches(gap)}"
+              f"{f' in {len(plan.legs)} legs' if plan is not None and len(plan.legs) > 1 else ''} "
               f"({plural(cost, 'action')}, Hand to Hand)"),
         rule="Hand to Hand",
         data={"unit": unit.id, "target": target.id, "distance": round(gap, 2), "cost": cost},

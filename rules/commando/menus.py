@@ -128,6 +128,8 @@ def honest(state: RaidState, side: str, order: Move) -> tuple[Move, table.Point]
         plan = plan_order(state, side, order)
     except RuleError:
         return None
+    if plan.needed > state.unit(order.unit).actions:
+        return None  # a goal beyond the unit's actions: offered as the places it can reach
     if not plan.short:
         return order, plan.end
     if order.via or order.via2:

@@ -54,6 +54,9 @@ class MovePlan:
     cost: int
     stop: str | None = None
     legs: list[float] = field(default_factory=list)
+    #: The actions the whole route as sent would cost (more than ``cost`` when it is halted
+    #: early: a route longer than the unit's actions is accepted only if halted within them).
+    needed: int = 0
 
     @property
     def short(self) -> bool:
@@ -92,19 +95,19 @@ def destination(state: RaidState, unit: UnitState, text: str, origin: table.Poin
     """Where a typed place sends ``unit`` from ``origin``, and its label.
 
     A unit or a demolition target named as the place means "into contact with it": the base
-    stops touching it (beside a friend, against a target), which is the move's goal, not a
-    cut short move.
+    stops touching it (beside a friend, against a target or a wire section), which is the
+    move's goal, not a cut short move.
     """
     where = board.place(state, text, origin)
     if where.kind == "unit":
         if where.label.casefold() == unit.id.casefold():
             raise RuleError(f"{unit.id} cannot move to itself; give another place.")
         return table.toward(where.point, origin, board.CONTACT), where.label
-    target = board.target_named(state, where.label) if where.kind == "named" else None
-    if target is not None and target.id not in state.destroyed:
-        shape = target.shape()
+    found = board.contact_shape(state, where.label) if where.kind == "named" else None
+    if found is not None:
+        name, shape = found
         t = table.first_contact(origin, where.point, shape, board.BASE_RADIUS)
-        return (where.point if t is None else table.lerp(origin, where.point, t)), target.name
+        return (where.point if t is None else table.lerp(origin, where.point, t)), name
     return where.point, where.label
 
 
@@ -128,7 +131,9 @@ def plan_move(
     ``assault`` is the id of the enemy being charged: the 6" rule does not apply to a move
     made to assault (Movement) and the target's own base is the goal, not an obstacle.
     """
-    problem = move_problem(unit)
+    # A charge (``assault``) checks its own mover (melee.check_assault): it may follow on
+    # from the unit's move.
+    problem = move_problem(unit) if assault is None else act_problem(unit)
     if problem is not None:
         raise RuleError(problem)
     scen = state.table
@@ -144,9 +149,13 @@ def plan_move(
     if planned < 0.05:
         raise RuleError(f"{unit.id} is already there; give a place at least 0.1\" away.")
     cost = sum(table.legs_needed(leg, speed(unit)) for leg in legs)
-    if cost > unit.actions:
+    plan = trace(state, unit, points, assault)
+    if cost > unit.actions and not (plan.short and plan.cost <= unit.actions):
+        # A route longer than the actions is still a move when what stops it (the 6" line,
+        # wire, a base) halts it within them: it is then a move cut short (honest moves).
         raise RuleError(too_far(unit, legs, cost))
-    return trace(state, unit, points, assault)
+    plan.needed = cost
+    return plan
 
 
 def too_far(unit: UnitState, legs: list[float], cost: int) -> str:
@@ -190,7 +199,9 @@ def trace(
     legs = [table.distance(a, b) for a, b in zip(path, path[1:])]
     travelled = sum(legs)
     if travelled <= 0.01:
-        raise RuleError(f"{unit.id} cannot move that way: {stop} at once (Movement).")
+        why = stop or "its base would end where it stands"
+        raise RuleError(f"{unit.id} cannot move that way: {why} at once (Movement); "
+                        "give a place in another direction.")
     planned = table.path_length([unit.pos, *points])
     cost = max(1, sum(table.legs_needed(leg, speed(unit)) for leg in legs))
     return MovePlan(unit.id, path, planned, travelled, cost, stop, legs)
@@ -258,6 +269,7 @@ def carry_out(state: RaidState, unit: UnitState, plan: MovePlan, kind: str = "mo
     spend(unit, plan.cost, "that move")
     unit.x, unit.y = plan.end
     unit.moved = True
+    unit.moving = kind == "move"
     mark = Mark(kind=kind, points=list(plan.path), text=table.inches(plan.travelled),
                 side=faction(unit.side))
     state.marks.append(mark)

@@ -37,6 +37,9 @@ class UnitState(BaseModel):
     score: int | None = None
     actions: int = 0  # actions left this turn
     moved: bool = False  # Movement: all moves of a turn are one order
+    #: Movement: its move was the last thing it did, so a charge may still follow on from it
+    #: ("it must perform all its move actions together").
+    moving: bool = False
     shot: bool = False  # Shooting: all shots of a turn are one order
     directing: str | None = None  # Officers: the unit this officer directs instead of acting
     directed_by: str | None = None

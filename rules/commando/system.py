@@ -126,6 +126,7 @@ class CommandoRaid(GameSystem[RaidState]):
     def end(self, ctx: Ctx[RaidState], action: End) -> None:
         """Turns: keep the side's measured lines for the snapshot, pass the table over."""
         state, side = ctx.state, ctx.side
+        ctx.extend(activation.unrolled_lines(state, side))
         state.last_marks, state.marks = state.marks, []
         if side == "germans":
             state.turn += 1
@@ -136,6 +137,8 @@ class CommandoRaid(GameSystem[RaidState]):
         if state.turn > state.max_turn:
             text = f"{SIDE_NAMES[side]} end the last turn (Turns)"
         ctx.say("end", text, "Turns", turn=state.turn)
+        if state.turn <= state.max_turn:
+            ctx.extend(activation.standing_lines(state))
         ctx.snapshot = True
 
     @order(Measure, offers=menus.measure_offers)

@@ -128,7 +128,9 @@ def enter(b: Board, side: str, ids: str, to: str) -> list[Event]:
     if all(is_leader(b.spec(u.id)) for u in units):
         raise RuleError("A leader enters with another unit (9.7-9.9).")
     if b.enemy_held(to, side):
-        raise RuleError(f"Area {to} holds enemy units; enter at another entrance (11.0).")
+        raise RuleError(f"Area {to} holds enemy units, and opposing units share an area only in "
+                        f"assault combat (5.1); open entrances: "
+                        f"{', '.join(a for a in dep.areas if not b.enemy_held(a, side)) or 'none now'} (11.0).")
     problem = b.stack_problem(to, [u.id for u in units])
     if problem:
         raise RuleError(f"They cannot enter: {problem}.")
@@ -152,7 +154,8 @@ def place_areas(b: Board, uid: str) -> list[str]:
                 and b.stack_problem(a, [uid]) is None]
     if dep.mode == "city_east":
         return [a.id for a in b.sc.areas if a.city and a.east_of_river
-                and (b.enemy_held(a.id, "nato") or b.stack_problem(a.id, [uid]) is None)]
+                and (b.combatants_in(a.id, "soviet")
+                     or (not b.enemy_held(a.id, "nato") and b.stack_problem(a.id, [uid]) is None))]
     return [a for a in dep.areas if not b.enemy_held(a, "nato") and b.stack_problem(a, [uid]) is None]
 
 
@@ -175,8 +178,8 @@ def place(b: Board, side: Side, uid: str, area: str, target: str | None, dice: D
     attach_riders(b, unit.id)
     b.s.marks.append(MarkRecord(kind="place", areas=[area], side=side))
     events = [Event(kind="place", rule="11.0", text=f"{unit.id} placed in {area} (11.0)")]
-    if b.enemy_held(area, side):
-        defenders = b.combatants_in(area, other(side))
+    defenders = b.combatants_in(area, other(side))
+    if defenders:
         chosen = b.unit(target, other(side)) if target else defenders[0]
         unit.ap += 1  # the assault on arrival costs nothing: it is part of the placement
         events += assault(b, side, [unit], [], area, chosen, dice, air=False, origin=None)

@@ -21,8 +21,8 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_hind, is_leader, is_tank, move_problem
 from rules.rr.hits import (
-    HIT_WORDS, alive, capacity, eliminate, gone_since, retreat_one, retreat_options, safest, take_hits,
-    withdraw_options, withdraw_to,
+    HIT_WORDS, alive, capacity, eliminate, gone_since, no_retreat, retreat_one, retreat_options, safest,
+    take_hits, withdraw_options, withdraw_to,
 )
 from rules.rr.rolls import Mods, contest
 from rules.rr.state import MarkRecord, Pending, UnitState, other
@@ -96,7 +96,8 @@ def lead_hits(
                       text=f"{target.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} "
                            f"to negate one, or take-hits? (7.3.5.5)")]
     to = safest(b, target.id, options) if options and choice == "always" else None
-    return after_lead(b, side, area, origin, target.id, hits, to)
+    told = no_retreat(b, target.id, area, origin, "7.3.5.5") if not options and choice != "never" else None
+    return ([told] if told else []) + after_lead(b, side, area, origin, target.id, hits, to)
 
 
 def after_lead(
@@ -207,7 +208,12 @@ def withdraw_chosen(b: Board, to: str) -> list[Event]:
     uid = pending.unit or ""
     options = withdraw_options(b, uid, pending.origin)
     if to not in options:
-        raise RuleError(f"{uid} may retreat to: {b.area_list(options)} (7.3.5.2).")
+        here = b.s.units[uid].area or ""
+        why = (f"it is not adjacent to {here}" if to not in b.g.adjacent(here)
+               else "enemy in it (5.1)" if b.enemy_held(to, b.s.units[uid].side)
+               else b.stack_problem(to, [uid]) or "not allowed")
+        raise RuleError(f"{uid} cannot retreat to {to[:10]}: {why}. The defender must retreat "
+                        f"to an adjacent area: {b.area_list(options)} (7.3.5.2).")
     b.s.pending.pop(0)
     before = alive(b)
     events = [withdraw_to(b, uid, to)] + gone_since(b, before, {uid})

@@ -116,12 +116,17 @@ def is_vdv(spec: UnitSpec) -> bool:
 
 def ready_problem(unit: UnitState, ap_rule: str) -> str | None:
     """Why ``unit`` cannot spend an AP on an order now, the first condition that fails, or
-    None: it must be on the map, neither Suppressed nor Recovering (6.2.1: "Suppressed units
-    lose all action points"), with an AP (``ap_rule``: what the order costs)."""
+    None: it must be on the map, not Suppressed (6.2.1: "Suppressed units lose all action
+    points"), with an AP (``ap_rule``: what the order costs).  A Recovering unit acts with
+    the AP it has: it has none unless the German HQ gave it one (6.2 step 2: "Suppressed /
+    Recovering units are not reset"; 9.10)."""
     if unit.place != "map":
         return "it is not on the map"
-    if unit.status != "ok":
-        return f"it is {unit.status.capitalize()} (6.2.1)"
+    if unit.status == "suppressed":
+        return "it is Suppressed (6.2.1), with no AP until it rallies (6.2)"
+    if unit.ap < 1 and unit.status == "recovering":
+        return ("it is Recovering and has no AP: Recovering units are not reset (6.2); "
+                "the German HQ can give a German unit one (9.10)")
     if unit.ap < 1:
         return f"it has no AP left this turn ({ap_rule})"
     return None
@@ -142,6 +147,34 @@ def move_problem(b: Board, unit: UnitState) -> str | None:
     if is_rider(spec):
         return "an ATGM team moves with its company (9.3, 9.4)"
     return ready_problem(unit, "7.2")
+
+
+MORTAR_RANGE = 2  # 9.1
+
+
+def reach(b: Board, uid: str, kastet: bool = False) -> int:
+    """How far a unit fires at normal range: RCM (9.3 ATGM, 9.4 Kastet, 9.7 boost) or the
+    mortar's 2 (9.1; Nikolas's +1 range)."""
+    unit = b.s.units[uid]
+    if is_mortar(b.spec(uid)):
+        return MORTAR_RANGE + (1 if "range" in unit.boost else 0)
+    return b.rcm(uid) + (1 if kastet else 0) + (1 if "rcm" in unit.boost else 0)
+
+
+def fire_reaches(b: Board, uid: str, area: str, victim: str) -> bool:
+    """Whether ``uid``'s fire could reach ``victim`` in ``area`` at all: its normal range,
+    or one area further (7.3.4: "all units can fire one area further than their RCM";
+    mortars never, 9.1); never a leader's, an ATGM team's (their company fires, 9.3) or the
+    T-12's at a unit that is not a vehicle (9.6).  Line of sight is not asked: a mortar needs
+    none of its own (9.1)."""
+    spec = b.spec(uid)
+    if is_leader(spec) or is_rider(spec) or is_sniper(spec):
+        return False
+    if is_t12(spec) and not b.spec(victim).vehicle:
+        return False
+    unit = b.s.units[uid]
+    limit = reach(b, uid) + (0 if is_mortar(spec) else 1)
+    return b.g.distance(unit.area or "", area) <= limit
 
 
 def is_combatant(spec: UnitSpec) -> bool:
@@ -276,10 +309,15 @@ class Board:
         return None
 
     def enemy_held(self, area: str, side: str) -> bool:
-        """Whether enemy units that hold ground stand in ``area`` (the Hind does not)."""
-        return bool(self.combatants_in(area, other(side))) or any(
-            is_leader(self.specs[u.id]) for u in self.in_area(area, other(side))
-        )
+        """Whether enemy units are in ``area``: the Hind too.  10.2 places it "in any
+        non-enemy occupied area", and 5.1: "Units from opposing sides (NATO and Soviet) may
+        only occupy the same area during assault combat": no move, retreat, route or entry
+        goes into the Hind's area (it controls nothing, 12.0: see :meth:`occupant`)."""
+        return bool(self.in_area(area, other(side)))
+
+    def hind_over(self, area: str, side: str) -> bool:
+        """Whether the enemy of ``side``'s Hind is in ``area`` (10.2)."""
+        return any(is_hind(self.specs[u.id]) for u in self.in_area(area, other(side)))
 
     def enemy_areas(self, side: str) -> set[str]:
         """Areas holding enemy units (any counter of theirs on the map)."""

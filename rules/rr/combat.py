@@ -26,15 +26,15 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.actions import Fire, split_ids
 from rules.rr.board import (
-    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, ready_problem,
+    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach, ready_problem,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, retreat_one, retreat_options, safest, take_hits, target_problem,
+    HIT_WORDS, attackable, no_retreat, retreat_one, retreat_options, safest, take_hits, target_problem,
 )
 from rules.rr.rolls import Mods, contest
+from rules.rr.special import hind_problem
 from rules.rr.state import MarkRecord, Pending, UnitState, other
 
-MORTAR_RANGE = 2  # 9.1
 
 
 def firer_problem(b: Board, unit: UnitState) -> str | None:
@@ -45,20 +45,14 @@ def firer_problem(b: Board, unit: UnitState) -> str | None:
     spec = b.spec(unit.id)
     if is_leader(spec) or is_rider(spec):
         return "it makes no ranged attack of its own (9.3, 9.7-9.9)"
+    if is_hind(spec) and unit.place != "map":
+        return hind_problem(b, unit) or "it is not over the map yet: bring it in with hind area: (10.2)"
     return ready_problem(unit, "7.3.1")
 
 
 def can_fire(b: Board, unit: UnitState) -> bool:
     """A unit on the map, unsuppressed, with AP, that has a ranged attack."""
     return firer_problem(b, unit) is None
-
-
-def reach(b: Board, uid: str, kastet: bool = False) -> int:
-    """How far a unit fires: RCM (9.3 ATGM, 9.4 Kastet, 9.7 boost) or the mortar's 2."""
-    unit = b.s.units[uid]
-    if is_mortar(b.spec(uid)):
-        return MORTAR_RANGE + (1 if "range" in unit.boost else 0)
-    return b.rcm(uid) + (1 if kastet else 0) + (1 if "rcm" in unit.boost else 0)
 
 
 def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) -> str | None:
@@ -68,7 +62,7 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     here, there = unit.area or "", target.area or ""
     if is_t12(spec) and not tspec.vehicle:
         return f"the T-12 fires only at vehicles (9.6); {target.id} is not one"
-    if here == there:
+    if here == there and not (is_hind(spec) or is_hind(tspec)):
         return f"{target.id} is in {uid}'s own area; that is an assault (7.3.5)"
     dist = b.g.distance(here, there)
     limit = reach(b, uid, kastet)
@@ -253,14 +247,42 @@ def deliver(b: Board, victim: UnitState, hits: int, origin: str | None, side: st
         return []
     options = retreat_options(b, victim.id, origin)
     choice = b.s.standing.get(victim.side, "ask")
-    if not options or choice == "never":
+    if choice == "never":
         return take_hits(b, victim.id, hits, "7.3.3")
+    if not options:
+        told = no_retreat(b, victim.id, origin, None, "7.3.3")
+        return ([told] if told else []) + take_hits(b, victim.id, hits, "7.3.3")
     if choice == "always":
         return retreat_and_hit(b, victim.id, safest(b, victim.id, options), hits)
-    b.s.pending.append(Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin))
-    return [Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
-                  text=f"{victim.id}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} to negate one, "
-                       f"or take-hits? (7.3.3)")]
+    pending = Pending(kind="retreat", side=victim.side, unit=victim.id, hits=hits, origin=origin)
+    b.s.pending.append(pending)
+    return [retreat_prompt(b, pending)]
+
+
+def retreat_prompt(b: Board, pending: Pending) -> Event:
+    """7.3.3: the question put to the owner of a unit hit by fire: the unit, its hits, the
+    areas it may retreat to."""
+    uid, hits = pending.unit or "", pending.hits
+    options = retreat_options(b, uid, pending.origin, pending.source)
+    return Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
+                 text=f"{uid}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} to negate one, "
+                      f"or take-hits? (7.3.3)")
+
+
+def next_prompt(b: Board) -> list[Event]:
+    """After a retreat decision is answered: the next unit hit by the same fire (a mortar's
+    or an airstrike's other units, 9.1, 10.1) is asked again with its areas as they are now;
+    one left with no retreat (the first took the room) takes its hits, told why."""
+    events: list[Event] = []
+    while b.s.pending and b.s.pending[0].kind == "retreat" and not b.s.pending[0].assault:
+        pending = b.s.pending[0]
+        uid = pending.unit or ""
+        if retreat_options(b, uid, pending.origin, pending.source):
+            return events + [retreat_prompt(b, pending)]
+        b.s.pending.pop(0)
+        told = no_retreat(b, uid, pending.origin, pending.source, "7.3.3")
+        events += ([told] if told else []) + take_hits(b, uid, pending.hits, "7.3.3")
+    return events
 
 
 def retreat_and_hit(b: Board, uid: str, to: str, hits: int) -> list[Event]:

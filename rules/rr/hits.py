@@ -8,12 +8,15 @@ and three eliminate it.
 
 from __future__ import annotations
 
+import re
+
 from rules.core.contract import Event
 from rules.rr.board import (
-    Board, is_hind, is_leader, is_rider, is_sniper, is_t12, is_vdv,
+    Board, fire_reaches, is_hind, is_leader, is_rider, is_sniper, is_t12, is_vdv,
 )
 from rules.rr.state import MarkRecord, UnitState, other
 
+LINE_ROOM = 120  # characters of reasons on one event line (events stay within 160)
 HIT_WORDS = {0: "no effect", 1: "one hit", 2: "two hits", 3: "three hits"}
 
 
@@ -121,28 +124,66 @@ def hind_leaves(b: Board, uid: str) -> str:
 def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:
     """7.3.3 / 7.3.5.5: where a unit hit by fire from ``origin`` may retreat to negate a hit.
 
-    The area must be adjacent, hold no enemy, be farther from the attacker, be no nearer to
-    any other enemy-held area, and keep stacking.  The T-12 never moves (9.6) and the Hind
-    does not retreat (10.2: it only fires).  ``exclude``: in an assault, the area the
-    attackers came from, where they may yet go back (7.3.5.2).
+    The area must be adjacent, hold no enemy (5.1), be farther from the attacker, not
+    decrease "the range to another enemy unit", and keep stacking.  Range is how far a unit
+    fires (7.3.1, 7.3.4): an enemy unit counts when its fire reaches the area retreated to
+    (:func:`fire_reaches`) and that area is nearer to it than the unit's own; an enemy that
+    could not fire there (a T-12 six areas away) has no range to decrease (see README).  The
+    T-12 never moves (9.6) and the Hind does not retreat (10.2: it only fires).
+    ``exclude``: in an assault, the area the attackers came from, where they may yet go back
+    (7.3.5.2).
     """
+    return [a for a, why in retreat_checks(b, uid, origin, exclude).items() if why is None]
+
+
+def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> dict[str, str | None]:
+    """Each adjacent area with why a retreat there is refused (the first rule that forbids
+    it), or None when it is allowed; empty for a unit that never retreats.  See
+    :func:`retreat_options`."""
     unit = b.s.units[uid]
     spec = b.spec(uid)
     if unit.place != "map" or unit.area is None or is_t12(spec) or is_hind(spec):
-        return []
+        return {}
     here = unit.area
-    enemies = b.enemy_areas(unit.side) - {origin} if origin else b.enemy_areas(unit.side)
-    out = []
+    enemies = [e for e in b.s.on_map(other(unit.side)) if e.area is not None and e.area != origin]
+    out: dict[str, str | None] = {}
     for area in b.g.neighbours(here):
-        if area == exclude or b.enemy_held(area, unit.side):
-            continue
-        if origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
-            continue
-        if any(b.g.distance(area, e) < b.g.distance(here, e) for e in enemies if e):
-            continue
-        if b.stack_problem(area, [uid]) is None:
-            out.append(area)
+        if area == exclude:
+            out[area] = "the attackers may go back there (7.3.5.2)"
+        elif b.enemy_held(area, unit.side):
+            out[area] = "enemy in it (5.1)"
+        elif origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
+            out[area] = f"not farther from the attacker in {origin} (7.3.5.5)"
+        else:
+            closer = next((e for e in enemies
+                           if b.g.distance(area, e.area or "") < b.g.distance(here, e.area or "")
+                           and fire_reaches(b, e.id, area, uid)), None)
+            out[area] = (f"nearer to {closer.id} in {closer.area}, in its range (7.3.5.5)" if closer
+                         else b.stack_problem(area, [uid]))
     return out
+
+
+def no_retreat(b: Board, uid: str, origin: str | None, exclude: str | None, rule: str) -> Event | None:
+    """The line telling the owner that ``uid`` has no legal retreat and why, area by area
+    (the first rule that forbids each), so its hits do not land unexplained; None when it
+    has one, or for the Hind (it leaves the map when Suppressed, 10.2)."""
+    spec = b.spec(uid)
+    if is_hind(spec):
+        return None
+    if is_t12(spec):
+        why = "the T-12 cannot move from its area, even to retreat (9.6)"
+    else:
+        checks = retreat_checks(b, uid, origin, exclude)
+        if not checks or any(v is None for v in checks.values()):
+            return None
+        grouped: dict[str, list[str]] = {}
+        for area, reason in checks.items():
+            grouped.setdefault(reason or "", []).append(area)
+        why = "; ".join(f"{b.area_list(areas)}: {reason}" for reason, areas in grouped.items())
+        if len(why) > LINE_ROOM:  # a phone line: the rules alone
+            rules = sorted({r for reason in grouped for r in re.findall(r"\(([\d.]+)\)", reason)})
+            why = f"no adjacent area is allowed ({', '.join(rules)})"
+    return Event(kind="no-retreat", rule=rule, text=f"{uid} cannot retreat to negate a hit: {why}")
 
 
 def retreat_one(b: Board, uid: str, to: str, rule: str) -> Event:

@@ -19,7 +19,7 @@ from rules.rr.hits import enemy_targets, retreat_options, withdraw_options
 from rules.rr.movement import can_move
 from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
-from rules.rr.special import BOOSTS
+from rules.rr.special import BOOSTS, hq_problem
 from rules.rr.state import RRState, UnitState, other
 
 
@@ -228,9 +228,7 @@ def hq_orders(b: Board, side: str) -> list[Action]:
     for head in s.on_map(side):
         if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
             continue
-        near = {head.area or ""} | set(b.g.adjacent(head.area or ""))
-        out += [Hq(unit=m.id) for m in s.on_map(side) if m.area in near and m.id != head.id
-                and m.status == "ok" and is_combatant(b.spec(m.id)) and m.ap < b.max_ap(m.id)]
+        out += [Hq(unit=m.id) for m in s.on_map(side) if hq_problem(b, head, m) is None]
     return out
 
 

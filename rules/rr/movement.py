@@ -13,7 +13,7 @@ from rules.rr.actions import split_ids
 from rules.rr.assault import assault, assault_problem
 from rules.rr.board import Board, is_leader, move_problem
 from rules.rr.hits import move_unit
-from rules.rr.state import MarkRecord, UnitState
+from rules.rr.state import MarkRecord, UnitState, other
 
 
 def can_move(b: Board, unit: UnitState) -> bool:
@@ -47,6 +47,12 @@ def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list
     return movers, leaders, origin
 
 
+def open_areas(b: Board, side: str, origin: str) -> str:
+    """The areas next to ``origin`` a plain move may enter (no enemy in them, 5.1), or
+    "none"."""
+    return b.area_list([a for a in b.g.neighbours(origin) if not b.enemy_held(a, side)]) or "none"
+
+
 def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
     """7.2: each unit pays 1 AP to enter an adjacent area with no enemy, within stacking."""
     movers, leaders, origin = group(b, side, ids, to)
@@ -54,6 +60,10 @@ def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
         why = move_problem(b, unit)
         if why:
             raise RuleError(f"{unit.id} cannot move: {why}.")
+    if b.enemy_held(to, side) and not b.combatants_in(to, other(side)) and b.hind_over(to, side):
+        raise RuleError(f"The Hind is in area {to}: opposing units share an area only in assault "
+                        f"combat (5.1), and the Hind is attacked only by ranged combat (10.2). "
+                        f"Fire at it, or move elsewhere: {open_areas(b, side, origin)}.")
     if b.enemy_held(to, side):
         raise RuleError(f"Area {to} holds enemy units: use assault to go in (7.3.5).")
     problem = b.stack_problem(to, [u.id for u in movers + leaders])
@@ -78,12 +88,15 @@ def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool
         why = assault_problem(b, unit)
         if why:
             raise RuleError(f"{unit.id} cannot assault: {why}.")
-    if not b.combatants_in(to, "soviet" if side == "nato" else "nato"):
+    if not b.combatants_in(to, other(side)):
+        if b.hind_over(to, side):
+            raise RuleError(f"Area {to} holds only the Hind, and the Hind is attacked only by "
+                            f"ranged combat (10.2): fire at it instead.")
         raise RuleError(f"Area {to} holds no enemy to assault; use move (7.2).")
     problem = b.stack_problem(to, [u.id for u in movers + leaders])
     if problem:
         raise RuleError(f"They cannot go in: {problem}.")
-    defender = b.unit(target, "soviet" if side == "nato" else "nato")
+    defender = b.unit(target, other(side))
     left_behind = [u for u in b.combatants_in(origin, side) if u not in movers]
     if not left_behind:
         leaders = leaders + [u for u in b.leaders_in(origin, side) if u not in leaders]

@@ -116,18 +116,44 @@ def route_options(b: Board, uid: str) -> list[str]:
     """8.0: adjacent areas within stacking, with no enemy, and no closer to any enemy unit:
     "nor can the route bring the unit closer to an enemy unit" (every one counts, not only
     the nearest)."""
+    if route_unit_problem(b, uid):
+        return []
+    return [a for a, why in route_checks(b, uid).items() if why is None]
+
+
+def route_unit_problem(b: Board, uid: str) -> str | None:
+    """8.0: why ``uid`` may not route at all (the one cause that holds), or None."""
     unit = b.s.units[uid]
-    if unit.place != "map" or unit.status == "ok" or uid in b.s.routed or is_t12(b.spec(uid)):
-        return []
-    if is_hind(b.spec(uid)) or is_leader(b.spec(uid)):
-        return []
-    enemies = b.enemy_areas(unit.side)
+    spec = b.spec(uid)
+    if unit.place != "map":
+        return "it is not on the map"
+    if is_t12(spec):
+        return "the T-12 cannot move from its area (9.6)"
+    if is_hind(spec) or is_leader(spec):
+        return "only Suppressed or Recovering units route; leaders go with their units (8.0, 9.7-9.9)"
+    if unit.status == "ok":
+        return "only Suppressed or Recovering units route (8.0)"
+    if uid in b.s.routed:
+        return "it has routed this phase already (8.0: to an adjacent area)"
+    return None
+
+
+def route_checks(b: Board, uid: str) -> dict[str, str | None]:
+    """Each adjacent area with the first rule that forbids routing there, or None (8.0)."""
+    unit = b.s.units[uid]
     here = unit.area or ""
-    return [
-        a for a in b.g.neighbours(here)
-        if not b.enemy_held(a, unit.side) and b.stack_problem(a, [uid]) is None
-        and all(b.g.distance(a, e) >= b.g.distance(here, e) for e in enemies)
-    ]
+    enemies = [e for e in b.s.on_map(other(unit.side)) if e.area is not None]
+    out: dict[str, str | None] = {}
+    for area in b.g.neighbours(here):
+        closer = next((e for e in enemies
+                       if b.g.distance(area, e.area or "") < b.g.distance(here, e.area or "")), None)
+        if b.enemy_held(area, unit.side):
+            out[area] = "enemy in it (5.1)"
+        elif closer is not None:
+            out[area] = f"closer to {closer.id} in {closer.area} (8.0)"
+        else:
+            out[area] = b.stack_problem(area, [uid])
+    return out
 
 
 def can_route(b: Board, side: str) -> bool:
@@ -206,9 +232,15 @@ def open_placement_after(b: Board, side: str) -> list[Event]:
 def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
     """8.0: one Suppressed or Recovering unit routes to an adjacent area."""
     unit = b.unit(uid, side)
-    options = route_options(b, unit.id)
-    if to not in options:
-        raise RuleError(f"{unit.id} may route to: {b.area_list(options) or 'nowhere'} (8.0).")
+    why = route_unit_problem(b, unit.id)
+    if why:
+        raise RuleError(f"{unit.id} cannot route: {why}.")
+    checks = route_checks(b, unit.id)
+    allowed = b.area_list([a for a, w in checks.items() if w is None]) or "nowhere"
+    if to not in checks:
+        raise RuleError(f"{unit.id} routes to an adjacent area (8.0); it may route to: {allowed}.")
+    if checks[to] is not None:
+        raise RuleError(f"{unit.id} cannot route to {to}: {checks[to]}. It may route to: {allowed}.")
     start = unit.area or ""
     move_unit(b, unit.id, to)
     b.s.routed.append(unit.id)

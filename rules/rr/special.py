@@ -4,7 +4,8 @@ Each is the whole of an impulse (Nikolas's and Boyes's rally help are rally deci
 Readings: Nikolas's +1 waits on the unit until it next uses that value this turn (or the turn
 ends); Boyes arms a reroll of the die the player names on the unit's next 2d6 roll this turn,
 if it fails or on any roll as the player says (see README); the HQ may not give a unit more AP than its counter shows,
-nor give AP to a Suppressed or Recovering unit (those have lost all AP, 6.2.1).
+nor give AP to a Suppressed unit ("Suppressed units lose all action points", 6.2.1); a
+Recovering unit may take it (9.10: "any unit in its, or an adjacent area").
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper, ready_problem
-from rules.rr.hits import attackable
+from rules.rr.hits import target_problem
 from rules.rr.rally import help_rally
 from rules.rr.state import MarkRecord, UnitState, other
 
@@ -98,15 +99,34 @@ def hq(b: Board, side: str, uid: str) -> list[Event]:
     if b.s.hq_turn == b.s.turn:
         raise RuleError("The German HQ has given its AP this turn already (9.10).")
     unit = b.unit(uid, side)
-    near = unit.area == head.area or unit.area in b.g.adjacent(head.area or "")
-    if unit.id == head.id or not near or unit.status != "ok" or not is_combatant(b.spec(unit.id)):
-        raise RuleError("The HQ gives an AP to another unsuppressed unit in or next to its area (9.10).")
-    if unit.ap >= b.max_ap(unit.id):
-        raise RuleError(f"{unit.id} already has all its AP (9.10).")
+    why = hq_problem(b, head, unit)
+    if why:
+        raise RuleError(f"The HQ cannot give {unit.id} an AP: {why}.")
     head.ap -= 1
     unit.ap += 1
     b.s.hq_turn = b.s.turn
     return [Event(kind="hq", rule="9.10", text=f"HQ: {unit.id} +1 AP, now {unit.ap} (9.10)")]
+
+
+def hq_problem(b: Board, head: UnitState, unit: UnitState) -> str | None:
+    """9.10: why the HQ ``head`` cannot give ``unit`` an AP (the first condition that fails,
+    with its rule and what is allowed), or None.  "Give any unit in its, or an adjacent
+    area, an action point": a Recovering unit too (its AP are only not reset, 6.2); never a
+    Suppressed one ("Suppressed units lose all action points", 6.2.1) and never beyond the
+    counter's AP dots (7.1)."""
+    spec = b.spec(unit.id)
+    if unit.id == head.id:
+        return "it gives its AP to another unit (9.10)"
+    if not is_combatant(spec):
+        return f"{unit.id} spends no AP of its own; give it to a unit of its area (9.3, 9.7-9.9)"
+    near = [head.area or ""] + b.g.neighbours(head.area or "")
+    if unit.place != "map" or unit.area not in near:
+        return f"it gives AP in its area or an adjacent one: {b.area_list(near)} (9.10)"
+    if unit.status == "suppressed":
+        return "Suppressed units lose all action points (6.2.1); it may help a unit that is not Suppressed"
+    if unit.ap >= b.max_ap(unit.id):
+        return f"{unit.id} already has all its AP, {b.max_ap(unit.id)} (7.1)"
+    return None
 
 
 def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
@@ -117,8 +137,11 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     if b.s.sniper_turn == b.s.turn:
         raise RuleError("The sniper acts once per turn (9.2).")
     target = b.unit(uid, other(side))
-    if not attackable(b, target) or is_hind(b.spec(target.id)):
-        raise RuleError("The sniper targets a unit (never the Hind or a leader) (9.2).")
+    if is_hind(b.spec(target.id)):
+        raise RuleError("The sniper cannot attack the Hind (9.2); name a unit in Tannenbruck.")
+    why = target_problem(b, target)
+    if why:
+        raise RuleError(f"The sniper cannot shoot {target.id}: {why}.")
     if not b.sc.area_by_id[target.area or ""].city:
         raise RuleError(f"The sniper shoots only in Tannenbruck; area {target.area} is not in it (9.2).")
     mod = SNIPER_AFTER_FIRST if b.s.sniper_uses else 0
@@ -137,11 +160,28 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     return [Event(kind="sniper", rule="9.2", text=f"{head}: {target.id} Suppressed, no retreat (9.2)")]
 
 
+def hind_problem(b: Board, heli: UnitState | None) -> str | None:
+    """10.2: why the Hind cannot be placed now, the one cause that holds, or None."""
+    if heli is None:
+        return "this scenario has no Hind (10.2)"
+    if heli.place == "gone":
+        return "it was reduced and is out of play for good (10.2)"
+    if heli.place == "map":
+        return f"it is already over area {heli.area}; fire with it from there (10.2)"
+    if b.s.hind_ok:
+        return None
+    if b.s.init_rolls.get("nato", 7) <= b.s.turn:
+        return ("NATO has an airstrike this turn: \"The Hind is not available on any turn when "
+                "NATO has an Airstrike\" (10.1, 10.2); it may come next turn")
+    return "it has flown this turn and returns next turn (10.2)"
+
+
 def hind(b: Board, side: str, area: str) -> list[Event]:
     """10.2: the Hind comes in over an area with no enemy units, with its full AP."""
     heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
-    if heli is None or heli.place != "pool" or not b.s.hind_ok:
-        raise RuleError("The Hind is not available now (10.2: not with a NATO airstrike, once shot down).")
+    why = hind_problem(b, heli)
+    if why:
+        raise RuleError(f"The Hind cannot come in: {why}.")
     if area not in b.g:
         raise RuleError(f"There is no area '{area[:10]}'.")
     if b.in_area(area, other(side)):

@@ -26,8 +26,8 @@ from rules.rr.actions import (
 )
 from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
 from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
-from rules.rr.combat import retreat_and_hit
-from rules.rr.hits import retreat_options, take_hits
+from rules.rr.combat import next_prompt, retreat_and_hit
+from rules.rr.hits import retreat_checks, take_hits
 from rules.rr.info import unit_info
 from rules.rr.rally import wants_help
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, other
@@ -137,8 +137,13 @@ class RaidAndRiposte(GameSystem[RRState]):
 
     @order(Route, phases="route", offers=_offers(menus.route_orders))
     def route(self, ctx: Ctx[RRState], action: Route) -> None:
-        """8.0: one Suppressed or Recovering unit routes."""
-        ctx.extend(sequence.route(Board(ctx.state), ctx.side, action.unit, action.to))
+        """8.0: one Suppressed or Recovering unit routes; a side with no unit left that may
+        route is done at once (as 7.0 passes for a side with no order left)."""
+        b = Board(ctx.state)
+        ctx.extend(sequence.route(b, ctx.side, action.unit, action.to))
+        if not sequence.can_route(b, ctx.side):
+            ctx.say("route", f"{SIDE_NAMES[ctx.side]}: no other unit may route (8.0)", "8.0")
+            ctx.extend(sequence.next_router(b, ctx.dice))
 
     @order(Done, phases=("route", "rally"), offers=_one(Done()))
     def done(self, ctx: Ctx[RRState], action: Done) -> None:
@@ -255,10 +260,15 @@ class RaidAndRiposte(GameSystem[RRState]):
         if pending.kind == "withdraw":
             ctx.extend(withdraw_chosen(b, action.to))
             return
-        options = retreat_options(b, pending.unit or "", pending.origin, pending.source)
-        if action.to not in options:
-            allowed = b.area_list(options) or "none"
-            raise RuleError(f"{pending.unit} may retreat to: {allowed} (7.3.3), or take-hits.")
+        checks = retreat_checks(b, pending.unit or "", pending.origin, pending.source)
+        allowed = b.area_list([a for a, why in checks.items() if why is None]) or "none"
+        if action.to not in checks:
+            raise RuleError(f"{pending.unit} retreats one area, to an adjacent one (7.3.3); "
+                            f"it may retreat to: {allowed}, or take-hits.")
+        why = checks[action.to]
+        if why is not None:
+            raise RuleError(f"{pending.unit} cannot retreat to {action.to}: {why}. "
+                            f"It may retreat to: {allowed}, or take-hits.")
         self._settle_retreat(ctx, action.to)
 
     @order(TakeHits, phases=("pending-retreat", "pending-spread"), offers=_offers(menus.take_hits_orders))
@@ -286,6 +296,7 @@ class RaidAndRiposte(GameSystem[RRState]):
             ctx.extend(take_hits(b, uid, pending.hits, "7.3.3"))
         else:
             ctx.extend(retreat_and_hit(b, uid, to, pending.hits))
+        ctx.extend(next_prompt(b))
 
     # -- at any time ----------------------------------------------------------------------------
 

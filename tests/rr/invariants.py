@@ -37,7 +37,9 @@ def check_invariants(state: RRState) -> None:
         if unit.place == "attached":
             assert state.units[unit.attached_to or ""].place == "map", unit
         if unit.status != "ok":
-            assert unit.place == "map" and unit.ap == 0, unit
+            assert unit.place == "map", unit
+        if unit.status == "suppressed":  # 6.2.1; a Recovering unit may hold the HQ's AP (9.10)
+            assert unit.ap == 0, unit
     assert SYSTEM.load_state(state.model_dump_json()) == state
 
 

@@ -193,6 +193,6 @@ def test_7_3_5_2_a_retreat_order_to_a_wrong_area_names_the_right_ones() -> None:
     step = act(step.state, "soviet", TakeHits())
     assert step.state.units["VDV"].place == "gone" and step.state.pending[0].kind == "withdraw"
     assert "VDV2 must retreat: to 2, 4? (7.3.5.2)" in texts(step)
-    with pytest.raises(RuleError, match="VDV2 may retreat to: 2, 4"):
+    with pytest.raises(RuleError, match="VDV2 cannot retreat to 1: it is not adjacent to 3. The defender must retreat to an adjacent area: 2, 4"):
         act(step.state, "soviet", Retreat(to="1"))
     assert act(step.state, "soviet", Retreat(to="2")).state.units["VDV2"].area == "2"

@@ -148,14 +148,15 @@ def test_route_phase_initiative_first_never_closer_to_the_enemy_8_0() -> None:
     routes = {a.to for a in legal(step.state, "soviet") if isinstance(a, Route)}
     assert routes == {"8"}  # 3 and 7 are nearer to US1 in 2
     step = act(step.state, "soviet", Route(unit="VDV", to="8"))
-    with pytest.raises(RuleError, match="8.0"):
-        act(step.state, "soviet", Route(unit="VDV", to="12"))
-    step = act(step.state, "soviet", Done())
+    # VDV was the Soviets' one unit to route: they are done at once, NATO routes next.
+    assert "Soviets: no other unit may route (8.0)" in texts(step)
     assert step.waiting_on == ["nato"]
     with pytest.raises(RuleError, match="8.0"):
         act(step.state, "nato", Route(unit="US1", to="3"))
-    step = act(step.state, "nato", Route(unit="US1", to="1"))
-    assert step.state.units["US1"].area == "1"
+    # US1 was NATO's one unit to route: the route phase ends and turn 2 rolls (initiative,
+    # then both units' rallies, 6.2).
+    step = act(step.state, "nato", Route(unit="US1", to="1"), [6, 1, 6, 6, 6, 6])
+    assert step.state.units["US1"].area == "1" and step.state.turn == state.turn + 1
 
 
 def test_cadre_returns_reduced_on_1_to_4_with_minus_one_after_the_first_7_3_6() -> None:

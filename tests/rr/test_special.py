@@ -127,9 +127,27 @@ def test_hind_placed_in_a_non_enemy_area_and_not_with_nato_air_10_2() -> None:
         act(state, "soviet", Hind(area="1"))
     step = act(state, "soviet", Hind(area="3"))
     assert step.state.units["HIND"].area == "3" and step.state.units["HIND"].ap == 2
-    with pytest.raises(RuleError, match="not available"):
-        act(state.model_copy(update={"hind_ok": False}), "soviet", Hind(area="3"))
+    with pytest.raises(RuleError, match="NATO has an airstrike this turn"):  # NATO's 1 <= turn
+        act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 1, "soviet": 6}}),
+            "soviet", Hind(area="3"))
+    with pytest.raises(RuleError, match="it has flown this turn"):  # NATO's 6 > turn: no air
+        act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 6, "soviet": 6}}),
+            "soviet", Hind(area="3"))
     # It only fires: it never moves.
     flying = step.state.model_copy(update={"active": "soviet"}, deep=True)
     with pytest.raises(RuleError, match="cannot move"):
         act(flying, "soviet", Move(units="HIND", to="4"))
+
+
+def test_10_2_the_hind_fires_at_enemies_that_came_into_its_area() -> None:
+    """5.1 / 10.2: should NATO units come to share the Hind's area (winning an assault on the
+    Soviet ground units there), the Hind "may only use its action points to conduct ranged
+    combat" and is not blinded: it fires at them at range 0, and they at it."""
+    state = game(STRIP, {"DE1": "3", "HIND": "3", "VDV": "5"}, active="soviet", standing=dict(
+        nato="never", soviet="never"))
+    step = act(state, "soviet", Fire(unit="HIND", target="DE1"), [3, 3])
+    assert "HIND fires on DE1 in 3 (range 0)" in texts(step)
+    back = step.state.model_copy(update={"active": "nato"}, deep=True)
+    back.units["DE2"].place, back.units["DE2"].area, back.units["DE2"].ap = "map", "3", 3
+    step = act(back, "nato", Fire(unit="DE2", target="HIND"), [1, 1])
+    assert "DE2 fires on HIND in 3 (range 0)" in texts(step)
