@@ -171,9 +171,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    side = opts["side"].lower()
-    if side not in game.system.sides:
-        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
+    side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     user = option_user(opts["user"])
     before = game.holder(side)
     if before is not None and before.user_id == user.id:

@@ -7,6 +7,7 @@ from typing import Iterable, Sequence
 
 from rules.core.contract import Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
+from rules.core.errors import RuleError
 from bot.models import Reply
 from bot.store import SeatRow, StepRow
 
@@ -85,6 +86,31 @@ def help_text(system: GameSystem, order: str | None) -> str:
         rule = f" ({action.rule})" if action.rule else ""
         lines.append(f"• {action.name}{rule}: {action.description()}")
     lines.append("Details: /game help order:<name>")
+    return "\n".join(lines)
+
+
+def side_named(system: GameSystem, typed: str) -> str:
+    """The side ``typed`` names: its key, its display name (``Mercenary`` for ``merc``), or
+    either with a plural ``s`` (``soviets``, ``germans``), any case; else a RuleError listing
+    the sides (issue 25)."""
+    wanted = typed.strip().casefold()
+    for side in system.sides:
+        names = {side.casefold(), system.side_name(side).casefold()}
+        if wanted in names | {f"{n}s" for n in names} | {n.removesuffix("s") for n in names}:
+            return side
+    raise RuleError(f"{system.title} has no side '{one_line(typed)[:40]}'; sides: "
+                    f"{', '.join(system.sides)}.")
+
+
+def systems_help(systems: Sequence[GameSystem]) -> str:
+    """``/game help`` with no game in the channel: the systems and how to start one, short
+    enough for a phone (each system's orders come with ``/game help`` in its game)."""
+    lines = ["No game here yet. Start one with /game new system:<key> (scenario: optional):"]
+    for system in systems:
+        scenarios = ", ".join(system.scenarios)
+        lines.append(f"• {system.key}: {system.title}" + (f" (scenarios: {scenarios})" if scenarios else ""))
+    lines += ["Then each player: /game join side:<side>.",
+              "The orders of a game: /game help in its channel, or /game help order:<name>."]
     return "\n".join(lines)
 
 
