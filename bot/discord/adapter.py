@@ -37,6 +37,7 @@ from bot.discord.delivery import (
 from bot.discord.errors import apology, new_incident_id
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.models import Invocation, Reply, UserRef
+from bot.replies import NAME_LIMIT, user_text
 from rules.core.contract import Choice
 
 log = logging.getLogger("referee.discord")
@@ -98,8 +99,12 @@ def is_moderator(interaction: discord.Interaction, moderator_role: str) -> bool:
 
 
 def display_name(user: discord.abc.User) -> str:
-    """A user's display name, Markdown escaped: ``*Bob*`` must not turn a reply italic."""
-    return discord.utils.escape_markdown(user.display_name)
+    """A user's display name as replies show it (:func:`bot.replies.user_text`): ``*Bob*``
+    must not turn a reply italic, nor a name spell a mention, a link or a spoiler, nor a
+    bidi override turn the rest of the line backwards.  A name of nothing but such
+    characters is shown as the user's account name, cleaned the same way."""
+    return (user_text(user.display_name, NAME_LIMIT) or user_text(user.name, NAME_LIMIT)
+            or f"user {user.id}")
 
 
 def option_value(value: Any) -> Any:

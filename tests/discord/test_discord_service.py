@@ -292,3 +292,31 @@ async def test_the_map_is_private_to_a_spectator_unless_posted(alice: Player, bo
     assert not posted[0].ephemeral
     seated = await bob("game", "map")
     assert not seated[0].ephemeral
+
+
+# -- issue 25.5 / 29: user-controlled text in public replies ----------------------------------
+
+HOSTILE = "<@&800000000000000001> @everyone [x](https://e.vil) ||s|| *b* \u202eevil"
+#: A display name (at most 32 characters) with the same tricks.
+HOSTILE_NAME = "\u202e@everyone ||s|| [x](http://a.b)"
+
+
+async def test_a_hostile_display_name_and_reason_read_as_typed(real_bot, recorder, alice):
+    """A display name and a /mod reason with a role mention, @everyone, a masked link, a
+    spoiler, Markdown and a bidi override: each is shown as typed, escaped, never as a chip,
+    link or ping, and the override is gone (issue 29)."""
+    mallory = Player(real_bot, recorder, (BOB, HOSTILE_NAME))
+    await alice("game", "new", {"system": "commando"})
+    (joined,) = await mallory("game", "join", {"side": "germans"})
+    (kicked,) = await alice("mod", "kick", {"reason": HOSTILE},
+                            users={"user": (BOB, HOSTILE_NAME)}, permissions=MANAGE_CHANNELS)
+    name = "@\u200beveryone \\|\\|s\\|\\| \\[x\\](http://a.b)"
+    assert f"@{name} takes germans." in joined.content
+    assert name in kicked.content
+    reason = kicked.content.split("Reason: ")[1]
+    assert reason.startswith("\\<@&800000000000000001\\> @\u200beveryone \\[x\\](https://e.vil) "
+                             "\\|\\|s\\|\\| \\*b\\* evil")
+    for sent in (joined, kicked):
+        assert not sent.ephemeral
+        assert "@everyone" not in sent.content and "\u202e" not in sent.content
+        assert sent.message["allowed_mentions"]["parse"] == []
