@@ -33,6 +33,7 @@ from bot.discord.delivery import (
     Delivery,
     OwedLike,
     deliver_owed,
+    in_thread,
 )
 from bot.discord.errors import apology, new_incident_id
 from bot.discord.messages import CONTENT_LIMIT, pingable
@@ -149,12 +150,10 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     """
     perms = interaction.app_permissions
     missing = [] if perms.view_channel else ["View Channel"]
-    in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
-        interaction.channel, "type", None) in (discord.ChannelType.public_thread,
-                                               discord.ChannelType.private_thread)
-    if in_thread and not perms.send_messages_in_threads:
+    thread = in_thread(interaction)
+    if thread and not perms.send_messages_in_threads:
         missing.append("Send Messages in Threads")
-    elif not in_thread and not perms.send_messages:
+    elif not thread and not perms.send_messages:
         missing.append("Send Messages")
     if not perms.attach_files:
         missing.append("Attach Files")
@@ -282,7 +281,8 @@ async def _owed(interaction: discord.Interaction, service: ServiceLike, inv: Inv
                 reply: Reply) -> None:
     """Deliver what this channel is owed, pinging neither the invoker nor those just pinged."""
     try:
-        await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions})
+        await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions},
+                           complete=lambda r: _with_snapshot(service, r))
     except Exception:  # noqa: BLE001 - the reply itself went out; owed ones wait for the next
         log.exception("delivering owed announcements in %s failed", interaction.channel_id)
 
