@@ -103,9 +103,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     """
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    side = opts["side"].lower()
-    if side not in game.system.sides:
-        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
+    side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     holder = game.holder(side)
     if holder is not None:
         if holder.user_id == inv.user_id:
@@ -379,7 +377,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     result = game.system.result(game.state) or "ended before its last turn"
     name = export_name(game.row, final=True)
     text = "\n".join([
-        f"🏁 Game over: {result}.",
+        f"🏁 Game over: {result.rstrip('.')}.",  # a result may end in its own full stop
         f"Dice seed: `{game.row.seed.hex()}`",
         f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
         f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
@@ -417,7 +415,10 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
     intro = ("/game new · join · status · map · log · undo · export · replay · end\n"
              "Pacing: /game pace · deadline · away · sub · accept · digest")
-    return replies.info("\n\n".join([intro] + [replies.help_text(s, None) for s in systems]))
+    if game is None:
+        # No game: what there is to play and how to start, not every system's orders.
+        return replies.info("\n\n".join([replies.systems_help(systems), intro]))
+    return replies.info("\n\n".join([intro, replies.help_text(game.system, None)]))
 
 
 async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:

@@ -73,7 +73,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(
             f"Step #{target} is on another branch; roll back to #{max(shared)} first, then forward to #{target}."
         )
-    audit = Audit(inv.user_id, inv.user_name, "rollback", opts["reason"],
+    audit = Audit(inv.user_id, inv.user_name, "rollback", replies.user_text(opts["reason"]),
                   {"from": head, "to": target, "direction": direction, "steps": sorted(moved)})
     change = Change(head=step, audit=audit, reset_mention=True,
                     revert_after=target if direction == "back" else None,
@@ -86,7 +86,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     state = game.system.load_state(step.state_json)
     lines = [
         f"⏪ Moderator @{inv.user_name} rolled the game {direction} to step #{target}.",
-        f"Reason: {opts['reason']}",
+        f"Reason: {replies.user_text(opts['reason'])}",
         detail,
     ]
     reply = await svc.commit(game, change, inv=inv,
@@ -131,7 +131,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     def build(done: Committed) -> Reply:
         lines = [
             f"🎲 Moderator @{inv.user_name} rerolled step #{old.seq} ({replies.step_action_text(old)}).",
-            f"Reason: {opts['reason']}",
+            f"Reason: {replies.user_text(opts['reason'])}",
             "Before (kept in the log):",
             *[f"~~{line}~~" for line in replies.event_lines(old.events)],
             f"Now (#{done.seqs[0]}):",
@@ -144,7 +144,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
 
     change = Change(
         steps=outcomes, parent_seq=old.parent_seq, dice=run,
-        audit=Audit(inv.user_id, inv.user_name, "reroll", opts["reason"],
+        audit=Audit(inv.user_id, inv.user_name, "reroll", replies.user_text(opts["reason"]),
                     {"step": old.seq, "later": [s.seq for s in later]}),
         revert_after=old.seq - 1,
     )
@@ -171,9 +171,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
-    side = opts["side"].lower()
-    if side not in game.system.sides:
-        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
+    side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     user = option_user(opts["user"])
     before = game.holder(side)
     if before is not None and before.user_id == user.id:
@@ -201,7 +199,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     sides = game.sides_of(user.id)
     if not sides:
         raise RuleError(f"@{user.name} holds no seat in this game.")
-    reason = opts.get("reason", "")
+    reason = replies.user_text(opts.get("reason", ""))
     audit = Audit(inv.user_id, inv.user_name, "kick", reason, {"user": user.id, "sides": sides})
     because = f" Reason: {reason}" if reason else ""
     text = (f"🚪 Moderator @{inv.user_name} removed @{user.name} from {', '.join(sides)}.{because}"

@@ -29,8 +29,9 @@ class OwedAnnouncements:
         return self._channels
 
     async def owe(self, channel_id: str, reply: Reply) -> None:
-        """Keep ``reply`` (text and mentions) for the channel's next reply."""
-        kept = reply.model_copy(update={"attachments": [], "snapshot_key": None})
+        """Keep ``reply`` (text, mentions and the map it names) for the channel's next reply:
+        a late announcement carries its map (issue 25), drawn again from the step."""
+        kept = reply.model_copy(update={"attachments": []})
         async with self.store.transaction() as db:
             db.execute(
                 "INSERT INTO owed_announcements (channel_id, reply_json, created_at) VALUES (?,?,?)",

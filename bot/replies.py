@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Iterable, Sequence
 
 from rules.core.contract import Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
+from rules.core.errors import RuleError
 from bot.models import Reply
 from bot.store import SeatRow, StepRow
 
@@ -24,6 +26,36 @@ def one_line(text: str) -> str:
     """Text as it reads on one line: control characters (newlines included) become spaces,
     the ends are trimmed."""
     return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text).strip()
+
+
+#: Characters that reorder or hide text around them: bidi embeddings, overrides and isolates,
+#: the direction marks (issue 29: a name must not turn the rest of a reply backwards).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+#: Discord markup: emphasis, spoilers (||), code, masked links ([x](url)), mentions and
+#: other <…> tags; a backslash before each shows it as typed.
+_MARKUP = re.compile(r"([\\*_~|`\[\]<>])")
+_MASS_MENTION = re.compile(r"@(everyone|here)", re.IGNORECASE)
+#: Longest name shown (Discord's display names are at most 32 characters).
+NAME_LIMIT = 32
+
+
+def user_text(text: str, limit: int = 200) -> str:
+    """User-controlled text (a display name, a ``/mod`` reason) as a public reply may show it,
+    the one place this is done (issues 25 and 29).
+
+    Control characters become spaces and bidi controls go, so the text stays on one line and
+    in reading order; Markdown, spoilers, masked links and ``<@id>``/``<@&id>`` mentions are
+    backslash-escaped and ``@everyone``/``@here`` broken with a zero-width space, so the text
+    reads as typed and never as a chip, a link or a ping.  A text that would follow an ``@``
+    in a reply (``@{name}``) and spell a mass mention is broken the same way.
+    """
+    kept = one_line("".join(c for c in text if c not in _BIDI))
+    kept = " ".join(kept.split())[:limit]
+    kept = _MARKUP.sub(r"\\\1", kept)
+    kept = _MASS_MENTION.sub("@\u200b\\1", kept)
+    if kept.casefold().startswith(("everyone", "here")):
+        kept = "\u200b" + kept
+    return kept
 
 
 def info(text: str) -> Reply:
@@ -85,6 +117,31 @@ def help_text(system: GameSystem, order: str | None) -> str:
         rule = f" ({action.rule})" if action.rule else ""
         lines.append(f"• {action.name}{rule}: {action.description()}")
     lines.append("Details: /game help order:<name>")
+    return "\n".join(lines)
+
+
+def side_named(system: GameSystem, typed: str) -> str:
+    """The side ``typed`` names: its key, its display name (``Mercenary`` for ``merc``), or
+    either with a plural ``s`` (``soviets``, ``germans``), any case; else a RuleError listing
+    the sides (issue 25)."""
+    wanted = typed.strip().casefold()
+    for side in system.sides:
+        names = {side.casefold(), system.side_name(side).casefold()}
+        if wanted in names | {f"{n}s" for n in names} | {n.removesuffix("s") for n in names}:
+            return side
+    raise RuleError(f"{system.title} has no side '{one_line(typed)[:40]}'; sides: "
+                    f"{', '.join(system.sides)}.")
+
+
+def systems_help(systems: Sequence[GameSystem]) -> str:
+    """``/game help`` with no game in the channel: the systems and how to start one, short
+    enough for a phone (each system's orders come with ``/game help`` in its game)."""
+    lines = ["No game here yet. Start one with /game new system:<key> (scenario: optional):"]
+    for system in systems:
+        scenarios = ", ".join(system.scenarios)
+        lines.append(f"• {system.key}: {system.title}" + (f" (scenarios: {scenarios})" if scenarios else ""))
+    lines += ["Then each player: /game join side:<side>.",
+              "The orders of a game: /game help in its channel, or /game help order:<name>."]
     return "\n".join(lines)
 
 

@@ -42,6 +42,7 @@ from bot.writer import Conflict
 from rules.core.contract import Choice
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
+from rules.core.orders import matching
 
 log = logging.getLogger("referee.service")
 
@@ -445,24 +446,21 @@ class Service(Pipeline):
                 side = watching_side(game)  # anyone may watch: read-only orders need no seat
             if side is None:
                 return []
-            partial = {k: v for k, v in inv.options.items() if k != focused}
-            return game.system.choices(game.state, side, name, focused, partial)
+            # What is typed in the focused option goes in too: the system filters by it
+            # before it cuts at 25 (issue 25), so every legal value can be reached.
+            return game.system.choices(game.state, side, name, focused, dict(inv.options))
         return []
 
 
 def _filter(choices: list[Choice], typed: Any) -> list[Choice]:
-    """Keep the choices matching what is typed (prefix first, then substring), at most 25."""
-    text = str(typed or "").strip().lower()
-    if text:
-        starts = [c for c in choices if c.value.lower().startswith(text)]
-        inside = [
-            c for c in choices
-            if c not in starts and (text in c.value.lower() or text in c.label.lower())
-        ]
-        choices = starts + inside
-    return [
-        Choice(value=c.value[:100], label=c.label[:100]) for c in choices[:MAX_CHOICES]
-    ]
+    """Keep the choices matching what is typed (see :func:`rules.core.orders.matching`), at
+    most 25, clipped to Discord's 100 characters."""
+    notes = [c for c in choices if c.info]  # "Not your turn: …" informs whatever is typed
+    by_value = {c.value: c for c in choices if not c.info}
+    found = matching(list(by_value), str(typed or ""), lambda v: by_value[v].label, MAX_CHOICES)
+    kept = notes + [by_value[v] for v in found]
+    return [c.model_copy(update={"value": c.value[:100], "label": c.label[:100]})
+            for c in kept[:MAX_CHOICES]]
 
 
 def _render_png(view: BaseModel, full: bool = False) -> bytes:

@@ -33,10 +33,12 @@ from bot.discord.delivery import (
     Delivery,
     OwedLike,
     deliver_owed,
+    in_thread,
 )
 from bot.discord.errors import apology, new_incident_id
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.models import Invocation, Reply, UserRef
+from bot.replies import NAME_LIMIT, user_text
 from rules.core.contract import Choice
 
 log = logging.getLogger("referee.discord")
@@ -106,8 +108,12 @@ def is_moderator(interaction: discord.Interaction, moderator_role: str) -> bool:
 
 
 def display_name(user: discord.abc.User) -> str:
-    """A user's display name, Markdown escaped: ``*Bob*`` must not turn a reply italic."""
-    return discord.utils.escape_markdown(user.display_name)
+    """A user's display name as replies show it (:func:`bot.replies.user_text`): ``*Bob*``
+    must not turn a reply italic, nor a name spell a mention, a link or a spoiler, nor a
+    bidi override turn the rest of the line backwards.  A name of nothing but such
+    characters is shown as the user's account name, cleaned the same way."""
+    return (user_text(user.display_name, NAME_LIMIT) or user_text(user.name, NAME_LIMIT)
+            or f"user {user.id}")
 
 
 def option_value(value: Any) -> Any:
@@ -152,12 +158,10 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     """
     perms = interaction.app_permissions
     missing = [] if perms.view_channel else ["View Channel"]
-    in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
-        interaction.channel, "type", None) in (discord.ChannelType.public_thread,
-                                               discord.ChannelType.private_thread)
-    if in_thread and not perms.send_messages_in_threads:
+    thread = in_thread(interaction)
+    if thread and not perms.send_messages_in_threads:
         missing.append("Send Messages in Threads")
-    elif not in_thread and not perms.send_messages:
+    elif not thread and not perms.send_messages:
         missing.append("Send Messages")
     if not perms.attach_files:
         missing.append("Attach Files")
@@ -286,7 +290,8 @@ async def _owed(interaction: discord.Interaction, service: ServiceLike, inv: Inv
                 reply: Reply) -> None:
     """Deliver what this channel is owed, pinging neither the invoker nor those just pinged."""
     try:
-        await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions})
+        await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions},
+                           complete=lambda r: _with_snapshot(service, r))
     except Exception:  # noqa: BLE001 - the reply itself went out; owed ones wait for the next
         log.exception("delivering owed announcements in %s failed", interaction.channel_id)
 

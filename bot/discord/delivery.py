@@ -16,11 +16,25 @@ Discord rules this module is shaped by (see the README's "On Discord" section):
   delivered with the next reply in that channel (see :class:`OwedLike`).  A ping that did
   not go out travels with the owed announcement, so it is sent once, later.
 
+* Every announcement is idempotent (issue 25): a request Discord carried out but answered
+  with a 5xx must not be sent again.  The initial response and the follow-up that replaces
+  a "thinking" placeholder are looked up (``original_response``) before anything is posted
+  again; every other public message (the second piece of a long reply, the ping after a
+  defer, the map when the edit that attaches it failed, a late announcement) is posted with
+  ``channel.send`` and a nonce derived from what it carries, with ``enforce_nonce`` (which
+  discord.py sets with any nonce): sent again, Discord returns the first message instead of
+  creating a second one.  Only without Send Messages does a follow-up stand in.
+* The map is never lost: when the edit that attaches it fails it is posted to the channel;
+  when that fails too it is owed with the announcement (the owed reply keeps its
+  ``snapshot_key``), and a late announcement carries its map.  A public "thinking"
+  placeholder whose answer went to the channel instead is deleted, not left to expire.
+
 Private replies (status, help, logs) are never posted in the channel in their stead.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from dataclasses import dataclass, field
@@ -98,6 +112,48 @@ def failure_text(error: discord.HTTPException) -> str:
     return f"{error.status} {getattr(error, 'code', 0)} {error.text[:80]!r}"
 
 
+def in_thread(interaction: discord.Interaction) -> bool:
+    """Whether the interaction comes from a thread (its own Send Messages permission)."""
+    return isinstance(interaction.channel, discord.Thread) or getattr(
+        interaction.channel, "type", None) in (discord.ChannelType.public_thread,
+                                               discord.ChannelType.private_thread)
+
+
+def can_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post in the interaction's channel with ``channel.send``."""
+    perms = interaction.app_permissions
+    allowed = perms.send_messages_in_threads if in_thread(interaction) else perms.send_messages
+    return bool(perms.view_channel and allowed)
+
+
+def nonce_of(*parts: object) -> str:
+    """A message nonce (at most 25 characters) determined by ``parts``: the same message
+    sent again carries the same nonce, and Discord creates it once."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()[:25]
+
+
+async def post_message(channel: discord.abc.Messageable, message: Outgoing, nonce: str,
+                       view: discord.ui.View | None = None) -> discord.Message:
+    """``channel.send`` one message with ``nonce`` (``enforce_nonce``: Discord returns the
+    message already created with that nonce instead of a second one).  After a 5xx it is
+    sent once more with the same nonce, which is safe for that reason: a 5xx does not say
+    whether the first went through.  ``view``: the answers to tap under it (issue 30)."""
+    async def send() -> discord.Message:
+        kwargs: dict[str, Any] = {"content": message.content or None, "nonce": nonce,
+                                  "allowed_mentions": allowed_mentions(message.mentions)}
+        if message.attachments:
+            kwargs["files"] = files_of(message)
+        if view is not None:
+            kwargs["view"] = view
+        return await channel.send(**kwargs)
+
+    try:
+        return await send()
+    except discord.DiscordServerError as error:
+        log.info("channel.send answered %s; sending again with nonce %s", failure_text(error), nonce)
+        return await send()
+
+
 @dataclass
 class Delivery:
     """One reply on its way: what has reached the channel so far.
@@ -145,17 +201,18 @@ class Delivery:
     # -- the normal paths ------------------------------------------------------------------
 
     async def _text_then_files(self) -> None:
-        """Initial response with the text (and ping), follow-ups for the rest, then the map."""
+        """Initial response with the text (and ping), more messages for the rest, then the map."""
         self.pending = compose(self.reply.model_copy(update={"attachments": []}))
+        index = 0
         while self.pending:
             message = self.pending[0]
-            kwargs = self._kwargs(message)
             if not self.interaction.response.is_done():
-                await self._initial_response(kwargs)
+                await self._initial_response(self._kwargs(message))
                 self.last_message = "original"
             else:
-                self.last_message = await self.interaction.followup.send(**kwargs, wait=True)
+                self.last_message = await self._more(message, index)
             self.pending.pop(0)
+            index += 1
         reply = await self._completed()
         await self._attach(reply)
 
@@ -175,6 +232,21 @@ class Delivery:
             log.info("interaction %s: the response was created despite %s", self.interaction.id,
                      failure_text(error))
 
+    async def _more(self, message: Outgoing, index: int, files: list[discord.File] | None = None) -> Any:
+        """A message after the first: ``channel.send`` with a nonce when the reply is public
+        and the bot may post (idempotent), else a follow-up."""
+        if self.public and can_post(self.interaction):
+            channel = self.interaction.client.get_partial_messageable(int(self.channel_id))
+            return await post_message(channel, message, self.nonce(index), view=self._view_for(message))
+        kwargs = self._kwargs(message)
+        if files:
+            kwargs["files"] = files
+        return await self.interaction.followup.send(**kwargs, wait=True)
+
+    def nonce(self, index: int | str) -> str:
+        """The nonce of this reply's message ``index`` (see :func:`nonce_of`)."""
+        return nonce_of("reply", self.interaction.id, index)
+
     async def _after_defer(self) -> None:
         """Deferred: text and map replace the placeholder, the ping comes as its own message."""
         reply = await self._completed()
@@ -182,16 +254,36 @@ class Delivery:
         self.pending = compose(reply.model_copy(update={"mentions": []}))
         if ids:
             self.pending.append(Outgoing(content=ping, mentions=ids))
+        index = 0
         while self.pending:
             message = self.pending[0]
-            kwargs = self._kwargs(message)
             files = files_of(message)
-            if files:
-                kwargs["files"] = files
-            await self.interaction.followup.send(**kwargs)
+            if index == 0:
+                kwargs = self._kwargs(message)
+                if files:
+                    kwargs["files"] = files
+                await self._replace_placeholder(kwargs)
+            else:
+                await self._more(message, index, files)
             self.interaction.extras[PLACEHOLDER] = False
             self.files_done = self.files_done or bool(files)
             self.pending.pop(0)
+            index += 1
+
+    async def _replace_placeholder(self, kwargs: dict[str, Any]) -> None:
+        """The first follow-up after a defer (it edits the placeholder); after a 5xx, the
+        original response is looked up: no longer "thinking", it was replaced anyway."""
+        try:
+            await self.interaction.followup.send(**kwargs)
+        except discord.DiscordServerError as error:
+            try:
+                original = await self.interaction.original_response()
+            except discord.HTTPException:
+                raise error from None
+            if original.flags.loading:
+                raise
+            log.info("interaction %s: the placeholder was replaced despite %s",
+                     self.interaction.id, failure_text(error))
 
     async def _completed(self) -> Reply:
         reply = self.reply
@@ -224,19 +316,36 @@ class Delivery:
                 await self.interaction.edit_original_response(attachments=first)
             else:
                 await self.last_message.edit(attachments=first)
-            for group in rest:
-                await self.interaction.followup.send(files=files_of(group), ephemeral=reply.ephemeral)
         except discord.HTTPException as error:
-            # The text (and ping) went out: only the file is missing.  Say so once.
+            # The text (and ping) went out: only the map is missing.  Post it as a message
+            # of its own rather than lose it (issue 25).
             log.warning("attaching files to interaction %s failed (%s)", self.interaction.id,
                         failure_text(error))
-            note = f"(The map could not be attached: Discord refused it ({error.text[:60]}).)"
+            rest = groups
+        for n, group in enumerate(rest):
             try:
-                await self.interaction.followup.send(
-                    note, ephemeral=reply.ephemeral, allowed_mentions=discord.AllowedMentions.none()
-                )
-            except discord.HTTPException:
-                log.warning("could not say that the map is missing on %s", self.interaction.id)
+                await self._more(group, f"files{n}", files_of(group))
+            except discord.HTTPException as error:
+                await self._map_missing(reply, error)
+                return
+
+    async def _map_missing(self, reply: Reply, error: discord.HTTPException) -> None:
+        """The map could not be posted at all: say so where possible, and owe it (with its
+        snapshot) so it goes out with the channel's next reply."""
+        log.warning("posting the map of interaction %s failed (%s)", self.interaction.id,
+                    failure_text(error))
+        if not self.public:
+            return
+        if self.owed is not None and self.reply.snapshot_key and not isinstance(error, discord.Forbidden):
+            # Not refused for good (a permission would refuse it again): owed, with the map.
+            await self.owed.owe(self.channel_id, Reply(
+                text="🗺️ The map of the step announced above.", snapshot_key=self.reply.snapshot_key))
+            return
+        note = f"(The map could not be attached: Discord refused it ({error.text[:60]}).)"
+        try:
+            await self.interaction.followup.send(note, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not say that the map is missing on %s", self.interaction.id)
 
     def _kwargs(self, message: Outgoing) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -244,30 +353,50 @@ class Delivery:
             "allowed_mentions": allowed_mentions(message.mentions),
             "ephemeral": self.reply.ephemeral,
         }
-        # The answers to tap (issue 30) go under the last message: the one that pings.
-        view = view_of(self.reply) if self.pending and message is self.pending[-1] else None
+        view = self._view_for(message)
         if view is not None:
             kwargs["view"] = view
         return kwargs
 
+    def _view_for(self, message: Outgoing) -> discord.ui.View | None:
+        """The answers to tap (issue 30) go under the last message: the one that pings."""
+        return view_of(self.reply) if self.pending and message is self.pending[-1] else None
+
     # -- the fallbacks ---------------------------------------------------------------------
 
     async def _to_channel(self) -> None:
-        """Post what did not get through with ``channel.send``; if that fails, owe it."""
+        """Post what did not get through with ``channel.send``; if that fails, owe it (with
+        its map, when the map did not go out either)."""
         text = "\n".join(m.content for m in self.pending if m.content)
         ids = [i for m in self.pending for i in m.mentions]
         remainder = Reply(text=text, mentions=ids, buttons=self.reply.buttons, menu=self.reply.menu)
         try:
-            await send_to_channel(self.interaction.client, self.channel_id, remainder)
+            await send_to_channel(self.interaction.client, self.channel_id, remainder,
+                                  nonce=self.nonce("fallback"))
         except discord.HTTPException as error:
             log.warning("posting the reply to channel %s failed too (%s); it is owed",
                         self.channel_id, failure_text(error))
             if self.owed is not None:
-                await self.owed.owe(self.channel_id, remainder)
+                key = None if self.files_done else self.reply.snapshot_key
+                await self.owed.owe(self.channel_id, remainder.model_copy(update={"snapshot_key": key}))
+            await self._drop_placeholder()
             return
         self.pending = []
+        await self._drop_placeholder()
         if not self.files_done:
             await self._files_to_channel()
+
+    async def _drop_placeholder(self) -> None:
+        """A public "thinking" placeholder whose answer went elsewhere is deleted, not left
+        to expire into "The application did not respond" (issue 25)."""
+        if not self.interaction.extras.get(PLACEHOLDER):
+            return
+        try:
+            await self.interaction.delete_original_response()
+            self.interaction.extras[PLACEHOLDER] = False
+        except discord.HTTPException as error:
+            log.warning("could not delete the placeholder of %s (%s)", self.interaction.id,
+                        failure_text(error))
 
     async def _files_to_channel(self) -> None:
         try:
@@ -278,47 +407,58 @@ class Delivery:
         if not reply.attachments:
             return
         channel = self.interaction.client.get_partial_messageable(int(self.channel_id))
-        for group in compose(Reply(text="", attachments=reply.attachments)):
+        for n, group in enumerate(compose(Reply(text="", attachments=reply.attachments))):
             try:
-                await channel.send(files=files_of(group))
+                await post_message(channel, group, self.nonce(f"files{n}"))
             except discord.HTTPException as error:
-                log.warning("posting the map to channel %s failed (%s)", self.channel_id,
-                            failure_text(error))
+                await self._map_missing(reply, error)
                 return
 
 
-async def send_to_channel(client: discord.Client, channel_id: str, reply: Reply) -> None:
-    """Post ``reply`` (text and ping, no files) as new messages in a channel or thread."""
+async def send_to_channel(client: discord.Client, channel_id: str, reply: Reply, *,
+                          nonce: str) -> None:
+    """Post ``reply`` as new messages in a channel or thread, its files with the last, each
+    message with a nonce derived from ``nonce`` (see :func:`post_message`)."""
     channel = client.get_partial_messageable(int(channel_id))
-    messages = compose(reply.model_copy(update={"attachments": []}))
-    for n, message in enumerate(messages, 1):
-        view = view_of(reply) if n == len(messages) else None
-        await channel.send(content=message.content or None,
-                           allowed_mentions=allowed_mentions(message.mentions),
-                           **({"view": view} if view is not None else {}))
+    messages = compose(reply)
+    for n, message in enumerate(messages):
+        # The answers to tap (issue 30) go under the last message: the one that pings.
+        view = view_of(reply) if n == len(messages) - 1 else None
+        await post_message(channel, message, nonce_of(nonce, n), view=view)
 
 
 async def deliver_owed(
-    interaction: discord.Interaction, owed: OwedLike, *, skip: set[str]
+    interaction: discord.Interaction, owed: OwedLike, *, skip: set[str],
+    complete: Callable[[Reply], Awaitable[Reply]] | None = None,
 ) -> None:
-    """Deliver the announcements owed in the interaction's channel as new public messages.
+    """Deliver the announcements owed in the interaction's channel as new public messages,
+    each with its map (``complete`` renders it).
 
     Users in ``skip`` (the invoker, anyone the reply just pinged) are not pinged again.
+    Posted with ``channel.send`` and a nonce of the owed announcement (its id and text: an
+    id can be used again once settled), so one that went out but was answered with an error
+    is not posted twice; a follow-up only when the bot
+    may not post in the channel.
     """
     channel_id = str(interaction.channel_id)
     for owed_id, reply in await owed.owed(channel_id):
         reply = without_pings_of(reply, skip)
         late = reply.model_copy(update={"text": f"(Posted late: it could not be sent before.)\n{reply.text}"})
+        if complete is not None and late.snapshot_key:
+            late = fit_files(await complete(late), interaction.filesize_limit)
         try:
-            for message in compose(late):
-                await interaction.followup.send(
-                    content=message.content or None, allowed_mentions=allowed_mentions(message.mentions)
-                )
-        except discord.HTTPException:
-            try:
-                await send_to_channel(interaction.client, channel_id, late)
-            except discord.HTTPException as error:
-                log.warning("owed announcement %s still undelivered (%s)", owed_id, failure_text(error))
-                return
+            if can_post(interaction):
+                await send_to_channel(interaction.client, channel_id, late,
+                                      nonce=nonce_of("owed", channel_id, owed_id, reply.text))
+            else:
+                for message in compose(late):
+                    kwargs: dict[str, Any] = {"content": message.content or None,
+                                              "allowed_mentions": allowed_mentions(message.mentions)}
+                    if message.attachments:
+                        kwargs["files"] = files_of(message)
+                    await interaction.followup.send(**kwargs)
+        except discord.HTTPException as error:
+            log.warning("owed announcement %s still undelivered (%s)", owed_id, failure_text(error))
+            return
         await owed.settle(owed_id)
         skip |= set(reply.mentions)

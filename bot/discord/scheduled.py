@@ -14,7 +14,7 @@ from typing import Any, Awaitable, Callable, Protocol
 
 import discord
 
-from bot.discord.delivery import OwedLike, allowed_mentions, failure_text, files_of, fit_files
+from bot.discord.delivery import OwedLike, failure_text, fit_files, nonce_of, post_message
 from bot.discord.messages import compose
 from bot.models import Reply
 
@@ -47,19 +47,17 @@ async def post(client: discord.Client, service: PacedService, channel_id: str, r
     channel = client.get_partial_messageable(int(channel_id))
     pending = compose(reply)
     try:
-        while pending:
-            message = pending[0]
-            kwargs: dict[str, Any] = {"content": message.content or None,
-                                      "allowed_mentions": allowed_mentions(message.mentions)}
-            if message.attachments:
-                kwargs["files"] = files_of(message)
-            await channel.send(**kwargs)
+        for n in range(len(pending)):
+            # A nonce of the message: sent again after a 5xx, it is not posted twice.
+            await post_message(channel, pending[0], nonce_of("scheduled", channel_id, reply.text, n))
             pending.pop(0)
     except discord.HTTPException as error:
         log.warning("posting a scheduled message to %s failed (%s); it is owed", channel_id,
                     failure_text(error))
         text = "\n".join(m.content for m in pending if m.content)
-        await service.owe(channel_id, Reply(text=text, mentions=[i for m in pending for i in m.mentions]))
+        key = reply.snapshot_key if any(m.attachments for m in pending) else None
+        await service.owe(channel_id, Reply(text=text, mentions=[i for m in pending for i in m.mentions],
+                                            snapshot_key=key))
 
 
 def start_pacing(client: discord.Client, service: Any) -> asyncio.Task[None] | None:

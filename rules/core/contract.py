@@ -22,13 +22,14 @@ import enum
 import types
 import typing
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx, OrderRule, StateT, collect_rules
+from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
 from rules.core.playout import PlayoutHints
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
@@ -222,6 +223,9 @@ class GameOptions(BaseModel):
 
 #: Label of the one informational autocomplete entry shown when a side is not waited on.
 NOT_YOUR_TURN = "(not your turn)"
+#: Offers kept for autocomplete (see :meth:`GameSystem._values_now`): a few orders of a few
+#: channels' current states.
+OFFER_CACHE_SIZE = 16
 
 
 class GameSystem(ABC, Generic[StateT]):
@@ -425,8 +429,9 @@ class GameSystem(ABC, Generic[StateT]):
         self, state: BaseModel, side: str, action: str, field: str, partial: dict[str, Any]
     ) -> list[Choice]:
         """Autocomplete for ``field`` of ``action``: the values of that field among the legal
-        orders that agree with what was typed in the other fields, labelled by :meth:`label`,
-        at most 25.  When ``side`` is not waited on, one informational entry says so."""
+        orders that agree with what was typed in the other fields, matching what is typed in
+        ``field`` itself (``partial[field]``, see :func:`rules.core.orders.matching`), labelled
+        by :meth:`label`, at most 25.  When ``side`` is not waited on, one informational entry says so."""
         s = self.check_state(state)
         model = self.action_type(action)
         rule = self.order_rules.get(model)
@@ -436,13 +441,49 @@ class GameSystem(ABC, Generic[StateT]):
         if not open_now:
             return [Choice(value=NOT_YOUR_TURN, label=self._closed_label(s, side), info=True)]
         typed = str(partial.get(field) or "").strip().lower()
-        values = _field_values(rule.legal(self, s, side), field, partial)
-        out = [Choice(value=v, label=_clip(self.label(s, side, action, field, v, partial), 100))
-               for v in values if typed in v.lower()][:25]
+        others = {k: v for k, v in partial.items() if k != field}
+        values, labels = self._values_now(rule, s, side, field, others)
+
+        def label(value: str) -> str:
+            if value not in labels:
+                labels[value] = _clip(self.label(s, side, action, field, value, others), 100)
+            return labels[value]
+
+        # Filter by what is typed first, then cut at 25 (issue 25): every legal value is
+        # reachable by typing it.  Only the values shown are labelled (labels can cost a
+        # path search each), and kept while the state lasts.
+        found = matching(values, typed, label)
+        out = [Choice(value=v, label=label(v)) for v in found]
         if not out and values and typed:
             out = [Choice(value=_clip(typed, 100), label=_clip(f"Nothing legal matches '{typed}'", 100),
                           info=True)]
         return out
+
+    def _values_now(self, rule: OrderRule, state: StateT, side: str, field: str,
+                    others: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+        """The values of ``field`` among ``rule``'s offers agreeing with the ``others``
+        options typed, and a dict for their labels, kept for the last few states asked about.
+
+        A player types an option a key at a time: every keystroke asks again about the same
+        state and the same other options, and a move's offers (every reachable hex of a map)
+        and labels (a path search each) are the costly part.  An entry holds its state, so it
+        is found by identity and never for another state (states are not changed in place:
+        :meth:`apply` works on a copy).
+        """
+        cache = self.__dict__.setdefault("_offer_cache", OrderedDict())
+        key = (id(state), side, rule.action)
+        hit = cache.get(key)
+        if hit is None or hit[0] is not state:
+            hit = cache[key] = (state, rule.legal(self, state, side), {})
+            while len(cache) > OFFER_CACHE_SIZE:
+                cache.popitem(last=False)
+        cache.move_to_end(key)
+        _, offers, known = hit
+        typed = (field, *sorted((k, _as_text(v).lower()) for k, v in others.items()
+                                if v not in (None, "")))
+        if typed not in known:
+            known[typed] = (_field_values(offers, field, others), {})
+        return known[typed]
 
     def _closed_label(self, state: StateT, side: str) -> str:
         if self.result(state) is not None:

@@ -24,7 +24,7 @@ offers a representative sample; ``resolve`` still accepts any legal value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -124,6 +124,48 @@ def order(
     return wrap
 
 
+#: Discord shows at most this many autocomplete suggestions.
+MAX_SUGGESTIONS = 25
+#: When no value matches what is typed, lists up to this long are searched in their labels
+#: ("gunner" finds ``G1``); longer ones (a map's hexes) never are: a label can cost a path
+#: search, and a keystroke must not label a whole map (issue 25: p99 <= 50 ms).
+LABEL_SEARCH_LIMIT = 40
+
+
+def matching(values: Sequence[str], typed: str, label: Callable[[str], str] | None = None,
+             limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """The values that match what is typed, best first, at most ``limit``: filtered BEFORE
+    the cut, so every value is reachable by typing it, in full or by a prefix (issue 25).
+
+    The order: the value typed exactly, then values starting with it (shorter first, so
+    ``12`` comes before ``120``), then values containing it; when none does (short lists
+    only, see :data:`LABEL_SEARCH_LIMIT`), the values whose ``label`` contains it.  Case is ignored;
+    nothing typed keeps the values' own order.
+    """
+    text = typed.strip().casefold()
+    if not text:
+        return list(values[:limit])
+    exact: list[str] = []
+    starts: list[str] = []
+    inside: list[str] = []
+    rest: list[str] = []
+    for value in values:
+        folded = value.casefold()
+        if folded == text:
+            exact.append(value)
+        elif folded.startswith(text):
+            starts.append(value)
+        elif text in folded:
+            inside.append(value)
+        else:
+            rest.append(value)
+    starts.sort(key=len)  # stable: equal lengths keep the values' order
+    found = exact + starts + inside
+    if not found and label is not None and len(values) <= LABEL_SEARCH_LIMIT:
+        found = [v for v in rest if text in label(v).casefold()]
+    return found[:limit]
+
+
 def collect_rules(cls: type) -> dict[type["Action"], OrderRule]:
     """The :class:`OrderRule` attributes of a system class and its bases, by order model."""
     found: dict[type[Action], OrderRule] = {}
@@ -134,4 +176,5 @@ def collect_rules(cls: type) -> dict[type["Action"], OrderRule]:
     return found
 
 
-__all__ = ["Ctx", "OrderRule", "Offers", "Resolver", "StateT", "collect_rules", "order"]
+__all__ = ["LABEL_SEARCH_LIMIT", "MAX_SUGGESTIONS", "Ctx", "OrderRule", "Offers", "Resolver",
+           "StateT", "collect_rules", "matching", "order"]

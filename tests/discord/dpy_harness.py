@@ -69,6 +69,11 @@ class Sent:
     failed: Exception | None = None
     #: The interaction token it used (None for REST requests such as ``channel.send``).
     token: str | None = None
+    #: Discord carried it out although it answered with ``failed`` (a 5xx can mean that).
+    done_anyway: bool = False
+    #: A ``channel.send`` whose nonce was already used: Discord returned the message made
+    #: then and created nothing.
+    duplicate: bool = False
 
     @property
     def interaction_id(self) -> int | None:
@@ -80,7 +85,7 @@ class Sent:
         """``callback``, ``followup``, ``edit_original``, ``edit_followup``,
         ``delete_original``, ``get_original`` or ``channel_send``."""
         if self.path.startswith("/channels/"):
-            return "channel_send"
+            return "channel_edit" if self.method == "PATCH" else "channel_send"
         if self.path.endswith("/callback"):
             return "callback"
         if self.path.endswith("/messages/@original"):
@@ -118,8 +123,9 @@ class Sent:
 
     @property
     def delivered(self) -> bool:
-        """Discord accepted it (no failure was injected)."""
-        return self.failed is None
+        """It took effect: no failure was injected, or Discord did it anyway; a send whose
+        nonce was used before did not (it returned the first message)."""
+        return (self.failed is None or self.done_anyway) and not self.duplicate
 
 
 @dataclass
@@ -177,6 +183,12 @@ class RecordingAdapter(AsyncWebhookAdapter):
         #: with them fails the same way, as on Discord.
         self._dead: dict[str, Exception] = {}
         self._done_anyway = False
+        #: Nonces of the messages created with ``channel.send`` (``enforce_nonce``: a
+        #: second message with a known nonce is not created; the first is returned).
+        self._nonces: set[str] = set()
+        #: Per interaction token: the original response as Discord keeps it (its text and
+        #: flags; 128 = LOADING, the "thinking" placeholder), for ``original_response``.
+        self._original_state: dict[str, dict[str, Any]] = {}
 
     def fail(self, kind: str, error: Exception, *, times: int = 1, after: int = 0,
              done_anyway: bool = False) -> None:
@@ -237,20 +249,45 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if error is not None:
             if token and getattr(error, "code", 0) in (10062, 10015):
                 self._dead[token] = error
-            if self._done_anyway and sent.kind == "callback":
-                self._originals.add(token or "")
-                sent.creates = (sent.payload or {}).get("type") == 4
             sent.failed = error
+            sent.done_anyway = self._done_anyway
+            if self._done_anyway:
+                self._take_effect(sent, token, body)
             raise error
+        return self._take_effect(sent, token, body)
+
+    def _take_effect(self, sent: Sent, token: str | None, body: Any) -> Any:
+        """What Discord does with a request it carries out, and its answer."""
+        key = token or ""
+        if sent.kind == "channel_send" and (body or {}).get("enforce_nonce"):
+            nonce = str(body.get("nonce"))
+            if nonce in self._nonces:
+                sent.creates, sent.duplicate = False, True  # the first message is returned
+                return self._message(body)
+            self._nonces.add(nonce)
+        first_after_defer = sent.kind == "followup" and self._deferred.get(key)
         sent.creates = self._creates(sent, token)
         if sent.kind == "callback":
-            self._originals.add(token or "")
-            return {"interaction": {"id": str(route.webhook_id), "type": 2}}
-        if route.method == "DELETE":
+            self._originals.add(key)
+            kind = (sent.payload or {}).get("type")
+            self._original_state[key] = ({"content": "", "flags": 128} if kind == 5 else
+                                         {"content": sent.content, "flags": 0})
+            return {"interaction": {"id": str(sent.interaction_id or 0), "type": 2}}
+        if first_after_defer or sent.kind == "edit_original":
+            state = self._original_state.setdefault(key, {"content": "", "flags": 0})
+            state["flags"] = 0
+            if (body or {}).get("content") is not None:
+                state["content"] = body["content"]
+        if sent.method == "DELETE":
             return None
-        if sent.kind == "get_original" and (token or "") not in self._originals:
-            sent.failed = http_error(404, 10008, "Unknown Message")
-            raise sent.failed
+        if sent.kind == "get_original":
+            if key not in self._originals:
+                sent.failed = http_error(404, 10008, "Unknown Message")
+                raise sent.failed
+            return self._message(self._original_state.get(key, {}))
+        return self._message(body)
+
+    def _message(self, body: Any) -> dict[str, Any]:
         self._message_ids += 1
         return {
             "id": str(self._message_ids), "channel_id": str(CHANNEL_ID), "type": 0,

@@ -53,8 +53,9 @@ from tests.discord.dpy_harness import (
 SYSTEMS = sorted(registry.load_all())
 #: Most orders one game may take; every system ends well before (asserted).
 MAX_ORDERS = 4000
-#: What fails on an order with injected failures, in turn: (failure, request kind) pairs.
-#: A failed reply then a failed ``channel.send`` leaves the announcement owed.
+#: What fails on an order with injected failures, in turn: (failure, request kind) pairs, a
+#: third element True when Discord carried the request out all the same.  A failed reply
+#: then a failed ``channel.send`` leaves the announcement owed.
 SCHEDULE = [
     [("10062 unknown interaction", "callback")],
     [("50013 missing permissions", "edit_original")],
@@ -64,6 +65,13 @@ SCHEDULE = [
     [("10062 unknown interaction", "callback"), ("503 server error", "channel_send")],
     [("50013 missing permissions", "followup")],
     [("503 server error", "callback")],
+    # Issue 25: Discord carries the request out but answers 503.
+    [("503 server error", "followup", True)],
+    [("10062 unknown interaction", "callback"), ("503 server error", "channel_send", True)],
+    [("503 server error", "channel_send", True)],
+    [("10015 unknown webhook", "edit_original")],
+    # Deferred, the answer cannot replace the placeholder nor go to the channel: owed.
+    [("10015 unknown webhook", "followup"), ("50013 missing permissions", "channel_send")],
 ]
 #: Inject on every Nth order (others run clean), so both paths are seen many times.
 EVERY = 3
@@ -180,8 +188,8 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
         action = choose(system, legal, rng)
         options = typed_options(system_key, action.name, order_options(action))
         failures = failures_for(orders)
-        for failure, kind in failures:
-            table.recorder.fail(kind, FAILURES[failure]())
+        for failure, kind, *anyway in failures:
+            table.recorder.fail(kind, FAILURES[failure](), done_anyway=bool(anyway))
         await table.send(user, system_key, action.name, options)
         table.recorder.failures.clear()
         if len(failures) > 1 and orders % 2:
@@ -234,6 +242,18 @@ async def check_delivery(table: Table) -> None:
     heads = re.findall(r"^#(\d+) \w+ \(", shown, flags=re.MULTILINE)
     counts = Counter(heads)
     assert counts and all(n == 1 for n in counts.values()), counts.most_common(3)
+    # Each map once (issue 25): never lost, never posted twice.
+    maps = Counter(name for s in recorder.sent if s.delivered for name in s.files if name.endswith(".png"))
+    assert maps and all(n == 1 for n in maps.values()), maps.most_common(3)
+    # No public "thinking" placeholder left to expire: each is replaced or deleted (unless
+    # its token died: 10015/10062, then Discord has already marked it failed).
+    dead = {s.token for s in recorder.sent if getattr(s.failed, "code", 0) in (10015, 10062)}
+    for sent in recorder.sent:
+        if sent.kind == "callback" and sent.delivered and sent.payload["type"] == 5 \
+                and not sent.ephemeral and sent.token not in dead:
+            after = [s for s in recorder.sent if s.token == sent.token and s.delivered
+                     and s.kind in ("followup", "delete_original", "edit_original")]
+            assert after, "a deferred placeholder was left to expire"
     steps = await table.service.store.last_seq(1)
     assert set(counts) >= {str(n) for n in range(1, steps + 1)} - await read_only_free(table)
 

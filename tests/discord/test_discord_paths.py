@@ -83,9 +83,10 @@ async def test_an_owed_announcement_goes_out_with_the_next_reply_and_pings_then(
     await feed(interaction_payload("game", "status", user=CAROL, interaction_id=2))
     status, late = recorder.sent[start:]
     assert status.kind == "callback" and status.pinged == []
-    assert late.kind == "followup" and late.creates and not late.ephemeral
+    # A new message in the channel, with a nonce (not posted twice), and its map (issue 25).
+    assert late.kind == "channel_send" and late.creates and late.payload["enforce_nonce"]
     assert late.content.startswith("(Posted late") and "#7 Alice (nato): move" in late.content
-    assert late.pinged == [BOB]
+    assert late.pinged == [BOB] and list(late.files) == ["map.png"]
     assert fake_service.owed_replies == {}
     # Delivered once: the next reply carries nothing more.
     start = len(recorder.sent)
@@ -96,7 +97,7 @@ async def test_an_owed_announcement_goes_out_with_the_next_reply_and_pings_then(
 async def test_an_owed_ping_is_not_sent_to_the_player_who_acts_next(feed, fake_service, recorder):
     bob_to_act(fake_service)
     recorder.fail("callback", FAILURES["10062 unknown interaction"]())
-    recorder.fail("channel_send", FAILURES["503 server error"]())
+    recorder.fail("channel_send", FAILURES["503 server error"](), times=2)  # and its retry
     await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}, interaction_id=1))
     start = len(recorder.sent)
     await feed(interaction_payload("game", "status", user=(BOB, "Bob"), interaction_id=2))
@@ -105,34 +106,104 @@ async def test_an_owed_ping_is_not_sent_to_the_player_who_acts_next(feed, fake_s
     assert len(recorder.sent) == start + 2
 
 
-async def test_a_refused_map_leaves_the_announcement_and_says_so(feed, fake_service, recorder):
-    """50013 on attaching the map: the text and ping already went out; a note follows."""
+async def test_a_refused_map_edit_posts_the_map_to_the_channel(feed, fake_service, recorder):
+    """50013 on the edit that attaches the map: the text and ping already went out; the map
+    follows as a message of its own, not lost (issue 25)."""
     bob_to_act(fake_service)
     recorder.fail("edit_original", FAILURES["50013 missing permissions"]())
     await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
     kinds = [(s.kind, s.delivered) for s in recorder.sent]
-    assert kinds == [("callback", True), ("edit_original", False), ("followup", True)]
+    assert kinds == [("callback", True), ("edit_original", False), ("channel_send", True)]
     assert recorder.sent[0].pinged == [BOB]
-    note = recorder.sent[2]
-    assert note.content.startswith("(The map could not be attached") and note.pinged == []
+    assert list(recorder.sent[2].files) == ["map.png"] and recorder.sent[2].pinged == []
+
+
+@pytest.mark.parametrize("failure", ["10062 unknown interaction", "10015 unknown webhook"])
+async def test_a_map_whose_token_died_goes_to_the_channel(feed, fake_service, recorder, failure):
+    """10062/10015 on the edit: the follow-up that used to say so died with the token; the
+    map goes to the channel."""
+    bob_to_act(fake_service)
+    recorder.fail("edit_original", FAILURES[failure]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    assert [s.kind for s in recorder.sent] == ["callback", "edit_original", "channel_send"]
+    assert list(recorder.sent[2].files) == ["map.png"]
+
+
+async def test_a_map_that_cannot_be_posted_is_owed_and_comes_with_the_next_reply(
+    feed, fake_service, recorder
+):
+    bob_to_act(fake_service)
+    recorder.fail("edit_original", FAILURES["10015 unknown webhook"]())
+    # The map and its retry, then the owed map tried again at the end of the same command.
+    recorder.fail("channel_send", FAILURES["503 server error"](), times=4)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}, interaction_id=1))
+    ((_, owed),) = fake_service.owed_replies.values()
+    assert owed.snapshot_key == "g1:7" and owed.mentions == []
+    start = len(recorder.sent)
+    await feed(interaction_payload("game", "status", user=CAROL, interaction_id=2))
+    late = recorder.sent[-1]
+    assert len(recorder.sent) == start + 2 and late.kind == "channel_send"
+    assert "The map of the step announced above" in late.content
+    assert list(late.files) == ["map.png"] and fake_service.owed_replies == {}
 
 
 @pytest.mark.parametrize("defer_after", [0.0])
-async def test_deferred_a_failed_ping_message_is_posted_to_the_channel(
+async def test_deferred_the_ping_is_posted_once_even_after_a_503_that_went_through(
     feed, fake_service, recorder, defer_after
 ):
-    """After a defer, text and map replace the placeholder; the ping is its own follow-up.
-    If that one fails (10015: the token expired), channel.send carries the ping."""
+    """After a defer, text and map replace the placeholder; the ping is its own message,
+    posted with a nonce.  Discord creates it but answers 503: sent again with the same nonce,
+    it is not created twice, so Bob is pinged once (issue 25)."""
     bob_to_act(fake_service)
     fake_service.delay = 0.05
-    recorder.fail("followup", FAILURES["10015 unknown webhook"](), after=1)
+    recorder.fail("channel_send", FAILURES["503 server error"](), done_anyway=True)
     await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
-    kinds = [(s.kind, s.delivered) for s in recorder.sent]
-    assert kinds == [("callback", True), ("followup", True), ("followup", False),
-                     ("channel_send", True)]
+    kinds = [(s.kind, s.creates) for s in recorder.sent]
+    assert kinds == [("callback", False), ("followup", False), ("channel_send", True),
+                     ("channel_send", False)]
     edit = recorder.sent[1]
-    assert not edit.creates and edit.pinged == [] and list(edit.files) == ["map.png"]
-    assert recorder.sent[3].pinged == [BOB] and recorder.sent[3].content == f"<@{BOB}>"
+    assert edit.pinged == [] and list(edit.files) == ["map.png"]
+    first, again = recorder.sent[2:]
+    assert first.payload["nonce"] == again.payload["nonce"] and first.payload["enforce_nonce"]
+    assert first.content == f"<@{BOB}>" and [u for u, s in recorder.pings() if s.creates] == [BOB]
+    assert not any(s.content.startswith("#7") for s in recorder.sent[2:])
+
+
+@pytest.mark.parametrize("defer_after", [0.0])
+async def test_deferred_a_503_on_the_answer_that_went_through_is_not_posted_again(
+    feed, fake_service, recorder, defer_after
+):
+    """The follow-up that replaces the placeholder is carried out but answered 503: the
+    original response, no longer "thinking", says so; nothing is posted twice."""
+    bob_to_act(fake_service)
+    fake_service.delay = 0.05
+    recorder.fail("followup", FAILURES["503 server error"](), done_anyway=True)
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    assert [s.kind for s in recorder.sent] == ["callback", "followup", "get_original",
+                                               "channel_send"]
+    assert recorder.sent[3].content == f"<@{BOB}>"
+    shown = [s for s in recorder.sent if s.delivered and s.content.startswith("#7")]
+    assert len(shown) == 1
+
+
+@pytest.mark.parametrize("defer_after", [0.0])
+@pytest.mark.parametrize("failure", ["503 server error", "429 rate limited",
+                                     "50013 missing permissions"])
+async def test_deferred_an_answer_posted_to_the_channel_deletes_the_placeholder(
+    feed, fake_service, recorder, defer_after, failure
+):
+    """The answer could not replace the public "thinking" placeholder: it goes to the
+    channel, and the placeholder is deleted rather than left to expire (issue 25)."""
+    bob_to_act(fake_service)
+    fake_service.delay = 0.05
+    recorder.fail("followup", FAILURES[failure]())
+    await feed(interaction_payload("rr", "move", {"units": "M48-1", "to": "13"}))
+    kinds = [s.kind for s in recorder.sent if s.delivered]
+    assert "delete_original" in kinds
+    posted = [s for s in recorder.sent if s.kind == "channel_send" and s.delivered]
+    assert posted[0].content.startswith("#7 Alice (nato): move") and posted[0].pinged == [BOB]
+    assert [list(s.files) for s in posted if s.files] == [["map.png"]]
+    assert sum(s.content.startswith("#7") for s in recorder.sent if s.delivered) == 1
 
 
 async def test_a_missing_attach_files_permission_is_said_and_no_map_is_tried(

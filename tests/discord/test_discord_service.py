@@ -10,18 +10,23 @@ system is also started once, to see its map come through.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.autoplay import order_options
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.service import Service
 from rules.core import registry
+from rules.core.playout import choose
 from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.test_discord_delivery import typed_options
 from tests.discord.dpy_harness import (
     ALICE,
     BOB,
+    CHANNEL_ID,
     MANAGE_CHANNELS,
     RecordingAdapter,
     interaction_payload,
@@ -206,6 +211,44 @@ async def test_rr_deploy_autocompletes_the_soviet_units(alice, bob):
     assert len(values) <= 25
 
 
+async def test_every_legal_hex_is_found_by_typing_it_through_discord(alice, bob, real_bot):
+    """Issue 25: the suggestions are filtered by what is typed before they are cut at 25.
+    In Mak's first move, every hex of an option with more than 25 legal values comes first
+    when typed in full and is among the suggestions typed but for its last key; before, only
+    the first 25 could ever be found."""
+    await alice("game", "new", {"system": "mak"})
+    for n, side in enumerate(registry.get("mak").sides):
+        await (alice, bob)[n % 2]("game", "join", {"side": side})
+    rng = random.Random(25)
+    for _ in range(40):  # play until an option has more than 25 legal values (a move)
+        game = await real_bot.service.live_game(str(CHANNEL_ID))
+        side = game.system.waiting_on(game.state)[0]
+        player = (alice, bob)[list(game.system.sides).index(side) % 2]
+        legal = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]
+        groups: dict[tuple, list[str]] = {}
+        for action in legal:
+            options = {k: str(v) for k, v in order_options(action).items()}
+            for spec in action.options():
+                if spec.kind == "id" and spec.name in options:
+                    others = tuple((k, v) for k, v in options.items() if k != spec.name)
+                    groups.setdefault((action.name, spec.name, others), []).append(options[spec.name])
+        (name, field, others), values = max(groups.items(), key=lambda g: len(set(g[1])))
+        values = list(dict.fromkeys(values))
+        if len(values) > 25:
+            break
+        action = choose(game.system, legal, rng)
+        await player("mak", action.name, typed_options("mak", action.name, order_options(action)))
+    assert len(values) > 25
+    (first,) = await player("mak", name, {**dict(others), field: ""}, focused=field)
+    shown = [c["value"] for c in first.payload["data"]["choices"]]
+    assert len(shown) == 25 and set(values) - set(shown)
+    for value in values:
+        (full,) = await player("mak", name, {**dict(others), field: value}, focused=field)
+        assert full.payload["data"]["choices"][0]["value"] == value
+        (part,) = await player("mak", name, {**dict(others), field: value[:-1]}, focused=field)
+        assert value in [c["value"] for c in part.payload["data"]["choices"]]
+
+
 async def test_rr_status_is_private_and_lists_the_seats(alice, bob):
     await start_rr(alice, bob)
     (sent,) = await bob("game", "status")
@@ -249,3 +292,31 @@ async def test_the_map_is_private_to_a_spectator_unless_posted(alice: Player, bo
     assert not posted[0].ephemeral
     seated = await bob("game", "map")
     assert not seated[0].ephemeral
+
+
+# -- issue 25.5 / 29: user-controlled text in public replies ----------------------------------
+
+HOSTILE = "<@&800000000000000001> @everyone [x](https://e.vil) ||s|| *b* \u202eevil"
+#: A display name (at most 32 characters) with the same tricks.
+HOSTILE_NAME = "\u202e@everyone ||s|| [x](http://a.b)"
+
+
+async def test_a_hostile_display_name_and_reason_read_as_typed(real_bot, recorder, alice):
+    """A display name and a /mod reason with a role mention, @everyone, a masked link, a
+    spoiler, Markdown and a bidi override: each is shown as typed, escaped, never as a chip,
+    link or ping, and the override is gone (issue 29)."""
+    mallory = Player(real_bot, recorder, (BOB, HOSTILE_NAME))
+    await alice("game", "new", {"system": "commando"})
+    (joined,) = await mallory("game", "join", {"side": "germans"})
+    (kicked,) = await alice("mod", "kick", {"reason": HOSTILE},
+                            users={"user": (BOB, HOSTILE_NAME)}, permissions=MANAGE_CHANNELS)
+    name = "@\u200beveryone \\|\\|s\\|\\| \\[x\\](http://a.b)"
+    assert f"@{name} takes germans." in joined.content
+    assert name in kicked.content
+    reason = kicked.content.split("Reason: ")[1]
+    assert reason.startswith("\\<@&800000000000000001\\> @\u200beveryone \\[x\\](https://e.vil) "
+                             "\\|\\|s\\|\\| \\*b\\* evil")
+    for sent in (joined, kicked):
+        assert not sent.ephemeral
+        assert "@everyone" not in sent.content and "\u202e" not in sent.content
+        assert sent.message["allowed_mentions"]["parse"] == []
