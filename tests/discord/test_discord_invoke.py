@@ -202,8 +202,8 @@ async def test_slow_handle_is_deferred_then_followed_up(
     # The first follow-up replaces the "thinking" placeholder: an edit, so no ping in it.
     assert follow.kind == "followup" and follow.message["content"] == "Turn 3/7"
     assert not follow.creates and follow.pinged == []
-    # The ping comes as a second follow-up: a new message, which notifies.
-    assert ping.kind == "followup" and ping.creates and ping.pinged == [BOB]
+    # The ping comes as a new message (channel.send with a nonce, issue 25), which notifies.
+    assert ping.kind == "channel_send" and ping.creates and ping.pinged == [BOB]
 
 
 @pytest.mark.parametrize("defer_after", [0.05])
@@ -339,5 +339,6 @@ async def test_a_delivered_answer_is_never_deleted_by_a_later_failure(
     recorder.fail_from = 2
     await feed(interaction_payload("game", "log"))
     kinds = [s.kind for s in recorder.sent]
-    assert kinds[:3] == ["callback", "followup", "followup"]
+    # The second part goes by channel.send with a nonce (issue 25).
+    assert kinds[:3] == ["callback", "followup", "channel_send"]
     assert "delete_original" not in kinds

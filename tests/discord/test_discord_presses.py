@@ -74,6 +74,11 @@ def asking(sent: list[Sent]) -> Sent:
     return found[-1]
 
 
+def public_posts(sent: list[Sent]) -> list[Sent]:
+    """The public messages created: follow-ups, or ``channel.send`` with a nonce."""
+    return [s for s in sent if s.kind in ("followup", "channel_send") and not s.ephemeral and s.content]
+
+
 def check_limits(sent: Sent) -> None:
     """Discord's limits on components: 5 rows, 5 buttons a row, 80-character labels,
     100-character custom ids, 25 select options (and a select alone in its row)."""
@@ -121,7 +126,7 @@ async def test_a_question_carries_buttons_and_the_right_player_answers_with_a_ta
     closed = next(s for s in sent if s.kind == "edit_original")
     assert closed.payload["components"] == []
     assert "✔️ Alice chose: Ready" in closed.payload["content"]
-    announced = [s for s in sent if s.kind == "followup" and not s.ephemeral]
+    announced = public_posts(sent)
     assert announced and "alice (nato): ready" in announced[0].content.lower()
     assert announced[0].creates and BOB in announced[0].pinged
     assert await table.steps() == head + 1
@@ -208,7 +213,7 @@ async def test_an_order_built_with_menus_is_sent_as_the_player(table: Table):
         sent = await table.press(who, reply, item["custom_id"], private=True)
         break
     assert await table.steps() == head + 1
-    announced = [s for s in sent if s.kind == "followup" and not s.ephemeral]
+    announced = public_posts(sent)
     assert announced and f"({side})" in announced[0].content
 
 
