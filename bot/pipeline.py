@@ -367,7 +367,8 @@ class Pipeline:
         return Outcome(step=step, dice=dice, action=action, side=old.side,
                        actor=(old.actor_id, old.actor_name))
 
-    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None) -> list[ViewChange]:
+    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None,
+                            view: BaseModel | None = None) -> list[ViewChange]:
         """What changed for each unit between ``side``'s last order before ``step`` and
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
         view by :func:`rules.core.views.changes_between`, so every system gets it."""
@@ -384,7 +385,7 @@ class Pipeline:
         since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
         return changes_over(system.view(system.load_state(mine[-1].state_json)),
                             (system.view(system.load_state(s.state_json)) for s in since),
-                            system.view(state))
+                            view if view is not None else system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""

@@ -38,7 +38,7 @@ from bot.pipeline import (
 from bot.store import BaseStore, StepRow, utcnow
 from bot.stores import open_store
 from bot.writer import Conflict
-from rules.core.contract import Choice
+from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
 
@@ -221,20 +221,21 @@ class Service(Pipeline):
         step = await self.store.step(int(game_id), int(seq))
         if step is None:
             raise KeyError(key)
-        full = bool(mode) or await self._turn_ended(game.system, step)
-        changes = [] if full else await self.changes_since(game.system, step)
+        system = self.systems[game.system]
+        state = system.load_state(step.state_json)
+        full = bool(mode) or await self._turn_ended(system, step, state)
+        # One view of the step, drawn and compared (issue 23: it was built three times).
+        view = system.view(state)
+        changes = [] if full else await self.changes_since(game.system, step, view=view)
         digest = state_digest(step.state_json + ("map" if full else repr(changes)))
         name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]
-        system = self.systems[game.system]
 
         async def render() -> bytes:
-            view = system.view(system.load_state(step.state_json))
-            if changes:
-                view = view.model_copy(update={"changes": changes})
-            png = await asyncio.to_thread(_render_png, view, full)
+            drawn = view.model_copy(update={"changes": changes}) if changes else view
+            png = await asyncio.to_thread(_render_png, drawn, full)
             self._snapshots[digest] = png
             while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
                 self._snapshots.popitem(last=False)
@@ -254,16 +255,13 @@ class Service(Pipeline):
         """An owed announcement was delivered."""
         await self.announcements.settle(owed_id)
 
-    async def _turn_ended(self, system_key: str, step: StepRow) -> bool:
-        """Whether ``step`` began a new turn (its picture's header shows another turn than
-        the step before): then the whole map is posted, not the focus picture."""
+    async def _turn_ended(self, system: GameSystem, step: StepRow, state: BaseModel) -> bool:
+        """Whether ``step`` began a new turn (the contract's ``turn`` differs from the step
+        before's): then the whole map is posted, not the focus picture."""
         before = await self.store.step(step.game_id, step.parent_seq) if step.parent_seq is not None else None
         if before is None:
             return False
-        system = self.systems[system_key]
-        turn = getattr(getattr(system.view(system.load_state(step.state_json)), "header", None), "turn", None)
-        was = getattr(getattr(system.view(system.load_state(before.state_json)), "header", None), "turn", None)
-        return turn != was
+        return system.turn(state).key != system.turn(system.load_state(before.state_json)).key  # type: ignore[arg-type]
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""

@@ -1,0 +1,75 @@
+"""The benchmark's robot players in a process of their own (issue 23, point 4).
+
+Choosing a random legal order (``legal_actions``, then :func:`rules.core.playout.choose`)
+took ~30% of the service's event loop when the robots ran beside it, so the figures
+measured the bench as much as the bot.  Here a :class:`RobotChannel` asks a worker process
+for each order: it sends the head's state as the service stored it (the cached row's JSON,
+so the service serialises nothing) and gets back the order's name and options, exactly
+what a player types.  Each channel's random generator and last orders live in the worker,
+so a channel plays the same game as a :class:`bot.autoplay.Channel` with the same seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.autoplay import Channel, order_options
+from bot.models import Invocation
+from rules.core import registry
+from rules.core.contract import Action
+from rules.core.playout import choose
+
+#: In the worker: each channel's random generator and each side's last order.
+_RNGS: dict[str, random.Random] = {}
+_LAST: dict[tuple[str, str], Action] = {}
+
+
+def choose_order(system_key: str, channel: str, seed: int, state_json: str,
+                 side: str) -> tuple[str, dict[str, Any]]:
+    """In the worker: a random legal order of ``side`` on the state, as typed options."""
+    system = registry.get(system_key)
+    state = system.load_state(state_json)
+    rng = _RNGS.setdefault(channel, random.Random(seed))
+    actions = [a for a in system.legal_actions(state, side, read_only=False) if not a.read_only]
+    if not actions:
+        raise RuntimeError(f"{system_key} offers no legal order to {side} in {channel}")
+    action = choose(system, actions, rng, _LAST.get((channel, side)))
+    _LAST[(channel, side)] = action
+    return action.name, order_options(action)
+
+
+def robot_pool() -> ProcessPoolExecutor:
+    """One worker process for every robot of a run (it keeps their generators)."""
+    return ProcessPoolExecutor(max_workers=1)
+
+
+@dataclass
+class RobotChannel(Channel):
+    """A :class:`Channel` whose orders are chosen in the robots' process."""
+
+    pool: ProcessPoolExecutor | None = None
+    seed: int = 1
+    #: Seconds the service's loop waited for the robots (not the service's work).
+    waited: list[float] = field(default_factory=list)
+
+    async def next_order(self) -> Invocation | None:
+        """A random legal order for the side waited on, chosen in the robots' process."""
+        if self.pool is None:
+            return await super().next_order()
+        game = await self.service.live_game(self.channel)
+        if game is None:
+            return None
+        waiting = game.system.waiting_on(game.state)
+        if not waiting or game.system.result(game.state) is not None:
+            return None
+        side = waiting[0]
+        name, options = await asyncio.get_running_loop().run_in_executor(
+            self.pool, choose_order, self.system_key, self.channel, self.seed, game.row.state_json, side)
+        return self.invocation(self.user(side), [self.system_key, name], options)
+
+
+__all__ = ["RobotChannel", "choose_order", "robot_pool"]
