@@ -144,16 +144,9 @@ async def views_per_picture(service: Service, channel: Channel, system_key: str,
 async def measure_lengths(workdir: Path, system_key: str, sizes: tuple[int, ...], orders: int) -> Row:
     """The same order path at step 10, 1,000 and 10,000 of one game (logs built as in
     ``bench/logsizes.py``, then opened by a fresh service): flat in the game's length."""
-    from bench.logsizes import build_log, sample_steps  # noqa: PLC0415 - it imports this module
+    from bench.logsizes import built_logs  # noqa: PLC0415 - it imports this module
 
-    settings = Settings(db=dbs.target(workdir, "lengths"), snapshot_dir=workdir / "snaps")
-    service = await Service.open(settings)
-    try:
-        samples = await sample_steps(service, Channel(service, system_key, "sample"), 40)
-        for size in sizes:
-            await build_log(service, system_key, f"len-{size}", samples, size)
-    finally:
-        await service.close()
+    settings = await built_logs(workdir, system_key, "len", sizes)
     service = await Service.open(settings)
     medians: dict[int, float] = {}
     try:

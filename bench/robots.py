@@ -60,13 +60,10 @@ class RobotChannel(Channel):
         """A random legal order for the side waited on, chosen in the robots' process."""
         if self.pool is None:
             return await super().next_order()
-        game = await self.service.live_game(self.channel)
-        if game is None:
+        acting = await self.to_act()
+        if acting is None:
             return None
-        waiting = game.system.waiting_on(game.state)
-        if not waiting or game.system.result(game.state) is not None:
-            return None
-        side = waiting[0]
+        game, side = acting
         name, options = await asyncio.get_running_loop().run_in_executor(
             self.pool, choose_order, self.system_key, self.channel, self.seed, game.row.state_json, side)
         return self.invocation(self.user(side), [self.system_key, name], options)
