@@ -266,18 +266,22 @@ class Pipeline:
         #: The last commit of each channel, until the pacer is told (under the channel's
         #: lock: one command at a time per channel).
         self.landed: dict[str, Landed] = {}
+        #: ``(game id, version)`` of each channel whose turn a command holds, read with the
+        #: lock (PostgreSQL): no second round trip to check a cached game.
+        self.held: dict[str, tuple[int, int]] = {}
 
     # -- games in memory -------------------------------------------------------------------
 
     def forget(self, channel_id: str) -> None:
         """Drop a channel's cached game (after it ended or on any doubt)."""
         self._games.pop(channel_id, None)
+        self.held.pop(channel_id, None)  # its version read with the lock may be stale too
 
     async def live_game(self, channel_id: str) -> LiveGame | None:
         """The active game of a channel, from memory or from SQLite."""
         cached = self._games.get(channel_id)
         if cached is not None and self.store.shared and \
-                await self.store.game_version(cached.row.id) != cached.row.version:
+                await self._stored_version(channel_id, cached.row.id) != cached.row.version:
             # Another process sharing the store wrote this game (or ended it): re-read.
             self.forget(channel_id)
             cached = None
@@ -303,6 +307,14 @@ class Pipeline:
             return fresh(game.system.sides)
         window = await self.store.log_steps(game.row.id, last=CHANGES_WINDOW)
         return rebuild(game.system.sides, [s for s in window if s.seq <= head], head)
+
+    async def _stored_version(self, channel_id: str, game_id: int) -> int | None:
+        """The stored version of a channel's game: as read when the command took the
+        channel's turn (``store.channel_lock``), else one query."""
+        held = self.held.get(channel_id)
+        if held is not None:
+            return held[1] if held[0] == game_id else None
+        return await self.store.game_version(game_id)
 
     async def _standing_run(self, game: LiveGame) -> dict[str, int]:
         """How many standing orders each side gave in a row at the head (read back along
@@ -515,6 +527,8 @@ class Pipeline:
             raise
         if change.dice is not None:
             change.dice.committed()
+        if game.row.channel_id in self.held:  # this commit moved the version on, once
+            self.held[game.row.channel_id] = (game.row.id, game.row.version + 1)
         after: LiveGame | None = None
         if change.end:
             self.forget(game.row.channel_id)

@@ -11,13 +11,14 @@ and per channel, orders and renders).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
 from datetime import datetime, timedelta, timezone
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from pydantic import BaseModel
 
@@ -104,7 +105,8 @@ class Service(Pipeline):
                 )
             handler, inv = self._dispatch(inv)
             self._throttle(inv)
-            async with self._locks.hold(inv.channel_id), self.store.channel_lock(inv.channel_id):
+            async with self._locks.hold(inv.channel_id), \
+                    self.store.channel_lock(inv.channel_id) as held, self._holding(inv.channel_id, held):
                 # A system order stores its step and its reply in one unit, both UNIQUE on
                 # the interaction id, so a repeated delivery cannot be applied twice: it is
                 # looked up only if the order fails, sparing every order a read (issue 7).
@@ -134,6 +136,16 @@ class Service(Pipeline):
                 f"Sorry, something went wrong on our side (incident {incident}). "
                 "Nothing was changed; a moderator can quote this id."
             )
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, channel_id: str, held: tuple[int, int] | None) -> AsyncIterator[None]:
+        """While a command holds the channel's turn: the game's version read with it."""
+        if held is not None:
+            self.held[channel_id] = held
+        try:
+            yield
+        finally:
+            self.held.pop(channel_id, None)
 
     async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
         """Run ``handler``; a repeated delivery is answered from the record.

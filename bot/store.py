@@ -187,10 +187,12 @@ class BaseStore(ABC):
         time across every process sharing the database (work that must run once per
         deployment: pruning, reminders); False if another holds it now.  Never waits."""
 
-    def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[None]:
+    def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[tuple[int, int] | None]:
         """Held around each command on a channel, besides the service's in-process lock:
-        nothing to do for a store only one process writes (SQLite); PostgreSQL's makes
-        the commands of one channel take turns across processes."""
+        nothing to do for a store only one process writes (SQLite, which gives None);
+        PostgreSQL's makes the commands of one channel take turns across processes and
+        gives the channel's active game as ``(id, version)`` read in the same round trip
+        (issue 23: the version check folded into taking the turn; ``(0, -1)``: no game)."""
         return nullcontext()
 
     @abstractmethod
