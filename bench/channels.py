@@ -89,6 +89,6 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
             ok = done >= 300 and p99 <= 0.100 and not problems
         rows.append(Row(figure=figure, measured=f"{done:.0f} orders/s, p99 {ms(p99)}; {verdict}",
                         floor="—", target=target, ok=ok,
-                        note="; ".join([f"robots (own process) answered in {driver / max(1, len(latencies)) * 1000:.1f} ms an order",
+                        note="; ".join([f"robots in their own process; the loop waited {driver / max(1, len(latencies)) * 1000:.1f} ms an order for them",
                                         *problems[:3]])))
     return rows

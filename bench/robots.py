@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.autoplay import Channel, order_options
-from bot.models import Invocation
+from bot.models import Invocation, Reply
 from rules.core import registry
 from rules.core.contract import Action
 from rules.core.playout import choose
@@ -53,11 +53,28 @@ class RobotChannel(Channel):
 
     pool: ProcessPoolExecutor | None = None
     seed: int = 1
-    #: Seconds the service's loop waited for the robots (not the service's work).
-    waited: list[float] = field(default_factory=list)
+    #: The next order, being chosen in the robots' process since the last reply.
+    _next: asyncio.Future[Invocation | None] | None = field(default=None, repr=False)
+
+    async def send(self, inv: Invocation) -> Reply:
+        """Hand one invocation to the service; then, while the player "reads the reply",
+        the robots' process already chooses the next order (it is ready by the time it is
+        due at the offered load, so the service's loop never waits for it)."""
+        reply = await self.service.handle(inv)
+        if self.pool is not None:
+            if self._next is not None:
+                self._next.cancel()  # superseded (a game opening sends several commands)
+            self._next = asyncio.ensure_future(self._choose())
+        return reply
 
     async def next_order(self) -> Invocation | None:
         """A random legal order for the side waited on, chosen in the robots' process."""
+        if self._next is not None:
+            ahead, self._next = self._next, None
+            return await ahead
+        return await self._choose()
+
+    async def _choose(self) -> Invocation | None:
         if self.pool is None:
             return await super().next_order()
         acting = await self.to_act()
