@@ -31,7 +31,7 @@ from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
 from bot.pacing.clock import Clock, SystemClock
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
-from bot.summaries import Summaries, fresh, load, rebuild
+from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
 from bot.writer import Writer
 from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
@@ -305,8 +305,12 @@ class Pipeline:
         migration 0008, or a command that moved the head off the line it was on)."""
         if head is None:
             return fresh(game.system.sides)
-        window = await self.store.log_steps(game.row.id, last=CHANGES_WINDOW)
-        return rebuild(game.system.sides, [s for s in window if s.seq <= head], head)
+        # A few steps back usually reach every side's last order; read more only if not.
+        for size in (16, 64, CHANGES_WINDOW):
+            window = await self.store.log_steps(game.row.id, last=size, upto=head)
+            if len(window) < size or reaches_every_side(game.system.sides, window, head):
+                break
+        return rebuild(game.system.sides, window, head)
 
     async def _stored_version(self, channel_id: str, game_id: int) -> int | None:
         """The stored version of a channel's game: as read when the command took the

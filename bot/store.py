@@ -296,14 +296,14 @@ class BaseStore(ABC):
             )
         return [_step(r) for r in rows]
 
-    async def log_steps(self, game_id: int, *, last: int) -> list[StepRow]:
-        """The ``last`` steps of a game in order, without their states (``state_json`` is
-        empty): what a log line, a digest's orders or a summary needs (issue 23: no state
-        JSON where the state is not used)."""
+    async def log_steps(self, game_id: int, *, last: int, upto: int | None = None) -> list[StepRow]:
+        """The ``last`` steps of a game numbered up to ``upto`` (default: all), in order,
+        without their states (``state_json`` is empty): what a log line, a digest's orders
+        or a summary needs (issue 23: no state JSON where the state is not used)."""
         rows = await self._fetchall(
-            f"SELECT * FROM (SELECT {_LOG_COLUMNS} FROM steps WHERE game_id = ?"
+            f"SELECT * FROM (SELECT {_LOG_COLUMNS} FROM steps WHERE game_id = ? AND seq <= ?"
             " ORDER BY seq DESC LIMIT ?) AS page ORDER BY seq",
-            (game_id, last),
+            (game_id, upto if upto is not None else 2**62, last),
         )
         return [_step(r, with_state=False) for r in rows]
 

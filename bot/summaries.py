@@ -76,13 +76,28 @@ def bullet(step: StepRow) -> str:
 def rebuild(sides: tuple[str, ...] | list[str], steps: list[StepRow], head: int | None) -> Summaries:
     """The summaries at step ``head`` from ``steps`` (a window of the log ending at or after
     it, in order): its ancestry, back to each side's last order or the window's start."""
+    return fresh(sides).after(ancestry(steps, head))
+
+
+def ancestry(steps: list[StepRow], head: int | None) -> list[StepRow]:
+    """Step ``head`` and its ancestors found in ``steps``, oldest first."""
     by_seq = {s.seq: s for s in steps}
     chain: list[StepRow] = []
     seq = head
     while seq is not None and seq in by_seq:
         chain.append(by_seq[seq])
         seq = by_seq[seq].parent_seq
-    return fresh(sides).after(chain[::-1])
+    return chain[::-1]
+
+
+def reaches_every_side(sides: tuple[str, ...] | list[str], steps: list[StepRow], head: int | None) -> bool:
+    """Whether ``head``'s ancestry in ``steps`` holds an order of every side (or starts at
+    the root): a summary rebuilt from it is whole."""
+    chain = ancestry(steps, head)
+    if chain and chain[0].parent_seq is None:
+        return True
+    ordered = {s.side for s in chain if s.action is not None}
+    return all(side in ordered for side in sides)
 
 
 def load(text: str | None) -> Summaries | None:
@@ -90,4 +105,5 @@ def load(text: str | None) -> Summaries | None:
     return Summaries.model_validate_json(text) if text else None
 
 
-__all__ = ["MOST_LINES", "SideSummary", "Summaries", "bullet", "fresh", "load", "rebuild"]
+__all__ = ["MOST_LINES", "SideSummary", "Summaries", "ancestry", "bullet", "fresh", "load",
+           "reaches_every_side", "rebuild"]
