@@ -41,6 +41,7 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
     there and the log is not checked here: another process may still be writing it."""
     service = await Service.open(Settings(db=path, snapshot_dir=Path(tempfile.gettempdir()) / "referee-bench-snaps"))
     pool = robot_pool()  # the robots choose in a process of their own (issue 23)
+    tables: list[RobotChannel] = []
     try:
         tables = [RobotChannel(service, system_key, f"{prefix}{i:03}", rng=random.Random(i),
                                pool=pool, seed=i) for i in range(channels)]
@@ -56,6 +57,8 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
                 group.create_task(play(table, due, latencies, start, driver))
         wall = time.perf_counter() - start
     finally:
+        for table in tables:
+            table.stop()
         pool.shutdown()
         await service.close()
     acknowledged = {iid: reply.text for t in tables for iid, reply in t.acknowledged}

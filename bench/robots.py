@@ -65,7 +65,15 @@ class RobotChannel(Channel):
             if self._next is not None:
                 self._next.cancel()  # superseded (a game opening sends several commands)
             self._next = asyncio.ensure_future(self._choose())
+            # Retrieved even if never awaited (the run ended with a choice under way).
+            self._next.add_done_callback(lambda f: f.cancelled() or f.exception())
         return reply
+
+    def stop(self) -> None:
+        """The run is over: drop the choice under way (before the pool shuts down)."""
+        if self._next is not None:
+            self._next.cancel()
+            self._next = None
 
     async def next_order(self) -> Invocation | None:
         """A random legal order for the side waited on, chosen in the robots' process."""
