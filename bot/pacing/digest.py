@@ -105,13 +105,14 @@ def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
     and the result once the game is over."""
     view = system.view(state)  # type: ignore[arg-type]
     facts = list(getattr(getattr(view, "header", None), "facts", []) or [])
-    result = system.result(state)  # type: ignore[arg-type]
+    outcome = system.outcome(state)  # type: ignore[arg-type]  # the contract's, not event text
+    result = outcome.termination if outcome is not None else None
     status = [line for line in system.status(state)[1:]  # type: ignore[arg-type]
               if _SCORE_LINE.search(line) and line not in (*facts, result)]
     out = []
     if facts:
         out.append("Score: " + " · ".join(facts))
-    out += status[:4]
+    out += (outcome.score if outcome is not None and outcome.score else status)[:4]
     if result:
         out.append(f"🏁 {result}")
     else:
