@@ -54,6 +54,20 @@ async def build_log(service: Service, system_key: str, channel: str, samples: li
         db.set_head(game_id, size, head.state_json)
 
 
+async def built_logs(workdir: Path, system_key: str, prefix: str, sizes: tuple[int, ...]) -> Settings:
+    """A database with one game per size (channel ``<prefix>-<size>``) of that many steps,
+    copied from a real game; the settings to open it with."""
+    settings = Settings(db=dbs.target(workdir, prefix), snapshot_dir=workdir / "snaps")
+    service = await Service.open(settings)
+    try:
+        samples = await sample_steps(service, Channel(service, system_key, "sample"), 40)
+        for size in sizes:
+            await build_log(service, system_key, f"{prefix}-{size}", samples, size)
+    finally:
+        await service.close()
+    return settings
+
+
 def registry_sides(service: Service, system_key: str) -> tuple[str, ...]:
     """The sides of a system as the service knows it."""
     return service.systems[system_key].sides
@@ -61,15 +75,7 @@ def registry_sides(service: Service, system_key: str) -> tuple[str, ...]:
 
 async def measure(workdir: Path, system_key: str, sizes: tuple[int, ...], runs: int) -> list[Row]:
     """One row per log size: cold open and a rollback of 1,000 steps (or the whole log)."""
-    path = dbs.target(workdir, "logs")
-    settings = Settings(db=path, snapshot_dir=workdir / "snaps")
-    service = await Service.open(settings)
-    try:
-        samples = await sample_steps(service, Channel(service, system_key, "sample"), 40)
-        for size in sizes:
-            await build_log(service, system_key, f"log-{size}", samples, size)
-    finally:
-        await service.close()
+    settings = await built_logs(workdir, system_key, "log", sizes)
 
     service = await Service.open(settings)  # a fresh process would start like this
     opens: dict[int, list[float]] = {}

@@ -38,7 +38,8 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
             _server(store) as server:
         dbs.use_postgres(server)
         work = Path(tmp)
-        rows.append(await orderpath.measure(work, key, 100 if quick else 1000))
+        rows += await orderpath.measure(work, key, 100 if quick else 1000)
+        rows.append(await orderpath.measure_lengths(work, key, (10, 1000, 10000), 30 if quick else 200))
         rows += snapshots.measure(5 if quick else 15)
         rows += snapshots.measure_others(5 if quick else 15)
         sizes = (100, 1000, 10000)

@@ -94,15 +94,22 @@ class Channel:
         if refused:
             raise RuntimeError(f"opening a game in {self.channel} was refused: {refused}")
 
-    async def next_order(self) -> Invocation | None:
-        """A random legal order for the side the game waits on, or None when it is over."""
+    async def to_act(self) -> tuple[Any, str] | None:
+        """``(live game, side)`` of the side the game waits on, or None when it is over."""
         game = await self.service.live_game(self.channel)
         if game is None:
             return None
         waiting = game.system.waiting_on(game.state)
         if not waiting or game.system.result(game.state) is not None:
             return None
-        side = waiting[0]
+        return game, waiting[0]
+
+    async def next_order(self) -> Invocation | None:
+        """A random legal order for the side the game waits on, or None when it is over."""
+        acting = await self.to_act()
+        if acting is None:
+            return None
+        game, side = acting
         actions = [a for a in game.system.legal_actions(game.state, side, read_only=False) if not a.read_only]
         if not actions:
             raise RuntimeError(f"{self.system_key} offers no legal order to {side} in {self.channel}")

@@ -35,7 +35,7 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     outcome = svc.resolve(game, side, name, inv.options, run.take())
     run.keep(outcome.dice)
     step = outcome.step
-    since = await ping_lines(svc, game, step, inv.user_id)
+    since = ping_lines(game, step, inv.user_id)
 
     def build(done: Committed) -> Reply:
         assert outcome.action is not None

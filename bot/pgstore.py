@@ -214,7 +214,7 @@ class PgStore(BaseStore):
                     await run_statement(conn, st)
 
     @asynccontextmanager
-    async def channel_lock(self, channel_id: str) -> AsyncIterator[None]:
+    async def channel_lock(self, channel_id: str) -> AsyncIterator[tuple[int, int] | None]:
         """The commands of one channel take turns across every process: a session advisory
         lock, waited for, on a connection of the lock pool (never the pool the command
         reads and commits on, so a full pool cannot wait on itself).
@@ -227,8 +227,14 @@ class PgStore(BaseStore):
         async with self._locks.acquire() as conn:
             # Given back when the connection goes back to the pool (_release_locks), also
             # when this task is cancelled while waiting: no lock outlives the block.
-            await conn.execute("SELECT pg_advisory_lock($1)", key)
-            yield
+            # One round trip takes the turn and reads the game's version (issue 23).  The
+            # version comes from the statement's snapshot, which may predate the wait for
+            # the lock: a copy it calls fresh can still be stale, and then the commit's
+            # guarded update refuses it (Conflict) and the command runs again on a re-read.
+            row = await conn.fetchrow(
+                "SELECT pg_advisory_lock($1) AS locked, g.id, g.version FROM (SELECT 1) AS one"
+                " LEFT JOIN games g ON g.channel_id = $2 AND g.status = 'active'", key, channel_id)
+            yield (0, -1) if row is None or row["id"] is None else (int(row["id"]), int(row["version"]))
 
     @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:

@@ -31,6 +31,7 @@ from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
 from bot.pacing.clock import Clock, SystemClock
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
+from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
 from bot.writer import Writer
 from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
@@ -61,6 +62,8 @@ class LiveGame:
     seat_log: list[SeatEvent] = field(default_factory=list)
     #: Standing (``anytime``) orders each side gave since the last other step (issue 14).
     standing: dict[str, int] = field(default_factory=dict)
+    #: Every side's "since your last order" at the head (issue 23; bot/summaries.py).
+    summaries: Summaries = field(default_factory=Summaries)
 
     def sides_of(self, user_id: str) -> list[str]:
         """The sides a user holds (several in hot-seat play)."""
@@ -186,6 +189,15 @@ class Change:
 
 
 @dataclass
+class Landed:
+    """What a commit left, told to the pacer (which never reads the game again): the game
+    after it (None once the game ended) and the turn its played steps ended, if any."""
+
+    game: LiveGame | None
+    ended_turn: tuple[int, str] | None = None
+
+
+@dataclass
 class Committed:
     """What a change left: the new step numbers and who is pinged, for the reply."""
 
@@ -251,18 +263,25 @@ class Pipeline:
         self.clock: Clock = clock or SystemClock()
         self.systems = registry.load_all()
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        #: The last commit of each channel, until the pacer is told (under the channel's
+        #: lock: one command at a time per channel).
+        self.landed: dict[str, Landed] = {}
+        #: ``(game id, version)`` of each channel whose turn a command holds, read with the
+        #: lock (PostgreSQL): no second round trip to check a cached game.
+        self.held: dict[str, tuple[int, int]] = {}
 
     # -- games in memory -------------------------------------------------------------------
 
     def forget(self, channel_id: str) -> None:
         """Drop a channel's cached game (after it ended or on any doubt)."""
         self._games.pop(channel_id, None)
+        self.held.pop(channel_id, None)  # its version read with the lock may be stale too
 
     async def live_game(self, channel_id: str) -> LiveGame | None:
         """The active game of a channel, from memory or from SQLite."""
         cached = self._games.get(channel_id)
         if cached is not None and self.store.shared and \
-                await self.store.game_version(cached.row.id) != cached.row.version:
+                await self._stored_version(channel_id, cached.row.id) != cached.row.version:
             # Another process sharing the store wrote this game (or ended it): re-read.
             self.forget(channel_id)
             cached = None
@@ -277,8 +296,29 @@ class Pipeline:
                         await self.store.seats(row.id), await self.store.last_seq(row.id) + 1,
                         await self.store.seat_events(row.id))
         game.standing = await self._standing_run(game)
+        game.summaries = load(row.summaries_json) or await self._summaries_at(game, row.head_seq)
         self._remember(game)
         return game
+
+    async def _summaries_at(self, game: LiveGame, head: int | None) -> Summaries:
+        """Every side's summary at step ``head``, rebuilt from the log (a game stored before
+        migration 0008, or a command that moved the head off the line it was on)."""
+        if head is None:
+            return fresh(game.system.sides)
+        # A few steps back usually reach every side's last order; read more only if not.
+        for size in (16, 64, CHANGES_WINDOW):
+            window = await self.store.log_steps(game.row.id, last=size, upto=head)
+            if len(window) < size or reaches_every_side(game.system.sides, window, head):
+                break
+        return rebuild(game.system.sides, window, head)
+
+    async def _stored_version(self, channel_id: str, game_id: int) -> int | None:
+        """The stored version of a channel's game: as read when the command took the
+        channel's turn (``store.channel_lock``), else one query."""
+        held = self.held.get(channel_id)
+        if held is not None:
+            return held[1] if held[0] == game_id else None
+        return await self.store.game_version(game_id)
 
     async def _standing_run(self, game: LiveGame) -> dict[str, int]:
         """How many standing orders each side gave in a row at the head (read back along
@@ -343,7 +383,8 @@ class Pipeline:
         return Outcome(step=step, dice=dice, action=action, side=old.side,
                        actor=(old.actor_id, old.actor_name))
 
-    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None) -> list[ViewChange]:
+    async def changes_since(self, system_key: str, step: StepRow, side: str | None = None,
+                            view: BaseModel | None = None) -> list[ViewChange]:
         """What changed for each unit between ``side``'s last order before ``step`` and
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
         view by :func:`rules.core.views.changes_between`, so every system gets it."""
@@ -360,7 +401,7 @@ class Pipeline:
         since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
         return changes_over(system.view(system.load_state(mine[-1].state_json)),
                             (system.view(system.load_state(s.state_json)) for s in since),
-                            system.view(state))
+                            view if view is not None else system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""
@@ -445,6 +486,8 @@ class Pipeline:
         elif change.mention_key is not None:
             mention_key = change.mention_key
         counter = change.dice.counter if change.dice is not None else game.row.dice_counter
+        summaries = await self._summaries_after(game, change, rows)
+        ended = self._turn_ended_by(game, last_step)
         reply = reply_for(Committed([r.seq for r in rows], head_seq, mentions)) if reply_for else None
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
 
@@ -452,7 +495,8 @@ class Pipeline:
             # First, guarded by the version this command was resolved against: a stale copy
             # (another process wrote the game) stops here, before anything is written.
             db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
-                        last_mention=mention_key, version=game.row.version)
+                        last_mention=mention_key, version=game.row.version,
+                        summaries=summaries.model_dump_json() if summaries is not None else None)
             if change.revert_after is not None:
                 assert audit_id is not None, "revert marks point at the audit entry that made them"
                 db.revert_after(game.row.id, change.revert_after, audit_id)
@@ -487,6 +531,9 @@ class Pipeline:
             raise
         if change.dice is not None:
             change.dice.committed()
+        if game.row.channel_id in self.held:  # this commit moved the version on, once
+            self.held[game.row.channel_id] = (game.row.id, game.row.version + 1)
+        after: LiveGame | None = None
         if change.end:
             self.forget(game.row.channel_id)
         elif rows and not change.seats and change.audit is None and change.parent_seq == game.row.head_seq:
@@ -499,12 +546,48 @@ class Pipeline:
                 "last_mention": mention_key, "version": game.row.version + 1,
             })
             assert last_step is not None
+            assert summaries is not None
             live = LiveGame(cached, game.system, last_step.state, game.seats, seq,
-                            game.seat_log, self._standing_after(game, change.steps))
+                            game.seat_log, self._standing_after(game, change.steps), summaries)
             self._remember(live)
+            after = live
         else:
-            await self.reload(game.row.channel_id)
+            after = await self.reload(game.row.channel_id)
+        self.landed[game.row.channel_id] = Landed(after, ended)
         return reply
+
+    @staticmethod
+    def _turn_ended_by(game: LiveGame, last: Step | None) -> tuple[int, str] | None:
+        """The turn that a commit's played steps ended (its digest is due), read from the
+        contract (``GameSystem.turn``), not from a picture: the turn of the head before the
+        commit, when the new head is in another turn or the game just ended.  A command
+        that only moves the head (a rollback) ends no turn (issue 25: it posted empty,
+        mislabelled digests)."""
+        if last is None:
+            return None
+        system = game.system
+        was = system.turn(game.state).key
+        if was is None:
+            return None
+        now = system.turn(last.state).key
+        if now != was or (last.game_over and system.result(game.state) is None):
+            return was
+        return None
+
+    async def _summaries_after(self, game: LiveGame, change: Change,
+                               rows: list[StepRow]) -> Summaries | None:
+        """Every side's summary once ``change`` is stored (None: unchanged).  New steps on
+        the head (an order) carry the cached summaries on; a change that moves the head
+        elsewhere (rollback, reroll, undo) rebuilds them at its new base first."""
+        if rows and change.parent_seq == game.row.head_seq:
+            return game.summaries.after(rows)
+        if rows:
+            base = await self._summaries_at(game, change.parent_seq) if change.parent_seq is not None \
+                else fresh(game.system.sides)
+            return base.after(rows)
+        if change.head is not None:
+            return await self._summaries_at(game, change.head.seq)
+        return None
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
         counts = dict(game.standing)
@@ -554,7 +637,8 @@ class Pipeline:
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
-            db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention)
+            db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention,
+                        summaries=fresh(self.systems[draft.system].sides).model_dump_json())
             for seat in seats or []:
                 self._write_seat(db, game_id, seat, None)
             reply = reply_for(game_id)
@@ -604,7 +688,7 @@ async def gather_render(pending: dict[str, asyncio.Future[bytes]], key: str,
 
 
 __all__ = [
-    "Audit", "Change", "Committed", "DiceRun", "LiveGame", "Outcome", "Pipeline",
+    "Audit", "Change", "Committed", "DiceRun", "Landed", "LiveGame", "Outcome", "Pipeline",
     "ScriptedDiceSource", "SeatChange", "apply_recorded", "gather_render", "new_seed",
     "option_user", "state_digest", "watching_side",
 ]

@@ -98,6 +98,11 @@ def log_line(step: StepRow) -> str:
     """A numbered log entry with dice and rules; reverted steps are struck through."""
     who = f"{step.actor_name} ({step.side})" if step.actor_name and step.side else "referee"
     head = f"#{step.seq} {who}: {step_action_text(step)}"
+    if step.kind == "reroll" and step.action:
+        # A moderator's reroll, not an order of the side's (issue 25: it read "player
+        # (soviet)"): who rerolled, and whose order it was.
+        order = step_action_text(step.model_copy(update={"kind": "order"}))
+        head = f"#{step.seq} {step.actor_name or 'referee'} (moderator) rerolled #{step.rerolls}, {step.side}: {order}"
     rules = sorted({e.rule for e in step.events if e.rule})
     tail = dice_words(step.dice)
     if rules:

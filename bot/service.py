@@ -11,13 +11,14 @@ and per channel, orders and renders).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
 from datetime import datetime, timedelta, timezone
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from pydantic import BaseModel
 
@@ -39,7 +40,7 @@ from bot.pipeline import (
 from bot.store import BaseStore, StepRow, utcnow
 from bot.stores import open_store
 from bot.writer import Conflict
-from rules.core.contract import Choice
+from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
 from rules.core.orders import matching
@@ -106,12 +107,14 @@ class Service(Pipeline):
                 )
             handler, inv = self._dispatch(inv)
             self._throttle(inv)
-            async with self._locks.hold(inv.channel_id), self.store.channel_lock(inv.channel_id):
+            async with self._locks.hold(inv.channel_id), \
+                    self.store.channel_lock(inv.channel_id) as held, self._holding(inv.channel_id, held):
                 # A system order stores its step and its reply in one unit, both UNIQUE on
                 # the interaction id, so a repeated delivery cannot be applied twice: it is
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
+                self.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -137,6 +140,16 @@ class Service(Pipeline):
                 f"Sorry, something went wrong on our side (incident {incident}). "
                 "Nothing was changed; a moderator can quote this id."
             )
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, channel_id: str, held: tuple[int, int] | None) -> AsyncIterator[None]:
+        """While a command holds the channel's turn: the game's version read with it."""
+        if held is not None:
+            self.held[channel_id] = held
+        try:
+            yield
+        finally:
+            self.held.pop(channel_id, None)
 
     async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
         """Run ``handler``; a repeated delivery is answered from the record.
@@ -203,9 +216,11 @@ class Service(Pipeline):
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
+            self.landed.pop(inv.channel_id, None)
             return reply
         try:
-            line = await self.pacer.after_command(inv.channel_id, inv.command)
+            line = await self.pacer.after_command(inv.channel_id, inv.command,
+                                                  self.landed.pop(inv.channel_id, None))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply
@@ -306,20 +321,21 @@ class Service(Pipeline):
         step = await self.store.step(int(game_id), int(seq))
         if step is None:
             raise KeyError(key)
-        full = bool(mode) or await self._turn_ended(game.system, step)
-        changes = [] if full else await self.changes_since(game.system, step)
+        system = self.systems[game.system]
+        state = system.load_state(step.state_json)
+        full = bool(mode) or await self._turn_ended(system, step, state)
+        # One view of the step, drawn and compared (issue 23: it was built three times).
+        view = system.view(state)
+        changes = [] if full else await self.changes_since(game.system, step, view=view)
         digest = state_digest(step.state_json + ("map" if full else repr(changes)))
         name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]
-        system = self.systems[game.system]
 
         async def render() -> bytes:
-            view = system.view(system.load_state(step.state_json))
-            if changes:
-                view = view.model_copy(update={"changes": changes})
-            png = await asyncio.to_thread(_render_png, view, full)
+            drawn = view.model_copy(update={"changes": changes}) if changes else view
+            png = await asyncio.to_thread(_render_png, drawn, full)
             self._snapshots[digest] = png
             while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
                 self._snapshots.popitem(last=False)
@@ -339,16 +355,13 @@ class Service(Pipeline):
         """An owed announcement was delivered."""
         await self.announcements.settle(owed_id)
 
-    async def _turn_ended(self, system_key: str, step: StepRow) -> bool:
-        """Whether ``step`` began a new turn (its picture's header shows another turn than
-        the step before): then the whole map is posted, not the focus picture."""
+    async def _turn_ended(self, system: GameSystem, step: StepRow, state: BaseModel) -> bool:
+        """Whether ``step`` began a new turn (the contract's ``turn`` differs from the step
+        before's): then the whole map is posted, not the focus picture."""
         before = await self.store.step(step.game_id, step.parent_seq) if step.parent_seq is not None else None
         if before is None:
             return False
-        system = self.systems[system_key]
-        turn = getattr(getattr(system.view(system.load_state(step.state_json)), "header", None), "turn", None)
-        was = getattr(getattr(system.view(system.load_state(before.state_json)), "header", None), "turn", None)
-        return turn != was
+        return system.turn(state).key != system.turn(system.load_state(before.state_json)).key  # type: ignore[arg-type]
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""

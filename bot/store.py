@@ -52,6 +52,8 @@ class GameRow(BaseModel):
     created_at: str
     #: Moved on by every commit (migration 0007): the guard against a stale copy.
     version: int = 0
+    #: Every side's "since your last order" at the head (migration 0008; None before it).
+    summaries_json: str | None = None
 
 
 class StepRow(BaseModel):
@@ -185,10 +187,12 @@ class BaseStore(ABC):
         time across every process sharing the database (work that must run once per
         deployment: pruning, reminders); False if another holds it now.  Never waits."""
 
-    def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[None]:
+    def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[tuple[int, int] | None]:
         """Held around each command on a channel, besides the service's in-process lock:
-        nothing to do for a store only one process writes (SQLite); PostgreSQL's makes
-        the commands of one channel take turns across processes."""
+        nothing to do for a store only one process writes (SQLite, which gives None);
+        PostgreSQL's makes the commands of one channel take turns across processes and
+        gives the channel's active game as ``(id, version)`` read in the same round trip
+        (issue 23: the version check folded into taking the turn; ``(0, -1)``: no game)."""
         return nullcontext()
 
     @abstractmethod
@@ -291,6 +295,17 @@ class BaseStore(ABC):
                 (game_id, last, skip),
             )
         return [_step(r) for r in rows]
+
+    async def log_steps(self, game_id: int, *, last: int, upto: int | None = None) -> list[StepRow]:
+        """The ``last`` steps of a game numbered up to ``upto`` (default: all), in order,
+        without their states (``state_json`` is empty): what a log line, a digest's orders
+        or a summary needs (issue 23: no state JSON where the state is not used)."""
+        rows = await self._fetchall(
+            f"SELECT * FROM (SELECT {_LOG_COLUMNS} FROM steps WHERE game_id = ? AND seq <= ?"
+            " ORDER BY seq DESC LIMIT ?) AS page ORDER BY seq",
+            (game_id, upto if upto is not None else 2**62, last),
+        )
+        return [_step(r, with_state=False) for r in rows]
 
     async def last_dice_step(self, game_id: int) -> StepRow | None:
         """The latest active step that rolled dice (what ``/mod reroll`` re-resolves)."""
@@ -467,6 +482,12 @@ async def _connect_reader(path: Path) -> aiosqlite.Connection:
     return db
 
 
+#: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
+_LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
+                " events_json, reveals, snapshot, turn_part, interaction_id, reverted_by, rerolls,"
+                " created_at")
+
+
 def _game(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"],
@@ -475,17 +496,18 @@ def _game(row: aiosqlite.Row) -> GameRow:
         seed_hash=row["seed_hash"], dice_counter=row["dice_counter"], head_seq=row["head_seq"],
         state_json=row["state_json"], last_mention=row["last_mention"],
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
+        summaries_json=row["summaries_json"],
     )
 
 
-def _step(row: aiosqlite.Row) -> StepRow:
+def _step(row: aiosqlite.Row, with_state: bool = True) -> StepRow:
     return StepRow(
         game_id=row["game_id"], seq=row["seq"], parent_seq=row["parent_seq"], kind=row["kind"],
         actor_id=row["actor_id"], actor_name=row["actor_name"], side=row["side"],
         action=json.loads(row["action_json"]) if row["action_json"] else None,
         dice=[Roll.model_validate(r) for r in json.loads(row["dice_json"])],
         events=[Event.model_validate(e) for e in json.loads(row["events_json"])],
-        state_json=row["state_json"], reveals=bool(row["reveals"]),
+        state_json=row["state_json"] if with_state else "", reveals=bool(row["reveals"]),
         snapshot=bool(row["snapshot"]), turn_part=row["turn_part"],
         interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
         rerolls=row["rerolls"], created_at=row["created_at"],

@@ -285,8 +285,10 @@ class Writer:
     def set_head(
         self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None,
         last_mention: str | None = None, version: int | None = None,
+        summaries: str | None = None,
     ) -> None:
-        """Point the game at a new current step (and its state, roll counter, last ping).
+        """Point the game at a new current step (and its state, roll counter, last ping,
+        and every side's "since your last order", migration 0008).
 
         With ``version`` (the game's version the command was resolved against) the update
         is guarded: it moves the version on, and raises :class:`Conflict` if another writer
@@ -298,6 +300,8 @@ class Writer:
             columns["dice_counter"] = dice_counter
         if last_mention is not None:
             columns["last_mention"] = last_mention
+        if summaries is not None:
+            columns["summaries_json"] = summaries
         sets = ", ".join(f"{name} = ?" for name in columns)
         if version is None:
             self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))

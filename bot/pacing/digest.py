@@ -19,37 +19,33 @@ from pydantic import BaseModel
 
 from bot import replies
 from bot.pacing.times import TIME_HELP, span
-from bot.pipeline import CHANGES_WINDOW, LiveGame, Pipeline
+from bot.pipeline import LiveGame, Pipeline
 from bot.store import StepRow
+from bot.summaries import MOST_LINES, bullet
 from rules.core.contract import GameSystem, Step
 from rules.core.errors import RuleError
 from rules.core.views import Change, changes_along
 
-#: Most lines of one kind a digest lists before it says "and N more".
-MOST_LINES = 8
 #: Status lines that carry the score or the objectives (the rest is who may do what).
 _SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it ended|o\.g\.p|lost",
                          re.IGNORECASE)
 
 
 def turn_of(system: GameSystem, state: BaseModel) -> int | None:
-    """The game turn a state is in, as its picture's header shows it (None before turn 1)."""
-    key = turn_key(system, state)
-    return None if key is None else key[0]
+    """The game turn a state is in (None before turn 1), from the contract."""
+    return system.turn(state).number  # type: ignore[arg-type]
 
 
 def turn_key(system: GameSystem, state: BaseModel) -> tuple[int, str] | None:
-    """The turn a state is in with its header's word (``(3, "M2 Op")`` in Raiders, whose
-    Ops restart each mission), None before turn 1: a digest is due when it changes."""
-    header = getattr(system.view(state), "header", None)  # type: ignore[arg-type]
-    turn = getattr(header, "turn", None)
-    return None if turn is None else (turn, getattr(header, "turn_word", "Turn"))
+    """The turn a state is in with its word (``(3, "M2 Op")`` in Raiders, whose Ops restart
+    each mission), None before turn 1: a digest is due when it changes.  Read from the
+    contract's ``GameSystem.turn`` (issue 23), which builds no picture."""
+    return system.turn(state).key  # type: ignore[arg-type]
 
 
 def turn_name(system: GameSystem, state: BaseModel, turn: int) -> str:
-    """``Turn 3``, or with the header's own word (``M2 Op 3`` in Raiders)."""
-    header = getattr(system.view(state), "header", None)  # type: ignore[arg-type]
-    return f"{getattr(header, 'turn_word', 'Turn')} {turn}"
+    """``Turn 3``, or with the system's own word (``M2 Op 3`` in Raiders)."""
+    return f"{system.turn(state).word} {turn}"  # type: ignore[arg-type]
 
 
 def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
@@ -109,24 +105,19 @@ def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
     and the result once the game is over."""
     view = system.view(state)  # type: ignore[arg-type]
     facts = list(getattr(getattr(view, "header", None), "facts", []) or [])
-    result = system.result(state)  # type: ignore[arg-type]
+    outcome = system.outcome(state)  # type: ignore[arg-type]  # the contract's, not event text
+    result = outcome.termination if outcome is not None else None
     status = [line for line in system.status(state)[1:]  # type: ignore[arg-type]
               if _SCORE_LINE.search(line) and line not in (*facts, result)]
     out = []
     if facts:
         out.append("Score: " + " · ".join(facts))
-    out += status[:4]
+    out += (outcome.score if outcome is not None and outcome.score else status)[:4]
     if result:
         out.append(f"🏁 {result}")
     else:
         out.append(f"Now: {system.turn_part(state)}")  # type: ignore[arg-type]
     return out
-
-
-def bullet(step: StepRow) -> str:
-    """A step as a digest line: its log line, bulleted (so it never reads as a new step's
-    announcement)."""
-    return "• " + replies.log_line(step)
 
 
 def span_words(first: int, last: int) -> str:
@@ -140,34 +131,19 @@ def _listed(label: str, ids: list[str]) -> str:
     return f"{label}: {shown}{more}"
 
 
-def since_lines(steps: list[StepRow], side: str, upto: int) -> list[str]:
-    """What happened since ``side``'s last order, one line a step, up to step ``upto``
-    (not included: the reply shows it), newest last; at most :data:`MOST_LINES`."""
-    active = [s for s in steps if s.reverted_by is None and s.seq < upto]
-    mine = [s.seq for s in active if s.side == side and s.action is not None]
-    start = mine[-1] if mine else -1
-    after = [s for s in active if s.seq > start and s.kind != "setup"]
-    lines = [bullet(s) for s in after]
-    if len(lines) > MOST_LINES:
-        return [f"… {len(lines) - MOST_LINES} earlier steps (/game log)"] + lines[-MOST_LINES:]
-    return lines
-
-
-async def ping_lines(svc: Pipeline, game: LiveGame, step: Step, user_id: str) -> list[str]:
+def ping_lines(game: LiveGame, step: Step, user_id: str) -> list[str]:
     """For a reply that will ping whoever must act next: what happened since each pinged
     side's last order, one line a step (the step being answered is in the reply already).
-    Read only when the ping goes out (a new turn-part), so most orders read nothing."""
-    if not step.waiting_on or svc.mention_key(step.waiting_on, step.turn_part) == game.row.last_mention:
+    Read from the game's summaries (bot/summaries.py), carried along with every step: no
+    read of the log, whatever the game's length (issue 23)."""
+    if not step.waiting_on or Pipeline.mention_key(step.waiting_on, step.turn_part) == game.row.last_mention:
         return []
     out: list[str] = []
-    steps: list[StepRow] | None = None
     for side in step.waiting_on:
         holder = game.holder(side)
         if holder is None or holder.user_id == user_id:
             continue
-        if steps is None:
-            steps = await svc.store.steps(game.row.id, last=CHANGES_WINDOW)
-        lines = since_lines(steps, side, game.next_seq)
+        lines = game.summaries.of(side).text()
         if lines:  # the order being answered is in the reply: these came between
             out += [f"Since @{holder.user_name}'s last order:", *lines]
     return out
@@ -197,5 +173,5 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     return "time", moment
 
 
-__all__ = ["MOST_LINES", "digest_lines", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines", "since_lines",
+__all__ = ["MOST_LINES", "digest_lines", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines",
            "turn_key", "turn_name", "turn_of"]

@@ -31,10 +31,10 @@ from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
-from bot.pacing.digest import digest_lines, since_lines, span_words, turn_key, turn_name
+from bot.pacing.digest import digest_lines, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
-from bot.pipeline import CHANGES_WINDOW, Change, Committed, LiveGame, Outcome, Pipeline
+from bot.pipeline import CHANGES_WINDOW, Change, Committed, Landed, LiveGame, Outcome, Pipeline
 from bot.store import StepRow
 from bot.writer import Writer
 from rules.core.contract import Action, GameSystem
@@ -112,9 +112,6 @@ class Pacer:
         #: Names the process in ``scheduled_messages.sent_by``.
         self.process = process or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
         self._paces: dict[int, Pace] | None = None
-        #: game id -> (head step, turn and its word, over, turn-part label) last seen: a
-        #: digest when the turn changes.
-        self._seen: dict[int, tuple[int, tuple[int, str] | None, bool, str]] = {}
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
 
@@ -143,52 +140,24 @@ class Pacer:
 
     # -- after each command ----------------------------------------------------------------
 
-    async def after_command(self, channel_id: str, command: list[str] | None = None) -> str | None:
-        """Follow the channel's game after a command: a digest for a turn that ended, a new
-        deadline for a new turn-part.  Returns the deadline line to add to a reply that
-        pings (None when nothing changed)."""
-        game = await self.svc.live_game(channel_id)
+    async def after_command(self, channel_id: str, command: list[str] | None = None,
+                            landed: Landed | None = None) -> str | None:
+        """Follow a channel's game after a command, told what it committed (``landed``; the
+        game is not read again): a digest for a turn its steps ended, a new deadline for a
+        new turn-part.  Returns the deadline line to add to a reply that pings (None when
+        nothing changed).  A command that committed nothing changes no pace, except the
+        pacing commands themselves."""
+        paced = bool(command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS)
+        if landed is None and not paced:
+            return None
+        game = landed.game if landed is not None else await self.svc.live_game(channel_id)
         if game is None:
             return None
-        if command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS:
+        if paced:
             await self.reload(game.row.id)
-        await self._follow_turn(game)
+        if landed is not None and landed.ended_turn is not None:
+            await self._queue_digest(game, landed.ended_turn)
         return await self.sync(game)
-
-    async def _follow_turn(self, game: LiveGame) -> None:
-        seen = self._seen.get(game.row.id)
-        head = game.row.head_seq
-        if seen is not None and seen[0] == head:
-            return
-        system = game.system
-        label = system.turn_part(game.state)  # type: ignore[arg-type]
-        over = system.result(game.state) is not None  # type: ignore[arg-type]
-        if seen is not None and (seen[3], seen[2]) == (label, over):
-            # The same turn-part: the same turn (every label names its turn), so no picture
-            # is built for the order path (bench/run.py).
-            self._seen[game.row.id] = (head, seen[1], over, label)
-            return
-        turn = turn_key(system, game.state)
-        if seen is None:
-            seen = await self._before(game)
-        self._seen[game.row.id] = (head, turn, over, label)
-        if seen is None:
-            return
-        _, was_turn, was_over, _ = seen
-        if was_turn is not None and (turn != was_turn or (over and not was_over)):
-            await self._queue_digest(game, was_turn)
-
-    async def _before(self, game: LiveGame) -> tuple[int, tuple[int, str] | None, bool, str] | None:
-        """The turn of the head's parent step, the first time a game is seen."""
-        step = await self.svc.store.step(game.row.id, game.row.head_seq)
-        if step is None or step.parent_seq is None:
-            return None
-        parent = await self.svc.store.step(game.row.id, step.parent_seq)
-        if parent is None:
-            return None
-        state = game.system.load_state(parent.state_json)
-        return (parent.seq, turn_key(game.system, state),
-                game.system.result(state) is not None, "")  # type: ignore[arg-type]
 
     async def _queue_digest(self, game: LiveGame, key: tuple[int, str]) -> None:
         """Schedule the digest of ``turn`` (now over), once per game turn and head step; the
@@ -336,13 +305,12 @@ class Pacer:
         if not await self._claim(message, game):
             return None
         deadline = parse_iso(message.data["deadline"])
-        steps = await self.svc.store.steps(game.row.id, last=CHANGES_WINDOW)
         lines = [
             f"⏰ @{holder.user_name}, {game.system.side_name(message.side)} is waited on:",
             f"{message.data.get('part', '')}",
             f"Due {discord_time(deadline)}.",
         ]
-        since = since_lines(steps, message.side, game.row.head_seq + 1)
+        since = game.summaries.of(message.side).text()
         if since:
             lines += ["Since your last order:", *since]
         return Reply(text="\n".join(lines), mentions=[holder.user_id])
@@ -360,7 +328,8 @@ class Pacer:
             lines += acted
         else:
             lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
-        line = await self.after_command(game.row.channel_id)
+        now_game = await self.svc.live_game(game.row.channel_id)
+        line = await self.sync(now_game) if now_game is not None else None
         if line:
             lines.append(line)
         return Reply(text="\n".join(lines), mentions=mentions, snapshot_key=snapshot)
@@ -405,6 +374,9 @@ class Pacer:
 
         await self.svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                               inv=None, reply_for=build)
+        landed = self.svc.landed.pop(game.row.channel_id, None)
+        if landed is not None and landed.ended_turn is not None and landed.game is not None:
+            await self._queue_digest(landed.game, landed.ended_turn)
         seq = done[0].seqs[0]
         lines = [f"#{seq} Referee ({side}): {action.summary()}"]
         lines += replies.event_lines(step.events)
@@ -417,8 +389,8 @@ class Pacer:
         system = self.svc.systems[game_row.system]
         before, steps = await self.turn_steps(system, message.game_id, int(message.data["head"]),
                                               int(message.data["turn"]), message.data.get("word"))
-        if before is None:
-            return None
+        if before is None or not steps:
+            return None  # nothing was played in that turn on the current line: no digest
         last = steps[-1].seq if steps else before.seq
         name = turn_name(system, system.load_state(before.state_json), int(message.data["turn"]))
         title = f"📰 {name} digest" + (f" ({span_words(steps[0].seq, last)})" if steps else "")

@@ -24,7 +24,7 @@ from rules.commando.actions import (
 from rules.commando.scenario import load_scenario
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
 from rules.commando.view import build_view
-from rules.core.contract import Action, Event, GameOptions, GameSystem, Step
+from rules.core.contract import Action, Event, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
@@ -203,6 +203,11 @@ class CommandoRaid(GameSystem[RaidState]):
     def view(self, state: RaidState) -> TableView:
         """The table snapshot: terrain, bases, arcs, ranges and the last measured lines."""
         return build_view(state)
+
+    def turn(self, state: RaidState) -> Turn:
+        """The turn as the picture's header shows it, without building the picture
+        (issue 23): the picture shows min(turn, max_turn) (view.py)."""
+        return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
 
     def result(self, state: RaidState) -> str | None:
         """The result line once the raid is over."""

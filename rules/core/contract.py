@@ -210,6 +210,36 @@ class Step(BaseModel):
     result: str | None = None
 
 
+class Turn(BaseModel):
+    """Where a game stands in its turns (issue 23): the number, the word the system uses
+    for it (``Turn``, or ``M2 Op`` in Raiders, whose Ops restart each mission) and who is
+    waited on.  ``number`` is None before turn 1 (setup).  The service reads it here, never
+    from a picture's header, to know when a turn ended (its digest)."""
+
+    number: int | None = None
+    word: str = "Turn"
+    waiting_on: list[str] = Field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[int, str] | None:
+        """``(number, word)``: a turn ended when this changes; None before turn 1."""
+        return None if self.number is None else (self.number, self.word)
+
+    def name(self) -> str:
+        """``Turn 3``, ``M2 Op 1``."""
+        return f"{self.word} {self.number}"
+
+
+class Outcome(BaseModel):
+    """How a game ended, structured (after python-chess's ``Outcome(winner, termination)``):
+    the winning side (None: a draw, or nobody won outright), how it ended in a sentence
+    (:meth:`GameSystem.result`'s text) and the score lines a digest shows."""
+
+    winner: str | None = None
+    termination: str
+    score: list[str] = Field(default_factory=list)
+
+
 class GameOptions(BaseModel):
     """Base of a system's options for ``/game new options:`` (none by default).
 
@@ -298,6 +328,20 @@ class GameSystem(ABC, Generic[StateT]):
     def result(self, state: StateT) -> str | None:
         """How the game ended, or None while it goes on."""
         return None
+
+    def turn(self, state: StateT) -> Turn:
+        """The turn a state is in (see :class:`Turn`).  By default read from the view's
+        header, which builds a whole view: a system overrides it with the few fields it
+        needs, and ``tests/conformance`` holds the two to agree."""
+        header = getattr(self.view(state), "header", None)
+        return Turn(number=getattr(header, "turn", None), word=getattr(header, "turn_word", "Turn"),
+                    waiting_on=self.waiting_on(state))
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """How the game ended (None while it goes on): by default the result's sentence with
+        no winner named; a system that knows its winner says so."""
+        text = self.result(state)
+        return None if text is None else Outcome(termination=text)
 
     def after_order(self, ctx: Ctx[StateT], action: Action) -> None:
         """Bookkeeping every accepted order ends with (control of areas, the end of a game)."""

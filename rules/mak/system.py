@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
@@ -197,6 +197,11 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         out = {s: v.total for s, v in victory.ogp(state).items()}
         out["strahl"] += state.amu_points
         return out
+
+    def turn(self, state: MakState) -> Turn:
+        """The turn as the picture's header shows it, without building the picture
+        (issue 23): a game over shows its last turn (view.py)."""
+        return Turn(number=state.turns if state.over else state.turn, waiting_on=self.waiting_on(state))
 
     def result(self, state: MakState) -> str | None:
         if not state.over:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx as KitCtx
@@ -326,6 +326,12 @@ class RaidersSystem(GameSystem[RaidersState]):
     def view(self, state: RaidersState) -> BaseModel:
         """The network map with forces, tracks and the battle panel."""
         return network_view(Ctx.reading(state))
+
+    def turn(self, state: RaidersState) -> Turn:
+        """The turn as the picture's header shows it, without building the picture
+        (issue 23): Raiders counts Ops (11.0), one set per mission: "M2 Op 3"."""
+        return Turn(waiting_on=self.waiting_on(state)) if state.mission is None else Turn(
+            number=state.mission.op, word=f"{state.mission.card} Op", waiting_on=self.waiting_on(state))
 
     def result(self, state: RaidersState) -> str | None:
         """How the campaign (or single mission) ended."""

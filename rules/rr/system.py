@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.core.contract import Action, Event, GameSystem, Step
+from rules.core.contract import Action, Event, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
@@ -391,6 +391,11 @@ class RaidAndRiposte(GameSystem[RRState]):
     def view(self, state: RRState) -> AreaMapView:
         """The snapshot's view model."""
         return build_view(state)
+
+    def turn(self, state: RRState) -> Turn:
+        """The turn as the picture's header shows it, without building the picture
+        (issue 23): turn 0 is the setup (11.0): no turn yet."""
+        return Turn(number=state.turn or None, waiting_on=self.waiting_on(state))
 
     def result(self, state: RRState) -> str | None:
         """The verdict of 12.0 after turn 7, else None."""

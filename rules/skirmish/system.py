@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.contract import Action, GameOptions, GameSystem, Step
+from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
@@ -235,6 +235,11 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def view(self, state: SkirmishState) -> TableView:
         """The table snapshot."""
         return build_view(state)
+
+    def turn(self, state: SkirmishState) -> Turn:
+        """The turn as the picture's header shows it, without building the picture
+        (issue 23): the picture shows min(turn, max_turn) (view.py)."""
+        return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
 
     def result(self, state: SkirmishState) -> str | None:
         """The result line once the game is over."""

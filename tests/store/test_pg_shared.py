@@ -107,7 +107,8 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
         stale = await b.live_game("c")
         assert stale is not None
         assert not (await a.handle(stance("c", "red", 0))).error
-        monkeypatch.setattr(b.store, "game_version", lambda game_id: _const(stale.row.version))
+        # The version is read with the channel's lock (issue 23); make that read miss.
+        monkeypatch.setattr(b, "_stored_version", lambda channel_id, game_id: _const(stale.row.version))
         conflicts: list[Exception] = []
         real = b.commit
 
