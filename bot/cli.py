@@ -15,6 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
+from bot import scenariocli
 from bot.config import Settings
 from bot.runtime import tune_gc
 
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     html.add_argument("--out", type=Path, help="the file or folder to write (default: here)")
 
     sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
+    scenariocli.add_parser(sub)
     return parser
 
 
@@ -238,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_export_html(settings, args))
     if command == "health":
         return asyncio.run(run_health(settings))
+    if command == "scenario":
+        return scenariocli.run(args)
     if command == "migrate-db":
         from bot.migratedb import copy_database  # noqa: PLC0415
 

@@ -17,6 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.core import scenariofile
+
 
 class Weapon(str, Enum):
     """Weapon types (11.1.1)."""
@@ -321,9 +323,13 @@ def boards() -> dict[int, BoardSpec]:
     return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def scenario(key: str) -> ScenarioSpec:
-    """A scenario card (``data/scenarios/<key>.json``)."""
+    """A scenario card from a file registered under ``key`` (issue 27), else the shipped
+    ``data/scenario_<key>.json``."""
+    custom = scenariofile.registered("mak", key)
+    if custom is not None:
+        return ScenarioSpec.model_validate(custom)
     return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
 
 
