@@ -79,6 +79,8 @@ def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="player", help="your name (default: player)")
     parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
+    parser.add_argument("--scenario-file", type=Path, metavar="FILE",
+                        help="a scenario file (.json/.yaml) that /game new plays when it names none")
     parser.add_argument("--clock", nargs="?", const="now", metavar="START",
                         help="time stands still until /clock advance hours:N moves it "
                              "(START: a UTC date and time, default now)")
@@ -142,6 +144,7 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
         console = Console(
             service, user=args.user, moderator=args.moderator,
             snapshot_dir=args.snapshots or settings.snapshot_dir, clock=clock,
+            scenario_file=getattr(args, "scenario_file", None),
         )
         if args.script:
             lines = args.script.read_text("utf-8").splitlines()

@@ -96,7 +96,8 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-OptionKind = Literal["id", "int", "bool", "enum", "text", "user"]
+#: ``file``: an attached file (a scenario, issue 27); only ``/game`` and ``/mod`` take one.
+OptionKind = Literal["id", "int", "bool", "enum", "text", "user", "file"]
 
 
 class OptionSpec(BaseModel):

@@ -457,6 +457,8 @@ def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
 # -- the registry of scenarios set up from files -----------------------------------------------
 
 _REGISTERED: dict[tuple[str, str], dict[str, Any]] = {}
+_KEYS: dict[tuple[str, str], str] = {}
+_CACHES: list[Callable[[], None]] = []
 _LOCK = threading.Lock()
 
 
@@ -464,13 +466,21 @@ def register(checked: Checked) -> str:
     """Make a checked scenario loadable by its key in this process; returns the key."""
     with _LOCK:
         _REGISTERED[(checked.system, checked.key)] = checked.data
+        _KEYS[(checked.system, checked.sha256)] = checked.key
     return checked.key
+
+
+def key_of_text(system: str, text: str) -> str | None:
+    """The key a scenario text is registered under in this process, or None."""
+    return _KEYS.get((system, sha256(text)))
 
 
 def unregister(system: str, key: str) -> None:
     """Forget a registered scenario (one refused on its trial set-up)."""
     with _LOCK:
         _REGISTERED.pop((system, key), None)
+        for text_key in [k for k, v in _KEYS.items() if k[0] == system and v == key]:
+            del _KEYS[text_key]
 
 
 def registered(system: str, key: str) -> dict[str, Any] | None:
@@ -503,7 +513,18 @@ def cached_loader(system: str, model: type[M], builtin: Callable[[str], str]) ->
             return model.model_validate(custom)
         return model.model_validate_json(builtin(key))
 
+    _CACHES.append(load_scenario.cache_clear)
     return load_scenario
+
+
+def forget_all() -> None:
+    """Forget every registered file and cached scenario, as a fresh process would start
+    (tests of a game whose scenario left the library, of a replay from the export alone)."""
+    with _LOCK:
+        _REGISTERED.clear()
+        _KEYS.clear()
+    for clear in _CACHES:
+        clear()
 
 
 def is_file_key(key: str) -> bool:

@@ -323,14 +323,10 @@ def boards() -> dict[int, BoardSpec]:
     return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
 
 
-@lru_cache(maxsize=16)
-def scenario(key: str) -> ScenarioSpec:
-    """A scenario card from a file registered under ``key`` (issue 27), else the shipped
-    ``data/scenario_<key>.json``."""
-    custom = scenariofile.registered("mak", key)
-    if custom is not None:
-        return ScenarioSpec.model_validate(custom)
-    return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
+#: The text of a shipped scenario card by key (``data/scenario_<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.mak", "scenario_{key}.json")
+#: A scenario card by key: a file registered under it (issue 27), else the shipped one.
+scenario = scenariofile.cached_loader("mak", ScenarioSpec, builtin_text)
 
 
 SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault", "pioneers")

@@ -18,14 +18,10 @@ from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
-from rules.mak.data import ScenarioSpec, boards, charts, units
+from rules.mak.data import ScenarioSpec, boards, builtin_text, charts, units
 from rules.mak.deployment import parse_deploy
 
 _EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
-
-
-#: The text of a shipped card by key (``data/scenario_<key>.json``).
-builtin_text = scenariofile.builtin_reader("rules.mak", "scenario_{key}.json")
 
 
 def _hex_problem(layout: MapLayout, text: str) -> str | None:
