@@ -414,6 +414,9 @@ class GameSystem(ABC, Generic[StateT]):
             self.setup(checked.key, None, SeededDice(b"trial set-up"))
         except Exception as exc:  # a club's file reached a rule the checks missed: one sentence
             scenariofile.unregister(checked.system, checked.key)
+            if not isinstance(exc, RuleError):
+                scenariofile.log.error("a checked %s scenario failed its trial set-up", self.key,
+                                       exc_info=exc)
             reason = str(exc).splitlines()[0].rstrip(".") if str(exc) else type(exc).__name__
             raise scenariofile.refuse(f"the scenario cannot be set up: {reason[:200]}.") from None
         return checked

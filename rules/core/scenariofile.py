@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ MAX_DEPTH = 20
 #: Problems listed by a check; past these, "and N more".
 MAX_PROBLEMS = 25
 
+log = logging.getLogger("referee.scenarios")
 Loc = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
 
@@ -117,11 +119,25 @@ def decode(raw: bytes) -> str:
     return text
 
 
+_CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def _check_characters(text: str) -> None:
+    """Control characters (other than tab and line ends) have no place in a scenario: YAML
+    refuses them, and in JSON they hide in names; say where the first one is."""
+    found = _CONTROL.search(text)
+    if found:
+        line = text.count("\n", 0, found.start()) + 1
+        raise refuse(f"the file holds the control character U+{ord(found.group()):04X}; only "
+                     "printable text, tabs and line ends are accepted.", line=line)
+
+
 def read(raw: bytes | str) -> Document:
     """Bytes (or text) of a JSON or YAML scenario, checked against the limits, parsed."""
     text = decode(raw) if isinstance(raw, bytes) else raw
     if len(text.encode("utf-8")) >= MAX_BYTES:
         raise refuse(f"the file is over {MAX_BYTES - 1:,} bytes; a scenario may be at most 1 MB.")
+    _check_characters(text)
     _check_depth(text)
     if not text.strip():
         raise refuse("the file is empty; a scenario is a JSON or YAML mapping (key: value).")
@@ -164,15 +180,22 @@ def _check_depth(text: str) -> None:
 
 def _read_json(text: str) -> Document:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise refuse(f"this is not valid JSON: {exc.msg}.", line=exc.lineno) from None
     except RecursionError:
         raise refuse(f"the data nests deeper than {MAX_DEPTH} levels.") from None
     lines: dict[Loc, int] = {}
-    _JsonLines(text, lines).value(0, ())
+    try:
+        _JsonLines(text, lines).value(0, ())
+    except (ValueError, IndexError):
+        pass  # lines are a help to the reader; a value the walker misreads keeps its parent's
     _check_tree(data)
     return Document(data=data, text=text, lines=lines)
+
+
+def _no_constant(name: str) -> None:
+    raise refuse(f"{name} is not a number a scenario can use; write a plain number.")
 
 
 class _JsonLines:
@@ -257,7 +280,10 @@ for _tag, _pattern, _first in (
 
 
 def _read_yaml(text: str) -> Document:
-    loader = _SafeLoader(text)
+    try:
+        loader = _SafeLoader(text)
+    except yaml.YAMLError as exc:
+        raise refuse(f"this is not valid YAML: {str(exc).splitlines()[0]}.") from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -445,7 +471,13 @@ def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
         raise refuse(f"the scenario declares {units:,} units; at most {MAX_UNITS - 1:,} are accepted.")
     key = scenario_key(document.data, document.text)
     scenario = validate(fmt.model, document, key=key)
-    problems = located(document, fmt.problems(scenario))
+    try:
+        found = fmt.problems(scenario)
+    except Exception as exc:  # a check the file's oddity broke: one sentence, never a traceback
+        log.exception("a %s scenario's cross-field check failed", system)
+        raise refuse(f"the scenario could not be checked ({type(exc).__name__}); check its "
+                     "ids and references against docs/scenarios.md.") from None
+    problems = located(document, found)
     if problems:
         raise ScenarioError(problems)
     data = dict(document.data)

@@ -260,7 +260,7 @@ class ScenarioSpec(_Model):
 
     key: str
     title: str
-    boards: list[int]
+    boards: list[int] = Field(min_length=1, max_length=6)
     turns: int = Field(ge=1, le=30)
     first: Literal["merc", "strahl"]
     sides: list[SideSpec]

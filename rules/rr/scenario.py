@@ -183,7 +183,12 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     if out:
         return out  # the map's geometry needs every id once
     areas, units = sc.area_by_id, sc.unit_by_id
-    graph = AreaGraph(AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in sc.areas)
+    try:
+        graph = AreaGraph(AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in sc.areas)
+    except ValueError as exc:  # an outline that is not a polygon, a centre dot outside it
+        index = next((i for i, a in enumerate(sc.areas) if f"area {a.id}'" in str(exc)), None)
+        return [(("areas",) if index is None else ("areas", index), f"{exc} (7.3.2: the centre "
+                 "dot lies inside its area's outline of 3 or more corners).")]
     start = sc.areas[0].id if sc.areas else None
     for i, area in enumerate(sc.areas):
         if not (0 <= area.centre[0] <= sc.width and 0 <= area.centre[1] <= sc.height):
