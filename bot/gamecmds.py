@@ -31,7 +31,8 @@ def read_options(svc: Pipeline, inv: Invocation) -> dict[str, Any]:
 def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Reply:
     """Turn, phase, seats, who acts and what they can do."""
     system = game.system
-    lines = [f"**{system.title}** — {game.row.scenario} (step #{game.row.head_seq})"]
+    scenario = scenarios.scenario_label(game.row.scenario, game.row.scenario_text)
+    lines = [f"**{system.title}** — {scenario} (step #{game.row.head_seq})"]
     lines += system.status(game.state)
     seats = ", ".join(replies.seat_name(s, game.seats) for s in system.sides)
     fields = [

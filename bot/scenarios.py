@@ -78,8 +78,21 @@ def checked_file(system: GameSystem[Any], value: Any) -> scenariofile.Checked:
     try:
         return system.scenario_from_file(raw)
     except scenariofile.ScenarioError as exc:
-        more = " Run `referee scenario check FILE` to see them all." if len(exc.problems) > 1 else ""
-        raise RuleError(f"{value.name[:40]} is not a playable {system.title} scenario: {exc}{more}") from None
+        other = _fits(raw)
+        if other is not None and other.key != system.key:
+            raise RuleError(f"{value.name[:40]} is a {other.title} scenario, not a {system.title} "
+                            f"one; start it with /game new system:{other.key}.") from None
+        raise RuleError(f"{value.name[:40]} is not a playable {system.title} scenario: {exc}") from None
+
+
+def _fits(raw: bytes) -> GameSystem[Any] | None:
+    """The system whose format a readable file fits best, or None if it cannot be read."""
+    from bot.scenariocli import guess_system  # noqa: PLC0415
+
+    try:
+        return guess_system(raw)
+    except RuleError:
+        return None
 
 
 async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[Any],
@@ -101,6 +114,15 @@ async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[A
                         f"{', '.join(list(system.scenarios) + own)} (or attach one: scenario-file:).")
     checked = system.scenario_from_file(entry.text)
     return Chosen(checked.key, entry.title, checked.text, checked.sha256)
+
+
+def scenario_label(scenario: str, text: str | None) -> str:
+    """How ``/game status`` names a game's scenario: a built-in's key, or a file's own key
+    and the start of its hash (``ford (file 2a140804fc)``)."""
+    if text is None or "~" not in scenario:
+        return scenario
+    name, _, digest = scenario.partition("~")
+    return f"{name} (file {digest})"
 
 
 def proof_line(chosen: Chosen) -> str:

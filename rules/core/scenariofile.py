@@ -72,7 +72,8 @@ class ScenarioError(RuleError):
         self.problems = problems
         first = problems[0].text().rstrip(".")
         more = len(problems) - 1
-        tail = f" (and {more} more problem{'s' if more > 1 else ''}: run a check)" if more else ""
+        tail = (f" (and {more} more problem{'s' if more > 1 else ''}; `referee scenario check` "
+                "lists them all)") if more else ""
         super().__init__(f"{first}{tail}.")
 
 
@@ -350,7 +351,7 @@ def _explain(error: Any) -> str:
     given = error.get("input")
     shown = json.dumps(given, ensure_ascii=False, default=str)[:40] if given is not None else ""
     if kind == "missing":
-        return "is required and missing."
+        return "missing; this field is required."
     if kind == "extra_forbidden":
         return "is not a field of this part of the scenario (check the spelling; see the schema)."
     if kind == "literal_error":

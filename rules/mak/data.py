@@ -13,7 +13,7 @@ import json
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -265,7 +265,8 @@ class ScenarioSpec(_Model):
     first: Literal["merc", "strahl"]
     sides: list[SideSpec]
     victory: str
-    positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
+    #: 12.3: "5:0818" -> the position's rating, -3 to 0 (-1, -2 in the book's scenarios).
+    positions: dict[str, Annotated[int, Field(ge=-3, le=0)]] = Field(default_factory=dict)
     depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
     points: list[ScenarioPoints] = Field(default_factory=list)  # O.G.P. item 3
