@@ -9,6 +9,7 @@ scenario removed from the library later still plays, exports and replays.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -71,12 +72,13 @@ def upload_bytes(value: Any) -> bytes:
     return value.data
 
 
-def checked_file(system: GameSystem[Any], value: Any) -> scenariofile.Checked:
+async def checked_file(system: GameSystem[Any], value: Any) -> scenariofile.Checked:
     """A checked scenario file of ``system``, or the first problem as one sentence (the file's
-    name first, and how to see every problem)."""
+    name first).  Checked in a worker thread: a large file takes a second of CPU, which other
+    channels' orders must not wait for."""
     raw = upload_bytes(value)
     try:
-        return system.scenario_from_file(raw)
+        return await asyncio.to_thread(system.scenario_from_file, raw)
     except scenariofile.ScenarioError as exc:
         other = _fits(raw)
         if other is not None and other.key != system.key:
@@ -102,7 +104,7 @@ async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[A
     if upload is not None:
         if opts.get("scenario"):
             raise RuleError("Give scenario: or scenario-file:, not both.")
-        checked = checked_file(system, upload)
+        checked = await checked_file(system, upload)
         return Chosen(checked.key, checked.title, checked.text, checked.sha256)
     name = opts.get("scenario") or system.scenarios[0]
     if name in system.scenarios:
@@ -112,7 +114,7 @@ async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[A
         own = [e.name for e in await library_entries(svc.store, library_key(inv)) if e.system == system.key]
         raise RuleError(f"{system.title} has no scenario '{name[:40]}'; scenarios: "
                         f"{', '.join(list(system.scenarios) + own)} (or attach one: scenario-file:).")
-    checked = system.scenario_from_file(entry.text)
+    checked = await asyncio.to_thread(system.scenario_from_file, entry.text)
     return Chosen(checked.key, entry.title, checked.text, checked.sha256)
 
 
@@ -199,7 +201,7 @@ async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
         return Reply(text=f"🗂️ @{inv.user_name} removed the {entries[0].system} scenario "
                           f"`{name}` from this server's library; games begun on it play on.")
     system = registry.get(opts["system"]) if opts.get("system") else _guess(opts["add"])
-    checked = checked_file(system, opts["add"])
+    checked = await checked_file(system, opts["add"])
     # The default name is the file's own key (the registry key is that key and a hash).
     name = _name(str(opts.get("name") or checked.key.split("~")[0]))
     if name in system.scenarios:
