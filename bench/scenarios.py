@@ -13,27 +13,18 @@ CPU time, medians.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, Callable
 
 import yaml
 
-from bench.stats import Row, median
+from bench.hexes import _cpu
+from bench.stats import Row
 from rules.core import registry, scenariofile
 
 
 def ms(seconds: float) -> str:
     """Seconds as milliseconds."""
     return f"{seconds * 1e3:.1f} ms"
-
-
-def _cpu(fn: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.process_time_ns()
-        fn()
-        times.append((time.process_time_ns() - start) / 1e9)
-    return median(times)
 
 
 def _refused(fn: Callable[[], Any]) -> Callable[[], None]:
