@@ -23,7 +23,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, dbs, hexes, hexsnap, logsizes, memory, orderpath, shared, snapshots  # noqa: E402
-from bench import replay  # noqa: E402
+from bench import replay, scenarios  # noqa: E402
 from bot.pgserver import PgServer  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
@@ -50,6 +50,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows += hexes.measure(50 if quick else 200)
         rows.append(hexsnap.measure(3 if quick else 9))
         rows += await replay.measure(work, key, 100)
+        rows += scenarios.measure(1 if quick else 5)
         if server is not None:
             rows += await shared.measure(work, key, 200, 5 if quick else 25)
     return system_note, rows

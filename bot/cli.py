@@ -15,6 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
+from bot import scenariocli
 from bot.config import Settings
 from bot.runtime import tune_gc
 
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     html.add_argument("--out", type=Path, help="the file or folder to write (default: here)")
 
     sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
+    scenariocli.add_parser(sub)
     return parser
 
 
@@ -77,6 +79,8 @@ def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="player", help="your name (default: player)")
     parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
+    parser.add_argument("--scenario-file", type=Path, metavar="FILE",
+                        help="a scenario file (.json/.yaml) that /game new plays when it names none")
     parser.add_argument("--clock", nargs="?", const="now", metavar="START",
                         help="time stands still until /clock advance hours:N moves it "
                              "(START: a UTC date and time, default now)")
@@ -140,6 +144,7 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
         console = Console(
             service, user=args.user, moderator=args.moderator,
             snapshot_dir=args.snapshots or settings.snapshot_dir, clock=clock,
+            scenario_file=getattr(args, "scenario_file", None),
         )
         if args.script:
             lines = args.script.read_text("utf-8").splitlines()
@@ -238,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_export_html(settings, args))
     if command == "health":
         return asyncio.run(run_health(settings))
+    if command == "scenario":
+        return scenariocli.run(args)
     if command == "migrate-db":
         from bot.migratedb import copy_database  # noqa: PLC0415
 

@@ -61,8 +61,10 @@ def game_group() -> CommandGroup:
                 description="Start a game in this channel",
                 options=[
                     _opt("system", "enum", "Game system", choices=systems),
-                    _opt("scenario", "id", "Scenario (default: the system's first)", False),
+                    _opt("scenario", "id", "Scenario: built-in or this server's (default: the first)", False),
                     _opt("options", "text", "Game options, comma separated", False),
+                    _opt("scenario-file", "file", "Your own scenario, .json or .yaml (docs/scenarios.md)",
+                         False),
                 ],
                 may_render=True,
             ),
@@ -121,6 +123,12 @@ def game_group() -> CommandGroup:
                 ],
                 defer_first=True,
                 cooldown=(1, 60.0),
+            ),
+            CommandSpec(
+                name="scenarios",
+                description="The built-in scenarios and this server's own",
+                options=[_opt("system", "enum", "Only this system", False, choices=systems)],
+                private=True,
             ),
             *pacing_commands(),
         ],
@@ -211,6 +219,18 @@ def mod_group() -> CommandGroup:
                 options=[
                     _opt("user", "user", "The player"),
                     _opt("reason", "text", "Why (announced in the channel)", False),
+                ],
+                moderator_only=True,
+            ),
+            CommandSpec(
+                name="scenario",
+                description="Keep a scenario file in this server's library, or take one out",
+                options=[
+                    _opt("add", "file", "A scenario file to keep (.json or .yaml)", False),
+                    _opt("remove", "text", "The name of a scenario to take out", False),
+                    _opt("name", "text", "Its name in the library (default: its key)", False),
+                    _opt("system", "enum", "Its system (default: found from the file)", False,
+                         choices=sorted(registry.load_all())),
                 ],
                 moderator_only=True,
             ),

@@ -23,15 +23,16 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Any, Callable, TextIO
 
 from datetime import timedelta
 
 from bot.answers import numbered
-from bot.models import Invocation, Reply
+from bot.models import Invocation, Reply, Upload
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
 from bot.service import Service
+from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
 
 CONSOLE_CHANNEL = "console"
 #: ``2`` or ``@bob 2``: pick a numbered answer of the last reply (a button press, issue 30).
@@ -74,6 +75,17 @@ def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     return user, path, options
 
 
+def read_upload(path: Path) -> Upload:
+    """A file on disk as an attachment: its size, and its bytes unless over the 1 MB limit."""
+    try:
+        size = path.stat().st_size
+        if size >= MAX_UPLOAD:
+            return Upload(name=path.name, size=size)
+        return Upload(name=path.name, size=size, data=path.read_bytes())
+    except OSError as exc:
+        raise ParseError(f"Cannot read {str(path)[:60]}: {exc.strerror or exc}.") from None
+
+
 class Console:
     """Reads command lines, sends them through the service, prints the replies."""
 
@@ -87,8 +99,11 @@ class Console:
         write: Callable[[str], None] = print,
         channel: str = CONSOLE_CHANNEL,
         clock: ManualClock | None = None,
+        scenario_file: Path | None = None,
     ) -> None:
         self.service = service
+        #: ``--scenario-file``: the file ``/game new`` plays when it names no scenario.
+        self.scenario_file = scenario_file
         #: The clock ``/clock advance`` moves (``--clock``); None: the real time.
         self.clock = clock
         self.user = user
@@ -123,6 +138,11 @@ class Console:
             await self.deliver()
             return None
         who = user or self.user
+        try:
+            options = self.attach_files(path, options)
+        except ParseError as exc:
+            self.write(f"⛔ {exc}")
+            return None
         inv = Invocation(
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
             is_moderator=self.moderator, command=path, options=options,
@@ -156,6 +176,20 @@ class Console:
         self.show(who, reply)
         await self.deliver()
         return reply
+
+    def attach_files(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        """Options of kind "file" name a file on disk: read it as Discord would attach it
+        (at most 1 MB is read); ``/game new`` with no scenario gets ``--scenario-file``."""
+        if path == ["game", "new"] and self.scenario_file and not (
+                {"scenario", "scenario-file"} & set(options)):
+            options = {**options, "scenario-file": str(self.scenario_file)}
+        spec = next((g.command(path[1]) for g in self.service.groups
+                     if len(path) == 2 and g.name == path[0]), None)
+        out = dict(options)
+        for option in spec.options if spec else []:
+            if option.kind == "file" and isinstance(out.get(option.name), str):
+                out[option.name] = read_upload(Path(out[option.name]).expanduser())
+        return out
 
     def run_clock(self, path: list[str], options: dict[str, str]) -> None:
         """``/clock now`` and ``/clock advance hours:N`` (``--clock`` only)."""

@@ -7,14 +7,14 @@ import gzip
 import json
 from typing import Any
 
-from bot import answers, export_html, replaycmds, replies
+from bot import answers, export_html, replaycmds, replies, scenarios
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
 from bot.store import GameRow, StepRow
-from rules.core import registry
+from rules.core import registry, scenariofile
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
 
@@ -31,7 +31,8 @@ def read_options(svc: Pipeline, inv: Invocation) -> dict[str, Any]:
 def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Reply:
     """Turn, phase, seats, who acts and what they can do."""
     system = game.system
-    lines = [f"**{system.title}** — {game.row.scenario} (step #{game.row.head_seq})"]
+    scenario = scenarios.scenario_label(game.row.scenario, game.row.scenario_text)
+    lines = [f"**{system.title}** — {scenario} (step #{game.row.head_seq})"]
     lines += system.status(game.state)
     seats = ", ".join(replies.seat_name(s, game.seats) for s in system.sides)
     fields = [
@@ -57,18 +58,15 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
             "end one with /game end first."
         )
     system = registry.get(opts["system"])
-    scenario = opts.get("scenario") or system.scenarios[0]
-    if scenario not in system.scenarios:
-        raise RuleError(
-            f"{system.title} has no scenario '{scenario[:40]}'; scenarios: {', '.join(system.scenarios)}."
-        )
+    chosen = await scenarios.chosen_scenario(svc, inv, system, opts)
+    scenario = chosen.key
     game_options = system.parse_options(opts.get("options")).model_dump(mode="json", exclude_defaults=True)
     seed, digest = new_seed()
     draft = GameRow(
         id=0, channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
         scenario=scenario, options=game_options, status="active", seed=seed, seed_hash=digest,
         dice_counter=0, head_seq=0, state_json="{}", last_mention=None,
-        created_by=inv.user_id, created_at="",
+        created_by=inv.user_id, created_at="", scenario_text=chosen.text,
     )
     run = svc.dice_run(draft)
     dice = run.take()
@@ -84,8 +82,9 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
 
     def build(game_id: int) -> Reply:
         lines = [
-            f"🎲 New game: **{system.title}** — {scenario}",
+            f"🎲 New game: **{system.title}** — {chosen.title}",
             f"Dice seed hash: `{digest}` (the seed is revealed at /game end).",
+            *([scenarios.proof_line(chosen)] if chosen.text is not None else []),
             seating,
             *replies.event_lines(step.events),
         ]
@@ -248,6 +247,9 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         "format": EXPORT_FORMAT,
         "system": game.system,
         "scenario": game.scenario,
+        # A scenario from a file travels with its game (issue 27): replay needs nothing else.
+        "scenario_text": game.scenario_text,
+        "scenario_sha256": scenariofile.sha256(game.scenario_text) if game.scenario_text else None,
         "options": game.options,
         "seed_hash": game.seed_hash,
         # The seed stays secret while the game runs (provable dice).
@@ -499,6 +501,7 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
 
 
 HANDLERS = {
+    "scenarios": scenarios.cmd_scenarios,
     "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "act": cmd_act, "map": cmd_map,
     "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
     "replay": cmd_replay,

@@ -8,7 +8,7 @@ marks, new steps, seats and reply are stored together or not at all.
 
 from __future__ import annotations
 
-from bot import replies
+from bot import replies, scenarios
 from bot.gamecmds import read_options
 from bot.models import Invocation, Reply
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
@@ -211,6 +211,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
-HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick}
+HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick,
+            "scenario": scenarios.cmd_mod_scenario}
 
 __all__ = ["HANDLERS"]

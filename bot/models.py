@@ -18,6 +18,15 @@ class UserRef(BaseModel):
     name: str
 
 
+class Upload(BaseModel):
+    """A file attached to a command (``/game new scenario-file:``): its name, its size as
+    announced, and its bytes (None when it was too big to fetch, or could not be)."""
+
+    name: str
+    size: int
+    data: bytes | None = None
+
+
 class Invocation(BaseModel):
     """One command typed by one user in one channel."""
 
@@ -29,7 +38,7 @@ class Invocation(BaseModel):
     #: The command path, e.g. ``["rr", "move"]`` or ``["game", "new"]``.
     command: list[str]
     #: Option values by name: strings from the console, typed values from Discord;
-    #: options of kind "user" carry a :class:`UserRef`.
+    #: options of kind "user" carry a :class:`UserRef`, of kind "file" an :class:`Upload`.
     options: dict[str, Any] = Field(default_factory=dict)
     #: The Discord interaction id (or a console counter); a repeat is answered from the log.
     interaction_id: str | None = None

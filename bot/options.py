@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from bot.commands import CommandSpec
+from bot.models import Upload
 from bot.replies import one_line as shown
 from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec
 from rules.core.errors import RuleError
@@ -67,6 +68,10 @@ def _length(option: OptionSpec, text: str) -> None:
 def convert_value(option: OptionSpec, value: Any) -> Any:
     """A ``/game`` or ``/mod`` value of the option's kind."""
     if option.kind == "user":
+        return value
+    if option.kind == "file":
+        if not isinstance(value, Upload):
+            raise RuleError(f"{option.name} takes an attached file, not text.")
         return value
     if option.kind == "int":
         return _whole_number(option, value)

@@ -631,7 +631,7 @@ class Pipeline:
                 channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
                 scenario=draft.scenario, options=draft.options, seed=draft.seed,
                 seed_hash=draft.seed_hash, state_json=outcome.step.state.model_dump_json(),
-                created_by=draft.created_by or inv.user_id,
+                created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
             )
             row = self.step_row(game_id, 0, None, outcome, inv, False)
             db.insert_step(row)

@@ -48,6 +48,13 @@ def replay(document: dict[str, Any]) -> ReplayReport:
     """Replay an export (format ``referee-log/1``)."""
     report = ReplayReport()
     system = registry.get(document["system"])
+    if document.get("scenario_text"):
+        # The scenario file the game was set up from, carried by the export (issue 27).
+        try:
+            system.scenario_from_file(document["scenario_text"])
+        except RuleError as exc:
+            report.problems.append(f"the export's scenario file does not load: {exc}")
+            return report
     recorded: dict[int, dict[str, Any]] = {}
     for entry in sorted(document["steps"], key=lambda s: s["seq"]):
         report.steps += 1

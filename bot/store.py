@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
@@ -26,7 +27,9 @@ import aiosqlite
 from pydantic import BaseModel, Field
 
 from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
+from rules.core import registry, scenariofile
 from rules.core.dice import Roll
+from rules.core.errors import RuleError
 from rules.core.contract import Event
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -54,6 +57,9 @@ class GameRow(BaseModel):
     version: int = 0
     #: Every side's "since your last order" at the head (migration 0008; None before it).
     summaries_json: str | None = None
+    #: The text of the scenario file the game was set up from (migration 0010), or None
+    #: for a built-in scenario.
+    scenario_text: str | None = None
 
 
 class StepRow(BaseModel):
@@ -486,6 +492,22 @@ async def _connect_reader(path: Path) -> aiosqlite.Connection:
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
                 " events_json, reveals, snapshot, turn_part, interaction_id, reverted_by, rerolls,"
                 " created_at")
+log = logging.getLogger("referee.store")
+
+
+def scenario_loaded(system: str, text: str | None) -> str | None:
+    """Make the scenario file a game was set up from loadable in this process (issue 27):
+    every game row read registers its stored text, so its state's scenario key resolves
+    whichever process, cache or export opens it.  Checked once per text per process."""
+    if text is None or scenariofile.key_of_text(system, text) is not None:
+        return text
+    try:
+        registry.get(system).scenario_from_file(text)
+    except RuleError as exc:
+        # Valid when the game began; a rules change since refuses it: say so in the log,
+        # and the game's commands answer that its scenario is missing.
+        log.warning("stored scenario of a %s game no longer loads: %s", system, exc)
+    return text
 
 
 def _game(row: aiosqlite.Row) -> GameRow:
@@ -497,6 +519,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         state_json=row["state_json"], last_mention=row["last_mention"],
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
         summaries_json=row["summaries_json"],
+        scenario_text=scenario_loaded(row["system"], row["scenario_text"]),
     )
 
 

@@ -271,14 +271,16 @@ class Writer:
     async def create_game(
         self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
         options: dict[str, Any], seed: bytes, seed_hash: str, state_json: str, created_by: str,
+        scenario_text: str | None = None,
     ) -> int:
-        """Insert a game and return its id (the unique index refuses a second active one)."""
+        """Insert a game and return its id (the unique index refuses a second active one);
+        ``scenario_text``: the scenario file it was set up from (migration 0010)."""
         done = await self._now(
             "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
-            " seed_hash, state_json, created_by, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
-            " RETURNING id",
+            " seed_hash, state_json, created_by, created_at, scenario_text)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
             (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
-             state_json, created_by, utcnow()),
+             state_json, created_by, utcnow(), scenario_text),
         )
         return int(done.rows[0][0])
 

@@ -37,9 +37,10 @@ from bot.discord.delivery import (
 )
 from bot.discord.errors import apology, new_incident_id
 from bot.discord.messages import CONTENT_LIMIT, pingable
-from bot.models import Invocation, Reply, UserRef
+from bot.models import Invocation, Reply, Upload, UserRef
 from bot.replies import NAME_LIMIT, user_text
 from rules.core.contract import Choice
+from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
 
 log = logging.getLogger("referee.discord")
 
@@ -126,6 +127,22 @@ def option_value(value: Any) -> Any:
     if isinstance(value, discord.app_commands.Choice):
         return value.value
     return value
+
+
+async def fetch_upload(value: Any) -> Any:
+    """An attachment as an :class:`Upload`: its bytes fetched from Discord unless it is over
+    the scenario limit (refused by the service without downloading it); other values as
+    they are."""
+    if not isinstance(value, discord.Attachment):
+        return value
+    if value.size >= MAX_UPLOAD:
+        return Upload(name=value.filename, size=value.size)
+    try:
+        data = await value.read()
+    except (discord.HTTPException, discord.NotFound):
+        log.warning("could not fetch attachment %s", value.filename)
+        return Upload(name=value.filename, size=value.size)
+    return Upload(name=value.filename, size=value.size, data=data)
 
 
 def invocation_from(

@@ -16,6 +16,7 @@ bool     boolean
 enum     string with fixed choices (autocomplete over them past Discord's 25)
 text     string of at most 200 characters (MAX_TEXT_LENGTH)
 user     a server member (the service gets a ``UserRef``)
+file     an attachment (the service gets an ``Upload``: fetched unless over 1 MB)
 =======  ====================================================================
 """
 
@@ -31,7 +32,9 @@ import discord
 from discord import app_commands
 
 from bot.commands import CommandGroup, CommandSpec
-from bot.discord.adapter import DEFER_AFTER, ServiceLike, invocation_from, respond, send_private
+from bot.discord.adapter import (
+    DEFER_AFTER, ServiceLike, fetch_upload, invocation_from, respond, send_private,
+)
 from bot.discord.errors import explain
 from bot.discord.inflight import InFlight
 from rules.core import registry
@@ -94,6 +97,8 @@ def python_name(option: str) -> str:
     """A Python identifier for an option name (``from`` -> ``from_``); Discord keeps the name."""
     # Option names come from pydantic field names, so they are identifiers; only Python's
     # keywords (a "from" area, say) need a new name.
+    # A hyphen (``scenario-file``) is fine in Discord and not in Python.
+    option = option.replace("-", "_")
     return f"{option}_" if keyword.iskeyword(option) else option
 
 
@@ -107,6 +112,8 @@ def annotation(spec: OptionSpec) -> Any:
         return bool
     if spec.kind == "user":
         return Union[discord.Member, discord.User]
+    if spec.kind == "file":
+        return discord.Attachment
     # Strings: Discord refuses longer input on the phone, before it reaches us; the service
     # applies the same limits to the console.
     if spec.kind == "text":
@@ -229,6 +236,7 @@ class CommandFactory:
         name = spec.name
 
         async def run_command(interaction: discord.Interaction, **options: Any) -> None:
+            options = {key: await fetch_upload(value) for key, value in options.items()}
             inv = invocation_from(
                 interaction,
                 [group, name],

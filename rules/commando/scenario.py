@@ -9,13 +9,14 @@ drawn, ``x`` east, ``y`` south (see :mod:`rules.core.table`).
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from importlib import resources
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.core import table
+from rules.core import scenariofile
+from rules.core.scenariofile import Loc, ScenarioFormat
 
 Side = Literal["commandos", "germans"]
 #: What a unit is, which decides its move, its save modifier and what it may do.
@@ -173,9 +174,31 @@ class Scenario(BaseModel):
         return self
 
 
-@lru_cache(maxsize=None)
-def load_scenario(key: str) -> Scenario:
-    """Read and validate ``data/<key>.json`` from this package."""
-    data = resources.files("rules.commando").joinpath("data")
-    text = data.joinpath(f"{key}.json").read_text("utf-8")
-    return Scenario.model_validate_json(text)
+#: The text of a shipped scenario by key (``data/<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.commando")
+#: A scenario by key: a file registered under it (issue 27), else the shipped one; cached.
+load_scenario = scenariofile.cached_loader("commando", Scenario, builtin_text)
+
+
+def problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """What the model alone cannot check: named points and targets on the table, each side
+    with at least one unit.  (A unit set up off the table, in water or wire, or inside a
+    target, and ids used twice, are refused by the model itself.)"""
+    out: list[tuple[Loc, str]] = []
+    for i, point in enumerate(sc.points):
+        if not table.on_table((point.x, point.y), sc.width, sc.height):
+            out.append((("points", i), f"{point.id} is off the table (0-{sc.width:g} by 0-{sc.height:g} inches)."))
+    for i, target in enumerate(sc.targets):
+        low_x, low_y, high_x, high_y = table.shape_bounds(target.shape())
+        if high_x < 0 or high_y < 0 or low_x > sc.width or low_y > sc.height:
+            out.append((("targets", i), f"target {target.id} is off the table."))
+    for side in ("commandos", "germans"):
+        if not any(u.side == side for u in sc.units):
+            out.append((("units",), f"the {side} have no unit; each side needs one at least."))
+    return out
+
+
+#: The file format of a commando raid scenario (issue 27).
+FORMAT = ScenarioFormat(model=Scenario, builtin=builtin_text, problems=problems,
+                        units=lambda data: scenariofile.count(data, "units"))
+

@@ -21,7 +21,7 @@ from rules.commando import (
 from rules.commando.actions import (
     ACTIONS, Assault, CutWire, Demolish, Direct, End, Measure, Mortar, Move, Roll, Shoot,
 )
-from rules.commando.scenario import load_scenario
+from rules.commando.scenario import FORMAT as SCENARIO_FORMAT, load_scenario
 from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
 from rules.commando.view import build_view
 from rules.core.contract import Action, Event, GameOptions, GameSystem, Step, Turn
@@ -51,6 +51,7 @@ class CommandoRaid(GameSystem[RaidState]):
     sides = ("commandos", "germans")
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
+    scenario_format = SCENARIO_FORMAT
     actions = ACTIONS
     state_model = RaidState
     options_model = CommandoOptions

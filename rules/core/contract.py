@@ -27,10 +27,12 @@ from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rules.core.dice import Dice
+from rules.core import scenariofile
+from rules.core.dice import Dice, SeededDice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
 from rules.core.playout import PlayoutHints
+from rules.core.scenariofile import ScenarioFormat
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
@@ -95,7 +97,8 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-OptionKind = Literal["id", "int", "bool", "enum", "text", "user"]
+#: ``file``: an attached file (a scenario, issue 27); only ``/game`` and ``/mod`` take one.
+OptionKind = Literal["id", "int", "bool", "enum", "text", "user", "file"]
 
 
 class OptionSpec(BaseModel):
@@ -281,6 +284,9 @@ class GameSystem(ABC, Generic[StateT]):
     state_model: ClassVar[type[BaseModel]]
     #: The options of ``/game new options:`` (see :class:`GameOptions`).
     options_model: ClassVar[type[GameOptions]] = GameOptions
+    #: The system's scenario file format (issue 27): model, built-ins, cross-field checks.
+    #: None: scenarios of this system cannot come from a file.
+    scenario_format: ClassVar[ScenarioFormat | None] = None
     #: How the conformance kit's random legal player plays this system (optional).
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
@@ -438,9 +444,30 @@ class GameSystem(ABC, Generic[StateT]):
         return self.start(scenario, parsed, dice)
 
     def has_scenario(self, scenario: str) -> bool:
-        """Whether ``scenario`` can be set up; a system with scenarios made at run time (tests'
-        custom boards) widens it."""
-        return scenario in self.scenarios
+        """Whether ``scenario`` can be set up: a built-in, or a scenario file registered with
+        :func:`rules.core.scenariofile.register`; a system with scenarios made at run time
+        (tests' custom boards) widens it."""
+        return scenario in self.scenarios or scenariofile.registered(self.key, scenario) is not None
+
+    def scenario_from_file(self, raw: bytes | str) -> scenariofile.Checked:
+        """A scenario file of this system read, validated, cross-checked, registered and set up
+        once on trial (issue 27), or a ScenarioError whose message is one sentence and whose
+        ``problems`` say where each fault is.  Nothing is registered for a refused file."""
+        fmt = self.scenario_format
+        if fmt is None:
+            raise scenariofile.refuse(f"{self.title} scenarios cannot be read from a file yet.")
+        checked = scenariofile.check(self.key, fmt, raw)
+        scenariofile.register(checked)
+        try:
+            self.setup(checked.key, None, SeededDice(b"trial set-up"))
+        except Exception as exc:  # a club's file reached a rule the checks missed: one sentence
+            scenariofile.unregister(checked.system, checked.key)
+            if not isinstance(exc, RuleError):
+                scenariofile.log.error("a checked %s scenario failed its trial set-up", self.key,
+                                       exc_info=exc)
+            reason = str(exc).splitlines()[0].rstrip(".") if str(exc) else type(exc).__name__
+            raise scenariofile.refuse(f"the scenario cannot be set up: {reason[:200]}.") from None
+        return checked
 
     def waiting_names(self, state: StateT) -> str:
         """Who must act now, as players read it (``NATO``)."""

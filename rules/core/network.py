@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 class Route(BaseModel):
     """One route between two spaces, of a kind the system names."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     a: str
     b: str

@@ -13,9 +13,11 @@ import json
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.core import scenariofile
 
 
 class Weapon(str, Enum):
@@ -258,12 +260,13 @@ class ScenarioSpec(_Model):
 
     key: str
     title: str
-    boards: list[int]
+    boards: list[int] = Field(min_length=1, max_length=6)
     turns: int = Field(ge=1, le=30)
     first: Literal["merc", "strahl"]
     sides: list[SideSpec]
     victory: str
-    positions: dict[str, int] = Field(default_factory=dict)  # 12.3: "5:0818" -> rating (-1, -2)
+    #: 12.3: "5:0818" -> the position's rating, -3 to 0 (-1, -2 in the book's scenarios).
+    positions: dict[str, Annotated[int, Field(ge=-3, le=0)]] = Field(default_factory=dict)
     depots: dict[str, Literal["merc", "strahl"]] = Field(default_factory=dict)  # 11.3: hex -> owner
     attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
     points: list[ScenarioPoints] = Field(default_factory=list)  # O.G.P. item 3
@@ -321,10 +324,10 @@ def boards() -> dict[int, BoardSpec]:
     return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
 
 
-@lru_cache(maxsize=4)
-def scenario(key: str) -> ScenarioSpec:
-    """A scenario card (``data/scenarios/<key>.json``)."""
-    return ScenarioSpec.model_validate(_read(f"scenario_{key}.json"))
+#: The text of a shipped scenario card by key (``data/scenario_<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.mak", "scenario_{key}.json")
+#: A scenario card by key: a file registered under it (issue 27), else the shipped one.
+scenario = scenariofile.cached_loader("mak", ScenarioSpec, builtin_text)
 
 
 SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault", "pioneers")

@@ -33,6 +33,7 @@ from rules.mak.transport import board_at_setup
 from rules.mak.vehicles import enter_with
 from rules.mak import special_actions as S
 from rules.mak.data import SCENARIOS, scenario, units
+from rules.mak.scenario import FORMAT as SCENARIO_FORMAT
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
@@ -72,6 +73,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
+    scenario_format = SCENARIO_FORMAT
     actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS + S.SPECIAL_ACTIONS
     #: the conformance kit's 50 games are all of the full-rules scenario (the others are
     #: played by tests/mak/test_playouts.py)

@@ -8,13 +8,14 @@ counters and cards.  Routes are read into a :class:`rules.core.network.Network`.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from importlib import resources
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.core import scenariofile
 from rules.core.network import Network, Route
+from rules.core.scenariofile import Loc, ScenarioFormat
 
 Faction = Literal["raider", "hostile"]
 Point = tuple[float, float]
@@ -318,8 +319,44 @@ class Scenario(Frozen):
 SCENARIOS: tuple[str, ...] = ("desert",)
 
 
-@lru_cache(maxsize=None)
-def load_scenario(key: str) -> Scenario:
-    """Read and validate ``data/<key>.json`` (cached: the data never changes)."""
-    text = resources.files("rules.raiders").joinpath("data", f"{key}.json").read_text("utf-8")
-    return Scenario.model_validate_json(text)
+#: The text of a shipped scenario by key (``data/<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.raiders")
+#: A scenario by key: a file registered under it (issue 27), else the shipped one; cached.
+load_scenario = scenariofile.cached_loader("raiders", Scenario, builtin_text)
+
+
+def problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """What the model alone cannot check: ids used twice in each list, a Staging Area to
+    start from (3.0), every space reachable from one (a map in pieces strands a force), a
+    leader's names one per counter (20.0), a mission to play and an Ops deck to draw."""
+    out: list[tuple[Loc, str]] = []
+    for field in ("terrain", "units", "gear", "hostiles", "markers", "missions", "ops_cards"):
+        items = getattr(sc, field)
+        ident = "key" if field == "terrain" else "id"
+        out += scenariofile.duplicates([((field, i, ident), getattr(x, ident)) for i, x in enumerate(items)],
+                                       f"{field} {ident}")
+    staging = [s.id for s in sc.spaces if s.staging]
+    if not staging:
+        out.append((("spaces",), "no space is a Staging Area (staging: true); the raiders start "
+                    "from one (3.0)."))
+    else:
+        reach = sc.network.reachable(staging[0], len(sc.spaces))
+        for i, space in enumerate(sc.spaces):
+            if space.id not in reach:
+                out.append((("spaces", i), f"space {space.id} cannot be reached from the Staging "
+                            f"Area {staging[0]}: add a route to it (the map is in pieces)."))
+    for i, unit in enumerate(sc.units):
+        if unit.leader and unit.names and len(unit.names) != unit.count:
+            out.append((("units", i, "names"), f"{unit.id} has {unit.count} counters and "
+                        f"{len(unit.names)} names; give one name per counter (20.0)."))
+    if not sc.missions:
+        out.append((("missions",), "there is no mission card; a game plays one at least (8.0)."))
+    if not sc.ops_cards:
+        out.append((("ops_cards",), "there is no Ops card; the force draws one each Op (13.0)."))
+    return out
+
+
+#: The file format of a Raiders theatre (issue 27).
+FORMAT = ScenarioFormat(model=Scenario, builtin=builtin_text, problems=problems,
+                        units=lambda data: scenariofile.count(data, "units", "hostiles", "spaces"))
+

@@ -25,7 +25,7 @@ from rules.raiders import actions as A
 from rules.raiders import battle, campaign, labels, objectives, operations, recruiting
 from rules.raiders import offers as O
 from rules.raiders.forces import Ctx, force
-from rules.raiders.scenario import SCENARIOS, load_scenario
+from rules.raiders.scenario import FORMAT as SCENARIO_FORMAT, SCENARIOS, load_scenario
 from rules.raiders.state import Campaign, RaidersState
 from rules.raiders.texts import card_lines
 from rules.raiders.view import network_view, status_lines, turn_label
@@ -108,6 +108,7 @@ class RaidersSystem(GameSystem[RaidersState]):
     title = "Raiders"
     sides = ("raiders",)
     scenarios = SCENARIOS
+    scenario_format = SCENARIO_FORMAT
     actions = A.ACTIONS
     state_model = RaidersState
     options_model = RaidersOptions

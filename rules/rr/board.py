@@ -7,6 +7,7 @@ A state names its scenario by key.  Tests may :func:`register_scenario` a hand-b
 
 from __future__ import annotations
 
+from rules.core import scenariofile
 from rules.core.areas import AreaGraph, AreaShape
 from rules.core.errors import RuleError
 from rules.rr.scenario import Scenario, UnitSpec, UnitValues, load_scenario
@@ -27,7 +28,7 @@ def register_scenario(scenario: Scenario) -> None:
 
 def is_scenario(key: str) -> bool:
     """Whether ``key`` names a shipped scenario or one registered with :func:`register_scenario`."""
-    return key in _CUSTOM or key in SCENARIO_KEYS
+    return key in _CUSTOM or key in SCENARIO_KEYS or scenariofile.registered("rr", key) is not None
 
 
 def scenario_of(key: str) -> Scenario:

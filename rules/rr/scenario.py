@@ -9,13 +9,14 @@ its own.  Geometry (adjacency, range, line of sight) is *computed* from the poly
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from importlib import resources
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.core import scenariofile
 from rules.core.areas import AreaGraph, AreaShape
+from rules.core.scenariofile import Loc, ScenarioFormat
 
 Side = Literal["nato", "soviet"]
 Nation = Literal["de", "us", "su"]  # 2.0: West German (gray), American (green), Soviet (red)
@@ -25,7 +26,7 @@ Point = tuple[float, float]
 class AreaSpec(BaseModel):
     """One numbered map area (5.0)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     name: str = ""
@@ -42,7 +43,7 @@ class AreaSpec(BaseModel):
 class UnitValues(BaseModel):
     """The printed values of one side of a counter (2.0)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     rcm: int
     acm: int | None  # None: an asterisk, cannot initiate or support assault (7.3.5)
@@ -54,7 +55,7 @@ class UnitValues(BaseModel):
 class UnitSpec(BaseModel):
     """One counter of 11.0 with both its sides."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str  # short id typed on a phone, e.g. "VDV-1"
     name: str
@@ -78,6 +79,8 @@ class UnitSpec(BaseModel):
 class Deployment(BaseModel):
     """Units that start on the map (11.0 setup) or arrive later (reinforcements)."""
 
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     side: Side
     units: list[str]
     areas: list[str]  # allowed areas
@@ -92,7 +95,7 @@ class Deployment(BaseModel):
 class Scenario(BaseModel):
     """A whole Raid and Riposte scenario."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     key: str
     title: str
@@ -159,8 +162,82 @@ class Scenario(BaseModel):
         return out
 
 
-@lru_cache(maxsize=None)
-def load_scenario(key: str) -> Scenario:
-    """Load and validate ``data/<key>.json`` (cached: scenarios are immutable)."""
-    text = resources.files("rules.rr").joinpath("data", f"{key}.json").read_text("utf-8")
-    return Scenario.model_validate_json(text)
+#: The text of a shipped scenario by key (``data/<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.rr")
+#: A scenario by key: a file registered under it (issue 27), else the shipped one; cached.
+load_scenario = scenariofile.cached_loader("rr", Scenario, builtin_text)
+
+
+def _on_edge(area: AreaSpec, sc: Scenario, margin: float = 1.0) -> bool:
+    """Whether an area reaches the map's edge (11.0: reinforcements enter from off the map)."""
+    return any(x <= margin or y <= margin or x >= sc.width - margin or y >= sc.height - margin
+               for x, y in area.polygon)
+
+
+def problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """What the model alone cannot check: ids used twice, areas and units that do not exist,
+    areas that touch no other (7.2: a unit could never leave), reinforcements entering
+    (11.0) from an area that is not on the map's edge, objectives (12.0) off the map."""
+    out = scenariofile.duplicates([(("areas", i, "id"), a.id) for i, a in enumerate(sc.areas)], "area id")
+    out += scenariofile.duplicates([(("units", i, "id"), u.id) for i, u in enumerate(sc.units)], "unit id")
+    if out:
+        return out  # the map's geometry needs every id once
+    areas, units = sc.area_by_id, sc.unit_by_id
+    try:
+        graph = AreaGraph(AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in sc.areas)
+    except ValueError as exc:  # an outline that is not a polygon, a centre dot outside it
+        index = next((i for i, a in enumerate(sc.areas) if f"area {a.id}'" in str(exc)), None)
+        return [(("areas",) if index is None else ("areas", index), f"{exc} (7.3.2: the centre "
+                 "dot lies inside its area's outline of 3 or more corners).")]
+    start = sc.areas[0].id if sc.areas else None
+    for i, area in enumerate(sc.areas):
+        if not (0 <= area.centre[0] <= sc.width and 0 <= area.centre[1] <= sc.height):
+            out.append((("areas", i, "centre"), f"area {area.id}'s centre is off the map "
+                        f"(0-{sc.width:g} by 0-{sc.height:g})."))
+        if len(sc.areas) > 1 and not graph.adjacent(area.id):
+            out.append((("areas", i, "polygon"), f"area {area.id} touches no other area; areas "
+                        "are adjacent when their outlines share a side or a corner (7.2)."))
+        elif start is not None and not graph.reachable(start, area.id):
+            out.append((("areas", i, "polygon"), f"area {area.id} cannot be reached from area "
+                        f"{start}: the map is in separate pieces (7.2)."))
+    placed: dict[str, Loc] = {}
+    for i, dep in enumerate(sc.deployments):
+        for j, uid in enumerate(dep.units):
+            loc = ("deployments", i, "units", j)
+            if uid not in units:
+                out.append((loc, f"'{uid}' is not a unit of this scenario; units: "
+                            f"{', '.join(list(units)[:12])}."))
+            elif units[uid].side != dep.side:
+                out.append((loc, f"{uid} is a {units[uid].side} unit, deployed with the {dep.side}."))
+            elif uid in placed:
+                out.append((loc, f"{uid} is deployed twice (also at "
+                            f"{scenariofile.path_text(placed[uid])})."))
+            placed.setdefault(uid, loc)
+        for j, aid in enumerate(dep.areas):
+            loc = ("deployments", i, "areas", j)
+            if aid not in areas:
+                out.append((loc, f"'{aid}' is not an area of the map."))
+            elif dep.mode == "enter" and not _on_edge(areas[aid], sc):
+                out.append((loc, f"reinforcements enter from off the map (11.0), but area {aid} "
+                            "does not reach the map's edge."))
+    for i, unit in enumerate(sc.units):
+        if unit.attached_to is not None and unit.attached_to not in units:
+            out.append((("units", i, "attached_to"), f"'{unit.attached_to}' is not a unit."))
+        if unit.id not in placed and unit.id not in sc.off_map_units:
+            out.append((("units", i, "id"), f"{unit.id} is in no deployment and not off the map; "
+                        "list it in a deployment or in off_map_units."))
+    for field in ("soviet_required_area", "main_objective", "cadre_area"):
+        if getattr(sc, field) not in areas:
+            out.append(((field,), f"'{getattr(sc, field)}' is not an area of the map."))
+    for i, aid in enumerate(sc.secondary_objectives):
+        if aid not in areas:
+            out.append((("secondary_objectives", i), f"'{aid}' is not an area of the map."))
+    for i, uid in enumerate(sc.off_map_units):
+        if uid not in units:
+            out.append((("off_map_units", i), f"'{uid}' is not a unit of this scenario."))
+    return out
+
+
+#: The file format of a Raid and Riposte scenario (issue 27).
+FORMAT = ScenarioFormat(model=Scenario, builtin=builtin_text, problems=problems,
+                        units=lambda data: scenariofile.count(data, "units"))

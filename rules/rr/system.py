@@ -25,6 +25,7 @@ from rules.rr.actions import (
     Move, Nikolas, Pass, Place, Ready, Retreat, Route, Skip, Sniper, StandingChoice, TakeHits,
 )
 from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
+from rules.rr.scenario import FORMAT as SCENARIO_FORMAT
 from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
 from rules.rr.combat import next_prompt, retreat_and_hit
 from rules.rr.hits import retreat_checks, take_hits
@@ -65,6 +66,7 @@ class RaidAndRiposte(GameSystem[RRState]):
     sides = ("nato", "soviet")
     side_names = SIDE_NAMES
     scenarios = SCENARIO_KEYS
+    scenario_format = SCENARIO_FORMAT
     actions = ACTIONS
     state_model = RRState
     playout_hints = PlayoutHints(rare=frozenset({"pass", "done", "skip", "take-hits"}))

@@ -8,13 +8,14 @@ top-left corner as drawn, ``x`` east, ``y`` south (see :mod:`rules.core.table`).
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from importlib import resources
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.core import table
+from rules.core import scenariofile
+from rules.core.scenariofile import Loc, ScenarioFormat
 
 Side = Literal["us", "germans"]
 Training = Literal["green", "trained", "veteran"]
@@ -188,9 +189,45 @@ class Scenario(BaseModel):
         return next(t for t in self.terrain if t.id == key)
 
 
-@lru_cache(maxsize=None)
-def load_scenario(key: str) -> Scenario:
-    """Read and validate ``data/<key>.json`` from this package."""
-    data = resources.files("rules.skirmish").joinpath("data")
-    text = data.joinpath(f"{key}.json").read_text("utf-8")
-    return Scenario.model_validate_json(text)
+#: The text of a shipped scenario by key (``data/<key>.json``).
+builtin_text = scenariofile.builtin_reader("rules.skirmish")
+#: A scenario by key: a file registered under it (issue 27), else the shipped one; cached.
+load_scenario = scenariofile.cached_loader("skirmish", Scenario, builtin_text)
+
+
+def problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """What the model alone cannot check: terrain and named points on the table, a team set
+    up inside very difficult terrain it cannot stand in (a tank in a building), each side with
+    a unit, weapons no team carries (a typo in a key)."""
+    out: list[tuple[Loc, str]] = []
+    for i, piece in enumerate(sc.terrain):
+        for j, corner in enumerate(piece.points):
+            if not table.on_table(corner, sc.width, sc.height):
+                out.append((("terrain", i, "points", j), f"{piece.id}'s corner {list(corner)} is off the "
+                            f"table (0-{sc.width:g} by 0-{sc.height:g} inches)."))
+                break
+    for i, point in enumerate(sc.points):
+        if not table.on_table((point.x, point.y), sc.width, sc.height):
+            out.append((("points", i), f"{point.id} is off the table."))
+    blocked = [t for t in sc.terrain if t.kind == "area" and t.going == "very_difficult"]
+    for i, unit in enumerate(sc.units):
+        for j, team in enumerate(unit.teams):
+            for piece in blocked:
+                if team.kind != "infantry" and table.point_in_polygon((team.x, team.y), piece.polygon):
+                    out.append((("units", i, "teams", j), f"{team.id} is a {team.kind} set up in "
+                                f"{piece.id}, very difficult going only infantry may stand in."))
+    for side in ("us", "germans"):
+        if not any(u.side == side for u in sc.units):
+            out.append((("units",), f"the {side} have no unit; each side needs one at least."))
+    carried = {w for u in sc.units for t in u.teams for w in t.weapons}
+    for name in sc.weapons:
+        if name not in carried:
+            out.append((("weapons", name), f"no team carries the weapon '{name}'; remove it or "
+                        "give it to a team (a typo in a team's weapons?)."))
+    return out
+
+
+#: The file format of a platoon skirmish scenario (issue 27).
+FORMAT = ScenarioFormat(model=Scenario, builtin=builtin_text, problems=problems,
+                        units=lambda data: scenariofile.count(data, "units", "units.teams"))
+

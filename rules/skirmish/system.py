@@ -26,7 +26,7 @@ from rules.skirmish.orders import (
     ACTIONS, Activate, Appoint, Assault, Barrage, Choose, Decide, Defaults, Done, Fire,
     Measure, Move, Reroll, Shift, Smoke,
 )
-from rules.skirmish.scenario import load_scenario
+from rules.skirmish.scenario import FORMAT as SCENARIO_FORMAT, load_scenario
 from rules.skirmish.state import SIDE_NAMES, SIDES, SkirmishState, opening_state
 from rules.skirmish.view import build_view, marker_summary
 
@@ -63,6 +63,7 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     sides = SIDES
     side_names = dict(SIDE_NAMES)
     scenarios = SCENARIOS
+    scenario_format = SCENARIO_FORMAT
     actions = ACTIONS
     state_model = SkirmishState
     options_model = SkirmishOptions

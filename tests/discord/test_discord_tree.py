@@ -19,7 +19,7 @@ from tests.discord.dpy_harness import FakeService, interaction_payload
 #: Discord's option types.
 STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
 KIND_TYPES = {"id": STRING, "enum": STRING, "text": STRING, "int": INTEGER, "bool": BOOLEAN,
-              "user": USER}
+              "user": USER, "file": 11}  # 11: ATTACHMENT
 
 
 @pytest.fixture
@@ -52,10 +52,11 @@ def test_game_and_mod_subcommands(tree):
     groups = {g.name: g for g in tree.get_commands()}
     assert [c.name for c in groups["game"].commands] == [
         "new", "join", "leave", "status", "act", "map", "log", "export", "end", "help", "undo",
-        "replay",
+        "replay", "scenarios",
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
-    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick"]
+    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
+                                                        "scenario"]
 
 
 def test_every_option_has_the_type_required_flag_and_limits_of_its_spec(tree, catalogue):

@@ -1,0 +1,139 @@
+"""Maschinen Krieger scenario files (issue 27): the built-in cards' text and the cross-field
+checks of a card a club writes.
+
+The card itself is :class:`rules.mak.data.ScenarioSpec`; unit types, boards and charts are the
+shipped catalogues (``data/units*.json``, ``data/boards.json``), which a scenario names by key
+and number.  What pydantic cannot see alone is checked here: boards and unit types that exist,
+deployment codes in the book's notation ("Understanding the Scenarios" a) that parse, set-up
+hexes on the map and on terrain the unit may enter (7.1.8), entry zones that start on the
+edge they name and run along it (12.0), and every hex a card names (positions 12.3, depots 11.3, minefields 19.1,
+scenario points O.G.P. item 3) a hex of the boards in play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import scenariofile
+from rules.core.errors import RuleError
+from rules.core.hexes import HexNumber, MapLayout, parse_number
+from rules.core.scenariofile import Loc, ScenarioFormat
+from rules.mak.data import ScenarioSpec, boards, builtin_text, charts, units
+from rules.mak.deployment import parse_deploy
+
+_EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
+
+
+def _hex_problem(layout: MapLayout, text: str) -> str | None:
+    """Why ``text`` is not a hex of this map (``5:2099 is not a hex of board 5``), or None."""
+    try:
+        number = parse_number(text)
+    except RuleError as exc:
+        return str(exc).rstrip(".") + "."
+    in_play = [p.board for p in layout.boards]
+    if number.board not in in_play:
+        return f"{text} is on board {number.board}, which is not in play (boards: {in_play})."
+    try:
+        layout.hex_of(number)
+    except RuleError:
+        p = layout.placement(number.board)
+        return (f"{text} is not a hex of board {number.board} (columns 01-{p.columns:02d}, "
+                f"rows 01-{p.rows:02d}).")
+    return None
+
+
+def _deploy_problems(spec: ScenarioSpec, layout: MapLayout, loc: Loc, line: Any) -> list[tuple[Loc, str]]:
+    """A force line's deployment code: it parses, names boards in play, sets up on a hex the
+    unit may stand on (7.1.8), enters on an edge the map has (12.0)."""
+    try:
+        deploy = parse_deploy(line.deploy)
+    except RuleError as exc:
+        return [(loc + ("deploy",), str(exc))]
+    missing = [b for b in deploy.boards if b not in spec.boards]
+    if missing:
+        return [(loc + ("deploy",), f"{line.deploy} names board {missing[0]}, which is not in "
+                 f"play (boards: {spec.boards}).")]
+    if deploy.setup:
+        text = f"{deploy.boards[0]}:{deploy.hex}"
+        problem = _hex_problem(layout, text)
+        if problem:
+            return [(loc + ("deploy",), problem)]
+        return _stand_problems(loc, line.unit, deploy.boards[0], deploy.hex or "0000")
+    out: list[tuple[Loc, str]] = []
+    edge = deploy.edge or "N"
+    along = "▷◁" if edge in "NS" else "▽△"
+    if deploy.arrow and deploy.arrow not in along:
+        out.append((loc + ("deploy",), f"{line.deploy}: along the {_EDGES[edge]} edge the zone "
+                    f"runs {' or '.join(along)} (east/west on N and S edges, south/north on E and W)."))
+    if deploy.hex:
+        board = deploy.boards[0]
+        problem = _hex_problem(layout, f"{board}:{deploy.hex}")
+        p = layout.placement(board)
+        col, row = int(deploy.hex[:2]), int(deploy.hex[2:])
+        on_edge = {"N": row == 1, "S": row == p.rows, "W": col == 1, "E": col == p.columns}[edge]
+        if problem or not on_edge:
+            out.append((loc + ("deploy",), f"{line.deploy}: hex {deploy.hex} is not on the "
+                        f"{_EDGES[edge]} edge of board {board}; the zone starts at an edge hex."))
+    return out
+
+
+def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[tuple[Loc, str]]:
+    """7.1.8: a unit set up on terrain its movement form may not enter."""
+    stats = units().get(unit_type)
+    if stats is None or stats.aeronautical:
+        return []
+    col, row = int(number[:2]), int(number[2:])
+    terrain = "clear"
+    for key, areas in boards()[board].terrain.items():
+        for area in areas:
+            from rules.mak.battlefield import expand  # noqa: PLC0415 (battlefield imports data)
+
+            if (col, row) in expand(area):
+                terrain = key
+    cost = charts().terrain_of(terrain).cost.get(stats.move_form)
+    if cost is None:
+        return [(loc + ("deploy",), f"{HexNumber(board, col, row).label()} is {terrain}, which a "
+                 f"{stats.name} ({stats.move_form.value}) cannot enter (7.1.8); set it up elsewhere.")]
+    return []
+
+
+def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """Every cross-field problem of a card, with its path."""
+    known_boards, known_units = boards(), units()
+    out: list[tuple[Loc, str]] = []
+    for i, number in enumerate(spec.boards):
+        if number not in known_boards:
+            out.append((("boards", i), f"there is no board {number}; boards: "
+                        f"{', '.join(map(str, sorted(known_boards)))}."))
+    out += scenariofile.duplicates([(("boards", i), str(b)) for i, b in enumerate(spec.boards)], "board")
+    if out:
+        return out  # the map is made of the boards: nothing else can be placed
+    first = known_boards[spec.boards[0]]
+    layout = MapLayout.side_by_side(spec.boards, columns=first.columns, rows=first.rows)
+    for s, side in enumerate(spec.sides):
+        for f, line in enumerate(side.forces):
+            loc: Loc = ("sides", s, "forces", f)
+            for field in ("unit", "rider", "aboard"):
+                value = getattr(line, field)
+                if value and value not in known_units:
+                    out.append((loc + (field,), f"'{value}' is not a unit type; types: "
+                                f"{', '.join(sorted(known_units)[:15])}…"))
+            if line.unit in known_units:
+                out += _deploy_problems(spec, layout, loc, line)
+    for field in ("positions", "depots", "mines"):
+        for hex_text in getattr(spec, field):
+            problem = _hex_problem(layout, hex_text)
+            if problem:
+                out.append(((field, hex_text), problem))
+    for i, point in enumerate(spec.points):
+        problem = _hex_problem(layout, point.hex)
+        if problem:
+            out.append((("points", i, "hex"), problem))
+    return out
+
+
+#: The file format of a Maschinen Krieger scenario card (issue 27).
+FORMAT = ScenarioFormat(
+    model=ScenarioSpec, builtin=builtin_text, problems=problems,
+    units=lambda data: scenariofile.count(data, "sides.forces"),
+)

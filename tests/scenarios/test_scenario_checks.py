@@ -1,0 +1,124 @@
+"""Cross-field checks of each system (issue 27, point 2): each error says where (field path
+and line) and what is allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import scenariofile as sf
+from rules.core.registry import get
+from tests.scenarios.helpers import as_json, as_yaml, data
+
+
+def problems(system: str, value: dict, writer=as_json) -> list[sf.Problem]:
+    with pytest.raises(sf.ScenarioError) as caught:
+        get(system).scenario_from_file(writer(value))
+    return caught.value.problems
+
+
+def the(found: list[sf.Problem], path: str) -> sf.Problem:
+    for problem in found:
+        if problem.path == path:
+            return problem
+    raise AssertionError(f"no problem at {path}: {[p.text() for p in found]}")
+
+
+def test_mak_a_hex_that_is_not_on_the_board_is_named_with_its_board() -> None:
+    value = data("mak")
+    value["points"] = [{"kind": "hold", "hex": "5:2099", "side": "merc", "points": 2}]
+    found = the(problems("mak", value, as_yaml), "points[0].hex")
+    assert found.message.startswith("5:2099 is not a hex of board 5")
+    assert found.line is not None
+
+
+def test_mak_a_unit_set_up_on_terrain_it_cannot_enter_7_1_8() -> None:
+    value = data("mak", "ridge")
+    value["sides"][0]["forces"][2]["deploy"] = "⑥1115"  # the river on board 6
+    found = the(problems("mak", value), "sides[0].forces[2].deploy")
+    assert "water" in found.message and "7.1.8" in found.message
+
+
+def test_mak_an_entry_zone_off_its_edge_and_a_missing_unit_type() -> None:
+    value = data("mak")
+    value["sides"][0]["forces"][0]["deploy"] = "1⑤N▷1830"
+    value["sides"][1]["forces"][1]["unit"] = "Gustavo"
+    found = problems("mak", value)
+    assert "not on the north edge" in the(found, "sides[0].forces[0].deploy").message
+    assert "'Gustavo' is not a unit type" in the(found, "sides[1].forces[1].unit").message
+
+
+def test_mak_a_board_in_play_twice_or_unknown() -> None:
+    value = data("mak")
+    value["boards"] = [5, 5, 9]
+    found = problems("mak", value)
+    assert "there is no board 9" in the(found, "boards[2]").message
+    assert "used twice" in the(found, "boards[1]").message
+
+
+def test_rr_duplicate_unit_ids_are_refused_at_the_second() -> None:
+    value = data("rr")
+    value["units"][5]["id"] = value["units"][2]["id"]
+    found = the(problems("rr", value), "units[5].id")
+    assert "used twice" in found.message and "units[2].id" in found.message
+
+
+def test_rr_an_area_touching_no_other_is_not_connected_7_2() -> None:
+    value = data("rr")
+    value["width"] += 100
+    value["areas"].append({"id": "99", "terrain": "clear", "tm": 0, "centre": [value["width"] - 10, 10],
+                           "polygon": [[value["width"] - 20, 0], [value["width"], 0],
+                                       [value["width"], 20], [value["width"] - 20, 20]]})
+    assert "touches no other area" in the(problems("rr", value), "areas[30].polygon").message
+
+
+def test_rr_reinforcements_enter_from_an_area_on_the_maps_edge_11_0() -> None:
+    value = data("rr")
+    entering = next(i for i, d in enumerate(value["deployments"]) if d["mode"] == "enter")
+    value["deployments"][entering]["areas"] = ["19"]  # the main objective, in the middle
+    found = the(problems("rr", value), f"deployments[{entering}].areas[0]")
+    assert "does not reach the map's edge" in found.message
+
+
+def test_rr_victory_areas_and_deployed_units_must_exist() -> None:
+    value = data("rr")
+    value["secondary_objectives"] = ["26", "77"]
+    value["deployments"][0]["units"].append("M1-9")
+    found = problems("rr", value)
+    assert "'77' is not an area" in the(found, "secondary_objectives[1]").message
+    assert "'M1-9' is not a unit" in the(found, "deployments[0].units[3]").message
+
+
+def test_commando_a_unit_set_up_in_the_water_and_a_side_without_units() -> None:
+    value = data("commando", "st_nazaire")
+    water = next(t for t in value["terrain"] if t["kind"] == "water")
+    german = next(i for i, u in enumerate(value["units"]) if u["side"] == "germans")
+    xs, ys = zip(*water["polygon"])
+    value["units"][german].update(x=sum(xs) / len(xs), y=sum(ys) / len(ys))
+    found = problems("commando", value)
+    assert f"{value['units'][german]['id']} starts inside {water['id']}" in found[0].message
+    value = data("commando", "st_nazaire")
+    value["units"] = [u for u in value["units"] if u["side"] == "germans"]
+    assert "the commandos have no unit" in the(problems("commando", value), "units").message
+
+
+def test_skirmish_duplicate_team_ids_and_an_unused_weapon() -> None:
+    value = data("skirmish")
+    value["weapons"]["zz_typo"] = {"name": "Typo", "range": 10, "fp": 1}
+    found = the(problems("skirmish", value), "weapons.zz_typo")
+    assert "no team carries" in found.message
+
+
+def test_raiders_a_space_no_route_reaches_is_refused() -> None:
+    value = data("raiders")
+    space = dict(value["spaces"][-1])
+    space.update(id="island", name="Island", staging=False)
+    value["spaces"].append(space)
+    found = the(problems("raiders", value), f"spaces[{len(value['spaces']) - 1}]")
+    assert "cannot be reached" in found.message
+
+
+def test_raiders_duplicate_ops_cards() -> None:
+    value = data("raiders")
+    value["ops_cards"].append(value["ops_cards"][0])
+    index = len(value["ops_cards"]) - 1
+    assert "used twice" in the(problems("raiders", value), f"ops_cards[{index}].id").message

@@ -1,0 +1,62 @@
+"""The scenario docs and the ``referee scenario`` commands (issue 27, points 1 and 6): the
+worked examples on docs/scenarios.md are the files the conformance kit plays, the README
+shows the three commands, and the commands work as the page says."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.cli import main
+from tests.scenarios.helpers import systems
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = (ROOT / "docs" / "scenarios.md").read_text("utf-8")
+
+
+def test_every_worked_example_on_the_page_is_its_file_word_for_word() -> None:
+    shown = re.findall(r"\[`docs/scenarios/([^`]+)`\]\(scenarios/[^)]+\):\n\n```yaml\n(.*?)```", PAGE, re.S)
+    assert {name.split("-")[0] for name, _ in shown} == set(systems())
+    for name, text in shown:
+        assert (ROOT / "docs" / "scenarios" / name).read_text("utf-8") == text, name
+
+
+def test_the_readme_shows_the_three_commands() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for command in ("referee scenario schema", "referee scenario check", "scenario-file:"):
+        assert command in readme
+
+
+@pytest.mark.parametrize("system", sorted(systems()))
+def test_schema_prints_a_json_schema_of_the_model(system: str, capsys) -> None:
+    assert main(["scenario", "schema", system]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    assert {"key", "title"} <= set(schema["properties"]) and "key" in schema["required"]
+    assert schema["additionalProperties"] is False  # an unknown field is an error in editors too
+
+
+def test_new_then_check_writes_a_copy_and_draws_its_set_up(tmp_path: Path, capsys) -> None:
+    copy = tmp_path / "ridge.yaml"
+    assert main(["scenario", "new", "mak", "--from", "ridge", "--out", str(copy)]) == 0
+    assert main(["scenario", "new", "mak", "--from", "ridge", "--out", str(copy)]) == 1  # exists
+    assert main(["scenario", "check", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert "a good Maschinen Krieger scenario" in out and "sha256" in out
+    with Image.open(copy.with_suffix(".png")) as picture:
+        assert picture.format == "PNG" and picture.width > 600
+
+
+def test_check_lists_every_problem_with_its_path_and_line(tmp_path: Path, capsys) -> None:
+    broken = tmp_path / "broken.yaml"
+    text = (ROOT / "docs" / "scenarios" / "mak-ford.yaml").read_text("utf-8")
+    broken.write_text(text.replace('"6:1408": -1', '"6:2099": -1').replace("unit: Gustav", "unit: Gustavo"))
+    assert main(["scenario", "check", str(broken), "--system", "mak"]) == 1
+    out = capsys.readouterr().out
+    assert "✗ broken.yaml: 2 problems" in out
+    assert "positions.6:2099 (line 18): 6:2099 is not a hex of board 6" in out
+    assert "sides[1].forces[1].unit (line 16): 'Gustavo' is not a unit type" in out
