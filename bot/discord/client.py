@@ -110,8 +110,11 @@ class RefereeClient(discord.AutoShardedClient):
         await self.sync_commands()
         self.pacing = start_pacing(self, self.service)
         if self.settings.heartbeat is not None:
+            service = self.service
             self.heartbeat = asyncio.create_task(
-                beat_forever(self, self.settings.heartbeat), name="referee-heartbeat")
+                beat_forever(self, self.settings.heartbeat,
+                             lambda: service.meta("commands:global")),
+                name="referee-heartbeat")
 
     async def sync_commands(self) -> None:
         """Send the command tree to Discord: to each test server if any, else globally.
