@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from bot import __version__
+from bot import VERSION
 from bot.config import Settings, describe_error, load_settings
 from bot.logsetup import setup_logging
 from bot.runtime import tune_gc
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Referee umpires play-by-post wargames on Discord or in a local console. "
         "With no subcommand: the Discord bot if DISCORD_TOKEN is set, else the console.",
     )
-    parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    parser.add_argument("--version", action="version", version=f"referee {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     bot = sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
     bot.add_argument("--force-sync", action="store_true",

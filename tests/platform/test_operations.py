@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import __version__
+from bot import VERSION
 from bot.cli import main
 from bot.config import Settings, load_settings
 from bot.discord.client import TOKEN_REFUSED
@@ -29,9 +29,9 @@ def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.strip() == f"referee {__version__}"
+    assert capsys.readouterr().out.strip() == f"referee {VERSION}"
     pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
-    assert 'version = { attr = "bot.__version__" }' in pyproject  # one place to bump
+    assert 'version = { attr = "bot.VERSION" }' in pyproject  # one place to bump
 
 
 @pytest.mark.parametrize(("name", "value", "said"), [

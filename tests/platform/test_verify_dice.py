@@ -4,6 +4,7 @@ malformed input gets a sentence and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import gzip
@@ -18,6 +19,8 @@ from typing import Any, Callable
 
 import pytest
 
+from bot.config import Settings
+from bot.service import Service
 from tests.platform.conftest import Table
 from tools import verify_dice
 
@@ -75,9 +78,21 @@ def run_process(tmp_path: Path, raw: bytes) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120, cwd=tmp_path)
 
 
-@pytest.fixture
-async def game(table: Table) -> tuple[dict[str, Any], str, int]:
-    return await finished_game(table)
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, int]:
+    """One finished game for the whole module (every test reads it, the tamperings work on
+    deep copies): played once, not once per test."""
+    folder = tmp_path_factory.mktemp("verify-dice")
+
+    async def play() -> tuple[dict[str, Any], str, int]:
+        service = await Service.open(Settings(db=folder / "referee.sqlite3",
+                                              snapshot_dir=folder / "snaps"))
+        try:
+            return await finished_game(Table(service))
+        finally:
+            await service.close()
+
+    return asyncio.run(play())
 
 
 async def test_a_true_export_checks_out(game, tmp_path: Path) -> None:
