@@ -47,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = "referee-log/1"
+#: Set in the environment when the script re-runs itself under the project's Python.
+REEXEC = "REFEREE_VERIFY_DICE_REEXEC"
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -248,12 +250,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if exc.code else 0
     project_python = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "python"
     if (importlib.util.find_spec("pydantic") is None and project_python.exists()
-            and Path(sys.executable).resolve() != project_python.resolve()):
+            and not os.environ.get(REEXEC)):
         # Run from the repository with a Python that lacks the rules' packages (the system
         # one): the dice check needs none, the replay does; the project's own Python (the
-        # README's .venv) has them.
+        # README's .venv) has them.  Once only (the marker), whatever that Python holds.
         print(f"(running with {project_python}, which has the Referee rules)", flush=True)
-        os.execv(project_python, [str(project_python), __file__, *(sys.argv[1:] if argv is None else argv)])
+        os.execve(project_python, [str(project_python), __file__,
+                                   *(sys.argv[1:] if argv is None else argv)],
+                  {**os.environ, REEXEC: "1"})
     try:
         document = load(args.export)
         problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls)
