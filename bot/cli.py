@@ -2,21 +2,28 @@
 
 ``referee`` alone connects to Discord when ``DISCORD_TOKEN`` is set, and otherwise opens the
 local console on the SQLite default, so anyone can play at once.
+
+Every subcommand that opens a database reads ``REFEREE_DB`` (a SQLite file or a
+``postgresql://`` URL) and takes ``--db`` to override it; ``migrate-db`` reads it for
+whichever side it fits.  Settings come from the environment and ``.env`` (bot/config.py);
+logging is set up once (bot/logsetup.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 import tempfile
 from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from bot import scenariocli
-from bot.config import Settings
+from pydantic import ValidationError
+
+from bot import VERSION, scenariocli
+from bot.config import Settings, describe_error, load_settings
+from bot.logsetup import setup_logging
 from bot.runtime import tune_gc
 
 if TYPE_CHECKING:
@@ -35,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Referee umpires play-by-post wargames on Discord or in a local console. "
         "With no subcommand: the Discord bot if DISCORD_TOKEN is set, else the console.",
     )
+    parser.add_argument("--version", action="version", version=f"referee {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     bot = sub.add_parser("bot", help="connect to Discord (needs DISCORD_TOKEN)")
     bot.add_argument("--force-sync", action="store_true",
@@ -46,10 +54,21 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default: $REFEREE_SHARD_COUNT, else Discord's advice)")
 
     migrate = sub.add_parser("migrate-db", help="copy a SQLite database into PostgreSQL")
-    migrate.add_argument("--from", dest="source", required=True, type=Path,
-                         help="the SQLite file (stop the bot first)")
-    migrate.add_argument("--to", dest="target", required=True,
-                         help="the PostgreSQL URL, postgresql://user:password@host/database (empty)")
+    migrate.add_argument("--from", dest="source",
+                         help="the SQLite file (stop the bot first; default: $REFEREE_DB "
+                              "when it is a file)")
+    migrate.add_argument("--to", dest="target",
+                         help="the PostgreSQL URL, postgresql://user:password@host/database "
+                              "(empty; default: $REFEREE_DB when it is a URL)")
+
+    backup = sub.add_parser("backup", help="copy the SQLite database while the bot runs")
+    backup.add_argument("--to", dest="target", required=True, type=Path,
+                        help="the backup file to write (replaced if it exists)")
+    _db_option(backup)
+    restore = sub.add_parser("restore", help="put a backup back in place (stop the bot first)")
+    restore.add_argument("--from", dest="source", required=True, type=Path,
+                         help="a file written by referee backup")
+    _db_option(restore)
 
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
     _console_options(console)
@@ -64,12 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     html = sub.add_parser("export-html", help="write a game as one HTML file: log, dice, every map")
     html.add_argument("game", type=int, help="the game's number (in its export file names)")
-    html.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
+    _db_option(html)
     html.add_argument("--out", type=Path, help="the file or folder to write (default: here)")
 
-    sub.add_parser("health", help="exit 0 if the database opens and is migrated (HEALTHCHECK)")
+    health = sub.add_parser("health", help="exit 0 if the database opens and is migrated and, "
+                            "with REFEREE_HEARTBEAT, the bot is connected (HEALTHCHECK)")
+    _db_option(health)
     scenariocli.add_parser(sub)
     return parser
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="the SQLite file or a postgresql:// URL "
+                                     "(default: $REFEREE_DB, else ./referee.sqlite3)")
 
 
 def _console_options(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +103,7 @@ def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", help="scripted dice for the whole session, e.g. 3,5,6")
     parser.add_argument("--moderator", action="store_true", help="you may use /mod commands")
     parser.add_argument("--user", default="player", help="your name (default: player)")
-    parser.add_argument("--db", type=Path, help="the SQLite file (default: $REFEREE_DB)")
+    _db_option(parser)
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
     parser.add_argument("--scenario-file", type=Path, metavar="FILE",
                         help="a scenario file (.json/.yaml) that /game new plays when it names none")
@@ -96,8 +122,8 @@ def shard_settings(settings: Settings, shards: str | None, count: int | None) ->
         values["shard_count"] = count
     try:
         return Settings.model_validate(values)
-    except ValueError as exc:
-        raise SystemExit(f"referee bot: {exc}") from None
+    except ValidationError as exc:
+        raise SystemExit("referee bot: " + " ".join(describe_error(e) for e in exc.errors())) from None
 
 
 def parse_dice(text: str | None) -> list[int] | None:
@@ -182,41 +208,128 @@ async def run_export_html(settings: Settings, args: argparse.Namespace) -> int:
     """Write the self-contained HTML page of a game (bot/export_html.py)."""
     from bot.export_html import write_export  # noqa: PLC0415
 
-    if not settings.db.exists():
-        print(f"There is no database {settings.db} (give it with --db).", file=sys.stderr)
+    if isinstance(settings.db, Path) and not settings.db.exists():
+        print(f"There is no database {settings.db} (give it with --db or REFEREE_DB).",
+              file=sys.stderr)
         return 1
     try:
         path = await write_export(settings.db, args.game, args.out)
     except KeyError:
-        print(f"There is no game #{args.game} in {settings.db}.", file=sys.stderr)
+        print(f"There is no game #{args.game} in {shown(settings.db)}.", file=sys.stderr)
         return 1
     print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB): open it in any browser, offline.")
     return 0
 
 
+def shown(db: Path | str) -> str:
+    """A database as a message may show it: a URL without its password."""
+    if isinstance(db, Path):
+        return str(db)
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
 async def run_health(settings: Settings) -> int:
-    """Open the database (applying migrations) and close it: the container HEALTHCHECK."""
+    """The container HEALTHCHECK.  With ``REFEREE_HEARTBEAT`` (the Docker image sets it) it
+    reads the bot's heartbeat: connected to the gateway, its database answering, written
+    within the minute; nothing is opened or changed.  Without it (a bot run by hand), the
+    database is opened and checked to be migrated."""
+    from datetime import datetime, timezone  # noqa: PLC0415
+
+    from bot.heartbeat import heartbeat_problem  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
 
-    store = await open_store(settings.db)
+    if settings.heartbeat is not None:
+        problem = heartbeat_problem(settings.heartbeat, datetime.now(timezone.utc))
+        if problem is not None:
+            print(f"unhealthy: {problem}", file=sys.stderr)
+            return 1
+        print("healthy: connected to the Discord gateway, the database answering")
+        return 0
     try:
-        await store.schema_versions()
-    finally:
-        await store.close()
+        store = await open_store(settings.db)
+        try:
+            versions = await store.schema_versions()
+        finally:
+            await store.close()
+    except Exception as exc:  # any failure is "unhealthy", said in one line
+        print(f"unhealthy: the database {shown(settings.db)} does not open "
+              f"({type(exc).__name__}: {str(exc)[:160]})", file=sys.stderr)
+        return 1
+    print(f"healthy: the database is migrated (version {max(versions, default=0)}); "
+          "the gateway is not checked (REFEREE_HEARTBEAT is not set)")
     return 0
+
+
+def run_backup(settings: Settings, target: Path) -> int:
+    """``referee backup --to FILE``: an online copy of the SQLite database (bot/backup.py)."""
+    from bot.backup import BackupError, backup  # noqa: PLC0415
+
+    if not isinstance(settings.db, Path):
+        print("referee backup copies a SQLite file; REFEREE_DB names a PostgreSQL server: "
+              "back it up with pg_dump (see the README).", file=sys.stderr)
+        return 1
+    try:
+        report = backup(settings.db, target)
+    except BackupError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(report)
+    return 0
+
+
+def run_restore(settings: Settings, source: Path) -> int:
+    """``referee restore --from FILE``: a backup back in place of the SQLite database."""
+    from bot.backup import BackupError, restore  # noqa: PLC0415
+
+    if not isinstance(settings.db, Path):
+        print("referee restore writes a SQLite file; REFEREE_DB names a PostgreSQL server: "
+              "restore it with pg_restore or psql.", file=sys.stderr)
+        return 1
+    try:
+        report = restore(source, settings.db)
+    except BackupError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(report)
+    return 0
+
+
+def migrate_ends(settings: Settings, args: argparse.Namespace) -> tuple[Path, str]:
+    """``migrate-db``'s SQLite source and PostgreSQL target, each from its option or, when
+    it fits, from ``REFEREE_DB``; a clear SystemExit when one is missing or of the wrong kind."""
+    from bot.stores import is_postgres_url  # noqa: PLC0415 - keep `referee --help` light
+
+    env = settings.db
+    source = args.source if args.source else (env if isinstance(env, Path) else None)
+    target = args.target if args.target else (env if isinstance(env, str) else None)
+    if source is None:
+        raise SystemExit("referee migrate-db needs the SQLite file: --from FILE "
+                         "(REFEREE_DB names a PostgreSQL server, the target).")
+    if target is None:
+        raise SystemExit("referee migrate-db needs the PostgreSQL database: "
+                         "--to postgresql://user:password@host/database (or REFEREE_DB).")
+    if is_postgres_url(str(source)):
+        raise SystemExit("referee migrate-db --from takes the SQLite file, not a URL.")
+    if not is_postgres_url(str(target)):
+        raise SystemExit(f"referee migrate-db --to takes a postgresql:// URL, not {str(target)!r}.")
+    return Path(source), str(target)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``referee`` console script."""
     args = build_parser().parse_args(argv)
     tune_gc()
-    settings = Settings()
-    if args.command in ("console", "render", "export-html") and getattr(args, "db", None):
-        settings = settings.model_copy(update={"db": args.db})
+    db = getattr(args, "db", None)
+    settings = load_settings(db=db) if db else load_settings()
     if args.command == "bot" and (args.shards or args.shard_count):
         settings = shard_settings(settings, args.shards, args.shard_count)
-    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(settings.log_level)
     command = args.command
     if command is None:
         if settings.discord_token is None:
@@ -245,10 +358,15 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_health(settings))
     if command == "scenario":
         return scenariocli.run(args)
+    if command == "backup":
+        return run_backup(settings, args.target)
+    if command == "restore":
+        return run_restore(settings, args.source)
     if command == "migrate-db":
         from bot.migratedb import copy_database  # noqa: PLC0415
 
-        counts = asyncio.run(copy_database(args.source, args.target))
+        source, target = migrate_ends(settings, args)
+        counts = asyncio.run(copy_database(source, target))
         print("copied " + ", ".join(f"{n} {table}" for table, n in counts.items() if n))
         return 0
     raise SystemExit(f"unknown command {command}")

@@ -24,7 +24,13 @@ REFEREE_RATE_LIMITS    true/false: refuse floods with "slow down"        on with
 REFEREE_MAX_OPEN_GAMES active games one user may have started at once    3
 REFEREE_INTERACTION_   how long replies are kept to answer a repeated    48
 RETENTION_HOURS        delivery of the same interaction
+REFEREE_HEARTBEAT      a file the bot rewrites while it is connected to  (none)
+                       Discord; ``referee health`` reads it (Docker)
 =====================  ===============================================  ====================
+
+The variables may also be written one per line (``REFEREE_DB=...``) in a file ``.env`` in the
+folder the bot is started from; the environment wins over the file.  A bad value stops the bot
+with one sentence naming the variable and what it allows (:func:`load_settings`).
 
 Why the rate limits are off without a token: the console and the tests are one local person
 (or program) at the keyboard playing hundreds of orders a second; on Discord every user is a
@@ -34,9 +40,9 @@ stranger, so a Discord bot limits them unless told otherwise.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -60,7 +66,8 @@ def parse_shard_ids(text: str) -> list[int]:
 class Settings(BaseSettings):
     """Everything the bot reads from its environment."""
 
-    model_config = SettingsConfigDict(env_prefix="REFEREE_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="REFEREE_", extra="ignore",
+                                      env_file=".env", env_file_encoding="utf-8")
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     #: A SQLite file (a Path), or a ``postgresql://`` URL (kept as text: a Path would fold
@@ -84,6 +91,9 @@ class Settings(BaseSettings):
     standing_orders_in_a_row: int = Field(default=3, ge=1)
     #: ``/game end`` attaches the whole game as one HTML page (every map: seconds of CPU).
     html_at_end: bool = True
+    #: The gateway heartbeat file (bot/heartbeat.py): written by ``referee bot`` while
+    #: connected, read by ``referee health``.  None: no heartbeat (the console, the tests).
+    heartbeat: Path | None = None
 
     @property
     def limits_on(self) -> bool:
@@ -102,7 +112,12 @@ class Settings(BaseSettings):
     def _split_ids(cls, value: object) -> object:
         # "123, 456" from the environment; a list when built in code.
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            bad = [part for part in parts if not part.isdigit()]
+            if bad:
+                raise ValueError(f"server ids are whole numbers separated by commas "
+                                 f"(such as 123,456), not {bad[0]!r}")
+            return [int(part) for part in parts]
         return value
 
     @field_validator("shards", mode="before")
@@ -133,3 +148,39 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+
+def env_name(field: str) -> str:
+    """The environment variable that sets the field ``field`` of :class:`Settings`."""
+    info = Settings.model_fields.get(field)
+    if info is not None and isinstance(info.validation_alias, str):
+        return info.validation_alias
+    return f"REFEREE_{field.upper()}"
+
+
+def describe_error(error: Any) -> str:
+    """One sentence for one pydantic error of :class:`Settings`: the variable, what it was
+    given (never a secret) and what it allows."""
+    loc = [str(part) for part in error.get("loc", ())]
+    message = str(error.get("msg", "is not valid"))
+    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if not loc:
+        # A check across fields (REFEREE_SHARDS and REFEREE_SHARD_COUNT) names them itself.
+        return message.rstrip(".") + "."
+    name = env_name(loc[0])
+    given = error.get("input")
+    shown = "" if name == "DISCORD_TOKEN" or isinstance(given, (dict, SecretStr)) else f" is {given!r}:"
+    allowed = message[:1].lower() + message[1:]
+    if allowed.startswith("input should be"):
+        allowed = "it should be" + allowed[len("input should be"):]
+    return f"{name}{shown} {allowed}".rstrip(".") + "."
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """The settings from the environment (and ``.env``), with ``overrides`` on top; a bad
+    value ends the program with one sentence per bad variable, never a traceback."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        lines = [describe_error(error) for error in exc.errors()]
+        raise SystemExit("referee: bad setting: " + " ".join(lines)) from None

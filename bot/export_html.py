@@ -36,7 +36,8 @@ from pydantic import BaseModel
 
 from bot import replies
 from bot.replaycmds import caption, plain, shown_steps
-from bot.store import GameRow, StepRow, Store
+from bot.store import BaseStore, GameRow, StepRow
+from bot.stores import open_store
 from rules.core import registry
 from rules.core.contract import GameSystem
 
@@ -171,7 +172,7 @@ def page(game: GameRow, system: GameSystem, steps: Sequence[StepRow], data: Page
     return re.sub(r"@([A-Z]+)@", lambda m: values[m.group(1)], _TEMPLATE)
 
 
-async def export_html(store: Store, game_id: int) -> tuple[str, bytes]:
+async def export_html(store: BaseStore, game_id: int) -> tuple[str, bytes]:
     """``(file name, HTML bytes)`` of a game: its log, dice and every snapshot."""
     game = await store.game(game_id)
     system = registry.get(game.system)
@@ -180,9 +181,10 @@ async def export_html(store: Store, game_id: int) -> tuple[str, bytes]:
     return html_name(game), page(game, system, steps, data).encode("utf-8")
 
 
-async def write_export(db: Path, game_id: int, out: Path | None) -> Path:
-    """``referee export-html``: write the page of game ``game_id`` of the database ``db``."""
-    store = await Store.open(db)
+async def write_export(db: Path | str, game_id: int, out: Path | None) -> Path:
+    """``referee export-html``: write the page of game ``game_id`` of the database ``db``
+    (a SQLite file or a ``postgresql://`` URL, as ``REFEREE_DB``)."""
+    store = await open_store(db)
     try:
         name, data = await export_html(store, game_id)
     finally:

@@ -14,6 +14,12 @@ the socket, with ``trust`` authentication (nothing leaves the temporary folder).
 ``fsync=False`` (the tests) trades crash safety of the *server* for speed: the tests kill the
 bot, never the server, so every guarantee they check still holds; the benchmark keeps fsync
 on so its floors are honest.
+
+The server dies with the process that started it, however that process ends (issue 26): a
+watchdog (this file run as a script, in a session of its own so a signal to the test run's
+process group does not reach it) polls its parent and, once the parent is gone — an exit
+without cleanup, Ctrl-C twice, ``kill -9`` of pytest, a CI timeout — stops the server
+(``-m immediate``) and deletes its folder.  :meth:`PgServer.stop` ends the watchdog first.
 """
 
 from __future__ import annotations
@@ -23,12 +29,16 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import quote
 
 #: The system user that owns the cluster when we run as root.
 SERVICE_USER = "postgres"
+#: Seconds between two looks of the watchdog at its parent.
+WATCH_EVERY = 0.5
 _TOOLS = ("initdb", "pg_ctl", "postgres")
 
 
@@ -83,6 +93,7 @@ class PgServer:
         self.max_connections = max_connections
         self.root: Path | None = None
         self._bindir = find_bindir()
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -102,6 +113,8 @@ class PgServer:
                    f" -c max_connections={self.max_connections} -c shared_buffers=64MB")
         if not self.fsync:
             options += " -c full_page_writes=off"
+        # The watchdog first: a run killed while the server starts leaves nothing behind.
+        self._watchdog = start_watchdog(self.root, self._bindir)
         self._server_cmd("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"),
                          "-o", options, "-w", "-t", "60", "start")
         return self
@@ -112,6 +125,10 @@ class PgServer:
         busy disk) would be wasted."""
         if self.root is None:
             return
+        if self._watchdog is not None:
+            self._watchdog.kill()
+            self._watchdog.wait()
+            self._watchdog = None
         try:
             if (self.data / "postmaster.pid").exists():
                 self._server_cmd("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
@@ -167,3 +184,41 @@ class PgServer:
         if done.returncode != 0:
             raise RuntimeError(f"{tool} failed ({done.returncode}): {done.stderr.strip()}\n"
                                f"{self.log_tail()}")
+
+
+# -- the watchdog ------------------------------------------------------------------------------
+
+def start_watchdog(root: Path, bindir: Path | None) -> subprocess.Popen[bytes]:
+    """Start the watchdog of the server in ``root`` for this process (see the module
+    docstring); it needs only the standard library, so it runs this file as a script."""
+    return subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "watch", str(os.getpid()), str(root),
+         str(bindir or "")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, cwd="/",
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def watch(parent: int, root: Path, bindir: Path) -> None:
+    """Wait for ``parent`` to end, then stop the server in ``root`` and delete the folder."""
+    while os.getppid() == parent and _alive(parent):
+        time.sleep(WATCH_EVERY)
+    data = root / "data"
+    if (data / "postmaster.pid").exists() and (bindir / "pg_ctl").exists():
+        subprocess.run([*_run_as(), str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "-w", "-t", "30", "stop"], capture_output=True, cwd="/", check=False)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__" and len(sys.argv) == 5 and sys.argv[1] == "watch":
+    watch(int(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))

@@ -9,14 +9,18 @@ skipped, and the reason is printed in the summary.
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
+import pickle
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 import pytest
 
 from bot.pgserver import PgServer, unavailable_reason
+
+T = TypeVar("T")
 
 _REASON = unavailable_reason()
 _names = itertools.count(1)
@@ -67,6 +71,27 @@ def store_target(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> P
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """The test's store, once on each engine."""
     return store_target(request.param, request, tmp_path)
+
+
+def shared_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], T]) -> T:
+    """What ``build(folder)`` returns, built once for the whole run even when pytest-xdist
+    runs it in several workers (issue 26): a session fixture is per worker, so an expensive
+    one (a whole game played and rendered) would be built by each.  The first worker to ask
+    builds it in a folder shared by the run, under a lock, and leaves it pickled; the others
+    wait for it and load it.  The value must not be changed by the tests, and what it names
+    on disk (a database file) is read, never written, by them."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build(factory.mktemp(name))
+    root = factory.getbasetemp().parent / f"shared-{name}"
+    root.mkdir(exist_ok=True)
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / ".value.pickle"
+        if done.exists():
+            return pickle.loads(done.read_bytes())
+        value = build(root)
+        done.write_bytes(pickle.dumps(value))
+        return value
 
 
 def pytest_report_header() -> str:

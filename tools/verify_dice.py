@@ -39,12 +39,16 @@ import argparse
 import gzip
 import hashlib
 import hmac
+import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 FORMAT = "referee-log/1"
+#: Set in the environment when the script re-runs itself under the project's Python.
+REEXEC = "REFEREE_VERIFY_DICE_REEXEC"
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -122,11 +126,30 @@ def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = 
     digest = hashlib.sha256(seed).hexdigest()
     if digest != document["seed_hash"]:
         problems.append("the revealed seed does not match the hash in the file")
-    if seed_hash is not None and digest != seed_hash.strip().lower():
-        problems.append(f"the revealed seed hashes to {digest[:16]}…, not to the posted {seed_hash[:16]}…")
+    posted = posted_hash(seed_hash)
+    if posted is not None and not hash_matches(digest, posted):
+        problems.append(f"the revealed seed hashes to {digest}, not to the posted {posted}")
     problems += _rolls(document, seed, rolls)
     problems += _audit_links(document)
     return problems
+
+
+def posted_hash(text: str | None) -> str | None:
+    """The hash as given on the command line, cleaned of what a copy from Discord carries
+    (backticks, spaces, the ``…`` of a shortened hash); None when none was given."""
+    if text is None:
+        return None
+    return text.strip().strip("`").replace("…", "").replace("...", "").strip().lower()
+
+
+#: The fewest hex digits of a hash compared as a prefix (``/game status`` shows 16).
+MIN_PREFIX = 16
+
+
+def hash_matches(digest: str, posted: str) -> bool:
+    """Whether the posted hash is the whole ``digest``, or its first :data:`MIN_PREFIX`
+    digits or more (what ``/game status`` shows); the caller says which."""
+    return posted == digest or (MIN_PREFIX <= len(posted) < len(digest) and digest.startswith(posted))
 
 
 def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
@@ -197,8 +220,10 @@ def replay_problems(document: dict) -> list[str] | str:
     try:
         from bot.replay import replay  # noqa: PLC0415 - optional: only inside the repository
         from rules.core import registry  # noqa: PLC0415
-    except ImportError:
-        return "the Referee rules are not importable here"
+    except ImportError as exc:
+        return (f"the Referee rules need {exc.name or 'their packages'}, which {sys.executable} "
+                "lacks; install the project (README) and run .venv/bin/python "
+                "tools/verify_dice.py, or `referee replay` on the file")
     if document["system"] not in registry.load_all():
         return f"the rules of the system {document['system'][:40]!r} are not installed here"
     try:
@@ -223,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 2 if exc.code else 0
+    project_python = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "python"
+    if (importlib.util.find_spec("pydantic") is None and project_python.exists()
+            and not os.environ.get(REEXEC)):
+        # Run from the repository with a Python that lacks the rules' packages (the system
+        # one): the dice check needs none, the replay does; the project's own Python (the
+        # README's .venv) has them.  Once only (the marker), whatever that Python holds.
+        print(f"(running with {project_python}, which has the Referee rules)", flush=True)
+        os.execve(project_python, [str(project_python), __file__,
+                                   *(sys.argv[1:] if argv is None else argv)],
+                  {**os.environ, REEXEC: "1"})
     try:
         document = load(args.export)
         problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls)
@@ -257,8 +292,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
               " they are, or a rewritten event or state goes unseen.")
     print(f"Seed hash in the file: {document['seed_hash']}")
-    if args.seed_hash is None:
+    posted = posted_hash(args.seed_hash)
+    if posted is None:
         print("  compare it with the hash posted at /game new (or pass --seed-hash).")
+    elif len(posted) < len(document["seed_hash"]) and not problems:
+        print(f"  --seed-hash gave its first {len(posted)} digits only, and they match; the whole"
+              " hash posted at /game new is the stronger check.")
     print(f"Rolls in the file: {rolls}")
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")

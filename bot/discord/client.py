@@ -27,6 +27,7 @@ from bot.discord.inflight import InFlight
 from bot.discord.presses import is_ours, on_press
 from bot.discord.scheduled import start_pacing
 from bot.discord.tree import RESTARTING, RefereeTree, install_commands
+from bot.heartbeat import beat_forever
 from bot.service import Service
 
 log = logging.getLogger("referee.discord")
@@ -38,6 +39,15 @@ async def open_service(settings: Settings) -> ServiceLike:
     """Open the application service on the SQLite store named in ``settings``."""
     return await Service.open(settings)
 
+
+#: What ``referee bot`` says when Discord refuses the token (one sentence, no traceback).
+TOKEN_REFUSED = ("referee: Discord refused DISCORD_TOKEN (not a valid bot token): copy the "
+                 "token from the Discord developer portal (your application -> Bot -> Reset "
+                 "Token) into DISCORD_TOKEN.")
+#: ... and when the application lacks an intent (the bot asks for none that is privileged).
+INTENTS_REFUSED = ("referee: Discord refused the gateway intents for DISCORD_TOKEN's "
+                   "application: the bot needs only 'guilds', so check that DISCORD_TOKEN is "
+                   "this bot's token.")
 
 #: Seconds a shutdown waits for the commands in flight before closing the connection.
 SHUTDOWN_WAIT = 10.0
@@ -88,6 +98,8 @@ class RefereeClient(discord.AutoShardedClient):
         self._force_sync = force_sync
         #: Reminders, deadlines and digests going out on time (issue 19).
         self.pacing: asyncio.Task[None] | None = None
+        #: The gateway heartbeat for ``referee health`` (REFEREE_HEARTBEAT, issue 26).
+        self.heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the service, build the command tree and sync it (runs once, after login)."""
@@ -98,6 +110,12 @@ class RefereeClient(discord.AutoShardedClient):
         )
         await self.sync_commands()
         self.pacing = start_pacing(self, self.service)
+        if self.settings.heartbeat is not None:
+            service = self.service
+            self.heartbeat = asyncio.create_task(
+                beat_forever(self, self.settings.heartbeat,
+                             lambda: service.meta("commands:global")),
+                name="referee-heartbeat")
 
     async def sync_commands(self) -> None:
         """Send the command tree to Discord: to each test server if any, else globally.
@@ -157,12 +175,13 @@ class RefereeClient(discord.AutoShardedClient):
         then the service and its database, last."""
         self.in_flight.closing = True
         await self.in_flight.wait(self.shutdown_wait)
-        if self.pacing is not None:
-            self.pacing.cancel()
-            try:
-                await self.pacing
-            except asyncio.CancelledError:
-                log.debug("pacing task stopped")
+        for task in (self.pacing, self.heartbeat):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    log.debug("%s task stopped", task.get_name())
         try:
             if self.shards:
                 await super().close()
@@ -216,6 +235,12 @@ def run_bot(settings: Settings, *, force_sync: bool = False) -> None:
     ``force_sync`` sends the command tree even if it is unchanged since the last run."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set; the bot cannot log in to Discord.")
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Logging is set up once, by the CLI (bot/logsetup.py): discord.py's setup_logging here
+    # would add a second handler and print every line twice.
     client = RefereeClient(settings, force_sync=force_sync)
-    asyncio.run(serve(client, settings.discord_token.get_secret_value()))
+    try:
+        asyncio.run(serve(client, settings.discord_token.get_secret_value()))
+    except discord.LoginFailure:
+        raise SystemExit(TOKEN_REFUSED) from None
+    except discord.PrivilegedIntentsRequired:
+        raise SystemExit(INTENTS_REFUSED) from None

@@ -13,6 +13,7 @@ import pytest
 
 from rules.core.dice import SeededDice
 from rules.mak import SYSTEM
+from tests.seeds import seed_split
 
 FIGHT = ("fire", "defend", "assault", "strike", "indirect", "unpin")
 
@@ -52,17 +53,19 @@ def play(seed: int, scenario: str, options: str | None = None,
     return used, step.result
 
 
+@seed_split(3, 10)
 @pytest.mark.parametrize("scenario", ["patrol", "ridge"])
-def test_random_games_end_and_fight(scenario: str) -> None:
-    results = [play(seed, scenario)[1] for seed in range(10)]
-    assert len(results) == 10
+def test_random_games_end_and_fight(scenario: str, seeds: range) -> None:
+    results = [play(seed, scenario)[1] for seed in seeds]
+    assert len(results) == len(seeds)
     # the games fight: not every one is a goalless draw
     assert any(not r.startswith("A draw, 0 to 0") for r in results)
 
 
-def test_random_full_rules_games_transport_overrun_and_call_artillery() -> None:
+@seed_split(2, 4)
+def test_random_full_rules_games_transport_overrun_and_call_artillery(seeds: range) -> None:
     """The full-rules scenario (vehicles, artillery, aircraft, pilots), biased to its orders."""
     used: Counter[str] = Counter()
-    for seed in range(4):
+    for seed in seeds:
         used += play(seed, "assault", prefer=("overrun", "load", "defend", "strike"))[0]
     assert used["indirect"] and used["load"] and used["overrun"], used

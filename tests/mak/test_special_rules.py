@@ -16,6 +16,7 @@ from rules.mak import special_actions as S
 from rules.mak.hazards import MINE_CAP, lay_by_artillery
 from rules.mak.state import Minefield
 from rules.mak.table import Table
+from tests.seeds import seed_split
 from tests.mak.test_system import game
 
 # -- 19.1 land mines -------------------------------------------------------------------------
@@ -222,7 +223,8 @@ def test_mines_smoke_fire_and_amus_are_drawn_on_the_snapshot(tmp_path):
     assert Image.open(io.BytesIO(png)).size[0] > 100
 
 
-def test_random_pioneers_games_play_the_part_2_orders_to_the_end():
+@seed_split(2, 4)
+def test_random_pioneers_games_play_the_part_2_orders_to_the_end(seeds: range):
     """The conformance kit plays ``pioneers`` at random; here biased to the new orders, every
     game ends and between them they fight out close quarters, drop, burn, smoke and boost."""
     from collections import Counter
@@ -231,7 +233,7 @@ def test_random_pioneers_games_play_the_part_2_orders_to_the_end():
 
     wanted = ("engage", "enter", "lay", "amu", "assault", "strike", "fire", "defend")
     used: Counter[str] = Counter()
-    for seed in range(4):
+    for seed in seeds:
         orders, result = play(seed, "pioneers", prefer=wanted)
         used += orders
         assert result

@@ -4,6 +4,7 @@ malformed input gets a sentence and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import gzip
@@ -18,6 +19,8 @@ from typing import Any, Callable
 
 import pytest
 
+from bot.config import Settings
+from bot.service import Service
 from tests.platform.conftest import Table
 from tools import verify_dice
 
@@ -75,9 +78,21 @@ def run_process(tmp_path: Path, raw: bytes) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120, cwd=tmp_path)
 
 
-@pytest.fixture
-async def game(table: Table) -> tuple[dict[str, Any], str, int]:
-    return await finished_game(table)
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, int]:
+    """One finished game for the whole module (every test reads it, the tamperings work on
+    deep copies): played once, not once per test."""
+    folder = tmp_path_factory.mktemp("verify-dice")
+
+    async def play() -> tuple[dict[str, Any], str, int]:
+        service = await Service.open(Settings(db=folder / "referee.sqlite3",
+                                              snapshot_dir=folder / "snaps"))
+        try:
+            return await finished_game(Table(service))
+        finally:
+            await service.close()
+
+    return asyncio.run(play())
 
 
 async def test_a_true_export_checks_out(game, tmp_path: Path) -> None:
@@ -90,6 +105,41 @@ async def test_a_true_export_checks_out(game, tmp_path: Path) -> None:
     # In a process of its own the test-only duel system is not installed: it says so.
     alone = run_process(tmp_path, json.dumps(document).encode())
     assert alone.returncode == 0 and "was not replayed" in alone.stdout, alone.stdout
+
+
+async def test_the_whole_hash_is_printed_and_compared(game, tmp_path: Path) -> None:
+    """Issue 26, point 6: ``/game status`` shows the first 16 digits; given those (as copied,
+    with the ellipsis) they match and the note says the whole hash is the stronger check;
+    a wrong hash is shown whole beside the whole digest, never cut to look alike."""
+    document, posted, rolls = game
+    code, out = run(tmp_path, document, "--seed-hash", f"{posted[:16]}…", "--rolls", str(rolls))
+    assert code == 0, out
+    assert f"Seed hash in the file: {posted}" in out and "first 16 digits only" in out
+    wrong = posted[:16] + ("0" if posted[16] != "0" else "1") + posted[17:]
+    code, out = run(tmp_path, document, "--seed-hash", wrong)
+    assert code == 1
+    assert f"hashes to {posted}, not to the posted {wrong}" in out
+    code, out = run(tmp_path, document, "--seed-hash", posted[:12])  # too short to vouch
+    assert code == 1 and f"not to the posted {posted[:12]}" in out
+
+
+async def test_run_with_a_python_lacking_the_rules(game, tmp_path: Path) -> None:
+    """Issue 26, point 6: from the repository, with a Python without the project's packages
+    (the system one; ``-S`` here), the dice still check, and the replay either runs under the
+    project's ``.venv`` or the output says exactly how to get it."""
+    document, posted, rolls = game
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(document))
+    done = subprocess.run([sys.executable, "-S", str(TOOL), str(path), "--seed-hash", posted],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"all {rolls} rolls recompute" in done.stdout
+    assert "not importable here" not in done.stdout
+    if (ROOT / ".venv" / "bin" / "python").exists():
+        assert "running with" in done.stdout
+    else:
+        assert "the Referee rules need pydantic" in done.stdout
+        assert ".venv/bin/python tools/verify_dice.py" in done.stdout
 
 
 def rolled(document: dict) -> list[dict]:

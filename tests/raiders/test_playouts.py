@@ -20,6 +20,7 @@ from rules.raiders.forces import Ctx, stack_count
 from rules.raiders.scenario import load_scenario
 from rules.raiders.state import RaidersState
 from tests.raiders.purposeful import play_smart
+from tests.seeds import slow_variant
 
 
 def check_invariants(state: RaidersState) -> None:
@@ -76,10 +77,12 @@ def check_step(system: Any, played: PlayedStep) -> None:
     assert all(len(e.text) <= 64 for e in played.step.events), [e.text for e in played.step.events]
 
 
-def test_fifty_missions_and_whole_campaigns() -> None:
-    """Seeded campaigns with both optional rules: every one ends; together >= 50 missions."""
+@slow_variant(15, 60, "missions_wanted")
+def test_fifty_missions_and_whole_campaigns(missions_wanted: int) -> None:
+    """Seeded campaigns with both optional rules: every one ends; together >= 50 missions
+    (15 in the quick run, 60 behind ``slow``)."""
     missions = seed = 0
-    while missions < 60:
+    while missions < missions_wanted:
         game = play(SYSTEM, seed, check=check_step, keep_steps=False)
         state = game.final
         assert isinstance(state, RaidersState)

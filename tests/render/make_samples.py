@@ -9,6 +9,7 @@ map (``stem.png``) and the phone-width focus picture posted after an order
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from render import focus, snapshot
@@ -75,7 +76,13 @@ def main() -> None:
 
 def commando_played() -> object:
     """The Commando engine's own view a few actions into a seeded St Nazaire raid, with the
-    side's measured moves on the table."""
+    side's measured moves on the table (played once per process; each caller gets a copy)."""
+    return _commando_played().model_copy(deep=True)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _commando_played() -> object:
+    """:func:`commando_played`, played (a few seconds of legal-order search)."""
     import random
 
     from rules.commando.system import CommandoRaid

@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.models import Reply
 from bot.service import Service
 from rules.core.dice import seed_hash
+from tests.conftest import shared_once
 
 CHANNEL = "replay-chan"
 
@@ -73,13 +74,14 @@ async def _orders(service: Service, db: Path, orders: int | None, end: bool) -> 
 
 @pytest.fixture(scope="session")
 def hundred(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
-    """A Tannenbruck game of 100 orders, still running."""
-    db = tmp_path_factory.mktemp("hundred") / "referee.sqlite3"
-    return asyncio.run(_play(db, 100, end=False))
+    """A Tannenbruck game of 100 orders, still running (played once per run)."""
+    return shared_once(tmp_path_factory, "hundred",
+                       lambda folder: asyncio.run(_play(folder / "referee.sqlite3", 100, end=False)))
 
 
 @pytest.fixture(scope="session")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
-    """A whole Tannenbruck game, played to its result and ended."""
-    db = tmp_path_factory.mktemp("whole") / "referee.sqlite3"
-    return asyncio.run(_play(db, None, end=True))
+    """A whole Tannenbruck game, played to its result and ended (played once per run: every
+    map of it is drawn for the page ``/game end`` attaches)."""
+    return shared_once(tmp_path_factory, "whole",
+                       lambda folder: asyncio.run(_play(folder / "referee.sqlite3", None, end=True)))

@@ -1,8 +1,9 @@
-"""Write the replay shown in the README: ``python -m tests.replay.make_sample``.
+"""The replay shown in the README: ``.venv/bin/python tools/pictures.py`` writes it with every
+other picture of ``docs/img`` (``.venv/bin/python -m tests.replay.make_sample`` writes only it).
 
-A Tannenbruck game played by the robot players through the real service (as in the tests),
-then ``/game replay`` of eight maps of its first turn of operations, written to
-``docs/img/tannenbruck-replay.gif``.
+A Tannenbruck game played by the robot players through the real service (as in the tests,
+with the same fixed seed), then ``/game replay`` of eight maps of its first turn of
+operations, written to ``docs/img/tannenbruck-replay.gif``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "img" / "tannenbruck-replay
 FRAMES = 8
 
 
-async def main() -> None:
-    """Play, pick the maps after the set-up, and write the GIF."""
+async def draw() -> tuple[bytes, str]:
+    """Play, pick the maps after the set-up: ``(the GIF, which steps it shows)``."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "sample.sqlite3"
         game = await _play(db, 60, end=False)
@@ -37,10 +38,16 @@ async def main() -> None:
                 command=["game", "replay"], options={"from": first, "to": last},
                 interaction_id="docs-replay"))
             assert not table_reply.error, table_reply.text
-            OUT.write_bytes(table_reply.attachments[0].data)
-            print(f"{OUT}: steps #{first}-#{last}, {len(table_reply.attachments[0].data) / 1e3:.0f} kB")
+            return table_reply.attachments[0].data, f"steps #{first}-#{last}"
         finally:
             await service.close()
+
+
+async def main() -> None:
+    """Write the GIF to ``docs/img``."""
+    gif, steps = await draw()
+    OUT.write_bytes(gif)
+    print(f"{OUT}: {steps}, {len(gif) / 1e3:.0f} kB")
 
 
 if __name__ == "__main__":

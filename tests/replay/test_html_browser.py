@@ -69,14 +69,23 @@ def canvas_picture(b: Browser) -> Image.Image:
     return Image.open(io.BytesIO(base64.b64decode(uri.partition(",")[2]))).convert("RGB")
 
 
-def test_arrow_keys_step_through_every_snapshot_and_back(browser, page_file):
+@pytest.mark.parametrize("stepped", [
+    pytest.param(20, id="first-20-maps"),
+    pytest.param(None, id="every-map", marks=pytest.mark.slow),
+])
+def test_arrow_keys_step_through_every_snapshot_and_back(browser, page_file, stepped):
+    """ArrowRight through the maps (the first 20 in the README's test line, then End; every
+    one of the game's maps behind ``slow``), then back."""
     seqs = [f.seq for f in page_data(page_file.read_text("utf-8")).frames]
     b = browser()
     assert drawn(b, seqs[0]) == seqs[0]
     assert b.eval(WHERE) == f"Step #{seqs[0]} · map 1 of {len(seqs)}"
-    for k, seq in enumerate(seqs[1:], start=2):
+    for k, seq in enumerate(seqs[1:stepped], start=2):
         b.key("ArrowRight")
         assert drawn(b, seq) == seq, f"map {k}"
+    if stepped is not None:
+        b.key("End")
+        assert drawn(b, seqs[-1]) == seqs[-1]
     assert b.eval(WHERE) == f"Step #{seqs[-1]} · map {len(seqs)} of {len(seqs)}"
     # The address follows once stepping pauses (browsers throttle history.replaceState).
     assert b.wait_for(f"location.hash === '#step={seqs[-1]}'")

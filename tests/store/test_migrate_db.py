@@ -37,7 +37,8 @@ async def play(db: Path | str, orders: int, *, rollback: bool = False) -> Channe
 
 
 def test_migrate_db_copies_every_row_and_the_game_goes_on(
-        tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "old.sqlite3"
     asyncio.run(play(source, 12, rollback=True))
     asyncio.run(play(source, 3))  # a branch after the rollback
@@ -50,6 +51,23 @@ def test_migrate_db_copies_every_row_and_the_game_goes_on(
     assert check_log(pg_url, linear=False) == []
     asyncio.run(play(pg_url, 5))  # ids and step numbers carry on where SQLite stopped
     assert check_log(pg_url, linear=False) == []
-    # A second run would double the store: refused, nothing changed.
+    # A second run would double the store: refused, nothing changed.  The target comes from
+    # REFEREE_DB this time (issue 26: every database command reads it).
+    monkeypatch.setenv("REFEREE_DB", pg_url)
     with pytest.raises(SystemExit, match="already holds games"):
-        main(["migrate-db", "--from", str(source), "--to", pg_url])
+        main(["migrate-db", "--from", str(source)])
+    # export-html reads the game from PostgreSQL (it took a file path only, issue 26).
+    assert main(["export-html", "1", "--out", str(tmp_path)]) == 0
+    [page] = tmp_path.glob("*.html")
+    assert "<!doctype html>" in page.read_text("utf-8")[:40]
+
+
+def test_migrate_db_says_which_end_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_DB", "postgresql://u@h/db")
+    with pytest.raises(SystemExit, match="needs the SQLite file"):
+        main(["migrate-db"])
+    monkeypatch.setenv("REFEREE_DB", "/data/referee.sqlite3")
+    with pytest.raises(SystemExit, match="needs the PostgreSQL database"):
+        main(["migrate-db"])
+    with pytest.raises(SystemExit, match="takes a postgresql:// URL"):
+        main(["migrate-db", "--to", "/tmp/x.sqlite3"])

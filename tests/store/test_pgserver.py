@@ -25,3 +25,51 @@ def test_the_session_server_answers_on_its_socket(pg_server: PgServer, pg_url: s
     assert "host=/tmp/" in pg_url
     schema = pg_url.rsplit("search_path=", 1)[1]
     assert run_sync(pg_url, "SELECT ? + 1, current_schema()", (41,)) == [(42, schema)]
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting to be reaped is not)."""
+    from pathlib import Path
+
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\tZ" not in next((line for line in status.splitlines() if line.startswith("State:")), "")
+
+
+def test_the_server_dies_with_a_run_killed_by_sigkill(pg_server: PgServer) -> None:
+    """Issue 26: a test run killed with ``kill -9`` leaves no server running.  A process
+    starts a throwaway server and is SIGKILLed; its watchdog stops the server and deletes
+    its folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    code = ("import sys, time\n"
+            "from bot.pgserver import PgServer\n"
+            "server = PgServer(fsync=False).start()\n"
+            "print(server.root, flush=True)\n"
+            "time.sleep(600)\n")
+    root_dir = Path(__file__).resolve().parents[2]
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             cwd=root_dir, env={**os.environ, "PYTHONPATH": str(root_dir)})
+    try:
+        assert child.stdout is not None
+        root = Path(child.stdout.readline().strip())
+        pid_file = root / "data" / "postmaster.pid"
+        assert pid_file.exists()
+        postmaster = int(pid_file.read_text().split()[0])
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        deadline = time.monotonic() + 60
+        while (root.exists() or _running(postmaster)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not root.exists(), "the watchdog did not clean up"
+        assert not _running(postmaster), f"the postmaster {postmaster} still runs"
+    finally:
+        if child.poll() is None:
+            child.kill()
