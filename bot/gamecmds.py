@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import export_html, replaycmds, replies
+from bot import chain, export_html, record, replaycmds, replies
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
@@ -135,8 +135,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
         mention_key=svc.mention_key(waiting, part) if side in waiting else None,
     )
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
@@ -149,8 +148,7 @@ async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("leave", inv.user_id, inv.user_name, s) for s in sides])
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
@@ -235,20 +233,16 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         # How many rolls were made, announced at /game end (tools/verify_dice.py --rolls).
         "rolls": game.dice_counter if game.status == "ended" else None,
         "head_seq": game.head_seq,
+        # The hash of the game's last record (bot/chain.py): what the channel was shown.
+        "chain_head": game.chain_head,
         "steps": [
-            {
-                "seq": s.seq, "parent_seq": s.parent_seq, "kind": s.kind, "actor": s.actor_name,
-                "side": s.side, "action": s.action,
-                "dice": [r.model_dump() for r in s.dice],
-                "events": [e.model_dump(mode="json") for e in s.events],
-                "reverted_by": s.reverted_by, "rerolls": s.rerolls, "created_at": s.created_at,
-                # The stored JSON text, spliced in by encode_export (parsing and re-encoding
-                # every state was most of the time /game end took).
-                "state": RawJSON(s.state_json),
-            }
+            # The stored JSON text of the state, spliced in by encode_export (parsing and
+            # re-encoding every state was most of the time /game end took).
+            {**record.step_fields(s, RawJSON(s.state_json)), "reverted_by": s.reverted_by,
+             "prev_hash": s.prev_hash, "hash": s.hash}
             for s in steps
         ],
-        "audit": [a.model_dump() for a in audit],
+        "audit": [record.audit_fields(a) for a in audit],
     }
 
 
@@ -356,21 +350,26 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         )
     result = game.system.result(game.state) or "ended before its last turn"
     name = export_name(game.row, final=True)
-    text = "\n".join([
-        f"🏁 Game over: {result}.",
-        f"Dice seed: `{game.row.seed.hex()}`",
-        f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
-        f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
-        f"The final log is {name} (again any time: /game export).",
-        f"Anyone can recompute every roll: python tools/verify_dice.py {name}"
-        f" --rolls {game.row.dice_counter}",
-        *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
-           "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
-    ])
+
+    def build(done: Committed) -> Reply:
+        # The whole chain head: with it the final log is pinned to the last byte (issue 29).
+        return Reply(text="\n".join([
+            f"🏁 Game over: {result}.",
+            f"Dice seed: `{game.row.seed.hex()}`",
+            f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
+            f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
+            f"Chain head: {chain.ANCHOR_MARK} `{done.chain_head}`",
+            f"The final log is {name} (again any time: /game export).",
+            f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
+            f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",
+            *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
+               "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
+        ]))
+
     change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
                                 {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
                     end=True)
-    reply = await svc.commit(game, change, inv=inv, reply_for=lambda _: Reply(text=text))
+    reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)

@@ -52,6 +52,8 @@ class GameRow(BaseModel):
     created_at: str
     #: Moved on by every commit (migration 0007): the guard against a stale copy.
     version: int = 0
+    #: The hash of the game's last record (migration 0009, ``bot/chain.py``).
+    chain_head: str = ""
 
 
 class StepRow(BaseModel):
@@ -75,6 +77,9 @@ class StepRow(BaseModel):
     reverted_by: int | None = None
     rerolls: int | None = None
     created_at: str = ""
+    #: The hash chain (migration 0009): the previous record's hash and this step's.
+    prev_hash: str | None = None
+    hash: str | None = None
 
 
 class SeatRow(BaseModel):
@@ -106,6 +111,9 @@ class AuditRow(BaseModel):
     reason: str
     data: dict[str, Any]
     created_at: str
+    #: The hash chain (migration 0009): the previous record's hash and this entry's.
+    prev_hash: str | None = None
+    hash: str | None = None
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -329,6 +337,7 @@ class BaseStore(ABC):
                 id=r["id"], game_id=r["game_id"], actor_id=r["actor_id"],
                 actor_name=r["actor_name"], action=r["action"], reason=r["reason"],
                 data=json.loads(r["data_json"]), created_at=r["created_at"],
+                prev_hash=r["prev_hash"], hash=r["hash"],
             )
             for r in rows
         ]
@@ -475,6 +484,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         seed_hash=row["seed_hash"], dice_counter=row["dice_counter"], head_seq=row["head_seq"],
         state_json=row["state_json"], last_mention=row["last_mention"],
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
+        chain_head=row["chain_head"],
     )
 
 
@@ -489,4 +499,5 @@ def _step(row: aiosqlite.Row) -> StepRow:
         snapshot=bool(row["snapshot"]), turn_part=row["turn_part"],
         interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
         rerolls=row["rerolls"], created_at=row["created_at"],
+        prev_hash=row["prev_hash"], hash=row["hash"],
     )
