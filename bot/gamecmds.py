@@ -358,7 +358,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
             f"Dice seed: `{game.row.seed.hex()}`",
             f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
             f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
-            f"Chain head: {chain.ANCHOR_MARK} `{done.chain_head}`",
+            f"Chain head: {chain.ANCHOR_MARK} {done.chain_head}",
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
             f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",
