@@ -13,6 +13,7 @@ from bot.pacing.commands import status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
+from bot.seats import check_seat
 from bot.store import GameRow, StepRow
 from rules.core import registry
 from rules.core.errors import RuleError
@@ -104,21 +105,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     side = opts["side"].lower()
-    if side not in game.system.sides:
-        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
-    holder = game.holder(side)
-    if holder is not None:
-        if holder.user_id == inv.user_id:
-            raise RuleError(f"You already hold {side}.")
-        raise RuleError(f"{side} is held by @{holder.user_name}; a moderator can reseat it with /mod seat.")
-    if game.kicked(inv.user_id):
-        raise RuleError("A moderator removed you from this game; only a moderator can seat you again (/mod seat).")
-    held = game.sides_of(inv.user_id)
-    if held and game.row.created_by != inv.user_id:
-        raise RuleError(
-            f"You already hold {', '.join(held)}; only the player who started a game may hold "
-            "several sides (hot-seat). A moderator can seat you with /mod seat."
-        )
+    check_seat(game, inv.user_id, inv.user_name, side, "join")
     waiting = game.system.waiting_on(game.state)
     part = game.system.turn_part(game.state)
     lines = [f"🪑 @{inv.user_name} takes {side}."]

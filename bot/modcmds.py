@@ -12,6 +12,7 @@ from bot import replies
 from bot.gamecmds import read_options
 from bot.models import Invocation, Reply
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
+from bot.seats import check_seat
 from bot.store import SeatRow
 from rules.core.errors import RuleError
 
@@ -172,12 +173,9 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     side = opts["side"].lower()
-    if side not in game.system.sides:
-        raise RuleError(f"{game.system.title} has no side '{side[:40]}'; sides: {', '.join(game.system.sides)}.")
     user = option_user(opts["user"])
+    check_seat(game, user.id, user.name, side, "seat")
     before = game.holder(side)
-    if before is not None and before.user_id == user.id:
-        raise RuleError(f"@{user.name} already holds {side}.")
     seats = []
     if before is not None:
         seats.append(SeatChange("unseat", before.user_id, before.user_name, side))

@@ -22,6 +22,7 @@ from bot.pacing.runner import deadline_line, part_key_of, same_part, write_plan
 from bot.pacing.store import Pace, SubOffer
 from bot.pacing.times import discord_time, hours_text, parse_reminders, parse_time
 from bot.pipeline import Audit, Change, LiveGame, Pipeline, SeatChange, option_user
+from bot.seats import check_seat
 from rules.core.errors import RuleError
 
 
@@ -220,12 +221,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     user = option_user(opts["user"])
     if user.id == inv.user_id:
         raise RuleError("Name someone else as your substitute.")
-    if game.sides_of(user.id):
-        raise RuleError(f"@{user.name} already plays {', '.join(game.sides_of(user.id))} here; "
-                        "name someone without a seat.")
-    if game.kicked(user.id):
-        raise RuleError(f"A moderator removed @{user.name} from this game; only a moderator can "
-                        "seat them (/mod seat).")
+    check_seat(game, user.id, user.name, side, "offer")
     offer = SubOffer(to_user_id=user.id, to_user_name=user.name, side=side,
                      from_user_id=inv.user_id)
     now = svc.clock.now()
@@ -251,8 +247,8 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     if holder is None or holder.user_id != offer.from_user_id:
         raise RuleError(f"That offer lapsed: {offer.side} has changed hands since. Ask its "
                         "player to offer it again.")
-    if game.kicked(inv.user_id):
-        raise RuleError("A moderator removed you from this game; only a moderator can seat you.")
+    # Checked again now, not only at the offer: the substitute may have sat elsewhere since.
+    check_seat(game, inv.user_id, inv.user_name, offer.side, "accept")
     seats = [SeatChange("unseat", holder.user_id, holder.user_name, offer.side),
              SeatChange("seat", inv.user_id, inv.user_name, offer.side)]
     audit = Audit(inv.user_id, inv.user_name, "sub", "",
