@@ -209,6 +209,12 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
     game = await svc.store.game(game_id)
     steps = await svc.store.steps(game_id)
     audit = await svc.store.audit(game_id)
+    # A sealed choice (10.1.1 air assignments) stays out of a running game's export until
+    # its reveal: the steps of the round still secret carry no state and no private option.
+    hidden = (record.sealed_from(registry.get(game.system), steps, game.head_seq)
+              if game.status == "active" else None)
+    rows = [{**record.step_fields(s, RawJSON(s.state_json)), "reverted_by": s.reverted_by,
+             "prev_hash": s.prev_hash, "hash": s.hash} for s in steps]
     return {
         "format": EXPORT_FORMAT,
         "system": game.system,
@@ -222,13 +228,10 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         "head_seq": game.head_seq,
         # The hash of the game's last record (bot/chain.py): what the channel was shown.
         "chain_head": game.chain_head,
-        "steps": [
-            # The stored JSON text of the state, spliced in by encode_export (parsing and
-            # re-encoding every state was most of the time /game end took).
-            {**record.step_fields(s, RawJSON(s.state_json)), "reverted_by": s.reverted_by,
-             "prev_hash": s.prev_hash, "hash": s.hash}
-            for s in steps
-        ],
+        # The stored JSON text of each state, spliced in by encode_export (parsing and
+        # re-encoding every state was most of the time /game end took).
+        "steps": [record.sealed_step(r) if hidden is not None and r["seq"] >= hidden else r
+                  for r in rows],
         "audit": [record.audit_fields(a) for a in audit],
     }
 

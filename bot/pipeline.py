@@ -390,7 +390,9 @@ class Pipeline:
             actor_id=actor_id, actor_name=actor_name, side=outcome.side,
             action=(
                 {"name": outcome.action.name,
-                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True)}
+                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True),
+                 # A sealed choice says which options public text must not show (issue 29).
+                 **({"private": list(outcome.action.private)} if outcome.action.private else {})}
                 if outcome.action is not None else None
             ),
             dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),

@@ -14,6 +14,7 @@ from bot import chain
 from bot.models import Reply
 from bot.store import AuditRow, StepRow
 from bot.writer import utcnow
+from rules.core.contract import SEALED, GameSystem
 
 
 def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
@@ -58,6 +59,34 @@ def seal_audit(entry: AuditRow, prev: str) -> AuditRow:
                                     "hash": chain.audit_hash(prev, audit_fields(entry))})
 
 
+def sealed_from(system: GameSystem, steps: list[StepRow], head_seq: int) -> int | None:
+    """The first sealed choice of the round still secret (the export of a running game
+    hides it and every later step), or None when no secret is open.
+
+    The round is the run of steps back from the head whose states keep the secret open
+    (Maschinen Krieger: the air assignments of this air phase, 10.1.1); its first order with
+    private options is the first step whose state holds a choice.  Reverted steps numbered
+    after it are hidden too: they may hold the same round's choices."""
+    by_seq = {s.seq: s for s in steps}
+    start, seq = None, head_seq
+    while seq is not None and seq in by_seq and system.secret_open(system.load_state(by_seq[seq].state_json)):
+        action = by_seq[seq].action
+        if action and action.get("private"):
+            start = seq
+        seq = by_seq[seq].parent_seq
+    return start
+
+
+def sealed_step(fields: dict[str, Any]) -> dict[str, Any]:
+    """An exported step of a round still secret: its private options and its state hidden
+    (``"sealed": true``; the final export, after /game end, holds everything)."""
+    action = fields.get("action")
+    if action and action.get("private"):
+        options = {k: SEALED if k in action["private"] else v for k, v in action.get("options", {}).items()}
+        action = {**action, "options": options}
+    return {**fields, "action": action, "state": None, "sealed": True}
+
+
 def anchored(reply: Reply, head: str) -> Reply:
     """A public reply with the chain head's short form at its foot (every announcement
     carries it: the channel's copy of the record).  Ephemeral replies and errors stay as
@@ -68,4 +97,5 @@ def anchored(reply: Reply, head: str) -> Reply:
     return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
 
 
-__all__ = ["anchored", "audit_fields", "seal_audit", "seal_step", "seal_steps", "step_fields"]
+__all__ = ["anchored", "audit_fields", "seal_audit", "seal_step", "seal_steps", "sealed_from",
+           "sealed_step", "step_fields"]

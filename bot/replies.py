@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable, Sequence
 
-from rules.core.contract import Action, Event, GameSystem, option_text
+from rules.core.contract import SEALED, Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
 from bot.models import Reply
 from bot.store import SeatRow, StepRow
@@ -48,7 +48,9 @@ def step_action_text(step: StepRow) -> str:
         return "setup"
     if not step.action:
         return step.kind
-    opts = " ".join(f"{k}:{option_text(v)}" for k, v in step.action.get("options", {}).items())
+    private = step.action.get("private") or ()
+    opts = " ".join(f"{k}:{SEALED if k in private else option_text(v)}"
+                    for k, v in step.action.get("options", {}).items())
     text = f"{step.action.get('name', '?')} {opts}".strip()
     return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
 
