@@ -190,19 +190,31 @@ async def run_export_html(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def run_health(settings: Settings) -> int:
-    """Open the database (applying migrations) and close it: the container HEALTHCHECK."""
+    """Open the database (applying migrations), check its integrity and close it: the
+    container HEALTHCHECK.  Exit 1 with a sentence when a check fails (issue 29)."""
+    from bot.storage import integrity_problems  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
 
     store = await open_store(settings.db)
     try:
         await store.schema_versions()
+        problems = await integrity_problems(store)
     finally:
         await store.close()
+    if problems:
+        print(f"Database trouble: {settings.db} fails its integrity check ({problems[0][:120]};"
+              f" {len(problems)} problem(s)): stop the bot, keep a copy of the file, restore the"
+              " last backup (or try `sqlite3 FILE .recover`).", file=sys.stderr)
+        return 1
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``referee`` console script."""
+    """Entry point of the ``referee`` console script.  A database that cannot be used (full
+    disk, read-only, damaged, unreachable) is said in one sentence, exit code 1, never a
+    traceback (issue 29)."""
+    from bot.storage import for_operator  # noqa: PLC0415
+
     args = build_parser().parse_args(argv)
     tune_gc()
     settings = Settings()
@@ -212,6 +224,18 @@ def main(argv: list[str] | None = None) -> int:
         settings = shard_settings(settings, args.shards, args.shard_count)
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return _run(args, settings)
+    except Exception as exc:
+        said = for_operator(exc, settings.db)
+        if said is None:
+            raise
+        print(said, file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the command ``main`` parsed."""
     command = args.command
     if command is None:
         if settings.discord_token is None:

@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable
 from pydantic import BaseModel
 
 from bot import commands as catalogue
-from bot import gamecmds, modcmds, orders, replies
+from bot import gamecmds, modcmds, orders, replies, storage
 from bot.config import Settings
 from bot.limits import ChannelLocks, RateLimiter
 from bot.models import Attachment, Invocation, Reply
@@ -126,7 +126,11 @@ class Service(Pipeline):
                 f"The scripted dice ran out: {exc}. Nothing changed; "
                 "restart the console with more --dice values."
             )
-        except Exception:
+        except Exception as exc:
+            said = storage.for_player(exc)
+            if said is not None:  # a full disk, a read-only or damaged database (issue 29)
+                log.error("%s (while handling %s)", storage.for_operator(exc, self.settings.db), inv.command)
+                return replies.error(said)
             incident = secrets.token_hex(3)
             log.exception("incident %s while handling %s", incident, inv.command)
             return replies.error(
