@@ -397,6 +397,10 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     """
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
+    limit = svc.settings.undos_in_a_row
+    if await undos_in_a_row(svc, game, inv.user_id) >= limit:
+        raise RuleError(f"You have taken back {limit} steps in a row; the last one stands until"
+                        " someone else acts (a moderator can /mod rollback).")
     target = await svc.store.step(game.row.id, game.row.head_seq)
     assert target is not None
     kept: list[StepRow] = []
@@ -454,6 +458,24 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
+
+
+async def undos_in_a_row(svc: Pipeline, game: LiveGame, user_id: str) -> int:
+    """How many undos ``user_id`` made since anyone else last gave an order: each stores a
+    whole state, so a standing order and its undo, repeated, grew the database by ~27 kB a
+    pair (issue 29); with the standing orders' own limit, the churn is bounded."""
+    audit = await svc.store.audit(game.row.id)
+    mine = []
+    for entry in reversed(audit):
+        if entry.action != "undo" or entry.actor_id != user_id:
+            break
+        mine.append(entry.created_at)
+    if not mine:
+        return 0
+    others = [s.created_at for s in await svc.store.steps(game.row.id, last=50)
+              if s.kind == "order" and s.actor_id != user_id]
+    since = max(others, default="")
+    return sum(1 for at in mine if at > since)
 
 
 async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
