@@ -142,3 +142,27 @@ async def test_heads_are_read_from_a_channel_saved_as_json_or_html(game, tmp_pat
     assert code == 1 and "1 of the 1 chain heads" in out, out
     code, out = run(tmp_path, document, "--anchor", "not-a-head")
     assert code == 2 and "16 to 64 hex digits" in out, out
+
+
+async def test_a_rerolled_roll_is_recomputed_too(game, tmp_path: Path) -> None:
+    """The roll a reroll replaced stays in the record (reverted) and is checked against the
+    seed like any other, with the channel's seed hash and roll count alone (issue 29: a
+    verifier that skipped reverted steps let the original roll be altered)."""
+    document, posted, rolls, _ = game
+    forged = copy.deepcopy(document)
+    original = next(s for s in forged["steps"] if s["reverted_by"] is not None and s["dice"])
+    roll = original["dice"][0]
+    roll["value"] = roll["value"] % roll["sides"] + 1
+    reseal(forged, chain_position(document))
+    code, out = run(tmp_path, forged, "--seed-hash", posted, "--rolls", str(rolls))
+    assert code == 1 and f"step #{original['seq']}: roll {roll['index']}" in out and "the seed gives" in out, out
+
+
+async def test_a_chain_of_another_game_does_not_start_at_this_ones_genesis(game, tmp_path: Path) -> None:
+    """The genesis binds the chain to the game's system, scenario, options and posted seed
+    hash: the same records under another game's header are not its chain."""
+    document = game[0]
+    other = copy.deepcopy(document)
+    other["options"] = {"target": 20}
+    code, out = run(tmp_path, other)
+    assert code == 1 and "no record follows the game's genesis" in out, out
