@@ -87,7 +87,7 @@ def _whole_number(option: OptionSpec, value: Any) -> int:
     text = str(value).strip()
     try:
         # ASCII digits only: int() takes '١٢' and '1_000' too, which nobody types on purpose.
-        if not isinstance(value, int) and not re.fullmatch(r"[+-]?[0-9]{1,19}", text):
+        if not isinstance(value, int) and not re.fullmatch(r"[+-]?[0-9]{1,100}", text):
             raise ValueError(text)
         number = int(text)
     except ValueError:

@@ -42,6 +42,7 @@ async def test_the_bot_and_the_verifier_hash_alike(game) -> None:
     for a in document["audit"]:
         assert a["hash"] == chain.audit_hash(a["prev_hash"], a) == verify_dice.record_hash("audit", a)
     assert document["chain_head"] == entry(document, "end")["hash"]  # the end is the last record
+    assert verify_dice.verify(document) == []  # one chain, each record after the one before
 
 
 async def test_every_announcement_carries_the_head_and_the_end_posts_it_whole(table: Table) -> None:
