@@ -89,8 +89,11 @@ MUTANTS = (
            'f"{key}:{option_text(value)}"', (P + "test_sealed.py",)),
     Mutant("a running game's export not sealed", "bot/gamecmds.py",
            'if game.status == "active" else None)', "if False else None)", (P + "test_sealed.py",)),
-    Mutant("Unicode digits taken as a Unix time", "bot/pacing/times.py",
-           '_UNIX = re.compile(r"^\\d{1,12}$", re.ASCII)', '_UNIX = re.compile(r"^\\d+$")',
+    Mutant("a step number read with isdigit() (takes ①)", "bot/pacing/digest.py",
+           "if raw.isascii() and raw.isdigit() and len(raw) <= 9:",
+           "if raw.isdigit() and int(raw) < 10**6:", (P + "test_sentences.py",)),
+    Mutant("a Unix time out of range not caught", "bot/pacing/times.py",
+           "except (ValueError, OverflowError, OSError):", "except ZeroDivisionError:",
            (P + "test_sentences.py",)),
     Mutant("health skips the integrity check", "bot/cli.py",
            "problems = await integrity_problems(store)", "problems = []", (P + "test_sentences.py",)),
@@ -132,7 +135,7 @@ def run_mutant(mutant: Mutant, work: Path) -> tuple[str, str, float]:
         target.write_text(original, "utf-8")
     seconds = time.monotonic() - start
     failed = [line.split(" ", 1)[1].split(" - ")[0] for line in done.stdout.splitlines()
-              if line.startswith(("FAILED ", "ERROR "))]
+              if line.startswith(("FAILED tests/", "ERROR tests/"))]
     if done.returncode == 0:
         return "SURVIVED", "no test failed", seconds
     return "caught", failed[0] if failed else f"pytest exit {done.returncode}", seconds

@@ -30,7 +30,7 @@ async def _playing(table: Table) -> None:
 
 BAD = [
     "/game deadline at:①", "/game deadline at:١٢٣٤٥٦٧٨٩٠", "/game deadline at:<t:99999999999999999999>",
-    "/game deadline at:99999999999", "/game digest since:①", "/game digest since:٣",
+    "/game deadline at:99999999999", "/game away until:999999999999", "/game digest since:①", "/game digest since:٣",
     "/game digest since:99999999999999999999", "/game away until:999999999999999999999999999999",
     "/game away until:２０２６-１２-０１", "/game pace hours:24 remind:100000000000000000000d",
     "/game pace hours:24 remind:1e400h", "/game pace hours:①", "/game log last:١٠",
