@@ -119,13 +119,17 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    games = query(path, "SELECT id, head_seq, state_json, chain_head FROM games")
+    try:
+        games = query(path, "SELECT id, head_seq, state_json, chain_head FROM games")
+    except Exception:  # noqa: BLE001 - a database from before migration 0009: no chain yet
+        games = [(*row, None) for row in query(path, "SELECT id, head_seq, state_json FROM games")]
     by_game: dict[int, list[tuple]] = {}
     for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
                            " action_json FROM steps ORDER BY game_id, seq"):
         by_game.setdefault(row[0], []).append(row[1:])
     for game_id, head_seq, state_json, chain_head in games:
-        problems += _chain(path, game_id, chain_head)
+        if chain_head is not None:
+            problems += _chain(path, game_id, chain_head)
         rows = by_game.get(game_id, [])
         seqs = [r[0] for r in rows]
         if seqs != list(range(len(seqs))):
