@@ -185,8 +185,8 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     was = f" (replacing @{before.user_name})" if before else ""
     reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
                   mentions=[user.id])
-    await svc.commit(game, Change(seats=seats, audit=audit), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(seats=seats, audit=audit), inv=inv,
+                            reply_for=lambda _: reply) or reply
 
 
 async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
@@ -207,8 +207,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
             " only if a moderator seats them.")
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("kick", user.id, user.name, s) for s in sides], audit=audit)
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick}

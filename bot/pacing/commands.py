@@ -117,8 +117,7 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
 
     reply = Reply(text="\n".join(lines))
     change = Change(audit=audit, extra=[write_plan(pace, game, svc.clock.now()), clear])
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
@@ -171,9 +170,8 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     lines = [f"⏳ Moderator @{inv.user_name} extends the deadline by {hours_text(hours)}.",
              f"Reason: {opts['reason']}", f"⏰ Deadline: {discord_time(moment)}"]
     reply = Reply(text="\n".join(lines))
-    await svc.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
-                     reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
+                            reply_for=lambda _: reply) or reply
 
 
 async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
@@ -188,8 +186,7 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
         def back(db: Any) -> None:
             pstore.clear_away(db, game.row.id, inv.user_id)
         reply = Reply(text=f"👋 @{inv.user_name} is back; reminders reach them again.")
-        await svc.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply)
-        return reply
+        return await svc.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply) or reply
     until = parse_time(opts["until"], now, what="until").replace(microsecond=0)
 
     def away(db: Any) -> None:
@@ -199,8 +196,7 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
             "Reminders to them pause. Deadlines stand: a moderator may /mod extend or "
             f"/mod seat a substitute, or @{inv.user_name} may offer the seat (/game sub).")
     reply = Reply(text=text)
-    await svc.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
@@ -231,8 +227,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
 
     reply = Reply(text=f"🔁 @{inv.user_name} offers {side} to @{user.name} as a substitute.\n"
                        f"@{user.name}: take it with /game accept.", mentions=[user.id])
-    await svc.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
@@ -262,9 +257,8 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     if offer.side in game.system.waiting_on(game.state):  # type: ignore[arg-type]
         lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")  # type: ignore[arg-type]
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    await svc.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
-                     reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
+                     reply_for=lambda _: reply) or reply
 
 
 async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:
