@@ -21,6 +21,7 @@ from bench.channels import OFFERED, run_channels
 from bench.stats import Row, ms, percentile
 from bot.logcheck import check_log
 from bot.store import StepRow
+from bot.record import seal_step
 from bot.stores import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,8 +45,8 @@ async def floor_run(url: str, writers: int, inserts: int, start_at: float | None
 
         async def writer(game_id: int) -> None:
             for seq in range(inserts):
-                row = StepRow(game_id=game_id, seq=seq, parent_seq=None, kind="order",
-                              state_json='{"floor": true}')
+                row = seal_step(StepRow(game_id=game_id, seq=seq, parent_seq=None, kind="order",
+                                        state_json='{"floor": true}'), "floor")
                 start = time.perf_counter()
                 async with store.transaction() as db:
                     db.insert_step(row)

@@ -237,11 +237,13 @@ def shown(db: Path | str) -> str:
 async def run_health(settings: Settings) -> int:
     """The container HEALTHCHECK.  With ``REFEREE_HEARTBEAT`` (the Docker image sets it) it
     reads the bot's heartbeat: connected to the gateway, its database answering, written
-    within the minute; nothing is opened or changed.  Without it (a bot run by hand), the
-    database is opened and checked to be migrated."""
+    within the minute; nothing is opened or changed.  Without it (a bot run by hand, an
+    operator's check), the database is opened, checked to be migrated and checked for
+    integrity (``PRAGMA integrity_check``, issue 29): exit 1 with one sentence on failure."""
     from datetime import datetime, timezone  # noqa: PLC0415
 
     from bot.heartbeat import heartbeat_problem  # noqa: PLC0415
+    from bot.storage import integrity_problems  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
 
     if settings.heartbeat is not None:
@@ -255,14 +257,20 @@ async def run_health(settings: Settings) -> int:
         store = await open_store(settings.db)
         try:
             versions = await store.schema_versions()
+            problems = await integrity_problems(store)
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line
         print(f"unhealthy: the database {shown(settings.db)} does not open "
               f"({type(exc).__name__}: {str(exc)[:160]})", file=sys.stderr)
         return 1
-    print(f"healthy: the database is migrated (version {max(versions, default=0)}); "
-          "the gateway is not checked (REFEREE_HEARTBEAT is not set)")
+    if problems:
+        print(f"Database trouble: {shown(settings.db)} fails its integrity check ({problems[0][:120]};"
+              f" {len(problems)} problem(s)): stop the bot, keep a copy of the file, restore the"
+              " last backup (referee restore, or try `sqlite3 FILE .recover`).", file=sys.stderr)
+        return 1
+    print(f"healthy: the database is migrated (version {max(versions, default=0)}) and passes its "
+          "integrity check; the gateway is not checked (REFEREE_HEARTBEAT is not set)")
     return 0
 
 
@@ -322,7 +330,11 @@ def migrate_ends(settings: Settings, args: argparse.Namespace) -> tuple[Path, st
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``referee`` console script."""
+    """Entry point of the ``referee`` console script.  A database that cannot be used (full
+    disk, read-only, damaged, unreachable) is said in one sentence, exit code 1, never a
+    traceback (issue 29)."""
+    from bot.storage import for_operator  # noqa: PLC0415
+
     args = build_parser().parse_args(argv)
     tune_gc()
     db = getattr(args, "db", None)
@@ -330,6 +342,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot" and (args.shards or args.shard_count):
         settings = shard_settings(settings, args.shards, args.shard_count)
     setup_logging(settings.log_level)
+    try:
+        return _run(args, settings)
+    except Exception as exc:
+        said = for_operator(exc, settings.db)
+        if said is None:
+            raise
+        print(said, file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the command ``main`` parsed."""
     command = args.command
     if command is None:
         if settings.discord_token is None:

@@ -85,10 +85,22 @@ class Settings(BaseSettings):
     channel_orders_per_minute: int = Field(default=60, ge=1)
     user_renders_per_minute: int = Field(default=10, ge=1)
     channel_renders_per_minute: int = Field(default=20, ge=1)
+    #: The costly reads (issue 29): a replay GIF takes seconds of CPU, an export or a digest
+    #: reads the whole log.  Each user (spectators too), each channel, and replays across
+    #: the whole process, per minute.
+    user_replays_per_minute: int = Field(default=1, ge=1)
+    channel_replays_per_minute: int = Field(default=2, ge=1)
+    replays_per_minute: int = Field(default=6, ge=1)
+    user_exports_per_minute: int = Field(default=2, ge=1)
+    channel_exports_per_minute: int = Field(default=6, ge=1)
+    user_digests_per_minute: int = Field(default=3, ge=1)
+    channel_digests_per_minute: int = Field(default=10, ge=1)
     max_open_games: int = Field(default=3, ge=1)
     interaction_retention_hours: int = Field(default=48, ge=1)
     #: Standing (``anytime``) orders one side may give in a row before the game moves on.
     standing_orders_in_a_row: int = Field(default=3, ge=1)
+    #: Undos one player may make in a row before someone else acts (each stores a state).
+    undos_in_a_row: int = Field(default=3, ge=1)
     #: ``/game end`` attaches the whole game as one HTML page (every map: seconds of CPU).
     html_at_end: bool = True
     #: The gateway heartbeat file (bot/heartbeat.py): written by ``referee bot`` while

@@ -7,12 +7,13 @@ import gzip
 import json
 from typing import Any
 
-from bot import answers, export_html, replaycmds, replies, scenarios
+from bot import answers, chain, export_html, record, replaycmds, replies, scenarios
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
+from bot.seats import check_seat
 from bot.store import GameRow, StepRow
 from rules.core import registry, scenariofile
 from rules.core.errors import RuleError
@@ -103,19 +104,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
-    holder = game.holder(side)
-    if holder is not None:
-        if holder.user_id == inv.user_id:
-            raise RuleError(f"You already hold {side}.")
-        raise RuleError(f"{side} is held by @{holder.user_name}; a moderator can reseat it with /mod seat.")
-    if game.kicked(inv.user_id):
-        raise RuleError("A moderator removed you from this game; only a moderator can seat you again (/mod seat).")
-    held = game.sides_of(inv.user_id)
-    if held and game.row.created_by != inv.user_id:
-        raise RuleError(
-            f"You already hold {', '.join(held)}; only the player who started a game may hold "
-            "several sides (hot-seat). A moderator can seat you with /mod seat."
-        )
+    check_seat(game, inv.user_id, inv.user_name, side, "join")
     waiting = game.system.waiting_on(game.state)
     part = game.system.turn_part(game.state)
     lines = [f"🪑 @{inv.user_name} takes {side}."]
@@ -132,8 +121,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
         mention_key=svc.mention_key(waiting, part) if side in waiting else None,
     )
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
@@ -146,8 +134,7 @@ async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("leave", inv.user_id, inv.user_name, s) for s in sides])
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
@@ -243,6 +230,12 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
     game = await svc.store.game(game_id)
     steps = await svc.store.steps(game_id)
     audit = await svc.store.audit(game_id)
+    # A sealed choice (10.1.1 air assignments) stays out of a running game's export until
+    # its reveal: the steps of the round still secret carry no state and no private option.
+    hidden = (record.sealed_from(registry.get(game.system), steps, game.head_seq)
+              if game.status == "active" else None)
+    rows = [{**record.step_fields(s, RawJSON(s.state_json)), "reverted_by": s.reverted_by,
+             "prev_hash": s.prev_hash, "hash": s.hash} for s in steps]
     return {
         "format": EXPORT_FORMAT,
         "system": game.system,
@@ -257,20 +250,13 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         # How many rolls were made, announced at /game end (tools/verify_dice.py --rolls).
         "rolls": game.dice_counter if game.status == "ended" else None,
         "head_seq": game.head_seq,
-        "steps": [
-            {
-                "seq": s.seq, "parent_seq": s.parent_seq, "kind": s.kind, "actor": s.actor_name,
-                "side": s.side, "action": s.action,
-                "dice": [r.model_dump() for r in s.dice],
-                "events": [e.model_dump(mode="json") for e in s.events],
-                "reverted_by": s.reverted_by, "rerolls": s.rerolls, "created_at": s.created_at,
-                # The stored JSON text, spliced in by encode_export (parsing and re-encoding
-                # every state was most of the time /game end took).
-                "state": RawJSON(s.state_json),
-            }
-            for s in steps
-        ],
-        "audit": [a.model_dump() for a in audit],
+        # The hash of the game's last record (bot/chain.py): what the channel was shown.
+        "chain_head": game.chain_head,
+        # The stored JSON text of each state, spliced in by encode_export (parsing and
+        # re-encoding every state was most of the time /game end took).
+        "steps": [record.sealed_step(r) if hidden is not None and r["seq"] >= hidden else r
+                  for r in rows],
+        "audit": [record.audit_fields(a) for a in audit],
     }
 
 
@@ -378,21 +364,26 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         )
     result = game.system.result(game.state) or "ended before its last turn"
     name = export_name(game.row, final=True)
-    text = "\n".join([
-        f"🏁 Game over: {result.rstrip('.')}.",  # a result may end in its own full stop
-        f"Dice seed: `{game.row.seed.hex()}`",
-        f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
-        f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
-        f"The final log is {name} (again any time: /game export).",
-        f"Anyone can recompute every roll: python tools/verify_dice.py {name}"
-        f" --rolls {game.row.dice_counter}",
-        *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
-           "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
-    ])
+
+    def build(done: Committed) -> Reply:
+        # The whole chain head: with it the final log is pinned to the last byte (issue 29).
+        return Reply(text="\n".join([
+            f"🏁 Game over: {result.rstrip('.')}.",  # a result may end in its own full stop
+            f"Dice seed: `{game.row.seed.hex()}`",
+            f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
+            f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
+            f"Chain head: {chain.ANCHOR_MARK} {done.chain_head}",
+            f"The final log is {name} (again any time: /game export).",
+            f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
+            f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",
+            *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
+               "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
+        ]))
+
     change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
                                 {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
                     end=True)
-    reply = await svc.commit(game, change, inv=inv, reply_for=lambda _: Reply(text=text))
+    reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)
@@ -433,6 +424,10 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     """
     read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
+    limit = svc.settings.undos_in_a_row
+    if await undos_in_a_row(svc, game, inv.user_id) >= limit:
+        raise RuleError(f"You have taken back {limit} steps in a row; the last one stands until"
+                        " someone else acts (a moderator can /mod rollback).")
     target = await svc.store.step(game.row.id, game.row.head_seq)
     assert target is not None
     kept: list[StepRow] = []
@@ -490,6 +485,24 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
+
+
+async def undos_in_a_row(svc: Pipeline, game: LiveGame, user_id: str) -> int:
+    """How many undos ``user_id`` made since anyone else last gave an order: each stores a
+    whole state, so a standing order and its undo, repeated, grew the database by ~27 kB a
+    pair (issue 29); with the standing orders' own limit, the churn is bounded."""
+    audit = await svc.store.audit(game.row.id)
+    mine = []
+    for entry in reversed(audit):
+        if entry.action != "undo" or entry.actor_id != user_id:
+            break
+        mine.append(entry.created_at)
+    if not mine:
+        return 0
+    others = [s.created_at for s in await svc.store.steps(game.row.id, last=50)
+              if s.kind == "order" and s.actor_id != user_id]
+    since = max(others, default="")
+    return sum(1 for at in mine if at > since)
 
 
 async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:

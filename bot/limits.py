@@ -10,7 +10,11 @@ import asyncio
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import AsyncIterator, Callable
+from typing import TYPE_CHECKING, AsyncIterator, Callable
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.models import Invocation
 
 #: Buckets kept at most; full (idle) buckets are dropped first when there are more.
 MAX_BUCKETS = 10_000
@@ -68,6 +72,38 @@ class RateLimiter:
         return len(self._buckets)
 
 
+#: A bucket: ``((kind, whose), tokens per minute)``.
+Limit = tuple[tuple[str, str], int]
+
+
+def limits_of(settings: "Settings", inv: "Invocation") -> tuple[str, list[Limit]] | None:
+    """What a command costs in the token buckets: ``(what it is called in "too many …",
+    its buckets)``, or None for a command that is not limited.
+
+    Orders and map renders per user and channel (issue 14); replays, exports and digests
+    per user (anyone: a spectator is limited like a player), per channel, and replays across
+    the process too (issue 29: six spectators' replays took 47 s of CPU)."""
+    s = settings
+    group, name = inv.command
+    user, channel = "u:" + inv.user_id, "c:" + inv.channel_id
+    if group not in ("game", "mod"):
+        return "order", [(("order", user), s.user_orders_per_minute),
+                         (("order", channel), s.channel_orders_per_minute)]
+    costly = {
+        "map": ("render", s.user_renders_per_minute, s.channel_renders_per_minute, None),
+        "replay": ("replay", s.user_replays_per_minute, s.channel_replays_per_minute, s.replays_per_minute),
+        "export": ("export", s.user_exports_per_minute, s.channel_exports_per_minute, None),
+        "digest": ("digest", s.user_digests_per_minute, s.channel_digests_per_minute, None),
+    }
+    if group != "game" or name not in costly:
+        return None
+    kind, per_user, per_channel, everywhere = costly[name]
+    found: list[Limit] = [((kind, user), per_user), ((kind, channel), per_channel)]
+    if everywhere is not None:
+        found.append(((kind, "all"), everywhere))
+    return kind, found
+
+
 class ChannelLocks:
     """One lock per channel that has commands under way, and none for idle channels.
 
@@ -95,3 +131,6 @@ class ChannelLocks:
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+__all__ = ["ChannelLocks", "Limit", "RateLimiter", "limits_of"]

@@ -72,6 +72,37 @@ def _ancestry(game_id: int, head_seq: int, by_seq: dict[int, tuple]) -> list[str
     return problems
 
 
+def _chain(path: Target, game_id: int, chain_head: str) -> list[str]:
+    """The game's records (steps and audit entries) form one hash chain ending at its head:
+    none follows the same record as another (a fork: two writers each appended to a copy
+    they thought current), none is off the chain (issue 29).  Records older than the chain
+    (no hash) are left out."""
+    records = query(path, "SELECT prev_hash, hash, seq FROM step_log WHERE game_id = ? AND hash IS NOT NULL"
+                          " UNION ALL SELECT prev_hash, hash, -id FROM audit WHERE game_id = ?"
+                          " AND hash IS NOT NULL", (game_id, game_id))
+    if not records:
+        return []
+    name = {h: (f"step {n}" if n >= 0 else f"audit {-n}") for _, h, n in records}
+    problems = []
+    after: dict[str, str] = {}
+    for prev, digest, _ in records:
+        if prev in after:
+            problems.append(f"game {game_id}: the chain forks: {name[after[prev]]} and {name[digest]}"
+                            " follow the same record")
+        after[prev] = digest
+    back = {digest: prev for prev, digest, _ in records}
+    seen, current = set(), chain_head
+    while current in back and current not in seen:
+        seen.add(current)
+        current = back[current]
+    if chain_head not in back:
+        problems.append(f"game {game_id}: its chain head {chain_head[:16]} is no record's hash")
+    elif len(seen) != len(records):
+        off = sorted(name[h] for _, h, _ in records if h not in seen)
+        problems.append(f"game {game_id}: records off the chain that ends at its head: {off[:8]}")
+    return problems
+
+
 def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linear: bool = True) -> list[str]:
     """Every problem found in the step log (an empty list when it is sound).
 
@@ -83,16 +114,22 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
     * the active steps are exactly the head and its ancestors: nothing the game stands on
       is reverted, and nothing reverted-in-all-but-name hangs off another branch (issue 14:
       a rollback after a rerolled setup put the head on a reverted step);
+    * the game's records form one hash chain ending at its chain head (:func:`_chain`);
     * ``acknowledged`` maps each interaction id whose reply a player saw to that reply's
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    games = query(path, "SELECT id, head_seq, state_json FROM games")
+    try:
+        games = query(path, "SELECT id, head_seq, state_json, chain_head FROM games")
+    except Exception:  # noqa: BLE001 - a database from before migration 0009: no chain yet
+        games = [(*row, None) for row in query(path, "SELECT id, head_seq, state_json FROM games")]
     by_game: dict[int, list[tuple]] = {}
     for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
                            " action_json FROM steps ORDER BY game_id, seq"):
         by_game.setdefault(row[0], []).append(row[1:])
-    for game_id, head_seq, state_json in games:
+    for game_id, head_seq, state_json, chain_head in games:
+        if chain_head is not None:
+            problems += _chain(path, game_id, chain_head)
         rows = by_game.get(game_id, [])
         seqs = [r[0] for r in rows]
         if seqs != list(range(len(seqs))):

@@ -12,6 +12,7 @@ from bot import replies, scenarios
 from bot.gamecmds import read_options
 from bot.models import Invocation, Reply
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
+from bot.seats import check_seat
 from bot.store import SeatRow
 from rules.core.errors import RuleError
 
@@ -173,9 +174,8 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     game = await svc.require_game(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     user = option_user(opts["user"])
+    check_seat(game, user.id, user.name, side, "seat")
     before = game.holder(side)
-    if before is not None and before.user_id == user.id:
-        raise RuleError(f"@{user.name} already holds {side}.")
     seats = []
     if before is not None:
         seats.append(SeatChange("unseat", before.user_id, before.user_name, side))
@@ -185,8 +185,8 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     was = f" (replacing @{before.user_name})" if before else ""
     reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
                   mentions=[user.id])
-    await svc.commit(game, Change(seats=seats, audit=audit), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(seats=seats, audit=audit), inv=inv,
+                            reply_for=lambda _: reply) or reply
 
 
 async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
@@ -207,8 +207,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
             " only if a moderator seats them.")
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("kick", user.id, user.name, s) for s in sides], audit=audit)
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick,

@@ -9,6 +9,7 @@ system's own model (``GameSystem.parse``), which converts and checks them furthe
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -53,8 +54,11 @@ def check_options(group: str, spec: CommandSpec, options: dict[str, Any], *, con
 
 
 def _checked(option: OptionSpec, value: Any) -> Any:
-    """An order's value, still raw for the system's model; only its length is checked."""
-    if isinstance(value, str):
+    """An order's value, still raw for the system's model; its length is checked, and a
+    whole number is checked to be one, within its bounds (or :data:`INT_LIMIT`)."""
+    if option.kind == "int":
+        _whole_number(option, value)
+    elif isinstance(value, str):
         _length(option, value.strip())
     return value
 
@@ -85,8 +89,12 @@ def convert_value(option: OptionSpec, value: Any) -> Any:
 def _whole_number(option: OptionSpec, value: Any) -> int:
     if isinstance(value, bool):
         raise RuleError(f"{option.name} must be a whole number, not '{value}'.")
+    text = str(value).strip()
     try:
-        number = int(str(value).strip())
+        # ASCII digits only: int() takes '١٢' and '1_000' too, which nobody types on purpose.
+        if not isinstance(value, int) and not re.fullmatch(r"[+-]?[0-9]{1,100}", text):
+            raise ValueError(text)
+        number = int(text)
     except ValueError:
         raise RuleError(f"{option.name} must be a whole number, not '{shown(str(value))[:40]}'.") from None
     low = option.minimum if option.minimum is not None else -INT_LIMIT

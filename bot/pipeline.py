@@ -26,11 +26,11 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from bot import replies
+from bot import chain, record, replies
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
 from bot.pacing.clock import Clock, SystemClock
-from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
+from bot.store import AuditRow, BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
 from bot.writer import Writer
 from rules.core import registry
@@ -204,6 +204,8 @@ class Committed:
     seqs: list[int]
     head_seq: int
     mentions: list[str]
+    #: The game's chain head after the change (``bot/chain.py``): public replies show it.
+    chain_head: str = ""
 
 
 def apply_recorded(
@@ -429,7 +431,9 @@ class Pipeline:
             actor_id=actor_id, actor_name=actor_name, side=outcome.side,
             action=(
                 {"name": outcome.action.name,
-                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True)}
+                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True),
+                 # A sealed choice says which options public text must not show (issue 29).
+                 **({"private": list(outcome.action.private)} if outcome.action.private else {})}
                 if outcome.action is not None else None
             ),
             dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),
@@ -466,6 +470,17 @@ class Pipeline:
             own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
             rows.append(self.step_row(game.row.id, seq, parent, outcome, inv, own))
             parent, seq = seq, seq + 1
+        # The hash chain (issue 29): the audit entry first, then the steps, each sealed after
+        # the record before it; the last one's hash is the new head.
+        sealed_audit: AuditRow | None = None
+        chain_head = game.row.chain_head
+        if change.audit is not None:
+            a = change.audit
+            sealed_audit = record.seal_audit(AuditRow(
+                id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
+                action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
+            chain_head = sealed_audit.hash or chain_head
+        rows, chain_head = record.seal_steps(rows, chain_head)
         last_step = change.steps[-1].step if change.steps else None
         if rows:
             head_seq, head_state = rows[-1].seq, rows[-1].state_json
@@ -488,14 +503,16 @@ class Pipeline:
         counter = change.dice.counter if change.dice is not None else game.row.dice_counter
         summaries = await self._summaries_after(game, change, rows)
         ended = self._turn_ended_by(game, last_step)
-        reply = reply_for(Committed([r.seq for r in rows], head_seq, mentions)) if reply_for else None
+        reply = reply_for(Committed([r.seq for r in rows], head_seq, mentions, chain_head)) if reply_for else None
+        if reply is not None:
+            reply = record.anchored(reply, chain_head)
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
 
         def write(db: Writer, audit_id: int | None) -> None:
             # First, guarded by the version this command was resolved against: a stale copy
             # (another process wrote the game) stops here, before anything is written.
             db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
-                        last_mention=mention_key, version=game.row.version,
+                        last_mention=mention_key, version=game.row.version, chain_head=chain_head,
                         summaries=summaries.model_dump_json() if summaries is not None else None)
             if change.revert_after is not None:
                 assert audit_id is not None, "revert marks point at the audit entry that made them"
@@ -520,9 +537,11 @@ class Pipeline:
                 await self.store.commit_unit(unit)
             else:
                 async with self.store.transaction() as db:
-                    a = change.audit
+                    a = sealed_audit
+                    assert a is not None
                     audit_id = await db.add_audit(game.row.id, a.actor_id, a.actor_name, a.action,
-                                                  a.reason, a.data)
+                                                  a.reason, a.data, created_at=a.created_at,
+                                                  prev_hash=a.prev_hash, hash=a.hash)
                     write(db, audit_id)
         except BaseException:
             # On any doubt (a failed write, or this command cancelled while its unit may
@@ -544,6 +563,7 @@ class Pipeline:
             cached = game.row.model_copy(update={
                 "head_seq": head_seq, "state_json": head_state, "dice_counter": counter,
                 "last_mention": mention_key, "version": game.row.version + 1,
+                "chain_head": chain_head,
             })
             assert last_step is not None
             assert summaries is not None
@@ -633,15 +653,18 @@ class Pipeline:
                 seed_hash=draft.seed_hash, state_json=outcome.step.state.model_dump_json(),
                 created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
             )
-            row = self.step_row(game_id, 0, None, outcome, inv, False)
+            row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
+                                   chain.genesis(draft.system, draft.scenario, draft.options,
+                                                 draft.seed_hash))
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
             db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention,
-                        summaries=fresh(self.systems[draft.system].sides).model_dump_json())
+                        summaries=fresh(self.systems[draft.system].sides).model_dump_json(),
+                        chain_head=row.hash)
             for seat in seats or []:
                 self._write_seat(db, game_id, seat, None)
-            reply = reply_for(game_id)
+            reply = record.anchored(reply_for(game_id), row.hash or "")
             if inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
         run.committed()

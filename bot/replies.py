@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Iterable, Sequence
 
-from rules.core.contract import Action, Event, GameSystem, option_text
+from rules.core.contract import SEALED, Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
 from rules.core.errors import RuleError
 from bot.models import Reply
@@ -80,7 +80,9 @@ def step_action_text(step: StepRow) -> str:
         return "setup"
     if not step.action:
         return step.kind
-    opts = " ".join(f"{k}:{option_text(v)}" for k, v in step.action.get("options", {}).items())
+    private = step.action.get("private") or ()
+    opts = " ".join(f"{k}:{SEALED if k in private else option_text(v)}"
+                    for k, v in step.action.get("options", {}).items())
     text = f"{step.action.get('name', '?')} {opts}".strip()
     return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
 

@@ -24,9 +24,9 @@ from pydantic import BaseModel
 
 from bot import answers
 from bot import commands as catalogue
-from bot import gamecmds, modcmds, orders, replies
+from bot import gamecmds, modcmds, orders, replies, storage
 from bot.config import Settings
-from bot.limits import ChannelLocks, RateLimiter
+from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
 from bot.owed import OwedAnnouncements
@@ -133,7 +133,11 @@ class Service(Pipeline):
                 f"The scripted dice ran out: {exc}. Nothing changed; "
                 "restart the console with more --dice values."
             )
-        except Exception:
+        except Exception as exc:
+            said = storage.for_player(exc)
+            if said is not None:  # a full disk, a read-only or damaged database (issue 29)
+                log.error("%s (while handling %s)", storage.for_operator(exc, self.settings.db), inv.command)
+                return replies.error(said)
             incident = secrets.token_hex(3)
             log.exception("incident %s while handling %s", incident, inv.command)
             return replies.error(
@@ -414,19 +418,13 @@ class Service(Pipeline):
         return handler, inv.model_copy(update={"options": checked})
 
     def _throttle(self, inv: Invocation) -> None:
-        """Per-user and per-channel token buckets for orders and renders (issue 14)."""
-        if not self.settings.limits_on:
+        """Token buckets per user and per channel for orders, renders, replays, exports and
+        digests (``bot/limits.py``, issues 14 and 29)."""
+        costs = limits_of(self.settings, inv) if self.settings.limits_on else None
+        if costs is None:
             return
-        s = self.settings
-        group, name = inv.command
-        if group not in ("game", "mod"):
-            kind, per_user, per_channel = "order", s.user_orders_per_minute, s.channel_orders_per_minute
-        elif (group, name) == ("game", "map"):
-            kind, per_user, per_channel = "render", s.user_renders_per_minute, s.channel_renders_per_minute
-        else:
-            return
-        wait = self._limits.allow([((kind, "u:" + inv.user_id), per_user),
-                                   ((kind, "c:" + inv.channel_id), per_channel)])
+        kind, buckets = costs
+        wait = self._limits.allow(buckets)
         if wait > 0:
             raise SlowDown(
                 f"Slow down: too many {kind}s at once here; try again in {max(1, round(wait))} s."

@@ -60,6 +60,8 @@ class GameRow(BaseModel):
     #: The text of the scenario file the game was set up from (migration 0010), or None
     #: for a built-in scenario.
     scenario_text: str | None = None
+    #: The hash of the game's last record (migration 0009, ``bot/chain.py``).
+    chain_head: str = ""
 
 
 class StepRow(BaseModel):
@@ -83,6 +85,9 @@ class StepRow(BaseModel):
     reverted_by: int | None = None
     rerolls: int | None = None
     created_at: str = ""
+    #: The hash chain (migration 0009): the previous record's hash and this step's.
+    prev_hash: str | None = None
+    hash: str | None = None
 
 
 class SeatRow(BaseModel):
@@ -114,6 +119,9 @@ class AuditRow(BaseModel):
     reason: str
     data: dict[str, Any]
     created_at: str
+    #: The hash chain (migration 0009): the previous record's hash and this entry's.
+    prev_hash: str | None = None
+    hash: str | None = None
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -350,6 +358,7 @@ class BaseStore(ABC):
                 id=r["id"], game_id=r["game_id"], actor_id=r["actor_id"],
                 actor_name=r["actor_name"], action=r["action"], reason=r["reason"],
                 data=json.loads(r["data_json"]), created_at=r["created_at"],
+                prev_hash=r["prev_hash"], hash=r["hash"],
             )
             for r in rows
         ]
@@ -520,6 +529,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
         summaries_json=row["summaries_json"],
         scenario_text=scenario_loaded(row["system"], row["scenario_text"]),
+        chain_head=row["chain_head"],
     )
 
 
@@ -534,4 +544,5 @@ def _step(row: aiosqlite.Row, with_state: bool = True) -> StepRow:
         snapshot=bool(row["snapshot"]), turn_part=row["turn_part"],
         interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
         rerolls=row["rerolls"], created_at=row["created_at"],
+        prev_hash=row["prev_hash"], hash=row["hash"],
     )

@@ -287,7 +287,7 @@ class Writer:
     def set_head(
         self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None,
         last_mention: str | None = None, version: int | None = None,
-        summaries: str | None = None,
+        summaries: str | None = None, chain_head: str | None = None,
     ) -> None:
         """Point the game at a new current step (and its state, roll counter, last ping,
         and every side's "since your last order", migration 0008).
@@ -304,6 +304,8 @@ class Writer:
             columns["last_mention"] = last_mention
         if summaries is not None:
             columns["summaries_json"] = summaries
+        if chain_head is not None:
+            columns["chain_head"] = chain_head
         sets = ", ".join(f"{name} = ?" for name in columns)
         if version is None:
             self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
@@ -337,13 +339,16 @@ class Writer:
 
     async def add_audit(
         self, game_id: int, actor_id: str, actor_name: str, action: str, reason: str,
-        data: dict[str, Any] | None = None,
+        data: dict[str, Any] | None = None, *, created_at: str | None = None,
+        prev_hash: str | None = None, hash: str | None = None,
     ) -> int:
-        """Record a moderator action (or an undo) and return its id."""
+        """Record a moderator action (or an undo) and return its id (``prev_hash``/``hash``:
+        its place in the game's hash chain, ``bot/record.py``)."""
         done = await self._now(
             "INSERT INTO audit (game_id, actor_id, actor_name, action, reason, data_json,"
-            " created_at) VALUES (?,?,?,?,?,?,?) RETURNING id",
-            (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}), utcnow()),
+            " created_at, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id",
+            (game_id, actor_id, actor_name, action, reason, json.dumps(data or {}),
+             created_at or utcnow(), prev_hash, hash),
         )
         return int(done.rows[0][0])
 
@@ -387,11 +392,15 @@ class Writer:
         return 0 if row is None or row[0] is None else int(row[0]) + 1
 
     def insert_step(self, step: "StepRow") -> None:
-        """Append a step row."""
+        """Append a step row, sealed in the game's hash chain (``bot/record.py``): a row
+        with no hash is refused, so no step can enter the log outside the chain."""
+        if not step.hash or not step.created_at:
+            raise ValueError(f"step #{step.seq} is not sealed in the hash chain")
         self.execute(
             "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
             " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
-            " interaction_id, rerolls, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " interaction_id, rerolls, created_at, prev_hash, hash)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
                 step.actor_name, step.side,
@@ -399,7 +408,7 @@ class Writer:
                 json.dumps([r.model_dump() for r in step.dice]),
                 json.dumps([e.model_dump(mode="json") for e in step.events]),
                 step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
-                step.interaction_id, step.rerolls, step.created_at or utcnow(),
+                step.interaction_id, step.rerolls, step.created_at, step.prev_hash, step.hash,
             ),
         )
 

@@ -2,13 +2,17 @@
 """Check a finished Referee game's dice and log, as an auditor would.
 
 Usage:  python tools/verify_dice.py GAME-final.json.gz [--seed-hash HASH] [--rolls N]
+                                    [--anchor HEAD ...] [--anchors CHANNEL-FILE]
 
 (a plain, unzipped ``.json`` works too.)
 
 HASH is the seed hash the bot posted at ``/game new``; N the number of rolls it announced
-at ``/game end``.  Give both: they come from the channel, not from the file, so they are
-what a rewritten file cannot fake.  Without them the script prints the values found in the
-file for you to compare by eye.
+at ``/game end``; HEAD a chain head the channel showed (``🔗 1a2b3c4d5e6f7a8b`` under every
+announcement, the whole head at ``/game end``); CHANNEL-FILE the channel's messages saved
+as text, JSON or HTML (a copy-paste, or a channel export), from which every ``🔗`` head is
+read.  They come from the channel, not from the file, so they are what a rewritten file
+cannot fake.  Without them the script prints the values found in the file for you to
+compare by eye.
 
 How the dice work (see docs/provable-dice.md): at ``/game new`` the bot posts
 ``sha256(seed)`` for a secret 32-byte seed; roll number ``i`` of the game (every roll,
@@ -23,6 +27,17 @@ The checks:
   none skipped, repeated or moved between steps;
 * the number of rolls equals ``--rolls`` (and the count the file records at its end);
 * every reverted step, every reroll and the end point at an audit entry that is there;
+* the hash chain: every step's and audit entry's hash recomputes from its content and the
+  hash of the record written before it, starting from the game's genesis (its system,
+  scenario, options and seed hash); the records form one chain, no fork, none left out,
+  ending at the file's chain head;
+* the active steps (not reverted) are exactly one line, from the head back to its root;
+  each reverted step was reverted by a rollback, undo or reroll written after it; nothing
+  follows ``/game end``;
+* every chain head seen in the channel is a record of this file, and the whole head posted
+  at ``/game end`` is its last: so the file is the history the channel saw, byte for byte
+  up to the last head seen, dice-free orders, names, audit entries and reverted branches
+  included;
 * the log replays: each step applied again with its recorded dice gives its recorded
   events and state (so a die's size, an event's text or a state cannot be changed).  This
   needs the Referee rules (run it inside the Referee repository, or ``referee replay``);
@@ -39,9 +54,11 @@ import argparse
 import gzip
 import hashlib
 import hmac
+import html
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,12 +66,41 @@ from typing import Any
 FORMAT = "referee-log/1"
 #: Set in the environment when the script re-runs itself under the project's Python.
 REEXEC = "REFEREE_VERIFY_DICE_REEXEC"
+#: The hash chain's scheme (bot/chain.py holds the bot's side; a test keeps the two equal).
+CHAIN_FORMAT = "referee-chain/1"
+STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
+               "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
+AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
+#: Audit actions that revert steps.
+REVERTING = ("rollback", "undo", "reroll")
+#: A chain head as announcements show it: the link mark, then 16 to 64 hex digits.
+ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])")
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
 
 class BadInput(Exception):
     """The file is not a Referee export this script can read."""
+
+
+def canonical(value: Any) -> bytes:
+    """The byte form of a JSON value that is hashed: keys sorted, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def genesis(document: dict) -> str:
+    """The hash a game's chain starts from: its system, scenario, options and seed hash."""
+    return hashlib.sha256(canonical({
+        "chain": CHAIN_FORMAT, "system": document["system"], "scenario": document.get("scenario"),
+        "options": document.get("options", {}), "seed_hash": document["seed_hash"]})).hexdigest()
+
+
+def record_hash(kind: str, record: dict) -> str:
+    """What a step's or audit entry's hash must be, given its ``prev_hash`` and content."""
+    fields = STEP_FIELDS if kind == "step" else AUDIT_FIELDS
+    body = {"prev": record.get("prev_hash"), "record": kind, **{k: record.get(k) for k in fields}}
+    return hashlib.sha256(canonical(body)).hexdigest()
 
 
 def roll_value(seed: bytes, index: int, sides: int) -> int:
@@ -113,11 +159,14 @@ def check_shape(document: Any) -> None:
 
 # -- the checks --------------------------------------------------------------------------------
 
-def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = None) -> list[str]:
-    """The problems found (an empty list: the dice and the record check out)."""
+def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = None,
+           anchors: list[str] | None = None) -> list[str]:
+    """The problems found (an empty list: the dice and the record check out).  ``anchors``:
+    chain heads seen in the channel (16 to 64 hex digits each)."""
     check_shape(document)
+    structure = _line(document) + _chain(document, anchors or [])
     if not document.get("seed"):
-        return ["the export holds no seed: it is revealed only once the game has ended"]
+        return ["the export holds no seed: it is revealed only once the game has ended", *structure]
     try:
         seed = bytes.fromhex(_need(document["seed"], str, "seed"))
     except ValueError:
@@ -131,7 +180,7 @@ def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = 
         problems.append(f"the revealed seed hashes to {digest}, not to the posted {posted}")
     problems += _rolls(document, seed, rolls)
     problems += _audit_links(document)
-    return problems
+    return problems + structure
 
 
 def posted_hash(text: str | None) -> str | None:
@@ -211,6 +260,148 @@ def _audit_links(document: dict) -> list[str]:
     return problems
 
 
+def _line(document: dict) -> list[str]:
+    """The active steps are one line from the head back to its root; reverts are explained."""
+    problems = []
+    steps: dict[int, dict] = {}
+    for step in document["steps"]:
+        if step["seq"] in steps:
+            problems.append(f"step #{step['seq']} is in the file twice")
+        steps[step["seq"]] = step
+    head = document.get("head_seq")
+    line: list[int] = []
+    seq = head if isinstance(head, int) and not isinstance(head, bool) else None
+    if seq not in steps:
+        return [*problems, f"the head, step #{head}, is not in the file"]
+    while seq is not None and seq not in line:
+        step = steps.get(seq)
+        if step is None:
+            problems.append(f"step #{line[-1]} follows step #{seq}, which is not in the file")
+            break
+        if step.get("reverted_by") is not None:
+            problems.append(f"step #{seq} leads to the head #{head} but is marked reverted")
+        line.append(seq)
+        parent = step.get("parent_seq")
+        if parent is not None and parent >= seq:
+            problems.append(f"step #{seq} follows #{parent}, a later step")
+            break
+        seq = parent
+    stray = sorted(s for s, step in steps.items() if step.get("reverted_by") is None and s not in line)
+    if stray:
+        problems.append(f"active steps off the line that ends at the head #{head}: "
+                        f"{', '.join(f'#{s}' for s in stray[:10])} (a hidden rollback, or steps added)")
+    position = {a.get("id"): n for n, a in enumerate(document.get("audit", []))}
+    audit = {a.get("id"): a for a in document.get("audit", [])}
+    for step in steps.values():
+        by = step.get("reverted_by")
+        if by in audit and audit[by].get("action") not in REVERTING:
+            problems.append(f"step #{step['seq']} is marked reverted by a {audit[by].get('action')!r} entry")
+    ends = [position[a["id"]] for a in document.get("audit", []) if a.get("action") == "end"]
+    if ends and ends[0] != len(position) - 1:
+        problems.append("audit entries follow /game end")
+    return problems
+
+
+def _chain(document: dict, anchors: list[str]) -> list[str]:
+    """Every record's hash, the one chain they form, and the heads the channel saw."""
+    records = [("step", s, f"step #{s['seq']}") for s in document["steps"]] + \
+        [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
+    if not any(r.get("hash") for _, r, _ in records):
+        if anchors or document.get("chain_head"):
+            return ["the channel showed chain heads but the file's records carry no hashes"]
+        return []
+    problems = []
+    follows: dict[str, list[tuple[str, dict, str]]] = {}
+    for kind, record, name in records:
+        if not isinstance(record.get("hash"), str) or not isinstance(record.get("prev_hash"), str):
+            problems.append(f"{name} carries no hash (outside the chain)")
+            continue
+        if record_hash(kind, record) != record["hash"]:
+            problems.append(f"{name}: its hash does not match its content (changed after it was written)")
+        follows.setdefault(record["prev_hash"], []).append((kind, record, name))
+    # Walk the chain from the genesis: each record is followed by exactly one other.
+    order: list[tuple[str, dict, str]] = []
+    current, seen = genesis(document), set()
+    while current in follows and current not in seen:
+        seen.add(current)
+        nexts = follows[current]
+        if len(nexts) > 1:
+            problems.append(f"the chain forks: {' and '.join(n for _, _, n in nexts)} both follow"
+                            f" {current[:16]}")
+        order.append(nexts[0])
+        current = nexts[0][1]["hash"]
+    on_chain = {id(r) for _, r, _ in order}
+    outside = [name for _, r, name in records if isinstance(r.get("hash"), str) and id(r) not in on_chain]
+    if not order:
+        problems.append("no record follows the game's genesis (its system, scenario, options and"
+                        " seed hash): the chain was rewritten or belongs to another game")
+    elif outside:
+        problems.append(f"records not on the chain from the genesis: {', '.join(outside[:6])}"
+                        " (added, or the chain was cut before them)")
+    if order and document.get("chain_head") not in (None, current):
+        problems.append(f"the file's chain head {str(document['chain_head'])[:16]} is not its last"
+                        f" record's hash {current[:16]}")
+    if order and order[-1][0] == "step" and order[-1][1]["seq"] != document.get("head_seq"):
+        problems.append(f"the last step written, #{order[-1][1]['seq']}, is not the head"
+                        f" #{document.get('head_seq')} and no audit entry moved it")
+    index = {r["hash"]: n for n, (_, r, _) in enumerate(order)}
+    for _, step, name in records:
+        by = step.get("reverted_by") if "seq" in step else None
+        if by is None:
+            continue
+        entry = next((n for n, (k, r, _) in enumerate(order) if k == "audit" and r.get("id") == by), None)
+        if entry is not None and step.get("hash") in index and entry < index[step["hash"]]:
+            problems.append(f"{name} is marked reverted by audit entry {by}, written before it")
+    return problems + _anchored(order, current, anchors)
+
+
+def _anchored(order: list[tuple[str, dict, str]], last: str, anchors: list[str]) -> list[str]:
+    """Every head the channel showed is a record of the chain; the whole head of /game end
+    is its last.  A short head that begins a whole one seen too is checked as the whole."""
+    problems, missing = [], []
+    heads = [a.lower() for a in dict.fromkeys(anchors)]
+    heads = [a for a in heads if not any(b != a and b.startswith(a) for b in heads)]
+    for anchor in heads:
+        found = [n for _, r, n in order if r["hash"].startswith(anchor)]
+        if not found:
+            missing.append(anchor[:16])
+        elif len(anchor) == 64 and anchor != last:
+            problems.append(f"the whole head posted at /game end ({anchor[:16]}…) is {found[0]},"
+                            " but the file goes on after it: it is not the history the channel saw")
+    if missing:
+        problems.append(f"{len(missing)} of the {len(heads)} chain heads the channel showed are in no"
+                        f" record of this file ({', '.join(missing[:3])}{', …' if len(missing) > 3 else ''}):"
+                        " it is not the history the channel saw")
+    return problems
+
+
+def anchors_in(text: str) -> list[str]:
+    """Every chain head (``🔗 1a2b…``) in a channel's saved messages: plain text, a JSON
+    export (every string in it) or an HTML export (emoji images read by their alt text)."""
+    try:
+        strings = list(_strings(json.loads(text)))
+    except (json.JSONDecodeError, RecursionError):
+        strings = [text]
+    found = []
+    for chunk in strings:
+        if "<" in chunk and ">" in chunk:
+            chunk = re.sub(r"<img[^>]*\balt=\"([^\"]*)\"[^>]*>", r"\1", chunk)
+            chunk = html.unescape(re.sub(r"<[^>]+>", "", chunk))
+        found += ANCHOR.findall(chunk)
+    return found
+
+
+def _strings(value: Any) -> Any:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def replay_problems(document: dict) -> list[str] | str:
     """Re-run the log with the Referee rules: the problems found, or why it could not be
     replayed here (the rules not importable, or the game's system not among them)."""
@@ -244,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("export", help="the final export attached to /game end")
     parser.add_argument("--seed-hash", help="the seed hash posted at /game new")
     parser.add_argument("--rolls", type=int, help="the number of rolls announced at /game end")
+    parser.add_argument("--anchor", action="append", default=[], metavar="HEAD",
+                        help="a chain head seen in the channel (🔗 …); may be repeated")
+    parser.add_argument("--anchors", metavar="CHANNEL-FILE",
+                        help="the channel's messages saved as text, JSON or HTML: every 🔗 head in it")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -258,9 +453,20 @@ def main(argv: list[str] | None = None) -> int:
         os.execve(project_python, [str(project_python), __file__,
                                    *(sys.argv[1:] if argv is None else argv)],
                   {**os.environ, REEXEC: "1"})
+    anchors = [a.strip().strip("`").lower() for a in args.anchor]
+    bad = [a for a in anchors if not re.fullmatch(r"[0-9a-f]{16,64}", a)]
+    if bad:
+        print(f"--anchor takes 16 to 64 hex digits as the channel shows them, not {bad[0][:70]!r}.")
+        return 2
+    if args.anchors:
+        try:
+            anchors += anchors_in(Path(args.anchors).read_text("utf-8", errors="replace"))
+        except OSError as exc:
+            print(f"Cannot read {args.anchors}: {exc.strerror or exc}.")
+            return 2
     try:
         document = load(args.export)
-        problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls)
+        problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors)
     except OSError as exc:
         print(f"Cannot read {args.export}: {exc.strerror or exc}.")
         return 2
@@ -277,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.export} could not be checked ({type(exc).__name__}); is it a Referee export?")
         return 2
     rolls = sum(len(step["dice"]) for step in document["steps"])
-    replayed = replay_problems(document) if not problems else []
+    replayed = replay_problems(document)
     if not isinstance(replayed, str):
         problems += replayed
     # The verdict first, then what to compare with the channel.
@@ -301,6 +507,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Rolls in the file: {rolls}")
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")
+    head = document.get("chain_head") or ""
+    if head:
+        print(f"Chain head in the file: {head}")
+        if anchors:
+            print(f"  {len(set(anchors))} head(s) from the channel checked against it.")
+        else:
+            print("  compare it with the head posted at /game end (or pass --anchor / --anchors):"
+                  " without heads from the channel, a forger who rewrites the whole chain goes unseen.")
+    else:
+        print("This file has no hash chain (a game older than the chain): only the dice are vouched for.")
     return 1 if problems else 0
 
 

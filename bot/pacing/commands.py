@@ -22,6 +22,7 @@ from bot.pacing.runner import deadline_line, part_key_of, same_part, write_plan
 from bot.pacing.store import Pace, SubOffer
 from bot.pacing.times import discord_time, hours_text, parse_reminders, parse_time
 from bot.pipeline import Audit, Change, LiveGame, Pipeline, SeatChange, option_user
+from bot.seats import check_seat
 from rules.core.errors import RuleError
 
 
@@ -116,8 +117,7 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
 
     reply = Reply(text="\n".join(lines))
     change = Change(audit=audit, extra=[write_plan(pace, game, svc.clock.now()), clear])
-    await svc.commit(game, change, inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
@@ -170,9 +170,8 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     lines = [f"⏳ Moderator @{inv.user_name} extends the deadline by {hours_text(hours)}.",
              f"Reason: {opts['reason']}", f"⏰ Deadline: {discord_time(moment)}"]
     reply = Reply(text="\n".join(lines))
-    await svc.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
-                     reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
+                            reply_for=lambda _: reply) or reply
 
 
 async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
@@ -187,8 +186,7 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
         def back(db: Any) -> None:
             pstore.clear_away(db, game.row.id, inv.user_id)
         reply = Reply(text=f"👋 @{inv.user_name} is back; reminders reach them again.")
-        await svc.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply)
-        return reply
+        return await svc.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply) or reply
     until = parse_time(opts["until"], now, what="until").replace(microsecond=0)
 
     def away(db: Any) -> None:
@@ -198,8 +196,7 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
             "Reminders to them pause. Deadlines stand: a moderator may /mod extend or "
             f"/mod seat a substitute, or @{inv.user_name} may offer the seat (/game sub).")
     reply = Reply(text=text)
-    await svc.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
@@ -220,12 +217,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     user = option_user(opts["user"])
     if user.id == inv.user_id:
         raise RuleError("Name someone else as your substitute.")
-    if game.sides_of(user.id):
-        raise RuleError(f"@{user.name} already plays {', '.join(game.sides_of(user.id))} here; "
-                        "name someone without a seat.")
-    if game.kicked(user.id):
-        raise RuleError(f"A moderator removed @{user.name} from this game; only a moderator can "
-                        "seat them (/mod seat).")
+    check_seat(game, user.id, user.name, side, "offer")
     offer = SubOffer(to_user_id=user.id, to_user_name=user.name, side=side,
                      from_user_id=inv.user_id)
     now = svc.clock.now()
@@ -235,8 +227,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
 
     reply = Reply(text=f"🔁 @{inv.user_name} offers {side} to @{user.name} as a substitute.\n"
                        f"@{user.name}: take it with /game accept.", mentions=[user.id])
-    await svc.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
@@ -251,8 +242,8 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     if holder is None or holder.user_id != offer.from_user_id:
         raise RuleError(f"That offer lapsed: {offer.side} has changed hands since. Ask its "
                         "player to offer it again.")
-    if game.kicked(inv.user_id):
-        raise RuleError("A moderator removed you from this game; only a moderator can seat you.")
+    # Checked again now, not only at the offer: the substitute may have sat elsewhere since.
+    check_seat(game, inv.user_id, inv.user_name, offer.side, "accept")
     seats = [SeatChange("unseat", holder.user_id, holder.user_name, offer.side),
              SeatChange("seat", inv.user_id, inv.user_name, offer.side)]
     audit = Audit(inv.user_id, inv.user_name, "sub", "",
@@ -266,9 +257,8 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     if offer.side in game.system.waiting_on(game.state):  # type: ignore[arg-type]
         lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")  # type: ignore[arg-type]
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    await svc.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
-                     reply_for=lambda _: reply)
-    return reply
+    return await svc.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
+                     reply_for=lambda _: reply) or reply
 
 
 async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:

@@ -153,7 +153,7 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     """``/game digest since:``: a step number (``#40`` or ``40``), a span back (``24h``) or a
     date and time; ``("step", n)`` or ``("time", moment)``."""
     raw = text.strip().lstrip("#")
-    if raw.isdigit() and int(raw) < 10**6:
+    if raw.isascii() and raw.isdigit() and len(raw) <= 9:  # not ① (issue 29)
         seq = int(raw)
         if seq > head_seq:
             raise RuleError(f"since: there is no step #{seq} yet; the game is at step #{head_seq}.")
@@ -162,6 +162,8 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     if back is not None:
         return "time", now - back
     try:
+        if not raw.isascii():
+            raise ValueError(raw)
         moment = datetime.fromisoformat(raw.replace(" ", "T", 1) if " " in raw else raw)
     except ValueError:
         raise RuleError(

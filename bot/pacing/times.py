@@ -18,9 +18,14 @@ LONGEST = timedelta(days=366)
 #: The reminder points when a game sets none: half-way, and one hour before (issue 19).
 DEFAULT_REMINDERS = ("half", "1h")
 
-_SPAN = re.compile(r"^\+?\s*(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$")
+# ASCII digits only: ``\d`` alone takes ① and other Unicode digits, which int() refuses
+# (issue 29: an incident instead of a sentence).
+_SPAN = re.compile(r"^\+?\s*(\d{1,9}(?:\.\d{1,6})?)\s*(m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$",
+                   re.ASCII)
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
-_DISCORD = re.compile(r"^<t:(-?\d+)(?::[tTdDfFR])?>$")
+_DISCORD = re.compile(r"^<t:(-?\d{1,12})(?::[tTdDfFR])?>$", re.ASCII)
+#: A Unix time as typed: at most 12 ASCII digits (year 33658; larger ones overflowed).
+_UNIX = re.compile(r"^\d{1,12}$", re.ASCII)
 _STAMP = re.compile(r"<t:(-?\d+):([FR])>")
 
 TIME_HELP = ("a date and time in UTC (2026-11-30 18:00, or with an offset: "
@@ -38,7 +43,10 @@ def span(text: str) -> timedelta | None:
     match = _SPAN.match(text.strip().lower())
     if match is None:
         return None
-    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]])
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]]
+    if seconds > 10 * LONGEST.total_seconds():
+        raise RuleError(f"'{text.strip()[:20]}' is too long a span; give one within a year (e.g. 36h, 2d).")
+    return timedelta(seconds=seconds)
 
 
 def parse_time(text: str, now: datetime, *, what: str = "at") -> datetime:
@@ -48,10 +56,15 @@ def parse_time(text: str, now: datetime, *, what: str = "at") -> datetime:
     delta = span(raw)
     if delta is not None:
         moment = now + delta
-    elif (match := _DISCORD.match(raw)) or raw.isdigit():
-        moment = datetime.fromtimestamp(int(match.group(1) if match else raw), timezone.utc)
+    elif (match := _DISCORD.match(raw)) or _UNIX.match(raw):
+        try:
+            moment = datetime.fromtimestamp(int(match.group(1) if match else raw), timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise RuleError(f"{what}: '{raw[:40]}' is not a time; give {TIME_HELP}.") from None
     else:
         try:
+            if not raw.isascii():
+                raise ValueError(raw)
             moment = datetime.fromisoformat(raw.replace(" ", "T", 1) if " " in raw else raw)
         except ValueError:
             raise RuleError(f"{what}: '{raw[:40]}' is not a time; give {TIME_HELP}.") from None

@@ -63,6 +63,11 @@ class Action(BaseModel):
     #: "never retreat"); every other order from a side that is not waited on is refused by
     #: the service, naming who must act now.
     anytime: ClassVar[bool] = False
+    #: Options whose values are secret when given (a sealed choice, e.g. Maschinen Krieger's
+    #: air assignment, 10.1.1): never echoed in public text (:meth:`summary`, the log); the
+    #: record keeps them, and an export shows them once the system says the secret is out
+    #: (:meth:`GameSystem.secret_open`).  The seam the hidden-information work builds on.
+    private: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def description(cls) -> str:
@@ -81,11 +86,16 @@ class Action(BaseModel):
         return [OptionSpec.from_field(n, f) for n, f in cls.model_fields.items()]
 
     def summary(self) -> str:
-        """The order as a player would type it, e.g. ``move unit:VDV-1 to:12``."""
+        """The order as a player would type it, e.g. ``move unit:VDV-1 to:12``; a
+        :attr:`private` option shows as ``mission:🔒``."""
         parts = [self.name]
         for key, value in self.model_dump(exclude_defaults=True).items():
-            parts.append(f"{key}:{option_text(value)}")
+            parts.append(f"{key}:{SEALED if key in self.private else option_text(value)}")
         return " ".join(parts)
+
+
+#: What a private option's value reads as in public text.
+SEALED = "🔒"
 
 
 def option_text(value: Any) -> str:
@@ -348,6 +358,12 @@ class GameSystem(ABC, Generic[StateT]):
         no winner named; a system that knows its winner says so."""
         text = self.result(state)
         return None if text is None else Outcome(termination=text)
+
+    def secret_open(self, state: StateT) -> bool:
+        """Whether sealed choices (orders with :attr:`Action.private` options) made since
+        this state's round began are still secret: an export of a running game hides the
+        steps of that round until it is False again (their states hold the choices)."""
+        return False
 
     def after_order(self, ctx: Ctx[StateT], action: Action) -> None:
         """Bookkeeping every accepted order ends with (control of areas, the end of a game)."""

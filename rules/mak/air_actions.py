@@ -17,6 +17,8 @@ class Commit(Action):
 
     name = "commit"
     rule = "10.1.1"
+    #: 10.1.1: the mission is secret until both sides are ready (never echoed in public).
+    private = ("mission",)
     unit: str | None = Field(None, description="your aeronautical unit, e.g. M-Falke1 (leave out: you are done)")
     mission: Literal["air", "ground", "none", "withdraw"] | None = Field(
         None, description="air: Air Combat; ground: Ground Combat; none: sits out; withdraw: leaves (10.1.4)")

@@ -10,6 +10,11 @@ from rules.mak import pilots
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, SIDES, MakState
 
+
+def assignments_secret(state: MakState) -> bool:
+    """10.1.1: the air assignments stay secret until both players are finished assigning."""
+    return state.phase == "air" and len(state.air.committed) < len(SIDES)
+
 SPACES = {"ready": "not flying", "air": "Air Combat", "ground": "Ground Combat", "used": "Used"}
 
 
@@ -17,7 +22,7 @@ def _duty_section(state: MakState, side: str) -> PanelSection | None:
     flying = [u for u in state.units if u.side == side and u.status == "aloft"]
     if not flying:
         return None
-    hidden = state.phase == "air" and len(state.air.committed) < len(SIDES)  # 10.1.1: secret
+    hidden = assignments_secret(state)  # 10.1.1: secret until both are ready
     entries = []
     for u in flying:
         duty = state.air.duty.get(u.id, "ready")

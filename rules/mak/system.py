@@ -24,6 +24,7 @@ from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
 from rules.mak import artillery, cqc, hazards, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
+from rules.mak.air_view import assignments_secret
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
 from rules.mak.combat import blast_area
@@ -213,6 +214,10 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
             return f"A draw, {score['merc']} to {score['strahl']} O.G.P."
         winner = max(score, key=lambda s: score[s])
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
+
+    def secret_open(self, state: MakState) -> bool:
+        """10.1.1: the air assignments are secret until both sides are ready."""
+        return assignments_secret(state)
 
     def after_order(self, ctx: MakCtx, action: Action) -> None:
         """Number the order's marks (the snapshot draws the last order that drew any)."""

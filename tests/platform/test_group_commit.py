@@ -10,6 +10,7 @@ import pytest
 
 from bot import writer
 from bot.store import StepRow, Store
+from bot.record import seal_step
 
 
 async def _game(store: Store, channel: str) -> int:
@@ -22,8 +23,9 @@ async def _game(store: Store, channel: str) -> int:
 
 def _unit(store: Store, game_id: int, seq: int, interaction: str) -> writer.Writer:
     unit = store.unit()
-    unit.insert_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
-                             state_json=f'{{"seq": {seq}}}', interaction_id=interaction))
+    unit.insert_step(seal_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
+                                       state_json=f'{{"seq": {seq}}}', interaction_id=interaction),
+                               "test"))
     unit.set_head(game_id, seq, f'{{"seq": {seq}}}')
     return unit
 

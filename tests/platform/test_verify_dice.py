@@ -1,6 +1,7 @@
-"""``tools/verify_dice.py`` as an auditor runs it (issue 14, item 7): a real game's final
-export checks out; the same export tampered in each way listed in the issue is rejected;
-malformed input gets a sentence and exit code 2, never a traceback."""
+"""``tools/verify_dice.py`` as an auditor runs it (issue 14, item 7; issue 29): a real game's
+final export checks out; the same export tampered in each of the 18 ways the issues list is
+rejected, even when the forger recomputes the whole hash chain (then by the chain heads the
+channel saw); malformed input gets a sentence and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -35,28 +36,35 @@ ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "verify_dice.py"
 
 
-async def finished_game(table: Table) -> tuple[dict[str, Any], str, int]:
-    """A duel with rolls, two rerolls (the last at the very end) and a rollback, ended by a
-    moderator: ``(export, posted seed hash, announced roll count)``."""
-    new = await table("alice", "/game new system:duel")
+async def finished_game(table: Table) -> tuple[dict[str, Any], str, int, str]:
+    """A duel with rolls, two rerolls, a rollback and a dice-free tail (a standing order and
+    two waits after the last reroll), ended by a moderator: ``(export, posted seed hash,
+    announced roll count, every public message of the channel as one text)``."""
+    # A target no three rolls can reach: the game must not end on its own.
+    new = await table("alice", "/game new system:duel options:target=30")
     posted = re.search(r"`([0-9a-f]{64})`", new.text)
     assert posted
-    await table("alice", "/game join side:red")
-    await table("bob", "/game join side:blue")
-    for user, line in [("alice", "/duel roll"), ("bob", "/duel roll"), ("mod", "/mod reroll reason:r1"),
+    channel = [new.text]
+    for user, line in [("alice", "/game join side:red"), ("bob", "/game join side:blue"),
+                       ("alice", "/duel roll"), ("bob", "/duel roll"), ("mod", "/mod reroll reason:r1"),
                        ("alice", "/duel wait"), ("bob", "/duel stance mode:bold"), ("bob", "/duel wait"),
                        ("mod", "/mod rollback to:5 reason:back"), ("bob", "/duel wait"),
-                       ("alice", "/duel roll"), ("mod", "/mod reroll reason:r2")]:
+                       ("alice", "/duel roll"), ("mod", "/mod reroll reason:r2"),
+                       ("bob", "/duel stance mode:careful"), ("bob", "/duel wait"),
+                       ("alice", "/duel wait")]:
         reply = await table(user, line, moderator=user == "mod")
         assert not reply.error, (line, reply.text)
+        if not reply.ephemeral:
+            channel.append(reply.text)
     end = await table("mod", "/game end", moderator=True)
     assert not end.error, end.text
+    channel.append(end.text)
     announced = re.search(r"Rolls made: (\d+)", end.text)
     assert announced
     data = end.attachments[0].data
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
-    return json.loads(data), posted.group(1), int(announced.group(1))
+    return json.loads(data), posted.group(1), int(announced.group(1)), "\n".join(channel)
 
 
 def run(tmp_path: Path, document: Any, *args: str, raw: bytes | None = None) -> tuple[int, str]:
@@ -79,12 +87,12 @@ def run_process(tmp_path: Path, raw: bytes) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, int]:
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, int, str]:
     """One finished game for the whole module (every test reads it, the tamperings work on
     deep copies): played once, not once per test."""
     folder = tmp_path_factory.mktemp("verify-dice")
 
-    async def play() -> tuple[dict[str, Any], str, int]:
+    async def play() -> tuple[dict[str, Any], str, int, str]:
         service = await Service.open(Settings(db=folder / "referee.sqlite3",
                                               snapshot_dir=folder / "snaps"))
         try:
@@ -95,11 +103,19 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str,
     return asyncio.run(play())
 
 
+def channel_file(tmp_path: Path, text: str) -> str:
+    """The channel's messages saved as a text file, as an auditor passes them."""
+    path = tmp_path / "channel.txt"
+    path.write_text(text, "utf-8")
+    return str(path)
+
+
 async def test_a_true_export_checks_out(game, tmp_path: Path) -> None:
-    document, posted, rolls = game
-    code, out = run(tmp_path, document, "--seed-hash", posted, "--rolls", str(rolls))
+    document, posted, rolls, channel = game
+    code, out = run(tmp_path, document, "--seed-hash", posted, "--rolls", str(rolls),
+                    "--anchors", channel_file(tmp_path, channel))
     assert code == 0, out
-    assert posted in out and "replays exactly" in out
+    assert posted in out and "replays exactly" in out and "checked against it" in out
     code, out = run(tmp_path, document)  # without the channel's values: shown to compare
     assert code == 0 and "compare it with the hash posted" in out and f"Rolls in the file: {rolls}" in out
     # In a process of its own the test-only duel system is not installed: it says so.
@@ -168,7 +184,9 @@ def die_size(d: dict) -> None:
 
 
 def truncate(d: dict) -> None:
-    last = d["steps"].pop()  # the last reroll
+    """The last reroll dropped, and the dice-free tail after it."""
+    last = [s for s in d["steps"] if s["kind"] == "reroll"][-1]
+    d["steps"] = [s for s in d["steps"] if s["seq"] < last["seq"]]
     d["head_seq"] = last["parent_seq"] if last["parent_seq"] is not None else 0
     d["audit"] = [a for a in d["audit"] if a["action"] != "reroll" or a["data"]["step"] != last["rerolls"]]
     d["rolls"] = sum(len(s["dice"]) for s in d["steps"])
@@ -196,34 +214,221 @@ def change_roll(d: dict) -> None:
     roll["value"] = roll["value"] % roll["sides"] + 1
 
 
+def step(d: dict, seq: int) -> dict:
+    return next(s for s in d["steps"] if s["seq"] == seq)
+
+
+def tail(d: dict) -> list[dict]:
+    """The dice-free steps after the last reroll: stance, wait, wait (the head last)."""
+    last = max(s["seq"] for s in d["steps"] if s["kind"] == "reroll")
+    return [s for s in d["steps"] if s["seq"] > last]
+
+
+def entry(d: dict, action: str) -> dict:
+    return next(a for a in d["audit"] if a["action"] == action)
+
+
+def recompute(d: dict, since: int) -> None:
+    """What a forger with the rules does after changing step ``since``: every active step
+    from there on applied again with its recorded dice, states and events rewritten."""
+    from bot.pipeline import apply_recorded
+    from rules.core import registry
+    from rules.core.dice import RecordedDice, Roll as DiceRoll
+
+    system = registry.get(d["system"])
+    for s in sorted(d["steps"], key=lambda s: s["seq"]):
+        if s["seq"] < since or s["reverted_by"] is not None or s["action"] is None:
+            continue
+        state = system.state_model.model_validate(step(d, s["parent_seq"])["state"])
+        done, _ = apply_recorded(system, d["scenario"], d["options"], state, s["action"], s["side"],
+                                 RecordedDice([DiceRoll.model_validate(r) for r in s["dice"]]))
+        s["state"] = json.loads(done.state.model_dump_json())
+        s["events"] = [e.model_dump(mode="json") for e in done.events]
+
+
+def appended(d: dict, source: dict, *, move_head: bool) -> dict:
+    """A copy of ``source`` appended as a new active step on the head."""
+    copy_ = copy.deepcopy(source)
+    copy_.update(seq=max(s["seq"] for s in d["steps"]) + 1, parent_seq=d["head_seq"],
+                 reverted_by=None, hash=None, created_at="9999-12-31T00:00:00.000+00:00")
+    d["steps"].append(copy_)
+    if move_head:
+        d["head_seq"] = copy_["seq"]
+        entry(d, "end")["data"]["head"] = copy_["seq"]
+    return copy_
+
+
+def duplicate(d: dict) -> None:
+    appended(d, tail(d)[-1], move_head=False)
+
+
+def duplicate_recomputed(d: dict) -> None:
+    new = appended(d, tail(d)[0], move_head=True)  # a standing order: legal at any time
+    recompute(d, new["seq"])
+
+
+def unrevert(d: dict) -> None:
+    rollback = entry(d, "rollback")["id"]
+    for s in d["steps"]:
+        if s["reverted_by"] == rollback:
+            s["reverted_by"] = None
+
+
+def drop_branch(d: dict) -> None:
+    """The rolled-back branch and its rollback entry removed, later steps renumbered (and
+    every number that names them) so the log reads as if it never happened."""
+    rollback = entry(d, "rollback")
+    gone = {s["seq"] for s in d["steps"] if s["reverted_by"] == rollback["id"]}
+    d["steps"] = [s for s in d["steps"] if s["seq"] not in gone]
+    d["audit"] = [a for a in d["audit"] if a is not rollback]
+    new = {s["seq"]: n for n, s in enumerate(sorted(d["steps"], key=lambda s: s["seq"]))}
+    for s in d["steps"]:
+        s["seq"] = new[s["seq"]]
+        s["parent_seq"] = new.get(s["parent_seq"], s["parent_seq"])
+        s["rerolls"] = new.get(s["rerolls"], s["rerolls"]) if s["rerolls"] is not None else None
+    d["head_seq"] = new[d["head_seq"]]
+    for a in d["audit"]:
+        for key in ("step", "head"):
+            if key in a["data"]:
+                a["data"][key] = new.get(a["data"][key], a["data"][key])
+
+
+def cut_tail(d: dict) -> None:
+    stance = tail(d)[0]
+    d["steps"] = [s for s in d["steps"] if s["seq"] <= stance["seq"]]
+    d["head_seq"] = stance["seq"]
+    entry(d, "end")["data"]["head"] = stance["seq"]
+
+
+def rewrite_order(d: dict) -> None:
+    stance = tail(d)[0]
+    stance["action"]["options"]["mode"] = "bold"
+    recompute(d, stance["seq"])
+
+
+def rename_actor(d: dict) -> None:
+    first = step(d, 1)
+    first["actor"], first["actor_id"] = "mallory", "mallory"
+
+
+def audit_moderator(d: dict) -> None:
+    entry(d, "rollback").update(actor_id="admin", actor_name="admin")
+
+
+def audit_reason(d: dict) -> None:
+    entry(d, "rollback")["reason"] = "the player asked"
+
+
 TAMPERINGS: dict[str, Callable[[dict], None]] = {
+    # issue 14
     "steps reordered": reorder, "steps reordered and renumbered": reorder_renumbered,
     "dice swapped between steps": swap_dice, "a die size changed": die_size,
     "the tail truncated": truncate, "the audit removed": drop_audit,
     "an event text rewritten": rewrite_event, "a forged seed, its hash and every roll": forge_seed,
     "a roll changed": change_roll,
+    # issue 29
+    "a duplicated step appended": duplicate,
+    "a duplicated step appended, its state recomputed, the head moved": duplicate_recomputed,
+    "reverted_by cleared to hide a rollback": unrevert,
+    "a rolled-back branch removed with its audit entry": drop_branch,
+    "a dice-free tail cut, head and end entry fixed": cut_tail,
+    "a dice-free order rewritten, later states recomputed": rewrite_order,
+    "an actor renamed": rename_actor, "an audit's moderator changed": audit_moderator,
+    "an audit's reason changed": audit_reason,
 }
 
+#: The forgeries only the channel's chain heads can catch once the forger recomputes the
+#: whole chain (no dice, no structure changes).
+NOT_THE_CHANNELS = "not the history the channel saw"
 
-#: What the tool says for each: the check that catches it.
+#: What the tool says for each, even with the chain recomputed: the check that catches it.
 CAUGHT_BY = {
     "steps reordered": "not #0, #1, #2", "steps reordered and renumbered": "where",
     "dice swapped between steps": "comes next", "a die size changed": "replay: ",
     "the tail truncated": "were announced at /game end", "the audit removed": "missing",
     "an event text rewritten": "the events differ", "a forged seed, its hash and every roll":
     "not to the posted", "a roll changed": "the seed gives",
+    "a duplicated step appended": "active steps off the line",
+    "a duplicated step appended, its state recomputed, the head moved": NOT_THE_CHANNELS,
+    "reverted_by cleared to hide a rollback": "active steps off the line",
+    "a rolled-back branch removed with its audit entry": NOT_THE_CHANNELS,
+    "a dice-free tail cut, head and end entry fixed": NOT_THE_CHANNELS,
+    "a dice-free order rewritten, later states recomputed": NOT_THE_CHANNELS,
+    "an actor renamed": NOT_THE_CHANNELS, "an audit's moderator changed": NOT_THE_CHANNELS,
+    "an audit's reason changed": NOT_THE_CHANNELS,
 }
+
+
+def chain_position(document: dict) -> dict[str, int]:
+    """Each record's place in the true file's chain, by hash."""
+    records = [*document["steps"], *document["audit"]]
+    after = {r["prev_hash"]: r for r in records}
+    position, current = {}, verify_dice.genesis(document)
+    while current in after:
+        current = after[current]["hash"]
+        position[current] = len(position)
+    return position
+
+
+def reseal(d: dict, position: dict[str, int]) -> None:
+    """What a forger does last: every hash recomputed, records kept in their old order
+    (added ones at the end), the chain head set to the new last hash."""
+    records = [("step", s) for s in d["steps"]] + [("audit", a) for a in d["audit"]]
+    records.sort(key=lambda kr: position.get(kr[1].get("hash"), len(position)))
+    prev = verify_dice.genesis(d)
+    for kind, r in records:
+        r["prev_hash"] = prev
+        r["hash"] = prev = verify_dice.record_hash(kind, r)
+    d["chain_head"] = prev
+
+
+def test_the_tamperings_are_the_eighteen_of_the_issues() -> None:
+    assert len(TAMPERINGS) == 18 and set(TAMPERINGS) == set(CAUGHT_BY)
+
+
+async def test_resealing_the_true_file_changes_nothing(game) -> None:
+    document = game[0]
+    forged = copy.deepcopy(document)
+    reseal(forged, chain_position(document))
+    assert forged == document
 
 
 @pytest.mark.parametrize("how", TAMPERINGS)
 async def test_a_tampered_export_is_rejected(game, tmp_path: Path, how: str) -> None:
-    document, posted, rolls = game
+    """The strongest forger: the change made, then every hash of the chain recomputed."""
+    document, posted, rolls, channel = game
     forged = copy.deepcopy(document)
     TAMPERINGS[how](forged)
+    reseal(forged, chain_position(document))
     assert forged != document
-    code, out = run(tmp_path, forged, "--seed-hash", posted, "--rolls", str(rolls))
+    code, out = run(tmp_path, forged, "--seed-hash", posted, "--rolls", str(rolls),
+                    "--anchors", channel_file(tmp_path, channel))
     assert code == 1, f"{how} passed:\n{out}"
     assert CAUGHT_BY[how] in out, out
+
+
+@pytest.mark.parametrize("how", TAMPERINGS)
+async def test_a_tampering_without_recomputing_the_chain_breaks_it(game, tmp_path: Path, how: str) -> None:
+    """Without the channel's heads or values: a change the forger did not re-hash is seen
+    by the chain itself (or by the checks that need no hash)."""
+    document = game[0]
+    forged = copy.deepcopy(document)
+    TAMPERINGS[how](forged)
+    code, out = run(tmp_path, forged)
+    assert code == 1, f"{how} passed:\n{out}"
+
+
+async def test_a_whole_forged_chain_passes_without_the_channels_heads_and_says_so(
+        game, tmp_path: Path) -> None:
+    """The limit the docs state: the file alone cannot prove itself.  A rewritten actor with
+    every hash recomputed passes when no head from the channel is given, and the tool says
+    that is what it could not see."""
+    document = game[0]
+    forged = copy.deepcopy(document)
+    rename_actor(forged)
+    reseal(forged, chain_position(document))
+    code, out = run(tmp_path, forged)
+    assert code == 0 and "a forger who rewrites the whole chain goes unseen" in out, out
 
 
 MALFORMED: dict[str, bytes] = {
@@ -263,7 +468,7 @@ SPOILT = {
 
 @pytest.mark.parametrize("how", [*MALFORMED, *SPOILT])
 async def test_bad_input_gets_a_sentence_and_exit_2(game, tmp_path: Path, how: str) -> None:
-    document, posted, rolls = game
+    document = game[0]
     if how in MALFORMED:
         raw = MALFORMED[how]
     else:

@@ -11,6 +11,7 @@ import pytest
 
 from bot.logcheck import query
 from bot.store import BaseStore, StepRow
+from bot.record import seal_step
 from bot.stores import open_store
 from bot.writer import Conflict, Writer
 
@@ -25,8 +26,9 @@ async def _game(store: BaseStore) -> int:
 def _unit(store: BaseStore, game_id: int, seq: int, version: int) -> Writer:
     unit = store.unit()
     unit.set_head(game_id, seq, f'{{"seq": {seq}}}', version=version)  # first: the guard
-    unit.insert_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
-                             state_json=f'{{"seq": {seq}}}', interaction_id=f"i{seq}"))
+    unit.insert_step(seal_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
+                                       state_json=f'{{"seq": {seq}}}', interaction_id=f"i{seq}"),
+                               "test"))
     return unit
 
 

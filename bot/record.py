@@ -1,0 +1,101 @@
+"""A game's records in the export's shape, and their seals in the hash chain (issue 29).
+
+One shape for a step and one for an audit entry serve both ``/game export`` and the chain
+(``bot/chain.py``): what is hashed when a record is written is exactly what the export
+shows, so ``tools/verify_dice.py`` recomputes every hash from the file alone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot import chain
+from bot.models import Reply
+from bot.store import AuditRow, StepRow
+from bot.writer import utcnow
+from rules.core.contract import SEALED, GameSystem
+
+
+def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
+    """A step as the export holds it (``state``: the parsed state, or the stored text to be
+    spliced in as is); ``reverted_by``, ``prev`` and ``hash`` are added by the export."""
+    return {
+        "seq": step.seq, "parent_seq": step.parent_seq, "kind": step.kind,
+        "actor_id": step.actor_id, "actor": step.actor_name, "side": step.side,
+        "action": step.action, "dice": [r.model_dump() for r in step.dice],
+        "events": [e.model_dump(mode="json") for e in step.events],
+        "reveals": step.reveals, "snapshot": step.snapshot, "turn_part": step.turn_part,
+        "rerolls": step.rerolls, "created_at": step.created_at, "state": state,
+    }
+
+
+def audit_fields(entry: AuditRow) -> dict[str, Any]:
+    """An audit entry as the export holds it."""
+    return entry.model_dump(exclude={"game_id"})
+
+
+def seal_step(step: StepRow, prev: str) -> StepRow:
+    """``step`` with its time fixed and its place in the chain after ``prev``."""
+    step = step.model_copy(update={"created_at": step.created_at or utcnow()})
+    digest = chain.step_hash(prev, step_fields(step, json.loads(step.state_json)))
+    return step.model_copy(update={"prev_hash": prev, "hash": digest})
+
+
+def seal_steps(steps: list[StepRow], prev: str) -> tuple[list[StepRow], str]:
+    """Steps written one after the other, each after the one before; and the new head."""
+    sealed = []
+    for step in steps:
+        step = seal_step(step, prev)
+        sealed.append(step)
+        prev = step.hash or prev
+    return sealed, prev
+
+
+def seal_audit(entry: AuditRow, prev: str) -> AuditRow:
+    """An audit entry with its time fixed and its place in the chain after ``prev``."""
+    entry = entry.model_copy(update={"created_at": entry.created_at or utcnow()})
+    return entry.model_copy(update={"prev_hash": prev,
+                                    "hash": chain.audit_hash(prev, audit_fields(entry))})
+
+
+def sealed_from(system: GameSystem, steps: list[StepRow], head_seq: int) -> int | None:
+    """The first sealed choice of the round still secret (the export of a running game
+    hides it and every later step), or None when no secret is open.
+
+    The round is the run of steps back from the head whose states keep the secret open
+    (Maschinen Krieger: the air assignments of this air phase, 10.1.1); its first order with
+    private options is the first step whose state holds a choice.  Reverted steps numbered
+    after it are hidden too: they may hold the same round's choices."""
+    by_seq = {s.seq: s for s in steps}
+    start, seq = None, head_seq
+    while seq is not None and seq in by_seq and system.secret_open(system.load_state(by_seq[seq].state_json)):
+        action = by_seq[seq].action
+        if action and action.get("private"):
+            start = seq
+        seq = by_seq[seq].parent_seq
+    return start
+
+
+def sealed_step(fields: dict[str, Any]) -> dict[str, Any]:
+    """An exported step of a round still secret: its private options and its state hidden
+    (``"sealed": true``; the final export, after /game end, holds everything)."""
+    action = fields.get("action")
+    if action and action.get("private"):
+        options = {k: SEALED if k in action["private"] else v for k, v in action.get("options", {}).items()}
+        action = {**action, "options": options}
+    return {**fields, "action": action, "state": None, "sealed": True}
+
+
+def anchored(reply: Reply, head: str) -> Reply:
+    """A public reply with the chain head's short form at its foot (every announcement
+    carries it: the channel's copy of the record).  Ephemeral replies and errors stay as
+    they are: nobody else sees them, so they anchor nothing."""
+    line = chain.anchor(head)
+    if reply.ephemeral or reply.error or not line or line in reply.text:
+        return reply
+    return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
+
+
+__all__ = ["anchored", "audit_fields", "seal_audit", "seal_step", "seal_steps", "sealed_from",
+           "sealed_step", "step_fields"]
