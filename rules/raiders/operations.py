@@ -53,6 +53,36 @@ def steps(ctx: Ctx, force_id: str, extra: int = 0) -> int:
     return base + extra if base > 0 else 0
 
 
+def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
+    """The one rule that keeps ``force_id`` from ending its move in ``to`` (4.0, 12.0).
+
+    Too far, or within reach but only past a space that halts the move (STOP terrain or an
+    objective marker, 12.0): the sentence names that space and why it halts the force.
+    """
+    sc, m = ctx.sc, ctx.m
+    start = members(m, force_id)[0].space
+    assert start is not None
+    n = steps(ctx, force_id, extra)
+    name = sc.space_by_id[to].name
+    if n == 0:
+        static = [u.id for u in members(m, force_id) if sc.unit_type[u.type].movement == 0]
+        rest = "" if len(static) == len(members(m, force_id)) else (
+            f" 'split unit:{static[0]}' leaves it behind.")
+        return f"{force_id} has a static unit (movement 0): it does not move (4.0, 12.0).{rest}"
+    free = sc.network.reachable(start, n)
+    if to not in free:
+        return f"{name} is more than {n} spaces away; {force_id} moves {n} (12.0)."
+    # Spaces that halt the force on some way of n spaces or fewer to ``to``.
+    halted = [s for s, d in sc.network.reachable(start, n, stops=stops(ctx)).items()
+              if s not in (start, to) and s in stops(ctx)
+              and sc.network.reachable(s, n - d).get(to) is not None]
+    marked = {mk.space for mk in on_board(m)}
+    why = [f"{sc.space_by_id[s].name} ("
+           + ("objective marker" if s in marked else f"{sc.terrain_by_key[sc.space_by_id[s].terrain].name}: STOP")
+           + ")" for s in halted]
+    return f"{force_id} must stop at {' or '.join(why)} on the way to {name} (12.0)."
+
+
 def held_card(ctx: Ctx, event: str) -> str | None:
     """A kept card (13.1) offering ``event``, if the player holds one."""
     for cid in ctx.m.hand:
@@ -102,10 +132,7 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
         spaces = reach(ctx, fid, extra)
         if to not in spaces:
             options = ", ".join(s for s in spaces if s != start) or "none"
-            raise RuleError(
-                f"{fid} cannot reach {to} this Op (move {steps(ctx, fid, extra)}, "
-                f"STOP and markers halt it); it can reach: {options} (12.0)."
-            )
+            raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
         found = sc.network.path(start, to, stops=stops(ctx))
         path = found if found is not None else [start]
         if march and len(path) - 1 > allowance(sc, units):

@@ -74,3 +74,21 @@ async def test_15_1_4_the_line_stands_from_round_to_round(tmp_path: Path) -> Non
     assert "AC-1: 🎲 1 vs 4 → SAS-1 eliminated (15.1)" in text
     assert "Cdo-1: 🎲 1 vs 3 → AC-1 eliminated (15.1)" in text
     assert text.count("/raiders line") == 1  # one line-up for three rounds
+
+
+async def test_12_0_a_refused_move_names_what_halts_it(tmp_path: Path) -> None:
+    """12.0 "A force must stop ... if it enters a space for which the Terrain Effects Chart
+    indicates STOP": a move past Sidi Rezegh (escarpment) is refused naming that space; a
+    space beyond the force's movement is refused for its distance, not for STOP (issue 24
+    point 17: the refusal names the real cause and what is allowed instead)."""
+    script = [*OPENING,
+              "@ann /raiders begin",
+              "@ann /raiders move force:F1 to:eladem",
+              "@ann /raiders move force:F1 to:gazala",
+              "@ann /raiders move force:F1 to:sidi-rezegh"]
+    refused, text, _ = await run(tmp_path, script, MOVE_DICE)
+    assert refused == 2, text
+    assert ("⛔ F1 must stop at Sidi Rezegh (Escarpment: STOP) on the way to El Adem (12.0). "
+            "It can reach: sidi-rezegh, siwa, jarabub, sand-sea.") in text
+    assert "⛔ Gazala is more than 2 spaces away; F1 moves 2 (12.0)." in text
+    assert "F1 → Sidi Rezegh (12.0)" in text
