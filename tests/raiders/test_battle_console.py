@@ -92,3 +92,29 @@ async def test_12_0_a_refused_move_names_what_halts_it(tmp_path: Path) -> None:
             "It can reach: sidi-rezegh, siwa, jarabub, sand-sea.") in text
     assert "⛔ Gazala is more than 2 spaces away; F1 moves 2 (12.0)." in text
     assert "F1 → Sidi Rezegh (12.0)" in text
+
+
+async def test_21_1_demolition_by_a_pioneer_and_its_refusals(tmp_path: Path) -> None:
+    """21.1 "a pioneer must be part of an operating force in the same space as an objective
+    marker in an Objective Phase": the SAS patrol is refused for not being a pioneer (and the
+    refusal names who may roll); the sapper rolls, +2 for Explosives, on the Demolition Table
+    (4-5: destroyed, alert +1)."""
+    script = ["@ann /game new system:raiders options:mission=M1,single",
+              "@ann /raiders recruit unit:sas at:matruh",
+              "@ann /raiders recruit unit:sapper at:matruh",
+              "@ann /raiders gear item:explosives unit:Spr-1",
+              "@ann /raiders begin",
+              "@ann /raiders move force:F1 to:sidi-rezegh",
+              "@ann /raiders move force:F1 to:eladem",
+              "@ann /raiders line order:Cdo-1,SAS-1,Spr-1",
+              "@ann /raiders demolish unit:SAS-1 marker:Obj-2",
+              "@ann /raiders demolish unit:Spr-1 marker:Obj-2 explosives:yes"]
+    # Card 1 of 12: C1 Quiet night; card 5 of 11: C6 Reinforcements (Cdo-1 joins free); the
+    # marker is Parked aircraft (1 of 4), garrison Ita-1 (1 of 18); Edge 1+1 vs 1; Cdo-1 hits
+    # (1); leader roll 5 (20.2); demolition 2 + 2 = 4.
+    refused, text, _ = await run(tmp_path, script, [1, 5, 1, 1, 1, 1, 1, 5, 2])
+    assert refused == 1, text
+    assert "⛔ SAS-1 is not a pioneer; F1's pioneers: Spr-1 (21.1)." in text
+    assert "🎲 2 +2 explosives = 4: Destroyed; the alarm is raised (21.1)" in text
+    assert "Alert 2 → 3: demolition (17.0)" in text
+    assert "Obj-2 El Adem: destroyed" in text
