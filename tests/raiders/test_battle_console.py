@@ -70,6 +70,7 @@ async def test_15_1_4_the_line_stands_from_round_to_round(tmp_path: Path) -> Non
     assert text.index("Your order: 'line', raiders in the order you want (15.1 (3))") > start
     assert "e.g. line order:Cdo-1,SAS-1" in text  # the raiders here, in any order
     assert "The line stands every round until you change it (15.1 (4))" in text
+    assert "End of round 1: lost 0 raiders, 0 hostiles (15.1)" in text  # each side said
     assert "Round 2, same line (15.1 (4)):\nSAS-1 › Cdo-1" in text
     assert "AC-1: 🎲 1 vs 4 → SAS-1 eliminated (15.1)" in text
     assert "Cdo-1: 🎲 1 vs 3 → AC-1 eliminated (15.1)" in text
