@@ -180,8 +180,13 @@ class RaidersSystem(GameSystem[RaidersState]):
         if not ctx.state.scouting:
             raise RuleError("Scouting (27.0) is an option this game was not started with.")
         m = ctx.m
-        if m.moved or m.segment_action is not None:
-            raise RuleError("An operation has one recruit action or one scouting, before the move (11.0).")
+        if m.moved:
+            raise RuleError("Scouting comes before the move, at the start of an operation (27.0, 11.0 (1)).")
+        if m.segment_action == "scout":
+            raise RuleError("A force may attempt one scouting an operation (27.0); 'move' is next.")
+        if m.segment_action is not None:
+            raise RuleError("This operation has recruited: it recruits or scouts, not both "
+                            "(11.0 (1)). Scout next operation; 'move' is next.")
         fid = force(m, a.force)[0].force
         assert fid is not None
         objectives.scout(ctx, fid, a.target)

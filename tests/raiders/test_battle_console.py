@@ -119,3 +119,28 @@ async def test_21_1_demolition_by_a_pioneer_and_its_refusals(tmp_path: Path) -> 
     assert "🎲 2 +2 explosives = 4: Destroyed; the alarm is raised (21.1)" in text
     assert "Alert 2 → 3: demolition (17.0)" in text
     assert "Obj-2 El Adem: destroyed" in text
+
+
+async def test_27_0_one_scouting_and_no_recruit_in_the_same_operation(tmp_path: Path) -> None:
+    """27.0 "A force conducting an operation may attempt one scouting" and 11.0 (1) "either
+    perform a recruit action ... or a scouting/recon": an even die reveals the marker next to
+    the force; a second scouting, or a recruit after it, is refused naming that rule, and the
+    move that comes next is accepted."""
+    script = ["@ann /game new system:raiders options:mission=M3,single,scouting",
+              "@ann /raiders recruit unit:lrdg at:kufra",
+              "@ann /raiders recruit unit:sas at:kufra",
+              "@ann /raiders begin",
+              "@ann /raiders scout force:F1 target:msus",
+              "@ann /raiders scout force:F1 target:gialo",
+              "@ann /raiders scout force:F1 target:gialo",
+              "@ann /raiders recruit unit:commando at:kufra",
+              "@ann /raiders move force:F1 to:wadi"]
+    # Scouting die 2 (even); the marker turned is the camp (3 of 3); card 1 of 12: C1.
+    refused, text, _ = await run(tmp_path, script, [2, 3, 1])
+    assert refused == 3, text
+    assert "⛔ Scouting needs a space next to F1 with a face-down marker; candidates: gialo (27.0)." in text
+    assert "🎲 2 even → the marker is revealed (27.0)" in text
+    assert "⛔ A force may attempt one scouting an operation (27.0); 'move' is next." in text
+    assert ("⛔ This operation has scouted: it recruits or scouts, not both (11.0 (1)). "
+            "You may recruit next operation; 'move' is next.") in text
+    assert "F1 → Wadi el Faregh (12.0)" in text
