@@ -188,8 +188,14 @@ def test_alert_stays_between_one_and_five() -> None:
     c = ctx(mission_state("M1"))
     alert_change(c, +9, "test")
     assert c.m.alert == 5
+    alert_change(c, +1, "Alert sentries")  # at 5 a raise changes nothing, and says so
+    assert c.m.alert == 5
     alert_change(c, -9, "test")
     assert c.m.alert == 1
+    alert_change(c, -1, "calm")
+    said = [e.text for e in c.events]
+    assert "Alert stays 5: Alert sentries; it never goes above 5 (17.0)" in said
+    assert "Alert stays 1: calm; it never goes below 1 (17.0)" in said
 
 
 def test_lose_and_gain_ops() -> None:
