@@ -237,7 +237,7 @@ def card_segment(ctx: Ctx) -> None:
     m = ctx.m
     m.segment = "card"
     if m.moved_into_staging:
-        ctx.say("card", "Into a Staging Area: no Ops card (13.0)", "13.0")
+        ctx.say("card", "Into a Staging Area: no Ops card, no Op spent (13.0, 11.0)", "13.0")
         objective_segment(ctx)
         return
     if not m.deck:

@@ -144,3 +144,14 @@ async def test_27_0_one_scouting_and_no_recruit_in_the_same_operation(tmp_path: 
     assert ("⛔ This operation has scouted: it recruits or scouts, not both (11.0 (1)). "
             "You may recruit next operation; 'move' is next.") in text
     assert "F1 → Wadi el Faregh (12.0)" in text
+
+
+async def test_13_0_a_move_into_a_staging_area_draws_no_card_and_spends_no_op(tmp_path: Path) -> None:
+    """13.0 "When an operating force completes a move into a Staging Area, you do not pick an
+    operations card" and 11.0 "The number of Ops is tallied by the number of Ops cards
+    remaining in the draw deck": the Op tally stays at 9 and the event says why."""
+    script = [*OPENING, "@ann /raiders begin", "@ann /raiders move force:F1 to:siwa"]
+    refused, text, _ = await run(tmp_path, script, [])
+    assert refused == 0, text
+    assert "Into a Staging Area: no Ops card, no Op spent (13.0, 11.0)" in text
+    assert "Operation 1 over · 9 Ops left (11.0)" in text
