@@ -143,6 +143,8 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
                 ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
             elif card is not None:
                 use_card(ctx, card, "forced march")
+        elif march:
+            ctx.say("supply", "No extra space needed: no forced march, nothing spent (24.0 (1))", "24.0")
         mover_ids = [u.id for u in units]
     else:
         flag = "airfield" if how == "air" else "port"
@@ -258,12 +260,15 @@ def show_drawn(ctx: Ctx) -> None:
     assert m.in_play is not None
     for line in ops_card_lines(ctx.sc, ctx.sc.card[m.in_play])[1:]:
         ctx.say("card", line, "13.0")
-    choices = ["accept"]
+    choices, rules = ["accept"], []
     if supply_offer(ctx) is not None:
         choices.append("accept supply:true")
+        rules.append("24.0 (3)")
     if can_swap(ctx) is not None:
         choices.append("swap")
-    ctx.say("card", f"Now: {' or '.join(choices)} (22.0, 24.0)", "22.0")
+        rules.append("22.0")
+    # Only the rules that offer a choice here are cited.
+    ctx.say("card", f"Now: {' or '.join(choices)} ({', '.join(rules)})", rules[0])
 
 
 def supply_offer(ctx: Ctx) -> str | None:

@@ -155,3 +155,19 @@ async def test_13_0_a_move_into_a_staging_area_draws_no_card_and_spends_no_op(tm
     assert refused == 0, text
     assert "Into a Staging Area: no Ops card, no Op spent (13.0, 11.0)" in text
     assert "Operation 1 over · 9 Ops left (11.0)" in text
+
+
+async def test_24_0_1_a_forced_march_not_needed_spends_nothing(tmp_path: Path) -> None:
+    """24.0 (1) "to move a raider force one extra space": Jarabub is within the force's own
+    move of 2, so no Supplies are spent and the game says so; the drawn C1 (24.0 (3)) then
+    offers its Supplies bonus, and only that rule is cited."""
+    script = [*OPENING,
+              "@ann /raiders gear item:supply unit:Cdo-1",
+              "@ann /raiders begin",
+              "@ann /raiders move force:F1 to:jarabub march:true",
+              "@ann /raiders accept supply:true"]
+    refused, text, _ = await run(tmp_path, script, [1])  # card 1 of 12: C1 Quiet night
+    assert refused == 0, text
+    assert "No extra space needed: no forced march, nothing spent (24.0 (1))" in text
+    assert "Now: accept or accept supply:true (24.0 (3))" in text
+    assert "Sup-1 expended" in text
