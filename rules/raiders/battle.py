@@ -122,11 +122,11 @@ def open_round(ctx: Ctx) -> None:
         return
     first_line = b.round == 1 and len(living) > 1
     if first_line:
-        ctx.say("prompt", "Your order: 'line', raiders in the order you want (15.1 (3))", "15.1")
+        ctx.say("prompt", "Order 'line': raiders in any order (15.1 (3))", "15.1")
         for part in chunks(living, 4):
             ctx.say("prompt", "e.g. line order:" + ",".join(part), "15.1")
-        ctx.say("prompt", "First in line fires first and draws the hostiles' fire", "15.1")
-        ctx.say("prompt", "The line stands every round until you change it (15.1 (4))", "15.1")
+        ctx.say("prompt", "First in line fires first, is fired on", "15.1")
+        ctx.say("prompt", "The line stands till you change it (15.1 (4))", "15.1")
     if b.edge == "hostile" and firepower_open(ctx):
         ctx.say("prompt", f"{supply_in_battle(ctx)} here: 'line firepower:yes' = 2 dice each (24.0 (2))", "24.0")
         ctx.say("prompt", f"Decide before the hostiles' first die of round {b.round}", "24.0")
@@ -426,8 +426,8 @@ def end_round(ctx: Ctx) -> None:
     shots = b.shots if b.shots_round == b.round else []
     lost_h = sum(len(s.hits) for s in shots if s.side == "raider")
     lost_r = sum(len(s.hits) for s in shots if s.side == "hostile")
-    ctx.say("round", f"End of round {b.round}: lost {lost_r} raider{'s' * (lost_r != 1)}, "
-            f"{lost_h} hostile{'s' * (lost_h != 1)} (15.1)", "15.1", round=b.round)
+    ctx.say("round", f"Round {b.round} losses: raiders {lost_r}, hostiles {lost_h} (15.1)",
+            "15.1", round=b.round)
     if b.quiet_rounds >= 2:
         ctx.say("breakoff", "Break-off: 2 rounds, no loss (15.2)", "15.2")
         finish(ctx, "draw")

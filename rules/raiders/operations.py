@@ -144,7 +144,7 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
             elif card is not None:
                 use_card(ctx, card, "forced march")
         elif march:
-            ctx.say("supply", "No extra space needed: no forced march, nothing spent (24.0 (1))", "24.0")
+            ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
         mover_ids = [u.id for u in units]
     else:
         flag = "airfield" if how == "air" else "port"

@@ -67,10 +67,10 @@ async def test_15_1_4_the_line_stands_from_round_to_round(tmp_path: Path) -> Non
     refused, text, _ = await run(tmp_path, script, dice)
     assert refused == 0, text
     start = text.index("⚔ Battle at Sidi Rezegh (15.1)")
-    assert text.index("Your order: 'line', raiders in the order you want (15.1 (3))") > start
+    assert text.index("Order 'line': raiders in any order (15.1 (3))") > start
     assert "e.g. line order:Cdo-1,SAS-1" in text  # the raiders here, in any order
-    assert "The line stands every round until you change it (15.1 (4))" in text
-    assert "End of round 1: lost 0 raiders, 0 hostiles (15.1)" in text  # each side said
+    assert "The line stands till you change it (15.1 (4))" in text
+    assert "Round 1 losses: raiders 0, hostiles 0 (15.1)" in text  # each side said
     assert "Round 2, same line (15.1 (4)):\nSAS-1 › Cdo-1" in text
     assert "AC-1: 🎲 1 vs 4 → SAS-1 eliminated (15.1)" in text
     assert "Cdo-1: 🎲 1 vs 3 → AC-1 eliminated (15.1)" in text
@@ -168,6 +168,6 @@ async def test_24_0_1_a_forced_march_not_needed_spends_nothing(tmp_path: Path) -
               "@ann /raiders accept supply:true"]
     refused, text, _ = await run(tmp_path, script, [1])  # card 1 of 12: C1 Quiet night
     assert refused == 0, text
-    assert "No extra space needed: no forced march, nothing spent (24.0 (1))" in text
+    assert "No march needed: nothing spent (24.0 (1))" in text
     assert "Now: accept or accept supply:true (24.0 (3))" in text
     assert "Sup-1 expended" in text
