@@ -399,8 +399,18 @@ def objective_actions(ctx: Ctx) -> None:
                 # The battle ended before the player had anything to decide.
                 after_battle(ctx)
                 return
-    if not objective_options(ctx):
+    options = objective_options(ctx)
+    if not options:
         end_op(ctx)
+        return
+    # The segment waits for the player: say what it may do, as a battle says 'line'.
+    ctx.say("prompt", "Objective segment (11.0 (5)), e.g.", "11.0")
+    explosives = any(sc.gear_type[gear(m, g).type].effect == "explosives"
+                     for u in members(m, m.force) for g in u.gear)
+    for kind, uid, mid in options[:3]:
+        extra = " explosives:yes" if kind == "demolish" and explosives else ""
+        ctx.say("prompt", f"{kind} unit:{uid} marker:{mid}{extra}", "11.0")
+    ctx.say("prompt", "or 'end-op' to end the operation", "11.0")
 
 
 def objective_options(ctx: Ctx) -> list[tuple[str, str, str]]:

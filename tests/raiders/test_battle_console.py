@@ -115,6 +115,9 @@ async def test_21_1_demolition_by_a_pioneer_and_its_refusals(tmp_path: Path) -> 
     # (1); leader roll 5 (20.2); demolition 2 + 2 = 4.
     refused, text, _ = await run(tmp_path, script, [1, 5, 1, 1, 1, 1, 1, 5, 2])
     assert refused == 1, text
+    # 11.0 (5): the segment says what may be done in it, Explosives offered when carried.
+    assert ("Objective segment (11.0 (5)), e.g.\ndemolish unit:Spr-1 marker:Obj-2 explosives:yes\n"
+            "or 'end-op' to end the operation") in text
     assert "⛔ SAS-1 is not a pioneer; F1's pioneers: Spr-1 (21.1)." in text
     assert "🎲 2 +2 explosives = 4: Destroyed; the alarm is raised (21.1)" in text
     assert "Alert 2 → 3: demolition (17.0)" in text
