@@ -40,7 +40,8 @@ async def test_24_0_2_firepower_is_declared_before_the_hostiles_first_die(tmp_pa
     assert refused == 2, text
     assert "Sup-1 here: 'line firepower:yes' = 2 dice each (24.0 (2))" in text
     assert "Decide before the hostiles' first die of round 1" in text
-    assert "⛔ 'fire' is not an order of this phase (Battle line-up)" in text
+    assert ("⛔ 'fire' is not an order of this phase (Battle line-up, 15.1 (3)); "
+            "orders now: campaign, card, line.") in text
     declared = text.index("Sup-1 expended: maximum firepower, 2 dice each this round (24.0)")
     assert declared < text.index("AC-1: 🎲 2 vs 4 → Cdo-1 eliminated (15.1)")
     assert "maximum firepower is declared before a round's first die (24.0 (2))" in text
