@@ -122,11 +122,11 @@ def open_round(ctx: Ctx) -> None:
         return
     first_line = b.round == 1 and len(living) > 1
     if first_line:
-        ctx.say("prompt", "Your order: 'line', raiders in the order you want (15.1 (3))", "15.1")
+        ctx.say("prompt", "Order 'line': raiders in any order (15.1 (3))", "15.1")
         for part in chunks(living, 4):
             ctx.say("prompt", "e.g. line order:" + ",".join(part), "15.1")
-        ctx.say("prompt", "First in line fires first and draws the hostiles' fire", "15.1")
-        ctx.say("prompt", "The line stands every round until you change it (15.1 (4))", "15.1")
+        ctx.say("prompt", "First in line fires first, is fired on", "15.1")
+        ctx.say("prompt", "The line stands till you change it (15.1 (4))", "15.1")
     if b.edge == "hostile" and firepower_open(ctx):
         ctx.say("prompt", f"{supply_in_battle(ctx)} here: 'line firepower:yes' = 2 dice each (24.0 (2))", "24.0")
         ctx.say("prompt", f"Decide before the hostiles' first die of round {b.round}", "24.0")
@@ -271,14 +271,15 @@ def raider_fire(ctx: Ctx, target: str | None, firepower: bool) -> None:
         if b.round > 1:
             raise RuleError(f"Round {b.round} waits for the Supplies choice: 'line' to fight on, "
                             "'line firepower:yes' for 2 dice each (24.0 (2)).")
-        raise RuleError("Set the raider line first with 'line'.")
+        raise RuleError("Set the raider line first with 'line' (15.1 (3)).")
     shooter = b.second_die or next_firer(b, "raider")
     if b.turn != "raider" or shooter is None:
-        raise RuleError("It is not a raider's turn to fire.")
+        raise RuleError("It is not a raider's turn to fire; the sides alternate (15.1 (3)).")
     targets = alive(b, b.hostile_line)
     match = [h for h in targets if h.lower() == (target or targets[0]).lower()]
     if not match:
-        raise RuleError(f"'{str(target)[:20]}' is not a hostile still fighting; targets: {', '.join(targets)}.")
+        raise RuleError(f"'{str(target)[:20]}' is not a hostile still fighting; targets: "
+                        f"{', '.join(targets)} (15.1 (3)).")
     if b.second_die is not None:
         b.second_die = None
         shot_die(ctx, b.shots[-1], match[0])
@@ -421,7 +422,12 @@ def end_round(ctx: Ctx) -> None:
     assert b is not None
     ctx.snapshot = True
     b.quiet_rounds = b.quiet_rounds + 1 if b.losses_this_round == 0 else 0
-    ctx.say("round", f"End of round {b.round}: {b.losses_this_round} lost (15.1)", "15.1", round=b.round)
+    # Each side's losses, so the line never leaves the player guessing whose they were.
+    shots = b.shots if b.shots_round == b.round else []
+    lost_h = sum(len(s.hits) for s in shots if s.side == "raider")
+    lost_r = sum(len(s.hits) for s in shots if s.side == "hostile")
+    ctx.say("round", f"Round {b.round} losses: raiders {lost_r}, hostiles {lost_h} (15.1)",
+            "15.1", round=b.round)
     if b.quiet_rounds >= 2:
         ctx.say("breakoff", "Break-off: 2 rounds, no loss (15.2)", "15.2")
         finish(ctx, "draw")

@@ -114,6 +114,10 @@ def alert_change(ctx: Ctx, delta: int, why: str) -> None:
     new = max(1, min(5, m.alert + delta))
     if new != m.alert:
         ctx.say("alert", f"Alert {m.alert} → {new}: {why} (17.0)", "17.0", alert=new)
+    elif delta:
+        # Said, so a card's "alert +1" that changes nothing is not taken for a missed step.
+        bound = "above 5" if delta > 0 else "below 1"
+        ctx.say("alert", f"Alert stays {m.alert}: {why}; it never goes {bound} (17.0)", "17.0", alert=new)
     m.alert = new
 
 

@@ -75,18 +75,22 @@ def demolish(ctx: Ctx, pioneer_id: str, marker_id: str, explosives: bool) -> Non
     mk = marker(m, marker_id)
     if m.segment != "objective" or m.force is None:
         raise RuleError("Demolition is done in the Objective segment of an operation (21.1).")
-    if pioneer.force != m.force or not sc.unit_type[pioneer.type].pioneer:
-        raise RuleError(f"{pioneer.id} is not a pioneer of the operating force {m.force} (21.1).")
+    pioneers = [u.id for u in members(m, m.force) if sc.unit_type[u.type].pioneer]
+    allowed = f"{m.force}'s pioneers: {', '.join(pioneers)}" if pioneers else f"{m.force} has no pioneer"
+    if not sc.unit_type[pioneer.type].pioneer:
+        raise RuleError(f"{pioneer.id} is not a pioneer; {allowed} (21.1).")
+    if pioneer.force != m.force:
+        raise RuleError(f"{pioneer.id} is not in the operating force {m.force}; {allowed} (21.1).")
     if pioneer.id in m.demolished_by:
         raise RuleError(f"{pioneer.id} has already tried this segment; one roll per pioneer (21.1).")
-    if (
-        mk.space != pioneer.space
-        or not mk.revealed
-        or mk.destroyed
-        or mk.type is None
-        or sc.marker_type[mk.type].kind != "target"
-    ):
-        raise RuleError(f"{mk.id} is not a revealed target in {pioneer.id}'s space (21.1).")
+    if mk.space != pioneer.space:
+        raise RuleError(f"{mk.id} is not in {pioneer.id}'s space (21.1).")
+    if mk.destroyed:
+        raise RuleError(f"{mk.id} is already destroyed (21.1).")
+    if not mk.revealed or mk.type is None:
+        raise RuleError(f"{mk.id} is face down: a marker is demolished once turned up (11.0 (5), 21.1).")
+    if sc.marker_type[mk.type].kind != "target":
+        raise RuleError(f"{mk.id} ({sc.marker_type[mk.type].name}) is not a demolition target (19.0, 21.1).")
     bonus = 0
     if explosives:
         held = [

@@ -53,6 +53,36 @@ def steps(ctx: Ctx, force_id: str, extra: int = 0) -> int:
     return base + extra if base > 0 else 0
 
 
+def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
+    """The one rule that keeps ``force_id`` from ending its move in ``to`` (4.0, 12.0).
+
+    Too far, or within reach but only past a space that halts the move (STOP terrain or an
+    objective marker, 12.0): the sentence names that space and why it halts the force.
+    """
+    sc, m = ctx.sc, ctx.m
+    start = members(m, force_id)[0].space
+    assert start is not None
+    n = steps(ctx, force_id, extra)
+    name = sc.space_by_id[to].name
+    if n == 0:
+        static = [u.id for u in members(m, force_id) if sc.unit_type[u.type].movement == 0]
+        rest = "" if len(static) == len(members(m, force_id)) else (
+            f" 'split unit:{static[0]}' leaves it behind.")
+        return f"{force_id} has a static unit (movement 0): it does not move (4.0, 12.0).{rest}"
+    free = sc.network.reachable(start, n)
+    if to not in free:
+        return f"{name} is more than {n} spaces away; {force_id} moves {n} (12.0)."
+    # Spaces that halt the force on some way of n spaces or fewer to ``to``.
+    halted = [s for s, d in sc.network.reachable(start, n, stops=stops(ctx)).items()
+              if s not in (start, to) and s in stops(ctx)
+              and sc.network.reachable(s, n - d).get(to) is not None]
+    marked = {mk.space for mk in on_board(m)}
+    why = [f"{sc.space_by_id[s].name} ("
+           + ("objective marker" if s in marked else f"{sc.terrain_by_key[sc.space_by_id[s].terrain].name}: STOP")
+           + ")" for s in halted]
+    return f"{force_id} must stop at {' or '.join(why)} on the way to {name} (12.0)."
+
+
 def held_card(ctx: Ctx, event: str) -> str | None:
     """A kept card (13.1) offering ``event``, if the player holds one."""
     for cid in ctx.m.hand:
@@ -102,10 +132,7 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
         spaces = reach(ctx, fid, extra)
         if to not in spaces:
             options = ", ".join(s for s in spaces if s != start) or "none"
-            raise RuleError(
-                f"{fid} cannot reach {to} this Op (move {steps(ctx, fid, extra)}, "
-                f"STOP and markers halt it); it can reach: {options} (12.0)."
-            )
+            raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
         found = sc.network.path(start, to, stops=stops(ctx))
         path = found if found is not None else [start]
         if march and len(path) - 1 > allowance(sc, units):
@@ -116,6 +143,8 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
                 ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
             elif card is not None:
                 use_card(ctx, card, "forced march")
+        elif march:
+            ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
         mover_ids = [u.id for u in units]
     else:
         flag = "airfield" if how == "air" else "port"
@@ -210,7 +239,7 @@ def card_segment(ctx: Ctx) -> None:
     m = ctx.m
     m.segment = "card"
     if m.moved_into_staging:
-        ctx.say("card", "Into a Staging Area: no Ops card (13.0)", "13.0")
+        ctx.say("card", "Into a Staging Area: no Ops card, no Op spent (13.0, 11.0)", "13.0")
         objective_segment(ctx)
         return
     if not m.deck:
@@ -231,12 +260,15 @@ def show_drawn(ctx: Ctx) -> None:
     assert m.in_play is not None
     for line in ops_card_lines(ctx.sc, ctx.sc.card[m.in_play])[1:]:
         ctx.say("card", line, "13.0")
-    choices = ["accept"]
+    choices, rules = ["accept"], []
     if supply_offer(ctx) is not None:
         choices.append("accept supply:true")
+        rules.append("24.0 (3)")
     if can_swap(ctx) is not None:
         choices.append("swap")
-    ctx.say("card", f"Now: {' or '.join(choices)} (22.0, 24.0)", "22.0")
+        rules.append("22.0")
+    # Only the rules that offer a choice here are cited.
+    ctx.say("card", f"Now: {' or '.join(choices)} ({', '.join(rules)})", rules[0])
 
 
 def supply_offer(ctx: Ctx) -> str | None:
@@ -367,8 +399,18 @@ def objective_actions(ctx: Ctx) -> None:
                 # The battle ended before the player had anything to decide.
                 after_battle(ctx)
                 return
-    if not objective_options(ctx):
+    options = objective_options(ctx)
+    if not options:
         end_op(ctx)
+        return
+    # The segment waits for the player: say what it may do, as a battle says 'line'.
+    ctx.say("prompt", "Objective segment (11.0 (5)), e.g.", "11.0")
+    explosives = any(sc.gear_type[gear(m, g).type].effect == "explosives"
+                     for u in members(m, m.force) for g in u.gear)
+    for kind, uid, mid in options[:3]:
+        extra = " explosives:yes" if kind == "demolish" and explosives else ""
+        ctx.say("prompt", f"{kind} unit:{uid} marker:{mid}{extra}", "11.0")
+    ctx.say("prompt", "or 'end-op' to end the operation", "11.0")
 
 
 def objective_options(ctx: Ctx) -> list[tuple[str, str, str]]:

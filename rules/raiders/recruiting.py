@@ -31,10 +31,13 @@ def recruit_window(ctx: Ctx, action: str) -> None:
     if ctx.state.phase == "recruit":
         return
     m = ctx.m
-    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved or m.segment_action == "scout":
+    if ctx.state.phase == "ops" and m.segment == "recruit" and not m.moved and m.segment_action == "scout":
+        raise RuleError(f"This operation has scouted: it recruits or scouts, not both (11.0 (1)). "
+                        f"You may {action} next operation; 'move' is next.")
+    if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved:
         raise RuleError(
-            f"You {action} at the mission's start or in an operation's Recruiting segment, "
-            "before the move and instead of scouting (9.1, 11.0)."
+            f"You {action} at the mission's start or at the start of an operation, before "
+            "its move (9.1, 11.0 (1))."
         )
     m.segment_action = "recruit"
 

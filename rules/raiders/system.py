@@ -96,9 +96,13 @@ def declare(action: type[Action], phases: tuple[str, ...] | None, offers: Offers
 SETUP, OP_START, CARD, LINE_UP, FIRE, OBJECTIVE, PLACE, BETWEEN = (
     "setup", "op-start", "card", "line-up", "fire", "objective", "place", "between")
 MISSION = (SETUP, OP_START, CARD, LINE_UP, FIRE, OBJECTIVE)
-PHASE_TITLES = {SETUP: "Set-up recruiting", OP_START: "Start of an operation", CARD: "Ops card drawn",
-                LINE_UP: "Battle line-up", FIRE: "Battle fire", OBJECTIVE: "Objective segment",
-                PLACE: "Free recruit to place", BETWEEN: "Between missions", "over": "Campaign over"}
+#: Each with the rule that sets what may be done in it, so an order refused for its phase is
+#: refused by a rule (issue 24 point 17).
+PHASE_TITLES = {SETUP: "Set-up recruiting, 7.0", OP_START: "Start of an operation, 11.0",
+                CARD: "Ops card drawn, 13.0", LINE_UP: "Battle line-up, 15.1 (3)",
+                FIRE: "Battle fire, 15.1 (3)", OBJECTIVE: "Objective segment, 11.0 (5)",
+                PLACE: "Free recruit to place, 9.2", BETWEEN: "Between missions, 25.0",
+                "over": "Campaign over, 25.3"}
 
 
 class RaidersSystem(GameSystem[RaidersState]):
@@ -181,8 +185,13 @@ class RaidersSystem(GameSystem[RaidersState]):
         if not ctx.state.scouting:
             raise RuleError("Scouting (27.0) is an option this game was not started with.")
         m = ctx.m
-        if m.moved or m.segment_action is not None:
-            raise RuleError("An operation has one recruit action or one scouting, before the move (11.0).")
+        if m.moved:
+            raise RuleError("Scouting comes before the move, at the start of an operation (27.0, 11.0 (1)).")
+        if m.segment_action == "scout":
+            raise RuleError("A force may attempt one scouting an operation (27.0); 'move' is next.")
+        if m.segment_action is not None:
+            raise RuleError("This operation has recruited: it recruits or scouts, not both "
+                            "(11.0 (1)). Scout next operation; 'move' is next.")
         fid = force(m, a.force)[0].force
         assert fid is not None
         objectives.scout(ctx, fid, a.target)
@@ -299,7 +308,7 @@ class RaidersSystem(GameSystem[RaidersState]):
         return {"recruit": OP_START, "card": CARD}.get(m.segment, OBJECTIVE)
 
     def phase_title(self, state: RaidersState) -> str:
-        """``Start of an operation``."""
+        """``Start of an operation, 11.0``: the phase and the rule that sets its orders."""
         return PHASE_TITLES.get(self.phase_of(state), self.phase_of(state))
 
     def label(self, state: RaidersState, side: str, action: str, field: str, value: str,

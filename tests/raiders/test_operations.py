@@ -89,7 +89,7 @@ def test_gear_capacity_and_trading() -> None:
 def test_stop_terrain_ends_the_move() -> None:
     """12.0: Sidi Rezegh (escarpment) is STOP: the force may enter it but not pass through."""
     state = put(mission_state("M3"), "matruh", "SAS-1")
-    with pytest.raises(RuleError, match="cannot reach eladem"):
+    with pytest.raises(RuleError, match=r"must stop at Sidi Rezegh \(Escarpment: STOP\) on the way to El Adem \(12.0\)"):
         do(state, A.Move(force="F1", to="eladem"))
     step = do(state, A.Move(force="F1", to="sidi-rezegh"), [1])  # card C1 quiet night
     assert mission(step).last_move == ["matruh", "sidi-rezegh"]
@@ -98,7 +98,7 @@ def test_stop_terrain_ends_the_move() -> None:
 def test_objective_markers_stop_the_move() -> None:
     """12.0: a force entering a space with a marker stops (Martuba holds one in M1, not in M3)."""
     blocked = put(mission_state("M1"), "gazala", "SAS-1")
-    with pytest.raises(RuleError, match="cannot reach derna"):
+    with pytest.raises(RuleError, match=r"must stop at Martuba \(objective marker\) on the way to Derna \(12.0\)"):
         do(blocked, A.Move(force="F1", to="derna"))
     free = put(mission_state("M3"), "gazala", "SAS-1")
     assert mission(do(free, A.Move(force="F1", to="derna"), [1])).last_move[-1] == "derna"
@@ -109,7 +109,7 @@ def test_slowest_unit_and_forced_march() -> None:
     alone = put(mission_state("M3"), "kufra", "LRDG-1")
     assert "mechili" in [c.value for c in SYSTEM.choices(alone, "raiders", "move", "to", {"force": "F1"})]
     state = put(mission_state("M3"), "kufra", "LRDG-1", "Cdo-1")
-    with pytest.raises(RuleError, match="move 2"):
+    with pytest.raises(RuleError, match="Mechili is more than 2 spaces away; F1 moves 2 \\(12.0\\)"):
         do(state, A.Move(force="F1", to="mechili"))
     with pytest.raises(RuleError, match="no Supplies"):
         do(state, A.Move(force="F1", to="mechili", march=True))
@@ -124,7 +124,7 @@ def test_static_units_never_move() -> None:
     """4.0: movement 0 is static, even with Supplies."""
     state = put(mission_state("M3"), "siwa", "VN-1", "Cdo-1")
     give(state, "Cdo-1", "Sup-1")
-    with pytest.raises(RuleError, match="move 0"):
+    with pytest.raises(RuleError, match=r"static unit \(movement 0\): it does not move \(4.0, 12.0\)\. .split unit:VN-1. leaves it behind"):
         do(state, A.Move(force="F1", to="jarabub", march=True))
 
 
@@ -188,8 +188,14 @@ def test_alert_stays_between_one_and_five() -> None:
     c = ctx(mission_state("M1"))
     alert_change(c, +9, "test")
     assert c.m.alert == 5
+    alert_change(c, +1, "Alert sentries")  # at 5 a raise changes nothing, and says so
+    assert c.m.alert == 5
     alert_change(c, -9, "test")
     assert c.m.alert == 1
+    alert_change(c, -1, "calm")
+    said = [e.text for e in c.events]
+    assert "Alert stays 5: Alert sentries; it never goes above 5 (17.0)" in said
+    assert "Alert stays 1: calm; it never goes below 1 (17.0)" in said
 
 
 def test_lose_and_gain_ops() -> None:
