@@ -261,8 +261,11 @@ async def run_health(settings: Settings) -> int:
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line
-        print(f"unhealthy: the database {shown(settings.db)} does not open "
-              f"({type(exc).__name__}: {str(exc)[:160]})", file=sys.stderr)
+        from bot.storage import for_operator  # noqa: PLC0415
+
+        said = for_operator(exc, settings.db) or (
+            f"the database {shown(settings.db)} does not open ({type(exc).__name__}: {str(exc)[:160]})")
+        print(f"unhealthy: {said}", file=sys.stderr)
         return 1
     if problems:
         print(f"Database trouble: {shown(settings.db)} fails its integrity check ({problems[0][:120]};"

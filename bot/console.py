@@ -174,8 +174,18 @@ class Console:
         if reply.chosen:
             self.write(f"✔️ {reply.chosen}")
         self.show(who, reply)
+        await self.deliver_owed()
         await self.deliver()
         return reply
+
+    async def deliver_owed(self) -> None:
+        """Post what the channel is owed: here only an ended game's page, built after its
+        announcement (issue 25); the console has no failed delivery to catch up."""
+        for owed_id, owed in await self.service.owed(self.channel):
+            if owed.page_key is not None:
+                owed = await self.service.attach_page(owed)
+            self.show("referee", owed)
+            await self.service.settle(owed_id)
 
     def attach_files(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
         """Options of kind "file" name a file on disk: read it as Discord would attach it

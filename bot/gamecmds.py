@@ -15,6 +15,7 @@ from bot.pipeline import (
 )
 from bot.seats import check_seat
 from bot.store import GameRow, StepRow
+from bot.writer import utcnow
 from rules.core import registry, scenariofile
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
@@ -376,22 +377,29 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
             f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",
-            *([f"Every map, step by step: {export_html.html_name(game.row, final=True)} "
-               "(opens in any browser, offline)."] if svc.settings.html_at_end else []),
+            *([f"Every map, step by step: {page_name} follows (opens in any browser, offline)."]
+              if svc.settings.html_at_end else []),
         ]))
 
+    page_name = export_html.html_name(game.row, final=True)
     change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
                                 {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
                     end=True)
+    if svc.settings.html_at_end:
+        # The page draws every map of the game (a minute for a long one): it is owed in the
+        # end's own transaction and built at delivery, off the channel's lock, as its own
+        # message; a restart meanwhile delivers it with the channel's next reply (issue 25).
+        page = Reply(text=f"📖 {page_name}: the whole game, step by step (opens in any browser,"
+                          " offline).", page_key=game.row.id)
+        change.extra.append(lambda db: db.execute(
+            "INSERT INTO owed_announcements (channel_id, reply_json, created_at) VALUES (?,?,?)",
+            (game.row.channel_id, page.model_dump_json(), utcnow())))
     reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
+    svc.announcements.owing(game.row.channel_id)
     document = await export_document(svc, game.row.id)
     data = await asyncio.to_thread(gzip_export, document)
     files = [Attachment(filename=name, data=data, description="final log")]
-    if svc.settings.html_at_end:
-        # Every map of the game, stepped in a browser, offline (issue 19).
-        page_name, page = await export_html.export_html(svc.store, game.row.id)
-        files.append(Attachment(filename=page_name, data=page, description="the game, step by step"))
     return reply.model_copy(update={"attachments": files})
 
 

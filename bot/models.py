@@ -110,6 +110,10 @@ class Reply(BaseModel):
     #: calls ``Service.attach_snapshot(reply)``, which renders off the event loop and adds
     #: the PNG to ``attachments``.  The step is already committed when this is set.
     snapshot_key: str | None = None
+    #: The game whose whole HTML page (every map, step by step) this reply carries, built at
+    #: delivery by ``Service.attach_page`` (issue 25): ``/game end`` announces the result, the
+    #: seed and the log at once and owes this one, so a restart cannot lose it.
+    page_key: int | None = None
     #: Set when the reply leaves a side to act (issue 30): the front end calls
     #: ``Service.attach_offer(reply)`` before sending, which adds that side's answers (the
     #: buttons and menu below, numbered lines in ``text``) from the game in hand — at delivery,

@@ -39,6 +39,12 @@ class OwedAnnouncements:
             )
         (await self._owing()).add(channel_id)
 
+    def owing(self, channel_id: str) -> None:
+        """A command wrote an owed announcement in its own transaction (the HTML page of an
+        ended game): look for it with the channel's next reply."""
+        if self._channels is not None:
+            self._channels.add(channel_id)
+
     async def owed(self, channel_id: str) -> list[tuple[int, Reply]]:
         """The channel's owed announcements, oldest first, with their ids."""
         if channel_id not in await self._owing():

@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from bot import chain, record, replies
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
+from bot.owed import OwedAnnouncements
 from bot.pacing.clock import Clock, SystemClock
 from bot.store import AuditRow, BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
@@ -265,6 +266,9 @@ class Pipeline:
         self.clock: Clock = clock or SystemClock()
         self.systems = registry.load_all()
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        #: Announcements owed to channels (a reply that could not be delivered, the page of
+        #: an ended game still to build).
+        self.announcements = OwedAnnouncements(store)
         #: The last commit of each channel, until the pacer is told (under the channel's
         #: lock: one command at a time per channel).
         self.landed: dict[str, Landed] = {}

@@ -22,14 +22,13 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 from pydantic import BaseModel
 
-from bot import answers
+from bot import answers, export_html
 from bot import commands as catalogue
 from bot import gamecmds, modcmds, orders, replies, storage
 from bot.config import Settings
 from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
-from bot.owed import OwedAnnouncements
 from bot.pacing import commands as pacecmds
 from bot.pacing.clock import Clock
 from bot.pacing.runner import Pacer
@@ -76,7 +75,6 @@ class Service(Pipeline):
         self._snapshots: OrderedDict[str, bytes] = OrderedDict()
         self._rendering: dict[str, asyncio.Future[bytes]] = {}
         self._pruned_at = time.monotonic()
-        self.announcements = OwedAnnouncements(store)
         #: Deadlines, reminders and digests (issue 19); its background task runs in the bot.
         self.pacer = Pacer(self, self._locks)
 
@@ -298,6 +296,16 @@ class Service(Pipeline):
         if reply.error:
             return reply
         return reply.model_copy(update={"chosen": f"{inv.user_name} chose: {answer.label}"})
+
+    async def attach_page(self, reply: Reply) -> Reply:
+        """Build the HTML page a reply carries (``reply.page_key``: an ended game's every map,
+        issue 25) and attach it.  Called at delivery, off the channel's lock: drawing every
+        map of a long game takes a while, and the channel need not wait for it."""
+        if reply.page_key is None or reply.attachments:
+            return reply
+        name, page = await export_html.export_html(self.store, reply.page_key)
+        return reply.model_copy(update={"attachments": [
+            Attachment(filename=name, data=page, description="the game, step by step")]})
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot a reply asks for (off the event loop) and attach the PNG."""

@@ -500,7 +500,7 @@ async def _connect_reader(path: Path) -> aiosqlite.Connection:
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
                 " events_json, reveals, snapshot, turn_part, interaction_id, reverted_by, rerolls,"
-                " created_at")
+                " created_at, prev_hash, hash")
 log = logging.getLogger("referee.store")
 
 

@@ -69,6 +69,10 @@ class ServiceLike(OwedLike, Protocol):
         """Add the answers to tap that ``reply.offer_key`` names (issue 30)."""
         ...
 
+    async def attach_page(self, reply: Reply) -> Reply:
+        """Build and attach the HTML page that ``reply.page_key`` names (issue 25)."""
+        ...
+
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot named by ``reply.snapshot_key`` and attach the PNG."""
         ...
@@ -324,7 +328,16 @@ async def with_offer(service: ServiceLike, reply: Reply, channel_id: str) -> Rep
 
 
 async def _with_snapshot(service: ServiceLike, reply: Reply) -> Reply:
-    """Attach the snapshot; if rendering fails the step still stands, so say so and go on."""
+    """Attach the snapshot (or an ended game's page); if rendering fails the step still
+    stands, so say so and go on."""
+    if reply.page_key is not None:
+        try:
+            return await service.attach_page(reply)
+        except Exception:
+            incident = new_incident_id()
+            log.exception("incident %s: building the page of game %s failed", incident, reply.page_key)
+            note = f"(No page this time: {apology(incident)} /game export still gives the log.)"
+            return reply.model_copy(update={"text": f"{reply.text}\n{note}", "page_key": None})
     if not reply.snapshot_key:
         return reply
     try:

@@ -594,6 +594,10 @@ class FakeService:
         self.completions.append((inv, focused))
         return list(self.suggestions)
 
+    async def attach_page(self, reply: Reply) -> Reply:
+        """No pages: the scripted replies carry their own files, if any."""
+        return reply
+
     async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
         """No answers to tap: the scripted replies carry their own components, if any."""
         return reply

@@ -127,7 +127,7 @@ async def test_the_whole_hash_is_printed_and_compared(game, tmp_path: Path) -> N
     """Issue 26, point 6: ``/game status`` shows the first 16 digits; given those (as copied,
     with the ellipsis) they match and the note says the whole hash is the stronger check;
     a wrong hash is shown whole beside the whole digest, never cut to look alike."""
-    document, posted, rolls = game
+    document, posted, rolls, _ = game
     code, out = run(tmp_path, document, "--seed-hash", f"{posted[:16]}…", "--rolls", str(rolls))
     assert code == 0, out
     assert f"Seed hash in the file: {posted}" in out and "first 16 digits only" in out
@@ -143,7 +143,7 @@ async def test_run_with_a_python_lacking_the_rules(game, tmp_path: Path) -> None
     """Issue 26, point 6: from the repository, with a Python without the project's packages
     (the system one; ``-S`` here), the dice still check, and the replay either runs under the
     project's ``.venv`` or the output says exactly how to get it."""
-    document, posted, rolls = game
+    document, posted, rolls, _ = game
     path = tmp_path / "export.json"
     path.write_text(json.dumps(document))
     done = subprocess.run([sys.executable, "-S", str(TOOL), str(path), "--seed-hash", posted],

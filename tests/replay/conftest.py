@@ -28,12 +28,14 @@ CHANNEL = "replay-chan"
 
 @dataclass
 class PlayedGame:
-    """A game in a database file: its number, its channel and (once ended) the end reply."""
+    """A game in a database file: its number, its channel and (once ended) the end reply
+    and the page owed after it, as delivered (issue 25: built after the announcement)."""
 
     db: Path
     game_id: int
     channel: str
     end: Reply | None = None
+    page: Reply | None = None
 
 
 #: The games' dice seed: fixed, so that every run plays the same game (the size of the page
@@ -69,6 +71,10 @@ async def _orders(service: Service, db: Path, orders: int | None, end: bool) -> 
         result.end = await table.send(table.invocation(table.moderator, ["game", "end"],
                                                        moderator=True))
         assert not result.end.error, result.end.text
+        for owed_id, owed in await service.owed(CHANNEL):
+            if owed.page_key == game.row.id:
+                result.page = await service.attach_page(owed)
+                await service.settle(owed_id)
     return result
 
 

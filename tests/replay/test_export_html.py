@@ -35,17 +35,20 @@ def steps_of(game: PlayedGame):
 
 
 def end_page(whole: PlayedGame) -> tuple[str, str]:
-    assert whole.end is not None
-    [page] = [a for a in whole.end.attachments if a.filename.endswith(".html")]
+    assert whole.page is not None
+    [page] = [a for a in whole.page.attachments if a.filename.endswith(".html")]
     return page.filename, page.data.decode("utf-8")
 
 
-def test_game_end_attaches_the_whole_game_as_one_page_beside_the_log(whole):
+def test_game_end_announces_the_log_at_once_and_owes_the_whole_game_as_one_page(whole):
+    """Issue 25 point 4: the result, the seed and the log go out at once; the page (every map
+    drawn) is owed in the end's own transaction and built at delivery, as its own message."""
     name, page = end_page(whole)
     assert name == f"rr-game{whole.game_id}-final.html"
-    assert [a.filename for a in whole.end.attachments] == [
-        f"rr-game{whole.game_id}-final.json.gz", name]
-    assert name in whole.end.text and "offline" in whole.end.text
+    assert whole.end is not None and whole.page is not None
+    assert [a.filename for a in whole.end.attachments] == [f"rr-game{whole.game_id}-final.json.gz"]
+    assert name in whole.end.text and "follows" in whole.end.text
+    assert name in whole.page.text and "offline" in whole.page.text
     assert len(page.encode()) < 10 * 1024 * 1024, "a whole game should stay well inside Discord's limits"
 
 

@@ -31,8 +31,8 @@ CURRENT = "document.querySelector('#log li[aria-current=\"step\"]').dataset.seq"
 @pytest.fixture(scope="module")
 def page_file(whole: PlayedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The page ``/game end`` attached, saved as a file."""
-    assert whole.end is not None
-    [page] = [a for a in whole.end.attachments if a.filename.endswith(".html")]
+    assert whole.page is not None
+    [page] = [a for a in whole.page.attachments if a.filename.endswith(".html")]
     path = tmp_path_factory.mktemp("page") / page.filename
     path.write_bytes(page.data)
     return path
