@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 import discord
 
@@ -328,22 +328,24 @@ async def with_offer(service: ServiceLike, reply: Reply, channel_id: str) -> Rep
 
 
 async def _with_snapshot(service: ServiceLike, reply: Reply) -> Reply:
-    """Attach the snapshot (or an ended game's page); if rendering fails the step still
+    """Attach the snapshot (or an ended game's page); if drawing fails the step still
     stands, so say so and go on."""
     if reply.page_key is not None:
-        try:
-            return await service.attach_page(reply)
-        except Exception:
-            incident = new_incident_id()
-            log.exception("incident %s: building the page of game %s failed", incident, reply.page_key)
-            note = f"(No page this time: {apology(incident)} /game export still gives the log.)"
-            return reply.model_copy(update={"text": f"{reply.text}\n{note}", "page_key": None})
+        return await _drawn(service.attach_page, reply, "page_key",
+                            "No page this time: {} /game export still gives the log.")
     if not reply.snapshot_key:
         return reply
+    return await _drawn(service.attach_snapshot, reply, "snapshot_key", "No map this time: {}")
+
+
+async def _drawn(attach: Callable[[Reply], Awaitable[Reply]], reply: Reply, key: str,
+                 note: str) -> Reply:
+    """``attach(reply)``, or the reply with ``note`` (an apology with an incident id) and
+    ``key`` cleared when drawing fails."""
     try:
-        return await service.attach_snapshot(reply)
+        return await attach(reply)
     except Exception:
         incident = new_incident_id()
-        log.exception("incident %s: rendering snapshot %s failed", incident, reply.snapshot_key)
-        note = f"(No map this time: {apology(incident)})"
-        return reply.model_copy(update={"text": f"{reply.text}\n{note}", "snapshot_key": None})
+        log.exception("incident %s: drawing %s %s failed", incident, key, getattr(reply, key))
+        return reply.model_copy(update={"text": f"{reply.text}\n({note.format(apology(incident))})",
+                                        key: None})
