@@ -155,12 +155,28 @@ def offer_to(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int,
     )
 
 
+#: A reply with its numbered answers stays inside one Discord message (2,000 characters).
+TEXT_LIMIT = 1900
+
+
 def with_offer(reply: Reply, found: Offer | None) -> Reply:
-    """``reply`` with the offer's lines appended and its components attached."""
+    """``reply`` with the offer's lines appended and its components attached.  When the
+    numbered list would take the message past one Discord message, its tail is left to the
+    menu (which lists every entry, and which the console numbers too)."""
     if found is None:
         return reply
+    lines = list(found.lines)
+    room = TEXT_LIMIT - len(reply.text)
+    if sum(len(line) + 1 for line in lines) > room and len(lines) > 1:
+        kept = [lines[0]]
+        for line in lines[1:]:
+            if sum(len(k) + 1 for k in kept) + len(line) + 40 > room:
+                break
+            kept.append(line)
+        left = len(lines) - len(kept)
+        lines = kept + [f"…and {left} more in the menu."]
     return reply.model_copy(update={
-        "text": "\n".join([reply.text, *found.lines]),
+        "text": "\n".join([reply.text, *lines]),
         "buttons": found.buttons, "menu": found.menu,
     })
 

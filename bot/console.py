@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import shlex
 import sys
 from pathlib import Path
@@ -115,6 +116,9 @@ class Console:
         #: The numbered answers of the last reply that offered some (issue 30): ``2`` picks.
         self.answers: dict[int, tuple[str, str | None]] = {}
         self.counter = 0
+        #: A press's interaction id must not repeat one stored by an earlier console run on
+        #: the same database (it would be answered from the record, nothing applied).
+        self.session = secrets.token_hex(4)
 
     async def run_line(self, line: str) -> Reply | None:
         """Run one line; return the reply (None for blank lines, comments and user switches)."""
@@ -160,7 +164,7 @@ class Console:
         self.counter += 1
         inv = Invocation(channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
                          is_moderator=self.moderator, command=["press"],
-                         interaction_id=f"console-press-{self.counter}")
+                         interaction_id=f"console-press-{self.session}-{self.counter}")
         return await self._answered(who, await self.service.press(inv, *picked))
 
     async def _answered(self, who: str, reply: Reply) -> Reply:

@@ -198,6 +198,11 @@ class OrderBuilder:
         return orders, chosen, None
 
     def _value_label(self, name: str, key: str, value: str, chosen: dict[str, str]) -> str:
+        if value in ("true", "false"):
+            # A yes/no option reads as its name and the answer, not a bare "false".
+            return f"{key.replace('_', ' ')}: {'yes' if value == 'true' else 'no'}"
+        if value == "":
+            return f"no {key.replace('_', ' ')} (the order's default)"
         shown = self.system.label(self.state, self.side, name, key, value, chosen)
         return _clip(shown or value, OPTION_LABEL)
 

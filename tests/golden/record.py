@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import re
 import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
@@ -46,6 +47,10 @@ SYSTEMS = ("commando", "mak", "raiders", "rr", "skirmish")
 ORDERS = (8, 8, 8)
 START = datetime(2026, 11, 2, 18, 0, tzinfo=timezone.utc)
 CHANNEL = "golden"
+
+
+#: A chain head as replies show it (16 hex digits after the link mark, or 64 in /game end).
+CHAIN_HEAD = re.compile(r"(?<=🔗 )[0-9a-f]{16,64}|(?<=--anchor )[0-9a-f]{64}")
 
 
 def path_of(system_key: str) -> Path:
@@ -93,9 +98,12 @@ class Recorder:
         self.show(reply.model_copy(update={"text": "📣 " + reply.text}))
 
     def show(self, reply: Reply) -> None:
-        """A reply as text: what a player reads, and a digest of every file."""
+        """A reply as text: what a player reads, and a digest of every file.  The hash
+        chain's head is masked: the records it seals carry the wall-clock time they were
+        written (issue 29), so it differs from run to run; the chain has its own tests."""
         prefix = "(ephemeral) " if reply.ephemeral else ""
-        self.lines += in_utc(prefix + reply.text, self.clock.now()).splitlines()
+        text = CHAIN_HEAD.sub("⟨chain head⟩", prefix + reply.text)
+        self.lines += in_utc(text, self.clock.now()).splitlines()
         self.lines += [f"{f.name}: {f.value}" for f in reply.fields]
         if reply.mentions:
             self.lines.append("🔔 " + " ".join(f"@{m}" for m in reply.mentions))
