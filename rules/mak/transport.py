@@ -11,6 +11,7 @@ unloading from a vehicle."
 
 from __future__ import annotations
 
+from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.mak import land_actions as L
 from rules.mak.legal import _busy, own
@@ -137,7 +138,8 @@ def board_at_setup(made: list[UnitState], rider: UnitState, vehicle_type: str) -
                 used + stats[rider.type].points <= capacity(stats[v.type]):
             rider.aboard, rider.hex, rider.status, rider.deploy = v.id, v.hex, v.status, v.deploy
             return
-    raise ValueError(f"{rider.id} has no {vehicle_type} with room to ride in (13.1.5)")
+    # A scenario's set-up the rules cannot place: the author's file is refused in a sentence.
+    raise RuleError(f"{rider.id} has no {vehicle_type} with room to ride in (13.1.5)")
 
 
 def riders(state: MakState, vehicle: UnitState) -> list[UnitState]:
