@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from rules.core import table
 from rules.core import scenariofile
@@ -123,9 +123,12 @@ class UnitSpec(BaseModel):
     def _fits_side(self) -> "UnitSpec":
         commando = self.kind in ("assault", "demolition", "mortar")
         if commando != (self.side == "commandos"):
-            raise ValueError(f"{self.id}: a {self.kind} unit cannot be on the {self.side} side")
+            raise ValueError(f"{self.id}: a {self.kind} unit cannot be on the {self.side} side "
+                             "(commandos: assault, demolition, mortar; germans: infantry, "
+                             "armoured_car, half_track, truck, motorcycle, pillbox, searchlight)")
         if self.kind == "pillbox" and self.facing is None:
-            raise ValueError(f"{self.id}: a pillbox needs a facing for its 180 degree arc")
+            raise ValueError(f"{self.id}: a pillbox needs a facing for its 180 degree arc "
+                             "(degrees on the table: 0 east, 90 south, 180 west, 270 north)")
         return self
 
 
@@ -158,20 +161,9 @@ class Scenario(BaseModel):
     victory: VictorySpec = VictorySpec()
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Scenario":
-        ids = [t.id for t in self.terrain] + [t.id for t in self.targets]
-        ids += [p.id for p in self.points] + [u.id for u in self.units]
-        folded = [i.casefold() for i in ids]
-        dupes = sorted({i for i in folded if folded.count(i) > 1})
-        if dupes:
-            raise ValueError(f"ids are used twice: {', '.join(dupes)}")
-        for unit in self.units:
-            if not table.on_table((unit.x, unit.y), self.width, self.height, 0.5):
-                raise ValueError(f"{unit.id} starts off the table")
-            for blocker in [t for t in self.terrain if t.blocks] + list(self.targets):
-                if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
-                    raise ValueError(f"{unit.id} starts inside {blocker.id}")
-        return self
+    def _consistent(self, info: ValidationInfo) -> "Scenario":
+        # Ids once, units on the table and out of water, wire and targets: see problems().
+        return scenariofile.cross_checked(self, info, problems)
 
 
 #: The text of a shipped scenario by key (``data/<key>.json``).
@@ -181,17 +173,36 @@ load_scenario = scenariofile.cached_loader("commando", Scenario, builtin_text)
 
 
 def problems(sc: Scenario) -> list[tuple[Loc, str]]:
-    """What the model alone cannot check: named points and targets on the table, each side
-    with at least one unit.  (A unit set up off the table, in water or wire, or inside a
-    target, and ids used twice, are refused by the model itself.)"""
-    out: list[tuple[Loc, str]] = []
+    """Every cross-field fault with its field path: ids used twice (across terrain, targets,
+    points and units), a unit set up off the table or inside water, wire (Barbed Wire) or a
+    target, named points and targets off the table, a side with no unit."""
+    out = scenariofile.duplicates(
+        [(("terrain", i, "id"), t.id) for i, t in enumerate(sc.terrain)]
+        + [(("targets", i, "id"), t.id) for i, t in enumerate(sc.targets)]
+        + [(("points", i, "id"), p.id) for i, p in enumerate(sc.points)]
+        + [(("units", i, "id"), u.id) for i, u in enumerate(sc.units)])
+    size = f"the table is 0-{sc.width:g} by 0-{sc.height:g} inches"
+    blockers = [("terrain", i, t) for i, t in enumerate(sc.terrain) if t.blocks]
+    blockers += [("targets", i, t) for i, t in enumerate(sc.targets)]
+    for i, unit in enumerate(sc.units):
+        if not table.on_table((unit.x, unit.y), sc.width, sc.height, 0.5):
+            field = "x" if not 0.5 <= unit.x <= sc.width - 0.5 else "y"
+            out.append((("units", i, field), f"{unit.id} at {unit.x:g},{unit.y:g} starts off the "
+                        f"table; {size}, and a base stays 0.5\" inside its edges."))
+            continue
+        for kind, j, blocker in blockers:
+            if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
+                what = "a target" if kind == "targets" else f"{blocker.kind} ({kind}[{j}])"
+                out.append((("units", i, "x"), f"{unit.id} starts inside {blocker.id}, {what}: "
+                            "no unit stands in water, wire or a target; move its x,y clear."))
+                break
     for i, point in enumerate(sc.points):
         if not table.on_table((point.x, point.y), sc.width, sc.height):
-            out.append((("points", i), f"{point.id} is off the table (0-{sc.width:g} by 0-{sc.height:g} inches)."))
+            out.append((("points", i, "x"), f"{point.id} is off the table ({size})."))
     for i, target in enumerate(sc.targets):
         low_x, low_y, high_x, high_y = table.shape_bounds(target.shape())
         if high_x < 0 or high_y < 0 or low_x > sc.width or low_y > sc.height:
-            out.append((("targets", i), f"target {target.id} is off the table."))
+            out.append((("targets", i), f"target {target.id} is off the table ({size})."))
     for side in ("commandos", "germans"):
         if not any(u.side == side for u in sc.units):
             out.append((("units",), f"the {side} have no unit; each side needs one at least."))

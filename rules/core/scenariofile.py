@@ -29,10 +29,11 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from collections.abc import Iterable
 from typing import Any, Callable, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, ValidationInfo
 
 from rules.core.errors import RuleError
 
@@ -378,6 +379,35 @@ def _explain(error: Any) -> str:
     return f"{message}" + (f" (given {shown})" if shown and kind != "value_error" else "") + "."
 
 
+#: The validation context of a file being checked: a scenario model then leaves its
+#: cross-field rules to the system's ``problems``, which name each fault's field path and line
+#: (``units[3].x (line 14): …``), rather than refusing the whole file in one unlocated sentence.
+FILE_CONTEXT = {"scenario_file": True}
+
+
+def cross_checked(model: M, info: ValidationInfo, problems: Callable[[M], list[tuple[Loc, str]]]) -> M:
+    """The body of a scenario model's cross-field validator: outside a file check (a built-in
+    loaded, a test's data) the first of the located ``problems`` refuses the model, with its
+    path; inside one (:data:`FILE_CONTEXT`) they are left to the check, which lists them all."""
+    if info.context and info.context.get("scenario_file"):
+        return model
+    found = problems(model)
+    if found:
+        loc, message = found[0]
+        raise ValueError(f"{path_text(loc)}: {message}" if loc else message)
+    return model
+
+
+def one_of(values: Iterable[Any], limit: int = 12) -> str:
+    """What is allowed, cut to a readable length: ``a, b, c`` or ``a, b, … (40 in all)``."""
+    shown = [str(v) for v in values]
+    if not shown:
+        return "none"
+    if len(shown) <= limit:
+        return ", ".join(shown)
+    return f"{', '.join(shown[:limit])}, … ({len(shown)} in all)"
+
+
 def validate(model: type[BaseModel], document: Document, *, key: str | None = None) -> BaseModel:
     """The scenario model of ``document`` (its ``key`` replaced when given), or a
     ScenarioError listing every problem with its path and line."""
@@ -385,7 +415,7 @@ def validate(model: type[BaseModel], document: Document, *, key: str | None = No
     if key is not None:
         data["key"] = key
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=FILE_CONTEXT)
     except ValidationError as exc:
         problems = [Problem(path=path_text(tuple(e["loc"])), line=document.line_of(tuple(e["loc"])),
                             message=_explain(e).replace("..", "."))

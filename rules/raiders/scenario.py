@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from rules.core import scenariofile
 from rules.core.network import Network, Route
@@ -219,36 +219,10 @@ class Scenario(Frozen):
     demolition: list[DemolitionRow]
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Scenario":
-        terrains = {t.key for t in self.terrain}
-        spaces = {s.id for s in self.spaces}
-        for space in self.spaces:
-            if space.terrain not in terrains:
-                raise ValueError(f"space {space.id} has unknown terrain {space.terrain}")
-        unit_types = {u.id for u in self.units}
-        marker_types = {m.id for m in self.markers}
-        for mission in self.missions:
-            if len(mission.markers) != len(mission.spaces):
-                raise ValueError(f"mission {mission.id} needs one space per marker")
-            for where, kind in zip(mission.spaces, mission.markers):
-                if where not in spaces or kind not in marker_types:
-                    raise ValueError(f"mission {mission.id} places {kind} in {where}")
-            if mission.objective.space is not None and mission.objective.space not in spaces:
-                raise ValueError(f"mission {mission.id} names unknown space")
-            staging = {sp.id for sp in self.spaces if sp.staging}
-            for camp in mission.camps:
-                if camp.space not in spaces or camp.space in staging:
-                    raise ValueError(f"mission {mission.id} camps in {camp.space}: not a map space"
-                                     " outside the Staging Areas")
-        for card in self.ops_cards:
-            for effect in (card.effect, card.fail):
-                if effect.reinforcement is not None and effect.reinforcement not in unit_types:
-                    raise ValueError(f"card {card.id} names unknown unit {effect.reinforcement}")
-        rolls = sorted((r.low, r.high) for r in self.demolition)
-        if rolls[0][0] > 1 or any(b[0] != a[1] + 1 for a, b in zip(rolls, rolls[1:])):
-            raise ValueError("the Demolition Table must cover every roll from 1 up")
-        self.network  # builds and checks the routes
-        return self
+    def _consistent(self, info: ValidationInfo) -> "Scenario":
+        # Terrain, spaces, markers and units named exist, the routes join spaces, the
+        # Demolition Table covers every roll: see problems().
+        return scenariofile.cross_checked(self, info, problems)
 
     @cached_property
     def network(self) -> Network:
@@ -326,29 +300,88 @@ load_scenario = scenariofile.cached_loader("raiders", Scenario, builtin_text)
 
 
 def problems(sc: Scenario) -> list[tuple[Loc, str]]:
-    """What the model alone cannot check: ids used twice in each list, a Staging Area to
-    start from (3.0), every space reachable from one (a map in pieces strands a force), a
-    leader's names one per counter (20.0), a mission to play and an Ops deck to draw."""
+    """Every cross-field fault with its field path: ids used twice in each list, each space's
+    terrain a line of the Terrain Effects Chart, routes between spaces that exist, a Staging
+    Area to start from (3.0) and every space reachable from one (a map in pieces strands a
+    force), mission markers and spaces one for one (8.0 (1)), camps on map spaces outside the
+    Staging Areas, an occupy objective's space (6.0), reinforcements (13.0 (1)) that are
+    Recruit Table lines, a name per leader counter (20.0), a Demolition Table covering every
+    roll from 1 up (21.1), a mission to play and an Ops deck to draw."""
     out: list[tuple[Loc, str]] = []
-    for field in ("terrain", "units", "gear", "hostiles", "markers", "missions", "ops_cards"):
+    for field in ("terrain", "spaces", "units", "gear", "hostiles", "markers", "missions", "ops_cards"):
         items = getattr(sc, field)
         ident = "key" if field == "terrain" else "id"
         out += scenariofile.duplicates([((field, i, ident), getattr(x, ident)) for i, x in enumerate(items)],
                                        f"{field} {ident}")
+    terrains, spaces = [t.key for t in sc.terrain], [s.id for s in sc.spaces]
     staging = [s.id for s in sc.spaces if s.staging]
+    for i, space in enumerate(sc.spaces):
+        if space.terrain not in terrains:
+            out.append((("spaces", i, "terrain"), f"'{space.terrain}' is not a terrain key; "
+                        f"terrain: {scenariofile.one_of(terrains)}."))
+    broken = False
+    for i, route in enumerate(sc.routes):
+        for end in ("a", "b"):
+            if getattr(route, end) not in spaces:
+                broken = True
+                out.append((("routes", i, end), f"'{getattr(route, end)}' is not a space; spaces: "
+                            f"{scenariofile.one_of(spaces)}."))
+        if route.a == route.b:
+            broken = True
+            out.append((("routes", i, "b"), f"the route joins {route.a} to itself; a route "
+                        "joins two different spaces."))
     if not staging:
         out.append((("spaces",), "no space is a Staging Area (staging: true); the raiders start "
                     "from one (3.0)."))
-    else:
+    elif not broken and len(set(spaces)) == len(spaces):
         reach = sc.network.reachable(staging[0], len(sc.spaces))
         for i, space in enumerate(sc.spaces):
             if space.id not in reach:
                 out.append((("spaces", i), f"space {space.id} cannot be reached from the Staging "
                             f"Area {staging[0]}: add a route to it (the map is in pieces)."))
+    markers = [m.id for m in sc.markers]
+    for i, mission in enumerate(sc.missions):
+        loc: Loc = ("missions", i)
+        if len(mission.markers) != len(mission.spaces):
+            out.append((loc + ("spaces",), f"mission {mission.id} has {len(mission.markers)} "
+                        f"markers and {len(mission.spaces)} spaces; give one space per marker (8.0)."))
+        for j, kind in enumerate(mission.markers):
+            if kind not in markers:
+                out.append((loc + ("markers", j), f"'{kind}' is not a marker id; markers: "
+                            f"{scenariofile.one_of(markers)}."))
+        for j, where in enumerate(mission.spaces):
+            if where not in spaces:
+                out.append((loc + ("spaces", j), f"'{where}' is not a space; spaces: "
+                            f"{scenariofile.one_of(spaces)}."))
+        if mission.objective.space is not None and mission.objective.space not in spaces:
+            out.append((loc + ("objective", "space"), f"'{mission.objective.space}' is not a "
+                        f"space; spaces: {scenariofile.one_of(spaces)}."))
+        for j, camp in enumerate(mission.camps):
+            if camp.space not in spaces or camp.space in staging:
+                out.append((loc + ("camps", j, "space"), f"mission {mission.id} camps in "
+                            f"{camp.space}: not a map space outside the Staging Areas "
+                            f"({scenariofile.one_of(staging)}) (8.0 (1))."))
+    unit_types = [u.id for u in sc.units]
+    for i, card in enumerate(sc.ops_cards):
+        for part in ("effect", "fail"):
+            named = getattr(card, part).reinforcement
+            if named is not None and named not in unit_types:
+                out.append((("ops_cards", i, part, "reinforcement"), f"card {card.id} names "
+                            f"'{named}', which is not a units id; units: {scenariofile.one_of(unit_types)}."))
     for i, unit in enumerate(sc.units):
         if unit.leader and unit.names and len(unit.names) != unit.count:
             out.append((("units", i, "names"), f"{unit.id} has {unit.count} counters and "
                         f"{len(unit.names)} names; give one name per counter (20.0)."))
+    rolls = sorted((r.low, r.high) for r in sc.demolition)
+    if not rolls:
+        out.append((("demolition",), "the Demolition Table has no row; give rows covering every "
+                    "roll from 1 up (21.1)."))
+    elif rolls[0][0] > 1 or any(b[0] != a[1] + 1 for a, b in zip(rolls, rolls[1:])):
+        gaps = [f"{a[1] + 1}" for a, b in zip(rolls, rolls[1:]) if b[0] != a[1] + 1]
+        where = f"from {gaps[0]}" if gaps else "at 1"
+        out.append((("demolition",), f"the Demolition Table must cover every roll from 1 up "
+                    f"(21.1); rows are {', '.join(f'{lo}-{hi}' for lo, hi in rolls)}, a gap or "
+                    f"overlap {where}."))
     if not sc.missions:
         out.append((("missions",), "there is no mission card; a game plays one at least (8.0)."))
     if not sc.ops_cards:

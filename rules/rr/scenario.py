@@ -206,7 +206,7 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
             loc = ("deployments", i, "units", j)
             if uid not in units:
                 out.append((loc, f"'{uid}' is not a unit of this scenario; units: "
-                            f"{', '.join(list(units)[:12])}."))
+                            f"{scenariofile.one_of(units)}."))
             elif units[uid].side != dep.side:
                 out.append((loc, f"{uid} is a {units[uid].side} unit, deployed with the {dep.side}."))
             elif uid in placed:
@@ -216,25 +216,25 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
         for j, aid in enumerate(dep.areas):
             loc = ("deployments", i, "areas", j)
             if aid not in areas:
-                out.append((loc, f"'{aid}' is not an area of the map."))
+                out.append((loc, f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
             elif dep.mode == "enter" and not _on_edge(areas[aid], sc):
                 out.append((loc, f"reinforcements enter from off the map (11.0), but area {aid} "
                             "does not reach the map's edge."))
     for i, unit in enumerate(sc.units):
         if unit.attached_to is not None and unit.attached_to not in units:
-            out.append((("units", i, "attached_to"), f"'{unit.attached_to}' is not a unit."))
+            out.append((("units", i, "attached_to"), f"'{unit.attached_to}' is not a unit; units: {scenariofile.one_of(units)}."))
         if unit.id not in placed and unit.id not in sc.off_map_units:
             out.append((("units", i, "id"), f"{unit.id} is in no deployment and not off the map; "
                         "list it in a deployment or in off_map_units."))
     for field in ("soviet_required_area", "main_objective", "cadre_area"):
         if getattr(sc, field) not in areas:
-            out.append(((field,), f"'{getattr(sc, field)}' is not an area of the map."))
+            out.append(((field,), f"'{getattr(sc, field)}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
     for i, aid in enumerate(sc.secondary_objectives):
         if aid not in areas:
-            out.append((("secondary_objectives", i), f"'{aid}' is not an area of the map."))
+            out.append((("secondary_objectives", i), f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
     for i, uid in enumerate(sc.off_map_units):
         if uid not in units:
-            out.append((("off_map_units", i), f"'{uid}' is not a unit of this scenario."))
+            out.append((("off_map_units", i), f"'{uid}' is not a unit of this scenario; units: {scenariofile.one_of(units)}."))
     return out
 
 

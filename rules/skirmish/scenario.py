@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from rules.core import table
 from rules.core import scenariofile
@@ -162,23 +162,9 @@ class Scenario(BaseModel):
     victory: VictorySpec
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Scenario":
-        ids = [t.id for t in self.terrain] + [p.id for p in self.points]
-        ids += [u.id for u in self.units] + [t.id for u in self.units for t in u.teams]
-        folded = [i.casefold() for i in ids]
-        dupes = sorted({i for i in folded if folded.count(i) > 1})
-        if dupes:
-            raise ValueError(f"ids are used twice: {', '.join(dupes)}")
-        for unit in self.units:
-            for team in unit.teams:
-                missing = [w for w in team.weapons if w not in self.weapons]
-                if missing:
-                    raise ValueError(f"{team.id}: unknown weapons {missing}")
-                if not table.on_table((team.x, team.y), self.width, self.height):
-                    raise ValueError(f"{team.id} starts off the table")
-        if self.victory.objective not in {p.id for p in self.points}:
-            raise ValueError("the victory objective must be a named point")
-        return self
+    def _consistent(self, info: ValidationInfo) -> "Scenario":
+        # Ids once, weapons that exist, teams on the table, a named objective: see problems().
+        return scenariofile.cross_checked(self, info, problems)
 
     def weapon(self, key: str) -> Weapon:
         """The weapon called ``key``."""
@@ -196,29 +182,50 @@ load_scenario = scenariofile.cached_loader("skirmish", Scenario, builtin_text)
 
 
 def problems(sc: Scenario) -> list[tuple[Loc, str]]:
-    """What the model alone cannot check: terrain and named points on the table, a team set
-    up inside very difficult terrain it cannot stand in (a tank in a building), each side with
-    a unit, weapons no team carries (a typo in a key)."""
-    out: list[tuple[Loc, str]] = []
+    """Every cross-field fault with its field path: ids used twice (terrain, points, units
+    and teams together), a team's weapon key that is not in ``weapons``, teams, terrain and
+    named points off the table, a gun or tank set up in very difficult going only infantry
+    may stand in (Moving), each side with a unit, the victory objective a named point, and
+    weapons no team carries (a typo in a key)."""
+    items = [(("terrain", i, "id"), t.id) for i, t in enumerate(sc.terrain)]
+    items += [(("points", i, "id"), p.id) for i, p in enumerate(sc.points)]
+    for i, unit in enumerate(sc.units):
+        items.append((("units", i, "id"), unit.id))
+        items += [(("units", i, "teams", j, "id"), t.id) for j, t in enumerate(unit.teams)]
+    out = scenariofile.duplicates(items)
+    size = f"the table is 0-{sc.width:g} by 0-{sc.height:g} inches"
+    keys = scenariofile.one_of(sc.weapons)
     for i, piece in enumerate(sc.terrain):
         for j, corner in enumerate(piece.points):
             if not table.on_table(corner, sc.width, sc.height):
                 out.append((("terrain", i, "points", j), f"{piece.id}'s corner {list(corner)} is off the "
-                            f"table (0-{sc.width:g} by 0-{sc.height:g} inches)."))
+                            f"table ({size})."))
                 break
     for i, point in enumerate(sc.points):
         if not table.on_table((point.x, point.y), sc.width, sc.height):
-            out.append((("points", i), f"{point.id} is off the table."))
+            out.append((("points", i, "x"), f"{point.id} is off the table ({size})."))
     blocked = [t for t in sc.terrain if t.kind == "area" and t.going == "very_difficult"]
     for i, unit in enumerate(sc.units):
         for j, team in enumerate(unit.teams):
+            loc: Loc = ("units", i, "teams", j)
+            for k, key in enumerate(team.weapons):
+                if key not in sc.weapons:
+                    out.append((loc + ("weapons", k), f"'{key}' is not a key of weapons; "
+                                f"weapons: {keys}."))
+            if not table.on_table((team.x, team.y), sc.width, sc.height):
+                field = "x" if not 0 <= team.x <= sc.width else "y"
+                out.append((loc + (field,), f"{team.id} at {team.x:g},{team.y:g} starts off the "
+                            f"table ({size})."))
             for piece in blocked:
                 if team.kind != "infantry" and table.point_in_polygon((team.x, team.y), piece.polygon):
-                    out.append((("units", i, "teams", j), f"{team.id} is a {team.kind} set up in "
-                                f"{piece.id}, very difficult going only infantry may stand in."))
+                    out.append((loc, f"{team.id} is a {team.kind} set up in {piece.id}, very "
+                                "difficult going only infantry may stand in (Moving)."))
     for side in ("us", "germans"):
         if not any(u.side == side for u in sc.units):
             out.append((("units",), f"the {side} have no unit; each side needs one at least."))
+    if sc.victory.objective not in {p.id for p in sc.points}:
+        out.append((("victory", "objective"), f"'{sc.victory.objective}' is not a named point; "
+                    f"points: {scenariofile.one_of(p.id for p in sc.points)}."))
     carried = {w for u in sc.units for t in u.teams for w in t.weapons}
     for name in sc.weapons:
         if name not in carried:

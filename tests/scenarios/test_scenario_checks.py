@@ -122,3 +122,78 @@ def test_raiders_duplicate_ops_cards() -> None:
     value["ops_cards"].append(value["ops_cards"][0])
     index = len(value["ops_cards"]) - 1
     assert "used twice" in the(problems("raiders", value), f"ops_cards[{index}].id").message
+
+
+# -- every cross-field error names its field path and line, and what is allowed -----------------
+
+
+def _off_table_unit(value: dict) -> str:
+    value["units"][3]["x"] = 999
+    return "units[3].x"
+
+
+def _unknown_objective(value: dict) -> str:
+    value["victory"]["objective"] = "nowhere"
+    return "victory.objective"
+
+
+def _unknown_weapon(value: dict) -> str:
+    value["units"][1]["teams"][1]["weapons"] = ["raygun"]
+    return "units[1].teams[1].weapons[0]"
+
+
+def _unknown_terrain(value: dict) -> str:
+    value["spaces"][2]["terrain"] = "lava"
+    return "spaces[2].terrain"
+
+
+def _route_to_nowhere(value: dict) -> str:
+    value["routes"][1]["b"] = "atlantis"
+    return "routes[1].b"
+
+
+def _mission_on_an_unknown_space(value: dict) -> str:
+    value["missions"][0]["spaces"][0] = "atlantis"
+    return "missions[0].spaces[0]"
+
+
+@pytest.mark.parametrize(("system", "break_it", "allowed"), [
+    ("commando", _off_table_unit, "the table is 0-48 by 0-36 inches"),
+    ("skirmish", _unknown_objective, "points: crossroads, gap"),
+    ("skirmish", _unknown_weapon, "weapons: "),
+    ("raiders", _unknown_terrain, "terrain: desert, wadi"),
+    ("raiders", _route_to_nowhere, "spaces: "),
+    ("raiders", _mission_on_an_unknown_space, "spaces: "),
+])
+def test_a_cross_field_error_names_its_field_path_line_and_what_is_allowed(system, break_it, allowed) -> None:
+    value = data(system)
+    path = break_it(value)
+    found = the(problems(system, value, as_yaml), path)
+    assert found.line is not None and found.line > 2
+    assert found.text().startswith(f"{path} (line {found.line}): ")
+    assert allowed in found.message
+
+
+def test_a_raiders_camp_in_a_staging_area_is_located_and_names_the_staging_areas() -> None:
+    value = data("raiders")
+    staging = next(s["id"] for s in value["spaces"] if s.get("staging"))
+    value["missions"][0]["camps"] = [{"space": staging, "hostiles": 1}]
+    found = the(problems("raiders", value), "missions[0].camps[0].space")
+    assert "outside the Staging Areas" in found.message and staging in found.message
+
+
+def test_allowed_values_are_cut_to_a_readable_length() -> None:
+    assert sf.one_of(["a", "b"]) == "a, b"
+    assert sf.one_of(map(str, range(40)), limit=3) == "0, 1, 2, … (40 in all)"
+    assert sf.one_of([]) == "none"
+
+
+def test_a_model_loaded_outside_a_file_check_still_refuses_with_the_path() -> None:
+    from pydantic import ValidationError
+
+    from rules.skirmish.scenario import Scenario
+
+    value = data("skirmish")
+    value["victory"]["objective"] = "nowhere"
+    with pytest.raises(ValidationError, match=r"victory\.objective: 'nowhere' is not a named point"):
+        Scenario.model_validate(value)
