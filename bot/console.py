@@ -265,7 +265,12 @@ class Console:
 
     async def repl(self, stdin: TextIO = sys.stdin) -> None:
         """Interactive prompt until end of input (Ctrl-D) or ``quit``."""
-        self.write(PROMPT_HINT)
+        if self.scenario_file is not None:
+            from bot.scenariocli import start_hint  # noqa: PLC0415 - reads the file once
+
+            self.write(start_hint(self.scenario_file))
+        else:
+            self.write(PROMPT_HINT)
         if self.clock is not None:
             self.write(f"Time stands still at {self.clock.now():%a %d %b %Y %H:%M} UTC; "
                        "/clock advance hours:N moves it.")

@@ -100,6 +100,31 @@ def check_file(path: Path, system_key: str | None, preview: Path | None) -> int:
     return 0
 
 
+def start_hint(path: Path) -> str:
+    """What the console says first when started with ``--scenario-file``: the file's own
+    system, the ``/game new`` that starts it, and the first order of its opening phase
+    (``/game join side:strahl``, whose first orders are ``/mak enter``…); a file that cannot be read says so and
+    names ``referee scenario check``."""
+    try:
+        raw = path.read_bytes()
+        system = guess_system(raw)
+        checked = system.scenario_from_file(raw)
+        state = system.setup(checked.key, None, SeededDice(b"hint")).state
+    except (RuleError, OSError) as exc:
+        reason = str(getattr(exc, "strerror", None) or exc).rstrip(".")
+        return (f"Type /game help for the commands. {path.name} cannot be played: {reason[:160]}; "
+                f"`referee scenario check {path.name}` lists every problem. Ctrl-D quits.")
+    waiting = system.waiting_on(state)
+    first = ""
+    if waiting:
+        names = list(dict.fromkeys(a.name for a in system.legal_actions(state, waiting[0], read_only=False)))
+        if names:
+            orders = ", ".join(f"/{system.key} {n}" for n in names[:3])
+            first = f"; then /game join side:{waiting[0]}, whose first orders are {orders}"
+    return (f"Type /game help for the commands. {path.name} is a {system.title} scenario, "
+            f"'{checked.title[:60]}': /game new system:{system.key} starts it{first}. Ctrl-D quits.")
+
+
 def preview_png(system: GameSystem[Any], state: Any) -> bytes:
     """The whole map of the opening state, as posted by ``/game map``."""
     from render import snapshot  # noqa: PLC0415 - Pillow only when drawing
