@@ -18,7 +18,7 @@ class Recruit(Action):
 
     name: ClassVar[str] = "recruit"
     rule: ClassVar[str] = "9.0"
-    unit: str = Field(description="Recruit Table line (commando, sas...) or a kept leader")
+    unit: str = Field(description="A Recruit Table line of this theatre, or a kept leader")
     at: str = Field(description="Staging Area to place it in")
 
 
@@ -27,7 +27,7 @@ class BuyGear(Action):
 
     name: ClassVar[str] = "gear"
     rule: ClassVar[str] = "23.1"
-    item: str = Field(description="Gear kind: supply, explosives, vickers")
+    item: str = Field(description="A gear kind of this theatre")
     unit: str = Field(description="Raider unit that carries it")
 
 
@@ -36,7 +36,7 @@ class Trade(Action):
 
     name: ClassVar[str] = "trade"
     rule: ClassVar[str] = "23.2"
-    gear: str = Field(description="Gear counter, e.g. Sup-1")
+    gear: str = Field(description="A gear counter: its prefix and number")
     to: str = Field(description="Unit of the same force")
 
 
@@ -45,7 +45,7 @@ class Abandon(Action):
 
     name: ClassVar[str] = "abandon"
     rule: ClassVar[str] = "23.4"
-    gear: str = Field(description="Gear counter, e.g. Exp-2")
+    gear: str = Field(description="A gear counter: its prefix and number")
 
 
 class Split(Action):
@@ -114,7 +114,7 @@ class Line(Action):
 
     name: ClassVar[str] = "line"
     rule: ClassVar[str] = "15.1"
-    order: str = Field(default="", description="Unit ids in firing order, e.g. SAS-1 Cdo-2 (rest follow); empty: keep")
+    order: str = Field(default="", description="Unit ids in firing order (the rest follow); empty: keep")
     hostiles: str = Field(
         default="", description="Hostiles of equal combat value in the order you want (15.1 (3))")
     firepower: bool = Field(default=False, description="Expend Supplies: 2 dice each this round (24.0)")
@@ -136,7 +136,7 @@ class Demolish(Action):
     rule: ClassVar[str] = "21.1"
     unit: str = Field(description="Pioneer (sapper) of the operating force")
     marker: str = Field(description="Revealed target marker in its space")
-    explosives: bool = Field(default=False, description="Expend Explosives for +2 (23.4)")
+    explosives: bool = Field(default=False, description="Expend an explosives gear for its bonus to the roll (21.1, 23.4)")
 
 
 class Carry(Action):
@@ -211,7 +211,7 @@ class CardInfo(Action):
     rule: ClassVar[str] = "5.0"
     read_only: ClassVar[bool] = True
     anytime: ClassVar[bool] = True
-    id: str = Field(description="Card id, e.g. C3 or M2")
+    id: str = Field(description="An Ops or Mission card id of this theatre")
 
 
 ACTIONS: tuple[type[Action], ...] = (

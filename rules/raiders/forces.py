@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import orders
+from rules.core import orders, scenariofile
 from rules.core.dice import Dice, ScriptedDice
 from rules.core.errors import RuleError
 from rules.raiders.scenario import Scenario, load_scenario
@@ -50,7 +50,8 @@ def unit(m: Mission, unit_id: str) -> Unit:
     for u in m.units:
         if u.id.lower() == unit_id.lower():
             return u
-    raise RuleError(f"There is no raider unit '{unit_id[:30]}'; units look like Cdo-1 or SAS-2.")
+    raise RuleError(f"There is no raider unit '{unit_id[:30]}'; units: "
+                    f"{scenariofile.one_of(u.id for u in m.units)}.")
 
 
 def gear(m: Mission, gear_id: str) -> Gear:
@@ -58,7 +59,8 @@ def gear(m: Mission, gear_id: str) -> Gear:
     for g in m.gear:
         if g.id.lower() == gear_id.lower():
             return g
-    raise RuleError(f"There is no gear '{gear_id[:30]}'; gear looks like Sup-1 or Exp-2.")
+    raise RuleError(f"There is no gear '{gear_id[:30]}'; gear: "
+                    f"{scenariofile.one_of(g.id for g in m.gear)}.")
 
 
 def on_map(m: Mission) -> list[Unit]:

@@ -6,6 +6,7 @@ marker types at the moment it is turned, so no hidden placement is stored.
 
 from __future__ import annotations
 
+from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.raiders.cards import alert_change
 from rules.raiders.forces import Ctx, gear, members, remove_unit, unit
@@ -46,7 +47,9 @@ def scout(ctx: Ctx, force_id: str, target: str) -> None:
     m, sc = ctx.m, ctx.sc
     units = members(m, force_id)
     if not any(sc.unit_type[u.type].scout for u in units):
-        raise RuleError(f"{force_id} has no scouting unit; scouts: LRDG and Senussi units (27.0).")
+        scouts = [u.name for u in sc.units if u.scout]
+        raise RuleError(f"{force_id} has no scouting unit; scouts: "
+                        f"{scenariofile.one_of(scouts)} (27.0).")
     here = units[0].space
     assert here is not None
     target = sc.find_space(target) or target

@@ -269,6 +269,11 @@ class Scenario(Frozen):
         """Ops cards by id."""
         return {c.id: c for c in self.ops_cards}
 
+    def card_id(self, text: str) -> str | None:
+        """The id of the Ops or Mission card ``text`` names, in any case (None if none)."""
+        key = text.strip().casefold()
+        return next((c for c in [*self.card, *self.mission] if c.casefold() == key), None)
+
     def find_space(self, text: str) -> str | None:
         """The id of the space ``text`` names: its id or its name, in any case (None if none)."""
         key = text.strip().lower()

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
+from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx as KitCtx
 from rules.core.orders import Offers, OrderRule, order
@@ -286,8 +287,8 @@ class RaidersSystem(GameSystem[RaidersState]):
     def card_info(self, ctx: Ctx, a: A.CardInfo) -> None:
         """5.0: any card's whole text (read-only)."""
         sc = ctx.sc
-        if a.id.upper() not in sc.card and a.id.upper() not in sc.mission:
-            cards = ", ".join([*sc.card, *sc.mission])
+        if sc.card_id(a.id) is None:
+            cards = scenariofile.one_of([*sc.card, *sc.mission], limit=20)
             raise RuleError(f"There is no card '{a.id[:10]}'; cards: {cards}.")
         for text in card_lines(sc, a.id):
             ctx.say("card", text, "5.0")

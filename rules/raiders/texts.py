@@ -76,7 +76,7 @@ def mission_card_lines(sc: Scenario, card: MissionCard) -> list[str]:
 
 def card_lines(sc: Scenario, card_id: str) -> list[str]:
     """Any card by id (case-insensitive); the caller checks the id exists."""
-    key = card_id.upper()
+    key = sc.card_id(card_id) or card_id
     if key in sc.card:
         return ops_card_lines(sc, sc.card[key])
     return mission_card_lines(sc, sc.mission[key])

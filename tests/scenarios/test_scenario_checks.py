@@ -197,3 +197,56 @@ def test_a_model_loaded_outside_a_file_check_still_refuses_with_the_path() -> No
     value["victory"]["objective"] = "nowhere"
     with pytest.raises(ValidationError, match=r"victory\.objective: 'nowhere' is not a named point"):
         Scenario.model_validate(value)
+
+
+# -- a custom Raiders theatre speaks of its own names ---------------------------------------------
+
+
+def _coast_raid():
+    from pathlib import Path
+
+    from rules.core.dice import SeededDice
+
+    system = get("raiders")
+    club = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "club" / "raiders-coast-raid.yaml"
+    checked = system.scenario_from_file(club.read_bytes())
+    return system, system.setup(checked.key, None, SeededDice(b"coast")).state
+
+
+@pytest.mark.parametrize("order", ["unit", "gear", "card"])
+def test_a_custom_raiders_theatre_quotes_its_own_names_not_the_desert(order: str) -> None:
+    from rules.core.errors import RuleError
+    from rules.raiders import actions as A
+    from rules.raiders.forces import gear, unit
+
+    system, state = _coast_raid()
+    with pytest.raises(RuleError) as caught:
+        if order == "unit":
+            unit(state.mission, "zz")
+        elif order == "gear":
+            gear(state.mission, "zz")
+        else:
+            system.apply(state, "raiders", A.CardInfo(id="zz"), None)
+    text = str(caught.value)
+    for desert in ("SAS", "Cdo-1 or", "Sup-1 or", "C3"):
+        assert desert not in text, text
+    own = {"unit": "Cdo-1, Cdo-2", "gear": "Sup-1", "card": "K1, K2"}[order]
+    assert own in text, text
+
+
+def test_a_card_id_is_found_in_any_case_on_a_custom_theatre() -> None:
+    from rules.raiders import actions as A
+
+    system, state = _coast_raid()
+    step = system.apply(state, "raiders", A.CardInfo(id="k1"), None)
+    assert any("K1" in getattr(e, "text", "") for e in step.events)
+
+
+def test_raiders_order_help_names_no_desert_unit_gear_or_card() -> None:
+    from rules.raiders import actions as A
+
+    words = " ".join(str(f.description) for cls in vars(A).values()
+                     if isinstance(cls, type) and issubclass(cls, A.Action)
+                     for f in cls.model_fields.values())
+    for desert in ("commando, sas", "vickers", "Sup-1", "Exp-2", "SAS-1", "C3 or M2", "+2"):
+        assert desert not in words
