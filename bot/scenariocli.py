@@ -46,6 +46,8 @@ def schema(system: GameSystem[Any]) -> dict[str, Any]:
     """The JSON Schema of ``system``'s scenario files (from its pydantic model)."""
     fmt = _format(system)
     out = fmt.model.model_json_schema(mode="validation")
+    if fmt.schema_extra is not None:
+        fmt.schema_extra(out)
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     out["title"] = f"{system.title} scenario"
     out["description"] = (f"A {system.title} scenario for Referee (docs/scenarios.md). "

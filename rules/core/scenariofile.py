@@ -455,13 +455,16 @@ class ScenarioFormat:
     * ``problems``: the cross-field checks the model alone cannot make, as ``(path, message)``
       pairs, on the validated model;
     * ``units``: how many units (counters, teams, forces) the raw data declares, counted
-      before validation so a huge file is refused cheaply.
+      before validation so a huge file is refused cheaply;
+    * ``schema_extra``: optional, completes the JSON Schema with what lives in catalogues
+      rather than in the model (mak's unit types and boards), so an editor offers them.
     """
 
     model: type[BaseModel]
     builtin: Callable[[str], str]
     problems: Callable[[Any], list[tuple[Loc, str]]]
     units: Callable[[dict[str, Any]], int]
+    schema_extra: Callable[[dict[str, Any]], None] | None = None
 
 
 def count(data: dict[str, Any], *paths: str) -> int:

@@ -18,7 +18,7 @@ from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
-from rules.mak.data import ScenarioSpec, boards, builtin_text, charts, units
+from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
 from rules.mak.deployment import parse_deploy
 
 _EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
@@ -61,6 +61,8 @@ def _deploy_problems(spec: ScenarioSpec, layout: MapLayout, loc: Loc, line: Any)
         return _stand_problems(loc, line.unit, deploy.boards[0], deploy.hex or "0000")
     out: list[tuple[Loc, str]] = []
     edge = deploy.edge or "N"
+    if not line.airdrop:
+        out += _inner_edge_problems(spec, loc, line.deploy, deploy.boards, edge)
     along = "▷◁" if edge in "NS" else "▽△"
     if deploy.arrow and deploy.arrow not in along:
         out.append((loc + ("deploy",), f"{line.deploy}: along the {_EDGES[edge]} edge the zone "
@@ -73,8 +75,33 @@ def _deploy_problems(spec: ScenarioSpec, layout: MapLayout, loc: Loc, line: Any)
         on_edge = {"N": row == 1, "S": row == p.rows, "W": col == 1, "E": col == p.columns}[edge]
         if problem or not on_edge:
             out.append((loc + ("deploy",), f"{line.deploy}: hex {deploy.hex} is not on the "
-                        f"{_EDGES[edge]} edge of board {board}; the zone starts at an edge hex."))
+                        f"{_EDGES[edge]} edge of board {board}; the zone starts at an edge hex "
+                        f"({_edge_span(edge, p.columns, p.rows)})."))
     return out
+
+
+def _edge_span(edge: str, columns: int, rows: int) -> str:
+    """The hexes of a board's edge as numbers: ``north edge: 0101-2001``."""
+    first, last = {"N": ((1, 1), (columns, 1)), "S": ((1, rows), (columns, rows)),
+                   "W": ((1, 1), (1, rows)), "E": ((columns, 1), (columns, rows))}[edge]
+    return f"{_EDGES[edge]} edge: {first[0]:02d}{first[1]:02d}-{last[0]:02d}{last[1]:02d}"
+
+
+def _inner_edge_problems(spec: ScenarioSpec, loc: Loc, code: str, named: tuple[int, ...],
+                         edge: str) -> list[tuple[Loc, str]]:
+    """12.1: reinforcements enter the map from off it, so an entry zone lies on a map edge.
+    Boards are laid west to east in the order listed: every north and south edge is a map
+    edge, but a board's east edge touches the next board, and its west edge the one before."""
+    west, east = spec.boards[0], spec.boards[-1]
+    for board in named:
+        inner = (edge == "E" and board != east) or (edge == "W" and board != west)
+        if inner:
+            touching = spec.boards[spec.boards.index(board) + (1 if edge == "E" else -1)]
+            return [(loc + ("deploy",), f"{code}: board {board}'s {_EDGES[edge]} edge touches "
+                     f"board {touching}, inside the map; reinforcements enter on a map edge "
+                     f"(12.1): any board's north or south edge, board {west}'s west edge or "
+                     f"board {east}'s east edge (boards are laid west to east in the order listed).")]
+    return []
 
 
 def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[tuple[Loc, str]]:
@@ -117,7 +144,7 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
                 value = getattr(line, field)
                 if value and value not in known_units:
                     out.append((loc + (field,), f"'{value}' is not a unit type; types: "
-                                f"{', '.join(sorted(known_units)[:15])}…"))
+                                f"{scenariofile.one_of(sorted(known_units), limit=30)}."))
             if line.unit in known_units:
                 out += _deploy_problems(spec, layout, loc, line)
     for field in ("positions", "depots", "mines"):
@@ -132,8 +159,52 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     return out
 
 
+#: 7.1.2: the movement form letter after a counter's movement allowance, in words.
+MOVE_FORMS = {"W": "walks", "C": "crawler", "H": "hover", "T": "wheels", "I": "on foot, 14.1",
+              "B": "booster", "F": "flies (10.0)"}
+
+
+def describe(stats: UnitStats) -> str:
+    """What a unit type is, in one line (the schema's hint and the docs' table): its class
+    (2.2), movement allowance and form (7.1.2), and what it may do beyond moving and firing."""
+    kind = ("aeronautical" if stats.aeronautical else "infantry squad" if stats.infantry
+            else "vehicle" if stats.vehicle else "suit" if stats.unit_class == 1 else "on foot")
+    move = "flies missions, no MP (10.0)" if stats.aeronautical else (
+        f"{stats.movement} {'hex' if stats.move_form.value == 'I' else 'MP'} "
+        f"({MOVE_FORMS[stats.move_form.value]})")
+    extra = [word for word, on in (
+        ("unmanned (18.1.3)", stats.unmanned), ("HQ (16.1)", stats.command),
+        ("engineers (14.4)", stats.engineer), ("recon (17.1.2)", stats.recon),
+        (f"carries {stats.transport} stack points (13.1.5)", stats.transport),
+        ("carries a rider (10.6)", stats.rider),
+        (f"booster {stats.booster}B (19.5.3)", stats.booster)) if on]
+    return ", ".join([f"{stats.name}: Type {'I' * stats.unit_class} {kind}", move, *extra])
+
+
+def _schema_extra(schema: dict[str, Any]) -> None:
+    """The unit types and boards as enums (with a line on each type), so an editor completes
+    ``unit: AF`` to ``AFS`` and says what it is; the checks still give the sentence."""
+    known = units()
+    types = sorted(known)
+    hints = [describe(known[t]) for t in types]
+    carriers = sorted(k for k, u in known.items() if u.transport)
+    forces = schema["$defs"]["Deployment"]["properties"]
+    forces["unit"] = {"title": "Unit", "type": "string", "enum": types, "enumDescriptions": hints,
+                      "description": "A unit type; docs/scenarios.md lists each with its movement."}
+    forces["rider"] = {"title": "Rider", "default": None, "anyOf": [
+        {"type": "string", "enum": types, "enumDescriptions": hints}, {"type": "null"}],
+        "description": "10.6: the unit a PK41 Hornisse carries as it enters."}
+    forces["aboard"] = {"title": "Aboard", "type": "string", "default": "", "enum": ["", *carriers],
+                        "description": "13.1: a transport type this force sets up in."}
+    forces["deploy"]["description"] = ("The book's notation: 1⑤N▷1801 enters on turn 1 by board 5's "
+                                       "north edge from hex 1801 east; ⑤0606 sets up in hex 0606.")
+    boards_in_play = sorted(boards())
+    schema["properties"]["boards"]["items"] = {"type": "integer", "enum": boards_in_play}
+
+
 #: The file format of a Maschinen Krieger scenario card (issue 27).
 FORMAT = ScenarioFormat(
     model=ScenarioSpec, builtin=builtin_text, problems=problems,
     units=lambda data: scenariofile.count(data, "sides.forces"),
+    schema_extra=_schema_extra,
 )

@@ -59,16 +59,16 @@ async def test_12_1_a_reinforcement_entering_next_to_an_enemy_opens_the_defensiv
         tmp_path: Path) -> None:
     # 12.1: reinforcements "have their usual movement" and spend movement points to enter;
     # 5.4 3 / 5.4.3: "when the phase player moves a unit into an adjacent hex, the anti-phase
-    # player may attack".  M-AFS1 enters at 5:2012, next to S-PKA1 in 6:0112.
+    # player may attack".  M-AFS1 enters by the south edge at 5:2030, next to S-PKA1 in 6:0130.
     script = _game("ridge") + [
-        "@bob /mak enter unit:S-PKA1 at:6:0112",
+        "@bob /mak enter unit:S-PKA1 at:6:0130",
         "@bob /mak end",
-        "@alice /mak enter unit:M-AFS1 at:5:2012",
+        "@alice /mak enter unit:M-AFS1 at:5:2030",
         "@bob /mak defend unit:S-PKA1 target:M-AFS1",
     ]
     refused, text, _ = await run(tmp_path, script, FOURS)
     assert refused == 0, text
-    assert "M-AFS1 enters at 5:2012 (1 MP) (12.1)\nStrahl may make defensive attacks with S-PKA1 (5.4)" in text
+    assert "M-AFS1 enters at 5:2030 (1 MP) (12.1)\nStrahl may make defensive attacks with S-PKA1 (5.4)" in text
     assert ("S-PKA1 (PF) fires defensively at M-AFS1: target 10 − 3 +1 range 1 = 8; 🎲 4+4 = 8 vs 8: "
             "hit") in text
 

@@ -499,9 +499,9 @@ def test_8_2_1_a_reinforcement_may_enter_a_full_hex_that_another_unit_can_leave(
     s = SYS.setup("ridge", None, ScriptedDice([])).state
     s.active = "merc"
     for uid in ("M-InfSQ1", "M-InfSQ2"):
-        s.unit(uid).hex = "5:2012"
-    s = SYS.apply(s, "merc", A.Enter(unit="M-AFS1", at="5:2012"), ScriptedDice([])).state
-    with pytest.raises(RuleError, match=r"5:2012 is over the stacking limit when the phase ends"):
+        s.unit(uid).hex = "5:2030"
+    s = SYS.apply(s, "merc", A.Enter(unit="M-AFS1", at="5:2030"), ScriptedDice([])).state
+    with pytest.raises(RuleError, match=r"5:2030 is over the stacking limit when the phase ends"):
         SYS.apply(s, "merc", A.End(), ScriptedDice([]))
-    s = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1912"), ScriptedDice([])).state
+    s = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to="5:1930"), ScriptedDice([])).state
     SYS.apply(s, "merc", A.End(), ScriptedDice([]))

@@ -250,3 +250,56 @@ def test_raiders_order_help_names_no_desert_unit_gear_or_card() -> None:
                      for f in cls.model_fields.values())
     for desert in ("commando, sas", "vickers", "Sup-1", "Exp-2", "SAS-1", "C3 or M2", "+2"):
         assert desert not in words
+
+
+# -- Maschinen Krieger: entry on a map edge, types in the schema -----------------------------------
+
+
+@pytest.mark.parametrize(("force", "code", "board", "edge"), [(0, "1⑤E▽2012", 5, "east"),
+                                                             (1, "1⑥W▽0110", 6, "west")])
+def test_mak_an_entry_zone_on_an_inner_board_edge_is_refused_12_1(force, code, board, edge) -> None:
+    value = data("mak", "ridge")  # boards 5 and 6, laid west to east
+    side = 0 if force == 0 else 1
+    value["sides"][side]["forces"][0]["deploy"] = code
+    found = the(problems("mak", value, as_yaml), f"sides[{side}].forces[0].deploy")
+    assert found.line is not None
+    assert f"board {board}'s {edge} edge touches board" in found.message and "(12.1)" in found.message
+    assert "board 5's west edge or board 6's east edge" in found.message
+
+
+def test_mak_entry_zones_on_the_map_edges_pass() -> None:
+    value = data("mak", "ridge")
+    value["sides"][0]["forces"][0]["deploy"] = "1⑤W▽0112"
+    value["sides"][1]["forces"][0]["deploy"] = "1⑥E▽2010"
+    get("mak").scenario_from_file(as_json(value))
+
+
+def test_mak_an_entry_hex_off_its_edge_names_the_edges_hexes() -> None:
+    value = data("mak")
+    value["sides"][0]["forces"][0]["deploy"] = "1⑤N▷1830"
+    found = the(problems("mak", value), "sides[0].forces[0].deploy")
+    assert "(north edge: 0101-2001)" in found.message
+
+
+def test_mak_an_unknown_unit_type_lists_every_type() -> None:
+    from rules.mak.data import units
+
+    value = data("mak")
+    value["sides"][1]["forces"][0]["unit"] = "Gustavo"
+    found = the(problems("mak", value), "sides[1].forces[0].unit")
+    assert all(t in found.message for t in units()) and "…" not in found.message
+
+
+def test_the_mak_schema_offers_the_unit_types_and_boards_for_an_editor() -> None:
+    from bot.scenariocli import schema
+    from rules.mak.data import boards, units
+    from rules.mak.scenario import describe
+
+    out = schema(get("mak"))
+    force = out["$defs"]["Deployment"]["properties"]
+    assert force["unit"]["enum"] == sorted(units())
+    assert force["unit"]["enumDescriptions"][force["unit"]["enum"].index("AFS")] == describe(units()["AFS"])
+    assert "4 MP (walks)" in describe(units()["AFS"])
+    assert set(force["rider"]["anyOf"][0]["enum"]) == set(units())
+    assert "Sph69p" in force["aboard"]["enum"] and "AFS" not in force["aboard"]["enum"]
+    assert out["properties"]["boards"]["items"]["enum"] == sorted(boards())
