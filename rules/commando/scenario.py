@@ -116,7 +116,7 @@ class UnitSpec(BaseModel):
     officer: bool = False  # Officers: may direct another unit instead of activating
     x: float
     y: float
-    facing: float | None = None  # degrees, 0 = east, 90 = south (pillboxes, lights)
+    facing: scenariofile.Facing | None = None  # on the table: 0 = east, 90 = south; or N, SE...
     stand_in: bool = True
 
     @model_validator(mode="after")

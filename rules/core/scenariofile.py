@@ -30,11 +30,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from collections.abc import Iterable
-from typing import Any, Callable, TypeVar
+from typing import Annotated, Any, Callable, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError, ValidationInfo
+from pydantic import BaseModel, BeforeValidator, ValidationError, ValidationInfo, WithJsonSchema
 
+from rules.core import table
 from rules.core.errors import RuleError
 
 #: 1 MB: a scenario is a few kilobytes; anything near this is not a scenario (issue 27).
@@ -406,6 +407,31 @@ def one_of(values: Iterable[Any], limit: int = 12) -> str:
     if len(shown) <= limit:
         return ", ".join(shown)
     return f"{', '.join(shown[:limit])}, … ({len(shown)} in all)"
+
+
+def _facing_angle(value: Any) -> Any:
+    """A facing as written in a file: degrees on the table, or a compass letter (``SE``)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip().upper()
+    if text in table.COMPASS:
+        return table.heading_to_angle(table.COMPASS[text])
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"'{value[:10]}' is not a facing; give a compass letter (N, NE, E, SE, "
+                         "S, SW, W, NW) or degrees on the table (0 east, 90 south, 180 west, "
+                         "270 north)") from None
+
+
+#: A unit's facing in a table scenario (commando, skirmish): a compass letter (``N``, ``SE``:
+#: the same letters as an order's ``to:N:6``), or degrees *on the table*: 0 east, 90 south,
+#: 180 west, 270 north (clockwise from east, y running south) -- not an order's compass
+#: bearing, where 0 is north.  Kept as the table angle.
+Facing = Annotated[float, BeforeValidator(_facing_angle), WithJsonSchema({
+    "anyOf": [{"type": "string", "enum": list(table.COMPASS)}, {"type": "number"}],
+    "description": "A compass letter (N, NE, E ...), or degrees on the table: 0 east, 90 south, "
+                   "180 west, 270 north (not a compass bearing)."})]
 
 
 def validate(model: type[BaseModel], document: Document, *, key: str | None = None) -> BaseModel:

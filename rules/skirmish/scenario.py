@@ -51,7 +51,7 @@ class TeamSpec(BaseModel):
     weapons: list[str] = Field(min_length=1)  # keys into Scenario.weapons
     x: float
     y: float
-    facing: float = 0.0  # degrees, 0 = east, 90 = south (guns and tanks: 180 degree arc)
+    facing: scenariofile.Facing = 0.0  # on the table: 0 = east, 90 = south; or N, SE... (guns, tanks: 180° arc)
     #: Tanks: Armored (tanks, half tracks, SP) or Soft Skinned (trucks, jeeps) (Armor Saves).
     armoured: bool = False
     hull_save: int | None = Field(default=None, ge=2, le=6)  # armour thickness as a save
