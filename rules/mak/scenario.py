@@ -181,6 +181,16 @@ def describe(stats: UnitStats) -> str:
     return ", ".join([f"{stats.name}: Type {'I' * stats.unit_class} {kind}", move, *extra])
 
 
+def unit_type_table() -> str:
+    """The unit types as the Markdown table of docs/scenarios.md (a test keeps them equal)."""
+    rows = ["| type | what it is | movement (7.1.2) and more |", "|---|---|---|"]
+    for key, stats in sorted(units().items()):
+        name, rest = describe(stats).split(": ", 1)
+        kind, more = rest.split(", ", 1)
+        rows.append(f"| `{key}` | {name}, {kind} | {more} |")
+    return "\n".join(rows)
+
+
 def _schema_extra(schema: dict[str, Any]) -> None:
     """The unit types and boards as enums (with a line on each type), so an editor completes
     ``unit: AF`` to ``AFS`` and says what it is; the checks still give the sentence."""

@@ -60,3 +60,35 @@ def test_check_lists_every_problem_with_its_path_and_line(tmp_path: Path, capsys
     assert "✗ broken.yaml: 2 problems" in out
     assert "positions.6:2099 (line 18): 6:2099 is not a hex of board 6" in out
     assert "sides[1].forces[1].unit (line 16): 'Gustavo' is not a unit type" in out
+
+
+def _in_play(title: str) -> str:
+    """The "What the fields do in play" paragraph of the page's section on a system."""
+    section = PAGE.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+    return section.split("**What the fields do in play.**", 1)[1].split("\n\n", 1)[0]
+
+
+@pytest.mark.parametrize(("title", "fields"), [
+    ("Raid and Riposte", ["tm", "blocks_los", "city", "east_of_river", "rivers", "bridges"]),
+    ("Raiders", ["staging", "airfield", "port", "leader: true", "names", "stop", "edge_tie"]),
+    ("Commando raid", ["facing", "water", "wire", "building", "cover", "quay", "landing: true", "gun: true"]),
+    ("Platoon skirmish", ["fp", "range", "at", "barrage", "facing", "training", "victory", "radius", "year"]),
+    ("Maschinen Krieger", ["first", "depots", "mines", "points", "night", "amu", "attacker"]),
+])
+def test_every_field_with_an_effect_in_play_is_said_with_its_rule(title: str, fields: list[str]) -> None:
+    said = _in_play(title)
+    for name in fields:
+        assert f"`{name}`" in said, name
+    assert re.search(r"\(\d+\.\d|\((Shooting|Pillboxes|Barbed Wire|Moving)", said)
+
+
+def test_the_page_says_a_files_facing_and_an_orders_heading_differ() -> None:
+    said = _in_play("Commando raid")
+    assert "0 east, 90 south, 180 west, 270\nnorth" in said and "`move to:0:18` the 0 is north" in said
+
+
+def test_the_mak_unit_types_on_the_page_are_the_catalogues() -> None:
+    from rules.mak.scenario import unit_type_table
+
+    assert unit_type_table() in PAGE
+    assert "4 MP (walks)" in unit_type_table()
