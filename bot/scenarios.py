@@ -196,10 +196,12 @@ async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
         if len(entries) > 1:
             raise RuleError(f"'{name}' is a scenario of {', '.join(e.system for e in entries)}; "
                             "say which with system:.")
+        reply = Reply(text=f"🗂️ @{inv.user_name} removed the {entries[0].system} scenario "
+                           f"`{name}` from this server's library; games begun on it play on.")
         async with svc.store.transaction() as db:
             remove_entry(db, entries[0].id, inv.user_id)
-        return Reply(text=f"🗂️ @{inv.user_name} removed the {entries[0].system} scenario "
-                          f"`{name}` from this server's library; games begun on it play on.")
+            _remember(db, inv, reply)
+        return reply
     system = registry.get(opts["system"]) if opts.get("system") else _guess(opts["add"])
     checked = await checked_file(system, opts["add"])
     # The default name is the file's own key (the registry key is that key and a hash).
@@ -209,11 +211,20 @@ async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
     if await library_entry(svc.store, guild, system.key, name) is not None:
         raise RuleError(f"This server already has a {system.title} scenario '{name}'; remove it "
                         "first (/mod scenario remove:) or give another name: name:.")
+    reply = Reply(text=f"🗂️ @{inv.user_name} added **{checked.title[:80]}** to this server's "
+                       f"{system.title} scenarios as `{name}`: /game new system:{system.key} "
+                       f"scenario:{name}\nSHA-256 `{checked.sha256}`")
     async with svc.store.transaction() as db:
         add_entry(db, guild, system.key, name, checked, inv)
-    return Reply(text=f"🗂️ @{inv.user_name} added **{checked.title[:80]}** to this server's "
-                      f"{system.title} scenarios as `{name}`: /game new system:{system.key} "
-                      f"scenario:{name}\nSHA-256 `{checked.sha256}`")
+        _remember(db, inv, reply)
+    return reply
+
+
+def _remember(db: Writer, inv: Invocation, reply: Reply) -> None:
+    """Keep the reply with the change it acknowledges, in one transaction: a repeated
+    delivery of the interaction is answered from the record, not run again ("already has")."""
+    if inv.interaction_id:
+        db.remember_reply(inv.interaction_id, None, reply.model_dump_json())
 
 
 # -- the library's SQL ------------------------------------------------------------------------

@@ -82,6 +82,12 @@ TABLE: tuple[Rule, ...] = (
     _row("/game digest since:0", "game in progress", A, A, A, A, A, A, A, A, A),
     _row("/mod extend hours:12", "a pace of 24 h is set",
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    # A club's own scenarios (issue 27): anyone lists them; only moderators keep or remove one.
+    _row("/game scenarios", "game in progress", A, A, A, A, A, A, A, A, A),
+    _row("/mod scenario add:(file)", "game in progress",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    _row("/mod scenario remove:(name)", "the server's library holds it",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
     _row("system order (the waiting side's)", "game in progress",
          NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
          NOT_YOUR_TURN),

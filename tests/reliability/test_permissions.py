@@ -19,12 +19,13 @@ import pytest
 from bot.answers import Token
 from bot.autoplay import Channel, order_options
 from bot.logcheck import check_log, table_rows
-from bot.models import Invocation, Reply
+from bot.models import Invocation, Reply, Upload
 from bot.service import Service
 from rules.core.answers import OrderBuilder
 from rules.core.contract import Action
 from rules.core.dice import DiceExhausted, ScriptedDice, SeededDice
 from rules.core.errors import RuleError
+from rules.core.registry import get
 from tests.reliability.conftest import SYSTEM
 from tests.reliability.permissions import ALLOW, ROLES, TABLE, Rule, markdown
 
@@ -118,6 +119,9 @@ async def situation(service: Service, rule: Rule, role: str) -> Situation:
         assert not reply.error, reply.text
     elif rule.command.startswith("/mod extend"):
         await send_ok(channel, channel.moderator, ["game", "pace"], {"hours": 24}, moderator=True)
+    elif rule.command.startswith("/mod scenario remove"):
+        await send_ok(channel, channel.moderator, ["mod", "scenario"],
+                      {"add": club_file(), "name": "ours"}, moderator=True)
     game = await service.live_game(channel.channel)
     assert game is not None
     waiting = game.system.waiting_on(game.state)[0]
@@ -143,6 +147,15 @@ async def situation(service: Service, rule: Rule, role: str) -> Situation:
     elif role == "seated moderator":
         await send_ok(channel, mod, ["mod", "seat"], {"side": other, "user": mod}, moderator=True)
     return Situation(channel, waiting, other, holder)
+
+
+def club_file() -> Upload:
+    """A club's scenario file of the system under test: its first built-in, renamed."""
+    system = get(SYSTEM)
+    value = json.loads(system.scenario_format.builtin(system.scenarios[0]))  # type: ignore[union-attr]
+    value.update(key="ours", title="Our own scenario")
+    raw = json.dumps(value).encode()
+    return Upload(name="ours.json", size=len(raw), data=raw)
 
 
 def role_user(channel: Channel, role: str, waiting: str, other: str) -> tuple[str, bool]:
@@ -186,6 +199,9 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "/game sub user:sub3": (["game", "sub"], {"user": "sub3"}),
         "/game digest since:0": (["game", "digest"], {"since": "0"}),
         "/mod extend hours:12": (["mod", "extend"], {"hours": 12, "reason": REASON}),
+        "/game scenarios": (["game", "scenarios"], {}),
+        "/mod scenario add:(file)": (["mod", "scenario"], {"add": club_file(), "name": "ours"}),
+        "/mod scenario remove:(name)": (["mod", "scenario"], {"remove": "ours"}),
         "system order (the waiting side's)": (None, {}),
         "/game act": (["game", "act"], {}),
         "press (the waiting side's answer)": (["press"], {}),
@@ -228,10 +244,10 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         assert reply.ephemeral and reply.menu is not None and reply.menu.options
         return
     if command in ("/game status", "/game map", "/game log", "/game export", "/game help",
-                   "/game digest since:0"):
+                   "/game digest since:0", "/game scenarios"):
         assert table_rows(db) == before, f"{command} changed the database"
         expected = {"/game status": "seed hash", "/game log": "#0", "/game help": "orders",
-                    "/game digest since:0": "📰 Since #0"}
+                    "/game digest since:0": "📰 Since #0", "/game scenarios": "built-in"}
         if command in expected:
             assert expected[command] in (reply.text + str(reply.fields)), reply.text
         if command == "/game map":
@@ -282,6 +298,10 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
     elif command.startswith("/mod extend"):
         assert (audit[-1].action, audit[-1].reason) == ("extend", REASON)
         assert added["game_pace"]
+    elif command.startswith("/mod scenario add"):
+        assert added["scenario_library"] and "`ours`" in reply.text
+    elif command.startswith("/mod scenario remove"):
+        assert added["scenario_library"] and "removed" in reply.text  # the row, marked removed
     elif command.startswith("system order") or command.startswith("press"):
         assert reply.text.startswith("#"), reply.text
         assert game is not None
