@@ -56,7 +56,7 @@ def test_a_club_file_checks_good_and_its_set_up_is_drawn(system: str, tmp_path: 
 
 
 def typed(action: Action) -> str:
-    """An order as a player types it in the console: ``/mak move unit:S-PKA1 to:6:0507``."""
+    """An order's name and options as a player types them: ``move unit:S-PKA1 to:6:0507``."""
     words = []
     for name, value in autoplay.order_options(action).items():
         if isinstance(value, bool):
@@ -64,7 +64,20 @@ def typed(action: Action) -> str:
         elif isinstance(value, list):
             value = ",".join(map(str, value))
         words.append(f"{name}:{shlex.quote(str(value))}")
-    return " ".join([f"/{action.name}", *words])
+    return " ".join([action.name, *words])
+
+
+def next_order(game: Any, rng: random.Random, last: dict[str, Action]) -> Action | None:
+    """A random legal order of the side the game waits on (as ``autoplay`` picks them), or
+    None once the game is over."""
+    waiting = game.system.waiting_on(game.state)
+    if not waiting or game.system.result(game.state) is not None:
+        return None
+    actions = [a for a in game.system.legal_actions(game.state, waiting[0], read_only=False)
+               if not a.read_only]
+    action = autoplay.choose(game.system, actions, rng, last.get(waiting[0]))
+    last[waiting[0]] = action
+    return action
 
 
 def replays_alone(export: bytes, tmp_path: Path) -> dict[str, Any]:
@@ -95,15 +108,10 @@ async def test_a_club_file_plays_to_the_end_in_the_console_exports_and_replays(
                 assert joined is not None and not joined.error, joined.text
         rng, last = random.Random(7), {}
         for _ in range(LIMIT):
-            game = await service.live_game(CONSOLE_CHANNEL)
-            waiting = game.system.waiting_on(game.state)
-            if not waiting or game.system.result(game.state) is not None:
+            action = next_order(await service.live_game(CONSOLE_CHANNEL), rng, last)
+            if action is None:
                 break
-            actions = [a for a in game.system.legal_actions(game.state, waiting[0], read_only=False)
-                       if not a.read_only]
-            action = autoplay.choose(game.system, actions, rng, last.get(waiting[0]))
-            last[waiting[0]] = action
-            line = f"@alice /{system} {typed(action)[1:]}"
+            line = f"@alice /{system} {typed(action)}"
             reply = await console.run_line(line)
             assert reply is not None and not reply.error, (line, reply.text)
         game = await service.live_game(CONSOLE_CHANNEL)
@@ -133,14 +141,9 @@ async def _discord_game(bot, recorder: RecordingAdapter, system: str, orders: in
     service, rng, last = bot[2], random.Random(11), {}
     channel = (await service.store._fetchall("SELECT channel_id FROM games"))[0][0]
     for _ in range(orders):
-        game = await service.live_game(channel)
-        waiting = game.system.waiting_on(game.state)
-        if not waiting or game.system.result(game.state) is not None:
+        action = next_order(await service.live_game(channel), rng, last)
+        if action is None:
             break
-        actions = [a for a in game.system.legal_actions(game.state, waiting[0], read_only=False)
-                   if not a.read_only]
-        action = autoplay.choose(game.system, actions, rng, last.get(waiting[0]))
-        last[waiting[0]] = action
         replies = await send(bot, recorder, system, action.name, autoplay.order_options(action))
         refused = [s.content for s in replies if s.content and s.ephemeral]
         assert not refused, (action, refused)
