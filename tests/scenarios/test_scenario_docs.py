@@ -92,3 +92,21 @@ def test_the_mak_unit_types_on_the_page_are_the_catalogues() -> None:
 
     assert unit_type_table() in PAGE
     assert "4 MP (walks)" in unit_type_table()
+
+
+def test_the_readmes_three_commands_run_as_printed_from_a_checkout(tmp_path: Path, capsys, monkeypatch) -> None:
+    import shlex
+
+    from bot.scenariocli import start_hint
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = readme.split("### Your own scenarios", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines() if line.startswith("referee ")]
+    assert [c[1:3] for c in commands] == [["scenario", "schema"], ["scenario", "check"], ["console", "--scenario-file"]]
+    monkeypatch.chdir(tmp_path)  # outputs land here; the paths printed are the checkout's
+    schema, check, console = commands
+    assert main(schema[1:schema.index(">")]) == 0 and json.loads(capsys.readouterr().out)["$defs"]
+    args = [str(ROOT / a) if a.startswith("docs/") else a for a in check[1:]]
+    assert main(args) == 0 and "a good Maschinen Krieger scenario" in capsys.readouterr().out
+    assert (tmp_path / "ford.png").exists()
+    assert "/game new system:mak starts it" in start_hint(ROOT / console[3])
