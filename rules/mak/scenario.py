@@ -135,6 +135,17 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     out += scenariofile.duplicates([(("boards", i), str(b)) for i, b in enumerate(spec.boards)], "board")
     if out:
         return out  # the map is made of the boards: nothing else can be placed
+    keys = [side.key for side in spec.sides]
+    for s, key in enumerate(keys):
+        if keys.index(key) != s:
+            out.append((("sides", s, "key"), f"the side {key} is given twice; a card has the two "
+                        "sides merc and strahl, once each."))
+    if sorted(set(keys)) != ["merc", "strahl"]:
+        missing = sorted({"merc", "strahl"} - set(keys))
+        out.append((("sides",), f"a card has the two sides merc and strahl; "
+                    f"{' and '.join(missing) or 'none'} missing."))
+    if out:
+        return out  # forces are read side by side
     first = known_boards[spec.boards[0]]
     layout = MapLayout.side_by_side(spec.boards, columns=first.columns, rows=first.rows)
     for s, side in enumerate(spec.sides):

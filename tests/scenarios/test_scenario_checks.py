@@ -303,3 +303,11 @@ def test_the_mak_schema_offers_the_unit_types_and_boards_for_an_editor() -> None
     assert set(force["rider"]["anyOf"][0]["enum"]) == set(units())
     assert "Sph69p" in force["aboard"]["enum"] and "AFS" not in force["aboard"]["enum"]
     assert out["properties"]["boards"]["items"]["enum"] == sorted(boards())
+
+
+def test_mak_a_side_given_twice_is_located_at_its_key() -> None:
+    value = data("mak")
+    value["sides"][1]["key"] = "merc"
+    found = problems("mak", value, as_yaml)
+    assert "given twice" in the(found, "sides[1].key").message
+    assert "strahl missing" in the(found, "sides").message
