@@ -218,8 +218,10 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
             if aid not in areas:
                 out.append((loc, f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
             elif dep.mode == "enter" and not _on_edge(areas[aid], sc):
+                edge = [a.id for a in sc.areas if _on_edge(a, sc)]
                 out.append((loc, f"reinforcements enter from off the map (11.0), but area {aid} "
-                            "does not reach the map's edge."))
+                            f"does not reach the map's edge; areas on the edge: "
+                            f"{scenariofile.one_of(edge)}."))
     for i, unit in enumerate(sc.units):
         if unit.attached_to is not None and unit.attached_to not in units:
             out.append((("units", i, "attached_to"), f"'{unit.attached_to}' is not a unit; units: {scenariofile.one_of(units)}."))

@@ -76,7 +76,7 @@ def test_rr_reinforcements_enter_from_an_area_on_the_maps_edge_11_0() -> None:
     entering = next(i for i, d in enumerate(value["deployments"]) if d["mode"] == "enter")
     value["deployments"][entering]["areas"] = ["19"]  # the main objective, in the middle
     found = the(problems("rr", value), f"deployments[{entering}].areas[0]")
-    assert "does not reach the map's edge" in found.message
+    assert "does not reach the map's edge; areas on the edge: 1, " in found.message
 
 
 def test_rr_victory_areas_and_deployed_units_must_exist() -> None:
