@@ -42,7 +42,7 @@ class Move(Action):
 
     name: ClassVar[str] = "move"
     rule: ClassVar[str] = "7.2"
-    units: str = Field(description="units from one area, comma-separated, e.g. VDV-1,VDV-2")
+    units: str = Field(description="unit ids from one area, comma-separated")
     to: str = Field(description="an adjacent area")
 
 

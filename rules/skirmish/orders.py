@@ -60,7 +60,7 @@ class Fire(Action):
     name: ClassVar[str] = "fire"
     rule: ClassVar[str] = "Firing"
     target: str = Field(description="the enemy unit to fire at")
-    teams: str = Field("all", description="which of your teams fire: all, or ids like sq1,sq2")
+    teams: str = Field("all", description="which of your teams fire: all, or team ids, comma-separated")
     at: TeamType | None = Field(None, description="AT weapons: the team type they shoot at")
     directed: str = Field("", description="a team within 2\" of its PL rerolls its misses")
 
@@ -128,7 +128,7 @@ class Decide(Action):
     choice: DecideChoice = Field(description="your answer: see the question")
     unit: str = Field("", description="which of your units fires, when several may")
     to: str = Field("", description="where the missed template goes (x,y), at most 6\"")
-    teams: str = Field("", description="your teams an assault removes, or that take hits first (ids like g1,g3)")
+    teams: str = Field("", description="your teams an assault removes, or that take hits first (team ids, comma-separated)")
 
 
 Policy = Literal["ask", "yes", "no"]
