@@ -153,6 +153,8 @@ def read(raw: bytes | str) -> Document:
     if not isinstance(document.data, dict):
         raise refuse("a scenario is a mapping of fields (key: value, or a JSON object), "
                      f"not a {_kind(document.data)}.", line=1)
+    # An editor's pointer to the schema (``"$schema": "mak.schema.json"``) is for the editor.
+    document.data.pop("$schema", None)
     return document
 
 

@@ -129,3 +129,12 @@ def test_a_refused_file_registers_nothing() -> None:
     with pytest.raises(sf.ScenarioError):
         get("mak").scenario_from_file(as_json(value))
     assert not [k for k in sf._REGISTERED if k[1].startswith("refused-one")]
+
+
+def test_an_editors_schema_pointer_is_not_an_unknown_field() -> None:
+    from rules.core.registry import get
+    from tests.scenarios.helpers import as_json, as_yaml, data
+
+    checked = get("mak").scenario_from_file(as_json({"$schema": "mak.schema.json", **data("mak")}))
+    assert "$schema" not in checked.data
+    get("mak").scenario_from_file(b"# yaml-language-server: $schema=mak.schema.json\n" + as_yaml(data("mak")))
