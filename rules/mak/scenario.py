@@ -19,7 +19,9 @@ from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
 from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
+from rules.mak.artillery import parse_battery
 from rules.mak.deployment import parse_deploy
+from rules.mak.vehicles import capacity, ride_problem
 
 _EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
 
@@ -104,6 +106,36 @@ def _inner_edge_problems(spec: ScenarioSpec, loc: Loc, code: str, named: tuple[i
     return []
 
 
+def _transport_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """13.1: a force set up ``aboard`` a vehicle type rides the first vehicle of that type of
+    its side with room (as the set-up places them, counter by counter): one that may not ride
+    it (13.1.1, 13.1.5), or finds no room left, is named at its ``aboard``."""
+    known = units()
+    out: list[tuple[Loc, str]] = []
+    for s, side in enumerate(spec.sides):
+        room = [[line.unit, capacity(known[line.unit])] for line in side.forces if line.unit in known
+                for _ in range(line.count) if capacity(known[line.unit])]
+        for f, line in enumerate(side.forces):
+            if not line.aboard or line.aboard not in known or line.unit not in known:
+                continue
+            vehicle, rider = known[line.aboard], known[line.unit]
+            problem = ride_problem(vehicle, rider)
+            if problem is not None:
+                out.append((("sides", s, "forces", f, "aboard"), f"{problem}."))
+                continue
+            for n in range(line.count):
+                seat = next((v for v in room if v[0] == line.aboard and v[1] >= rider.points), None)
+                if seat is None:
+                    carriers = sum(1 for v in room if v[0] == line.aboard)
+                    out.append((("sides", s, "forces", f, "aboard"), f"the {line.count} {line.unit} "
+                                f"need {rider.points} stack points each aboard, but only {n} find "
+                                f"room in the side's {carriers} {line.aboard} ({capacity(vehicle)} "
+                                "points each, 13.1.5); add vehicles or set some up on the map."))
+                    break
+                seat[1] -= rider.points
+    return out
+
+
 def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[tuple[Loc, str]]:
     """7.1.8: a unit set up on terrain its movement form may not enter."""
     stats = units().get(unit_type)
@@ -158,6 +190,13 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
                                 f"{scenariofile.one_of(sorted(known_units), limit=30)}."))
             if line.unit in known_units:
                 out += _deploy_problems(spec, layout, loc, line)
+    out += _transport_problems(spec)
+    for s, side in enumerate(spec.sides):
+        for j, code in enumerate(side.artillery):
+            try:
+                parse_battery(code)
+            except RuleError as exc:
+                out.append((("sides", s, "artillery", j), str(exc)))
     for field in ("positions", "depots", "mines"):
         for hex_text in getattr(spec, field):
             problem = _hex_problem(layout, hex_text)
@@ -186,7 +225,7 @@ def describe(stats: UnitStats) -> str:
     extra = [word for word, on in (
         ("unmanned (18.1.3)", stats.unmanned), ("HQ (16.1)", stats.command),
         ("engineers (14.4)", stats.engineer), ("recon (17.1.2)", stats.recon),
-        (f"carries {stats.transport} stack points (13.1.5)", stats.transport),
+        (f"carries {capacity(stats)} stack points (13.1.5)", capacity(stats)),
         ("carries a rider (10.6)", stats.rider),
         (f"booster {stats.booster}B (19.5.3)", stats.booster)) if on]
     return ", ".join([f"{stats.name}: Type {'I' * stats.unit_class} {kind}", move, *extra])
@@ -208,7 +247,7 @@ def _schema_extra(schema: dict[str, Any]) -> None:
     known = units()
     types = sorted(known)
     hints = [describe(known[t]) for t in types]
-    carriers = sorted(k for k, u in known.items() if u.transport)
+    carriers = sorted(k for k, u in known.items() if capacity(u))
     forces = schema["$defs"]["Deployment"]["properties"]
     forces["unit"] = {"title": "Unit", "type": "string", "enum": types, "enumDescriptions": hints,
                       "description": "A unit type; docs/scenarios.md lists each with its movement."}

@@ -311,3 +311,23 @@ def test_mak_a_side_given_twice_is_located_at_its_key() -> None:
     found = problems("mak", value, as_yaml)
     assert "given twice" in the(found, "sides[1].key").message
     assert "strahl missing" in the(found, "sides").message
+
+
+def test_mak_artillery_notation_is_read_at_the_check_17_0() -> None:
+    value = data("mak")
+    value["sides"][0]["artillery"] = ["Type II … ⑤W−80×5 (2)", "T"]
+    found = the(problems("mak", value), "sides[0].artillery[1]")
+    assert "is not artillery notation such as Type II" in found.message
+
+
+def test_mak_riders_without_room_aboard_are_named_at_aboard_13_1_5() -> None:
+    value = data("mak")
+    value["sides"][0]["forces"] = [
+        {"unit": "Truck", "count": 1, "deploy": "⑤0606"},
+        {"unit": "InfSQ", "count": 2, "deploy": "⑤0606", "aboard": "Truck"},
+    ]
+    found = the(problems("mak", value), "sides[0].forces[1].aboard")
+    assert "only 1 find room in the side's 1 Truck (2 points each, 13.1.5)" in found.message
+    value["sides"][0]["forces"][1]["unit"] = "DollHouse"
+    found = the(problems("mak", value), "sides[0].forces[1].aboard")
+    assert "Only Type I, infantry and pilot units are transported" in found.message

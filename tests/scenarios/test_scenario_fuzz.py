@@ -122,3 +122,21 @@ async def test_no_game_starts_on_a_refused_file(system: str, tmp_path: Path) -> 
                 assert not reply.error and stored is not None and stored.scenario_text is not None
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize("system", sorted(STARTS))
+def test_every_problem_of_a_readable_file_names_its_field_path(system: str) -> None:
+    """Issue 27, point 2: once a file reads (its text and limits are fine), every problem
+    the model, the cross-field checks or the trial set-up finds says where it is."""
+    rng = random.Random(5)
+    for _ in range(50):
+        raw = mutate(system, rng)
+        try:
+            scenariofile.read(raw)
+        except scenariofile.ScenarioError:
+            continue  # the text itself: its sentence has the line
+        try:
+            get(system).scenario_from_file(raw)
+        except scenariofile.ScenarioError as exc:
+            unplaced = [p.text() for p in exc.problems if not p.path and "units; at most" not in p.message]
+            assert not unplaced, unplaced
