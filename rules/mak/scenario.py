@@ -18,8 +18,8 @@ from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
-from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
 from rules.mak.artillery import parse_battery
+from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
 from rules.mak.deployment import parse_deploy
 from rules.mak.vehicles import capacity, ride_problem
 
