@@ -104,9 +104,9 @@ def check_file(path: Path, system_key: str | None, preview: Path | None) -> int:
 
 def start_hint(path: Path) -> str:
     """What the console says first when started with ``--scenario-file``: the file's own
-    system, the ``/game new`` that starts it, and the first order of its opening phase
-    (``/game join side:strahl``, whose first orders are ``/mak enter``…); a file that cannot be read says so and
-    names ``referee scenario check``."""
+    system, the ``/game new`` that starts it, and the first orders of its opening phase
+    (``/game join side:strahl``, whose first orders are ``/mak enter``…); a file that cannot
+    be played says why and names ``referee scenario check``."""
     try:
         raw = path.read_bytes()
         system = guess_system(raw)

@@ -25,11 +25,12 @@ import hashlib
 import json
 import logging
 import re
+import math
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from collections.abc import Iterable
 from typing import Annotated, Any, Callable, TypeVar
 
 import yaml
@@ -413,17 +414,20 @@ def one_of(values: Iterable[Any], limit: int = 12) -> str:
 
 def _facing_angle(value: Any) -> Any:
     """A facing as written in a file: degrees on the table, or a compass letter (``SE``)."""
-    if not isinstance(value, str):
-        return value
-    text = value.strip().upper()
-    if text in table.COMPASS:
-        return table.heading_to_angle(table.COMPASS[text])
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"'{value[:10]}' is not a facing; give a compass letter (N, NE, E, SE, "
-                         "S, SW, W, NW) or degrees on the table (0 east, 90 south, 180 west, "
-                         "270 north)") from None
+    given = value
+    if isinstance(value, str):
+        text = value.strip().upper()
+        if text in table.COMPASS:
+            return table.heading_to_angle(table.COMPASS[text])
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isfinite(value):
+        raise ValueError(f"{json.dumps(given)[:12]} is not a facing; give a compass letter (N, NE, "
+                         "E, SE, S, SW, W, NW) or degrees on the table (0 east, 90 south, 180 "
+                         "west, 270 north)")
+    return value
 
 
 #: A unit's facing in a table scenario (commando, skirmish): a compass letter (``N``, ``SE``:

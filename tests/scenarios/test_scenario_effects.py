@@ -65,4 +65,5 @@ def test_a_facing_that_is_neither_a_letter_nor_degrees_is_located() -> None:
         get("commando").scenario_from_file(as_yaml(value))
     (problem,) = caught.value.problems
     assert problem.path.endswith(".facing") and problem.line is not None
-    assert "compass letter (N, NE, E" in problem.message and "0 east, 90 south" in problem.message
+    assert "is not a facing; give a compass letter (N, NE, E" in problem.message
+    assert "0 east, 90 south" in problem.message and "\"up\"" in problem.message
