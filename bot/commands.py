@@ -14,9 +14,12 @@ from rules.core.contract import OptionSpec
 
 
 class CommandSpec(BaseModel):
-    """One subcommand: ``/group name option:value ...``."""
+    """One subcommand: ``/group name option:value ...`` (``/group subgroup name …`` when it
+    belongs to a subcommand group, issue 28: ``/mak air commit``)."""
 
     name: str
+    #: The subcommand group it sits in (an order's :attr:`Action.group`); empty: none.
+    subgroup: str = ""
     description: str
     options: list[OptionSpec] = Field(default_factory=list)
     rule: str = ""
@@ -31,6 +34,11 @@ class CommandSpec(BaseModel):
     #: Uses per user and channel: ``(times, seconds)``, for public renders and big files.
     cooldown: tuple[int, float] | None = None
 
+    @property
+    def path(self) -> str:
+        """The words after the group's name: ``move``, ``air commit``."""
+        return f"{self.subgroup} {self.name}" if self.subgroup else self.name
+
 
 class CommandGroup(BaseModel):
     """A slash-command group: ``game``, ``mod`` or a system key such as ``rr``."""
@@ -41,8 +49,17 @@ class CommandGroup(BaseModel):
     system: str | None = None  # the system key for system groups
 
     def command(self, name: str) -> CommandSpec | None:
-        """The subcommand called ``name``, if any."""
-        return next((c for c in self.commands if c.name == name), None)
+        """The subcommand at ``name`` (its :attr:`CommandSpec.path`: ``air commit``), if any."""
+        wanted = " ".join(name.split())
+        return next((c for c in self.commands if c.path == wanted), None)
+
+    def subgroups(self) -> list[str]:
+        """The subcommand groups of this command, in the order their first order comes."""
+        return list(dict.fromkeys(c.subgroup for c in self.commands if c.subgroup))
+
+    def entries(self) -> int:
+        """What Discord counts against its 25 per command: subcommands and groups."""
+        return sum(1 for c in self.commands if not c.subgroup) + len(self.subgroups())
 
 
 def _opt(name: str, kind: str, description: str, required: bool = True, **extra) -> OptionSpec:
@@ -239,7 +256,9 @@ def mod_group() -> CommandGroup:
 
 
 def system_group(key: str) -> CommandGroup:
-    """One group per system, generated from its action models."""
+    """One group per system, generated from its action models: an order with a
+    :attr:`Action.group` sits in that subcommand group; a :attr:`Action.sealed` order is
+    answered privately (issue 28)."""
     system = registry.get(key)
     return CommandGroup(
         name=key,
@@ -248,10 +267,12 @@ def system_group(key: str) -> CommandGroup:
         commands=[
             CommandSpec(
                 name=action.name,
+                subgroup=action.group,
                 description=action.description(),
                 options=action.options(),
                 rule=action.rule,
                 may_render=True,
+                private=action.sealed,
             )
             for action in system.actions
         ],

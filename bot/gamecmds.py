@@ -15,7 +15,7 @@ from bot.pipeline import (
 )
 from bot.seats import check_seat
 from bot.store import GameRow, StepRow
-from bot.writer import utcnow
+from bot.owed import OwedAnnouncements
 from rules.core import registry, scenariofile
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
@@ -391,9 +391,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         # message; a restart meanwhile delivers it with the channel's next reply (issue 25).
         page = Reply(text=f"📖 {page_name}: the whole game, step by step (opens in any browser,"
                           " offline).", page_key=game.row.id)
-        change.extra.append(lambda db: db.execute(
-            "INSERT INTO owed_announcements (channel_id, reply_json, created_at) VALUES (?,?,?)",
-            (game.row.channel_id, page.model_dump_json(), utcnow())))
+        change.extra.append(lambda db: OwedAnnouncements.insert(db, game.row.channel_id, page))
     reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     svc.announcements.owing(game.row.channel_id)
@@ -411,7 +409,7 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     order = opts.get("order")
     if order:
         for system in systems:
-            if any(a.name == order for a in system.actions):
+            if any(a.path() == " ".join(order.split()) or a.name == order for a in system.actions):
                 return replies.info(replies.help_text(system, order))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
     intro = ("/game new · join · status · map · log · undo · export · replay · end\n"

@@ -216,6 +216,14 @@ class Event(BaseModel):
     #: player shows it, and the record keeps it for the export after the end.
     to: str | None = None
 
+    def record(self) -> dict[str, Any]:
+        """The event as a step's record (and its hash) holds it: JSON, with ``to`` only when
+        it is set, so every event written before issue 28 hashes as it did."""
+        data = self.model_dump(mode="json")
+        if data.get("to") is None:
+            data.pop("to", None)
+        return data
+
 
 class Step(BaseModel):
     """What one accepted order produced.
