@@ -47,6 +47,8 @@ class CommandGroup(BaseModel):
     description: str
     commands: list[CommandSpec]
     system: str | None = None  # the system key for system groups
+    #: What each subcommand group is for (issue 28), by its name.
+    subgroup_descriptions: dict[str, str] = Field(default_factory=dict)
 
     def command(self, name: str) -> CommandSpec | None:
         """The subcommand at ``name`` (its :attr:`CommandSpec.path`: ``air commit``), if any."""
@@ -60,6 +62,26 @@ class CommandGroup(BaseModel):
     def entries(self) -> int:
         """What Discord counts against its 25 per command: subcommands and groups."""
         return sum(1 for c in self.commands if not c.subgroup) + len(self.subgroups())
+
+    def in_subgroup(self, name: str) -> list[CommandSpec]:
+        """The subcommands of the subcommand group ``name``."""
+        return [c for c in self.commands if c.subgroup == name]
+
+    def subgroup_description(self, name: str) -> str:
+        """What the subcommand group ``name`` is for: the system's words, or "<Name> orders"."""
+        return self.subgroup_descriptions.get(name) or f"{name.replace('_', ' ').capitalize()} orders"
+
+    def limit_problems(self, most: int = 25) -> list[str]:
+        """Discord's limits broken, one sentence each: at most ``most`` subcommands and
+        groups per command, and ``most`` subcommands per group (issue 28)."""
+        problems = []
+        if self.entries() > most:
+            problems.append(f"/{self.name} has {self.entries()} subcommands and groups; Discord allows {most}")
+        for sub in self.subgroups():
+            if len(self.in_subgroup(sub)) > most:
+                problems.append(f"/{self.name} {sub} has {len(self.in_subgroup(sub))} subcommands; "
+                                f"Discord allows {most}")
+        return problems
 
 
 def _opt(name: str, kind: str, description: str, required: bool = True, **extra) -> OptionSpec:
@@ -264,6 +286,7 @@ def system_group(key: str) -> CommandGroup:
         name=key,
         description=f"{system.title}: orders"[:100],
         system=key,
+        subgroup_descriptions=dict(system.group_descriptions),
         commands=[
             CommandSpec(
                 name=action.name,
@@ -272,7 +295,10 @@ def system_group(key: str) -> CommandGroup:
                 options=action.options(),
                 rule=action.rule,
                 may_render=True,
+                # A sealed order is answered privately from the first moment: a public
+                # "thinking" message would name the command, and its options to a click.
                 private=action.sealed,
+                defer_first=action.sealed,
             )
             for action in system.actions
         ],

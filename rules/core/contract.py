@@ -334,6 +334,10 @@ class GameSystem(ABC, Generic[StateT]):
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
+    #: What each order group is for (issue 28), shown as the Discord subcommand group's
+    #: description: ``{"air": "Air duty: commit and strike (10.1)"}``; a group not listed
+    #: reads "<Group> orders".
+    group_descriptions: ClassVar[dict[str, str]] = {}
     #: The system keeps secrets (issue 28): sealed choices, a side's own view
     #: (:meth:`view_for`).  Its export before the end carries no states and no secret items;
     #: the non-interference test (``tests/conformance/test_secrets.py``) runs on it.
