@@ -118,7 +118,8 @@ def game_group() -> CommandGroup:
             CommandSpec(
                 name="map",
                 description="The latest map (only you see it unless you post it)",
-                options=[_opt("post", "bool", "Post it in the channel for everyone", False)],
+                options=[_opt("post", "bool", "Post it in the channel for everyone", False),
+                         _opt("side", "id", "Your side's own view (games with secrets)", False)],
                 may_render=True,
                 cooldown=(2, 30.0),
             ),
@@ -260,6 +261,14 @@ def mod_group() -> CommandGroup:
                     _opt("reason", "text", "Why (announced in the channel)", False),
                 ],
                 moderator_only=True,
+            ),
+            CommandSpec(
+                name="look",
+                description="A side's own view of a game with secrets (no seat; audited)",
+                options=[_opt("side", "id", "The side whose view to see")],
+                moderator_only=True,
+                may_render=True,
+                private=True,
             ),
             CommandSpec(
                 name="scenario",

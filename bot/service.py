@@ -336,11 +336,15 @@ class Service(Pipeline):
         system = self.systems[game.system]
         state = system.load_state(step.state_json)
         full = bool(mode) or await self._turn_ended(system, step, state)
+        # ``…:map:<side>``: that side's own view (issue 28), only ever in a private reply;
+        # every other picture (posted, pinged) is the public view.
+        side = mode[1] if len(mode) > 1 and mode[1] in system.sides else None
         # One view of the step, drawn and compared (issue 23: it was built three times).
-        view = system.view(state)
+        view = system.view_for(state, side) if side else system.view(state)
         changes = [] if full else await self.changes_since(game.system, step, view=view)
-        digest = state_digest(step.state_json + ("map" if full else repr(changes)))
-        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
+        # The side is in the cache key: a side's picture is never served as the public one.
+        digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
+        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}{f'-{side}' if side else ''}.png"
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]

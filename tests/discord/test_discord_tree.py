@@ -56,7 +56,7 @@ def test_game_and_mod_subcommands(tree):
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
     assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
-                                                        "scenario"]
+                                                        "look", "scenario"]
 
 
 def _subcommands(sent: dict[str, Any]) -> dict[str, dict[str, Any]]:
