@@ -64,6 +64,14 @@ async def export(table: Table) -> dict[str, Any]:
     return json.loads(gzip.decompress(reply.attachments[0].data))
 
 
+async def played_to_the_end(table: Table) -> dict[str, Any]:
+    """Both coins hidden (red: cup 2): red misses, blue finds red's coin; the final export."""
+    await ok(table, "r", "/shells cup lift cup:1")
+    await ok(table, "b", "/shells cup lift cup:2")
+    await ok(table, "mo", "/game end", moderator=True)
+    return await export(table)
+
+
 async def test_a_sealed_order_given_in_public_is_refused_and_nothing_is_stored(table: Table,
                                                                                service: Service):
     await seated(table)
@@ -161,10 +169,7 @@ async def test_the_export_before_the_end_holds_no_secret_and_after_it_everything
     assert '\\"cup\\":2' not in raw and "Your coin" not in raw and running["seed"] is None
     assert running["steps"][1]["action"]["options"] == {}
     assert set(running["steps"][1]["action"]["seals"][0]) == {"key", "side", "what", "leaves", "root"}
-    await ok(table, "r", "/shells cup lift cup:1")
-    await ok(table, "b", "/shells cup lift cup:2")
-    await ok(table, "mo", "/game end", moderator=True)
-    final = await export(table)
+    final = await played_to_the_end(table)
     assert final["steps"][1]["state"]["hidden"] == {"red": 2}
     assert final["steps"][1]["action"]["seals"][0]["items"] == ['{"cup":2}']
     assert any(e.get("to") == "blue" for e in final["steps"][2]["events"])
@@ -175,10 +180,7 @@ async def test_the_verifier_names_a_forged_reveal_and_a_changed_secret(table: Ta
     await seated(table)
     await ok(table, "r", "/shells cup hide cup:2", private=True)
     await ok(table, "b", "/shells cup hide cup:3", private=True)
-    await ok(table, "r", "/shells cup lift cup:1")
-    await ok(table, "b", "/shells cup lift cup:2")
-    await ok(table, "mo", "/game end", moderator=True)
-    final = await export(table)
+    final = await played_to_the_end(table)
     forged = json.loads(json.dumps(final))
     forged["steps"][4]["action"]["reveals"][0]["item"] = '{"cup":1}'
     assert any("the reveal of 'coin:red' item 0 does not open its seal: a forged reveal" in p
