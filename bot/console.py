@@ -202,8 +202,12 @@ class Console:
         for owed_id, owed in await self.service.owed(self.channel):
             if owed.page_key is not None:
                 owed = await self.service.attach_page(owed)
-            elif owed.snapshot_key:  # the public line of an order answered privately (issue 28)
-                owed = await self.service.attach_snapshot(owed)
+            elif owed.follows:  # the public line of an order answered privately (issue 28)
+                owed = await self.service.attach_offer(owed, self.channel)
+                if owed.buttons or owed.menu:
+                    self.answers = numbered(owed)
+                if owed.snapshot_key:
+                    owed = await self.service.attach_snapshot(owed)
             self.show("referee", owed)
             await self.service.settle(owed_id)
 

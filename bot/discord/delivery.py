@@ -447,7 +447,7 @@ async def deliver_owed(
         # is the public line of an order answered privately (issue 28): not late.
         late = reply if reply.page_key is not None or reply.follows else reply.model_copy(
             update={"text": f"(Posted late: it could not be sent before.)\n{reply.text}"})
-        if complete is not None and (late.snapshot_key or late.page_key is not None):
+        if complete is not None and (late.snapshot_key or late.page_key is not None or late.offer_key):
             late = fit_files(await complete(late), interaction.filesize_limit)
         try:
             if can_post(interaction):

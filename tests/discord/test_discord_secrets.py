@@ -60,14 +60,14 @@ async def test_a_sealed_order_shows_its_secret_only_to_its_owner(bot: RefereeCli
     sent = await send(bot, recorder, alice, "shells", "cup hide", {"cup": 2})
     # Deferred privately at once: no public "Alice used /shells cup hide" placeholder.
     assert sent[0].kind == "callback" and sent[0].payload["type"] == DEFERRED and sent[0].ephemeral
-    secret = [s for s in sent if "cup 2" in s.content or "Your coin" in s.content]
+    secret = [s for s in sent if "under cup 2" in s.content]
     assert secret and all(private(s, recorder.sent) for s in secret)
     assert all(s.interaction_id == sent[0].interaction_id for s in secret)
     (public,) = [s for s in sent if s.kind == "channel_send"]
     assert "Red hid its coin (sealed: " in public.content and "cup hide 🔒" in public.content
     assert "(Posted late" not in public.content and public.pinged == [BOB]
     # Nothing anyone else received in the whole game so far names the cup.
-    assert not [s for s in recorder.sent if "cup 2" in s.content and not private(s, recorder.sent)]
+    assert not [s for s in recorder.sent if "under cup 2" in s.content and not private(s, recorder.sent)]
     # Bob's map is his own view, for him alone; it does not show Alice's coin.
     mine = await send(bot, recorder, bob, "game", "map")
     assert all(private(s, recorder.sent) for s in mine if s.content or s.files)
@@ -75,5 +75,5 @@ async def test_a_sealed_order_shows_its_secret_only_to_its_owner(bot: RefereeCli
     open_png(png)
     # Bob hides too: his cup reaches him alone, the channel reads his seal.
     sent = await send(bot, recorder, bob, "shells", "cup hide", {"cup": 3})
-    assert all(private(s, recorder.sent) for s in sent if "cup 3" in s.content)
+    assert all(private(s, recorder.sent) for s in sent if "under cup 3" in s.content)
     assert any("Blue hid its coin (sealed: " in s.content for s in sent if s.kind == "channel_send")

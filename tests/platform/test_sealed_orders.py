@@ -216,5 +216,6 @@ async def test_the_console_gives_a_sealed_order_with_secret_and_reads_a_group_pa
     assert "(only @r sees this) #1 r (red): cup hide 🔒" in text and "🔒 Your coin is under cup 2" in text
     assert "(only @b sees this) #2 b (blue): cup hide 🔒" in text
     (public,) = [reply for reply in out if reply.startswith("#2 b (blue)")]  # the channel's copy
-    assert "Blue hid its coin (sealed: " in public and "cup 3" not in public
+    assert "Blue hid its coin (sealed: " in public and "under cup 3" not in public
+    assert "Red may answer" in public  # the next side's answers come with the public line
     assert "**/shells cup hide** (S1)" in text
