@@ -28,6 +28,7 @@ from rules.core.answers import (
     Answer,
     Menu,
     OrderBuilder,
+    acting_orders,
     order_title,
     quick_answers,
 )
@@ -118,6 +119,11 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
     if not answers:
         if side not in system.waiting_on(state) or system.result(state) is not None:
             return None
+        sealed = [r.action.path() for r in system.orders_open(state, side) if r.action.sealed]
+        if sealed and not acting_orders(system, state, side, limit=0):
+            # Only sealed orders now (issue 28): nothing to tap; they are typed privately.
+            return Offer(lines=[f"{who}: give your sealed order privately, /{system.key} {sealed[0]} … "
+                                "(only you see it)."], buttons=[])
         token = Token("b", game_id, seq, side).encode()
         return Offer(lines=[f"{who}: /game act builds an order by choosing (or type it)."],
                      buttons=[Button(label=f"Give an order ({who})", token=token, style="primary")])

@@ -312,9 +312,15 @@ async def _owed(interaction: discord.Interaction, service: ServiceLike, inv: Inv
     """Deliver what this channel is owed, pinging neither the invoker nor those just pinged."""
     try:
         await deliver_owed(interaction, service, skip={inv.user_id, *reply.mentions},
-                           complete=lambda r: _with_snapshot(service, r))
+                           complete=lambda r: _owed_complete(service, r, inv.channel_id))
     except Exception:  # noqa: BLE001 - the reply itself went out; owed ones wait for the next
         log.exception("delivering owed announcements in %s failed", interaction.channel_id)
+
+
+async def _owed_complete(service: ServiceLike, reply: Reply, channel_id: str) -> Reply:
+    """An owed announcement made whole: the answers it offers, if the game is still where
+    it asked (the public line of an order answered privately, issue 28), and its map."""
+    return await _with_snapshot(service, await with_offer(service, reply, channel_id))
 
 
 async def with_offer(service: ServiceLike, reply: Reply, channel_id: str) -> Reply:

@@ -19,12 +19,14 @@ failure names a seed that reproduces it (``play(system, seed)``).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.commands import system_group
 from rules.core import registry
 from rules.core.contract import Action, GameSystem
 from rules.core.dice import RecordedDice, SeededDice
@@ -71,7 +73,21 @@ def test_declarations_can_be_expressed_by_every_front_end(key: str) -> None:
     system = SYSTEMS[key]
     system.check_declarations()
     assert system.sides and system.scenarios and system.actions
-    assert len({a.name for a in system.actions}) == len(system.actions)
+    assert len({a.path() for a in system.actions}) == len(system.actions)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_orders_fit_discords_command_limits(key: str) -> None:
+    """Discord takes at most 25 subcommands or subcommand groups per command and 25
+    subcommands per group (issue 28: ``/mak`` had reached 25); names are lower-case words
+    of at most 32 characters, and a group is not also the name of a top-level order."""
+    system = SYSTEMS[key]
+    assert system_group(key).limit_problems() == []
+    for action in system.actions:
+        for word in filter(None, (action.group, action.name)):
+            assert re.fullmatch(r"[-_a-z0-9]{1,32}", word), f"{action.path()!r} is not a Discord name"
+    top = {a.name for a in system.actions if not a.group}
+    assert not top & {a.group for a in system.actions}, "a group shares its name with an order"
 
 
 @seed_split(6, len(SEEDS))
@@ -126,7 +142,7 @@ def _switches(system: GameSystem[Any], name: str, legal: list[Action]) -> list[d
     """The bool options of order ``name`` some legal order sets (a forced march, a booster,
     an airstrike added): each one switched on alone."""
     flags = [spec.name for spec in system.action_type(name).options() if spec.kind == "bool"]
-    return [{f: True} for f in flags if any(a.name == name and getattr(a, f, False) is True for a in legal)]
+    return [{f: True} for f in flags if any(a.path() == name and getattr(a, f, False) is True for a in legal)]
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -143,7 +159,7 @@ def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> N
         for played in playout(key, seed).steps[::3]:
             state, side = played.before, played.side
             legal = [a for a in system.legal_actions(state, side) if not a.read_only]
-            for name in sorted({a.name for a in legal}):
+            for name in sorted({a.path() for a in legal}):
                 for pick, switched in [(None, None), (rng, None)] + [
                         (rng, sw) for sw in _switches(system, name, legal)]:
                     options = _fill(system, state, side, name, pick, switched)
@@ -182,8 +198,8 @@ def test_garbage_orders_are_refused_with_a_sentence_and_change_nothing(key: str,
     states = [game.opening.state] + [p.step.state for p in game.steps[:: max(1, len(game.steps) // 8)]]
     state = data.draw(st.sampled_from(states))
     words = _words(system, state)
-    name = data.draw(st.sampled_from([a.name for a in system.actions] + ["nonsense", ""]))
-    fields = list(system.action_type(name).model_fields) if name in {a.name for a in system.actions} else []
+    name = data.draw(st.sampled_from([a.path() for a in system.actions] + ["nonsense", ""]))
+    fields = list(system.action_type(name).model_fields) if name in {a.path() for a in system.actions} else []
     keys = st.sampled_from(fields + ["junk"]) if fields else st.just("junk")
     options = data.draw(st.dictionaries(keys, st.sampled_from(words) | st.integers(-5, 99) | st.booleans(),
                                         max_size=4))
