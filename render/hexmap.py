@@ -71,8 +71,9 @@ TAGS: dict[str, tuple[str, str]] = {
     "transported": ("IN", "#9fd0ef"),
     "transporting": ("TR", "#9fd0ef"),
     "amu": ("AMU", "#4aa3df"),
+    "concealed": ("CON", "#b39ddb"),  # 15.0: the owner's own picture only
 }
-TAG_WORDS = {"AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
+TAG_WORDS = {"CON": "under your concealment marker (only you see it)", "AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
              "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter",
              "IN": "transported", "TR": "transporting"}
 #: Markers lying in hexes: (text prefix, fill).
@@ -81,6 +82,7 @@ HEX_MARKERS: dict[str, tuple[str, str]] = {
     "position": ("DP", "#b08850"), "amu": ("AMU", "#4aa3df"), "objective": ("OBJ", "#d4a017"),
     "artillery": ("ART", "#f4a6a6"),
     "mine": ("MINE", "#c0392b"),
+    "mine_own": ("OWN MINE ", "#f5b7b1"),  # 19.1.1: a side's own secret minefield, its picture only
 }
 
 FOCUS_SIZE = 54.0  # hex circumradius in the focus crop (numbers fit in every hex)
