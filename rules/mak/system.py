@@ -24,7 +24,6 @@ from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
 from rules.mak import artillery, cqc, hazards, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
-from rules.mak.air_view import assignments_secret
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
 from rules.mak.combat import blast_area
@@ -247,10 +246,6 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         winner = max(score, key=lambda s: score[s])
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
 
-    def secret_open(self, state: MakState) -> bool:
-        """10.1.1: the air assignments are secret until both sides are ready."""
-        return assignments_secret(state)
-
     def after_order(self, ctx: MakCtx, action: Action) -> None:
         """Number the order's marks (the snapshot draws the last order that drew any); lift
         and mask concealment (15.4.1, ``concealment.after_order``)."""
@@ -268,9 +263,16 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         as_unit = "unit" if field in ("observer", "requester", "rider") else field
-        return labels(state, side, action, field, value, partial) or \
+        try:
+            action = self.action_type(action).path()  # "air strike": the labels know orders by path
+        except RuleError:
+            pass
+        text = labels(state, side, action, field, value, partial) or \
             land_orders.label(state, action, field, value, partial) or \
             _label(Table(state), side, action, as_unit, value, partial)
+        # 15.4.1: a label never names an enemy unit under a concealment marker
+        unseen = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}
+        return concealment.masked(text, unseen) if unseen else text
 
     # -- the orders ------------------------------------------------------------------------------
 
