@@ -1,6 +1,7 @@
 """Shared mechanics every game system uses: the rules contract, dice, geometry, views."""
 
 from rules.core.contract import Action, Choice, Event, GameSystem, Step
+from rules.core.secrets import Seal, Unseal
 from rules.core.dice import Dice, DiceExhausted, RecordedDice, Roll, ScriptedDice, SeededDice
 from rules.core.errors import RuleError
 
@@ -14,7 +15,9 @@ __all__ = [
     "RecordedDice",
     "Roll",
     "RuleError",
+    "Seal",
     "ScriptedDice",
     "SeededDice",
     "Step",
+    "Unseal",
 ]

@@ -42,7 +42,7 @@ OPTION_LABEL = 100
 class Answer(BaseModel):
     """One legal order offered to a side, ready to send as that side's player."""
 
-    #: The order's name (the subcommand), e.g. ``retreat``.
+    #: The order's path (the subcommand, after its group if any), e.g. ``retreat``.
     order: str
     #: Its options as a player would type them (``{"unit": "T-12", "to": "14"}``).
     options: dict[str, str]
@@ -75,10 +75,10 @@ def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: A
     typed = _typed_options(action)
     parts = []
     for key, value in typed.items():
-        shown = system.label(state, side, action.name, key, value, typed)
+        shown = system.label(state, side, action.path(), key, value, typed)
         # A label that is just the value reads better with the option's name (``to 14``).
         parts.append(f"{key} {shown}" if shown == value else shown)
-    text = order_title(action.name)
+    text = order_title(action.path())
     if parts:
         text += ": " + ", ".join(parts)
     return _clip(text, OPTION_LABEL)
@@ -88,6 +88,9 @@ def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
                   limit: int | None = None) -> list[Action]:
     """The orders ``side`` may give now that change the game, standing orders included,
     without repeats (two offers of one order with the same options are one answer).
+    Sealed orders (:attr:`Action.sealed`, issue 28) are never among them: an answer is
+    pressed under a public message and its order and reply are public; a sealed order is
+    typed privately.
 
     With ``limit``, stop once more than ``limit`` orders other than standing ones are found:
     a caller that only wants to know whether there are few need not build them all.
@@ -97,7 +100,7 @@ def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
     out: list[Action] = []
     pressing = 0
     for rule in system.orders_open(s, side):
-        if rule.action.read_only:
+        if rule.action.read_only or rule.action.sealed:
             continue
         for action in rule.offered(system, s, side):
             key = type(action).__name__ + action.model_dump_json()
@@ -125,7 +128,7 @@ def quick_answers(system: GameSystem[Any], state: BaseModel, side: str,
     pressing = [a for a in orders if not a.anytime] or orders
     if not pressing or len(pressing) > limit:
         return []
-    return [Answer(order=a.name, options=_typed_options(a), label=answer_label(system, state, side, a))
+    return [Answer(order=a.path(), options=_typed_options(a), label=answer_label(system, state, side, a))
             for a in pressing]
 
 
@@ -165,8 +168,8 @@ class OrderBuilder:
         """The orders that change the game and are legal now, in the system's order."""
         names: list[str] = []
         for action in acting_orders(self.system, self.state, self.side):
-            if action.name not in names:
-                names.append(action.name)
+            if action.path() not in names:
+                names.append(action.path())
         return names
 
     def _walk(self) -> tuple[list[Action], dict[str, str], Menu | None]:
@@ -179,7 +182,7 @@ class OrderBuilder:
         if not self.path:
             return [], {}, Menu("", names, [order_title(n) for n in names])
         name = names[self.path[0]]
-        orders = [a for a in acting_orders(self.system, self.state, self.side) if a.name == name]
+        orders = [a for a in acting_orders(self.system, self.state, self.side) if a.path() == name]
         chosen: dict[str, str] = {}
         step = 1
         for key in type(orders[0]).model_fields:
@@ -230,7 +233,7 @@ class OrderBuilder:
         action = self.action()
         if action is None:
             return None
-        return Answer(order=action.name, options=_typed_options(action),
+        return Answer(order=action.path(), options=_typed_options(action),
                       label=answer_label(self.system, self.state, self.side, action))
 
 

@@ -33,6 +33,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
 from rules.core.playout import PlayoutHints
 from rules.core.scenariofile import ScenarioFormat
+from rules.core.secrets import Seal, Unseal
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
@@ -68,6 +69,21 @@ class Action(BaseModel):
     #: record keeps them, and an export shows them once the system says the secret is out
     #: (:meth:`GameSystem.secret_open`).  The seam the hidden-information work builds on.
     private: ClassVar[tuple[str, ...]] = ()
+    #: The whole order is private (issue 28): it is given privately (an ephemeral reply on
+    #: Discord, ``secret /…`` on the console), its options never appear in public text; the
+    #: public line is its seal's ("Strahl laid its minefields (sealed: 3f0b…)") or "Strahl
+    #: gave a sealed order" when it seals nothing.  Numbered public answers never offer it.
+    sealed: ClassVar[bool] = False
+    #: A subcommand group (issue 28): ``/mak air commit`` is ``group = "air"``,
+    #: ``name = "commit"``.  Discord nests it as a group of the system's command; the console
+    #: and ``/game help`` take the two words.  Empty: a subcommand of the command itself.
+    group: ClassVar[str] = ""
+
+    @classmethod
+    def path(cls) -> str:
+        """The order's words after the system's command: ``move``, or ``air commit`` in a
+        group.  Unique in a system (names may repeat across groups)."""
+        return f"{cls.group} {cls.name}" if cls.group else cls.name
 
     @classmethod
     def description(cls) -> str:
@@ -87,8 +103,9 @@ class Action(BaseModel):
 
     def summary(self) -> str:
         """The order as a player would type it, e.g. ``move unit:VDV-1 to:12``; a
-        :attr:`private` option shows as ``mission:🔒``."""
-        parts = [self.name]
+        :attr:`private` option shows as ``mission:🔒``.  A :attr:`sealed` order's options
+        are all private: the bot never puts this text in public."""
+        parts = [self.path()]
         for key, value in self.model_dump(exclude_defaults=True).items():
             parts.append(f"{key}:{SEALED if key in self.private else option_text(value)}")
         return " ".join(parts)
@@ -194,6 +211,10 @@ class Event(BaseModel):
     text: str
     rule: str | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+    #: A line only side ``to`` may read (its own secret: "Minefield 0409 attack 7 laid",
+    #: issue 28).  Every public output leaves it out; the ephemeral reply to that side's
+    #: player shows it, and the record keeps it for the export after the end.
+    to: str | None = None
 
 
 class Step(BaseModel):
@@ -208,7 +229,9 @@ class Step(BaseModel):
       must act only when ``(waiting_on, turn_part)`` changes;
     * ``reveals``: new information other than dice came out (a card drawn, a hidden marker
       turned); together with dice this forbids ``/game undo``;
-    * ``game_over``: the game has ended; ``result`` says how.
+    * ``game_over``: the game has ended; ``result`` says how;
+    * ``seals`` / ``unseals``: secret choices sealed and revealed by this step (issue 28,
+      :mod:`rules.core.secrets`), filled from the order's ``Ctx``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -221,6 +244,8 @@ class Step(BaseModel):
     reveals: bool = False
     game_over: bool = False
     result: str | None = None
+    seals: list[Seal] = Field(default_factory=list)
+    unseals: list[Unseal] = Field(default_factory=list)
 
 
 class Turn(BaseModel):
@@ -301,6 +326,10 @@ class GameSystem(ABC, Generic[StateT]):
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
+    #: The system keeps secrets (issue 28): sealed choices, a side's own view
+    #: (:meth:`view_for`).  Its export before the end carries no states and no secret items;
+    #: the non-interference test (``tests/conformance/test_secrets.py``) runs on it.
+    private_info: ClassVar[bool] = False
     #: The order a side that does not act by its deadline is taken to give, by phase
     #: (:meth:`phase_of`): the rules' pass, where they have one (issue 19).  A phase not
     #: listed has none: the bot then makes no order for a silent side.
@@ -331,7 +360,14 @@ class GameSystem(ABC, Generic[StateT]):
 
     @abstractmethod
     def view(self, state: StateT) -> BaseModel:
-        """The view model the renderer draws (one of :mod:`rules.core.views`)."""
+        """The view model the renderer draws (one of :mod:`rules.core.views`): always the
+        PUBLIC view (spectators, the posted picture, the ping), never a side's secret."""
+
+    def view_for(self, state: StateT, side: str) -> BaseModel:
+        """What ``side`` sees (its player's ``/game map``, issue 28): the public view by
+        default; a system with secrets (:attr:`private_info`) adds that side's own secrets
+        on top (its unrevealed minefields), never another side's."""
+        return self.view(state)
 
     def phase_of(self, state: StateT) -> str:
         """The phase an order is checked against (``@order(..., phases=...)``)."""
@@ -448,7 +484,10 @@ class GameSystem(ABC, Generic[StateT]):
         ctx = Ctx(state=self.copy_state(s), side=side, dice=dice)
         rule.resolve(self, ctx, action)
         self.after_order(ctx, action)
-        return self.make_step(ctx.state, ctx.events, snapshot=ctx.snapshot, reveals=ctx.reveals)
+        step = self.make_step(ctx.state, ctx.events, snapshot=ctx.snapshot, reveals=ctx.reveals)
+        if ctx.seals or ctx.unseals:
+            step = step.model_copy(update={"seals": list(ctx.seals), "unseals": list(ctx.unseals)})
+        return step
 
     def setup(self, scenario: str, options: Any, dice: Dice) -> Step:
         """The opening step of ``scenario``; ``options`` is ``/game new`` text, a stored dict or
@@ -492,9 +531,9 @@ class GameSystem(ABC, Generic[StateT]):
     def not_now(self, state: StateT, side: str, action: Action) -> str:
         """The sentence for an order given in the wrong phase: which orders are open now."""
         # Orders with a legal offer now; the open ones when none has (a system without offers).
-        names = sorted({a.name for a in self.legal_actions(state, side)}) or \
-            sorted({r.action.name for r in self.orders_open(state, side)})
-        return (f"'{action.name}' is not an order of this phase ({self.phase_title(state)}); "
+        names = sorted({a.path() for a in self.legal_actions(state, side)}) or \
+            sorted({r.action.path() for r in self.orders_open(state, side)})
+        return (f"'{action.path()}' is not an order of this phase ({self.phase_title(state)}); "
                 f"orders now: {', '.join(names) or 'none'}.")
 
     def legal_actions(self, state: BaseModel, side: str, *, read_only: bool = True) -> list[Action]:
@@ -608,11 +647,19 @@ class GameSystem(ABC, Generic[StateT]):
         )
 
     def action_type(self, name: str) -> type[Action]:
-        """The order model called ``name``, or a RuleError listing the orders there are."""
+        """The order model at ``name``: its :meth:`Action.path` (``move``, ``air commit``),
+        or a leaf name no other order shares; a RuleError listing the orders there are."""
+        wanted = " ".join(str(name).split())
         for action in self.actions:
-            if action.name == name:
+            if action.path() == wanted:
                 return action
-        known = ", ".join(a.name for a in self.actions)
+        leaves = [a for a in self.actions if a.name == wanted]
+        if len(leaves) == 1:
+            return leaves[0]
+        known = ", ".join(a.path() for a in self.actions)
+        if leaves:
+            raise RuleError(f"'{_clip(name)}' is an order of several groups in {self.title}: "
+                            f"{', '.join(a.path() for a in leaves)}.")
         raise RuleError(f"There is no order '{_clip(name)}' in {self.title}; orders: {known}.")
 
     def parse(self, name: str, options: dict[str, Any]) -> Action:

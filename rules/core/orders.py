@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from rules.core.dice import Dice
+from rules.core.secrets import Seal, Unseal
 
 if TYPE_CHECKING:
     from rules.core.contract import Action, Event, GameSystem
@@ -45,6 +46,8 @@ class Ctx(Generic[StateT]):
     Handlers change ``state`` freely (the caller's state is never touched), append events
     with :meth:`say`, and set ``snapshot`` (an impulse, battle round or turn ended) or
     ``reveals`` (new information other than dice came out: a card drawn) as the rules say.
+    A secret choice is sealed with :meth:`seal` and revealed with :meth:`unseal` (issue 28,
+    :mod:`rules.core.secrets`).
     """
 
     state: StateT
@@ -53,6 +56,8 @@ class Ctx(Generic[StateT]):
     events: list["Event"] = field(default_factory=list)
     snapshot: bool = False
     reveals: bool = False
+    seals: list[Seal] = field(default_factory=list)
+    unseals: list[Unseal] = field(default_factory=list)
 
     def say(self, kind: str, text: str, rule: str | None = None, **data: Any) -> "Event":
         """Record one event (the line a player reads, its rule and structured data)."""
@@ -61,6 +66,17 @@ class Ctx(Generic[StateT]):
         event = Event(kind=kind, text=text, rule=rule, data=data)
         self.events.append(event)
         return event
+
+    def seal(self, key: str, side: str, what: str, items: list[str], pad_to: int = 0) -> None:
+        """Seal a secret choice of ``side`` (see :class:`rules.core.secrets.Seal`): the bot
+        commits ``items`` publicly and keeps them from every public output until revealed."""
+        self.seals.append(Seal(key=key, side=side, what=what, items=list(items), pad_to=pad_to))
+
+    def unseal(self, key: str, index: int, why: str) -> None:
+        """Reveal item ``index`` of the seal ``key`` (``why``: public words with the rule).
+        New information came out, so the step :attr:`reveals` (undo stops there)."""
+        self.unseals.append(Unseal(key=key, index=index, why=why))
+        self.reveals = True
 
     def extend(self, events: Iterable["Event"]) -> None:
         """Add events produced by a rules function that returns its own list."""
