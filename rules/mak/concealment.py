@@ -31,13 +31,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core.contract import Action, Event
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx
+from rules.core.orders import Ctx, OrderRule
 from rules.mak.data import _read
 from rules.mak.hidden_state import Concealment, tell
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, UnitState, other
@@ -278,18 +280,46 @@ def named_hidden(state: MakState, text: str, before: list[str]) -> list[str]:
     return _ids_in(text, [i for i in before if i in still])
 
 
-def refuse_named(state: MakState, action: Action, before: list[str]) -> None:
-    """An order naming a unit that stays hidden would print it in public: refused (nothing is
-    stored), with the marker to name instead."""
-    if getattr(action, "sealed", False):
+def refuse_named(ctx: MakCtx, action: Action, before: list[str]) -> None:
+    """A public order naming a unit that stays hidden would print it: a unit carrying a
+    marker is refused (nothing is stored; its marker is the name to give, and the one its
+    player is offered); a unit only under another unit's marker is shown, its stack lifted."""
+    if action.sealed:
         return
-    for uid in named_hidden(state, action.summary(), before):
-        u = state.unit(uid)
-        mine = markers_on(state, u)
-        instead = (f"name its marker instead ({mine[0]})" if mine else
-                   f"move a marker onto it first (conceal shift) or let it be seen")
-        raise RuleError(f"{uid} is under a concealment marker: an order naming it would show it to "
-                        f"your opponent; {instead} (15.4.1).")
+    for uid in named_hidden(ctx.state, action.summary(), before):
+        u = ctx.state.unit(uid)
+        mine = markers_on(ctx.state, u)
+        if mine:
+            raise RuleError(f"{uid} is under concealment marker {mine[0]}: name the marker "
+                            f"({mine[0]}), or your opponent would read which unit it is (15.4.1).")
+        if hidden(ctx.state, u):
+            lift(ctx, u.side, u.hex or "", f"named in a public order (15.4.1)")
+
+
+def as_marker(state: MakState, action: Action) -> Action:
+    """An offer naming a unit that carries a marker names the marker instead (what its
+    player types, so the public line never holds the unit)."""
+    names = {u.id: markers_on(state, u)[0] for u in hidden_units(state) if markers_on(state, u)}
+    if not names:
+        return action
+    update = {k: names[v] for k, v in action.model_dump().items() if isinstance(v, str) and v in names}
+    return action.model_copy(update=update) if update else action
+
+
+def offers_by_marker(rule: OrderRule) -> OrderRule:
+    """``rule`` whose offers name hidden units by their markers (``as_marker``); sealed
+    orders name the units themselves (their options are never shown)."""
+    if rule.offers is None or rule.action.sealed:
+        return rule
+
+    def offers(system: object, state: MakState, side: str) -> Iterator[Action]:
+        if state.concealment is None:
+            yield from rule.offered(system, state, side)  # type: ignore[arg-type]
+            return
+        for action in rule.offered(system, state, side):  # type: ignore[arg-type]
+            yield as_marker(state, action)
+
+    return replace(rule, offers=offers)
 
 
 def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:
@@ -342,7 +372,7 @@ def after_order(t: Table, ctx: MakCtx, action: Action, rolls_from: int = 0) -> N
     return_gone(ctx)
     reveal_named_in_rolls(ctx, rolls_from)
     sweep(t, ctx)
-    refuse_named(ctx.state, action, before)
+    refuse_named(ctx, action, before)
     now = [u.id for u in hidden_units(ctx.state)]
     if any(uid not in now and ctx.state.unit(uid).on_map for uid in before):
         ctx.reveals = True  # a stack left without its marker is seen again (15.4.1)

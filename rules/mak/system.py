@@ -561,6 +561,10 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         ctx.snapshot = True
 
 
+#: 15.4.1: the orders offered for a unit under its concealment marker name the marker.
+MaschinenKrieger.order_rules = {k: concealment.offers_by_marker(r) for k, r in MaschinenKrieger.order_rules.items()}
+
+
 def begin_play(ctx: MakCtx) -> None:
     """4.0 1: the Air Commitment phase when aircraft fly, else the first player's phase."""
     if not begin_air_phase(ctx):
