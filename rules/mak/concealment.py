@@ -306,9 +306,33 @@ def as_marker(state: MakState, action: Action) -> Action:
     return action.model_copy(update=update) if update else action
 
 
-def offers_by_marker(rule: OrderRule) -> OrderRule:
-    """``rule`` whose offers name hidden units by their markers (``as_marker``); sealed
-    orders name the units themselves (their options are never shown)."""
+def unseen_problem(state: MakState, side: str, action: Action) -> str | None:
+    """An order naming an enemy unit under a concealment marker, by its id or its marker: one
+    sentence, the same either way, that says nothing of what is there (15.4.1)."""
+    for value in action.model_dump().values():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        for word in value.split(","):
+            u = state.find(word)
+            if u is not None and u.side != side and hidden(state, u):
+                return (f"'{word.strip()[:12]}' is under a concealment marker: none of your units sees "
+                        f"what is there (15.4.1).")
+    return None
+
+
+def guarded(rule: OrderRule) -> OrderRule:
+    """``rule`` that refuses an order naming an unseen enemy unit before the rules look at it
+    (their sentences would say where or what it is), and whose offers name a side's own
+    hidden units by their markers (``as_marker``; sealed orders name the units themselves,
+    their options are never shown)."""
+    def resolve(system: object, ctx: MakCtx, action: Action) -> None:
+        if ctx.state.concealment is not None:
+            problem = unseen_problem(ctx.state, ctx.side, action)
+            if problem:
+                raise RuleError(problem)
+        rule.resolve(system, ctx, action)
+
+    rule = replace(rule, resolve=resolve)
     if rule.offers is None or rule.action.sealed:
         return rule
 
@@ -320,6 +344,7 @@ def offers_by_marker(rule: OrderRule) -> OrderRule:
             yield as_marker(state, action)
 
     return replace(rule, offers=offers)
+
 
 
 def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:

@@ -561,8 +561,9 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         ctx.snapshot = True
 
 
-#: 15.4.1: the orders offered for a unit under its concealment marker name the marker.
-MaschinenKrieger.order_rules = {k: concealment.offers_by_marker(r) for k, r in MaschinenKrieger.order_rules.items()}
+#: 15.4.1: an order naming an unseen enemy unit is refused; the orders offered for a unit under
+#: its own concealment marker name the marker.
+MaschinenKrieger.order_rules = {k: concealment.guarded(r) for k, r in MaschinenKrieger.order_rules.items()}
 
 
 def begin_play(ctx: MakCtx) -> None:

@@ -308,3 +308,14 @@ def test_each_sides_picture_shows_its_own_secrets_and_the_public_one_none(tmp_pa
         assert Image.open(io.BytesIO(png)).size[0] > 300
     assert render_png(SYS.view(s)) != render_png(SYS.view_for(s, "merc"))
     assert render_png(SYS.view(s)) == render_png(SYS.view_for(s, "strahl"))
+
+
+def test_15_4_1_the_enemy_naming_a_concealed_unit_learns_nothing_of_it():
+    s = hidden_game().state
+    s.setup, s.active = [], "strahl"
+    words = []
+    for name in ("M-AFS1", "M-Con1", "M-AFS2"):
+        with pytest.raises(RuleError) as caught:
+            SYS.apply(s, "strahl", A.Fire(unit="S-PKA1", target=name), ScriptedDice([]))
+        words.append(str(caught.value).split("'", 2)[2])
+    assert words[0] == words[1] == words[2] == " is under a concealment marker: none of your units sees what is there (15.4.1)."
