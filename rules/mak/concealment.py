@@ -325,12 +325,14 @@ def guarded(rule: OrderRule) -> OrderRule:
     (their sentences would say where or what it is), and whose offers name a side's own
     hidden units by their markers (``as_marker``; sealed orders name the units themselves,
     their options are never shown)."""
+    original = rule
+
     def resolve(system: object, ctx: MakCtx, action: Action) -> None:
         if ctx.state.concealment is not None:
             problem = unseen_problem(ctx.state, ctx.side, action)
             if problem:
                 raise RuleError(problem)
-        rule.resolve(system, ctx, action)
+        original.resolve(system, ctx, action)
 
     rule = replace(rule, resolve=resolve)
     if rule.offers is None or rule.action.sealed:
@@ -338,9 +340,9 @@ def guarded(rule: OrderRule) -> OrderRule:
 
     def offers(system: object, state: MakState, side: str) -> Iterator[Action]:
         if state.concealment is None:
-            yield from rule.offered(system, state, side)  # type: ignore[arg-type]
+            yield from original.offered(system, state, side)  # type: ignore[arg-type]
             return
-        for action in rule.offered(system, state, side):  # type: ignore[arg-type]
+        for action in original.offered(system, state, side):  # type: ignore[arg-type]
             yield as_marker(state, action)
 
     return replace(rule, offers=offers)
