@@ -115,7 +115,10 @@ class Channel:
             raise RuntimeError(f"{self.system_key} offers no legal order to {side} in {self.channel}")
         action = choose(game.system, actions, self.rng, self.last.get(side))
         self.last[side] = action
-        return self.invocation(self.user(side), [self.system_key, action.name], order_options(action))
+        # A sealed order is given privately, as its player would (issue 28).
+        inv = self.invocation(self.user(side), [self.system_key, *action.path().split()],
+                              order_options(action))
+        return inv.model_copy(update={"private": type(action).sealed})
 
     async def restart(self) -> None:
         """``/game end`` by the moderator, then a new game with the same seats."""

@@ -14,9 +14,12 @@ from rules.core.contract import OptionSpec
 
 
 class CommandSpec(BaseModel):
-    """One subcommand: ``/group name option:value ...``."""
+    """One subcommand: ``/group name option:value ...`` (``/group subgroup name …`` when it
+    belongs to a subcommand group, issue 28: ``/mak air commit``)."""
 
     name: str
+    #: The subcommand group it sits in (an order's :attr:`Action.group`); empty: none.
+    subgroup: str = ""
     description: str
     options: list[OptionSpec] = Field(default_factory=list)
     rule: str = ""
@@ -31,6 +34,11 @@ class CommandSpec(BaseModel):
     #: Uses per user and channel: ``(times, seconds)``, for public renders and big files.
     cooldown: tuple[int, float] | None = None
 
+    @property
+    def path(self) -> str:
+        """The words after the group's name: ``move``, ``air commit``."""
+        return f"{self.subgroup} {self.name}" if self.subgroup else self.name
+
 
 class CommandGroup(BaseModel):
     """A slash-command group: ``game``, ``mod`` or a system key such as ``rr``."""
@@ -39,10 +47,41 @@ class CommandGroup(BaseModel):
     description: str
     commands: list[CommandSpec]
     system: str | None = None  # the system key for system groups
+    #: What each subcommand group is for (issue 28), by its name.
+    subgroup_descriptions: dict[str, str] = Field(default_factory=dict)
 
     def command(self, name: str) -> CommandSpec | None:
-        """The subcommand called ``name``, if any."""
-        return next((c for c in self.commands if c.name == name), None)
+        """The subcommand at ``name`` (its :attr:`CommandSpec.path`: ``air commit``), if any."""
+        wanted = " ".join(name.split())
+        return next((c for c in self.commands if c.path == wanted), None)
+
+    def subgroups(self) -> list[str]:
+        """The subcommand groups of this command, in the order their first order comes."""
+        return list(dict.fromkeys(c.subgroup for c in self.commands if c.subgroup))
+
+    def entries(self) -> int:
+        """What Discord counts against its 25 per command: subcommands and groups."""
+        return sum(1 for c in self.commands if not c.subgroup) + len(self.subgroups())
+
+    def in_subgroup(self, name: str) -> list[CommandSpec]:
+        """The subcommands of the subcommand group ``name``."""
+        return [c for c in self.commands if c.subgroup == name]
+
+    def subgroup_description(self, name: str) -> str:
+        """What the subcommand group ``name`` is for: the system's words, or "<Name> orders"."""
+        return self.subgroup_descriptions.get(name) or f"{name.replace('_', ' ').capitalize()} orders"
+
+    def limit_problems(self, most: int = 25) -> list[str]:
+        """Discord's limits broken, one sentence each: at most ``most`` subcommands and
+        groups per command, and ``most`` subcommands per group (issue 28)."""
+        problems = []
+        if self.entries() > most:
+            problems.append(f"/{self.name} has {self.entries()} subcommands and groups; Discord allows {most}")
+        for sub in self.subgroups():
+            if len(self.in_subgroup(sub)) > most:
+                problems.append(f"/{self.name} {sub} has {len(self.in_subgroup(sub))} subcommands; "
+                                f"Discord allows {most}")
+        return problems
 
 
 def _opt(name: str, kind: str, description: str, required: bool = True, **extra) -> OptionSpec:
@@ -79,7 +118,8 @@ def game_group() -> CommandGroup:
             CommandSpec(
                 name="map",
                 description="The latest map (only you see it unless you post it)",
-                options=[_opt("post", "bool", "Post it in the channel for everyone", False)],
+                options=[_opt("post", "bool", "Post it in the channel for everyone", False),
+                         _opt("side", "id", "Your side's own view (games with secrets)", False)],
                 may_render=True,
                 cooldown=(2, 30.0),
             ),
@@ -223,6 +263,14 @@ def mod_group() -> CommandGroup:
                 moderator_only=True,
             ),
             CommandSpec(
+                name="look",
+                description="A side's own view of a game with secrets (no seat; audited)",
+                options=[_opt("side", "id", "The side whose view to see")],
+                moderator_only=True,
+                may_render=True,
+                private=True,
+            ),
+            CommandSpec(
                 name="scenario",
                 description="Keep a scenario file in this server's library, or take one out",
                 options=[
@@ -239,19 +287,27 @@ def mod_group() -> CommandGroup:
 
 
 def system_group(key: str) -> CommandGroup:
-    """One group per system, generated from its action models."""
+    """One group per system, generated from its action models: an order with a
+    :attr:`Action.group` sits in that subcommand group; a :attr:`Action.sealed` order is
+    answered privately (issue 28)."""
     system = registry.get(key)
     return CommandGroup(
         name=key,
         description=f"{system.title}: orders"[:100],
         system=key,
+        subgroup_descriptions=dict(system.group_descriptions),
         commands=[
             CommandSpec(
                 name=action.name,
+                subgroup=action.group,
                 description=action.description(),
                 options=action.options(),
                 rule=action.rule,
                 may_render=True,
+                # A sealed order is answered privately from the first moment: a public
+                # "thinking" message would name the command, and its options to a click.
+                private=action.sealed,
+                defer_first=action.sealed,
             )
             for action in system.actions
         ],

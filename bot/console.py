@@ -6,6 +6,8 @@
     @alice /rr deploy-default
 
 ``@name`` before a command acts as that user; ``@name`` alone switches the default user.
+A sealed order is given privately: ``@alice secret /mak mines lay …`` (or ``? /mak …``);
+its answer is marked "only @alice sees this", and the channel's public line follows.
 When a reply offers numbered answers (the buttons on Discord), ``2`` or ``@bob 2`` picks one.
 Snapshots are written as PNG files and their paths printed.  ``--dice 3,5,6`` scripts the
 dice (when they run out, the order is refused with a clear message).
@@ -36,6 +38,11 @@ from bot.service import Service
 from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
 
 CONSOLE_CHANNEL = "console"
+#: Command groups without subcommand groups: a third bare word after them is a mistake.
+FLAT_GROUPS = ("game", "mod", "clock")
+#: ``secret /mak …`` or ``? /mak …`` (after an ``@user``): the command is given privately,
+#: as a sealed order must be (issue 28); on Discord its answer is ephemeral.
+PRIVATE = re.compile(r"^(?P<user>@\S+\s+)?(?:secret\s+|\?\s*)(?P<rest>/.*)$", re.DOTALL)
 #: ``2`` or ``@bob 2``: pick a numbered answer of the last reply (a button press, issue 30).
 NUMBERED = re.compile(r"^(?:@(?P<user>\S+)\s+)?(?P<n>\d{1,3})$")
 PROMPT_HINT = "Type /game help for the commands, /game new system:rr to start; Ctrl-D quits."
@@ -65,7 +72,10 @@ def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     if not head.startswith("/"):
         raise ParseError("Commands start with /, e.g. /game status or /rr move unit:VDV-1 to:12.")
     path = [head[1:]]
-    if tokens and ":" not in tokens[0]:
+    # ``/game status``, ``/rr move …``, and an order in a subcommand group: ``/mak air
+    # commit …`` (issue 28; ``/game``, ``/mod`` and ``/clock`` have no groups).
+    words = 2 if path[0] in FLAT_GROUPS else 3
+    while tokens and ":" not in tokens[0] and len(path) < words:
         path.append(tokens.pop(0))
     options: dict[str, str] = {}
     for token in tokens:
@@ -128,6 +138,9 @@ class Console:
         number = NUMBERED.match(line)
         if number is not None:
             return await self.press(number["user"] or self.user, int(number["n"]))
+        private = PRIVATE.match(line)
+        if private is not None:
+            line = (private["user"] or "") + private["rest"]
         try:
             user, path, options = parse_line(line)
         except ParseError as exc:
@@ -149,7 +162,7 @@ class Console:
             return None
         inv = Invocation(
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
-            is_moderator=self.moderator, command=path, options=options,
+            is_moderator=self.moderator, command=path, options=options, private=private is not None,
         )
         return await self._answered(who, await self.service.handle(inv))
 
@@ -183,11 +196,14 @@ class Console:
         return reply
 
     async def deliver_owed(self) -> None:
-        """Post what the channel is owed: here only an ended game's page, built after its
-        announcement (issue 25); the console has no failed delivery to catch up."""
+        """Post what the channel is owed: an ended game's page, built after its announcement
+        (issue 25), and the public line of an order answered privately (issue 28); the
+        console has no failed delivery to catch up."""
         for owed_id, owed in await self.service.owed(self.channel):
             if owed.page_key is not None:
                 owed = await self.service.attach_page(owed)
+            elif owed.snapshot_key:  # the public line of an order answered privately (issue 28)
+                owed = await self.service.attach_snapshot(owed)
             self.show("referee", owed)
             await self.service.settle(owed_id)
 
@@ -197,8 +213,8 @@ class Console:
         if path == ["game", "new"] and self.scenario_file and not (
                 {"scenario", "scenario-file"} & set(options)):
             options = {**options, "scenario-file": str(self.scenario_file)}
-        spec = next((g.command(path[1]) for g in self.service.groups
-                     if len(path) == 2 and g.name == path[0]), None)
+        spec = next((g.command(" ".join(path[1:])) for g in self.service.groups
+                     if len(path) >= 2 and g.name == path[0]), None)
         out = dict(options)
         for option in spec.options if spec else []:
             if option.kind == "file" and isinstance(out.get(option.name), str):

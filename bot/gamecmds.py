@@ -7,7 +7,7 @@ import gzip
 import json
 from typing import Any
 
-from bot import answers, chain, export_html, record, replaycmds, replies, scenarios
+from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
@@ -15,7 +15,7 @@ from bot.pipeline import (
 )
 from bot.seats import check_seat
 from bot.store import GameRow, StepRow
-from bot.writer import utcnow
+from bot.owed import OwedAnnouncements
 from rules.core import registry, scenariofile
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
@@ -178,15 +178,31 @@ async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
 
 
 async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
-    """``/game map [post:]``: the snapshot of the current state (cached by state hash).
+    """``/game map [post:] [side:]``: the snapshot of the current state (cached by state hash).
 
     A spectator sees it alone unless they ask to post it; a seated player's map is posted
-    (it is what the table looks at).
+    (it is what the table looks at).  In a game with secrets (issue 28) a seated player's
+    map is their side's own view (``GameSystem.view_for``), for them alone; ``post:true``
+    posts the public one.  ``side:`` is for a player's own side only: a spectator is
+    refused (a moderator without a seat has ``/mod look``).
     """
     opts = read_options(svc, inv)
     game = await svc.require_game(inv.channel_id)
     part = game.system.turn_part(game.state)
-    public = bool(opts.get("post")) or bool(game.sides_of(inv.user_id))
+    sides = game.sides_of(inv.user_id)
+    wanted = replies.side_named(game.system, opts["side"]) if opts.get("side") else None
+    if wanted is not None and wanted not in sides:
+        if not sides:
+            raise RuleError("Only a side's own player sees its view; you see the public map "
+                            "(/game map). A moderator without a seat may /mod look.")
+        raise RuleError(f"You play {', '.join(sides)}: you see only your own side's view.")
+    if game.system.private_info and sides and not opts.get("post"):
+        waiting = game.system.waiting_on(game.state)
+        side = wanted or next((s for s in sides if s in waiting), sides[0])
+        return Reply(text=f"🗺️ {part} (step #{game.row.head_seq}): {game.system.side_name(side)}'s "
+                          "own view, secrets included; only you see it.",
+                     snapshot_key=f"{game.row.id}:{game.row.head_seq}:map:{side}", ephemeral=True)
+    public = bool(opts.get("post")) or bool(sides)
     return Reply(text=f"🗺️ {part} (step #{game.row.head_seq})",
                  snapshot_key=f"{game.row.id}:{game.row.head_seq}:map", ephemeral=not public)
 
@@ -233,10 +249,16 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
     audit = await svc.store.audit(game_id)
     # A sealed choice (10.1.1 air assignments) stays out of a running game's export until
     # its reveal: the steps of the round still secret carry no state and no private option.
-    hidden = (record.sealed_from(registry.get(game.system), steps, game.head_seq)
+    system = registry.get(game.system)
+    hidden = (record.sealed_from(system, steps, game.head_seq)
               if game.status == "active" else None)
     rows = [{**record.step_fields(s, RawJSON(s.state_json)), "reverted_by": s.reverted_by,
              "prev_hash": s.prev_hash, "hash": s.hash} for s in steps]
+    if game.status == "active" and system.private_info:
+        # A game with secrets (issue 28): until /game end no state, no sealed item, no line
+        # addressed to one side; the final export holds everything, and the seed to check it.
+        rows = [sealing.public_step_fields(r) for r in rows]
+        hidden = None
     return {
         "format": EXPORT_FORMAT,
         "system": game.system,
@@ -391,9 +413,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         # message; a restart meanwhile delivers it with the channel's next reply (issue 25).
         page = Reply(text=f"📖 {page_name}: the whole game, step by step (opens in any browser,"
                           " offline).", page_key=game.row.id)
-        change.extra.append(lambda db: db.execute(
-            "INSERT INTO owed_announcements (channel_id, reply_json, created_at) VALUES (?,?,?)",
-            (game.row.channel_id, page.model_dump_json(), utcnow())))
+        change.extra.append(lambda db: OwedAnnouncements.insert(db, game.row.channel_id, page))
     reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     svc.announcements.owing(game.row.channel_id)
@@ -411,7 +431,7 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     order = opts.get("order")
     if order:
         for system in systems:
-            if any(a.name == order for a in system.actions):
+            if any(a.path() == " ".join(order.split()) or a.name == order for a in system.actions):
                 return replies.info(replies.help_text(system, order))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
     intro = ("/game new · join · status · map · log · undo · export · replay · end\n"

@@ -210,7 +210,35 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
+async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/mod look side:``: a side's own view of a game with secrets (issue 28), for a
+    moderator who holds no seat (a seated one sees their own side only), privately; each
+    look is an audit entry, so the players can see who looked at what and when."""
+    _require_moderator(svc, inv)
+    opts = read_options(svc, inv)
+    game = await svc.require_game(inv.channel_id)
+    side = replies.side_named(game.system, str(opts["side"]))
+    if game.sides_of(inv.user_id):
+        raise RuleError("You hold a seat in this game, so you see your own side only "
+                        "(/game map); a moderator without a seat may look.")
+    if not game.system.private_info:
+        raise RuleError(f"{game.system.title} keeps no secrets: every side sees the public map "
+                        "(/game map).")
+    seq = game.row.head_seq
+
+    def build(done: Committed) -> Reply:
+        return Reply(text=f"👁️ {game.system.side_name(side)}'s own view at step #{seq}, secrets "
+                          "included; only you see it. This look is in the audit log.",
+                     snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
+
+    reply = await svc.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
+                                                      {"side": side, "seq": seq})),
+                             inv=inv, reply_for=build)
+    assert reply is not None
+    return reply
+
+
 HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick,
-            "scenario": scenarios.cmd_mod_scenario}
+            "look": cmd_look, "scenario": scenarios.cmd_mod_scenario}
 
 __all__ = ["HANDLERS"]

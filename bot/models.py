@@ -49,6 +49,9 @@ class Invocation(BaseModel):
     expect_head: int | None = None
     #: A pressed answer is given for the side it was asked of, not whichever the user holds.
     as_side: str | None = None
+    #: Given privately (issue 28): a sealed order's command on Discord (answered ephemerally),
+    #: ``secret /mak …`` on the console.  A sealed order given otherwise is refused.
+    private: bool = False
 
 
 class Attachment(BaseModel):
@@ -126,3 +129,6 @@ class Reply(BaseModel):
     #: Set on the reply to a press: who chose what, for the message that asked (its buttons
     #: are then removed and this line added).
     chosen: str | None = None
+    #: An announcement owed to the channel by design, not late (issue 28: the public line of
+    #: an order answered privately, posted right after the private answer).
+    follows: bool = False

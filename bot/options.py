@@ -41,13 +41,13 @@ def check_options(group: str, spec: CommandSpec, options: dict[str, Any], *, con
         if key not in known:
             allowed = ", ".join(known) or "no options"
             raise RuleError(
-                f"/{group} {spec.name} has no option '{shown(str(key))[:40]}'; it takes: {allowed}.")
+                f"/{group} {spec.path} has no option '{shown(str(key))[:40]}'; it takes: {allowed}.")
     out: dict[str, Any] = {}
     for option in spec.options:
         value = options.get(option.name)
         if blank(value):
             if option.required:
-                raise RuleError(f"/{group} {spec.name} needs {option.name}: ({option.description}).")
+                raise RuleError(f"/{group} {spec.path} needs {option.name}: ({option.description}).")
             continue
         out[option.name] = convert_value(option, value) if convert else _checked(option, value)
     return out

@@ -1,14 +1,21 @@
-"""``/<system> <order> …``: a player's order, checked, applied, committed, answered."""
+"""``/<system> <order> …``: a player's order, checked, applied, committed, answered.
+
+An order whose step holds a secret (a sealed order, or a line only its side may read,
+issue 28) is answered privately, with that side's lines; the channel gets the public line
+as an announcement owed by the same transaction, posted right after (``Reply.follows``).
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from bot import answers, replies
+from bot import answers, record, replies, sealing
 from bot.models import Invocation, Reply
+from bot.owed import OwedAnnouncements
 from bot.pacing.digest import ping_lines
 from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
-from rules.core.contract import Action
+from bot.writer import Writer
+from rules.core.contract import SEALED, Action
 from rules.core.errors import RuleError
 
 
@@ -18,6 +25,11 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     if svc.systems.get(group) is None:
         raise RuleError(f"There is no command group /{group[:40]}.")
     action_type = svc.systems[group].action_type(name)
+    if action_type.sealed and not inv.private:
+        # Given where others read it (a console line without ``secret``): refused before
+        # anything is resolved, so nothing is stored and nothing is said of its options.
+        raise RuleError(f"Give this order privately: `secret /{group} {action_type.path()} …` "
+                        "(on Discord the command answers only you); nothing was stored.")
     if action_type.read_only:
         return await _read_only(svc, inv, group, name)
     game = await _game_of(svc, inv, group)
@@ -37,21 +49,40 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     step = outcome.step
     since = ping_lines(game, step, inv.user_id)
 
-    def build(done: Committed) -> Reply:
-        assert outcome.action is not None
-        seq = done.seqs[0]
-        lines = [f"#{seq} {inv.user_name} ({side}): {outcome.action.summary()}"]
-        lines += replies.event_lines(step.events)
-        if done.mentions:
-            lines += since
-        lines.append(svc.next_line(game, step))
-        return Reply(text="\n".join(lines), mentions=done.mentions,
-                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
-                     offer_key=f"{game.row.id}:{done.head_seq}")
+    announced: list[Reply] = []
 
-    reply = await svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
-                             inv=inv, reply_for=build)
+    def build(done: Committed) -> Reply:
+        action = outcome.action
+        assert action is not None
+        seq = done.seqs[0]
+        said = f"{action.path()} {SEALED}" if action.sealed else action.summary()
+        lines = [f"#{seq} {inv.user_name} ({side}): {said}"]
+        lines += sealing.public_lines(game.system, side, done.actions[0])
+        lines += replies.event_lines(step.events)
+        own = sealing.own_lines(step.events, [side])
+        foot = [svc.next_line(game, step)]
+        public = Reply(text="\n".join(lines + (since if done.mentions else []) + foot),
+                       mentions=done.mentions,
+                       snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
+                       offer_key=f"{game.row.id}:{done.head_seq}")
+        if not (action.sealed or own):
+            return public
+        # Only the giver reads its own lines; the channel reads the public ones, owed by
+        # this very commit and posted right after the private answer.
+        announced.append(record.anchored(public.model_copy(update={"follows": True}), done.chain_head))
+        return Reply(text="\n".join(lines + own + foot), ephemeral=True)
+
+    change = Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run)
+
+    def owe(db: Writer) -> None:
+        for public in announced:
+            OwedAnnouncements.insert(db, inv.channel_id, public)
+
+    change.extra.append(owe)
+    reply = await svc.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
+    if announced:
+        svc.announcements.owing(inv.channel_id)
     return reply
 
 

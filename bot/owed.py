@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.models import Reply
 from bot.store import BaseStore
-from bot.writer import utcnow
+from bot.writer import Writer, utcnow
 
 
 class OwedAnnouncements:
@@ -38,6 +38,13 @@ class OwedAnnouncements:
                 (channel_id, kept.model_dump_json(), utcnow()),
             )
         (await self._owing()).add(channel_id)
+
+    @staticmethod
+    def insert(db: Writer, channel_id: str, reply: Reply) -> None:
+        """Write an owed announcement inside a command's own transaction (an ended game's
+        page, the public line of an order answered privately); then call :meth:`owing`."""
+        db.execute("INSERT INTO owed_announcements (channel_id, reply_json, created_at) VALUES (?,?,?)",
+                   (channel_id, reply.model_dump_json(), utcnow()))
 
     def owing(self, channel_id: str) -> None:
         """A command wrote an owed announcement in its own transaction (the HTML page of an

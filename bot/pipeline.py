@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from bot import chain, record, replies
+from bot import chain, record, replies, sealing
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
 from bot.owed import OwedAnnouncements
@@ -38,6 +38,7 @@ from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice, SeededDice, seed_hash
 from rules.core.errors import RuleError
+from rules.core.secrets import game_key
 from rules.core.views import Change as ViewChange
 from rules.core.views import changes_over
 
@@ -138,6 +139,9 @@ class Outcome:
     #: player's later order keeps that player's name).
     actor: tuple[str | None, str | None] | None = None
     rerolls: int | None = None
+    #: Its seals committed and its reveals recorded (issue 28, ``bot/sealing.py``): filled
+    #: by :meth:`Pipeline.commit`, kept in the step's ``action`` record.
+    sealed: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -207,6 +211,8 @@ class Committed:
     mentions: list[str]
     #: The game's chain head after the change (``bot/chain.py``): public replies show it.
     chain_head: str = ""
+    #: The ``action`` record of each new step (seals and reveals included, issue 28).
+    actions: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 def apply_recorded(
@@ -345,7 +351,7 @@ class Pipeline:
         """A stored step is a standing (``anytime``) order."""
         if step.kind != "order" or not step.action:
             return False
-        action = next((a for a in system.actions if a.name == step.action.get("name")), None)
+        action = next((a for a in system.actions if a.path() == step.action.get("name")), None)
         return bool(action and action.anytime and not action.read_only)
 
     def _remember(self, game: LiveGame) -> None:
@@ -430,22 +436,29 @@ class Pipeline:
         is built)."""
         step = outcome.step
         actor_id, actor_name = outcome.actor or ((inv.user_id, inv.user_name) if inv else (None, None))
+        if outcome.action is None and outcome.sealed:
+            raise ValueError("a set-up step cannot seal: secrets are sealed by orders (Ctx.seal)")
         return StepRow(
             game_id=game_id, seq=seq, parent_seq=parent, kind=outcome.kind,
             actor_id=actor_id, actor_name=actor_name, side=outcome.side,
-            action=(
-                {"name": outcome.action.name,
-                 "options": outcome.action.model_dump(mode="json", exclude_defaults=True),
-                 # A sealed choice says which options public text must not show (issue 29).
-                 **({"private": list(outcome.action.private)} if outcome.action.private else {})}
-                if outcome.action is not None else None
-            ),
+            action=(Pipeline.action_record(outcome.action) | outcome.sealed
+                    if outcome.action is not None else None),
             dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),
             reveals=step.reveals, snapshot=step.snapshot or outcome.kind == "setup",
             turn_part=step.turn_part,
             interaction_id=inv.interaction_id if inv and interaction else None,
             rerolls=outcome.rerolls,
         )
+
+    @staticmethod
+    def action_record(action: Action) -> dict[str, Any]:
+        """An order as its step records it: its path and options; which options public text
+        must not show (a sealed choice, issue 29); a sealed order (issue 28) says so."""
+        options = action.model_dump(mode="json", exclude_defaults=True)
+        private = list(options) if action.sealed else list(action.private)
+        return {"name": action.path(), "options": options,
+                **({"private": private} if private else {}),
+                **({"sealed": True} if action.sealed else {})}
 
     def _mentions(self, game: LiveGame, waiting_on: list[str], seats: list[SeatRow]) -> list[str]:
         users: list[str] = []
@@ -468,6 +481,12 @@ class Pipeline:
         rows: list[StepRow] = []
         parent = change.parent_seq
         seq = game.next_seq
+        if any(o.step.seals or o.step.unseals for o in change.steps):
+            # Seals committed with the game's key, reveals checked against them (issue 28).
+            found = await sealing.sealed_records(self.store, game_key(game.row.seed), game.row.id,
+                                                 change.parent_seq, [o.step for o in change.steps])
+            for outcome, sealed in zip(change.steps, found):
+                outcome.sealed = sealed
         for outcome in change.steps:
             # Only a player's own order carries the interaction id (UNIQUE: the optimistic
             # dedupe of the order path); a command's reply carries it otherwise.
@@ -507,7 +526,8 @@ class Pipeline:
         counter = change.dice.counter if change.dice is not None else game.row.dice_counter
         summaries = await self._summaries_after(game, change, rows)
         ended = self._turn_ended_by(game, last_step)
-        reply = reply_for(Committed([r.seq for r in rows], head_seq, mentions, chain_head)) if reply_for else None
+        done = Committed([r.seq for r in rows], head_seq, mentions, chain_head, [r.action for r in rows])
+        reply = reply_for(done) if reply_for else None
         if reply is not None:
             reply = record.anchored(reply, chain_head)
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None

@@ -24,7 +24,7 @@ def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
         "seq": step.seq, "parent_seq": step.parent_seq, "kind": step.kind,
         "actor_id": step.actor_id, "actor": step.actor_name, "side": step.side,
         "action": step.action, "dice": [r.model_dump() for r in step.dice],
-        "events": [e.model_dump(mode="json") for e in step.events],
+        "events": [e.record() for e in step.events],
         "reveals": step.reveals, "snapshot": step.snapshot, "turn_part": step.turn_part,
         "rerolls": step.rerolls, "created_at": step.created_at, "state": state,
     }

@@ -85,7 +85,7 @@ def replay(document: dict[str, Any]) -> ReplayReport:
         if again != entry["state"]:
             report.problems.append(f"#{seq}: the state differs from the recorded one")
             continue
-        events = [e.model_dump(mode="json") for e in step.events]
+        events = [e.record() for e in step.events]
         if events != entry.get("events"):
             report.problems.append(f"#{seq}: the events differ from the recorded ones")
             continue

@@ -64,8 +64,9 @@ def info(text: str) -> Reply:
 
 
 def event_lines(events: Iterable[Event]) -> list[str]:
-    """One line per event, as the rules wrote it."""
-    return [e.text for e in events]
+    """One line per public event, as the rules wrote it: an event addressed to one side
+    (``Event.to``, issue 28) is never in public text (``bot/sealing.py`` words those)."""
+    return [e.text for e in events if e.to is None]
 
 
 def seat_name(side: str, seats: list[SeatRow]) -> str:
@@ -80,6 +81,10 @@ def step_action_text(step: StepRow) -> str:
         return "setup"
     if not step.action:
         return step.kind
+    if step.action.get("sealed"):
+        # A sealed order (issue 28): not even which options it was given.
+        text = f"{step.action.get('name', '?')} {SEALED}"
+        return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
     private = step.action.get("private") or ()
     opts = " ".join(f"{k}:{SEALED if k in private else option_text(v)}"
                     for k, v in step.action.get("options", {}).items())
@@ -105,7 +110,7 @@ def log_line(step: StepRow) -> str:
         # (soviet)"): who rerolled, and whose order it was.
         order = step_action_text(step.model_copy(update={"kind": "order"}))
         head = f"#{step.seq} {step.actor_name or 'referee'} (moderator) rerolled #{step.rerolls}, {step.side}: {order}"
-    rules = sorted({e.rule for e in step.events if e.rule})
+    rules = sorted({e.rule for e in step.events if e.rule and e.to is None})
     tail = dice_words(step.dice)
     if rules:
         tail.append("rules " + ", ".join(rules))
@@ -117,12 +122,13 @@ def help_text(system: GameSystem, order: str | None) -> str:
     """``/game help``: every order of a system, or one order in full."""
     if order:
         action = system.action_type(order)
-        return "\n".join([f"**/{system.key} {action.name}** ({action.rule or 'rules'})",
+        return "\n".join([f"**/{system.key} {action.path()}** ({action.rule or 'rules'})",
                           action.help_text()] + _option_lines(action))
     lines = [f"**{system.title}** orders (/{system.key} …):"]
     for action in system.actions:
         rule = f" ({action.rule})" if action.rule else ""
-        lines.append(f"• {action.name}{rule}: {action.description()}")
+        sealed = " 🔒 give it privately" if action.sealed else ""
+        lines.append(f"• {action.path()}{rule}: {action.description()}{sealed}")
     lines.append("Details: /game help order:<name>")
     return "\n".join(lines)
 

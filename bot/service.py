@@ -336,11 +336,15 @@ class Service(Pipeline):
         system = self.systems[game.system]
         state = system.load_state(step.state_json)
         full = bool(mode) or await self._turn_ended(system, step, state)
+        # ``…:map:<side>``: that side's own view (issue 28), only ever in a private reply;
+        # every other picture (posted, pinged) is the public view.
+        side = mode[1] if len(mode) > 1 and mode[1] in system.sides else None
         # One view of the step, drawn and compared (issue 23: it was built three times).
-        view = system.view(state)
+        view = system.view_for(state, side) if side else system.view(state)
         changes = [] if full else await self.changes_since(game.system, step, view=view)
-        digest = state_digest(step.state_json + ("map" if full else repr(changes)))
-        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
+        # The side is in the cache key: a side's picture is never served as the public one.
+        digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
+        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}{f'-{side}' if side else ''}.png"
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]
@@ -402,6 +406,11 @@ class Service(Pipeline):
         """The handler of a command and the invocation with its options checked: the one
         parse path of ``/game``, ``/mod`` and every system's orders."""
         path = inv.command
+        if len(path) == 3 and path[0] in self.systems:
+            # An order in a subcommand group (issue 28): ``/mak air commit`` is the order
+            # ``air commit`` of ``/mak``; the handlers see ``["mak", "air commit"]``.
+            path = [path[0], f"{path[1]} {path[2]}"]
+            inv = inv.model_copy(update={"command": path})
         if len(path) != 2:
             raise RuleError("A command is a group and an order, e.g. /game status or /rr move.")
         group, name = path
@@ -413,7 +422,7 @@ class Service(Pipeline):
         if spec is None:
             if spec_group.system is not None:
                 self.systems[group].action_type(name)  # raises, listing the orders
-            known = ", ".join(c.name for c in spec_group.commands)
+            known = ", ".join(c.path for c in spec_group.commands)
             raise RuleError(f"There is no /{group} {name[:40]}; /{group} has: {known}.")
         handler: Handler
         if group == "game":
@@ -439,7 +448,7 @@ class Service(Pipeline):
             )
 
     async def _suggest(self, inv: Invocation, focused: str) -> list[Choice]:
-        group, name = (inv.command + ["", ""])[:2]
+        group, name = inv.command[0] if inv.command else "", " ".join(inv.command[1:])
         game = await self.live_game(inv.channel_id)
         if group == "game" and name == "new":
             if focused == "scenario":
@@ -454,14 +463,14 @@ class Service(Pipeline):
         if group == "game" and focused == "order":
             systems = [game.system] if game else list(self.systems.values())
             return [
-                Choice(value=a.name, label=f"{a.name}: {a.description()}"[:100])
+                Choice(value=a.path(), label=f"{a.path()}: {a.description()}"[:100])
                 for sys in systems for a in sys.actions
             ]
         if group in self.systems and game and game.row.system == group:
             sides = game.sides_of(inv.user_id)
             waiting = game.system.waiting_on(game.state)
             side = next((s for s in sides if s in waiting), sides[0] if sides else None)
-            if side is None and any(a.name == name and a.read_only for a in game.system.actions):
+            if side is None and any(a.path() == name and a.read_only for a in game.system.actions):
                 side = watching_side(game)  # anyone may watch: read-only orders need no seat
             if side is None:
                 return []

@@ -406,7 +406,7 @@ class Writer:
                 step.actor_name, step.side,
                 json.dumps(step.action) if step.action is not None else None,
                 json.dumps([r.model_dump() for r in step.dice]),
-                json.dumps([e.model_dump(mode="json") for e in step.events]),
+                json.dumps([e.record() for e in step.events]),
                 step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
                 step.interaction_id, step.rerolls, step.created_at, step.prev_hash, step.hash,
             ),

@@ -26,6 +26,9 @@ The checks:
 * the steps are in order (#0, #1, #2, …) and the roll numbers run 0, 1, 2, … in that order,
   none skipped, repeated or moved between steps;
 * the number of rolls equals ``--rolls`` (and the count the file records at its end);
+* every sealed choice (a hidden minefield, issue 28): each item opens its leaf with the nonce
+  the seed gives, the leaves give the root posted when it was sealed, and every reveal opens
+  the leaf of the seal it names (a forged reveal is named as such);
 * every reverted step, every reroll and the end point at an audit entry that is there;
 * the hash chain: every step's and audit entry's hash recomputes from its content and the
   hash of the record written before it, starting from the game's genesis (its system,
@@ -109,6 +112,24 @@ def roll_value(seed: bytes, index: int, sides: int) -> int:
     return 1 + int.from_bytes(digest[:8], "big") % sides
 
 
+# -- sealed choices (issue 28; rules/core/secrets.py holds the bot's side, a test the two) ----
+
+def seal_nonce(seed: bytes, seal_key: str, index: int) -> bytes:
+    """The nonce of item ``index`` of a seal: HMAC-SHA256(HMAC-SHA256(seed, "seal"), "key:index")."""
+    key = hmac.new(seed, b"seal", hashlib.sha256).digest()
+    return hmac.new(key, f"{seal_key}:{index}".encode(), hashlib.sha256).digest()
+
+
+def seal_leaf(nonce: bytes, item: str) -> str:
+    """The commitment to one item: sha256(nonce || item), hex."""
+    return hashlib.sha256(nonce + item.encode("utf-8")).hexdigest()
+
+
+def seal_root(leaves: list[str]) -> str:
+    """The commitment to a seal: sha256 of its leaves' hex joined, hex."""
+    return hashlib.sha256("".join(leaves).encode("ascii")).hexdigest()
+
+
 # -- reading the file ---------------------------------------------------------------------------
 
 def load(path: str) -> Any:
@@ -179,6 +200,7 @@ def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = 
     if posted is not None and not hash_matches(digest, posted):
         problems.append(f"the revealed seed hashes to {digest}, not to the posted {posted}")
     problems += _rolls(document, seed, rolls)
+    problems += _seals(document, seed)
     problems += _audit_links(document)
     return problems + structure
 
@@ -234,6 +256,59 @@ def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
         problems.append(f"{announced} rolls were announced at /game end but the file holds {total}"
                         " (steps cut off or added)")
     return problems
+
+
+def _seals(document: dict, seed: bytes) -> list[str]:
+    """Every sealed choice (issue 28): each item, with the nonce the seed gives, opens its
+    leaf and the leaves give the root posted when it was sealed; each reveal opens the leaf
+    of the seal it names, made earlier on its step's line (a changed item, a forged reveal)."""
+    problems: list[str] = []
+    steps = {s["seq"]: s for s in document["steps"] if isinstance(s.get("seq"), int)}
+    for seq, step in sorted(steps.items()):
+        action = step.get("action") or {}
+        for seal in action.get("seals", []):
+            problems += _seal_problems(seq, seal, seed)
+        for reveal in action.get("reveals", []):
+            problems += _reveal_problems(seq, reveal, _seal_before(steps, seq, reveal.get("key")), seed)
+    return problems
+
+
+def _seal_problems(seq: int, seal: dict, seed: bytes) -> list[str]:
+    name = f"step #{seq}: the seal {str(seal.get('key'))[:40]!r}"
+    leaves, items = seal.get("leaves") or [], seal.get("items")
+    if seal_root(leaves) != seal.get("root"):
+        return [f"{name}: its leaves do not give its root (changed after it was posted)"]
+    if not isinstance(items, list) or len(items) != len(leaves):
+        return [f"{name}: its items are missing (an export taken before the end)"]
+    return [f"{name}: item {i + 1} does not open its leaf (a changed secret)"
+            for i, item in enumerate(items)
+            if seal_leaf(seal_nonce(seed, str(seal.get("key")), i), str(item)) != leaves[i]]
+
+
+def _seal_before(steps: dict[int, dict], seq: int, key: Any) -> dict | None:
+    """The newest seal called ``key`` on the line of step ``seq`` (itself included)."""
+    current: Any = seq
+    while current in steps:
+        found = [s for s in (steps[current].get("action") or {}).get("seals", []) if s.get("key") == key]
+        if found:
+            return found[-1]
+        current = steps[current].get("parent_seq")
+    return None
+
+
+def _reveal_problems(seq: int, reveal: dict, seal: dict | None, seed: bytes) -> list[str]:
+    name = f"step #{seq}: the reveal of {str(reveal.get('key'))[:40]!r} item {reveal.get('index')}"
+    if seal is None:
+        return [f"{name} names no seal made before it"]
+    index, leaves = reveal.get("index"), seal.get("leaves") or []
+    if not isinstance(index, int) or not 0 <= index < len(leaves):
+        return [f"{name}: the seal has no such item"]
+    nonce = seal_nonce(seed, str(reveal.get("key")), index)
+    if reveal.get("nonce") != nonce.hex():
+        return [f"{name}: its nonce is not the one the seed gives (a forged reveal)"]
+    if seal_leaf(nonce, str(reveal.get("item"))) != leaves[index]:
+        return [f"{name} does not open its seal: a forged reveal (the item shown is not the one sealed)"]
+    return []
 
 
 def _audit_links(document: dict) -> list[str]:

@@ -443,8 +443,9 @@ async def deliver_owed(
     channel_id = str(interaction.channel_id)
     for owed_id, reply in await owed.owed(channel_id):
         reply = without_pings_of(reply, skip)
-        # An ended game's page is owed by design (built after the end's announcement): not late.
-        late = reply if reply.page_key is not None else reply.model_copy(
+        # An ended game's page is owed by design (built after the end's announcement), and so
+        # is the public line of an order answered privately (issue 28): not late.
+        late = reply if reply.page_key is not None or reply.follows else reply.model_copy(
             update={"text": f"(Posted late: it could not be sent before.)\n{reply.text}"})
         if complete is not None and (late.snapshot_key or late.page_key is not None):
             late = fit_files(await complete(late), interaction.filesize_limit)

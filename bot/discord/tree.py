@@ -150,11 +150,9 @@ class CommandFactory:
         Manage Channels (server admins can change that in Integrations), the service still
         checks every use.
         """
-        if len(group.commands) > MAX_SUBCOMMANDS:
-            raise ValueError(
-                f"/{group.name} has {len(group.commands)} subcommands; "
-                f"Discord allows {MAX_SUBCOMMANDS}"
-            )
+        problems = group.limit_problems(MAX_SUBCOMMANDS)
+        if problems:
+            raise ValueError("; ".join(problems))
         moderated = bool(group.commands) and all(c.moderator_only for c in group.commands)
         result = app_commands.Group(
             name=group.name,
@@ -166,8 +164,19 @@ class CommandFactory:
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
             default_permissions=discord.Permissions(manage_channels=True) if moderated else None,
         )
+        # An order in a subcommand group (issue 28: ``/mak air commit``) goes into a nested
+        # ``app_commands.Group``, made where its first order comes so the order is kept.
+        nested: dict[str, app_commands.Group] = {}
         for spec in group.commands:
-            result.add_command(self.command(group.name, spec))
+            command = self.command(group.name, spec)
+            if not spec.subgroup:
+                result.add_command(command)
+                continue
+            if spec.subgroup not in nested:
+                nested[spec.subgroup] = app_commands.Group(
+                    name=spec.subgroup, description=_clip(group.subgroup_description(spec.subgroup)),
+                    parent=result)
+            nested[spec.subgroup].add_command(command)
         return result
 
     def command(self, group: str, spec: CommandSpec) -> app_commands.Command:
@@ -233,16 +242,19 @@ class CommandFactory:
 
     def _callback(self, group: str, spec: CommandSpec, renames: dict[str, str]) -> Callback:
         factory = self
-        name = spec.name
+        name = spec.path
+        path = [group, *name.split()]
 
         async def run_command(interaction: discord.Interaction, **options: Any) -> None:
             options = {key: await fetch_upload(value) for key, value in options.items()}
             inv = invocation_from(
                 interaction,
-                [group, name],
+                path,
                 {renames.get(key, key): value for key, value in options.items()},
                 factory.moderator_role,
             )
+            # A sealed order (issue 28) is given privately: its answer is ephemeral.
+            inv = inv.model_copy(update={"private": spec.private})
             log.debug("/%s %s by %s in %s", group, name, inv.user_id, inv.channel_id)
             if factory.in_flight.closing:
                 await send_private(interaction, RESTARTING)
@@ -253,7 +265,7 @@ class CommandFactory:
                     defer_first=spec.defer_first, private=spec.private,
                 )
 
-        run_command.__qualname__ = run_command.__name__ = f"{group}_{name}"
+        run_command.__qualname__ = run_command.__name__ = "_".join(path)
         return run_command
 
     def _autocomplete(self, group: str, spec: CommandSpec, option: OptionSpec) -> Callback:
@@ -270,14 +282,14 @@ class CommandFactory:
             # Options typed so far, by their Discord names; the focused one as typed.
             typed = {key: value for key, value in interaction.namespace if value is not None}
             typed[option.name] = current
-            inv = invocation_from(interaction, [group, spec.name], typed, factory.moderator_role)
+            inv = invocation_from(interaction, [group, *spec.path.split()], typed, factory.moderator_role)
             try:
                 found = await asyncio.wait_for(
                     factory.service.autocomplete(inv, option.name), AUTOCOMPLETE_TIMEOUT
                 )
             except Exception:
                 # A suggestion list is a convenience: log and offer nothing rather than fail.
-                log.exception("autocomplete failed for /%s %s %s", group, spec.name, option.name)
+                log.exception("autocomplete failed for /%s %s %s", group, spec.path, option.name)
                 return []
             return [
                 app_commands.Choice(

@@ -216,6 +216,14 @@ class Event(BaseModel):
     #: player shows it, and the record keeps it for the export after the end.
     to: str | None = None
 
+    def record(self) -> dict[str, Any]:
+        """The event as a step's record (and its hash) holds it: JSON, with ``to`` only when
+        it is set, so every event written before issue 28 hashes as it did."""
+        data = self.model_dump(mode="json")
+        if data.get("to") is None:
+            data.pop("to", None)
+        return data
+
 
 class Step(BaseModel):
     """What one accepted order produced.
@@ -326,6 +334,10 @@ class GameSystem(ABC, Generic[StateT]):
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
+    #: What each order group is for (issue 28), shown as the Discord subcommand group's
+    #: description: ``{"air": "Air duty: commit and strike (10.1)"}``; a group not listed
+    #: reads "<Group> orders".
+    group_descriptions: ClassVar[dict[str, str]] = {}
     #: The system keeps secrets (issue 28): sealed choices, a side's own view
     #: (:meth:`view_for`).  Its export before the end carries no states and no secret items;
     #: the non-interference test (``tests/conformance/test_secrets.py``) runs on it.

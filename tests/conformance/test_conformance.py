@@ -19,12 +19,14 @@ failure names a seed that reproduces it (``play(system, seed)``).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.commands import system_group
 from rules.core import registry
 from rules.core.contract import Action, GameSystem
 from rules.core.dice import RecordedDice, SeededDice
@@ -71,7 +73,21 @@ def test_declarations_can_be_expressed_by_every_front_end(key: str) -> None:
     system = SYSTEMS[key]
     system.check_declarations()
     assert system.sides and system.scenarios and system.actions
-    assert len({a.name for a in system.actions}) == len(system.actions)
+    assert len({a.path() for a in system.actions}) == len(system.actions)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_orders_fit_discords_command_limits(key: str) -> None:
+    """Discord takes at most 25 subcommands or subcommand groups per command and 25
+    subcommands per group (issue 28: ``/mak`` had reached 25); names are lower-case words
+    of at most 32 characters, and a group is not also the name of a top-level order."""
+    system = SYSTEMS[key]
+    assert system_group(key).limit_problems() == []
+    for action in system.actions:
+        for word in filter(None, (action.group, action.name)):
+            assert re.fullmatch(r"[-_a-z0-9]{1,32}", word), f"{action.path()!r} is not a Discord name"
+    top = {a.name for a in system.actions if not a.group}
+    assert not top & {a.group for a in system.actions}, "a group shares its name with an order"
 
 
 @seed_split(6, len(SEEDS))

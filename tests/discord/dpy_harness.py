@@ -422,6 +422,7 @@ def interaction_payload(
     """The JSON Discord sends for ``/group sub option:value …`` (type 2), or for an
     autocomplete request on option ``focused`` (type 4).  ``users`` are options of kind
     user: option name -> (id, display name), sent as ids with a ``resolved`` section.
+    ``sub`` may name a subcommand in a subcommand group: ``"air commit"`` (issue 28).
     """
     opts: list[dict[str, Any]] = []
     for name, value in (options or {}).items():
@@ -439,6 +440,9 @@ def interaction_payload(
         "id": "1", "name": group, "type": 1, "guild_id": str(GUILD_ID),
         "options": [{"type": 1, "name": sub, "options": opts}],
     }
+    if " " in sub:  # a subcommand group (type 2) holding the subcommand
+        outer, inner = sub.split(" ", 1)
+        data["options"] = [{"type": 2, "name": outer, "options": [{"type": 1, "name": inner, "options": opts}]}]
     if resolved:
         data["resolved"] = resolved
     uid, uname = user

@@ -56,16 +56,28 @@ def test_game_and_mod_subcommands(tree):
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
     assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
-                                                        "scenario"]
+                                                        "look", "scenario"]
+
+
+def _subcommands(sent: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A command's subcommands by path (``move``; ``air commit`` inside a group, type 2)."""
+    out = {}
+    for entry in sent["options"]:
+        if entry["type"] == 2:
+            out.update({f"{entry['name']} {s['name']}": s for s in entry["options"]})
+        else:
+            out[entry["name"]] = entry
+    return out
 
 
 def test_every_option_has_the_type_required_flag_and_limits_of_its_spec(tree, catalogue):
     sent = payloads(tree)
     for group in catalogue:
-        subs = {s["name"]: s for s in sent[group.name]["options"]}
+        subs = _subcommands(sent[group.name])
         assert [s["type"] for s in subs.values()] == [1] * len(group.commands)
+        assert list(subs) == [spec.path for spec in group.commands]
         for spec in group.commands:
-            options = {o["name"]: o for o in subs[spec.name]["options"]}
+            options = {o["name"]: o for o in subs[spec.path]["options"]}
             assert set(options) == {o.name for o in spec.options}, spec.name
             for option in spec.options:
                 got = options[option.name]
@@ -87,7 +99,9 @@ def test_discord_limits_hold_for_the_whole_tree(tree):
     for group in payloads(tree).values():
         assert 1 <= len(group["description"]) <= 100
         assert len(group["options"]) <= 25
-        for sub in group["options"]:
+        for nested in (g for g in group["options"] if g["type"] == 2):  # issue 28
+            assert 1 <= len(nested["description"]) <= 100 and len(nested["options"]) <= 25
+        for sub in _subcommands(group).values():
             assert 1 <= len(sub["description"]) <= 100
             assert len(sub["options"]) <= 25
             required = [o["required"] for o in sub["options"]]
@@ -230,9 +244,49 @@ def test_a_group_with_too_many_subcommands_is_refused():
         install_commands(RefereeTree(client), FakeService([group]), "Referee Moderator")
 
 
+def test_subcommand_groups_count_against_25_and_hold_25_each():
+    """Discord: 25 subcommands or groups per command, 25 subcommands per group (issue 28)."""
+    flat = [CommandSpec(name=f"c{n}", description="x") for n in range(24)]
+    grouped = [CommandSpec(name=f"g{n}", subgroup=f"s{n % 2}", description="x") for n in range(4)]
+    fits = CommandGroup(name="big", description="fits", commands=flat + grouped)
+    assert fits.entries() == 26 and fits.limit_problems() == [
+        "/big has 26 subcommands and groups; Discord allows 25"]
+    full = CommandGroup(name="big", description="x", commands=[
+        CommandSpec(name=f"g{n}", subgroup="air", description="x") for n in range(26)])
+    assert full.limit_problems() == ["/big air has 26 subcommands; Discord allows 25"]
+    client = discord.Client(intents=discord.Intents.default())
+    with pytest.raises(ValueError, match="/big air has 26 subcommands"):
+        install_commands(RefereeTree(client), FakeService([full]), "Referee Moderator")
+
+
+async def test_an_order_in_a_subcommand_group_reaches_the_service_by_its_path(settings, recorder):
+    """``/tst air commit`` is a subcommand ``commit`` in the group ``air`` on Discord, and
+    the service gets the command ``["tst", "air", "commit"]`` (issue 28)."""
+    group = CommandGroup(name="tst", description="test orders", system="tst",
+                         subgroup_descriptions={"air": "Air duty (10.1)"}, commands=[
+        CommandSpec(name="go", description="Go"),
+        CommandSpec(name="commit", subgroup="air", description="Commit a unit", options=[
+            OptionSpec(name="unit", kind="id", required=True, description="The unit")]),
+        CommandSpec(name="strike", subgroup="air", description="Strike"),
+    ])
+    service = FakeService([group])
+    client = await start_client(RefereeClient(settings), service, defer_after=30.0)
+    (cmd,) = client.tree.get_commands()
+    sent = cmd.to_dict(client.tree)
+    assert [(o["type"], o["name"]) for o in sent["options"]] == [(1, "go"), (2, "air")]
+    assert sent["options"][1]["description"] == "Air duty (10.1)"
+    assert [s["name"] for s in sent["options"][1]["options"]] == ["commit", "strike"]
+    await feed_gateway(client, interaction_payload("tst", "air commit", {"unit": "M-1"}))
+    assert service.handled[0].command == ["tst", "air", "commit"]
+    assert service.handled[0].options == {"unit": "M-1"}
+    await client.close()
+
+
 def test_callbacks_are_real_app_commands(tree):
     for group in tree.get_commands():
         assert isinstance(group, app_commands.Group)
-        for command in group.commands:
+        for command in group.walk_commands():
+            if isinstance(command, app_commands.Group):  # a subcommand group (issue 28)
+                continue
             assert isinstance(command, app_commands.Command)
             assert command.extras["group"] == group.name

@@ -27,7 +27,7 @@ class Table:
         self.channel = channel
 
     def invocation(self, user: str, line: str, *, moderator: bool = False,
-                   interaction: str | None = "auto", **extra: Any) -> Invocation:
+                   interaction: str | None = "auto", private: bool = False, **extra: Any) -> Invocation:
         from bot.console import parse_line
 
         _, path, options = parse_line(line)
@@ -36,6 +36,7 @@ class Table:
             channel_id=self.channel, guild_id="g", user_id=user, user_name=user,
             is_moderator=moderator, command=path, options=options,
             interaction_id=f"i{next(_ids)}" if interaction == "auto" else interaction,
+            private=private,  # given privately (a sealed order, issue 28)
         )
 
     async def __call__(self, user: str, line: str, **kw: Any) -> Reply:
