@@ -13,9 +13,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Iterator
 
+from rules.core import secrets
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
@@ -586,7 +586,7 @@ class AirOrders:
         key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
         ctx.state.air.sealed.append(key)
         ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
-                 [json.dumps({"mission": mission, "unit": u.id}, sort_keys=True, separators=(",", ":"))])
+                 [secrets.item(mission=mission, unit=u.id)])
         space = {"air": "Air Combat", "ground": "Ground Combat", "none": "not flying",
                  "withdraw": "withdrawn (10.1.4)"}[mission]
         tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",

@@ -29,7 +29,6 @@ so no public line ever holds it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -37,6 +36,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.core import secrets
 from rules.core.contract import Action, Event
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule
@@ -165,8 +165,7 @@ def _seal_placement(ctx: MakCtx, marker: str, u: UnitState, words: str) -> None:
     key = f"conceal:{marker}:{ctx.state.seals}"
     c.markers[marker] = u.id
     c.seals[marker] = key
-    ctx.seal(key, u.side, words, [json.dumps({"marker": marker, "unit": u.id}, sort_keys=True,
-                                             separators=(",", ":"))])
+    ctx.seal(key, u.side, words, [secrets.item(marker=marker, unit=u.id)])
     tell(ctx, u.side, "conceal", f"{marker} is over {u.id} in {u.hex} (15.4.1)", "15.4.1")
 
 

@@ -24,9 +24,9 @@ minefield a hex (a scenario's own included).
 
 from __future__ import annotations
 
-import json
 import re
 
+from rules.core import secrets
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.mak.hazards import MINE_CAP, MINE_MAX, MINE_MIN, reveal
@@ -41,7 +41,7 @@ _ENTRY = re.compile(r"^(?P<hex>.+?)\s*[=:@x×]\s*(?P<attack>\d{1,2})$")
 
 def item(label: str, attack: int) -> str:
     """One minefield as a sealed item: canonical JSON, revealed alone (19.1.1)."""
-    return json.dumps({"attack": attack, "hex": label}, sort_keys=True, separators=(",", ":"))
+    return secrets.item(hex=label, attack=attack)
 
 
 def most_fields(points: int) -> int:
@@ -130,8 +130,7 @@ def artillery_mines(ctx: MakCtx, label: str, side: str, power: int, battery: str
     key = f"mines:{side}:art{s.seals}"
     words = f"scattered mines on {label} (19.1.6)"
     if before is not None and before.owner != side:
-        ctx.seal(key, side, words, [json.dumps({"hex": label, "lost": "an enemy minefield was there"},
-                                               sort_keys=True, separators=(",", ":"))])
+        ctx.seal(key, side, words, [secrets.item(hex=label, lost="an enemy minefield was there")])
         tell(ctx, side, "mines", f"Your mines fell on {label} (19.1.6)", "19.1.6")
         return
     field = lay_by_artillery(s, label, side, power)
