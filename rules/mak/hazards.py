@@ -28,6 +28,7 @@ from __future__ import annotations
 from rules.core.hexes import neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
+from rules.mak.concealment import lift_unit
 from rules.mak.data import Weapon
 from rules.mak.infantry import arson_modifier, arson_succeeds, detects_mines
 from rules.mak.state import SIDE_NAMES, Arson, MakState, Mark, Minefield, UnitState
@@ -78,6 +79,7 @@ def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> b
 
     field = ctx.state.mines[label]
     own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
+    lift_unit(ctx, u, f"attacked by the minefield in {label} (19.1.3)")  # the roll needs its defence
     reveal(ctx, label, f"entered by {u.id} ({own})")
     at = AttackTarget(attack=field.attack, defense=t.stats(u).defense)  # no terrain, no pilot
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {u.id}")
@@ -108,6 +110,7 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
     if field is None:
         return "go"
     if field.owner != u.side and not field.revealed and t.stats(u).finds_mines:
+        lift_unit(ctx, u, f"searching for mines as an engineer (14.4.1)")
         die = ctx.dice.die(6, f"{u.id} looks for mines in {label}")
         if detects_mines(die):
             reveal(ctx, label, f"found by {u.id} (14.4.1)")
