@@ -84,6 +84,13 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
     #: 19.1 minefields, 15.0 concealment and the 10.1 duty chart are sealed choices: each side
     #: sees its own (``view_for``); the export of a running game holds no state.
     private_info = True
+    #: What each group of ``/mak`` holds, as Discord lists it (at most 100 characters).
+    group_descriptions = {
+        "air": "The air war: assign aircraft, strike, flak, strafe, land (10.0)",
+        "pilot": "Pilots: recruit, train (18.3), escape off the map (18.2)",
+        "mines": "Lay your minefields at set-up, sealed (19.1)",
+        "conceal": "Concealment markers: hide units, move markers, sealed (15.0)",
+    }
     #: the conformance kit's 50 games are all of the full-rules scenario (the others are
     #: played by tests/mak/test_playouts.py)
     playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
