@@ -365,10 +365,12 @@ def masked(text: str, names: dict[str, str]) -> str:
     return text
 
 
-def mask(ctx: MakCtx) -> None:
-    """Public lines name a still hidden unit by its marker; its owner reads which unit moved."""
+def mask(ctx: MakCtx, before: list[str]) -> None:
+    """Public lines name a unit hidden before the order and still hidden by its marker; its
+    owner reads which unit it was.  (A unit seen walking into a concealed stack was named in
+    public as it went: its lines stay as they are, the picture hides it from then on.)"""
     s = ctx.state
-    names = {u.id: public_name(s, u) for u in hidden_units(s)}
+    names = {u.id: public_name(s, u) for u in hidden_units(s) if u.id in before}
     if not names:
         return
     out: list[Event] = []
@@ -403,7 +405,7 @@ def after_order(t: Table, ctx: MakCtx, action: Action, rolls_from: int = 0) -> N
     if any(uid not in now and ctx.state.unit(uid).on_map for uid in before):
         ctx.reveals = True  # a stack left without its marker is seen again (15.4.1)
     c.hidden = now
-    mask(ctx)
+    mask(ctx, before)
 
 
 def status_lines(state: MakState) -> list[str]:

@@ -127,7 +127,18 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
         legend.append("OWN MINE: your minefield, unknown to your opponent (19.1.1)")
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
-                      panel=air_panel(state, viewer), away=away_units(state), legend=legend)
+                      panel=air_panel(state, viewer), away=away_units(state) | _markers_off(state, secret),
+                      legend=legend)
+
+
+def _markers_off(state: MakState, secret: dict[str, str]) -> dict[str, str]:
+    """For "what changed": a marker in its owner's supply was lifted (15.4.1), and a unit
+    under a marker went out of sight; neither was eliminated."""
+    c = state.concealment
+    if c is None:
+        return {}
+    out = {m: "lifted (15.4.1)" for m, u in c.markers.items() if u is None}
+    return out | {uid: "under a concealment marker (15.4.1)" for uid in secret}
 
 
 def _on_map(state: MakState, side: str, secret: dict[str, str]) -> int:
