@@ -6,26 +6,13 @@ an ephemeral reply to its owner, and the channel reads the seals and the marker.
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
-import pytest
-
-from bot.config import Settings
 from bot.discord.client import RefereeClient
-from bot.service import Service
-from tests.discord.conftest import feed_gateway, start_client
+from tests.discord.conftest import feed_gateway
 from tests.discord.dpy_harness import ALICE, BOB, RecordingAdapter, interaction_payload
+from tests.discord.test_discord_service import real_bot  # noqa: F401 - the fixture: a client on the real service
 
 _ids = itertools.count(5000)
-
-
-@pytest.fixture
-async def real_bot(settings: Settings, recorder: RecordingAdapter) -> AsyncIterator[RefereeClient]:
-    client = RefereeClient(settings)
-    service = await Service.open(settings)
-    await start_client(client, service, defer_after=30.0, recorder=recorder)
-    yield client
-    await client.close()
 
 
 async def send(client: RefereeClient, recorder: RecordingAdapter, user: tuple[int, str], group: str, sub: str,

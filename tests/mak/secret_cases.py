@@ -16,44 +16,27 @@ from __future__ import annotations
 
 from tests.conformance.secretcase import SecretCase
 
+def _case(name: str, scenario: str, options: str, a: str, b: str, before: list[tuple[str, str]],
+          secret_side: str, after: list[tuple[str, str]]) -> SecretCase:
+    """Two games: ``before``, then ``secret_side`` gives ``a`` or ``b``, then ``after``; the
+    last order of ``after`` is the one that reveals."""
+    return SecretCase(name=name, scenario=scenario, options=options,
+                      orders_a=before + [(secret_side, a)] + after, orders_b=before + [(secret_side, b)] + after,
+                      reveal_at=len(before) + len(after))
+
+
 CASES: list[SecretCase] = [
-    SecretCase(
-        scenario="minefields",
-        options="",
-        name="minefield layout (19.1)",
-        orders_a=[("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"'),
-                  ("strahl", '/mak mines lay fields:"5:0827=13 5:0620=9 5:0621=8"'),
-                  ("merc", "/mak end"), ("strahl", "/mak end"),
-                  ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
-                  ("merc", "/mak move unit:M-AFS1 to:5:0827")],
-        orders_b=[("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"'),
-                  ("strahl", '/mak mines lay fields:"5:0720=6"'),
-                  ("merc", "/mak end"), ("strahl", "/mak end"),
-                  ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
-                  ("merc", "/mak move unit:M-AFS1 to:5:0827")],
-        reveal_at=5,
-    ),
-    SecretCase(
-        scenario="minefields",
-        options="concealment",
-        name="which unit a concealment marker covers (15.4.1)",
-        orders_a=[("merc", "/mak conceal hide unit:M-AFS1"),
-                  ("strahl", "/mak end"), ("merc", "/mak end"),
-                  ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
-                  ("merc", "/mak move unit:M-Con1 to:5:0827")],
-        orders_b=[("merc", "/mak conceal hide unit:M-AFS2"),
-                  ("strahl", "/mak end"), ("merc", "/mak end"),
-                  ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
-                  ("merc", "/mak move unit:M-Con1 to:5:0827")],
-        reveal_at=3,
-    ),
-    SecretCase(
-        scenario="air",
-        name="an aircraft's duty (10.1.1)",
-        orders_a=[("merc", "/mak air commit unit:M-Falke1 mission:air"), ("merc", "/mak air commit"),
-                  ("strahl", "/mak air commit unit:S-PK401 mission:air"), ("strahl", "/mak air commit")],
-        orders_b=[("merc", "/mak air commit unit:M-Falke1 mission:ground"), ("merc", "/mak air commit"),
-                  ("strahl", "/mak air commit unit:S-PK401 mission:air"), ("strahl", "/mak air commit")],
-        reveal_at=3,
-    ),
+    _case("minefield layout (19.1)", "minefields", "",
+          '/mak mines lay fields:"5:0827=13 5:0620=9 5:0621=8"', '/mak mines lay fields:"5:0720=6"',
+          [("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"')], "strahl",
+          [("merc", "/mak end"), ("strahl", "/mak end"), ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
+           ("merc", "/mak move unit:M-AFS1 to:5:0827")]),
+    _case("which unit a concealment marker covers (15.4.1)", "minefields", "concealment",
+          "/mak conceal hide unit:M-AFS1", "/mak conceal hide unit:M-AFS2", [], "merc",
+          [("strahl", "/mak end"), ("merc", "/mak end"), ("merc", "/mak move unit:M-EngSQ1 to:5:0928"),
+           ("merc", "/mak move unit:M-Con1 to:5:0827")]),
+    _case("an aircraft's duty (10.1.1)", "air", "",
+          "/mak air commit unit:M-Falke1 mission:air", "/mak air commit unit:M-Falke1 mission:ground", [], "merc",
+          [("merc", "/mak air commit"), ("strahl", "/mak air commit unit:S-PK401 mission:air"),
+           ("strahl", "/mak air commit")]),
 ]
