@@ -80,7 +80,8 @@ def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> b
     field = ctx.state.mines[label]
     own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
     lift_unit(ctx, u, f"attacked by the minefield in {label} (19.1.3)")  # the roll needs its defence
-    reveal(ctx, label, f"entered by {u.id} ({own})")
+    verb = "left" if "leaves" in when else "landed in" if "lands" in when else "entered"
+    reveal(ctx, label, f"{verb} by {u.id} ({own})")
     at = AttackTarget(attack=field.attack, defense=t.stats(u).defense)  # no terrain, no pilot
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {u.id}")
     text = f"Minefield {label} ({SIDE_NAMES[field.owner]}) attacks {u.id} {when}: target {at.text()}; 🎲 {hit.text()}"

@@ -319,3 +319,26 @@ def test_15_4_1_the_enemy_naming_a_concealed_unit_learns_nothing_of_it():
             SYS.apply(s, "strahl", A.Fire(unit="S-PKA1", target=name), ScriptedDice([]))
         words.append(str(caught.value).split("'", 2)[2])
     assert words[0] == words[1] == words[2] == " is under a concealment marker: none of your units sees what is there (15.4.1)."
+
+
+def test_19_1_6_a_mine_request_lands_at_the_next_own_phase_sealed_and_the_enemy_walks_into_it():
+    from tests.mak.test_artillery import game as artillery_game  # noqa: PLC0415
+
+    s = artillery_game([("M-PltHQ1", "PltHQ", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:1016")])
+    o = A.Indirect(unit="M-Art1", at="5:1016", spotter="M-PltHQ1", mines=True)
+    step = SYS.apply(s, "merc", o, ScriptedDice([]))
+    assert "(1 round(s) of mines (19.1.6))" in public(step)[0]  # 17.1.5: the shot type is recorded
+    s = SYS.apply(step.state, "merc", A.End(), ScriptedDice([])).state
+    # the Mercenary phase of turn 2: deviation 3+3 = 6 ≤ 9 (type a): on target; no attack roll
+    landed = SYS.apply(s, "strahl", A.End(), ScriptedDice([3, 3]))
+    s = landed.state
+    (seal,) = landed.seals
+    assert seal.side == "merc" and json.loads(seal.items[0]) == {"attack": 12, "hex": "5:1016"}
+    assert "scattered mines on 5:1016 (19.1.6)" in seal.what
+    assert s.unit("S-PKA1").status == "on" and s.mines["5:1016"].spared == ["S-PKA1"]  # 19.1.7
+    assert [m.text for m in SYS.view(s).markers if m.kind == "mine"] == ["?"]
+    # 19.1.7 "not attacked as long as it does not move": it moves, and is attacked as it leaves
+    s = SYS.apply(s, "merc", A.End(), ScriptedDice([])).state
+    left = SYS.apply(s, "strahl", A.Move(unit="S-PKA1", to="5:1015"), ScriptedDice([6, 6]))
+    assert left.unseals[0].key == seal.key and left.unseals[0].why == "left by S-PKA1 (19.1.2)"
+    assert "as it leaves" in " ".join(public(left))
