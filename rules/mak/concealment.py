@@ -321,17 +321,21 @@ def unseen_problem(state: MakState, side: str, action: Action) -> str | None:
 
 def guarded(rule: OrderRule) -> OrderRule:
     """``rule`` that refuses an order naming an unseen enemy unit before the rules look at it
-    (their sentences would say where or what it is), and whose offers name a side's own
-    hidden units by their markers (``as_marker``; sealed orders name the units themselves,
+    (their sentences would say where or what it is), ends with ``after_order`` (lifts and
+    masking), and whose offers name a side's own hidden units by their markers (``as_marker``; sealed orders name the units themselves,
     their options are never shown)."""
     original = rule
 
     def resolve(system: object, ctx: MakCtx, action: Action) -> None:
-        if ctx.state.concealment is not None:
-            problem = unseen_problem(ctx.state, ctx.side, action)
-            if problem:
-                raise RuleError(problem)
+        if ctx.state.concealment is None:
+            original.resolve(system, ctx, action)
+            return
+        problem = unseen_problem(ctx.state, ctx.side, action)
+        if problem:
+            raise RuleError(problem)
+        start = len(ctx.dice.rolls)  # the rolls of this order only (a Dice may serve many)
         original.resolve(system, ctx, action)
+        after_order(Table(ctx.state), ctx, action, start)
 
     rule = replace(rule, resolve=resolve)
     if rule.offers is None or rule.action.sealed:
@@ -349,8 +353,9 @@ def guarded(rule: OrderRule) -> OrderRule:
 
 
 def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:
-    """A roll made by a hidden unit's name (a recovery, a search) shows it: lifted."""
-    rolls = getattr(ctx.dice, "rolls", [])[start:]
+    """A roll of this order (from ``start``) made by a hidden unit's name (a recovery, a
+    search) shows it: lifted."""
+    rolls = ctx.dice.rolls[start:]
     for u in hidden_units(ctx.state):
         if not hidden(ctx.state, u):
             continue
@@ -389,7 +394,7 @@ def mask(ctx: MakCtx, before: list[str]) -> None:
     ctx.events[:] = out
 
 
-def after_order(t: Table, ctx: MakCtx, action: Action, rolls_from: int = 0) -> None:
+def after_order(t: Table, ctx: MakCtx, action: Action, rolls_from: int) -> None:
     """Every order ends with: markers of units gone return; units named in a roll and stacks in
     an enemy's sight are lifted; a public order that would print a hidden unit is refused; the
     public lines name hidden units by their markers."""

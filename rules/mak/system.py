@@ -254,10 +254,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
 
     def after_order(self, ctx: MakCtx, action: Action) -> None:
-        """Number the order's marks (the snapshot draws the last order that drew any); lift
-        and mask concealment (15.4.1, ``concealment.after_order``)."""
-        if ctx.state.concealment is not None:
-            concealment.after_order(Table(ctx.state), ctx, action)
+        """Number the order's marks (the snapshot draws the last order that drew any).
+        (Concealment's lifts and masking end each order's resolution: ``concealment.guarded``.)"""
         for m in ctx.state.marks:
             if m.order == 0:
                 m.order = ctx.state.orders + 1

@@ -342,3 +342,32 @@ def test_19_1_6_a_mine_request_lands_at_the_next_own_phase_sealed_and_the_enemy_
     left = SYS.apply(s, "strahl", A.Move(unit="S-PKA1", to="5:1015"), ScriptedDice([6, 6]))
     assert left.unseals[0].key == seal.key and left.unseals[0].why == "left by S-PKA1 (19.1.2)"
     assert "as it leaves" in " ".join(public(left))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_with_minefields_and_concealment_end_and_no_hidden_unit_is_ever_in_sight(seed):
+    """Random legal orders, sealed ones included, to the end: every offer is accepted, and
+    after every order no unit under a marker is in an enemy unit's line of sight (15.4.1)."""
+    import random  # noqa: PLC0415
+
+    from rules.mak.concealment import hidden_units  # noqa: PLC0415
+    from rules.mak.table import Table  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    dice = SeededDice(f"hidden-{seed}".encode())
+    step = SYS.setup("minefields", "concealment", dice)
+    state, used = step.state, set()
+    for _ in range(3000):
+        if step.game_over:
+            break
+        side = rng.choice(step.waiting_on)
+        legal = SYS.legal_actions(state, side)
+        secret = [a for a in legal if a.sealed]
+        order = rng.choice(secret if secret and rng.random() < 0.6 else legal)
+        step = SYS.apply(state, side, order, dice)
+        state = step.state
+        used.add(order.path())
+        t = Table(state)
+        for u in hidden_units(state):
+            assert not any(t.sees(e, u) for e in t.on_map("strahl" if u.side == "merc" else "merc")), u.id
+    assert step.game_over and used & {"mines lay", "conceal hide", "conceal shift"}
