@@ -20,7 +20,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import escape, pilots
+from rules.mak import concealment, escape, pilots
 from rules.mak.air import (
     EMERGENCY_RANGE,
     LANDING_ENDURANCE,
@@ -312,7 +312,7 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         duty = "" if hidden else f" · {space}"
         return f"{u.id} ({units()[u.type].name}) in the air{duty}"
     if action == "air strike" and field == "hex":
-        return f"{value} · {', '.join(x.id for x in t.s.at(value)) or 'empty'}"
+        return f"{value} · {', '.join(concealment.seen_in(t.s, side, value)) or 'empty'}"
     if action == "air land" and field == "at" and t.s.at(value):
         enemy = any(x.side != t.s.active for x in t.s.at(value))
         return f"{value} · {'enemy there: anti-aircraft fire (10.6.3)' if enemy else 'with your units'}"

@@ -115,6 +115,18 @@ def public_name(state: MakState, u: UnitState) -> str:
     return f"a unit under {markers_at(state, u.side, u.hex or '')[0]}"
 
 
+def seen_in(state: MakState, viewer: str | None, label: str) -> list[str]:
+    """What ``viewer`` sees in hex ``label``, for labels: its own units and units in the open
+    by id, and a hidden enemy stack as its markers only (15.4.3: not its size)."""
+    out = []
+    for u in state.at(label):
+        if u.side == viewer or not hidden(state, u):
+            out.append(u.id)
+        else:
+            out += [m for m in markers_at(state, u.side, label) if m not in out]
+    return out
+
+
 def _seen_by(t: Table, u: UnitState) -> UnitState | None:
     """15.4.1: an enemy unit on the map with line of sight on ``u`` (6.0)."""
     return next((e for e in t.on_map(other(u.side)) if t.sees(e, u)), None)

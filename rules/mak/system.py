@@ -273,7 +273,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         except RuleError:
             pass
         text = labels(state, side, action, field, value, partial) or \
-            land_orders.label(state, action, field, value, partial) or \
+            land_orders.label(state, action, field, value, partial, side) or \
             _label(Table(state), side, action, as_unit, value, partial)
         # 15.4.1: a label never names an enemy unit under a concealment marker
         unseen = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}

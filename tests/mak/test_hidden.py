@@ -265,11 +265,13 @@ def test_15_0_concealment_is_an_option_and_off_by_default():
     assert sorted(s.concealment.markers) == ["M-Con1", "M-Con2", "M-Con3", "S-Con1", "S-Con2", "S-Con3"]
 
 
-def test_15_4_1_enemy_autocomplete_never_names_a_concealed_unit():
+def test_15_4_3_enemy_autocomplete_never_names_a_concealed_unit_nor_counts_the_stack():
     s = hidden_game().state
     s.setup, s.active = [], "strahl"
-    label = SYS.label(s, "strahl", "air strike", "hex", "5:0829", {})
-    assert "M-AFS" not in label and "M-Con1" in label
+    for order in ("air strike", "indirect"):
+        field = "hex" if order == "air strike" else "at"
+        assert SYS.label(s, "strahl", order, field, "5:0829", {}) == "5:0829 · M-Con1"
+    assert SYS.label(s, "merc", "indirect", "at", "5:0829", {}) == "5:0829 · M-AFS1, M-AFS2"
 
 
 # -- 10.1 the duty chart --------------------------------------------------------------------------
