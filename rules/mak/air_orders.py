@@ -607,6 +607,8 @@ class AirOrders:
         resolve.finish_moving(ctx.state)
         label = t.label(t.hex_of(o.hex.strip()))
         ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
+        if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
+            concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
         ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
         ctx.snapshot = True
         _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))

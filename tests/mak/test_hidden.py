@@ -373,3 +373,18 @@ def test_random_games_with_minefields_and_concealment_end_and_no_hidden_unit_is_
         for u in hidden_units(state):
             assert not any(t.sees(e, u) for e in t.on_map("strahl" if u.side == "merc" else "merc")), u.id
     assert step.game_over and used & {"mines lay", "conceal hide", "conceal shift"}
+
+
+def test_15_4_1_aircraft_striking_a_concealed_stack_see_it():
+    from tests.mak.test_air import game as air_game  # noqa: PLC0415
+
+    s = air_game([("M-AFS1", "AFS", "merc", "5:1020"), ("S-PKA1", "PKA", "strahl", "5:0506")],
+                 air=[("M-Falke1", "Falke", "merc", "ground")])
+    begin(s, None)
+    s.concealment.markers["S-Con1"] = "S-PKA1"
+    s.concealment.seals["S-Con1"] = "conceal:S-Con1:1"
+    s.concealment.hidden = ["S-PKA1"]
+    assert [c.id for c in SYS.view(s).counters if c.faction == "strahl"] == ["S-Con1"]
+    step = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([]))
+    assert step.unseals[0].why == "seen by M-Falke1 over the hex (10.4.1, 15.4.1)"
+    assert step.state.concealment.markers["S-Con1"] is None
