@@ -131,7 +131,10 @@ def _log_item(step: StepRow) -> str:
     line = plain(replies.log_line(step))
     if reverted:  # the chat's ~~strike~~ becomes the page's own
         line = line.replace("~~", "")
-    events = "".join(f"<li>{html.escape(plain(e.text))}</li>" for e in step.events)
+    # A line meant for one side (issue 28) is on the page only once the game has ended
+    # (export_html leaves it out before), marked with whose it was.
+    events = "".join(f"<li>{html.escape(plain(e.text if e.to is None else f'🔒 {e.to}: {e.text}'))}</li>"
+                     for e in step.events)
     dice = "".join(f"<li>die: {html.escape(r.label())}"
                    f"{f' · roll {r.index}' if r.index is not None else ''}</li>" for r in step.dice)
     parts = [f'<span class="line">{html.escape(line)}</span>']
@@ -177,6 +180,9 @@ async def export_html(store: BaseStore, game_id: int) -> tuple[str, bytes]:
     game = await store.game(game_id)
     system = registry.get(game.system)
     steps = await store.steps(game_id)
+    if game.status != "ended":
+        # Before the end, no line meant for one side (issue 28); the maps are the public views.
+        steps = [s.model_copy(update={"events": [e for e in s.events if e.to is None]}) for s in steps]
     data = await asyncio.to_thread(build_data, system, shown_steps(steps))
     return html_name(game), page(game, system, steps, data).encode("utf-8")
 

@@ -15,7 +15,7 @@ from bot.owed import OwedAnnouncements
 from bot.pacing.digest import ping_lines
 from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
 from bot.writer import Writer
-from rules.core.contract import SEALED, Action
+from rules.core.contract import Action
 from rules.core.errors import RuleError
 
 
@@ -55,8 +55,7 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
         action = outcome.action
         assert action is not None
         seq = done.seqs[0]
-        said = f"{action.path()} {SEALED}" if action.sealed else action.summary()
-        lines = [f"#{seq} {inv.user_name} ({side}): {said}"]
+        lines = [f"#{seq} {inv.user_name} ({side}): {sealing.order_words(action)}"]
         lines += sealing.public_lines(game.system, side, done.actions[0])
         lines += replies.event_lines(step.events)
         own = sealing.own_lines(step.events, [side])

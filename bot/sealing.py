@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from bot.store import BaseStore, StepRow
 from rules.core import secrets
-from rules.core.contract import Event, GameSystem, Step
+from rules.core.contract import SEALED, Action, Event, GameSystem, Step
 from rules.core.errors import RuleError
 
 def public_events(events: Iterable[Event]) -> list[Event]:
@@ -86,6 +86,12 @@ async def line_seals(store: BaseStore, game_id: int, head: int | None) -> dict[s
     return found
 
 
+def order_words(action: Action) -> str:
+    """An order as public text shows it: as typed, private options as 🔒; a sealed order
+    as its path and 🔒 alone (not even which options it was given)."""
+    return f"{action.path()} {SEALED}" if action.sealed else action.summary()
+
+
 def public_lines(system: GameSystem, side: str | None, action: dict[str, Any] | None) -> list[str]:
     """The public lines of a stored step's seals and reveals (``side``: who gave it)."""
     if not action:
@@ -120,5 +126,5 @@ def public_step_fields(fields: dict[str, Any]) -> dict[str, Any]:
             "state": None, "sealed": True}
 
 
-__all__ = ["line_seals", "own_lines", "public_action",
+__all__ = ["line_seals", "order_words", "own_lines", "public_action",
            "public_events", "public_lines", "public_step_fields", "sealed_records"]

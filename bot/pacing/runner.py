@@ -26,7 +26,7 @@ import socket
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
-from bot import replies
+from bot import replies, sealing
 from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
@@ -378,7 +378,9 @@ class Pacer:
         if landed is not None and landed.ended_turn is not None and landed.game is not None:
             await self._queue_digest(landed.game, landed.ended_turn)
         seq = done[0].seqs[0]
-        lines = [f"#{seq} Referee ({side}): {action.summary()}"]
+        # A sealed order (issue 28) never shows its options, only its seal's public line.
+        lines = [f"#{seq} Referee ({side}): {sealing.order_words(action)}"]
+        lines += sealing.public_lines(game.system, side, done[0].actions[0])
         lines += replies.event_lines(step.events)
         lines.append(self.svc.next_line(game, step))
         return lines, done[0].mentions, f"{game.row.id}:{seq}" if step.snapshot else None

@@ -31,7 +31,7 @@ class PlayoutHints(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     #: Scenarios played in turn by seed; empty means every scenario of the system.
     scenarios: tuple[str, ...] = ()
-    #: Order names drawn with :attr:`rare_weight` (passes, housekeeping that loops).
+    #: Order names (or paths, ``air strike``) drawn with :attr:`rare_weight` (passes, housekeeping that loops).
     rare: frozenset[str] = frozenset()
     rare_weight: float = 0.2
     #: A game still going after this many orders fails the playout (it would never end).
@@ -83,7 +83,7 @@ def choose(system: "GameSystem[Any]", legal: list["Action"], rng: random.Random,
     if after is not None and after.anytime:
         legal = [a for a in legal if not a.anytime] or legal
     hints = system.playout_hints
-    weights = [hints.rare_weight if a.name in hints.rare else 1.0 for a in legal]
+    weights = [hints.rare_weight if {a.name, a.path()} & hints.rare else 1.0 for a in legal]
     return rng.choices(legal, weights)[0]
 
 

@@ -49,8 +49,8 @@ def orders(system: "GameSystem[Any]", pictures: int | None = None, seed: int = 1
 
     def keep(_system: object, played: PlayedStep) -> None:
         nonlocal counted
-        out.append(Order(played.side, played.action.name, played.step.state, played.step.snapshot))
-        if played.step.snapshot and (not wanted or played.action.name in wanted):
+        out.append(Order(played.side, played.action.path(), played.step.state, played.step.snapshot))
+        if played.step.snapshot and (not wanted or played.action.path() in wanted):
             counted += 1
             if pictures is not None and counted >= pictures:
                 raise _Enough

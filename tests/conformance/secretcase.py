@@ -50,7 +50,7 @@ class SecretCase(BaseModel):
     roll the same seeded dice)."""
 
     scenario: str
-    options: str = ""
+    options: str | None = None
     orders_a: list[tuple[str, str]]
     orders_b: list[tuple[str, str]]
     reveal_at: int

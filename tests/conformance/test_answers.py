@@ -52,14 +52,16 @@ def _all_paths(builder: OrderBuilder) -> list[list[int]]:
 def test_the_menus_build_exactly_the_legal_orders(key: str) -> None:
     system = registry.get(key)
     for state, side in _positions(key):
-        legal = {a.model_dump_json() + a.name for a in acting_orders(system, state, side)}
+        legal = {a.model_dump_json() + a.path() for a in acting_orders(system, state, side)}
         built = set()
         paths = _all_paths(OrderBuilder(system, state, side))
         for path in paths:
             action = OrderBuilder(system, state, side, path).action()
             assert action is not None, (key, path)
-            built.add(action.model_dump_json() + action.name)
+            built.add(action.model_dump_json() + action.path())
         assert built == legal, f"{key}: menus and legal orders differ at {system.turn_part(state)}"
+        if not paths:
+            continue  # every legal order is sealed (issue 28): typed privately, never built
         # Each built order is accepted by the rules (one sample per position keeps it quick).
         sample = OrderBuilder(system, state, side, random.Random(len(paths)).choice(paths)).action()
         assert sample is not None
@@ -72,12 +74,12 @@ def test_quick_answers_are_legal_orders_for_the_side_waited_on(key: str) -> None
     offered = 0
     for state, side in _positions(key):
         answers = quick_answers(system, state, side)
-        legal = {(a.name, a.summary()) for a in acting_orders(system, state, side)}
+        legal = {(a.path(), a.summary()) for a in acting_orders(system, state, side)}
         assert len(answers) <= MAX_ANSWERS
         for answer in answers:
             assert 0 < len(answer.label) <= OPTION_LABEL
             action = system.parse(answer.order, dict(answer.options))
-            assert (action.name, action.summary()) in legal
+            assert (action.path(), action.summary()) in legal
         offered += bool(answers)
         others = [s for s in system.sides if s not in system.waiting_on(state)]
         for other in others:

@@ -40,15 +40,15 @@ def unreachable(system: GameSystem[Any], state: Any, side: str) -> list[str]:
             if not value:
                 continue
             others = tuple(sorted((k, v) for k, v in options.items() if k != field))
-            if (action.name, value, others) in seen:
+            if (action.path(), value, others) in seen:
                 continue
-            seen.add((action.name, value, others))
+            seen.add((action.path(), value, others))
             for typed in {value, value[:-1]} - {""}:
                 found = [c.value for c in system.choices(
-                    state, side, action.name, field, {**dict(others), field: typed})]
+                    state, side, action.path(), field, {**dict(others), field: typed})]
                 ok = value in found and (typed != value or found[0].casefold() == value.casefold())
                 if not ok:
-                    missed.append(f"{action.name} {field}:{value!r} typed {typed!r}")
+                    missed.append(f"{action.path()} {field}:{value!r} typed {typed!r}")
     return missed
 
 

@@ -142,7 +142,7 @@ def _switches(system: GameSystem[Any], name: str, legal: list[Action]) -> list[d
     """The bool options of order ``name`` some legal order sets (a forced march, a booster,
     an airstrike added): each one switched on alone."""
     flags = [spec.name for spec in system.action_type(name).options() if spec.kind == "bool"]
-    return [{f: True} for f in flags if any(a.name == name and getattr(a, f, False) is True for a in legal)]
+    return [{f: True} for f in flags if any(a.path() == name and getattr(a, f, False) is True for a in legal)]
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -159,7 +159,7 @@ def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> N
         for played in playout(key, seed).steps[::3]:
             state, side = played.before, played.side
             legal = [a for a in system.legal_actions(state, side) if not a.read_only]
-            for name in sorted({a.name for a in legal}):
+            for name in sorted({a.path() for a in legal}):
                 for pick, switched in [(None, None), (rng, None)] + [
                         (rng, sw) for sw in _switches(system, name, legal)]:
                     options = _fill(system, state, side, name, pick, switched)
@@ -198,8 +198,8 @@ def test_garbage_orders_are_refused_with_a_sentence_and_change_nothing(key: str,
     states = [game.opening.state] + [p.step.state for p in game.steps[:: max(1, len(game.steps) // 8)]]
     state = data.draw(st.sampled_from(states))
     words = _words(system, state)
-    name = data.draw(st.sampled_from([a.name for a in system.actions] + ["nonsense", ""]))
-    fields = list(system.action_type(name).model_fields) if name in {a.name for a in system.actions} else []
+    name = data.draw(st.sampled_from([a.path() for a in system.actions] + ["nonsense", ""]))
+    fields = list(system.action_type(name).model_fields) if name in {a.path() for a in system.actions} else []
     keys = st.sampled_from(fields + ["junk"]) if fields else st.just("junk")
     options = data.draw(st.dictionaries(keys, st.sampled_from(words) | st.integers(-5, 99) | st.booleans(),
                                         max_size=4))

@@ -186,11 +186,11 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
         user = next(p for p in players if str(p[0]) == holder.user_id)
         legal = [a for a in system.legal_actions(game.state, waiting[0]) if not a.read_only]
         action = choose(system, legal, rng)
-        options = typed_options(system_key, action.name, order_options(action))
+        options = typed_options(system_key, action.path(), order_options(action))
         failures = failures_for(orders)
         for failure, kind, *anyway in failures:
             table.recorder.fail(kind, FAILURES[failure](), done_anyway=bool(anyway))
-        await table.send(user, system_key, action.name, options)
+        await table.send(user, system_key, action.path(), options)
         table.recorder.failures.clear()
         if len(failures) > 1 and orders % 2:
             # Someone else looks before the next player acts: the owed announcement goes

@@ -142,7 +142,7 @@ async def test_a_club_scenario_plays_to_the_end_through_the_tree(bot, recorder):
                    if not a.read_only]
         action = autoplay.choose(game.system, actions, rng, last.get(waiting[0]))
         last[waiting[0]] = action
-        replies = await send(bot, recorder, "commando", action.name, autoplay.order_options(action))
+        replies = await send(bot, recorder, "commando", action.path(), autoplay.order_options(action))
         assert not any(s.ephemeral for s in replies if s.content), [s.content for s in replies]
     game = await service.live_game(channel)
     assert game.system.result(game.state) is not None

@@ -231,13 +231,13 @@ async def test_every_legal_hex_is_found_by_typing_it_through_discord(alice, bob,
             for spec in action.options():
                 if spec.kind == "id" and spec.name in options:
                     others = tuple((k, v) for k, v in options.items() if k != spec.name)
-                    groups.setdefault((action.name, spec.name, others), []).append(options[spec.name])
+                    groups.setdefault((action.path(), spec.name, others), []).append(options[spec.name])
         (name, field, others), values = max(groups.items(), key=lambda g: len(set(g[1])))
         values = list(dict.fromkeys(values))
         if len(values) > 25:
             break
         action = choose(game.system, legal, rng)
-        await player("mak", action.name, typed_options("mak", action.name, order_options(action)))
+        await player("mak", action.path(), typed_options("mak", action.path(), order_options(action)))
     assert len(values) > 25
     (first,) = await player("mak", name, {**dict(others), field: ""}, focused=field)
     shown = [c["value"] for c in first.payload["data"]["choices"]]

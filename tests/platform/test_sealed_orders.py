@@ -197,3 +197,24 @@ def test_the_verifier_computes_commitments_as_the_bot_does():
     leaf = secrets.leaf(secrets.nonce(key, "k", 0), '{"a":1}')
     assert verify_dice.seal_leaf(secrets.nonce(key, "k", 0), '{"a":1}') == leaf
     assert verify_dice.seal_root([leaf, leaf]) == secrets.root([leaf, leaf])
+
+
+async def test_the_console_gives_a_sealed_order_with_secret_and_reads_a_group_path(service: Service,
+                                                                                   tmp_path: Path):
+    from bot.console import Console, parse_line
+
+    assert parse_line("@r /shells cup hide cup:2") == ("r", ["shells", "cup", "hide"], {"cup": "2"})
+    out: list[str] = []
+    console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+    refused = await console.run_script([
+        "/game new system:shells", "@r /game join side:red", "@b /game join side:blue",
+        "@r /shells cup hide cup:2", "@r secret /shells cup hide cup:2", "@b ? /shells cup hide cup:3",
+        '/game help order:"cup hide"',
+    ], echo=False)
+    assert refused == 1 and any("Give this order privately" in line for line in out)
+    text = "\n".join(out)
+    assert "(only @r sees this) #1 r (red): cup hide 🔒" in text and "🔒 Your coin is under cup 2" in text
+    assert "(only @b sees this) #2 b (blue): cup hide 🔒" in text
+    (public,) = [reply for reply in out if reply.startswith("#2 b (blue)")]  # the channel's copy
+    assert "Blue hid its coin (sealed: " in public and "cup 3" not in public
+    assert "**/shells cup hide** (S1)" in text
