@@ -379,7 +379,7 @@ def masked(text: str, names: dict[str, str]) -> str:
     """``text`` with each hidden unit's id replaced by its public name."""
     for uid in sorted(_ids_in(text, list(names)), key=len, reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(uid)}(?!\w)", names[uid], text)
-    return text
+    return text[:1].upper() + text[1:]
 
 
 def mask(ctx: MakCtx, before: list[str]) -> None:
