@@ -239,8 +239,9 @@ def lift(ctx: MakCtx, side: str, label: str, why: str) -> None:
         ctx.unseal(c.seals.pop(m), 0, why)
     ctx.reveals = True
     ctx.snapshot = True
-    ctx.say("conceal", f"{SIDE_NAMES[side]} concealment {', '.join(markers)} in {label} lifted: "
-                       f"{', '.join(under)} {why}", "15.4.1")
+    were = f"under them were {', '.join(under)}" if len(markers) > 1 else f"under it: {', '.join(under)}"
+    ctx.say("conceal", f"{SIDE_NAMES[side]} concealment {', '.join(markers)} in {label} lifted, {why}: {were}",
+            "15.4.1")
 
 
 def lift_unit(ctx: MakCtx, u: UnitState, why: str) -> None:

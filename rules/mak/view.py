@@ -137,8 +137,8 @@ def _markers_off(state: MakState, secret: dict[str, str]) -> dict[str, str]:
     c = state.concealment
     if c is None:
         return {}
-    out = {m: "lifted (15.4.1)" for m, u in c.markers.items() if u is None}
-    return out | {uid: "under a concealment marker (15.4.1)" for uid in secret}
+    out = {m: "lifted, 15.4.1" for m, u in c.markers.items() if u is None}
+    return out | {uid: "under a concealment marker, 15.4.1" for uid in secret}
 
 
 def _on_map(state: MakState, side: str, secret: dict[str, str]) -> int:
