@@ -8,6 +8,9 @@ autocomplete, the export) up to the order at ``reveal_at``, the first whose rule
   layout has a minefield (19.1.2: revealed as it enters);
 * a concealment choice (15.4.1): the Mercenary marker goes on one AFS of a stack of two, or
   on the other; the marker then moves off, leaving the other AFS in the open (seen again);
+* concealed units moving (15.4.1): two markers over two AFS, M-Con1 over one and M-Con2 over
+  the other, or the other way round; each marker then moves off by itself: the public reads
+  "M-Con1 moves …" in both games, and nothing is revealed;
 * the duty chart (10.1.1): the Mercenaries send M-Falke1 to air combat, or to ground combat;
   the assignments are compared when both sides are done.
 """
@@ -25,6 +28,10 @@ def _case(name: str, scenario: str, options: str, a: str, b: str, before: list[t
                       reveal_at=len(before) + len(after))
 
 
+#: Both markers move off the stack, each on its own (nothing is revealed).
+_MARKERS_MOVE = [("strahl", "/mak end"), ("merc", "/mak end"), ("merc", "/mak move unit:M-Con1 to:5:0927"),
+                 ("merc", "/mak move unit:M-Con2 to:5:0928"), ("merc", "/mak end")]
+
 CASES: list[SecretCase] = [
     _case("minefield layout (19.1)", "minefields", "",
           '/mak mines lay fields:"5:0827=13 5:0620=9 5:0621=8"', '/mak mines lay fields:"5:0720=6"',
@@ -39,4 +46,12 @@ CASES: list[SecretCase] = [
           "/mak air commit unit:M-Falke1 mission:air", "/mak air commit unit:M-Falke1 mission:ground", [], "merc",
           [("merc", "/mak air commit"), ("strahl", "/mak air commit unit:S-PK401 mission:air"),
            ("strahl", "/mak air commit")]),
+    SecretCase(
+        name="which concealed unit moves (15.4.1)", scenario="minefields", options="concealment",
+        orders_a=[("merc", "/mak conceal hide unit:M-AFS1"), ("merc", "/mak conceal hide unit:M-AFS2"),
+                  *_MARKERS_MOVE],
+        orders_b=[("merc", "/mak conceal hide unit:M-AFS2"), ("merc", "/mak conceal hide unit:M-AFS1"),
+                  *_MARKERS_MOVE],
+        reveal_at=2 + len(_MARKERS_MOVE),
+    ),
 ]
