@@ -44,6 +44,8 @@ from rules.mak.state import Minefield
 from rules.mak.table import Table
 from rules.mak.view import build_view
 from rules.mak import concealment
+from rules.mak import unseen
+from rules.mak.unseen import masked
 from rules.mak.secret_actions import SECRET_ACTIONS
 from rules.mak.secret_orders import SecretOrders, setup_line, setup_sides
 
@@ -255,7 +257,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
 
     def after_order(self, ctx: MakCtx, action: Action) -> None:
         """Number the order's marks (the snapshot draws the last order that drew any).
-        (Concealment's lifts and masking end each order's resolution: ``concealment.guarded``.)"""
+        (Concealment's lifts and masking end each order's resolution: ``unseen.guarded``.)"""
         for m in ctx.state.marks:
             if m.order == 0:
                 m.order = ctx.state.orders + 1
@@ -276,8 +278,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
             land_orders.label(state, action, field, value, partial, side) or \
             _label(Table(state), side, action, as_unit, value, partial)
         # 15.4.1: a label never names an enemy unit under a concealment marker
-        unseen = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}
-        return concealment.masked(text, unseen) if unseen else text
+        names = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}
+        return masked(text, names) if names else text
 
     # -- the orders ------------------------------------------------------------------------------
 
@@ -568,7 +570,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
 
 #: 15.4.1: an order naming an unseen enemy unit is refused; the orders offered for a unit under
 #: its own concealment marker name the marker.
-MaschinenKrieger.order_rules = {k: concealment.guarded(r) for k, r in MaschinenKrieger.order_rules.items()}
+MaschinenKrieger.order_rules = {k: unseen.guarded(r) for k, r in MaschinenKrieger.order_rules.items()}
 
 
 def begin_play(ctx: MakCtx) -> None:

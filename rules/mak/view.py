@@ -18,6 +18,7 @@ from rules.core.views import (
 )
 from rules.mak.air_view import air_counters, air_panel, away_units
 from rules.mak import concealment, land_view
+from rules.mak.unseen import masked
 from rules.mak.battlefield import battlefield
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, MakState, UnitState
@@ -95,7 +96,7 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
                      for m in concealment.markers_at(state, side, label)]
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
-    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=concealment.masked(m.text, secret),
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=masked(m.text, secret),
                      side=m.side, by=[secret.get(b, b) for b in m.by])
              for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
