@@ -72,7 +72,11 @@ TAGS: dict[str, tuple[str, str]] = {
     "transporting": ("TR", "#9fd0ef"),
     "amu": ("AMU", "#4aa3df"),
 }
-TAG_WORDS = {"AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
+#: Tags and hex markers of a side's own secrets (issue 28), drawn only in that side's picture,
+#: in colours the palette has already (so every other picture keeps its bytes).
+SECRET_TAGS: dict[str, tuple[str, str]] = {"concealed": ("CON", "#cccccc")}  # 15.0
+SECRET_MARKERS: dict[str, tuple[str, str]] = {"mine_own": ("OWN MINE ", "#f4a6a6")}  # 19.1.1
+TAG_WORDS = {"CON": "under your concealment marker (only you see it)", "AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
              "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter",
              "IN": "transported", "TR": "transporting"}
 #: Markers lying in hexes: (text prefix, fill).
@@ -96,6 +100,8 @@ def tag_of(marker: str) -> tuple[str, str]:
     key = marker.strip().lower()
     if key in TAGS:
         return TAGS[key]
+    if key in SECRET_TAGS:
+        return SECRET_TAGS[key]
     text = clean(marker)[:4] or "?"
     return (text.upper() if len(text) <= 3 else text[:3].upper(), "#dddddd")
 
@@ -475,7 +481,8 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
         canvas.polygon(frame.corners(marker.col, marker.row, inset=4), outline=hex_rgb("#c0262d"), width=3)
         if marker.kind == "artillery_zone":
             return
-    prefix, fill = HEX_MARKERS.get(marker.kind, (clean(marker.kind)[:3].upper(), "#dddddd"))
+    prefix, fill = HEX_MARKERS.get(marker.kind) or SECRET_MARKERS.get(marker.kind) or \
+        (clean(marker.kind)[:3].upper(), "#dddddd")
     text = f"{prefix}{clean(marker.text)}"
     w = Canvas.text_size(text, SMALL)[0] + 6
     y = cy + SQRT3 / 2 * frame.size - 21

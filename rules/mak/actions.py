@@ -61,6 +61,7 @@ class Indirect(Action):
     spotter: str = Field(description="the friendly unit that sees the target (artillery: observer)")
     requester: str = Field(default="", description="artillery: the command unit calling it (17.1.4)")
     rounds: int = Field(default=1, ge=1, le=12, description="artillery: rounds fired (17.1.5)")
+    mines: bool = Field(default=False, description="artillery: mine rounds, a secret minefield where they land (19.1.6)")
 
 
 class Assault(Action):

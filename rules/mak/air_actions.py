@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -15,10 +15,12 @@ class Commit(Action):
     On the duty chart (10.1); with no unit, you are finished assigning, and once both sides
     are, the assignments are shown and the dog-fight is fought (10.1.1)."""
 
+    group: ClassVar[str] = "air"
     name = "commit"
     rule = "10.1.1"
-    #: 10.1.1: the mission is secret until both sides are ready (never echoed in public).
-    private = ("mission",)
+    #: 10.1.1: the assignment is secret until both sides are ready: a sealed order, each
+    #: assignment a seal, all opened when both sides are done (``air_orders.fight_air_war``).
+    sealed: ClassVar[bool] = True
     unit: str | None = Field(None, description="your aeronautical unit, e.g. M-Falke1 (leave out: you are done)")
     mission: Literal["air", "ground", "none", "withdraw"] | None = Field(
         None, description="air: Air Combat; ground: Ground Combat; none: sits out; withdraw: leaves (10.1.4)")
@@ -32,7 +34,8 @@ class Commit(Action):
 class Airstrike(Action):
     """Send ground-mission aircraft over an enemy hex to attack it (10.4.1)."""
 
-    name = "airstrike"
+    group: ClassVar[str] = "air"
+    name = "strike"
     rule = "10.4"
     units: str = Field(description="up to four of your ground-mission aircraft, e.g. M-Falke1,M-Falke2")
     hex: str = Field(description="the enemy hex, e.g. 5:1016")
@@ -41,6 +44,7 @@ class Airstrike(Action):
 class Flak(Action):
     """Anti-aircraft attack: a unit in the hex fires at one aircraft over it (10.4.1 2)."""
 
+    group: ClassVar[str] = "air"
     name = "flak"
     rule = "10.4.1"
     unit: str = Field(description="your unit in the hex under attack")
@@ -50,6 +54,7 @@ class Flak(Action):
 class Strafe(Action):
     """An aircraft over the hex names the unit there it attacks (10.4.1 3)."""
 
+    group: ClassVar[str] = "air"
     name = "strafe"
     rule = "10.4.1"
     unit: str = Field(description="your aircraft over the hex")
@@ -63,6 +68,7 @@ class Land(Action):
     in adjacent hexes, one hex each in order (10.6).  Up: a PK41 and a PKA stacked since the
     turn began join and take off (10.6.2)."""
 
+    group: ClassVar[str] = "air"
     name = "land"
     rule = "10.6"
     unit: str = Field(description="your Hornisse (PK41): on a ground mission (several: S-PK411,S-PK412), "
@@ -75,6 +81,7 @@ class Land(Action):
 class Recruit(Action):
     """Create a new pilot for a unit without one (18.3.1, option creation)."""
 
+    group: ClassVar[str] = "pilot"
     name = "recruit"
     rule = "18.3.1"
     unit: str = Field(description="your unit without a pilot")
@@ -85,6 +92,7 @@ class Recruit(Action):
 class Train(Action):
     """Raise a pilot's ability after five kills (18.3.3, option creation)."""
 
+    group: ClassVar[str] = "pilot"
     name = "train"
     rule = "18.3.3"
     unit: str = Field(description="the unit of the pilot with five kills")
@@ -98,6 +106,7 @@ class Escape(Action):
     escapes, elsewhere a pilot on foot is captured; a vehicle leaves only where its pilot
     escapes (18.2.4)."""
 
+    group: ClassVar[str] = "pilot"
     name = "escape"
     rule = "18.2.3"
     unit: str = Field(description="your pilot token, or a vehicle carrying one, on an edge hex, e.g. S-Pilot10")

@@ -50,7 +50,7 @@ def commit_problem(t: Table, side: str, o: AA.Commit) -> str | None:
     if side in t.s.air.committed:
         return f"{SIDE_NAMES[side]} have already committed their aircraft this turn (10.1.1)."
     if o.done:
-        return "Name a unit and a mission, or give 'commit' alone when you are done (10.1.1)." \
+        return "Name a unit and a mission, or give 'air commit' alone when you are done (10.1.1)." \
             if o.mission else None
     u = _aloft(t, side, o.unit or "")
     if isinstance(u, str):

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from rules.core import secrets
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import escape, pilots
+from rules.mak import concealment, escape, pilots
 from rules.mak.air import (
     EMERGENCY_RANGE,
     LANDING_ENDURANCE,
@@ -32,6 +33,7 @@ from rules.mak.air import (
 )
 from rules.mak.air_view import SPACES
 from rules.mak.aircrew import AirStrike
+from rules.mak.hidden_state import tell
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.data import ScenarioSpec, WeaponStats, units
 from rules.mak.deployment import may_enter_on, parse_deploy
@@ -190,6 +192,9 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
 
     s = ctx.state
     ctx.reveals = True
+    for key in s.air.sealed:  # 10.1.1: "the assignments are compared"
+        ctx.unseal(key, 0, "both sides have assigned their aircraft (10.1.1)")
+    s.air.sealed = []
     s.marks = []  # the air war is fought off the map: the picture that follows is the whole map
     for side in SIDES:
         spaces = {d: [u.id for u in AL.aircraft(t, side, d)] for d in ("air", "ground", "ready", "withdrawn")}
@@ -247,7 +252,7 @@ def _open_strike(t: Table, ctx: MakCtx, st: AirStrike) -> None:
     if AL.flak_defenders(t):
         names = ", ".join(d.id for d in AL.flak_defenders(t))
         ctx.say("flak", f"{SIDE_NAMES[other(ctx.state.active)]} may fire at the aircraft with {names}: "
-                        f"flak for each that fires, pass to fire no more (10.4.1 2)", "10.4.1")
+                        f"air flak for each that fires, pass to fire no more (10.4.1 2)", "10.4.1")
         return
     _after_flak(t, ctx)
 
@@ -286,19 +291,19 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
     """Autocomplete labels of the air orders: aircraft with their duty (during the secret
     assignment only to their own side), the missions, the roll needed by flak and strafing,
     the units in a hex to attack; None where the usual label serves."""
-    if field == "mission" and action == "commit":
+    if field == "mission" and action == "air commit":
         return MISSIONS.get(value)
-    if field == "units" and action == "airstrike" and "," in value:
+    if field == "units" and action == "air strike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
-    if action == "land" and field in ("unit", "at") and "," in value:
+    if action == "air land" and field in ("unit", "at") and "," in value:
         return f"{value.replace(',', ' + ')} · together, in adjacent hexes (10.6)"
     u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
     other_unit = t.s.find(str(partial.get("unit") or ""))
-    if u is not None and field == "target" and other_unit is not None and action in ("flak", "strafe"):
+    if u is not None and field == "target" and other_unit is not None and action in ("air flak", "air strafe"):
         shooter, victim = other_unit, u
-        if action == "flak" and t.weapons(shooter, True):
+        if action == "air flak" and t.weapons(shooter, True):
             return f"{u.id} ({units()[u.type].name}) · needs {flak_attack(t, shooter, victim)[1].value} ({t.s.method})"
-        best = strafe_attack(t, shooter, victim) if action == "strafe" and victim.on_map else None
+        best = strafe_attack(t, shooter, victim) if action == "air strafe" and victim.on_map else None
         if best is not None:
             return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
     if u is not None and u.status == "aloft":
@@ -306,9 +311,9 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
         space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
         duty = "" if hidden else f" · {space}"
         return f"{u.id} ({units()[u.type].name}) in the air{duty}"
-    if action == "airstrike" and field == "hex":
-        return f"{value} · {', '.join(x.id for x in t.s.at(value)) or 'empty'}"
-    if action == "land" and field == "at" and t.s.at(value):
+    if action == "air strike" and field == "hex":
+        return f"{value} · {', '.join(concealment.seen_in(t.s, side, value)) or 'empty'}"
+    if action == "air land" and field == "at" and t.s.at(value):
         enemy = any(x.side != t.s.active for x in t.s.at(value))
         return f"{value} · {'enemy there: anti-aircraft fire (10.6.3)' if enemy else 'with your units'}"
     return None
@@ -415,7 +420,7 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
         _finish_strike(ctx)
         return
     ids = ", ".join(a.id for a in AL.strafe_attackers(t))
-    ctx.say("strafe", f"{ids} over {st.hex}: strafe each at a unit there (10.4.1 3)", "10.4.1")
+    ctx.say("strafe", f"{ids} over {st.hex}: air strafe each at a unit there (10.4.1 3)", "10.4.1")
 
 
 def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
@@ -574,9 +579,18 @@ class AirOrders:
         assert u is not None
         # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
         # and is said, when both sides are ready (fight_air_war).
+        mission = o.mission or "none"
         ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
-                                    "withdraw": "withdrawn"}[o.mission or "none"]
-        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} assign an aircraft (shown when both are ready) (10.1.1)", "10.1.1")
+                                    "withdraw": "withdrawn"}[mission]
+        ctx.state.seals += 1
+        key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
+        ctx.state.air.sealed.append(key)
+        ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
+                 [secrets.item(mission=mission, unit=u.id)])
+        space = {"air": "Air Combat", "ground": "Ground Combat", "none": "not flying",
+                 "withdraw": "withdrawn (10.1.4)"}[mission]
+        tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
+             "10.1.1")
 
     def _airstrike_offers(self, state: MakState, side: str) -> list[Any]:
         return list(AL.strike_offers(Table(state), side))
@@ -593,6 +607,8 @@ class AirOrders:
         resolve.finish_moving(ctx.state)
         label = t.label(t.hex_of(o.hex.strip()))
         ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
+        if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
+            concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
         ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
         ctx.snapshot = True
         _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))

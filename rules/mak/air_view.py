@@ -18,11 +18,11 @@ def assignments_secret(state: MakState) -> bool:
 SPACES = {"ready": "not flying", "air": "Air Combat", "ground": "Ground Combat", "used": "Used"}
 
 
-def _duty_section(state: MakState, side: str) -> PanelSection | None:
+def _duty_section(state: MakState, side: str, viewer: str | None = None) -> PanelSection | None:
     flying = [u for u in state.units if u.side == side and u.status == "aloft"]
     if not flying:
         return None
-    hidden = assignments_secret(state)  # 10.1.1: secret until both are ready
+    hidden = assignments_secret(state) and side != viewer  # 10.1.1: secret until both are ready
     entries = []
     for u in flying:
         duty = state.air.duty.get(u.id, "ready")
@@ -69,9 +69,10 @@ def _pilot_section(state: MakState, side: str) -> PanelSection | None:
     return PanelSection(title=f"{SIDE_NAMES[side]} pilots (18.1.3)", entries=entries)
 
 
-def air_panel(state: MakState) -> list[PanelSection]:
-    """The duty charts, then the pilots with their abilities (attack/defence/dog-fight)."""
-    out = [_duty_section(state, side) for side in SIDES] + [_pilot_section(state, side) for side in SIDES]
+def air_panel(state: MakState, viewer: str | None = None) -> list[PanelSection]:
+    """The duty charts, then the pilots with their abilities (attack/defence/dog-fight); a
+    ``viewer`` sees its own duty chart while the assignments are secret (10.1.1)."""
+    out = [_duty_section(state, side, viewer) for side in SIDES] + [_pilot_section(state, side) for side in SIDES]
     return [s for s in out if s is not None]
 
 

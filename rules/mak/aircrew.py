@@ -34,6 +34,7 @@ class AirState(BaseModel):
 
     duty: dict[str, Duty] = Field(default_factory=dict)
     committed: list[str] = Field(default_factory=list)  # sides that said ``commit`` alone: done (10.1.1)
+    sealed: list[str] = Field(default_factory=list)  # 10.1.1: the seals of this phase's assignments
     arrived: dict[str, int] = Field(default_factory=dict)  # aircraft -> turn it came (10.1.4)
     strike: AirStrike | None = None
     landed: dict[str, int] = Field(default_factory=dict)  # 10.6.1: PKA -> turn it left its PK41

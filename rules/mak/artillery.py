@@ -34,6 +34,7 @@ from rules.core.errors import RuleError
 from rules.core.hexes import DIRECTION_NAMES, Hex, MapLayout, neighbour, to_offset, within
 from rules.core.orders import Ctx
 from rules.mak import actions as A
+from rules.mak import minefields
 from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
 from rules.mak.data import UnitStats, Weapon, _read, units
@@ -242,8 +243,8 @@ def battery_of(state: MakState, uid: str) -> Battery | None:
 
 def plain_indirect_problem(o: A.Indirect) -> str | None:
     """A unit's own indirect attack (5.5) takes no requester and fires one round."""
-    if o.requester.strip() or o.rounds != 1:
-        return "requester and rounds are for off-board artillery (e.g. unit:M-Art1) (17.1)."
+    if o.requester.strip() or o.rounds != 1 or o.mines:
+        return "requester, rounds and mines are for off-board artillery (e.g. unit:M-Art1) (17.1, 19.1.6)."
     return None
 
 
@@ -332,14 +333,15 @@ def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
     finish_moving(s)
     label = t.label(t.hex_of(o.at))
     s.requests.append(ArtilleryRequest(battery=b.id, side=b.side, turn=s.turn, kind=kind, hex=label,
-                                       observer=obs.id, requester=req.id, rounds=o.rounds))
+                                       observer=obs.id, requester=req.id, rounds=o.rounds, mines=o.mines))
     for u in {obs.id: obs, req.id: req}.values():
         u.move_done = True  # 17.1.3: observer and requester may not move or attack this turn
         u.attacked = True
     if obs.status == "aloft":
         s.air.duty[obs.id] = "used"  # 10.5: its one ground mission is done (10.1.2, 10.1.3)
     who = obs.id if req.id == obs.id else f"{obs.id} observing, {req.id} requesting"
-    ctx.say("artillery", f"{who}: {b.id} ({o.rounds} round(s)) on {label}, request type {kind}; "
+    shot = " of mines (19.1.6)" if o.mines else ""
+    ctx.say("artillery", f"{who}: {b.id} ({o.rounds} round(s){shot}) on {label}, request type {kind}; "
                          f"it lands at the start of the next {SIDE_NAMES[b.side]} phase (17.1)", "17.1")
     ctx.state.marks.append(Mark(kind="place", hexes=[obs.hex or "", label], side=b.side,
                                 text=f"{b.id} requested"))
@@ -384,6 +386,13 @@ def _blast(t: Table, ctx: Ctx[MakState], b: Battery, impact: Hex) -> None:
     ctx.snapshot = True
 
 
+def mine_power(b: Battery) -> int:
+    """19.1.6: the attack one mine round adds to its hex.  The text does not say how much; our
+    reading: the battery's attack on the Efficiency Chart (itself a stand-in, 11 to 13), so one
+    round makes a minefield within 19.1.1's 5-13 and a second reaches the cap of 20."""
+    return chart().types[b.type].attack
+
+
 def fire_request(t: Table, ctx: Ctx[MakState], r: ArtilleryRequest) -> None:
     """One request's rounds, each with its own deviation and attack roll (17.2.1)."""
     b = next(x for x in ctx.state.batteries if x.id == r.battery)
@@ -402,6 +411,11 @@ def fire_request(t: Table, ctx: Ctx[MakState], r: ArtilleryRequest) -> None:
         impact = target if way is None else neighbour(target, way)
         if not t.field.contains(impact):
             ctx.say("artillery", f"{b.id} round {n + 1} falls off the map (17.2.1)", "17.2.1")
+            continue
+        if r.mines:  # 19.1.6: "A single shot will increase the attack power of a single hex"
+            minefields.artillery_mines(ctx, t.label(impact), r.side, mine_power(b), b.id)
+            ctx.state.marks.append(Mark(kind="place", hexes=[t.label(impact)], side=b.side, text=f"{b.id} mines"))
+            ctx.snapshot = True
             continue
         _blast(t, ctx, b, impact)
 

@@ -271,6 +271,9 @@ class ScenarioSpec(_Model):
     attacker: Literal["merc", "strahl"] | None = None  # 10.2.1: the aggressor when ratings tie
     points: list[ScenarioPoints] = Field(default_factory=list)  # O.G.P. item 3
     mines: dict[str, "MineSpec"] = Field(default_factory=dict)  # 19.1: hex -> minefield
+    #: 19.1 "Following the rules of the scenario, the player distributes these mines": each
+    #: side's total attack power to lay at set-up (``/mak mines lay``), 5 to 13 a hex.
+    mine_points: dict[Literal["merc", "strahl"], Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
     night: bool = False  # 19.3
     amu: bool = False  # 16.2.2: "any scenario after December 2884"
     stand_in: bool = True
@@ -332,4 +335,4 @@ builtin_text = scenariofile.builtin_reader("rules.mak", "scenario_{key}.json")
 scenario = scenariofile.cached_loader("mak", ScenarioSpec, builtin_text)
 
 
-SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault", "pioneers")
+SCENARIOS: tuple[str, ...] = ("patrol", "ridge", "air", "assault", "pioneers", "minefields")

@@ -99,7 +99,7 @@ def escape_problem(t: Table, side: str, o: AA.Escape) -> str | None:
     if u.type != PILOT or not u.on_map:
         return f"{u.id} is not a pilot on foot nor a vehicle transporting one (18.2.2, 18.2.4)."
     if u.aboard:
-        return f"{u.id} rides in {u.aboard}: it leaves with the vehicle, escape unit:{u.aboard} (18.2.4)."
+        return f"{u.id} rides in {u.aboard}: it leaves with the vehicle, pilot escape unit:{u.aboard} (18.2.4)."
     if not on_edge(t, t.hex(u)):
         return f"{u.id} is not on an edge hex of the map (18.2.3)."
     if u.moved or u.attacked or u.move_done:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from rules.core.hexes import neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
+from rules.mak.concealment import lift_unit
 from rules.mak.data import Weapon
 from rules.mak.infantry import arson_modifier, arson_succeeds, detects_mines
 from rules.mak.state import SIDE_NAMES, Arson, MakState, Mark, Minefield, UnitState
@@ -57,13 +58,30 @@ def lay_by_artillery(state: MakState, label: str, side: str, power: int) -> Mine
     return field
 
 
+def reveal(ctx: MakCtx, label: str, why: str) -> None:
+    """The minefield in ``label`` is known to both now (19.1.1 "only revealed for the
+    appropriate hex where a minefield is discovered"): a laid one's sealed item is opened
+    (``minefields.py``); ``why`` is the public words, with the rule."""
+    field = ctx.state.mines[label]
+    if field.revealed:
+        return
+    field.revealed = True
+    field.suspected = False
+    ctx.reveals = True
+    if field.seal:
+        ctx.unseal(field.seal, field.index, why)
+
+
 def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> bool:
     """19.1.3: the minefield in ``label`` attacks ``u`` (entering or leaving); True if the unit
     is still on the map.  The minefield is revealed (19.1.2, 19.1.8)."""
     from rules.mak.resolve import apply_result  # noqa: PLC0415 - resolve calls this module
 
     field = ctx.state.mines[label]
-    field.revealed = True
+    own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
+    lift_unit(ctx, u, f"attacked by the minefield in {label} (19.1.3)")  # the roll needs its defence
+    verb = "left" if "leaves" in when else "landed in" if "lands" in when else "entered"
+    reveal(ctx, label, f"{verb} by {u.id} ({own})")
     at = AttackTarget(attack=field.attack, defense=t.stats(u).defense)  # no terrain, no pilot
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {u.id}")
     text = f"Minefield {label} ({SIDE_NAMES[field.owner]}) attacks {u.id} {when}: target {at.text()}; 🎲 {hit.text()}"
@@ -93,9 +111,10 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
     if field is None:
         return "go"
     if field.owner != u.side and not field.revealed and t.stats(u).finds_mines:
+        lift_unit(ctx, u, f"searching for mines as an engineer (14.4.1)")
         die = ctx.dice.die(6, f"{u.id} looks for mines in {label}")
         if detects_mines(die):
-            field.revealed = True
+            reveal(ctx, label, f"found by {u.id} (14.4.1)")
             ctx.say("mine", f"{u.id} finds a minefield ({field.attack}) in {label} before entering: "
                             f"🎲 {die} ≤ 5; it stays out (14.4.1)", "14.4.1")
             ctx.snapshot = True

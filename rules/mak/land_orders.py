@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
-from rules.mak import artillery, overrun, transport
+from rules.mak import artillery, concealment, overrun, transport
 from rules.mak import land_actions as L
 from rules.mak.state import MakState
 from rules.mak.table import Table
@@ -50,14 +50,17 @@ class LandOrders:
         overrun.start(t, ctx, o)
 
 
-def label(state: MakState, action: str, field: str, value: str, partial: dict[str, Any]) -> str | None:
-    """Autocomplete labels of the new orders' fields (None: the system's own label)."""
+def label(state: MakState, action: str, field: str, value: str, partial: dict[str, Any],
+          side: str | None = None) -> str | None:
+    """Autocomplete labels of the new orders' fields (None: the system's own label); ``side``
+    sees an enemy stack under concealment markers as its markers (15.4.3)."""
     if action == "indirect" and field == "unit":
         b = next((x for x in state.batteries if x.id == value), None)
         if b is not None:
             return f"{b.id} · Type {b.type} artillery, {artillery.rounds_left(state, b)} round(s) left ({b.code})"
     if action == "indirect" and field == "at":
-        return f"{value} · {', '.join(u.id for u in state.at(value) if not u.aboard)}"
+        aboard = {u.id for u in state.at(value) if u.aboard}
+        return f"{value} · {', '.join(x for x in concealment.seen_in(state, side, value) if x not in aboard)}"
     if action == "load" and field == "rider":
         u = state.find(value)
         if u is not None:

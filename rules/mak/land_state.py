@@ -52,4 +52,5 @@ class ArtilleryRequest(BaseModel):
     observer: str
     requester: str
     rounds: int = Field(ge=1, le=12)
+    mines: bool = False  # 19.1.6: the shot type "mines" (17.1.5 records the shot type)
     state: Literal["pending", "done", "cancelled"] = "pending"

@@ -315,7 +315,7 @@ def absent(u: UnitState) -> str:
     if u.status == "destroyed":
         return f"{u.id} has been destroyed."
     if u.status == "aloft":
-        return f"{u.id} is in the air: it flies missions (airstrike, strafe) and lands with land (10.0)."
+        return f"{u.id} is in the air: it flies missions (air strike, air strafe) and lands with air land (10.0)."
     if u.status == "aboard":
         return f"{u.id} rides a Hornisse: it comes down when the Hornisse lands (land, 10.6)."
     if u.status == "withdrawn":

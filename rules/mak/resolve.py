@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
-from rules.mak import hazards, infantry, vehicles
+from rules.mak import concealment, hazards, infantry, vehicles
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
 from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
 from rules.mak.data import WeaponStats
@@ -290,6 +290,8 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
                 _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
             return
         _step_into(t, ctx, u, prev, here)
+        if ctx.state.concealment is not None:  # 15.4.1: sight is checked at every hex of a move
+            concealment.sweep(t, ctx, only=u)
         if _may_fire_at(t, u, here):
             _mark_move(t, ctx, u, start, path[: path.index(here) + 1])
             if _interrupt(t, ctx, u, here):

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from rules.mak.aircrew import AirState, Crew
+from rules.mak.hidden_state import Concealment
 from rules.mak.land_state import ArtilleryRequest, Battery, Overrun
 
 Side = Literal["merc", "strahl"]
@@ -125,6 +126,12 @@ class Minefield(BaseModel):
     attack: int = Field(ge=5, le=20)  # 19.1.1: 5-13 laid; 19.1.6: up to 20 with artillery
     revealed: bool = False
     spared: list[str] = Field(default_factory=list)  # 19.1.7: units there when artillery laid it
+    #: 19.1: a minefield a player laid is a sealed item: the seal's key and the item's index,
+    #: unsealed when it is discovered (19.1.2, 14.4.1, 19.1.8); "" for a scenario's own.
+    seal: str = ""
+    index: int = -1
+    #: 19.1.6: artillery was seen to scatter mines here (the hex is known, the power is not).
+    suspected: bool = False
 
 
 class Blow(BaseModel):
@@ -192,6 +199,13 @@ class MakState(BaseModel):
     amu_points: int = 0  # 16.2.3: AMUs the Strahl carried off the map
     night: bool = False  # 19.3
     drop: str | None = None  # 12.2: the unit under anti-aircraft fire as it lands
+    #: 19.1 / 15.0: the sides still at set-up (laying minefields, placing concealment
+    #: markers) before the first phase; empty once play has begun.
+    setup: list[Side] = Field(default_factory=list)
+    mine_points: dict[str, int] = Field(default_factory=dict)  # 19.1: each side's total, from the scenario
+    laid: list[Side] = Field(default_factory=list)  # 19.1: sides that have laid their minefields
+    concealment: Concealment | None = None  # 15.0 (optional rule): None when not in use
+    seals: int = 0  # sealed choices made so far (numbers their keys)
 
     def unit(self, uid: str) -> UnitState:
         """The unit with id ``uid`` (KeyError if none)."""
@@ -206,6 +220,10 @@ class MakState(BaseModel):
         for u in self.units:
             if u.id.lower() == key:
                 return u
+        if self.concealment is not None:  # 15.0: an order names a concealed unit by its marker
+            under = next((v for k, v in self.concealment.markers.items() if k.lower() == key and v), None)
+            if under is not None:
+                return self.unit(under)
         return None
 
     def at(self, label: str) -> list[UnitState]:

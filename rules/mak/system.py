@@ -24,7 +24,6 @@ from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
 from rules.mak import artillery, cqc, hazards, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
-from rules.mak.air_view import assignments_secret
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
 from rules.mak.combat import blast_area
@@ -44,6 +43,11 @@ from rules.mak.special_orders import SpecialOrders, boost_move, drop_in, labels,
 from rules.mak.state import Minefield
 from rules.mak.table import Table
 from rules.mak.view import build_view
+from rules.mak import concealment
+from rules.mak import unseen
+from rules.mak.unseen import masked
+from rules.mak.secret_actions import SECRET_ACTIONS
+from rules.mak.secret_orders import SecretOrders, setup_line, setup_sides
 
 MakCtx = Ctx[MakState]
 
@@ -57,6 +61,9 @@ class MakOptions(GameOptions):
     escape: bool = Field(False, description="pilots may escape damaged units (18.2, optional)")
     creation: bool = Field(False, description="recruit and train pilots (18.3, optional)")
     night: bool | None = Field(None, description="night combat, 19.3 (default: the scenario's)")
+    concealment: bool = Field(False, description="concealment markers over units and stacks (15.0, optional)")
+    markers: int | None = Field(None, ge=1, le=20,
+                                description="concealment markers a side (15.4.2; default: our stand-in, 6)")
 
 
 def _raise(problem: str | None) -> None:
@@ -64,10 +71,10 @@ def _raise(problem: str | None) -> None:
         raise RuleError(problem)
 
 
-class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState]):
+class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameSystem[MakState]):
     """Maschinen Krieger on geomorphic hex boards (the air war: ``AirOrders``; vehicles and
     artillery: ``LandOrders``; close quarters fought out, engineers, smoke, the AMU:
-    ``SpecialOrders``)."""
+    ``SpecialOrders``; minefields laid at set-up and concealment: ``SecretOrders``)."""
 
     key = "mak"
     title = "Maschinen Krieger"
@@ -75,7 +82,17 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     side_names = SIDE_NAMES
     scenarios = SCENARIOS
     scenario_format = SCENARIO_FORMAT
-    actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS + S.SPECIAL_ACTIONS
+    actions = A.ACTIONS[:-1] + LAND_ACTIONS + A.ACTIONS[-1:] + AIR_ACTIONS + S.SPECIAL_ACTIONS + SECRET_ACTIONS
+    #: 19.1 minefields, 15.0 concealment and the 10.1 duty chart are sealed choices: each side
+    #: sees its own (``view_for``); the export of a running game holds no state.
+    private_info = True
+    #: What each group of ``/mak`` holds, as Discord lists it (at most 100 characters).
+    group_descriptions = {
+        "air": "The air war: assign aircraft, strike, flak, strafe, land (10.0)",
+        "pilot": "Pilots: recruit, train (18.3), escape off the map (18.2)",
+        "mines": "Lay your minefields at set-up, sealed (19.1)",
+        "conceal": "Concealment markers: hide units, move markers, sealed (15.0)",
+    }
     #: the conformance kit's 50 games are all of the full-rules scenario (the others are
     #: played by tests/mak/test_playouts.py)
     playout_hints = PlayoutHints(scenarios=("assault",), rare=frozenset({"move", "indirect"}), rare_weight=0.1)
@@ -83,7 +100,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     options_model = MakOptions
     #: A side that lets its deadline pass (issue 19): makes no defensive attack (5.4: they are
     #: never required) and ends its phase (4.0) when stacking allows.
-    idle_orders = {"defence": A.Pass(), "act": A.End()}
+    idle_orders = {"defence": A.Pass(), "act": A.End(), "setup": A.End()}
 
     # -- setup -------------------------------------------------------------------------------
 
@@ -113,7 +130,10 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
                          positions={h: Position(rating=r) for h, r in spec.positions.items()},
                          batteries=[b for side in spec.sides for b in make_batteries(side.key, side.artillery)],
                          mines={h: Minefield(owner=m.owner, attack=m.attack) for h, m in spec.mines.items()},
-                         night=spec.night if options.night is None else options.night, amu_rule=spec.amu)
+                         night=spec.night if options.night is None else options.night, amu_rule=spec.amu,
+                         mine_points={k: v for k, v in spec.mine_points.items() if v})
+        if options.concealment:
+            concealment.begin(state, options.markers)  # 15.0, 15.4.2
         for u in made:
             if u.on_map and u.hex in state.positions:
                 state.positions[u.hex].holder = u.side
@@ -122,13 +142,18 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         night = " At night: manned units −2 (19.3)." if state.night else ""
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
                          f"hit rolls by {options.dice} (5.1.1).{night} {spec.victory}", "3.1")
-        if not begin_air_phase(ctx):  # 4.0 1: the Air Commitment phase when aircraft fly
-            resolve.start_phase(Table(state), ctx)
+        state.setup = setup_sides(state)  # type: ignore[assignment]
+        if state.setup:  # 19.1, 15.0: both sides lay and hide before the first phase
+            ctx.say("setup", setup_line(state), "19.1")
+        else:
+            begin_play(ctx)
         return self.make_step(state, ctx.events, snapshot=True)
 
     # -- where the game stands -----------------------------------------------------------------
 
     def phase_of(self, state: MakState) -> str:
+        if state.setup:
+            return "setup"
         if state.exchange is not None:
             return "melee"
         air = air_phase(state)  # 10.1, 10.4.1
@@ -145,11 +170,14 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     def phase_title(self, state: MakState) -> str:
         return {"pin": "Pinned units (9.4.3)", "defence": "Defensive attacks (5.4)",
                 "strike": "Close quarters attack (9.1)", "air": "Air Commitment (10.1)", "melee": "Close quarters combat (9.3.2)",
-                "flak": "Anti-aircraft attacks (10.4.1)", "strafe": "Air-to-ground attacks (10.4.1)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
+                "flak": "Anti-aircraft attacks (10.4.1)", "strafe": "Air-to-ground attacks (10.4.1)",
+                "setup": "Set-up (19.1, 15.0)"}.get(self.phase_of(state), f"{SIDE_NAMES[state.active]} phase")
 
     def waiting_on(self, state: MakState) -> list[str]:
         if state.over:
             return []
+        if state.setup:
+            return list(state.setup)
         if self.phase_of(state) == "air":
             return [s for s in SIDES if s not in state.air.committed]
         if self.phase_of(state) in ("defence", "flak"):
@@ -176,9 +204,12 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
                  else f"turn {state.turn}/{state.turns}, {self.phase_title(state)}.")
         lines = [f"{state.title}: {clock}"]
         for side in SIDES:
-            alive = [u for u in state.units if u.side == side and u.status != "destroyed"]
+            alive = [u for u in state.units if u.side == side and u.status != "destroyed"
+                     and not concealment.hidden(state, u)]  # 15.4.1: under markers, unseen
             lines.append(f"{SIDE_NAMES[side]}: " + ", ".join(
                 f"{u.id}@{_where(u)}" for u in alive))
+        if state.concealment is not None:
+            lines += concealment.status_lines(state)
         lines += air_status(state)  # 10.1, 18.1.3
         lines += map_status(state)  # 19.1-19.4, 16.2
         points = victory.ogp(state)
@@ -188,7 +219,16 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         return lines
 
     def view(self, state: MakState) -> HexMapView:
-        view = build_view(state)
+        """The public picture: minefields only once found, concealed stacks as their markers."""
+        return self._finished(state, build_view(state))
+
+    def view_for(self, state: MakState, side: str) -> HexMapView:
+        """What ``side`` sees: the public picture with its own secrets on top (its minefields
+        not yet found, 19.1.1; its units under concealment markers, 15.4.1; its own duty
+        chart while the assignments are secret, 10.1.1)."""
+        return self._finished(state, build_view(state, viewer=side))
+
+    def _finished(self, state: MakState, view: HexMapView) -> HexMapView:
         if not state.over:
             return view
         header = view.header.model_copy(update={"phase": self.game_over(state)})
@@ -215,12 +255,9 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         winner = max(score, key=lambda s: score[s])
         return f"{SIDE_NAMES[winner]} win, {score[winner]} to {score[other(winner)]} O.G.P."
 
-    def secret_open(self, state: MakState) -> bool:
-        """10.1.1: the air assignments are secret until both sides are ready."""
-        return assignments_secret(state)
-
     def after_order(self, ctx: MakCtx, action: Action) -> None:
-        """Number the order's marks (the snapshot draws the last order that drew any)."""
+        """Number the order's marks (the snapshot draws the last order that drew any).
+        (Concealment's lifts and masking end each order's resolution: ``unseen.guarded``.)"""
         for m in ctx.state.marks:
             if m.order == 0:
                 m.order = ctx.state.orders + 1
@@ -233,9 +270,16 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         as_unit = "unit" if field in ("observer", "requester", "rider") else field
-        return labels(state, side, action, field, value, partial) or \
-            land_orders.label(state, action, field, value, partial) or \
+        try:
+            action = self.action_type(action).path()  # "air strike": the labels know orders by path
+        except RuleError:
+            pass
+        text = labels(state, side, action, field, value, partial) or \
+            land_orders.label(state, action, field, value, partial, side) or \
             _label(Table(state), side, action, as_unit, value, partial)
+        # 15.4.1: a label never names an enemy unit under a concealment marker
+        names = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}
+        return masked(text, names) if names else text
 
     # -- the orders ------------------------------------------------------------------------------
 
@@ -505,10 +549,15 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
         ctx.say("carry", f"{u.id} {verb} {load.id} (1 MP) (7.3.1)", "7.3.1")
 
     def _end_offers(self, state: MakState, side: str) -> list[Action]:
+        if state.setup:
+            return [A.End()]
         return [A.End()] if legal.end_problem(Table(state)) is None else []
 
-    @order(A.End, phases="act", offers="_end_offers")
+    @order(A.End, phases=("act", "setup"), offers="_end_offers")
     def end(self, ctx: MakCtx, o: A.End) -> None:
+        if ctx.state.setup:
+            end_setup(ctx)
+            return
         t = Table(ctx.state)
         _raise(legal.end_problem(t))
         ctx.say("end", f"{SIDE_NAMES[ctx.side]} end their phase (4.0)", "4.0")
@@ -516,6 +565,30 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, GameSystem[MakState
             ctx.say("end", f"{label} stays over the stacking limit ({why}): no unit there can "
                            f"still leave (8.2)", "8.2")
         resolve.end_phase(t, ctx)
+        ctx.snapshot = True
+
+
+#: 15.4.1: an order naming an unseen enemy unit is refused; the orders offered for a unit under
+#: its own concealment marker name the marker.
+MaschinenKrieger.order_rules = {k: unseen.guarded(r) for k, r in MaschinenKrieger.order_rules.items()}
+
+
+def begin_play(ctx: MakCtx) -> None:
+    """4.0 1: the Air Commitment phase when aircraft fly, else the first player's phase."""
+    if not begin_air_phase(ctx):
+        resolve.start_phase(Table(ctx.state), ctx)
+
+
+def end_setup(ctx: MakCtx) -> None:
+    """A side has laid and hidden what it will (19.1, 15.0); once both have, play begins.
+    Minefields not laid by then are not laid (the rest of the total is lost, our reading)."""
+    s = ctx.state
+    s.setup.remove(ctx.side)  # type: ignore[arg-type]
+    if s.mine_points.get(ctx.side, 0) >= 5 and ctx.side not in s.laid:
+        s.laid.append(ctx.side)  # type: ignore[arg-type]
+    ctx.say("setup", f"{SIDE_NAMES[ctx.side]} have finished their set-up (19.1, 15.0)", "19.1")
+    if not s.setup:
+        begin_play(ctx)
         ctx.snapshot = True
 
 

@@ -17,7 +17,8 @@ from rules.core.views import (
     SideStyle,
 )
 from rules.mak.air_view import air_counters, air_panel, away_units
-from rules.mak import land_view
+from rules.mak import concealment, land_view
+from rules.mak.unseen import masked
 from rules.mak.battlefield import battlefield
 from rules.mak.data import units
 from rules.mak.state import SIDE_NAMES, MakState, UnitState
@@ -65,34 +66,45 @@ def markers_of(u: UnitState) -> list[str]:
     return out
 
 
-def build_view(state: MakState, whole: bool = False) -> HexMapView:
-    """The hex map of the game: counters, the last marks, the focus on them."""
+def build_view(state: MakState, whole: bool = False, viewer: str | None = None) -> HexMapView:
+    """The hex map of the game: counters, the last marks, the focus on them.  ``viewer``
+    None is the public picture; a side sees its own secrets on top (``view_for``): its units
+    under concealment markers (15.4.1) and its minefields not yet found (19.1.1)."""
     field = battlefield(tuple(state.boards))
     boards, cells, sides = _static(tuple(state.boards))
 
     def pos(label: str) -> tuple[int, int]:
         return to_offset(field.parse(label))
 
+    secret = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state)
+              if u.side != viewer}
     counters = []
     for u in state.units:
-        if not u.on_map:
+        if not u.on_map or u.id in secret:
             continue
         col, row = pos(u.hex or "")
+        cover = [f"Concealed" for _ in concealment.markers_at(state, u.side, u.hex or "")[:1]]
         counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
-                                       faction=u.side, markers=markers_of(u) + land_view.counter_markers(state, u),
+                                       faction=u.side, markers=markers_of(u) + land_view.counter_markers(state, u) + cover,
                                        top=u.id == state.moving or (  # 13.1.2: riders under it
                                            state.moving is None and bool(land_view.counter_markers(state, u))
                                            and not u.aboard)))
+    hidden_stacks = sorted({(u.side, u.hex or "") for u in state.units if u.id in secret})
+    for side, label in hidden_stacks:  # 15.4.3: one counter a marker, whatever is under them
+        col, row = pos(label)
+        counters += [HexCounterView(id=m, label="?", col=col, row=row, faction=side)
+                     for m in concealment.markers_at(state, side, label)]
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
-    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=m.text, side=m.side, by=m.by)
+    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=masked(m.text, secret),
+                     side=m.side, by=[secret.get(b, b) for b in m.by])
              for m in state.marks if m.order == last]
     focus = [p for m in marks for p in m.hexes]
     who = SIDE_NAMES[state.active]
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
                     max_turn=state.turns,
                     phase="game over" if state.over else f"{who} phase" if state.phase != "air" else "Air Commitment",
-                    facts=[f"{SIDE_NAMES[s]}: {sum(1 for u in state.units if u.side == s and u.on_map)} on map"
+                    facts=[f"{SIDE_NAMES[s]}: {_on_map(state, s, secret)} on map"
                            for s in ("merc", "strahl")] + land_view.facts(state))
     markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))
                for h, p in state.positions.items()]
@@ -100,11 +112,38 @@ def build_view(state: MakState, whole: bool = False) -> HexMapView:
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind=k, text=x) for h, k, x in land_view.hex_markers(state)]
-    # 19.1.1: a minefield is secret until discovered or entered; the snapshot is public
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text=str(m.attack))
-                for h, m in state.mines.items() if m.revealed]
+    # 19.1.1: a minefield is secret until discovered or entered: the public sees found ones
+    # and where artillery was seen to scatter mines (19.1.6, power unknown); its owner all
+    for h, m in state.mines.items():
+        if m.revealed:
+            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text=str(m.attack)))
+        elif m.owner == viewer:
+            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine_own", text=str(m.attack)))
+        elif m.suspected:
+            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text="?"))
     markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="amu", text=str(n) if n > 1 else "")
                 for h, n in state.amus.items()]  # 16.2.2
+    legend = ["? a concealment marker: what is under it is unseen (15.0)"] if hidden_stacks else []
+    if viewer is not None and any(m.owner == viewer and not m.revealed for m in state.mines.values()):
+        legend.append("OWN MINE: your minefield, unknown to your opponent (19.1.1)")
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
-                      panel=air_panel(state), away=away_units(state))
+                      panel=air_panel(state, viewer), away=away_units(state) | _markers_off(state, secret),
+                      legend=legend)
+
+
+def _markers_off(state: MakState, secret: dict[str, str]) -> dict[str, str]:
+    """For "what changed": a marker in its owner's supply was lifted (15.4.1), and a unit
+    under a marker went out of sight; neither was eliminated."""
+    c = state.concealment
+    if c is None:
+        return {}
+    out = {m: "lifted, 15.4.1" for m, u in c.markers.items() if u is None}
+    return out | {uid: "under a concealment marker, 15.4.1" for uid in secret}
+
+
+def _on_map(state: MakState, side: str, secret: dict[str, str]) -> int:
+    """The header's count: units seen, and one for each marker over unseen ones (15.4.3)."""
+    seen = sum(1 for u in state.units if u.side == side and u.on_map and u.id not in secret)
+    hid = {u.hex for u in state.units if u.id in secret and u.side == side}
+    return seen + sum(len(concealment.markers_at(state, side, h or "")) for h in hid)

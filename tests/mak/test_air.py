@@ -164,7 +164,7 @@ def test_10_3_2_breakthrough_damage_at_once_the_ground_mission_is_lost():
                     ("strahl", AA.Commit(unit="S-PK401", mission="air")),
                     ("strahl", AA.Commit(unit="S-PK402", mission="air")), ("strahl", AA.Commit())], [2])
     assert s.unit("M-Falke1").status == "destroyed"
-    assert not [a for a in SYS.legal_actions(s, "merc") if a.name == "airstrike"]
+    assert not [a for a in SYS.legal_actions(s, "merc") if a.path() == "air strike"]
 
 
 def test_10_3_breakthrough_without_targets_is_only_said():
@@ -215,7 +215,8 @@ def test_10_1_4_a_withdrawal_is_secret_until_both_are_ready_and_may_be_changed()
     s = game([], air=[("M-Falke1", "Falke", "merc", "ready"), ("M-Falke2", "Falke", "merc", "ready"),
                       ("S-PK401", "PK40", "strahl", "ready")], phase="air", turn=2)
     step = SYS.apply(s, "merc", AA.Commit(unit="M-Falke1", mission="withdraw"), ScriptedDice([]))
-    assert "M-Falke1" not in step.events[0].text and "withdraw" not in step.events[0].text
+    assert not [e for e in step.events if e.to is None]  # a sealed order: only its owner reads it
+    assert [e.text for e in step.events if e.to == "merc"][0].startswith("M-Falke1: withdrawn (10.1.4)")
     st = step.state
     assert st.unit("M-Falke1").status == "aloft"
     assert any("M-Falke1, M-Falke2 (being assigned)" in line for line in SYS.status(st))
@@ -278,7 +279,7 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     step = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1,M-Falke2", hex="5:0506"), ScriptedDice([]))
     st = step.state
     assert SYS.phase_of(st) == "flak" and step.waiting_on == ["strahl"]
-    assert ("Strahl may fire at the aircraft with S-PKA1, S-PKA2: flak for each that fires, pass to fire "
+    assert ("Strahl may fire at the aircraft with S-PKA1, S-PKA2: air flak for each that fires, pass to fire "
             "no more (10.4.1 2)") in [e.text for e in step.events]
     offers = SYS.legal_actions(st, "strahl")
     assert AA.Flak(unit="S-PKA1", target="M-Falke2") in offers and A.Pass() in offers
@@ -298,7 +299,7 @@ def test_10_4_1_flak_from_every_unit_in_the_hex_then_the_attack_then_used():
     # only the armed Falke attacks; 10.4.2: forest -2 against the laser, no range:
     # 9 - 2 - 2 = 5; 1+3 hits, endurance B 3: D
     assert SYS.phase_of(st) == "strafe" and SYS.waiting_on(st) == ["merc"]
-    assert "M-Falke1 over 5:0506: strafe each at a unit there (10.4.1 3)" in texts
+    assert "M-Falke1 over 5:0506: air strafe each at a unit there (10.4.1 3)" in texts
     assert {a.unit for a in SYS.legal_actions(st, "merc")} == {"M-Falke1"}
     step = SYS.apply(st, "merc", AA.Strafe(unit="M-Falke1", target="S-PKA1"), ScriptedDice([1, 3, 1, 2]))
     hit = next(e.text for e in step.events if "from the air" in e.text)
@@ -511,9 +512,9 @@ def test_panel_hides_assignments_until_both_sides_are_ready():
 
 def test_autocomplete_for_the_air_orders_says_duty_and_the_roll_needed():
     s = strike_game()
-    units_ = [c.label for c in SYS.choices(s, "merc", "airstrike", "units", {})]
+    units_ = [c.label for c in SYS.choices(s, "merc", "air strike", "units", {})]
     assert "M-Falke1 (Falke) in the air · Ground Combat" in units_
-    hexes = [c.label for c in SYS.choices(s, "merc", "airstrike", "hex", {"units": "M-Falke1"})]
+    hexes = [c.label for c in SYS.choices(s, "merc", "air strike", "hex", {"units": "M-Falke1"})]
     assert hexes == ["5:0506 · S-PKA1, S-PKA2"]
     st = SYS.apply(s, "merc", AA.Airstrike(units="M-Falke1", hex="5:0506"), ScriptedDice([])).state
     flak = [c.label for c in SYS.choices(st, "strahl", "flak", "target", {"unit": "S-PKA1"})]

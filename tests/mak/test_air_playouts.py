@@ -7,7 +7,8 @@ from collections import Counter
 
 from tests.mak.test_playouts import play
 
-AIR = ("commit", "airstrike", "flak", "strafe", "land", "recruit", "train", "indirect", "fire", "defend")
+AIR = ("air commit", "air strike", "air flak", "air strafe", "air land", "pilot recruit", "pilot train",
+       "indirect", "fire", "defend")
 
 
 def test_random_air_games_end_and_use_the_air_orders() -> None:
@@ -16,5 +17,5 @@ def test_random_air_games_end_and_use_the_air_orders() -> None:
         orders, result = play(seed, "air", "escape=true,creation=true", prefer=AIR)
         assert result
         used += orders
-    for name in ("commit", "airstrike", "flak", "strafe", "land", "recruit"):
+    for name in ("air commit", "air strike", "air flak", "air strafe", "air land", "pilot recruit"):
         assert used[name], (name, used)

@@ -96,7 +96,7 @@ def test_18_2_4_a_vehicle_leaves_by_no_other_edge_and_the_rider_goes_with_it():
                                         "of the area its side entered by or of the board edge towards its "
                                         "artillery"):
         SYS.apply(s, "strahl", AA.Escape(unit="S-Trk1"), ScriptedDice([]))
-    with pytest.raises(RuleError, match=r"rides in S-Trk1: it leaves with the vehicle, escape unit:S-Trk1"):
+    with pytest.raises(RuleError, match=r"rides in S-Trk1: it leaves with the vehicle, pilot escape unit:S-Trk1"):
         SYS.apply(truck_game(), "strahl", AA.Escape(unit="S-Pilot10"), ScriptedDice([]))
     s = truck_game()
     s.units = [u for u in s.units if u.id != "S-Pilot10"]

@@ -36,7 +36,7 @@ def play(seed: int, scenario: str, options: str | None = None,
         side = rng.choice(step.waiting_on)
         legal = SYSTEM.legal_actions(state, side)
         assert legal, (seed, SYSTEM.turn_part(state))
-        fights = [a for a in legal if a.name in prefer and not _ends(a)]
+        fights = [a for a in legal if a.path() in prefer and not _ends(a)]
         rest = [a for a in legal if not _ends(a)]
         if fights and rng.random() < 0.6:
             order = rng.choice(fights)
@@ -47,7 +47,7 @@ def play(seed: int, scenario: str, options: str | None = None,
         assert state.model_dump_json() == before  # purity
         assert SYSTEM.load_state(step.state.model_dump_json()) == step.state
         state = step.state
-        used[order.name] += 1
+        used[order.path()] += 1
         assert sum(used.values()) < 3000
     assert step.result
     return used, step.result

@@ -28,7 +28,8 @@ def test_registered_and_scenarios_start():
     assert get("mak") is SYS or get("mak").key == "mak"
     for key in SYS.scenarios:
         step = SYS.setup(key, None, SeededDice(b"s"))
-        assert step.waiting_on == [step.state.first] or step.state.phase == "air"  # 10.1: both commit
+        assert step.waiting_on == [step.state.first] or step.state.phase == "air" \
+            or step.state.setup  # 10.1: both commit; 19.1: both lay their minefields
         assert step.state.units and any(u.status == "waiting" for u in step.state.units)
 
 

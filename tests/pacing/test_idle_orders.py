@@ -16,7 +16,7 @@ from rules.core.playout import PlayedStep, play
 #: Per system, the phases where a silent side has a "no action" order, with its rule.
 EXPECTED = {
     "rr": {"ops": "pass", "place": "skip", "route": "done", "rally": "done"},  # 7.0, 11.0, 8.0, 6.2
-    "mak": {"defence": "pass", "act": "end"},  # 5.4, 4.0
+    "mak": {"defence": "pass", "act": "end", "setup": "end"},  # 5.4, 4.0; 19.1/15.0: set-up ends with nothing laid
     "commando": {"command": "end", "actions": "end"},  # Turns
     "skirmish": {"orders": "done"},  # Turns
     "raiders": {"objective": "end-op"},  # 11.0

@@ -1,7 +1,8 @@
-"""A sealed choice stays out of public text until its reveal (issue 29, point 1): the
+"""A sealed choice stays out of public text until its reveal (issue 29, point 1; issue 28): the
 Maschinen Krieger air assignment (10.1.1, "Once both players are finished assigning their
-units, the assignments are compared") in the public reply, ``/game log`` and ``/game
-export``; the record keeps it, and the export shows it once both sides are ready."""
+units, the assignments are compared"), a sealed order since issue 28.  Its giver reads it
+privately; the public reply, ``/game log`` and ``/game export`` hold only the seal; when both
+sides are done, each assignment is revealed in public; the final export holds everything."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.service import Service
 from tests.platform.conftest import Table
 
 
@@ -26,27 +28,37 @@ async def export(table: Table) -> tuple[dict[str, Any], str]:
     return json.loads(raw), raw
 
 
-async def test_10_1_1_an_air_assignment_is_secret_until_both_are_ready(table: Table) -> None:
+async def announced(service: Service) -> str:
+    """The channel's announcements owed after private answers, settled, as one text."""
+    out = []
+    for owed_id, reply in await service.owed("chan-1"):
+        out.append(reply.text)
+        await service.settle(owed_id)
+    return "\n".join(out)
+
+
+async def test_10_1_1_an_air_assignment_is_secret_until_both_are_ready(table: Table, service: Service) -> None:
     for user, line in [("m", "/game new system:mak scenario:air"), ("m", "/game join side:merc"),
                        ("s", "/game join side:strahl")]:
         assert not (await table(user, line)).error
-    commit = await table("m", "/mak commit unit:M-Falke1 mission:air")
-    assert not commit.error and not commit.ephemeral, commit.text
-    assert "commit unit:M-Falke1 mission:🔒" in commit.text and "mission:air" not in commit.text
+    refused = await table("m", "/mak air commit unit:M-Falke1 mission:air")
+    assert refused.error and "privately" in refused.text  # a sealed order given in public
+    commit = await table("m", "/mak air commit unit:M-Falke1 mission:air", private=True)
+    assert not commit.error and commit.ephemeral, commit.text
+    assert "M-Falke1: Air Combat" in commit.text
+    public = await announced(service)
+    assert "Mercenary assigned an aircraft on the duty chart (10.1.1) (sealed: " in public
+    assert "Air Combat" not in public and "mission" not in public
     log = await table("s", "/game log")
-    assert "mission:🔒" in log.text and "mission:air" not in log.text, log.text
+    assert "air commit 🔒" in log.text and "Air Combat" not in log.text, log.text
     document, raw = await export(table)
-    step = document["steps"][-1]
-    assert step["sealed"] and step["state"] is None and step["action"]["options"]["mission"] == "🔒"
-    assert '"M-Falke1": "air"' not in raw and '"mission": "air"' not in raw
-    assert document["steps"][0].get("sealed") is None  # the setup, before the round: shown
+    assert all(s["state"] is None for s in document["steps"])  # a running game with secrets
+    assert '"mission":"air"' not in raw and "Air Combat" not in raw
     # The Strahl assign too; both say they are done: the assignments are compared.
-    for user, line in [("s", "/mak commit unit:S-PK401 mission:air"), ("m", "/mak commit"),
-                       ("s", "/mak commit")]:
-        reply = await table(user, line)
+    for user, line in [("s", "/mak air commit unit:S-PK401 mission:air"), ("m", "/mak air commit"),
+                       ("s", "/mak air commit")]:
+        reply = await table(user, line, private=True)
         assert not reply.error, reply.text
-        assert "mission:air" not in reply.text
-    document, raw = await export(table)
-    assert not any(s.get("sealed") for s in document["steps"])
-    assert document["steps"][1]["action"]["options"]["mission"] == "air"
-    assert document["steps"][1]["state"]["air"]["duty"]["M-Falke1"] == "air"
+    public = await announced(service)
+    assert '🔓 Revealed, both sides have assigned their aircraft (10.1.1): {"mission":"air","unit":"M-Falke1"}' in public
+    assert "Mercenary: Air Combat M-Falke1" in public
