@@ -338,6 +338,7 @@ class Service(Pipeline):
         full = bool(mode) or await self._turn_ended(system, step, state)
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view(state)
+        self.seen.keep(step.game_id, step.seq, view)  # a later picture compares with it
         changes = [] if full else await self.changes_since(game.system, step, view=view)
         digest = state_digest(step.state_json + ("map" if full else repr(changes)))
         name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}.png"
