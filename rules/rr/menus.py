@@ -348,4 +348,4 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
     return area_label(b, value)
 
 
-__all__ = ["BOOSTS", "IMPULSE_OFFERS", "has_impulse", "label", "reach"]
+__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach"]
