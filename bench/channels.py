@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench import dbs
 from bot.autoplay import play, schedule
-from bench.robots import RobotChannel, robot_pool
+from bench.robots import RobotChannel, Robots
 from bot.logcheck import check_log, integrity
 from bench.stats import Row, ms, percentile
 from bot.config import Settings
@@ -40,11 +40,11 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
     so several processes start together).  With ``acked_out`` the acknowledged replies go
     there and the log is not checked here: another process may still be writing it."""
     service = await Service.open(Settings(db=path, snapshot_dir=Path(tempfile.gettempdir()) / "referee-bench-snaps"))
-    pool = robot_pool()  # the robots choose in a process of their own (issue 23)
+    pool = await Robots.start()  # the robots choose in a process of their own (issue 23)
     tables: list[RobotChannel] = []
     try:
         tables = [RobotChannel(service, system_key, f"{prefix}{i:03}", rng=random.Random(i),
-                               pool=pool, seed=i) for i in range(channels)]
+                               pool=pool, seed=i, ahead=orders) for i in range(channels)]
         await asyncio.gather(*(t.open() for t in tables))
         if start_at is not None:
             await asyncio.sleep(max(0.0, start_at - time.time()))
@@ -59,7 +59,7 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
     finally:
         for table in tables:
             table.stop()
-        pool.shutdown()
+        await pool.close()
         await service.close()
     acknowledged = {iid: reply.text for t in tables for iid, reply in t.acknowledged}
     if acked_out is not None:
@@ -92,6 +92,6 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
             ok = done >= 300 and p99 <= 0.100 and not problems
         rows.append(Row(figure=figure, measured=f"{done:.0f} orders/s, p99 {ms(p99)}; {verdict}",
                         floor="—", target=target, ok=ok,
-                        note="; ".join([f"robots in their own process; the loop waited {driver / max(1, len(latencies)) * 1000:.1f} ms an order for them",
+                        note="; ".join([f"orders planned before the run by the robots' process; the loop waited {driver / max(1, len(latencies)) * 1000:.1f} ms an order for them",
                                         *problems[:3]])))
     return rows

@@ -90,7 +90,7 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
         cpu: list[float] = []
         with counted_views(service, system_key) as views:
             times = await order_latencies(service, channel, orders, cpu)
-        pictures, picture_views = await views_per_picture(service, channel, system_key, 10)
+        pictures, picture_views = await views_per_picture(service, channel, system_key, 30)
         game = await service.live_game("order-path")
         assert game is not None
         sample = await service.store.step(game.row.id, game.row.head_seq)
@@ -122,12 +122,16 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
 
 
 async def views_per_picture(service: Service, channel: Channel, system_key: str,
-                            pictures: int) -> tuple[int, int]:
+                            pictures: int, warm: int = 5) -> tuple[int, int]:
     """``(pictures, views)``: orders played until ``pictures`` of them posted a map, and
-    the views built to draw those maps (``attach_snapshot``, as the Discord adapter calls it)."""
+    the views built to draw those maps (``attach_snapshot``, as the Discord adapter calls it
+    for every reply with a map).  The first ``warm`` maps are drawn but not counted: the
+    orders timed before this were not drawn, so the first map would compare with steps
+    whose views nobody built yet (a restart's first picture), which a running bot never
+    meets twice."""
     done = views = 0
-    for _ in range(50 * pictures):
-        if done >= pictures:
+    for _ in range(50 * (pictures + warm)):
+        if done >= pictures + warm:
             break
         inv = await channel.next_order()
         if inv is None:
@@ -137,8 +141,9 @@ async def views_per_picture(service: Service, channel: Channel, system_key: str,
         if reply.snapshot_key:
             with counted_views(service, system_key) as count:
                 await service.attach_snapshot(reply)
-            done, views = done + 1, views + count[0]
-    return done, views
+            done += 1
+            views += count[0] if done > warm else 0
+    return done - warm, views
 
 
 async def measure_lengths(workdir: Path, system_key: str, sizes: tuple[int, ...], orders: int) -> Row:

@@ -30,6 +30,7 @@ from bot import chain, record, replies, sealing
 from bot.config import Settings
 from bot.models import Invocation, Reply, UserRef
 from bot.owed import OwedAnnouncements
+from bot.seen import SeenSteps
 from bot.pacing.clock import Clock, SystemClock
 from bot.store import AuditRow, BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
@@ -40,7 +41,7 @@ from rules.core.dice import Dice, ScriptedDice, SeededDice, seed_hash
 from rules.core.errors import RuleError
 from rules.core.secrets import game_key
 from rules.core.views import Change as ViewChange
-from rules.core.views import changes_over
+from rules.core.views import changes_seen_over
 
 #: How many active games are kept parsed in memory; others are read from the store on demand.
 GAME_CACHE_SIZE = 256
@@ -281,6 +282,8 @@ class Pipeline:
         #: ``(game id, version)`` of each channel whose turn a command holds, read with the
         #: lock (PostgreSQL): no second round trip to check a cached game.
         self.held: dict[str, tuple[int, int]] = {}
+        #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
+        self.seen = SeenSteps()
 
     # -- games in memory -------------------------------------------------------------------
 
@@ -399,11 +402,13 @@ class Pipeline:
                             view: BaseModel | None = None) -> list[ViewChange]:
         """What changed for each unit between ``side``'s last order before ``step`` and
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
-        view by :func:`rules.core.views.changes_between`, so every system gets it."""
+        view by :func:`rules.core.views.changes_between`, so every system gets it.  The
+        earlier views' facts are kept (``self.seen``, bot/seen.py): a picture builds only
+        its own step's view, and the window is read without states (issue 23)."""
         system = self.systems[system_key]
         state = system.load_state(step.state_json)
         side = side or next(iter(system.waiting_on(state)), None)
-        recent = await self.store.steps(step.game_id, last=CHANGES_WINDOW)
+        recent = await self.store.log_steps(step.game_id, last=CHANGES_WINDOW, upto=step.seq)
         mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
                 and s.side == side and s.action is not None]
         if side is None or not mine:
@@ -411,9 +416,9 @@ class Pipeline:
         # Who fired in between: the marks of every step since that order (each view shows
         # only its own action's marks).
         since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
-        return changes_over(system.view(system.load_state(mine[-1].state_json)),
-                            (system.view(system.load_state(s.state_json)) for s in since),
-                            view if view is not None else system.view(state))
+        before = await self.seen.of(self.store, system, mine[-1])
+        between = [await self.seen.of(self.store, system, s) for s in since]
+        return changes_seen_over(before, between, view if view is not None else system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""

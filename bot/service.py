@@ -341,6 +341,8 @@ class Service(Pipeline):
         side = mode[1] if len(mode) > 1 and mode[1] in system.sides else None
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view_for(state, side) if side else system.view(state)
+        if side is None:  # a later picture compares with it; a side's own view is never kept
+            self.seen.keep(step.game_id, step.seq, view)
         changes = [] if full else await self.changes_since(game.system, step, view=view)
         # The side is in the cache key: a side's picture is never served as the public one.
         digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))

@@ -28,6 +28,7 @@ focus picture) and a result ``banner`` for the final picture.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -505,6 +506,25 @@ def fired_in(view: BaseModel) -> set[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What "what changed" needs of one view, and nothing more (:func:`seen`): each unit's
+    place, harm and whether it is gone, each counter's AP left, and the units it shows
+    firing.  The service keeps these of recent steps instead of their views (a view of a
+    big map is ~100 kB), so a picture builds only its own step's view (issue 23)."""
+
+    units: dict[str, tuple[object, frozenset[str], bool]]
+    ap: dict[str, int | None]
+    fired: frozenset[str]
+
+
+def seen(view: BaseModel) -> Seen:
+    """The facts of ``view`` that :func:`changes_between` compares."""
+    ap: dict[str, int | None] = {}
+    units = _unit_facts(view, ap)
+    return Seen(units=units, ap=ap, fired=frozenset(fired_in(view)))
+
+
 def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
     """What changed for each unit from one view of a game to a later one (pure).
 
@@ -516,11 +536,16 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
     default those of ``after``'s own marks).  The picture that pings a player marks them, and ``/game status``
     says them in words (:func:`change_lines`).
     """
+    return changes_seen(seen(before), after, fired)
+
+
+def changes_seen(before: Seen, after: BaseModel, fired: set[str] | frozenset[str] | None = None) -> list[Change]:
+    """:func:`changes_between` from what was :func:`seen` of the earlier view."""
     if fired is None:
         fired = fired_in(after)
-    old_ap: dict[str, int | None] = {}
+    old_ap, old = before.ap, before.units
     new_ap: dict[str, int | None] = {}
-    old, new = _unit_facts(before, old_ap), _unit_facts(after, new_ap)
+    new = _unit_facts(after, new_ap)
     away: dict[str, str] = getattr(after, "away", {})
     out: list[Change] = []
     for uid, (where, how, gone) in new.items():
@@ -574,10 +599,15 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
     the units that fired read from the views of every step in between and ``after``'s own
     marks (each view shows only its own action's marks).  The service's ping and
     ``/game status`` use it, and so do the samples (:mod:`rules.core.samples`)."""
+    return changes_seen_over(seen(before), (seen(view) for view in between), after)
+
+
+def changes_seen_over(before: Seen, between: Iterable[Seen], after: BaseModel) -> list[Change]:
+    """:func:`changes_over` from what was :func:`seen` of the earlier views."""
     fired = fired_in(after)
-    for view in between:
-        fired |= fired_in(view)
-    return changes_between(before, after, fired)
+    for facts in between:
+        fired |= facts.fired
+    return changes_seen(before, after, fired)
 
 
 def _place(where: object) -> str | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rules.core.errors import RuleError
-from rules.core.hexes import DIRECTION_NAMES, Hex, HexNumber, MapLayout, Side, neighbour, side
+from rules.core.hexes import DIRECTION_NAMES, Hex, HexNumber, MapLayout, Side, neighbour, neighbours, side
 from rules.mak.data import BoardSpec, TerrainStats, boards, charts
 
 
@@ -37,6 +37,10 @@ class Battlefield:
     side_list: list[tuple[Hex, int, str]] = field(default_factory=list)
     hexes: frozenset[Hex] = frozenset()  # every hex of the map, for a fast contains()
     _costs: dict[tuple[str, int], dict[Hex, float | None]] = field(default_factory=dict)
+    #: Each hex's label, worked out once (a move's reach labels every hex it covers).
+    _labels: dict[Hex, str] = field(default_factory=dict)
+    #: Each hex's six neighbours, worked out once (a move's reach asks for every hex's).
+    _around: dict[Hex, list[Hex]] = field(default_factory=dict)
 
     def terrain_at(self, h: Hex) -> TerrainStats:
         """The Terrain Effects row of the hex (clear where the board says nothing)."""
@@ -73,7 +77,17 @@ class Battlefield:
 
     def label(self, h: Hex) -> str:
         """``5:1801``."""
-        return self.layout.label(h)
+        label = self._labels.get(h)
+        if label is None:
+            label = self._labels[h] = self.layout.label(h)
+        return label
+
+    def around(self, h: Hex) -> list[Hex]:
+        """The six hexes around ``h`` (:func:`~rules.core.hexes.neighbours`), looked up once."""
+        near = self._around.get(h)
+        if near is None:
+            near = self._around[h] = neighbours(h)
+        return near
 
     def contains(self, h: Hex) -> bool:
         """Whether the hex is on the map."""

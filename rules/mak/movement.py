@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 from typing import Iterable
 
-from rules.core.hexes import Hex, neighbours
+from rules.core.hexes import Hex
 from rules.mak.battlefield import Battlefield
 from rules.mak.data import Movement, UnitStats, charts
 
@@ -88,6 +88,7 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
     """
     blocked = set(closed)
     step = _stepper(field, unit)
+    around = field.around
     best: dict[Hex, tuple[float, Hex | None]] = {start: (0.0, None)}
     queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
     tick = 0
@@ -96,7 +97,7 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
         cost, _, here = heapq.heappop(queue)
         if cost > best[here][0]:
             continue
-        for nxt in neighbours(here):
+        for nxt in around(here):
             if nxt in blocked:
                 continue
             add = step(here, nxt)

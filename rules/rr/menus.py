@@ -4,6 +4,7 @@ labels autocomplete shows with them (range and roll needed, AP, terrain)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rules.core.contract import Action
@@ -113,42 +114,62 @@ def second_shot_orders(b: Board, side: str) -> list[Action]:
 # -- the operations phase (7.0) -----------------------------------------------------------------
 
 
+class Offers:
+    """One impulse order's offers, generated one at a time: called, every offer (a list, in
+    the same order as always); :meth:`any`, whether there is at least one, found without
+    building the rest (7.0 asks that after every order: "Players must pass if they have no
+    remaining actions to use").  Both read the one generator, so they cannot disagree."""
+
+    def __init__(self, generate: Callable[[Board, str], Iterator[Action]]) -> None:
+        self.generate = generate
+        self.__doc__ = generate.__doc__
+        self.__name__ = generate.__name__
+
+    def __call__(self, b: Board, side: str) -> list[Action]:
+        """Every offer of this order to ``side`` now."""
+        return list(self.generate(b, side))
+
+    def any(self, b: Board, side: str) -> bool:
+        """Whether ``side`` has at least one offer of this order now."""
+        return next(self.generate(b, side), None) is not None
+
+
 def _areas_of(b: Board, side: str) -> list[str]:
     return sorted({u.area for u in b.s.on_map(side) if u.area}, key=b.g.ids.index)
 
 
-def move_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def move_orders(b: Board, side: str) -> Iterator[Action]:
     """7.2: each unit, and the whole group of an area, to each adjacent area open to it."""
-    out: list[Action] = []
     for area in _areas_of(b, side):
         movers = [u for u in b.in_area(area, side) if can_move(b, u)]
         for to in b.g.neighbours(area) if movers else []:
             if b.enemy_held(to, side):
                 continue
-            out += [Move(units=u.id, to=to) for u in movers if b.stack_problem(to, [u.id]) is None]
+            for u in movers:
+                if b.stack_problem(to, [u.id]) is None:
+                    yield Move(units=u.id, to=to)
             if len(movers) > 1 and b.stack_problem(to, [u.id for u in movers]) is None:
-                out.append(Move(units=",".join(u.id for u in movers), to=to))
-    return out
+                yield Move(units=",".join(u.id for u in movers), to=to)
 
 
-def assault_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def assault_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.5: the attackers of an area, all or the first alone, on each designable defender."""
-    out: list[Action] = []
     for area in _areas_of(b, side):
         attackers = [u for u in b.in_area(area, side) if can_assault(b, u)]
         for to in b.g.neighbours(area) if attackers else []:
             if not b.combatants_in(to, other(side)) or b.stack_problem(to, [u.id for u in attackers]):
                 continue
             for target in b.combatants_in(to, other(side)):
-                out.append(Assault(units=",".join(u.id for u in attackers), to=to, target=target.id))
+                yield Assault(units=",".join(u.id for u in attackers), to=to, target=target.id)
                 if len(attackers) > 1:
-                    out.append(Assault(units=attackers[0].id, to=to, target=target.id))
-    return out
+                    yield Assault(units=attackers[0].id, to=to, target=target.id)
 
 
-def fire_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def fire_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
-    out: list[Action] = []
     targets = enemy_targets(b, side)
     air = b.s.airstrike.get(side, False)
     for area in _areas_of(b, side):
@@ -157,20 +178,19 @@ def fire_orders(b: Board, side: str) -> list[Action]:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
                     continue
-                out.append(Fire(unit=unit.id, target=target.id))
+                yield Fire(unit=unit.id, target=target.id)
                 helpers = [h.id for h in firers if h.id != unit.id and support_problem(b, h.id, target) is None]
                 if helpers:
-                    out.append(Fire(unit=unit.id, target=target.id, support=",".join(helpers)))
+                    yield Fire(unit=unit.id, target=target.id, support=",".join(helpers))
                 if air:
-                    out.append(Fire(unit=unit.id, target=target.id, air=True))
+                    yield Fire(unit=unit.id, target=target.id, air=True)
                 if b.has_kastet(unit.id) and shot_problem(b, unit.id, target, True) is None:
-                    out.append(Fire(unit=unit.id, target=target.id, kastet=True))
-    return out
+                    yield Fire(unit=unit.id, target=target.id, kastet=True)
 
 
-def enter_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def enter_orders(b: Board, side: str) -> Iterator[Action]:
     """11.0: each reinforcement due at each open entrance (a leader with a companion)."""
-    out: list[Action] = []
     due = waiting(b, side, ("enter",))
     for unit in due:
         dep = deployment_of(b, unit.id)
@@ -178,13 +198,12 @@ def enter_orders(b: Board, side: str) -> list[Action]:
             if b.enemy_held(to, side) or b.stack_problem(to, [unit.id]) is not None:
                 continue
             if not is_leader(b.spec(unit.id)):
-                out.append(Enter(units=unit.id, to=to))
+                yield Enter(units=unit.id, to=to)
                 continue
             mates = [m for m in due if not is_leader(b.spec(m.id)) and deployment_of(b, m.id) == dep
                      and b.stack_problem(to, [m.id, unit.id]) is None]
             if mates:
-                out.append(Enter(units=f"{mates[0].id},{unit.id}", to=to))
-    return out
+                yield Enter(units=f"{mates[0].id},{unit.id}", to=to)
 
 
 def _mates(b: Board, unit: UnitState) -> list[UnitState]:
@@ -196,20 +215,21 @@ def _leader(b: Board, side: str, special: str) -> UnitState | None:
     return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
 
 
-def nikolas_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def nikolas_orders(b: Board, side: str) -> Iterator[Action]:
     """9.7: +1 to each value of each unit in his area not already raised; in the rally
     phase, +1 morale to one unit of his area about to roll."""
     if b.s.phase == "rally":
-        return [Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas")]
+        yield from (Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas"))
+        return
     col = _leader(b, side, "nikolas")
-    out: list[Action] = []
     for mate in _mates(b, col) if col else []:
         values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
-        out += [Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost]
-    return out
+        yield from (Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost)
 
 
-def boyes_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def boyes_orders(b: Board, side: str) -> Iterator[Action]:
     """9.8: a reroll for each unit in his area that has none waiting (in the rally phase,
     those about to roll), each die and use the player may choose."""
     if b.s.phase == "rally":
@@ -217,46 +237,48 @@ def boyes_orders(b: Board, side: str) -> list[Action]:
     else:
         pvt = _leader(b, side, "boyes")
         units = [m for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
-    return [Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
-            for d in ("worse", "lower", "higher") for w in ("failed", "any")]
+    yield from (Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
+                for d in ("worse", "lower", "higher") for w in ("failed", "any"))
 
 
-def hq_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def hq_orders(b: Board, side: str) -> Iterator[Action]:
     """9.10: once a turn, +1 AP to a unit in or next to the HQ's area."""
     s = b.s
-    out: list[Action] = []
     for head in s.on_map(side):
         if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
             continue
-        out += [Hq(unit=m.id) for m in s.on_map(side) if hq_problem(b, head, m) is None]
-    return out
+        yield from (Hq(unit=m.id) for m in s.on_map(side) if hq_problem(b, head, m) is None)
 
 
-def sniper_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def sniper_orders(b: Board, side: str) -> Iterator[Action]:
     """9.2: once a turn, at each enemy unit in Tannenbruck."""
     s = b.s
     sniper = next((u for u in s.units.values() if u.side == side and is_sniper(b.spec(u.id))), None)
     if sniper is None or sniper.place == "gone" or s.sniper_turn == s.turn:
-        return []
-    return [Sniper(target=t.id) for t in enemy_targets(b, side)
-            if not is_hind(b.spec(t.id)) and b.sc.area_by_id[t.area or ""].city]
+        return
+    yield from (Sniper(target=t.id) for t in enemy_targets(b, side)
+                if not is_hind(b.spec(t.id)) and b.sc.area_by_id[t.area or ""].city)
 
 
-def airstrike_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def airstrike_orders(b: Board, side: str) -> Iterator[Action]:
     """10.1: the airstrike alone, on each area holding enemy units."""
     if not b.s.airstrike.get(side):
-        return []
+        return
     areas = {t.area for t in enemy_targets(b, side)}
-    return [Airstrike(area=a) for a in b.g.ids if a in areas]
+    yield from (Airstrike(area=a) for a in b.g.ids if a in areas)
 
 
-def hind_orders(b: Board, side: str) -> list[Action]:
+@Offers
+def hind_orders(b: Board, side: str) -> Iterator[Action]:
     """10.2: the Hind to each area with no enemy units, within stacking."""
     heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
     if heli is None or heli.place != "pool" or not b.s.hind_ok:
-        return []
-    return [Hind(area=a) for a in b.g.ids if not b.in_area(a, other(side))
-            and b.stack_problem(a, [heli.id]) is None]
+        return
+    yield from (Hind(area=a) for a in b.g.ids if not b.in_area(a, other(side))
+                and b.stack_problem(a, [heli.id]) is None)
 
 
 #: Every order of an impulse (7.0) but pass: a side with none of these must pass.
@@ -266,9 +288,10 @@ IMPULSE_OFFERS = (move_orders, assault_orders, enter_orders, fire_orders, nikola
 
 def has_impulse(state: RRState, side: str) -> bool:
     """7.0: whether ``side`` has any order left but pass ("Players must pass if they have no
-    remaining actions to use")."""
+    remaining actions to use").  Each order stops at its first offer: asked after every
+    order, building them all cost most of an order's CPU (issue 23)."""
     b = Board(state, frozen=True)
-    return any(offers(b, side) for offers in IMPULSE_OFFERS)
+    return any(offers.any(b, side) for offers in IMPULSE_OFFERS)
 
 
 # -- labels ------------------------------------------------------------------------------------
@@ -325,4 +348,4 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
     return area_label(b, value)
 
 
-__all__ = ["BOOSTS", "IMPULSE_OFFERS", "has_impulse", "label", "reach"]
+__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach"]

@@ -1,0 +1,59 @@
+"""What recent steps' pictures showed, kept for "what changed since your last order".
+
+A focus picture marks what changed for the pinged side since its last order: the units
+seen at that order against the units now, and who fired in between
+(:func:`rules.core.views.changes_seen_over`).  Those facts come from the views of earlier
+steps; building them again for every picture cost ~2.5 views a picture (issue 23).  A step
+row is written once and never changed (``UNIQUE (game_id, seq)``; rollbacks only mark it),
+and a view is a pure function of the step's state, so what a view showed is kept here by
+``(game id, step number)`` the first time it is built, usually when that step's own
+picture is drawn, and every later comparison reads it.  Only the small facts are kept
+(:class:`~rules.core.views.Seen`), not the view (a big map's is ~100 kB).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from pydantic import BaseModel
+
+from bot.store import BaseStore, StepRow
+from rules.core.contract import GameSystem
+from rules.core.views import Seen, seen
+
+#: Steps whose facts are kept: a picture compares the side's last order and the few steps
+#: since, so a handful a channel covers every active game of a busy bot.
+SEEN_CACHE_SIZE = 2048
+
+
+class SeenSteps:
+    """The facts of recent steps' views, by ``(game id, step number)``, least recent dropped."""
+
+    def __init__(self, size: int = SEEN_CACHE_SIZE) -> None:
+        self.size = size
+        self._seen: OrderedDict[tuple[int, int], Seen] = OrderedDict()
+
+    def keep(self, game_id: int, seq: int, view: BaseModel) -> Seen:
+        """Remember what ``view``, the view of step ``seq``, shows."""
+        facts = self._seen[(game_id, seq)] = seen(view)
+        self._seen.move_to_end((game_id, seq))
+        while len(self._seen) > self.size:
+            self._seen.popitem(last=False)
+        return facts
+
+    async def of(self, store: BaseStore, system: GameSystem, step: StepRow) -> Seen:
+        """What step ``step`` showed: kept, or its view built once from the stored state
+        (``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
+        facts = self._seen.get((step.game_id, step.seq))
+        if facts is not None:
+            self._seen.move_to_end((step.game_id, step.seq))
+            return facts
+        if not step.state_json:
+            stored = await store.step(step.game_id, step.seq)
+            if stored is None:
+                raise KeyError(f"step {step.game_id}:{step.seq}")
+            step = stored
+        return self.keep(step.game_id, step.seq, system.view(system.load_state(step.state_json)))
+
+
+__all__ = ["SEEN_CACHE_SIZE", "SeenSteps"]

@@ -1,0 +1,112 @@
+"""Issue 23: a picture builds one view, its own step's.  "What changed since your last order"
+compares with the facts of earlier steps' views kept by ``bot/seen.py`` (a step row never
+changes, a view is a pure function of its state); here, through the real service on a real
+SQLite file, every picture's changes must equal those computed from scratch out of the whole
+log, and a picture whose earlier steps were all drawn must build exactly one view."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bot.autoplay import Channel
+from bot.config import Settings
+from bot.seen import SeenSteps
+from bot.service import Service
+from rules.core.views import changes_over
+
+
+def compared_with(log: list[Any], step: Any, side: str) -> list[Any]:
+    """The steps "what changed" for ``side`` reads: its last order before ``step`` and
+    every step since (none when it gave no order yet)."""
+    live = [s for s in log if s.reverted_by is None and s.seq < step.seq]
+    mine = [s for s in live if s.side == side and s.action is not None]
+    return [mine[-1], *(s for s in live if s.seq > mine[-1].seq)] if mine else []
+
+
+def from_scratch(system: Any, log: list[Any], step: Any, side: str) -> list[Any]:
+    """The changes as ``Pipeline.changes_since`` computed them before the facts were kept:
+    a view of the side's last order, of every step since, and of ``step``."""
+    steps = compared_with(log, step, side)
+    if not steps:
+        return []
+
+    def view(row: Any) -> Any:
+        return system.view(system.load_state(row.state_json))
+
+    return changes_over(view(steps[0]), (view(s) for s in steps[1:]), view(step))
+
+
+async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path) -> None:
+    service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
+    try:
+        channel = Channel(service, "rr", "seen-chan", rng=random.Random(5))
+        await channel.open()
+        system = service.systems["rr"]
+        real_view, built = system.view, [0]
+
+        def counted(state: Any) -> Any:
+            built[0] += 1
+            return real_view(state)
+
+        system.view = counted  # type: ignore[method-assign]
+        compared = one_view = 0
+        known: set[int] = set()  # steps whose views were built once: drawn or compared
+        for _ in range(160):
+            inv = await channel.next_order()
+            if inv is None:
+                break
+            reply = await service.handle(inv)
+            assert not reply.error, reply.text
+            if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
+                continue
+            game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
+            before = built[0]
+            await service.attach_snapshot(reply)
+            log = await service.store.steps(game_id)
+            step = next(s for s in log if s.seq == seq)
+            pinged = system.waiting_on(system.load_state(step.state_json))[0]
+            new = {s.seq for s in compared_with(log, step, pinged)} - known
+            assert built[0] - before <= 1 + len(new), f"step {seq}: {built[0] - before} views"
+            if not new:
+                assert built[0] - before == 1, f"picture of step {seq} built {built[0] - before} views"
+                one_view += 1
+            known.add(seq)
+            for side in system.sides:
+                known |= {s.seq for s in compared_with(log, step, side)}
+                kept = await service.changes_since("rr", step, side, view=real_view(system.load_state(step.state_json)))
+                assert kept == from_scratch(system, log, step, side)
+                compared += bool(kept)
+        assert compared > 10 and one_view > 5
+    finally:
+        del system.view
+        await service.close()
+
+
+async def test_a_step_never_drawn_is_viewed_once_from_its_stored_state(tmp_path: Path) -> None:
+    service = await Service.open(Settings(db=tmp_path / "miss.sqlite3", snapshot_dir=tmp_path / "s"))
+    try:
+        channel = Channel(service, "rr", "miss-chan", rng=random.Random(2))
+        await channel.open()
+        for _ in range(6):
+            inv = await channel.next_order()
+            assert inv is not None
+            await service.handle(inv)
+        game = await service.live_game("miss-chan")
+        assert game is not None
+        row = (await service.store.log_steps(game.row.id, last=1))[0]
+        assert row.state_json == ""  # read without its state
+        seen = SeenSteps(size=2)
+        first = await seen.of(service.store, game.system, row)
+        assert await seen.of(service.store, game.system, row) is first  # kept, not rebuilt
+        stored = await service.store.step(game.row.id, row.seq)
+        assert stored is not None
+        assert first.units  # the units of the stored state, read back
+        for seq in (row.seq - 1, row.seq - 2):  # two more: the first one is dropped (size 2)
+            other = await service.store.step(game.row.id, seq)
+            assert other is not None
+            await seen.of(service.store, game.system, other)
+        assert await seen.of(service.store, game.system, row) is not first
+    finally:
+        await service.close()
