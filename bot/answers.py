@@ -122,8 +122,8 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
         sealed = [r.action.path() for r in system.orders_open(state, side) if r.action.sealed]
         if sealed and not acting_orders(system, state, side, limit=0):
             # Only sealed orders now (issue 28): nothing to tap; they are typed privately.
-            return Offer(lines=[f"{who}: give your sealed order privately, /{system.key} {sealed[0]} … "
-                                "(only you see it)."], buttons=[])
+            return Offer(lines=[f"{who}: your order now is sealed: type /{system.key} {sealed[0]} … "
+                                "(the bot answers you alone)."], buttons=[])
         token = Token("b", game_id, seq, side).encode()
         return Offer(lines=[f"{who}: /game act builds an order by choosing (or type it)."],
                      buttons=[Button(label=f"Give an order ({who})", token=token, style="primary")])

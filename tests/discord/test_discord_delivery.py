@@ -35,6 +35,7 @@ from bot.commands import command_groups
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.models import Reply
+from bot.owed import OwedAnnouncements
 from bot.service import Service
 from rules.core import registry
 from rules.core.playout import choose
@@ -99,6 +100,10 @@ class Table:
     order: list[int] = field(default_factory=list)
     #: Announcements the front end had to owe: (requests recorded by then, their pings).
     owed: list[tuple[int, list[str]]] = field(default_factory=list)
+    #: The pings of public lines a private answer owes in its own commit (issue 28: a
+    #: sealed order is answered privately, the channel reads its line right after).
+    #: (requests recorded by then, the line's head, its pings).
+    follows: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
     def spy_on_owe(self) -> None:
         """Note every announcement the front end owes (it is still kept as usual)."""
@@ -109,6 +114,18 @@ class Table:
             await keep(channel_id, reply)
 
         self.service.owe = owe  # type: ignore[method-assign]
+
+    def spy_on_follows(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Note the pings of every public line owed by a private answer's commit."""
+        keep = OwedAnnouncements.insert
+
+        def insert(db: Any, channel_id: str, reply: Reply) -> None:
+            if reply.follows:
+                head = reply.text.splitlines()[0]
+                self.follows.append((len(self.recorder.sent), head, list(reply.mentions)))
+            keep(db, channel_id, reply)
+
+        monkeypatch.setattr(OwedAnnouncements, "insert", staticmethod(insert))
 
     async def send(self, user: tuple[int, str], group: str, sub: str,
                    options: dict[str, Any] | None = None) -> None:
@@ -136,6 +153,7 @@ async def table(settings: Settings, recorder: RecordingAdapter, monkeypatch,
     await start_client(client, service, defer_after=request.param, recorder=recorder)
     table = Table(client, service, recorder)
     table.spy_on_owe()
+    table.spy_on_follows(monkeypatch)
     yield table
     await client.close()
 
@@ -224,6 +242,8 @@ async def check_delivery(table: Table) -> None:
         reply = await table.meant(interaction)
         meant_by[interaction] = {int(u) for u in (reply.mentions if reply else [])} - {invoker}
         meant.update(meant_by[interaction])
+    for _, _, mentions in table.follows:
+        meant.update(int(u) for u in mentions)
     # An owed announcement goes out with the next command's reply; its ping is dropped, by
     # design, for that command's invoker (already acting) and for whoever that reply pings.
     dropped: Counter[int] = Counter()
@@ -233,12 +253,21 @@ async def check_delivery(table: Table) -> None:
             continue
         nxt = later[0]
         dropped.update({int(u) for u in mentions} & ({table.invokers[nxt]} | meant_by.get(nxt, set())))
+    # A private answer's public line goes out right after it; if that failed, it went out
+    # with a later command's reply, and its pings were dropped as an owed one's are.
+    for recorded, head, mentions in table.follows:
+        posted = next((owner[n] for n in range(recorded, len(owner)) if recorder.sent[n].delivered
+                       and recorder.sent[n].payload and head in recorder.sent[n].content), None)
+        if posted is not None and posted != owner[recorded - 1]:
+            dropped.update({int(u) for u in mentions} & ({table.invokers[posted]} | meant_by.get(posted, set())))
     assert delivered_pings == meant - dropped
     assert table.owed, "no announcement had to be owed: the schedule missed that path"
     late = [s for s in recorder.sent if s.delivered and s.content.startswith("(Posted late")]
     assert late, "no owed announcement was delivered with a later reply"
-    # Every step announced once: the "#N Name (side):" head in exactly one delivered message.
-    shown = "\n".join(s.content for s in recorder.sent if s.delivered)
+    # Every step announced once: the "#N Name (side):" head in exactly one delivered public
+    # message (a sealed order's giver also reads it in a private answer, issue 28).
+    shown = "\n".join(s.content for s in recorder.sent
+                      if s.delivered and s.payload and not s.ephemeral)
     heads = re.findall(r"^#(\d+) \w+ \(", shown, flags=re.MULTILINE)
     counts = Counter(heads)
     assert counts and all(n == 1 for n in counts.values()), counts.most_common(3)
