@@ -586,7 +586,7 @@ def end_setup(ctx: MakCtx) -> None:
     s.setup.remove(ctx.side)  # type: ignore[arg-type]
     if s.mine_points.get(ctx.side, 0) >= 5 and ctx.side not in s.laid:
         s.laid.append(ctx.side)  # type: ignore[arg-type]
-    ctx.say("setup", f"{SIDE_NAMES[ctx.side]} have finished their set-up (19.1, 15.0)", "19.1")
+    ctx.say("setup", f"{SIDE_NAMES[ctx.side]} finished its set-up (19.1, 15.0)", "19.1")
     if not s.setup:
         begin_play(ctx)
         ctx.snapshot = True
