@@ -221,14 +221,15 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     if game.sides_of(inv.user_id):
         raise RuleError("You hold a seat in this game, so you see your own side only "
                         "(/game map); a moderator without a seat may look.")
-    if not game.system.private_info:
-        raise RuleError(f"{game.system.title} keeps no secrets: every side sees the public map "
-                        "(/game map).")
     seq = game.row.head_seq
+    # A system without secrets shows every side the public map: the look is still allowed
+    # and kept (a moderator need not know which systems hide things), and says so.
+    secrets = ("secrets included" if game.system.private_info
+               else f"the public map: {game.system.title} keeps no secrets")
 
     def build(done: Committed) -> Reply:
-        return Reply(text=f"👁️ {game.system.side_name(side)}'s own view at step #{seq}, secrets "
-                          "included; only you see it. This look is in the audit log.",
+        return Reply(text=f"👁️ {game.system.side_name(side)}'s own view at step #{seq}, {secrets}; "
+                          "only you see it. This look is in the audit log.",
                      snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
 
     reply = await svc.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",

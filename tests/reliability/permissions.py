@@ -28,6 +28,7 @@ LOST_SEAT = "no longer hold"
 ROLLED = "rolled dice"
 PLAYERS = "Only the game's players"
 ONLY_THEM = "only they may answer"
+SEATED_LOOK = "You hold a seat"
 
 #: The four roles that are not moderators and hold no seat after the prelude, and the two
 #: that never held the waiting seat's history: shorthands for the rows below.
@@ -88,6 +89,9 @@ TABLE: tuple[Rule, ...] = (
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
     _row("/mod scenario remove:(name)", "the server's library holds it",
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, A),
+    # A side's own view (issue 28): moderators who hold no seat may look; each look is audited.
+    _row("/mod look side:(waiting)", "game in progress",
+         *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, SEATED_LOOK),
     _row("system order (the waiting side's)", "game in progress",
          NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
          NOT_YOUR_TURN),

@@ -202,6 +202,7 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "/game scenarios": (["game", "scenarios"], {}),
         "/mod scenario add:(file)": (["mod", "scenario"], {"add": club_file(), "name": "ours"}),
         "/mod scenario remove:(name)": (["mod", "scenario"], {"remove": "ours"}),
+        "/mod look side:(waiting)": (["mod", "look"], {"side": waiting}),
         "system order (the waiting side's)": (None, {}),
         "/game act": (["game", "act"], {}),
         "press (the waiting side's answer)": (["press"], {}),
@@ -302,6 +303,9 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         assert added["scenario_library"] and "`ours`" in reply.text
     elif command.startswith("/mod scenario remove"):
         assert added["scenario_library"] and "removed" in reply.text  # the row, marked removed
+    elif command.startswith("/mod look"):
+        assert game is not None and audit[-1].action == "look"
+        assert reply.ephemeral and reply.snapshot_key == f"{game.row.id}:{game.row.head_seq}:map:{where.waiting}"
     elif command.startswith("system order") or command.startswith("press"):
         assert reply.text.startswith("#"), reply.text
         assert game is not None
