@@ -102,8 +102,9 @@ class Table:
     owed: list[tuple[int, list[str]]] = field(default_factory=list)
     #: The pings of public lines a private answer owes in its own commit (issue 28: a
     #: sealed order is answered privately, the channel reads its line right after).
-    #: (requests recorded by then, the line's head, its pings).
-    follows: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    #: (requests recorded by then, the interaction whose commit owes it, the line's head,
+    #: its pings).
+    follows: list[tuple[int, int, str, list[str]]] = field(default_factory=list)
 
     def spy_on_owe(self) -> None:
         """Note every announcement the front end owes (it is still kept as usual)."""
@@ -122,7 +123,7 @@ class Table:
         def insert(db: Any, channel_id: str, reply: Reply) -> None:
             if reply.follows:
                 head = reply.text.splitlines()[0]
-                self.follows.append((len(self.recorder.sent), head, list(reply.mentions)))
+                self.follows.append((len(self.recorder.sent), self.order[-1], head, list(reply.mentions)))
             keep(db, channel_id, reply)
 
         monkeypatch.setattr(OwedAnnouncements, "insert", staticmethod(insert))
@@ -242,8 +243,6 @@ async def check_delivery(table: Table) -> None:
         reply = await table.meant(interaction)
         meant_by[interaction] = {int(u) for u in (reply.mentions if reply else [])} - {invoker}
         meant.update(meant_by[interaction])
-    for _, _, mentions in table.follows:
-        meant.update(int(u) for u in mentions)
     # An owed announcement goes out with the next command's reply; its ping is dropped, by
     # design, for that command's invoker (already acting) and for whoever that reply pings.
     dropped: Counter[int] = Counter()
@@ -253,13 +252,16 @@ async def check_delivery(table: Table) -> None:
             continue
         nxt = later[0]
         dropped.update({int(u) for u in mentions} & ({table.invokers[nxt]} | meant_by.get(nxt, set())))
-    # A private answer's public line goes out right after it; if that failed, it went out
-    # with a later command's reply, and its pings were dropped as an owed one's are.
-    for recorded, head, mentions in table.follows:
+    # A private answer's public line (issue 28) goes out right after it, pinging neither the
+    # order's giver (the step may name them next: they are acting already) nor anyone its
+    # answer pinged. If that failed, it went out with the first later reply that could carry
+    # it, pinging neither that command's invoker nor whoever that reply pings.
+    for recorded, giver, head, mentions in table.follows:
         posted = next((owner[n] for n in range(recorded, len(owner)) if recorder.sent[n].delivered
-                       and recorder.sent[n].payload and head in recorder.sent[n].content), None)
-        if posted is not None and posted != owner[recorded - 1]:
-            dropped.update({int(u) for u in mentions} & ({table.invokers[posted]} | meant_by.get(posted, set())))
+                       and recorder.sent[n].payload and not recorder.sent[n].ephemeral
+                       and head in recorder.sent[n].content), None)
+        carrier = giver if posted is None else posted
+        meant.update({int(u) for u in mentions} - {table.invokers[carrier]} - meant_by.get(carrier, set()))
     assert delivered_pings == meant - dropped
     assert table.owed, "no announcement had to be owed: the schedule missed that path"
     late = [s for s in recorder.sent if s.delivered and s.content.startswith("(Posted late")]
