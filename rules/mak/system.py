@@ -11,6 +11,8 @@ some of those units, the phase player first names the unpinned ones (``unpin``, 
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any, Literal
 
 from pydantic import Field
@@ -270,10 +272,9 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
     def label(self, state: MakState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
         as_unit = "unit" if field in ("observer", "requester", "rider") else field
-        try:
-            action = self.action_type(action).path()  # "air strike": the labels know orders by path
-        except RuleError:
-            pass
+        # "air strike": the labels know orders by path; a name no order has is labelled as given.
+        with contextlib.suppress(RuleError):
+            action = self.action_type(action).path()
         text = labels(state, side, action, field, value, partial) or \
             land_orders.label(state, action, field, value, partial, side) or \
             _label(Table(state), side, action, as_unit, value, partial)
