@@ -12,7 +12,6 @@ some of those units, the phase player first names the unpinned ones (``unpin``, 
 from __future__ import annotations
 
 import contextlib
-
 from typing import Any, Literal
 
 from pydantic import Field
