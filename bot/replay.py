@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from bot.pipeline import apply_recorded
 from rules.core import registry
+from rules.core.contract import Step
 from rules.core.dice import DiceExhausted, RecordedDice, Roll
 from rules.core.errors import RuleError
 
@@ -89,5 +90,26 @@ def replay(document: dict[str, Any]) -> ReplayReport:
         if events != entry.get("events"):
             report.problems.append(f"#{seq}: the events differ from the recorded ones")
             continue
+        secret = _secret_problem(step, entry.get("action") or {})
+        if secret:
+            report.problems.append(f"#{seq}: {secret}")
+            continue
         report.matched += 1
     return report
+
+
+def _secret_problem(step: Step, action: dict[str, Any]) -> str | None:
+    """Whether the seals and reveals the order makes again are the recorded ones (issue 28):
+    the same keys, owners, public words and padded items sealed, the same items revealed for
+    the same reasons.  The verifier checks that each recorded item opens its leaf; this checks
+    that the items are the ones the rules chose, so a record whose secret was swapped (and
+    its leaves recomputed) does not pass."""
+    again = [(s.key, s.side, s.what, s.padded()) for s in step.seals]
+    recorded = [(s.get("key"), s.get("side"), s.get("what"), s.get("items")) for s in action.get("seals", [])]
+    if again != recorded:
+        return "the sealed choices differ from the recorded ones"
+    opened = [(u.key, u.index, u.why) for u in step.unseals]
+    revealed = [(r.get("key"), r.get("index"), r.get("why")) for r in action.get("reveals", [])]
+    if opened != revealed:
+        return "the reveals differ from the recorded ones"
+    return None
