@@ -13,7 +13,7 @@ from rules.mak import concealment, hazards, infantry, vehicles
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
 from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
 from rules.mak.data import WeaponStats
-from rules.mak.movement import entry_cost, path_to, reach
+from rules.mak.movement import Reach, entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
 from rules.mak.table import Table
@@ -268,10 +268,17 @@ def allowance(t: Table, u: UnitState) -> float:
     return max(0.0, full - u.mp_spent)
 
 
-def reach_of(t: Table, u: UnitState) -> dict:  # type: ignore[type-arg]
-    """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3)."""
+def known_mines(t: Table, side: str) -> set[Hex]:
+    """The minefield hexes ``side`` knows of: its own and those revealed (19.1.1).  An enemy
+    minefield not yet found is never among them: nothing ``side`` does may depend on it."""
+    return {t.hex_of(label) for label, f in t.s.mines.items() if f.owner == side or f.revealed}
+
+
+def reach_of(t: Table, u: UnitState) -> Reach:
+    """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3), by the way through the
+    fewest minefields its side knows of (19.1.2, 19.1.4, 19.1.8: none if it can)."""
     closed = t.enemy_hexes(u.side)
-    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed)
+    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed, known_mines(t, u.side))
 
 
 def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
@@ -407,12 +414,8 @@ def charge_steps(t: Table, u: UnitState, label: str) -> list[Hex]:
     here, there = t.hex(u), t.hex_of(label)
     steps = [n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
              and not t.in_hex(n, other(u.side))]
-    return sorted(steps, key=lambda n: _known_mines(t, u.side, t.label(n)))
-
-
-def _known_mines(t: Table, side: str, label: str) -> bool:
-    field = t.s.mines.get(label)
-    return field is not None and (field.owner == side or field.revealed)
+    known = known_mines(t, u.side)
+    return sorted(steps, key=lambda n: n in known)
 
 
 def _charge_step(t: Table, ctx: MakCtx, u: UnitState, label: str) -> bool:
