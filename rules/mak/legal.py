@@ -226,7 +226,7 @@ def _mines_problem(t: Table, u: UnitState, to: str, crossed: list[str]) -> str:
     else:
         what = (f"Every way to {to} with {allowance(t, u):g} MP goes through the minefield"
                 f"{'s' if len(crossed) > 1 else ''} {', '.join(f'{m} {about(m)}' for m in crossed)}: "
-                f"{u.id} is attacked entering and leaving each (19.1.4)")
+                f"{u.id} is attacked entering and leaving {'each' if len(crossed) > 1 else 'it'} (19.1.4)")
     return f"{what}. To go anyway, add through_mines:true; or move elsewhere."
 
 

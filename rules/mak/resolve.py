@@ -285,15 +285,18 @@ def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     """Move ``u`` step by step; stop where the enemy may fire defensively (7.2.4)."""
     finish_moving(ctx.state, u.id)
     ctx.state.moving = u.id
-    u.moved = True
+    had_moved, u.moved = u.moved, True
     found = reach_of(t, u)
     path = path_to(found, t.hex_of(dest_label))
     start = path[0]
     for prev, here in zip(path, path[1:]):
         crossed = hazards.step(t, ctx, u, t.label(prev), t.label(here))
+        if crossed == "found":
+            _found_mines(t, ctx, u, path, here, had_moved)
+            return
         if crossed != "go":
             _stopped_by_mines(t, ctx, u, prev, here, crossed)
-            if u.on_map:  # stopped by a minefield: before it (14.4.1) or in it, immobilised (19.1.3)
+            if u.on_map:  # stopped by a minefield in it, immobilised (19.1.3), or leaving
                 _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
             return
         _step_into(t, ctx, u, prev, here)
@@ -328,10 +331,31 @@ def _interrupt(t: Table, ctx: MakCtx, u: UnitState, here: Hex) -> bool:
     return ctx.state.window is not None or ctx.state.pin is not None
 
 
+def _found_mines(t: Table, ctx: MakCtx, u: UnitState, path: list[Hex], mined: Hex, had_moved: bool) -> None:
+    """14.4.1 (19.5.2 the Kröte): "If a minefield is discovered, the player may cancel the
+    unit's movement, and chose to move to a different hex": the move stops before the
+    minefield with the points left, the unit still the one under way (7.2.5); the next order
+    takes it in (``through_mines:true``, the minefield is known now) or elsewhere.  Stopped in
+    the hex it started from, its movement is cancelled: it has not moved (7.2.1)."""
+    here, label = t.hex(u), t.label(mined)
+    if here == path[0]:
+        u.moved = had_moved
+    else:
+        _mark_move(t, ctx, u, path[0], path[: path.index(here) + 1])
+    left = allowance(t, u)
+    cost = entry_cost(t.field, t.stats(u), here, mined)
+    if cost is not None and cost <= left + 1e-9:
+        choice = (f"another move order may take it into {label} (through_mines:true) or move it "
+                  f"elsewhere")
+    else:
+        choice = f"too few to enter {label}; another move order may take it elsewhere"
+    ctx.say("mine", f"{u.id} stops in {u.hex} with {left:g} MP left: {choice} (14.4.1)", "14.4.1")
+
+
 def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex, crossed: str) -> None:
     """A move stopped by a minefield (``hazards.step``): immobilised, it ends its move where it
-    is (in ``here`` if it got in, 19.1.3); an engineer that found one may move on (14.4.1), a
-    squad whose morale broke only away from the enemy (14.3.1 2)."""
+    is (in ``here`` if it got in, 19.1.3); a squad whose morale broke moves on only away from
+    the enemy (14.3.1 2).  (An engineer that found one: ``_found_mines``.)"""
     if crossed == "held":
         _step_into(t, ctx, u, prev, here)
     if u.immobilized:
@@ -455,7 +479,7 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
         return
     if a.stage == "adjacent":
         a.stage = "same"
-        if hazards.step(t, ctx, u, u.hex or "", a.hex) == "stop":
+        if hazards.step(t, ctx, u, u.hex or "", a.hex) in hazards.STOPPED:
             ctx.state.assault = None  # 14.4.1 found and stayed out, or 19.1.3/19.1.4 stopped
             return
         joining = any(f.id != u.id for f in t.in_hex(t.hex_of(a.hex), u.side))

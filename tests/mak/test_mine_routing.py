@@ -88,3 +88,48 @@ def test_19_1_1_an_enemy_minefield_not_yet_found_never_changes_the_way_until_it_
     mined = SYS.apply(sealed, "merc", order, ScriptedDice([6, 6, 6, 6]))  # two misses
     assert moved(plain)[0] == moved(mined)[0] == [START, MINED, BEYOND]
     assert len(moved(mined)[1]) == 2 and mined.state.mines[MINED].revealed  # found by walking in
+
+
+# -- 14.4.1 / 19.5.2: the engineer that finds a minefield chooses ---------------------------------
+
+
+def test_14_4_1_an_engineer_that_finds_a_minefield_keeps_its_points_and_the_choice():
+    # "If a minefield is discovered, the player may cancel the unit's movement, and chose to
+    # move to a different hex": it stops before the minefield, its movement cancelled, and
+    # the reply says what it may do
+    s = game([("M-EngSQ1", "EngSQ", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:0101")])
+    s.mines["5:1013"] = Minefield(owner="strahl", attack=7)
+    step = SYS.apply(s, "merc", A.Move(unit="M-EngSQ1", to="5:1013"), ScriptedDice([5]))
+    u = step.state.unit("M-EngSQ1")
+    assert u.hex == "5:1012" and u.mp_spent == 0 and not u.moved and not u.move_done
+    assert step.state.moving == "M-EngSQ1" and step.state.mines["5:1013"].revealed
+    lines = [e.text for e in step.events]
+    assert not any("moves" in line for line in lines)  # no "moves 5:1012 → 5:1012"
+    assert lines[-1] == ("M-EngSQ1 stops in 5:1012 with 1 MP left: another move order may take it "
+                         "into 5:1013 (through_mines:true) or move it elsewhere (14.4.1)")
+    # the choice: in, now that the minefield is known, only when said ...
+    with pytest.raises(RuleError, match="through_mines:true"):
+        SYS.apply(step.state, "merc", A.Move(unit="M-EngSQ1", to="5:1013"), ScriptedDice([]))
+    went = SYS.apply(step.state, "merc", A.Move(unit="M-EngSQ1", to="5:1013", through_mines=True),
+                     ScriptedDice([6, 6]))
+    assert went.state.unit("M-EngSQ1").hex == "5:1013" and "as it enters" in moved(went)[1][0]
+    # ... or elsewhere, with the point it kept
+    away = SYS.apply(step.state, "merc", A.Move(unit="M-EngSQ1", to="5:1011"), ScriptedDice([]))
+    assert away.state.unit("M-EngSQ1").hex == "5:1011" and not moved(away)[1]
+
+
+def test_19_5_2_the_krote_stops_before_the_minefield_it_finds_and_moves_on_with_the_rest():
+    s = game([("S-Krote1", "Krote", "strahl", "5:1016"), ("M-AFS1", "AFS", "merc", "5:0101")], active="strahl")
+    s.mines["5:1014"] = Minefield(owner="merc", attack=9)
+    step = SYS.apply(s, "strahl", A.Move(unit="S-Krote1", to="5:1013"), ScriptedDice([2]))
+    u = step.state.unit("S-Krote1")
+    assert u.hex == "5:1015" and u.mp_spent == 1 and u.moved and not u.move_done
+    assert moved(step)[0] == ["5:1016", "5:1015"]
+    assert "S-Krote1 stops in 5:1015 with 2 MP left: another move order may take it into 5:1014" in step.events[-1].text
+    # with 2 MP the only way on is through the minefield it found: said (19.1.2) ...
+    with pytest.raises(RuleError, match="Every way to 5:1013 with 2 MP goes through the minefield 5:1014 "
+                                        "\\(attack 9\\): S-Krote1 is attacked entering and leaving it"):
+        SYS.apply(step.state, "strahl", A.Move(unit="S-Krote1", to="5:1013"), ScriptedDice([]))
+    # ... or it moves elsewhere with the points it kept
+    on = SYS.apply(step.state, "strahl", A.Move(unit="S-Krote1", to="5:1115"), ScriptedDice([]))
+    assert on.state.unit("S-Krote1").hex == "5:1115" and on.state.unit("S-Krote1").mp_spent == 3  # 1 + 2
