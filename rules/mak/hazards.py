@@ -28,7 +28,7 @@ from __future__ import annotations
 from rules.core.hexes import neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
-from rules.mak.concealment import lift_unit
+from rules.mak.concealment import shown_as
 from rules.mak.data import Weapon
 from rules.mak.infantry import arson_modifier, arson_succeeds, detects_mines
 from rules.mak.state import SIDE_NAMES, Arson, MakState, Mark, Minefield, UnitState
@@ -80,14 +80,14 @@ def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> b
 
     field = ctx.state.mines[label]
     own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
-    lift_unit(ctx, u, f"attacked by the minefield in {label} (19.1.3)")  # the roll needs its defence
+    name = shown_as(ctx.state, u)  # 15.4.1: a concealed unit stays under its marker
     verb = "left" if "leaves" in when else "landed in" if "lands" in when else "entered"
-    reveal(ctx, label, f"{verb} by {u.id} ({own})")
+    reveal(ctx, label, f"{verb} by {name} ({own})")
     at = AttackTarget(attack=field.attack, defense=t.stats(u).defense)  # no terrain, no pilot
-    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {u.id}")
+    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {name}")
     text = f"Minefield {label} ({SIDE_NAMES[field.owner]}) attacks {u.id} {when}: target {at.text()}; 🎲 {hit.text()}"
     if hit.hit:
-        damage = roll_damage(ctx.dice, t.stats(u).endurance, hit, f"{u.id} endurance")
+        damage = roll_damage(ctx.dice, t.stats(u).endurance, hit, f"{name} endurance")
         text += f"; {damage.text()} → {apply_result(t, ctx, u, damage.result)}"
     ctx.say("mine", text + " (19.1.3)", "19.1.3")
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=field.owner, text="mine"))
@@ -112,10 +112,10 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
     if field is None:
         return "go"
     if field.owner != u.side and not field.revealed and t.stats(u).finds_mines:
-        lift_unit(ctx, u, f"searching for mines as an engineer (14.4.1)")
-        die = ctx.dice.die(6, f"{u.id} looks for mines in {label}")
+        name = shown_as(ctx.state, u)  # 15.4.1: searching does not lift a concealment marker
+        die = ctx.dice.die(6, f"{name} looks for mines in {label}")
         if detects_mines(die):
-            reveal(ctx, label, f"found by {u.id} (14.4.1)")
+            reveal(ctx, label, f"found by {name} (14.4.1)")
             ctx.say("mine", f"{u.id} finds a minefield ({field.attack}) in {label} before entering: "
                             f"🎲 {die} ≤ 5; it stays out (14.4.1)", "14.4.1")
             ctx.snapshot = True

@@ -133,3 +133,48 @@ def test_19_5_2_the_krote_stops_before_the_minefield_it_finds_and_moves_on_with_
     # ... or it moves elsewhere with the points it kept
     on = SYS.apply(step.state, "strahl", A.Move(unit="S-Krote1", to="5:1115"), ScriptedDice([]))
     assert on.state.unit("S-Krote1").hex == "5:1115" and on.state.unit("S-Krote1").mp_spent == 3  # 1 + 2
+
+
+# -- 15.4.1: a concealment marker goes only by line of sight ----------------------------------------
+
+
+def concealed(unit: str, kind: str, mine: Minefield) -> MakState:
+    """``unit`` alone under concealment marker M-Con1 in 5:0829, out of the PKA's sight behind
+    the ridge; a Strahl minefield in 5:0828, next to it."""
+    from rules.mak import secret_actions as SA  # noqa: PLC0415
+    from tests.mak.test_hidden import at_setup  # noqa: PLC0415
+
+    s = at_setup([(unit, kind, "merc", "5:0829"), ("S-PKA1", "PKA", "strahl", "5:0812")], concealment=True)
+    s = SYS.apply(s, "merc", SA.Hide(unit=unit), ScriptedDice([])).state
+    s.setup = []
+    s.mines["5:0828"] = mine
+    return s
+
+
+def kept_under_marker(step, dice: ScriptedDice, unit: str) -> None:  # type: ignore[no-untyped-def]
+    """The marker is still on ``unit``; no public line, reveal or roll names it."""
+    assert step.state.concealment.markers["M-Con1"] == unit  # still on: no enemy sees it
+    public = [e.text for e in step.events if e.to is None] + [u.why for u in step.unseals]
+    public += [r.reason for r in dice.rolls]
+    assert public and not any(unit in line for line in public), public
+    assert any("M-Con1" in line for line in public)
+
+
+def test_15_4_1_an_engineer_searching_for_mines_stays_under_its_marker_14_4_1():
+    # 15.4.1 "This token is removed once an enemy unit has line of sight on the concealed
+    # unit": a search is no line of sight; the public reads the marker search and find
+    s = concealed("M-EngSQ1", "EngSQ", Minefield(owner="strahl", attack=7, seal="mines:strahl", index=0))
+    dice = ScriptedDice([4])
+    step = SYS.apply(s, "merc", A.Move(unit="M-Con1", to="5:0828"), dice)
+    kept_under_marker(step, dice, "M-EngSQ1")
+    assert step.unseals[0].why == "found by M-Con1 (14.4.1)"
+    assert [r.reason for r in dice.rolls] == ["M-Con1 looks for mines in 5:0828"]
+
+
+def test_15_4_1_a_minefield_attack_leaves_the_marker_on_19_1_3():
+    s = concealed("M-AFS1", "AFS", Minefield(owner="strahl", attack=7, revealed=True))
+    dice = ScriptedDice([6, 6])
+    step = SYS.apply(s, "merc", A.Move(unit="M-Con1", to="5:0828", through_mines=True), dice)
+    kept_under_marker(step, dice, "M-AFS1")
+    assert {r.reason for r in dice.rolls} == {"minefield 5:0828 attacks M-Con1"}  # two dice, one roll
+    assert step.state.unit("M-AFS1").hex == "5:0828"
