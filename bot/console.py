@@ -55,7 +55,8 @@ class ParseError(ValueError):
 def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     """Split ``[@user] /group order key:value …`` into its parts.
 
-    Values may be quoted (``reason:"misclick on 12"``); a value may itself hold colons.
+    Values may be quoted (``reason:"misclick on 12"``); a value may itself hold colons; bare
+    words after a value continue it (``order:mines lay``).
     """
     try:
         tokens = shlex.split(line)
@@ -78,11 +79,18 @@ def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     while tokens and ":" not in tokens[0] and len(path) < words:
         path.append(tokens.pop(0))
     options: dict[str, str] = {}
+    last = None
     for token in tokens:
         key, sep, value = token.partition(":")
+        if (not sep or not key) and last is not None and ":" not in token:
+            # A bare word continues the value before it, as Discord takes a value with
+            # spaces: ``/game help order:mines lay`` (quotes work too).
+            options[last] += f" {token}"
+            continue
         if not sep or not key:
             raise ParseError(f"Options are written name:value, not '{token[:40]}'.")
         options[key] = value
+        last = key
     return user, path, options
 
 

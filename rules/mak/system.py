@@ -561,7 +561,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
             return
         t = Table(ctx.state)
         _raise(legal.end_problem(t))
-        ctx.say("end", f"{SIDE_NAMES[ctx.side]} end their phase (4.0)", "4.0")
+        ctx.say("end", f"{SIDE_NAMES[ctx.side]} ends its phase (4.0)", "4.0")
         for label, why in legal.over_limit(t, ctx.side):  # no unit there could leave
             ctx.say("end", f"{label} stays over the stacking limit ({why}): no unit there can "
                            f"still leave (8.2)", "8.2")

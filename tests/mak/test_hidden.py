@@ -51,6 +51,15 @@ def test_19_1_the_minefields_scenario_opens_with_a_set_up_both_sides_give():
     assert step.state.mine_points == {"merc": 20, "strahl": 30}
 
 
+def test_19_1_the_picture_header_names_the_set_up_and_the_air_commitment_phase_10_1():
+    # the play-test: the header read "Mercenary phase" while both sides laid their mines
+    step = SYS.setup("minefields", None, SeededDice(b"s"))
+    assert SYS.view(step.state).header.phase == "Set-up"
+    assert SYS.view_for(step.state, "strahl").header.phase == "Set-up"
+    air = SYS.setup("air", None, SeededDice(b"s"))
+    assert SYS.phase_of(air.state) == "air" and SYS.view(air.state).header.phase == "Air Commitment"
+
+
 def test_19_1_a_layout_is_one_sealed_order_padded_so_its_count_does_not_leak():
     s = at_setup([("S-PKA1", "PKA", "strahl", "5:0812")], {"strahl": 30})
     step = SYS.apply(s, "strahl", SA.LayMines(fields="5:0409=7 5:0410:13, 5:0411=10"), ScriptedDice([]))
