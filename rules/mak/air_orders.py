@@ -107,7 +107,8 @@ def begin_air_phase(ctx: MakCtx) -> bool:
         return False
     s.phase = "air"
     waiting = [SIDE_NAMES[x] for x in SIDES if x not in s.air.committed]
-    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} assign their aircraft (4.0, 10.1)", "10.1")
+    verb = "assign their aircraft" if len(waiting) > 1 else "assigns its aircraft"  # a side is one player
+    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} {verb} (4.0, 10.1)", "10.1")
     return True
 
 
