@@ -202,27 +202,25 @@ def move_ways(t: Table, u: UnitState) -> dict[str, Way]:
 
 
 def mines_on_way(t: Table, u: UnitState, to: str) -> list[str]:
-    """The minefields ``u``'s side knows of that its move to ``to`` must enter (its own or
-    revealed ones, 19.1.2; the hex ``to`` itself included): none when another way is in reach."""
+    """The minefields both sides know of (revealed, 19.1.1) that ``u``'s move to ``to`` must
+    enter (the hex ``to`` itself included): none when another way is in reach (19.1.2)."""
     if not u.on_map or hex_problem(t, to):
         return []
     found, dest = reach_of(t, u), t.hex_of(to.strip())
     if dest not in found or not found[dest].mines:
         return []
-    known = known_mines(t, u.side)
+    known = known_mines(t)
     return [t.label(h) for h in path_to(found, dest)[1:] if h in known]
 
 
 def _mines_problem(t: Table, u: UnitState, to: str, crossed: list[str]) -> str:
-    """19.1.2-19.1.4, 19.1.8: a move that can only go through known minefields says so and
-    waits for the player's word (``through_mines:true``)."""
+    """19.1.2-19.1.4: a move that can only go through known minefields says so and waits for
+    the player's word (``through_mines:true``)."""
     def about(label: str) -> str:
-        f = t.s.mines[label]
-        own = ", yours: entering shows it to the enemy, 19.1.8" if f.owner == u.side and not f.revealed else ""
-        return f"(attack {f.attack}{own})"
+        return f"(attack {t.s.mines[label].attack})"
 
     if crossed == [to]:
-        what = f"{to} is a minefield you know of {about(to)}: {u.id} is attacked entering it (19.1.3)"
+        what = f"{to} is a known minefield {about(to)}: {u.id} is attacked entering it (19.1.3)"
     else:
         what = (f"Every way to {to} with {allowance(t, u):g} MP goes through the minefield"
                 f"{'s' if len(crossed) > 1 else ''} {', '.join(f'{m} {about(m)}' for m in crossed)}: "

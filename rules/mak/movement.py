@@ -110,7 +110,7 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
     """Every hex the unit can reach with ``points``, with the best way there.
 
     ``closed`` hexes (enemy-occupied) are never entered by a move (7.2.3).  ``avoid`` hexes
-    (the minefields the moving side knows of, 19.1.2) may be entered, but the best way to a
+    (the minefields both sides know of, 19.1.2) may be entered, but the best way to a
     hex is the one entering the fewest of them, then the cheapest: Dijkstra over (hex, hexes
     avoided entered so far), a state dropped when another reaches its hex through fewer of
     them for no more points (so a hex only a minefield leads to within ``points`` is still in

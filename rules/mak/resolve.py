@@ -268,17 +268,18 @@ def allowance(t: Table, u: UnitState) -> float:
     return max(0.0, full - u.mp_spent)
 
 
-def known_mines(t: Table, side: str) -> set[Hex]:
-    """The minefield hexes ``side`` knows of: its own and those revealed (19.1.1).  An enemy
-    minefield not yet found is never among them: nothing ``side`` does may depend on it."""
-    return {t.hex_of(label) for label, f in t.s.mines.items() if f.owner == side or f.revealed}
+def known_mines(t: Table) -> set[Hex]:
+    """The minefield hexes both sides know of: those revealed (19.1.1).  Nothing public may
+    depend on any other: a way that went round a minefield not yet revealed (the enemy's,
+    or the mover's own, 19.1.8) would show where it lies, as plainly as walking into it."""
+    return {t.hex_of(label) for label, f in t.s.mines.items() if f.revealed}
 
 
 def reach_of(t: Table, u: UnitState) -> Reach:
     """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3), by the way through the
-    fewest minefields its side knows of (19.1.2, 19.1.4, 19.1.8: none if it can)."""
+    fewest minefields both sides know of (19.1.2, 19.1.4: none if it can)."""
     closed = t.enemy_hexes(u.side)
-    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed, known_mines(t, u.side))
+    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed, known_mines(t))
 
 
 def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
@@ -434,11 +435,11 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
 
 def charge_steps(t: Table, u: UnitState, label: str) -> list[Hex]:
     """14.2.2: the hexes a charge may cross on its way to ``label`` (next to both, no enemy),
-    those with no minefield the side knows of first (its own, or one revealed, 19.1)."""
+    those with no minefield both sides know of first (revealed, 19.1)."""
     here, there = t.hex(u), t.hex_of(label)
     steps = [n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
              and not t.in_hex(n, other(u.side))]
-    known = known_mines(t, u.side)
+    known = known_mines(t)
     return sorted(steps, key=lambda n: n in known)
 
 

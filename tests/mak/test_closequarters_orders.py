@@ -180,7 +180,7 @@ def test_19_1_8_friendly_minefields_attack_too_and_are_revealed():
     s = mined(units=[("S-PKA2", "PKA", "strahl", "5:1012"), ("M-AFS1", "AFS", "merc", "5:0101")])
     s.mines["5:1013"] = Minefield(owner="strahl", attack=9)
     s.active = "strahl"
-    step = SYS.apply(s, "strahl", A.Move(unit="S-PKA2", to="5:1013", through_mines=True), ScriptedDice([6, 6]))
+    step = SYS.apply(s, "strahl", A.Move(unit="S-PKA2", to="5:1013"), ScriptedDice([6, 6]))
     assert step.state.mines["5:1013"].revealed and any(e.kind == "mine" for e in step.events)
 
 

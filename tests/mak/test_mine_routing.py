@@ -1,7 +1,7 @@
-"""19.1.2-19.1.4: a move is routed round the minefields its side knows of (its own, and those
+"""19.1.2-19.1.4: a move is routed round the minefields both sides know of (those
 revealed to both), goes through one only when the player says so (``through_mines:true``),
-and never depends on an enemy minefield not yet found (that would give it away).  With
-scripted dice."""
+and never depends on a minefield not yet revealed, the enemy's or its own (that would give
+it away).  With scripted dice."""
 
 from __future__ import annotations
 
@@ -42,11 +42,17 @@ def test_19_1_2_a_move_goes_round_a_minefield_both_sides_know_when_it_can():
     assert "(3 of 4 MP)" in step.events[0].text  # the way round costs one more point
 
 
-def test_19_1_2_own_minefields_are_known_to_their_side_and_avoided_too_19_1_8():
-    s = afs_game(Minefield(owner="merc", attack=9))
-    step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to=BEYOND), ScriptedDice([]))
+def test_19_1_8_a_sides_own_minefield_not_yet_revealed_never_changes_its_way_either():
+    # going round it would show the enemy where it lies: the way, the offers and the labels
+    # come from what both sides know; passing through it is 19.1.8 (attacked, revealed)
+    clear, own = afs_game(), afs_game(Minefield(owner="merc", attack=9, seal="mines:merc", index=0))
+    assert SYS.legal_actions(clear, "merc") == SYS.legal_actions(own, "merc")
+    assert SYS.label(clear, "merc", "move", "to", BEYOND, {"unit": "M-AFS1"}) == \
+        SYS.label(own, "merc", "move", "to", BEYOND, {"unit": "M-AFS1"}) == "5:1118 · 2 MP"
+    step = SYS.apply(own, "merc", A.Move(unit="M-AFS1", to=BEYOND), ScriptedDice([6, 6, 6, 6]))
     hexes, mines = moved(step)
-    assert MINED not in hexes and not mines and not step.state.mines[MINED].revealed
+    assert hexes == [START, MINED, BEYOND] and len(mines) == 2
+    assert step.unseals[0].why == "entered by M-AFS1 (its own side's, 19.1.8)"
 
 
 def test_19_1_4_when_only_a_known_minefield_leads_there_the_order_says_so_and_waits_for_the_word():
@@ -69,7 +75,7 @@ def test_19_1_4_when_only_a_known_minefield_leads_there_the_order_says_so_and_wa
 
 def test_19_1_3_a_known_minefield_as_the_destination_needs_the_word_too():
     s = afs_game(Minefield(owner="strahl", attack=7, revealed=True))
-    with pytest.raises(RuleError, match="5:1119 is a minefield you know of"):
+    with pytest.raises(RuleError, match="5:1119 is a known minefield \\(attack 7\\)"):
         SYS.apply(s, "merc", A.Move(unit="M-AFS1", to=MINED), ScriptedDice([]))
     step = SYS.apply(s, "merc", A.Move(unit="M-AFS1", to=MINED, through_mines=True), ScriptedDice([6, 6]))
     assert step.state.unit("M-AFS1").hex == MINED
