@@ -22,8 +22,9 @@ it at once); a lifted marker goes back to its owner's supply and may be placed a
 sight; a unit that leaves the map gives its marker back.  Nothing but an enemy unit's line of
 sight removes a marker (15.4.1, 15.4.3 name no other way): a minefield attacking a concealed
 unit and an engineer's search for mines (14.4.1) leave it on, their rolls and lines name the
-marker (``shown_as``).  A concealed unit that attacks (5.1) or rolls a morale recovery by name
-(14.3.2) is shown.  Orders for a concealed unit name its marker (``move unit:M-Con1``); naming
+marker (``shown_as``).  A concealed unit that attacks (5.1), or that a rule rolls for by name
+unit by unit (a blast, 5.5.3; fire, 19.4.2; a morale recovery, 14.3.2: the rolls would count
+the stack), is shown.  Orders for a concealed unit name its marker (``move unit:M-Con1``); naming
 the unit itself while it stays hidden is refused, so no public line ever holds it
 (``unseen.py``: what the other side reads).
 """
