@@ -348,8 +348,10 @@ def _found_mines(t: Table, ctx: MakCtx, u: UnitState, path: list[Hex], mined: He
     if cost is not None and cost <= left + 1e-9:
         choice = (f"another move order may take it into {label} (through_mines:true) or move it "
                   f"elsewhere")
-    else:
+    elif left > 1e-9:
         choice = f"too few to enter {label}; another move order may take it elsewhere"
+    else:
+        choice = "none to go on with this phase"
     ctx.say("mine", f"{u.id} stops in {u.hex} with {left:g} MP left: {choice} (14.4.1)", "14.4.1")
 
 
