@@ -20,6 +20,7 @@ START, MINED, BEYOND = "5:1120", "5:1119", "5:1118"
 
 
 def afs_game(mine: Minefield | None = None, spent: float = 0.0) -> MakState:
+    """M-AFS1 in 5:1120 with ``spent`` MP spent, ``mine`` (if any) in 5:1119, a PKA far off."""
     s = game([("M-AFS1", "AFS", "merc", START), ("S-PKA1", "PKA", "strahl", "5:0101")])
     s.unit("M-AFS1").mp_spent = spent
     if mine is not None:
