@@ -119,11 +119,10 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
     if not answers:
         if side not in system.waiting_on(state) or system.result(state) is not None:
             return None
-        sealed = [r.action.path() for r in system.orders_open(state, side) if r.action.sealed]
-        if sealed and not acting_orders(system, state, side, limit=0):
+        hint = sealed_hint(system, state, side)
+        if hint and not acting_orders(system, state, side, limit=0):
             # Only sealed orders now (issue 28): nothing to tap; they are typed privately.
-            return Offer(lines=[f"{who}: your order now is sealed: type /{system.key} {sealed[0]} … "
-                                "(the bot answers you alone)."], buttons=[])
+            return Offer(lines=[f"{who}: {hint}"], buttons=[])
         token = Token("b", game_id, seq, side).encode()
         return Offer(lines=[f"{who}: /game act builds an order by choosing (or type it)."],
                      buttons=[Button(label=f"Give an order ({who})", token=token, style="primary")])
@@ -204,6 +203,25 @@ def chosen_answer(system: GameSystem[Any], state: BaseModel, token: Token) -> An
     return answer
 
 
+def sealed_hint(system: GameSystem[Any], state: BaseModel, side: str, own: bool = False) -> str | None:
+    """One sentence on the sealed orders ``side`` may give now (issue 28), or None: they are
+    never offered to tap or choose (the answer would be public), so they are named with how
+    to type them privately.  Said in public, by the phase alone; ``own`` (a reply only the
+    side's player reads): only those its offers hold (no `conceal hide` without markers)."""
+    sealed: list[str] = []
+    for rule in system.orders_open(state, side):
+        if not rule.action.sealed or rule.action.path() in sealed:
+            continue
+        if own and rule.offers is not None and next(iter(rule.offered(system, state, side)), None) is None:
+            continue
+        sealed.append(rule.action.path())
+    if not sealed:
+        return None
+    typed = ", ".join(f"/{system.key} {path} …" for path in sealed)
+    return (f"🔒 Sealed orders are typed, not chosen: {typed} (on Discord the command answers you alone; "
+            f"on the console write secret before it).")
+
+
 def builder_reply(system: GameSystem[Any], state: BaseModel, token: Token, system_key: str) -> Reply:
     """The next question of an order being built (``/game act``, kind ``b``), or the order
     as it will be sent with a Send button once complete.  Ephemeral: it is the player's
@@ -227,7 +245,11 @@ def builder_reply(system: GameSystem[Any], state: BaseModel, token: Token, syste
         if back is not None:
             text += "\n0. Back"
         return Reply(text=text, ephemeral=True, buttons=[send] + ([back] if back else []))
-    return _menu_reply(who, so_far, menu, token, back)
+    hint = None if token.path else sealed_hint(system, state, token.side, own=True)
+    if hint and not menu.values:  # only sealed orders now (the air duty chart): no empty menu
+        return Reply(text=f"{who}: {hint}", ephemeral=True)
+    reply = _menu_reply(who, so_far, menu, token, back)
+    return reply.model_copy(update={"text": f"{reply.text}\n{hint}"}) if hint else reply
 
 
 def _menu_reply(who: str, so_far: str, menu: Menu, token: Token, back: Button | None) -> Reply:

@@ -101,7 +101,9 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
 def _console_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, help="run a transcript instead of the prompt")
     parser.add_argument("--dice", help="scripted dice for the whole session, e.g. 3,5,6")
-    parser.add_argument("--moderator", action="store_true", help="you may use /mod commands")
+    parser.add_argument("--moderator", nargs="?", const="", default=None, metavar="NAMES",
+                        help="who may use /mod commands: alone, you (--user); with names, "
+                             "those users (e.g. --moderator alice,bob); other players may not")
     parser.add_argument("--user", default="player", help="your name (default: player)")
     _db_option(parser)
     parser.add_argument("--snapshots", type=Path, help="where PNG snapshots go")
@@ -124,6 +126,15 @@ def shard_settings(settings: Settings, shards: str | None, count: int | None) ->
         return Settings.model_validate(values)
     except ValidationError as exc:
         raise SystemExit("referee bot: " + " ".join(describe_error(e) for e in exc.errors())) from None
+
+
+def moderators(names: str | None, user: str) -> set[str]:
+    """``--moderator [NAMES]``: nobody (left out), the console's own user (alone), or the
+    users named, comma-separated, ``@`` optional; ``*``: anyone."""
+    if names is None:
+        return set()
+    named = {n.strip().lstrip("@") for n in names.split(",") if n.strip().lstrip("@")}
+    return named or {user}
 
 
 def parse_dice(text: str | None) -> list[int] | None:
@@ -168,7 +179,7 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
     )
     try:
         console = Console(
-            service, user=args.user, moderator=args.moderator,
+            service, user=args.user, moderator=moderators(args.moderator, args.user),
             snapshot_dir=args.snapshots or settings.snapshot_dir, clock=clock,
             scenario_file=getattr(args, "scenario_file", None),
         )
@@ -186,7 +197,8 @@ async def run_render(settings: Settings, args: argparse.Namespace) -> int:
     """Play a transcript on a throwaway database and keep every snapshot in ``--out``."""
     with tempfile.TemporaryDirectory() as tmp:
         scratch = settings.model_copy(update={"db": Path(tmp) / "render.sqlite3"})
-        args.snapshots, args.moderator, args.user = args.out, True, "player"
+        # A transcript rendered for pictures: anyone it names may moderate (``*``).
+        args.snapshots, args.moderator, args.user = args.out, "*", "player"
         await run_console(scratch, args)
     pngs = sorted(args.out.glob("*.png"))
     print(f"{len(pngs)} snapshot(s) in {args.out}")

@@ -6,6 +6,8 @@
     @alice /rr deploy-default
 
 ``@name`` before a command acts as that user; ``@name`` alone switches the default user.
+``--moderator`` makes you (``--user``) a moderator, ``--moderator mo,carol`` those users; no
+one else may use ``/mod`` (as on Discord, where moderating is a role, not a seat).
 A sealed order is given privately: ``@alice secret /mak mines lay …`` (or ``? /mak …``);
 its answer is marked "only @alice sees this", and the channel's public line follows.
 When a reply offers numbered answers (the buttons on Discord), ``2`` or ``@bob 2`` picks one.
@@ -26,7 +28,7 @@ import secrets
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from datetime import timedelta
 
@@ -38,6 +40,8 @@ from bot.service import Service
 from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
 
 CONSOLE_CHANNEL = "console"
+#: ``--moderator "*"``: every user of the console moderates (``referee render``'s transcripts).
+ANYONE = "*"
 #: Command groups without subcommand groups: a third bare word after them is a mistake.
 FLAT_GROUPS = ("game", "mod", "clock")
 #: ``secret /mak …`` or ``? /mak …`` (after an ``@user``): the command is given privately,
@@ -55,7 +59,8 @@ class ParseError(ValueError):
 def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     """Split ``[@user] /group order key:value …`` into its parts.
 
-    Values may be quoted (``reason:"misclick on 12"``); a value may itself hold colons.
+    Values may be quoted (``reason:"misclick on 12"``); a value may itself hold colons; bare
+    words after a value continue it (``order:mines lay``).
     """
     try:
         tokens = shlex.split(line)
@@ -78,11 +83,18 @@ def parse_line(line: str) -> tuple[str | None, list[str], dict[str, str]]:
     while tokens and ":" not in tokens[0] and len(path) < words:
         path.append(tokens.pop(0))
     options: dict[str, str] = {}
+    last = None
     for token in tokens:
         key, sep, value = token.partition(":")
+        if (not sep or not key) and last is not None and ":" not in token:
+            # A bare word continues the value before it, as Discord takes a value with
+            # spaces: ``/game help order:mines lay`` (quotes work too).
+            options[last] += f" {token}"
+            continue
         if not sep or not key:
             raise ParseError(f"Options are written name:value, not '{token[:40]}'.")
         options[key] = value
+        last = key
     return user, path, options
 
 
@@ -105,7 +117,7 @@ class Console:
         service: Service,
         *,
         user: str = "player",
-        moderator: bool = False,
+        moderator: bool | Iterable[str] = False,
         snapshot_dir: Path = Path("snapshots"),
         write: Callable[[str], None] = print,
         channel: str = CONSOLE_CHANNEL,
@@ -118,7 +130,10 @@ class Console:
         #: The clock ``/clock advance`` moves (``--clock``); None: the real time.
         self.clock = clock
         self.user = user
-        self.moderator = moderator
+        #: Who may use ``/mod`` (``--moderator``): True is the console's own user; names are
+        #: those users; ``*`` anyone (a transcript rendered for pictures).
+        self.moderators: set[str] = ({user} if moderator else set()) if isinstance(moderator, bool) \
+            else set(moderator)
         self.snapshot_dir = snapshot_dir
         self.write = write
         self.channel = channel
@@ -129,6 +144,10 @@ class Console:
         #: A press's interaction id must not repeat one stored by an earlier console run on
         #: the same database (it would be answered from the record, nothing applied).
         self.session = secrets.token_hex(4)
+
+    def moderates(self, who: str) -> bool:
+        """Whether ``who`` may use ``/mod`` here (``--moderator``)."""
+        return who in self.moderators or ANYONE in self.moderators
 
     async def run_line(self, line: str) -> Reply | None:
         """Run one line; return the reply (None for blank lines, comments and user switches)."""
@@ -162,7 +181,7 @@ class Console:
             return None
         inv = Invocation(
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
-            is_moderator=self.moderator, command=path, options=options, private=private is not None,
+            is_moderator=self.moderates(who), command=path, options=options, private=private is not None,
         )
         return await self._answered(who, await self.service.handle(inv))
 
@@ -176,7 +195,7 @@ class Console:
             return None
         self.counter += 1
         inv = Invocation(channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
-                         is_moderator=self.moderator, command=["press"],
+                         is_moderator=self.moderates(who), command=["press"],
                          interaction_id=f"console-press-{self.session}-{self.counter}")
         return await self._answered(who, await self.service.press(inv, *picked))
 

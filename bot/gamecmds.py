@@ -431,8 +431,15 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     order = opts.get("order")
     if order:
         for system in systems:
-            if any(a.path() == " ".join(order.split()) or a.name == order for a in system.actions):
-                return replies.info(replies.help_text(system, order))
+            # "mines lay", "/mak mines lay", "Mines  Lay": an order's path; "mines": its group
+            wanted = " ".join(order.strip().lstrip("/").casefold().split())
+            wanted = wanted.removeprefix(f"{system.key} ")
+            found = next((a for a in system.actions if a.path() == wanted), None) or \
+                next((a for a in system.actions if a.name == wanted), None)  # "commit": air commit
+            if found is not None:
+                return replies.info(replies.help_text(system, found.path()))
+            if any(a.group == wanted for a in system.actions):
+                return replies.info(replies.group_help(system, wanted))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
     intro = ("/game new · join · status · map · log · undo · export · replay · end\n"
              "Pacing: /game pace · deadline · away · sub · accept · digest")

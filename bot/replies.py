@@ -125,12 +125,25 @@ def help_text(system: GameSystem, order: str | None) -> str:
         return "\n".join([f"**/{system.key} {action.path()}** ({action.rule or 'rules'})",
                           action.help_text()] + _option_lines(action))
     lines = [f"**{system.title}** orders (/{system.key} …):"]
-    for action in system.actions:
-        rule = f" ({action.rule})" if action.rule else ""
-        sealed = " 🔒 give it privately" if action.sealed else ""
-        lines.append(f"• {action.path()}{rule}: {action.description()}{sealed}")
+    lines += [_order_line(action) for action in system.actions]
     lines.append("Details: /game help order:<name>")
     return "\n".join(lines)
+
+
+def group_help(system: GameSystem, group: str) -> str:
+    """``/game help order:mines``: the orders of one subcommand group (issue 28)."""
+    about = system.group_descriptions.get(group, "")
+    lines = [f"**/{system.key} {group} …**" + (f": {about}" if about else "")]
+    orders = [a for a in system.actions if a.group == group]
+    lines += [_order_line(action) for action in orders]
+    lines.append(f"Details: /game help order:{orders[0].path()}")
+    return "\n".join(lines)
+
+
+def _order_line(action: type[Action]) -> str:
+    rule = f" ({action.rule})" if action.rule else ""
+    sealed = " 🔒 give it privately" if action.sealed else ""
+    return f"• {action.path()}{rule}: {action.description()}{sealed}"
 
 
 def side_named(system: GameSystem, typed: str) -> str:

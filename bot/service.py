@@ -464,10 +464,12 @@ class Service(Pipeline):
             ]
         if group == "game" and focused == "order":
             systems = [game.system] if game else list(self.systems.values())
+            groups = {a.group: sys for sys in systems for a in sys.actions if a.group}
             return [
                 Choice(value=a.path(), label=f"{a.path()}: {a.description()}"[:100])
                 for sys in systems for a in sys.actions
-            ]
+            ] + [Choice(value=g, label=f"{g} …: {sys.group_descriptions.get(g) or 'its orders'}"[:100])
+                 for g, sys in groups.items()]  # /game help order:mines lists the group's orders
         if group in self.systems and game and game.row.system == group:
             sides = game.sides_of(inv.user_id)
             waiting = game.system.waiting_on(game.state)

@@ -30,6 +30,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image
@@ -79,6 +80,9 @@ SECRET_MARKERS: dict[str, tuple[str, str]] = {"mine_own": ("OWN MINE ", "#f4a6a6
 TAG_WORDS = {"CON": "under your concealment marker (only you see it)", "AD": "Arm. Disabled", "IM": "Immobilized", "MB": "Morale Broken", "R": "rockets fired",
              "PF": "PanzerFaust fired", "PIN": "pinned", "CAR": "carried", "SP": "spotter",
              "IN": "transported", "TR": "transporting"}
+#: Minefields (19.1), public and one's own: on the whole map (small hexes, no numbers in
+#: them) their hex is outlined in the tag's colour, under the counters.
+MINE_KINDS = ("mine", "mine_own")
 #: Markers lying in hexes: (text prefix, fill).
 HEX_MARKERS: dict[str, tuple[str, str]] = {
     "smoke": ("SMK", "#9a9a9a"), "fire": ("FIRE", "#e8642c"), "depot": ("DEP", "#d4a017"),
@@ -469,9 +473,12 @@ def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], fra
 
 
 def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
-                     under: bool = False) -> None:
-    """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot
-    (just under the counter when a stack stands there, so both read)."""
+                     placer: Placer) -> Callable[[], None] | None:
+    """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot.
+    The tag never covers a counter or another tag (``placer`` holds them): where one stands
+    it goes just under the counter, else above it, beside it, or the nearest free place
+    (issue 28: "OWN MINE 13" was drawn over the counter of the hex below).  Its place is
+    taken now; the returned call paints it, over the marks' lines drawn in between."""
     cx, cy = frame.centre(marker.col, marker.row)
     if marker.kind == "smoke":
         canvas.polygon(frame.corners(marker.col, marker.row, inset=3), outline=hex_rgb("#777777"), width=4)
@@ -480,18 +487,31 @@ def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout
     elif marker.kind in ("artillery", "artillery_zone"):  # a requested strike and its template
         canvas.polygon(frame.corners(marker.col, marker.row, inset=4), outline=hex_rgb("#c0262d"), width=3)
         if marker.kind == "artillery_zone":
-            return
+            return None
     prefix, fill = HEX_MARKERS.get(marker.kind) or SECRET_MARKERS.get(marker.kind) or \
         (clean(marker.kind)[:3].upper(), "#dddddd")
     text = f"{prefix}{clean(marker.text)}"
     w = Canvas.text_size(text, SMALL)[0] + 6
-    y = cy + SQRT3 / 2 * frame.size - 21
-    if under:
-        y = max(y, cy + frame.counter_drop + frame.counter[1] / 2 - 4)
-    box = (cx - w / 2, y, cx + w / 2, y + 20)
-    canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
-    canvas.text_in(box, text, SMALL, PALETTE["ink"])
+    box = placer.place(_tag_spots(frame, cx, cy, w), pad=1.0) or \
+        placer.place_near((cx, cy + SQRT3 / 2 * frame.size - 11), (w, 20), step=10, rings=6, pad=1.0)
     layout.add("marker", f"{marker.kind}@{number}", box, parent=number)
+
+    def paint() -> None:
+        canvas.rect(box, fill=hex_rgb(fill), outline=PALETTE["ink"], width=1, radius=3)
+        canvas.text_in(box, text, SMALL, PALETTE["ink"])
+
+    return paint
+
+
+def _tag_spots(frame: Frame, cx: float, cy: float, w: float) -> list[Box]:
+    """Where a hex marker's tag may go, best first: at the hex's foot; just under, above, left
+    and right of a counter standing there."""
+    cw, ch = frame.counter
+    top, bottom = cy + frame.counter_drop - ch / 2, cy + frame.counter_drop + ch / 2
+    foot = cy + SQRT3 / 2 * frame.size - 21
+    spots = [(cx - w / 2, foot), (cx - w / 2, bottom + 2), (cx - w / 2, top - 22),
+             (cx - cw / 2 - 2 - w, cy + frame.counter_drop - 10), (cx + cw / 2 + 2, cy + frame.counter_drop - 10)]
+    return [(x, y, x + w, y + 20) for x, y in spots]
 
 
 def _mark_points(mark: HexMark, frame: Frame, occupied: set[tuple[int, int]]) -> list[Point]:
@@ -585,15 +605,21 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     first = len(layout.items)
     numbers = {(c.col, c.row): c.number for c in view.cells}
     stacks = _stacks(view, local)
+    for marker in view.markers:  # the whole map: a minefield's hex outlined (its tag may stand aside)
+        if marker.kind in MINE_KINDS and not local.focus and local.shows(marker.col, marker.row):
+            fill = (HEX_MARKERS.get(marker.kind) or SECRET_MARKERS[marker.kind])[1]
+            canvas.polygon(local.corners(marker.col, marker.row, inset=3), outline=hex_rgb(fill), width=4)
     for pos, units in stacks.items():
         _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
-    for marker in view.markers:  # over the counters, below them where a stack stands
-        if local.shows(marker.col, marker.row):
-            under = (marker.col, marker.row) in stacks
-            _draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), under)
     taken = [i.box for i in layout.of_kind("counter", "stack")]
-    placer = Placer((0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0)), taken)
+    bounds = (0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0))
+    placer = Placer(bounds, taken)  # tags and labels: clear of the counters and of each other
+    tags = [_draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), placer)
+            for marker in view.markers if local.shows(marker.col, marker.row)]
     _draw_marks(canvas, view, local, placer, layout)
+    for paint in tags:  # the markers' tags over the marks' lines, so both read
+        if paint is not None:
+            paint()
     draw_changes_on(canvas, view.changes, layout, start=first)  # issue 15: what changed
     if view.banner:  # the final picture: the result across the top of the board
         w, _ = local.pixel_size

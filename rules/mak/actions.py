@@ -20,13 +20,14 @@ class Enter(Action):
 
 
 class Move(Action):
-    """Move a unit to a hex in reach, by the cheapest path; defensive fire may interrupt (7.0)."""
+    """Move a unit to a hex in reach, round known minefields; defensive fire may interrupt (7.0)."""
 
     name = "move"
     rule = "7.1"
     unit: str = Field(description="the unit to move")
     to: str = Field(description="the hex to move to, e.g. 5:0607")
     boost: bool | None = Field(default=None, description="SAFS Mk. II booster: true flies 12 hexes, terrain ignored; false walks (19.5.3)")
+    through_mines: bool = Field(default=False, description="go through a known minefield when no other way is in reach (19.1.4)")
 
 
 class Fire(Action):

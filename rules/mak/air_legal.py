@@ -48,7 +48,7 @@ def ground_duty_problem(t: Table, u: UnitState, rule: str) -> str | None:
 def commit_problem(t: Table, side: str, o: AA.Commit) -> str | None:
     """10.1.1 / 10.1.4: a side still committing assigns one of its aircraft."""
     if side in t.s.air.committed:
-        return f"{SIDE_NAMES[side]} have already committed their aircraft this turn (10.1.1)."
+        return f"{SIDE_NAMES[side]} has already committed its aircraft this turn (10.1.1)."
     if o.done:
         return "Name a unit and a mission, or give 'air commit' alone when you are done (10.1.1)." \
             if o.mission else None

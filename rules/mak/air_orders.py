@@ -107,7 +107,8 @@ def begin_air_phase(ctx: MakCtx) -> bool:
         return False
     s.phase = "air"
     waiting = [SIDE_NAMES[x] for x in SIDES if x not in s.air.committed]
-    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} assign their aircraft (4.0, 10.1)", "10.1")
+    verb = "assign their aircraft" if len(waiting) > 1 else "assigns its aircraft"  # a side is one player
+    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} {verb} (4.0, 10.1)", "10.1")
     return True
 
 
@@ -546,7 +547,7 @@ def air_status(state: MakState) -> list[str]:
                 out.append(f"{SIDE_NAMES[side]} duty chart: " + ", ".join(  # the panel's words
                     f"{u.id} {SPACES.get(state.air.duty.get(u.id, 'ready'), 'not flying')}" for u in flying))
         if pilots.without_command(state, side):
-            out.append(f"{SIDE_NAMES[side]} are without a command unit (scenario notes b).")
+            out.append(f"{SIDE_NAMES[side]} is without a command unit (scenario notes b).")
     for p in state.crew.pilots.values():
         out.append(f"{SIDE_NAMES[p.side]} pilot {p.number} {p.name} ({p.rank}) "
                    f"{p.attack:+d}/{p.defence:+d}/{p.dogfight:+d}: {p.status} {p.unit or ''}".rstrip())
@@ -571,7 +572,7 @@ class AirOrders:
         _raise(AL.commit_problem(t, ctx.side, o))
         if o.done:
             ctx.state.air.committed.append(ctx.side)
-            ctx.say("commit", f"{SIDE_NAMES[ctx.side]} have assigned their aircraft (10.1.1)", "10.1.1")
+            ctx.say("commit", f"{SIDE_NAMES[ctx.side]} has assigned its aircraft (10.1.1)", "10.1.1")
             if len(ctx.state.air.committed) == len(SIDES):
                 fight_air_war(t, ctx)
             return

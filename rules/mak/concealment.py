@@ -19,12 +19,14 @@ stacks, moved between units, lifted by line of sight, a limited number each.
 Our readings where 15.0 is silent (``rules/mak/README.md``): markers are placed at set-up and in
 their owner's own phase, only over units on the map that no enemy unit sees (one seen would lose
 it at once); a lifted marker goes back to its owner's supply and may be placed again out of
-sight; a unit that leaves the map gives its marker back.  Besides line of sight, a concealed unit
-is shown whenever the rules must name it to resolve something: it attacks (5.1, it then has a
-target in sight), is attacked (a blast, a minefield, fire: the roll needs its defence), or rolls
-by name (an engineer's search, 14.4.1; a morale recovery, 14.3.2).  Orders for a concealed unit
-name its marker (``move unit:M-Con1``); naming the unit itself while it stays hidden is refused,
-so no public line ever holds it (``unseen.py``: what the other side reads).
+sight; a unit that leaves the map gives its marker back.  Nothing but an enemy unit's line of
+sight removes a marker (15.4.1, 15.4.3 name no other way): a minefield attacking a concealed
+unit and an engineer's search for mines (14.4.1) leave it on, their rolls and lines name the
+marker (``shown_as``).  A concealed unit that attacks (5.1), or that a rule rolls for by name
+unit by unit (a blast, 5.5.3; fire, 19.4.2; a morale recovery, 14.3.2: the rolls would count
+the stack), is shown.  Orders for a concealed unit name its marker (``move unit:M-Con1``); naming
+the unit itself while it stays hidden is refused, so no public line ever holds it
+(``unseen.py``: what the other side reads).
 """
 
 from __future__ import annotations
@@ -127,9 +129,11 @@ def _seen_by(t: Table, u: UnitState) -> UnitState | None:
     return next((e for e in t.on_map(other(u.side)) if t.sees(e, u)), None)
 
 
-def _enemy_word(state: MakState, e: UnitState) -> str:
-    """An enemy unit as its opponent may read it: hidden ones by their marker."""
-    return public_name(state, e) if hidden(state, e) else e.id
+def shown_as(state: MakState, u: UnitState) -> str:
+    """A unit as its opponent may read it (in a public line, a roll's reason, a reveal's
+    words): hidden ones by their marker."""
+    return public_name(state, u) if hidden(state, u) else u.id
+
 
 
 # -- the orders ----------------------------------------------------------------------------------
@@ -146,7 +150,7 @@ def _placeable(t: Table, side: str, uid: str) -> UnitState | str:
         return f"{u.id} is not on the map: only units on the map take a concealment marker (15.4.1)."
     e = _seen_by(t, u)
     if e is not None:
-        return (f"{u.id} is in sight of {_enemy_word(s, e)}: a marker is removed once an enemy unit "
+        return (f"{u.id} is in sight of {shown_as(s, e)}: a marker is removed once an enemy unit "
                 f"has line of sight on it (15.4.1).")
     return u
 
@@ -239,12 +243,6 @@ def lift(ctx: MakCtx, side: str, label: str, why: str) -> None:
             "15.4.1")
 
 
-def lift_unit(ctx: MakCtx, u: UnitState, why: str) -> None:
-    """Lift the stack ``u`` is hidden in, if it is (a rule must name it: ``why``)."""
-    if ctx.state.concealment is not None and hidden(ctx.state, u):
-        lift(ctx, u.side, u.hex or "", why)
-
-
 def sweep(t: Table, ctx: MakCtx, only: UnitState | None = None) -> None:
     """15.4.1: lift every hidden stack an enemy unit has line of sight on; ``only``: just the
     stacks that unit sees and the one it is in (each hex of a move)."""
@@ -259,7 +257,7 @@ def sweep(t: Table, ctx: MakCtx, only: UnitState | None = None) -> None:
             continue  # lifted with its stack already
         e = _seen_by(t, u)
         if e is not None:
-            lift(ctx, u.side, u.hex or "", f"seen by {_enemy_word(s, e)} (15.4.1)")
+            lift(ctx, u.side, u.hex or "", f"seen by {shown_as(s, e)} (15.4.1)")
 
 
 def return_gone(ctx: MakCtx) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from rules.core.hexes import neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
-from rules.mak.concealment import lift_unit
+from rules.mak.concealment import shown_as
 from rules.mak.data import Weapon
 from rules.mak.infantry import arson_modifier, arson_succeeds, detects_mines
 from rules.mak.state import SIDE_NAMES, Arson, MakState, Mark, Minefield, UnitState
@@ -38,6 +38,7 @@ MakCtx = Ctx[MakState]
 
 MINE_MIN, MINE_MAX = 5, 13  # 19.1.1: laid by the players
 MINE_CAP = 20  # 19.1.6: raised by artillery
+STOPPED = ("stop", "found")  # ``step``: the unit stays where it was (19.1.4; 14.4.1)
 IGNITE_ON = 4  # 19.4.1 (1): two dice, four or less
 MISSILE_AND_GUN = (Weapon.ROCKET, Weapon.PF, Weapon.GUN)  # 19.4.1 (1): "missile (M) or gun (G)"
 BURNABLE = ("building",)  # 19.4 "all building hexes"; 14.4.2 "a block or building hex"
@@ -79,14 +80,14 @@ def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> b
 
     field = ctx.state.mines[label]
     own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
-    lift_unit(ctx, u, f"attacked by the minefield in {label} (19.1.3)")  # the roll needs its defence
+    name = shown_as(ctx.state, u)  # 15.4.1: a concealed unit stays under its marker
     verb = "left" if "leaves" in when else "landed in" if "lands" in when else "entered"
-    reveal(ctx, label, f"{verb} by {u.id} ({own})")
+    reveal(ctx, label, f"{verb} by {name} ({own})")
     at = AttackTarget(attack=field.attack, defense=t.stats(u).defense)  # no terrain, no pilot
-    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {u.id}")
+    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"minefield {label} attacks {name}")
     text = f"Minefield {label} ({SIDE_NAMES[field.owner]}) attacks {u.id} {when}: target {at.text()}; 🎲 {hit.text()}"
     if hit.hit:
-        damage = roll_damage(ctx.dice, t.stats(u).endurance, hit, f"{u.id} endurance")
+        damage = roll_damage(ctx.dice, t.stats(u).endurance, hit, f"{name} endurance")
         text += f"; {damage.text()} → {apply_result(t, ctx, u, damage.result)}"
     ctx.say("mine", text + " (19.1.3)", "19.1.3")
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=field.owner, text="mine"))
@@ -105,20 +106,20 @@ def leave_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> bool:
 
 
 def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
-    """About to enter ``label``: ``"stop"`` (an engineer found an enemy minefield there and
+    """About to enter ``label``: ``"found"`` (an engineer found an enemy minefield there and
     stays out, 14.4.1), ``"hit"`` (attacked and destroyed or stopped) or ``"go"``."""
     field = ctx.state.mines.get(label)
     if field is None:
         return "go"
     if field.owner != u.side and not field.revealed and t.stats(u).finds_mines:
-        lift_unit(ctx, u, f"searching for mines as an engineer (14.4.1)")
-        die = ctx.dice.die(6, f"{u.id} looks for mines in {label}")
+        name = shown_as(ctx.state, u)  # 15.4.1: searching does not lift a concealment marker
+        die = ctx.dice.die(6, f"{name} looks for mines in {label}")
         if detects_mines(die):
-            reveal(ctx, label, f"found by {u.id} (14.4.1)")
+            reveal(ctx, label, f"found by {name} (14.4.1)")
             ctx.say("mine", f"{u.id} finds a minefield ({field.attack}) in {label} before entering: "
                             f"🎲 {die} ≤ 5; it stays out (14.4.1)", "14.4.1")
             ctx.snapshot = True
-            return "stop"
+            return "found"
         ctx.say("mine", f"{u.id} looks for mines in {label}: 🎲 {die}, nothing found (14.4.1)", "14.4.1")
     return "go" if mine_attack(t, ctx, u, label, "as it enters") else "hit"
 
@@ -126,9 +127,10 @@ def enter_hex(t: Table, ctx: MakCtx, u: UnitState, label: str) -> str:
 def step(t: Table, ctx: MakCtx, u: UnitState, here: str, there: str) -> str:
     """One hex of a move, a charge, an assault or an overrun, from ``here`` into ``there``
     (19.1.4: "resolved when a unit enters a minefield hex and when it exits"): ``"go"``,
-    ``"held"`` (it entered ``there`` and was immobilised there: it stops in it) or ``"stop"``
-    (it stays in ``here``: destroyed or immobilised as it left, or an engineer found a
-    minefield in ``there``, 14.4.1).  A squad whose morale the mine breaks stops too: it "can
+    ``"held"`` (it entered ``there`` and was immobilised there: it stops in it), ``"stop"``
+    (it stays in ``here``: destroyed or immobilised as it left) or ``"found"`` (an engineer
+    found a minefield in ``there`` and stays in ``here``, free to go on, 14.4.1): ``STOPPED``
+    holds the last two.  A squad whose morale the mine breaks stops too: it "can
     only move away from enemy units" (14.3.1 2), the way it was going is no longer its choice.
     The caller moves the unit."""
     steady = u.morale == "ok"
@@ -142,7 +144,10 @@ def step(t: Table, ctx: MakCtx, u: UnitState, here: str, there: str) -> str:
         _carried_too(t, ctx, u, here, "as it leaves, carried")
     if there not in ctx.state.mines:
         return "go"
-    if enter_hex(t, ctx, u, there) == "stop" or not u.on_map:
+    entered = enter_hex(t, ctx, u, there)
+    if entered == "found":
+        return "found"
+    if not u.on_map:
         return "stop"
     _carried_too(t, ctx, u, there, "as it enters, carried")
     return "held" if halted() else "go"

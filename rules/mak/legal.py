@@ -15,9 +15,9 @@ from rules.mak.battlefield import Battlefield
 from rules.mak.combat import blast_area
 from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
-from rules.mak.movement import CARRY_COST, entry_cost
+from rules.mak.movement import CARRY_COST, Way, entry_cost, path_to
 from rules.mak.pilots import commanded, manned
-from rules.mak.resolve import allowance, charge_steps, reach_of, strike_targets, window_defenders
+from rules.mak.resolve import allowance, charge_steps, known_mines, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
@@ -171,6 +171,12 @@ def enter_problem(t: Table, side: str, order: A.Enter) -> str | None:
 
 def move_targets(t: Table, u: UnitState) -> dict[str, float]:
     """Hexes ``u`` may move to now, with the cost (7.0, 8.2, 14.3.1 2)."""
+    return {label: way.cost for label, way in move_ways(t, u).items()}
+
+
+def move_ways(t: Table, u: UnitState) -> dict[str, Way]:
+    """Hexes ``u`` may move to now, each with its best way (the fewest minefields its side
+    knows of, then the cheapest: 19.1.2; ``Way.mines`` > 0 only if no other way is in reach)."""
     if not u.on_map or u.move_done or u.attacked or u.immobilized or u.struck or t.s.turn in u.boosts:
         return {}  # 19.5.3: a booster move is the unit's move
     if u.aboard or u.loaded_turn == t.s.turn:
@@ -179,8 +185,8 @@ def move_targets(t: Table, u: UnitState) -> dict[str, float]:
     here = t.hex(u)
     enemies = [t.hex(e) for e in t.on_map(other(u.side))]
     friends = {f.hex for f in t.on_map(u.side) if f.id != u.id}
-    out: dict[str, float] = {}
-    for h, (cost, _) in found.items():
+    out: dict[str, Way] = {}
+    for h, way in found.items():
         if h == here:
             continue
         if u.morale != "ok" and not _away(h, here, enemies):
@@ -190,9 +196,36 @@ def move_targets(t: Table, u: UnitState) -> dict[str, float]:
         # units are stacked": a full hex is passed through or entered, as long as the stack
         # can still be put right before the phase ends
         if label not in friends or t.stacking(u.side, label, [u]) is None \
-                or _may_stop_over(t, u, h, cost):
-            out[label] = cost
+                or _may_stop_over(t, u, h, way.cost):
+            out[label] = way
     return out
+
+
+def mines_on_way(t: Table, u: UnitState, to: str) -> list[str]:
+    """The minefields both sides know of (revealed, 19.1.1) that ``u``'s move to ``to`` must
+    enter (the hex ``to`` itself included): none when another way is in reach (19.1.2)."""
+    if not u.on_map or hex_problem(t, to):
+        return []
+    found, dest = reach_of(t, u), t.hex_of(to.strip())
+    if dest not in found or not found[dest].mines:
+        return []
+    known = known_mines(t)
+    return [t.label(h) for h in path_to(found, dest)[1:] if h in known]
+
+
+def _mines_problem(t: Table, u: UnitState, to: str, crossed: list[str]) -> str:
+    """19.1.2-19.1.4: a move that can only go through known minefields says so and waits for
+    the player's word (``through_mines:true``)."""
+    def about(label: str) -> str:
+        return f"(attack {t.s.mines[label].attack})"
+
+    if crossed == [to]:
+        what = f"{to} is a known minefield {about(to)}: {u.id} is attacked entering it (19.1.3)"
+    else:
+        what = (f"Every way to {to} with {allowance(t, u):g} MP goes through the minefield"
+                f"{'s' if len(crossed) > 1 else ''} {', '.join(f'{m} {about(m)}' for m in crossed)}: "
+                f"{u.id} is attacked entering and leaving {'each' if len(crossed) > 1 else 'it'} (19.1.4)")
+    return f"{what}. To go anyway, add through_mines:true; or move elsewhere."
 
 
 def _may_stop_over(t: Table, u: UnitState, h: Hex, cost: float) -> bool:
@@ -246,6 +279,9 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
     targets = move_targets(t, u)
     if order.to not in targets:
         return _destination_problem(t, u, order.to, targets)
+    crossed = mines_on_way(t, u, order.to)
+    if crossed and not order.through_mines:
+        return _mines_problem(t, u, order.to, crossed)
     return _busy(t, u, moving=True)
 
 

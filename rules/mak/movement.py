@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import heapq
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from rules.core.hexes import Hex
 from rules.mak.battlefield import Battlefield
@@ -79,23 +79,58 @@ def _stepper(field: Battlefield, unit: UnitStats):  # type: ignore[no-untyped-de
     return step
 
 
-def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
-          closed: Iterable[Hex] = ()) -> dict[Hex, tuple[float, Hex | None]]:
-    """Every hex the unit can reach with ``points``: ``{hex: (cost, previous hex)}``.
+class Way(NamedTuple):
+    """The best way found to a hex: its movement cost, the hex before it on that way, and how
+    many hexes to avoid (known minefields, 19.1.2) it enters on the way (the hex itself too)."""
 
-    ``closed`` hexes (enemy-occupied) are never entered by a move (7.2.3).  Dijkstra over
-    the neighbours, so the cost is the cheapest path's.
+    cost: float
+    prev: Hex | None
+    mines: int = 0
+
+
+class Reach(dict[Hex, Way]):
+    """:func:`reach`'s answer: the best way to each hex in reach; :meth:`path` walks it."""
+
+    def __init__(self, ways: dict[Hex, Way], states: dict[tuple[Hex, int], tuple[float, tuple[Hex, int] | None]]) -> None:
+        super().__init__(ways)
+        self._states = states
+
+    def path(self, dest: Hex) -> list[Hex]:
+        """The hexes from the start to ``dest`` (start included), by ``dest``'s best way."""
+        key: tuple[Hex, int] | None = (dest, self[dest].mines)
+        out: list[Hex] = []
+        while key is not None:
+            out.append(key[0])
+            key = self._states[key][1]
+        return out[::-1]
+
+
+def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
+          closed: Iterable[Hex] = (), avoid: Iterable[Hex] = ()) -> Reach:
+    """Every hex the unit can reach with ``points``, with the best way there.
+
+    ``closed`` hexes (enemy-occupied) are never entered by a move (7.2.3).  ``avoid`` hexes
+    (the minefields both sides know of, 19.1.2) may be entered, but the best way to a
+    hex is the one entering the fewest of them, then the cheapest: Dijkstra over (hex, hexes
+    avoided entered so far), a state dropped when another reaches its hex through fewer of
+    them for no more points (so a hex only a minefield leads to within ``points`` is still in
+    reach, marked by ``Way.mines``).  With nothing to avoid it is plain Dijkstra.
     """
     blocked = set(closed)
+    risky = set(avoid)
     step = _stepper(field, unit)
     around = field.around
-    best: dict[Hex, tuple[float, Hex | None]] = {start: (0.0, None)}
-    queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
+    states: dict[tuple[Hex, int], tuple[float, tuple[Hex, int] | None]] = {(start, 0): (0.0, None)}
+    queue: list[tuple[float, int, Hex, int]] = [(0.0, 0, start, 0)]
     tick = 0
     limit = points + 1e-9
+
+    def beaten(h: Hex, k: int, total: float) -> bool:  # a way with fewer mines, no dearer
+        return any((got := states.get((h, j))) is not None and got[0] <= total + 1e-9 for j in range(k))
+
     while queue:
-        cost, _, here = heapq.heappop(queue)
-        if cost > best[here][0]:
+        cost, _, here, k = heapq.heappop(queue)
+        if cost > states[(here, k)][0] or (k and beaten(here, k, cost)):
             continue
         for nxt in around(here):
             if nxt in blocked:
@@ -104,21 +139,22 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
             if add is None or cost + add > limit:
                 continue
             total = cost + add
-            if nxt not in best or total < best[nxt][0] - 1e-9:
-                best[nxt] = (total, here)
+            kk = k + 1 if nxt in risky else k
+            key = (nxt, kk)
+            if (key not in states or total < states[key][0] - 1e-9) and not (kk and beaten(nxt, kk, total)):
+                states[key] = (total, (here, k))
                 tick += 1
-                heapq.heappush(queue, (total, tick, nxt))
-    return best
+                heapq.heappush(queue, (total, tick, nxt, kk))
+    ways: dict[Hex, Way] = {}
+    for (h, k), (cost, prev) in states.items():
+        if h not in ways or k < ways[h].mines:
+            ways[h] = Way(cost, prev[0] if prev else None, k)
+    return Reach(ways, states)
 
 
-def path_to(found: dict[Hex, tuple[float, Hex | None]], dest: Hex) -> list[Hex]:
+def path_to(found: Reach, dest: Hex) -> list[Hex]:
     """The hexes from the start to ``dest`` (start included) out of :func:`reach`."""
-    path = [dest]
-    while found[path[-1]][1] is not None:
-        prev = found[path[-1]][1]
-        assert prev is not None
-        path.append(prev)
-    return path[::-1]
+    return found.path(dest)
 
 
 def stack_allowance(units: Iterable[UnitStats]) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak import land_actions as L
-from rules.mak.hazards import step
+from rules.mak.hazards import STOPPED, step
 from rules.mak.legal import _busy, own
 from rules.mak.movement import entry_cost
 from rules.mak.resolve import allowance, arrive, finish_moving, fire, open_window, _able
@@ -135,7 +135,7 @@ def advance_overrun(t: Table, ctx: Ctx[MakState], used: list[str]) -> None:
     if o.stage == "adjacent":
         o.fired_adjacent += used
         o.stage = "same"
-        if step(t, ctx, v, v.hex or "", o.hex) == "stop":  # 19.1.4: destroyed or stopped by a minefield
+        if step(t, ctx, v, v.hex or "", o.hex) in STOPPED:  # 19.1.4: destroyed or stopped by a minefield
             ctx.state.overrun = None
             if v.on_map:
                 ctx.say("overrun", f"{v.id} stops before {o.hex}: the overrun ends (19.1)", "19.1")
@@ -183,7 +183,7 @@ def _pass_through(t: Table, ctx: Ctx[MakState], v: UnitState, o: Overrun) -> Non
         ctx.say("overrun", f"{v.id} cannot leave into {o.through} and stays in {o.hex} (13.2.2)", "13.2.2")
         return
     crossed = step(t, ctx, v, o.hex, o.through)  # 19.1.4: out of one minefield, into another
-    if crossed == "stop":
+    if crossed in STOPPED:
         if v.on_map:
             v.move_done = True
             ctx.say("overrun", f"{v.id} is stopped in {o.hex} by the minefield (19.1.3)", "19.1.3")

@@ -13,7 +13,7 @@ from rules.mak import concealment, hazards, infantry, vehicles
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
 from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
 from rules.mak.data import WeaponStats
-from rules.mak.movement import entry_cost, path_to, reach
+from rules.mak.movement import Reach, entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
 from rules.mak.table import Table
@@ -268,25 +268,36 @@ def allowance(t: Table, u: UnitState) -> float:
     return max(0.0, full - u.mp_spent)
 
 
-def reach_of(t: Table, u: UnitState) -> dict:  # type: ignore[type-arg]
-    """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3)."""
+def known_mines(t: Table) -> set[Hex]:
+    """The minefield hexes both sides know of: those revealed (19.1.1).  Nothing public may
+    depend on any other: a way that went round a minefield not yet revealed (the enemy's,
+    or the mover's own, 19.1.8) would show where it lies, as plainly as walking into it."""
+    return {t.hex_of(label) for label, f in t.s.mines.items() if f.revealed}
+
+
+def reach_of(t: Table, u: UnitState) -> Reach:
+    """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3), by the way through the
+    fewest minefields both sides know of (19.1.2, 19.1.4: none if it can)."""
     closed = t.enemy_hexes(u.side)
-    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed)
+    return reach(t.field, t.stats(u), t.hex(u), allowance(t, u), closed, known_mines(t))
 
 
 def move(t: Table, ctx: MakCtx, u: UnitState, dest_label: str) -> None:
     """Move ``u`` step by step; stop where the enemy may fire defensively (7.2.4)."""
     finish_moving(ctx.state, u.id)
     ctx.state.moving = u.id
-    u.moved = True
+    had_moved, u.moved = u.moved, True
     found = reach_of(t, u)
     path = path_to(found, t.hex_of(dest_label))
     start = path[0]
     for prev, here in zip(path, path[1:]):
         crossed = hazards.step(t, ctx, u, t.label(prev), t.label(here))
+        if crossed == "found":
+            _found_mines(t, ctx, u, path, here, had_moved)
+            return
         if crossed != "go":
             _stopped_by_mines(t, ctx, u, prev, here, crossed)
-            if u.on_map:  # stopped by a minefield: before it (14.4.1) or in it, immobilised (19.1.3)
+            if u.on_map:  # stopped by a minefield in it, immobilised (19.1.3), or leaving
                 _mark_move(t, ctx, u, start, path[: path.index(t.hex(u)) + 1])
             return
         _step_into(t, ctx, u, prev, here)
@@ -321,10 +332,33 @@ def _interrupt(t: Table, ctx: MakCtx, u: UnitState, here: Hex) -> bool:
     return ctx.state.window is not None or ctx.state.pin is not None
 
 
+def _found_mines(t: Table, ctx: MakCtx, u: UnitState, path: list[Hex], mined: Hex, had_moved: bool) -> None:
+    """14.4.1 (19.5.2 the Kröte): "If a minefield is discovered, the player may cancel the
+    unit's movement, and chose to move to a different hex": the move stops before the
+    minefield with the points left, the unit still the one under way (7.2.5); the next order
+    takes it in (``through_mines:true``, the minefield is known now) or elsewhere.  Stopped in
+    the hex it started from, its movement is cancelled: it has not moved (7.2.1)."""
+    here, label = t.hex(u), t.label(mined)
+    if here == path[0]:
+        u.moved = had_moved
+    else:
+        _mark_move(t, ctx, u, path[0], path[: path.index(here) + 1])
+    left = allowance(t, u)
+    cost = entry_cost(t.field, t.stats(u), here, mined)
+    if cost is not None and cost <= left + 1e-9:
+        choice = (f"another move order may take it into {label} (through_mines:true) or move it "
+                  f"elsewhere")
+    elif left > 1e-9:
+        choice = f"too few to enter {label}; another move order may take it elsewhere"
+    else:
+        choice = "none to go on with this phase"
+    ctx.say("mine", f"{u.id} stops in {u.hex} with {left:g} MP left: {choice} (14.4.1)", "14.4.1")
+
+
 def _stopped_by_mines(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex, crossed: str) -> None:
     """A move stopped by a minefield (``hazards.step``): immobilised, it ends its move where it
-    is (in ``here`` if it got in, 19.1.3); an engineer that found one may move on (14.4.1), a
-    squad whose morale broke only away from the enemy (14.3.1 2)."""
+    is (in ``here`` if it got in, 19.1.3); a squad whose morale broke moves on only away from
+    the enemy (14.3.1 2).  (An engineer that found one: ``_found_mines``.)"""
     if crossed == "held":
         _step_into(t, ctx, u, prev, here)
     if u.immobilized:
@@ -403,16 +437,12 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
 
 def charge_steps(t: Table, u: UnitState, label: str) -> list[Hex]:
     """14.2.2: the hexes a charge may cross on its way to ``label`` (next to both, no enemy),
-    those with no minefield the side knows of first (its own, or one revealed, 19.1)."""
+    those with no minefield both sides know of first (revealed, 19.1)."""
     here, there = t.hex(u), t.hex_of(label)
     steps = [n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
              and not t.in_hex(n, other(u.side))]
-    return sorted(steps, key=lambda n: _known_mines(t, u.side, t.label(n)))
-
-
-def _known_mines(t: Table, side: str, label: str) -> bool:
-    field = t.s.mines.get(label)
-    return field is not None and (field.owner == side or field.revealed)
+    known = known_mines(t)
+    return sorted(steps, key=lambda n: n in known)
 
 
 def _charge_step(t: Table, ctx: MakCtx, u: UnitState, label: str) -> bool:
@@ -452,7 +482,7 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
         return
     if a.stage == "adjacent":
         a.stage = "same"
-        if hazards.step(t, ctx, u, u.hex or "", a.hex) == "stop":
+        if hazards.step(t, ctx, u, u.hex or "", a.hex) in hazards.STOPPED:
             ctx.state.assault = None  # 14.4.1 found and stayed out, or 19.1.3/19.1.4 stopped
             return
         joining = any(f.id != u.id for f in t.in_hex(t.hex_of(a.hex), u.side))

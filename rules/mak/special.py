@@ -178,7 +178,7 @@ def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
     """Fly the straight line to ``label``, hex by hex; where the unit comes into the defensive
     range of enemies it was not in range of, it stops and they may fire anti-aircraft
     (returned: the window is the caller's); the unit may fly on with the hexes left."""
-    from rules.mak.hazards import step  # noqa: PLC0415
+    from rules.mak.hazards import STOPPED, step  # noqa: PLC0415
 
     start = u.hex or ""
     if ctx.state.turn not in u.boosts:
@@ -190,7 +190,7 @@ def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
     flown = [path[0]]
     new: set[str] = set()
     for h in path[1:]:
-        if step(t, ctx, u, u.hex or "", t.label(h)) == "stop":
+        if step(t, ctx, u, u.hex or "", t.label(h)) in STOPPED:
             break  # 19.1.4 destroyed or immobilised leaving; 19.5.2 / 14.4.1: found before entering
         u.hex = t.label(h)
         u.mp_spent += 1.0

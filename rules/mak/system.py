@@ -314,7 +314,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         t = Table(state)
         blocker = legal.stuck(t)
         movers = [blocker] if blocker else [u for u in state.units if u.side == side]
-        return ([A.Move(unit=u.id, to=h) for u in movers for h in legal.move_targets(t, u)]
+        return ([A.Move(unit=u.id, to=h, through_mines=way.mines > 0)  # 19.1.2: said, never by chance
+                 for u in movers for h, way in legal.move_ways(t, u).items()]
                 + [A.Move(unit=u.id, to=h, boost=True) for u in movers if u.side == side
                    for h in boost_targets(t, u)])  # 19.5.3
 
@@ -560,7 +561,7 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
             return
         t = Table(ctx.state)
         _raise(legal.end_problem(t))
-        ctx.say("end", f"{SIDE_NAMES[ctx.side]} end their phase (4.0)", "4.0")
+        ctx.say("end", f"{SIDE_NAMES[ctx.side]} ends its phase (4.0)", "4.0")
         for label, why in legal.over_limit(t, ctx.side):  # no unit there could leave
             ctx.say("end", f"{label} stays over the stacking limit ({why}): no unit there can "
                            f"still leave (8.2)", "8.2")
@@ -645,6 +646,8 @@ def _label(t: Table, side: str, action: str, field: str, value: str, partial: di
         if u is not None:
             costs = legal.move_targets(t, u) if action == "move" else legal.enter_hexes(t, u)
             if value in costs:
-                return f"{value} · {costs[value]:g} MP"
+                crossed = legal.mines_on_way(t, u, value) if action == "move" else []
+                mined = f" · through minefield {', '.join(crossed)}" if crossed else ""  # 19.1.2
+                return f"{value} · {costs[value]:g} MP{mined}"
     return value
 

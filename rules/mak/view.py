@@ -103,7 +103,8 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
     who = SIDE_NAMES[state.active]
     header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
                     max_turn=state.turns,
-                    phase="game over" if state.over else f"{who} phase" if state.phase != "air" else "Air Commitment",
+                    phase="game over" if state.over else "Set-up" if state.setup  # 19.1, 15.0: both at once
+                    else "Air Commitment" if state.phase == "air" else f"{who} phase",
                     facts=[f"{SIDE_NAMES[s]}: {_on_map(state, s, secret)} on map"
                            for s in ("merc", "strahl")] + land_view.facts(state))
     markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))

@@ -18,7 +18,7 @@ from rules.mak import actions as A
 from rules.mak import air_actions as AA
 from rules.mak import secret_actions as SA
 from rules.mak.concealment import begin
-from rules.mak.state import Minefield
+from rules.mak.state import Minefield, Position
 from tests.mak.test_system import game
 
 
@@ -49,6 +49,15 @@ def test_19_1_the_minefields_scenario_opens_with_a_set_up_both_sides_give():
     assert SYS.phase_of(step.state) == "setup" and step.waiting_on == ["merc", "strahl"]
     assert "lay 20 points" in public(step)[-1] and "lay 30 points" in public(step)[-1]
     assert step.state.mine_points == {"merc": 20, "strahl": 30}
+
+
+def test_19_1_the_picture_header_names_the_set_up_and_the_air_commitment_phase_10_1():
+    # the play-test: the header read "Mercenary phase" while both sides laid their mines
+    step = SYS.setup("minefields", None, SeededDice(b"s"))
+    assert SYS.view(step.state).header.phase == "Set-up"
+    assert SYS.view_for(step.state, "strahl").header.phase == "Set-up"
+    air = SYS.setup("air", None, SeededDice(b"s"))
+    assert SYS.phase_of(air.state) == "air" and SYS.view(air.state).header.phase == "Air Commitment"
 
 
 def test_19_1_a_layout_is_one_sealed_order_padded_so_its_count_does_not_leak():
@@ -310,6 +319,28 @@ def test_each_sides_picture_shows_its_own_secrets_and_the_public_one_none(tmp_pa
         assert Image.open(io.BytesIO(png)).size[0] > 300
     assert render_png(SYS.view(s)) != render_png(SYS.view_for(s, "merc"))
     assert render_png(SYS.view(s)) == render_png(SYS.view_for(s, "strahl"))
+
+
+def test_19_1_1_the_owners_minefield_tags_never_cover_a_counter(tmp_path):
+    # the play-test: "OWN MINE 13" was drawn over the counter of the hex below; minefields
+    # under a stack, in the hex above one, and beside a defensive position's tag
+    from render import focus, snapshot  # noqa: PLC0415
+    from render.layout import overlapping_pairs  # noqa: PLC0415
+
+    units = [("S-InfSQ1", "InfSQ", "strahl", "5:0811"), ("S-PKA1", "PKA", "strahl", "5:0812"),
+             ("S-PKA2", "PKA", "strahl", "5:0812"), ("M-AFS1", "AFS", "merc", "5:0829")]
+    s = laid(units, "strahl", "5:0812=13 5:0811=7 5:0913=10", active="strahl")
+    s.positions["5:0812"] = Position(rating=-1)
+    view = SYS.view_for(s, "strahl")
+    assert sorted(m.text for m in view.markers if m.kind == "mine_own") == ["10", "13", "7"]
+    for render in (snapshot, focus):
+        shot = render(view)
+        (tmp_path / f"{render.__name__}.png").write_bytes(shot.png)
+        tags = shot.layout.of_kind("marker")
+        assert len(tags) == 4  # three minefields and the position
+        covered = [(a.id, b.id) for a, b in overlapping_pairs(tags + shot.layout.of_kind("counter", "stack"))
+                   if "marker" in (a.kind, b.kind)]
+        assert covered == [], covered
 
 
 def test_15_4_1_the_enemy_naming_a_concealed_unit_learns_nothing_of_it():

@@ -33,7 +33,7 @@ async def test_8_2_1_a_unit_moves_into_a_full_hex_and_the_limit_is_checked_when_
     assert "M-PltHQ1 moves 5:1820 → 5:1720 (1 of 1 MP) (7.1)" in text
     assert ("5:1720 is over the stacking limit when the phase ends: 6 stack points is over the "
             "limit of 4 (8.2). Move M-InfSQ1 or M-InfSQ2 out first (8.2.1).") in text
-    assert "Mercenary end their phase (4.0)" in text
+    assert "Mercenary ends its phase (4.0)" in text
 
 
 async def test_8_2_3_two_neuspotters_set_up_together_must_part_before_the_phase_ends(
@@ -52,7 +52,7 @@ async def test_8_2_3_two_neuspotters_set_up_together_must_part_before_the_phase_
     assert ("5:1016 is over the stacking limit when the phase ends: two NeuSpotters may share a "
             "hex only with a Type II unit (8.2.3). Move S-NeuSpotter1 or S-NeuSpotter2 out first "
             "(8.2.1).") in text
-    assert "Strahl end their phase (4.0)" in text
+    assert "Strahl ends its phase (4.0)" in text
 
 
 async def test_12_1_a_reinforcement_entering_next_to_an_enemy_opens_the_defensive_window(

@@ -144,7 +144,7 @@ def test_7_1_2_reach_spends_at_most_the_allowance_and_7_2_3_avoids_enemies():
     start = field.parse("1:0510")
     afs = units()["AFS"]
     found = reach(field, afs, start, afs.movement)
-    assert all(cost <= 4 for cost, _ in found.values())
+    assert all(way.cost <= 4 for way in found.values())
     far = field.parse("1:0514")
     assert found[far][0] == 4 and len(path_to(found, far)) == 5
     blocked = reach(field, afs, start, 4, closed=[field.parse("1:0511")])

@@ -104,3 +104,27 @@ async def test_console_clock_plays_a_deadline_through(tmp_path) -> None:
     assert "📣 ⌛ The deadline passed" in text and "Referee (red): wait" in text
     assert "⛔ /clock advance needs hours:" in text
     assert "<t:" not in text
+
+
+async def test_moderator_flag_makes_only_the_named_users_moderators(tmp_path):
+    # the play-test (issue 28): --moderator let every player of the console use /mod
+    from bot.cli import moderators
+    from bot.config import Settings
+    from bot.console import Console
+    from bot.service import Service
+
+    assert moderators(None, "player") == set() and moderators("", "player") == {"player"}
+    assert moderators("mo, @carol", "player") == {"mo", "carol"}
+    service = await Service.open(Settings(db=tmp_path / "m.sqlite3"))
+    out: list[str] = []
+    console = Console(service, moderator=moderators("mo", "player"), snapshot_dir=tmp_path, write=out.append)
+    try:
+        await console.run_script([
+            "@mo /game new system:mak", "@alice /game join side:merc", "@bob /game join side:strahl",
+            "@alice /mod look side:strahl", "@mo /mod look side:strahl",
+        ], echo=False)
+    finally:
+        await service.close()
+    alice, mo = out[-3], out[-2]  # mo's look ends with its picture's path
+    assert alice.startswith("(only @alice sees this) ⛔ Only moderators can use /mod look")
+    assert mo.startswith("(only @mo sees this) 👁️ Strahl's own view at step #0")

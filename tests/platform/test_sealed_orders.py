@@ -219,3 +219,25 @@ async def test_the_console_gives_a_sealed_order_with_secret_and_reads_a_group_pa
     assert "Blue hid its coin (sealed: " in public and "under cup 3" not in public
     assert "Red may answer" in public  # the next side's answers come with the public line
     assert "**/shells cup hide** (S1)" in text
+
+
+async def test_help_reads_a_group_path_unquoted_and_a_group_and_act_names_the_sealed_orders(
+        table: Table, service: Service):
+    # the play-test (issue 28): `/game help order:mines lay` was refused, and /game act showed
+    # an empty menu while the only orders were sealed
+    from bot.models import Invocation
+
+    await seated(table)
+    one = await ok(table, "r", "/game help order:cup hide")  # a bare word continues the value
+    assert one.text.startswith("**/shells cup hide** (S1)")
+    group = await ok(table, "r", "/game help order:cup")
+    assert group.text.splitlines()[0] == "**/shells cup …**"
+    assert "• cup hide (S1): Hide your coin under a cup (sealed). 🔒 give it privately" in group.text
+    assert "• cup lift (S2)" in group.text and "• pass" not in group.text
+    ask = Invocation(channel_id="chan-1", user_id="r", user_name="r", command=["game", "help"],
+                     options={"order": "cup"})
+    assert {c.value for c in await service.autocomplete(ask, "order")} >= {"cup", "cup hide", "cup lift"}
+    act = await ok(table, "r", "/game act")  # red must hide its coin: a sealed order only
+    assert act.ephemeral and act.menu is None
+    assert act.text == ("Red: 🔒 Sealed orders are typed, not chosen: /shells cup hide … (on Discord the "
+                        "command answers you alone; on the console write secret before it).")
