@@ -98,21 +98,31 @@ def public_lines(system: GameSystem, side: str | None, action: dict[str, Any] | 
         return []
     lines = [f"{system.side_name(s['side'])} {s['what']} (sealed: {secrets.short_root(s['root'])})"
              for s in action.get("seals", [])]
-    lines += [f"🔓 Revealed, {r['why']}: {r['item'] or '(blank)'} (sealed {r['key']}, item {r['index'] + 1})"
+    lines += [f"🔓 Revealed, {r['why']}: {_item_words(system, r)} "
+              f"(sealed {r['key']}, item {r['index'] + 1})"
               for r in action.get("reveals", [])]
     if action.get("sealed") and not action.get("seals"):
         lines.insert(0, f"{system.side_name(side or '')} gave a sealed order")
     return lines
 
 
+def _item_words(system: GameSystem, reveal: dict[str, Any]) -> str:
+    """A revealed item in the system's words; a blank pad says so (issue 28)."""
+    item = reveal.get("item") or secrets.BLANK
+    return "(blank)" if item == secrets.BLANK else system.secret_words(reveal["key"], item)
+
+
 def public_action(action: dict[str, Any] | None) -> dict[str, Any] | None:
     """A step's ``action`` record as anyone may see it before the end: a sealed order's
-    options, and every seal's items and nonces, left out (leaves, roots and reveals stay)."""
+    options (and the list of which it used), and every seal's items and nonces, left out
+    (leaves, roots and reveals stay)."""
     if not action:
         return action
     out = dict(action)
     if out.get("sealed"):
+        # Not even which options were given: "private" lists those the order used.
         out["options"] = {}
+        out.pop("private", None)
     if "seals" in out:
         out["seals"] = [secrets.Commitment.model_validate(s).public() for s in out["seals"]]
     return out

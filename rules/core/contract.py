@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rules.core import scenariofile
+from rules.core import scenariofile, secrets
 from rules.core.dice import Dice, SeededDice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
@@ -380,6 +380,13 @@ class GameSystem(ABC, Generic[StateT]):
         default; a system with secrets (:attr:`private_info`) adds that side's own secrets
         on top (its unrevealed minefields), never another side's."""
         return self.view(state)
+
+    def secret_words(self, key: str, item: str) -> str:
+        """A revealed sealed item (issue 28) as a player reads it in the public line: by
+        default its fields in order (``hex 0409, attack 7``); a system words its own
+        (``a minefield in 5:0409, attack 7``).  ``key`` is the seal's, ``item`` its canonical
+        JSON text as recorded (the record keeps that; only the words change)."""
+        return secrets.plain_words(item)
 
     def phase_of(self, state: StateT) -> str:
         """The phase an order is checked against (``@order(..., phases=...)``)."""

@@ -131,6 +131,20 @@ def item(**fields: Any) -> str:
     return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def plain_words(item_text: str) -> str:
+    """An item as plain words, its fields in order (``attack 7, hex 0409``); a blank pad
+    as ``(blank)``; a text that is not a JSON object as it is."""
+    if item_text == BLANK:
+        return "(blank)"
+    try:
+        fields = json.loads(item_text)
+    except ValueError:
+        return item_text
+    if not isinstance(fields, dict):
+        return item_text
+    return ", ".join(f"{name} {value}" for name, value in fields.items())
+
+
 def commit(key: bytes, seal: Seal) -> Commitment:
     """The record of ``seal`` under the game's ``key``."""
     items = seal.padded()
@@ -169,5 +183,5 @@ def short_root(root_hex: str) -> str:
     return f"{root_hex[:SHORT_ROOT]}…"
 
 
-__all__ = ["BLANK", "KEY_LABEL", "SHORT_ROOT", "Commitment", "Reveal", "Seal", "Unseal", "commit",
+__all__ = ["BLANK", "KEY_LABEL", "SHORT_ROOT", "Commitment", "Reveal", "Seal", "Unseal", "commit", "plain_words",
            "game_key", "item", "leaf", "nonce", "opens", "reveal", "root", "short_root"]

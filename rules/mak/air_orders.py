@@ -21,6 +21,7 @@ from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
 from rules.mak import concealment, escape, pilots
+from rules.mak.reveals import DUTY_WORDS
 from rules.mak.air import (
     EMERGENCY_RANGE,
     LANDING_ENDURANCE,
@@ -588,8 +589,7 @@ class AirOrders:
         ctx.state.air.sealed.append(key)
         ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
                  [secrets.item(mission=mission, unit=u.id)])
-        space = {"air": "Air Combat", "ground": "Ground Combat", "none": "not flying",
-                 "withdraw": "withdrawn (10.1.4)"}[mission]
+        space = DUTY_WORDS[mission]
         tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
              "10.1.1")
 

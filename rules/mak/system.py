@@ -25,6 +25,7 @@ from rules.mak import actions as A
 from rules.core.playout import PlayoutHints
 from rules.mak import artillery, cqc, hazards, land_orders, legal, pilots, resolve, victory
 from rules.mak.air_actions import AIR_ACTIONS
+from rules.mak.reveals import reveal_words
 from rules.mak.air_orders import AirOrders, air_label, air_phase, air_status, begin_air_phase, setup_crews
 from rules.mak.artillery import make_batteries
 from rules.mak.combat import blast_area
@@ -228,6 +229,10 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         not yet found, 19.1.1; its units under concealment markers, 15.4.1; its own duty
         chart while the assignments are secret, 10.1.1)."""
         return self._finished(state, build_view(state, viewer=side))
+
+    def secret_words(self, key: str, item: str) -> str:
+        """A revealed minefield, marker or duty in players' words (19.1.1, 15.4.1, 10.1.1)."""
+        return reveal_words(key, item)
 
     def _finished(self, state: MakState, view: HexMapView) -> HexMapView:
         if not state.over:

@@ -60,5 +60,5 @@ async def test_10_1_1_an_air_assignment_is_secret_until_both_are_ready(table: Ta
         reply = await table(user, line, private=True)
         assert not reply.error, reply.text
     public = await announced(service)
-    assert '🔓 Revealed, both sides have assigned their aircraft (10.1.1): {"mission":"air","unit":"M-Falke1"}' in public
+    assert '🔓 Revealed, both sides have assigned their aircraft (10.1.1): M-Falke1: Air Combat' in public
     assert "Mercenary: Air Combat M-Falke1" in public

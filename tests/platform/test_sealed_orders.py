@@ -110,7 +110,7 @@ async def test_a_reveal_is_public_with_its_item_and_nonce(table: Table, service:
     missed = await ok(table, "r", "/shells cup lift cup:1")
     assert "Blue's cup 1 is empty (S2)." in missed.text and "🔓" not in missed.text
     found = await ok(table, "b", "/shells cup lift cup:2")
-    assert '🔓 Revealed, found under cup 2 (S2): {"cup":2} (sealed coin:red, item 1)' in found.text
+    assert '🔓 Revealed, found under cup 2 (S2): cup 2 (sealed coin:red, item 1)' in found.text
     game = await service.live_game("chan-1")
     step = await service.store.step(game.row.id, game.row.head_seq)
     (reveal,) = step.action["reveals"]
@@ -168,6 +168,7 @@ async def test_the_export_before_the_end_holds_no_secret_and_after_it_everything
     assert all(s["state"] is None and s["sealed"] for s in running["steps"])
     assert '\\"cup\\":2' not in raw and "Your coin" not in raw and running["seed"] is None
     assert running["steps"][1]["action"]["options"] == {}
+    assert "private" not in running["steps"][1]["action"]  # not even which options it used
     assert set(running["steps"][1]["action"]["seals"][0]) == {"key", "side", "what", "leaves", "root"}
     final = await played_to_the_end(table)
     assert final["steps"][1]["state"]["hidden"] == {"red": 2}
