@@ -107,9 +107,17 @@ def _secret_problem(step: Step, action: dict[str, Any]) -> str | None:
     again = [(s.key, s.side, s.what, s.padded()) for s in step.seals]
     recorded = [(s.get("key"), s.get("side"), s.get("what"), s.get("items")) for s in action.get("seals", [])]
     if again != recorded:
-        return "the sealed choices differ from the recorded ones"
+        return f"the sealed choices differ from the recorded ones ({_first_key(again, recorded)})"
     opened = [(u.key, u.index, u.why) for u in step.unseals]
     revealed = [(r.get("key"), r.get("index"), r.get("why")) for r in action.get("reveals", [])]
     if opened != revealed:
-        return "the reveals differ from the recorded ones"
+        return f"the reveals differ from the recorded ones ({_first_key(opened, revealed)})"
     return None
+
+
+def _first_key(again: list[tuple[Any, ...]], recorded: list[tuple[Any, ...]]) -> str:
+    """The seal named by the first entry that differs, for the report."""
+    for mine, theirs in zip(again, recorded):
+        if mine != theirs:
+            return f"seal {str(theirs[0])[:40]!r}"
+    return f"{len(again)} made again, {len(recorded)} recorded"

@@ -64,7 +64,7 @@ async def test_a_secret_swapped_with_its_leaves_recomputed_is_caught(table: Tabl
     assert document["steps"][2]["action"]["seals"][0]["items"] == ['{"cup":3}']
     report = replay(resealed(document, 2, ['{"cup":1}']))
     assert not report.ok
-    assert report.problems == ["#2: the sealed choices differ from the recorded ones"]
+    assert report.problems == ["#2: the sealed choices differ from the recorded ones (seal 'coin:blue')"]
 
 
 async def test_a_reveal_whose_reason_was_changed_is_caught(table: Table) -> None:
@@ -73,4 +73,16 @@ async def test_a_reveal_whose_reason_was_changed_is_caught(table: Table) -> None
     step = next(s for s in forged["steps"] if (s.get("action") or {}).get("reveals"))
     step["action"]["reveals"][0]["why"] = "found by luck"
     report = replay(forged)
-    assert report.problems == [f"#{step['seq']}: the reveals differ from the recorded ones"]
+    assert report.problems == [f"#{step['seq']}: the reveals differ from the recorded ones (seal 'coin:red')"]
+
+
+async def test_the_verifier_names_the_step_and_seal_of_a_swapped_secret(table: Table) -> None:
+    """A forger who swaps a secret and recomputes its nonces, leaves and root passes the seal
+    check; the verifier's replay names the step and the seal (the chain break alone would
+    not say what was changed)."""
+    from tools import verify_dice
+
+    forged = resealed(await finished(table), 2, ['{"cup":1}'])
+    assert not any("seal" in p for p in verify_dice.verify(forged))  # its hashes all agree
+    problems = verify_dice.replay_problems(forged)
+    assert "replay: #2: the sealed choices differ from the recorded ones (seal 'coin:blue')" in problems
