@@ -60,15 +60,19 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
         lines += replies.event_lines(step.events)
         own = sealing.own_lines(step.events, [side])
         foot = [svc.next_line(game, step)]
-        public = Reply(text="\n".join(lines + (since if done.mentions else []) + foot),
-                       mentions=done.mentions,
-                       snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
-                       offer_key=f"{game.row.id}:{done.head_seq}")
+
+        def public(mentions: list[str]) -> Reply:
+            return Reply(text="\n".join(lines + (since if mentions else []) + foot), mentions=mentions,
+                         snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
+                         offer_key=f"{game.row.id}:{done.head_seq}")
+
         if not (action.sealed or own):
-            return public
+            return public(done.mentions)
         # Only the giver reads its own lines; the channel reads the public ones, owed by
-        # this very commit and posted right after the private answer.
-        announced.append(record.anchored(public.model_copy(update={"follows": True}), done.chain_head))
+        # this very commit and posted right after the private answer.  The giver has just
+        # been answered, so the channel's copy pings only the others waited on.
+        others = [user for user in done.mentions if user != inv.user_id]
+        announced.append(record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head))
         return Reply(text="\n".join(lines + own + foot), ephemeral=True)
 
     change = Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run)

@@ -102,6 +102,19 @@ async def test_the_giver_reads_the_secret_privately_and_the_channel_only_the_sea
     assert seal["root"][:8] in public.text and seal["items"] == ['{"cup":2}']
 
 
+async def test_the_channels_copy_never_pings_the_giver_who_was_just_answered(table: Table,
+                                                                             service: Service):
+    """A hot-seat player holds both sides: after red's sealed order blue is waited on, which
+    is the same player, answered privately this moment; the channel's line pings nobody."""
+    await ok(table, "r", "/game new system:shells")
+    await ok(table, "r", "/game join side:red")
+    await ok(table, "r", "/game join side:blue")
+    await ok(table, "r", "/shells cup hide cup:2", private=True)
+    (public,) = await owed(service)
+    assert public.mentions == []
+    assert "Red hid its coin (sealed: " in public.text
+
+
 async def test_a_reveal_is_public_with_its_item_and_nonce(table: Table, service: Service):
     await seated(table)
     await ok(table, "r", "/shells cup hide cup:2", private=True)
