@@ -199,8 +199,10 @@ async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
     if game.system.private_info and sides and not opts.get("post"):
         waiting = game.system.waiting_on(game.state)
         side = wanted or next((s for s in sides if s in waiting), sides[0])
-        return Reply(text=f"🗺️ {part} (step #{game.row.head_seq}): {game.system.side_name(side)}'s "
-                          "own view, secrets included; only you see it.",
+        told = await sealing.addressed_since(svc.store, game.row.id, game.row.head_seq, side)
+        head = (f"🗺️ {part} (step #{game.row.head_seq}): {game.system.side_name(side)}'s "
+                "own view, secrets included; only you see it.")
+        return Reply(text="\n".join([head, *(["For you since your last order:", *told] if told else [])]),
                      snapshot_key=f"{game.row.id}:{game.row.head_seq}:map:{side}", ephemeral=True)
     public = bool(opts.get("post")) or bool(sides)
     return Reply(text=f"🗺️ {part} (step #{game.row.head_seq})",

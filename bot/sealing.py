@@ -35,6 +35,28 @@ def own_lines(events: Iterable[Event], sides: Iterable[str]) -> list[str]:
     return [f"🔒 {e.text}" for e in events if e.to is not None and e.to in mine]
 
 
+#: How far back a player's ``/game map`` looks for lines addressed to their side.
+ADDRESSED_LOOKBACK = 60
+#: The most such lines it shows (the newest).
+ADDRESSED_SHOWN = 8
+
+
+async def addressed_since(store: BaseStore, game_id: int, head: int | None, side: str) -> list[str]:
+    """Lines addressed to ``side`` (``Event.to``) by steps another side gave since ``side``'s
+    own last order on the game's line: an enemy's order can tell a side its own secret
+    ("M-Con1 is M-AFS1", 15.4.1), and that side's player was not the one answered.  Its
+    ``/game map`` (for them alone) shows them; lines of its own orders were in its answers."""
+    if head is None:
+        return []
+    rows = {r.seq: r for r in await store.log_steps(game_id, last=ADDRESSED_LOOKBACK, upto=head)}
+    found: list[str] = []
+    seq: int | None = head
+    while seq is not None and seq in rows and rows[seq].side != side:
+        found[:0] = own_lines(rows[seq].events, [side])
+        seq = rows[seq].parent_seq
+    return found[-ADDRESSED_SHOWN:]
+
+
 async def sealed_records(store: BaseStore, key: bytes, game_id: int, head: int | None,
                          steps: list[Step]) -> list[dict[str, Any]]:
     """For each of ``steps`` (applied one after the other on step ``head``), its seals
@@ -136,5 +158,5 @@ def public_step_fields(fields: dict[str, Any]) -> dict[str, Any]:
             "state": None, "sealed": True}
 
 
-__all__ = ["line_seals", "order_words", "own_lines", "public_action",
+__all__ = ["addressed_since", "line_seals", "order_words", "own_lines", "public_action",
            "public_events", "public_lines", "public_step_fields", "sealed_records"]

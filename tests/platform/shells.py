@@ -118,6 +118,9 @@ class Shells(GameSystem[ShellsState]):
             ctx.say("lift", f"{self.side_name(ctx.side)} finds the coin under cup {action.cup} (S2).", "S2")
         else:
             ctx.say("lift", f"{self.side_name(other)}'s cup {action.cup} is empty (S2).", "S2")
+            # A line for the side that did not give the order (read on its own /game map).
+            ctx.events.append(Event(kind="lift", text=f"Your coin is still under cup "
+                                    f"{ctx.state.hidden[other]} (S2).", rule="S2", to=other))
         ctx.state.turn = other
         ctx.snapshot = True
 

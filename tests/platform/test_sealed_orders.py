@@ -115,6 +115,25 @@ async def test_the_channels_copy_never_pings_the_giver_who_was_just_answered(tab
     assert "Red hid its coin (sealed: " in public.text
 
 
+async def test_a_line_for_the_side_that_did_not_give_the_order_is_on_its_own_map(table: Table):
+    """Red's lift tells blue (only) where blue's coin still is: no answer went to blue, so
+    blue's /game map shows it until blue's next order; red's map and the public never do."""
+    await seated(table)
+    await ok(table, "r", "/shells cup hide cup:2", private=True)
+    await ok(table, "b", "/shells cup hide cup:3", private=True)
+    lifted = await ok(table, "r", "/shells cup lift cup:1")
+    assert "cup 3" not in lifted.text
+    blue = await ok(table, "b", "/game map")
+    assert blue.ephemeral
+    assert blue.text.endswith("For you since your last order:\n🔒 Your coin is still under cup 3 (S2).")
+    red = await ok(table, "r", "/game map")
+    assert "For you" not in red.text and "cup 3" not in red.text
+    log = await ok(table, "w", "/game log")
+    assert "cup 3" not in log.text
+    await ok(table, "b", "/shells cup lift cup:1")
+    assert "For you" not in (await ok(table, "b", "/game map")).text  # read, and acted since
+
+
 async def test_a_reveal_is_public_with_its_item_and_nonce(table: Table, service: Service):
     await seated(table)
     await ok(table, "r", "/shells cup hide cup:2", private=True)
