@@ -162,24 +162,36 @@ def flight_path(t: Table, u: UnitState, label: str) -> list[Hex]:
     """The hexes flown to ``label`` (the start first): the straight line when it stays on the
     map and off enemy hexes and enters no more known minefields than any other way in reach
     (19.1.2); else the way through the fewest of them, then the fewest hexes."""
-    left = hexes_left(t, u)
-    a, b = t.hex(u), t.hex_of(label)
-    found = _flights(t, u, left)
-    straight = line(a, b)
-    enemy, known = t.enemy_hexes(u.side), known_mines(t)
-    if (len(straight) - 1 <= left and all(t.field.contains(h) and h not in enemy for h in straight)
-            and sum(h in known for h in straight[1:]) <= found[b].mines):
-        return straight
-    return found.path(b)
+    straight, crossed = _straight(t, u, label)
+    if straight and not crossed:
+        return straight  # no way enters fewer known minefields than none: no search
+    found, to = _flights(t, u, hexes_left(t, u)), t.hex_of(label)
+    return straight if straight and len(crossed) <= found[to].mines else found.path(to)
+
+
+def _straight(t: Table, u: UnitState, label: str) -> tuple[list[Hex], list[Hex]]:
+    """The straight line to ``label`` and the known minefields on it (``label`` included);
+    no line when it leaves the map, meets an enemy hex or is longer than the hexes left."""
+    line_ = line(t.hex(u), t.hex_of(label))
+    enemy = t.enemy_hexes(u.side)
+    if len(line_) - 1 > hexes_left(t, u) or not all(t.field.contains(h) and h not in enemy for h in line_):
+        return [], []
+    known = known_mines(t)
+    return line_, [h for h in line_[1:] if h in known]
 
 
 def flight_mines(t: Table, u: UnitState, label: str) -> list[str]:
     """The minefields both sides know of that the flight to ``label`` must enter (``label``
     itself included): none when a way round is in reach (19.1.2, 19.1.4, 19.5.3)."""
-    if boost_ways(t, u).get(label, 0) == 0:
-        return []
     known = known_mines(t)
-    return [t.label(h) for h in flight_path(t, u, label)[1:] if h in known]
+    straight, crossed = _straight(t, u, label)
+    if not known or (straight and not crossed):
+        return []  # the usual case, asked once a hex by autocomplete: no search
+    found, to = _flights(t, u, hexes_left(t, u)), t.hex_of(label)
+    if to not in found or not found[to].mines:
+        return []
+    way = straight if straight and len(crossed) <= found[to].mines else found.path(to)
+    return [t.label(h) for h in way[1:] if h in known]
 
 
 def _aa_able(t: Table, u: UnitState) -> set[str]:

@@ -16,7 +16,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import cqc, hazards, special
 from rules.mak import special_actions as S
-from rules.mak.legal import mines_problem, raze_problem, some_of
+from rules.mak.legal import hex_problem, mines_problem, raze_problem, some_of
 from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -294,6 +294,8 @@ def labels(state: MakState, side: str, action: str, field: str, value: str, part
         kind = {"smoke": "smoke", "raze": "enemy Depot"}.get(str(partial.get("what") or ""), "building")
         return f"{value} · {kind}"
     if action == "move" and field == "to" and unit is not None and partial.get("boost"):
-        crossed = special.flight_mines(Table(state), unit, value) if unit.side == side else []
+        t = Table(state)
+        mine = unit.side == side and unit.on_map and hex_problem(t, value) is None
+        crossed = special.flight_mines(t, unit, value) if mine else []
         return f"{value} · booster" + (f" · through minefield {', '.join(crossed)}" if crossed else "")  # 19.1.2
     return None
