@@ -161,11 +161,14 @@ def _flights(t: Table, u: UnitState, left: int) -> Reach:
 def flight_path(t: Table, u: UnitState, label: str) -> list[Hex]:
     """The hexes flown to ``label`` (the start first): the straight line when it stays on the
     map and off enemy hexes and enters no more known minefields than any other way in reach
-    (19.1.2); else the way through the fewest of them, then the fewest hexes."""
+    (19.1.2); else the way through the fewest of them, then the fewest hexes.  Empty when the
+    booster does not reach ``label``."""
     straight, crossed = _straight(t, u, label)
     if straight and not crossed:
         return straight  # no way enters fewer known minefields than none: no search
     found, to = _flights(t, u, hexes_left(t, u)), t.hex_of(label)
+    if to not in found:
+        return []
     return straight if straight and len(crossed) <= found[to].mines else found.path(to)
 
 
@@ -184,14 +187,7 @@ def flight_mines(t: Table, u: UnitState, label: str) -> list[str]:
     """The minefields both sides know of that the flight to ``label`` must enter (``label``
     itself included): none when a way round is in reach (19.1.2, 19.1.4, 19.5.3)."""
     known = known_mines(t)
-    straight, crossed = _straight(t, u, label)
-    if not known or (straight and not crossed):
-        return []  # the usual case, asked once a hex by autocomplete: no search
-    found, to = _flights(t, u, hexes_left(t, u)), t.hex_of(label)
-    if to not in found or not found[to].mines:
-        return []
-    way = straight if straight and len(crossed) <= found[to].mines else found.path(to)
-    return [t.label(h) for h in way[1:] if h in known]
+    return [t.label(h) for h in flight_path(t, u, label)[1:] if h in known] if known else []
 
 
 def _aa_able(t: Table, u: UnitState) -> set[str]:
@@ -200,7 +196,7 @@ def _aa_able(t: Table, u: UnitState) -> set[str]:
 
 
 def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
-    """Fly the straight line to ``label``, hex by hex; where the unit comes into the defensive
+    """Fly to ``label`` by :func:`flight_path`, hex by hex; where the unit comes into the defensive
     range of enemies it was not in range of, it stops and they may fire anti-aircraft
     (returned: the window is the caller's); the unit may fly on with the hexes left."""
     start = u.hex or ""
