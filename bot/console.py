@@ -182,6 +182,7 @@ class Console:
         inv = Invocation(
             channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
             is_moderator=self.moderates(who), command=path, options=options, private=private is not None,
+            front="console",
         )
         return await self._answered(who, await self.service.handle(inv))
 
@@ -195,7 +196,7 @@ class Console:
             return None
         self.counter += 1
         inv = Invocation(channel_id=self.channel, guild_id=None, user_id=who, user_name=who,
-                         is_moderator=self.moderates(who), command=["press"],
+                         is_moderator=self.moderates(who), command=["press"], front="console",
                          interaction_id=f"console-press-{self.session}-{self.counter}")
         return await self._answered(who, await self.service.press(inv, *picked))
 

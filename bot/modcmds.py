@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot import replies, scenarios
 from bot.gamecmds import read_options
 from bot.models import Invocation, Reply
+from bot.moderation import require_moderator
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
 from bot.store import SeatRow
@@ -18,11 +19,7 @@ from rules.core.errors import RuleError
 
 
 def _require_moderator(svc: Pipeline, inv: Invocation) -> None:
-    if not inv.is_moderator:
-        raise RuleError(
-            f"Only moderators can use /mod {inv.command[1]} (Manage Channels, Manage Server or "
-            f"the '{svc.settings.moderator_role}' role)."
-        )
+    require_moderator(inv, svc.settings.moderator_role, inv.command[1])
 
 
 def _ancestors(lineage: dict[int, tuple[int | None, bool]], seq: int) -> list[int]:

@@ -52,6 +52,9 @@ class Invocation(BaseModel):
     #: Given privately (issue 28): a sealed order's command on Discord (answered ephemerally),
     #: ``secret /mak …`` on the console.  A sealed order given otherwise is refused.
     private: bool = False
+    #: Where it was typed: moderating is a Discord role or permission there, the console's
+    #: ``--moderator`` here, so a refusal says how to become one on the front end in use.
+    front: Literal["discord", "console"] = "discord"
 
 
 class Attachment(BaseModel):

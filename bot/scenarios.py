@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.models import Invocation, Reply, Upload
+from bot.moderation import require_moderator
 from bot.store import BaseStore
 from bot.writer import Writer, utcnow
 from rules.core import registry, scenariofile
@@ -179,10 +180,8 @@ async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
     """``/mod scenario add:<file> [name:] [system:]`` keeps a checked file in the server's
     library; ``/mod scenario remove:<name> [system:]`` takes one out (its games keep it)."""
     opts = inv.options
-    if not inv.is_moderator:
-        raise RuleError("Only moderators can use /mod scenario (Manage Channels, Manage Server or "
-                        f"the '{svc.settings.moderator_role}' role); anyone may play a file with "
-                        "/game new scenario-file:.")
+    require_moderator(inv, svc.settings.moderator_role, "scenario",
+                      "anyone may play a file with /game new scenario-file:")
     if ("add" in opts) == ("remove" in opts):
         raise RuleError("Give add:<file> to keep a scenario, or remove:<name> to take one out.")
     guild = library_key(inv)

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.models import Invocation, Reply
+from bot.moderation import require_moderator
 from bot.pacing import store as pstore
 from bot.pacing.clock import parse_iso
 from bot.pacing.digest import digest_lines, parse_since, span_words
@@ -151,10 +152,7 @@ async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
 
 async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod extend hours: reason:``: move the deadline of the turn-part in play later."""
-    if not inv.is_moderator:
-        raise RuleError(
-            f"Only moderators can use /mod extend (Manage Channels, Manage Server or the "
-            f"'{svc.settings.moderator_role}' role).")
+    require_moderator(inv, svc.settings.moderator_role, "extend")
     opts = dict(inv.options)
     game = await svc.require_game(inv.channel_id)
     pace = await current_pace(svc, game.row.id)

@@ -72,6 +72,7 @@ class Assault(Action):
     rule = "9.1"
     unit: str = Field(description="the unit that goes in")
     hex: str = Field(description="the enemy hex to enter")
+    through_mines: bool = Field(default=False, description="infantry charge: cross a known minefield when every hex between holds one (19.1.4)")
 
 
 class Strike(Action):

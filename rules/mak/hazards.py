@@ -25,7 +25,7 @@ goes through here.
 
 from __future__ import annotations
 
-from rules.core.hexes import neighbours
+from rules.core.hexes import Hex, neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
 from rules.mak.concealment import shown_as
@@ -45,6 +45,13 @@ BURNABLE = ("building",)  # 19.4 "all building hexes"; 14.4.2 "a block or buildi
 
 
 # -- mines -----------------------------------------------------------------------------------
+
+
+def known_mines(t: Table) -> set[Hex]:
+    """The minefield hexes both sides know of: those revealed (19.1.1).  Nothing public may
+    depend on any other: a way that went round a minefield not yet revealed (the enemy's,
+    or the mover's own, 19.1.8) would show where it lies, as plainly as walking into it."""
+    return {t.hex_of(label) for label, f in t.s.mines.items() if f.revealed}
 
 
 def lay_by_artillery(state: MakState, label: str, side: str, power: int) -> Minefield:

@@ -17,7 +17,8 @@ from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
 from rules.mak.movement import CARRY_COST, Way, entry_cost, path_to
 from rules.mak.pilots import commanded, manned
-from rules.mak.resolve import allowance, charge_steps, known_mines, reach_of, strike_targets, window_defenders
+from rules.mak.hazards import known_mines
+from rules.mak.resolve import allowance, charge_mines, charge_steps, reach_of, strike_targets, window_defenders
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
@@ -213,18 +214,21 @@ def mines_on_way(t: Table, u: UnitState, to: str) -> list[str]:
     return [t.label(h) for h in path_to(found, dest)[1:] if h in known]
 
 
-def _mines_problem(t: Table, u: UnitState, to: str, crossed: list[str]) -> str:
+def mines_problem(t: Table, u: UnitState, to: str, crossed: list[str], every: str = "",
+                  rules: str = "19.1.4") -> str:
     """19.1.2-19.1.4: a move that can only go through known minefields says so and waits for
-    the player's word (``through_mines:true``)."""
+    the player's word (``through_mines:true``).  ``every`` names the ways tried ("Every way to
+    5:1118 with 2 MP", the default; a booster flight says its own, 19.5.3)."""
     def about(label: str) -> str:
         return f"(attack {t.s.mines[label].attack})"
 
     if crossed == [to]:
         what = f"{to} is a known minefield {about(to)}: {u.id} is attacked entering it (19.1.3)"
     else:
-        what = (f"Every way to {to} with {allowance(t, u):g} MP goes through the minefield"
+        every = every or f"Every way to {to} with {allowance(t, u):g} MP"
+        what = (f"{every} goes through the minefield"
                 f"{'s' if len(crossed) > 1 else ''} {', '.join(f'{m} {about(m)}' for m in crossed)}: "
-                f"{u.id} is attacked entering and leaving {'each' if len(crossed) > 1 else 'it'} (19.1.4)")
+                f"{u.id} is attacked entering and leaving {'each' if len(crossed) > 1 else 'it'} ({rules})")
     return f"{what}. To go anyway, add through_mines:true; or move elsewhere."
 
 
@@ -281,7 +285,7 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
         return _destination_problem(t, u, order.to, targets)
     crossed = mines_on_way(t, u, order.to)
     if crossed and not order.through_mines:
-        return _mines_problem(t, u, order.to, crossed)
+        return mines_problem(t, u, order.to, crossed)
     return _busy(t, u, moving=True)
 
 
@@ -515,7 +519,23 @@ def assault_problem(t: Table, side: str, order: A.Assault) -> str | None:
     if order.hex not in hexes:
         why = _unit_cannot_assault(t, u) or _hex_cannot_be_assaulted(t, u, order.hex)
         return f"{why}; possible now: {', '.join(hexes) or 'none'}."
+    between = charge_mines(t, u, order.hex)
+    if between and not order.through_mines:
+        return _charge_mines_problem(t, u, order.hex, between)
     return None
+
+
+def _charge_mines_problem(t: Table, u: UnitState, to: str, between: list[str]) -> str:
+    """19.1.2-19.1.4 for a charge (14.2.2): every hex between holds a known minefield; the
+    charge goes through the first of them only when the player says so (``through_mines``)."""
+    named = [f"{m} (attack {t.s.mines[m].attack})" for m in between]
+    if len(named) == 1:
+        what = f"The hex between {u.id} and {to} is a known minefield, {named[0]}: the charge is"
+    else:
+        what = (f"Both hexes between {u.id} and {to} are known minefields, {' and '.join(named)}: "
+                f"the charge crosses {between[0]} and is")
+    return (f"{what} attacked entering and leaving it (14.2.2, 19.1.4). To go anyway, add "
+            f"through_mines:true; or assault elsewhere.")
 
 
 def _unit_cannot_assault(t: Table, u: UnitState) -> str | None:

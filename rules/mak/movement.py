@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import heapq
-from typing import Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from rules.core.hexes import Hex
 from rules.mak.battlefield import Battlefield
@@ -106,7 +106,8 @@ class Reach(dict[Hex, Way]):
 
 
 def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
-          closed: Iterable[Hex] = (), avoid: Iterable[Hex] = ()) -> Reach:
+          closed: Iterable[Hex] = (), avoid: Iterable[Hex] = (),
+          cost: Callable[[Hex, Hex], float | None] | None = None) -> Reach:
     """Every hex the unit can reach with ``points``, with the best way there.
 
     ``closed`` hexes (enemy-occupied) are never entered by a move (7.2.3).  ``avoid`` hexes
@@ -114,11 +115,12 @@ def reach(field: Battlefield, unit: UnitStats, start: Hex, points: float,
     hex is the one entering the fewest of them, then the cheapest: Dijkstra over (hex, hexes
     avoided entered so far), a state dropped when another reaches its hex through fewer of
     them for no more points (so a hex only a minefield leads to within ``points`` is still in
-    reach, marked by ``Way.mines``).  With nothing to avoid it is plain Dijkstra.
+    reach, marked by ``Way.mines``).  With nothing to avoid it is plain Dijkstra.  ``cost``
+    replaces the terrain's costs (the booster's one point a hex, 19.5.3).
     """
     blocked = set(closed)
     risky = set(avoid)
-    step = _stepper(field, unit)
+    step = cost or _stepper(field, unit)
     around = field.around
     states: dict[tuple[Hex, int], tuple[float, tuple[Hex, int] | None]] = {(start, 0): (0.0, None)}
     queue: list[tuple[float, int, Hex, int]] = [(0.0, 0, start, 0)]

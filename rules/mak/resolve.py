@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak import concealment, hazards, infantry, vehicles
+from rules.mak.hazards import known_mines
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
 from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
 from rules.mak.data import WeaponStats
@@ -268,13 +269,6 @@ def allowance(t: Table, u: UnitState) -> float:
     return max(0.0, full - u.mp_spent)
 
 
-def known_mines(t: Table) -> set[Hex]:
-    """The minefield hexes both sides know of: those revealed (19.1.1).  Nothing public may
-    depend on any other: a way that went round a minefield not yet revealed (the enemy's,
-    or the mover's own, 19.1.8) would show where it lies, as plainly as walking into it."""
-    return {t.hex_of(label) for label, f in t.s.mines.items() if f.revealed}
-
-
 def reach_of(t: Table, u: UnitState) -> Reach:
     """Hexes in reach of ``u`` this phase, avoiding enemy hexes (7.2.3), by the way through the
     fewest minefields both sides know of (19.1.2, 19.1.4: none if it can)."""
@@ -437,12 +431,25 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
 
 def charge_steps(t: Table, u: UnitState, label: str) -> list[Hex]:
     """14.2.2: the hexes a charge may cross on its way to ``label`` (next to both, no enemy),
-    those with no minefield both sides know of first (revealed, 19.1)."""
+    the one it takes first: a hex with no minefield both sides know of (revealed, 19.1.2),
+    else the known minefield with the lowest attack.  14.2.2 fixes only the distance ("can
+    move two hexes"), so where two hexes lie between, the way is the player's to choose, and
+    nobody chooses a known minefield by accident."""
     here, there = t.hex(u), t.hex_of(label)
     steps = [n for n in neighbours(here) if distance(n, there) == 1 and t.field.contains(n)
              and not t.in_hex(n, other(u.side))]
     known = known_mines(t)
-    return sorted(steps, key=lambda n: n in known)
+    return sorted(steps, key=lambda n: (n in known, t.s.mines[t.label(n)].attack if n in known else 0))
+
+
+def charge_mines(t: Table, u: UnitState, label: str) -> list[str]:
+    """The known minefields between ``u`` and ``label`` when a charge (14.2.2) has no way
+    round them: every hex between (one or two) holds one, the one it would cross first.
+    Empty when the charge has a clear hex to cross, or is no charge (19.1.2, 19.1.4)."""
+    if not u.on_map or distance(t.hex(u), t.hex_of(label)) != 2:
+        return []
+    steps, known = charge_steps(t, u, label), known_mines(t)
+    return [t.label(n) for n in steps] if steps and all(n in known for n in steps) else []
 
 
 def _charge_step(t: Table, ctx: MakCtx, u: UnitState, label: str) -> bool:

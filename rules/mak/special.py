@@ -18,11 +18,12 @@
 
 from __future__ import annotations
 
-from rules.core.hexes import distance, line, neighbours
+from rules.core.hexes import Hex, distance, line, neighbours
 from rules.core.orders import Ctx
 from rules.mak.data import Weapon, WeaponStats
+from rules.mak.hazards import STOPPED, known_mines, step
 from rules.mak.deployment import AIRDROP_ENDURANCE, airdrop_result, parse_deploy
-from rules.mak.movement import entry_cost
+from rules.mak.movement import Reach, entry_cost, reach
 from rules.mak.pilots import manned
 from rules.mak.pilots import modifiers as pilot_modifiers
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
@@ -120,53 +121,73 @@ def boosting(state: MakState, u: UnitState) -> bool:
 
 def boost_targets(t: Table, u: UnitState) -> list[str]:
     """Hexes the booster reaches: 1 hex per point, terrain ignored, never an enemy hex."""
+    return sorted(boost_ways(t, u))
+
+
+def boost_ways(t: Table, u: UnitState) -> dict[str, int]:
+    """Hexes the booster reaches now, each with the number of minefields both sides know of
+    that its flight there must enter (0 when a way round is in reach, 19.1.2)."""
     stats = t.stats(u)
     if (stats.booster is None or not u.on_map or u.attacked or u.struck or u.immobilized
             or u.morale != "ok" or t.in_melee(u)):
-        return []
+        return {}
     if u.moved and not boosting(t.s, u):
-        return []
+        return {}
     if t.s.turn not in u.boosts and len(u.boosts) >= BOOSTER_TURNS:
-        return []
-    left = stats.booster - int(u.mp_spent) if boosting(t.s, u) else stats.booster
+        return {}
     from rules.mak.legal import leavers  # noqa: PLC0415 - legal imports this module
 
     here = t.hex(u)
     # 8.2.1: a flight may end in a full hex that another unit can still leave this phase
-    return sorted(t.label(h) for h in _flights(t, u, left) if h != here
-                  and (t.stacking(u.side, t.label(h), [u]) is None or leavers(t, t.label(h), u.side, but=u)))
+    return {t.label(h): way.mines for h, way in _flights(t, u, hexes_left(t, u)).items() if h != here
+            and (t.stacking(u.side, t.label(h), [u]) is None or leavers(t, t.label(h), u.side, but=u))}
 
 
-def _flights(t: Table, u: UnitState, left: int) -> dict:  # type: ignore[type-arg]
+def hexes_left(t: Table, u: UnitState) -> int:
+    """The booster's hexes left this phase: 12 to start, the rest of them flying on."""
+    booster = t.stats(u).booster or 0
+    return booster - int(u.mp_spent) if boosting(t.s, u) else booster
+
+
+def _flights(t: Table, u: UnitState, left: int) -> Reach:
     """Every hex the booster reaches in ``left`` hexes over the map, never through an enemy
-    hex, with the hex it is reached from (terrain ignored: one hex a point)."""
-    here = t.hex(u)
-    enemy = t.enemy_hexes(u.side)
-    came: dict = {here: None}  # type: ignore[type-arg]
-    ring = [here]
-    for _ in range(left):
-        nxt = []
-        for h in ring:
-            for n in neighbours(h):
-                if n not in came and t.field.contains(n) and n not in enemy:
-                    came[n] = h
-                    nxt.append(n)
-        ring = nxt
-    return came
+    hex (terrain ignored: one hex a point, 19.5.3), each by the way through the fewest
+    minefields both sides know of (19.1.2), then the fewest hexes."""
+    field = t.field
+    return reach(field, t.stats(u), t.hex(u), float(left), t.enemy_hexes(u.side), known_mines(t),
+                 cost=lambda a, b: 1.0 if field.contains(b) else None)
 
 
-def flight_path(t: Table, u: UnitState, label: str, left: int) -> list:  # type: ignore[type-arg]
-    """The straight line when it stays on the map and off enemy hexes, else a shortest way."""
-    a, b = t.hex(u), t.hex_of(label)
-    straight = line(a, b)
+def flight_path(t: Table, u: UnitState, label: str) -> list[Hex]:
+    """The hexes flown to ``label`` (the start first): the straight line when it stays on the
+    map and off enemy hexes and enters no more known minefields than any other way in reach
+    (19.1.2); else the way through the fewest of them, then the fewest hexes.  Empty when the
+    booster does not reach ``label``."""
+    straight, crossed = _straight(t, u, label)
+    if straight and not crossed:
+        return straight  # no way enters fewer known minefields than none: no search
+    found, to = _flights(t, u, hexes_left(t, u)), t.hex_of(label)
+    if to not in found:
+        return []
+    return straight if straight and len(crossed) <= found[to].mines else found.path(to)
+
+
+def _straight(t: Table, u: UnitState, label: str) -> tuple[list[Hex], list[Hex]]:
+    """The straight line to ``label`` and the known minefields on it (``label`` included);
+    no line when it leaves the map, meets an enemy hex or is longer than the hexes left."""
+    line_ = line(t.hex(u), t.hex_of(label))
     enemy = t.enemy_hexes(u.side)
-    if all(t.field.contains(h) and h not in enemy for h in straight) and len(straight) - 1 <= left:
-        return straight
-    came = _flights(t, u, left)
-    path = [b]
-    while came[path[-1]] is not None:
-        path.append(came[path[-1]])
-    return path[::-1]
+    if len(line_) - 1 > hexes_left(t, u) or not all(t.field.contains(h) and h not in enemy for h in line_):
+        return [], []
+    known = known_mines(t)
+    return line_, [h for h in line_[1:] if h in known]
+
+
+def flight_mines(t: Table, u: UnitState, label: str) -> list[str]:
+    """The minefields both sides know of that the flight to ``label`` must enter (``label``
+    itself included): none when a way round is in reach (19.1.2, 19.1.4, 19.5.3)."""
+    known = known_mines(t)
+    return [t.label(h) for h in flight_path(t, u, label)[1:] if h in known] if known else []
 
 
 def _aa_able(t: Table, u: UnitState) -> set[str]:
@@ -175,17 +196,15 @@ def _aa_able(t: Table, u: UnitState) -> set[str]:
 
 
 def boost(t: Table, ctx: MakCtx, u: UnitState, label: str) -> list[UnitState]:
-    """Fly the straight line to ``label``, hex by hex; where the unit comes into the defensive
+    """Fly to ``label`` by :func:`flight_path`, hex by hex; where the unit comes into the defensive
     range of enemies it was not in range of, it stops and they may fire anti-aircraft
     (returned: the window is the caller's); the unit may fly on with the hexes left."""
-    from rules.mak.hazards import STOPPED, step  # noqa: PLC0415
-
     start = u.hex or ""
     if ctx.state.turn not in u.boosts:
         u.boosts.append(ctx.state.turn)
     ctx.state.moving = u.id
     u.moved = True
-    path = flight_path(t, u, label, (t.stats(u).booster or 0) - int(u.mp_spent))
+    path = flight_path(t, u, label)
     before = _aa_able(t, u)
     flown = [path[0]]
     new: set[str] = set()

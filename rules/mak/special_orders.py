@@ -16,7 +16,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import cqc, hazards, special
 from rules.mak import special_actions as S
-from rules.mak.legal import raze_problem, some_of
+from rules.mak.legal import hex_problem, mines_problem, raze_problem, some_of
 from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -223,15 +223,21 @@ def drop_in(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
         arrive(t, ctx, u)
 
 
-def boost_move(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
+def boost_move(t: Table, ctx: MakCtx, u: UnitState, label: str, through_mines: bool = False) -> None:
     """19.5.3: a ``move`` with the booster (asked for, or to a hex beyond the unit's walk);
-    enemies it comes in range of may fire anti-aircraft."""
+    enemies it comes in range of may fire anti-aircraft.  A flight moves through the hexes it
+    crosses ("the hexes the unit moves through"), so it meets their minefields as a move does
+    (19.1.4): round those both sides know of, or through them only when the player says so."""
     from rules.mak.resolve import arrive, finish_moving, open_window  # noqa: PLC0415
 
     hexes = special.boost_targets(t, u) if not _busy(t) else []
     if label not in hexes:
         raise RuleError(f"{u.id} cannot boost to {label[:12]}: a unit with a booster that has not moved (or "
                         f"flies on), twice a scenario, {t.stats(u).booster or 0} hexes, no enemy hex (19.5.3).")
+    crossed = special.flight_mines(t, u, label)
+    if crossed and not through_mines:
+        every = f"Every flight to {label} within {special.hexes_left(t, u)} hexes"
+        raise RuleError(mines_problem(t, u, label, crossed, every, "19.1.4, 19.5.3"))
     finish_moving(ctx.state, u.id)
     defenders = special.boost(t, ctx, u, label)
     if u.on_map:
@@ -288,5 +294,8 @@ def labels(state: MakState, side: str, action: str, field: str, value: str, part
         kind = {"smoke": "smoke", "raze": "enemy Depot"}.get(str(partial.get("what") or ""), "building")
         return f"{value} · {kind}"
     if action == "move" and field == "to" and unit is not None and partial.get("boost"):
-        return f"{value} · booster"
+        t = Table(state)
+        mine = unit.side == side and unit.on_map and hex_problem(t, value) is None
+        crossed = special.flight_mines(t, unit, value) if mine else []
+        return f"{value} · booster" + (f" · through minefield {', '.join(crossed)}" if crossed else "")  # 19.1.2
     return None

@@ -40,7 +40,7 @@ from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.battlefield import battlefield
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, Position, UnitState, other
 from rules.mak.special import map_status
-from rules.mak.special import boost_targets
+from rules.mak.special import boost_ways
 from rules.mak.special_orders import SpecialOrders, boost_move, drop_in, labels, walk_note, wants_boost
 from rules.mak.state import Minefield
 from rules.mak.table import Table
@@ -321,15 +321,15 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         movers = [blocker] if blocker else [u for u in state.units if u.side == side]
         return ([A.Move(unit=u.id, to=h, through_mines=way.mines > 0)  # 19.1.2: said, never by chance
                  for u in movers for h, way in legal.move_ways(t, u).items()]
-                + [A.Move(unit=u.id, to=h, boost=True) for u in movers if u.side == side
-                   for h in boost_targets(t, u)])  # 19.5.3
+                + [A.Move(unit=u.id, to=h, boost=True, through_mines=mines > 0) for u in movers if u.side == side
+                   for h, mines in sorted(boost_ways(t, u).items())])  # 19.5.3; 19.1.2 as a walk
 
     @order(A.Move, phases="act", offers="_move_offers")
     def move(self, ctx: MakCtx, o: A.Move) -> None:
         t = Table(ctx.state)
         u = ctx.state.find(o.unit)
         if wants_boost(t, ctx.side, u, o.to, o.boost):
-            boost_move(t, ctx, u, o.to)  # type: ignore[arg-type]
+            boost_move(t, ctx, u, o.to, o.through_mines)  # type: ignore[arg-type]
             return
         note = walk_note(t, u, o.to, o.boost)  # 19.5.3: boost:false honoured, and said
         problem = legal.move_problem(t, ctx.side, o)
@@ -428,7 +428,8 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
 
     def _assault_offers(self, state: MakState, side: str) -> list[Action]:
         t = Table(state)
-        return [A.Assault(unit=u.id, hex=h) for u in t.on_map(side) for h in legal.assault_hexes(t, u)]
+        return [A.Assault(unit=u.id, hex=h, through_mines=bool(resolve.charge_mines(t, u, h)))  # 19.1.2: said
+                for u in t.on_map(side) for h in legal.assault_hexes(t, u)]
 
     @order(A.Assault, phases="act", offers="_assault_offers")
     def assault(self, ctx: MakCtx, o: A.Assault) -> None:
@@ -654,5 +655,11 @@ def _label(t: Table, side: str, action: str, field: str, value: str, partial: di
                 crossed = legal.mines_on_way(t, u, value) if action == "move" else []
                 mined = f" · through minefield {', '.join(crossed)}" if crossed else ""  # 19.1.2
                 return f"{value} · {costs[value]:g} MP{mined}"
+    if field == "hex" and action == "assault":
+        u = t.s.find(str(partial.get("unit") or ""))
+        ok = u is not None and u.side == side and value in legal.assault_hexes(t, u)
+        between = resolve.charge_mines(t, u, value) if ok else []  # type: ignore[arg-type]
+        if between:  # 19.1.2: the charge has no way round a known minefield
+            return f"{value} · charge through minefield {between[0]}"
     return value
 

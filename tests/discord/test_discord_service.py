@@ -152,6 +152,9 @@ async def test_moderator_tools_follow_the_invokers_permissions(alice: Player, bo
     await start_game(alice, bob)
     (refused,) = await bob("mod", "kick", users={"user": (ALICE, "Alice")})
     assert refused.ephemeral and "moderator" in refused.message["content"].lower()
+    # on Discord the refusal names the permissions and the role (the console names --moderator)
+    assert "(Manage Channels, Manage Server or the 'Referee Moderator' role)" in refused.message["content"]
+    assert "--moderator" not in refused.message["content"]
     (done,) = await bob("mod", "kick", users={"user": (ALICE, "Alice")},
                         permissions=MANAGE_CHANNELS)
     assert not done.ephemeral and "Alice" in done.message["content"]

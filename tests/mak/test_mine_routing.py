@@ -185,3 +185,146 @@ def test_15_4_1_a_minefield_attack_leaves_the_marker_on_19_1_3():
     kept_under_marker(step, dice, "M-AFS1")
     assert {r.reason for r in dice.rolls} == {"minefield 5:0828 attacks M-Con1"}  # two dice, one roll
     assert step.state.unit("M-AFS1").hex == "5:0828"
+
+
+# -- 14.2.2: an infantry charge chooses the hex between as a move chooses its way --------------------
+
+
+def charge_game(*mined: tuple[int, bool], target: str = "5:1113") -> tuple[MakState, list[str]]:
+    """A squad in 5:1014 two hexes from a PKA in ``target`` (5:1113: two hexes between, 5:1012:
+    one); ``mined`` gives each hex between, in order, a Strahl minefield (attack, revealed)."""
+    from rules.mak.resolve import charge_steps  # noqa: PLC0415
+    from rules.mak.table import Table  # noqa: PLC0415
+
+    s = game([("M-InfSQ1", "InfSQ", "merc", "5:1014"), ("S-PKA1", "PKA", "strahl", target)])
+    t = Table(s)
+    between = [t.label(h) for h in charge_steps(t, s.unit("M-InfSQ1"), target)]
+    for n, (label, (attack, revealed)) in enumerate(zip(between, mined)):
+        s.mines[label] = strahl_mine(attack, revealed, n)
+    return s, between
+
+
+def strahl_mine(attack: int, revealed: bool, index: int = 0) -> Minefield:
+    """A Strahl minefield both sides know of, or one laid in secret (item ``index`` of its seal)."""
+    if revealed:
+        return Minefield(owner="strahl", attack=attack, revealed=True)
+    return Minefield(owner="strahl", attack=attack, seal="mines:strahl", index=index)
+
+
+def charge_offers(s: MakState, target: str) -> list[A.Assault]:
+    """The assaults offered to M-InfSQ1 on ``target``."""
+    return [a for a in SYS.legal_actions(s, "merc") if a.name == "assault" and a.hex == target]
+
+
+def test_14_2_2_a_charge_with_a_known_minefield_in_both_hexes_between_waits_for_the_word_19_1_4():
+    # 14.2.2 "the infantry unit can move two hexes": the rule fixes the distance, not the hex
+    # between; with both of them known minefields the charge may not cross one by accident
+    s, (first, second) = charge_game((9, True), (7, True))
+    with pytest.raises(RuleError) as refused:
+        SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1113"), ScriptedDice([]))
+    assert str(refused.value) == (
+        f"Both hexes between M-InfSQ1 and 5:1113 are known minefields, {second} (attack 7) and {first} "
+        f"(attack 9): the charge crosses {second} and is attacked entering and leaving it (14.2.2, 19.1.4). "
+        f"To go anyway, add through_mines:true; or assault elsewhere.")
+    assert charge_offers(s, "5:1113") == [A.Assault(unit="M-InfSQ1", hex="5:1113", through_mines=True)]
+    label = SYS.label(s, "merc", "assault", "hex", "5:1113", {"unit": "M-InfSQ1"})
+    assert label == f"5:1113 · charge through minefield {second}"
+    # said: it crosses the weaker one, attacked as it enters (6+6 misses)
+    step = SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1113", through_mines=True), ScriptedDice([6, 6]))
+    assert step.state.unit("M-InfSQ1").hex == second
+    assert [e.text for e in step.events if e.kind == "mine"][0].startswith(f"Minefield {second}")
+
+
+def test_14_2_2_a_charge_whose_one_hex_between_is_a_known_minefield_waits_for_the_word_19_1_4():
+    s, (between,) = charge_game((9, True), target="5:1012")
+    with pytest.raises(RuleError, match=f"The hex between M-InfSQ1 and 5:1012 is a known minefield, "
+                                        f"{between} \\(attack 9\\): the charge is attacked entering"):
+        SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1012"), ScriptedDice([]))
+    step = SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1012", through_mines=True), ScriptedDice([6, 6]))
+    assert step.state.unit("M-InfSQ1").hex == between and step.state.assault is not None
+
+
+def test_14_2_2_a_charge_with_one_clear_hex_between_takes_it_unasked():
+    s, (first, second) = charge_game((9, True))
+    assert charge_offers(s, "5:1113") == [A.Assault(unit="M-InfSQ1", hex="5:1113")]
+    step = SYS.apply(s, "merc", A.Assault(unit="M-InfSQ1", hex="5:1113"), ScriptedDice([]))
+    assert step.state.unit("M-InfSQ1").hex == second
+
+
+def test_19_1_1_a_charge_never_asks_about_minefields_not_yet_revealed():
+    # asking would tell the charging side where the enemy's secret minefields lie
+    clear, _ = charge_game()
+    sealed, _ = charge_game((9, False), (7, False))
+    assert charge_offers(clear, "5:1113") == charge_offers(sealed, "5:1113")
+    assert SYS.label(sealed, "merc", "assault", "hex", "5:1113", {"unit": "M-InfSQ1"}) == "5:1113"
+    step = SYS.apply(sealed, "merc", A.Assault(unit="M-InfSQ1", hex="5:1113"), ScriptedDice([6, 6]))
+    assert step.state.assault is not None  # went, and met the minefield (19.1.2)
+
+
+# -- 19.5.3: a booster flight moves through the hexes it crosses -----------------------------------
+
+
+def safs_game(*mines: tuple[str, bool]) -> MakState:
+    """The SAFS Mk. II in 5:1028 (12 booster hexes), a PKA far off in 5:1010; each of
+    ``mines`` a Strahl minefield (attack 7) in that hex, revealed or not."""
+    s = game([("M-SAFS1", "SAFS", "merc", "5:1028"), ("S-PKA1", "PKA", "strahl", "5:1010")])
+    for n, (label, revealed) in enumerate(mines):
+        s.mines[label] = strahl_mine(7, revealed, n)
+    return s
+
+
+def flown(step) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    """The hexes the booster flew (its mark) and its minefield lines."""
+    (mark,) = [m for m in step.state.marks if m.kind == "move"]
+    return mark.hexes, [e.text for e in step.events if e.kind == "mine"]
+
+
+def test_19_5_3_a_booster_flight_goes_round_a_known_minefield_on_its_straight_line_19_1_2():
+    # "movement costs and restrictions for the hexes the unit moves through are ignored": the
+    # flight moves through hexes, and a minefield is neither a cost nor a restriction, so
+    # 19.1.4 attacks it there as on any move; the way is chosen as a walk's (19.1.2)
+    s = safs_game(("5:1024", True))
+    step = SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1020", boost=True), ScriptedDice([]))
+    hexes, mines = flown(step)
+    assert "5:1024" not in hexes and not mines and hexes[-1] == "5:1020"
+    assert step.state.unit("M-SAFS1").mp_spent == len(hexes) - 1 == 9  # one hex more than the line
+
+
+def test_19_5_3_a_flight_that_can_only_cross_a_known_minefield_waits_for_the_word_19_1_4():
+    # 5:1016 is 12 hexes up the column: any way round 5:1022 is 13, beyond the booster
+    s = safs_game(("5:1022", True))
+    with pytest.raises(RuleError) as refused:
+        SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1016", boost=True), ScriptedDice([]))
+    assert str(refused.value) == (
+        "Every flight to 5:1016 within 12 hexes goes through the minefield 5:1022 (attack 7): M-SAFS1 "
+        "is attacked entering and leaving it (19.1.4, 19.5.3). To go anyway, add through_mines:true; "
+        "or move elsewhere.")
+    offered = [a for a in SYS.legal_actions(s, "merc") if a.name == "move" and a.boost and a.to == "5:1016"]
+    assert offered == [A.Move(unit="M-SAFS1", to="5:1016", boost=True, through_mines=True)]
+    label = SYS.label(s, "merc", "move", "to", "5:1016", {"unit": "M-SAFS1", "boost": True})
+    assert label == "5:1016 · booster · through minefield 5:1022"
+    assert SYS.label(s, "merc", "move", "to", "5:1020", {"unit": "M-SAFS1", "boost": True}) == "5:1020 · booster"
+    step = SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1016", boost=True, through_mines=True),
+                     ScriptedDice([6, 6, 6, 6]))
+    hexes, mines = flown(step)
+    assert "5:1022" in hexes and hexes[-1] == "5:1016"
+    assert ["as it enters" in mines[0], "as it leaves" in mines[1]] == [True, True]
+
+
+def test_19_1_3_a_flight_landing_in_a_known_minefield_needs_the_word():
+    s = safs_game(("5:1020", True))
+    with pytest.raises(RuleError, match="5:1020 is a known minefield \\(attack 7\\): M-SAFS1 is attacked entering it"):
+        SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1020", boost=True), ScriptedDice([]))
+    step = SYS.apply(s, "merc", A.Move(unit="M-SAFS1", to="5:1020", boost=True, through_mines=True), ScriptedDice([6, 6]))
+    assert step.state.unit("M-SAFS1").hex == "5:1020" and len(flown(step)[1]) == 1
+
+
+def test_19_1_1_a_flight_never_depends_on_a_minefield_not_yet_revealed():
+    clear, sealed = safs_game(), safs_game(("5:1024", False))
+    assert SYS.legal_actions(clear, "merc") == SYS.legal_actions(sealed, "merc")
+    assert SYS.label(sealed, "merc", "move", "to", "5:1020", {"unit": "M-SAFS1", "boost": True}) == "5:1020 · booster"
+    order = A.Move(unit="M-SAFS1", to="5:1020", boost=True)
+    plain = SYS.apply(clear, "merc", order, ScriptedDice([]))
+    mined = SYS.apply(sealed, "merc", order, ScriptedDice([6, 6, 6, 6]))
+    assert flown(plain)[0] == flown(mined)[0] and "5:1024" in flown(mined)[0]
+    assert len(flown(mined)[1]) == 2 and mined.state.mines["5:1024"].revealed

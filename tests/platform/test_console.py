@@ -126,5 +126,7 @@ async def test_moderator_flag_makes_only_the_named_users_moderators(tmp_path):
     finally:
         await service.close()
     alice, mo = out[-3], out[-2]  # mo's look ends with its picture's path
-    assert alice.startswith("(only @alice sees this) ⛔ Only moderators can use /mod look")
+    # the refusal says how to moderate here, not which Discord role to ask for
+    assert alice == ("(only @alice sees this) ⛔ Only moderators can use /mod look (start the console "
+                     "with --moderator, or --moderator NAMES for those users).")
     assert mo.startswith("(only @mo sees this) 👁️ Strahl's own view at step #0")
