@@ -401,6 +401,16 @@ class GameSystem(ABC, Generic[StateT]):
         return Turn(number=getattr(header, "turn", None), word=getattr(header, "turn_word", "Turn"),
                     waiting_on=self.waiting_on(state))
 
+    def fired(self, state: StateT) -> frozenset[str]:
+        """The units the public view of ``state`` shows firing (:func:`rules.core.views.
+        fired_in`): what "what changed since your last order" reads of every step between
+        that order and a picture (issue 23).  The default builds the view; a system whose
+        view copies its marks from the state reads them there, so the steps that posted no
+        picture cost no view (``tests/conformance/test_fired.py`` holds the two equal)."""
+        from rules.core.views import fired_in  # noqa: PLC0415 - the views import nothing of this
+
+        return frozenset(fired_in(self.view(state)))
+
     def outcome(self, state: StateT) -> Outcome | None:
         """How the game ended (None while it goes on): by default the result's sentence with
         no winner named; a system that knows its winner says so."""

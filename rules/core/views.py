@@ -499,11 +499,18 @@ FIRE_KINDS = frozenset({"fire", "shot", "miss", "blast", "assault"})
 def fired_in(view: BaseModel) -> set[str]:
     """The units a view shows firing in its last action: the ``by`` of its fire, shot, miss,
     blast and assault marks, and every unit that shot in its battle panel."""
-    out = {uid for m in getattr(view, "marks", []) if m.kind in FIRE_KINDS for uid in m.by}
+    out = set(fired_by_marks(getattr(view, "marks", [])))
     battle = getattr(view, "battle", None)
     if battle is not None:
         out |= {shot.unit for shot in battle.shots}
     return out
+
+
+def fired_by_marks(marks: Iterable[Mark]) -> frozenset[str]:
+    """The units named in ``by`` of the fire, shot, miss, blast and assault ``marks``: what
+    :func:`fired_in` reads of a view's marks, and what a system whose view copies its marks
+    from the state reads of the state (``GameSystem.fired``)."""
+    return frozenset(uid for m in marks if m.kind in FIRE_KINDS for uid in m.by)
 
 
 @dataclass(frozen=True)
@@ -599,14 +606,15 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
     the units that fired read from the views of every step in between and ``after``'s own
     marks (each view shows only its own action's marks).  The service's ping and
     ``/game status`` use it, and so do the samples (:mod:`rules.core.samples`)."""
-    return changes_seen_over(seen(before), (seen(view) for view in between), after)
+    return changes_seen_over(seen(before), (frozenset(fired_in(view)) for view in between), after)
 
 
-def changes_seen_over(before: Seen, between: Iterable[Seen], after: BaseModel) -> list[Change]:
-    """:func:`changes_over` from what was :func:`seen` of the earlier views."""
+def changes_seen_over(before: Seen, between: Iterable[frozenset[str]], after: BaseModel) -> list[Change]:
+    """:func:`changes_over` from what was :func:`seen` of the view at the player's last
+    order and who fired at each step in between (``GameSystem.fired``)."""
     fired = fired_in(after)
-    for facts in between:
-        fired |= facts.fired
+    for ids in between:
+        fired |= ids
     return changes_seen(before, after, fired)
 
 

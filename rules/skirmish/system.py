@@ -18,7 +18,7 @@ from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
-from rules.core.views import TableView
+from rules.core.views import TableView, fired_by_marks
 from rules.skirmish import (
     artillery, decisions, flow, labels, leaders, measuring, melee, offers, play,
 )
@@ -236,6 +236,11 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def view(self, state: SkirmishState) -> TableView:
         """The table snapshot."""
         return build_view(state)
+
+    def fired(self, state: SkirmishState) -> frozenset[str]:
+        """Who the picture shows firing, read from the marks it copies (view.py: the marks
+        of this turn, else the last one's), without building the picture (issue 23)."""
+        return fired_by_marks(state.marks or state.last_marks)
 
     def turn(self, state: SkirmishState) -> Turn:
         """The turn as the picture's header shows it, without building the picture

@@ -10,6 +10,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.autoplay import Channel
 from bot.config import Settings
 from bot.seen import SeenSteps
@@ -109,4 +111,56 @@ async def test_a_step_never_drawn_is_viewed_once_from_its_stored_state(tmp_path:
             await seen.of(service.store, game.system, other)
         assert await seen.of(service.store, game.system, row) is not first
     finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("key", ["commando", "skirmish"])
+async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_its_state(
+        tmp_path: Path, key: str) -> None:
+    """Commando and Skirmish post a picture every few activations; of the steps in between
+    only who fired is read, from their stored states (``GameSystem.fired``), so a picture
+    builds its own view and at most the view of the side's last order (when that order
+    drew none), and marks the same changes as views of the whole log would."""
+    service = await Service.open(Settings(db=tmp_path / f"{key}.sqlite3", snapshot_dir=tmp_path / "s"))
+    system = service.systems[key]
+    real_view, built = system.view, [0]
+
+    def counted(state: Any) -> Any:
+        built[0] += 1
+        return real_view(state)
+
+    try:
+        channel = Channel(service, key, f"{key}-chan", rng=random.Random(4))
+        await channel.open()
+        system.view = counted  # type: ignore[method-assign]
+        pictures = skipped = 0
+        known: set[int] = set()  # steps whose views were built: drawn, or a last order
+        for _ in range(400):
+            inv = await channel.next_order()
+            if inv is None:
+                break
+            reply = await service.handle(inv)
+            assert not reply.error, reply.text
+            if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
+                continue
+            game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
+            before = built[0]
+            await service.attach_snapshot(reply)
+            log = await service.store.steps(game_id)
+            step = next(s for s in log if s.seq == seq)
+            pinged = system.waiting_on(system.load_state(step.state_json))
+            steps = compared_with(log, step, pinged[0]) if pinged else []
+            last_order_new = bool(steps) and steps[0].seq not in known
+            assert built[0] - before == 1 + last_order_new, f"step {seq}: {built[0] - before} views"
+            pictures += 1
+            skipped += len(steps) > 2  # steps in between that drew nothing, and cost no view
+            known |= {seq, *(s.seq for s in steps[:1])}
+            for side in system.sides:
+                kept = await service.changes_since(key, step, side, view=real_view(system.load_state(step.state_json)))
+                assert kept == from_scratch(system, log, step, side)
+                known |= {s.seq for s in compared_with(log, step, side)[:1]}
+        assert pictures > 5 and skipped > 3, (pictures, skipped)
+    finally:
+        if "view" in vars(system):
+            del system.view
         await service.close()
