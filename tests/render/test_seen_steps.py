@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
 
 import pytest
 
@@ -40,6 +40,27 @@ def from_scratch(system: Any, log: list[Any], step: Any, side: str) -> list[Any]
     return changes_over(view(steps[0]), (view(s) for s in steps[1:]), view(step))
 
 
+async def pictures(service: Service, channel: Channel, orders: int,
+                   built: list[int]) -> AsyncIterator[tuple[Any, list[Any], int, bool]]:
+    """Play up to ``orders`` orders; for each picture drawn (``attach_snapshot``, as the
+    Discord adapter calls it): its step, the whole log, the views it built, and whether it
+    is the whole map a new turn posts (which compares nothing)."""
+    for _ in range(orders):
+        inv = await channel.next_order()
+        if inv is None:
+            return
+        reply = await service.handle(inv)
+        assert not reply.error, reply.text
+        if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
+            continue
+        game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
+        before = built[0]
+        drawn = await service.attach_snapshot(reply)
+        log = await service.store.steps(game_id)
+        yield (next(s for s in log if s.seq == seq), log, built[0] - before,
+               drawn.attachments[-1].filename.endswith("-map.png"))
+
+
 async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path) -> None:
     service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
     try:
@@ -55,24 +76,13 @@ async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path
         system.view = counted  # type: ignore[method-assign]
         compared = one_view = 0
         known: set[int] = set()  # steps whose views were built once: drawn or compared
-        for _ in range(160):
-            inv = await channel.next_order()
-            if inv is None:
-                break
-            reply = await service.handle(inv)
-            assert not reply.error, reply.text
-            if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
-                continue
-            game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
-            before = built[0]
-            await service.attach_snapshot(reply)
-            log = await service.store.steps(game_id)
-            step = next(s for s in log if s.seq == seq)
+        async for step, log, views, _ in pictures(service, channel, 160, built):
+            seq = step.seq
             pinged = system.waiting_on(system.load_state(step.state_json))[0]
             new = {s.seq for s in compared_with(log, step, pinged)} - known
-            assert built[0] - before <= 1 + len(new), f"step {seq}: {built[0] - before} views"
+            assert views <= 1 + len(new), f"step {seq}: {views} views"
             if not new:
-                assert built[0] - before == 1, f"picture of step {seq} built {built[0] - before} views"
+                assert views == 1, f"picture of step {seq} built {views} views"
                 one_view += 1
             known.add(seq)
             for side in system.sides:
@@ -133,33 +143,26 @@ async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_it
         channel = Channel(service, key, f"{key}-chan", rng=random.Random(4))
         await channel.open()
         system.view = counted  # type: ignore[method-assign]
-        pictures = skipped = 0
+        drawn = skipped = 0
         known: set[int] = set()  # steps whose views were built: drawn, or a last order
-        for _ in range(400):
-            inv = await channel.next_order()
-            if inv is None:
-                break
-            reply = await service.handle(inv)
-            assert not reply.error, reply.text
-            if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
+        async for step, log, views, whole in pictures(service, channel, 400, built):
+            seq = step.seq
+            if whole:  # its view is kept, compared with nothing
+                assert views == 1
+                known.add(seq)
                 continue
-            game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
-            before = built[0]
-            await service.attach_snapshot(reply)
-            log = await service.store.steps(game_id)
-            step = next(s for s in log if s.seq == seq)
             pinged = system.waiting_on(system.load_state(step.state_json))
             steps = compared_with(log, step, pinged[0]) if pinged else []
             last_order_new = bool(steps) and steps[0].seq not in known
-            assert built[0] - before == 1 + last_order_new, f"step {seq}: {built[0] - before} views"
-            pictures += 1
+            assert views == 1 + last_order_new, f"step {seq}: {views} views"
+            drawn += 1
             skipped += len(steps) > 2  # steps in between that drew nothing, and cost no view
             known |= {seq, *(s.seq for s in steps[:1])}
             for side in system.sides:
                 kept = await service.changes_since(key, step, side, view=real_view(system.load_state(step.state_json)))
                 assert kept == from_scratch(system, log, step, side)
                 known |= {s.seq for s in compared_with(log, step, side)[:1]}
-        assert pictures > 5 and skipped > 3, (pictures, skipped)
+        assert drawn > 5 and skipped > 3, (drawn, skipped)
     finally:
         if "view" in vars(system):
             del system.view
