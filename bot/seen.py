@@ -41,7 +41,10 @@ class SeenSteps:
 
     def keep(self, game_id: int, seq: int, view: BaseModel) -> Seen:
         """Remember what ``view``, the view of step ``seq``, shows."""
-        facts = self._seen[(game_id, seq)] = seen(view)
+        return self._kept(game_id, seq, seen(view))
+
+    def _kept(self, game_id: int, seq: int, facts: Seen) -> Seen:
+        self._seen[(game_id, seq)] = facts
         self._seen.move_to_end((game_id, seq))
         while len(self._seen) > self.size:
             self._seen.popitem(last=False)
@@ -72,8 +75,9 @@ class SeenSteps:
         return [found[step.seq] for step in steps]
 
     async def of(self, store: BaseStore, system: GameSystem, step: StepRow) -> Seen:
-        """What step ``step`` showed: kept, or its view built once from the stored state
-        (``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
+        """What step ``step`` showed: kept, or read once from the stored state
+        (``GameSystem.seen``: a view built, unless the system reads the facts from the
+        state; ``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
         facts = self._seen.get((step.game_id, step.seq))
         if facts is not None:
             self._seen.move_to_end((step.game_id, step.seq))
@@ -83,7 +87,7 @@ class SeenSteps:
             if stored is None:
                 raise KeyError(f"step {step.game_id}:{step.seq}")
             step = stored
-        return self.keep(step.game_id, step.seq, system.view(system.load_state(step.state_json)))
+        return self._kept(step.game_id, step.seq, system.seen(system.load_state(step.state_json)))
 
 
 __all__ = ["SEEN_CACHE_SIZE", "SeenSteps"]

@@ -35,6 +35,9 @@ from rules.core.playout import PlayoutHints
 from rules.core.scenariofile import ScenarioFormat
 from rules.core.secrets import Seal, Unseal
 
+if typing.TYPE_CHECKING:
+    from rules.core.views import Seen
+
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
 #: Longest free text (a moderator's reason): room for a sentence, on Discord and the console.
@@ -410,6 +413,15 @@ class GameSystem(ABC, Generic[StateT]):
         from rules.core.views import fired_in  # noqa: PLC0415 - the views import nothing of this
 
         return frozenset(fired_in(self.view(state)))
+
+    def seen(self, state: StateT) -> "Seen":
+        """What "what changed" keeps of the public view of ``state`` (:func:`rules.core.views.
+        seen`): read for a side's last order that drew no picture.  The default builds the
+        view; a system may read the few facts from the state instead
+        (``tests/conformance/test_fired.py`` holds the two equal)."""
+        from rules.core.views import seen  # noqa: PLC0415 - the views import nothing of this
+
+        return seen(self.view(state))
 
     def outcome(self, state: StateT) -> Outcome | None:
         """How the game ended (None while it goes on): by default the result's sentence with

@@ -467,7 +467,7 @@ HARM_WORDS = ("supp", "sup×", "pin", "disabl", "immobil", "wound", "damag", "re
               "shaken", "broken", "rout", "burning", "kill")
 
 
-def _harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
+def harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
     """The harm a unit shows: its harm markers, and ``reduced`` when it is on its weak side."""
     out = {m.lower() for m in markers if any(w in m.lower() for w in HARM_WORDS)}
     return frozenset(out | ({"reduced"} if reduced else set()))
@@ -480,15 +480,15 @@ def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tupl
     out: dict[str, tuple[object, frozenset[str], bool]] = {}
     for c in getattr(view, "counters", []):
         if isinstance(c, HexCounterView):  # a hex counter: where is its hex
-            out[c.id] = ((c.col, c.row), _harm(c.markers), False)
+            out[c.id] = ((c.col, c.row), harm(c.markers), False)
             continue
-        out[c.id] = (c.area, _harm(c.markers, c.reduced), c.area is None)
+        out[c.id] = (c.area, harm(c.markers, c.reduced), c.area is None)
         spent[c.id] = c.ap
     for f in getattr(view, "forces", []):
         for u in f.units:
             out[u.id] = (f.space, frozenset(), u.eliminated)
     for u in getattr(view, "units", []):
-        out[u.id] = ((round(u.x, 2), round(u.y, 2)), _harm(u.markers), u.eliminated)
+        out[u.id] = ((round(u.x, 2), round(u.y, 2)), harm(u.markers), u.eliminated)
     return out
 
 
