@@ -19,11 +19,12 @@ options are a :class:`GameOptions` model parsed once for every front end.
 from __future__ import annotations
 
 import enum
+import functools
 import types
 import typing
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from typing import Any, ClassVar, Generic, Literal
+from typing import Any, ClassVar, Generic, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -798,9 +799,16 @@ def describe_options(specs: Any) -> str:
     return ", ".join(words) or "none"
 
 
+@functools.cache
+def _specs_of(model: type[BaseModel]) -> types.MappingProxyType[str, OptionSpec]:
+    """A model's option specs by name, described once per model (a model's fields never
+    change; issue 23: every order described its model's fields again)."""
+    return types.MappingProxyType({spec.name: spec for spec in option_specs(model)})
+
+
 def parse_model(model: type[BaseModel], name: str, options: dict[str, Any]) -> BaseModel:
     """Validate ``options`` into ``model``; every problem one RuleError sentence."""
-    specs = {spec.name: spec for spec in option_specs(model)}
+    specs = _specs_of(model)
     for key, value in options.items():
         if key not in specs:
             allowed = ", ".join(specs) or "no options"
@@ -822,7 +830,7 @@ def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _explain(order: str, specs: dict[str, OptionSpec], exc: ValidationError) -> str:
+def _explain(order: str, specs: Mapping[str, OptionSpec], exc: ValidationError) -> str:
     error = exc.errors()[0]
     field = str(error["loc"][0]) if error["loc"] else ""
     spec = specs.get(field)
