@@ -24,7 +24,10 @@ migration to a real PostgreSQL server, so a new one that does not translate fail
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bINTEGER\s+PRIMARY\s+KEY(\s+AUTOINCREMENT)?\b", re.I),
@@ -61,6 +64,48 @@ def _outside_literals(sql: str) -> list[tuple[bool, str]]:
         code_start = i = end
     pieces.append((True, sql[code_start:]))
     return [(code, text) for code, text in pieces if text]
+
+
+def literal(value: Any) -> str:
+    """``value`` as a PostgreSQL literal, for a statement sent with its values in its text
+    (:func:`inlined`).  Strings are quoted the standard way (a quote doubled; backslashes
+    are plain characters, as ``standard_conforming_strings``, which ``PgStore`` sets on
+    every connection, makes them), so no value can end its literal early."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"no literal for {value!r}")
+        return repr(value)
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("PostgreSQL text cannot hold a NUL character")
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "'\\x" + bytes(value).hex() + "'::bytea"
+    raise TypeError(f"no literal for a {type(value).__name__}")
+
+
+def inlined(sql: str, args: Sequence[Any]) -> str:
+    """``sql`` with each ``?`` placeholder (outside literals, names and comments) replaced by
+    the literal of the next of ``args``."""
+    values = iter(args)
+    out: list[str] = []
+    for code, text in _outside_literals(sql):
+        if code:
+            parts = text.split("?")
+            text = parts[0] + "".join(literal(next(values)) + part for part in parts[1:])
+        out.append(text)
+    if next(values, _END) is not _END:
+        raise ValueError("more values than placeholders")
+    return "".join(out)
+
+
+_END = object()
 
 
 def placeholders(sql: str) -> str:
