@@ -24,6 +24,7 @@ migration to a real PostgreSQL server, so a new one that does not translate fail
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -93,19 +94,21 @@ def literal(value: Any) -> str:
 def inlined(sql: str, args: Sequence[Any]) -> str:
     """``sql`` with each ``?`` placeholder (outside literals, names and comments) replaced by
     the literal of the next of ``args``."""
-    values = iter(args)
-    out: list[str] = []
+    parts = _between_placeholders(sql)
+    if len(args) != len(parts) - 1:
+        raise ValueError(f"{len(args)} values for {len(parts) - 1} placeholders")
+    return parts[0] + "".join(literal(value) + part for value, part in zip(args, parts[1:]))
+
+
+@functools.lru_cache(maxsize=512)
+def _between_placeholders(sql: str) -> tuple[str, ...]:
+    """The text of ``sql`` around its placeholders (cut once per statement text)."""
+    parts = [""]
     for code, text in _outside_literals(sql):
-        if code:
-            parts = text.split("?")
-            text = parts[0] + "".join(literal(next(values)) + part for part in parts[1:])
-        out.append(text)
-    if next(values, _END) is not _END:
-        raise ValueError("more values than placeholders")
-    return "".join(out)
-
-
-_END = object()
+        pieces = text.split("?") if code else [text]
+        parts[-1] += pieces[0]
+        parts += pieces[1:]
+    return tuple(parts)
 
 
 def placeholders(sql: str) -> str:
