@@ -23,7 +23,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, dbs, hexes, hexsnap, logsizes, memory, orderpath, shared, snapshots  # noqa: E402
-from bench import replay, scenarios  # noqa: E402
+from bench import replay, scenarios, views  # noqa: E402
 from bot.pgserver import PgServer  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
@@ -40,6 +40,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         work = Path(tmp)
         rows += await orderpath.measure(work, key, 100 if quick else 1000)
         rows.append(await orderpath.measure_lengths(work, key, (10, 1000, 10000), 30 if quick else 200))
+        rows.append(await views.measure(work, 20 if quick else 60))
         rows += snapshots.measure(5 if quick else 15)
         rows += snapshots.measure_others(5 if quick else 15)
         sizes = (100, 1000, 10000)

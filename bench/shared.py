@@ -81,23 +81,17 @@ def combined(parts: list[dict]) -> tuple[list[float], float]:
 
 async def measure(workdir: Path, system_key: str, channels: int, orders: int) -> list[Row]:
     """The rows: 200 channels at the offered rate with one process and with two, each with
-    its floor (as many writers inserting and committing, on the same server)."""
+    its floor (as many writers inserting and committing, on the same server); then both
+    with no pause (saturation), and what the second process adds (issue 23: ≥ 1.6×)."""
     rows = []
     for processes in (1, 2):
+        lat, wall, problems = await _run(workdir, system_key, channels, orders, processes, OFFERED)
         url = str(dbs.target(workdir, f"shared{processes}"))
-        share, rate = channels // processes, OFFERED / processes
-        start_at = time.time() + HEAD_START
         if processes == 1:
-            lat, wall, problems, _ = await run_channels(url, system_key, channels, orders, OFFERED)
             floor = [await floor_run(url, channels, orders)]
         else:
-            parts = children([["channels", url, system_key, str(share), str(orders), str(rate),
-                               f"p{p}-", str(start_at)] for p in range(processes)])
-            lat, wall = combined(parts)
-            problems = [x for p in parts for x in p["problems"]]
-            problems += check_log(url, {k: v for p in parts for k, v in p["acknowledged"].items()})
-            floor = children([["floor", url, str(share), str(orders), str(time.time() + HEAD_START)]
-                              for _ in range(processes)])
+            floor = children([["floor", url, str(channels // processes), str(orders),
+                               str(time.time() + HEAD_START)] for _ in range(processes)])
         floor_lat, floor_wall = combined(floor)
         done = len(lat) / wall
         ok = done >= 300 and percentile(lat, 99) <= 0.100 and not problems
@@ -110,11 +104,41 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
                   f"{ms(percentile(floor_lat, 99))} ({channels} writers in {processes})",
             target="≥ 300 orders/s, p99 ≤ 100 ms, nothing lost", ok=ok,
             note="; ".join(problems[:3])))
+    rates, problems = [], []
+    for processes in (1, 2):
+        lat, wall, found = await _run(workdir, system_key, channels, orders, processes, None)
+        rates.append(len(lat) / wall)
+        problems += found
+    rows.append(Row(
+        figure=f"{channels} channels sharing PostgreSQL, no pause (saturation): 1 process / 2",
+        measured=f"{rates[0]:.0f} / {rates[1]:.0f} orders/s ({rates[1] / rates[0]:.2f}×); "
+                 + ("log sound" if not problems else f"{len(problems)} log problems"),
+        floor="—", target="two ≥ 1.6× one, nothing lost",
+        ok=rates[1] >= 1.6 * rates[0] and not problems, note="; ".join(problems[:3])))
     return rows
 
 
+async def _run(workdir: Path, system_key: str, channels: int, orders: int, processes: int,
+               rate: float | None) -> tuple[list[float], float, list[str]]:
+    """``(latencies, wall seconds, log problems)`` of ``channels`` channels in ``processes``
+    processes on a fresh database, at ``rate`` orders/s in all (None: no pause)."""
+    url = str(dbs.target(workdir, f"shared{processes}{'' if rate else '-saturated'}"))
+    if processes == 1:
+        lat, wall, problems, _ = await run_channels(url, system_key, channels, orders, rate)
+        return lat, wall, problems
+    share, start_at = channels // processes, time.time() + HEAD_START
+    each = "none" if rate is None else str(rate / processes)
+    parts = children([["channels", url, system_key, str(share), str(orders), each,
+                       f"p{p}-", str(start_at)] for p in range(processes)])
+    lat, wall = combined(parts)
+    problems = [x for p in parts for x in p["problems"]]
+    problems += check_log(url, {k: v for p in parts for k, v in p["acknowledged"].items()})
+    return lat, wall, problems
+
+
 def _main() -> None:
-    """Child modes: ``channels URL SYSTEM N ORDERS RATE PREFIX START`` and
+    """Child modes: ``channels URL SYSTEM N ORDERS RATE PREFIX START`` (``RATE`` ``none``: no
+    pause) and
     ``floor URL WRITERS INSERTS START``; one JSON line out."""
     from bot.runtime import tune_gc  # noqa: PLC0415
     from rules.core import registry  # noqa: PLC0415
@@ -126,12 +150,12 @@ def _main() -> None:
         result = asyncio.run(floor_run(url, int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])))
     else:
         system_key, n, orders, rate, prefix, start_at = sys.argv[3:9]
-        result = asyncio.run(_channels(url, system_key, int(n), int(orders), float(rate), prefix,
-                                       float(start_at)))
+        result = asyncio.run(_channels(url, system_key, int(n), int(orders),
+                                       None if rate == "none" else float(rate), prefix, float(start_at)))
     print(json.dumps(result))
 
 
-async def _channels(url: str, system_key: str, n: int, orders: int, rate: float, prefix: str,
+async def _channels(url: str, system_key: str, n: int, orders: int, rate: float | None, prefix: str,
                     start_at: float) -> dict:
     acknowledged: dict[str, str] = {}
     lat, wall, problems, _ = await run_channels(url, system_key, n, orders, rate, prefix, start_at,

@@ -49,8 +49,20 @@ AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_a
 
 def canonical(value: Any) -> bytes:
     """The one byte form of a JSON value that is hashed."""
+    return canonical_text(value).encode("utf-8")
+
+
+def canonical_text(value: Any) -> str:
+    """:func:`canonical` as text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+                      allow_nan=False)
+
+
+def canonical_state(state: Any) -> str:
+    """A state model's canonical text, from its fields (``model_dump(mode="json")``), not
+    from its stored JSON parsed again: the same text (``tests/platform/
+    test_state_round_trip.py`` holds every system to it), one parse less an order."""
+    return canonical_text(state.model_dump(mode="json"))
 
 
 def _sha(value: Any) -> str:
@@ -63,10 +75,25 @@ def genesis(system: str, scenario: str, options: dict[str, Any], seed_hash: str)
                  "options": options, "seed_hash": seed_hash})
 
 
-def step_hash(prev: str, step: dict[str, Any]) -> str:
+def step_hash(prev: str, step: dict[str, Any], state_text: str | None = None) -> str:
     """The hash of a step given the previous record's hash; ``step`` in the export's shape
-    (``state`` parsed, ``actor`` the name)."""
-    return _sha({"prev": prev, "record": "step", **{k: step.get(k) for k in STEP_FIELDS}})
+    (``state`` parsed, ``actor`` the name).
+
+    ``state_text``: the state already in canonical form (:func:`canonical_state`), put in
+    place of ``step["state"]``; the bytes hashed are the same either way."""
+    body = {"prev": prev, "record": "step", **{k: step.get(k) for k in STEP_FIELDS}}
+    if state_text is None:
+        return _sha(body)
+    return hashlib.sha256(_spliced(body, "state", state_text).encode("utf-8")).hexdigest()
+
+
+def _spliced(body: dict[str, Any], key: str, text: str) -> str:
+    """``canonical_text(body)`` with the canonical ``text`` as the value of ``key``: the
+    keys before it and after it (sorted) are encoded as two objects and joined around it."""
+    before = canonical_text({k: v for k, v in body.items() if k < key})
+    after = canonical_text({k: v for k, v in body.items() if k > key})
+    middle = f"{json.dumps(key, ensure_ascii=False)}:{text}"
+    return "{" + ",".join(part for part in (before[1:-1], middle, after[1:-1]) if part) + "}"
 
 
 def audit_hash(prev: str, entry: dict[str, Any]) -> str:
@@ -85,4 +112,4 @@ def anchor(head: str) -> str:
 
 
 __all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "SHORT", "STEP_FIELDS", "anchor",
-           "audit_hash", "canonical", "genesis", "short", "step_hash"]
+           "audit_hash", "canonical", "canonical_state", "canonical_text", "genesis", "short", "step_hash"]

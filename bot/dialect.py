@@ -24,7 +24,11 @@ migration to a real PostgreSQL server, so a new one that does not translate fail
 
 from __future__ import annotations
 
+import functools
+import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bINTEGER\s+PRIMARY\s+KEY(\s+AUTOINCREMENT)?\b", re.I),
@@ -61,6 +65,50 @@ def _outside_literals(sql: str) -> list[tuple[bool, str]]:
         code_start = i = end
     pieces.append((True, sql[code_start:]))
     return [(code, text) for code, text in pieces if text]
+
+
+def literal(value: Any) -> str:
+    """``value`` as a PostgreSQL literal, for a statement sent with its values in its text
+    (:func:`inlined`).  Strings are quoted the standard way (a quote doubled; backslashes
+    are plain characters, as ``standard_conforming_strings``, which ``PgStore`` sets on
+    every connection, makes them), so no value can end its literal early."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"no literal for {value!r}")
+        return repr(value)
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("PostgreSQL text cannot hold a NUL character")
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "'\\x" + bytes(value).hex() + "'::bytea"
+    raise TypeError(f"no literal for a {type(value).__name__}")
+
+
+def inlined(sql: str, args: Sequence[Any]) -> str:
+    """``sql`` with each ``?`` placeholder (outside literals, names and comments) replaced by
+    the literal of the next of ``args``."""
+    parts = _between_placeholders(sql)
+    if len(args) != len(parts) - 1:
+        raise ValueError(f"{len(args)} values for {len(parts) - 1} placeholders")
+    return parts[0] + "".join(literal(value) + part for value, part in zip(args, parts[1:]))
+
+
+@functools.lru_cache(maxsize=512)
+def _between_placeholders(sql: str) -> tuple[str, ...]:
+    """The text of ``sql`` around its placeholders (cut once per statement text)."""
+    parts = [""]
+    for code, text in _outside_literals(sql):
+        pieces = text.split("?") if code else [text]
+        parts[-1] += pieces[0]
+        parts += pieces[1:]
+    return tuple(parts)
 
 
 def placeholders(sql: str) -> str:

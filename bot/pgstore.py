@@ -37,7 +37,7 @@ from typing import Any, AsyncIterator
 
 import asyncpg
 
-from bot.dialect import migration_sql, placeholders
+from bot.dialect import inlined, migration_sql, placeholders
 from bot.store import BaseStore, migration_files
 from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer, utcnow
 
@@ -99,6 +99,22 @@ async def run_statement(conn: asyncpg.Connection, st: Statement) -> Outcome:
     return Outcome(rows=[], lastrowid=None, rowcount=count)
 
 
+def unit_script(statements: list[Statement]) -> str:
+    """A unit's statements as one script of plain SQL, values inlined.  A guarded statement
+    (``expect``) divides by zero unless it changed exactly the rows it must: the script
+    stops there and nothing of it is kept.  The unit's statements read nothing back."""
+    out: list[str] = []
+    for st in statements:
+        rows = st.args if st.many else [st.args]
+        for args in rows:
+            sql = inlined(st.sql, args)
+            if st.expect is not None:
+                sql = (f"WITH changed AS ({sql} RETURNING 1) SELECT 1 / (CASE WHEN count(*) ="
+                       f" {int(st.expect)} THEN 1 ELSE 0 END) FROM changed")
+            out.append(sql)
+    return ";\n".join(out)
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """A read/commit connection going back to the pool keeps its session as it is: we never
     change session state (no LISTEN, cursors, settings or locks on this pool), and asyncpg
@@ -143,7 +159,10 @@ class PgStore(BaseStore):
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE,
                    lock_pool_size: int = LOCK_POOL_SIZE) -> "PgStore":
         """Connect and apply pending migrations."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        # Standard strings on every connection: a unit's values are inlined as literals in
+        # which a backslash is a plain character (bot/dialect.literal).
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session,
+                                         server_settings={"standard_conforming_strings": "on"})
         try:
             locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size,
                                               reset=_release_locks)
@@ -207,11 +226,21 @@ class PgStore(BaseStore):
 
     async def commit_unit(self, unit: Writer) -> None:
         """Commit a unit in a transaction of its own (the server group-commits concurrent
-        transactions itself); durable when this returns."""
+        transactions itself); durable when this returns.
+
+        One round trip (issue 23: it was BEGIN, one per statement, COMMIT): the unit's
+        statements, their values inlined (:func:`bot.dialect.inlined`), go as one simple
+        query, which PostgreSQL runs as one transaction, all or nothing.  A guarded update
+        that changes another number of rows than it must stops the script with an error
+        (:func:`unit_script`), read back as the :class:`Conflict` it is."""
+        script = unit_script(unit.statements())
         async with self._pool.acquire() as conn:
-            async with conn.transaction():
-                for st in unit.statements():
-                    await run_statement(conn, st)
+            try:
+                await conn.execute(script)
+            except asyncpg.DivisionByZeroError as exc:
+                raise Conflict("a guarded update matched another number of rows") from exc
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                raise StoreIntegrityError(str(exc)) from exc
 
     @asynccontextmanager
     async def channel_lock(self, channel_id: str) -> AsyncIterator[tuple[int, int] | None]:

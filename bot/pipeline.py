@@ -404,7 +404,8 @@ class Pipeline:
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
         view by :func:`rules.core.views.changes_between`, so every system gets it.  The
         earlier views' facts are kept (``self.seen``, bot/seen.py): a picture builds only
-        its own step's view, and the window is read without states (issue 23)."""
+        its own step's view, the window is read without states, and of the steps in between
+        only who fired is read (``GameSystem.fired``; issue 23)."""
         system = self.systems[system_key]
         state = system.load_state(step.state_json)
         side = side or next(iter(system.waiting_on(state)), None)
@@ -417,7 +418,7 @@ class Pipeline:
         # only its own action's marks).
         since = [s for s in recent if mine[-1].seq < s.seq < step.seq and s.reverted_by is None]
         before = await self.seen.of(self.store, system, mine[-1])
-        between = [await self.seen.of(self.store, system, s) for s in since]
+        between = await self.seen.fired(self.store, system, since)
         return changes_seen_over(before, between, view if view is not None else system.view(state))
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
@@ -508,7 +509,7 @@ class Pipeline:
                 id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
                 action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
             chain_head = sealed_audit.hash or chain_head
-        rows, chain_head = record.seal_steps(rows, chain_head)
+        rows, chain_head = record.seal_steps(rows, chain_head, [o.step.state for o in change.steps])
         last_step = change.steps[-1].step if change.steps else None
         if rows:
             head_seq, head_state = rows[-1].seq, rows[-1].state_json
@@ -684,7 +685,7 @@ class Pipeline:
             )
             row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
                                    chain.genesis(draft.system, draft.scenario, draft.options,
-                                                 draft.seed_hash))
+                                                 draft.seed_hash), outcome.step.state)
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import BaseModel
+
 from bot import chain
 from bot.models import Reply
 from bot.store import AuditRow, StepRow
@@ -35,18 +37,30 @@ def audit_fields(entry: AuditRow) -> dict[str, Any]:
     return entry.model_dump(exclude={"game_id"})
 
 
-def seal_step(step: StepRow, prev: str) -> StepRow:
-    """``step`` with its time fixed and its place in the chain after ``prev``."""
-    step = step.model_copy(update={"created_at": step.created_at or utcnow()})
-    digest = chain.step_hash(prev, step_fields(step, json.loads(step.state_json)))
-    return step.model_copy(update={"prev_hash": prev, "hash": digest})
+def seal_step(step: StepRow, prev: str, state: BaseModel | None = None) -> StepRow:
+    """``step`` with its time fixed and its place in the chain after ``prev``.
+
+    ``state``: the rules' state object the step stores (the order path has it in hand), hashed
+    from its own fields (``chain.canonical_state``) instead of parsing ``step.state_json``
+    and encoding it again (issue 23); the bytes hashed are the same.  The stored text stays
+    in the models' field order: a state read back must iterate as the cached object does."""
+    created_at = step.created_at or utcnow()
+    step = step.model_copy(update={"created_at": created_at})
+    if state is not None:
+        digest = chain.step_hash(prev, step_fields(step, None), state_text=chain.canonical_state(state))
+    else:
+        digest = chain.step_hash(prev, step_fields(step, json.loads(step.state_json)))
+    step.prev_hash, step.hash = prev, digest  # a fresh copy: nobody else holds it
+    return step
 
 
-def seal_steps(steps: list[StepRow], prev: str) -> tuple[list[StepRow], str]:
-    """Steps written one after the other, each after the one before; and the new head."""
+def seal_steps(steps: list[StepRow], prev: str,
+               states: list[BaseModel] | None = None) -> tuple[list[StepRow], str]:
+    """Steps written one after the other, each after the one before; and the new head
+    (``states``: each step's state object, as :func:`seal_step` takes it)."""
     sealed = []
-    for step in steps:
-        step = seal_step(step, prev)
+    for n, step in enumerate(steps):
+        step = seal_step(step, prev, states[n] if states is not None else None)
         sealed.append(step)
         prev = step.hash or prev
     return sealed, prev

@@ -9,6 +9,10 @@ and a view is a pure function of the step's state, so what a view showed is kept
 ``(game id, step number)`` the first time it is built, usually when that step's own
 picture is drawn, and every later comparison reads it.  Only the small facts are kept
 (:class:`~rules.core.views.Seen`), not the view (a big map's is ~100 kB).
+
+Of the steps in between only who fired is read.  A system that knows it from the state
+(``GameSystem.fired``: Commando and Skirmish, whose pictures are rarer than their orders)
+is asked from the stored states, read in one query, with no view built.
 """
 
 from __future__ import annotations
@@ -32,18 +36,48 @@ class SeenSteps:
     def __init__(self, size: int = SEEN_CACHE_SIZE) -> None:
         self.size = size
         self._seen: OrderedDict[tuple[int, int], Seen] = OrderedDict()
+        #: Who fired at steps never viewed, from ``GameSystem.fired`` of their states.
+        self._fired: OrderedDict[tuple[int, int], frozenset[str]] = OrderedDict()
 
     def keep(self, game_id: int, seq: int, view: BaseModel) -> Seen:
         """Remember what ``view``, the view of step ``seq``, shows."""
-        facts = self._seen[(game_id, seq)] = seen(view)
+        return self._kept(game_id, seq, seen(view))
+
+    def _kept(self, game_id: int, seq: int, facts: Seen) -> Seen:
+        self._seen[(game_id, seq)] = facts
         self._seen.move_to_end((game_id, seq))
         while len(self._seen) > self.size:
             self._seen.popitem(last=False)
         return facts
 
+    async def fired(self, store: BaseStore, system: GameSystem, steps: list[StepRow]) -> list[frozenset[str]]:
+        """Who each of ``steps`` (one game's, read with or without states) showed firing: the
+        kept facts, else ``system.fired`` of the stored states (read together), else (a
+        system that reads fire from its view) the facts of a view built once."""
+        if type(system).fired is GameSystem.fired:  # the default builds the view: keep its facts
+            return [(await self.of(store, system, step)).fired for step in steps]
+        found: dict[int, frozenset[str]] = {}
+        for step in steps:
+            facts = self._seen.get((step.game_id, step.seq))
+            fired = facts.fired if facts is not None else self._fired.get((step.game_id, step.seq))
+            if fired is not None:
+                found[step.seq] = fired
+        missing = [s for s in steps if s.seq not in found]
+        if missing:
+            texts = await store.states(missing[0].game_id, [s.seq for s in missing])
+            for step in missing:
+                text = step.state_json or texts.get(step.seq)
+                if text is None:
+                    raise KeyError(f"step {step.game_id}:{step.seq}")
+                found[step.seq] = self._fired[(step.game_id, step.seq)] = system.fired(system.load_state(text))
+            while len(self._fired) > self.size:
+                self._fired.popitem(last=False)
+        return [found[step.seq] for step in steps]
+
     async def of(self, store: BaseStore, system: GameSystem, step: StepRow) -> Seen:
-        """What step ``step`` showed: kept, or its view built once from the stored state
-        (``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
+        """What step ``step`` showed: kept, or read once from the stored state
+        (``GameSystem.seen``: a view built, unless the system reads the facts from the
+        state; ``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
         facts = self._seen.get((step.game_id, step.seq))
         if facts is not None:
             self._seen.move_to_end((step.game_id, step.seq))
@@ -53,7 +87,7 @@ class SeenSteps:
             if stored is None:
                 raise KeyError(f"step {step.game_id}:{step.seq}")
             step = stored
-        return self.keep(step.game_id, step.seq, system.view(system.load_state(step.state_json)))
+        return self._kept(step.game_id, step.seq, system.seen(system.load_state(step.state_json)))
 
 
 __all__ = ["SEEN_CACHE_SIZE", "SeenSteps"]

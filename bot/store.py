@@ -321,6 +321,16 @@ class BaseStore(ABC):
         )
         return [_step(r, with_state=False) for r in rows]
 
+    async def states(self, game_id: int, seqs: list[int]) -> dict[int, str]:
+        """The stored state JSON of a few steps, by number (one query; ``bot/seen.py``)."""
+        if not seqs:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT seq, state_json FROM step_log WHERE game_id = ? AND seq IN ({', '.join('?' * len(seqs))})",
+            (game_id, *seqs),
+        )
+        return {int(r[0]): r[1] for r in rows}
+
     async def last_dice_step(self, game_id: int) -> StepRow | None:
         """The latest active step that rolled dice (what ``/mod reroll`` re-resolves)."""
         row = await self._fetchone(

@@ -29,7 +29,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.playout import PlayoutHints
-from rules.core.views import TableView
+from rules.core.views import TableView, fired_by_marks
 
 SCENARIOS = ("st_nazaire", "training")
 
@@ -204,6 +204,11 @@ class CommandoRaid(GameSystem[RaidState]):
     def view(self, state: RaidState) -> TableView:
         """The table snapshot: terrain, bases, arcs, ranges and the last measured lines."""
         return build_view(state)
+
+    def fired(self, state: RaidState) -> frozenset[str]:
+        """Who the picture shows firing, read from the marks it copies (view.py: the marks
+        of this turn, else the last one's), without building the picture (issue 23)."""
+        return fired_by_marks(state.marks or state.last_marks)
 
     def turn(self, state: RaidState) -> Turn:
         """The turn as the picture's header shows it, without building the picture

@@ -19,11 +19,12 @@ options are a :class:`GameOptions` model parsed once for every front end.
 from __future__ import annotations
 
 import enum
+import functools
 import types
 import typing
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from typing import Any, ClassVar, Generic, Literal
+from typing import Any, ClassVar, Generic, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,6 +35,9 @@ from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
 from rules.core.playout import PlayoutHints
 from rules.core.scenariofile import ScenarioFormat
 from rules.core.secrets import Seal, Unseal
+
+if typing.TYPE_CHECKING:
+    from rules.core.views import Seen
 
 #: Longest text a player may put into one option; longer input is refused before parsing.
 MAX_OPTION_LENGTH = 100
@@ -407,6 +411,25 @@ class GameSystem(ABC, Generic[StateT]):
         header = getattr(self.view(state), "header", None)
         return Turn(number=getattr(header, "turn", None), word=getattr(header, "turn_word", "Turn"),
                     waiting_on=self.waiting_on(state))
+
+    def fired(self, state: StateT) -> frozenset[str]:
+        """The units the public view of ``state`` shows firing (:func:`rules.core.views.
+        fired_in`): what "what changed since your last order" reads of every step between
+        that order and a picture (issue 23).  The default builds the view; a system whose
+        view copies its marks from the state reads them there, so the steps that posted no
+        picture cost no view (``tests/conformance/test_fired.py`` holds the two equal)."""
+        from rules.core.views import fired_in  # noqa: PLC0415 - the views import nothing of this
+
+        return frozenset(fired_in(self.view(state)))
+
+    def seen(self, state: StateT) -> "Seen":
+        """What "what changed" keeps of the public view of ``state`` (:func:`rules.core.views.
+        seen`): read for a side's last order that drew no picture.  The default builds the
+        view; a system may read the few facts from the state instead
+        (``tests/conformance/test_fired.py`` holds the two equal)."""
+        from rules.core.views import seen  # noqa: PLC0415 - the views import nothing of this
+
+        return seen(self.view(state))
 
     def outcome(self, state: StateT) -> Outcome | None:
         """How the game ended (None while it goes on): by default the result's sentence with
@@ -783,9 +806,16 @@ def describe_options(specs: Any) -> str:
     return ", ".join(words) or "none"
 
 
+@functools.cache
+def _specs_of(model: type[BaseModel]) -> types.MappingProxyType[str, OptionSpec]:
+    """A model's option specs by name, described once per model (a model's fields never
+    change; issue 23: every order described its model's fields again)."""
+    return types.MappingProxyType({spec.name: spec for spec in option_specs(model)})
+
+
 def parse_model(model: type[BaseModel], name: str, options: dict[str, Any]) -> BaseModel:
     """Validate ``options`` into ``model``; every problem one RuleError sentence."""
-    specs = {spec.name: spec for spec in option_specs(model)}
+    specs = _specs_of(model)
     for key, value in options.items():
         if key not in specs:
             allowed = ", ".join(specs) or "no options"
@@ -807,7 +837,7 @@ def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _explain(order: str, specs: dict[str, OptionSpec], exc: ValidationError) -> str:
+def _explain(order: str, specs: Mapping[str, OptionSpec], exc: ValidationError) -> str:
     error = exc.errors()[0]
     field = str(error["loc"][0]) if error["loc"] else ""
     spec = specs.get(field)

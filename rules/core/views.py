@@ -467,7 +467,7 @@ HARM_WORDS = ("supp", "sup×", "pin", "disabl", "immobil", "wound", "damag", "re
               "shaken", "broken", "rout", "burning", "kill")
 
 
-def _harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
+def harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
     """The harm a unit shows: its harm markers, and ``reduced`` when it is on its weak side."""
     out = {m.lower() for m in markers if any(w in m.lower() for w in HARM_WORDS)}
     return frozenset(out | ({"reduced"} if reduced else set()))
@@ -480,15 +480,15 @@ def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tupl
     out: dict[str, tuple[object, frozenset[str], bool]] = {}
     for c in getattr(view, "counters", []):
         if isinstance(c, HexCounterView):  # a hex counter: where is its hex
-            out[c.id] = ((c.col, c.row), _harm(c.markers), False)
+            out[c.id] = ((c.col, c.row), harm(c.markers), False)
             continue
-        out[c.id] = (c.area, _harm(c.markers, c.reduced), c.area is None)
+        out[c.id] = (c.area, harm(c.markers, c.reduced), c.area is None)
         spent[c.id] = c.ap
     for f in getattr(view, "forces", []):
         for u in f.units:
             out[u.id] = (f.space, frozenset(), u.eliminated)
     for u in getattr(view, "units", []):
-        out[u.id] = ((round(u.x, 2), round(u.y, 2)), _harm(u.markers), u.eliminated)
+        out[u.id] = ((round(u.x, 2), round(u.y, 2)), harm(u.markers), u.eliminated)
     return out
 
 
@@ -499,11 +499,18 @@ FIRE_KINDS = frozenset({"fire", "shot", "miss", "blast", "assault"})
 def fired_in(view: BaseModel) -> set[str]:
     """The units a view shows firing in its last action: the ``by`` of its fire, shot, miss,
     blast and assault marks, and every unit that shot in its battle panel."""
-    out = {uid for m in getattr(view, "marks", []) if m.kind in FIRE_KINDS for uid in m.by}
+    out = set(fired_by_marks(getattr(view, "marks", [])))
     battle = getattr(view, "battle", None)
     if battle is not None:
         out |= {shot.unit for shot in battle.shots}
     return out
+
+
+def fired_by_marks(marks: Iterable[Mark]) -> frozenset[str]:
+    """The units named in ``by`` of the fire, shot, miss, blast and assault ``marks``: what
+    :func:`fired_in` reads of a view's marks, and what a system whose view copies its marks
+    from the state reads of the state (``GameSystem.fired``)."""
+    return frozenset(uid for m in marks if m.kind in FIRE_KINDS for uid in m.by)
 
 
 @dataclass(frozen=True)
@@ -599,14 +606,15 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
     the units that fired read from the views of every step in between and ``after``'s own
     marks (each view shows only its own action's marks).  The service's ping and
     ``/game status`` use it, and so do the samples (:mod:`rules.core.samples`)."""
-    return changes_seen_over(seen(before), (seen(view) for view in between), after)
+    return changes_seen_over(seen(before), (frozenset(fired_in(view)) for view in between), after)
 
 
-def changes_seen_over(before: Seen, between: Iterable[Seen], after: BaseModel) -> list[Change]:
-    """:func:`changes_over` from what was :func:`seen` of the earlier views."""
+def changes_seen_over(before: Seen, between: Iterable[frozenset[str]], after: BaseModel) -> list[Change]:
+    """:func:`changes_over` from what was :func:`seen` of the view at the player's last
+    order and who fired at each step in between (``GameSystem.fired``)."""
     fired = fired_in(after)
-    for facts in between:
-        fired |= facts.fired
+    for ids in between:
+        fired |= ids
     return changes_seen(before, after, fired)
 
 

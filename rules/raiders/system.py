@@ -22,6 +22,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx as KitCtx
 from rules.core.orders import Offers, OrderRule, order
 from rules.core.playout import PlayoutHints
+from rules.core.views import Seen
 from rules.raiders import actions as A
 from rules.raiders import battle, campaign, labels, objectives, operations, recruiting
 from rules.raiders import offers as O
@@ -29,7 +30,7 @@ from rules.raiders.forces import Ctx, force
 from rules.raiders.scenario import FORMAT as SCENARIO_FORMAT, SCENARIOS, load_scenario
 from rules.raiders.state import Campaign, RaidersState
 from rules.raiders.texts import card_lines
-from rules.raiders.view import network_view, status_lines, turn_label
+from rules.raiders.view import network_view, seen_of, status_lines, turn_label
 
 
 class RaidersOptions(GameOptions):
@@ -337,6 +338,11 @@ class RaidersSystem(GameSystem[RaidersState]):
     def view(self, state: RaidersState) -> BaseModel:
         """The network map with forces, tracks and the battle panel."""
         return network_view(Ctx.reading(state))
+
+    def seen(self, state: RaidersState) -> Seen:
+        """What "what changed" keeps of the picture: the forces and the battle, not the
+        whole map (issue 23)."""
+        return seen_of(Ctx.reading(state))
 
     def turn(self, state: RaidersState) -> Turn:
         """The turn as the picture's header shows it, without building the picture

@@ -15,6 +15,7 @@ from rules.core.views import (
     Mark,
     NetworkView,
     RouteView,
+    Seen,
     SideStyle,
     SpaceView,
     TerrainStyle,
@@ -108,6 +109,55 @@ def battle_panel(ctx: Ctx, b: Battle) -> BattlePanel:
     )
 
 
+def forces_and_battle(ctx: Ctx) -> tuple[list[ForceView], BattlePanel | None]:
+    """The forces on the map (the raiders' standing forces, the camps, the hostiles of a
+    battle being fought) and the battle panel shown, of a mission in play."""
+    sc, m = ctx.sc, ctx.state.mission
+    assert m is not None
+    forces: list[ForceView] = []
+    panel = None
+    for fid in force_ids(m):
+        units = standing(m, fid)
+        if not units:
+            continue
+        forces.append(ForceView(
+            id=fid, space=units[0].space or "", faction="raider",
+            units=[UnitChip(id=u.id, label=u.id, faction="raider", detail=unit_detail(ctx, u.id))
+                   for u in units],
+        ))
+    names = {camp.space: camp.name for camp in sc.mission[m.card].camps}
+    for space, hostiles in m.camps.items():  # 8.0 (1): on the map until eliminated
+        if m.battle is not None and m.battle.space == space:
+            continue  # drawn with the battle's hostiles below
+        forces.append(ForceView(
+            id=names.get(space, "Camp"), space=space, faction="hostile",
+            units=[UnitChip(id=h, label=h, faction="hostile", detail=f"c{sc.hostile[h].combat}")
+                   for h in hostiles],
+        ))
+    # The battle just fought shows until the Op moves on (its last dice and result),
+    # not on every later picture.
+    last = m.last_battle
+    shown_battle = m.battle or (last if last and (m.segment == "objective" or last.ended_now) else None)
+    if shown_battle is not None:
+        panel = battle_panel(ctx, shown_battle)
+        if m.battle is not None:
+            forces.append(ForceView(
+                id="hostiles", space=m.battle.space, faction="hostile",
+                units=[c for c in panel.lines[1].units if not c.eliminated],
+            ))
+    return forces, panel
+
+
+def seen_of(ctx: Ctx) -> Seen:
+    """What "what changed" keeps of the picture (``views.seen`` of :func:`network_view`),
+    from the forces and the battle alone, not the whole map (issue 23)."""
+    if ctx.state.mission is None:
+        return Seen(units={}, ap={}, fired=frozenset())
+    forces, panel = forces_and_battle(ctx)
+    units = {u.id: (f.space, frozenset(), u.eliminated) for f in forces for u in f.units}
+    return Seen(units=units, ap={}, fired=frozenset(shot.unit for shot in panel.shots) if panel else frozenset())
+
+
 def network_view(ctx: Ctx) -> NetworkView:
     """The map, forces, tracks and battle panel."""
     sc, state = ctx.sc, ctx.state
@@ -133,40 +183,12 @@ def network_view(ctx: Ctx) -> NetworkView:
     facts: list[str] = []
     header = Header(title=sc.title, phase=turn_label(ctx))
     if m is not None:
-        for fid in force_ids(m):
-            units = standing(m, fid)
-            if not units:
-                continue
-            forces.append(ForceView(
-                id=fid, space=units[0].space or "", faction="raider",
-                units=[UnitChip(id=u.id, label=u.id, faction="raider", detail=unit_detail(ctx, u.id))
-                       for u in units],
-            ))
+        forces, panel = forces_and_battle(ctx)
         tracks = [
             Track(label="Alert", value=m.alert, minimum=1, maximum=5),
             Track(label="Ops left", value=len(m.deck), minimum=0),
             Track(label="RP", value=m.rp, minimum=0, maximum=sc.rp_max),
         ]
-        names = {camp.space: camp.name for camp in sc.mission[m.card].camps}
-        for space, hostiles in m.camps.items():  # 8.0 (1): on the map until eliminated
-            if m.battle is not None and m.battle.space == space:
-                continue  # drawn with the battle's hostiles below
-            forces.append(ForceView(
-                id=names.get(space, "Camp"), space=space, faction="hostile",
-                units=[UnitChip(id=h, label=h, faction="hostile", detail=f"c{sc.hostile[h].combat}")
-                       for h in hostiles],
-            ))
-        # The battle just fought shows until the Op moves on (its last dice and result),
-        # not on every later picture.
-        last = m.last_battle
-        shown_battle = m.battle or (last if last and (m.segment == "objective" or last.ended_now) else None)
-        if shown_battle is not None:
-            panel = battle_panel(ctx, shown_battle)
-            if m.battle is not None:
-                forces.append(ForceView(
-                    id="hostiles", space=m.battle.space, faction="hostile",
-                    units=[c for c in panel.lines[1].units if not c.eliminated],
-                ))
         if len(m.last_move) > 1:
             # No text: the force's own block at the arrow's end is headed with its id; the
             # arrow's label was placed wherever there was room and read as a second force.

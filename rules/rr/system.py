@@ -18,7 +18,7 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.playout import PlayoutHints
-from rules.core.views import AreaMapView
+from rules.core.views import AreaMapView, Seen
 from rules.rr import arrivals, combat, menus, movement, sequence, special
 from rules.rr.actions import (
     ACTIONS, Airstrike, Assault, Boyes, Deploy, DeployDefault, Done, Enter, Fire, Hind, Hq, Info,
@@ -32,7 +32,7 @@ from rules.rr.hits import retreat_checks, take_hits
 from rules.rr.info import unit_info
 from rules.rr.rally import wants_help
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, other
-from rules.rr.view import PHASES, build_view
+from rules.rr.view import PHASES, build_view, fired_of, seen_of
 from rules.rr.victory import objective_lines
 
 OPS = ("ops",)
@@ -393,6 +393,14 @@ class RaidAndRiposte(GameSystem[RRState]):
     def view(self, state: RRState) -> AreaMapView:
         """The snapshot's view model."""
         return build_view(state)
+
+    def fired(self, state: RRState) -> frozenset[str]:
+        """Who the picture shows firing, from the state's marks (issue 23: no picture built)."""
+        return fired_of(state)
+
+    def seen(self, state: RRState) -> Seen:
+        """What "what changed" keeps of the picture, from the state (issue 23)."""
+        return seen_of(state)
 
     def turn(self, state: RRState) -> Turn:
         """The turn as the picture's header shows it, without building the picture

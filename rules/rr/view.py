@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core.views import (
-    AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, SideStyle,
+    AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, Seen,
+    SideStyle, fired_by_marks, harm,
 )
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
-from rules.rr.state import SIDE_NAMES, RRState, says
+from rules.rr.scenario import UnitSpec
+from rules.rr.state import SIDE_NAMES, RRState, UnitState, says
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
 CONTROL = {"nato": "nato_de", "soviet": "soviet"}
@@ -102,6 +106,53 @@ def away_units(b: Board) -> dict[str, str]:
     return out
 
 
+def _placed(b: Board) -> Iterator[tuple[UnitState, UnitSpec, str | None, list[str]]]:
+    """Each unit a counter shows (on the map, or attached to a host): the unit, its spec,
+    its area and its markers."""
+    state = b.s
+    for unit in state.units.values():
+        if unit.place not in ("map", "attached"):
+            continue
+        spec = b.spec(unit.id)
+        host = state.units.get(unit.attached_to or "")
+        area = unit.area if unit.place == "map" else (host.area if host else None)
+        markers = [unit.status] if unit.status != "ok" else []
+        if is_hind(spec):
+            markers.append("hind")
+        yield unit, spec, area, markers
+
+
+def _marks(b: Board) -> list[Mark]:
+    """The last action's marks (an eliminated unit is drawn as a tag where it fell, not as
+    a mark), each at the centres of the areas it names that are on the map."""
+    sc, marks = b.sc, []
+    for rec in b.s.marks:
+        if rec.kind == "eliminated":
+            continue
+        points = [sc.area_by_id[a].centre for a in rec.areas if a in sc.area_by_id]
+        if points:
+            side = CONTROL.get(rec.side or "")
+            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side, by=rec.units))
+    return marks
+
+
+def seen_of(state: RRState) -> Seen:
+    """What "what changed" keeps of the picture (``views.seen`` of :func:`build_view`),
+    from the state: each counter's area, harm and AP, and who the marks show firing."""
+    b = Board(state)
+    units: dict[str, tuple[object, frozenset[str], bool]] = {}
+    ap: dict[str, int | None] = {}
+    for unit, _, area, markers in _placed(b):
+        units[unit.id] = (area, harm(markers, unit.reduced), area is None)
+        ap[unit.id] = unit.ap
+    return Seen(units=units, ap=ap, fired=fired_by_marks(_marks(b)))
+
+
+def fired_of(state: RRState) -> frozenset[str]:
+    """Who the picture's marks show firing (``views.fired_in`` of :func:`build_view`)."""
+    return fired_by_marks(_marks(Board(state)))
+
+
 def build_view(state: RRState) -> AreaMapView:
     """Everything a snapshot shows, as a pure function of the state."""
     b = Board(state)
@@ -117,31 +168,17 @@ def build_view(state: RRState) -> AreaMapView:
         ))
     lines = [LineFeature(kind="river", points=list(r)) for r in sc.rivers]
     lines += [LineFeature(kind="bridge", points=list(p)) for p in sc.bridges]
-    counters = []
-    for unit in state.units.values():
-        if unit.place not in ("map", "attached"):
-            continue
-        spec = b.spec(unit.id)
-        host = state.units.get(unit.attached_to or "")
-        area = unit.area if unit.place == "map" else (host.area if host else None)
-        markers = [unit.status] if unit.status != "ok" else []
-        if is_hind(spec):
-            markers.append("hind")
-        counters.append(CounterView(
+    counters = [
+        CounterView(
             id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
             reduced=unit.reduced, ap=unit.ap, ap_max=b.max_ap(unit.id), markers=markers,
             attached_to=unit.attached_to, values=short_values(b, unit.id),
-        ))
-    marks = []
+        )
+        for unit, spec, area, markers in _placed(b)
+    ]
+    marks = _marks(b)
     gone = [Change(id=rec.text, what="eliminated", where=rec.areas[0])
             for rec in state.marks if rec.kind == "eliminated" and rec.areas]
-    for rec in state.marks:
-        if rec.kind == "eliminated":  # drawn as a tag where it fell (the view's changes)
-            continue
-        points = [sc.area_by_id[a].centre for a in rec.areas if a in sc.area_by_id]
-        if points:
-            side = CONTROL.get(rec.side or "")
-            marks.append(Mark(kind=rec.kind, points=points, text=rec.text, side=side, by=rec.units))
     header = Header(title=sc.title, turn=state.turn or None, max_turn=state.max_turn,
                     phase=PHASES[state.phase], facts=facts(b))
     legend = [f"Main: {sc.main_objective} and its ring; secondary: "

@@ -3,9 +3,12 @@ rings around each PL, suppression markers, smoke and the measured lines of the I
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import table
 from rules.core.views import (
-    Header, NamedPoint, RangeCircle, SideStyle, TableUnit, TableView, TerrainShape,
+    Header, NamedPoint, RangeCircle, Seen, SideStyle, TableUnit, TableView, TerrainShape,
+    fired_by_marks, harm,
 )
 from rules.skirmish import cohesion, fire
 from rules.skirmish.scenario import TerrainSpec
@@ -96,11 +99,26 @@ def _team(state: SkirmishState, unit: UnitState, team: TeamState) -> TableUnit:
     )
 
 
+def _shown(state: SkirmishState) -> Iterator[tuple[UnitState, TeamState]]:
+    """The teams the table shows: alive, and a destroyed unit's last team where it fell."""
+    for unit in state.units:
+        for team in unit.teams:
+            if team.alive or not unit.destroyed:
+                yield unit, team
+
+
+def seen_of(state: SkirmishState) -> Seen:
+    """What "what changed" keeps of the picture (``views.seen`` of :func:`build_view`),
+    from the state: each team's place, harm and whether it is gone, and who fired."""
+    units = {team.id: ((round(team.x, 2), round(team.y, 2)), harm(_markers(state, unit, team)), not team.alive)
+             for unit, team in _shown(state)}
+    return Seen(units=units, ap={}, fired=fired_by_marks(state.marks or state.last_marks))
+
+
 def build_view(state: SkirmishState) -> TableView:
     """Everything the table snapshot shows."""
     scen = state.table
-    units = [_team(state, u, t) for u in state.units for t in u.teams
-             if t.alive or not u.destroyed]
+    units = [_team(state, u, t) for u, t in _shown(state)]
     circles = [
         RangeCircle(x=u.pl.x, y=u.pl.y, radius=cohesion.RANGE, label=f"{u.id} cohesion")
         for u in state.live() if u.pl is not None and len(u.alive_teams) > 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot import chain
+from bot import chain, record
 from tests.platform.conftest import Table
 from tests.platform.test_verify_dice import (
     chain_position, channel_file, entry, finished_game, reseal, run, step,
@@ -167,3 +167,44 @@ async def test_a_chain_of_another_game_does_not_start_at_this_ones_genesis(game,
     other["options"] = {"target": 20}
     code, out = run(tmp_path, other)
     assert code == 1 and "no record follows the game's genesis" in out, out
+
+
+#: A Raid and Riposte game (70 orders, a rollback, a reroll, /game end) recorded by the bot
+#: at commit d480927, before states were stored in canonical form (issue 23): its states
+#: are in the models' field order and were sealed by parsing them and encoding them again.
+OLD_RECORD = Path(__file__).resolve().parent / "data" / "rr-recorded-d480927.json.gz"
+OLD_HEAD = "55ea9c0d12d4fda8d5955e27754bdeae7fca47d2ba8cba97ea89d17065134437"
+
+
+def test_a_game_recorded_before_canonical_states_still_verifies(tmp_path: Path) -> None:
+    """The verifier and ``referee replay`` check an old record as before: its chain, its
+    dice and its replay pass with the head /game end posted; a state changed in it (the
+    rest left as is) is caught by its hash, and the replay of the step after it too."""
+    raw = OLD_RECORD.read_bytes()
+    document = verify_dice.load(str(OLD_RECORD))
+    assert list(step(document, 3)["state"])[:2] == ["scenario", "turn"]  # stored unsorted
+    code, out = run(tmp_path, document, "--rolls", "35", "--anchor", OLD_HEAD, raw=raw)
+    assert code == 0 and "replays exactly" in out, out
+    forged = copy.deepcopy(document)
+    unit = next(iter(step(forged, 50)["state"]["units"].values()))
+    unit["place"] = "pool" if unit["place"] != "pool" else "1"
+    code, out = run(tmp_path, forged, "--rolls", "35", "--anchor", OLD_HEAD)
+    assert code == 1 and "step #50: its hash does not match its content" in out, out
+
+
+async def test_a_new_step_is_sealed_from_its_state_as_the_verifier_hashes_it(table: Table) -> None:
+    """A step written now is sealed from the state object in hand (issue 23), and its hash
+    is the one the verifier computes from the stored text parsed; that text stays in the
+    models' field order (a state read back iterates as the cached one did)."""
+    await table("alice", "/game new system:duel options:target=30")
+    for user, line in [("alice", "/game join side:red"), ("bob", "/game join side:blue"),
+                       ("alice", "/duel roll"), ("bob", "/duel stance mode:bold")]:
+        assert not (await table(user, line)).error
+    game = await table.service.live_game(table.channel)
+    assert game is not None
+    rows = [await table.service.store.step(game.row.id, seq) for seq in range(game.row.head_seq + 1)]
+    for row in rows:
+        assert row is not None
+        fields = {**record.step_fields(row, json.loads(row.state_json)), "prev_hash": row.prev_hash}
+        assert row.hash == verify_dice.record_hash("step", fields)
+    assert game.row.state_json == rows[-1].state_json == game.state.model_dump_json()

@@ -4,16 +4,24 @@ The service caches the state object the rules returned instead of re-parsing the
 just stored (``Service.commit_step``); that is sound only while ``load_state(dump(state))``
 equals ``state`` for every state a game can reach.  Random legal play in each registered
 system checks it at every step.
+
+A step's seal hashes the canonical text of the state object in hand
+(``chain.canonical_state``, issue 23), not its stored JSON parsed again: the same play
+checks that this text is what the verifier's parse-and-encode of the stored JSON gives
+(``tools/verify_dice.canonical``), and seals to the same hash.
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from bot import chain
 from rules.core import registry
 from rules.core.dice import SeededDice
+from tools import verify_dice
 
 STEPS = 120
 
@@ -28,6 +36,13 @@ def test_every_state_of_random_play_round_trips(key: str) -> None:
     for checked in range(STEPS):
         state = step.state
         assert system.load_state(state.model_dump_json()) == state, f"{key}, state {checked}"
+        text = chain.canonical_state(state)
+        parsed = json.loads(state.model_dump_json())
+        assert text.encode() == verify_dice.canonical(parsed), f"{key}, canonical state {checked}"
+        fields = {"seq": checked, "kind": "order", "action": {"name": "x", "options": {"a": "é"}},
+                  "state": parsed, "turn_part": "T", "created_at": "now"}
+        assert chain.step_hash("p", {**fields, "state": None}, state_text=text) == \
+            chain.step_hash("p", fields) == verify_dice.record_hash("step", {**fields, "prev_hash": "p"})
         waiting = system.waiting_on(state)
         side = rng.choice(waiting) if waiting else None
         actions = system.legal_actions(state, side) if side else []
