@@ -1,0 +1,72 @@
+"""What the public reads of concealed units (15.4.1-15.4.3, issue 28's play-test): the public
+view names no unit under a marker nor counts them, "what changed" and the turn digest read a
+marker for its stack, and a refusal naming an unseen enemy unit is the sentence for a unit that
+does not exist."""
+
+from __future__ import annotations
+
+import copy
+
+from bot.pacing.digest import digest_lines
+from bot.store import StepRow
+from rules.core.dice import ScriptedDice
+from rules.core.views import changes_along, changes_between
+from rules.mak import SYSTEM as SYS
+from rules.mak import actions as A
+from rules.mak import secret_actions as SA
+from rules.mak.state import Minefield
+from tests.mak.test_hidden import FAR, at_setup, public
+
+
+def row(seq: int, state, side: str | None = "merc", step=None) -> StepRow:
+    """A stored step of ``state`` (the digest reads only these fields)."""
+    return StepRow(game_id=1, seq=seq, parent_seq=seq - 1 if seq else None, kind="order" if side else "setup",
+                   side=side, state_json=state.model_dump_json(),
+                   events=step.events if step else [])
+
+
+def hidden_then_mined():
+    """M-AFS1 and M-AFS2 in 5:0829, M-Con1 put on M-AFS1 (sealed), then M-Con1 moves into a
+    Strahl minefield in 5:0828 that destroys M-AFS1 (19.1.3): the states after each."""
+    s0 = at_setup(FAR, concealment=True)
+    s0.mines["5:0828"] = Minefield(owner="strahl", attack=13)  # a scenario's own: no seal
+    hide = SYS.apply(copy.deepcopy(s0), "merc", SA.Hide(unit="M-AFS1"), ScriptedDice([]))
+    s1 = hide.state
+    s1.setup = []
+    # 19.1.3: 2d6 6+6 = 12 hits; the damage roll D destroys (scripted high)
+    mined = SYS.apply(copy.deepcopy(s1), "merc", A.Move(unit="M-Con1", to="5:0828"), ScriptedDice([1, 1, 6, 6]))
+    return s0, hide, s1, mined
+
+
+def test_15_4_1_the_public_view_names_no_unit_under_a_marker_nor_their_count():
+    _, _, s1, _ = hidden_then_mined()
+    pub = SYS.view(s1)
+    text = pub.model_dump_json()
+    assert "M-AFS1" not in text and "M-AFS2" not in text
+    assert pub.away == {}
+    assert [c.id for c in pub.counters if c.cover] == ["M-Con1"]
+
+
+def test_15_4_1_what_changed_reads_hiding_as_no_change_and_a_marker_put_down_as_no_move():
+    s0, _, s1, _ = hidden_then_mined()
+    changes = changes_between(SYS.view(s0), SYS.view(s1))
+    assert changes == []  # not "eliminated", not "left", not M-Con1 "arrived"
+
+
+def test_19_1_3_a_concealed_unit_destroyed_is_a_loss_the_public_was_told_of():
+    s0, hide, s1, mined = hidden_then_mined()
+    assert mined.state.unit("M-AFS1").status == "destroyed", public(mined)
+    changes = changes_along([SYS.view(s) for s in (s0, s1, mined.state)])
+    assert ("M-AFS1", "eliminated") in [(c.id, c.what) for c in changes]
+    assert "M-AFS2" not in [c.id for c in changes if c.what != "moved"]
+
+
+def test_the_turn_digest_names_no_hidden_unit_lists_no_still_marker_and_counts_the_loss():
+    s0, hide, s1, mined = hidden_then_mined()
+    lines = digest_lines(SYS, row(0, s0, None), [row(1, s1, "merc", hide), row(2, mined.state, "merc", mined)],
+                         "📰 Turn 1 digest")
+    text = "\n".join(lines)
+    assert "under a concealment marker" not in text and "Off the map" not in text, text
+    assert "M-AFS2" not in text, text  # still under M-Con1? no: the marker went back when M-AFS1 died
+    assert "Losses: eliminated M-AFS1" in text, text
+    assert not any(line.startswith("Moved:") and "M-Con1" in line for line in lines), text
