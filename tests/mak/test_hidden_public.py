@@ -70,3 +70,36 @@ def test_the_turn_digest_names_no_hidden_unit_lists_no_still_marker_and_counts_t
     assert "M-AFS2" not in text, text  # still under M-Con1? no: the marker went back when M-AFS1 died
     assert "Losses: eliminated M-AFS1" in text, text
     assert not any(line.startswith("Moved:") and "M-Con1" in line for line in lines), text
+
+
+def two_stacks():
+    """M-Con1 over M-AFS1 in 5:0829, M-Con2 over M-AFS2 in 5:0929, both out of S-PKA1's sight."""
+    units = [("M-AFS1", "AFS", "merc", "5:0829"), ("M-AFS2", "AFS", "merc", "5:0929"),
+             ("S-PKA1", "PKA", "strahl", "5:0812")]
+    s = at_setup(units, concealment=True)
+    s = SYS.apply(s, "merc", SA.Hide(unit="M-AFS1"), ScriptedDice([])).state
+    s = SYS.apply(s, "merc", SA.Hide(unit="M-AFS2"), ScriptedDice([])).state
+    s.setup, s.active = [], "strahl"
+    return s
+
+
+def test_15_4_1_two_markers_in_two_hexes_lifted_by_one_move_each_name_their_own_hex_and_unit():
+    step = SYS.apply(two_stacks(), "strahl", A.Move(unit="S-PKA1", to="5:0514"), ScriptedDice([]))
+    lifted = sorted(t for t in public(step) if "lifted" in t)
+    assert lifted == ["Mercenary concealment M-Con1 in 5:0829 lifted, seen by S-PKA1 (15.4.1): under it: M-AFS1",
+                      "Mercenary concealment M-Con2 in 5:0929 lifted, seen by S-PKA1 (15.4.1): under it: M-AFS2"]
+
+
+def test_15_4_1_a_lift_names_only_the_units_the_markers_hid_not_one_seen_in_the_open_it_passed():
+    # the play-test: two markers over M-AFS1 in 5:0829 move through 5:0828, where M-EngSQ1
+    # stands in the open, and are seen there: M-EngSQ1 was never under them
+    units = [("M-AFS1", "AFS", "merc", "5:0829"), ("M-EngSQ1", "EngSQ", "merc", "5:0828"),
+             ("S-PKA1", "PKA", "strahl", "5:0311")]
+    s = at_setup(units, concealment=True)
+    s = SYS.apply(s, "merc", SA.Hide(unit="M-AFS1", count=2), ScriptedDice([])).state
+    s.setup = []
+    assert "M-EngSQ1" in [c.id for c in SYS.view(s).counters]  # in the open before the move
+    step = SYS.apply(s, "merc", A.Move(unit="M-Con1", to="5:0827"), ScriptedDice([1] * 20))
+    (line,) = [t for t in public(step) if "lifted" in t]
+    assert line == ("Mercenary concealment M-Con1, M-Con2 in 5:0828 lifted, seen by S-PKA1 (15.4.1): "
+                    "under them: M-AFS1")
