@@ -6,10 +6,12 @@ does not exist."""
 from __future__ import annotations
 
 import copy
+import enum
 
 from bot.pacing.digest import digest_lines
 from bot.store import StepRow
 from rules.core.dice import ScriptedDice
+from rules.core.errors import RuleError
 from rules.core.views import changes_along, changes_between
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
@@ -103,3 +105,56 @@ def test_15_4_1_a_lift_names_only_the_units_the_markers_hid_not_one_seen_in_the_
     (line,) = [t for t in public(step) if "lifted" in t]
     assert line == ("Mercenary concealment M-Con1, M-Con2 in 5:0828 lifted, seen by S-PKA1 (15.4.1): "
                     "under them: M-AFS1")
+
+
+def world(hidden: str):
+    """The Strahl S-Con1 over ``hidden`` in 5:0812 (out of the Mercenaries' sight), the
+    Mercenaries to act: the public sees the same either way."""
+    units = [("M-AFS1", "AFS", "merc", "5:0829"), ("M-EngSQ1", "EngSQ", "merc", "5:0828"),
+             (hidden, "PKA", "strahl", "5:0812")]
+    s = at_setup(units, concealment=True)
+    s = SYS.apply(s, "strahl", SA.Hide(unit=hidden), ScriptedDice([])).state
+    s.setup, s.active = [], "merc"
+    return s
+
+
+def answer(state, order):
+    try:
+        step = SYS.apply(state, "merc", order, ScriptedDice([1] * 40))
+    except RuleError as exc:
+        return exc.message
+    return public(step)
+
+
+def named_orders():
+    """Every public Mercenary order with an option naming a unit, that option naming S-PKA1
+    (the others: M-AFS1 where a unit of one's own is asked, blank otherwise)."""
+    for model in SYS.actions:
+        if model.sealed:
+            continue
+        specs = model.options()
+        for spec in (o for o in specs if o.kind == "id"):
+            values = {o.name: ("M-AFS1" if o.name in ("unit", "units") else "") for o in specs if o.kind == "id"}
+            values[spec.name] = "S-PKA1"
+            for name, f in model.model_fields.items():
+                if name not in values and f.is_required():
+                    kind = f.annotation
+                    values[name] = next(iter(kind)) if isinstance(kind, type) and issubclass(kind, enum.Enum) \
+                        else {int: 1, bool: False}.get(kind, "")
+            yield model.path(), spec.name, model.model_construct(**values)
+
+
+def test_15_4_1_naming_a_hidden_enemy_unit_is_answered_as_a_name_no_unit_has():
+    # the play-test: "'S-PKA1' is under a concealment marker" told the Mercenaries S-PKA1 was
+    # there; the same name must get the same answer whether S-PKA1 hides under S-Con1 or does
+    # not exist (S-PKA9 under it instead), for every option of every order that names a unit
+    there, absent = world("S-PKA1"), world("S-PKA9")
+    seen = 0
+    for path, field, order in named_orders():
+        a, b = answer(copy.deepcopy(there), order), answer(copy.deepcopy(absent), order)
+        assert a == b, (path, field, a, b)
+        assert "concealment" not in str(a), (path, field, a)
+        typed = {field: "S-PKA1"}
+        assert SYS.choices(there, "merc", path, field, typed) == SYS.choices(absent, "merc", path, field, typed)
+        seen += 1
+    assert seen >= 10
