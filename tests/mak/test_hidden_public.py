@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import enum
 
+import pytest
+
 from bot.pacing.digest import digest_lines
 from bot.store import StepRow
 from rules.core.dice import ScriptedDice
@@ -175,3 +177,37 @@ def test_15_4_1_a_marker_lifted_and_put_down_elsewhere_did_not_move_since_a_play
     assert seen(start).covers["M-Con1"] != seen(SYS.view(again)).covers["M-Con1"]
     changes = changes_over(start, [SYS.view(lifted)], SYS.view(again))
     assert "M-Con1" not in [c.id for c in changes], changes
+
+
+@pytest.mark.parametrize("orders", [120, pytest.param(None, marks=pytest.mark.slow)])
+def test_15_4_1_in_a_random_game_no_view_but_its_owners_ever_holds_a_hidden_unit(orders):
+    """Random legal orders, sealed ones included (the first ``orders`` of them; slow: to the
+    end): after every order the public view, and the opponent's, hold no id of a unit under
+    a marker, anywhere (counters, marks, "what changed" maps, the header, the panel)."""
+    import random  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    from rules.core.dice import SeededDice  # noqa: PLC0415
+    from rules.mak.concealment import hidden_units  # noqa: PLC0415
+
+    rng = random.Random(7)
+    dice = SeededDice(b"views-7")
+    step = SYS.setup("minefields", "concealment", dice)
+    checked = 0
+    played = 0
+    while not step.game_over and played != orders:
+        played += 1
+        side = rng.choice(step.waiting_on)
+        legal = SYS.legal_actions(step.state, side)
+        secret = [a for a in legal if a.sealed]
+        step = SYS.apply(step.state, side, rng.choice(secret if secret and rng.random() < 0.6 else legal), dice)
+        hidden = hidden_units(step.state)
+        for viewer in (None, "merc", "strahl"):
+            ids = [u.id for u in hidden if u.side != viewer]
+            if not ids:
+                continue
+            text = (SYS.view(step.state) if viewer is None else SYS.view_for(step.state, viewer)).model_dump_json()
+            found = [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?!\w)", text)]
+            assert not found, (viewer, found)
+            checked += 1
+    assert checked > 20
