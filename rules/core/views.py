@@ -579,9 +579,10 @@ def changes_seen(before: Seen, after: BaseModel, fired: set[str] | frozenset[str
     out: list[Change] = []
     for uid, (where, how, gone) in new.items():
         if uid not in old:
-            unveiled = (where, sides.get(uid)) in was_covered.values() or sides.get(uid) in shifted
-            if not gone and uid not in covers and not unveiled:
-                out.append(Change(id=uid, what="arrived"))
+            if gone or uid in covers or (where, sides.get(uid)) in was_covered.values():
+                continue  # a counter put down, or a unit seen where its marker stood
+            # out from under a marker of its side that moved or was taken up: it moved
+            out.append(Change(id=uid, what="moved" if sides.get(uid) in shifted else "arrived"))
             continue
         was_where, was_how, was_gone = old[uid]
         if gone and not was_gone:

@@ -211,3 +211,16 @@ def test_15_4_1_in_a_random_game_no_view_but_its_owners_ever_holds_a_hidden_unit
             assert not found, (viewer, found)
             checked += 1
     assert checked > 20
+
+
+def test_15_4_1_a_concealed_unit_seen_where_its_marker_moved_to_moved():
+    # the console play: S-Con1 over S-PKA1 moves 5:0812 -> 5:0613 and is seen there; the
+    # public read "S-PKA1 moves 5:0812 → 5:0613", the digest must say it moved
+    units = [("M-AFS1", "AFS", "merc", "5:0829"), ("S-PKA1", "PKA", "strahl", "5:0812")]
+    s = at_setup(units, concealment=True)
+    s = SYS.apply(s, "strahl", SA.Hide(unit="S-PKA1"), ScriptedDice([])).state
+    s.setup, s.active = [], "strahl"
+    step = SYS.apply(copy.deepcopy(s), "strahl", A.Move(unit="S-Con1", to="5:0613"), ScriptedDice([]))
+    assert any("S-Con1 in 5:0613 lifted" in t for t in public(step)), public(step)
+    changes = changes_between(SYS.view(s), SYS.view(step.state))
+    assert [(c.id, c.what) for c in changes] == [("S-PKA1", "moved")]
