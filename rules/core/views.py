@@ -648,11 +648,9 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
 def changes_seen_over(before: Seen, between: Iterable[Seen], after: BaseModel) -> list[Change]:
     """:func:`changes_over` from what was :func:`seen` of the earlier views."""
     fired = fired_in(after)
-    lifted: set[str] = set()  # concealment counters taken up in between (and put down again)
     for facts in between:
         fired |= facts.fired
-        lifted |= {cid for cid in before.covers if cid not in facts.covers}
-    return [c for c in changes_seen(before, after, fired) if not (c.id in lifted and c.what == "moved")]
+    return changes_seen(before, after, fired)
 
 
 def _place(where: object) -> str | None:
