@@ -28,7 +28,7 @@ focus picture) and a result ``banner`` for the final picture.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -393,6 +393,10 @@ class HexCounterView(BaseModel):
     facing: int | None = None  # 0..5 (0 = N, clockwise) where facing matters; None otherwise
     markers: list[str] = Field(default_factory=list)  # "Arm. Disabled", "Immobilized", "R3"
     top: bool = False  # the counter shown on top of its stack (the last to act)
+    #: A concealment counter (Maschinen Krieger 15.4.1): it stands for the stack under it,
+    #: whose units are not in the view.  "What changed" reads a unit gone where one now
+    #: stands as hidden, not eliminated, and a counter put down or taken up as no change.
+    cover: bool = False
 
 
 class HexMarkerView(BaseModel):
@@ -453,6 +457,9 @@ class HexMapView(BaseModel):
     changes: list[Change] = Field(default_factory=list)  # see ViewBase.changes
     banner: str | None = None  # see ViewBase.banner
     away: dict[str, str] = Field(default_factory=dict)  # see ViewBase.away
+    #: Units out of the game that everyone was told of (destroyed): one the view did not show
+    #: before (under a concealment counter) is ``eliminated`` all the same.
+    lost: list[str] = Field(default_factory=list)
 
 
 AnyView = AreaMapView | NetworkView | TableView | HexMapView
@@ -517,19 +524,35 @@ def fired_by_marks(marks: Iterable[Mark]) -> frozenset[str]:
 class Seen:
     """What "what changed" needs of one view, and nothing more (:func:`seen`): each unit's
     place, harm and whether it is gone, each counter's AP left, and the units it shows
-    firing.  The service keeps these of recent steps instead of their views (a view of a
-    big map is ~100 kB), so a picture builds only its own step's view (issue 23)."""
+    firing; the concealment counters with their place and side, and the units known lost.
+    The service keeps these of recent steps instead of their views (a view of a big map is
+    ~100 kB), so a picture builds only its own step's view (issue 23)."""
 
     units: dict[str, tuple[object, frozenset[str], bool]]
     ap: dict[str, int | None]
     fired: frozenset[str]
+    covers: dict[str, tuple[object, str]] = field(default_factory=dict)
+    lost: frozenset[str] = frozenset()
+    sides: dict[str, str] = field(default_factory=dict)  # each hex counter's side
+
+
+def _covers(view: BaseModel) -> dict[str, tuple[object, str]]:
+    """The concealment counters of a view: ``id -> (hex, side)``."""
+    return {c.id: ((c.col, c.row), c.faction) for c in getattr(view, "counters", [])
+            if isinstance(c, HexCounterView) and c.cover}
 
 
 def seen(view: BaseModel) -> Seen:
     """The facts of ``view`` that :func:`changes_between` compares."""
     ap: dict[str, int | None] = {}
     units = _unit_facts(view, ap)
-    return Seen(units=units, ap=ap, fired=frozenset(fired_in(view)))
+    return Seen(units=units, ap=ap, fired=frozenset(fired_in(view)), covers=_covers(view),
+                lost=frozenset(getattr(view, "lost", [])), sides=_sides(view))
+
+
+def _sides(view: BaseModel) -> dict[str, str]:
+    """Each hex counter's side (a unit gone under a concealment counter is of its side)."""
+    return {c.id: c.faction for c in getattr(view, "counters", []) if isinstance(c, HexCounterView)}
 
 
 def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None = None) -> list[Change]:
@@ -554,11 +577,19 @@ def changes_seen(before: Seen, after: BaseModel, fired: set[str] | frozenset[str
     new_ap: dict[str, int | None] = {}
     new = _unit_facts(after, new_ap)
     away: dict[str, str] = getattr(after, "away", {})
+    covers, was_covered = _covers(after), before.covers
+    # 15.4.1 (mak): a counter put down, moved off or taken up is told in the order's own
+    # lines; a unit that goes under one, or comes out from under one, neither left nor
+    # arrived.  A counter that moved with its stack moved.
+    shifted = {side for cid, (place, side) in was_covered.items() if covers.get(cid, (None,))[0] != place}
+    sides = _sides(after)
     out: list[Change] = []
     for uid, (where, how, gone) in new.items():
         if uid not in old:
-            if not gone:
-                out.append(Change(id=uid, what="arrived"))
+            if gone or uid in covers or (where, sides.get(uid)) in was_covered.values():
+                continue  # a counter put down, or a unit seen where its marker stood
+            # out from under a marker of its side that moved or was taken up: it moved
+            out.append(Change(id=uid, what="moved" if sides.get(uid) in shifted else "arrived"))
             continue
         was_where, was_how, was_gone = old[uid]
         if gone and not was_gone:
@@ -572,9 +603,21 @@ def changes_seen(before: Seen, after: BaseModel, fired: set[str] | frozenset[str
         elif (old_ap.get(uid) or 0) > (new_ap.get(uid) or 0) and new_ap.get(uid) is not None:
             # Spent action points where it stood (fired, rallied ...): it acted.
             out.append(Change(id=uid, what="acted"))
+    lost = getattr(after, "lost", [])
     for uid in old:
-        if uid not in new and not old[uid][2]:
-            out.append(_gone(uid, old[uid][0], away))
+        if uid in new or old[uid][2] or uid in was_covered:
+            continue
+        side = before.sides.get(uid)
+        if uid not in lost and uid not in away and any(s == side for _, s in covers.values()):
+            # Under a concealment counter of its side: where it stood (hidden, no change),
+            # or one it walked into in the open (moved).
+            if (old[uid][0], side) not in covers.values():
+                out.append(Change(id=uid, what="moved"))
+            continue
+        out.append(_gone(uid, old[uid][0], away))
+    told = {c.id for c in out}
+    out += [Change(id=uid, what="eliminated") for uid in lost  # lost out of sight (15.4.1)
+            if uid not in before.lost and uid not in told]
     return out
 
 

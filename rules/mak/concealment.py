@@ -232,13 +232,17 @@ def lift(ctx: MakCtx, side: str, label: str, why: str) -> None:
     markers = markers_at(ctx.state, side, label)
     if not markers:
         return
-    under = [u.id for u in ctx.state.at(label) if u.side == side]
+    # Under them: the units hidden when the order began and those carrying a marker.  A unit
+    # of the side seen in the open in ``label`` is not: a concealed unit passing through its
+    # hex (sight is checked at every hex of a move) or coming to stand with it does not make
+    # it one the markers hid (the play-test's "under them were M-EngSQ1, M-AFS1").
+    under = [u.id for u in ctx.state.at(label) if u.side == side and (u.id in c.hidden or markers_on(ctx.state, u))]
     for m in markers:
         c.markers[m] = None
         ctx.unseal(c.seals.pop(m), 0, why)
     ctx.reveals = True
     ctx.snapshot = True
-    were = f"under them were {', '.join(under)}" if len(markers) > 1 else f"under it: {', '.join(under)}"
+    were = f"under {'them' if len(markers) > 1 else 'it'}: {', '.join(under)}"
     ctx.say("conceal", f"{SIDE_NAMES[side]} concealment {', '.join(markers)} in {label} lifted, {why}: {were}",
             "15.4.1")
 

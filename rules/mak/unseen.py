@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from rules.core.contract import Action, Event
+from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, OrderRule
 from rules.mak.concealment import hidden, hidden_units, lift, markers_on, public_name, return_gone, sweep
@@ -68,17 +69,62 @@ def as_marker(state: MakState, action: Action) -> Action:
 
 
 def unseen_problem(state: MakState, side: str, action: Action) -> str | None:
-    """An order naming an enemy unit under a concealment marker, by its id or its marker: one
-    sentence, the same either way, that says nothing of what is there (15.4.1)."""
+    """An order naming an enemy concealment marker on the map (its counter is public): one
+    sentence that says nothing of what is under it (15.4.1)."""
     for value in action.model_dump().values():
         if not isinstance(value, str) or not value.strip():
             continue
         for word in value.split(","):
             u = state.find(word)
-            if u is not None and u.side != side and hidden(state, u):
+            if u is not None and u.side != side and hidden(state, u) and u.id.lower() != word.strip().lower():
                 return (f"'{word.strip()[:12]}' is under a concealment marker: none of your units sees "
                         f"what is there (15.4.1).")
     return None
+
+
+#: Stand-ins for hidden enemy units' ids while the rules word a refusal: no unit id holds them.
+_NOBODY = "§¶¤"
+
+
+def _unseen_ids(state: MakState, side: str, action: Action) -> tuple[Action, dict[str, str]]:
+    """``action`` with each enemy unit under a marker named by its own id replaced by a name
+    no unit has (one stand-in character a unit, as long as the name typed), and the stand-in
+    character -> the name typed."""
+    update: dict[str, str] = {}
+    typed: dict[str, str] = {}
+    for key, value in action.model_dump().items():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        words = value.split(",")
+        for i, word in enumerate(words):
+            u = state.find(word)
+            if u is None or u.side == side or not hidden(state, u) or len(typed) == len(_NOBODY):
+                continue
+            name = word.strip()
+            mark = _NOBODY[len(typed)]
+            typed[mark] = name
+            words[i] = word.replace(name, mark * len(name))
+        if ",".join(words) != value:
+            update[key] = ",".join(words)
+    return (action.model_copy(update=update) if update else action), typed
+
+
+def as_unknown(system: object, rule: OrderRule, ctx: MakCtx, action: Action) -> str | None:
+    """15.4.1: an order naming an enemy unit under a marker by its own id is refused with the
+    very sentence a name no unit has gets (the rules' own, for that option of that order),
+    so the refusal tells nothing of whether the unit exists or where; None when the order
+    names none.  The rules word it on a copy, with the name replaced by one no unit has."""
+    masked, typed = _unseen_ids(ctx.state, ctx.side, action)
+    if not typed:
+        return None
+    trial: MakCtx = Ctx(state=ctx.state.model_copy(deep=True), side=ctx.side, dice=ScriptedDice([]))
+    try:
+        rule.resolve(system, trial, masked)
+    except RuleError as exc:
+        return re.sub(f"[{_NOBODY}]+", lambda m: typed[m.group(0)[0]][:len(m.group(0))], exc.message)
+    except Exception:  # noqa: BLE001 - a rule that rolled or failed on the stand-in: the plain sentence
+        return f"There is no unit '{next(iter(typed.values()))[:20]}'."
+    return f"There is no unit '{next(iter(typed.values()))[:20]}'."
 
 
 def guarded(rule: OrderRule) -> OrderRule:
@@ -92,7 +138,7 @@ def guarded(rule: OrderRule) -> OrderRule:
         if ctx.state.concealment is None:
             original.resolve(system, ctx, action)
             return
-        problem = unseen_problem(ctx.state, ctx.side, action)
+        problem = unseen_problem(ctx.state, ctx.side, action) or as_unknown(system, original, ctx, action)
         if problem:
             raise RuleError(problem)
         start = len(ctx.dice.rolls)  # the rolls of this order only (a Dice may serve many)

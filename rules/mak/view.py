@@ -92,7 +92,7 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
     hidden_stacks = sorted({(u.side, u.hex or "") for u in state.units if u.id in secret})
     for side, label in hidden_stacks:  # 15.4.3: one counter a marker, whatever is under them
         col, row = pos(label)
-        counters += [HexCounterView(id=m, label="?", col=col, row=row, faction=side)
+        counters += [HexCounterView(id=m, label="?", col=col, row=row, faction=side, cover=True)
                      for m in concealment.markers_at(state, side, label)]
     counters += air_counters(state, pos)  # 10.4.1
     last = max((m.order for m in state.marks), default=-1)
@@ -129,18 +129,8 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
         legend.append("OWN MINE: your minefield, unknown to your opponent (19.1.1)")
     return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
                       markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
-                      panel=air_panel(state, viewer), away=away_units(state) | _markers_off(state, secret),
-                      legend=legend)
-
-
-def _markers_off(state: MakState, secret: dict[str, str]) -> dict[str, str]:
-    """For "what changed": a marker in its owner's supply was lifted (15.4.1), and a unit
-    under a marker went out of sight; neither was eliminated."""
-    c = state.concealment
-    if c is None:
-        return {}
-    out = {m: "lifted, 15.4.1" for m, u in c.markers.items() if u is None}
-    return out | {uid: "under a concealment marker, 15.4.1" for uid in secret}
+                      panel=air_panel(state, viewer), away=away_units(state), legend=legend,
+                      lost=[u.id for u in state.units if u.status == "destroyed"])
 
 
 def _on_map(state: MakState, side: str, secret: dict[str, str]) -> int:

@@ -6,7 +6,7 @@ same scenario and options, the same orders but for the secret ones (``orders_a``
 reveal it.  :func:`public_record` plays one of them through the real service on a real
 SQLite file and gathers everything the side that does not hold the secret, and anyone
 watching, can see after each order: every public reply and announcement with its picture's
-bytes, that side's own private replies, ``/game status``, ``/game log``, ``/game map`` (the
+bytes, what the bot posts on its own (the turn digest and its map, ticked as the bot's loop would), that side's own private replies, ``/game status``, ``/game log``, ``/game map`` (the
 public picture, and that side's own view), the autocomplete it is offered for each of its
 orders, and the export.  The two records must be equal, byte for byte, once what may
 differ by design is masked: commitments (a seal's root and leaves: hashes of the secret
@@ -45,7 +45,7 @@ class SecretCase(BaseModel):
 
     ``orders_a``/``orders_b``: ``(side, "/mak … options")`` in the order given; a sealed
     order is given privately by the harness.  ``reveal_at``: the index of the first order
-    that reveals (everything before it is compared).  ``system``: found from the orders'
+    that reveals (everything before it is compared); ``digest``: a turn ends before it.  ``system``: found from the orders'
     command when left empty.  ``dice``: scripted dice for both games (empty: both games
     roll the same seeded dice)."""
 
@@ -57,6 +57,9 @@ class SecretCase(BaseModel):
     system: str = ""
     dice: list[int] = Field(default_factory=list)
     name: str = ""
+    #: The case plays past a game turn's end before it reveals: its record must hold the
+    #: turn digest the bot posts (so the digest is compared, not skipped).
+    digest: bool = False
 
     def system_key(self) -> str:
         """The system the case plays."""
@@ -135,6 +138,7 @@ async def public_record(settings: Settings, case: SecretCase, orders: list[tuple
             for owed_id, posted in await service.owed("table"):
                 record.append([index, "posted", await seen(service, posted)])
                 await service.settle(owed_id)
+            record += [[index, "paced", post] for post in await paced(service)]
             record.append([index, "looks", await looks(service, player, system, other)])
         exported = await player.send("watcher", "/game export")
         document = json.loads(gzip.decompress(exported.attachments[0].data))
@@ -142,6 +146,18 @@ async def public_record(settings: Settings, case: SecretCase, orders: list[tuple
         return mask(record)
     finally:
         await service.close()
+
+
+async def paced(service: Service) -> list[Any]:
+    """What the bot posts on its own now (a turn's digest with its map, issue 19), as the
+    channel sees it: the pacer is ticked as the running bot's loop would."""
+    posts: list[Any] = []
+
+    async def send(channel_id: str, reply: Reply) -> None:
+        posts.append([channel_id, await seen(service, reply)])
+
+    await service.pacer.tick(send)
+    return posts
 
 
 async def looks(service: Service, player: Player, system: Any, other: str) -> list[Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,10 +64,21 @@ def system_cases() -> list[tuple[str, SecretCase | None]]:
     return out
 
 
-async def differs(tmp_path: Path, case: SecretCase) -> str | None:
+async def records(tmp_path: Path, case: SecretCase) -> tuple[list[Any], list[Any]]:
+    """The public records of a case's two games."""
     a = await public_record(settings_for(tmp_path, "a"), case, case.orders_a)
     b = await public_record(settings_for(tmp_path, "b"), case, case.orders_b)
-    return first_difference(a, b)
+    return a, b
+
+
+async def differs(tmp_path: Path, case: SecretCase) -> str | None:
+    return first_difference(*await records(tmp_path, case))
+
+
+def digests(record: list[Any]) -> list[str]:
+    """The turn digests the bot posted on its own in a record."""
+    return [entry[2][1][0] for entry in record
+            if isinstance(entry, list) and len(entry) == 3 and entry[1] == "paced" and "digest" in entry[2][1][0]]
 
 
 @pytest.mark.parametrize(("key", "case"), system_cases() or [pytest.param(None, None, marks=pytest.mark.skip(
@@ -74,7 +86,9 @@ async def differs(tmp_path: Path, case: SecretCase) -> str | None:
 async def test_a_sealed_choice_changes_nothing_anyone_else_sees_until_it_is_revealed(
         tmp_path: Path, key: str, case: SecretCase | None) -> None:
     assert case is not None, f"{key} keeps secrets but tests/{key}/secret_cases.py gives no CASES"
-    assert await differs(tmp_path, case) is None
+    a, b = await records(tmp_path, case)
+    assert first_difference(a, b) is None
+    assert bool(digests(a)) == case.digest, digests(a)  # a case past a turn's end compares its digest
 
 
 async def test_shells_keeps_its_secret_until_the_lift_that_finds_it(tmp_path: Path) -> None:

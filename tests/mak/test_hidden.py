@@ -346,12 +346,17 @@ def test_19_1_1_the_owners_minefield_tags_never_cover_a_counter(tmp_path):
 def test_15_4_1_the_enemy_naming_a_concealed_unit_learns_nothing_of_it():
     s = hidden_game().state
     s.setup, s.active = [], "strahl"
-    words = []
-    for name in ("M-AFS1", "M-Con1", "M-AFS2"):
+    words = {}
+    for name in ("M-AFS1", "M-Con1", "M-AFS2", "M-AFS7"):
         with pytest.raises(RuleError) as caught:
             SYS.apply(s, "strahl", A.Fire(unit="S-PKA1", target=name), ScriptedDice([]))
-        words.append(str(caught.value).split("'", 2)[2])
-    assert words[0] == words[1] == words[2] == " is under a concealment marker: none of your units sees what is there (15.4.1)."
+        words[name] = str(caught.value)
+    # a hidden unit's own id gets the sentence of a name no unit has (M-AFS7); its marker,
+    # a public counter, one that says nothing of what is under it
+    assert words["M-AFS1"] == "'M-AFS1' is not an enemy unit on the map."
+    assert words["M-AFS2"] == "'M-AFS2' is not an enemy unit on the map."
+    assert words["M-AFS7"] == "'M-AFS7' is not an enemy unit on the map."
+    assert words["M-Con1"] == "'M-Con1' is under a concealment marker: none of your units sees what is there (15.4.1)."
 
 
 def test_19_1_6_a_mine_request_lands_at_the_next_own_phase_sealed_and_the_enemy_walks_into_it():
