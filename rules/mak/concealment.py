@@ -92,6 +92,14 @@ def markers_on(state: MakState, u: UnitState) -> list[str]:
     return [] if c is None else [m for m, uid in c.markers.items() if uid == u.id]
 
 
+def enemy_marker(state: MakState, side: str, name: str) -> str | None:
+    """The other side's marker on the map that ``name`` is (any case), or None."""
+    c = state.concealment
+    key = name.strip().lower()
+    return None if c is None else next((m for m, uid in c.markers.items() if m.lower() == key
+                                        and uid is not None and owner(m) != side), None)
+
+
 def hidden(state: MakState, u: UnitState) -> bool:
     """Whether ``u`` is under a marker of its side (15.4.1: a unit or its stack)."""
     return state.concealment is not None and u.on_map and bool(markers_at(state, u.side, u.hex or ""))

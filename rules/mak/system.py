@@ -279,12 +279,22 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         # "air strike": the labels know orders by path; a name no order has is labelled as given.
         with contextlib.suppress(RuleError):
             action = self.action_type(action).path()
+        typed: dict[str, str] = {}
+        if state.concealment is not None:
+            marker = concealment.enemy_marker(state, side, value)
+            if marker is not None:  # 15.4.1: a public counter: where it is, never what is under it
+                return f"{marker} (?) {state.unit(state.concealment.markers[marker] or '').hex}"
+            # 15.4.1: a hidden enemy unit's own id is labelled as a name no unit has
+            value = unseen.blind_value(state, side, value, typed)
         text = labels(state, side, action, field, value, partial) or \
             land_orders.label(state, action, field, value, partial, side) or \
             _label(Table(state), side, action, as_unit, value, partial)
-        # 15.4.1: a label never names an enemy unit under a concealment marker
-        names = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state) if u.side != side}
-        return masked(text, names) if names else text
+        # 15.4.1: a label never names an enemy unit under a concealment marker (but for the
+        # names typed, given back as typed: masking them would say which marker they are under)
+        named = {n.lower() for n in typed.values()}
+        names = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state)
+                 if u.side != side and u.id.lower() not in named}
+        return unseen.unblind(masked(text, names) if names else text, typed)
 
     # -- the orders ------------------------------------------------------------------------------
 

@@ -86,26 +86,38 @@ def unseen_problem(state: MakState, side: str, action: Action) -> str | None:
 _NOBODY = "§¶¤"
 
 
+def blind_value(state: MakState, side: str, value: str, typed: dict[str, str]) -> str:
+    """``value`` (one option: a name, or names split by commas) with each enemy unit under a
+    marker named by its own id replaced by a name no unit has (one stand-in character a
+    unit, as long as the name typed); ``typed`` gains stand-in character -> name typed."""
+    words = value.split(",")
+    for i, word in enumerate(words):
+        u = state.find(word)
+        if u is None or u.side == side or not hidden(state, u) or len(typed) == len(_NOBODY):
+            continue
+        name = word.strip()
+        mark = _NOBODY[len(typed)]
+        typed[mark] = name
+        words[i] = word.replace(name, mark * len(name))
+    return ",".join(words)
+
+
+def unblind(text: str, typed: dict[str, str]) -> str:
+    """``text`` with the stand-ins of :func:`blind_value` turned back into the names typed."""
+    return re.sub(f"[{_NOBODY}]+", lambda m: typed[m.group(0)[0]][:len(m.group(0))], text) if typed else text
+
+
 def _unseen_ids(state: MakState, side: str, action: Action) -> tuple[Action, dict[str, str]]:
     """``action`` with each enemy unit under a marker named by its own id replaced by a name
-    no unit has (one stand-in character a unit, as long as the name typed), and the stand-in
-    character -> the name typed."""
+    no unit has (:func:`blind_value`), and the stand-in character -> the name typed."""
     update: dict[str, str] = {}
     typed: dict[str, str] = {}
     for key, value in action.model_dump().items():
         if not isinstance(value, str) or not value.strip():
             continue
-        words = value.split(",")
-        for i, word in enumerate(words):
-            u = state.find(word)
-            if u is None or u.side == side or not hidden(state, u) or len(typed) == len(_NOBODY):
-                continue
-            name = word.strip()
-            mark = _NOBODY[len(typed)]
-            typed[mark] = name
-            words[i] = word.replace(name, mark * len(name))
-        if ",".join(words) != value:
-            update[key] = ",".join(words)
+        blinded = blind_value(state, side, value, typed)
+        if blinded != value:
+            update[key] = blinded
     return (action.model_copy(update=update) if update else action), typed
 
 
@@ -121,7 +133,7 @@ def as_unknown(system: object, rule: OrderRule, ctx: MakCtx, action: Action) -> 
     try:
         rule.resolve(system, trial, masked)
     except RuleError as exc:
-        return re.sub(f"[{_NOBODY}]+", lambda m: typed[m.group(0)[0]][:len(m.group(0))], exc.message)
+        return unblind(exc.message, typed)
     except Exception:  # noqa: BLE001 - a rule that rolled or failed on the stand-in: the plain sentence
         return f"There is no unit '{next(iter(typed.values()))[:20]}'."
     return f"There is no unit '{next(iter(typed.values()))[:20]}'."
