@@ -273,8 +273,21 @@ def _seals(document: dict, seed: bytes) -> list[str]:
     return problems
 
 
+def step_name(step: dict) -> str:
+    """A step as a problem names it: ``step #4``, and for one that seals or reveals (issue
+    28) its side and each seal's key with the root's first digits, which the channel's line
+    showed ("sealed: 3f0b5c2a…"): a seal forged with every hash recomputed changes that root,
+    so the reader knows which public line to compare."""
+    action = step.get("action") or {}
+    seals = [f"seal {str(x.get('key'))[:40]!r} (sealed: {str(x.get('root'))[:8]}…)" for x in action.get("seals", [])]
+    seals += [f"reveal of {str(r.get('key'))[:40]!r} item {r.get('index')}" for r in action.get("reveals", [])]
+    if not seals:
+        return f"step #{step.get('seq')}"
+    return f"step #{step.get('seq')} ({step.get('side') or 'no side'}; {', '.join(seals)})"
+
+
 def _seal_problems(seq: int, seal: dict, seed: bytes) -> list[str]:
-    name = f"step #{seq}: the seal {str(seal.get('key'))[:40]!r}"
+    name = f"step #{seq} ({seal.get('side')}): the seal {str(seal.get('key'))[:40]!r}"
     leaves, items = seal.get("leaves") or [], seal.get("items")
     if seal_root(leaves) != seal.get("root"):
         return [f"{name}: its leaves do not give its root (changed after it was posted)"]
@@ -379,7 +392,7 @@ def _line(document: dict) -> list[str]:
 
 def _chain(document: dict, anchors: list[str]) -> list[str]:
     """Every record's hash, the one chain they form, and the heads the channel saw."""
-    records = [("step", s, f"step #{s['seq']}") for s in document["steps"]] + \
+    records = [("step", s, step_name(s)) for s in document["steps"]] + \
         [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
     if not any(r.get("hash") for _, r, _ in records):
         if anchors or document.get("chain_head"):

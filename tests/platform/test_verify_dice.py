@@ -488,3 +488,42 @@ def test_a_missing_file_and_bad_arguments(tmp_path: Path) -> None:
     assert "Traceback" not in missing.stderr
     bad = subprocess.run([sys.executable, str(TOOL)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.fixture
+def shells_system() -> Any:
+    """Shells (the test-only system with a sealed choice), registered before the table opens."""
+    from rules.core import registry  # noqa: PLC0415
+    from tests.platform.shells import SHELLS  # noqa: PLC0415
+
+    registry.register(SHELLS)
+    yield SHELLS
+    registry.unregister(SHELLS.key)
+
+
+async def test_a_forged_seal_with_its_commitments_recomputed_is_named_by_step_side_and_key(
+        shells_system: Any, table: Table) -> None:
+    """Issue 28: red's coin moved from cup 2 to cup 1 after the end, its leaf, root and
+    reveal recomputed with the published seed: the verifier names the step that sealed it,
+    red, the seal's key and the root the channel's line showed ("sealed: …"), and the reveal."""
+    from tests.platform.test_sealed_orders import ok, played_to_the_end, seated  # noqa: PLC0415
+
+    await seated(table)
+    await ok(table, "r", "/shells cup hide cup:2", private=True)
+    await ok(table, "b", "/shells cup hide cup:3", private=True)
+    final = await played_to_the_end(table)
+    forged = copy.deepcopy(final)
+    seed = bytes.fromhex(final["seed"])
+    (seal,) = forged["steps"][1]["action"]["seals"]
+    posted = seal["root"][:8]
+    new = '{"cup":1}'
+    leaf = verify_dice.seal_leaf(verify_dice.seal_nonce(seed, "coin:red", 0), new)
+    seal["items"], seal["leaves"] = [new], [leaf]
+    seal["root"] = verify_dice.seal_root([leaf])
+    reveal = next(s for s in forged["steps"] if (s.get("action") or {}).get("reveals"))
+    reveal["action"]["reveals"][0].update(item=new, leaf=leaf)
+    problems = verify_dice.verify(forged)
+    assert any(p.startswith(f"step #1 (red; seal 'coin:red' (sealed: {seal['root'][:8]}…)): its hash does not match")
+               for p in problems), problems
+    assert any(f"step #{reveal['seq']} (blue; reveal of 'coin:red' item 0)" in p for p in problems), problems
+    assert posted != seal["root"][:8]  # what the reader compares with the channel's line
