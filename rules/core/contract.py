@@ -385,6 +385,14 @@ class GameSystem(ABC, Generic[StateT]):
         on top (its unrevealed minefields), never another side's."""
         return self.view(state)
 
+    def answers_in_public(self, state: StateT) -> bool:
+        """Whether a side's orders may be listed, with their labels, under a public message
+        (issue 30's answers to tap).  A system whose labels would show a side's own secret to
+        everyone says False for such a state (Maschinen Krieger with concealment: a label
+        names the unit under a marker, 15.4.1); its players then build orders privately
+        (``/game act``)."""
+        return True
+
     def secret_words(self, key: str, item: str) -> str:
         """A revealed sealed item (issue 28) as a player reads it in the public line: by
         default its fields in order (``hex 0409, attack 7``); a system words its own

@@ -230,6 +230,11 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
         chart while the assignments are secret, 10.1.1)."""
         return self._finished(state, build_view(state, viewer=side))
 
+    def answers_in_public(self, state: MakState) -> bool:
+        """Not with concealment on: an answer's label names the unit under a marker and its
+        type (15.4.1); orders are built privately with /game act instead."""
+        return state.concealment is None
+
     def secret_words(self, key: str, item: str) -> str:
         """A revealed minefield, marker or duty in players' words (19.1.1, 15.4.1, 10.1.1)."""
         return reveal_words(key, item)
@@ -264,6 +269,12 @@ class MaschinenKrieger(AirOrders, LandOrders, SpecialOrders, SecretOrders, GameS
     def after_order(self, ctx: MakCtx, action: Action) -> None:
         """Number the order's marks (the snapshot draws the last order that drew any).
         (Concealment's lifts and masking end each order's resolution: ``unseen.guarded``.)"""
+        if isinstance(action, (A.Enter, A.Move, A.Assault)) and any(
+                f.owner != ctx.side and not f.revealed for f in ctx.state.mines.values()):
+            # 19.1.2: a move over ground where an enemy minefield may lie told its player that
+            # none was on its way; taking it back would let a path be tried for free (the
+            # strict undo rule: no undo once new information came out).
+            ctx.reveals = True
         for m in ctx.state.marks:
             if m.order == 0:
                 m.order = ctx.state.orders + 1

@@ -38,3 +38,4 @@ def test_15_4_1_a_markers_label_says_where_it_is_never_what_is_under_it(state, o
 
 def test_15_4_1_the_owner_still_reads_its_own_units_labels(state) -> None:
     assert "A.F.S" in SYS.label(state, "merc", "move", "unit", "M-AFS1", {})
+
