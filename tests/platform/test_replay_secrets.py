@@ -88,3 +88,16 @@ async def test_the_verifier_names_the_step_and_seal_of_a_swapped_secret(table: T
     assert any("seal 'coin:blue'" in p for p in checked)
     problems = verify_dice.replay_problems(forged)
     assert "replay: #2: the sealed choices differ from the recorded ones (seal 'coin:blue')" in problems
+
+
+async def test_the_verifier_says_an_export_before_the_end_cannot_be_checked_yet(table: Table) -> None:
+    """Not "its hash does not match" for every step (a play-tester read that as tampering):
+    the states and secrets are withheld until /game end (issue 28)."""
+    from tools import verify_dice
+    from tests.platform.test_sealed_orders import export
+
+    await seated(table)
+    await ok(table, "r", "/shells cup hide cup:2", private=True)
+    assert verify_dice.verify(await export(table)) == [
+        "this export was taken before /game end: it withholds the game's states and secrets, so "
+        "its hashes and dice cannot be checked yet; check the final export attached to /game end"]
