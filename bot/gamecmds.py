@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing
+from bot.games import is_standing
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
@@ -468,7 +469,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     target = await svc.store.step(game.row.id, game.row.head_seq)
     assert target is not None
     kept: list[StepRow] = []
-    while (target.actor_id != inv.user_id and svc.is_standing(game.system, target)
+    while (target.actor_id != inv.user_id and is_standing(game.system, target)
            and target.parent_seq is not None):
         kept.insert(0, target)
         parent = await svc.store.step(game.row.id, target.parent_seq)

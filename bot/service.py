@@ -147,11 +147,11 @@ class Service(Pipeline):
     async def _holding(self, channel_id: str, held: tuple[int, int] | None) -> AsyncIterator[None]:
         """While a command holds the channel's turn: the game's version read with it."""
         if held is not None:
-            self.held[channel_id] = held
+            self.games.held[channel_id] = held
         try:
             yield
         finally:
-            self.held.pop(channel_id, None)
+            self.games.held.pop(channel_id, None)
 
     async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
         """Run ``handler``; a repeated delivery is answered from the record.
@@ -190,7 +190,7 @@ class Service(Pipeline):
         """A reply to a ``/game`` or ``/mod`` command that pings whoever must act (a join that
         seats the side to act, a rollback) or starts a game offers their answers to tap, as an
         order's reply does (issue 30)."""
-        game = self._games.get(channel_id)
+        game = self.games.cached(channel_id)
         if reply.error or reply.ephemeral or reply.offer_key or game is None:
             return reply
         return reply.model_copy(update={"offer_key": f"{game.row.id}:{game.row.head_seq}"})

@@ -108,7 +108,7 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
         assert stale is not None
         assert not (await a.handle(stance("c", "red", 0))).error
         # The version is read with the channel's lock (issue 23); make that read miss.
-        monkeypatch.setattr(b, "_stored_version", lambda channel_id, game_id: _const(stale.row.version))
+        monkeypatch.setattr(b.games, "_stored_version", lambda channel_id, game_id: _const(stale.row.version))
         conflicts: list[Exception] = []
         real = b.commit
 
