@@ -94,7 +94,7 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
         return Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
 
     outcome = Outcome(step=step, dice=dice, action=None, side=None, kind="setup")
-    return await svc.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
+    return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
 
 
 async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
@@ -120,10 +120,10 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     change = Change(
         seats=[SeatChange("join", inv.user_id, inv.user_name, side)],
         # The new player is pinged now, so the next step of this turn-part is not.
-        mention_key=svc.mention_key(waiting, part) if side in waiting else None,
+        mention_key=svc.ledger.mention_key(waiting, part) if side in waiting else None,
     )
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
@@ -136,7 +136,7 @@ async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("leave", inv.user_id, inv.user_name, s) for s in sides])
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
@@ -417,7 +417,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         page = Reply(text=f"📖 {page_name}: the whole game, step by step (opens in any browser,"
                           " offline).", page_key=game.row.id)
         change.extra.append(lambda db: OwedAnnouncements.insert(db, game.row.channel_id, page))
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     svc.announcements.owing(game.row.channel_id)
     document = await export_document(svc, game.row.id)
@@ -520,7 +520,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         audit=Audit(inv.user_id, inv.user_name, "undo", "", {"seq": target.seq}),
         revert_after=parent.seq,
     )
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
 

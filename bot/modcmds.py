@@ -2,7 +2,7 @@
 
 Nothing is ever deleted: rollback and reroll mark steps reverted (pointing at the audit row
 that did it), so a rollback can itself be rolled forward, and both rolls of a reroll stay in
-the record.  Each command is one transaction (``Pipeline.commit``): its audit entry, revert
+the record.  Each command is one transaction (``Ledger.commit``): its audit entry, revert
 marks, new steps, seats and reply are stored together or not at all.
 """
 
@@ -87,7 +87,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
         f"Reason: {replies.user_text(opts['reason'])}",
         detail,
     ]
-    reply = await svc.commit(game, change, inv=inv,
+    reply = await svc.ledger.commit(game, change, inv=inv,
                              reply_for=lambda done: _announce(game, state, lines, target))
     assert reply is not None
     return reply
@@ -146,7 +146,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
                     {"step": old.seq, "later": [s.seq for s in later]}),
         revert_after=old.seq - 1,
     )
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
 
@@ -182,7 +182,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     was = f" (replacing @{before.user_name})" if before else ""
     reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
                   mentions=[user.id])
-    return await svc.commit(game, Change(seats=seats, audit=audit), inv=inv,
+    return await svc.ledger.commit(game, Change(seats=seats, audit=audit), inv=inv,
                             reply_for=lambda _: reply) or reply
 
 
@@ -204,7 +204,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
             " only if a moderator seats them.")
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("kick", user.id, user.name, s) for s in sides], audit=audit)
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
@@ -229,7 +229,7 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
                           "only you see it. This look is in the audit log.",
                      snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
 
-    reply = await svc.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
+    reply = await svc.ledger.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
                                                       {"side": side, "seq": seq})),
                              inv=inv, reply_for=build)
     assert reply is not None

@@ -82,7 +82,7 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
             OwedAnnouncements.insert(db, inv.channel_id, public)
 
     change.extra.append(owe)
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     if announced:
         svc.announcements.owing(inv.channel_id)

@@ -112,7 +112,7 @@ class Service(Pipeline):
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
-                self.landed.pop(inv.channel_id, None)  # only this command's commit is told
+                self.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -218,11 +218,11 @@ class Service(Pipeline):
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
-            self.landed.pop(inv.channel_id, None)
+            self.ledger.landed.pop(inv.channel_id, None)
             return reply
         try:
             line = await self.pacer.after_command(inv.channel_id, inv.command,
-                                                  self.landed.pop(inv.channel_id, None))
+                                                  self.ledger.landed.pop(inv.channel_id, None))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply

@@ -34,7 +34,9 @@ from bot.pacing.clock import iso, parse_iso
 from bot.pacing.digest import digest_lines, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
-from bot.pipeline import CHANGES_WINDOW, Change, Committed, Landed, LiveGame, Outcome, Pipeline
+from bot.games import CHANGES_WINDOW, LiveGame
+from bot.ledger import Change, Committed, Landed, Ledger, Outcome
+from bot.pipeline import Pipeline
 from bot.store import StepRow
 from bot.writer import Writer
 from rules.core.contract import Action, GameSystem
@@ -56,7 +58,7 @@ Sender = Callable[[str, Reply], Awaitable[None]]
 def part_key_of(game: LiveGame) -> str:
     """Who is waited on, and for what: a turn-part (the same key as the pings')."""
     state = game.state
-    return Pipeline.mention_key(game.system.waiting_on(state), game.system.turn_part(state))  # type: ignore[arg-type]
+    return Ledger.mention_key(game.system.waiting_on(state), game.system.turn_part(state))  # type: ignore[arg-type]
 
 
 def same_part(stored: str | None, game: LiveGame) -> bool:
@@ -372,9 +374,9 @@ class Pacer:
             done.append(committed)
             return Reply(text="")
 
-        await self.svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
+        await self.svc.ledger.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                               inv=None, reply_for=build)
-        landed = self.svc.landed.pop(game.row.channel_id, None)
+        landed = self.svc.ledger.landed.pop(game.row.channel_id, None)
         if landed is not None and landed.ended_turn is not None and landed.game is not None:
             await self._queue_digest(landed.game, landed.ended_turn)
         seq = done[0].seqs[0]
