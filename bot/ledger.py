@@ -81,7 +81,7 @@ class Outcome:
     actor: tuple[str | None, str | None] | None = None
     rerolls: int | None = None
     #: Its seals committed and its reveals recorded (issue 28, ``bot/sealing.py``): filled
-    #: by :meth:`Pipeline.commit`, kept in the step's ``action`` record.
+    #: by :meth:`Ledger.commit`, kept in the step's ``action`` record.
     sealed: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,7 +1,7 @@
 """The transport-neutral application service: an :class:`Invocation` in, a :class:`Reply` out.
 
 Discord and the console are thin adapters over this.  Every command takes the same path:
-``dispatch -> check options (bot/options.py) -> handler -> one commit (bot/pipeline.py) ->
+``dispatch -> check options (bot/options.py) -> handler -> one commit (bot/ledger.py) ->
 reply``; the reply is built before, and stored in, the command's one transaction, and a
 repeated interaction id is answered from the log.  Commands on one channel are serialized by
 a per-channel lock; different channels run concurrently.  Floods get "slow down" (per user
