@@ -42,7 +42,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     target, head = opts["to"], game.row.head_seq
     step = await svc.store.step(game.row.id, target)
     if step is None:
@@ -103,7 +103,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     old = await svc.store.last_dice_step(game.row.id)
     if old is None:
         raise RuleError("No step of this game has rolled dice yet; there is nothing to reroll.")
@@ -168,7 +168,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     user = option_user(opts["user"])
     check_seat(game, user.id, user.name, side, "seat")
@@ -191,7 +191,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     sit again only when a moderator seats them (``/mod seat``)."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     user = option_user(opts["user"])
     sides = game.sides_of(user.id)
     if not sides:
@@ -213,7 +213,7 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     look is an audit entry, so the players can see who looked at what and when."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, str(opts["side"]))
     if game.sides_of(inv.user_id):
         raise RuleError("You hold a seat in this game, so you see your own side only "

@@ -166,7 +166,7 @@ class Service(Pipeline):
             try:
                 return await handler(self, inv)
             except (Conflict, sqlite3.IntegrityError) as exc:
-                self.forget(inv.channel_id)
+                self.games.forget(inv.channel_id)
                 answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
                 if answered is not None:
                     return Reply.model_validate_json(answered)
@@ -203,7 +203,7 @@ class Service(Pipeline):
         be stale before it is shown) or the game is not in hand."""
         if not reply.offer_key or reply.buttons or reply.menu:
             return reply
-        game = await self.live_game(channel_id)
+        game = await self.games.load(channel_id)
         if game is None or f"{game.row.id}:{game.row.head_seq}" != reply.offer_key:
             return reply
         try:
@@ -266,7 +266,7 @@ class Service(Pipeline):
         token = answers.Token.decode(token_text)
         if value is not None:
             token = token.with_choice(value)
-        game = await self.live_game(inv.channel_id)
+        game = await self.games.load(inv.channel_id)
         if game is None or game.row.id != token.game_id:
             raise RuleError("That question belongs to a game that is over; nothing was changed.")
         holder = game.holder(token.side)
@@ -451,7 +451,7 @@ class Service(Pipeline):
 
     async def _suggest(self, inv: Invocation, focused: str) -> list[Choice]:
         group, name = inv.command[0] if inv.command else "", " ".join(inv.command[1:])
-        game = await self.live_game(inv.channel_id)
+        game = await self.games.load(inv.channel_id)
         if group == "game" and name == "new":
             if focused == "scenario":
                 system = self.systems.get(str(inv.options.get("system", "")))

@@ -76,7 +76,7 @@ async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game pace hours: [then:] [remind:]``: how long each turn-part may take (0: no
     pace), what happens when a deadline passes, and when the player is reminded."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     _seated(game, inv)
     old = await current_pace(svc, game.row.id) or Pace(game_id=game.row.id)
     hours = opts["hours"]
@@ -124,7 +124,7 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
 async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game deadline at:``: a fixed deadline for the turn-part in play now."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     _seated(game, inv)
     if not game.system.waiting_on(game.state) or game.system.result(game.state):  # type: ignore[arg-type]
         raise RuleError("The game is over; there is nothing to set a deadline for.")
@@ -154,7 +154,7 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod extend hours: reason:``: move the deadline of the turn-part in play later."""
     require_moderator(inv, svc.settings.moderator_role, "extend")
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     pace = await current_pace(svc, game.row.id)
     if pace is None or pace.deadline_at is None or not same_part(pace.part_key, game):
         raise RuleError("This turn-part has no deadline to extend; set one with /game deadline "
@@ -175,7 +175,7 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
 async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game away until:``: no reminders reach you until then (``until:back`` ends it)."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game, so there is nothing to be away from.")
@@ -201,7 +201,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game sub user: [side:]``: offer your side to a substitute, who takes it with
     ``/game accept``."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game; only a side's player can offer it.")
@@ -230,7 +230,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
 
 async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game accept``: take the side a player offered you (``/game sub``)."""
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     async with svc.store.transaction() as db:
         offer = await pstore.sub_offer(db, game.row.id, inv.user_id)
     if offer is None:
@@ -263,7 +263,7 @@ async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game digest since:``: the digest of the steps since a step number, a span back
     (``24h``) or a date, with the map now (only you see it)."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     kind, value = parse_since(opts["since"], svc.clock.now(), game.row.head_seq)
     steps = await svc.store.active_steps_after(game.row.id, -1)
     if kind == "step":

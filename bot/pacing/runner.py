@@ -152,7 +152,7 @@ class Pacer:
         paced = bool(command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS)
         if landed is None and not paced:
             return None
-        game = landed.game if landed is not None else await self.svc.live_game(channel_id)
+        game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None
         if paced:
@@ -229,7 +229,7 @@ class Pacer:
         """Send every message due now; returns how many were sent."""
         self._paces = await pstore.active_paces(self.svc.store)  # other processes' changes
         for pace in list(self._paces.values()):
-            game = await self.svc.live_game(pace.channel_id)
+            game = await self.svc.games.load(pace.channel_id)
             if game is not None and game.row.id == pace.game_id:
                 await self.sync(game)
         sent = 0
@@ -269,7 +269,7 @@ class Pacer:
             if not await self._claim(message, None):
                 return None
             return await self.digest_reply(message)
-        game = await self.svc.live_game(message.channel_id)
+        game = await self.svc.games.load(message.channel_id)
         if game is None or game.row.id != message.game_id or not same_part(message.part_key, game):
             await self._drop(message)  # the game ended or moved on
             return None
@@ -330,7 +330,7 @@ class Pacer:
             lines += acted
         else:
             lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
-        now_game = await self.svc.live_game(game.row.channel_id)
+        now_game = await self.svc.games.load(game.row.channel_id)
         line = await self.sync(now_game) if now_game is not None else None
         if line:
             lines.append(line)
@@ -344,7 +344,7 @@ class Pacer:
         snapshot = None
         async with self.locks.hold(channel_id):
             for side in sides:
-                game = await self.svc.live_game(channel_id)
+                game = await self.svc.games.load(channel_id)
                 if game is None or side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
                     continue
                 action = game.system.idle_order(game.state, side)  # type: ignore[arg-type]
