@@ -19,7 +19,7 @@ async def queries(channel: Channel) -> list[tuple[Invocation, str]]:
     """Two autocomplete queries per option of every order of the system, as a player types
     a legal order's value (its first key, then the whole of it; issue 25: the list is
     filtered before it is cut), plus the ``/game`` options that complete."""
-    game = await channel.service.live_game(channel.channel)
+    game = await channel.service.games.load(channel.channel)
     assert game is not None
     side = (game.system.waiting_on(game.state) or list(game.system.sides))[0]
     legal = {a.name: order_options(a) for a in game.system.legal_actions(game.state, side)}

@@ -27,7 +27,7 @@ async def sample_steps(service: Service, channel: Channel, orders: int) -> list[
     """The order steps of a real game of ``orders`` orders (their states, dice and events)."""
     await channel.open()
     await order_latencies(service, channel, orders)
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     steps = [s for s in await service.store.steps(game.row.id) if s.kind == "order"]
     return steps or await service.store.steps(game.row.id)
@@ -86,9 +86,9 @@ async def measure(workdir: Path, system_key: str, sizes: tuple[int, ...], runs: 
             channel = Channel(service, system_key, name)
             times = []
             for _ in range(runs):
-                service.forget(name)
+                service.games.forget(name)
                 start = time.perf_counter()
-                game = await service.live_game(name)
+                game = await service.games.load(name)
                 times.append(time.perf_counter() - start)
                 assert game is not None and game.row.head_seq == size
             opens[size] = times

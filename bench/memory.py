@@ -56,7 +56,7 @@ async def child(path: Path | str, system_key: str, active: int, orders: int) -> 
                 await channel.order()
         return {
             "rss_kb": vm_kb("VmRSS"), "hwm_kb": vm_kb("VmHWM"), "start_kb": start_kb,
-            "cached_games": len(service._games),  # what the service holds parsed in memory
+            "cached_games": len(service.games),  # what the service holds parsed in memory
             "games_in_db": await service.store.count_games(),
         }
     finally:

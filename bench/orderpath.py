@@ -91,7 +91,7 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
         with counted_views(service, system_key) as views:
             times = await order_latencies(service, channel, orders, cpu)
         pictures, picture_views = await views_per_picture(service, channel, system_key, 30)
-        game = await service.live_game("order-path")
+        game = await service.games.load("order-path")
         assert game is not None
         sample = await service.store.step(game.row.id, game.row.head_seq)
         assert sample is not None

@@ -34,7 +34,7 @@ async def measure(workdir: Path, system_key: str, orders: int = 100) -> list[Row
             if inv is None:
                 break
             await channel.send(inv)
-        game = await service.live_game("replay")
+        game = await service.games.load("replay")
         assert game is not None
         steps = await service.store.steps(game.row.id)
         shown = replaycmds.shown_steps(steps)

@@ -191,7 +191,7 @@ class RobotChannel(Channel):
     async def _planned(self, orders: int) -> list[tuple[str, str, dict[str, Any]]]:
         if self.pool is None or orders <= 0:
             return []
-        game = await self.service.live_game(self.channel)
+        game = await self.service.games.load(self.channel)
         if game is None:
             return []
         return await self.pool.plan(self.system_key, self.channel, self.seed, game.row.state_json,

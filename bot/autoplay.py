@@ -96,7 +96,7 @@ class Channel:
 
     async def to_act(self) -> tuple[Any, str] | None:
         """``(live game, side)`` of the side the game waits on, or None when it is over."""
-        game = await self.service.live_game(self.channel)
+        game = await self.service.games.load(self.channel)
         if game is None:
             return None
         waiting = game.system.waiting_on(game.state)

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing
+from bot.games import is_standing
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import status_lines
 from bot.pipeline import (
@@ -47,7 +48,7 @@ def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Repl
 async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game new system: [scenario:] [options:]``."""
     opts = read_options(svc, inv)
-    existing = await svc.live_game(inv.channel_id)
+    existing = await svc.games.load(inv.channel_id)
     if existing is not None:
         raise RuleError(
             f"This channel already has a {existing.system.title} game; a moderator or its "
@@ -93,7 +94,7 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
         return Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
 
     outcome = Outcome(step=step, dice=dice, action=None, side=None, kind="setup")
-    return await svc.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
+    return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
 
 
 async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
@@ -103,7 +104,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     moderator kicked may sit again only when a moderator seats them (issue 14).
     """
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     check_seat(game, inv.user_id, inv.user_name, side, "join")
     waiting = game.system.waiting_on(game.state)
@@ -119,29 +120,29 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     change = Change(
         seats=[SeatChange("join", inv.user_id, inv.user_name, side)],
         # The new player is pinged now, so the next step of this turn-part is not.
-        mention_key=svc.mention_key(waiting, part) if side in waiting else None,
+        mention_key=svc.ledger.mention_key(waiting, part) if side in waiting else None,
     )
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game leave``: give up every seat you hold."""
     read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game.")
     text = f"🚪 @{inv.user_name} leaves {', '.join(sides)}; anyone may /game join side:{sides[0]}."
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("leave", inv.user_id, inv.user_name, s) for s in sides])
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game status``."""
     read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     reply = status_reply(svc, game)
     step = await svc.store.step(game.row.id, game.row.head_seq)
     sides = game.sides_of(inv.user_id)
@@ -160,7 +161,7 @@ async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
     values, each menu listing only legal values; the order is sent by a Send button, through
     the same path as the slash command.  Only the player waited on may build one."""
     read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     result = game.system.result(game.state)
     if result is not None:
         raise RuleError(f"The game is over ({result}); /game end reveals the dice.")
@@ -187,7 +188,7 @@ async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
     refused (a moderator without a seat has ``/mod look``).
     """
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     part = game.system.turn_part(game.state)
     sides = game.sides_of(inv.user_id)
     wanted = replies.side_named(game.system, opts["side"]) if opts.get("side") else None
@@ -217,7 +218,7 @@ async def cmd_log(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game log [last:] [page:]``: numbered steps, dice and rules; reverted ones struck
     through.  It says which steps it shows, of how many, and how to see more."""
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     per_page = opts.get("last", DEFAULT_LOG_LINES)
     page = opts.get("page", 1)
     total = await svc.store.last_seq(game.row.id) + 1
@@ -334,7 +335,7 @@ async def exportable_game(svc: Pipeline, channel_id: str, game_id: int | None) -
             raise RuleError(f"There is no game #{game_id} in this channel; its games' numbers "
                             "are in their export file names.")
         return row
-    live = await svc.live_game(channel_id)
+    live = await svc.games.load(channel_id)
     if live is not None:
         return live.row
     ended = await svc.store.last_ended_game(channel_id)
@@ -382,7 +383,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     ``/game export``, which works on the ended game.
     """
     read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     if not may_end(game, inv):
         raise RuleError(
             "Only a moderator can end a game still in progress (players may once it is over)."
@@ -416,7 +417,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         page = Reply(text=f"📖 {page_name}: the whole game, step by step (opens in any browser,"
                           " offline).", page_key=game.row.id)
         change.extra.append(lambda db: OwedAnnouncements.insert(db, game.row.channel_id, page))
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     svc.announcements.owing(game.row.channel_id)
     document = await export_document(svc, game.row.id)
@@ -428,7 +429,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
 async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game help [order:]``: generated from the action models."""
     opts = read_options(svc, inv)
-    game = await svc.live_game(inv.channel_id)
+    game = await svc.games.load(inv.channel_id)
     systems = [game.system] if game else [svc.systems[k] for k in sorted(svc.systems)]
     order = opts.get("order")
     if order:
@@ -460,7 +461,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     gave since are kept: they are applied again on the state before your step (issue 14).
     """
     read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     limit = svc.settings.undos_in_a_row
     if await undos_in_a_row(svc, game, inv.user_id) >= limit:
         raise RuleError(f"You have taken back {limit} steps in a row; the last one stands until"
@@ -468,7 +469,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     target = await svc.store.step(game.row.id, game.row.head_seq)
     assert target is not None
     kept: list[StepRow] = []
-    while (target.actor_id != inv.user_id and svc.is_standing(game.system, target)
+    while (target.actor_id != inv.user_id and is_standing(game.system, target)
            and target.parent_seq is not None):
         kept.insert(0, target)
         parent = await svc.store.step(game.row.id, target.parent_seq)
@@ -519,7 +520,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         audit=Audit(inv.user_id, inv.user_name, "undo", "", {"seq": target.seq}),
         revert_after=parent.seq,
     )
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
 

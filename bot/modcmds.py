@@ -2,7 +2,7 @@
 
 Nothing is ever deleted: rollback and reroll mark steps reverted (pointing at the audit row
 that did it), so a rollback can itself be rolled forward, and both rolls of a reroll stay in
-the record.  Each command is one transaction (``Pipeline.commit``): its audit entry, revert
+the record.  Each command is one transaction (``Ledger.commit``): its audit entry, revert
 marks, new steps, seats and reply are stored together or not at all.
 """
 
@@ -42,7 +42,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     target, head = opts["to"], game.row.head_seq
     step = await svc.store.step(game.row.id, target)
     if step is None:
@@ -87,7 +87,7 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
         f"Reason: {replies.user_text(opts['reason'])}",
         detail,
     ]
-    reply = await svc.commit(game, change, inv=inv,
+    reply = await svc.ledger.commit(game, change, inv=inv,
                              reply_for=lambda done: _announce(game, state, lines, target))
     assert reply is not None
     return reply
@@ -103,7 +103,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     old = await svc.store.last_dice_step(game.row.id)
     if old is None:
         raise RuleError("No step of this game has rolled dice yet; there is nothing to reroll.")
@@ -146,7 +146,7 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
                     {"step": old.seq, "later": [s.seq for s in later]}),
         revert_after=old.seq - 1,
     )
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
 
@@ -168,7 +168,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
     user = option_user(opts["user"])
     check_seat(game, user.id, user.name, side, "seat")
@@ -182,7 +182,7 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     was = f" (replacing @{before.user_name})" if before else ""
     reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
                   mentions=[user.id])
-    return await svc.commit(game, Change(seats=seats, audit=audit), inv=inv,
+    return await svc.ledger.commit(game, Change(seats=seats, audit=audit), inv=inv,
                             reply_for=lambda _: reply) or reply
 
 
@@ -191,7 +191,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     sit again only when a moderator seats them (``/mod seat``)."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     user = option_user(opts["user"])
     sides = game.sides_of(user.id)
     if not sides:
@@ -204,7 +204,7 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
             " only if a moderator seats them.")
     reply = Reply(text=text)
     change = Change(seats=[SeatChange("kick", user.id, user.name, s) for s in sides], audit=audit)
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
@@ -213,7 +213,7 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     look is an audit entry, so the players can see who looked at what and when."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, str(opts["side"]))
     if game.sides_of(inv.user_id):
         raise RuleError("You hold a seat in this game, so you see your own side only "
@@ -229,7 +229,7 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
                           "only you see it. This look is in the audit log.",
                      snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
 
-    reply = await svc.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
+    reply = await svc.ledger.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
                                                       {"side": side, "seq": seq})),
                              inv=inv, reply_for=build)
     assert reply is not None

@@ -82,7 +82,7 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
             OwedAnnouncements.insert(db, inv.channel_id, public)
 
     change.extra.append(owe)
-    reply = await svc.commit(game, change, inv=inv, reply_for=build)
+    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     if announced:
         svc.announcements.owing(inv.channel_id)
@@ -90,7 +90,7 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
 
 
 async def _game_of(svc: Pipeline, inv: Invocation, group: str) -> LiveGame:
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     if game.row.system != group:
         raise RuleError(
             f"This channel's game is {game.system.title}; its orders are /{game.row.system} …."

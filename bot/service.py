@@ -1,7 +1,7 @@
 """The transport-neutral application service: an :class:`Invocation` in, a :class:`Reply` out.
 
 Discord and the console are thin adapters over this.  Every command takes the same path:
-``dispatch -> check options (bot/options.py) -> handler -> one commit (bot/pipeline.py) ->
+``dispatch -> check options (bot/options.py) -> handler -> one commit (bot/ledger.py) ->
 reply``; the reply is built before, and stored in, the command's one transaction, and a
 repeated interaction id is answered from the log.  Commands on one channel are serialized by
 a per-channel lock; different channels run concurrently.  Floods get "slow down" (per user
@@ -112,7 +112,7 @@ class Service(Pipeline):
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
-                self.landed.pop(inv.channel_id, None)  # only this command's commit is told
+                self.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -147,11 +147,11 @@ class Service(Pipeline):
     async def _holding(self, channel_id: str, held: tuple[int, int] | None) -> AsyncIterator[None]:
         """While a command holds the channel's turn: the game's version read with it."""
         if held is not None:
-            self.held[channel_id] = held
+            self.games.held[channel_id] = held
         try:
             yield
         finally:
-            self.held.pop(channel_id, None)
+            self.games.held.pop(channel_id, None)
 
     async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
         """Run ``handler``; a repeated delivery is answered from the record.
@@ -166,7 +166,7 @@ class Service(Pipeline):
             try:
                 return await handler(self, inv)
             except (Conflict, sqlite3.IntegrityError) as exc:
-                self.forget(inv.channel_id)
+                self.games.forget(inv.channel_id)
                 answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
                 if answered is not None:
                     return Reply.model_validate_json(answered)
@@ -190,7 +190,7 @@ class Service(Pipeline):
         """A reply to a ``/game`` or ``/mod`` command that pings whoever must act (a join that
         seats the side to act, a rollback) or starts a game offers their answers to tap, as an
         order's reply does (issue 30)."""
-        game = self._games.get(channel_id)
+        game = self.games.cached(channel_id)
         if reply.error or reply.ephemeral or reply.offer_key or game is None:
             return reply
         return reply.model_copy(update={"offer_key": f"{game.row.id}:{game.row.head_seq}"})
@@ -203,7 +203,7 @@ class Service(Pipeline):
         be stale before it is shown) or the game is not in hand."""
         if not reply.offer_key or reply.buttons or reply.menu:
             return reply
-        game = await self.live_game(channel_id)
+        game = await self.games.load(channel_id)
         if game is None or f"{game.row.id}:{game.row.head_seq}" != reply.offer_key:
             return reply
         try:
@@ -218,11 +218,11 @@ class Service(Pipeline):
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
-            self.landed.pop(inv.channel_id, None)
+            self.ledger.landed.pop(inv.channel_id, None)
             return reply
         try:
             line = await self.pacer.after_command(inv.channel_id, inv.command,
-                                                  self.landed.pop(inv.channel_id, None))
+                                                  self.ledger.landed.pop(inv.channel_id, None))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply
@@ -266,7 +266,7 @@ class Service(Pipeline):
         token = answers.Token.decode(token_text)
         if value is not None:
             token = token.with_choice(value)
-        game = await self.live_game(inv.channel_id)
+        game = await self.games.load(inv.channel_id)
         if game is None or game.row.id != token.game_id:
             raise RuleError("That question belongs to a game that is over; nothing was changed.")
         holder = game.holder(token.side)
@@ -451,7 +451,7 @@ class Service(Pipeline):
 
     async def _suggest(self, inv: Invocation, focused: str) -> list[Choice]:
         group, name = inv.command[0] if inv.command else "", " ".join(inv.command[1:])
-        game = await self.live_game(inv.channel_id)
+        game = await self.games.load(inv.channel_id)
         if group == "game" and name == "new":
             if focused == "scenario":
                 system = self.systems.get(str(inv.options.get("system", "")))

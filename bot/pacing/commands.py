@@ -4,7 +4,7 @@
 A pace or a deadline is set by a moderator, or by the players when every seated player
 has asked for the same (agreement of all seats): until then each request is a vote, and
 the channel is told who still has to agree.  Each command is one transaction
-(``Pipeline.commit`` with the pacing rows in ``Change.extra``); a moderator's setting and
+(``Ledger.commit`` with the pacing rows in ``Change.extra``); a moderator's setting and
 ``/mod extend`` are audited like every moderator act.
 """
 
@@ -76,7 +76,7 @@ async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game pace hours: [then:] [remind:]``: how long each turn-part may take (0: no
     pace), what happens when a deadline passes, and when the player is reminded."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     _seated(game, inv)
     old = await current_pace(svc, game.row.id) or Pace(game_id=game.row.id)
     hours = opts["hours"]
@@ -86,7 +86,7 @@ async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
     missing = await _agreed(svc, game, inv, "pace", value)
     if missing:
         again = f"/game pace hours:{hours} then:{then} remind:{','.join(reminders) or 'none'}"
-        return await svc.remember(inv, game.row.id,
+        return await svc.ledger.remember(inv, game.row.id,
                                   _vote_reply(inv, f"a pace of {hours_text(hours)}" if hours else "no pace",
                                               missing, again))
     now = svc.clock.now()
@@ -118,13 +118,13 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
 
     reply = Reply(text="\n".join(lines))
     change = Change(audit=audit, extra=[write_plan(pace, game, svc.clock.now()), clear])
-    return await svc.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game deadline at:``: a fixed deadline for the turn-part in play now."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     _seated(game, inv)
     if not game.system.waiting_on(game.state) or game.system.result(game.state):  # type: ignore[arg-type]
         raise RuleError("The game is over; there is nothing to set a deadline for.")
@@ -134,7 +134,7 @@ async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     missing = await _agreed(svc, game, inv, "deadline", value)
     if missing:
         again = f"/game deadline at:<t:{int(moment.timestamp())}>"
-        return await svc.remember(inv, game.row.id,
+        return await svc.ledger.remember(inv, game.row.id,
                                   _vote_reply(inv, f"the deadline {discord_time(moment)}",
                                               missing, again))
     old = await current_pace(svc, game.row.id) or Pace(game_id=game.row.id)
@@ -154,7 +154,7 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod extend hours: reason:``: move the deadline of the turn-part in play later."""
     require_moderator(inv, svc.settings.moderator_role, "extend")
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     pace = await current_pace(svc, game.row.id)
     if pace is None or pace.deadline_at is None or not same_part(pace.part_key, game):
         raise RuleError("This turn-part has no deadline to extend; set one with /game deadline "
@@ -168,14 +168,14 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     lines = [f"⏳ Moderator @{inv.user_name} extends the deadline by {hours_text(hours)}.",
              f"Reason: {opts['reason']}", f"⏰ Deadline: {discord_time(moment)}"]
     reply = Reply(text="\n".join(lines))
-    return await svc.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
+    return await svc.ledger.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
                             reply_for=lambda _: reply) or reply
 
 
 async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game away until:``: no reminders reach you until then (``until:back`` ends it)."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game, so there is nothing to be away from.")
@@ -184,7 +184,7 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
         def back(db: Any) -> None:
             pstore.clear_away(db, game.row.id, inv.user_id)
         reply = Reply(text=f"👋 @{inv.user_name} is back; reminders reach them again.")
-        return await svc.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply) or reply
+        return await svc.ledger.commit(game, Change(extra=[back]), inv=inv, reply_for=lambda _: reply) or reply
     until = parse_time(opts["until"], now, what="until").replace(microsecond=0)
 
     def away(db: Any) -> None:
@@ -194,14 +194,14 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
             "Reminders to them pause. Deadlines stand: a moderator may /mod extend or "
             f"/mod seat a substitute, or @{inv.user_name} may offer the seat (/game sub).")
     reply = Reply(text=text)
-    return await svc.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game sub user: [side:]``: offer your side to a substitute, who takes it with
     ``/game accept``."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     sides = game.sides_of(inv.user_id)
     if not sides:
         raise RuleError("You hold no seat in this game; only a side's player can offer it.")
@@ -225,12 +225,12 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
 
     reply = Reply(text=f"🔁 @{inv.user_name} offers {side} to @{user.name} as a substitute.\n"
                        f"@{user.name}: take it with /game accept.", mentions=[user.id])
-    return await svc.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply) or reply
+    return await svc.ledger.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply) or reply
 
 
 async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game accept``: take the side a player offered you (``/game sub``)."""
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     async with svc.store.transaction() as db:
         offer = await pstore.sub_offer(db, game.row.id, inv.user_id)
     if offer is None:
@@ -255,7 +255,7 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     if offer.side in game.system.waiting_on(game.state):  # type: ignore[arg-type]
         lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")  # type: ignore[arg-type]
     reply = Reply(text="\n".join(lines), mentions=mentions)
-    return await svc.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
+    return await svc.ledger.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
                      reply_for=lambda _: reply) or reply
 
 
@@ -263,7 +263,7 @@ async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game digest since:``: the digest of the steps since a step number, a span back
     (``24h``) or a date, with the map now (only you see it)."""
     opts = dict(inv.options)
-    game = await svc.require_game(inv.channel_id)
+    game = await svc.games.require(inv.channel_id)
     kind, value = parse_since(opts["since"], svc.clock.now(), game.row.head_seq)
     steps = await svc.store.active_steps_after(game.row.id, -1)
     if kind == "step":

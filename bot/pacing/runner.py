@@ -34,7 +34,9 @@ from bot.pacing.clock import iso, parse_iso
 from bot.pacing.digest import digest_lines, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
-from bot.pipeline import CHANGES_WINDOW, Change, Committed, Landed, LiveGame, Outcome, Pipeline
+from bot.games import CHANGES_WINDOW, LiveGame
+from bot.ledger import Change, Committed, Landed, Ledger, Outcome
+from bot.pipeline import Pipeline
 from bot.store import StepRow
 from bot.writer import Writer
 from rules.core.contract import Action, GameSystem
@@ -56,7 +58,7 @@ Sender = Callable[[str, Reply], Awaitable[None]]
 def part_key_of(game: LiveGame) -> str:
     """Who is waited on, and for what: a turn-part (the same key as the pings')."""
     state = game.state
-    return Pipeline.mention_key(game.system.waiting_on(state), game.system.turn_part(state))  # type: ignore[arg-type]
+    return Ledger.mention_key(game.system.waiting_on(state), game.system.turn_part(state))  # type: ignore[arg-type]
 
 
 def same_part(stored: str | None, game: LiveGame) -> bool:
@@ -150,7 +152,7 @@ class Pacer:
         paced = bool(command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS)
         if landed is None and not paced:
             return None
-        game = landed.game if landed is not None else await self.svc.live_game(channel_id)
+        game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None
         if paced:
@@ -227,7 +229,7 @@ class Pacer:
         """Send every message due now; returns how many were sent."""
         self._paces = await pstore.active_paces(self.svc.store)  # other processes' changes
         for pace in list(self._paces.values()):
-            game = await self.svc.live_game(pace.channel_id)
+            game = await self.svc.games.load(pace.channel_id)
             if game is not None and game.row.id == pace.game_id:
                 await self.sync(game)
         sent = 0
@@ -267,7 +269,7 @@ class Pacer:
             if not await self._claim(message, None):
                 return None
             return await self.digest_reply(message)
-        game = await self.svc.live_game(message.channel_id)
+        game = await self.svc.games.load(message.channel_id)
         if game is None or game.row.id != message.game_id or not same_part(message.part_key, game):
             await self._drop(message)  # the game ended or moved on
             return None
@@ -328,7 +330,7 @@ class Pacer:
             lines += acted
         else:
             lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
-        now_game = await self.svc.live_game(game.row.channel_id)
+        now_game = await self.svc.games.load(game.row.channel_id)
         line = await self.sync(now_game) if now_game is not None else None
         if line:
             lines.append(line)
@@ -342,7 +344,7 @@ class Pacer:
         snapshot = None
         async with self.locks.hold(channel_id):
             for side in sides:
-                game = await self.svc.live_game(channel_id)
+                game = await self.svc.games.load(channel_id)
                 if game is None or side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
                     continue
                 action = game.system.idle_order(game.state, side)  # type: ignore[arg-type]
@@ -372,9 +374,9 @@ class Pacer:
             done.append(committed)
             return Reply(text="")
 
-        await self.svc.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
+        await self.svc.ledger.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
                               inv=None, reply_for=build)
-        landed = self.svc.landed.pop(game.row.channel_id, None)
+        landed = self.svc.ledger.landed.pop(game.row.channel_id, None)
         if landed is not None and landed.ended_turn is not None and landed.game is not None:
             await self._queue_digest(landed.game, landed.ended_turn)
         seq = done[0].seqs[0]

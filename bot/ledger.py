@@ -1,0 +1,452 @@
+"""The ledger: the one place a command's change is written, in one transaction.
+
+Every command that changes a game hands :meth:`Ledger.commit` a :class:`Change`: the new
+steps (each applied on the one before), an audit entry and the revert marks it makes, a head
+moved to a stored step, seat changes, pacing rows and the reply.  All of it is one
+transaction, so a command is either wholly in the log or not at all (issue 14).  The ledger
+builds the step rows (:meth:`Ledger.step_row`, the one place a step row is made), seals them
+in the hash chain, puts the game it just committed back in the cache (``bot/games.py``) and
+leaves a :class:`Landed` for the pacer, which never reads the game again (issue 23).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from bot import chain, record, sealing
+from bot.games import GameCache, LiveGame
+from bot.models import Invocation, Reply
+from bot.store import AuditRow, BaseStore, GameRow, SeatRow, StepRow
+from bot.summaries import Summaries, fresh
+from bot.writer import Writer
+from rules.core.contract import Action, GameSystem, Step
+from rules.core.dice import Dice, ScriptedDice, SeededDice
+from rules.core.secrets import game_key
+
+
+class ScriptedDiceSource:
+    """Console ``--dice 3,5,6``: one list consumed across steps; a refused order uses none."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+        self.position = 0
+
+
+class DiceRun:
+    """The dice of one command's steps, one after the other (a reroll makes several).
+
+    :meth:`take` gives dice starting after every roll kept so far; :meth:`keep` counts a
+    step's rolls as used (a re-applied order that no longer applies keeps none).
+    """
+
+    def __init__(self, game: GameRow, scripted: ScriptedDiceSource | None) -> None:
+        self.seed = game.seed
+        self.counter = game.dice_counter
+        self.scripted = scripted
+        self.used = 0  # scripted values kept by this run
+
+    def take(self) -> Dice:
+        """Fresh dice for the next step."""
+        if self.scripted is not None:
+            return ScriptedDice(self.scripted.values[self.scripted.position + self.used:])
+        return SeededDice(self.seed, self.counter)
+
+    def keep(self, dice: Dice) -> None:
+        """The step rolled with ``dice`` is stored: its rolls are used up."""
+        if isinstance(dice, ScriptedDice):
+            self.used += dice.position
+        elif isinstance(dice, SeededDice):
+            self.counter = dice.counter
+
+    def committed(self) -> None:
+        """The command was stored: scripted values it used are gone for good."""
+        if self.scripted is not None:
+            self.scripted.position += self.used
+            self.used = 0
+
+
+@dataclass
+class Outcome:
+    """A step ready to store: what the rules returned plus how it was made."""
+
+    step: Step
+    dice: Dice
+    action: Action | None
+    side: str | None
+    kind: str = "order"
+    #: Who the step is recorded for; the invoker unless set (a reroll re-applying a
+    #: player's later order keeps that player's name).
+    actor: tuple[str | None, str | None] | None = None
+    rerolls: int | None = None
+    #: Its seals committed and its reveals recorded (issue 28, ``bot/sealing.py``): filled
+    #: by :meth:`Ledger.commit`, kept in the step's ``action`` record.
+    sealed: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Audit:
+    """An audit entry (who did what and why); revert marks point at it."""
+
+    actor_id: str
+    actor_name: str
+    action: str
+    reason: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SeatChange:
+    """One seat change: ``join``/``seat`` give ``side`` to the user, ``leave``/``kick``/
+    ``unseat`` free every seat the user holds (``side`` is what they held, for the record)."""
+
+    event: str
+    user_id: str
+    user_name: str
+    side: str | None = None
+
+
+@dataclass
+class Change:
+    """Everything one command writes, committed in one transaction.
+
+    ``steps`` are appended in order, the first on ``parent_seq`` (``None``: a new root, a
+    rerolled setup) and each later one on the one before; the head moves to the last.  With
+    no steps, ``head`` (a stored step) becomes the head.  ``revert_after`` marks every active
+    step numbered above it reverted by the audit entry; ``unrevert`` makes steps active again.
+    """
+
+    steps: list[Outcome] = field(default_factory=list)
+    parent_seq: int | None = None
+    head: StepRow | None = None
+    audit: Audit | None = None
+    revert_after: int | None = None
+    unrevert: list[int] = field(default_factory=list)
+    seats: list[SeatChange] = field(default_factory=list)
+    dice: DiceRun | None = None
+    reset_mention: bool = False
+    #: With no steps: the turn-part just announced with a ping (a player who joins the
+    #: side waited on is pinged by the join, so the next step of that turn-part is not).
+    mention_key: str | None = None
+    end: bool = False
+    #: More writes of the same transaction (pacing rows, issue 19); they read nothing.
+    extra: list[Callable[[Writer], None]] = field(default_factory=list)
+
+
+@dataclass
+class Landed:
+    """What a commit left, told to the pacer (which never reads the game again): the game
+    after it (None once the game ended) and the turn its played steps ended, if any."""
+
+    game: LiveGame | None
+    ended_turn: tuple[int, str] | None = None
+
+
+@dataclass
+class Committed:
+    """What a change left: the new step numbers and who is pinged, for the reply."""
+
+    seqs: list[int]
+    head_seq: int
+    mentions: list[str]
+    #: The game's chain head after the change (``bot/chain.py``): public replies show it.
+    chain_head: str = ""
+    #: The ``action`` record of each new step (seals and reveals included, issue 28).
+    actions: list[dict[str, Any] | None] = field(default_factory=list)
+
+
+class Ledger:
+    """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
+
+    def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem]) -> None:
+        self.store = store
+        self.games = games
+        self.systems = systems
+        #: The last commit of each channel, until the pacer is told (under the channel's
+        #: lock: one command at a time per channel).
+        self.landed: dict[str, Landed] = {}
+
+    @staticmethod
+    def mention_key(waiting_on: list[str], turn_part: str) -> str:
+        """What identifies a turn-part for pings: who is waited on, and for what."""
+        return json.dumps([sorted(waiting_on), turn_part])
+
+    @staticmethod
+    def step_row(game_id: int, seq: int, parent: int | None, outcome: Outcome,
+                 inv: Invocation | None, interaction: bool) -> StepRow:
+        """The log row of ``outcome`` as step ``seq`` on ``parent`` (the one place a step row
+        is built)."""
+        step = outcome.step
+        actor_id, actor_name = outcome.actor or ((inv.user_id, inv.user_name) if inv else (None, None))
+        if outcome.action is None and outcome.sealed:
+            raise ValueError("a set-up step cannot seal: secrets are sealed by orders (Ctx.seal)")
+        return StepRow(
+            game_id=game_id, seq=seq, parent_seq=parent, kind=outcome.kind,
+            actor_id=actor_id, actor_name=actor_name, side=outcome.side,
+            action=(Ledger.action_record(outcome.action) | outcome.sealed
+                    if outcome.action is not None else None),
+            dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),
+            reveals=step.reveals, snapshot=step.snapshot or outcome.kind == "setup",
+            turn_part=step.turn_part,
+            interaction_id=inv.interaction_id if inv and interaction else None,
+            rerolls=outcome.rerolls,
+        )
+
+    @staticmethod
+    def action_record(action: Action) -> dict[str, Any]:
+        """An order as its step records it: its path and options; which options public text
+        must not show (a sealed choice, issue 29); a sealed order (issue 28) says so."""
+        options = action.model_dump(mode="json", exclude_defaults=True)
+        private = list(options) if action.sealed else list(action.private)
+        return {"name": action.path(), "options": options,
+                **({"private": private} if private else {}),
+                **({"sealed": True} if action.sealed else {})}
+
+    def _mentions(self, game: LiveGame, waiting_on: list[str], seats: list[SeatRow]) -> list[str]:
+        users: list[str] = []
+        for side in waiting_on:
+            holder = next((s for s in seats if s.side == side), None)
+            if holder and holder.user_id not in users:
+                users.append(holder.user_id)
+        return users
+
+    async def commit(
+        self, game: LiveGame, change: Change, *, inv: Invocation | None,
+        reply_for: Callable[[Committed], Reply] | None = None,
+    ) -> Reply | None:
+        """Store ``change`` and its reply in one transaction; update the cache.
+
+        The reply is built before the transaction (from what is about to be stored) and kept
+        with the interaction id in it, so a repeated delivery gets the same answer and a
+        crash leaves either the whole command or none of it.
+        """
+        rows: list[StepRow] = []
+        parent = change.parent_seq
+        seq = game.next_seq
+        if any(o.step.seals or o.step.unseals for o in change.steps):
+            # Seals committed with the game's key, reveals checked against them (issue 28).
+            found = await sealing.sealed_records(self.store, game_key(game.row.seed), game.row.id,
+                                                 change.parent_seq, [o.step for o in change.steps])
+            for outcome, sealed in zip(change.steps, found):
+                outcome.sealed = sealed
+        for outcome in change.steps:
+            # Only a player's own order carries the interaction id (UNIQUE: the optimistic
+            # dedupe of the order path); a command's reply carries it otherwise.
+            own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
+            rows.append(self.step_row(game.row.id, seq, parent, outcome, inv, own))
+            parent, seq = seq, seq + 1
+        # The hash chain (issue 29): the audit entry first, then the steps, each sealed after
+        # the record before it; the last one's hash is the new head.
+        sealed_audit: AuditRow | None = None
+        chain_head = game.row.chain_head
+        if change.audit is not None:
+            a = change.audit
+            sealed_audit = record.seal_audit(AuditRow(
+                id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
+                action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
+            chain_head = sealed_audit.hash or chain_head
+        rows, chain_head = record.seal_steps(rows, chain_head, [o.step.state for o in change.steps])
+        last_step = change.steps[-1].step if change.steps else None
+        if rows:
+            head_seq, head_state = rows[-1].seq, rows[-1].state_json
+        elif change.head is not None:
+            head_seq, head_state = change.head.seq, change.head.state_json
+        else:
+            head_seq, head_state = game.row.head_seq, game.row.state_json
+        seats = self._seats_after(game.seats, change.seats)
+        mention_key = game.row.last_mention
+        mentions: list[str] = []
+        if last_step is not None:
+            key = self.mention_key(last_step.waiting_on, last_step.turn_part)
+            if key != game.row.last_mention or change.reset_mention:
+                mentions = self._mentions(game, last_step.waiting_on, seats)
+            mention_key = key
+        elif change.reset_mention:
+            mention_key = ""
+        elif change.mention_key is not None:
+            mention_key = change.mention_key
+        counter = change.dice.counter if change.dice is not None else game.row.dice_counter
+        summaries = await self._summaries_after(game, change, rows)
+        ended = self._turn_ended_by(game, last_step)
+        done = Committed([r.seq for r in rows], head_seq, mentions, chain_head, [r.action for r in rows])
+        reply = reply_for(done) if reply_for else None
+        if reply is not None:
+            reply = record.anchored(reply, chain_head)
+        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
+
+        def write(db: Writer, audit_id: int | None) -> None:
+            # First, guarded by the version this command was resolved against: a stale copy
+            # (another process wrote the game) stops here, before anything is written.
+            db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
+                        last_mention=mention_key, version=game.row.version, chain_head=chain_head,
+                        summaries=summaries.model_dump_json() if summaries is not None else None)
+            if change.revert_after is not None:
+                assert audit_id is not None, "revert marks point at the audit entry that made them"
+                db.revert_after(game.row.id, change.revert_after, audit_id)
+            if change.unrevert:
+                db.unrevert(game.row.id, change.unrevert)
+            for seat in change.seats:
+                self._write_seat(db, game.row.id, seat, audit_id)
+            for row in rows:
+                db.insert_step(row)
+            if change.end:
+                db.end_game(game.row.id)
+            for more in change.extra:
+                more(db)
+            if remembered is not None and inv is not None and inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game.row.id, remembered)
+
+        try:
+            if change.audit is None:  # the common case: no reads, so it may share a commit
+                unit = self.store.unit()
+                write(unit, None)
+                await self.store.commit_unit(unit)
+            else:
+                async with self.store.transaction() as db:
+                    a = sealed_audit
+                    assert a is not None
+                    audit_id = await db.add_audit(game.row.id, a.actor_id, a.actor_name, a.action,
+                                                  a.reason, a.data, created_at=a.created_at,
+                                                  prev_hash=a.prev_hash, hash=a.hash)
+                    write(db, audit_id)
+        except BaseException:
+            # On any doubt (a failed write, or this command cancelled while its unit may
+            # still commit) the next command re-reads the game instead of trusting the cache.
+            self.games.forget(game.row.channel_id)
+            raise
+        if change.dice is not None:
+            change.dice.committed()
+        if game.row.channel_id in self.games.held:  # this commit moved the version on, once
+            self.games.held[game.row.channel_id] = (game.row.id, game.row.version + 1)
+        after: LiveGame | None = None
+        if change.end:
+            self.games.forget(game.row.channel_id)
+        elif rows and not change.seats and change.audit is None and change.parent_seq == game.row.head_seq:
+            # The cache takes what was just committed instead of re-reading the game (two
+            # queries and a parse of the state on every order; bench/run.py).  The state is
+            # the rules' own object: tests/platform/test_state_round_trip.py holds every
+            # system to a lossless JSON round trip, so it equals a re-read of the log.
+            cached = game.row.model_copy(update={
+                "head_seq": head_seq, "state_json": head_state, "dice_counter": counter,
+                "last_mention": mention_key, "version": game.row.version + 1,
+                "chain_head": chain_head,
+            })
+            assert last_step is not None
+            assert summaries is not None
+            live = LiveGame(cached, game.system, last_step.state, game.seats, seq,
+                            game.seat_log, self._standing_after(game, change.steps), summaries)
+            self.games.remember(live)
+            after = live
+        else:
+            after = await self.games.reload(game.row.channel_id)
+        self.landed[game.row.channel_id] = Landed(after, ended)
+        return reply
+
+    @staticmethod
+    def _turn_ended_by(game: LiveGame, last: Step | None) -> tuple[int, str] | None:
+        """The turn that a commit's played steps ended (its digest is due), read from the
+        contract (``GameSystem.turn``), not from a picture: the turn of the head before the
+        commit, when the new head is in another turn or the game just ended.  A command
+        that only moves the head (a rollback) ends no turn (issue 25: it posted empty,
+        mislabelled digests)."""
+        if last is None:
+            return None
+        system = game.system
+        was = system.turn(game.state).key
+        if was is None:
+            return None
+        now = system.turn(last.state).key
+        if now != was or (last.game_over and system.result(game.state) is None):
+            return was
+        return None
+
+    async def _summaries_after(self, game: LiveGame, change: Change,
+                               rows: list[StepRow]) -> Summaries | None:
+        """Every side's summary once ``change`` is stored (None: unchanged).  New steps on
+        the head (an order) carry the cached summaries on; a change that moves the head
+        elsewhere (rollback, reroll, undo) rebuilds them at its new base first."""
+        if rows and change.parent_seq == game.row.head_seq:
+            return game.summaries.after(rows)
+        if rows:
+            base = await self.games.summaries_at(game, change.parent_seq) if change.parent_seq is not None \
+                else fresh(game.system.sides)
+            return base.after(rows)
+        if change.head is not None:
+            return await self.games.summaries_at(game, change.head.seq)
+        return None
+
+    def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
+        counts = dict(game.standing)
+        for outcome in outcomes:
+            action = outcome.action
+            if action is not None and action.anytime and outcome.side is not None:
+                counts[outcome.side] = counts.get(outcome.side, 0) + 1
+            else:
+                counts = {}
+        return counts
+
+    @staticmethod
+    def _seats_after(seats: list[SeatRow], changes: list[SeatChange]) -> list[SeatRow]:
+        out = list(seats)
+        for c in changes:
+            if c.event in ("join", "seat"):
+                out = [s for s in out if s.side != c.side]
+                out.append(SeatRow(side=c.side or "", user_id=c.user_id, user_name=c.user_name))
+            elif c.event in ("leave", "kick"):
+                out = [s for s in out if s.user_id != c.user_id]
+        return out
+
+    @staticmethod
+    def _write_seat(db: Writer, game_id: int, seat: SeatChange, audit_id: int | None) -> None:
+        # "unseat" only records who was replaced: the "seat" that follows takes the side.
+        if seat.event in ("join", "seat"):
+            assert seat.side is not None
+            db.set_seat(game_id, seat.side, seat.user_id, seat.user_name)
+        elif seat.event in ("leave", "kick"):
+            db.remove_seats(game_id, seat.user_id)
+        db.add_seat_event(game_id, seat.side, seat.user_id, seat.user_name, seat.event, audit_id)
+
+    async def start(
+        self, draft: GameRow, outcome: Outcome, run: DiceRun, *, inv: Invocation,
+        reply_for: Callable[[int], Reply], seats: list[SeatChange] | None = None,
+    ) -> Reply:
+        """Create a game with its setup step (#0, a root), its first seats (a solitaire
+        game's one player) and its reply, in one transaction."""
+        async with self.store.transaction() as db:
+            game_id = await db.create_game(
+                channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
+                scenario=draft.scenario, options=draft.options, seed=draft.seed,
+                seed_hash=draft.seed_hash, state_json=outcome.step.state.model_dump_json(),
+                created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
+            )
+            row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
+                                   chain.genesis(draft.system, draft.scenario, draft.options,
+                                                 draft.seed_hash), outcome.step.state)
+            db.insert_step(row)
+            step = outcome.step
+            mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
+            db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention,
+                        summaries=fresh(self.systems[draft.system].sides).model_dump_json(),
+                        chain_head=row.hash)
+            for seat in seats or []:
+                self._write_seat(db, game_id, seat, None)
+            reply = record.anchored(reply_for(game_id), row.hash or "")
+            if inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+        run.committed()
+        await self.games.reload(draft.channel_id)
+        return reply
+
+    async def remember(self, inv: Invocation, game_id: int | None, reply: Reply) -> Reply:
+        """Store the reply of a command that changed nothing else (dedupe)."""
+        if inv.interaction_id:
+            async with self.store.transaction() as db:
+                db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
+        return reply
+
+
+__all__ = [
+    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome",
+    "ScriptedDiceSource", "SeatChange",
+]
