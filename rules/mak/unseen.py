@@ -183,10 +183,19 @@ def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:
             lift(ctx, u.side, u.hex or "", f"rolled for by name (15.4.1)")
 
 
+#: Movement points in a line or a move's mark ("(3 of 4 MP)", "4 MP"): a unit's allowance
+#: says its kind (7.1.2), which a marker hides (15.4.1).
+_MP = re.compile(r" \((?:[\d.]+ of )?[\d.]+ MP\)| [\d.]+ MP\b")
+
+
 def masked(text: str, names: dict[str, str]) -> str:
-    """``text`` with each hidden unit's id replaced by its public name."""
-    for uid in sorted(_ids_in(text, list(names)), key=len, reverse=True):
+    """``text`` with each hidden unit's id replaced by its public name, and then no movement
+    points (they would tell a mech from infantry under the marker)."""
+    found = _ids_in(text, list(names))
+    for uid in sorted(found, key=len, reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(uid)}(?!\w)", names[uid], text)
+    if found:
+        text = _MP.sub("", text)
     return text[:1].upper() + text[1:]
 
 

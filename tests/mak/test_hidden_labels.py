@@ -39,3 +39,17 @@ def test_15_4_1_a_markers_label_says_where_it_is_never_what_is_under_it(state, o
 def test_15_4_1_the_owner_still_reads_its_own_units_labels(state) -> None:
     assert "A.F.S" in SYS.label(state, "merc", "move", "unit", "M-AFS1", {})
 
+
+
+def test_15_4_1_a_concealed_stacks_move_says_no_movement_points_in_public(state) -> None:
+    """A play-test read "M-Con1 moves 5:0829 → 5:0825 (4 of 4 MP)" against "(1 of 1 MP)":
+    the allowance tells a mech from infantry (7.1.2), which the marker hides."""
+    from rules.core.dice import ScriptedDice
+    from rules.mak import actions as A
+
+    state.active = "merc"
+    step = SYS.apply(state, "merc", A.Move(unit="M-Con1", to="5:0827"), ScriptedDice([6] * 12))
+    public = [e.text for e in step.events if e.to is None]
+    moved = [t for t in public if "moves" in t]
+    assert moved and all("MP" not in t and "M-AFS" not in t for t in moved), public
+    assert all("MP" not in (m.text or "") for m in SYS.view(step.state).marks)
