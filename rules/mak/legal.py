@@ -404,6 +404,16 @@ def fire_offers(t: Table, side: str, defensive: bool, shooters: list[UnitState],
     return out
 
 
+def _own_stack(t: Table, side: str) -> list[str]:
+    """The ids of the first two of ``side``'s units on the map that share a hex (a volley's
+    example), or none."""
+    by_hex: dict[str, list[str]] = {}
+    for u in t.s.units:
+        if u.side == side and u.on_map and u.hex:
+            by_hex.setdefault(u.hex, []).append(u.id)
+    return next((ids[:2] for ids in by_hex.values() if len(ids) >= 2), [])
+
+
 def volley_units(t: Table, side: str, order: A.Volley) -> list[UnitState] | str:
     """5.3.3: the named units, or why the Simultaneous Attack is refused: two or more
     different units of ``side``, all stacked in one hex, each able to attack the target."""
@@ -417,7 +427,11 @@ def volley_units(t: Table, side: str, order: A.Volley) -> list[UnitState] | str:
             return f"{u.id} is named twice; name each unit of the stack once (5.3.3)."
         found.append(u)
     if len(found) < 2:
-        return "A Simultaneous Attack needs two or more stacked units, e.g. units:M-AFS1,M-AFS2 (5.3.3)."
+        # The example names the side's own units, never the other side's (a fixed Mercenary
+        # example read, under concealment, as if it named the units under a marker).
+        stacked = _own_stack(t, side)
+        example = f", e.g. units:{','.join(stacked)}" if stacked else ""
+        return f"A Simultaneous Attack needs two or more of your units stacked in one hex{example} (5.3.3)."
     if len({u.hex for u in found}) > 1:
         return "Units that are not stacked cannot conduct a Simultaneous Attack (5.3.3)."
     for u in found:

@@ -53,3 +53,20 @@ def test_15_4_1_a_concealed_stacks_move_says_no_movement_points_in_public(state)
     moved = [t for t in public if "moves" in t]
     assert moved and all("MP" not in t and "M-AFS" not in t for t in moved), public
     assert all("MP" not in (m.text or "") for m in SYS.view(step.state).marks)
+
+
+def test_5_3_3_a_volleys_example_names_only_the_sides_own_units(state) -> None:
+    """The refusal's example was a fixed "units:M-AFS1,M-AFS2": read by the Strahl, with those
+    very units under M-Con1, it named them. It now names the side's own stacked units."""
+    from rules.core.dice import ScriptedDice
+    from rules.core.errors import RuleError
+    from rules.mak import actions as A
+
+    with pytest.raises(RuleError) as strahl:
+        SYS.apply(state, "strahl", A.Volley(units="S-PKA1", target="M-XYZ9"), ScriptedDice([]))
+    assert "M-AFS" not in str(strahl.value)
+    state.active = "merc"
+    with pytest.raises(RuleError) as merc:
+        SYS.apply(state, "merc", A.Volley(units="M-AFS1", target="S-PKA1"), ScriptedDice([]))
+    assert str(merc.value) == ("A Simultaneous Attack needs two or more of your units stacked in one hex, "
+                               "e.g. units:M-AFS1,M-AFS2 (5.3.3).")
