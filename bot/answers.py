@@ -114,8 +114,7 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
     More: one "Give an order" button opening the menus of ``/game act``.  The same choices
     are numbered in the text, for screen readers and for the console (``1`` picks one).
     """
-    # Listed in public: none where the labels would show the side's own secrets (issue 28).
-    answers = quick_answers(system, state, side) if system.answers_in_public(state) else []
+    answers = public_answers(system, state, side)
     who = system.side_name(side)
     if not answers:
         if side not in system.waiting_on(state) or system.result(state) is not None:
@@ -187,10 +186,16 @@ def with_offer(reply: Reply, found: Offer | None) -> Reply:
     })
 
 
+def public_answers(system: GameSystem[Any], state: BaseModel, side: str) -> list[Answer]:
+    """The answers listed under a public message: none where their labels would show the
+    side's own secrets (issue 28, ``GameSystem.answers_in_public``)."""
+    return quick_answers(system, state, side) if system.answers_in_public(state) else []
+
+
 def chosen_answer(system: GameSystem[Any], state: BaseModel, token: Token) -> Answer:
     """The order a press stands for, derived again from the state the question was asked at."""
     if token.kind == "a":
-        answers = quick_answers(system, state, token.side) if system.answers_in_public(state) else []
+        answers = public_answers(system, state, token.side)
         if len(token.path) != 1 or not 0 <= token.path[0] < len(answers):
             raise RuleError("That answer is no longer among the orders offered; look at the latest message.")
         return answers[token.path[0]]

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bot.store import BaseStore, StepRow
+from bot.store import BaseStore
+from bot.summaries import ancestry
 from rules.core import secrets
 from rules.core.contract import SEALED, Action, Event, GameSystem, Step
 from rules.core.errors import RuleError
@@ -48,12 +49,11 @@ async def addressed_since(store: BaseStore, game_id: int, head: int | None, side
     ``/game map`` (for them alone) shows them; lines of its own orders were in its answers."""
     if head is None:
         return []
-    rows = {r.seq: r for r in await store.log_steps(game_id, last=ADDRESSED_LOOKBACK, upto=head)}
     found: list[str] = []
-    seq: int | None = head
-    while seq is not None and seq in rows and rows[seq].side != side:
-        found[:0] = own_lines(rows[seq].events, [side])
-        seq = rows[seq].parent_seq
+    for row in reversed(ancestry(await store.log_steps(game_id, last=ADDRESSED_LOOKBACK, upto=head), head)):
+        if row.side == side:
+            break
+        found[:0] = own_lines(row.events, [side])
     return found[-ADDRESSED_SHOWN:]
 
 
@@ -94,14 +94,8 @@ async def line_seals(store: BaseStore, game_id: int, head: int | None) -> dict[s
     seal of a key wins: a rolled-back one was made again)."""
     if head is None:
         return {}
-    rows = {s.seq: s for s in await store.log_steps(game_id, last=2**31, upto=head)}
-    line: list[StepRow] = []
-    seq: int | None = head
-    while seq is not None and seq in rows:
-        line.append(rows[seq])
-        seq = rows[seq].parent_seq
     found: dict[str, secrets.Commitment] = {}
-    for row in reversed(line):
+    for row in ancestry(await store.log_steps(game_id, last=2**31, upto=head), head):
         for data in (row.action or {}).get("seals", []):
             commitment = secrets.Commitment.model_validate(data)
             found[commitment.key] = commitment
