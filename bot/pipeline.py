@@ -6,9 +6,11 @@ other side's standing orders, ``referee replay``), then hands the :class:`Change
 ledger (``bot/ledger.py``), which commits it in one transaction.  The pipeline holds its
 parts: the game cache (``self.games``, ``bot/games.py``) and the ledger (``self.ledger``).
 
-The command handlers (``bot/gamecmds.py``, ``bot/modcmds.py``) and the order path
-(``bot/orders.py``) work against :class:`Pipeline`; ``bot/service.py`` builds on it and
-dispatches to them, so no module imports one that imports it back.
+The command handlers (``bot/gamecmds.py``, ``bot/modcmds.py``, ``bot/pacing/commands.py``,
+``bot/scenarios.py``) and the order path (``bot/orders.py``) are given the
+:class:`Pipeline` and ask its cache for a channel's game (``svc.games.load``/``require``).
+``bot/service.py`` holds one (``Service.pipeline``) and dispatches to them; the pipeline
+knows nothing of the service, so no module imports one that imports it back.
 """
 
 from __future__ import annotations
@@ -104,25 +106,6 @@ class Pipeline:
         self.ledger = Ledger(store, self.games, self.systems)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
-
-    # -- games in memory (bot/games.py) ---------------------------------------------------
-    # Thin delegates: the command modules and many tests ask the service for a channel's game.
-
-    async def live_game(self, channel_id: str) -> LiveGame | None:
-        """The active game of a channel (:meth:`GameCache.load`)."""
-        return await self.games.load(channel_id)
-
-    async def require_game(self, channel_id: str) -> LiveGame:
-        """The channel's game, or a RuleError saying how to start one."""
-        return await self.games.require(channel_id)
-
-    def forget(self, channel_id: str) -> None:
-        """Drop a channel's cached game (after it ended or on any doubt)."""
-        self.games.forget(channel_id)
-
-    async def reload(self, channel_id: str) -> LiveGame | None:
-        """Re-read a channel's game from the store after a write."""
-        return await self.games.reload(channel_id)
 
     # -- making steps ----------------------------------------------------------------------
 

@@ -166,7 +166,7 @@ async def looks(service: Service, player: Player, system: Any, other: str) -> li
     for user in (other, "watcher"):
         for line in ("/game status", "/game log", "/game map"):
             out.append([user, line, await seen(service, await player.send(user, line))])
-    game = await service.live_game("table")
+    game = await service.games.load("table")
     assert game is not None
     for action in system.actions:
         if action.sealed:

@@ -195,7 +195,7 @@ async def play_whole_game(table: Table, system_key: str, seed: int) -> int:
     channel = str(CHANNEL_ID)
     orders = 0
     while orders < MAX_ORDERS:
-        game = await table.service.live_game(channel)
+        game = await table.service.games.load(channel)
         assert game is not None
         waiting = system.waiting_on(game.state)
         if system.result(game.state) is not None or not waiting:

@@ -58,7 +58,7 @@ async def play_steps(service: Service, steps: int, seed: int = 2) -> None:
                       rng=random.Random(seed))
     await channel.open()
     while True:
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         if game.next_seq > steps:
             return

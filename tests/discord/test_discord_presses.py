@@ -60,7 +60,7 @@ class Table:
         return self.recorder.sent[start:]
 
     async def steps(self) -> int:
-        game = await self.service.live_game(str(self.client_channel))
+        game = await self.service.games.load(str(self.client_channel))
         assert game is not None
         return game.row.head_seq
 
@@ -194,7 +194,7 @@ async def test_an_order_built_with_menus_is_sent_as_the_player(table: Table):
     await table.press("alice", question, components_of(question)[0]["custom_id"])
     ready = asking(await table.type("bob", "rr", "deploy-default"))
     await table.press("bob", ready, components_of(ready)[0]["custom_id"])
-    game = await table.service.live_game(str(table.client_channel))
+    game = await table.service.games.load(str(table.client_channel))
     assert game is not None
     side = game.system.waiting_on(game.state)[0]
     who = "alice" if side == "nato" else "bob"
@@ -232,7 +232,7 @@ async def play_by_pressing(table: Table, key: str, seed: int, max_presses: int) 
     private = False  # whether ``pending`` is the presser's own private message (a builder)
     orders = 0
     for _ in range(max_presses):
-        game = await table.service.live_game(str(table.client_channel))
+        game = await table.service.games.load(str(table.client_channel))
         assert game is not None
         if game.system.result(game.state) is not None:
             return orders
@@ -251,7 +251,7 @@ async def play_by_pressing(table: Table, key: str, seed: int, max_presses: int) 
         assert not refused, refused[0].content
         orders += any(s.kind == "edit_original" and "chose:" in (s.payload or {}).get("content", "")
                       for s in sent)
-        game = await table.service.live_game(str(table.client_channel))
+        game = await table.service.games.load(str(table.client_channel))
         assert game is not None
         if game.system.result(game.state) is not None:
             return orders

@@ -134,7 +134,7 @@ async def test_a_club_scenario_plays_to_the_end_through_the_tree(bot, recorder):
     service, rng, last = bot[2], random.Random(5), {}
     channel = (await service.store._fetchall("SELECT channel_id FROM games"))[0][0]
     for _ in range(400):
-        game = await service.live_game(channel)
+        game = await service.games.load(channel)
         waiting = game.system.waiting_on(game.state)
         if not waiting:
             break
@@ -144,6 +144,6 @@ async def test_a_club_scenario_plays_to_the_end_through_the_tree(bot, recorder):
         last[waiting[0]] = action
         replies = await send(bot, recorder, "commando", action.path(), autoplay.order_options(action))
         assert not any(s.ephemeral for s in replies if s.content), [s.content for s in replies]
-    game = await service.live_game(channel)
+    game = await service.games.load(channel)
     assert game.system.result(game.state) is not None
     assert game.row.scenario_text == raw.decode()

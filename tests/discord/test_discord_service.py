@@ -224,7 +224,7 @@ async def test_every_legal_hex_is_found_by_typing_it_through_discord(alice, bob,
         await (alice, bob)[n % 2]("game", "join", {"side": side})
     rng = random.Random(25)
     for _ in range(40):  # play until an option has more than 25 legal values (a move)
-        game = await real_bot.service.live_game(str(CHANNEL_ID))
+        game = await real_bot.service.games.load(str(CHANNEL_ID))
         side = game.system.waiting_on(game.state)[0]
         player = (alice, bob)[list(game.system.sides).index(side) % 2]
         legal = [a for a in game.system.legal_actions(game.state, side) if not a.read_only]

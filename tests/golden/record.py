@@ -115,7 +115,7 @@ class Recorder:
     async def robot_orders(self, count: int) -> int:
         """Up to ``count`` random legal orders of whoever is waited on; returns how many."""
         for done in range(count):
-            game = await self.service.live_game(CHANNEL)
+            game = await self.service.games.load(CHANNEL)
             assert game is not None
             waiting = game.system.waiting_on(game.state)
             if not waiting or game.system.result(game.state) is not None:
@@ -132,7 +132,7 @@ class Recorder:
     async def until_dice(self, most: int) -> None:
         """Robot orders until one rolls dice (so the reroll has something to reroll)."""
         for _ in range(most):
-            game = await self.service.live_game(CHANNEL)
+            game = await self.service.games.load(CHANNEL)
             assert game is not None
             head = await self.service.store.step(game.row.id, game.row.head_seq)
             if head is not None and head.dice and head.kind == "order":
@@ -154,7 +154,7 @@ class Recorder:
         await self.until_dice(30)
         await self.send(mod, ["mod", "reroll"], {"reason": "golden reroll"}, moderator=True)
         await self.robot_orders(ORDERS[1])
-        game = await self.service.live_game(CHANNEL)
+        game = await self.service.games.load(CHANNEL)
         assert game is not None
         await self.send(mod, ["mod", "rollback"], {"to": max(1, game.row.head_seq - 4),
                                                      "reason": "golden rollback"}, moderator=True)

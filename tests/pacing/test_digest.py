@@ -29,7 +29,7 @@ async def first_digest(service: Service, key: str) -> tuple[Channel, list]:
     for _ in range(MOST_ORDERS):
         _, reply = await channel.order()
         assert not reply.error, reply.text
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         due = [m for m in await pstore.pending_messages(service.store, game.row.id)
                if m.kind == "digest"]

@@ -102,7 +102,7 @@ async def test_no_reminder_for_a_turn_part_that_moved_on(
     assert await advance(clock, service, outbox, 11) == []  # red's 23 h reminder is void
     later = await advance(clock, service, outbox, 1)  # 24 h: half-way of blue's
     assert len(later) == 1 and "@bob" in later[0]
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None
     due = await pstore.pending_messages(service.store, game.row.id)
     assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
@@ -118,12 +118,12 @@ async def test_an_order_that_pings_carries_the_new_deadline(table: Table) -> Non
 async def test_deadline_passing_with_nothing_changes_nothing(
         table: Table, service: Service, clock: ManualClock, outbox: Outbox) -> None:
     await paced_duel(table, "then:nothing")
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None
     head = game.row.head_seq
     posted = await advance(clock, service, outbox, 24)
     assert posted[-1].startswith("⌛ The deadline passed") and "Nothing happens" in posted[-1]
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None and game.row.head_seq == head
 
 
@@ -135,7 +135,7 @@ async def test_deadline_passing_with_pass_gives_the_no_action_order(
     # D2: a side that does not act waits; the turn passes to blue, who is pinged.
     assert "Referee (red): wait" in text and "blue" in text
     assert outbox.sent[-1][1].mentions == ["bob"]
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None and game.system.waiting_on(game.state) == ["blue"]
     step = await service.store.step(game.row.id, game.row.head_seq)
     assert step is not None and step.actor_name == "Referee (deadline)" and step.side == "red"
@@ -173,7 +173,7 @@ async def test_extend_moves_the_deadline_with_a_reason_and_is_audited(
     reply = await table("mod", "/mod extend hours:12 reason:holiday", moderator=True)
     stamp = int((START + timedelta(hours=36)).timestamp())
     assert not reply.error and "Reason: holiday" in reply.text and f"<t:{stamp}:F>" in reply.text
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None
     audit = await service.store.audit(game.row.id)
     assert audit[-1].action == "extend" and audit[-1].reason == "holiday"

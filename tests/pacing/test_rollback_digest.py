@@ -30,7 +30,7 @@ async def test_a_rollback_into_the_turn_before_posts_no_digest(service: Service,
     assert await service.pacer.tick(outbox) == 1
     first = outbox.texts()[-1]
     assert "Orders: none" not in first
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     # Back to the step before the one that ended the turn: into that turn again.
     await moderate(channel, "rollback", to=game.row.head_seq - 1, reason="misclick")
@@ -51,7 +51,7 @@ async def test_a_reroll_is_logged_as_the_moderator_s(service: Service) -> None:
     await channel.open()
     for _ in range(200):
         await channel.order()
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         if await service.store.last_dice_step(game.row.id) is not None:
             break

@@ -17,12 +17,12 @@ async def test_an_offered_side_is_taken_when_the_substitute_accepts(table: Table
     await duel(table)
     offer = await table("alice", "/game sub user:carol")
     assert not offer.error and offer.mentions == ["carol"] and "/game accept" in offer.text
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None and game.holder("red").user_id == "alice"  # not yet
     taken = await table("carol", "/game accept")
     assert not taken.error and "@carol takes red from @alice" in taken.text
     assert "your move, @carol" in taken.text  # red is waited on
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None and game.holder("red").user_id == "carol"
     assert (await service.store.audit(game.row.id))[-1].action == "sub"
     assert not (await table("carol", "/duel wait")).error
@@ -46,5 +46,5 @@ async def test_offers_that_cannot_stand_are_refused(table: Table, service: Servi
     await table("mod", "/mod seat side:red user:erin", moderator=True)  # red changed hands
     lapsed = await table("dave", "/game accept")
     assert lapsed.error and "lapsed" in lapsed.text
-    game = await service.live_game(table.channel)
+    game = await service.games.load(table.channel)
     assert game is not None and game.holder("red").user_id == "erin"

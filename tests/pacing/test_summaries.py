@@ -29,7 +29,7 @@ def from_the_log(steps: list[StepRow], side: str, head: int) -> list[str]:
 
 async def check(service: Service, channel: str) -> None:
     """The cached summaries equal a read of the log, for every side."""
-    game = await service.live_game(channel)
+    game = await service.games.load(channel)
     assert game is not None
     steps = await service.store.steps(game.row.id)
     for side in game.system.sides:
@@ -54,16 +54,16 @@ async def test_summaries_follow_orders_rollbacks_rerolls_and_restarts(settings: 
             assert not reply.error, reply.text
             await check(service, channel.channel)
             if n in (20, 45):
-                game = await service.live_game(channel.channel)
+                game = await service.games.load(channel.channel)
                 assert game is not None
                 if game.row.head_seq > 7:  # (a game that ended was started afresh)
                     await moderate(channel, "rollback", to=game.row.head_seq - 6, reason="test")
                 await check(service, channel.channel)
             if n in (30, 50) and await service.store.last_dice_step(
-                    (await service.live_game(channel.channel)).row.id) is not None:  # type: ignore[union-attr]
+                    (await service.games.load(channel.channel)).row.id) is not None:  # type: ignore[union-attr]
                 await moderate(channel, "reroll", reason="test")
                 await check(service, channel.channel)
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         kept = game.summaries
     finally:
@@ -71,7 +71,7 @@ async def test_summaries_follow_orders_rollbacks_rerolls_and_restarts(settings: 
     # A restart (or a second process) reads them back as stored with the head.
     again = await Service.open(settings)
     try:
-        game = await again.live_game(channel.channel)
+        game = await again.games.load(channel.channel)
         assert game is not None and game.summaries == kept
         await check(again, channel.channel)
     finally:
@@ -86,11 +86,11 @@ async def test_a_game_stored_before_the_summaries_gets_them_from_its_log(setting
     try:
         for _ in range(30):
             await channel.order()
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         async with service.store.transaction() as db:
             db.execute("UPDATE games SET summaries_json = NULL WHERE id = ?", (game.row.id,))
-        service.forget(channel.channel)
+        service.games.forget(channel.channel)
         await check(service, channel.channel)
     finally:
         await service.close()

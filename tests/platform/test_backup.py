@@ -17,7 +17,7 @@ from tests.platform.conftest import Table
 
 
 async def _state(table: Table) -> tuple[int, str]:
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     return game.row.head_seq, game.state.model_dump_json()
 

@@ -54,7 +54,7 @@ async def test_every_announcement_carries_the_head_and_the_end_posts_it_whole(ta
                        ("alice", "/duel roll"), ("bob", "/duel wait"),
                        ("mod", "/mod rollback to:1 reason:x")]:
         reply = await table(user, line, moderator=user == "mod")
-        game = await svc.live_game(table.channel)
+        game = await svc.games.load(table.channel)
         assert game is not None and game.row.chain_head
         assert reply.text.endswith(f"🔗 {game.row.chain_head[:chain.SHORT]}"), reply.text
     refused = await table("alice", "/duel roll")  # blue is waited on after the rollback
@@ -200,7 +200,7 @@ async def test_a_new_step_is_sealed_from_its_state_as_the_verifier_hashes_it(tab
     for user, line in [("alice", "/game join side:red"), ("bob", "/game join side:blue"),
                        ("alice", "/duel roll"), ("bob", "/duel stance mode:bold")]:
         assert not (await table(user, line)).error
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     rows = [await table.service.store.step(game.row.id, seq) for seq in range(game.row.head_seq + 1)]
     for row in rows:

@@ -33,7 +33,7 @@ async def played(table: Table, service: Service, options: str) -> str:
             continue
         reply = await table(user, line, private=private)
         assert not reply.error, (line, reply.text)
-    game = await service.live_game("chan-1")
+    game = await service.games.load("chan-1")
     found = answers.offer(game.system, game.state, game.row.id, game.row.head_seq, "merc")
     assert found is not None
     return "\n".join(found.lines + [b.label for b in found.buttons]

@@ -79,7 +79,7 @@ async def test_a_sealed_order_given_in_public_is_refused_and_nothing_is_stored(t
     assert refused.error and refused.ephemeral
     assert "Give this order privately: `secret /shells cup hide …`" in refused.text
     assert "cup:2" not in refused.text
-    game = await service.live_game("chan-1")
+    game = await service.games.load("chan-1")
     assert game is not None and game.row.head_seq == 0 and await owed(service) == []
 
 
@@ -96,7 +96,7 @@ async def test_the_giver_reads_the_secret_privately_and_the_channel_only_the_sea
     assert "cup 2" not in public.text and "cup:2" not in public.text
     log = await ok(table, "b", "/game log")
     assert "cup hide 🔒" in log.text and "cup:2" not in log.text and "S1" not in log.text
-    step = await service.store.step((await service.live_game("chan-1")).row.id, 1)
+    step = await service.store.step((await service.games.load("chan-1")).row.id, 1)
     seal = step.action["seals"][0]
     assert step.action["sealed"] and step.action["options"] == {"cup": 2}
     assert seal["root"][:8] in public.text and seal["items"] == ['{"cup":2}']
@@ -143,7 +143,7 @@ async def test_a_reveal_is_public_with_its_item_and_nonce(table: Table, service:
     assert "Blue's cup 1 is empty (S2)." in missed.text and "🔓" not in missed.text
     found = await ok(table, "b", "/shells cup lift cup:2")
     assert '🔓 Revealed, found under cup 2 (S2): cup 2 (sealed coin:red, item 1)' in found.text
-    game = await service.live_game("chan-1")
+    game = await service.games.load("chan-1")
     step = await service.store.step(game.row.id, game.row.head_seq)
     (reveal,) = step.action["reveals"]
     sealed = (await service.store.step(game.row.id, 1)).action["seals"][0]
@@ -181,7 +181,7 @@ async def test_a_moderator_without_a_seat_may_look_and_each_look_is_audited(tabl
     await ok(table, "r", "/shells cup hide cup:2", private=True)
     looked = await ok(table, "mo", "/mod look side:red", moderator=True)
     assert looked.ephemeral and looked.snapshot_key.endswith(":map:red") and "audit" in looked.text
-    game = await service.live_game("chan-1")
+    game = await service.games.load("chan-1")
     (entry,) = [a for a in await service.store.audit(game.row.id) if a.action == "look"]
     assert entry.actor_id == "mo" and entry.data == {"side": "red", "seq": 1}
     seated_mod = await table("r", "/mod look side:blue", moderator=True)

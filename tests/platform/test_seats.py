@@ -23,7 +23,7 @@ async def test_an_offer_accepted_after_joining_the_other_side_is_refused(table: 
     assert not (await table("carol", "/game join side:blue")).error
     accept = await table("carol", "/game accept")
     assert accept.error and "already play blue" in accept.text, accept.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None and game.sides_of("carol") == ["blue"] and game.sides_of("alice") == ["red"]
 
 
@@ -66,5 +66,5 @@ async def test_every_hand_over_asks_the_one_check(table: Table, monkeypatch: pyt
         "seat": lambda: table("mod", "/mod seat side:blue user:carol", moderator=True),
     }[how]()
     assert reply.error and "No (test)." in reply.text, reply.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None and game.sides_of("carol") == []

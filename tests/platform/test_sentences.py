@@ -70,7 +70,7 @@ async def test_a_full_disk_is_said_and_nothing_is_lost(table: Table) -> None:
     assert said is not None and "disk is full" in said and "nothing changed" in said, said
     assert "incident" not in said
     await _writer_pragma(table, "max_page_count = 1073741823")
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     waited = game.system.waiting_on(game.state)[0]
     again = await table("alice" if waited == "red" else "bob", "/duel wait")

@@ -20,7 +20,7 @@ async def start(table: Table) -> None:
 
 
 async def state_json(table: Table) -> str:
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     return game.state.model_dump_json()
 
@@ -29,7 +29,7 @@ async def test_new_game_posts_the_seed_hash_and_refuses_a_second(table: Table) -
     reply = await table("alice", "/game new system:duel")
     assert not reply.error
     assert "seed hash" in reply.text.lower()
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and game.row.seed_hash in reply.text
     again = await table("bob", "/game new system:duel")
     assert again.error and again.ephemeral and "already has" in again.text
@@ -40,7 +40,7 @@ async def test_unknown_system_and_scenario_are_refused(table: Table) -> None:
     assert reply.error and "duel" in reply.text
     reply = await table("alice", "/game new system:duel scenario:moon")
     assert reply.error and "standard" in reply.text
-    assert await table.service.live_game(table.channel) is None
+    assert await table.service.games.load(table.channel) is None
 
 
 async def test_join_and_hot_seat(table: Table) -> None:
@@ -70,7 +70,7 @@ async def test_anytime_and_read_only_orders(table: Table) -> None:
     assert not (await table("bob", "/duel stance mode:careful")).error  # out of turn, allowed
     peek = await table("bob", "/duel peek")
     assert peek.ephemeral and "Scores" in peek.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and game.row.head_seq == 1  # peek stored nothing
 
 
@@ -92,7 +92,7 @@ async def test_step_is_committed_before_reply_and_survives_reopen(settings: Sett
     await svc.close()
     again = await Service.open(settings)
     try:
-        game = await again.live_game(table.channel)
+        game = await again.games.load(table.channel)
         assert game is not None and game.state.model_dump_json() == before
         assert game.row.head_seq == 2
     finally:
@@ -105,7 +105,7 @@ async def test_same_interaction_twice_is_applied_once(table: Table) -> None:
     first = await table.service.handle(inv)
     second = await table.service.handle(inv)
     assert first == second
-    steps = await table.service.store.steps((await table.service.live_game(table.channel)).row.id)
+    steps = await table.service.store.steps((await table.service.games.load(table.channel)).row.id)
     assert [s.interaction_id for s in steps].count("discord-42") == 1
 
 
@@ -114,7 +114,7 @@ async def test_same_interaction_twice_at_once_is_applied_once(table: Table) -> N
     inv = table.invocation("alice", "/duel roll", interaction="discord-43")
     first, second = await asyncio.gather(table.service.handle(inv), table.service.handle(inv))
     assert first.text == second.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and game.row.head_seq == 1
 
 
@@ -126,7 +126,7 @@ async def test_a_repeated_order_still_legal_is_answered_from_the_log(table: Tabl
     first = await table.service.handle(inv)
     second = await table.service.handle(inv)
     assert not first.error and first == second
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None and game.row.head_seq == 1
     steps = await table.service.store.steps(game.row.id)
     assert [s.interaction_id for s in steps].count("discord-44") == 1
@@ -162,7 +162,7 @@ async def test_two_orders_at_the_same_moment_serialize(table: Table) -> None:
     )
     # Red, then blue, then red again; the lock makes each see the one before.
     assert [r.error for r in replies] == [False, False, False]
-    steps = await table.service.store.steps((await table.service.live_game(table.channel)).row.id)
+    steps = await table.service.store.steps((await table.service.games.load(table.channel)).row.id)
     assert [s.seq for s in steps] == [0, 1, 2, 3]
     assert [s.parent_seq for s in steps] == [None, 0, 1, 2]
 
@@ -172,7 +172,7 @@ async def test_undo_allowed_without_dice_refused_after_dice_or_others(table: Tab
     await table("alice", "/duel wait")
     undo = await table("alice", "/game undo")
     assert not undo.error and "took back #1" in undo.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and game.state.turn == "red" and game.row.head_seq == 0
     await table("alice", "/duel roll")
     refused = await table("alice", "/game undo")
@@ -191,7 +191,7 @@ async def test_rollback_and_roll_forward_keep_every_step(table: Table) -> None:
     assert refused.error and "moderators" in refused.text.lower()
     back = await table("mod", "/mod rollback to:2 reason:misclick", moderator=True)
     assert not back.error and "@mod" in back.text and "misclick" in back.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and game.row.head_seq == 2
     steps = await table.service.store.steps(game.row.id)
     assert len(steps) == 5 and [s.reverted_by is not None for s in steps] == [False] * 3 + [True] * 2
@@ -229,7 +229,7 @@ async def test_rollback_walks_between_branches_and_refuses_unknown_steps(table: 
     forward = await table("mod", "/mod rollback to:3 reason:z", moderator=True)
     assert not forward.error and "#2–#3 are active again" in forward.text
     assert await state_json(table) == state_at_3
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     steps = await table.service.store.steps(game.row.id)
     assert [s.seq for s in steps if s.reverted_by is None] == [0, 1, 2, 3]
@@ -244,7 +244,7 @@ async def test_reroll_keeps_both_rolls_and_reapplies_later_orders(scripted: Serv
     reply = await table("mod", "/mod reroll reason:disputed", moderator=True)
     assert not reply.error, reply.text
     assert "~~🎲 2" in reply.text and "🎲 6" in reply.text and "disputed" in reply.text
-    game = await scripted.live_game(table.channel)
+    game = await scripted.games.load(table.channel)
     assert game and game.state.scores["red"] == 6 and game.state.turn == "red"
     steps = await scripted.store.steps(game.row.id)
     assert [(s.seq, s.kind, s.reverted_by is not None) for s in steps] == [
@@ -273,7 +273,7 @@ async def test_seat_and_kick_are_moderator_tools_and_announced(table: Table) -> 
     assert not seat.error and "@sub" in seat.text and "replacing @alice" in seat.text
     kick = await table("mod", '/mod kick user:@bob reason:"no show"', moderator=True)
     assert not kick.error and "no show" in kick.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game and [s.user_id for s in game.seats] == ["sub"]
 
 
@@ -303,7 +303,7 @@ async def test_end_reveals_seed_that_recomputes_every_roll(table: Table, tmp_pat
     tampered = subprocess.run([sys.executable, "tools/verify_dice.py", str(export)],
                               capture_output=True, text=True)
     assert tampered.returncode == 1
-    assert await table.service.live_game(table.channel) is None
+    assert await table.service.games.load(table.channel) is None
 
 
 async def test_export_replays_identically(table: Table) -> None:

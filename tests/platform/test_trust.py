@@ -20,7 +20,7 @@ from tests.platform.test_service import start
 
 
 async def head(table: Table) -> int:
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     return game.row.head_seq
 
@@ -35,7 +35,7 @@ async def test_1_a_rerolled_setup_is_a_new_root_the_old_tree_unreachable(
     assert not (await table("ann", "/raiders recruit unit:sas at:matruh")).error
     reroll = await table("mod", "/mod reroll reason:wrong-mission", moderator=True)
     assert not reroll.error, reroll.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None
     steps = {s.seq: s for s in await table.service.store.steps(game.row.id)}
     assert steps[2].kind == "reroll" and steps[2].parent_seq is None  # a new root
@@ -104,7 +104,7 @@ async def test_5_taking_a_free_seat_does_not_let_a_player_end_the_game(table: Ta
     assert not (await table("alice", "/game join side:blue")).error  # alice created it
     end = await table("alice", "/game end")
     assert end.error and "Only a moderator" in end.text
-    assert await table.service.live_game(table.channel) is not None
+    assert await table.service.games.load(table.channel) is not None
 
 
 async def test_5_a_stranger_cannot_take_both_seats_and_end_a_fresh_game(table: Table) -> None:
@@ -146,7 +146,7 @@ async def test_6_an_opponents_standing_order_does_not_block_undo(table: Table) -
     assert not (await table("bob", "/duel stance mode:bold")).error  # #2 blue, anytime
     undo = await table("alice", "/game undo")
     assert not undo.error, undo.text
-    game = await table.service.live_game(table.channel)
+    game = await table.service.games.load(table.channel)
     assert game is not None and game.state.turn == "red"
     assert game.state.stance == {"blue": "bold"}  # bob's standing order is kept
 
@@ -226,7 +226,7 @@ async def test_11_open_games_per_user_are_capped(service: Service) -> None:
         assert not (await Table(service, f"c{i}")("greedy", "/game new system:duel")).error
     more = await Table(service, "c-more")("greedy", "/game new system:duel")
     assert more.error and "still open" in more.text
-    assert await service.live_game("c-more") is None
+    assert await service.games.load("c-more") is None
 
 
 async def test_11_old_interactions_are_pruned(table: Table, settings: Settings) -> None:

@@ -41,7 +41,7 @@ async def test_a_mission_in_a_channel(tmp_path: Path) -> None:
         assert joined.error and "already hold raiders" in joined.text
         rng = random.Random(3)
         for _ in range(400):
-            game = await service.live_game("raid-1")
+            game = await service.games.load("raid-1")
             assert game is not None
             state = game.state
             assert isinstance(state, RaidersState)
@@ -53,7 +53,7 @@ async def test_a_mission_in_a_channel(tmp_path: Path) -> None:
             assert not reply.error, (action, reply.text)
         else:
             raise AssertionError("the mission did not end")
-        game = await service.live_game("raid-1")
+        game = await service.games.load("raid-1")
         assert game is not None and SYSTEM.result(game.state) is not None
         assert len(game.state.campaign.record) == 1
         report = await service.handle(invocation("/raiders campaign"))

@@ -55,11 +55,11 @@ async def test_both_sides_ordering_at_the_same_instant_serialize(service: Servic
     """Every side sends two orders at once, ten times over: each is applied on the state the
     one before left (parent chain intact) or refused with nothing changed."""
     for _ in range(10):
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         if game.system.result(game.state) is not None:
             await channel.restart()
-            game = await service.live_game(channel.channel)
+            game = await service.games.load(channel.channel)
             assert game is not None
         invs = []
         for side in game.system.sides:
@@ -154,13 +154,13 @@ async def test_the_store_reads_each_query_to_its_end_in_one_call(service: Servic
     for line in (["game", "status"], ["game", "log"], ["game", "export"]):
         reply = await channel.send(channel.invocation(channel.user(channel.system.sides[0]), line))
         assert not reply.error, reply.text
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     reply = await channel.send(channel.invocation(
         channel.moderator, ["mod", "rollback"], {"to": 1, "reason": "test"}, moderator=True))
     assert not reply.error, reply.text
     # ... and the rollback did what it says, read back through the same reader.
-    game = await service.reload(channel.channel)
+    game = await service.games.reload(channel.channel)
     assert game is not None and game.row.head_seq == 1
     audit = await service.store.audit(game.row.id)
     assert (audit[-1].action, audit[-1].reason, audit[-1].data["to"]) == ("rollback", "test", 1)
@@ -178,11 +178,11 @@ async def test_two_sides_both_entitled_to_act_at_once_serialize(db_path: Path) -
         channel = Channel(service, key, "both")
         await channel.open()
         for n in range(20):
-            game = await service.live_game("both")
+            game = await service.games.load("both")
             assert game is not None
             if game.system.result(game.state) is not None:
                 await channel.restart()
-                game = await service.live_game("both")
+                game = await service.games.load("both")
                 assert game is not None
             mover = game.system.waiting_on(game.state)[0]
             other = next(s for s in game.system.sides if s != mover)
@@ -219,7 +219,7 @@ async def test_every_command_delivered_twice_is_applied_once(
     """Discord may deliver any interaction twice, not only orders: a repeated /mod reroll
     must not reroll twice, a repeated /game undo not undo two steps (issue 14)."""
     mod = channel.moderator
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     sides = game.system.sides
     send = lambda user, command, options=None, **kw: channel.invocation(user, command, options or {}, **kw)  # noqa: E731
@@ -227,7 +227,7 @@ async def test_every_command_delivered_twice_is_applied_once(
     for _ in range(60):
         _, reply = await channel.order()
         assert not reply.error, reply.text
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         if await service.store.last_dice_step(game.row.id) is not None:
             break

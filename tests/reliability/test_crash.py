@@ -106,7 +106,7 @@ async def game_goes_on(db: Path) -> None:
     service = await Service.open(Settings(db=db))
     try:
         channel = Channel(service, SYSTEM, CONSOLE_CHANNEL, rng=random.Random(5))
-        game = await service.live_game(CONSOLE_CHANNEL)
+        game = await service.games.load(CONSOLE_CHANNEL)
         if game is None:  # killed before /game new committed
             await channel.open()
         else:

@@ -70,7 +70,7 @@ async def make_transcript(db: Path) -> list[dict]:
             await open_game(table)
         for round_ in range(ROUNDS):
             for n, table in enumerate(tables):
-                game = await service.live_game(table.channel)
+                game = await service.games.load(table.channel)
                 assert game is not None
                 step = (round_ + n) % 4
                 dice_step = await service.store.last_dice_step(game.row.id)
@@ -166,7 +166,7 @@ async def game_goes_on(db: Path | str) -> None:
     try:
         for i in range(CHANNELS):
             table = Channel(service, SYSTEM, f"crash-{i}", rng=random.Random(i))
-            game = await service.live_game(table.channel)
+            game = await service.games.load(table.channel)
             if game is None:
                 await table.open()
                 continue

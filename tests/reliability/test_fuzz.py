@@ -137,7 +137,7 @@ def invocations(draw: st.DrawFn, live: Live) -> Invocation:
     options: dict[str, Any] = {}
     path = made_up if kind == "random" else known
     if kind.startswith("legal"):
-        game = live.run(live.service.live_game(channel.channel))
+        game = live.run(live.service.games.load(channel.channel))
         legal = []
         if game is not None:
             for side in game.system.waiting_on(game.state):

@@ -46,7 +46,7 @@ REASON = "permission test"
 async def find_order(service: Service, channel: Channel, *, rolls: bool) -> Action | None:
     """A legal order of the waiting side that rolls dice (``rolls``) or rolls none and
     reveals nothing (tried on the rules alone; nothing is stored)."""
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     side = game.system.waiting_on(game.state)[0]
     for action in game.system.legal_actions(game.state, side):
@@ -66,7 +66,7 @@ async def play_until(service: Service, channel: Channel, *, rolls: bool, limit: 
     """Play legal orders until the waiting side's order of the wanted kind is played."""
     for _ in range(limit):
         action = await find_order(service, channel, rolls=rolls)
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         side = game.system.waiting_on(game.state)[0]
         if action is not None:
@@ -122,7 +122,7 @@ async def situation(service: Service, rule: Rule, role: str) -> Situation:
     elif rule.command.startswith("/mod scenario remove"):
         await send_ok(channel, channel.moderator, ["mod", "scenario"],
                       {"add": club_file(), "name": "ours"}, moderator=True)
-    game = await service.live_game(channel.channel)
+    game = await service.games.load(channel.channel)
     assert game is not None
     waiting = game.system.waiting_on(game.state)[0]
     if rule.command.startswith("/game undo"):
@@ -208,7 +208,7 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "press (the waiting side's answer)": (["press"], {}),
     }[rule.command]
     if command is None:
-        game = await service.live_game(channel.channel)
+        game = await service.games.load(channel.channel)
         assert game is not None
         action = next(a for a in game.system.legal_actions(game.state, waiting)
                       if not a.read_only and not a.anytime)
@@ -219,7 +219,7 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
 async def sending_press(service: Service, where: Situation) -> str:
     """The custom id of a "Send" button for a legal order of the waiting side, as the menus
     of /game act build it (the first entry of every menu)."""
-    game = await service.live_game(where.channel.channel)
+    game = await service.games.load(where.channel.channel)
     assert game is not None
     builder = OrderBuilder(game.system, game.state, where.waiting)
     while builder.menu() is not None:
@@ -237,7 +237,7 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
     """An allowed command did what it says (issue 14: allowed cells used to check only that
     no error came back)."""
     added = changed(before, table_rows(db))
-    game = await service.live_game(inv.channel_id)
+    game = await service.games.load(inv.channel_id)
     audit = await service.store.audit(game.row.id) if game else []
     command = rule.command
     if command == "/game act":

@@ -105,7 +105,7 @@ async def test_a_step_never_drawn_is_viewed_once_from_its_stored_state(tmp_path:
             inv = await channel.next_order()
             assert inv is not None
             await service.handle(inv)
-        game = await service.live_game("miss-chan")
+        game = await service.games.load("miss-chan")
         assert game is not None
         row = (await service.store.log_steps(game.row.id, last=1))[0]
         assert row.state_json == ""  # read without its state

@@ -64,7 +64,7 @@ async def _orders(service: Service, db: Path, orders: int | None, end: bool) -> 
         reply = await table.send(inv)
         assert not reply.error, reply.text
         played += 1
-    game = await service.live_game(CHANNEL)
+    game = await service.games.load(CHANNEL)
     assert game is not None
     result = PlayedGame(db=db, game_id=game.row.id, channel=CHANNEL)
     if end:

@@ -108,13 +108,13 @@ async def test_a_club_file_plays_to_the_end_in_the_console_exports_and_replays(
                 assert joined is not None and not joined.error, joined.text
         rng, last = random.Random(7), {}
         for _ in range(LIMIT):
-            action = next_order(await service.live_game(CONSOLE_CHANNEL), rng, last)
+            action = next_order(await service.games.load(CONSOLE_CHANNEL), rng, last)
             if action is None:
                 break
             line = f"@alice /{system} {typed(action)}"
             reply = await console.run_line(line)
             assert reply is not None and not reply.error, (line, reply.text)
-        game = await service.live_game(CONSOLE_CHANNEL)
+        game = await service.games.load(CONSOLE_CHANNEL)
         assert game.system.result(game.state) is not None, "the game did not end"
         assert game.row.scenario_text == raw.decode("utf-8")
         exported = await console.run_line("/game export")
@@ -141,13 +141,13 @@ async def _discord_game(bot, recorder: RecordingAdapter, system: str, orders: in
     service, rng, last = bot[2], random.Random(11), {}
     channel = (await service.store._fetchall("SELECT channel_id FROM games"))[0][0]
     for _ in range(orders):
-        action = next_order(await service.live_game(channel), rng, last)
+        action = next_order(await service.games.load(channel), rng, last)
         if action is None:
             break
         replies = await send(bot, recorder, system, action.name, autoplay.order_options(action))
         refused = [s.content for s in replies if s.content and s.ephemeral]
         assert not refused, (action, refused)
-    game = await service.live_game(channel)
+    game = await service.games.load(channel)
     assert game.row.scenario_text == raw.decode("utf-8")
     exported = await send(bot, recorder, "game", "export")
     files = [data for s in exported for name, data in s.files.items() if name.endswith(".gz")]

@@ -58,7 +58,7 @@ async def test_a_new_game_on_an_attached_file_posts_its_hash_beside_the_seeds(se
     assert not reply.error, reply.text
     assert "Our mak evening" in reply.text and "Dice seed hash" in reply.text
     assert f"`{scenariofile.sha256(raw.decode())}`" in reply.text
-    game = await service.live_game("c1")
+    game = await service.games.load("c1")
     assert game is not None and game.row.scenario_text == raw.decode()
 
 
@@ -83,7 +83,7 @@ async def test_a_bad_file_is_refused_in_one_sentence_and_nothing_is_stored(servi
     assert reply.text.count("\n") == 0 and "Traceback" not in reply.text
     assert "ours.yaml" in reply.text and "not a playable Maschinen Krieger scenario" in reply.text \
         or "1 MB" in reply.text
-    assert await service.live_game("c1") is None
+    assert await service.games.load("c1") is None
     assert await service.store.active_game("c1") is None
 
 
@@ -145,7 +145,7 @@ async def test_a_library_scenario_plays_on_after_removal_exports_and_replays_alo
                 break
             reply = await channel.send(order)
             assert "no " not in reply.text[:3], reply.text
-        game = await fresh.live_game(channel.channel)
+        game = await fresh.games.load(channel.channel)
         assert game is not None and game.system.result(game.state) is not None, "played to the end"
         # /game end reveals the seed and, for a game with secrets, the states (issue 28: an
         # export before it holds none of them, so it could not replay).

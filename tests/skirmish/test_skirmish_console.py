@@ -93,7 +93,7 @@ async def test_a_whole_skirmish_in_the_console(tmp_path: Path) -> None:
         ])
         orders = 0
         for _ in range(1500):
-            game = await service.live_game(CONSOLE_CHANNEL)
+            game = await service.games.load(CONSOLE_CHANNEL)
             assert game is not None
             if game.system.result(game.state) is not None:
                 break
@@ -106,7 +106,7 @@ async def test_a_whole_skirmish_in_the_console(tmp_path: Path) -> None:
             refused += await console.run_script(
                 [f"@{players[side]} /skirmish {action.name} {' '.join(words)}"])
             orders += 1
-        game = await service.live_game(CONSOLE_CHANNEL)
+        game = await service.games.load(CONSOLE_CHANNEL)
         verdict = game.system.result(game.state) if game else None
     finally:
         await service.close()

@@ -40,7 +40,7 @@ async def test_a_whole_skirmish_through_the_discord_tree(settings: Settings, rec
         await send(USERS["germans"], "game", "join", {"side": "germans"})
         pngs = refused = orders = 0
         for _ in range(600):
-            game = await service.live_game(str(CHANNEL_ID))
+            game = await service.games.load(str(CHANNEL_ID))
             assert game is not None
             if game.system.result(game.state) is not None:
                 break
@@ -56,7 +56,7 @@ async def test_a_whole_skirmish_through_the_discord_tree(settings: Settings, rec
                 for data in s.files.values():
                     open_png(data)
                     pngs += 1
-        game = await service.live_game(str(CHANNEL_ID))
+        game = await service.games.load(str(CHANNEL_ID))
         assert game is not None and game.system.result(game.state) is not None
         assert refused == 0 and orders > 10 and pngs >= 2
     finally:

@@ -22,7 +22,7 @@ async def play(db: Path | str, orders: int, *, rollback: bool = False) -> Channe
     try:
         key, _ = pick_system()
         table = Channel(service, key, "m", rng=random.Random(3))
-        if await service.live_game("m") is None:
+        if await service.games.load("m") is None:
             await table.open()
         for _ in range(orders):
             _, reply = await table.order()

@@ -104,7 +104,7 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
     a, b = await two_services(pg_url, tmp_path)
     try:
         await Channel(a, "duel", "c").open()
-        stale = await b.live_game("c")
+        stale = await b.games.load("c")
         assert stale is not None
         assert not (await a.handle(stance("c", "red", 0))).error
         # The version is read with the channel's lock (issue 23); make that read miss.
@@ -159,7 +159,7 @@ async def test_a_cache_follows_another_process_writes(pg_url: str, tmp_path: Pat
             svc = (a, b)[n % 2]
             reply = await svc.handle(stance("c", ("red", "blue")[n % 2], n))
             assert not reply.error, reply.text
-            game = await (b, a)[n % 2].live_game("c")
+            game = await (b, a)[n % 2].games.load("c")
             assert game is not None and game.row.head_seq == int(reply.text[1:].split()[0])
     finally:
         await a.close()
@@ -172,7 +172,7 @@ async def test_one_interaction_delivered_to_two_processes_is_applied_once(
     a, b = await two_services(pg_url, tmp_path)
     try:
         await Channel(a, "duel", "c").open()
-        await b.live_game("c")
+        await b.games.load("c")
         for n in range(5):
             inv = stance("c", "red", n, iid=f"twice-{n}")
             first, second = await asyncio.gather(a.handle(inv), b.handle(inv.model_copy()))
