@@ -1,11 +1,13 @@
 """The transport-neutral application service: an :class:`Invocation` in, a :class:`Reply` out.
 
-Discord and the console are thin adapters over this.  Every command takes the same path:
-``dispatch -> check options (bot/options.py) -> handler -> one commit (bot/ledger.py) ->
-reply``; the reply is built before, and stored in, the command's one transaction, and a
-repeated interaction id is answered from the log.  Commands on one channel are serialized by
-a per-channel lock; different channels run concurrently.  Floods get "slow down" (per user
-and per channel, orders and renders).
+Discord and the console are thin adapters over this.  The service holds a
+:class:`~bot.pipeline.Pipeline` (game cache, ledger, resolve) and hands it, never itself,
+to the command handlers.  Every command takes the same path: ``dispatch -> check options
+(bot/options.py) -> handler(pipeline) -> one commit (bot/ledger.py) -> tell the pacer what
+landed -> reply``; the reply is built before, and stored in, the command's one transaction,
+and a repeated interaction id is answered from the log.  Commands on one channel are
+serialized by a per-channel lock; different channels run concurrently.  Floods get "slow
+down" (per user and per channel, orders and renders).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot import answers, export_html
 from bot import commands as catalogue
 from bot import gamecmds, modcmds, orders, replies, storage
 from bot.config import Settings
+from bot.games import GameCache
 from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
@@ -63,12 +66,26 @@ class SlowDown(RuleError):
     """A user or channel sent more than its share; nothing was done."""
 
 
-class Service(Pipeline):
-    """Everything a front end can ask of the referee."""
+class Service:
+    """Everything a front end can ask of the referee.
+
+    The service HOLDS its :class:`~bot.pipeline.Pipeline` (``self.pipeline``: the game
+    cache, the ledger, resolve and re-apply; issue 23) rather than being one.  It adds
+    what belongs to the front door only: dispatch, the per-channel locks, rate limits, the
+    rendered-picture cache and the pacer.  The command handlers are given the pipeline,
+    never the service, so nothing below the service can reach back up to it.
+
+    Its public surface is its methods plus five read-only properties, the pipeline's parts
+    a front end, the benchmark or a test legitimately reads: :attr:`store`,
+    :attr:`settings`, :attr:`systems`, :attr:`clock` and :attr:`games` (the cache of the
+    channels' games: ``service.games.load(channel)``).  Anything else of the pipeline (its
+    ledger, ``changes_since``, scripted dice) is reached as ``service.pipeline.…``.
+    """
 
     def __init__(self, store: BaseStore, settings: Settings, dice_source: ScriptedDiceSource | None = None,
                  clock: Clock | None = None):
-        super().__init__(store, settings, dice_source, clock)
+        #: Games in memory and the one way they change (bot/pipeline.py).
+        self.pipeline = Pipeline(store, settings, dice_source, clock)
         self.groups = catalogue.command_groups()
         self._locks = ChannelLocks()
         self._limits = RateLimiter()
@@ -76,7 +93,36 @@ class Service(Pipeline):
         self._rendering: dict[str, asyncio.Future[bytes]] = {}
         self._pruned_at = time.monotonic()
         #: Deadlines, reminders and digests (issue 19); its background task runs in the bot.
-        self.pacer = Pacer(self, self._locks)
+        #: It is given the pipeline and the channels' locks, and told what each command
+        #: committed (:meth:`_paced`).
+        self.pacer = Pacer(self.pipeline, self._locks)
+
+    # -- what a front end reads of the pipeline -----------------------------------------------
+
+    @property
+    def store(self) -> BaseStore:
+        """The database every game is kept in."""
+        return self.pipeline.store
+
+    @property
+    def settings(self) -> Settings:
+        """The settings the service was opened with."""
+        return self.pipeline.settings
+
+    @property
+    def systems(self) -> dict[str, GameSystem[Any]]:
+        """Every registered game system, by key."""
+        return self.pipeline.systems
+
+    @property
+    def clock(self) -> Clock:
+        """What deadlines and reminders read the time from."""
+        return self.pipeline.clock
+
+    @property
+    def games(self) -> GameCache:
+        """The channels' games in memory (``bot/games.py``: load, require, forget, reload)."""
+        return self.pipeline.games
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -112,7 +158,7 @@ class Service(Pipeline):
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
-                self.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
+                self.pipeline.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -164,7 +210,7 @@ class Service(Pipeline):
         """
         for attempt in range(CONFLICT_RETRIES + 1):
             try:
-                return await handler(self, inv)
+                return await handler(self.pipeline, inv)
             except (Conflict, sqlite3.IntegrityError) as exc:
                 self.games.forget(inv.channel_id)
                 answered = await self.store.answered(inv.interaction_id) if inv.interaction_id else None
@@ -218,11 +264,11 @@ class Service(Pipeline):
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
-            self.ledger.landed.pop(inv.channel_id, None)
+            self.pipeline.ledger.landed.pop(inv.channel_id, None)
             return reply
         try:
             line = await self.pacer.after_command(inv.channel_id, inv.command,
-                                                  self.ledger.landed.pop(inv.channel_id, None))
+                                                  self.pipeline.ledger.landed.pop(inv.channel_id, None))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply
@@ -342,8 +388,8 @@ class Service(Pipeline):
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view_for(state, side) if side else system.view(state)
         if side is None:  # a later picture compares with it; a side's own view is never kept
-            self.seen.keep(step.game_id, step.seq, view)
-        changes = [] if full else await self.changes_since(game.system, step, view=view)
+            self.pipeline.seen.keep(step.game_id, step.seq, view)
+        changes = [] if full else await self.pipeline.changes_since(game.system, step, view=view)
         # The side is in the cache key: a side's picture is never served as the public one.
         digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
         name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}{f'-{side}' if side else ''}.png"
@@ -363,15 +409,15 @@ class Service(Pipeline):
 
     async def owe(self, channel_id: str, reply: Reply) -> None:
         """Keep an announcement that could not be delivered, for the channel's next reply."""
-        await self.announcements.owe(channel_id, reply)
+        await self.pipeline.announcements.owe(channel_id, reply)
 
     async def owed(self, channel_id: str) -> list[tuple[int, Reply]]:
         """The announcements still owed in a channel, oldest first."""
-        return await self.announcements.owed(channel_id)
+        return await self.pipeline.announcements.owed(channel_id)
 
     async def settle(self, owed_id: int) -> None:
         """An owed announcement was delivered."""
-        await self.announcements.settle(owed_id)
+        await self.pipeline.announcements.settle(owed_id)
 
     async def _turn_ended(self, system: GameSystem, step: StepRow, state: BaseModel) -> bool:
         """Whether ``step`` began a new turn (the contract's ``turn`` differs from the step

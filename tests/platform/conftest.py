@@ -63,7 +63,7 @@ def table(service: Service) -> Table:
 
 @pytest.fixture
 async def scripted(settings: Settings):
-    """A service whose dice are scripted: set ``svc.dice_source.values`` in the test."""
+    """A service whose dice are scripted: set ``svc.pipeline.dice_source.values`` in the test."""
     svc = await Service.open(settings, dice_source=ScriptedDiceSource([]))
     yield svc
     await svc.close()

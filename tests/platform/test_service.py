@@ -237,7 +237,7 @@ async def test_rollback_walks_between_branches_and_refuses_unknown_steps(table: 
 
 async def test_reroll_keeps_both_rolls_and_reapplies_later_orders(scripted: Service) -> None:
     table = Table(scripted)
-    scripted.dice_source.values = [2, 6]
+    scripted.pipeline.dice_source.values = [2, 6]
     await start(table)
     await table("alice", "/duel roll")  # red rolls 2
     await table("bob", "/duel wait")

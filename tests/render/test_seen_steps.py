@@ -87,7 +87,7 @@ async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path
             known.add(seq)
             for side in system.sides:
                 known |= {s.seq for s in compared_with(log, step, side)}
-                kept = await service.changes_since("rr", step, side, view=real_view(system.load_state(step.state_json)))
+                kept = await service.pipeline.changes_since("rr", step, side, view=real_view(system.load_state(step.state_json)))
                 assert kept == from_scratch(system, log, step, side)
                 compared += bool(kept)
         assert compared > 10 and one_view > 5
@@ -159,7 +159,7 @@ async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_it
             unseen += bool(steps) and steps[0].seq not in known  # nor did the last order
             known |= {seq, *(s.seq for s in steps[:1])}
             for side in system.sides:
-                kept = await service.changes_since(key, step, side, view=real_view(system.load_state(step.state_json)))
+                kept = await service.pipeline.changes_since(key, step, side, view=real_view(system.load_state(step.state_json)))
                 assert kept == from_scratch(system, log, step, side)
                 known |= {s.seq for s in compared_with(log, step, side)[:1]}
         assert drawn > 5 and skipped > 3, (drawn, skipped)

@@ -78,7 +78,7 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
         assert step is not None
         seen = []
         for side, user in SEATS.items():
-            changes = await service.changes_since("rr", step, side)
+            changes = await service.pipeline.changes_since("rr", step, side)
             status = await say(user, "/game status")
             if changes:
                 assert "Since your last order:" in status.text

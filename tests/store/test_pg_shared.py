@@ -110,7 +110,7 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
         # The version is read with the channel's lock (issue 23); make that read miss.
         monkeypatch.setattr(b.games, "_stored_version", lambda channel_id, game_id: _const(stale.row.version))
         conflicts: list[Exception] = []
-        real = b.ledger.commit
+        real = b.pipeline.ledger.commit
 
         async def watch(*args, **kwargs):  # type: ignore[no-untyped-def]
             try:
@@ -119,7 +119,7 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
                 conflicts.append(exc)
                 raise
 
-        monkeypatch.setattr(b.ledger, "commit", watch)
+        monkeypatch.setattr(b.pipeline.ledger, "commit", watch)
         reply = await b.handle(stance("c", "blue", 1))
         assert not reply.error, reply.text
         assert len(conflicts) == 1 and reply.text.startswith("#2 ")  # setup #0, A's order #1
