@@ -246,7 +246,7 @@ class Ledger:
                 id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
                 action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
             chain_head = sealed_audit.hash or chain_head
-        rows, chain_head = record.seal_steps(rows, chain_head, [o.step.state for o in change.steps])
+        rows, chain_head = record.seal_steps(rows, chain_head)
         last_step = change.steps[-1].step if change.steps else None
         if rows:
             head_seq, head_state = rows[-1].seq, rows[-1].state_json
@@ -422,7 +422,7 @@ class Ledger:
             )
             row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
                                    chain.genesis(draft.system, draft.scenario, draft.options,
-                                                 draft.seed_hash), outcome.step.state)
+                                                 draft.seed_hash))
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None

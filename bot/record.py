@@ -7,10 +7,8 @@ shows, so ``tools/verify_dice.py`` recomputes every hash from the file alone.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from pydantic import BaseModel
 
 from bot import chain
 from bot.models import Reply
@@ -37,30 +35,21 @@ def audit_fields(entry: AuditRow) -> dict[str, Any]:
     return entry.model_dump(exclude={"game_id"})
 
 
-def seal_step(step: StepRow, prev: str, state: BaseModel | None = None) -> StepRow:
-    """``step`` with its time fixed and its place in the chain after ``prev``.
-
-    ``state``: the rules' state object the step stores (the order path has it in hand), hashed
-    from its own fields (``chain.canonical_state``) instead of parsing ``step.state_json``
-    and encoding it again (issue 23); the bytes hashed are the same.  The stored text stays
-    in the models' field order: a state read back must iterate as the cached object does."""
+def seal_step(step: StepRow, prev: str) -> StepRow:
+    """``step`` with its time fixed and its place in the chain after ``prev``: its stored
+    state text parsed and hashed in canonical form, as the verifier does from the export."""
     created_at = step.created_at or utcnow()
     step = step.model_copy(update={"created_at": created_at})
-    if state is not None:
-        digest = chain.step_hash(prev, step_fields(step, None), state_text=chain.canonical_state(state))
-    else:
-        digest = chain.step_hash(prev, step_fields(step, json.loads(step.state_json)))
+    digest = chain.step_hash(prev, step_fields(step, None), state_json=step.state_json)
     step.prev_hash, step.hash = prev, digest  # a fresh copy: nobody else holds it
     return step
 
 
-def seal_steps(steps: list[StepRow], prev: str,
-               states: list[BaseModel] | None = None) -> tuple[list[StepRow], str]:
-    """Steps written one after the other, each after the one before; and the new head
-    (``states``: each step's state object, as :func:`seal_step` takes it)."""
+def seal_steps(steps: list[StepRow], prev: str) -> tuple[list[StepRow], str]:
+    """Steps written one after the other, each after the one before; and the new head."""
     sealed = []
-    for n, step in enumerate(steps):
-        step = seal_step(step, prev, states[n] if states is not None else None)
+    for step in steps:
+        step = seal_step(step, prev)
         sealed.append(step)
         prev = step.hash or prev
     return sealed, prev

@@ -5,10 +5,10 @@ just stored (``Service.commit_step``); that is sound only while ``load_state(dum
 equals ``state`` for every state a game can reach.  Random legal play in each registered
 system checks it at every step.
 
-A step's seal hashes the canonical text of the state object in hand
-(``chain.canonical_state``, issue 23), not its stored JSON parsed again: the same play
-checks that this text is what the verifier's parse-and-encode of the stored JSON gives
-(``tools/verify_dice.canonical``), and seals to the same hash.
+A step's seal hashes its stored JSON parsed and encoded by ``bot/chain.py`` (orjson where
+that gives the same bytes, issue 23): the same play checks that this is byte for byte what
+the verifier's standard-library parse-and-encode gives (``tools/verify_dice.canonical``),
+and seals to the same hash.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ def test_every_state_of_random_play_round_trips(key: str) -> None:
     for checked in range(STEPS):
         state = step.state
         assert system.load_state(state.model_dump_json()) == state, f"{key}, state {checked}"
-        text = chain.canonical_state(state)
-        parsed = json.loads(state.model_dump_json())
-        assert text.encode() == verify_dice.canonical(parsed), f"{key}, canonical state {checked}"
+        stored = state.model_dump_json()
+        parsed = json.loads(stored)
+        assert chain.canonical(parsed) == verify_dice.canonical(parsed), f"{key}, canonical state {checked}"
         fields = {"seq": checked, "kind": "order", "action": {"name": "x", "options": {"a": "é"}},
                   "state": parsed, "turn_part": "T", "created_at": "now"}
-        assert chain.step_hash("p", {**fields, "state": None}, state_text=text) == \
+        assert chain.step_hash("p", {**fields, "state": None}, state_json=stored) == \
             chain.step_hash("p", fields) == verify_dice.record_hash("step", {**fields, "prev_hash": "p"})
         waiting = system.waiting_on(state)
         side = rng.choice(waiting) if waiting else None
