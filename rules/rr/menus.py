@@ -14,10 +14,11 @@ from rules.rr.actions import (
 )
 from rules.rr.arrivals import deployment_of, place_areas, placeable, waiting
 from rules.rr.assault import can_assault
-from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper
+from rules.rr.board import (
+    Board, can_move, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper,
+)
 from rules.rr.combat import can_fire, reach, shot_problem, support_problem
 from rules.rr.hits import enemy_targets, retreat_options, withdraw_options
-from rules.rr.movement import can_move
 from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
 from rules.rr.special import BOOSTS, hq_problem
@@ -50,7 +51,7 @@ def _setup_fixes(b: Board, side: str) -> list[Action]:
     """11.0: ready, or the deployments that fix a leader alone or an empty area 7."""
     out: list[Action] = []
     required = b.sc.soviet_required_area
-    alone = [u for u in b.s.on_map(side)
+    alone = [u for u in b.on_map(side)
              if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
     short = side == "soviet" and b.points(required, side) < 1
     if not alone and not short:
@@ -59,7 +60,7 @@ def _setup_fixes(b: Board, side: str) -> list[Action]:
         dep = deployment_of(b, leader.id)
         out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
                 if b.combatants_in(a, side)]
-    for unit in b.s.on_map(side) if short else []:
+    for unit in b.on_map(side) if short else []:
         dep = deployment_of(b, unit.id)
         if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
             out.append(Deploy(unit=unit.id, area=required))
@@ -77,7 +78,7 @@ def place_orders(b: Board, side: str) -> list[Action]:
 def route_orders(b: Board, side: str) -> list[Action]:
     """8.0: each routing unit to each area it may route to."""
     out: list[Action] = []
-    for unit in b.s.on_map(side):
+    for unit in b.on_map(side):
         out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
     return out
 
@@ -134,15 +135,11 @@ class Offers:
         return next(self.generate(b, side), None) is not None
 
 
-def _areas_of(b: Board, side: str) -> list[str]:
-    return sorted({u.area for u in b.s.on_map(side) if u.area}, key=b.g.ids.index)
-
-
 @Offers
 def move_orders(b: Board, side: str) -> Iterator[Action]:
     """7.2: each unit, and the whole group of an area, to each adjacent area open to it."""
-    for area in _areas_of(b, side):
-        movers = [u for u in b.in_area(area, side) if can_move(b, u)]
+    for area, units in b.groups(side):
+        movers = [u for u in units if can_move(b, u)]
         for to in b.g.neighbours(area) if movers else []:
             if b.enemy_held(to, side):
                 continue
@@ -156,8 +153,8 @@ def move_orders(b: Board, side: str) -> Iterator[Action]:
 @Offers
 def assault_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.5: the attackers of an area, all or the first alone, on each designable defender."""
-    for area in _areas_of(b, side):
-        attackers = [u for u in b.in_area(area, side) if can_assault(b, u)]
+    for area, units in b.groups(side):
+        attackers = [u for u in units if can_assault(b, u)]
         for to in b.g.neighbours(area) if attackers else []:
             if not b.combatants_in(to, other(side)) or b.stack_problem(to, [u.id for u in attackers]):
                 continue
@@ -172,8 +169,8 @@ def fire_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
     targets = enemy_targets(b, side)
     air = b.s.airstrike.get(side, False)
-    for area in _areas_of(b, side):
-        firers = [u for u in b.in_area(area, side) if can_fire(b, u)]
+    for area, units in b.groups(side):
+        firers = [u for u in units if can_fire(b, u)]
         for unit in firers:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
@@ -212,7 +209,7 @@ def _mates(b: Board, unit: UnitState) -> list[UnitState]:
 
 def _leader(b: Board, side: str, special: str) -> UnitState | None:
     """The named leader of ``side`` on the map with an AP to spend."""
-    return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+    return next((u for u in b.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
 
 
 @Offers
@@ -245,10 +242,10 @@ def boyes_orders(b: Board, side: str) -> Iterator[Action]:
 def hq_orders(b: Board, side: str) -> Iterator[Action]:
     """9.10: once a turn, +1 AP to a unit in or next to the HQ's area."""
     s = b.s
-    for head in s.on_map(side):
+    for head in b.on_map(side):
         if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
             continue
-        yield from (Hq(unit=m.id) for m in s.on_map(side) if hq_problem(b, head, m) is None)
+        yield from (Hq(unit=m.id) for m in b.on_map(side) if hq_problem(b, head, m) is None)
 
 
 @Offers

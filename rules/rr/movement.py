@@ -16,11 +16,6 @@ from rules.rr.hits import move_unit
 from rules.rr.state import MarkRecord, UnitState, other
 
 
-def can_move(b: Board, unit: UnitState) -> bool:
-    """On the map, unsuppressed, with an AP, and able to move at all."""
-    return move_problem(b, unit) is None
-
-
 def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list[UnitState], str]:
     """Split an order's units into movers and leaders, all from one area adjacent to ``to``."""
     names = split_ids(ids)
