@@ -167,10 +167,12 @@ def assault_orders(b: Board, side: str) -> Iterator[Action]:
 @Offers
 def fire_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
-    targets = enemy_targets(b, side)
+    targets: list[UnitState] = []  # looked for once there is a firer: often there is none
     air = b.s.airstrike.get(side, False)
     for area, units in b.groups(side):
         firers = [u for u in units if can_fire(b, u)]
+        if firers and not targets:
+            targets = enemy_targets(b, side)
         for unit in firers:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
@@ -283,12 +285,29 @@ IMPULSE_OFFERS = (move_orders, assault_orders, enter_orders, fire_orders, nikola
                   boyes_orders, hq_orders, sniper_orders, airstrike_orders, hind_orders)
 
 
+def surely_moves(b: Board, side: str) -> bool:
+    """A sure sign that :func:`move_orders` offers ``side`` something, found in one pass over
+    the units: a unit that can move (7.2) next to an area with no unit of either side in it.
+    Nothing refuses that move: no enemy is there (5.1), and a counter alone holds at most 6
+    stacking points (:class:`~rules.rr.scenario.UnitSpec` allows no more) of one nation, and
+    is never the Hind (it does not move, 10.2), so stacking allows it (5.1).  False says
+    nothing: the menus decide."""
+    occupied: set[str | None] = set()
+    movers: list[str] = []
+    for unit in b.s.units.values():
+        if unit.place == "map":
+            occupied.add(unit.area)
+            if unit.side == side and unit.area and can_move(b, unit):
+                movers.append(unit.area)
+    return any(to not in occupied for area in movers for to in b.g.neighbours(area))
+
+
 def has_impulse(state: RRState, side: str) -> bool:
     """7.0: whether ``side`` has any order left but pass ("Players must pass if they have no
-    remaining actions to use").  Each order stops at its first offer: asked after every
-    order, building them all cost most of an order's CPU (issue 23)."""
+    remaining actions to use").  Asked after every order (issue 23): first the sure sign of
+    a move, then each order until one has an offer, each stopping at its first."""
     b = Board(state, frozen=True)
-    return any(offers.any(b, side) for offers in IMPULSE_OFFERS)
+    return surely_moves(b, side) or any(offers.any(b, side) for offers in IMPULSE_OFFERS)
 
 
 # -- labels ------------------------------------------------------------------------------------
@@ -345,4 +364,4 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
     return area_label(b, value)
 
 
-__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach"]
+__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach", "surely_moves"]
