@@ -304,6 +304,12 @@ class Board:
             self._index = _Index(self.s)
         return self._index
 
+    def reading(self) -> Board:
+        """This board for a question that changes nothing (a retreat's or a route's
+        choices): frozen, so the question's many who-is-where lookups read one index.  A
+        board in the middle of an order scans the units afresh at each lookup instead."""
+        return self if self.frozen else Board(self.s, frozen=True)
+
     def in_area(self, area: str, side: str | None = None) -> list[UnitState]:
         """Units on the map in ``area``, optionally of one side."""
         if not self.frozen:

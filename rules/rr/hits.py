@@ -140,6 +140,7 @@ def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None =
     """Each adjacent area with why a retreat there is refused (the first rule that forbids
     it), or None when it is allowed; empty for a unit that never retreats.  See
     :func:`retreat_options`."""
+    b = b.reading()
     unit = b.s.units[uid]
     spec = b.spec(uid)
     if unit.place != "map" or unit.area is None or is_t12(spec) or is_hind(spec):
@@ -219,6 +220,7 @@ def withdraw_options(b: Board, uid: str, avoid: str | None = None) -> list[str]:
     enemy, within stacking; none for the immovable T-12 (9.6).  Best first for a standing
     answer: not the area the attackers came from (``avoid``) when another will do, then the
     farthest from any other enemy, then map order."""
+    b = b.reading()
     unit = b.s.units[uid]
     here = unit.area or ""
     if is_t12(b.spec(uid)):

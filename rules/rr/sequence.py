@@ -140,6 +140,7 @@ def route_unit_problem(b: Board, uid: str) -> str | None:
 
 def route_checks(b: Board, uid: str) -> dict[str, str | None]:
     """Each adjacent area with the first rule that forbids routing there, or None (8.0)."""
+    b = b.reading()
     unit = b.s.units[uid]
     here = unit.area or ""
     enemies = [e for e in b.on_map(other(unit.side)) if e.area is not None]
@@ -158,6 +159,7 @@ def route_checks(b: Board, uid: str) -> dict[str, str | None]:
 
 def can_route(b: Board, side: str) -> bool:
     """Whether ``side`` has a unit that may route now."""
+    b = b.reading()
     return any(route_options(b, u.id) for u in b.on_map(side))
 
 
