@@ -8,7 +8,6 @@ A state names its scenario by key.  Tests may :func:`register_scenario` a hand-b
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 
 from rules.core import scenariofile
 from rules.core.areas import AreaGraph, AreaShape
@@ -27,6 +26,7 @@ def register_scenario(scenario: Scenario) -> None:
     """Make a hand-built scenario loadable by its key (tests, variants)."""
     _CUSTOM[scenario.key] = scenario
     _GRAPHS.pop(scenario.key, None)
+    _FACTS.pop(scenario.key, None)
 
 
 def is_scenario(key: str) -> bool:
@@ -156,7 +156,7 @@ def move_problem(b: Board, unit: UnitState) -> str | None:
 def can_move(b: Board, unit: UnitState) -> bool:
     """On the map, unsuppressed, with an AP, and able to move at all: :func:`move_problem`
     is None, its counter checks (9.3, 9.6, 9.7-9.9, 10.2) read once per scenario."""
-    return unit.id in b.kinds.walkers and ready_problem(unit, "7.2") is None
+    return unit.id in b.facts.walkers and ready_problem(unit, "7.2") is None
 
 
 MORTAR_RANGE = 2  # 9.1
@@ -192,9 +192,10 @@ def is_combatant(spec: UnitSpec) -> bool:
     return not (is_leader(spec) or is_rider(spec) or is_sniper(spec) or is_hind(spec))
 
 
-class Kinds:
-    """The counters of one scenario sorted by what the rules ask of them, read once (the
-    counters are static scenario data; a state only says where they are)."""
+class Facts:
+    """What the rules look up about one scenario's counters and map on every order, read
+    once: the counters and the map are static scenario data (a state only says where the
+    counters are and how they fare)."""
 
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
@@ -209,23 +210,19 @@ class Kinds:
                                  if not (is_t12(u) or is_hind(u) or is_leader(u) or is_rider(u)))
         #: Units with a ranged attack of their own: not leaders or riders (9.3, 9.7-9.9).
         self.shooters = frozenset(u.id for u in scenario.units if not (is_leader(u) or is_rider(u)))
+        #: Each area's place in the map's (numeric) order.
+        self.order = {area: i for i, area in enumerate(graph_of(scenario).ids)}
 
 
-_KINDS: dict[str, Kinds] = {}
+_FACTS: dict[str, Facts] = {}
 
 
-def kinds_of(scenario: Scenario) -> Kinds:
-    """The :class:`Kinds` of ``scenario``, built once for that scenario object."""
-    kinds = _KINDS.get(scenario.key)
-    if kinds is None or kinds.scenario is not scenario:
-        kinds = _KINDS[scenario.key] = Kinds(scenario)
-    return kinds
-
-
-@cache
-def map_order(graph: AreaGraph) -> dict[str, int]:
-    """Each area's place in the map's (numeric) order: the graph is static scenario data."""
-    return {area: i for i, area in enumerate(graph.ids)}
+def facts_of(scenario: Scenario) -> Facts:
+    """The :class:`Facts` of ``scenario``, built once for that scenario object."""
+    facts = _FACTS.get(scenario.key)
+    if facts is None or facts.scenario is not scenario:
+        facts = _FACTS[scenario.key] = Facts(scenario)
+    return facts
 
 
 def _by_area(b: Board, units: list[UnitState]) -> list[tuple[str, list[UnitState]]]:
@@ -294,7 +291,7 @@ class Board:
         self.sc = scenario_of(state.scenario)
         self.g = graph_of(self.sc)
         self.specs = self.sc.unit_by_id
-        self.kinds = kinds_of(self.sc)
+        self.facts = facts_of(self.sc)
         self.frozen = frozen
         self._index: _Index | None = None
 
@@ -339,7 +336,7 @@ class Board:
 
     def in_map_order(self, areas: Iterable[str]) -> list[str]:
         """``areas`` sorted in map (numeric) order."""
-        return sorted(areas, key=map_order(self.g).__getitem__)
+        return sorted(areas, key=self.facts.order.__getitem__)
 
     # -- counters ---------------------------------------------------------------------------
 
@@ -420,7 +417,7 @@ class Board:
 
     def combatants_in(self, area: str, side: str | None = None) -> list[UnitState]:
         """Units in an area that can be attacked and hold ground."""
-        return [u for u in self.in_area(area, side) if u.id in self.kinds.combatants]
+        return [u for u in self.in_area(area, side) if u.id in self.facts.combatants]
 
     # -- stacking (5.1) -----------------------------------------------------------------------
 
@@ -430,7 +427,7 @@ class Board:
 
     def nations(self, area: str) -> set[str]:
         """The nations present in an area."""
-        return {self.specs[u.id].nation for u in self.in_area(area) if u.id not in self.kinds.hinds}
+        return {self.specs[u.id].nation for u in self.in_area(area) if u.id not in self.facts.hinds}
 
     def stack_problem(self, area: str, movers: list[str]) -> str | None:
         """Why ``movers`` may not join ``area`` (5.1), or None when they may."""
@@ -439,7 +436,7 @@ class Board:
         total = sum(self.specs[u].stacking for u in here + movers)
         if total > STACK_LIMIT:
             return f"area {area} would hold {total} stacking points; 6 is the limit (5.1)"
-        nations = {self.specs[u].nation for u in here + movers if u not in self.kinds.hinds}
+        nations = {self.specs[u].nation for u in here + movers if u not in self.facts.hinds}
         if {"de", "us"} <= nations:
             return f"German and American units may not share area {area} (5.1)"
         return None
@@ -453,7 +450,7 @@ class Board:
 
     def hind_over(self, area: str, side: str) -> bool:
         """Whether the enemy of ``side``'s Hind is in ``area`` (10.2)."""
-        return any(u.id in self.kinds.hinds for u in self.in_area(area, other(side)))
+        return any(u.id in self.facts.hinds for u in self.in_area(area, other(side)))
 
     def enemy_areas(self, side: str) -> set[str]:
         """Areas holding enemy units (any counter of theirs on the map)."""
@@ -463,12 +460,12 @@ class Board:
 
     def occupant(self, area: str) -> Side | None:
         """The sole occupant of ``area`` (the Hind, in the air, holds nothing), or None."""
-        sides = {u.side for u in self.in_area(area) if u.id not in self.kinds.hinds}
+        sides = {u.side for u in self.in_area(area) if u.id not in self.facts.hinds}
         return next(iter(sides)) if len(sides) == 1 else None
 
     def update_control(self) -> None:
         """12.0: an area is controlled by its sole occupant, or by the last one it had."""
-        hinds = self.kinds.hinds
+        hinds = self.facts.hinds
         sides: dict[str, set[str]] = {}
         for unit in self.s.units.values():
             if unit.place == "map" and unit.area is not None and unit.id not in hinds:

@@ -54,7 +54,7 @@ def can_fire(b: Board, unit: UnitState) -> bool:
     """A unit on the map, unsuppressed, with AP, that has a ranged attack: :func:`firer_problem`
     is None (a Hind off the map fails :func:`ready_problem` too), its counter check read once
     per scenario."""
-    return unit.id in b.kinds.shooters and ready_problem(unit, "7.3.1") is None
+    return unit.id in b.facts.shooters and ready_problem(unit, "7.3.1") is None
 
 
 def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) -> str | None:
