@@ -24,11 +24,9 @@ from rules.rr.state import MarkRecord, Side, UnitState, other
 
 
 def deployment_of(b: Board, uid: str) -> Deployment | None:
-    """The setup or reinforcement entry that brings ``uid`` in."""
-    for dep in b.sc.deployments:
-        if uid in dep.units:
-            return dep
-    return None
+    """The setup or reinforcement entry that brings ``uid`` in (looked up, not searched:
+    the scenario's deployments never change)."""
+    return b.sc.deployment_by_unit.get(uid)
 
 
 def attach_riders(b: Board, uid: str) -> None:
@@ -43,9 +41,10 @@ def waiting(b: Board, side: str, modes: tuple[str, ...]) -> list[UnitState]:
     """Pool units of ``side`` whose arrival mode is one of ``modes`` and whose turn has come."""
     out = []
     for unit in b.s.units.values():
+        if unit.place != "pool" or unit.side != side:
+            continue
         dep = deployment_of(b, unit.id)
-        if (unit.place == "pool" and unit.side == side and dep is not None and dep.mode in modes
-                and dep.turn <= b.s.turn and not is_rider(b.spec(unit.id))):
+        if dep is not None and dep.mode in modes and dep.turn <= b.s.turn and not is_rider(b.spec(unit.id)):
             out.append(unit)
     return out
 

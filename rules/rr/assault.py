@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, is_hind, is_leader, is_tank, move_problem
+from rules.rr.board import Board, can_move, is_hind, is_leader, is_tank, move_problem
 from rules.rr.hits import (
     HIT_WORDS, alive, capacity, eliminate, gone_since, no_retreat, retreat_one, retreat_options, safest,
     take_hits, withdraw_options, withdraw_to,
@@ -39,8 +39,9 @@ def assault_problem(b: Board, unit: UnitState) -> str | None:
 
 
 def can_assault(b: Board, unit: UnitState) -> bool:
-    """7.3.5: on the map, unsuppressed, 1 AP, an ACM (no asterisk), and free to move (9.6)."""
-    return assault_problem(b, unit) is None
+    """7.3.5: on the map, unsuppressed, 1 AP, an ACM (no asterisk), and free to move (9.6):
+    :func:`assault_problem` is None."""
+    return can_move(b, unit) and b.values(unit.id).acm is not None
 
 
 def assault(

@@ -7,6 +7,8 @@ A state names its scenario by key.  Tests may :func:`register_scenario` a hand-b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.core import scenariofile
 from rules.core.areas import AreaGraph, AreaShape
 from rules.core.errors import RuleError
@@ -24,6 +26,7 @@ def register_scenario(scenario: Scenario) -> None:
     """Make a hand-built scenario loadable by its key (tests, variants)."""
     _CUSTOM[scenario.key] = scenario
     _GRAPHS.pop(scenario.key, None)
+    _FACTS.pop(scenario.key, None)
 
 
 def is_scenario(key: str) -> bool:
@@ -150,6 +153,12 @@ def move_problem(b: Board, unit: UnitState) -> str | None:
     return ready_problem(unit, "7.2")
 
 
+def can_move(b: Board, unit: UnitState) -> bool:
+    """On the map, unsuppressed, with an AP, and able to move at all: :func:`move_problem`
+    is None, its counter checks (9.3, 9.6, 9.7-9.9, 10.2) read once per scenario."""
+    return unit.id in b.facts.walkers and ready_problem(unit, "7.2") is None
+
+
 MORTAR_RANGE = 2  # 9.1
 
 
@@ -183,28 +192,151 @@ def is_combatant(spec: UnitSpec) -> bool:
     return not (is_leader(spec) or is_rider(spec) or is_sniper(spec) or is_hind(spec))
 
 
+class Facts:
+    """What the rules look up about one scenario's counters and map on every order, read
+    once: the counters and the map are static scenario data (a state only says where the
+    counters are and how they fare)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        #: 10.2: the Hind, in the air: it holds no ground (12.0) and has no nation (5.1).
+        self.hinds = frozenset(u.id for u in scenario.units if is_hind(u))
+        #: Units that can be attacked and hold ground (:func:`is_combatant`).
+        self.combatants = frozenset(u.id for u in scenario.units if is_combatant(u))
+        #: Units whose counter lets them move on their own: all but the T-12 (9.6), the
+        #: Hind (10.2), leaders (9.7-9.9) and ATGM teams (9.3): the counter checks of
+        #: :func:`move_problem`.
+        self.walkers = frozenset(u.id for u in scenario.units
+                                 if not (is_t12(u) or is_hind(u) or is_leader(u) or is_rider(u)))
+        #: Units with a ranged attack of their own: not leaders or riders (9.3, 9.7-9.9).
+        self.shooters = frozenset(u.id for u in scenario.units if not (is_leader(u) or is_rider(u)))
+        #: Each area's place in the map's (numeric) order.
+        self.order = {area: i for i, area in enumerate(graph_of(scenario).ids)}
+
+
+_FACTS: dict[str, Facts] = {}
+
+
+def facts_of(scenario: Scenario) -> Facts:
+    """The :class:`Facts` of ``scenario``, built once for that scenario object."""
+    facts = _FACTS.get(scenario.key)
+    if facts is None or facts.scenario is not scenario:
+        facts = _FACTS[scenario.key] = Facts(scenario)
+    return facts
+
+
+def _by_area(b: Board, units: list[UnitState]) -> list[tuple[str, list[UnitState]]]:
+    """``units`` grouped by area, areas in map order, each group in the order given."""
+    by_area: dict[str, list[UnitState]] = {}
+    for unit in units:
+        if unit.area:
+            by_area.setdefault(unit.area, []).append(unit)
+    return [(area, by_area[area]) for area in b.in_map_order(by_area)]
+
+
+class _Index:
+    """Who is where in one state that nobody changes while it is read, each table built on
+    its first question in one pass over the units, in their order (so every list is the one
+    the scans of :class:`RRState` give): units on the map by area, and by side (``None``:
+    either), riders by the unit they ride with."""
+
+    def __init__(self, state: RRState) -> None:
+        self.state = state
+        self._areas: dict[str, list[UnitState]] | None = None
+        self._sides: dict[str | None, list[UnitState]] = {}
+        self._riders: dict[str, list[UnitState]] | None = None
+        self._groups: dict[str, list[tuple[str, list[UnitState]]]] = {}
+
+    def groups(self, side: str, board: Board) -> list[tuple[str, list[UnitState]]]:
+        """:meth:`Board.groups` of ``side``, worked out on the first question."""
+        groups = self._groups.get(side)
+        if groups is None:
+            groups = self._groups[side] = _by_area(board, self.on_map(side))
+        return groups
+
+    def in_area(self, area: str, side: str | None) -> list[UnitState]:
+        """A fresh list of the units on the map in ``area`` (of ``side``, or either)."""
+        if self._areas is None:
+            self._areas = {}
+            for unit in self.state.units.values():
+                if unit.place == "map" and unit.area is not None:
+                    self._areas.setdefault(unit.area, []).append(unit)
+        here = self._areas.get(area, ())
+        return [u for u in here if u.side == side] if side is not None else list(here)
+
+    def on_map(self, side: str | None) -> list[UnitState]:
+        """A fresh list of the units on the map (of ``side``, or either)."""
+        units = self._sides.get(side)
+        if units is None:
+            units = self._sides[side] = self.state.on_map(side)
+        return list(units)
+
+    def riders(self, uid: str) -> list[UnitState]:
+        """A fresh list of the counters riding with ``uid``."""
+        if self._riders is None:
+            self._riders = {}
+            for unit in self.state.units.values():
+                if unit.place == "attached" and unit.attached_to is not None:
+                    self._riders.setdefault(unit.attached_to, []).append(unit)
+        return list(self._riders.get(uid, ()))
+
+
 class Board:
     """A state with its scenario and graph at hand; the questions every rule asks."""
 
     def __init__(self, state: RRState, frozen: bool = False) -> None:
-        """``frozen``: the caller only reads, so who-is-where may be indexed once."""
+        """``frozen``: the caller only reads, so who-is-where is indexed once, on the first
+        question (the menus and "any order left?" ask dozens: issue 23)."""
         self.s = state
         self.sc = scenario_of(state.scenario)
         self.g = graph_of(self.sc)
         self.specs = self.sc.unit_by_id
+        self.facts = facts_of(self.sc)
         self.frozen = frozen
-        self._where: dict[str, list[UnitState]] | None = None
+        self._index: _Index | None = None
+
+    def _where(self) -> _Index:
+        """The frozen state's who-is-where tables."""
+        if self._index is None:
+            self._index = _Index(self.s)
+        return self._index
+
+    def reading(self) -> Board:
+        """This board for a question that changes nothing (a retreat's or a route's
+        choices): frozen, so the question's many who-is-where lookups read one index.  A
+        board in the middle of an order scans the units afresh at each lookup instead."""
+        return self if self.frozen else Board(self.s, frozen=True)
 
     def in_area(self, area: str, side: str | None = None) -> list[UnitState]:
         """Units on the map in ``area``, optionally of one side."""
         if not self.frozen:
             return self.s.in_area(area, side)
-        if self._where is None:
-            self._where = {}
-            for unit in self.s.units.values():
-                if unit.place == "map" and unit.area is not None:
-                    self._where.setdefault(unit.area, []).append(unit)
-        return [u for u in self._where.get(area, []) if side in (None, u.side)]
+        return self._where().in_area(area, side)
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        """Units on the map, optionally of one side, in the scenario's order."""
+        if not self.frozen:
+            return self.s.on_map(side)
+        return self._where().on_map(side)
+
+    def groups(self, side: str) -> list[tuple[str, list[UnitState]]]:
+        """The side's units on the map by area, areas in map order, each group in the
+        state's order: what :meth:`in_area` gives for each area the side holds (one impulse
+        activates one area, 7.0), read in one pass (once, on a frozen board: callers only
+        read the lists)."""
+        if self.frozen:
+            return self._where().groups(side, self)
+        return _by_area(self, self.on_map(side))
+
+    def riders(self, uid: str) -> list[UnitState]:
+        """Counters riding with ``uid`` (ATGM teams, the Kastet: 9.3, 9.4)."""
+        if not self.frozen:
+            return self.s.riders(uid)
+        return self._where().riders(uid)
+
+    def in_map_order(self, areas: Iterable[str]) -> list[str]:
+        """``areas`` sorted in map (numeric) order."""
+        return sorted(areas, key=self.facts.order.__getitem__)
 
     # -- counters ---------------------------------------------------------------------------
 
@@ -225,13 +357,13 @@ class Board:
 
     def ids_on_map(self, side: str, most: int = 8) -> str:
         """``M48-1, M48-2, LUCHS (+5 more)``: the side's units on the map, or ``none``."""
-        ids = [u.id for u in self.s.on_map(side)]
+        ids = [u.id for u in self.on_map(side)]
         more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
         return (", ".join(ids[:most]) or "none") + more
 
     def area_list(self, areas: list[str]) -> str:
         """Areas in map (numeric) order, comma-separated: ``2, 3, 6, 11, 12``."""
-        return ", ".join(sorted(areas, key=self.g.ids.index))
+        return ", ".join(self.in_map_order(areas))
 
     def find_id(self, uid: str) -> str | None:
         """The id as the scenario spells it, or None."""
@@ -264,14 +396,14 @@ class Board:
     def rcm(self, uid: str) -> int:
         """RCM with ATGM teams riding along (9.3) and the unfired Kastet (9.4) added."""
         value = self.values(uid).rcm
-        for rider in self.s.riders(uid):
+        for rider in self.riders(uid):
             if self.specs[rider.id].special != "kastet":
                 value += 1
         return value
 
     def has_kastet(self, uid: str) -> bool:
         """9.4: the T-12 still carries its one Kastet shot."""
-        return any(self.specs[r.id].special == "kastet" for r in self.s.riders(uid))
+        return any(self.specs[r.id].special == "kastet" for r in self.riders(uid))
 
     def sees(self, a: str, c: str) -> bool:
         """7.3.2 line of sight from ``a``'s dot to ``c``'s.  Adjacent areas (and an area
@@ -285,7 +417,7 @@ class Board:
 
     def combatants_in(self, area: str, side: str | None = None) -> list[UnitState]:
         """Units in an area that can be attacked and hold ground."""
-        return [u for u in self.in_area(area, side) if is_combatant(self.specs[u.id])]
+        return [u for u in self.in_area(area, side) if u.id in self.facts.combatants]
 
     # -- stacking (5.1) -----------------------------------------------------------------------
 
@@ -295,7 +427,7 @@ class Board:
 
     def nations(self, area: str) -> set[str]:
         """The nations present in an area."""
-        return {self.specs[u.id].nation for u in self.in_area(area) if not is_hind(self.specs[u.id])}
+        return {self.specs[u.id].nation for u in self.in_area(area) if u.id not in self.facts.hinds}
 
     def stack_problem(self, area: str, movers: list[str]) -> str | None:
         """Why ``movers`` may not join ``area`` (5.1), or None when they may."""
@@ -304,7 +436,7 @@ class Board:
         total = sum(self.specs[u].stacking for u in here + movers)
         if total > STACK_LIMIT:
             return f"area {area} would hold {total} stacking points; 6 is the limit (5.1)"
-        nations = {self.specs[u].nation for u in here + movers if not is_hind(self.specs[u])}
+        nations = {self.specs[u].nation for u in here + movers if u not in self.facts.hinds}
         if {"de", "us"} <= nations:
             return f"German and American units may not share area {area} (5.1)"
         return None
@@ -318,24 +450,25 @@ class Board:
 
     def hind_over(self, area: str, side: str) -> bool:
         """Whether the enemy of ``side``'s Hind is in ``area`` (10.2)."""
-        return any(is_hind(self.specs[u.id]) for u in self.in_area(area, other(side)))
+        return any(u.id in self.facts.hinds for u in self.in_area(area, other(side)))
 
     def enemy_areas(self, side: str) -> set[str]:
         """Areas holding enemy units (any counter of theirs on the map)."""
-        return {u.area for u in self.s.on_map(other(side)) if u.area is not None}
+        return {u.area for u in self.on_map(other(side)) if u.area is not None}
 
     # -- control (12.0) -----------------------------------------------------------------------
 
     def occupant(self, area: str) -> Side | None:
         """The sole occupant of ``area`` (the Hind, in the air, holds nothing), or None."""
-        sides = {u.side for u in self.in_area(area) if not is_hind(self.specs[u.id])}
+        sides = {u.side for u in self.in_area(area) if u.id not in self.facts.hinds}
         return next(iter(sides)) if len(sides) == 1 else None
 
     def update_control(self) -> None:
         """12.0: an area is controlled by its sole occupant, or by the last one it had."""
+        hinds = self.facts.hinds
         sides: dict[str, set[str]] = {}
         for unit in self.s.units.values():
-            if unit.place == "map" and unit.area is not None and not is_hind(self.specs[unit.id]):
+            if unit.place == "map" and unit.area is not None and unit.id not in hinds:
                 sides.setdefault(unit.area, set()).add(unit.side)
         for area, present in sides.items():
             if len(present) == 1:

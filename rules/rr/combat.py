@@ -51,8 +51,10 @@ def firer_problem(b: Board, unit: UnitState) -> str | None:
 
 
 def can_fire(b: Board, unit: UnitState) -> bool:
-    """A unit on the map, unsuppressed, with AP, that has a ranged attack."""
-    return firer_problem(b, unit) is None
+    """A unit on the map, unsuppressed, with AP, that has a ranged attack: :func:`firer_problem`
+    is None (a Hind off the map fails :func:`ready_problem` too), its counter check read once
+    per scenario."""
+    return unit.id in b.facts.shooters and ready_problem(unit, "7.3.1") is None
 
 
 def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) -> str | None:
@@ -69,7 +71,7 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     if is_mortar(spec):
         if dist > limit:
             return f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
-        if not any(b.sees(f.area or "", there) for f in b.s.on_map(unit.side)):
+        if not any(b.sees(f.area or "", there) for f in b.on_map(unit.side)):
             return f"no unit of yours sees area {there} (9.1)"
         return None
     if dist > limit + 1:
@@ -105,7 +107,7 @@ def support_problem(b: Board, uid: str, target: UnitState) -> str | None:
 
 def luchs_penalty(b: Board, target: UnitState) -> int:
     """9.11: the Luchs lowers the DF of its enemies in adjacent areas (stand-in figure)."""
-    for unit in b.s.on_map(other(target.side)):
+    for unit in b.on_map(other(target.side)):
         if is_luchs(b.spec(unit.id)) and unit.area and target.area in b.g.adjacent(unit.area):
             return b.sc.luchs_df_penalty
     return 0
@@ -131,7 +133,7 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
     """The attacker's modifiers, itemised: RCM, ATGM (9.3), Kastet (9.4), Nikolas (9.7) and
     extended range (7.3.4); 9.5: none of the RCM for the AGS-17 against a vehicle."""
     mods: Mods = []
-    riders = sum(1 for r in b.s.riders(unit.id) if b.spec(r.id).special != "kastet")
+    riders = sum(1 for r in b.riders(unit.id) if b.spec(r.id).special != "kastet")
     boosted = "rcm" in unit.boost
     if is_ags(b.spec(unit.id)) and b.spec(target.id).vehicle:
         mods.append((0, "RCM 0 (9.5)"))
@@ -186,7 +188,7 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     aim = f"area {target.area}" if is_mortar(spec) else f"{target.id} in {target.area}"
     events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {dist})", rule="7.3.3")]
     if order.kastet:
-        kastet = next(r for r in b.s.riders(unit.id) if b.spec(r.id).special == "kastet")
+        kastet = next(r for r in b.riders(unit.id) if b.spec(r.id).special == "kastet")
         kastet.place, kastet.attached_to = "gone", None
         events.append(Event(kind="kastet", text="Kastet fired and spent (9.4)", rule="9.4"))
     if order.air:

@@ -43,7 +43,7 @@ def eliminate(b: Board, uid: str) -> list[str]:
     unit.place, unit.area, unit.status, unit.ap = "gone", None, "ok", 0
     unit.boost, unit.reroll = [], False
     gone = [uid]
-    for rider in b.s.riders(uid):
+    for rider in b.riders(uid):
         rider.place, rider.attached_to = "gone", None
         gone.append(rider.id)
     # 7.3.6: one cadre roll per VDV Para, ever: a cadre eliminated again is lost for good
@@ -140,12 +140,13 @@ def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None =
     """Each adjacent area with why a retreat there is refused (the first rule that forbids
     it), or None when it is allowed; empty for a unit that never retreats.  See
     :func:`retreat_options`."""
+    b = b.reading()
     unit = b.s.units[uid]
     spec = b.spec(uid)
     if unit.place != "map" or unit.area is None or is_t12(spec) or is_hind(spec):
         return {}
     here = unit.area
-    enemies = [e for e in b.s.on_map(other(unit.side)) if e.area is not None and e.area != origin]
+    enemies = [e for e in b.on_map(other(unit.side)) if e.area is not None and e.area != origin]
     out: dict[str, str | None] = {}
     for area in b.g.neighbours(here):
         if area == exclude:
@@ -219,6 +220,7 @@ def withdraw_options(b: Board, uid: str, avoid: str | None = None) -> list[str]:
     enemy, within stacking; none for the immovable T-12 (9.6).  Best first for a standing
     answer: not the area the attackers came from (``avoid``) when another will do, then the
     farthest from any other enemy, then map order."""
+    b = b.reading()
     unit = b.s.units[uid]
     here = unit.area or ""
     if is_t12(b.spec(uid)):
@@ -285,4 +287,4 @@ def target_problem(b: Board, unit: UnitState) -> str | None:
 
 def enemy_targets(b: Board, side: str) -> list[UnitState]:
     """The enemy units on the map that may be attacked."""
-    return [u for u in b.s.on_map(other(side)) if attackable(b, u)]
+    return [u for u in b.on_map(other(side)) if attackable(b, u)]

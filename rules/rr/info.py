@@ -19,7 +19,7 @@ def rider_extras(b: Board, uid: str) -> list[str]:
     """What the counters riding with ``uid`` add to its fire: an ATGM team +1 RCM ("They
     increase the companies' RCM by one", 9.3), the Kastet +1 RCM on its one shot (9.4)."""
     out = []
-    for rider in b.s.riders(uid):
+    for rider in b.riders(uid):
         if b.spec(rider.id).special == "kastet":
             out.append(f"+1 RCM with the Kastet, one shot ({rider.id} 9.4)")
         else:

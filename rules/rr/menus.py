@@ -14,10 +14,11 @@ from rules.rr.actions import (
 )
 from rules.rr.arrivals import deployment_of, place_areas, placeable, waiting
 from rules.rr.assault import can_assault
-from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper
+from rules.rr.board import (
+    Board, can_move, is_combatant, is_hind, is_hq, is_leader, is_mortar, is_sniper,
+)
 from rules.rr.combat import can_fire, reach, shot_problem, support_problem
 from rules.rr.hits import enemy_targets, retreat_options, withdraw_options
-from rules.rr.movement import can_move
 from rules.rr.rally import rallying_with
 from rules.rr.sequence import route_options
 from rules.rr.special import BOOSTS, hq_problem
@@ -50,7 +51,7 @@ def _setup_fixes(b: Board, side: str) -> list[Action]:
     """11.0: ready, or the deployments that fix a leader alone or an empty area 7."""
     out: list[Action] = []
     required = b.sc.soviet_required_area
-    alone = [u for u in b.s.on_map(side)
+    alone = [u for u in b.on_map(side)
              if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
     short = side == "soviet" and b.points(required, side) < 1
     if not alone and not short:
@@ -59,7 +60,7 @@ def _setup_fixes(b: Board, side: str) -> list[Action]:
         dep = deployment_of(b, leader.id)
         out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
                 if b.combatants_in(a, side)]
-    for unit in b.s.on_map(side) if short else []:
+    for unit in b.on_map(side) if short else []:
         dep = deployment_of(b, unit.id)
         if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
             out.append(Deploy(unit=unit.id, area=required))
@@ -77,7 +78,7 @@ def place_orders(b: Board, side: str) -> list[Action]:
 def route_orders(b: Board, side: str) -> list[Action]:
     """8.0: each routing unit to each area it may route to."""
     out: list[Action] = []
-    for unit in b.s.on_map(side):
+    for unit in b.on_map(side):
         out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
     return out
 
@@ -134,15 +135,11 @@ class Offers:
         return next(self.generate(b, side), None) is not None
 
 
-def _areas_of(b: Board, side: str) -> list[str]:
-    return sorted({u.area for u in b.s.on_map(side) if u.area}, key=b.g.ids.index)
-
-
 @Offers
 def move_orders(b: Board, side: str) -> Iterator[Action]:
     """7.2: each unit, and the whole group of an area, to each adjacent area open to it."""
-    for area in _areas_of(b, side):
-        movers = [u for u in b.in_area(area, side) if can_move(b, u)]
+    for area, units in b.groups(side):
+        movers = [u for u in units if can_move(b, u)]
         for to in b.g.neighbours(area) if movers else []:
             if b.enemy_held(to, side):
                 continue
@@ -156,8 +153,8 @@ def move_orders(b: Board, side: str) -> Iterator[Action]:
 @Offers
 def assault_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.5: the attackers of an area, all or the first alone, on each designable defender."""
-    for area in _areas_of(b, side):
-        attackers = [u for u in b.in_area(area, side) if can_assault(b, u)]
+    for area, units in b.groups(side):
+        attackers = [u for u in units if can_assault(b, u)]
         for to in b.g.neighbours(area) if attackers else []:
             if not b.combatants_in(to, other(side)) or b.stack_problem(to, [u.id for u in attackers]):
                 continue
@@ -170,10 +167,12 @@ def assault_orders(b: Board, side: str) -> Iterator[Action]:
 @Offers
 def fire_orders(b: Board, side: str) -> Iterator[Action]:
     """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
-    targets = enemy_targets(b, side)
+    targets: list[UnitState] = []  # looked for once there is a firer: often there is none
     air = b.s.airstrike.get(side, False)
-    for area in _areas_of(b, side):
-        firers = [u for u in b.in_area(area, side) if can_fire(b, u)]
+    for area, units in b.groups(side):
+        firers = [u for u in units if can_fire(b, u)]
+        if firers and not targets:
+            targets = enemy_targets(b, side)
         for unit in firers:
             for target in targets:
                 if shot_problem(b, unit.id, target) is not None:
@@ -212,7 +211,7 @@ def _mates(b: Board, unit: UnitState) -> list[UnitState]:
 
 def _leader(b: Board, side: str, special: str) -> UnitState | None:
     """The named leader of ``side`` on the map with an AP to spend."""
-    return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+    return next((u for u in b.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
 
 
 @Offers
@@ -245,10 +244,10 @@ def boyes_orders(b: Board, side: str) -> Iterator[Action]:
 def hq_orders(b: Board, side: str) -> Iterator[Action]:
     """9.10: once a turn, +1 AP to a unit in or next to the HQ's area."""
     s = b.s
-    for head in s.on_map(side):
+    for head in b.on_map(side):
         if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
             continue
-        yield from (Hq(unit=m.id) for m in s.on_map(side) if hq_problem(b, head, m) is None)
+        yield from (Hq(unit=m.id) for m in b.on_map(side) if hq_problem(b, head, m) is None)
 
 
 @Offers
@@ -286,12 +285,29 @@ IMPULSE_OFFERS = (move_orders, assault_orders, enter_orders, fire_orders, nikola
                   boyes_orders, hq_orders, sniper_orders, airstrike_orders, hind_orders)
 
 
+def surely_moves(b: Board, side: str) -> bool:
+    """A sure sign that :func:`move_orders` offers ``side`` something, found in one pass over
+    the units: a unit that can move (7.2) next to an area with no unit of either side in it.
+    Nothing refuses that move: no enemy is there (5.1), and a counter alone holds at most 6
+    stacking points (:class:`~rules.rr.scenario.UnitSpec` allows no more) of one nation, and
+    is never the Hind (it does not move, 10.2), so stacking allows it (5.1).  False says
+    nothing: the menus decide."""
+    occupied: set[str | None] = set()
+    movers: list[str] = []
+    for unit in b.s.units.values():
+        if unit.place == "map":
+            occupied.add(unit.area)
+            if unit.side == side and unit.area and can_move(b, unit):
+                movers.append(unit.area)
+    return any(to not in occupied for area in movers for to in b.g.neighbours(area))
+
+
 def has_impulse(state: RRState, side: str) -> bool:
     """7.0: whether ``side`` has any order left but pass ("Players must pass if they have no
-    remaining actions to use").  Each order stops at its first offer: asked after every
-    order, building them all cost most of an order's CPU (issue 23)."""
+    remaining actions to use").  Asked after every order (issue 23): first the sure sign of
+    a move, then each order until one has an offer, each stopping at its first."""
     b = Board(state, frozen=True)
-    return any(offers.any(b, side) for offers in IMPULSE_OFFERS)
+    return surely_moves(b, side) or any(offers.any(b, side) for offers in IMPULSE_OFFERS)
 
 
 # -- labels ------------------------------------------------------------------------------------
@@ -348,4 +364,4 @@ def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> st
     return area_label(b, value)
 
 
-__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach"]
+__all__ = ["BOOSTS", "IMPULSE_OFFERS", "Offers", "has_impulse", "label", "reach", "surely_moves"]

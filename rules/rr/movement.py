@@ -16,11 +16,6 @@ from rules.rr.hits import move_unit
 from rules.rr.state import MarkRecord, UnitState, other
 
 
-def can_move(b: Board, unit: UnitState) -> bool:
-    """On the map, unsuppressed, with an AP, and able to move at all."""
-    return move_problem(b, unit) is None
-
-
 def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list[UnitState], str]:
     """Split an order's units into movers and leaders, all from one area adjacent to ``to``."""
     names = split_ids(ids)
@@ -55,18 +50,20 @@ def open_areas(b: Board, side: str, origin: str) -> str:
 
 def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
     """7.2: each unit pays 1 AP to enter an adjacent area with no enemy, within stacking."""
-    movers, leaders, origin = group(b, side, ids, to)
+    checks = b.reading()  # the checks change nothing: one who-is-where index serves them all
+    movers, leaders, origin = group(checks, side, ids, to)
     for unit in movers:
-        why = move_problem(b, unit)
+        why = move_problem(checks, unit)
         if why:
             raise RuleError(f"{unit.id} cannot move: {why}.")
-    if b.enemy_held(to, side) and not b.combatants_in(to, other(side)) and b.hind_over(to, side):
+    enemy_there = checks.enemy_held(to, side)
+    if enemy_there and not checks.combatants_in(to, other(side)) and checks.hind_over(to, side):
         raise RuleError(f"The Hind is in area {to}: opposing units share an area only in assault "
                         f"combat (5.1), and the Hind is attacked only by ranged combat (10.2). "
-                        f"Fire at it, or move elsewhere: {open_areas(b, side, origin)}.")
-    if b.enemy_held(to, side):
+                        f"Fire at it, or move elsewhere: {open_areas(checks, side, origin)}.")
+    if enemy_there:
         raise RuleError(f"Area {to} holds enemy units: use assault to go in (7.3.5).")
-    problem = b.stack_problem(to, [u.id for u in movers + leaders])
+    problem = checks.stack_problem(to, [u.id for u in movers + leaders])
     if problem:
         raise RuleError(f"They cannot go: {problem}.")
     for unit in movers:

@@ -66,7 +66,7 @@ def cadres(b: Board, dice: Dice) -> list[Event]:
 
 def reset_ap(b: Board) -> list[Event]:
     """6.2 step 2: every unit not Suppressed or Recovering gets its full AP."""
-    for unit in b.s.on_map():
+    for unit in b.on_map():
         if unit.status == "ok":
             unit.ap = b.max_ap(unit.id)
     return [Event(kind="reset", rule="6.2", text="AP reset, except Suppressed/Recovering (6.2)")]
@@ -77,7 +77,7 @@ def rally(b: Board, dice: Dice) -> list[Event]:
     Suppressed unit turns Recovering; a failed Recovering unit loses its marker, AP not reset."""
     events = []
     for side in sides_in_order(b):
-        for unit in [u for u in b.s.on_map(side) if u.status != "ok"]:
+        for unit in [u for u in b.on_map(side) if u.status != "ok"]:
             target = b.morale(unit.id)
             mods = ""
             if unit.status == "recovering":
@@ -121,7 +121,7 @@ def leader_with_ap(b: Board, area: str, side: str, special: str) -> UnitState | 
 
 def _leader(b: Board, side: str, special: str) -> UnitState | None:
     """The named leader of ``side`` on the map with an AP to spend."""
-    return next((u for u in b.s.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+    return next((u for u in b.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
 
 
 def rallying_with(b: Board, side: str, special: str) -> list[UnitState]:
@@ -133,7 +133,7 @@ def rallying_with(b: Board, side: str, special: str) -> list[UnitState]:
         return []
     units = [u for u in b.in_area(head.area or "", side) if u.status != "ok" and is_combatant(b.spec(u.id))]
     if special == "nikolas":
-        return [] if any("morale" in u.boost for u in b.s.on_map(side)) else units
+        return [] if any("morale" in u.boost for u in b.on_map(side)) else units
     return [u for u in units if not u.reroll]
 
 

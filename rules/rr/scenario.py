@@ -130,6 +130,15 @@ class Scenario(BaseModel):
         return {u.id: u for u in self.units}
 
     @cached_property
+    def deployment_by_unit(self) -> dict[str, Deployment]:
+        """The setup or reinforcement entry that brings each counter in (the first naming it)."""
+        out: dict[str, Deployment] = {}
+        for deployment in self.deployments:
+            for uid in deployment.units:
+                out.setdefault(uid, deployment)
+        return out
+
+    @cached_property
     def graph(self) -> AreaGraph:
         """Adjacency (7.2), range (7.3.1) and line of sight (7.3.2), computed from the polygons."""
         return AreaGraph(

@@ -140,9 +140,10 @@ def route_unit_problem(b: Board, uid: str) -> str | None:
 
 def route_checks(b: Board, uid: str) -> dict[str, str | None]:
     """Each adjacent area with the first rule that forbids routing there, or None (8.0)."""
+    b = b.reading()
     unit = b.s.units[uid]
     here = unit.area or ""
-    enemies = [e for e in b.s.on_map(other(unit.side)) if e.area is not None]
+    enemies = [e for e in b.on_map(other(unit.side)) if e.area is not None]
     out: dict[str, str | None] = {}
     for area in b.g.neighbours(here):
         closer = next((e for e in enemies
@@ -158,7 +159,8 @@ def route_checks(b: Board, uid: str) -> dict[str, str | None]:
 
 def can_route(b: Board, side: str) -> bool:
     """Whether ``side`` has a unit that may route now."""
-    return any(route_options(b, u.id) for u in b.s.on_map(side))
+    b = b.reading()
+    return any(route_options(b, u.id) for u in b.on_map(side))
 
 
 def next_router(b: Board, dice: Dice, first: bool = False) -> list[Event]:
@@ -195,7 +197,7 @@ def ready(b: Board, side: str, dice: Dice) -> list[Event]:
     left = waiting(b, side, ("setup",))
     if left:
         raise RuleError(f"Set up {', '.join(u.id for u in left[:6])} first, or use deploy-default.")
-    for leader in b.s.on_map(side):
+    for leader in b.on_map(side):
         if is_leader(b.spec(leader.id)) and not b.combatants_in(leader.area or "", side):
             raise RuleError(f"{leader.id} must set up with another unit (9.7-9.9).")
     required = b.sc.soviet_required_area

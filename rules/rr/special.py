@@ -25,7 +25,7 @@ SNIPER_AFTER_FIRST = 2  # 9.2: +2 to the die from the second use
 
 def leader(b: Board, side: str, special: str, label: str, rule: str) -> UnitState:
     """The named leader of ``side`` on the map with an AP, or a RuleError."""
-    for unit in b.s.on_map(side):
+    for unit in b.on_map(side):
         if b.spec(unit.id).special == special:
             if unit.ap < 1:
                 raise RuleError(f"{label} has no AP left this turn ({rule}).")
@@ -92,7 +92,7 @@ def boyes_rally(b: Board, side: str, uid: str, die: str, use: str) -> list[Event
 
 def hq(b: Board, side: str, uid: str) -> list[Event]:
     """9.10: once a turn the German HQ spends 1 AP to give +1 AP to a nearby unit."""
-    head = next((u for u in b.s.on_map(side) if is_hq(b.spec(u.id))), None)
+    head = next((u for u in b.on_map(side) if is_hq(b.spec(u.id))), None)
     why = "it is not on the map" if head is None else ready_problem(head, "9.10")
     if why:
         raise RuleError(f"The German HQ cannot give an AP: {why}.")

@@ -130,15 +130,18 @@ class RRState(BaseModel):
     result: str | None = None
 
     def on_map(self, side: str | None = None) -> list[UnitState]:
-        """Units on the map, optionally of one side, in id order of the scenario."""
-        return [u for u in self.units.values() if u.place == "map" and side in (None, u.side)]
+        """Units on the map, optionally of one side, in id order of the scenario.  (The
+        rules ask this and :meth:`in_area` several times an order: one comparison per unit
+        when it settles the answer, issue 23.)"""
+        if side is None:
+            return [u for u in self.units.values() if u.place == "map"]
+        return [u for u in self.units.values() if u.place == "map" and u.side == side]
 
     def in_area(self, area: str, side: str | None = None) -> list[UnitState]:
         """Units on the map in ``area``, optionally of one side."""
-        return [
-            u for u in self.units.values()
-            if u.place == "map" and u.area == area and side in (None, u.side)
-        ]
+        if side is None:
+            return [u for u in self.units.values() if u.area == area and u.place == "map"]
+        return [u for u in self.units.values() if u.area == area and u.place == "map" and u.side == side]
 
     def riders(self, unit: str) -> list[UnitState]:
         """Counters attached to ``unit`` (ATGM teams, the Kastet)."""

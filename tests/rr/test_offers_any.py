@@ -12,6 +12,7 @@ from rules.core import registry
 from rules.core.playout import play
 from rules.rr import menus
 from rules.rr.board import Board
+from tests.rr.helpers import board, game, spec
 
 RR = registry.load_all()["rr"]
 
@@ -30,6 +31,36 @@ def test_any_offer_agrees_with_the_whole_list(seed: int) -> None:
             assert menus.has_impulse(state, side) == listed
         ops += state.phase == "ops"
     assert ops > 10  # the operations phase (7.0) was played, not only the setup
+
+
+@pytest.mark.parametrize("seed", range(3, 6))
+def test_the_sure_sign_of_a_move_never_promises_a_move_the_menu_lacks(seed: int) -> None:
+    """``surely_moves`` (a mover next to an empty area: 5.1, 7.2) is checked before the
+    menus: whenever it says yes, the move menu has an offer (it may say no when there is)."""
+    said = set()
+    for played in play(RR, seed).steps:
+        b = Board(played.step.state, frozen=True)
+        for side in RR.sides:
+            sure = menus.surely_moves(b, side)
+            if sure:
+                assert menus.move_orders.any(b, side), (side, played.step.state.turn)
+            said.add(sure)
+    assert said == {True, False}
+
+
+def test_the_sure_sign_needs_an_empty_area_next_to_a_mover() -> None:
+    """On a row of three areas (1-2-3): a NATO unit in 1 with an empty 2 surely moves; with
+    a friend in 2 it may still move there (5.1: 4 stacking points) but the sign leaves that
+    to the menu; with an enemy in 2 there is no move at all (5.1)."""
+    scenario = board("sure-move", 3, 1, [spec("A"), spec("B"), spec("R", "soviet")])
+    alone = game(scenario, {"A": "1", "R": "3"})
+    friend = game(scenario, {"A": "1", "B": "2", "R": "3"})
+    enemy = game(scenario, {"A": "1", "R": "2"})
+    answers = []
+    for state in (alone, friend, enemy):
+        b = Board(state, frozen=True)
+        answers.append((menus.surely_moves(b, "nato"), menus.move_orders.any(b, "nato")))
+    assert answers == [(True, True), (False, True), (False, False)]
 
 
 def test_a_side_with_orders_left_is_told_so_and_one_without_passes() -> None:
