@@ -192,14 +192,15 @@ def public_answers(system: GameSystem[Any], state: BaseModel, side: str) -> list
     return quick_answers(system, state, side) if system.answers_in_public(state) else []
 
 
-def chosen_answer(system: GameSystem[Any], state: BaseModel, token: Token) -> Answer:
-    """The order a press stands for, derived again from the state the question was asked at."""
+def chosen_answer(system: GameSystem[Any], state: BaseModel, token: Token, *, standing: bool) -> Answer:
+    """The order a press stands for, derived again from the state the question was asked at
+    (``standing``: as :func:`builder_reply` offered it)."""
     if token.kind == "a":
         answers = public_answers(system, state, token.side)
         if len(token.path) != 1 or not 0 <= token.path[0] < len(answers):
             raise RuleError("That answer is no longer among the orders offered; look at the latest message.")
         return answers[token.path[0]]
-    builder = OrderBuilder(system, state, token.side, list(token.path))
+    builder = OrderBuilder(system, state, token.side, list(token.path), standing=standing)
     try:
         answer = builder.answer()
     except IndexError:
@@ -228,11 +229,14 @@ def sealed_hint(system: GameSystem[Any], state: BaseModel, side: str, own: bool 
             f"on the console write secret before it).")
 
 
-def builder_reply(system: GameSystem[Any], state: BaseModel, token: Token, system_key: str) -> Reply:
+def builder_reply(system: GameSystem[Any], state: BaseModel, token: Token, system_key: str,
+                  *, standing: bool) -> Reply:
     """The next question of an order being built (``/game act``, kind ``b``), or the order
     as it will be sent with a Send button once complete.  Ephemeral: it is the player's
-    own workspace until sent."""
-    builder = OrderBuilder(system, state, token.side, list(token.path))
+    own workspace until sent.  ``standing`` false: the side may give no more standing
+    orders now (:meth:`bot.games.LiveGame.may_stand`), so none is offered, rather than one
+    built choice by choice and then refused."""
+    builder = OrderBuilder(system, state, token.side, list(token.path), standing=standing)
     try:
         menu = builder.menu()
         answer = builder.answer() if menu is None else None

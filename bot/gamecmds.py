@@ -175,7 +175,8 @@ async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"It is not your turn: {game.system.turn_part(game.state)} waits on {who}. "
                         "Standing orders are typed (/game help).")
     token = answers.Token("b", game.row.id, game.row.head_seq, side)
-    return answers.builder_reply(game.system, game.state, token, game.row.system)
+    return answers.builder_reply(game.system, game.state, token, game.row.system,
+                                 standing=game.may_stand(side, svc.settings.standing_orders_in_a_row))
 
 
 async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:

@@ -58,6 +58,12 @@ class LiveGame:
         marks = [e.event for e in self.seat_log if e.user_id == user_id and e.event in ("kick", "seat")]
         return bool(marks) and marks[-1] == "kick"
 
+    def may_stand(self, side: str, limit: int) -> bool:
+        """Whether ``side`` may give another standing order now: fewer than ``limit`` in a
+        row at the head (issue 14).  The order path refuses one past it, so the answers
+        offered to a press leave them out too."""
+        return self.standing.get(side, 0) < limit
+
     def ever_seated(self) -> set[str]:
         """Everyone who has held a seat of this game at any time."""
         return {e.user_id for e in self.seat_log if e.event in ("join", "seat")}

@@ -113,7 +113,7 @@ def _check_standing(svc: Pipeline, game: LiveGame, side: str) -> None:
     """Standing orders may be changed, not flooded: a few in a row per side (issue 14:
     10,000 of them made a 65 MB database)."""
     limit = svc.settings.standing_orders_in_a_row
-    if game.standing.get(side, 0) >= limit:
+    if not game.may_stand(side, limit):
         raise RuleError(
             f"{side} has given {limit} standing orders in a row; the last one stands. "
             "Give another once the game has moved on."

@@ -329,11 +329,12 @@ class Service:
                 f"That question was answered or the game moved on (it asked at step #{token.seq}, "
                 f"the game is at #{game.row.head_seq}); nothing was changed. Look at the latest message."
             )
+        standing = game.may_stand(token.side, self.settings.standing_orders_in_a_row)
         if token.kind == "b":
-            return answers.builder_reply(game.system, game.state, token, game.row.system)
+            return answers.builder_reply(game.system, game.state, token, game.row.system, standing=standing)
         if token.kind == "a" and not token.path:
             raise RuleError("Choose one of the orders in the menu.")
-        answer = answers.chosen_answer(game.system, game.state, token)
+        answer = answers.chosen_answer(game.system, game.state, token, standing=standing)
         order = inv.model_copy(update={
             "command": [game.row.system, answer.order], "options": dict(answer.options),
             "expect_head": token.seq, "as_side": token.side,

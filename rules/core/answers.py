@@ -85,12 +85,12 @@ def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: A
 
 
 def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
-                  limit: int | None = None) -> list[Action]:
-    """The orders ``side`` may give now that change the game, standing orders included,
-    without repeats (two offers of one order with the same options are one answer).
-    Sealed orders (:attr:`Action.sealed`, issue 28) are never among them: an answer is
-    pressed under a public message and its order and reply are public; a sealed order is
-    typed privately.
+                  limit: int | None = None, standing: bool = True) -> list[Action]:
+    """The orders ``side`` may give now that change the game, standing orders included
+    unless ``standing`` is false, without repeats (two offers of one order with the same
+    options are one answer).  Sealed orders (:attr:`Action.sealed`, issue 28) are never
+    among them: an answer is pressed under a public message and its order and reply are
+    public; a sealed order is typed privately.
 
     With ``limit``, stop once more than ``limit`` orders other than standing ones are found:
     a caller that only wants to know whether there are few need not build them all.
@@ -100,7 +100,7 @@ def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
     out: list[Action] = []
     pressing = 0
     for rule in system.orders_open(s, side):
-        if rule.action.read_only or rule.action.sealed:
+        if rule.action.read_only or rule.action.sealed or (rule.action.anytime and not standing):
             continue
         for action in rule.offered(system, s, side):
             key = type(action).__name__ + action.model_dump_json()
@@ -155,19 +155,28 @@ class OrderBuilder:
 
     ``path`` holds the indices chosen so far: first the order (into :meth:`order_names`),
     then, field by field, the value (into that field's :class:`Menu`).  A field whose legal
-    orders all share one value is not asked.  Derived wholly from the state, so a path can
-    travel in a ``custom_id`` and be replayed after a restart.
+    orders all share one value is not asked.  Derived wholly from the state (and
+    ``standing``, which the caller derives from the same step), so a path can travel in a
+    ``custom_id`` and be replayed after a restart.
+
+    ``standing`` false leaves the standing (``anytime``) orders out: the caller will not
+    accept another now (the bot's few in a row, ``bot/orders.py``), and a menu lists only
+    what would be accepted.
     """
 
     system: GameSystem[Any]
     state: BaseModel
     side: str
     path: list[int] = field(default_factory=list)
+    standing: bool = True
+
+    def _orders(self) -> list[Action]:
+        return acting_orders(self.system, self.state, self.side, standing=self.standing)
 
     def order_names(self) -> list[str]:
         """The orders that change the game and are legal now, in the system's order."""
         names: list[str] = []
-        for action in acting_orders(self.system, self.state, self.side):
+        for action in self._orders():
             if action.path() not in names:
                 names.append(action.path())
         return names
@@ -182,7 +191,7 @@ class OrderBuilder:
         if not self.path:
             return [], {}, Menu("", names, [order_title(n) for n in names])
         name = names[self.path[0]]
-        orders = [a for a in acting_orders(self.system, self.state, self.side) if a.path() == name]
+        orders = [a for a in self._orders() if a.path() == name]
         chosen: dict[str, str] = {}
         step = 1
         for key in type(orders[0]).model_fields:
