@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator
 import aiosqlite
 from pydantic import BaseModel, Field
 
+from bot.filelocks import FileLocks
 from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
 from rules.core import registry, scenariofile
 from rules.core.dice import Roll
@@ -175,8 +176,9 @@ class BaseStore(ABC):
     :meth:`lease`).  :class:`Store` is SQLite (embedded, the default); ``bot/pgstore.py``
     holds the PostgreSQL store for many processes (issue 20)."""
 
-    #: Whether other processes may write the same database (PostgreSQL): then a cached
-    #: game is checked against the stored version before it is trusted.
+    #: Whether other processes may write the same database (PostgreSQL, and a SQLite file
+    #: several processes share): then a cached game is checked against the stored version
+    #: before it is trusted.
     shared: bool = False
 
     @abstractmethod
@@ -203,10 +205,10 @@ class BaseStore(ABC):
 
     def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[tuple[int, int] | None]:
         """Held around each command on a channel, besides the service's in-process lock:
-        nothing to do for a store only one process writes (SQLite, which gives None);
-        PostgreSQL's makes the commands of one channel take turns across processes and
-        gives the channel's active game as ``(id, version)`` read in the same round trip
-        (issue 23: the version check folded into taking the turn; ``(0, -1)``: no game)."""
+        it makes the commands of one channel take turns across every process sharing the
+        database and gives the channel's active game as ``(id, version)``, read once the
+        turn is taken (issue 23: the version check folded into taking the turn; ``(0, -1)``:
+        no game).  A store no other process writes has nothing to do and gives None."""
         return nullcontext()
 
     @abstractmethod
@@ -387,7 +389,13 @@ class BaseStore(ABC):
 
 
 class Store(BaseStore):
-    """The SQLite store (embedded, the default): one file, one process."""
+    """The SQLite store (embedded, the default): one file, shared by every bot process that
+    opens it (a sharded deployment, issue 23).  Its writes are serialized by SQLite's write
+    lock (``bot/writer.py`` waits for another process's); its channel turns and leases are
+    byte locks on ``<db>-locks`` (``bot/filelocks.py``); a cached game is checked against
+    the stored version, read once the channel's turn is taken, like PostgreSQL's."""
+
+    shared = True
 
     def __init__(self, path: Path, writer: WriterThread, reader: aiosqlite.Connection):
         self.path = path
@@ -396,6 +404,8 @@ class Store(BaseStore):
         self._write_lock = asyncio.Lock()
         self._group = GroupCommit(writer, self._write_lock)
         self._leases: set[str] = set()
+        self._locks = FileLocks(path)
+        self._versions = _connect_versions(path)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -415,8 +425,10 @@ class Store(BaseStore):
     async def close(self) -> None:
         """Commit what is queued, then close both connections (checkpointing the WAL)."""
         await self._group.flush()
+        self._versions.close()  # first: the writer, closing last, checkpoints the WAL
         await self._reader.close()
         await self._writer.close()
+        self._locks.close()
 
     async def _migrate(self) -> None:
         async with self.transaction() as db:
@@ -429,6 +441,10 @@ class Store(BaseStore):
             if version in done:
                 continue
             async with self.transaction() as db:
+                # Another process opening the file at the same time may have applied it
+                # since: the write lock taken by this transaction makes the look final.
+                if await db.fetchone("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)):
+                    continue
                 for statement in split_sql(sql):
                     db.execute(statement)
                 db.execute(
@@ -458,10 +474,37 @@ class Store(BaseStore):
         return list(await self._reader.execute_fetchall(sql, args))
 
     @asynccontextmanager
+    async def channel_lock(self, channel_id: str) -> AsyncIterator[tuple[int, int] | None]:
+        """The channel's turn across every process on this file (a byte lock, waited for),
+        and its active game's ``(id, version)`` read once the turn is taken: a cached game
+        another process has moved on is re-read before the command uses it, so a valid
+        order is never refused on a stale copy (``BaseStore.channel_lock``)."""
+        key = "channel:" + channel_id
+        await self._locks.lock(key)
+        try:
+            yield await self._held_version(channel_id)
+        finally:
+            self._locks.unlock(key)
+
+    async def _held_version(self, channel_id: str) -> tuple[int, int]:
+        """``(id, version)`` of the channel's active game, ``(0, -1)`` if none.
+
+        Read on a connection of its own on the event loop's thread: one indexed row in WAL
+        is a few microseconds (bench/run.py), where a hand-off to the reader's thread costs
+        ten times that on every command.  A reader in WAL never waits for a writer; in the
+        rare moment it would (another connection recovering the WAL) the read goes to the
+        reader's thread, which waits as every read does."""
+        try:
+            row = self._versions.execute(_HELD_VERSION, (channel_id,)).fetchone()
+        except sqlite3.OperationalError:
+            row = await self._fetchone(_HELD_VERSION, (channel_id,))
+        return (0, -1) if row is None else (int(row[0]), int(row[1]))
+
+    @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:
-        """A lease within this process: a SQLite file has one bot process (the writer
-        thread owns it), so nothing outside can hold one."""
-        if name in self._leases:
+        """A lease across every process on this file (a byte lock, never waited for), and
+        within this store (a lock of the lock file's own is not exclusive to itself)."""
+        if name in self._leases or not self._locks.try_lock("lease:" + name):
             yield False
             return
         self._leases.add(name)
@@ -469,6 +512,7 @@ class Store(BaseStore):
             yield True
         finally:
             self._leases.discard(name)
+            self._locks.unlock("lease:" + name)
 
 
 class _Transaction:
@@ -506,6 +550,17 @@ async def _connect_reader(path: Path) -> aiosqlite.Connection:
         await db.execute_fetchall(f"PRAGMA {pragma}")
     return db
 
+
+def _connect_versions(path: Path) -> sqlite3.Connection:
+    """The connection :meth:`Store._held_version` reads on: read-only, and never waiting
+    (``busy_timeout`` 0) since it runs on the event loop's thread."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    db.execute("PRAGMA busy_timeout=0").fetchall()
+    return db
+
+
+#: The channel's active game and its version (:meth:`Store._held_version`).
+_HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
 
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
