@@ -181,7 +181,7 @@ async def test_two_processes_on_one_file_apply_every_order_once_in_order(tmp_pat
             await Channel(svc, "duel", channel).open()
     finally:
         await svc.close()
-    start_at = time.time() + 6
+    start_at = time.time() + 15  # four processes to start on a busy machine, then all at once
     runs = [start_driver(path, side, ORDERS, start_at) for side in ("red", "blue")]
     own = [start_driver(path, "red", ORDERS, start_at, channel=c) for c in ("own1", "own2")]
     for proc, _ in runs + own:
