@@ -226,8 +226,7 @@ class BaseStore(ABC):
 
     async def game_version(self, game_id: int) -> int | None:
         """The stored version of a game (None if it is gone or ended)."""
-        row = await self._fetchone(
-            "SELECT version FROM games WHERE id = ? AND status = 'active'", (game_id,))
+        row = await self._fetchone(_GAME_VERSION, (game_id,))
         return None if row is None else int(row[0])
 
     # -- games -----------------------------------------------------------------------------
@@ -481,18 +480,27 @@ class Store(BaseStore):
         return _ChannelTurn(self, channel_id)
 
     async def _held_version(self, channel_id: str) -> tuple[int, int]:
-        """``(id, version)`` of the channel's active game, ``(0, -1)`` if none.
-
-        Read on a connection of its own on the event loop's thread: one indexed row in WAL
-        is a few microseconds (bench/run.py), where a hand-off to the reader's thread costs
-        ten times that on every command.  A reader in WAL never waits for a writer; in the
-        rare moment it would (another connection recovering the WAL) the read goes to the
-        reader's thread, which waits as every read does."""
-        try:
-            row = self._versions.execute(_HELD_VERSION, (channel_id,)).fetchone()
-        except sqlite3.OperationalError:
-            row = await self._fetchone(_HELD_VERSION, (channel_id,))
+        """``(id, version)`` of the channel's active game, ``(0, -1)`` if none."""
+        row = await self._version_row(_HELD_VERSION, (channel_id,))
         return (0, -1) if row is None else (int(row[0]), int(row[1]))
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The stored version of a game (None if it is gone or ended): checked before a
+        cached game is used outside a command (an offer, a press, autocomplete)."""
+        row = await self._version_row(_GAME_VERSION, (game_id,))
+        return None if row is None else int(row[0])
+
+    async def _version_row(self, sql: str, args: tuple) -> Any | None:
+        """One row of a version read, on a connection of its own on the event loop's
+        thread: one indexed row in WAL is a few microseconds (bench/run.py), where a
+        hand-off to the reader's thread costs ten times that on every command.  A reader in
+        WAL never waits for a writer; in the rare moment it would (another connection
+        recovering the WAL) the read goes to the reader's thread, which waits as every read
+        does."""
+        try:
+            return self._versions.execute(sql, args).fetchone()
+        except sqlite3.OperationalError:
+            return await self._fetchone(sql, args)
 
     @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:
@@ -579,6 +587,8 @@ def _connect_versions(path: Path) -> sqlite3.Connection:
 
 #: The channel's active game and its version (:meth:`Store._held_version`).
 _HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
+#: A game's version while it is active (:meth:`Store.game_version`).
+_GAME_VERSION = "SELECT version FROM games WHERE id = ? AND status = 'active'"
 
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
