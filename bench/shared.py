@@ -153,12 +153,14 @@ async def saturation(workdir: Path, system_key: str, channels: int, orders: int)
 
 def _spent(used: dict[str, float]) -> str:
     """One process's spending, shortly: its loop's and other threads' share of a core, and
-    (SQLite) its waits for the write lock and orders per commit."""
+    (SQLite) its waits for the write lock, orders per commit and time in commits (fsync)."""
     wall = used["wall"] or 1.0
     text = f"loop {used['loop'] / wall:.0%} of a core, other threads {(used['cpu'] - used['loop']) / wall:.0%}"
     if used["commits"]:
         text += (f", write lock waited {used['begin'] / wall:.0%} of the time,"
-                 f" {used['units'] / used['commits']:.1f} orders a commit")
+                 f" {used['units'] / used['commits']:.1f} orders a commit, committing"
+                 f" {used['committing'] / wall:.0%} of the time"
+                 f" ({used['committing'] / used['commits'] * 1000:.1f} ms each)")
     return text
 
 

@@ -17,8 +17,9 @@ from typing import Any, Callable
 from bot import writer
 
 _lock = threading.Lock()
-#: Seconds the writer spent taking the write lock; commits (fsyncs) and units they carried.
-_totals = {"begin": 0.0, "commits": 0, "units": 0}
+#: Seconds the writer spent taking the write lock; group commits (one fsync each), the
+#: units (orders) they carried and the seconds they took, lock wait included.
+_totals = {"begin": 0.0, "commits": 0, "units": 0, "committing": 0.0}
 
 
 def _counted(fn: Callable[..., Any], before: Callable[[tuple], None],
@@ -47,7 +48,8 @@ def install() -> None:
     writer._begin = begin
     writer._commit_units = _counted(
         writer._commit_units,
-        lambda args: (_add("commits", 1), _add("units", len(args[1]))), lambda took: None)
+        lambda args: (_add("commits", 1), _add("units", len(args[1]))),
+        lambda took: _add("committing", took))
 
 
 @dataclass
@@ -74,5 +76,6 @@ class Usage:
 
     def figures(self) -> dict[str, float]:
         """``wall``, ``cpu`` (every thread), ``loop`` (the event loop's thread) in seconds,
-        ``begin`` (seconds waiting for the write lock), ``commits`` and ``units``."""
+        ``begin`` (seconds waiting for the write lock), ``commits``, ``units`` and
+        ``committing`` (seconds in group commits)."""
         return dict(self._spent)
