@@ -25,6 +25,7 @@ from bot.autoplay import play, schedule
 from bench.robots import RobotChannel, Robots
 from bot.logcheck import check_log, integrity
 from bench.stats import Row, ms, percentile
+from bench.usage import Usage
 from bot.config import Settings
 from bot.service import Service
 
@@ -34,11 +35,13 @@ OFFERED = 330.0
 
 async def run_channels(path: Path | str, system_key: str, channels: int, orders: int, rate: float | None,
                        prefix: str = "ch", start_at: float | None = None,
-                       acked_out: dict[str, str] | None = None) -> tuple[list[float], float, list[str], float]:
+                       acked_out: dict[str, str] | None = None,
+                       usage: Usage | None = None) -> tuple[list[float], float, list[str], float]:
     """``(latencies, wall seconds, log problems, driver seconds)`` of one run on a fresh
     database (``prefix`` names the channels; ``start_at``, a ``time.time()``: begin then,
     so several processes start together).  With ``acked_out`` the acknowledged replies go
-    there and the log is not checked here: another process may still be writing it."""
+    there and the log is not checked here: another process may still be writing it;
+    ``usage`` is started and stopped around the timed part."""
     service = await Service.open(Settings(db=path, snapshot_dir=Path(tempfile.gettempdir()) / "referee-bench-snaps"))
     pool = await Robots.start()  # the robots choose in a process of their own (issue 23)
     tables: list[RobotChannel] = []
@@ -51,11 +54,15 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
         latencies: list[float] = []
         driver: list[float] = []
         plan = schedule(channels, orders, rate)
+        if usage is not None:
+            usage.start()
         start = time.perf_counter()
         async with asyncio.TaskGroup() as group:  # one failure cancels the rest
             for table, due in zip(tables, plan):
                 group.create_task(play(table, due, latencies, start, driver))
         wall = time.perf_counter() - start
+        if usage is not None:
+            usage.stop()
     finally:
         for table in tables:
             table.stop()

@@ -1,8 +1,9 @@
 """The benchmark of the whole order path: ``.venv/bin/python bench/run.py [--quick]``.
 
 Prints ONE markdown table: each figure beside the floor measured in the same run, the target,
-and a pass/miss mark.  Real SQLite files in a temporary folder (``--store postgresql``: databases
-on a throwaway PostgreSQL server, plus 200 channels with one and two processes sharing it),
+and a pass/miss mark.  Real SQLite files in a temporary folder, with 200 channels in one and
+in two processes sharing one file (``--store postgresql``: databases on a throwaway
+PostgreSQL server, plus 200 channels with one and two processes sharing it),
 the real ``Service`` and the
 real renderer.  Raid and Riposte (``rr``) is played when it is registered, else the ``duel``
 test system; the output says which.
@@ -54,6 +55,8 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows += scenarios.measure(1 if quick else 5)
         if server is not None:
             rows += await shared.measure(work, key, 200, 5 if quick else 25)
+        else:  # a sharded deployment on one SQLite file: two processes beside one (issue 23)
+            rows.append(await shared.saturation(work, key, 200, 5 if quick else 25))
     return system_note, rows
 
 

@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator
 import aiosqlite
 from pydantic import BaseModel, Field
 
+from bot.filelocks import FileLocks
 from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
 from rules.core import registry, scenariofile
 from rules.core.dice import Roll
@@ -175,8 +176,9 @@ class BaseStore(ABC):
     :meth:`lease`).  :class:`Store` is SQLite (embedded, the default); ``bot/pgstore.py``
     holds the PostgreSQL store for many processes (issue 20)."""
 
-    #: Whether other processes may write the same database (PostgreSQL): then a cached
-    #: game is checked against the stored version before it is trusted.
+    #: Whether other processes may write the same database (PostgreSQL, and a SQLite file
+    #: several processes share): then a cached game is checked against the stored version
+    #: before it is trusted.
     shared: bool = False
 
     @abstractmethod
@@ -203,10 +205,10 @@ class BaseStore(ABC):
 
     def channel_lock(self, channel_id: str) -> AbstractAsyncContextManager[tuple[int, int] | None]:
         """Held around each command on a channel, besides the service's in-process lock:
-        nothing to do for a store only one process writes (SQLite, which gives None);
-        PostgreSQL's makes the commands of one channel take turns across processes and
-        gives the channel's active game as ``(id, version)`` read in the same round trip
-        (issue 23: the version check folded into taking the turn; ``(0, -1)``: no game)."""
+        it makes the commands of one channel take turns across every process sharing the
+        database and gives the channel's active game as ``(id, version)``, read once the
+        turn is taken (issue 23: the version check folded into taking the turn; ``(0, -1)``:
+        no game).  A store no other process writes has nothing to do and gives None."""
         return nullcontext()
 
     @abstractmethod
@@ -224,8 +226,7 @@ class BaseStore(ABC):
 
     async def game_version(self, game_id: int) -> int | None:
         """The stored version of a game (None if it is gone or ended)."""
-        row = await self._fetchone(
-            "SELECT version FROM games WHERE id = ? AND status = 'active'", (game_id,))
+        row = await self._fetchone(_GAME_VERSION, (game_id,))
         return None if row is None else int(row[0])
 
     # -- games -----------------------------------------------------------------------------
@@ -387,7 +388,13 @@ class BaseStore(ABC):
 
 
 class Store(BaseStore):
-    """The SQLite store (embedded, the default): one file, one process."""
+    """The SQLite store (embedded, the default): one file, shared by every bot process that
+    opens it (a sharded deployment, issue 23).  Its writes are serialized by SQLite's write
+    lock (``bot/writer.py`` waits for another process's); its channel turns and leases are
+    byte locks on ``<db>-locks`` (``bot/filelocks.py``); a cached game is checked against
+    the stored version, read once the channel's turn is taken, like PostgreSQL's."""
+
+    shared = True
 
     def __init__(self, path: Path, writer: WriterThread, reader: aiosqlite.Connection):
         self.path = path
@@ -396,6 +403,8 @@ class Store(BaseStore):
         self._write_lock = asyncio.Lock()
         self._group = GroupCommit(writer, self._write_lock)
         self._leases: set[str] = set()
+        self._locks = FileLocks(path)
+        self._versions = _connect_versions(path)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -415,8 +424,10 @@ class Store(BaseStore):
     async def close(self) -> None:
         """Commit what is queued, then close both connections (checkpointing the WAL)."""
         await self._group.flush()
+        self._versions.close()  # first: the writer, closing last, checkpoints the WAL
         await self._reader.close()
         await self._writer.close()
+        self._locks.close()
 
     async def _migrate(self) -> None:
         async with self.transaction() as db:
@@ -429,6 +440,10 @@ class Store(BaseStore):
             if version in done:
                 continue
             async with self.transaction() as db:
+                # Another process opening the file at the same time may have applied it
+                # since: the write lock taken by this transaction makes the look final.
+                if await db.fetchone("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)):
+                    continue
                 for statement in split_sql(sql):
                     db.execute(statement)
                 db.execute(
@@ -457,11 +472,41 @@ class Store(BaseStore):
     async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
         return list(await self._reader.execute_fetchall(sql, args))
 
+    def channel_lock(self, channel_id: str) -> "_ChannelTurn":  # type: ignore[override]
+        """The channel's turn across every process on this file (a byte lock, waited for),
+        and its active game's ``(id, version)`` read once the turn is taken: a cached game
+        another process has moved on is re-read before the command uses it, so a valid
+        order is never refused on a stale copy (``BaseStore.channel_lock``)."""
+        return _ChannelTurn(self, channel_id)
+
+    async def _held_version(self, channel_id: str) -> tuple[int, int]:
+        """``(id, version)`` of the channel's active game, ``(0, -1)`` if none."""
+        row = await self._version_row(_HELD_VERSION, (channel_id,))
+        return (0, -1) if row is None else (int(row[0]), int(row[1]))
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The stored version of a game (None if it is gone or ended): checked before a
+        cached game is used outside a command (an offer, a press, autocomplete)."""
+        row = await self._version_row(_GAME_VERSION, (game_id,))
+        return None if row is None else int(row[0])
+
+    async def _version_row(self, sql: str, args: tuple) -> Any | None:
+        """One row of a version read, on a connection of its own on the event loop's
+        thread: one indexed row in WAL is a few microseconds (bench/run.py), where a
+        hand-off to the reader's thread costs ten times that on every command.  A reader in
+        WAL never waits for a writer; in the rare moment it would (another connection
+        recovering the WAL) the read goes to the reader's thread, which waits as every read
+        does."""
+        try:
+            return self._versions.execute(sql, args).fetchone()
+        except sqlite3.OperationalError:
+            return await self._fetchone(sql, args)
+
     @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:
-        """A lease within this process: a SQLite file has one bot process (the writer
-        thread owns it), so nothing outside can hold one."""
-        if name in self._leases:
+        """A lease across every process on this file (a byte lock, never waited for), and
+        within this store (a lock of the lock file's own is not exclusive to itself)."""
+        if name in self._leases or not self._locks.try_lock("lease:" + name):
             yield False
             return
         self._leases.add(name)
@@ -469,6 +514,31 @@ class Store(BaseStore):
             yield True
         finally:
             self._leases.discard(name)
+            self._locks.unlock("lease:" + name)
+
+
+class _ChannelTurn:
+    """:meth:`Store.channel_lock`, written out: taken on every command, so the free lock is
+    taken without a coroutine of its own (a generator-based context manager cost half as
+    much again as the lock and the read together, bench/run.py)."""
+
+    __slots__ = ("store", "channel_id", "key")
+
+    def __init__(self, store: Store, channel_id: str) -> None:
+        self.store, self.channel_id, self.key = store, channel_id, "channel:" + channel_id
+
+    async def __aenter__(self) -> tuple[int, int]:
+        locks = self.store._locks
+        if not locks.try_lock(self.key):
+            await locks.lock(self.key)
+        try:
+            return await self.store._held_version(self.channel_id)
+        except BaseException:
+            locks.unlock(self.key)
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.store._locks.unlock(self.key)
 
 
 class _Transaction:
@@ -506,6 +576,19 @@ async def _connect_reader(path: Path) -> aiosqlite.Connection:
         await db.execute_fetchall(f"PRAGMA {pragma}")
     return db
 
+
+def _connect_versions(path: Path) -> sqlite3.Connection:
+    """The connection :meth:`Store._held_version` reads on: read-only, and never waiting
+    (``busy_timeout`` 0) since it runs on the event loop's thread."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    db.execute("PRAGMA busy_timeout=0").fetchall()
+    return db
+
+
+#: The channel's active game and its version (:meth:`Store._held_version`).
+_HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
+#: A game's version while it is active (:meth:`Store.game_version`).
+_GAME_VERSION = "SELECT version FROM games WHERE id = ? AND status = 'active'"
 
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -27,10 +29,13 @@ if TYPE_CHECKING:
     from bot.store import StepRow
 
 BUSY_TIMEOUT_MS = 5000
+#: How every write transaction starts (:func:`_begin` waits for the write lock).
+BEGIN = "BEGIN IMMEDIATE"
 #: Every connection, reader or writer, runs with these (WAL is set once, by the writer).
 PRAGMAS = (f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON", "synchronous=FULL")
 
 T = TypeVar("T")
+log = logging.getLogger("referee.store")
 
 
 def utcnow() -> str:
@@ -125,14 +130,45 @@ class WriterThread:
 def _connect_writer(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None)
     conn.row_factory = sqlite3.Row
-    for pragma in ("journal_mode=WAL", *PRAGMAS):
+    # The busy timeout first: turning WAL on waits for another process opening the file.
+    for pragma in (*PRAGMAS, "journal_mode=WAL"):
         conn.execute(f"PRAGMA {pragma}").fetchall()  # stepped to its end: no lock left open
     return conn
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite said another connection holds the lock (SQLITE_BUSY)."""
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_BUSY
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE``: take the database's write lock, waiting for it as long as
+    another connection holds it.
+
+    Why not only the busy timeout: with several bot processes on one file (issue 23) the
+    other may hold the lock again and again (its group commits), and SQLite's busy handler
+    polls with growing sleeps, so a wait can outlast :data:`BUSY_TIMEOUT_MS` without
+    anything being wrong.  Each order then waits on: none is refused for it, and an
+    operator learns of a long wait from the log.  A failure that is not SQLITE_BUSY (a full
+    disk, a damaged file) is raised at once."""
+    started = time.monotonic()
+    while True:
+        try:
+            conn.execute(BEGIN)
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            log.warning("the database's write lock has been held by another connection for %.0f s;"
+                        " still waiting", time.monotonic() - started)
 
 
 def _execute_all(conn: sqlite3.Connection, statements: list[Statement]) -> Outcome:
     cur: sqlite3.Cursor | None = None
     for st in statements:
+        if st.sql == BEGIN:
+            _begin(conn)
+            continue
         cur = conn.executemany(st.sql, st.args) if st.many else conn.execute(st.sql, st.args)
         if st.expect is not None and cur.rowcount != st.expect:
             raise Conflict(f"{st.sql.split(' WHERE ')[0][:40]}… matched {cur.rowcount} rows")
@@ -149,7 +185,7 @@ def _commit_units(conn: sqlite3.Connection, units: list[list[Statement]]) -> lis
     """
     outcomes: list[Exception | None] = []
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        _begin(conn)
         for unit in units:
             conn.execute("SAVEPOINT unit")
             try:
@@ -231,7 +267,7 @@ class Writer:
     def __init__(self, thread: WriterThread | Backend, *, begin: bool = True) -> None:
         self._thread = thread
         self._interactive = begin
-        self._pending: list[Statement] = [Statement("BEGIN IMMEDIATE")] if begin else []
+        self._pending: list[Statement] = [Statement(BEGIN)] if begin else []
 
     # -- the plumbing --------------------------------------------------------------------
 

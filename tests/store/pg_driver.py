@@ -1,8 +1,10 @@
-"""One of the two bot processes of ``tests/store/test_pg_shared.py``: it opens the service on
-a shared PostgreSQL database and sends ``N`` standing orders (``/duel stance``, legal at any
-moment, so whatever the other process does every one of them must be applied) as one side,
-each after the previous reply, printing ``ACK <interaction id> <reply's first line>`` or
-``ERR <interaction id> <text>``.
+"""One of the bot processes of ``tests/store/test_pg_shared.py`` and
+``tests/store/test_sqlite_shared.py``: it opens the service on a shared database (a
+PostgreSQL URL or a SQLite file) and sends ``N`` standing orders (``/duel stance``, legal at
+any moment, so whatever the other process does every one of them must be applied) as one
+side, each after the previous reply, printing ``ACK <interaction id> <reply's first line>``
+or ``ERR <interaction id> <text>``.  The interaction ids are ``<side>-<n>`` in the channel
+``shared``, ``<channel>.<side>-<n>`` in any other (ids are unique across channels).
 
     python -m tests.store.pg_driver URL CHANNEL SIDE N START_AT
 
@@ -35,7 +37,7 @@ async def run(url: str, channel: str, side: str, orders: int, start_at: float) -
             inv = Invocation(
                 channel_id=channel, guild_id="g", user_id=f"{channel}-{side}", user_name=side,
                 command=["duel", "stance"], options={"mode": "bold" if n % 2 else "careful"},
-                interaction_id=f"{side}-{n}")
+                interaction_id=f"{side}-{n}" if channel == "shared" else f"{channel}.{side}-{n}")
             reply = await service.handle(inv)
             first = reply.text.splitlines()[0] if reply.text else ""
             print(f"{'ERR' if reply.error else 'ACK'} {inv.interaction_id} {first}", flush=True)

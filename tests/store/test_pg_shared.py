@@ -21,7 +21,7 @@ from bot.logcheck import check_log, query
 from bot.models import Invocation
 from bot.pgstore import PgStore
 from bot.service import Service
-from bot.store import Store
+from bot.store import BaseStore, Store
 from bot.stores import open_store
 from bot.writer import Conflict
 from rules.core import registry
@@ -76,14 +76,7 @@ async def test_two_processes_starting_together_migrate_once(pg_url: str) -> None
 async def test_a_lease_is_held_by_one_process_at_a_time(pg_url: str, tmp_path: Path) -> None:
     first, second = await PgStore.open(pg_url), await PgStore.open(pg_url)
     try:
-        async with first.lease("reminders") as held:
-            assert held
-            async with second.lease("reminders") as other:
-                assert not other  # refused at once, not queued
-            async with second.lease("pruning") as unrelated:
-                assert unrelated
-        async with second.lease("reminders") as later:
-            assert later
+        await leases_exclude(first, second)
     finally:
         await first.close()
         await second.close()
@@ -94,6 +87,19 @@ async def test_a_lease_is_held_by_one_process_at_a_time(pg_url: str, tmp_path: P
             assert held and not again
     finally:
         await sqlite.close()
+
+
+async def leases_exclude(first: BaseStore, second: BaseStore) -> None:
+    """One lease name is held by one store at a time (refused at once, not queued, and
+    free again once given back); another name is free meanwhile."""
+    async with first.lease("reminders") as held:
+        assert held
+        async with second.lease("reminders") as other:
+            assert not other
+        async with second.lease("pruning") as unrelated:
+            assert unrelated
+    async with second.lease("reminders") as later:
+        assert later
 
 
 async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
@@ -185,10 +191,12 @@ async def test_one_interaction_delivered_to_two_processes_is_applied_once(
     assert check_log(pg_url) == []
 
 
-def start_driver(url: str, side: str, orders: int, start_at: float) -> tuple[subprocess.Popen[str], list[str]]:
-    """One bot process sending ``orders`` stances as ``side``; its output lines collected."""
+def start_driver(url: str, side: str, orders: int, start_at: float,
+                 channel: str = "shared") -> tuple[subprocess.Popen[str], list[str]]:
+    """One bot process sending ``orders`` stances as ``side`` in ``channel``; its output
+    lines collected."""
     proc = subprocess.Popen(
-        [sys.executable, "-u", "-m", "tests.store.pg_driver", url, "shared", side, str(orders),
+        [sys.executable, "-u", "-m", "tests.store.pg_driver", url, channel, side, str(orders),
          str(start_at)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_LOG_LEVEL": "ERROR"},
@@ -247,10 +255,16 @@ async def test_killing_one_process_mid_run_loses_nothing_it_acknowledged(
     """Red's process is SIGKILLed after its 10th acknowledgement, whatever it was doing;
     blue's carries on to the end (no lock of the dead process left in its way), and every
     order either process acknowledged is stored under the number its reply showed."""
-    await open_shared_game(pg_url, tmp_path)
+    await kill_one_mid_run(pg_url, tmp_path)
+
+
+async def kill_one_mid_run(url: str, tmp_path: Path) -> None:
+    """Two drivers in one channel, red's killed after its 10th acknowledgement: blue's ends,
+    and the log holds every acknowledged order (on either store)."""
+    await open_shared_game(url, tmp_path)
     start_at = time.time() + 6
-    red_proc, red_lines = start_driver(pg_url, "red", 10 * ORDERS, start_at)
-    blue_proc, blue_lines = start_driver(pg_url, "blue", ORDERS, start_at)
+    red_proc, red_lines = start_driver(url, "red", 10 * ORDERS, start_at)
+    blue_proc, blue_lines = start_driver(url, "blue", ORDERS, start_at)
     deadline = time.time() + 300
     while len(acknowledged(red_lines)) < 10 and time.time() < deadline and red_proc.poll() is None:
         time.sleep(0.01)
@@ -260,6 +274,6 @@ async def test_killing_one_process_mid_run_loses_nothing_it_acknowledged(
     time.sleep(0.2)
     red, blue = acknowledged(red_lines), acknowledged(blue_lines)
     assert len(red) >= 10 and len(blue) == ORDERS, (len(red), blue_lines[-3:])
-    assert check_log(pg_url, {**red, **blue}) == []
-    stored_red = query(pg_url, "SELECT COUNT(*) FROM step_log WHERE interaction_id LIKE 'red-%'")[0][0]
+    assert check_log(url, {**red, **blue}) == []
+    stored_red = query(url, "SELECT COUNT(*) FROM step_log WHERE interaction_id LIKE 'red-%'")[0][0]
     assert stored_red - len(red) in (0, 1)  # at most the one whose reply was not printed
