@@ -87,12 +87,12 @@ async def test_a_cache_follows_the_other_process_writes(tmp_path: Path) -> None:
     a, b = await two_services(path, tmp_path)
     try:
         await Channel(a, "duel", "c").open()
-        await b.live_game("c")  # b holds a copy, soon stale
+        await b.games.load("c")  # b holds a copy, soon stale
         for n in range(6):
             svc, other = (a, b) if n % 2 == 0 else (b, a)
             reply = await svc.handle(stance("c", ("red", "blue")[n % 2], n))
             assert not reply.error and reply.text.startswith(f"#{n + 1} "), reply.text
-            seen = await other.live_game("c")
+            seen = await other.games.load("c")
             assert seen is not None and seen.row.head_seq == n + 1
     finally:
         await a.close()
