@@ -131,9 +131,26 @@ def _connect_writer(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None)
     conn.row_factory = sqlite3.Row
     # The busy timeout first: turning WAL on waits for another process opening the file.
-    for pragma in (*PRAGMAS, "journal_mode=WAL"):
+    for pragma in PRAGMAS:
         conn.execute(f"PRAGMA {pragma}").fetchall()  # stepped to its end: no lock left open
+    _turn_wal_on(conn)
     return conn
+
+
+def _turn_wal_on(conn: sqlite3.Connection) -> None:
+    """``journal_mode=WAL``, tried again while another connection opening the same new
+    file holds it: SQLite answers that change SQLITE_BUSY at once, without its busy
+    handler, when it meets another connection's lock (seen with three stores opening one
+    file together)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _busy(exc: sqlite3.Error) -> bool:

@@ -10,6 +10,7 @@ skipped, and the reason is printed in the summary.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import itertools
 import os
 import pickle
@@ -19,6 +20,7 @@ from typing import Callable, Iterator, TypeVar
 import pytest
 
 from bot.pgserver import PgServer, unavailable_reason
+from rules.core.dice import seed_hash
 
 T = TypeVar("T")
 
@@ -27,6 +29,21 @@ _names = itertools.count(1)
 STORES = ("sqlite", "postgresql")
 #: The database holding every test's schema.
 DATABASE = "referee_tests"
+
+
+@pytest.fixture(autouse=True)
+def _dice_seeded_by_test(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game a test starts with ``/game new`` gets its dice seed from the test's id and a
+    counter, not a secret drawn at random: the same games every run, so a failure replays.
+    (A secret seed per game made each run another game, and a rare path now and then a
+    flaky failure.)  A test that seeds its own games patches ``new_seed`` after this."""
+    count = itertools.count()
+
+    def seeded() -> tuple[bytes, str]:
+        seed = hashlib.sha256(f"{request.node.nodeid}#{next(count)}".encode()).digest()
+        return seed, seed_hash(seed)
+
+    monkeypatch.setattr("bot.gamecmds.new_seed", seeded)
 
 
 @pytest.fixture(scope="session")
