@@ -20,6 +20,7 @@ names sharing a byte would only take turns needlessly).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import functools
 import hashlib
@@ -104,10 +105,8 @@ class FileLocks:
             self._fd = None
 
     def _unlock(self, offset: int) -> None:
-        try:
+        with contextlib.suppress(OSError):  # closed meanwhile: closing gave it back
             self._fcntl(offset, lock=False, wait=False)
-        except OSError:  # closed meanwhile: closing gave it back
-            pass
 
     def _fcntl(self, offset: int, *, lock: bool, wait: bool) -> bool:
         """Take (``lock``) or give back the byte at ``offset``; False if another holds it."""
