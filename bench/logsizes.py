@@ -39,7 +39,7 @@ async def build_log(service: Service, system_key: str, channel: str, samples: li
     async with service.store.transaction() as db:
         game_id = await db.create_game(
             channel_id=channel, guild_id="bench", system=system_key, scenario="bench", options={},
-            seed=b"s" * 32, seed_hash="bench", state_json=first.state_json, created_by="bench",
+            seed=b"s" * 32, seed_hash="bench", created_by="bench",
         )
         for side in registry_sides(service, system_key):
             db.set_seat(game_id, side, f"{channel}-{side}", f"{channel}-{side}")
@@ -50,8 +50,7 @@ async def build_log(service: Service, system_key: str, channel: str, samples: li
             sample = samples[seq % len(samples)]
             db.insert_step(sample.model_copy(update={
                 "game_id": game_id, "seq": seq, "parent_seq": seq - 1, "interaction_id": None}))
-        head = samples[size % len(samples)]
-        db.set_head(game_id, size, head.state_json)
+        db.set_head(game_id, size)
 
 
 async def built_logs(workdir: Path, system_key: str, prefix: str, sizes: tuple[int, ...]) -> Settings:

@@ -50,7 +50,7 @@ async def floor_run(url: str, writers: int, inserts: int, start_at: float | None
                 games.append(await db.create_game(
                     channel_id=f"floor-{time.time_ns()}-{w}", guild_id=None, system="floor",
                     scenario="floor", options={}, seed=b"0" * 32, seed_hash="0",
-                    state_json="{}", created_by="bench"))
+                    created_by="bench"))
         latencies: list[float] = []
 
         async def writer(game_id: int) -> None:

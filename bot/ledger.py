@@ -278,7 +278,7 @@ class Ledger:
         def write(db: Writer, audit_id: int | None) -> None:
             # First, guarded by the version this command was resolved against: a stale copy
             # (another process wrote the game) stops here, before anything is written.
-            db.set_head(game.row.id, head_seq, head_state, dice_counter=counter,
+            db.set_head(game.row.id, head_seq, dice_counter=counter,
                         last_mention=mention_key, version=game.row.version, chain_head=chain_head,
                         summaries=summaries.model_dump_json() if summaries is not None else None)
             if change.revert_after is not None:
@@ -417,8 +417,7 @@ class Ledger:
             game_id = await db.create_game(
                 channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
                 scenario=draft.scenario, options=draft.options, seed=draft.seed,
-                seed_hash=draft.seed_hash, state_json=outcome.step.state.model_dump_json(),
-                created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
+                seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
             )
             row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
                                    chain.genesis(draft.system, draft.scenario, draft.options,
@@ -426,7 +425,7 @@ class Ledger:
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
-            db.set_head(game_id, 0, row.state_json, dice_counter=run.counter, last_mention=mention,
+            db.set_head(game_id, 0, dice_counter=run.counter, last_mention=mention,
                         summaries=fresh(self.systems[draft.system].sides).model_dump_json(),
                         chain_head=row.hash)
             for seat in seats or []:

@@ -103,6 +103,19 @@ def _chain(path: Target, game_id: int, chain_head: str) -> list[str]:
     return problems
 
 
+def _games(path: Target) -> list[tuple]:
+    """``(id, head_seq, state_json, chain_head)`` of every game; ``state_json`` is None since
+    migration 0011 (the head step holds the one copy), ``chain_head`` before 0009."""
+    for sql, pad in (("SELECT id, head_seq, state_json, chain_head FROM games", ()),
+                     ("SELECT id, head_seq, NULL, chain_head FROM games", ()),
+                     ("SELECT id, head_seq, state_json FROM games", (None,))):
+        try:
+            return [(*row, *pad) for row in query(path, sql)]
+        except Exception:  # noqa: BLE001 - an older schema: try the query it answers
+            continue
+    raise RuntimeError(f"{path}: no games table this check knows")
+
+
 def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linear: bool = True) -> list[str]:
     """Every problem found in the step log (an empty list when it is sound).
 
@@ -110,7 +123,8 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
     * each step's parent is an earlier step of the same game (``linear``: the one just
       before it and nothing reverted, for runs without rollback or reroll); only the setup
       and a reroll of a setup (a new root) have none;
-    * the game's head state is the state of its head step;
+    * the game's head is a stored step (its state is that step's: migration 0011 keeps
+      one copy; before it, the games row's copy must equal the step's);
     * the active steps are exactly the head and its ancestors: nothing the game stands on
       is reverted, and nothing reverted-in-all-but-name hangs off another branch (issue 14:
       a rollback after a rerolled setup put the head on a reverted step);
@@ -119,10 +133,7 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    try:
-        games = query(path, "SELECT id, head_seq, state_json, chain_head FROM games")
-    except Exception:  # noqa: BLE001 - a database from before migration 0009: no chain yet
-        games = [(*row, None) for row in query(path, "SELECT id, head_seq, state_json FROM games")]
+    games = _games(path)
     by_game: dict[int, list[tuple]] = {}
     for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
                            " action_json FROM steps ORDER BY game_id, seq"):
@@ -149,7 +160,7 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
         head = by_seq.get(head_seq)
         if head is None:
             problems.append(f"game {game_id}: head {head_seq} is not a stored step")
-        elif head[3] != state_json:
+        elif state_json is not None and head[3] != state_json:
             problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
         elif head[2] is not None:
             problems.append(f"game {game_id}: head {head_seq} is a reverted step")

@@ -50,6 +50,7 @@ class GameRow(BaseModel):
     seed_hash: str
     dice_counter: int
     head_seq: int
+    #: The head step's state (migration 0011: read from that step, the one copy).
     state_json: str
     last_mention: str | None
     created_by: str | None
@@ -234,13 +235,13 @@ class BaseStore(ABC):
     async def active_game(self, channel_id: str) -> GameRow | None:
         """The active game of a channel, if any."""
         row = await self._fetchone(
-            "SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+            f"{_GAMES} WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
         )
         return _game(row) if row else None
 
     async def game(self, game_id: int) -> GameRow:
         """A game by id."""
-        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._fetchone(f"{_GAMES} WHERE g.id = ?", (game_id,))
         if row is None:
             raise KeyError(game_id)
         return _game(row)
@@ -248,8 +249,8 @@ class BaseStore(ABC):
     async def last_ended_game(self, channel_id: str) -> GameRow | None:
         """The game of a channel that ended last, if any (it stays exportable)."""
         row = await self._fetchone(
-            "SELECT * FROM games WHERE channel_id = ? AND status = 'ended'"
-            " ORDER BY ended_at DESC, id DESC LIMIT 1",
+            f"{_GAMES} WHERE g.channel_id = ? AND g.status = 'ended'"
+            " ORDER BY g.ended_at DESC, g.id DESC LIMIT 1",
             (channel_id,),
         )
         return _game(row) if row else None
@@ -586,6 +587,10 @@ def _connect_versions(path: Path) -> sqlite3.Connection:
 
 
 #: The channel's active game and its version (:meth:`Store._held_version`).
+#: A game row with its state: the head step's (migration 0011), so the games row needs no
+#: second copy of it rewritten by every order.
+_GAMES = ("SELECT g.*, s.state_json FROM games g"
+          " JOIN step_log s ON s.game_id = g.id AND s.seq = g.head_seq")
 _HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
 #: A game's version while it is active (:meth:`Store.game_version`).
 _GAME_VERSION = "SELECT version FROM games WHERE id = ? AND status = 'active'"

@@ -323,34 +323,35 @@ class Writer:
 
     async def create_game(
         self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
-        options: dict[str, Any], seed: bytes, seed_hash: str, state_json: str, created_by: str,
+        options: dict[str, Any], seed: bytes, seed_hash: str, created_by: str,
         scenario_text: str | None = None,
     ) -> int:
         """Insert a game and return its id (the unique index refuses a second active one);
-        ``scenario_text``: the scenario file it was set up from (migration 0010)."""
+        ``scenario_text``: the scenario file it was set up from (migration 0010).  Its
+        state is its head step's: insert step #0 in the same transaction (migration 0011)."""
         done = await self._now(
             "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
-            " seed_hash, state_json, created_by, created_at, scenario_text)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+            " seed_hash, created_by, created_at, scenario_text)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
             (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
-             state_json, created_by, utcnow(), scenario_text),
+             created_by, utcnow(), scenario_text),
         )
         return int(done.rows[0][0])
 
     def set_head(
-        self, game_id: int, seq: int, state_json: str, *, dice_counter: int | None = None,
+        self, game_id: int, seq: int, *, dice_counter: int | None = None,
         last_mention: str | None = None, version: int | None = None,
         summaries: str | None = None, chain_head: str | None = None,
     ) -> None:
-        """Point the game at a new current step (and its state, roll counter, last ping,
-        and every side's "since your last order", migration 0008).
+        """Point the game at a new current step (its state is that step's, migration 0011),
+        with its roll counter, last ping and every side's "since your last order" (0008).
 
         With ``version`` (the game's version the command was resolved against) the update
         is guarded: it moves the version on, and raises :class:`Conflict` if another writer
         moved it first (migration 0007).  A guarded update goes first in its transaction,
         so a stale command stops before writing anything, and holds the game's row lock
         (PostgreSQL) until its commit: two writers of one game serialize there."""
-        columns: dict[str, Any] = {"head_seq": seq, "state_json": state_json}
+        columns: dict[str, Any] = {"head_seq": seq}
         if dice_counter is not None:
             columns["dice_counter"] = dice_counter
         if last_mention is not None:

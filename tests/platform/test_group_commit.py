@@ -14,11 +14,15 @@ from bot.record import seal_step
 
 
 async def _game(store: Store, channel: str) -> int:
+    """A game with its setup step #0, whose state is the game's until a unit moves the head."""
     async with store.transaction() as db:
-        return await db.create_game(
+        game_id = await db.create_game(
             channel_id=channel, guild_id=None, system="duel", scenario="s", options={},
-            seed=b"0" * 32, seed_hash="h", state_json="{}", created_by="test",
+            seed=b"0" * 32, seed_hash="h", created_by="test",
         )
+        db.insert_step(seal_step(StepRow(game_id=game_id, seq=0, parent_seq=None, kind="setup",
+                                         state_json='{"seq": 0}'), "test"))
+        return game_id
 
 
 def _unit(store: Store, game_id: int, seq: int, interaction: str) -> writer.Writer:
@@ -26,7 +30,7 @@ def _unit(store: Store, game_id: int, seq: int, interaction: str) -> writer.Writ
     unit.insert_step(seal_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
                                        state_json=f'{{"seq": {seq}}}', interaction_id=interaction),
                                "test"))
-    unit.set_head(game_id, seq, f'{{"seq": {seq}}}')
+    unit.set_head(game_id, seq)
     return unit
 
 
@@ -56,7 +60,8 @@ async def test_units_arriving_together_share_a_commit_and_fail_alone(
             steps = await store.steps(game_id)
             # The failed unit left nothing behind: not its step, not its head move.
             expected = 0 if i == 7 else 1
-            assert game.head_seq == expected and len(steps) == expected, i
+            assert game.head_seq == expected and len(steps) == expected + 1, i
+            assert game.state_json == f'{{"seq": {expected}}}', i
     finally:
         await store.close()
 

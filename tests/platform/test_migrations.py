@@ -43,6 +43,10 @@ async def test_version_2_keeps_every_step_and_reverted_mark(tmp_path: Path) -> N
             (0, None, '{"n": 0}', None), (1, 0, '{"n": 1}', None), (2, 1, '{"n": 2}', 7),
         ]
         assert await store.lineage(1) == {0: (None, True), 1: (0, True), 2: (1, False)}
+        # 0011: the games row's copy of the state is gone; the head step's is read.
+        assert (await store.game(1)).state_json == '{"n": 1}'
+        columns = [r[1] for r in await store._fetchall("PRAGMA table_info(games)")]
+        assert "state_json" not in columns and "head_seq" in columns
         async with store.transaction() as db:
             db.unrevert(1, [2])
             db.revert_after(1, 0, 7)

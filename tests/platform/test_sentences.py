@@ -100,8 +100,8 @@ async def _damaged_copy(tmp_path: Path) -> Path:
     async with store.transaction() as tx:
         for n in range(40):
             await tx.create_game(channel_id=f"c{n}", guild_id=None, system="duel", scenario="s",
-                                 options={}, seed=b"0" * 32, seed_hash="h", state_json="{}" * 400,
-                                 created_by="t")
+                                 options={}, seed=b"0" * 32, seed_hash="h", created_by="t",
+                                 scenario_text="{}" * 400)
     await store.close()
     # The one-channel index of games: nothing reads it at start, integrity_check does.
     root = sqlite3.connect(db).execute(

@@ -20,12 +20,12 @@ async def _game(store: BaseStore) -> int:
     async with store.transaction() as db:
         return await db.create_game(
             channel_id="g", guild_id=None, system="duel", scenario="s", options={},
-            seed=b"0" * 32, seed_hash="h", state_json="{}", created_by="test")
+            seed=b"0" * 32, seed_hash="h", created_by="test")
 
 
 def _unit(store: BaseStore, game_id: int, seq: int, version: int) -> Writer:
     unit = store.unit()
-    unit.set_head(game_id, seq, f'{{"seq": {seq}}}', version=version)  # first: the guard
+    unit.set_head(game_id, seq, version=version)  # first: the guard
     unit.insert_step(seal_step(StepRow(game_id=game_id, seq=seq, parent_seq=seq - 1, kind="order",
                                        state_json=f'{{"seq": {seq}}}', interaction_id=f"i{seq}"),
                                "test"))
@@ -45,7 +45,7 @@ async def test_a_stale_version_is_refused_whole(store_url: Path | str) -> None:
         assert (await store.game(game)).head_seq == 1
         with pytest.raises(Conflict):
             async with store.transaction() as db:
-                db.set_head(game, 9, "{}", version=0)
+                db.set_head(game, 9, version=0)
         assert query(store_url, "SELECT seq FROM step_log ORDER BY seq") == [(1,)]
         await store.commit_unit(_unit(store, game, 2, version=1))  # the fresh version passes
         assert (await store.game(game)).version == 2

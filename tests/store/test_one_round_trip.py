@@ -35,8 +35,7 @@ async def test_inlined_values_come_back_exactly(pg_url: str) -> None:
     try:
         async with store.transaction() as db:
             await db.create_game(channel_id="c", guild_id=None, system="duel", scenario="s",
-                                 options={}, seed=b"0" * 32, seed_hash="h", state_json="{}",
-                                 created_by="test")
+                                 options={}, seed=b"0" * 32, seed_hash="h", created_by="test")
         unit = store.unit()
         for n, text in enumerate(TEXTS):
             unit.set_meta(f"k{n}", text)
@@ -53,7 +52,7 @@ async def test_a_guard_that_fails_refuses_the_whole_unit(pg_url: str) -> None:
     try:
         unit = store.unit()
         unit.set_meta("before", "x")
-        unit.set_head(999, 1, "{}", version=0)  # no such game: the guard changes no row
+        unit.set_head(999, 1, version=0)  # no such game: the guard changes no row
         unit.set_meta("after", "y")
         assert "1 / (CASE WHEN count(*) = 1" in unit_script(unit.statements())
         with pytest.raises(Conflict):
