@@ -11,6 +11,7 @@ leaves a :class:`Landed` for the pacer, which never reads the game again (issue 
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -160,6 +161,14 @@ class Committed:
     actions: list[dict[str, Any] | None] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)
+def _mention_key(waiting_on: tuple[str, ...], turn_part: str) -> str:
+    """:meth:`Ledger.mention_key`, kept: an order asks for it twice (its ping and its
+    digest) and a game has few turn-parts (issue 23).  The text is stored
+    (``games.last_mention``) and compared with, so it stays ``json.dumps``'s."""
+    return json.dumps([sorted(waiting_on), turn_part])
+
+
 class Ledger:
     """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
 
@@ -174,7 +183,7 @@ class Ledger:
     @staticmethod
     def mention_key(waiting_on: list[str], turn_part: str) -> str:
         """What identifies a turn-part for pings: who is waited on, and for what."""
-        return json.dumps([sorted(waiting_on), turn_part])
+        return _mention_key(tuple(waiting_on), turn_part)
 
     @staticmethod
     def step_row(game_id: int, seq: int, parent: int | None, outcome: Outcome,

@@ -39,8 +39,22 @@ log = logging.getLogger("referee.store")
 
 
 def utcnow() -> str:
-    """The current UTC time as ISO text (what every row records)."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    """The current UTC time as ISO text to the millisecond (what every row records).
+
+    The text of the last millisecond asked for is kept: an order asks twice, its step's
+    seal and its remembered reply, and formatting is most of the cost (issue 23).  The
+    text is :meth:`datetime.isoformat`'s, truncated to milliseconds as it truncates."""
+    global _now
+    ms = time.time_ns() // 1_000_000
+    if ms != _now[0]:
+        seconds, rest = divmod(ms, 1000)
+        at = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=rest * 1000)
+        _now = (ms, at.isoformat(timespec="milliseconds"))
+    return _now[1]
+
+
+#: The millisecond :func:`utcnow` last wrote, and its text (one tuple: swapped whole).
+_now: tuple[int, str] = (-1, "")
 
 
 class Conflict(Exception):
