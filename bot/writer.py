@@ -25,6 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, TypeVar
 
+import orjson
+
 if TYPE_CHECKING:
     from bot.store import StepRow
 
@@ -55,6 +57,17 @@ def utcnow() -> str:
 
 #: The millisecond :func:`utcnow` last wrote, and its text (one tuple: swapped whole).
 _now: tuple[int, str] = (-1, "")
+
+
+def _json(value: Any) -> str:
+    """A step's JSON column: orjson's compact text, a fifth of ``json.dumps``'s cost on
+    every order (issue 23); ``json.dumps`` where orjson cannot write the value (an integer
+    beyond 64 bits).  Readers parse the columns, so the spelling is free (and the seal
+    hashes the values, not this text)."""
+    try:
+        return orjson.dumps(value).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value)
 
 
 class Conflict(Exception):
@@ -471,9 +484,9 @@ class Writer:
             (
                 step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
                 step.actor_name, step.side,
-                json.dumps(step.action) if step.action is not None else None,
-                json.dumps([r.model_dump() for r in step.dice]),
-                json.dumps([e.record() for e in step.events]),
+                _json(step.action) if step.action is not None else None,
+                _json([r.model_dump() for r in step.dice]),
+                _json([e.record() for e in step.events]),
                 step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
                 step.interaction_id, step.rerolls, step.created_at, step.prev_hash, step.hash,
             ),
