@@ -15,7 +15,8 @@ pictures only read.  The copy is the same as a copy through a Python-mode dump:
 in every system (JSON-mode values are re-validated into the same types: tuples, integer
 keys, enums).  Pydantic builds new containers when it validates, so a copy never shares a
 list or dict with the remembered dump (no state model has an untyped field), and the dump
-is never handed to anything that writes to it.
+is never handed to anything that writes to it (no state model has a ``mode="before"``
+validator, which could).
 """
 
 from __future__ import annotations

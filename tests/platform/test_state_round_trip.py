@@ -78,3 +78,11 @@ def _check_one_dump(system, state, fields: dict, where: str) -> None:
     assert copy is not state and copy == state, where
     assert copy.model_dump_json() == state.model_dump_json(), where
     assert copy.model_dump() == state.model_dump(), where  # the same Python types (tuples)
+    for name in type(copy).model_fields:  # a copy changed in place shares nothing...
+        value = getattr(copy, name)
+        if isinstance(value, list):
+            value.append(None)
+        elif isinstance(value, dict):
+            value["changed"] = None
+    again = system.copy_state(state)  # ...with the dump the next copy is made from
+    assert again == state and again.model_dump_json() == state.model_dump_json(), where
