@@ -43,20 +43,21 @@ log = logging.getLogger("referee.store")
 def utcnow() -> str:
     """The current UTC time as ISO text to the millisecond (what every row records).
 
-    The text of the last millisecond asked for is kept: an order asks twice, its step's
-    seal and its remembered reply, and formatting is most of the cost (issue 23).  The
-    text is :meth:`datetime.isoformat`'s, truncated to milliseconds as it truncates."""
-    global _now
-    ms = time.time_ns() // 1_000_000
-    if ms != _now[0]:
-        seconds, rest = divmod(ms, 1000)
-        at = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=rest * 1000)
-        _now = (ms, at.isoformat(timespec="milliseconds"))
-    return _now[1]
+    The text of the current second is kept and the milliseconds written onto it: an order
+    asks twice (its step's seal, its remembered reply) and formatting a datetime was most
+    of the cost (issue 23).  The text is :meth:`datetime.isoformat`'s with
+    ``timespec="milliseconds"``, which truncates as this does."""
+    global _second
+    seconds, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    if seconds != _second[0]:
+        text = datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+        _second = (seconds, text.removesuffix("+00:00"))
+    return f"{_second[1]}.{ms:03d}+00:00"
 
 
-#: The millisecond :func:`utcnow` last wrote, and its text (one tuple: swapped whole).
-_now: tuple[int, str] = (-1, "")
+#: The second :func:`utcnow` last wrote, and its text up to the seconds (one tuple:
+#: swapped whole).
+_second: tuple[int, str] = (-1, "")
 
 
 def _json(value: Any) -> str:
