@@ -11,9 +11,13 @@ leaves a :class:`Landed` for the pacer, which never reads the game again (issue 
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import orjson
+from pydantic import BaseModel
 
 from bot import chain, record, sealing
 from bot.games import GameCache, LiveGame
@@ -21,6 +25,7 @@ from bot.models import Invocation, Reply
 from bot.store import AuditRow, BaseStore, GameRow, SeatRow, StepRow
 from bot.summaries import Summaries, fresh
 from bot.writer import Writer
+from rules.core import dumps
 from rules.core.contract import Action, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice, SeededDice
 from rules.core.secrets import game_key
@@ -156,6 +161,14 @@ class Committed:
     actions: list[dict[str, Any] | None] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)
+def _mention_key(waiting_on: tuple[str, ...], turn_part: str) -> str:
+    """:meth:`Ledger.mention_key`, kept: an order asks for it twice (its ping and its
+    digest) and a game has few turn-parts (issue 23).  The text is stored
+    (``games.last_mention``) and compared with, so it stays ``json.dumps``'s."""
+    return json.dumps([sorted(waiting_on), turn_part])
+
+
 class Ledger:
     """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
 
@@ -170,28 +183,49 @@ class Ledger:
     @staticmethod
     def mention_key(waiting_on: list[str], turn_part: str) -> str:
         """What identifies a turn-part for pings: who is waited on, and for what."""
-        return json.dumps([sorted(waiting_on), turn_part])
+        return _mention_key(tuple(waiting_on), turn_part)
 
     @staticmethod
     def step_row(game_id: int, seq: int, parent: int | None, outcome: Outcome,
-                 inv: Invocation | None, interaction: bool) -> StepRow:
+                 inv: Invocation | None, interaction: bool) -> tuple[StepRow, bytes | None]:
         """The log row of ``outcome`` as step ``seq`` on ``parent`` (the one place a step row
-        is built)."""
+        is built), and the canonical bytes of its state for the seal (None: the seal parses
+        the stored text instead).
+
+        The state is dumped once (issue 23): its stored text and its canonical bytes are
+        both encoded from that dump, which also stays with the state for the next order's
+        copy (``rules/core/dumps.py``).  The text keeps the model's field and key order (a
+        state read back iterates its dicts as the rules built them)."""
         step = outcome.step
         actor_id, actor_name = outcome.actor or ((inv.user_id, inv.user_name) if inv else (None, None))
         if outcome.action is None and outcome.sealed:
             raise ValueError("a set-up step cannot seal: secrets are sealed by orders (Ctx.seal)")
-        return StepRow(
+        state_json, canonical = Ledger.state_text(step.state)
+        row = StepRow(
             game_id=game_id, seq=seq, parent_seq=parent, kind=outcome.kind,
             actor_id=actor_id, actor_name=actor_name, side=outcome.side,
             action=(Ledger.action_record(outcome.action) | outcome.sealed
                     if outcome.action is not None else None),
-            dice=outcome.dice.rolls, events=step.events, state_json=step.state.model_dump_json(),
+            dice=outcome.dice.rolls, events=step.events, state_json=state_json,
             reveals=step.reveals, snapshot=step.snapshot or outcome.kind == "setup",
             turn_part=step.turn_part,
             interaction_id=inv.interaction_id if inv and interaction else None,
             rerolls=outcome.rerolls,
         )
+        return row, canonical
+
+    @staticmethod
+    def state_text(state: BaseModel) -> tuple[str, bytes | None]:
+        """A state's stored text and its canonical bytes (``bot/chain.py``), both from one
+        JSON-mode dump; the canonical bytes are None where orjson cannot be sure of them,
+        and the text is pydantic's own where orjson cannot write the dump (a string that
+        is not valid UTF-8, an integer beyond 64 bits): the seal then parses it."""
+        data = dumps.json_dump(state)
+        try:
+            text = orjson.dumps(data).decode("utf-8")
+        except (TypeError, orjson.JSONEncodeError):
+            return state.model_dump_json(), None
+        return text, chain.canonical_fast(data)
 
     @staticmethod
     def action_record(action: Action) -> dict[str, Any]:
@@ -222,6 +256,7 @@ class Ledger:
         crash leaves either the whole command or none of it.
         """
         rows: list[StepRow] = []
+        canonicals: list[bytes | None] = []
         parent = change.parent_seq
         seq = game.next_seq
         if any(o.step.seals or o.step.unseals for o in change.steps):
@@ -234,7 +269,9 @@ class Ledger:
             # Only a player's own order carries the interaction id (UNIQUE: the optimistic
             # dedupe of the order path); a command's reply carries it otherwise.
             own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
-            rows.append(self.step_row(game.row.id, seq, parent, outcome, inv, own))
+            row, canonical = self.step_row(game.row.id, seq, parent, outcome, inv, own)
+            rows.append(row)
+            canonicals.append(canonical)
             parent, seq = seq, seq + 1
         # The hash chain (issue 29): the audit entry first, then the steps, each sealed after
         # the record before it; the last one's hash is the new head.
@@ -246,7 +283,7 @@ class Ledger:
                 id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
                 action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
             chain_head = sealed_audit.hash or chain_head
-        rows, chain_head = record.seal_steps(rows, chain_head)
+        rows, chain_head = record.seal_steps(rows, chain_head, canonicals)
         last_step = change.steps[-1].step if change.steps else None
         if rows:
             head_seq, head_state = rows[-1].seq, rows[-1].state_json
@@ -419,9 +456,9 @@ class Ledger:
                 scenario=draft.scenario, options=draft.options, seed=draft.seed,
                 seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
             )
-            row = record.seal_step(self.step_row(game_id, 0, None, outcome, inv, False),
-                                   chain.genesis(draft.system, draft.scenario, draft.options,
-                                                 draft.seed_hash))
+            row, canonical = self.step_row(game_id, 0, None, outcome, inv, False)
+            row = record.seal_step(row, chain.genesis(draft.system, draft.scenario, draft.options,
+                                                      draft.seed_hash), canonical)
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None

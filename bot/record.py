@@ -35,21 +35,26 @@ def audit_fields(entry: AuditRow) -> dict[str, Any]:
     return entry.model_dump(exclude={"game_id"})
 
 
-def seal_step(step: StepRow, prev: str) -> StepRow:
-    """``step`` with its time fixed and its place in the chain after ``prev``: its stored
-    state text parsed and hashed in canonical form, as the verifier does from the export."""
+def seal_step(step: StepRow, prev: str, state_canonical: bytes | None = None) -> StepRow:
+    """``step`` with its time fixed and its place in the chain after ``prev``: its state
+    hashed in canonical form, as the verifier does from the export.  ``state_canonical``:
+    the canonical bytes of the state its stored text was written from (``Ledger.step_row``),
+    hashed as they are; without them the stored text is parsed and encoded here."""
     created_at = step.created_at or utcnow()
     step = step.model_copy(update={"created_at": created_at})
-    digest = chain.step_hash(prev, step_fields(step, None), state_json=step.state_json)
+    digest = chain.step_hash(prev, step_fields(step, None), state_json=step.state_json,
+                             state_canonical=state_canonical)
     step.prev_hash, step.hash = prev, digest  # a fresh copy: nobody else holds it
     return step
 
 
-def seal_steps(steps: list[StepRow], prev: str) -> tuple[list[StepRow], str]:
-    """Steps written one after the other, each after the one before; and the new head."""
+def seal_steps(steps: list[StepRow], prev: str,
+               state_canonical: list[bytes | None] | None = None) -> tuple[list[StepRow], str]:
+    """Steps written one after the other, each after the one before; and the new head
+    (``state_canonical``: each step's, as :func:`seal_step` takes it)."""
     sealed = []
-    for step in steps:
-        step = seal_step(step, prev)
+    for i, step in enumerate(steps):
+        step = seal_step(step, prev, state_canonical[i] if state_canonical else None)
         sealed.append(step)
         prev = step.hash or prev
     return sealed, prev

@@ -13,14 +13,13 @@ down" (per user and per channel, orders and renders).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
 from datetime import datetime, timedelta, timezone
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
@@ -189,15 +188,9 @@ class Service:
                 "Nothing was changed; a moderator can quote this id."
             )
 
-    @contextlib.asynccontextmanager
-    async def _holding(self, channel_id: str, held: tuple[int, int] | None) -> AsyncIterator[None]:
+    def _holding(self, channel_id: str, held: tuple[int, int] | None) -> "_Holding":
         """While a command holds the channel's turn: the game's version read with it."""
-        if held is not None:
-            self.games.held[channel_id] = held
-        try:
-            yield
-        finally:
-            self.games.held.pop(channel_id, None)
+        return _Holding(self.games.held, channel_id, held)
 
     async def _run(self, handler: Handler, inv: Invocation, optimistic: bool) -> Reply:
         """Run ``handler``; a repeated delivery is answered from the record.
@@ -546,6 +539,24 @@ def _render_png(view: BaseModel, full: bool = False) -> bytes:
     from render import focus, snapshot  # noqa: PLC0415 - Pillow is loaded only when a map is drawn
 
     return (snapshot if full else focus)(view).png
+
+
+class _Holding:
+    """:meth:`Service._holding`, written out: entered on every command, and a class costs a
+    third of a generator-based context manager (issue 23)."""
+
+    __slots__ = ("held", "channel_id", "version")
+
+    def __init__(self, held: dict[str, tuple[int, int]], channel_id: str,
+                 version: tuple[int, int] | None) -> None:
+        self.held, self.channel_id, self.version = held, channel_id, version
+
+    async def __aenter__(self) -> None:
+        if self.version is not None:
+            self.held[self.channel_id] = self.version
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.held.pop(self.channel_id, None)
 
 
 __all__ = ["LiveGame", "ScriptedDiceSource", "Service", "SlowDown", "new_seed", "option_user",

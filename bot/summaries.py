@@ -47,19 +47,23 @@ class Summaries(BaseModel):
         return self.sides.get(side) or SideSummary()
 
     def after(self, rows: list[StepRow]) -> "Summaries":
-        """The summaries once ``rows`` (new steps, in order) are played: pure."""
-        sides = {k: v.model_copy() for k, v in self.sides.items()}
+        """The summaries once ``rows`` (new steps, in order) are played: pure.
+
+        A side's summary is never changed in place (each step makes new ones), so the new
+        summaries share the unchanged ones, and they are built from values of the right
+        types without validating them again: on every order (issue 23)."""
+        sides = dict(self.sides)
         for row in rows:
             if row.kind == "setup":
                 continue  # the opening is the map, not a step a player missed
             line = bullet(row)
             for side, summary in list(sides.items()):
                 if side != row.side or row.action is None:
-                    sides[side] = SideSummary(count=summary.count + 1,
-                                              lines=[*summary.lines, line][-MOST_LINES:])
+                    sides[side] = SideSummary.model_construct(
+                        count=summary.count + 1, lines=[*summary.lines, line][-MOST_LINES:])
             if row.side is not None and row.action is not None:
                 sides[row.side] = SideSummary()  # its own order: nothing missed since
-        return Summaries(sides=sides)
+        return Summaries.model_construct(sides=sides)
 
 
 def fresh(sides: tuple[str, ...] | list[str]) -> Summaries:

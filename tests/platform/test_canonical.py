@@ -75,3 +75,27 @@ def test_any_json_value_encodes_as_the_verifier_does(value: object) -> None:
     step = {"seq": 1, "kind": "order", "created_at": "now"}
     assert chain.step_hash("p", step, state_json=json.dumps(value)) == \
         verify_dice.record_hash("step", {**step, "state": value, "prev_hash": "p"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.dictionaries(st.sampled_from([k for k in chain.STEP_FIELDS if k != "state"]),
+                                    json_values, max_size=8))
+def test_a_state_spliced_in_by_its_canonical_bytes_hashes_as_the_verifier_does(
+        value: object, others: dict) -> None:
+    # Issue 23: the seal splices the state's canonical bytes, made when its row was built,
+    # between the record's other keys instead of parsing and encoding the stored text;
+    # the verifier parses the export and encodes the whole record.
+    expected = verify_dice.record_hash("step", {**others, "state": value, "prev_hash": "p"})
+    step = {**others, "state": "anything: the bytes given stand for it"}
+    assert chain.step_hash("p", step, state_canonical=chain.canonical(value)) == expected
+    fast = chain.canonical_fast(value)
+    if fast is not None:
+        assert fast == verify_dice.canonical(value)
+        assert chain.step_hash("p", step, state_canonical=fast) == expected
+
+
+def test_a_splice_with_no_key_before_or_after_the_state_is_still_the_canonical_record() -> None:
+    value = {"b": [1, 2.5, "é"], "a": None}
+    for body in ({}, {"a": 1}, {"z": 2}, {"a": 1, "z": 2}, {"snapshot": True, "turn_part": "T"}):
+        assert chain._spliced(body, "state", chain.canonical(value)) == \
+            verify_dice.canonical({**body, "state": value}), body

@@ -4,11 +4,13 @@ bounded, so a standing order and its undo cannot grow the database without end."
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
+from bot.limits import ChannelLocks
 from bot.service import Service
 from tests.platform.conftest import Table
 
@@ -73,3 +75,31 @@ async def test_undos_in_a_row_are_bounded(table: Table) -> None:
     assert not (await table("alice", "/duel wait")).error
     assert not (await table("bob", "/duel stance mode:careful")).error
     assert not (await table("bob", "/game undo")).error
+
+
+async def test_a_channel_lock_serializes_and_is_dropped_after_its_last_holder() -> None:
+    # bot/limits.ChannelLocks (issue 14: no lock kept per idle channel), a class since
+    # issue 23: a waiter cancelled while waiting leaves too.
+    locks = ChannelLocks()
+    order: list[str] = []
+
+    async def command(name: str, pause: float) -> None:
+        async with locks.hold("c"):
+            order.append(f"{name} in")
+            await asyncio.sleep(pause)
+            order.append(f"{name} out")
+
+    first = asyncio.create_task(command("a", 0.02))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(command("b", 0))
+    cancelled = asyncio.create_task(command("x", 0))
+    await asyncio.sleep(0)
+    assert len(locks) == 1 and locks._locks["c"][1] == 3
+    cancelled.cancel()
+    await asyncio.gather(first, second, cancelled, return_exceptions=True)
+    assert order == ["a in", "a out", "b in", "b out"]
+    assert len(locks) == 0
+    with pytest.raises(RuntimeError):
+        async with locks.hold("c"):
+            raise RuntimeError("a failed command gives the lock back")
+    assert len(locks) == 0
