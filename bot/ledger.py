@@ -454,7 +454,8 @@ class Ledger:
             game_id = await db.create_game(
                 channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
                 scenario=draft.scenario, options=draft.options, seed=draft.seed,
-                seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id, scenario_text=draft.scenario_text,
+                seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id,
+                scenario_text=draft.scenario_text,
             )
             row, canonical = self.step_row(game_id, 0, None, outcome, inv, False)
             row = record.seal_step(row, chain.genesis(draft.system, draft.scenario, draft.options,
