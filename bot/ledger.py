@@ -219,12 +219,16 @@ class Ledger:
         """A state's stored text and its canonical bytes (``bot/chain.py``), both from one
         JSON-mode dump; the canonical bytes are None where orjson cannot be sure of them,
         and the text is pydantic's own where orjson cannot write the dump (a string that
-        is not valid UTF-8, an integer beyond 64 bits): the seal then parses it."""
-        data = dumps.json_dump(state)
+        is not valid UTF-8, an integer beyond 64 bits): the seal then parses it.  The text
+        stays with the state for the next order's copy (``rules/core/dumps.py``)."""
+        data = state.model_dump(mode="json")
         try:
             text = orjson.dumps(data).decode("utf-8")
         except (TypeError, orjson.JSONEncodeError):
-            return state.model_dump_json(), None
+            text = state.model_dump_json()
+            dumps.remember(state, text)
+            return text, None
+        dumps.remember(state, text)
         return text, chain.canonical_fast(data)
 
     @staticmethod

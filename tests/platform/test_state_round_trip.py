@@ -63,7 +63,7 @@ def test_every_state_of_random_play_round_trips(key: str) -> None:
 
 
 def _check_one_dump(system, state, fields: dict, where: str) -> None:
-    """The step row's text, its seal and the next copy, all from one dump (issue 23)."""
+    """The step row's text and its seal from one dump, and the next copy from that text (issue 23)."""
     text, canonical = Ledger.state_text(state)
     assert canonical is not None, where  # no state needs the slow encoder (floats, ints)
     # Read back: the same state, field and key order kept (pydantic's own text is the
@@ -84,5 +84,5 @@ def _check_one_dump(system, state, fields: dict, where: str) -> None:
             value.append(None)
         elif isinstance(value, dict):
             value["changed"] = None
-    again = system.copy_state(state)  # ...with the dump the next copy is made from
+    again = system.copy_state(state)  # ...with the text the next copy is made from
     assert again == state and again.model_dump_json() == state.model_dump_json(), where
