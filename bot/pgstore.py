@@ -41,6 +41,7 @@ from typing import Any, AsyncIterator
 import asyncpg
 
 from bot.dialect import inlined, migration_sql, placeholder_count, placeholders
+from bot.pgturns import TAKE_TURN, Turns
 from bot.store import BaseStore, migration_files
 from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer, utcnow
 
@@ -48,9 +49,10 @@ log = logging.getLogger("referee.pgstore")
 
 #: Connections per process: reads and commits of different channels run side by side.
 POOL_SIZE = 10
-#: Connections per process holding a channel's turn or a lease (commands of that many
-#: channels may be under way at once; more wait for a connection).
+#: Connections per process holding a channel's turn (commands of that many channels may be
+#: under way at once; more wait for a connection), and more for leases.
 LOCK_POOL_SIZE = 20
+LEASES = 4
 
 
 def lock_key(name: str) -> int:
@@ -242,12 +244,13 @@ class PgStore(BaseStore):
 
     shared = True
 
-    def __init__(self, url: str, pool: asyncpg.Pool, locks: asyncpg.Pool) -> None:
+    def __init__(self, url: str, pool: asyncpg.Pool, locks: asyncpg.Pool,
+                 turns: int = LOCK_POOL_SIZE) -> None:
         self.url = url
         self._pool = pool
         self._locks = locks
-        #: Channels' turns being given back, after their commands were answered.
-        self._giving_back: set[asyncio.Task[None]] = set()
+        #: The lock pool's connections taking channels' turns, given back lazily.
+        self._turns = Turns(locks, turns)
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE,
@@ -255,12 +258,12 @@ class PgStore(BaseStore):
         """Connect and apply pending migrations."""
         pool = await _commit_pool(url, pool_size)
         try:
-            locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size,
+            locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size + LEASES,
                                               reset=_release_locks)
         except BaseException:
             await pool.close()
             raise
-        store = cls(url, pool, locks)
+        store = cls(url, pool, locks, lock_pool_size)
         try:
             await store._migrate()
         except BaseException:
@@ -270,7 +273,7 @@ class PgStore(BaseStore):
 
     async def close(self) -> None:
         """Close every connection (each commit has already returned)."""
-        await asyncio.gather(*self._giving_back, return_exceptions=True)
+        await self._turns.close()
         await self._locks.close()
         await self._pool.close()
 
@@ -351,38 +354,23 @@ class PgStore(BaseStore):
         saw four conflicts in a row).  Taking turns makes the guard a safety net: a
         command reads the game only once the previous one committed."""
         key = lock_key("referee:channel:" + channel_id)
-        conn = await self._locks.acquire()
+        conn, held = await self._turns.take(key)
         try:
-            # One round trip takes the turn and reads the game's version (issue 23).  The
-            # version comes from the statement's snapshot, which may predate the wait for
-            # the lock: a copy it calls fresh can still be stale, and then the commit's
-            # guarded update refuses it (Conflict) and the command runs again on a re-read.
-            row = await conn.fetchrow(
-                "SELECT pg_advisory_lock($1) AS locked, g.id, g.version FROM (SELECT 1) AS one"
-                " LEFT JOIN games g ON g.channel_id = $2 AND g.status = 'active'", key, channel_id)
-        except BaseException:  # cancelled while waiting, say: the lock goes with the connection
-            self._give_back(conn)
+            # One round trip gives back the turn the connection still held (bot/pgturns.py),
+            # takes this one and reads the game's version (issue 23).  The version comes
+            # from the statement's snapshot, which may predate the wait for the lock: a copy
+            # it calls fresh can still be stale, and then the commit's guarded update
+            # refuses it (Conflict) and the command runs again on a re-read.
+            row = await conn.fetchrow(TAKE_TURN, key, channel_id, held)
+        except BaseException:  # cancelled while waiting, say: the pool's reset unlocks all
+            self._turns.give_back(conn)
             raise
         try:
             yield (0, -1) if row is None or row["id"] is None else (int(row["id"]), int(row["version"]))
         finally:
-            self._give_back(conn)
-
-    def _give_back(self, conn: asyncpg.Connection) -> None:
-        """Return a lock-pool connection, and with it every advisory lock it holds
-        (``_release_locks``), without making the command wait for that round trip: the
-        command has committed and may answer at once (issue 23: a round trip less on the
-        order path).  The channel's next command waits for the lock on the server, as it
-        would for any holder; :meth:`close` waits for every turn given back."""
-        task = asyncio.get_running_loop().create_task(self._locks.release(conn))
-        self._giving_back.add(task)
-        task.add_done_callback(self._given_back)
-
-    def _given_back(self, task: "asyncio.Task[None]") -> None:
-        self._giving_back.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            # The pool closes a connection it could not reset; the server then frees its locks.
-            log.warning("giving a channel's turn back failed: %s", task.exception())
+            # The command has committed and may answer at once: the turn is given back by
+            # the next command on this connection, or after a moment (bot/pgturns.py).
+            self._turns.linger(conn, key)
 
     @asynccontextmanager
     async def lease(self, name: str) -> AsyncIterator[bool]:
