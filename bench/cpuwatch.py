@@ -6,8 +6,8 @@ processes (the PostgreSQL postmaster and every child of it: backends, WAL writer
 checkpointer; from ``/proc/<pid>/stat``) and the whole machine's busy time (``/proc/stat``).
 :meth:`CpuWatch.between` then gives both for a window, such as the timed part of child
 processes that started at an agreed instant.  A backend that exits after the window still
-counts: the last sample inside the window holds its CPU.  Linux only; elsewhere the figures
-are zero.
+counts, and so does one that exits inside it (as its last sample saw it).  Linux only;
+elsewhere the figures are zero.
 """
 
 from __future__ import annotations
@@ -88,11 +88,16 @@ class CpuWatch:
 
     def between(self, start: float, end: float) -> Spent:
         """What was spent from ``start`` to ``end`` (``time.time()`` instants), as the last
-        samples at or before each saw it."""
+        samples at or before each saw it; a server process that exited in between (the
+        backends of a bot process that finished first) counts as its last sample saw it."""
         before = [s for s in self._samples if s[0] <= start] or self._samples[:1]
-        until = [s for s in self._samples if s[0] <= end] or self._samples[:1]
         if not before:
             return Spent(0.0, 0.0, end - start)
-        (_, busy0, server0), (_, busy1, server1) = before[-1], until[-1]
-        server = sum(cpu - server0.get(pid, 0.0) for pid, cpu in server1.items())
+        began, busy0, server0 = before[-1]
+        busy1, last = busy0, dict(server0)
+        for at, busy, server in self._samples:
+            if began < at <= end:
+                busy1 = busy
+                last.update(server)
+        server = sum(cpu - server0.get(pid, 0.0) for pid, cpu in last.items())
         return Spent(server=server, machine=busy1 - busy0, wall=end - start)
