@@ -27,6 +27,13 @@ def engine() -> str:
     return "postgresql" if _SERVER else "sqlite"
 
 
+def server_pid() -> int | None:
+    """The PostgreSQL server's postmaster process id (None: SQLite files, no server)."""
+    if not _SERVER:
+        return None
+    return int((_SERVER[0].data / "postmaster.pid").read_text().split()[0])
+
+
 def target(workdir: Path, name: str) -> Path | str:
     """A fresh database for one measurement: ``workdir/name.sqlite3`` or a new database."""
     if not _SERVER:

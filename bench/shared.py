@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from bench import dbs
+from bench.cpuwatch import CpuWatch, Spent
 from bench.channels import OFFERED, run_channels
 from bench.stats import Row, ms, percentile
 from bench.usage import Usage, install
@@ -95,7 +97,7 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
     with no pause (saturation), and what the second process adds (issue 23: ≥ 1.6×)."""
     rows = []
     for processes in (1, 2):
-        lat, wall, problems, _ = await _run(workdir, system_key, channels, orders, processes, OFFERED)
+        lat, wall, problems, _, _ = await _run(workdir, system_key, channels, orders, processes, OFFERED)
         url = str(dbs.target(workdir, f"shared{processes}"))
         if processes == 1:
             floor = [await floor_run(url, channels, orders)]
@@ -128,12 +130,12 @@ async def saturation(workdir: Path, system_key: str, channels: int, orders: int)
     what each process spent."""
     rates, problems, spent = [], [], []
     for processes in (1, 2):
-        lat, wall, found, used = await _run(workdir, system_key, channels, orders, processes,
-                                            None, apart=True)
+        lat, wall, found, used, cpu = await _run(workdir, system_key, channels, orders, processes,
+                                                 None, apart=True)
         rates.append(len(lat) / wall)
         problems += found
         spent.append(f"{processes} process{'es' if processes > 1 else ''}: "
-                     + "; ".join(_spent(u) for u in used))
+                     + "; ".join(_spent(u) for u in used) + _cpu_per_order(used, cpu, len(lat)))
     ratio = rates[1] / rates[0]
     measured = (f"{rates[0]:.0f} / {rates[1]:.0f} orders/s ({ratio:.2f}×); "
                 + ("log sound" if not problems else f"{len(problems)} log problems"))
@@ -151,6 +153,20 @@ async def saturation(workdir: Path, system_key: str, channels: int, orders: int)
                note="; ".join([judged, *problems[:3], *spent]))
 
 
+def _cpu_per_order(used: list[dict[str, float]], cpu: Spent, orders: int) -> str:
+    """What the run cost the machine: the bot processes' and the database server's CPU per
+    order, and how busy the two cores were (issue 23: the server shares them; what the rest
+    of the machine ran in the window shows as the remainder)."""
+    bots = sum(u["cpu"] for u in used)
+    text = f"; bots {bots / max(1, orders) * 1000:.2f} ms CPU an order"
+    if dbs.engine() == "postgresql":
+        text += (f", server {cpu.server / max(1, orders) * 1000:.2f} ms an order"
+                 f" ({cpu.server / cpu.wall:.0%} of a core)")
+    others = cpu.machine - bots - cpu.server
+    return text + (f"; machine busy {cpu.machine / cpu.wall:.0%} of {os.cpu_count()} cores,"
+                   f" {others / cpu.wall:.0%} of it other processes")
+
+
 def _spent(used: dict[str, float]) -> str:
     """One process's spending, shortly: its loop's and other threads' share of a core, and
     (SQLite) its waits for the write lock, orders per commit and time in commits (fsync)."""
@@ -166,18 +182,20 @@ def _spent(used: dict[str, float]) -> str:
 
 async def _run(workdir: Path, system_key: str, channels: int, orders: int, processes: int,
                rate: float | None, *, apart: bool = False
-               ) -> tuple[list[float], float, list[str], list[dict[str, float]]]:
-    """``(latencies, wall seconds, log problems, each process's spending)`` of ``channels``
+               ) -> tuple[list[float], float, list[str], list[dict[str, float]], Spent]:
+    """``(latencies, wall seconds, log problems, each process's spending, the CPU the
+    machine spent in the timed part)`` of ``channels``
     channels in ``processes`` processes on a fresh database, at ``rate`` orders/s in all
     (None: no pause); ``apart``: one process too runs as a child (measured as two are)."""
     url = str(dbs.target(workdir, f"shared{processes}{'' if rate else '-saturated'}"))
     if processes == 1 and not apart:
         lat, wall, problems, _ = await run_channels(url, system_key, channels, orders, rate)
-        return lat, wall, problems, []
+        return lat, wall, problems, [], Spent(0.0, 0.0, wall)
     share, start_at = channels // processes, time.time() + HEAD_START
     each = "none" if rate is None else str(rate / processes)
-    parts = children([["channels", url, system_key, str(share), str(orders), each,
-                       f"p{p}-", str(start_at)] for p in range(processes)])
+    with CpuWatch(dbs.server_pid()) as watch:
+        parts = children([["channels", url, system_key, str(share), str(orders), each,
+                           f"p{p}-", str(start_at)] for p in range(processes)])
     lat, wall = combined(parts)
     problems = [x for p in parts for x in p["problems"]]
     acknowledged = {k: v for p in parts for k, v in p["acknowledged"].items()}
@@ -185,7 +203,11 @@ async def _run(workdir: Path, system_key: str, channels: int, orders: int, proce
     sound = integrity(url)
     if sound != "ok":
         problems.append(f"integrity_check: {sound}")
-    return lat, wall, problems, [p["usage"] for p in parts]
+    # The timed parts as they ran: a child late for the agreed start (still opening its
+    # games on a busy machine) began later, and the run lasted until the last one ended.
+    began = min(p["usage"]["started_at"] for p in parts)
+    ended = max(p["usage"]["started_at"] + p["usage"]["wall"] for p in parts)
+    return lat, max(wall, ended - began), problems, [p["usage"] for p in parts], watch.between(began, ended)
 
 
 def _main() -> None:

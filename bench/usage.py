@@ -58,6 +58,7 @@ class Usage:
 
     _start: dict[str, float] = field(default_factory=dict)
     _spent: dict[str, float] = field(default_factory=dict)
+    _started_at: float = 0.0
 
     def _now(self) -> dict[str, float]:
         with _lock:
@@ -68,6 +69,7 @@ class Usage:
     def start(self) -> None:
         """The timed part begins (on the event loop's thread)."""
         self._start = self._now()
+        self._started_at = time.time()
 
     def stop(self) -> None:
         """The timed part ends (on the event loop's thread)."""
@@ -77,5 +79,6 @@ class Usage:
     def figures(self) -> dict[str, float]:
         """``wall``, ``cpu`` (every thread), ``loop`` (the event loop's thread) in seconds,
         ``begin`` (seconds waiting for the write lock), ``commits``, ``units`` and
-        ``committing`` (seconds in group commits)."""
-        return dict(self._spent)
+        ``committing`` (seconds in group commits); ``started_at``, the ``time.time()`` the
+        timed part began (a process that was late for the agreed start says so)."""
+        return {**self._spent, "started_at": self._started_at}

@@ -111,10 +111,16 @@ def _between_placeholders(sql: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def placeholders(sql: str) -> str:
-    """``?`` placeholders numbered the PostgreSQL way (``$1``, ``$2`` …)."""
+def placeholder_count(sql: str) -> int:
+    """How many ``?`` placeholders ``sql`` has (outside literals, names and comments)."""
+    return len(_between_placeholders(sql)) - 1
+
+
+def placeholders(sql: str, before: int = 0) -> str:
+    """``?`` placeholders numbered the PostgreSQL way (``$1``, ``$2`` …; after ``before``
+    numbers already taken, for a statement put together from several)."""
     out: list[str] = []
-    number = 0
+    number = before
     for code, text in _outside_literals(sql):
         if code:
             parts = text.split("?")

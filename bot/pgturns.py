@@ -1,0 +1,145 @@
+"""Channels' turns on PostgreSQL, given back lazily (issue 23: the server's CPU per order).
+
+A command takes its channel's turn with a session advisory lock on a connection of the lock
+pool (``PgStore.channel_lock``).  Giving the turn back used to cost a round trip of its own
+(``pg_advisory_unlock_all``) after every command.  Here the connection instead *lingers*
+for :data:`LINGER` seconds, still holding the lock, and the next command to take a turn on
+it gives the old turn back in the same statement that takes its own
+(:data:`TAKE_TURN`): under load a turn costs one round trip, not two.  A lingering
+connection not taken within :data:`LINGER` gives its turn back in a round trip, as before.
+
+Why this keeps every guarantee:
+
+* A turn is only ever held *longer* (by at most :data:`LINGER`, or until the connection is
+  taken again), never shorter; a command still holds it from before it reads the game until
+  after its commit returned.
+* The next command of the same channel takes the connection that holds its turn, so a
+  process never waits for a turn it holds itself.
+* The old turn is given back before the new one is waited for (the ``OFFSET 0`` subquery
+  runs first), so a connection waiting for a lock holds none: no waits-for cycle can form.
+* Another process waiting for the channel waits at most :data:`LINGER` longer; if we die,
+  the server frees every lock with the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict, deque
+
+import asyncpg
+
+log = logging.getLogger("referee.pgstore")
+
+#: Seconds a connection keeps the turn of the command it served before giving it back in a
+#: round trip of its own (a command of this process taking it in that time gives it back
+#: for free).  Another process waiting for that channel waits at most this much longer.
+LINGER = 0.010
+
+#: Gives back the turn the connection still holds (``$3``; NULL: none; the function is
+#: strict, so it is then not called), THEN waits for the channel's turn (``$1``) and reads
+#: the channel's game and its version (``$2``): one round trip.  ``OFFSET 0`` keeps the
+#: planner from folding the subquery in: its row, and the give-back, come first.
+TAKE_TURN = (
+    "SELECT pg_advisory_lock($1) AS locked, g.id, g.version"
+    " FROM (SELECT pg_advisory_unlock($3::bigint) AS gave_back OFFSET 0) AS previous"
+    " LEFT JOIN games g ON g.channel_id = $2 AND g.status = 'active'"
+)
+
+
+class Turns:
+    """At most ``size`` connections of ``pool`` (whose reset gives back every advisory lock)
+    taking channels' turns: each busy with a command, or lingering with the turn of the
+    command it served."""
+
+    def __init__(self, pool: asyncpg.Pool, size: int, linger: float | None = None) -> None:
+        self._pool = pool
+        self._size = size
+        self._linger = LINGER if linger is None else linger
+        #: Connections out of the pool (busy or lingering).
+        self._taken = 0
+        #: Lingering connections and the lock key each still holds, the oldest first.
+        self._lingering: OrderedDict[asyncpg.Connection, int] = OrderedDict()
+        self._holders: dict[int, asyncpg.Connection] = {}
+        self._timers: dict[asyncpg.Connection, asyncio.TimerHandle] = {}
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._giving_back: set[asyncio.Task[None]] = set()
+
+    async def take(self, key: int) -> tuple[asyncpg.Connection, int | None]:
+        """A connection for a command that is to take turn ``key``, and the key of the turn
+        it still holds (None: none), for :data:`TAKE_TURN`."""
+        while True:
+            conn = self._holders.get(key)
+            if conn is None and self._lingering:
+                conn = next(iter(self._lingering))  # the oldest: its turn waited longest
+            if conn is not None:
+                return conn, self._unlinger(conn)
+            if self._taken < self._size:
+                self._taken += 1
+                try:
+                    return await self._pool.acquire(), None
+                except BaseException:
+                    self._taken -= 1
+                    self._wake()
+                    raise
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                if waiter.done() and not waiter.cancelled():
+                    self._wake()  # woken, then cancelled: the connection is someone else's
+                else:
+                    self._waiters.remove(waiter)
+                raise
+
+    def linger(self, conn: asyncpg.Connection, key: int) -> None:
+        """The command on ``conn`` has ended holding turn ``key``: keep it for the next
+        command (which gives the turn back), or give it back after :data:`LINGER`."""
+        if conn.is_closed():  # the server has freed its locks
+            self.give_back(conn)
+            return
+        self._lingering[conn] = key
+        self._holders[key] = conn
+        self._timers[conn] = asyncio.get_running_loop().call_later(self._linger, self._expire, conn)
+        self._wake()
+
+    def give_back(self, conn: asyncpg.Connection) -> None:
+        """Return ``conn`` to the pool, whose reset gives back every turn it holds, in a
+        task of its own (nobody waits for that round trip; :meth:`close` does)."""
+        self._taken -= 1
+        task = asyncio.get_running_loop().create_task(self._pool.release(conn))
+        self._giving_back.add(task)
+        task.add_done_callback(self._given_back)
+        self._wake()
+
+    async def close(self) -> None:
+        """Give back every lingering turn and wait until every turn is given back."""
+        for conn in list(self._lingering):
+            self._unlinger(conn)
+            self.give_back(conn)
+        await asyncio.gather(*self._giving_back, return_exceptions=True)
+
+    def _expire(self, conn: asyncpg.Connection) -> None:
+        if conn in self._lingering:
+            self._unlinger(conn)
+            self.give_back(conn)
+
+    def _unlinger(self, conn: asyncpg.Connection) -> int:
+        key = self._lingering.pop(conn)
+        del self._holders[key]
+        self._timers.pop(conn).cancel()
+        return key
+
+    def _wake(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    def _given_back(self, task: "asyncio.Task[None]") -> None:
+        self._giving_back.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # The pool closes a connection it could not reset; the server then frees its locks.
+            log.warning("giving a channel's turn back failed: %s", task.exception())
