@@ -130,8 +130,7 @@ def test_parts_that_could_see_each_other_go_as_a_script(parts: list[Statement]) 
 async def _game(store: PgStore) -> int:
     async with store.transaction() as db:
         return await db.create_game(channel_id="c", guild_id=None, system="duel", scenario="s",
-                                    options={}, seed=b"0" * 32, seed_hash="h", state_json="{}",
-                                    created_by="test")
+                                    options={}, seed=b"0" * 32, seed_hash="h", created_by="test")
 
 
 def _order_unit(game_id: int, version: int, interaction_id: str, reply: str) -> Queued:
