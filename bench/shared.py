@@ -162,7 +162,9 @@ def _cpu_per_order(used: list[dict[str, float]], cpu: Spent, orders: int) -> str
     if dbs.engine() == "postgresql":
         text += (f", server {cpu.server / max(1, orders) * 1000:.2f} ms an order"
                  f" ({cpu.server / cpu.wall:.0%} of a core)")
-    others = cpu.machine - bots - cpu.server
+    # Each bot times its own run, which starts and ends a little off the machine's window:
+    # a remainder below zero is that difference, not a negative load.
+    others = max(0.0, cpu.machine - bots - cpu.server)
     return text + (f"; machine busy {cpu.machine / cpu.wall:.0%} of {os.cpu_count()} cores,"
                    f" {others / cpu.wall:.0%} of it other processes")
 
