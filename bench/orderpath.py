@@ -127,13 +127,16 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
         await service.close()
     med, p99, floor_med = median(times), percentile(times, 99), median(floor)
     cpu_med = median(cpu)
+    # Issue 23: ≤ 2× its floor on SQLite, ≤ 3× on PostgreSQL (a round trip to the server
+    # for the channel's turn comes on top of the commit).
+    factor = 3 if dbs.engine() == "postgresql" else 2
     return [
         Row(
             figure=f"order path, {orders} orders (median / p99)",
             measured=f"{ms(med)} / {ms(p99)} ({med / floor_med:.1f}× floor)",
             floor=f"insert+commit of a step row, in alternation: {ms(floor_med)} / {ms(percentile(floor, 99))}",
-            target="median ≤ 2× floor",
-            ok=med <= 2 * floor_med,
+            target=f"median ≤ {factor}× floor",
+            ok=med <= factor * floor_med,
         ),
         Row(
             figure="order path: CPU per order (median; the process, writer thread included)",
