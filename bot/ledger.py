@@ -223,13 +223,11 @@ class Ledger:
         stays with the state for the next order's copy (``rules/core/dumps.py``)."""
         data = state.model_dump(mode="json")
         try:
-            text = orjson.dumps(data).decode("utf-8")
+            text, canonical = orjson.dumps(data).decode("utf-8"), chain.canonical_fast(data)
         except (TypeError, orjson.JSONEncodeError):
-            text = state.model_dump_json()
-            dumps.remember(state, text)
-            return text, None
+            text, canonical = state.model_dump_json(), None
         dumps.remember(state, text)
-        return text, chain.canonical_fast(data)
+        return text, canonical
 
     @staticmethod
     def action_record(action: Action) -> dict[str, Any]:

@@ -50,7 +50,7 @@ async def test_another_process_gets_the_turn_within_the_moment(pg_url: str) -> N
     first, second = await pg_store(pg_url), await pg_store(pg_url)
     try:
         async with first.channel_lock("c"):
-            pass
+            pass  # a command that ends at once: its connection lingers holding c
         async with asyncio.timeout(5 + pgturns.LINGER):  # a hang, not a speed, is the failure
             async with second.channel_lock("c"):
                 assert held_elsewhere(pg_url, "c")
