@@ -19,6 +19,7 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Awaitable, Callable
 
 from bench import dbs
 from bot.autoplay import play, schedule
@@ -34,12 +35,12 @@ OFFERED = 330.0
 
 
 async def run_channels(path: Path | str, system_key: str, channels: int, orders: int, rate: float | None,
-                       prefix: str = "ch", start_at: float | None = None,
+                       prefix: str = "ch", ready: Callable[[], Awaitable[None]] | None = None,
                        acked_out: dict[str, str] | None = None,
                        usage: Usage | None = None) -> tuple[list[float], float, list[str], float]:
     """``(latencies, wall seconds, log problems, driver seconds)`` of one run on a fresh
-    database (``prefix`` names the channels; ``start_at``, a ``time.time()``: begin then,
-    so several processes start together).  With ``acked_out`` the acknowledged replies go
+    database (``prefix`` names the channels; ``ready``: awaited once the games are open,
+    so several processes start together, ``bench/shared.py``).  With ``acked_out`` the acknowledged replies go
     there and the log is not checked here: another process may still be writing it;
     ``usage`` is started and stopped around the timed part."""
     service = await Service.open(Settings(db=path, snapshot_dir=Path(tempfile.gettempdir()) / "referee-bench-snaps"))
@@ -49,8 +50,8 @@ async def run_channels(path: Path | str, system_key: str, channels: int, orders:
         tables = [RobotChannel(service, system_key, f"{prefix}{i:03}", rng=random.Random(i),
                                pool=pool, seed=i, ahead=orders) for i in range(channels)]
         await asyncio.gather(*(t.open() for t in tables))
-        if start_at is not None:
-            await asyncio.sleep(max(0.0, start_at - time.time()))
+        if ready is not None:
+            await ready()
         latencies: list[float] = []
         driver: list[float] = []
         plan = schedule(channels, orders, rate)

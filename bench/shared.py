@@ -25,11 +25,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Awaitable, Callable
 
 from bench import dbs
 from bench.cpuwatch import CpuWatch, Spent
 from bench.channels import OFFERED, run_channels
-from bench.stats import Row, ms, percentile
+from bench.stats import Row, median, ms, percentile
 from bench.usage import Usage, install
 from bot.logcheck import check_log, integrity
 from bot.store import StepRow
@@ -37,13 +38,14 @@ from bot.record import seal_step
 from bot.stores import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Seconds the children get to open the service and their games before the run starts.
-HEAD_START = 15.0
+#: A child's start signal: awaited once it is ready (:func:`told_to_go`).
+Ready = Callable[[], Awaitable[None]]
 
 
-async def floor_run(url: str, writers: int, inserts: int, start_at: float | None = None) -> dict:
+async def floor_run(url: str, writers: int, inserts: int, ready: Ready | None = None) -> dict:
     """``writers`` tasks, each ``inserts`` times ``BEGIN; INSERT step; COMMIT`` in a game of
-    its own: the latencies and the wall time."""
+    its own: the latencies and the wall time (``ready``: awaited once the games exist, the
+    start signal of :func:`children`)."""
     store = await open_store(url)
     try:
         games = []
@@ -64,8 +66,8 @@ async def floor_run(url: str, writers: int, inserts: int, start_at: float | None
                     db.insert_step(row)
                 latencies.append(time.perf_counter() - start)
 
-        if start_at is not None:
-            await asyncio.sleep(max(0.0, start_at - time.time()))
+        if ready is not None:
+            await ready()
         start = time.perf_counter()
         await asyncio.gather(*(writer(g) for g in games))
         return {"latencies": latencies, "wall": time.perf_counter() - start}
@@ -73,17 +75,48 @@ async def floor_run(url: str, writers: int, inserts: int, start_at: float | None
         await store.close()
 
 
+#: What a child says once it has opened its service and games, and waits to be told to go.
+READY = "ready"
+
+
 def children(args: list[list[str]]) -> list[dict]:
-    """Run one child per argument list (``python -m bench.shared …``); their JSON answers."""
+    """Run one child per argument list (``python -m bench.shared …``); their JSON answers.
+
+    The children start together: each says :data:`READY` once it has opened its games, and
+    all are told to go when the last one has.  (A start time agreed in advance had to allow
+    for the slowest start on a busy machine: 15 s of every run spent waiting.)"""
     procs = [subprocess.Popen([sys.executable, "-m", "bench.shared", *a], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True) for a in args]
-    out = []
-    for proc in procs:
-        stdout, _ = proc.communicate(timeout=1800)
-        if proc.returncode != 0:
-            raise RuntimeError(f"a benchmark child failed ({proc.returncode})")
-        out.append(json.loads(stdout.strip().splitlines()[-1]))
-    return out
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for a in args]
+    try:
+        for proc in procs:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.strip() == READY:
+                    break
+            else:
+                raise RuntimeError(f"a benchmark child ended before it was ready ({proc.wait()})")
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        out = []
+        for proc in procs:
+            stdout, _ = proc.communicate(timeout=1800)
+            if proc.returncode != 0:
+                raise RuntimeError(f"a benchmark child failed ({proc.returncode})")
+            out.append(json.loads(stdout.strip().splitlines()[-1]))
+        return out
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+async def told_to_go() -> None:
+    """In a child: say :data:`READY`, then wait for the parent's word to start."""
+    print(READY, flush=True)
+    await asyncio.to_thread(sys.stdin.readline)
 
 
 def combined(parts: list[dict]) -> tuple[list[float], float]:
@@ -102,8 +135,8 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
         if processes == 1:
             floor = [await floor_run(url, channels, orders)]
         else:
-            floor = children([["floor", url, str(channels // processes), str(orders),
-                               str(time.time() + HEAD_START)] for _ in range(processes)])
+            floor = children([["floor", url, str(channels // processes), str(orders)]
+                              for _ in range(processes)])
         floor_lat, floor_wall = combined(floor)
         done = len(lat) / wall
         ok = done >= 300 and percentile(lat, 99) <= 0.100 and not problems
@@ -124,21 +157,36 @@ async def measure(workdir: Path, system_key: str, channels: int, orders: int) ->
 SQLITE_SATURATION = 2000.0
 
 
-async def saturation(workdir: Path, system_key: str, channels: int, orders: int) -> Row:
+#: Rounds of the saturation rows: one and two processes run in alternation, this many
+#: times each, and the median is judged.  One round read anywhere from 1,815 to 2,235
+#: orders/s for the same tree within an hour (docs/benchmark.md): the machine's speed
+#: moves from minute to minute, and alternation lets a slow minute weigh on both alike.
+ROUNDS = 3
+
+
+async def saturation(workdir: Path, system_key: str, channels: int, orders: int,
+                     rounds: int = ROUNDS) -> Row:
     """``channels`` channels with no pause, in one process and in two sharing the database
-    (each in a process of its own, measured alike): both throughputs and their ratio, and
-    what each process spent."""
-    rates, problems, spent = [], [], []
-    for processes in (1, 2):
-        lat, wall, found, used, cpu = await _run(workdir, system_key, channels, orders, processes,
-                                                 None, apart=True)
-        rates.append(len(lat) / wall)
-        problems += found
-        spent.append(f"{processes} process{'es' if processes > 1 else ''}: "
-                     + "; ".join(_spent(u) for u in used) + _cpu_per_order(used, cpu, len(lat)))
+    (each in a process of its own, measured alike), ``rounds`` times each in alternation:
+    the median throughputs, their range and ratio, and what the median runs spent."""
+    runs: list[list[tuple[float, str]]] = [[], []]
+    problems: list[str] = []
+    for round_ in range(rounds):
+        for i, processes in enumerate((1, 2)):
+            lat, wall, found, used, cpu = await _run(workdir, system_key, channels, orders,
+                                                     processes, None, apart=True,
+                                                     name=f"r{round_}")
+            problems += found
+            runs[i].append((len(lat) / wall,
+                            f"{processes} process{'es' if processes > 1 else ''}: "
+                            + "; ".join(_spent(u) for u in used) + _cpu_per_order(used, cpu, len(lat))))
+    rates = [median([rate for rate, _ in r]) for r in runs]
+    # What the run nearest the median spent (with an even count, the lower middle one).
+    spent = [min(r, key=lambda run, m=m: abs(run[0] - m))[1] for r, m in zip(runs, rates)]
+    spread = " / ".join("–".join(f"{f(rate for rate, _ in r):.0f}" for f in (min, max)) for r in runs)
     ratio = rates[1] / rates[0]
-    measured = (f"{rates[0]:.0f} / {rates[1]:.0f} orders/s ({ratio:.2f}×); "
-                + ("log sound" if not problems else f"{len(problems)} log problems"))
+    measured = (f"{rates[0]:.0f} / {rates[1]:.0f} orders/s ({ratio:.2f}×), median of {rounds}"
+                f" (range {spread}); " + ("log sound" if not problems else f"{len(problems)} log problems"))
     if dbs.engine() == "postgresql":
         return Row(figure=f"{channels} channels sharing PostgreSQL, no pause (saturation): 1 process / 2",
                    measured=measured, floor="—", target="two ≥ 1.6× one, nothing lost",
@@ -183,21 +231,22 @@ def _spent(used: dict[str, float]) -> str:
 
 
 async def _run(workdir: Path, system_key: str, channels: int, orders: int, processes: int,
-               rate: float | None, *, apart: bool = False
+               rate: float | None, *, apart: bool = False, name: str = ""
                ) -> tuple[list[float], float, list[str], list[dict[str, float]], Spent]:
     """``(latencies, wall seconds, log problems, each process's spending, the CPU the
     machine spent in the timed part)`` of ``channels``
     channels in ``processes`` processes on a fresh database, at ``rate`` orders/s in all
-    (None: no pause); ``apart``: one process too runs as a child (measured as two are)."""
-    url = str(dbs.target(workdir, f"shared{processes}{'' if rate else '-saturated'}"))
+    (None: no pause); ``apart``: one process too runs as a child (measured as two are);
+    ``name`` tells apart the databases of several runs alike."""
+    url = str(dbs.target(workdir, f"shared{processes}{'' if rate else '-saturated'}{name}"))
     if processes == 1 and not apart:
         lat, wall, problems, _ = await run_channels(url, system_key, channels, orders, rate)
         return lat, wall, problems, [], Spent(0.0, 0.0, wall)
-    share, start_at = channels // processes, time.time() + HEAD_START
+    share = channels // processes
     each = "none" if rate is None else str(rate / processes)
     with CpuWatch(dbs.server_pid()) as watch:
-        parts = children([["channels", url, system_key, str(share), str(orders), each,
-                           f"p{p}-", str(start_at)] for p in range(processes)])
+        parts = children([["channels", url, system_key, str(share), str(orders), each, f"p{p}-"]
+                          for p in range(processes)])
     lat, wall = combined(parts)
     problems = [x for p in parts for x in p["problems"]]
     acknowledged = {k: v for p in parts for k, v in p["acknowledged"].items()}
@@ -213,9 +262,10 @@ async def _run(workdir: Path, system_key: str, channels: int, orders: int, proce
 
 
 def _main() -> None:
-    """Child modes: ``channels URL SYSTEM N ORDERS RATE PREFIX START`` (``RATE`` ``none``: no
+    """Child modes: ``channels URL SYSTEM N ORDERS RATE PREFIX`` (``RATE`` ``none``: no
     pause) and
-    ``floor URL WRITERS INSERTS START``; one JSON line out."""
+    ``floor URL WRITERS INSERTS``; each says it is ready and waits to be told to go
+    (:func:`children`); one JSON line out."""
     from bot.runtime import tune_gc  # noqa: PLC0415
     from rules.core import registry  # noqa: PLC0415
 
@@ -223,20 +273,20 @@ def _main() -> None:
     registry.load_all()
     mode, url = sys.argv[1], sys.argv[2]
     if mode == "floor":
-        result = asyncio.run(floor_run(url, int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])))
+        result = asyncio.run(floor_run(url, int(sys.argv[3]), int(sys.argv[4]), told_to_go))
     else:
-        system_key, n, orders, rate, prefix, start_at = sys.argv[3:9]
+        system_key, n, orders, rate, prefix = sys.argv[3:8]
         result = asyncio.run(_channels(url, system_key, int(n), int(orders),
-                                       None if rate == "none" else float(rate), prefix, float(start_at)))
+                                       None if rate == "none" else float(rate), prefix))
     print(json.dumps(result))
 
 
-async def _channels(url: str, system_key: str, n: int, orders: int, rate: float | None, prefix: str,
-                    start_at: float) -> dict:
+async def _channels(url: str, system_key: str, n: int, orders: int, rate: float | None,
+                    prefix: str) -> dict:
     acknowledged: dict[str, str] = {}
     install()
     usage = Usage()
-    lat, wall, problems, _ = await run_channels(url, system_key, n, orders, rate, prefix, start_at,
+    lat, wall, problems, _ = await run_channels(url, system_key, n, orders, rate, prefix, told_to_go,
                                                 acked_out=acknowledged, usage=usage)
     return {"latencies": lat, "wall": wall, "problems": problems, "acknowledged": acknowledged,
             "usage": usage.figures()}
