@@ -108,6 +108,17 @@ def test_an_order_unit_is_one_statement_its_values_bound() -> None:
         [1, 2])
 
 
+def test_a_statement_for_no_rows_adds_no_part() -> None:
+    # Writer.executemany of no rows (unrevert of nothing) runs nothing, as on SQLite: not a
+    # part whose placeholders no value fills (the server would refuse the whole unit).
+    nothing = Statement("DELETE FROM step_reverts WHERE game_id = ? AND seq = ?", [], many=True)
+    one = unit_statement([HEAD, nothing, STEP])
+    assert one is not None
+    sql, args = one
+    assert "step_reverts" not in sql and sql.count("$") == len(args) == 8
+    assert unit_statement([nothing]) is None  # nothing at all: the (empty) script
+
+
 @pytest.mark.parametrize("parts", [
     # A row changed twice in one statement: only one change would be kept.
     [HEAD, Statement("UPDATE games SET status = 'ended' WHERE id = ?", (7,))],
