@@ -143,7 +143,7 @@ def unit_statement(statements: list[Statement]) -> tuple[str, list[Any]] | None:
     run in is the server's; so only units whose parts cannot see each other qualify: plain
     ``INSERT … VALUES`` and ``UPDATE``/``DELETE`` reading no other table (no ``SELECT``, no
     ``ON CONFLICT``), and a table changed in place (update, delete) by no other part."""
-    shape = tuple((st.sql, len(st.args) if st.many else 0, st.expect) for st in statements)
+    shape = tuple((st.sql, len(st.args) if st.many else None, st.expect) for st in statements)
     sql = _combined(shape)
     if sql is None:
         return None
@@ -155,9 +155,10 @@ def unit_statement(statements: list[Statement]) -> tuple[str, list[Any]] | None:
 
 
 @lru_cache(maxsize=256)
-def _combined(shape: tuple[tuple[str, int, int | None], ...]) -> str | None:
-    """The statement of a unit of this shape (each part's SQL, rows if ``many``, expected
-    row count), or None when its parts could see each other (:func:`unit_statement`)."""
+def _combined(shape: tuple[tuple[str, int | None, int | None], ...]) -> str | None:
+    """The statement of a unit of this shape (each part's SQL, its rows if ``many`` (None:
+    one statement; 0: none, it runs nothing), expected row count), or None when its parts
+    could see each other (:func:`unit_statement`)."""
     parts: list[tuple[str, int | None]] = []
     touched: dict[str, list[bool]] = {}  # table -> for each part on it: changes rows in place
     for sql, many, expect in shape:
@@ -166,7 +167,7 @@ def _combined(shape: tuple[tuple[str, int, int | None], ...]) -> str | None:
         if target is None or "SELECT" in upper or "ON CONFLICT" in upper or ";" in sql:
             return None
         in_place = not target.group(1).upper().startswith("INSERT")
-        for _ in range(many or 1):
+        for _ in range(1 if many is None else many):
             touched.setdefault(target.group(2).lower(), []).append(in_place)
             parts.append((sql, expect))
     if not parts or len(parts) > MAX_PARTS:

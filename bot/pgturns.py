@@ -73,7 +73,11 @@ class Turns:
             if conn is None and self._lingering:
                 conn = next(iter(self._lingering))  # the oldest: its turn waited longest
             if conn is not None:
-                return conn, self._unlinger(conn)
+                held = self._unlinger(conn)
+                if _gone(conn):  # the server ended its session, and its turn with it
+                    self.give_back(conn)
+                    continue
+                return conn, held
             if self._taken < self._size:
                 self._taken += 1
                 try:
@@ -96,7 +100,7 @@ class Turns:
     def linger(self, conn: asyncpg.Connection, key: int) -> None:
         """The command on ``conn`` has ended holding turn ``key``: keep it for the next
         command (which gives the turn back), or give it back after :data:`LINGER`."""
-        if conn.is_closed():  # the server has freed its locks
+        if _gone(conn):  # the server has freed its locks
             self.give_back(conn)
             return
         self._lingering[conn] = key
@@ -106,7 +110,8 @@ class Turns:
 
     def give_back(self, conn: asyncpg.Connection) -> None:
         """Return ``conn`` to the pool, whose reset gives back every turn it holds, in a
-        task of its own (nobody waits for that round trip; :meth:`close` does)."""
+        task of its own (nobody waits for that round trip; :meth:`close` does).  A
+        connection the pool already took back (:func:`_gone`) only frees its place."""
         self._taken -= 1
         task = asyncio.get_running_loop().create_task(self._pool.release(conn))
         self._giving_back.add(task)
@@ -143,3 +148,16 @@ class Turns:
         if not task.cancelled() and task.exception() is not None:
             # The pool closes a connection it could not reset; the server then frees its locks.
             log.warning("giving a channel's turn back failed: %s", task.exception())
+
+
+def _gone(conn: asyncpg.Connection) -> bool:
+    """Whether the server has ended ``conn``'s session (a restart, a failover,
+    ``pg_terminate_backend``), taking its advisory locks with it.  asyncpg then returns the
+    connection to its pool by itself and the proxy we hold refuses every call, even
+    ``is_closed``: such a connection must neither be handed to a command nor make the end
+    of a command's turn raise (the command has done its work; its place among the
+    :class:`Turns` must be freed, or after a few such ends every command waits for ever)."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # released back to the pool when its session ended
+        return True

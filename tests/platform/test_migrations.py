@@ -5,6 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from bot.logcheck import check_log
 from bot.store import Store, migration_files, split_sql
 
 
@@ -103,3 +106,46 @@ async def test_version_4_records_who_sits_in_games_started_before_it(tmp_path: P
         assert [(e.side, e.user_id, e.event) for e in events] == [("red", "u1", "join")]
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("version", range(1, 11))
+async def test_a_database_of_any_earlier_version_reads_each_game_at_its_head_step(
+        tmp_path: Path, version: int) -> None:
+    # 0011 drops the games row's copy of the state: every game, active or ended, must read
+    # back with its head step's state, whichever version the file was left at, and the log
+    # check must pass before and after.  Game 2's head is a reverted step (issue 14).
+    path = tmp_path / f"v{version}.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY,"
+                     " name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+        for number, name, sql in migration_files()[:version]:
+            for statement in split_sql(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 'then')", (number, name))
+        log = "steps" if version == 1 else "step_log"
+        for game, status, head in ((1, "ended", 2), (2, "active", 1)):
+            conn.execute("INSERT INTO games (id, channel_id, system, scenario, seed, seed_hash,"
+                         " head_seq, state_json, status, created_at) VALUES (?, 'c', 'duel', 's',"
+                         " x'00', 'h', ?, ?, ?, 'then')", (game, head, f'{{"g": {game}, "n": {head}}}', status))
+            for seq in range(3):
+                conn.execute(f"INSERT INTO {log} (game_id, seq, parent_seq, kind, state_json,"
+                             " created_at) VALUES (?, ?, ?, ?, ?, 'then')",
+                             (game, seq, seq - 1 if seq else None, "order" if seq else "setup",
+                              f'{{"g": {game}, "n": {seq}}}'))
+        conn.execute("INSERT INTO audit (id, game_id, actor_id, actor_name, action, created_at)"
+                     " VALUES (7, 2, 'm', 'mod', 'rollback', 'then')")
+        if version == 1:
+            conn.execute("UPDATE steps SET reverted_by = 7 WHERE game_id = 2 AND seq >= 1")
+        else:
+            conn.execute("INSERT INTO step_reverts (game_id, seq, audit_id) VALUES (2, 1, 7), (2, 2, 7)")
+    reverted_head = ["game 2: head 1 is a reverted step", "game 2: step 1 under the head 1 is reverted"]
+    assert check_log(path, linear=False) == reverted_head
+    store = await Store.open(path)
+    try:
+        assert (await store.game(1)).state_json == '{"g": 1, "n": 2}'
+        assert (await store.last_ended_game("c")).id == 1
+        active = await store.active_game("c")
+        assert active is not None and active.id == 2 and active.state_json == '{"g": 2, "n": 1}'
+    finally:
+        await store.close()
+    assert check_log(path, linear=False) == reverted_head

@@ -71,3 +71,38 @@ def test_migrate_db_says_which_end_is_missing(monkeypatch: pytest.MonkeyPatch) -
         main(["migrate-db"])
     with pytest.raises(SystemExit, match="takes a postgresql:// URL"):
         main(["migrate-db", "--to", "/tmp/x.sqlite3"])
+
+
+async def test_a_postgresql_database_of_version_10_reads_each_game_at_its_head_step(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Migration 0011 on PostgreSQL: the games row's copy of the state is dropped and the
+    # head step's is read, for an active game and an ended one (a reverted head included).
+    from bot import pgstore  # noqa: PLC0415
+    from bot.logcheck import query  # noqa: PLC0415
+    from bot.store import migration_files  # noqa: PLC0415
+
+    every = migration_files()
+    monkeypatch.setattr(pgstore, "migration_files", lambda: every[:10])
+    await (await pgstore.PgStore.open(pg_url)).close()
+    for game, status, head in ((1, "ended", 2), (2, "active", 1)):
+        query(pg_url, "INSERT INTO games (id, channel_id, system, scenario, seed, seed_hash, head_seq,"
+                      " state_json, status, created_at) VALUES (?, 'c', 'duel', 's', ?, 'h', ?, ?, ?,"
+                      " 'then') RETURNING id", (game, b"\0", head, f'{{"g": {game}}}', status))
+        for seq in range(3):
+            query(pg_url, "INSERT INTO step_log (game_id, seq, parent_seq, kind, state_json,"
+                          " created_at) VALUES (?, ?, ?, 'order', ?, 'then') RETURNING seq",
+                  (game, seq, seq - 1 if seq else None, f'{{"g": {game}, "n": {seq}}}'))
+    query(pg_url, "INSERT INTO audit (id, game_id, actor_id, actor_name, action, created_at)"
+                  " VALUES (7, 2, 'm', 'mod', 'rollback', 'then') RETURNING id")
+    query(pg_url, "INSERT INTO step_reverts (game_id, seq, audit_id) VALUES (2, 1, 7), (2, 2, 7)"
+                  " RETURNING seq")
+    monkeypatch.setattr(pgstore, "migration_files", lambda: every)
+    store = await pgstore.PgStore.open(pg_url)
+    try:
+        assert await store.schema_versions() == [v for v, _, _ in every]
+        assert (await store.game(1)).state_json == '{"g": 1, "n": 2}'
+        assert (await store.last_ended_game("c")).id == 1
+        active = await store.active_game("c")
+        assert active is not None and active.id == 2 and active.state_json == '{"g": 2, "n": 1}'
+    finally:
+        await store.close()

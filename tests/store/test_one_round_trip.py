@@ -108,6 +108,17 @@ def test_an_order_unit_is_one_statement_its_values_bound() -> None:
         [1, 2])
 
 
+def test_a_statement_for_no_rows_adds_no_part() -> None:
+    # Writer.executemany of no rows (unrevert of nothing) runs nothing, as on SQLite: not a
+    # part whose placeholders no value fills (the server would refuse the whole unit).
+    nothing = Statement("DELETE FROM step_reverts WHERE game_id = ? AND seq = ?", [], many=True)
+    one = unit_statement([HEAD, nothing, STEP])
+    assert one is not None
+    sql, args = one
+    assert "step_reverts" not in sql and sql.count("$") == len(args) == 8
+    assert unit_statement([nothing]) is None  # nothing at all: the (empty) script
+
+
 @pytest.mark.parametrize("parts", [
     # A row changed twice in one statement: only one change would be kept.
     [HEAD, Statement("UPDATE games SET status = 'ended' WHERE id = ?", (7,))],
@@ -169,5 +180,34 @@ async def test_a_lost_guard_or_a_repeat_refuses_the_whole_statement(pg_url: str)
             await store.commit_unit(_order_unit(game_id, 1, "once", "y"))  # type: ignore[arg-type]
         assert await store.answered("once") == "x"
         assert await store.game_version(game_id) == 1  # the repeat moved nothing
+    finally:
+        await store.close()
+
+
+async def test_a_unit_refused_halfway_leaves_its_connection_fit_for_the_next(pg_url: str) -> None:
+    # One connection for every read and commit: a unit refused by its guard or by a
+    # constraint, as one statement or as a script, leaves no transaction open behind it
+    # (the next commit on the connection would fail, or silently join the dead one).
+    store = await PgStore.open(pg_url, pool_size=1)
+    try:
+        game_id = await _game(store)
+        script_tail = Statement("INSERT INTO bot_meta (key, value, updated_at) VALUES (?,?,?)"
+                                " ON CONFLICT (key) DO UPDATE SET value = excluded.value", ("k", "v", "now"))
+        version = 0
+        for n, shape in enumerate(("statement", "script") * 2):
+            extra = (script_tail,) if shape == "script" else ()
+            stale = Queued(*_order_unit(game_id, version + 7, f"stale{n}", "x").statements(), *extra)
+            assert (unit_statement(stale.statements()) is None) == (shape == "script")
+            with pytest.raises(Conflict):
+                await store.commit_unit(stale)  # type: ignore[arg-type]
+            fresh = Queued(*_order_unit(game_id, version, f"ok{n}", "x").statements(), *extra)
+            await store.commit_unit(fresh)  # type: ignore[arg-type]
+            version += 1
+            repeat = Queued(*_order_unit(game_id, version, f"ok{n}", "y").statements(), *extra)
+            with pytest.raises(StoreIntegrityError):
+                await store.commit_unit(repeat)  # type: ignore[arg-type]
+            assert await store.game_version(game_id) == version
+        assert [await store.answered(f"stale{n}") for n in range(4)] == [None] * 4
+        assert [await store.answered(f"ok{n}") for n in range(4)] == ["x"] * 4
     finally:
         await store.close()

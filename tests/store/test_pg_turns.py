@@ -103,3 +103,62 @@ async def test_a_cancelled_wait_passes_the_connection_on(
 async def _take(store: PgStore, channel: str) -> str:
     async with store.channel_lock(channel):
         return channel
+
+
+
+async def _server_ends(url: str, conn) -> None:
+    """The server ends ``conn``'s session (a restart, a failover, an operator's
+    ``pg_terminate_backend``), and this process has read its goodbye: asyncpg then hands
+    the connection back to its pool by itself, and the proxy we hold answers nothing."""
+    run_sync(url, "SELECT pg_terminate_backend(?)", (conn.get_server_pid(),))
+    async with asyncio.timeout(10):
+        while conn._con is not None and not conn._con.is_closed():
+            await asyncio.sleep(0.01)
+
+
+async def test_a_lingering_connection_the_server_closed_is_not_handed_to_the_next_command(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its locks went with its session.  The pool replaces a closed connection on acquire;
+    # the next command must not be refused because the turn's connection was kept out of
+    # the pool, lingering.
+    monkeypatch.setattr(pgturns, "LINGER", 60.0)
+    store = await pg_store(pg_url)
+    try:
+        async with store.channel_lock("k"):
+            pass
+        (conn,) = store._turns._lingering
+        await _server_ends(pg_url, conn)
+        async with asyncio.timeout(10):
+            for channel in ("k", "other"):  # its own channel, and any other
+                async with store.channel_lock(channel) as held:
+                    assert held == (0, -1)
+                    assert held_elsewhere(pg_url, channel)
+    finally:
+        await store.close()
+
+
+async def test_a_turn_whose_connection_the_server_closed_mid_command_ends_cleanly(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The command itself (its reads and commit go through the other pool) has done its
+    # work: ending the turn must not raise, and must not keep the connection's place, or
+    # after a few such ends every later command waits for ever for a turn.
+    monkeypatch.setattr(pgturns, "LINGER", 60.0)
+    store = await pg_store(pg_url)
+    store._turns._size = 1
+    taken = []
+    take = store._turns.take
+
+    async def recorded(key: int):
+        conn, held = await take(key)
+        taken.append(conn)
+        return conn, held
+
+    monkeypatch.setattr(store._turns, "take", recorded)
+    try:
+        async with store.channel_lock("m"):
+            await _server_ends(pg_url, taken[-1])
+        async with asyncio.timeout(10):
+            assert await _take(store, "n") == "n"
+            assert await _take(store, "m") == "m"
+    finally:
+        await store.close()
