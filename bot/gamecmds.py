@@ -516,10 +516,14 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         return Reply(text=text + "\n" + f"➡️ {part}",
                      mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}")
 
+    # The game is back on a turn-part that was announced before the undone step: it is the
+    # last one pinged now, so giving the step again hands over with a new ping (the undone
+    # step's ping must not count as already given).  Kept steps bring their own.
+    back = game.system.make_step(state)
     change = Change(
         steps=again, parent_seq=parent.seq, head=None if again else parent, dice=run,
         audit=Audit(inv.user_id, inv.user_name, "undo", "", {"seq": target.seq}),
-        revert_after=parent.seq,
+        revert_after=parent.seq, mention_key=svc.ledger.mention_key(back.waiting_on, back.turn_part),
     )
     reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None

@@ -1,0 +1,39 @@
+"""What a play-test in the console found after the state moved to the head step (issue 23,
+migration 0011): each test plays the console on a real SQLite file, as players and
+moderators did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.console_run import run
+
+RR_START = ["@alice /game new system:rr", "@alice /game join side:nato", "@bob /game join side:soviet",
+            "@alice /rr deploy-default"]
+
+
+def after(text: str, command: str) -> str:
+    """The transcript from the last time ``command`` was played."""
+    return text[text.rindex(f"> {command}"):]
+
+
+async def test_an_order_played_again_after_its_undo_pings_the_side_it_hands_over_to(tmp_path: Path):
+    """``ready`` (11.0) hands the set-up to the Soviets and pings @bob; NATO takes it back
+    with /game undo and gives it again: @bob must be pinged again, or the player waiting
+    on a notification never learns it is his move (the undo left the ping of the undone
+    step as the last one given, so the same hand-over counted as already announced)."""
+    refused, text, _ = await run(tmp_path, [*RR_START, "@alice /rr ready", "@alice /game undo",
+                                            "@alice /rr ready"], [])
+    assert refused == 0, text
+    assert text.count("🔔 @bob") == 2, text
+    assert "🔔 @bob" in after(text, "@alice /rr ready")
+
+
+async def test_an_undo_in_one_run_and_the_order_again_in_the_next_still_ping(tmp_path: Path):
+    """The same, with the console closed between the undo and the order given again: the
+    last ping is read back from the games row, so it must be right there too."""
+    refused, text, _ = await run(tmp_path, [*RR_START, "@alice /rr ready", "@alice /game undo"], [])
+    assert refused == 0, text
+    refused, text, _ = await run(tmp_path, ["@alice /rr ready"], [])
+    assert refused == 0, text
+    assert "🔔 @bob" in text, text
