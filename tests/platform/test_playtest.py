@@ -1,6 +1,6 @@
 """What a play-test in the console found after the state moved to the head step (issue 23,
 migration 0011): each test plays the console on a real SQLite file, as players and
-moderators did."""
+moderators did, and holds one thing that was wrong."""
 
 from __future__ import annotations
 
@@ -37,3 +37,13 @@ async def test_an_undo_in_one_run_and_the_order_again_in_the_next_still_ping(tmp
     refused, text, _ = await run(tmp_path, ["@alice /rr ready"], [])
     assert refused == 0, text
     assert "🔔 @bob" in text, text
+
+
+async def test_deploy_default_with_every_unit_set_up_is_refused_and_stores_nothing(tmp_path: Path):
+    """11.0: deploy-default sets up "every unit still waiting".  With none waiting it was
+    accepted as a step that changed nothing (an empty "#2 deploy-default" in the log and a
+    picture posted); it must be refused in one sentence, the game left at step #1."""
+    refused, text, _ = await run(tmp_path, [*RR_START, "@alice /rr deploy-default", "/game status"], [])
+    assert refused == 1, text
+    assert "⛔ Every NATO unit is already set up" in after(text, "@alice /rr deploy-default")
+    assert "(step #1)" in after(text, "/game status")
