@@ -398,7 +398,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
             f"🏁 Game over: {result.rstrip('.')}.",  # a result may end in its own full stop
             f"Dice seed: `{game.row.seed.hex()}`",
             f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
-            f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
+            rolls_line(game.row.dice_counter),
             f"Chain head: {chain.ANCHOR_MARK} {done.chain_head}",
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
@@ -451,6 +451,14 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
         # No game: what there is to play and how to start, not every system's orders.
         return replies.info("\n\n".join([replies.systems_help(systems), intro]))
     return replies.info("\n\n".join([intro, replies.help_text(game.system, None)]))
+
+
+def rolls_line(count: int) -> str:
+    """How many rolls the game made, as /game end announces them (a game without a roll
+    read "numbered 0 to -1")."""
+    if count == 0:
+        return "Rolls made: none."
+    return f"Rolls made: {count} (numbered 0 to {count - 1})." if count > 1 else "Rolls made: 1 (numbered 0)."
 
 
 async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:

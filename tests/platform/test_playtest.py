@@ -47,3 +47,12 @@ async def test_deploy_default_with_every_unit_set_up_is_refused_and_stores_nothi
     assert refused == 1, text
     assert "⛔ Every NATO unit is already set up" in after(text, "@alice /rr deploy-default")
     assert "(step #1)" in after(text, "/game status")
+
+
+async def test_a_game_ended_before_any_roll_says_none_were_made(tmp_path: Path):
+    """/game end announces the rolls made, for verify_dice --rolls: a game without one said
+    "Rolls made: 0 (numbered 0 to -1)"."""
+    refused, text, _ = await run(tmp_path, [*RR_START[:3], "@mo /game end"], [], moderators=("mo",))
+    assert refused == 0, text
+    assert "Rolls made: none.\n" in text
+    assert "--rolls 0 " in text
