@@ -56,3 +56,13 @@ async def test_a_game_ended_before_any_roll_says_none_were_made(tmp_path: Path):
     assert refused == 0, text
     assert "Rolls made: none.\n" in text
     assert "--rolls 0 " in text
+
+
+async def test_a_rollback_of_one_step_says_step_in_the_singular(tmp_path: Path):
+    """A rollback over one step read "Steps #2 are kept, struck through"."""
+    script = [*RR_START, "@alice /rr ready", "@mo /mod rollback to:1 reason:slip",
+              "@mo /mod rollback to:2 reason:back"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("mo",))
+    assert refused == 0, text
+    assert "Step #2 is kept, struck through; /mod rollback to:2 restores it." in text
+    assert "Step #2 is active again." in text
