@@ -146,7 +146,10 @@ async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     reply = status_reply(svc, game)
     step = await svc.store.step(game.row.id, game.row.head_seq)
     sides = game.sides_of(inv.user_id)
-    changes = await svc.changes_since(game.row.system, step, sides[0]) if step and sides else []
+    # The head is your own order: nothing happened since it (changes_since compares from
+    # your order before the step it is given, what a picture of that step marks).
+    own = step is not None and step.kind == "order" and step.side in sides
+    changes = await svc.changes_since(game.row.system, step, sides[0]) if step and sides and not own else []
     if changes:
         words = "\n".join(change_lines(changes))
         reply = reply.model_copy(update={"text": f"{reply.text}\nSince your last order:\n{words}"})

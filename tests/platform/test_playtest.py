@@ -66,3 +66,18 @@ async def test_a_rollback_of_one_step_says_step_in_the_singular(tmp_path: Path):
     assert refused == 0, text
     assert "Step #2 is kept, struck through; /mod rollback to:2 restores it." in text
     assert "Step #2 is active again." in text
+
+
+async def test_status_right_after_your_own_order_lists_nothing_since_it(tmp_path: Path):
+    """/game status's "Since your last order" is what the others did since: asked right
+    after your own order, it listed that order's own effects (the BMD player read "Fired:
+    BMD, Eliminated: M48-2" under "Since your last order").  The other side still sees it."""
+    opening = [*RR_START, "@alice /rr ready", "@bob /rr deploy-default", "@bob /rr ready"]
+    # Initiative 6 for NATO, 1 for the Soviets: NATO acts first (6.1).
+    script = [*opening, "@alice /rr move units:LUCHS to:4", "@alice /game status", "@bob /game status"]
+    refused, text, _ = await run(tmp_path, script, [6, 1])
+    assert refused == 0, text
+    mine = after(text, "@alice /game status")
+    mine = mine[:mine.index("> @bob /game status")]
+    assert "Since your last order" not in mine, mine
+    assert "Since your last order:\nMoved: LUCHS" in after(text, "@bob /game status")
