@@ -4,8 +4,13 @@ moderators did, and holds one thing that was wrong."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+from PIL import Image
+
+from render import focus
+from rules.core import registry
 from tests.console_run import run
 
 RR_START = ["@alice /game new system:rr", "@alice /game join side:nato", "@bob /game join side:soviet",
@@ -81,3 +86,22 @@ async def test_status_right_after_your_own_order_lists_nothing_since_it(tmp_path
     mine = mine[:mine.index("> @bob /game status")]
     assert "Since your last order" not in mine, mine
     assert "Since your last order:\nMoved: LUCHS" in after(text, "@bob /game status")
+
+
+async def test_the_raiders_picture_with_no_move_shows_where_the_raiders_stand(tmp_path: Path):
+    """The picture posted when Op 1 begins (7.0) had no move or battle to centre on and
+    showed the middle of the board, Benghazi to Bir Hakeim, without the only force (F1 at
+    Siwa): the phone-width picture must show the raiders' forces."""
+    script = ["@alice /game new system:raiders", "@alice /raiders recruit unit:sas at:siwa",
+              "@alice /raiders begin"]
+    refused, text, console = await run(tmp_path, script, [3, 2, 4, 5, 1, 6] * 5)
+    assert refused == 0, text
+    posted = Image.open(console.snapshots[-1])
+    assert posted.format == "PNG" and posted.width <= 750  # the phone-width picture
+    with sqlite3.connect(tmp_path / "game.sqlite3") as db:
+        (state_json,) = db.execute("SELECT s.state_json FROM games g JOIN step_log s"
+                                   " ON s.game_id = g.id AND s.seq = g.head_seq").fetchone()
+    system = registry.get("raiders")
+    shown = focus(system.view(system.load_state(state_json))).layout.items
+    assert [i.id for i in shown if i.kind == "force"] == ["F1"]
+    assert "siwa" in [i.id for i in shown if i.kind == "space"]
