@@ -105,3 +105,18 @@ async def test_the_raiders_picture_with_no_move_shows_where_the_raiders_stand(tm
     shown = focus(system.view(system.load_state(state_json))).layout.items
     assert [i.id for i in shown if i.kind == "force"] == ["F1"]
     assert "siwa" in [i.id for i in shown if i.kind == "space"]
+
+
+async def test_a_seat_given_out_of_turn_offers_no_answers_of_the_side_to_act(tmp_path: Path):
+    """/mod seat pings the player seated; when their side is not the one to act, the reply
+    carried the Soviets' answers under the NATO player's ping ("Soviets: /game act ...").
+    Seated on the side to act, they get its answers, as a join does."""
+    script = [*RR_START, "@alice /rr ready", "@mo /mod seat side:nato user:carol",
+              "@mo /mod seat side:soviet user:dave"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("mo",))
+    assert refused == 0, text
+    nato = after(text, "@mo /mod seat side:nato user:carol")
+    nato = nato[:nato.index("> @mo /mod seat side:soviet")]
+    assert "🔔 @carol" in nato and "Soviets" not in nato, nato
+    soviet = after(text, "@mo /mod seat side:soviet user:dave")
+    assert "🔔 @dave" in soviet and "Soviets: /game act builds an order" in soviet, soviet
