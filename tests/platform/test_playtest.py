@@ -120,3 +120,16 @@ async def test_a_seat_given_out_of_turn_offers_no_answers_of_the_side_to_act(tmp
     assert "🔔 @carol" in nato and "Soviets" not in nato, nato
     soviet = after(text, "@mo /mod seat side:soviet user:dave")
     assert "🔔 @dave" in soviet and "Soviets: /game act builds an order" in soviet, soviet
+
+
+def test_every_orders_description_is_whole_or_marked_short():
+    """/game help lists each order with its description (also the slash command's, at most
+    100 characters): Maschinen Krieger's volley read "... attack one target together; the
+    defensive", its docstring's first line cut mid-sentence.  A description ends its
+    sentence or says with "…" that it was shortened."""
+    for key, system in registry.load_all().items():
+        for action in system.actions:
+            said = action.description()
+            assert len(said) <= 100 and said.endswith((".", "…")), (key, action.path(), said)
+    volley = next(a for a in registry.get("mak").actions if a.path() == "volley")
+    assert volley.description().endswith("the defensive attacks…")
