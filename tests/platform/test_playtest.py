@@ -133,3 +133,12 @@ def test_every_orders_description_is_whole_or_marked_short():
             assert len(said) <= 100 and said.endswith((".", "…")), (key, action.path(), said)
     volley = next(a for a in registry.get("mak").actions if a.path() == "volley")
     assert volley.description().endswith("the defensive attacks…")
+
+
+async def test_a_one_team_unit_is_offered_as_one_team(tmp_path: Path):
+    """Skirmish's answers named the HQ and the tank "1 teams"."""
+    script = ["@alice /game new system:skirmish", "@alice /game join side:us", "@bob /game join side:germans"]
+    refused, text, _ = await run(tmp_path, script, [3, 2])  # the Americans 3, Germans 2: US first
+    assert refused == 0, text
+    assert "Activate: us-hq: Company HQ, 1 team, check 3+" in text, text
+    assert "Activate: 1pl: 1st Rifle Platoon, 5 teams, check 4+" in text
