@@ -142,3 +142,11 @@ async def test_a_one_team_unit_is_offered_as_one_team(tmp_path: Path):
     assert refused == 0, text
     assert "Activate: us-hq: Company HQ, 1 team, check 3+" in text, text
     assert "Activate: 1pl: 1st Rifle Platoon, 5 teams, check 4+" in text
+
+
+async def test_a_moderators_pace_says_what_it_sets(tmp_path: Path):
+    """/game pace by a moderator opened with the line "Moderator @mo sets" and nothing after."""
+    script = [*RR_START[:3], "@mo /game pace hours:36"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("mo",))
+    assert refused == 0, text
+    assert "Moderator @mo sets the pace:\n⏱️ Pace: 36 h a turn-part." in text, text
