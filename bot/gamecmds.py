@@ -487,6 +487,11 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         parent = await svc.store.step(game.row.id, target.parent_seq)
         assert parent is not None
         target = parent
+    if target.kind == "setup":
+        # Whoever typed /game new is its actor: "#0 is alice's; you can undo only your own"
+        # told alice the opposite of the reason.
+        raise RuleError(f"The last step (#{target.seq}) is the game's set-up, not an order; there is"
+                        " nothing of yours to undo yet (a moderator can /mod reroll a set-up).")
     if target.kind != "order" or target.actor_id != inv.user_id:
         who = target.actor_name or "the referee"
         raise RuleError(f"The last step (#{target.seq}) is {who}'s; you can undo only your own last step.")

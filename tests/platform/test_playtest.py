@@ -150,3 +150,15 @@ async def test_a_moderators_pace_says_what_it_sets(tmp_path: Path):
     refused, text, _ = await run(tmp_path, script, [], moderators=("mo",))
     assert refused == 0, text
     assert "Moderator @mo sets the pace:\n⏱️ Pace: 36 h a turn-part." in text, text
+
+
+async def test_undo_with_only_the_set_up_says_so(tmp_path: Path):
+    """alice started the game and undid her only order; a second /game undo answered "The
+    last step (#0) is alice's; you can undo only your own last step"."""
+    refused, text, _ = await run(tmp_path, [*RR_START, "@alice /game undo", "@alice /game undo",
+                                            "/game status"], [])
+    assert refused == 1, text
+    said = after(text, "@alice /game undo")
+    assert "⛔ The last step (#0) is the game's set-up, not an order" in said
+    assert "alice's" not in said
+    assert "(step #0)" in after(text, "/game status")
