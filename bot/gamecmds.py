@@ -146,7 +146,10 @@ async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     reply = status_reply(svc, game)
     step = await svc.store.step(game.row.id, game.row.head_seq)
     sides = game.sides_of(inv.user_id)
-    changes = await svc.changes_since(game.row.system, step, sides[0]) if step and sides else []
+    # The head is your own order: nothing happened since it (changes_since compares from
+    # your order before the step it is given, what a picture of that step marks).
+    own = step is not None and step.kind == "order" and step.side in sides
+    changes = await svc.changes_since(game.row.system, step, sides[0]) if step and sides and not own else []
     if changes:
         words = "\n".join(change_lines(changes))
         reply = reply.model_copy(update={"text": f"{reply.text}\nSince your last order:\n{words}"})
@@ -398,7 +401,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
             f"🏁 Game over: {result.rstrip('.')}.",  # a result may end in its own full stop
             f"Dice seed: `{game.row.seed.hex()}`",
             f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
-            f"Rolls made: {game.row.dice_counter} (numbered 0 to {game.row.dice_counter - 1}).",
+            rolls_line(game.row.dice_counter),
             f"Chain head: {chain.ANCHOR_MARK} {done.chain_head}",
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
@@ -453,6 +456,14 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     return replies.info("\n\n".join([intro, replies.help_text(game.system, None)]))
 
 
+def rolls_line(count: int) -> str:
+    """How many rolls the game made, as /game end announces them (a game without a roll
+    read "numbered 0 to -1")."""
+    if count == 0:
+        return "Rolls made: none."
+    return f"Rolls made: {count} (numbered 0 to {count - 1})." if count > 1 else "Rolls made: 1 (numbered 0)."
+
+
 async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game undo``: take back your own last step while it revealed nothing new.
 
@@ -476,6 +487,11 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         parent = await svc.store.step(game.row.id, target.parent_seq)
         assert parent is not None
         target = parent
+    if target.kind == "setup":
+        # Whoever typed /game new is its actor: "#0 is alice's; you can undo only your own"
+        # told alice the opposite of the reason.
+        raise RuleError(f"The last step (#{target.seq}) is the game's set-up, not an order; there is"
+                        " nothing of yours to undo yet (a moderator can /mod reroll a set-up).")
     if target.kind != "order" or target.actor_id != inv.user_id:
         who = target.actor_name or "the referee"
         raise RuleError(f"The last step (#{target.seq}) is {who}'s; you can undo only your own last step.")
@@ -516,10 +532,14 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         return Reply(text=text + "\n" + f"➡️ {part}",
                      mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}")
 
+    # The game is back on a turn-part that was announced before the undone step: it is the
+    # last one pinged now, so giving the step again hands over with a new ping (the undone
+    # step's ping must not count as already given).  Kept steps bring their own.
+    back = game.system.make_step(state)
     change = Change(
         steps=again, parent_seq=parent.seq, head=None if again else parent, dice=run,
         audit=Audit(inv.user_id, inv.user_name, "undo", "", {"seq": target.seq}),
-        revert_after=parent.seq,
+        revert_after=parent.seq, mention_key=svc.ledger.mention_key(back.waiting_on, back.turn_part),
     )
     reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None

@@ -76,11 +76,14 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     change = Change(head=step, audit=audit, reset_mention=True,
                     revert_after=target if direction == "back" else None,
                     unrevert=moved if direction == "forward" else [])
-    span = f"#{min(moved)}–#{max(moved)}" if len(moved) > 1 else f"#{moved[0]}"
+    if len(moved) > 1:
+        steps, are, them = f"Steps #{min(moved)}–#{max(moved)}", "are", "them"
+    else:  # one step: "Step #7 is kept", not "Steps #7 are kept"
+        steps, are, them = f"Step #{moved[0]}", "is", "it"
     if direction == "back":
-        detail = f"Steps {span} are kept, struck through; /mod rollback to:{head} restores them."
+        detail = f"{steps} {are} kept, struck through; /mod rollback to:{head} restores {them}."
     else:
-        detail = f"Steps {span} are active again."
+        detail = f"{steps} {are} active again."
     state = game.system.load_state(step.state_json)
     lines = [
         f"⏪ Moderator @{inv.user_name} rolled the game {direction} to step #{target}.",

@@ -232,6 +232,11 @@ class Service:
         game = self.games.cached(channel_id)
         if reply.error or reply.ephemeral or reply.offer_key or game is None:
             return reply
+        waiting = game.system.waiting_on(game.state)
+        if reply.mentions and not any(side in waiting for user in reply.mentions for side in game.sides_of(user)):
+            # /mod seat pings the player seated, whatever the turn: the answers of the side
+            # to act do not belong under that ping.
+            return reply
         return reply.model_copy(update={"offer_key": f"{game.row.id}:{game.row.head_seq}"})
 
     async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:

@@ -10,15 +10,16 @@ from bot.service import ScriptedDiceSource, Service
 
 
 async def run(tmp_path: Path, script: list[str], dice: list[int],
-              out: list[str] | None = None) -> tuple[int, str, Console]:
+              out: list[str] | None = None, moderators: tuple[str, ...] = ()) -> tuple[int, str, Console]:
     """Play ``script`` in the console on a real SQLite file in ``tmp_path`` (kept between
     runs, so a later run goes on with the same game); (refusals, transcript, console).
-    ``out`` collects each message printed."""
+    ``out`` collects each message printed; ``moderators`` may use ``/mod`` (``--moderator``)."""
     settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
     service = await Service.open(settings, dice_source=ScriptedDiceSource(dice))
     out = [] if out is None else out
     try:
-        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append,
+                          moderator=list(moderators))
         refused = await console.run_script(script)
     finally:
         await service.close()

@@ -100,7 +100,8 @@ async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
         "part_started": now if hours or not same_part(old.part_key, game) else old.part_started,
         "deadline_at": deadline,
     })
-    by = f"Moderator @{inv.user_name} sets" if inv.is_moderator else "Every player agreed:"
+    # A line of its own, so it says what it sets ("Moderator @mo sets" stood alone).
+    by = f"Moderator @{inv.user_name} sets the pace:" if inv.is_moderator else "Every player agreed:"
     lines = [by, *_pace_words(pace)]
     if line := deadline_line(pace):
         lines.append(line)

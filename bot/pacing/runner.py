@@ -296,7 +296,9 @@ class Pacer:
 
     async def _reminder(self, game: LiveGame, message: Scheduled, now: datetime) -> Reply | None:
         holder = game.holder(message.side)
-        if holder is None or message.side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
+        deadline = parse_iso(message.data["deadline"])
+        if (holder is None or message.side not in game.system.waiting_on(game.state)  # type: ignore[arg-type]
+                or deadline <= now):  # late (the bot was down): the deadline's notice says it
             await self._drop(message)
             return None
         async with self.svc.store.transaction() as db:
@@ -306,7 +308,6 @@ class Pacer:
             return None
         if not await self._claim(message, game):
             return None
-        deadline = parse_iso(message.data["deadline"])
         lines = [
             f"⏰ @{holder.user_name}, {game.system.side_name(message.side)} is waited on:",
             f"{message.data.get('part', '')}",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -35,6 +36,10 @@ from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
 from rules.core.playout import PlayoutHints
 from rules.core.scenariofile import ScenarioFormat
 from rules.core.secrets import Seal, Unseal
+
+#: The end of a sentence in a docstring: a full stop after a word or a rule number's
+#: bracket, then a space or the end ("Col. Nikolas" is on a first line that ends its own).
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)])\.(?=\s|$)")
 
 if typing.TYPE_CHECKING:
     from rules.core.views import Seen
@@ -91,9 +96,19 @@ class Action(BaseModel):
 
     @classmethod
     def description(cls) -> str:
-        """First line of the docstring: what the order does (at most 100 characters)."""
-        doc = (cls.__doc__ or cls.name).strip().splitlines()[0]
-        return doc[:100]
+        """What the order does, in at most 100 characters (Discord's limit for a command's
+        description): the docstring's first line when it ends its sentence, else its first
+        sentence, shortened at a word with "…" (a first line cut mid-sentence read "… one
+        target together; the defensive" in /game help)."""
+        lines = (cls.__doc__ or cls.name).strip().splitlines()
+        if lines[0].rstrip().endswith("."):
+            return lines[0].strip()[:100]
+        text = " ".join(line.strip() for line in lines)
+        end = _SENTENCE_END.search(text)
+        text = text[:end.end()].rstrip() if end else text
+        if len(text) <= 100:
+            return text
+        return text[:99].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
     @classmethod
     def help_text(cls) -> str:

@@ -199,11 +199,16 @@ def network_view(ctx: Ctx) -> NetworkView:
                         turn_word=f"{m.card} Op",
                         phase=turn_label(ctx, rounds=True), facts=[progress(ctx), f"Alert {m.alert}"])
         facts = [f"Kept cards: {', '.join(m.hand)}"] if m.hand else []
+    over = banner(ctx)
     return NetworkView(
         header=header, width=sc.width, height=sc.height, spaces=spaces, routes=routes,
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
-        legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=banner(ctx),
+        legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=over,
         terrain_styles=terrain_styles(ctx), away=away_units(ctx),
+        # The phone-width picture shows the action, then where the raiders stand: with no
+        # move or battle (a recruit, the start of an Op) it showed the board's middle.  The
+        # final picture keeps to its last action, as every system's does.
+        focus=[] if over else [f.space for f in forces if f.faction == "raider" and f.space],
     )
 
 

@@ -20,7 +20,7 @@ from rules.rr.actions import split_ids
 from rules.rr.assault import assault
 from rules.rr.board import Board, is_leader, is_rider
 from rules.rr.scenario import Deployment
-from rules.rr.state import MarkRecord, Side, UnitState, other
+from rules.rr.state import SIDE_NAMES, MarkRecord, Side, UnitState, other
 
 
 def deployment_of(b: Board, uid: str) -> Deployment | None:
@@ -78,6 +78,10 @@ def deploy_default(b: Board, side: str) -> list[Event]:
     area 7 (11.0); leaders join a unit."""
     events: list[Event] = []
     todo = waiting(b, side, ("setup",))
+    if not todo:
+        # Nothing waits: the order would be a step that changes nothing.
+        raise RuleError(f"Every {SIDE_NAMES[side]} unit is already set up; move one with deploy,"
+                        " or finish with ready (11.0).")
     todo.sort(key=lambda u: (is_leader(b.spec(u.id)), -b.spec(u.id).stacking))
     required = b.sc.soviet_required_area
     keeper = None

@@ -41,7 +41,8 @@ def _unit(state: SkirmishState, value: str) -> str:
     unit = state.unit(value)
     need = CHECK[unit.training] + unit.markers
     extra = f" +{unit.markers} supp" if unit.markers else ""
-    return f"{unit.id}: {unit.name}, {len(unit.alive_teams)} teams, check {need}+{extra}"
+    teams = len(unit.alive_teams)
+    return f"{unit.id}: {unit.name}, {teams} team{'' if teams == 1 else 's'}, check {need}+{extra}"
 
 
 def _target(state: SkirmishState, value: str) -> str:

@@ -83,7 +83,9 @@ async def test_two_processes_send_each_reminder_once(
     outbox = Outbox()
     try:
         await paced_duel(Table(one))
-        clock.advance(timedelta(hours=24))
+        clock.advance(timedelta(hours=23))  # both reminders due (a reminder after its deadline is not sent)
+        await asyncio.gather(one.pacer.tick(outbox), two.pacer.tick(outbox))
+        clock.advance(timedelta(hours=1))
         await asyncio.gather(one.pacer.tick(outbox), two.pacer.tick(outbox))
         await one.pacer.tick(outbox)
         await two.pacer.tick(outbox)
@@ -213,7 +215,8 @@ async def test_a_fixed_deadline_and_bad_times_are_refused_changing_nothing(
     assert "Deadline" not in (await table("alice", "/game status")).text
     fixed = await table("mod", '/game deadline at:"2026-11-24 18:00"', moderator=True)
     assert not fixed.error and "<t:" in fixed.text
-    posted = await advance(clock, service, outbox, 30)  # 15 h half-way, 29 h, then 30 h
+    posted = await advance(clock, service, outbox, 29)  # 15 h half-way, 29 h
+    posted += await advance(clock, service, outbox, 1)  # then 30 h
     assert [p[0] for p in posted] == ["⏰", "⏰", "⌛"]
 
 
@@ -225,3 +228,13 @@ async def test_bad_pace_options_are_refused_changing_nothing(table: Table) -> No
         reply = await table("mod", line, moderator=True)
         assert reply.error and reply.ephemeral, line
     assert "Deadline" not in (await table("alice", "/game status")).text
+
+
+async def test_a_reminder_whose_deadline_passed_is_not_sent(
+        table: Table, service: Service, clock: ManualClock, outbox: Outbox) -> None:
+    """The bot was down (or the console's clock jumped) past both reminders and the
+    deadline: it posted "⏰ @alice, red is waited on … Due … (1 h ago)" and then the deadline
+    notice.  A reminder after its deadline reminds of nothing; only the notice is posted."""
+    await paced_duel(table)
+    posted = await advance(clock, service, outbox, 25)
+    assert len(posted) == 1 and "deadline passed" in posted[0], posted

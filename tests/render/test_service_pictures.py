@@ -72,7 +72,8 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
         assert map_reply.snapshot_key.endswith(":map")
         _, full = await service.snapshot(map_reply.snapshot_key)
         assert Image.open(io.BytesIO(full)).width == 1280
-        # Both players have given orders by now: each sees what the other did since.
+        # Both players have given orders by now: each sees what the other did since; the
+        # side whose order is the head saw nothing since it.
         game = await service.store.active_game("pic-chan")
         step = await service.store.step(game.id, game.head_seq)
         assert step is not None
@@ -80,7 +81,9 @@ async def test_order_pictures_are_focus_views_and_status_says_what_changed(tmp_p
         for side, user in SEATS.items():
             changes = await service.pipeline.changes_since("rr", step, side)
             status = await say(user, "/game status")
-            if changes:
+            if step.kind == "order" and step.side == side:
+                assert "Since your last order:" not in status.text
+            elif changes:
                 assert "Since your last order:" in status.text
                 assert all(c.id in status.text for c in changes)
                 # The same words, kind by kind, as the picture's letters (M, F, H, X ...).
