@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -77,6 +78,8 @@ async def floor_run(url: str, writers: int, inserts: int, ready: Ready | None = 
 
 #: What a child says once it has opened its service and games, and waits to be told to go.
 READY = "ready"
+#: Seconds a child may take to get ready (opening 200 games takes a few on a busy machine).
+READY_WITHIN = 300.0
 
 
 def children(args: list[list[str]]) -> list[dict]:
@@ -87,6 +90,10 @@ def children(args: list[list[str]]) -> list[dict]:
     for the slowest start on a busy machine: 15 s of every run spent waiting.)"""
     procs = [subprocess.Popen([sys.executable, "-m", "bench.shared", *a], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for a in args]
+    # A child stuck before it is ready would hold the parent's read for ever: after
+    # READY_WITHIN seconds every child is stopped, and the read ends.
+    stuck = threading.Timer(READY_WITHIN, lambda: [p.kill() for p in procs])
+    stuck.start()
     try:
         for proc in procs:
             assert proc.stdout is not None
@@ -95,6 +102,7 @@ def children(args: list[list[str]]) -> list[dict]:
                     break
             else:
                 raise RuntimeError(f"a benchmark child ended before it was ready ({proc.wait()})")
+        stuck.cancel()
         for proc in procs:
             assert proc.stdin is not None
             proc.stdin.write("go\n")
@@ -107,6 +115,7 @@ def children(args: list[list[str]]) -> list[dict]:
             out.append(json.loads(stdout.strip().splitlines()[-1]))
         return out
     finally:
+        stuck.cancel()
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
