@@ -14,7 +14,8 @@ under the backup's name.
 Restoring uses the same API the other way, into the bot's database (stop the bot first: it
 holds the games in memory).  The database being replaced is first copied aside
 (``NAME.before-restore.sqlite3``): nothing is lost by restoring the wrong file.  The restored
-database may be of an older schema; the bot migrates it at start, as always.
+database may be of an older schema (the bot migrates it at start, as always), never of a newer
+one: that is refused, as the stores refuse to open it (``bot/schema.py``).
 
 PostgreSQL (``REFEREE_DB=postgresql://``) is backed up with its own tools (``pg_dump``).
 """
@@ -25,7 +26,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.store import migration_files
+from bot.schema import refuse_newer
 
 #: Milliseconds to wait for a lock the bot holds for a moment (its writer's commit).
 BUSY_TIMEOUT_MS = 10_000
@@ -109,11 +110,9 @@ def restore(source: Path, target: Path) -> str:
     backup_db = _open_existing(source, read_only=True)
     try:
         what = describe(backup_db, source)
-        newest = max((version for version, _, _ in migration_files()), default=0)
-        version = backup_db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
-        if version > newest:
-            raise BackupError(f"{source} has schema version {version}, newer than this "
-                              f"referee knows ({newest}): restore it with the release that wrote it.")
+        # The stores' own question (bot/schema.py): a newer schema is refused, said alike.
+        refuse_newer(backup_db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0],
+                     source)
         kept = None
         if target.is_file():
             kept = target.with_name(f"{target.stem}.before-restore{target.suffix or '.sqlite3'}")

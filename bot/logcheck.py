@@ -111,9 +111,19 @@ def _games(path: Target) -> list[tuple]:
                      ("SELECT id, head_seq, state_json FROM games", (None,))):
         try:
             return [(*row, *pad) for row in query(path, sql)]
-        except Exception:  # noqa: BLE001 - an older schema: try the query it answers
-            continue
+        except Exception as exc:  # noqa: BLE001 - SQLite's and asyncpg's errors alike
+            if not _missing_column(exc):
+                raise  # a lock, a damaged file: never taken for an older schema
     raise RuntimeError(f"{path}: no games table this check knows")
+
+
+def _missing_column(exc: Exception) -> bool:
+    """Whether ``exc`` says a column the query names is not in the table (a schema before
+    or after the one the query reads): SQLite's "no such column", PostgreSQL's
+    undefined_column (SQLSTATE 42703)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return str(exc).startswith("no such column")
+    return getattr(exc, "sqlstate", None) == "42703"
 
 
 def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linear: bool = True) -> list[str]:
@@ -160,12 +170,14 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
         head = by_seq.get(head_seq)
         if head is None:
             problems.append(f"game {game_id}: head {head_seq} is not a stored step")
-        elif state_json is not None and head[3] != state_json:
+            continue
+        # Each finding on its own: a copy unlike the head's state says nothing about
+        # whether the head is reverted.
+        if state_json is not None and head[3] != state_json:
             problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
-        elif head[2] is not None:
+        if head[2] is not None:
             problems.append(f"game {game_id}: head {head_seq} is a reverted step")
-        if head is not None:
-            problems += _ancestry(game_id, head_seq, by_seq)
+        problems += _ancestry(game_id, head_seq, by_seq)
     if acknowledged:
         stored = dict(query(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
         for interaction_id, text in acknowledged.items():

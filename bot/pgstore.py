@@ -37,12 +37,14 @@ from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.dialect import inlined, migration_sql, placeholder_count, placeholders
 from bot.pgturns import TAKE_TURN, Turns
-from bot.store import BaseStore, migration_files
+from bot.schema import migration_files, refuse_newer
+from bot.store import BaseStore
 from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer, utcnow
 
 log = logging.getLogger("referee.pgstore")
@@ -210,6 +212,18 @@ async def _commit_pool(url: str, size: int) -> asyncpg.Pool:
                                          server_settings=SESSION)
 
 
+async def _refuse_newer(pool: asyncpg.Pool, url: str) -> None:
+    """Raise :class:`~bot.schema.NewerSchema` when the database records a migration newer
+    than this release knows (read only; no table is created)."""
+    async with pool.acquire() as conn:
+        version = None
+        if await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+            version = await conn.fetchval("SELECT MAX(version) FROM schema_migrations")
+    parts = urlsplit(url)
+    refuse_newer(version, f"The PostgreSQL database {parts.path.lstrip('/') or parts.username}"
+                          f" on {parts.hostname or 'the local socket'}")
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """A read/commit connection going back to the pool keeps its session as it is: we never
     change session state (no LISTEN, cursors, settings or locks on this pool), and asyncpg
@@ -256,9 +270,11 @@ class PgStore(BaseStore):
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE,
                    lock_pool_size: int = LOCK_POOL_SIZE) -> "PgStore":
-        """Connect and apply pending migrations."""
+        """Connect and apply pending migrations; a database a newer release upgraded is
+        refused first, before anything is written (:class:`~bot.schema.NewerSchema`)."""
         pool = await _commit_pool(url, pool_size)
         try:
+            await _refuse_newer(pool, url)
             locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size + LEASES,
                                               reset=_release_locks)
         except BaseException:

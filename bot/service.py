@@ -40,7 +40,7 @@ from bot.pipeline import (
 )
 from bot.store import BaseStore, StepRow, utcnow
 from bot.stores import open_store
-from bot.writer import Conflict
+from bot.writer import CONFLICT_RETRIES, Conflict
 from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
@@ -53,8 +53,6 @@ SNAPSHOT_CACHE_SIZE = 64
 MAX_CHOICES = 25
 #: How often old interactions are pruned (seconds).
 PRUNE_EVERY = 3600.0
-#: How many times a command is run again after a write conflict before it is refused.
-CONFLICT_RETRIES = 3
 
 Handler = Callable[[Pipeline, Invocation], Awaitable[Reply]]
 GAME_HANDLERS: dict[str, Handler] = {**gamecmds.HANDLERS, **pacecmds.GAME_HANDLERS}

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Literal
 
+from bot.schema import NewerSchema
+
 Trouble = Literal["full", "read-only", "damaged", "unreachable"]
 
 #: Words of SQLite's messages (and of OS errors) by trouble.
@@ -81,7 +83,11 @@ def for_player(exc: BaseException) -> str | None:
 
 
 def for_operator(exc: BaseException, db: Any) -> str | None:
-    """What the operator reads (start-up, log), or None if ``exc`` is not a storage trouble."""
+    """What the operator reads (start-up, log), or None if ``exc`` is not a storage trouble.
+    A database a newer release upgraded (``bot/schema.py``) is said in its own sentence."""
+    for cause in _chain(exc):
+        if isinstance(cause, NewerSchema):
+            return str(cause)
     kind = trouble(exc)
     if kind is None:
         return None

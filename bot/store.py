@@ -15,11 +15,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import sqlite3
 from abc import ABC, abstractmethod
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -27,14 +25,12 @@ import aiosqlite
 from pydantic import BaseModel, Field
 
 from bot.filelocks import FileLocks
+from bot.schema import migration_files, refuse_newer, sqlite_version
 from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
 from rules.core import registry, scenariofile
 from rules.core.dice import Roll
 from rules.core.errors import RuleError
 from rules.core.contract import Event
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
 
 class GameRow(BaseModel):
     """A game as stored (the state stays JSON here; the service parses it)."""
@@ -124,20 +120,6 @@ class AuditRow(BaseModel):
     #: The hash chain (migration 0009): the previous record's hash and this entry's.
     prev_hash: str | None = None
     hash: str | None = None
-
-
-def migration_files() -> list[tuple[int, str, str]]:
-    """``(version, name, sql)`` of every migration shipped in the ``migrations`` package."""
-    found = []
-    for entry in resources.files("migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise RuntimeError(f"two migrations share a version number: {versions}")
-    return found
 
 
 def split_sql(script: str) -> list[str]:
@@ -411,8 +393,11 @@ class Store(BaseStore):
 
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
-        """Open (creating if needed) the database and apply pending migrations."""
+        """Open (creating if needed) the database and apply pending migrations; a database
+        a newer release upgraded is refused first, before any file is opened for writing
+        (:class:`~bot.schema.NewerSchema`)."""
         path = Path(path)
+        refuse_newer(sqlite_version(path), path)
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
         writer = WriterThread(path)

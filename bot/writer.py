@@ -71,6 +71,11 @@ def _json(value: Any) -> str:
         return json.dumps(value)
 
 
+#: How many times a command (or the pacer's deadline order) is run again after a write
+#: conflict before it is refused.
+CONFLICT_RETRIES = 3
+
+
 class Conflict(Exception):
     """Another writer changed the game since it was read: a guarded update matched no row.
 

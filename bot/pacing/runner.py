@@ -38,7 +38,7 @@ from bot.games import CHANGES_WINDOW, LiveGame
 from bot.ledger import Change, Committed, Landed, Ledger, Outcome
 from bot.pipeline import Pipeline
 from bot.store import StepRow
-from bot.writer import Writer
+from bot.writer import CONFLICT_RETRIES, Conflict, Writer
 from rules.core.contract import Action, GameSystem
 from rules.core.errors import RuleError
 
@@ -338,27 +338,43 @@ class Pacer:
         return Reply(text="\n".join(lines), mentions=mentions, snapshot_key=snapshot)
 
     async def act_for(self, channel_id: str, sides: list[str]) -> tuple[list[str], list[str], str | None]:
-        """Give each silent side its system's "no action" order, under the channel's lock.
-        Returns the lines, who to ping next and the snapshot of the last step."""
+        """Give each silent side its system's "no action" order, holding the channel's turn
+        as a command does (this process's lock and the store's, across processes).  Returns
+        the lines, who to ping next and the snapshot of the last step.
+
+        A write conflict (a process not taking turns wrote the game first: the guarded head
+        update refused this stale copy, nothing of it stored) is met as ``Service._run``
+        meets it: the cached game is dropped and the side is looked at again on the game as
+        it now is, so an order its player gave meanwhile is never doubled."""
         lines: list[str] = []
         mentions: list[str] = []
         snapshot = None
-        async with self.locks.hold(channel_id):
+        async with self.locks.hold(channel_id), self.svc.store.channel_lock(channel_id):
             for side in sides:
-                game = await self.svc.games.load(channel_id)
-                if game is None or side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
-                    continue
-                action = game.system.idle_order(game.state, side)  # type: ignore[arg-type]
-                name = game.system.side_name(side)
-                if action is None:
-                    lines.append(f"{name} has no 'no action' order now; nothing is done for them.")
-                    continue
-                try:
-                    text, mentions, snapshot = await self._idle_step(game, side, action)
-                except RuleError as exc:
-                    lines.append(f"The referee could not act for {name}: {exc.message}")
-                    continue
-                lines += text
+                for attempt in range(CONFLICT_RETRIES + 1):
+                    game = await self.svc.games.load(channel_id)
+                    if game is None or side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
+                        break
+                    action = game.system.idle_order(game.state, side)  # type: ignore[arg-type]
+                    name = game.system.side_name(side)
+                    if action is None:
+                        lines.append(f"{name} has no 'no action' order now; nothing is done for them.")
+                        break
+                    try:
+                        text, mentions, snapshot = await self._idle_step(game, side, action)
+                    except RuleError as exc:
+                        lines.append(f"The referee could not act for {name}: {exc.message}")
+                        break
+                    except Conflict as exc:
+                        self.svc.games.forget(channel_id)
+                        if attempt == CONFLICT_RETRIES:
+                            lines.append(f"The referee could not act for {name}: other commands kept"
+                                         " changing the game; a moderator may /mod extend.")
+                        else:
+                            log.info("write conflict on %s's deadline (%s); acting again", channel_id, exc)
+                        continue
+                    lines += text
+                    break
         return lines, mentions, snapshot
 
     async def _idle_step(self, game: LiveGame, side: str,

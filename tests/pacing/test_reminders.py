@@ -238,3 +238,35 @@ async def test_a_reminder_whose_deadline_passed_is_not_sent(
     await paced_duel(table)
     posted = await advance(clock, service, outbox, 25)
     assert len(posted) == 1 and "deadline passed" in posted[0], posted
+
+
+async def test_a_deadline_order_refused_as_stale_is_given_again_on_the_game_as_it_is(
+        table: Table, service: Service, settings: Settings, clock: ManualClock,
+        outbox: Outbox) -> None:
+    """Another process writes the game between the pacer's read and its commit: the guard
+    refuses the stale copy (``bot.writer.Conflict``), and the pacer does what a command
+    does (``Service._run``): drops its copy and acts again on the game as it now is.  Red's
+    "no action" is given once, the deadline is told, and the pacer's loop goes on."""
+    await paced_duel(table, "then:pass")
+    other = await Service.open(settings, clock=clock)  # a second process on the database
+    real = service.pipeline.ledger.commit
+    wrote: list[int] = []
+
+    async def commit(game, change, **kwargs):  # type: ignore[no-untyped-def]
+        if not wrote:  # once: the other process's write lands first
+            async with other.store.transaction() as db:
+                db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game.row.id,))
+            wrote.append(game.row.id)
+        return await real(game, change, **kwargs)
+
+    service.pipeline.ledger.commit = commit  # type: ignore[method-assign]
+    try:
+        posted = await advance(clock, service, outbox, 24)
+    finally:
+        await other.close()
+    passed = [text for text in posted if "deadline passed" in text]  # the reminders aside
+    assert wrote and len(passed) == 1 and passed[0].count("Referee (red): wait") == 1, posted
+    game = await service.games.load(table.channel)
+    assert game is not None and game.system.waiting_on(game.state) == ["blue"]
+    steps = await service.store.steps(game.row.id)
+    assert [s.side for s in steps if s.actor_name == "Referee (deadline)"] == ["red"]
