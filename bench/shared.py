@@ -230,7 +230,9 @@ def _spent(used: dict[str, float]) -> str:
     """One process's spending, shortly: its loop's and other threads' share of a core, and
     (SQLite) its waits for the write lock, orders per commit and time in commits (fsync)."""
     wall = used["wall"] or 1.0
-    text = f"loop {used['loop'] / wall:.0%} of a core, other threads {(used['cpu'] - used['loop']) / wall:.0%}"
+    # The loop's CPU and the process's are read a moment apart: never below zero.
+    others = max(0.0, used["cpu"] - used["loop"])
+    text = f"loop {used['loop'] / wall:.0%} of a core, other threads {others / wall:.0%}"
     if used["commits"]:
         text += (f", write lock waited {used['begin'] / wall:.0%} of the time,"
                  f" {used['units'] / used['commits']:.1f} orders a commit, committing"
