@@ -29,6 +29,16 @@ class SideSummary(BaseModel):
 
     count: int = 0
     lines: list[str] = Field(default_factory=list)
+    #: Whether the side has given an order yet: False, its lines run from the game's start
+    #: (a ping said "Since @bob's last order" to a bob who had given none); None, not known
+    #: (summaries stored before this was kept, or rebuilt from a window of the log that did
+    #: not reach the start), said as before.
+    ordered: bool | None = None
+
+    @property
+    def from_start(self) -> bool:
+        """The lines run from the game's start: the side has given no order yet."""
+        return self.ordered is False
 
     def text(self) -> list[str]:
         """The lines as a ping shows them, newest last, earlier ones counted."""
@@ -60,15 +70,17 @@ class Summaries(BaseModel):
             for side, summary in list(sides.items()):
                 if side != row.side or row.action is None:
                     sides[side] = SideSummary.model_construct(
-                        count=summary.count + 1, lines=[*summary.lines, line][-MOST_LINES:])
+                        count=summary.count + 1, lines=[*summary.lines, line][-MOST_LINES:],
+                        ordered=summary.ordered)
             if row.side is not None and row.action is not None:
-                sides[row.side] = SideSummary()  # its own order: nothing missed since
+                sides[row.side] = SideSummary(ordered=True)  # its own order: nothing missed since
         return Summaries.model_construct(sides=sides)
 
 
-def fresh(sides: tuple[str, ...] | list[str]) -> Summaries:
-    """The summaries of a game just set up: nothing happened yet for anyone."""
-    return Summaries(sides={side: SideSummary() for side in sides})
+def fresh(sides: tuple[str, ...] | list[str], ordered: bool | None = False) -> Summaries:
+    """The summaries of a game just set up: nothing happened yet for anyone, and nobody
+    has ordered (``ordered``: None where that is not known, :func:`rebuild`)."""
+    return Summaries(sides={side: SideSummary(ordered=ordered) for side in sides})
 
 
 def bullet(step: StepRow) -> str:
@@ -79,8 +91,12 @@ def bullet(step: StepRow) -> str:
 
 def rebuild(sides: tuple[str, ...] | list[str], steps: list[StepRow], head: int | None) -> Summaries:
     """The summaries at step ``head`` from ``steps`` (a window of the log ending at or after
-    it, in order): its ancestry, back to each side's last order or the window's start."""
-    return fresh(sides).after(ancestry(steps, head))
+    it, in order): its ancestry, back to each side's last order or the window's start.  A
+    side with no order in a window that does not reach the game's start may have ordered
+    before it: whether it has is left unknown."""
+    chain = ancestry(steps, head)
+    whole = not chain or chain[0].parent_seq is None
+    return fresh(sides, False if whole else None).after(chain)
 
 
 def ancestry(steps: list[StepRow], head: int | None) -> list[StepRow]:

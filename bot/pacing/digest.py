@@ -143,9 +143,12 @@ def ping_lines(game: LiveGame, step: Step, user_id: str) -> list[str]:
         holder = game.holder(side)
         if holder is None or holder.user_id == user_id:
             continue
-        lines = game.summaries.of(side).text()
+        summary = game.summaries.of(side)
+        lines = summary.text()
         if lines:  # the order being answered is in the reply: these came between
-            out += [f"Since @{holder.user_name}'s last order:", *lines]
+            head = (f"Since the start, for @{holder.user_name}:" if summary.from_start
+                    else f"Since @{holder.user_name}'s last order:")
+            out += [head, *lines]
     return out
 
 

@@ -313,9 +313,9 @@ class Pacer:
             f"{message.data.get('part', '')}",
             f"Due {discord_time(deadline)}.",
         ]
-        since = game.summaries.of(message.side).text()
-        if since:
-            lines += ["Since your last order:", *since]
+        summary = game.summaries.of(message.side)
+        if since := summary.text():
+            lines += ["Since the start:" if summary.from_start else "Since your last order:", *since]
         return Reply(text="\n".join(lines), mentions=[holder.user_id])
 
     async def _deadline_passed(self, game: LiveGame, message: Scheduled) -> Reply:

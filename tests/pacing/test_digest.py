@@ -103,3 +103,18 @@ def test_a_span_of_one_step_is_said_so() -> None:
     from bot.pacing.digest import span_words
 
     assert (span_words(10, 10), span_words(3, 9)) == ("step #10", "steps #3–#9")
+
+
+async def test_a_ping_to_a_side_that_has_not_ordered_yet_says_since_the_start(table: Table) -> None:
+    """bob has given no order: his first ping's lines run from the start, and say so (it
+    read "Since @bob's last order:")."""
+    await table("alice", "/game new system:duel")
+    await table("alice", "/game join side:red")
+    await table("bob", "/game join side:blue")
+    await table("alice", "/duel stance mode:bold")  # a standing order: red still to act
+    reply = await table("alice", "/duel wait")
+    assert reply.mentions == ["bob"]
+    lines = reply.text.splitlines()
+    assert "Since @bob's last order:" not in lines
+    start = lines.index("Since the start, for @bob:")
+    assert lines[start + 1].startswith("• #") and "stance" in lines[start + 1]

@@ -12,7 +12,7 @@ from bot.autoplay import Channel
 from bot.config import Settings
 from bot.service import Service
 from bot.store import StepRow
-from bot.summaries import MOST_LINES, bullet
+from bot.summaries import MOST_LINES, bullet, fresh, load, rebuild
 
 
 def from_the_log(steps: list[StepRow], side: str, head: int) -> list[str]:
@@ -33,7 +33,18 @@ async def check(service: Service, channel: str) -> None:
     assert game is not None
     steps = await service.store.steps(game.row.id)
     for side in game.system.sides:
-        assert game.summaries.of(side).text() == from_the_log(steps, side, game.row.head_seq), side
+        summary = game.summaries.of(side)
+        assert summary.text() == from_the_log(steps, side, game.row.head_seq), side
+        # Whether the side has ordered on the active line, where it is known (a summary
+        # rebuilt from a window that did not reach the start leaves it None).
+        if summary.ordered is not None:
+            assert summary.ordered == ordered_on_the_line(steps, side, game.row.head_seq), side
+
+
+def ordered_on_the_line(steps: list[StepRow], side: str, head: int) -> bool:
+    """Whether ``side`` gave an order on the active line up to ``head``."""
+    return any(s.side == side and s.action is not None for s in steps
+               if s.reverted_by is None and s.seq <= head)
 
 
 async def moderate(channel: Channel, command: str, **options: object) -> None:
@@ -94,3 +105,27 @@ async def test_a_game_stored_before_the_summaries_gets_them_from_its_log(setting
         await check(service, channel.channel)
     finally:
         await service.close()
+
+
+def _row(seq: int, side: str | None, kind: str = "order") -> StepRow:
+    return StepRow(game_id=1, seq=seq, parent_seq=seq - 1 if seq else None, kind=kind, side=side,
+                   action={"name": "wait", "options": {}} if kind == "order" else None,
+                   state_json="{}")
+
+
+def test_a_side_that_has_not_ordered_is_told_so_and_unknown_stays_unknown() -> None:
+    """A ping said "Since @bob's last order:" to a bob who had given none: a side's summary
+    knows whether it has ordered (from the start, every step is counted for it)."""
+    start = fresh(["red", "blue"])
+    after = start.after([_row(0, None, "setup"), _row(1, "red")])
+    assert after.of("blue").from_start and after.of("blue").count == 1
+    assert after.of("red").ordered is True and not after.of("red").from_start
+    assert after.after([_row(2, "blue")]).of("blue").ordered is True
+    # Rebuilt from a window that does not reach the start: blue may have ordered before it.
+    window = [_row(5, "red"), _row(6, "red")]
+    rebuilt = rebuild(["red", "blue"], window, 6)
+    assert rebuilt.of("blue").ordered is None and not rebuilt.of("blue").from_start
+    assert rebuild(["red", "blue"], [_row(0, None, "setup"), _row(1, "red")], 1).of("blue").from_start
+    # Summaries stored before this was kept read back as not known (said as before).
+    old = load('{"sides": {"blue": {"count": 2, "lines": ["• a", "• b"]}}}')
+    assert old is not None and old.of("blue").ordered is None
