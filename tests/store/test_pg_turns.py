@@ -125,7 +125,7 @@ async def test_a_lingering_connection_the_server_closed_is_not_handed_to_the_nex
     store = await pg_store(pg_url)
     try:
         async with store.channel_lock("k"):
-            pass
+            pass  # a command that ends at once: its connection then lingers with the turn
         (conn,) = store._turns._lingering
         await _server_ends(pg_url, conn)
         async with asyncio.timeout(10):
