@@ -25,6 +25,7 @@ from bot import VERSION, scenariocli
 from bot.config import Settings, describe_error, load_settings
 from bot.logsetup import setup_logging
 from bot.runtime import tune_gc
+from bot.storage import shown
 
 if TYPE_CHECKING:
     from bot.pacing.clock import ManualClock
@@ -231,19 +232,6 @@ async def run_export_html(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB): open it in any browser, offline.")
     return 0
-
-
-def shown(db: Path | str) -> str:
-    """A database as a message may show it: a URL without its password."""
-    if isinstance(db, Path):
-        return str(db)
-    from urllib.parse import urlsplit  # noqa: PLC0415
-
-    parts = urlsplit(db)
-    if parts.password is None:
-        return db
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
 
 
 async def run_health(settings: Settings) -> int:

@@ -10,7 +10,9 @@ as before (an incident id).
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from bot.schema import NewerSchema
 
@@ -91,7 +93,19 @@ def for_operator(exc: BaseException, db: Any) -> str | None:
     kind = trouble(exc)
     if kind is None:
         return None
-    return "Database trouble: " + OPERATOR[kind].format(db=db, detail=str(exc)[:120])
+    return "Database trouble: " + OPERATOR[kind].format(db=shown(db), detail=str(exc)[:120])
+
+
+def shown(db: Path | str) -> str:
+    """A database as a message may show it: a URL without its password (the operator's
+    messages go to the log, which others may read)."""
+    if isinstance(db, Path):
+        return str(db)
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
 
 
 async def integrity_problems(store: Any) -> list[str]:
@@ -106,4 +120,5 @@ async def integrity_problems(store: Any) -> list[str]:
     return [] if found == ["ok"] else found
 
 
-__all__ = ["OPERATOR", "PLAYER", "Trouble", "for_operator", "for_player", "integrity_problems", "trouble"]
+__all__ = ["OPERATOR", "PLAYER", "Trouble", "for_operator", "for_player", "integrity_problems", "shown",
+           "trouble"]

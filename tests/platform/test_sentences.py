@@ -130,3 +130,16 @@ def test_a_file_that_is_no_database_is_said_at_start(tmp_path: Path, command: st
     done = _cli(tmp_path, command, db=db)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "is damaged" in done.stderr, done.stderr
+
+
+def test_the_operators_sentence_never_shows_a_database_password() -> None:
+    """A PostgreSQL URL carries its password; the operator's sentence goes to the log (and
+    ``referee health``'s output), so it names the database with the password hidden."""
+    from bot.storage import for_operator
+
+    url = "postgresql://referee:s3cret-pw@db.example:5432/referee"
+    said = for_operator(sqlite3.OperationalError("unable to open database file"), url)
+    assert said is not None and "s3cret-pw" not in said
+    assert "postgresql://referee:***@db.example:5432/referee" in said
+    assert "/srv/referee.db" in (for_operator(sqlite3.OperationalError("database or disk is full"),
+                                              Path("/srv/referee.db")) or "")
