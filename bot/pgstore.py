@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.dialect import inlined, migration_sql, placeholder_count, placeholders
-from bot.pgturns import TAKE_TURN, Turns
+from bot.pgturns import TakeTurn, Turns
 from bot.schema import migration_files, refuse_newer
 from bot.store import BaseStore
 from bot.writer import Conflict, Outcome, Statement, StoreIntegrityError, Writer, utcnow
@@ -260,12 +260,15 @@ class PgStore(BaseStore):
     shared = True
 
     def __init__(self, url: str, pool: asyncpg.Pool, locks: asyncpg.Pool,
-                 turns: int = LOCK_POOL_SIZE) -> None:
+                 turns: int = LOCK_POOL_SIZE, take_turn: TakeTurn | None = None) -> None:
         self.url = url
         self._pool = pool
         self._locks = locks
         #: The lock pool's connections taking channels' turns, given back lazily.
         self._turns = Turns(locks, turns)
+        #: How a turn is taken and the game's version read once it is granted (the lock
+        #: pool's ``init`` prepares each connection for it).
+        self._take_turn = take_turn or TakeTurn()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE,
@@ -275,12 +278,13 @@ class PgStore(BaseStore):
         pool = await _commit_pool(url, pool_size)
         try:
             await _refuse_newer(pool, url)
+            take_turn = TakeTurn()
             locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size + LEASES,
-                                              reset=_release_locks)
+                                              reset=_release_locks, init=take_turn.prepare)
         except BaseException:
             await pool.close()
             raise
-        store = cls(url, pool, locks, lock_pool_size)
+        store = cls(url, pool, locks, lock_pool_size, take_turn)
         try:
             await store._migrate()
         except BaseException:
@@ -374,11 +378,11 @@ class PgStore(BaseStore):
         conn, held = await self._turns.take(key)
         try:
             # One round trip gives back the turn the connection still held (bot/pgturns.py),
-            # takes this one and reads the game's version (issue 23).  The version comes
-            # from the statement's snapshot, which may predate the wait for the lock: a copy
-            # it calls fresh can still be stale, and then the commit's guarded update
-            # refuses it (Conflict) and the command runs again on a re-read.
-            row = await conn.fetchrow(TAKE_TURN, key, channel_id, held)
+            # takes this one and reads the game's version (issue 23), in a snapshot taken
+            # once the turn was granted: a command that waited for another process's turn
+            # sees that process's commit, and re-reads the game instead of losing a
+            # Conflict at its own commit.  The commit's guarded update stays the safety net.
+            row = await self._take_turn(conn, key, channel_id, held)
         except BaseException:  # cancelled while waiting, say: the pool's reset unlocks all
             self._turns.give_back(conn)
             raise

@@ -8,6 +8,19 @@ it gives the old turn back in the same statement that takes its own
 (:data:`TAKE_TURN`): under load a turn costs one round trip, not two.  A lingering
 connection not taken within :data:`LINGER` gives its turn back in a round trip, as before.
 
+The game's version is read AFTER the turn is granted.  One statement sees the database as
+it was when the statement started (its snapshot, taken before the wait for the lock), so a
+command that waited for another process's turn would read the version from before that
+process's commit, take its stale copy for fresh, and lose a Conflict and a retry at its own
+commit (two processes ordering in one channel lost one at every change of hands).  So the
+turn is taken by a function (:data:`TAKE_TURN_FUNCTION`, PL/pgSQL, VOLATILE), each of whose
+statements takes a snapshot of its own when it starts: the read of the version after the
+lock sees every commit made before the lock was granted, in the same one round trip.  The
+function lives in each lock connection's temporary schema, created once per connection
+(:meth:`TakeTurn.prepare`, the pool's ``init``): no migration, nothing shared to upgrade.  A
+server that refuses it (no TEMP privilege on the database) gets two statements instead, the
+lock then the read: the same fresh version for one more round trip.
+
 Why this keeps every guarantee:
 
 * A turn is only ever held *longer* (by at most :data:`LINGER`, or until the connection is
@@ -36,15 +49,71 @@ log = logging.getLogger("referee.pgstore")
 #: for free).  Another process waiting for that channel waits at most this much longer.
 LINGER = 0.010
 
-#: Gives back the turn the connection still holds (``$3``; NULL: none; the function is
-#: strict, so it is then not called), THEN waits for the channel's turn (``$1``) and reads
-#: the channel's game and its version (``$2``): one round trip.  ``OFFSET 0`` keeps the
-#: planner from folding the subquery in: its row, and the give-back, come first.
-TAKE_TURN = (
-    "SELECT pg_advisory_lock($1) AS locked, g.id, g.version"
-    " FROM (SELECT pg_advisory_unlock($3::bigint) AS gave_back OFFSET 0) AS previous"
-    " LEFT JOIN games g ON g.channel_id = $2 AND g.status = 'active'"
-)
+#: Creates ``pg_temp.referee_take_turn(turn, channel, held)``: gives back the turn the
+#: connection still holds (``held``; NULL: none, and ``pg_advisory_unlock`` is strict, so it
+#: is then not called), THEN waits for the channel's turn (``turn``), THEN reads the
+#: channel's active game and its version, in a snapshot taken after the lock was granted
+#: (a VOLATILE function's every statement takes its own, in READ COMMITTED).  PL/pgSQL, not
+#: SQL: it keeps its statements' plans for the session, where an SQL function plans them at
+#: every call.  Columns are qualified (``g.``): no name of the function's can shadow them.
+TAKE_TURN_FUNCTION = """
+CREATE OR REPLACE FUNCTION pg_temp.referee_take_turn(
+    turn bigint, channel text, held bigint, OUT game_id bigint, OUT game_version bigint)
+LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+    PERFORM pg_advisory_unlock(held);
+    PERFORM pg_advisory_lock(turn);
+    SELECT g.id, g.version INTO game_id, game_version
+      FROM games g WHERE g.channel_id = channel AND g.status = 'active';
+END
+$fn$"""
+
+#: Takes the channel's turn (``$1``) and reads its game (``$2``) after giving back the turn
+#: the connection still holds (``$3``): one round trip (:data:`TAKE_TURN_FUNCTION`).
+TAKE_TURN = ("SELECT game_id AS id, game_version AS version"
+             " FROM pg_temp.referee_take_turn($1, $2, $3)")
+
+#: Where the server refused the function: gives back the turn held (``$2``), THEN waits for
+#: the turn (``$1``).  ``OFFSET 0`` keeps the planner from folding the subquery in: its row,
+#: and the give-back, come first.
+LOCK_ONLY = ("SELECT pg_advisory_lock($1) FROM (SELECT pg_advisory_unlock($2::bigint) AS gave_back"
+             " OFFSET 0) AS previous")
+#: ... and then, in a statement of its own (so in a snapshot taken after the lock), the
+#: channel's active game and its version.
+GAME_VERSION = "SELECT id, version FROM games WHERE channel_id = $1 AND status = 'active'"
+
+
+class TakeTurn:
+    """How the lock pool's connections take a channel's turn and read its game's version
+    once the turn is granted: one round trip (:data:`TAKE_TURN`), or two where the server
+    refused the function (:data:`LOCK_ONLY`, then :data:`GAME_VERSION`)."""
+
+    def __init__(self) -> None:
+        #: False once a connection could not create the function: every connection then
+        #: takes turns in two statements (which need nothing of the function's).
+        self.in_one = True
+
+    async def prepare(self, conn: asyncpg.Connection) -> None:
+        """The lock pool's ``init``: create the function on a new connection, or fall back
+        to two statements (said once, in the log) when the server refuses it."""
+        if not self.in_one:
+            return
+        try:
+            await conn.execute(TAKE_TURN_FUNCTION)
+        except asyncpg.PostgresError as exc:
+            self.in_one = False
+            log.warning("taking a channel's turn costs two round trips: the server refused"
+                        " a temporary function (%s)", exc)
+
+    async def __call__(self, conn: asyncpg.Connection, key: int, channel_id: str,
+                       held: int | None) -> asyncpg.Record | None:
+        """Give back turn ``held`` (None: none), wait for turn ``key``, then read channel
+        ``channel_id``'s active game: a record with ``id`` and ``version`` (None, or a
+        NULL ``id``: no active game)."""
+        if self.in_one:
+            return await conn.fetchrow(TAKE_TURN, key, channel_id, held)
+        await conn.fetchval(LOCK_ONLY, key, held)
+        return await conn.fetchrow(GAME_VERSION, channel_id)
 
 
 class Turns:

@@ -51,6 +51,21 @@ async def two_services(url: str, tmp_path: Path) -> tuple[Service, Service]:
             await Service.open(settings(url, tmp_path)))
 
 
+def watch_conflicts(svc: Service, monkeypatch: pytest.MonkeyPatch, into: list[Conflict]) -> None:
+    """Every :class:`Conflict` ``svc``'s commits meet is appended to ``into`` (and raised on:
+    the service retries the order)."""
+    commit = svc.pipeline.ledger.commit
+
+    async def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return await commit(*args, **kwargs)
+        except Conflict as exc:
+            into.append(exc)
+            raise
+
+    monkeypatch.setattr(svc.pipeline.ledger, "commit", watched)
+
+
 def test_referee_db_names_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REFEREE_DB", "postgresql://bot:pw@db.example:5432/referee")
     assert Settings().db == "postgresql://bot:pw@db.example:5432/referee"
@@ -115,17 +130,8 @@ async def test_a_stale_copy_is_refused_by_the_guard_and_the_order_retried(
         assert not (await a.handle(stance("c", "red", 0))).error
         # The version is read with the channel's lock (issue 23); make that read miss.
         monkeypatch.setattr(b.games, "_stored_version", lambda channel_id, game_id: _const(stale.row.version))
-        conflicts: list[Exception] = []
-        real = b.pipeline.ledger.commit
-
-        async def watch(*args, **kwargs):  # type: ignore[no-untyped-def]
-            try:
-                return await real(*args, **kwargs)
-            except Conflict as exc:
-                conflicts.append(exc)
-                raise
-
-        monkeypatch.setattr(b.pipeline.ledger, "commit", watch)
+        conflicts: list[Conflict] = []
+        watch_conflicts(b, monkeypatch, conflicts)
         reply = await b.handle(stance("c", "blue", 1))
         assert not reply.error, reply.text
         assert len(conflicts) == 1 and reply.text.startswith("#2 ")  # setup #0, A's order #1

@@ -6,13 +6,19 @@ never waited for by its own process; given back to another process within the mo
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from bot import pgturns
+from bot.autoplay import Channel
+from bot.logcheck import check_log
 from bot.pgstore import PgStore, lock_key
 from bot.pgsync import run_sync
+from bot.service import Service
 from bot.stores import open_store
+from bot.writer import Conflict
+from tests.store.test_pg_shared import ORDERS, stance, two_services, watch_conflicts
 
 
 def held_elsewhere(url: str, channel: str) -> bool:
@@ -162,3 +168,82 @@ async def test_a_turn_whose_connection_the_server_closed_mid_command_ends_cleanl
             assert await _take(store, "m") == "m"
     finally:
         await store.close()
+
+
+#: Sessions waiting for an advisory lock (a channel's turn) on the server.
+WAITING = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+
+
+#: A server that refuses the temporary function (no TEMP privilege on the database).
+REFUSED = ("DO $$ BEGIN RAISE EXCEPTION 'permission denied to create temporary tables'"
+           " USING ERRCODE = 'insufficient_privilege'; END $$")
+
+
+@pytest.mark.parametrize("function", [True, False], ids=["one-statement", "refused-two-statements"])
+async def test_a_command_that_waited_for_the_turn_sees_the_commit_it_waited_for(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, function: bool) -> None:
+    """Two processes, one channel: A holds the turn through its commit; B, holding the game
+    as it was, asks for the turn before A commits and waits.  The version B's turn reads
+    must be the one A committed (read after the lock was granted, not in a snapshot taken
+    before the wait), so B re-reads the game and its order costs no Conflict.  Counted,
+    not timed.  The same where the server refuses the function and the turn takes two
+    statements."""
+    if not function:
+        monkeypatch.setattr(pgturns, "TAKE_TURN_FUNCTION", REFUSED)
+    a, b = await two_services(pg_url, tmp_path)
+    try:
+        for svc in (a, b):
+            assert isinstance(svc.store, PgStore) and svc.store._take_turn.in_one is function
+        await Channel(a, "duel", "c").open()
+        assert await b.games.load("c") is not None  # B's copy: the game before A's order
+        entered, go_on = asyncio.Event(), asyncio.Event()
+        commit = a.store.commit_unit
+
+        async def held_open(unit) -> None:  # type: ignore[no-untyped-def]
+            entered.set()  # A holds the channel's turn, its order not yet committed
+            await go_on.wait()
+            await commit(unit)
+
+        monkeypatch.setattr(a.store, "commit_unit", held_open)
+        conflicts: list[Conflict] = []
+        watch_conflicts(b, monkeypatch, conflicts)
+        first = asyncio.create_task(a.handle(stance("c", "red", 0)))
+        async with asyncio.timeout(10):  # a hang, not a speed, is the failure
+            await entered.wait()
+            second = asyncio.create_task(b.handle(stance("c", "blue", 1)))
+            while (await a.store._fetchall(WAITING))[0][0] == 0:  # B's turn asked for, waiting
+                await asyncio.sleep(0.01)
+            go_on.set()
+            replies = await asyncio.gather(first, second)
+        assert [r.text.split()[0] for r in replies] == ["#1", "#2"], [r.text for r in replies]
+        assert conflicts == []
+    finally:
+        await a.close()
+        await b.close()
+    assert check_log(pg_url) == []
+
+
+async def test_two_processes_ordering_in_one_channel_meet_no_conflict(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both processes order in one channel as fast as they can, each waiting for the
+    other's turn: every order is stored at its first attempt (conflicts counted)."""
+    a, b = await two_services(pg_url, tmp_path)
+    try:
+        await Channel(a, "duel", "c").open()
+        await b.games.load("c")
+        conflicts: list[Conflict] = []
+        watch_conflicts(a, monkeypatch, conflicts)
+        watch_conflicts(b, monkeypatch, conflicts)
+
+        async def orders(svc: Service, side: str) -> list[str]:
+            return [(await svc.handle(stance("c", side, n))).text for n in range(ORDERS)]
+
+        async with asyncio.timeout(60):
+            red, blue = await asyncio.gather(orders(a, "red"), orders(b, "blue"))
+        steps = sorted(int(text.split()[0][1:]) for text in red + blue)
+        assert steps == list(range(1, 1 + 2 * ORDERS)), red + blue
+        assert conflicts == []
+    finally:
+        await a.close()
+        await b.close()
+
