@@ -39,6 +39,8 @@ from typing import Any
 
 import orjson
 
+from rules.core.finite import require_finite
+
 #: The name of this hashing scheme, hashed into every genesis (a new scheme, a new name).
 CHAIN_FORMAT = "referee-chain/1"
 #: Hex digits of the head shown in announcements: 64 bits, so matching a posted short head
@@ -54,9 +56,10 @@ STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 
 
-def canonical(value: Any) -> bytes:
-    """The one byte form of a JSON value that is hashed."""
-    fast = canonical_fast(value)
+def canonical(value: Any, *, finite: bool = False) -> bytes:
+    """The one byte form of a JSON value that is hashed (``finite``: see
+    :func:`canonical_fast`)."""
+    fast = canonical_fast(value, finite=finite)
     return fast if fast is not None else _standard(value).encode("utf-8")
 
 
@@ -66,18 +69,29 @@ def canonical_text(value: Any) -> str:
 
 
 def _standard(value: Any) -> str:
-    """The canonical form as the verifier writes it (the definition; the slow path)."""
+    """The canonical form as the verifier writes it (the definition; the slow path).  A
+    NaN or an infinity is refused with its place named first (``json`` only says that
+    some float is out of range)."""
+    require_finite(value, "record")
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
 
 
-def canonical_fast(value: Any) -> bytes | None:
+def canonical_fast(value: Any, *, finite: bool = False) -> bytes | None:
     """The canonical form by orjson, or None where it may differ from :func:`_standard`
-    (the bytes a step row's state is sealed with, ``Ledger.step_row``)."""
+    (the bytes a step row's state is sealed with, ``Ledger.step_row``).
+
+    orjson writes a float NaN or infinity as ``null``, where the definition has no form for
+    one: a text holding ``null`` is checked (``rules/core/finite.py``) and a value holding
+    one refused with :class:`~rules.core.finite.NonFiniteNumber` naming its place, never
+    sealed as ``null``.  ``finite``: the caller has checked the value already (a state,
+    ``Ledger.state_text``)."""
     try:
         out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # an integer over 64 bits, a key not a string
         return None
+    if not finite and b"null" in out:
+        require_finite(value, "record")
     return None if _unsure(out) else out
 
 
@@ -127,7 +141,9 @@ def step_hash(prev: str, step: dict[str, Any], state_json: str | None = None, *,
 
     ``state_canonical``: the state's canonical bytes, known when its step row was written
     (``Ledger.step_row``): spliced into the record's canonical bytes as they are, so the
-    stored text is not parsed and the state not encoded again (issue 23).
+    stored text is not parsed and the state not encoded again (issue 23).  That row's
+    numbers are known finite (its state and events were checked where it was built, its
+    order and dice hold integers): the rest of the record is not walked again.
     ``state_json``: the stored text of the state, parsed here in place of ``step["state"]``:
     by orjson for speed, or by ``json`` when the text gives orjson any doubt (it reads an
     integer beyond 64 bits as a float, which its encoding then shows with an exponent)."""
@@ -149,8 +165,8 @@ def _spliced(body: dict[str, Any], key: str, value: bytes) -> bytes:
     """``canonical(body)`` with ``body[key]`` replaced by the value whose canonical bytes
     are ``value``: the keys are sorted, so it goes after the keys sorting before ``key``
     and before those sorting after it (``sort_keys`` orders keys as Python compares them)."""
-    before = canonical({k: v for k, v in body.items() if k < key})
-    after = canonical({k: v for k, v in body.items() if k > key})
+    before = canonical({k: v for k, v in body.items() if k < key}, finite=True)
+    after = canonical({k: v for k, v in body.items() if k > key}, finite=True)
     out = before[:-1] + (b"," if len(before) > 2 else b"") + canonical(key) + b":" + value
     return out + (b"," + after[1:] if len(after) > 2 else b"}")
 

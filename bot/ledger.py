@@ -25,7 +25,7 @@ from bot.models import Invocation, Reply
 from bot.store import AuditRow, BaseStore, GameRow, SeatRow, StepRow
 from bot.summaries import Summaries, fresh
 from bot.writer import Writer
-from rules.core import dumps
+from rules.core import dumps, finite
 from rules.core.contract import Action, GameSystem, Step
 from rules.core.dice import Dice, ScriptedDice, SeededDice
 from rules.core.secrets import game_key
@@ -201,6 +201,7 @@ class Ledger:
         if outcome.action is None and outcome.sealed:
             raise ValueError("a set-up step cannot seal: secrets are sealed by orders (Ctx.seal)")
         state_json, canonical = Ledger.state_text(step.state)
+        finite.require_finite(step.events, "events")  # written as JSON too (its data)
         row = StepRow(
             game_id=game_id, seq=seq, parent_seq=parent, kind=outcome.kind,
             actor_id=actor_id, actor_name=actor_name, side=outcome.side,
@@ -220,10 +221,16 @@ class Ledger:
         JSON-mode dump; the canonical bytes are None where orjson cannot be sure of them,
         and the text is pydantic's own where orjson cannot write the dump (a string that
         is not valid UTF-8, an integer beyond 64 bits): the seal then parses it.  The text
-        stays with the state for the next order's copy (``rules/core/dumps.py``)."""
+        stays with the state for the next order's copy (``rules/core/dumps.py``).
+
+        A state holding a float NaN or infinity is refused first
+        (:class:`~rules.core.finite.NonFiniteNumber`, naming the field): JSON has none, and
+        orjson and pydantic would write ``null``, a state other than the one computed."""
+        finite.require_finite(state)  # JSON has no NaN: refused, never stored as null
         data = state.model_dump(mode="json")
         try:
-            text, canonical = orjson.dumps(data).decode("utf-8"), chain.canonical_fast(data)
+            text, canonical = (orjson.dumps(data).decode("utf-8"),
+                               chain.canonical_fast(data, finite=True))
         except (TypeError, orjson.JSONEncodeError):
             text, canonical = state.model_dump_json(), None
         dumps.remember(state, text)

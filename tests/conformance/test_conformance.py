@@ -4,8 +4,9 @@ Nothing here names a system: a new package under ``rules/`` is played by these t
 it is added.  What each system must show, from its declarations alone:
 
 * random legal playouts reach the end (over :data:`SEEDS` seeds), every order offered is
-  accepted, ``apply`` never changes its input, every state survives a JSON round trip, and the
-  sides waited on always have a legal order while the others have only anytime/read-only ones;
+  accepted, ``apply`` never changes its input, every state survives a JSON round trip and
+  holds only finite numbers (JSON has no NaN), and the sides waited on always have a legal
+  order while the others have only anytime/read-only ones;
 * re-applying each recorded order with its recorded dice reproduces every state (replay);
 * autocomplete: filling each option of each legal order with a suggestion (the first one, and
   a random one) gives an order the rules accept, 100% of the time;
@@ -31,6 +32,7 @@ from rules.core import registry
 from rules.core.contract import Action, GameSystem
 from rules.core.dice import RecordedDice, SeededDice
 from rules.core.errors import RuleError
+from rules.core.finite import require_finite
 from rules.core.playout import PlayedStep, Playout, play
 from tests.platform.duel import DUEL
 from tests.seeds import seed_split
@@ -46,8 +48,12 @@ NOT_YET_ON_THE_KIT: set[str] = set()
 
 
 def _check_step(system: GameSystem[Any], played: PlayedStep) -> None:
-    """Round trip, waiting_on against legal orders, events with text."""
+    """Round trip, only finite numbers, waiting_on against legal orders, events with text."""
     state = played.step.state
+    # JSON has no NaN or infinity: the bot refuses to store one (rules/core/finite.py), so a
+    # system that can compute one must be caught here, naming the field, not in a game.
+    require_finite(state)
+    require_finite(played.step.events, "events")
     assert system.load_state(state.model_dump_json()) == state, "state lost in a JSON round trip"
     assert all(e.text.strip() for e in played.step.events), "an event without a line"
     # A side waited on is checked by the driver itself (it needs a legal order to go on).
