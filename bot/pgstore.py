@@ -200,6 +200,13 @@ SESSION = {"standard_conforming_strings": "on"}
 FAST_COMPRESSION = {"default_toast_compression": "lz4"}
 
 
+#: Settings of every lock-pool connection: READ COMMITTED whatever the database's default,
+#: so each statement of the function that takes a turn reads in a snapshot of its own, the
+#: version after the lock (``bot/pgturns.py``); under REPEATABLE READ they would all share
+#: the first one's, taken before the wait.
+TURN_SESSION = {"default_transaction_isolation": "read committed"}
+
+
 async def _commit_pool(url: str, size: int) -> asyncpg.Pool:
     """The pool commands read and commit on, with :data:`SESSION` (and
     :data:`FAST_COMPRESSION` where the server takes it)."""
@@ -280,7 +287,8 @@ class PgStore(BaseStore):
             await _refuse_newer(pool, url)
             take_turn = TakeTurn()
             locks = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size + LEASES,
-                                              reset=_release_locks, init=take_turn.prepare)
+                                              reset=_release_locks, init=take_turn.prepare,
+                                              server_settings=TURN_SESSION)
         except BaseException:
             await pool.close()
             raise

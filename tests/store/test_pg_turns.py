@@ -179,17 +179,23 @@ REFUSED = ("DO $$ BEGIN RAISE EXCEPTION 'permission denied to create temporary t
            " USING ERRCODE = 'insufficient_privilege'; END $$")
 
 
-@pytest.mark.parametrize("function", [True, False], ids=["one-statement", "refused-two-statements"])
+@pytest.mark.parametrize(("function", "isolation"), [
+    (True, None), (False, None), (True, "repeatable read")],
+    ids=["one-statement", "refused-two-statements", "database-default-repeatable-read"])
 async def test_a_command_that_waited_for_the_turn_sees_the_commit_it_waited_for(
-        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, function: bool) -> None:
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, function: bool,
+        isolation: str | None) -> None:
     """Two processes, one channel: A holds the turn through its commit; B, holding the game
     as it was, asks for the turn before A commits and waits.  The version B's turn reads
     must be the one A committed (read after the lock was granted, not in a snapshot taken
     before the wait), so B re-reads the game and its order costs no Conflict.  Counted,
     not timed.  The same where the server refuses the function and the turn takes two
-    statements."""
+    statements, and where the database's default isolation is REPEATABLE READ (in which
+    every statement of a transaction reads the first one's snapshot)."""
     if not function:
         monkeypatch.setattr(pgturns, "TAKE_TURN_FUNCTION", REFUSED)
+    if isolation is not None:  # as an operator's ALTER DATABASE … SET would
+        pg_url += "&default_transaction_isolation=" + isolation.replace(" ", "%20")
     a, b = await two_services(pg_url, tmp_path)
     try:
         for svc in (a, b):
