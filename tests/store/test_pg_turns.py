@@ -170,8 +170,15 @@ async def test_a_turn_whose_connection_the_server_closed_mid_command_ends_cleanl
         await store.close()
 
 
-#: Sessions waiting for an advisory lock (a channel's turn) on the server.
-WAITING = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+async def waiting_for(store: PgStore, channel: str) -> int:
+    """How many sessions wait for ``channel``'s turn (a 64-bit advisory key shows in
+    ``pg_locks`` as its high and low 32 bits)."""
+    key = lock_key("referee:channel:" + channel) & (2**64 - 1)
+    rows = await store._fetchall(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        " AND classid = ? AND objid = ? AND objsubid = 1", (key >> 32, key & 0xFFFFFFFF))
+    return int(rows[0][0])
 
 
 #: A server that refuses the temporary function (no TEMP privilege on the database).
@@ -217,7 +224,7 @@ async def test_a_command_that_waited_for_the_turn_sees_the_commit_it_waited_for(
         async with asyncio.timeout(10):  # a hang, not a speed, is the failure
             await entered.wait()
             second = asyncio.create_task(b.handle(stance("c", "blue", 1)))
-            while (await a.store._fetchall(WAITING))[0][0] == 0:  # B's turn asked for, waiting
+            while await waiting_for(a.store, "c") == 0:  # B has asked for the turn, and waits
                 await asyncio.sleep(0.01)
             go_on.set()
             replies = await asyncio.gather(first, second)
