@@ -28,14 +28,14 @@ import secrets
 import socket
 import sys
 from datetime import datetime, timedelta
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from bot import replies, sealing
 from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
-from bot.pacing.digest import digest_lines, span_words, turn_key, turn_name
+from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
@@ -347,11 +347,12 @@ class Pacer:
             # Acted on (a deadline's order is stored) or built; only posting it failed.
             return Reply.model_validate_json(kept) if await self._claim(message, None) else None
         if message.kind == "digest":  # a turn that ended: told even once the game is over
-            reply = await self.digest_reply(message)
-            if reply is None:
+            built = await self.digest_reply(message)
+            if built is None:
                 await self._drop(message)
                 return None
-            return reply if await self._claim(message, None) else None
+            reply, message.data["fingerprint"] = built  # kept with it: a later digest of the turn compares
+            return reply if await self._claim(message, None, message.data) else None
         game = await self.svc.games.load(message.channel_id)
         if game is None or game.row.id != message.game_id or not same_part(message.part_key, game):
             await self._drop(message)  # the game ended or moved on
@@ -360,16 +361,18 @@ class Pacer:
             return await self._reminder(game, message, now)
         return await self._deadline_passed(message)
 
-    async def _claim(self, message: Scheduled, game: LiveGame | None) -> bool:
+    async def _claim(self, message: Scheduled, game: LiveGame | None,
+                     data: dict[str, Any] | None = None) -> bool:
         """One transaction: the message is still for the game's turn-part as stored, and
-        nobody sent it; then it is marked sent by this process."""
+        nobody sent it; then it is marked sent by this process (with ``data``: its data as
+        sent)."""
         async with self.svc.store.transaction() as db:
             if game is not None:
                 pace = await pstore.pace_of(db, message.game_id)
                 if pace is None or pace.part_key != message.part_key:
                     pstore.drop_message(db, message.id)
                     return False
-            return await pstore.claim_message(db, message.id, self.process, self.svc.clock.now())
+            return await pstore.claim_message(db, message.id, self.process, self.svc.clock.now(), data)
 
     async def _drop(self, message: Scheduled) -> None:
         async with self.svc.store.transaction() as db:
@@ -535,19 +538,43 @@ class Pacer:
             log.exception("the deadline after %s's could not be set; the next tick sets it", channel_id)
             return None
 
-    async def digest_reply(self, message: Scheduled) -> Reply | None:
-        """The digest of a turn, from the steps it names, with the full map after them."""
+    async def digest_reply(self, message: Scheduled) -> tuple[Reply, str] | None:
+        """The digest of a turn, from the steps it names, with the full map after them, and
+        its fingerprint (:func:`bot.pacing.digest.fingerprint`); None when there is nothing
+        to post.
+
+        One digest per turn actually ended (a play-test: ``/game undo`` of the order that
+        ended a turn, then the same order again, posted the turn's digest twice):
+
+        * a digest whose last step was taken back before it went out is not posted: on the
+          current line the turn did not end there (the order given again brings its own);
+        * a turn whose digest was posted already is posted again only if what it says or its
+          map changed (the turn was played otherwise after a take-back or a rollback), and
+          then as a correction of the one before; the same account again is no news.
+
+        Decided here, in the background, from the steps the ledger committed and the digests
+        sent: the order path only notes that a turn ended (``Landed.ended_turn``)."""
         game_row = await self.svc.store.game(message.game_id)
         system = self.svc.systems[game_row.system]
+        turn, word = int(message.data["turn"]), message.data.get("word")
         before, steps = await self.turn_steps(system, message.game_id, int(message.data["head"]),
-                                              int(message.data["turn"]), message.data.get("word"))
-        if before is None or not steps:
+                                              turn, word)
+        if before is None or not steps or steps[-1].reverted_by is not None:
             return None  # nothing was played in that turn on the current line: no digest
-        last = steps[-1].seq if steps else before.seq
-        name = turn_name(system, system.load_state(before.state_json), int(message.data["turn"]))
-        title = f"📰 {name} digest" + (f" ({span_words(steps[0].seq, last)})" if steps else "")
-        lines = digest_lines(system, before, steps, title)
-        return Reply(text="\n".join(lines), snapshot_key=f"{message.game_id}:{last}:map")
+        body = digest_lines(system, before, steps, "")[1:]
+        mark = fingerprint(body, steps[-1].state_json)
+        earlier = [m for m in await pstore.sent_digests(self.svc.store, message.game_id, turn)
+                   if m.data.get("word", word) == word]
+        if earlier and earlier[0].data.get("fingerprint") == mark:
+            return None  # this turn's digest, as posted already
+        last = steps[-1].seq
+        name = turn_name(system, system.load_state(before.state_json), turn)
+        if earlier:
+            lines = [f"📰 {name} digest, corrected ({span_words(steps[0].seq, last)})",
+                     f"Replaces the earlier {name} digest: steps were taken back and played again."]
+        else:
+            lines = [f"📰 {name} digest ({span_words(steps[0].seq, last)})"]
+        return Reply(text="\n".join(lines + body), snapshot_key=f"{message.game_id}:{last}:map"), mark
 
 
 def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
