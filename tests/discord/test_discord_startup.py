@@ -11,6 +11,9 @@ discord.py are replaced by recorders that fail the test if they are reached.
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,7 @@ from bot.cli import main
 from bot.config import Settings
 from bot.discord.client import RefereeClient, run_bot, run_client
 from bot.service import Service
-from tests.store.test_newer_schema import newer_sqlite, said
+from tests.store.test_newer_schema import ROOT, newer_sqlite, said
 
 
 @pytest.fixture
@@ -76,6 +79,28 @@ def test_a_database_path_that_cannot_be_opened_is_refused_before_any_login(
     assert lines[-1].startswith("Database trouble: ") and str(db) in lines[-1], err
     assert "Traceback" not in err
     assert contacted == []
+
+
+def test_the_process_exits_after_saying_it(tmp_path: Path) -> None:
+    """In a process of its own, as an operator runs it: a store that failed half-way open
+    (``:memory:``: its writer and reader connect, its read-only version connection cannot)
+    used to leave the reader's thread running, and ``referee bot`` hung after its sentence.
+    Discord's login is replaced by one that fails the run if reached."""
+    code = ("import discord, sys\n"
+            "from bot.cli import main\n"
+            "async def login(self, token):\n"
+            "    raise RuntimeError('logged in to Discord with a database that cannot be used')\n"
+            "discord.Client.login = login\n"
+            "sys.exit(main(['bot']))\n")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+           "DISCORD_TOKEN": "a-token", "REFEREE_DB": ":memory:",
+           "REFEREE_SNAPSHOT_DIR": str(tmp_path / "snaps")}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 1, done.stderr
+    assert lines[-1].startswith("Database trouble: :memory: cannot be opened"), done.stderr
+    assert "Traceback" not in done.stderr
 
 
 async def test_the_store_is_opened_before_the_login_and_closed_after_a_refused_token(
