@@ -314,7 +314,7 @@ class Ledger:
             mention_key = change.mention_key
         counter = change.dice.counter if change.dice is not None else game.row.dice_counter
         summaries = await self._summaries_after(game, change, rows)
-        ended = self._turn_ended_by(game, last_step)
+        ended = self.turn_ended_by(game, last_step)
         done = Committed([r.seq for r in rows], head_seq, mentions, chain_head, [r.action for r in rows])
         reply = reply_for(done) if reply_for else None
         if reply is not None:
@@ -390,7 +390,7 @@ class Ledger:
         return reply
 
     @staticmethod
-    def _turn_ended_by(game: LiveGame, last: Step | None) -> tuple[int, str] | None:
+    def turn_ended_by(game: LiveGame, last: Step | None) -> tuple[int, str] | None:
         """The turn that a commit's played steps ended (its digest is due), read from the
         contract (``GameSystem.turn``), not from a picture: the turn of the head before the
         commit, when the new head is in another turn or the game just ended.  A command

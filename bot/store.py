@@ -386,8 +386,8 @@ class Store(BaseStore):
         self._write_lock = asyncio.Lock()
         self._group = GroupCommit(writer, self._write_lock)
         self._leases: set[str] = set()
+        self._versions = _connect_versions(path)  # first: if it fails, no lock file is held
         self._locks = FileLocks(path)
-        self._versions = _connect_versions(path)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -401,10 +401,24 @@ class Store(BaseStore):
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
         writer = WriterThread(path)
-        await writer.open()  # first: it turns WAL on before the reader connects
-        reader = await _connect_reader(path)
-        store = cls(path, writer, reader)
-        await store._migrate()
+        reader: aiosqlite.Connection | None = None
+        try:
+            await writer.open()  # first: it turns WAL on before the reader connects
+            reader = await _connect_reader(path)
+            store = cls(path, writer, reader)
+        except BaseException:
+            # A database that cannot be opened leaves no thread behind: the reader's and the
+            # writer's are not daemons, and one left running kept `referee bot` from exiting
+            # after it said why it could not start.
+            if reader is not None:
+                await reader.close()
+            await writer.close()
+            raise
+        try:
+            await store._migrate()
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:

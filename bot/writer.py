@@ -325,6 +325,12 @@ class Writer:
         """Queue one statement (it runs before the next read or at commit)."""
         self._pending.append(Statement(sql, args))
 
+    def execute_guarded(self, sql: str, args: tuple = (), rows: int = 1) -> None:
+        """Queue a statement that must change exactly ``rows`` rows: otherwise it raises
+        :class:`Conflict` and nothing of the transaction is kept (a claim that another
+        process, or a command, made void meanwhile)."""
+        self._pending.append(Statement(sql, args, expect=rows))
+
     def executemany(self, sql: str, rows: Iterable[tuple]) -> None:
         """Queue one statement for each of ``rows``."""
         self._pending.append(Statement(sql, list(rows), many=True))

@@ -1,8 +1,10 @@
 """The Discord client: one-time start-up, command sync, clean shutdown on SIGTERM and SIGINT.
 
-Start-up happens once, in :meth:`RefereeClient.setup_hook` (discord.py calls it after login,
-before the gateway connects): open the service and its SQLite store, build the command
-tree from the catalogue, sync it.  With ``REFEREE_GUILD_IDS`` set the commands are copied
+Start-up opens the service and its store first (:meth:`RefereeClient.open_service`), before
+anything is sent to Discord: a database that is refused (a newer release upgraded it, a path
+that cannot be opened) is the operator's one sentence without a login.  Then, once, in
+:meth:`RefereeClient.setup_hook` (discord.py calls it after login, before the gateway
+connects): build the command tree from the catalogue, sync it.  With ``REFEREE_GUILD_IDS`` set the commands are copied
 to those servers, where Discord shows them at once (global commands can take a while to
 appear); otherwise they are synced globally.
 
@@ -101,9 +103,18 @@ class RefereeClient(discord.AutoShardedClient):
         #: The gateway heartbeat for ``referee health`` (REFEREE_HEARTBEAT, issue 26).
         self.heartbeat: asyncio.Task[None] | None = None
 
+    async def open_service(self) -> None:
+        """Open the service and its store, checked (``bot/schema.py``), if not open yet:
+        :func:`run_client` does it before logging in, so a refused database never reaches
+        Discord."""
+        if self.service is None:
+            self.service = await self._opener(self.settings)
+
     async def setup_hook(self) -> None:
-        """Open the service, build the command tree and sync it (runs once, after login)."""
-        self.service = await self._opener(self.settings)
+        """Build the command tree and sync it (runs once, after login; the service is open
+        by then, or opened here)."""
+        await self.open_service()
+        assert self.service is not None
         install_commands(
             self.tree, self.service, self.settings.moderator_role,
             defer_after=self._defer_after, in_flight=self.in_flight,
@@ -230,6 +241,14 @@ async def serve(client: discord.Client, token: str) -> None:
                 log.debug("client task cancelled after close")
 
 
+async def run_client(client: RefereeClient, token: str) -> None:
+    """Open the client's store, then log in and run until stopped (:func:`serve`).  A
+    database that cannot be used raises here, before Discord is contacted; one that opened
+    is closed by the client's ``close`` whatever happens next (a refused token)."""
+    await client.open_service()
+    await serve(client, token)
+
+
 def run_bot(settings: Settings, *, force_sync: bool = False) -> None:
     """Run the bot with ``settings`` until SIGTERM or SIGINT (the ``referee`` command);
     ``force_sync`` sends the command tree even if it is unchanged since the last run."""
@@ -239,7 +258,7 @@ def run_bot(settings: Settings, *, force_sync: bool = False) -> None:
     # would add a second handler and print every line twice.
     client = RefereeClient(settings, force_sync=force_sync)
     try:
-        asyncio.run(serve(client, settings.discord_token.get_secret_value()))
+        asyncio.run(run_client(client, settings.discord_token.get_secret_value()))
     except discord.LoginFailure:
         raise SystemExit(TOKEN_REFUSED) from None
     except discord.PrivilegedIntentsRequired:

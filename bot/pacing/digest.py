@@ -12,6 +12,8 @@ every system gets it without writing anything.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from datetime import datetime, timezone
 
@@ -87,6 +89,19 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         lines.append(_listed("Off the map", left))
     lines += score_lines(system, last_state)
     return lines
+
+
+#: A step number in a digest's line (``• #14 …``).
+_STEP_NUMBER = re.compile(r"#\d+")
+
+
+def fingerprint(body: list[str], state_json: str) -> str:
+    """What a digest tells, step numbers aside (a turn played again after a take-back has
+    its steps numbered anew), and the map it shows (the state after the turn, its keys in
+    order): two digests of a turn with the same fingerprint are the same message."""
+    said = "\n".join(_STEP_NUMBER.sub("#", line) for line in body)
+    state = json.dumps(json.loads(state_json), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{said}\n{state}".encode()).hexdigest()
 
 
 def without_visits(changes: list[Change]) -> list[Change]:
@@ -178,5 +193,5 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     return "time", moment
 
 
-__all__ = ["MOST_LINES", "digest_lines", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines",
+__all__ = ["MOST_LINES", "digest_lines", "fingerprint", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines",
            "turn_key", "turn_name", "turn_of"]

@@ -5,11 +5,14 @@
   and its reminders, and the old ones are dropped.  A game turn that ended gets its digest.
 * :meth:`Pacer.tick` (the background task of the bot, or the console after each line and
   each ``/clock advance``) sends what is due.  Each message is claimed by one conditional
-  UPDATE before it is sent, so it goes out at most once, across restarts and processes, and
-  never for a game that moved on: the claim and the check that the turn-part is still the
-  message's are one transaction.
+  UPDATE once its reply is built, just before it is sent, so it goes out at most once,
+  across restarts and processes, and never for a game that moved on: the claim and the
+  check that the turn-part is still the message's are one transaction.  Whatever fails
+  before the claim leaves the message due for the next tick; a message whose posting
+  failed is due again with its reply kept.  Each failure is logged once.
 * A deadline that passes is told in the channel; with ``then:pass`` the bot gives the
-  system's "no action" order (``GameSystem.idle_order``) for each side still waited on.
+  system's "no action" order (``GameSystem.idle_order``) for each side still waited on,
+  in the same transaction that marks the deadline's message sent.
 
 The clock comes from the service (``Pipeline.clock``), so tests and ``referee console
 --clock`` move time by hand.
@@ -23,23 +26,24 @@ import logging
 import os
 import secrets
 import socket
+import sys
 from datetime import datetime, timedelta
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from bot import replies, sealing
 from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
-from bot.pacing.digest import digest_lines, span_words, turn_key, turn_name
+from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
-from bot.ledger import Change, Committed, Landed, Ledger, Outcome
+from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome
 from bot.pipeline import Pipeline
-from bot.store import StepRow
+from bot.store import GameRow, StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
-from rules.core.contract import Action, GameSystem
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
 log = logging.getLogger("referee.pacing")
@@ -51,6 +55,11 @@ REFEREE_NAME = "Referee (deadline)"
 TICK_EVERY = 30.0
 #: /game and /mod commands after which a game's pace is read again.
 PACE_COMMANDS = {"pace", "deadline", "extend", "away"}
+#: Ticks a message is posted on before, still failing, it is owed to the channel's next
+#: reply instead (``bot/owed.py``).
+SEND_TRIES = 5
+#: A whole tick, as the log names it when it fails.
+TICK_WORDS = "a pacing tick"
 
 Sender = Callable[[str, Reply], Awaitable[None]]
 
@@ -98,6 +107,16 @@ def write_plan(pace: Pace, game: LiveGame, now: datetime) -> Callable[[Writer], 
     return write
 
 
+def digest_message(game: GameRow, turn: tuple[int, str], head_seq: int, now: datetime) -> Scheduled:
+    """The digest of ``turn``, which step ``head_seq`` ended, due now (one per game turn and
+    head step: ``schedule`` adds it once)."""
+    return Scheduled(
+        game_id=game.id, channel_id=game.channel_id, kind="digest",
+        part_key=f"turn:{turn[0]}:{head_seq}", due_at=now,
+        data={"turn": turn[0], "word": turn[1], "head": head_seq},
+    )
+
+
 def deadline_line(pace: Pace | None) -> str | None:
     """``⏰ Deadline: <t:…:F> (<t:…:R>)``, or None without a deadline."""
     if pace is None or pace.deadline_at is None:
@@ -116,6 +135,8 @@ class Pacer:
         self._paces: dict[int, Pace] | None = None
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
+        #: What failed on earlier ticks and how many times (logged once, :meth:`_failed`).
+        self._failures: dict[str, int] = {}
 
     # -- reading paces ---------------------------------------------------------------------
 
@@ -165,11 +186,7 @@ class Pacer:
         """Schedule the digest of ``turn`` (now over), once per game turn and head step; the
         background task reads its steps (the order path only notes the turn)."""
         now = self.svc.clock.now()
-        message = Scheduled(
-            game_id=game.row.id, channel_id=game.row.channel_id, kind="digest",
-            part_key=f"turn:{key[0]}:{game.row.head_seq}", due_at=now,
-            data={"turn": key[0], "word": key[1], "head": game.row.head_seq},
-        )
+        message = digest_message(game.row, key, game.row.head_seq, now)
         async with self.svc.store.transaction() as db:
             pstore.schedule(db, message, now)
         self.wake.set()
@@ -226,29 +243,42 @@ class Pacer:
     # -- sending what is due ---------------------------------------------------------------
 
     async def tick(self, send: Sender) -> int:
-        """Send every message due now; returns how many were sent."""
+        """Send every message due now; returns how many were sent.
+
+        Nothing that fails here stops the others or the loop: a message that could not be
+        built or acted on is still due (a deadline's order and its message being sent are
+        one transaction), so the next tick tries it again; one whose posting failed is kept
+        with its reply and posted again (:meth:`_post`).  Each failure is logged once
+        (:meth:`_failed`); players see none of it."""
         self._paces = await pstore.active_paces(self.svc.store)  # other processes' changes
+        tried = {TICK_WORDS}  # what this tick tries: other failures are forgotten after it
         for pace in list(self._paces.values()):
-            game = await self.svc.games.load(pace.channel_id)
-            if game is not None and game.row.id == pace.game_id:
-                await self.sync(game)
+            what = f"following game {pace.game_id}"
+            tried.add(what)
+            try:
+                game = await self.svc.games.load(pace.channel_id)
+                if game is not None and game.row.id == pace.game_id:
+                    await self.sync(game)
+            except Exception:  # noqa: BLE001 - one game must not hold up every game's messages
+                self._failed(what)
+            else:
+                self._went_through(what)
         sent = 0
         now = self.svc.clock.now()
         for message in await pstore.due_messages(self.svc.store, now):
+            what = f"the {message.kind} message {message.id} of channel {message.channel_id}"
+            tried.add(what)
             try:
                 reply = await self._deliverable(message, now)
-            except Exception:  # noqa: BLE001 - one bad message must not stop the others
-                log.exception("scheduled message %s failed", message.id)
+            except Exception:  # noqa: BLE001 - still due: tried again on the next tick
+                self._failed(what)
                 continue
-            if reply is None:
+            if reply is not None and not await self._post(send, message, reply, what):
                 continue
-            try:
-                await send(message.channel_id, reply)
-            except Exception:  # noqa: BLE001 - claimed: at most once, so it is not retried
-                log.exception("sending scheduled message %s to %s failed", message.id,
-                              message.channel_id)
-                continue
-            sent += 1
+            self._went_through(what)
+            if reply is not None:
+                sent += 1
+        self._failures = {what: n for what, n in self._failures.items() if what in tried}
         return sent
 
     async def run(self, send: Sender, every: float = TICK_EVERY) -> None:
@@ -258,37 +288,91 @@ class Pacer:
             try:
                 await self.tick(send)
             except Exception:  # noqa: BLE001 - keep the task alive; the next tick retries
-                log.exception("pacing tick failed")
+                self._failed(TICK_WORDS)
+            else:
+                self._went_through(TICK_WORDS)
             with contextlib.suppress(asyncio.TimeoutError):  # no wake-up: the next tick anyway
                 await asyncio.wait_for(self.wake.wait(), timeout=every)
 
+    def _failed(self, what: str) -> None:
+        """Tell the operator once that ``what`` failed (called in an ``except``): the first
+        time with its traceback; again on later ticks only at debug level, so a store that is
+        down for an hour is one report, not one a tick."""
+        count = self._failures.get(what, 0) + 1
+        self._failures[what] = count
+        if count == 1:
+            log.exception("%s failed; it is tried again on each tick until it goes through", what)
+        else:
+            log.debug("%s failed again (%d times): %s", what, count, sys.exc_info()[1])
+
+    def _went_through(self, what: str) -> None:
+        """``what`` went through: if it had failed, say after how many attempts."""
+        count = self._failures.pop(what, 0)
+        if count:
+            log.info("%s went through after %d failed attempt%s", what, count, "s" if count > 1 else "")
+
+    async def _post(self, send: Sender, message: Scheduled, reply: Reply, what: str) -> bool:
+        """Post a claimed message.  If posting fails (the network, a picture that could not
+        be drawn; Discord's own refusals are owed by the sender), the message is due again
+        with its reply kept, and the next tick posts that reply: what it tells is already
+        done (a deadline's order is stored) and must be told once, not redone.  After
+        :data:`SEND_TRIES` failures it is owed to the channel's next reply instead."""
+        try:
+            await send(message.channel_id, reply)
+            return True
+        except Exception:  # noqa: BLE001 - logged once; the players' message is kept
+            self._failed(what)
+        tries = int(message.data.get("tries", 0)) + 1
+        kept = reply.model_copy(update={"attachments": []}).model_dump_json()
+        try:
+            if tries < SEND_TRIES:
+                async with self.svc.store.transaction() as db:
+                    if await pstore.release_message(db, message.id, self.process,
+                                                    {**message.data, "reply": kept, "tries": tries}):
+                        return False
+            else:
+                log.warning("%s could not be posted in %d tries; it is owed to the channel's"
+                            " next reply", what, tries)
+            await self.svc.announcements.owe(message.channel_id, reply)
+        except Exception:  # noqa: BLE001 - the store failed too: nothing more can be kept
+            log.exception("%s could not be kept after its posting failed; it is lost", what)
+        return False
+
     async def _deliverable(self, message: Scheduled, now: datetime) -> Reply | None:
         """Claim a due message and build what to send, or drop it (game moved on, player
-        away); None when there is nothing to send."""
+        away); None when there is nothing to send.  The message is claimed last, once its
+        reply is built, so a failure before that leaves it due for the next tick."""
+        kept = message.data.get("reply")
+        if kept is not None and message.kind != "reminder":
+            # Acted on (a deadline's order is stored) or built; only posting it failed.
+            return Reply.model_validate_json(kept) if await self._claim(message, None) else None
         if message.kind == "digest":  # a turn that ended: told even once the game is over
-            if not await self._claim(message, None):
+            built = await self.digest_reply(message)
+            if built is None:
+                await self._drop(message)
                 return None
-            return await self.digest_reply(message)
+            reply, message.data["fingerprint"] = built  # kept with it: a later digest of the turn compares
+            return reply if await self._claim(message, None, message.data) else None
         game = await self.svc.games.load(message.channel_id)
         if game is None or game.row.id != message.game_id or not same_part(message.part_key, game):
             await self._drop(message)  # the game ended or moved on
             return None
         if message.kind == "reminder":
             return await self._reminder(game, message, now)
-        if not await self._claim(message, game):
-            return None
-        return await self._deadline_passed(game, message)
+        return await self._deadline_passed(message)
 
-    async def _claim(self, message: Scheduled, game: LiveGame | None) -> bool:
+    async def _claim(self, message: Scheduled, game: LiveGame | None,
+                     data: dict[str, Any] | None = None) -> bool:
         """One transaction: the message is still for the game's turn-part as stored, and
-        nobody sent it; then it is marked sent by this process."""
+        nobody sent it; then it is marked sent by this process (with ``data``: its data as
+        sent)."""
         async with self.svc.store.transaction() as db:
             if game is not None:
                 pace = await pstore.pace_of(db, message.game_id)
                 if pace is None or pace.part_key != message.part_key:
                     pstore.drop_message(db, message.id)
                     return False
-            return await pstore.claim_message(db, message.id, self.process, self.svc.clock.now())
+            return await pstore.claim_message(db, message.id, self.process, self.svc.clock.now(), data)
 
     async def _drop(self, message: Scheduled) -> None:
         async with self.svc.store.transaction() as db:
@@ -306,8 +390,6 @@ class Pacer:
         if any(a.user_id == holder.user_id for a in away):
             await self._drop(message)  # away: reminders pause (issue 19)
             return None
-        if not await self._claim(message, game):
-            return None
         lines = [
             f"⏰ @{holder.user_name}, {game.system.side_name(message.side)} is waited on:",
             f"{message.data.get('part', '')}",
@@ -316,107 +398,183 @@ class Pacer:
         summary = game.summaries.of(message.side)
         if since := summary.text():
             lines += ["Since the start:" if summary.from_start else "Since your last order:", *since]
+        if not await self._claim(message, game):
+            return None
         return Reply(text="\n".join(lines), mentions=[holder.user_id])
 
-    async def _deadline_passed(self, game: LiveGame, message: Scheduled) -> Reply:
-        pace = await self.pace(game.row.id)
-        waiting = game.system.waiting_on(game.state)  # type: ignore[arg-type]
-        who = ", ".join(replies.seat_name(s, game.seats) for s in waiting) or "nobody"
-        lines = [f"⌛ The deadline passed: {message.data.get('part', '')}",
-                 f"Waited on {who}."]
-        mentions: list[str] = []
-        snapshot = None
-        if pace is not None and pace.on_deadline == "pass":
-            acted, mentions, snapshot = await self.act_for(game.row.channel_id, waiting)
-            lines += acted
-        else:
-            lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
-        now_game = await self.svc.games.load(game.row.channel_id)
-        line = await self.sync(now_game) if now_game is not None else None
-        if line:
-            lines.append(line)
-        return Reply(text="\n".join(lines), mentions=mentions, snapshot_key=snapshot)
-
-    async def act_for(self, channel_id: str, sides: list[str]) -> tuple[list[str], list[str], str | None]:
-        """Give each silent side its system's "no action" order, holding the channel's turn
-        as a command does (this process's lock and the store's, across processes).  Returns
-        the lines, who to ping next and the snapshot of the last step.
+    async def _deadline_passed(self, message: Scheduled) -> Reply | None:
+        """Tell the channel a deadline passed and, with ``then:pass``, give each side still
+        waited on its "no action" order, holding the channel's turn as a command does (this
+        process's lock and the store's, across processes).  The orders and the message
+        being sent are one transaction (:func:`bot.pacing.store.claim_with`): if anything
+        fails before it commits, nothing is kept and the message is still due.
 
         A write conflict (a process not taking turns wrote the game first: the guarded head
         update refused this stale copy, nothing of it stored) is met as ``Service._run``
-        meets it: the cached game is dropped and the side is looked at again on the game as
-        it now is, so an order its player gave meanwhile is never doubled."""
-        lines: list[str] = []
+        meets it: the cached game is dropped and the sides are looked at again on the game
+        as it now is, so an order its player gave meanwhile is never doubled.  Conflicts on
+        every attempt leave the message due for the next tick."""
+        channel = message.channel_id
+        async with self.locks.hold(channel), self.svc.store.channel_lock(channel):
+            for _ in range(CONFLICT_RETRIES + 1):
+                game = await self.svc.games.load(channel)
+                pace = await self.reload(message.game_id)
+                if (game is None or game.row.id != message.game_id or not same_part(message.part_key, game)
+                        or pace is None or pace.part_key != message.part_key):
+                    await self._drop(message)  # moved on while the turn was taken
+                    return None
+                try:
+                    return await self._act(game, pace, message)
+                except Conflict as exc:
+                    self.svc.games.forget(channel)
+                    log.info("write conflict on %s's deadline (%s); acting again", channel, exc)
+            raise Conflict(f"other commands kept changing the game in {channel} at its deadline")
+
+    async def _act(self, game: LiveGame, pace: Pace, message: Scheduled) -> Reply | None:
+        """The deadline notice and what the game's setting makes the referee do, committed;
+        None if another process sent the notice first."""
+        waiting = game.system.waiting_on(game.state)  # type: ignore[arg-type]
+        who = ", ".join(replies.seat_name(s, game.seats) for s in waiting) or "nobody"
+        lines = [f"⌛ The deadline passed: {message.data.get('part', '')}", f"Waited on {who}."]
         mentions: list[str] = []
         snapshot = None
-        async with self.locks.hold(channel_id), self.svc.store.channel_lock(channel_id):
-            for side in sides:
-                for attempt in range(CONFLICT_RETRIES + 1):
-                    game = await self.svc.games.load(channel_id)
-                    if game is None or side not in game.system.waiting_on(game.state):  # type: ignore[arg-type]
-                        break
-                    action = game.system.idle_order(game.state, side)  # type: ignore[arg-type]
-                    name = game.system.side_name(side)
-                    if action is None:
-                        lines.append(f"{name} has no 'no action' order now; nothing is done for them.")
-                        break
-                    try:
-                        text, mentions, snapshot = await self._idle_step(game, side, action)
-                    except RuleError as exc:
-                        lines.append(f"The referee could not act for {name}: {exc.message}")
-                        break
-                    except Conflict as exc:
-                        self.svc.games.forget(channel_id)
-                        if attempt == CONFLICT_RETRIES:
-                            lines.append(f"The referee could not act for {name}: other commands kept"
-                                         " changing the game; a moderator may /mod extend.")
-                        else:
-                            log.info("write conflict on %s's deadline (%s); acting again", channel_id, exc)
-                        continue
-                    lines += text
-                    break
-        return lines, mentions, snapshot
+        if pace.on_deadline != "pass":
+            lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
+            entries: list[Outcome | str] = []
+        else:
+            entries, run = self._idle_orders(game, waiting)
+        outcomes = [e for e in entries if isinstance(e, Outcome)]
+        if outcomes:
+            done, said = await self._commit_idle(game, message, entries, run)
+            lines += said
+            mentions = done.mentions
+            snapshot = f"{game.row.id}:{done.seqs[-1]}" if outcomes[-1].step.snapshot else None
+        else:  # nothing to store: the notice alone is claimed
+            lines += [e for e in entries if isinstance(e, str)]
+            if not await self._claim(message, game):
+                return None
+        if line := await self._follow(game.row.channel_id):
+            lines.append(line)
+        return Reply(text="\n".join(lines), mentions=mentions, snapshot_key=snapshot)
 
-    async def _idle_step(self, game: LiveGame, side: str,
-                         action: Action) -> tuple[list[str], list[str], str | None]:
+    def _idle_orders(self, game: LiveGame, sides: list[str]) -> tuple[list[Outcome | str], DiceRun]:
+        """Each silent side's "no action" order, each applied on the state the one before
+        left (pure; nothing stored): an :class:`Outcome`, or the line saying why the referee
+        gives none for that side."""
+        system = game.system
+        state = game.state
         run = self.svc.dice_run(game.row)
-        dice = run.take()
-        step = game.system.apply(game.state, side, action, dice)
-        run.keep(dice)
-        outcome = Outcome(step=step, dice=dice, action=action, side=side,
-                          actor=(REFEREE_ID, REFEREE_NAME))
+        entries: list[Outcome | str] = []
+        for side in sides:
+            if side not in system.waiting_on(state):  # type: ignore[arg-type]
+                continue  # an earlier side's order ended what this one was waited on for
+            name = system.side_name(side)
+            action = system.idle_order(state, side)  # type: ignore[arg-type]
+            if action is None:
+                entries.append(f"{name} has no 'no action' order now; nothing is done for them.")
+                continue
+            dice = run.take()
+            try:
+                step = system.apply(state, side, action, dice)  # type: ignore[arg-type]
+            except RuleError as exc:
+                entries.append(f"The referee could not act for {name}: {exc.message}")
+                continue
+            run.keep(dice)
+            entries.append(Outcome(step=step, dice=dice, action=action, side=side,
+                                   actor=(REFEREE_ID, REFEREE_NAME)))
+            state = step.state
+        return entries, run
+
+    async def _commit_idle(self, game: LiveGame, message: Scheduled, entries: list[Outcome | str],
+                           run: DiceRun) -> tuple[Committed, list[str]]:
+        """Store the referee's orders, the deadline's message marked sent and the digest of a
+        turn they ended, in one transaction; the committed steps and the notice's lines."""
+        outcomes = [e for e in entries if isinstance(e, Outcome)]
+        ended = Ledger.turn_ended_by(game, outcomes[-1].step)
+        now = self.svc.clock.now()
+        lines: list[str] = []
+        digests: list[Scheduled] = []
         done: list[Committed] = []
 
         def build(committed: Committed) -> Reply:
+            # Before the transaction: the notice's lines (a failure here stores nothing).
             done.append(committed)
+            recorded = iter(zip(committed.seqs, committed.actions))
+            for entry in entries:
+                if isinstance(entry, str):
+                    lines.append(entry)
+                    continue
+                seq, action = next(recorded)
+                side = entry.side or ""
+                # A sealed order (issue 28) never shows its options, only its seal's public line.
+                lines.append(f"#{seq} Referee ({side}): {sealing.order_words(entry.action)}")
+                lines.extend(sealing.public_lines(game.system, side, action))
+                lines.extend(replies.event_lines(entry.step.events))
+                lines.append(self.svc.next_line(game, entry.step))
+            if ended is not None:
+                digests.append(digest_message(game.row, ended, committed.head_seq, now))
             return Reply(text="")
 
-        await self.svc.ledger.commit(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run),
-                              inv=None, reply_for=build)
-        landed = self.svc.ledger.landed.pop(game.row.channel_id, None)
-        if landed is not None and landed.ended_turn is not None and landed.game is not None:
-            await self._queue_digest(landed.game, landed.ended_turn)
-        seq = done[0].seqs[0]
-        # A sealed order (issue 28) never shows its options, only its seal's public line.
-        lines = [f"#{seq} Referee ({side}): {sealing.order_words(action)}"]
-        lines += sealing.public_lines(game.system, side, done[0].actions[0])
-        lines += replies.event_lines(step.events)
-        lines.append(self.svc.next_line(game, step))
-        return lines, done[0].mentions, f"{game.row.id}:{seq}" if step.snapshot else None
+        def write(db: Writer) -> None:
+            pstore.claim_with(db, message, self.process, now)
+            for digest in digests:
+                pstore.schedule(db, digest, now)
 
-    async def digest_reply(self, message: Scheduled) -> Reply | None:
-        """The digest of a turn, from the steps it names, with the full map after them."""
+        change = Change(steps=outcomes, parent_seq=game.row.head_seq, dice=run, extra=[write])
+        await self.svc.ledger.commit(game, change, inv=None, reply_for=build)
+        self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here, with the digest in it
+        if digests:
+            self.wake.set()
+        return done[0], lines
+
+    async def _follow(self, channel_id: str) -> str | None:
+        """After a deadline: the new turn-part's deadline line, if it has one.  The notice is
+        committed by now, so a failure here must not lose it: logged, and the next tick
+        gives the turn-part its deadline (:meth:`tick` follows every paced game)."""
+        try:
+            game = await self.svc.games.load(channel_id)
+            return await self.sync(game) if game is not None else None
+        except Exception:  # noqa: BLE001 - see the docstring
+            log.exception("the deadline after %s's could not be set; the next tick sets it", channel_id)
+            return None
+
+    async def digest_reply(self, message: Scheduled) -> tuple[Reply, str] | None:
+        """The digest of a turn, from the steps it names, with the full map after them, and
+        its fingerprint (:func:`bot.pacing.digest.fingerprint`); None when there is nothing
+        to post.
+
+        One digest per turn actually ended (a play-test: ``/game undo`` of the order that
+        ended a turn, then the same order again, posted the turn's digest twice):
+
+        * a digest whose last step was taken back before it went out is not posted: on the
+          current line the turn did not end there (the order given again brings its own);
+        * a turn whose digest was posted already is posted again only if what it says or its
+          map changed (the turn was played otherwise after a take-back or a rollback), and
+          then as a correction of the one before; the same account again is no news.
+
+        Decided here, in the background, from the steps the ledger committed and the digests
+        sent: the order path only notes that a turn ended (``Landed.ended_turn``)."""
         game_row = await self.svc.store.game(message.game_id)
         system = self.svc.systems[game_row.system]
+        turn, word = int(message.data["turn"]), message.data.get("word")
         before, steps = await self.turn_steps(system, message.game_id, int(message.data["head"]),
-                                              int(message.data["turn"]), message.data.get("word"))
-        if before is None or not steps:
+                                              turn, word)
+        if before is None or not steps or steps[-1].reverted_by is not None:
             return None  # nothing was played in that turn on the current line: no digest
-        last = steps[-1].seq if steps else before.seq
-        name = turn_name(system, system.load_state(before.state_json), int(message.data["turn"]))
-        title = f"📰 {name} digest" + (f" ({span_words(steps[0].seq, last)})" if steps else "")
-        lines = digest_lines(system, before, steps, title)
-        return Reply(text="\n".join(lines), snapshot_key=f"{message.game_id}:{last}:map")
+        body = digest_lines(system, before, steps, "")[1:]
+        mark = fingerprint(body, steps[-1].state_json)
+        earlier = [m for m in await pstore.sent_digests(self.svc.store, message.game_id, turn)
+                   if m.data.get("word", word) == word]
+        if earlier and earlier[0].data.get("fingerprint") == mark:
+            return None  # this turn's digest, as posted already
+        last = steps[-1].seq
+        name = turn_name(system, system.load_state(before.state_json), turn)
+        if earlier:
+            lines = [f"📰 {name} digest, corrected ({span_words(steps[0].seq, last)})",
+                     f"Replaces the earlier {name} digest: steps were taken back and played again."]
+        else:
+            lines = [f"📰 {name} digest ({span_words(steps[0].seq, last)})"]
+        return Reply(text="\n".join(lines + body), snapshot_key=f"{message.game_id}:{last}:map"), mark
 
 
 def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
@@ -425,5 +583,5 @@ def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
     return key is not None and key[0] == turn and (word is None or key[1] == word)
 
 
-__all__ = ["PACE_COMMANDS", "Pacer", "REFEREE_ID", "REFEREE_NAME", "Sender", "deadline_line",
-           "part_key_of", "plan", "same_part", "write_plan"]
+__all__ = ["PACE_COMMANDS", "Pacer", "REFEREE_ID", "REFEREE_NAME", "SEND_TRIES", "Sender",
+           "deadline_line", "digest_message", "part_key_of", "plan", "same_part", "write_plan"]

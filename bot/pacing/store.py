@@ -79,6 +79,14 @@ def _pace(row: Any) -> Pace:
     )
 
 
+_MESSAGE_COLUMNS = "id, game_id, channel_id, kind, part_key, side, due_at, data_json"
+
+
+def _message(row: Any) -> Scheduled:
+    return Scheduled(id=row[0], game_id=row[1], channel_id=row[2], kind=row[3], part_key=row[4],
+                     side=row[5], due_at=parse_iso(row[6]), data=json.loads(row[7]))
+
+
 async def active_paces(store: BaseStore) -> dict[int, Pace]:
     """The pace of every active game that has one, by game id."""
     async with store.transaction() as db:
@@ -100,22 +108,20 @@ async def due_messages(store: BaseStore, now: datetime, limit: int = 50) -> list
     """Messages due by ``now`` and not yet sent, oldest first."""
     async with store.transaction() as db:
         rows = await db.fetchall(
-            "SELECT id, game_id, channel_id, kind, part_key, side, due_at, data_json"
-            " FROM scheduled_messages WHERE state = 'due' AND due_at <= ? ORDER BY due_at, id"
+            f"SELECT {_MESSAGE_COLUMNS} FROM scheduled_messages"
+            " WHERE state = 'due' AND due_at <= ? ORDER BY due_at, id"
             " LIMIT ?", (iso(now), limit))
-    return [Scheduled(id=r[0], game_id=r[1], channel_id=r[2], kind=r[3], part_key=r[4],
-                      side=r[5], due_at=parse_iso(r[6]), data=json.loads(r[7])) for r in rows]
+    return [_message(r) for r in rows]
 
 
 async def pending_messages(store: BaseStore, game_id: int) -> list[Scheduled]:
     """A game's messages not yet sent, earliest first (``/game status`` and tests)."""
     async with store.transaction() as db:
         rows = await db.fetchall(
-            "SELECT id, game_id, channel_id, kind, part_key, side, due_at, data_json"
-            " FROM scheduled_messages WHERE game_id = ? AND state = 'due' ORDER BY due_at, id",
+            f"SELECT {_MESSAGE_COLUMNS} FROM scheduled_messages"
+            " WHERE game_id = ? AND state = 'due' ORDER BY due_at, id",
             (game_id,))
-    return [Scheduled(id=r[0], game_id=r[1], channel_id=r[2], kind=r[3], part_key=r[4],
-                      side=r[5], due_at=parse_iso(r[6]), data=json.loads(r[7])) for r in rows]
+    return [_message(r) for r in rows]
 
 
 async def away_players(db: Writer, game_id: int, now: datetime) -> list[Away]:
@@ -170,17 +176,20 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
 
 
 def drop_other_parts(db: Writer, game_id: int, part_key: str) -> None:
-    """Reminders and deadline notices of other turn-parts will never be sent."""
+    """Reminders and deadline notices of other turn-parts will never be sent (but a notice
+    acted on and due again because posting it failed, ``sent_by`` set, still is)."""
     db.execute(
         "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
-        " AND kind IN ('reminder', 'deadline') AND part_key <> ?", (game_id, part_key))
+        " AND kind IN ('reminder', 'deadline') AND part_key <> ? AND sent_by IS NULL",
+        (game_id, part_key))
 
 
 def drop_part(db: Writer, game_id: int) -> None:
-    """Every reminder and deadline notice of a game still due is dropped (rescheduling)."""
+    """Every reminder and deadline notice of a game still due is dropped (rescheduling),
+    but one acted on whose posting failed."""
     db.execute(
         "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
-        " AND kind IN ('reminder', 'deadline')", (game_id,))
+        " AND kind IN ('reminder', 'deadline') AND sent_by IS NULL", (game_id,))
 
 
 def schedule(db: Writer, message: Scheduled, now: datetime) -> None:
@@ -197,13 +206,59 @@ def schedule(db: Writer, message: Scheduled, now: datetime) -> None:
     )
 
 
-async def claim_message(db: Writer, message_id: int, process: str, now: datetime) -> bool:
+async def claim_message(db: Writer, message_id: int, process: str, now: datetime,
+                        data: dict[str, Any] | None = None) -> bool:
     """Mark a message sent before sending it; True only for the one caller that did.
-    At most once: a crash after this loses the message rather than sending it twice."""
-    rows = await db.fetchall(
-        "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?"
-        " WHERE id = ? AND state = 'due' RETURNING id", (process, iso(now), message_id))
+    At most once: a crash after this loses the message rather than sending it twice.
+    ``data``: the message's data as sent (a digest keeps what it said, to compare a later
+    digest of the same turn with)."""
+    if data is None:
+        rows = await db.fetchall(
+            "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?"
+            " WHERE id = ? AND state = 'due' RETURNING id", (process, iso(now), message_id))
+    else:
+        rows = await db.fetchall(
+            "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?, data_json = ?"
+            " WHERE id = ? AND state = 'due' RETURNING id",
+            (process, iso(now), json.dumps(data), message_id))
     return bool(rows)
+
+
+def claim_with(db: Writer, message: Scheduled, process: str, now: datetime) -> None:
+    """Mark a deadline's message sent inside the transaction of the order it gives (a
+    ``Change.extra``): only while it is due and its game's pace is still at its turn-part,
+    else :class:`~bot.writer.Conflict` and the order is not stored either.  So the order
+    and the message being sent are one fact: neither is kept without the other."""
+    db.execute_guarded(
+        "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?"
+        " WHERE id = ? AND state = 'due' AND EXISTS (SELECT 1 FROM game_pace"
+        " WHERE game_pace.game_id = scheduled_messages.game_id"
+        " AND game_pace.part_key = scheduled_messages.part_key)",
+        (process, iso(now), message.id))
+
+
+async def release_message(db: Writer, message_id: int, process: str, data: dict[str, Any]) -> bool:
+    """A message this process claimed could not be posted: due again, with ``data`` (the
+    reply kept, the tries counted), for the next tick.  ``sent_by`` stays: what it told
+    is done (a deadline's order is stored), so no new turn-part drops it.  True if it was
+    still ours."""
+    rows = await db.fetchall(
+        "UPDATE scheduled_messages SET state = 'due', sent_at = NULL, data_json = ?"
+        " WHERE id = ? AND state = 'sent' AND sent_by = ? RETURNING id",
+        (json.dumps(data), message_id, process))
+    return bool(rows)
+
+
+async def sent_digests(store: BaseStore, game_id: int, turn: int) -> list[Scheduled]:
+    """The digests of a game's turn ``turn`` already posted, the latest first (a turn that
+    ends again after a step of it was taken back; Raiders' Ops restart each mission, so
+    the caller compares the word too)."""
+    async with store.transaction() as db:
+        rows = await db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM scheduled_messages"
+            " WHERE game_id = ? AND kind = 'digest' AND state = 'sent'"
+            " AND part_key LIKE ? ORDER BY id DESC", (game_id, f"turn:{turn}:%"))
+    return [_message(r) for r in rows]
 
 
 def drop_message(db: Writer, message_id: int) -> None:
@@ -256,7 +311,8 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 
 __all__ = [
     "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
-    "claim_part", "clear_away", "clear_proposals", "clear_sub_offers", "drop_message",
+    "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "drop_message",
     "drop_other_parts", "drop_part", "due_messages", "offer_sub", "pace_of", "pending_messages",
-    "propose", "proposals", "save_pace", "schedule", "set_away", "sub_offer",
+    "propose", "proposals", "release_message", "save_pace", "schedule", "sent_digests",
+    "set_away", "sub_offer",
 ]

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.autoplay import Channel
+from bot.models import Invocation
 from bot.pacing import store as pstore
 from bot.service import Service
 from tests.pacing.conftest import Outbox
@@ -22,25 +23,26 @@ SYSTEMS = ["commando", "mak", "raiders", "rr", "skirmish"]
 MOST_ORDERS = 800
 
 
-async def first_digest(service: Service, key: str) -> tuple[Channel, list]:
-    """Random legal orders until a game turn ends and its digest is due."""
+async def first_digest(service: Service, key: str) -> tuple[Channel, list, Invocation]:
+    """Random legal orders until a game turn ends and its digest is due; the channel, the
+    due digests and the order that ended the turn."""
     channel = Channel(service, key, f"chan-{key}", rng=random.Random(3))
     await channel.open()
     for _ in range(MOST_ORDERS):
-        _, reply = await channel.order()
+        inv, reply = await channel.order()
         assert not reply.error, reply.text
         game = await service.games.load(channel.channel)
         assert game is not None
         due = [m for m in await pstore.pending_messages(service.store, game.row.id)
                if m.kind == "digest"]
         if due:
-            return channel, due
+            return channel, due, inv
     raise AssertionError(f"{key}: no turn ended in {MOST_ORDERS} orders")
 
 
 @pytest.mark.parametrize("key", SYSTEMS)
 async def test_a_turn_digest_for_each_system(service: Service, outbox: Outbox, key: str) -> None:
-    channel, due = await first_digest(service, key)
+    channel, due, _ = await first_digest(service, key)
     assert len(due) == 1
     await service.pacer.tick(outbox)
     (where, reply), = outbox.sent

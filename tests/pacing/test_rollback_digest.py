@@ -26,7 +26,7 @@ async def moderate(channel: Channel, command: str, **options: object) -> str:
 @pytest.mark.parametrize("key", ["raiders", "rr"])
 async def test_a_rollback_into_the_turn_before_posts_no_digest(service: Service, outbox: Outbox,
                                                                 key: str) -> None:
-    channel, _ = await first_digest(service, key)
+    channel, _, _ = await first_digest(service, key)
     assert await service.pacer.tick(outbox) == 1
     first = outbox.texts()[-1]
     assert "Orders: none" not in first

@@ -87,11 +87,12 @@ def test_one_handler_each_line_once_plain_off_a_terminal() -> None:
     assert PLAIN_FORMAT.startswith("%(asctime)s")
 
 
-def test_the_bot_logs_through_one_handler_and_a_refused_token_is_a_sentence() -> None:
+def test_the_bot_logs_through_one_handler_and_a_refused_token_is_a_sentence(tmp_path: Path) -> None:
     """``referee bot`` with a token Discord refuses, in a process of its own, stderr a pipe:
-    plain lines, none printed twice, and the end is one sentence, not a traceback."""
-    env = {**os.environ, "DISCORD_TOKEN": "not-a-token", "REFEREE_DB": ":memory:",
-           "PYTHONPATH": str(ROOT)}
+    plain lines, none printed twice, and the end is one sentence, not a traceback.  (A real
+    database file: the store is opened before the login, tests/discord/test_discord_startup.py.)"""
+    env = {**os.environ, "DISCORD_TOKEN": "not-a-token", "REFEREE_DB": str(tmp_path / "r.sqlite3"),
+           "REFEREE_SNAPSHOT_DIR": str(tmp_path / "snaps"), "PYTHONPATH": str(ROOT)}
     code = ("import discord, sys\n"
             "from bot.cli import main\n"
             "async def refuse(self, token):\n"

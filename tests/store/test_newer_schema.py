@@ -136,11 +136,12 @@ async def test_python_m_bot_says_it_and_exits_non_zero(tmp_path: Path) -> None:
         done = _run(args, db, tmp_path)
         assert done.returncode == 1, done.stderr
         assert said(done.stderr) and "Traceback" not in done.stderr, done.stderr
-    # The Discord bot: the store opens in setup_hook, run by login (no network here).
+    # The Discord bot: the store is opened before the login, which must not be reached
+    # (no network here; tests/discord/test_discord_startup.py).
     code = ("import discord, sys\n"
             "from bot.cli import main\n"
             "async def login(self, token):\n"
-            "    await self.setup_hook()\n"
+            "    raise RuntimeError('logged in to Discord with a refused database')\n"
             "discord.Client.login = login\n"
             "sys.exit(main(['bot']))\n")
     done = _run(["-c", code], db, tmp_path, DISCORD_TOKEN="a-token")

@@ -1,0 +1,156 @@
+"""A deadline that passes is acted on once, even when acting fails (issue 19, issue 23's review).
+
+The deadline's message used to be marked sent in a transaction of its own before the pacer
+gave the "no action" order: any error while acting (the rules, the store, posting) then lost
+the order and the notice for good.  Now the message is marked sent in the transaction that
+stores the order (``Change.extra``), so a failure before it leaves the message due and the
+next tick acts again; a notice whose order is stored but whose posting failed is kept with the
+message and posted on the next tick.  Each failure is logged once for the operator; players
+never see it.  Real SQLite file and PostgreSQL, the real service; Duel's "no action" is
+``wait`` (D2).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import pytest
+
+from bot.models import Reply
+from bot.pacing import store as pstore
+from bot.service import Service
+from rules.core import registry
+from tests.pacing.conftest import Outbox
+from tests.pacing.test_reminders import advance, paced_duel
+from tests.platform.conftest import Table
+
+
+class Once:
+    """Raise ``error`` the first time one of the deadline's parts is reached, then pass."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+        self.raised = 0
+
+    def fire(self) -> None:
+        if not self.raised:
+            self.raised += 1
+            raise self.error
+
+
+def inject(where: str, service: Service, once: Once, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the first attempt at the deadline fail at ``where``."""
+    if where == "rules":  # the rules raise (not a refusal): a bug, a resource gone
+        system = registry.get("duel")
+        real_apply = system.apply
+
+        def apply(state, side, action, dice):  # type: ignore[no-untyped-def]
+            once.fire()
+            return real_apply(state, side, action, dice)
+        monkeypatch.setattr(system, "apply", apply)
+    elif where == "store":  # the order's own transaction fails: nothing of it is kept
+        real_commit = service.store.commit_unit
+
+        async def commit_unit(unit):  # type: ignore[no-untyped-def]
+            once.fire()
+            return await real_commit(unit)
+        monkeypatch.setattr(service.store, "commit_unit", commit_unit)
+    else:
+        raise AssertionError(where)
+
+
+async def referee_steps(service: Service, table: Table) -> list[str]:
+    """The sides the referee gave an order for, in the log."""
+    game = await service.games.load(table.channel)
+    assert game is not None
+    return [s.side or "" for s in await service.store.steps(game.row.id)
+            if s.actor_name == "Referee (deadline)"]
+
+
+@pytest.mark.parametrize("where", ["rules", "store"])
+async def test_a_failed_deadline_order_is_given_on_a_later_tick_once(
+        table: Table, service: Service, clock, outbox: Outbox, where: str,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    await paced_duel(table, "then:pass")
+    clock.advance(timedelta(hours=23.5))  # past both reminders, before the deadline
+    await service.pacer.tick(outbox)
+    once = Once(OSError("the disk went away"))
+    inject(where, service, once, monkeypatch)
+    with caplog.at_level(logging.DEBUG, logger="referee.pacing"):
+        first = await advance(clock, service, outbox, 0.5)  # the deadline: acting fails
+        assert once.raised == 1
+        assert first == [] and await referee_steps(service, table) == []
+        second = await advance(clock, service, outbox, 0)  # the next tick acts
+        third = await advance(clock, service, outbox, 1)
+    assert len(second) == 1 and second[0].startswith("⌛ The deadline passed"), second
+    assert second[0].count("Referee (red): wait") == 1 and "Traceback" not in second[0]
+    assert third == []
+    assert await referee_steps(service, table) == ["red"]
+    game = await service.games.load(table.channel)
+    assert game is not None and game.system.waiting_on(game.state) == ["blue"]
+    # The operator learns it once, with the error; nothing of it reached the channel.
+    told = [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    assert len(told) == 1 and "the disk went away" in str(told[0].exc_info[1]), caplog.records
+    assert all("disk" not in text for text in outbox.texts())
+
+
+async def test_a_deadline_failing_on_every_tick_is_logged_once_and_acted_on_when_it_works(
+        table: Table, service: Service, clock, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A store that stays down for several ticks: one report with its traceback, not one a
+    tick; when it is back the order is given once and the recovery is logged."""
+    await paced_duel(table, "then:pass")
+    clock.advance(timedelta(hours=23.5))
+    await service.pacer.tick(outbox)
+    real_commit = service.store.commit_unit
+    down = [True]
+
+    async def commit_unit(unit):  # type: ignore[no-untyped-def]
+        if down[0]:
+            raise OSError("the disk went away")
+        return await real_commit(unit)
+    monkeypatch.setattr(service.store, "commit_unit", commit_unit)
+    with caplog.at_level(logging.DEBUG, logger="referee.pacing"):
+        for _ in range(4):  # the deadline (24 h), then three more ticks
+            assert await advance(clock, service, outbox, 0.5) == []
+        down[0] = False
+        posted = await advance(clock, service, outbox, 0)
+    assert len(posted) == 1 and posted[0].count("Referee (red): wait") == 1
+    assert await referee_steps(service, table) == ["red"]
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 1, [r.getMessage() for r in caplog.records]
+    assert any("after 4 failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_notice_whose_posting_failed_is_posted_on_the_next_tick_and_the_order_kept(
+        table: Table, service: Service, clock, outbox: Outbox) -> None:
+    """The order is stored with the message marked sent; posting the notice fails (the
+    network): the notice is kept with the message and posted on the next tick, even after
+    the game moved on, and the order is not given a second time."""
+    await paced_duel(table, "then:pass")
+    clock.advance(timedelta(hours=23.5))
+    await service.pacer.tick(outbox)
+    failed: list[str] = []
+
+    async def flaky(channel_id: str, reply: Reply) -> None:
+        if reply.text.startswith("⌛") and not failed:
+            failed.append(reply.text)
+            raise ConnectionResetError("the network dropped")
+        await outbox(channel_id, reply)
+
+    clock.advance(timedelta(hours=0.5))
+    assert await service.pacer.tick(flaky) == 0
+    assert failed and await referee_steps(service, table) == ["red"]
+    # bob plays before the next tick: a new turn-part, whose deadline drops the old part's
+    # messages, but not a notice whose order is stored.
+    assert not (await table("bob", "/duel wait")).error
+    assert await service.pacer.tick(flaky) == 1
+    assert [t for t in outbox.texts() if t.startswith("⌛")] == failed  # the same notice
+    assert outbox.sent[-1][1].mentions == ["bob"]
+    assert await service.pacer.tick(flaky) == 0
+    assert await referee_steps(service, table) == ["red"]
+    game = await service.games.load(table.channel)
+    assert game is not None
+    assert not [m for m in await pstore.pending_messages(service.store, game.row.id)
+                if m.kind == "deadline" and m.due_at <= clock.now()]
