@@ -22,6 +22,8 @@ from pydantic import BaseModel
 from bot import chain, record, sealing
 from bot.games import GameCache, LiveGame
 from bot.models import Invocation, Reply
+from bot.pacing import store as pstore
+from bot.pacing.clock import Clock, SystemClock
 from bot.store import AuditRow, BaseStore, GameRow, SeatRow, StepRow
 from bot.summaries import Summaries, fresh
 from bot.writer import Writer
@@ -172,10 +174,13 @@ def _mention_key(waiting_on: tuple[str, ...], turn_part: str) -> str:
 class Ledger:
     """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
 
-    def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem]) -> None:
+    def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem],
+                 clock: Clock | None = None) -> None:
         self.store = store
         self.games = games
         self.systems = systems
+        #: When a turn's digest is due (now, as the commit that ended the turn is made).
+        self.clock: Clock = clock or SystemClock()
         #: The last commit of each channel, until the pacer is told (under the channel's
         #: lock: one command at a time per channel).
         self.landed: dict[str, Landed] = {}
@@ -340,6 +345,12 @@ class Ledger:
                 db.end_game(game.row.id)
             for more in change.extra:
                 more(db)
+            if ended is not None:
+                # The turn's digest is scheduled by the commit that ended it (issue 23: no
+                # second transaction after the order); the pacer builds it in the background.
+                now = self.clock.now()
+                pstore.schedule(db, pstore.digest_message(game.row.id, game.row.channel_id, ended,
+                                                          head_seq, now), now)
             if remembered is not None and inv is not None and inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game.row.id, remembered)
 

@@ -103,7 +103,7 @@ class Pipeline:
         #: an ended game still to build).
         self.announcements = OwedAnnouncements(store)
         #: The one way a game changes (bot/ledger.py).
-        self.ledger = Ledger(store, self.games, self.systems)
+        self.ledger = Ledger(store, self.games, self.systems, self.clock)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
 

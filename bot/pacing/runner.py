@@ -41,7 +41,7 @@ from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
 from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome
 from bot.pipeline import Pipeline
-from bot.store import GameRow, StepRow
+from bot.store import StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
 from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
@@ -107,16 +107,6 @@ def write_plan(pace: Pace, game: LiveGame, now: datetime) -> Callable[[Writer], 
     return write
 
 
-def digest_message(game: GameRow, turn: tuple[int, str], head_seq: int, now: datetime) -> Scheduled:
-    """The digest of ``turn``, which step ``head_seq`` ended, due now (one per game turn and
-    head step: ``schedule`` adds it once)."""
-    return Scheduled(
-        game_id=game.id, channel_id=game.channel_id, kind="digest",
-        part_key=f"turn:{turn[0]}:{head_seq}", due_at=now,
-        data={"turn": turn[0], "word": turn[1], "head": head_seq},
-    )
-
-
 def deadline_line(pace: Pace | None) -> str | None:
     """``⏰ Deadline: <t:…:F> (<t:…:R>)``, or None without a deadline."""
     if pace is None or pace.deadline_at is None:
@@ -179,17 +169,10 @@ class Pacer:
         if paced:
             await self.reload(game.row.id)
         if landed is not None and landed.ended_turn is not None:
-            await self._queue_digest(game, landed.ended_turn)
+            # The ledger scheduled the turn's digest in the commit itself; the background
+            # task builds it from the steps (the order path only notes the turn).
+            self.wake.set()
         return await self.sync(game)
-
-    async def _queue_digest(self, game: LiveGame, key: tuple[int, str]) -> None:
-        """Schedule the digest of ``turn`` (now over), once per game turn and head step; the
-        background task reads its steps (the order path only notes the turn)."""
-        now = self.svc.clock.now()
-        message = digest_message(game.row, key, game.row.head_seq, now)
-        async with self.svc.store.transaction() as db:
-            pstore.schedule(db, message, now)
-        self.wake.set()
 
     async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
                          turn: int, word: str | None = None) -> tuple[StepRow | None, list[StepRow]]:
@@ -487,13 +470,13 @@ class Pacer:
 
     async def _commit_idle(self, game: LiveGame, message: Scheduled, entries: list[Outcome | str],
                            run: DiceRun) -> tuple[Committed, list[str]]:
-        """Store the referee's orders, the deadline's message marked sent and the digest of a
-        turn they ended, in one transaction; the committed steps and the notice's lines."""
+        """Store the referee's orders and the deadline's message marked sent in one
+        transaction (the ledger adds the digest of a turn they ended); the committed steps
+        and the notice's lines."""
         outcomes = [e for e in entries if isinstance(e, Outcome)]
         ended = Ledger.turn_ended_by(game, outcomes[-1].step)
         now = self.svc.clock.now()
         lines: list[str] = []
-        digests: list[Scheduled] = []
         done: list[Committed] = []
 
         def build(committed: Committed) -> Reply:
@@ -511,19 +494,15 @@ class Pacer:
                 lines.extend(sealing.public_lines(game.system, side, action))
                 lines.extend(replies.event_lines(entry.step.events))
                 lines.append(self.svc.next_line(game, entry.step))
-            if ended is not None:
-                digests.append(digest_message(game.row, ended, committed.head_seq, now))
             return Reply(text="")
 
         def write(db: Writer) -> None:
             pstore.claim_with(db, message, self.process, now)
-            for digest in digests:
-                pstore.schedule(db, digest, now)
 
         change = Change(steps=outcomes, parent_seq=game.row.head_seq, dice=run, extra=[write])
         await self.svc.ledger.commit(game, change, inv=None, reply_for=build)
-        self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here, with the digest in it
-        if digests:
+        self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here
+        if ended is not None:  # its digest was committed with the orders
             self.wake.set()
         return done[0], lines
 
@@ -584,4 +563,4 @@ def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
 
 
 __all__ = ["PACE_COMMANDS", "Pacer", "REFEREE_ID", "REFEREE_NAME", "SEND_TRIES", "Sender",
-           "deadline_line", "digest_message", "part_key_of", "plan", "same_part", "write_plan"]
+           "deadline_line", "part_key_of", "plan", "same_part", "write_plan"]

@@ -47,6 +47,17 @@ class Scheduled(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+def digest_message(game_id: int, channel_id: str, turn: tuple[int, str], head_seq: int,
+                   now: datetime) -> Scheduled:
+    """The digest of ``turn``, which step ``head_seq`` ended, due now (one per game turn and
+    head step: :func:`schedule` adds it once)."""
+    return Scheduled(
+        game_id=game_id, channel_id=channel_id, kind="digest",
+        part_key=f"turn:{turn[0]}:{head_seq}", due_at=now,
+        data={"turn": turn[0], "word": turn[1], "head": head_seq},
+    )
+
+
 class Away(BaseModel):
     """A player away until a time."""
 
@@ -311,7 +322,7 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 
 __all__ = [
     "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
-    "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "drop_message",
+    "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "digest_message", "drop_message",
     "drop_other_parts", "drop_part", "due_messages", "offer_sub", "pace_of", "pending_messages",
     "propose", "proposals", "release_message", "save_pace", "schedule", "sent_digests",
     "set_away", "sub_offer",

@@ -120,3 +120,21 @@ async def test_a_ping_to_a_side_that_has_not_ordered_yet_says_since_the_start(ta
     assert "Since @bob's last order:" not in lines
     start = lines.index("Since the start, for @bob:")
     assert lines[start + 1].startswith("• #") and "stance" in lines[start + 1]
+
+
+async def test_the_digest_is_committed_with_the_order_that_ended_the_turn(
+        service: Service, outbox: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: pacing rows go in the order's own transaction.  The digest was scheduled by
+    a second transaction after the commit, so a failure there (the store, the pacer) lost
+    it; now the commit that ends the turn schedules it, and the pacer only wakes."""
+    async def broken(*args: object, **kwargs: object) -> str | None:
+        raise RuntimeError("the pacer fails after the commit")
+
+    monkeypatch.setattr(service.pacer, "after_command", broken)
+    channel, due, inv = await first_digest(service, "rr")
+    assert len(due) == 1 and due[0].data["head"] > 0
+    game = await service.games.load(channel.channel)
+    assert game is not None and due[0].data["head"] == game.row.head_seq
+    monkeypatch.undo()
+    assert await service.pacer.tick(outbox) == 1
+    assert outbox.texts()[-1].startswith("📰 Turn "), outbox.texts()[-1]
