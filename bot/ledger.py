@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import orjson
 from pydantic import BaseModel
@@ -144,10 +144,20 @@ class Change:
 @dataclass
 class Landed:
     """What a commit left, told to the pacer (which never reads the game again): the game
-    after it (None once the game ended) and the turn its played steps ended, if any."""
+    after it (None once the game ended), the turn its played steps ended, if any, and what
+    the pacer's own rows in the commit planned (:data:`PacingRows`)."""
 
     game: LiveGame | None
     ended_turn: tuple[int, str] | None = None
+    paced: Any = None
+
+
+#: Asked by :meth:`Ledger.commit` before a commit that adds steps (the game, its new last
+#: step, the new head's number): the pacer's writes for the same transaction (a new
+#: turn-part's deadline and reminders) and what it planned, told back in
+#: :attr:`Landed.paced`; None when the game's pace does not move (issue 23: pacing rows
+#: go in the order's own transaction).
+PacingRows = Callable[["LiveGame", Step, int], Awaitable["tuple[Callable[[Writer], None], Any] | None"]]
 
 
 @dataclass
@@ -181,6 +191,8 @@ class Ledger:
         self.systems = systems
         #: When a turn's digest is due (now, as the commit that ended the turn is made).
         self.clock: Clock = clock or SystemClock()
+        #: The pacer's rows for a commit (set by the service once its pacer exists).
+        self.pacing_rows: PacingRows | None = None
         #: The last commit of each channel, until the pacer is told (under the channel's
         #: lock: one command at a time per channel).
         self.landed: dict[str, Landed] = {}
@@ -325,6 +337,9 @@ class Ledger:
         if reply is not None:
             reply = record.anchored(reply, chain_head)
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
+        paced = None
+        if self.pacing_rows is not None and last_step is not None and not change.end:
+            paced = await self.pacing_rows(game, last_step, head_seq)
 
         def write(db: Writer, audit_id: int | None) -> None:
             # First, guarded by the version this command was resolved against: a stale copy
@@ -345,6 +360,8 @@ class Ledger:
                 db.end_game(game.row.id)
             for more in change.extra:
                 more(db)
+            if paced is not None:
+                paced[0](db)
             if ended is not None:
                 # The turn's digest is scheduled by the commit that ended it (issue 23: no
                 # second transaction after the order); the pacer builds it in the background.
@@ -397,7 +414,7 @@ class Ledger:
             after = live
         else:
             after = await self.games.reload(game.row.channel_id)
-        self.landed[game.row.channel_id] = Landed(after, ended)
+        self.landed[game.row.channel_id] = Landed(after, ended, paced[1] if paced is not None else None)
         return reply
 
     @staticmethod
@@ -504,6 +521,6 @@ class Ledger:
 
 
 __all__ = [
-    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome",
+    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome", "PacingRows",
     "ScriptedDiceSource", "SeatChange",
 ]

@@ -93,6 +93,8 @@ class Service:
         #: It is given the pipeline and the channels' locks, and told what each command
         #: committed (:meth:`_paced`).
         self.pacer = Pacer(self.pipeline, self._locks)
+        #: Its rows for a commit that moves a paced game on go in that commit (issue 23).
+        self.pipeline.ledger.pacing_rows = self.pacer.rows_for
 
     # -- what a front end reads of the pipeline -----------------------------------------------
 

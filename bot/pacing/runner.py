@@ -41,9 +41,9 @@ from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
 from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome
 from bot.pipeline import Pipeline
-from bot.store import StepRow
+from bot.store import GameRow, StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
-from rules.core.contract import GameSystem
+from rules.core.contract import GameSystem, Step
 from rules.core.errors import RuleError
 
 log = logging.getLogger("referee.pacing")
@@ -66,8 +66,12 @@ Sender = Callable[[str, Reply], Awaitable[None]]
 
 def part_key_of(game: LiveGame) -> str:
     """Who is waited on, and for what: a turn-part (the same key as the pings')."""
-    state = game.state
-    return Ledger.mention_key(game.system.waiting_on(state), game.system.turn_part(state))  # type: ignore[arg-type]
+    return part_key_in(game.system, game.state)
+
+
+def part_key_in(system: GameSystem, state: Any) -> str:
+    """:func:`part_key_of` a state of ``system``'s (a step's, before it is committed)."""
+    return Ledger.mention_key(system.waiting_on(state), system.turn_part(state))
 
 
 def same_part(stored: str | None, game: LiveGame) -> bool:
@@ -78,20 +82,39 @@ def same_part(stored: str | None, game: LiveGame) -> bool:
 def plan(pace: Pace, game: LiveGame) -> list[Scheduled]:
     """The reminders (one per side waited on at each point) and the deadline notice of the
     pace's turn-part."""
+    return plan_in(pace, game.system, game.state, game.row)
+
+
+def plan_in(pace: Pace, system: GameSystem, state: Any, row: GameRow) -> list[Scheduled]:
+    """:func:`plan` for a state of ``system``'s in game ``row`` (a step's, before it is
+    committed)."""
     if pace.deadline_at is None or pace.part_key is None:
         return []
     start = pace.part_started or pace.deadline_at
-    label = game.system.turn_part(game.state)  # type: ignore[arg-type]
-    data = {"deadline": iso(pace.deadline_at), "part": label}
+    data = {"deadline": iso(pace.deadline_at), "part": system.turn_part(state)}
     out = [
-        Scheduled(game_id=game.row.id, channel_id=game.row.channel_id, kind="reminder",
+        Scheduled(game_id=row.id, channel_id=row.channel_id, kind="reminder",
                   part_key=pace.part_key, side=side, due_at=moment, data=data)
-        for side in game.system.waiting_on(game.state)  # type: ignore[arg-type]
+        for side in system.waiting_on(state)
         for moment in reminder_times(start, pace.deadline_at, pace.reminders)
     ]
-    out.append(Scheduled(game_id=game.row.id, channel_id=game.row.channel_id, kind="deadline",
+    out.append(Scheduled(game_id=row.id, channel_id=row.channel_id, kind="deadline",
                          part_key=pace.part_key, due_at=pace.deadline_at, data=data))
     return out
+
+
+def next_pace(pace: Pace, system: GameSystem, state: Any, head_seq: int, now: datetime) -> Pace | None:
+    """The pace of the turn-part ``state`` is in, step ``head_seq`` its first: a deadline
+    ``pace.hours`` from ``now`` while someone is waited on and the game goes on; None when
+    the pace is at that turn-part already."""
+    key = part_key_in(system, state)
+    if pace.part_key is not None and pace.part_key.split("|", 1)[-1] == key:
+        return None
+    deadline = None
+    if pace.hours and system.waiting_on(state) and system.result(state) is None:
+        deadline = now.replace(microsecond=0) + timedelta(hours=pace.hours)
+    return pace.model_copy(update={"part_key": f"{head_seq}|{key}", "part_started": now,
+                                   "deadline_at": deadline})
 
 
 def write_plan(pace: Pace, game: LiveGame, now: datetime) -> Callable[[Writer], None]:
@@ -163,15 +186,19 @@ class Pacer:
         paced = bool(command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS)
         if landed is None and not paced:
             return None
+        if landed is not None and landed.ended_turn is not None:
+            # The ledger scheduled the turn's digest in the commit itself; the background
+            # task builds it from the steps (the order path only notes the turn).
+            self.wake.set()
         game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None
         if paced:
             await self.reload(game.row.id)
-        if landed is not None and landed.ended_turn is not None:
-            # The ledger scheduled the turn's digest in the commit itself; the background
-            # task builds it from the steps (the order path only notes the turn).
-            self.wake.set()
+        elif landed is not None and isinstance(landed.paced, Pace):
+            # The commit moved the pace to its new turn-part itself (:meth:`rows_for`).
+            (await self.paces())[game.row.id] = landed.paced
+            return deadline_line(landed.paced)
         return await self.sync(game)
 
     async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
@@ -194,22 +221,42 @@ class Pacer:
         before, chain = chain[0], chain[1:]
         return before, chain
 
-    async def sync(self, game: LiveGame) -> str | None:
-        """A paced game entered a new turn-part: give it its deadline and reminders (one
-        process does, by a conditional update).  Returns the deadline line if it did."""
+    async def rows_for(self, game: LiveGame, step: Step, head_seq: int
+                       ) -> tuple[Callable[[Writer], None], Pace] | None:
+        """The ledger asks before a commit that adds steps (:data:`bot.ledger.PacingRows`):
+        when they take a paced game into a new turn-part, the writes that give it its
+        deadline and reminders in the same transaction, and the pace they set (issue 23:
+        no second transaction after an order).  Under the same condition as :meth:`sync`
+        (:func:`~bot.pacing.store.move_part`); a pace another process moved meanwhile keeps
+        its own, and the next tick re-reads every pace."""
         pace = await self.pace(game.row.id)
-        if pace is None or same_part(pace.part_key, game):
+        if pace is None:
             return None
         now = self.svc.clock.now()
-        waiting = game.system.waiting_on(game.state)  # type: ignore[arg-type]
-        over = game.system.result(game.state) is not None  # type: ignore[arg-type]
-        deadline = None
-        if pace.hours and waiting and not over:
-            deadline = now.replace(microsecond=0) + timedelta(hours=pace.hours)
-        new = pace.model_copy(update={
-            "part_key": f"{game.row.head_seq}|{part_key_of(game)}", "part_started": now,
-            "deadline_at": deadline,
-        })
+        new = next_pace(pace, game.system, step.state, head_seq, now)
+        if new is None:
+            return None
+        messages = plan_in(new, game.system, step.state, game.row)
+        old = pace.part_key
+
+        def write(db: Writer) -> None:
+            pstore.move_part(db, new, old, now)
+            for message in messages:
+                pstore.schedule_in_part(db, message, old, now)
+        return write, new
+
+    async def sync(self, game: LiveGame) -> str | None:
+        """A paced game entered a new turn-part without a commit's own rows (a rollback, an
+        undo, another process's command, seen by a tick): give it its deadline and
+        reminders (one process does, by a conditional update).  Returns the deadline line
+        if it did."""
+        pace = await self.pace(game.row.id)
+        if pace is None:
+            return None
+        now = self.svc.clock.now()
+        new = next_pace(pace, game.system, game.state, game.row.head_seq, now)
+        if new is None:
+            return None
         async with self.svc.store.transaction() as db:
             won = await pstore.claim_part(db, game.row.id, pace.part_key, new.part_key or "")
             if won:
@@ -501,9 +548,15 @@ class Pacer:
 
         change = Change(steps=outcomes, parent_seq=game.row.head_seq, dice=run, extra=[write])
         await self.svc.ledger.commit(game, change, inv=None, reply_for=build)
-        self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here
+        landed = self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here
         if ended is not None:  # its digest was committed with the orders
             self.wake.set()
+        if landed is not None and isinstance(landed.paced, Pace):
+            # The orders took the game into a new turn-part and the commit gave it its
+            # deadline (rows_for): the notice ends with it.
+            (await self.paces())[game.row.id] = landed.paced
+            if line := deadline_line(landed.paced):
+                lines.append(line)
         return done[0], lines
 
     async def _follow(self, channel_id: str) -> str | None:

@@ -186,6 +186,45 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
     return bool(rows)
 
 
+#: The condition under which a commit's new turn-part rows are written
+#: (:func:`move_part`): the pace is at the part the command saw, or already moved by this
+#: very transaction (SQLite runs its statements in turn; PostgreSQL's one statement sees
+#: the pace as it was before it).  A pace another process moved meanwhile gets none.
+_STILL_OURS = ("EXISTS (SELECT 1 FROM game_pace WHERE game_id = ?"
+               " AND COALESCE(part_key, '') IN (?, ?))")
+
+
+def move_part(db: Writer, pace: Pace, old_key: str | None, now: datetime) -> None:
+    """In a command's own transaction: move a game's pace to ``pace``'s turn-part, drop the
+    other parts' messages and schedule ``messages`` of the new one, only if the pace is
+    still at ``old_key`` (of two processes noticing the same new turn-part, one schedules
+    its reminders, as :func:`claim_part`); reads nothing back."""
+    new_key = pace.part_key or ""
+    db.execute(
+        "UPDATE game_pace SET part_key = ?, part_started = ?, deadline_at = ?, updated_at = ?"
+        " WHERE game_id = ? AND COALESCE(part_key, '') = ?",
+        (new_key, iso(pace.part_started) if pace.part_started else None,
+         iso(pace.deadline_at) if pace.deadline_at else None, iso(now), pace.game_id, old_key or ""))
+    db.execute(
+        "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
+        " AND kind IN ('reminder', 'deadline') AND part_key <> ? AND sent_by IS NULL AND "
+        + _STILL_OURS, (pace.game_id, new_key, pace.game_id, old_key or "", new_key))
+
+
+def schedule_in_part(db: Writer, message: Scheduled, old_key: str | None, now: datetime) -> None:
+    """:func:`schedule` a message of the turn-part :func:`move_part` moves to, under the same
+    condition (the pace still the command's)."""
+    db.execute(
+        "INSERT INTO scheduled_messages (game_id, channel_id, kind, part_key, side, due_at,"
+        " data_json, created_at) SELECT ?,?,?,?,?,?,?,? WHERE " + _STILL_OURS
+        + " ON CONFLICT (game_id, kind, part_key, side, due_at) DO UPDATE SET state = 'due',"
+        " data_json = excluded.data_json WHERE scheduled_messages.state = 'dropped'",
+        (message.game_id, message.channel_id, message.kind, message.part_key, message.side,
+         iso(message.due_at), json.dumps(message.data), iso(now),
+         message.game_id, old_key or "", message.part_key),
+    )
+
+
 def drop_other_parts(db: Writer, game_id: int, part_key: str) -> None:
     """Reminders and deadline notices of other turn-parts will never be sent (but a notice
     acted on and due again because posting it failed, ``sent_by`` set, still is)."""
@@ -323,7 +362,7 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 __all__ = [
     "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
     "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "digest_message", "drop_message",
-    "drop_other_parts", "drop_part", "due_messages", "offer_sub", "pace_of", "pending_messages",
-    "propose", "proposals", "release_message", "save_pace", "schedule", "sent_digests",
+    "drop_other_parts", "drop_part", "due_messages", "move_part", "offer_sub", "pace_of", "pending_messages",
+    "propose", "proposals", "release_message", "save_pace", "schedule", "schedule_in_part", "sent_digests",
     "set_away", "sub_offer",
 ]

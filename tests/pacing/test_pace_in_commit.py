@@ -1,0 +1,82 @@
+"""A paced game's new turn-part gets its deadline and reminders in the very commit of the
+order that started it (issue 23: pacing rows in the order's own transaction; before, a
+second transaction after the commit, so a failure between the two left the turn-part
+without its deadline until a tick noticed).  Duel waits on one side at a time: each order
+starts a new turn-part.  Real SQLite file and PostgreSQL (the ``settings`` fixture)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.pacing import store as pstore
+from bot.pacing.clock import ManualClock
+from bot.service import Service
+from tests.pacing.conftest import START, Outbox
+from tests.pacing.test_reminders import advance, paced_duel
+from tests.platform.conftest import Table
+
+
+async def pace_and_due(service: Service, channel: str) -> tuple[int, pstore.Pace, list[pstore.Scheduled]]:
+    """The game's head, its pace as stored and its messages still due."""
+    game = await service.games.load(channel)
+    assert game is not None
+    async with service.store.transaction() as db:
+        pace = await pstore.pace_of(db, game.row.id)
+    assert pace is not None
+    return game.row.head_seq, pace, await pstore.pending_messages(service.store, game.row.id)
+
+
+async def test_the_order_gives_the_new_turn_part_its_deadline_in_its_own_commit(
+        table: Table, service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    await paced_duel(table)
+
+    async def broken(*args: object, **kwargs: object) -> str | None:
+        raise RuntimeError("the pacer fails after the commit")
+
+    monkeypatch.setattr(service.pacer, "after_command", broken)
+    reply = await table("alice", "/duel wait")  # blue's turn-part now
+    assert not reply.error, reply.text
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert pace.deadline_at == START + timedelta(hours=24)
+    # Blue's two reminders (12 h and 23 h) and the deadline notice; red's are dropped.
+    assert sorted((m.kind, m.side) for m in due) == [("deadline", ""), ("reminder", "blue"),
+                                                    ("reminder", "blue")]
+    assert {m.part_key for m in due} == {pace.part_key}
+
+
+async def test_a_pace_another_process_moved_meanwhile_keeps_its_own(
+        table: Table, service: Service, clock: ManualClock, outbox: Outbox) -> None:
+    """The commit's pacing rows are written only if the pace is still at the turn-part the
+    command saw; otherwise nothing of them is (a tick re-reads the pace and catches up)."""
+    await paced_duel(table)
+    game = await service.games.load(table.channel)
+    assert game is not None
+    async with service.store.transaction() as db:  # another process, unseen by this one's cache
+        db.execute("UPDATE game_pace SET part_key = 'elsewhere' WHERE game_id = ?", (game.row.id,))
+    reply = await table("alice", "/duel wait")
+    assert not reply.error, reply.text
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key == "elsewhere"
+    assert not [m for m in due if m.part_key.startswith(f"{head}|")]
+    await advance(clock, service, outbox, 0)  # the tick: the pace is read again and follows
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
+
+
+async def test_the_deadline_notice_of_idle_orders_names_the_next_deadline(
+        table: Table, service: Service, clock: ManualClock, outbox: Outbox) -> None:
+    """``then:pass``: the referee's "no action" order starts the next turn-part, and the same
+    commit gives it its deadline, which the notice ends with."""
+    await paced_duel(table, "then:pass")
+    posted = await advance(clock, service, outbox, 24)
+    notice = [text for text in posted if text.startswith("⌛")]
+    assert len(notice) == 1, posted
+    stamp = int((START + timedelta(hours=48)).timestamp())
+    assert notice[0].splitlines()[-1] == f"⏰ Deadline: <t:{stamp}:F> (<t:{stamp}:R>)", notice[0]
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
