@@ -19,6 +19,7 @@ import pytest
 
 from bot.models import Reply
 from bot.pacing import store as pstore
+from bot.pacing.runner import SEND_TRIES
 from bot.service import Service
 from rules.core import registry
 from tests.pacing.conftest import Outbox
@@ -154,3 +155,52 @@ async def test_a_notice_whose_posting_failed_is_posted_on_the_next_tick_and_the_
     assert game is not None
     assert not [m for m in await pstore.pending_messages(service.store, game.row.id)
                 if m.kind == "deadline" and m.due_at <= clock.now()]
+
+
+async def failing_digests(service: Service, table: Table, count: int,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``count`` digests of the table's game due now whose building fails on every tick
+    (a system's view that raises on the game's states, say)."""
+    game = await service.games.load(table.channel)
+    assert game is not None
+    now = service.clock.now()
+    async with service.store.transaction() as db:
+        for turn in range(count):
+            pstore.schedule(db, pstore.digest_message(game.row.id, table.channel, (100 + turn, "Turn"),
+                                                      game.row.head_seq, now), now)
+
+    async def broken(message: pstore.Scheduled) -> None:
+        raise RuntimeError("the view of this state cannot be built")
+    monkeypatch.setattr(service.pacer, "digest_reply", broken)
+
+
+async def test_messages_failing_on_every_tick_do_not_hold_up_the_others(
+        table: Table, service: Service, clock, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A message that cannot be built stays due (issue 23 review, point 1); more of them than
+    a tick reads at once (a broken system's digests, one a turn) must not stop the deadline
+    of another game's turn-part from being acted on, on time."""
+    await paced_duel(table, "then:pass")
+    await failing_digests(service, table, pstore.DUE_BATCH, monkeypatch)
+    with caplog.at_level(logging.CRITICAL, logger="referee.pacing"):
+        posted = await advance(clock, service, outbox, 24)  # the deadline
+    assert [t for t in posted if t.startswith("⌛")], posted
+    assert await referee_steps(service, table) == ["red"]
+
+
+async def test_a_digest_that_cannot_be_built_is_given_up_after_some_ticks(
+        table: Table, service: Service, clock, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A digest is news, not something done: one whose building fails on SEND_TRIES ticks
+    in a row is dropped, said once in the log, instead of being built again on every tick
+    for ever (each attempt reads the turn's steps and draws their views)."""
+    await paced_duel(table)
+    await failing_digests(service, table, 1, monkeypatch)
+    game = await service.games.load(table.channel)
+    assert game is not None
+    with caplog.at_level(logging.INFO, logger="referee.pacing"):
+        for _ in range(SEND_TRIES):
+            assert await advance(clock, service, outbox, 0.01) == []
+    assert not [m for m in await pstore.pending_messages(service.store, game.row.id) if m.kind == "digest"]
+    assert sum("given up" in r.getMessage() for r in caplog.records) == 1, \
+        [r.getMessage() for r in caplog.records]
