@@ -420,7 +420,9 @@ class Pacer:
         update refused this stale copy, nothing of it stored) is met as ``Service._run``
         meets it: the cached game is dropped and the sides are looked at again on the game
         as it now is, so an order its player gave meanwhile is never doubled.  Conflicts on
-        every attempt leave the message due for the next tick."""
+        every attempt leave the message due for the next tick; a conflict because the
+        message itself is no longer due (a moderator's /mod extend dropped it while this
+        waited for the turn) ends it quietly."""
         channel = message.channel_id
         async with self.locks.hold(channel), self.svc.store.channel_lock(channel):
             for _ in range(CONFLICT_RETRIES + 1):
@@ -434,6 +436,8 @@ class Pacer:
                     return await self._act(game, pace, message)
                 except Conflict as exc:
                     self.svc.games.forget(channel)
+                    if not await pstore.is_due(self.svc.store, message.id):
+                        return None  # dropped meanwhile (a /mod extend) or sent: nothing to do
                     log.info("write conflict on %s's deadline (%s); acting again", channel, exc)
             raise Conflict(f"other commands kept changing the game in {channel} at its deadline")
 

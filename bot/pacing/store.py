@@ -281,6 +281,13 @@ async def sent_digests(store: BaseStore, game_id: int, turn: int) -> list[Schedu
     return [_message(r) for r in rows]
 
 
+async def is_due(store: BaseStore, message_id: int) -> bool:
+    """Whether a message is still due (not sent, not dropped)."""
+    async with store.transaction() as db:
+        row = await db.fetchone("SELECT state FROM scheduled_messages WHERE id = ?", (message_id,))
+    return row is not None and row[0] == "due"
+
+
 def drop_message(db: Writer, message_id: int) -> None:
     """A message that will not be sent (the game moved on, the player is away)."""
     db.execute("UPDATE scheduled_messages SET state = 'dropped' WHERE id = ? AND state = 'due'",
@@ -332,7 +339,7 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 __all__ = [
     "DUE_BATCH", "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
     "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "digest_message", "drop_message",
-    "drop_other_parts", "drop_part", "due_messages", "offer_sub", "pace_of", "pending_messages",
+    "drop_other_parts", "drop_part", "due_messages", "is_due", "offer_sub", "pace_of", "pending_messages",
     "propose", "proposals", "release_message", "save_pace", "schedule", "sent_digests",
     "set_away", "sub_offer",
 ]

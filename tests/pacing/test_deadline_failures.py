@@ -204,3 +204,42 @@ async def test_a_digest_that_cannot_be_built_is_given_up_after_some_ticks(
     assert not [m for m in await pstore.pending_messages(service.store, game.row.id) if m.kind == "digest"]
     assert sum("given up" in r.getMessage() for r in caplog.records) == 1, \
         [r.getMessage() for r in caplog.records]
+
+
+async def test_a_deadline_extended_while_the_tick_waited_for_the_turn_is_not_acted_on(
+        table: Table, service: Service, clock, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The tick read the deadline as due; before it took the channel's turn a moderator's
+    /mod extend (holding the turn) dropped that message and scheduled a later one.  The turn
+    and the pace still match the message, but the message is no longer due: the referee's
+    orders are refused with it (one transaction) and nothing is done, quietly, once; the
+    later deadline is acted on when it comes."""
+    await paced_duel(table, "then:pass")
+    real = pstore.due_messages
+    extended: list[str] = []
+
+    async def due_then_extended(*args, **kwargs):  # type: ignore[no-untyped-def]
+        found = await real(*args, **kwargs)
+        if any(m.kind == "deadline" for m in found) and not extended:
+            reply = await table("mod", "/mod extend hours:2 reason:holiday", moderator=True)
+            extended.append(reply.text)
+        return found
+
+    monkeypatch.setattr(pstore, "due_messages", due_then_extended)
+    attempts = []
+    real_act = service.pacer._act
+
+    async def act(*args, **kwargs):  # type: ignore[no-untyped-def]
+        attempts.append(1)
+        return await real_act(*args, **kwargs)
+    monkeypatch.setattr(service.pacer, "_act", act)
+    with caplog.at_level(logging.INFO, logger="referee.pacing"):
+        posted = await advance(clock, service, outbox, 24)
+    assert extended and "extends the deadline" in extended[0], extended
+    assert not [t for t in posted if t.startswith("⌛")], posted
+    assert await referee_steps(service, table) == []
+    assert len(attempts) <= 1 and not [r for r in caplog.records if r.levelno >= logging.WARNING], \
+        [r.getMessage() for r in caplog.records]
+    later = await advance(clock, service, outbox, 2)
+    assert len([t for t in later if t.startswith("⌛")]) == 1, later
+    assert await referee_steps(service, table) == ["red"]
