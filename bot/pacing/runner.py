@@ -261,7 +261,8 @@ class Pacer:
                     reply = await self._deliverable(message, now)
                 except Exception:  # noqa: BLE001 - still due: tried again on the next tick
                     self._failed(what)
-                    if message.kind == "digest" and self._failures[what] >= SEND_TRIES:
+                    if (message.kind == "digest" and "reply" not in message.data  # not built yet
+                            and self._failures[what] >= SEND_TRIES):
                         await self._give_up(message, what)
                     continue
                 if reply is not None and not await self._post(send, message, reply, what):
