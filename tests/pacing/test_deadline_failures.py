@@ -12,6 +12,7 @@ never see it.  Real SQLite file and PostgreSQL, the real service; Duel's "no act
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -243,3 +244,28 @@ async def test_a_deadline_extended_while_the_tick_waited_for_the_turn_is_not_act
     later = await advance(clock, service, outbox, 2)
     assert len([t for t in later if t.startswith("⌛")]) == 1, later
     assert await referee_steps(service, table) == ["red"]
+
+
+async def test_two_processes_at_one_deadline_give_the_order_once(settings, clock) -> None:  # type: ignore[no-untyped-def]
+    """Two services on one store (a SQLite file, a PostgreSQL database) tick at the deadline
+    together: one takes the channel's turn and stores the order with the message marked
+    sent; the other, once it has the turn, sees the game moved on.  One order, one notice."""
+    one = await Service.open(settings, clock=clock)
+    two = await Service.open(settings, clock=clock)
+    outbox = Outbox()
+    table = Table(one)
+    try:
+        await paced_duel(table, "then:pass")
+        clock.advance(timedelta(hours=23.5))
+        await one.pacer.tick(outbox)
+        await two.pacer.tick(outbox)  # the reminders, out of the way
+        before = len(outbox.sent)
+        clock.advance(timedelta(hours=0.5))
+        await asyncio.gather(one.pacer.tick(outbox), two.pacer.tick(outbox))
+        await asyncio.gather(one.pacer.tick(outbox), two.pacer.tick(outbox))
+        notices = [r.text for _, r in outbox.sent[before:] if r.text.startswith("⌛")]
+        assert len(notices) == 1 and notices[0].count("Referee (red): wait") == 1, notices
+        assert await referee_steps(one, table) == ["red"]
+    finally:
+        await one.close()
+        await two.close()
