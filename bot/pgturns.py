@@ -83,27 +83,42 @@ LOCK_ONLY = ("SELECT pg_advisory_lock($1) FROM (SELECT pg_advisory_unlock($2::bi
 GAME_VERSION = "SELECT id, version FROM games WHERE channel_id = $1 AND status = 'active'"
 
 
+#: What a server that will not have the function answers (no TEMP privilege, no PL/pgSQL,
+#: a read-only session): every turn then takes two statements.  Any other error passes.
+REFUSALS = (asyncpg.SyntaxOrAccessError, asyncpg.FeatureNotSupportedError,
+            asyncpg.InvalidTransactionStateError)
+
+#: What a connection without the function is answered (no temporary schema yet, or none
+#: of it in the schema).
+MISSING = (asyncpg.UndefinedFunctionError, asyncpg.InvalidSchemaNameError)
+
+
 class TakeTurn:
     """How the lock pool's connections take a channel's turn and read its game's version
     once the turn is granted: one round trip (:data:`TAKE_TURN`), or two where the server
     refused the function (:data:`LOCK_ONLY`, then :data:`GAME_VERSION`)."""
 
     def __init__(self) -> None:
-        #: False once a connection could not create the function: every connection then
-        #: takes turns in two statements (which need nothing of the function's).
+        #: False once the server refused the function (:data:`REFUSALS`): every connection
+        #: then takes turns in two statements (which need nothing of the function's).
         self.in_one = True
 
     async def prepare(self, conn: asyncpg.Connection) -> None:
         """The lock pool's ``init``: create the function on a new connection, or fall back
-        to two statements (said once, in the log) when the server refuses it."""
+        to two statements (said once, in the log) when the server refuses it.  A fault
+        that passes (a lock or statement timeout, the server shutting down) is no refusal:
+        that connection creates the function when it first takes a turn (:meth:`__call__`)."""
         if not self.in_one:
             return
         try:
             await conn.execute(TAKE_TURN_FUNCTION)
-        except asyncpg.PostgresError as exc:
+        except REFUSALS as exc:
             self.in_one = False
             log.warning("taking a channel's turn costs two round trips: the server refused"
                         " a temporary function (%s)", exc)
+        except asyncpg.PostgresError as exc:
+            log.info("a lock connection could not create its function yet (%s); it does"
+                     " when it first takes a turn", exc)
 
     async def __call__(self, conn: asyncpg.Connection, key: int, channel_id: str,
                        held: int | None) -> asyncpg.Record | None:
@@ -111,7 +126,12 @@ class TakeTurn:
         ``channel_id``'s active game: a record with ``id`` and ``version`` (None, or a
         NULL ``id``: no active game)."""
         if self.in_one:
-            return await conn.fetchrow(TAKE_TURN, key, channel_id, held)
+            try:
+                return await conn.fetchrow(TAKE_TURN, key, channel_id, held)
+            except MISSING:  # refused before it ran: nothing given back or taken
+                await self.prepare(conn)  # its preparing met a passing fault
+                if self.in_one:
+                    return await conn.fetchrow(TAKE_TURN, key, channel_id, held)
         await conn.fetchval(LOCK_ONLY, key, held)
         return await conn.fetchrow(GAME_VERSION, channel_id)
 

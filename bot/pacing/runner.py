@@ -56,7 +56,8 @@ TICK_EVERY = 30.0
 #: /game and /mod commands after which a game's pace is read again.
 PACE_COMMANDS = {"pace", "deadline", "extend", "away"}
 #: Ticks a message is posted on before, still failing, it is owed to the channel's next
-#: reply instead (``bot/owed.py``).
+#: reply instead (``bot/owed.py``); and ticks a digest is built on before, still failing,
+#: it is given up (:meth:`Pacer._give_up`).
 SEND_TRIES = 5
 #: A whole tick, as the log names it when it fails.
 TICK_WORDS = "a pacing tick"
@@ -277,9 +278,10 @@ class Pacer:
 
         Nothing that fails here stops the others or the loop: a message that could not be
         built or acted on is still due (a deadline's order and its message being sent are
-        one transaction), so the next tick tries it again; one whose posting failed is kept
-        with its reply and posted again (:meth:`_post`).  Each failure is logged once
-        (:meth:`_failed`); players see none of it."""
+        one transaction), so the next tick tries it again (a digest up to :data:`SEND_TRIES`
+        times), and the messages due after it are read page after page; one whose posting
+        failed is kept with its reply and posted again (:meth:`_post`).  Each failure is
+        logged once (:meth:`_failed`); players see none of it."""
         self._paces = await pstore.active_paces(self.svc.store)  # other processes' changes
         tried = {TICK_WORDS}  # what this tick tries: other failures are forgotten after it
         for pace in list(self._paces.values()):
@@ -295,19 +297,29 @@ class Pacer:
                 self._went_through(what)
         sent = 0
         now = self.svc.clock.now()
-        for message in await pstore.due_messages(self.svc.store, now):
-            what = f"the {message.kind} message {message.id} of channel {message.channel_id}"
-            tried.add(what)
-            try:
-                reply = await self._deliverable(message, now)
-            except Exception:  # noqa: BLE001 - still due: tried again on the next tick
-                self._failed(what)
-                continue
-            if reply is not None and not await self._post(send, message, reply, what):
-                continue
-            self._went_through(what)
-            if reply is not None:
-                sent += 1
+        after: tuple[datetime, int] | None = None
+        while True:  # page after page: messages that keep failing stay due, and must not
+            # fill every page and hold up the messages due after them
+            batch = await pstore.due_messages(self.svc.store, now, after=after)
+            for message in batch:
+                what = f"the {message.kind} message {message.id} of channel {message.channel_id}"
+                tried.add(what)
+                try:
+                    reply = await self._deliverable(message, now)
+                except Exception:  # noqa: BLE001 - still due: tried again on the next tick
+                    self._failed(what)
+                    if (message.kind == "digest" and "reply" not in message.data  # not built yet
+                            and self._failures[what] >= SEND_TRIES):
+                        await self._give_up(message, what)
+                    continue
+                if reply is not None and not await self._post(send, message, reply, what):
+                    continue
+                self._went_through(what)
+                if reply is not None:
+                    sent += 1
+            if len(batch) < pstore.DUE_BATCH:
+                break
+            after = (batch[-1].due_at, batch[-1].id)
         self._failures = {what: n for what, n in self._failures.items() if what in tried}
         return sent
 
@@ -340,6 +352,19 @@ class Pacer:
         count = self._failures.pop(what, 0)
         if count:
             log.info("%s went through after %d failed attempt%s", what, count, "s" if count > 1 else "")
+
+    async def _give_up(self, message: Scheduled, what: str) -> None:
+        """A digest whose building failed on :data:`SEND_TRIES` ticks in a row is dropped,
+        said once: it tells what is in ``/game log`` already, and building it again on every
+        tick for ever (the turn's steps read, their views drawn) would cost more on each
+        turn the fault lasts.  If the store refuses even that, the next tick tries again."""
+        try:
+            await self._drop(message)
+        except Exception:  # noqa: BLE001 - still counted: the next failure gives up again
+            return
+        self._failures.pop(what, None)
+        log.warning("%s could not be built in %d tries; given up (the turn is in /game log)",
+                    what, SEND_TRIES)
 
     async def _post(self, send: Sender, message: Scheduled, reply: Reply, what: str) -> bool:
         """Post a claimed message.  If posting fails (the network, a picture that could not
@@ -443,7 +468,9 @@ class Pacer:
         update refused this stale copy, nothing of it stored) is met as ``Service._run``
         meets it: the cached game is dropped and the sides are looked at again on the game
         as it now is, so an order its player gave meanwhile is never doubled.  Conflicts on
-        every attempt leave the message due for the next tick."""
+        every attempt leave the message due for the next tick; a conflict because the
+        message itself is no longer due (a moderator's /mod extend dropped it while this
+        waited for the turn) ends it quietly."""
         channel = message.channel_id
         async with self.locks.hold(channel), self.svc.store.channel_lock(channel):
             for _ in range(CONFLICT_RETRIES + 1):
@@ -457,6 +484,8 @@ class Pacer:
                     return await self._act(game, pace, message)
                 except Conflict as exc:
                     self.svc.games.forget(channel)
+                    if not await pstore.is_due(self.svc.store, message.id):
+                        return None  # dropped meanwhile (a /mod extend) or sent: nothing to do
                     log.info("write conflict on %s's deadline (%s); acting again", channel, exc)
             raise Conflict(f"other commands kept changing the game in {channel} at its deadline")
 

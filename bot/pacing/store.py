@@ -115,13 +115,22 @@ async def pace_of(db: Writer, game_id: int) -> Pace | None:
     return _pace(row) if row else None
 
 
-async def due_messages(store: BaseStore, now: datetime, limit: int = 50) -> list[Scheduled]:
-    """Messages due by ``now`` and not yet sent, oldest first."""
+#: How many due messages are read at once (a tick reads page after page).
+DUE_BATCH = 50
+
+
+async def due_messages(store: BaseStore, now: datetime, limit: int = DUE_BATCH,
+                       after: tuple[datetime, int] | None = None) -> list[Scheduled]:
+    """Messages due by ``now`` and not yet sent, oldest first; ``after``: only those after
+    the message due then with that id (the next page: messages still due because they
+    failed come again on the next tick, not before the ones after them)."""
+    since = "" if after is None else " AND (due_at > ? OR (due_at = ? AND id > ?))"
+    more: tuple = () if after is None else (iso(after[0]), iso(after[0]), after[1])
     async with store.transaction() as db:
         rows = await db.fetchall(
             f"SELECT {_MESSAGE_COLUMNS} FROM scheduled_messages"
-            " WHERE state = 'due' AND due_at <= ? ORDER BY due_at, id"
-            " LIMIT ?", (iso(now), limit))
+            f" WHERE state = 'due' AND due_at <= ?{since} ORDER BY due_at, id"
+            " LIMIT ?", (iso(now), *more, limit))
     return [_message(r) for r in rows]
 
 
@@ -311,6 +320,13 @@ async def sent_digests(store: BaseStore, game_id: int, turn: int) -> list[Schedu
     return [_message(r) for r in rows]
 
 
+async def is_due(store: BaseStore, message_id: int) -> bool:
+    """Whether a message is still due (not sent, not dropped)."""
+    async with store.transaction() as db:
+        row = await db.fetchone("SELECT state FROM scheduled_messages WHERE id = ?", (message_id,))
+    return row is not None and row[0] == "due"
+
+
 def drop_message(db: Writer, message_id: int) -> None:
     """A message that will not be sent (the game moved on, the player is away)."""
     db.execute("UPDATE scheduled_messages SET state = 'dropped' WHERE id = ? AND state = 'due'",
@@ -360,9 +376,10 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 
 
 __all__ = [
-    "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
+    "DUE_BATCH", "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
     "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "digest_message", "drop_message",
-    "drop_other_parts", "drop_part", "due_messages", "move_part", "offer_sub", "pace_of", "pending_messages",
-    "propose", "proposals", "release_message", "save_pace", "schedule", "schedule_in_part", "sent_digests",
+    "drop_other_parts", "drop_part", "due_messages", "is_due", "move_part", "offer_sub", "pace_of",
+    "pending_messages", "propose", "proposals", "release_message", "save_pace", "schedule",
+    "schedule_in_part", "sent_digests",
     "set_away", "sub_offer",
 ]

@@ -70,6 +70,8 @@ _SCALARS = (int, str, bool, bytes, type(None))
 #: Types a walk passes over at once (the ``isinstance`` checks that follow are slow on them).
 _LEAVES = frozenset(_SCALARS)
 _SEQUENCES = frozenset((list, tuple, set, frozenset))
+#: Members of a union with a float that a sum of floats takes as they are.
+_NUMBERS = (int, bool)
 
 
 def _model_total(cls: type[BaseModel]) -> Total | None:
@@ -153,12 +155,15 @@ def _total(annotation: Any) -> Total | None:
         assert keys is not None
         return lambda v: keys(v.keys()) + (0.0 if values is None else values(v.values()))
     if origin in (typing.Union, types.UnionType):
-        members = {_total(a) for a in args if a is not type(None)} - {None}
+        kinds = [a for a in args if a is not type(None)]
+        members = {_total(a) for a in kinds} - {None}
         if not members:
             return None
-        if members == {_float}:
+        # Added up as the one kind only where every other member adds up too (an int, a
+        # bool) or is None: ``float | str`` holding its text is walked, not added to a float.
+        if members == {_float} and all(a in _NUMBERS or _total(a) is _float for a in kinds):
             return _optional_float
-        if len(members) == 1 and type(None) in args:  # ``Model | None``, ``list[...] | None``
+        if len(members) == 1 and len(kinds) == 1:  # ``Model | None``, ``list[...] | None``
             inner = members.pop()
             return lambda v: 0.0 if v is None else inner(v)
     return _any_total  # Any, object, a union of several kinds, a type not planned: walked whole

@@ -107,6 +107,36 @@ def test_finite_numbers_pass_even_when_their_sum_overflows() -> None:
     require_finite({"a": [1.0, 2, "nan", None]}, "record")
 
 
+class Either(BaseModel):
+    """Unions of a float (or a model) with another kind: the value is one or the other."""
+
+    reach: float | str = "unlimited"
+    marks: list[float | str] = Field(default_factory=lambda: ["none", 2.5])
+    where: Point | str | None = "off map"
+    spans: list[float] | str | None = "all"
+
+
+@pytest.mark.parametrize(("either", "path"), [
+    (Either(), None),
+    (Either(reach=3.5, where=Point(x=1.0), spans=[0.5]), None),
+    (Either(reach=math.nan), "state.reach"),
+    (Either(marks=["x", math.inf]), "state.marks[1]"),
+    (Either(where=Point(x=-math.inf)), "state.where.x"),
+    (Either(spans=[1.0, math.nan]), "state.spans[1]"),
+])
+def test_a_union_of_a_float_and_another_kind_is_checked_not_crashed_on(
+        either: Either, path: str | None) -> None:
+    # A field typed ``float | str`` holding the text was added up as a float (TypeError),
+    # one typed ``Point | str | None`` holding the text read as a Point (AttributeError):
+    # every order of such a system failed.
+    if path is None:
+        require_finite(either)
+        return
+    with pytest.raises(NonFiniteNumber) as refused:
+        require_finite(either)
+    assert refused.value.path == path
+
+
 def test_the_chain_refuses_what_it_has_no_form_for() -> None:
     # orjson wrote NaN as null, so the fast canonical form sealed a null where the
     # definition (json.dumps(allow_nan=False), the verifier's) refuses the value.

@@ -260,3 +260,28 @@ async def test_two_processes_ordering_in_one_channel_meet_no_conflict(
         await a.close()
         await b.close()
 
+
+
+#: A fault that passes (a lock timeout while the connection was being prepared): no refusal.
+PASSING = ("DO $$ BEGIN RAISE EXCEPTION 'canceling statement due to lock timeout'"
+           " USING ERRCODE = 'lock_not_available'; END $$")
+
+
+async def test_a_fault_that_passes_while_a_connection_is_prepared_is_not_taken_for_a_refusal(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a server that refuses the function (privileges, a missing feature) makes every
+    turn cost two statements for the rest of the process's life; a connection whose
+    preparing met a passing fault creates the function when it first takes a turn."""
+    real = pgturns.TAKE_TURN_FUNCTION
+    monkeypatch.setattr(pgturns, "TAKE_TURN_FUNCTION", PASSING)
+    store = await pg_store(pg_url)  # its lock pool's first connection meets the fault
+    try:
+        monkeypatch.setattr(pgturns, "TAKE_TURN_FUNCTION", real)
+        async with store.channel_lock("a") as held:
+            assert held == (0, -1)
+        assert store._take_turn.in_one
+        async with store.channel_lock("b") as held:  # the same connection, in one statement
+            assert held == (0, -1)
+            assert held_elsewhere(pg_url, "b") and not held_elsewhere(pg_url, "a")
+    finally:
+        await store.close()
