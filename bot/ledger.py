@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
@@ -171,6 +172,9 @@ class Committed:
     chain_head: str = ""
     #: The ``action`` record of each new step (seals and reveals included, issue 28).
     actions: list[dict[str, Any] | None] = field(default_factory=list)
+
+
+log = logging.getLogger("referee.ledger")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -339,7 +343,11 @@ class Ledger:
         remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
         paced = None
         if self.pacing_rows is not None and last_step is not None and not change.end:
-            paced = await self.pacing_rows(game, last_step, head_seq)
+            try:
+                paced = await self.pacing_rows(game, last_step, head_seq)
+            except Exception:  # noqa: BLE001 - pacing never costs a player the order
+                log.exception("the pacing rows of game %s could not be planned; the pacer"
+                              " follows the game after the commit (Pacer.sync)", game.row.id)
 
         def write(db: Writer, audit_id: int | None) -> None:
             # First, guarded by the version this command was resolved against: a stale copy

@@ -80,3 +80,22 @@ async def test_the_deadline_notice_of_idle_orders_names_the_next_deadline(
     head, pace, due = await pace_and_due(service, table.channel)
     assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
     assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
+
+
+async def test_pacing_that_fails_costs_the_player_nothing(
+        table: Table, service: Service, clock: ManualClock, outbox: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure while planning the pacing rows is logged; the order is stored and answered
+    as usual, and the pacer follows the game after the commit, as it did before the rows
+    went into the commit (``Pacer.sync``)."""
+    await paced_duel(table)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the pacer cannot plan")
+
+    monkeypatch.setattr(service.pipeline.ledger, "pacing_rows", broken)
+    reply = await table("alice", "/duel wait")
+    assert not reply.error and reply.mentions == ["bob"], reply.text
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
