@@ -147,6 +147,10 @@ class Pacer:
         #: Names the process in ``scheduled_messages.sent_by``.
         self.process = process or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
         self._paces: dict[int, Pace] | None = None
+        #: For each game, the version of the game at which its cached pace is known to be
+        #: the stored one (:meth:`_committed`): a commit planned on another version (another
+        #: process wrote the game, or this one was not told of a commit) reads it again first.
+        self._known: dict[int, int] = {}
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
         #: What failed on earlier ticks and how many times (logged once, :meth:`_failed`).
@@ -191,6 +195,8 @@ class Pacer:
             # The ledger scheduled the turn's digest in the commit itself; the background
             # task builds it from the steps (the order path only notes the turn).
             self.wake.set()
+        if landed is not None and landed.game is not None:
+            self._committed(landed.game)
         game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None
@@ -201,6 +207,16 @@ class Pacer:
             (await self.paces())[game.row.id] = landed.paced
             return deadline_line(landed.paced)
         return await self.sync(game)
+
+    def _committed(self, game: LiveGame) -> None:
+        """This process's commit moved ``game`` on one version (``game`` is the game after
+        it): a cached pace that was the stored one at the version before still is (the
+        commit wrote it, or left it alone); any other is read again before it is planned
+        from (:meth:`rows_for`)."""
+        if self._known.get(game.row.id) == game.row.version - 1:
+            self._known[game.row.id] = game.row.version
+        else:
+            self._known.pop(game.row.id, None)
 
     async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
                          turn: int, word: str | None = None) -> tuple[StepRow | None, list[StepRow]]:
@@ -230,7 +246,14 @@ class Pacer:
         no second transaction after an order).  Under the same condition as :meth:`sync`
         (:func:`~bot.pacing.store.move_part`); a pace another process moved meanwhile keeps
         its own, and the next tick re-reads every pace."""
-        pace = await self.pace(game.row.id)
+        if self._known.get(game.row.id) == game.row.version:
+            pace = await self.pace(game.row.id)
+        else:
+            # Another process's command may have moved the pace (its own commit's rows):
+            # planned from an old copy, the rows' condition would skip them, the reply name
+            # a deadline never stored, and the new turn-part wait for a tick.
+            pace = await self.reload(game.row.id)
+            self._known[game.row.id] = game.row.version
         if pace is None:
             return None
         now = self.svc.clock.now()
@@ -282,7 +305,10 @@ class Pacer:
         times), and the messages due after it are read page after page; one whose posting
         failed is kept with its reply and posted again (:meth:`_post`).  Each failure is
         logged once (:meth:`_failed`); players see none of it."""
-        self._paces = await pstore.active_paces(self.svc.store)  # other processes' changes
+        before, self._paces = self._paces or {}, await pstore.active_paces(self.svc.store)
+        for game_id in set(before) | set(self._paces):  # other processes' changes, or one a
+            if before.get(game_id) != self._paces.get(game_id):  # command of this one made
+                self._known.pop(game_id, None)  # while the paces were read: read again
         tried = {TICK_WORDS}  # what this tick tries: other failures are forgotten after it
         for pace in list(self._paces.values()):
             what = f"following game {pace.game_id}"
@@ -580,6 +606,8 @@ class Pacer:
         landed = self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here
         if ended is not None:  # its digest was committed with the orders
             self.wake.set()
+        if landed is not None and landed.game is not None:
+            self._committed(landed.game)
         if landed is not None and isinstance(landed.paced, Pace):
             # The orders took the game into a new turn-part and the commit gave it its
             # deadline (rows_for): the notice ends with it.

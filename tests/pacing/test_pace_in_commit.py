@@ -52,11 +52,12 @@ async def test_a_pace_another_process_moved_meanwhile_keeps_its_own(
     """The commit's pacing rows are written only if the pace is still at the turn-part the
     command saw; otherwise nothing of them is (a tick re-reads the pace and catches up)."""
     await paced_duel(table)
+    assert not (await table("alice", "/duel wait")).error  # the cached pace now followed
     game = await service.games.load(table.channel)
     assert game is not None
-    async with service.store.transaction() as db:  # another process, unseen by this one's cache
+    async with service.store.transaction() as db:  # moved without the game's version
         db.execute("UPDATE game_pace SET part_key = 'elsewhere' WHERE game_id = ?", (game.row.id,))
-    reply = await table("alice", "/duel wait")
+    reply = await table("bob", "/duel wait")
     assert not reply.error, reply.text
     head, pace, due = await pace_and_due(service, table.channel)
     assert pace.part_key == "elsewhere"
@@ -64,7 +65,7 @@ async def test_a_pace_another_process_moved_meanwhile_keeps_its_own(
     await advance(clock, service, outbox, 0)  # the tick: the pace is read again and follows
     head, pace, due = await pace_and_due(service, table.channel)
     assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
-    assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
+    assert {m.side for m in due if m.kind == "reminder"} == {"red"}
 
 
 async def test_the_deadline_notice_of_idle_orders_names_the_next_deadline(
@@ -99,3 +100,31 @@ async def test_pacing_that_fails_costs_the_player_nothing(
     head, pace, due = await pace_and_due(service, table.channel)
     assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
     assert {m.side for m in due if m.kind == "reminder"} == {"blue"}
+
+
+async def test_a_second_process_gives_the_turn_part_it_starts_its_deadline(settings, clock) -> None:  # type: ignore[no-untyped-def]
+    """Two services on one store (a SQLite file, a PostgreSQL database): the second read the
+    pace before the first moved it on; its own order then starts the next turn-part, and
+    that commit must give it its deadline and reminders, and the reply name that deadline
+    (not one the commit skipped because the second's copy of the pace was old)."""
+    one = await Service.open(settings, clock=clock)
+    two = await Service.open(settings, clock=clock)
+    try:
+        first, second = Table(one), Table(two)
+        await paced_duel(first)
+        assert await two.pacer.tick(Outbox()) == 0  # two reads the paces: red's turn-part
+        assert not (await first("alice", "/duel wait")).error  # one: blue's turn-part
+        clock.advance(timedelta(hours=1))
+        reply = await second("bob", "/duel wait")  # two: red's turn-part again
+        assert not reply.error and reply.mentions == ["alice"], reply.text
+        head, pace, due = await pace_and_due(two, second.channel)
+        assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+        assert pace.deadline_at == START + timedelta(hours=25)
+        assert sorted((m.kind, m.side) for m in due) == [("deadline", ""), ("reminder", "red"),
+                                                        ("reminder", "red")]
+        stamp = int(pace.deadline_at.timestamp())
+        assert reply.text.splitlines()[-1] == f"⏰ Deadline: <t:{stamp}:F> (<t:{stamp}:R>)"
+        assert (await two.pacer.pace(pace.game_id)) == pace
+    finally:
+        await one.close()
+        await two.close()
