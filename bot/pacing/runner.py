@@ -282,7 +282,8 @@ class Pacer:
         if new is None:
             return None
         async with self.svc.store.transaction() as db:
-            won = await pstore.claim_part(db, game.row.id, pace.part_key, new.part_key or "")
+            won = await pstore.claim_part(db, game.row.id, pace.part_key, new.part_key or "",
+                                         game.row.version)
             if won:
                 pstore.save_pace(db, new, now)
                 pstore.drop_other_parts(db, game.row.id, new.part_key or "")

@@ -186,12 +186,17 @@ def save_pace(db: Writer, pace: Pace, now: datetime) -> None:
     )
 
 
-async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str) -> bool:
-    """Move a game's pace to a new turn-part, only if it is still at ``old_key``: of two
-    processes noticing the same new turn-part, one schedules its reminders."""
+async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str,
+                     version: int) -> bool:
+    """Move a game's pace to a new turn-part, only if it is still at ``old_key`` and the
+    game still at ``version``, the one the new turn-part was read from: of two processes
+    noticing the same new turn-part, one schedules its reminders, and a copy of the game
+    read before a later commit (a tick holds no channel's turn) never moves the pace back
+    to a turn-part that commit ended."""
     rows = await db.fetchall(
         "UPDATE game_pace SET part_key = ? WHERE game_id = ? AND COALESCE(part_key, '') = ?"
-        " RETURNING game_id", (new_key, game_id, old_key or ""))
+        " AND EXISTS (SELECT 1 FROM games WHERE games.id = game_pace.game_id"
+        " AND games.version = ?) RETURNING game_id", (new_key, game_id, old_key or "", version))
     return bool(rows)
 
 

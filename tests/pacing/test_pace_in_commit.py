@@ -128,3 +128,22 @@ async def test_a_second_process_gives_the_turn_part_it_starts_its_deadline(setti
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_tick_following_a_game_it_read_before_an_order_leaves_the_pace_alone(
+        table: Table, service: Service) -> None:
+    """The tick follows each paced game without the channel's turn: it may hold the game as
+    read before an order that the commit then gave its new turn-part.  Following that old
+    copy must not move the pace back to the turn-part the order ended (its reminders and
+    deadline rescheduled, the new part's dropped)."""
+    await paced_duel(table)
+    assert not (await table("alice", "/duel wait")).error  # the pacer's copy followed
+    before = await service.games.load(table.channel)  # red... now blue's turn-part
+    assert before is not None
+    assert not (await table("bob", "/duel wait")).error  # red's turn-part, with its rows
+    assert await service.pacer.sync(before) is None  # the tick, on the copy it read first
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert sorted((m.kind, m.side) for m in due) == [("deadline", ""), ("reminder", "red"),
+                                                    ("reminder", "red")]
+    assert await service.pacer.pace(pace.game_id) == pace
