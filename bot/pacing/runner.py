@@ -196,7 +196,10 @@ class Pacer:
             # task builds it from the steps (the order path only notes the turn).
             self.wake.set()
         if landed is not None and landed.game is not None:
-            self._committed(landed.game)
+            if paced:  # the command wrote the pace itself: read again below, and before
+                self._known.pop(landed.game.row.id, None)  # a plan if that fails
+            else:
+                self._committed(landed.game)
         game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None

@@ -147,3 +147,24 @@ async def test_a_tick_following_a_game_it_read_before_an_order_leaves_the_pace_a
     assert sorted((m.kind, m.side) for m in due) == [("deadline", ""), ("reminder", "red"),
                                                     ("reminder", "red")]
     assert await service.pacer.pace(pace.game_id) == pace
+
+
+async def test_a_new_pace_the_pacer_could_not_read_back_is_read_before_the_next_plan(
+        table: Table, service: Service, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/game pace`` commits the pace; the pacer reads it back after.  If that read fails
+    (it is logged, the command stands), the next order's commit must not plan its turn-part
+    from the pace as it was before (24 h instead of the 48 h just set)."""
+    await paced_duel(table)
+    assert not (await table("alice", "/duel wait")).error  # the pacer's copy followed
+
+    async def broken(game_id: int) -> None:
+        raise RuntimeError("the pace cannot be read back")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(service.pacer, "reload", broken)
+        assert not (await table("mod", "/game pace hours:48", moderator=True)).error
+    reply = await table("bob", "/duel wait")
+    assert not reply.error, reply.text
+    head, pace, due = await pace_and_due(service, table.channel)
+    assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
+    assert pace.deadline_at == START + timedelta(hours=48)
