@@ -202,8 +202,9 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
 
 #: The condition under which a commit's new turn-part rows are written
 #: (:func:`move_part`): the pace is at the part the command saw, or already moved by this
-#: very transaction (SQLite runs its statements in turn; PostgreSQL's one statement sees
-#: the pace as it was before it).  A pace another process moved meanwhile gets none.
+#: very transaction (the unit's statements run in turn: on PostgreSQL too, as a script,
+#: since ``bot.pgstore.unit_statement`` makes no one statement of a unit with a ``SELECT``
+#: or an ``ON CONFLICT``).  A pace another process moved meanwhile gets none.
 _STILL_OURS = ("EXISTS (SELECT 1 FROM game_pace WHERE game_id = ?"
                " AND COALESCE(part_key, '') IN (?, ?))")
 
