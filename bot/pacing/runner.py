@@ -247,8 +247,10 @@ class Pacer:
         when they take a paced game into a new turn-part, the writes that give it its
         deadline and reminders in the same transaction, and the pace they set (issue 23:
         no second transaction after an order).  Under the same condition as :meth:`sync`
-        (:func:`~bot.pacing.store.move_part`); a pace another process moved meanwhile keeps
-        its own, and the next tick re-reads every pace."""
+        (:func:`~bot.pacing.store.move_part`).  Planned from the cached pace only while
+        the game is at the version it is known current at (:meth:`_committed`), else from
+        the pace read again; a pace moved meanwhile without the game (no version) keeps its
+        own, and the next tick re-reads every pace."""
         if self._known.get(game.row.id) == game.row.version:
             pace = await self.pace(game.row.id)
         else:
