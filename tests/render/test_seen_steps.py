@@ -19,6 +19,7 @@ from bot.seen import SeenSteps
 from bot.service import Service
 from rules.core.dice import seed_hash
 from rules.core.views import changes_over
+from tests.seeds import slow_variant
 
 
 def compared_with(log: list[Any], step: Any, side: str) -> list[Any]:
@@ -63,7 +64,10 @@ async def pictures(service: Service, channel: Channel, orders: int,
                drawn.attachments[-1].filename.endswith("-map.png"))
 
 
-async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path) -> None:
+# 60 orders in the README's line (some 60 pictures compared, 24 with one view: the floors
+# below are passed by order 30), 160 behind ``slow``.
+@slow_variant(60, 160, "orders")
+async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path, orders: int) -> None:
     service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
     try:
         channel = Channel(service, "rr", "seen-chan", rng=random.Random(5))
@@ -78,7 +82,7 @@ async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path
         system.view = counted  # type: ignore[method-assign]
         compared = one_view = 0
         known: set[int] = set()  # steps whose views were built once: drawn or compared
-        async for step, log, views, _ in pictures(service, channel, 160, built):
+        async for step, log, views, _ in pictures(service, channel, orders, built):
             seq = step.seq
             pinged = system.waiting_on(system.load_state(step.state_json))[0]
             new = {s.seq for s in compared_with(log, step, pinged)} - known
