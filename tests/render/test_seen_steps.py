@@ -2,7 +2,11 @@
 compares with the facts of earlier steps' views kept by ``bot/seen.py`` (a step row never
 changes, a view is a pure function of its state); here, through the real service on a real
 SQLite file, every picture's changes must equal those computed from scratch out of the whole
-log, and a picture whose earlier steps were all drawn must build exactly one view."""
+log, and a picture whose earlier steps were all drawn must build exactly one view.
+
+The views and the changes are the production path; the picture drawn from a view is a small
+real PNG here (what is checked is which views were built and what changes they mark; every
+system's pictures are drawn for real in the other tests of ``tests/render``)."""
 
 from __future__ import annotations
 
@@ -13,12 +17,14 @@ from typing import Any, AsyncIterator
 
 import pytest
 
+import render
 from bot.autoplay import Channel
 from bot.config import Settings
 from bot.seen import SeenSteps
 from bot.service import Service
 from rules.core.dice import seed_hash
 from rules.core.views import changes_over
+from tests.discord.dpy_harness import png_bytes
 from tests.seeds import slow_variant
 
 
@@ -41,6 +47,15 @@ def from_scratch(system: Any, log: list[Any], step: Any, side: str) -> list[Any]
         return system.view(system.load_state(row.state_json))
 
     return changes_over(view(steps[0]), (view(s) for s in steps[1:]), view(step))
+
+
+@pytest.fixture
+def stand_in_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both pictures (the focus picture and a new turn's whole map) drawn as one small PNG:
+    the view is built and handed over as in production, its pixels are not computed."""
+    shot = type("Shot", (), {"png": png_bytes()})()
+    monkeypatch.setattr(render, "focus", lambda view: shot)
+    monkeypatch.setattr(render, "snapshot", lambda view: shot)
 
 
 async def pictures(service: Service, channel: Channel, orders: int,
@@ -67,7 +82,8 @@ async def pictures(service: Service, channel: Channel, orders: int,
 # 60 orders in the README's line (some 60 pictures compared, 24 with one view: the floors
 # below are passed by order 30), 160 behind ``slow``.
 @slow_variant(60, 160, "orders")
-async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path, orders: int) -> None:
+async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path, orders: int,
+                                                                  stand_in_pictures: None) -> None:
     service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
     try:
         channel = Channel(service, "rr", "seen-chan", rng=random.Random(5))
@@ -144,7 +160,8 @@ WHOLE = 400
     pytest.param("rr", WHOLE, id="rr-whole-game", marks=pytest.mark.slow),
 ])
 async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_its_state(
-        tmp_path: Path, key: str, orders: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, key: str, orders: int, monkeypatch: pytest.MonkeyPatch,
+        stand_in_pictures: None) -> None:
     """Commando and Skirmish post a picture every few activations; of the steps in between
     only who fired is read, and of the side's last order what it showed, both from their
     stored states (``GameSystem.fired``, ``GameSystem.seen``), so every picture builds its
