@@ -11,15 +11,17 @@ For positions of seeded random-legal games of every registered system:
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
-from rules.core import registry
+from rules.core import answers, registry
 from rules.core.answers import (
     MAX_ANSWERS, OPTION_LABEL, OrderBuilder, acting_orders, quick_answers,
 )
+from rules.core.contract import Action
 from rules.core.dice import SeededDice
 from rules.core.playout import play
 
@@ -28,7 +30,10 @@ SYSTEMS = sorted(registry.load_all())
 POSITIONS = 12
 
 
+@functools.cache
 def _positions(key: str) -> list[tuple[Any, str]]:
+    """The sampled positions of ``key``'s seeded game (played once per module: the rules are
+    pure, so no test changes a state it reads)."""
     system = registry.get(key)
     game = play(system, seed=7)
     steps = game.steps
@@ -48,8 +53,29 @@ def _all_paths(builder: OrderBuilder) -> list[list[int]]:
     return out
 
 
+@pytest.fixture
+def remembered_orders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each builder of the walk derives the position's legal orders afresh, as a press does;
+    :func:`acting_orders` is a pure function of its arguments, so the walk remembers each
+    answer per position: one derivation per position, not one per node of the menus' tree
+    (mak's walk took 80 s).  The builders still read every menu from those orders."""
+    real: Callable[..., list[Action]] = answers.acting_orders
+    seen: dict[tuple[Any, ...], list[Action]] = {}
+    held: list[Any] = []  # the states keyed by id stay alive, so no id is reused
+
+    def remembered(system: Any, state: Any, side: str, limit: int | None = None,
+                   standing: bool = True) -> list[Action]:
+        key = (system.key, id(state), side, limit, standing)
+        if key not in seen:
+            held.append(state)
+            seen[key] = real(system, state, side, limit, standing)
+        return list(seen[key])
+
+    monkeypatch.setattr(answers, "acting_orders", remembered)
+
+
 @pytest.mark.parametrize("key", SYSTEMS)
-def test_the_menus_build_exactly_the_legal_orders(key: str) -> None:
+def test_the_menus_build_exactly_the_legal_orders(key: str, remembered_orders: None) -> None:
     system = registry.get(key)
     for state, side in _positions(key):
         legal = {a.model_dump_json() + a.path() for a in acting_orders(system, state, side)}

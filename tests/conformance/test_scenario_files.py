@@ -18,11 +18,13 @@ from rules.core import registry
 from rules.core.contract import GameSystem
 from rules.core.dice import SeededDice
 from rules.core.playout import play
+from tests.seeds import seed_split
 
 SYSTEMS = {k: s for k, s in registry.load_all().items() if s.scenario_format is not None}
 BUILTINS = [(k, sc) for k, s in SYSTEMS.items() for sc in s.scenarios]
-#: Random legal games per scenario read back from a file.
-SEEDS = range(2)
+#: Random legal games per scenario read back from a file: the first in the README's line,
+#: the second behind ``slow`` (each format of each built-in plays a whole game in both).
+SEEDS = seed_split(1, 2)
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
 
 
@@ -40,15 +42,16 @@ def _without_key(state: Any, key: str, builtin: str) -> str:
 
 @pytest.mark.parametrize(("key", "builtin"), BUILTINS)
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
+@SEEDS
 def test_a_builtin_read_back_from_a_file_is_the_same_game_and_plays_to_the_end(
-        key: str, builtin: str, fmt: str) -> None:
+        key: str, builtin: str, fmt: str, seeds: range) -> None:
     system = SYSTEMS[key]
     checked = system.scenario_from_file(written(system, builtin, fmt))
     # The same opening as the built-in, but for the scenario's key (name~hash).
     from_file = system.setup(checked.key, None, SeededDice(b"same"))
     shipped = system.setup(builtin, None, SeededDice(b"same"))
     assert _without_key(from_file.state, checked.key, builtin) == shipped.state.model_dump_json()
-    for seed in SEEDS:
+    for seed in seeds:
         game = play(system, seed, scenario=checked.key, keep_steps=False)  # raises if endless
         assert game.final is not None and not system.waiting_on(game.final)
 
@@ -63,9 +66,12 @@ def test_every_system_has_a_worked_example() -> None:
 
 
 @pytest.mark.parametrize(("key", "path"), examples(), ids=lambda v: getattr(v, "name", v))
-def test_a_worked_example_of_the_docs_plays_to_the_end(key: str, path: Path) -> None:
+@seed_split(3, 10)
+def test_a_worked_example_of_the_docs_plays_to_the_end(key: str, path: Path, seeds: range) -> None:
+    """Ten random games of each worked example: three in the README's line, seven behind
+    ``slow``."""
     system = SYSTEMS[key]
     checked = system.scenario_from_file(path.read_bytes())
-    for seed in range(10):
+    for seed in seeds:
         game = play(system, seed, scenario=checked.key, keep_steps=False)
         assert game.final is not None and not system.waiting_on(game.final)

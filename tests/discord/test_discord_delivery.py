@@ -19,6 +19,7 @@ Rendering is replaced by a small real PNG here (maps of every system are drawn f
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -148,7 +149,10 @@ async def table(settings: Settings, recorder: RecordingAdapter, monkeypatch,
                 request) -> AsyncIterator[Table]:
     """The real service behind the real tree; ``defer_after`` from the test's parameter."""
     picture = png_bytes()
-    monkeypatch.setattr(render, "snapshot", lambda view: type("Shot", (), {"png": picture})())
+    shot = type("Shot", (), {"png": picture})()
+    # Both pictures: the whole map of a new turn and the focus picture of every other step.
+    monkeypatch.setattr(render, "snapshot", lambda view: shot)
+    monkeypatch.setattr(render, "focus", lambda view: shot)
     client = RefereeClient(settings)
     service = await Service.open(settings)
     await start_client(client, service, defer_after=request.param, recorder=recorder)
@@ -159,12 +163,19 @@ async def table(settings: Settings, recorder: RecordingAdapter, monkeypatch,
     await client.close()
 
 
-def typed_options(system: str, order: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Options as Discord sends them for the command's option kinds (ids as strings)."""
+@functools.cache
+def option_kinds(system: str, order: str) -> dict[str, str]:
+    """The kind of each option of ``/<system> <order>`` in the real catalogue (read once per
+    order: the catalogue is built afresh by each call, ~30 ms, once per order of a game)."""
     group = next(g for g in command_groups() if g.name == system)
     spec = group.command(order)
     assert spec is not None
-    kinds = {o.name: o.kind for o in spec.options}
+    return {o.name: o.kind for o in spec.options}
+
+
+def typed_options(system: str, order: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Options as Discord sends them for the command's option kinds (ids as strings)."""
+    kinds = option_kinds(system, order)
     out: dict[str, Any] = {}
     for name, value in options.items():
         if kinds[name] == "int":

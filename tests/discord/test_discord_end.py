@@ -1,10 +1,10 @@
 """``/game end`` and ``/game export`` of a long game through discord.py (issue 13).
 
-A Raid and Riposte game is played to 2,000 steps through the real service (random legal
-orders; when it ends, a moderator rolls it back and play goes on, so reverted steps are in
-the log too), then ended through the real command tree.  The end must be deferred before
-any work, its log gzipped, the seed revealed, and the file must verify with
-``tools/verify_dice.py`` and replay with ``referee replay``.  After the end, ``/game export``
+A Raid and Riposte game is played to 600 steps through the real service, 2,000 behind the
+``slow`` marker (random legal orders; when it ends, a moderator rolls it back and play goes
+on, so reverted steps are in the log too), then ended through the real command tree.  The
+end must be deferred before any work, its log gzipped, the seed revealed, and the file must
+verify with ``tools/verify_dice.py`` and replay with ``referee replay``.  After the end, ``/game export``
 still gives the ended game's log, and ``/game export game:`` an older one.
 """
 
@@ -34,10 +34,14 @@ from tests.discord.dpy_harness import (
     RecordingAdapter,
     interaction_payload,
 )
+from tests.seeds import slow_variant
 
 DEFERRED = 5
 CAROL = 700000000000000003
-STEPS = 2000
+#: Steps played before the end: past the first game's end (~400 steps, then a rollback) in
+#: the README's line; 2,000 (a log of several MB) behind ``slow``.
+STEPS = 600
+LONG = 2000
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -79,13 +83,14 @@ async def send(bot: RefereeClient, recorder: RecordingAdapter, group: str, sub: 
     return recorder.sent[start:]
 
 
-async def test_ending_a_2000_step_game_defers_and_sends_a_gzipped_log_that_verifies(
-    bot: RefereeClient, recorder: RecordingAdapter, tmp_path: Path
+@slow_variant(STEPS, LONG, "steps")
+async def test_ending_a_long_game_defers_and_sends_a_gzipped_log_that_verifies(
+    bot: RefereeClient, recorder: RecordingAdapter, tmp_path: Path, steps: int
 ):
-    # The whole-game HTML page is tested in tests/replay; drawing 2,000 steps' maps here would
+    # The whole-game HTML page is tested in tests/replay; drawing every step's map here would
     # only cost the suite time.
     bot.service.settings.html_at_end = False
-    await play_steps(bot.service, STEPS)
+    await play_steps(bot.service, steps)
     sent = await send(bot, recorder, "game", "end", user=(ALICE, "Alice"),
                       permissions=MANAGE_CHANNELS, interaction_id=1)
     # Deferred before any work: the callback is the first request, a "thinking" message.
@@ -99,7 +104,7 @@ async def test_ending_a_2000_step_game_defers_and_sends_a_gzipped_log_that_verif
     assert set(answer.files) == {name}
     data = answer.files[name]
     document = json.loads(gzip.decompress(data))
-    assert len(document["steps"]) > STEPS and document["seed"]
+    assert len(document["steps"]) > steps and document["seed"]
     assert any(step["reverted_by"] for step in document["steps"])
     # Smaller than the plain log by far (the plain one is several MB).
     assert len(data) * 10 < len(gzip.decompress(data))

@@ -2,7 +2,11 @@
 compares with the facts of earlier steps' views kept by ``bot/seen.py`` (a step row never
 changes, a view is a pure function of its state); here, through the real service on a real
 SQLite file, every picture's changes must equal those computed from scratch out of the whole
-log, and a picture whose earlier steps were all drawn must build exactly one view."""
+log, and a picture whose earlier steps were all drawn must build exactly one view.
+
+The views and the changes are the production path; the picture drawn from a view is a small
+real PNG here (what is checked is which views were built and what changes they mark; every
+system's pictures are drawn for real in the other tests of ``tests/render``)."""
 
 from __future__ import annotations
 
@@ -13,12 +17,15 @@ from typing import Any, AsyncIterator
 
 import pytest
 
+import render
 from bot.autoplay import Channel
 from bot.config import Settings
 from bot.seen import SeenSteps
 from bot.service import Service
 from rules.core.dice import seed_hash
 from rules.core.views import changes_over
+from tests.discord.dpy_harness import png_bytes
+from tests.seeds import slow_variant
 
 
 def compared_with(log: list[Any], step: Any, side: str) -> list[Any]:
@@ -42,6 +49,15 @@ def from_scratch(system: Any, log: list[Any], step: Any, side: str) -> list[Any]
     return changes_over(view(steps[0]), (view(s) for s in steps[1:]), view(step))
 
 
+@pytest.fixture
+def stand_in_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both pictures (the focus picture and a new turn's whole map) drawn as one small PNG:
+    the view is built and handed over as in production, its pixels are not computed."""
+    shot = type("Shot", (), {"png": png_bytes()})()
+    monkeypatch.setattr(render, "focus", lambda view: shot)
+    monkeypatch.setattr(render, "snapshot", lambda view: shot)
+
+
 async def pictures(service: Service, channel: Channel, orders: int,
                    built: list[int]) -> AsyncIterator[tuple[Any, list[Any], int, bool]]:
     """Play up to ``orders`` orders; for each picture drawn (``attach_snapshot``, as the
@@ -63,7 +79,11 @@ async def pictures(service: Service, channel: Channel, orders: int,
                drawn.attachments[-1].filename.endswith("-map.png"))
 
 
-async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path) -> None:
+# 60 orders in the README's line (some 60 pictures compared, 24 with one view: the floors
+# below are passed by order 30), 160 behind ``slow``.
+@slow_variant(60, 160, "orders")
+async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path, orders: int,
+                                                                  stand_in_pictures: None) -> None:
     service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
     try:
         channel = Channel(service, "rr", "seen-chan", rng=random.Random(5))
@@ -78,7 +98,7 @@ async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path
         system.view = counted  # type: ignore[method-assign]
         compared = one_view = 0
         known: set[int] = set()  # steps whose views were built once: drawn or compared
-        async for step, log, views, _ in pictures(service, channel, 160, built):
+        async for step, log, views, _ in pictures(service, channel, orders, built):
             seq = step.seq
             pinged = system.waiting_on(system.load_state(step.state_json))[0]
             new = {s.seq for s in compared_with(log, step, pinged)} - known
@@ -126,9 +146,22 @@ async def test_a_step_never_drawn_is_viewed_once_from_its_stored_state(tmp_path:
         await service.close()
 
 
-@pytest.mark.parametrize("key", ["commando", "skirmish", "rr"])
+#: Orders played per game: Commando's and Skirmish's games end well before 400 (a picture
+#: every few activations: few pictures).  Raid and Riposte draws every step, ~280 pictures
+#: in its whole game; its first 200 orders hold 190 pictures, 7 with steps in between and
+#: 12 whose last order was never drawn, and the whole game runs behind ``slow``.
+WHOLE = 400
+
+
+@pytest.mark.parametrize(("key", "orders"), [
+    pytest.param("commando", WHOLE, id="commando"),
+    pytest.param("skirmish", WHOLE, id="skirmish"),
+    pytest.param("rr", 200, id="rr"),
+    pytest.param("rr", WHOLE, id="rr-whole-game", marks=pytest.mark.slow),
+])
 async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_its_state(
-        tmp_path: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, key: str, orders: int, monkeypatch: pytest.MonkeyPatch,
+        stand_in_pictures: None) -> None:
     """Commando and Skirmish post a picture every few activations; of the steps in between
     only who fired is read, and of the side's last order what it showed, both from their
     stored states (``GameSystem.fired``, ``GameSystem.seen``), so every picture builds its
@@ -151,7 +184,7 @@ async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_it
         system.view = counted  # type: ignore[method-assign]
         drawn = skipped = unseen = 0
         known: set[int] = set()  # steps whose views were built: drawn, or a last order
-        async for step, log, views, whole in pictures(service, channel, 400, built):
+        async for step, log, views, whole in pictures(service, channel, orders, built):
             seq = step.seq
             if whole:  # its view is kept, compared with nothing
                 assert views == 1

@@ -24,6 +24,7 @@ from rules.core.dice import SeededDice
 from rules.core.errors import RuleError
 from rules.core.registry import get
 from tests.scenarios.helpers import STARTS, as_json, as_yaml, data
+from tests.seeds import slow_variant
 
 ODD_VALUES: list[Any] = [None, True, False, 0, -1, 7, 10**9, 1.5, float("inf"), "", "x", "5:2099",
                         "⑤0606", "1⑤Q", "🙂" * 3, [], {}, [1, 2], {"a": 1}, [[0, 0]], "no"]
@@ -85,17 +86,23 @@ def outcome(system: str, raw: bytes) -> scenariofile.Checked | None:
     return checked
 
 
+# Files per system: 40 in the README's line, 120 behind ``slow`` (a YAML file of a big map
+# reads in ~0.1 s).
 @pytest.mark.parametrize("system", sorted(STARTS))
-@settings(max_examples=120, deadline=None, derandomize=True,  # the same examples in every CI run
-          phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(rng=st.randoms(use_true_random=False))
-def test_a_mutated_file_is_a_scenario_or_a_sentence(system: str, rng: random.Random, caplog) -> None:
-    caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="referee.scenarios"):
-        outcome(system, mutate(system, rng))
-    # The safety nets (a cross-field check or a trial set-up that raised) must not be needed.
-    assert not caplog.records, caplog.records[0].exc_info
+@slow_variant(40, 120, "files")
+def test_a_mutated_file_is_a_scenario_or_a_sentence(system: str, files: int, caplog) -> None:
+    @settings(max_examples=files, deadline=None, derandomize=True,  # the same examples in every CI run
+              phases=[Phase.explicit, Phase.reuse, Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(rng=st.randoms(use_true_random=False))
+    def one_file(rng: random.Random) -> None:
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="referee.scenarios"):
+            outcome(system, mutate(system, rng))
+        # The safety nets (a cross-field check or a trial set-up that raised) must not be needed.
+        assert not caplog.records, caplog.records[0].exc_info
+
+    one_file()
 
 
 _ids = itertools.count(1)
@@ -125,11 +132,13 @@ async def test_no_game_starts_on_a_refused_file(system: str, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("system", sorted(STARTS))
-def test_every_problem_of_a_readable_file_names_its_field_path(system: str) -> None:
+@slow_variant(20, 50, "files")
+def test_every_problem_of_a_readable_file_names_its_field_path(system: str, files: int) -> None:
     """Issue 27, point 2: once a file reads (its text and limits are fine), every problem
-    the model, the cross-field checks or the trial set-up finds says where it is."""
+    the model, the cross-field checks or the trial set-up finds says where it is (the first
+    20 files of the seed in the README's line, all 50 behind ``slow``)."""
     rng = random.Random(5)
-    for _ in range(50):
+    for _ in range(files):
         raw = mutate(system, rng)
         try:
             scenariofile.read(raw)

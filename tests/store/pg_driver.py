@@ -6,9 +6,11 @@ side, each after the previous reply, printing ``ACK <interaction id> <reply's fi
 or ``ERR <interaction id> <text>``.  The interaction ids are ``<side>-<n>`` in the channel
 ``shared``, ``<channel>.<side>-<n>`` in any other (ids are unique across channels).
 
-    python -m tests.store.pg_driver URL CHANNEL SIDE N START_AT
+    python -m tests.store.pg_driver URL CHANNEL SIDE N
 
-``START_AT`` (a ``time.time()``) lets both processes begin at the same instant.
+Once its service is open it prints ``READY`` and waits for a line on its standard input
+before the first order: the test starts every process, then lets them all begin at the same
+instant.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from bot.config import Settings
@@ -26,13 +27,14 @@ from rules.core import registry
 from tests.platform.duel import DUEL
 
 
-async def run(url: str, channel: str, side: str, orders: int, start_at: float) -> None:
+async def run(url: str, channel: str, side: str, orders: int) -> None:
     """Send the orders; say what became of each."""
     settings = Settings(db=url, snapshot_dir=Path(tempfile.gettempdir()) / "referee-pg-snaps",
                         standing_orders_in_a_row=1_000_000)
     service = await Service.open(settings)
     try:
-        await asyncio.sleep(max(0.0, start_at - time.time()))
+        print("READY", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
         for n in range(orders):
             inv = Invocation(
                 channel_id=channel, guild_id="g", user_id=f"{channel}-{side}", user_name=side,
@@ -46,10 +48,10 @@ async def run(url: str, channel: str, side: str, orders: int, start_at: float) -
 
 
 def main() -> None:
-    """``pg_driver URL CHANNEL SIDE N START_AT``."""
+    """``pg_driver URL CHANNEL SIDE N``."""
     registry.register(DUEL)  # the test-only system, as tests/platform/conftest.py does
-    url, channel, side, orders, start_at = sys.argv[1:6]
-    asyncio.run(run(url, channel, side, int(orders), float(start_at)))
+    url, channel, side, orders = sys.argv[1:5]
+    asyncio.run(run(url, channel, side, int(orders)))
 
 
 if __name__ == "__main__":

@@ -197,20 +197,38 @@ async def test_one_interaction_delivered_to_two_processes_is_applied_once(
     assert check_log(pg_url) == []
 
 
-def start_driver(url: str, side: str, orders: int, start_at: float,
+#: What a driver prints once its service is open, before it waits for the word to begin.
+READY = "READY"
+
+
+def start_driver(url: str, side: str, orders: int,
                  channel: str = "shared") -> tuple[subprocess.Popen[str], list[str]]:
-    """One bot process sending ``orders`` stances as ``side`` in ``channel``; its output
-    lines collected."""
+    """One bot process sending ``orders`` stances as ``side`` in ``channel``, once
+    :func:`begin` says so; its output lines collected."""
     proc = subprocess.Popen(
-        [sys.executable, "-u", "-m", "tests.store.pg_driver", url, channel, side, str(orders),
-         str(start_at)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        [sys.executable, "-u", "-m", "tests.store.pg_driver", url, channel, side, str(orders)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_LOG_LEVEL": "ERROR"},
     )
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(l.rstrip("\n") for l in proc.stdout),  # type: ignore[union-attr]
                      daemon=True).start()
     return proc, lines
+
+
+def begin(drivers: list[tuple[subprocess.Popen[str], list[str]]]) -> None:
+    """Wait until every driver's service is open (a busy machine takes seconds to start a
+    few processes), then tell them all to begin at once: they overlap from the first order,
+    and nobody waits for a fixed start time longer than the starts take."""
+    deadline = time.time() + 120
+    while not all(READY in lines for _, lines in drivers):
+        assert time.time() < deadline, "a driver did not start within 120 s"
+        assert all(proc.poll() is None for proc, _ in drivers), "a driver ended before it began"
+        time.sleep(0.01)
+    for proc, _ in drivers:
+        assert proc.stdin is not None
+        proc.stdin.write("GO\n")
+        proc.stdin.close()
 
 
 def acknowledged(lines: list[str]) -> dict[str, str]:
@@ -238,8 +256,8 @@ async def test_two_processes_ordering_in_one_channel_apply_every_order_once_in_o
     acknowledged, each stored once under the number its reply showed, each process's in
     the order it sent them, on one straight line of steps; the two really interleaved."""
     await open_shared_game(pg_url, tmp_path)
-    start_at = time.time() + 6
-    runs = [start_driver(pg_url, side, ORDERS, start_at) for side in ("red", "blue")]
+    runs = [start_driver(pg_url, side, ORDERS) for side in ("red", "blue")]
+    begin(runs)
     for proc, _ in runs:
         proc.wait(timeout=300)
     time.sleep(0.2)  # the readers drain the pipes
@@ -268,9 +286,9 @@ async def kill_one_mid_run(url: str, tmp_path: Path) -> None:
     """Two drivers in one channel, red's killed after its 10th acknowledgement: blue's ends,
     and the log holds every acknowledged order (on either store)."""
     await open_shared_game(url, tmp_path)
-    start_at = time.time() + 6
-    red_proc, red_lines = start_driver(url, "red", 10 * ORDERS, start_at)
-    blue_proc, blue_lines = start_driver(url, "blue", ORDERS, start_at)
+    red_proc, red_lines = start_driver(url, "red", 10 * ORDERS)
+    blue_proc, blue_lines = start_driver(url, "blue", ORDERS)
+    begin([(red_proc, red_lines), (blue_proc, blue_lines)])
     deadline = time.time() + 300
     while len(acknowledged(red_lines)) < 10 and time.time() < deadline and red_proc.poll() is None:
         time.sleep(0.01)

@@ -22,8 +22,8 @@ from bot.store import Store
 from rules.core import registry
 from tests.platform.duel import DUEL
 from tests.store.test_pg_shared import (
-    ORDERS, acknowledged, kill_one_mid_run, leases_exclude, open_shared_game, seqs, settings, stance, start_driver,
-    two_services,
+    ORDERS, READY, acknowledged, begin, kill_one_mid_run, leases_exclude, open_shared_game, seqs, settings, stance,
+    start_driver, two_services,
 )
 
 registry.register(DUEL)
@@ -181,14 +181,14 @@ async def test_two_processes_on_one_file_apply_every_order_once_in_order(tmp_pat
             await Channel(svc, "duel", channel).open()
     finally:
         await svc.close()
-    start_at = time.time() + 15  # four processes to start on a busy machine, then all at once
-    runs = [start_driver(path, side, ORDERS, start_at) for side in ("red", "blue")]
-    own = [start_driver(path, "red", ORDERS, start_at, channel=c) for c in ("own1", "own2")]
+    runs = [start_driver(path, side, ORDERS) for side in ("red", "blue")]
+    own = [start_driver(path, "red", ORDERS, channel=c) for c in ("own1", "own2")]
+    begin(runs + own)  # four processes started on a busy machine, then all at once
     for proc, _ in runs + own:
         proc.wait(timeout=300)
     time.sleep(0.2)  # the readers drain the pipes
     outputs = [lines for _, lines in runs + own]
-    assert not [l for lines in outputs for l in lines if not l.startswith("ACK")], outputs
+    assert not [l for lines in outputs for l in lines if l != READY and not l.startswith("ACK")], outputs
     red, blue, own1, own2 = (acknowledged(lines) for lines in outputs)
     assert len(red) == len(blue) == len(own1) == len(own2) == ORDERS
     # The drivers number their orders by side: the channels' replies go in one by one.
