@@ -153,12 +153,22 @@ class Landed:
     paced: Any = None
 
 
+@dataclass
+class PacingPlan:
+    """The pacer's part of a commit (:data:`PacingRows`): its writes for the same
+    transaction, what it planned (told back in :attr:`Landed.paced`) and the line a reply
+    that pings ends with (the new deadline), stored with the reply."""
+
+    write: Callable[[Writer], None]
+    told: Any = None
+    line: str | None = None
+
+
 #: Asked by :meth:`Ledger.commit` before a commit that adds steps (the game, its new last
-#: step, the new head's number): the pacer's writes for the same transaction (a new
-#: turn-part's deadline and reminders) and what it planned, told back in
-#: :attr:`Landed.paced`; None when the game's pace does not move (issue 23: pacing rows
-#: go in the order's own transaction).
-PacingRows = Callable[["LiveGame", Step, int], Awaitable["tuple[Callable[[Writer], None], Any] | None"]]
+#: step, the new head's number): the pacer's plan when the game's pace moves to a new
+#: turn-part (its deadline and reminders), else None (issue 23: pacing rows go in the
+#: order's own transaction).
+PacingRows = Callable[["LiveGame", Step, int], Awaitable["PacingPlan | None"]]
 
 
 @dataclass
@@ -340,14 +350,18 @@ class Ledger:
         reply = reply_for(done) if reply_for else None
         if reply is not None:
             reply = record.anchored(reply, chain_head)
-        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
-        paced = None
+        paced: PacingPlan | None = None
         if self.pacing_rows is not None and last_step is not None and not change.end:
             try:
                 paced = await self.pacing_rows(game, last_step, head_seq)
             except Exception:  # noqa: BLE001 - pacing never costs a player the order
                 log.exception("the pacing rows of game %s could not be planned; the pacer"
                               " follows the game after the commit (Pacer.sync)", game.row.id)
+        if reply is not None and reply.mentions and paced is not None and paced.line:
+            # The ping says by when: stored with the reply, so a retried interaction is
+            # answered with the same text.
+            reply = reply.model_copy(update={"text": f"{reply.text}\n{paced.line}"})
+        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
 
         def write(db: Writer, audit_id: int | None) -> None:
             # First, guarded by the version this command was resolved against: a stale copy
@@ -369,7 +383,7 @@ class Ledger:
             for more in change.extra:
                 more(db)
             if paced is not None:
-                paced[0](db)
+                paced.write(db)
             if ended is not None:
                 # The turn's digest is scheduled by the commit that ended it (issue 23: no
                 # second transaction after the order); the pacer builds it in the background.
@@ -422,7 +436,7 @@ class Ledger:
             after = live
         else:
             after = await self.games.reload(game.row.channel_id)
-        self.landed[game.row.channel_id] = Landed(after, ended, paced[1] if paced is not None else None)
+        self.landed[game.row.channel_id] = Landed(after, ended, paced.told if paced is not None else None)
         return reply
 
     @staticmethod
@@ -529,6 +543,6 @@ class Ledger:
 
 
 __all__ = [
-    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome", "PacingRows",
+    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome", "PacingPlan", "PacingRows",
     "ScriptedDiceSource", "SeatChange",
 ]

@@ -39,7 +39,7 @@ from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, t
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
-from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome
+from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, PacingPlan
 from bot.pipeline import Pipeline
 from bot.store import GameRow, StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
@@ -186,7 +186,8 @@ class Pacer:
         """Follow a channel's game after a command, told what it committed (``landed``; the
         game is not read again): a digest for a turn its steps ended, a new deadline for a
         new turn-part.  Returns the deadline line to add to a reply that pings (None when
-        nothing changed).  A command that committed nothing changes no pace, except the
+        nothing changed, or when the commit gave the new turn-part its deadline and the
+        reply its line itself).  A command that committed nothing changes no pace, except the
         pacing commands themselves."""
         paced = bool(command and command[0] in ("game", "mod") and command[-1] in PACE_COMMANDS)
         if landed is None and not paced:
@@ -206,9 +207,10 @@ class Pacer:
         if paced:
             await self.reload(game.row.id)
         elif landed is not None and isinstance(landed.paced, Pace):
-            # The commit moved the pace to its new turn-part itself (:meth:`rows_for`).
+            # The commit moved the pace to its new turn-part itself (:meth:`rows_for`), and
+            # the reply that pings carries the deadline line already (stored with it).
             (await self.paces())[game.row.id] = landed.paced
-            return deadline_line(landed.paced)
+            return None
         return await self.sync(game)
 
     def _committed(self, game: LiveGame) -> None:
@@ -241,12 +243,11 @@ class Pacer:
         before, chain = chain[0], chain[1:]
         return before, chain
 
-    async def rows_for(self, game: LiveGame, step: Step, head_seq: int
-                       ) -> tuple[Callable[[Writer], None], Pace] | None:
+    async def rows_for(self, game: LiveGame, step: Step, head_seq: int) -> PacingPlan | None:
         """The ledger asks before a commit that adds steps (:data:`bot.ledger.PacingRows`):
         when they take a paced game into a new turn-part, the writes that give it its
-        deadline and reminders in the same transaction, and the pace they set (issue 23:
-        no second transaction after an order).  Under the same condition as :meth:`sync`
+        deadline and reminders in the same transaction, the pace they set and its deadline
+        line (issue 23: no second transaction after an order).  Under the same condition as :meth:`sync`
         (:func:`~bot.pacing.store.move_part`).  Planned from the cached pace only while
         the game is at the version it is known current at (:meth:`_committed`), else from
         the pace read again; a pace moved meanwhile without the game (no version) keeps its
@@ -272,7 +273,7 @@ class Pacer:
             pstore.move_part(db, new, old, now)
             for message in messages:
                 pstore.schedule_in_part(db, message, old, now)
-        return write, new
+        return PacingPlan(write, new, deadline_line(new))
 
     async def sync(self, game: LiveGame) -> str | None:
         """A paced game entered a new turn-part without a commit's own rows (a rollback, an

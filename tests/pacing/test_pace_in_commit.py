@@ -168,3 +168,16 @@ async def test_a_new_pace_the_pacer_could_not_read_back_is_read_before_the_next_
     head, pace, due = await pace_and_due(service, table.channel)
     assert pace.part_key is not None and pace.part_key.startswith(f"{head}|")
     assert pace.deadline_at == START + timedelta(hours=48)
+
+
+async def test_a_retried_order_is_answered_with_its_deadline_line(table: Table, service: Service) -> None:
+    """The ping's "⏰ Deadline" line is part of the reply stored with the order: the same
+    interaction delivered again (Discord retries) is answered with the very same text."""
+    await paced_duel(table)
+    inv = table.invocation("alice", "/duel wait", interaction="retried-wait")
+    first = await service.handle(inv)
+    stamp = int((START + timedelta(hours=24)).timestamp())
+    assert first.mentions == ["bob"] and first.text.count("⏰ Deadline") == 1, first.text
+    assert f"⏰ Deadline: <t:{stamp}:F>" in first.text
+    again = await service.handle(inv)
+    assert again.text == first.text
