@@ -6,6 +6,7 @@ never waited for by its own process; given back to another process within the mo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,16 @@ async def pg_store(url: str) -> PgStore:
     store = await open_store(url)
     assert isinstance(store, PgStore)
     return store
+
+
+@pytest.fixture
+async def lingering(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[PgStore]:
+    """A store whose turns linger until a command takes them (``LINGER`` of a minute: only a
+    command gives a turn back within a test), closed after the test."""
+    monkeypatch.setattr(pgturns, "LINGER", 60.0)
+    store = await pg_store(pg_url)
+    yield store
+    await store.close()
 
 
 async def test_the_next_command_gives_the_turn_back_in_its_own_statement(
@@ -67,10 +78,8 @@ async def test_another_process_gets_the_turn_within_the_moment(pg_url: str) -> N
 
 
 async def test_commands_beyond_the_connections_wait_for_a_lingering_one(
-        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pgturns, "LINGER", 60.0)
-    store = await open_store(pg_url)
-    assert isinstance(store, PgStore)
+        pg_url: str, lingering: PgStore) -> None:
+    store = lingering
     store._turns._size = 1  # one connection for every channel's turn
     order: list[str] = []
 
@@ -79,31 +88,23 @@ async def test_commands_beyond_the_connections_wait_for_a_lingering_one(
             order.append(channel)
             await asyncio.sleep(0.05)
 
-    try:
-        async with asyncio.timeout(10):
-            await asyncio.gather(*(command(c) for c in "xyz"))
-        assert sorted(order) == ["x", "y", "z"]
-        assert not held_elsewhere(pg_url, "x") and not held_elsewhere(pg_url, "y")
-        assert held_elsewhere(pg_url, "z")  # the last one lingers
-    finally:
-        await store.close()
+    async with asyncio.timeout(10):
+        await asyncio.gather(*(command(c) for c in "xyz"))
+    assert sorted(order) == ["x", "y", "z"]
+    assert not held_elsewhere(pg_url, "x") and not held_elsewhere(pg_url, "y")
+    assert held_elsewhere(pg_url, "z")  # the last one lingers
 
 
-async def test_a_cancelled_wait_passes_the_connection_on(
-        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pgturns, "LINGER", 60.0)
-    store = await pg_store(pg_url)
+async def test_a_cancelled_wait_passes_the_connection_on(lingering: PgStore) -> None:
+    store = lingering
     store._turns._size = 1
-    try:
-        async with store.channel_lock("p"):
-            waiting = asyncio.create_task(store.channel_lock("q").__aenter__())
-            later = asyncio.create_task(_take(store, "r"))
-            await asyncio.sleep(0.05)
-            waiting.cancel()
-        async with asyncio.timeout(10):
-            assert await later == "r"
-    finally:
-        await store.close()
+    async with store.channel_lock("p"):
+        waiting = asyncio.create_task(store.channel_lock("q").__aenter__())
+        later = asyncio.create_task(_take(store, "r"))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+    async with asyncio.timeout(10):
+        assert await later == "r"
 
 
 async def _take(store: PgStore, channel: str) -> str:
@@ -123,33 +124,28 @@ async def _server_ends(url: str, conn) -> None:
 
 
 async def test_a_lingering_connection_the_server_closed_is_not_handed_to_the_next_command(
-        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_url: str, lingering: PgStore) -> None:
     # Its locks went with its session.  The pool replaces a closed connection on acquire;
     # the next command must not be refused because the turn's connection was kept out of
     # the pool, lingering.
-    monkeypatch.setattr(pgturns, "LINGER", 60.0)
-    store = await pg_store(pg_url)
-    try:
-        async with store.channel_lock("k"):
-            pass  # a command that ends at once: its connection then lingers with the turn
-        (conn,) = store._turns._lingering
-        await _server_ends(pg_url, conn)
-        async with asyncio.timeout(10):
-            for channel in ("k", "other"):  # its own channel, and any other
-                async with store.channel_lock(channel) as held:
-                    assert held == (0, -1)
-                    assert held_elsewhere(pg_url, channel)
-    finally:
-        await store.close()
+    store = lingering
+    async with store.channel_lock("k"):
+        pass  # a command that ends at once: its connection then lingers with the turn
+    (conn,) = store._turns._lingering
+    await _server_ends(pg_url, conn)
+    async with asyncio.timeout(10):
+        for channel in ("k", "other"):  # its own channel, and any other
+            async with store.channel_lock(channel) as held:
+                assert held == (0, -1)
+                assert held_elsewhere(pg_url, channel)
 
 
 async def test_a_turn_whose_connection_the_server_closed_mid_command_ends_cleanly(
-        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_url: str, lingering: PgStore, monkeypatch: pytest.MonkeyPatch) -> None:
     # The command itself (its reads and commit go through the other pool) has done its
     # work: ending the turn must not raise, and must not keep the connection's place, or
     # after a few such ends every later command waits for ever for a turn.
-    monkeypatch.setattr(pgturns, "LINGER", 60.0)
-    store = await pg_store(pg_url)
+    store = lingering
     store._turns._size = 1
     taken = []
     take = store._turns.take
@@ -160,14 +156,11 @@ async def test_a_turn_whose_connection_the_server_closed_mid_command_ends_cleanl
         return conn, held
 
     monkeypatch.setattr(store._turns, "take", recorded)
-    try:
-        async with store.channel_lock("m"):
-            await _server_ends(pg_url, taken[-1])
-        async with asyncio.timeout(10):
-            assert await _take(store, "n") == "n"
-            assert await _take(store, "m") == "m"
-    finally:
-        await store.close()
+    async with store.channel_lock("m"):
+        await _server_ends(pg_url, taken[-1])
+    async with asyncio.timeout(10):
+        assert await _take(store, "n") == "n"
+        assert await _take(store, "m") == "m"
 
 
 async def waiting_for(store: PgStore, channel: str) -> int:
