@@ -271,8 +271,9 @@ class Pacer:
 
         def write(db: Writer) -> None:
             pstore.move_part(db, new, old, now)
+            condition = pstore.still_at(game.row.id, old, new.part_key or "")
             for message in messages:
-                pstore.schedule_in_part(db, message, old, now)
+                pstore.schedule(db, message, now, condition)
         return PacingPlan(write, new, deadline_line(new))
 
     async def sync(self, game: LiveGame) -> str | None:

@@ -200,53 +200,44 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
     return bool(rows)
 
 
-#: The condition under which a commit's new turn-part rows are written
-#: (:func:`move_part`): the pace is at the part the command saw, or already moved by this
-#: very transaction (the unit's statements run in turn: on PostgreSQL too, as a script,
-#: since ``bot.pgstore.unit_statement`` makes no one statement of a unit with a ``SELECT``
-#: or an ``ON CONFLICT``).  A pace another process moved meanwhile gets none.
-_STILL_OURS = ("EXISTS (SELECT 1 FROM game_pace WHERE game_id = ?"
-               " AND COALESCE(part_key, '') IN (?, ?))")
+#: No condition (:func:`still_at`): the statement runs as written.
+ALWAYS: tuple[str, tuple] = ("", ())
+
+
+def still_at(game_id: int, old_key: str | None, new_key: str) -> tuple[str, tuple]:
+    """The condition (SQL and its values) under which a commit's new turn-part rows are
+    written (:func:`move_part`): the pace is at the part the command saw, or already moved
+    by this very transaction (the unit's statements run in turn: on PostgreSQL too, as a
+    script, since ``bot.pgstore.unit_statement`` makes no one statement of a unit with a
+    ``SELECT`` or an ``ON CONFLICT``).  A pace another process moved meanwhile gets none."""
+    return (" AND EXISTS (SELECT 1 FROM game_pace WHERE game_id = ?"
+            " AND COALESCE(part_key, '') IN (?, ?))", (game_id, old_key or "", new_key))
 
 
 def move_part(db: Writer, pace: Pace, old_key: str | None, now: datetime) -> None:
-    """In a command's own transaction: move a game's pace to ``pace``'s turn-part, drop the
-    other parts' messages and schedule ``messages`` of the new one, only if the pace is
-    still at ``old_key`` (of two processes noticing the same new turn-part, one schedules
-    its reminders, as :func:`claim_part`); reads nothing back."""
+    """In a command's own transaction: move a game's pace to ``pace``'s turn-part and drop
+    the other parts' messages, only if the pace is still at ``old_key`` (of two processes
+    noticing the same new turn-part, one schedules its reminders, as :func:`claim_part`;
+    the new part's messages go with :func:`schedule` under :func:`still_at`); reads
+    nothing back."""
     new_key = pace.part_key or ""
     db.execute(
         "UPDATE game_pace SET part_key = ?, part_started = ?, deadline_at = ?, updated_at = ?"
         " WHERE game_id = ? AND COALESCE(part_key, '') = ?",
         (new_key, iso(pace.part_started) if pace.part_started else None,
          iso(pace.deadline_at) if pace.deadline_at else None, iso(now), pace.game_id, old_key or ""))
-    db.execute(
-        "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
-        " AND kind IN ('reminder', 'deadline') AND part_key <> ? AND sent_by IS NULL AND "
-        + _STILL_OURS, (pace.game_id, new_key, pace.game_id, old_key or "", new_key))
+    drop_other_parts(db, pace.game_id, new_key, still_at(pace.game_id, old_key, new_key))
 
 
-def schedule_in_part(db: Writer, message: Scheduled, old_key: str | None, now: datetime) -> None:
-    """:func:`schedule` a message of the turn-part :func:`move_part` moves to, under the same
-    condition (the pace still the command's)."""
-    db.execute(
-        "INSERT INTO scheduled_messages (game_id, channel_id, kind, part_key, side, due_at,"
-        " data_json, created_at) SELECT ?,?,?,?,?,?,?,? WHERE " + _STILL_OURS
-        + " ON CONFLICT (game_id, kind, part_key, side, due_at) DO UPDATE SET state = 'due',"
-        " data_json = excluded.data_json WHERE scheduled_messages.state = 'dropped'",
-        (message.game_id, message.channel_id, message.kind, message.part_key, message.side,
-         iso(message.due_at), json.dumps(message.data), iso(now),
-         message.game_id, old_key or "", message.part_key),
-    )
-
-
-def drop_other_parts(db: Writer, game_id: int, part_key: str) -> None:
+def drop_other_parts(db: Writer, game_id: int, part_key: str,
+                     condition: tuple[str, tuple] = ALWAYS) -> None:
     """Reminders and deadline notices of other turn-parts will never be sent (but a notice
-    acted on and due again because posting it failed, ``sent_by`` set, still is)."""
+    acted on and due again because posting it failed, ``sent_by`` set, still is); only
+    under ``condition`` (:func:`still_at`)."""
     db.execute(
         "UPDATE scheduled_messages SET state = 'dropped' WHERE game_id = ? AND state = 'due'"
-        " AND kind IN ('reminder', 'deadline') AND part_key <> ? AND sent_by IS NULL",
-        (game_id, part_key))
+        " AND kind IN ('reminder', 'deadline') AND part_key <> ? AND sent_by IS NULL"
+        + condition[0], (game_id, part_key, *condition[1]))
 
 
 def drop_part(db: Writer, game_id: int) -> None:
@@ -257,17 +248,23 @@ def drop_part(db: Writer, game_id: int) -> None:
         " AND kind IN ('reminder', 'deadline') AND sent_by IS NULL", (game_id,))
 
 
-def schedule(db: Writer, message: Scheduled, now: datetime) -> None:
+def schedule(db: Writer, message: Scheduled, now: datetime,
+             condition: tuple[str, tuple] = ALWAYS) -> None:
     """Add a message to send; one already there for the same moment is due again if it was
-    dropped, and left alone if it was sent; a turn's digest is added once."""
+    dropped, and left alone if it was sent; a turn's digest is added once.  Only under
+    ``condition`` (:func:`still_at`: a commit's new turn-part)."""
     tail = (" ON CONFLICT DO NOTHING" if message.kind == "digest" else
             " ON CONFLICT (game_id, kind, part_key, side, due_at) DO UPDATE SET state = 'due',"
             " data_json = excluded.data_json WHERE scheduled_messages.state = 'dropped'")
+    # ``SELECT … WHERE`` rather than ``VALUES`` only with a condition: the plain insert stays
+    # one that PostgreSQL's one-statement unit may take.
+    values = "VALUES (?,?,?,?,?,?,?,?)" if not condition[0] else \
+        "SELECT ?,?,?,?,?,?,?,? WHERE TRUE" + condition[0]
     db.execute(
         "INSERT INTO scheduled_messages (game_id, channel_id, kind, part_key, side, due_at,"
-        " data_json, created_at) VALUES (?,?,?,?,?,?,?,?)" + tail,
+        " data_json, created_at) " + values + tail,
         (message.game_id, message.channel_id, message.kind, message.part_key, message.side,
-         iso(message.due_at), json.dumps(message.data), iso(now)),
+         iso(message.due_at), json.dumps(message.data), iso(now), *condition[1]),
     )
 
 
@@ -277,15 +274,10 @@ async def claim_message(db: Writer, message_id: int, process: str, now: datetime
     At most once: a crash after this loses the message rather than sending it twice.
     ``data``: the message's data as sent (a digest keeps what it said, to compare a later
     digest of the same turn with)."""
-    if data is None:
-        rows = await db.fetchall(
-            "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?"
-            " WHERE id = ? AND state = 'due' RETURNING id", (process, iso(now), message_id))
-    else:
-        rows = await db.fetchall(
-            "UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?, data_json = ?"
-            " WHERE id = ? AND state = 'due' RETURNING id",
-            (process, iso(now), json.dumps(data), message_id))
+    kept, more = ("", ()) if data is None else (", data_json = ?", (json.dumps(data),))
+    rows = await db.fetchall(
+        f"UPDATE scheduled_messages SET state = 'sent', sent_by = ?, sent_at = ?{kept}"
+        " WHERE id = ? AND state = 'due' RETURNING id", (process, iso(now), *more, message_id))
     return bool(rows)
 
 
@@ -382,10 +374,10 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 
 
 __all__ = [
-    "DUE_BATCH", "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players", "claim_message",
-    "claim_part", "claim_with", "clear_away", "clear_proposals", "clear_sub_offers", "digest_message", "drop_message",
-    "drop_other_parts", "drop_part", "due_messages", "is_due", "move_part", "offer_sub", "pace_of",
-    "pending_messages", "propose", "proposals", "release_message", "save_pace", "schedule",
-    "schedule_in_part", "sent_digests",
-    "set_away", "sub_offer",
+    "ALWAYS", "DUE_BATCH", "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players",
+    "claim_message", "claim_part", "claim_with", "clear_away", "clear_proposals",
+    "clear_sub_offers", "digest_message", "drop_message", "drop_other_parts", "drop_part",
+    "due_messages", "is_due", "move_part", "offer_sub", "pace_of", "pending_messages", "propose",
+    "proposals", "release_message", "save_pace", "schedule", "sent_digests", "set_away",
+    "still_at", "sub_offer",
 ]
