@@ -150,7 +150,7 @@ class Landed:
 
     game: LiveGame | None
     ended_turn: tuple[int, str] | None = None
-    paced: Any = None
+    paced: pstore.Pace | None = None
 
 
 @dataclass
@@ -160,7 +160,7 @@ class PacingPlan:
     that pings ends with (the new deadline), stored with the reply."""
 
     write: Callable[[Writer], None]
-    told: Any = None
+    told: pstore.Pace | None = None
     line: str | None = None
 
 

@@ -77,7 +77,12 @@ def part_key_in(system: GameSystem, state: Any) -> str:
 
 def same_part(stored: str | None, game: LiveGame) -> bool:
     """Whether a stored ``"<seq>|<key>"`` names the game's current turn-part."""
-    return stored is not None and stored.split("|", 1)[-1] == part_key_of(game)
+    return names_part(stored, part_key_of(game))
+
+
+def names_part(stored: str | None, key: str) -> bool:
+    """Whether a stored ``"<seq>|<key>"`` names the turn-part ``key`` (:func:`part_key_in`)."""
+    return stored is not None and stored.split("|", 1)[-1] == key
 
 
 def plan(pace: Pace, game: LiveGame) -> list[Scheduled]:
@@ -109,7 +114,7 @@ def next_pace(pace: Pace, system: GameSystem, state: Any, head_seq: int, now: da
     ``pace.hours`` from ``now`` while someone is waited on and the game goes on; None when
     the pace is at that turn-part already."""
     key = part_key_in(system, state)
-    if pace.part_key is not None and pace.part_key.split("|", 1)[-1] == key:
+    if names_part(pace.part_key, key):
         return None
     deadline = None
     if pace.hours and system.waiting_on(state) and system.result(state) is None:
@@ -206,7 +211,7 @@ class Pacer:
             return None
         if paced:
             await self.reload(game.row.id)
-        elif landed is not None and isinstance(landed.paced, Pace):
+        elif landed is not None and landed.paced is not None:
             # The commit moved the pace to its new turn-part itself (:meth:`rows_for`), and
             # the reply that pings carries the deadline line already (stored with it).
             (await self.paces())[game.row.id] = landed.paced
@@ -247,8 +252,8 @@ class Pacer:
         """The ledger asks before a commit that adds steps (:data:`bot.ledger.PacingRows`):
         when they take a paced game into a new turn-part, the writes that give it its
         deadline and reminders in the same transaction, the pace they set and its deadline
-        line (issue 23: no second transaction after an order).  Under the same condition as :meth:`sync`
-        (:func:`~bot.pacing.store.move_part`).  Planned from the cached pace only while
+        line (issue 23: no second transaction after an order).  Under the same condition
+        as :meth:`sync` (:func:`~bot.pacing.store.move_part`).  Planned from the cached pace only while
         the game is at the version it is known current at (:meth:`_committed`), else from
         the pace read again; a pace moved meanwhile without the game (no version) keeps its
         own, and the next tick re-reads every pace."""
@@ -616,7 +621,7 @@ class Pacer:
             self.wake.set()
         if landed is not None and landed.game is not None:
             self._committed(landed.game)
-        if landed is not None and isinstance(landed.paced, Pace):
+        if landed is not None and landed.paced is not None:
             # The orders took the game into a new turn-part and the commit gave it its
             # deadline (rows_for): the notice ends with it.
             (await self.paces())[game.row.id] = landed.paced
@@ -681,4 +686,5 @@ def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:
 
 
 __all__ = ["PACE_COMMANDS", "Pacer", "REFEREE_ID", "REFEREE_NAME", "SEND_TRIES", "Sender",
-           "deadline_line", "part_key_of", "plan", "same_part", "write_plan"]
+           "deadline_line", "names_part", "next_pace", "part_key_in", "part_key_of", "plan",
+           "plan_in", "same_part", "write_plan"]
