@@ -156,6 +156,9 @@ class Pacer:
         #: the stored one (:meth:`_committed`): a commit planned on another version (another
         #: process wrote the game, or this one was not told of a commit) reads it again first.
         self._known: dict[int, int] = {}
+        #: Games a pacing command changed whose pace has not been read back since: read
+        #: before any plan, paced or not as cached (:meth:`rows_for`).
+        self._unread: set[int] = set()
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
         #: What failed on earlier ticks and how many times (logged once, :meth:`_failed`).
@@ -177,6 +180,7 @@ class Pacer:
         """Read one game's pace again (after a pacing command)."""
         async with self.svc.store.transaction() as db:
             pace = await pstore.pace_of(db, game_id)
+        self._unread.discard(game_id)
         paces = await self.paces()
         if pace is None:
             paces.pop(game_id, None)
@@ -204,6 +208,7 @@ class Pacer:
         if landed is not None and landed.game is not None:
             if paced:  # the command wrote the pace itself: read again below, and before
                 self._known.pop(landed.game.row.id, None)  # a plan if that fails
+                self._unread.add(landed.game.row.id)
             else:
                 self._committed(landed.game)
         game = landed.game if landed is not None else await self.svc.games.load(channel_id)
@@ -257,8 +262,14 @@ class Pacer:
         the game is at the version it is known current at (:meth:`_committed`), else from
         the pace read again; a pace moved meanwhile without the game (no version) keeps its
         own, and the next tick re-reads every pace."""
+        paces = await self.paces()
+        if game.row.id not in paces and game.row.id not in self._unread:
+            # Not paced, as last read (at start, by each tick, after each pacing command
+            # here): nothing to plan and nothing read, on every order of every unpaced game.
+            # A pace another process set since is followed by the next tick.
+            return None
         if self._known.get(game.row.id) == game.row.version:
-            pace = await self.pace(game.row.id)
+            pace = paces.get(game.row.id)
         else:
             # Another process's command may have moved the pace (its own commit's rows):
             # planned from an old copy, the rows' condition would skip them, the reply name
