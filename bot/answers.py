@@ -219,7 +219,7 @@ def sealed_hint(system: GameSystem[Any], state: BaseModel, side: str, own: bool 
     for rule in system.orders_open(state, side):
         if not rule.action.sealed or rule.action.path() in sealed:
             continue
-        if own and rule.offers is not None and next(iter(rule.offered(system, state, side)), None) is None:
+        if own and rule.offers is not None and next(iter(system.offers_of(rule, state, side)), None) is None:
             continue
         sealed.append(rule.action.path())
     if not sealed:

@@ -103,7 +103,7 @@ def acting_orders(system: GameSystem[Any], state: BaseModel, side: str,
     for rule in system.orders_open(s, side):
         if rule.action.read_only or rule.action.sealed or (rule.action.anytime and not standing):
             continue
-        for action in rule.offered(system, s, side):
+        for action in system.offers_of(rule, s, side):
             key = type(action).__name__ + action.model_dump_json()
             if key in seen:
                 continue

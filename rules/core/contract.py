@@ -25,6 +25,8 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections import OrderedDict
+from collections.abc import Iterable
+from types import ModuleType
 from typing import Any, ClassVar, Generic, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -351,6 +353,9 @@ class GameSystem(ABC, Generic[StateT]):
     scenario_format: ClassVar[ScenarioFormat | None] = None
     #: How the conformance kit's random legal player plays this system (optional).
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
+    #: The chapter modules whose top-level ``@order`` functions are this system's orders
+    #: (:mod:`rules.core.orders`); ``system.py`` lists them and declares no order itself.
+    order_modules: ClassVar[tuple[ModuleType, ...]] = ()
     #: Filled by ``__init_subclass__`` from the ``@order`` declarations, by order model.
     order_rules: ClassVar[dict[type[Action], OrderRule]] = {}
     #: What each order group is for (issue 28), shown as the Discord subcommand group's
@@ -368,7 +373,7 @@ class GameSystem(ABC, Generic[StateT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.order_rules = collect_rules(cls)
+        cls.order_rules = collect_rules(cls.order_modules, cls)
 
     # -- what each system writes ------------------------------------------------------------
 
@@ -502,6 +507,18 @@ class GameSystem(ABC, Generic[StateT]):
         (:mod:`rules.core.dumps`, issue 23)."""
         return dumps.copy(state)
 
+    def resolve_order(self, rule: OrderRule, ctx: Ctx[StateT], action: Action) -> None:
+        """Resolve one order: its rule function on ``ctx``.  A system whose every order shares
+        a wrapper (Raiders' mission context, mak's concealment guard) overrides this one
+        method instead of wrapping each declaration."""
+        rule.run(self, ctx, action)
+
+    def offers_of(self, rule: OrderRule, state: StateT, side: str) -> Iterable[Action]:
+        """The legal orders of ``rule`` now, lazily (see :meth:`OrderRule.offered`).  Every
+        caller asks here, so a system may rewrite its offers in one place (mak names a
+        side's hidden units by their markers)."""
+        return rule.offered(self, state, side)
+
     def rule_of(self, action: type[Action] | Action) -> OrderRule:
         """The declared rule of an order model; a RuleError for another system's order."""
         kind = action if isinstance(action, type) else type(action)
@@ -539,7 +556,7 @@ class GameSystem(ABC, Generic[StateT]):
         rule = self.rule_of(action)
         if action.read_only:
             ctx = Ctx(state=s, side=side, dice=dice)
-            rule.resolve(self, ctx, action)
+            self.resolve_order(rule, ctx, action)
             return self.make_step(s, ctx.events)
         verdict = self.result(s)
         if verdict is not None:
@@ -549,7 +566,7 @@ class GameSystem(ABC, Generic[StateT]):
         if not rule.open_in(self.phase_of(s)):
             raise RuleError(self.not_now(s, side, action))
         ctx = Ctx(state=self.copy_state(s), side=side, dice=dice)
-        rule.resolve(self, ctx, action)
+        self.resolve_order(rule, ctx, action)
         self.after_order(ctx, action)
         step = self.make_step(ctx.state, ctx.events, snapshot=ctx.snapshot, reveals=ctx.reveals)
         if ctx.seals or ctx.unseals:
@@ -615,7 +632,7 @@ class GameSystem(ABC, Generic[StateT]):
         out: list[Action] = []
         for rule in self.orders_open(s, side):
             if read_only or not rule.action.read_only:
-                out += rule.legal(self, s, side)
+                out += self.offers_of(rule, s, side)
         return out
 
     def choices(
@@ -667,7 +684,7 @@ class GameSystem(ABC, Generic[StateT]):
         key = (id(state), side, rule.action)
         hit = cache.get(key)
         if hit is None or hit[0] is not state:
-            hit = cache[key] = (state, rule.legal(self, state, side), {})
+            hit = cache[key] = (state, list(self.offers_of(rule, state, side)), {})
             while len(cache) > OFFER_CACHE_SIZE:
                 cache.popitem(last=False)
         cache.move_to_end(key)

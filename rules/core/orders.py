@@ -1,14 +1,24 @@
 """Orders declared once: how each is resolved, when it may be given, and which are legal now.
 
-A system writes one method per order and marks it with :func:`order`::
+An order is declared once, on the rule function of the chapter module that holds its rule
+(``rules/rr/combat.py`` for 9.0 fire), and the system lists its chapter modules::
 
+    # rules/duel/play.py
+    def roll_offers(state: DuelState, side: str) -> list[Roll]:
+        return [Roll()]
+
+    @order(Roll, phases="play", offers=roll_offers)
+    def roll(ctx: Ctx[DuelState], action: Roll) -> None:
+        value = ctx.dice.die(6, f"{ctx.side} roll")
+        ctx.say("roll", f"🎲 {value} (D1)", "D1")
+
+    # rules/duel/system.py
     class Duel(GameSystem[DuelState]):
-        @order(Roll, phases=("play",), offers=lambda system, state, side: [Roll()])
-        def roll(self, ctx: Ctx[DuelState], order: Roll) -> None:
-            value = ctx.dice.die(6, f"{ctx.side} roll")
-            ctx.say("roll", f"🎲 {value} (D1)", "D1")
+        order_modules = (play,)
 
-The base class (:class:`rules.core.contract.GameSystem`) then derives everything else from
+A resolver is ``(ctx, action) -> None`` and an offers function ``(state, side) -> orders``:
+neither sees the system object, so a chapter module needs nothing but its state model and the
+kit.  The base class (:class:`rules.core.contract.GameSystem`) then derives everything else from
 these declarations: the dispatch of ``apply`` (with the checks every system used to write by
 hand: the state's type, the side, whose turn it is, the game being over, the phase), the legal
 orders of ``legal_actions``, the autocomplete of ``choices`` (values drawn from the legal
@@ -25,7 +35,8 @@ offers a representative sample; ``resolve`` still accepts any legal value.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -83,10 +94,10 @@ class Ctx(Generic[StateT]):
         self.events.extend(events)
 
 
-#: ``resolve(system, ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.
-Resolver = Callable[[Any, Ctx[Any], Any], None]
-#: ``offers(system, state, side)``: the complete orders of this kind that are legal now.
-Offers = Callable[[Any, Any, str], Iterable["Action"]]
+#: ``resolve(ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.
+Resolver = Callable[[Ctx[Any], Any], None]
+#: ``offers(state, side)``: the complete orders of this kind that are legal now.
+Offers = Callable[[Any, str], Iterable["Action"]]
 
 
 @dataclass(frozen=True)
@@ -102,36 +113,44 @@ class OrderRule:
     resolve: Resolver
     offers: Offers | str | None = None
     phases: frozenset[str] | None = None
+    #: TRANSITION (issue 39): declared as a method of the system class in the old dialect,
+    #: so the resolver and offers also take the system.  Gone once every system is ported.
+    method: bool = False
 
     def open_in(self, phase: str) -> bool:
         """Whether the order may be given in ``phase``."""
         return self.phases is None or phase in self.phases
 
-    def legal(self, system: "GameSystem[Any]", state: Any, side: str) -> list["Action"]:
-        """The offers of this order now (none when it declares no offers)."""
-        return list(self.offered(system, state, side))
+    def run(self, system: Any, ctx: Ctx[Any], action: "Action") -> None:
+        """Resolve ``action`` on ``ctx`` (see :meth:`GameSystem.resolve_order`, which a
+        system overrides to wrap every order of its own)."""
+        if self.method:
+            self.resolve(system, ctx, action)  # type: ignore[call-arg]
+        else:
+            self.resolve(ctx, action)
 
-    def offered(self, system: "GameSystem[Any]", state: Any, side: str) -> Iterable["Action"]:
-        """The offers as the system yields them: lazily, when its offers function is a
-        generator (a caller that needs only the first few stops early)."""
+    def offered(self, system: Any, state: Any, side: str) -> Iterable["Action"]:
+        """The offers as the rules yield them: lazily, when the offers function is a
+        generator (a caller that needs only the first few stops early); none when the order
+        declares no offers."""
         if self.offers is None:
             return ()
         if isinstance(self.offers, str):
             return getattr(system, self.offers)(state, side)
-        return self.offers(system, state, side)
+        if self.method:
+            return self.offers(system, state, side)  # type: ignore[call-arg]
+        return self.offers(state, side)
 
 
 def order(
     action: type["Action"],
     *,
     phases: Iterable[str] | str | None = None,
-    offers: Offers | str | None = None,
+    offers: Offers | None = None,
 ) -> Callable[[Resolver], OrderRule]:
-    """Declare the decorated method as the resolver of ``action`` (see the module docstring).
-
-    ``offers`` may be a function ``(system, state, side) -> Iterable[Action]`` or the name of a
-    method of the system with the signature ``(state, side)``.
-    """
+    """Declare the decorated module-level function as the resolver of ``action`` (see the
+    module docstring): ``phases`` the phases it is given in (None: every phase), ``offers`` a
+    function ``(state, side) -> Iterable[Action]`` of its legal orders now."""
     wanted = frozenset([phases] if isinstance(phases, str) else phases) if phases is not None else None
 
     def wrap(resolve: Resolver) -> OrderRule:
@@ -182,13 +201,27 @@ def matching(values: Sequence[str], typed: str, label: Callable[[str], str] | No
     return found[:limit]
 
 
-def collect_rules(cls: type) -> dict[type["Action"], OrderRule]:
-    """The :class:`OrderRule` attributes of a system class and its bases, by order model."""
+def collect_rules(modules: Iterable[ModuleType], cls: type | None = None) -> dict[type["Action"], OrderRule]:
+    """The :class:`OrderRule` values declared at the top level of ``modules``, by order model.
+
+    A model declared twice (two modules, or a module that imports another's rule under a new
+    name) is a mistake the kit refuses, rather than silently keeping the last.
+    """
     found: dict[type[Action], OrderRule] = {}
-    for klass in reversed(cls.__mro__):
-        for value in vars(klass).values():
-            if isinstance(value, OrderRule):
-                found[value.action] = value
+    if cls is not None:  # TRANSITION (issue 39): the old dialect's methods
+        for klass in reversed(cls.__mro__):
+            for value in vars(klass).values():
+                if isinstance(value, OrderRule):
+                    found[value.action] = replace(value, method=True)
+    for module in modules:
+        for value in vars(module).values():
+            if not isinstance(value, OrderRule):
+                continue
+            known = found.get(value.action)
+            if known is not None and known is not value:
+                raise TypeError(f"{value.action.__name__} is declared twice (the second in "
+                                f"{module.__name__}): declare each order once")
+            found[value.action] = value
     return found
 
 

@@ -333,7 +333,7 @@ class RaidersSystem(GameSystem[RaidersState]):
     def open_orders(self, state: RaidersState) -> list[str]:
         """The names of the orders with a legal offer now (read-only ones left out)."""
         rules = self.orders_open(state, "raiders")
-        return [r.action.name for r in rules if not r.action.read_only and r.legal(self, state, "raiders")]
+        return [r.action.name for r in rules if not r.action.read_only and next(iter(self.offers_of(r, state, "raiders")), None) is not None]
 
     def view(self, state: RaidersState) -> BaseModel:
         """The network map with forces, tracks and the battle panel."""

@@ -53,7 +53,7 @@ def _legal(state: RaidState, side: str, unit: str, kind: type[Action]) -> list[A
     rule = SYSTEM.rule_of(kind)
     if rule not in SYSTEM.orders_open(state, side):
         return []
-    return [a for a in rule.legal(SYSTEM, state, side) if getattr(a, "unit", None) == unit]
+    return [a for a in SYSTEM.offers_of(rule, state, side) if getattr(a, "unit", None) == unit]
 
 
 def _demolition_order(state: RaidState, unit: UnitState) -> Action | None:
