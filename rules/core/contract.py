@@ -373,7 +373,10 @@ class GameSystem(ABC, Generic[StateT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.order_rules = collect_rules(cls.order_modules, cls)
+        # A subclass keeps its base's orders; the modules it lists itself add to them or
+        # replace one of them (a variant that rules one order otherwise).
+        own = collect_rules(cls.__dict__.get("order_modules", ()), cls)
+        cls.order_rules = {**cls.order_rules, **own}
 
     # -- what each system writes ------------------------------------------------------------
 

@@ -13,6 +13,7 @@ hider's cup), to show that the non-interference harness can fail.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -69,6 +70,59 @@ def _other(side: str) -> Side:
     return "blue" if side == "red" else "red"
 
 
+def side_name(side: str) -> str:
+    """``Red``."""
+    return side.capitalize()
+
+
+def hide_offers(state: ShellsState, side: str) -> Iterator[Hide]:
+    """S1: any cup."""
+    yield from (Hide(cup=c) for c in CUPS)
+
+@order(Hide, phases="hide", offers=hide_offers)
+def hide(ctx: Ctx[ShellsState], action: Hide) -> None:
+    """S1: the coin goes under the cup, sealed; only the hider reads where."""
+    ctx.state.hidden[ctx.side] = action.cup
+    ctx.seal(f"coin:{ctx.side}", ctx.side, "hid its coin", [item(cup=action.cup)])
+    ctx.events.append(Event(kind="hide", text=f"Your coin is under cup {action.cup} (S1).",
+                            rule="S1", to=ctx.side))
+    ctx.state.turn = _other(ctx.side)
+
+def lift_offers(state: ShellsState, side: str) -> Iterator[Lift]:
+    """S2: a cup of the other side not lifted yet."""
+    yield from (Lift(cup=c) for c in CUPS if c not in state.lifted[_other(side)])
+
+@order(Lift, phases="lift", offers=lift_offers)
+def lift(ctx: Ctx[ShellsState], action: Lift) -> None:
+    """S2: the coin under it is found (the seal opened, the finder wins), or it is empty."""
+    other = _other(ctx.side)
+    if action.cup in ctx.state.lifted[other]:
+        raise RuleError(f"{side_name(other)}'s cup {action.cup} is lifted already.")
+    ctx.state.lifted[other].append(action.cup)
+    if ctx.state.hidden.get(other) == action.cup:
+        ctx.unseal(f"coin:{other}", 0, f"found under cup {action.cup} (S2)")
+        ctx.state.winner = ctx.side
+        ctx.say("lift", f"{side_name(ctx.side)} finds the coin under cup {action.cup} (S2).", "S2")
+    else:
+        ctx.say("lift", f"{side_name(other)}'s cup {action.cup} is empty (S2).", "S2")
+        # A line for the side that did not give the order (read on its own /game map).
+        ctx.events.append(Event(kind="lift", text=f"Your coin is still under cup "
+                                f"{ctx.state.hidden[other]} (S2).", rule="S2", to=other))
+    ctx.state.turn = other
+    ctx.snapshot = True
+
+def pass_offers(state: ShellsState, side: str) -> list[Pass]:
+    """S3: passing is always possible while lifting."""
+    return [Pass()]
+
+
+@order(Pass, phases="lift", offers=pass_offers)
+def pass_turn(ctx: Ctx[ShellsState], action: Pass) -> None:
+    """S3: the turn passes."""
+    ctx.say("pass", f"{side_name(ctx.side)} lifts nothing (S3).", "S3")
+    ctx.state.turn = _other(ctx.side)
+
+
 class Shells(GameSystem[ShellsState]):
     """The test system with a sealed choice."""
 
@@ -79,6 +133,8 @@ class Shells(GameSystem[ShellsState]):
     actions = (Hide, Lift, Pass)
     state_model = ShellsState
     private_info = True
+    #: The orders are declared above, in this module.
+    order_modules = (sys.modules[__name__],)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """No coin hidden yet; red hides first."""
@@ -87,48 +143,6 @@ class Shells(GameSystem[ShellsState]):
     def phase_of(self, state: ShellsState) -> str:
         """``hide`` until both coins are hidden, then ``lift``."""
         return "hide" if len(state.hidden) < 2 else "lift"
-
-    def hide_offers(self, state: ShellsState, side: str) -> Iterator[Hide]:
-        """S1: any cup."""
-        yield from (Hide(cup=c) for c in CUPS)
-
-    @order(Hide, phases="hide", offers=hide_offers)
-    def hide(self, ctx: Ctx[ShellsState], action: Hide) -> None:
-        """S1: the coin goes under the cup, sealed; only the hider reads where."""
-        ctx.state.hidden[ctx.side] = action.cup
-        ctx.seal(f"coin:{ctx.side}", ctx.side, "hid its coin", [item(cup=action.cup)])
-        ctx.events.append(Event(kind="hide", text=f"Your coin is under cup {action.cup} (S1).",
-                                rule="S1", to=ctx.side))
-        ctx.state.turn = _other(ctx.side)
-
-    def lift_offers(self, state: ShellsState, side: str) -> Iterator[Lift]:
-        """S2: a cup of the other side not lifted yet."""
-        yield from (Lift(cup=c) for c in CUPS if c not in state.lifted[_other(side)])
-
-    @order(Lift, phases="lift", offers=lift_offers)
-    def lift(self, ctx: Ctx[ShellsState], action: Lift) -> None:
-        """S2: the coin under it is found (the seal opened, the finder wins), or it is empty."""
-        other = _other(ctx.side)
-        if action.cup in ctx.state.lifted[other]:
-            raise RuleError(f"{self.side_name(other)}'s cup {action.cup} is lifted already.")
-        ctx.state.lifted[other].append(action.cup)
-        if ctx.state.hidden.get(other) == action.cup:
-            ctx.unseal(f"coin:{other}", 0, f"found under cup {action.cup} (S2)")
-            ctx.state.winner = ctx.side
-            ctx.say("lift", f"{self.side_name(ctx.side)} finds the coin under cup {action.cup} (S2).", "S2")
-        else:
-            ctx.say("lift", f"{self.side_name(other)}'s cup {action.cup} is empty (S2).", "S2")
-            # A line for the side that did not give the order (read on its own /game map).
-            ctx.events.append(Event(kind="lift", text=f"Your coin is still under cup "
-                                    f"{ctx.state.hidden[other]} (S2).", rule="S2", to=other))
-        ctx.state.turn = other
-        ctx.snapshot = True
-
-    @order(Pass, phases="lift", offers=lambda system, state, side: [Pass()])
-    def pass_(self, ctx: Ctx[ShellsState], action: Pass) -> None:
-        """S3: the turn passes."""
-        ctx.say("pass", f"{self.side_name(ctx.side)} lifts nothing (S3).", "S3")
-        ctx.state.turn = _other(ctx.side)
 
     def waiting_on(self, state: ShellsState) -> list[str]:
         """The side whose turn it is, until a coin is found."""

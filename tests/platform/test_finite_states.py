@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 from typing import Any, Iterator
 
 import pytest
@@ -23,6 +24,7 @@ from rules.core.finite import NonFiniteNumber, require_finite
 from rules.core.orders import Ctx, order
 from tests.platform.conftest import Table
 from tests.platform.duel import Duel, DuelState, Stance
+from tests.platform.duel.play import stance_offers
 
 
 class DriftState(DuelState):
@@ -33,27 +35,29 @@ class DriftState(DuelState):
     marks: dict[str, Any] = Field(default_factory=dict)
 
 
+@order(Stance, offers=stance_offers)
+def stance(ctx: Ctx[DriftState], action: Stance) -> None:
+    """D3, and a heading: bold turns it by 0 × ∞ (NaN), careful marks an infinite spread."""
+    ctx.state.stance[ctx.side] = action.mode
+    if action.mode == "bold":
+        ctx.state.heading = math.inf * 0
+    else:
+        ctx.state.marks["spread"] = [1.5, math.inf]
+    ctx.say("stance", f"{ctx.side} is {action.mode}", "D3")
+
+
 class Drift(Duel):
     """Duel whose standing choice is computed carelessly (a rule that meets 0 × ∞)."""
 
     key = "drift"
     title = "Drift"
     state_model = DriftState
+    #: This module's ``stance`` replaces Duel's; Duel's other orders stay.
+    order_modules = (sys.modules[__name__],)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Duel's start, on a drift state."""
         return self.make_step(DriftState(target=options.target), [Event(kind="setup", text="Red starts.")])
-
-    @order(Stance, offers=lambda system, state, side: [Stance(mode="bold"), Stance(mode="careful")])
-    def stance(self, ctx: Ctx[DriftState], action: Stance) -> None:
-        """D3, and a heading: bold turns it by 0 × ∞ (NaN), careful marks an infinite spread."""
-        ctx.state.stance[ctx.side] = action.mode
-        if action.mode == "bold":
-            ctx.state.heading = math.inf * 0
-        else:
-            ctx.state.marks["spread"] = [1.5, math.inf]
-        ctx.say("stance", f"{ctx.side} is {action.mode}", "D3")
-
 
 DRIFT = Drift()
 
