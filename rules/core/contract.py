@@ -683,11 +683,14 @@ class GameSystem(ABC, Generic[StateT]):
         is found by identity and never for another state (states are not changed in place:
         :meth:`apply` works on a copy).
         """
-        cache = self.__dict__.setdefault("_offer_cache", OrderedDict())
+        cache: OrderedDict[tuple[int, str, type[Action]], Any] = self.__dict__.setdefault(
+            "_offer_cache", OrderedDict())
         key = (id(state), side, rule.action)
+        hit: tuple[StateT, list[Action], dict[tuple[Any, ...], tuple[list[str], dict[str, str]]]] | None
         hit = cache.get(key)
         if hit is None or hit[0] is not state:
-            hit = cache[key] = (state, list(self.offers_of(rule, state, side)), {})
+            hit = (state, list(self.offers_of(rule, state, side)), {})
+            cache[key] = hit
             while len(cache) > OFFER_CACHE_SIZE:
                 cache.popitem(last=False)
         cache.move_to_end(key)
@@ -773,7 +776,7 @@ class GameSystem(ABC, Generic[StateT]):
             if value is True and spec.kind != "bool":
                 raise RuleError(f"The option '{key}' needs a value: {describe_options([spec])}.")
         try:
-            return parse_model(self.options_model, "options", values)  # type: ignore[return-value]
+            return parse_model(self.options_model, "options", values)
         except RuleError as exc:
             raise RuleError(f"{exc} {self.title} options: {known}.") from None
 
@@ -858,7 +861,10 @@ def _specs_of(model: type[BaseModel]) -> types.MappingProxyType[str, OptionSpec]
     return types.MappingProxyType({spec.name: spec for spec in option_specs(model)})
 
 
-def parse_model(model: type[BaseModel], name: str, options: dict[str, Any]) -> BaseModel:
+ModelT = typing.TypeVar("ModelT", bound=BaseModel)
+
+
+def parse_model(model: type[ModelT], name: str, options: dict[str, Any]) -> ModelT:
     """Validate ``options`` into ``model``; every problem one RuleError sentence."""
     specs = _specs_of(model)
     for key, value in options.items():

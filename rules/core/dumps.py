@@ -23,6 +23,7 @@ holds every system's state to a lossless JSON round trip at every state of rando
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import TypeVar
 
@@ -40,7 +41,7 @@ def remember(state: BaseModel, text: str) -> None:
     """Keep ``text`` (``state`` as JSON, written for its step row) while ``state`` lives, for
     :func:`copy`."""
     key = id(state)
-    _TEXTS[key] = (weakref.ref(state, lambda ref, key=key: _drop(key, ref)), text)
+    _TEXTS[key] = (weakref.ref(state, functools.partial(_drop, key)), text)
 
 
 def copy(state: S) -> S:

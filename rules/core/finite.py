@@ -133,40 +133,66 @@ def _total(annotation: Any) -> Total | None:
     if annotation is float:
         return _float
     if isinstance(annotation, type) and origin is None:
-        if issubclass(annotation, BaseModel):
-            return _model_total(annotation)
-        if issubclass(annotation, enum.Enum) and not issubclass(annotation, float):
-            return None  # written as its value, which the members fix
+        return _class_total(annotation)
     if origin in (list, set, frozenset) or (origin is tuple and len(args) == 2 and args[1] is ...):
         return _each(_total(args[0]) if args else _any_total)
     if origin is tuple and args:
-        items = [_total(a) for a in args]
-        if all(t is None for t in items):
-            return None
-        if all(t is _float for t in items):
-            return sum  # a point: (x, y)
-        return lambda v: sum(t(x) for t, x in zip(items, v) if t is not None)
+        return _tuple_total(args)
     if origin in (dict, Mapping) and len(args) == 2:
-        key, val = _total(args[0]), _total(args[1])
-        values = _each(val)
-        if key is None:
-            return None if values is None else (lambda v: values(v.values()))
-        keys = _each(key)  # float keys (JSON writes them as text, "nan" too)
-        assert keys is not None
-        return lambda v: keys(v.keys()) + (0.0 if values is None else values(v.values()))
+        return _dict_total(args[0], args[1])
     if origin in (typing.Union, types.UnionType):
-        kinds = [a for a in args if a is not type(None)]
-        members = {_total(a) for a in kinds} - {None}
-        if not members:
+        return _union_total(args)
+    return _any_total  # Any, object, a type not planned: walked whole
+
+
+def _class_total(annotation: type) -> Total | None:
+    """A plain class: a model's planned sum; an enum is written as its value (which its
+    members fix); anything else is walked whole."""
+    if issubclass(annotation, BaseModel):
+        return _model_total(annotation)
+    if issubclass(annotation, enum.Enum) and not issubclass(annotation, float):
+        return None
+    return _any_total
+
+
+def _tuple_total(args: tuple[Any, ...]) -> Total | None:
+    """A fixed tuple: the sum of its items that can hold a float."""
+    items = [_total(a) for a in args]
+    if all(t is None for t in items):
+        return None
+    if all(t is _float for t in items):
+        return sum  # a point: (x, y)
+    return lambda v: sum(t(x) for t, x in zip(items, v) if t is not None)
+
+
+def _dict_total(key_type: Any, value_type: Any) -> Total | None:
+    """A mapping: its values' sum, and its keys' where they are floats (JSON writes them as
+    text, "nan" too)."""
+    key, values = _total(key_type), _each(_total(value_type))
+    if key is None:
+        if values is None:
             return None
-        # Added up as the one kind only where every other member adds up too (an int, a
-        # bool) or is None: ``float | str`` holding its text is walked, not added to a float.
-        if members == {_float} and all(a in _NUMBERS or _total(a) is _float for a in kinds):
-            return _optional_float
-        if len(members) == 1 and len(kinds) == 1:  # ``Model | None``, ``list[...] | None``
-            inner = members.pop()
-            return lambda v: 0.0 if v is None else inner(v)
-    return _any_total  # Any, object, a union of several kinds, a type not planned: walked whole
+        sum_values = values
+        return lambda v: sum_values(v.values())
+    keys = _each(key)
+    assert keys is not None
+    return lambda v: keys(v.keys()) + (0.0 if values is None else values(v.values()))
+
+
+def _union_total(args: tuple[Any, ...]) -> Total | None:
+    """A union: added up as its one kind only where every other member adds up too (an int,
+    a bool) or is None (``float | str`` holding its text is walked, not added to a float)."""
+    kinds = [a for a in args if a is not type(None)]
+    members = {_total(a) for a in kinds} - {None}
+    if not members:
+        return None
+    if members == {_float} and all(a in _NUMBERS or _total(a) is _float for a in kinds):
+        return _optional_float
+    if len(members) == 1 and len(kinds) == 1:  # ``Model | None``, ``list[...] | None``
+        inner = members.pop()
+        assert inner is not None
+        return lambda v: 0.0 if v is None else inner(v)
+    return _any_total  # a union of several kinds: walked whole
 
 
 def _each(item: Total | None) -> Total | None:

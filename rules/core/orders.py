@@ -136,7 +136,8 @@ class OrderRule:
         if self.offers is None:
             return ()
         if isinstance(self.offers, str):
-            return getattr(system, self.offers)(state, side)
+            named: Iterable[Action] = getattr(system, self.offers)(state, side)
+            return named
         if self.method:
             return self.offers(system, state, side)  # type: ignore[call-arg]
         return self.offers(state, side)

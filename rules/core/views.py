@@ -480,7 +480,11 @@ def harm(markers: list[str], reduced: bool = False) -> frozenset[str]:
     return frozenset(out | ({"reduced"} if reduced else set()))
 
 
-def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, tuple[object, frozenset[str], bool]]:
+#: What is compared of one unit: its place, its harm markers, whether it is gone.
+Facts = tuple[object, frozenset[str], bool]
+
+
+def _unit_facts(view: BaseModel, spent: dict[str, int | None]) -> dict[str, Facts]:
     """``id -> (where, harm, gone)`` for every unit of a view, whatever its geometry (and each
     counter's AP left into ``spent``).  A Raiders-like force unit's detail (gear, supply) is
     not harm: such a unit is hit by being eliminated."""
@@ -571,54 +575,80 @@ def changes_between(before: BaseModel, after: BaseModel, fired: set[str] | None 
 
 def changes_seen(before: Seen, after: BaseModel, fired: set[str] | frozenset[str] | None = None) -> list[Change]:
     """:func:`changes_between` from what was :func:`seen` of the earlier view."""
-    if fired is None:
-        fired = fired_in(after)
-    old_ap, old = before.ap, before.units
-    new_ap: dict[str, int | None] = {}
-    new = _unit_facts(after, new_ap)
-    away: dict[str, str] = getattr(after, "away", {})
-    covers, was_covered = _covers(after), before.covers
-    # 15.4.1 (mak): a counter put down, moved off or taken up is told in the order's own
-    # lines; a unit that goes under one, or comes out from under one, neither left nor
-    # arrived.  A counter that moved with its stack moved.
-    shifted = {side for cid, (place, side) in was_covered.items() if covers.get(cid, (None,))[0] != place}
-    sides = _sides(after)
-    out: list[Change] = []
-    for uid, (where, how, gone) in new.items():
-        if uid not in old:
-            if gone or uid in covers or (where, sides.get(uid)) in was_covered.values():
-                continue  # a counter put down, or a unit seen where its marker stood
-            # out from under a marker of its side that moved or was taken up: it moved
-            out.append(Change(id=uid, what="moved" if sides.get(uid) in shifted else "arrived"))
-            continue
-        was_where, was_how, was_gone = old[uid]
-        if gone and not was_gone:
-            out.append(_gone(uid, was_where, away))
-        elif not gone and how - was_how:  # gained a harm marker or its reduced side
-            out.append(Change(id=uid, what="hit"))  # graver than a move (hit, then retreated)
-        elif not gone and where != was_where:
-            out.append(Change(id=uid, what="moved"))
-        elif fired and uid in fired:
-            out.append(Change(id=uid, what="fired"))
-        elif (old_ap.get(uid) or 0) > (new_ap.get(uid) or 0) and new_ap.get(uid) is not None:
-            # Spent action points where it stood (fired, rallied ...): it acted.
-            out.append(Change(id=uid, what="acted"))
-    lost = getattr(after, "lost", [])
-    for uid in old:
-        if uid in new or old[uid][2] or uid in was_covered:
-            continue
-        side = before.sides.get(uid)
-        if uid not in lost and uid not in away and any(s == side for _, s in covers.values()):
-            # Under a concealment counter of its side: where it stood (hidden, no change),
-            # or one it walked into in the open (moved).
-            if (old[uid][0], side) not in covers.values():
-                out.append(Change(id=uid, what="moved"))
-            continue
-        out.append(_gone(uid, old[uid][0], away))
+    compare = _Comparison.of(before, after, fired_in(after) if fired is None else fired)
+    out = [c for uid, facts in compare.new.items() if (c := compare.on_map(uid, facts)) is not None]
+    out += [c for uid in before.units if (c := compare.off_map(uid)) is not None]
     told = {c.id for c in out}
-    out += [Change(id=uid, what="eliminated") for uid in lost  # lost out of sight (15.4.1)
+    out += [Change(id=uid, what="eliminated") for uid in compare.lost  # lost out of sight (15.4.1)
             if uid not in before.lost and uid not in told]
     return out
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    """One comparison of :func:`changes_seen`: the earlier facts and the later view's."""
+
+    before: Seen
+    fired: set[str] | frozenset[str]
+    new: dict[str, Facts]
+    new_ap: dict[str, int | None]
+    away: dict[str, str]
+    covers: dict[str, tuple[object, str]]
+    sides: dict[str, str]
+    lost: list[str]
+    #: 15.4.1 (mak): the sides whose concealment counters moved or were taken up.
+    shifted: frozenset[str]
+
+    @classmethod
+    def of(cls, before: Seen, after: BaseModel, fired: set[str] | frozenset[str]) -> "_Comparison":
+        """The later view's facts, compared against ``before``."""
+        new_ap: dict[str, int | None] = {}
+        new = _unit_facts(after, new_ap)
+        covers = _covers(after)
+        shifted = frozenset(side for cid, (place, side) in before.covers.items()
+                            if covers.get(cid, (None,))[0] != place)
+        return cls(before=before, fired=fired, new=new, new_ap=new_ap, away=getattr(after, "away", {}),
+                   covers=covers, sides=_sides(after), lost=getattr(after, "lost", []), shifted=shifted)
+
+    def on_map(self, uid: str, facts: Facts) -> Change | None:
+        """The change of a unit the later view shows (None: none to tell)."""
+        where, how, gone = facts
+        old = self.before.units.get(uid)
+        if old is None:
+            return self._new(uid, where, gone)
+        was_where, was_how, was_gone = old
+        if gone and not was_gone:
+            return _gone(uid, was_where, self.away)
+        if not gone and how - was_how:  # gained a harm marker or its reduced side
+            return Change(id=uid, what="hit")  # graver than a move (hit, then retreated)
+        if not gone and where != was_where:
+            return Change(id=uid, what="moved")
+        if self.fired and uid in self.fired:
+            return Change(id=uid, what="fired")
+        spent = self.new_ap.get(uid)
+        if spent is not None and (self.before.ap.get(uid) or 0) > spent:
+            return Change(id=uid, what="acted")  # spent action points where it stood
+        return None
+
+    def _new(self, uid: str, where: object, gone: bool) -> Change | None:
+        """15.4.1 (mak): a counter put down, moved off or taken up is told in the order's own
+        lines; a unit that goes under one, or comes out from under one, neither left nor
+        arrived; out from under a marker of its side that moved or was taken up, it moved."""
+        if gone or uid in self.covers or (where, self.sides.get(uid)) in self.before.covers.values():
+            return None  # a counter put down, or a unit seen where its marker stood
+        return Change(id=uid, what="moved" if self.sides.get(uid) in self.shifted else "arrived")
+
+    def off_map(self, uid: str) -> Change | None:
+        """The change of a unit the earlier view showed and the later one does not."""
+        old = self.before.units[uid]
+        if uid in self.new or old[2] or uid in self.before.covers:
+            return None
+        side = self.before.sides.get(uid)
+        if uid not in self.lost and uid not in self.away and any(s == side for _, s in self.covers.values()):
+            # Under a concealment counter of its side: where it stood (hidden, no change),
+            # or one it walked into in the open (moved).
+            return None if (old[0], side) in self.covers.values() else Change(id=uid, what="moved")
+        return _gone(uid, old[0], self.away)
 
 
 def changes_along(views: Sequence[BaseModel]) -> list[Change]:
