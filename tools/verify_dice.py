@@ -356,17 +356,34 @@ def _audit_links(document: dict) -> list[str]:
 
 def _line(document: dict) -> list[str]:
     """The active steps are one line from the head back to its root; reverts are explained."""
-    problems = []
+    problems: list[str] = []
+    steps = _steps_by_seq(document, problems)
+    head = document.get("head_seq")
+    seq = head if isinstance(head, int) and not isinstance(head, bool) else None
+    if seq not in steps:
+        return [*problems, f"the head, step #{head}, is not in the file"]
+    line = _walk_to_root(steps, seq, problems)
+    stray = sorted(s for s, step in steps.items() if step.get("reverted_by") is None and s not in line)
+    if stray:
+        problems.append(f"active steps off the line that ends at the head #{head}: "
+                        f"{', '.join(f'#{s}' for s in stray[:10])} (a hidden rollback, or steps added)")
+    return problems + _revert_marks(document, steps)
+
+
+def _steps_by_seq(document: dict, problems: list[str]) -> dict[int, dict]:
+    """The file's steps by number (a number twice is a problem)."""
     steps: dict[int, dict] = {}
     for step in document["steps"]:
         if step["seq"] in steps:
             problems.append(f"step #{step['seq']} is in the file twice")
         steps[step["seq"]] = step
-    head = document.get("head_seq")
+    return steps
+
+
+def _walk_to_root(steps: dict[int, dict], head: int, problems: list[str]) -> list[int]:
+    """The steps from ``head`` back by their parents, each active and earlier than its child."""
     line: list[int] = []
-    seq = head if isinstance(head, int) and not isinstance(head, bool) else None
-    if seq not in steps:
-        return [*problems, f"the head, step #{head}, is not in the file"]
+    seq: int | None = head
     while seq is not None and seq not in line:
         step = steps.get(seq)
         if step is None:
@@ -380,10 +397,12 @@ def _line(document: dict) -> list[str]:
             problems.append(f"step #{seq} follows #{parent}, a later step")
             break
         seq = parent
-    stray = sorted(s for s, step in steps.items() if step.get("reverted_by") is None and s not in line)
-    if stray:
-        problems.append(f"active steps off the line that ends at the head #{head}: "
-                        f"{', '.join(f'#{s}' for s in stray[:10])} (a hidden rollback, or steps added)")
+    return line
+
+
+def _revert_marks(document: dict, steps: dict[int, dict]) -> list[str]:
+    """Each revert mark names an entry that reverts, and nothing follows /game end."""
+    problems = []
     position = {a.get("id"): n for n, a in enumerate(document.get("audit", []))}
     audit = {a.get("id"): a for a in document.get("audit", [])}
     for step in steps.values():
@@ -396,16 +415,30 @@ def _line(document: dict) -> list[str]:
     return problems
 
 
+#: One record of the chain: its kind ("step" or "audit"), its JSON, its name for a reader.
+Record = tuple[str, dict, str]
+
+
 def _chain(document: dict, anchors: list[str]) -> list[str]:
     """Every record's hash, the one chain they form, and the heads the channel saw."""
-    records = [("step", s, step_name(s)) for s in document["steps"]] + \
+    records: list[Record] = [("step", s, step_name(s)) for s in document["steps"]] + \
         [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
     if not any(r.get("hash") for _, r, _ in records):
         if anchors or document.get("chain_head"):
             return ["the channel showed chain heads but the file's records carry no hashes"]
         return []
-    problems = []
-    follows: dict[str, list[tuple[str, dict, str]]] = {}
+    problems: list[str] = []
+    follows = _links(records, problems)
+    order, current = _walk_chain(follows, genesis(document), problems)
+    problems += _chain_ends(document, records, order, current)
+    problems += _reverted_before_written(records, order)
+    return problems + _anchored(order, current, anchors)
+
+
+def _links(records: list[Record], problems: list[str]) -> dict[str, list[Record]]:
+    """The records that follow each hash; a record without a hash, or whose hash does not
+    match its content, is a problem."""
+    follows: dict[str, list[Record]] = {}
     for kind, record, name in records:
         if not isinstance(record.get("hash"), str) or not isinstance(record.get("prev_hash"), str):
             problems.append(f"{name} carries no hash (outside the chain)")
@@ -413,9 +446,14 @@ def _chain(document: dict, anchors: list[str]) -> list[str]:
         if record_hash(kind, record) != record["hash"]:
             problems.append(f"{name}: its hash does not match its content (changed after it was written)")
         follows.setdefault(record["prev_hash"], []).append((kind, record, name))
-    # Walk the chain from the genesis: each record is followed by exactly one other.
-    order: list[tuple[str, dict, str]] = []
-    current, seen = genesis(document), set()
+    return follows
+
+
+def _walk_chain(follows: dict[str, list[Record]], start: str,
+                problems: list[str]) -> tuple[list[Record], str]:
+    """The chain from the genesis (each record followed by exactly one other) and its last hash."""
+    order: list[Record] = []
+    current, seen = start, set()
     while current in follows and current not in seen:
         seen.add(current)
         nexts = follows[current]
@@ -424,20 +462,32 @@ def _chain(document: dict, anchors: list[str]) -> list[str]:
                             f" {current[:16]}")
         order.append(nexts[0])
         current = nexts[0][1]["hash"]
+    return order, current
+
+
+def _chain_ends(document: dict, records: list[Record], order: list[Record], current: str) -> list[str]:
+    """The chain starts at the genesis, holds every record and ends at the file's heads."""
     on_chain = {id(r) for _, r, _ in order}
     outside = [name for _, r, name in records if isinstance(r.get("hash"), str) and id(r) not in on_chain]
     if not order:
-        problems.append("no record follows the game's genesis (its system, scenario, options and"
-                        " seed hash): the chain was rewritten or belongs to another game")
-    elif outside:
+        return ["no record follows the game's genesis (its system, scenario, options and"
+                " seed hash): the chain was rewritten or belongs to another game"]
+    problems = []
+    if outside:
         problems.append(f"records not on the chain from the genesis: {', '.join(outside[:6])}"
                         " (added, or the chain was cut before them)")
-    if order and document.get("chain_head") not in (None, current):
+    if document.get("chain_head") not in (None, current):
         problems.append(f"the file's chain head {str(document['chain_head'])[:16]} is not its last"
                         f" record's hash {current[:16]}")
-    if order and order[-1][0] == "step" and order[-1][1]["seq"] != document.get("head_seq"):
+    if order[-1][0] == "step" and order[-1][1]["seq"] != document.get("head_seq"):
         problems.append(f"the last step written, #{order[-1][1]['seq']}, is not the head"
                         f" #{document.get('head_seq')} and no audit entry moved it")
+    return problems
+
+
+def _reverted_before_written(records: list[Record], order: list[Record]) -> list[str]:
+    """A step cannot be reverted by an audit entry written before it."""
+    problems = []
     index = {r["hash"]: n for n, (_, r, _) in enumerate(order)}
     for _, step, name in records:
         by = step.get("reverted_by") if "seq" in step else None
@@ -446,10 +496,10 @@ def _chain(document: dict, anchors: list[str]) -> list[str]:
         entry = next((n for n, (k, r, _) in enumerate(order) if k == "audit" and r.get("id") == by), None)
         if entry is not None and step.get("hash") in index and entry < index[step["hash"]]:
             problems.append(f"{name} is marked reverted by audit entry {by}, written before it")
-    return problems + _anchored(order, current, anchors)
+    return problems
 
 
-def _anchored(order: list[tuple[str, dict, str]], last: str, anchors: list[str]) -> list[str]:
+def _anchored(order: list[Record], last: str, anchors: list[str]) -> list[str]:
     """Every head the channel showed is a record of the chain; the whole head of /game end
     is its last.  A short head that begins a whole one seen too is checked as the whole."""
     problems, missing = [], []
@@ -525,6 +575,28 @@ def replay_problems(document: dict) -> list[str] | str:
 
 def main(argv: list[str] | None = None) -> int:
     """Verify the export named on the command line; see the module docstring."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    _run_with_the_project_python(argv)
+    anchors = _anchors(args)
+    if isinstance(anchors, int):
+        return anchors
+    checked = _checked(args, anchors)
+    if isinstance(checked, int):
+        return checked
+    document, problems = checked
+    replayed = replay_problems(document)
+    if not isinstance(replayed, str):
+        problems += replayed
+    _print_verdict(document, problems, replayed)
+    _print_what_to_compare(document, problems, args, anchors)
+    return 1 if problems else 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line: the export, and what the channel showed to compare it with."""
     parser = argparse.ArgumentParser(description="Check a finished Referee game's dice and log.")
     parser.add_argument("export", help="the final export attached to /game end")
     parser.add_argument("--seed-hash", help="the seed hash posted at /game new")
@@ -533,20 +605,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="a chain head seen in the channel (🔗 …); may be repeated")
     parser.add_argument("--anchors", metavar="CHANNEL-FILE",
                         help="the channel's messages saved as text, JSON or HTML: every 🔗 head in it")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return 2 if exc.code else 0
+    return parser
+
+
+def _run_with_the_project_python(argv: list[str] | None) -> None:
+    """Run from the repository with a Python that lacks the rules' packages (the system one):
+    the dice check needs none, the replay does; the project's own Python (the README's
+    .venv) has them.  Once only (the marker), whatever that Python holds."""
     project_python = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "python"
     if (importlib.util.find_spec("pydantic") is None and project_python.exists()
             and not os.environ.get(REEXEC)):
-        # Run from the repository with a Python that lacks the rules' packages (the system
-        # one): the dice check needs none, the replay does; the project's own Python (the
-        # README's .venv) has them.  Once only (the marker), whatever that Python holds.
         print(f"(running with {project_python}, which has the Referee rules)", flush=True)
         os.execve(project_python, [str(project_python), __file__,
                                    *(sys.argv[1:] if argv is None else argv)],
                   {**os.environ, REEXEC: "1"})
+
+
+def _anchors(args: argparse.Namespace) -> list[str] | int:
+    """The chain heads the channel showed (``--anchor``, ``--anchors``), or the exit code of
+    a sentence saying why they cannot be read."""
     anchors = [a.strip().strip("`").lower() for a in args.anchor]
     bad = [a for a in anchors if not re.fullmatch(r"[0-9a-f]{16,64}", a)]
     if bad:
@@ -558,29 +635,31 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as exc:
             print(f"Cannot read {args.anchors}: {exc.strerror or exc}.")
             return 2
+    return anchors
+
+
+def _checked(args: argparse.Namespace, anchors: list[str]) -> tuple[dict, list[str]] | int:
+    """The export and the problems of its dice and log, or the exit code of a sentence
+    saying why it could not be checked (never a traceback)."""
     try:
         document = load(args.export)
-        problems = verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors)
+        return document, verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors)
     except OSError as exc:
         print(f"Cannot read {args.export}: {exc.strerror or exc}.")
-        return 2
     except (json.JSONDecodeError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as exc:
         print(f"{args.export} is not JSON (or gzipped JSON): {exc}.")
-        return 2
     except BadInput as exc:
         print(f"{args.export} is not a usable Referee export: {exc}.")
-        return 2
     except RecursionError:
         print(f"{args.export} is nested too deeply to be a Referee export.")
-        return 2
     except Exception as exc:  # the last guard: an auditor gets a sentence, not a traceback
         print(f"{args.export} could not be checked ({type(exc).__name__}); is it a Referee export?")
-        return 2
+    return 2
+
+
+def _print_verdict(document: dict, problems: list[str], replayed: list[str] | str) -> None:
+    """The verdict first: the problems, or what was vouched for."""
     rolls = sum(len(step["dice"]) for step in document["steps"])
-    replayed = replay_problems(document)
-    if not isinstance(replayed, str):
-        problems += replayed
-    # The verdict first, then what to compare with the channel.
     if problems:
         print(f"{len(problems)} problem(s):")
         for problem in problems:
@@ -591,6 +670,12 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(replayed, str):
         print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
               " they are, or a rewritten event or state goes unseen.")
+
+
+def _print_what_to_compare(document: dict, problems: list[str], args: argparse.Namespace,
+                           anchors: list[str]) -> None:
+    """Then what to compare with the channel: the seed hash, the roll count, the chain head."""
+    rolls = sum(len(step["dice"]) for step in document["steps"])
     print(f"Seed hash in the file: {document['seed_hash']}")
     posted = posted_hash(args.seed_hash)
     if posted is None:
@@ -602,16 +687,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")
     head = document.get("chain_head") or ""
-    if head:
-        print(f"Chain head in the file: {head}")
-        if anchors:
-            print(f"  {len(set(anchors))} head(s) from the channel checked against it.")
-        else:
-            print("  compare it with the head posted at /game end (or pass --anchor / --anchors):"
-                  " without heads from the channel, a forger who rewrites the whole chain goes unseen.")
-    else:
+    if not head:
         print("This file has no hash chain (a game older than the chain): only the dice are vouched for.")
-    return 1 if problems else 0
+        return
+    print(f"Chain head in the file: {head}")
+    if anchors:
+        print(f"  {len(set(anchors))} head(s) from the channel checked against it.")
+    else:
+        print("  compare it with the head posted at /game end (or pass --anchor / --anchors):"
+              " without heads from the channel, a forger who rewrites the whole chain goes unseen.")
 
 
 if __name__ == "__main__":
