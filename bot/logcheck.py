@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from bot.pgsync import run_sync
 from bot.stores import is_postgres_url
@@ -20,7 +21,7 @@ Target = Path | str
 _SEQ_IN_REPLY = re.compile(r"^#(\d+) ")
 
 
-def query(target: Target, sql: str, args: tuple = ()) -> list[tuple]:
+def query(target: Target, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every row of ``sql`` (``?`` placeholders) as tuples, on a connection of its own, in
     a SQLite file or a PostgreSQL database."""
     if is_postgres_url(target):
@@ -56,7 +57,7 @@ def integrity(path: Target) -> str:
     return "ok" if orphans == 0 else f"{orphans} steps without a game"
 
 
-def _ancestry(game_id: int, head_seq: int, by_seq: dict[int, tuple]) -> list[str]:
+def _ancestry(game_id: int, head_seq: int, by_seq: dict[int, tuple[Any, ...]]) -> list[str]:
     """The head's ancestors are all active, and every active step is one of them."""
     problems = []
     line: set[int] = set()
@@ -103,7 +104,7 @@ def _chain(path: Target, game_id: int, chain_head: str) -> list[str]:
     return problems
 
 
-def _games(path: Target) -> list[tuple]:
+def _games(path: Target) -> list[tuple[Any, ...]]:
     """``(id, head_seq, state_json, chain_head)`` of every game; ``state_json`` is None since
     migration 0011 (the head step holds the one copy), ``chain_head`` before 0009."""
     for sql, pad in (("SELECT id, head_seq, state_json, chain_head FROM games", ()),
@@ -143,12 +144,11 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
       text: the step is stored under that id, with the number the reply showed.
     """
     problems: list[str] = []
-    games = _games(path)
-    by_game: dict[int, list[tuple]] = {}
+    by_game: dict[int, list[tuple[Any, ...]]] = {}
     for row in query(path, "SELECT game_id, seq, parent_seq, reverted_by, state_json, kind,"
                            " action_json FROM steps ORDER BY game_id, seq"):
         by_game.setdefault(row[0], []).append(row[1:])
-    for game_id, head_seq, state_json, chain_head in games:
+    for game_id, head_seq, state_json, chain_head in _games(path):
         if chain_head is not None:
             problems += _chain(path, game_id, chain_head)
         rows = by_game.get(game_id, [])
@@ -156,36 +156,53 @@ def check_log(path: Target, acknowledged: dict[str, str] | None = None, *, linea
         if seqs != list(range(len(seqs))):
             problems.append(f"game {game_id}: seqs are not 0..{len(seqs) - 1}: {seqs[:20]}")
         by_seq = {r[0]: r for r in rows}
-        for seq, parent, reverted, _, kind, action in rows:
-            if seq == 0:
-                if parent is not None:
-                    problems.append(f"game {game_id}: setup step has parent {parent}")
-                continue
-            if parent is None and kind == "reroll" and action is None and not linear:
-                continue  # a rerolled setup: a new root
-            if parent is None or parent not in by_seq or parent >= seq:
-                problems.append(f"game {game_id}: step {seq} has parent {parent}")
-            elif linear and (parent != seq - 1 or reverted is not None):
-                problems.append(f"game {game_id}: step {seq} is not on the straight line (parent {parent}, reverted {reverted})")
-        head = by_seq.get(head_seq)
-        if head is None:
-            problems.append(f"game {game_id}: head {head_seq} is not a stored step")
-            continue
-        # Each finding on its own: a copy unlike the head's state says nothing about
-        # whether the head is reverted.
-        if state_json is not None and head[3] != state_json:
-            problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
-        if head[2] is not None:
-            problems.append(f"game {game_id}: head {head_seq} is a reverted step")
-        problems += _ancestry(game_id, head_seq, by_seq)
+        problems += [p for row in rows if (p := _parent_problem(game_id, row, by_seq, linear))]
+        problems += _head_problems(game_id, head_seq, state_json, by_seq)
     if acknowledged:
-        stored = dict(query(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
-        for interaction_id, text in acknowledged.items():
-            seq = stored.get(interaction_id)
-            if seq is None:
-                problems.append(f"acknowledged {interaction_id} has no step")
-                continue
-            match = _SEQ_IN_REPLY.match(text)
-            if match is None or int(match.group(1)) != seq:
-                problems.append(f"acknowledged {interaction_id} showed {text[:20]!r} but is step {seq}")
+        problems += _acknowledged_problems(path, acknowledged)
+    return problems
+
+
+def _parent_problem(game_id: int, row: tuple[Any, ...], by_seq: dict[int, tuple[Any, ...]],
+                    linear: bool) -> str | None:
+    """What is wrong with one step's parent (None: nothing)."""
+    seq, parent, reverted, _, kind, action = row
+    if seq == 0:
+        return None if parent is None else f"game {game_id}: setup step has parent {parent}"
+    if parent is None and kind == "reroll" and action is None and not linear:
+        return None  # a rerolled setup: a new root
+    if parent is None or parent not in by_seq or parent >= seq:
+        return f"game {game_id}: step {seq} has parent {parent}"
+    if linear and (parent != seq - 1 or reverted is not None):
+        return f"game {game_id}: step {seq} is not on the straight line (parent {parent}, reverted {reverted})"
+    return None
+
+
+def _head_problems(game_id: int, head_seq: int, state_json: str | None,
+                   by_seq: dict[int, tuple[Any, ...]]) -> list[str]:
+    """The head is a stored, active step whose ancestors are the active steps.  Each finding
+    on its own: a copy unlike the head's state says nothing about whether it is reverted."""
+    head = by_seq.get(head_seq)
+    if head is None:
+        return [f"game {game_id}: head {head_seq} is not a stored step"]
+    problems = []
+    if state_json is not None and head[3] != state_json:
+        problems.append(f"game {game_id}: head state differs from step {head_seq}'s state")
+    if head[2] is not None:
+        problems.append(f"game {game_id}: head {head_seq} is a reverted step")
+    return problems + _ancestry(game_id, head_seq, by_seq)
+
+
+def _acknowledged_problems(path: Target, acknowledged: dict[str, str]) -> list[str]:
+    """Each reply a player saw names the step stored under its interaction id."""
+    problems = []
+    stored = dict(query(path, "SELECT interaction_id, seq FROM steps WHERE interaction_id IS NOT NULL"))
+    for interaction_id, text in acknowledged.items():
+        seq = stored.get(interaction_id)
+        if seq is None:
+            problems.append(f"acknowledged {interaction_id} has no step")
+            continue
+        match = _SEQ_IN_REPLY.match(text)
+        if match is None or int(match.group(1)) != seq:
+            problems.append(f"acknowledged {interaction_id} showed {text[:20]!r} but is step {seq}")
     return problems
