@@ -16,11 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable
 
 from PIL import Image, ImageChops, ImageDraw
 
+from render.caches import cached
 from render.changes import change_entries, draw_change_tag
 from render.chrome import (
     CHIP_LABEL,
@@ -29,8 +29,6 @@ from render.chrome import (
     Chip,
     LegendEntry,
     draw_chip,
-    draw_header,
-    draw_legend,
     header_height,
     legend_height,
     mark_entries,
@@ -38,7 +36,15 @@ from render.chrome import (
     marker_pill,
     side_entries,
 )
-from render.layout import Box, Layout, Placer, Snapshot, bbox, overlaps, point_in_polygon
+from render.layout import (
+    Box,
+    Layout,
+    Placer,
+    Snapshot,
+    bbox,
+    overlaps,
+    point_in_polygon,
+)
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
 from render.scene import PanelFn, Scene, put_header, put_legend
@@ -46,15 +52,15 @@ from render.style import (
     BODY,
     MARGIN,
     PALETTE,
+    RGB,
     SMALL,
     WIDTH,
-    RGB,
     Canvas,
     Frame,
     SideBook,
     clean,
-    fixed_palette,
     colour,
+    fixed_palette,
     shade,
     tint,
 )
@@ -161,7 +167,7 @@ CELL = 5
 GRADIENT = 128
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _gradient() -> Image.Image:
     """Distance from the centre cell, rows weighing 1.5 columns, two levels per cell."""
     size = 2 * GRADIENT + 1
@@ -421,7 +427,7 @@ def _near(box: Box, region: Box, pad: float) -> bool:
             and box[3] + pad >= region[1] and box[1] - pad <= region[3])
 
 
-@lru_cache(maxsize=2048)
+@cached(maxsize=2048)
 def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], ...],
                   plain: tuple[tuple[float, float], ...],
                   compact: tuple[tuple[float, float], ...], stack: tuple[float, float],
@@ -824,7 +830,7 @@ def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image
     return _static_map(*key), _palette(key, book.colours())
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _static_map(areas: tuple[tuple[str, tuple[Point, ...]], ...],
                 looks: tuple[tuple[str, str], ...],
                 lines: tuple[tuple[str, tuple[Point, ...]], ...], scale: float,
@@ -832,7 +838,7 @@ def _static_map(areas: tuple[tuple[str, tuple[Point, ...]], ...],
     return map_background(areas, looks, lines, scale, width, height, dx, dy).reduced()
 
 
-@lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _palette(key: tuple, colours: tuple[RGB, ...]) -> Image.Image:  # type: ignore[type-arg]
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_map(*key), colours)
@@ -905,7 +911,7 @@ def clip_segment(a: Point, b: Point, polygon: list[Point]) -> list[tuple[Point, 
 Primitive = tuple[str, tuple[float, ...]]
 
 
-@lru_cache(maxsize=512)
+@cached(maxsize=512)
 def texture_primitives(texture: str, polygon: tuple[Point, ...]) -> tuple[Primitive, ...]:
     """The dots, squares or lines of an area's texture (cached: a map's areas never change).
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal, Sequence
 
 from PIL import Image
 
+from render.caches import cached
 from render.layout import Box, Layout
 from render.style import (
     BIG,
@@ -28,9 +28,9 @@ from render.style import (
     colour,
     fit_text,
     ink_on,
-    wrap,
     shade,
     tint,
+    wrap,
 )
 from render.vocab import DEFAULT_BOOK, StyleBook
 from rules.core.views import Header, Mark
@@ -129,7 +129,7 @@ def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     return (x, y, x + w, y + h)
 
 
-@lru_cache(maxsize=1024)
+@cached(maxsize=1024)
 def _chip_patch(key: tuple) -> Image.Image:  # type: ignore[type-arg]
     """The chip of ``key`` drawn on a transparent patch at drawing scale (shared: read-only)."""
     label, status, pills, eliminated, small, side, letter, rgb, shape, side_label = key

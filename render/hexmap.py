@@ -40,7 +40,7 @@ from render.chrome import LegendEntry, draw_header, draw_legend, header_height, 
 from render.hexpanel import draw_panel, panel_height
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
-from render.network import draw_banner
+from render.banner import draw_banner
 from render.scene import FOCUS_MAX
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_height, ink_on, shade, tint

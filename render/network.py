@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from typing import Callable
 
 from PIL import Image
 
+from render.caches import cached
+from render.changes import change_entries, draw_change_tag
 from render.chrome import (
+    CHIP_LABEL,
     Chip,
     LegendEntry,
     draw_chip,
-    draw_header,
-    draw_legend,
     draw_pill,
     header_height,
     legend_height,
@@ -31,37 +32,40 @@ from render.chrome import (
     pill_width,
     side_entries,
 )
-from typing import Callable
-
-from render.chrome import CHIP_LABEL
-from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
 from render.registry import renderer
 from render.scene import PanelFn, Scene, put_header, put_legend
-from render.vocab import StyleBook
 from render.style import (
-    SCALE,
-    TITLE,
-    Frame,
-    fixed_palette,
-    wrap,
     BIG,
     BODY,
     MARGIN,
     PALETTE,
+    SCALE,
     SMALL,
     WIDTH,
     Canvas,
+    Frame,
     SideBook,
     clean,
     colour,
     fit_text,
+    fixed_palette,
     ink_on,
     shade,
     tint,
+    wrap,
 )
-from rules.core.views import BattlePanel, BattleShot, ForceView, NetworkView, SpaceView, Track, UnitChip
+from render.vocab import StyleBook
+from rules.core.views import (
+    BattlePanel,
+    BattleShot,
+    ForceView,
+    NetworkView,
+    SpaceView,
+    Track,
+    UnitChip,
+)
 
 Point = tuple[float, float]
 
@@ -350,7 +354,7 @@ def draw_routes(canvas: Canvas, view: NetworkView, pos: dict[str, Point]) -> Non
             canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     """The map's ground and routes at drawing scale, from final row ``y0`` down (cached by
     the map and where it starts): ``(image, y0)``."""
@@ -365,13 +369,13 @@ def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     return canvas.image, y0
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _static_small(key: str, map_top: float) -> Image.Image:
     """:func:`_static_routes` reduced to final size (pasted under every picture of the map)."""
     return _static_routes(key, map_top)[0].reduce(SCALE)
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _network_palette(key: str, map_top: float, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_small(key, map_top), colours)
@@ -589,63 +593,6 @@ def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -
         return height, draw
 
     return make
-
-
-#: What a result banner must not hide (issue 25 point 13: a unit, a place name).
-BANNER_AVOIDS = frozenset({"counter", "stack", "unit", "force", "label", "space", "area_label",
-                           "objective", "marker", "mark_label", "entrance", "gone", "change"})
-
-
-def draw_banner(canvas: Canvas, text: str, box: Box, layout: Layout) -> None:
-    """The result on the board of the final picture ("Mission won"): at the top of ``box``
-    if it hides nothing there, else the free spot nearest the top (bottom, corners, then down
-    the board), else where it hides least (:func:`banner_spot`)."""
-    lines, w, bh = banner_size(text, box[2] - box[0])
-    x0, y0 = banner_spot(box, w, bh, [i.box for i in layout.items if i.kind in BANNER_AVOIDS])
-    put_banner(canvas, lines, (x0, y0, x0 + w, y0 + bh), layout)
-
-
-def banner_size(text: str, room: float) -> tuple[list[str], float, float]:
-    """A banner's lines (wrapped to ``room`` pixels, never cut short), width and height."""
-    lines = wrap(clean(text), TITLE, room - 2 * MARGIN - 32)
-    w = max(Canvas.text_size(line, TITLE)[0] for line in lines) + 32
-    h = Canvas.text_size("Ag", TITLE)[1]
-    return lines, w, h * len(lines) + 6 * (len(lines) - 1) + 14
-
-
-def put_banner(canvas: Canvas, lines: list[str], banner: Box, layout: Layout) -> None:
-    """Draw a banner's box and lines (see :func:`banner_size`)."""
-    h = Canvas.text_size("Ag", TITLE)[1]
-    canvas.rect(banner, fill=PALETTE["header"], outline=PALETTE["objective_main"], width=3, radius=8)
-    for k, line in enumerate(lines):
-        top = banner[1] + 7 + k * (h + 6)
-        canvas.text_in((banner[0], top, banner[2], top + h), line, TITLE, PALETTE["header_ink"], bold=True)
-    layout.add("banner", "banner", banner, text=TITLE)
-
-
-def banner_spot(box: Box, w: float, h: float, avoid: list[Box]) -> tuple[float, float]:
-    """Where a ``w`` by ``h`` banner goes in ``box`` (a box with no height: along its top):
-    the first of top centre, bottom centre, the four corners, then rows down the board, that
-    overlaps nothing in ``avoid``; if every spot hides something, the one hiding least area."""
-    left, right = box[0] + 10, box[2] - 10 - w
-    centre = (box[0] + box[2]) / 2 - w / 2
-    top = box[1] + 10
-    bottom = max(top, box[3] - 10 - h)
-    xs = [centre, left, right] if right > left else [centre]
-    spots = [(centre, top), (centre, bottom)] + [(x, y) for y in (top, bottom) for x in xs[1:]]
-    y = top + 24
-    while y < bottom:
-        spots += [(x, y) for x in xs]
-        y += 24
-    best, least = spots[0], math.inf
-    for x, y in spots:
-        hidden = sum(max(0.0, min(x + w, b[2]) - max(x, b[0])) * max(0.0, min(y + h, b[3]) - max(y, b[1]))
-                     for b in avoid)
-        if hidden == 0:
-            return x, y
-        if hidden < least:
-            best, least = (x, y), hidden
-    return best
 
 
 def trim_end(points: list[Point], cut: float) -> list[Point]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 SceneFn = Callable[[Any], Any]
@@ -48,9 +49,9 @@ def _scan() -> None:
         if _SCANNED:
             return
         _SCANNED = True
-    import render  # noqa: PLC0415
-
-    for info in pkgutil.iter_modules(render.__path__):
+    # The folder is listed, not the package imported: the package's __init__ imports this
+    # module, and the registry must not import back up.
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if not info.name.startswith("_"):
             importlib.import_module(f"render.{info.name}")
 

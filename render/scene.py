@@ -23,6 +23,8 @@ from typing import Callable
 
 from PIL import Image
 
+from render.banner import banner_size, put_banner
+from render.caches import on_clear
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height
 from render.layout import Box, Layout, LayoutItem, Snapshot, contains, overlaps
 from render.style import MARGIN, PALETTE, Canvas, Frame, SideBook
@@ -73,7 +75,6 @@ class Scene:
         """Open a band under the header and draw the result there: over the board it hid
         units and names (issue 25 point 13).  Everything under the header moves down; the
         focus picture, cut from the picture before, never shows it a second time."""
-        from render.network import banner_size, put_banner  # noqa: PLC0415 (network imports this module)
 
         assert self.banner
         old = self.frame
@@ -98,6 +99,13 @@ class Scene:
 
 _STRIPS: "OrderedDict[tuple[str, str, int, int], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = OrderedDict()
 _STRIPS_LOCK = threading.Lock()
+
+
+@on_clear
+def _forget_strips() -> None:
+    """Empty the header and legend strips (:mod:`render.caches`)."""
+    with _STRIPS_LOCK:
+        _STRIPS.clear()
 
 
 def _strip(kind: str, key: str, width: int, height: int,
@@ -337,7 +345,6 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     head_h = header_height(scene.header, width)
     # The result goes in a band of its own over the board: on a crop this narrow a banner
     # on the board would hide units and names (issue 25 point 13).
-    from render.network import banner_size, put_banner  # noqa: PLC0415 (network imports this module)
 
     banner = banner_size(scene.banner, width) if scene.banner else None
     band_h = round(banner[2]) + 8 if banner else 0

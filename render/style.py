@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Literal, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.caches import cached, on_clear
 from rules.core.views import SideStyle
 
 #: Supersampling factor: draw at 2x, reduce once.
@@ -233,7 +234,7 @@ _REPLACEMENTS = {
 }
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _has_glyph(ch: str) -> bool:
     """Whether the bundled font draws ``ch`` (it covers Latin-1 letters, not symbols)."""
     if ch.isascii():
@@ -245,7 +246,7 @@ def _has_glyph(ch: str) -> bool:
     return bytes(mask) != bytes(missing) or mask.size != missing.size
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def clean(text: str) -> str:
     """Text the bundled font can draw: common symbols spelled out, others dropped.
 
@@ -474,7 +475,7 @@ class Canvas:
         return buffer.getvalue()
 
 
-@lru_cache(maxsize=2048)
+@cached(maxsize=2048)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of ``text`` at ``size`` (drawn scale) and its offset from the anchor."""
     f = font(size)
@@ -486,7 +487,7 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
     return mask, (left, top)
 
 
-@lru_cache(maxsize=8192)
+@cached(maxsize=8192)
 def _text_size(text: str, size: int) -> tuple[float, float]:
     if not text:
         return (0.0, float(size))
@@ -746,6 +747,14 @@ _REDUCED_LOCK = threading.Lock()
 _PIECES: "dict[tuple, tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}  # type: ignore[type-arg]
 
 
+@on_clear
+def _forget_patches() -> None:
+    """Empty the reduced patches and the drawn pieces (:mod:`render.caches`)."""
+    with _REDUCED_LOCK:
+        _REDUCED.clear()
+        _PIECES.clear()
+
+
 def _reduced_patch(patch: Image.Image, px: int, py: int) -> tuple[Image.Image, tuple[int, int]]:
     """A drawing-scale patch reduced to final size for a sub-pixel phase (cached by patch).
 
@@ -768,7 +777,7 @@ def _reduced_patch(patch: Image.Image, px: int, py: int) -> tuple[Image.Image, t
     return piece, (0, 0)
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _small_mask(text: str, size: int, anchor: str, stroke: int, x2: int,
                 y2: int) -> tuple[Image.Image, tuple[int, int]]:
     """The final-size coverage mask of a text whose anchor is at ``(x2, y2)`` drawing pixels,

@@ -16,33 +16,30 @@ from __future__ import annotations
 import json
 import math
 
-from functools import lru_cache
-
 from PIL import Image, ImageChops, ImageDraw
 
+from render.caches import cached
+from render.changes import change_entries, draw_change_tag
 from render.chrome import (
     LegendEntry,
-    mark_colour,
     header_height,
     legend_height,
+    mark_colour,
     mark_entries,
     side_entries,
 )
-from render.changes import change_entries, draw_change_tag
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
+from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.registry import renderer
 from render.scene import Scene, put_header, put_legend
-from render.vocab import StyleBook
-from render.marks import draw_mark_label, draw_mark_line, mark_label_size
 from render.style import (
+    BODY,
     MARGIN,
     PALETTE,
-    BODY,
-    Frame,
-    SCALE,
     SMALL,
     WIDTH,
     Canvas,
+    Frame,
     SideBook,
     clean,
     colour,
@@ -50,6 +47,7 @@ from render.style import (
     shade,
     tint,
 )
+from render.vocab import StyleBook
 from rules.core.views import TableUnit, TableView, TerrainShape
 
 Point = tuple[float, float]
@@ -251,7 +249,7 @@ def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     frame.image.paste(shade(PALETTE["changed"], 0.2), (left, top), edge)
 
 
-@lru_cache(maxsize=64)
+@cached(maxsize=64)
 def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tuple[Image.Image, Image.Image]:
     """The shade and the edge masks (final size) of a union of discs, over the box ``where``
     (``left, top, width, height``: the zones' box inside the table's edge, which clips them).
@@ -303,7 +301,7 @@ def draw_ruler(canvas: Canvas, view: TableView, tf: Inches) -> None:
         canvas.text((x0 - 4, tf(0, k)[1]), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
     """The unchanging part of a table's pictures, reduced once: paper, grid, terrain, the
     table's edge and the ruler (cached by the view's table and terrain: ``key``)."""
@@ -319,7 +317,7 @@ def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple
     return canvas.reduced(), tuple(canvas.texts)
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _table_palette(key: str, top: float, bottom: int, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
     """The fixed palette of a table's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_table(key, top, bottom)[0], colours)

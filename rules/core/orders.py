@@ -37,15 +37,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from rules.core.actions import Action
 from rules.core.dice import Dice
 from rules.core.secrets import Seal, Unseal
-
-if TYPE_CHECKING:
-    from rules.core.contract import Action, Event, GameSystem
+from rules.core.steps import Event
 
 StateT = TypeVar("StateT", bound=BaseModel)
 
@@ -64,16 +63,14 @@ class Ctx(Generic[StateT]):
     state: StateT
     side: str
     dice: Dice
-    events: list["Event"] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     snapshot: bool = False
     reveals: bool = False
     seals: list[Seal] = field(default_factory=list)
     unseals: list[Unseal] = field(default_factory=list)
 
-    def say(self, kind: str, text: str, rule: str | None = None, **data: Any) -> "Event":
+    def say(self, kind: str, text: str, rule: str | None = None, **data: Any) -> Event:
         """Record one event (the line a player reads, its rule and structured data)."""
-        from rules.core.contract import Event  # noqa: PLC0415 - contract imports this module
-
         event = Event(kind=kind, text=text, rule=rule, data=data)
         self.events.append(event)
         return event
@@ -89,7 +86,7 @@ class Ctx(Generic[StateT]):
         self.unseals.append(Unseal(key=key, index=index, why=why))
         self.reveals = True
 
-    def extend(self, events: Iterable["Event"]) -> None:
+    def extend(self, events: Iterable[Event]) -> None:
         """Add events produced by a rules function that returns its own list."""
         self.events.extend(events)
 
@@ -97,7 +94,7 @@ class Ctx(Generic[StateT]):
 #: ``resolve(ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.
 Resolver = Callable[[Ctx[Any], Any], None]
 #: ``offers(state, side)``: the complete orders of this kind that are legal now.
-Offers = Callable[[Any, str], Iterable["Action"]]
+Offers = Callable[[Any, str], Iterable[Action]]
 
 
 @dataclass(frozen=True)
@@ -109,7 +106,7 @@ class OrderRule:
     :class:`Action` model itself (``anytime = True``, ``read_only = True``).
     """
 
-    action: type["Action"]
+    action: type[Action]
     resolve: Resolver
     offers: Offers | str | None = None
     phases: frozenset[str] | None = None
@@ -121,7 +118,7 @@ class OrderRule:
         """Whether the order may be given in ``phase``."""
         return self.phases is None or phase in self.phases
 
-    def run(self, system: Any, ctx: Ctx[Any], action: "Action") -> None:
+    def run(self, system: Any, ctx: Ctx[Any], action: Action) -> None:
         """Resolve ``action`` on ``ctx`` (see :meth:`GameSystem.resolve_order`, which a
         system overrides to wrap every order of its own)."""
         if self.method:
@@ -129,7 +126,7 @@ class OrderRule:
         else:
             self.resolve(ctx, action)
 
-    def offered(self, system: Any, state: Any, side: str) -> Iterable["Action"]:
+    def offered(self, system: Any, state: Any, side: str) -> Iterable[Action]:
         """The offers as the rules yield them: lazily, when the offers function is a
         generator (a caller that needs only the first few stops early); none when the order
         declares no offers."""
@@ -144,7 +141,7 @@ class OrderRule:
 
 
 def order(
-    action: type["Action"],
+    action: type[Action],
     *,
     phases: Iterable[str] | str | None = None,
     offers: Offers | None = None,
@@ -202,7 +199,7 @@ def matching(values: Sequence[str], typed: str, label: Callable[[str], str] | No
     return found[:limit]
 
 
-def collect_rules(modules: Iterable[ModuleType], cls: type | None = None) -> dict[type["Action"], OrderRule]:
+def collect_rules(modules: Iterable[ModuleType], cls: type | None = None) -> dict[type[Action], OrderRule]:
     """The :class:`OrderRule` values declared at the top level of ``modules``, by order model.
 
     A model declared twice (two modules, or a module that imports another's rule under a new

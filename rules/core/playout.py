@@ -16,26 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
+from rules.core.actions import Action
 from rules.core.dice import Roll, SeededDice
+from rules.core.hints import PlayoutHints
+from rules.core.steps import Step
 
 if TYPE_CHECKING:
-    from rules.core.contract import Action, GameSystem, Step
-
-
-class PlayoutHints(BaseModel):
-    """How a random legal player should play one system (all optional)."""
-
-    #: ``/game new`` options of the games played (a short campaign, a few turns).
-    options: dict[str, Any] = Field(default_factory=dict)
-    #: Scenarios played in turn by seed; empty means every scenario of the system.
-    scenarios: tuple[str, ...] = ()
-    #: Order names (or paths, ``air strike``) drawn with :attr:`rare_weight` (passes, housekeeping that loops).
-    rare: frozenset[str] = frozenset()
-    rare_weight: float = 0.2
-    #: A game still going after this many orders fails the playout (it would never end).
-    max_orders: int = 4000
+    from rules.core.contract import GameSystem
 
 
 @dataclass

@@ -17,7 +17,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from render import focus, once, scene, snapshot, with_focus_box
 from render.layout import box_in_polygon, contains, overlaps
-from render.network import BANNER_AVOIDS
+from render.banner import BANNER_AVOIDS
 from render.scene import MOVABLE, Scene, focus_box
 from rules.core import registry
 from rules.core.samples import orders

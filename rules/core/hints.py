@@ -1,0 +1,23 @@
+"""What a system may tell the kit's players about how to play it: the random legal player's
+:class:`PlayoutHints` (``GameSystem.playout_hints``).  A plain model with no dependency, so
+the contract (which holds it as a default) and the player (which reads it) both import it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class PlayoutHints(BaseModel):
+    """How a random legal player should play one system (all optional)."""
+
+    #: ``/game new`` options of the games played (a short campaign, a few turns).
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: Scenarios played in turn by seed; empty means every scenario of the system.
+    scenarios: tuple[str, ...] = ()
+    #: Order names (or paths, ``air strike``) drawn with :attr:`rare_weight` (passes, housekeeping that loops).
+    rare: frozenset[str] = frozenset()
+    rare_weight: float = 0.2
+    #: A game still going after this many orders fails the playout (it would never end).
+    max_orders: int = 4000
