@@ -180,7 +180,8 @@ def roll(ctx: Ctx[RaidState], action: Roll) -> None:
     modifiers of the table as it stands when that unit rolls (a searchlight shot out before
     no longer counts)."""
     state = ctx.state
-    ctx.extend([roll_unit(state, unit, ctx.dice) for unit in units_to_roll(state, ctx.side, action)])
+    units = units_to_roll(state, ctx.side, action)
+    ctx.extend([roll_unit(state, unit, ctx.dice) for unit in units])
     state.phase = "actions"
 
 

@@ -33,7 +33,7 @@ def measure_offers(state: RaidState, side: str) -> Iterator[Measure]:
 
 @order(Measure, offers=measure_offers)
 def measure(ctx: Ctx[RaidState], action: Measure) -> None:
-    """The tape measure: from a unit to a place; read-only, for anyone at any time."""
+    """The tape measure (Movement): from a unit to a place; read-only, for anyone at any time."""
     state = ctx.state
     unit = state.unit(action.unit)
     if not unit.alive:
