@@ -14,11 +14,16 @@ A side's turn has two parts (Turns, Unit Activation):
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
 from pydantic import Field
 
+from rules.commando.state import RaidState
 from rules.core.contract import Action
+from rules.core.errors import RuleError
+
+OrderT = TypeVar("OrderT", bound=Action)
 
 PLACE_HELP = "A named point, a unit, x,y in inches or heading:inches (N:6, 45:6)"
 
@@ -138,3 +143,15 @@ class End(Action):
 ACTIONS: tuple[type[Action], ...] = (
     Direct, Roll, Move, Shoot, Mortar, Assault, Demolish, CutWire, End, Measure,
 )
+
+
+def accepted(check: Callable[[RaidState, str, OrderT], object], state: RaidState, side: str,
+             offer: OrderT) -> bool:
+    """Whether ``check`` (the resolver's own ``check_*``/``plan_*``, run before any die)
+    accepts ``offer`` of ``side`` now: the offers are built with it, so autocomplete never
+    suggests an order the rules refuse."""
+    try:
+        check(state, side, offer)
+    except RuleError:
+        return False
+    return True

@@ -4,16 +4,24 @@ Activation Roll: one d6 per unit, rolled "for each activated unit" one at a time
 Germans, +1 officer direction, -2 if seen by a searchlight (as the table stands when that unit
 rolls); below 1 no action, 1-2 one, 3-4 two, 5+ three.  Pillboxes need no roll and always
 have one shooting action; searchlights never act.
+
+The orders ``direct`` and ``roll`` are declared here.  A side's turn is in phase ``command``
+until its first roll and ``actions`` after it: the orders of units that have rolled (moves,
+the mortar, assaults, demolitions, wire) are declared with ``phases="actions"``; shooting is
+open in both, as pillboxes shoot without a roll.
 """
 
 from __future__ import annotations
 
-from rules.commando.actions import Direct, Roll
+from collections.abc import Iterator
+
+from rules.commando.actions import Direct, Roll, accepted
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 
 #: Officers: the unit directed must be within 6".
 OFFICER_RANGE = 6.0
@@ -122,18 +130,25 @@ def check_direct(state: RaidState, side: str, order: Direct) -> tuple[UnitState,
     return officer, unit
 
 
-def direct(state: RaidState, side: str, order: Direct) -> list[Event]:
+def direct_offers(state: RaidState, side: str) -> Iterator[Direct]:
+    """Officers who have not activated, each with the friends within 6" they may direct."""
+    officers = [u for u in state.alive(side) if u.officer]
+    for officer in officers:
+        for mate in state.alive(side):
+            offer = Direct(officer=officer.id, unit=mate.id)
+            if accepted(check_direct, state, side, offer):
+                yield offer
+
+
+@order(Direct, offers=direct_offers)
+def direct(ctx: Ctx[RaidState], action: Direct) -> None:
     """Officers: the officer will not activate; the unit gets +1 on its activation roll."""
-    officer, unit = check_direct(state, side, order)
+    officer, unit = check_direct(ctx.state, ctx.side, action)
     officer.directing = unit.id
     unit.directed_by = officer.id
     gap = table.distance(officer.pos, unit.pos)
-    return [Event(
-        kind="direct",
-        text=f"{officer.id} directs {unit.id} {table.inches(gap)}: +1 (Officers)",
-        rule="Officers",
-        data={"officer": officer.id, "unit": unit.id, "distance": round(gap, 2)},
-    )]
+    ctx.say("direct", f"{officer.id} directs {unit.id} {table.inches(gap)}: +1 (Officers)",
+            "Officers", officer=officer.id, unit=unit.id, distance=round(gap, 2))
 
 
 def units_to_roll(state: RaidState, side: str, order: Roll) -> list[UnitState]:
@@ -151,13 +166,23 @@ def units_to_roll(state: RaidState, side: str, order: Roll) -> list[UnitState]:
     return [unit]
 
 
-def roll(state: RaidState, side: str, order: Roll, dice: Dice) -> list[Event]:
+def roll_offers(state: RaidState, side: str) -> Iterator[Roll]:
+    """Every unit that may still roll, one at a time, and all of them at once."""
+    units = rollable(state, side)
+    if units:
+        yield Roll()
+    yield from (Roll(unit=u.id) for u in units)
+
+
+@order(Roll, offers=roll_offers)
+def roll(ctx: Ctx[RaidState], action: Roll) -> None:
     """Activation Roll "for each activated unit": one unit at a time, each with the
     modifiers of the table as it stands when that unit rolls (a searchlight shot out before
     no longer counts)."""
-    events = [roll_unit(state, unit, dice) for unit in units_to_roll(state, side, order)]
+    state = ctx.state
+    units = units_to_roll(state, ctx.side, action)
+    ctx.extend([roll_unit(state, unit, ctx.dice) for unit in units])
     state.phase = "actions"
-    return events
 
 
 def roll_unit(state: RaidState, unit: UnitState, dice: Dice) -> Event:
@@ -216,6 +241,22 @@ def standing_lines(state: RaidState) -> list[Event]:
                          text=f"No roll: {', '.join(lights)} never act, they light the closest "
                               f"commando within 12\" (Searchlights)"))
     return out
+
+
+def turn_lines(state: RaidState) -> list[str]:
+    """The status lines of the side's turn: who may still roll (officers may direct first,
+    Officers) and the actions each unit has left (Unit Activation)."""
+    lines = []
+    to_roll = rollable(state, state.side)
+    officers = [u.id for u in to_roll if u.officer]
+    if officers:
+        lines.append(f"Officers may direct: {', '.join(officers)}")
+    if to_roll:
+        lines.append("To roll: " + ", ".join(u.id for u in to_roll))
+    if state.phase == "actions" or any(u.actions for u in state.alive(state.side)):
+        left = [f"{u.id} {u.actions}" for u in state.alive(state.side) if u.actions]
+        lines.append("Actions left: " + (", ".join(left) or "none"))
+    return lines
 
 
 def reset_turn(state: RaidState) -> None:

@@ -2,22 +2,24 @@
 
 Demolition (rulebook): two actions, commando demolition units only, in contact with the target;
 on 4-6 the target is destroyed ("Yell bang!") and the unit moves 3" away; on a failure it
-stays in place.  Barbed Wire: any unit touching a section removes it with two actions.
+stays in place.  Barbed Wire: any unit touching a section removes it with two actions.  The
+``demolish`` and ``cut-wire`` orders are declared here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.commando import board
-from rules.commando.actions import CutWire, Demolish
+from rules.commando.actions import CutWire, Demolish, accepted
 from rules.commando.activation import act_problem, plural, spend
 from rules.commando.fallback import fall_back
 from rules.commando.movement import faction
 from rules.commando.scenario import TargetSpec, TerrainSpec
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
-from rules.core.contract import Event
-from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 
 JOB_ACTIONS = 2
@@ -66,25 +68,32 @@ def _need_actions(unit: UnitState, what: str) -> None:
                         f"{JOB_ACTIONS}.")
 
 
-def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[Event]:
-    """Set charges on a target the unit touches; 4-6 destroys it and the unit steps 3" away."""
-    unit, target = check_demolish(state, side, order)
+def demolish_offers(state: RaidState, side: str) -> Iterator[Demolish]:
+    """Every standing target a demolition unit touches, with two actions left."""
+    for unit in state.alive(side):
+        if unit.kind != "demolition":
+            continue
+        for target in board.live_targets(state):
+            offer = Demolish(unit=unit.id, target=target.id)
+            if accepted(check_demolish, state, side, offer):
+                yield offer
+
+
+@order(Demolish, phases="actions", offers=demolish_offers)
+def demolish(ctx: Ctx[RaidState], action: Demolish) -> None:
+    """Demolition: two actions in contact with the target; 4-6 destroys it and the unit
+    steps 3" away, on a failure it stays put."""
+    state = ctx.state
+    unit, target = check_demolish(state, ctx.side, action)
     shape = target.shape()
     spend(unit, JOB_ACTIONS, "a demolition")
-    die = dice.die(6, f"{unit.id} demolition of {target.id}, d6")
-    attempt = Event(
-        kind="demolition",
-        text=f"{unit.id} sets charges: {target.name} (Demolition)",
-        rule="Demolition",
-        data={"unit": unit.id, "target": target.id, "die": die, "destroyed": die >= 4},
-    )
+    die = ctx.dice.die(6, f"{unit.id} demolition of {target.id}, d6")
+    ctx.say("demolition", f"{unit.id} sets charges: {target.name} (Demolition)", "Demolition",
+            unit=unit.id, target=target.id, die=die, destroyed=die >= 4)
     if die < DEMOLITION_ON:
-        return [attempt, Event(
-            kind="demolition_result",
-            text=f"🎲 {die} need 4+ → failed; {unit.id} stays put",
-            rule="Demolition",
-            data={"die": die},
-        )]
+        ctx.say("demolition_result", f"🎲 {die} need 4+ → failed; {unit.id} stays put",
+                "Demolition", die=die)
+        return
     state.destroyed.append(target.id)
     back = fall_back(state, unit, shape)
     start, moved = back.start, back.moved
@@ -95,22 +104,12 @@ def demolish(state: RaidState, side: str, order: Demolish, dice: Dice) -> list[E
     if moved > 0.01:
         state.marks.append(Mark(kind="move", points=[start, unit.pos],
                                 text=table.inches(moved), side=faction(unit.side)))
-    return [
-        attempt,
-        Event(
-            kind="bang",
-            text=f"🎲 {die} need 4+ → 💥 BANG! {target.name} destroyed",
-            rule="Demolition",
-            data={"target": target.id, "points": target.points},
-        ),
-        Event(
-            kind="fall_back",
-            text=f"{unit.id} falls back {table.inches(moved)} (Demolition)"
-                 + (f": {back.note}" if back.note else ""),
-            rule="Demolition",
-            data={"unit": unit.id, "moved": round(moved, 2), "note": back.note},
-        ),
-    ]
+    ctx.say("bang", f"🎲 {die} need 4+ → 💥 BANG! {target.name} destroyed", "Demolition",
+            target=target.id, points=target.points)
+    ctx.say("fall_back",
+            f"{unit.id} falls back {table.inches(moved)} (Demolition)"
+            + (f": {back.note}" if back.note else ""),
+            "Demolition", unit=unit.id, moved=round(moved, 2), note=back.note)
 
 
 def check_cut(state: RaidState, side: str, order: CutWire) -> tuple[UnitState, TerrainSpec]:
@@ -136,14 +135,20 @@ def check_cut(state: RaidState, side: str, order: CutWire) -> tuple[UnitState, T
     return unit, section
 
 
-def cut_wire(state: RaidState, side: str, order: CutWire) -> list[Event]:
-    """Remove a barbed wire section the unit touches, for two actions (Barbed Wire)."""
-    unit, section = check_cut(state, side, order)
+def cut_wire_offers(state: RaidState, side: str) -> Iterator[CutWire]:
+    """Every standing wire section a unit touches, with two actions left."""
+    for unit in state.alive(side):
+        for section in board.wire(state).values():
+            offer = CutWire(unit=unit.id, wire=section.id)
+            if accepted(check_cut, state, side, offer):
+                yield offer
+
+
+@order(CutWire, phases="actions", offers=cut_wire_offers)
+def cut_wire(ctx: Ctx[RaidState], action: CutWire) -> None:
+    """Barbed Wire: a unit touching a section removes it with two actions."""
+    unit, section = check_cut(ctx.state, ctx.side, action)
     spend(unit, JOB_ACTIONS, "removing wire")
-    state.wire_removed.append(section.id)
-    return [Event(
-        kind="wire",
-        text=f"{unit.id} removes {section.name} (2 actions, Barbed Wire)",
-        rule="Barbed Wire",
-        data={"unit": unit.id, "wire": section.id},
-    )]
+    ctx.state.wire_removed.append(section.id)
+    ctx.say("wire", f"{unit.id} removes {section.name} (2 actions, Barbed Wire)", "Barbed Wire",
+            unit=unit.id, wire=section.id)

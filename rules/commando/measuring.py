@@ -1,8 +1,11 @@
 """The tape measure: ``measure`` tells a player, on the phone, what the table holds between a
 unit and a place (distance, move cost, where a move there really stops, shot modifiers)
-without changing anything.  Read-only: anyone may use it, spectators included."""
+without changing anything.  Read-only: anyone may use it, spectators included.  The
+``measure`` order is declared here."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from rules.commando import board
 from rules.commando.actions import Measure
@@ -11,16 +14,31 @@ from rules.commando.movement import ENEMY_ZONE, at, destination, speed, trace
 from rules.commando.shooting import HIT_ON, check_line, measure_shot
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
-from rules.core.contract import Event
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 
 
-def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
-    """Measure from a unit to a place; read-only, for anyone at any time."""
-    unit = state.unit(order.unit)
+def measure_offers(state: RaidState, side: str) -> Iterator[Measure]:
+    """From any unit on the table to any named point, target or other unit."""
+    places = [(p.id, (p.x, p.y)) for p in state.table.points]
+    places += [(t.id, table.shape_centre(t.shape())) for t in board.live_targets(state)]
+    units = sorted(state.alive(), key=lambda u: (u.side != side, u.id))
+    for unit in units:
+        spots = places + [(u.id, u.pos) for u in units if u.id != unit.id]
+        spots.sort(key=lambda spot: table.distance(unit.pos, spot[1]))  # nearest first
+        for place, _ in spots:
+            # Ids straight from the table: valid by construction, so skip re-validating ~900.
+            yield Measure.model_construct(unit=unit.id, to=place)
+
+
+@order(Measure, offers=measure_offers)
+def measure(ctx: Ctx[RaidState], action: Measure) -> None:
+    """The tape measure (Movement): from a unit to a place; read-only, for anyone at any time."""
+    state = ctx.state
+    unit = state.unit(action.unit)
     if not unit.alive:
         raise RuleError(f"{unit.id} has been eliminated; measure from a unit on the table.")
-    where = board.place(state, order.to, unit.pos)
+    where = board.place(state, action.to, unit.pos)
     gap = table.distance(unit.pos, where.point)
     lines = [f"📏 {unit.id} → {where.label}: {table.inches(gap)}"]
     found = board.contact_shape(state, where.label) if where.kind == "named" else None
@@ -31,14 +49,14 @@ def measure(state: RaidState, side: str, order: Measure) -> list[Event]:
         gap = max(0.0, table.distance_to_shape(unit.pos, shape) - board.BASE_RADIUS)
         lines = [f"📏 {unit.id} → {name}: {table.inches(gap)} to contact"]
     if speed(unit) > 0:
-        lines.append(move_line(state, unit, order.to, gap))
+        lines.append(move_line(state, unit, action.to, gap))
     if where.kind == "unit":
         other = state.unit(where.label)
         if other.side != unit.side:
             lines.append(_shot_line(state, unit, other))
-    return [Event(kind="measure", text=line, rule="Movement",
-                  data={"unit": unit.id, "to": where.label, "distance": round(gap, 2)})
-            for line in lines]
+    for line in lines:
+        ctx.say("measure", line, "Movement", unit=unit.id, to=where.label,
+                distance=round(gap, 2))
 
 
 def move_line(state: RaidState, unit: UnitState, to: str, gap: float) -> str:

@@ -8,20 +8,21 @@ Our reading of the cost: the charge is the assault's move, in up to three straig
 go round wire or a building), one action per 6" (or part) of each leg and at least one; the
 6" halt does not apply to a move made to assault.  A unit may charge straight on from its
 move (its move actions stay together); one that has done anything else since it moved may
-only assault an enemy it already touches.
+only assault an enemy it already touches.  The ``assault`` order is declared here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.commando import board
-from rules.commando.actions import Assault
+from rules.commando.actions import Assault, accepted
 from rules.commando.activation import act_problem, plural, spend
-from rules.commando.movement import MovePlan, carry_out, destination, faction, plan_move
+from rules.commando.movement import MovePlan, carry_out, destination, faction, plan_move, speed
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
-from rules.core.contract import Event
-from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 
 
@@ -84,11 +85,27 @@ def plan_assault(
     return unit, target, plan
 
 
-def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Event]:
-    """Charge into contact, then fight: best of two dice against one, draws re-rolled."""
-    unit, target, plan = plan_assault(state, side, order)
+def assault_offers(state: RaidState, side: str) -> Iterator[Assault]:
+    """Every enemy a commando assault unit can charge into contact now."""
+    for unit in state.alive(side):
+        if unit.kind != "assault" or unit.actions < 1:
+            continue
+        reach = unit.actions * speed(unit) + board.CONTACT
+        for enemy in state.alive():
+            if enemy.side == side or table.distance(unit.pos, enemy.pos) > reach + 0.1:
+                continue
+            offer = Assault(unit=unit.id, target=enemy.id)
+            if accepted(plan_assault, state, side, offer):
+                yield offer
+
+
+@order(Assault, phases="actions", offers=assault_offers)
+def assault(ctx: Ctx[RaidState], action: Assault) -> None:
+    """Hand to Hand: charge into contact, then fight: best of two dice against one, draws
+    re-rolled."""
+    state, dice = ctx.state, ctx.dice
+    unit, target, plan = plan_assault(state, ctx.side, action)
     gap = table.distance(unit.pos, target.pos)
-    events: list[Event] = []
     if plan is not None:
         carry_out(state, unit, plan, kind="assault")
         cost, gap = plan.cost, plan.travelled
@@ -97,39 +114,23 @@ def assault(state: RaidState, side: str, order: Assault, dice: Dice) -> list[Eve
         state.marks.append(Mark(kind="assault", points=[unit.pos, target.pos],
                                 text="contact", side=faction(unit.side), by=[unit.id]))
         cost = 1
-    events.append(Event(
-        kind="assault",
-        text=(f"{unit.id} assaults {target.id}, {table.inches(gap)}"
-              f"{f' in {len(plan.legs)} legs' if plan is not None and len(plan.legs) > 1 else ''} "
-              f"({plural(cost, 'action')}, Hand to Hand)"),
-        rule="Hand to Hand",
-        data={"unit": unit.id, "target": target.id, "distance": round(gap, 2), "cost": cost},
-    ))
+    ctx.say("assault",
+            (f"{unit.id} assaults {target.id}, {table.inches(gap)}"
+             f"{f' in {len(plan.legs)} legs' if plan is not None and len(plan.legs) > 1 else ''} "
+             f"({plural(cost, 'action')}, Hand to Hand)"),
+            "Hand to Hand", unit=unit.id, target=target.id, distance=round(gap, 2), cost=cost)
     pair = dice.roll(2, 6, f"{unit.id} hand to hand, best of 2d6")
     ours, theirs = max(pair), dice.die(6, f"{target.id} hand to hand, d6")
-    events.append(Event(
-        kind="melee",
-        text=f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}",
-        rule="Hand to Hand",
-        data={"unit": unit.id, "target": target.id, "pair": pair, "theirs": theirs},
-    ))
+    ctx.say("melee", f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}",
+            "Hand to Hand", unit=unit.id, target=target.id, pair=pair, theirs=theirs)
     while ours == theirs:
         # Draws are re-rolled with a single die for each unit.
         ours = dice.die(6, f"{unit.id} hand to hand re-roll, d6")
         theirs = dice.die(6, f"{target.id} hand to hand re-roll, d6")
-        events.append(Event(
-            kind="melee_reroll",
-            text=f"draw: re-roll 🎲 {unit.id} {ours} vs {target.id} {theirs}",
-            rule="Hand to Hand",
-            data={"ours": ours, "theirs": theirs},
-        ))
+        ctx.say("melee_reroll", f"draw: re-roll 🎲 {unit.id} {ours} vs {target.id} {theirs}",
+                "Hand to Hand", ours=ours, theirs=theirs)
     loser = target if ours > theirs else unit
     loser.alive = False
     loser.actions = 0
-    events.append(Event(
-        kind="melee_result",
-        text=f"{loser.id} eliminated, no save (Hand to Hand)",
-        rule="Hand to Hand",
-        data={"eliminated": loser.id},
-    ))
-    return events
+    ctx.say("melee_result", f"{loser.id} eliminated, no save (Hand to Hand)", "Hand to Hand",
+            eliminated=loser.id)

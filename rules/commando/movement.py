@@ -14,19 +14,25 @@ Honest moves: a move that would be cut short (the 6" line, wire, water, a target
 refused with the point where it would stop, unless the order says ``confirm:yes``; ``measure``
 and the move's autocomplete show the same stopping point.  Bases never end a move overlapping
 another base: friends are passed through, but the move ends clear of them.
+
+The ``move`` order is declared here, with its offers: each move offered as it really ends (a
+move that would be cut short is offered as its stopping point), so filling an order from
+autocomplete never sends a move the rules refuse or cut short.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.commando import board
 from rules.commando.actions import Move
 from rules.commando.activation import act_problem, plural, spend
 from rules.commando.state import RaidState, UnitState, other
 from rules.core import table
-from rules.core.contract import Event
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 
 #: Inches per move action (Movement); pillboxes and searchlights are fixed.
@@ -41,6 +47,10 @@ ENEMY_ZONE = 6.0
 BACK_OFF = 1e-3
 #: A move ending more than this (inches) short of where it was sent is "cut short".
 SHORT_BY = 0.05
+#: Compass points offered as free moves (at one action and at the unit's full reach).
+HEADINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+#: Turning patterns offered as multi-leg moves, one action per leg.
+DOG_LEGS = (("N", "E"), ("S", "W"), ("E", "N", "E"), ("W", "S", "W"))
 
 
 @dataclass
@@ -281,25 +291,115 @@ def faction(side: str) -> str:
     return "commando" if side == "commandos" else "german"
 
 
-def move(state: RaidState, side: str, order: Move) -> list[Event]:
-    """Resolve a ``move`` order: measure, refuse a move cut short unless confirmed, report."""
-    plan = plan_order(state, side, order)
-    if plan.short and not order.confirm:
+# -- the offers: every move as it really ends ------------------------------------------------
+
+
+def move_offers(state: RaidState, side: str) -> Iterator[Move]:
+    """Moves to the named points, the targets, the compass at one action and at full reach,
+    and a few turning moves: each as it really ends."""
+    table_key = _table_key(state)
+    for unit in state.alive(side):
+        if move_problem(unit) is None:
+            yield from _unit_moves(state, side, unit, table_key)
+
+
+#: Offers of one unit's moves by what they depend on (a pure function of that key): a random
+#: playout or an autocomplete asks again after orders that moved nobody.
+_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
+_MOVES_KEPT = 4096
+
+
+def _table_key(state: RaidState) -> tuple[Any, ...]:
+    """Everything on the table a move depends on, but the mover's own actions."""
+    bases = tuple((u.id, u.side, u.x, u.y) for u in state.alive())
+    return (state.scenario, bases, tuple(state.destroyed), tuple(state.wire_removed))
+
+
+def _unit_moves(state: RaidState, side: str, unit: UnitState, table_key: tuple[Any, ...]) -> (
+    tuple[Move, ...]
+):
+    key = (table_key, side, unit.id, unit.actions)
+    found = _MOVES.get(key)
+    if found is None:
+        found = tuple(_build_moves(state, side, unit))
+        if len(_MOVES) >= _MOVES_KEPT:
+            _MOVES.clear()
+        _MOVES[key] = found
+    return found
+
+
+def _build_moves(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:
+    seen: set[str] = set()  # one offer per place the unit really ends
+    for goal in _goals(state, unit):
+        found = honest(state, side, Move(unit=unit.id, to=goal))
+        if found is not None and at(found[1]) not in seen:
+            seen.add(at(found[1]))
+            yield found[0]
+    yield from _dog_legs(state, side, unit)
+
+
+def _goals(state: RaidState, unit: UnitState) -> list[str]:
+    step = speed(unit)
+    reach = step * unit.actions
+    goals = [p.id for p in state.table.points] + [t.id for t in board.live_targets(state)]
+    goals += [f"{h}:{reach:g}" for h in HEADINGS]
+    if reach > step:
+        goals += [f"{h}:{step:g}" for h in HEADINGS[::2]]
+    return goals
+
+
+def honest(state: RaidState, side: str, order: Move) -> tuple[Move, table.Point] | None:
+    """``order`` and where it ends if the rules accept it as given; a move to its stopping
+    point if it would be cut short (checked again, so the point sent is accepted); None if it
+    is not legal."""
+    try:
+        plan = plan_order(state, side, order)
+    except RuleError:
+        return None
+    if plan.needed > state.unit(order.unit).actions:
+        return None  # a goal beyond the unit's actions: offered as the places it can reach
+    if not plan.short:
+        return order, plan.end
+    if order.via or order.via2:
+        return None
+    offer = Move(unit=order.unit, to=at(plan.end))
+    try:
+        again = plan_order(state, side, offer)
+    except RuleError:
+        return None
+    return None if again.short else (offer, again.end)
+
+
+def _dog_legs(state: RaidState, side: str, unit: UnitState) -> Iterator[Move]:
+    """Turning moves of one action per leg (Movement: a straight line for each action)."""
+    step = f"{speed(unit):g}"
+    for legs in DOG_LEGS:
+        if len(legs) > unit.actions:
+            continue
+        places = [f"{h}:{step}" for h in legs]
+        route = Move(unit=unit.id, via=places[0], via2=places[1] if len(places) > 2 else None,
+                     to=places[-1])
+        if honest(state, side, route) is not None:
+            yield route
+
+
+@order(Move, phases="actions", offers=move_offers)
+def move(ctx: Ctx[RaidState], action: Move) -> None:
+    """Movement: up to three straight legs, refused if cut short unless confirmed (honest
+    moves), then reported with the measured line."""
+    state = ctx.state
+    plan = plan_order(state, ctx.side, action)
+    if plan.short and not action.confirm:
         raise RuleError(cut_short(plan))
-    unit = state.unit(order.unit)
-    _, label = waypoints(state, unit, order)
+    unit = state.unit(action.unit)
+    _, label = waypoints(state, unit, action)
     carry_out(state, unit, plan)
     text = (
         f"{unit.id} moves {table.inches(plan.travelled)} → {at(plan.end) if plan.short else label} "
         f"({plural(plan.cost, 'action')}, Movement)"
     )
-    events = [Event(kind="move", text=text, rule="Movement", data={
-        "unit": unit.id, "distance": round(plan.travelled, 2), "cost": plan.cost,
-        "to": [round(v, 2) for v in plan.end], "stop": plan.stop if plan.short else None,
-    })]
+    ctx.say("move", text, "Movement", unit=unit.id, distance=round(plan.travelled, 2),
+            cost=plan.cost, to=[round(v, 2) for v in plan.end],
+            stop=plan.stop if plan.short else None)
     if plan.short:
-        events.append(Event(
-            kind="stop", text=f"{unit.id} {plan.stop} (Movement)", rule="Movement",
-            data={"unit": unit.id},
-        ))
-    return events
+        ctx.say("stop", f"{unit.id} {plan.stop} (Movement)", "Movement", unit=unit.id)

@@ -5,22 +5,22 @@ target is in cover, an armoured car or half-track, or a pillbox; -1 if shooting 
 a modified 4+ hits and the target saves on 4+ (1-3 eliminates it).  Range 12"; a pillbox can
 only be attacked from within 3".  Units shoot all round, pillboxes in a 180 degree arc.
 Searchlights are shot like any other unit.  The 2" mortar: two actions, one die, 5-6
-eliminates with no save.
+eliminates with no save.  The ``shoot`` and ``mortar`` orders are declared here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rules.commando import board
-from rules.commando.actions import Mortar, Shoot
+from rules.commando.actions import Mortar, Shoot, accepted
 from rules.commando.activation import act_problem, plural, spend
 from rules.commando.movement import faction
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
-from rules.core.contract import Event
-from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 
 RANGE = 12.0
@@ -136,11 +136,23 @@ def _fire_mark(state: RaidState, shooter: UnitState, target: UnitState, text: st
     ))
 
 
-def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
-    """Resolve a ``shoot`` order: all the unit's shots together, then the target's saves."""
-    plan = plan_shot(state, side, order)
+def shoot_offers(state: RaidState, side: str) -> Iterator[Shoot]:
+    """Every enemy each unit can shoot now (range, arc, pillboxes from 3", actions)."""
+    for unit in state.alive(side):
+        for enemy in state.alive():
+            offer = Shoot(unit=unit.id, target=enemy.id)
+            if enemy.side != side and accepted(plan_shot, state, side, offer):
+                yield offer
+
+
+# Pillboxes shoot without a roll, so shooting is open before the first roll too.
+@order(Shoot, offers=shoot_offers)
+def shoot(ctx: Ctx[RaidState], action: Shoot) -> None:
+    """Shooting: all the unit's shots together, then the target's saves."""
+    state, dice = ctx.state, ctx.dice
+    plan = plan_shot(state, ctx.side, action)
     shooter, target = plan.shooter, plan.target
-    count = order.shots if order.shots is not None else shooter.actions
+    count = action.shots if action.shots is not None else shooter.actions
     spend(shooter, count, f"{plural(count, 'shot')}")
     shooter.shot = True
     dice_rolled = [dice.die(6, f"{shooter.id} shoots {target.id}, d6") for _ in range(count)]
@@ -148,60 +160,57 @@ def shoot(state: RaidState, side: str, order: Shoot, dice: Dice) -> list[Event]:
     need = HIT_ON - total_mod
     hits = sum(1 for d in dice_rolled if d + total_mod >= HIT_ON)
     mods_text = "".join(f" {m:+d} {why}" for m, why in plan.modifiers)
-    events = [Event(
-        kind="shoot",
-        text=(f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)}"
-              + (f", {plan.cover.words()}" if plan.cover else "") + " (Shooting)"),
-        rule="Shooting",
-        data={"unit": shooter.id, "target": target.id, "distance": round(plan.distance, 2)},
-    ), Event(
-        kind="hits",
-        text=(f"🎲 {' '.join(map(str, dice_rolled))}{mods_text}: need {need}+ → "
-              f"{plural(hits, 'hit')}"),
-        rule="Shooting",
-        data={"dice": dice_rolled, "modifiers": [m for m, _ in plan.modifiers], "hits": hits},
-    )]
+    ctx.say("shoot",
+            (f"{shooter.id} shoots {target.id} at {table.inches(plan.distance)}"
+             + (f", {plan.cover.words()}" if plan.cover else "") + " (Shooting)"),
+            "Shooting", unit=shooter.id, target=target.id, distance=round(plan.distance, 2))
+    ctx.say("hits",
+            (f"🎲 {' '.join(map(str, dice_rolled))}{mods_text}: need {need}+ → "
+             f"{plural(hits, 'hit')}"),
+            "Shooting", dice=dice_rolled, modifiers=[m for m, _ in plan.modifiers], hits=hits)
     killed = False
     if hits:
         saves = [dice.die(6, f"{target.id} save, d6") for _ in range(hits)]
         failed = sum(1 for s in saves if s < SAVE_ON)
         killed = failed > 0
         verdict = "eliminated" if killed else "all saved"
-        events.append(Event(
-            kind="save",
-            text=(f"{target.id} saves 🎲 {' '.join(map(str, saves))}: need 4+ → "
-                  f"{plural(failed, 'fail')}: {verdict}"),
-            rule="Shooting",
-            data={"target": target.id, "saves": saves, "failed": failed, "eliminated": killed},
-        ))
+        ctx.say("save",
+                (f"{target.id} saves 🎲 {' '.join(map(str, saves))}: need 4+ → "
+                 f"{plural(failed, 'fail')}: {verdict}"),
+                "Shooting", target=target.id, saves=saves, failed=failed, eliminated=killed)
         if killed:
             target.alive = False
             target.actions = 0
     label = f"{table.inches(plan.distance)} " + ("✖" if killed else f"{plural(hits, 'hit')}")
     _fire_mark(state, shooter, target, label, killed)
-    return events
 
 
-def mortar(state: RaidState, side: str, order: Mortar, dice: Dice) -> list[Event]:
-    """Resolve a 2" mortar shot: two actions, one die, 5-6 eliminates with no save."""
-    shooter, target, gap = check_mortar(state, side, order)
+def mortar_offers(state: RaidState, side: str) -> Iterator[Mortar]:
+    """Every enemy a mortar team can fire at now."""
+    for unit in state.alive(side):
+        if unit.kind != "mortar":
+            continue
+        for enemy in state.alive():
+            offer = Mortar(unit=unit.id, target=enemy.id)
+            if enemy.side != side and accepted(check_mortar, state, side, offer):
+                yield offer
+
+
+@order(Mortar, phases="actions", offers=mortar_offers)
+def mortar(ctx: Ctx[RaidState], action: Mortar) -> None:
+    """2" Mortar: two actions, one die, 5-6 eliminates with no save."""
+    state = ctx.state
+    shooter, target, gap = check_mortar(state, ctx.side, action)
     spend(shooter, MORTAR_ACTIONS, 'the 2" mortar')
     shooter.shot = True
-    die = dice.die(6, f"{shooter.id} 2in mortar at {target.id}, d6")
+    die = ctx.dice.die(6, f"{shooter.id} 2in mortar at {target.id}, d6")
     killed = die >= MORTAR_KILLS_ON
     if killed:
         target.alive = False
         target.actions = 0
     outcome = f"{target.id} eliminated, no save" if killed else "no effect"
     _fire_mark(state, shooter, target, f"{table.inches(gap)} mortar", killed)
-    return [Event(
-        kind="mortar",
-        text=f'{shooter.id} mortars {target.id} at {table.inches(gap)} (2" Mortar)',
-        rule='2" Mortar',
-        data={"unit": shooter.id, "target": target.id, "distance": round(gap, 2)},
-    ), Event(
-        kind="mortar_result",
-        text=f"🎲 {die} need 5+ → {outcome}",
-        rule='2" Mortar',
-        data={"die": die, "eliminated": killed},
-    )]
+    ctx.say("mortar", f'{shooter.id} mortars {target.id} at {table.inches(gap)} (2" Mortar)',
+            '2" Mortar', unit=shooter.id, target=target.id, distance=round(gap, 2))
+    ctx.say("mortar_result", f"🎲 {die} need 5+ → {outcome}", '2" Mortar',
+            die=die, eliminated=killed)

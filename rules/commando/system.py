@@ -5,8 +5,12 @@ are not in the text, so the Germans are a second human player).  In a side's tur
 may ``direct``, each unit ``roll``s its activation one at a time (Activation Roll: "for each
 activated unit") and spends its actions (moves, shots, mortar, assaults, demolitions, wire);
 ``end`` draws the table with the turn's measured lines.  The phase is ``command`` until the
-side's first roll and ``actions`` after it.  Legality lives in one place per order: the
-resolver's checks, which :mod:`rules.commando.menus` runs to build the offers.
+side's first roll and ``actions`` after it.
+
+Each order is declared once, on its rule function in the chapter module of its rule
+(``order(Model, phases=..., offers=...)``, :mod:`rules.core.orders`); this class lists those
+modules and holds the contract's hooks.  Legality lives in one place per order: the
+resolver's checks, which the offers declared beside it run.
 """
 
 from __future__ import annotations
@@ -16,20 +20,17 @@ from typing import Any
 from pydantic import Field
 
 from rules.commando import (
-    activation, demolition, measuring, melee, menus, movement, scoring, shooting,
+    activation, demolition, labels, measuring, melee, movement, scoring, shooting, turns,
 )
-from rules.commando.actions import (
-    ACTIONS, Assault, CutWire, Demolish, Direct, End, Measure, Mortar, Move, Roll, Shoot,
-)
+from rules.commando.actions import ACTIONS, End
 from rules.commando.scenario import FORMAT as SCENARIO_FORMAT, load_scenario
-from rules.commando.state import SIDE_NAMES, RaidState, UnitState, other
+from rules.commando.state import SIDE_NAMES, RaidState, UnitState
 from rules.commando.view import build_view
 from rules.core.contract import Action, Event, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
-from rules.core.errors import RuleError
-from rules.core.orders import Ctx, order
+from rules.core.orders import Ctx
 from rules.core.playout import PlayoutHints
-from rules.core.views import TableView, fired_by_marks
+from rules.core.views import fired_by_marks
 
 SCENARIOS = ("st_nazaire", "training")
 
@@ -38,9 +39,6 @@ class CommandoOptions(GameOptions):
     """``/game new options:turns=5``: a shorter or longer raid than the scenario's."""
 
     turns: int | None = Field(None, ge=1, le=30, description="number of turns (default: the scenario's)")
-
-#: Orders given by units that have rolled (the table's phase is "actions" after a first roll).
-ACTIONS_PART = ("actions",)
 
 
 class CommandoRaid(GameSystem[RaidState]):
@@ -59,6 +57,13 @@ class CommandoRaid(GameSystem[RaidState]):
     #: A side that lets its deadline pass ends its turn (Turns: "the side may always end
     #: its turn"), issue 19.
     idle_orders = {"command": End(), "actions": End()}
+    #: The chapters whose declared rule functions are the orders: direct and roll, move, shoot
+    #: and mortar, assault, demolish and cut-wire, end, measure.
+    order_modules = (activation, movement, shooting, melee, demolition, turns, measuring)
+    #: Distances, what a move costs and where it really stops, what a shot needs.
+    label = staticmethod(labels.label)
+    #: The table snapshot: terrain, bases, arcs, ranges and the last measured lines.
+    view = staticmethod(build_view)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Lay out the table of ``scenario``; option ``turns`` shortens or lengthens the game."""
@@ -79,73 +84,6 @@ class CommandoRaid(GameSystem[RaidState]):
             data={"scenario": scenario},
         )
         return self.make_step(state, [event], snapshot=True)
-
-    # -- the orders: each resolver with its phases and its legal offers ------------------------
-
-    @order(Direct, offers=menus.direct_offers)
-    def direct(self, ctx: Ctx[RaidState], action: Direct) -> None:
-        """Officers: a unit that has not activated gives +1 to a friend within 6"."""
-        ctx.extend(activation.direct(ctx.state, ctx.side, action))
-
-    @order(Roll, offers=menus.roll_offers)
-    def roll(self, ctx: Ctx[RaidState], action: Roll) -> None:
-        """Activation Roll, one unit at a time (or every unit not yet rolled, in turn)."""
-        ctx.extend(activation.roll(ctx.state, ctx.side, action, ctx.dice))
-
-    @order(Move, phases=ACTIONS_PART, offers=menus.move_offers)
-    def move(self, ctx: Ctx[RaidState], action: Move) -> None:
-        """Movement: up to three straight legs, refused if cut short unless confirmed."""
-        ctx.extend(movement.move(ctx.state, ctx.side, action))
-
-    # Pillboxes shoot without a roll, so shooting is open before the first roll too.
-    @order(Shoot, offers=menus.shoot_offers)
-    def shoot(self, ctx: Ctx[RaidState], action: Shoot) -> None:
-        """Shooting: all of a unit's shots together, then the target's saves."""
-        ctx.extend(shooting.shoot(ctx.state, ctx.side, action, ctx.dice))
-
-    @order(Mortar, phases=ACTIONS_PART, offers=menus.mortar_offers)
-    def mortar(self, ctx: Ctx[RaidState], action: Mortar) -> None:
-        """2" Mortar: two actions, 5-6 eliminates with no save."""
-        ctx.extend(shooting.mortar(ctx.state, ctx.side, action, ctx.dice))
-
-    @order(Assault, phases=ACTIONS_PART, offers=menus.assault_offers)
-    def assault(self, ctx: Ctx[RaidState], action: Assault) -> None:
-        """Hand to Hand: charge into contact, best of two dice against one."""
-        ctx.extend(melee.assault(ctx.state, ctx.side, action, ctx.dice))
-
-    @order(Demolish, phases=ACTIONS_PART, offers=menus.demolish_offers)
-    def demolish(self, ctx: Ctx[RaidState], action: Demolish) -> None:
-        """Demolition: two actions in contact, 4-6 destroys the target."""
-        ctx.extend(demolition.demolish(ctx.state, ctx.side, action, ctx.dice))
-
-    @order(CutWire, phases=ACTIONS_PART, offers=menus.cut_wire_offers)
-    def cut_wire(self, ctx: Ctx[RaidState], action: CutWire) -> None:
-        """Barbed Wire: a unit touching a section removes it with two actions."""
-        ctx.extend(demolition.cut_wire(ctx.state, ctx.side, action))
-
-    @order(End, offers=menus.end_offers)
-    def end(self, ctx: Ctx[RaidState], action: End) -> None:
-        """Turns: keep the side's measured lines for the snapshot, pass the table over."""
-        state, side = ctx.state, ctx.side
-        ctx.extend(activation.unrolled_lines(state, side))
-        state.last_marks, state.marks = state.marks, []
-        if side == "germans":
-            state.turn += 1
-        state.side = other(side)
-        state.phase = "command"
-        activation.reset_turn(state)
-        text = f"{SIDE_NAMES[side]}' turn ends; {SIDE_NAMES[state.side]} next (Turns)"
-        if state.turn > state.max_turn:
-            text = f"{SIDE_NAMES[side]} end the last turn (Turns)"
-        ctx.say("end", text, "Turns", turn=state.turn)
-        if state.turn <= state.max_turn:
-            ctx.extend(activation.standing_lines(state))
-        ctx.snapshot = True
-
-    @order(Measure, offers=menus.measure_offers)
-    def measure(self, ctx: Ctx[RaidState], action: Measure) -> None:
-        """The tape measure: read-only, for anyone at any time."""
-        ctx.extend(measuring.measure(ctx.state, ctx.side, action))
 
     # -- hooks ---------------------------------------------------------------------------------
 
@@ -168,11 +106,6 @@ class CommandoRaid(GameSystem[RaidState]):
         """As players read it."""
         return "before any roll" if state.phase == "command" else "actions"
 
-    def label(self, state: RaidState, side: str, action: str, field: str, value: str,
-              partial: dict[str, Any]) -> str:
-        """Distances, what a move costs and where it really stops, what a shot needs."""
-        return menus.label(state, side, action, field, value, partial)
-
     def waiting_on(self, state: RaidState) -> list[str]:
         """The side whose turn it is, none once the raid is over."""
         return [] if state.finished else [state.side]
@@ -192,7 +125,7 @@ class CommandoRaid(GameSystem[RaidState]):
         if state.finished:
             lines.append(scoring.result(state))
         else:
-            lines += _turn_lines(state)
+            lines += activation.turn_lines(state)
         blown = [t.name for t in state.table.targets if t.id in state.destroyed]
         lines.append(f"Targets destroyed {len(blown)}/{len(state.table.targets)}"
                      + (f": {', '.join(blown)}" if blown else ""))
@@ -200,10 +133,6 @@ class CommandoRaid(GameSystem[RaidState]):
                      f"Germans {len(state.lost('germans'))}")
         lines.append(scoring.standing(state))
         return lines
-
-    def view(self, state: RaidState) -> TableView:
-        """The table snapshot: terrain, bases, arcs, ranges and the last measured lines."""
-        return build_view(state)
 
     def fired(self, state: RaidState) -> frozenset[str]:
         """Who the picture shows firing, read from the marks it copies (view.py: the marks
@@ -219,17 +148,3 @@ class CommandoRaid(GameSystem[RaidState]):
         """The result line once the raid is over."""
         return scoring.result(state) if state.finished else None
 
-
-def _turn_lines(state: RaidState) -> list[str]:
-    """Who may still roll (officers may direct first) and the actions left."""
-    lines = []
-    to_roll = activation.rollable(state, state.side)
-    officers = [u.id for u in to_roll if u.officer]
-    if officers:
-        lines.append(f"Officers may direct: {', '.join(officers)}")
-    if to_roll:
-        lines.append("To roll: " + ", ".join(u.id for u in to_roll))
-    if state.phase == "actions" or any(u.actions for u in state.alive(state.side)):
-        left = [f"{u.id} {u.actions}" for u in state.alive(state.side) if u.actions]
-        lines.append("Actions left: " + (", ".join(left) or "none"))
-    return lines
