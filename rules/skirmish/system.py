@@ -24,7 +24,7 @@ from pydantic import Field
 from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
-from rules.core.views import Seen, TableView, fired_by_marks
+from rules.core.views import fired_by_marks
 from rules.skirmish import (
     artillery, decisions, flow, labels, leaders, measuring, melee, play, standing,
 )
@@ -73,7 +73,7 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def after_order(self, ctx: Ctx[SkirmishState], action: Action) -> None:
         """The active unit wiped out ends its activation; a side wiped out loses at once."""
         state = ctx.state
-        active = state.unit(state.active) if state.active else None
+        active = play.active_unit(state)
         if active is not None and not active.on_table and state.pending is None and not state.finished:
             ctx.say("gone", f"{active.id} is gone from the table: its activation ends (Turns)", "Turns")
             ctx.extend(flow.end_activation(state, ctx.dice))
@@ -84,10 +84,8 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
                 ctx.extend(events)
                 ctx.snapshot = True
 
-    def label(self, state: SkirmishState, side: str, action: str, field: str, value: str,
-              partial: dict[str, Any]) -> str:
-        """What a player needs to choose: check needed, targets in range, move lengths."""
-        return labels.label(state, side, action, field, value, partial)
+    #: What a player needs to choose: check needed, targets in range, move lengths.
+    label = staticmethod(labels.label)
 
     # -- where the game stands -----------------------------------------------------------------
 
@@ -128,18 +126,16 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
                          f"markers: {marker_summary(state, side)}")
         return lines
 
-    def view(self, state: SkirmishState) -> TableView:
-        """The table snapshot."""
-        return build_view(state)
+    #: The table snapshot.
+    view = staticmethod(build_view)
 
     def fired(self, state: SkirmishState) -> frozenset[str]:
         """Who the picture shows firing, read from the marks it copies (view.py: the marks
         of this turn, else the last one's), without building the picture (issue 23)."""
         return fired_by_marks(state.marks or state.last_marks)
 
-    def seen(self, state: SkirmishState) -> Seen:
-        """What "what changed" keeps of the picture, from the state (issue 23)."""
-        return seen_of(state)
+    #: What "what changed" keeps of the picture, from the state (issue 23).
+    seen = staticmethod(seen_of)
 
     def turn(self, state: SkirmishState) -> Turn:
         """The turn as the picture's header shows it, without building the picture
