@@ -73,7 +73,7 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def after_order(self, ctx: Ctx[SkirmishState], action: Action) -> None:
         """The active unit wiped out ends its activation; a side wiped out loses at once."""
         state = ctx.state
-        active = play.active_unit(state)
+        active = state.unit(state.active) if state.active else None  # inline: after every order
         if active is not None and not active.on_table and state.pending is None and not state.finished:
             ctx.say("gone", f"{active.id} is gone from the table: its activation ends (Turns)", "Turns")
             ctx.extend(flow.end_activation(state, ctx.dice))
