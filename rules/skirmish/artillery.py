@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 from rules.skirmish import barrage, flow, prompts
 from rules.skirmish.orders import Barrage, Smoke
-from rules.skirmish.play import open_step, place_of
+from rules.skirmish.play import active_unit, open_step, place_of, point_text
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState, other
 
 RULE = "Indirect Fire"
@@ -37,8 +39,27 @@ def barrage_problem(state: SkirmishState, unit: UnitState, point: table.Point, s
     return None
 
 
+def _on_enemy_teams(state: SkirmishState, side: str, step: str) -> Iterator[TeamState]:
+    """The enemy teams the active unit may range in on now for ``step`` (barrage or smoke):
+    the offers of both, checked as the resolvers check them."""
+    unit = active_unit(state)
+    if unit is None or open_step(unit, step):
+        return
+    for team in state.teams(other(side)):
+        if barrage_problem(state, unit, team.pos, step) is None:
+            yield team
+
+
+def barrage_offers(state: SkirmishState, side: str) -> Iterator[Barrage]:
+    """Range in on each enemy team the unit can reach and observe."""
+    for team in _on_enemy_teams(state, side, "barrage"):
+        yield Barrage(target=team.id)
+
+
+@order(Barrage, phases="orders", offers=barrage_offers)
 def fire_barrage(ctx: Ctx[SkirmishState], order: Barrage) -> None:
-    """Range in on an enemy team; on target the barrage falls, else the opponent moves it."""
+    """Indirect Fire: range in on an enemy team; on target the barrage falls, else the
+    opponent moves it."""
     state = ctx.state
     unit = state.unit(state.active or "")
     target = state.team(order.target)
@@ -55,8 +76,15 @@ def fire_barrage(ctx: Ctx[SkirmishState], order: Barrage) -> None:
     _after_ranging(ctx, unit, ranging, smoke=False, spotter=spotter)
 
 
+def smoke_offers(state: SkirmishState, side: str) -> Iterator[Smoke]:
+    """Smoke on enemy teams' places the unit can reach and observe."""
+    for team in _on_enemy_teams(state, side, "smoke"):
+        yield Smoke(at=point_text(team.pos))
+
+
+@order(Smoke, phases="orders", offers=smoke_offers)
 def fire_smoke(ctx: Ctx[SkirmishState], order: Smoke) -> None:
-    """Range in on a place and lay smoke there (or where the opponent moves it)."""
+    """Smoke: range in on a place and lay smoke there (or where the opponent moves it)."""
     state = ctx.state
     unit = state.unit(state.active or "")
     point = place_of(state, order.at, None)
@@ -81,13 +109,8 @@ def _after_ranging(ctx: Ctx[SkirmishState], unit: UnitState, ranging: barrage.Ra
                             centre=ranging.centre, aim=ranging.aim, smoke=smoke, team=spotter.id)
     state.phase = "decide"
     ctx.say("ask", f"The {'smoke' if smoke else 'barrage'} missed: the template is at "
-                   f"{_at(ranging.centre)}; move it up to 6\" ({prompts.answer('place', to='x,y')}) "
+                   f"{point_text(ranging.centre)}; move it up to 6\" ({prompts.answer('place', to='x,y')}) "
                    f"or leave it there ({prompts.answer('leave')}) ({RULE})", RULE)
-
-
-def _at(point: table.Point) -> str:
-    """A template's centre as players type it: ``15.0,22.2``."""
-    return f"{point[0]:.1f},{point[1]:.1f}"
 
 
 def land(ctx: Ctx[SkirmishState], unit: UnitState, centre: table.Point, aim: table.Point, smoke: bool,
@@ -118,7 +141,7 @@ def drift(ctx: Ctx[SkirmishState], to: str | None) -> None:
     if to:
         centre = barrage.drift(centre, place_of(state, to, centre))
     verb = "is moved to" if to else "stays at"
-    ctx.say("drift", f"The template {verb} {_at(centre)} ({RULE})", RULE)
+    ctx.say("drift", f"The template {verb} {point_text(centre)} ({RULE})", RULE)
     unit = state.unit(pending.unit or "")
     # the observer who ranged in (a game saved before it was kept: the same one, found again)
     spotter = state.team(pending.team) if pending.team else barrage.observer(state, unit, pending.centre)
@@ -136,5 +159,5 @@ def drift_spots(state: SkirmishState) -> list[str]:
         p = table.add(pending.centre, table.scale(table.unit_vector(angle), 6.0))
         p = table.clamp_to_table(p, state.table.width, state.table.height)
         if not table.beyond(table.distance(p, pending.centre), 6.0):
-            out.append(f"{p[0]:.1f},{p[1]:.1f}")
+            out.append(point_text(p))
     return out

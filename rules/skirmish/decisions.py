@@ -10,9 +10,13 @@ reroll: the CC rerolls a failed counter-attack, fight or terrain check, or not.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx
-from rules.skirmish import artillery, fire, flow, melee, morale, play, reactions, volleys
+from rules.core.orders import Ctx, order
+from rules.skirmish import (
+    artillery, fire, flow, losses, melee, morale, play, prompts, reactions, volleys,
+)
 from rules.skirmish.orders import Decide, Fire
 from rules.skirmish.state import Pending, SkirmishState
 
@@ -54,8 +58,37 @@ def decide_problem(state: SkirmishState, order: Decide) -> str | None:
     return None
 
 
+def decide_offers(state: SkirmishState, side: str) -> Iterator[Decide]:
+    """The answers to the question asked now."""
+    pending = state.pending
+    if pending is None or pending.side != side:
+        return
+    for choice in ANSWERS[pending.kind]:
+        if pending.kind == "react" and choice == "fire":
+            for unit in pending.options:
+                yield Decide(choice="fire", unit=unit)
+        elif pending.kind == "allocate" and pending.volley is not None:
+            for first in volleys.allocation_choices(state, pending.volley):
+                yield Decide(choice="allocate", teams=first)
+        elif pending.kind == "losses":
+            fight = state.assault
+            if fight is not None:
+                ranked = melee.loss_order(state, state.unit(fight.struck), fight.claims)
+                for picked in losses.choices(fight.claims, ranked):
+                    yield Decide(choice="remove", teams=prompts.team_list(picked))
+        elif pending.kind == "reroll" and pending.check == "fight" and choice == "reroll":
+            for team in pending.options:
+                yield Decide(choice="reroll", teams=team)
+        elif pending.kind == "drift" and choice == "place":
+            for spot in artillery.drift_spots(state):
+                yield Decide(choice="place", to=spot)
+        else:
+            yield Decide(choice=choice)  # type: ignore[arg-type]
+
+
+@order(Decide, phases="decide", offers=decide_offers)
 def decide(ctx: Ctx[SkirmishState], order: Decide) -> None:
-    """Resolve the answer and let play go on."""
+    """Answer the question asked of you (the rule of each question), and let play go on."""
     state = ctx.state
     why = decide_problem(state, order)
     if why:

@@ -14,14 +14,21 @@ of it.  Each leader does one of these once per Initiative.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import table
 from rules.core.contract import Event
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.skirmish import morale
+from rules.skirmish.orders import Appoint, Shift
 from rules.skirmish.state import SkirmishState, TeamState
 
 RULE = "Leaders"
 EXTRA_MOVE = 4.0
 NEAR = 2.0
+#: A leader helps in his own side's Initiative, between activations or during one.
+OWN_INITIATIVE = ("activate", "orders")
 
 
 def near(state: SkirmishState, leader: TeamState, team: TeamState) -> bool:
@@ -80,3 +87,66 @@ def appoint(state: SkirmishState, cc: TeamState, team: TeamState) -> Event:
     team.role = "pl"
     state.leader_used.append(cc.id)
     return Event(kind="leader", rule=RULE, text=f"{cc.id} appoints {team.id} the new PL of {unit.id} ({RULE})")
+
+
+def leader_for(state: SkirmishState, side: str, team: TeamState) -> TeamState | None:
+    """The leader of ``side`` who may help ``team`` now: its unit's PL, else the CC."""
+    unit = state.unit_of(team)
+    for leader in (unit.pl, morale.commander(state, side)):
+        if leader is None:
+            continue
+        try:
+            check_leader(state, leader, team)
+        except RuleError:
+            continue
+        return leader
+    return None
+
+
+def shift_offers(state: SkirmishState, side: str) -> Iterator[Shift]:
+    """Suppression a leader within 2" may move to another team of the unit."""
+    if state.initiative != side or state.pending:
+        return
+    for team in state.teams(side):
+        if team.suppression and leader_for(state, side, team):
+            for dest in state.unit_of(team).alive_teams:
+                if dest.id != team.id:
+                    yield Shift(source=team.id, to=dest.id)
+                    break
+
+
+@order(Shift, phases=OWN_INITIATIVE, offers=shift_offers)
+def shift(ctx: Ctx[SkirmishState], order: Shift) -> None:
+    """Leaders: a PL or CC moves a suppression marker to another team of the unit."""
+    state = ctx.state
+    source, dest = state.team(order.source), state.team(order.to)
+    if state.unit_of(source).side != ctx.side:
+        raise RuleError(f"{source.id} is not yours.")
+    leader = leader_for(state, ctx.side, source)
+    if leader is None:
+        raise RuleError(f"No PL or CC of yours within 2\" of {source.id} may help it now ({RULE}).")
+    ctx.extend([shift_suppression(state, leader, source, dest)])
+
+
+def appoint_offers(state: SkirmishState, side: str) -> Iterator[Appoint]:
+    """Teams within 2" of the CC in units whose PL is dead."""
+    cc = morale.commander(state, side)
+    if cc is None or cc.id in state.leader_used or state.initiative != side or state.pending:
+        return
+    for unit in state.live(side):
+        if unit.pl is None:
+            for team in unit.alive_teams:
+                if near(state, cc, team):
+                    yield Appoint(team=team.id)
+
+
+@order(Appoint, phases=OWN_INITIATIVE, offers=appoint_offers)
+def appoint_order(ctx: Ctx[SkirmishState], order: Appoint) -> None:
+    """Leaders: the CC appoints a team within 2" the new PL of a unit whose PL is dead."""
+    cc = morale.commander(ctx.state, ctx.side)
+    if cc is None:
+        raise RuleError(f"Your Company Commander is not on the table ({RULE}).")
+    team = ctx.state.team(order.team)
+    if ctx.state.unit_of(team).side != ctx.side:
+        raise RuleError(f"{team.id} is not yours.")
+    ctx.extend([appoint(ctx.state, cc, team)])

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import table
-from rules.core.contract import Event
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
 from rules.skirmish import fire, terrain
+from rules.skirmish.orders import Measure
 from rules.skirmish.play import place_of
-from rules.skirmish.state import SkirmishState
+from rules.skirmish.state import SkirmishState, other
 
 
-def measure(state: SkirmishState, side: str, team_id: str, to: str) -> list[Event]:
-    """Measure from a team to a place or a team; nothing changes."""
-    team = state.team(team_id)
+def measure_offers(state: SkirmishState, side: str) -> Iterator[Measure]:
+    """From each of your teams to the nearest enemy team."""
+    enemies = [(e.id, e.x, e.y) for e in state.teams(other(side))]
+    if not enemies:
+        return
+    for team in state.teams(side)[:6]:
+        # squared distances suffice to find the nearest (asked at every step of a game)
+        near = min(enemies, key=lambda e: (e[1] - team.x) ** 2 + (e[2] - team.y) ** 2)
+        yield Measure.model_construct(team=team.id, to=near[0])  # our own ids: no validation
+
+
+@order(Measure, offers=measure_offers)
+def measure(ctx: Ctx[SkirmishState], order: Measure) -> None:
+    """Firing: measure from a team to a place or a team; nothing changes (read-only)."""
+    state, to = ctx.state, order.to
+    team = state.team(order.team)
     if not team.alive:
         raise RuleError(f"{team.id} is no longer on the table.")
     point = place_of(state, to, team.pos)
@@ -32,4 +48,4 @@ def measure(state: SkirmishState, side: str, team_id: str, to: str) -> list[Even
             best = good.get(fire.best_weapon(state, team, enemy))  # the weapon it would fire
             parts.append(f"can fire ({best.weapon}{', long range' if best.long else ''})"
                          if best else str(lines[0]))
-    return [Event(kind="measure", text=" · ".join(parts) + " (Firing)", rule="Firing")]
+    ctx.say("measure", " · ".join(parts) + " (Firing)", "Firing")

@@ -8,9 +8,11 @@ answer (``defaults``) says it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx
+from rules.core.orders import Ctx, order
 from rules.skirmish import (
     assault, fire, flow, losses, morale, play, prompts, reactions, rerolls, suppression, volleys,
 )
@@ -74,8 +76,14 @@ def _no_charger(unit: UnitState, target: UnitState, staying: list[TeamState]) ->
     return f"No team of {unit.id} is left to charge {target.id}: {'; '.join(why)} (Assaults).{tail}"
 
 
+def assault_offers(state: SkirmishState, side: str) -> Iterator[Assault]:
+    """Assault each enemy unit within reach (no team staying)."""
+    return play.at_enemy_units(state, side, Assault, assault_problem)
+
+
+@order(Assault, phases="orders", offers=assault_offers)
 def start(ctx: Ctx[SkirmishState], order: Assault) -> None:
-    """Supporting fire, then the charge; the defender may fire at the incoming teams."""
+    """Assaults: supporting fire, then the charge; the defender may fire at the incoming teams."""
     state = ctx.state
     unit = state.unit(state.active or "")
     why = assault_problem(state, unit, order, ctx.side)

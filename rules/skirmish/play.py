@@ -1,26 +1,32 @@
 """Activating a unit and carrying out its action: check, choice, moves, fire, done (Actions).
 
-Every function takes the resolution context (a private copy of the state, the side and the
-dice) and the order, checks it with the ``*_problem`` helpers that the legal-order generator
-(:mod:`rules.skirmish.offers`) uses too, and changes the state.
+Every order's resolver takes the resolution context (a private copy of the state, the side and
+the dice) and the order, checks it with the ``*_problem`` helpers that its offers (the legal
+orders now, ``*_offers``) use too, and changes the state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.core.orders import Ctx
+from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 from rules.skirmish import (
     cohesion, fire, flow, leaders, morale, movement, prompts, reactions, rerolls, suppression,
     volleys,
 )
 from rules.skirmish.barrage import barrage_guns
-from rules.skirmish.orders import Activate, Choose, Fire, Move
+from rules.skirmish.orders import Activate, Assault, Choose, Done, Fire, Move, Reroll
 from rules.skirmish.state import (
     FAIL_ACTIONS, SUCCESS_ACTIONS, Pending, SkirmishState, TeamState, UnitState, other,
 )
 from rules.skirmish.training import training_check
+
+#: An order given by the active unit at an enemy unit (fire, assault).
+OrderT = TypeVar("OrderT", Fire, Assault)
 
 #: What each action lets the unit do, in order (Actions).
 STEPS: dict[str, list[str]] = {
@@ -45,8 +51,16 @@ def activate_problem(state: SkirmishState, side: str, unit_id: str) -> str | Non
     return None
 
 
+def activate_offers(state: SkirmishState, side: str) -> Iterator[Activate]:
+    """Units of ``side`` that have not acted."""
+    for unit in state.live(side):
+        if activate_problem(state, side, unit.id) is None:
+            yield Activate(unit=unit.id)
+
+
+@order(Activate, phases="activate", offers=activate_offers)
 def activate(ctx: Ctx[SkirmishState], order: Activate) -> None:
-    """Roll the unit's Training Check, +1 per suppression marker (Actions; Suppression)."""
+    """Actions: roll the unit's Training Check, +1 per suppression marker (Suppression)."""
     state = ctx.state
     why = activate_problem(state, ctx.side, order.unit)
     if why:
@@ -86,8 +100,15 @@ def reroll_problem(state: SkirmishState, side: str) -> str | None:
     return None
 
 
-def reroll(ctx: Ctx[SkirmishState]) -> None:
-    """The CC lets the unit reroll its failed Training Check (Leaders)."""
+def reroll_offers(state: SkirmishState, side: str) -> Iterator[Reroll]:
+    """The CC's reroll of a failed check."""
+    if reroll_problem(state, side) is None:
+        yield Reroll()
+
+
+@order(Reroll, phases="action", offers=reroll_offers)
+def reroll(ctx: Ctx[SkirmishState], order: Reroll) -> None:
+    """Leaders: the CC lets the unit reroll its failed Training Check."""
     state = ctx.state
     why = reroll_problem(state, ctx.side)
     if why:
@@ -113,8 +134,16 @@ def allowed_actions(state: SkirmishState) -> list[str]:
     return names
 
 
+def choose_offers(state: SkirmishState, side: str) -> Iterator[Choose]:
+    """The actions open to the active unit."""
+    if state.active:
+        for kind in allowed_actions(state):
+            yield Choose(kind=kind)  # type: ignore[arg-type]
+
+
+@order(Choose, phases="action", offers=choose_offers)
 def choose(ctx: Ctx[SkirmishState], order: Choose) -> None:
-    """Take the action: unsuppress (or lose one marker), then open its steps (Actions)."""
+    """Actions: take the action: unsuppress (or lose one marker), then open its steps."""
     state = ctx.state
     allowed = allowed_actions(state)
     if order.kind not in allowed:
@@ -251,8 +280,72 @@ def _turret(state: SkirmishState, order: Move, plan: dict[str, table.Point]) -> 
     return table.heading_to_angle(table.parse_heading(order.turret))
 
 
+def active_unit(state: SkirmishState) -> UnitState | None:
+    """The unit activated now, if any."""
+    return state.unit(state.active) if state.active else None
+
+
+def point_text(point: table.Point) -> str:
+    """A place as players type it: ``15.0,22.2``."""
+    return f"{point[0]:.1f},{point[1]:.1f}"
+
+
+#: The sampled moves, as (towards what, turn from it, share of the move): all the way to the
+#: nearest enemy or to the objective, half way back, half way to a flank.  A whole-unit move
+#: checks every team, so it is sampled less (the offers are most of a playout's time).
+UNIT_SPOTS = (("enemy", 0, 1.0), ("enemy", 0, 0.5), ("enemy", 180, 0.5))
+TEAM_SPOTS = (("enemy", 0, 1.0), ("enemy", 0, 0.5), ("enemy", 180, 0.5), ("enemy", 90, 0.5))
+
+
+def _spots(state: SkirmishState, team: TeamState, room: float,
+           shares: tuple[tuple[str, int, float], ...]) -> list[table.Point]:
+    enemies = state.teams(other(state.unit_of(team).side))
+    near = min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
+    goal = {p.id: (p.x, p.y) for p in state.table.points}.get(state.table.victory.objective)
+    heading = {
+        "enemy": table.angle_of(table.sub(near.pos, team.pos)) if near else 270.0,
+        "objective": table.angle_of(table.sub(goal, team.pos)) if goal else 270.0,
+    }
+    out = []
+    for towards, turn, share in shares:
+        reach = room * share - 0.05
+        if towards == "objective" and goal is not None:
+            reach = min(reach, table.distance(team.pos, goal) - 0.05)
+            if reach < 0.5:
+                continue
+        step = table.scale(table.unit_vector(heading[towards] + turn), reach)
+        out.append(table.add(team.pos, step))
+    return out
+
+
+def move_offers(state: SkirmishState, side: str) -> Iterator[Move]:
+    """A sample of moves of each team (and of the whole unit), each one checked: places are
+    not finite, so the sample goes towards the nearest enemy, away, to the flanks."""
+    unit = active_unit(state)
+    if unit is None or not unit.alive_teams:
+        return
+    whos = [unit.id] + [t.id for t in unit.alive_teams]
+    if open_step(unit, "move"):
+        whos = [t.id for t in unit.alive_teams if t.role == "fo"]  # FOs act on their own
+    for who in whos:
+        team = (unit.pl or unit.alive_teams[0]) if who == unit.id else state.team(who)
+        room = budget(unit, team)
+        if room < 0.5:  # the sample skips crumbs of a move (a player may still type them)
+            continue
+        for spot in _spots(state, team, room, UNIT_SPOTS if who == unit.id else TEAM_SPOTS):
+            # Built without validation: the values are our own (most samples are refused,
+            # and validating each one was a tenth of a playout's time).
+            sample = Move.model_construct(who=who, to=point_text(spot))
+            try:
+                plan_move(state, unit, sample)
+            except RuleError:
+                continue
+            yield sample
+
+
+@order(Move, phases="orders", offers=move_offers)
 def move(ctx: Ctx[SkirmishState], order: Move) -> None:
-    """Move a team or the unit, then give the enemy its Reaction and Overwatch fire (Moving)."""
+    """Moving: move a team or the unit, then give the enemy its Reaction and Overwatch fire."""
     state = ctx.state
     unit = state.unit(state.active or "")
     plan = plan_move(state, unit, order)
@@ -450,8 +543,27 @@ def _directed_problem(state: SkirmishState, unit: UnitState, order: Fire,
     return None
 
 
+def at_enemy_units(state: SkirmishState, side: str, make: Callable[..., OrderT],
+                   problem: Callable[[SkirmishState, UnitState, OrderT, str], str | None]) -> Iterator[OrderT]:
+    """The active unit's order ``make(target=...)`` at each enemy unit, where ``problem``
+    (the check the resolver raises on) finds nothing wrong: the offers of fire and assault."""
+    unit = active_unit(state)
+    if unit is None:
+        return
+    for enemy in state.live(other(side)):
+        sample = make(target=enemy.id)
+        if problem(state, unit, sample, side) is None:
+            yield sample
+
+
+def fire_offers(state: SkirmishState, side: str) -> Iterator[Fire]:
+    """Fire at each enemy unit some team can hit."""
+    return at_enemy_units(state, side, Fire, fire_problem)
+
+
+@order(Fire, phases="orders", offers=fire_offers)
 def fire_order(ctx: Ctx[SkirmishState], order: Fire) -> None:
-    """Fire at an enemy unit; the target may first go to ground (asked of its player)."""
+    """Firing: fire at an enemy unit; the target may first go to ground (asked of its player)."""
     state = ctx.state
     unit = state.unit(state.active or "")
     why = fire_problem(state, unit, order, ctx.side)
@@ -515,8 +627,15 @@ def after_fire(ctx: Ctx[SkirmishState], unit: UnitState) -> None:
         ctx.snapshot = True
 
 
-def done(ctx: Ctx[SkirmishState]) -> None:
-    """End the active unit's activation."""
+def done_offers(state: SkirmishState, side: str) -> Iterator[Done]:
+    """End the activation."""
+    if state.active:
+        yield Done()
+
+
+@order(Done, phases="orders", offers=done_offers)
+def done(ctx: Ctx[SkirmishState], order: Done) -> None:
+    """Turns: end the active unit's activation."""
     state = ctx.state
     unit = state.unit(state.active or "")
     ctx.say("done", f"{unit.id} ends its activation (Turns)", "Turns")
