@@ -306,3 +306,11 @@ def discard_in_play(m: Mission) -> None:
     if m.in_play is not None:
         m.discards.append(m.in_play)
         m.in_play = None
+
+
+def held_card(ctx: Ctx, event: str) -> str | None:
+    """A kept card (13.1) offering ``event``, if the player holds one."""
+    for cid in ctx.m.hand:
+        if event in ctx.sc.card[cid].keep:
+            return cid
+    return None
