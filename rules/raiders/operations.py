@@ -80,65 +80,106 @@ def check_can_move(ctx: Ctx) -> None:
 def move(ctx: Ctx, a: A.Move) -> None:
     """12.0 / 18.0 / 24.0 (1) / 26.0: move the operating force, then play the operation on."""
     m, sc = ctx.m, ctx.sc
-    force_id, to, how, march = a.force, a.to, a.how, a.march
     check_can_move(ctx)
-    units = force(m, force_id)
+    units = force(m, a.force)
     fid = units[0].force
     assert fid is not None
     if m.force is not None and m.force != fid:
         raise RuleError(f"{m.force} scouted this operation, so {m.force} is the force that moves (11.0).")
-    found_to = sc.find_space(to)
-    if found_to is None:
-        raise RuleError(f"There is no space '{to[:30]}'; pick one from the list.")
-    to = found_to
+    to = sc.find_space(a.to)
+    if to is None:
+        raise RuleError(f"There is no space '{a.to[:30]}'; pick one from the list.")
     start = units[0].space
     assert start is not None
-    path: list[str] = [start]
-    if how == "road":
-        extra = 0
-        if march:
-            extra = 1
-            supply = [g for u in units for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
-            card = held_card(ctx, "forced_march")
-            if not supply and card is None:
-                raise RuleError(f"{fid} has no Supplies gear (or kept card) for a forced march (24.0).")
-        spaces = reach(ctx, fid, extra)
-        if to not in spaces:
-            options = ", ".join(s for s in spaces if s != start) or "none"
-            raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
-        found = sc.network.path(start, to, stops=stops(ctx))
-        path = found if found is not None else [start]
-        if march and len(path) - 1 > allowance(sc, units):
-            if supply:
-                g = gear(m, supply[0])
-                unit(m, g.holder or "").gear.remove(g.id)
-                g.holder = None
-                ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
-            elif card is not None:
-                use_card(ctx, card, "forced march")
-        elif march:
-            ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
-        mover_ids = [u.id for u in units]
+    if a.how == "road":
+        path, mover_ids = road_move(ctx, fid, to, a.march)
     else:
-        flag = "airfield" if how == "air" else "port"
-        event = "air_move" if how == "air" else "water_move"
-        card = held_card(ctx, event)
-        if card is None:
-            raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
-        if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
-            raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
-        # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
-        mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
-        if not mover_ids:
-            raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
-        use_card(ctx, card, f"{how} move")
-        path = [start, to]
+        path, mover_ids = special_move(ctx, fid, to, a.how)
     companions: list[str] = []
     for other in companion_forces(a.with_force):
         companions += coordinate(ctx, fid, other, to)
     if len(set(companions)) != len(companions):
         raise RuleError("Name each force to move with once (26.0).")
-    # 10.2: stacking is checked at the end of the move; Staging Areas hold any number.
+    end_move(ctx, fid, to, mover_ids, companions)
+    m.force = fid
+    m.moved = True
+    m.last_move = path
+    m.moved_into_staging = to != start and sc.space_by_id[to].staging
+    by = "" if a.how == "road" else f" by {a.how}"
+    ctx.say("move", f"{fid}{by} → {sc.space_by_id[to].name} (12.0)", "12.0", path=path)
+    if len(path) > 2:
+        ctx.say("move", "via " + ", ".join(sc.space_by_id[s].name for s in path[1:-1]), "12.0")
+    deliver(ctx)
+    card_segment(ctx)
+
+
+def road_move(ctx: Ctx, fid: str, to: str, march: bool) -> tuple[list[str], list[str]]:
+    """12.0, 24.0 (1): the way ``fid`` goes by road or track to ``to`` and the units that go
+    (all of them); a forced march spends its Supplies or card only if the extra space is used."""
+    m, sc = ctx.m, ctx.sc
+    units = members(m, fid)
+    start = units[0].space
+    assert start is not None
+    supply, card = march_means(ctx, fid) if march else ([], None)
+    extra = 1 if march else 0
+    spaces = reach(ctx, fid, extra)
+    if to not in spaces:
+        options = ", ".join(s for s in spaces if s != start) or "none"
+        raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
+    found = sc.network.path(start, to, stops=stops(ctx))
+    path = found if found is not None else [start]
+    if march and len(path) - 1 > allowance(sc, units):
+        if supply:
+            g = gear(m, supply[0])
+            unit(m, g.holder or "").gear.remove(g.id)
+            g.holder = None
+            ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
+        elif card is not None:
+            use_card(ctx, card, "forced march")
+    elif march:
+        ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
+    return path, [u.id for u in units]
+
+
+def march_means(ctx: Ctx, fid: str) -> tuple[list[str], str | None]:
+    """24.0 (1): the Supplies gear of ``fid`` and the kept forced-march card that pay for a
+    forced march; a RuleError when there is neither."""
+    m, sc = ctx.m, ctx.sc
+    supply = [g for u in members(m, fid) for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
+    card = held_card(ctx, "forced_march")
+    if not supply and card is None:
+        raise RuleError(f"{fid} has no Supplies gear (or kept card) for a forced march (24.0).")
+    return supply, card
+
+
+def special_move(ctx: Ctx, fid: str, to: str, how: str) -> tuple[list[str], list[str]]:
+    """18.1, 18.2: an air or water move on a kept card, from one airfield (port) to another:
+    the way and the units that go (the mobile ones); the card is played."""
+    m, sc = ctx.m, ctx.sc
+    units = members(m, fid)
+    start = units[0].space
+    assert start is not None
+    flag = "airfield" if how == "air" else "port"
+    event = "air_move" if how == "air" else "water_move"
+    card = held_card(ctx, event)
+    if card is None:
+        raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
+    if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
+        raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
+    # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
+    mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
+    if not mover_ids:
+        raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
+    use_card(ctx, card, f"{how} move")
+    return [start, to], mover_ids
+
+
+def end_move(ctx: Ctx, fid: str, to: str, mover_ids: list[str], companions: list[str]) -> None:
+    """10.2: the movers and their companions (26.0) end in ``to``, those left behind form a
+    force of their own; stacking is checked at the end of the move (Staging Areas hold any
+    number), and a move that breaks it is undone and refused."""
+    m, sc = ctx.m, ctx.sc
+    units = members(m, fid)
     before = {u.id: (u.space, u.force) for u in m.units}
     stay_force = new_force(m) if len(mover_ids) < len(units) else None
     for u in units:
@@ -157,16 +198,6 @@ def move(ctx: Ctx, a: A.Move) -> None:
             f"{sc.space_by_id[to].name} would hold {would_hold} raiders; the command "
             f"limit is {m.command} outside Staging Areas (10.2)."
         )
-    m.force = fid
-    m.moved = True
-    m.last_move = path
-    m.moved_into_staging = to != start and sc.space_by_id[to].staging
-    by = "" if how == "road" else f" by {how}"
-    ctx.say("move", f"{fid}{by} → {sc.space_by_id[to].name} (12.0)", "12.0", path=path)
-    if len(path) > 2:
-        ctx.say("move", "via " + ", ".join(sc.space_by_id[s].name for s in path[1:-1]), "12.0")
-    deliver(ctx)
-    card_segment(ctx)
 
 
 def companion_forces(with_force: str | None) -> list[str]:
