@@ -22,8 +22,9 @@ from rules.core.orders import OrderRule
 from rules.core.playout import PlayoutHints
 from rules.core.views import Seen
 from rules.raiders import actions as A
-from rules.raiders import campaign, labels, operations, recruiting, texts
+from rules.raiders import campaign, operations, recruiting, texts
 from rules.raiders.forces import Ctx
+from rules.raiders.labels import LABELS
 from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START, PHASE_TITLES, PLACE, SETUP
 from rules.raiders.scenario import FORMAT as SCENARIO_FORMAT, SCENARIOS, load_scenario
 from rules.raiders.state import Campaign, RaidersState
@@ -116,8 +117,12 @@ class RaidersSystem(GameSystem[RaidersState]):
 
     def label(self, state: RaidersState, side: str, action: str, field: str, value: str,
               partial: dict[str, Any]) -> str:
-        """What a value means: a unit's values and place, a space's name, a cost, a card."""
-        return labels.label(state, action, field, value, partial)
+        """What a value means: a unit's values and place, a space's name, a cost, a card (the
+        value itself when no labeller of :data:`rules.raiders.labels.LABELS` names it)."""
+        labeller = LABELS.get((action, field))
+        if labeller is None or (state.mission is None and action != "card"):
+            return value
+        return labeller(Ctx.reading(state), value, partial)
 
     def waiting_on(self, state: RaidersState) -> list[str]:
         """The raider player, until the campaign ends."""
