@@ -30,6 +30,7 @@ from rules.raiders.movement import reach, steps, stops
 from rules.raiders.objectives import deliver, ends_early, on_board, reveal
 from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START
 from rules.raiders.scenario import OpsCard
+from rules.raiders.state import Unit
 from rules.raiders.texts import ops_card_lines
 
 def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
@@ -92,15 +93,15 @@ def move(ctx: Ctx, a: A.Move) -> None:
     start = units[0].space
     assert start is not None
     if a.how == "road":
-        path, mover_ids = road_move(ctx, fid, to, a.march)
+        path, mover_ids = road_move(ctx, units, to, a.march)
     else:
-        path, mover_ids = special_move(ctx, fid, to, a.how)
+        path, mover_ids = special_move(ctx, units, to, a.how)
     companions: list[str] = []
     for other in companion_forces(a.with_force):
         companions += coordinate(ctx, fid, other, to)
     if len(set(companions)) != len(companions):
         raise RuleError("Name each force to move with once (26.0).")
-    end_move(ctx, fid, to, mover_ids, companions)
+    end_move(ctx, units, to, mover_ids, companions)
     m.force = fid
     m.moved = True
     m.last_move = path
@@ -113,14 +114,14 @@ def move(ctx: Ctx, a: A.Move) -> None:
     card_segment(ctx)
 
 
-def road_move(ctx: Ctx, fid: str, to: str, march: bool) -> tuple[list[str], list[str]]:
-    """12.0, 24.0 (1): the way ``fid`` goes by road or track to ``to`` and the units that go
-    (all of them); a forced march spends its Supplies or card only if the extra space is used."""
+def road_move(ctx: Ctx, units: list[Unit], to: str, march: bool) -> tuple[list[str], list[str]]:
+    """12.0, 24.0 (1): the way the force of ``units`` goes by road or track to ``to`` and the
+    units that go (all of them); a forced march spends its Supplies or card only if the extra
+    space is used."""
     m, sc = ctx.m, ctx.sc
-    units = members(m, fid)
-    start = units[0].space
-    assert start is not None
-    supply, card = march_means(ctx, fid) if march else ([], None)
+    fid, start = units[0].force, units[0].space
+    assert fid is not None and start is not None
+    supply, card = march_means(ctx, units) if march else ([], None)
     extra = 1 if march else 0
     spaces = reach(ctx, fid, extra)
     if to not in spaces:
@@ -141,23 +142,22 @@ def road_move(ctx: Ctx, fid: str, to: str, march: bool) -> tuple[list[str], list
     return path, [u.id for u in units]
 
 
-def march_means(ctx: Ctx, fid: str) -> tuple[list[str], str | None]:
-    """24.0 (1): the Supplies gear of ``fid`` and the kept forced-march card that pay for a
-    forced march; a RuleError when there is neither."""
+def march_means(ctx: Ctx, units: list[Unit]) -> tuple[list[str], str | None]:
+    """24.0 (1): the Supplies gear of the force of ``units`` and the kept forced-march card
+    that pay for a forced march; a RuleError when there is neither."""
     m, sc = ctx.m, ctx.sc
-    supply = [g for u in members(m, fid) for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
+    supply = [g for u in units for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
     card = held_card(ctx, "forced_march")
     if not supply and card is None:
-        raise RuleError(f"{fid} has no Supplies gear (or kept card) for a forced march (24.0).")
+        raise RuleError(f"{units[0].force} has no Supplies gear (or kept card) for a forced march (24.0).")
     return supply, card
 
 
-def special_move(ctx: Ctx, fid: str, to: str, how: str) -> tuple[list[str], list[str]]:
+def special_move(ctx: Ctx, units: list[Unit], to: str, how: str) -> tuple[list[str], list[str]]:
     """18.1, 18.2: an air or water move on a kept card, from one airfield (port) to another:
     the way and the units that go (the mobile ones); the card is played."""
-    m, sc = ctx.m, ctx.sc
-    units = members(m, fid)
-    start = units[0].space
+    sc = ctx.sc
+    fid, start = units[0].force, units[0].space
     assert start is not None
     flag = "airfield" if how == "air" else "port"
     event = "air_move" if how == "air" else "water_move"
@@ -174,12 +174,12 @@ def special_move(ctx: Ctx, fid: str, to: str, how: str) -> tuple[list[str], list
     return [start, to], mover_ids
 
 
-def end_move(ctx: Ctx, fid: str, to: str, mover_ids: list[str], companions: list[str]) -> None:
-    """10.2: the movers and their companions (26.0) end in ``to``, those left behind form a
-    force of their own; stacking is checked at the end of the move (Staging Areas hold any
-    number), and a move that breaks it is undone and refused."""
+def end_move(ctx: Ctx, units: list[Unit], to: str, mover_ids: list[str], companions: list[str]) -> None:
+    """10.2: the movers of ``units`` and their companions (26.0) end in ``to``, those left
+    behind form a force of their own; stacking is checked at the end of the move (Staging
+    Areas hold any number), and a move that breaks it is undone and refused."""
     m, sc = ctx.m, ctx.sc
-    units = members(m, fid)
+    fid = units[0].force
     before = {u.id: (u.space, u.force) for u in m.units}
     stay_force = new_force(m) if len(mover_ids) < len(units) else None
     for u in units:
