@@ -16,7 +16,7 @@ it is counted, so no die in the log gives it away.
 from __future__ import annotations
 
 from rules.raiders.forces import Ctx, is_leader, members, new_force, place, space_of, stack_count
-from rules.raiders.scenario import Effect, OpsCard, Scenario
+from rules.raiders.scenario import Effect, OpsCard
 from rules.raiders.state import Mission
 
 #: A slot of a reshuffled deck (see the module docstring).
