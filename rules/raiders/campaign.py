@@ -8,9 +8,13 @@ lose the campaign, winning every card wins it (25.3).
 from __future__ import annotations
 
 from rules.core.errors import RuleError
+from rules.core.orders import order
+from rules.raiders import actions as A
+from rules.raiders import offers
 from rules.raiders.battle import place_camps
 from rules.raiders.forces import Ctx, on_map, place
-from rules.raiders.objectives import objective_met
+from rules.raiders.objectives import ends_early, objective_met, progress
+from rules.raiders.phases import BETWEEN, OP_START, SETUP
 from rules.raiders.state import Gear, Marker, Mission, Record, Unit
 
 
@@ -64,7 +68,8 @@ def start_mission(ctx: Ctx, card_id: str) -> None:
     ctx.snapshot = True
 
 
-def begin(ctx: Ctx) -> None:
+@order(A.Begin, phases=SETUP, offers=offers.begin)
+def begin(ctx: Ctx, a: A.Begin) -> None:
     """7.0 (8): recruiting done; unspent RP is banked (9.1); operation 1 starts."""
     m, sc = ctx.m, ctx.sc
     if ctx.state.phase != "recruit":
@@ -144,10 +149,47 @@ def judge_single(ctx: Ctx, won: bool) -> None:
     ctx.say("mission", f"{'🏆' if won else '✗'} {m.card} {title} {camp.outcome} (6.0)", "6.0")
 
 
-def next_mission(ctx: Ctx) -> None:
+@order(A.NextMission, phases=BETWEEN, offers=offers.next_mission)
+def next_mission(ctx: Ctx, a: A.NextMission) -> None:
     """25.0: draw a Mission card from those not yet won and set it up."""
     if ctx.state.phase != "between":
         raise RuleError("The next mission starts once this one has ended (25.0).")
     camp = ctx.state.campaign
     card = ctx.dice.pick(camp.deck, "Mission card draw (7.0 (4))")
     start_mission(ctx, card)
+
+
+@order(A.EndMission, phases=OP_START, offers=offers.end_mission)
+def end_mission_early(ctx: Ctx, a: A.EndMission) -> None:
+    """11.1: the objective is met; the mission ends early, between operations."""
+    if ctx.m.moved or not ends_early(ctx):
+        raise RuleError(f"The mission cannot end yet ({progress(ctx)}); play on (11.1).")
+    ctx.say("mission", "Objective met: the mission ends early (11.1)", "11.1")
+    end_mission(ctx)
+
+
+@order(A.CampaignReport, offers=offers.campaign)
+def campaign_report(ctx: Ctx, a: A.CampaignReport) -> None:
+    """25.0: the record (read-only); a single-mission game has none to show (6.0)."""
+    camp, sc = ctx.state.campaign, ctx.sc
+    if camp.single:
+        ctx.say("campaign", "One mission only (single): no campaign", "6.0")
+        if camp.record:
+            ctx.say("campaign", f"{camp.record[-1].mission} {camp.outcome} (6.0)", "6.0")
+        return
+    won = [r.mission for r in camp.record if r.won]
+    lost = [r.mission for r in camp.record if not r.won]
+    ctx.say("campaign", f"Won: {', '.join(won) or 'none'} · Lost: {', '.join(lost) or 'none'}", "25.0")
+    ctx.say("campaign", f"Still to win: {', '.join(camp.deck) or 'none'}", "25.1")
+    in_mission = ctx.state.mission is not None and ctx.state.phase in ("recruit", "ops")
+    rp = ctx.m.rp if in_mission else camp.rp
+    ctx.say("campaign", f"RP banked: {rp}", "25.1")
+    if not in_mission and camp.alert_bonus:
+        ctx.say("campaign", f"Next mission: alert +{camp.alert_bonus} (25.1 (3))", "25.1")
+    leaders = camp.leaders
+    if in_mission:
+        leaders = [u.id for u in ctx.m.units if sc.unit_type[u.type].leader and u.space]
+        leaders += [lid for lid in camp.leaders if lid not in leaders]
+    ctx.say("campaign", f"Leaders: {', '.join(leaders) or 'none'}", "25.0")
+    if camp.outcome:
+        ctx.say("campaign", f"The campaign is {camp.outcome} (25.3)", "25.3")

@@ -16,7 +16,7 @@ it is counted, so no die in the log gives it away.
 from __future__ import annotations
 
 from rules.raiders.forces import Ctx, is_leader, members, new_force, place, space_of, stack_count
-from rules.raiders.scenario import Effect, OpsCard, Scenario
+from rules.raiders.scenario import Effect, OpsCard
 from rules.raiders.state import Mission
 
 #: A slot of a reshuffled deck (see the module docstring).
@@ -306,3 +306,11 @@ def discard_in_play(m: Mission) -> None:
     if m.in_play is not None:
         m.discards.append(m.in_play)
         m.in_play = None
+
+
+def held_card(ctx: Ctx, event: str) -> str | None:
+    """A kept card (13.1) offering ``event``, if the player holds one."""
+    for cid in ctx.m.hand:
+        if event in ctx.sc.card[cid].keep:
+            return cid
+    return None

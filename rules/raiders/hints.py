@@ -10,9 +10,10 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from rules.raiders import actions as A
 from rules.raiders.battle import alive
+from rules.raiders.cards import held_card
 from rules.raiders.forces import Ctx, allowance, combat, force_ids, gear, gear_capacity, members, on_map, stack_count
+from rules.raiders.movement import reach
 from rules.raiders.objectives import on_board
-from rules.raiders.operations import held_card, reach
 
 MAX_CHOICES = 25
 
@@ -198,3 +199,46 @@ def fit(ids: list[str], sep: str, limit: int = 100) -> str:
             break
         text = longer
     return text
+
+
+def can_swap(ctx: Ctx) -> str | None:
+    """22.0: what lets the player send the drawn card to the bottom (a guide or a PSYOP card)."""
+    m, sc = ctx.m, ctx.sc
+    if m.swapped or m.in_play is None or m.force is None:
+        return None
+    for u in members(m, m.force):
+        if sc.unit_type[u.type].guide:
+            return u.id
+    return held_card(ctx, "psyop")
+
+
+def supply_offer(ctx: Ctx) -> str | None:
+    """24.0 (3): a Supplies gear of the operating force the drawn card pays a bonus for."""
+    m, sc = ctx.m, ctx.sc
+    if m.in_play is None or m.force is None or not sc.card[m.in_play].supply_ops:
+        return None
+    for u in members(m, m.force):
+        for gid in u.gear:
+            if sc.gear_type[gear(m, gid).type].effect == "supply":
+                return gid
+    return None
+
+
+def objective_options(ctx: Ctx) -> list[tuple[str, str, str]]:
+    """What the player may still do this Objective segment: (order, unit, marker)."""
+    m, sc = ctx.m, ctx.sc
+    if m.force is None:
+        return []
+    out: list[tuple[str, str, str]] = []
+    units = members(m, m.force)
+    for mk in on_board(m):
+        if not mk.revealed or mk.type is None or not units or mk.space != units[0].space:
+            continue
+        kind = sc.marker_type[mk.type].kind
+        for u in units:
+            spec = sc.unit_type[u.type]
+            if kind == "target" and spec.pioneer and u.id not in m.demolished_by:
+                out.append(("demolish", u.id, mk.id))
+            if kind == "cargo" and spec.movement > 0 and u.carrying is None:
+                out.append(("carry", u.id, mk.id))
+    return out

@@ -12,7 +12,6 @@ from typing import Any
 
 from rules.raiders.cards import KEEP_WORDS
 from rules.raiders.forces import Ctx, label as force_label
-from rules.raiders.state import RaidersState
 
 Labeller = Callable[[Ctx, str, dict[str, Any]], str]
 
@@ -120,13 +119,3 @@ LABELS: dict[tuple[str, str], Labeller] = {
     ("play", "card"): kept_label,
     ("card", "id"): card_label,
 }
-
-
-def label(state: RaidersState, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
-    """The label of ``value`` for ``field`` of ``action`` (the value itself by default)."""
-    labeller = LABELS.get((action, field))
-    if labeller is None:
-        return value
-    if state.mission is None and action != "card":
-        return value
-    return labeller(Ctx.reading(state), value, partial)

@@ -3,14 +3,13 @@
 Each function answers for one order, from the questions of :mod:`rules.raiders.hints` (the
 same checks the resolvers raise on), so what ``legal_actions``, ``/game status`` and
 autocomplete offer is what the rules accept.  They are called only in the phases their order
-is declared for (:meth:`RaidersSystem.phase_of`), so each checks what the phase does not.
+is declared for (:mod:`rules.raiders.phases`), so each checks what the phase does not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import product
-from typing import Any
 
 from rules.raiders import actions as A
 from rules.raiders.battle import alive, firepower_open
@@ -20,19 +19,21 @@ from rules.raiders.hints import (
     affordable_gear,
     before_move,
     can_recruit,
+    can_swap,
     can_scout,
     coordinated_moves,
     destinations,
     fit,
     gear_buyers,
     line_orders,
+    objective_options,
     recruitable,
     scout_targets,
     special_destinations,
     staging,
+    supply_offer,
 )
 from rules.raiders.objectives import ends_early
-from rules.raiders.operations import can_swap, objective_options, supply_offer
 from rules.raiders.state import RaidersState
 
 #: 13.1: the kept-card events played with ``/raiders play`` (moves and swaps go elsewhere).
@@ -43,7 +44,7 @@ def _ctx(state: RaidersState) -> Ctx:
     return Ctx.reading(state)
 
 
-def recruit(system: Any, state: RaidersState, side: str) -> Iterator[A.Recruit]:
+def recruit(state: RaidersState, side: str) -> Iterator[A.Recruit]:
     """9.0, 9.1: each affordable Recruit Table line (and kept leader) in each Staging Area."""
     ctx = _ctx(state)
     if can_recruit(ctx):
@@ -51,7 +52,7 @@ def recruit(system: Any, state: RaidersState, side: str) -> Iterator[A.Recruit]:
             yield A.Recruit(unit=what, at=where)
 
 
-def buy_gear(system: Any, state: RaidersState, side: str) -> Iterator[A.BuyGear]:
+def buy_gear(state: RaidersState, side: str) -> Iterator[A.BuyGear]:
     """23.1: each affordable gear kind for each unit with room for it."""
     ctx = _ctx(state)
     if can_recruit(ctx):
@@ -59,7 +60,7 @@ def buy_gear(system: Any, state: RaidersState, side: str) -> Iterator[A.BuyGear]
             yield A.BuyGear(item=item, unit=who)
 
 
-def trade(system: Any, state: RaidersState, side: str) -> Iterator[A.Trade]:
+def trade(state: RaidersState, side: str) -> Iterator[A.Trade]:
     """23.2: each carried item to each other unit of its force with room, before the move."""
     ctx = _ctx(state)
     if not before_move(ctx):
@@ -71,7 +72,7 @@ def trade(system: Any, state: RaidersState, side: str) -> Iterator[A.Trade]:
             yield A.Trade(gear=gid, to=mate.id)
 
 
-def abandon(system: Any, state: RaidersState, side: str) -> Iterator[A.Abandon]:
+def abandon(state: RaidersState, side: str) -> Iterator[A.Abandon]:
     """23.4: any carried item (offered before a move; accepted during any operation)."""
     ctx = _ctx(state)
     if before_move(ctx):
@@ -79,7 +80,7 @@ def abandon(system: Any, state: RaidersState, side: str) -> Iterator[A.Abandon]:
             yield from (A.Abandon(gear=gid) for gid in u.gear)
 
 
-def split(system: Any, state: RaidersState, side: str) -> Iterator[A.Split]:
+def split(state: RaidersState, side: str) -> Iterator[A.Split]:
     """12.0: any unit of a force of two or more, before the move."""
     ctx = _ctx(state)
     if before_move(ctx):
@@ -87,7 +88,7 @@ def split(system: Any, state: RaidersState, side: str) -> Iterator[A.Split]:
         yield from (A.Split(unit=u.id) for u in on_map(m) if u.force and len(members(m, u.force)) > 1)
 
 
-def join(system: Any, state: RaidersState, side: str) -> Iterator[A.Join]:
+def join(state: RaidersState, side: str) -> Iterator[A.Join]:
     """10.3: a force into *another* force in the same space, before the move."""
     ctx = _ctx(state)
     if not before_move(ctx):
@@ -99,14 +100,14 @@ def join(system: Any, state: RaidersState, side: str) -> Iterator[A.Join]:
             yield A.Join(force=f, into=g)
 
 
-def begin(system: Any, state: RaidersState, side: str) -> Iterator[A.Begin]:
+def begin(state: RaidersState, side: str) -> Iterator[A.Begin]:
     """7.0 (8): once a raider is on the map or a kept leader waits."""
     ctx = _ctx(state)
     if on_map(ctx.m) or state.campaign.leaders:
         yield A.Begin()
 
 
-def scout(system: Any, state: RaidersState, side: str) -> Iterator[A.Scout]:
+def scout(state: RaidersState, side: str) -> Iterator[A.Scout]:
     """27.0: each force with a scout at each adjacent face-down marker."""
     ctx = _ctx(state)
     if can_scout(ctx):
@@ -114,7 +115,7 @@ def scout(system: Any, state: RaidersState, side: str) -> Iterator[A.Scout]:
             yield from (A.Scout(force=f, target=t) for t in scout_targets(ctx, f))
 
 
-def move(system: Any, state: RaidersState, side: str) -> Iterator[A.Move]:
+def move(state: RaidersState, side: str) -> Iterator[A.Move]:
     """12.0, 18.0, 26.0: each road destination, each air/water move, each coordinated move.
 
     A forced march (24.0 (1)) is accepted but not offered: autocomplete leaves ``march`` to
@@ -132,20 +133,20 @@ def move(system: Any, state: RaidersState, side: str) -> Iterator[A.Move]:
         yield from coordinated_moves(ctx)
 
 
-def accept(system: Any, state: RaidersState, side: str) -> Iterator[A.Accept]:
+def accept(state: RaidersState, side: str) -> Iterator[A.Accept]:
     """13.0, 24.0 (3): play the card; with Supplies when the card pays for them."""
     yield A.Accept()
     if supply_offer(_ctx(state)) is not None:
         yield A.Accept(supply=True)
 
 
-def swap(system: Any, state: RaidersState, side: str) -> Iterator[A.Swap]:
+def swap(state: RaidersState, side: str) -> Iterator[A.Swap]:
     """22.0: with a guide in the force or a kept PSYOP card, once per card segment."""
     if can_swap(_ctx(state)) is not None:
         yield A.Swap()
 
 
-def line(system: Any, state: RaidersState, side: str) -> Iterator[A.Line]:
+def line(state: RaidersState, side: str) -> Iterator[A.Line]:
     """15.1 (3)-(4), 24.0 (2): raider lines; hostiles of equal value reordered, with the first
     line; maximum firepower with it while no die of the round is rolled.  While the round is
     being fought, only a line other than the standing one (it stands from the next round)."""
@@ -181,7 +182,7 @@ def hostile_tie_orders(ctx: Ctx) -> list[list[str]]:
     return out[:MAX_CHOICES]
 
 
-def fire(system: Any, state: RaidersState, side: str) -> Iterator[A.Fire]:
+def fire(state: RaidersState, side: str) -> Iterator[A.Fire]:
     """15.1 (3), 24.0 (2): each living hostile; with maximum firepower while it may be declared."""
     ctx = _ctx(state)
     b = ctx.m.battle
@@ -192,7 +193,7 @@ def fire(system: Any, state: RaidersState, side: str) -> Iterator[A.Fire]:
         yield from (A.Fire(target=h, firepower=True) for h in targets)
 
 
-def demolish(system: Any, state: RaidersState, side: str) -> Iterator[A.Demolish]:
+def demolish(state: RaidersState, side: str) -> Iterator[A.Demolish]:
     """21.1: each pioneer still to try at each revealed target; with Explosives if carried."""
     ctx = _ctx(state)
     m, sc = ctx.m, ctx.sc
@@ -205,14 +206,14 @@ def demolish(system: Any, state: RaidersState, side: str) -> Iterator[A.Demolish
                 yield A.Demolish(unit=uid, marker=mid, explosives=True)
 
 
-def carry(system: Any, state: RaidersState, side: str) -> Iterator[A.Carry]:
+def carry(state: RaidersState, side: str) -> Iterator[A.Carry]:
     """18.4: each free mobile unit of the operating force at each revealed cargo."""
     for kind, uid, mid in objective_options(_ctx(state)):
         if kind == "carry":
             yield A.Carry(unit=uid, marker=mid)
 
 
-def drop(system: Any, state: RaidersState, side: str) -> Iterator[A.Drop]:
+def drop(state: RaidersState, side: str) -> Iterator[A.Drop]:
     """18.4: a carrier of the operating force after its move, or any carrier before a move."""
     ctx = _ctx(state)
     m = ctx.m
@@ -222,12 +223,12 @@ def drop(system: Any, state: RaidersState, side: str) -> Iterator[A.Drop]:
         yield from (A.Drop(unit=u.id) for u in on_map(m) if u.carrying)
 
 
-def end_op(system: Any, state: RaidersState, side: str) -> Iterator[A.EndOp]:
+def end_op(state: RaidersState, side: str) -> Iterator[A.EndOp]:
     """11.0: the Objective segment may always be ended."""
     yield A.EndOp()
 
 
-def play_card(system: Any, state: RaidersState, side: str) -> Iterator[A.PlayCard]:
+def play_card(state: RaidersState, side: str) -> Iterator[A.PlayCard]:
     """13.1: each kept card's gain-Op, gain-RP or calm event, before the move."""
     ctx = _ctx(state)
     m, sc = ctx.m, ctx.sc
@@ -236,31 +237,31 @@ def play_card(system: Any, state: RaidersState, side: str) -> Iterator[A.PlayCar
             yield from (A.PlayCard(card=cid, event=e) for e in sc.card[cid].keep if e in PLAYABLE)
 
 
-def end_mission(system: Any, state: RaidersState, side: str) -> Iterator[A.EndMission]:
+def end_mission(state: RaidersState, side: str) -> Iterator[A.EndMission]:
     """11.1: once the objective is met, between operations."""
     ctx = _ctx(state)
     if not ctx.m.moved and ends_early(ctx):
         yield A.EndMission()
 
 
-def place(system: Any, state: RaidersState, side: str) -> Iterator[A.Place]:
+def place(state: RaidersState, side: str) -> Iterator[A.Place]:
     """9.0, 9.2: the waiting free recruit in each Staging Area."""
     ctx = _ctx(state)
     if ctx.m.pending_place is not None:
         yield from (A.Place(unit=ctx.m.pending_place, at=s) for s in staging(ctx))
 
 
-def next_mission(system: Any, state: RaidersState, side: str) -> Iterator[A.NextMission]:
+def next_mission(state: RaidersState, side: str) -> Iterator[A.NextMission]:
     """25.0: between missions."""
     yield A.NextMission()
 
 
-def campaign(system: Any, state: RaidersState, side: str) -> Iterator[A.CampaignReport]:
+def campaign(state: RaidersState, side: str) -> Iterator[A.CampaignReport]:
     """25.0: the record, at any time."""
     yield A.CampaignReport()
 
 
-def card_info(system: Any, state: RaidersState, side: str) -> Iterator[A.CardInfo]:
+def card_info(state: RaidersState, side: str) -> Iterator[A.CardInfo]:
     """5.0: every Ops and Mission card of the scenario."""
     sc = _ctx(state).sc
     yield from (A.CardInfo(id=c.id) for c in [*sc.ops_cards, *sc.missions])

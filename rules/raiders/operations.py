@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Literal
 
 from rules.core.errors import RuleError
-from rules.raiders import battle, campaign
-from rules.raiders.cards import discard_in_play, draw, gain_ops, ops_left, resolve, swap
+from rules.core.orders import order
+from rules.raiders import actions as A
+from rules.raiders import battle, campaign, objectives, offers
+from rules.raiders.cards import discard_in_play, draw, gain_ops, held_card, ops_left, resolve, swap
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -23,35 +25,13 @@ from rules.raiders.forces import (
     stack_count,
     unit,
 )
+from rules.raiders.hints import can_swap, objective_options, supply_offer
+from rules.raiders.movement import reach, steps, stops
 from rules.raiders.objectives import deliver, ends_early, on_board, reveal
+from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START
 from rules.raiders.scenario import OpsCard
+from rules.raiders.state import Unit
 from rules.raiders.texts import ops_card_lines
-
-How = Literal["road", "air", "water"]
-
-
-def stops(ctx: Ctx) -> set[str]:
-    """12.0: spaces that end a move: STOP terrain and spaces holding an objective marker."""
-    sc = ctx.sc
-    return {s.id for s in sc.spaces if sc.stop(s.id)} | {mk.space for mk in on_board(ctx.m) if mk.space}
-
-
-def reach(ctx: Ctx, force_id: str, extra: int = 0) -> dict[str, int]:
-    """Spaces a force can end its move in by road/track, with the distance (12.0, 24.0 (1))."""
-    units = members(ctx.m, force_id)
-    start = units[0].space
-    assert start is not None
-    return ctx.sc.network.reachable(start, steps(ctx, force_id, extra), stops=stops(ctx))
-
-
-def steps(ctx: Ctx, force_id: str, extra: int = 0) -> int:
-    """12.0: the slowest unit's movement, + 1 on a forced march (24.0 (1)).
-
-    4.0: a static unit (movement 0) never moves, forced march or not.
-    """
-    base = allowance(ctx.sc, members(ctx.m, force_id))
-    return base + extra if base > 0 else 0
-
 
 def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
     """The one rule that keeps ``force_id`` from ending its move in ``to`` (4.0, 12.0).
@@ -83,14 +63,6 @@ def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
     return f"{force_id} must stop at {' or '.join(why)} on the way to {name} (12.0)."
 
 
-def held_card(ctx: Ctx, event: str) -> str | None:
-    """A kept card (13.1) offering ``event``, if the player holds one."""
-    for cid in ctx.m.hand:
-        if event in ctx.sc.card[cid].keep:
-            return cid
-    return None
-
-
 def use_card(ctx: Ctx, cid: str, event: str) -> None:
     """13.1: play one special event of a kept card, then discard it."""
     ctx.m.hand.remove(cid)
@@ -105,67 +77,109 @@ def check_can_move(ctx: Ctx) -> None:
         raise RuleError("A force moves at the start of an operation, after any recruiting or scouting (11.0).")
 
 
-def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: str | None) -> None:
+@order(A.Move, phases=OP_START, offers=offers.move)
+def move(ctx: Ctx, a: A.Move) -> None:
     """12.0 / 18.0 / 24.0 (1) / 26.0: move the operating force, then play the operation on."""
     m, sc = ctx.m, ctx.sc
     check_can_move(ctx)
-    units = force(m, force_id)
+    units = force(m, a.force)
     fid = units[0].force
     assert fid is not None
     if m.force is not None and m.force != fid:
         raise RuleError(f"{m.force} scouted this operation, so {m.force} is the force that moves (11.0).")
-    found_to = sc.find_space(to)
-    if found_to is None:
-        raise RuleError(f"There is no space '{to[:30]}'; pick one from the list.")
-    to = found_to
+    to = sc.find_space(a.to)
+    if to is None:
+        raise RuleError(f"There is no space '{a.to[:30]}'; pick one from the list.")
     start = units[0].space
     assert start is not None
-    path: list[str] = [start]
-    if how == "road":
-        extra = 0
-        if march:
-            extra = 1
-            supply = [g for u in units for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
-            card = held_card(ctx, "forced_march")
-            if not supply and card is None:
-                raise RuleError(f"{fid} has no Supplies gear (or kept card) for a forced march (24.0).")
-        spaces = reach(ctx, fid, extra)
-        if to not in spaces:
-            options = ", ".join(s for s in spaces if s != start) or "none"
-            raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
-        found = sc.network.path(start, to, stops=stops(ctx))
-        path = found if found is not None else [start]
-        if march and len(path) - 1 > allowance(sc, units):
-            if supply:
-                g = gear(m, supply[0])
-                unit(m, g.holder or "").gear.remove(g.id)
-                g.holder = None
-                ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
-            elif card is not None:
-                use_card(ctx, card, "forced march")
-        elif march:
-            ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
-        mover_ids = [u.id for u in units]
+    if a.how == "road":
+        path, mover_ids = road_move(ctx, units, to, a.march)
     else:
-        flag = "airfield" if how == "air" else "port"
-        event = "air_move" if how == "air" else "water_move"
-        card = held_card(ctx, event)
-        if card is None:
-            raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
-        if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
-            raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
-        # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
-        mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
-        if not mover_ids:
-            raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
-        use_card(ctx, card, f"{how} move")
-        path = [start, to]
+        path, mover_ids = special_move(ctx, units, to, a.how)
     companions: list[str] = []
-    for other in companion_forces(with_force):
+    for other in companion_forces(a.with_force):
         companions += coordinate(ctx, fid, other, to)
     if len(set(companions)) != len(companions):
         raise RuleError("Name each force to move with once (26.0).")
-    # 10.2: stacking is checked at the end of the move; Staging Areas hold any number.
+    end_move(ctx, units, to, mover_ids, companions)
+    m.force = fid
+    m.moved = True
+    m.last_move = path
+    m.moved_into_staging = to != start and sc.space_by_id[to].staging
+    by = "" if a.how == "road" else f" by {a.how}"
+    ctx.say("move", f"{fid}{by} → {sc.space_by_id[to].name} (12.0)", "12.0", path=path)
+    if len(path) > 2:
+        ctx.say("move", "via " + ", ".join(sc.space_by_id[s].name for s in path[1:-1]), "12.0")
+    deliver(ctx)
+    card_segment(ctx)
+
+
+def road_move(ctx: Ctx, units: list[Unit], to: str, march: bool) -> tuple[list[str], list[str]]:
+    """12.0, 24.0 (1): the way the force of ``units`` goes by road or track to ``to`` and the
+    units that go (all of them); a forced march spends its Supplies or card only if the extra
+    space is used."""
+    m, sc = ctx.m, ctx.sc
+    fid, start = units[0].force, units[0].space
+    assert fid is not None and start is not None
+    supply, card = march_means(ctx, units) if march else ([], None)
+    extra = 1 if march else 0
+    spaces = reach(ctx, fid, extra)
+    if to not in spaces:
+        options = ", ".join(s for s in spaces if s != start) or "none"
+        raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
+    found = sc.network.path(start, to, stops=stops(ctx))
+    path = found if found is not None else [start]
+    if march and len(path) - 1 > allowance(sc, units):
+        if supply:
+            g = gear(m, supply[0])
+            unit(m, g.holder or "").gear.remove(g.id)
+            g.holder = None
+            ctx.say("supply", f"{g.id} expended: forced march, +1 space (24.0)", "24.0")
+        elif card is not None:
+            use_card(ctx, card, "forced march")
+    elif march:
+        ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
+    return path, [u.id for u in units]
+
+
+def march_means(ctx: Ctx, units: list[Unit]) -> tuple[list[str], str | None]:
+    """24.0 (1): the Supplies gear of the force of ``units`` and the kept forced-march card
+    that pay for a forced march; a RuleError when there is neither."""
+    m, sc = ctx.m, ctx.sc
+    supply = [g for u in units for g in u.gear if sc.gear_type[gear(m, g).type].effect == "supply"]
+    card = held_card(ctx, "forced_march")
+    if not supply and card is None:
+        raise RuleError(f"{units[0].force} has no Supplies gear (or kept card) for a forced march (24.0).")
+    return supply, card
+
+
+def special_move(ctx: Ctx, units: list[Unit], to: str, how: str) -> tuple[list[str], list[str]]:
+    """18.1, 18.2: an air or water move on a kept card, from one airfield (port) to another:
+    the way and the units that go (the mobile ones); the card is played."""
+    sc = ctx.sc
+    fid, start = units[0].force, units[0].space
+    assert start is not None
+    flag = "airfield" if how == "air" else "port"
+    event = "air_move" if how == "air" else "water_move"
+    card = held_card(ctx, event)
+    if card is None:
+        raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
+    if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
+        raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
+    # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
+    mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
+    if not mover_ids:
+        raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
+    use_card(ctx, card, f"{how} move")
+    return [start, to], mover_ids
+
+
+def end_move(ctx: Ctx, units: list[Unit], to: str, mover_ids: list[str], companions: list[str]) -> None:
+    """10.2: the movers of ``units`` and their companions (26.0) end in ``to``, those left
+    behind form a force of their own; stacking is checked at the end of the move (Staging
+    Areas hold any number), and a move that breaks it is undone and refused."""
+    m, sc = ctx.m, ctx.sc
+    fid = units[0].force
     before = {u.id: (u.space, u.force) for u in m.units}
     stay_force = new_force(m) if len(mover_ids) < len(units) else None
     for u in units:
@@ -184,16 +198,6 @@ def move(ctx: Ctx, force_id: str, to: str, how: How, march: bool, with_force: st
             f"{sc.space_by_id[to].name} would hold {would_hold} raiders; the command "
             f"limit is {m.command} outside Staging Areas (10.2)."
         )
-    m.force = fid
-    m.moved = True
-    m.last_move = path
-    m.moved_into_staging = to != start and sc.space_by_id[to].staging
-    by = "" if how == "road" else f" by {how}"
-    ctx.say("move", f"{fid}{by} → {sc.space_by_id[to].name} (12.0)", "12.0", path=path)
-    if len(path) > 2:
-        ctx.say("move", "via " + ", ".join(sc.space_by_id[s].name for s in path[1:-1]), "12.0")
-    deliver(ctx)
-    card_segment(ctx)
 
 
 def companion_forces(with_force: str | None) -> list[str]:
@@ -221,17 +225,6 @@ def coordinate(ctx: Ctx, fid: str, other_id: str, to: str) -> list[str]:
         raise RuleError(f"{oid} cannot reach {to} this Op (26.0, 12.0).")
     ctx.say("coordinated", f"{oid} moves with {fid}: one card for both (26.0)", "26.0")
     return [u.id for u in other]
-
-
-def can_swap(ctx: Ctx) -> str | None:
-    """22.0: what lets the player send the drawn card to the bottom (a guide or a PSYOP card)."""
-    m, sc = ctx.m, ctx.sc
-    if m.swapped or m.in_play is None or m.force is None:
-        return None
-    for u in members(m, m.force):
-        if sc.unit_type[u.type].guide:
-            return u.id
-    return held_card(ctx, "psyop")
 
 
 def card_segment(ctx: Ctx) -> None:
@@ -269,18 +262,6 @@ def show_drawn(ctx: Ctx) -> None:
         rules.append("22.0")
     # Only the rules that offer a choice here are cited.
     ctx.say("card", f"Now: {' or '.join(choices)} ({', '.join(rules)})", rules[0])
-
-
-def supply_offer(ctx: Ctx) -> str | None:
-    """24.0 (3): a Supplies gear of the operating force the drawn card pays a bonus for."""
-    m, sc = ctx.m, ctx.sc
-    if m.in_play is None or m.force is None or not sc.card[m.in_play].supply_ops:
-        return None
-    for u in members(m, m.force):
-        for gid in u.gear:
-            if sc.gear_type[gear(m, gid).type].effect == "supply":
-                return gid
-    return None
 
 
 def choose_card(ctx: Ctx, swap_it: bool, supply: bool = False) -> None:
@@ -413,26 +394,6 @@ def objective_actions(ctx: Ctx) -> None:
     ctx.say("prompt", "or 'end-op' to end the operation", "11.0")
 
 
-def objective_options(ctx: Ctx) -> list[tuple[str, str, str]]:
-    """What the player may still do this Objective segment: (order, unit, marker)."""
-    m, sc = ctx.m, ctx.sc
-    if m.force is None:
-        return []
-    out: list[tuple[str, str, str]] = []
-    units = members(m, m.force)
-    for mk in on_board(m):
-        if not mk.revealed or mk.type is None or not units or mk.space != units[0].space:
-            continue
-        kind = sc.marker_type[mk.type].kind
-        for u in units:
-            spec = sc.unit_type[u.type]
-            if kind == "target" and spec.pioneer and u.id not in m.demolished_by:
-                out.append(("demolish", u.id, mk.id))
-            if kind == "cargo" and spec.movement > 0 and u.carrying is None:
-                out.append(("carry", u.id, mk.id))
-    return out
-
-
 def end_op(ctx: Ctx) -> None:
     """11.0 end of the operation; 10.1/11.2: the mission ends after the last card or raider."""
     m = ctx.m
@@ -456,3 +417,84 @@ def end_op(ctx: Ctx) -> None:
     if ends_early(ctx):
         ctx.say("mission", "Objective met: /raiders end-mission ends it now (11.1)", "11.1")
 
+
+# -- the orders of an operation's segments (11.0): each runs the operation on -----------------
+
+
+@order(A.Scout, phases=OP_START, offers=offers.scout)
+def scout(ctx: Ctx, a: A.Scout) -> None:
+    """27.0: one scouting instead of recruiting, before the move."""
+    if not ctx.state.scouting:
+        raise RuleError("Scouting (27.0) is an option this game was not started with.")
+    m = ctx.m
+    if m.moved:
+        raise RuleError("Scouting comes before the move, at the start of an operation (27.0, 11.0 (1)).")
+    if m.segment_action == "scout":
+        raise RuleError("A force may attempt one scouting an operation (27.0); 'move' is next.")
+    if m.segment_action is not None:
+        raise RuleError("This operation has recruited: it recruits or scouts, not both "
+                        "(11.0 (1)). Scout next operation; 'move' is next.")
+    fid = force(m, a.force)[0].force
+    assert fid is not None
+    objectives.scout(ctx, fid, a.target)
+    m.segment_action = "scout"
+    m.force = fid
+
+
+@order(A.Swap, phases=CARD, offers=offers.swap)
+def swap_card(ctx: Ctx, a: A.Swap) -> None:
+    """22.0: the drawn card to the bottom, a substitute drawn."""
+    choose_card(ctx, True)
+
+
+@order(A.Accept, phases=CARD, offers=offers.accept)
+def accept_card(ctx: Ctx, a: A.Accept) -> None:
+    """13.0, 24.0 (3): play the drawn card."""
+    choose_card(ctx, False, a.supply)
+
+
+@order(A.Line, phases=(LINE_UP, FIRE), offers=offers.line)
+def line(ctx: Ctx, a: A.Line) -> None:
+    """15.1 (3)-(4), 24.0 (2): the raider line (it stands until changed), firepower."""
+    battle.set_line(ctx, a.order.replace(",", " ").split(), a.hostiles.replace(",", " ").split(),
+                    a.firepower)
+    after_battle(ctx)
+
+
+@order(A.Fire, phases=FIRE, offers=offers.fire)
+def fire(ctx: Ctx, a: A.Fire) -> None:
+    """15.1 (3): the next raider fires (each firepower die at its own target)."""
+    battle.raider_fire(ctx, a.target, a.firepower)
+    after_battle(ctx)
+
+
+@order(A.Demolish, phases=OBJECTIVE, offers=offers.demolish)
+def demolish(ctx: Ctx, a: A.Demolish) -> None:
+    """21.1: one pioneer's demolition roll."""
+    objectives.demolish(ctx, a.unit, a.marker, a.explosives)
+    objective_done(ctx)
+
+
+@order(A.Carry, phases=OBJECTIVE, offers=offers.carry)
+def carry(ctx: Ctx, a: A.Carry) -> None:
+    """18.4: pick up revealed cargo."""
+    objectives.carry(ctx, a.unit, a.marker)
+    objective_done(ctx)
+
+
+def objective_done(ctx: Ctx) -> None:
+    """11.0 (5): the operation ends once nothing is left to do in its Objective segment."""
+    if ctx.m.battle is None and ctx.state.phase == "ops" and not objective_options(ctx):
+        end_op(ctx)
+
+
+@order(A.Drop, phases=(OP_START, OBJECTIVE), offers=offers.drop)
+def drop(ctx: Ctx, a: A.Drop) -> None:
+    """18.4: set cargo down."""
+    objectives.drop(ctx, a.unit)
+
+
+@order(A.EndOp, phases=OBJECTIVE, offers=offers.end_op)
+def end_objective_segment(ctx: Ctx, a: A.EndOp) -> None:
+    """11.0: the Objective segment ends."""
+    end_op(ctx)

@@ -8,6 +8,9 @@ gear traded before a force moves (12.0, 23.2).
 from __future__ import annotations
 
 from rules.core.errors import RuleError
+from rules.core.orders import order
+from rules.raiders import actions as A
+from rules.raiders import offers
 from rules.raiders.cards import KEEP_RP, alert_change, gain_ops, rp_change
 from rules.raiders.forces import (
     Ctx,
@@ -23,6 +26,7 @@ from rules.raiders.forces import (
     unit,
 )
 from rules.raiders.operations import use_card
+from rules.raiders.phases import BEFORE_MOVE, MISSION, OP_START, PLACE
 from rules.raiders.scenario import Scenario, SpaceSpec
 from rules.raiders.state import Unit
 
@@ -42,9 +46,11 @@ def recruit_window(ctx: Ctx, action: str) -> None:
     m.segment_action = "recruit"
 
 
-def recruit(ctx: Ctx, what: str, at: str) -> None:
+@order(A.Recruit, phases=BEFORE_MOVE, offers=offers.recruit)
+def recruit(ctx: Ctx, a: A.Recruit) -> None:
     """9.0: buy one raider unit with RP (or place a kept leader free, 25.0) in a Staging Area."""
     m, sc = ctx.m, ctx.sc
+    what, at = a.unit, a.at
     recruit_window(ctx, "recruit")
     space = staging_area(ctx, at)
     kept = [lid for lid in ctx.state.campaign.leaders if lid.lower() == what.lower()]
@@ -99,10 +105,12 @@ def settle_recruit(ctx: Ctx, u: Unit, space: str) -> None:
         ctx.say("force", f"{u.id} is force {u.force} (10.3)", "10.3")
 
 
-def place_recruit(ctx: Ctx, unit_id: str, at: str) -> None:
+@order(A.Place, phases=PLACE, offers=offers.place)
+def place_recruit(ctx: Ctx, a: A.Place) -> None:
     """9.0, 9.2: the free recruit that could not join its force goes to the Staging Area the
     player names, as a force of its own."""
     m = ctx.m
+    unit_id, at = a.unit, a.at
     waiting = m.pending_place
     if waiting is None or waiting.lower() != unit_id.lower():
         raise RuleError(f"No recruit '{unit_id[:20]}' waits to be placed; waiting: {waiting or 'none'} (9.2).")
@@ -113,9 +121,11 @@ def place_recruit(ctx: Ctx, unit_id: str, at: str) -> None:
     settle_recruit(ctx, u, space.id)
 
 
-def buy_gear(ctx: Ctx, what: str, to: str) -> None:
+@order(A.BuyGear, phases=BEFORE_MOVE, offers=offers.buy_gear)
+def buy_gear(ctx: Ctx, a: A.BuyGear) -> None:
     """23.1: buy a gear counter for a raider unit (later in the mission: in a Staging Area)."""
     m, sc = ctx.m, ctx.sc
+    what, to = a.item, a.unit
     u = unit(m, to)
     if u.space is None:
         raise RuleError(f"{u.id} is not on the map; gear goes to a unit in play (23.1).")
@@ -155,9 +165,11 @@ def before_move(ctx: Ctx, what: str) -> None:
         raise RuleError(f"You {what} at the start of a movement segment, before moving (12.0, 23.2).")
 
 
-def trade(ctx: Ctx, gear_id: str, to: str) -> None:
+@order(A.Trade, phases=BEFORE_MOVE, offers=offers.trade)
+def trade(ctx: Ctx, a: A.Trade) -> None:
     """23.2: hand a gear item to another unit of the same force."""
     m, sc = ctx.m, ctx.sc
+    gear_id, to = a.gear, a.to
     before_move(ctx, "trade gear")
     g = gear(m, gear_id)
     receiver = unit(m, to)
@@ -173,9 +185,11 @@ def trade(ctx: Ctx, gear_id: str, to: str) -> None:
     ctx.say("gear", f"{g.id} passes from {giver.id} to {receiver.id} (23.2)", "23.2")
 
 
-def abandon(ctx: Ctx, gear_id: str) -> None:
-    """23.4: return a gear item to the Recruit Pool."""
+@order(A.Abandon, phases=MISSION, offers=offers.abandon)
+def abandon(ctx: Ctx, a: A.Abandon) -> None:
+    """23.4: return a gear item to the Recruit Pool (at any time during an operation)."""
     m = ctx.m
+    gear_id = a.gear
     if ctx.state.phase not in ("recruit", "ops"):
         raise RuleError("Gear is abandoned during a mission (23.4).")
     g = gear(m, gear_id)
@@ -186,9 +200,11 @@ def abandon(ctx: Ctx, gear_id: str) -> None:
     g.holder = None
 
 
-def split(ctx: Ctx, unit_id: str) -> None:
+@order(A.Split, phases=BEFORE_MOVE, offers=offers.split)
+def split(ctx: Ctx, a: A.Split) -> None:
     """12.0: leave a unit behind as a force of its own (formed before moving)."""
     m = ctx.m
+    unit_id = a.unit
     before_move(ctx, "form forces")
     u = unit(m, unit_id)
     if u.force is None:
@@ -200,9 +216,11 @@ def split(ctx: Ctx, unit_id: str) -> None:
     ctx.say("force", f"{u.id} leaves {old}: new force {u.force} (12.0)", "12.0")
 
 
-def join(ctx: Ctx, force_id: str, into: str) -> None:
+@order(A.Join, phases=BEFORE_MOVE, offers=offers.join)
+def join(ctx: Ctx, action: A.Join) -> None:
     """10.3: merge two forces standing in the same space."""
     m = ctx.m
+    force_id, into = action.force, action.into
     before_move(ctx, "form forces")
     a, b = force(m, force_id), force(m, into)
     if a[0].force == b[0].force or a[0].space != b[0].space:
@@ -217,9 +235,11 @@ def join(ctx: Ctx, force_id: str, into: str) -> None:
             "10.3")
 
 
-def play_kept(ctx: Ctx, card_id: str, event: str) -> None:
+@order(A.PlayCard, phases=OP_START, offers=offers.play_card)
+def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     """13.1: play a kept card's gain-Op, gain-RP or calm event between operations."""
     m, sc = ctx.m, ctx.sc
+    card_id, event = a.card, a.event
     if ctx.state.phase != "ops" or m.segment != "recruit" or m.moved:
         raise RuleError("Kept cards are played at the start of an operation (13.1).")
     held = [c for c in m.hand if c.lower() == card_id.lower()]

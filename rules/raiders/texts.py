@@ -7,7 +7,13 @@ short: they are read on a phone.
 
 from __future__ import annotations
 
+from rules.core import scenariofile
+from rules.core.errors import RuleError
+from rules.core.orders import order
+from rules.raiders import actions as A
+from rules.raiders import offers
 from rules.raiders.cards import KEEP_WORDS
+from rules.raiders.forces import Ctx
 from rules.raiders.scenario import Effect, MissionCard, OpsCard, Scenario
 
 
@@ -80,3 +86,14 @@ def card_lines(sc: Scenario, card_id: str) -> list[str]:
     if key in sc.card:
         return ops_card_lines(sc, sc.card[key])
     return mission_card_lines(sc, sc.mission[key])
+
+
+@order(A.CardInfo, offers=offers.card_info)
+def card_info(ctx: Ctx, a: A.CardInfo) -> None:
+    """5.0: any card's whole text (read-only)."""
+    sc = ctx.sc
+    if sc.card_id(a.id) is None:
+        cards = scenariofile.one_of([*sc.card, *sc.mission], limit=20)
+        raise RuleError(f"There is no card '{a.id[:10]}'; cards: {cards}.")
+    for text in card_lines(sc, a.id):
+        ctx.say("card", text, "5.0")
