@@ -76,7 +76,7 @@ def area_label(b: Board, area: str) -> str:
     return f"area {area} ({spec.terrain}, TM {spec.tm:+d})"
 
 
-def label(state: RRState, field: str, value: str, partial: dict[str, Any]) -> str:
+def label(state: RRState, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
     """The autocomplete label of ``value``: a target with range and roll needed, a unit with
     its area and AP, a group with its area, an area with its terrain."""
     b = Board(state, frozen=True)

@@ -53,9 +53,8 @@ class RaidAndRiposte(GameSystem[RRState]):
 
     # -- setup --------------------------------------------------------------------------------
 
-    def has_scenario(self, scenario: str) -> bool:
-        """Tannenbruck, or a board a test or variant registered (``register_scenario``)."""
-        return is_scenario(scenario)
+    #: Tannenbruck, or a board a test or variant registered (``register_scenario``).
+    has_scenario = staticmethod(is_scenario)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """11.0: every counter in the pool; NATO sets up first."""
@@ -95,10 +94,8 @@ class RaidAndRiposte(GameSystem[RRState]):
             return ASK[state.pending[0].kind]
         return PHASES[state.phase]
 
-    def label(self, state: RRState, side: str, action: str, field: str, value: str,
-              partial: dict[str, Any]) -> str:
-        """What a player needs to choose: range and roll needed, AP, terrain."""
-        return menus.label(state, field, value, partial)
+    #: What a player needs to choose: range and roll needed, AP, terrain.
+    label = staticmethod(menus.label)
 
     def waiting_on(self, state: RRState) -> list[str]:
         """Who must act: the owner of a pending decision, else the active side."""
@@ -140,17 +137,12 @@ class RaidAndRiposte(GameSystem[RRState]):
             lines.append(f"{SIDE_NAMES[side]} can: {', '.join(names)}")
         return lines
 
-    def view(self, state: RRState) -> AreaMapView:
-        """The snapshot's view model."""
-        return build_view(state)
-
-    def fired(self, state: RRState) -> frozenset[str]:
-        """Who the picture shows firing, from the state's marks (issue 23: no picture built)."""
-        return fired_of(state)
-
-    def seen(self, state: RRState) -> Seen:
-        """What "what changed" keeps of the picture, from the state (issue 23)."""
-        return seen_of(state)
+    #: The snapshot's view model.
+    view = staticmethod(build_view)
+    #: Who the picture shows firing, from the state's marks (issue 23: no picture built).
+    fired = staticmethod(fired_of)
+    #: What "what changed" keeps of the picture, from the state (issue 23).
+    seen = staticmethod(seen_of)
 
     def turn(self, state: RRState) -> Turn:
         """The turn as the picture's header shows it, without building the picture
