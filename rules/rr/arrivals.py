@@ -13,14 +13,18 @@
 
 from __future__ import annotations
 
-from rules.core.contract import Event
+from collections.abc import Callable, Iterator
+
+from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.actions import split_ids
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Deploy, DeployDefault, Enter, Ready, split_ids
 from rules.rr.assault import assault
 from rules.rr.board import Board, is_leader, is_rider
+from rules.rr.impulse import Offers, area_named, impulse
 from rules.rr.scenario import Deployment
-from rules.rr.state import SIDE_NAMES, MarkRecord, Side, UnitState, other
+from rules.rr.state import SIDE_NAMES, MarkRecord, RRState, Side, UnitState, other
 
 
 def deployment_of(b: Board, uid: str) -> Deployment | None:
@@ -187,3 +191,89 @@ def place(b: Board, side: Side, uid: str, area: str, target: str | None, dice: D
         unit.ap += 1  # the assault on arrival costs nothing: it is part of the placement
         events += assault(b, side, [unit], [], area, chosen, dice, air=False, origin=None)
     return events
+
+
+# -- the orders of setup and entry (11.0) -----------------------------------------------------
+
+
+def setup_orders(b: Board, side: str) -> list[Action]:
+    """Setup: each waiting unit to each allowed area, the ready-made deployment, ready."""
+    todo = waiting(b, side, ("setup",))
+    out: list[Action] = []
+    if todo:
+        out.append(DeployDefault())
+    for unit in todo:
+        dep = deployment_of(b, unit.id)
+        for area in dep.areas if dep else []:
+            if is_leader(b.spec(unit.id)) and not b.combatants_in(area, side):
+                continue
+            if b.stack_problem(area, [unit.id]) is None:
+                out.append(Deploy(unit=unit.id, area=area))
+    if not todo:
+        out += _setup_fixes(b, side)
+    return out
+
+
+def _setup_fixes(b: Board, side: str) -> list[Action]:
+    """11.0: ready, or the deployments that fix a leader alone or an empty area 7."""
+    out: list[Action] = []
+    required = b.sc.soviet_required_area
+    alone = [u for u in b.on_map(side)
+             if is_leader(b.spec(u.id)) and not b.combatants_in(u.area or "", side)]
+    short = side == "soviet" and b.points(required, side) < 1
+    if not alone and not short:
+        out.append(Ready())
+    for leader in alone:
+        dep = deployment_of(b, leader.id)
+        out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
+                if b.combatants_in(a, side)]
+    for unit in b.on_map(side) if short else []:
+        dep = deployment_of(b, unit.id)
+        if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
+            out.append(Deploy(unit=unit.id, area=required))
+    return out
+
+
+def setup_offers(kind: type[Action]) -> Callable[[RRState, str], list[Action]]:
+    """The offers of one setup order (``kind``): those of :func:`setup_orders` of its kind."""
+    def offers(state: RRState, side: str) -> list[Action]:
+        return [a for a in setup_orders(Board(state, frozen=True), side) if isinstance(a, kind)]
+    offers.__doc__ = f"11.0: the {kind.__name__} orders of :func:`setup_orders`."
+    return offers
+
+
+@order(Deploy, phases="deploy", offers=setup_offers(Deploy))
+def deploy_order(ctx: Ctx[RRState], action: Deploy) -> None:
+    """11.0: one unit to one of its setup areas."""
+    b = Board(ctx.state)
+    ctx.extend(deploy(b, ctx.side, action.unit, area_named(b, action.area)))
+
+
+@order(DeployDefault, phases="deploy", offers=setup_offers(DeployDefault))
+def deploy_default_order(ctx: Ctx[RRState], action: DeployDefault) -> None:
+    """11.0: a ready-made legal deployment of every unit still waiting."""
+    ctx.extend(deploy_default(Board(ctx.state), ctx.side))
+
+
+@Offers
+def enter_orders(b: Board, side: str) -> Iterator[Action]:
+    """11.0: each reinforcement due at each open entrance (a leader with a companion)."""
+    due = waiting(b, side, ("enter",))
+    for unit in due:
+        dep = deployment_of(b, unit.id)
+        for to in dep.areas if dep else []:
+            if b.enemy_held(to, side) or b.stack_problem(to, [unit.id]) is not None:
+                continue
+            if not is_leader(b.spec(unit.id)):
+                yield Enter(units=unit.id, to=to)
+                continue
+            mates = [m for m in due if not is_leader(b.spec(m.id)) and deployment_of(b, m.id) == dep
+                     and b.stack_problem(to, [m.id, unit.id]) is None]
+            if mates:
+                yield Enter(units=f"{mates[0].id},{unit.id}", to=to)
+
+
+@order(Enter, phases="ops", offers=enter_orders)
+def enter_order(ctx: Ctx[RRState], action: Enter) -> None:
+    """11.0: reinforcements come on at an entrance."""
+    impulse(ctx, lambda b: enter(b, ctx.side, action.units, area_named(b, action.to)))

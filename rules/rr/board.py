@@ -29,9 +29,9 @@ def register_scenario(scenario: Scenario) -> None:
     _FACTS.pop(scenario.key, None)
 
 
-def is_scenario(key: str) -> bool:
-    """Whether ``key`` names a shipped scenario or one registered with :func:`register_scenario`."""
-    return key in _CUSTOM or key in SCENARIO_KEYS or scenariofile.registered("rr", key) is not None
+def is_scenario(scenario: str) -> bool:
+    """Whether ``scenario`` names a shipped scenario or one registered with :func:`register_scenario`."""
+    return scenario in _CUSTOM or scenario in SCENARIO_KEYS or scenariofile.registered("rr", scenario) is not None
 
 
 def scenario_of(key: str) -> Scenario:

@@ -21,19 +21,25 @@ Readings of the text, stated once:
 
 from __future__ import annotations
 
-from rules.core.contract import Event
+from collections.abc import Iterator
+
+from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.actions import Fire, split_ids
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Airstrike, Fire, Retreat, TakeHits, split_ids
+from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
 from rules.rr.board import (
     Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach, ready_problem,
 )
 from rules.rr.hits import (
-    HIT_WORDS, attackable, no_retreat, retreat_one, retreat_options, safest, take_hits, target_problem,
+    HIT_WORDS, attackable, enemy_targets, no_retreat, retreat_checks, retreat_one, retreat_options,
+    safest, take_hits, target_problem, withdraw_options,
 )
+from rules.rr.impulse import Offers, impulse
 from rules.rr.rolls import Mods, contest
 from rules.rr.special import hind_problem
-from rules.rr.state import MarkRecord, Pending, UnitState, other
+from rules.rr.state import MarkRecord, Pending, RRState, UnitState, other
 
 
 
@@ -316,3 +322,143 @@ def airstrike_alone(b: Board, side: str, area: str, dice: Dice) -> list[Event]:
         events += deliver(b, victim, done.hits, None, side)
     b.s.marks.append(MarkRecord(kind="blast", areas=[area], text=", ".join(results), side=side))
     return events
+
+
+# -- the orders of fire (7.3.3, 9.5, 10.1) --------------------------------------------------------
+
+
+@Offers
+def fire_orders(b: Board, side: str) -> Iterator[Action]:
+    """7.3.3: each firer at each target in reach, alone, supported, with air or the Kastet."""
+    targets: list[UnitState] = []  # looked for once there is a firer: often there is none
+    air = b.s.airstrike.get(side, False)
+    for area, units in b.groups(side):
+        firers = [u for u in units if can_fire(b, u)]
+        if firers and not targets:
+            targets = enemy_targets(b, side)
+        for unit in firers:
+            for target in targets:
+                if shot_problem(b, unit.id, target) is not None:
+                    continue
+                yield Fire(unit=unit.id, target=target.id)
+                helpers = [h.id for h in firers if h.id != unit.id and support_problem(b, h.id, target) is None]
+                if helpers:
+                    yield Fire(unit=unit.id, target=target.id, support=",".join(helpers))
+                if air:
+                    yield Fire(unit=unit.id, target=target.id, air=True)
+                if b.has_kastet(unit.id) and shot_problem(b, unit.id, target, True) is None:
+                    yield Fire(unit=unit.id, target=target.id, kastet=True)
+
+
+def second_shot_orders(state: RRState, side: str) -> list[Action]:
+    """9.5: the AGS-17's second attack, at any target in reach, for its AP (7.3.1)."""
+    b = Board(state, frozen=True)
+    shooter = state.units[state.pending[0].unit or ""]
+    if not can_fire(b, shooter):
+        return []
+    return [Fire(unit=shooter.id, target=t.id) for t in enemy_targets(b, side)
+            if shot_problem(b, shooter.id, t) is None]
+
+
+def fire_offers(state: RRState, side: str) -> list[Action]:
+    """7.3.3 in an impulse; 9.5 the AGS-17's second shot when it is owed."""
+    return second_shot_orders(state, side) if state.pending else fire_orders(state, side)
+
+
+@order(Fire, phases=("ops", "pending-ags"), offers=fire_offers)
+def fire_order(ctx: Ctx[RRState], action: Fire) -> None:
+    """7.3.3: a ranged attack; or 9.5: the AGS-17's second one, without support."""
+    s = ctx.state
+    if not s.pending:
+        impulse(ctx, lambda b: fire(b, ctx.side, action, ctx.dice))
+        return
+    if action.unit.lower() != (s.pending[0].unit or "").lower():
+        raise RuleError(f"{s.pending[0].unit} rolled doubles: fire it again, no support (9.5), or skip.")
+    s.pending.pop(0)
+    ctx.extend(fire(Board(s), ctx.side, action, ctx.dice, bonus_shot=True))
+
+
+@Offers
+def airstrike_orders(b: Board, side: str) -> Iterator[Action]:
+    """10.1: the airstrike alone, on each area holding enemy units."""
+    if not b.s.airstrike.get(side):
+        return
+    areas = {t.area for t in enemy_targets(b, side)}
+    yield from (Airstrike(area=a) for a in b.g.ids if a in areas)
+
+
+@order(Airstrike, phases="ops", offers=airstrike_orders)
+def airstrike_order(ctx: Ctx[RRState], action: Airstrike) -> None:
+    """10.1: the airstrike on its own."""
+    impulse(ctx, lambda b: airstrike_alone(b, ctx.side, action.area, ctx.dice))
+
+
+# -- the decisions owed after a hit (7.3.3, 7.3.5.2, 7.3.5.5) ---------------------------------------
+
+
+def retreat_orders(state: RRState, side: str) -> list[Action]:
+    """7.3.3, 7.3.5.5: the areas the unit hit may retreat to; 7.3.5.2: those a defender
+    that lost an assault may retreat to."""
+    b = Board(state, frozen=True)
+    pending = state.pending[0]
+    if pending.kind == "withdraw":
+        return [Retreat(to=a) for a in withdraw_options(b, pending.unit or "", pending.origin)]
+    return [Retreat(to=a) for a in retreat_options(b, pending.unit or "", pending.origin, pending.source)]
+
+
+@order(Retreat, phases=("pending-retreat", "pending-withdraw"), offers=retreat_orders)
+def retreat_order(ctx: Ctx[RRState], action: Retreat) -> None:
+    """7.3.3, 7.3.5.5: the unit hit retreats one area to negate one hit; 7.3.5.2: where a
+    defender that lost an assault retreats to."""
+    b = Board(ctx.state)
+    pending = ctx.state.pending[0]
+    if pending.kind == "withdraw":
+        ctx.extend(withdraw_chosen(b, action.to))
+        return
+    checks = retreat_checks(b, pending.unit or "", pending.origin, pending.source)
+    allowed = b.area_list([a for a, why in checks.items() if why is None]) or "none"
+    if action.to not in checks:
+        raise RuleError(f"{pending.unit} retreats one area, to an adjacent one (7.3.3); "
+                        f"it may retreat to: {allowed}, or take-hits.")
+    why = checks[action.to]
+    if why is not None:
+        raise RuleError(f"{pending.unit} cannot retreat to {action.to}: {why}. "
+                        f"It may retreat to: {allowed}, or take-hits.")
+    settle_retreat(ctx, action.to)
+
+
+def take_hits_orders(state: RRState, side: str) -> list[Action]:
+    """7.3.3: take the hits; 7.3.5.2: give the extra hit to a defender of the area."""
+    pending = state.pending[0]
+    if pending.kind == "spread":
+        return [TakeHits(unit=u.id) for u in Board(state, frozen=True).combatants_in(pending.area or "", side)]
+    return [TakeHits()]
+
+
+@order(TakeHits, phases=("pending-retreat", "pending-spread"), offers=take_hits_orders)
+def take_hits_order(ctx: Ctx[RRState], action: TakeHits) -> None:
+    """7.3.3: no retreat, every hit lands; 7.3.5.2: one extra assault hit to a defender."""
+    pending = ctx.state.pending[0]
+    if pending.kind == "spread":
+        if not action.unit:
+            raise RuleError(f"Give the extra hit with take-hits unit:<a unit in area {pending.area}> (7.3.5.2).")
+        ctx.extend(spread_hit(Board(ctx.state), action.unit))
+        return
+    if action.unit and action.unit.lower() != (pending.unit or "").lower():
+        raise RuleError(f"The hits are {pending.unit}'s to take: send take-hits without a unit, "
+                        f"or retreat (7.3.3).")
+    settle_retreat(ctx, None)
+
+
+def settle_retreat(ctx: Ctx[RRState], to: str | None) -> None:
+    """The retreat decision answered: the hits land (and an assault goes on, 7.3.5.2)."""
+    b = Board(ctx.state)
+    pending = ctx.state.pending.pop(0)
+    uid = pending.unit or ""
+    if pending.assault:
+        ctx.extend(after_lead(b, other(pending.side), pending.area or "", pending.source, uid, pending.hits, to))
+    elif to is None:
+        ctx.extend(take_hits(b, uid, pending.hits, "7.3.3"))
+    else:
+        ctx.extend(retreat_and_hit(b, uid, to, pending.hits))
+    ctx.extend(next_prompt(b))

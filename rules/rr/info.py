@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from rules.core.contract import Event
+from rules.core.contract import Action, Event
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Info
 from rules.rr.board import Board
 from rules.rr.scenario import UnitValues
-from rules.rr.state import SIDE_NAMES
+from rules.rr.state import SIDE_NAMES, RRState
 
 
 def values_text(values: UnitValues, stacking: int) -> str:
@@ -46,3 +48,14 @@ def unit_info(b: Board, uid: str) -> list[Event]:
         lines.append("; ".join(extras))
     data = {"unit": unit.id, "values": b.values(unit.id).model_dump(), "stacking": spec.stacking}
     return [Event(kind="info", text="\n".join(lines), rule="2.0", data=data)]
+
+
+def info_orders(state: RRState, side: str) -> list[Action]:
+    """Every counter's values may be asked for, by anyone."""
+    return [Info(unit=u) for u in state.units]
+
+
+@order(Info, offers=info_orders)
+def info_order(ctx: Ctx[RRState], action: Info) -> None:
+    """A counter's values, for anyone (changes nothing)."""
+    ctx.extend(unit_info(Board(ctx.state, frozen=True), action.unit))

@@ -6,14 +6,18 @@ of their area on their own; the T-12 never moves (9.6); the Hind only fires (10.
 
 from __future__ import annotations
 
-from rules.core.contract import Event
+from collections.abc import Iterator
+
+from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.actions import split_ids
-from rules.rr.assault import assault, assault_problem
-from rules.rr.board import Board, is_leader, move_problem
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Assault, Move, split_ids
+from rules.rr.assault import assault, assault_problem, can_assault
+from rules.rr.board import Board, can_move, is_leader, move_problem
 from rules.rr.hits import move_unit
-from rules.rr.state import MarkRecord, UnitState, other
+from rules.rr.impulse import Offers, area_named, impulse
+from rules.rr.state import MarkRecord, RRState, UnitState, other
 
 
 def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list[UnitState], str]:
@@ -78,7 +82,7 @@ def move(b: Board, side: str, ids: str, to: str) -> list[Event]:
     return [Event(kind="move", rule="7.2", text=f"{names}{riders} {origin}→{to}, {cost} (7.2)")]
 
 
-def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool, dice: Dice) -> list[Event]:
+def assault_move(b: Board, side: str, ids: str, to: str, target: str, air: bool, dice: Dice) -> list[Event]:
     """7.3.5: check the attackers (lead first, each with an ACM and 1 AP) and resolve."""
     movers, leaders, origin = group(b, side, ids, to)
     for unit in movers:
@@ -98,3 +102,48 @@ def assault_order(b: Board, side: str, ids: str, to: str, target: str, air: bool
     if not left_behind:
         leaders = leaders + [u for u in b.leaders_in(origin, side) if u not in leaders]
     return assault(b, side, movers, leaders, to, defender, dice, air, origin)
+
+
+# -- the orders ---------------------------------------------------------------------------------
+
+
+@Offers
+def move_orders(b: Board, side: str) -> Iterator[Action]:
+    """7.2: each unit, and the whole group of an area, to each adjacent area open to it."""
+    for area, units in b.groups(side):
+        movers = [u for u in units if can_move(b, u)]
+        for to in b.g.neighbours(area) if movers else []:
+            if b.enemy_held(to, side):
+                continue
+            for u in movers:
+                if b.stack_problem(to, [u.id]) is None:
+                    yield Move(units=u.id, to=to)
+            if len(movers) > 1 and b.stack_problem(to, [u.id for u in movers]) is None:
+                yield Move(units=",".join(u.id for u in movers), to=to)
+
+
+@order(Move, phases="ops", offers=move_orders)
+def move_order(ctx: Ctx[RRState], action: Move) -> None:
+    """7.2: a group from one area to an adjacent one."""
+    impulse(ctx, lambda b: move(b, ctx.side, action.units, area_named(b, action.to)))
+
+
+@Offers
+def assault_orders(b: Board, side: str) -> Iterator[Action]:
+    """7.3.5: the attackers of an area, all or the first alone, on each designable defender."""
+    for area, units in b.groups(side):
+        attackers = [u for u in units if can_assault(b, u)]
+        for to in b.g.neighbours(area) if attackers else []:
+            if not b.combatants_in(to, other(side)) or b.stack_problem(to, [u.id for u in attackers]):
+                continue
+            for target in b.combatants_in(to, other(side)):
+                yield Assault(units=",".join(u.id for u in attackers), to=to, target=target.id)
+                if len(attackers) > 1:
+                    yield Assault(units=attackers[0].id, to=to, target=target.id)
+
+
+@order(Assault, phases="ops", offers=assault_orders)
+def assault_order(ctx: Ctx[RRState], action: Assault) -> None:
+    """7.3.5: move in and fight."""
+    impulse(ctx, lambda b: assault_move(
+        b, ctx.side, action.units, area_named(b, action.to), action.target, action.air, ctx.dice))

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.core.contract import Event
+from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Done, Pass, Place, Ready, Route, Skip
 from rules.rr.board import Board, is_hind, is_leader, is_t12
-from rules.rr.arrivals import placeable, waiting
+from rules.rr.arrivals import place, place_areas, placeable, setup_offers, waiting
+from rules.rr.impulse import area_named
 from rules.rr.rally import (
     cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
 )
 from rules.rr.hits import move_unit
-from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, other, says
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, RRState, other, says
 from rules.rr.victory import verdict
 
 
@@ -79,12 +82,6 @@ def begin_operations(b: Board) -> list[Event]:
     """7.0: the side with the initiative takes the first impulse."""
     b.s.phase, b.s.active, b.s.passes = "ops", b.s.initiative, 0
     return [Event(kind="phase", rule="7.0", text=f"Operations: {SIDE_NAMES[b.s.active]} first (7.0)")]
-
-
-def end_impulse(b: Board) -> None:
-    """7.0: after an order the impulse goes to the opponent."""
-    b.s.passes = 0
-    b.s.active = other(b.s.active)
 
 
 def pass_impulse(b: Board, dice: Dice) -> list[Event]:
@@ -248,3 +245,106 @@ def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
     b.s.routed.append(unit.id)
     b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=side))
     return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to} (8.0)")]
+
+
+# -- the orders of the sequence: setup done, placement, routes, passes ------------------------
+
+
+@order(Ready, phases="deploy", offers=setup_offers(Ready))
+def ready_order(ctx: Ctx[RRState], action: Ready) -> None:
+    """11.0: setup done (then the Soviets', then turn 1)."""
+    ctx.extend(ready(Board(ctx.state), ctx.side, ctx.dice))
+
+
+def place_orders(state: RRState, side: str) -> list[Action]:
+    """11.0 turns 5-6: each placeable reinforcement to each area it may be placed in."""
+    b = Board(state, frozen=True)
+    out: list[Action] = []
+    for unit in placeable(b, side):
+        out += [Place(unit=unit.id, area=a) for a in place_areas(b, unit.id)]
+    return out
+
+
+@order(Place, phases="place", offers=place_orders)
+def place_order(ctx: Ctx[RRState], action: Place) -> None:
+    """11.0 turns 5-6: a reinforcement placed at no AP cost; the side's placement step ends
+    when it has nothing left to place."""
+    b = Board(ctx.state)
+    ctx.extend(place(b, ctx.side, action.unit, area_named(b, action.area), action.target, ctx.dice))
+    if not ctx.state.pending and not placeable(b, ctx.side):
+        ctx.extend(open_placement_after(b, ctx.side))
+
+
+def skip_orders(state: RRState, side: str) -> list[Action]:
+    """11.0: skip the placements; 9.5: hold the AGS-17's second shot."""
+    return [Skip()]
+
+
+@order(Skip, phases=("place", "pending-ags"), offers=skip_orders)
+def skip_order(ctx: Ctx[RRState], action: Skip) -> None:
+    """11.0: no (more) placements now; 9.5: the AGS-17 holds its second shot."""
+    s = ctx.state
+    if s.pending:
+        pending = s.pending.pop(0)
+        ctx.say("ags", f"{pending.unit} holds its second shot (9.5)", "9.5")
+        return
+    ctx.extend(open_placement_after(Board(s), ctx.side))
+
+
+def route_orders(state: RRState, side: str) -> list[Action]:
+    """8.0: each routing unit to each area it may route to."""
+    b = Board(state, frozen=True)
+    out: list[Action] = []
+    for unit in b.on_map(side):
+        out += [Route(unit=unit.id, to=a) for a in route_options(b, unit.id)]
+    return out
+
+
+@order(Route, phases="route", offers=route_orders)
+def route_order(ctx: Ctx[RRState], action: Route) -> None:
+    """8.0: one Suppressed or Recovering unit routes; a side with no unit left that may
+    route is done at once (as 7.0 passes for a side with no order left)."""
+    b = Board(ctx.state)
+    ctx.extend(route(b, ctx.side, action.unit, action.to))
+    if not can_route(b, ctx.side):
+        ctx.say("route", f"{SIDE_NAMES[ctx.side]}: no other unit may route (8.0)", "8.0")
+        ctx.extend(next_router(b, ctx.dice))
+
+
+def done_orders(state: RRState, side: str) -> list[Action]:
+    """8.0: routes finished; 6.2: rally decisions made."""
+    return [Done()]
+
+
+@order(Done, phases=("route", "rally"), offers=done_orders)
+def done_order(ctx: Ctx[RRState], action: Done) -> None:
+    """8.0: routes finished; the other side's, or the end of the turn.  6.2: rally
+    decisions made; the other side's, or the rolls."""
+    b = Board(ctx.state)
+    if ctx.state.phase == "rally":
+        ctx.state.rally_done.append(ctx.side)
+        ctx.extend(rally_step(b, ctx.dice))
+        return
+    ctx.extend(next_router(b, ctx.dice))
+
+
+def rally_helped(ctx: Ctx[RRState], events: list[Event]) -> None:
+    """9.7/9.8 in the rally phase: the help given; with nothing left to decide, the side is
+    done (6.2)."""
+    ctx.extend(events)
+    b = Board(ctx.state)
+    if not wants_help(b, ctx.side):
+        ctx.state.rally_done.append(ctx.side)
+        ctx.extend(rally_step(b, ctx.dice))
+
+
+def pass_orders(state: RRState, side: str) -> list[Action]:
+    """7.0: a side may always pass its impulse."""
+    return [Pass()]
+
+
+@order(Pass, phases="ops", offers=pass_orders)
+def pass_order(ctx: Ctx[RRState], action: Pass) -> None:
+    """7.0: pass; two in a row end the operations phase."""
+    ctx.state.marks = []
+    ctx.extend(pass_impulse(Board(ctx.state), ctx.dice))

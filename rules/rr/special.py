@@ -10,13 +10,19 @@ Recovering unit may take it (9.10: "any unit in its, or an adjacent area").
 
 from __future__ import annotations
 
-from rules.core.contract import Event
+from collections.abc import Iterator
+
+from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
+from rules.core.orders import Ctx, order
+from rules.rr.actions import Boyes, Hind, Hq, Nikolas, Sniper
 from rules.rr.board import Board, is_combatant, is_hind, is_hq, is_mortar, is_sniper, ready_problem
-from rules.rr.hits import target_problem
-from rules.rr.rally import help_rally
-from rules.rr.state import MarkRecord, UnitState, other
+from rules.rr.hits import enemy_targets, target_problem
+from rules.rr.impulse import Offers, area_named, impulse
+from rules.rr.rally import help_rally, rallying_with
+from rules.rr.sequence import rally_helped
+from rules.rr.state import MarkRecord, RRState, UnitState, other
 
 #: 9.7: the values Col. Nikolas can raise in an impulse (a mortar's range only for mortars).
 BOOSTS = ("rcm", "acm", "df", "range")
@@ -193,3 +199,108 @@ def hind(b: Board, side: str, area: str) -> list[Event]:
     b.s.hind_ok = False
     b.s.marks.append(MarkRecord(kind="place", areas=[area], side=side))
     return [Event(kind="hind", rule="10.2", text=f"The Hind arrives over {area} (10.2)")]
+
+
+# -- the orders ---------------------------------------------------------------------------------
+
+
+def _mates(b: Board, unit: UnitState) -> list[UnitState]:
+    return [m for m in b.in_area(unit.area or "", unit.side) if is_combatant(b.spec(m.id))]
+
+
+def _leader(b: Board, side: str, special: str) -> UnitState | None:
+    """The named leader of ``side`` on the map with an AP to spend."""
+    return next((u for u in b.on_map(side) if b.spec(u.id).special == special and u.ap >= 1), None)
+
+
+@Offers
+def nikolas_orders(b: Board, side: str) -> Iterator[Action]:
+    """9.7: +1 to each value of each unit in his area not already raised; in the rally
+    phase, +1 morale to one unit of his area about to roll."""
+    if b.s.phase == "rally":
+        yield from (Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas"))
+        return
+    col = _leader(b, side, "nikolas")
+    for mate in _mates(b, col) if col else []:
+        values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
+        yield from (Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost)
+
+
+@order(Nikolas, phases=("ops", "rally"), offers=nikolas_orders)
+def nikolas_order(ctx: Ctx[RRState], action: Nikolas) -> None:
+    """9.7: +1 to one value of a unit in his area; in the rally, +1 morale to one unit."""
+    if ctx.state.phase == "rally":
+        rally_helped(ctx, nikolas_rally(Board(ctx.state), ctx.side, action.unit, action.value))
+        return
+    impulse(ctx, lambda b: nikolas(b, ctx.side, action.unit, action.value))
+
+
+@Offers
+def boyes_orders(b: Board, side: str) -> Iterator[Action]:
+    """9.8: a reroll for each unit in his area that has none waiting (in the rally phase,
+    those about to roll), each die and use the player may choose."""
+    if b.s.phase == "rally":
+        units = rallying_with(b, side, "boyes")
+    else:
+        pvt = _leader(b, side, "boyes")
+        units = [m for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
+    yield from (Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
+                for d in ("worse", "lower", "higher") for w in ("failed", "any"))
+
+
+@order(Boyes, phases=("ops", "rally"), offers=boyes_orders)
+def boyes_order(ctx: Ctx[RRState], action: Boyes) -> None:
+    """9.8: a reroll for a unit in his area (in an impulse, or before its rally roll)."""
+    if ctx.state.phase == "rally":
+        rally_helped(ctx, boyes_rally(Board(ctx.state), ctx.side, action.unit, action.die, action.use))
+        return
+    impulse(ctx, lambda b: boyes(b, ctx.side, action.unit, action.die, action.use))
+
+
+@Offers
+def hq_orders(b: Board, side: str) -> Iterator[Action]:
+    """9.10: once a turn, +1 AP to a unit in or next to the HQ's area."""
+    s = b.s
+    for head in b.on_map(side):
+        if not is_hq(b.spec(head.id)) or head.ap < 1 or head.status != "ok" or s.hq_turn == s.turn:
+            continue
+        yield from (Hq(unit=m.id) for m in b.on_map(side) if hq_problem(b, head, m) is None)
+
+
+@order(Hq, phases="ops", offers=hq_orders)
+def hq_order(ctx: Ctx[RRState], action: Hq) -> None:
+    """9.10: +1 AP to a nearby unit."""
+    impulse(ctx, lambda b: hq(b, ctx.side, action.unit))
+
+
+@Offers
+def sniper_orders(b: Board, side: str) -> Iterator[Action]:
+    """9.2: once a turn, at each enemy unit in Tannenbruck."""
+    s = b.s
+    shooter = next((u for u in s.units.values() if u.side == side and is_sniper(b.spec(u.id))), None)
+    if shooter is None or shooter.place == "gone" or s.sniper_turn == s.turn:
+        return
+    yield from (Sniper(target=t.id) for t in enemy_targets(b, side)
+                if not is_hind(b.spec(t.id)) and b.sc.area_by_id[t.area or ""].city)
+
+
+@order(Sniper, phases="ops", offers=sniper_orders)
+def sniper_order(ctx: Ctx[RRState], action: Sniper) -> None:
+    """9.2: the sniper's shot."""
+    impulse(ctx, lambda b: sniper(b, ctx.side, action.target, ctx.dice))
+
+
+@Offers
+def hind_orders(b: Board, side: str) -> Iterator[Action]:
+    """10.2: the Hind to each area with no enemy units, within stacking."""
+    heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
+    if heli is None or heli.place != "pool" or not b.s.hind_ok:
+        return
+    yield from (Hind(area=a) for a in b.g.ids if not b.in_area(a, other(side))
+                and b.stack_problem(a, [heli.id]) is None)
+
+
+@order(Hind, phases="ops", offers=hind_orders)
+def hind_order(ctx: Ctx[RRState], action: Hind) -> None:
+    """10.2: the Hind comes in."""
+    impulse(ctx, lambda b: hind(b, ctx.side, area_named(b, action.area)))

@@ -1,6 +1,6 @@
 """7.0 "Players must pass if they have no remaining actions to use": the bot asks after every
 order whether the side to act has any order left (``menus.has_impulse``).  Each impulse
-order's :meth:`~rules.rr.menus.Offers.any` stops at its first offer (issue 23: building
+order's :meth:`~rules.rr.impulse.Offers.any` stops at its first offer (issue 23: building
 every offer cost most of an order's CPU); here it must say exactly what the full list says,
 on every state of random games, for both sides."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from rules.core import registry
 from rules.core.playout import play
-from rules.rr import menus
+from rules.rr import menus, movement
 from rules.rr.board import Board
 from tests.rr.helpers import board, game, spec
 
@@ -26,8 +26,8 @@ def test_any_offer_agrees_with_the_whole_list(seed: int) -> None:
         b = Board(state, frozen=True)
         for side in RR.sides:
             for offers in menus.IMPULSE_OFFERS:
-                assert offers.any(b, side) == bool(offers(b, side)), (offers.__name__, side, state.turn)
-            listed = any(offers(b, side) for offers in menus.IMPULSE_OFFERS)
+                assert offers.any(b, side) == bool(offers(state, side)), (offers.__name__, side, state.turn)
+            listed = any(offers(state, side) for offers in menus.IMPULSE_OFFERS)
             assert menus.has_impulse(state, side) == listed
         ops += state.phase == "ops"
     assert ops > 10  # the operations phase (7.0) was played, not only the setup
@@ -43,7 +43,7 @@ def test_the_sure_sign_of_a_move_never_promises_a_move_the_menu_lacks(seed: int)
         for side in RR.sides:
             sure = menus.surely_moves(b, side)
             if sure:
-                assert menus.move_orders.any(b, side), (side, played.step.state.turn)
+                assert movement.move_orders.any(b, side), (side, played.step.state.turn)
             said.add(sure)
     assert said == {True, False}
 
@@ -59,7 +59,7 @@ def test_the_sure_sign_needs_an_empty_area_next_to_a_mover() -> None:
     answers = []
     for state in (alone, friend, enemy):
         b = Board(state, frozen=True)
-        answers.append((menus.surely_moves(b, "nato"), menus.move_orders.any(b, "nato")))
+        answers.append((menus.surely_moves(b, "nato"), movement.move_orders.any(b, "nato")))
     assert answers == [(True, True), (False, True), (False, False)]
 
 
