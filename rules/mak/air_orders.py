@@ -1,4 +1,4 @@
-"""The air war and the pilots in play (10.0, 18.0): the orders, as a mixin of the system.
+"""The air war and the pilots in play (10.0, 18.0): their orders and the rules they run.
 
 * The Air Commitment phase (4.0 1, 10.1) opens each turn in which a side has aircraft in the
   air: each side ``commit``s its aircraft (air, ground, none, withdraw), then ``commit`` alone;
@@ -20,7 +20,8 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import concealment, escape, pilots
+from rules.mak import concealment, pilots
+from rules.mak import escape as escapes
 from rules.mak.reveals import DUTY_WORDS
 from rules.mak.air import (
     EMERGENCY_RANGE,
@@ -40,14 +41,10 @@ from rules.mak.data import ScenarioSpec, WeaponStats, units
 from rules.mak.deployment import may_enter_on, parse_deploy
 from rules.mak.special import darkness, flak_modifiers
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
+from rules.mak.refusals import refuse
 from rules.mak.table import Table
 
 MakCtx = Ctx[MakState]
-
-
-def _raise(problem: str | None) -> None:
-    if problem:
-        raise RuleError(problem)
 
 
 def _keep(problem: Any, t: Table, side: str, candidates: Iterable[Any]) -> list[Any]:
@@ -558,217 +555,239 @@ def air_status(state: MakState) -> list[str]:
 # -- the orders --------------------------------------------------------------------------------
 
 
-class AirOrders:
-    """The orders of the air war and the pilots; MaschinenKrieger inherits them."""
+def commit_offers(state: MakState, side: str) -> Iterator[Any]:
+    """10.1.1: each aircraft's missions, and done."""
+    yield from AL.commit_offers(Table(state), side)
 
-    def _commit_offers(self, state: MakState, side: str) -> Iterator[Any]:
-        yield from AL.commit_offers(Table(state), side)
 
-    @order(AA.Commit, phases="air", offers="_commit_offers")
-    def commit(self, ctx: MakCtx, o: AA.Commit) -> None:
-        """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
-        sides are ready); ``commit`` alone: "Once both players are finished assigning their
-        units, the assignments are compared"."""
-        t = Table(ctx.state)
-        _raise(AL.commit_problem(t, ctx.side, o))
-        if o.done:
-            ctx.state.air.committed.append(ctx.side)
-            ctx.say("commit", f"{SIDE_NAMES[ctx.side]} has assigned its aircraft (10.1.1)", "10.1.1")
-            if len(ctx.state.air.committed) == len(SIDES):
-                fight_air_war(t, ctx)
-            return
-        u = ctx.state.find(o.unit or "")
-        assert u is not None
-        # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
-        # and is said, when both sides are ready (fight_air_war).
-        mission = o.mission or "none"
-        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
-                                    "withdraw": "withdrawn"}[mission]
-        ctx.state.seals += 1
-        key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
-        ctx.state.air.sealed.append(key)
-        ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
-                 [secrets.item(mission=mission, unit=u.id)])
-        space = DUTY_WORDS[mission]
-        tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
-             "10.1.1")
+@order(AA.Commit, phases="air", offers=commit_offers)
+def commit(ctx: MakCtx, o: AA.Commit) -> None:
+    """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
+    sides are ready); ``commit`` alone: "Once both players are finished assigning their
+    units, the assignments are compared"."""
+    t = Table(ctx.state)
+    refuse(AL.commit_problem(t, ctx.side, o))
+    if o.done:
+        ctx.state.air.committed.append(ctx.side)
+        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} has assigned its aircraft (10.1.1)", "10.1.1")
+        if len(ctx.state.air.committed) == len(SIDES):
+            fight_air_war(t, ctx)
+        return
+    u = ctx.state.find(o.unit or "")
+    assert u is not None
+    # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
+    # and is said, when both sides are ready (fight_air_war).
+    mission = o.mission or "none"
+    ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
+                                "withdraw": "withdrawn"}[mission]
+    ctx.state.seals += 1
+    key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
+    ctx.state.air.sealed.append(key)
+    ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
+             [secrets.item(mission=mission, unit=u.id)])
+    space = DUTY_WORDS[mission]
+    tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
+         "10.1.1")
 
-    def _airstrike_offers(self, state: MakState, side: str) -> list[Any]:
-        return list(AL.strike_offers(Table(state), side))
 
-    @order(AA.Airstrike, phases="act", offers="_airstrike_offers")
-    def airstrike(self, ctx: MakCtx, o: AA.Airstrike) -> None:
-        """10.4.1 1: the aircraft are placed over the hex; the anti-aircraft fire comes first."""
-        from rules.mak import resolve  # noqa: PLC0415
+def airstrike_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1: the air strikes the ground-mission aircraft may fly now."""
+    return list(AL.strike_offers(Table(state), side))
 
-        t = Table(ctx.state)
-        found = AL.strike_units(t, ctx.side, o)
-        if isinstance(found, str):
-            raise RuleError(found)
-        resolve.finish_moving(ctx.state)
-        label = t.label(t.hex_of(o.hex.strip()))
-        ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
-        if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
-            concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
-        ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
-        ctx.snapshot = True
-        _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))
 
-    def _flak_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        st = state.air.strike
-        if st is None:
-            return []
-        return _keep(AL.flak_problem, t, side,
-                     (AA.Flak(unit=d.id, target=a) for d in AL.flak_defenders(t) for a in st.aircraft))
+@order(AA.Airstrike, phases="act", offers=airstrike_offers)
+def airstrike(ctx: MakCtx, o: AA.Airstrike) -> None:
+    """10.4.1 1: the aircraft are placed over the hex; the anti-aircraft fire comes first."""
+    from rules.mak import resolve  # noqa: PLC0415
 
-    @order(AA.Flak, phases="flak", offers="_flak_offers")
-    def flak(self, ctx: MakCtx, o: AA.Flak) -> None:
-        """10.4.1 2: declared now, resolved together once every unit has declared (or pass)."""
-        t = Table(ctx.state)
-        _raise(AL.flak_problem(t, ctx.side, o))
-        st = ctx.state.air.strike
-        assert st is not None
-        d = ctx.state.find(o.unit)
-        a = next(x for x in st.aircraft if x.lower() == o.target.strip().lower())
-        assert d is not None
-        st.flak[d.id] = a
-        ctx.say("flak", f"{d.id} will fire at {a} (10.4.1 2)", "10.4.1")
-        if not AL.flak_defenders(t):
-            _resolve_flak(t, ctx)
+    t = Table(ctx.state)
+    found = AL.strike_units(t, ctx.side, o)
+    if isinstance(found, str):
+        raise RuleError(found)
+    resolve.finish_moving(ctx.state)
+    label = t.label(t.hex_of(o.hex.strip()))
+    ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
+    if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
+        concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
+    ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
+    ctx.snapshot = True
+    _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))
 
-    def _strafe_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        st = state.air.strike
-        if st is None:
-            return []
-        return [AA.Strafe(unit=a.id, target=e.id) for a in AL.strafe_attackers(t)
-                for e in state.at(st.hex) if e.side != side]
 
-    @order(AA.Strafe, phases="strafe", offers="_strafe_offers")
-    def strafe(self, ctx: MakCtx, o: AA.Strafe) -> None:
-        """10.4.1 3: each surviving aircraft names its target; then all are resolved."""
-        t = Table(ctx.state)
-        _raise(AL.strafe_problem(t, ctx.side, o))
-        st = ctx.state.air.strike
-        assert st is not None
-        a, e = ctx.state.find(o.unit), ctx.state.find(o.target)
-        assert a is not None and e is not None
-        st.strafe[a.id] = e.id
-        ctx.say("strafe", f"{a.id} will attack {e.id} (10.4.1 3)", "10.4.1")
-        if not AL.strafe_attackers(t):
-            _resolve_strafe(t, ctx)
+def flak_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1 2: each anti-aircraft defender's shots at the aircraft over the hex."""
+    t = Table(state)
+    st = state.air.strike
+    if st is None:
+        return []
+    return _keep(AL.flak_problem, t, side,
+                 (AA.Flak(unit=d.id, target=a) for d in AL.flak_defenders(t) for a in st.aircraft))
 
-    def _land_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        return list(AL.land_offers(t, side)) + list(AL.launch_offers(t, side))
 
-    @order(AA.Land, phases="act", offers="_land_offers")
-    def land(self, ctx: MakCtx, o: AA.Land) -> None:
-        """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3).  With
-        way up, they join and take off (10.6.2); an enemy in the hex fires first (10.6.4)."""
-        if o.way == "up":
-            self._launch(ctx, o)
-            return
-        from rules.mak import resolve  # noqa: PLC0415
+@order(AA.Flak, phases="flak", offers=flak_offers)
+def flak(ctx: MakCtx, o: AA.Flak) -> None:
+    """10.4.1 2: declared now, resolved together once every unit has declared (or pass)."""
+    t = Table(ctx.state)
+    refuse(AL.flak_problem(t, ctx.side, o))
+    st = ctx.state.air.strike
+    assert st is not None
+    d = ctx.state.find(o.unit)
+    a = next(x for x in st.aircraft if x.lower() == o.target.strip().lower())
+    assert d is not None
+    st.flak[d.id] = a
+    ctx.say("flak", f"{d.id} will fire at {a} (10.4.1 2)", "10.4.1")
+    if not AL.flak_defenders(t):
+        _resolve_flak(t, ctx)
 
-        t = Table(ctx.state)
-        _raise(AL.land_problem(t, ctx.side, o))
-        plan = AL.landings(t, ctx.side, o)
-        assert not isinstance(plan, str)
-        resolve.finish_moving(ctx.state)
-        if len(plan) > 1:
-            ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
-        ctx.state.air.landings = [(u.id, label) for u, label in plan]
-        _next_landing(t, ctx)
 
-    def _launch(self, ctx: MakCtx, o: AA.Land) -> None:
-        """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
-        from rules.mak import resolve  # noqa: PLC0415
+def strafe_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1 3: each surviving aircraft's targets in the hex."""
+    t = Table(state)
+    st = state.air.strike
+    if st is None:
+        return []
+    return [AA.Strafe(unit=a.id, target=e.id) for a in AL.strafe_attackers(t)
+            for e in state.at(st.hex) if e.side != side]
 
-        t = Table(ctx.state)
-        _raise(AL.launch_problem(t, ctx.side, o))
-        u, r = ctx.state.find(o.unit), ctx.state.find(o.rider or "")
-        assert u is not None and r is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        u.rider = r.id
-        if any(e.side != ctx.side for e in ctx.state.at(u.hex)):
-            ctx.say("launch", f"{u.id} and {r.id} take off under enemy fire (10.6.4)", "10.6.4")
-            _open_strike(t, ctx, AirStrike(hex=u.hex, aircraft=[u.id], purpose="launch"))
-            return
-        _take_off(ctx, u)
 
-    def _recruit_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        if not state.crew.creation:
-            return []
-        return _keep(AL.recruit_problem, t, side, (AA.Recruit(unit=u.id, favour=f)  # type: ignore[arg-type]
-                                                   for u in state.units if u.side == side
-                                                   for f in ("attack", "defence", "even")))
+@order(AA.Strafe, phases="strafe", offers=strafe_offers)
+def strafe(ctx: MakCtx, o: AA.Strafe) -> None:
+    """10.4.1 3: each surviving aircraft names its target; then all are resolved."""
+    t = Table(ctx.state)
+    refuse(AL.strafe_problem(t, ctx.side, o))
+    st = ctx.state.air.strike
+    assert st is not None
+    a, e = ctx.state.find(o.unit), ctx.state.find(o.target)
+    assert a is not None and e is not None
+    st.strafe[a.id] = e.id
+    ctx.say("strafe", f"{a.id} will attack {e.id} (10.4.1 3)", "10.4.1")
+    if not AL.strafe_attackers(t):
+        _resolve_strafe(t, ctx)
 
-    @order(AA.Recruit, phases="act", offers="_recruit_offers")
-    def recruit(self, ctx: MakCtx, o: AA.Recruit) -> None:
-        """18.3.1: "Roll a single die twice. The first determines the ground combat ability.
-        The second determines the dog-fighting modifier"."""
-        t = Table(ctx.state)
-        _raise(AL.recruit_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
-        g_die = ctx.dice.die(6, f"{u.id} recruit ground")
-        d_die = ctx.dice.die(6, f"{u.id} recruit dog-fight")
-        ground, dog = pilots.recruit_values(g_die, d_die)
-        attack, defence = pilots.divide(ground, o.favour)
-        number = 100 + sum(1 for p in ctx.state.crew.pilots.values() if p.side == ctx.side and p.recruited) + 1
-        p = pilots.PilotState(side=ctx.side, number=number, name=f"Recruit {number - 100}", rank="Private",  # type: ignore[arg-type]
-                              rank_points=1, attack=attack, defence=defence, dogfight=dog, unit=u.id, recruited=True)
-        ctx.state.crew.pilots[pilots.key(ctx.side, number)] = p
-        u.pilot = number
-        ctx.say("recruit", f"{p.name} joins {u.id}: 🎲 {g_die} ground {ground:+d} ({attack:+d}/{defence:+d}), "
-                           f"🎲 {d_die} dog-fight {dog:+d} (18.3.1)", "18.3.1")
 
-    def _train_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        if not state.crew.creation:
-            return []
-        return _keep(AL.train_problem, t, side, (AA.Train(unit=u.id, ability=a)  # type: ignore[arg-type]
-                                                 for u in state.units if u.side == side and u.pilot is not None
-                                                 for a in ("attack", "defence", "dogfight")))
+def land_offers(state: MakState, side: str) -> list[Any]:
+    """10.6: the landings and take-offs legal now."""
+    t = Table(state)
+    return list(AL.land_offers(t, side)) + list(AL.launch_offers(t, side))
 
-    @order(AA.Train, phases="act", offers="_train_offers")
-    def train(self, ctx: MakCtx, o: AA.Train) -> None:
-        """18.3.3: roll on the ability's column with one added to the die."""
-        t = Table(ctx.state)
-        _raise(AL.train_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
-        p = pilots.pilot_of(ctx.state, u)
-        assert p is not None
-        die = ctx.dice.die(6, f"{p.name} raise {o.ability}")
-        amount = pilots.raise_amount(die, o.ability)
-        before = getattr(p, o.ability)
-        setattr(p, o.ability, pilots.raised(before, amount))
-        p.raises += 1
-        ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
-                         f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
 
-    def _escape_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        return _keep(escape.escape_problem, t, side,
-                     (AA.Escape(unit=u.id) for u in t.on_map(side)
-                      if u.type == "Pilot" or escape.carried_pilots(t, u)))
+@order(AA.Land, phases="act", offers=land_offers)
+def land(ctx: MakCtx, o: AA.Land) -> None:
+    """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3).  With
+    way up, they join and take off (10.6.2); an enemy in the hex fires first (10.6.4)."""
+    if o.way == "up":
+        launch(ctx, o)
+        return
+    from rules.mak import resolve  # noqa: PLC0415
 
-    @order(AA.Escape, phases="act", offers="_escape_offers")
-    def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
-        """18.2.3: through the area its side entered by, or towards its artillery, the pilot
-        survives; "Leaving the board any other direction, the pilot gets lost and is captured".
-        18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
-        t = Table(ctx.state)
-        _raise(escape.escape_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None and u.hex is not None
-        escape.leave(t, ctx, u)
+    t = Table(ctx.state)
+    refuse(AL.land_problem(t, ctx.side, o))
+    plan = AL.landings(t, ctx.side, o)
+    assert not isinstance(plan, str)
+    resolve.finish_moving(ctx.state)
+    if len(plan) > 1:
+        ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
+    ctx.state.air.landings = [(u.id, label) for u, label in plan]
+    _next_landing(t, ctx)
 
-    def _pass_flak(self, ctx: MakCtx) -> None:
-        """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
-        ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")
-        _resolve_flak(Table(ctx.state), ctx)
+
+def launch(ctx: MakCtx, o: AA.Land) -> None:
+    """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
+    from rules.mak import resolve  # noqa: PLC0415
+
+    t = Table(ctx.state)
+    refuse(AL.launch_problem(t, ctx.side, o))
+    u, r = ctx.state.find(o.unit), ctx.state.find(o.rider or "")
+    assert u is not None and r is not None and u.hex is not None
+    resolve.finish_moving(ctx.state)
+    u.rider = r.id
+    if any(e.side != ctx.side for e in ctx.state.at(u.hex)):
+        ctx.say("launch", f"{u.id} and {r.id} take off under enemy fire (10.6.4)", "10.6.4")
+        _open_strike(t, ctx, AirStrike(hex=u.hex, aircraft=[u.id], purpose="launch"))
+        return
+    _take_off(ctx, u)
+
+
+def recruit_offers(state: MakState, side: str) -> list[Any]:
+    """18.3.1: with option creation, each unit's recruit, by the ability favoured."""
+    t = Table(state)
+    if not state.crew.creation:
+        return []
+    return _keep(AL.recruit_problem, t, side, (AA.Recruit(unit=u.id, favour=f)  # type: ignore[arg-type]
+                                               for u in state.units if u.side == side
+                                               for f in ("attack", "defence", "even")))
+
+
+@order(AA.Recruit, phases="act", offers=recruit_offers)
+def recruit(ctx: MakCtx, o: AA.Recruit) -> None:
+    """18.3.1: "Roll a single die twice. The first determines the ground combat ability.
+    The second determines the dog-fighting modifier"."""
+    t = Table(ctx.state)
+    refuse(AL.recruit_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None
+    g_die = ctx.dice.die(6, f"{u.id} recruit ground")
+    d_die = ctx.dice.die(6, f"{u.id} recruit dog-fight")
+    ground, dog = pilots.recruit_values(g_die, d_die)
+    attack, defence = pilots.divide(ground, o.favour)
+    number = 100 + sum(1 for p in ctx.state.crew.pilots.values() if p.side == ctx.side and p.recruited) + 1
+    p = pilots.PilotState(side=ctx.side, number=number, name=f"Recruit {number - 100}", rank="Private",  # type: ignore[arg-type]
+                          rank_points=1, attack=attack, defence=defence, dogfight=dog, unit=u.id, recruited=True)
+    ctx.state.crew.pilots[pilots.key(ctx.side, number)] = p
+    u.pilot = number
+    ctx.say("recruit", f"{p.name} joins {u.id}: 🎲 {g_die} ground {ground:+d} ({attack:+d}/{defence:+d}), "
+                       f"🎲 {d_die} dog-fight {dog:+d} (18.3.1)", "18.3.1")
+
+
+def train_offers(state: MakState, side: str) -> list[Any]:
+    """18.3.3: with option creation, each pilot's abilities to raise."""
+    t = Table(state)
+    if not state.crew.creation:
+        return []
+    return _keep(AL.train_problem, t, side, (AA.Train(unit=u.id, ability=a)  # type: ignore[arg-type]
+                                             for u in state.units if u.side == side and u.pilot is not None
+                                             for a in ("attack", "defence", "dogfight")))
+
+
+@order(AA.Train, phases="act", offers=train_offers)
+def train(ctx: MakCtx, o: AA.Train) -> None:
+    """18.3.3: roll on the ability's column with one added to the die."""
+    t = Table(ctx.state)
+    refuse(AL.train_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None
+    p = pilots.pilot_of(ctx.state, u)
+    assert p is not None
+    die = ctx.dice.die(6, f"{p.name} raise {o.ability}")
+    amount = pilots.raise_amount(die, o.ability)
+    before = getattr(p, o.ability)
+    setattr(p, o.ability, pilots.raised(before, amount))
+    p.raises += 1
+    ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
+                     f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
+
+
+def escape_offers(state: MakState, side: str) -> list[Any]:
+    """18.2.3-18.2.4: the pilots (on foot or carried) that may leave the map now."""
+    t = Table(state)
+    return _keep(escapes.escape_problem, t, side,
+                 (AA.Escape(unit=u.id) for u in t.on_map(side)
+                  if u.type == "Pilot" or escapes.carried_pilots(t, u)))
+
+
+@order(AA.Escape, phases="act", offers=escape_offers)
+def escape(ctx: MakCtx, o: AA.Escape) -> None:
+    """18.2.3: through the area its side entered by, or towards its artillery, the pilot
+    survives; "Leaving the board any other direction, the pilot gets lost and is captured".
+    18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
+    t = Table(ctx.state)
+    refuse(escapes.escape_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None and u.hex is not None
+    escapes.leave(t, ctx, u)
+
+
+def pass_flak(ctx: MakCtx) -> None:
+    """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
+    ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")
+    _resolve_flak(Table(ctx.state), ctx)
