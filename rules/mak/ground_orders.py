@@ -13,13 +13,15 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import actions as A
 from rules.mak import artillery, cqc, hazards, legal, pilots, resolve
-from rules.mak.air_orders import begin_air_phase, pass_flak
+from rules.mak.air_orders import pass_flak
 from rules.mak.combat import blast_area
-from rules.mak.refusals import refuse
+from rules.mak.damage import expend_attack
+from rules.mak.refusals import busy, refuse, stuck
 from rules.mak.special import boost_ways
 from rules.mak.special_orders import boost_move, drop_in, walk_note, wants_boost
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
+from rules.mak.turn import begin_play, end_phase
 from rules.mak.vehicles import enter_with
 
 MakCtx = Ctx[MakState]
@@ -29,7 +31,7 @@ def enter_offers(state: MakState, side: str) -> list[Action]:
     """12.1, 12.2: each waiting unit free to act, at each hex it may enter by."""
     t = Table(state)
     return [A.Enter(unit=u.id, at=h) for u in state.units if u.side == side and u.status == "waiting"
-            and legal._busy(t, u) is None for h in legal.enter_hexes(t, u)]
+            and busy(t, u) is None for h in legal.enter_hexes(t, u)]
 
 
 @order(A.Enter, phases="act", offers=enter_offers)
@@ -60,7 +62,7 @@ def move_offers(state: MakState, side: str) -> list[Action]:
     """7.0: each unit's reachable hexes (only the unit that must move on first, 8.2.1), and its
     booster flights (19.5.3)."""
     t = Table(state)
-    blocker = legal.stuck(t)
+    blocker = stuck(t)
     movers = [blocker] if blocker else [u for u in state.units if u.side == side]
     return ([A.Move(unit=u.id, to=h, through_mines=way.mines > 0)  # 19.1.2: said, never by chance
              for u in movers for h, way in legal.move_ways(t, u).items()]
@@ -88,7 +90,7 @@ def move(ctx: MakCtx, o: A.Move) -> None:
 def fire_offers(state: MakState, side: str) -> list[Action]:
     """5.0: each unit's direct attacks on enemy units in sight and range."""
     t = Table(state)
-    if legal.stuck(t):
+    if stuck(t):
         return []
     return [A.Fire(unit=u, target=e, weapon=w)
             for u, e, w in legal.fire_offers(t, side, False, t.on_map(side), t.on_map(other(side)))]
@@ -118,7 +120,7 @@ def fire(ctx: MakCtx, o: A.Fire) -> None:
 def volley_offers(state: MakState, side: str) -> list[Action]:
     """5.3.3: the simultaneous attacks legal now."""
     t = Table(state)
-    return [] if legal.stuck(t) else list(legal.volley_offers(t, side))
+    return [] if stuck(t) else list(legal.volley_offers(t, side))
 
 
 @order(A.Volley, phases="act", offers=volley_offers)
@@ -358,14 +360,8 @@ def end(ctx: MakCtx, o: A.End) -> None:
     for label, why in legal.over_limit(t, ctx.side):  # no unit there could leave
         ctx.say("end", f"{label} stays over the stacking limit ({why}): no unit there can "
                        f"still leave (8.2)", "8.2")
-    resolve.end_phase(t, ctx)
+    end_phase(t, ctx)
     ctx.snapshot = True
-
-
-def begin_play(ctx: MakCtx) -> None:
-    """4.0 1: the Air Commitment phase when aircraft fly, else the first player's phase."""
-    if not begin_air_phase(ctx):
-        resolve.start_phase(Table(ctx.state), ctx)
 
 
 def end_setup(ctx: MakCtx) -> None:
@@ -401,6 +397,6 @@ def _indirect(t: Table, ctx: MakCtx, u: UnitState, spotter: UnitState, label: st
             ctx.say("indirect", text, "5.5.3")
             if not e.on_map:
                 hazards.after_destroyed(t, ctx, t.label(h), weapon.type)  # 19.4.1 (1)
-    resolve._expend(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
+    expend_attack(t, ctx, u, weapon, (hit_dice[0], hit_dice[1]))
     ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=u.side, text="indirect"))
     ctx.snapshot = True

@@ -15,7 +15,9 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.mak import cqc, hazards, special
 from rules.mak import special_actions as S
-from rules.mak.legal import hex_problem, mines_problem, raze_problem, some_of
+from rules.mak.legal import hex_problem, mines_problem, move_targets, raze_problem, some_of
+from rules.mak.refusals import stuck
+from rules.mak.resolve import arrive, close_window, finish_moving, open_window, window_defenders
 from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -34,8 +36,6 @@ def _own(t: Table, side: str, uid: str) -> UnitState:
 
 def _busy(t: Table) -> bool:
     """Something else is under way (a move over the stacking limit, an assault)."""
-    from rules.mak.legal import stuck  # noqa: PLC0415
-
     return stuck(t) is not None or t.s.assault is not None
 
 
@@ -63,8 +63,6 @@ def engage_offers(state: MakState, side: str) -> list[Action]:
 def engage(ctx: MakCtx, o: S.Engage) -> None:
     """9.3.2: a target for one unit; the side's attacks resolve once each unit has one (or
     the player passes)."""
-    from rules.mak.resolve import finish_moving  # noqa: PLC0415
-
     t = Table(ctx.state)
     u, e = ctx.state.find(o.unit), ctx.state.find(o.target)
     blow = Blow(unit=u.id if u else o.unit, target=e.id if e else o.target, unarmed=o.unarmed)
@@ -136,8 +134,6 @@ def amu_offers(state: MakState, side: str) -> list[Action]:
 @order(S.Amu, phases="act", offers=amu_offers)
 def amu(ctx: MakCtx, o: S.Amu) -> None:
     """16.2.3 collect (the unit's move ends), 16.2.4 destroy, 16.2.3 leave the map with it."""
-    from rules.mak.resolve import finish_moving  # noqa: PLC0415
-
     t = Table(ctx.state)
     u = _own(t, ctx.side, o.unit)
     why = AMU_DOS[o.do](t, ctx.side, u) or ("Finish the move under way first." if _busy(t) else None)
@@ -158,8 +154,6 @@ def amu(ctx: MakCtx, o: S.Amu) -> None:
 
 def _raze(t: Table, ctx: MakCtx, u: UnitState, at: str) -> None:
     """11.3.3: one movement point and the unit's attack; the Depot token is removed."""
-    from rules.mak.resolve import finish_moving  # noqa: PLC0415
-
     problem = raze_problem(t, ctx.side, u.id)
     if t.s.window is not None:
         problem = f"{u.id} may raze a Depot only in its own movement phase, not in defensive fire (11.3.3)."
@@ -179,8 +173,6 @@ def _raze(t: Table, ctx: MakCtx, u: UnitState, at: str) -> None:
 
 def _arson(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     """14.4.2: declared now, rolled at the end of the troop phase."""
-    from rules.mak.resolve import finish_moving  # noqa: PLC0415
-
     hexes = hazards.arson_hexes(t, u) if not _busy(t) else []
     if label not in hexes:
         raise RuleError(f"{u.id} cannot set {label[:12]} alight: an engineer squad that has not moved or "
@@ -191,8 +183,6 @@ def _arson(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
 
 def _defensive_arson(t: Table, ctx: MakCtx, u: UnitState, o: S.Lay) -> None:
     """14.4.3: alone, at once, instead of the squad's defensive attack."""
-    from rules.mak.resolve import close_window, window_defenders  # noqa: PLC0415
-
     hexes = hazards.defensive_arson_hexes(t, u)
     if o.what != "fire" or o.at not in hexes:
         raise RuleError(f"Now {u.id} may only try arson, and only if it was just fired upon without damage, "
@@ -207,8 +197,6 @@ def _defensive_arson(t: Table, ctx: MakCtx, u: UnitState, o: S.Lay) -> None:
 def drop_in(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     """12.2: an airdropped unit's ``enter``: placed in the hex; among enemies, anti-aircraft
     fire first (endurance C, M destroys), then it neither moves nor attacks this phase."""
-    from rules.mak.resolve import arrive, finish_moving, open_window  # noqa: PLC0415
-
     finish_moving(ctx.state)
     u.status, u.hex = "on", label
     u.moved = u.move_done = True
@@ -235,8 +223,6 @@ def boost_move(t: Table, ctx: MakCtx, u: UnitState, label: str, through_mines: b
     enemies it comes in range of may fire anti-aircraft.  A flight moves through the hexes it
     crosses ("the hexes the unit moves through"), so it meets their minefields as a move does
     (19.1.4): round those both sides know of, or through them only when the player says so."""
-    from rules.mak.resolve import arrive, finish_moving, open_window  # noqa: PLC0415
-
     hexes = special.boost_targets(t, u) if not _busy(t) else []
     if label not in hexes:
         raise RuleError(f"{u.id} cannot boost to {label[:12]}: a unit with a booster that has not moved (or "
@@ -258,8 +244,6 @@ def wants_boost(t: Table, side: str, u: UnitState | None, to: str, asked: bool |
     the booster when the unit moves" (19.5.3): ``boost:true`` flies, ``boost:false`` walks;
     unsaid, a flight under way goes on, and a hex only the booster reaches is asked about
     (RuleError naming both ways) rather than spending one of its two booster turns."""
-    from rules.mak.legal import move_targets  # noqa: PLC0415
-
     if u is None or u.side != side or t.stats(u).booster is None:
         return False
     if asked is not None:
@@ -279,8 +263,6 @@ def wants_boost(t: Table, side: str, u: UnitState | None, to: str, asked: bool |
 def walk_note(t: Table, u: UnitState | None, to: str, asked: bool | None) -> str | None:
     """For a unit with a booster: what ``boost:false`` did (echoed with the move), or, for a hex
     beyond its walk, that the booster would reach it (added to the refusal) (19.5.3)."""
-    from rules.mak.legal import move_targets  # noqa: PLC0415
-
     if u is None or asked is not False or t.stats(u).booster is None:
         return None
     if to in move_targets(t, u):

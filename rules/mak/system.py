@@ -1,12 +1,15 @@
 """Maschinen Krieger as a :class:`~rules.core.contract.GameSystem` (part 1: the ground war).
 
-A turn (4.0): the air commitment phase (when aircraft fly: ``commit``, then ``commit`` alone when done, then the
-dog-fight; the air orders are the mixin of ``air_orders.py``), the first player's phase, the second player's phase, the end of the turn.  In a phase the phase
-player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
+A turn (4.0, ``turn.py``): the air commitment phase (when aircraft fly: ``commit``, then
+``commit`` alone when done, then the dog-fight; ``air_orders.py``), the first player's phase,
+the second player's phase, the end of the turn.  In a phase the phase player enters reinforcements, moves, fires, fires indirect and assaults, then ``end``s.  The
 anti-phase player is asked for defensive attacks whenever a rule offers them (a target that
 survived an attack from within 3 hexes and its stack, 5.4; a unit moving next to theirs,
 7.2.4; an assault on their hex, 9.1-9.2): ``defend`` or ``pass``.  Where close quarters pin
 some of those units, the phase player first names the unpinned ones (``unpin``, 9.4.3).
+
+The orders are declared in the modules of ``order_modules``; this class holds the system's
+metadata and the contract's questions (where the game stands, what each side sees).
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ from rules.mak.artillery import make_batteries
 from rules.mak.battlefield import battlefield
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
-from rules.mak.ground_orders import begin_play
 from rules.mak.land_actions import LAND_ACTIONS
 from rules.mak.refusals import refuse
 from rules.mak.reveals import reveal_words
@@ -45,6 +47,7 @@ from rules.mak.special_orders import labels
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Minefield, Position, UnitState, other
 from rules.mak.table import Table
 from rules.mak.transport import board_at_setup
+from rules.mak.turn import begin_play
 from rules.mak.unseen import masked
 from rules.mak.view import build_view
 
@@ -229,9 +232,8 @@ class MaschinenKrieger(GameSystem[MakState]):
         type (15.4.1); orders are built privately with /game act instead."""
         return state.concealment is None
 
-    def secret_words(self, key: str, item: str) -> str:
-        """A revealed minefield, marker or duty in players' words (19.1.1, 15.4.1, 10.1.1)."""
-        return reveal_words(key, item)
+    #: A revealed minefield, marker or duty in players' words (19.1.1, 15.4.1, 10.1.1).
+    secret_words = staticmethod(reveal_words)
 
     def _finished(self, state: MakState, view: HexMapView) -> HexMapView:
         if not state.over:
