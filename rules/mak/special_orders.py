@@ -34,7 +34,7 @@ def _own(t: Table, side: str, uid: str) -> UnitState:
     return u
 
 
-def _busy(t: Table) -> bool:
+def _under_way(t: Table) -> bool:
     """Something else is under way (a move over the stacking limit, an assault)."""
     return stuck(t) is not None or t.s.assault is not None
 
@@ -52,7 +52,7 @@ def engage_offers(state: MakState, side: str) -> list[Action]:
     t = Table(state)
     if state.exchange is not None:
         blows = cqc.blow_offers(t, side)
-    elif _busy(t) or side != state.active:
+    elif _under_way(t) or side != state.active:
         blows = []
     else:  # 9.3.1 1: the first target named opens the combat in that hex
         blows = [b for h in cqc.melee_hexes(t, side) for b in cqc.blow_offers(_trial(state, h), side)]
@@ -67,7 +67,7 @@ def engage(ctx: MakCtx, o: S.Engage) -> None:
     u, e = ctx.state.find(o.unit), ctx.state.find(o.target)
     blow = Blow(unit=u.id if u else o.unit, target=e.id if e else o.target, unarmed=o.unarmed)
     if ctx.state.exchange is None:
-        hexes = cqc.melee_hexes(t, ctx.side) if not _busy(t) else []
+        hexes = cqc.melee_hexes(t, ctx.side) if not _under_way(t) else []
         if u is None or u.side != ctx.side or u.hex not in hexes:
             raise RuleError(f"No close quarters combat of yours to fight with {o.unit[:20]} "
                             f"(hexes: {', '.join(hexes) or 'none'}) (9.3.1).")
@@ -90,7 +90,7 @@ def lay_offers(state: MakState, side: str) -> list[Action]:
     t = Table(state)
     if state.window is not None:
         return [S.Lay(unit=u.id, what="fire", at=h) for u in t.on_map(side) for h in hazards.defensive_arson_hexes(t, u)]
-    if _busy(t) or side != state.active:
+    if _under_way(t) or side != state.active:
         return []
     return ([S.Lay(unit=u.id, what="smoke", at=h) for u in t.on_map(side) for h in special.smoke_hexes(t, u)]
             + [S.Lay(unit=u.id, what="fire", at=h) for u in t.on_map(side) for h in hazards.arson_hexes(t, u)]
@@ -109,7 +109,7 @@ def lay(ctx: MakCtx, o: S.Lay) -> None:
     elif ctx.state.window is not None:
         _defensive_arson(t, ctx, u, o)
     elif o.what == "smoke":
-        hexes = special.smoke_hexes(t, u) if not _busy(t) else []
+        hexes = special.smoke_hexes(t, u) if not _under_way(t) else []
         if o.at not in hexes:
             raise RuleError(f"{u.id} has no smoke equipment (19.2.2)." if t.stats(u).smoke is None else
                             f"{u.id} cannot lay smoke in {o.at[:12]} now (in range and left this turn: "
@@ -125,7 +125,7 @@ def lay(ctx: MakCtx, o: S.Lay) -> None:
 def amu_offers(state: MakState, side: str) -> list[Action]:
     """16.2: each unit's AMU actions legal now."""
     t = Table(state)
-    if _busy(t):
+    if _under_way(t):
         return []
     return [S.Amu(unit=u.id, do=do) for u in t.on_map(side) for do, problem in AMU_DOS.items()  # type: ignore[arg-type]
             if problem(t, side, u) is None]
@@ -136,7 +136,7 @@ def amu(ctx: MakCtx, o: S.Amu) -> None:
     """16.2.3 collect (the unit's move ends), 16.2.4 destroy, 16.2.3 leave the map with it."""
     t = Table(ctx.state)
     u = _own(t, ctx.side, o.unit)
-    why = AMU_DOS[o.do](t, ctx.side, u) or ("Finish the move under way first." if _busy(t) else None)
+    why = AMU_DOS[o.do](t, ctx.side, u) or ("Finish the move under way first." if _under_way(t) else None)
     if why:
         raise RuleError(why)
     if o.do != "destroy":
@@ -173,7 +173,7 @@ def _raze(t: Table, ctx: MakCtx, u: UnitState, at: str) -> None:
 
 def _arson(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
     """14.4.2: declared now, rolled at the end of the troop phase."""
-    hexes = hazards.arson_hexes(t, u) if not _busy(t) else []
+    hexes = hazards.arson_hexes(t, u) if not _under_way(t) else []
     if label not in hexes:
         raise RuleError(f"{u.id} cannot set {label[:12]} alight: an engineer squad that has not moved or "
                         f"attacked, at an adjacent building hex ({', '.join(hexes) or 'none'}) (14.4.2).")
@@ -223,7 +223,7 @@ def boost_move(t: Table, ctx: MakCtx, u: UnitState, label: str, through_mines: b
     enemies it comes in range of may fire anti-aircraft.  A flight moves through the hexes it
     crosses ("the hexes the unit moves through"), so it meets their minefields as a move does
     (19.1.4): round those both sides know of, or through them only when the player says so."""
-    hexes = special.boost_targets(t, u) if not _busy(t) else []
+    hexes = special.boost_targets(t, u) if not _under_way(t) else []
     if label not in hexes:
         raise RuleError(f"{u.id} cannot boost to {label[:12]}: a unit with a booster that has not moved (or "
                         f"flies on), twice a scenario, {t.stats(u).booster or 0} hexes, no enemy hex (19.5.3).")
