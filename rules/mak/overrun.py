@@ -29,19 +29,15 @@ from rules.mak import land_actions as L
 from rules.mak.refusals import busy, own
 from rules.mak.movement import entry_cost
 from rules.mak.resolve import advance_overrun, finish_moving, open_window, overrun_riders
-from rules.mak.state import MakState, Mark, other
+from rules.mak.state import MakState, Mark, UnitState, other
 from rules.mak.land_state import Overrun
 from rules.mak.table import Table, allowance
 from rules.mak.vehicles import beyond
 
 
-def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float] | str:
-    """The hex overrun, the hex beyond, and the two entry costs; or why it is refused."""
-    v = own(t, side, order.unit)
-    if isinstance(v, str):
-        return v
-    stats = t.stats(v)
-    if not stats.vehicle or not v.on_map:
+def _overrunner_problem(t: Table, v: UnitState) -> str | None:
+    """Why ``v`` may not overrun now, whatever the target (13.2; 5.1.2, 7.2.5, 13.1.2)."""
+    if not t.stats(v).vehicle or not v.on_map:
         return f"{v.id} is not a vehicle on the map: only vehicles overrun (13.2)."
     if v.immobilized or v.aboard or v.attacked or v.struck or v.spotted or v.move_done \
             or v.loaded_turn == t.s.turn:
@@ -50,6 +46,18 @@ def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float]
         return f"{v.id} is not armed: only an armed vehicle overruns (13.2)."
     if t.in_melee(v) or t.s.assault is not None or t.s.overrun is not None:
         return f"{v.id} is in close quarters or another assault is under way (13.2)."
+    return None
+
+
+def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float] | str:
+    """The hex overrun, the hex beyond, and the two entry costs; or why it is refused."""
+    v = own(t, side, order.unit)
+    if isinstance(v, str):
+        return v
+    problem = _overrunner_problem(t, v)
+    if problem:
+        return problem
+    stats = t.stats(v)
     e = t.s.find(order.target)
     if e is None or not e.on_map or e.side == side or e.aboard:
         return f"'{order.target[:20]}' is not an enemy unit on the map."
