@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.mak.combat import AttackTarget
-from rules.mak.data import Result, _read
+from rules.mak.data import Result, read_data
 
 MAX_OVER_HEX = 4  # 10.4.1 1: "The maximum number of units that can be placed in a hex is four"
 LANDING_ENDURANCE = "C"  # 10.6.3
@@ -73,7 +73,7 @@ class DogfightChart(BaseModel):
 @lru_cache(maxsize=1)
 def dogfight_chart() -> DogfightChart:
     """``data/dogfight.json``."""
-    return DogfightChart.model_validate(_read("dogfight.json"))
+    return DogfightChart.model_validate(read_data("dogfight.json"))
 
 
 Side = Literal["merc", "strahl"]

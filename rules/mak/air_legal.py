@@ -6,11 +6,11 @@ orders without one.
 
 from __future__ import annotations
 
-from rules.core.hexes import Hex
+from rules.core.hexes import Hex, distance, neighbours
 from rules.mak import air_actions as AA
 from rules.mak import pilots
 from rules.mak.air import MAX_OVER_HEX, may_withdraw
-from rules.mak.legal import _busy, own
+from rules.mak.refusals import busy, own
 from rules.mak.state import SIDE_NAMES, UnitState, other
 from rules.mak.table import Table
 
@@ -113,13 +113,13 @@ def strike_units(t: Table, side: str, o: AA.Airstrike) -> list[UnitState] | str:
         return f"{t.label(h)} holds no enemy unit to attack (10.4)."
     if t.in_hex(h, side):
         return f"{t.label(h)} holds your own units: no attack into it (5.1.4)."
-    return _busy(t, found[0]) or found
+    return busy(t, found[0]) or found
 
 
 def strike_offers(t: Table, side: str) -> list[AA.Airstrike]:
     """Each able aircraft alone over each enemy hex, and all of them together (10.4.1)."""
     able = [u for u in aircraft(t, side, "ground") if t.weapons(u, False)]
-    if not able or _busy(t, able[0]):
+    if not able or busy(t, able[0]):
         return []
     hexes = sorted({e.hex for e in t.on_map(other(side)) if e.hex})
     hexes = [h for h in hexes if not any(x.side == side for x in t.s.at(h))]  # 5.1.4
@@ -240,8 +240,6 @@ def landings(t: Table, side: str, o: AA.Land) -> list[tuple[UnitState, str]] | s
 def _landing_problem(t: Table, side: str, plan: list[tuple[UnitState, str]]) -> str | None:
     """10.6: adjacent hexes; 10.6.1: a hex the rider can enter; 10.6.5: stacking with both
     units of every Hornisse landing there."""
-    from rules.core.hexes import distance  # noqa: PLC0415
-
     centre = t.hex_of(plan[0][1])
     for u, label in plan:
         h = t.hex_of(label)
@@ -264,15 +262,13 @@ def land_problem(t: Table, side: str, o: AA.Land) -> str | None:
     plan = landings(t, side, o)
     if isinstance(plan, str):
         return plan
-    return _busy(t, plan[0][0])
+    return busy(t, plan[0][0])
 
 
 def land_offers(t: Table, side: str) -> list[AA.Land]:
     """A sample of landing hexes: each hex with or next to an enemy unit, and each friendly
     hex (the resolver accepts any hex the rider can enter); with several Hornisse, all of them
     together around each such hex (10.6)."""
-    from rules.core.hexes import neighbours  # noqa: PLC0415
-
     flying = [u for u in aircraft(t, side, "ground") if u.rider is not None]
     near = {t.hex(e) for e in t.on_map()}
     near |= {n for e in t.on_map(other(side)) for n in neighbours(t.hex(e))}
@@ -286,8 +282,6 @@ def land_offers(t: Table, side: str) -> list[AA.Land]:
 def _stack_landing(t: Table, side: str, flying: list[UnitState], centre: str) -> AA.Land | None:
     """10.6: the stack comes down around ``centre``: the first in it, each other in the first
     free adjacent hex its rider can enter (None when they do not all find one)."""
-    from rules.core.hexes import neighbours  # noqa: PLC0415
-
     spots = [centre] + [t.label(n) for n in neighbours(t.hex_of(centre)) if t.field.contains(n)]
     chosen: list[str] = []
     for _ in flying:
@@ -323,7 +317,7 @@ def launch_problem(t: Table, side: str, o: AA.Land) -> str | None:
         return f"{r.id} landed this turn; they were not stacked when the turn began (10.6.2)."
     if r.moved or r.attacked or r.struck or r.spotted or u.immobilized or r.immobilized:
         return f"{r.id} moved, attacked or is immobilised; it may not board this turn (10.6.2)."
-    return _busy(t, u)
+    return busy(t, u)
 
 
 def launch_offers(t: Table, side: str) -> list[AA.Land]:

@@ -1,4 +1,4 @@
-"""The air war and the pilots in play (10.0, 18.0): the orders, as a mixin of the system.
+"""The air war and the pilots in play (10.0, 18.0): their orders and the rules they run.
 
 * The Air Commitment phase (4.0 1, 10.1) opens each turn in which a side has aircraft in the
   air: each side ``commit``s its aircraft (air, ground, none, withdraw), then ``commit`` alone;
@@ -17,10 +17,13 @@ from typing import Any, Iterable, Iterator
 
 from rules.core import secrets
 from rules.core.errors import RuleError
+from rules.core.hexes import distance, within
 from rules.core.orders import Ctx, order
 from rules.mak import air_actions as AA
 from rules.mak import air_legal as AL
-from rules.mak import concealment, escape, pilots
+from rules.mak import concealment, pilots
+from rules.mak import escape as escapes
+from rules.mak.resolve import arrive, finish_moving
 from rules.mak.reveals import DUTY_WORDS
 from rules.mak.air import (
     EMERGENCY_RANGE,
@@ -36,18 +39,14 @@ from rules.mak.air_view import SPACES
 from rules.mak.aircrew import AirStrike
 from rules.mak.hidden_state import tell
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
+from rules.mak.damage import apply_result, down, expend_attack, pilot_damage
 from rules.mak.data import ScenarioSpec, WeaponStats, units
-from rules.mak.deployment import may_enter_on, parse_deploy
-from rules.mak.special import darkness, flak_modifiers
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
-from rules.mak.table import Table
+from rules.mak.refusals import refuse
+from rules.mak.table import Table, darkness, flak_modifiers
+from rules.mak.turn import start_phase
 
 MakCtx = Ctx[MakState]
-
-
-def _raise(problem: str | None) -> None:
-    if problem:
-        raise RuleError(problem)
 
 
 def _keep(problem: Any, t: Table, side: str, candidates: Iterable[Any]) -> list[Any]:
@@ -89,84 +88,7 @@ def air_phase(state: MakState) -> str | None:
     return None
 
 
-def begin_air_phase(ctx: MakCtx) -> bool:
-    """4.0 1: the Air Commitment phase of a new turn: aircraft due arrive in the air (their
-    turn of entry), survivors come back from "Used" (10.1.3).  False if no side has any."""
-    s = ctx.state
-    for u in s.units:
-        if not units()[u.type].aeronautical:
-            continue
-        if u.status == "waiting" and may_enter_on(parse_deploy(u.deploy), s.turn):
-            u.status = "aloft"
-            s.air.arrived[u.id] = s.turn
-            ctx.say("air", f"{u.id} arrives over the battlefield (12.1, 10.0)", "10.0")
-        if u.status == "aloft":
-            s.air.duty[u.id] = "ready"
-    s.air.strike = None
-    s.air.committed = [side for side in SIDES if not any(u.side == side and u.status == "aloft" for u in s.units)]
-    if len(s.air.committed) == len(SIDES):
-        return False
-    s.phase = "air"
-    waiting = [SIDE_NAMES[x] for x in SIDES if x not in s.air.committed]
-    verb = "assign their aircraft" if len(waiting) > 1 else "assigns its aircraft"  # a side is one player
-    ctx.say("phase", f"Air Commitment phase: {' and '.join(waiting)} {verb} (4.0, 10.1)", "10.1")
-    return True
-
-
 # -- losses ------------------------------------------------------------------------------------
-
-
-def _lose_pilot(state: MakState, u: UnitState) -> None:
-    for x in (u, state.find(u.rider) if u.rider else None):
-        if x is not None and x.pilot is not None:
-            p = state.crew.pilots.get(pilots.key(x.side, x.pilot))
-            if p is not None and p.status == "in" and p.unit == x.id:
-                p.status = "lost"
-
-
-def down(ctx: MakCtx, u: UnitState) -> None:
-    """An aircraft destroyed (10.2.2): a Hornisse's rider goes with it."""
-    _lose_pilot(ctx.state, u)
-    u.status = "destroyed"
-    ctx.state.air.duty.pop(u.id, None)
-    if u.rider:
-        ctx.state.unit(u.rider).status = "destroyed"
-
-
-def pilot_damage(t: Table, ctx: MakCtx, target: UnitState, result: str,
-                 where: str | None = None) -> tuple[str | None, str]:
-    """18.2 before a D, A or M is applied: a pilot on foot dies of any (18.2.2); with the
-    ``escape`` option the pilot of a damaged unit rolls (18.2.1).  Returns the outcome when
-    it replaces the normal one (else None) and the words of the escape roll, said in the
-    attack's own line after the result (else "")."""
-    s = ctx.state
-    if target.type == "Pilot":
-        target.status = "destroyed"
-        p = s.crew.pilots.get(pilots.key(target.side, target.pilot or 0))
-        if p is not None:
-            p.status = "killed"
-            return f"pilot {p.name} killed: {pilots.pilot_points(p)} points to {SIDE_NAMES[other(p.side)]} (18.2.2)", ""
-        return "pilot killed (18.2.2)", ""
-    hex_ = target.hex or where
-    p = pilots.pilot_of(s, target)
-    # the pilot is in the unit, or in the PKA a Hornisse carries (10.6): both go down together
-    if (not s.crew.escape or p is None or p.unit not in (target.id, target.rider)
-            or result not in pilots.ESCAPE_KILL or hex_ is None):
-        return None, ""
-    roll, killed = pilots.escape_roll(ctx.dice, result, f"{p.name} escape")
-    need = pilots.ESCAPE_KILL[result]
-    if killed:
-        p.status = "killed"
-        return None, f"pilot {p.name}: 🎲 {roll} ≥ {need}: killed (18.2.1)"
-    if target.carrying:
-        target.carrying = None
-    target.status = "destroyed"
-    s.air.duty.pop(target.id, None)
-    if target.rider:
-        s.unit(target.rider).status = "destroyed"
-    token = pilots.bail_out(s, p, hex_)
-    return (f"pilot {p.name}: 🎲 {roll} < {need}: escapes as {token.id} in {hex_}; "
-            f"{target.id} is removed (18.2.1)"), ""
 
 
 # -- the air war (10.2, 10.3) ------------------------------------------------------------------
@@ -190,8 +112,6 @@ def _rating_words(state: MakState, side: str, group: list[UnitState]) -> str:
 
 def fight_air_war(t: Table, ctx: MakCtx) -> None:
     """10.1.1: both sides committed: reveal, dog-fight, breakthrough, then the first phase."""
-    from rules.mak import resolve  # noqa: PLC0415 - resolve imports this module lazily too
-
     s = ctx.state
     ctx.reveals = True
     for key in s.air.sealed:  # 10.1.1: "the assignments are compared"
@@ -206,44 +126,58 @@ def fight_air_war(t: Table, ctx: MakCtx) -> None:
                           f"{listed['ground']}; not flying {listed['ready']}{gone} (10.1.1)", "10.1.1")
         for u in AL.aircraft(t, side, "withdrawn"):
             u.status = "withdrawn"  # 10.1.4: it leaves the battle
-    fighters = {side: AL.aircraft(t, side, "air") for side in SIDES}
-    if all(fighters.values()):
-        ctx.say("dogfight", "Dog-fight ratings: " + "; ".join(_rating_words(s, side, fighters[side]) for side in SIDES)
-                + " (10.2.1, 18.1.1)", "10.2.1")
-        die = ctx.dice.die(6, "dog-fight")
-        df = dogfight({side: _ratings(s, fighters[side]) for side in SIDES}, s.attacker or s.first, die)
-        ctx.say("dogfight", f"Dog-fight: {df.text()} (10.2.1); lost units are destroyed (10.2.2)", "10.2.1")
-        for side in SIDES:
-            for uid in df.lost[side]:
-                down(ctx, s.unit(uid))
-        fighters = {side: [u for u in fighters[side] if u.status == "aloft"] for side in SIDES}
+    fighters = _dogfight(ctx, {side: AL.aircraft(t, side, "air") for side in SIDES})
     for side in SIDES:
-        k = breakthrough_count(len(fighters[side]), len(fighters[other(side)]))
-        targets = AL.aircraft(t, other(side), "ground")
-        if not k:
-            continue
-        if not targets:
-            ctx.say("breakthrough", f"{SIDE_NAMES[side]} could break through with {k}, but no enemy aircraft "
-                                    f"is on a ground mission (10.3)", "10.3")
-            continue
-        through = breakers(_ratings(s, fighters[side]), k)
-        ctx.say("breakthrough", f"Breakthrough ratings: {_rating_words(s, side, [s.unit(u) for u, _ in through])}; "
-                                f"the defence 0 (10.3.1, 18.1.1)", "10.3.1")
-        die = ctx.dice.die(6, "breakthrough")
-        bt = breakthrough(side, through, _ratings(s, targets), die)
-        ctx.say("breakthrough", f"{SIDE_NAMES[side]} break through with {', '.join(u for u, _ in through)}: "
-                                f"{bt.text()}; damage at once (10.3.1, 10.3.2)", "10.3")
-        for group in bt.lost.values():
-            for uid in group:
-                down(ctx, s.unit(uid))
+        _break_through(t, ctx, side, fighters)
     for side in SIDES:
         for u in AL.aircraft(t, side, "air"):
             s.air.duty[u.id] = "used"  # 10.1.3: their duty is done
     s.phase = "first"
     s.active = s.first
     ctx.say("phase", f"{SIDE_NAMES[s.active]} phase (4.0)", "4.0")
-    resolve.start_phase(t, ctx)
+    start_phase(t, ctx)
     ctx.snapshot = True
+
+
+def _dogfight(ctx: MakCtx, fighters: dict[str, list[UnitState]]) -> dict[str, list[UnitState]]:
+    """10.2: when both sides fly Air Combat missions, one dog-fight; the losses are destroyed
+    (10.2.2).  The fighters still in the air after it."""
+    s = ctx.state
+    if not all(fighters.values()):
+        return fighters
+    ctx.say("dogfight", "Dog-fight ratings: " + "; ".join(_rating_words(s, side, fighters[side]) for side in SIDES)
+            + " (10.2.1, 18.1.1)", "10.2.1")
+    die = ctx.dice.die(6, "dog-fight")
+    df = dogfight({side: _ratings(s, fighters[side]) for side in SIDES}, s.attacker or s.first, die)
+    ctx.say("dogfight", f"Dog-fight: {df.text()} (10.2.1); lost units are destroyed (10.2.2)", "10.2.1")
+    for side in SIDES:
+        for uid in df.lost[side]:
+            down(ctx, s.unit(uid))
+    return {side: [u for u in fighters[side] if u.status == "aloft"] for side in SIDES}
+
+
+def _break_through(t: Table, ctx: MakCtx, side: str, fighters: dict[str, list[UnitState]]) -> None:
+    """10.3: ``side``'s fighters beyond the enemy's break through to its ground-mission aircraft."""
+    s = ctx.state
+    k = breakthrough_count(len(fighters[side]), len(fighters[other(side)]))
+    targets = AL.aircraft(t, other(side), "ground")
+    if not k:
+        return
+    if not targets:
+        ctx.say("breakthrough", f"{SIDE_NAMES[side]} could break through with {k}, but no enemy aircraft "
+                                f"is on a ground mission (10.3)", "10.3")
+        return
+    through = breakers(_ratings(s, fighters[side]), k)
+    ctx.say("breakthrough", f"Breakthrough ratings: {_rating_words(s, side, [s.unit(u) for u, _ in through])}; "
+                            f"the defence 0 (10.3.1, 18.1.1)", "10.3.1")
+    die = ctx.dice.die(6, "breakthrough")
+    bt = breakthrough(side, through, _ratings(s, targets), die)
+    ctx.say("breakthrough", f"{SIDE_NAMES[side]} break through with {', '.join(u for u, _ in through)}: "
+                            f"{bt.text()}; damage at once (10.3.1, 10.3.2)", "10.3")
+    for group in bt.lost.values():
+        for uid in group:
+            down(ctx, s.unit(uid))
+
 
 
 # -- air-to-ground (10.4) ----------------------------------------------------------------------
@@ -324,8 +258,6 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
 def _resolve_flak(t: Table, ctx: MakCtx) -> None:
     """10.4.1 2: the declared anti-aircraft attacks, resolved "in the same manner as direct
     fire", "not modified by terrain or range" (10.4.3); ammunition limits (10.4.6)."""
-    from rules.mak import resolve  # noqa: PLC0415
-
     s = ctx.state
     st = s.air.strike
     assert st is not None
@@ -347,7 +279,7 @@ def _resolve_flak(t: Table, ctx: MakCtx) -> None:
             else:
                 result = flying_result(damage.result, special)
                 text += f"; {damage.text()} → {_hit_aircraft(t, ctx, a, result, st.hex)}"
-        text += resolve._expend(t, ctx, d, weapon, hit.dice)
+        text += expend_attack(t, ctx, d, weapon, hit.dice)
         rule = "10.6.3" if special else "10.4.3"
         ctx.say("flak", text + f" ({rule})", rule, attacker=did, target=aid, hit=hit.hit)
         s.marks.append(Mark(kind="fire" if hit.hit else "miss", hexes=[st.hex], side=d.side, text=f"flak at {aid}"))
@@ -359,8 +291,6 @@ def emergency_hex(t: Table, a: UnitState, over: str) -> str | None:
     a hex its rider can enter, free of enemy units and within the stacking limit; the one
     farthest from the nearest enemy, then the nearest to ``over``, then the first by number
     (our choice for the player: the book says only "within 5 hexes")."""
-    from rules.core.hexes import distance, within  # noqa: PLC0415
-
     rider = t.s.unit(a.rider or "")
     centre = t.hex_of(over)
     enemies = [t.hex(e) for e in t.on_map(other(a.side))]
@@ -428,8 +358,6 @@ def _after_flak(t: Table, ctx: MakCtx) -> None:
 def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
     """10.4.1 3: "After declaring which units are attacking which targets, all attacks are
     resolved"; modified by terrain, not by range (10.4.2); ammunition limits (10.4.6)."""
-    from rules.mak import resolve  # noqa: PLC0415
-
     s = ctx.state
     st = s.air.strike
     assert st is not None
@@ -446,11 +374,11 @@ def _resolve_strafe(t: Table, ctx: MakCtx) -> None:
         text = f"{aid} ({weapon.type.value}) attacks {eid} from the air: target {at.text()}; 🎲 {hit.text()}"
         if hit.hit:
             damage = roll_damage(ctx.dice, t.stats(e).endurance, hit, f"{eid} endurance")
-            outcome = resolve.apply_result(t, ctx, e, damage.result)
+            outcome = apply_result(t, ctx, e, damage.result)
             text += f"; {damage.text()} → {outcome}"
             if e.status == "destroyed":
                 pilots.credit_kill(s, a, e)
-        text += resolve._expend(t, ctx, a, weapon, hit.dice)
+        text += expend_attack(t, ctx, a, weapon, hit.dice)
         ctx.say("strafe", text + " (10.4.2)", "10.4.2", attacker=aid, target=eid, hit=hit.hit)
         s.marks.append(Mark(kind="fire" if hit.hit else "miss", hexes=[st.hex], side=a.side, text=f"{aid} at {eid}"))
     _finish_strike(ctx)
@@ -476,8 +404,6 @@ def _finish_strike(ctx: MakCtx) -> None:
 def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str, keep_strike: bool = False) -> None:
     """10.6.1: "When it lands, it immediately separates ... The detached PKA cannot move or
     attack in the current phase"."""
-    from rules.mak import resolve  # noqa: PLC0415
-
     s = ctx.state
     if not keep_strike:
         s.air.strike = None
@@ -496,7 +422,7 @@ def _land_now(t: Table, ctx: MakCtx, u: UnitState, hex_: str, keep_strike: bool 
     if any(e.side != u.side for e in s.at(hex_)):
         ctx.say("land", f"{hex_}: close quarters from the next phase (10.6.3)", "10.6.3")
     s.marks.append(Mark(kind="move", hexes=[hex_], side=u.side, text=f"{u.id} lands"))
-    resolve.arrive(t, ctx, rider)
+    arrive(t, ctx, rider)
     ctx.snapshot = True
 
 
@@ -558,217 +484,233 @@ def air_status(state: MakState) -> list[str]:
 # -- the orders --------------------------------------------------------------------------------
 
 
-class AirOrders:
-    """The orders of the air war and the pilots; MaschinenKrieger inherits them."""
+def commit_offers(state: MakState, side: str) -> Iterator[Any]:
+    """10.1.1: each aircraft's missions, and done."""
+    yield from AL.commit_offers(Table(state), side)
 
-    def _commit_offers(self, state: MakState, side: str) -> Iterator[Any]:
-        yield from AL.commit_offers(Table(state), side)
 
-    @order(AA.Commit, phases="air", offers="_commit_offers")
-    def commit(self, ctx: MakCtx, o: AA.Commit) -> None:
-        """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
-        sides are ready); ``commit`` alone: "Once both players are finished assigning their
-        units, the assignments are compared"."""
-        t = Table(ctx.state)
-        _raise(AL.commit_problem(t, ctx.side, o))
-        if o.done:
-            ctx.state.air.committed.append(ctx.side)
-            ctx.say("commit", f"{SIDE_NAMES[ctx.side]} has assigned its aircraft (10.1.1)", "10.1.1")
-            if len(ctx.state.air.committed) == len(SIDES):
-                fight_air_war(t, ctx)
-            return
-        u = ctx.state.find(o.unit or "")
-        assert u is not None
-        # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
-        # and is said, when both sides are ready (fight_air_war).
-        mission = o.mission or "none"
-        ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
-                                    "withdraw": "withdrawn"}[mission]
-        ctx.state.seals += 1
-        key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
-        ctx.state.air.sealed.append(key)
-        ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
-                 [secrets.item(mission=mission, unit=u.id)])
-        space = DUTY_WORDS[mission]
-        tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
-             "10.1.1")
+@order(AA.Commit, phases="air", offers=commit_offers)
+def commit(ctx: MakCtx, o: AA.Commit) -> None:
+    """10.1.1: the aircraft is put in a space of the duty chart (not shown until both
+    sides are ready); ``commit`` alone: "Once both players are finished assigning their
+    units, the assignments are compared"."""
+    t = Table(ctx.state)
+    refuse(AL.commit_problem(t, ctx.side, o))
+    if o.done:
+        ctx.state.air.committed.append(ctx.side)
+        ctx.say("commit", f"{SIDE_NAMES[ctx.side]} has assigned its aircraft (10.1.1)", "10.1.1")
+        if len(ctx.state.air.committed) == len(SIDES):
+            fight_air_war(t, ctx)
+        return
+    u = ctx.state.find(o.unit or "")
+    assert u is not None
+    # 10.1.4: a withdrawal is part of the secret assignment (4.0 1): it takes effect,
+    # and is said, when both sides are ready (fight_air_war).
+    mission = o.mission or "none"
+    ctx.state.air.duty[u.id] = {"none": "ready", "air": "air", "ground": "ground",  # type: ignore[assignment]
+                                "withdraw": "withdrawn"}[mission]
+    ctx.state.seals += 1
+    key = f"air:{ctx.state.turn}:{ctx.side}:{ctx.state.seals}"
+    ctx.state.air.sealed.append(key)
+    ctx.seal(key, ctx.side, "assigned an aircraft on the duty chart (10.1.1)",
+             [secrets.item(mission=mission, unit=u.id)])
+    space = DUTY_WORDS[mission]
+    tell(ctx, ctx.side, "commit", f"{u.id}: {space}; shown to your opponent when both are ready (10.1.1)",
+         "10.1.1")
 
-    def _airstrike_offers(self, state: MakState, side: str) -> list[Any]:
-        return list(AL.strike_offers(Table(state), side))
 
-    @order(AA.Airstrike, phases="act", offers="_airstrike_offers")
-    def airstrike(self, ctx: MakCtx, o: AA.Airstrike) -> None:
-        """10.4.1 1: the aircraft are placed over the hex; the anti-aircraft fire comes first."""
-        from rules.mak import resolve  # noqa: PLC0415
+def airstrike_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1: the air strikes the ground-mission aircraft may fly now."""
+    return list(AL.strike_offers(Table(state), side))
 
-        t = Table(ctx.state)
-        found = AL.strike_units(t, ctx.side, o)
-        if isinstance(found, str):
-            raise RuleError(found)
-        resolve.finish_moving(ctx.state)
-        label = t.label(t.hex_of(o.hex.strip()))
-        ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
-        if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
-            concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
-        ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
-        ctx.snapshot = True
-        _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))
 
-    def _flak_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        st = state.air.strike
-        if st is None:
-            return []
-        return _keep(AL.flak_problem, t, side,
-                     (AA.Flak(unit=d.id, target=a) for d in AL.flak_defenders(t) for a in st.aircraft))
+@order(AA.Airstrike, phases="act", offers=airstrike_offers)
+def airstrike(ctx: MakCtx, o: AA.Airstrike) -> None:
+    """10.4.1 1: the aircraft are placed over the hex; the anti-aircraft fire comes first."""
+    t = Table(ctx.state)
+    found = AL.strike_units(t, ctx.side, o)
+    if isinstance(found, str):
+        raise RuleError(found)
+    finish_moving(ctx.state)
+    label = t.label(t.hex_of(o.hex.strip()))
+    ctx.say("strike", f"{', '.join(u.id for u in found)} attack {label} from the air (10.4.1)", "10.4.1")
+    if ctx.state.concealment is not None:  # 15.4.1: the aircraft over the hex see what is there
+        concealment.lift(ctx, other(ctx.side), label, f"seen by {found[0].id} over the hex (10.4.1, 15.4.1)")
+    ctx.state.marks.append(Mark(kind="blast", hexes=[label], side=ctx.side, text="air strike"))
+    ctx.snapshot = True
+    _open_strike(t, ctx, AirStrike(hex=label, aircraft=[u.id for u in found]))
 
-    @order(AA.Flak, phases="flak", offers="_flak_offers")
-    def flak(self, ctx: MakCtx, o: AA.Flak) -> None:
-        """10.4.1 2: declared now, resolved together once every unit has declared (or pass)."""
-        t = Table(ctx.state)
-        _raise(AL.flak_problem(t, ctx.side, o))
-        st = ctx.state.air.strike
-        assert st is not None
-        d = ctx.state.find(o.unit)
-        a = next(x for x in st.aircraft if x.lower() == o.target.strip().lower())
-        assert d is not None
-        st.flak[d.id] = a
-        ctx.say("flak", f"{d.id} will fire at {a} (10.4.1 2)", "10.4.1")
-        if not AL.flak_defenders(t):
-            _resolve_flak(t, ctx)
 
-    def _strafe_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        st = state.air.strike
-        if st is None:
-            return []
-        return [AA.Strafe(unit=a.id, target=e.id) for a in AL.strafe_attackers(t)
-                for e in state.at(st.hex) if e.side != side]
+def flak_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1 2: each anti-aircraft defender's shots at the aircraft over the hex."""
+    t = Table(state)
+    st = state.air.strike
+    if st is None:
+        return []
+    return _keep(AL.flak_problem, t, side,
+                 (AA.Flak(unit=d.id, target=a) for d in AL.flak_defenders(t) for a in st.aircraft))
 
-    @order(AA.Strafe, phases="strafe", offers="_strafe_offers")
-    def strafe(self, ctx: MakCtx, o: AA.Strafe) -> None:
-        """10.4.1 3: each surviving aircraft names its target; then all are resolved."""
-        t = Table(ctx.state)
-        _raise(AL.strafe_problem(t, ctx.side, o))
-        st = ctx.state.air.strike
-        assert st is not None
-        a, e = ctx.state.find(o.unit), ctx.state.find(o.target)
-        assert a is not None and e is not None
-        st.strafe[a.id] = e.id
-        ctx.say("strafe", f"{a.id} will attack {e.id} (10.4.1 3)", "10.4.1")
-        if not AL.strafe_attackers(t):
-            _resolve_strafe(t, ctx)
 
-    def _land_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        return list(AL.land_offers(t, side)) + list(AL.launch_offers(t, side))
+@order(AA.Flak, phases="flak", offers=flak_offers)
+def flak(ctx: MakCtx, o: AA.Flak) -> None:
+    """10.4.1 2: declared now, resolved together once every unit has declared (or pass)."""
+    t = Table(ctx.state)
+    refuse(AL.flak_problem(t, ctx.side, o))
+    st = ctx.state.air.strike
+    assert st is not None
+    d = ctx.state.find(o.unit)
+    a = next(x for x in st.aircraft if x.lower() == o.target.strip().lower())
+    assert d is not None
+    st.flak[d.id] = a
+    ctx.say("flak", f"{d.id} will fire at {a} (10.4.1 2)", "10.4.1")
+    if not AL.flak_defenders(t):
+        _resolve_flak(t, ctx)
 
-    @order(AA.Land, phases="act", offers="_land_offers")
-    def land(self, ctx: MakCtx, o: AA.Land) -> None:
-        """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3).  With
-        way up, they join and take off (10.6.2); an enemy in the hex fires first (10.6.4)."""
-        if o.way == "up":
-            self._launch(ctx, o)
-            return
-        from rules.mak import resolve  # noqa: PLC0415
 
-        t = Table(ctx.state)
-        _raise(AL.land_problem(t, ctx.side, o))
-        plan = AL.landings(t, ctx.side, o)
-        assert not isinstance(plan, str)
-        resolve.finish_moving(ctx.state)
-        if len(plan) > 1:
-            ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
-        ctx.state.air.landings = [(u.id, label) for u, label in plan]
-        _next_landing(t, ctx)
+def strafe_offers(state: MakState, side: str) -> list[Any]:
+    """10.4.1 3: each surviving aircraft's targets in the hex."""
+    t = Table(state)
+    st = state.air.strike
+    if st is None:
+        return []
+    return [AA.Strafe(unit=a.id, target=e.id) for a in AL.strafe_attackers(t)
+            for e in state.at(st.hex) if e.side != side]
 
-    def _launch(self, ctx: MakCtx, o: AA.Land) -> None:
-        """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
-        from rules.mak import resolve  # noqa: PLC0415
 
-        t = Table(ctx.state)
-        _raise(AL.launch_problem(t, ctx.side, o))
-        u, r = ctx.state.find(o.unit), ctx.state.find(o.rider or "")
-        assert u is not None and r is not None and u.hex is not None
-        resolve.finish_moving(ctx.state)
-        u.rider = r.id
-        if any(e.side != ctx.side for e in ctx.state.at(u.hex)):
-            ctx.say("launch", f"{u.id} and {r.id} take off under enemy fire (10.6.4)", "10.6.4")
-            _open_strike(t, ctx, AirStrike(hex=u.hex, aircraft=[u.id], purpose="launch"))
-            return
-        _take_off(ctx, u)
+@order(AA.Strafe, phases="strafe", offers=strafe_offers)
+def strafe(ctx: MakCtx, o: AA.Strafe) -> None:
+    """10.4.1 3: each surviving aircraft names its target; then all are resolved."""
+    t = Table(ctx.state)
+    refuse(AL.strafe_problem(t, ctx.side, o))
+    st = ctx.state.air.strike
+    assert st is not None
+    a, e = ctx.state.find(o.unit), ctx.state.find(o.target)
+    assert a is not None and e is not None
+    st.strafe[a.id] = e.id
+    ctx.say("strafe", f"{a.id} will attack {e.id} (10.4.1 3)", "10.4.1")
+    if not AL.strafe_attackers(t):
+        _resolve_strafe(t, ctx)
 
-    def _recruit_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        if not state.crew.creation:
-            return []
-        return _keep(AL.recruit_problem, t, side, (AA.Recruit(unit=u.id, favour=f)  # type: ignore[arg-type]
-                                                   for u in state.units if u.side == side
-                                                   for f in ("attack", "defence", "even")))
 
-    @order(AA.Recruit, phases="act", offers="_recruit_offers")
-    def recruit(self, ctx: MakCtx, o: AA.Recruit) -> None:
-        """18.3.1: "Roll a single die twice. The first determines the ground combat ability.
-        The second determines the dog-fighting modifier"."""
-        t = Table(ctx.state)
-        _raise(AL.recruit_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
-        g_die = ctx.dice.die(6, f"{u.id} recruit ground")
-        d_die = ctx.dice.die(6, f"{u.id} recruit dog-fight")
-        ground, dog = pilots.recruit_values(g_die, d_die)
-        attack, defence = pilots.divide(ground, o.favour)
-        number = 100 + sum(1 for p in ctx.state.crew.pilots.values() if p.side == ctx.side and p.recruited) + 1
-        p = pilots.PilotState(side=ctx.side, number=number, name=f"Recruit {number - 100}", rank="Private",  # type: ignore[arg-type]
-                              rank_points=1, attack=attack, defence=defence, dogfight=dog, unit=u.id, recruited=True)
-        ctx.state.crew.pilots[pilots.key(ctx.side, number)] = p
-        u.pilot = number
-        ctx.say("recruit", f"{p.name} joins {u.id}: 🎲 {g_die} ground {ground:+d} ({attack:+d}/{defence:+d}), "
-                           f"🎲 {d_die} dog-fight {dog:+d} (18.3.1)", "18.3.1")
+def land_offers(state: MakState, side: str) -> list[Any]:
+    """10.6: the landings and take-offs legal now."""
+    t = Table(state)
+    return list(AL.land_offers(t, side)) + list(AL.launch_offers(t, side))
 
-    def _train_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        if not state.crew.creation:
-            return []
-        return _keep(AL.train_problem, t, side, (AA.Train(unit=u.id, ability=a)  # type: ignore[arg-type]
-                                                 for u in state.units if u.side == side and u.pilot is not None
-                                                 for a in ("attack", "defence", "dogfight")))
 
-    @order(AA.Train, phases="act", offers="_train_offers")
-    def train(self, ctx: MakCtx, o: AA.Train) -> None:
-        """18.3.3: roll on the ability's column with one added to the die."""
-        t = Table(ctx.state)
-        _raise(AL.train_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None
-        p = pilots.pilot_of(ctx.state, u)
-        assert p is not None
-        die = ctx.dice.die(6, f"{p.name} raise {o.ability}")
-        amount = pilots.raise_amount(die, o.ability)
-        before = getattr(p, o.ability)
-        setattr(p, o.ability, pilots.raised(before, amount))
-        p.raises += 1
-        ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
-                         f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
+@order(AA.Land, phases="act", offers=land_offers)
+def land(ctx: MakCtx, o: AA.Land) -> None:
+    """10.6: lands and separates; in an enemy hex the enemy fires first (10.6.3).  With
+    way up, they join and take off (10.6.2); an enemy in the hex fires first (10.6.4)."""
+    if o.way == "up":
+        launch(ctx, o)
+        return
+    t = Table(ctx.state)
+    refuse(AL.land_problem(t, ctx.side, o))
+    plan = AL.landings(t, ctx.side, o)
+    assert not isinstance(plan, str)
+    finish_moving(ctx.state)
+    if len(plan) > 1:
+        ctx.say("land", f"{', '.join(u.id for u, _ in plan)} come down together in adjacent hexes (10.6)", "10.6")
+    ctx.state.air.landings = [(u.id, label) for u, label in plan]
+    _next_landing(t, ctx)
 
-    def _escape_offers(self, state: MakState, side: str) -> list[Any]:
-        t = Table(state)
-        return _keep(escape.escape_problem, t, side,
-                     (AA.Escape(unit=u.id) for u in t.on_map(side)
-                      if u.type == "Pilot" or escape.carried_pilots(t, u)))
 
-    @order(AA.Escape, phases="act", offers="_escape_offers")
-    def escape(self, ctx: MakCtx, o: AA.Escape) -> None:
-        """18.2.3: through the area its side entered by, or towards its artillery, the pilot
-        survives; "Leaving the board any other direction, the pilot gets lost and is captured".
-        18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
-        t = Table(ctx.state)
-        _raise(escape.escape_problem(t, ctx.side, o))
-        u = ctx.state.find(o.unit)
-        assert u is not None and u.hex is not None
-        escape.leave(t, ctx, u)
+def launch(ctx: MakCtx, o: AA.Land) -> None:
+    """10.6.2: they join and take off; with an enemy in the hex it fires first (10.6.4)."""
+    t = Table(ctx.state)
+    refuse(AL.launch_problem(t, ctx.side, o))
+    u, r = ctx.state.find(o.unit), ctx.state.find(o.rider or "")
+    assert u is not None and r is not None and u.hex is not None
+    finish_moving(ctx.state)
+    u.rider = r.id
+    if any(e.side != ctx.side for e in ctx.state.at(u.hex)):
+        ctx.say("launch", f"{u.id} and {r.id} take off under enemy fire (10.6.4)", "10.6.4")
+        _open_strike(t, ctx, AirStrike(hex=u.hex, aircraft=[u.id], purpose="launch"))
+        return
+    _take_off(ctx, u)
 
-    def _pass_flak(self, ctx: MakCtx) -> None:
-        """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
-        ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")
-        _resolve_flak(Table(ctx.state), ctx)
+
+def recruit_offers(state: MakState, side: str) -> list[Any]:
+    """18.3.1: with option creation, each unit's recruit, by the ability favoured."""
+    t = Table(state)
+    if not state.crew.creation:
+        return []
+    return _keep(AL.recruit_problem, t, side, (AA.Recruit(unit=u.id, favour=f)  # type: ignore[arg-type]
+                                               for u in state.units if u.side == side
+                                               for f in ("attack", "defence", "even")))
+
+
+@order(AA.Recruit, phases="act", offers=recruit_offers)
+def recruit(ctx: MakCtx, o: AA.Recruit) -> None:
+    """18.3.1: "Roll a single die twice. The first determines the ground combat ability.
+    The second determines the dog-fighting modifier"."""
+    t = Table(ctx.state)
+    refuse(AL.recruit_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None
+    g_die = ctx.dice.die(6, f"{u.id} recruit ground")
+    d_die = ctx.dice.die(6, f"{u.id} recruit dog-fight")
+    ground, dog = pilots.recruit_values(g_die, d_die)
+    attack, defence = pilots.divide(ground, o.favour)
+    number = 100 + sum(1 for p in ctx.state.crew.pilots.values() if p.side == ctx.side and p.recruited) + 1
+    p = pilots.PilotState(side=ctx.side, number=number, name=f"Recruit {number - 100}", rank="Private",  # type: ignore[arg-type]
+                          rank_points=1, attack=attack, defence=defence, dogfight=dog, unit=u.id, recruited=True)
+    ctx.state.crew.pilots[pilots.key(ctx.side, number)] = p
+    u.pilot = number
+    ctx.say("recruit", f"{p.name} joins {u.id}: 🎲 {g_die} ground {ground:+d} ({attack:+d}/{defence:+d}), "
+                       f"🎲 {d_die} dog-fight {dog:+d} (18.3.1)", "18.3.1")
+
+
+def train_offers(state: MakState, side: str) -> list[Any]:
+    """18.3.3: with option creation, each pilot's abilities to raise."""
+    t = Table(state)
+    if not state.crew.creation:
+        return []
+    return _keep(AL.train_problem, t, side, (AA.Train(unit=u.id, ability=a)  # type: ignore[arg-type]
+                                             for u in state.units if u.side == side and u.pilot is not None
+                                             for a in ("attack", "defence", "dogfight")))
+
+
+@order(AA.Train, phases="act", offers=train_offers)
+def train(ctx: MakCtx, o: AA.Train) -> None:
+    """18.3.3: roll on the ability's column with one added to the die."""
+    t = Table(ctx.state)
+    refuse(AL.train_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None
+    p = pilots.pilot_of(ctx.state, u)
+    assert p is not None
+    die = ctx.dice.die(6, f"{p.name} raise {o.ability}")
+    amount = pilots.raise_amount(die, o.ability)
+    before = getattr(p, o.ability)
+    setattr(p, o.ability, pilots.raised(before, amount))
+    p.raises += 1
+    ctx.say("train", f"{p.name} raises {o.ability}: 🎲 {die}+1 → +{amount}: {before:+d} → "
+                     f"{getattr(p, o.ability):+d} (18.3.3)", "18.3.3")
+
+
+def escape_offers(state: MakState, side: str) -> list[Any]:
+    """18.2.3-18.2.4: the pilots (on foot or carried) that may leave the map now."""
+    t = Table(state)
+    return _keep(escapes.escape_problem, t, side,
+                 (AA.Escape(unit=u.id) for u in t.on_map(side)
+                  if u.type == "Pilot" or escapes.carried_pilots(t, u)))
+
+
+@order(AA.Escape, phases="act", offers=escape_offers)
+def escape(ctx: MakCtx, o: AA.Escape) -> None:
+    """18.2.3: through the area its side entered by, or towards its artillery, the pilot
+    survives; "Leaving the board any other direction, the pilot gets lost and is captured".
+    18.2.4: a vehicle transporting a pilot drives it off by such an edge."""
+    t = Table(ctx.state)
+    refuse(escapes.escape_problem(t, ctx.side, o))
+    u = ctx.state.find(o.unit)
+    assert u is not None and u.hex is not None
+    escapes.leave(t, ctx, u)
+
+
+def pass_flak(ctx: MakCtx) -> None:
+    """``pass`` in the anti-aircraft stage: the declared attacks are resolved."""
+    ctx.say("pass", f"{SIDE_NAMES[ctx.side]} declare no more anti-aircraft attacks (10.4.1 2)", "10.4.1")
+    _resolve_flak(Table(ctx.state), ctx)

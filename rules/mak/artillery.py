@@ -37,14 +37,13 @@ from rules.mak import actions as A
 from rules.mak import minefields
 from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
-from rules.mak.data import UnitStats, Weapon, _read, units
+from rules.mak.data import UnitStats, Weapon, read_data, units
 from rules.mak.land_state import ArtilleryRequest, Battery
-from rules.mak.legal import _busy, absent, own
+from rules.mak.refusals import absent, busy, own
 from rules.mak.pilots import commanded, commander, manned
-from rules.mak.resolve import blast_hit
-from rules.mak.special import darkness
+from rules.mak.resolve import blast_hit, finish_moving
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
-from rules.mak.table import Table
+from rules.mak.table import Table, darkness
 from rules.mak.unmanned import may_spot
 
 Kind = Literal["a", "b", "c", "d", "e"]
@@ -76,7 +75,7 @@ class ArtilleryChart(BaseModel):
 @lru_cache(maxsize=1)
 def chart() -> ArtilleryChart:
     """``data/artillery.json``."""
-    return ArtilleryChart.model_validate(_read("artillery.json"))
+    return ArtilleryChart.model_validate(read_data("artillery.json"))
 
 
 # -- the notation ----------------------------------------------------------------------------
@@ -287,7 +286,7 @@ def request_problem(t: Table, side: str, o: A.Indirect) -> str | None:
     if req is not obs and _has_acted(req):
         return (f"{req.id} has moved or attacked this phase and cannot request artillery: the unit "
                 f"that requests may not move or attack on the turn it requests (17.1.3).")
-    return _busy(t, obs)
+    return busy(t, obs)
 
 
 def offers(state: MakState, side: str) -> list[A.Indirect]:
@@ -328,8 +327,6 @@ def request(t: Table, ctx: Ctx[MakState], o: A.Indirect) -> None:
     assert req is not None
     kind = request_kind(group_of(s, obs), None if req.id == obs.id else group_of(s, req))
     assert kind is not None
-    from rules.mak.resolve import finish_moving  # noqa: PLC0415
-
     finish_moving(s)
     label = t.label(t.hex_of(o.at))
     s.requests.append(ArtilleryRequest(battery=b.id, side=b.side, turn=s.turn, kind=kind, hex=label,

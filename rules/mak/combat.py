@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.core.dice import Dice
-from rules.core.hexes import Hex, distance
+from rules.core.hexes import Hex, distance, neighbours
 from rules.mak.battlefield import Battlefield
 from rules.mak.data import Result, UnitStats, Weapon, charts
 from rules.mak.sight import crosses_ridge
@@ -164,8 +164,6 @@ def roll_damage(dice: Dice, endurance: str, hit: HitRoll | None, reason: str,
 
 def blast_area(centre: Hex) -> list[Hex]:
     """5.5.2: an indirect attack strikes the target hex and its six neighbours."""
-    from rules.core.hexes import neighbours  # noqa: PLC0415
-
     return [centre, *neighbours(centre)]
 
 

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core import secrets
 from rules.core.orders import Ctx
-from rules.mak.data import _read
+from rules.mak.data import read_data
 from rules.mak.hidden_state import Concealment, tell
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, UnitState, other
 from rules.mak.table import Table
@@ -57,7 +57,7 @@ class ConcealmentChart(BaseModel):
 @lru_cache(maxsize=1)
 def chart() -> ConcealmentChart:
     """The stand-in marker count."""
-    return ConcealmentChart.model_validate(_read("concealment.json"))
+    return ConcealmentChart.model_validate(read_data("concealment.json"))
 
 
 def begin(state: MakState, markers: int | None) -> None:

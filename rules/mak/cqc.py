@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from rules.core.orders import Ctx
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, roll_damage, roll_hit
+from rules.mak.damage import apply_result, expend_attack
 from rules.mak.data import Weapon
+from rules.mak.hazards import after_destroyed
+from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Blow, Exchange, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 
@@ -152,8 +155,6 @@ def _settle(t: Table, ctx: MakCtx) -> None:
 
 def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool) -> None:
     """Roll one attack; its result is held back (9.3.2 simultaneous)."""
-    from rules.mak.resolve import _expend  # noqa: PLC0415 - resolve imports this module's callers
-
     u, e = ctx.state.unit(b.unit), ctx.state.unit(b.target)
     weapon = None
     if armed:
@@ -173,7 +174,7 @@ def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool) -> None:
         result = damage.result
         text += f"; {damage.text()}"
     if weapon is not None:
-        text += _expend(t, ctx, u, weapon, hit.dice)
+        text += expend_attack(t, ctx, u, weapon, hit.dice)
     if hit.hit and result != "-":
         kind = weapon.type.value if weapon is not None else ""
         ctx.state.exchange.pending.append((e.id, result, kind, u.id))  # type: ignore[union-attr]
@@ -181,10 +182,6 @@ def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool) -> None:
 
 
 def _land(t: Table, ctx: MakCtx, why: str, rule: str) -> None:
-    from rules.mak.hazards import after_destroyed  # noqa: PLC0415
-    from rules.mak.pilots import credit_kill  # noqa: PLC0415
-    from rules.mak.resolve import apply_result  # noqa: PLC0415
-
     ex = ctx.state.exchange
     assert ex is not None
     for uid, result, kind, by in ex.pending:

@@ -298,7 +298,8 @@ def _terrain_index(key: int, table: Charts) -> dict[str, TerrainStats]:
     return index
 
 
-def _read(name: str) -> object:
+def read_data(name: str) -> object:
+    """The JSON file ``name`` of the package's ``data`` folder, parsed."""
     return json.loads(resources.files("rules.mak").joinpath("data").joinpath(name).read_text(encoding="utf-8"))
 
 
@@ -309,7 +310,7 @@ def units() -> dict[str, UnitStats]:
     names = sorted(f.name for f in folder.iterdir() if f.name.startswith("units") and f.name.endswith(".json"))
     out: dict[str, UnitStats] = {}
     for name in names:
-        raw = _read(name)
+        raw = read_data(name)
         assert isinstance(raw, dict)
         out.update({u.key: u for u in (UnitStats.model_validate(x) for x in raw["units"])})
     return out
@@ -318,13 +319,13 @@ def units() -> dict[str, UnitStats]:
 @lru_cache(maxsize=1)
 def charts() -> Charts:
     """The reference card (``data/charts.json``)."""
-    return Charts.model_validate(_read("charts.json"))
+    return Charts.model_validate(read_data("charts.json"))
 
 
 @lru_cache(maxsize=1)
 def boards() -> dict[int, BoardSpec]:
     """The geomorphic boards by number (``data/boards.json``)."""
-    raw = _read("boards.json")
+    raw = read_data("boards.json")
     assert isinstance(raw, dict)
     return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
 

@@ -23,7 +23,7 @@ from rules.core.orders import Ctx
 from rules.mak import air_actions as AA
 from rules.mak import hazards, pilots
 from rules.mak.deployment import entry_hexes, parse_deploy
-from rules.mak.legal import _busy, mover_problem, own
+from rules.mak.refusals import busy, mover_problem, own
 from rules.mak.resolve import allowance, finish_moving
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
@@ -104,7 +104,7 @@ def escape_problem(t: Table, side: str, o: AA.Escape) -> str | None:
         return f"{u.id} is not on an edge hex of the map (18.2.3)."
     if u.moved or u.attacked or u.move_done:
         return f"{u.id} has moved this phase; it leaves next phase (18.2.3)."
-    return _busy(t, u)
+    return busy(t, u)
 
 
 def _vehicle_problem(t: Table, v: UnitState) -> str | None:
@@ -120,7 +120,7 @@ def _vehicle_problem(t: Table, v: UnitState) -> str | None:
         return f"{v.id} is in close quarters and cannot drive off (13.2)."
     if allowance(t, v) <= 0:
         return f"{v.id} has no movement point left to leave the map (7.1)."
-    return _busy(t, v)
+    return busy(t, v)
 
 
 # -- leaving ---------------------------------------------------------------------------------

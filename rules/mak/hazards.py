@@ -29,6 +29,7 @@ from rules.core.hexes import Hex, neighbours
 from rules.core.orders import Ctx
 from rules.mak.combat import AttackTarget, roll_damage, roll_hit
 from rules.mak.concealment import shown_as
+from rules.mak.damage import apply_result
 from rules.mak.data import Weapon
 from rules.mak.infantry import arson_modifier, arson_succeeds, detects_mines
 from rules.mak.state import SIDE_NAMES, Arson, MakState, Mark, Minefield, UnitState
@@ -83,8 +84,6 @@ def reveal(ctx: MakCtx, label: str, why: str) -> None:
 def mine_attack(t: Table, ctx: MakCtx, u: UnitState, label: str, when: str) -> bool:
     """19.1.3: the minefield in ``label`` attacks ``u`` (entering or leaving); True if the unit
     is still on the map.  The minefield is revealed (19.1.2, 19.1.8)."""
-    from rules.mak.resolve import apply_result  # noqa: PLC0415 - resolve calls this module
-
     field = ctx.state.mines[label]
     own = "its own side's, 19.1.8" if field.owner == u.side else "19.1.2"
     name = shown_as(ctx.state, u)  # 15.4.1: a concealed unit stays under its marker
@@ -211,8 +210,6 @@ def ignite(t: Table, ctx: MakCtx, label: str) -> None:
 
 def fire_attack(t: Table, ctx: MakCtx, u: UnitState, source: str, rule: str) -> None:
     """19.4.2: two dice make the attack power, resolved as a direct attack on ``u``."""
-    from rules.mak.resolve import apply_result  # noqa: PLC0415
-
     a, b = ctx.dice.roll(2, 6, f"{source} power on {u.id}")
     at = AttackTarget(attack=a + b, defense=t.stats(u).defense)
     hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{source} attacks {u.id}")

@@ -1,7 +1,6 @@
-"""The orders of vehicles (13.0) and off-board artillery (17.0), as a mixin of the system.
-
-``MaschinenKrieger`` inherits :class:`LandOrders`; ``collect_rules`` finds these ``@order``
-methods through the MRO.  Legality lives in ``transport.py``, ``overrun.py`` and
+"""The orders of vehicles (13.0): ``load`` (and unload) and ``overrun`` (13.1-13.2), and the
+labels of off-board artillery (17.0; its requests are ``indirect`` orders naming a battery,
+``ground_orders.indirect``).  Legality lives in ``transport.py``, ``overrun.py`` and
 ``artillery.py`` (one ``*_problem`` each, used by both the resolver and the offers).
 """
 
@@ -11,43 +10,41 @@ from typing import Any
 
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
-from rules.mak import artillery, concealment, overrun, transport
+from rules.mak import artillery, concealment, transport
+from rules.mak import overrun as overruns
 from rules.mak import land_actions as L
+from rules.mak.refusals import refuse
 from rules.mak.state import MakState
 from rules.mak.table import Table
 
 MakCtx = Ctx[MakState]
 
 
-def _raise(problem: str | None) -> None:
-    if problem:
-        raise RuleError(problem)
+def load_offers(state: MakState, side: str) -> list[Any]:
+    """13.1.2: the riders that may board a vehicle here, and those that may get out."""
+    return transport.load_offers(state, side) + transport.unload_offers(state, side)
 
 
-class LandOrders:
-    """``load`` (and unload) and ``overrun`` (13.1-13.2); artillery requests (17.1) are
-    ``indirect`` orders naming a battery (``system.indirect``)."""
+@order(L.Load, phases="act", offers=load_offers)
+def load(ctx: MakCtx, o: L.Load) -> None:
+    """13.1.2: board a truck or hover tank, or (``way:out``) get out for half the points."""
+    t = Table(ctx.state)
+    if o.way == "out":
+        refuse(transport.unload_problem(t, ctx.side, o))
+        transport.unload(t, ctx, o)
+    else:
+        refuse(transport.load_problem(t, ctx.side, o))
+        transport.load(t, ctx, o)
 
-    @order(L.Load, phases="act", offers=lambda system, state, side: transport.load_offers(state, side)
-           + transport.unload_offers(state, side))
-    def load(self, ctx: MakCtx, o: L.Load) -> None:
-        """13.1.2: board a truck or hover tank, or (``way:out``) get out for half the points."""
-        t = Table(ctx.state)
-        if o.way == "out":
-            _raise(transport.unload_problem(t, ctx.side, o))
-            transport.unload(t, ctx, o)
-        else:
-            _raise(transport.load_problem(t, ctx.side, o))
-            transport.load(t, ctx, o)
 
-    @order(L.Overrun, phases="act", offers=lambda system, state, side: overrun.offers(state, side))
-    def overrun(self, ctx: MakCtx, o: L.Overrun) -> None:
-        """13.2: drive through an enemy hex, attacking."""
-        t = Table(ctx.state)
-        found = overrun.plan(t, ctx.side, o)
-        if isinstance(found, str):
-            raise RuleError(found)
-        overrun.start(t, ctx, o)
+@order(L.Overrun, phases="act", offers=overruns.offers)
+def overrun(ctx: MakCtx, o: L.Overrun) -> None:
+    """13.2: drive through an enemy hex, attacking."""
+    t = Table(ctx.state)
+    found = overruns.plan(t, ctx.side, o)
+    if isinstance(found, str):
+        raise RuleError(found)
+    overruns.start(t, ctx, o)
 
 
 def label(state: MakState, action: str, field: str, value: str, partial: dict[str, Any],

@@ -11,69 +11,20 @@ from itertools import combinations
 from rules.core.errors import RuleError
 from rules.core.hexes import Hex, distance, neighbours
 from rules.mak import actions as A
+from rules.mak.air_legal import air_spot_problem
 from rules.mak.battlefield import Battlefield
 from rules.mak.combat import blast_area
 from rules.mak.data import Movement, UnitStats, charts
 from rules.mak.deployment import entry_hexes, may_enter_on, parse_deploy
 from rules.mak.movement import CARRY_COST, Way, entry_cost, path_to
 from rules.mak.pilots import commanded, manned
+from rules.mak.refusals import absent, busy, just_landed, leavers, mover_problem, own, steps_away
 from rules.mak.hazards import known_mines
 from rules.mak.resolve import allowance, charge_mines, charge_steps, reach_of, strike_targets, window_defenders
+from rules.mak.special import airdrop_hexes
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import may_spot
-
-
-def own(t: Table, side: str, uid: str) -> UnitState | str:
-    """The side's unit ``uid`` or the sentence saying why not."""
-    u = t.s.find(uid)
-    if u is None:
-        return f"There is no unit '{uid[:20]}'; yours: {', '.join(x.id for x in t.s.units if x.side == side)}."
-    if u.side != side:
-        return f"{u.id} is not yours."
-    return u
-
-
-def stuck(t: Table) -> UnitState | None:
-    """The unit under way that stands in a hex over the stacking limit, can still move on,
-    and is the only unit there that can still leave: it must move on before anything else,
-    since moving another unit would end its move (7.2.5) and leave the hex over the limit
-    when the phase ends (8.2)."""
-    if t.s.moving is None:
-        return None
-    u = t.s.unit(t.s.moving)
-    if not u.on_map or u.immobilized or u.move_done or u.aboard:
-        return None
-    if t.stacking(u.side, u.hex or "") is None:
-        return None
-    if leavers(t, u.hex or "", u.side, but=u) or not _can_step_out(t, u):
-        return None
-    return u
-
-
-def _can_step_out(t: Table, u: UnitState) -> bool:
-    """Whether ``u`` can still leave its hex this phase: free to move (7.2.1, 7.2.5, 13.1.2)
-    and some neighbouring hex in its points, not an enemy's (7.2.3), away from the enemy for
-    a broken squad (14.3.1 2)."""
-    if mover_problem(t, u) is not None or u.struck or t.s.turn in u.boosts:
-        return False
-    here, left = t.hex(u), allowance(t, u)
-    enemies = t.enemy_hexes(u.side)
-    stats = t.stats(u)
-    for nxt in neighbours(here):
-        cost = entry_cost(t.field, stats, here, nxt)
-        if cost is None or cost > left + 1e-9 or nxt in enemies:
-            continue
-        if u.morale == "ok" or _away(nxt, here, list(enemies)):
-            return True
-    return False
-
-
-def leavers(t: Table, label: str, side: str, but: UnitState | None = None) -> list[UnitState]:
-    """``side``'s units in hex ``label`` (other than ``but``) that can still leave it this
-    phase: those that can put the stack right before the phase ends (8.2.1)."""
-    return [u for u in t.s.at(label) if u.side == side and u is not but and not u.aboard
-            and _can_step_out(t, u)]
 
 
 def over_limit(t: Table, side: str) -> list[tuple[str, str]]:
@@ -86,33 +37,6 @@ def over_limit(t: Table, side: str) -> list[tuple[str, str]]:
     return [(h, why) for h, why in seen.items() if why]
 
 
-def _busy(t: Table, u: UnitState, moving: bool = False) -> str | None:
-    """Why ``u`` must wait: another unit must move on first (:func:`stuck`), or, for an order
-    that is not a move out of its hex, ``u`` is the last unit that can still leave a hex over
-    the stacking limit (8.2.1)."""
-    blocker = stuck(t)
-    if blocker is not None and blocker.id != u.id:
-        return (f"{blocker.id} must move on first: {blocker.hex} is over the stacking limit "
-                f"({t.stacking(blocker.side, blocker.hex or '')}) and no other unit there can still "
-                f"leave before the phase ends (8.2.1)")
-    if moving or not u.on_map or u.aboard or t.stacking(u.side, u.hex or "") is None:
-        return None
-    out = leavers(t, u.hex or "", u.side)
-    if out == [u]:
-        return (f"{u.id} is the last unit that can still leave {u.hex}, over the stacking limit "
-                f"({t.stacking(u.side, u.hex or '')}): move it out first, as the limit holds "
-                f"when the phase ends (8.2.1)")
-    return None
-
-
-def _just_landed(t: Table, u: UnitState) -> str | None:
-    """10.6.1: "The detached PKA cannot move or attack in the current phase" (said so, rather
-    than the 7.2.1 its spent phase would give)."""
-    if t.s.air.landed.get(u.id) == t.s.turn and u.moved and u.attacked:
-        return f"{u.id} left its PK41 this phase: it cannot move or attack until the next (10.6.1)."
-    return None
-
-
 # -- enter and move --------------------------------------------------------------------------
 
 
@@ -120,8 +44,6 @@ def enter_hexes(t: Table, u: UnitState) -> dict[str, float]:
     """12.1: entry hexes of a waiting unit and what entering costs (no enemy there)."""
     spec = parse_deploy(u.deploy)
     if u.airdrop:
-        from rules.mak.special import airdrop_hexes  # noqa: PLC0415 - special imports the table
-
         return {h: 0.0 for h in airdrop_hexes(t, u)}  # 12.2: dropped into any hex it could enter
     if spec.setup or not may_enter_on(spec, t.s.turn) or u.aboard:
         return {}  # 13.1: a transported unit enters with its vehicle
@@ -167,7 +89,7 @@ def enter_problem(t: Table, side: str, order: A.Enter) -> str | None:
         some = some_of(list(hexes), 6) if hexes else "none now"
         how = "is dropped by air into a hex it could move into (12.2)" if u.airdrop else spec.text()
         return f"{u.id} may not enter at {order.at[:12]}: it {how} (entry hexes: {some}) (12.1)."
-    return _busy(t, u)
+    return busy(t, u)
 
 
 def move_targets(t: Table, u: UnitState) -> dict[str, float]:
@@ -190,7 +112,7 @@ def move_ways(t: Table, u: UnitState) -> dict[str, Way]:
     for h, way in found.items():
         if h == here:
             continue
-        if u.morale != "ok" and not _away(h, here, enemies):
+        if u.morale != "ok" and not steps_away(h, here, enemies):
             continue  # 14.3.1 2: only away from enemy units
         label = t.label(h)
         # 8.2.1: "At any other time, such as during movement, it does not matter how many
@@ -243,35 +165,6 @@ def _may_stop_over(t: Table, u: UnitState, h: Hex, cost: float) -> bool:
                and n not in enemies for n in neighbours(h))
 
 
-def _away(h, here, enemies) -> bool:  # type: ignore[no-untyped-def]
-    if not enemies:
-        return True
-    return min(distance(h, e) for e in enemies) > min(distance(here, e) for e in enemies) and \
-        all(distance(h, e) > 1 for e in enemies)
-
-
-def mover_problem(t: Table, u: UnitState) -> str | None:
-    """Why ``u`` may not move on now, wherever to, or None (7.2.1, 5.1.2, 7.2.5, 13.1.2)."""
-    if not u.on_map:
-        return absent(u)
-    if t.stats(u).aeronautical and u.status != "aloft":
-        return (f"{u.id} is a PK41 on the ground and cannot move there: it takes off again with a "
-                f"PKA (`land way:up`) (10.6, 10.6.2).")
-    if _just_landed(t, u):
-        return _just_landed(t, u)
-    if u.attacked or u.struck:
-        return f"{u.id} attacked this phase and may not move (7.2.1)."
-    if u.immobilized:
-        return f"{u.id} is immobilized (5.1.2)."
-    if u.move_done:
-        return f"{u.id} has finished its move this phase (7.2.5)."
-    if u.aboard:
-        return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
-    if u.loaded_turn == t.s.turn:
-        return f"{u.id} loaded this turn and may not move (13.1.2)."
-    return None
-
-
 def move_problem(t: Table, side: str, order: A.Move) -> str | None:
     """Why the move is refused, or None."""
     u = own(t, side, order.unit)
@@ -286,7 +179,7 @@ def move_problem(t: Table, side: str, order: A.Move) -> str | None:
     crossed = mines_on_way(t, u, order.to)
     if crossed and not order.through_mines:
         return mines_problem(t, u, order.to, crossed)
-    return _busy(t, u, moving=True)
+    return busy(t, u, moving=True)
 
 
 def hex_problem(t: Table, label: str) -> str | None:
@@ -346,23 +239,6 @@ def _destination_problem(t: Table, u: UnitState, to: str, targets: dict[str, flo
     return f"{u.id} cannot move to {label} with {allowance(t, u):g} MP left (7.1.3); in reach: {reach}."
 
 
-def absent(u: UnitState) -> str:
-    """Why ``u`` is not on the map, and what it may do instead."""
-    if u.status == "waiting":
-        how = "is dropped by enter" if u.airdrop else "comes on with enter"
-        return (f"{u.id} is not on the map yet: it {how} unit:{u.id} at:<hex> "
-                f"({'12.2' if u.airdrop else '12.1'}).")
-    if u.status == "destroyed":
-        return f"{u.id} has been destroyed."
-    if u.status == "aloft":
-        return f"{u.id} is in the air: it flies missions (air strike, air strafe) and lands with air land (10.0)."
-    if u.status == "aboard":
-        return f"{u.id} rides a Hornisse: it comes down when the Hornisse lands (land, 10.6)."
-    if u.status == "withdrawn":
-        return f"{u.id} has left the battle (16.2.3, 18.2.4)."
-    return f"{u.id} rides in {u.aboard}: unload it first (13.1.2)."
-
-
 # -- attacks ---------------------------------------------------------------------------------
 
 
@@ -380,12 +256,12 @@ def fire_problem(t: Table, side: str, unit: str, target: str, weapon: str, defen
         if e.hex == u.hex:
             return f"{u.id} and {e.id} are in close quarters: fight it out with engage (9.3.2)."
         if u.moved or u.attacked or u.struck:
-            return _just_landed(t, u) or f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
+            return just_landed(t, u) or f"{u.id} has moved or attacked this phase (5.3, 7.2.1)."
         if u.spotted:
             return f"{u.id} is spotting this turn and may not attack (5.5.1)."
-        busy = _busy(t, u)
-        if busy:
-            return busy
+        waiting = busy(t, u)
+        if waiting:
+            return waiting
     elif t.in_melee(u) and e.hex != u.hex and t.pinned(u):
         return f"{u.id} is pinned in close quarters (9.4.4)."
     w, why = t.best_weapon(u, e, defensive, weapon)
@@ -478,13 +354,11 @@ def indirect_problem(t: Table, side: str, order: A.Indirect) -> str | None:
     spotter = own(t, side, order.spotter)
     if isinstance(spotter, str):
         return spotter
-    return _spotter_problem(t, u, spotter, there) or _busy(t, u)
+    return _spotter_problem(t, u, spotter, there) or busy(t, u)
 
 
 def _spotter_problem(t: Table, u: UnitState, spotter: UnitState, there) -> str | None:  # type: ignore[no-untyped-def]
     if spotter.status == "aloft":
-        from rules.mak.air_legal import air_spot_problem  # noqa: PLC0415 - it imports this module
-
         return air_spot_problem(t, spotter, there)  # 10.5
     if spotter.id == u.id or not spotter.on_map or t.stats(spotter).noncombatant:  # 19.5.1
         return "The spotter is a third unit on the map (5.5)."
@@ -505,7 +379,7 @@ def assault_hexes(t: Table, u: UnitState) -> list[str]:
             or stats.vehicle or stats.noncombatant or t.s.assault is not None or t.s.exchange is not None
             or u.aboard or t.s.turn in u.boosts):  # 19.5.3: "When using the booster, ... no close quarters combat"
         return []
-    if _busy(t, u) is not None:
+    if busy(t, u) is not None:
         return []
     here = t.hex(u)
     out = []
@@ -569,7 +443,7 @@ def _unit_cannot_assault(t: Table, u: UnitState) -> str | None:
         (t.s.turn in u.boosts, f"{u.id} used its booster this turn: \"the unit may not engage in "
                                f"close quarters combat\" (19.5.3)"),
     ]
-    return next((why for bad, why in checks if bad), None) or _busy(t, u)
+    return next((why for bad, why in checks if bad), None) or busy(t, u)
 
 
 def _hex_cannot_be_assaulted(t: Table, u: UnitState, text: str) -> str:
@@ -649,7 +523,7 @@ def carry_problem(t: Table, side: str, order: A.Carry) -> str | None:
         return f"{u.id} is not a mobile Type I unit (7.3)."
     if u.move_done or u.attacked or u.struck or allowance(t, u) < CARRY_COST:
         return f"{u.id} has not the 1 movement point left this phase (7.3.1)."
-    return _busy(t, u)
+    return busy(t, u)
 
 
 def raze_problem(t: Table, side: str, uid: str) -> str | None:
@@ -669,7 +543,7 @@ def raze_problem(t: Table, side: str, uid: str) -> str | None:
         return f"{u.id} has no movement point left to spend (11.3.3)."
     if not t.weapons(u, False):
         return f"{u.id} has no weapon able to attack (11.3.3)."
-    return _busy(t, u)
+    return busy(t, u)
 
 
 def end_problem(t: Table) -> str | None:

@@ -29,7 +29,7 @@ import re
 from rules.core import secrets
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
-from rules.mak.hazards import MINE_CAP, MINE_MAX, MINE_MIN, reveal
+from rules.mak.hazards import MINE_CAP, MINE_MAX, MINE_MIN, lay_by_artillery, reveal
 from rules.mak.hidden_state import tell
 from rules.mak.state import SIDE_NAMES, MakState, Minefield
 from rules.mak.table import Table
@@ -117,8 +117,6 @@ def artillery_mines(ctx: MakCtx, label: str, side: str, power: int, battery: str
     (the hex is public, ``suspected``); the power is sealed, one item, until found.  A known
     minefield's new power is said at once; on a secret enemy minefield the round is lost, and
     only the sealed item (read at the end) says so, so neither side learns of it now."""
-    from rules.mak.hazards import lay_by_artillery  # noqa: PLC0415 - hazards is the lower layer
-
     s = ctx.state
     before = s.mines.get(label)
     if before is not None and before.revealed:

@@ -26,23 +26,18 @@ from __future__ import annotations
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak import land_actions as L
-from rules.mak.hazards import STOPPED, step
-from rules.mak.legal import _busy, own
+from rules.mak.refusals import busy, own
 from rules.mak.movement import entry_cost
-from rules.mak.resolve import allowance, arrive, finish_moving, fire, open_window, _able
+from rules.mak.resolve import advance_overrun, finish_moving, open_window, overrun_riders
 from rules.mak.state import MakState, Mark, UnitState, other
 from rules.mak.land_state import Overrun
-from rules.mak.table import Table
-from rules.mak.vehicles import beyond, carry_along, passengers
+from rules.mak.table import Table, allowance
+from rules.mak.vehicles import beyond
 
 
-def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float] | str:
-    """The hex overrun, the hex beyond, and the two entry costs; or why it is refused."""
-    v = own(t, side, order.unit)
-    if isinstance(v, str):
-        return v
-    stats = t.stats(v)
-    if not stats.vehicle or not v.on_map:
+def _overrunner_problem(t: Table, v: UnitState) -> str | None:
+    """Why ``v`` may not overrun now, whatever the target (13.2; 5.1.2, 7.2.5, 13.1.2)."""
+    if not t.stats(v).vehicle or not v.on_map:
         return f"{v.id} is not a vehicle on the map: only vehicles overrun (13.2)."
     if v.immobilized or v.aboard or v.attacked or v.struck or v.spotted or v.move_done \
             or v.loaded_turn == t.s.turn:
@@ -51,6 +46,18 @@ def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float]
         return f"{v.id} is not armed: only an armed vehicle overruns (13.2)."
     if t.in_melee(v) or t.s.assault is not None or t.s.overrun is not None:
         return f"{v.id} is in close quarters or another assault is under way (13.2)."
+    return None
+
+
+def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float] | str:
+    """The hex overrun, the hex beyond, and the two entry costs; or why it is refused."""
+    v = own(t, side, order.unit)
+    if isinstance(v, str):
+        return v
+    problem = _overrunner_problem(t, v)
+    if problem:
+        return problem
+    stats = t.stats(v)
     e = t.s.find(order.target)
     if e is None or not e.on_map or e.side == side or e.aboard:
         return f"'{order.target[:20]}' is not an enemy unit on the map."
@@ -70,15 +77,10 @@ def plan(t: Table, side: str, order: L.Overrun) -> tuple[Hex, Hex, float, float]
         return f"{label}, beyond {e.hex}, holds enemy units (13.2.2)."
     if t.stacking(side, label, [v]) is not None:
         return f"{label}, beyond {e.hex}, has no room for {v.id} (8.2)."
-    if order.riders and not _riders(t, v):
+    if order.riders and not overrun_riders(t, v):
         return f"{v.id} transports no unit able to attack (13.2.3)."
-    busy = _busy(t, v)
-    return busy if busy else (there, out, first, second)
-
-
-def _riders(t: Table, v: UnitState) -> list[UnitState]:
-    """13.2.3: passengers that may join the overrun attack."""
-    return [p for p in passengers(t.s, v.id) if not p.attacked and not p.struck and t.weapons(p, False)]
+    waiting = busy(t, v)
+    return waiting if waiting else (there, out, first, second)
 
 
 def offers(state: MakState, side: str) -> list[L.Overrun]:
@@ -121,83 +123,3 @@ def start(t: Table, ctx: Ctx[MakState], order: L.Overrun) -> None:
         advance_overrun(t, ctx, [])
 
 
-def advance_overrun(t: Table, ctx: Ctx[MakState], used: list[str]) -> None:
-    """After each defensive window: enter the hex, then attack and pass through (13.2.1)."""
-    o = ctx.state.overrun
-    assert o is not None
-    v = ctx.state.unit(o.unit)
-    if not v.on_map or (o.stage == "adjacent" and v.immobilized):
-        if v.on_map:
-            ctx.say("overrun", f"{v.id} is immobilized before {o.hex}: the overrun ends (9.2.5)", "9.2.5")
-        ctx.state.overrun = None
-        return
-    there = t.hex_of(o.hex)
-    if o.stage == "adjacent":
-        o.fired_adjacent += used
-        o.stage = "same"
-        if step(t, ctx, v, v.hex or "", o.hex) in STOPPED:  # 19.1.4: destroyed or stopped by a minefield
-            ctx.state.overrun = None
-            if v.on_map:
-                ctx.say("overrun", f"{v.id} stops before {o.hex}: the overrun ends (19.1)", "19.1")
-            return
-        v.hex = o.hex
-        carry_along(ctx.state, v)
-        ctx.say("overrun", f"{v.id} enters {o.hex} (13.2.1, 9.1)", "13.2.1")
-        fresh = [d for d in t.in_hex(there, other(v.side)) if d.id not in o.fired_adjacent]
-        open_window(t, ctx, "assault_same", [v], fresh)
-        if ctx.state.window is not None or ctx.state.pin is not None:
-            return
-    _strike(t, ctx, v, o)
-    ctx.state.overrun = None
-    if v.on_map and not v.immobilized:
-        _pass_through(t, ctx, v, o)
-
-
-def _strike(t: Table, ctx: Ctx[MakState], v: UnitState, o: Overrun) -> None:
-    """13.2 / 13.2.3: the vehicle's attack on the named unit, then the riders' (no defensive
-    attacks answer them: the defenders had theirs as it came in)."""
-    e = ctx.state.find(o.target)
-    if e is None or not e.on_map or e.hex != o.hex:
-        return
-    weapon, _ = t.best_weapon(v, e, False)
-    if weapon is not None:
-        fire(t, ctx, v, e, weapon, "overruns")
-    else:
-        ctx.say("overrun", f"{v.id} has no weapon left to attack {e.id} (13.2)", "13.2")
-    if not o.riders:
-        return
-    for p in _riders(t, v):
-        if not e.on_map:
-            break
-        w, _ = t.best_weapon(p, e, False)
-        if w is not None:
-            p.attacked = True  # 13.2.3: no unloading, no other attack this phase
-            fire(t, ctx, p, e, w, "attacks from the overrun at")
-
-
-def _pass_through(t: Table, ctx: Ctx[MakState], v: UnitState, o: Overrun) -> None:
-    """13.2.1-13.2.2: out through the opposite hexside; it may move on with what is left."""
-    out = t.hex_of(o.through)
-    cost = entry_cost(t.field, t.stats(v), t.hex_of(o.hex), out)
-    if cost is None or t.in_hex(out, other(v.side)) or t.stacking(v.side, o.through, [v]) is not None:
-        ctx.say("overrun", f"{v.id} cannot leave into {o.through} and stays in {o.hex} (13.2.2)", "13.2.2")
-        return
-    crossed = step(t, ctx, v, o.hex, o.through)  # 19.1.4: out of one minefield, into another
-    if crossed in STOPPED:
-        if v.on_map:
-            v.move_done = True
-            ctx.say("overrun", f"{v.id} is stopped in {o.hex} by the minefield (19.1.3)", "19.1.3")
-        return
-    v.mp_spent += cost
-    v.move_done = v.move_done or crossed == "held"
-    ctx.state.marks.append(Mark(kind="move", hexes=[o.hex, o.through], side=v.side, text=f"{v.id} through"))
-    v.hex = o.through
-    carry_along(ctx.state, v)
-    ctx.state.moving = v.id
-    ctx.say("overrun", f"{v.id} drives out into {o.through} ({v.mp_spent:g} of {t.stats(v).movement} MP); "
-                       f"the units in {o.hex} do not fire at it again (13.2.1)", "13.2.1")
-    arrive(t, ctx, v)
-    # 7.2.4: other enemies next to the new hex may fire as at any move (not those overrun)
-    near = [e for n in neighbours(out) if n != t.hex_of(o.hex) for e in t.in_hex(n, other(v.side))]
-    if near and any(_able(t, e, [v], ignore_pin=True) for e in near):
-        open_window(t, ctx, "move", [v], near)

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core.dice import Dice
 from rules.mak.aircrew import Command, PilotState
-from rules.mak.data import UnitStats, _read, units
+from rules.mak.data import UnitStats, read_data, units
 from rules.mak.state import MakState, UnitState, other
 
 CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}  # ① .. ⑳
@@ -62,7 +62,7 @@ class PilotBook(BaseModel):
 @lru_cache(maxsize=1)
 def book() -> PilotBook:
     """The pilot tokens of both games."""
-    return PilotBook.model_validate(_read("pilots.json"))
+    return PilotBook.model_validate(read_data("pilots.json"))
 
 
 def key(side: str, number: int) -> str:

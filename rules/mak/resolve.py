@@ -9,62 +9,25 @@ from __future__ import annotations
 
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
+from rules.mak.air import flak_target
+from rules.mak.closequarters import unpinned_choice_needed
 from rules.mak import concealment, hazards, infantry, vehicles
-from rules.mak.hazards import known_mines
+from rules.mak.hazards import STOPPED, known_mines, step
+from rules.mak.land_state import Overrun
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
-from rules.mak.special import drop_endurance, drop_result, on_destroyed, smoke_clears
+from rules.mak.special import drop_endurance, drop_result
+from rules.mak.damage import apply_result, expend_attack
 from rules.mak.data import WeaponStats
 from rules.mak.movement import Reach, entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
 from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
-from rules.mak.table import Table
-from rules.mak.unmanned import allowance_with_amu
-from rules.mak.weapons import expend
+from rules.mak.table import Table, allowance, flak_modifiers
+from rules.mak.weapons import can_reload
 
 MakCtx = Ctx[MakState]
 
 
 # -- results ---------------------------------------------------------------------------------
-
-
-def apply_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
-    """Put a D, A or M on ``target`` (5.1.2; 14.3 for infantry); returns what it became
-    (with the pilot's escape roll after it, 18.2.1)."""
-    if result == "-":
-        return "no effect"
-    from rules.mak.air_orders import pilot_damage  # noqa: PLC0415 - it imports this module
-
-    special, note = pilot_damage(t, ctx, target, result)  # 18.2: pilots on foot, escaping
-    if special:
-        return special
-    outcome = _put_result(t, ctx, target, result)
-    return f"{outcome}; {note}" if note else outcome
-
-
-def _put_result(t: Table, ctx: MakCtx, target: UnitState, result: str) -> str:
-    stats = t.stats(target)
-    if result == "D":
-        target.status = "destroyed"
-        for lost in vehicles.lose_passengers(ctx.state, target):
-            ctx.say("transport", f"{lost}, transported by {target.id}, is destroyed with it (13.1.3)", "13.1.3")
-        on_destroyed(ctx, target, target.hex)  # 16.2.2
-        if target.carrying:
-            ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
-            target.carrying = None
-        return "destroyed"
-    if target.carrying:
-        ctx.say("carry", f"{target.carrying} is dropped in {target.hex} (7.3.3)", "7.3.3")
-        target.carrying = None  # 7.3.3: destroyed or damaged, the carried unit is dropped
-    if stats.infantry:
-        target.morale = "broken_again" if target.morale != "ok" else "broken"  # 14.3, 14.3.2 4
-        return "morale broken (14.3)"
-    if result == "A":
-        target.disarmed = True
-        return "Arm. Disabled"
-    target.immobilized = True
-    if ctx.state.moving == target.id:
-        target.move_done = True  # an immobilised unit's move ends (Figure 10)
-    return "Immobilized"
 
 
 def blast_hit(t: Table, ctx: MakCtx, e: UnitState, at: AttackTarget, dice: tuple[int, int],
@@ -79,22 +42,6 @@ def blast_hit(t: Table, ctx: MakCtx, e: UnitState, at: AttackTarget, dice: tuple
     return text + " (5.5.3)"
 
 
-def _expend(t: Table, ctx: MakCtx, attacker: UnitState, weapon: WeaponStats, dice: tuple[int, int]) -> str:
-    """5.3.4 / 11.2: the usage check every executed attack ends with."""
-    kind = weapon.type.value
-    attacker.phase_shots[kind] = attacker.phase_shots.get(kind, 0) + 1
-    spent = expend(t.stats(attacker), weapon, dice, attacker.fired.get(kind, 0))
-    if spent.rounds_fired:
-        attacker.fired[kind] = spent.rounds_fired
-    if spent.drained_one_turn:
-        attacker.drained_until = ctx.state.turn + 1
-    if spent.disabled:
-        attacker.weapons_out.append(kind)
-        if all(w.type.value in attacker.weapons_out for w in t.stats(attacker).weapons):
-            attacker.disarmed = True  # 11.2.3 / 11.2.5: "Arm. Disabled"
-    return f"; {spent.why}" if spent.why else ""
-
-
 def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: WeaponStats | None,
          how: str, unarmed: bool = False) -> bool:
     """One direct attack, rolled and applied; True if the target is still on the map."""
@@ -104,9 +51,6 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     else:
         at = t.target_of(attacker, weapon, target)
         if ctx.state.window is not None and ctx.state.window.reason == "boost":
-            from rules.mak.air import flak_target  # noqa: PLC0415
-            from rules.mak.special import flak_modifiers  # noqa: PLC0415
-
             # 19.5.3: "an anti-aircraft attack" at the booster: 10.4.3, no terrain or range
             at = flak_target(weapon.attack, t.stats(target).defense, flak_modifiers(t, attacker, target))
         wname = weapon.type.value
@@ -127,7 +71,7 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
     if outcome in ("miss", "no effect"):
         target.spared_at = ctx.state.orders  # 14.4.3: fired upon without damage
     if weapon is not None and not unarmed:
-        text += _expend(t, ctx, attacker, weapon, hit.dice)
+        text += expend_attack(t, ctx, attacker, weapon, hit.dice)
     ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
     kind = "fire" if hit.hit else "miss"
     ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", where],
@@ -145,7 +89,7 @@ def spent_attack(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, 
     dice = ctx.dice.roll(2, 6, f"{attacker.id} {weapon.type.value} usage")
     a, b = dice
     text = (f"{attacker.id} ({weapon.type.value}) fires at {target.id}, already destroyed: "
-            f"🎲 {a}+{b} for the weapon's usage{_expend(t, ctx, attacker, weapon, (a, b))} (5.3.4)")
+            f"🎲 {a}+{b} for the weapon's usage{expend_attack(t, ctx, attacker, weapon, (a, b))} (5.3.4)")
     ctx.say("attack", text, "5.3.4", attacker=attacker.id, target=target.id, hit=False)
     ctx.snapshot = True
 
@@ -199,8 +143,6 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
 
 def _ask_pin(t: Table, ctx: MakCtx, label: str) -> bool:
     """Set up the 9.4.3 choice for hex ``label`` when some, not all, defenders are pinned."""
-    from rules.mak.closequarters import unpinned_choice_needed  # noqa: PLC0415
-
     if ctx.state.pin is not None and ctx.state.pin.hex == label:
         return False
     phasing = [p for p in t.s.at(label) if p.side == t.s.active]
@@ -246,8 +188,6 @@ def close_window(t: Table, ctx: MakCtx) -> None:
     if ctx.state.assault is not None:
         advance_assault(t, ctx)
     if ctx.state.overrun is not None:
-        from rules.mak.overrun import advance_overrun  # noqa: PLC0415 - it builds on this module
-
         advance_overrun(t, ctx, used)
 
 
@@ -259,14 +199,6 @@ def finish_moving(state: MakState, except_id: str | None = None) -> None:
     if state.moving and state.moving != except_id:
         state.unit(state.moving).move_done = True
         state.moving = None
-
-
-def allowance(t: Table, u: UnitState) -> float:
-    """Movement points left this phase (5.5.1: a spotter only half its allowance)."""
-    full = float(allowance_with_amu(t.stats(u), u.amu))  # 16.2.5
-    if u.spotted:
-        full = full / 2
-    return max(0.0, full - u.mp_spent)
 
 
 def reach_of(t: Table, u: UnitState) -> Reach:
@@ -386,8 +318,6 @@ def arrive(t: Table, ctx: MakCtx, u: UnitState) -> None:
 
 
 def _reload(t: Table, ctx: MakCtx, u: UnitState) -> None:
-    from rules.mak.weapons import can_reload  # noqa: PLC0415
-
     for w in t.stats(u).weapons:
         kind = w.type.value
         if u.fired.get(kind) and can_reload(t.stats(u), w, True, False):
@@ -526,62 +456,91 @@ def strike_targets(t: Table, u: UnitState) -> list[UnitState]:
 # -- the turn --------------------------------------------------------------------------------
 
 
-def start_phase(t: Table, ctx: MakCtx) -> None:
-    """A player's phase begins: per-phase marks cleared, broken squads try to recover (14.3.2),
-    the phase player's smoke thins (19.2.3), fire attacks the other side's infantry (19.4.2)."""
-    for u in ctx.state.units:
-        u.mp_spent = 0.0
-        u.moved = u.move_done = u.attacked = u.struck = False
-        u.phase_shots = {}
-        if u.side == ctx.state.active and u.on_map and u.morale != "ok":
-            _recover(t, ctx, u)
-    from rules.mak.artillery import fire_due  # noqa: PLC0415 - it builds on this module
-
-    fire_due(t, ctx)  # 17.2.1: before any unit moves or attacks
-    smoke_clears(ctx)
-    hazards.burn(t, ctx)
+# -- the overrun (13.2): its steps after each defensive window ---------------------------
 
 
-def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
-    here = t.hex(u)
-    friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
-    cover = t.field.terrain.get(here)
-    if t.position_of(u):
-        cover = cover if cover in ("forest", "building") else "position"
-    near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
-    mod = infantry.recovery_modifier(bool(friends), cover, near, u.morale == "broken_again")
-    roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
-    if roll.recovered:
-        u.morale = "ok"
-    verdict = "recovers" if roll.recovered else "stays broken"
-    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{mod:+d} → {verdict} (14.3.2)", "14.3.2")
+def overrun_riders(t: Table, v: UnitState) -> list[UnitState]:
+    """13.2.3: passengers that may join the overrun attack."""
+    return [p for p in vehicles.passengers(t.s, v.id) if not p.attacked and not p.struck and t.weapons(p, False)]
 
 
-def end_phase(t: Table, ctx: MakCtx) -> None:
-    """4.0: the first player's phase gives way to the second's; then the turn ends."""
-    s = ctx.state
-    s.moving = None
-    hazards.end_of_phase_arson(t, ctx)  # 14.4.2: "At the end of the troop phase"
-    if s.phase == "first":
-        s.phase = "second"
-        s.active = other(s.first)
+def advance_overrun(t: Table, ctx: MakCtx, used: list[str]) -> None:
+    """After each defensive window: enter the hex, then attack and pass through (13.2.1)."""
+    o = ctx.state.overrun
+    assert o is not None
+    v = ctx.state.unit(o.unit)
+    if not v.on_map or (o.stage == "adjacent" and v.immobilized):
+        if v.on_map:
+            ctx.say("overrun", f"{v.id} is immobilized before {o.hex}: the overrun ends (9.2.5)", "9.2.5")
+        ctx.state.overrun = None
+        return
+    there = t.hex_of(o.hex)
+    if o.stage == "adjacent":
+        o.fired_adjacent += used
+        o.stage = "same"
+        if step(t, ctx, v, v.hex or "", o.hex) in STOPPED:  # 19.1.4: destroyed or stopped by a minefield
+            ctx.state.overrun = None
+            if v.on_map:
+                ctx.say("overrun", f"{v.id} stops before {o.hex}: the overrun ends (19.1)", "19.1")
+            return
+        v.hex = o.hex
+        vehicles.carry_along(ctx.state, v)
+        ctx.say("overrun", f"{v.id} enters {o.hex} (13.2.1, 9.1)", "13.2.1")
+        fresh = [d for d in t.in_hex(there, other(v.side)) if d.id not in o.fired_adjacent]
+        open_window(t, ctx, "assault_same", [v], fresh)
+        if ctx.state.window is not None or ctx.state.pin is not None:
+            return
+    _overrun_strike(t, ctx, v, o)
+    ctx.state.overrun = None
+    if v.on_map and not v.immobilized:
+        _overrun_out(t, ctx, v, o)
+
+
+def _overrun_strike(t: Table, ctx: MakCtx, v: UnitState, o: Overrun) -> None:
+    """13.2 / 13.2.3: the vehicle's attack on the named unit, then the riders' (no defensive
+    attacks answer them: the defenders had theirs as it came in)."""
+    e = ctx.state.find(o.target)
+    if e is None or not e.on_map or e.hex != o.hex:
+        return
+    weapon, _ = t.best_weapon(v, e, False)
+    if weapon is not None:
+        fire(t, ctx, v, e, weapon, "overruns")
     else:
-        s.turn += 1
-        s.phase = "first"
-        s.active = s.first
-        for u in s.units:
-            u.spotted = False
-        from rules.mak.artillery import end_of_turn  # noqa: PLC0415
+        ctx.say("overrun", f"{v.id} has no weapon left to attack {e.id} (13.2)", "13.2")
+    if not o.riders:
+        return
+    for p in overrun_riders(t, v):
+        if not e.on_map:
+            break
+        w, _ = t.best_weapon(p, e, False)
+        if w is not None:
+            p.attacked = True  # 13.2.3: no unloading, no other attack this phase
+            fire(t, ctx, p, e, w, "attacks from the overrun at")
 
-        end_of_turn(t, ctx, s.turn - 1)  # 17.1.3: a request dies with its observer
-        if s.turn > s.turns:
-            s.over = True
-            ctx.say("end", f"Turn {s.turns} is over: the game ends (3.1)", "3.1")
-            return
-        ctx.say("turn", f"Turn {s.turn} of {s.turns} begins (4.0)", "4.0")
-        from rules.mak.air_orders import begin_air_phase  # noqa: PLC0415 - it imports this module
 
-        if begin_air_phase(ctx):  # 4.0 1, 10.1
-            return
-    ctx.say("phase", f"{SIDE_NAMES[s.active]} phase (4.0)", "4.0")
-    start_phase(t, ctx)
+def _overrun_out(t: Table, ctx: MakCtx, v: UnitState, o: Overrun) -> None:
+    """13.2.1-13.2.2: out through the opposite hexside; it may move on with what is left."""
+    out = t.hex_of(o.through)
+    cost = entry_cost(t.field, t.stats(v), t.hex_of(o.hex), out)
+    if cost is None or t.in_hex(out, other(v.side)) or t.stacking(v.side, o.through, [v]) is not None:
+        ctx.say("overrun", f"{v.id} cannot leave into {o.through} and stays in {o.hex} (13.2.2)", "13.2.2")
+        return
+    crossed = step(t, ctx, v, o.hex, o.through)  # 19.1.4: out of one minefield, into another
+    if crossed in STOPPED:
+        if v.on_map:
+            v.move_done = True
+            ctx.say("overrun", f"{v.id} is stopped in {o.hex} by the minefield (19.1.3)", "19.1.3")
+        return
+    v.mp_spent += cost
+    v.move_done = v.move_done or crossed == "held"
+    ctx.state.marks.append(Mark(kind="move", hexes=[o.hex, o.through], side=v.side, text=f"{v.id} through"))
+    v.hex = o.through
+    vehicles.carry_along(ctx.state, v)
+    ctx.state.moving = v.id
+    ctx.say("overrun", f"{v.id} drives out into {o.through} ({v.mp_spent:g} of {t.stats(v).movement} MP); "
+                       f"the units in {o.hex} do not fire at it again (13.2.1)", "13.2.1")
+    arrive(t, ctx, v)
+    # 7.2.4: other enemies next to the new hex may fire as at any move (not those overrun)
+    near = [e for n in neighbours(out) if n != t.hex_of(o.hex) for e in t.in_hex(n, other(v.side))]
+    if near and any(_able(t, e, [v], ignore_pin=True) for e in near):
+        open_window(t, ctx, "move", [v], near)

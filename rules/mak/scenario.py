@@ -19,6 +19,7 @@ from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
 from rules.mak.artillery import parse_battery
+from rules.mak.battlefield import expand
 from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
 from rules.mak.deployment import parse_deploy
 from rules.mak.vehicles import capacity, ride_problem
@@ -145,8 +146,6 @@ def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[t
     terrain = "clear"
     for key, areas in boards()[board].terrain.items():
         for area in areas:
-            from rules.mak.battlefield import expand  # noqa: PLC0415 (battlefield imports data)
-
             if (col, row) in expand(area):
                 terrain = key
     cost = charts().terrain_of(terrain).cost.get(stats.move_form)

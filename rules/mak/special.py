@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from rules.core.hexes import Hex, distance, line, neighbours
 from rules.core.orders import Ctx
-from rules.mak.data import Weapon, WeaponStats
 from rules.mak.hazards import STOPPED, known_mines, step
 from rules.mak.deployment import AIRDROP_ENDURANCE, airdrop_result, parse_deploy
 from rules.mak.movement import Reach, entry_cost, reach
-from rules.mak.pilots import manned
-from rules.mak.pilots import modifiers as pilot_modifiers
+from rules.mak.refusals import leavers
 from rules.mak.state import SIDE_NAMES, MakState, Mark, UnitState, other
 from rules.mak.table import Table
 from rules.mak.unmanned import AMU_POINTS, may_collect_amu, may_destroy_amu
@@ -33,41 +31,7 @@ from rules.mak.unmanned import AMU_POINTS, may_collect_amu, may_destroy_amu
 MakCtx = Ctx[MakState]
 
 SMOKE_TURNS = 2  # 19.2.3
-SMOKE_SOFT = (Weapon.LASER, Weapon.ROCKET, Weapon.PF)  # 19.2.6: "Laser and missile weapons"
-SMOKE_LASER_MISSILE = -1  # 19.2.6
-SMOKE_OTHER = -4  # 19.2.6: "all direct fire"
-DARKNESS = -2  # 19.3: the Fire Modifiers Chart is not in the text (stand-in)
 BOOSTER_TURNS = 2  # 19.5.3: "may be used in two turns in any single scenario"
-
-
-# -- modifiers -------------------------------------------------------------------------------
-
-
-def attack_modifiers(t: Table, attacker: UnitState, weapon: WeaponStats, target: UnitState,
-                     indirect: bool) -> list[tuple[str, int]]:
-    """19.2.6 smoke in the attacker's or the target's hex (direct fire); 19.3 darkness."""
-    out: list[tuple[str, int]] = []
-    if not indirect and (attacker.hex in t.s.smoke or target.hex in t.s.smoke):
-        out.append(("smoke", SMOKE_LASER_MISSILE if weapon.type in SMOKE_SOFT else SMOKE_OTHER))
-    return out + darkness(t, attacker)
-
-
-def darkness(t: Table, attacker: UnitState | None) -> list[tuple[str, int]]:
-    """19.3: "Manned units fighting at night receive the darkness penalty listed in the Fire
-    Modifiers Chart": every attack of a manned unit at night, anti-aircraft fire (10.4.3) and
-    air attacks included (darkness is neither terrain nor range).  An unmanned unit controlled
-    by its pilot (PC, 16.1.1) is manned; ``None`` is an off-board battery, manned (17.0)."""
-    if not t.s.night:
-        return []
-    if attacker is not None and t.stats(attacker).unmanned and not manned(t.s, attacker):
-        return []
-    return [("night", DARKNESS)]
-
-
-def flak_modifiers(t: Table, gunner: UnitState, aircraft: UnitState) -> list[tuple[str, int]]:
-    """10.4.3: anti-aircraft fire is "not modified by terrain or range": the pilots' modifiers
-    (18.1.2) and darkness (19.3) only."""
-    return pilot_modifiers(t.s, gunner, aircraft) + darkness(t, gunner)
 
 
 # -- smoke -----------------------------------------------------------------------------------
@@ -135,8 +99,6 @@ def boost_ways(t: Table, u: UnitState) -> dict[str, int]:
         return {}
     if t.s.turn not in u.boosts and len(u.boosts) >= BOOSTER_TURNS:
         return {}
-    from rules.mak.legal import leavers  # noqa: PLC0415 - legal imports this module
-
     here = t.hex(u)
     # 8.2.1: a flight may end in a full hex that another unit can still leave this phase
     return {t.label(h): way.mines for h, way in _flights(t, u, hexes_left(t, u)).items() if h != here
@@ -265,17 +227,6 @@ def drop_result(state: MakState, target: UnitState, result: str) -> str:
 
 
 # -- intelligence (16.2) ---------------------------------------------------------------------
-
-
-def on_destroyed(ctx: MakCtx, u: UnitState, label: str | None) -> None:
-    """16.2.2: a NeuSpotter destroyed drops its AMU; an AMU carrier drops the one it carries."""
-    if label is None:
-        return
-    drops = int(u.amu) + int(ctx.state.amu_rule and u.type == "NeuSpotter")
-    u.amu = False
-    if drops:
-        ctx.state.amus[label] = ctx.state.amus.get(label, 0) + drops
-        ctx.say("amu", f"An AMU lies in {label} (16.2.2)", "16.2.2")
 
 
 def collect_problem(t: Table, side: str, u: UnitState) -> str | None:

@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from rules.core.hexes import Hex, distance
 from rules.mak.battlefield import Battlefield, battlefield
+from rules.mak.closequarters import pinned_count
 from rules.mak.combat import AttackTarget, attack_target
 from rules.mak.data import UnitStats, Weapon, WeaponStats, units
 from rules.mak.movement import stacking_problem
+from rules.mak.pilots import manned
 from rules.mak.pilots import modifiers as pilot_modifiers
 from rules.mak.sight import can_see
 from rules.mak.state import MakState, UnitState, other
+from rules.mak.unmanned import allowance_with_amu
 from rules.mak.weapons import phase_limit
 
 
 #: Lines of sight already drawn, by map, hexes, target type, smoke and fire: the map never
 #: changes during a game, so the answer is the same each time (asked very often by the offers).
 _SIGHT: dict[tuple[object, ...], bool] = {}
+
+SMOKE_SOFT = (Weapon.LASER, Weapon.ROCKET, Weapon.PF)  # 19.2.6: "Laser and missile weapons"
+SMOKE_LASER_MISSILE = -1  # 19.2.6
+SMOKE_OTHER = -4  # 19.2.6: "all direct fire"
+DARKNESS = -2  # 19.3: the Fire Modifiers Chart is not in the text (stand-in)
 
 
 class Table:
@@ -130,8 +138,6 @@ class Table:
                   indirect: bool = False) -> AttackTarget:
         """The Attack Target of ``attacker`` firing ``weapon`` at ``target`` (5.1.3; the
         pilots' modifiers, 18.1.2), with smoke and darkness (19.2.6, 19.3)."""
-        from rules.mak.special import attack_modifiers  # noqa: PLC0415 - special imports Table
-
         at = attack_target(
             self.field, attack=weapon.attack, weapon=weapon.type, source=self.hex(attacker),
             target_hex=self.hex(target), target=self.stats(target), indirect=indirect,
@@ -186,8 +192,6 @@ class Table:
         choice of unpinned ones recorded in the state; before a choice, all may be pinned)."""
         if u.side == self.s.active or not self.in_melee(u):
             return False
-        from rules.mak.closequarters import pinned_count  # noqa: PLC0415
-
         phasing = [p for p in self.s.at(u.hex or "") if p.side == self.s.active]
         able = [not p.immobilized and bool(self.weapons(p, False)) for p in phasing]
         anti = [p for p in self.s.at(u.hex or "") if p.side == u.side]
@@ -206,3 +210,41 @@ class Table:
                  and not u.aboard]  # 13.1: transported units ride inside the vehicle
         group += [self.stats(u) for u in extra]
         return stacking_problem(group)
+
+
+def allowance(t: Table, u: UnitState) -> float:
+    """Movement points left this phase (5.5.1: a spotter only half its allowance)."""
+    full = float(allowance_with_amu(t.stats(u), u.amu))  # 16.2.5
+    if u.spotted:
+        full = full / 2
+    return max(0.0, full - u.mp_spent)
+
+
+# -- modifiers -------------------------------------------------------------------------------
+
+
+def attack_modifiers(t: Table, attacker: UnitState, weapon: WeaponStats, target: UnitState,
+                     indirect: bool) -> list[tuple[str, int]]:
+    """19.2.6 smoke in the attacker's or the target's hex (direct fire); 19.3 darkness."""
+    out: list[tuple[str, int]] = []
+    if not indirect and (attacker.hex in t.s.smoke or target.hex in t.s.smoke):
+        out.append(("smoke", SMOKE_LASER_MISSILE if weapon.type in SMOKE_SOFT else SMOKE_OTHER))
+    return out + darkness(t, attacker)
+
+
+def darkness(t: Table, attacker: UnitState | None) -> list[tuple[str, int]]:
+    """19.3: "Manned units fighting at night receive the darkness penalty listed in the Fire
+    Modifiers Chart": every attack of a manned unit at night, anti-aircraft fire (10.4.3) and
+    air attacks included (darkness is neither terrain nor range).  An unmanned unit controlled
+    by its pilot (PC, 16.1.1) is manned; ``None`` is an off-board battery, manned (17.0)."""
+    if not t.s.night:
+        return []
+    if attacker is not None and t.stats(attacker).unmanned and not manned(t.s, attacker):
+        return []
+    return [("night", DARKNESS)]
+
+
+def flak_modifiers(t: Table, gunner: UnitState, aircraft: UnitState) -> list[tuple[str, int]]:
+    """10.4.3: anti-aircraft fire is "not modified by terrain or range": the pilots' modifiers
+    (18.1.2) and darkness (19.3) only."""
+    return pilot_modifiers(t.s, gunner, aircraft) + darkness(t, gunner)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.mak import land_actions as L
-from rules.mak.legal import _busy, own
+from rules.mak.data import units
+from rules.mak.refusals import busy, own
 from rules.mak.resolve import arrive, finish_moving
 from rules.mak.state import MakState, Mark, UnitState
 from rules.mak.table import Table
@@ -49,7 +50,7 @@ def load_problem(t: Table, side: str, order: L.Load) -> str | None:
         return f"{r.id} has attacked or finished its move this phase (7.2.1, 7.2.5)."
     if t.in_melee(v):
         return f"{v.id} is in close quarters (13.2)."
-    return _busy(t, r)
+    return busy(t, r)
 
 
 def load_offers(state: MakState, side: str) -> list[L.Load]:
@@ -95,7 +96,7 @@ def unload_problem(t: Table, side: str, order: L.Load) -> str | None:
         return f"{v.id} is in close quarters; {r.id} stays in (13.2)."
     if t.stacking(side, r.hex or "", [r]) is not None:
         return f"{r.hex} has no room for {r.id} (8.2)."
-    return _busy(t, r)
+    return busy(t, r)
 
 
 def unload_offers(state: MakState, side: str) -> list[L.Load]:
@@ -127,8 +128,6 @@ def unload(t: Table, ctx: Ctx[MakState], order: L.Load) -> None:
 def board_at_setup(made: list[UnitState], rider: UnitState, vehicle_type: str) -> None:
     """A scenario's unit that starts transported (``"aboard": "Truck"``): it rides the first
     vehicle of that type of its side with room, set up or entering with it."""
-    from rules.mak.data import units  # noqa: PLC0415
-
     stats = units()
     for v in made:
         if v.side != rider.side or v.type != vehicle_type:

@@ -1,6 +1,6 @@
 """What the other side reads of concealed units (15.4.1): every order passes through here.
 
-``guarded`` wraps each of Maschinen Krieger's declared orders when concealment is in use:
+``MaschinenKrieger.resolve_order`` and ``offers_of`` guard each order when concealment is in use:
 
 * an order naming an enemy unit under a marker, by its id or its marker, is refused with one
   sentence that says nothing of what is there (the rules' own sentences would say where or
@@ -18,8 +18,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import replace
 
 from rules.core.contract import Action, Event
 from rules.core.dice import ScriptedDice
@@ -131,45 +129,12 @@ def as_unknown(system: object, rule: OrderRule, ctx: MakCtx, action: Action) -> 
         return None
     trial: MakCtx = Ctx(state=ctx.state.model_copy(deep=True), side=ctx.side, dice=ScriptedDice([]))
     try:
-        rule.resolve(system, trial, masked)
+        rule.run(system, trial, masked)
     except RuleError as exc:
         return unblind(exc.message, typed)
     except Exception:  # noqa: BLE001 - a rule that rolled or failed on the stand-in: the plain sentence
         return f"There is no unit '{next(iter(typed.values()))[:20]}'."
     return f"There is no unit '{next(iter(typed.values()))[:20]}'."
-
-
-def guarded(rule: OrderRule) -> OrderRule:
-    """``rule`` that refuses an order naming an unseen enemy unit before the rules look at it
-    (their sentences would say where or what it is), ends with ``after_order`` (lifts and
-    masking), and whose offers name a side's own hidden units by their markers (``as_marker``; sealed orders name the units themselves,
-    their options are never shown)."""
-    original = rule
-
-    def resolve(system: object, ctx: MakCtx, action: Action) -> None:
-        if ctx.state.concealment is None:
-            original.resolve(system, ctx, action)
-            return
-        problem = unseen_problem(ctx.state, ctx.side, action) or as_unknown(system, original, ctx, action)
-        if problem:
-            raise RuleError(problem)
-        start = len(ctx.dice.rolls)  # the rolls of this order only (a Dice may serve many)
-        original.resolve(system, ctx, action)
-        after_order(Table(ctx.state), ctx, action, start)
-
-    rule = replace(rule, resolve=resolve)
-    if rule.offers is None or rule.action.sealed:
-        return rule
-
-    def offers(system: object, state: MakState, side: str) -> Iterator[Action]:
-        if state.concealment is None:
-            yield from original.offered(system, state, side)  # type: ignore[arg-type]
-            return
-        for action in original.offered(system, state, side):  # type: ignore[arg-type]
-            yield as_marker(state, action)
-
-    return replace(rule, offers=offers)
-
 
 
 def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:
