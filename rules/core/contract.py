@@ -131,7 +131,11 @@ class GameSystem(ABC, Generic[StateT]):
         super().__init_subclass__(**kwargs)
         # A subclass keeps its base's orders; the modules it lists itself add to them or
         # replace one of them (a variant that rules one order otherwise).
-        own = collect_rules(cls.__dict__.get("order_modules", ()), cls)
+        own = collect_rules(cls.__dict__.get("order_modules", ()))
+        declared = [name for name, value in vars(cls).items() if isinstance(value, OrderRule)]
+        if declared:
+            raise TypeError(f"{cls.__name__} declares {declared} on its class: declare each order "
+                            "on its rule function in a chapter module listed by order_modules")
         cls.order_rules = {**cls.order_rules, **own}
 
     # -- what each system writes ------------------------------------------------------------
@@ -270,13 +274,13 @@ class GameSystem(ABC, Generic[StateT]):
         """Resolve one order: its rule function on ``ctx``.  A system whose every order shares
         a wrapper (Raiders' mission context, mak's concealment guard) overrides this one
         method instead of wrapping each declaration."""
-        rule.run(self, ctx, action)
+        rule.run(ctx, action)
 
     def offers_of(self, rule: OrderRule, state: StateT, side: str) -> Iterable[Action]:
         """The legal orders of ``rule`` now, lazily (see :meth:`OrderRule.offered`).  Every
         caller asks here, so a system may rewrite its offers in one place (mak names a
         side's hidden units by their markers)."""
-        return rule.offered(self, state, side)
+        return rule.offered(state, side)
 
     def rule_of(self, action: type[Action] | Action) -> OrderRule:
         """The declared rule of an order model; a RuleError for another system's order."""

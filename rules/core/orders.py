@@ -35,7 +35,7 @@ offers a representative sample; ``resolve`` still accepts any legal value.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -91,8 +91,12 @@ class Ctx(Generic[StateT]):
         self.events.extend(events)
 
 
-#: ``resolve(ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.
-Resolver = Callable[[Ctx[Any], Any], None]
+#: ``resolve(ctx, order)``: apply one order to ``ctx.state``; raise RuleError if refused.  A
+#: system whose ``resolve_order`` hands its rules a context of its own (Raiders' mission
+#: context, a subclass of :class:`Ctx`) declares its resolvers on that type.
+Resolver = Callable[[Any, Any], None]
+CtxT = TypeVar("CtxT", bound=Ctx[Any])
+ActionT = TypeVar("ActionT", bound=Action)
 #: ``offers(state, side)``: the complete orders of this kind that are legal now.
 Offers = Callable[[Any, str], Iterable[Action]]
 
@@ -108,50 +112,37 @@ class OrderRule:
 
     action: type[Action]
     resolve: Resolver
-    offers: Offers | str | None = None
+    offers: Offers | None = None
     phases: frozenset[str] | None = None
-    #: TRANSITION (issue 39): declared as a method of the system class in the old dialect,
-    #: so the resolver and offers also take the system.  Gone once every system is ported.
-    method: bool = False
 
     def open_in(self, phase: str) -> bool:
         """Whether the order may be given in ``phase``."""
         return self.phases is None or phase in self.phases
 
-    def run(self, system: Any, ctx: Ctx[Any], action: Action) -> None:
+    def run(self, ctx: Ctx[Any], action: Action) -> None:
         """Resolve ``action`` on ``ctx`` (see :meth:`GameSystem.resolve_order`, which a
         system overrides to wrap every order of its own)."""
-        if self.method:
-            self.resolve(system, ctx, action)  # type: ignore[call-arg]
-        else:
-            self.resolve(ctx, action)
+        self.resolve(ctx, action)
 
-    def offered(self, system: Any, state: Any, side: str) -> Iterable[Action]:
+    def offered(self, state: Any, side: str) -> Iterable[Action]:
         """The offers as the rules yield them: lazily, when the offers function is a
         generator (a caller that needs only the first few stops early); none when the order
         declares no offers."""
-        if self.offers is None:
-            return ()
-        if isinstance(self.offers, str):
-            named: Iterable[Action] = getattr(system, self.offers)(state, side)
-            return named
-        if self.method:
-            return self.offers(system, state, side)  # type: ignore[call-arg]
-        return self.offers(state, side)
+        return () if self.offers is None else self.offers(state, side)
 
 
 def order(
-    action: type[Action],
+    action: type[ActionT],
     *,
     phases: Iterable[str] | str | None = None,
-    offers: Offers | None = None,
-) -> Callable[[Resolver], OrderRule]:
+    offers: Callable[[Any, str], Iterable[ActionT]] | None = None,
+) -> Callable[[Callable[[CtxT, ActionT], None]], OrderRule]:
     """Declare the decorated module-level function as the resolver of ``action`` (see the
     module docstring): ``phases`` the phases it is given in (None: every phase), ``offers`` a
     function ``(state, side) -> Iterable[Action]`` of its legal orders now."""
     wanted = frozenset([phases] if isinstance(phases, str) else phases) if phases is not None else None
 
-    def wrap(resolve: Resolver) -> OrderRule:
+    def wrap(resolve: Callable[[CtxT, ActionT], None]) -> OrderRule:
         return OrderRule(action=action, resolve=resolve, offers=offers, phases=wanted)
 
     return wrap
@@ -199,18 +190,13 @@ def matching(values: Sequence[str], typed: str, label: Callable[[str], str] | No
     return found[:limit]
 
 
-def collect_rules(modules: Iterable[ModuleType], cls: type | None = None) -> dict[type[Action], OrderRule]:
+def collect_rules(modules: Iterable[ModuleType]) -> dict[type[Action], OrderRule]:
     """The :class:`OrderRule` values declared at the top level of ``modules``, by order model.
 
     A model declared twice (two modules, or a module that imports another's rule under a new
     name) is a mistake the kit refuses, rather than silently keeping the last.
     """
     found: dict[type[Action], OrderRule] = {}
-    if cls is not None:  # TRANSITION (issue 39): the old dialect's methods
-        for klass in reversed(cls.__mro__):
-            for value in vars(klass).values():
-                if isinstance(value, OrderRule):
-                    found[value.action] = replace(value, method=True)
     for module in modules:
         for value in vars(module).values():
             if not isinstance(value, OrderRule):

@@ -285,18 +285,18 @@ class MaschinenKrieger(GameSystem[MakState]):
         before the rules look at it (their sentences would say where or what it is), and each
         order ends with concealment's lifts and masking (``unseen.after_order``)."""
         if ctx.state.concealment is None:
-            rule.run(self, ctx, action)
+            rule.run(ctx, action)
             return
-        refuse(unseen.unseen_problem(ctx.state, ctx.side, action) or unseen.as_unknown(self, rule, ctx, action))
+        refuse(unseen.unseen_problem(ctx.state, ctx.side, action) or unseen.as_unknown(rule, ctx, action))
         start = len(ctx.dice.rolls)  # the rolls of this order only (a Dice may serve many)
-        rule.run(self, ctx, action)
+        rule.run(ctx, action)
         unseen.after_order(Table(ctx.state), ctx, action, start)
 
     def offers_of(self, rule: OrderRule, state: MakState, side: str) -> Iterable[Action]:
         """15.4.1: the orders offered for a unit under its own concealment marker name the
         marker (what its player types; sealed orders name the units, their options are never
         shown)."""
-        offered = rule.offered(self, state, side)
+        offered = rule.offered(state, side)
         if state.concealment is None or rule.action.sealed:
             return offered
         return (unseen.as_marker(state, o) for o in offered)

@@ -53,7 +53,7 @@ def refuse_named(ctx: MakCtx, action: Action, before: list[str]) -> None:
             raise RuleError(f"{uid} is under concealment marker {mine[0]}: name the marker "
                             f"({mine[0]}), or your opponent would read which unit it is (15.4.1).")
         if hidden(ctx.state, u):
-            lift(ctx, u.side, u.hex or "", f"named in a public order (15.4.1)")
+            lift(ctx, u.side, u.hex or "", "named in a public order (15.4.1)")
 
 
 def as_marker(state: MakState, action: Action) -> Action:
@@ -119,7 +119,7 @@ def _unseen_ids(state: MakState, side: str, action: Action) -> tuple[Action, dic
     return (action.model_copy(update=update) if update else action), typed
 
 
-def as_unknown(system: object, rule: OrderRule, ctx: MakCtx, action: Action) -> str | None:
+def as_unknown(rule: OrderRule, ctx: MakCtx, action: Action) -> str | None:
     """15.4.1: an order naming an enemy unit under a marker by its own id is refused with the
     very sentence a name no unit has gets (the rules' own, for that option of that order),
     so the refusal tells nothing of whether the unit exists or where; None when the order
@@ -129,7 +129,7 @@ def as_unknown(system: object, rule: OrderRule, ctx: MakCtx, action: Action) -> 
         return None
     trial: MakCtx = Ctx(state=ctx.state.model_copy(deep=True), side=ctx.side, dice=ScriptedDice([]))
     try:
-        rule.run(system, trial, masked)
+        rule.run(trial, masked)
     except RuleError as exc:
         return unblind(exc.message, typed)
     except Exception:  # noqa: BLE001 - a rule that rolled or failed on the stand-in: the plain sentence
@@ -145,7 +145,7 @@ def reveal_named_in_rolls(ctx: MakCtx, start: int) -> None:
         if not hidden(ctx.state, u):
             continue
         if any(_ids_in(r.reason, [u.id]) for r in rolls):
-            lift(ctx, u.side, u.hex or "", f"rolled for by name (15.4.1)")
+            lift(ctx, u.side, u.hex or "", "rolled for by name (15.4.1)")
 
 
 #: Movement points in a line or a move's mark ("(3 of 4 MP)", "4 MP"): a unit's allowance

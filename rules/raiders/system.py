@@ -92,7 +92,7 @@ class RaidersSystem(GameSystem[RaidersState]):
             if battle is not None:  # the last order's picture showed these
                 battle.earlier, battle.ended_now = [], False
         raiders = Ctx.of(ctx)
-        rule.run(self, raiders, action)
+        rule.run(raiders, action)
         ctx.snapshot = ctx.snapshot or raiders.snapshot
         ctx.reveals = ctx.reveals or raiders.reveals
 

@@ -42,9 +42,6 @@ SYSTEMS = registry.load_all()
 KEYS = sorted(SYSTEMS)
 #: Seeds of the playouts: at least 50 per system in every run.
 SEEDS = range(50)
-#: Systems written before the kit, not yet moved onto declared orders: their autocomplete is
-#: still hand-written.  Empty once every system is on the kit (a test below keeps it honest).
-NOT_YET_ON_THE_KIT: set[str] = set()
 
 
 def _check_step(system: GameSystem[Any], played: PlayedStep) -> None:
@@ -155,8 +152,6 @@ def _switches(system: GameSystem[Any], name: str, legal: list[Action]) -> list[d
 def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> None:
     """Filling every option with a suggestion (first, then random; and after switching on
     each bool option a legal order sets) is accepted: 100%."""
-    if key in NOT_YET_ON_THE_KIT:
-        pytest.xfail(f"{key} is not on the kit yet")
     system = SYSTEMS[key]
     rng = random.Random(7)
     sent = refused = 0
@@ -180,12 +175,6 @@ def test_every_autocomplete_suggestion_leads_to_an_accepted_order(key: str) -> N
     print(f"{key}: {sent - refused}/{sent} autocompleted orders accepted")
     assert sent > 0
     assert not failures, "\n".join(failures[:10])
-
-
-def test_the_list_of_systems_not_on_the_kit_only_shrinks() -> None:
-    """A system named as not on the kit must really dispatch in its own ``apply``."""
-    for key in NOT_YET_ON_THE_KIT:
-        assert type(SYSTEMS[key]).apply is not GameSystem.apply, f"{key} is on the kit: unlist it"
 
 
 def _words(system: GameSystem[Any], state: Any) -> list[str]:

@@ -21,6 +21,7 @@ from rules.core import registry
 #: The whole throwaway system, as a maintainer would write it in its own distribution.
 TOY = textwrap.dedent('''
     """Coin: call heads or tails, first to three right calls wins (a throwaway system)."""
+    import sys
     from typing import Any, Literal
 
     from pydantic import BaseModel, Field
@@ -48,8 +49,23 @@ TOY = textwrap.dedent('''
         face: Literal["heads", "tails"] = Field(description="heads or tails")
 
 
+    def call_offers(state: CoinState, side: str) -> list[Call]:
+        return [Call(face="heads"), Call(face="tails")]
+
+
+    @order(Call, offers=call_offers)
+    def call(ctx: Ctx[CoinState], action: Call) -> None:
+        toss = "heads" if ctx.dice.die(2, "toss") == 1 else "tails"
+        if toss == action.face:
+            ctx.state.right[ctx.side] += 1
+        ctx.say("toss", f"🎲 {toss}: {ctx.side} has {ctx.state.right[ctx.side]} (C1)", "C1")
+        ctx.state.turn = "b" if ctx.side == "a" else "a"
+        ctx.snapshot = True
+
+
     class Coin(GameSystem[CoinState]):
         key = "coin"
+        order_modules = (sys.modules[__name__],)
         title = "Coin"
         sides = ("a", "b")
         scenarios = ("plain",)
@@ -59,15 +75,6 @@ TOY = textwrap.dedent('''
 
         def start(self, scenario: str, options: Any, dice: Any) -> Step:
             return self.make_step(CoinState(needed=options.needed), [Event(kind="setup", text="a calls first")])
-
-        @order(Call, offers=lambda system, state, side: [Call(face="heads"), Call(face="tails")])
-        def call(self, ctx: Ctx[CoinState], action: Call) -> None:
-            toss = "heads" if ctx.dice.die(2, "toss") == 1 else "tails"
-            if toss == action.face:
-                ctx.state.right[ctx.side] += 1
-            ctx.say("toss", f"🎲 {toss}: {ctx.side} has {ctx.state.right[ctx.side]} (C1)", "C1")
-            ctx.state.turn = "b" if ctx.side == "a" else "a"
-            ctx.snapshot = True
 
         def waiting_on(self, state: CoinState) -> list[str]:
             return [] if self.result(state) else [state.turn]
