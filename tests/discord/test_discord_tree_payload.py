@@ -61,8 +61,8 @@ def costs() -> dict[str, Any]:
             inv = Invocation(command=words, options={}, user_id="u1", user_name="u",
                              channel_id="c1", guild_id="g1")
             found = limits_of(settings, inv)
-            out[" ".join(words)] = None if found is None else [found[0], [list(b) for b in found[1]]]
-    return out
+            out[" ".join(words)] = found
+    return json.loads(json.dumps(out))  # tuples as the recorded lists
 
 
 def console_path(line: str) -> list[str] | str:
