@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot.commands import command_groups
 from bot.config import Settings
@@ -24,6 +25,7 @@ from bot.console import ParseError, parse_line
 from bot.discord.tree import RefereeTree, install_commands
 from bot.limits import limits_of
 from bot.models import Invocation
+from rules.core import registry
 from tests.discord.dpy_harness import FakeService
 
 RECORDED = Path(__file__).with_name("recorded") / "command_surface.json"
@@ -60,7 +62,7 @@ def costs() -> dict[str, Any]:
             words = [group.name, spec.path]
             inv = Invocation(command=words, options={}, user_id="u1", user_name="u",
                              channel_id="c1", guild_id="g1")
-            found = limits_of(settings, inv)
+            found = limits_of(settings, inv, spec.cost)
             out[" ".join(words)] = found
     return json.loads(json.dumps(out))  # tuples as the recorded lists
 
@@ -84,6 +86,13 @@ def surface() -> dict[str, Any]:
     """Everything recorded, in one document."""
     return {"tree": tree_payload(), "catalogue": catalogue(), "costs": costs(),
             "console_paths": console_paths()}
+
+
+@pytest.fixture(autouse=True)
+def installed_systems_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the systems this checkout installs: other tests register throwaway ones (duel,
+    shells), which would add groups and system choices to what is compared."""
+    monkeypatch.setattr(registry, "_SYSTEMS", {})
 
 
 def _recorded() -> dict[str, Any]:
