@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
-from bot import answers, export_html
+from bot import answers, export_html, incidents
 from bot import commands as catalogue
 from bot import orders, replies, storage
 from bot.config import Settings
@@ -184,12 +184,8 @@ class Service:
             if said is not None:  # a full disk, a read-only or damaged database (issue 29)
                 log.error("%s (while handling %s)", storage.for_operator(exc, self.settings.db), inv.command)
                 return replies.error(said)
-            incident = secrets.token_hex(3)
-            log.exception("incident %s while handling %s", incident, inv.command)
-            return replies.error(
-                f"Sorry, something went wrong on our side (incident {incident}). "
-                "Nothing was changed; a moderator can quote this id."
-            )
+            return replies.error(incidents.report(log, "incident %s while handling %s", inv.command,
+                                                  nothing_changed=True))
 
     def _holding(self, channel_id: str, held: tuple[int, int] | None) -> "_Holding":
         """While a command holds the channel's turn: the game's version read with it."""
@@ -302,12 +298,8 @@ class Service:
         except RuleError as exc:
             return replies.error(exc.message)
         except Exception:
-            incident = secrets.token_hex(3)
-            log.exception("incident %s while handling a press of %s", incident, token[:100])
-            return replies.error(
-                f"Sorry, something went wrong on our side (incident {incident}). "
-                "Nothing was changed; a moderator can quote this id."
-            )
+            return replies.error(incidents.report(log, "incident %s while handling a press of %s", token[:100],
+                                                  nothing_changed=True))
 
     async def _press(self, inv: Invocation, token_text: str, value: str | None) -> Reply:
         token = answers.Token.decode(token_text)
