@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, TextIO
 from datetime import timedelta
 
 from bot.answers import numbered
+from bot.commands import DECLARED
 from bot.models import Invocation, Reply, Upload
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
@@ -43,7 +44,8 @@ CONSOLE_CHANNEL = "console"
 #: ``--moderator "*"``: every user of the console moderates (``referee render``'s transcripts).
 ANYONE = "*"
 #: Command groups without subcommand groups: a third bare word after them is a mistake.
-FLAT_GROUPS = ("game", "mod", "clock")
+#: The declared groups (``/game``, ``/mod``) and the console's own ``/clock``.
+FLAT_GROUPS = (*(s.name for s in DECLARED), "clock")
 #: ``secret /mak …`` or ``? /mak …`` (after an ``@user``): the command is given privately,
 #: as a sealed order must be (issue 28); on Discord its answer is ephemeral.
 PRIVATE = re.compile(r"^(?P<user>@\S+\s+)?(?:secret\s+|\?\s*)(?P<rest>/.*)$", re.DOTALL)

@@ -8,9 +8,10 @@ import json
 from typing import Any
 
 from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing
+from bot.declare import CommandSet, File, Flag, OrderName, Scenario, Side, SystemPick, Text, Whole, command
 from bot.games import is_standing
 from bot.models import Attachment, Invocation, Reply, ReplyField
-from bot.pacing.commands import status_lines
+from bot.pacing.commands import GAME_PACING, status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
@@ -45,6 +46,12 @@ def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Repl
     return Reply(text="\n".join(lines), fields=fields, ephemeral=not public)
 
 
+@command("new", "Start a game in this channel",
+         SystemPick("system", "Game system"),
+         Scenario("scenario", "Scenario: built-in or this server's (default: the first)", required=False),
+         Text("options", "Game options, comma separated", required=False),
+         File("scenario-file", "Your own scenario, .json or .yaml (docs/scenarios.md)", required=False),
+         may_render=True)
 async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game new system: [scenario:] [options:]``."""
     opts = read_options(svc, inv)
@@ -97,6 +104,7 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
 
 
+@command("join", "Take a side in this channel's game", Side("side", "The side to play"))
 async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game join side:``: take a free side.
 
@@ -126,6 +134,7 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("leave", "Give up your seat(s) in this game")
 async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game leave``: give up every seat you hold."""
     read_options(svc, inv)
@@ -139,6 +148,7 @@ async def cmd_leave(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("status", "Turn, phase, who acts and what they can do")
 async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game status``."""
     read_options(svc, inv)
@@ -159,6 +169,7 @@ async def cmd_status(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+@command("act", "Give an order by choosing from menus (no typing)")
 async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game act``: build an order by choosing (issue 30) — which order, then each of its
     values, each menu listing only legal values; the order is sent by a Send button, through
@@ -182,6 +193,10 @@ async def cmd_act(svc: Pipeline, inv: Invocation) -> Reply:
                                  standing=game.may_stand(side, svc.settings.standing_orders_in_a_row))
 
 
+@command("map", "The latest map (only you see it unless you post it)",
+         Flag("post", "Post it in the channel for everyone", required=False),
+         Side("side", "Your side's own view (games with secrets)", required=False),
+         cost="render", may_render=True, cooldown=(2, 30.0))
 async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game map [post:] [side:]``: the snapshot of the current state (cached by state hash).
 
@@ -218,6 +233,10 @@ async def cmd_map(svc: Pipeline, inv: Invocation) -> Reply:
 LOG_ROOM = 1900
 
 
+@command("log", "The numbered steps with dice and rules",
+         Whole("last", "How many steps a page (default 10)", required=False, minimum=1, maximum=50),
+         Whole("page", "Which page back: 1 is the latest", required=False, minimum=1),
+         cooldown=(5, 30.0))
 async def cmd_log(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game log [last:] [page:]``: numbered steps, dice and rules; reverted ones struck
     through.  It says which steps it shows, of how many, and how to see more."""
@@ -348,6 +367,9 @@ async def exportable_game(svc: Pipeline, channel_id: str, game_id: int | None) -
     return ended
 
 
+@command("export", "The whole log as a replayable file (.json.gz)",
+         Whole("game", "An older game of this channel, by number", required=False, minimum=1),
+         cost="export", defer_first=True, private=True, cooldown=(1, 60.0))
 async def cmd_export(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game export [game:]``: the log as a gzipped JSON file that ``referee replay`` and
     ``tools/verify_dice.py`` read.  An ended game's file holds its seed."""
@@ -379,6 +401,7 @@ def may_end(game: LiveGame, inv: Invocation) -> bool:
 
 
 
+@command("end", "End the game and reveal the dice seed", defer_first=True)
 async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game end``: end the game and reveal the dice seed (see :func:`may_end`).
 
@@ -430,6 +453,8 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     return reply.model_copy(update={"attachments": files})
 
 
+@command("help", "What the orders do, their options and rules",
+         OrderName("order", "An order, e.g. move", required=False))
 async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game help [order:]``: generated from the action models."""
     opts = read_options(svc, inv)
@@ -464,6 +489,7 @@ def rolls_line(count: int) -> str:
     return f"Rolls made: {count} (numbered 0 to {count - 1})." if count > 1 else "Rolls made: 1 (numbered 0)."
 
 
+@command("undo", "Take back your last step if it revealed nothing new", may_render=True)
 async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game undo``: take back your own last step while it revealed nothing new.
 
@@ -564,6 +590,10 @@ async def undos_in_a_row(svc: Pipeline, game: LiveGame, user_id: str) -> int:
     return sum(1 for at in mine if at > since)
 
 
+@command("replay", "The maps of a span of steps as an animated picture",
+         Whole("from", "First step (default #0)", required=False, minimum=0),
+         Whole("to", "Last step (default the newest)", required=False, minimum=0),
+         cost="replay", defer_first=True, cooldown=(1, 60.0))
 async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game replay [from:] [to:]``: the maps of those steps of this channel's game (or the
     one that ended last) as one animated GIF (``bot/replaycmds.py``)."""
@@ -572,12 +602,11 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     return await replaycmds.replay_reply(svc, row, opts.get("from", 0), opts.get("to"))
 
 
-HANDLERS = {
-    "scenarios": scenarios.cmd_scenarios,
-    "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "status": cmd_status, "act": cmd_act, "map": cmd_map,
-    "log": cmd_log, "export": cmd_export, "end": cmd_end, "help": cmd_help, "undo": cmd_undo,
-    "replay": cmd_replay,
-}
+#: ``/game``: its commands in the order Discord shows them, the pacing ones last.
+GAME = CommandSet("game", "Start, join and follow the game in this channel", [
+    cmd_new, cmd_join, cmd_leave, cmd_status, cmd_act, cmd_map, cmd_log, cmd_export, cmd_end,
+    cmd_help, cmd_undo, cmd_replay, scenarios.cmd_scenarios, *GAME_PACING,
+])
 
 
-__all__ = ["EXPORT_FORMAT", "HANDLERS", "export_document", "may_end", "read_options"]
+__all__ = ["EXPORT_FORMAT", "GAME", "export_document", "may_end", "read_options"]

@@ -75,32 +75,31 @@ class RateLimiter:
 Limit = tuple[tuple[str, str], int]
 
 
-def limits_of(settings: "Settings", inv: "Invocation") -> tuple[str, list[Limit]] | None:
-    """What a command costs in the token buckets: ``(what it is called in "too many …",
-    its buckets)``, or None for a command that is not limited.
+def limits_of(settings: "Settings", inv: "Invocation", cost: str | None) -> tuple[str, list[Limit]] | None:
+    """What a command of the cost class ``cost`` (its spec's :attr:`CommandSpec.cost`)
+    costs in the token buckets: ``(what it is called in "too many …", its buckets)``, or
+    None for a command that is not limited.
 
     Orders and map renders per user and channel (issue 14); replays, exports and digests
     per user (anyone: a spectator is limited like a player), per channel, and replays across
     the process too (issue 29: six spectators' replays took 47 s of CPU)."""
-    s = settings
-    group, name = inv.command
-    user, channel = "u:" + inv.user_id, "c:" + inv.channel_id
-    if group not in ("game", "mod"):
-        return "order", [(("order", user), s.user_orders_per_minute),
-                         (("order", channel), s.channel_orders_per_minute)]
-    costly = {
-        "map": ("render", s.user_renders_per_minute, s.channel_renders_per_minute, None),
-        "replay": ("replay", s.user_replays_per_minute, s.channel_replays_per_minute, s.replays_per_minute),
-        "export": ("export", s.user_exports_per_minute, s.channel_exports_per_minute, None),
-        "digest": ("digest", s.user_digests_per_minute, s.channel_digests_per_minute, None),
-    }
-    if group != "game" or name not in costly:
+    if cost is None:
         return None
-    kind, per_user, per_channel, everywhere = costly[name]
-    found: list[Limit] = [((kind, user), per_user), ((kind, channel), per_channel)]
+    s = settings
+    user, channel = "u:" + inv.user_id, "c:" + inv.channel_id
+    # Per user, per channel, and across the process (None: not counted there).
+    rates: dict[str, tuple[int, int, int | None]] = {
+        "order": (s.user_orders_per_minute, s.channel_orders_per_minute, None),
+        "render": (s.user_renders_per_minute, s.channel_renders_per_minute, None),
+        "replay": (s.user_replays_per_minute, s.channel_replays_per_minute, s.replays_per_minute),
+        "export": (s.user_exports_per_minute, s.channel_exports_per_minute, None),
+        "digest": (s.user_digests_per_minute, s.channel_digests_per_minute, None),
+    }
+    per_user, per_channel, everywhere = rates[cost]
+    found: list[Limit] = [((cost, user), per_user), ((cost, channel), per_channel)]
     if everywhere is not None:
-        found.append(((kind, "all"), everywhere))
-    return kind, found
+        found.append(((cost, "all"), everywhere))
+    return cost, found
 
 
 class ChannelLocks:

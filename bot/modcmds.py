@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from bot import replies, scenarios
 from bot.gamecmds import read_options
+from bot.declare import CommandSet, Member, Side, Text, Whole, command
 from bot.models import Invocation, Reply
+from bot.pacing.commands import cmd_extend
 from bot.moderation import require_moderator
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
@@ -33,6 +35,9 @@ def _ancestors(lineage: dict[int, tuple[int | None, bool]], seq: int) -> list[in
     return chain
 
 
+@command("rollback", "Roll the game back (or forward again) to a step",
+         Whole("to", "Step number from /game log", minimum=0), Text("reason", "Why (announced in the channel)"),
+         may_render=True, moderator_only=True)
 async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod rollback to: reason:``: move the game back to an earlier step, or forward again.
 
@@ -96,6 +101,8 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+@command("reroll", "Re-resolve the last step that rolled dice", Text("reason", "Why (announced in the channel)"),
+         may_render=True, moderator_only=True)
 async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod reroll reason:``: re-resolve the last step that rolled dice, with fresh dice.
 
@@ -167,6 +174,8 @@ def _announce(game: LiveGame, state: object, lines: list[str], seq: int,
                  snapshot_key=f"{game.row.id}:{seq}")
 
 
+@command("seat", "Put a user in a side's seat (a substitute)",
+         Side("side", "The side"), Member("user", "The player"), moderator_only=True)
 async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat."""
     _require_moderator(svc, inv)
@@ -189,6 +198,9 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
                             reply_for=lambda _: reply) or reply
 
 
+@command("kick", "Remove a user from every seat of this game",
+         Member("user", "The player"), Text("reason", "Why (announced in the channel)", required=False),
+         moderator_only=True)
 async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod kick user: [reason:]``: free every seat a user holds in this game; they may
     sit again only when a moderator seats them (``/mod seat``)."""
@@ -210,6 +222,8 @@ async def cmd_kick(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("look", "A side's own view of a game with secrets (no seat; audited)",
+         Side("side", "The side whose view to see"), moderator_only=True, may_render=True, private=True)
 async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod look side:``: a side's own view of a game with secrets (issue 28), for a
     moderator who holds no seat (a seated one sees their own side only), privately; each
@@ -239,7 +253,9 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
-HANDLERS = {"rollback": cmd_rollback, "reroll": cmd_reroll, "seat": cmd_seat, "kick": cmd_kick,
-            "look": cmd_look, "scenario": scenarios.cmd_mod_scenario}
+#: ``/mod``: moderator tools, in the order Discord shows them.
+MOD = CommandSet("mod", "Moderator tools: rollback, reroll, seats", [
+    cmd_rollback, cmd_reroll, cmd_seat, cmd_extend, cmd_kick, cmd_look, scenarios.cmd_mod_scenario,
+])
 
-__all__ = ["HANDLERS"]
+__all__ = ["MOD"]

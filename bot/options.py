@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Any
 
-from bot.commands import CommandSpec
+from bot.commandspec import CommandSpec
 from bot.models import Upload
 from bot.replies import one_line as shown
 from rules.core.contract import MAX_OPTION_LENGTH, MAX_TEXT_LENGTH, OptionSpec

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot.models import Invocation, Reply, Upload
+from bot.declare import File, SystemPick, Text, command
 from bot.moderation import require_moderator
 from bot.store import BaseStore
 from bot.writer import Writer, utcnow
@@ -136,6 +137,8 @@ def proof_line(chosen: Chosen) -> str:
 # -- /game scenarios -----------------------------------------------------------------------
 
 
+@command("scenarios", "The built-in scenarios and this server's own",
+         SystemPick("system", "Only this system", required=False), private=True)
 async def cmd_scenarios(svc: "Pipeline", inv: Invocation) -> Reply:
     """``/game scenarios [system:]``: the built-in scenarios and the server's own."""
     wanted = inv.options.get("system")
@@ -176,6 +179,12 @@ def _name(text: str) -> str:
     return name
 
 
+@command("scenario", "Keep a scenario file in this server's library, or take one out",
+         File("add", "A scenario file to keep (.json or .yaml)", required=False),
+         Text("remove", "The name of a scenario to take out", required=False),
+         Text("name", "Its name in the library (default: its key)", required=False),
+         SystemPick("system", "Its system (default: found from the file)", required=False),
+         moderator_only=True)
 async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
     """``/mod scenario add:<file> [name:] [system:]`` keeps a checked file in the server's
     library; ``/mod scenario remove:<name> [system:]`` takes one out (its games keep it)."""

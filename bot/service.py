@@ -23,15 +23,15 @@ from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
-from bot import answers, export_html
+from bot import answers, export_html, incidents
 from bot import commands as catalogue
-from bot import gamecmds, modcmds, orders, replies, storage
+from bot import orders, replies, storage
 from bot.config import Settings
+from bot.declare import Asked
 from bot.games import GameCache
 from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
-from bot.pacing import commands as pacecmds
 from bot.pacing.clock import Clock
 from bot.pacing.runner import Pacer
 from bot.pipeline import (
@@ -55,8 +55,11 @@ MAX_CHOICES = 25
 PRUNE_EVERY = 3600.0
 
 Handler = Callable[[Pipeline, Invocation], Awaitable[Reply]]
-GAME_HANDLERS: dict[str, Handler] = {**gamecmds.HANDLERS, **pacecmds.GAME_HANDLERS}
-MOD_HANDLERS: dict[str, Handler] = {**modcmds.HANDLERS, **pacecmds.MOD_HANDLERS}
+#: The handlers of the declared groups (``bot/declare.py``), by group and command name:
+#: read from the declarations, never written out here.
+HANDLERS: dict[str, dict[str, Handler]] = {s.name: s.handlers() for s in catalogue.DECLARED}
+GAME_HANDLERS = HANDLERS["game"]
+MOD_HANDLERS = HANDLERS["mod"]
 
 
 class SlowDown(RuleError):
@@ -181,12 +184,8 @@ class Service:
             if said is not None:  # a full disk, a read-only or damaged database (issue 29)
                 log.error("%s (while handling %s)", storage.for_operator(exc, self.settings.db), inv.command)
                 return replies.error(said)
-            incident = secrets.token_hex(3)
-            log.exception("incident %s while handling %s", incident, inv.command)
-            return replies.error(
-                f"Sorry, something went wrong on our side (incident {incident}). "
-                "Nothing was changed; a moderator can quote this id."
-            )
+            return replies.error(incidents.report(log, "incident %s while handling %s", inv.command,
+                                                  nothing_changed=True))
 
     def _holding(self, channel_id: str, held: tuple[int, int] | None) -> "_Holding":
         """While a command holds the channel's turn: the game's version read with it."""
@@ -299,12 +298,8 @@ class Service:
         except RuleError as exc:
             return replies.error(exc.message)
         except Exception:
-            incident = secrets.token_hex(3)
-            log.exception("incident %s while handling a press of %s", incident, token[:100])
-            return replies.error(
-                f"Sorry, something went wrong on our side (incident {incident}). "
-                "Nothing was changed; a moderator can quote this id."
-            )
+            return replies.error(incidents.report(log, "incident %s while handling a press of %s", token[:100],
+                                                  nothing_changed=True))
 
     async def _press(self, inv: Invocation, token_text: str, value: str | None) -> Reply:
         token = answers.Token.decode(token_text)
@@ -471,20 +466,14 @@ class Service:
                 self.systems[group].action_type(name)  # raises, listing the orders
             known = ", ".join(c.path for c in spec_group.commands)
             raise RuleError(f"There is no /{group} {name[:40]}; /{group} has: {known}.")
-        handler: Handler
-        if group == "game":
-            handler = GAME_HANDLERS[name]
-        elif group == "mod":
-            handler = MOD_HANDLERS[name]
-        else:
-            handler = orders.cmd_order
+        handler = HANDLERS[group][name] if group in HANDLERS else orders.cmd_order
         checked = check_options(group, spec, inv.options, convert=spec_group.system is None)
         return handler, inv.model_copy(update={"options": checked})
 
     def _throttle(self, inv: Invocation) -> None:
         """Token buckets per user and per channel for orders, renders, replays, exports and
         digests (``bot/limits.py``, issues 14 and 29)."""
-        costs = limits_of(self.settings, inv) if self.settings.limits_on else None
+        costs = limits_of(self.settings, inv, self._cost(inv)) if self.settings.limits_on else None
         if costs is None:
             return
         kind, buckets = costs
@@ -494,39 +483,38 @@ class Service:
                 f"Slow down: too many {kind}s at once here; try again in {max(1, round(wait))} s."
             )
 
+    def _cost(self, inv: Invocation) -> str | None:
+        """The cost class its spec declares for a dispatched command (``bot/limits.py``)."""
+        group = next((g for g in self.groups if g.name == inv.command[0]), None)
+        spec = group.command(inv.command[1]) if group else None
+        return spec.cost if spec else None
+
     async def _suggest(self, inv: Invocation, focused: str) -> list[Choice]:
+        """What the focused option suggests: a declared command's option object
+        (``bot/declare.py``), or the system for an order's option."""
         group, name = inv.command[0] if inv.command else "", " ".join(inv.command[1:])
         game = await self.games.load(inv.channel_id)
-        if group == "game" and name == "new":
-            if focused == "scenario":
-                system = self.systems.get(str(inv.options.get("system", "")))
-                keys = system.scenarios if system else [s for sys in self.systems.values() for s in sys.scenarios]
-                return [Choice(value=k, label=k) for k in keys]
+        if group in self.systems:
+            return self._order_choices(inv, game, group, name, focused)
+        option = catalogue.option_of(group, name, focused)
+        return await option.suggest(Asked(inv, game, self.systems)) if option else []
+
+    def _order_choices(self, inv: Invocation, game: LiveGame | None, group: str, name: str,
+                       focused: str) -> list[Choice]:
+        """The system's suggestions for an option of the order ``/group name``, for the side
+        the user acts for (or watches, for a read-only order)."""
+        if game is None or game.row.system != group:
             return []
-        if group in ("game", "mod") and focused == "side" and game:
-            return [
-                Choice(value=s, label=replies.seat_name(s, game.seats)) for s in game.system.sides
-            ]
-        if group == "game" and focused == "order":
-            systems = [game.system] if game else list(self.systems.values())
-            groups = {a.group: sys for sys in systems for a in sys.actions if a.group}
-            return [
-                Choice(value=a.path(), label=f"{a.path()}: {a.description()}"[:100])
-                for sys in systems for a in sys.actions
-            ] + [Choice(value=g, label=f"{g} …: {sys.group_descriptions.get(g) or 'its orders'}"[:100])
-                 for g, sys in groups.items()]  # /game help order:mines lists the group's orders
-        if group in self.systems and game and game.row.system == group:
-            sides = game.sides_of(inv.user_id)
-            waiting = game.system.waiting_on(game.state)
-            side = next((s for s in sides if s in waiting), sides[0] if sides else None)
-            if side is None and any(a.path() == name and a.read_only for a in game.system.actions):
-                side = watching_side(game)  # anyone may watch: read-only orders need no seat
-            if side is None:
-                return []
-            # What is typed in the focused option goes in too: the system filters by it
-            # before it cuts at 25 (issue 25), so every legal value can be reached.
-            return game.system.choices(game.state, side, name, focused, dict(inv.options))
-        return []
+        sides = game.sides_of(inv.user_id)
+        waiting = game.system.waiting_on(game.state)
+        side = next((s for s in sides if s in waiting), sides[0] if sides else None)
+        if side is None and any(a.path() == name and a.read_only for a in game.system.actions):
+            side = watching_side(game)  # anyone may watch: read-only orders need no seat
+        if side is None:
+            return []
+        # What is typed in the focused option goes in too: the system filters by it
+        # before it cuts at 25 (issue 25), so every legal value can be reached.
+        return game.system.choices(game.state, side, name, focused, dict(inv.options))
 
 
 def _filter(choices: list[Choice], typed: Any) -> list[Choice]:

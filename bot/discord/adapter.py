@@ -35,7 +35,7 @@ from bot.discord.delivery import (
     deliver_owed,
     in_thread,
 )
-from bot.discord.errors import apology, new_incident_id
+from bot.incidents import report
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.models import Invocation, Reply, Upload, UserRef
 from bot.replies import NAME_LIMIT, user_text
@@ -351,7 +351,6 @@ async def _drawn(attach: Callable[[Reply], Awaitable[Reply]], reply: Reply, key:
     try:
         return await attach(reply)
     except Exception:
-        incident = new_incident_id()
-        log.exception("incident %s: drawing %s %s failed", incident, key, getattr(reply, key))
-        return reply.model_copy(update={"text": f"{reply.text}\n({note.format(apology(incident))})",
+        sorry = report(log, "incident %s: drawing %s %s failed", key, getattr(reply, key))
+        return reply.model_copy(update={"text": f"{reply.text}\n({note.format(sorry)})",
                                         key: None})

@@ -11,26 +11,15 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
 
 from discord import app_commands
 
+from bot.incidents import apology, new_incident_id, report
 from rules.core.errors import RuleError
 
 log = logging.getLogger("referee.discord")
 
-
-def new_incident_id() -> str:
-    """A short random id (six hex digits) that ties an apology to its log entry."""
-    return secrets.token_hex(3)
-
-
-def apology(incident: str) -> str:
-    """What a player reads when something broke on our side."""
-    return (
-        f"Sorry, something went wrong on our side (incident {incident}). "
-        "The moderators can quote this id."
-    )
+__all__ = ["apology", "explain", "new_incident_id"]
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -69,11 +58,5 @@ def explain(error: BaseException, command: str = "") -> str:
             "This command is out of date on Discord's side; try again in a minute, "
             "or ask the bot's operator to restart it so the commands re-sync."
         )
-    incident = new_incident_id()
-    log.error(
-        "incident %s: unexpected error in /%s",
-        incident,
-        command or "?",
-        exc_info=(type(original), original, original.__traceback__),
-    )
-    return apology(incident)
+    return report(log, "incident %s: unexpected error in /%s", command or "?",
+                  exc_info=(type(original), original, original.__traceback__))

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.models import Invocation, Reply
+from bot.declare import Member, Pick, Side, Text, Whole, command
 from bot.moderation import require_moderator
 from bot.pacing import store as pstore
 from bot.pacing.clock import parse_iso
@@ -72,6 +73,11 @@ def _pace_words(pace: Pace) -> list[str]:
     return lines
 
 
+@command("pace", "Time each turn-part may take (all players agree, or a moderator)",
+         Whole("hours", "Hours a turn-part (0: no pace)", minimum=0, maximum=720),
+         Pick("then", "When a deadline passes: nothing, or pass for the side", ["nothing", "pass"],
+              required=False),
+         Text("remind", "When to remind, e.g. half,1h (or none)", required=False))
 async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game pace hours: [then:] [remind:]``: how long each turn-part may take (0: no
     pace), what happens when a deadline passes, and when the player is reminded."""
@@ -122,6 +128,8 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
     return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("deadline", "A fixed deadline for the turn-part in play",
+         Text("at", "UTC date and time, e.g. 2026-11-30 18:00, or 36h"))
 async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game deadline at:``: a fixed deadline for the turn-part in play now."""
     opts = dict(inv.options)
@@ -151,6 +159,9 @@ async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     return await _settle(svc, game, inv, "deadline", value, pace, lines)
 
 
+@command("extend", "Move this turn-part's deadline later",
+         Whole("hours", "Hours to add", minimum=1, maximum=720),
+         Text("reason", "Why (announced in the channel)"), moderator_only=True)
 async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     """``/mod extend hours: reason:``: move the deadline of the turn-part in play later."""
     require_moderator(inv, svc.settings.moderator_role, "extend")
@@ -173,6 +184,8 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
                             reply_for=lambda _: reply) or reply
 
 
+@command("away", "Pause your reminders until a time (until:back ends it)",
+         Text("until", "UTC date and time, or a span such as 3d, or back"))
 async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game away until:``: no reminders reach you until then (``until:back`` ends it)."""
     opts = dict(inv.options)
@@ -198,6 +211,8 @@ async def cmd_away(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.commit(game, Change(extra=[away]), inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("sub", "Offer your side to a substitute, who accepts",
+         Member("user", "The substitute"), Side("side", "Your side (if you hold several)", required=False))
 async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game sub user: [side:]``: offer your side to a substitute, who takes it with
     ``/game accept``."""
@@ -229,6 +244,7 @@ async def cmd_sub(svc: Pipeline, inv: Invocation) -> Reply:
     return await svc.ledger.commit(game, Change(extra=[write]), inv=inv, reply_for=lambda _: reply) or reply
 
 
+@command("accept", "Take the side a player offered you")
 async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game accept``: take the side a player offered you (``/game sub``)."""
     game = await svc.games.require(inv.channel_id)
@@ -260,6 +276,9 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
                      reply_for=lambda _: reply) or reply
 
 
+@command("digest", "What happened since a step or a time, with the map",
+         Text("since", "A step (#40), a span back (24h) or a date"),
+         cost="digest", may_render=True, cooldown=(2, 30.0))
 async def cmd_digest(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game digest since:``: the digest of the steps since a step number, a span back
     (``24h``) or a date, with the map now (only you see it)."""
@@ -300,8 +319,7 @@ async def status_lines(svc: Pipeline, game: LiveGame) -> list[str]:
     return lines
 
 
-GAME_HANDLERS = {"pace": cmd_pace, "deadline": cmd_deadline, "away": cmd_away, "sub": cmd_sub,
-                 "accept": cmd_accept, "digest": cmd_digest}
-MOD_HANDLERS = {"extend": cmd_extend}
+#: The pacing commands of ``/game`` (``/mod extend``, :func:`cmd_extend`, sits in ``/mod``).
+GAME_PACING = (cmd_pace, cmd_deadline, cmd_away, cmd_sub, cmd_accept, cmd_digest)
 
-__all__ = ["GAME_HANDLERS", "MOD_HANDLERS", "current_pace", "status_lines"]
+__all__ = ["GAME_PACING", "cmd_extend", "current_pace", "status_lines"]

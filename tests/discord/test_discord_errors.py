@@ -8,6 +8,7 @@ import re
 from discord import AppCommandOptionType, app_commands
 from discord.app_commands.transformers import IdentityTransformer
 
+from bot import incidents
 from bot.discord.errors import apology, explain
 from rules.core.errors import RuleError
 
@@ -43,3 +44,21 @@ def test_an_unexpected_error_is_logged_under_the_incident_id(caplog):
     (record,) = caplog.records
     assert incident in record.getMessage() and "/rr move" in record.getMessage()
     assert record.exc_info[0] is KeyError
+
+
+def test_one_incident_helper_logs_the_id_the_player_reads(caplog):
+    """Issue 39: the apology is written once (bot/incidents.py); the service's says nothing
+    was changed, the front end's (which cannot know) does not."""
+    logger = logging.getLogger("referee.test")
+    with caplog.at_level(logging.ERROR, logger="referee.test"):
+        try:
+            raise KeyError("boom")
+        except KeyError:
+            said = incidents.report(logger, "incident %s while handling %s", ["game", "status"],
+                                    nothing_changed=True)
+    incident = said.split("(incident ")[1][:6]
+    assert said == (f"Sorry, something went wrong on our side (incident {incident}). "
+                    "Nothing was changed; a moderator can quote this id.")
+    assert caplog.records[-1].getMessage() == f"incident {incident} while handling ['game', 'status']"
+    assert caplog.records[-1].exc_info is not None
+    assert incidents.apology(incident).endswith("The moderators can quote this id.")
