@@ -50,7 +50,7 @@ class Channel:
     acknowledged: list[tuple[str, Reply]] = field(default_factory=list)
 
     @property
-    def system(self) -> GameSystem:
+    def system(self) -> GameSystem[Any]:
         """The game system played here."""
         return registry.get(self.system_key)
 

@@ -30,7 +30,7 @@ import base64
 import html
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, TYPE_CHECKING, Sequence
 
 from pydantic import BaseModel
 
@@ -81,7 +81,7 @@ def html_name(game: GameRow, *, final: bool = False) -> str:
     return f"{game.system}-game{game.id}{'-final' if ended else ''}.html"
 
 
-def build_data(system: GameSystem, shown: Sequence[StepRow], budget: int = PAGE_BUDGET) -> PageData:
+def build_data(system: GameSystem[Any], shown: Sequence[StepRow], budget: int = PAGE_BUDGET) -> PageData:
     """Draw the whole map of every shown step and cut it into shared tiles; a game whose
     tiles would pass ``budget`` bytes keeps every second (third ...) map and the last, and
     its page says so (every step stays in the log).  Blocking (Pillow): run it in a worker
@@ -146,7 +146,7 @@ def _log_item(step: StepRow) -> str:
     return f'<li id="step-{step.seq}" data-seq="{step.seq}"{cls}>{"".join(parts)}</li>'
 
 
-def _facts(game: GameRow, system: GameSystem) -> str:
+def _facts(game: GameRow, system: GameSystem[Any]) -> str:
     """The game's header lines: what, which game, and how to check the dice."""
     lines = [f"Game #{game.id} · {html.escape(game.scenario)} · {html.escape(game.status)}",
              f"Dice seed hash: <code>{game.seed_hash}</code>"]
@@ -160,7 +160,7 @@ def _facts(game: GameRow, system: GameSystem) -> str:
     return "".join(f"<p>{line}</p>" for line in lines)
 
 
-def page(game: GameRow, system: GameSystem, steps: Sequence[StepRow], data: PageData) -> str:
+def page(game: GameRow, system: GameSystem[Any], steps: Sequence[StepRow], data: PageData) -> str:
     """The whole HTML document."""
     title = f"{system.title} — {game.scenario}, game #{game.id}"
     payload = data.model_dump_json().replace("<", "\\u003c")  # never a "</script>" inside

@@ -18,14 +18,14 @@ PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MARK = "_referee_handler"
 
 
-class StderrHandler(logging.StreamHandler):
+class StderrHandler(logging.StreamHandler[TextIO]):
     """A stream handler on whatever ``sys.stderr`` is when a line is written (a test's
     captured stream, then the real one again), never on a closed copy of it."""
 
     def __init__(self) -> None:
         super().__init__(sys.stderr)
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> TextIO:
         """The current ``sys.stderr``."""
         return sys.stderr

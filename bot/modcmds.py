@@ -165,10 +165,10 @@ def _announce(game: LiveGame, state: object, lines: list[str], seq: int,
               seats: list[SeatRow] | None = None) -> Reply:
     """A moderator's announcement: what was done, then who must act (pinged)."""
     seats = game.seats if seats is None else seats
-    waiting = game.system.waiting_on(state)  # type: ignore[arg-type]
+    waiting = game.system.waiting_on(state)
     mentions = [h.user_id for s in waiting
                 if (h := next((x for x in seats if x.side == s), None)) is not None]
-    lines = [*lines, f"➡️ {game.system.turn_part(state)}: "  # type: ignore[arg-type]
+    lines = [*lines, f"➡️ {game.system.turn_part(state)}: "
              + ", ".join(replies.seat_name(s, seats) for s in waiting)]
     return Reply(text="\n".join(lines), mentions=list(dict.fromkeys(mentions)),
                  snapshot_key=f"{game.row.id}:{seq}")

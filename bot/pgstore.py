@@ -29,7 +29,6 @@ How it keeps the SQLite store's guarantees with several writers:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import re
@@ -411,6 +410,6 @@ class PgStore(BaseStore):
 
     # -- reads -----------------------------------------------------------------------------
 
-    async def _fetchall(self, sql: str, args: tuple = ()) -> list[Any]:
+    async def _fetchall(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         async with self._pool.acquire() as conn:
             return list(await conn.fetch(_pg(sql), *args))

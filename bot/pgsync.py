@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 
-async def _fetch(url: str, sql: str, args: tuple) -> list[tuple[Any, ...]]:
+async def _fetch(url: str, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     import asyncpg  # noqa: PLC0415 - only PostgreSQL users need it loaded
 
     conn = await asyncpg.connect(url)
@@ -32,7 +32,7 @@ async def _fetch(url: str, sql: str, args: tuple) -> list[tuple[Any, ...]]:
         await conn.close()
 
 
-def run_sync(url: str, sql: str, args: tuple = ()) -> list[tuple[Any, ...]]:
+def run_sync(url: str, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every row of ``sql`` (``?`` placeholders allowed) on ``url``, as tuples."""
     from bot.dialect import placeholders  # noqa: PLC0415
 

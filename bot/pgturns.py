@@ -247,6 +247,6 @@ def _gone(conn: asyncpg.Connection) -> bool:
     of a command's turn raise (the command has done its work; its place among the
     :class:`Turns` must be freed, or after a few such ends every command waits for ever)."""
     try:
-        return conn.is_closed()
+        return bool(conn.is_closed())
     except asyncpg.InterfaceError:  # released back to the pool when its session ended
         return True

@@ -67,7 +67,7 @@ def seal_audit(entry: AuditRow, prev: str) -> AuditRow:
                                     "hash": chain.audit_hash(prev, audit_fields(entry))})
 
 
-def sealed_from(system: GameSystem, steps: list[StepRow], head_seq: int) -> int | None:
+def sealed_from(system: GameSystem[Any], steps: list[StepRow], head_seq: int) -> int | None:
     """The first sealed choice of the round still secret (the export of a running game
     hides it and every later step), or None when no secret is open.
 
@@ -76,7 +76,8 @@ def sealed_from(system: GameSystem, steps: list[StepRow], head_seq: int) -> int 
     private options is the first step whose state holds a choice.  Reverted steps numbered
     after it are hidden too: they may hold the same round's choices."""
     by_seq = {s.seq: s for s in steps}
-    start, seq = None, head_seq
+    start: int | None = None
+    seq: int | None = head_seq
     while seq is not None and seq in by_seq and system.secret_open(system.load_state(by_seq[seq].state_json)):
         action = by_seq[seq].action
         if action and action.get("private"):

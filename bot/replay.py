@@ -42,7 +42,8 @@ def load_export(path: Path) -> dict[str, Any]:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
-    return json.loads(data.decode("utf-8"))
+    document: dict[str, Any] = json.loads(data.decode("utf-8"))
+    return document
 
 
 def replay(document: dict[str, Any]) -> ReplayReport:

@@ -11,12 +11,12 @@ pictures are drawn and encoded in a worker thread (:mod:`render.animation`).
 from __future__ import annotations
 
 import asyncio
-from typing import Sequence
+from typing import Any, Sequence
 
 from bot import replies
 from bot.models import Attachment, Reply
 from bot.pipeline import Pipeline
-from bot.store import GameRow, StepRow, Store
+from bot.store import BaseStore, GameRow, StepRow
 from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
@@ -43,7 +43,7 @@ def shown_steps(steps: Sequence[StepRow]) -> list[StepRow]:
     return [s for s in steps if s.reverted_by is None and (s.snapshot or s.kind == "setup")]
 
 
-def render_pictures(system: GameSystem, states: Sequence[str], *, whole: bool) -> list[bytes]:
+def render_pictures(system: GameSystem[Any], states: Sequence[str], *, whole: bool) -> list[bytes]:
     """The PNG of each state: the whole map (``whole``) or the phone-width focus picture.
     Blocking (Pillow): run it in a worker thread."""
     from render import focus, snapshot  # noqa: PLC0415 - Pillow only when a picture is drawn
@@ -52,7 +52,7 @@ def render_pictures(system: GameSystem, states: Sequence[str], *, whole: bool) -
     return [draw(system.view(system.load_state(state))).png for state in states]
 
 
-def replay_gif(system: GameSystem, steps: Sequence[StepRow]) -> bytes:
+def replay_gif(system: GameSystem[Any], steps: Sequence[StepRow]) -> bytes:
     """The animated GIF of ``steps`` (each one frame).  Blocking: run it in a worker thread."""
     from render.animation import ReplayFrame, animate  # noqa: PLC0415
 
@@ -60,7 +60,7 @@ def replay_gif(system: GameSystem, steps: Sequence[StepRow]) -> bytes:
     return animate([ReplayFrame(png=p, caption=caption(s)) for p, s in zip(pngs, steps)]).gif
 
 
-async def span(store: Store, game: GameRow, first: int, last: int | None) -> list[StepRow]:
+async def span(store: BaseStore, game: GameRow, first: int, last: int | None) -> list[StepRow]:
     """The pictured steps from ``first`` to ``last`` (default: the newest), with a sentence
     for a span that is empty, reversed or too long."""
     newest = await store.last_seq(game.id)

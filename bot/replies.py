@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from rules.core.contract import SEALED, Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
@@ -118,7 +118,7 @@ def log_line(step: StepRow) -> str:
     return f"~~{line}~~ (reverted)" if step.reverted_by is not None else line
 
 
-def help_text(system: GameSystem, order: str | None) -> str:
+def help_text(system: GameSystem[Any], order: str | None) -> str:
     """``/game help``: every order of a system, or one order in full."""
     if order:
         action = system.action_type(order)
@@ -130,7 +130,7 @@ def help_text(system: GameSystem, order: str | None) -> str:
     return "\n".join(lines)
 
 
-def group_help(system: GameSystem, group: str) -> str:
+def group_help(system: GameSystem[Any], group: str) -> str:
     """``/game help order:mines``: the orders of one subcommand group (issue 28)."""
     about = system.group_descriptions.get(group, "")
     lines = [f"**/{system.key} {group} …**" + (f": {about}" if about else "")]
@@ -146,7 +146,7 @@ def _order_line(action: type[Action]) -> str:
     return f"• {action.path()}{rule}: {action.description()}{sealed}"
 
 
-def side_named(system: GameSystem, typed: str) -> str:
+def side_named(system: GameSystem[Any], typed: str) -> str:
     """The side ``typed`` names: its key, its display name (``Mercenary`` for ``merc``), or
     either with a plural ``s`` (``soviets``, ``germans``), any case; else a RuleError listing
     the sides (issue 25)."""
@@ -159,7 +159,7 @@ def side_named(system: GameSystem, typed: str) -> str:
                     f"{', '.join(system.sides)}.")
 
 
-def systems_help(systems: Sequence[GameSystem]) -> str:
+def systems_help(systems: Sequence[GameSystem[Any]]) -> str:
     """``/game help`` with no game in the channel: the systems and how to start one, short
     enough for a phone (each system's orders come with ``/game help`` in its game)."""
     lines = ["No game here yet. Start one with /game new system:<key> (scenario: optional):"]

@@ -82,7 +82,8 @@ def sqlite_version(path: Path) -> int | None:
         ).fetchone()
         if known is None:
             return None
-        return db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+        version: int | None = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+        return version
     finally:
         db.close()
 

@@ -108,7 +108,7 @@ def order_words(action: Action) -> str:
     return f"{action.path()} {SEALED}" if action.sealed else action.summary()
 
 
-def public_lines(system: GameSystem, side: str | None, action: dict[str, Any] | None) -> list[str]:
+def public_lines(system: GameSystem[Any], side: str | None, action: dict[str, Any] | None) -> list[str]:
     """The public lines of a stored step's seals and reveals (``side``: who gave it)."""
     if not action:
         return []
@@ -122,7 +122,7 @@ def public_lines(system: GameSystem, side: str | None, action: dict[str, Any] | 
     return lines
 
 
-def _item_words(system: GameSystem, reveal: dict[str, Any]) -> str:
+def _item_words(system: GameSystem[Any], reveal: dict[str, Any]) -> str:
     """A revealed item in the system's words; a blank pad says so (issue 28)."""
     item = reveal.get("item") or secrets.BLANK
     return "(blank)" if item == secrets.BLANK else system.secret_words(reveal["key"], item)

@@ -17,6 +17,8 @@ is asked from the stored states, read in one query, with no view built.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections import OrderedDict
 
 from pydantic import BaseModel
@@ -50,7 +52,7 @@ class SeenSteps:
             self._seen.popitem(last=False)
         return facts
 
-    async def fired(self, store: BaseStore, system: GameSystem, steps: list[StepRow]) -> list[frozenset[str]]:
+    async def fired(self, store: BaseStore, system: GameSystem[Any], steps: list[StepRow]) -> list[frozenset[str]]:
         """Who each of ``steps`` (one game's, read with or without states) showed firing: the
         kept facts, else ``system.fired`` of the stored states (read together), else (a
         system that reads fire from its view) the facts of a view built once."""
@@ -74,7 +76,7 @@ class SeenSteps:
                 self._fired.popitem(last=False)
         return [found[step.seq] for step in steps]
 
-    async def of(self, store: BaseStore, system: GameSystem, step: StepRow) -> Seen:
+    async def of(self, store: BaseStore, system: GameSystem[Any], step: StepRow) -> Seen:
         """What step ``step`` showed: kept, or read once from the stored state
         (``GameSystem.seen``: a view built, unless the system reads the facts from the
         state; ``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""

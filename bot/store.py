@@ -19,6 +19,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
+from types import TracebackType
 from typing import Any, AsyncIterator
 
 import aiosqlite
@@ -195,10 +196,10 @@ class BaseStore(ABC):
         return nullcontext()
 
     @abstractmethod
-    async def _fetchall(self, sql: str, args: tuple = ()) -> list[Any]:
+    async def _fetchall(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """Every row of a read (rows index by position and by column name)."""
 
-    async def _fetchone(self, sql: str, args: tuple = ()) -> Any | None:
+    async def _fetchone(self, sql: str, args: tuple[Any, ...] = ()) -> Any | None:
         rows = await self._fetchall(sql, args)
         return rows[0] if rows else None
 
@@ -453,7 +454,7 @@ class Store(BaseStore):
 
     # -- transactions ----------------------------------------------------------------------
 
-    def transaction(self) -> "_Transaction":  # type: ignore[override]
+    def transaction(self) -> "_Transaction":
         """``async with store.transaction() as db:`` one BEGIN IMMEDIATE ... COMMIT."""
         return _Transaction(self)
 
@@ -469,10 +470,10 @@ class Store(BaseStore):
     # Each read runs to its end in one call on the reader thread.  A cursor left open across
     # an await let other tasks' reads overlap it, which kept one read transaction (snapshot)
     # open on the reader: a game re-read after a commit could come back one step old.
-    async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
+    async def _fetchall(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         return list(await self._reader.execute_fetchall(sql, args))
 
-    def channel_lock(self, channel_id: str) -> "_ChannelTurn":  # type: ignore[override]
+    def channel_lock(self, channel_id: str) -> "_ChannelTurn":
         """The channel's turn across every process on this file (a byte lock, waited for),
         and its active game's ``(id, version)`` read once the turn is taken: a cached game
         another process has moved on is re-read before the command uses it, so a valid
@@ -490,7 +491,7 @@ class Store(BaseStore):
         row = await self._version_row(_GAME_VERSION, (game_id,))
         return None if row is None else int(row[0])
 
-    async def _version_row(self, sql: str, args: tuple) -> Any | None:
+    async def _version_row(self, sql: str, args: tuple[Any, ...]) -> Any | None:
         """One row of a version read, on a connection of its own on the event loop's
         thread: one indexed row in WAL is a few microseconds (bench/run.py), where a
         hand-off to the reader's thread costs ten times that on every command.  A reader in
@@ -553,7 +554,8 @@ class _Transaction:
         self.writer = Writer(self.store._writer)
         return self.writer
 
-    async def __aexit__(self, exc_type, exc, tb) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
         assert self.writer is not None
         try:
             if exc_type is None:

@@ -100,7 +100,7 @@ class Statement:
     update)."""
 
     sql: str
-    args: tuple | list = ()
+    args: tuple[Any, ...] | list[Any] = ()
     many: bool = False
     expect: int | None = None
 
@@ -321,17 +321,17 @@ class Writer:
 
     # -- the plumbing --------------------------------------------------------------------
 
-    def execute(self, sql: str, args: tuple = ()) -> None:
+    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         """Queue one statement (it runs before the next read or at commit)."""
         self._pending.append(Statement(sql, args))
 
-    def execute_guarded(self, sql: str, args: tuple = (), rows: int = 1) -> None:
+    def execute_guarded(self, sql: str, args: tuple[Any, ...] = (), rows: int = 1) -> None:
         """Queue a statement that must change exactly ``rows`` rows: otherwise it raises
         :class:`Conflict` and nothing of the transaction is kept (a claim that another
         process, or a command, made void meanwhile)."""
         self._pending.append(Statement(sql, args, expect=rows))
 
-    def executemany(self, sql: str, rows: Iterable[tuple]) -> None:
+    def executemany(self, sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
         """Queue one statement for each of ``rows``."""
         self._pending.append(Statement(sql, list(rows), many=True))
 
@@ -339,18 +339,18 @@ class Writer:
         """What is queued (for a unit handed to :class:`GroupCommit`)."""
         return list(self._pending)
 
-    async def _now(self, sql: str, args: tuple = ()) -> Outcome:
+    async def _now(self, sql: str, args: tuple[Any, ...] = ()) -> Outcome:
         if not self._interactive:
             raise RuntimeError("a group-commit unit cannot read; use store.transaction()")
         batch, self._pending = [*self._pending, Statement(sql, args)], []
         return await self._thread.run(batch)
 
-    async def fetchone(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Row | None:
         """Read inside the transaction (sees its own uncommitted writes)."""
         rows = (await self._now(sql, args)).rows
         return rows[0] if rows else None
 
-    async def fetchall(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """Every row of a read inside the transaction."""
         return (await self._now(sql, args)).rows
 

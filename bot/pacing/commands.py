@@ -96,8 +96,8 @@ async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
                                   _vote_reply(inv, f"a pace of {hours_text(hours)}" if hours else "no pace",
                                               missing, again))
     now = svc.clock.now()
-    waiting = game.system.waiting_on(game.state)  # type: ignore[arg-type]
-    live = bool(waiting) and game.system.result(game.state) is None  # type: ignore[arg-type]
+    waiting = game.system.waiting_on(game.state)
+    live = bool(waiting) and game.system.result(game.state) is None
     deadline = now.replace(microsecond=0) + timedelta(hours=hours) if hours and live else (
         None if hours else old.deadline_at)
     pace = old.model_copy(update={
@@ -135,7 +135,7 @@ async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
     opts = dict(inv.options)
     game = await svc.games.require(inv.channel_id)
     _seated(game, inv)
-    if not game.system.waiting_on(game.state) or game.system.result(game.state):  # type: ignore[arg-type]
+    if not game.system.waiting_on(game.state) or game.system.result(game.state):
         raise RuleError("The game is over; there is nothing to set a deadline for.")
     now = svc.clock.now()
     moment = parse_time(opts["at"], now).replace(microsecond=0)
@@ -153,7 +153,7 @@ async def cmd_deadline(svc: Pipeline, inv: Invocation) -> Reply:
         "part_started": old.part_started if same and old.part_started else now,
         "deadline_at": moment,
     })
-    part = game.system.turn_part(game.state)  # type: ignore[arg-type]
+    part = game.system.turn_part(game.state)
     by = f"Moderator @{inv.user_name} sets" if inv.is_moderator else "Every player agreed on"
     lines = [f"{by} a deadline for {part}:", f"⏰ {discord_time(moment)}"]
     return await _settle(svc, game, inv, "deadline", value, pace, lines)
@@ -269,8 +269,8 @@ async def cmd_accept(svc: Pipeline, inv: Invocation) -> Reply:
 
     lines = [f"🪑 @{inv.user_name} takes {offer.side} from @{holder.user_name} (substitute)."]
     mentions = [holder.user_id]
-    if offer.side in game.system.waiting_on(game.state):  # type: ignore[arg-type]
-        lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")  # type: ignore[arg-type]
+    if offer.side in game.system.waiting_on(game.state):
+        lines.append(f"➡️ {game.system.turn_part(game.state)}: your move, @{inv.user_name}.")
     reply = Reply(text="\n".join(lines), mentions=mentions)
     return await svc.ledger.commit(game, Change(seats=seats, audit=audit, extra=[clear]), inv=inv,
                      reply_for=lambda _: reply) or reply

@@ -125,7 +125,7 @@ async def due_messages(store: BaseStore, now: datetime, limit: int = DUE_BATCH,
     the message due then with that id (the next page: messages still due because they
     failed come again on the next tick, not before the ones after them)."""
     since = "" if after is None else " AND (due_at > ? OR (due_at = ? AND id > ?))"
-    more: tuple = () if after is None else (iso(after[0]), iso(after[0]), after[1])
+    more: tuple[Any, ...] = () if after is None else (iso(after[0]), iso(after[0]), after[1])
     async with store.transaction() as db:
         rows = await db.fetchall(
             f"SELECT {_MESSAGE_COLUMNS} FROM scheduled_messages"
@@ -201,10 +201,10 @@ async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str
 
 
 #: No condition (:func:`still_at`): the statement runs as written.
-ALWAYS: tuple[str, tuple] = ("", ())
+ALWAYS: tuple[str, tuple[Any, ...]] = ("", ())
 
 
-def still_at(game_id: int, old_key: str | None, new_key: str) -> tuple[str, tuple]:
+def still_at(game_id: int, old_key: str | None, new_key: str) -> tuple[str, tuple[Any, ...]]:
     """The condition (SQL and its values) under which a commit's new turn-part rows are
     written (:func:`move_part`): the pace is at the part the command saw, or already moved
     by this very transaction (the unit's statements run in turn: on PostgreSQL too, as a
@@ -230,7 +230,7 @@ def move_part(db: Writer, pace: Pace, old_key: str | None, now: datetime) -> Non
 
 
 def drop_other_parts(db: Writer, game_id: int, part_key: str,
-                     condition: tuple[str, tuple] = ALWAYS) -> None:
+                     condition: tuple[str, tuple[Any, ...]] = ALWAYS) -> None:
     """Reminders and deadline notices of other turn-parts will never be sent (but a notice
     acted on and due again because posting it failed, ``sent_by`` set, still is); only
     under ``condition`` (:func:`still_at`)."""
@@ -249,7 +249,7 @@ def drop_part(db: Writer, game_id: int) -> None:
 
 
 def schedule(db: Writer, message: Scheduled, now: datetime,
-             condition: tuple[str, tuple] = ALWAYS) -> None:
+             condition: tuple[str, tuple[Any, ...]] = ALWAYS) -> None:
     """Add a message to send; one already there for the same moment is due again if it was
     dropped, and left alone if it was sent; a turn's digest is added once.  Only under
     ``condition`` (:func:`still_at`: a commit's new turn-part)."""

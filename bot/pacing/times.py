@@ -90,7 +90,8 @@ def parse_reminders(text: str | None) -> list[str]:
         return []
     out: list[str] = []
     for word in words:
-        if word != "half" and (span(word) is None or span(word) <= timedelta(0)):
+        length = None if word == "half" else span(word)
+        if word != "half" and (length is None or length <= timedelta(0)):
             raise RuleError(
                 f"remind: '{word[:20]}' is not a reminder point; give half (half-way) or a span "
                 "before the deadline (1h, 30m, 2d), comma separated, or none."

@@ -103,7 +103,7 @@ def test_the_readmes_three_commands_run_as_printed_from_a_checkout(tmp_path: Pat
 
     readme = (ROOT / "README.md").read_text("utf-8")
     block = readme.split("### Your own scenarios", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines() if line.startswith("referee ")]
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines() if line.startswith(".venv/bin/referee ")]
     assert [c[1:3] for c in commands] == [["scenario", "schema"], ["scenario", "check"], ["console", "--scenario-file"]]
     monkeypatch.chdir(tmp_path)  # outputs land here; the paths printed are the checkout's
     schema, check, console = commands
