@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Hashable, Mapping, NamedTuple, Protocol, Sequence
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -58,6 +58,7 @@ from render.style import (
     Canvas,
     Frame,
     SideBook,
+    Surface,
     clean,
     colour,
     fixed_palette,
@@ -215,7 +216,7 @@ class AreaMask:
         self.soft: list[tuple[int, int, int, int]] = []
         self.last = (0, 0, 0, 0)
         #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
-        self._fits_cache: dict[tuple, bytes] = {}
+        self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], bytes] = {}
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -315,7 +316,7 @@ def _erode(image: Image.Image, length: int, horizontal: bool) -> Image.Image:
     return out
 
 
-def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Point]]]:
+def arrangements(blocks: Sequence[HasSize]) -> list[tuple[tuple[float, float], list[Point]]]:
     """Ways to pack all blocks as one tidy group: rows of 1..n blocks.
 
     Returns (group size, offset of each block in the group), squarest group first, so a
@@ -341,7 +342,7 @@ def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Po
     return out
 
 
-def place_area(mask: AreaMask, blocks: list[Block],
+def place_area(mask: AreaMask, blocks: Sequence[HasSize],
                candidates: list[tuple[int, int]]) -> list[Box] | None:
     """Boxes of every block inside the area, or None if they do not all fit.
 
@@ -415,6 +416,15 @@ def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
                 status=" ".join(parts) + "  see below")
 
 
+class HasSize(Protocol):
+    """What the placement of an area reads of a block: its size."""
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height in final pixels."""
+        ...
+
+
 @dataclass(frozen=True)
 class Sized:
     """A block reduced to its size: what the placement of an area depends on."""
@@ -455,7 +465,7 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     def attempt(release: int, blocks: list[Sized]) -> list[Box] | None:
         mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
         mask.placed.clear()
-        return place_area(mask, blocks, candidates)  # type: ignore[arg-type]
+        return place_area(mask, blocks, candidates)
 
     # The printed values matter more than where the area's number and tag sit (issue 25
     # point 13: six counters had "no room for values"): each chip variant is tried with the
@@ -466,17 +476,17 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     stacked = [("stack", [Sized(stack)])]
     order = variants[:1] + stacked + variants[1:] if len(full) > 1 else variants + stacked
     for mode, blocks in order:
-        if attempt(2, blocks) is None:  # type: ignore[arg-type]
+        if attempt(2, blocks) is None:
             continue
         for release in (0, 1, 2):
-            boxes = attempt(release, blocks)  # type: ignore[arg-type]
+            boxes = attempt(release, blocks)
             if boxes is not None:
                 return mode, (tuple(boxes) if mode != "stack" else (boxes[0],)), release
     # Marks' heads and the neighbours' spill fill it: the stack chip still goes inside its
     # own area, over them, rather than into the next area (issue 25 point 13: area 14's
     # stack chip was drawn in area 7).
     bare_mask = AreaMask(list(polygon), [])
-    fit = place_area(bare_mask, [Sized(stack)], bare_mask.candidates(anchor))  # type: ignore[list-item]
+    fit = place_area(bare_mask, [Sized(stack)], bare_mask.candidates(anchor))
     if fit is not None:
         return "stack", (fit[0],), 2
     return "none", (), 1
@@ -657,7 +667,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
 
 
 def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
-                  stacks: dict[str, tuple[Chip, Box]], changed: dict[str, str]) -> PanelFn:
+                  stacks: dict[str, tuple[Chip, Box]], changed: Mapping[str, str]) -> PanelFn:
     """The focus picture's panel: every chip of the crowded areas whose stack chip it shows
     ("3 units, see below" must have its below)."""
 
@@ -776,16 +786,16 @@ def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
         text = f"X {clean(change.id)}"
         w, _ = Canvas.text_size(text, SMALL)
         size = (w + 2 * PILL_PAD + 2, PILL_H)
-        poly = polys[change.where]  # type: ignore[index]
+        poly = polys[change.where]
         centre = ((bbox(poly)[0] + bbox(poly)[2]) / 2, (bbox(poly)[1] + bbox(poly)[3]) / 2)
         mask = AreaMask(poly, taken)
         box = mask.find(size, mask.candidates(centre)) or Placer(map_box, taken).search(centre, size)
-        out[(change.where, text)] = box  # type: ignore[index]
+        out[(change.where, text)] = box
         taken.append(box)
     return out
 
 
-def draw_gone(canvas: Canvas | Frame, text: str, box: Box) -> None:
+def draw_gone(canvas: Surface, text: str, box: Box) -> None:
     """An eliminated unit's tag: grey, framed in the "changed" colour (the X says it; a line
     through the name would make it harder to read on a phone)."""
     canvas.rect(box, fill=tint(PALETTE["eliminated"], 0.6), outline=PALETTE["changed"], width=2, radius=5)
@@ -803,7 +813,7 @@ def symbol_box(pts: list[Point]) -> Box:
     return (x - 12, y - 12, x + 12, y + 12)
 
 
-def draw_changed(canvas: Canvas, box: Box) -> None:
+def draw_changed(canvas: Surface, box: Box) -> None:
     """A unit changed since the player's last order: a thick orange frame round its chip."""
     canvas.rect((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=PALETTE["changed"],
                 width=3, radius=7)
@@ -813,6 +823,19 @@ def area_label_text(area: AreaView) -> str:
     """The area's number, and its terrain modifier when it has one (``12 TM+1``)."""
     text = clean(area.id)
     return f"{text} TM{area.tm:+d}" if area.tm else text
+
+
+class StaticKey(NamedTuple):
+    """Everything the static layer of a map shows (:func:`_static_map`'s arguments)."""
+
+    areas: tuple[tuple[str, tuple[Point, ...]], ...]
+    looks: tuple[tuple[str, str], ...]
+    lines: tuple[tuple[str, tuple[Point, ...]], ...]
+    scale: float
+    width: int
+    height: int
+    dx: float
+    dy: float
 
 
 def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image.Image, Image.Image]:
@@ -825,8 +848,8 @@ def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image
     lines = tuple((f.kind, tuple(f.points)) for f in view.lines)
     for counter in view.counters:
         book.look(counter.faction)
-    key = (areas, looks, lines, tf.scale, math.ceil(view.width * tf.scale) + 4,
-           math.ceil(view.height * tf.scale) + 4, tf.left - left, tf.top - top)
+    key = StaticKey(areas, looks, lines, tf.scale, math.ceil(view.width * tf.scale) + 4,
+                    math.ceil(view.height * tf.scale) + 4, tf.left - left, tf.top - top)
     return _static_map(*key), _palette(key, book.colours())
 
 
@@ -839,7 +862,7 @@ def _static_map(areas: tuple[tuple[str, tuple[Point, ...]], ...],
 
 
 @cached(maxsize=32)
-def _palette(key: tuple, colours: tuple[RGB, ...]) -> Image.Image:  # type: ignore[type-arg]
+def _palette(key: StaticKey, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_map(*key), colours)
 
@@ -1009,7 +1032,7 @@ def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
         canvas.dashed(points, PALETTE["paper"], 2, dash=8, gap=8)
 
 
-def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
+def draw_area_label(canvas: Surface, area: AreaView, centre: Point, box: Box,
                     layout: Layout) -> None:
     """The centre dot (lines of sight are traced from it) and the area's id (and TM)."""
     text = area_label_text(area)
@@ -1026,7 +1049,7 @@ def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
     layout.add("area_label", area.id, box, parent=area.id, text=BODY)
 
 
-def piece(canvas: Canvas | Frame, key: tuple, box: Box, draw: Callable[[Canvas], None]) -> None:  # type: ignore[type-arg]
+def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], None]) -> None:
     """Draw a piece that looks the same wherever it goes: cached on a frame, direct on a canvas."""
     if isinstance(canvas, Frame):
         canvas.piece(key, box, draw)
@@ -1044,7 +1067,7 @@ def star(cx: float, cy: float, r: float) -> list[Point]:
     return points
 
 
-def draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook,
+def draw_objective(canvas: Surface, area: AreaView, box: Box, book: SideBook,
                    layout: Layout) -> None:
     """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
     look = book.look(area.controller) if area.controller else None
@@ -1098,9 +1121,9 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
     return rows, y - top + 4
 
 
-def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, list[Block]],
+def draw_panel(canvas: Surface, crowded: list[str], blocks_by_area: dict[str, list[Block]],
                rows: list[tuple[str, float, float, list[tuple[Block, Box]]]], top: float,
-               layout: Layout, changed: dict[str, str] | None = None) -> None:
+               layout: Layout, changed: Mapping[str, str] | None = None) -> None:
     """Every chip of each crowded area, under a heading naming the area."""
     if not rows:
         return

@@ -47,6 +47,7 @@ from render.style import (
     Canvas,
     Frame,
     SideBook,
+    Surface,
     clean,
     colour,
     fit_text,
@@ -146,7 +147,7 @@ def tracks_layout(tracks: list[Track], top: float) -> list[tuple[Track, float, f
 # -- battle panel -------------------------------------------------------------------------------
 
 
-def draw_die(canvas: Canvas, cx: float, cy: float, value: int | None, size: float = 34) -> None:
+def draw_die(canvas: Surface, cx: float, cy: float, value: int | None, size: float = 34) -> None:
     """A die face with pips (a number if it is not 1-6, a dash if not rolled yet)."""
     half = size / 2
     canvas.rect((cx - half, cy - half, cx + half, cy + half), fill=PALETTE["paper"],
@@ -217,7 +218,7 @@ def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
     return 14 + 40 + body + 12 + (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
 
 
-def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
+def draw_battle(canvas: Surface, panel: BattlePanel, top: float, book: SideBook,
                 space_name: str, layout: Layout) -> None:
     """Both lines (side by side, or one under the other on a narrow picture), each unit's die
     and what it did, and who holds the Edge."""
@@ -454,7 +455,7 @@ def network_scene(view: NetworkView) -> Scene:
     for track, x, y in placed_tracks:
         tbox = track_box(track, x, y)
         canvas.piece(("track", track.model_dump_json()), tbox,
-                     lambda c, track=track, x=x, y=y: draw_track(c, track, x, y))
+                     lambda c: draw_track(c, track, x, y))
         layout.add("track", clean(track.label), tbox)
     # The map's ground and routes are drawn once per map and position (cached, at drawing
     # scale) and pasted: the same pixels as drawing them here.
@@ -467,7 +468,7 @@ def network_scene(view: NetworkView) -> Scene:
         x, y = pos[space.id]
         fill = colour(book.terrain(space.terrain).fill, "clear")
         canvas.piece(("space", space.staging, space.airfield, space.port, fill), (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R),
-                     lambda c, space=space, x=x, y=y: draw_space(c, space, (x, y), book))
+                     lambda c: draw_space(c, space, (x, y), book))
         layout.add("space", space.id, (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R))
     for space in view.spaces:
         box = name_boxes[space.id]
@@ -481,7 +482,7 @@ def network_scene(view: NetworkView) -> Scene:
         layout.add("label", f"space-{space.id}", box, parent=space.id, text=BODY)
         if space.id in tag_boxes:
             canvas.piece(("tile", space.model_dump_json()), tag_boxes[space.id],
-                         lambda c, space=space: draw_objective_tile(c, space, tag_boxes[space.id]))
+                         lambda c: draw_objective_tile(c, space, tag_boxes[space.id]))
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
     for force, chips, box, _ in force_places:
         if force.space not in pos or box[1] >= map_box[3]:
@@ -608,7 +609,7 @@ def trim_end(points: list[Point], cut: float) -> list[Point]:
     return points[:-1] + [(ax + (bx - ax) * t, ay + (by - ay) * t)]
 
 
-def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
+def draw_objective_tile(canvas: Surface, space: SpaceView, box: Box) -> None:
     """An objective marker: a gold tile, ``?`` face down, its name once revealed, crossed when done."""
     face_down = space.objective == "?"
     fill = PALETTE["objective_main"] if face_down else PALETTE["objective_secondary"]

@@ -171,7 +171,7 @@ def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
             ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
             width = 1 if circle.light else 2
             frame.piece(("ring", ring, clip, ink, width), clip,
-                        lambda c, ring=ring, ink=ink, width=width: c.arc(ring, 0, 360, ink, width),
+                        lambda c: c.arc(ring, 0, 360, ink, width),
                         pad=0.0)
 
 
@@ -446,21 +446,21 @@ def table_scene(view: TableView) -> Scene:
         look = book.look(unit.faction)
         canvas.piece(("base", unit.model_dump_json(), at, tf.scale, tf.left, tf.top, look.rgb, look.shape, look.letter),
                      base_extent(unit, tf, at),
-                     lambda c, unit=unit, at=at: draw_base(c, unit, tf, book, at=at))
+                     lambda c: draw_base(c, unit, tf, book, at=at))
         if unit.id in changed:
             canvas.ellipse((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 + 4,
                            outline=PALETTE["changed"], width=3)
         layout.add("unit", unit.id, b, parent=unit.faction)
     for point, text, (x, y), box in point_boxes:
         canvas.piece(("point", text, x, y), (min(box[0], x - 9), min(box[1], y - 9), max(box[2], x + 9), max(box[3], y + 9)),
-                     lambda c, x=x, y=y, box=box, text=text: draw_point(c, x, y, box, text))
+                     lambda c: draw_point(c, x, y, box, text))
         layout.add("label", f"point-{point.name}", box, text=SMALL)
     for shape, text, box in shape_labels:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
     for text, box in circle_boxes:
-        canvas.piece(("range", text), box, lambda c, box=box, text=text: draw_tag(c, box, text, PALETTE["fire"]))
+        canvas.piece(("range", text), box, lambda c: draw_tag(c, box, text, PALETTE["fire"]))
         layout.add("label", f"range-{text}", box, text=SMALL)
     draw_unit_labels(canvas, view, book, bases, label_boxes, layout)
     for i, (mark, text, box) in enumerate(mark_boxes):
