@@ -19,10 +19,12 @@ from render.style import (
     BODY,
     MARGIN,
     PALETTE,
+    RGB,
     SMALL,
     TITLE,
     Canvas,
     SideBook,
+    Shape,
     SideLook,
     Surface,
     clean,
@@ -130,8 +132,13 @@ def draw_chip(canvas: Surface, chip: Chip, x: float, y: float) -> Box:
     return (x, y, x + w, y + h)
 
 
+#: Everything a chip shows (:func:`draw_chip`'s cache key): label, status, pills, eliminated,
+#: small, and its side's key, letter, colour, shape and label.
+ChipKey = tuple[str, str, tuple[tuple[str, str], ...], bool, bool, str, str, RGB, Shape, str]
+
+
 @cached(maxsize=1024)
-def _chip_patch(key: tuple) -> Image.Image:  # type: ignore[type-arg]
+def _chip_patch(key: ChipKey) -> Image.Image:
     """The chip of ``key`` drawn on a transparent patch at drawing scale (shared: read-only)."""
     label, status, pills, eliminated, small, side, letter, rgb, shape, side_label = key
     chip = Chip(id="", label=label, look=SideLook(side, letter, rgb, shape, side_label),

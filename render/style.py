@@ -127,7 +127,8 @@ def colour(key: str | None, default: str = "neutral") -> RGB:
 
 def tint(rgb: RGB, amount: float) -> RGB:
     """Mix a colour towards white by ``amount`` (0: unchanged, 1: white)."""
-    return tuple(round(c + (255 - c) * amount) for c in rgb)  # type: ignore[return-value]
+    r, g, b = (round(c + (255 - c) * amount) for c in rgb)
+    return (r, g, b)
 
 
 def ink_on(fill: RGB) -> RGB:
@@ -138,7 +139,8 @@ def ink_on(fill: RGB) -> RGB:
 
 def shade(rgb: RGB, amount: float) -> RGB:
     """Mix a colour towards black by ``amount``."""
-    return tuple(round(c * (1 - amount)) for c in rgb)  # type: ignore[return-value]
+    r, g, b = (round(c * (1 - amount)) for c in rgb)
+    return (r, g, b)
 
 
 # -- sides: letter + shape, never colour alone ------------------------------------------------
@@ -827,7 +829,9 @@ def fixed_palette(base: Image.Image, colours: Sequence[RGB]) -> Image.Image:
     wanted = wanted[:PNG_COLOURS - 64]
     rest = PNG_COLOURS - len(wanted)
     octree = base.convert("RGB").quantize(rest, method=Image.Quantize.FASTOCTREE)
-    values = [v for c in wanted for v in c] + octree.getpalette()[: rest * 3]  # type: ignore[index]
+    octree_palette = octree.getpalette()
+    assert octree_palette is not None  # a quantized ("P") image always has one
+    values = [v for c in wanted for v in c] + octree_palette[: rest * 3]
     values += [0] * (PNG_COLOURS * 3 - len(values))
     palette = Image.new("P", (1, 1))
     palette.putpalette(values)
