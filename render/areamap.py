@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Mapping, NamedTuple, Protocol
 
 from PIL import Image, ImageChops, ImageDraw
 
 from render.caches import cached
-from render.changes import change_entries, draw_change_tag
+from render.changes import change_entries, draw_change_tag, draw_change_tags
 from render.chrome import (
     CHIP_LABEL,
     PILL_H,
@@ -30,11 +30,12 @@ from render.chrome import (
     LegendEntry,
     draw_chip,
     header_height,
-    legend_height,
     mark_entries,
     marker_entries,
     marker_pill,
+    note_entries,
     side_entries,
+    terrain_entries,
 )
 from render.layout import (
     Box,
@@ -45,9 +46,9 @@ from render.layout import (
     overlaps,
     point_in_polygon,
 )
-from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
+from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, put_header, put_legend
+from render.scene import PanelFn, Scene, Sheet, put_header
 from render.style import (
     BODY,
     MARGIN,
@@ -58,6 +59,7 @@ from render.style import (
     Canvas,
     Frame,
     SideBook,
+    Surface,
     clean,
     colour,
     fixed_palette,
@@ -150,12 +152,12 @@ def build_blocks(counters: list[CounterView], book: SideBook,
     riding = {c.id for group in riders.values() for c in group}
     blocks: dict[str, list[Block]] = {}
     for c in on_map:
-        if c.id in riding:
+        if c.id in riding or c.area is None:  # (never None on the map: narrows the type)
             continue
         group = [c] + riders.get(c.id, [])
         chips = [counter_chip(c, book, small=compact, values=values)]
         chips += [counter_chip(r, book, small=True) for r in group[1:]]
-        blocks.setdefault(c.area, []).append(Block(chips, group))  # type: ignore[arg-type]
+        blocks.setdefault(c.area, []).append(Block(chips, group))
     return blocks
 
 
@@ -215,7 +217,7 @@ class AreaMask:
         self.soft: list[tuple[int, int, int, int]] = []
         self.last = (0, 0, 0, 0)
         #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
-        self._fits_cache: dict[tuple, bytes] = {}
+        self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], bytes] = {}
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -315,7 +317,7 @@ def _erode(image: Image.Image, length: int, horizontal: bool) -> Image.Image:
     return out
 
 
-def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Point]]]:
+def arrangements(blocks: Sequence[HasSize]) -> list[tuple[tuple[float, float], list[Point]]]:
     """Ways to pack all blocks as one tidy group: rows of 1..n blocks.
 
     Returns (group size, offset of each block in the group), squarest group first, so a
@@ -341,7 +343,7 @@ def arrangements(blocks: list[Block]) -> list[tuple[tuple[float, float], list[Po
     return out
 
 
-def place_area(mask: AreaMask, blocks: list[Block],
+def place_area(mask: AreaMask, blocks: Sequence[HasSize],
                candidates: list[tuple[int, int]]) -> list[Box] | None:
     """Boxes of every block inside the area, or None if they do not all fit.
 
@@ -415,6 +417,15 @@ def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
                 status=" ".join(parts) + "  see below")
 
 
+class HasSize(Protocol):
+    """What the placement of an area reads of a block: its size."""
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height in final pixels."""
+        ...
+
+
 @dataclass(frozen=True)
 class Sized:
     """A block reduced to its size: what the placement of an area depends on."""
@@ -455,7 +466,7 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     def attempt(release: int, blocks: list[Sized]) -> list[Box] | None:
         mask.set_soft(list(loose if release else strict) + (list(own) if release < 2 else []))
         mask.placed.clear()
-        return place_area(mask, blocks, candidates)  # type: ignore[arg-type]
+        return place_area(mask, blocks, candidates)
 
     # The printed values matter more than where the area's number and tag sit (issue 25
     # point 13: six counters had "no room for values"): each chip variant is tried with the
@@ -466,17 +477,17 @@ def place_in_area(polygon: tuple[Point, ...], full: tuple[tuple[float, float], .
     stacked = [("stack", [Sized(stack)])]
     order = variants[:1] + stacked + variants[1:] if len(full) > 1 else variants + stacked
     for mode, blocks in order:
-        if attempt(2, blocks) is None:  # type: ignore[arg-type]
+        if attempt(2, blocks) is None:
             continue
         for release in (0, 1, 2):
-            boxes = attempt(release, blocks)  # type: ignore[arg-type]
+            boxes = attempt(release, blocks)
             if boxes is not None:
                 return mode, (tuple(boxes) if mode != "stack" else (boxes[0],)), release
     # Marks' heads and the neighbours' spill fill it: the stack chip still goes inside its
     # own area, over them, rather than into the next area (issue 25 point 13: area 14's
     # stack chip was drawn in area 7).
     bare_mask = AreaMask(list(polygon), [])
-    fit = place_area(bare_mask, [Sized(stack)], bare_mask.candidates(anchor))  # type: ignore[list-item]
+    fit = place_area(bare_mask, [Sized(stack)], bare_mask.candidates(anchor))
     if fit is not None:
         return "stack", (fit[0],), 2
     return "none", (), 1
@@ -487,177 +498,245 @@ def render_areamap(view: AreaMapView) -> Snapshot:
     return areamap_scene(view).snapshot()
 
 
+@dataclass(frozen=True)
+class AreaBoard:
+    """Where the map lies in the picture and where each area is on it (final pixels)."""
+
+    book: StyleBook
+    tf: Transform
+    box: Box
+    polys: dict[str, list[Point]]
+    centres: dict[str, Point]
+
+
+@dataclass(frozen=True)
+class Spots:
+    """What chips keep clear: each area's id label and objective tag (``reserved``; an area
+    whose chips only fit on them gives them up, ``released``), its dot and the heads of the
+    marks ending there (``keep_clear``)."""
+
+    labels: dict[str, Box]
+    objectives: dict[str, Box]
+    reserved: dict[str, list[Box]]
+    keep_clear: dict[str, list[Box]]
+    released: set[str] = field(default_factory=set)
+
+    def held(self, skip: str | None = None) -> list[Box]:
+        """The label and tag spots still reserved (all but ``skip``'s)."""
+        return [b for aid, boxes in self.reserved.items() if aid not in self.released and aid != skip
+                for b in boxes]
+
+
+@dataclass(frozen=True)
+class ChipPlan:
+    """Where the counters went: each area's blocks (``blocks``, in the variant drawn), the
+    boxes of those placed on the map, the crowded areas shown by a stack chip (their chips in
+    the panel), the counters drawn without their printed values, and every box taken."""
+
+    full: dict[str, list[Block]]
+    taken: list[Box]
+    blocks: dict[str, list[Block]] = field(default_factory=dict)
+    placements: dict[str, list[Box]] = field(default_factory=dict)
+    crowded: list[str] = field(default_factory=list)
+    stacks: dict[str, tuple[Chip, Box]] = field(default_factory=dict)
+    bare: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AreaTags:
+    """The tags placed after the chips: entrances by area, eliminated units by (area, text)."""
+
+    entrances: dict[str, tuple[str, Box]]
+    gone: dict[tuple[str, str], Box]
+
+
 @renderer("areamap")
 def areamap_scene(view: AreaMapView) -> Scene:
-    """Lay out and draw an :class:`AreaMapView`; see the module docstring for the layout."""
+    """Lay out and draw an :class:`AreaMapView`; see the module docstring for the layout.
+
+    The stages: the board, the spots chips keep clear, the chips, the tags placed around
+    them, the marks cut back to the chips; then the picture is composed in that order."""
+    board = _layout_board(view)
+    mark_lines = [board.tf.many(m.points) for m in view.marks]
+    spots = _reserve_spots(view, board, mark_lines)
+    plan = _place_chips(view, board, spots)
+    tags = _place_tags(view, board, spots, plan)
+    _panel_orphans(view, plan)
+    # A mark ending under a chip (the unit that just moved sits on its area's dot) stops at
+    # the chip's edge, so its arrowhead or burst shows.
+    chip_boxes = [b for boxes in plan.placements.values() for b in boxes]
+    chip_boxes += [box for _, box in plan.stacks.values()]
+    mark_lines = [pull_back(pts, chip_boxes) for pts in mark_lines]
+    return _compose(view, board, spots, plan, tags, mark_lines)
+
+
+def _layout_board(view: AreaMapView) -> AreaBoard:
+    """The map under the header, and each area's outline and centre on it."""
     book = StyleBook.of(view)
     top = header_height(view.header, WIDTH)
     tf = Transform(view, MARGIN, top + MARGIN, WIDTH - 2 * MARGIN)
-    map_bottom = tf.top + tf.height
-    map_box: Box = (tf.left, tf.top, tf.left + WIDTH - 2 * MARGIN, map_bottom)
-    areas = {a.id: a for a in view.areas}
-    polys = {a.id: tf.many(a.polygon) for a in view.areas}
-    centres = {a.id: tf(a.centre) for a in view.areas}
+    box: Box = (tf.left, tf.top, tf.left + WIDTH - 2 * MARGIN, tf.top + tf.height)
+    return AreaBoard(book, tf, box, {a.id: tf.many(a.polygon) for a in view.areas},
+                     {a.id: tf(a.centre) for a in view.areas})
 
-    # Each area's id label sits above-right of its centre dot and its objective tag left of
-    # it.  Chips keep clear of those spots if they can; an area whose chips only fit with
-    # the spots free gives them up, and its labels are placed after the chips, near the dot.
+
+def _reserve_spots(view: AreaMapView, board: AreaBoard, mark_lines: list[list[Point]]) -> Spots:
+    """Each area's id label sits above-right of its centre dot and its objective tag left of
+    it.  Chips keep clear of those spots if they can; an area whose chips only fit with the
+    spots free gives them up, and its labels are placed after the chips, near the dot."""
+    centres = board.centres
     dot_boxes = {aid: (c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7) for aid, c in centres.items()}
     obj_boxes = {a.id: objective_box(centres[a.id]) for a in view.areas if a.objective}
     # Marks' lines are known now; their labels are placed after the chips.
-    mark_lines = [tf.many(m.points) for m in view.marks]
     heads = [symbol_box(pts) for pts in mark_lines if pts]
     label_boxes = label_spots(view, centres, list(obj_boxes.values()) + heads)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
-    released: set[str] = set()
     # Each area keeps its dot and the heads of marks ending there clear if it can.
     keep_clear: dict[str, list[Box]] = {aid: [box] for aid, box in dot_boxes.items()}
     for pts in mark_lines:
         if len(pts) > 1 and centres:
             end = min(centres, key=lambda aid: math.dist(centres[aid], pts[-1]))
             keep_clear[end].append(head_box(pts[-2], pts[-1]))
-    taken: list[Box] = [b for boxes in keep_clear.values() for b in boxes]
+    return Spots(label_boxes, obj_boxes, reserved, keep_clear)
 
-    full_blocks = build_blocks(view.counters, book)
-    compact_blocks = build_blocks(view.counters, book, compact=True)
-    plain_blocks = build_blocks(view.counters, book, values=False)
-    by_mode = {"full": full_blocks, "plain": plain_blocks, "compact": compact_blocks}
-    blocks_by_area: dict[str, list[Block]] = {}
-    placements: dict[str, list[Box]] = {}
-    crowded: list[str] = []
-    stacks: dict[str, tuple[Chip, Box]] = {}
-    bare: list[str] = []  # counters drawn on the map without their printed values
 
-    def spots(skip: str | None) -> list[Box]:
-        return [b for aid, boxes in reserved.items() if aid not in released and aid != skip
-                for b in boxes]
+def _place_chips(view: AreaMapView, board: AreaBoard, spots: Spots) -> ChipPlan:
+    """Every area's chips, in the first variant that fits (:func:`place_in_area`)."""
+    full = build_blocks(view.counters, board.book)
+    by_mode = {"full": full, "plain": build_blocks(view.counters, board.book, values=False),
+               "compact": build_blocks(view.counters, board.book, compact=True)}
+    plan = ChipPlan(full=full, taken=[b for boxes in spots.keep_clear.values() for b in boxes])
+    for area in view.areas:
+        if area.id in full:
+            _place_area_chips(area.id, board, spots, by_mode, plan)
+    return plan
 
+
+def _place_area_chips(aid: str, board: AreaBoard, spots: Spots,
+                      by_mode: dict[str, dict[str, list[Block]]], plan: ChipPlan) -> None:
+    """Place one area's chips (or its stack chip) and record them in ``plan``."""
+    full = plan.full[aid]
+    anchor = (board.centres[aid][0], board.centres[aid][1] + 24)
+    own = spots.keep_clear[aid]
+    region = bbox(board.polys[aid])
+    chip = stack_chip(aid, full, board.book)
     reach = 2 * GAP + CELL
-    for area in view.areas:
-        if area.id not in full_blocks:
-            continue
-        anchor = (centres[area.id][0], centres[area.id][1] + 24)
-        own = keep_clear[area.id]
-        region = bbox(polys[area.id])
-        chip = stack_chip(area.id, full_blocks[area.id], book)
-        mode, boxes, release = place_in_area(
-            tuple(polys[area.id]),
-            tuple(b.size for b in full_blocks[area.id]),
-            tuple(b.size for b in plain_blocks[area.id]),
-            tuple(b.size for b in compact_blocks[area.id]),
-            chip.size,
-            tuple(b for b in taken if _near(b, region, reach) and not any(b is o for o in own)),
-            tuple(b for b in spots(None) if _near(b, region, reach)),
-            tuple(b for b in spots(area.id) if _near(b, region, reach)),
-            tuple(own), anchor)
-        if release:
-            released.add(area.id)
-        if mode in by_mode:
-            if mode != "full":
-                bare += [b.counters[0].id for b in full_blocks[area.id] if b.counters[0].values]
-            blocks_by_area[area.id] = by_mode[mode][area.id]
-            placements[area.id] = list(boxes)
-            taken += boxes
-            continue
-        blocks_by_area[area.id] = full_blocks[area.id]
-        crowded.append(area.id)
-        fit = boxes[0] if boxes else Placer(map_box, taken + spots(None)).search(anchor, chip.size)
-        stacks[area.id] = (chip, fit)
-        taken.append(fit)
+    mode, boxes, release = place_in_area(
+        tuple(board.polys[aid]),
+        tuple(b.size for b in full),
+        tuple(b.size for b in by_mode["plain"][aid]),
+        tuple(b.size for b in by_mode["compact"][aid]),
+        chip.size,
+        tuple(b for b in plan.taken if _near(b, region, reach) and not any(b is o for o in own)),
+        tuple(b for b in spots.held() if _near(b, region, reach)),
+        tuple(b for b in spots.held(aid) if _near(b, region, reach)),
+        tuple(own), anchor)
+    if release:
+        spots.released.add(aid)
+    if mode in by_mode:
+        if mode != "full":
+            plan.bare.extend(b.counters[0].id for b in full if b.counters[0].values)
+        plan.blocks[aid] = by_mode[mode][aid]
+        plan.placements[aid] = list(boxes)
+        plan.taken.extend(boxes)
+        return
+    plan.blocks[aid] = full
+    plan.crowded.append(aid)
+    fit = boxes[0] if boxes else Placer(board.box, plan.taken + spots.held()).search(anchor, chip.size)
+    plan.stacks[aid] = (chip, fit)
+    plan.taken.append(fit)
 
-    spots_now = spots(None)
-    place_released_labels(view, released, (label_boxes, obj_boxes), polys, map_box, taken, spots_now)
-    entrance_boxes = place_entrances(view, polys, map_box, taken, spots_now)
-    gone_boxes = place_gone(view, polys, map_box, taken)
 
-    # A counter in an area the map does not have is still shown: in the panel, under its
-    # area's name (an engine bug made visible rather than a unit silently missing).
-    for area_id in full_blocks:
+def _place_tags(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan) -> AreaTags:
+    """The labels given up to the chips, then the entrance and eliminated-unit tags."""
+    held = spots.held()
+    place_released_labels(view, spots.released, (spots.labels, spots.objectives), board.polys,
+                          board.box, plan.taken, held)
+    entrances = place_entrances(view, board.polys, board.box, plan.taken, held)
+    return AreaTags(entrances, place_gone(view, board.polys, board.box, plan.taken))
+
+
+def _panel_orphans(view: AreaMapView, plan: ChipPlan) -> None:
+    """A counter in an area the map does not have is still shown: in the panel, under its
+    area's name (an engine bug made visible rather than a unit silently missing)."""
+    areas = {a.id for a in view.areas}
+    for area_id in plan.full:
         if area_id not in areas:
-            blocks_by_area[area_id] = full_blocks[area_id]
-            crowded.append(area_id)
+            plan.blocks[area_id] = plan.full[area_id]
+            plan.crowded.append(area_id)
 
-    # A mark ending under a chip (the unit that just moved sits on its area's dot) stops at
-    # the chip's edge, so its arrowhead or burst shows.
-    chip_boxes = [b for boxes in placements.values() for b in boxes]
-    chip_boxes += [box for _, box in stacks.values()]
-    mark_lines = [pull_back(pts, chip_boxes) for pts in mark_lines]
 
-    # The panel of crowded areas, under the map.
-    panel_top = map_bottom + MARGIN
-    panel_rows, panel_h = panel_layout(crowded, blocks_by_area, panel_top)
-
-    entries = legend(view, book, bare)
-    legend_top = panel_top + panel_h
-    height = math.ceil(legend_top + legend_height(entries, WIDTH))
-
-    frame = Frame(WIDTH, height)
-    layout = Layout(width=WIDTH, height=height)
+def _compose(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan, tags: AreaTags,
+             mark_lines: list[list[Point]]) -> Scene:
+    """The picture: header, map, marks' lines, labels and tags, chips, marks' heads and
+    labels, the panel of crowded areas under the map, the legend."""
+    book = board.book
+    panel_top = board.box[3] + MARGIN
+    panel_rows, panel_h = panel_layout(plan.crowded, plan.blocks, panel_top)
+    sheet = Sheet.open(legend(view, book, plan.bare), panel_top + panel_h)
+    frame, layout = sheet.frame, sheet.layout
     put_header(frame, view.header, layout)
-    background, frame.palette = static_map(view, tf, book)
-    frame.put(background, round(tf.left) - 1, round(tf.top) - 1)
+    background, frame.palette = static_map(view, board.tf, book)
+    frame.put(background, round(board.tf.left) - 1, round(board.tf.top) - 1)
     for area in view.areas:
-        layout.add("area", area.id, bbox(polys[area.id]))
+        layout.add("area", area.id, bbox(board.polys[area.id]))
     for mark, pts in zip(view.marks, mark_lines):
         draw_mark_line(frame, mark, pts, part="line", book=book)
+    _draw_area_tags(frame, layout, view, board, spots, tags)
+    changed = {c.id: c.what for c in view.changes}
+    _draw_chips(frame, layout, plan, changed)
+    # Arrowheads and bursts over the chips: where a unit went or fire landed must show.
+    for mark, pts in zip(view.marks, mark_lines):
+        draw_mark_line(frame, mark, pts, part="head", book=book)
+    # Mark labels last, clear of every chip and label.
+    labels = place_mark_labels(view.marks, mark_lines, Placer(board.box, plan.taken), midpoint, rings=20)
+    draw_mark_labels(frame, labels, book, layout)
+    for i, mark in enumerate(view.marks):
+        layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
+    draw_panel(frame, plan.crowded, plan.blocks, panel_rows, panel_top, layout, changed)
+    return sheet.close(view.header, view.banner, book, board.box,
+                       focus_boxes(view, layout, board.polys, mark_lines),
+                       panel=crowded_panel(plan.crowded, plan.blocks, plan.stacks, changed))
+
+
+def _draw_area_tags(frame: Frame, layout: Layout, view: AreaMapView, board: AreaBoard,
+                    spots: Spots, tags: AreaTags) -> None:
+    """Each area's dot and label, objective and entrance tags; the eliminated-unit tags."""
     for area in view.areas:
-        draw_area_label(frame, area, centres[area.id], label_boxes[area.id], layout)
-        if area.id in obj_boxes:
-            draw_objective(frame, area, obj_boxes[area.id], book, layout)
-        if area.id in entrance_boxes:
-            text, box = entrance_boxes[area.id]
+        draw_area_label(frame, area, board.centres[area.id], spots.labels[area.id], layout)
+        if area.id in spots.objectives:
+            draw_objective(frame, area, spots.objectives[area.id], board.book, layout)
+        if area.id in tags.entrances:
+            text, box = tags.entrances[area.id]
             frame.rect(box, fill=PALETTE["header"], radius=5)
             frame.text_in(box, text, SMALL, PALETTE["header_ink"])
             layout.add("entrance", area.id, box, parent=area.id, text=SMALL)
-
-    for (area_id, text), box in gone_boxes.items():
+    for (area_id, text), box in tags.gone.items():
         draw_gone(frame, text, box)
         layout.add("gone", text, box, parent=area_id, text=SMALL)
-    changed = {c.id: c.what for c in view.changes}
+
+
+def _draw_chips(frame: Frame, layout: Layout, plan: ChipPlan, changed: Mapping[str, str]) -> None:
+    """The placed chips (changed ones framed, then tagged over every chip) and stack chips."""
     tags: list[tuple[str, Box]] = []
-    for area_id, boxes in placements.items():
-        for block, box in zip(blocks_by_area[area_id], boxes):
+    for area_id, boxes in plan.placements.items():
+        for block, box in zip(plan.blocks[area_id], boxes):
             for chip, counter, cbox in zip(block.chips, block.counters, block.boxes(box[0], box[1])):
                 draw_chip(frame, chip, cbox[0], cbox[1])
                 if counter.id in changed:
                     draw_changed(frame, cbox)
                     tags.append((counter.id, cbox))
                 layout.add("counter", counter.id, cbox, parent=area_id, text=CHIP_LABEL)
-    for uid, cbox in tags:  # over every chip, so a neighbour does not hide one
-        draw_change_tag(frame, cbox, changed[uid], layout, uid)
-    for area_id, (chip, box) in stacks.items():
+    draw_change_tags(frame, tags, changed, layout)
+    for area_id, (chip, box) in plan.stacks.items():
         draw_chip(frame, chip, box[0], box[1])
         frame.rect(box, outline=PALETTE["ink"], width=2.5, radius=5)
         layout.add("stack", area_id, box, parent=area_id, text=CHIP_LABEL)
 
-    # Arrowheads and bursts over the chips: where a unit went or fire landed must show.
-    for mark, pts in zip(view.marks, mark_lines):
-        draw_mark_line(frame, mark, pts, part="head", book=book)
-
-    # Mark labels last, clear of every chip and label.
-    placer = Placer(map_box, taken)
-    focus: list[Box] = []
-    for i, (mark, pts) in enumerate(zip(view.marks, mark_lines)):
-        text = clean(mark.text)
-        if not text or len(pts) < 1:
-            continue
-        anchor = midpoint(pts)
-        box = placer.place_near(anchor, mark_label_size(text), step=10, rings=20)
-        draw_mark_label(frame, mark, text, box, book)
-        layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
-    for i, mark in enumerate(view.marks):
-        layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
-
-    draw_panel(frame, crowded, blocks_by_area, panel_rows, panel_top, layout, changed)
-    put_legend(frame, entries, legend_top, book, layout)
-    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
-                 entries=entries, focus=focus_boxes(view, layout, polys, mark_lines),
-                 panel=crowded_panel(crowded, blocks_by_area, stacks, changed))
-
 
 def crowded_panel(crowded: list[str], blocks_by_area: dict[str, list[Block]],
-                  stacks: dict[str, tuple[Chip, Box]], changed: dict[str, str]) -> PanelFn:
+                  stacks: dict[str, tuple[Chip, Box]], changed: Mapping[str, str]) -> PanelFn:
     """The focus picture's panel: every chip of the crowded areas whose stack chip it shows
     ("3 units, see below" must have its below)."""
 
@@ -776,16 +855,16 @@ def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
         text = f"X {clean(change.id)}"
         w, _ = Canvas.text_size(text, SMALL)
         size = (w + 2 * PILL_PAD + 2, PILL_H)
-        poly = polys[change.where]  # type: ignore[index]
+        poly = polys[change.where]
         centre = ((bbox(poly)[0] + bbox(poly)[2]) / 2, (bbox(poly)[1] + bbox(poly)[3]) / 2)
         mask = AreaMask(poly, taken)
         box = mask.find(size, mask.candidates(centre)) or Placer(map_box, taken).search(centre, size)
-        out[(change.where, text)] = box  # type: ignore[index]
+        out[(change.where, text)] = box
         taken.append(box)
     return out
 
 
-def draw_gone(canvas: Canvas | Frame, text: str, box: Box) -> None:
+def draw_gone(canvas: Surface, text: str, box: Box) -> None:
     """An eliminated unit's tag: grey, framed in the "changed" colour (the X says it; a line
     through the name would make it harder to read on a phone)."""
     canvas.rect(box, fill=tint(PALETTE["eliminated"], 0.6), outline=PALETTE["changed"], width=2, radius=5)
@@ -803,7 +882,7 @@ def symbol_box(pts: list[Point]) -> Box:
     return (x - 12, y - 12, x + 12, y + 12)
 
 
-def draw_changed(canvas: Canvas, box: Box) -> None:
+def draw_changed(canvas: Surface, box: Box) -> None:
     """A unit changed since the player's last order: a thick orange frame round its chip."""
     canvas.rect((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), outline=PALETTE["changed"],
                 width=3, radius=7)
@@ -813,6 +892,19 @@ def area_label_text(area: AreaView) -> str:
     """The area's number, and its terrain modifier when it has one (``12 TM+1``)."""
     text = clean(area.id)
     return f"{text} TM{area.tm:+d}" if area.tm else text
+
+
+class StaticKey(NamedTuple):
+    """Everything the static layer of a map shows (:func:`_static_map`'s arguments)."""
+
+    areas: tuple[tuple[str, tuple[Point, ...]], ...]
+    looks: tuple[tuple[str, str], ...]
+    lines: tuple[tuple[str, tuple[Point, ...]], ...]
+    scale: float
+    width: int
+    height: int
+    dx: float
+    dy: float
 
 
 def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image.Image, Image.Image]:
@@ -825,8 +917,8 @@ def static_map(view: AreaMapView, tf: Transform, book: StyleBook) -> tuple[Image
     lines = tuple((f.kind, tuple(f.points)) for f in view.lines)
     for counter in view.counters:
         book.look(counter.faction)
-    key = (areas, looks, lines, tf.scale, math.ceil(view.width * tf.scale) + 4,
-           math.ceil(view.height * tf.scale) + 4, tf.left - left, tf.top - top)
+    key = StaticKey(areas, looks, lines, tf.scale, math.ceil(view.width * tf.scale) + 4,
+                    math.ceil(view.height * tf.scale) + 4, tf.left - left, tf.top - top)
     return _static_map(*key), _palette(key, book.colours())
 
 
@@ -839,7 +931,7 @@ def _static_map(areas: tuple[tuple[str, tuple[Point, ...]], ...],
 
 
 @cached(maxsize=32)
-def _palette(key: tuple, colours: tuple[RGB, ...]) -> Image.Image:  # type: ignore[type-arg]
+def _palette(key: StaticKey, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_map(*key), colours)
 
@@ -1009,7 +1101,7 @@ def draw_line_feature(canvas: Canvas, kind: str, points: list[Point]) -> None:
         canvas.dashed(points, PALETTE["paper"], 2, dash=8, gap=8)
 
 
-def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
+def draw_area_label(canvas: Surface, area: AreaView, centre: Point, box: Box,
                     layout: Layout) -> None:
     """The centre dot (lines of sight are traced from it) and the area's id (and TM)."""
     text = area_label_text(area)
@@ -1026,7 +1118,7 @@ def draw_area_label(canvas: Canvas, area: AreaView, centre: Point, box: Box,
     layout.add("area_label", area.id, box, parent=area.id, text=BODY)
 
 
-def piece(canvas: Canvas | Frame, key: tuple, box: Box, draw: Callable[[Canvas], None]) -> None:  # type: ignore[type-arg]
+def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], None]) -> None:
     """Draw a piece that looks the same wherever it goes: cached on a frame, direct on a canvas."""
     if isinstance(canvas, Frame):
         canvas.piece(key, box, draw)
@@ -1044,7 +1136,7 @@ def star(cx: float, cy: float, r: float) -> list[Point]:
     return points
 
 
-def draw_objective(canvas: Canvas, area: AreaView, box: Box, book: SideBook,
+def draw_objective(canvas: Surface, area: AreaView, box: Box, book: SideBook,
                    layout: Layout) -> None:
     """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
     look = book.look(area.controller) if area.controller else None
@@ -1098,9 +1190,9 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
     return rows, y - top + 4
 
 
-def draw_panel(canvas: Canvas, crowded: list[str], blocks_by_area: dict[str, list[Block]],
+def draw_panel(canvas: Surface, crowded: list[str], blocks_by_area: dict[str, list[Block]],
                rows: list[tuple[str, float, float, list[tuple[Block, Box]]]], top: float,
-               layout: Layout, changed: dict[str, str] | None = None) -> None:
+               layout: Layout, changed: Mapping[str, str] | None = None) -> None:
     """Every chip of each crowded area, under a heading naming the area."""
     if not rows:
         return
@@ -1132,28 +1224,36 @@ def legend(view: AreaMapView, book: StyleBook, bare: Sequence[str] = ()) -> list
         book.look(counter.faction)
     entries = side_entries(book)
     entries += change_entries([c for c in view.changes if c.what != "eliminated"])
+    entries += _objective_entries(view)
+    entries += marker_entries(_markers_shown(view), book)
+    entries += mark_entries(view.marks, book)
+    entries += terrain_entries((a.terrain for a in view.areas), book)
+    if any(a.tm for a in view.areas) and not any("TM" in t for t in view.legend):
+        entries.append(LegendEntry("text", "TM = terrain modifier"))
+    entries += note_entries(view.legend)
+    if bare:
+        entries.append(LegendEntry("text", f"No room for the values on: {', '.join(bare)}"))
+    return entries
+
+
+def _objective_entries(view: AreaMapView) -> list[LegendEntry]:
+    """The eliminated-there tag and the objective swatches, where the map shows them."""
+    entries: list[LegendEntry] = []
     if any(c.what == "eliminated" and c.where for c in view.changes):
         entries.append(LegendEntry("pill", "eliminated there", key="#cfcfcf", pill="X name"))
     if any(a.objective == "main" for a in view.areas):
         entries.append(LegendEntry("swatch", "main objective", key="objective_main"))
     if any(a.objective == "secondary" for a in view.areas):
         entries.append(LegendEntry("swatch", "secondary", key="objective_secondary"))
+    return entries
+
+
+def _markers_shown(view: AreaMapView) -> list[str]:
+    """The markers on the counters drawn on the map, first seen first ("reduced" leads)."""
     markers: list[str] = []
     if any(c.reduced for c in view.counters if c.area):
         markers.append("reduced")
     for counter in view.counters:
         if counter.area:
-            for m in counter.markers:
-                if m.lower() not in markers:
-                    markers.append(m.lower())
-    entries += marker_entries(markers, book)
-    entries += mark_entries(view.marks, book)
-    for terrain in sorted({a.terrain for a in view.areas}):
-        style = book.terrain(terrain)
-        entries.append(LegendEntry("swatch", clean(style.label) or terrain, key=style.fill))
-    if any(a.tm for a in view.areas) and not any("TM" in t for t in view.legend):
-        entries.append(LegendEntry("text", "TM = terrain modifier"))
-    entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
-    if bare:
-        entries.append(LegendEntry("text", f"No room for the values on: {', '.join(bare)}"))
-    return entries
+            markers += [m for m in dict.fromkeys(x.lower() for x in counter.markers) if m not in markers]
+    return markers

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from render.layout import Box, Layout
-from render.style import MARGIN, PALETTE, TITLE, Canvas, clean, wrap
+from render.style import MARGIN, PALETTE, TITLE, Canvas, Surface, clean, wrap
 
 #: What a result banner must not hide (issue 25 point 13: a unit, a place name).
 BANNER_AVOIDS = frozenset({"counter", "stack", "unit", "force", "label", "space", "area_label",
@@ -31,7 +31,7 @@ def banner_size(text: str, room: float) -> tuple[list[str], float, float]:
     return lines, w, h * len(lines) + 6 * (len(lines) - 1) + 14
 
 
-def put_banner(canvas: Canvas, lines: list[str], banner: Box, layout: Layout) -> None:
+def put_banner(canvas: Surface, lines: list[str], banner: Box, layout: Layout) -> None:
     """Draw a banner's box and lines (see :func:`banner_size`)."""
     h = Canvas.text_size("Ag", TITLE)[1]
     canvas.rect(banner, fill=PALETTE["header"], outline=PALETTE["objective_main"], width=3, radius=8)

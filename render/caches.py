@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +26,8 @@ def cached(maxsize: int) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         kept = lru_cache(maxsize=maxsize)(fn)
         on_clear(kept.cache_clear)
-        return kept  # type: ignore[return-value]
+        # lru_cache's wrapper takes and returns what ``fn`` does; typeshed names it apart.
+        return cast(F, kept)
 
     return wrap
 

@@ -9,11 +9,11 @@ legend spells out the letters used in this picture.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from render.chrome import PILL_H, LegendEntry, draw_pill, pill_width
 from render.layout import Box, Layout
-from render.style import PALETTE, SMALL
+from render.style import PALETTE, SMALL, Surface
 from rules.core.views import Change
 
 #: One letter per kind of change, and the legend's word for it, in the legend's order.
@@ -40,7 +40,7 @@ def tag_box(unit: Box, what: str) -> Box:
     return (x - w / 2, y - PILL_H / 2, x + w / 2, y + PILL_H / 2)
 
 
-def draw_change_tag(canvas, unit: Box, what: str, layout: Layout | None = None,  # type: ignore[no-untyped-def]
+def draw_change_tag(canvas: Surface, unit: Box, what: str, layout: Layout | None = None,
                     uid: str = "") -> Box:
     """Draw the letter tag of ``what`` on the corner of ``unit`` (a chip or a base's box) on a
     :class:`~render.style.Canvas` or :class:`~render.style.Frame`; returns its box."""
@@ -49,6 +49,14 @@ def draw_change_tag(canvas, unit: Box, what: str, layout: Layout | None = None, 
     if layout is not None:
         layout.add("change", uid or what, box, parent=what, text=SMALL)
     return box
+
+
+def draw_change_tags(canvas: Surface, tags: Sequence[tuple[str, Box]], changed: Mapping[str, str],
+                     layout: Layout) -> None:
+    """Tag each changed unit ``(id, box)`` with what happened to it: drawn after every chip,
+    so a neighbour's chip does not hide a tag."""
+    for uid, box in tags:
+        draw_change_tag(canvas, box, changed[uid], layout, uid)
 
 
 def change_entries(changes: Sequence[Change]) -> list[LegendEntry]:
@@ -67,7 +75,7 @@ def change_entries(changes: Sequence[Change]) -> list[LegendEntry]:
 GRAVEST = ("eliminated", "hit", "fired", "moved", "arrived", "acted")
 
 
-def draw_changes_on(canvas, changes: Sequence[Change], layout: Layout,  # type: ignore[no-untyped-def]
+def draw_changes_on(canvas: Surface, changes: Sequence[Change], layout: Layout,
                     kinds: tuple[str, ...] = ("counter",), start: int = 0) -> None:
     """Frame and tag every changed unit already drawn, from the layout's items of ``kinds``
     recorded since item ``start`` (in the canvas's coordinates): for a renderer that draws

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Iterable, Literal, Sequence
 
 from PIL import Image
 
@@ -19,11 +19,14 @@ from render.style import (
     BODY,
     MARGIN,
     PALETTE,
+    RGB,
     SMALL,
     TITLE,
     Canvas,
     SideBook,
+    Shape,
     SideLook,
+    Surface,
     clean,
     colour,
     fit_text,
@@ -55,7 +58,7 @@ def pill_width(text: str, size: int = SMALL) -> float:
     return Canvas.text_size(text, size)[0] + 2 * PILL_PAD + 2
 
 
-def draw_pill(canvas: Canvas, x: float, cy: float, text: str, fill_key: str,
+def draw_pill(canvas: Surface, x: float, cy: float, text: str, fill_key: str,
               size: int = SMALL) -> Box:
     """A rounded pill with dark text, left edge at ``x``, centred on ``cy``; returns its box."""
     w = pill_width(text, size)
@@ -113,7 +116,7 @@ class Chip:
         return bool(self.status or self.pills)
 
 
-def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
+def draw_chip(canvas: Surface, chip: Chip, x: float, y: float) -> Box:
     """Draw ``chip`` with its top-left at ``(x, y)``; returns its box.
 
     Chips are drawn once into a transparent patch and cached: most units look the same from
@@ -129,8 +132,13 @@ def draw_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     return (x, y, x + w, y + h)
 
 
+#: Everything a chip shows (:func:`draw_chip`'s cache key): label, status, pills, eliminated,
+#: small, and its side's key, letter, colour, shape and label.
+ChipKey = tuple[str, str, tuple[tuple[str, str], ...], bool, bool, str, str, RGB, Shape, str]
+
+
 @cached(maxsize=1024)
-def _chip_patch(key: tuple) -> Image.Image:  # type: ignore[type-arg]
+def _chip_patch(key: ChipKey) -> Image.Image:
     """The chip of ``key`` drawn on a transparent patch at drawing scale (shared: read-only)."""
     label, status, pills, eliminated, small, side, letter, rgb, shape, side_label = key
     chip = Chip(id="", label=label, look=SideLook(side, letter, rgb, shape, side_label),
@@ -304,6 +312,20 @@ def marker_entries(markers: Sequence[str], book: SideBook | None = None) -> list
         out.append(LegendEntry("pill", clean(style.words) or clean(marker), key=style.fill,
                                pill=clean(style.text) or "?"))
     return out
+
+
+def terrain_entries(kinds: Iterable[str], book: StyleBook) -> list[LegendEntry]:
+    """A swatch for each terrain kind drawn, by name (its label, else its key)."""
+    entries: list[LegendEntry] = []
+    for kind in sorted(set(kinds)):
+        style = book.terrain(kind)
+        entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))
+    return entries
+
+
+def note_entries(notes: Sequence[str]) -> list[LegendEntry]:
+    """The view's own legend lines (empty ones dropped)."""
+    return [LegendEntry("text", clean(t)) for t in notes if clean(t)]
 
 
 def side_entries(book: SideBook) -> list[LegendEntry]:

@@ -30,7 +30,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from PIL import Image
@@ -331,7 +331,7 @@ def _draw_rulers(canvas: Canvas, board: HexBoardView, frame: Frame) -> None:
             canvas.text((right + 2, y), f"{r + 1:02d}", SMALL, ink, anchor="lm")
 
 
-def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: ignore[type-arg]
+def static_key(view: HexMapView, frame: Frame, height: int) -> tuple[Hashable, ...]:
     """What the static layer depends on (terrain, sides, numbers, framing)."""
     cells = tuple((c.col, c.row, c.number, c.terrain, c.elevation, c.partial, c.road) for c in view.cells)
     sides = tuple((s.col, s.row, s.direction, s.kind) for s in view.hexsides)
@@ -339,7 +339,7 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple:  # type: i
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple, tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]] = OrderedDict()  # type: ignore[type-arg]
+_STATIC: OrderedDict[tuple[Hashable, ...], tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]] = OrderedDict()
 _STATIC_LOCK = threading.Lock()
 STATIC_CACHE = 8
 
@@ -381,7 +381,9 @@ def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
     on the map and the view's sides, never on what was drawn before.
     """
     base = static.reduce(SCALE).quantize(160, method=Image.Quantize.FASTOCTREE)
-    colours = base.getpalette()[: 160 * 3]  # type: ignore[index]
+    base_palette = base.getpalette()
+    assert base_palette is not None  # a quantized ("P") image always has one
+    colours = base_palette[: 160 * 3]
     extra: list[tuple[int, int, int]] = list(PALETTE.values())
     extra += [hex_rgb(fill) for _, fill in TAGS.values()] + [hex_rgb(f) for _, f in HEX_MARKERS.values()]
     book = SideBook(view.sides)
@@ -569,8 +571,8 @@ def _dynamic_box(view: HexMapView, frame: Frame, map_box: Box) -> Box | None:
     pad_x, pad_y = frame.size * 1.5 + 200, frame.size * 1.5 + 120
     box = (max(map_box[0], min(xs) - pad_x), max(map_box[1], min(ys) - pad_y),
            min(map_box[2], max(xs) + pad_x), min(map_box[3], max(ys) + pad_y))
-    return tuple(float(v) for v in (math.floor(box[0]), math.floor(box[1]),
-                                    math.ceil(box[2]), math.ceil(box[3])))  # type: ignore[return-value]
+    return (float(math.floor(box[0])), float(math.floor(box[1])),
+            float(math.ceil(box[2])), float(math.ceil(box[3])))
 
 
 class Patch:
@@ -661,8 +663,8 @@ def render_hexmap(view: HexMapView) -> Snapshot:
         action = top_strip if action is None else (
             min(action[0], top_strip[0]), min(action[1], top_strip[1]),
             max(action[2], top_strip[2]), max(action[3], top_strip[3]))
-        action = tuple(float(v) for v in (math.floor(action[0]), math.floor(action[1]),
-                                          math.ceil(action[2]), math.ceil(action[3])))  # type: ignore[assignment]
+        action = (float(math.floor(action[0])), float(math.floor(action[1])),
+                  float(math.ceil(action[2])), float(math.ceil(action[3])))
     if action is not None:
         first = len(layout.items)
         patch = Patch(base, action)

@@ -50,7 +50,7 @@ class Layout(BaseModel):
     def add(self, kind: str, id: str, box: Box, parent: str | None = None,
             in_panel: bool = False, text: int | None = None) -> LayoutItem:
         """Record a drawn item (boxes are rounded to tenths so the layout is stable)."""
-        item = LayoutItem(kind=kind, id=id, box=tuple(round(v, 1) for v in box),  # type: ignore[arg-type]
+        item = LayoutItem(kind=kind, id=id, box=(round(box[0], 1), round(box[1], 1), round(box[2], 1), round(box[3], 1)),
                           parent=parent, in_panel=in_panel, text=text)
         self.items.append(item)
         return item

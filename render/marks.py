@@ -8,10 +8,12 @@ in a white box placed by the shared :class:`~render.layout.Placer`, clear of chi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from render.chrome import mark_colour
-from render.layout import Box
-from render.style import BODY, PALETTE, Canvas, Frame, SideBook, colour, shade
+from render.layout import Box, Layout, Placer
+from render.style import BODY, PALETTE, Canvas, Frame, SideBook, Surface, clean, colour, shade
 from render.vocab import DEFAULT_BOOK, StyleBook
 from rules.core.views import Mark
 
@@ -45,7 +47,7 @@ def burst(cx: float, cy: float, r: float) -> list[Point]:
     return points
 
 
-def draw_mark_line(canvas: Canvas, mark: Mark, points: list[Point], part: str = "all",
+def draw_mark_line(canvas: Surface, mark: Mark, points: list[Point], part: str = "all",
                    book: SideBook | None = None) -> None:
     """Draw one mark's line and symbol (not its label).
 
@@ -113,7 +115,7 @@ def mark_label_size(text: str) -> tuple[float, float]:
     return (w + 2 * LABEL_PAD + 4, h + 6)
 
 
-def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box,
+def draw_mark_label(canvas: Surface, mark: Mark, text: str, box: Box,
                     book: SideBook | None = None) -> None:
     """A mark's label: white box with an edge in the mark's colour, dark text."""
     ink = mark_colour(mark.kind, book)
@@ -126,3 +128,33 @@ def draw_mark_label(canvas: Canvas, mark: Mark, text: str, box: Box,
         canvas.piece(("mark-label", text, ink), box, draw)
     else:
         draw(canvas)
+
+
+class MarkLabel(NamedTuple):
+    """A mark's label placed on the board: the layout names it ``mark-{number}``."""
+
+    number: int
+    mark: Mark
+    text: str
+    box: Box
+
+
+def place_mark_labels(marks: Sequence[Mark], lines: Sequence[list[Point]], placer: Placer,
+                      anchor: Callable[[list[Point]], Point], rings: int) -> list[MarkLabel]:
+    """Claim a box for each mark's label (a mark with no words or no points has none), near
+    the point ``anchor`` picks on its line, in the marks' order (each clear of the last)."""
+    labels: list[MarkLabel] = []
+    for i, (mark, pts) in enumerate(zip(marks, lines)):
+        text = clean(mark.text)
+        if text and pts:
+            box = placer.place_near(anchor(pts), mark_label_size(text), step=10, rings=rings)
+            labels.append(MarkLabel(i, mark, text, box))
+    return labels
+
+
+def draw_mark_labels(canvas: Surface, labels: Sequence[MarkLabel], book: SideBook,
+                     layout: Layout) -> None:
+    """Draw the placed mark labels and record them in the layout."""
+    for label in labels:
+        draw_mark_label(canvas, label.mark, label.text, label.box, book)
+        layout.add("label", f"mark-{label.number}", label.box, parent=label.mark.kind, text=BODY)

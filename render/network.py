@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Mapping, NamedTuple
 
 from PIL import Image
 
 from render.caches import cached
-from render.changes import change_entries, draw_change_tag
+from render.changes import change_entries, draw_change_tags
 from render.chrome import (
     CHIP_LABEL,
     Chip,
@@ -27,26 +28,29 @@ from render.chrome import (
     draw_chip,
     draw_pill,
     header_height,
-    legend_height,
     mark_entries,
     pill_width,
+    note_entries,
     side_entries,
+    terrain_entries,
 )
 from render.layout import Box, Layout, Placer, Snapshot
-from render.marks import draw_mark_label, draw_mark_line, head_box, mark_label_size
+from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, put_header, put_legend
+from render.scene import PanelFn, Scene, Sheet, put_header
 from render.style import (
     BIG,
     BODY,
     MARGIN,
     PALETTE,
+    RGB,
     SCALE,
     SMALL,
     WIDTH,
     Canvas,
     Frame,
     SideBook,
+    Surface,
     clean,
     colour,
     fit_text,
@@ -61,6 +65,7 @@ from rules.core.views import (
     BattlePanel,
     BattleShot,
     ForceView,
+    Mark,
     NetworkView,
     SpaceView,
     Track,
@@ -146,7 +151,7 @@ def tracks_layout(tracks: list[Track], top: float) -> list[tuple[Track, float, f
 # -- battle panel -------------------------------------------------------------------------------
 
 
-def draw_die(canvas: Canvas, cx: float, cy: float, value: int | None, size: float = 34) -> None:
+def draw_die(canvas: Surface, cx: float, cy: float, value: int | None, size: float = 34) -> None:
     """A die face with pips (a number if it is not 1-6, a dash if not rolled yet)."""
     half = size / 2
     canvas.rect((cx - half, cy - half, cx + half, cy + half), fill=PALETTE["paper"],
@@ -217,7 +222,7 @@ def battle_height(panel: BattlePanel | None, width: float = WIDTH) -> float:
     return 14 + 40 + body + 12 + (EARLIER_ROW * len(earlier) + 8 if earlier else 0)
 
 
-def draw_battle(canvas: Canvas, panel: BattlePanel, top: float, book: SideBook,
+def draw_battle(canvas: Surface, panel: BattlePanel, top: float, book: SideBook,
                 space_name: str, layout: Layout) -> None:
     """Both lines (side by side, or one under the other on a narrow picture), each unit's die
     and what it did, and who holds the Edge."""
@@ -376,14 +381,95 @@ def _static_small(key: str, map_top: float) -> Image.Image:
 
 
 @cached(maxsize=8)
-def _network_palette(key: str, map_top: float, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
+def _network_palette(key: str, map_top: float, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_small(key, map_top), colours)
 
 
+@dataclass(frozen=True)
+class NetBoard:
+    """Where the tracks and the network lie in the picture (final pixels)."""
+
+    book: StyleBook
+    tracks: list[tuple[Track, float, float]]
+    top: float
+    scale: float
+    box: Box
+    pos: dict[str, Point]
+
+    def points(self, mark: Mark) -> list[Point]:
+        """A mark's points on the board."""
+        return [(MARGIN + px * self.scale, self.top + py * self.scale) for px, py in mark.points]
+
+
+class ForceBlock(NamedTuple):
+    """A force's block: its chips under a head naming it, at ``box``."""
+
+    force: ForceView
+    chips: list[Chip]
+    box: Box
+    head: str
+
+
+@dataclass(frozen=True)
+class ForcePlan:
+    """The forces' blocks (by their space, else in the strip under the map) and where the
+    battle panel starts, under the strip."""
+
+    blocks: list[ForceBlock]
+    battle_top: float
+
+
 @renderer("network")
 def network_scene(view: NetworkView) -> Scene:
-    """Lay out and draw a :class:`NetworkView`; see the module docstring for the layout."""
+    """Lay out and draw a :class:`NetworkView`; see the module docstring for the layout.
+
+    The stages: the board; the names, tiles and forces placed clear of the spaces and the
+    arrowheads; the picture composed from them."""
+    board = _layout_board(view)
+    # Fixed things first: the spaces themselves; then names, objective tiles, forces.
+    placer = Placer(board.box, [(x - SPACE_R - 2, y - SPACE_R - 2, x + SPACE_R + 2, y + SPACE_R + 2)
+                                for x, y in board.pos.values()])
+    # Names and forces keep clear of where the last move's arrowheads land.
+    for mark in view.marks:
+        pts = trim_end(board.points(mark), SPACE_R - 4)
+        if len(pts) > 1:
+            placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
+    name_boxes, tag_boxes = place_names(view, board.pos, placer)
+    names = {s.id: clean(s.name) or s.id for s in view.spaces}
+    forces = _place_forces(view, board, placer, names)
+    sheet = Sheet.open(legend(view, board.book), forces.battle_top + battle_height(view.battle))
+    canvas, layout = sheet.frame, sheet.layout
+    put_header(canvas, view.header, layout)
+    for track, x, y in board.tracks:
+        tbox = track_box(track, x, y)
+        canvas.piece(("track", track.model_dump_json()), tbox, lambda c: draw_track(c, track, x, y))
+        layout.add("track", clean(track.label), tbox)
+    # The map's ground and routes are drawn once per map and position (cached, at drawing
+    # scale) and pasted: the same pixels as drawing them here.
+    key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
+    canvas.image.paste(_static_small(key, board.top), (0, _static_routes(key, board.top)[1]))
+    for mark in view.marks:
+        draw_mark_line(canvas, mark, trim_end(board.points(mark), SPACE_R - 4), part="line", book=board.book)
+    _draw_spaces(canvas, layout, view, board, name_boxes, tag_boxes)
+    _draw_forces(canvas, layout, view, board, forces)
+    # Heads over names and forces: where a force went must show.
+    for mark in view.marks:
+        draw_mark_line(canvas, mark, trim_end(board.points(mark), SPACE_R - 4), part="head", book=board.book)
+    labels = place_mark_labels(view.marks, [board.points(m) for m in view.marks], placer,
+                               lambda pts: pts[len(pts) // 2], rings=20)
+    draw_mark_labels(canvas, labels, board.book, layout)
+    if view.battle is not None:
+        draw_battle(canvas, view.battle, forces.battle_top, board.book,
+                    names.get(view.battle.space, view.battle.space), layout)
+    scene = sheet.close(view.header, view.banner, board.book, board.box, focus_boxes(view, layout, board.pos),
+                        panel=battle_panel_fn(view, board.book, names), extras=strip_extras(view, layout))
+    scene.frame.palette = _network_palette(key, board.top, board.book.colours())
+    return scene
+
+
+def _layout_board(view: NetworkView) -> NetBoard:
+    """The tracks under the header, then the network scaled to the picture's width."""
     book = StyleBook.of(view)
     for force in view.forces:
         book.look(force.faction)
@@ -392,88 +478,68 @@ def network_scene(view: NetworkView) -> Scene:
     tracks_h = (max(y for _, _, y in placed_tracks) - top + TRACK_ROW / 2 + 6) if placed_tracks else 0
     map_top = top + tracks_h + MARGIN
     scale = (WIDTH - 2 * MARGIN) / view.width
-    map_h = view.height * scale
-    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + map_h)
+    map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + view.height * scale)
     pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
+    return NetBoard(book, placed_tracks, map_top, scale, map_box, pos)
 
-    # Fixed things first: the spaces themselves; then names, objective tiles, forces.
-    placer = Placer(map_box, [(x - SPACE_R - 2, y - SPACE_R - 2, x + SPACE_R + 2, y + SPACE_R + 2)
-                              for x, y in pos.values()])
-    # Names and forces keep clear of where the last move's arrowheads land.
-    for mark in view.marks:
-        pts = trim_end([(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points],
-                       SPACE_R - 4)
-        if len(pts) > 1:
-            placer.claim(head_box(pts[-2], pts[-1], length=26, half=10))
-    name_boxes, tag_boxes = place_names(view, pos, placer)
-    names = {s.id: clean(s.name) or s.id for s in view.spaces}
-    force_places: list[tuple[ForceView, list[Chip], Box, str]] = []
+
+def _force_size(chips: list[Chip], head: str) -> tuple[float, float]:
+    """A force block's size: its widest chip or head, its chips' heights and the head's."""
+    w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
+    return w, sum(c.size[1] for c in chips) + FORCE_HEAD
+
+
+def _place_forces(view: NetworkView, board: NetBoard, placer: Placer, names: dict[str, str]) -> ForcePlan:
+    """Each force near its own space or not on the map at all (a force drawn beside another
+    space reads as being there): the strip under the map, named with its space."""
+    blocks: list[ForceBlock] = []
     overflow: list[tuple[ForceView, list[Chip], str]] = []
     for force in view.forces:
         if not force.units:
             continue
-        chips = [unit_chip(u, book, 300) for u in force.units]
-        if force.space not in pos:
+        chips = [unit_chip(u, board.book, 300) for u in force.units]
+        if force.space not in board.pos:
             overflow.append((force, chips, f"{clean(force.id)} at {clean(force.space)}"))
             continue
         # The force's id heads its block: it is what a player types (move force:F1).
         head = clean(force.id)
-        w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
-        h = sum(c.size[1] for c in chips) + FORCE_HEAD
-        x, y = pos[force.space]
-        # Near its own space or not on the map at all: a force drawn beside another space
-        # reads as being there.
+        w, h = _force_size(chips, head)
+        x, y = board.pos[force.space]
         box = placer.search((x + SPACE_R + 12 + w / 2, y + h / 2 - 10), (w, h), step=10,
                             rings=FORCE_RINGS)
         if placer.free(box):
-            force_places.append((force, chips, placer.claim(box), head))
+            blocks.append(ForceBlock(force, chips, placer.claim(box), head))
         else:
-            # No room near its space: the force goes to the strip under the map, named
-            # with its space, rather than on top of another label.
+            # No room near its space: the force goes to the strip under the map rather than
+            # on top of another label.
             overflow.append((force, chips, f"{head} at {names[force.space]}"))
-    strip_top = map_box[3] + MARGIN
+    strip_top = board.box[3] + MARGIN
     x, row_top, row_h = float(MARGIN), strip_top, 0.0
     for force, chips, head in overflow:
-        w = max([c.size[0] for c in chips] + [Canvas.text_size(head, BODY)[0] + 12])
-        h = sum(c.size[1] for c in chips) + FORCE_HEAD
+        w, h = _force_size(chips, head)
         if x > MARGIN and x + w > WIDTH - MARGIN:
             x, row_top, row_h = float(MARGIN), row_top + row_h + 8, 0.0
-        force_places.append((force, chips, (x, row_top, x + w, row_top + h), head))
+        blocks.append(ForceBlock(force, chips, (x, row_top, x + w, row_top + h), head))
         x += w + 10
         row_h = max(row_h, h)
-    battle_top = (row_top + row_h + MARGIN) if overflow else strip_top
-    entries = legend(view, book)
-    legend_top = battle_top + battle_height(view.battle)
-    height = math.ceil(legend_top + legend_height(entries, WIDTH))
+    return ForcePlan(blocks, (row_top + row_h + MARGIN) if overflow else strip_top)
 
-    # Composed at final size (render.style.Frame): cached strips and pieces, each shape
-    # drawn at drawing scale in its own small patch; the map's ground and routes pasted.
-    canvas = Frame(WIDTH, height)
-    layout = Layout(width=WIDTH, height=height)
-    put_header(canvas, view.header, layout)
-    for track, x, y in placed_tracks:
-        tbox = track_box(track, x, y)
-        canvas.piece(("track", track.model_dump_json()), tbox,
-                     lambda c, track=track, x=x, y=y: draw_track(c, track, x, y))
-        layout.add("track", clean(track.label), tbox)
-    # The map's ground and routes are drawn once per map and position (cached, at drawing
-    # scale) and pasted: the same pixels as drawing them here.
-    key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
-    canvas.image.paste(_static_small(key, map_top), (0, _static_routes(key, map_top)[1]))
-    for mark in view.marks:
-        pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
-        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="line", book=book)
+
+def _draw_spaces(canvas: Frame, layout: Layout, view: NetworkView, board: NetBoard,
+                 name_boxes: dict[str, Box], tag_boxes: dict[str, Box]) -> None:
+    """The spaces (cached pieces), then their names and objective tiles."""
     for space in view.spaces:
-        x, y = pos[space.id]
-        fill = colour(book.terrain(space.terrain).fill, "clear")
-        canvas.piece(("space", space.staging, space.airfield, space.port, fill), (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R),
-                     lambda c, space=space, x=x, y=y: draw_space(c, space, (x, y), book))
-        layout.add("space", space.id, (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R))
+        x, y = board.pos[space.id]
+        fill = colour(board.book.terrain(space.terrain).fill, "clear")
+        extent = (x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R)
+        canvas.piece(("space", space.staging, space.airfield, space.port, fill), extent,
+                     lambda c: draw_space(c, space, (x, y), board.book))
+        layout.add("space", space.id, extent)
     for space in view.spaces:
         box = name_boxes[space.id]
         name, bold = clean(space.name) or space.id, bool(space_tags(space))
 
-        def draw_name(c: Canvas, box: Box = box, name: str = name, bold: bool = bold) -> None:
+        def draw_name(c: Canvas) -> None:
             c.rect(box, fill=PALETTE["paper"], radius=4)
             c.text_in(box, name, BODY, PALETTE["ink"], bold=bold)
 
@@ -481,56 +547,50 @@ def network_scene(view: NetworkView) -> Scene:
         layout.add("label", f"space-{space.id}", box, parent=space.id, text=BODY)
         if space.id in tag_boxes:
             canvas.piece(("tile", space.model_dump_json()), tag_boxes[space.id],
-                         lambda c, space=space: draw_objective_tile(c, space, tag_boxes[space.id]))
+                         lambda c: draw_objective_tile(c, space, tag_boxes[space.id]))
             layout.add("objective", space.id, tag_boxes[space.id], parent=space.id)
-    for force, chips, box, _ in force_places:
-        if force.space not in pos or box[1] >= map_box[3]:
+
+
+def _draw_forces(canvas: Frame, layout: Layout, view: NetworkView, board: NetBoard, forces: ForcePlan) -> None:
+    """Leader lines from the spaces, then each force's block (changed units framed, their
+    tags over every block)."""
+    for block in forces.blocks:
+        if block.force.space not in board.pos or block.box[1] >= board.box[3]:
             continue
-        x, y = pos[force.space]
+        x, y = board.pos[block.force.space]
+        box = block.box
         anchor_x = box[0] if box[0] > x else box[2]
         canvas.line([(x, y), (anchor_x, min(max(y, box[1] + 8), box[3] - 8))],
-                    shade(book.look(force.faction).rgb, 0.3), 2.5)
+                    shade(board.book.look(block.force.faction).rgb, 0.3), 2.5)
     changed = {c.id: c.what for c in view.changes}
     tags: list[tuple[str, Box]] = []
-    for force, chips, box, head in force_places:
-        look = book.look(force.faction)
-        in_strip = box[1] >= map_box[3]
-        canvas.rect((box[0], box[1], box[2], box[1] + FORCE_HEAD), fill=shade(look.rgb, 0.1), radius=5)
-        canvas.text((box[0] + 6, box[1] + FORCE_HEAD / 2), head, BODY,
-                    ink_on(shade(look.rgb, 0.1)), anchor="lm", bold=True)
-        cy = box[1] + FORCE_HEAD
-        for chip, unit in zip(chips, force.units):
-            draw_chip(canvas, chip, box[0], cy)
-            if unit.id in changed:
-                canvas.rect((box[0] - 2, cy - 1, box[0] + chip.size[0] + 2, cy + chip.size[1] + 1),
-                            outline=PALETTE["changed"], width=3, radius=6)
-                tags.append((unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1])))
-            layout.add("unit", unit.id, (box[0], cy, box[0] + chip.size[0], cy + chip.size[1]),
-                       parent=force.space, in_panel=in_strip, text=CHIP_LABEL)
-            cy += chip.size[1]
-        layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
-    for uid, ubox in tags:  # over every force box, so a neighbour does not hide one
-        draw_change_tag(canvas, ubox, changed[uid], layout, uid)
-    # Heads over names and forces: where a force went must show.
-    for mark in view.marks:
-        pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
-        draw_mark_line(canvas, mark, trim_end(pts, SPACE_R - 4), part="head", book=book)
-    for i, mark in enumerate(view.marks):
-        text = clean(mark.text)
-        pts = [(MARGIN + px * scale, map_top + py * scale) for px, py in mark.points]
-        if text and pts:
-            lbox = placer.place_near(pts[len(pts) // 2], mark_label_size(text), step=10, rings=20)
-            draw_mark_label(canvas, mark, text, lbox, book)
-            layout.add("label", f"mark-{i}", lbox, parent=mark.kind, text=BODY)
-    if view.battle is not None:
-        draw_battle(canvas, view.battle, battle_top, book,
-                    names.get(view.battle.space, view.battle.space), layout)
-    put_legend(canvas, entries, legend_top, book, layout)
-    frame = canvas
-    frame.palette = _network_palette(key, map_top, book.colours())
-    return Scene(banner=view.banner, frame=frame, layout=layout, board=map_box, header=view.header, book=book,
-                 entries=entries, focus=focus_boxes(view, layout, pos),
-                 panel=battle_panel_fn(view, book, names), extras=strip_extras(view, layout))
+    for block in forces.blocks:
+        tags += _draw_force(canvas, layout, block, board, changed)
+    draw_change_tags(canvas, tags, changed, layout)
+
+
+def _draw_force(canvas: Frame, layout: Layout, block: ForceBlock, board: NetBoard,
+                changed: Mapping[str, str]) -> list[tuple[str, Box]]:
+    """One force's head and chips; returns the changed units' boxes (tagged later)."""
+    force, chips, box, head = block
+    look = board.book.look(force.faction)
+    in_strip = box[1] >= board.box[3]
+    canvas.rect((box[0], box[1], box[2], box[1] + FORCE_HEAD), fill=shade(look.rgb, 0.1), radius=5)
+    canvas.text((box[0] + 6, box[1] + FORCE_HEAD / 2), head, BODY,
+                ink_on(shade(look.rgb, 0.1)), anchor="lm", bold=True)
+    tags: list[tuple[str, Box]] = []
+    cy = box[1] + FORCE_HEAD
+    for chip, unit in zip(chips, force.units):
+        draw_chip(canvas, chip, box[0], cy)
+        ubox = (box[0], cy, box[0] + chip.size[0], cy + chip.size[1])
+        if unit.id in changed:
+            canvas.rect((box[0] - 2, cy - 1, box[0] + chip.size[0] + 2, cy + chip.size[1] + 1),
+                        outline=PALETTE["changed"], width=3, radius=6)
+            tags.append((unit.id, ubox))
+        layout.add("unit", unit.id, ubox, parent=force.space, in_panel=in_strip, text=CHIP_LABEL)
+        cy += chip.size[1]
+    layout.add("force", force.id, box, parent=force.space, in_panel=in_strip)
+    return tags
 
 
 def focus_spaces(view: NetworkView) -> list[str]:
@@ -542,7 +602,7 @@ def focus_spaces(view: NetworkView) -> list[str]:
     at = {p: sid for sid, p in ((s.id, s.position) for s in view.spaces)}
     for mark in reversed(view.marks):
         for p in (mark.points[-1:] + mark.points[:1]):
-            sid = at.get(tuple(p))  # type: ignore[arg-type]
+            sid = at.get((p[0], p[1]))
             if sid and sid not in spaces:
                 spaces.append(sid)
     return spaces
@@ -608,7 +668,7 @@ def trim_end(points: list[Point], cut: float) -> list[Point]:
     return points[:-1] + [(ax + (bx - ax) * t, ay + (by - ay) * t)]
 
 
-def draw_objective_tile(canvas: Canvas, space: SpaceView, box: Box) -> None:
+def draw_objective_tile(canvas: Surface, space: SpaceView, box: Box) -> None:
     """An objective marker: a gold tile, ``?`` face down, its name once revealed, crossed when done."""
     face_down = space.objective == "?"
     fill = PALETTE["objective_main"] if face_down else PALETTE["objective_secondary"]
@@ -640,11 +700,9 @@ def legend(view: NetworkView, book: StyleBook) -> list[LegendEntry]:
         entries.append(LegendEntry("text", "bar = airfield"))
     if any(s.port for s in view.spaces):
         entries.append(LegendEntry("text", "ring = port"))
-    for terrain in sorted({s.terrain for s in view.spaces}):
-        style = book.terrain(terrain)
-        entries.append(LegendEntry("swatch", clean(style.label) or terrain, key=style.fill))
+    entries += terrain_entries((s.terrain for s in view.spaces), book)
     if any(s.objective for s in view.spaces):
         entries.append(LegendEntry("pill", "objective face down", key="objective_main", pill="?"))
     entries += mark_entries(view.marks, book)
-    entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
+    entries += note_entries(view.legend)
     return entries

@@ -27,7 +27,7 @@ from render.banner import banner_size, put_banner
 from render.caches import on_clear
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height
 from render.layout import Box, Layout, LayoutItem, Snapshot, contains, overlaps
-from render.style import MARGIN, PALETTE, Canvas, Frame, SideBook
+from render.style import MARGIN, PALETTE, WIDTH, Canvas, Frame, SideBook
 from rules.core.views import Header
 
 #: The focus picture's width range in final pixels (see the module docstring).
@@ -97,6 +97,37 @@ class Scene:
         self.banner = None  # drawn
 
 
+@dataclass(frozen=True)
+class Sheet:
+    """A full picture being composed: its frame and layout, and the legend that closes it.
+
+    The stage the three board renderers share: :meth:`open` sizes the picture from where
+    its legend starts, the renderer draws its header and board, :meth:`close` draws the
+    legend and hands back the :class:`Scene`.
+    """
+
+    frame: Frame
+    layout: Layout
+    entries: list[LegendEntry]
+    legend_top: float
+
+    @classmethod
+    def open(cls, entries: list[LegendEntry], legend_top: float,
+             base: Image.Image | None = None) -> Sheet:
+        """A blank picture :data:`~render.style.WIDTH` wide, tall enough for the legend
+        from ``legend_top`` (``base``: a static layer it starts from)."""
+        height = math.ceil(legend_top + legend_height(entries, WIDTH))
+        return cls(Frame(WIDTH, height, base=base), Layout(width=WIDTH, height=height), entries, legend_top)
+
+    def close(self, header: Header, banner: str | None, book: SideBook, board: Box,
+              focus: list[Box], panel: PanelFn | None = None, extras: list[Box] | None = None) -> Scene:
+        """Draw the legend and return the finished :class:`Scene`."""
+        put_legend(self.frame, self.entries, self.legend_top, book, self.layout)
+        return Scene(banner=banner, frame=self.frame, layout=self.layout, board=board, header=header,
+                     book=book, entries=self.entries, focus=focus, panel=panel,
+                     extras=extras if extras is not None else [])
+
+
 _STRIPS: "OrderedDict[tuple[str, str, int, int], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = OrderedDict()
 _STRIPS_LOCK = threading.Lock()
 
@@ -109,7 +140,7 @@ def _forget_strips() -> None:
 
 
 def _strip(kind: str, key: str, width: int, height: int,
-           draw: Callable[[Canvas], None]) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
+           draw: Callable[[Canvas], object]) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
     """A header or legend strip drawn at drawing scale and reduced once (cached by what it
     shows: a header changes once per order, a legend rarely; treat the image as read-only)."""
     ident = (kind, key, width, height)
@@ -303,7 +334,9 @@ def ground_colour(image: Image.Image, box: Box) -> tuple[int, int, int]:
     for y in (math.floor(box[1]) - 3, math.ceil(box[3]) + 3):
         if 0 <= y < image.height:
             for x in range(x0, x1 + 1, 4):
-                rgb = image.getpixel((x, y))[:3]
+                pixel = image.getpixel((x, y))
+                assert isinstance(pixel, tuple)  # an RGB picture: a tuple per pixel
+                rgb = (pixel[0], pixel[1], pixel[2])
                 seen[rgb] = seen.get(rgb, 0) + 1
     return max(seen, key=seen.__getitem__) if seen else PALETTE["paper"]
 
@@ -374,7 +407,7 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     if banner is not None:  # the final picture says who won, above whatever its crop shows
         lines, w, h = banner
         bx = (width - w) / 2
-        put_banner(frame, lines, (bx, board_top - band_h, bx + w, board_top - band_h + h), layout)  # type: ignore[arg-type]
+        put_banner(frame, lines, (bx, board_top - band_h, bx + w, board_top - band_h + h), layout)
     put_extras(frame, layout, scene, board_top + board_h + 4, width)
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
@@ -383,5 +416,5 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
 
-__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "crop_for", "extras_row", "focus_box", "focus_snapshot",
+__all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "Sheet", "crop_for", "extras_row", "focus_box", "focus_snapshot",
            "put_header", "put_legend"]

@@ -17,7 +17,7 @@ import io
 import math
 import threading
 from functools import lru_cache
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeAlias
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -127,7 +127,8 @@ def colour(key: str | None, default: str = "neutral") -> RGB:
 
 def tint(rgb: RGB, amount: float) -> RGB:
     """Mix a colour towards white by ``amount`` (0: unchanged, 1: white)."""
-    return tuple(round(c + (255 - c) * amount) for c in rgb)  # type: ignore[return-value]
+    r, g, b = (round(c + (255 - c) * amount) for c in rgb)
+    return (r, g, b)
 
 
 def ink_on(fill: RGB) -> RGB:
@@ -138,7 +139,8 @@ def ink_on(fill: RGB) -> RGB:
 
 def shade(rgb: RGB, amount: float) -> RGB:
     """Mix a colour towards black by ``amount``."""
-    return tuple(round(c * (1 - amount)) for c in rgb)  # type: ignore[return-value]
+    r, g, b = (round(c * (1 - amount)) for c in rgb)
+    return (r, g, b)
 
 
 # -- sides: letter + shape, never colour alone ------------------------------------------------
@@ -201,12 +203,17 @@ _FONT_LOCK = threading.RLock()
 
 
 @lru_cache(maxsize=None)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int) -> ImageFont.FreeTypeFont:
     """The font at ``size`` final pixels, loaded once (drawn at ``size * SCALE``).
 
-    ``load_default(size=...)`` is Pillow's bundled Aileron: no system font needed.
+    ``load_default(size=...)`` is Pillow's bundled Aileron: no system font needed.  Without
+    FreeType Pillow falls back to a fixed bitmap font that cannot be sized, and every
+    measurement here would be wrong, so that is refused with a sentence.
     """
-    return ImageFont.load_default(size=size * SCALE)
+    face = ImageFont.load_default(size=size * SCALE)
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType: the renderer needs it to size text")
+    return face
 
 
 _REPLACEMENTS = {
@@ -481,6 +488,8 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
     f = font(size)
     with _FONT_LOCK:
         left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+        # FreeType boxes are whole pixels (typed float in Pillow's stubs).
+        left, top, right, bottom = int(left), int(top), int(right), int(bottom)
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor,
                                   stroke_width=stroke, stroke_fill=255)
@@ -573,7 +582,7 @@ class Frame:
         else:
             self.image.paste(piece, (x, y))
 
-    def piece(self, key: tuple, box: Box, draw: "Callable[[Canvas], None]", pad: float = 3.0) -> None:  # type: ignore[type-arg]
+    def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0) -> None:
         """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
         size and sub-pixel phase (an area's label, an objective tag: the same every time).
 
@@ -698,6 +707,12 @@ class Frame:
         return encode(self.image, self.palette)
 
 
+#: What the shared drawing code (chips, pills, marks, labels, panels) draws on: a drawing-scale
+#: :class:`Canvas` (a cached strip or patch) or the final-size :class:`Frame`, which offers the
+#: same drawing methods.
+Surface: TypeAlias = "Canvas | Frame"
+
+
 def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """A 192-colour PNG with no metadata: the same picture always gives the same bytes.
 
@@ -744,7 +759,7 @@ class _Layer:
 
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
 _REDUCED_LOCK = threading.Lock()
-_PIECES: "dict[tuple, tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}  # type: ignore[type-arg]
+_PIECES: "dict[tuple[Hashable, ...], tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}
 
 
 @on_clear
@@ -814,7 +829,9 @@ def fixed_palette(base: Image.Image, colours: Sequence[RGB]) -> Image.Image:
     wanted = wanted[:PNG_COLOURS - 64]
     rest = PNG_COLOURS - len(wanted)
     octree = base.convert("RGB").quantize(rest, method=Image.Quantize.FASTOCTREE)
-    values = [v for c in wanted for v in c] + octree.getpalette()[: rest * 3]  # type: ignore[index]
+    octree_palette = octree.getpalette()
+    assert octree_palette is not None  # a quantized ("P") image always has one
+    values = [v for c in wanted for v in c] + octree_palette[: rest * 3]
     values += [0] * (PNG_COLOURS * 3 - len(values))
     palette = Image.new("P", (1, 1))
     palette.putpalette(values)

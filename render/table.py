@@ -15,27 +15,30 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
 
 from render.caches import cached
-from render.changes import change_entries, draw_change_tag
+from render.changes import change_entries, draw_change_tags
 from render.chrome import (
     LegendEntry,
     header_height,
-    legend_height,
     mark_colour,
     mark_entries,
+    note_entries,
     side_entries,
+    terrain_entries,
 )
 from render.layout import Box, Layout, Placer, Snapshot, bbox, box_in_polygon
-from render.marks import draw_mark_label, draw_mark_line, mark_label_size
+from render.marks import MarkLabel, draw_mark_labels, draw_mark_line, place_mark_labels
 from render.registry import renderer
-from render.scene import Scene, put_header, put_legend
+from render.scene import Scene, Sheet, put_header
 from render.style import (
-    BODY,
     MARGIN,
     PALETTE,
+    RGB,
     SMALL,
     WIDTH,
     Canvas,
@@ -48,7 +51,7 @@ from render.style import (
     tint,
 )
 from render.vocab import StyleBook
-from rules.core.views import TableUnit, TableView, TerrainShape
+from rules.core.views import NamedPoint, TableUnit, TableView, TerrainShape
 
 Point = tuple[float, float]
 
@@ -171,7 +174,7 @@ def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
             ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
             width = 1 if circle.light else 2
             frame.piece(("ring", ring, clip, ink, width), clip,
-                        lambda c, ring=ring, ink=ink, width=width: c.arc(ring, 0, 360, ink, width),
+                        lambda c: c.arc(ring, 0, 360, ink, width),
                         pad=0.0)
 
 
@@ -189,7 +192,7 @@ def draw_unit_labels(frame: Frame, view: TableView, book: StyleBook, bases: dict
             frame.line([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
                         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], shade(look.rgb, 0.3), 1.6)
 
-        def label(c: Canvas, box: Box = box, text: str = text, rgb: tuple = look.rgb) -> None:  # type: ignore[type-arg]
+        def label(c: Canvas, box: Box = box, text: str = text, rgb: RGB = look.rgb) -> None:
             c.rect(box, fill=tint(rgb, 0.85), outline=shade(rgb, 0.3), width=1.2, radius=4)
             c.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
 
@@ -318,7 +321,7 @@ def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple
 
 
 @cached(maxsize=16)
-def _table_palette(key: str, top: float, bottom: int, colours: tuple) -> Image.Image:  # type: ignore[type-arg]
+def _table_palette(key: str, top: float, bottom: int, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a table's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_table(key, top, bottom)[0], colours)
 
@@ -348,19 +351,56 @@ def spread_bases(view: TableView, tf: Inches) -> dict[str, Box]:
     return bases
 
 
+@dataclass(frozen=True)
+class TableBoard:
+    """The table under the header (:class:`Inches`), its terrain outlines and its bases."""
+
+    book: StyleBook
+    top: float
+    tf: Inches
+    shapes: list[tuple[TerrainShape, list[Point]]]
+    bases: dict[str, Box]
+
+
+@dataclass(frozen=True)
+class TableLabels:
+    """Every label placed on the table, clear of the bases and of each other."""
+
+    points: list[tuple[NamedPoint, str, Point, Box]]
+    units: dict[str, tuple[str, Box]]
+    circles: list[tuple[str, Box]]
+    shapes: list[tuple[TerrainShape, str, Box]]
+    marks: list[MarkLabel]
+    mark_points: list[list[Point]]
+
+
 @renderer("table")
 def table_scene(view: TableView) -> Scene:
-    """Lay out and draw a :class:`TableView`; see the module docstring for the layout."""
+    """Lay out and draw a :class:`TableView`; see the module docstring for the layout.
+
+    The stages: the board and its bases; the labels placed around them; the picture."""
+    board = _layout_board(view)
+    labels = _place_labels(view, board)
+    return _compose(view, board, labels)
+
+
+def _layout_board(view: TableView) -> TableBoard:
+    """The table scaled under the header, and the bases spread so none hides another."""
     book = StyleBook.of(view)
     for unit in view.units:
         book.look(unit.faction)
     top = header_height(view.header, WIDTH)
     tf = Inches(view, MARGIN + RULER, top + MARGIN + RULER)
     shapes = [(shape, shape_points(shape, tf)) for shape in view.terrain]
+    # Bases first: they cannot move.
+    return TableBoard(book, top, tf, shapes, spread_bases(view, tf))
 
-    # Bases first (they cannot move), then named points, unit labels, terrain names, marks.
-    bases = spread_bases(view, tf)
-    placer = Placer(tf.box, list(bases.values()))
+
+def _place_labels(view: TableView, board: TableBoard) -> TableLabels:
+    """Named points, unit labels, range tags, terrain names, then marks' labels (in this
+    order: each is placed clear of those before it)."""
+    tf = board.tf
+    placer = Placer(tf.box, list(board.bases.values()))
     point_boxes = []
     for point in view.points:
         x, y = tf(point.x, point.y)
@@ -368,13 +408,35 @@ def table_scene(view: TableView) -> Scene:
         w, h = Canvas.text_size(text, SMALL)
         box = placer.place_near((x, y - h / 2 - 8), (w + 8, h), step=8, rings=12)
         point_boxes.append((point, text, (x, y), box))
+    units = _place_unit_labels(view, board, placer)
+    circle_boxes = []
+    for circle in view.circles:
+        text = clean(circle.label)
+        if not text:
+            continue
+        x, y = tf(circle.x, circle.y - circle.radius)
+        w, h = Canvas.text_size(text, SMALL)
+        circle_boxes.append((text, placer.place_near((x, y), (w + 8, h), step=8, rings=10)))
+    shape_labels = _place_shape_labels(board, placer)
+    mark_pts = [tf.many(m.points) for m in view.marks]
+    marks = place_mark_labels(view.marks, mark_pts, placer,
+                              lambda pts: ((pts[0][0] + pts[-1][0]) / 2, (pts[0][1] + pts[-1][1]) / 2),
+                              rings=16)
+    # The table numbers its mark labels among the labelled marks only (``mark-0`` is the
+    # first mark with words), as it always has; the focus boxes look them up by that name.
+    marks = [label._replace(number=k) for k, label in enumerate(marks)]
+    return TableLabels(point_boxes, units, circle_boxes, shape_labels, marks, mark_pts)
+
+
+def _place_unit_labels(view: TableView, board: TableBoard, placer: Placer) -> dict[str, tuple[str, Box]]:
+    """Each base's label: right, left, under or over the base, else the nearest free spot."""
     label_boxes: dict[str, tuple[str, Box]] = {}
     for unit in view.units:
         if unit.eliminated:
             continue  # out of action: a grey crossed base, no label (the legend says so)
-        text = unit_label(unit, book)
+        text = unit_label(unit, board.book)
         w, h = Canvas.text_size(text, SMALL)
-        b = bases[unit.id]
+        b = board.bases[unit.id]
         size = (w + 8, h + 1)
         cands = [(b[2] + 3, (b[1] + b[3] - size[1]) / 2, b[2] + 3 + size[0], (b[1] + b[3] + size[1]) / 2),
                  (b[0] - 3 - size[0], (b[1] + b[3] - size[1]) / 2, b[0] - 3, (b[1] + b[3] + size[1]) / 2),
@@ -383,17 +445,13 @@ def table_scene(view: TableView) -> Scene:
         box = placer.place(cands) or placer.place_near(((b[0] + b[2]) / 2, b[3] + 14), size,
                                                        step=9, rings=16)
         label_boxes[unit.id] = (text, box)
-    circle_boxes = []
-    for circle in view.circles:
-        text = clean(circle.label)
-        if not text:
-            continue
-        x, y = tf(circle.x, circle.y - circle.radius)
-        w, h = Canvas.text_size(text, SMALL)
-        box = placer.place_near((x, y), (w + 8, h), step=8, rings=10)
-        circle_boxes.append((text, box))
+    return label_boxes
+
+
+def _place_shape_labels(board: TableBoard, placer: Placer) -> list[tuple[TerrainShape, str, Box]]:
+    """Terrain names near each piece's centre, where they crowd nothing."""
     shape_labels = []
-    for shape, pts in shapes:
+    for shape, pts in board.shapes:
         text = clean(shape.label)
         if not text or len(pts) < 3:
             continue
@@ -404,77 +462,87 @@ def table_scene(view: TableView) -> Scene:
         # A terrain name is a courtesy: drop it rather than crowd a unit's label.
         if placer.free(box):
             shape_labels.append((shape, text, placer.claim(box)))
-    mark_pts = [tf.many(m.points) for m in view.marks]
-    mark_boxes = []
-    for mark, pts in zip(view.marks, mark_pts):
-        text = clean(mark.text)
-        if text and pts:
-            a, b = pts[0], pts[-1]
-            mark_boxes.append((mark, text, placer.place_near(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2),
-                                                             mark_label_size(text), step=10, rings=16)))
+    return shape_labels
 
-    entries = legend(view, book)
+
+def _compose(view: TableView, board: TableBoard, labels: TableLabels) -> Scene:
+    """The picture: the static layer, zones and rings, header, marks' lines, bases, labels,
+    marks' labels, change tags, legend."""
+    book, tf = board.book, board.tf
     legend_top = tf.box[3] + MARGIN
-    height = math.ceil(legend_top + legend_height(entries, WIDTH))
-    layout = Layout(width=WIDTH, height=height)
     # The static layer (paper, grid, terrain, edge, ruler) is drawn once per table; the rest
     # is composed on it at final size from small anti-aliased pieces (render.style.Frame).
     key = static_key(view)
-    static, static_texts = _static_table(key, top, math.ceil(legend_top))
-    canvas = Frame(WIDTH, height, base=static)
+    static, static_texts = _static_table(key, board.top, math.ceil(legend_top))
+    sheet = Sheet.open(legend(view, book), legend_top, base=static)
+    canvas, layout = sheet.frame, sheet.layout
     canvas.note_texts(static_texts)
-    canvas.palette = _table_palette(key, top, math.ceil(legend_top), book.colours())
-    for shape, pts in shapes:
+    canvas.palette = _table_palette(key, board.top, math.ceil(legend_top), book.colours())
+    for shape, pts in board.shapes:
         if pts:
             layout.add("terrain", shape.id, bbox(pts), parent=shape.kind)
     draw_zones(canvas, view, tf)
     draw_rings(canvas, view, tf)
     put_header(canvas, view.header, layout)
-    ghost_r = max(0.5 * tf.scale, 11.0)
+    _draw_mark_lines(canvas, view, labels.mark_points, board)
+    changed = {c.id: c.what for c in view.changes}
+    _draw_bases(canvas, layout, view, board, changed)
+    _draw_labels(canvas, layout, view, board, labels)
+    for i, (mark, pts) in enumerate(zip(view.marks, labels.mark_points)):
+        if pts:
+            layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
+    # Over the labels: what happened to each changed base.
+    draw_change_tags(canvas, [(uid, board.bases[uid]) for uid in changed if uid in board.bases], changed, layout)
+    return sheet.close(view.header, view.banner, book, tf.box,
+                       focus_boxes(view, layout, labels.mark_points, board.bases))
+
+
+def _draw_mark_lines(canvas: Frame, view: TableView, mark_pts: list[list[Point]], board: TableBoard) -> None:
+    """Each mark's line, a move's with a hollow ring where the base started (so even a
+    short move under the base shows)."""
+    ghost_r = max(0.5 * board.tf.scale, 11.0)
     for mark, pts in zip(view.marks, mark_pts):
         if mark.kind in ("move", "retreat") and len(pts) > 1:
-            # Where the base started: a hollow ring, so even a short move under the base shows.
             x, y = pts[0]
-            canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind, book),
+            canvas.ellipse(x, y, ghost_r, fill=PALETTE["paper"], outline=mark_colour(mark.kind, board.book),
                            width=2.5)
-        draw_mark_line(canvas, mark, pts, book=book)
-    changed = {c.id: c.what for c in view.changes}
+        draw_mark_line(canvas, mark, pts, book=board.book)
+
+
+def _draw_bases(canvas: Frame, layout: Layout, view: TableView, board: TableBoard,
+                changed: Mapping[str, str]) -> None:
+    """The bases, eliminated ones first (under the others), changed ones ringed."""
+    tf, book = board.tf, board.book
     for unit in sorted(view.units, key=lambda u: not u.eliminated):
-        b = bases[unit.id]
+        b = board.bases[unit.id]
         at = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
         # A base is drawn once and reused while it stays put (pieces cached by what they show).
         look = book.look(unit.faction)
         canvas.piece(("base", unit.model_dump_json(), at, tf.scale, tf.left, tf.top, look.rgb, look.shape, look.letter),
                      base_extent(unit, tf, at),
-                     lambda c, unit=unit, at=at: draw_base(c, unit, tf, book, at=at))
+                     lambda c: draw_base(c, unit, tf, book, at=at))
         if unit.id in changed:
             canvas.ellipse((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 + 4,
                            outline=PALETTE["changed"], width=3)
         layout.add("unit", unit.id, b, parent=unit.faction)
-    for point, text, (x, y), box in point_boxes:
+
+
+def _draw_labels(canvas: Frame, layout: Layout, view: TableView, board: TableBoard,
+                 labels: TableLabels) -> None:
+    """Named points, terrain names, range tags, unit labels, marks' labels."""
+    for point, text, (x, y), box in labels.points:
         canvas.piece(("point", text, x, y), (min(box[0], x - 9), min(box[1], y - 9), max(box[2], x + 9), max(box[3], y + 9)),
-                     lambda c, x=x, y=y, box=box, text=text: draw_point(c, x, y, box, text))
+                     lambda c: draw_point(c, x, y, box, text))
         layout.add("label", f"point-{point.name}", box, text=SMALL)
-    for shape, text, box in shape_labels:
+    for shape, text, box in labels.shapes:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
-    for text, box in circle_boxes:
-        canvas.piece(("range", text), box, lambda c, box=box, text=text: draw_tag(c, box, text, PALETTE["fire"]))
+    for text, box in labels.circles:
+        canvas.piece(("range", text), box, lambda c: draw_tag(c, box, text, PALETTE["fire"]))
         layout.add("label", f"range-{text}", box, text=SMALL)
-    draw_unit_labels(canvas, view, book, bases, label_boxes, layout)
-    for i, (mark, text, box) in enumerate(mark_boxes):
-        draw_mark_label(canvas, mark, text, box, book)
-        layout.add("label", f"mark-{i}", box, parent=mark.kind, text=BODY)
-    for i, (mark, pts) in enumerate(zip(view.marks, mark_pts)):
-        if pts:
-            layout.add("mark", f"mark-{i}", bbox(pts), parent=mark.kind)
-    for uid, what in changed.items():  # over the labels: what happened to each changed base
-        if uid in bases:
-            draw_change_tag(canvas, bases[uid], what, layout, uid)
-    put_legend(canvas, entries, legend_top, book, layout)
-    return Scene(banner=view.banner, frame=canvas, layout=layout, board=tf.box, header=view.header, book=book,
-                 entries=entries, focus=focus_boxes(view, layout, mark_pts, bases))
+    draw_unit_labels(canvas, view, board.book, board.bases, labels.units, layout)
+    draw_mark_labels(canvas, labels.marks, board.book, layout)
 
 
 def focus_boxes(view: TableView, layout: Layout, mark_pts: list[list[Point]],
@@ -518,9 +586,7 @@ def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
     """Sides, terrain kinds, marker words, marks, zones, range circles and the view's notes."""
     entries = side_entries(book)
     entries += change_entries(view.changes)
-    for kind in sorted({t.kind for t in view.terrain}):
-        style = book.terrain(kind)
-        entries.append(LegendEntry("swatch", clean(style.label) or kind, key=style.fill))
+    entries += terrain_entries((t.kind for t in view.terrain), book)
     used = sorted({m.lower() for u in view.units for m in u.markers})
     styles = [s for s in (book.known_marker(m) for m in used) if s is not None]
     words = [f"{clean(s.text)} {clean(s.words) or clean(s.key)}" for s in styles
@@ -537,5 +603,5 @@ def legend(view: TableView, book: StyleBook) -> list[LegendEntry]:
     if view.circles:
         entries.append(LegendEntry("text", "red ring = range"))
     entries += mark_entries(view.marks, book)
-    entries += [LegendEntry("text", clean(t)) for t in view.legend if clean(t)]
+    entries += note_entries(view.legend)
     return entries

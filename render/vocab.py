@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from render.style import SideBook, clean, colour
-from rules.core.views import MarkStyle, MarkerStyle, TerrainStyle
+from rules.core.views import MarkStyle, MarkerStyle, SideStyle, TerrainStyle
 
 #: Generic terrain words: fill (pale, so chips stand out) and a texture for greyscale.
 DEFAULT_TERRAIN: dict[str, TerrainStyle] = {
@@ -74,7 +74,7 @@ DEFAULT_MARKS: dict[str, MarkStyle] = {
 class StyleBook(SideBook):
     """A view's sides plus its terrain, marker and mark styles, with the fallbacks."""
 
-    def __init__(self, sides: Sequence = (), terrain: Sequence[TerrainStyle] = (),
+    def __init__(self, sides: Sequence[SideStyle] = (), terrain: Sequence[TerrainStyle] = (),
                  markers: Sequence[MarkerStyle] = (), marks: Sequence[MarkStyle] = ()) -> None:
         super().__init__(sides)
         self._terrain = dict(DEFAULT_TERRAIN)
