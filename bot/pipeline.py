@@ -32,6 +32,7 @@ from bot.models import UserRef
 from bot.owed import OwedAnnouncements
 from bot.seen import SeenSteps
 from bot.pacing.clock import Clock, SystemClock
+from bot.pacing.plans import PacePlans
 from bot.store import BaseStore, GameRow, StepRow
 from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
@@ -102,8 +103,11 @@ class Pipeline:
         #: Announcements owed to channels (a reply that could not be delivered, the page of
         #: an ended game still to build).
         self.announcements = OwedAnnouncements(store)
+        #: The paces of the games and the pacing rows of a commit (bot/pacing/plans.py),
+        #: which the ledger asks before each commit (issue 39: given, not attached later).
+        self.pace_plans = PacePlans(store, self.clock)
         #: The one way a game changes (bot/ledger.py).
-        self.ledger = Ledger(store, self.games, self.systems, self.clock)
+        self.ledger = Ledger(store, self.games, self.systems, self.clock, self.pace_plans.rows_for)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
 

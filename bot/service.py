@@ -28,6 +28,7 @@ from bot import commands as catalogue
 from bot import gamecmds, modcmds, orders, replies, storage
 from bot.config import Settings
 from bot.games import GameCache
+from bot.ledger import landed_of
 from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
@@ -93,8 +94,6 @@ class Service:
         #: It is given the pipeline and the channels' locks, and told what each command
         #: committed (:meth:`_paced`).
         self.pacer = Pacer(self.pipeline, self._locks)
-        #: Its rows for a commit that moves a paced game on go in that commit (issue 23).
-        self.pipeline.ledger.pacing_rows = self.pacer.rows_for
 
     # -- what a front end reads of the pipeline -----------------------------------------------
 
@@ -157,7 +156,6 @@ class Service:
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
-                self.pipeline.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -262,11 +260,9 @@ class Service:
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
-            self.pipeline.ledger.landed.pop(inv.channel_id, None)
             return reply
         try:
-            line = await self.pacer.after_command(inv.channel_id, inv.command,
-                                                  self.pipeline.ledger.landed.pop(inv.channel_id, None))
+            line = await self.pacer.after_command(inv.channel_id, inv.command, landed_of(reply))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply
