@@ -132,15 +132,17 @@ class Pipeline:
                        actor=(old.actor_id, old.actor_name))
 
     async def changes_since(self, system_key: str, step: StepRow, side: str | None = None,
-                            view: BaseModel | None = None) -> list[ViewChange]:
+                            view: BaseModel | None = None, state: BaseModel | None = None) -> list[ViewChange]:
         """What changed for each unit between ``side``'s last order before ``step`` and
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
         view by :func:`rules.core.views.changes_between`, so every system gets it.  The
         earlier views' facts are kept (``self.seen``, bot/seen.py): a picture builds only
         its own step's view, the window is read without states, and of the steps in between
-        only who fired is read (``GameSystem.fired``; issue 23)."""
+        only who fired is read (``GameSystem.fired``; issue 23).  ``view`` and ``state`` are the
+        step's own, when the caller has them."""
         system = self.systems[system_key]
-        state = system.load_state(step.state_json)
+        if state is None:  # ``state``: the step's, when the caller has it parsed
+            state = system.load_state(step.state_json)
         side = side or next(iter(system.waiting_on(state)), None)
         recent = await self.store.log_steps(step.game_id, last=CHANGES_WINDOW, upto=step.seq)
         mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
