@@ -21,7 +21,7 @@ import orjson
 from pydantic import BaseModel
 
 from bot import chain, record, sealing
-from bot.games import GameCache, LiveGame
+from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import Clock, SystemClock
@@ -559,7 +559,8 @@ class Ledger:
         })
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
-                        game.seat_log, self._standing_after(game, change.steps), plan.summaries)
+                        game.seat_log, self._standing_after(game, change.steps), plan.summaries,
+                        self._recent_after(game, plan.rows))
         self.games.remember(live)
         return live
 
@@ -595,6 +596,14 @@ class Ledger:
         if change.head is not None:
             return await self.games.summaries_at(game, change.head.seq)
         return None
+
+    @staticmethod
+    def _recent_after(game: LiveGame, rows: list[StepRow]) -> list[StepRow] | None:
+        """:attr:`LiveGame.recent` once ``rows`` follow the head: the window carried on, the
+        new rows without their states (as the log reads them)."""
+        if game.recent is None:
+            return None
+        return [*game.recent, *(r.model_copy(update={"state_json": ""}) for r in rows)][-CHANGES_WINDOW:]
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
         counts = dict(game.standing)

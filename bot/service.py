@@ -399,18 +399,20 @@ class Service:
         if landed is None or landed.game is None or landed.step is None or landed.state is None \
                 or landed.new_turn is None or key != f"{landed.step.game_id}:{landed.step.seq}":
             return await self.snapshot(key)
-        return await self._draw(landed.game.row.system, landed.step, landed.state, landed.new_turn, None)
+        return await self._draw(landed.game.row.system, landed.step, landed.state, landed.new_turn, None,
+                                landed.game)
 
     async def _draw(self, system_key: str, step: StepRow, state: BaseModel, full: bool,
-                    side: str | None) -> tuple[str, bytes]:
+                    side: str | None, game: LiveGame | None = None) -> tuple[str, bytes]:
         """:meth:`snapshot` of ``step`` (its ``state`` parsed): the whole map when ``full``,
-        ``side``'s own view when given."""
+        ``side``'s own view when given; ``game``, the game whose head it is, when in hand."""
         system = self.systems[system_key]
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view_for(state, side) if side else system.view(state)
         if side is None:  # a later picture compares with it; a side's own view is never kept
             self.pipeline.seen.keep(step.game_id, step.seq, view)
-        changes = [] if full else await self.pipeline.changes_since(system_key, step, view=view, state=state)
+        changes = [] if full else await self.pipeline.changes_since(system_key, step, view=view, state=state,
+                                                                        game=game)
         # The side is in the cache key: a side's picture is never served as the public one.
         digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
         name = (f"{system_key}-game{step.game_id}-step{step.seq}{'-map' if full else ''}"
