@@ -1,14 +1,18 @@
 """The ledger: the one place a command's change is written, in one transaction.
 
-Every command that changes a game hands :meth:`Ledger.commit` a :class:`Change`: the new
-steps (each applied on the one before), an audit entry and the revert marks it makes, a head
-moved to a stored step, seat changes, pacing rows and the reply.  All of it is one
-transaction, so a command is either wholly in the log or not at all (issue 14).  The ledger
-builds the step rows (:meth:`Ledger.step_row`, the one place a step row is made), seals them
-in the hash chain, puts the game it just committed back in the cache (``bot/games.py``) and
-leaves a :class:`Landed` for the pacer, which never reads the game again (issue 23).
+Every command that changes a game hands the ledger a :class:`Change`: the new steps (each
+applied on the one before), an audit entry and the revert marks it makes, a head moved to a
+stored step, seat changes, more writes and the reply.  All of it is one transaction, so a
+command is either wholly in the log or not at all (issue 14).  A commit is two stages
+(issue 39): :meth:`Ledger.plan` works out everything it writes (the step rows, built by
+:meth:`Ledger.step_row`, the one place a step row is made, and sealed in the hash chain; the
+head, the pings, the summaries, the turn it ends) and writes nothing; the handler builds its
+reply from that :class:`Plan`, the pacer's rows are asked for it (:data:`PacingRows`, given
+at construction), and :meth:`Ledger.write` writes them all, puts the game it just committed
+back in the cache (``bot/games.py``) and returns a :class:`Landed`, which the reply carries
+to the pacer, the offer and the picture: none of them reads the game again (issues 23, 39).
+:meth:`Ledger.commit` is the three in one call.
 """
-
 from __future__ import annotations
 
 import functools
