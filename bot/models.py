@@ -141,3 +141,12 @@ class Reply(BaseModel):
     #: from the record (a repeated delivery, an owed announcement) has none, and they read
     #: the store.  Set and read through ``bot.ledger.carrying`` and ``landed_of``.
     _landed: Any = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        """Replies are equal when they say the same: a commit's own reply (carrying what
+        landed) equals the same reply read back from the record (carrying nothing)."""
+        if not isinstance(other, Reply):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's models are
