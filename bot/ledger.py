@@ -1,27 +1,31 @@
 """The ledger: the one place a command's change is written, in one transaction.
 
-Every command that changes a game hands :meth:`Ledger.commit` a :class:`Change`: the new
-steps (each applied on the one before), an audit entry and the revert marks it makes, a head
-moved to a stored step, seat changes, pacing rows and the reply.  All of it is one
-transaction, so a command is either wholly in the log or not at all (issue 14).  The ledger
-builds the step rows (:meth:`Ledger.step_row`, the one place a step row is made), seals them
-in the hash chain, puts the game it just committed back in the cache (``bot/games.py``) and
-leaves a :class:`Landed` for the pacer, which never reads the game again (issue 23).
+Every command that changes a game hands the ledger a :class:`Change`: the new steps (each
+applied on the one before), an audit entry and the revert marks it makes, a head moved to a
+stored step, seat changes, more writes and the reply.  All of it is one transaction, so a
+command is either wholly in the log or not at all (issue 14).  A commit is two stages
+(issue 39): :meth:`Ledger.plan` works out everything it writes (the step rows, built by
+:meth:`Ledger.step_row`, the one place a step row is made, and sealed in the hash chain; the
+head, the pings, the summaries, the turn it ends) and writes nothing; the handler builds its
+reply from that :class:`Plan`, the pacer's rows are asked for it (:data:`PacingRows`, given
+at construction), and :meth:`Ledger.write` writes them all, puts the game it just committed
+back in the cache (``bot/games.py``) and returns a :class:`Landed`, which the reply carries
+to the pacer, the offer and the picture: none of them reads the game again (issues 23, 39).
+:meth:`Ledger.commit` is the three in one call.
 """
-
 from __future__ import annotations
 
 import functools
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Sequence
 
 import orjson
 from pydantic import BaseModel
 
 from bot import chain, record, sealing
-from bot.games import GameCache, LiveGame
+from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import Clock, SystemClock
@@ -143,14 +147,54 @@ class Change:
 
 
 @dataclass
-class Landed:
-    """What a commit left, told to the pacer (which never reads the game again): the game
-    after it (None once the game ended), the turn its played steps ended, if any, and what
-    the pacer's own rows in the commit planned (:data:`PacingRows`)."""
+class Committed:
+    """What a change leaves, for the reply: the new step numbers and who is pinged."""
 
-    game: LiveGame | None
-    ended_turn: tuple[int, str] | None = None
-    paced: pstore.Pace | None = None
+    seqs: list[int]
+    head_seq: int
+    mentions: list[str]
+    #: The game's chain head after the change (``bot/chain.py``): public replies show it.
+    chain_head: str = ""
+    #: The ``action`` record of each new step (seals and reveals included, issue 28).
+    actions: list[dict[str, Any] | None] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything one commit writes, worked out before its transaction
+    (:meth:`Ledger.plan`): the sealed step rows and audit entry, the new head, its chain
+    head, who is pinged, the summaries, and the turn its steps ended.  The reply is built
+    from it (:attr:`done`) before anything is written."""
+
+    game: LiveGame
+    change: Change
+    #: The command it is for (None: the referee's own, a deadline's orders).
+    inv: Invocation | None
+    rows: list[StepRow]
+    audit: AuditRow | None
+    chain_head: str
+    head_seq: int
+    head_state: str
+    mention_key: str | None
+    mentions: list[str]
+    dice_counter: int
+    summaries: Summaries | None
+    #: The turn the steps ended (its digest is scheduled by the commit), if any.
+    ended_turn: tuple[int, str] | None
+    #: Whether the last step began another turn than the step before it (the picture is
+    #: then the whole map); None when the step before is not in hand (a re-based change).
+    new_turn: bool | None
+
+    @property
+    def last_step(self) -> Step | None:
+        """The rules' last new step, if the change adds any."""
+        return self.change.steps[-1].step if self.change.steps else None
+
+    @property
+    def done(self) -> Committed:
+        """What the reply is built from."""
+        return Committed([r.seq for r in self.rows], self.head_seq, self.mentions, self.chain_head,
+                         [r.action for r in self.rows])
 
 
 @dataclass
@@ -164,24 +208,52 @@ class PacingPlan:
     line: str | None = None
 
 
-#: Asked by :meth:`Ledger.commit` before a commit that adds steps (the game, its new last
-#: step, the new head's number): the pacer's plan when the game's pace moves to a new
-#: turn-part (its deadline and reminders), else None (issue 23: pacing rows go in the
+#: Asked between a commit's plan and its write (``bot/pacing/plans.py``, given to the
+#: ledger at construction): the pacer's rows when the planned steps move a paced game to a
+#: new turn-part (its deadline and reminders), else None (issue 23: pacing rows go in the
 #: order's own transaction).
-PacingRows = Callable[["LiveGame", Step, int], Awaitable["PacingPlan | None"]]
+PacingRows = Callable[[Plan], Awaitable["PacingPlan | None"]]
 
 
-@dataclass
-class Committed:
-    """What a change left: the new step numbers and who is pinged, for the reply."""
+@dataclass(frozen=True)
+class Landed:
+    """What a commit left (:meth:`Ledger.write`), carried by its reply (:func:`carrying`) to
+    the pacer, the offer and the picture, which never read the game again (issues 23, 39)."""
 
-    seqs: list[int]
-    head_seq: int
-    mentions: list[str]
-    #: The game's chain head after the change (``bot/chain.py``): public replies show it.
-    chain_head: str = ""
-    #: The ``action`` record of each new step (seals and reveals included, issue 28).
-    actions: list[dict[str, Any] | None] = field(default_factory=list)
+    #: The game after the commit (None once the game ended).
+    game: LiveGame | None
+    #: The turn its played steps ended, if any (its digest was scheduled with it).
+    ended_turn: tuple[int, str] | None = None
+    #: What the pacer's own rows in the commit planned (:data:`PacingRows`).
+    paced: pstore.Pace | None = None
+    #: The last new step as stored, and the rules' state after it (None: no new step).
+    step: StepRow | None = None
+    state: BaseModel | None = None
+    #: :attr:`Plan.new_turn` of the last new step.
+    new_turn: bool | None = None
+    #: The reply as stored with the commit (anchored, with the deadline line).
+    reply: Reply | None = None
+
+    @property
+    def answer(self) -> Reply:
+        """The reply to send, carrying this (:func:`carrying`)."""
+        if self.reply is None:
+            raise ValueError("this commit stored no reply")
+        return carrying(self.reply, self)
+
+
+def carrying(reply: Reply, landed: Landed | None) -> Reply:
+    """``reply`` (a copy) carrying what its commit left (``Reply._landed``, never stored)."""
+    out = reply.model_copy()
+    out._landed = landed
+    return out
+
+
+def landed_of(reply: Reply) -> Landed | None:
+    """What the commit of ``reply`` left, when the reply came from that commit (not from the
+    record)."""
+    landed = reply._landed
+    return landed if isinstance(landed, Landed) else None
 
 
 log = logging.getLogger("referee.ledger")
@@ -198,18 +270,15 @@ def _mention_key(waiting_on: tuple[str, ...], turn_part: str) -> str:
 class Ledger:
     """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
 
-    def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem],
-                 clock: Clock | None = None) -> None:
+    def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem[Any]],
+                 clock: Clock | None = None, pacing: PacingRows | None = None) -> None:
         self.store = store
         self.games = games
         self.systems = systems
         #: When a turn's digest is due (now, as the commit that ended the turn is made).
         self.clock: Clock = clock or SystemClock()
-        #: The pacer's rows for a commit (set by the service once its pacer exists).
-        self.pacing_rows: PacingRows | None = None
-        #: The last commit of each channel, until the pacer is told (under the channel's
-        #: lock: one command at a time per channel).
-        self.landed: dict[str, Landed] = {}
+        #: The pacer's rows for a commit (``bot/pacing/plans.py``), given at construction.
+        self.pacing = pacing
 
     @staticmethod
     def mention_key(waiting_on: list[str], turn_part: str) -> str:
@@ -287,121 +356,88 @@ class Ledger:
 
     async def commit(
         self, game: LiveGame, change: Change, *, inv: Invocation | None,
-        reply_for: Callable[[Committed], Reply] | None = None,
-    ) -> Reply | None:
-        """Store ``change`` and its reply in one transaction; update the cache.
+        reply_for: Callable[[Committed], Reply],
+    ) -> Reply:
+        """Store ``change`` and its reply in one transaction; update the cache.  The three
+        stages of :meth:`plan`, :meth:`pacing_for` and :meth:`write` in one call, for the
+        commands that need nothing between them; returns the reply carrying what landed."""
+        plan = await self.plan(game, change, inv=inv)
+        reply = reply_for(plan.done)
+        landed = await self.write(plan, reply, paced=await self.pacing_for(plan))
+        return landed.answer
 
-        The reply is built before the transaction (from what is about to be stored) and kept
-        with the interaction id in it, so a repeated delivery gets the same answer and a
-        crash leaves either the whole command or none of it.
-        """
-        rows: list[StepRow] = []
-        canonicals: list[bytes | None] = []
-        parent = change.parent_seq
-        seq = game.next_seq
+    async def plan(self, game: LiveGame, change: Change, *, inv: Invocation | None) -> Plan:
+        """What ``change`` writes, nothing written yet: its rows sealed in the hash chain,
+        the new head, who is pinged, the summaries and the turn it ends.  Reads the store
+        only for a change that seals or reveals (the earlier seals, issue 28) or that moves
+        the head off the current one (the summaries there); an order on the head reads
+        nothing."""
         if any(o.step.seals or o.step.unseals for o in change.steps):
             # Seals committed with the game's key, reveals checked against them (issue 28).
             found = await sealing.sealed_records(self.store, game_key(game.row.seed), game.row.id,
                                                  change.parent_seq, [o.step for o in change.steps])
             for outcome, sealed in zip(change.steps, found):
                 outcome.sealed = sealed
-        for outcome in change.steps:
-            # Only a player's own order carries the interaction id (UNIQUE: the optimistic
-            # dedupe of the order path); a command's reply carries it otherwise.
-            own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
-            row, canonical = self.step_row(game.row.id, seq, parent, outcome, inv, own)
-            rows.append(row)
-            canonicals.append(canonical)
-            parent, seq = seq, seq + 1
+        rows, canonicals = self._rows(game, change, inv)
         # The hash chain (issue 29): the audit entry first, then the steps, each sealed after
         # the record before it; the last one's hash is the new head.
-        sealed_audit: AuditRow | None = None
-        chain_head = game.row.chain_head
-        if change.audit is not None:
-            a = change.audit
-            sealed_audit = record.seal_audit(AuditRow(
-                id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
-                action=a.action, reason=a.reason, data=a.data, created_at=""), chain_head)
-            chain_head = sealed_audit.hash or chain_head
+        audit, chain_head = self._sealed_audit(game, change.audit)
         rows, chain_head = record.seal_steps(rows, chain_head, canonicals)
-        last_step = change.steps[-1].step if change.steps else None
         if rows:
             head_seq, head_state = rows[-1].seq, rows[-1].state_json
         elif change.head is not None:
             head_seq, head_state = change.head.seq, change.head.state_json
         else:
             head_seq, head_state = game.row.head_seq, game.row.state_json
-        seats = self._seats_after(game.seats, change.seats)
-        mention_key = game.row.last_mention
-        mentions: list[str] = []
-        if last_step is not None:
-            key = self.mention_key(last_step.waiting_on, last_step.turn_part)
-            if key != game.row.last_mention or change.reset_mention:
-                mentions = self._mentions(game, last_step.waiting_on, seats)
-            mention_key = key
-        elif change.reset_mention:
-            mention_key = ""
-        elif change.mention_key is not None:
-            mention_key = change.mention_key
-        counter = change.dice.counter if change.dice is not None else game.row.dice_counter
-        summaries = await self._summaries_after(game, change, rows)
-        ended = self.turn_ended_by(game, last_step)
-        done = Committed([r.seq for r in rows], head_seq, mentions, chain_head, [r.action for r in rows])
-        reply = reply_for(done) if reply_for else None
-        if reply is not None:
-            reply = record.anchored(reply, chain_head)
-        paced: PacingPlan | None = None
-        if self.pacing_rows is not None and last_step is not None and not change.end:
-            try:
-                paced = await self.pacing_rows(game, last_step, head_seq)
-            except Exception:  # noqa: BLE001 - pacing never costs a player the order
-                log.exception("the pacing rows of game %s could not be planned; the pacer"
-                              " follows the game after the commit (Pacer.sync)", game.row.id)
-        if reply is not None and reply.mentions and paced is not None and paced.line:
-            # The ping says by when: stored with the reply, so a retried interaction is
-            # answered with the same text.
-            reply = reply.model_copy(update={"text": f"{reply.text}\n{paced.line}"})
-        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
+        mention_key, mentions = self._pings(game, change)
+        last = change.steps[-1].step if change.steps else None
+        return Plan(
+            game=game, change=change, inv=inv, rows=rows, audit=audit, chain_head=chain_head,
+            head_seq=head_seq, head_state=head_state, mention_key=mention_key, mentions=mentions,
+            dice_counter=change.dice.counter if change.dice is not None else game.row.dice_counter,
+            summaries=await self._summaries_after(game, change, rows),
+            ended_turn=self.turn_ended_by(game, last), new_turn=self._new_turn(game, change),
+        )
 
-        def write(db: Writer, audit_id: int | None) -> None:
-            # First, guarded by the version this command was resolved against: a stale copy
-            # (another process wrote the game) stops here, before anything is written.
-            db.set_head(game.row.id, head_seq, dice_counter=counter,
-                        last_mention=mention_key, version=game.row.version, chain_head=chain_head,
-                        summaries=summaries.model_dump_json() if summaries is not None else None)
-            if change.revert_after is not None:
-                assert audit_id is not None, "revert marks point at the audit entry that made them"
-                db.revert_after(game.row.id, change.revert_after, audit_id)
-            if change.unrevert:
-                db.unrevert(game.row.id, change.unrevert)
-            for seat in change.seats:
-                self._write_seat(db, game.row.id, seat, audit_id)
-            for row in rows:
-                db.insert_step(row)
-            if change.end:
-                db.end_game(game.row.id)
-            for more in change.extra:
-                more(db)
-            if paced is not None:
-                paced.write(db)
-            if ended is not None:
-                # The turn's digest is scheduled by the commit that ended it (issue 23: no
-                # second transaction after the order); the pacer builds it in the background.
-                now = self.clock.now()
-                pstore.schedule(db, pstore.digest_message(game.row.id, game.row.channel_id, ended,
-                                                          head_seq, now), now)
-            if remembered is not None and inv is not None and inv.interaction_id:
-                db.remember_reply(inv.interaction_id, game.row.id, remembered)
-
+    async def pacing_for(self, plan: Plan) -> PacingPlan | None:
+        """The pacer's rows for ``plan`` (:data:`PacingRows`), or None.  A failure to plan
+        them is logged and costs nothing: the pacer follows the game after the commit."""
+        if self.pacing is None or plan.last_step is None or plan.change.end:
+            return None
         try:
-            if change.audit is None:  # the common case: no reads, so it may share a commit
+            return await self.pacing(plan)
+        except Exception:  # noqa: BLE001 - pacing never costs a player the order
+            log.exception("the pacing rows of game %s could not be planned; the pacer"
+                          " follows the game after the commit (Pacer.sync)", plan.game.row.id)
+            return None
+
+    async def write(self, plan: Plan, reply: Reply | None, extra: Sequence[Callable[[Writer], None]] = (),
+                    *, paced: PacingPlan | None = None) -> Landed:
+        """Write ``plan``, ``reply``, the handler's ``extra`` writes (made with the reply: an
+        announcement it owes) and the pacer's rows ``paced`` in one transaction; put
+        the game after it in the cache; return what landed (:attr:`Landed.answer`: the reply
+        to send).
+
+        The reply was built before the transaction (from the plan) and is kept with the
+        interaction id in it, so a repeated delivery gets the same answer and a crash leaves
+        either the whole command or none of it."""
+        game, change, inv = plan.game, plan.change, plan.inv
+        if reply is not None:
+            reply = record.anchored(reply, plan.chain_head)
+            if reply.mentions and paced is not None and paced.line:
+                # The ping says by when: stored with the reply, so a retried interaction is
+                # answered with the same text.
+                reply = reply.model_copy(update={"text": f"{reply.text}\n{paced.line}"})
+        remembered = reply.model_dump_json() if reply is not None and inv and inv.interaction_id else None
+        write = self._writes(plan, [*plan.change.extra, *extra, *([paced.write] if paced else [])], remembered)
+        try:
+            if plan.audit is None:  # the common case: no reads, so it may share a commit
                 unit = self.store.unit()
                 write(unit, None)
                 await self.store.commit_unit(unit)
             else:
                 async with self.store.transaction() as db:
-                    a = sealed_audit
-                    assert a is not None
+                    a = plan.audit
                     audit_id = await db.add_audit(game.row.id, a.actor_id, a.actor_name, a.action,
                                                   a.reason, a.data, created_at=a.created_at,
                                                   prev_hash=a.prev_hash, hash=a.hash)
@@ -415,29 +451,122 @@ class Ledger:
             change.dice.committed()
         if game.row.channel_id in self.games.held:  # this commit moved the version on, once
             self.games.held[game.row.channel_id] = (game.row.id, game.row.version + 1)
-        after: LiveGame | None = None
+        return Landed(await self._game_after(plan), plan.ended_turn, paced.told if paced is not None else None,
+                      plan.rows[-1] if plan.rows else None, plan.last_step.state if plan.last_step else None,
+                      plan.new_turn, reply)
+
+    def _rows(self, game: LiveGame, change: Change,
+              inv: Invocation | None) -> tuple[list[StepRow], list[bytes | None]]:
+        """The new step rows, each on the one before, and their states' canonical bytes."""
+        rows: list[StepRow] = []
+        canonicals: list[bytes | None] = []
+        parent, seq = change.parent_seq, game.next_seq
+        for outcome in change.steps:
+            # Only a player's own order carries the interaction id (UNIQUE: the optimistic
+            # dedupe of the order path); a command's reply carries it otherwise.
+            own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
+            row, canonical = self.step_row(game.row.id, seq, parent, outcome, inv, own)
+            rows.append(row)
+            canonicals.append(canonical)
+            parent, seq = seq, seq + 1
+        return rows, canonicals
+
+    @staticmethod
+    def _sealed_audit(game: LiveGame, a: Audit | None) -> tuple[AuditRow | None, str]:
+        """The change's audit entry sealed after the chain head, and the chain head after it."""
+        if a is None:
+            return None, game.row.chain_head
+        sealed = record.seal_audit(AuditRow(
+            id=0, game_id=game.row.id, actor_id=a.actor_id, actor_name=a.actor_name,
+            action=a.action, reason=a.reason, data=a.data, created_at=""), game.row.chain_head)
+        return sealed, sealed.hash or game.row.chain_head
+
+    def _pings(self, game: LiveGame, change: Change) -> tuple[str | None, list[str]]:
+        """The turn-part last announced with a ping once ``change`` is stored, and who its
+        reply pings: whoever the last new step waits on, when that is a new turn-part."""
+        last = change.steps[-1].step if change.steps else None
+        if last is not None:
+            key = self.mention_key(last.waiting_on, last.turn_part)
+            if key != game.row.last_mention or change.reset_mention:
+                seats = self._seats_after(game.seats, change.seats)
+                return key, self._mentions(game, last.waiting_on, seats)
+            return key, []
+        if change.reset_mention:
+            return "", []
+        if change.mention_key is not None:
+            return change.mention_key, []
+        return game.row.last_mention, []
+
+    @staticmethod
+    def _new_turn(game: LiveGame, change: Change) -> bool | None:
+        """:attr:`Plan.new_turn`: known when the steps follow the head (the state before the
+        last one is in hand), from the contract's ``turn``."""
+        if not change.steps or change.parent_seq != game.row.head_seq:
+            return None
+        before = change.steps[-2].step.state if len(change.steps) > 1 else game.state
+        system = game.system
+        return bool(system.turn(change.steps[-1].step.state).key != system.turn(before).key)
+
+    def _writes(self, plan: Plan, extra: list[Callable[[Writer], None]],
+                remembered: str | None) -> Callable[[Writer, int | None], None]:
+        """Every write of ``plan``'s transaction, given the audit entry's id (``extra``: the
+        change's own, the handler's and the pacer's, in that order)."""
+        game, change, inv = plan.game, plan.change, plan.inv
+
+        def write(db: Writer, audit_id: int | None) -> None:
+            # First, guarded by the version this command was resolved against: a stale copy
+            # (another process wrote the game) stops here, before anything is written.
+            db.set_head(game.row.id, plan.head_seq, dice_counter=plan.dice_counter,
+                        last_mention=plan.mention_key, version=game.row.version, chain_head=plan.chain_head,
+                        summaries=plan.summaries.model_dump_json() if plan.summaries is not None else None)
+            if change.revert_after is not None:
+                assert audit_id is not None, "revert marks point at the audit entry that made them"
+                db.revert_after(game.row.id, change.revert_after, audit_id)
+            if change.unrevert:
+                db.unrevert(game.row.id, change.unrevert)
+            for seat in change.seats:
+                self._write_seat(db, game.row.id, seat, audit_id)
+            for row in plan.rows:
+                db.insert_step(row)
+            if change.end:
+                db.end_game(game.row.id)
+            for more in extra:
+                more(db)
+            if plan.ended_turn is not None:
+                # The turn's digest is scheduled by the commit that ended it (issue 23: no
+                # second transaction after the order); the pacer builds it in the background.
+                now = self.clock.now()
+                pstore.schedule(db, pstore.digest_message(game.row.id, game.row.channel_id, plan.ended_turn,
+                                                          plan.head_seq, now), now)
+            if remembered is not None and inv is not None and inv.interaction_id:
+                db.remember_reply(inv.interaction_id, game.row.id, remembered)
+        return write
+
+    async def _game_after(self, plan: Plan) -> LiveGame | None:
+        """The game once ``plan`` is stored, put in the cache: what was just committed, for an
+        order on the head; read again after any other change; None once it ended."""
+        game, change = plan.game, plan.change
         if change.end:
             self.games.forget(game.row.channel_id)
-        elif rows and not change.seats and change.audit is None and change.parent_seq == game.row.head_seq:
-            # The cache takes what was just committed instead of re-reading the game (two
-            # queries and a parse of the state on every order; bench/run.py).  The state is
-            # the rules' own object: tests/platform/test_state_round_trip.py holds every
-            # system to a lossless JSON round trip, so it equals a re-read of the log.
-            cached = game.row.model_copy(update={
-                "head_seq": head_seq, "state_json": head_state, "dice_counter": counter,
-                "last_mention": mention_key, "version": game.row.version + 1,
-                "chain_head": chain_head,
-            })
-            assert last_step is not None
-            assert summaries is not None
-            live = LiveGame(cached, game.system, last_step.state, game.seats, seq,
-                            game.seat_log, self._standing_after(game, change.steps), summaries)
-            self.games.remember(live)
-            after = live
-        else:
-            after = await self.games.reload(game.row.channel_id)
-        self.landed[game.row.channel_id] = Landed(after, ended, paced.told if paced is not None else None)
-        return reply
+            return None
+        last = plan.last_step
+        if last is None or change.seats or change.audit is not None or change.parent_seq != game.row.head_seq:
+            return await self.games.reload(game.row.channel_id)
+        # The cache takes what was just committed instead of re-reading the game (two
+        # queries and a parse of the state on every order; bench/run.py).  The state is
+        # the rules' own object: tests/platform/test_state_round_trip.py holds every
+        # system to a lossless JSON round trip, so it equals a re-read of the log.
+        cached = game.row.model_copy(update={
+            "head_seq": plan.head_seq, "state_json": plan.head_state, "dice_counter": plan.dice_counter,
+            "last_mention": plan.mention_key, "version": game.row.version + 1,
+            "chain_head": plan.chain_head,
+        })
+        assert plan.summaries is not None
+        live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
+                        game.seat_log, self._standing_after(game, change.steps), plan.summaries,
+                        self._recent_after(game, plan.rows))
+        self.games.remember(live)
+        return live
 
     @staticmethod
     def turn_ended_by(game: LiveGame, last: Step | None) -> tuple[int, str] | None:
@@ -471,6 +600,14 @@ class Ledger:
         if change.head is not None:
             return await self.games.summaries_at(game, change.head.seq)
         return None
+
+    @staticmethod
+    def _recent_after(game: LiveGame, rows: list[StepRow]) -> list[StepRow] | None:
+        """:attr:`LiveGame.recent` once ``rows`` follow the head: the window carried on, the
+        new rows without their states (as the log reads them)."""
+        if game.recent is None:
+            return None
+        return [*game.recent, *(r.model_copy(update={"state_json": ""}) for r in rows)][-CHANGES_WINDOW:]
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
         counts = dict(game.standing)
@@ -544,5 +681,5 @@ class Ledger:
 
 __all__ = [
     "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome", "PacingPlan", "PacingRows",
-    "ScriptedDiceSource", "SeatChange",
+    "Plan", "ScriptedDiceSource", "SeatChange", "carrying", "landed_of",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 
 class UserRef(BaseModel):
@@ -135,3 +135,18 @@ class Reply(BaseModel):
     #: An announcement owed to the channel by design, not late (issue 28: the public line of
     #: an order answered privately, posted right after the private answer).
     follows: bool = False
+    #: What the command's commit left (``bot.ledger.Landed``: the game after it, its new
+    #: step and state, the turn it ended), for the picture, the offer and the pacer to answer
+    #: from without reading the store again (issue 39).  Never stored: a reply read back
+    #: from the record (a repeated delivery, an owed announcement) has none, and they read
+    #: the store.  Set and read through ``bot.ledger.carrying`` and ``landed_of``.
+    _landed: Any = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        """Replies are equal when they say the same: a commit's own reply (carrying what
+        landed) equals the same reply read back from the record (carrying nothing)."""
+        if not isinstance(other, Reply):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's models are

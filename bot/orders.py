@@ -7,14 +7,16 @@ as an announcement owed by the same transaction, posted right after (``Reply.fol
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 from pydantic import BaseModel
 
 from bot import answers, record, replies, sealing
 from bot.models import Invocation, Reply
 from bot.owed import OwedAnnouncements
 from bot.pacing.digest import ping_lines
-from bot.pipeline import Change, Committed, LiveGame, Pipeline, watching_side
-from bot.writer import Writer
+from bot.pipeline import Change, Committed, LiveGame, Outcome, Pipeline, watching_side
 from rules.core.contract import Action
 from rules.core.errors import RuleError
 
@@ -46,47 +48,55 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     run = svc.dice_run(game.row)
     outcome = svc.resolve(game, side, name, inv.options, run.take())
     run.keep(outcome.dice)
-    step = outcome.step
-    since = ping_lines(game, step, inv.user_id)
-
-    announced: list[Reply] = []
-
-    def build(done: Committed) -> Reply:
-        action = outcome.action
-        assert action is not None
-        seq = done.seqs[0]
-        lines = [f"#{seq} {inv.user_name} ({side}): {sealing.order_words(action)}"]
-        lines += sealing.public_lines(game.system, side, done.actions[0])
-        lines += replies.event_lines(step.events)
-        own = sealing.own_lines(step.events, [side])
-        foot = [svc.next_line(game, step)]
-
-        def public(mentions: list[str]) -> Reply:
-            return Reply(text="\n".join(lines + (since if mentions else []) + foot), mentions=mentions,
-                         snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
-                         offer_key=f"{game.row.id}:{done.head_seq}")
-
-        if not (action.sealed or own):
-            return public(done.mentions)
-        # Only the giver reads its own lines; the channel reads the public ones, owed by
-        # this very commit and posted right after the private answer.  The giver has just
-        # been answered, so the channel's copy pings only the others waited on.
-        others = [user for user in done.mentions if user != inv.user_id]
-        announced.append(record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head))
-        return Reply(text="\n".join(lines + own + foot), ephemeral=True)
-
-    change = Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run)
-
-    def owe(db: Writer) -> None:
-        for public in announced:
-            OwedAnnouncements.insert(db, inv.channel_id, public)
-
-    change.extra.append(owe)
-    reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
-    assert reply is not None
-    if announced:
+    since = ping_lines(game, outcome.step, inv.user_id)
+    # Plan, answer, write: the reply is built from what is about to be stored, the pacer's
+    # rows are asked for that plan, and one transaction writes all three (issue 39).
+    plan = await svc.ledger.plan(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run), inv=inv)
+    answer = order_reply(svc, game, inv, outcome, since, plan.done)
+    owed = [] if answer.announced is None else [functools.partial(
+        OwedAnnouncements.insert, channel_id=inv.channel_id, reply=answer.announced)]
+    landed = await svc.ledger.write(plan, answer.reply, owed, paced=await svc.ledger.pacing_for(plan))
+    if answer.announced is not None:
         svc.announcements.owing(inv.channel_id)
-    return reply
+    return landed.answer
+
+
+@dataclass(frozen=True)
+class OrderReply:
+    """An order's answer: the reply to the giver and, for an order whose step holds a
+    secret, the public announcement the channel is owed by the same commit."""
+
+    reply: Reply
+    announced: Reply | None = None
+
+
+def order_reply(svc: Pipeline, game: LiveGame, inv: Invocation, outcome: Outcome, since: list[str],
+                done: Committed) -> OrderReply:
+    """The reply to an order about to be stored as ``done`` (built before the transaction,
+    stored in it): its line, its events, who acts next; the "since your last order" lines
+    for whoever it pings."""
+    action, step, side = outcome.action, outcome.step, outcome.side or ""
+    assert action is not None
+    seq = done.seqs[0]
+    lines = [f"#{seq} {inv.user_name} ({side}): {sealing.order_words(action)}"]
+    lines += sealing.public_lines(game.system, side, done.actions[0])
+    lines += replies.event_lines(step.events)
+    own = sealing.own_lines(step.events, [side])
+    foot = [svc.next_line(game, step)]
+
+    def public(mentions: list[str]) -> Reply:
+        return Reply(text="\n".join(lines + (since if mentions else []) + foot), mentions=mentions,
+                     snapshot_key=f"{game.row.id}:{seq}" if step.snapshot else None,
+                     offer_key=f"{game.row.id}:{done.head_seq}")
+
+    if not (action.sealed or own):
+        return OrderReply(public(done.mentions))
+    # Only the giver reads its own lines; the channel reads the public ones, owed by this
+    # very commit and posted right after the private answer.  The giver has just been
+    # answered, so the channel's copy pings only the others waited on.
+    others = [user for user in done.mentions if user != inv.user_id]
+    announced = record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head)
+    return OrderReply(Reply(text="\n".join(lines + own + foot), ephemeral=True), announced)
 
 
 async def _game_of(svc: Pipeline, inv: Invocation, group: str) -> LiveGame:

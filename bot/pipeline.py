@@ -32,6 +32,7 @@ from bot.models import UserRef
 from bot.owed import OwedAnnouncements
 from bot.seen import SeenSteps
 from bot.pacing.clock import Clock, SystemClock
+from bot.pacing.plans import PacePlans
 from bot.store import BaseStore, GameRow, StepRow
 from rules.core import registry
 from rules.core.contract import Action, GameSystem, Step
@@ -102,8 +103,11 @@ class Pipeline:
         #: Announcements owed to channels (a reply that could not be delivered, the page of
         #: an ended game still to build).
         self.announcements = OwedAnnouncements(store)
+        #: The paces of the games and the pacing rows of a commit (bot/pacing/plans.py),
+        #: which the ledger asks before each commit (issue 39: given, not attached later).
+        self.pace_plans = PacePlans(store, self.clock)
         #: The one way a game changes (bot/ledger.py).
-        self.ledger = Ledger(store, self.games, self.systems, self.clock)
+        self.ledger = Ledger(store, self.games, self.systems, self.clock, self.pace_plans.rows_for)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
 
@@ -128,17 +132,21 @@ class Pipeline:
                        actor=(old.actor_id, old.actor_name))
 
     async def changes_since(self, system_key: str, step: StepRow, side: str | None = None,
-                            view: BaseModel | None = None) -> list[ViewChange]:
+                            view: BaseModel | None = None, state: BaseModel | None = None,
+                            game: LiveGame | None = None) -> list[ViewChange]:
         """What changed for each unit between ``side``'s last order before ``step`` and
         ``step`` (``side`` defaults to the first side ``step`` waits on): compared view to
         view by :func:`rules.core.views.changes_between`, so every system gets it.  The
         earlier views' facts are kept (``self.seen``, bot/seen.py): a picture builds only
         its own step's view, the window is read without states, and of the steps in between
-        only who fired is read (``GameSystem.fired``; issue 23)."""
+        only who fired is read (``GameSystem.fired``; issue 23).  ``view`` and ``state`` are the
+        step's own, when the caller has them; ``game``, the game whose head ``step`` is,
+        keeps the window of the log read (:attr:`LiveGame.recent`, issue 39)."""
         system = self.systems[system_key]
-        state = system.load_state(step.state_json)
+        if state is None:  # ``state``: the step's, when the caller has it parsed
+            state = system.load_state(step.state_json)
         side = side or next(iter(system.waiting_on(state)), None)
-        recent = await self.store.log_steps(step.game_id, last=CHANGES_WINDOW, upto=step.seq)
+        recent = await self._recent(step, game)
         mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
                 and s.side == side and s.action is not None]
         if side is None or not mine:
@@ -149,6 +157,17 @@ class Pipeline:
         before = await self.seen.of(self.store, system, mine[-1])
         between = await self.seen.fired(self.store, system, since)
         return changes_seen_over(before, between, view if view is not None else system.view(state))
+
+    async def _recent(self, step: StepRow, game: LiveGame | None) -> list[StepRow]:
+        """The last :data:`CHANGES_WINDOW` steps of the log up to ``step``: the window
+        ``game`` keeps when ``step`` is its head, else read (and kept from then on)."""
+        head = game is not None and game.row.id == step.game_id and game.row.head_seq == step.seq
+        if head and game is not None and game.recent and game.recent[-1].seq == step.seq:
+            return game.recent
+        recent = await self.store.log_steps(step.game_id, last=CHANGES_WINDOW, upto=step.seq)
+        if head and game is not None:
+            game.recent = recent
+        return recent
 
     async def state_at(self, game: LiveGame, seq: int) -> BaseModel:
         """The state recorded after step ``seq``."""

@@ -29,6 +29,7 @@ from bot import orders, replies, storage
 from bot.config import Settings
 from bot.declare import Asked
 from bot.games import GameCache
+from bot.ledger import landed_of
 from bot.limits import ChannelLocks, RateLimiter, limits_of
 from bot.models import Attachment, Invocation, Reply
 from bot.options import check_options
@@ -96,8 +97,6 @@ class Service:
         #: It is given the pipeline and the channels' locks, and told what each command
         #: committed (:meth:`_paced`).
         self.pacer = Pacer(self.pipeline, self._locks)
-        #: Its rows for a commit that moves a paced game on go in that commit (issue 23).
-        self.pipeline.ledger.pacing_rows = self.pacer.rows_for
 
     # -- what a front end reads of the pipeline -----------------------------------------------
 
@@ -160,7 +159,6 @@ class Service:
                 # looked up only if the order fails, sparing every order a read (issue 7).
                 # Other commands look first.
                 optimistic = handler is orders.cmd_order
-                self.pipeline.ledger.landed.pop(inv.channel_id, None)  # only this command's commit is told
                 if inv.interaction_id and not optimistic:
                     answered = await self.store.answered(inv.interaction_id)
                     if answered is not None:
@@ -246,7 +244,7 @@ class Service:
         be stale before it is shown) or the game is not in hand."""
         if not reply.offer_key or reply.buttons or reply.menu:
             return reply
-        game = await self.games.load(channel_id)
+        game = await self._game_answered(reply, channel_id)
         if game is None or f"{game.row.id}:{game.row.head_seq}" != reply.offer_key:
             return reply
         try:
@@ -256,16 +254,22 @@ class Service:
             return reply
         return answers.with_offer(reply, found)
 
+    async def _game_answered(self, reply: Reply, channel_id: str) -> LiveGame | None:
+        """The game a reply is about, as its own commit left it while nothing was committed
+        in the channel since (issue 39: no read), else as the cache or the store has it."""
+        landed = landed_of(reply)
+        if landed is not None and landed.game is not None and self.games.cached(channel_id) is landed.game:
+            return landed.game
+        return await self.games.load(channel_id)
+
     async def _paced(self, inv: Invocation, reply: Reply) -> Reply:
         """Let pacing follow the game after a command (a new turn-part's deadline, a turn's
         digest); a reply that pings whoever must act carries the new deadline.  A failure
         here is logged, never the player's problem: the command is already committed."""
         if reply.error:
-            self.pipeline.ledger.landed.pop(inv.channel_id, None)
             return reply
         try:
-            line = await self.pacer.after_command(inv.channel_id, inv.command,
-                                                  self.pipeline.ledger.landed.pop(inv.channel_id, None))
+            line = await self.pacer.after_command(inv.channel_id, inv.command, landed_of(reply))
         except Exception:  # noqa: BLE001
             log.exception("pacing after %s failed", inv.command)
             return reply
@@ -352,7 +356,7 @@ class Service:
         if not reply.snapshot_key:
             return reply
         try:
-            name, png = await self.snapshot(reply.snapshot_key)
+            name, png = await self._picture_of(reply, reply.snapshot_key)
         except Exception:
             incident = secrets.token_hex(3)
             log.exception("incident %s rendering %s", incident, reply.snapshot_key)
@@ -379,14 +383,35 @@ class Service:
         # ``…:map:<side>``: that side's own view (issue 28), only ever in a private reply;
         # every other picture (posted, pinged) is the public view.
         side = mode[1] if len(mode) > 1 and mode[1] in system.sides else None
+        return await self._draw(game.system, step, state, full, side)
+
+    async def _picture_of(self, reply: Reply, key: str) -> tuple[str, bytes]:
+        """The picture ``key`` of ``reply``: drawn from what the reply's own commit left (an
+        order's reply names its new step: the step, its state and whether it began a turn
+        are in hand, issue 39), else read from the store (:meth:`snapshot`: ``/game map``,
+        an owed announcement, a reply told again from the record)."""
+        landed = landed_of(reply)
+        if landed is None or landed.game is None or landed.step is None or landed.state is None \
+                or landed.new_turn is None or key != f"{landed.step.game_id}:{landed.step.seq}":
+            return await self.snapshot(key)
+        return await self._draw(landed.game.row.system, landed.step, landed.state, landed.new_turn, None,
+                                landed.game)
+
+    async def _draw(self, system_key: str, step: StepRow, state: BaseModel, full: bool,
+                    side: str | None, game: LiveGame | None = None) -> tuple[str, bytes]:
+        """:meth:`snapshot` of ``step`` (its ``state`` parsed): the whole map when ``full``,
+        ``side``'s own view when given; ``game``, the game whose head it is, when in hand."""
+        system = self.systems[system_key]
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view_for(state, side) if side else system.view(state)
         if side is None:  # a later picture compares with it; a side's own view is never kept
             self.pipeline.seen.keep(step.game_id, step.seq, view)
-        changes = [] if full else await self.pipeline.changes_since(game.system, step, view=view)
+        changes = [] if full else await self.pipeline.changes_since(system_key, step, view=view, state=state,
+                                                                        game=game)
         # The side is in the cache key: a side's picture is never served as the public one.
         digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
-        name = f"{game.system}-game{game_id}-step{seq}{'-map' if full else ''}{f'-{side}' if side else ''}.png"
+        name = (f"{system_key}-game{step.game_id}-step{step.seq}{'-map' if full else ''}"
+                f"{f'-{side}' if side else ''}.png")
         if digest in self._snapshots:
             self._snapshots.move_to_end(digest)
             return name, self._snapshots[digest]

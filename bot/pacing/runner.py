@@ -35,11 +35,15 @@ from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import iso, parse_iso
+from bot.pacing.plans import (
+    PacePlans, deadline_line, names_part, next_pace, part_key_in, part_key_of, plan, plan_in, same_part,
+    write_plan,
+)
 from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time, reminder_times
 from bot.games import CHANGES_WINDOW, LiveGame
-from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, PacingPlan
+from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, landed_of
 from bot.pipeline import Pipeline
 from bot.store import GameRow, StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
@@ -65,84 +69,6 @@ TICK_WORDS = "a pacing tick"
 Sender = Callable[[str, Reply], Awaitable[None]]
 
 
-def part_key_of(game: LiveGame) -> str:
-    """Who is waited on, and for what: a turn-part (the same key as the pings')."""
-    return part_key_in(game.system, game.state)
-
-
-def part_key_in(system: GameSystem, state: Any) -> str:
-    """:func:`part_key_of` a state of ``system``'s (a step's, before it is committed)."""
-    return Ledger.mention_key(system.waiting_on(state), system.turn_part(state))
-
-
-def same_part(stored: str | None, game: LiveGame) -> bool:
-    """Whether a stored ``"<seq>|<key>"`` names the game's current turn-part."""
-    return names_part(stored, part_key_of(game))
-
-
-def names_part(stored: str | None, key: str) -> bool:
-    """Whether a stored ``"<seq>|<key>"`` names the turn-part ``key`` (:func:`part_key_in`)."""
-    return stored is not None and stored.split("|", 1)[-1] == key
-
-
-def plan(pace: Pace, game: LiveGame) -> list[Scheduled]:
-    """The reminders (one per side waited on at each point) and the deadline notice of the
-    pace's turn-part."""
-    return plan_in(pace, game.system, game.state, game.row)
-
-
-def plan_in(pace: Pace, system: GameSystem, state: Any, row: GameRow) -> list[Scheduled]:
-    """:func:`plan` for a state of ``system``'s in game ``row`` (a step's, before it is
-    committed)."""
-    if pace.deadline_at is None or pace.part_key is None:
-        return []
-    start = pace.part_started or pace.deadline_at
-    data = {"deadline": iso(pace.deadline_at), "part": system.turn_part(state)}
-    out = [
-        Scheduled(game_id=row.id, channel_id=row.channel_id, kind="reminder",
-                  part_key=pace.part_key, side=side, due_at=moment, data=data)
-        for side in system.waiting_on(state)
-        for moment in reminder_times(start, pace.deadline_at, pace.reminders)
-    ]
-    out.append(Scheduled(game_id=row.id, channel_id=row.channel_id, kind="deadline",
-                         part_key=pace.part_key, due_at=pace.deadline_at, data=data))
-    return out
-
-
-def next_pace(pace: Pace, system: GameSystem, state: Any, head_seq: int, now: datetime) -> Pace | None:
-    """The pace of the turn-part ``state`` is in, step ``head_seq`` its first: a deadline
-    ``pace.hours`` from ``now`` while someone is waited on and the game goes on; None when
-    the pace is at that turn-part already."""
-    key = part_key_in(system, state)
-    if names_part(pace.part_key, key):
-        return None
-    deadline = None
-    if pace.hours and system.waiting_on(state) and system.result(state) is None:
-        deadline = now.replace(microsecond=0) + timedelta(hours=pace.hours)
-    return pace.model_copy(update={"part_key": f"{head_seq}|{key}", "part_started": now,
-                                   "deadline_at": deadline})
-
-
-def write_plan(pace: Pace, game: LiveGame, now: datetime) -> Callable[[Writer], None]:
-    """The writes that store ``pace`` and replace the turn-part's messages (for
-    ``Change.extra``: one transaction with the command that set it)."""
-    messages = plan(pace, game)
-
-    def write(db: Writer) -> None:
-        pstore.save_pace(db, pace, now)
-        pstore.drop_part(db, pace.game_id)
-        for message in messages:
-            pstore.schedule(db, message, now)
-    return write
-
-
-def deadline_line(pace: Pace | None) -> str | None:
-    """``⏰ Deadline: <t:…:F> (<t:…:R>)``, or None without a deadline."""
-    if pace is None or pace.deadline_at is None:
-        return None
-    return f"⏰ Deadline: {discord_time(pace.deadline_at)}"
-
-
 class Pacer:
     """Deadlines, reminders and digests of every game of one service."""
 
@@ -151,14 +77,9 @@ class Pacer:
         self.locks = locks
         #: Names the process in ``scheduled_messages.sent_by``.
         self.process = process or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
-        self._paces: dict[int, Pace] | None = None
-        #: For each game, the version of the game at which its cached pace is known to be
-        #: the stored one (:meth:`_committed`): a commit planned on another version (another
-        #: process wrote the game, or this one was not told of a commit) reads it again first.
-        self._known: dict[int, int] = {}
-        #: Games a pacing command changed whose pace has not been read back since: read
-        #: before any plan, paced or not as cached (:meth:`rows_for`).
-        self._unread: set[int] = set()
+        #: The paces of the games and a commit's pacing rows (``bot/pacing/plans.py``): the
+        #: pipeline's own, which its ledger asks before each commit.
+        self.plans: PacePlans = svc.pace_plans
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
         #: What failed on earlier ticks and how many times (logged once, :meth:`_failed`).
@@ -168,25 +89,15 @@ class Pacer:
 
     async def paces(self) -> dict[int, Pace]:
         """The paces of active games (read once, then kept up to date)."""
-        if self._paces is None:
-            self._paces = await pstore.active_paces(self.svc.store)
-        return self._paces
+        return await self.plans.paces()
 
     async def pace(self, game_id: int) -> Pace | None:
         """One game's pace, if it has one."""
-        return (await self.paces()).get(game_id)
+        return (await self.plans.paces()).get(game_id)
 
     async def reload(self, game_id: int) -> Pace | None:
         """Read one game's pace again (after a pacing command)."""
-        async with self.svc.store.transaction() as db:
-            pace = await pstore.pace_of(db, game_id)
-        self._unread.discard(game_id)
-        paces = await self.paces()
-        if pace is None:
-            paces.pop(game_id, None)
-        else:
-            paces[game_id] = pace
-        return pace
+        return await self.plans.reload(game_id)
 
     # -- after each command ----------------------------------------------------------------
 
@@ -207,31 +118,20 @@ class Pacer:
             self.wake.set()
         if landed is not None and landed.game is not None:
             if paced:  # the command wrote the pace itself: read again below, and before
-                self._known.pop(landed.game.row.id, None)  # a plan if that fails
-                self._unread.add(landed.game.row.id)
+                self.plans.unread(landed.game.row.id)  # a plan if that fails
             else:
-                self._committed(landed.game)
+                self.plans.committed(landed.game)
         game = landed.game if landed is not None else await self.svc.games.load(channel_id)
         if game is None:
             return None
         if paced:
             await self.reload(game.row.id)
         elif landed is not None and landed.paced is not None:
-            # The commit moved the pace to its new turn-part itself (:meth:`rows_for`), and
+            # The commit moved the pace to its new turn-part itself (``PacePlans.rows_for``), and
             # the reply that pings carries the deadline line already (stored with it).
             (await self.paces())[game.row.id] = landed.paced
             return None
         return await self.sync(game)
-
-    def _committed(self, game: LiveGame) -> None:
-        """This process's commit moved ``game`` on one version (``game`` is the game after
-        it): a cached pace that was the stored one at the version before still is (the
-        commit wrote it, or left it alone); any other is read again before it is planned
-        from (:meth:`rows_for`)."""
-        if self._known.get(game.row.id) == game.row.version - 1:
-            self._known[game.row.id] = game.row.version
-        else:
-            self._known.pop(game.row.id, None)
 
     async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
                          turn: int, word: str | None = None) -> tuple[StepRow | None, list[StepRow]]:
@@ -252,45 +152,6 @@ class Pacer:
         # is the setup.  The digest is what came after it, up to the head that ended this one.
         before, chain = chain[0], chain[1:]
         return before, chain
-
-    async def rows_for(self, game: LiveGame, step: Step, head_seq: int) -> PacingPlan | None:
-        """The ledger asks before a commit that adds steps (:data:`bot.ledger.PacingRows`):
-        when they take a paced game into a new turn-part, the writes that give it its
-        deadline and reminders in the same transaction, the pace they set and its deadline
-        line (issue 23: no second transaction after an order).  Under the same condition
-        as :meth:`sync` (:func:`~bot.pacing.store.move_part`).  Planned from the cached pace only while
-        the game is at the version it is known current at (:meth:`_committed`), else from
-        the pace read again; a pace moved meanwhile without the game (no version) keeps its
-        own, and the next tick re-reads every pace."""
-        paces = await self.paces()
-        if game.row.id not in paces and game.row.id not in self._unread:
-            # Not paced, as last read (at start, by each tick, after each pacing command
-            # here): nothing to plan and nothing read, on every order of every unpaced game.
-            # A pace another process set since is followed by the next tick.
-            return None
-        if self._known.get(game.row.id) == game.row.version:
-            pace = paces.get(game.row.id)
-        else:
-            # Another process's command may have moved the pace (its own commit's rows):
-            # planned from an old copy, the rows' condition would skip them, the reply name
-            # a deadline never stored, and the new turn-part wait for a tick.
-            pace = await self.reload(game.row.id)
-            self._known[game.row.id] = game.row.version
-        if pace is None:
-            return None
-        now = self.svc.clock.now()
-        new = next_pace(pace, game.system, step.state, head_seq, now)
-        if new is None:
-            return None
-        messages = plan_in(new, game.system, step.state, game.row)
-        old = pace.part_key
-
-        def write(db: Writer) -> None:
-            pstore.move_part(db, new, old, now)
-            condition = pstore.still_at(game.row.id, old, new.part_key or "")
-            for message in messages:
-                pstore.schedule(db, message, now, condition)
-        return PacingPlan(write, new, deadline_line(new))
 
     async def sync(self, game: LiveGame) -> str | None:
         """A paced game entered a new turn-part without a commit's own rows (a rollback, an
@@ -329,12 +190,9 @@ class Pacer:
         times), and the messages due after it are read page after page; one whose posting
         failed is kept with its reply and posted again (:meth:`_post`).  Each failure is
         logged once (:meth:`_failed`); players see none of it."""
-        before, self._paces = self._paces or {}, await pstore.active_paces(self.svc.store)
-        for game_id in set(before) | set(self._paces):  # other processes' changes, or one a
-            if before.get(game_id) != self._paces.get(game_id):  # command of this one made
-                self._known.pop(game_id, None)  # while the paces were read: read again
+        paces = await self.plans.refresh()
         tried = {TICK_WORDS}  # what this tick tries: other failures are forgotten after it
-        for pace in list(self._paces.values()):
+        for pace in list(paces.values()):
             what = f"following game {pace.game_id}"
             tried.add(what)
             try:
@@ -626,15 +484,14 @@ class Pacer:
             pstore.claim_with(db, message, self.process, now)
 
         change = Change(steps=outcomes, parent_seq=game.row.head_seq, dice=run, extra=[write])
-        await self.svc.ledger.commit(game, change, inv=None, reply_for=build)
-        landed = self.svc.ledger.landed.pop(game.row.channel_id, None)  # told here
+        landed = landed_of(await self.svc.ledger.commit(game, change, inv=None, reply_for=build))
         if ended is not None:  # its digest was committed with the orders
             self.wake.set()
         if landed is not None and landed.game is not None:
-            self._committed(landed.game)
+            self.plans.committed(landed.game)
         if landed is not None and landed.paced is not None:
             # The orders took the game into a new turn-part and the commit gave it its
-            # deadline (rows_for): the notice ends with it.
+            # deadline (PacePlans.rows_for): the notice ends with it.
             (await self.paces())[game.row.id] = landed.paced
             if line := deadline_line(landed.paced):
                 lines.append(line)

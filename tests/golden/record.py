@@ -19,6 +19,7 @@ with a moderator's reroll and a rollback in between, ``/game status``, ``log``, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
 import re
@@ -26,7 +27,7 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
 from unittest import mock
 
 from bot import gamecmds
@@ -170,19 +171,27 @@ class Recorder:
         return self.lines
 
 
-async def record(system_key: str) -> list[str]:
-    """The golden transcript of one system, played now on a fresh SQLite file."""
+@contextlib.asynccontextmanager
+async def seeded_service(system_key: str) -> AsyncIterator[tuple[Service, ManualClock]]:
+    """A service on a fresh SQLite file whose games of ``system_key`` get the golden dice
+    seed, and the clock it reads (at :data:`START`, moved only by hand)."""
     seed = hashlib.sha256(f"golden-{system_key}".encode()).digest()
     with tempfile.TemporaryDirectory(prefix="referee-golden-") as tmp, \
             mock.patch.object(gamecmds, "new_seed", lambda: (seed, seed_hash(seed))):
         clock = ManualClock(START)
         settings = Settings(db=Path(tmp) / "golden.db", snapshot_dir=Path(tmp) / "snaps",
-                            html_at_end=False, limits_on=False)
+                            html_at_end=False, rate_limits=False)
         service = await Service.open(settings, clock=clock)
         try:
-            return await Recorder(service, system_key, clock).play()
+            yield service, clock
         finally:
             await service.close()
+
+
+async def record(system_key: str) -> list[str]:
+    """The golden transcript of one system, played now on a fresh SQLite file."""
+    async with seeded_service(system_key) as (service, clock):
+        return await Recorder(service, system_key, clock).play()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -94,7 +94,7 @@ async def test_pacing_that_fails_costs_the_player_nothing(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the pacer cannot plan")
 
-    monkeypatch.setattr(service.pipeline.ledger, "pacing_rows", broken)
+    monkeypatch.setattr(service.pipeline.ledger, "pacing", broken)
     reply = await table("alice", "/duel wait")
     assert not reply.error and reply.mentions == ["bob"], reply.text
     head, pace, due = await pace_and_due(service, table.channel)

@@ -53,17 +53,18 @@ async def two_services(url: str, tmp_path: Path) -> tuple[Service, Service]:
 
 def watch_conflicts(svc: Service, monkeypatch: pytest.MonkeyPatch, into: list[Conflict]) -> None:
     """Every :class:`Conflict` ``svc``'s commits meet is appended to ``into`` (and raised on:
-    the service retries the order)."""
-    commit = svc.pipeline.ledger.commit
+    the service retries the order).  Watched where the guard is met: the write of a planned
+    commit (``Ledger.write``, which ``Ledger.commit`` and the order path both end with)."""
+    write = svc.pipeline.ledger.write
 
     async def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
         try:
-            return await commit(*args, **kwargs)
+            return await write(*args, **kwargs)
         except Conflict as exc:
             into.append(exc)
             raise
 
-    monkeypatch.setattr(svc.pipeline.ledger, "commit", watched)
+    monkeypatch.setattr(svc.pipeline.ledger, "write", watched)
 
 
 def test_referee_db_names_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
