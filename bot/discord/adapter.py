@@ -30,6 +30,7 @@ from bot.commands import CommandGroup
 from bot.discord.delivery import (
     DEFERRED,
     PLACEHOLDER,
+    WIRE_ERRORS,
     Delivery,
     OwedLike,
     deliver_owed,
@@ -143,7 +144,7 @@ async def fetch_upload(value: Any) -> Any:
         return Upload(name=value.filename, size=value.size)
     try:
         data = await value.read()
-    except (discord.HTTPException, discord.NotFound):
+    except WIRE_ERRORS:
         log.warning("could not fetch attachment %s", value.filename)
         return Upload(name=value.filename, size=value.size)
     return Upload(name=value.filename, size=value.size, data=data)
@@ -229,7 +230,7 @@ async def _drop_public_defer(interaction: discord.Interaction) -> None:
         return
     try:
         await interaction.delete_original_response()
-    except discord.HTTPException:
+    except WIRE_ERRORS:
         log.warning("could not delete the deferred response of interaction %s", interaction.id)
     interaction.extras[PLACEHOLDER] = False
 
@@ -238,7 +239,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> bool:
     """Defer with a "thinking" placeholder; False if Discord refused (the work goes on)."""
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         log.warning("could not defer interaction %s: %s", interaction.id, error)
         return False
     # Remember whether a public placeholder now stands in the channel (see above).
@@ -302,7 +303,7 @@ async def respond(
 async def _private_or_log(interaction: discord.Interaction, text: str) -> None:
     try:
         await send_private(interaction, text)
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         # A refusal changed nothing: there is nothing to announce in the channel.
         log.warning("could not send a refusal to interaction %s: %s", interaction.id, error)
 
