@@ -164,3 +164,35 @@ async def test_every_failure_on_every_path_loses_nothing(
     assert not any("Sorry" in s.content or "incident" in s.content for s in recorder.sent)
     words = [r.getMessage() for r in caplog.records]
     assert not any("Ignoring exception" in w or "incident" in w for w in words), words
+
+
+WIRE = ["timeout", "client os error", "connection reset"]
+
+
+@pytest.mark.parametrize("kind", WIRE)
+async def test_a_press_whose_acknowledgement_is_lost_on_the_wire_changes_nothing_quietly(
+    fake_bot: RefereeClient, fake_service: PressService, recorder: RecordingAdapter,
+    caplog: pytest.LogCaptureFixture, kind: str,
+) -> None:
+    """The deferred update of a press fails: nothing was done (the order is not sent), and
+    discord.py logs no "Ignoring exception in on_interaction"."""
+    recorder.fail("callback", KINDS[kind]())
+    await act("pressed", fake_bot, fake_service)
+    assert fake_service.handled == [] and [s.kind for s in recorder.sent] == ["callback"]
+    assert not any("Ignoring exception" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("kind", WIRE)
+async def test_an_apology_lost_on_the_wire_is_only_logged(
+    fake_bot: RefereeClient, fake_service: PressService, recorder: RecordingAdapter,
+    caplog: pytest.LogCaptureFixture, kind: str,
+) -> None:
+    """The tree's error handler cannot send its sentence (the wire failed): it logs it, and
+    the failure does not escape into discord.py's "Ignoring exception" either."""
+    fake_service.errors["rr move"] = RuntimeError("a bug of ours")
+    recorder.fail("callback", KINDS[kind]())
+    await act("answered", fake_bot, fake_service)
+    assert [s.kind for s in recorder.sent] == ["callback"]
+    words = [r.getMessage() for r in caplog.records]
+    assert any("could not send the error" in w for w in words), words
+    assert not any("Ignoring exception" in w for w in words), words
