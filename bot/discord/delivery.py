@@ -362,7 +362,8 @@ class Delivery:
         """Attach ``group``'s files to the message the text ended in.  After an ambiguous
         failure (a 5xx, a timeout, a reset: Discord may have carried the edit out) the edit
         is made once more rather than the map posted as a new message: an edit sets the
-        message's attachments, so made twice it still shows one map (issue 40)."""
+        message's attachments, so made twice it still shows one map (issue 40).  Failing so
+        again, the original response is looked up: holding the files, it is done."""
         for attempt in range(2):
             try:
                 if self.last_message == "original":
@@ -371,10 +372,26 @@ class Delivery:
                     await self.last_message.edit(attachments=files_of(group))
                 return
             except WIRE_ERRORS as error:
-                if attempt or not ambiguous(error):
+                if not ambiguous(error):
                     raise
+                if attempt:
+                    if not await self._original_holds(group):
+                        raise
+                    return
                 log.info("attaching files to interaction %s answered %s; editing again",
                          self.interaction.id, failure_text(error))
+
+    async def _original_holds(self, group: Outgoing) -> bool:
+        """Whether the original response already carries ``group``'s files (an edit Discord
+        carried out but answered with a 5xx or lost on the wire)."""
+        if self.last_message != "original":
+            return False
+        try:
+            original = await self.interaction.original_response()
+        except WIRE_ERRORS:
+            return False
+        names = {a.filename for a in original.attachments}
+        return all(a.filename in names for a in group.attachments)
 
     async def _map_missing(self, reply: Reply, error: BaseException) -> None:
         """The map could not be posted at all: say so where possible, and owe it (with its

@@ -71,9 +71,12 @@ PATHS = {
     "scheduled": "channel_send",
     "digest": "channel_send",
 }
+#: The edit that attaches the map carried out every time but answered with a failure: the
+#: original response is looked up rather than the map posted again.
+MATRIX_EDIT_DONE = [("map edit", kind, True, True) for kind in ("503", "timeout")]
 MATRIX = [pytest.param(path, kind, anyway, down, 0.0 if path == "deferred" else 30.0, id=f"{path}-{kind}{'-done' if anyway else ''}"
                        f"{'-down' if down else ''}")
-          for path in PATHS for kind, anyway, down in CASES]
+          for path, kind, anyway, down in [(p, *case) for p in PATHS for case in CASES] + MATRIX_EDIT_DONE]
 
 
 def announcement() -> Reply:
