@@ -33,6 +33,7 @@ from bot.discord.delivery import (
     WIRE_ERRORS,
     Delivery,
     OwedLike,
+    ambiguous,
     deliver_owed,
     in_thread,
 )
@@ -240,11 +241,29 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> bool:
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     except WIRE_ERRORS as error:
-        log.warning("could not defer interaction %s: %s", interaction.id, error)
-        return False
+        if not (ambiguous(error) and await _deferred_anyway(interaction)):
+            log.warning("could not defer interaction %s: %s", interaction.id, error)
+            return False
+        log.info("interaction %s: deferred despite %s", interaction.id, error)
     # Remember whether a public placeholder now stands in the channel (see above).
     interaction.extras[PLACEHOLDER] = not ephemeral
     interaction.extras[DEFERRED] = True
+    return True
+
+
+async def _deferred_anyway(interaction: discord.Interaction) -> bool:
+    """After a defer answered ambiguously (a 5xx, a timeout, a reset): whether Discord made
+    the "thinking" placeholder all the same (issue 40).  If so the interaction is marked
+    answered, as discord.py would have, so the reply replaces the placeholder instead of
+    being refused as a second response and the placeholder left to expire."""
+    try:
+        original = await interaction.original_response()
+    except WIRE_ERRORS:
+        return False
+    if not original.flags.loading:
+        return False
+    # discord.py sets this once the defer request returns; it did not return.
+    interaction.response._response_type = discord.InteractionResponseType.deferred_channel_message
     return True
 
 

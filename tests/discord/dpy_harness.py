@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from PIL import Image
@@ -156,6 +157,10 @@ FAILURES = {
     "50013 missing permissions": lambda: http_error(403, 50013, "Missing Permissions"),
     "429 rate limited": lambda: http_error(429, 0, "You are being rate limited."),
     "503 server error": lambda: http_error(503, 0, "Service Unavailable"),
+    # Issue 40: the wire's own failures, which are not discord.HTTPException.
+    "timeout": lambda: asyncio.TimeoutError(),
+    "connection reset": lambda: ConnectionResetError(104, "Connection reset by peer"),
+    "client os error": lambda: aiohttp.ClientOSError(104, "Connection reset by peer"),
 }
 
 
