@@ -44,7 +44,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import aiohttp
 import discord
 
-from bot.discord.messages import Outgoing, compose, mention_line
+from bot.discord.messages import Outgoing, compose, mention, pingable
 from bot.discord.widgets import view_of
 from bot.models import Reply
 
@@ -280,7 +280,10 @@ class Delivery:
     async def _after_defer(self) -> None:
         """Deferred: text and map replace the placeholder, the ping comes as its own message."""
         reply = await self._completed()
-        ping, ids = mention_line(reply)
+        # The first follow-up edits the placeholder, and an edit notifies no one: the ping
+        # names everyone, even those the text already names as <@id> (issue 40).
+        ids = pingable(reply.mentions)
+        ping = " ".join(mention(user_id) for user_id in ids)
         self.pending = compose(reply.model_copy(update={"mentions": []}))
         if ids:
             self.pending.append(Outgoing(content=ping, mentions=ids))

@@ -199,3 +199,28 @@ async def test_an_apology_lost_on_the_wire_is_only_logged(
     words = [r.getMessage() for r in caplog.records]
     assert any("could not send the error" in w for w in words), words
     assert not any("Ignoring exception" in w for w in words), words
+
+
+@pytest.mark.parametrize("defer_after", [0.0])
+@pytest.mark.parametrize("anyway", [False, True], ids=["lost", "made anyway"])
+@pytest.mark.parametrize("kind", [*WIRE, "503"])
+async def test_a_defer_lost_on_the_wire_leaves_no_placeholder_and_loses_nothing(
+    fake_bot: RefereeClient, fake_service: PressService, recorder: RecordingAdapter,
+    defer_after: float, kind: str, anyway: bool,
+) -> None:
+    """The "thinking" defer of a slow command fails: made anyway, the reply replaces the
+    placeholder (looked up); not made, the reply is the initial response.  Either way the
+    step is announced once, Bob pinged once, and no placeholder is left to expire."""
+    fake_service.replies["rr move"] = announcement()
+    fake_service.delay = 0.01  # still running when the 0 s allowed are up: deferred
+    recorder.fail("callback", KINDS[kind](), done_anyway=anyway)
+    await act("answered", fake_bot, fake_service)
+    shown = [(s.kind, s.delivered, s.content[:30]) for s in recorder.sent]
+    assert recorder.sent[0].payload["type"] == 5, shown  # the defer is what failed
+    assert len(reached(recorder)) == 1, shown
+    assert [user for user, _ in recorder.pings()].count(BOB) == 1, shown
+    assert len(maps(recorder)) == 1, shown
+    placeholder = recorder.sent[0]
+    if anyway:
+        assert any(s.kind in ("followup", "delete_original") and s.delivered
+                   for s in recorder.sent if s.token == placeholder.token), shown
