@@ -119,8 +119,8 @@ def offer(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int, sid
     if not answers:
         if side not in system.waiting_on(state) or system.result(state) is not None:
             return None
-        hint = sealed_hint(system, state, side)
-        if hint and not acting_orders(system, state, side, limit=0):
+        hint = only_sealed(system, state, side)
+        if hint:
             # Only sealed orders now (issue 28): nothing to tap; they are typed privately.
             return Offer(lines=[f"{who}: {hint}"], buttons=[])
         token = Token("b", game_id, seq, side).encode()
@@ -152,12 +152,26 @@ def offer_to(system: GameSystem[Any], state: BaseModel, game_id: int, seq: int,
         return offer(system, state, game_id, seq, sides[0]) if sides else None
     if system.result(state) is not None:
         return None
-    names = [system.side_name(s) for s in sides]
+    # A side whose only orders now are sealed gets the sentence on typing them, not a
+    # button that could only answer it (issue 40: both mak sides at set-up, 19.1, 15.4.1).
+    hints = {s: only_sealed(system, state, s) for s in sides}
+    pressing = [s for s in sides if not hints[s]]
+    names = [system.side_name(s) for s in pressing]
+    lines = [f"{system.side_name(s)}: {hints[s]}" for s in sides if hints[s]]
+    if pressing:
+        lines.insert(0, f"{' and '.join(names)}: /game act builds an order by choosing (or type it).")
     return Offer(
-        lines=[f"{' and '.join(names)}: /game act builds an order by choosing (or type it)."],
+        lines=lines,
         buttons=[Button(label=f"Give an order ({n})", token=Token("b", game_id, seq, s).encode(),
-                        style="primary") for s, n in zip(sides, names)],
+                        style="primary") for s, n in zip(pressing, names)],
     )
+
+
+def only_sealed(system: GameSystem[Any], state: BaseModel, side: str) -> str | None:
+    """The sentence on typing sealed orders (:func:`sealed_hint`) when every order ``side``
+    may give now is sealed (issue 28), so nothing can be tapped or chosen; else None."""
+    hint = sealed_hint(system, state, side)
+    return hint if hint and not acting_orders(system, state, side, limit=0) else None
 
 
 #: A reply with its numbered answers stays inside one Discord message (2,000 characters).

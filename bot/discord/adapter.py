@@ -30,8 +30,10 @@ from bot.commands import CommandGroup
 from bot.discord.delivery import (
     DEFERRED,
     PLACEHOLDER,
+    WIRE_ERRORS,
     Delivery,
     OwedLike,
+    ambiguous,
     deliver_owed,
     in_thread,
 )
@@ -143,7 +145,7 @@ async def fetch_upload(value: Any) -> Any:
         return Upload(name=value.filename, size=value.size)
     try:
         data = await value.read()
-    except (discord.HTTPException, discord.NotFound):
+    except WIRE_ERRORS:
         log.warning("could not fetch attachment %s", value.filename)
         return Upload(name=value.filename, size=value.size)
     return Upload(name=value.filename, size=value.size, data=data)
@@ -229,7 +231,7 @@ async def _drop_public_defer(interaction: discord.Interaction) -> None:
         return
     try:
         await interaction.delete_original_response()
-    except discord.HTTPException:
+    except WIRE_ERRORS:
         log.warning("could not delete the deferred response of interaction %s", interaction.id)
     interaction.extras[PLACEHOLDER] = False
 
@@ -238,12 +240,30 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> bool:
     """Defer with a "thinking" placeholder; False if Discord refused (the work goes on)."""
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    except discord.HTTPException as error:
-        log.warning("could not defer interaction %s: %s", interaction.id, error)
-        return False
+    except WIRE_ERRORS as error:
+        if not (ambiguous(error) and await _deferred_anyway(interaction)):
+            log.warning("could not defer interaction %s: %s", interaction.id, error)
+            return False
+        log.info("interaction %s: deferred despite %s", interaction.id, error)
     # Remember whether a public placeholder now stands in the channel (see above).
     interaction.extras[PLACEHOLDER] = not ephemeral
     interaction.extras[DEFERRED] = True
+    return True
+
+
+async def _deferred_anyway(interaction: discord.Interaction) -> bool:
+    """After a defer answered ambiguously (a 5xx, a timeout, a reset): whether Discord made
+    the "thinking" placeholder all the same (issue 40).  If so the interaction is marked
+    answered, as discord.py would have, so the reply replaces the placeholder instead of
+    being refused as a second response and the placeholder left to expire."""
+    try:
+        original = await interaction.original_response()
+    except WIRE_ERRORS:
+        return False
+    if not original.flags.loading:
+        return False
+    # discord.py sets this once the defer request returns; it did not return.
+    interaction.response._response_type = discord.InteractionResponseType.deferred_channel_message
     return True
 
 
@@ -302,7 +322,7 @@ async def respond(
 async def _private_or_log(interaction: discord.Interaction, text: str) -> None:
     try:
         await send_private(interaction, text)
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         # A refusal changed nothing: there is nothing to announce in the channel.
         log.warning("could not send a refusal to interaction %s: %s", interaction.id, error)
 

@@ -25,6 +25,7 @@ import discord
 
 from bot.config import Settings
 from bot.discord.adapter import DEFER_AFTER, ServiceLike, send_private
+from bot.discord.delivery import WIRE_ERRORS
 from bot.discord.inflight import InFlight
 from bot.discord.presses import is_ours, on_press
 from bot.discord.scheduled import start_pacing
@@ -172,7 +173,10 @@ class RefereeClient(discord.AutoShardedClient):
         if self.service is None or not is_ours(interaction):
             return
         if self.in_flight.closing:
-            await send_private(interaction, RESTARTING)
+            try:
+                await send_private(interaction, RESTARTING)
+            except WIRE_ERRORS as error:  # nothing was done: only the notice is lost (issue 40)
+                log.warning("could not tell press %s that the bot restarts: %s", interaction.id, error)
             return
         async with self.in_flight.track():
             await on_press(interaction, self.service, self.settings.moderator_role)

@@ -34,15 +34,17 @@ Private replies (status, help, logs) are never posted in the channel in their st
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
+import aiohttp
 import discord
 
-from bot.discord.messages import Outgoing, compose, mention_line
+from bot.discord.messages import Outgoing, compose, mention, pingable
 from bot.discord.widgets import view_of
 from bot.models import Reply
 
@@ -107,9 +109,33 @@ def fit_files(reply: Reply, size_limit: int) -> Reply:
     return reply.model_copy(update={"attachments": kept, "text": "\n".join([reply.text, *notes])})
 
 
-def failure_text(error: discord.HTTPException) -> str:
-    """A short account of a refused request for the log."""
-    return f"{error.status} {getattr(error, 'code', 0)} {error.text[:80]!r}"
+#: What a request to Discord can fail with (issue 40): Discord's answer (an
+#: ``HTTPException``), or the wire's: a timeout, a connection reset (aiohttp's
+#: ``ClientOSError``, a bare ``ConnectionResetError``), which are not ``HTTPException``s and
+#: which discord.py retries only for errno 54/10054.  A step is committed before its
+#: announcement goes out, so every one of them must be caught where Discord's are.
+WIRE_ERRORS: tuple[type[BaseException], ...] = (
+    discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError, OSError)
+
+
+def ambiguous(error: BaseException) -> bool:
+    """Whether the request may have been carried out all the same: a 5xx, or the wire
+    failing (a timeout or a reset says nothing of what Discord did), as opposed to a refusal."""
+    return isinstance(error, discord.DiscordServerError) or not isinstance(error, discord.HTTPException)
+
+
+def failure_text(error: BaseException) -> str:
+    """A short account of a refused or lost request for the log."""
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {getattr(error, 'code', 0)} {error.text[:80]!r}"
+    return f"{type(error).__name__} {str(error)[:80]!r}"
+
+
+def refusal_text(error: BaseException) -> str:
+    """What Discord said, or what the wire did, in a few words for the players."""
+    if isinstance(error, discord.HTTPException):
+        return error.text[:60]
+    return "the connection to Discord failed"
 
 
 def in_thread(interaction: discord.Interaction) -> bool:
@@ -149,7 +175,9 @@ async def post_message(channel: discord.abc.Messageable, message: Outgoing, nonc
 
     try:
         return await send()
-    except discord.DiscordServerError as error:
+    except WIRE_ERRORS as error:
+        if not ambiguous(error):
+            raise
         log.info("channel.send answered %s; sending again with nonce %s", failure_text(error), nonce)
         return await send()
 
@@ -190,7 +218,7 @@ class Delivery:
                 await self._after_defer()
             else:
                 await self._text_then_files()
-        except discord.HTTPException as error:
+        except WIRE_ERRORS as error:
             log.warning("reply to interaction %s failed (%s)", self.interaction.id,
                         failure_text(error))
             if self.pending and self.public:
@@ -224,10 +252,12 @@ class Delivery:
         """
         try:
             await self.interaction.response.send_message(**kwargs)
-        except discord.DiscordServerError as error:
+        except WIRE_ERRORS as error:
+            if not ambiguous(error):
+                raise
             try:
                 await self.interaction.original_response()
-            except discord.HTTPException:
+            except WIRE_ERRORS:
                 raise error from None
             log.info("interaction %s: the response was created despite %s", self.interaction.id,
                      failure_text(error))
@@ -250,7 +280,10 @@ class Delivery:
     async def _after_defer(self) -> None:
         """Deferred: text and map replace the placeholder, the ping comes as its own message."""
         reply = await self._completed()
-        ping, ids = mention_line(reply)
+        # The first follow-up edits the placeholder, and an edit notifies no one: the ping
+        # names everyone, even those the text already names as <@id> (issue 40).
+        ids = pingable(reply.mentions)
+        ping = " ".join(mention(user_id) for user_id in ids)
         self.pending = compose(reply.model_copy(update={"mentions": []}))
         if ids:
             self.pending.append(Outgoing(content=ping, mentions=ids))
@@ -275,10 +308,12 @@ class Delivery:
         original response is looked up: no longer "thinking", it was replaced anyway."""
         try:
             await self.interaction.followup.send(**kwargs)
-        except discord.DiscordServerError as error:
+        except WIRE_ERRORS as error:
+            if not ambiguous(error):
+                raise
             try:
                 original = await self.interaction.original_response()
-            except discord.HTTPException:
+            except WIRE_ERRORS:
                 raise error from None
             if original.flags.loading:
                 raise
@@ -304,19 +339,16 @@ class Delivery:
                 await self.interaction.followup.send(
                     note, ephemeral=reply.ephemeral, allowed_mentions=discord.AllowedMentions.none()
                 )
-            except discord.HTTPException as error:
+            except WIRE_ERRORS as error:
                 log.warning("could not send a note to %s (%s)", self.interaction.id,
                             failure_text(error))
         if not reply.attachments:
             return
         groups = compose(Reply(text="", attachments=reply.attachments))
-        first, rest = files_of(groups[0]), groups[1:]
+        rest = groups[1:]
         try:
-            if self.last_message == "original":
-                await self.interaction.edit_original_response(attachments=first)
-            else:
-                await self.last_message.edit(attachments=first)
-        except discord.HTTPException as error:
+            await self._edit_in_files(groups[0])
+        except WIRE_ERRORS as error:
             # The text (and ping) went out: only the map is missing.  Post it as a message
             # of its own rather than lose it (issue 25).
             log.warning("attaching files to interaction %s failed (%s)", self.interaction.id,
@@ -325,11 +357,46 @@ class Delivery:
         for n, group in enumerate(rest):
             try:
                 await self._more(group, f"files{n}", files_of(group))
-            except discord.HTTPException as error:
+            except WIRE_ERRORS as error:
                 await self._map_missing(reply, error)
                 return
 
-    async def _map_missing(self, reply: Reply, error: discord.HTTPException) -> None:
+    async def _edit_in_files(self, group: Outgoing) -> None:
+        """Attach ``group``'s files to the message the text ended in.  After an ambiguous
+        failure (a 5xx, a timeout, a reset: Discord may have carried the edit out) the edit
+        is made once more rather than the map posted as a new message: an edit sets the
+        message's attachments, so made twice it still shows one map (issue 40).  Failing so
+        again, the original response is looked up: holding the files, it is done."""
+        for attempt in range(2):
+            try:
+                if self.last_message == "original":
+                    await self.interaction.edit_original_response(attachments=files_of(group))
+                else:
+                    await self.last_message.edit(attachments=files_of(group))
+                return
+            except WIRE_ERRORS as error:
+                if not ambiguous(error):
+                    raise
+                if attempt:
+                    if not await self._original_holds(group):
+                        raise
+                    return
+                log.info("attaching files to interaction %s answered %s; editing again",
+                         self.interaction.id, failure_text(error))
+
+    async def _original_holds(self, group: Outgoing) -> bool:
+        """Whether the original response already carries ``group``'s files (an edit Discord
+        carried out but answered with a 5xx or lost on the wire)."""
+        if self.last_message != "original":
+            return False
+        try:
+            original = await self.interaction.original_response()
+        except WIRE_ERRORS:
+            return False
+        names = {a.filename for a in original.attachments}
+        return all(a.filename in names for a in group.attachments)
+
+    async def _map_missing(self, reply: Reply, error: BaseException) -> None:
         """The map could not be posted at all: say so where possible, and owe it (with its
         snapshot) so it goes out with the channel's next reply."""
         log.warning("posting the map of interaction %s failed (%s)", self.interaction.id,
@@ -341,10 +408,10 @@ class Delivery:
             await self.owed.owe(self.channel_id, Reply(
                 text="🗺️ The map of the step announced above.", snapshot_key=self.reply.snapshot_key))
             return
-        note = f"(The map could not be attached: Discord refused it ({error.text[:60]}).)"
+        note = f"(The map could not be attached: Discord refused it ({refusal_text(error)}).)"
         try:
             await self.interaction.followup.send(note, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
+        except WIRE_ERRORS:
             log.warning("could not say that the map is missing on %s", self.interaction.id)
 
     def _kwargs(self, message: Outgoing) -> dict[str, Any]:
@@ -373,7 +440,7 @@ class Delivery:
         try:
             await send_to_channel(self.interaction.client, self.channel_id, remainder,
                                   nonce=self.nonce("fallback"))
-        except discord.HTTPException as error:
+        except WIRE_ERRORS as error:
             log.warning("posting the reply to channel %s failed too (%s); it is owed",
                         self.channel_id, failure_text(error))
             if self.owed is not None:
@@ -394,7 +461,7 @@ class Delivery:
         try:
             await self.interaction.delete_original_response()
             self.interaction.extras[PLACEHOLDER] = False
-        except discord.HTTPException as error:
+        except WIRE_ERRORS as error:
             log.warning("could not delete the placeholder of %s (%s)", self.interaction.id,
                         failure_text(error))
 
@@ -410,7 +477,7 @@ class Delivery:
         for n, group in enumerate(compose(Reply(text="", attachments=reply.attachments))):
             try:
                 await post_message(channel, group, self.nonce(f"files{n}"))
-            except discord.HTTPException as error:
+            except WIRE_ERRORS as error:
                 await self._map_missing(reply, error)
                 return
 
@@ -460,7 +527,7 @@ async def deliver_owed(
                     if message.attachments:
                         kwargs["files"] = files_of(message)
                     await interaction.followup.send(**kwargs)
-        except discord.HTTPException as error:
+        except WIRE_ERRORS as error:
             log.warning("owed announcement %s still undelivered (%s)", owed_id, failure_text(error))
             return
         await owed.settle(owed_id)

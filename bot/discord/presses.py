@@ -27,7 +27,7 @@ import discord
 
 from bot.answers import PREFIX
 from bot.discord.adapter import ServiceLike, invocation_from, send_private, with_offer
-from bot.discord.delivery import Delivery
+from bot.discord.delivery import WIRE_ERRORS, Delivery
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.discord.widgets import view_of
 from bot.models import Reply
@@ -49,13 +49,13 @@ async def on_press(interaction: discord.Interaction, service: ServiceLike, moder
     inv = invocation_from(interaction, ["press"], {}, moderator_role)
     try:
         await interaction.response.defer()
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         log.warning("could not acknowledge press %s: %s", interaction.id, error)
         return
     reply = await service.press(inv, token, str(values[0]) if values else None)
     try:
         await _answer(interaction, service, inv.user_id, reply)
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         log.warning("answering press %s failed: %s", interaction.id, error)
 
 
@@ -89,7 +89,7 @@ async def _close_question(interaction: discord.Interaction, chosen: str, private
         await interaction.edit_original_response(
             content=text[-CONTENT_LIMIT:], view=None, allowed_mentions=discord.AllowedMentions.none()
         )
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         # The order is committed and about to be announced; a stale question is cosmetic.
         log.warning("could not close the question of press %s: %s", interaction.id, error)
 

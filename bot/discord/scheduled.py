@@ -14,7 +14,14 @@ from typing import Any, Awaitable, Callable, Protocol
 
 import discord
 
-from bot.discord.delivery import OwedLike, failure_text, fit_files, nonce_of, post_message
+from bot.discord.delivery import (
+    WIRE_ERRORS,
+    OwedLike,
+    failure_text,
+    fit_files,
+    nonce_of,
+    post_message,
+)
 from bot.discord.messages import compose
 from bot.models import Reply
 
@@ -41,7 +48,9 @@ def poster(client: discord.Client, service: PacedService) -> Callable[[str, Repl
 
 async def post(client: discord.Client, service: PacedService, channel_id: str, reply: Reply) -> None:
     """Post ``reply`` (text, ping, map) in a channel; owe what Discord refuses."""
-    if reply.snapshot_key:
+    # The map's key as the step named it: owed, the map is drawn again with it.
+    snapshot_key = reply.snapshot_key
+    if snapshot_key:
         reply = await service.attach_snapshot(reply)
     reply = fit_files(reply, UPLOAD_LIMIT)
     channel = client.get_partial_messageable(int(channel_id))
@@ -51,11 +60,11 @@ async def post(client: discord.Client, service: PacedService, channel_id: str, r
             # A nonce of the message: sent again after a 5xx, it is not posted twice.
             await post_message(channel, pending[0], nonce_of("scheduled", channel_id, reply.text, n))
             pending.pop(0)
-    except discord.HTTPException as error:
+    except WIRE_ERRORS as error:
         log.warning("posting a scheduled message to %s failed (%s); it is owed", channel_id,
                     failure_text(error))
         text = "\n".join(m.content for m in pending if m.content)
-        key = reply.snapshot_key if any(m.attachments for m in pending) else None
+        key = snapshot_key if any(m.attachments for m in pending) else None
         await service.owe(channel_id, Reply(text=text, mentions=[i for m in pending for i in m.mentions],
                                             snapshot_key=key))
 

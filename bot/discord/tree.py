@@ -36,6 +36,7 @@ from bot.commands import CommandGroup, CommandSpec
 from bot.discord.adapter import (
     DEFER_AFTER, ServiceLike, fetch_upload, invocation_from, respond, send_private,
 )
+from bot.discord.delivery import WIRE_ERRORS
 from bot.discord.errors import explain
 from bot.discord.inflight import InFlight
 from rules.core import registry
@@ -67,8 +68,9 @@ class RefereeTree(app_commands.CommandTree):
         text = explain(error, command)
         try:
             await send_private(interaction, text)
-        except discord.HTTPException:
-            # The interaction may have expired; the log is all that is left.
+        except WIRE_ERRORS:
+            # The interaction may have expired, or the wire failed (issue 40); the log is
+            # all that is left.
             log.warning("could not send the error for interaction %s: %s", interaction.id, text)
 
 

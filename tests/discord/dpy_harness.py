@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from PIL import Image
@@ -156,6 +157,10 @@ FAILURES = {
     "50013 missing permissions": lambda: http_error(403, 50013, "Missing Permissions"),
     "429 rate limited": lambda: http_error(429, 0, "You are being rate limited."),
     "503 server error": lambda: http_error(503, 0, "Service Unavailable"),
+    # Issue 40: the wire's own failures, which are not discord.HTTPException.
+    "timeout": lambda: asyncio.TimeoutError(),
+    "connection reset": lambda: ConnectionResetError(104, "Connection reset by peer"),
+    "client os error": lambda: aiohttp.ClientOSError(104, "Connection reset by peer"),
 }
 
 
@@ -278,6 +283,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
             state["flags"] = 0
             if (body or {}).get("content") is not None:
                 state["content"] = body["content"]
+            if sent.files:  # the files it carries now (an edit sets them: issue 40)
+                state["files"] = list(sent.files)
         if sent.method == "DELETE":
             return None
         if sent.kind == "get_original":
@@ -289,11 +296,14 @@ class RecordingAdapter(AsyncWebhookAdapter):
 
     def _message(self, body: Any) -> dict[str, Any]:
         self._message_ids += 1
+        attachments = [{"id": str(9000 + n), "filename": name, "size": 1, "url": f"https://cdn/{name}",
+                        "proxy_url": f"https://cdn/{name}"}
+                       for n, name in enumerate((body or {}).get("files", []))]
         return {
             "id": str(self._message_ids), "channel_id": str(CHANNEL_ID), "type": 0,
             "content": (body or {}).get("content") or "", "tts": False, "pinned": False,
             "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": attachments,
             "embeds": [], "flags": (body or {}).get("flags", 0),
             "author": {"id": str(APP_ID), "username": "Referee", "discriminator": "0",
                        "avatar": None, "bot": True},

@@ -13,17 +13,20 @@ import contextlib
 from datetime import datetime, timedelta, timezone
 
 import discord
+import pytest
 
 from bot.autoplay import Channel
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.discord.scheduled import poster, start_pacing
 from bot.models import Invocation
+from bot.pacing import store as pstore
 from bot.pacing.clock import ManualClock
 from bot.service import Service
 import tests.platform.conftest  # noqa: F401 - registers the test system Duel
 from tests.discord.conftest import start_client
 from tests.discord.dpy_harness import FAILURES, RecordingAdapter, open_png
+from tests.discord.test_discord_failure_matrix import KINDS
 
 CHANNEL = "424242424242424242"
 ALICE, BOB, MOD = "111111111111111111", "222222222222222222", "333333333333333333"
@@ -107,3 +110,44 @@ async def test_the_background_task_runs_and_stops(settings: Settings) -> None:
     finally:
         await service.close()
         await discord.Client.close(client)
+
+
+async def digest_due(service: Service) -> Channel:
+    """A commando game played until its first turn's digest is due (not yet posted)."""
+    channel = Channel(service, "commando", CHANNEL)
+    await channel.open()
+    for _ in range(300):
+        await channel.order()
+        if any(m.kind == "digest" for m in await pstore.due_messages(service.store, service.clock.now())):
+            return channel
+    raise AssertionError("no digest became due in 300 orders")
+
+
+@pytest.mark.parametrize("times", [1, 2], ids=["lost once", "lost twice"])
+@pytest.mark.parametrize("kind", ["timeout", "client os error", "connection reset"])
+async def test_a_digest_lost_on_the_wire_is_posted_once_or_owed_with_its_map(
+        settings: Settings, recorder: RecordingAdapter, kind: str, times: int) -> None:
+    """Issue 40: a turn digest whose ``channel.send`` times out or is reset was neither
+    posted nor owed.  Lost once, it is sent again with its nonce (posted once, its map with
+    it); lost on the retry too, it is owed to the channel's next reply, with its map's key."""
+    service = await Service.open(settings)
+    client = await start_client(RefereeClient(settings), service, 30.0, recorder)
+    try:
+        await digest_due(service)
+        recorder.fail("channel_send", KINDS[kind](), times=times)
+        await service.pacer.tick(poster(client, service))
+        posted = [s for s in recorder.of_kind("channel_send") if s.delivered]
+        owed = await service.owed(CHANNEL)
+        if times == 1:
+            (digest,) = posted
+            assert digest.content.startswith("📰 Turn 1 digest") and list(digest.files)
+            assert owed == []
+        else:
+            assert posted == []
+            ((_, late),) = owed
+            assert late.text.startswith("📰 Turn 1 digest") and late.snapshot_key
+        # Nothing is due any more: the digest is not posted again by a later tick.
+        await service.pacer.tick(poster(client, service))
+        assert len([s for s in recorder.of_kind("channel_send") if s.delivered]) == len(posted)
+    finally:
+        await client.close()
