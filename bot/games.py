@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -31,7 +32,7 @@ class LiveGame:
     """An active game as the service works with it: the row, the parsed state, the seats."""
 
     row: GameRow
-    system: GameSystem
+    system: GameSystem[Any]
     state: BaseModel
     seats: list[SeatRow]
     #: The number the next step gets.  Every step of a game is written under its channel's
@@ -74,7 +75,7 @@ class LiveGame:
         return {e.user_id for e in self.seat_log if e.event in ("join", "seat")}
 
 
-def is_standing(system: GameSystem, step: StepRow) -> bool:
+def is_standing(system: GameSystem[Any], step: StepRow) -> bool:
     """A stored step is a standing (``anytime``) order."""
     if step.kind != "order" or not step.action:
         return False
@@ -85,7 +86,7 @@ def is_standing(system: GameSystem, step: StepRow) -> bool:
 class GameCache:
     """Each channel's active game, parsed once and kept while it is used (LRU)."""
 
-    def __init__(self, store: BaseStore, settings: Settings, systems: dict[str, GameSystem]) -> None:
+    def __init__(self, store: BaseStore, settings: Settings, systems: dict[str, GameSystem[Any]]) -> None:
         self.store = store
         self.settings = settings
         self.systems = systems

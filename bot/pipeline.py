@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from typing import Any, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -43,7 +44,7 @@ from rules.core.views import changes_seen_over
 
 
 def apply_recorded(
-    system: GameSystem, scenario: str, options: dict[str, Any], state: BaseModel | None,
+    system: GameSystem[Any], scenario: str, options: dict[str, Any], state: BaseModel | None,
     action: dict[str, Any] | None, side: str | None, dice: Dice,
 ) -> tuple[Step, Action | None]:
     """Apply a recorded step again: its setup, or its order on ``state``, with ``dice``.
@@ -174,7 +175,8 @@ class Pipeline:
         step = await self.store.step(game.row.id, seq)
         if step is None:
             raise RuleError(f"There is no step #{seq}.")
-        return game.system.load_state(step.state_json)
+        state: BaseModel = game.system.load_state(step.state_json)
+        return state
 
     # -- the one commit --------------------------------------------------------------------
 
@@ -192,7 +194,7 @@ class Pipeline:
 
 
 async def gather_render(pending: dict[str, asyncio.Future[bytes]], key: str,
-                        render: Callable[[], Any]) -> bytes:
+                        render: Callable[[], Awaitable[bytes]]) -> bytes:
     """Render once per key however many ask at the same time (issue 14: 50 concurrent
     ``/game map`` calls rendered one state 10 times)."""
     future = pending.get(key)

@@ -39,7 +39,8 @@ from bot.pipeline import (
     LiveGame, Pipeline, ScriptedDiceSource, gather_render, new_seed, option_user, state_digest,
     watching_side,
 )
-from bot.store import BaseStore, StepRow, utcnow
+from bot.store import BaseStore, StepRow
+from bot.writer import utcnow
 from bot.stores import open_store
 from bot.writer import CONFLICT_RETRIES, Conflict
 from rules.core.contract import Choice, GameSystem
@@ -438,13 +439,13 @@ class Service:
         """An owed announcement was delivered."""
         await self.pipeline.announcements.settle(owed_id)
 
-    async def _turn_ended(self, system: GameSystem, step: StepRow, state: BaseModel) -> bool:
+    async def _turn_ended(self, system: GameSystem[Any], step: StepRow, state: BaseModel) -> bool:
         """Whether ``step`` began a new turn (the contract's ``turn`` differs from the step
         before's): then the whole map is posted, not the focus picture."""
         before = await self.store.step(step.game_id, step.parent_seq) if step.parent_seq is not None else None
         if before is None:
             return False
-        return system.turn(state).key != system.turn(system.load_state(before.state_json)).key  # type: ignore[arg-type]
+        return system.turn(state).key != system.turn(system.load_state(before.state_json)).key
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself between runs (e.g. the last synced commands)."""

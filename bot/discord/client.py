@@ -89,7 +89,7 @@ class RefereeClient(discord.AutoShardedClient):
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count,
-            shard_ids=settings.shards,
+            shard_ids=settings.shards,  # type: ignore[arg-type]  # None: every shard (discord.py's own default, typed as a list)
         )
         self.settings = settings
         self.in_flight = InFlight()
@@ -140,7 +140,7 @@ class RefereeClient(discord.AutoShardedClient):
         if not self.syncs_commands:
             log.info("commands are synced by the process running shard 0, not this one")
             return
-        places = [discord.Object(id=g) for g in self.settings.guild_ids] or [None]
+        places: list[discord.Object | None] = [discord.Object(id=g) for g in self.settings.guild_ids] or [None]
         for guild in places:
             where = f"server {guild.id}" if guild else "every server (global)"
             if guild is not None:

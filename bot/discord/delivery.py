@@ -262,7 +262,7 @@ class Delivery:
             log.info("interaction %s: the response was created despite %s", self.interaction.id,
                      failure_text(error))
 
-    async def _more(self, message: Outgoing, index: int, files: list[discord.File] | None = None) -> Any:
+    async def _more(self, message: Outgoing, index: int | str, files: list[discord.File] | None = None) -> Any:
         """A message after the first: ``channel.send`` with a nonce when the reply is public
         and the bot may post (idempotent), else a follow-up."""
         if self.public and can_post(self.interaction):

@@ -73,7 +73,10 @@ async def _answer(interaction: discord.Interaction, service: ServiceLike, presse
         if pressed_private:
             await interaction.edit_original_response(**kwargs, view=view)
         else:
-            await interaction.followup.send(**kwargs, ephemeral=True, **({"view": view} if view else {}))
+            if view is None:
+                await interaction.followup.send(**kwargs, ephemeral=True)
+            else:
+                await interaction.followup.send(**kwargs, ephemeral=True, view=view)
         return
     await _close_question(interaction, reply.chosen, pressed_private)
     reply = await with_offer(service, reply, str(interaction.channel_id))

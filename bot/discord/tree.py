@@ -186,7 +186,7 @@ class CommandFactory:
             nested[spec.subgroup].add_command(command)
         return result
 
-    def command(self, group: str, spec: CommandSpec) -> app_commands.Command:
+    def command(self, group: str, spec: CommandSpec) -> app_commands.Command[Any, ..., None]:
         """The ``app_commands.Command`` of ``/group spec.name``.
 
         The callback gets a generated signature; descriptions, renames, choices and
@@ -217,7 +217,7 @@ class CommandFactory:
         ]
         for decorate in decorators:
             callback = decorate(callback)
-        command = app_commands.Command(
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=spec.name,
             description=_clip(spec.description),
             callback=callback,
@@ -275,7 +275,8 @@ class CommandFactory:
         run_command.__qualname__ = run_command.__name__ = "_".join(path)
         return run_command
 
-    def _autocomplete(self, group: str, spec: CommandSpec, option: OptionSpec) -> Callback:
+    def _autocomplete(self, group: str, spec: CommandSpec,
+                      option: OptionSpec) -> Callable[..., Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
         factory = self
 
         async def suggest(

@@ -27,27 +27,27 @@ import os
 import secrets
 import socket
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Awaitable, Callable
 
 from bot import replies, sealing
 from bot.limits import ChannelLocks
 from bot.models import Reply
 from bot.pacing import store as pstore
-from bot.pacing.clock import iso, parse_iso
+from bot.pacing.clock import parse_iso
 from bot.pacing.plans import (
     PacePlans, deadline_line, names_part, next_pace, part_key_in, part_key_of, plan, plan_in, same_part,
     write_plan,
 )
 from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, turn_name
 from bot.pacing.store import Pace, Scheduled
-from bot.pacing.times import discord_time, reminder_times
+from bot.pacing.times import discord_time
 from bot.games import CHANGES_WINDOW, LiveGame
 from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, landed_of
 from bot.pipeline import Pipeline
-from bot.store import GameRow, StepRow
+from bot.store import StepRow
 from bot.writer import CONFLICT_RETRIES, Conflict, Writer
-from rules.core.contract import GameSystem, Step
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
 log = logging.getLogger("referee.pacing")
@@ -133,7 +133,7 @@ class Pacer:
             return None
         return await self.sync(game)
 
-    async def turn_steps(self, system: GameSystem, game_id: int, head_seq: int,
+    async def turn_steps(self, system: GameSystem[Any], game_id: int, head_seq: int,
                          turn: int, word: str | None = None) -> tuple[StepRow | None, list[StepRow]]:
         """The steps of ``turn``, which step ``head_seq`` ended: back along its parents while
         the state is still in that turn.  Returns the step before them and them."""
@@ -344,7 +344,7 @@ class Pacer:
     async def _reminder(self, game: LiveGame, message: Scheduled, now: datetime) -> Reply | None:
         holder = game.holder(message.side)
         deadline = parse_iso(message.data["deadline"])
-        if (holder is None or message.side not in game.system.waiting_on(game.state)  # type: ignore[arg-type]
+        if (holder is None or message.side not in game.system.waiting_on(game.state)
                 or deadline <= now):  # late (the bot was down): the deadline's notice says it
             await self._drop(message)
             return None
@@ -400,7 +400,7 @@ class Pacer:
     async def _act(self, game: LiveGame, pace: Pace, message: Scheduled) -> Reply | None:
         """The deadline notice and what the game's setting makes the referee do, committed;
         None if another process sent the notice first."""
-        waiting = game.system.waiting_on(game.state)  # type: ignore[arg-type]
+        waiting = game.system.waiting_on(game.state)
         who = ", ".join(replies.seat_name(s, game.seats) for s in waiting) or "nobody"
         lines = [f"⌛ The deadline passed: {message.data.get('part', '')}", f"Waited on {who}."]
         mentions: list[str] = []
@@ -433,16 +433,16 @@ class Pacer:
         run = self.svc.dice_run(game.row)
         entries: list[Outcome | str] = []
         for side in sides:
-            if side not in system.waiting_on(state):  # type: ignore[arg-type]
+            if side not in system.waiting_on(state):
                 continue  # an earlier side's order ended what this one was waited on for
             name = system.side_name(side)
-            action = system.idle_order(state, side)  # type: ignore[arg-type]
+            action = system.idle_order(state, side)
             if action is None:
                 entries.append(f"{name} has no 'no action' order now; nothing is done for them.")
                 continue
             dice = run.take()
             try:
-                step = system.apply(state, side, action, dice)  # type: ignore[arg-type]
+                step = system.apply(state, side, action, dice)
             except RuleError as exc:
                 entries.append(f"The referee could not act for {name}: {exc.message}")
                 continue
@@ -474,6 +474,7 @@ class Pacer:
                 seq, action = next(recorded)
                 side = entry.side or ""
                 # A sealed order (issue 28) never shows its options, only its seal's public line.
+                assert entry.action is not None  # an outcome is made only for an order given
                 lines.append(f"#{seq} Referee ({side}): {sealing.order_words(entry.action)}")
                 lines.extend(sealing.public_lines(game.system, side, action))
                 lines.extend(replies.event_lines(entry.step.events))
