@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rules.core import table
-from rules.skirmish.state import SkirmishState, TeamState
+from rules.skirmish.state import SkirmishState, TeamState, other
 
 #: Contact places tried round each enemy base (every 10 degrees, plus the one facing us).
 SPOTS = 36
@@ -197,3 +197,19 @@ def can_reach(state: SkirmishState, team: TeamState, enemies: list[TeamState], r
         return False
     board = _board(state, team)
     return _edge_gap(board, team.pos, enemies) <= 0.05 or _in_contact(board, team, enemies, reach) is not None
+
+
+def anyone_in_reach(state: SkirmishState, side: str, teams: list[TeamState], reach: float) -> bool:
+    """Whether one of ``teams`` (of ``side``) could charge into contact with some enemy unit:
+    Gun teams stay behind and "Tank Teams my not assault Tank Teams" (Assaults)."""
+    near_enough = reach + 2 * state.table.base_radius + 0.05
+    for enemy in state.live(other(side)):
+        all_tanks = all(t.kind == "tank" for t in enemy.alive_teams)
+        for team in teams:
+            if team.kind == "gun" or (all_tanks and team.kind == "tank"):
+                continue
+            if not any(table.distance(team.pos, e.pos) <= near_enough for e in enemy.alive_teams):
+                continue
+            if can_reach(state, team, enemy.alive_teams, reach):
+                return True
+    return False
