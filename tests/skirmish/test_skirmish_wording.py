@@ -44,3 +44,13 @@ def test_target_label_counts_agree():
 def test_counted_agrees_with_its_noun():
     from rules.skirmish.prompts import counted
     assert [counted(n, "team") for n in (0, 1, 2)] == ["0 teams", "1 team", "2 teams"]
+
+
+def test_counter_labels_drop_a_prefix_the_team_and_unit_share():
+    # Issue 40: counters read "us-a-us-1"
+    from rules.skirmish.view import counter_label
+    assert counter_label("us-a", "us-1") == "us-a·1"
+    assert counter_label("sq1", "1pl") == "sq1·1pl"
+    assert counter_label("1pl-a", "1pl") == "1pl-a"
+    assert counter_label("cpt", "us-hq") == "cpt·us-hq"
+    assert counter_label("de-mg", "de-1") == "de-mg·1"
