@@ -21,8 +21,7 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
         if action in ("fire", "assault") and field == "target":
             return _target(state, value)
         if action == "move" and field == "to":
-            return _move(state, str(partial.get("who") or ""), value,
-                         turned=bool(partial.get("face") or partial.get("turret")))
+            return _move(state, partial, value)
         if action == "decide" and field == "teams" and state.pending and state.pending.volley:
             shown = volleys.allocation_choices(state, state.pending.volley).get(value, "")
             return f"{value} first: hits {shown}"
@@ -58,10 +57,12 @@ def _target(state: SkirmishState, value: str) -> str:
             f"To Hit {TO_HIT[enemy.training]}+ before modifiers")
 
 
-def _move(state: SkirmishState, who: str, value: str, turned: bool = False) -> str:
+def _move(state: SkirmishState, partial: dict[str, Any], value: str) -> str:
     """Where a move goes in words (``6.0" N towards g1``), the move left, a warning when
-    the facing it ends with leaves a gun or tank unable to fire (unless ``turned`` by face:
-    or turret:), then the place as typed."""
+    the facing it ends with leaves a gun or tank unable to fire (unless the order turns it
+    itself, face: or turret:), then the place as typed."""
+    who = str(partial.get("who") or "")
+    turned = bool(partial.get("face") or partial.get("turret"))
     unit = state.unit(state.active or "")
     whole = not who or who.casefold() == unit.id.casefold()
     team = (unit.pl or unit.alive_teams[0]) if whole else state.team(who)
