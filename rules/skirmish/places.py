@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.core import table
 from rules.core.errors import RuleError
+from rules.skirmish import prompts
 from rules.skirmish.scenario import TerrainSpec
 from rules.skirmish.state import SkirmishState, TeamState, other
 
@@ -73,9 +74,9 @@ def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> tab
     try:
         return table.parse_place(text, origin, named, teams).point
     except RuleError as exc:  # name the terrain too among the places accepted
-        names = ", ".join(p.name for p in state.table.terrain)
+        names = [p.name for p in state.table.terrain if p.kind != "road"]
         if names and "not a place here" in str(exc):
-            raise RuleError(f"{exc} Terrain by name: {names}.") from None
+            raise RuleError(f"{exc} Terrain by name: {prompts.listed(names)}.") from None
         raise
 
 
