@@ -157,25 +157,49 @@ def _in_contact(board: _Board, team: TeamState, enemies: list[TeamState], reach:
     return best
 
 
+def _walk(board: _Board, path: tuple[table.Point, ...], reach: float) -> tuple[tuple[table.Point, ...], str]:
+    """``path`` followed up to ``reach`` inches, stopping just short of the first base in
+    its way: the part walked and what ended it (``"reach"``, a base's id, ``""`` at its end)."""
+    out, left = [path[0]], reach
+    for a, b in zip(path, path[1:]):
+        span = table.distance(a, b)
+        end, stopped = (b, "") if span <= left else (table.toward(a, b, left), "reach")
+        hit = board.block(a, end)
+        if hit is not None:
+            back = max(0.0, hit.t - SPARE / max(table.distance(a, end), table.EPS))
+            out.append(table.lerp(a, end, back))
+            return tuple(out), hit.key
+        out.append(end)
+        left -= span
+        if stopped:
+            return tuple(out), stopped
+    return tuple(out), ""
+
+
+def _ways(board: _Board, start: table.Point, spot: table.Point) -> list[tuple[table.Point, ...]]:
+    """Straight at ``spot``, and round the first base in the way on either side."""
+    hit = board.block(start, spot)
+    if hit is None:
+        return [(start, spot)]
+    return [(start, spot)] + [(start, turn, spot) for turn in _turns(board, hit.key, start, spot)]
+
+
 def _short(board: _Board, team: TeamState, enemies: list[TeamState], reach: float) -> Approach:
-    """As close as possible: straight at each contact place (taken or not), stopping at the
-    end of the move or against the first base in the way, whichever leaves the smallest gap."""
+    """As close as possible: at each contact place (taken or not), straight or round the
+    base in the way, stopping at the end of the move or against a base, whichever leaves
+    the smallest gap (of equal gaps, the shorter move)."""
     near = _nearest(team, enemies)
     free = any(True for _ in _spots(board, team, enemies))
     best = Approach(path=(team.pos,), enemy=near.id, gap=_edge_gap(board, team.pos, enemies),
                     stopped="way" if free else "full")
     for spot, enemy in _spots(board, team, enemies, taken=True):
-        end, stopped = table.toward(team.pos, spot, reach), "reach"
-        hit = board.block(team.pos, end)
-        if hit is not None:
-            span = table.distance(team.pos, end)
-            back = max(0.0, hit.t - SPARE / max(span, table.EPS))
-            end, stopped = table.lerp(team.pos, end, back), hit.key
-        if not board.free(end):
-            continue
-        gap = _edge_gap(board, end, enemies)
-        if gap < best.gap - 0.01:
-            best = Approach(path=(team.pos, end), enemy=enemy, gap=gap, stopped=stopped)
+        for way in _ways(board, team.pos, spot):
+            path, stopped = _walk(board, way, reach)
+            if not board.free(path[-1]):
+                continue
+            gap = _edge_gap(board, path[-1], enemies)
+            if gap < best.gap - 0.01:
+                best = Approach(path=path, enemy=enemy, gap=gap, stopped=stopped or "full")
     return best
 
 
