@@ -259,3 +259,21 @@ def test_charge_blocked_by_a_ring_of_friends_says_so():
     assert events[0].text.endswith("short, g1's base is in the way (Assaults)")
     assert table.distance(state.team("g3").pos, (20, 20)) < 6 - 2.5  # it did close in
     assert _bases_apart(state)
+
+
+def test_short_of_reach_a_team_behind_a_friend_still_closes_in():
+    # Assaults: "or as close as possible": g3, 18.5" from sq1 with g1 touching it in front,
+    # goes round g1 for its 12" instead of standing still.
+    state = fresh()
+    park(state)
+    put(state, "sq1", 20, 10)
+    for i, tid in enumerate(("lt", "sq2", "sq3", "bz")):  # the rest of 1pl further off
+        put(state, tid, 14 + 4 * i, 4)
+    put(state, "g3", 20, 30)
+    put(state, "g1", 20, 28.5)
+    events = assault.charge(state, [state.team("g3")], state.unit("1pl"))
+    gone = table.path_length(next(m for m in state.marks if m.kind == "assault").points)
+    assert gone == pytest.approx(12.0, abs=0.05)
+    assert table.distance(state.team("g3").pos, (20, 10)) < 10  # from 20: round g1, 12" on
+    assert "its 12.0\" move does not reach" in events[0].text
+    assert _bases_apart(state)
