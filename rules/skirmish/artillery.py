@@ -10,7 +10,8 @@ from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 from rules.skirmish import barrage, flow, prompts
 from rules.skirmish.orders import Barrage, Smoke
-from rules.skirmish.play import active_unit, open_step, place_of, point_text
+from rules.skirmish.places import place_of
+from rules.skirmish.play import active_unit, open_step, point_text
 from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState, other
 
 RULE = "Indirect Fire"
@@ -32,7 +33,7 @@ def barrage_problem(state: SkirmishState, unit: UnitState, point: table.Point, s
     if len(reach) < 2:
         reasons = [barrage.reaches(state, g, point) or f"{g.id} has moved or fired" for g in guns]
         detail = "; ".join(r for r in reasons if r)[:160]
-        return f"At least two guns must reach the target; {len(reach)} do. {detail} ({RULE})."
+        return f"At least two guns must reach the target; {len(reach)} {'does' if len(reach) == 1 else 'do'}. {detail} ({RULE})."
     if barrage.observer(state, unit, point) is None:
         return (f"No observer sees {point[0]:.0f},{point[1]:.0f}: a gun, the PL, the FO or the CC "
                 f"must see it and not have moved ({RULE}).")

@@ -17,7 +17,7 @@ from rules.core import table
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.views import Mark
-from rules.skirmish import losses, saves, suppression
+from rules.skirmish import contact, losses, saves, suppression
 from rules.skirmish.losses import Claim
 from rules.skirmish.state import SkirmishState, TeamState, UnitState
 from rules.skirmish.training import training_check
@@ -40,29 +40,6 @@ def nearest_enemy(team: TeamState, enemies: list[TeamState]) -> TeamState | None
     return min(enemies, key=lambda e: table.distance(team.pos, e.pos), default=None)
 
 
-def _approach(state: SkirmishState, team: TeamState, enemy: TeamState, reach: float) -> table.Point:
-    """Where ``team`` stops moving up to ``reach`` towards contact with ``enemy``."""
-    stop_short = table.distance(team.pos, enemy.pos) - contact_gap(state)
-    if stop_short <= 0:
-        return team.pos
-    end = table.toward(team.pos, enemy.pos, min(reach, stop_short))
-    return _clear_of_friends(state, team, end)
-
-
-def _clear_of_friends(state: SkirmishState, team: TeamState, end: table.Point) -> table.Point:
-    """Slide an end point off a friendly base it would stand on (back along the line)."""
-    side = state.unit_of(team).side
-    r = state.table.base_radius
-    for _ in range(20):
-        if not any(
-            t.id != team.id and table.distance(t.pos, end) < 2 * r - 1e-6
-            for t in state.teams(side)
-        ):
-            return end
-        end = table.toward(end, team.pos, r / 2)
-    return team.pos
-
-
 def in_contact(state: SkirmishState, team: TeamState, enemies: list[TeamState]) -> bool:
     """Base to base contact with any enemy team."""
     return any(table.distance(team.pos, e.pos) <= contact_gap(state) + 0.05 for e in enemies)
@@ -71,25 +48,40 @@ def in_contact(state: SkirmishState, team: TeamState, enemies: list[TeamState]) 
 def charge(
     state: SkirmishState, movers: list[TeamState], target: UnitState, reach: float = CHARGE
 ) -> list[Event]:
-    """Move the charging teams up to ``reach`` towards contact, nearest enemy first."""
+    """Move the charging teams up to ``reach`` into base to base contact with ``target``, each
+    to the nearest free contact place it can reach, or as close as possible (Assaults)."""
     events = []
     side = state.unit_of(movers[0]).side if movers else None
     for team in movers:
-        enemy = nearest_enemy(team, target.alive_teams)
-        if enemy is None or team.kind == "gun":
+        if not target.alive_teams or team.kind == "gun":
             continue
-        start = team.pos
-        team.x, team.y = _approach(state, team, enemy, reach)
+        way = contact.approach(state, team, target.alive_teams, reach)
+        enemy = state.team(way.enemy)
+        team.x, team.y = way.end
         team.moved = True
-        if start != team.pos:
-            team.facing = table.angle_of(table.sub(enemy.pos, start))
-        gone = table.distance(start, team.pos)
-        state.marks.append(Mark(kind="assault", points=[start, team.pos],
-                                text=table.inches(gone), side=side, by=[team.id]))
-        verdict = "in contact" if in_contact(state, team, target.alive_teams) else "short"
-        events.append(Event(kind="charge", rule=RULE,
-                            text=f"{team.id} charges {table.inches(gone)} at {enemy.id}: {verdict} ({RULE})"))
+        if way.length > 1e-6:
+            team.facing = table.angle_of(table.sub(enemy.pos, way.end))  # it faces its foe
+            if team.kind == "tank":
+                team.turret = team.facing
+        state.marks.append(Mark(kind="assault", points=list(way.path),
+                                text=table.inches(way.length), side=side, by=[team.id]))
+        events.append(Event(kind="charge", rule=RULE, text=charge_line(team, way, reach),
+                            data={"team": team.id, "to": way.end, "contact": way.gap == 0.0}))
     return events
+
+
+def charge_line(team: TeamState, way: contact.Approach, reach: float) -> str:
+    """What one team's charge did, and what stopped it if it is short (Assaults)."""
+    went = table.inches(way.length)
+    if way.gap == 0.0:
+        round_ = f", going round {way.around}" if way.around else ""
+        return f"{team.id} charges {went} into contact with {way.enemy}{round_} ({RULE})"
+    why = {
+        "reach": f"its {table.inches(reach)} move does not reach",
+        "full": f"no free place left beside {way.enemy}",
+        "way": "no clear way closer",
+    }.get(way.stopped, f"{way.stopped}'s base is in the way")
+    return f"{team.id} charges {went} at {way.enemy}: {table.inches(way.gap)} short, {why} ({RULE})"
 
 
 def halted(hits: int, tank_results: int, armoured_attack: bool) -> bool:

@@ -158,10 +158,10 @@ def finish_on_time(state: SkirmishState) -> list[Event]:
         for side in SIDES
     }
     if near["us"] == near["germans"]:
-        return conclude(state, None, f"Last turn over; {near['us']} teams each at the {point.name}: a draw")
+        return conclude(state, None, f"Last turn over; {prompts.counted(near['us'], 'team')} each at the {point.name}: a draw")
     winner = max(SIDES, key=lambda s: near[s])
     return conclude(state, winner, f"Last turn over; {SIDE_NAMES[winner]} hold the {point.name} "
-                                   f"({near[winner]} teams to {near[other(winner)]})")
+                                   f"({prompts.counted(near[winner], 'team')} to {near[other(winner)]})")
 
 
 def conclude(state: SkirmishState, winner: str | None, why: str) -> list[Event]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core import table
 from rules.core.errors import RuleError
-from rules.skirmish import fire, play, volleys
+from rules.skirmish import facing, fire, places, play, prompts, volleys
 from rules.skirmish.state import SkirmishState
 from rules.skirmish.training import CHECK, TO_HIT
 
@@ -21,7 +21,7 @@ def label(state: SkirmishState, side: str, action: str, field: str, value: str,
         if action in ("fire", "assault") and field == "target":
             return _target(state, value)
         if action == "move" and field == "to":
-            return _move(state, str(partial.get("who") or ""), value)
+            return _move(state, partial, value)
         if action == "decide" and field == "teams" and state.pending and state.pending.volley:
             shown = volleys.allocation_choices(state, state.pending.volley).get(value, "")
             return f"{value} first: hits {shown}"
@@ -41,8 +41,7 @@ def _unit(state: SkirmishState, value: str) -> str:
     unit = state.unit(value)
     need = CHECK[unit.training] + unit.markers
     extra = f" +{unit.markers} supp" if unit.markers else ""
-    teams = len(unit.alive_teams)
-    return f"{unit.id}: {unit.name}, {teams} team{'' if teams == 1 else 's'}, check {need}+{extra}"
+    return f"{unit.id}: {unit.name}, {prompts.counted(len(unit.alive_teams), 'team')}, check {need}+{extra}"
 
 
 def _target(state: SkirmishState, value: str) -> str:
@@ -54,16 +53,26 @@ def _target(state: SkirmishState, value: str) -> str:
     ]
     shooters = len({line.shooter for line in lines})
     near = min((line.distance for line in lines), default=0.0)
-    return (f"{enemy.id}: {enemy.name}, {shooters} teams can fire, nearest {near:.1f}\", "
+    return (f"{enemy.id}: {enemy.name}, {prompts.counted(shooters, 'team')} can fire, nearest {near:.1f}\", "
             f"To Hit {TO_HIT[enemy.training]}+ before modifiers")
 
 
-def _move(state: SkirmishState, who: str, value: str) -> str:
+def _move(state: SkirmishState, partial: dict[str, Any], value: str) -> str:
+    """Where a move goes in words (``6.0" N towards g1``), the move left, a warning when
+    the facing it ends with leaves a gun or tank unable to fire (unless the order turns it
+    itself, face: or turret:), then the place as typed."""
+    who = str(partial.get("who") or "")
+    turned = bool(partial.get("face") or partial.get("turret"))
     unit = state.unit(state.active or "")
-    team = state.team(who) if who and who.casefold() != unit.id.casefold() else (unit.pl or unit.alive_teams[0])
-    point = play.place_of(state, value, team.pos)
+    whole = not who or who.casefold() == unit.id.casefold()
+    team = (unit.pl or unit.alive_teams[0]) if whole else state.team(who)
+    point = places.place_of(state, value, team.pos)
     span = table.distance(team.pos, point)
-    return f"{value} ({table.inches(span)} for {team.id}, {play.budget(unit, team):.1f}\" left)"
+    words = places.where_to(state, team, point) if span > 0.05 else "turn on the spot"
+    warning = not turned and facing.arc_warning(state, facing.after_move(team, point), planned=True)
+    tail = "; cannot fire after" if warning else ""
+    return (f"{table.inches(span)} {words} · {play.budget(unit, team):.1f}\" left"
+            f"{tail} · {value}")
 
 
 def _reroll(state: SkirmishState, value: str) -> str:

@@ -9,7 +9,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.skirmish import fire, terrain
 from rules.skirmish.orders import Measure
-from rules.skirmish.play import place_of
+from rules.skirmish.places import place_of
 from rules.skirmish.state import SkirmishState, other
 
 
@@ -48,4 +48,7 @@ def measure(ctx: Ctx[SkirmishState], order: Measure) -> None:
             best = good.get(fire.best_weapon(state, team, enemy))  # the weapon it would fire
             parts.append(f"can fire ({best.weapon}{', long range' if best.long else ''})"
                          if best else str(lines[0]))
+            if best is None:  # the refusal ends with the rule that refuses the shot
+                ctx.say("measure", " · ".join(parts), "Firing")
+                return
     ctx.say("measure", " · ".join(parts) + " (Firing)", "Firing")

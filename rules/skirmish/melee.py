@@ -14,7 +14,8 @@ from rules.core import table
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.skirmish import (
-    assault, fire, flow, losses, morale, play, prompts, reactions, rerolls, suppression, volleys,
+    assault, contact, fire, flow, losses, morale, play, prompts, reactions, rerolls, suppression,
+    volleys,
 )
 from rules.skirmish.orders import Assault
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
@@ -54,9 +55,14 @@ def assault_problem(state: SkirmishState, unit: UnitState, order: Assault, side:
     movers = chargers(unit, target, staying)
     if not movers:
         return _no_charger(unit, target, staying)
+    # "at least one Team must make contact in order for the assault to continue": an
+    # assault nobody can carry into contact (too far, or every way in blocked) is refused
     reach = assault.CHARGE + assault.contact_gap(state) + 0.05
-    if not any(table.distance(m.pos, e.pos) <= reach for m in movers for e in target.alive_teams):
-        return f"No charging team of {unit.id} is within 12\" of {target.id} to make contact (Assaults)."
+    near = [m for m in movers
+            if any(table.distance(m.pos, e.pos) <= reach for e in target.alive_teams)]
+    if not any(contact.can_reach(state, m, target.alive_teams, assault.CHARGE) for m in near):
+        return (f"No charging team of {unit.id} can reach base to base contact with {target.id} "
+                f"within 12\" (Assaults).")
     return None
 
 

@@ -15,10 +15,11 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.core.views import Mark
 from rules.skirmish import (
-    cohesion, fire, flow, leaders, morale, movement, prompts, reactions, rerolls, suppression,
+    assault, cohesion, contact, facing, fire, flow, leaders, morale, movement, prompts, reactions, rerolls, suppression,
     volleys,
 )
 from rules.skirmish.barrage import barrage_guns
+from rules.skirmish.places import place_of
 from rules.skirmish.orders import Activate, Assault, Choose, Done, Fire, Move, Reroll
 from rules.skirmish.state import (
     FAIL_ACTIONS, SUCCESS_ACTIONS, Pending, SkirmishState, TeamState, UnitState, other,
@@ -135,9 +136,13 @@ def allowed_actions(state: SkirmishState) -> list[str]:
 
 
 def choose_offers(state: SkirmishState, side: str) -> Iterator[Choose]:
-    """The actions open to the active unit."""
+    """The actions open to the active unit; Assault only when some team of it can reach
+    contact ("at least one Team must make contact in order for the assault to continue")."""
     if state.active:
+        unit = state.unit(state.active)
         for kind in allowed_actions(state):
+            if kind == "assault" and not contact.anyone_in_reach(state, unit.side, unit.alive_teams, assault.CHARGE):
+                continue
             yield Choose(kind=kind)  # type: ignore[arg-type]
 
 
@@ -181,15 +186,6 @@ def budget(unit: UnitState, team: TeamState, extra: bool = False) -> float:
     """Inches a team may still move in this activation (twice for Run, +4" for a PL's help)."""
     base = movement.SPEED[team.kind] * (2 if unit.running else 1)
     return max(0.0, base + (leaders.EXTRA_MOVE if extra else 0.0) - team.travelled)
-
-
-def place_of(state: SkirmishState, text: str, origin: table.Point | None) -> table.Point:
-    """A place typed by a player: x,y, heading:inches, a team or a named point."""
-    if "," in text:  # x,y needs no names (the common case, and the offers' own)
-        return table.parse_place(text, origin, {}, {}).point
-    named = {p.id: (p.x, p.y) for p in state.table.points}
-    teams = {t.id: t.pos for t in state.teams()}
-    return table.parse_place(text, origin, named, teams).point
 
 
 def movers(state: SkirmishState, unit: UnitState, who: str) -> list[TeamState]:
@@ -364,6 +360,9 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
                                     turret=turret if team.kind == "tank" else None)
         team.travelled += result.travelled
         ctx.extend(result.events)
+        warning = facing.arc_warning(state, team)
+        if warning:
+            ctx.say("move", warning, "Firing", team=team.id)
         moved.append(team)
         if result.failed_check and bogged is None:
             bogged = Pending(kind="reroll", check="terrain", side=unit.side, unit=unit.id,

@@ -13,6 +13,12 @@ from collections.abc import Iterable
 SHOWN = 6
 
 
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """A count that agrees with its noun: ``1 team``, ``2 teams`` (``words``: an irregular
+    plural)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def team_list(teams: Iterable[str]) -> str:
     """Team ids as one option value: ``g1,g3`` (``none`` for no team)."""
     return ",".join(teams) or "none"

@@ -181,57 +181,86 @@ builtin_text = scenariofile.builtin_reader("rules.skirmish")
 load_scenario = scenariofile.cached_loader("skirmish", Scenario, builtin_text)
 
 
-def problems(sc: Scenario) -> list[tuple[Loc, str]]:
-    """Every cross-field fault with its field path: ids used twice (terrain, points, units
-    and teams together), a team's weapon key that is not in ``weapons``, teams, terrain and
-    named points off the table, a gun or tank set up in very difficult going only infantry
-    may stand in (Moving), each side with a unit, the victory objective a named point, and
-    weapons no team carries (a typo in a key)."""
+Faults = list[tuple[Loc, str]]
+
+
+def _size(sc: Scenario) -> str:
+    """The table's size as a fault message gives it."""
+    return f"the table is 0-{sc.width:g} by 0-{sc.height:g} inches"
+
+
+def _ids_used_twice(sc: Scenario) -> Faults:
+    """Ids used twice: terrain, points, units and teams together."""
     items = [(("terrain", i, "id"), t.id) for i, t in enumerate(sc.terrain)]
     items += [(("points", i, "id"), p.id) for i, p in enumerate(sc.points)]
     for i, unit in enumerate(sc.units):
         items.append((("units", i, "id"), unit.id))
         items += [(("units", i, "teams", j, "id"), t.id) for j, t in enumerate(unit.teams)]
-    out = scenariofile.duplicates(items)
-    size = f"the table is 0-{sc.width:g} by 0-{sc.height:g} inches"
-    keys = scenariofile.one_of(sc.weapons)
+    return scenariofile.duplicates(items)
+
+
+def _places_off_the_table(sc: Scenario) -> Faults:
+    """Terrain corners (the first of each piece) and named points off the table."""
+    out: Faults = []
     for i, piece in enumerate(sc.terrain):
-        for j, corner in enumerate(piece.points):
-            if not table.on_table(corner, sc.width, sc.height):
-                out.append((("terrain", i, "points", j), f"{piece.id}'s corner {list(corner)} is off the "
-                            f"table ({size})."))
-                break
+        off = next((j for j, c in enumerate(piece.points) if not table.on_table(c, sc.width, sc.height)), None)
+        if off is not None:
+            out.append((("terrain", i, "points", off), f"{piece.id}'s corner {list(piece.points[off])} "
+                        f"is off the table ({_size(sc)})."))
     for i, point in enumerate(sc.points):
         if not table.on_table((point.x, point.y), sc.width, sc.height):
-            out.append((("points", i, "x"), f"{point.id} is off the table ({size})."))
-    blocked = [t for t in sc.terrain if t.kind == "area" and t.going == "very_difficult"]
-    for i, unit in enumerate(sc.units):
-        for j, team in enumerate(unit.teams):
-            loc: Loc = ("units", i, "teams", j)
-            for k, key in enumerate(team.weapons):
-                if key not in sc.weapons:
-                    out.append((loc + ("weapons", k), f"'{key}' is not a key of weapons; "
-                                f"weapons: {keys}."))
-            if not table.on_table((team.x, team.y), sc.width, sc.height):
-                field = "x" if not 0 <= team.x <= sc.width else "y"
-                out.append((loc + (field,), f"{team.id} at {team.x:g},{team.y:g} starts off the "
-                            f"table ({size})."))
-            for piece in blocked:
-                if team.kind != "infantry" and table.point_in_polygon((team.x, team.y), piece.polygon):
-                    out.append((loc, f"{team.id} is a {team.kind} set up in {piece.id}, very "
-                                "difficult going only infantry may stand in (Moving)."))
-    for side in ("us", "germans"):
-        if not any(u.side == side for u in sc.units):
-            out.append((("units",), f"the {side} have no unit; each side needs one at least."))
+            out.append((("points", i, "x"), f"{point.id} is off the table ({_size(sc)})."))
+    return out
+
+
+def _team_faults(sc: Scenario, loc: Loc, team: TeamSpec) -> Faults:
+    """One team's faults: weapon keys not in ``weapons``, off the table, a gun or tank set up
+    in very difficult going only infantry may stand in (Moving)."""
+    out: Faults = [(loc + ("weapons", k), f"'{key}' is not a key of weapons; weapons: "
+                    f"{scenariofile.one_of(sc.weapons)}.")
+                   for k, key in enumerate(team.weapons) if key not in sc.weapons]
+    if not table.on_table((team.x, team.y), sc.width, sc.height):
+        field = "x" if not 0 <= team.x <= sc.width else "y"
+        out.append((loc + (field,), f"{team.id} at {team.x:g},{team.y:g} starts off the "
+                    f"table ({_size(sc)})."))
+    if team.kind == "infantry":
+        return out
+    for piece in sc.terrain:
+        if (piece.kind == "area" and piece.going == "very_difficult"
+                and table.point_in_polygon((team.x, team.y), piece.polygon)):
+            out.append((loc, f"{team.id} is a {team.kind} set up in {piece.id}, very "
+                        "difficult going only infantry may stand in (Moving)."))
+    return out
+
+
+def _sides_and_objective(sc: Scenario) -> Faults:
+    """Each side with a unit, the victory objective a named point."""
+    out: Faults = [(("units",), f"the {side} have no unit; each side needs one at least.")
+                   for side in ("us", "germans") if not any(u.side == side for u in sc.units)]
     if sc.victory.objective not in {p.id for p in sc.points}:
         out.append((("victory", "objective"), f"'{sc.victory.objective}' is not a named point; "
                     f"points: {scenariofile.one_of(p.id for p in sc.points)}."))
-    carried = {w for u in sc.units for t in u.teams for w in t.weapons}
-    for name in sc.weapons:
-        if name not in carried:
-            out.append((("weapons", name), f"no team carries the weapon '{name}'; remove it or "
-                        "give it to a team (a typo in a team's weapons?)."))
     return out
+
+
+def _weapons_not_carried(sc: Scenario) -> Faults:
+    """Weapons no team carries (a typo in a key)."""
+    carried = {w for u in sc.units for t in u.teams for w in t.weapons}
+    return [(("weapons", name), f"no team carries the weapon '{name}'; remove it or give it to a "
+             "team (a typo in a team's weapons?).") for name in sc.weapons if name not in carried]
+
+
+def problems(sc: Scenario) -> Faults:
+    """Every cross-field fault with its field path: ids used twice (terrain, points, units
+    and teams together), a team's weapon key that is not in ``weapons``, teams, terrain and
+    named points off the table, a gun or tank set up in very difficult going only infantry
+    may stand in (Moving), each side with a unit, the victory objective a named point, and
+    weapons no team carries (a typo in a key)."""
+    out = _ids_used_twice(sc) + _places_off_the_table(sc)
+    for i, unit in enumerate(sc.units):
+        for j, team in enumerate(unit.teams):
+            out += _team_faults(sc, ("units", i, "teams", j), team)
+    return out + _sides_and_objective(sc) + _weapons_not_carried(sc)
 
 
 #: The file format of a platoon skirmish scenario (issue 27).

@@ -88,11 +88,26 @@ def marker_summary(state: SkirmishState, side: str) -> str:
     return "; ".join(parts) or "none"
 
 
+def counter_label(team_id: str, unit_id: str) -> str:
+    """A counter's words: the team and its unit, without a prefix they share (issue 40:
+    team ``us-a`` of unit ``us-1`` reads ``us-a·1``, not ``us-a·us-1``; ``1pl-a`` of
+    ``1pl`` reads ``1pl-a``)."""
+    if team_id.casefold().startswith(unit_id.casefold()):
+        return team_id
+    shared = 0
+    for i, (a, b) in enumerate(zip(team_id.casefold(), unit_id.casefold())):
+        if a != b:
+            break
+        if a in "-_.":
+            shared = i + 1  # only whole words of the prefix go
+    return f"{team_id}·{unit_id[shared:]}"
+
+
 def _team(state: SkirmishState, unit: UnitState, team: TeamState) -> TableUnit:
     infantry = team.kind == "infantry"
     facing = team.turret_facing if team.kind == "tank" else team.facing
     return TableUnit(
-        id=team.id, label=f"{team.id}·{unit.id}", faction=FACTION[unit.side],
+        id=team.id, label=counter_label(team.id, unit.id), faction=FACTION[unit.side],
         x=team.x, y=team.y, radius=state.table.base_radius, facing=facing,
         arc=None if infantry else 180.0, markers=_markers(state, unit, team),
         eliminated=not team.alive,

@@ -173,3 +173,107 @@ def test_missed_template_moves_at_most_6():
     assert barrage.drift((10, 10), (16, 10)) == (16, 10)
     with pytest.raises(RuleError, match="at most 6"):
         barrage.drift((10, 10), (16.5, 10))
+
+
+def _lone_sherman():
+    """Issue 46: grenadiers in a file behind their Leutnant, assaulting a lone Sherman."""
+    state = fresh()
+    park(state)
+    put(state, "sherman", 20, 20, facing=270)
+    put(state, "ltn", 20, 23)
+    put(state, "g3", 20, 26.1)
+    put(state, "g2", 20, 29.1)
+    return state
+
+
+def _bases_apart(state):
+    teams = state.teams()
+    r = state.table.base_radius
+    return all(table.distance(a.pos, b.pos) >= 2 * r - 1e-6
+               for i, a in enumerate(teams) for b in teams[i + 1:])
+
+
+def test_charge_goes_to_a_free_contact_place_beside_a_friend():
+    # Assaults: "Move up to 12" as to be in base to base contact with the assaulted Unit,
+    # or as close as possible": the Leutnant takes the nearest place; g3 and g2 go round
+    # him to other places beside the Sherman, not to a stop behind him.
+    state = _lone_sherman()
+    movers = [state.team(t) for t in ("ltn", "g3", "g2")]
+    starts = {t.id: t.pos for t in movers}
+    events = assault.charge(state, movers, state.unit("tank"))
+    tank = state.unit("tank").alive_teams
+    assert all(assault.in_contact(state, t, tank) for t in movers)
+    assert _bases_apart(state)
+    marks = [m for m in state.marks if m.kind == "assault"]
+    assert all(table.path_length(m.points) <= assault.CHARGE + 1e-6 for m in marks)
+    assert all(m.points[0] == starts[m.by[0]] for m in marks)
+    assert "into contact with sherman" in events[1].text
+
+
+def test_charge_does_not_pass_through_other_bases():
+    # Assaults: the move is a Move ("may Move up to 12""): no base goes through another.
+    state = _lone_sherman()
+    movers = [state.team(t) for t in ("ltn", "g3", "g2")]
+    assault.charge(state, movers, state.unit("tank"))
+    r = state.table.base_radius
+    others = {t.id: t.pos for t in state.teams()}
+    for mark in (m for m in state.marks if m.kind == "assault"):
+        for a, b in zip(mark.points, mark.points[1:]):
+            for key, centre in others.items():
+                if key in mark.by:
+                    continue
+                # the moving base never overlaps a base standing where it was then
+                assert table.distance_to_segment(centre, a, b) >= 2 * r - 0.01 or key in ("ltn", "g3", "g2")
+
+
+def test_counter_attack_moves_4_to_contact_or_as_close_as_possible():
+    # Assaults: counter attack: "move any Teams not in base to base contact up to 4", as to
+    # be in base contact or as close as possible"; the reply says what stopped a short team.
+    state = fresh()
+    park(state)
+    put(state, "sq1", 20, 20)
+    put(state, "g1", 20, 23)   # 1.5" gap: in reach of 4"
+    put(state, "g2", 20, 30)   # 8.5" gap: 4" leaves it 4.5" short
+    events = assault.counter_move(state, state.unit("gren"), state.unit("1pl"))
+    assert assault.in_contact(state, state.team("g1"), [state.team("sq1")])
+    assert table.distance(state.team("g2").pos, (20, 20)) == pytest.approx(6.0, abs=0.01)
+    said = next(e.text for e in events if e.text.startswith("g2 "))
+    assert said == ('g2 charges 4.0" at sq1: 4.5" short, its 4.0" move does not reach '
+                              '(Assaults)')
+
+
+def test_charge_blocked_by_a_ring_of_friends_says_so():
+    # Assaults: "or as close as possible": every place round sq1 taken, g3 closes up
+    # against the ring and the reply names the base that stopped it.
+    state = fresh()
+    park(state)
+    put(state, "sq1", 20, 20)
+    ring = ["ltn", "g1", "g2", "mg", "hptm", "fo"]
+    import math
+    for i, tid in enumerate(ring):
+        a = math.radians(i * 60)
+        put(state, tid, 20 + 1.5 * math.cos(a), 20 + 1.5 * math.sin(a))
+    put(state, "g3", 20, 26)
+    events = assault.charge(state, [state.team("g3")], state.unit("1pl"))
+    assert not assault.in_contact(state, state.team("g3"), [state.team("sq1")])
+    assert events[0].text.endswith("short, g1's base is in the way (Assaults)")
+    assert table.distance(state.team("g3").pos, (20, 20)) < 6 - 2.5  # it did close in
+    assert _bases_apart(state)
+
+
+def test_short_of_reach_a_team_behind_a_friend_still_closes_in():
+    # Assaults: "or as close as possible": g3, 18.5" from sq1 with g1 touching it in front,
+    # goes round g1 for its 12" instead of standing still.
+    state = fresh()
+    park(state)
+    put(state, "sq1", 20, 10)
+    for i, tid in enumerate(("lt", "sq2", "sq3", "bz")):  # the rest of 1pl further off
+        put(state, tid, 14 + 4 * i, 4)
+    put(state, "g3", 20, 30)
+    put(state, "g1", 20, 28.5)
+    events = assault.charge(state, [state.team("g3")], state.unit("1pl"))
+    gone = table.path_length(next(m for m in state.marks if m.kind == "assault").points)
+    assert gone == pytest.approx(12.0, abs=0.05)
+    assert table.distance(state.team("g3").pos, (20, 10)) < 10  # from 20: round g1, 12" on
+    assert "its 12.0\" move does not reach" in events[0].text
+    assert _bases_apart(state)

@@ -226,7 +226,9 @@ def test_autocomplete_labels_say_what_a_player_needs():
     assert [c.value for c in targets] == ["gren"]
     assert "teams can fire" in targets[0].label and "To Hit 3+" in targets[0].label
     moves = SYSTEM.choices(state, "us", "move", "to", {"who": "sq2"})
-    assert moves and all("for sq2" in c.label for c in moves)
+    # issue 40: how far, which way, towards what, the move left, then the place as typed
+    assert moves and all(c.label.endswith(c.value) and '" left · ' in c.label for c in moves)
+    assert any("towards g" in c.label for c in moves)
     assert SYSTEM.choices(state, "germans", "activate", "unit", {})[0].info
 
 
