@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from rules.core.answers import answer_label
 from rules.core.errors import RuleError
+from rules.rr import SYSTEM
 from rules.rr.actions import Airstrike, Boyes, Fire, Hind, Hq, Move, Nikolas, Sniper
 from tests.rr.helpers import act, board, game, spec, texts
 
@@ -199,3 +201,14 @@ def test_a_reinforcement_not_yet_in_is_told_to_enter_11_0() -> None:
     with pytest.raises(RuleError, match=r"DE2 cannot move: it is not on the map yet; a "
                                         r"reinforcement comes in with enter or place \(11.0\)"):
         act(state, "nato", Move(units="DE2", to="2"))
+
+
+def test_yes_no_options_and_the_hq_read_as_words_in_an_answer_10_1_9_10() -> None:
+    """Issue 40: an answer reads "with the airstrike, +2 (10.1)", not "air true"; the HQ's
+    one-word order says what it gives (9.10)."""
+    state = game(STRIP, {"US1": "2", "HQ": "2", "DE1": "2", "VDV": "3"},
+                 airstrike={"nato": True, "soviet": False})
+    fire = answer_label(SYSTEM, state, "nato", Fire(unit="US1", target="VDV", air=True))
+    assert "with the airstrike, +2 (10.1)" in fire and "air true" not in fire
+    hq = answer_label(SYSTEM, state, "nato", Hq(unit="DE1"))
+    assert hq.startswith("Hq: DE1 (") and hq.endswith("gets 1 AP from the German HQ (9.10)"), hq
