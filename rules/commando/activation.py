@@ -234,12 +234,14 @@ def standing_lines(state: RaidState) -> list[Event]:
     boxes = [u.id for u in state.alive(state.side) if u.kind == "pillbox"]
     lights = [u.id for u in state.alive(state.side) if u.kind == "searchlight"]
     if boxes:
+        has = "has 1 shooting action" if len(boxes) == 1 else "have 1 shooting action each"
         out.append(Event(kind="activation", rule="Pillboxes", data={"units": boxes, "actions": 1},
-                         text=f"No roll: {', '.join(boxes)} have 1 shooting action each (Pillboxes)"))
+                         text=f"No roll: {', '.join(boxes)} {has} (Pillboxes)"))
     if lights:
+        acts = "never acts, it lights" if len(lights) == 1 else "never act, they light"
         out.append(Event(kind="activation", rule="Searchlights", data={"units": lights, "actions": 0},
-                         text=f"No roll: {', '.join(lights)} never act, they light the closest "
-                              f"commando within 12\" (Searchlights)"))
+                         text=f"No roll: {', '.join(lights)} {acts} the closest commando within "
+                              f"12\" (Searchlights)"))
     return out
 
 

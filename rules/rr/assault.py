@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
-from rules.rr.board import Board, can_move, is_hind, is_leader, is_tank, move_problem
+from rules.rr.board import Board, airstrike_problem, can_move, is_hind, is_leader, is_tank, move_problem
 from rules.rr.hits import (
     HIT_WORDS, alive, capacity, eliminate, gone_since, no_retreat, retreat_one, retreat_options, safest,
     take_hits, withdraw_options, withdraw_to,
@@ -54,8 +54,9 @@ def assault(
         b.spec(target.id)
     ):
         raise RuleError(f"{target.id} is not a defender you can designate in area {area}.")
-    if air and not b.s.airstrike.get(side):
-        raise RuleError("You have no airstrike this turn (10.1).")
+    air_why = airstrike_problem(b.s, side) if air else None
+    if air_why:
+        raise RuleError(f"No airstrike for this assault: {air_why}.")
     for unit in attackers + leaders:
         unit.area = area
         unit.ap = max(0, unit.ap - 1) if unit in attackers else unit.ap

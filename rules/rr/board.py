@@ -13,7 +13,7 @@ from rules.core import scenariofile
 from rules.core.areas import AreaGraph, AreaShape
 from rules.core.errors import RuleError
 from rules.rr.scenario import Scenario, UnitSpec, UnitValues, load_scenario
-from rules.rr.state import SIDE_NAMES, RRState, Side, UnitState, other
+from rules.rr.state import SIDE_NAMES, RRState, Side, UnitState, other, says
 
 STACK_LIMIT = 6  # 5.1
 
@@ -134,6 +134,24 @@ def ready_problem(unit: UnitState, ap_rule: str) -> str | None:
     if unit.ap < 1:
         return f"it has no AP left this turn ({ap_rule})"
     return None
+
+
+def airstrike_problem(s: RRState, side: str) -> str | None:
+    """10.1: why ``side`` cannot call an airstrike now, or None.  "If the NATO player rolls
+    equal to or less than the turn number then the NATO Player receives Airstrike.  If the
+    Soviet player rolls equal to or greater than the turn number then Soviet player receives
+    an Airstrike.  Airstrikes may be used once per turn": received and already used, or not
+    received on this turn's initiative roll."""
+    if s.airstrike.get(side):
+        return None
+    roll = s.init_rolls.get(side)
+    received = roll is not None and (roll <= s.turn if side == "nato" else roll >= s.turn)
+    if received:
+        return f"{says(side, 'has', 'have')} used this turn's airstrike already; it may be used once per turn (10.1)"
+    need = f"{s.turn} or less" if side == "nato" else f"{s.turn} or more"
+    rolled = f"the roll was {roll}" if roll is not None else "there was no roll yet"
+    return (f"{says(side, 'has', 'have')} no airstrike this turn: it comes with an initiative roll "
+            f"of {need} on turn {s.turn}; {rolled} (10.1)")
 
 
 def move_problem(b: Board, unit: UnitState) -> str | None:

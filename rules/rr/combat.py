@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pydantic import BaseModel, ConfigDict
+
 from rules.core.contract import Action, Event
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
@@ -30,7 +32,7 @@ from rules.core.orders import Ctx, order
 from rules.rr.actions import Airstrike, Fire, Retreat, TakeHits, split_ids
 from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
 from rules.rr.board import (
-    Board, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach, ready_problem,
+    Board, airstrike_problem, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach, ready_problem,
 )
 from rules.rr.hits import (
     HIT_WORDS, attackable, enemy_targets, no_retreat, retreat_checks, retreat_one, retreat_options,
@@ -153,13 +155,24 @@ def attack_mods(b: Board, unit: UnitState, target: UnitState, kastet: bool, dist
     return mods
 
 
-def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
-    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1), 1 AP for
-    the firer and each supporter (7.3.1); ``bonus_shot``: the AGS-17's second attack on
-    doubles, without support (9.5)."""
+class Shot(BaseModel):
+    """A ranged attack checked and ready to resolve (7.3.3): the firer, its named target,
+    its supporters and the range between them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    unit: UnitState
+    target: UnitState
+    support: list[UnitState]
+    dist: int
+
+
+def checked_shot(b: Board, side: str, order: Fire, bonus_shot: bool) -> Shot:
+    """Every check of a ranged attack, in the order a player reads them: the firer (7.3.1),
+    the target, the Kastet (9.4), range and LOS (7.3.2, 7.3.4), the supporters (7.3.3, and
+    none for the AGS-17's second attack, 9.5), the airstrike (10.1).  Changes nothing."""
     unit = b.unit(order.unit, side)
     target = b.unit(order.target, other(side))
-    spec = b.spec(unit.id)
     why = firer_problem(b, unit)
     if why:
         raise RuleError(f"{unit.id} cannot fire: {why}.")
@@ -178,45 +191,76 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
         why = supporter_problem(b, unit, helper) or support_problem(b, helper.id, target)
         if why:
             raise RuleError(f"{helper.id} cannot support: {why}.")
-    if order.air and not b.s.airstrike.get(side):
-        raise RuleError("You have no airstrike this turn (10.1).")
-    unit.ap -= 1  # 7.3.1, the AGS-17's second attack too (9.5 lifts only once per impulse)
-    for helper in support:
+    why = airstrike_problem(b.s, side) if order.air else None
+    if why:
+        raise RuleError(f"No airstrike for this attack: {why}.")
+    return Shot(unit=unit, target=target, support=support,
+                dist=b.g.distance(unit.area or "", target.area or ""))
+
+
+def pay_for_shot(b: Board, shot: Shot, kastet: bool) -> Mods:
+    """7.3.1: 1 AP for the firer and each supporter (the AGS-17's second attack too: 9.5
+    lifts only "once per impulse"); the roll's modifiers, with +1 a supporter (7.3.3), and
+    the Nikolas boosts (9.7) they use up."""
+    unit = shot.unit
+    unit.ap -= 1
+    for helper in shot.support:
         helper.ap -= 1
-    dist = b.g.distance(unit.area or "", target.area or "")
-    mods = attack_mods(b, unit, target, order.kastet, dist)
-    mods.append((len(support), "support"))
-    for helper in support:
+    mods = attack_mods(b, unit, shot.target, kastet, shot.dist)
+    mods.append((len(shot.support), "support"))
+    for helper in shot.support:
         if "rcm" in helper.boost:
             helper.boost.remove("rcm")
-    if "range" in unit.boost and is_mortar(spec):
+    if "range" in unit.boost and is_mortar(b.spec(unit.id)):
         unit.boost.remove("range")
-    aim = f"area {target.area}" if is_mortar(spec) else f"{target.id} in {target.area}"
-    events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {dist})", rule="7.3.3")]
+    return mods
+
+
+def spend_extras(b: Board, side: str, unit: UnitState, order: Fire) -> list[Event]:
+    """9.4: the Kastet is fired and spent; 10.1: the airstrike is used for the turn."""
+    events: list[Event] = []
     if order.kastet:
         kastet = next(r for r in b.riders(unit.id) if b.spec(r.id).special == "kastet")
         kastet.place, kastet.attached_to = "gone", None
         events.append(Event(kind="kastet", text="Kastet fired and spent (9.4)", rule="9.4"))
     if order.air:
         b.s.airstrike[side] = False
-    victims = [target]
-    if is_mortar(spec):
-        victims = [u for u in b.in_area(target.area or "", target.side) if attackable(b, u)]
-        victims.sort(key=lambda u: u.id != target.id)
+    return events
+
+
+def victims_of(b: Board, unit: UnitState, target: UnitState) -> list[UnitState]:
+    """Who the attack rolls against: the target; 9.1: for a mortar every attackable unit of
+    the target's area, the named target first."""
+    if not is_mortar(b.spec(unit.id)):
+        return [target]
+    victims = [u for u in b.in_area(target.area or "", target.side) if attackable(b, u)]
+    victims.sort(key=lambda u: u.id != target.id)
+    return victims
+
+
+def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False) -> list[Event]:
+    """7.3.3: one ranged attack (a mortar's is one roll per unit in the area, 9.1), 1 AP for
+    the firer and each supporter (7.3.1); ``bonus_shot``: the AGS-17's second attack on
+    doubles, without support (9.5)."""
+    shot = checked_shot(b, side, order, bonus_shot)
+    unit, target = shot.unit, shot.target
+    mods = pay_for_shot(b, shot, order.kastet)
+    aim = f"area {target.area}" if is_mortar(b.spec(unit.id)) else f"{target.id} in {target.area}"
+    events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {shot.dist})", rule="7.3.3")]
+    events += spend_extras(b, side, unit, order)
     doubles = False
     results: list[str] = []
     start, end = unit.area or "", target.area or ""
-    for victim in victims:
-        extra: Mods = []
-        if order.air and victim.id == target.id:
-            extra = [(2, "air 10.1")]
+    for victim in victims_of(b, unit, target):
+        # 10.1: with a mortar the airstrike adds two "to a single die roll": the named target's.
+        extra: Mods = [(2, "air 10.1")] if order.air and victim.id == target.id else []
         faces, more = resolve_roll(b, side, unit, victim, mods + extra, dice)
         doubles = doubles or faces[0] == faces[1]
         results.append(HIT_WORDS[more[0].data["hits"]])
         events += more
     b.s.marks.append(MarkRecord(kind="fire", areas=[start, end], text=", ".join(results), side=side,
                                 units=[unit.id]))
-    if is_ags(spec) and doubles and not bonus_shot:
+    if is_ags(b.spec(unit.id)) and doubles and not bonus_shot:
         events.append(second_shot(b, side, unit))
     return events
 
@@ -302,8 +346,9 @@ def airstrike_alone(b: Board, side: str, area: str, dice: Dice) -> list[Event]:
     """10.1: "Airstrikes may also be used separately to attack any area containing enemy
     units": 2d6 +2 against each attackable enemy unit of the area, one roll each (as a
     mortar attacks all units in its target area, 9.1); each line names its unit."""
-    if not b.s.airstrike.get(side):
-        raise RuleError("You have no airstrike this turn (10.1).")
+    why = airstrike_problem(b.s, side)
+    if why:
+        raise RuleError(f"No airstrike: {why}.")
     if area not in b.g:
         raise RuleError(f"There is no area '{area[:10]}'; areas are 1-{len(b.g)}.")
     victims = [u for u in b.in_area(area, other(side)) if attackable(b, u)]

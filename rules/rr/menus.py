@@ -76,10 +76,22 @@ def area_label(b: Board, area: str) -> str:
     return f"area {area} ({spec.terrain}, TM {spec.tm:+d})"
 
 
+#: Yes/no options in words (an answer reads "with the airstrike", not "air true").
+FLAG_WORDS: dict[str, tuple[str, str]] = {
+    "air": ("without the airstrike", "with the airstrike, +2 (10.1)"),
+    "kastet": ("without the Kastet", "with the Kastet, +1 (9.4)"),
+}
+
+
 def label(state: RRState, side: str, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
     """The autocomplete label of ``value``: a target with range and roll needed, a unit with
     its area and AP, a group with its area, an area with its terrain."""
     b = Board(state, frozen=True)
+    if field in FLAG_WORDS and value in ("true", "false"):
+        return FLAG_WORDS[field][value == "true"]
+    if action == "hq" and field == "unit" and value in state.units:
+        # 9.10: the order's one word ("Hq") does not say what it does; its value does.
+        return f"{unit_label(b, value)} gets 1 AP from the German HQ (9.10)"
     first = value.split(",")[0]
     shooter = state.units.get(str(partial.get("unit") or ""))
     if field == "target" and shooter is not None and shooter.area and value in state.units:

@@ -14,7 +14,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
 from rules.rr.actions import Assault, Move, split_ids
 from rules.rr.assault import assault, assault_problem, can_assault
-from rules.rr.board import Board, can_move, is_leader, move_problem
+from rules.rr.board import Board, can_move, is_hind, is_leader, is_sniper, move_problem
 from rules.rr.hits import move_unit
 from rules.rr.impulse import Offers, area_named, impulse
 from rules.rr.state import MarkRecord, RRState, UnitState, other
@@ -26,8 +26,9 @@ def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list
     if not names:
         raise RuleError("Name the units, e.g. units:VDV-1,VDV-2.")
     units = [b.unit(n, side) for n in names]
-    if any(u.place != "map" for u in units):
-        raise RuleError("Only units on the map can move; reinforcements use enter (11.0).")
+    off = next((u for u in units if u.place != "map"), None)
+    if off is not None:
+        raise RuleError(f"{off.id} cannot move: {off_map_problem(b, off)}.")
     origin = units[0].area or ""
     if any(u.area != origin for u in units):
         raise RuleError("One impulse activates one area: name units from the same area (7.0).")
@@ -44,6 +45,21 @@ def group(b: Board, side: str, ids: str, to: str) -> tuple[list[UnitState], list
     if not movers:
         raise RuleError("A leader always moves with another unit (9.7-9.9).")
     return movers, leaders, origin
+
+
+def off_map_problem(b: Board, unit: UnitState) -> str:
+    """Why ``unit``, which is not on the map, cannot move: the cause that holds for it (the
+    Hind, the sniper, an ATGM team, a unit out of play, a reinforcement still to come)."""
+    spec = b.spec(unit.id)
+    if is_hind(spec):
+        return "the Hind never moves; it comes in over an area with hind area: and only fires (10.2)"
+    if is_sniper(spec):
+        return "the sniper is never on the map; it shoots with sniper target: (9.2)"
+    if unit.place == "gone":
+        return "it is out of play"
+    if unit.place == "attached":
+        return "an ATGM team moves with its company (9.3, 9.4)"
+    return "it is not on the map yet; a reinforcement comes in with enter or place (11.0)"
 
 
 def open_areas(b: Board, side: str, origin: str) -> str:

@@ -186,18 +186,31 @@ def _on_edge(area: AreaSpec, sc: Scenario, margin: float = 1.0) -> bool:
 def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     """What the model alone cannot check: ids used twice, areas and units that do not exist,
     areas that touch no other (7.2: a unit could never leave), reinforcements entering
-    (11.0) from an area that is not on the map's edge, objectives (12.0) off the map."""
+    (11.0) from an area that is not on the map's edge, objectives (12.0) off the map, and a
+    set-up the Soviets could never finish (11.0)."""
     out = scenariofile.duplicates([(("areas", i, "id"), a.id) for i, a in enumerate(sc.areas)], "area id")
     out += scenariofile.duplicates([(("units", i, "id"), u.id) for i, u in enumerate(sc.units)], "unit id")
     if out:
         return out  # the map's geometry needs every id once
-    areas, units = sc.area_by_id, sc.unit_by_id
     try:
         graph = AreaGraph(AreaShape.of(a.id, a.polygon, a.centre, a.blocks_los) for a in sc.areas)
     except ValueError as exc:  # an outline that is not a polygon, a centre dot outside it
-        index = next((i for i, a in enumerate(sc.areas) if f"area {a.id}'" in str(exc)), None)
-        return [(("areas",) if index is None else ("areas", index), f"{exc} (7.3.2: the centre "
-                 "dot lies inside its area's outline of 3 or more corners).")]
+        return [_outline_problem(sc, exc)]
+    placed, found = _deployment_problems(sc)
+    return (out + _map_problems(sc, graph) + found + _unit_problems(sc, placed)
+            + _area_field_problems(sc) + _setup_area_problems(sc))
+
+
+def _outline_problem(sc: Scenario, exc: ValueError) -> tuple[Loc, str]:
+    """The area whose outline or centre dot the geometry refused, named with the rule."""
+    index = next((i for i, a in enumerate(sc.areas) if f"area {a.id}'" in str(exc)), None)
+    return (("areas",) if index is None else ("areas", index), f"{exc} (7.3.2: the centre "
+            "dot lies inside its area's outline of 3 or more corners).")
+
+
+def _map_problems(sc: Scenario, graph: AreaGraph) -> list[tuple[Loc, str]]:
+    """7.2: every centre dot on the map, every area touching another, the map in one piece."""
+    out: list[tuple[Loc, str]] = []
     start = sc.areas[0].id if sc.areas else None
     for i, area in enumerate(sc.areas):
         if not (0 <= area.centre[0] <= sc.width and 0 <= area.centre[1] <= sc.height):
@@ -209,44 +222,102 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
         elif start is not None and not graph.reachable(start, area.id):
             out.append((("areas", i, "polygon"), f"area {area.id} cannot be reached from area "
                         f"{start}: the map is in separate pieces (7.2)."))
+    return out
+
+
+def _deployment_problems(sc: Scenario) -> tuple[dict[str, Loc], list[tuple[Loc, str]]]:
+    """Each deployment's units (real, of its side, deployed once) and areas (on the map; an
+    entrance on its edge, 11.0); with where each unit is first deployed."""
     placed: dict[str, Loc] = {}
+    out: list[tuple[Loc, str]] = []
     for i, dep in enumerate(sc.deployments):
         for j, uid in enumerate(dep.units):
-            loc = ("deployments", i, "units", j)
-            if uid not in units:
-                out.append((loc, f"'{uid}' is not a unit of this scenario; units: "
-                            f"{scenariofile.one_of(units)}."))
-            elif units[uid].side != dep.side:
-                out.append((loc, f"{uid} is a {units[uid].side} unit, deployed with the {dep.side}."))
-            elif uid in placed:
-                out.append((loc, f"{uid} is deployed twice (also at "
-                            f"{scenariofile.path_text(placed[uid])})."))
+            loc: Loc = ("deployments", i, "units", j)
+            why = _deployed_unit_problem(sc, dep, uid, placed)
+            if why:
+                out.append((loc, why))
             placed.setdefault(uid, loc)
-        for j, aid in enumerate(dep.areas):
-            loc = ("deployments", i, "areas", j)
-            if aid not in areas:
-                out.append((loc, f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
-            elif dep.mode == "enter" and not _on_edge(areas[aid], sc):
-                edge = [a.id for a in sc.areas if _on_edge(a, sc)]
-                out.append((loc, f"reinforcements enter from off the map (11.0), but area {aid} "
-                            f"does not reach the map's edge; areas on the edge: "
-                            f"{scenariofile.one_of(edge)}."))
+        out += [(("deployments", i, "areas", j), why) for j, aid in enumerate(dep.areas)
+                if (why := _deployment_area_problem(sc, dep, aid))]
+    return placed, out
+
+
+def _deployed_unit_problem(sc: Scenario, dep: Deployment, uid: str, placed: dict[str, Loc]) -> str | None:
+    """Why ``uid`` cannot be in ``dep``: no such unit, the other side's, already deployed."""
+    units = sc.unit_by_id
+    if uid not in units:
+        return f"'{uid}' is not a unit of this scenario; units: {scenariofile.one_of(units)}."
+    if units[uid].side != dep.side:
+        return f"{uid} is a {units[uid].side} unit, deployed with the {dep.side}."
+    if uid in placed:
+        return f"{uid} is deployed twice (also at {scenariofile.path_text(placed[uid])})."
+    return None
+
+
+def _deployment_area_problem(sc: Scenario, dep: Deployment, aid: str) -> str | None:
+    """Why ``aid`` cannot be one of ``dep``'s areas: not on the map, or an entrance (11.0)
+    that does not reach the map's edge."""
+    areas = sc.area_by_id
+    if aid not in areas:
+        return f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."
+    if dep.mode == "enter" and not _on_edge(areas[aid], sc):
+        edge = [a.id for a in sc.areas if _on_edge(a, sc)]
+        return (f"reinforcements enter from off the map (11.0), but area {aid} does not reach "
+                f"the map's edge; areas on the edge: {scenariofile.one_of(edge)}.")
+    return None
+
+
+def _unit_problems(sc: Scenario, placed: dict[str, Loc]) -> list[tuple[Loc, str]]:
+    """Every counter attached to a real unit (9.3, 9.4), and deployed or listed off the map."""
+    units = sc.unit_by_id
+    out: list[tuple[Loc, str]] = []
     for i, unit in enumerate(sc.units):
         if unit.attached_to is not None and unit.attached_to not in units:
             out.append((("units", i, "attached_to"), f"'{unit.attached_to}' is not a unit; units: {scenariofile.one_of(units)}."))
         if unit.id not in placed and unit.id not in sc.off_map_units:
             out.append((("units", i, "id"), f"{unit.id} is in no deployment and not off the map; "
                         "list it in a deployment or in off_map_units."))
-    for field in ("soviet_required_area", "main_objective", "cadre_area"):
-        if getattr(sc, field) not in areas:
-            out.append(((field,), f"'{getattr(sc, field)}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
-    for i, aid in enumerate(sc.secondary_objectives):
-        if aid not in areas:
-            out.append((("secondary_objectives", i), f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}."))
     for i, uid in enumerate(sc.off_map_units):
         if uid not in units:
             out.append((("off_map_units", i), f"'{uid}' is not a unit of this scenario; units: {scenariofile.one_of(units)}."))
     return out
+
+
+def _area_field_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """The named areas (11.0 set-up, 12.0 objectives, 7.3.6 cadre) are areas of the map."""
+    areas = sc.area_by_id
+    named: list[tuple[Loc, str]] = [((field,), getattr(sc, field))
+                                    for field in ("soviet_required_area", "main_objective", "cadre_area")]
+    named += [(("secondary_objectives", i), aid) for i, aid in enumerate(sc.secondary_objectives)]
+    return [(loc, f"'{aid}' is not an area of the map; areas: {scenariofile.one_of(areas)}.")
+            for loc, aid in named if aid not in areas]
+
+
+def _setup_area_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """11.0: "The Soviets must have at least one stacking point in area 7" at set-up: the
+    required area must be a Soviet set-up area of a unit that has stacking points, or the
+    Soviets could never finish set-up (``ready`` refused for ever)."""
+    required = sc.soviet_required_area
+    if required not in sc.area_by_id:
+        return []  # told once, by _area_field_problems
+    setups = [d for d in sc.deployments if d.side == "soviet" and d.mode == "setup"]
+    zones = sorted({a for d in setups for a in d.areas}, key=_area_order)
+    able = [uid for d in setups if required in d.areas for uid in d.units
+            if uid in sc.unit_by_id and sc.unit_by_id[uid].stacking > 0]
+    if able:
+        return []
+    if required not in zones:
+        why = (f"area {required} is in no Soviet set-up zone; Soviet units set up in: "
+               f"{scenariofile.one_of(zones) if zones else 'no area'}")
+    else:
+        why = f"no Soviet unit with stacking points may set up in area {required}"
+    return [(("soviet_required_area",), f"the Soviets must set up at least one stacking point "
+             f"in area {required} (11.0), but {why}; the game could never begin.")]
+
+
+def _area_order(aid: str) -> tuple[int, str]:
+    """Area ids in map order: numbers as numbers, then any others by name."""
+    return (int(aid), "") if aid.isdigit() else (10**9, aid)
 
 
 #: The file format of a Raid and Riposte scenario (issue 27).

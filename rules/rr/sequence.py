@@ -189,17 +189,27 @@ def end_turn(b: Board, dice: Dice) -> list[Event]:
     return events + start_turn(b, dice)
 
 
-def ready(b: Board, side: str, dice: Dice) -> list[Event]:
-    """11.0: finish setup once every unit is placed (Soviets: a stacking point in 7)."""
+def setup_problem(b: Board, side: str) -> str | None:
+    """11.0: why ``side`` cannot finish its set-up yet, the first condition that fails, or
+    None: every unit placed, no leader alone (9.7-9.9), the Soviets with a stacking point in
+    the required area."""
     left = waiting(b, side, ("setup",))
     if left:
-        raise RuleError(f"Set up {', '.join(u.id for u in left[:6])} first, or use deploy-default.")
+        return f"Set up {', '.join(u.id for u in left[:6])} first, or use deploy-default."
     for leader in b.on_map(side):
         if is_leader(b.spec(leader.id)) and not b.combatants_in(leader.area or "", side):
-            raise RuleError(f"{leader.id} must set up with another unit (9.7-9.9).")
+            return f"{leader.id} must set up with another unit (9.7-9.9)."
     required = b.sc.soviet_required_area
     if side == "soviet" and b.points(required, side) < 1:
-        raise RuleError(f"The Soviets need at least one stacking point in area {required} (11.0).")
+        return f"The Soviets need at least one stacking point in area {required} (11.0)."
+    return None
+
+
+def ready(b: Board, side: str, dice: Dice) -> list[Event]:
+    """11.0: finish setup once every unit is placed (Soviets: a stacking point in 7)."""
+    why = setup_problem(b, side)
+    if why:
+        raise RuleError(why)
     events = [Event(kind="ready", rule="11.0", text=f"{SIDE_NAMES[side]} setup done (11.0)")]
     b.s.control = {}  # 12.0: control starts from where the units really set up
     b.update_control()

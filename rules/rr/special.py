@@ -179,7 +179,11 @@ def hind_problem(b: Board, heli: UnitState | None) -> str | None:
     if b.s.init_rolls.get("nato", 7) <= b.s.turn:
         return ("NATO has an airstrike this turn: \"The Hind is not available on any turn when "
                 "NATO has an Airstrike\" (10.1, 10.2); it may come next turn")
-    return "it has flown this turn and returns next turn (10.2)"
+    # 10.2: placed, it stays until the administrative phase unless Suppressed ("Remove the
+    # Hind from the game map if it is Suppressed.  It will return normally the following
+    # turn"): in the pool without leave to come in, on a turn with no NATO airstrike, it was
+    # shot off the map this turn.
+    return "it was Suppressed this turn and left the map; it returns next turn (10.2)"
 
 
 def hind(b: Board, side: str, area: str) -> list[Event]:

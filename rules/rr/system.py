@@ -22,12 +22,19 @@ from rules.rr import arrivals, combat, info, menus, movement, sequence, special,
 from rules.rr.actions import ACTIONS, Deploy, Done, Pass, Skip, StandingChoice
 from rules.rr.scenario import FORMAT as SCENARIO_FORMAT
 from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
-from rules.rr.state import SIDE_NAMES, RRState, UnitState
+from rules.rr.state import SIDE_NAMES, RRState, UnitState, says
 from rules.rr.view import PHASES, build_view, fired_of, seen_of
 from rules.rr.victory import objective_lines
 
 ASK = {"retreat": "Retreat?", "spread": "Assign hits", "ags": "AGS-17 again?", "withdraw": "Retreat where?"}
 
+
+
+def stuck_reason(b: Board, side: str) -> str:
+    """Why ``side``, waited on, has no order it may give: its set-up cannot be finished
+    (11.0, what ``ready`` would say), else a dead end the rules should never reach."""
+    why = sequence.setup_problem(b, side) if b.s.phase == "deploy" else None
+    return why or "no order fits this phase; this is a bug to report to the game's admins."
 
 class RaidAndRiposte(GameSystem[RRState]):
     """Lock 'n Load's Raid and Riposte v2.0: NATO against the Soviets at Tannenbruck, 1985."""
@@ -134,7 +141,8 @@ class RaidAndRiposte(GameSystem[RRState]):
             return lines
         for side in self.waiting_on(state):
             names = sorted({a.name for a in self.legal_actions(state, side) if not (a.read_only or a.anytime)})
-            lines.append(f"{SIDE_NAMES[side]} can: {', '.join(names)}")
+            lines.append(f"{SIDE_NAMES[side]} can: {', '.join(names)}" if names else
+                         f"{says(side, 'has', 'have')} no legal order: {stuck_reason(b, side)}")
         return lines
 
     #: The snapshot's view model.

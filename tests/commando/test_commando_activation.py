@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commando.activation import actions_for
+from rules.commando.activation import actions_for, standing_lines
 from rules.core.errors import RuleError
 from tests.commando.helpers import arrange, order, texts
 
@@ -151,3 +151,13 @@ def test_moving_orders_before_any_roll_are_refused_with_the_orders_open() -> Non
     state = arrange({"A1": (24, 4), "G1": (24, 30)})
     with pytest.raises(RuleError, match="orders now: end, measure, roll"):
         order(state, "move", unit="A1", to="N:6")
+
+
+def test_one_pillbox_and_one_searchlight_are_named_in_the_singular() -> None:
+    """Pillboxes: "always have one shooting action"; Searchlights never act: with one of each
+    left the line agrees with the one unit named (issue 46)."""
+    state = arrange({"PB1": (10, 10), "SL1": (20, 20), "G1": (30, 30)}, side="germans")
+    assert [e.text for e in standing_lines(state)] == [
+        "No roll: PB1 has 1 shooting action (Pillboxes)",
+        'No roll: SL1 never acts, it lights the closest commando within 12" (Searchlights)',
+    ]

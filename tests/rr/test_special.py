@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from rules.core.answers import answer_label
 from rules.core.errors import RuleError
+from rules.rr import SYSTEM
 from rules.rr.actions import Airstrike, Boyes, Fire, Hind, Hq, Move, Nikolas, Sniper
 from tests.rr.helpers import act, board, game, spec, texts
 
@@ -130,7 +134,7 @@ def test_hind_placed_in_a_non_enemy_area_and_not_with_nato_air_10_2() -> None:
     with pytest.raises(RuleError, match="NATO has an airstrike this turn"):  # NATO's 1 <= turn
         act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 1, "soviet": 6}}),
             "soviet", Hind(area="3"))
-    with pytest.raises(RuleError, match="it has flown this turn"):  # NATO's 6 > turn: no air
+    with pytest.raises(RuleError, match="it was Suppressed this turn"):  # NATO's 6 > turn: no air
         act(state.model_copy(update={"hind_ok": False, "init_rolls": {"nato": 6, "soviet": 6}}),
             "soviet", Hind(area="3"))
     # It only fires: it never moves.
@@ -151,3 +155,60 @@ def test_10_2_the_hind_fires_at_enemies_that_came_into_its_area() -> None:
     back.units["DE2"].place, back.units["DE2"].area, back.units["DE2"].ap = "map", "3", 3
     step = act(back, "nato", Fire(unit="DE2", target="HIND"), [1, 1])
     assert "DE2 fires on HIND in 3 (range 0)" in texts(step)
+
+
+def test_a_suppressed_hind_is_told_it_was_shot_off_not_that_it_flew_10_2() -> None:
+    """10.2: "Remove the Hind from the game map if it is Suppressed.  It will return normally
+    the following turn": firing, coming back or moving, the Hind is told the true cause."""
+    state = game(STRIP, {"DE1": "3", "VDV": "6"}, active="soviet", hind_ok=True,
+                 standing=dict(NEVER), init_rolls={"nato": 6, "soviet": 6})
+    over = act(state, "soviet", Hind(area="4")).state.model_copy(update={"active": "nato"}, deep=True)
+    shot = act(over, "nato", Fire(unit="DE1", target="HIND"), [4, 4])
+    assert "HIND suppressed: off the map until next turn (7.3.3, 10.2)" in texts(shot)
+    after = shot.state.model_copy(update={"active": "soviet"}, deep=True)
+    told = re.escape("it was Suppressed this turn and left the map; it returns next turn (10.2)")
+    with pytest.raises(RuleError, match=f"HIND cannot fire: {told}"):
+        act(after, "soviet", Fire(unit="HIND", target="DE1"))
+    with pytest.raises(RuleError, match=f"The Hind cannot come in: {told}"):
+        act(after, "soviet", Hind(area="4"))
+    # 10.2: off the map it is not a reinforcement (11.0): it never moves at all.
+    with pytest.raises(RuleError, match=r"HIND cannot move: the Hind never moves; .* only fires \(10.2\)"):
+        act(after, "soviet", Move(units="HIND", to="5"))
+
+
+def test_a_second_airstrike_is_refused_as_once_per_turn_10_1() -> None:
+    """10.1: "Airstrikes may be used once per turn": the second call is told it was used,
+    not that there was none; a side without one is told the roll it needed."""
+    state = game(STRIP, {"DE1": "1", "US1": "2", "VDV": "3", "VDV2": "3"}, standing=dict(NEVER),
+                 airstrike={"nato": True, "soviet": False}, init_rolls={"nato": 1, "soviet": 1})
+    step = act(state, "nato", Airstrike(area="3"), [1, 1, 1, 1])
+    again = step.state.model_copy(update={"active": "nato"}, deep=True)
+    used = r"NATO has used this turn's airstrike already; it may be used once per turn \(10.1\)"
+    with pytest.raises(RuleError, match=f"No airstrike: {used}"):
+        act(again, "nato", Airstrike(area="3"))
+    with pytest.raises(RuleError, match=f"No airstrike for this attack: {used}"):
+        act(again, "nato", Fire(unit="US1", target="VDV", air=True))
+    none = state.model_copy(update={"airstrike": {"nato": False, "soviet": True},
+                                    "init_rolls": {"nato": 6, "soviet": 1}}, deep=True)
+    with pytest.raises(RuleError, match=r"NATO has no airstrike this turn: it comes with an "
+                                        r"initiative roll of 1 or less on turn 1; the roll was 6"):
+        act(none, "nato", Airstrike(area="3"))
+
+
+def test_a_reinforcement_not_yet_in_is_told_to_enter_11_0() -> None:
+    """11.0: a unit still off the map comes in with enter or place, not move."""
+    state = game(STRIP, {"DE1": "1", "VDV": "6"})
+    with pytest.raises(RuleError, match=r"DE2 cannot move: it is not on the map yet; a "
+                                        r"reinforcement comes in with enter or place \(11.0\)"):
+        act(state, "nato", Move(units="DE2", to="2"))
+
+
+def test_yes_no_options_and_the_hq_read_as_words_in_an_answer_10_1_9_10() -> None:
+    """Issue 40: an answer reads "with the airstrike, +2 (10.1)", not "air true"; the HQ's
+    one-word order says what it gives (9.10)."""
+    state = game(STRIP, {"US1": "2", "HQ": "2", "DE1": "2", "VDV": "3"},
+                 airstrike={"nato": True, "soviet": False})
+    fire = answer_label(SYSTEM, state, "nato", Fire(unit="US1", target="VDV", air=True))
+    assert "with the airstrike, +2 (10.1)" in fire and "air true" not in fire
+    hq = answer_label(SYSTEM, state, "nato", Hq(unit="DE1"))
+    assert hq.startswith("Hq: DE1 (") and hq.endswith("gets 1 AP from the German HQ (9.10)"), hq
