@@ -169,7 +169,10 @@ class PlayCard(Action):
     name: ClassVar[str] = "play"
     rule: ClassVar[str] = "13.1"
     card: str = Field(description="Kept Ops card")
-    event: Literal["gain_op", "gain_rp", "calm"] = Field(description="Event to play")
+    #: 13.1: every kept-card event is named here so that one played through another order
+    #: (a move, a march, a swap) is answered with that order, not with a bare list.
+    event: Literal["gain_op", "gain_rp", "calm", "air_move", "water_move", "forced_march", "psyop"] = Field(
+        description="gain_op, gain_rp or calm (moves: move how:air/water; march: move march; psyop: swap)")
 
 
 class EndMission(Action):

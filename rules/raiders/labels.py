@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.raiders.cards import KEEP_WORDS
-from rules.raiders.forces import Ctx, label as force_label
+from rules.raiders.forces import Ctx, force_ids, label as force_label
+from rules.raiders.hints import destinations, special_ways
 
 Labeller = Callable[[Ctx, str, dict[str, Any]], str]
 
@@ -31,6 +32,20 @@ def space_label(ctx: Ctx, sid: str, partial: dict[str, Any]) -> str:
     """``Siwa (siwa)``."""
     space = ctx.sc.space_by_id.get(sid)
     return f"{space.name} ({sid})" if space else sid
+
+
+def move_to_label(ctx: Ctx, sid: str, partial: dict[str, Any]) -> str:
+    """``Benghazi (benghazi)``, or ``Benghazi (benghazi) · how:water`` where no road move of
+    the force reaches it and only a kept card's water (air) move does (18.1, 18.2): the player
+    reads how the offer is legal before picking it."""
+    base = space_label(ctx, sid, partial)
+    if str(partial.get("how") or "road") != "road":
+        return base  # the player chose the kind of move already
+    forces = [str(partial["force"])] if partial.get("force") else ([ctx.m.force] if ctx.m.force else force_ids(ctx.m))
+    if any(sid in destinations(ctx, f) for f in forces):
+        return base
+    ways = sorted({how for f in forces for how in special_ways(ctx, f, sid)})
+    return f"{base} · how:{' or how:'.join(ways)}" if ways else base
 
 
 def force_label_of(ctx: Ctx, fid: str, partial: dict[str, Any]) -> str:
@@ -107,7 +122,7 @@ LABELS: dict[tuple[str, str], Labeller] = {
     ("scout", "target"): space_label,
     ("move", "force"): force_label_of,
     ("move", "with_force"): force_label_of,
-    ("move", "to"): space_label,
+    ("move", "to"): move_to_label,
     ("line", "order"): line_label,
     ("line", "hostiles"): line_label,
     ("fire", "target"): hostile_label,
