@@ -205,11 +205,21 @@ def network_view(ctx: Ctx) -> NetworkView:
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
         legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=over,
         terrain_styles=terrain_styles(ctx), away=away_units(ctx),
-        # The phone-width picture shows the action, then where the raiders stand: with no
-        # move or battle (a recruit, the start of an Op) it showed the board's middle.  The
-        # final picture keeps to its last action, as every system's does.
-        focus=[] if over else [f.space for f in forces if f.faction == "raider" and f.space],
+        focus=[] if over else focus_ids(ctx, forces),
     )
+
+
+def focus_ids(ctx: Ctx, forces: list[ForceView]) -> list[str]:
+    """The spaces the phone-width picture shows: where the raiders stand, and while
+    recruiting the Staging Areas too (9.0: recruits are placed there), else the opening
+    picture, with no raider on the map yet, showed the board's middle and hid them.  (With
+    no move or battle the picture would fall back on the board's middle; the final picture
+    keeps to its last action, as every system's does, and gets no focus.)"""
+    spaces = [f.space for f in forces if f.faction == "raider" and f.space]
+    m = ctx.state.mission
+    if ctx.state.phase == "recruit" or (m is not None and m.pending_place is not None):
+        spaces += [s.id for s in ctx.sc.spaces if s.staging and s.id not in spaces]
+    return spaces
 
 
 def away_units(ctx: Ctx) -> dict[str, str]:
