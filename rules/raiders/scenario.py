@@ -50,6 +50,9 @@ class SpaceSpec(Frozen):
     staging: bool = False  # 3.0 Staging Area: unlimited stacking (10.2), no Ops card (13.0)
     airfield: bool = False  # 18.1
     port: bool = False  # 18.2 port or coastal space
+    #: Former ids of this space, still accepted in orders and read in stored games (issue 40
+    #: made the ids one style: ``el-adem``, not ``eladem``).
+    aliases: list[str] = Field(default_factory=list)
 
 
 class UnitType(Frozen):
@@ -278,9 +281,14 @@ class Scenario(Frozen):
         """The id of the space ``text`` names: its id or its name, in any case (None if none)."""
         key = text.strip().lower()
         for space in self.spaces:
-            if key in (space.id.lower(), space.name.lower()):
+            if key in (space.id.lower(), space.name.lower(), *(a.lower() for a in space.aliases)):
                 return space.id
         return None
+
+    @cached_property
+    def renamed(self) -> dict[str, str]:
+        """Each former space id (``aliases``) and the id it has now."""
+        return {old: s.id for s in self.spaces for old in s.aliases}
 
     def stop(self, space: str) -> bool:
         """12.0: whether the Terrain Effects Chart says STOP for ``space``."""
@@ -313,7 +321,7 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     Recruit Table lines, a name per leader counter (20.0), a Demolition Table covering every
     roll from 1 up (21.1), a mission to play and an Ops deck to draw."""
     route_faults = _route_problems(sc)
-    out = _duplicate_problems(sc) + _terrain_problems(sc) + route_faults
+    out = _duplicate_problems(sc) + _alias_problems(sc) + _terrain_problems(sc) + route_faults
     out += _staging_problems(sc, map_whole=not route_faults)
     for i, mission in enumerate(sc.missions):
         out += _mission_problems(sc, ("missions", i), mission)
@@ -329,6 +337,21 @@ def _duplicate_problems(sc: Scenario) -> list[tuple[Loc, str]]:
         ident = "key" if field == "terrain" else "id"
         out += scenariofile.duplicates([((field, i, ident), getattr(x, ident)) for i, x in enumerate(items)],
                                        f"{field} {ident}")
+    return out
+
+
+def _alias_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Former ids (``aliases``) that are another space's id or another alias: an order
+    naming one could not tell the spaces apart."""
+    ids = [s.id for s in sc.spaces]
+    seen: list[str] = []
+    out: list[tuple[Loc, str]] = []
+    for i, space in enumerate(sc.spaces):
+        for j, old in enumerate(space.aliases):
+            if old in ids or old in seen:
+                out.append((("spaces", i, "aliases", j), f"'{old}' names another space already; "
+                            "a former id names one space only."))
+            seen.append(old)
     return out
 
 
