@@ -169,10 +169,9 @@ class PlayCard(Action):
     name: ClassVar[str] = "play"
     rule: ClassVar[str] = "13.1"
     card: str = Field(description="Kept Ops card")
-    #: 13.1: every kept-card event is named here so that one played through another order
-    #: (a move, a march, a swap) is answered with that order, not with a bare list.
-    event: Literal["gain_op", "gain_rp", "calm", "air_move", "water_move", "forced_march", "psyop"] = Field(
-        description="gain_op, gain_rp or calm (moves: move how:air/water; march: move march; psyop: swap)")
+    #: 13.1: a name, not a fixed list, so that an event played through another order (a
+    #: move, a march, a swap) is answered with that order; autocomplete offers the card's own.
+    event: str = Field(description="gain_op, gain_rp or calm (air/water moves: move how:air/water)")
 
 
 class EndMission(Action):

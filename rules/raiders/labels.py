@@ -90,6 +90,11 @@ def kept_label(ctx: Ctx, cid: str, partial: dict[str, Any]) -> str:
     return f"{cid} {card.title}: " + " / ".join(KEEP_WORDS.get(e, e) for e in card.keep)
 
 
+def event_label(ctx: Ctx, event: str, partial: dict[str, Any]) -> str:
+    """``gain_op: +1 Op (11.3)``: a kept card's event in words."""
+    return f"{event}: {KEEP_WORDS[event]}" if event in KEEP_WORDS else event
+
+
 def card_label(ctx: Ctx, cid: str, partial: dict[str, Any]) -> str:
     """``C3 Alert sentries`` or ``M2 Mission: Fuel dumps``."""
     sc = ctx.sc
@@ -132,5 +137,6 @@ LABELS: dict[tuple[str, str], Labeller] = {
     ("carry", "marker"): marker_label,
     ("drop", "unit"): unit_label,
     ("play", "card"): kept_label,
+    ("play", "event"): event_label,
     ("card", "id"): card_label,
 }

@@ -11,7 +11,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import order
 from rules.raiders import actions as A
 from rules.raiders import offers
-from rules.raiders.cards import KEEP_RP, alert_change, gain_ops, rp_change
+from rules.raiders.cards import KEEP_RP, KEEP_WORDS, alert_change, gain_ops, rp_change
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -255,6 +255,10 @@ def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     if not held:
         raise RuleError(f"You do not hold '{card_id[:10]}'; kept cards: {', '.join(m.hand) or 'none'}.")
     card = sc.card[held[0]]
+    event = event.strip().lower()
+    if event not in KEEP_WORDS:
+        raise RuleError(f"'{event[:20]}' is not a kept-card event; 'play' takes gain_op, gain_rp "
+                        f"or calm, as the card offers (13.1).")
     if event in ELSEWHERE:
         raise RuleError(f"{event} is not played with 'play': {ELSEWHERE[event]}.")
     if event not in card.keep:

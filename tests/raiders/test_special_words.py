@@ -73,3 +73,18 @@ def test_unknown_space_lists_the_spaces() -> None:
     with pytest.raises(RuleError, match="spaces: benghazi, benina") as err:
         do(at_matruh_with_c9(), Move(force="F1", to="atlantis"))
     assert "list" not in str(err.value)
+
+
+def test_play_an_unknown_event_names_the_playable_ones() -> None:
+    """13.1: an event no card has is answered with the events 'play' takes."""
+    with pytest.raises(RuleError, match="'fly' is not a kept-card event; 'play' takes gain_op, gain_rp or calm"):
+        do(at_matruh_with_c9(), PlayCard(card="C9", event="fly"))
+
+
+def test_play_event_autocomplete_offers_the_card_events_in_words() -> None:
+    """13.1: the values offered for event are the card's own playable ones, labelled."""
+    state = at_matruh_with_c9()
+    state.phase, state.mission.segment = "ops", "recruit"
+    offered = [a.event for a in SYSTEM.legal_actions(state, "raiders") if isinstance(a, PlayCard)]
+    assert offered == ["gain_op"]
+    assert SYSTEM.label(state, "raiders", "play", "event", "gain_op", {"card": "C9"}) == "gain_op: +1 Op (11.3)"
