@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from rules.core.scenariofile import is_file_key
 from rules.raiders.scenario import load_scenario
 
 Phase = Literal["recruit", "ops", "between", "over"]
@@ -184,7 +185,9 @@ class RaidersState(BaseModel):
     @model_validator(mode="after")
     def _current_space_ids(self) -> "RaidersState":
         # A game stored before a space was renamed (issue 40: eladem -> el-adem) reads on.
-        if self.mission is not None:
+        # Only a shipped scenario is ever renamed: a file's key carries the hash of its text,
+        # so its games hold its ids as they are (and its file may not be registered yet).
+        if self.mission is not None and not is_file_key(self.scenario):
             renamed = load_scenario(self.scenario).renamed
             if renamed:
                 rename_spaces(self.mission, renamed)
