@@ -169,7 +169,9 @@ class PlayCard(Action):
     name: ClassVar[str] = "play"
     rule: ClassVar[str] = "13.1"
     card: str = Field(description="Kept Ops card")
-    event: Literal["gain_op", "gain_rp", "calm"] = Field(description="Event to play")
+    #: 13.1: a name, not a fixed list, so that an event played through another order (a
+    #: move, a march, a swap) is answered with that order; autocomplete offers the card's own.
+    event: str = Field(description="gain_op, gain_rp or calm (air/water moves: move how:air/water)")
 
 
 class EndMission(Action):

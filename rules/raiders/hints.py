@@ -112,6 +112,12 @@ def special_destinations(ctx: Ctx, fid: str, how: str) -> list[str]:
     ]
 
 
+def special_ways(ctx: Ctx, fid: str, to: str) -> list[str]:
+    """18.1/18.2: the ``how:`` values (``air``, ``water``) of the kept-card moves that take
+    ``fid`` to ``to``, so that an offer or a refusal can name the one that makes it legal."""
+    return [how for how in ("air", "water") if to in special_destinations(ctx, fid, how)]
+
+
 def can_march(ctx: Ctx, fid: str) -> bool:
     """24.0 (1): Supplies in the force, or a kept forced-march card."""
     m, sc = ctx.m, ctx.sc

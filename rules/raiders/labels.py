@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.raiders.cards import KEEP_WORDS
-from rules.raiders.forces import Ctx, label as force_label
+from rules.raiders.forces import Ctx, force_ids, label as force_label
+from rules.raiders.hints import destinations, special_ways
 
 Labeller = Callable[[Ctx, str, dict[str, Any]], str]
 
@@ -31,6 +32,20 @@ def space_label(ctx: Ctx, sid: str, partial: dict[str, Any]) -> str:
     """``Siwa (siwa)``."""
     space = ctx.sc.space_by_id.get(sid)
     return f"{space.name} ({sid})" if space else sid
+
+
+def move_to_label(ctx: Ctx, sid: str, partial: dict[str, Any]) -> str:
+    """``Benghazi (benghazi)``, or ``Benghazi (benghazi) · how:water`` where no road move of
+    the force reaches it and only a kept card's water (air) move does (18.1, 18.2): the player
+    reads how the offer is legal before picking it."""
+    base = space_label(ctx, sid, partial)
+    if str(partial.get("how") or "road") != "road":
+        return base  # the player chose the kind of move already
+    forces = [str(partial["force"])] if partial.get("force") else ([ctx.m.force] if ctx.m.force else force_ids(ctx.m))
+    if any(sid in destinations(ctx, f) for f in forces):
+        return base
+    ways = sorted({how for f in forces for how in special_ways(ctx, f, sid)})
+    return f"{base} · how:{' or how:'.join(ways)}" if ways else base
 
 
 def force_label_of(ctx: Ctx, fid: str, partial: dict[str, Any]) -> str:
@@ -75,6 +90,11 @@ def kept_label(ctx: Ctx, cid: str, partial: dict[str, Any]) -> str:
     return f"{cid} {card.title}: " + " / ".join(KEEP_WORDS.get(e, e) for e in card.keep)
 
 
+def event_label(ctx: Ctx, event: str, partial: dict[str, Any]) -> str:
+    """``gain_op: +1 Op (11.3)``: a kept card's event in words."""
+    return f"{event}: {KEEP_WORDS[event]}" if event in KEEP_WORDS else event
+
+
 def card_label(ctx: Ctx, cid: str, partial: dict[str, Any]) -> str:
     """``C3 Alert sentries`` or ``M2 Mission: Fuel dumps``."""
     sc = ctx.sc
@@ -107,7 +127,7 @@ LABELS: dict[tuple[str, str], Labeller] = {
     ("scout", "target"): space_label,
     ("move", "force"): force_label_of,
     ("move", "with_force"): force_label_of,
-    ("move", "to"): space_label,
+    ("move", "to"): move_to_label,
     ("line", "order"): line_label,
     ("line", "hostiles"): line_label,
     ("fire", "target"): hostile_label,
@@ -117,5 +137,6 @@ LABELS: dict[tuple[str, str], Labeller] = {
     ("carry", "marker"): marker_label,
     ("drop", "unit"): unit_label,
     ("play", "card"): kept_label,
+    ("play", "event"): event_label,
     ("card", "id"): card_label,
 }

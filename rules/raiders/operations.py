@@ -25,7 +25,7 @@ from rules.raiders.forces import (
     stack_count,
     unit,
 )
-from rules.raiders.hints import can_swap, objective_options, supply_offer
+from rules.raiders.hints import can_swap, objective_options, special_ways, supply_offer
 from rules.raiders.movement import reach, steps, stops
 from rules.raiders.objectives import deliver, ends_early, on_board, reveal
 from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START
@@ -63,6 +63,13 @@ def why_not(ctx: Ctx, force_id: str, to: str, extra: int = 0) -> str:
     return f"{force_id} must stop at {' or '.join(why)} on the way to {name} (12.0)."
 
 
+#: 18.1, 18.2: the space flag each kept-card move needs at both ends, its words and its rule.
+SPECIAL_FLAG = {"air": "airfield", "water": "port"}
+SPECIAL_WORDS = {"air": "airfield", "water": "port or coastal space"}
+SPECIAL_RULE = {"air": "18.1", "water": "18.2"}
+SPECIAL_NAME = {"air": "An air move", "water": "A water move"}
+
+
 def use_card(ctx: Ctx, cid: str, event: str) -> None:
     """13.1: play one special event of a kept card, then discard it."""
     ctx.m.hand.remove(cid)
@@ -89,7 +96,8 @@ def move(ctx: Ctx, a: A.Move) -> None:
         raise RuleError(f"{m.force} scouted this operation, so {m.force} is the force that moves (11.0).")
     to = sc.find_space(a.to)
     if to is None:
-        raise RuleError(f"There is no space '{a.to[:30]}'; pick one from the list.")
+        raise RuleError(f"There is no space '{a.to[:30]}'; spaces: "
+                        f"{', '.join(s.id for s in sc.spaces)} (a name works too).")
     start = units[0].space
     assert start is not None
     if a.how == "road":
@@ -126,7 +134,7 @@ def road_move(ctx: Ctx, units: list[Unit], to: str, march: bool) -> tuple[list[s
     spaces = reach(ctx, fid, extra)
     if to not in spaces:
         options = ", ".join(s for s in spaces if s != start) or "none"
-        raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.")
+        raise RuleError(f"{why_not(ctx, fid, to, extra)} It can reach: {options}.{special_hint(ctx, fid, to)}")
     found = sc.network.path(start, to, stops=stops(ctx))
     path = found if found is not None else [start]
     if march and len(path) - 1 > allowance(sc, units):
@@ -140,6 +148,17 @@ def road_move(ctx: Ctx, units: list[Unit], to: str, march: bool) -> tuple[list[s
     elif march:
         ctx.say("supply", "No march needed: nothing spent (24.0 (1))", "24.0")
     return path, [u.id for u in units]
+
+
+def special_hint(ctx: Ctx, fid: str, to: str) -> str:
+    """`` how:water (18.2) takes it there with kept card C9.``: the kept-card move that would
+    make a refused road move legal, if there is one (18.1, 18.2); else nothing."""
+    ways = special_ways(ctx, fid, to)
+    if not ways:
+        return ""
+    how = ways[0]
+    card = held_card(ctx, f"{how}_move")
+    return f" how:{how} ({SPECIAL_RULE[how]}) takes it there with kept card {card}."
 
 
 def march_means(ctx: Ctx, units: list[Unit]) -> tuple[list[str], str | None]:
@@ -159,17 +178,19 @@ def special_move(ctx: Ctx, units: list[Unit], to: str, how: str) -> tuple[list[s
     sc = ctx.sc
     fid, start = units[0].force, units[0].space
     assert start is not None
-    flag = "airfield" if how == "air" else "port"
-    event = "air_move" if how == "air" else "water_move"
-    card = held_card(ctx, event)
+    flag, rule = SPECIAL_FLAG[how], SPECIAL_RULE[how]
+    card = held_card(ctx, f"{how}_move")
     if card is None:
-        raise RuleError(f"An {how} move needs a kept card that allows it (18.0).")
+        raise RuleError(f"{SPECIAL_NAME[how]} needs a kept card with the {how}_move event (13.1, {rule}); "
+                        f"kept cards: {', '.join(ctx.m.hand) or 'none'}.")
+    ends = [s.id for s in sc.spaces if getattr(s, flag)]
     if not getattr(sc.space_by_id[start], flag) or not getattr(sc.space_by_id[to], flag) or to == start:
-        raise RuleError(f"An {how} move goes from one {flag} to another (18.1, 18.2).")
+        raise RuleError(f"{SPECIAL_NAME[how]} goes from one {SPECIAL_WORDS[how]} to another ({rule}): "
+                        f"{fid} is at {sc.space_by_id[start].name}; {SPECIAL_WORDS[how]}s: {', '.join(ends)}.")
     # 18.1/18.2: only mobile units go; a static unit stays behind in a force of its own.
     mover_ids = [u.id for u in units if sc.unit_type[u.type].movement > 0]
     if not mover_ids:
-        raise RuleError(f"{fid} has no mobile unit to fly or ship (18.1).")
+        raise RuleError(f"{fid} has no mobile unit to {'fly' if how == 'air' else 'ship'} ({rule}).")
     use_card(ctx, card, f"{how} move")
     return [start, to], mover_ids
 

@@ -11,7 +11,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import order
 from rules.raiders import actions as A
 from rules.raiders import offers
-from rules.raiders.cards import KEEP_RP, alert_change, gain_ops, rp_change
+from rules.raiders.cards import KEEP_RP, KEEP_WORDS, alert_change, gain_ops, rp_change
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -235,6 +235,15 @@ def join(ctx: Ctx, action: A.Join) -> None:
             "10.3")
 
 
+#: 13.1: kept-card events that are used through another order, and how to give it.
+ELSEWHERE = {
+    "air_move": "an air move is a move, e.g. move force:F1 to:benina how:air (18.1)",
+    "water_move": "a water move is a move, e.g. move force:F1 to:derna how:water (18.2)",
+    "forced_march": "a forced march is a move with march:yes (24.0 (1))",
+    "psyop": "PSYOP swaps the drawn Ops card: swap, when a card is drawn (22.0)",
+}
+
+
 @order(A.PlayCard, phases=OP_START, offers=offers.play_card)
 def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     """13.1: play a kept card's gain-Op, gain-RP or calm event between operations."""
@@ -246,12 +255,16 @@ def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     if not held:
         raise RuleError(f"You do not hold '{card_id[:10]}'; kept cards: {', '.join(m.hand) or 'none'}.")
     card = sc.card[held[0]]
-    if event not in card.keep or event not in ("gain_op", "gain_rp", "calm"):
-        usable = [e for e in card.keep if e in ("gain_op", "gain_rp", "calm")]
-        raise RuleError(
-            f"{card.id} offers {', '.join(usable) or 'no event to play now'} here; moves and swaps "
-            "are used through 'move' and 'swap' (13.1)."
-        )
+    event = event.strip().lower()
+    if event not in KEEP_WORDS:
+        raise RuleError(f"'{event[:20]}' is not a kept-card event; 'play' takes gain_op, gain_rp "
+                        f"or calm, as the card offers (13.1).")
+    if event in ELSEWHERE:
+        raise RuleError(f"{event} is not played with 'play': {ELSEWHERE[event]}.")
+    if event not in card.keep:
+        usable = [e for e in card.keep if e not in ELSEWHERE]
+        raise RuleError(f"{card.id} has no {event} event (13.1); it offers "
+                        f"{', '.join(card.keep) or 'none'}, and 'play' takes {', '.join(usable) or 'none of them'}.")
     use_card(ctx, card.id, event)
     if event == "gain_op":
         gain_ops(ctx, 1, card.title)

@@ -50,6 +50,9 @@ class SpaceSpec(Frozen):
     staging: bool = False  # 3.0 Staging Area: unlimited stacking (10.2), no Ops card (13.0)
     airfield: bool = False  # 18.1
     port: bool = False  # 18.2 port or coastal space
+    #: Former ids of this space, still accepted in orders and read in stored games (issue 40
+    #: made the ids one style: ``el-adem``, not ``eladem``).
+    aliases: list[str] = Field(default_factory=list)
 
 
 class UnitType(Frozen):
@@ -278,9 +281,14 @@ class Scenario(Frozen):
         """The id of the space ``text`` names: its id or its name, in any case (None if none)."""
         key = text.strip().lower()
         for space in self.spaces:
-            if key in (space.id.lower(), space.name.lower()):
+            if key in (space.id.lower(), space.name.lower(), *(a.lower() for a in space.aliases)):
                 return space.id
         return None
+
+    @cached_property
+    def renamed(self) -> dict[str, str]:
+        """Each former space id (``aliases``) and the id it has now."""
+        return {old: s.id for s in self.spaces for old in s.aliases}
 
     def stop(self, space: str) -> bool:
         """12.0: whether the Terrain Effects Chart says STOP for ``space``."""
@@ -312,81 +320,145 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     Staging Areas, an occupy objective's space (6.0), reinforcements (13.0 (1)) that are
     Recruit Table lines, a name per leader counter (20.0), a Demolition Table covering every
     roll from 1 up (21.1), a mission to play and an Ops deck to draw."""
+    route_faults = _route_problems(sc)
+    out = _duplicate_problems(sc) + _alias_problems(sc) + _terrain_problems(sc) + route_faults
+    out += _staging_problems(sc, map_whole=not route_faults)
+    for i, mission in enumerate(sc.missions):
+        out += _mission_problems(sc, ("missions", i), mission)
+    return out + _reinforcement_problems(sc) + _leader_problems(sc) + _demolition_problems(sc) \
+        + _deck_problems(sc)
+
+
+def _duplicate_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Ids used twice in any list of the scenario."""
     out: list[tuple[Loc, str]] = []
     for field in ("terrain", "spaces", "units", "gear", "hostiles", "markers", "missions", "ops_cards"):
         items = getattr(sc, field)
         ident = "key" if field == "terrain" else "id"
         out += scenariofile.duplicates([((field, i, ident), getattr(x, ident)) for i, x in enumerate(items)],
                                        f"{field} {ident}")
-    terrains, spaces = [t.key for t in sc.terrain], [s.id for s in sc.spaces]
-    staging = [s.id for s in sc.spaces if s.staging]
+    return out
+
+
+def _alias_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Former ids (``aliases``) that are another space's id or another alias: an order
+    naming one could not tell the spaces apart."""
+    ids = [s.id for s in sc.spaces]
+    seen: list[str] = []
+    out: list[tuple[Loc, str]] = []
     for i, space in enumerate(sc.spaces):
-        if space.terrain not in terrains:
-            out.append((("spaces", i, "terrain"), f"'{space.terrain}' is not a terrain key; "
-                        f"terrain: {scenariofile.one_of(terrains)}."))
-    broken = False
+        for j, old in enumerate(space.aliases):
+            if old in ids or old in seen:
+                out.append((("spaces", i, "aliases", j), f"'{old}' names another space already; "
+                            "a former id names one space only."))
+            seen.append(old)
+    return out
+
+
+def _terrain_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Spaces whose terrain is no line of the Terrain Effects Chart (3.0)."""
+    terrains = [t.key for t in sc.terrain]
+    return [(("spaces", i, "terrain"), f"'{space.terrain}' is not a terrain key; "
+             f"terrain: {scenariofile.one_of(terrains)}.")
+            for i, space in enumerate(sc.spaces) if space.terrain not in terrains]
+
+
+def _route_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Routes whose ends are not spaces, or that join a space to itself."""
+    spaces = [s.id for s in sc.spaces]
+    out: list[tuple[Loc, str]] = []
     for i, route in enumerate(sc.routes):
         for end in ("a", "b"):
             if getattr(route, end) not in spaces:
-                broken = True
                 out.append((("routes", i, end), f"'{getattr(route, end)}' is not a space; spaces: "
                             f"{scenariofile.one_of(spaces)}."))
         if route.a == route.b:
-            broken = True
             out.append((("routes", i, "b"), f"the route joins {route.a} to itself; a route "
                         "joins two different spaces."))
+    return out
+
+
+def _staging_problems(sc: Scenario, map_whole: bool) -> list[tuple[Loc, str]]:
+    """No Staging Area to start from (3.0), or spaces no route leads to from the first one.
+
+    Reach is only measured on a map whose routes all join two spaces and whose ids are unique:
+    on a broken one the route faults already say what is wrong."""
+    spaces = [s.id for s in sc.spaces]
+    staging = [s.id for s in sc.spaces if s.staging]
     if not staging:
-        out.append((("spaces",), "no space is a Staging Area (staging: true); the raiders start "
-                    "from one (3.0)."))
-    elif not broken and len(set(spaces)) == len(spaces):
-        reach = sc.network.reachable(staging[0], len(sc.spaces))
-        for i, space in enumerate(sc.spaces):
-            if space.id not in reach:
-                out.append((("spaces", i), f"space {space.id} cannot be reached from the Staging "
-                            f"Area {staging[0]}: add a route to it (the map is in pieces)."))
-    markers = [m.id for m in sc.markers]
-    for i, mission in enumerate(sc.missions):
-        loc: Loc = ("missions", i)
-        if len(mission.markers) != len(mission.spaces):
-            out.append((loc + ("spaces",), f"mission {mission.id} has {len(mission.markers)} "
-                        f"markers and {len(mission.spaces)} spaces; give one space per marker (8.0)."))
-        for j, kind in enumerate(mission.markers):
-            if kind not in markers:
-                out.append((loc + ("markers", j), f"'{kind}' is not a marker id; markers: "
-                            f"{scenariofile.one_of(markers)}."))
-        for j, where in enumerate(mission.spaces):
-            if where not in spaces:
-                out.append((loc + ("spaces", j), f"'{where}' is not a space; spaces: "
-                            f"{scenariofile.one_of(spaces)}."))
-        if mission.objective.space is not None and mission.objective.space not in spaces:
-            out.append((loc + ("objective", "space"), f"'{mission.objective.space}' is not a "
-                        f"space; spaces: {scenariofile.one_of(spaces)}."))
-        for j, camp in enumerate(mission.camps):
-            if camp.space not in spaces or camp.space in staging:
-                out.append((loc + ("camps", j, "space"), f"mission {mission.id} camps in "
-                            f"{camp.space}: not a map space outside the Staging Areas "
-                            f"({scenariofile.one_of(staging)}) (8.0 (1))."))
+        return [(("spaces",), "no space is a Staging Area (staging: true); the raiders start "
+                 "from one (3.0).")]
+    if not map_whole or len(set(spaces)) != len(spaces):
+        return []
+    reach = sc.network.reachable(staging[0], len(sc.spaces))
+    return [(("spaces", i), f"space {space.id} cannot be reached from the Staging "
+             f"Area {staging[0]}: add a route to it (the map is in pieces).")
+            for i, space in enumerate(sc.spaces) if space.id not in reach]
+
+
+def _mission_problems(sc: Scenario, loc: Loc, mission: MissionCard) -> list[tuple[Loc, str]]:
+    """One Mission card's faults: markers and spaces one for one and known (8.0 (1)), the
+    occupy objective's space (6.0), camps on map spaces outside the Staging Areas."""
+    markers, spaces = [m.id for m in sc.markers], [s.id for s in sc.spaces]
+    staging = [s.id for s in sc.spaces if s.staging]
+    out: list[tuple[Loc, str]] = []
+    if len(mission.markers) != len(mission.spaces):
+        out.append((loc + ("spaces",), f"mission {mission.id} has {len(mission.markers)} "
+                    f"markers and {len(mission.spaces)} spaces; give one space per marker (8.0)."))
+    out += [(loc + ("markers", j), f"'{kind}' is not a marker id; markers: "
+             f"{scenariofile.one_of(markers)}.")
+            for j, kind in enumerate(mission.markers) if kind not in markers]
+    out += [(loc + ("spaces", j), f"'{where}' is not a space; spaces: "
+             f"{scenariofile.one_of(spaces)}.")
+            for j, where in enumerate(mission.spaces) if where not in spaces]
+    if mission.objective.space is not None and mission.objective.space not in spaces:
+        out.append((loc + ("objective", "space"), f"'{mission.objective.space}' is not a "
+                    f"space; spaces: {scenariofile.one_of(spaces)}."))
+    out += [(loc + ("camps", j, "space"), f"mission {mission.id} camps in "
+             f"{camp.space}: not a map space outside the Staging Areas "
+             f"({scenariofile.one_of(staging)}) (8.0 (1)).")
+            for j, camp in enumerate(mission.camps) if camp.space not in spaces or camp.space in staging]
+    return out
+
+
+def _reinforcement_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Ops cards whose reinforcement (13.0 (1)) is no Recruit Table line."""
     unit_types = [u.id for u in sc.units]
+    out: list[tuple[Loc, str]] = []
     for i, card in enumerate(sc.ops_cards):
         for part in ("effect", "fail"):
             named = getattr(card, part).reinforcement
             if named is not None and named not in unit_types:
                 out.append((("ops_cards", i, part, "reinforcement"), f"card {card.id} names "
                             f"'{named}', which is not a units id; units: {scenariofile.one_of(unit_types)}."))
-    for i, unit in enumerate(sc.units):
-        if unit.leader and unit.names and len(unit.names) != unit.count:
-            out.append((("units", i, "names"), f"{unit.id} has {unit.count} counters and "
-                        f"{len(unit.names)} names; give one name per counter (20.0)."))
+    return out
+
+
+def _leader_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Leader lines whose names are not one per counter (20.0)."""
+    return [(("units", i, "names"), f"{unit.id} has {unit.count} counters and "
+             f"{len(unit.names)} names; give one name per counter (20.0).")
+            for i, unit in enumerate(sc.units) if unit.leader and unit.names and len(unit.names) != unit.count]
+
+
+def _demolition_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """A Demolition Table that does not cover every roll from 1 up, once each (21.1)."""
     rolls = sorted((r.low, r.high) for r in sc.demolition)
     if not rolls:
-        out.append((("demolition",), "the Demolition Table has no row; give rows covering every "
-                    "roll from 1 up (21.1)."))
-    elif rolls[0][0] > 1 or any(b[0] != a[1] + 1 for a, b in zip(rolls, rolls[1:])):
-        gaps = [f"{a[1] + 1}" for a, b in zip(rolls, rolls[1:]) if b[0] != a[1] + 1]
-        where = f"from {gaps[0]}" if gaps else "at 1"
-        out.append((("demolition",), f"the Demolition Table must cover every roll from 1 up "
-                    f"(21.1); rows are {', '.join(f'{lo}-{hi}' for lo, hi in rolls)}, a gap or "
-                    f"overlap {where}."))
+        return [(("demolition",), "the Demolition Table has no row; give rows covering every "
+                 "roll from 1 up (21.1).")]
+    gaps = [f"{a[1] + 1}" for a, b in zip(rolls, rolls[1:]) if b[0] != a[1] + 1]
+    if rolls[0][0] <= 1 and not gaps:
+        return []
+    where = f"from {gaps[0]}" if gaps else "at 1"
+    return [(("demolition",), f"the Demolition Table must cover every roll from 1 up "
+             f"(21.1); rows are {', '.join(f'{lo}-{hi}' for lo, hi in rolls)}, a gap or "
+             f"overlap {where}.")]
+
+
+def _deck_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """No mission to play (8.0) or no Ops card to draw (13.0)."""
+    out: list[tuple[Loc, str]] = []
     if not sc.missions:
         out.append((("missions",), "there is no mission card; a game plays one at least (8.0)."))
     if not sc.ops_cards:

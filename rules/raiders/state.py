@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from rules.core.scenariofile import is_file_key
+from rules.raiders.scenario import load_scenario
 
 Phase = Literal["recruit", "ops", "between", "over"]
 #: Where the current operation stands (11.0): 1 recruit/scout, 2 move, 3 card, 4 combat,
@@ -178,3 +181,31 @@ class RaidersState(BaseModel):
     phase: Phase = "recruit"
     campaign: Campaign = Field(default_factory=Campaign)
     mission: Mission | None = None
+
+    @model_validator(mode="after")
+    def _current_space_ids(self) -> "RaidersState":
+        # A game stored before a space was renamed (issue 40: eladem -> el-adem) reads on.
+        # Only a shipped scenario is ever renamed: a file's key carries the hash of its text,
+        # so its games hold its ids as they are (and its file may not be registered yet).
+        if self.mission is not None and not is_file_key(self.scenario):
+            renamed = load_scenario(self.scenario).renamed
+            if renamed:
+                rename_spaces(self.mission, renamed)
+        return self
+
+
+def rename_spaces(m: Mission, renamed: dict[str, str]) -> None:
+    """Replace former space ids (``renamed``: old -> new) wherever the mission holds a space:
+    units, markers, camps, the last move, the battle."""
+    def new(space: str) -> str:
+        return renamed.get(space, space)
+
+    for u in m.units:
+        u.space = None if u.space is None else new(u.space)
+    for mk in m.markers:
+        mk.space = None if mk.space is None else new(mk.space)
+    m.camps = {new(space): hostiles for space, hostiles in m.camps.items()}
+    m.last_move = [new(space) for space in m.last_move]
+    for battle in (m.battle, m.last_battle):
+        if battle is not None:
+            battle.space = new(battle.space)

@@ -25,7 +25,7 @@ from rules.core.views import (
 from rules.raiders.battle import alive, needs_player, next_firer
 from rules.raiders.forces import Ctx, combat, force_ids, label, members
 from rules.raiders.objectives import objective_met, progress
-from rules.raiders.state import Battle, Mission, Shot, Unit
+from rules.raiders.state import Battle, Marker, Mission, Shot, Unit
 
 SIDES = [
     SideStyle(key="raider", label="Raiders", letter="R", colour="#2f5f99"),
@@ -205,11 +205,21 @@ def network_view(ctx: Ctx) -> NetworkView:
         forces=forces, tracks=tracks, battle=panel, marks=marks, sides=SIDES,
         legend=facts + [f"Campaign: {line}" for line in record_lines(ctx)], banner=over,
         terrain_styles=terrain_styles(ctx), away=away_units(ctx),
-        # The phone-width picture shows the action, then where the raiders stand: with no
-        # move or battle (a recruit, the start of an Op) it showed the board's middle.  The
-        # final picture keeps to its last action, as every system's does.
-        focus=[] if over else [f.space for f in forces if f.faction == "raider" and f.space],
+        focus=[] if over else focus_ids(ctx, forces),
     )
+
+
+def focus_ids(ctx: Ctx, forces: list[ForceView]) -> list[str]:
+    """The spaces the phone-width picture shows: where the raiders stand, and while
+    recruiting the Staging Areas too (9.0: recruits are placed there), else the opening
+    picture, with no raider on the map yet, showed the board's middle and hid them.  (With
+    no move or battle the picture would fall back on the board's middle; the final picture
+    keeps to its last action, as every system's does, and gets no focus.)"""
+    spaces = [f.space for f in forces if f.faction == "raider" and f.space]
+    m = ctx.state.mission
+    if ctx.state.phase == "recruit" or (m is not None and m.pending_place is not None):
+        spaces += [s.id for s in ctx.sc.spaces if s.staging and s.id not in spaces]
+    return spaces
 
 
 def away_units(ctx: Ctx) -> dict[str, str]:
@@ -319,54 +329,88 @@ def firer(b: Battle) -> str | None:
 def status_lines(ctx: Ctx, orders: list[str] | None = None) -> list[str]:
     """``/game status``: short lines, the key fact first; ``orders``: the names of the orders
     legal now (the "Now:" line lists only those)."""
-    sc, state = ctx.sc, ctx.state
-    camp = state.campaign
-    lines: list[str] = []
-    if state.phase == "over" and camp.single:
-        return [f"{outcome_word(ctx)} (6.0)", f"RP left: {camp.rp}"]
-    if state.phase == "over":
-        return [f"Campaign {camp.outcome}", record_line(ctx), f"RP kept: {camp.rp}",
-                f"Leaders: {', '.join(camp.leaders) or 'none'}"]
-    if state.phase == "between" or state.mission is None:
-        return ["Between missions", record_line(ctx), f"RP kept: {camp.rp}",
-                f"Leaders: {', '.join(camp.leaders) or 'none'}", "Now: /raiders next-mission"]
+    state = ctx.state
+    if state.phase == "over" or state.phase == "between" or state.mission is None:
+        return campaign_status_lines(ctx)
     m = ctx.m
-    card = sc.mission[m.card]
-    lines.append(f"{card.id} {card.title}")
-    lines.append(f"Goal: {card.objective.text}")
-    lines.append(f"{progress(ctx)}{' ✓' if objective_met(ctx) else ''}")
-    lines.append(f"Ops left {len(m.deck)} · Alert {m.alert} · RP {m.rp}")
-    lines.append(f"Command {m.command} · {turn_label(ctx)}")
+    lines = mission_head_lines(ctx)
     if m.battle is not None:
         lines += battle_lines(ctx, m.battle)
-    for fid in force_ids(m):
-        ids = [u.id for u in standing(m, fid)]
-        if ids:
-            lines.append(label(sc, m, fid, len(ids)))
-            lines += id_lines(ids)
-    for mk in m.markers:
-        carrier = next((u.id for u in m.units if u.carrying == mk.id), None)
-        if carrier is not None:
-            lines.append(f"{mk.id}: carried by {carrier}")
-            continue
-        if mk.delivered:
-            lines.append(f"{mk.id}: delivered")  # off the map (18.4)
-            continue
-        if mk.space is None:
-            continue
-        what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
-        state_word = "destroyed" if mk.destroyed else what
-        where = sc.space_by_id[mk.space].name
-        lines.append(f"{mk.id} {where}: {state_word}")
-    for space in m.camps:
-        hostiles = camp_left(m, space)
-        lines.append(f"Camp at {sc.space_by_id[space].name}: {len(hostiles)} "
-                     f"hostile{'s' if len(hostiles) != 1 else ''}")
-        lines += id_lines(hostiles)
+    lines += force_lines(ctx) + marker_lines(ctx) + camp_lines(ctx)
     if m.hand:
         lines.append(f"Kept: {', '.join(m.hand)}")
     lines += record_lines(ctx)
     lines += now_lines(now_line(ctx, orders or []))
+    return lines
+
+
+def campaign_status_lines(ctx: Ctx) -> list[str]:
+    """The status when no mission is under way: the game over (6.0, 25.3) or between missions."""
+    camp = ctx.state.campaign
+    if ctx.state.phase == "over" and camp.single:
+        return [f"{outcome_word(ctx)} (6.0)", f"RP left: {camp.rp}"]
+    leaders = f"Leaders: {', '.join(camp.leaders) or 'none'}"
+    if ctx.state.phase == "over":
+        return [f"Campaign {camp.outcome}", record_line(ctx), f"RP kept: {camp.rp}", leaders]
+    return ["Between missions", record_line(ctx), f"RP kept: {camp.rp}", leaders,
+            "Now: /raiders next-mission"]
+
+
+def mission_head_lines(ctx: Ctx) -> list[str]:
+    """The Mission card, its goal and progress, and the mission's indexes and segment."""
+    m = ctx.m
+    card = ctx.sc.mission[m.card]
+    return [f"{card.id} {card.title}",
+            f"Goal: {card.objective.text}",
+            f"{progress(ctx)}{' ✓' if objective_met(ctx) else ''}",
+            f"Ops left {len(m.deck)} · Alert {m.alert} · RP {m.rp}",
+            f"Command {m.command} · {turn_label(ctx)}"]
+
+
+def force_lines(ctx: Ctx) -> list[str]:
+    """Each force with units standing: its label, then its unit ids."""
+    lines: list[str] = []
+    for fid in force_ids(ctx.m):
+        ids = [u.id for u in standing(ctx.m, fid)]
+        if ids:
+            lines.append(label(ctx.sc, ctx.m, fid, len(ids)))
+            lines += id_lines(ids)
+    return lines
+
+
+def marker_lines(ctx: Ctx) -> list[str]:
+    """Each objective marker: who carries it, delivered (18.4), or where it lies and what it is."""
+    lines: list[str] = []
+    for mk in ctx.m.markers:
+        line = marker_line(ctx, mk)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def marker_line(ctx: Ctx, mk: Marker) -> str | None:
+    """One marker's line, or None for a marker neither carried, delivered nor on the map."""
+    sc, m = ctx.sc, ctx.m
+    carrier = next((u.id for u in m.units if u.carrying == mk.id), None)
+    if carrier is not None:
+        return f"{mk.id}: carried by {carrier}"
+    if mk.delivered:
+        return f"{mk.id}: delivered"  # off the map (18.4)
+    if mk.space is None:
+        return None
+    what = sc.marker_type[mk.type].name if mk.revealed and mk.type else "face down"
+    state_word = "destroyed" if mk.destroyed else what
+    return f"{mk.id} {sc.space_by_id[mk.space].name}: {state_word}"
+
+
+def camp_lines(ctx: Ctx) -> list[str]:
+    """Each camp (8.0 (1)): where, how many hostiles are left, and their ids."""
+    lines: list[str] = []
+    for space in ctx.m.camps:
+        hostiles = camp_left(ctx.m, space)
+        lines.append(f"Camp at {ctx.sc.space_by_id[space].name}: {len(hostiles)} "
+                     f"hostile{'s' if len(hostiles) != 1 else ''}")
+        lines += id_lines(hostiles)
     return lines
 
 

@@ -90,7 +90,7 @@ def test_stop_terrain_ends_the_move() -> None:
     """12.0: Sidi Rezegh (escarpment) is STOP: the force may enter it but not pass through."""
     state = put(mission_state("M3"), "matruh", "SAS-1")
     with pytest.raises(RuleError, match=r"must stop at Sidi Rezegh \(Escarpment: STOP\) on the way to El Adem \(12.0\)"):
-        do(state, A.Move(force="F1", to="eladem"))
+        do(state, A.Move(force="F1", to="el-adem"))
     step = do(state, A.Move(force="F1", to="sidi-rezegh"), [1])  # card C1 quiet night
     assert mission(step).last_move == ["matruh", "sidi-rezegh"]
 
@@ -273,9 +273,9 @@ def test_marker_turned_in_the_objective_segment_with_its_garrison() -> None:
     """19.0, 11.0 (5): the marker is turned where the Op ends; its garrison is fought."""
     state = put(mission_state("M1"), "sidi-rezegh", "SAS-1")
     # C1; marker type 1 of 4 (aircraft); garrison 1: Ita-1; edge 6 v 1; SAS hits on 1; leader 5.
-    step = do(state, A.Move(force="F1", to="eladem"), [1, 1, 1, 6, 1, 1, 5])
+    step = do(state, A.Move(force="F1", to="el-adem"), [1, 1, 1, 6, 1, 1, 5])
     m = mission(step)
-    mk = next(mk for mk in m.markers if mk.space == "eladem")
+    mk = next(mk for mk in m.markers if mk.space == "el-adem")
     assert mk.revealed and mk.type == "aircraft" and mk.garrison_faced
     assert m.last_battle is not None and m.last_battle.source == "marker"
     assert step.reveals and m.op == 2  # no pioneer: nothing to decide, the Op ends
@@ -283,9 +283,9 @@ def test_marker_turned_in_the_objective_segment_with_its_garrison() -> None:
 
 def test_demolition_one_pioneer_at_a_time() -> None:
     """21.1: each pioneer rolls on the Demolition Table, declared one at a time."""
-    state = put(mission_state("M1"), "eladem", "Spr-1", "Spr-2")
+    state = put(mission_state("M1"), "el-adem", "Spr-1", "Spr-2")
     give(state, "Spr-2", "Exp-1")
-    state = objective_ready(state, "eladem", "aircraft")
+    state = objective_ready(state, "el-adem", "aircraft")
     step = do(state, A.Demolish(unit="Spr-1", marker="Obj-2"), [2])  # 2: damp fuses
     assert "no effect" in " ".join(texts(step)) and mission(step).segment == "objective"
     with pytest.raises(RuleError, match="already tried"):
@@ -300,7 +300,7 @@ def test_demolition_one_pioneer_at_a_time() -> None:
 
 def test_non_pioneers_cannot_demolish() -> None:
     """21.1: only pioneers."""
-    state = objective_ready(put(mission_state("M1"), "eladem", "Cdo-1", "Spr-1"), "eladem", "aircraft")
+    state = objective_ready(put(mission_state("M1"), "el-adem", "Cdo-1", "Spr-1"), "el-adem", "aircraft")
     with pytest.raises(RuleError, match="not a pioneer"):
         do(state, A.Demolish(unit="Cdo-1", marker="Obj-2"))
 
@@ -334,31 +334,31 @@ def test_scouting_reveals_on_an_even_roll() -> None:
     """27.0: a scouting unit next to a face-down marker: even reveals, odd does nothing."""
     state = put(mission_state("M1", scouting=True), "sidi-rezegh", "LRDG-1")
     put(state, "siwa", "Cdo-1", force="F2")
-    odd = do(state, A.Scout(force="F1", target="eladem"), [3])
+    odd = do(state, A.Scout(force="F1", target="el-adem"), [3])
     assert not any(mk.revealed for mk in mission(odd).markers)
-    even = do(state, A.Scout(force="F1", target="eladem"), [4, 4])  # 4th type left: empty
-    mk = next(mk for mk in mission(even).markers if mk.space == "eladem")
+    even = do(state, A.Scout(force="F1", target="el-adem"), [4, 4])  # 4th type left: empty
+    mk = next(mk for mk in mission(even).markers if mk.space == "el-adem")
     assert mk.revealed and mk.type == "empty" and even.reveals
     with pytest.raises(RuleError, match="scouted"):
         do(even.state, A.Move(force="F2", to="siwa"))
     plain = put(mission_state("M1"), "sidi-rezegh", "LRDG-1")
     with pytest.raises(RuleError, match="option"):
-        do(plain, A.Scout(force="F1", target="eladem"))
+        do(plain, A.Scout(force="F1", target="el-adem"))
 
 
 def test_coordinated_operation_of_two_leader_forces() -> None:
     """26.0: two forces, each with a leader, end in one marker space; one card for both."""
     state = put(mission_state("M1", coordinated=True), "sidi-rezegh", "Ldr-1", "Cdo-1")
     put(state, "tobruk", "Ldr-2", "Cdo-2", force="F2")
-    step = do(state, A.Move(force="F1", to="eladem", with_force="F2"), [1, 4])  # C1; marker empty
+    step = do(state, A.Move(force="F1", to="el-adem", with_force="F2"), [1, 4])  # C1; marker empty
     m = mission(step)
-    assert {u.id for u in m.units if u.space == "eladem"} == {"Ldr-1", "Cdo-1", "Ldr-2", "Cdo-2"}
-    assert {u.force for u in m.units if u.space == "eladem"} == {"F1"}
+    assert {u.id for u in m.units if u.space == "el-adem"} == {"Ldr-1", "Cdo-1", "Ldr-2", "Cdo-2"}
+    assert {u.force for u in m.units if u.space == "el-adem"} == {"F1"}
     assert len(m.deck) == 8
     no_leader = put(mission_state("M1", coordinated=True), "sidi-rezegh", "Ldr-1", "Cdo-1")
     put(no_leader, "tobruk", "Cdo-2", force="F2")
     with pytest.raises(RuleError, match="leader"):
-        do(no_leader, A.Move(force="F1", to="eladem", with_force="F2"))
+        do(no_leader, A.Move(force="F1", to="el-adem", with_force="F2"))
 
 
 # -- player-facing helpers ---------------------------------------------------------------------

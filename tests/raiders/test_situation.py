@@ -31,7 +31,7 @@ def test_mission_card_places_its_camp_from_the_bin() -> None:
 def test_a_camp_size_can_be_a_die_or_the_alert_level() -> None:
     # 8.0 (1) with 15.1 (1)'s counts: M6 has a camp of 'alert' and one of 'die' hostiles.
     m = mission(mission_state("M6"))  # alert 3 at the start; the helper's dice roll 1s
-    assert len(m.camps["eladem"]) == m.alert and len(m.camps["sidi-rezegh"]) == 1
+    assert len(m.camps["el-adem"]) == m.alert and len(m.camps["sidi-rezegh"]) == 1
 
 
 def test_a_force_ending_at_a_camp_fights_it_and_wipes_it_out() -> None:

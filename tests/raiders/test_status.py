@@ -70,9 +70,9 @@ def test_status_camp_leaves_out_hostiles_killed_in_the_battle() -> None:
 def test_now_lists_only_the_orders_legal_now() -> None:
     """11.0 (5): in the Objective segment "Now:" names only what is accepted (no carry
     without cargo, no drop without a carrier); at the start of an Op the same."""
-    state = put(mission_state("M1"), "eladem", "Spr-1")
+    state = put(mission_state("M1"), "el-adem", "Spr-1")
     m = mission(state)
-    mk = next(mk for mk in m.markers if mk.space == "eladem")
+    mk = next(mk for mk in m.markers if mk.space == "el-adem")
     mk.revealed, mk.type, mk.garrison_faced = True, "aircraft", True
     m.segment, m.force, m.moved = "objective", "F1", True
     assert now_orders(state) == legal_names(state) == {"demolish", "end-op"}
