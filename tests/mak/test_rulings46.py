@@ -1,0 +1,49 @@
+"""Issue 46: rulings of Maschinen Krieger, each played through the rules with scripted dice
+and checked against the rule it names in /work/shared/rules/maschinen-krieger.txt."""
+
+from __future__ import annotations
+
+from rules.core.dice import ScriptedDice
+from rules.mak import SYSTEM as SYS
+from rules.mak import actions as A
+from rules.mak.state import Position
+from tests.mak.test_defensive_window import game
+
+
+def test_14_3_2_recovery_in_a_forest_position_counts_both_modifiers():
+    # 14.3.2: "When located in a forest or building hex, -2. When inside a defensive
+    # position, -1 ... All of these modifiers are cumulative."  A broken squad in a position in
+    # forest 5:0405, an able AFS 2 hexes off (+1): 6 - 2 - 1 + 1 = 4, recovered (1-4).
+    s = game([("S-InfSQ1", "InfSQ", "strahl", "5:0405"), ("M-AFS1", "AFS", "merc", "5:0407")])
+    s.unit("S-InfSQ1").morale = "broken"
+    s.positions["5:0405"] = Position(rating=-1, holder="strahl")
+    step = SYS.apply(s, "merc", A.End(), ScriptedDice([6]))
+    assert "S-InfSQ1 morale: 🎲 6-2 → recovers (14.3.2)" in [e.text for e in step.events]
+    assert step.state.unit("S-InfSQ1").morale == "ok"
+
+
+def _fire(s, unit: str, target: str, dice: list[int]):  # type: ignore[no-untyped-def]
+    """Fire, and let the other side pass any defensive attack it is offered (5.4)."""
+    step = SYS.apply(s, s.active, A.Fire(unit=unit, target=target), ScriptedDice(dice))
+    if step.state.window is not None:
+        step = SYS.apply(step.state, step.waiting_on[0], A.Pass(), ScriptedDice([]))
+    return step
+
+
+def test_14_3_2_4_a_missed_attack_on_a_broken_squad_does_not_flip_its_token():
+    # 14.3.2 (4): +1 when "The unit's morale was broken when it received additional direct
+    # or indirect attacks": an attack that misses puts no result on it, so no +1; a second
+    # A result (2d6 = 6 on endurance D, 5.1.2) lands and flips the token.
+    s = game([("S-InfSQ1", "InfSQ", "strahl", "5:1014"), ("M-AFS1", "AFS", "merc", "5:1012"),
+              ("M-AFS2", "AFS", "merc", "5:1012")])
+    s.unit("S-InfSQ1").morale = "broken"
+    missed = _fire(s, "M-AFS1", "S-InfSQ1", [6, 6]).state
+    assert missed.unit("S-InfSQ1").morale == "broken"
+    after_miss = SYS.apply(missed, "merc", A.End(), ScriptedDice([3]))
+    assert "S-InfSQ1 morale: 🎲 3+1 → recovers (14.3.2)" in [e.text for e in after_miss.events]
+    hit = _fire(missed, "M-AFS2", "S-InfSQ1", [2, 2, 3, 3]).state
+    assert hit.unit("S-InfSQ1").morale == "broken_again"
+    # the +1 shows in the recovery roll at the start of the Strahl phase, with the AFSs 2
+    # hexes off (14.3.2 3, +1): 3 + 2 = 5, broken; after the miss alone it was 3 + 1 = 4, recovered
+    step = SYS.apply(hit, "merc", A.End(), ScriptedDice([3]))
+    assert "S-InfSQ1 morale: 🎲 3+2 → stays broken (14.3.2)" in [e.text for e in step.events]
