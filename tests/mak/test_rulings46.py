@@ -3,9 +3,15 @@ and checked against the rule it names in /work/shared/rules/maschinen-krieger.tx
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from rules.core.dice import ScriptedDice
+from rules.mak import data
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
+from rules.mak.data import ScenarioSpec
+from rules.mak.scenario import problems
 from rules.mak.state import Position
 from tests.mak.test_defensive_window import game
 
@@ -47,3 +53,17 @@ def test_14_3_2_4_a_missed_attack_on_a_broken_squad_does_not_flip_its_token():
     # hexes off (14.3.2 3, +1): 3 + 2 = 5, broken; after the miss alone it was 3 + 1 = 4, recovered
     step = SYS.apply(hit, "merc", A.End(), ScriptedDice([3]))
     assert "S-InfSQ1 morale: 🎲 3+2 → stays broken (14.3.2)" in [e.text for e in step.events]
+
+
+def test_8_2_a_card_setting_up_three_squads_in_one_hex_is_refused():
+    # 8.2: "When a phase ends ... the number of stacking points in a hex must not exceed 4":
+    # three Inf.SQ (2 points each, 8.1) set up in one hex would stand over the limit when the
+    # first phase ends, before their owner may move them, so the card is refused.
+    card = json.loads((Path(data.__file__).parent / "data" / "scenario_patrol.json").read_text())
+    card["sides"][1]["forces"].append({"unit": "InfSQ", "count": 3, "deploy": "⑤0921"})
+    found = problems(ScenarioSpec.model_validate(card))
+    assert [why for _, why in found] == [
+        "strahl's 3 units set up in ⑤0921 break the stacking limit: 6 stack points is over the "
+        "limit of 4 (8.2); set some up in another hex."]
+    card["sides"][1]["forces"][-1]["count"] = 2  # 4 points: within the limit
+    assert problems(ScenarioSpec.model_validate(card)) == []
