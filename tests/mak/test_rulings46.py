@@ -10,10 +10,12 @@ from rules.core.dice import ScriptedDice
 from rules.mak import data
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
+from rules.mak import secret_actions as SA
 from rules.mak.data import ScenarioSpec
 from rules.mak.scenario import problems
 from rules.mak.state import Position
 from tests.mak.test_defensive_window import game
+from tests.mak.test_hidden import at_setup
 
 
 def test_14_3_2_recovery_in_a_forest_position_counts_both_modifiers():
@@ -67,3 +69,19 @@ def test_8_2_a_card_setting_up_three_squads_in_one_hex_is_refused():
         "limit of 4 (8.2); set some up in another hex."]
     card["sides"][1]["forces"][-1]["count"] = 2  # 4 points: within the limit
     assert problems(ScenarioSpec.model_validate(card)) == []
+
+
+def test_19_5_1_eddy_does_not_observe_a_concealed_stack():
+    # 19.5.1: Eddy "cannot make any attacks, observe, or take any other actions": his line of
+    # sight neither forbids a concealment marker (15.4.1) nor lifts one when he moves; a PKA
+    # in the same hex does.
+    s = at_setup([("M-AFS1", "AFS", "merc", "5:0829"), ("S-Eddy1", "Eddy", "strahl", "5:0613"),
+                  ("S-PKA1", "PKA", "strahl", "5:0812")], concealment=True)
+    hid = SYS.apply(s, "merc", SA.Hide(unit="M-AFS1"), ScriptedDice([])).state
+    assert hid.concealment is not None and hid.concealment.markers["M-Con1"] == "M-AFS1"
+    hid.setup, hid.active = [], "strahl"
+    walked = SYS.apply(hid, "strahl", A.Move(unit="S-Eddy1", to="5:0614"), ScriptedDice([]))
+    assert walked.unseals == [] and walked.state.concealment.markers["M-Con1"] == "M-AFS1"
+    seen = SYS.apply(walked.state, "strahl", A.Move(unit="S-PKA1", to="5:0613"), ScriptedDice([]))
+    (unseal,) = seen.unseals
+    assert unseal.why.startswith("seen by S-PKA1")
