@@ -122,7 +122,7 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
                 defenders: list[UnitState]) -> None:
     """Offer the anti-phase player defensive attacks on ``targets`` (5.4); first the phase
     player names unpinned units where close quarters pin some of the defenders (9.4.3)."""
-    live = [u for u in targets if u.on_map]
+    live = _single_targets(t, targets)
     if not live:
         return
     for d in defenders:
@@ -139,6 +139,18 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
         ctx.state.window.defenders = [d.id for d in able]
         names = ", ".join(d.id for d in able)
         ctx.say("window", f"{SIDE_NAMES[other(t.s.active)]} may make defensive attacks with {names} (5.4)", "5.4")
+
+
+def _single_targets(t: Table, targets: list[UnitState]) -> list[UnitState]:
+    """The units a defensive attack may answer, on the map: a rider that attacked is answered
+    as its vehicle, for "the vehicle and the units it is transporting are treated as a
+    single target" (13.1.3)."""
+    out: list[UnitState] = []
+    for u in targets:
+        x = t.s.unit(u.aboard) if u.aboard else u
+        if x.on_map and x not in out:
+            out.append(x)
+    return out
 
 
 def _ask_pin(t: Table, ctx: MakCtx, label: str) -> bool:

@@ -85,3 +85,20 @@ def test_19_5_1_eddy_does_not_observe_a_concealed_stack():
     seen = SYS.apply(walked.state, "strahl", A.Move(unit="S-PKA1", to="5:0613"), ScriptedDice([]))
     (unseal,) = seen.unseals
     assert unseal.why.startswith("seen by S-PKA1")
+
+
+def test_13_1_3_a_rider_that_fires_and_misses_is_answered_as_its_truck():
+    # 13.1.3: "When fired upon, the vehicle and the units it is transporting are treated as a
+    # single target"; 5.4 1: the target alive after an attack from within 3 hexes may answer.
+    # M-InfSQ1 fires from M-Truck1 at S-PKA1 2 hexes off and misses (6+6): S-PKA1 answers the
+    # truck, and a 1+1 (D, 5.1.2) destroys it with its rider.
+    s = game([("M-Truck1", "Truck", "merc", "5:1012"), ("M-InfSQ1", "InfSQ", "merc", "5:1012"),
+              ("S-PKA1", "PKA", "strahl", "5:1014")])
+    s.unit("M-InfSQ1").aboard = "M-Truck1"
+    step = SYS.apply(s, "merc", A.Fire(unit="M-InfSQ1", target="S-PKA1"), ScriptedDice([6, 6]))
+    assert step.state.window is not None and step.state.window.targets == ["M-Truck1"]
+    assert step.waiting_on == ["strahl"]
+    offered = [o for o in SYS.legal_actions(step.state, "strahl") if isinstance(o, A.Defend)]
+    assert {o.target for o in offered} == {"M-Truck1"}
+    hit = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-Truck1"), ScriptedDice([1, 1]))
+    assert [hit.state.unit(u).status for u in ("M-Truck1", "M-InfSQ1")] == ["destroyed", "destroyed"]
