@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from rules.core.dice import ScriptedDice
+from rules.core.errors import RuleError
 from rules.mak import data
 from rules.mak import SYSTEM as SYS
 from rules.mak import actions as A
@@ -102,3 +105,32 @@ def test_13_1_3_a_rider_that_fires_and_misses_is_answered_as_its_truck():
     assert {o.target for o in offered} == {"M-Truck1"}
     hit = SYS.apply(step.state, "strahl", A.Defend(unit="S-PKA1", target="M-Truck1"), ScriptedDice([1, 1]))
     assert [hit.state.unit(u).status for u in ("M-Truck1", "M-InfSQ1")] == ["destroyed", "destroyed"]
+
+
+def test_14_2_1_two_stacked_squads_add_their_attack_power_for_one_roll():
+    # 14.2.1: "Stacked Infantry units may add their attack power for a single attack": two
+    # Inf.SQ (MG 4 each) in 5:1012 at S-PKA1 2 hexes off: 4 + 4 = 8 − 2 (defence) = 6 (range 2
+    # gives nothing to an MG here, as in a single squad's 4 − 2 = 2); one roll, 3+3 = 6 hits.
+    s = game([("M-InfSQ1", "InfSQ", "merc", "5:1012"), ("M-InfSQ2", "InfSQ", "merc", "5:1012"),
+              ("M-AFS1", "AFS", "merc", "5:1012"), ("S-PKA1", "PKA", "strahl", "5:1014")])
+    legal = SYS.legal_actions(s, "merc")
+    assert A.Combined(units="M-InfSQ1,M-InfSQ2", target="S-PKA1") in legal
+    assert not [o for o in legal if isinstance(o, A.Combined) and "M-AFS1" in o.units]
+    step = SYS.apply(s, "merc", A.Combined(units="M-InfSQ1,M-InfSQ2", target="S-PKA1"),
+                     ScriptedDice([3, 3, 6, 6]))
+    (line,) = [e.text for e in step.events if e.rule == "14.2.1"]
+    assert line.startswith("M-InfSQ1 + M-InfSQ2 (MG+MG) together fire at S-PKA1: target 8 − 2 = 6; "
+                           "🎲 3+3 = 6 vs 6: hit"), line
+    assert step.state.unit("M-InfSQ1").attacked and step.state.unit("M-InfSQ2").attacked
+    assert step.state.window is not None and step.state.window.targets == ["M-InfSQ1", "M-InfSQ2"]
+
+
+def test_14_2_1_a_combined_attack_names_only_infantry():
+    # 14.2.1 is for Infantry; an AFS in the stack makes a Simultaneous Attack instead (5.3.3)
+    s = game([("M-InfSQ1", "InfSQ", "merc", "5:1012"), ("M-AFS1", "AFS", "merc", "5:1012"),
+              ("S-PKA1", "PKA", "strahl", "5:1014")])
+    with pytest.raises(RuleError, match=r"M-AFS1 is not an Infantry unit: only stacked Infantry add "
+                                        r"their attack power \(14.2.1\)"):
+        SYS.apply(s, "merc", A.Combined(units="M-InfSQ1,M-AFS1", target="S-PKA1"), ScriptedDice([]))
+    with pytest.raises(RuleError, match=r"A combined attack needs two or more of your units"):
+        SYS.apply(s, "merc", A.Combined(units="M-InfSQ1", target="S-PKA1"), ScriptedDice([]))
