@@ -51,8 +51,9 @@ class Volley(Action):
 
 
 class Combined(Action):
-    """A combined infantry attack (14.2.1): stacked Infantry units add their attack power for
-    a single attack, one roll; the defensive attacks answer the squads (5.4)."""
+    """Stacked Infantry add their attack power for one attack, one roll (14.2.1).
+
+    The defensive attacks answer the squads, as after a Simultaneous Attack (5.4.2)."""
 
     name = "combine"
     rule = "14.2.1"
