@@ -323,7 +323,7 @@ def combined_units(t: Table, side: str, order: A.Combined) -> list[UnitState] | 
     found = volley_units(t, side, A.Volley(units=order.units, target=order.target))
     if isinstance(found, str):
         return found.replace("A Simultaneous Attack", "A combined attack").replace(
-            "(5.3.3)", "(14.2.1)")
+            "conduct a Simultaneous Attack", "make a combined attack").replace("(5.3.3)", "(14.2.1)")
     other_kind = next((u for u in found if not t.stats(u).infantry), None)
     if other_kind is not None:
         return (f"{other_kind.id} is not an Infantry unit: only stacked Infantry add their attack "

@@ -134,3 +134,6 @@ def test_14_2_1_a_combined_attack_names_only_infantry():
         SYS.apply(s, "merc", A.Combined(units="M-InfSQ1,M-AFS1", target="S-PKA1"), ScriptedDice([]))
     with pytest.raises(RuleError, match=r"A combined attack needs two or more of your units"):
         SYS.apply(s, "merc", A.Combined(units="M-InfSQ1", target="S-PKA1"), ScriptedDice([]))
+    s.units.append(s.unit("M-InfSQ1").model_copy(update={"id": "M-InfSQ2", "hex": "5:1011"}))
+    with pytest.raises(RuleError, match=r"^Units that are not stacked cannot make a combined attack \(14.2.1\)\.$"):
+        SYS.apply(s, "merc", A.Combined(units="M-InfSQ1,M-InfSQ2", target="S-PKA1"), ScriptedDice([]))
