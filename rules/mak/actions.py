@@ -50,6 +50,17 @@ class Volley(Action):
     target: str = Field(description="the enemy unit they all attack")
 
 
+class Combined(Action):
+    """Stacked Infantry add their attack power for one attack, one roll (14.2.1).
+
+    The defensive attacks answer the squads, as after a Simultaneous Attack (5.4.2)."""
+
+    name = "combine"
+    rule = "14.2.1"
+    units: str = Field(description="two or more of your Infantry units in one hex, e.g. M-InfSQ1,M-InfSQ2")
+    target: str = Field(description="the enemy unit they attack together")
+
+
 class Indirect(Action):
     """An indirect attack on a hex a spotter sees (5.5): the hex and the six around it.  With
     an off-board battery as the unit (``M-Art1``) it is an artillery request (17.1): it lands
@@ -126,4 +137,4 @@ class End(Action):
     rule = "4.0"
 
 
-ACTIONS = (Enter, Move, Fire, Volley, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, End)
+ACTIONS = (Enter, Move, Fire, Volley, Combined, Indirect, Assault, Strike, Defend, Pass, Unpin, Carry, End)

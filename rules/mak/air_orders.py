@@ -227,26 +227,53 @@ def air_label(t: Table, action: str, field: str, value: str, partial: dict[str, 
     """Autocomplete labels of the air orders: aircraft with their duty (during the secret
     assignment only to their own side), the missions, the roll needed by flak and strafing,
     the units in a hex to attack; None where the usual label serves."""
+    fixed = _joined_label(action, field, value)
+    if fixed is not None:
+        return fixed
+    u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
+    if u is not None:
+        return _aircraft_target_label(t, action, field, u, partial) or _aloft_label(t, u, side)
+    return _hex_label(t, action, field, value, side)
+
+
+def _joined_label(action: str, field: str, value: str) -> str | None:
+    """The words for a mission (10.1.2) and for aircraft flying together (10.4.1, 10.6)."""
     if field == "mission" and action == "air commit":
         return MISSIONS.get(value)
     if field == "units" and action == "air strike" and "," in value:
         return f"{value.replace(',', ' + ')} together (10.4.1)"
     if action == "air land" and field in ("unit", "at") and "," in value:
         return f"{value.replace(',', ' + ')} · together, in adjacent hexes (10.6)"
-    u = t.s.find(value) if field in ("unit", "units", "target", "rider", "spotter") else None
-    other_unit = t.s.find(str(partial.get("unit") or ""))
-    if u is not None and field == "target" and other_unit is not None and action in ("air flak", "air strafe"):
-        shooter, victim = other_unit, u
-        if action == "air flak" and t.weapons(shooter, True):
-            return f"{u.id} ({units()[u.type].name}) · needs {flak_attack(t, shooter, victim)[1].value} ({t.s.method})"
-        best = strafe_attack(t, shooter, victim) if action == "air strafe" and victim.on_map else None
-        if best is not None:
-            return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
-    if u is not None and u.status == "aloft":
-        hidden = t.s.phase == "air" and u.side != side  # 10.1.1: the enemy's is secret
-        space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
-        duty = "" if hidden else f" · {space}"
-        return f"{u.id} ({units()[u.type].name}) in the air{duty}"
+    return None
+
+
+def _aircraft_target_label(t: Table, action: str, field: str, u: UnitState,
+                           partial: dict[str, Any]) -> str | None:
+    """A target of anti-aircraft fire (10.4.3) or strafing (10.4.2) with the roll it needs."""
+    shooter = t.s.find(str(partial.get("unit") or ""))
+    if field != "target" or shooter is None or action not in ("air flak", "air strafe"):
+        return None
+    if action == "air flak" and t.weapons(shooter, True):
+        return f"{u.id} ({units()[u.type].name}) · needs {flak_attack(t, shooter, u)[1].value} ({t.s.method})"
+    best = strafe_attack(t, shooter, u) if action == "air strafe" and u.on_map else None
+    if best is None:
+        return None
+    return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
+
+
+def _aloft_label(t: Table, u: UnitState, side: str | None) -> str | None:
+    """An aircraft in the air with its duty, which is secret from the enemy during the air
+    commitment (10.1.1)."""
+    if u.status != "aloft":
+        return None
+    hidden = t.s.phase == "air" and u.side != side
+    space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
+    duty = "" if hidden else f" · {space}"
+    return f"{u.id} ({units()[u.type].name}) in the air{duty}"
+
+
+def _hex_label(t: Table, action: str, field: str, value: str, side: str | None) -> str | None:
+    """A hex to strike with the units seen there (10.4.1), or to land in (10.6.3)."""
     if action == "air strike" and field == "hex":
         return f"{value} · {', '.join(concealment.seen_in(t.s, side, value)) or 'empty'}"
     if action == "air land" and field == "at" and t.s.at(value):

@@ -292,26 +292,40 @@ def request_problem(t: Table, side: str, o: A.Indirect) -> str | None:
 def offers(state: MakState, side: str) -> list[A.Indirect]:
     """Every legal request: each battery, enemy hex an observer sees, requester and rounds."""
     t = Table(state)
-    out: list[A.Indirect] = []
     batteries = [b for b in state.batteries if b.side == side and rounds_left(state, b)]
     if not batteries:
-        return out
+        return []
     commanders = [c for c in t.on_map(side) if group_of(state, c) == 1]
     enemy_hexes = sorted({e.hex for e in t.on_map(other(side)) if e.hex and not e.aboard})
-    aloft = [u for u in state.units if u.side == side and u.status == "aloft" and group_of(state, u) == 2]
-    for obs in t.on_map(side) + aloft:
-        if obs.moved or obs.attacked or obs.mp_spent or _busy_this_turn(state, obs.id):
-            continue
+    out: list[A.Indirect] = []
+    for obs in _free_observers(t, side):
         requesters = [obs] + [c for c in commanders if c.id != obs.id]
         for h in enemy_hexes:
             if _observer_problem(t, obs, t.hex_of(h)):
                 continue  # the same for every battery, requester and number of rounds
-            for b in batteries:
-                for req in requesters:
-                    for n in range(1, rounds_left(state, b) + 1):
-                        o = A.Indirect(unit=b.id, at=h, spotter=obs.id, requester=req.id, rounds=n)
-                        if request_problem(t, side, o) is None:
-                            out.append(o)
+            out += _requests_on(t, side, h, obs, requesters, batteries)
+    return out
+
+
+def _free_observers(t: Table, side: str) -> list[UnitState]:
+    """Units on the map and command aircraft aloft (10.5) that have not moved, attacked or
+    taken part in a request this turn (17.1.3, 17.1.5)."""
+    s = t.s
+    aloft = [u for u in s.units if u.side == side and u.status == "aloft" and group_of(s, u) == 2]
+    return [u for u in t.on_map(side) + aloft
+            if not (u.moved or u.attacked or u.mp_spent or _busy_this_turn(s, u.id))]
+
+
+def _requests_on(t: Table, side: str, h: str, obs: UnitState, requesters: list[UnitState],
+                 batteries: list[Battery]) -> list[A.Indirect]:
+    """The legal requests on hex ``h`` seen by ``obs``: each battery, requester and rounds."""
+    out = []
+    for b in batteries:
+        for req in requesters:
+            for n in range(1, rounds_left(t.s, b) + 1):
+                o = A.Indirect(unit=b.id, at=h, spotter=obs.id, requester=req.id, rounds=n)
+                if request_problem(t, side, o) is None:
+                    out.append(o)
     return out
 
 

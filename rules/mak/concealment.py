@@ -133,8 +133,10 @@ def seen_in(state: MakState, viewer: str | None, label: str) -> list[str]:
 
 
 def _seen_by(t: Table, u: UnitState) -> UnitState | None:
-    """15.4.1: an enemy unit on the map with line of sight on ``u`` (6.0)."""
-    return next((e for e in t.on_map(other(u.side)) if t.sees(e, u)), None)
+    """15.4.1: an enemy unit on the map with line of sight on ``u`` (6.0).  Eddy Amzel does
+    not count: he "cannot make any attacks, observe, or take any other actions" (19.5.1)."""
+    return next((e for e in t.on_map(other(u.side)) if not t.stats(e).noncombatant and t.sees(e, u)),
+                None)
 
 
 def shown_as(state: MakState, u: UnitState) -> str:

@@ -8,6 +8,8 @@ resolver refuses with it, the offers list exactly the orders without one.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rules.core.contract import Action
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx, order
@@ -132,26 +134,71 @@ def volley(ctx: MakCtx, o: A.Volley) -> None:
     accidents" (Figure 5: "the SAFS is still considered to have attacked, and an attack
     roll should be made"): every named unit rolls and has made its one attack (5.3.1)."""
     t = Table(ctx.state)
-    found = legal.volley_units(t, ctx.side, o)
-    if isinstance(found, str):
-        raise RuleError(found)
-    e = ctx.state.find(o.target)
-    assert e is not None
-    resolve.finish_moving(ctx.state)
-    ctx.say("volley", f"Simultaneous Attack on {e.id} by {', '.join(u.id for u in found)} (5.3.3)", "5.3.3")
-    stack = t.in_hex(t.hex(e), e.side)  # 5.4 2: taken before the attacks
-    near = resolve.defensive_trigger(t.hex(found[0]), t.hex(e))
-    armed = [(u, t.best_weapon(u, e, False)[0]) for u in found]  # chosen while the target stands
+    d = _declare(t, ctx, legal.volley_units(t, ctx.side, o), o.target)
+    e = d.target
+    ctx.say("volley", f"Simultaneous Attack on {e.id} by {', '.join(u.id for u in d.units)} (5.3.3)", "5.3.3")
+    armed = [(u, t.best_weapon(u, e, False)[0]) for u in d.units]  # chosen while the target stands
     for u, weapon in armed:
-        u.attacked = True
-        if t.in_melee(u) and u.hex == e.hex:
-            u.struck = True  # 9.3.2
+        _has_attacked(t, u, e)
         if e.on_map:
             resolve.fire(t, ctx, u, e, weapon, "fires at")
         elif weapon is not None:
             resolve.spent_attack(t, ctx, u, e, weapon)  # 5.3.4
-    if near:  # 5.4 1 (the target alive) or 2 (its stack-mates, even if it is destroyed)
-        resolve.open_window(t, ctx, "attack", found, [x for x in stack if x.on_map])  # 5.4.2
+    _answer(t, ctx, d)
+
+
+class StackAttack(NamedTuple):
+    """A declared attack of stacked units (5.3.3, 14.2.1): the units, their target, the
+    target's stack as it stood before the attack (5.4 2) and whether the attack came from
+    within 3 hexes (5.4 1-2)."""
+
+    units: list[UnitState]
+    target: UnitState
+    stack: list[UnitState]
+    near: bool
+
+
+def _declare(t: Table, ctx: MakCtx, found: list[UnitState] | str, target: str) -> StackAttack:
+    """The legal stack attack, or the refusal's sentence; the unit under way is done (7.2.5)."""
+    if isinstance(found, str):
+        raise RuleError(found)
+    e = ctx.state.find(target)
+    assert e is not None
+    resolve.finish_moving(ctx.state)
+    return StackAttack(units=found, target=e, stack=t.in_hex(t.hex(e), e.side),
+                       near=resolve.defensive_trigger(t.hex(found[0]), t.hex(e)))
+
+
+def _has_attacked(t: Table, u: UnitState, e: UnitState) -> None:
+    """5.3.1: the unit has made its one attack; 9.3.2: close combat ends its actions."""
+    u.attacked = True
+    if t.in_melee(u) and u.hex == e.hex:
+        u.struck = True
+
+
+def _answer(t: Table, ctx: MakCtx, d: StackAttack) -> None:
+    """5.4 1 (the target alive) or 2 (its stack-mates, even if it is destroyed), each
+    defender against one unit of the stack (5.4.2)."""
+    if d.near:
+        resolve.open_window(t, ctx, "attack", d.units, [x for x in d.stack if x.on_map])
+
+
+def combined_offers(state: MakState, side: str) -> list[Action]:
+    """14.2.1: the combined infantry attacks legal now."""
+    t = Table(state)
+    return [] if stuck(t) else list(legal.combined_offers(t, side))
+
+
+@order(A.Combined, phases="act", offers=combined_offers)
+def combine(ctx: MakCtx, o: A.Combined) -> None:
+    """14.2.1: stacked squads add their attack power for a single attack, one roll; each
+    has made its one attack (5.3.1); the target's stack may answer them (5.4 1-2, 5.4.2)."""
+    t = Table(ctx.state)
+    d = _declare(t, ctx, legal.combined_units(t, ctx.side, o), o.target)
+    for u in d.units:
+        _has_attacked(t, u, d.target)
+    resolve.combined_fire(t, ctx, d.units, d.target)
+    _answer(t, ctx, d)
 
 
 def indirect_offers(state: MakState, side: str) -> list[Action]:

@@ -44,16 +44,17 @@ class Recovery:
         return self.die + self.modifier <= RECOVER_ON
 
 
-def recovery_modifier(stacked_with_good: bool, cover: str | None, enemy_within_3: bool,
-                      hit_again: bool) -> int:
+def recovery_modifier(stacked_with_good: bool, terrain: str | None, in_position: bool,
+                      enemy_within_3: bool, hit_again: bool) -> int:
     """14.3.2 1-4: -1 stacked with unbroken/able units; -2 forest or building, -1 in a
-    defensive position; +1 an able enemy within 3 hexes; +1 attacked again while broken."""
+    defensive position; +1 an able enemy within 3 hexes; +1 attacked again while broken.
+    "All of these modifiers are cumulative": a position in a forest gives -2 and -1."""
     mod = 0
     if stacked_with_good:
         mod -= 1
-    if cover in ("forest", "building"):
+    if terrain in ("forest", "building"):
         mod -= 2
-    elif cover == "position":
+    if in_position:
         mod -= 1
     if enemy_within_3:
         mod += 1

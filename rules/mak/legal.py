@@ -317,6 +317,26 @@ def volley_units(t: Table, side: str, order: A.Volley) -> list[UnitState] | str:
     return found
 
 
+def combined_units(t: Table, side: str, order: A.Combined) -> list[UnitState] | str:
+    """14.2.1: the named squads, or why the combined attack is refused: the units of a
+    Simultaneous Attack (5.3.3), every one of them Infantry."""
+    found = volley_units(t, side, A.Volley(units=order.units, target=order.target))
+    if isinstance(found, str):
+        return found.replace("A Simultaneous Attack", "A combined attack").replace(
+            "conduct a Simultaneous Attack", "make a combined attack").replace("(5.3.3)", "(14.2.1)")
+    other_kind = next((u for u in found if not t.stats(u).infantry), None)
+    if other_kind is not None:
+        return (f"{other_kind.id} is not an Infantry unit: only stacked Infantry add their attack "
+                f"power (14.2.1); other stacked units make a Simultaneous Attack (volley, 5.3.3).")
+    return found
+
+
+def combined_offers(t: Table, side: str) -> list[A.Combined]:
+    """Every legal combined attack: the Simultaneous Attacks whose units are all Infantry."""
+    return [A.Combined(units=v.units, target=v.target) for v in volley_offers(t, side)
+            if all(t.stats(t.s.unit(n)).infantry for n in v.units.split(","))]
+
+
 def volley_offers(t: Table, side: str) -> list[A.Volley]:
     """Every legal Simultaneous Attack: each set of two or more stacked units that may all
     attack one target (a stack holds at most four units, 8.2, so the sets are few)."""

@@ -7,6 +7,8 @@ what happened (events carry the rule number).  Legality is checked before these 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak.air import flak_target
@@ -57,8 +59,43 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         a = ctx.state.assault
         if a is not None and a.charge and a.unit == target.id and attacker.side != ctx.state.active:
             at.modifiers.append(("charge", infantry.CHARGE_DEFENCE_BONUS))  # 14.2.3
-    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{attacker.id} {how} {target.id}")
-    text = f"{attacker.id} ({wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
+    armed = [] if unarmed or weapon is None else [(attacker, weapon)]
+    return roll_attack(t, ctx, Shot(by=[attacker], armed=armed, target=target, at=at, wname=wname), how)
+
+
+def combined_fire(t: Table, ctx: MakCtx, squads: list[UnitState], target: UnitState) -> bool:
+    """14.2.1: "Stacked Infantry units may add their attack power for a single attack": one
+    roll against the sum of the squads' attack powers, the first squad's weapon giving the
+    range and terrain modifiers (5.1.3); each squad checks its own usage (5.3.4).  True if the
+    target is still on the map."""
+    armed = [(u, t.best_weapon(u, target, False)[0]) for u in squads]
+    weapons = [(u, w) for u, w in armed if w is not None]
+    at = t.target_of(weapons[0][0], weapons[0][1], target)
+    at.attack = infantry.combined_attack([w.attack for _, w in weapons])
+    wname = "+".join(w.type.value for _, w in weapons)
+    return roll_attack(t, ctx, Shot(by=squads, armed=weapons, target=target, at=at, wname=wname),
+                       "together fire at")
+
+
+@dataclass
+class Shot:
+    """One direct attack to roll: who makes it, with which weapons (none: unarmed, 9.5),
+    at whom, against which Attack Target."""
+
+    by: list[UnitState]
+    armed: list[tuple[UnitState, WeaponStats]]
+    target: UnitState
+    at: AttackTarget
+    wname: str
+
+
+def roll_attack(t: Table, ctx: MakCtx, shot: Shot, how: str) -> bool:
+    """Roll ``shot`` (5.1.1), apply the endurance result (5.1.2), check each weapon's usage
+    (5.3.4), say it and mark it; True if the target is still on the map."""
+    target, at = shot.target, shot.at
+    names = " + ".join(u.id for u in shot.by)
+    hit = roll_hit(ctx.dice, at.value, ctx.state.method, f"{names} {how} {target.id}")
+    text = f"{names} ({shot.wname}) {how} {target.id}: target {at.text()}; 🎲 {hit.text()}"
     outcome = "miss"
     where = target.hex or ""
     endurance = drop_endurance(ctx.state, target, t.stats(target).endurance)  # 12.2
@@ -67,19 +104,20 @@ def fire(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, weapon: 
         outcome = apply_result(t, ctx, target, drop_result(ctx.state, target, damage.result))
         text += f"; {damage.text()} → {outcome}"
         if target.status == "destroyed":
-            credit_kill(ctx.state, attacker, target)  # 18.3.3
+            credit_kill(ctx.state, shot.by[0], target)  # 18.3.3
     if outcome in ("miss", "no effect"):
         target.spared_at = ctx.state.orders  # 14.4.3: fired upon without damage
-    if weapon is not None and not unarmed:
-        text += expend_attack(t, ctx, attacker, weapon, hit.dice)
-    ctx.say("attack", text + " (5.1)", "5.1", attacker=attacker.id, target=target.id, hit=hit.hit)
+    for u, weapon in shot.armed:
+        text += expend_attack(t, ctx, u, weapon, hit.dice)
+    rule = "14.2.1" if len(shot.by) > 1 else "5.1"
+    ctx.say("attack", text + f" ({rule})", rule, attacker=shot.by[0].id, target=target.id, hit=hit.hit)
     kind = "fire" if hit.hit else "miss"
-    ctx.state.marks.append(Mark(kind=kind, hexes=[attacker.hex or "", where],
-                                text=f"{outcome} (needs {at.value})", side=attacker.side,
-                                by=[attacker.id]))
+    ctx.state.marks.append(Mark(kind=kind, hexes=[shot.by[0].hex or "", where],
+                                text=f"{outcome} (needs {at.value})", side=shot.by[0].side,
+                                by=[u.id for u in shot.by]))
     ctx.snapshot = True
-    if outcome == "destroyed" and weapon is not None and not unarmed:
-        hazards.after_destroyed(t, ctx, where, weapon.type)  # 19.4.1 (1)
+    if outcome == "destroyed" and shot.armed:
+        hazards.after_destroyed(t, ctx, where, shot.armed[0][1].type)  # 19.4.1 (1)
     return target.on_map
 
 
@@ -122,7 +160,7 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
                 defenders: list[UnitState]) -> None:
     """Offer the anti-phase player defensive attacks on ``targets`` (5.4); first the phase
     player names unpinned units where close quarters pin some of the defenders (9.4.3)."""
-    live = [u for u in targets if u.on_map]
+    live = _single_targets(t, targets)
     if not live:
         return
     for d in defenders:
@@ -139,6 +177,18 @@ def open_window(t: Table, ctx: MakCtx, reason: str, targets: list[UnitState],
         ctx.state.window.defenders = [d.id for d in able]
         names = ", ".join(d.id for d in able)
         ctx.say("window", f"{SIDE_NAMES[other(t.s.active)]} may make defensive attacks with {names} (5.4)", "5.4")
+
+
+def _single_targets(t: Table, targets: list[UnitState]) -> list[UnitState]:
+    """The units a defensive attack may answer, on the map: a rider that attacked is answered
+    as its vehicle, for "the vehicle and the units it is transporting are treated as a
+    single target" (13.1.3)."""
+    out: list[UnitState] = []
+    for u in targets:
+        x = t.s.unit(u.aboard) if u.aboard else u
+        if x.on_map and x not in out:
+            out.append(x)
+    return out
 
 
 def _ask_pin(t: Table, ctx: MakCtx, label: str) -> bool:

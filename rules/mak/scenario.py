@@ -22,6 +22,7 @@ from rules.mak.artillery import parse_battery
 from rules.mak.battlefield import expand
 from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
 from rules.mak.deployment import parse_deploy
+from rules.mak.movement import stacking_problem
 from rules.mak.vehicles import capacity, ride_problem
 
 _EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
@@ -137,6 +138,38 @@ def _transport_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     return out
 
 
+def _stacking_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """8.2: "When a phase ends ... the number of stacking points in a hex must not exceed 4"
+    (and 8.2.3's NeuSpotters): the first phase ends before the second player's units can
+    move, so a side's ground units set up in one hex must be within the limit.  Named at
+    the deployment of the force line that goes over it."""
+    known = units()
+    out: list[tuple[Loc, str]] = []
+    for s, side in enumerate(spec.sides):
+        stacks: dict[str, list[UnitStats]] = {}
+        for f, line in enumerate(side.forces):
+            stats = known.get(line.unit)
+            if stats is None or stats.aeronautical or line.aboard or not _set_up_hex(line.deploy):
+                continue  # 8.2.4: flying units stack apart; 13.1: riders ride inside
+            here = stacks.setdefault(line.deploy, [])
+            was = stacking_problem(here)
+            here += [stats] * line.count
+            why = stacking_problem(here)
+            if why and not was:
+                out.append((("sides", s, "forces", f, "deploy"), f"{side.key}'s {len(here)} units set up "
+                            f"in {line.deploy} break the stacking limit: {why}; set some up in "
+                            "another hex."))
+    return out
+
+
+def _set_up_hex(code: str) -> bool:
+    """Whether a deployment code sets a unit up in one hex (not an entry zone, 12.0)."""
+    try:
+        return parse_deploy(code).setup
+    except RuleError:
+        return False  # named by the deployment check
+
+
 def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[tuple[Loc, str]]:
     """7.1.8: a unit set up on terrain its movement form may not enter."""
     stats = units().get(unit_type)
@@ -189,7 +222,7 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
                                 f"{scenariofile.one_of(sorted(known_units), limit=30)}."))
             if line.unit in known_units:
                 out += _deploy_problems(spec, layout, loc, line)
-    out += _transport_problems(spec)
+    out += _transport_problems(spec) + _stacking_problems(spec)
     for s, side in enumerate(spec.sides):
         for j, code in enumerate(side.artillery):
             try:

@@ -337,29 +337,46 @@ def _label(t: Table, side: str, action: str, field: str, value: str, partial: di
     if air is not None:
         return air
     if field in ("unit", "target", "spotter"):
-        u = t.s.find(value)
-        if u is None:
-            return value
-        where = u.hex or "off map"
-        text = f"{u.id} ({units()[u.type].name}) {where}"
-        shooter = t.s.find(str(partial.get("unit") or ""))
-        if field == "target" and shooter is not None and shooter.on_map and u.on_map:
-            w, _ = t.best_weapon(shooter, u, action == "defend", str(partial.get("weapon") or ""))
-            if w is not None:
-                text += f" · needs {t.target_of(shooter, w, u).value} ({t.s.method})"
-        return text
+        return _unit_label(t, action, field, value, partial)
     if field in ("to", "at") and action in ("move", "enter"):
-        u = t.s.find(str(partial.get("unit") or ""))
-        if u is not None:
-            costs = legal.move_targets(t, u) if action == "move" else legal.enter_hexes(t, u)
-            if value in costs:
-                crossed = legal.mines_on_way(t, u, value) if action == "move" else []
-                mined = f" · through minefield {', '.join(crossed)}" if crossed else ""  # 19.1.2
-                return f"{value} · {costs[value]:g} MP{mined}"
+        return _move_label(t, action, value, partial)
     if field == "hex" and action == "assault":
-        u = t.s.find(str(partial.get("unit") or ""))
-        ok = u is not None and u.side == side and value in legal.assault_hexes(t, u)
-        between = resolve.charge_mines(t, u, value) if ok else []  # type: ignore[arg-type]
-        if between:  # 19.1.2: the charge has no way round a known minefield
-            return f"{value} · charge through minefield {between[0]}"
+        return _assault_label(t, side, value, partial)
     return value
+
+
+def _unit_label(t: Table, action: str, field: str, value: str, partial: dict[str, Any]) -> str:
+    """A unit with its type and hex; a target with the roll the chosen shooter needs."""
+    u = t.s.find(value)
+    if u is None:
+        return value
+    where = u.hex or "off map"
+    text = f"{u.id} ({units()[u.type].name}) {where}"
+    shooter = t.s.find(str(partial.get("unit") or ""))
+    if field == "target" and shooter is not None and shooter.on_map and u.on_map:
+        w, _ = t.best_weapon(shooter, u, action == "defend", str(partial.get("weapon") or ""))
+        if w is not None:
+            text += f" · needs {t.target_of(shooter, w, u).value} ({t.s.method})"
+    return text
+
+
+def _move_label(t: Table, action: str, value: str, partial: dict[str, Any]) -> str:
+    """A hex to move or enter with its cost in MP and the minefields on the way (19.1.2)."""
+    u = t.s.find(str(partial.get("unit") or ""))
+    if u is None:
+        return value
+    costs = legal.move_targets(t, u) if action == "move" else legal.enter_hexes(t, u)
+    if value not in costs:
+        return value
+    crossed = legal.mines_on_way(t, u, value) if action == "move" else []
+    mined = f" · through minefield {', '.join(crossed)}" if crossed else ""  # 19.1.2
+    return f"{value} · {costs[value]:g} MP{mined}"
+
+
+def _assault_label(t: Table, side: str, value: str, partial: dict[str, Any]) -> str:
+    """19.1.2: a hex to assault, with the known minefield the charge has no way round."""
+    u = t.s.find(str(partial.get("unit") or ""))
+    if u is None or u.side != side or value not in legal.assault_hexes(t, u):
+        return value
+    between = resolve.charge_mines(t, u, value)
+    return f"{value} · charge through minefield {between[0]}" if between else value

@@ -59,13 +59,14 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
 
 
 def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
+    """14.3.2: a broken squad rolls one die at the start of its troop phase, 1-4 recovers."""
     here = t.hex(u)
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
-    cover = t.field.terrain.get(here)
-    if t.position_of(u):
-        cover = cover if cover in ("forest", "building") else "position"
     near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
-    mod = infantry.recovery_modifier(bool(friends), cover, near, u.morale == "broken_again")
+    held = t.s.positions.get(u.hex or "")  # 12.3: "inside a defensive position", of any rating
+    mod = infantry.recovery_modifier(bool(friends), t.field.terrain.get(here),
+                                     held is not None and held.holder == u.side, near,
+                                     u.morale == "broken_again")
     roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
     if roll.recovered:
         u.morale = "ok"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from rules.core.hexes import to_offset
@@ -66,6 +67,9 @@ def markers_of(u: UnitState) -> list[str]:
     return out
 
 
+Pos = Callable[[str], tuple[int, int]]
+
+
 def build_view(state: MakState, whole: bool = False, viewer: str | None = None) -> HexMapView:
     """The hex map of the game: counters, the last marks, the focus on them.  ``viewer``
     None is the public picture; a side sees its own secrets on top (``view_for``): its units
@@ -78,59 +82,113 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
 
     secret = {u.id: concealment.public_name(state, u) for u in concealment.hidden_units(state)
               if u.side != viewer}
+    hidden_stacks = sorted({(u.side, u.hex or "") for u in state.units if u.id in secret})
+    counters = _seen_counters(state, pos, secret) + _marker_counters(state, pos, hidden_stacks)
+    counters += air_counters(state, pos)  # 10.4.1
+    marks = _last_marks(state, pos, secret)
+    focus = [p for m in marks for p in m.hexes]
+    return HexMapView(header=_header(state, secret), boards=boards, cells=cells, hexsides=sides,
+                      counters=counters, markers=_hex_markers(state, pos, viewer),
+                      marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
+                      panel=air_panel(state, viewer), away=away_units(state),
+                      legend=_legend(state, viewer, bool(hidden_stacks)),
+                      lost=[u.id for u in state.units if u.status == "destroyed"])
+
+
+def _seen_counters(state: MakState, pos: Pos, secret: dict[str, str]) -> list[HexCounterView]:
+    """The counters of the units on the map the viewer may see (not those under an enemy
+    concealment marker, 15.4.1)."""
     counters = []
     for u in state.units:
         if not u.on_map or u.id in secret:
             continue
         col, row = pos(u.hex or "")
         cover = [f"Concealed" for _ in concealment.markers_at(state, u.side, u.hex or "")[:1]]
+        riders = land_view.counter_markers(state, u)
         counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
-                                       faction=u.side, markers=markers_of(u) + land_view.counter_markers(state, u) + cover,
+                                       faction=u.side, markers=markers_of(u) + riders + cover,
                                        top=u.id == state.moving or (  # 13.1.2: riders under it
-                                           state.moving is None and bool(land_view.counter_markers(state, u))
-                                           and not u.aboard)))
-    hidden_stacks = sorted({(u.side, u.hex or "") for u in state.units if u.id in secret})
-    for side, label in hidden_stacks:  # 15.4.3: one counter a marker, whatever is under them
+                                           state.moving is None and bool(riders) and not u.aboard)))
+    return counters
+
+
+def _marker_counters(state: MakState, pos: Pos,
+                     hidden_stacks: list[tuple[str, str]]) -> list[HexCounterView]:
+    """15.4.3: one counter a concealment marker, whatever is under them."""
+    counters = []
+    for side, label in hidden_stacks:
         col, row = pos(label)
         counters += [HexCounterView(id=m, label="?", col=col, row=row, faction=side, cover=True)
                      for m in concealment.markers_at(state, side, label)]
-    counters += air_counters(state, pos)  # 10.4.1
+    return counters
+
+
+def _last_marks(state: MakState, pos: Pos, secret: dict[str, str]) -> list[HexMark]:
+    """The marks of the last thing that happened, hidden units' names masked (15.4.1)."""
     last = max((m.order for m in state.marks), default=-1)
-    marks = [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=masked(m.text, secret),
-                     side=m.side, by=[secret.get(b, b) for b in m.by])
-             for m in state.marks if m.order == last]
-    focus = [p for m in marks for p in m.hexes]
-    who = SIDE_NAMES[state.active]
-    header = Header(title=state.title, turn=state.turn if not state.over else state.turns,
-                    max_turn=state.turns,
-                    phase="game over" if state.over else "Set-up" if state.setup  # 19.1, 15.0: both at once
-                    else "Air Commitment" if state.phase == "air" else f"{who} phase",
-                    facts=[f"{SIDE_NAMES[s]}: {_on_map(state, s, secret)} on map"
-                           for s in ("merc", "strahl")] + land_view.facts(state))
-    markers = [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="position", text=str(p.rating))
-               for h, p in state.positions.items()]
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="depot") for h in state.depots]
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="smoke", text=str(n)) for h, n in state.smoke.items()]
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="fire") for h in state.fire]
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind=k, text=x) for h, k, x in land_view.hex_markers(state)]
-    # 19.1.1: a minefield is secret until discovered or entered: the public sees found ones
-    # and where artillery was seen to scatter mines (19.1.6, power unknown); its owner all
+    return [HexMark(kind=m.kind, hexes=[pos(h) for h in m.hexes if h], text=masked(m.text, secret),
+                    side=m.side, by=[secret.get(b, b) for b in m.by])
+            for m in state.marks if m.order == last]
+
+
+def _phase_name(state: MakState) -> str:
+    """The header's phase: set-up (19.1, 15.0: both at once), air commitment or a side's phase."""
+    if state.over:
+        return "game over"
+    if state.setup:
+        return "Set-up"
+    if state.phase == "air":
+        return "Air Commitment"
+    return f"{SIDE_NAMES[state.active]} phase"
+
+
+def _header(state: MakState, secret: dict[str, str]) -> Header:
+    """Title, turn, phase and the count of each side's counters on the map."""
+    return Header(title=state.title, turn=state.turn if not state.over else state.turns,
+                  max_turn=state.turns, phase=_phase_name(state),
+                  facts=[f"{SIDE_NAMES[s]}: {_on_map(state, s, secret)} on map"
+                         for s in ("merc", "strahl")] + land_view.facts(state))
+
+
+def _hex_markers(state: MakState, pos: Pos, viewer: str | None) -> list[HexMarkerView]:
+    """Positions, depots, smoke, fire, the land markers, minefields and the AMUs (16.2.2) in
+    their hexes."""
+    def at(h: str, kind: str, text: str = "") -> HexMarkerView:
+        return HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind=kind, text=text)
+
+    markers = [at(h, "position", str(p.rating)) for h, p in state.positions.items()]
+    markers += [at(h, "depot") for h in state.depots]
+    markers += [at(h, "smoke", str(n)) for h, n in state.smoke.items()]
+    markers += [at(h, "fire") for h in state.fire]
+    markers += [at(h, k, x) for h, k, x in land_view.hex_markers(state)]
+    markers += _mine_markers(state, viewer, at)
+    return markers + [at(h, "amu", str(n) if n > 1 else "") for h, n in state.amus.items()]
+
+
+def _mine_markers(state: MakState, viewer: str | None,
+                  at: Callable[[str, str, str], HexMarkerView]) -> list[HexMarkerView]:
+    """19.1.1: a minefield is secret until discovered or entered: the public sees found ones
+    and where artillery was seen to scatter mines (19.1.6, power unknown); its owner all."""
+    markers = []
     for h, m in state.mines.items():
         if m.revealed:
-            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text=str(m.attack)))
+            kind, text = "mine", str(m.attack)
         elif m.owner == viewer:
-            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine_own", text=str(m.attack)))
+            kind, text = "mine_own", str(m.attack)
         elif m.suspected:
-            markers.append(HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="mine", text="?"))
-    markers += [HexMarkerView(col=pos(h)[0], row=pos(h)[1], kind="amu", text=str(n) if n > 1 else "")
-                for h, n in state.amus.items()]  # 16.2.2
-    legend = ["? a concealment marker: what is under it is unseen (15.0)"] if hidden_stacks else []
+            kind, text = "mine", "?"
+        else:
+            continue
+        markers.append(at(h, kind, text))
+    return markers
+
+
+def _legend(state: MakState, viewer: str | None, hidden: bool) -> list[str]:
+    """The legend lines this picture needs: concealment markers (15.0), own minefields (19.1.1)."""
+    legend = ["? a concealment marker: what is under it is unseen (15.0)"] if hidden else []
     if viewer is not None and any(m.owner == viewer and not m.revealed for m in state.mines.values()):
         legend.append("OWN MINE: your minefield, unknown to your opponent (19.1.1)")
-    return HexMapView(header=header, boards=boards, cells=cells, hexsides=sides, counters=counters,
-                      markers=markers, marks=marks, focus=focus, whole=whole or not focus, sides=SIDE_STYLES,
-                      panel=air_panel(state, viewer), away=away_units(state), legend=legend,
-                      lost=[u.id for u in state.units if u.status == "destroyed"])
+    return legend
 
 
 def _on_map(state: MakState, side: str, secret: dict[str, str]) -> int:

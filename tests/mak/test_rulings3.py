@@ -36,15 +36,17 @@ async def test_8_2_1_a_unit_moves_into_a_full_hex_and_the_limit_is_checked_when_
     assert "Mercenary ends its phase (4.0)" in text
 
 
-async def test_8_2_3_two_neuspotters_set_up_together_must_part_before_the_phase_ends(
+async def test_8_2_3_two_neuspotters_together_must_part_before_the_phase_ends(
         tmp_path: Path) -> None:
     # 8.2.3: "two NeuSpotters may not be in the same hex, unless accompanied by a Type II
-    # unit": the scenario sets two up in 5:1016 with no Type II unit; the end of the Strahl
-    # phase checks every unit, not only one that moved.
+    # unit": S-NeuSpotter2 joins S-NeuSpotter1 in 5:1016 with no Type II unit; the end of the
+    # Strahl phase is refused until one of them leaves.  (A card may not set them up so:
+    # test_rulings46, 8.2.)
     script = _game("pioneers") + [
         "@alice /mak end",
+        "@bob /mak move unit:S-NeuSpotter2 to:5:1016",
         "@bob /mak end",
-        "@bob /mak move unit:S-NeuSpotter2 to:5:1116",
+        "@bob /mak move unit:S-NeuSpotter1 to:5:0916",
         "@bob /mak end",
     ]
     refused, text, _ = await run(tmp_path, script, FOURS)
@@ -80,7 +82,6 @@ async def test_19_5_3_the_player_selects_the_booster(tmp_path: Path) -> None:
     script = _game("pioneers") + [
         "@alice /mak enter unit:M-SAFS1 at:5:1130",
         "@alice /mak end",
-        "@bob /mak move unit:S-NeuSpotter2 to:5:1116",
         "@bob /mak end",
         "@alice /mak move unit:M-SAFS1 to:5:1120",
         "@alice /mak move unit:M-SAFS1 to:5:1120 boost:false",

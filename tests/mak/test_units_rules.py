@@ -132,8 +132,9 @@ def test_14_2_1_stacked_infantry_add_attack():
 def test_14_3_morale_breaks_on_m_or_a_and_recovers_on_1_to_4():
     assert morale_effect("M") == "broken" and morale_effect("A") == "broken"
     assert morale_effect("D") == "D"
-    assert recovery_modifier(True, "forest", True, True) == -1 - 2 + 1 + 1
-    assert recovery_modifier(False, "position", False, False) == -1
+    assert recovery_modifier(True, "forest", False, True, True) == -1 - 2 + 1 + 1
+    assert recovery_modifier(False, "clear", True, False, False) == -1
+    assert recovery_modifier(False, "forest", True, False, False) == -2 - 1  # 14.3.2: cumulative
     assert roll_recovery(ScriptedDice([4]), 0, "r").recovered
     assert not roll_recovery(ScriptedDice([5]), 0, "r").recovered
     assert roll_recovery(ScriptedDice([6]), -2, "r").recovered
