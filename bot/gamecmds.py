@@ -555,8 +555,11 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
             text += "\n" + "\n".join(
                 f"Kept #{old.seq} as #{new}: {replies.step_action_text(old)}"
                 for old, new in zip(kept, done.seqs))
+        # The answers of the position gone back to, for the side now waited on (issue 40):
+        # the undone step's own answers are stale, and "1" must pick from these.
         return Reply(text=text + "\n" + f"➡️ {part}",
-                     mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}")
+                     mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}",
+                     offer_key=f"{game.row.id}:{done.head_seq}")
 
     # The game is back on a turn-part that was announced before the undone step: it is the
     # last one pinged now, so giving the step again hands over with a new ping (the undone
