@@ -401,6 +401,15 @@ def may_end(game: LiveGame, inv: Invocation) -> bool:
 
 
 
+def early_result(game: LiveGame) -> str:
+    """What ``/game end`` says of a game ended before its last turn: who the rules say has
+    won at this point (as ``/game status`` says it), or that nobody has (issue 40)."""
+    now = game.system.outcome_now(game.state)
+    if now is None or now.winner is None:
+        return "ended before its last turn; by the rules nobody has won at this point"
+    return f"ended before its last turn; {now.termination.rstrip('.')}"
+
+
 @command("end", "End the game and reveal the dice seed", defer_first=True)
 async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game end``: end the game and reveal the dice seed (see :func:`may_end`).
@@ -415,7 +424,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(
             "Only a moderator can end a game still in progress (players may once it is over)."
         )
-    result = game.system.result(game.state) or "ended before its last turn"
+    result = game.system.result(game.state) or early_result(game)
     name = export_name(game.row, final=True)
 
     def build(done: Committed) -> Reply:

@@ -32,3 +32,21 @@ async def test_rollback_shows_the_answers_of_the_side_now_waited_on(tmp_path: Pa
     rollback = next(m for m in out if m.startswith("⏪"))
     assert "NATO may answer (tap, or type the number):\n1. Ready" in rollback
     assert "#3 alice (nato): ready" in text
+
+
+async def test_an_early_end_says_who_won_by_the_rules_as_status_does(tmp_path: Path):
+    """2: /game end of a game ended early names the side /game status says would win now
+    (12.0 read at that point), not only "ended before its last turn"."""
+    script = [*START, "@alice /game status", "@alice /game end"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("alice",))
+    assert refused == 0, text
+    assert "If it ended now: Soviets win" in text
+    assert "🏁 Game over: ended before its last turn; Soviets win by 12.0 at this point.\n" in text
+
+
+async def test_an_early_end_says_nobody_won_where_the_rules_name_nobody(tmp_path: Path):
+    """2: a system whose rules name no winner mid-game says so in words."""
+    script = ["@alice /game new system:commando", "@alice /game end"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("alice",))
+    assert refused == 0, text
+    assert "🏁 Game over: ended before its last turn; by the rules nobody has won at this point.\n" in text
