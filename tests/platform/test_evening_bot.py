@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.config import Settings
+from bot.console import Console
+from bot.service import Service
 from tests.console_run import run
 
 START = ["@alice /game new system:rr", "@alice /game join side:nato", "@bob /game join side:soviet"]
@@ -50,3 +53,34 @@ async def test_an_early_end_says_nobody_won_where_the_rules_name_nobody(tmp_path
     refused, text, _ = await run(tmp_path, script, [], moderators=("alice",))
     assert refused == 0, text
     assert "🏁 Game over: ended before its last turn; by the rules nobody has won at this point.\n" in text
+
+
+async def test_a_rollback_says_the_dice_are_not_rolled_back(tmp_path: Path):
+    """3: after /mod rollback the same order draws the next rolls of the seeded sequence
+    (the counter is not wound back); the rollback's reply says so and names /mod reroll."""
+    settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings)  # the game's own seeded dice, not scripted ones
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append, moderator=["alice"])
+        ready = [*START, "@alice /rr deploy-default", "@alice /rr ready", "@bob /rr deploy-default",
+                 "@bob /rr ready"]  # 6.1: the initiative is rolled
+        assert await console.run_script([*ready, "@alice /mod rollback to:3 reason:misclick",
+                                         "@bob /rr ready"]) == 0, "\n".join(out)
+        game = await service.games.require(console.channel)
+        steps = await service.store.steps(game.row.id)
+    finally:
+        await service.close()
+    rollback = next(m for m in out if m.startswith("⏪"))
+    assert "🎲 The dice are not rolled back: the next roll is roll 2 of this game's seeded sequence" in rollback
+    assert "/mod reroll" in rollback
+    struck, again = (s for s in steps if s.action and s.action["name"] == "ready" and s.side == "soviet")
+    assert [r.index for r in struck.dice] == [0, 1] and [r.index for r in again.dice] == [2, 3]
+
+
+async def test_a_rollback_over_steps_without_dice_says_nothing_of_dice(tmp_path: Path):
+    """3: nothing struck rolled dice: no dice line."""
+    script = [*START, "@alice /rr deploy-default", "@alice /mod rollback to:0 reason:misclick"]
+    refused, text, _ = await run(tmp_path, script, [], moderators=("alice",))
+    assert refused == 0, text
+    assert "⏪" in text and "dice are not rolled back" not in text
