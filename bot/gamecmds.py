@@ -482,12 +482,24 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
             if any(a.group == wanted for a in system.actions):
                 return replies.info(replies.group_help(system, wanted))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
-    intro = ("/game new · join · status · map · log · undo · export · replay · end\n"
-             "Pacing: /game pace · deadline · away · sub · accept · digest")
+    intro = command_list()
     if game is None:
         # No game: what there is to play and how to start, not every system's orders.
         return replies.info("\n\n".join([replies.systems_help(systems), intro]))
     return replies.info("\n\n".join([intro, replies.help_text(game.system, None)]))
+
+
+def command_list() -> str:
+    """The ``/game`` commands as ``/game help`` lists them, read from the declarations
+    (:data:`GAME`), so none can be left out (issue 40): the game's own in the order a new
+    player meets them (:data:`READING_ORDER`; one declared later and not placed there comes
+    after them), then the pacing ones."""
+    pacing = set(GAME_PACING)
+    own = [c for c in GAME.commands if c not in pacing]
+    ranked = sorted(own, key=lambda c: READING_ORDER.index(c.name) if c.name in READING_ORDER
+                    else len(READING_ORDER))
+    return (f"/game {' · '.join(c.name for c in ranked)}\n"
+            f"Pacing: /game {' · '.join(c.name for c in GAME_PACING)}")
 
 
 def rolls_line(count: int) -> str:
@@ -613,6 +625,11 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     row = await exportable_game(svc, inv.channel_id, None)
     return await replaycmds.replay_reply(svc, row, opts.get("from", 0), opts.get("to"))
 
+
+#: The order ``/game help`` lists the game's commands in: choose, sit down, play, look
+#: back, end (Discord's order, :data:`GAME`, is kept as it was recorded).
+READING_ORDER = ("new", "scenarios", "join", "leave", "status", "act", "map", "log", "undo",
+                 "replay", "export", "help", "end")
 
 #: ``/game``: its commands in the order Discord shows them, the pacing ones last.
 GAME = CommandSet("game", "Start, join and follow the game in this channel", [
