@@ -8,6 +8,10 @@ from bot.config import Settings
 from bot.console import Console
 from bot.gamecmds import GAME
 from bot.pacing.commands import GAME_PACING
+from bot.pacing.digest import rolls_bullet
+from bot.store import StepRow
+from rules.core import registry
+from rules.core.dice import Roll, SeededDice
 from bot.service import Service
 from tests.console_run import run
 
@@ -101,3 +105,22 @@ async def test_help_lists_every_declared_game_command(tmp_path: Path):
     assert listed.splitlines()[0].endswith("/game new · scenarios · join · leave · status · act · map"
                                            " · log · undo · replay · export · help · end")
     assert listed.splitlines()[1] == "Pacing: /game " + " · ".join(c.name for c in GAME_PACING)
+
+
+def test_a_digest_line_says_whose_dice_each_roll_is():
+    """5: "#8 alice (us): decide choice:stand — 🎲 3 5 6 6" credited the German rifles' dice
+    to alice: a step where another side's unit rolled says which side rolled which."""
+    system = registry.get("skirmish")
+    state = system.setup(system.scenarios[0], {}, SeededDice(b"seed", 0)).state
+    view = system.view(state)
+    rolls = [Roll(reason="sq2 Training Check", sides=6, value=3),
+             Roll(reason="sq2 Training Check", sides=6, value=5),
+             Roll(reason='g1 Rifles 2 FP at 1pl (7.8")', sides=6, value=6),
+             Roll(reason='g1 Rifles 2 FP at 1pl (7.8")', sides=6, value=6)]
+    step = StepRow(game_id=1, seq=8, parent_seq=7, kind="order", actor_id="alice", actor_name="alice",
+                   side="us", action={"name": "decide", "options": {"choice": "stand"}}, dice=rolls,
+                   state_json="{}")
+    line = rolls_bullet(system, step, [view, view])
+    assert line == "• #8 alice (us): decide choice:stand — 🎲 Americans 3 5 · Germans 6 6"
+    own = step.model_copy(update={"dice": rolls[:2]})  # only alice's side rolled: as the log says
+    assert rolls_bullet(system, own, [view, view]) == "• #8 alice (us): decide choice:stand — 🎲 3 5"
