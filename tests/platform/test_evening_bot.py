@@ -124,3 +124,16 @@ def test_a_digest_line_says_whose_dice_each_roll_is():
     assert line == "• #8 alice (us): decide choice:stand — 🎲 Americans 3 5 · Germans 6 6"
     own = step.model_copy(update={"dice": rolls[:2]})  # only alice's side rolled: as the log says
     assert rolls_bullet(system, own, [view, view]) == "• #8 alice (us): decide choice:stand — 🎲 3 5"
+
+
+async def test_the_console_never_pings_the_user_who_gave_the_command(tmp_path: Path):
+    """6: "🔔 @bob" after bob's own order; the console skips the invoker as Discord does,
+    and still pings the player whose turn it now is."""
+    out: list[str] = []
+    refused, text, _ = await run(tmp_path, [*START, "@alice /rr deploy-default", "@alice /rr ready",
+                                            "@bob /rr deploy-default"], [], out=out)
+    assert refused == 0, text
+    assert "🔔 @alice" not in text  # alice's join seated the side to act: she typed it
+    pings = [line for line in out if line.startswith("🔔")]
+    assert pings == ["🔔 @bob"]  # alice's ready hands over to bob
+    assert out[out.index("🔔 @bob") - 1].startswith("#2 alice (nato): ready")  # not under bob's own order
