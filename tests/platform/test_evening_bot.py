@@ -137,3 +137,14 @@ async def test_the_console_never_pings_the_user_who_gave_the_command(tmp_path: P
     pings = [line for line in out if line.startswith("🔔")]
     assert pings == ["🔔 @bob"]  # alice's ready hands over to bob
     assert out[out.index("🔔 @bob") - 1].startswith("#2 alice (nato): ready")  # not under bob's own order
+
+
+async def test_a_space_not_on_the_map_is_refused_with_the_spaces_to_go_to(tmp_path: Path):
+    """7: "pick one from the list" showed no list: the refusal gives the list (main's
+    raiders fix, held here by the console transcript)."""
+    script = ["@alice /game new system:raiders", "@alice /raiders recruit at:matruh unit:commando",
+              "@alice /raiders begin", "@alice /raiders move force:F1 to:atlantis"]
+    refused, text, _ = await run(tmp_path, script, [3] * 20)
+    assert refused == 1, text
+    assert "⛔ There is no space 'atlantis'; spaces: " in text and "jarabub" in text
+    assert "from the list" not in text
