@@ -43,24 +43,36 @@ def _collect(node: Any, names: dict[str, str], owners: dict[str, str]) -> None:
 
 
 def roller(roll: Roll, owners: dict[str, str]) -> str | None:
-    """The side whose unit made ``roll`` (the first unit its reason names), if known."""
-    return next((owners[w] for w in _WORD.findall(roll.reason) if w in owners), None)
+    """The side whose unit made ``roll``, if its reason starts with that unit (``g1 Rifles
+    2 FP at 1pl``, ``O1 save``); a reason that names a unit later (``sniper at VDV-2``)
+    names its target, not who rolled, and is left unattributed."""
+    words = _WORD.findall(roll.reason)
+    return owners.get(words[0]) if words else None
+
+
+def same_side(style: str, side: str) -> bool:
+    """Whether a unit's colours (``NATO (W. German)``, ``Soviet``) are the side named
+    ``side`` (``NATO``, ``Soviets``): a side's styles are named from it."""
+    style = style.split(" (", 1)[0]
+    return style.startswith(side) or side.startswith(style)
 
 
 def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str) -> list[str] | None:
     """The step's d6s grouped by the side that rolled them (``🎲 Americans 3 5 · Germans 6
     6``), or None when every known roller is ``actor``'s side (the plain line says it right).
-    Rolls no unit can be found for stay unnamed; draws (not d6s) are left to the log line."""
+    Rolls no unit can be found for are counted the actor's, as the log line counts them all;
+    draws (not d6s) are left to the log line."""
     sides = [roller(r, owners) for r in rolls]
-    if all(side in (None, actor) for side in sides):
+    sides = [actor if side is None or same_side(side, actor) else side for side in sides]
+    if all(side == actor for side in sides):
         return None
-    groups: dict[str | None, list[str]] = {}
+    groups: dict[str, list[str]] = {}
     for roll, side in zip(rolls, sides):
         if roll.sides == 6:
             groups.setdefault(side, []).append(str(roll.value))
-    said = " · ".join(f"{side} {' '.join(v)}" if side else " ".join(v) for side, v in groups.items())
+    said = " · ".join(f"{side} {' '.join(v)}" for side, v in groups.items())
     draws = ", ".join(f"{r.value} of {r.sides}" for r in rolls if r.sides != 6)
     return ([f"🎲 {said}"] if said else []) + ([f"draws {draws}"] if draws else [])
 
 
-__all__ = ["dice_by_side", "roller", "unit_sides"]
+__all__ = ["dice_by_side", "roller", "same_side", "unit_sides"]
