@@ -11,6 +11,7 @@ from bot.pacing.commands import GAME_PACING
 from bot.pacing.digest import rolls_bullet
 from bot.store import StepRow
 from rules.core import registry
+from rules.core.answers import chosen_words, option_question, title_of
 from rules.core.dice import Roll, SeededDice
 from bot.service import Service
 from tests.console_run import run
@@ -148,3 +149,23 @@ async def test_a_space_not_on_the_map_is_refused_with_the_spaces_to_go_to(tmp_pa
     assert refused == 1, text
     assert "⛔ There is no space 'atlantis'; spaces: " in text and "jarabub" in text
     assert "from the list" not in text
+
+
+def test_menu_words_read_as_english_for_every_system():
+    """8: "Which air?", "Which at?", "air true", "Hq: INF-DE2": an option is asked in its
+    description's words, a yes/no as a question, and no question is "Which <name>?"."""
+    rr, mak = registry.get("rr"), registry.get("mak")
+    fire, hq = rr.action_type("fire"), rr.action_type("hq")
+    assert option_question(fire, "air") == "Add your airstrike?"
+    assert option_question(fire, "target") == "Choose the enemy unit fired on"
+    assert option_question(mak.action_type("indirect"), "at") == "Choose the target hex"
+    assert option_question(mak.action_type("air commit"), "mission") == "Choose the mission"
+    assert title_of(hq) == "HQ"
+    assert chosen_words(fire, "air", "true") == "add your airstrike"
+    assert chosen_words(registry.get("skirmish").action_type("action"), "kind", "fire-and-move") == "fire and move"
+    for system in registry.load_all().values():
+        for action in system.actions:
+            for key in action.model_fields:
+                asked = option_question(action, key)
+                assert not asked.startswith("Which"), (system.key, action.path(), asked)
+                assert asked != f"Choose {key}", (system.key, action.path(), asked)
