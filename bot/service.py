@@ -47,6 +47,7 @@ from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
 from rules.core.orders import matching
+from rules.core.views import changes_along
 
 log = logging.getLogger("referee.service")
 
@@ -365,7 +366,44 @@ class Service:
                 update={"text": reply.text + f"\n(map unavailable, incident {incident})"}
             )
         attachment = Attachment(filename=name, data=png, description="map snapshot")
+        reply = reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
+        return await self.attach_turn_focus(reply)
+
+    async def attach_turn_focus(self, reply: Reply) -> Reply:
+        """Add a digest's focus picture (``reply.focus_key``, issue 40) beside its whole map:
+        what changed over the turn, at a width a phone shows.  Nothing changed: no picture.
+        A failure is logged; the digest keeps its map."""
+        if not reply.focus_key:
+            return reply
+        try:
+            found = await self.turn_focus(reply.focus_key)
+        except Exception:  # noqa: BLE001 - the second picture is a convenience
+            log.exception("drawing the turn focus %s failed", reply.focus_key)
+            return reply
+        if found is None:
+            return reply
+        name, png = found
+        attachment = Attachment(filename=name, data=png, description="what changed this turn")
         return reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
+
+    async def turn_focus(self, key: str) -> tuple[str, bytes] | None:
+        """``(filename, PNG)``: the focus picture of what changed from step ``before`` to
+        step ``last`` (``game_id:before:last``), or None when nothing on the map did."""
+        game_id, before_seq, last_seq = (int(part) for part in key.split(":"))
+        game = await self.store.game(game_id)
+        before = await self.store.step(game_id, before_seq)
+        last = await self.store.step(game_id, last_seq)
+        if before is None or last is None:
+            raise KeyError(key)
+        system = self.systems[game.system]
+        views = [system.view(system.load_state(s.state_json)) for s in (before, last)]
+        changes = changes_along(views)
+        if not changes:
+            return None
+        drawn = views[1].model_copy(update={"changes": changes,
+                                             "focus": list(dict.fromkeys(c.id for c in changes))})
+        png = await asyncio.to_thread(_render_png, drawn, False)
+        return f"{game.system}-game{game_id}-turn{before_seq}-{last_seq}-focus.png", png
 
     async def snapshot(self, key: str) -> tuple[str, bytes]:
         """``(filename, PNG bytes)`` of step ``game_id:seq``: the phone-width focus picture of

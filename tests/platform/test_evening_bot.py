@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from PIL import Image
 
 from bot.config import Settings
 from bot.console import Console
@@ -13,7 +16,8 @@ from bot.store import StepRow
 from rules.core import registry
 from rules.core.answers import chosen_words, option_question, title_of
 from rules.core.dice import Roll, SeededDice
-from bot.service import Service
+from bot.models import Reply
+from bot.service import ScriptedDiceSource, Service
 from tests.console_run import run
 
 START = ["@alice /game new system:rr", "@alice /game join side:nato", "@bob /game join side:soviet"]
@@ -169,3 +173,23 @@ def test_menu_words_read_as_english_for_every_system():
                 asked = option_question(action, key)
                 assert not asked.startswith("Which"), (system.key, action.path(), asked)
                 assert asked != f"Choose {key}", (system.key, action.path(), asked)
+
+
+async def test_a_turn_digest_has_the_focus_of_what_changed_beside_the_whole_map(tmp_path: Path):
+    """9: the whole-map digest cannot be read at 400 px: the digest's reply carries a focus
+    picture of the turn's changes too (a real PNG, narrower than the whole map)."""
+    settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings, dice_source=ScriptedDiceSource([]))
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=[].append)
+        assert await console.run_script([*START, "@alice /rr deploy-default", "@alice /rr ready"]) == 0
+        game = await service.games.require(console.channel)
+        reply = Reply(text="📰 digest", snapshot_key=f"{game.row.id}:2:map", focus_key=f"{game.row.id}:0:2")
+        done = await service.attach_snapshot(reply)
+        unchanged = await service.attach_turn_focus(Reply(text="x", focus_key=f"{game.row.id}:1:2"))
+    finally:
+        await service.close()
+    whole, focus = (Image.open(io.BytesIO(a.data)) for a in done.attachments)
+    assert [a.filename for a in done.attachments][1].endswith("-turn0-2-focus.png")
+    assert focus.width < whole.width
+    assert unchanged.attachments == []  # ready moved nothing: no second picture
