@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from bot import answers, export_html, incidents
 from bot import commands as catalogue
-from bot import orders, replies, storage
+from bot import orders, replies, storage, tutorial
 from bot.config import Settings
 from bot.declare import Asked
 from bot.games import GameCache
@@ -167,6 +167,7 @@ class Service:
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
                 reply = await self._paced(inv, reply)
+                reply = self._tutored(inv, reply)
                 if not optimistic and (reply.mentions or inv.command == ["game", "new"]):
                     reply = self._offered(inv.channel_id, reply)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
@@ -186,6 +187,19 @@ class Service:
                 return replies.error(said)
             return replies.error(incidents.report(log, "incident %s while handling %s", inv.command,
                                                   nothing_changed=True))
+
+    def _tutored(self, inv: Invocation, reply: Reply) -> Reply:
+        """An order's reply in a tutorial game (``bot/tutorial.py``) with its lesson: what
+        happened and what to type next (issue 40).  Only a public reply that moved the game."""
+        if reply.error or reply.ephemeral or inv.command[0] not in self.systems:
+            return reply
+        game = self.games.cached(inv.channel_id)
+        if game is None:
+            return reply
+        lesson = tutorial.lesson_for(game.system.key, game.row.seed, game.row.head_seq)
+        if lesson is None:
+            return reply
+        return reply.model_copy(update={"text": "\n".join([reply.text, *lesson.lines()])})
 
     def _holding(self, channel_id: str, held: tuple[int, int] | None) -> "_Holding":
         """While a command holds the channel's turn: the game's version read with it."""

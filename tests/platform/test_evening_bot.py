@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot import tutorial
 from bot.config import Settings
 from bot.console import Console
 from bot.gamecmds import GAME
@@ -107,7 +108,7 @@ async def test_help_lists_every_declared_game_command(tmp_path: Path):
     assert words == {c.name for c in GAME.commands}
     assert {"act", "help", "scenarios"} <= words
     # In the order Discord shows them: the help and the command list read alike.
-    assert listed.splitlines()[0].endswith("/game new · scenarios · join · leave · status · act · map"
+    assert listed.splitlines()[0].endswith("/game new · tutorial · scenarios · join · leave · status · act · map"
                                            " · log · undo · replay · export · help · end")
     assert listed.splitlines()[1] == "Pacing: /game " + " · ".join(c.name for c in GAME_PACING)
 
@@ -193,3 +194,34 @@ async def test_a_turn_digest_has_the_focus_of_what_changed_beside_the_whole_map(
     assert [a.filename for a in done.attachments][1].endswith("-turn0-2-focus.png")
     assert focus.width < whole.width
     assert unchanged.attachments == []  # ready moved nothing: no second picture
+
+
+TUTORIAL = ["@alice /game tutorial system:rr", "@alice /rr deploy-default", "@alice /rr ready",
+            "@alice /rr deploy-default", "@alice /rr ready", "@alice 1"]
+
+
+async def test_the_tutorial_explains_each_of_its_first_steps_in_two_lines(tmp_path: Path):
+    """10: /game tutorial system:rr seats the player on every side with fixed dice; each of
+    the first replies adds two lines, what happened and what to type next, and typing what
+    they say plays the scripted first game (the same dice every time)."""
+    settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings)  # the tutorial's own seeded dice
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        assert await console.run_script(TUTORIAL) == 0, "\n".join(out)
+    finally:
+        await service.close()
+    replies = [m for m in out if not m.startswith(("> ", "📎", "✔️"))]
+    assert "🪑 @alice takes nato, soviet (every side)." in replies[0]
+    for reply, lesson in zip(replies, tutorial.LESSONS["rr"], strict=True):
+        assert "\n".join(lesson.lines()) in reply
+        assert [line[:1] for line in reply.splitlines() if line[:1] in "🎓👉"] == ["🎓", "👉"]
+    assert "🎲 NATO 6 · Soviets 4: NATO leads (6.1)" in replies[4]  # fixed dice, as the lesson says
+    assert "#5 alice (nato): move units:M48-2 to:2" in replies[5]  # "Type 1 to move M48-2 to area 2"
+
+
+async def test_a_game_that_is_no_tutorial_has_no_lessons(tmp_path: Path):
+    refused, text, _ = await run(tmp_path, [*START, "@alice /rr deploy-default"], [])
+    assert refused == 0, text
+    assert "🎓" not in text and "👉" not in text
