@@ -29,7 +29,6 @@ from rules.core.answers import (
     Menu,
     OrderBuilder,
     acting_orders,
-    order_title,
     quick_answers,
 )
 from rules.core.contract import GameSystem
@@ -277,12 +276,12 @@ def builder_reply(system: GameSystem[Any], state: BaseModel, token: Token, syste
 
 
 def _menu_reply(who: str, so_far: str, menu: Menu, token: Token, back: Button | None) -> Reply:
-    question = "Which order?" if not menu.field else f"Which {menu.field}?"
+    question = menu.question
     pages = max(1, -(-len(menu.values) // PAGE))
     page = min(token.page, pages - 1)
     first = page * PAGE
     shown = list(range(first, min(first + PAGE, len(menu.values))))
-    options = [MenuOption(label=_label(menu.labels[i] if menu.field else order_title(menu.values[i]), OPTION_LABEL),
+    options = [MenuOption(label=_label(menu.labels[i], OPTION_LABEL),
                           value=str(i)) for i in shown]
     if page > 0:
         options.insert(0, MenuOption(label=f"◀ Earlier ({first} more)", value=PREVIOUS))

@@ -111,6 +111,14 @@ def read_upload(path: Path) -> Upload:
         raise ParseError(f"Cannot read {str(path)[:60]}: {exc.strerror or exc}.") from None
 
 
+def unpinged(reply: Reply, who: str) -> Reply:
+    """``reply`` without a ping for ``who``, the user whose command it answers: they are
+    reading it already (issue 40; the Discord front end skips the invoker the same way)."""
+    if who not in reply.mentions:
+        return reply
+    return reply.model_copy(update={"mentions": [m for m in reply.mentions if m != who]})
+
+
 class Console:
     """Reads command lines, sends them through the service, prints the replies."""
 
@@ -212,7 +220,7 @@ class Console:
             self.answers = numbered(reply)
         if reply.chosen:
             self.write(f"✔️ {reply.chosen}")
-        self.show(who, reply)
+        self.show(who, unpinged(reply, who))
         await self.deliver_owed()
         await self.deliver()
         return reply

@@ -7,8 +7,8 @@ import gzip
 import json
 from typing import Any
 
-from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing
-from bot.declare import CommandSet, File, Flag, OrderName, Scenario, Side, SystemPick, Text, Whole, command
+from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing, tutorial
+from bot.declare import CommandSet, File, Flag, OrderName, Pick, Scenario, Side, SystemPick, Text, Whole, command
 from bot.games import is_standing
 from bot.models import Attachment, Invocation, Reply, ReplyField
 from bot.pacing.commands import GAME_PACING, status_lines
@@ -19,6 +19,7 @@ from bot.seats import check_seat
 from bot.store import GameRow, StepRow
 from bot.owed import OwedAnnouncements
 from rules.core import registry, scenariofile
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
 
@@ -55,6 +56,16 @@ def status_reply(svc: Pipeline, game: LiveGame, *, public: bool = False) -> Repl
 async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game new system: [scenario:] [options:]``."""
     opts = read_options(svc, inv)
+    system = registry.get(opts["system"])
+    return await start_game(svc, inv, system, opts, new_seed())
+
+
+async def start_game(svc: Pipeline, inv: Invocation, system: GameSystem[Any], opts: dict[str, Any],
+                     seeded: tuple[bytes, str], *, every_seat: bool = False,
+                     after: list[str] | None = None) -> Reply:
+    """Start ``system``'s game in the channel with the dice seed and its hash ``seeded``
+    (``/game new``; ``/game tutorial`` gives a fixed one and ``every_seat``: the invoker
+    holds every side); ``after``: lines added to the reply."""
     existing = await svc.games.load(inv.channel_id)
     if existing is not None:
         raise RuleError(
@@ -67,11 +78,10 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
             f"You already started {cap} games that are still open (the most one player may); "
             "end one with /game end first."
         )
-    system = registry.get(opts["system"])
     chosen = await scenarios.chosen_scenario(svc, inv, system, opts)
     scenario = chosen.key
     game_options = system.parse_options(opts.get("options")).model_dump(mode="json", exclude_defaults=True)
-    seed, digest = new_seed()
+    seed, digest = seeded
     draft = GameRow(
         id=0, channel_id=inv.channel_id, guild_id=inv.guild_id, system=system.key,
         scenario=scenario, options=game_options, status="active", seed=seed, seed_hash=digest,
@@ -85,10 +95,11 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     sides = ", ".join(system.sides)
     seating = f"Sides: {sides}. Take one with /game join side:…"
     seats: list[SeatChange] = []
-    if len(system.sides) == 1:
+    if len(system.sides) == 1 or every_seat:
         # A solitaire game has one player: whoever starts it (issue 12, point 14).
-        seats = [SeatChange("join", inv.user_id, inv.user_name, system.sides[0])]
-        seating = f"🪑 @{inv.user_name} takes {system.sides[0]} (solitaire)."
+        seats = [SeatChange("join", inv.user_id, inv.user_name, side) for side in system.sides]
+        seating = f"🪑 @{inv.user_name} takes {', '.join(system.sides)}" + \
+            (" (solitaire)." if len(system.sides) == 1 else " (every side).")
 
     def build(game_id: int) -> Reply:
         lines = [
@@ -97,11 +108,25 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
             *([scenarios.proof_line(chosen)] if chosen.text is not None else []),
             seating,
             *replies.event_lines(step.events),
+            *(after or []),
         ]
         return Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
 
     outcome = Outcome(step=step, dice=dice, action=None, side=None, kind="setup")
     return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
+
+
+@command("tutorial", "A guided first game: every side yours, each step explained",
+         Pick("system", "Game system", tutorial.systems()), may_render=True)
+async def cmd_tutorial(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game tutorial system:``: a game of the system with fixed dice and every side held
+    by the invoker, whose first replies explain what happened and what to type next
+    (``bot/tutorial.py``; the lessons are added in ``Service.handle``)."""
+    opts = read_options(svc, inv)
+    system = registry.get(opts["system"])
+    first = tutorial.lesson_for(system.key, tutorial.tutorial_seed(system.key)[0], 0)
+    return await start_game(svc, inv, system, {}, tutorial.tutorial_seed(system.key),
+                            every_seat=True, after=first.lines() if first else [])
 
 
 @command("join", "Take a side in this channel's game", Side("side", "The side to play"))
@@ -401,6 +426,15 @@ def may_end(game: LiveGame, inv: Invocation) -> bool:
 
 
 
+def early_result(game: LiveGame) -> str:
+    """What ``/game end`` says of a game ended before its last turn: who the rules say has
+    won at this point (as ``/game status`` says it), or that nobody has (issue 40)."""
+    now = game.system.outcome_now(game.state)
+    if now is None or now.winner is None:
+        return "ended before its last turn; by the rules nobody has won at this point"
+    return f"ended before its last turn; {now.termination.rstrip('.')}"
+
+
 @command("end", "End the game and reveal the dice seed", defer_first=True)
 async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game end``: end the game and reveal the dice seed (see :func:`may_end`).
@@ -415,7 +449,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(
             "Only a moderator can end a game still in progress (players may once it is over)."
         )
-    result = game.system.result(game.state) or "ended before its last turn"
+    result = game.system.result(game.state) or early_result(game)
     name = export_name(game.row, final=True)
 
     def build(done: Committed) -> Reply:
@@ -473,12 +507,24 @@ async def cmd_help(svc: Pipeline, inv: Invocation) -> Reply:
             if any(a.group == wanted for a in system.actions):
                 return replies.info(replies.group_help(system, wanted))
         raise RuleError(f"There is no order '{order[:40]}'; /game help lists them.")
-    intro = ("/game new · join · status · map · log · undo · export · replay · end\n"
-             "Pacing: /game pace · deadline · away · sub · accept · digest")
+    intro = command_list()
     if game is None:
         # No game: what there is to play and how to start, not every system's orders.
         return replies.info("\n\n".join([replies.systems_help(systems), intro]))
     return replies.info("\n\n".join([intro, replies.help_text(game.system, None)]))
+
+
+def command_list() -> str:
+    """The ``/game`` commands as ``/game help`` lists them, read from the declarations
+    (:data:`GAME`), so none can be left out (issue 40): the game's own in the order a new
+    player meets them (:data:`READING_ORDER`; one declared later and not placed there comes
+    after them), then the pacing ones."""
+    pacing = set(GAME_PACING)
+    own = [c for c in GAME.commands if c not in pacing]
+    ranked = sorted(own, key=lambda c: READING_ORDER.index(c.name) if c.name in READING_ORDER
+                    else len(READING_ORDER))
+    return (f"/game {' · '.join(c.name for c in ranked)}\n"
+            f"Pacing: /game {' · '.join(c.name for c in GAME_PACING)}")
 
 
 def rolls_line(count: int) -> str:
@@ -555,8 +601,11 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
             text += "\n" + "\n".join(
                 f"Kept #{old.seq} as #{new}: {replies.step_action_text(old)}"
                 for old, new in zip(kept, done.seqs))
+        # The answers of the position gone back to, for the side now waited on (issue 40):
+        # the undone step's own answers are stale, and "1" must pick from these.
         return Reply(text=text + "\n" + f"➡️ {part}",
-                     mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}")
+                     mentions=done.mentions, snapshot_key=f"{game.row.id}:{done.head_seq}",
+                     offer_key=f"{game.row.id}:{done.head_seq}")
 
     # The game is back on a turn-part that was announced before the undone step: it is the
     # last one pinged now, so giving the step again hands over with a new ping (the undone
@@ -602,10 +651,15 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
     return await replaycmds.replay_reply(svc, row, opts.get("from", 0), opts.get("to"))
 
 
+#: The order ``/game help`` lists the game's commands in: choose, sit down, play, look
+#: back, end (Discord's order, :data:`GAME`, is kept as it was recorded).
+READING_ORDER = ("new", "tutorial", "scenarios", "join", "leave", "status", "act", "map", "log", "undo",
+                 "replay", "export", "help", "end")
+
 #: ``/game``: its commands in the order Discord shows them, the pacing ones last.
 GAME = CommandSet("game", "Start, join and follow the game in this channel", [
     cmd_new, cmd_join, cmd_leave, cmd_status, cmd_act, cmd_map, cmd_log, cmd_export, cmd_end,
-    cmd_help, cmd_undo, cmd_replay, scenarios.cmd_scenarios, *GAME_PACING,
+    cmd_help, cmd_undo, cmd_replay, scenarios.cmd_scenarios, cmd_tutorial, *GAME_PACING,
 ])
 
 

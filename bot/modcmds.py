@@ -94,11 +94,26 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
         f"⏪ Moderator @{inv.user_name} rolled the game {direction} to step #{target}.",
         f"Reason: {replies.user_text(opts['reason'])}",
         detail,
+        *([dice_kept_line(game.row.dice_counter)]
+          if direction == "back" and await _rolled_after(svc, game, target) else []),
     ]
     reply = await svc.ledger.commit(game, change, inv=inv,
                              reply_for=lambda done: _announce(game, state, lines, target))
     assert reply is not None
     return reply
+
+
+async def _rolled_after(svc: Pipeline, game: LiveGame, seq: int) -> bool:
+    """Whether a step a rollback to ``seq`` strikes through rolled dice."""
+    return any(s.dice for s in await svc.store.active_steps_after(game.row.id, seq))
+
+
+def dice_kept_line(counter: int) -> str:
+    """What a rollback does to the dice (issue 40): the roll counter is not wound back, so
+    the same order given again draws the next rolls of the seeded sequence, not the same."""
+    return (f"🎲 The dice are not rolled back: the next roll is roll {counter} of this game's seeded"
+            " sequence, so an order given again rolls afresh, and the struck rolls stay in the log"
+            " (to re-resolve a roll on purpose, /mod reroll).")
 
 
 @command("reroll", "Re-resolve the last step that rolled dice", Text("reason", "Why (announced in the channel)"),

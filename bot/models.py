@@ -116,6 +116,10 @@ class Reply(BaseModel):
     #: calls ``Service.attach_snapshot(reply)``, which renders off the event loop and adds
     #: the PNG to ``attachments``.  The step is already committed when this is set.
     snapshot_key: str | None = None
+    #: A turn digest's second picture (issue 40: the whole map cannot be read at 400 px):
+    #: ``game_id:before_seq:last_seq``, the phone-width focus of what changed from the one
+    #: step to the other, attached beside the snapshot by ``Service.attach_snapshot``.
+    focus_key: str | None = None
     #: The game whose whole HTML page (every map, step by step) this reply carries, built at
     #: delivery by ``Service.attach_page`` (issue 25): ``/game end`` announces the result, the
     #: seed and the log at once and owes this one, so a restart cannot lose it.

@@ -101,8 +101,9 @@ def dice_words(rolls: Sequence[Roll]) -> list[str]:
     return ([f"🎲 {dice}"] if dice else []) + ([f"draws {draws}"] if draws else [])
 
 
-def log_line(step: StepRow) -> str:
-    """A numbered log entry with dice and rules; reverted steps are struck through."""
+def log_line(step: StepRow, dice: list[str] | None = None) -> str:
+    """A numbered log entry with dice and rules; reverted steps are struck through.
+    ``dice``: the dice in other words than :func:`dice_words` (a digest says whose each is)."""
     who = f"{step.actor_name} ({step.side})" if step.actor_name and step.side else "referee"
     head = f"#{step.seq} {who}: {step_action_text(step)}"
     if step.kind == "reroll" and step.action:
@@ -111,7 +112,7 @@ def log_line(step: StepRow) -> str:
         order = step_action_text(step.model_copy(update={"kind": "order"}))
         head = f"#{step.seq} {step.actor_name or 'referee'} (moderator) rerolled #{step.rerolls}, {step.side}: {order}"
     rules = sorted({e.rule for e in step.events if e.rule and e.to is None})
-    tail = dice_words(step.dice)
+    tail = dice_words(step.dice) if dice is None else list(dice)
     if rules:
         tail.append("rules " + ", ".join(rules))
     line = head + (" — " + "; ".join(tail) if tail else "")

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from bot import answers, export_html, incidents
 from bot import commands as catalogue
-from bot import orders, replies, storage
+from bot import orders, replies, storage, tutorial
 from bot.config import Settings
 from bot.declare import Asked
 from bot.games import GameCache
@@ -47,6 +47,7 @@ from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
 from rules.core.orders import matching
+from rules.core.views import changes_along
 
 log = logging.getLogger("referee.service")
 
@@ -166,6 +167,7 @@ class Service:
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
                 reply = await self._paced(inv, reply)
+                reply = self._tutored(inv, reply)
                 if not optimistic and (reply.mentions or inv.command == ["game", "new"]):
                     reply = self._offered(inv.channel_id, reply)
             if time.monotonic() - self._pruned_at > PRUNE_EVERY:
@@ -185,6 +187,19 @@ class Service:
                 return replies.error(said)
             return replies.error(incidents.report(log, "incident %s while handling %s", inv.command,
                                                   nothing_changed=True))
+
+    def _tutored(self, inv: Invocation, reply: Reply) -> Reply:
+        """An order's reply in a tutorial game (``bot/tutorial.py``) with its lesson: what
+        happened and what to type next (issue 40).  Only a public reply that moved the game."""
+        if reply.error or reply.ephemeral or inv.command[0] not in self.systems:
+            return reply
+        game = self.games.cached(inv.channel_id)
+        if game is None:
+            return reply
+        lesson = tutorial.lesson_for(game.system.key, game.row.seed, game.row.head_seq)
+        if lesson is None:
+            return reply
+        return reply.model_copy(update={"text": "\n".join([reply.text, *lesson.lines()])})
 
     def _holding(self, channel_id: str, held: tuple[int, int] | None) -> "_Holding":
         """While a command holds the channel's turn: the game's version read with it."""
@@ -365,7 +380,44 @@ class Service:
                 update={"text": reply.text + f"\n(map unavailable, incident {incident})"}
             )
         attachment = Attachment(filename=name, data=png, description="map snapshot")
+        reply = reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
+        return await self.attach_turn_focus(reply)
+
+    async def attach_turn_focus(self, reply: Reply) -> Reply:
+        """Add a digest's focus picture (``reply.focus_key``, issue 40) beside its whole map:
+        what changed over the turn, at a width a phone shows.  Nothing changed: no picture.
+        A failure is logged; the digest keeps its map."""
+        if not reply.focus_key:
+            return reply
+        try:
+            found = await self.turn_focus(reply.focus_key)
+        except Exception:  # noqa: BLE001 - the second picture is a convenience
+            log.exception("drawing the turn focus %s failed", reply.focus_key)
+            return reply
+        if found is None:
+            return reply
+        name, png = found
+        attachment = Attachment(filename=name, data=png, description="what changed this turn")
         return reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
+
+    async def turn_focus(self, key: str) -> tuple[str, bytes] | None:
+        """``(filename, PNG)``: the focus picture of what changed from step ``before`` to
+        step ``last`` (``game_id:before:last``), or None when nothing on the map did."""
+        game_id, before_seq, last_seq = (int(part) for part in key.split(":"))
+        game = await self.store.game(game_id)
+        before = await self.store.step(game_id, before_seq)
+        last = await self.store.step(game_id, last_seq)
+        if before is None or last is None:
+            raise KeyError(key)
+        system = self.systems[game.system]
+        views = [system.view(system.load_state(s.state_json)) for s in (before, last)]
+        changes = changes_along(views)
+        if not changes:
+            return None
+        drawn = views[1].model_copy(update={"changes": changes,
+                                             "focus": list(dict.fromkeys(c.id for c in changes))})
+        png = await asyncio.to_thread(_render_png, drawn, False)
+        return f"{game.system}-game{game_id}-turn{before_seq}-{last_seq}-focus.png", png
 
     async def snapshot(self, key: str) -> tuple[str, bytes]:
         """``(filename, PNG bytes)`` of step ``game_id:seq``: the phone-width focus picture of

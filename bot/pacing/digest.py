@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel
 
 from bot import replies
+from bot.pacing.rollers import dice_by_side, unit_sides
 from bot.pacing.times import TIME_HELP, span
 from bot.pipeline import LiveGame, Pipeline
 from bot.store import StepRow
@@ -50,6 +51,14 @@ def turn_name(system: GameSystem, state: BaseModel, turn: int) -> str:
     return f"{system.turn(state).word} {turn}"  # type: ignore[arg-type]
 
 
+def rolls_bullet(system: GameSystem, step: StepRow, views: list[BaseModel]) -> str:
+    """A step that rolled, as a digest line that says whose each roll is when another
+    side's unit rolled inside it (issue 40); ``views``: before and after the step."""
+    actor = system.side_name(step.side) if step.side else ""
+    dice = dice_by_side(step.dice, unit_sides(views), actor)
+    return bullet(step) if dice is None else "• " + replies.log_line(step, dice)
+
+
 def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
     """The digest of ``steps`` (active, in order), played on the state after ``before``."""
     lines = [title]
@@ -66,12 +75,14 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
         return lines
     last_state = system.load_state(steps[-1].state_json)
     states = [system.load_state(s.state_json) for s in (before, *steps[:-1])] + [last_state]
-    changes = without_visits(changes_along([system.view(st) for st in states]))  # step by step
+    views = [system.view(st) for st in states]
+    changes = without_visits(changes_along(views))  # step by step
     gone = [c.id for c in changes if c.what == "eliminated"]
     moved = list(dict.fromkeys(c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone))
     if moved:
         lines.append(_listed("Moved", moved))
-    combats = [bullet(s) for s in steps if s.dice and s.kind != "setup"]
+    combats = [rolls_bullet(system, s, views[i:i + 2]) for i, s in enumerate(steps)
+               if s.dice and s.kind != "setup"]
     if combats:
         lines.append("Combat and rolls:")
         lines += combats[:MOST_LINES]

@@ -545,7 +545,8 @@ class Pacer:
                      f"Replaces the earlier {name} digest: steps were taken back and played again."]
         else:
             lines = [f"📰 {name} digest ({span_words(steps[0].seq, last)})"]
-        return Reply(text="\n".join(lines + body), snapshot_key=f"{message.game_id}:{last}:map"), mark
+        return Reply(text="\n".join(lines + body), snapshot_key=f"{message.game_id}:{last}:map",
+                     focus_key=f"{message.game_id}:{before.seq}:{last}"), mark
 
 
 def same_turn(key: tuple[int, str] | None, turn: int, word: str | None) -> bool:

@@ -22,6 +22,7 @@ resolved against the head of the log.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -64,10 +65,75 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def order_title(name: str) -> str:
-    """``Retreat`` for ``retreat``; ``Dig in`` for ``dig_in``."""
-    words = name.replace("_", " ").replace("-", " ").strip()
-    return words[:1].upper() + words[1:]
+def _words(text: str) -> str:
+    return text.replace("_", " ").replace("-", " ").strip()
+
+
+def order_title(name: str, description: str = "") -> str:
+    """``Retreat`` for ``retreat``; ``Dig in`` for ``dig_in``; ``HQ`` for ``hq`` where the
+    order's ``description`` spells it so (issue 40: "Hq: INF-DE2")."""
+    shouted = set(re.findall(r"\b[A-Z]{2,}\b", description))
+    words = [w.upper() if w.upper() in shouted else w for w in _words(name).split()]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def title_of(action: type[Action]) -> str:
+    """The order's title as a player reads it (:func:`order_title` with its description)."""
+    return order_title(action.path(), action.description())
+
+
+#: Option names that say nothing as a noun ("Which at?"): asked as where or what instead.
+_PLACES = {"to", "at", "where", "area", "hex"}
+_VERBS = {"do", "what", "how", "way"}
+
+
+def option_words(action: type[Action], key: str) -> str:
+    """What an option is, in a few words (issue 40: "Which at?"): the head of its
+    description (``the target hex``, up to its first comma, semicolon or bracket; of
+    ``add your airstrike: +2`` the words before the colon, of ``down: the hex to land in``
+    those after it), else its name in words."""
+    found = action.model_fields.get(key)
+    head = re.split(r"[,;(]| e\.g\.", found.description or "", maxsplit=1)[0].strip() if found else ""
+    if ":" in head:
+        before, after = (part.strip() for part in head.split(":", 1))
+        # "air: Air Combat; ground: …" lists the values: it says nothing of the option
+        head = before if len(before.split()) > 1 else "" if _is_value(found, before) else after
+    if len(head.split()) > 1:
+        return head[:1].lower() + head[1:] if head[1:2].islower() else head
+    if key in _PLACES:
+        return "where"
+    return "what to do" if key in _VERBS else f"the {_words(key)}"
+
+
+def _is_value(found: Any, word: str) -> bool:
+    return word in repr(getattr(found, "annotation", ""))
+
+
+def is_flag(action: type[Action], key: str) -> bool:
+    """Whether the option is a yes/no."""
+    found = action.model_fields.get(key)
+    return found is not None and found.annotation is bool
+
+
+def option_question(action: type[Action], key: str) -> str:
+    """What a menu that asks for ``key`` says: ``Choose the target hex``; a yes/no option
+    asks in its own words (``Add your airstrike?``), never "Which air?"."""
+    words = option_words(action, key)
+    if is_flag(action, key):
+        return words[:1].upper() + words[1:] + "?"
+    return f"Choose {words}"
+
+
+def chosen_words(action: type[Action], key: str, value: str) -> str:
+    """A chosen value in a label, when the system's label is just the value: a yes/no in
+    words (``add your airstrike``, never "air true"), a word value alone (``fire and
+    move``, not "kind fire-and-move"), a number or an id after what it is (``to 14``)."""
+    if is_flag(action, key):
+        return option_words(action, key) if value == "true" else f"no {_words(key)}"
+    if re.fullmatch(r"[a-z][a-z_-]*", value):
+        return _words(value)
+    return f"{_words(key)} {value}"
 
 
 def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: Action) -> str:
@@ -77,9 +143,9 @@ def answer_label(system: GameSystem[Any], state: BaseModel, side: str, action: A
     parts = []
     for key, value in typed.items():
         shown = system.label(state, side, action.path(), key, value, typed)
-        # A label that is just the value reads better with the option's name (``to 14``).
-        parts.append(f"{key} {shown}" if shown == value else shown)
-    text = order_title(action.path())
+        # A label that is just the value reads better in words (``to 14``, issue 40).
+        parts.append(chosen_words(type(action), key, value) if shown == value else shown)
+    text = title_of(type(action))
     if parts:
         text += ": " + ", ".join(parts)
     return _clip(text, OPTION_LABEL)
@@ -148,6 +214,8 @@ class Menu:
     field: str
     values: list[str]
     labels: list[str]
+    #: What the menu asks, in words (``Which target hex?``; issue 40).
+    question: str = "Which order?"
 
 
 @dataclass(frozen=True)
@@ -199,7 +267,7 @@ class OrderBuilder:
         """
         names = self.order_names()
         if not self.path:
-            return [], {}, Menu("", names, [order_title(n) for n in names])
+            return [], {}, Menu("", names, [title_of(self.system.action_type(n)) for n in names])
         name = names[self.path[0]]
         orders = [a for a in self._orders() if a.path() == name]
         chosen: dict[str, str] = {}
@@ -209,8 +277,9 @@ class OrderBuilder:
             if len(values) <= 1:
                 continue
             if step >= len(self.path):
-                labels = [self._value_label(name, key, v, chosen) for v in values]
-                return orders, chosen, Menu(key, values, labels)
+                kind = type(orders[0])
+                labels = [self._value_label(kind, key, v, chosen) for v in values]
+                return orders, chosen, Menu(key, values, labels, option_question(kind, key))
             picked = values[self.path[step]]
             chosen[key] = picked
             orders = [a for a in orders if _text(getattr(a, key)) == picked]
@@ -219,13 +288,13 @@ class OrderBuilder:
             raise IndexError("more choices than the order has questions")
         return orders, chosen, None
 
-    def _value_label(self, name: str, key: str, value: str, chosen: dict[str, str]) -> str:
-        if value in ("true", "false"):
-            # A yes/no option reads as its name and the answer, not a bare "false".
-            return f"{key.replace('_', ' ')}: {'yes' if value == 'true' else 'no'}"
+    def _value_label(self, kind: type[Action], key: str, value: str, chosen: dict[str, str]) -> str:
+        if is_flag(kind, key):
+            # The answer to its yes/no question (option_question), not a bare "false".
+            return "Yes" if value == "true" else "No"
         if value == "":
-            return f"no {key.replace('_', ' ')} (the order's default)"
-        shown = self.system.label(self.state, self.side, name, key, value, chosen)
+            return f"no {option_words(kind, key)} (the order's default)"
+        shown = self.system.label(self.state, self.side, kind.path(), key, value, chosen)
         return _clip(shown or value, OPTION_LABEL)
 
     def menu(self) -> Menu | None:
@@ -244,7 +313,8 @@ class OrderBuilder:
             return ""
         names = self.order_names()
         _, chosen, _ = self._walk()
-        parts = [order_title(names[self.path[0]])] + [f"{k} {v}" for k, v in chosen.items()]
+        kind = self.system.action_type(names[self.path[0]])
+        parts = [title_of(kind)] + [chosen_words(kind, k, v) for k, v in chosen.items()]
         return " · ".join(parts)
 
     def answer(self) -> Answer | None:
@@ -271,5 +341,6 @@ def _distinct(orders: list[Action], key: str) -> list[str]:
     return seen
 
 
-__all__ = ["Answer", "Menu", "OrderBuilder", "acting_orders", "answer_label", "order_title",
+__all__ = ["Answer", "Menu", "OrderBuilder", "acting_orders", "answer_label", "chosen_words",
+           "option_question", "option_words", "order_title", "title_of",
            "quick_answers", "MAX_ANSWERS", "MAX_BUTTONS", "BUTTON_LABEL", "OPTION_LABEL"]

@@ -228,6 +228,13 @@ class GameSystem(ABC, Generic[StateT]):
         text = self.result(state)
         return None if text is None else Outcome(termination=text)
 
+    def outcome_now(self, state: StateT) -> Outcome | None:
+        """Who the rules say has won if the game ends at ``state``, before its last turn
+        (``/game end`` of a game ended early, issue 40): by default the game's
+        :meth:`outcome` (None mid-game: the rules name nobody); a system whose victory
+        conditions can be read at any point (``If it ended now: …``) overrides it."""
+        return self.outcome(state)
+
     def secret_open(self, state: StateT) -> bool:
         """Whether sealed choices (orders with :attr:`Action.private` options) made since
         this state's round began are still secret: an export of a running game hides the

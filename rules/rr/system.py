@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.contract import Action, Event, GameSystem, Step, Turn
+from rules.core.contract import Action, Event, GameSystem, Outcome, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
 from rules.core.playout import PlayoutHints
@@ -24,7 +24,7 @@ from rules.rr.scenario import FORMAT as SCENARIO_FORMAT
 from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, says
 from rules.rr.view import PHASES, build_view, fired_of, seen_of
-from rules.rr.victory import objective_lines
+from rules.rr.victory import nato_wins, objective_lines
 
 ASK = {"retreat": "Retreat?", "spread": "Assign hits", "ags": "AGS-17 again?", "withdraw": "Retreat where?"}
 
@@ -160,3 +160,11 @@ class RaidAndRiposte(GameSystem[RRState]):
     def result(self, state: RRState) -> str | None:
         """The verdict of 12.0 after turn 7, else None."""
         return state.result
+
+    def outcome_now(self, state: RRState) -> Outcome | None:
+        """12.0 read at this point, as ``/game status`` says it (``If it ended now: …``)."""
+        if state.result is not None:
+            return self.outcome(state)
+        b = Board(state)
+        winner = "nato" if nato_wins(b) else "soviet"
+        return Outcome(winner=winner, termination=f"{says(winner, 'wins', 'win')} by 12.0 at this point")

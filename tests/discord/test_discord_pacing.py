@@ -89,8 +89,10 @@ async def test_a_digest_is_posted_with_the_turn_map(settings: Settings,
         assert posted == 1
         (digest,) = recorder.of_kind("channel_send")
         assert digest.content.startswith("📰 Turn 1 digest")
-        (png,) = digest.files.values()
+        png, *focus = digest.files.values()
         assert open_png(png).width >= 400
+        # Issue 40: the focus of what changed beside it, when anything on the map did.
+        assert len(focus) <= 1 and all(open_png(f).width <= open_png(png).width for f in focus)
     finally:
         await client.close()
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot import tutorial
 from bot.autoplay import order_options
 from bot.config import Settings
 from bot.discord.client import RefereeClient
@@ -323,3 +324,21 @@ async def test_a_hostile_display_name_and_reason_read_as_typed(real_bot, recorde
         assert not sent.ephemeral
         assert "@everyone" not in sent.content and "\u202e" not in sent.content
         assert sent.message["allowed_mentions"]["parse"] == []
+
+
+async def _said(bot: RefereeClient, recorder: RecordingAdapter, group: str, sub: str,
+                options: dict | None, interaction_id: int) -> str:
+    """Everything the bot sent for one slash command, as text."""
+    start = len(recorder.sent)
+    await feed_gateway(bot, interaction_payload(group, sub, options, interaction_id=interaction_id))
+    return "\n".join(s.content for s in recorder.sent[start:])
+
+
+async def test_the_tutorial_starts_and_explains_on_discord(real_bot: RefereeClient, recorder: RecordingAdapter):
+    """Issue 40, item 10: the lessons are added by the service, so a Discord reply carries
+    them as the console's does."""
+    lessons = tutorial.LESSONS["rr"]
+    started = await _said(real_bot, recorder, "game", "tutorial", {"system": "rr"}, 1)
+    assert "(every side)" in started and "\n".join(lessons[0].lines()) in started
+    deployed = await _said(real_bot, recorder, "rr", "deploy-default", None, 2)
+    assert "#1 " in deployed and "\n".join(lessons[1].lines()) in deployed

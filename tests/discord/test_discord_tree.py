@@ -52,7 +52,7 @@ def test_game_and_mod_subcommands(tree):
     groups = {g.name: g for g in tree.get_commands()}
     assert [c.name for c in groups["game"].commands] == [
         "new", "join", "leave", "status", "act", "map", "log", "export", "end", "help", "undo",
-        "replay", "scenarios",
+        "replay", "scenarios", "tutorial",
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
     assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
