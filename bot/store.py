@@ -23,15 +23,17 @@ from types import TracebackType
 from typing import Any, AsyncIterator
 
 import aiosqlite
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from bot.filelocks import FileLocks
 from bot.schema import migration_files, refuse_newer, sqlite_version
+from bot.steprow import StepRow as StepRow  # re-exported: the stores' row types are read from here
 from bot.writer import PRAGMAS, GroupCommit, Writer, WriterThread, utcnow
 from rules.core import registry, scenariofile
+from rules.core.contract import Event
 from rules.core.dice import Roll
 from rules.core.errors import RuleError
-from rules.core.contract import Event
+
 
 class GameRow(BaseModel):
     """A game as stored (the state stays JSON here; the service parses it)."""
@@ -61,32 +63,6 @@ class GameRow(BaseModel):
     scenario_text: str | None = None
     #: The hash of the game's last record (migration 0009, ``bot/chain.py``).
     chain_head: str = ""
-
-
-class StepRow(BaseModel):
-    """One step of the log."""
-
-    game_id: int
-    seq: int
-    parent_seq: int | None
-    kind: str
-    actor_id: str | None = None
-    actor_name: str | None = None
-    side: str | None = None
-    action: dict[str, Any] | None = None  # {"name": ..., "options": {...}}
-    dice: list[Roll] = Field(default_factory=list)
-    events: list[Event] = Field(default_factory=list)
-    state_json: str
-    reveals: bool = False
-    snapshot: bool = False
-    turn_part: str = ""
-    interaction_id: str | None = None
-    reverted_by: int | None = None
-    rerolls: int | None = None
-    created_at: str = ""
-    #: The hash chain (migration 0009): the previous record's hash and this step's.
-    prev_hash: str | None = None
-    hash: str | None = None
 
 
 class SeatRow(BaseModel):

@@ -23,12 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Protocol, TypeVar
 
 import orjson
 
-if TYPE_CHECKING:
-    from bot.store import StepRow
+from bot.steprow import StepRow
 
 BUSY_TIMEOUT_MS = 5000
 #: How every write transaction starts (:func:`_begin` waits for the write lock).
@@ -484,7 +483,7 @@ class Writer:
         row = await self.fetchone("SELECT MAX(seq) FROM step_log WHERE game_id = ?", (game_id,))
         return 0 if row is None or row[0] is None else int(row[0]) + 1
 
-    def insert_step(self, step: "StepRow") -> None:
+    def insert_step(self, step: StepRow) -> None:
         """Append a step row, sealed in the game's hash chain (``bot/record.py``): a row
         with no hash is refused, so no step can enter the log outside the chain."""
         if not step.hash or not step.created_at:

@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 from datetime import datetime, timezone
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -34,24 +35,24 @@ _SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it e
                          re.IGNORECASE)
 
 
-def turn_of(system: GameSystem, state: BaseModel) -> int | None:
+def turn_of(system: GameSystem[Any], state: BaseModel) -> int | None:
     """The game turn a state is in (None before turn 1), from the contract."""
-    return system.turn(state).number  # type: ignore[arg-type]
+    return system.turn(state).number
 
 
-def turn_key(system: GameSystem, state: BaseModel) -> tuple[int, str] | None:
+def turn_key(system: GameSystem[Any], state: BaseModel) -> tuple[int, str] | None:
     """The turn a state is in with its word (``(3, "M2 Op")`` in Raiders, whose Ops restart
     each mission), None before turn 1: a digest is due when it changes.  Read from the
     contract's ``GameSystem.turn`` (issue 23), which builds no picture."""
-    return system.turn(state).key  # type: ignore[arg-type]
+    return system.turn(state).key
 
 
-def turn_name(system: GameSystem, state: BaseModel, turn: int) -> str:
+def turn_name(system: GameSystem[Any], state: BaseModel, turn: int) -> str:
     """``Turn 3``, or with the system's own word (``M2 Op 3`` in Raiders)."""
-    return f"{system.turn(state).word} {turn}"  # type: ignore[arg-type]
+    return f"{system.turn(state).word} {turn}"
 
 
-def rolls_bullet(system: GameSystem, step: StepRow, views: list[BaseModel]) -> str:
+def rolls_bullet(system: GameSystem[Any], step: StepRow, views: list[BaseModel]) -> str:
     """A step that rolled, as a digest line that says whose each roll is when another
     side's unit rolled inside it (issue 40); ``views``: before and after the step."""
     actor = system.side_name(step.side) if step.side else ""
@@ -59,18 +60,9 @@ def rolls_bullet(system: GameSystem, step: StepRow, views: list[BaseModel]) -> s
     return bullet(step) if dice is None else "• " + replies.log_line(step, dice)
 
 
-def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], title: str) -> list[str]:
+def digest_lines(system: GameSystem[Any], before: StepRow, steps: list[StepRow], title: str) -> list[str]:
     """The digest of ``steps`` (active, in order), played on the state after ``before``."""
-    lines = [title]
-    orders = [s for s in steps if s.kind in ("order", "reroll") and s.side]
-    counts: dict[str, int] = {}
-    for step in orders:
-        counts[step.side or ""] = counts.get(step.side or "", 0) + 1
-    if counts:
-        lines.append("Orders: " + " · ".join(f"{system.side_name(side)} {n}"
-                                              for side, n in counts.items()))
-    else:
-        lines.append("Orders: none.")
+    lines = [title, _orders_line(system, steps)]
     if not steps:
         return lines
     last_state = system.load_state(steps[-1].state_json)
@@ -81,25 +73,45 @@ def digest_lines(system: GameSystem, before: StepRow, steps: list[StepRow], titl
     moved = list(dict.fromkeys(c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone))
     if moved:
         lines.append(_listed("Moved", moved))
-    combats = [rolls_bullet(system, s, views[i:i + 2]) for i, s in enumerate(steps)
-               if s.dice and s.kind != "setup"]
-    if combats:
-        lines.append("Combat and rolls:")
-        lines += combats[:MOST_LINES]
-        if len(combats) > MOST_LINES:
-            lines.append(f"… and {len(combats) - MOST_LINES} more (/game log).")
-    hit = [c.id for c in changes if c.what == "hit" and c.id not in gone]
-    if hit or gone:
-        losses = ([f"hit {', '.join(hit[:MOST_LINES])}"] if hit else []) + \
-                 ([f"eliminated {', '.join(gone[:MOST_LINES])}"] if gone else [])
-        lines.append("Losses: " + "; ".join(losses))
-    else:
-        lines.append("Losses: none.")
+    lines += _combat_lines(system, steps, views)
+    lines.append(_losses_line(changes, gone))
     left = [f"{c.id} ({c.why})" if c.why else c.id for c in changes if c.what == "left"]
     if left:
         lines.append(_listed("Off the map", left))
-    lines += score_lines(system, last_state)
+    return lines + score_lines(system, last_state)
+
+
+def _orders_line(system: GameSystem[Any], steps: list[StepRow]) -> str:
+    """How many orders each side gave (``Orders: NATO 3 · Soviets 2``)."""
+    counts: dict[str, int] = {}
+    for step in steps:
+        if step.kind in ("order", "reroll") and step.side:
+            counts[step.side] = counts.get(step.side, 0) + 1
+    if not counts:
+        return "Orders: none."
+    return "Orders: " + " · ".join(f"{system.side_name(side)} {n}" for side, n in counts.items())
+
+
+def _combat_lines(system: GameSystem[Any], steps: list[StepRow], views: list[BaseModel]) -> list[str]:
+    """A bullet for each step that rolled, at most :data:`MOST_LINES`, then how many more."""
+    combats = [rolls_bullet(system, s, views[i:i + 2]) for i, s in enumerate(steps)
+               if s.dice and s.kind != "setup"]
+    if not combats:
+        return []
+    lines = ["Combat and rolls:", *combats[:MOST_LINES]]
+    if len(combats) > MOST_LINES:
+        lines.append(f"… and {len(combats) - MOST_LINES} more (/game log).")
     return lines
+
+
+def _losses_line(changes: list[Change], gone: list[str]) -> str:
+    """The units hit (and still on the map) and those eliminated over the span."""
+    hit = [c.id for c in changes if c.what == "hit" and c.id not in gone]
+    if not hit and not gone:
+        return "Losses: none."
+    losses = ([f"hit {', '.join(hit[:MOST_LINES])}"] if hit else []) + \
+             ([f"eliminated {', '.join(gone[:MOST_LINES])}"] if gone else [])
+    return "Losses: " + "; ".join(losses)
 
 
 #: A step number in a digest's line (``• #14 …``).
@@ -126,14 +138,14 @@ def without_visits(changes: list[Change]) -> list[Change]:
     return [c for c in changes if c.id not in visitors or c.what not in ("arrived", "left", "moved")]
 
 
-def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
+def score_lines(system: GameSystem[Any], state: BaseModel) -> list[str]:
     """The score and objectives: the picture's header facts, the status lines about them,
     and the result once the game is over."""
-    view = system.view(state)  # type: ignore[arg-type]
+    view = system.view(state)
     facts = list(getattr(getattr(view, "header", None), "facts", []) or [])
-    outcome = system.outcome(state)  # type: ignore[arg-type]  # the contract's, not event text
+    outcome = system.outcome(state)  # the contract's, not event text
     result = outcome.termination if outcome is not None else None
-    status = [line for line in system.status(state)[1:]  # type: ignore[arg-type]
+    status = [line for line in system.status(state)[1:]
               if _SCORE_LINE.search(line) and line not in (*facts, result)]
     out = []
     if facts:
@@ -142,7 +154,7 @@ def score_lines(system: GameSystem, state: BaseModel) -> list[str]:
     if result:
         out.append(f"🏁 {result}")
     else:
-        out.append(f"Now: {system.turn_part(state)}")  # type: ignore[arg-type]
+        out.append(f"Now: {system.turn_part(state)}")
     return out
 
 

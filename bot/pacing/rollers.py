@@ -62,8 +62,8 @@ def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str) -> list[
     6``), or None when every known roller is ``actor``'s side (the plain line says it right).
     Rolls no unit can be found for are counted the actor's, as the log line counts them all;
     draws (not d6s) are left to the log line."""
-    sides = [roller(r, owners) for r in rolls]
-    sides = [actor if side is None or same_side(side, actor) else side for side in sides]
+    found = [roller(r, owners) for r in rolls]
+    sides = [actor if side is None or same_side(side, actor) else side for side in found]
     if all(side == actor for side in sides):
         return None
     groups: dict[str, list[str]] = {}

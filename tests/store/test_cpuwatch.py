@@ -42,4 +42,7 @@ def _check_windows(server: PgServer) -> None:
         time.sleep(0.3)
     quiet, busy = watch.between(quiet_until - 0.3, quiet_until), watch.between(busy_from, busy_until + 0.25)
     assert quiet.server < 0.05
-    assert busy.server > 0.3 and busy.machine >= busy.server - 0.05
+    # The query costs 0.2-1 s of the server's CPU by the machine and its load (it was taken
+    # to cost a second; a quick machine gave 0.23 s): twice the quiet window's ceiling is the
+    # line between "the server worked" and "it did not".
+    assert busy.server > 0.1 and busy.machine >= busy.server - 0.05

@@ -1,0 +1,40 @@
+"""One step of a game's log as the stores read and write it (:class:`StepRow`).
+
+A module of its own, below both :mod:`bot.store` (which re-exports it) and :mod:`bot.writer`
+(which inserts it), so that neither imports the other for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rules.core.dice import Roll
+from rules.core.steps import Event
+
+
+class StepRow(BaseModel):
+    """One step of the log."""
+
+    game_id: int
+    seq: int
+    parent_seq: int | None
+    kind: str
+    actor_id: str | None = None
+    actor_name: str | None = None
+    side: str | None = None
+    action: dict[str, Any] | None = None  # {"name": ..., "options": {...}}
+    dice: list[Roll] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+    state_json: str
+    reveals: bool = False
+    snapshot: bool = False
+    turn_part: str = ""
+    interaction_id: str | None = None
+    reverted_by: int | None = None
+    rerolls: int | None = None
+    created_at: str = ""
+    #: The hash chain (migration 0009): the previous record's hash and this step's.
+    prev_hash: str | None = None
+    hash: str | None = None
