@@ -211,4 +211,4 @@ def test_yes_no_options_and_the_hq_read_as_words_in_an_answer_10_1_9_10() -> Non
     fire = answer_label(SYSTEM, state, "nato", Fire(unit="US1", target="VDV", air=True))
     assert "with the airstrike, +2 (10.1)" in fire and "air true" not in fire
     hq = answer_label(SYSTEM, state, "nato", Hq(unit="DE1"))
-    assert hq.startswith("Hq: DE1 (") and hq.endswith("gets 1 AP from the German HQ (9.10)"), hq
+    assert hq.startswith("HQ: DE1 (") and hq.endswith("gets 1 AP from the German HQ (9.10)"), hq
