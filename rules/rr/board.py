@@ -367,8 +367,7 @@ class Board:
         key = self.find_id(uid)
         if key is None or (side is not None and self.s.units[key].side != side):
             if side is not None:
-                raise RuleError(f"There is no {SIDE_NAMES[side]} unit '{uid[:30]}'; on the map: "
-                                f"{self.ids_on_map(side)}.")
+                raise RuleError(f"There is no {SIDE_NAMES[side]} unit '{uid[:30]}'; {self.ids_known(side)}.")
             known = "; ".join(f"{SIDE_NAMES[x]} {self.ids_on_map(x)}" for x in SIDE_NAMES)
             raise RuleError(f"There is no unit '{uid[:30]}' of either side; on the map: {known}.")
         return self.s.units[key]
@@ -378,6 +377,16 @@ class Board:
         ids = [u.id for u in self.on_map(side)]
         more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
         return (", ".join(ids[:most]) or "none") + more
+
+    def ids_known(self, side: str, most: int = 8) -> str:
+        """The side's units a player can name: ``on the map: M48-1, …``, or during set-up
+        (none on the map yet, 11.0) ``in the pool: M48-1, …``."""
+        on_map = self.ids_on_map(side, most)
+        if on_map != "none":
+            return f"on the map: {on_map}"
+        ids = [u.id for u in self.s.units.values() if u.side == side]
+        more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
+        return f"none on the map yet; in the pool: {', '.join(ids[:most]) or 'none'}{more}"
 
     def area_list(self, areas: list[str]) -> str:
         """Areas in map (numeric) order, comma-separated: ``2, 3, 6, 11, 12``."""

@@ -203,3 +203,13 @@ def test_fire_targets_come_with_range_and_defence() -> None:
     assert found, "a target should be in sight of area 6"
     first = state.units[found[0].value]
     assert found[0].label.startswith(f"{first.id} in {first.area} (range ")
+
+
+def test_a_unit_misnamed_in_set_up_is_refused_with_the_pool_not_an_empty_map_11_0() -> None:
+    """Issue 40: during set-up (11.0) a side's units are in the pool, not on the map: a wrong
+    id names the ones it may set up, never "on the map: none"."""
+    state = SYSTEM.setup("tannenbruck", {}, ScriptedDice([])).state
+    with pytest.raises(RuleError) as refused:
+        SYSTEM.apply(state, "nato", Deploy(unit="M48-9", area="1"), ScriptedDice([]))
+    assert "in the pool: M48-1" in refused.value.message
+    assert "on the map: none" not in refused.value.message
