@@ -93,12 +93,35 @@ def step_action_text(step: StepRow) -> str:
 
 
 def dice_words(rolls: Sequence[Roll]) -> list[str]:
-    """The dice of a step (``🎲 4 2``) and, apart, its random draws from a deck, bin or pool
-    (``draws 12 of 18``): a draw is made as a die with one face per item, and a "12"
-    among the d6s would read as an impossible roll."""
+    """The dice of a step (``🎲 4 2``) and, apart, its draws (:func:`draw_words`)."""
     dice = " ".join(str(r.value) for r in rolls if r.sides == 6)
-    draws = ", ".join(f"{r.value} of {r.sides}" for r in rolls if r.sides != 6)
-    return ([f"🎲 {dice}"] if dice else []) + ([f"draws {draws}"] if draws else [])
+    return ([f"🎲 {dice}"] if dice else []) + draw_words(rolls)
+
+
+def draw_label(reason: str) -> str:
+    """What a draw was of, from its reason: ``"Ops card draw (13.0)"`` -> ``"Ops card"``,
+    ``"hostile picked from the bin (14.0): why"`` -> ``"hostile picked from the bin"``."""
+    label = reason.split(" (", 1)[0].split(":", 1)[0].strip()
+    return label.removesuffix(" draw") or "item"
+
+
+def draw_words(rolls: Sequence[Roll]) -> list[str]:
+    """A step's random draws from a deck, bin or pool, each named for what was drawn
+    (``draws: Ops card 7 of 11, hostile picked from the bin 9 of 16, 3 of 15``).
+
+    A draw is made as a die with one face per item, so a "12" among the d6s would read as an
+    impossible roll; and a bare "7 of 11" said nothing of what was drawn (issue 40).  Draws in
+    a row of the same kind share their label."""
+    parts: list[str] = []
+    last = None
+    for roll in rolls:
+        if roll.sides == 6:
+            continue
+        label = draw_label(roll.reason)
+        picked = f"{roll.value} of {roll.sides}"
+        parts.append(picked if label == last else f"{label} {picked}")
+        last = label
+    return [f"draws: {', '.join(parts)}"] if parts else []
 
 
 def log_line(step: StepRow, dice: list[str] | None = None) -> str:

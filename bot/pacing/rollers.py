@@ -15,6 +15,8 @@ from pydantic import BaseModel
 
 from rules.core.dice import Roll
 
+from bot.replies import draw_words
+
 _WORD = re.compile(r"[^\s:,()\"']+")
 
 
@@ -71,8 +73,7 @@ def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str) -> list[
         if roll.sides == 6:
             groups.setdefault(side, []).append(str(roll.value))
     said = " · ".join(f"{side} {' '.join(v)}" for side, v in groups.items())
-    draws = ", ".join(f"{r.value} of {r.sides}" for r in rolls if r.sides != 6)
-    return ([f"🎲 {said}"] if said else []) + ([f"draws {draws}"] if draws else [])
+    return ([f"🎲 {said}"] if said else []) + draw_words(rolls)
 
 
 __all__ = ["dice_by_side", "roller", "same_side", "unit_sides"]
