@@ -422,11 +422,12 @@ class GameSystem(ABC, Generic[StateT]):
             return [Choice(value=NOT_YOUR_TURN, label=self._closed_label(s, side), info=True)]
         typed = str(partial.get(field) or "").strip().lower()
         others = {k: v for k, v in partial.items() if k != field}
-        values, labels = self._values_now(rule, s, side, field, others)
+        values, labels, needs = self._values_now(rule, s, side, field, others)
 
         def label(value: str) -> str:
             if value not in labels:
-                labels[value] = clip(self.label(s, side, action, field, value, others), 100)
+                labels[value] = clip(self._label_with_needs(s, side, action, field, value, others,
+                                                            needs.get(value, {})), 100)
             return labels[value]
 
         # Filter by what is typed first, then cut at 25 (issue 25): every legal value is
@@ -439,8 +440,19 @@ class GameSystem(ABC, Generic[StateT]):
                           info=True)]
         return out
 
+    def _label_with_needs(self, state: StateT, side: str, action: str, field: str, value: str,
+                          others: dict[str, Any], needs: dict[str, str]) -> str:
+        """The system's label of ``value``, and, where the value is legal only with optional
+        options the player has not typed (a dog-leg move's ``via``, a water move's ``how``),
+        those options: the label is asked with them, and names them (issue 40: commando
+        suggested ``to:E:6`` and then refused it as cut short, for it is legal only ``via``
+        a turning point)."""
+        text = self.label(state, side, action, field, value, {**others, **needs})
+        said = " ".join(f"{k}:{v}" for k, v in needs.items())
+        return f"{text} · with {said}" if needs and said not in text else text
+
     def _values_now(self, rule: OrderRule, state: StateT, side: str, field: str,
-                    others: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+                    others: dict[str, Any]) -> tuple[list[str], dict[str, str], dict[str, dict[str, str]]]:
         """The values of ``field`` among ``rule``'s offers agreeing with the ``others``
         options typed, and a dict for their labels, kept for the last few states asked about.
 
@@ -453,7 +465,7 @@ class GameSystem(ABC, Generic[StateT]):
         cache: OrderedDict[tuple[int, str, type[Action]], Any] = self.__dict__.setdefault(
             "_offer_cache", OrderedDict())
         key = (id(state), side, rule.action)
-        hit: tuple[StateT, list[Action], dict[tuple[Any, ...], tuple[list[str], dict[str, str]]]] | None
+        hit: tuple[StateT, list[Action], dict[tuple[Any, ...], Any]] | None
         hit = cache.get(key)
         if hit is None or hit[0] is not state:
             hit = (state, list(self.offers_of(rule, state, side)), {})
@@ -465,8 +477,10 @@ class GameSystem(ABC, Generic[StateT]):
         typed = (field, *sorted((k, _as_text(v).lower()) for k, v in others.items()
                                 if v not in (None, "")))
         if typed not in known:
-            known[typed] = (_field_values(offers, field, others), {})
-        return known[typed]
+            values, needs = _field_values(offers, field, others)
+            known[typed] = (values, {}, needs)
+        found: tuple[list[str], dict[str, str], dict[str, dict[str, str]]] = known[typed]
+        return found
 
     def _closed_label(self, state: StateT, side: str) -> str:
         if self.result(state) is not None:
@@ -559,18 +573,43 @@ class GameSystem(ABC, Generic[StateT]):
         option_specs(self.options_model)
 
 
-def _field_values(orders: list[Action], field: str, partial: dict[str, Any]) -> list[str]:
-    """The distinct values of ``field`` among ``orders`` that agree with ``partial``."""
+def _field_values(orders: list[Action], field: str,
+                  partial: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """The distinct values of ``field`` among ``orders`` that agree with ``partial``, and for
+    the values offered only with optional options left untyped, the fewest such options
+    (:func:`_untyped_extras`) that make them legal."""
     seen: list[str] = []
+    needs: dict[str, dict[str, str]] = {}
     for candidate in orders:
         if field not in type(candidate).model_fields:
             continue
         if any(_disagrees(candidate, key, typed) for key, typed in partial.items() if key != field):
             continue
         value = _as_text(getattr(candidate, field))
-        if value and value not in seen:
+        if not value:
+            continue
+        extras = _untyped_extras(candidate, field, partial)
+        if value not in seen:
             seen.append(value)
-    return seen
+            if extras:
+                needs[value] = extras
+        elif value in needs and not extras:
+            del needs[value]  # legal as typed after all
+        elif value in needs and len(extras) < len(needs[value]):
+            needs[value] = extras
+    return seen, needs
+
+
+def _untyped_extras(candidate: Action, field: str, partial: dict[str, Any]) -> dict[str, str]:
+    """The optional options of ``candidate`` set away from their default and not typed."""
+    out: dict[str, str] = {}
+    for key, info in type(candidate).model_fields.items():
+        if key == field or info.is_required() or partial.get(key) not in (None, ""):
+            continue
+        value = getattr(candidate, key)
+        if value != info.default and _as_text(value):
+            out[key] = _as_text(value)
+    return out
 
 
 def _disagrees(candidate: Action, key: str, typed: Any) -> bool:

@@ -281,3 +281,28 @@ def test_a_6_inch_stop_on_a_friends_base_says_both() -> None:
     state = arrange({"A1": (24, 4), "D1": (24, 14), "G1": (24, 20)}, actions={"A1": 3})
     with pytest.raises(RuleError, match='stopped 6" from G1; backed off D1\'s base'):
         order(state, "move", unit="A1", to="24,18")
+
+
+def test_every_suggested_destination_is_accepted_with_what_its_label_names() -> None:
+    """Movement: a dog-leg move ("a straight line for each action") is offered as its
+    destination, but it is legal only through its turning point: the suggestion ``to:E:6``
+    was refused as cut short 6" from D3 (issue 40).  Each suggested ``to`` is accepted as
+    typed, or with the options its label names (``· with via:N:6``)."""
+    from rules.commando import SYSTEM
+    from rules.core.dice import SeededDice
+    from rules.core.playout import play
+
+    checked = needing = 0
+    for played in play(SYSTEM, 0).steps[:60]:
+        state, side = played.step.state, played.side
+        units = SYSTEM.choices(state, side, "move", "unit", {})
+        for unit in [u.value for u in units if not u.info][:2]:
+            for choice in SYSTEM.choices(state, side, "move", "to", {"unit": unit}):
+                options = {"unit": unit, "to": choice.value}
+                if " · with " in choice.label:
+                    needing += 1
+                    options |= dict(word.split(":", 1) for word in
+                                    choice.label.split(" · with ", 1)[1].split())
+                SYSTEM.apply(state, side, SYSTEM.parse("move", options), SeededDice(b"m"))
+                checked += 1
+    assert checked > 50 and needing > 0
