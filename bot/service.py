@@ -47,7 +47,7 @@ from rules.core.contract import Choice, GameSystem
 from rules.core.dice import DiceExhausted
 from rules.core.errors import RuleError
 from rules.core.orders import matching
-from rules.core.views import changes_along
+from rules.core.views import changes_along, focused_on
 
 log = logging.getLogger("referee.service")
 
@@ -414,8 +414,7 @@ class Service:
         changes = changes_along(views)
         if not changes:
             return None
-        drawn = views[1].model_copy(update={"changes": changes,
-                                             "focus": list(dict.fromkeys(c.id for c in changes))})
+        drawn = focused_on(views[1], changes)
         png = await asyncio.to_thread(_render_png, drawn, False)
         return f"{game.system}-game{game_id}-turn{before_seq}-{last_seq}-focus.png", png
 

@@ -10,8 +10,10 @@ type next.  The orders are typed (or tapped) as in any game; the lessons only ex
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
-from pydantic import BaseModel
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.core.dice import seed_hash
 
@@ -19,35 +21,63 @@ from rules.core.dice import seed_hash
 class Lesson(BaseModel):
     """What a reply adds once the game's head is at step ``seq``: two lines."""
 
-    seq: int
-    happened: str
-    next: str
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int = Field(ge=0)
+    happened: str = Field(min_length=1, max_length=300)
+    next: str = Field(min_length=1, max_length=300)
+    #: What ``next`` tells the player to type (an order, or an answer's number); none after
+    #: the last lesson.  The tests play each tutorial by these lines, so a lesson that no
+    #: longer matches the rules fails there, not in front of a newcomer.
+    type: str | None = Field(default=None, max_length=200)
 
     def lines(self) -> list[str]:
         """The two lines, marked as the tutorial's."""
         return [f"🎓 {self.happened}", f"👉 {self.next}"]
 
 
+#: Where each system's lessons are kept: ``bot/tutorials/<system>.yaml``.
+TUTORIALS = Path(__file__).with_name("tutorials")
+
+
+class Tutorial(BaseModel):
+    """One system's tutorial file: its lessons, by the step they follow (each ``seq`` once)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: str
+    lessons: list[Lesson] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_lesson_a_step(self) -> "Tutorial":
+        seqs = [lesson.seq for lesson in self.lessons]
+        if len(set(seqs)) != len(seqs):
+            raise ValueError(f"two lessons follow the same step in {self.system}'s tutorial")
+        if any(lesson.type is None for lesson in self.lessons[:-1]):
+            raise ValueError(f"every lesson but the last of {self.system}'s tutorial says what to type")
+        return self
+
+    def script(self, user: str) -> list[str]:
+        """The console lines that play this tutorial as its lessons say, as ``user``."""
+        return [f"@{user} /game tutorial system:{self.system}"] + \
+            [f"@{user} {lesson.type}" for lesson in self.lessons if lesson.type]
+
+
+def load_tutorials(folder: Path = TUTORIALS) -> dict[str, Tutorial]:
+    """Every tutorial file of ``folder``, checked, by system key (the file's name)."""
+    out: dict[str, Tutorial] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        tutorial = Tutorial.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        if tutorial.system != path.stem:
+            raise ValueError(f"{path.name} holds the tutorial of {tutorial.system}")
+        out[tutorial.system] = tutorial
+    return out
+
+
+#: Each system's tutorial, by system key.
+TUTORIALS_BY_SYSTEM: dict[str, Tutorial] = load_tutorials()
 #: The lessons of each system that has a tutorial, by the step they follow.
-LESSONS: dict[str, list[Lesson]] = {
-    "rr": [
-        Lesson(seq=0, happened="A guided first game: you hold both sides, and its dice are the same every "
-                               "time. The game begins with NATO's setup (11.0); the picture is the map.",
-               next="Type /rr deploy-default to put NATO's units in their start areas."),
-        Lesson(seq=1, happened="NATO's units are on the map, in the areas the scenario gives them (11.0).",
-               next="Type /rr ready to end NATO's setup; the Soviets set up next."),
-        Lesson(seq=2, happened="NATO is ready, so the Soviets set up now (11.0).",
-               next="Type /rr deploy-default to put the Soviet units in their start areas."),
-        Lesson(seq=3, happened="Both armies are on the map.",
-               next="Type /rr ready: turn 1 begins, and each side rolls a die for the initiative (6.1)."),
-        Lesson(seq=4, happened="Turn 1: NATO rolled the higher die, so NATO acts first; every unit has "
-                               "action points (AP) to spend on moves and fire (6.1, 6.2).",
-               next="Type 1 to move M48-2 to area 2 (the list below), or /game act to build an order from menus."),
-        Lesson(seq=5, happened="That was your first order of the game: the reply says what it did, rules "
-                               "and dice included.",
-               next="Play on as you like: /game status shows the position, /game end ends the tutorial."),
-    ],
-}
+LESSONS: dict[str, list[Lesson]] = {key: t.lessons for key, t in TUTORIALS_BY_SYSTEM.items()}
 
 
 def systems() -> list[str]:
@@ -68,4 +98,5 @@ def lesson_for(system_key: str, seed: bytes, seq: int) -> Lesson | None:
     return next((lesson for lesson in LESSONS[system_key] if lesson.seq == seq), None)
 
 
-__all__ = ["LESSONS", "Lesson", "lesson_for", "systems", "tutorial_seed"]
+__all__ = ["LESSONS", "TUTORIALS_BY_SYSTEM", "Lesson", "Tutorial", "lesson_for", "load_tutorials",
+           "systems", "tutorial_seed"]

@@ -651,6 +651,18 @@ class _Comparison:
         return _gone(uid, old[0], self.away)
 
 
+def focused_on(view: BaseModel, changes: list[Change]) -> BaseModel:
+    """``view`` with ``changes`` marked and its focus on the units they name: a focus picture
+    of what changed over a turn.  A hex map focuses on hexes, not ids (``HexMapView.focus``):
+    the hexes where the changed units now stand; none left on the map, the whole map."""
+    ids = list(dict.fromkeys(change.id for change in changes))
+    if isinstance(view, HexMapView):
+        named = set(ids)
+        hexes = list(dict.fromkeys((c.col, c.row) for c in view.counters if c.id in named))
+        return view.model_copy(update={"changes": changes, "focus": hexes})
+    return view.model_copy(update={"changes": changes, "focus": ids})
+
+
 def changes_along(views: Sequence[BaseModel]) -> list[Change]:
     """What happened to each unit over a run of views, step by step (pure): a unit that
     moved and came back still ``moved``, one that arrived and fell in between was

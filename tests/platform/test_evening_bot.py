@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot import tutorial
@@ -196,29 +197,52 @@ async def test_a_turn_digest_has_the_focus_of_what_changed_beside_the_whole_map(
     assert unchanged.attachments == []  # ready moved nothing: no second picture
 
 
-TUTORIAL = ["@alice /game tutorial system:rr", "@alice /rr deploy-default", "@alice /rr ready",
-            "@alice /rr deploy-default", "@alice /rr ready", "@alice 1"]
-
-
-async def test_the_tutorial_explains_each_of_its_first_steps_in_two_lines(tmp_path: Path):
-    """10: /game tutorial system:rr seats the player on every side with fixed dice; each of
+@pytest.mark.parametrize("key", sorted(tutorial.LESSONS))
+async def test_the_tutorial_explains_each_of_its_first_steps_in_two_lines(tmp_path: Path, key: str):
+    """10: /game tutorial system: seats the player on every side with fixed dice; each of
     the first replies adds two lines, what happened and what to type next, and typing what
-    they say plays the scripted first game (the same dice every time)."""
+    they say (the lessons' ``type`` lines) plays the scripted first game, every order
+    accepted, with the same dice every time."""
     settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
     service = await Service.open(settings)  # the tutorial's own seeded dice
     out: list[str] = []
     try:
         console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
-        assert await console.run_script(TUTORIAL) == 0, "\n".join(out)
+        script = tutorial.TUTORIALS_BY_SYSTEM[key].script("alice")
+        assert await console.run_script(script) == 0, "\n".join(out)
     finally:
         await service.close()
-    replies = [m for m in out if not m.startswith(("> ", "📎", "✔️"))]
-    assert "🪑 @alice takes nato, soviet (every side)." in replies[0]
-    for reply, lesson in zip(replies, tutorial.LESSONS["rr"], strict=True):
+    replies = [m for m in out if not m.startswith(("> ", "📎", "✔️", "📣"))]
+    assert "@alice takes" in replies[0] and "⛔" not in "\n".join(replies)
+    for reply, lesson in zip(replies, tutorial.LESSONS[key], strict=True):
         assert "\n".join(lesson.lines()) in reply
         assert [line[:1] for line in reply.splitlines() if line[:1] in "🎓👉"] == ["🎓", "👉"]
+
+
+async def test_the_rr_tutorial_rolls_what_its_lessons_say(tmp_path: Path):
+    """The rr lessons name the initiative dice and the first move (6.1): fixed dice."""
+    settings = Settings(db=tmp_path / "game.sqlite3", snapshot_dir=tmp_path / "snaps")
+    service = await Service.open(settings)
+    out: list[str] = []
+    try:
+        console = Console(service, snapshot_dir=tmp_path / "snaps", write=out.append)
+        assert await console.run_script(tutorial.TUTORIALS_BY_SYSTEM["rr"].script("alice")) == 0
+    finally:
+        await service.close()
+    replies = [m for m in out if not m.startswith(("> ", "📎", "✔️", "📣"))]
+    assert "🪑 @alice takes nato, soviet (every side)." in replies[0]
     assert "🎲 NATO 6 · Soviets 4: NATO leads (6.1)" in replies[4]  # fixed dice, as the lesson says
     assert "#5 alice (nato): move units:M48-2 to:2" in replies[5]  # "Type 1 to move M48-2 to area 2"
+
+
+def test_a_tutorial_file_is_checked() -> None:
+    """A lesson file names its system, one lesson a step, and what to type after each."""
+    with pytest.raises(ValueError, match="says what to type"):
+        tutorial.Tutorial.model_validate({"system": "rr", "lessons": [
+            {"seq": 0, "happened": "a", "next": "b"}, {"seq": 1, "happened": "c", "next": "d"}]})
+    with pytest.raises(ValueError, match="same step"):
+        tutorial.Tutorial.model_validate({"system": "rr", "lessons": [
+            {"seq": 0, "happened": "a", "next": "b", "type": "1"}, {"seq": 0, "happened": "c", "next": "d"}]})
 
 
 async def test_a_game_that_is_no_tutorial_has_no_lessons(tmp_path: Path):
