@@ -14,7 +14,9 @@ front end's work after it is traced too, as the console does it: the offer
 (``Service.attach_offer``) and the picture (``Service.attach_snapshot``).
 
 Prints the number of distinct modules entered, and with ``--list`` each of them with the
-number of times a call entered it from another module (a boundary crossed).
+number of times a call entered it from another module (a boundary crossed); and the deepest
+path: the longest chain of module boundaries on one call stack, the files a reviewer reads
+one inside the other to follow the order down to its deepest call.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ class Trace:
     """The modules of :data:`PACKAGES` entered, and how often a call crossed into each."""
 
     crossings: Counter[str] = field(default_factory=Counter)
+    #: The longest run of module boundaries on one call stack (outermost first): how many
+    #: files deep a reviewer following the order from ``Service.handle`` has to read.
+    deepest: list[str] = field(default_factory=list)
 
     @property
     def modules(self) -> list[str]:
@@ -59,6 +64,21 @@ class Trace:
         caller = frame.f_back
         if caller is None or caller.f_globals.get("__name__") != name:
             self.crossings[name] += 1
+            chain = stack_chain(frame)
+            if len(chain) > len(self.deepest):
+                self.deepest = chain
+
+
+def stack_chain(frame: FrameType | None) -> list[str]:
+    """The counted modules on ``frame``'s stack, outermost first, a run of calls inside one
+    module counted once: each step of the list is a module boundary crossed."""
+    chain: list[str] = []
+    while frame is not None:
+        name = str(frame.f_globals.get("__name__", ""))
+        if name.split(".")[0] in PACKAGES and (not chain or chain[-1] != name):
+            chain.append(name)
+        frame = frame.f_back
+    return chain[::-1]
 
 
 def _fire(service: Service, game_state: Any, side: str) -> dict[str, Any] | None:
@@ -122,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{found.crossings[name]:6d}  {name}")
     print(f"{len(found.modules)} modules of {', '.join(PACKAGES)} entered on the main thread"
           f" ({sum(found.crossings.values())} calls across a module boundary)")
+    print(f"deepest path: {len(found.deepest) - 1} module boundaries on one stack: "
+          + " → ".join(found.deepest))
     return 0
 
 
