@@ -8,10 +8,11 @@ Discord shows them.  The catalogue (``bot/commands.py``), the Discord tree, the 
 about a command is keyed by its name anywhere else.
 
 Options are objects of one class per option kind, in the shape of discord.py's
-``Transformer``: each builds its :class:`~rules.core.contract.OptionSpec` (what the option is
-and how it is checked, ``bot/options.py``) and offers its own suggestions
-(:meth:`Option.suggest`), so autocomplete asks the focused option rather than switching on
-command names.
+``Transformer``: each builds its :class:`~rules.core.contract.OptionSpec` (what the option is,
+for the catalogue and the Discord tree), parses what is typed into it (:meth:`Option.parse`,
+the conversions of ``bot/options.py``) and offers its own suggestions
+(:meth:`Option.suggest`), so the service asks the command's own options rather than
+switching on command names.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bot import replies
 from bot.commandspec import CommandGroup, CommandSpec
 from bot.games import LiveGame
 from bot.models import Invocation, Reply
+from bot.options import Parser, convert_value
 from bot.pipeline import Pipeline
 from rules.core import registry
 from rules.core.contract import Choice, GameSystem, OptionKind, OptionSpec
@@ -74,6 +76,11 @@ class Option:
         return OptionSpec(name=self.name, kind=self.kind, required=self.required,
                           description=self.description, choices=self.choices(),
                           minimum=minimum, maximum=maximum)
+
+    def parse(self, value: Any) -> Any:
+        """The value typed in, converted to the option's kind, or a RuleError sentence saying
+        what is wrong and what is allowed (``bot/options.py`` holds the conversions)."""
+        return convert_value(self.spec(), value)
 
     async def suggest(self, asked: Asked) -> list[Choice]:
         """What autocomplete offers while this option is typed (filtered by the service)."""
@@ -195,6 +202,10 @@ class Declared:
         """The command as data (options built now: a system choice reads the registry)."""
         return CommandSpec(name=self.name, description=self.description,
                            options=[o.spec() for o in self.options], **self.flags)
+
+    def parsers(self) -> dict[str, Parser]:
+        """Each option's parser, by name: the one parse path of a declared command."""
+        return {o.name: o.parse for o in self.options}
 
     def option(self, name: str) -> Option | None:
         """The option called ``name``, if the command has one."""

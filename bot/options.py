@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.commandspec import CommandSpec
@@ -33,9 +34,16 @@ def blank(value: Any) -> bool:
     return not any(unicodedata.category(c)[0] in "LNPS" for c in value)
 
 
-def check_options(group: str, spec: CommandSpec, options: dict[str, Any], *, convert: bool) -> dict[str, Any]:
-    """The options of one invocation, checked against its spec (and converted if
-    ``convert``: ``/game`` and ``/mod``).  A problem is one RuleError sentence."""
+#: How one option's value is parsed: the value typed in, the converted value out, or a
+#: RuleError sentence (``bot/declare.py``: each declared option's ``parse``).
+Parser = Callable[[Any], Any]
+
+
+def check_options(group: str, spec: CommandSpec, options: dict[str, Any], *,
+                  parse: Mapping[str, Parser] | None) -> dict[str, Any]:
+    """The options of one invocation, checked against its spec, and each parsed by its
+    declared option object where ``parse`` gives them (``/game``, ``/mod``, pacing); an
+    order's values stay raw for its system's model.  A problem is one RuleError sentence."""
     known = {o.name: o for o in spec.options}
     for key in options:
         if key not in known:
@@ -49,7 +57,7 @@ def check_options(group: str, spec: CommandSpec, options: dict[str, Any], *, con
             if option.required:
                 raise RuleError(f"/{group} {spec.path} needs {option.name}: ({option.description}).")
             continue
-        out[option.name] = convert_value(option, value) if convert else _checked(option, value)
+        out[option.name] = parse[option.name](value) if parse is not None else _checked(option, value)
     return out
 
 

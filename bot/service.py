@@ -27,7 +27,7 @@ from bot import answers, export_html, incidents
 from bot import commands as catalogue
 from bot import orders, replies, storage, tutorial
 from bot.config import Settings
-from bot.declare import Asked
+from bot.declare import Asked, Declared
 from bot.games import GameCache
 from bot.ledger import landed_of
 from bot.limits import ChannelLocks, RateLimiter, limits_of
@@ -544,7 +544,8 @@ class Service:
             known = ", ".join(c.path for c in spec_group.commands)
             raise RuleError(f"There is no /{group} {name[:40]}; /{group} has: {known}.")
         handler = HANDLERS[group][name] if group in HANDLERS else orders.cmd_order
-        checked = check_options(group, spec, inv.options, convert=spec_group.system is None)
+        parsers = handler.parsers() if isinstance(handler, Declared) else None
+        checked = check_options(group, spec, inv.options, parse=parsers)
         return handler, inv.model_copy(update={"options": checked})
 
     def _throttle(self, inv: Invocation) -> None:

@@ -13,7 +13,8 @@ from bot import commands as catalogue
 from bot import service as service_module
 from bot.console import FLAT_GROUPS
 from bot.declare import (
-    Asked, CommandSet, Declared, File, Flag, Member, OrderName, Pick, Scenario, Side, Text, Whole, command,
+    Asked, CommandSet, Declared, File, Flag, Member, Option, OrderName, Pick, Scenario, Side, Text, Whole,
+    command,
 )
 from bot.gamecmds import GAME
 from bot.models import Invocation, Reply
@@ -76,6 +77,36 @@ def test_a_declaration_builds_the_spec_of_each_option_kind():
     assert (count.required, count.minimum, count.maximum) == (False, 1, 9)
     assert spec.options[5].choices == ["fast", "slow"]
     assert (spec.cost, spec.private, spec.moderator_only) == ("render", True, False)
+
+
+def test_each_option_object_parses_what_is_typed_into_it():
+    """The Transformer shape (issue 39): an option object parses as well as suggests, and the
+    service's dispatch parses a declared command's options through them."""
+    from rules.core.errors import RuleError
+
+    assert Whole("count", "How many", minimum=1, maximum=9).parse(" 7 ") == 7
+    with pytest.raises(RuleError, match="count must be at most 9"):
+        Whole("count", "How many", minimum=1, maximum=9).parse("12")
+    with pytest.raises(RuleError, match="count must be a whole number, not 'seven'"):
+        Whole("count", "How many").parse("seven")
+    assert Pick("how", "How", ["fast", "slow"]).parse("slow") == "slow"
+    with pytest.raises(RuleError, match="how must be one of fast, slow, not 'quick'"):
+        Pick("how", "How", ["fast", "slow"]).parse("quick")
+    with pytest.raises(RuleError, match="takes an attached file"):
+        File("file", "What").parse("not a file")
+
+    class Upper(Option):
+        """A text option of its own kind: it parses what is typed to capitals."""
+
+        def parse(self, value: object) -> object:
+            return str(value).upper()
+
+    declared = command("shout", "Shout", Upper("word", "A word"))(_noop)
+    group = CommandSet("tst", "Test", [declared])
+    spec = group.group().commands[0]
+    from bot.options import check_options
+    assert check_options("tst", spec, {"word": "hey"}, parse=declared.parsers()) == {"word": "HEY"}
+    assert check_options("tst", spec, {"word": "hey"}, parse=None) == {"word": "hey"}  # an order's raw value
 
 
 def test_a_group_may_not_declare_a_command_twice():
