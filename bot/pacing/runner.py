@@ -438,7 +438,7 @@ class Pacer:
             name = system.side_name(side)
             action = system.idle_order(state, side)
             if action is None:
-                entries.append(f"{name} has no 'no action' order now; nothing is done for them.")
+                entries.append(f"No 'no action' order is open to {name} now; nothing is done for them.")
                 continue
             dice = run.take()
             try:
