@@ -77,7 +77,8 @@ def wire(state: RaidState) -> dict[str, TerrainSpec]:
 
 def feature_name(state: RaidState, key: str) -> str:
     """The name of a terrain piece, target or unit, for event lines."""
-    for spec in [*state.table.terrain, *state.table.targets]:
+    specs: list[TerrainSpec | TargetSpec] = [*state.table.terrain, *state.table.targets]
+    for spec in specs:
         if spec.id == key:
             return spec.name
     return key

@@ -36,6 +36,10 @@ TerrainKind = Literal["water", "building", "wire", "cover", "quay"]
 Point = tuple[float, float]
 
 
+def _one_point_each() -> dict[Side, int]:
+    return {"commandos": 1, "germans": 1}
+
+
 class ShapeSpec(BaseModel):
     """A polygon or a circle on the table."""
 
@@ -138,7 +142,7 @@ class VictorySpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     #: Points the *other* side scores for each unit a side loses.
-    loss_points: dict[Side, int] = Field(default_factory=lambda: {"commandos": 1, "germans": 1})
+    loss_points: dict[Side, int] = Field(default_factory=_one_point_each)
     stand_in: bool = True
 
 
@@ -182,7 +186,8 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
         + [(("points", i, "id"), p.id) for i, p in enumerate(sc.points)]
         + [(("units", i, "id"), u.id) for i, u in enumerate(sc.units)])
     size = f"the table is 0-{sc.width:g} by 0-{sc.height:g} inches"
-    blockers = [("terrain", i, t) for i, t in enumerate(sc.terrain) if t.blocks]
+    blockers: list[tuple[str, int, TerrainSpec | TargetSpec]] = \
+        [("terrain", i, t) for i, t in enumerate(sc.terrain) if t.blocks]
     blockers += [("targets", i, t) for i, t in enumerate(sc.targets)]
     for i, unit in enumerate(sc.units):
         if not table.on_table((unit.x, unit.y), sc.width, sc.height, 0.5):
@@ -192,7 +197,7 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
             continue
         for kind, j, blocker in blockers:
             if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
-                what = "a target" if kind == "targets" else f"{blocker.kind} ({kind}[{j}])"
+                what = f"{blocker.kind} ({kind}[{j}])" if isinstance(blocker, TerrainSpec) else "a target"
                 out.append((("units", i, "x"), f"{unit.id} starts inside {blocker.id}, {what}: "
                             "no unit stands in water, wire or a target; move its x,y clear."))
                 break

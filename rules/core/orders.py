@@ -135,7 +135,7 @@ def order(
     action: type[ActionT],
     *,
     phases: Iterable[str] | str | None = None,
-    offers: Callable[[Any, str], Iterable[ActionT]] | None = None,
+    offers: Callable[[Any, str], Iterable[Action]] | None = None,
 ) -> Callable[[Callable[[CtxT, ActionT], None]], OrderRule]:
     """Declare the decorated module-level function as the resolver of ``action`` (see the
     module docstring): ``phases`` the phases it is given in (None: every phase), ``offers`` a

@@ -27,7 +27,7 @@ import logging
 import re
 import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -473,7 +473,7 @@ def located(document: Document, found: list[tuple[Loc, str]]) -> list[Problem]:
             for loc, message in found[:MAX_PROBLEMS]]
 
 
-def duplicates(items: list[tuple[Loc, str]], what: str = "id") -> list[tuple[Loc, str]]:
+def duplicates(items: Sequence[tuple[Loc, str]], what: str = "id") -> list[tuple[Loc, str]]:
     """One problem for every id used again (case does not tell ids apart), at its second use."""
     seen: dict[str, Loc] = {}
     out = []

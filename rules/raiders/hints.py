@@ -159,7 +159,7 @@ def coordinated_moves(ctx: Ctx) -> list[A.Move]:
         return []
     m, sc = ctx.m, ctx.sc
     out: list[A.Move] = []
-    targets = {mk.space for mk in on_board(m)} | set(m.camps)
+    targets = {mk.space for mk in on_board(m) if mk.space is not None} | set(m.camps)
     forces = leader_forces(ctx)
     for a in forces:
         for others in companion_groups([f for f in forces if f != a]):

@@ -264,4 +264,5 @@ def campaign(state: RaidersState, side: str) -> Iterator[A.CampaignReport]:
 def card_info(state: RaidersState, side: str) -> Iterator[A.CardInfo]:
     """5.0: every Ops and Mission card of the scenario."""
     sc = _ctx(state).sc
-    yield from (A.CardInfo(id=c.id) for c in [*sc.ops_cards, *sc.missions])
+    yield from (A.CardInfo(id=c.id) for c in sc.ops_cards)
+    yield from (A.CardInfo(id=c.id) for c in sc.missions)

@@ -154,7 +154,8 @@ def seen_of(ctx: Ctx) -> Seen:
     if ctx.state.mission is None:
         return Seen(units={}, ap={}, fired=frozenset())
     forces, panel = forces_and_battle(ctx)
-    units = {u.id: (f.space, frozenset(), u.eliminated) for f in forces for u in f.units}
+    units: dict[str, tuple[object, frozenset[str], bool]] = \
+        {u.id: (f.space, frozenset(), u.eliminated) for f in forces for u in f.units}
     return Seen(units=units, ap={}, fired=frozenset(shot.unit for shot in panel.shots) if panel else frozenset())
 
 

@@ -130,6 +130,7 @@ def enter(b: Board, side: str, ids: str, to: str) -> list[Event]:
             raise RuleError(f"{unit.id} is not a reinforcement due now; due: {', '.join(sorted(due)) or 'none'}.")
         dep = deployment_of(b, unit.id)
         assert dep is not None
+        entrances = dep.areas
         if to not in dep.areas:
             raise RuleError(f"{unit.id} enters at area {', '.join(dep.areas)} (11.0), not {to[:10]}.")
     if all(is_leader(b.spec(u.id)) for u in units):
@@ -137,7 +138,7 @@ def enter(b: Board, side: str, ids: str, to: str) -> list[Event]:
     if b.enemy_held(to, side):
         raise RuleError(f"Area {to} holds enemy units, and opposing units share an area only in "
                         f"assault combat (5.1); open entrances: "
-                        f"{', '.join(a for a in dep.areas if not b.enemy_held(a, side)) or 'none now'} (11.0).")
+                        f"{', '.join(a for a in entrances if not b.enemy_held(a, side)) or 'none now'} (11.0).")
     problem = b.stack_problem(to, [u.id for u in units])
     if problem:
         raise RuleError(f"They cannot enter: {problem}.")

@@ -388,7 +388,7 @@ class Board:
         more = f" (+{len(ids) - most} more)" if len(ids) > most else ""
         return f"none on the map yet; in the pool: {', '.join(ids[:most]) or 'none'}{more}"
 
-    def area_list(self, areas: list[str]) -> str:
+    def area_list(self, areas: Iterable[str]) -> str:
         """Areas in map (numeric) order, comma-separated: ``2, 3, 6, 11, 12``."""
         return ", ".join(self.in_map_order(areas))
 
@@ -493,13 +493,13 @@ class Board:
     def update_control(self) -> None:
         """12.0: an area is controlled by its sole occupant, or by the last one it had."""
         hinds = self.facts.hinds
-        sides: dict[str, set[str]] = {}
+        sides: dict[str, set[Side]] = {}
         for unit in self.s.units.values():
             if unit.place == "map" and unit.area is not None and unit.id not in hinds:
                 sides.setdefault(unit.area, set()).add(unit.side)
         for area, present in sides.items():
             if len(present) == 1:
-                self.s.control[area] = next(iter(present))  # type: ignore[assignment]
+                self.s.control[area] = next(iter(present))
 
     def controller(self, area: str) -> Side | None:
         """Who controls ``area`` now (12.0)."""

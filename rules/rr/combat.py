@@ -41,7 +41,7 @@ from rules.rr.hits import (
 from rules.rr.impulse import Offers, impulse
 from rules.rr.rolls import Mods, contest
 from rules.rr.special import hind_problem
-from rules.rr.state import MarkRecord, Pending, RRState, UnitState, other
+from rules.rr.state import MarkRecord, Pending, RRState, UnitState, as_side, other
 
 
 
@@ -271,7 +271,7 @@ def second_shot(b: Board, side: str, unit: UnitState) -> Event:
     if unit.ap < 1:
         return Event(kind="ags", rule="9.5",
                      text=f"Doubles, but {unit.id} has no AP left for a second attack (7.3.1, 9.5)")
-    b.s.pending.append(Pending(kind="ags", side=side, unit=unit.id))
+    b.s.pending.append(Pending(kind="ags", side=as_side(side), unit=unit.id))
     return Event(kind="ags", rule="9.5", text=f"Doubles: {unit.id} may fire again for 1 AP (9.5, 7.3.1)")
 
 

@@ -24,7 +24,7 @@ from rules.rr.rally import (
     cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
 )
 from rules.rr.hits import move_unit
-from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, RRState, other, says
+from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, RRState, as_side, other, says
 from rules.rr.victory import verdict
 
 
@@ -280,7 +280,7 @@ def place_order(ctx: Ctx[RRState], action: Place) -> None:
     """11.0 turns 5-6: a reinforcement placed at no AP cost; the side's placement step ends
     when it has nothing left to place."""
     b = Board(ctx.state)
-    ctx.extend(place(b, ctx.side, action.unit, area_named(b, action.area), action.target, ctx.dice))
+    ctx.extend(place(b, as_side(ctx.side), action.unit, area_named(b, action.area), action.target, ctx.dice))
     if not ctx.state.pending and not placeable(b, ctx.side):
         ctx.extend(open_placement_after(b, ctx.side))
 

@@ -100,7 +100,7 @@ def hq(b: Board, side: str, uid: str) -> list[Event]:
     """9.10: once a turn the German HQ spends 1 AP to give +1 AP to a nearby unit."""
     head = next((u for u in b.on_map(side) if is_hq(b.spec(u.id))), None)
     why = "it is not on the map" if head is None else ready_problem(head, "9.10")
-    if why:
+    if why or head is None:
         raise RuleError(f"The German HQ cannot give an AP: {why}.")
     if b.s.hq_turn == b.s.turn:
         raise RuleError("The German HQ has given its AP this turn already (9.10).")
@@ -190,7 +190,7 @@ def hind(b: Board, side: str, area: str) -> list[Event]:
     """10.2: the Hind comes in over an area with no enemy units, with its full AP."""
     heli = next((u for u in b.s.units.values() if u.side == side and is_hind(b.spec(u.id))), None)
     why = hind_problem(b, heli)
-    if why:
+    if why or heli is None:  # hind_problem says why when there is no Hind
         raise RuleError(f"The Hind cannot come in: {why}.")
     if area not in b.g:
         raise RuleError(f"There is no area '{area[:10]}'.")
@@ -248,7 +248,7 @@ def boyes_orders(b: Board, side: str) -> Iterator[Action]:
     else:
         pvt = _leader(b, side, "boyes")
         units = [m for m in (_mates(b, pvt) if pvt else []) if not m.reroll]
-    yield from (Boyes(unit=u.id, die=d, use=w) for u in units  # type: ignore[arg-type]
+    yield from (Boyes(unit=u.id, die=d, use=w) for u in units
                 for d in ("worse", "lower", "higher") for w in ("failed", "any"))
 
 

@@ -37,6 +37,23 @@ def other(side: str) -> Side:
     return "soviet" if side == "nato" else "nato"
 
 
+def as_side(side: str) -> Side:
+    """``side`` as rr's typed side id: the kit hands sides over as text (``"nato"``), and
+    a state field typed :data:`Side` takes only one of the two (issue 39)."""
+    for known in SIDES:
+        if side == known:
+            return known
+    raise ValueError(f"'{side}' is not a side of Raid and Riposte; the sides are nato and soviet")
+
+
+def _asked_by_both() -> dict[str, Literal["ask", "never"]]:
+    return {"nato": "ask", "soviet": "ask"}
+
+
+def _standing_asks() -> dict[str, "Standing"]:
+    return {"nato": "ask", "soviet": "ask"}
+
+
 class UnitState(BaseModel):
     """One counter's condition."""
 
@@ -124,8 +141,8 @@ class RRState(BaseModel):
     #: 6.2 with 9.7/9.8: the sides that have finished their rally decisions this turn.
     rally_done: list[str] = Field(default_factory=list)
     #: Standing answer to "help the rally with Nikolas/Boyes?": ask, or never stop for it.
-    rally_help: dict[str, Literal["ask", "never"]] = Field(default_factory=lambda: {"nato": "ask", "soviet": "ask"})
-    standing: dict[str, Standing] = Field(default_factory=lambda: {"nato": "ask", "soviet": "ask"})
+    rally_help: dict[str, Literal["ask", "never"]] = Field(default_factory=_asked_by_both)
+    standing: dict[str, Standing] = Field(default_factory=_standing_asks)
     marks: list[MarkRecord] = Field(default_factory=list)
     result: str | None = None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 from rules.core.views import (
     AreaMapView, AreaView, Change, CounterView, Header, LineFeature, Mark, MarkerStyle, Seen,
@@ -116,7 +117,7 @@ def _placed(b: Board) -> Iterator[tuple[UnitState, UnitSpec, str | None, list[st
         spec = b.spec(unit.id)
         host = state.units.get(unit.attached_to or "")
         area = unit.area if unit.place == "map" else (host.area if host else None)
-        markers = [unit.status] if unit.status != "ok" else []
+        markers: list[str] = [unit.status] if unit.status != "ok" else []
         if is_hind(spec):
             markers.append("hind")
         yield unit, spec, area, markers
@@ -160,7 +161,8 @@ def build_view(state: RRState) -> AreaMapView:
     entrances = entrance_labels(b)
     areas = []
     for a in sc.areas:
-        kind = "main" if a.id in b.ring() else "secondary" if a.id in sc.secondary_objectives else None
+        kind: Literal["main", "secondary"] | None = \
+            "main" if a.id in b.ring() else "secondary" if a.id in sc.secondary_objectives else None
         areas.append(AreaView(
             id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
             objective=kind, controller=controller_key(state, b, a.id) if kind else None,
