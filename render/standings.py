@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from render.style import PALETTE, Canvas, clean, fit_text, shade, tint
+from render.style import PALETTE, Canvas, clean, fit_text, shade, tint, wrap
 
 #: The picture's width in pixels (shown at 400 px: half size).
 WIDTH = 760
@@ -54,7 +54,7 @@ COLUMNS: tuple[tuple[str, int, str], ...] = (
 
 def render_standings(view: StandingsView) -> bytes:
     """The standings picture as PNG bytes."""
-    notes = [fit_text(clean(n), TEXT, WIDTH - 2 * PAD) for n in view.notes]
+    notes = [line for n in view.notes for line in wrap(clean(n), TEXT, WIDTH - 2 * PAD)]
     height = PAD + 48 + (34 if view.subtitle else 0) + ROW * (len(view.rows) + 1) + PAD \
         + (len(notes) * 32 + 12 if notes else 0) + PAD
     canvas = Canvas(WIDTH, height)

@@ -130,7 +130,7 @@ async def table_reply(svc: Pipeline, league: League, pool: str, *, final: bool =
     if pool != OVERALL and pool not in league.systems:
         raise RuleError(f"{league.name} plays {', '.join(league.systems)}; system: is one of them.")
     lines = ranked(await records.members(svc.store, league.id), await records.ratings(svc.store, league.id), pool)
-    results = await records.results(svc.store, league.id)
+    results = [r for r in await records.results(svc.store, league.id) if pool in (OVERALL, r.system)]
     notes = records_lines(results)
     rounds = max((p.round for p in await records.pairings(svc.store, league.id)), default=0)
     subtitle = (f"{pool_words(league, pool)} · {'final' if final else f'after round {rounds}'} · "

@@ -31,9 +31,11 @@ def records_lines(results: list[Result]) -> list[str]:
         return []
     out = []
     longest = max(results, key=lambda r: (r.steps, -r.id))
-    out.append(f"Longest game: #{longest.game_id} {longest.system}, {_names(longest)}, {longest.steps} steps"
-               + (f" ({longest.turns} turns)" if longest.turns else ""))
-    upsets = [r for r in results if r.expected is not None and r.winner_id is not None]
+    turns = f" ({longest.turns} turn{'s' if longest.turns != 1 else ''})" if longest.turns else ""
+    out.append(f"Longest game: #{longest.game_id} {longest.system}, {_names(longest)}, {longest.steps} steps{turns}")
+    # An upset is a win the model gave less than even odds (the first games of a season,
+    # between equal newcomers, are not).
+    upsets = [r for r in results if r.expected is not None and r.expected < 0.5 and r.winner_id is not None]
     if upsets:
         upset = min(upsets, key=lambda r: (r.expected or 0.0, r.id))
         winner = next(p.user_name for p in upset.players if p.user_id == upset.winner_id)
@@ -70,7 +72,8 @@ def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, no
                         played=ln.rating.played, won=ln.rating.won, drawn=ln.rating.drawn, lost=ln.rating.lost,
                         reliability=("new" if ln.member.reliability is None else f"{ln.member.reliability:.0%}"))
             for n, ln in enumerate(lines, 1)]
-    return StandingsView(title=f"{league.name}: standings", subtitle=subtitle, rows=rows,
+    final = league.status == "closed" or "final" in subtitle
+    return StandingsView(title=f"{league.name}: {'final ' if final else ''}standings", subtitle=subtitle, rows=rows,
                          notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Rel.: league games seen through."])
 
 
