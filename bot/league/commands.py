@@ -25,6 +25,7 @@ from bot.league.standings import picture_view, pool_words, ranked, records_lines
 from bot.models import Attachment, Invocation, Reply, ThreadOpening
 from bot.moderation import who_moderates
 from bot.pipeline import LiveGame, Pipeline, SeatChange, new_seed, option_user
+from bot.store import GameRow
 from bot.writer import Writer
 from render.standings import render_standings
 from rules.core import registry
@@ -200,18 +201,7 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
     if system not in league.systems:
         raise RuleError(f"{league.name} plays {', '.join(league.systems)}; system: is one of them.")
     by_id = {m.user_id: m for m in present}
-    if inv.options.get("how") == "round-robin":
-        drawn = pairs.round_robin([m.user_id for m in present], round_no)
-    else:
-        points = _points(await records.ratings(svc.store, league.id))
-        ranked_ids = sorted(by_id, key=lambda u: (-points.get(u, (0.0, 0.0))[0], -points.get(u, (0.0, 0.0))[1],
-                                                    by_id[u].user_name))
-        met = {frozenset((p.first_id, p.second_id)) for p in played if p.second_id}
-        drawn = pairs.swiss(ranked_ids, met, {p.first_id for p in played if p.second_id is None})
-    firsts: dict[str, int] = {}
-    for p in played:
-        firsts[p.first_id] = firsts.get(p.first_id, 0) + (p.second_id is not None)
-    drawn = pairs.sides_evened(drawn, firsts)
+    drawn = await _drawn(svc, league, present, played, round_no, swiss=inv.options.get("how") != "round-robin")
     sides = registry.get(system).sides
     openings, lines = [], [f"📋 {league.name}, round {round_no} ({system}):"]
     async with svc.store.transaction() as db:
@@ -228,6 +218,24 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
         reply = Reply(text="\n".join(lines), threads=openings, mentions=[u for pair in drawn for u in pair if u])
         _remember(db, inv, reply)
     return reply
+
+
+async def _drawn(svc: Pipeline, league: League, present: list[records.Member], played: list[records.Pairing],
+                 round_no: int, *, swiss: bool) -> list[pairs.Pair]:
+    """The round's pairs (user ids), the first of each taking the first side."""
+    by_id = {m.user_id: m for m in present}
+    if swiss:
+        points = _points(await records.ratings(svc.store, league.id))
+        ranked_ids = sorted(by_id, key=lambda u: (-points.get(u, (0.0, 0.0))[0], -points.get(u, (0.0, 0.0))[1],
+                                                    by_id[u].user_name))
+        met = {frozenset((p.first_id, p.second_id)) for p in played if p.second_id}
+        drawn = pairs.swiss(ranked_ids, met, {p.first_id for p in played if p.second_id is None})
+    else:
+        drawn = pairs.round_robin([m.user_id for m in present], round_no)
+    firsts: dict[str, int] = {}
+    for p in played:
+        firsts[p.first_id] = firsts.get(p.first_id, 0) + (p.second_id is not None)
+    return pairs.sides_evened(drawn, firsts)
 
 
 async def start_pairing(svc: Pipeline, pairing_id: int, channel_id: str, guild_id: str | None) -> Reply:
@@ -251,13 +259,9 @@ async def start_pairing(svc: Pipeline, pairing_id: int, channel_id: str, guild_i
     return reply.model_copy(update={"mentions": [found.first_id, found.second_id]})
 
 
-@command("record", "Count a finished game of this server played outside the schedule",
-         Whole("game", "The game's number (its export file name says it)", minimum=1), LEAGUE_OPTION)
-async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
-    """``/league record game: [league:]``: a game of this server that ended by the rules (a
-    win, a draw, a concession or a deadline loss; never one a moderator ended early), its
-    two players members, counted once; by one of its players or a moderator."""
-    league = await chosen(svc, inv)
+async def _recordable(svc: Pipeline, inv: Invocation, league: League) -> GameRow:
+    """The game ``/league record`` names, if it is one of this server's ended games of the
+    league's systems, not counted yet; else the sentence why not."""
     try:
         row = await svc.store.game(int(inv.options["game"]))
     except KeyError:
@@ -270,6 +274,17 @@ async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"{league.name} plays {', '.join(league.systems)}; game #{row.id} is {row.system}.")
     if league.id in await records.leagues_of_game(svc.store, row.id):
         raise RuleError(f"Game #{row.id} is already counted in {league.name}.")
+    return row
+
+
+@command("record", "Count a finished game of this server played outside the schedule",
+         Whole("game", "The game's number (its export file name says it)", minimum=1), LEAGUE_OPTION)
+async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/league record game: [league:]``: a game of this server that ended by the rules (a
+    win, a draw, a concession or a deadline loss; never one a moderator ended early), its
+    two players members, counted once; by one of its players or a moderator."""
+    league = await chosen(svc, inv)
+    row = await _recordable(svc, inv, league)
     system = registry.get(row.system)
     head = await svc.store.step(row.id, row.head_seq)
     ends = [a for a in await svc.store.audit(row.id) if a.action == "end"]
