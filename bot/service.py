@@ -199,6 +199,9 @@ class Service:
             return self._offered(channel_id, reply)
         except RuleError as exc:
             return replies.error(exc.message)
+        except (Conflict, sqlite3.IntegrityError):
+            return replies.error("That pairing's game was started meanwhile (or this thread already has a"
+                                 " game); nothing was changed.")
         except Exception:
             return replies.error(incidents.report(log, "incident %s while opening pairing %s",
                                                   opening.pairing_id, nothing_changed=True))

@@ -215,7 +215,8 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
             openings.append(ThreadOpening(pairing_id=pid, name=f"{league.name} R{round_no}: "
                                           f"{by_id[first].user_name} v {by_id[second].user_name}"[:100]))
         lines.append("Each game opens in its own thread.")
-        reply = Reply(text="\n".join(lines), threads=openings, mentions=[u for pair in drawn for u in pair if u])
+        # No pings here: each thread's first message pings its two players.
+        reply = Reply(text="\n".join(lines), threads=openings)
         _remember(db, inv, reply)
     return reply
 

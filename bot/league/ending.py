@@ -44,10 +44,17 @@ def seated_players(game: LiveGame) -> list[Player]:
 
 def paired_players(game: LiveGame, pairing: Pairing) -> list[Player]:
     """The pairing's two members on the sides they were given (a substitute who finished a
-    game for one of them plays for them: the league rates its members)."""
+    game for one of them plays for them: the league rates its members); a side the computer
+    holds at the end is the computer's (the game is then unrated)."""
     sides = game.system.sides
-    return [Player(side=sides[0], user_id=pairing.first_id, user_name=pairing.first_name),
-            Player(side=sides[1], user_id=pairing.second_id or "", user_name=pairing.second_name or "")]
+
+    def robot(side: str) -> bool:
+        seat = game.holder(side)
+        return seat is not None and computer_seat(seat)
+
+    return [Player(side=sides[0], user_id=pairing.first_id, user_name=pairing.first_name, computer=robot(sides[0])),
+            Player(side=sides[1], user_id=pairing.second_id or "", user_name=pairing.second_name or "",
+                   computer=robot(sides[1]))]
 
 
 @dataclass
