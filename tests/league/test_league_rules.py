@@ -139,3 +139,36 @@ async def test_a_league_game_a_moderator_ends_early_is_abandoned_not_counted(svc
     assert pairing.state == "abandoned" and await records.results(svc.store, league.id) == []
     members = {m.user_id: m for m in await records.members(svc.store, league.id)}
     assert members["alice"].abandoned == 1 and members["bob"].abandoned == 0
+
+
+async def test_a_rating_moved_meanwhile_reruns_the_end_and_nothing_is_written_twice(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count is in the end's own transaction, guarded by each rating row's version: a
+    game ending elsewhere between the read and the write (simulated: the versions bumped
+    once, right after the read) voids the whole commit, the end is run again on the new
+    figures, and the game is ended and counted once."""
+    league = await league_of_two(svc)
+    sched = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    assert not (await svc.open_pairing(sched.threads[0], "t1", None)).error
+    real = records.ratings
+    bumped: list[int] = []
+
+    async def read_then_bump(store, league_id, pool=None):  # type: ignore[no-untyped-def]
+        rows = await real(store, league_id, pool)
+        if not bumped:
+            async with store.transaction() as db:
+                db.execute("UPDATE league_ratings SET version = version + 1 WHERE league_id = ?", (league_id,))
+            bumped.append(1)
+        return rows
+
+    monkeypatch.setattr("bot.league.ending.records.ratings", read_then_bump)
+    game = await svc.games.require("t1")
+    loser = game.holder(game.system.waiting_on(game.state)[0])
+    ended = await run(svc, loser.user_id, ["game", "concede"], channel="t1")
+    assert not ended.error and "counted as a concession" in ended.text, ended.text
+    assert bumped == [1]
+    assert len(await records.results(svc.store, league.id)) == 1
+    rows = await real(svc.store, league.id, "rr")
+    assert {r.version for r in rows} == {2} and {r.played for r in rows} == {1}
+    ends = [a for a in await svc.store.audit(game.row.id) if a.action == "end"]
+    assert len(ends) == 1
