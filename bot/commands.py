@@ -11,11 +11,12 @@ from __future__ import annotations
 from bot.commandspec import CommandGroup, CommandSpec
 from bot.declare import CommandSet, Handler, Option
 from bot.gamecmds import GAME
+from bot.league.commands import LEAGUE
 from bot.modcmds import MOD
 from rules.core import registry
 
 #: The declared groups, ``/game`` first: groups of commands that are not a system's orders.
-DECLARED: tuple[CommandSet, ...] = (GAME, MOD)
+DECLARED: tuple[CommandSet, ...] = (GAME, MOD, LEAGUE)
 
 
 def game_group() -> CommandGroup:

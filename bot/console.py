@@ -14,6 +14,8 @@ When a reply offers numbered answers (the buttons on Discord), ``2`` or ``@bob 2
 Snapshots are written as PNG files and their paths printed.  ``--dice 3,5,6`` scripts the
 dice (when they run out, the order is refused with a clear message).
 
+``/channel NAME`` types the next commands in another channel (a league round opens one
+per pairing, as Discord opens a thread for each: ``pairing-7``).
 What the bot posts on its own (reminders, a deadline passing, the turn digest) is printed
 after each line, marked 📣.  With ``--clock`` time stands still until ``/clock advance
 hours:36`` moves it (``/clock now`` tells it), so deadlines can be played through.
@@ -45,13 +47,18 @@ CONSOLE_CHANNEL = "console"
 ANYONE = "*"
 #: Command groups without subcommand groups: a third bare word after them is a mistake.
 #: The declared groups (``/game``, ``/mod``) and the console's own ``/clock``.
-FLAT_GROUPS = (*(s.name for s in DECLARED), "clock")
+FLAT_GROUPS = (*(s.name for s in DECLARED), "clock", "channel")
 #: ``secret /mak …`` or ``? /mak …`` (after an ``@user``): the command is given privately,
 #: as a sealed order must be (issue 28); on Discord its answer is ephemeral.
 PRIVATE = re.compile(r"^(?P<user>@\S+\s+)?(?:secret\s+|\?\s*)(?P<rest>/.*)$", re.DOTALL)
 #: ``2`` or ``@bob 2``: pick a numbered answer of the last reply (a button press, issue 30).
 NUMBERED = re.compile(r"^(?:@(?P<user>\S+)\s+)?(?P<n>\d{1,3})$")
 PROMPT_HINT = "Type /game help for the commands, /game new system:rr to start; Ctrl-D quits."
+
+
+def thread_channel(pairing_id: int) -> str:
+    """The console channel a league pairing's game is played in (Discord: its thread)."""
+    return f"pairing-{pairing_id}"
 
 
 class ParseError(ValueError):
@@ -179,6 +186,9 @@ class Console:
             self.user = user or self.user
             self.write(f"(now acting as @{self.user})")
             return None
+        if path[0] == "channel":
+            self.switch_channel(path[1:])
+            return None
         if path[0] == "clock":
             self.run_clock(path, options)
             await self.deliver()
@@ -221,9 +231,29 @@ class Console:
         if reply.chosen:
             self.write(f"✔️ {reply.chosen}")
         self.show(who, unpinged(reply, who))
+        if reply.threads and not reply.error:
+            await self.open_threads(reply)
         await self.deliver_owed()
         await self.deliver()
         return reply
+
+    def switch_channel(self, words: list[str]) -> None:
+        """``/channel NAME``: type the next commands in that channel (a league's pairings
+        open channels of their own, issue 44); ``/channel`` alone says which one it is."""
+        if words:
+            self.channel = words[0]
+        self.write(f"(now in #{self.channel})")
+
+    async def open_threads(self, reply: Reply) -> None:
+        """Open the channels a reply asks for (a league round's pairings) and start each
+        pairing's game there, as Discord opens a thread for each."""
+        for opening in reply.threads:
+            channel = thread_channel(opening.pairing_id)
+            opened = await self.service.open_pairing(opening, channel, None)
+            if opened.snapshot_key and not opened.error:
+                opened = await self.service.attach_snapshot(opened)
+            self.write(f"🧵 #{channel} ({opening.name}); /channel {channel} to play there:")
+            self.show("referee", opened)
 
     async def deliver_owed(self) -> None:
         """Post what the channel is owed: an ended game's page, built after its announcement

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+from collections.abc import Callable
 from typing import Any
 
 from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing, tutorial
@@ -17,6 +18,7 @@ from bot.pipeline import (
 )
 from bot.seats import check_seat
 from bot.store import GameRow, StepRow
+from bot.writer import Writer
 from bot.owed import OwedAnnouncements
 from rules.core import registry, scenariofile
 from rules.core.contract import GameSystem
@@ -62,10 +64,13 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
 
 async def start_game(svc: Pipeline, inv: Invocation, system: GameSystem[Any], opts: dict[str, Any],
                      seeded: tuple[bytes, str], *, every_seat: bool = False,
-                     after: list[str] | None = None) -> Reply:
+                     after: list[str] | None = None, seats: list[SeatChange] | None = None,
+                     also: Callable[[Writer, int], None] | None = None) -> Reply:
     """Start ``system``'s game in the channel with the dice seed and its hash ``seeded``
     (``/game new``; ``/game tutorial`` gives a fixed one and ``every_seat``: the invoker
-    holds every side); ``after``: lines added to the reply."""
+    holds every side); ``after``: lines added to the reply; ``seats``: who sits where from
+    the start (a league's pairing), with ``also``'s writes (given the game's id) in the same
+    transaction."""
     existing = await svc.games.load(inv.channel_id)
     if existing is not None:
         raise RuleError(
@@ -94,7 +99,10 @@ async def start_game(svc: Pipeline, inv: Invocation, system: GameSystem[Any], op
     run.keep(dice)
     sides = ", ".join(system.sides)
     seating = f"Sides: {sides}. Take one with /game join side:…"
-    seats: list[SeatChange] = []
+    if seats:
+        seating = " ".join(f"🪑 @{s.user_name} takes {s.side}." for s in seats)
+    else:
+        seats = []
     if len(system.sides) == 1 or every_seat:
         # A solitaire game has one player: whoever starts it (issue 12, point 14).
         seats = [SeatChange("join", inv.user_id, inv.user_name, side) for side in system.sides]
@@ -113,7 +121,7 @@ async def start_game(svc: Pipeline, inv: Invocation, system: GameSystem[Any], op
         return Reply(text="\n".join(lines), snapshot_key=f"{game_id}:0")
 
     outcome = Outcome(step=step, dice=dice, action=None, side=None, kind="setup")
-    return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats)
+    return await svc.ledger.start(draft, outcome, run, inv=inv, reply_for=build, seats=seats, also=also)
 
 
 @command("tutorial", "A guided first game: every side yours, each step explained",
@@ -450,6 +458,24 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
             "Only a moderator can end a game still in progress (players may once it is over)."
         )
     result = game.system.result(game.state) or early_result(game)
+    return await finish(svc, inv, game, result, end_audit(inv, game))
+
+
+def end_audit(inv: Invocation, game: LiveGame, ending: str | None = None, side: str | None = None,
+              reason: str = "") -> Audit:
+    """The audit entry of a game's end (``tools/verify_dice.py`` checks its roll count and
+    last step); a concession or a deadline loss says so (``ending``) with the losing ``side``,
+    which a league reads (``bot/league/outcomes.py``)."""
+    data: dict[str, Any] = {"rolls": game.row.dice_counter, "head": game.row.head_seq}
+    if ending is not None:
+        data |= {"ending": ending, "side": side}
+    return Audit(inv.user_id, inv.user_name, "end", reason, data)
+
+
+async def finish(svc: Pipeline, inv: Invocation, game: LiveGame, result: str, audit: Audit) -> Reply:
+    """End ``game`` with ``result`` (what the announcement says) and its ``audit`` entry
+    (:func:`end_audit`): the seed revealed, the final log attached, a
+    league's count of it in the same transaction (``bot/league/ending.py``)."""
     name = export_name(game.row, final=True)
 
     def build(done: Committed) -> Reply:
@@ -468,9 +494,7 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
         ]))
 
     page_name = export_html.html_name(game.row, final=True)
-    change = Change(audit=Audit(inv.user_id, inv.user_name, "end", "",
-                                {"rolls": game.row.dice_counter, "head": game.row.head_seq}),
-                    end=True)
+    change = Change(audit=audit, end=True)
     if svc.settings.html_at_end:
         # The page draws every map of the game (a minute for a long one): it is owed in the
         # end's own transaction and built at delivery, off the channel's lock, as its own
@@ -485,6 +509,27 @@ async def cmd_end(svc: Pipeline, inv: Invocation) -> Reply:
     data = await asyncio.to_thread(gzip_export, document)
     files = [Attachment(filename=name, data=data, description="final log")]
     return reply.model_copy(update={"attachments": files})
+
+
+@command("concede", "Concede this game: the other side wins (the dice seed is revealed)",
+         defer_first=True)
+async def cmd_concede(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/game concede``: the player of one side gives the game up; the other side wins, the
+    game ends as ``/game end`` ends it, and a league counts it as a concession (issue 44)."""
+    read_options(svc, inv)
+    game = await svc.games.require(inv.channel_id)
+    sides = game.sides_of(inv.user_id)
+    if not sides:
+        raise RuleError("You hold no seat in this game; only a player may concede it.")
+    if len(sides) > 1 or len(game.system.sides) != 2:
+        raise RuleError("Only one of two players may concede; this game has no one to concede to"
+                        " (end it with /game end).")
+    if game.system.result(game.state) is not None:
+        raise RuleError("The game is already over by the rules; /game end reveals the dice.")
+    side = sides[0]
+    winner = next(s for s in game.system.sides if s != side)
+    result = f"{game.system.side_name(side)} concede; {game.system.side_name(winner)} win"
+    return await finish(svc, inv, game, result, end_audit(inv, game, "concede", side))
 
 
 @command("help", "What the orders do, their options and rules",
@@ -654,13 +699,13 @@ async def cmd_replay(svc: Pipeline, inv: Invocation) -> Reply:
 #: The order ``/game help`` lists the game's commands in: choose, sit down, play, look
 #: back, end (Discord's order, :data:`GAME`, is kept as it was recorded).
 READING_ORDER = ("new", "tutorial", "scenarios", "join", "leave", "status", "act", "map", "log", "undo",
-                 "replay", "export", "help", "end")
+                 "replay", "export", "help", "concede", "end")
 
 #: ``/game``: its commands in the order Discord shows them, the pacing ones last.
 GAME = CommandSet("game", "Start, join and follow the game in this channel", [
     cmd_new, cmd_join, cmd_leave, cmd_status, cmd_act, cmd_map, cmd_log, cmd_export, cmd_end,
-    cmd_help, cmd_undo, cmd_replay, scenarios.cmd_scenarios, cmd_tutorial, *GAME_PACING,
+    cmd_help, cmd_undo, cmd_replay, scenarios.cmd_scenarios, cmd_tutorial, cmd_concede, *GAME_PACING,
 ])
 
 
-__all__ = ["EXPORT_FORMAT", "GAME", "export_document", "may_end", "read_options"]
+__all__ = ["EXPORT_FORMAT", "GAME", "end_audit", "export_document", "finish", "may_end", "read_options"]

@@ -208,6 +208,20 @@ class PacingPlan:
     line: str | None = None
 
 
+@dataclass
+class EndPlan:
+    """What else a commit that ends a game writes (:data:`EndRows`): a league's count of it
+    (issue 44), in the end's own transaction, and the lines its reply ends with."""
+
+    writes: list[Callable[[Writer], None]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+#: Asked between the plan and the write of a commit that ends a game (``bot/league/
+#: ending.py``, given to the ledger at construction): the rows that count it, or None.
+EndRows = Callable[[Plan], Awaitable["EndPlan | None"]]
+
+
 #: Asked between a commit's plan and its write (``bot/pacing/plans.py``, given to the
 #: ledger at construction): the pacer's rows when the planned steps move a paced game to a
 #: new turn-part (its deadline and reminders), else None (issue 23: pacing rows go in the
@@ -271,7 +285,8 @@ class Ledger:
     """Commits a game's changes: step rows, audit, seats, head and reply in one transaction."""
 
     def __init__(self, store: BaseStore, games: GameCache, systems: dict[str, GameSystem[Any]],
-                 clock: Clock | None = None, pacing: PacingRows | None = None) -> None:
+                 clock: Clock | None = None, pacing: PacingRows | None = None,
+                 ending: EndRows | None = None) -> None:
         self.store = store
         self.games = games
         self.systems = systems
@@ -279,6 +294,8 @@ class Ledger:
         self.clock: Clock = clock or SystemClock()
         #: The pacer's rows for a commit (``bot/pacing/plans.py``), given at construction.
         self.pacing = pacing
+        #: The rows a league writes when a game ends (``bot/league/ending.py``).
+        self.ending = ending
 
     @staticmethod
     def mention_key(waiting_on: list[str], turn_part: str) -> str:
@@ -363,7 +380,11 @@ class Ledger:
         commands that need nothing between them; returns the reply carrying what landed."""
         plan = await self.plan(game, change, inv=inv)
         reply = reply_for(plan.done)
-        landed = await self.write(plan, reply, paced=await self.pacing_for(plan))
+        ending = await self.ending(plan) if self.ending is not None and change.end else None
+        if ending is not None and ending.lines:
+            reply = reply.model_copy(update={"text": "\n".join([reply.text, *ending.lines])})
+        landed = await self.write(plan, reply, ending.writes if ending is not None else (),
+                                  paced=await self.pacing_for(plan))
         return landed.answer
 
     async def plan(self, game: LiveGame, change: Change, *, inv: Invocation | None) -> Plan:
@@ -643,9 +664,11 @@ class Ledger:
     async def start(
         self, draft: GameRow, outcome: Outcome, run: DiceRun, *, inv: Invocation,
         reply_for: Callable[[int], Reply], seats: list[SeatChange] | None = None,
+        also: Callable[[Writer, int], None] | None = None,
     ) -> Reply:
         """Create a game with its setup step (#0, a root), its first seats (a solitaire
-        game's one player) and its reply, in one transaction."""
+        game's one player, a league pairing's two) and its reply, in one transaction;
+        ``also``: more writes of it, given the new game's id (a league's pairing)."""
         async with self.store.transaction() as db:
             game_id = await db.create_game(
                 channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
@@ -664,6 +687,8 @@ class Ledger:
                         chain_head=row.hash)
             for seat in seats or []:
                 self._write_seat(db, game_id, seat, None)
+            if also is not None:
+                also(db, game_id)
             reply = record.anchored(reply_for(game_id), row.hash or "")
             if inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
@@ -680,6 +705,6 @@ class Ledger:
 
 
 __all__ = [
-    "Audit", "Change", "Committed", "DiceRun", "Landed", "Ledger", "Outcome", "PacingPlan", "PacingRows",
+    "Audit", "Change", "Committed", "DiceRun", "EndPlan", "EndRows", "Landed", "Ledger", "Outcome", "PacingPlan", "PacingRows",
     "Plan", "ScriptedDiceSource", "SeatChange", "carrying", "landed_of",
 ]

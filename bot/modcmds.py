@@ -9,10 +9,12 @@ marks, new steps, seats and reply are stored together or not at all.
 from __future__ import annotations
 
 from bot import replies, scenarios
-from bot.gamecmds import read_options
+from bot.gamecmds import end_audit, finish, read_options
 from bot.declare import CommandSet, Member, Side, Text, Whole, command
 from bot.models import Invocation, Reply
-from bot.pacing.commands import cmd_extend
+from bot.pacing.commands import cmd_extend, current_pace
+from bot.pacing.plans import same_part
+from bot.pacing.times import discord_time
 from bot.moderation import require_moderator
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
@@ -268,9 +270,40 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+@command("forfeit", "A side lost on its passed deadline: end the game, the other side wins",
+         Side("side", "The side whose deadline passed"), Text("reason", "Why (announced in the channel)"),
+         moderator_only=True, defer_first=True)
+async def cmd_forfeit(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/mod forfeit side: reason:``: rule that ``side`` lost on its deadline (issue 44): only
+    once the deadline of the turn-part in play has passed and the game still waits on that
+    side.  The game ends as ``/game end`` ends it and a league counts a deadline loss."""
+    _require_moderator(svc, inv)
+    opts = read_options(svc, inv)
+    game = await svc.games.require(inv.channel_id)
+    side = replies.side_named(game.system, str(opts["side"]))
+    if len(game.system.sides) != 2 or game.system.result(game.state) is not None:
+        raise RuleError("A forfeit is for a two-sided game still in play; end this one with /game end.")
+    pace = await current_pace(svc, game.row.id)
+    deadline = pace.deadline_at if pace is not None and same_part(pace.part_key, game) else None
+    if deadline is None:
+        raise RuleError("This turn-part has no deadline (/game pace sets one); a forfeit is only for a"
+                        " deadline passed.")
+    if deadline > svc.clock.now():
+        raise RuleError(f"The deadline has not passed yet: {discord_time(deadline)}.")
+    if side not in game.system.waiting_on(game.state):
+        raise RuleError(f"The game is not waiting on {game.system.side_name(side)}; only the side the"
+                        " passed deadline waits on can lose on it.")
+    winner = next(s for s in game.system.sides if s != side)
+    reason = replies.user_text(opts["reason"])
+    result = (f"{game.system.side_name(side)} lose on the deadline ({reason}); "
+              f"{game.system.side_name(winner)} win")
+    return await finish(svc, inv, game, result, end_audit(inv, game, "forfeit", side, reason))
+
+
 #: ``/mod``: moderator tools, in the order Discord shows them.
 MOD = CommandSet("mod", "Moderator tools: rollback, reroll, seats", [
     cmd_rollback, cmd_reroll, cmd_seat, cmd_extend, cmd_kick, cmd_look, scenarios.cmd_mod_scenario,
+    cmd_forfeit,
 ])
 
 __all__ = ["MOD"]

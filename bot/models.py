@@ -98,6 +98,15 @@ class SelectMenu(BaseModel):
     options: list[MenuOption]
 
 
+class ThreadOpening(BaseModel):
+    """A thread a reply asks its front end to open, then to start a league pairing's game in
+    (issue 44): Discord opens a public thread under the channel, the console a channel;
+    each calls ``Service.open_pairing`` with it."""
+
+    pairing_id: int
+    name: str
+
+
 class Reply(BaseModel):
     """What the service answers.
 
@@ -139,6 +148,8 @@ class Reply(BaseModel):
     #: An announcement owed to the channel by design, not late (issue 28: the public line of
     #: an order answered privately, posted right after the private answer).
     follows: bool = False
+    #: Threads to open once the reply is posted, each with its league game (issue 44).
+    threads: list[ThreadOpening] = Field(default_factory=list)
     #: What the command's commit left (``bot.ledger.Landed``: the game after it, its new
     #: step and state, the turn it ended), for the picture, the offer and the pacer to answer
     #: from without reading the store again (issue 39).  Never stored: a reply read back

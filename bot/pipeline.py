@@ -29,6 +29,7 @@ from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.ledger import (
     Audit, Change, Committed, DiceRun, Landed, Ledger, Outcome, ScriptedDiceSource, SeatChange,
 )
+from bot.league.ending import LeagueEnds
 from bot.models import UserRef
 from bot.owed import OwedAnnouncements
 from bot.seen import SeenSteps
@@ -108,7 +109,8 @@ class Pipeline:
         #: which the ledger asks before each commit (issue 39: given, not attached later).
         self.pace_plans = PacePlans(store, self.clock)
         #: The one way a game changes (bot/ledger.py).
-        self.ledger = Ledger(store, self.games, self.systems, self.clock, self.pace_plans.rows_for)
+        self.ledger = Ledger(store, self.games, self.systems, self.clock, self.pace_plans.rows_for,
+                             LeagueEnds(store).rows_for)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
 

@@ -31,7 +31,8 @@ from bot.declare import Asked, Declared
 from bot.games import GameCache
 from bot.ledger import landed_of
 from bot.limits import ChannelLocks, RateLimiter, limits_of
-from bot.models import Attachment, Invocation, Reply
+from bot.league import commands as league_commands
+from bot.models import Attachment, Invocation, Reply, ThreadOpening
 from bot.options import check_options
 from bot.pacing.clock import Clock
 from bot.pacing.runner import Pacer
@@ -187,6 +188,23 @@ class Service:
                 return replies.error(said)
             return replies.error(incidents.report(log, "incident %s while handling %s", inv.command,
                                                   nothing_changed=True))
+
+    async def open_pairing(self, opening: ThreadOpening, channel_id: str, guild_id: str | None) -> Reply:
+        """Start a league pairing's game in the thread (Discord) or channel (console) the
+        front end opened for ``opening`` (issue 44), holding that channel's turn as a command
+        does.  Never raises: a refusal is a sentence."""
+        try:
+            async with self._locks.hold(channel_id), self.store.channel_lock(channel_id):
+                reply = await league_commands.start_pairing(self.pipeline, opening.pairing_id, channel_id, guild_id)
+            return self._offered(channel_id, reply)
+        except RuleError as exc:
+            return replies.error(exc.message)
+        except (Conflict, sqlite3.IntegrityError):
+            return replies.error("That pairing's game was started meanwhile (or this thread already has a"
+                                 " game); nothing was changed.")
+        except Exception:
+            return replies.error(incidents.report(log, "incident %s while opening pairing %s",
+                                                  opening.pairing_id, nothing_changed=True))
 
     def _tutored(self, inv: Invocation, reply: Reply) -> Reply:
         """An order's reply in a tutorial game (``bot/tutorial.py``) with its lesson: what

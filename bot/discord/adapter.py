@@ -36,10 +36,12 @@ from bot.discord.delivery import (
     ambiguous,
     deliver_owed,
     in_thread,
+    nonce_of,
+    send_to_channel,
 )
 from bot.incidents import report
 from bot.discord.messages import CONTENT_LIMIT, pingable
-from bot.models import Invocation, Reply, Upload, UserRef
+from bot.models import Invocation, Reply, ThreadOpening, Upload, UserRef
 from bot.replies import NAME_LIMIT, user_text
 from rules.core.contract import Choice
 from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
@@ -77,6 +79,10 @@ class ServiceLike(OwedLike, Protocol):
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
         """Render the snapshot named by ``reply.snapshot_key`` and attach the PNG."""
+        ...
+
+    async def open_pairing(self, opening: ThreadOpening, channel_id: str, guild_id: str | None) -> Reply:
+        """Start a league pairing's game in the thread opened for it (issue 44)."""
         ...
 
     async def meta(self, key: str) -> str | None:
@@ -317,6 +323,35 @@ async def respond(
     await delivery.run()
     if not delivery.pending:
         await _owed(interaction, service, inv, reply)
+    if reply.threads:
+        await open_threads(interaction, service, reply)
+
+
+async def open_threads(interaction: discord.Interaction, service: ServiceLike, reply: Reply) -> None:
+    """Open a public thread under the channel for each pairing the reply schedules (issue
+    44), start its game there and post the game's first message in it.  A thread Discord
+    refuses is said in the channel's log; the pairing waits (a moderator schedules nothing
+    twice: the pairing is stored, its game not yet started)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        channel = channel.parent
+    if not isinstance(channel, discord.TextChannel):
+        log.warning("cannot open league threads in channel %s (not a text channel)", interaction.channel_id)
+        return
+    for opening in reply.threads:
+        try:
+            thread = await channel.create_thread(name=opening.name, type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except WIRE_ERRORS as error:
+            log.warning("could not open the thread of pairing %s: %s", opening.pairing_id, error)
+            continue
+        opened = await service.open_pairing(opening, str(thread.id), str(interaction.guild_id))
+        opened = await _with_snapshot(service, await with_offer(service, opened, str(thread.id)))
+        try:
+            await send_to_channel(interaction.client, str(thread.id), opened,
+                                  nonce=nonce_of("pairing", opening.pairing_id))
+        except WIRE_ERRORS as error:
+            log.warning("the first message of pairing %s's game is undelivered: %s", opening.pairing_id, error)
 
 
 async def _private_or_log(interaction: discord.Interaction, text: str) -> None:

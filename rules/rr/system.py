@@ -161,6 +161,14 @@ class RaidAndRiposte(GameSystem[RRState]):
         """The verdict of 12.0 after turn 7, else None."""
         return state.result
 
+    def outcome(self, state: RRState) -> Outcome | None:
+        """The verdict of 12.0 with its winner named (a league rates it, issue 44): NATO
+        if it holds 19, its ring and a secondary objective, else the Soviets; None before
+        the end."""
+        if state.result is None:
+            return None
+        return Outcome(winner="nato" if nato_wins(Board(state)) else "soviet", termination=state.result)
+
     def outcome_now(self, state: RRState) -> Outcome | None:
         """12.0 read at this point, as ``/game status`` says it (``If it ended now: …``)."""
         if state.result is not None:

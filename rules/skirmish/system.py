@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
+from rules.core.contract import Action, GameOptions, GameSystem, Outcome, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
 from rules.core.views import fired_by_marks
@@ -145,3 +145,9 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     def result(self, state: SkirmishState) -> str | None:
         """The result line once the game is over."""
         return state.result_text if state.finished else None
+
+    def outcome(self, state: SkirmishState) -> Outcome | None:
+        """The result with its winner named (None: a draw on time), for a league (issue 44)."""
+        if not state.finished or state.result_text is None:
+            return None
+        return Outcome(winner=state.winner, termination=state.result_text)

@@ -84,7 +84,9 @@ class Sent:
     @property
     def kind(self) -> str:
         """``callback``, ``followup``, ``edit_original``, ``edit_followup``,
-        ``delete_original``, ``get_original`` or ``channel_send``."""
+        ``delete_original``, ``get_original``, ``channel_send`` or ``thread_open``."""
+        if self.path.startswith("/channels/") and self.path.endswith("/threads"):
+            return "thread_open"
         if self.path.startswith("/channels/"):
             return "channel_edit" if self.method == "PATCH" else "channel_send"
         if self.path.endswith("/callback"):
@@ -270,6 +272,11 @@ class RecordingAdapter(AsyncWebhookAdapter):
                 sent.creates, sent.duplicate = False, True  # the first message is returned
                 return self._message(body)
             self._nonces.add(nonce)
+        if sent.kind == "thread_open":
+            # A league pairing's thread (issue 44): Discord answers with the new thread.
+            self._message_ids += 1
+            return {**channel_payload(thread=True), "id": str(THREAD_ID + self._message_ids),
+                    "name": (body or {}).get("name", "thread")}
         first_after_defer = sent.kind == "followup" and self._deferred.get(key)
         sent.creates = self._creates(sent, token)
         if sent.kind == "callback":
@@ -623,6 +630,10 @@ class FakeService:
         png = Attachment(filename="map.png", data=png_bytes(), description="map")
         return reply.model_copy(update={"attachments": [*reply.attachments, png],
                                         "snapshot_key": None})
+
+    async def open_pairing(self, opening: Any, channel_id: str, guild_id: str | None) -> Reply:
+        """No league pairings in the fake service."""
+        return Reply(text="", error=True)
 
     async def close(self) -> None:
         """Remember that the front end closed us."""

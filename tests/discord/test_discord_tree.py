@@ -43,20 +43,22 @@ def payloads(tree: RefereeTree) -> dict[str, dict[str, Any]]:
 def test_one_group_per_catalogue_group_game_and_mod_first(tree, catalogue):
     names = [cmd.name for cmd in tree.get_commands()]
     assert names == [g.name for g in catalogue]
-    assert names[:2] == ["game", "mod"]
+    assert names[:3] == ["game", "mod", "league"]
     # Every registered system has its group: /commando, /raiders, ... (and /rr once it exists).
-    assert set(names[2:]) == set(registry.load_all())
+    assert set(names[3:]) == set(registry.load_all())
 
 
 def test_game_and_mod_subcommands(tree):
     groups = {g.name: g for g in tree.get_commands()}
     assert [c.name for c in groups["game"].commands] == [
         "new", "join", "leave", "status", "act", "map", "log", "export", "end", "help", "undo",
-        "replay", "scenarios", "tutorial",
+        "replay", "scenarios", "tutorial", "concede",
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
     assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
-                                                        "look", "scenario"]
+                                                        "look", "scenario", "forfeit"]
+    assert [c.name for c in groups["league"].commands] == [
+        "new", "join", "leave", "standings", "player", "schedule", "record", "export", "close"]
 
 
 def _subcommands(sent: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -54,7 +54,7 @@ def test_the_cost_class_sits_on_the_spec():
 
 
 def test_the_console_takes_the_declared_groups_as_flat():
-    assert FLAT_GROUPS == ("game", "mod", "clock")
+    assert FLAT_GROUPS == ("game", "mod", "league", "clock", "channel")
 
 
 def test_mod_commands_are_moderator_only_and_game_commands_are_not():

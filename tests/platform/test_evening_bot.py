@@ -110,7 +110,7 @@ async def test_help_lists_every_declared_game_command(tmp_path: Path):
     assert {"act", "help", "scenarios"} <= words
     # In the order Discord shows them: the help and the command list read alike.
     assert listed.splitlines()[0].endswith("/game new · tutorial · scenarios · join · leave · status · act · map"
-                                           " · log · undo · replay · export · help · end")
+                                           " · log · undo · replay · export · help · concede · end")
     assert listed.splitlines()[1] == "Pacing: /game " + " · ".join(c.name for c in GAME_PACING)
 
 

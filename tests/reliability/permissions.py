@@ -29,6 +29,7 @@ ROLLED = "rolled dice"
 PLAYERS = "Only the game's players"
 ONLY_THEM = "only they may answer"
 SEATED_LOOK = "You hold a seat"
+NO_DEADLINE = "has no deadline"
 
 #: The four roles that are not moderators and hold no seat after the prelude, and the two
 #: that never held the waiting seat's history: shorthands for the rows below.
@@ -92,6 +93,12 @@ TABLE: tuple[Rule, ...] = (
     # A side's own view (issue 28): moderators who hold no seat may look; each look is audited.
     _row("/mod look side:(waiting)", "game in progress",
          *(MODERATORS,) * 3, A, *(MODERATORS,) * 4, SEATED_LOOK),
+    # Issue 44: a player concedes only their own side; a moderator rules a deadline loss only
+    # once the deadline of the turn-part in play has passed.
+    _row("/game concede", "game in progress",
+         NO_SEAT, A, A, NO_SEAT, NO_SEAT, NO_SEAT, NO_SEAT, A, A),
+    _row("/mod forfeit side:(waiting)", "game in progress, no deadline set",
+         *(MODERATORS,) * 3, NO_DEADLINE, *(MODERATORS,) * 4, NO_DEADLINE),
     _row("system order (the waiting side's)", "game in progress",
          NOT_SEATED, A, NOT_YOUR_TURN, NOT_SEATED, NOT_SEATED, NOT_SEATED, NOT_SEATED, A,
          NOT_YOUR_TURN),

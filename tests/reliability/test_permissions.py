@@ -203,6 +203,8 @@ async def invocation(service: Service, rule: Rule, where: Situation, role: str) 
         "/mod scenario add:(file)": (["mod", "scenario"], {"add": club_file(), "name": "ours"}),
         "/mod scenario remove:(name)": (["mod", "scenario"], {"remove": "ours"}),
         "/mod look side:(waiting)": (["mod", "look"], {"side": waiting}),
+        "/game concede": (["game", "concede"], {}),
+        "/mod forfeit side:(waiting)": (["mod", "forfeit"], {"side": waiting, "reason": REASON}),
         "system order (the waiting side's)": (None, {}),
         "/game act": (["game", "act"], {}),
         "press (the waiting side's answer)": (["press"], {}),
@@ -263,10 +265,14 @@ async def assert_effect(service: Service, db: Path, rule: Rule, inv: Invocation,
         assert game is not None and inv.options["side"] in game.sides_of(inv.user_id)
     elif command == "/game leave":
         assert game is not None and game.sides_of(inv.user_id) == []
-    elif command == "/game end":
+    elif command in ("/game end", "/game concede"):
         assert game is None
         ended = await service.store.game(int(before_game_id(before)))
         assert ended.status == "ended"
+        if command == "/game concede":
+            end = (await service.store.audit(ended.id))[-1]
+            assert (end.action, end.data["ending"], end.actor_id) == ("end", "concede", inv.user_id)
+            assert "concede" in reply.text
         assert any("'end'" in row for row in added["audit"]), added
     elif command.startswith("/game undo"):
         assert game is not None and audit[-1].action == "undo"

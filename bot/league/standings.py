@@ -1,0 +1,80 @@
+"""A league's table: its rows ranked, as a picture (``render/standings.py``) and as plain
+text for screen readers, and the season's records (longest game, biggest upset)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from bot.league.records import OVERALL, League, Member, Rating, Result
+from render.standings import StandingRow, StandingsView
+
+
+class Line(BaseModel):
+    """One player's place in a pool: their member row and their rating row."""
+
+    member: Member
+    rating: Rating
+
+
+def ranked(members: list[Member], rows: list[Rating], pool: str = OVERALL) -> list[Line]:
+    """The members present, best first: league points, then the conservative rating
+    (``mu - 3 sigma``), then name."""
+    by_user = {r.user_id: r for r in rows if r.pool == pool}
+    lines = [Line(member=m, rating=by_user.get(m.user_id) or Rating(pool=pool, user_id=m.user_id)) for m in members]
+    return sorted(lines, key=lambda ln: (-ln.rating.points, -ln.rating.figure.ordinal, ln.member.user_name))
+
+
+def records_lines(results: list[Result]) -> list[str]:
+    """The season's records: its longest game (in steps) and its biggest upset (the win the
+    model gave the least chance to)."""
+    if not results:
+        return []
+    out = []
+    longest = max(results, key=lambda r: (r.steps, -r.id))
+    turns = f" ({longest.turns} turn{'s' if longest.turns != 1 else ''})" if longest.turns else ""
+    out.append(f"Longest game: #{longest.game_id} {longest.system}, {_names(longest)}, {longest.steps} steps{turns}")
+    # An upset is a win the model gave less than even odds (the first games of a season,
+    # between equal newcomers, are not).
+    upsets = [r for r in results if r.expected is not None and r.expected < 0.5 and r.winner_id is not None]
+    if upsets:
+        upset = min(upsets, key=lambda r: (r.expected or 0.0, r.id))
+        winner = next(p.user_name for p in upset.players if p.user_id == upset.winner_id)
+        loser = next(p.user_name for p in upset.players if p.user_id != upset.winner_id)
+        out.append(f"Biggest upset: #{upset.game_id} {upset.system}, {winner} beat {loser}"
+                   f" ({upset.expected or 0.0:.0%} to win)")
+    return out
+
+
+def _names(result: Result) -> str:
+    return " v ".join(p.user_name for p in result.players)
+
+
+def pool_words(league: League, pool: str) -> str:
+    """``every system (rr, skirmish)`` or ``rr only``."""
+    return f"every system ({', '.join(league.systems)})" if pool == OVERALL else f"{pool} only"
+
+
+def text_table(league: League, lines: list[Line], pool: str, notes: list[str]) -> str:
+    """The table as sentences a screen reader reads in order (and a phone at 40 columns)."""
+    head = f"🏆 {league.name} standings, {pool_words(league, pool)}" + ("" if league.rated else " (unrated)") + ":"
+    rows = [
+        f"{n}. {ln.member.user_name}: rating {ln.rating.figure.words()}; played {ln.rating.played}, "
+        f"won {ln.rating.won}, drawn {ln.rating.drawn}, lost {ln.rating.lost}; "
+        f"reliability {ln.member.reliability_words()}."
+        for n, ln in enumerate(lines, 1)
+    ]
+    return "\n".join([head, *(rows or ["Nobody has joined yet: /league join."]), *notes])
+
+
+def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, notes: list[str]) -> StandingsView:
+    """The table as the picture draws it (reliability as a share; the text has its detail)."""
+    rows = [StandingRow(rank=n, player=ln.member.user_name, rating=ln.rating.figure.words(),
+                        played=ln.rating.played, won=ln.rating.won, drawn=ln.rating.drawn, lost=ln.rating.lost,
+                        reliability=("new" if ln.member.reliability is None else f"{ln.member.reliability:.0%}"))
+            for n, ln in enumerate(lines, 1)]
+    final = league.status == "closed" or "final" in subtitle
+    return StandingsView(title=f"{league.name}: {'final ' if final else ''}standings", subtitle=subtitle, rows=rows,
+                         notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Rel.: league games seen through."])
+
+
+__all__ = ["Line", "picture_view", "pool_words", "ranked", "records_lines", "text_table"]

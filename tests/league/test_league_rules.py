@@ -1,0 +1,174 @@
+"""What a league allows and how it counts (issue 44): who may do what, a sentence for bad
+input, the four outcomes, an unrated game with a computer seat, a game a moderator ended
+early never counted, ``/league record`` of a game played outside the schedule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.league import records
+from bot.league.outcomes import Ended, ended_by
+from bot.league.ratings import Figure
+from bot.league.records import Player, Rating
+from bot.league.scoring import count
+from bot.service import Service
+from rules.core import registry
+from rules.core.dice import SeededDice
+from tests.league.season import inv
+
+
+@pytest.fixture
+async def svc(tmp_path: Path):
+    service = await Service.open(Settings(db=str(tmp_path / "rules.sqlite3"), html_at_end=False))
+    yield service
+    await service.close()
+
+
+async def run(svc: Service, who: str, command: list[str], options: dict | None = None, *,
+              channel: str = "lobby", moderator: bool = False):
+    return await svc.handle(inv(who, channel, command, options, moderator=moderator))
+
+
+async def league_of_two(svc: Service) -> records.League:
+    assert not (await run(svc, "mo", ["league", "new"], {"name": "Club", "systems": "rr,skirmish"},
+                          moderator=True)).error
+    for who in ("alice", "bob"):
+        assert not (await run(svc, who, ["league", "join"])).error
+    return (await records.leagues(svc.store, "console"))[0]
+
+
+async def test_only_a_moderator_creates_schedules_and_closes(svc: Service) -> None:
+    refused = await run(svc, "alice", ["league", "new"], {"name": "Mine", "systems": "rr"})
+    assert refused.error and refused.ephemeral and "Only a moderator may start a league" in refused.text
+    await league_of_two(svc)
+    for sub in ("schedule", "close"):
+        reply = await run(svc, "alice", ["league", sub])
+        assert reply.error and f"Only a moderator may {sub} a league" in reply.text
+    assert len(await records.pairings(svc.store, 1)) == 0 and (await records.league(svc.store, 1)).status == "open"
+
+
+@pytest.mark.parametrize("command, options, said", [
+    (["league", "new"], {"name": "Club", "systems": "rr"}, "already has an open league 'Club'"),
+    (["league", "new"], {"name": "Other", "systems": "raiders"}, "A league plays two-player systems"),
+    (["league", "new"], {"name": "??", "systems": "rr"}, "A league's name is 1 to 40 letters"),
+    (["league", "join"], {"league": "Nope"}, "This server has no open league 'Nope'; open leagues: Club."),
+    (["league", "standings"], {"system": "mak"}, "Club plays rr, skirmish; system: is one of them."),
+    (["league", "record"], {"game": 99}, "There is no game #99."),
+    (["league", "player"], {"user": "zed"}, "@zed has never played in Club."),
+])
+async def test_bad_input_gets_a_sentence_and_changes_nothing(svc: Service, command: list[str], options: dict,
+                                                             said: str) -> None:
+    await league_of_two(svc)
+    reply = await run(svc, "mo", command, options, moderator=True)
+    assert reply.error and said in reply.text
+    assert len(await records.leagues(svc.store, "console", status=None)) == 1
+
+
+async def test_a_player_joins_and_leaves_only_themself(svc: Service) -> None:
+    league = await league_of_two(svc)
+    again = await run(svc, "alice", ["league", "join"])
+    assert again.error and "You already play in Club" in again.text
+    gone = await run(svc, "carol", ["league", "leave"])
+    assert gone.error and "You do not play in Club" in gone.text
+    assert not (await run(svc, "bob", ["league", "leave"])).error
+    assert [m.user_id for m in await records.members(svc.store, league.id)] == ["alice"]
+
+
+def test_the_four_outcomes_are_told_apart() -> None:
+    skirmish = registry.get("skirmish")
+    state = skirmish.setup(skirmish.scenarios[0], {}, SeededDice(b"draw")).state
+    assert ended_by(skirmish, state, {}) is None  # not over: ended early, never counted
+    over = state.model_copy(update={"finished": True, "winner": None, "result_text": "Last turn over: a draw."})
+    assert ended_by(skirmish, over, {}) == Ended(kind="draw", winner=None, text="Last turn over: a draw.")
+    won = over.model_copy(update={"winner": "us", "result_text": "Germans have no unit left: Americans win."})
+    assert ended_by(skirmish, won, {}).kind == "win"
+    assert ended_by(skirmish, state, {"ending": "concede", "side": "us"}).winner == "germans"
+    assert ended_by(skirmish, state, {"ending": "forfeit", "side": "germans"}).kind == "deadline"
+
+
+def test_a_draw_moves_both_towards_each_other_and_a_computer_seat_rates_nothing() -> None:
+    strong, weak = Figure(mu=30.0, sigma=4.0), Figure(mu=20.0, sigma=4.0)
+    before = {(pool, u): Rating(pool=pool, user_id=u, figure=f) for pool in ("rr", "*")
+              for u, f in (("a", strong), ("b", weak))}
+    players = [Player(side="nato", user_id="a", user_name="a"), Player(side="soviet", user_id="b", user_name="b")]
+    drawn = count(Ended(kind="draw", winner=None, text="a draw"), players, before, "rr", True)
+    after = {(r.pool, r.user_id): r for r in drawn.after}
+    assert after[("rr", "a")].figure.mu < 30.0 < after[("rr", "a")].figure.mu + 10  # the favourite drops
+    assert after[("rr", "b")].figure.mu > 20.0 and after[("rr", "a")].drawn == 1
+    robot = [players[0], Player(side="soviet", user_id="computer:1", user_name="computer", computer=True)]
+    lone = {k: v for k, v in before.items() if k[1] == "a"}
+    unrated = count(Ended(kind="win", winner="nato", text="won"), robot, lone, "rr", True)
+    assert unrated.figures == {} and all(r.figure == strong and r.won == 1 for r in unrated.after)
+
+
+async def test_a_game_outside_the_schedule_is_recorded_once_if_it_ended_by_the_rules(svc: Service) -> None:
+    league = await league_of_two(svc)
+    assert not (await run(svc, "alice", ["game", "new"], {"system": "rr"}, channel="side-room")).error
+    assert not (await run(svc, "alice", ["game", "join"], {"side": "nato"}, channel="side-room")).error
+    assert not (await run(svc, "bob", ["game", "join"], {"side": "soviet"}, channel="side-room")).error
+    early = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert early.error and "has not ended" in early.text
+    assert not (await run(svc, "bob", ["game", "concede"], channel="side-room")).error
+    stranger = await run(svc, "carol", ["league", "record"], {"game": 1})
+    assert stranger.error and "Only a player of game #1 or a moderator" in stranger.text
+    counted = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert not counted.error and "counted as a concession" in counted.text, counted.text
+    twice = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert twice.error and "already counted" in twice.text
+    # A game a moderator ends before the rules do never counts.
+    assert not (await run(svc, "alice", ["game", "new"], {"system": "rr"}, channel="side-room")).error
+    assert not (await run(svc, "mo", ["game", "end"], channel="side-room", moderator=True)).error
+    ended = await run(svc, "mo", ["league", "record"], {"game": 2}, moderator=True)
+    assert ended.error and "ended by a moderator before the rules ended it" in ended.text
+    assert [r.game_id for r in await records.results(svc.store, league.id)] == [1]
+
+
+async def test_a_league_game_a_moderator_ends_early_is_abandoned_not_counted(svc: Service) -> None:
+    league = await league_of_two(svc)
+    sched = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    opened = await svc.open_pairing(sched.threads[0], "t1", None)
+    assert not opened.error
+    again = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    assert again.error and "Round 1 is still being played" in again.text
+    ended = await run(svc, "mo", ["game", "end"], channel="t1", moderator=True)
+    assert "not counted (ended before the rules ended it); abandoned by alice" in ended.text
+    [pairing] = await records.pairings(svc.store, league.id)
+    assert pairing.state == "abandoned" and await records.results(svc.store, league.id) == []
+    members = {m.user_id: m for m in await records.members(svc.store, league.id)}
+    assert members["alice"].abandoned == 1 and members["bob"].abandoned == 0
+
+
+async def test_a_rating_moved_meanwhile_reruns_the_end_and_nothing_is_written_twice(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count is in the end's own transaction, guarded by each rating row's version: a
+    game ending elsewhere between the read and the write (simulated: the versions bumped
+    once, right after the read) voids the whole commit, the end is run again on the new
+    figures, and the game is ended and counted once."""
+    league = await league_of_two(svc)
+    sched = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    assert not (await svc.open_pairing(sched.threads[0], "t1", None)).error
+    real = records.ratings
+    bumped: list[int] = []
+
+    async def read_then_bump(store, league_id, pool=None):  # type: ignore[no-untyped-def]
+        rows = await real(store, league_id, pool)
+        if not bumped:
+            async with store.transaction() as db:
+                db.execute("UPDATE league_ratings SET version = version + 1 WHERE league_id = ?", (league_id,))
+            bumped.append(1)
+        return rows
+
+    monkeypatch.setattr("bot.league.ending.records.ratings", read_then_bump)
+    game = await svc.games.require("t1")
+    loser = game.holder(game.system.waiting_on(game.state)[0])
+    ended = await run(svc, loser.user_id, ["game", "concede"], channel="t1")
+    assert not ended.error and "counted as a concession" in ended.text, ended.text
+    assert bumped == [1]
+    assert len(await records.results(svc.store, league.id)) == 1
+    rows = await real(svc.store, league.id, "rr")
+    assert {r.version for r in rows} == {2} and {r.played for r in rows} == {1}
+    ends = [a for a in await svc.store.audit(game.row.id) if a.action == "end"]
+    assert len(ends) == 1
