@@ -207,10 +207,15 @@ async def run_render(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_replay(path: Path) -> int:
-    """Check an export reproduces exactly."""
-    from bot.replay import load_export, replay  # noqa: PLC0415
+    """Check an export reproduces exactly; a file that is not an export gets one sentence
+    and exit code 2 (issue 45: never a traceback)."""
+    from bot.replay import BadExport, load_export, replay  # noqa: PLC0415
 
-    report = replay(load_export(path))
+    try:
+        report = replay(load_export(path))
+    except BadExport as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     for problem in report.problems:
         print("✗", problem)
     print(f"{report.matched}/{report.steps} steps reproduced exactly.")
@@ -243,7 +248,7 @@ async def run_health(settings: Settings) -> int:
     from datetime import datetime, timezone  # noqa: PLC0415
 
     from bot.heartbeat import heartbeat_problem  # noqa: PLC0415
-    from bot.storage import integrity_problems  # noqa: PLC0415
+    from bot.storage import database_problems  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
 
     if settings.heartbeat is not None:
@@ -257,7 +262,7 @@ async def run_health(settings: Settings) -> int:
         store = await open_store(settings.db)
         try:
             versions = await store.schema_versions()
-            problems = await integrity_problems(store)
+            problems = await database_problems(store)
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line
@@ -268,12 +273,15 @@ async def run_health(settings: Settings) -> int:
         print(f"unhealthy: {said}", file=sys.stderr)
         return 1
     if problems:
-        print(f"Database trouble: {shown(settings.db)} fails its integrity check ({problems[0][:120]};"
-              f" {len(problems)} problem(s)): stop the bot, keep a copy of the file, restore the"
-              " last backup (referee restore, or try `sqlite3 FILE .recover`).", file=sys.stderr)
+        from bot.storage import damaged_sentence  # noqa: PLC0415
+
+        print(damaged_sentence(settings.db, problems), file=sys.stderr)
+        for problem in problems[1:8]:
+            print(f"  - {problem}", file=sys.stderr)
         return 1
-    print(f"healthy: the database is migrated (version {max(versions, default=0)}) and passes its "
-          "integrity check; the gateway is not checked (REFEREE_HEARTBEAT is not set)")
+    print(f"healthy: the database is migrated (version {max(versions, default=0)}), passes its "
+          "integrity check and every record matches its hash chain; the gateway is not checked"
+          " (REFEREE_HEARTBEAT is not set)")
     return 0
 
 

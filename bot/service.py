@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from bot import answers, export_html, incidents
 from bot import commands as catalogue
-from bot import orders, replies, storage, tutorial
+from bot import orders, replies, seedkey, storage, tutorial
 from bot.config import Settings
 from bot.declare import Asked
 from bot.games import GameCache
@@ -134,7 +134,10 @@ class Service:
                    clock: Clock | None = None) -> "Service":
         """Open the store named in the settings and return a ready service (``clock``: what
         deadlines read the time from; the system's unless a test or the console sets one)."""
+        key = seedkey.load_key(settings.seed_key.get_secret_value() if settings.seed_key else None,
+                               settings.seed_key_file)
         store = await open_store(settings.db)
+        store.seed_key = key
         service = cls(store, settings, dice_source, clock)
         await service.prune_interactions()
         return service

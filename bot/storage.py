@@ -120,5 +120,22 @@ async def integrity_problems(store: Any) -> list[str]:
     return [] if found == ["ok"] else found
 
 
-__all__ = ["OPERATOR", "PLAYER", "Trouble", "for_operator", "for_player", "integrity_problems", "shown",
-           "trouble"]
+async def database_problems(store: Any) -> list[str]:
+    """What ``referee health`` finds wrong with a database: SQLite's page check, then every
+    record of every game against its hash chain and the revert marks and heads its records
+    make (``bot/chaincheck.py``, issue 45: one changed byte in a stored state passed)."""
+    from bot.chaincheck import record_problems  # noqa: PLC0415 - the records only when checked
+
+    return await integrity_problems(store) or await record_problems(store)
+
+
+def damaged_sentence(db: Path | str, problems: list[str]) -> str:
+    """The operator's sentence for a database :func:`database_problems` found damaged:
+    what is wrong first, then what to run."""
+    return (f"Database trouble: {shown(db)} is damaged ({problems[0][:160]}; {len(problems)} problem(s)):"
+            " stop the bot, keep a copy of the file, restore the last backup (referee restore --from"
+            " FILE; on PostgreSQL pg_restore), then run referee health again.")
+
+
+__all__ = ["OPERATOR", "PLAYER", "Trouble", "damaged_sentence", "database_problems", "for_operator",
+           "for_player", "integrity_problems", "shown", "trouble"]
