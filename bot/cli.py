@@ -175,6 +175,10 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
 
     values = parse_dice(args.dice)
     clock = parse_clock(getattr(args, "clock", None))
+    damaged = await damaged_database(settings)
+    if damaged is not None:
+        print(damaged, file=sys.stderr)
+        return 1
     service = await Service.open(
         settings, dice_source=ScriptedDiceSource(values) if values else None, clock=clock,
     )
@@ -192,6 +196,26 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
     finally:
         await service.close()
     return 0
+
+
+async def damaged_database(settings: Settings) -> str | None:
+    """Why the console will not start on the database (issue 45: it started on one that
+    ``referee health`` calls damaged), or None: a new database, or one whose pages and
+    records check out (``bot/storage.py``)."""
+    from bot.storage import damaged_sentence, database_problems  # noqa: PLC0415
+    from bot.stores import open_store  # noqa: PLC0415
+
+    if isinstance(settings.db, Path) and not settings.db.exists():
+        return None
+    store = await open_store(settings.db)
+    try:
+        problems = await database_problems(store)
+    finally:
+        await store.close()
+    if not problems:
+        return None
+    return (f"The console will not start on it. {damaged_sentence(settings.db, problems)}"
+            f" (referee health --db {shown(settings.db)} lists what is wrong.)")
 
 
 async def run_render(settings: Settings, args: argparse.Namespace) -> int:
@@ -353,8 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot" and (args.shards or args.shard_count):
         settings = shard_settings(settings, args.shards, args.shard_count)
     setup_logging(settings.log_level)
+    from bot.seedkey import SeedKeyError  # noqa: PLC0415
+
     try:
         return _run(args, settings)
+    except SeedKeyError as exc:  # the server's seed key unreadable (bot/seedkey.py)
+        print(exc, file=sys.stderr)
+        return 1
     except Exception as exc:
         said = for_operator(exc, settings.db)
         if said is None:

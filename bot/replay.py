@@ -79,6 +79,7 @@ class _Export(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seed: str | None = None
     steps: list[_Step]
+    audit: list[dict[str, Any]] = Field(default_factory=list)
 
 
 def load_export(path: Path) -> dict[str, Any]:
@@ -150,7 +151,7 @@ def replay(document: dict[str, Any]) -> ReplayReport:
     report = ReplayReport(problems=document_problems(document))
     try:
         system = registry.get(document["system"])
-    except KeyError:
+    except (KeyError, RuleError):
         raise BadExport(f"the export is a game of {document['system'][:40]!r}, whose rules are not"
                         " installed here.") from None
     final = bool(document.get("seed"))

@@ -134,10 +134,15 @@ class Service:
                    clock: Clock | None = None) -> "Service":
         """Open the store named in the settings and return a ready service (``clock``: what
         deadlines read the time from; the system's unless a test or the console sets one)."""
-        key = seedkey.load_key(settings.seed_key.get_secret_value() if settings.seed_key else None,
-                               settings.seed_key_file)
         store = await open_store(settings.db)
-        store.seed_key = key
+        try:
+            # After the store: a database refused (a newer schema, a read-only file) leaves
+            # no new key file behind.
+            store.seed_key = seedkey.load_key(
+                settings.seed_key.get_secret_value() if settings.seed_key else None, settings.seed_key_file)
+        except BaseException:
+            await store.close()
+            raise
         service = cls(store, settings, dice_source, clock)
         await service.prune_interactions()
         return service

@@ -72,6 +72,22 @@ class Channel:
         return "\n".join(self.messages)
 
 
+#: A duel opened and both sides seated (a target no few rolls reach: it never ends alone).
+OPENING = [("alice", "/game new system:duel options:target=30"), ("alice", "/game join side:red"),
+           ("bob", "/game join side:blue")]
+
+
+async def played(tmp_path: Path, lines: list[tuple[str, str]] | None = None) -> Channel:
+    """A channel whose duel was opened and played (``lines``; default a roll and a wait),
+    its bot stopped: the operator's moment."""
+    channel = Channel(tmp_path)
+    await channel.start()
+    for user, line in OPENING + (lines if lines is not None else [("alice", "/duel roll"), ("bob", "/duel wait")]):
+        await channel.say(user, line)
+    await channel.stop()
+    return channel
+
+
 def forge_step(db: Path, side: str, actor: str, action: dict[str, Any]) -> int:
     """What the operator does with the database and the public algorithm: an order of
     ``side`` applied with the rules on the head's state, sealed on top of
@@ -129,12 +145,7 @@ async def test_a_step_inserted_between_two_announcements_is_named(tmp_path: Path
     pass) on top of the chain head, with its hash and the head moved; the bot resumes, red
     plays on and the game ends.  Every head the channel saw is in the file, but the channel's
     counts show that no announcement wrote the forged record: the verifier names it."""
-    channel = Channel(tmp_path)
-    await channel.start()
-    for user, line in [("alice", "/game new system:duel options:target=30"), ("alice", "/game join side:red"),
-                       ("bob", "/game join side:blue"), ("alice", "/duel roll"), ("bob", "/duel wait")]:
-        await channel.say(user, line)
-    await channel.stop()
+    channel = await played(tmp_path)
     forged = forge_step(channel.db, "red", "alice", {"name": "wait", "options": {}})
     forge_step(channel.db, "blue", "bob", {"name": "wait", "options": {}})
     code, out = await resumed_and_verified(channel, tmp_path, "alice", "/duel roll")
@@ -172,12 +183,7 @@ async def test_a_running_game_without_its_seed_key_refuses_to_roll(tmp_path: Pat
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Another key (the key file lost, or the database moved without it) gives no seed: the
     game's dice refuse with a sentence, never other dice, and nothing is stored."""
-    channel = Channel(tmp_path)
-    await channel.start()
-    for user, line in [("alice", "/game new system:duel options:target=30"), ("alice", "/game join side:red"),
-                       ("bob", "/game join side:blue")]:
-        await channel.say(user, line)
-    await channel.stop()
+    channel = await played(tmp_path, [])
     monkeypatch.setenv("REFEREE_SEED_KEY", "11" * 32)
     channel.settings = Settings(db=channel.db, snapshot_dir=tmp_path / "snaps")
     await channel.start()
@@ -207,13 +213,8 @@ async def test_a_public_rollback_undone_silently_is_caught(tmp_path: Path) -> No
     resumes and the game ends.  The rollback's audit entry says what it reverted: the
     verifier names the steps made active again and the head moved, and so does the health
     check of the database."""
-    channel = Channel(tmp_path)
-    await channel.start()
-    for user, line in [("alice", "/game new system:duel options:target=30"), ("alice", "/game join side:red"),
-                       ("bob", "/game join side:blue"), ("alice", "/duel roll"), ("bob", "/duel wait"),
-                       ("alice", "/duel wait"), ("mod", "/mod rollback to:1 reason:misclick")]:
-        await channel.say(user, line)
-    await channel.stop()
+    channel = await played(tmp_path, [("alice", "/duel roll"), ("bob", "/duel wait"), ("alice", "/duel wait"),
+                                      ("mod", "/mod rollback to:1 reason:misclick")])
     with sqlite3.connect(channel.db) as conn:
         rollback = conn.execute("SELECT id FROM audit WHERE action = 'rollback'").fetchone()[0]
         conn.execute("DELETE FROM step_reverts WHERE audit_id = ?", (rollback,))
