@@ -265,3 +265,50 @@ def test_old_exports_still_read(tmp_path: Path) -> None:
     code, out = run(tmp_path, document, "--anchor", OLD_HEAD, raw=OLD_RECORD.read_bytes())
     assert code == 0, out
     assert step(document, 0)["prev_hash"] == verify_dice.genesis(document)
+
+
+async def test_the_genesis_binds_the_scenario_files_whole_hash(game, tmp_path: Path) -> None:
+    """Break 2: the chain of a game started now (``referee-chain/2``) starts from a genesis
+    holding the scenario file's whole SHA-256, not the 10 hex digits of its key: a scenario
+    file swapped with its hash recomputed and every record's hash made again gives other
+    heads than the channel saw.  A chain ``/1`` genesis (older games) holds none."""
+    document, _, _, channel = game
+    assert document["chain_format"] == "referee-chain/2"
+    swapped = copy.deepcopy(document)
+    swapped["scenario_text"] = "title: a scenario the game was not set up from\n"
+    swapped["scenario_sha256"] = hashlib.sha256(swapped["scenario_text"].encode()).hexdigest()
+    assert verify_dice.genesis(swapped) != verify_dice.genesis(document)
+    reseal(swapped, chain_position(document))
+    code, out = run(tmp_path, swapped, "--anchors", channel_file(tmp_path, channel))
+    assert code == 1 and "not the history the channel saw" in out, out
+    old = {**document, "chain_format": "referee-chain/1"}
+    assert verify_dice.genesis(old) == verify_dice.genesis({**swapped, "chain_format": "referee-chain/1"})
+
+
+async def test_a_resealed_forgery_is_named_by_the_record_the_channel_counted(game, tmp_path: Path) -> None:
+    """The verifier names the changed record, not only the missing heads: step #1's actor
+    renamed and the whole chain recomputed, every head the channel saw from #1 on is missing,
+    and the first of them says which record of the file sits where the channel counted it."""
+    document, _, _, channel = game
+    forged = copy.deepcopy(document)
+    step(forged, 1).update(actor="mallory", actor_id="mallory")
+    reseal(forged, chain_position(document))
+    code, out = run(tmp_path, forged, "--anchors", channel_file(tmp_path, channel))
+    assert code == 1, out
+    assert re.search(r"as record 2; the file's record 2 is step #1, with another hash", out), out
+
+
+async def test_a_look_is_told_to_the_channel_and_the_game_still_verifies(tmp_path: Path) -> None:
+    """A moderator's /mod look is an audit record: its answer is the moderator's alone, and
+    the channel is told, so every record between two announcements is one an announcement
+    wrote and the honest game verifies against the channel."""
+    channel = await played(tmp_path, [("alice", "/duel roll")])
+    await channel.start()
+    await channel.say("mod", "/mod look side:red")
+    assert channel.service is not None
+    told = [reply.text for _, reply in await channel.service.pipeline.announcements.owed(Table(channel.service).channel)]
+    assert len(told) == 1 and told[0].startswith("👁️ Moderator @mod looked at ") and "🔗" in told[0], told
+    channel.messages += told
+    await channel.stop()
+    code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait")
+    assert code == 0, out
