@@ -41,6 +41,14 @@ The checks:
   at ``/game end`` is its last: so the file is the history the channel saw, byte for byte
   up to the last head seen, dice-free orders, names, audit entries and reverted branches
   included;
+* with ``--anchors`` (issue 45), each announcement's record count (``🔗 1a2b… · 14 (+1)``):
+  its head is the file's record 14, and the records between two announcements are exactly
+  the ones the later one wrote (a record slipped in between two by someone with the
+  database is named); a head missing from the file names the record found at its count;
+* the revert marks and the head are those the records make, replayed in the order written
+  (a rollback undone by deleting its marks is named with its audit entry);
+* the scenario file hashes to ``scenario_sha256`` (and, in chain ``referee-chain/2``, the
+  genesis binds that hash); a final export (one holding the seed) has no step marked sealed;
 * the log replays: each step applied again with its recorded dice gives its recorded
   events and state (so a die's size, an event's text or a state cannot be changed).  This
   needs the Referee rules (run it inside the Referee repository, or ``referee replay``);
