@@ -312,3 +312,19 @@ async def test_a_look_is_told_to_the_channel_and_the_game_still_verifies(tmp_pat
     await channel.stop()
     code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait")
     assert code == 0, out
+
+
+async def test_a_step_removed_after_its_announcement_is_named(tmp_path: Path) -> None:
+    """Break 3, the other way: the operator deletes blue's announced wait and moves the head,
+    chain head and count back to red's roll before it; the bot resumes and blue waits again.
+    The channel's head of the removed wait is in no record, and the record the file holds
+    where the channel counted it is named."""
+    channel = await played(tmp_path)
+    with sqlite3.connect(channel.db) as conn:
+        roll = conn.execute("SELECT seq, hash FROM step_log WHERE seq = 1").fetchone()
+        conn.execute("DELETE FROM step_log WHERE seq = 2")
+        conn.execute("UPDATE games SET head_seq = ?, chain_head = ?, chain_count = chain_count - 1,"
+                     " version = version + 1", roll)
+    code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait")
+    assert code == 1 and "not the history the channel saw" in out, out
+    assert "the channel saw" in out and "as record 3; the file's record 3 is step #2, with another hash" in out, out
