@@ -15,6 +15,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     REFEREE_DB=/data/referee.sqlite3 \
     REFEREE_SNAPSHOT_DIR=/data/snapshots \
+    REFEREE_SEED_KEY_FILE=/data/referee.seed-key \
     REFEREE_HEARTBEAT=/tmp/referee-heartbeat.json
 
 WORKDIR /app

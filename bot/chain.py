@@ -40,8 +40,14 @@ import orjson
 
 from rules.core.finite import require_finite
 
-#: The name of this hashing scheme, hashed into every genesis (a new scheme, a new name).
+#: The name of the first hashing scheme, hashed into the genesis of games started before
+#: issue 45 (the scenario named by its key alone).
 CHAIN_FORMAT = "referee-chain/1"
+#: The scheme of games started since (issue 45): the genesis binds the scenario file's whole
+#: SHA-256 too (a file scenario's key carries only 10 hex digits of it: 40 bits).
+CHAIN_FORMAT_2 = "referee-chain/2"
+#: The schemes a chain may follow, oldest first.
+CHAIN_FORMATS = (CHAIN_FORMAT, CHAIN_FORMAT_2)
 #: Hex digits of the head shown in announcements: 64 bits, so matching a posted short head
 #: with a forged log takes about 2^64 hashes.
 SHORT = 16
@@ -127,10 +133,18 @@ def _sha(value: Any) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def genesis(system: str, scenario: str, options: dict[str, Any], seed_hash: str) -> str:
-    """The hash every game's chain starts from: which game, and its posted dice commitment."""
-    return _sha({"chain": CHAIN_FORMAT, "system": system, "scenario": scenario,
-                 "options": options, "seed_hash": seed_hash})
+def genesis(system: str, scenario: str, options: dict[str, Any], seed_hash: str, *,
+            fmt: str = CHAIN_FORMAT, scenario_sha256: str | None = None) -> str:
+    """The hash every game's chain starts from: which game, and its posted dice commitment;
+    from ``referee-chain/2`` on, the whole SHA-256 of the scenario file it was set up from
+    (None: a built-in scenario)."""
+    if fmt not in CHAIN_FORMATS:
+        raise ValueError(f"unknown chain format {fmt[:40]!r}")
+    body: dict[str, Any] = {"chain": fmt, "system": system, "scenario": scenario,
+                            "options": options, "seed_hash": seed_hash}
+    if fmt != CHAIN_FORMAT:
+        body["scenario_sha256"] = scenario_sha256
+    return _sha(body)
 
 
 def step_hash(prev: str, step: dict[str, Any], state_json: str | None = None, *,
@@ -180,10 +194,18 @@ def short(head: str) -> str:
     return head[:SHORT]
 
 
-def anchor(head: str) -> str:
-    """The anchor line an announcement ends with (empty for a game with no chain yet)."""
-    return f"{ANCHOR_MARK} {short(head)}" if head else ""
+def anchor(head: str, count: int | None = None, added: int | None = None) -> str:
+    """The anchor line an announcement ends with (empty for a game with no chain yet):
+    the head's short form, and (issue 45) how many records the chain holds at that head
+    and how many of them the announced command wrote, ``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``: the
+    verifier requires each announcement's records to follow the previous announcement's
+    with nothing between, so a record an operator slips in between two is caught."""
+    if not head:
+        return ""
+    if count is None:
+        return f"{ANCHOR_MARK} {short(head)}"
+    return f"{ANCHOR_MARK} {short(head)} · {count} (+{added or 0})"
 
 
-__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "SHORT", "STEP_FIELDS", "anchor",
+__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "CHAIN_FORMAT_2", "CHAIN_FORMATS", "SHORT", "STEP_FIELDS", "anchor",
            "audit_hash", "canonical", "canonical_fast", "canonical_text", "genesis", "short", "step_hash"]

@@ -175,6 +175,10 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
 
     values = parse_dice(args.dice)
     clock = parse_clock(getattr(args, "clock", None))
+    damaged = await damaged_database(settings)
+    if damaged is not None:
+        print(damaged, file=sys.stderr)
+        return 1
     service = await Service.open(
         settings, dice_source=ScriptedDiceSource(values) if values else None, clock=clock,
     )
@@ -194,6 +198,26 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def damaged_database(settings: Settings) -> str | None:
+    """Why the console will not start on the database (issue 45: it started on one that
+    ``referee health`` calls damaged), or None: a new database, or one whose pages and
+    records check out (``bot/storage.py``)."""
+    from bot.storage import damaged_sentence, database_problems  # noqa: PLC0415
+    from bot.stores import open_store  # noqa: PLC0415
+
+    if isinstance(settings.db, Path) and not settings.db.exists():
+        return None
+    store = await open_store(settings.db)
+    try:
+        problems = await database_problems(store)
+    finally:
+        await store.close()
+    if not problems:
+        return None
+    return (f"The console will not start on it. {damaged_sentence(settings.db, problems)}"
+            f" (referee health --db {shown(settings.db)} lists what is wrong.)")
+
+
 async def run_render(settings: Settings, args: argparse.Namespace) -> int:
     """Play a transcript on a throwaway database and keep every snapshot in ``--out``."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -207,10 +231,15 @@ async def run_render(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_replay(path: Path) -> int:
-    """Check an export reproduces exactly."""
-    from bot.replay import load_export, replay  # noqa: PLC0415
+    """Check an export reproduces exactly; a file that is not an export gets one sentence
+    and exit code 2 (issue 45: never a traceback)."""
+    from bot.replay import BadExport, load_export, replay  # noqa: PLC0415
 
-    report = replay(load_export(path))
+    try:
+        report = replay(load_export(path))
+    except BadExport as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     for problem in report.problems:
         print("✗", problem)
     print(f"{report.matched}/{report.steps} steps reproduced exactly.")
@@ -243,7 +272,7 @@ async def run_health(settings: Settings) -> int:
     from datetime import datetime, timezone  # noqa: PLC0415
 
     from bot.heartbeat import heartbeat_problem  # noqa: PLC0415
-    from bot.storage import integrity_problems  # noqa: PLC0415
+    from bot.storage import database_problems  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
 
     if settings.heartbeat is not None:
@@ -257,7 +286,7 @@ async def run_health(settings: Settings) -> int:
         store = await open_store(settings.db)
         try:
             versions = await store.schema_versions()
-            problems = await integrity_problems(store)
+            problems = await database_problems(store)
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line
@@ -268,12 +297,15 @@ async def run_health(settings: Settings) -> int:
         print(f"unhealthy: {said}", file=sys.stderr)
         return 1
     if problems:
-        print(f"Database trouble: {shown(settings.db)} fails its integrity check ({problems[0][:120]};"
-              f" {len(problems)} problem(s)): stop the bot, keep a copy of the file, restore the"
-              " last backup (referee restore, or try `sqlite3 FILE .recover`).", file=sys.stderr)
+        from bot.storage import damaged_sentence  # noqa: PLC0415
+
+        print(damaged_sentence(settings.db, problems), file=sys.stderr)
+        for problem in problems[1:8]:
+            print(f"  - {problem}", file=sys.stderr)
         return 1
-    print(f"healthy: the database is migrated (version {max(versions, default=0)}) and passes its "
-          "integrity check; the gateway is not checked (REFEREE_HEARTBEAT is not set)")
+    print(f"healthy: the database is migrated (version {max(versions, default=0)}), passes its "
+          "integrity check and every record matches its hash chain; the gateway is not checked"
+          " (REFEREE_HEARTBEAT is not set)")
     return 0
 
 
@@ -345,8 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot" and (args.shards or args.shard_count):
         settings = shard_settings(settings, args.shards, args.shard_count)
     setup_logging(settings.log_level)
+    from bot.seedkey import SeedKeyError  # noqa: PLC0415
+
     try:
         return _run(args, settings)
+    except SeedKeyError as exc:  # the server's seed key unreadable (bot/seedkey.py)
+        print(exc, file=sys.stderr)
+        return 1
     except Exception as exc:
         said = for_operator(exc, settings.db)
         if said is None:

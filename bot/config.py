@@ -103,6 +103,12 @@ class Settings(BaseSettings):
     undos_in_a_row: int = Field(default=3, ge=1)
     #: ``/game end`` attaches the whole game as one HTML page (every map: seconds of CPU).
     html_at_end: bool = True
+    #: The server's seed key (bot/seedkey.py, issue 45): running games' dice seeds are kept
+    #: in the database wrapped with it, so the database alone cannot foresee a roll.  Keep
+    #: it off the database's disk and backups, and back it up on its own.
+    seed_key_file: Path = Path("./referee.seed-key")
+    #: The key itself as 64 hex digits (a secret store's variable), instead of the file.
+    seed_key: SecretStr | None = None
     #: The gateway heartbeat file (bot/heartbeat.py): written by ``referee bot`` while
     #: connected, read by ``referee health``.  None: no heartbeat (the console, the tests).
     heartbeat: Path | None = None

@@ -25,7 +25,8 @@ from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
 
-EXPORT_FORMAT = "referee-log/1"
+#: The export's format: ``referee-log/2`` (issue 45) adds the chain's scheme and record count.
+EXPORT_FORMAT = "referee-log/2"
 DEFAULT_LOG_LINES = 10
 
 
@@ -302,7 +303,7 @@ async def cmd_log(svc: Pipeline, inv: Invocation) -> Reply:
 
 
 async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
-    """The whole log of a game as a replayable JSON document (format ``referee-log/1``)."""
+    """The whole log of a game as a replayable JSON document (format :data:`EXPORT_FORMAT`)."""
     game = await svc.store.game(game_id)
     steps = await svc.store.steps(game_id)
     audit = await svc.store.audit(game_id)
@@ -334,6 +335,10 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         "head_seq": game.head_seq,
         # The hash of the game's last record (bot/chain.py): what the channel was shown.
         "chain_head": game.chain_head,
+        # Its scheme (referee-chain/2 binds the scenario file's whole hash) and how many
+        # records it holds (each announcement shows its count, issue 45).
+        "chain_format": game.chain_format,
+        "chain_count": game.chain_count,
         # The stored JSON text of each state, spliced in by encode_export (parsing and
         # re-encoding every state was most of the time /game end took).
         "steps": [record.sealed_step(r) if hidden is not None and r["seq"] >= hidden else r
@@ -485,7 +490,7 @@ async def finish(svc: Pipeline, inv: Invocation, game: LiveGame, result: str, au
             f"Dice seed: `{game.row.seed.hex()}`",
             f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
             rolls_line(game.row.dice_counter),
-            f"Chain head: {chain.ANCHOR_MARK} {done.chain_head}",
+            f"Chain head: {chain.ANCHOR_MARK} {done.chain_head} · {done.chain_count} (+{done.added})",
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
             f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",

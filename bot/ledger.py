@@ -24,7 +24,7 @@ from typing import Any, Awaitable, Callable, Sequence
 import orjson
 from pydantic import BaseModel
 
-from bot import chain, record, sealing
+from bot import chain, record, sealing, seedkey
 from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
@@ -34,6 +34,7 @@ from bot.summaries import Summaries, fresh
 from bot.writer import Writer
 from rules.core import dumps, finite
 from rules.core.contract import Action, GameSystem, Step
+from rules.core.errors import RuleError
 from rules.core.dice import Dice, ScriptedDice, SeededDice
 from rules.core.secrets import game_key
 
@@ -63,6 +64,8 @@ class DiceRun:
         """Fresh dice for the next step."""
         if self.scripted is not None:
             return ScriptedDice(self.scripted.values[self.scripted.position + self.used:])
+        if not self.seed:  # the seed key is missing or another (bot/seedkey.py)
+            raise RuleError(seedkey.NO_SEED)
         return SeededDice(self.seed, self.counter)
 
     def keep(self, dice: Dice) -> None:
@@ -157,6 +160,10 @@ class Committed:
     chain_head: str = ""
     #: The ``action`` record of each new step (seals and reveals included, issue 28).
     actions: list[dict[str, Any] | None] = field(default_factory=list)
+    #: How many records the chain holds after the change, and how many it wrote (issue 45:
+    #: the anchor line shows both).
+    chain_count: int = 0
+    added: int = 0
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,8 @@ class Plan:
     rows: list[StepRow]
     audit: AuditRow | None
     chain_head: str
+    #: How many records the chain holds once the plan is written (issue 45).
+    chain_count: int
     head_seq: int
     head_state: str
     mention_key: str | None
@@ -191,10 +200,15 @@ class Plan:
         return self.change.steps[-1].step if self.change.steps else None
 
     @property
+    def added(self) -> int:
+        """How many records the plan writes to the chain: its audit entry and its steps."""
+        return len(self.rows) + (self.audit is not None)
+
+    @property
     def done(self) -> Committed:
         """What the reply is built from."""
         return Committed([r.seq for r in self.rows], self.head_seq, self.mentions, self.chain_head,
-                         [r.action for r in self.rows])
+                         [r.action for r in self.rows], self.chain_count, self.added)
 
 
 @dataclass
@@ -394,6 +408,8 @@ class Ledger:
         the head off the current one (the summaries there); an order on the head reads
         nothing."""
         if any(o.step.seals or o.step.unseals for o in change.steps):
+            if not game.row.seed:  # the seals' key is the seed's (bot/seedkey.py)
+                raise RuleError(seedkey.NO_SEED)
             # Seals committed with the game's key, reveals checked against them (issue 28).
             found = await sealing.sealed_records(self.store, game_key(game.row.seed), game.row.id,
                                                  change.parent_seq, [o.step for o in change.steps])
@@ -414,6 +430,7 @@ class Ledger:
         last = change.steps[-1].step if change.steps else None
         return Plan(
             game=game, change=change, inv=inv, rows=rows, audit=audit, chain_head=chain_head,
+            chain_count=game.row.chain_count + len(rows) + (audit is not None),
             head_seq=head_seq, head_state=head_state, mention_key=mention_key, mentions=mentions,
             dice_counter=change.dice.counter if change.dice is not None else game.row.dice_counter,
             summaries=await self._summaries_after(game, change, rows),
@@ -444,7 +461,7 @@ class Ledger:
         either the whole command or none of it."""
         game, change, inv = plan.game, plan.change, plan.inv
         if reply is not None:
-            reply = record.anchored(reply, plan.chain_head)
+            reply = record.anchored(reply, plan.chain_head, plan.chain_count, plan.added)
             if reply.mentions and paced is not None and paced.line:
                 # The ping says by when: stored with the reply, so a retried interaction is
                 # answered with the same text.
@@ -539,6 +556,7 @@ class Ledger:
             # (another process wrote the game) stops here, before anything is written.
             db.set_head(game.row.id, plan.head_seq, dice_counter=plan.dice_counter,
                         last_mention=plan.mention_key, version=game.row.version, chain_head=plan.chain_head,
+                        chain_count=plan.chain_count,
                         summaries=plan.summaries.model_dump_json() if plan.summaries is not None else None)
             if change.revert_after is not None:
                 assert audit_id is not None, "revert marks point at the audit entry that made them"
@@ -550,7 +568,7 @@ class Ledger:
             for row in plan.rows:
                 db.insert_step(row)
             if change.end:
-                db.end_game(game.row.id)
+                db.end_game(game.row.id, seed=game.row.seed)
             for more in extra:
                 more(db)
             if plan.ended_turn is not None:
@@ -580,7 +598,7 @@ class Ledger:
         cached = game.row.model_copy(update={
             "head_seq": plan.head_seq, "state_json": plan.head_state, "dice_counter": plan.dice_counter,
             "last_mention": plan.mention_key, "version": game.row.version + 1,
-            "chain_head": plan.chain_head,
+            "chain_head": plan.chain_head, "chain_count": plan.chain_count,
         })
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
@@ -672,24 +690,25 @@ class Ledger:
         async with self.store.transaction() as db:
             game_id = await db.create_game(
                 channel_id=draft.channel_id, guild_id=draft.guild_id, system=draft.system,
-                scenario=draft.scenario, options=draft.options, seed=draft.seed,
+                scenario=draft.scenario, options=draft.options,
+                seed=seedkey.wrap(self.store.seed_key, draft.seed, draft.seed_hash),
                 seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id,
-                scenario_text=draft.scenario_text,
+                scenario_text=draft.scenario_text, chain_format=chain.CHAIN_FORMAT_2,
             )
             row, canonical = self.step_row(game_id, 0, None, outcome, inv, False)
-            row = record.seal_step(row, chain.genesis(draft.system, draft.scenario, draft.options,
-                                                      draft.seed_hash), canonical)
+            row = record.seal_step(row, record.genesis_of(draft.model_copy(
+                update={"chain_format": chain.CHAIN_FORMAT_2})), canonical)
             db.insert_step(row)
             step = outcome.step
             mention = self.mention_key(step.waiting_on, step.turn_part) if seats else None
             db.set_head(game_id, 0, dice_counter=run.counter, last_mention=mention,
                         summaries=fresh(self.systems[draft.system].sides).model_dump_json(),
-                        chain_head=row.hash)
+                        chain_head=row.hash, chain_count=1)
             for seat in seats or []:
                 self._write_seat(db, game_id, seat, None)
             if also is not None:
                 also(db, game_id)
-            reply = record.anchored(reply_for(game_id), row.hash or "")
+            reply = record.anchored(reply_for(game_id), row.hash or "", 1, 1)
             if inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
         run.committed()

@@ -8,7 +8,9 @@ marks, new steps, seats and reply are stored together or not at all.
 
 from __future__ import annotations
 
-from bot import replies, scenarios
+import functools
+
+from bot import record, replies, scenarios
 from bot.gamecmds import end_audit, finish, read_options
 from bot.declare import CommandSet, Member, Side, Text, Whole, command
 from bot.models import Invocation, Reply
@@ -16,6 +18,7 @@ from bot.pacing.commands import cmd_extend, current_pace
 from bot.pacing.plans import same_part
 from bot.pacing.times import discord_time
 from bot.moderation import require_moderator
+from bot.owed import OwedAnnouncements
 from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
 from bot.store import SeatRow
@@ -258,16 +261,20 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     secrets = ("secrets included" if game.system.private_info
                else f"the public map: {game.system.title} keeps no secrets")
 
-    def build(done: Committed) -> Reply:
-        return Reply(text=f"👁️ {game.system.side_name(side)}'s own view at step #{seq}, {secrets}; "
-                          "only you see it. This look is in the audit log.",
-                     snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
-
-    reply = await svc.ledger.commit(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
-                                                      {"side": side, "seq": seq})),
-                             inv=inv, reply_for=build)
-    assert reply is not None
-    return reply
+    plan = await svc.ledger.plan(game, Change(audit=Audit(inv.user_id, inv.user_name, "look", "",
+                                                       {"side": side, "seq": seq})), inv=inv)
+    reply = Reply(text=f"👁️ {game.system.side_name(side)}'s own view at step #{seq}, {secrets}; "
+                       "only you see it. The channel is told that you looked (the audit log keeps it).",
+                  snapshot_key=f"{game.row.id}:{seq}:map:{side}", ephemeral=True)
+    # The look is a record of the chain: the channel is told, so every record is one an
+    # announcement wrote (issue 45: the verifier requires it of the records between two).
+    told = record.anchored(Reply(text=f"👁️ Moderator @{inv.user_name} looked at "
+                                      f"{game.system.side_name(side)}'s own view at step #{seq}.",
+                                 follows=True), plan.chain_head, plan.chain_count, plan.added)
+    landed = await svc.ledger.write(plan, reply, [functools.partial(
+        OwedAnnouncements.insert, channel_id=inv.channel_id, reply=told)])
+    svc.announcements.owing(inv.channel_id)
+    return landed.answer
 
 
 @command("forfeit", "A side lost on its passed deadline: end the game, the other side wins",

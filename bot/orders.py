@@ -95,7 +95,8 @@ def order_reply(svc: Pipeline, game: LiveGame, inv: Invocation, outcome: Outcome
     # very commit and posted right after the private answer.  The giver has just been
     # answered, so the channel's copy pings only the others waited on.
     others = [user for user in done.mentions if user != inv.user_id]
-    announced = record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head)
+    announced = record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head,
+                                done.chain_count, done.added)
     return OrderReply(Reply(text="\n".join(lines + own + foot), ephemeral=True), announced)
 
 

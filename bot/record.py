@@ -12,8 +12,9 @@ from typing import Any
 
 from bot import chain
 from bot.models import Reply
-from bot.store import AuditRow, StepRow
+from bot.store import AuditRow, GameRow, StepRow
 from bot.writer import utcnow
+from rules.core import scenariofile
 from rules.core.contract import SEALED, GameSystem
 
 
@@ -33,6 +34,14 @@ def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
 def audit_fields(entry: AuditRow) -> dict[str, Any]:
     """An audit entry as the export holds it."""
     return entry.model_dump(exclude={"game_id"})
+
+
+def genesis_of(game: GameRow) -> str:
+    """The genesis of ``game``'s chain, in the scheme it was started with (issue 45: since
+    ``referee-chain/2`` it binds the scenario file's whole SHA-256)."""
+    digest = scenariofile.sha256(game.scenario_text) if game.scenario_text is not None else None
+    return chain.genesis(game.system, game.scenario, game.options, game.seed_hash,
+                         fmt=game.chain_format, scenario_sha256=digest)
 
 
 def seal_step(step: StepRow, prev: str, state_canonical: bytes | None = None) -> StepRow:
@@ -96,12 +105,13 @@ def sealed_step(fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "action": action, "state": None, "sealed": True}
 
 
-def anchored(reply: Reply, head: str) -> Reply:
+def anchored(reply: Reply, head: str, count: int | None = None, added: int | None = None) -> Reply:
     """A public reply with the chain head's short form at its foot (every announcement
-    carries it: the channel's copy of the record).  Ephemeral replies and errors stay as
-    they are: nobody else sees them, so they anchor nothing."""
-    line = chain.anchor(head)
-    if reply.ephemeral or reply.error or not line or line in reply.text:
+    carries it: the channel's copy of the record), with the chain's record count and how
+    many records the command wrote (issue 45).  Ephemeral replies and errors stay as they
+    are: nobody else sees them, so they anchor nothing."""
+    line = chain.anchor(head, count, added)
+    if reply.ephemeral or reply.error or not line or f"{chain.ANCHOR_MARK} {chain.short(head)}" in reply.text:
         return reply
     return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
 

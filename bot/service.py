@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from bot import answers, export_html, incidents
 from bot import commands as catalogue
-from bot import orders, replies, storage, tutorial
+from bot import orders, replies, seedkey, storage, tutorial
 from bot.config import Settings
 from bot.declare import Asked, Declared
 from bot.games import GameCache
@@ -136,6 +136,14 @@ class Service:
         """Open the store named in the settings and return a ready service (``clock``: what
         deadlines read the time from; the system's unless a test or the console sets one)."""
         store = await open_store(settings.db)
+        try:
+            # After the store: a database refused (a newer schema, a read-only file) leaves
+            # no new key file behind.
+            store.seed_key = seedkey.load_key(
+                settings.seed_key.get_secret_value() if settings.seed_key else None, settings.seed_key_file)
+        except BaseException:
+            await store.close()
+            raise
         service = cls(store, settings, dice_source, clock)
         await service.prune_interactions()
         return service

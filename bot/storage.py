@@ -10,6 +10,7 @@ as before (an incident id).
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -46,8 +47,9 @@ PLAYER: dict[Trouble, str] = {
 OPERATOR: dict[Trouble, str] = {
     "full": "the disk holding {db} is full: free space (the bot needs room for the database and"
             " its -wal file); nothing acknowledged was lost, and commands work again at once.",
-    "read-only": "{db} is read-only to the bot: give its user write access to the file and to"
-                 " its folder (SQLite writes the -wal and -shm files beside it).",
+    "read-only": "{db} is read-only to the bot (the file, or the folder it is in): give its user"
+                 " write access to the file and to its folder (SQLite writes the -wal and -shm"
+                 " files beside it).",
     "damaged": "{db} is damaged ({detail}): stop the bot, keep a copy of the file, restore the"
                " last backup (or try `sqlite3 FILE .recover`), then start it again.",
     "unreachable": "{db} cannot be opened ({detail}): check the path or the PostgreSQL server"
@@ -93,7 +95,28 @@ def for_operator(exc: BaseException, db: Any) -> str | None:
     kind = trouble(exc)
     if kind is None:
         return None
+    if kind == "unreachable" and not_writable(db):
+        # SQLite says "unable to open database file" when it cannot make its -wal file
+        # beside a database in a read-only folder (issue 45: that was said as credentials).
+        kind = "read-only"
     return "Database trouble: " + OPERATOR[kind].format(db=shown(db), detail=str(exc)[:120])
+
+
+def not_writable(db: Any) -> bool:
+    """Whether ``db`` is a SQLite file that is there but cannot be written, or whose folder
+    cannot take a new file (the -wal and -shm SQLite makes beside it).  Tried, not asked
+    (``os.access`` says yes to root whatever the file's attributes): the file opened for
+    writing and closed, a temporary file made in the folder and removed."""
+    if not isinstance(db, Path) or not db.is_file():
+        return False
+    try:
+        with open(db, "r+b"):
+            pass
+        with tempfile.TemporaryFile(dir=db.parent or Path(".")):
+            pass
+    except OSError:
+        return True
+    return False
 
 
 def shown(db: Path | str) -> str:
@@ -120,5 +143,23 @@ async def integrity_problems(store: Any) -> list[str]:
     return [] if found == ["ok"] else found
 
 
-__all__ = ["OPERATOR", "PLAYER", "Trouble", "for_operator", "for_player", "integrity_problems", "shown",
-           "trouble"]
+async def database_problems(store: Any) -> list[str]:
+    """What ``referee health`` finds wrong with a database: SQLite's page check, then every
+    record of every game against its hash chain and the revert marks and heads its records
+    make (``bot/chaincheck.py``, issue 45: one changed byte in a stored state passed)."""
+    from bot.chaincheck import record_problems  # noqa: PLC0415 - the records only when checked
+
+    return await integrity_problems(store) or await record_problems(store)
+
+
+def damaged_sentence(db: Path | str, problems: list[str]) -> str:
+    """The operator's sentence for a database :func:`database_problems` found damaged:
+    what is wrong first, then what to run."""
+    return (f"Database trouble: {shown(db)} fails its integrity check ({problems[0][:160]};"
+            f" {len(problems)} problem(s)):"
+            " stop the bot, keep a copy of the file, restore the last backup (referee restore --from"
+            " FILE; on PostgreSQL pg_restore), then run referee health again.")
+
+
+__all__ = ["OPERATOR", "PLAYER", "Trouble", "damaged_sentence", "database_problems", "for_operator",
+           "for_player", "integrity_problems", "shown", "trouble"]

@@ -25,6 +25,7 @@ from typing import Any, AsyncIterator
 import aiosqlite
 from pydantic import BaseModel
 
+from bot import seedkey
 from bot.filelocks import FileLocks
 from bot.schema import migration_files, refuse_newer, sqlite_version
 from bot.steprow import StepRow as StepRow  # re-exported: the stores' row types are read from here
@@ -63,6 +64,9 @@ class GameRow(BaseModel):
     scenario_text: str | None = None
     #: The hash of the game's last record (migration 0009, ``bot/chain.py``).
     chain_head: str = ""
+    #: Its chain's scheme and how many records the chain holds (migration 0014).
+    chain_format: str = "referee-chain/1"
+    chain_count: int = 0
 
 
 class SeatRow(BaseModel):
@@ -140,6 +144,10 @@ class BaseStore(ABC):
     #: several processes share): then a cached game is checked against the stored version
     #: before it is trusted.
     shared: bool = False
+    #: The server's seed key (``bot/seedkey.py``, issue 45): running games' seeds are stored
+    #: wrapped with it.  None: a store opened without it (a check, a copy), which reads an
+    #: ended game's seed and no running game's.
+    seed_key: bytes | None = None
 
     @abstractmethod
     async def close(self) -> None:
@@ -196,14 +204,14 @@ class BaseStore(ABC):
         row = await self._fetchone(
             f"{_GAMES} WHERE g.channel_id = ? AND g.status = 'active'", (channel_id,)
         )
-        return _game(row) if row else None
+        return _game(row, self.seed_key) if row else None
 
     async def game(self, game_id: int) -> GameRow:
         """A game by id."""
         row = await self._fetchone(f"{_GAMES} WHERE g.id = ?", (game_id,))
         if row is None:
             raise KeyError(game_id)
-        return _game(row)
+        return _game(row, self.seed_key)
 
     async def last_ended_game(self, channel_id: str) -> GameRow | None:
         """The game of a channel that ended last, if any (it stays exportable)."""
@@ -212,7 +220,11 @@ class BaseStore(ABC):
             " ORDER BY g.ended_at DESC, g.id DESC LIMIT 1",
             (channel_id,),
         )
-        return _game(row) if row else None
+        return _game(row, self.seed_key) if row else None
+
+    async def game_ids(self) -> list[int]:
+        """The id of every game the database holds, oldest first (``referee health``)."""
+        return [int(r[0]) for r in await self._fetchall("SELECT id FROM games ORDER BY id")]
 
     async def count_games(self) -> int:
         """How many games the database holds (all statuses)."""
@@ -594,17 +606,20 @@ def scenario_loaded(system: str, text: str | None) -> str | None:
     return text
 
 
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: aiosqlite.Row, seed_key: bytes | None) -> GameRow:
+    """A game row; its seed unwrapped with the server's key (``bot/seedkey.py``)."""
     return GameRow(
         id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"],
         system=row["system"], scenario=row["scenario"],
-        options=json.loads(row["options_json"]), status=row["status"], seed=row["seed"],
+        options=json.loads(row["options_json"]), status=row["status"],
+        seed=seedkey.unwrap(seed_key, bytes(row["seed"]), row["seed_hash"]),
         seed_hash=row["seed_hash"], dice_counter=row["dice_counter"], head_seq=row["head_seq"],
         state_json=row["state_json"], last_mention=row["last_mention"],
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
         summaries_json=row["summaries_json"],
         scenario_text=scenario_loaded(row["system"], row["scenario_text"]),
-        chain_head=row["chain_head"],
+        chain_head=row["chain_head"], chain_format=row["chain_format"],
+        chain_count=row["chain_count"],
     )
 
 

@@ -362,17 +362,17 @@ class Writer:
     async def create_game(
         self, *, channel_id: str, guild_id: str | None, system: str, scenario: str,
         options: dict[str, Any], seed: bytes, seed_hash: str, created_by: str,
-        scenario_text: str | None = None,
+        scenario_text: str | None = None, chain_format: str = "referee-chain/1",
     ) -> int:
         """Insert a game and return its id (the unique index refuses a second active one);
         ``scenario_text``: the scenario file it was set up from (migration 0010).  Its
         state is its head step's: insert step #0 in the same transaction (migration 0011)."""
         done = await self._now(
             "INSERT INTO games (channel_id, guild_id, system, scenario, options_json, seed,"
-            " seed_hash, created_by, created_at, scenario_text)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id",
+            " seed_hash, created_by, created_at, scenario_text, chain_format)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
             (channel_id, guild_id, system, scenario, json.dumps(options), seed, seed_hash,
-             created_by, utcnow(), scenario_text),
+             created_by, utcnow(), scenario_text, chain_format),
         )
         return int(done.rows[0][0])
 
@@ -380,6 +380,7 @@ class Writer:
         self, game_id: int, seq: int, *, dice_counter: int | None = None,
         last_mention: str | None = None, version: int | None = None,
         summaries: str | None = None, chain_head: str | None = None,
+        chain_count: int | None = None,
     ) -> None:
         """Point the game at a new current step (its state is that step's, migration 0011),
         with its roll counter, last ping and every side's "since your last order" (0008).
@@ -398,6 +399,8 @@ class Writer:
             columns["summaries_json"] = summaries
         if chain_head is not None:
             columns["chain_head"] = chain_head
+        if chain_count is not None:
+            columns["chain_count"] = chain_count
         sets = ", ".join(f"{name} = ?" for name in columns)
         if version is None:
             self.execute(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
@@ -410,8 +413,13 @@ class Writer:
         """Remember the turn-part last announced with a ping."""
         self.execute("UPDATE games SET last_mention = ? WHERE id = ?", (key, game_id))
 
-    def end_game(self, game_id: int) -> None:
-        """Mark a game ended (its channel may start a new one)."""
+    def end_game(self, game_id: int, seed: bytes | None = None) -> None:
+        """Mark a game ended (its channel may start a new one); ``seed``: its dice seed, kept
+        plainly from now on (it is public once the game has ended, ``bot/seedkey.py``)."""
+        if seed:
+            self.execute("UPDATE games SET status = 'ended', ended_at = ?, seed = ? WHERE id = ?",
+                         (utcnow(), seed, game_id))
+            return
         self.execute(
             "UPDATE games SET status = 'ended', ended_at = ? WHERE id = ?", (utcnow(), game_id)
         )

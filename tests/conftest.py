@@ -29,6 +29,11 @@ _names = itertools.count(1)
 STORES = ("sqlite", "postgresql")
 #: The database holding every test's schema.
 DATABASE = "referee_tests"
+#: The server's seed key every test's bot runs with (``bot/seedkey.py``): set before any
+#: fixture, module-scoped ones included, so no test writes a key file where it runs; a
+#: test of the key file itself removes it from its environment.
+TEST_SEED_KEY = hashlib.sha256(b"referee tests' seed key").hexdigest()
+os.environ.setdefault("REFEREE_SEED_KEY", TEST_SEED_KEY)
 
 
 @pytest.fixture(autouse=True)

@@ -41,6 +41,14 @@ The checks:
   at ``/game end`` is its last: so the file is the history the channel saw, byte for byte
   up to the last head seen, dice-free orders, names, audit entries and reverted branches
   included;
+* with ``--anchors`` (issue 45), each announcement's record count (``🔗 1a2b… · 14 (+1)``):
+  its head is the file's record 14, and the records between two announcements are exactly
+  the ones the later one wrote (a record slipped in between two by someone with the
+  database is named); a head missing from the file names the record found at its count;
+* the revert marks and the head are those the records make, replayed in the order written
+  (a rollback undone by deleting its marks is named with its audit entry);
+* the scenario file hashes to ``scenario_sha256`` (and, in chain ``referee-chain/2``, the
+  genesis binds that hash); a final export (one holding the seed) has no step marked sealed;
 * the log replays: each step applied again with its recorded dice gives its recorded
   events and state (so a die's size, an event's text or a state cannot be changed).  This
   needs the Referee rules (run it inside the Referee repository, or ``referee replay``);
@@ -67,17 +75,24 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = "referee-log/1"
+#: Every export format this script reads (``referee-log/2``, issue 45: the chain's scheme
+#: and record count added).
+FORMATS = (FORMAT, "referee-log/2")
 #: Set in the environment when the script re-runs itself under the project's Python.
 REEXEC = "REFEREE_VERIFY_DICE_REEXEC"
-#: The hash chain's scheme (bot/chain.py holds the bot's side; a test keeps the two equal).
+#: The hash chain's schemes (bot/chain.py holds the bot's side; a test keeps the two equal):
+#: ``/2`` (issue 45) binds the scenario file's whole SHA-256 in the genesis.
 CHAIN_FORMAT = "referee-chain/1"
+CHAIN_FORMATS = (CHAIN_FORMAT, "referee-chain/2")
 STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
                "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 #: Audit actions that revert steps.
 REVERTING = ("rollback", "undo", "reroll")
-#: A chain head as announcements show it: the link mark, then 16 to 64 hex digits.
-ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])")
+#: A chain head as announcements show it: the link mark, then 16 to 64 hex digits, and
+#: since issue 45 the chain's record count and how many records the command wrote
+#: (``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``).
+ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])`?(?:\s*·\s*(\d{1,9})\s*\(\+(\d{1,9})\))?")
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -93,10 +108,27 @@ def canonical(value: Any) -> bytes:
 
 
 def genesis(document: dict) -> str:
-    """The hash a game's chain starts from: its system, scenario, options and seed hash."""
-    return hashlib.sha256(canonical({
-        "chain": CHAIN_FORMAT, "system": document["system"], "scenario": document.get("scenario"),
-        "options": document.get("options", {}), "seed_hash": document["seed_hash"]})).hexdigest()
+    """The hash a game's chain starts from: its system, scenario, options and seed hash; in
+    ``referee-chain/2`` the scenario file's whole SHA-256 too (None: a built-in scenario)."""
+    fmt = document.get("chain_format") or CHAIN_FORMAT
+    body = {"chain": fmt, "system": document["system"], "scenario": document.get("scenario"),
+            "options": document.get("options", {}), "seed_hash": document["seed_hash"]}
+    if fmt != CHAIN_FORMAT:
+        body["scenario_sha256"] = document.get("scenario_sha256")
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def scenario_problems(document: dict) -> list[str]:
+    """The scenario file the export carries hashes to its ``scenario_sha256`` (issue 45:
+    64 zeros passed), and a game of chain ``/2`` had it bound in its genesis."""
+    text, digest = document.get("scenario_text"), document.get("scenario_sha256")
+    if text is not None and not isinstance(text, str):
+        raise BadInput(f"scenario_text should be str, not {type(text).__name__}")
+    actual = hashlib.sha256(text.encode("utf-8")).hexdigest() if text is not None else None
+    if actual != digest:
+        return [f"the scenario file in the export hashes to {str(actual)[:16]}…, not to its"
+                f" scenario_sha256 {str(digest)[:16]}…: the file or its hash was changed"]
+    return []
 
 
 def record_hash(kind: str, record: dict) -> str:
@@ -151,9 +183,12 @@ def _need(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
 def check_shape(document: Any) -> None:
     """Raise :class:`BadInput` naming the first thing that is not where an export has it."""
     _need(document, dict, "the file")
-    if document.get("format") != FORMAT:
+    if document.get("format") not in FORMATS:
         raise BadInput(f"this is not a Referee export (format {str(document.get('format'))[:40]!r}, "
-                       f"expected {FORMAT!r})")
+                       f"expected {' or '.join(map(repr, FORMATS))})")
+    if document.get("chain_format", CHAIN_FORMAT) not in CHAIN_FORMATS:
+        raise BadInput(f"its chain format {str(document.get('chain_format'))[:40]!r} is not one this"
+                       " script knows (a newer Referee? use its tools/verify_dice.py)")
     _need(document.get("seed_hash"), str, "seed_hash")
     _need(document.get("system"), str, "system")
     steps = _need(document.get("steps"), list, "steps")
@@ -181,17 +216,25 @@ def check_shape(document: Any) -> None:
 # -- the checks --------------------------------------------------------------------------------
 
 def verify(document: dict, *, seed_hash: str | None = None, rolls: int | None = None,
-           anchors: list[str] | None = None) -> list[str]:
+           anchors: list[str] | None = None, announced: list[Announced] | None = None) -> list[str]:
     """The problems found (an empty list: the dice and the record check out).  ``anchors``:
-    chain heads seen in the channel (16 to 64 hex digits each)."""
+    chain heads seen in the channel (16 to 64 hex digits each); ``announced``: the heads the
+    channel showed with their record counts (:func:`announcements_in`), every record between
+    two of them required to be one of theirs."""
     check_shape(document)
-    if any(step.get("sealed") for step in document["steps"]):
+    sealed = [step["seq"] for step in document["steps"] if step.get("sealed")]
+    if sealed and not document.get("seed"):
         # A running game with secrets (issue 28) exports its steps without states or sealed
         # items: their hashes cannot be recomputed, which is not a forgery.
-        return ["this export was taken before /game end: it withholds the game's states and "
-                "secrets, so its hashes and dice cannot be checked yet; check the final export "
-                "attached to /game end"]
-    structure = _line(document) + _chain(document, anchors or [])
+        return ["this export was taken before /game end (it holds no seed): it withholds the"
+                " game's states and secrets, so its hashes and dice cannot be checked yet; check"
+                " the final export attached to /game end"]
+    structure = scenario_problems(document) + _line(document) + \
+        _chain(document, anchors or [], announced or [])
+    if sealed:
+        structure.insert(0, f"steps {', '.join(f'#{n}' for n in sealed[:8])} are marked sealed in a"
+                            " final export (it holds the seed, so it withholds nothing): their"
+                            " content was hidden from the checks")
     if not document.get("seed"):
         return ["the export holds no seed: it is revealed only once the game has ended", *structure]
     try:
@@ -419,7 +462,7 @@ def _revert_marks(document: dict, steps: dict[int, dict]) -> list[str]:
 Record = tuple[str, dict, str]
 
 
-def _chain(document: dict, anchors: list[str]) -> list[str]:
+def _chain(document: dict, anchors: list[str], announced: list[Announced]) -> list[str]:
     """Every record's hash, the one chain they form, and the heads the channel saw."""
     records: list[Record] = [("step", s, step_name(s)) for s in document["steps"]] + \
         [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
@@ -432,7 +475,8 @@ def _chain(document: dict, anchors: list[str]) -> list[str]:
     order, current = _walk_chain(follows, genesis(document), problems)
     problems += _chain_ends(document, records, order, current)
     problems += _reverted_before_written(records, order)
-    return problems + _anchored(order, current, anchors)
+    problems += _marks_replayed(document, order)
+    return problems + _anchored(order, current, anchors) + _sequence(order, announced)
 
 
 def _links(records: list[Record], problems: list[str]) -> dict[str, list[Record]]:
@@ -485,6 +529,89 @@ def _chain_ends(document: dict, records: list[Record], order: list[Record], curr
     return problems
 
 
+def _reverting_base(entry: dict, parents: dict[Any, Any]) -> Any:
+    """The step above which a reverting audit entry reverted every active step (the bot's
+    ``revert_after``), or None for an entry that reverts nothing: a rollback back to its
+    ``to``, a reroll from the step before the rerolled one, an undo from the undone step's
+    parent."""
+    action, data = entry.get("action"), entry.get("data") or {}
+    if action == "rollback" and data.get("direction") == "back":
+        return data.get("to")
+    if action == "reroll" and isinstance(data.get("step"), int):
+        return data["step"] - 1
+    if action == "undo":
+        return parents.get(data.get("seq"))
+    return None
+
+
+def _marks_replayed(document: dict, order: list[Record]) -> list[str]:
+    """The revert marks and the head as the records, in the order written, make them (issue
+    45: marks are not hashed, so a rollback undone by deleting its marks and moving the head
+    back broke no hash): each rollback, reroll and undo reverts the active line above its
+    base, a rollback forward makes its ``steps`` active again, a step written becomes the
+    head, a rollback moves it to its ``to``.  Every step's mark and the head must be those."""
+    parents = {r["seq"]: r.get("parent_seq") for k, r, _ in order if k == "step"}
+    marks: dict[Any, Any] = {}
+    head: Any = None
+    for kind, record, _ in order:
+        if kind == "step":
+            head = record["seq"]
+            continue
+        data = record.get("data") or {}
+        base = _reverting_base(record, parents)
+        if base is not None:
+            for seq in _line_of(parents, head):
+                if seq > base:
+                    marks.setdefault(seq, record.get("id"))
+            # Back to the rollback's target, or to the parent of the rerolled or undone
+            # step (the steps applied again follow as records of their own).
+            head = base if record.get("action") == "rollback" else \
+                parents.get(data.get("step", data.get("seq")))
+        elif record.get("action") == "rollback" and data.get("direction") == "forward":
+            for seq in data.get("steps") or []:
+                marks.pop(seq, None)
+            head = data.get("to")
+    return _marks_compared(document, marks, head)
+
+
+def _line_of(parents: dict[Any, Any], head: Any) -> list[Any]:
+    """The steps from ``head`` back to its root by their parents."""
+    line: list[Any] = []
+    while head in parents and head not in line:
+        line.append(head)
+        head = parents[head]
+    return line
+
+
+def _marks_compared(document: dict, marks: dict[Any, Any], head: Any) -> list[str]:
+    """The file's revert marks and head against those the records make."""
+    audit = {a.get("id"): a for a in document.get("audit", [])}
+    problems = []
+    for step in document["steps"]:
+        seq, by, made = step.get("seq"), step.get("reverted_by"), marks.get(step.get("seq"))
+        if by == made or not isinstance(step.get("hash"), str):
+            continue
+        if made is None:
+            problems.append(f"step #{seq} is marked reverted by audit entry {by}, but no record reverts it")
+        else:
+            what = audit.get(made, {})
+            problems.append(f"step #{seq} is {'active' if by is None else f'marked reverted by {by}'} in the"
+                            f" file, but audit entry {made} ({what.get('action')} {_audit_words(what)}) reverted"
+                            " it and no record made it active again: the revert was undone outside the record")
+    if head is not None and document.get("head_seq") != head:
+        problems.append(f"the file's head is step #{document.get('head_seq')}, but its records put the"
+                        f" game at step #{head}: the head was moved outside the record")
+    return problems
+
+
+def _audit_words(entry: dict) -> str:
+    """What a reverting audit entry did, in a few words (``to #5``, ``of #7``)."""
+    data = entry.get("data") or {}
+    if "to" in data:
+        return f"to #{data['to']}"
+    return f"of #{data.get('step', data.get('seq'))}"
+
+
 def _reverted_before_written(records: list[Record], order: list[Record]) -> list[str]:
     """A step cannot be reverted by an audit entry written before it."""
     problems = []
@@ -519,9 +646,59 @@ def _anchored(order: list[Record], last: str, anchors: list[str]) -> list[str]:
     return problems
 
 
+#: One announcement as the channel showed it: its head, the chain's record count at it and
+#: how many records its command wrote.
+Announced = tuple[str, int, int]
+
+
+def _sequence(order: list[Record], announced: list[Announced]) -> list[str]:
+    """Every announced head sits at the place its count gives, and every record of the file
+    up to the last announcement was written by an announced command: the records between
+    two announcements are exactly the ones the later one says it wrote (issue 45: a record
+    an operator slipped in between two announcements, with every hash after it made anew
+    by the bot itself, breaks no head).  Each problem names the records concerned."""
+    problems: list[str] = []
+    place = {r["hash"]: n for n, (_, r, _) in enumerate(order)}
+    names = [name for _, _, name in order]
+    by_count: dict[int, Announced] = {}
+    for head, count, added in announced:
+        found = next((n for h, n in place.items() if h.startswith(head)), None)
+        if found is not None and found + 1 != count:
+            problems.append(f"the channel saw {head[:16]} as record {count}, but in the file it is"
+                            f" record {found + 1} ({names[found]}): records were added or removed before it")
+        if found is None and 0 < count <= len(order):
+            problems.append(f"the channel saw {head[:16]} as record {count}; the file's record {count} is"
+                            f" {names[count - 1]}, with another hash: it, or a record before it, was changed")
+        if by_count.get(count, ("", 0, -1))[2] < added:
+            by_count[count] = (head, count, added)
+    expected = 0
+    for count in sorted(by_count):
+        head, _, added = by_count[count]
+        if count - added > expected:
+            gap = names[expected:min(count - added, len(names))]
+            problems.append(f"records {expected + 1} to {count - added} of the file ({', '.join(gap[:4])}"
+                            f"{', …' if len(gap) > 4 else ''}) were announced by no message before"
+                            f" {head[:16]} (record {count}, +{added}): inserted between two announcements,"
+                            " or a message is missing from the channel file")
+        expected = max(expected, count)
+    return problems
+
+
+def announcements_in(text: str) -> list[Announced]:
+    """Every announcement in a channel's saved messages that shows its record count
+    (issue 45); older ones show the head alone and are read by :func:`anchors_in`."""
+    return [(head, int(count), int(added)) for head, count, added in _anchor_matches(text) if count]
+
+
 def anchors_in(text: str) -> list[str]:
     """Every chain head (``🔗 1a2b…``) in a channel's saved messages: plain text, a JSON
     export (every string in it) or an HTML export (emoji images read by their alt text)."""
+    return [head for head, _, _ in _anchor_matches(text)]
+
+
+def _anchor_matches(text: str) -> list[tuple[str, str, str]]:
+    """Every ``(head, count, added)`` the anchor lines of saved messages show (count and
+    added empty on a line from before issue 45)."""
     try:
         strings = list(_strings(json.loads(text)))
     except (json.JSONDecodeError, RecursionError):
@@ -580,10 +757,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return 2 if exc.code else 0
     _run_with_the_project_python(argv)
-    anchors = _anchors(args)
-    if isinstance(anchors, int):
-        return anchors
-    checked = _checked(args, anchors)
+    read = _anchors(args)
+    if isinstance(read, int):
+        return read
+    anchors, announced = read
+    checked = _checked(args, anchors, announced)
     if isinstance(checked, int):
         return checked
     document, problems = checked
@@ -621,29 +799,35 @@ def _run_with_the_project_python(argv: list[str] | None) -> None:
                   {**os.environ, REEXEC: "1"})
 
 
-def _anchors(args: argparse.Namespace) -> list[str] | int:
-    """The chain heads the channel showed (``--anchor``, ``--anchors``), or the exit code of
-    a sentence saying why they cannot be read."""
+def _anchors(args: argparse.Namespace) -> tuple[list[str], list[Announced]] | int:
+    """The chain heads the channel showed (``--anchor``, ``--anchors``) and the announcements
+    with their counts (``--anchors``), or the exit code of a sentence saying why they cannot
+    be read."""
     anchors = [a.strip().strip("`").lower() for a in args.anchor]
     bad = [a for a in anchors if not re.fullmatch(r"[0-9a-f]{16,64}", a)]
     if bad:
         print(f"--anchor takes 16 to 64 hex digits as the channel shows them, not {bad[0][:70]!r}.")
         return 2
+    announced: list[Announced] = []
     if args.anchors:
         try:
-            anchors += anchors_in(Path(args.anchors).read_text("utf-8", errors="replace"))
+            text = Path(args.anchors).read_text("utf-8", errors="replace")
         except OSError as exc:
             print(f"Cannot read {args.anchors}: {exc.strerror or exc}.")
             return 2
-    return anchors
+        anchors += anchors_in(text)
+        announced = announcements_in(text)
+    return anchors, announced
 
 
-def _checked(args: argparse.Namespace, anchors: list[str]) -> tuple[dict, list[str]] | int:
+def _checked(args: argparse.Namespace, anchors: list[str],
+             announced: list[Announced]) -> tuple[dict, list[str]] | int:
     """The export and the problems of its dice and log, or the exit code of a sentence
     saying why it could not be checked (never a traceback)."""
     try:
         document = load(args.export)
-        return document, verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors)
+        return document, verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors,
+                                announced=announced)
     except OSError as exc:
         print(f"Cannot read {args.export}: {exc.strerror or exc}.")
     except (json.JSONDecodeError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as exc:

@@ -34,8 +34,10 @@ async def test_the_bot_and_the_verifier_hash_alike(game) -> None:
     """bot/chain.py (the writer) and tools/verify_dice.py (standard library only, standalone)
     give every record of a real game the same hash, from the same genesis."""
     document = game[0]
+    assert document["chain_format"] == chain.CHAIN_FORMAT_2 == verify_dice.CHAIN_FORMATS[1]
     assert verify_dice.genesis(document) == chain.genesis(
-        document["system"], document["scenario"], document["options"], document["seed_hash"])
+        document["system"], document["scenario"], document["options"], document["seed_hash"],
+        fmt=document["chain_format"], scenario_sha256=document["scenario_sha256"])
     assert step(document, 0)["prev_hash"] == verify_dice.genesis(document)
     for s in document["steps"]:
         assert s["hash"] == chain.step_hash(s["prev_hash"], s) == verify_dice.record_hash("step", s)
@@ -48,19 +50,24 @@ async def test_the_bot_and_the_verifier_hash_alike(game) -> None:
 async def test_every_announcement_carries_the_head_and_the_end_posts_it_whole(table: Table) -> None:
     """Each public reply ends with the short form of the chain head as it stood after it,
     an error shows none, and /game end posts the whole head, the one the export ends at."""
-    await table("alice", "/game new system:duel options:target=30")
+    new = await table("alice", "/game new system:duel options:target=30")
+    assert new.text.endswith(" · 1 (+1)"), new.text  # the setup: the chain's first record
     svc = table.service
-    for user, line in [("alice", "/game join side:red"), ("bob", "/game join side:blue"),
-                       ("alice", "/duel roll"), ("bob", "/duel wait"),
-                       ("mod", "/mod rollback to:1 reason:x")]:
+    count = 1
+    # A join writes no record (+0); an order one step (+1); a rollback its audit entry (+1).
+    for user, line, added in [("alice", "/game join side:red", 0), ("bob", "/game join side:blue", 0),
+                              ("alice", "/duel roll", 1), ("bob", "/duel wait", 1),
+                              ("mod", "/mod rollback to:1 reason:x", 1)]:
         reply = await table(user, line, moderator=user == "mod")
         game = await svc.games.load(table.channel)
         assert game is not None and game.row.chain_head
-        assert reply.text.endswith(f"🔗 {game.row.chain_head[:chain.SHORT]}"), reply.text
+        count += added
+        assert game.row.chain_count == count
+        assert reply.text.endswith(f"🔗 {game.row.chain_head[:chain.SHORT]} · {count} (+{added})"), reply.text
     refused = await table("alice", "/duel roll")  # blue is waited on after the rollback
     assert refused.error and "🔗" not in refused.text
     end = await table("mod", "/game end", moderator=True)
-    whole = re.search(r"Chain head: 🔗 ([0-9a-f]{64})", end.text)
+    whole = re.search(rf"Chain head: 🔗 ([0-9a-f]{{64}}) · {count + 1} \(\+1\)$", end.text, re.M)
     assert whole, end.text
     exported = await table("mod", "/game export")
     document = json.loads(__import__("gzip").decompress(exported.attachments[0].data))

@@ -125,7 +125,10 @@ async def test_moderator_flag_makes_only_the_named_users_moderators(tmp_path):
         ], echo=False)
     finally:
         await service.close()
-    alice, mo = out[-3], out[-2]  # mo's look ends with its picture's path
+    alice = next(line for line in out if line.startswith("(only @alice"))
+    mo = next(line for line in out if line.startswith("(only @mo"))
+    # The look is a record of the chain: the channel is told (issue 45).
+    assert any(line.startswith("👁️ Moderator @mo looked at Strahl's own view at step #0.") for line in out), out
     # the refusal says how to moderate here, not which Discord role to ask for
     assert alice == ("(only @alice sees this) ⛔ Only moderators can use /mod look (start the console "
                      "with --moderator, or --moderator NAMES for those users).")

@@ -99,5 +99,5 @@ async def test_the_verifier_says_an_export_before_the_end_cannot_be_checked_yet(
     await seated(table)
     await ok(table, "r", "/shells cup hide cup:2", private=True)
     assert verify_dice.verify(await export(table)) == [
-        "this export was taken before /game end: it withholds the game's states and secrets, so "
-        "its hashes and dice cannot be checked yet; check the final export attached to /game end"]
+        "this export was taken before /game end (it holds no seed): it withholds the game's"
+        " states and secrets, so its hashes and dice cannot be checked yet; check the final export attached to /game end"]

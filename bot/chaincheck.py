@@ -1,0 +1,130 @@
+"""The stored records checked against their hash chain (issue 45): what ``referee health``
+reads, and why the console will not start on a damaged record.
+
+SQLite's integrity check reads pages, not meaning: one byte changed in a stored state passed
+it, ``referee health`` and the log check, and only an export run through the verifier
+noticed.  Here every record of every game is hashed again from its stored content, as the
+verifier hashes it from an export (``bot/chain.py``), and the revert marks and the head are
+worked out again from the records in the order they were written: each rollback, reroll
+and undo reverts the active line above its base, a rollback forward makes its steps active
+again, a step written becomes the head, a rollback moves it to its target.  A revert mark
+deleted (a public rollback undone outside the record) or a head moved is named with the
+audit entry it contradicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot import chain, record
+from bot.store import AuditRow, BaseStore, GameRow, StepRow
+
+#: The most problems named for one game (a database rewritten wholesale names its first).
+SHOWN = 8
+
+
+async def record_problems(store: BaseStore) -> list[str]:
+    """Every problem of every game's stored records (empty: each record matches its hash
+    and the marks and heads are the ones its records make)."""
+    problems: list[str] = []
+    for game_id in await store.game_ids():
+        game = await store.game(game_id)
+        steps, audit = await store.steps(game_id), await store.audit(game_id)
+        found = content_problems(steps, audit) + marks_problems(game, steps, audit)
+        problems += [f"game {game_id}: {p}" for p in found[:SHOWN]]
+    return problems
+
+
+def content_problems(steps: list[StepRow], audit: list[AuditRow]) -> list[str]:
+    """Each hashed record whose stored content does not give its hash."""
+    problems = []
+    for step in steps:
+        if step.hash and step.prev_hash is not None and step.hash != chain.step_hash(
+                step.prev_hash, record.step_fields(step, None), state_json=step.state_json):
+            problems.append(f"step #{step.seq}: its stored content does not match its hash"
+                            " (changed after it was written)")
+    for entry in audit:
+        if entry.hash and entry.prev_hash is not None and \
+                entry.hash != chain.audit_hash(entry.prev_hash, record.audit_fields(entry)):
+            problems.append(f"audit entry {entry.id} ({entry.action}): its stored content does not"
+                            " match its hash (changed after it was written)")
+    return problems
+
+
+@dataclass
+class _Line:
+    """The head and revert marks as the records, replayed in the order written, make them."""
+
+    parents: dict[int, int | None]
+    head: int | None = None
+    marks: dict[int, int] = field(default_factory=dict)
+
+    def written(self, step: StepRow) -> None:
+        self.head = step.seq
+
+    def audited(self, entry: AuditRow) -> None:
+        data = entry.data
+        if entry.action == "rollback" and data.get("direction") == "forward":
+            for seq in data.get("steps") or []:
+                self.marks.pop(seq, None)
+            self.head = data.get("to")
+            return
+        base = {"rollback": data.get("to") if data.get("direction") == "back" else None,
+                "reroll": data["step"] - 1 if isinstance(data.get("step"), int) else None,
+                "undo": self.parents.get(data.get("seq", -1))}.get(entry.action)
+        if base is None:
+            return  # an entry that reverts nothing (seat, kick, look, end, …)
+        seq = self.head
+        while seq is not None and seq > base:
+            self.marks.setdefault(seq, entry.id)
+            seq = self.parents.get(seq)
+        # The rollback's target, or the parent of the step rerolled or undone (the steps
+        # applied again are records of their own, after this one).
+        undone = data.get("step", data.get("seq"))
+        self.head = base if entry.action == "rollback" else self.parents.get(undone if isinstance(undone, int) else -1)
+
+
+def marks_problems(game: GameRow, steps: list[StepRow], audit: list[AuditRow]) -> list[str]:
+    """The stored revert marks and head against those the records make (issue 45: no hash
+    covers a mark, so a deleted one broke nothing before)."""
+    line = _Line({s.seq: s.parent_seq for s in steps})
+    for item in _chain_order(steps, audit):
+        if isinstance(item, StepRow):
+            line.written(item)
+        else:
+            line.audited(item)
+    if line.head is None:
+        return []  # a game older than the chain: nothing to replay
+    named = {a.id: a for a in audit}
+    problems = [_mark_problem(s, line.marks.get(s.seq), named) for s in steps
+                if s.hash and s.reverted_by != line.marks.get(s.seq)]
+    if game.head_seq != line.head:
+        problems.append(f"its head is step #{game.head_seq}, but its records put it at step #{line.head}:"
+                        " the head was moved outside the record")
+    return problems
+
+
+def _mark_problem(step: StepRow, made: int | None, audit: dict[int, AuditRow]) -> str:
+    if made is None:
+        return f"step #{step.seq} is marked reverted by audit entry {step.reverted_by}, but no record reverts it"
+    entry = audit[made]
+    return (f"step #{step.seq} is {'active' if step.reverted_by is None else 'marked otherwise'}, but audit"
+            f" entry {made} ({entry.action}) reverted it and no record made it active again: the revert"
+            " was undone outside the record")
+
+
+def _chain_order(steps: list[StepRow], audit: list[AuditRow]) -> list[StepRow | AuditRow]:
+    """The hashed records in the order they were written: each follows the one whose hash
+    it names (the first follows none of them)."""
+    records: list[StepRow | AuditRow] = [s for s in steps if s.hash] + [a for a in audit if a.hash]
+    after = {r.prev_hash: r for r in records}
+    hashes = {r.hash for r in records}
+    start = next((r.prev_hash for r in records if r.prev_hash not in hashes), None)
+    order: list[StepRow | AuditRow] = []
+    while start in after and len(order) < len(records):
+        order.append(after[start])
+        start = after[start].hash
+    return order
+
+
+__all__ = ["content_problems", "marks_problems", "record_problems"]
