@@ -75,8 +75,8 @@ async def start_game(svc: Pipeline, inv: Invocation, system: GameSystem[Any], op
     existing = await svc.games.load(inv.channel_id)
     if existing is not None:
         raise RuleError(
-            f"This channel already has a {existing.system.title} game; a moderator or its "
-            "players end it with /game end, or start another in a thread."
+            f"This channel already has a {existing.system.title} game; a player may give it up "
+            "with /game concede, a moderator end it with /game end, or start another in a thread."
         )
     cap = svc.settings.max_open_games
     if not inv.is_moderator and await svc.store.open_games_by(inv.user_id) >= cap:

@@ -268,9 +268,12 @@ def at(point: table.Point) -> str:
 
 def cut_short(plan: MovePlan) -> str:
     """The refusal of a move that would be cut short, with where it would stop."""
+    # "units must move in a straight line for each action": each leg begun costs its action,
+    # a few tenths of an inch past a turning point too, so the cost is said before confirming.
     return (
-        f"{plan.unit} would stop after {table.inches(plan.travelled)} at {at(plan.end)}: "
-        f"{plan.stop} (Movement). Send to:{at(plan.end)}, or add confirm:yes."
+        f"{plan.unit} would stop after {table.inches(plan.travelled)} at {at(plan.end)}, "
+        f"{plural(plan.cost, 'action')}: {plan.stop} (Movement). Send to:{at(plan.end)}, "
+        "or add confirm:yes."
     )
 
 

@@ -33,7 +33,7 @@ async def test_a_raid_turn_in_the_console(tmp_path: Path) -> None:
     assert 'D1 moves 2.6" → Dock gate (caisson) (1 action, Movement)' in text
     # 25.7" is more than D2's 18", but PB2's 6" line halts it after 0.6": a move cut short
     # (issue 25, 9), not a move too long.
-    assert ('D2 would stop after 0.6" at 37.1,29.9: stopped 6" from PB2 (Movement). '
+    assert ('D2 would stop after 0.6" at 37.1,29.9, 1 action: stopped 6" from PB2 (Movement). '
             'Send to:37.1,29.9, or add confirm:yes.') in text
     assert "🎲 6 need 4+ → 💥 BANG! Dock gate (caisson) destroyed" in text
     assert 'PB2 shoots D2 at 6.4" (Shooting)' in text

@@ -73,7 +73,7 @@ async def test_movement_confirm_goes_when_the_6_inch_stop_halts_a_long_route(tmp
         "@alice /commando move unit:D2 to:40,5 confirm:yes",
     ], [6])
     assert refused == 1, text
-    assert ('D2 would stop after 0.6" at 37.1,29.9: stopped 6" from PB2 (Movement). '
+    assert ('D2 would stop after 0.6" at 37.1,29.9, 1 action: stopped 6" from PB2 (Movement). '
             "Send to:37.1,29.9, or add confirm:yes.") in text
     assert 'D2 moves 0.6" → 37.1,29.9 (1 action, Movement)' in text
     assert 'D2 stopped 6" from PB2 (Movement)' in text

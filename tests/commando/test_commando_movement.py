@@ -65,7 +65,7 @@ def test_stop_within_6_inches_of_an_enemy() -> None:
     """Movement: "Units must cease movement when within 6" of enemy units": the move is cut
     short on the 6" line, and only with confirm:yes (honest moves)."""
     state = arrange({"A1": (24, 4), "G1": (24, 20)}, actions={"A1": 3})
-    with pytest.raises(RuleError, match='A1 would stop after 10.0" at 24.0,14.0: stopped 6" '
+    with pytest.raises(RuleError, match='A1 would stop after 10.0" at 24.0,14.0, 2 actions: stopped 6" '
                                         'from G1 \\(Movement\\). Send to:24.0,14.0, or add confirm:yes'):
         order(state, "move", unit="A1", to="24,18")
     assert state.unit("A1").actions == 3  # refused: nothing spent
@@ -141,7 +141,7 @@ def test_bases_never_end_a_move_overlapping_another_base() -> None:
     """Movement: units pass through friends, but a move never ends on another base; a move
     sent onto a friend is cut short beside it, and a unit sent *to* a friend stops touching."""
     state = arrange({"A1": (20, 4), "D1": (26, 4), "G1": (4, 33)}, actions={"A1": 2})
-    with pytest.raises(RuleError, match="would stop .* at 25.0,4.0: stopped short of D1's base"):
+    with pytest.raises(RuleError, match="would stop .* at 25.0,4.0, 1 action: stopped short of D1's base"):
         order(state, "move", unit="A1", to="26.5,4")
     beside = order(state, "move", unit="A1", to="D1").state
     assert table.distance(beside.unit("A1").pos, (26, 4)) == pytest.approx(1.0, abs=0.01)
