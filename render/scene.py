@@ -320,21 +320,23 @@ def pull_in_cut_labels(frame: Frame, layout: Layout, scene: Scene, crop: tuple[i
             if any(other.kind in WORDS and overlaps(stub, other.box, pad=-1) for other in layout.items):
                 continue  # the stub shares its place with a unit or word: it stays
             # The stub on the edge is covered in the colour of the map around the label.
-            frame.rect(stub, fill=ground_colour(scene.frame.image, b))
+            frame.rect(stub, fill=ground_colour(scene.frame, b))
             layout.add("cut", item.id, stub, parent=item.parent)
         if moved is not None:
             frame.put(scene.frame.crop(src), moved[0], moved[1])
             layout.add(item.kind, item.id, moved, parent=item.parent, text=item.text)
 
 
-def ground_colour(image: Image.Image, box: Box) -> tuple[int, int, int]:
-    """The commonest colour just above and below ``box`` (the map a label sits on)."""
-    x0, x1 = max(0, math.floor(box[0])), min(image.width - 1, math.ceil(box[2]))
+def ground_colour(frame: Frame, box: Box) -> tuple[int, int, int]:
+    """The commonest colour just above and below ``box`` (the map a label sits on), read
+    from the two rows of ``frame`` it looks at (only they are drawn)."""
+    x0, x1 = max(0, math.floor(box[0])), min(frame.width - 1, math.ceil(box[2]))
     seen: dict[tuple[int, int, int], int] = {}
     for y in (math.floor(box[1]) - 3, math.ceil(box[3]) + 3):
-        if 0 <= y < image.height:
-            for x in range(x0, x1 + 1, 4):
-                pixel = image.getpixel((x, y))
+        if 0 <= y < frame.height and x0 <= x1:
+            row = frame.crop((x0, y, x1 + 1, y + 1))
+            for x in range(0, x1 - x0 + 1, 4):
+                pixel = row.getpixel((x, 0))
                 assert isinstance(pixel, tuple)  # an RGB picture: a tuple per pixel
                 rgb = (pixel[0], pixel[1], pixel[2])
                 seen[rgb] = seen.get(rgb, 0) + 1
@@ -388,8 +390,12 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     legend_top = board_top + board_h + 4 + extra_h + panel_h
     height = int(round(legend_top + legend_height(entries, width))) + 1
     frame = Frame(width, height)
+    # The map's fixed palette (one per game's map and sides), not an octree of each picture.
+    frame.palette = scene.frame.palette
     layout = Layout(width=width, height=height)
-    put_header(frame, scene.header, layout)
+    # The narrow header and legend are drawn on the picture from pieces cached by their
+    # words: a strip cached whole would be cached by its width too, which follows the crop.
+    draw_header(frame, scene.header, layout)
     frame.put(scene.frame.crop(crop), 0, board_top)
     dx, dy = crop[0], crop[1] - board_top
     for item in scene.layout.items:
@@ -411,7 +417,7 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     put_extras(frame, layout, scene, board_top + board_h + 4, width)
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
-    put_legend(frame, entries, legend_top, scene.book, layout)
+    draw_legend(frame, entries, legend_top, scene.book, layout)
     layout.texts = list(frame.texts) + [t for t in scene.frame.texts]
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
