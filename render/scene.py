@@ -139,9 +139,10 @@ def _forget_strips() -> None:
         _STRIPS.clear()
 
 
-def _strip(kind: str, key: str, width: int, height: int,
+def strip(kind: str, key: str, width: int, height: int,
            draw: Callable[[Canvas], object]) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
-    """A header or legend strip drawn at drawing scale and reduced once (cached by what it
+    """A header or legend strip ``width`` x ``height`` drawn by ``draw`` at drawing scale on
+    paper and reduced once, with the texts drawn: cached by ``kind`` and ``key`` (what it
     shows: a header changes once per order, a legend rarely; treat the image as read-only)."""
     ident = (kind, key, width, height)
     with _STRIPS_LOCK:
@@ -162,7 +163,7 @@ def put_header(frame: Frame, header: Header, layout: Layout) -> float:
     """Draw the header strip (cached) across the top of ``frame``; returns its height."""
     height = header_height(header, frame.width)
     h = int(round(height)) + 1
-    image, texts = _strip("header", header.model_dump_json(), frame.width, h,
+    image, texts = strip("header", header.model_dump_json(), frame.width, h,
                           lambda c: draw_header(c, header, Layout(width=frame.width, height=h)))
     frame.put(image, 0, 0)
     frame.note_texts(texts)
@@ -179,7 +180,7 @@ def put_legend(frame: Frame, entries: list[LegendEntry], top: float, book: SideB
     h = int(round(height)) + 1
     looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
     key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
-    image, texts = _strip("legend", key, frame.width, h,
+    image, texts = strip("legend", key, frame.width, h,
                           lambda c: draw_legend(c, entries, 0, book, Layout(width=frame.width, height=h)))
     frame.put(image, 0, round(top))
     frame.note_texts(texts)
@@ -423,4 +424,4 @@ def focus_snapshot(scene: Scene) -> Snapshot:
 
 
 __all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "Sheet", "crop_for", "extras_row", "focus_box", "focus_snapshot",
-           "put_header", "put_legend"]
+           "put_header", "put_legend", "strip"]
