@@ -44,7 +44,7 @@ from render.registry import renderer
 from render.banner import draw_banner
 from render.scene import FOCUS_MAX, strip
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
-from render.style import BODY, MARGIN, PALETTE, SCALE, SMALL, WIDTH, Canvas, Frame as Picture, SideBook, clean, hex_rgb, ink_height, ink_on, shade, tint
+from render.style import BODY, MARGIN, PALETTE, SCALE, SMALL, WIDTH, Canvas, Frame as Picture, SideBook, Surface, clean, hex_rgb, ink_height, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
 
 Point = tuple[float, float]
@@ -351,21 +351,22 @@ class StaticLayer:
     pictures of a game used 24 crops against 8 kept, and redrawing the terrain was 70% of
     the render (issue 41)."""
 
-    def __init__(self, big: Image.Image, small: Image.Image, palette: Image.Image,
+    def __init__(self, big: Image.Image | None, small: Image.Image, palette: Image.Image,
                  texts: tuple[tuple[str, int], ...]) -> None:
         self.big, self.small, self.palette, self.texts = big, small, palette, texts
 
     def drawn(self, box: tuple[int, int, int, int]) -> Image.Image:
         """The layer over ``box`` (final pixels) at drawing scale, to draw on (a copy)."""
+        assert self.big is not None, "a focus crop's layer has none: its picture is drawn on"
         x0, y0, x1, y1 = box
         return self.big.crop((x0 * SCALE, y0 * SCALE, x1 * SCALE, y1 * SCALE))
 
 
 class CutLayer(StaticLayer):
     """A focus crop's layer: the whole map at its hex size (``whole``), moved by ``shift``
-    final pixels, seen through ``mask`` (over ``where``), paper elsewhere.  What is drawn
-    over it is drawn on transparent patches (:class:`Patch`): at drawing scale there is only
-    the whole map, never the crop's own layer."""
+    final pixels, seen through ``mask`` (over ``where``), paper elsewhere.  It has no
+    drawing-scale image: what is drawn over a crop is drawn on its picture, each piece in a
+    patch of its own (:class:`render.style.Frame`)."""
 
     def __init__(self, whole: StaticLayer, shift: tuple[int, int], mask: Image.Image,
                  where: tuple[int, int, int, int], size: tuple[int, int],
@@ -374,7 +375,7 @@ class CutLayer(StaticLayer):
         x0, y0, x1, y1 = where
         dx, dy = shift
         small.paste(whole.small.crop((x0 - dx, y0 - dy, x1 - dx, y1 - dy)), (x0, y0), mask)
-        super().__init__(whole.big, small, whole.palette, texts)
+        super().__init__(None, small, whole.palette, texts)
 
 
 _STATIC: OrderedDict[tuple[Hashable, ...], StaticLayer] = OrderedDict()
@@ -500,7 +501,7 @@ def _stacks(view: HexMapView, frame: Frame) -> dict[tuple[int, int], list[HexCou
     return stacks
 
 
-def _draw_counter(canvas: Canvas, book: SideBook, counter: HexCounterView, cx: float, cy: float,
+def _draw_counter(canvas: Surface, book: SideBook, counter: HexCounterView, cx: float, cy: float,
                   size: tuple[float, float]) -> Box:
     look = book.look(counter.faction)
     cw, ch = size
@@ -523,7 +524,7 @@ def _draw_counter(canvas: Canvas, book: SideBook, counter: HexCounterView, cx: f
     return box
 
 
-def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
+def _draw_facing(canvas: Surface, cx: float, cy: float, ch: float, facing: int,
                  ink: tuple[int, int, int]) -> None:
     """A wedge pointing out of the counter towards the hexside it faces."""
     angle = math.radians(-90 + 60 * facing)
@@ -536,7 +537,7 @@ def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
     canvas.polygon([tip, left, right], fill=ink, outline=PALETTE["halo"], width=1)
 
 
-def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], frame: Frame,
+def _draw_stack(canvas: Surface, book: SideBook, units: list[HexCounterView], frame: Frame,
                 layout: Layout, number: str) -> None:
     cx, cy = frame.centre(units[0].col, units[0].row)
     cy += frame.counter_drop
@@ -557,7 +558,7 @@ def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], fra
         layout.add("stack", number, (bx - 12, by - 12, bx + 12, by + 12), parent=number)
 
 
-def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
+def _draw_hex_marker(canvas: Surface, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
                      placer: Placer) -> Callable[[], None] | None:
     """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot.
     The tag never covers a counter or another tag (``placer`` holds them): where one stands
@@ -610,7 +611,7 @@ def _mark_points(mark: HexMark, frame: Frame, occupied: set[tuple[int, int]]) ->
     return points
 
 
-def _draw_marks(canvas: Canvas, view: HexMapView, frame: Frame, placer: Placer, layout: Layout) -> None:
+def _draw_marks(canvas: Surface, view: HexMapView, frame: Frame, placer: Placer, layout: Layout) -> None:
     occupied = {(c.col, c.row) for c in view.counters}
     for i, mark in enumerate(view.marks):
         points = _mark_points(mark, frame, occupied)
@@ -661,23 +662,20 @@ def _dynamic_box(view: HexMapView, frame: Frame, map_box: Box) -> Box | None:
 class Patch:
     """Draw on one box of the image at drawing scale, then reduce it into the final image.
 
-    Only the boxes that change between snapshots (the action, the panel) are drawn at twice
-    the size and reduced; the static map is reduced once per map and copied.  Over a whole
-    map's layer a patch draws on the layer itself (pixels the same as reducing the whole
-    image: boxes lie on whole final pixels); over a focus crop's (:class:`CutLayer`), on a
-    transparent patch composited through its own alpha, as every other renderer draws.
+    Only the boxes of the whole map that change between snapshots (the action, the panel)
+    are drawn at twice the size and reduced; the static map is reduced once per map and
+    copied.  Pixels are the same as reducing the whole image: boxes lie on whole final
+    pixels.  A focus crop is drawn on its picture instead (:func:`render_hexmap`).
     """
 
     def __init__(self, base: StaticLayer, box: Box) -> None:
         self.x0, self.y0 = int(box[0]), int(box[1])
         self.x1, self.y1 = int(box[2]), int(box[3])
-        self.clear = isinstance(base, CutLayer)
-        self.canvas = Canvas(self.x1 - self.x0, self.y1 - self.y0, background=None) if self.clear \
-            else Canvas.over(base.drawn((self.x0, self.y0, self.x1, self.y1)))
+        self.canvas = Canvas.over(base.drawn((self.x0, self.y0, self.x1, self.y1)))
 
     def paste_into(self, out: Picture, layout: Layout, first_item: int) -> None:
         """Reduce into ``out`` and move the layout items drawn here to final coordinates."""
-        out.put(self.canvas.reduced() if self.clear else self.canvas.image.reduce(SCALE), self.x0, self.y0)
+        out.put(self.canvas.image.reduce(SCALE), self.x0, self.y0)
         for i in range(first_item, len(layout.items)):
             item = layout.items[i]
             b = item.box
@@ -686,10 +684,10 @@ class Patch:
                 round(b[2] + self.x0, 1), round(b[3] + self.y0, 1))})
 
 
-def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, layout: Layout) -> None:
-    """Markers, stacks, then the last marks, on the action's patch (``frame`` shifted to it)."""
-    local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
-    canvas = patch.canvas
+def _draw_action(view: HexMapView, local: Frame, book: SideBook, canvas: Surface, bounds: Box,
+                 layout: Layout) -> None:
+    """Markers, stacks, then the last marks, on ``canvas`` (``local``: the frame where it
+    is; ``bounds``: where labels may go on it)."""
     first = len(layout.items)
     numbers = {(c.col, c.row): c.number for c in view.cells}
     stacks = _stacks(view, local)
@@ -700,7 +698,6 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     for pos, units in stacks.items():
         _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
     taken = [i.box for i in layout.of_kind("counter", "stack")]
-    bounds = (0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0))
     placer = Placer(bounds, taken)  # tags and labels: clear of the counters and of each other
     tags = [_draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), placer)
             for marker in view.markers if local.shows(marker.col, marker.row)]
@@ -759,13 +756,21 @@ def render_hexmap(view: HexMapView) -> Snapshot:
             max(action[2], top_strip[2]), max(action[3], top_strip[3]))
         action = (float(math.floor(action[0])), float(math.floor(action[1])),
                   float(math.ceil(action[2])), float(math.ceil(action[3])))
-    if action is not None:
+    if action is not None and frame.focus:
+        # On the picture itself, each piece in a patch of its own: one patch over the crop
+        # at drawing scale would need the crop's layer at drawing scale under it.
+        _draw_action(view, frame, book, out, (action[0], action[1], action[2], action[3]), layout)
+    elif action is not None:
         first = len(layout.items)
         patch = Patch(static, action)
-        _draw_action(view, frame, book, patch, layout)
+        local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
+        _draw_action(view, local, book, patch.canvas, (0.0, 0.0, float(patch.x1 - patch.x0),
+                                                       float(patch.y1 - patch.y0)), layout)
         patch.paste_into(out, layout, first)
         texts += patch.canvas.texts
-    if view.panel:
+    if view.panel and frame.focus:
+        draw_panel(out, view.panel, map_bottom, book, layout)
+    elif view.panel:
         first = len(layout.items)
         side = Patch(static, (0, map_bottom, width, panel_bottom))
         draw_panel(side.canvas, view.panel, 0, book, layout)
