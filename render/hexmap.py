@@ -711,6 +711,37 @@ def _draw_action(view: HexMapView, local: Frame, book: SideBook, canvas: Surface
         draw_banner(canvas, view.banner, (local.left, local.top, local.left + w, local.top), layout)
 
 
+def _put_header(out: Picture, view: HexMapView, focus: bool, top: float, layout: Layout) -> None:
+    """The header: on a focus crop from pieces cached by their words (its width is the
+    crop's), on the whole map as one strip cached by its words."""
+    if focus:
+        draw_header(out, view.header, layout)
+        return
+    width, h = out.width, math.ceil(top)
+    image, words = strip("hexheader", view.header.model_dump_json(), width, h,
+                         lambda c: draw_header(c, view.header, Layout(width=width, height=h)))
+    out.put(image, 0, 0)
+    out.note_texts(words)
+    layout.add("header", "header", (0.0, 0.0, float(width), top))
+
+
+def _put_legend(out: Picture, entries: list[LegendEntry], book: SideBook, focus: bool, top: int,
+                layout: Layout) -> None:
+    """The legend from ``top``: as :func:`_put_header`, the strip cached by its entries and
+    the sides' looks."""
+    if focus:
+        draw_legend(out, entries, top, book, layout)
+        return
+    width, h = out.width, out.height - top
+    looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
+    key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
+    image, words = strip("hexlegend", key, width, h,
+                         lambda c: draw_legend(c, entries, 0, book, Layout(width=width, height=h)))
+    out.put(image, 0, top)
+    out.note_texts(words)
+    layout.add("legend", "legend", (0.0, float(top), float(width), top + legend_height(entries, width)))
+
+
 @renderer("hexmap")
 def render_hexmap(view: HexMapView) -> Snapshot:
     """Draw a :class:`HexMapView`: the focus crop when it names focus hexes, else the whole map."""
@@ -731,15 +762,7 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     out = Picture(width, height, base=static.small)
     out.palette = static.palette
     layout = Layout(width=width, height=height)
-    if frame.focus:  # a phone-width picture: the header from pieces cached by their words
-        draw_header(out, view.header, layout)
-    else:  # the header strip, cached by its words
-        h = math.ceil(top)
-        image, words = strip("hexheader", view.header.model_dump_json(), width, h,
-                             lambda c: draw_header(c, view.header, Layout(width=width, height=h)))
-        out.put(image, 0, 0)
-        out.note_texts(words)
-        layout.add("header", "header", (0.0, 0.0, float(width), top))
+    _put_header(out, view, frame.focus, top, layout)
     headed = len(out.texts)  # the header's texts (the legend's follow)
     texts = list(static.texts)
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
@@ -776,17 +799,8 @@ def render_hexmap(view: HexMapView) -> Snapshot:
         draw_panel(side.canvas, view.panel, 0, book, layout)
         side.paste_into(out, layout, first)
         texts += side.canvas.texts
-    if entries and frame.focus:
-        draw_legend(out, entries, panel_bottom, book, layout)
-    elif entries:  # the legend strip, cached by its entries and the sides' looks
-        h = height - panel_bottom
-        looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
-        key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
-        image, words = strip("hexlegend", key, width, h,
-                             lambda c: draw_legend(c, entries, 0, book, Layout(width=width, height=h)))
-        out.put(image, 0, panel_bottom)
-        out.note_texts(words)
-        layout.add("legend", "legend", (0.0, float(panel_bottom), float(width), panel_bottom + legend_height(entries, width)))
+    if entries:
+        _put_legend(out, entries, book, frame.focus, panel_bottom, layout)
     layout.texts = texts[:len(static.texts)] + out.texts[:headed] + texts[len(static.texts):] + out.texts[headed:]
     return Snapshot(png=out.png(), width=width, height=height, layout=layout)
 

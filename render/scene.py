@@ -66,9 +66,9 @@ class Scene:
         band of its own under the header (:meth:`add_banner_band`)."""
         if self.banner:
             self.add_banner_band()
+        png = self.frame.png()  # first: the strips note their texts when drawn
         self.layout.texts = list(self.frame.texts)
-        return Snapshot(png=self.frame.png(), width=self.frame.width, height=self.frame.height,
-                        layout=self.layout)
+        return Snapshot(png=png, width=self.frame.width, height=self.frame.height, layout=self.layout)
 
 
     def add_banner_band(self) -> None:
@@ -160,30 +160,31 @@ def strip(kind: str, key: str, width: int, height: int,
 
 
 def put_header(frame: Frame, header: Header, layout: Layout) -> float:
-    """Draw the header strip (cached) across the top of ``frame``; returns its height."""
+    """Draw the header strip (cached) across the top of ``frame``; returns its height.  It
+    is drawn when its pixels are first asked for (:meth:`Frame.when_seen`): a focus picture
+    draws a narrow header of its own, never the whole picture's."""
     height = header_height(header, frame.width)
     h = int(round(height)) + 1
-    image, texts = strip("header", header.model_dump_json(), frame.width, h,
-                          lambda c: draw_header(c, header, Layout(width=frame.width, height=h)))
-    frame.put(image, 0, 0)
-    frame.note_texts(texts)
+    key, width = header.model_dump_json(), frame.width
+    frame.when_seen((0, 0, width, h), lambda: strip(
+        "header", key, width, h, lambda c: draw_header(c, header, Layout(width=width, height=h))))
     layout.add("header", "header", (0.0, 0.0, float(frame.width), height))
     return height
 
 
 def put_legend(frame: Frame, entries: list[LegendEntry], top: float, book: SideBook,
                layout: Layout) -> float:
-    """Draw the legend (cached by its entries and looks) from ``top``; returns its height."""
+    """Draw the legend (cached by its entries and looks) from ``top``; returns its height
+    (drawn when first seen, as :func:`put_header`)."""
     height = legend_height(entries, frame.width)
     if not height:
         return 0.0
     h = int(round(height)) + 1
     looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
     key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
-    image, texts = strip("legend", key, frame.width, h,
-                          lambda c: draw_legend(c, entries, 0, book, Layout(width=frame.width, height=h)))
-    frame.put(image, 0, round(top))
-    frame.note_texts(texts)
+    width, y = frame.width, round(top)
+    frame.when_seen((0, y, width, y + h), lambda: strip(
+        "legend", key, width, h, lambda c: draw_legend(c, entries, 0, book, Layout(width=width, height=h))))
     layout.add("legend", "legend", (0.0, top, float(frame.width), top + height))
     return height
 

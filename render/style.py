@@ -672,6 +672,22 @@ class Frame:
 
         self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)), paint)
 
+    def when_seen(self, box: tuple[int, int, int, int],
+                  make: "Callable[[], tuple[Image.Image, tuple[tuple[str, int], ...]]]") -> None:
+        """An opaque piece over ``box`` from its top-left, made by ``make`` (the image and the
+        texts it shows) only when pixels it covers are first asked for: its texts are noted
+        then (a header strip the focus picture never shows is never drawn)."""
+        done: list[Image.Image] = []
+
+        def paint(im: Image.Image, ox: int, oy: int) -> None:
+            if not done:
+                image, texts = make()
+                done.append(image)
+                self.note_texts(texts)
+            im.paste(done[0], (box[0] - ox, box[1] - oy))
+
+        self.op(box, paint)
+
     def paste(self, patch: Image.Image, x: float, y: float) -> None:
         """Paste a transparent patch drawn at drawing scale (a cached chip) at ``(x, y)``."""
         x2, y2 = round(x * SCALE), round(y * SCALE)
