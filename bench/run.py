@@ -24,7 +24,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, dbs, hexes, hexsnap, logsizes, memory, orderpath, shared, snapshots  # noqa: E402
-from bench import replay, scenarios, views  # noqa: E402
+from bench import picturecost, replay, scenarios, views  # noqa: E402
 from bot.pgserver import PgServer  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
@@ -44,6 +44,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows.append(await views.measure(work, 20 if quick else 60))
         rows += snapshots.measure(5 if quick else 15)
         rows += snapshots.measure_others(5 if quick else 15)
+        rows += await picturecost.measure(work, 30 if quick else 120)
         sizes = (100, 1000, 10000)
         rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
         rows += await channels.measure(work, key, 200, 5 if quick else 25)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from bot.config import Settings
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
-from rules.core import registry
+from rules.core import dumps, registry
 from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
@@ -122,7 +122,12 @@ class GameCache:
         if row is None:
             return None
         system = registry.get(row.system)
-        game = LiveGame(row, system, system.load_state(row.state_json),
+        state = system.load_state(row.state_json)
+        # The stored text is this state's JSON: the next order's copy validates from it
+        # (``rules/core/dumps.py``) instead of dumping the state first (issue 41: a game
+        # read back cost its first order 1.5x a cached game's).
+        dumps.remember(state, row.state_json)
+        game = LiveGame(row, system, state,
                         await self.store.seats(row.id), await self.store.last_seq(row.id) + 1,
                         await self.store.seat_events(row.id))
         game.standing = await self._standing_run(game)
@@ -179,12 +184,18 @@ class GameCache:
         seq: int | None = game.row.head_seq
         limit = self.settings.standing_orders_in_a_row
         for _ in range(limit * max(1, len(game.system.sides))):
-            step = await self.store.step(game.row.id, seq) if seq is not None else None
+            step = await self._step_without_state(game.row.id, seq) if seq is not None else None
             if step is None or not is_standing(game.system, step) or step.side is None:
                 break
             counts[step.side] = counts.get(step.side, 0) + 1
             seq = step.parent_seq
         return counts
+
+    async def _step_without_state(self, game_id: int, seq: int) -> StepRow | None:
+        """Step ``seq`` of a game without its state (what :func:`is_standing` reads): the
+        head's state is parsed once, from the game row, not a second time from its step."""
+        found = await self.store.log_steps(game_id, last=1, upto=seq)
+        return found[0] if found and found[0].seq == seq else None
 
 
 __all__ = ["CHANGES_WINDOW", "GAME_CACHE_SIZE", "GameCache", "LiveGame", "is_standing"]

@@ -21,11 +21,11 @@ from rules.core.contract import SEALED, GameSystem
 def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
     """A step as the export holds it (``state``: the parsed state, or the stored text to be
     spliced in as is); ``reverted_by``, ``prev`` and ``hash`` are added by the export."""
+    dice, events = step.records()
     return {
         "seq": step.seq, "parent_seq": step.parent_seq, "kind": step.kind,
         "actor_id": step.actor_id, "actor": step.actor_name, "side": step.side,
-        "action": step.action, "dice": [r.model_dump() for r in step.dice],
-        "events": [e.record() for e in step.events],
+        "action": step.action, "dice": dice, "events": events,
         "reveals": step.reveals, "snapshot": step.snapshot, "turn_part": step.turn_part,
         "rerolls": step.rerolls, "created_at": step.created_at, "state": state,
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from rules.core.dice import Roll
 from rules.core.steps import Event
@@ -38,3 +38,16 @@ class StepRow(BaseModel):
     #: The hash chain (migration 0009): the previous record's hash and this step's.
     prev_hash: str | None = None
     hash: str | None = None
+
+    #: :meth:`records`, kept with the lists they were made from.
+    _records: tuple[list[Roll], list[Event], list[dict[str, Any]], list[dict[str, Any]]] | None = PrivateAttr(None)
+
+    def records(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The dice and the events as the record holds them (JSON values): made once per
+        row, for its seal and its insert both (issue 41: each was dumped twice an order).
+        Treat them as read-only; a copy with other dice or events makes its own."""
+        kept = self._records
+        if kept is None or kept[0] is not self.dice or kept[1] is not self.events:
+            kept = (self.dice, self.events, [r.model_dump() for r in self.dice], [e.record() for e in self.events])
+            self._records = kept
+        return kept[2], kept[3]

@@ -496,6 +496,7 @@ class Writer:
         with no hash is refused, so no step can enter the log outside the chain."""
         if not step.hash or not step.created_at:
             raise ValueError(f"step #{step.seq} is not sealed in the hash chain")
+        dice, events = step.records()
         self.execute(
             "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
             " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
@@ -505,8 +506,7 @@ class Writer:
                 step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
                 step.actor_name, step.side,
                 _json(step.action) if step.action is not None else None,
-                _json([r.model_dump() for r in step.dice]),
-                _json([e.record() for e in step.events]),
+                _json(dice), _json(events),
                 step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
                 step.interaction_id, step.rerolls, step.created_at, step.prev_hash, step.hash,
             ),

@@ -63,6 +63,7 @@ from render.style import (
     clean,
     colour,
     fixed_palette,
+    piece,
     shade,
     tint,
 )
@@ -803,6 +804,28 @@ def focus_boxes(view: AreaMapView, layout: Layout, polys: dict[str, list[Point]]
     return boxes
 
 
+def find_in_area(polygon: list[Point], taken: list[Box], size: tuple[float, float],
+                 anchor: Point) -> Box | None:
+    """Where a box of ``size`` goes in the area ``polygon``, clear of ``taken``, nearest
+    ``anchor`` (:class:`AreaMask`), or None.  A pure function of the polygon and the boxes
+    that reach its mask (the mask's own test), so it is cached by them: an area's tags are
+    placed again only when something near it changed (issue 41: masks made afresh for every
+    entrance and label were a third of a focus picture's render)."""
+    xs = [p[0] for p in polygon]
+    ys = [p[1] for p in polygon]
+    x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+    x1, y1 = math.ceil(max(xs)) + CELL, math.ceil(max(ys)) + CELL
+    near = tuple((b[0], b[1], b[2], b[3]) for b in taken if b[2] >= x0 and b[3] >= y0 and b[0] <= x1 and b[1] <= y1)
+    return _find_in_area(tuple(polygon), near, size, anchor)
+
+
+@cached(maxsize=2048)
+def _find_in_area(polygon: tuple[Point, ...], near: tuple[Box, ...], size: tuple[float, float],
+                  anchor: Point) -> Box | None:
+    mask = AreaMask(list(polygon), list(near))
+    return mask.find(size, mask.candidates(anchor))
+
+
 def place_released_labels(view: AreaMapView, released: set[str], spots: tuple[dict[str, Box], ...],
                           polys: dict[str, list[Point]], map_box: Box, taken: list[Box],
                           reserved: list[Box]) -> None:
@@ -817,8 +840,7 @@ def place_released_labels(view: AreaMapView, released: set[str], spots: tuple[di
                 others = taken + reserved
                 size = (box[2] - box[0], box[3] - box[1])
                 centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                mask = AreaMask(polys[area.id], others)
-                box = mask.find(size, mask.candidates(centre)) or Placer(map_box, others).search(centre, size)
+                box = find_in_area(polys[area.id], others, size, centre) or Placer(map_box, others).search(centre, size)
                 boxes[area.id] = box
             taken.append(box)
 
@@ -836,8 +858,7 @@ def place_entrances(view: AreaMapView, polys: dict[str, list[Point]], map_box: B
         size = (w + 2 * PILL_PAD + 2, PILL_H)
         edge = min(polys[area.id], key=lambda p: min(p[0] - map_box[0], map_box[2] - p[0],
                                                       p[1] - map_box[1], map_box[3] - p[1]))
-        mask = AreaMask(polys[area.id], taken + reserved)
-        found = mask.find(size, mask.candidates(edge))
+        found = find_in_area(polys[area.id], taken + reserved, size, edge)
         if found is not None:
             out[area.id] = (text, found)
             taken.append(found)
@@ -857,8 +878,7 @@ def place_gone(view: AreaMapView, polys: dict[str, list[Point]], map_box: Box,
         size = (w + 2 * PILL_PAD + 2, PILL_H)
         poly = polys[change.where]
         centre = ((bbox(poly)[0] + bbox(poly)[2]) / 2, (bbox(poly)[1] + bbox(poly)[3]) / 2)
-        mask = AreaMask(poly, taken)
-        box = mask.find(size, mask.candidates(centre)) or Placer(map_box, taken).search(centre, size)
+        box = find_in_area(poly, taken, size, centre) or Placer(map_box, taken).search(centre, size)
         out[(change.where, text)] = box
         taken.append(box)
     return out
@@ -1116,14 +1136,6 @@ def draw_area_label(canvas: Surface, area: AreaView, centre: Point, box: Box,
     piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot)
     piece(canvas, ("area_label", text), box, label)
     layout.add("area_label", area.id, box, parent=area.id, text=BODY)
-
-
-def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], None]) -> None:
-    """Draw a piece that looks the same wherever it goes: cached on a frame, direct on a canvas."""
-    if isinstance(canvas, Frame):
-        canvas.piece(key, box, draw)
-    else:
-        draw(canvas)
 
 
 def star(cx: float, cy: float, r: float) -> list[Point]:

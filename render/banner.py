@@ -14,7 +14,7 @@ BANNER_AVOIDS = frozenset({"counter", "stack", "unit", "force", "label", "space"
                            "objective", "marker", "mark_label", "entrance", "gone", "change"})
 
 
-def draw_banner(canvas: Canvas, text: str, box: Box, layout: Layout) -> None:
+def draw_banner(canvas: Surface, text: str, box: Box, layout: Layout) -> None:
     """The result on the board of the final picture ("Mission won"): at the top of ``box``
     if it hides nothing there, else the free spot nearest the top (bottom, corners, then down
     the board), else where it hides least (:func:`banner_spot`)."""

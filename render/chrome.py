@@ -6,6 +6,7 @@ content) and then drawn; every drawn block is recorded in the :class:`~render.la
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Sequence
@@ -31,6 +32,7 @@ from render.style import (
     colour,
     fit_text,
     ink_on,
+    piece,
     shade,
     tint,
     wrap,
@@ -251,8 +253,10 @@ def header_height(header: Header, width: int) -> float:
     return 12 + TITLE_ROW * len(title_lines(header, width)) + rows * FACT_ROW + 8
 
 
-def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
-    """Draw the header strip across the top; returns its height."""
+def draw_header(canvas: Surface, header: Header, layout: Layout) -> float:
+    """Draw the header strip across the top; returns its height.  On a :class:`Frame` (a
+    focus picture, whose width changes with its crop) the turn box and the fact pills are
+    pieces cached by their text: a header recurs word for word, rarely at the same width."""
     width = canvas.width
     height = header_height(header, width)
     box = (0.0, 0.0, float(width), height)
@@ -266,17 +270,30 @@ def draw_header(canvas: Canvas, header: Header, layout: Layout) -> float:
     top = 12 + TITLE_ROW * (len(titles) - 1)
     if turn:
         tx0 = width - MARGIN - turn_w - 16
-        canvas.rect((tx0, 12, width - MARGIN, 12 + 36), fill=PALETTE["header_ink"], radius=6)
-        canvas.text((tx0 + 8, 12 + 18), turn, BIG, PALETTE["header"], anchor="lm", bold=True)
+        piece(canvas, ("turn", turn), (tx0, 12, width - MARGIN, 12 + 36),
+              lambda c: _draw_turn(c, turn, tx0, width - MARGIN))
     facts = header_facts(header, width)
     widths = [pill_width(f, BODY) + 4 for f in facts]
     for text, w, (x, row) in zip(facts, widths, _flow(widths, MARGIN, width - MARGIN, 8)):
         cy = top + 12 + 38 + row * FACT_ROW + FACT_ROW / 2 - 12
         pill = (x, cy - 13, x + w, cy + 13)
-        canvas.rect(pill, fill=tint(PALETTE["header"], 0.85), radius=6)
-        canvas.text((x + w / 2, cy), text, BODY, PALETTE["ink"], anchor="mm")
+        middle = (x + w / 2, cy)
+        piece(canvas, ("fact", text), pill,
+              functools.partial(_draw_fact, pill=pill, text=text, middle=middle))
     layout.add("header", "header", box)
     return height
+
+
+def _draw_turn(canvas: Canvas, turn: str, x0: float, x1: float) -> None:
+    """The header's turn box (``Turn 3/7``) from ``x0`` to ``x1``."""
+    canvas.rect((x0, 12, x1, 12 + 36), fill=PALETTE["header_ink"], radius=6)
+    canvas.text((x0 + 8, 12 + 18), turn, BIG, PALETTE["header"], anchor="lm", bold=True)
+
+
+def _draw_fact(canvas: Canvas, pill: Box, text: str, middle: tuple[float, float]) -> None:
+    """One fact pill of the header, its text centred on ``middle``."""
+    canvas.rect(pill, fill=tint(PALETTE["header"], 0.85), radius=6)
+    canvas.text(middle, text, BODY, PALETTE["ink"], anchor="mm")
 
 
 # -- legend -------------------------------------------------------------------------------------
@@ -349,9 +366,10 @@ def legend_height(entries: Sequence[LegendEntry], width: int) -> float:
     return 10 + (places[-1][1] + 1) * LEGEND_ROW + 8
 
 
-def draw_legend(canvas: Canvas, entries: Sequence[LegendEntry], top: float, book: SideBook,
+def draw_legend(canvas: Surface, entries: Sequence[LegendEntry], top: float, book: SideBook,
                 layout: Layout) -> float:
-    """Draw the legend rows from ``top``; returns the height used."""
+    """Draw the legend rows from ``top``; returns the height used.  On a :class:`Frame` (a
+    focus picture) each entry is a piece cached by what it shows (see :func:`draw_header`)."""
     height = legend_height(entries, canvas.width)
     if not height:
         return 0.0
@@ -361,25 +379,43 @@ def draw_legend(canvas: Canvas, entries: Sequence[LegendEntry], top: float, book
     places = _flow([e.width for e in entries], MARGIN, canvas.width - MARGIN, 18)
     for entry, (x, row) in zip(entries, places):
         cy = top + 10 + row * LEGEND_ROW + LEGEND_ROW / 2
-        tx = x + ICON_W
-        if entry.icon == "side":
-            canvas.badge(x + 14, cy, 20, book.look(entry.key))
-        elif entry.icon == "pill":
-            draw_pill(canvas, x, cy, entry.pill, entry.key)
-            tx = x + pill_width(entry.pill) + 6
-        elif entry.icon == "swatch":
-            canvas.rect((x, cy - 10, x + 30, cy + 10), fill=colour(entry.key, "clear"),
-                        outline=PALETTE["ink_soft"], width=1.2, radius=3)
-        elif entry.icon == "line":
-            draw_mark_sample(canvas, entry.style, x, cy, book)
-        elif entry.icon == "ring":
-            canvas.rect((x + 2, cy - 10, x + 32, cy + 10), outline=colour(entry.key, "ink"),
-                        width=3, radius=5)
-        else:
-            tx = x
-        canvas.text((tx, cy), entry.text, SMALL, PALETTE["ink"], anchor="lm")
+        look = book.look(entry.key) if entry.icon == "side" else None
+        seen = (look.letter, look.rgb, look.shape) if look is not None else None
+        key = ("legend", entry.icon, entry.text, entry.key, entry.pill, entry.style, seen,
+               _mark_look(entry, book))
+        piece(canvas, key, (x, cy - LEGEND_ROW / 2, x + entry.width, cy + LEGEND_ROW / 2),
+              functools.partial(_draw_entry, entry=entry, x=x, cy=cy, book=book))
     layout.add("legend", "legend", box)
     return height
+
+
+def _mark_look(entry: LegendEntry, book: SideBook) -> tuple[str, str] | None:
+    """What a line entry's sample shows of the view's mark style (its line and colour)."""
+    if entry.icon != "line":
+        return None
+    mark = (book if isinstance(book, StyleBook) else DEFAULT_BOOK).mark(entry.style)
+    return (mark.line, mark.colour)
+
+
+def _draw_entry(canvas: Canvas, entry: LegendEntry, x: float, cy: float, book: SideBook) -> None:
+    """One legend entry: its icon at ``x``, its words after it, centred on ``cy``."""
+    tx = x + ICON_W
+    if entry.icon == "side":
+        canvas.badge(x + 14, cy, 20, book.look(entry.key))
+    elif entry.icon == "pill":
+        draw_pill(canvas, x, cy, entry.pill, entry.key)
+        tx = x + pill_width(entry.pill) + 6
+    elif entry.icon == "swatch":
+        canvas.rect((x, cy - 10, x + 30, cy + 10), fill=colour(entry.key, "clear"),
+                    outline=PALETTE["ink_soft"], width=1.2, radius=3)
+    elif entry.icon == "line":
+        draw_mark_sample(canvas, entry.style, x, cy, book)
+    elif entry.icon == "ring":
+        canvas.rect((x + 2, cy - 10, x + 32, cy + 10), outline=colour(entry.key, "ink"),
+                    width=3, radius=5)
+    else:
+        tx = x
+    canvas.text((tx, cy), entry.text, SMALL, PALETTE["ink"], anchor="lm")
 
 
 def draw_mark_sample(canvas: Canvas, style: str, x: float, cy: float,

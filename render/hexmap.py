@@ -26,14 +26,15 @@ The static part (terrain, sides, numbers) is drawn once per map and framing and 
 from __future__ import annotations
 
 import dataclasses
-import io
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
+
+from render.caches import cached
 
 from render.changes import change_entries, draw_changes_on
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
@@ -41,9 +42,9 @@ from render.hexpanel import draw_panel, panel_height
 from render.layout import Box, Layout, Placer, Snapshot
 from render.registry import renderer
 from render.banner import draw_banner
-from render.scene import FOCUS_MAX
+from render.scene import FOCUS_MAX, strip
 from render.marks import draw_mark_label, draw_mark_line, mark_label_size
-from render.style import BODY, MARGIN, PALETTE, PNG_LEVEL, SCALE, SMALL, WIDTH, Canvas, SideBook, clean, hex_rgb, ink_height, ink_on, shade, tint
+from render.style import BODY, MARGIN, PALETTE, SCALE, SMALL, WIDTH, Canvas, Frame as Picture, SideBook, Surface, clean, hex_rgb, ink_height, ink_on, shade, tint
 from rules.core.views import HexBoardView, HexCellView, HexCounterView, HexMapView, HexMark, HexMarkerView, Mark
 
 Point = tuple[float, float]
@@ -193,7 +194,7 @@ def make_frame(view: HexMapView, top: float) -> Frame:
     if focus:
         col0, row0, cols, rows = _window(view)
         fit = (FOCUS_MAX - 2 * MARGIN) / (1.5 * cols + 0.5)
-        return Frame(col0, row0, cols, rows, min(FOCUS_SIZE, fit), MARGIN, top + MARGIN, True)
+        return snapped(Frame(col0, row0, cols, rows, min(FOCUS_SIZE, fit), MARGIN, top + MARGIN, True))
     cols, rows = map_extent(view)
     return Frame(0, 0, cols, rows, WHOLE_SIZE, MARGIN + RULER, top + MARGIN + RULER, False)
 
@@ -339,16 +340,55 @@ def static_key(view: HexMapView, frame: Frame, height: int) -> tuple[Hashable, .
     return (cells, sides, boards, frame, height)
 
 
-_STATIC: OrderedDict[tuple[Hashable, ...], tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]] = OrderedDict()
+class StaticLayer:
+    """The terrain, hexsides and numbers under one picture, at drawing scale (:meth:`drawn`,
+    what a :class:`Patch` draws over) and at final size (:attr:`small`), the map's PNG
+    palette (:func:`map_palette`) and the texts it shows (the layout's legibility checks).
+
+    The whole map is one layer, drawn once per map.  A focus crop's layer is cut from the
+    whole map drawn once per map and hex size (:func:`whole_at`): the crop's hexes through a
+    mask of their outlines, paper around them.  Caching a layer per crop thrashed: 43
+    pictures of a game used 24 crops against 8 kept, and redrawing the terrain was 70% of
+    the render (issue 41)."""
+
+    def __init__(self, big: Image.Image | None, small: Image.Image, palette: Image.Image,
+                 texts: tuple[tuple[str, int], ...]) -> None:
+        self.big, self.small, self.palette, self.texts = big, small, palette, texts
+
+    def drawn(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """The layer over ``box`` (final pixels) at drawing scale, to draw on (a copy)."""
+        assert self.big is not None, "a focus crop's layer has none: its picture is drawn on"
+        x0, y0, x1, y1 = box
+        return self.big.crop((x0 * SCALE, y0 * SCALE, x1 * SCALE, y1 * SCALE))
+
+
+class CutLayer(StaticLayer):
+    """A focus crop's layer: the whole map at its hex size (``whole``), moved by ``shift``
+    final pixels, seen through ``mask`` (over ``where``), paper elsewhere.  It has no
+    drawing-scale image: what is drawn over a crop is drawn on its picture, each piece in a
+    patch of its own (:class:`render.style.Frame`)."""
+
+    def __init__(self, whole: StaticLayer, shift: tuple[int, int], mask: Image.Image,
+                 where: tuple[int, int, int, int], size: tuple[int, int],
+                 texts: tuple[tuple[str, int], ...]) -> None:
+        small = Image.new("RGB", size, PALETTE["paper"])
+        x0, y0, x1, y1 = where
+        dx, dy = shift
+        small.paste(whole.small.crop((x0 - dx, y0 - dy, x1 - dx, y1 - dy)), (x0, y0), mask)
+        super().__init__(None, small, whole.palette, texts)
+
+
+_STATIC: OrderedDict[tuple[Hashable, ...], StaticLayer] = OrderedDict()
 _STATIC_LOCK = threading.Lock()
+#: Layers kept: a game's whole map and its whole map at each focus hex size (a crop's
+#: columns set the size: two or three sizes a game), for a few games at once.
 STATIC_CACHE = 8
+#: Paper around the whole map drawn for cutting focus crops from (final pixels).
+CUT_PAD = 4
 
 
-def static_layer(view: HexMapView, frame: Frame, width: int,
-                 height: int) -> tuple[Image.Image, Image.Image, Image.Image, tuple[tuple[str, int], ...]]:
-    """The terrain, hexsides and numbers at drawing scale and reduced to final size, drawn
-    once per map and framing, with the PNG palette of the map (see :func:`map_palette`) and
-    the texts drawn (for the layout's legibility checks)."""
+def _layer(view: HexMapView, frame: Frame, width: int, height: int) -> StaticLayer:
+    """The static layer of ``frame`` drawn on a ``width`` x ``height`` picture (cached)."""
     key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
     with _STATIC_LOCK:
         if key in _STATIC:
@@ -364,15 +404,67 @@ def static_layer(view: HexMapView, frame: Frame, width: int,
         if frame.shows(hs.col, hs.row):
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
-    entry = (canvas.image, canvas.image.reduce(SCALE), map_palette(canvas.image, view), tuple(canvas.texts))
+    small = canvas.image.reduce(SCALE)
+    layer = StaticLayer(canvas.image, small, map_palette(small, view), tuple(canvas.texts))
     with _STATIC_LOCK:
-        _STATIC[key] = entry
+        _STATIC[key] = layer
         while len(_STATIC) > STATIC_CACHE:
             _STATIC.popitem(last=False)
-    return entry
+    return layer
 
 
-def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
+def whole_frame(view: HexMapView, size: float) -> Frame:
+    """The whole map framed as a focus crop at hex ``size``, ``CUT_PAD`` from the top-left."""
+    cols, rows = map_extent(view)
+    return Frame(0, 0, cols, rows, size, CUT_PAD, CUT_PAD, True)
+
+
+def whole_at(view: HexMapView, size: float) -> StaticLayer:
+    """The whole map drawn as focus crops show it (every hex numbered), at hex ``size``."""
+    frame = whole_frame(view, size)
+    w, h = frame.pixel_size
+    return _layer(view, frame, math.ceil(w) + 2 * CUT_PAD, math.ceil(h) + 2 * CUT_PAD)
+
+
+def snapped(frame: Frame) -> Frame:
+    """A focus frame moved by under half a pixel so that its hexes fall on whole pixels of
+    the whole map drawn at its size (:func:`whole_at`): its layer is then a plain cut."""
+    x = frame.col0 * 1.5 * frame.size - CUT_PAD
+    y = frame.row0 * SQRT3 * frame.size - CUT_PAD
+    return dataclasses.replace(frame, left=x + round(frame.left - x), top=y + round(frame.top - y))
+
+
+def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> StaticLayer:
+    """The static layer under a picture of ``frame`` (see :class:`StaticLayer`)."""
+    if not frame.focus:
+        return _layer(view, frame, width, height)
+    whole = whole_at(view, frame.size)
+    shift = (round(frame.left - CUT_PAD - frame.col0 * 1.5 * frame.size),
+             round(frame.top - CUT_PAD - frame.row0 * SQRT3 * frame.size))
+    w, h = frame.pixel_size
+    where = (max(0, math.floor(frame.left) - 2), max(0, math.floor(frame.top) - 2),
+             min(width, math.ceil(frame.left + w) + 2), min(height, math.ceil(frame.top + h) + 2))
+    mask = _crop_mask(frame.cols, frame.rows, frame.size, frame.col0 % 2, frame.left, frame.top, where)
+    texts = tuple((c.number, SMALL) for c in view.cells if frame.shows(c.col, c.row))
+    return CutLayer(whole, shift, mask, where, (width, height), texts)
+
+
+@cached(maxsize=32)
+def _crop_mask(cols: int, rows: int, size: float, odd: int, left: float, top: float,
+               where: tuple[int, int, int, int]) -> Image.Image:
+    """Where a focus crop's hexes are (their outlines included) over ``where``, drawn at
+    drawing scale and reduced: the crop shows its own hexes only, as when drawn alone."""
+    frame = Frame(odd, 0, cols, rows, size, left, top, True)
+    mask = Image.new("L", ((where[2] - where[0]) * SCALE, (where[3] - where[1]) * SCALE), 0)
+    draw = ImageDraw.Draw(mask)
+    for col in range(odd, odd + cols):
+        for row in range(rows):
+            pts = [((x - where[0]) * SCALE, (y - where[1]) * SCALE) for x, y in frame.corners(col, row)]
+            draw.polygon(pts, fill=255, outline=255, width=2)
+    return mask.reduce(SCALE)
+
+
+def map_palette(small: Image.Image, view: HexMapView) -> Image.Image:
     """The PNG palette of every snapshot of this map: the static layer's own 160 colours
     plus every colour the dynamic layer paints (ink, sides, tags, marks), fixed per map.
 
@@ -380,7 +472,7 @@ def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
     new one (a full map: 36 ms against 6 ms), and deterministic: the palette depends only
     on the map and the view's sides, never on what was drawn before.
     """
-    base = static.reduce(SCALE).quantize(160, method=Image.Quantize.FASTOCTREE)
+    base = small.quantize(160, method=Image.Quantize.FASTOCTREE)
     base_palette = base.getpalette()
     assert base_palette is not None  # a quantized ("P") image always has one
     colours = base_palette[: 160 * 3]
@@ -396,14 +488,6 @@ def map_palette(static: Image.Image, view: HexMapView) -> Image.Image:
     return palette
 
 
-def encode(image: Image.Image, palette: Image.Image) -> bytes:
-    """Map the final image onto the map's palette and encode (no metadata: same view, same bytes)."""
-    small = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-    return buffer.getvalue()
-
-
 # -- counters, markers, marks -------------------------------------------------------------------
 
 
@@ -417,7 +501,7 @@ def _stacks(view: HexMapView, frame: Frame) -> dict[tuple[int, int], list[HexCou
     return stacks
 
 
-def _draw_counter(canvas: Canvas, book: SideBook, counter: HexCounterView, cx: float, cy: float,
+def _draw_counter(canvas: Surface, book: SideBook, counter: HexCounterView, cx: float, cy: float,
                   size: tuple[float, float]) -> Box:
     look = book.look(counter.faction)
     cw, ch = size
@@ -440,7 +524,7 @@ def _draw_counter(canvas: Canvas, book: SideBook, counter: HexCounterView, cx: f
     return box
 
 
-def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
+def _draw_facing(canvas: Surface, cx: float, cy: float, ch: float, facing: int,
                  ink: tuple[int, int, int]) -> None:
     """A wedge pointing out of the counter towards the hexside it faces."""
     angle = math.radians(-90 + 60 * facing)
@@ -453,7 +537,7 @@ def _draw_facing(canvas: Canvas, cx: float, cy: float, ch: float, facing: int,
     canvas.polygon([tip, left, right], fill=ink, outline=PALETTE["halo"], width=1)
 
 
-def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], frame: Frame,
+def _draw_stack(canvas: Surface, book: SideBook, units: list[HexCounterView], frame: Frame,
                 layout: Layout, number: str) -> None:
     cx, cy = frame.centre(units[0].col, units[0].row)
     cy += frame.counter_drop
@@ -474,7 +558,7 @@ def _draw_stack(canvas: Canvas, book: SideBook, units: list[HexCounterView], fra
         layout.add("stack", number, (bx - 12, by - 12, bx + 12, by + 12), parent=number)
 
 
-def _draw_hex_marker(canvas: Canvas, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
+def _draw_hex_marker(canvas: Surface, marker: HexMarkerView, frame: Frame, layout: Layout, number: str,
                      placer: Placer) -> Callable[[], None] | None:
     """A marker lying in a hex: an outline for smoke and fire, and a tag at the hex's foot.
     The tag never covers a counter or another tag (``placer`` holds them): where one stands
@@ -527,7 +611,7 @@ def _mark_points(mark: HexMark, frame: Frame, occupied: set[tuple[int, int]]) ->
     return points
 
 
-def _draw_marks(canvas: Canvas, view: HexMapView, frame: Frame, placer: Placer, layout: Layout) -> None:
+def _draw_marks(canvas: Surface, view: HexMapView, frame: Frame, placer: Placer, layout: Layout) -> None:
     occupied = {(c.col, c.row) for c in view.counters}
     for i, mark in enumerate(view.marks):
         points = _mark_points(mark, frame, occupied)
@@ -578,20 +662,20 @@ def _dynamic_box(view: HexMapView, frame: Frame, map_box: Box) -> Box | None:
 class Patch:
     """Draw on one box of the image at drawing scale, then reduce it into the final image.
 
-    Only the boxes that change between snapshots (header, the action, legend) are drawn at
-    twice the size and reduced; the static map is reduced once per map and copied.  Pixels
-    are the same as reducing the whole image: boxes lie on whole final pixels.
+    Only the boxes of the whole map that change between snapshots (the action, the panel)
+    are drawn at twice the size and reduced; the static map is reduced once per map and
+    copied.  Pixels are the same as reducing the whole image: boxes lie on whole final
+    pixels.  A focus crop is drawn on its picture instead (:func:`render_hexmap`).
     """
 
-    def __init__(self, base: Image.Image, box: Box) -> None:
+    def __init__(self, base: StaticLayer, box: Box) -> None:
         self.x0, self.y0 = int(box[0]), int(box[1])
         self.x1, self.y1 = int(box[2]), int(box[3])
-        crop = base.crop((self.x0 * SCALE, self.y0 * SCALE, self.x1 * SCALE, self.y1 * SCALE))
-        self.canvas = Canvas.over(crop)
+        self.canvas = Canvas.over(base.drawn((self.x0, self.y0, self.x1, self.y1)))
 
-    def paste_into(self, out: Image.Image, layout: Layout, first_item: int) -> None:
+    def paste_into(self, out: Picture, layout: Layout, first_item: int) -> None:
         """Reduce into ``out`` and move the layout items drawn here to final coordinates."""
-        out.paste(self.canvas.image.reduce(SCALE), (self.x0, self.y0))
+        out.put(self.canvas.image.reduce(SCALE), self.x0, self.y0)
         for i in range(first_item, len(layout.items)):
             item = layout.items[i]
             b = item.box
@@ -600,10 +684,10 @@ class Patch:
                 round(b[2] + self.x0, 1), round(b[3] + self.y0, 1))})
 
 
-def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, layout: Layout) -> None:
-    """Markers, stacks, then the last marks, on the action's patch (``frame`` shifted to it)."""
-    local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
-    canvas = patch.canvas
+def _draw_action(view: HexMapView, local: Frame, book: SideBook, canvas: Surface, bounds: Box,
+                 layout: Layout) -> None:
+    """Markers, stacks, then the last marks, on ``canvas`` (``local``: the frame where it
+    is; ``bounds``: where labels may go on it)."""
     first = len(layout.items)
     numbers = {(c.col, c.row): c.number for c in view.cells}
     stacks = _stacks(view, local)
@@ -614,7 +698,6 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     for pos, units in stacks.items():
         _draw_stack(canvas, book, units, local, layout, numbers.get(pos, "?"))
     taken = [i.box for i in layout.of_kind("counter", "stack")]
-    bounds = (0.0, 0.0, float(patch.x1 - patch.x0), float(patch.y1 - patch.y0))
     placer = Placer(bounds, taken)  # tags and labels: clear of the counters and of each other
     tags = [_draw_hex_marker(canvas, marker, local, layout, numbers.get((marker.col, marker.row), "?"), placer)
             for marker in view.markers if local.shows(marker.col, marker.row)]
@@ -626,6 +709,37 @@ def _draw_action(view: HexMapView, frame: Frame, book: SideBook, patch: Patch, l
     if view.banner:  # the final picture: the result across the top of the board
         w, _ = local.pixel_size
         draw_banner(canvas, view.banner, (local.left, local.top, local.left + w, local.top), layout)
+
+
+def _put_header(out: Picture, view: HexMapView, focus: bool, top: float, layout: Layout) -> None:
+    """The header: on a focus crop from pieces cached by their words (its width is the
+    crop's), on the whole map as one strip cached by its words."""
+    if focus:
+        draw_header(out, view.header, layout)
+        return
+    width, h = out.width, math.ceil(top)
+    image, words = strip("hexheader", view.header.model_dump_json(), width, h,
+                         lambda c: draw_header(c, view.header, Layout(width=width, height=h)))
+    out.put(image, 0, 0)
+    out.note_texts(words)
+    layout.add("header", "header", (0.0, 0.0, float(width), top))
+
+
+def _put_legend(out: Picture, entries: list[LegendEntry], book: SideBook, focus: bool, top: int,
+                layout: Layout) -> None:
+    """The legend from ``top``: as :func:`_put_header`, the strip cached by its entries and
+    the sides' looks."""
+    if focus:
+        draw_legend(out, entries, top, book, layout)
+        return
+    width, h = out.width, out.height - top
+    looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
+    key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
+    image, words = strip("hexlegend", key, width, h,
+                         lambda c: draw_legend(c, entries, 0, book, Layout(width=width, height=h)))
+    out.put(image, 0, top)
+    out.note_texts(words)
+    layout.add("legend", "legend", (0.0, float(top), float(width), top + legend_height(entries, width)))
 
 
 @renderer("hexmap")
@@ -644,13 +758,13 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     map_bottom = math.ceil(frame.top + map_h + (0 if frame.focus else RULER) + MARGIN)
     panel_bottom = map_bottom + math.ceil(panel_height(view.panel, width))  # duty chart, pilots
     height = math.ceil(panel_bottom + legend_height(entries, width))
-    base, small, palette, static_texts = static_layer(view, frame, width, height)
-    out = small.copy()
+    static = static_layer(view, frame, width, height)
+    out = Picture(width, height, base=static.small)
+    out.palette = static.palette
     layout = Layout(width=width, height=height)
-    header = Patch(base, (0, 0, width, math.ceil(top)))
-    draw_header(header.canvas, view.header, layout)
-    header.paste_into(out, layout, 0)
-    texts = list(static_texts) + header.canvas.texts
+    _put_header(out, view, frame.focus, top, layout)
+    headed = len(out.texts)  # the header's texts (the legend's follow)
+    texts = list(static.texts)
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
     layout.add("map", "focus" if frame.focus else "whole", map_box)
     if frame.focus:  # the printed hex numbers, so tests can see nothing covers them
@@ -665,26 +779,30 @@ def render_hexmap(view: HexMapView) -> Snapshot:
             max(action[2], top_strip[2]), max(action[3], top_strip[3]))
         action = (float(math.floor(action[0])), float(math.floor(action[1])),
                   float(math.ceil(action[2])), float(math.ceil(action[3])))
-    if action is not None:
+    if action is not None and frame.focus:
+        # On the picture itself, each piece in a patch of its own: one patch over the crop
+        # at drawing scale would need the crop's layer at drawing scale under it.
+        _draw_action(view, frame, book, out, (action[0], action[1], action[2], action[3]), layout)
+    elif action is not None:
         first = len(layout.items)
-        patch = Patch(base, action)
-        _draw_action(view, frame, book, patch, layout)
+        patch = Patch(static, action)
+        local = dataclasses.replace(frame, left=frame.left - patch.x0, top=frame.top - patch.y0)
+        _draw_action(view, local, book, patch.canvas, (0.0, 0.0, float(patch.x1 - patch.x0),
+                                                       float(patch.y1 - patch.y0)), layout)
         patch.paste_into(out, layout, first)
         texts += patch.canvas.texts
-    if view.panel:
+    if view.panel and frame.focus:
+        draw_panel(out, view.panel, map_bottom, book, layout)
+    elif view.panel:
         first = len(layout.items)
-        side = Patch(base, (0, map_bottom, width, panel_bottom))
+        side = Patch(static, (0, map_bottom, width, panel_bottom))
         draw_panel(side.canvas, view.panel, 0, book, layout)
         side.paste_into(out, layout, first)
         texts += side.canvas.texts
     if entries:
-        first = len(layout.items)
-        legend = Patch(base, (0, panel_bottom, width, height))
-        draw_legend(legend.canvas, entries, 0, book, layout)
-        legend.paste_into(out, layout, first)
-        texts += legend.canvas.texts
-    layout.texts = texts
-    return Snapshot(png=encode(out, palette), width=width, height=height, layout=layout)
+        _put_legend(out, entries, book, frame.focus, panel_bottom, layout)
+    layout.texts = texts[:len(static.texts)] + out.texts[:headed] + texts[len(static.texts):] + out.texts[headed:]
+    return Snapshot(png=out.png(), width=width, height=height, layout=layout)
 
 
 __all__ = ["Frame", "make_frame", "render_hexmap"]

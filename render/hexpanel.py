@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from render.layout import Layout
-from render.style import MARGIN, PALETTE, SMALL, Canvas, SideBook, fit_text
+from render.style import MARGIN, PALETTE, SMALL, Canvas, SideBook, Surface, fit_text
 from rules.core.views import PanelSection
 
 ROW = 26.0
@@ -49,7 +49,7 @@ def panel_height(sections: Sequence[PanelSection], width: float) -> float:
     return max(y + _block_height(s) for s, (_, y, _) in zip(sections, places)) + 10
 
 
-def draw_panel(canvas: Canvas, sections: Sequence[PanelSection], top: float, book: SideBook,
+def draw_panel(canvas: Surface, sections: Sequence[PanelSection], top: float, book: SideBook,
                layout: Layout) -> float:
     """Draw the panel from ``top``; returns its height."""
     height = panel_height(sections, canvas.width)

@@ -448,7 +448,7 @@ def network_scene(view: NetworkView) -> Scene:
     # The map's ground and routes are drawn once per map and position (cached, at drawing
     # scale) and pasted: the same pixels as drawing them here.
     key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
-    canvas.image.paste(_static_small(key, board.top), (0, _static_routes(key, board.top)[1]))
+    canvas.put(_static_small(key, board.top), 0, _static_routes(key, board.top)[1])
     for mark in view.marks:
         draw_mark_line(canvas, mark, trim_end(board.points(mark), SPACE_R - 4), part="line", book=board.book)
     _draw_spaces(canvas, layout, view, board, name_boxes, tag_boxes)

@@ -66,9 +66,9 @@ class Scene:
         band of its own under the header (:meth:`add_banner_band`)."""
         if self.banner:
             self.add_banner_band()
+        png = self.frame.png()  # first: the strips note their texts when drawn
         self.layout.texts = list(self.frame.texts)
-        return Snapshot(png=self.frame.png(), width=self.frame.width, height=self.frame.height,
-                        layout=self.layout)
+        return Snapshot(png=png, width=self.frame.width, height=self.frame.height, layout=self.layout)
 
 
     def add_banner_band(self) -> None:
@@ -139,9 +139,10 @@ def _forget_strips() -> None:
         _STRIPS.clear()
 
 
-def _strip(kind: str, key: str, width: int, height: int,
+def strip(kind: str, key: str, width: int, height: int,
            draw: Callable[[Canvas], object]) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
-    """A header or legend strip drawn at drawing scale and reduced once (cached by what it
+    """A header or legend strip ``width`` x ``height`` drawn by ``draw`` at drawing scale on
+    paper and reduced once, with the texts drawn: cached by ``kind`` and ``key`` (what it
     shows: a header changes once per order, a legend rarely; treat the image as read-only)."""
     ident = (kind, key, width, height)
     with _STRIPS_LOCK:
@@ -159,30 +160,31 @@ def _strip(kind: str, key: str, width: int, height: int,
 
 
 def put_header(frame: Frame, header: Header, layout: Layout) -> float:
-    """Draw the header strip (cached) across the top of ``frame``; returns its height."""
+    """Draw the header strip (cached) across the top of ``frame``; returns its height.  It
+    is drawn when its pixels are first asked for (:meth:`Frame.when_seen`): a focus picture
+    draws a narrow header of its own, never the whole picture's."""
     height = header_height(header, frame.width)
     h = int(round(height)) + 1
-    image, texts = _strip("header", header.model_dump_json(), frame.width, h,
-                          lambda c: draw_header(c, header, Layout(width=frame.width, height=h)))
-    frame.put(image, 0, 0)
-    frame.note_texts(texts)
+    key, width = header.model_dump_json(), frame.width
+    frame.when_seen((0, 0, width, h), lambda: strip(
+        "header", key, width, h, lambda c: draw_header(c, header, Layout(width=width, height=h))))
     layout.add("header", "header", (0.0, 0.0, float(frame.width), height))
     return height
 
 
 def put_legend(frame: Frame, entries: list[LegendEntry], top: float, book: SideBook,
                layout: Layout) -> float:
-    """Draw the legend (cached by its entries and looks) from ``top``; returns its height."""
+    """Draw the legend (cached by its entries and looks) from ``top``; returns its height
+    (drawn when first seen, as :func:`put_header`)."""
     height = legend_height(entries, frame.width)
     if not height:
         return 0.0
     h = int(round(height)) + 1
     looks = tuple((lk.key, lk.letter, lk.rgb, lk.shape, lk.label) for lk in book.all())
     key = repr(([(e.icon, e.text, e.key, e.pill, e.style) for e in entries], looks))
-    image, texts = _strip("legend", key, frame.width, h,
-                          lambda c: draw_legend(c, entries, 0, book, Layout(width=frame.width, height=h)))
-    frame.put(image, 0, round(top))
-    frame.note_texts(texts)
+    width, y = frame.width, round(top)
+    frame.when_seen((0, y, width, y + h), lambda: strip(
+        "legend", key, width, h, lambda c: draw_legend(c, entries, 0, book, Layout(width=width, height=h))))
     layout.add("legend", "legend", (0.0, top, float(frame.width), top + height))
     return height
 
@@ -320,21 +322,23 @@ def pull_in_cut_labels(frame: Frame, layout: Layout, scene: Scene, crop: tuple[i
             if any(other.kind in WORDS and overlaps(stub, other.box, pad=-1) for other in layout.items):
                 continue  # the stub shares its place with a unit or word: it stays
             # The stub on the edge is covered in the colour of the map around the label.
-            frame.rect(stub, fill=ground_colour(scene.frame.image, b))
+            frame.rect(stub, fill=ground_colour(scene.frame, b))
             layout.add("cut", item.id, stub, parent=item.parent)
         if moved is not None:
             frame.put(scene.frame.crop(src), moved[0], moved[1])
             layout.add(item.kind, item.id, moved, parent=item.parent, text=item.text)
 
 
-def ground_colour(image: Image.Image, box: Box) -> tuple[int, int, int]:
-    """The commonest colour just above and below ``box`` (the map a label sits on)."""
-    x0, x1 = max(0, math.floor(box[0])), min(image.width - 1, math.ceil(box[2]))
+def ground_colour(frame: Frame, box: Box) -> tuple[int, int, int]:
+    """The commonest colour just above and below ``box`` (the map a label sits on), read
+    from the two rows of ``frame`` it looks at (only they are drawn)."""
+    x0, x1 = max(0, math.floor(box[0])), min(frame.width - 1, math.ceil(box[2]))
     seen: dict[tuple[int, int, int], int] = {}
     for y in (math.floor(box[1]) - 3, math.ceil(box[3]) + 3):
-        if 0 <= y < image.height:
-            for x in range(x0, x1 + 1, 4):
-                pixel = image.getpixel((x, y))
+        if 0 <= y < frame.height and x0 <= x1:
+            row = frame.crop((x0, y, x1 + 1, y + 1))
+            for x in range(0, x1 - x0 + 1, 4):
+                pixel = row.getpixel((x, 0))
                 assert isinstance(pixel, tuple)  # an RGB picture: a tuple per pixel
                 rgb = (pixel[0], pixel[1], pixel[2])
                 seen[rgb] = seen.get(rgb, 0) + 1
@@ -388,8 +392,12 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     legend_top = board_top + board_h + 4 + extra_h + panel_h
     height = int(round(legend_top + legend_height(entries, width))) + 1
     frame = Frame(width, height)
+    # The map's fixed palette (one per game's map and sides), not an octree of each picture.
+    frame.palette = scene.frame.palette
     layout = Layout(width=width, height=height)
-    put_header(frame, scene.header, layout)
+    # The narrow header and legend are drawn on the picture from pieces cached by their
+    # words: a strip cached whole would be cached by its width too, which follows the crop.
+    draw_header(frame, scene.header, layout)
     frame.put(scene.frame.crop(crop), 0, board_top)
     dx, dy = crop[0], crop[1] - board_top
     for item in scene.layout.items:
@@ -411,10 +419,10 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     put_extras(frame, layout, scene, board_top + board_h + 4, width)
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
-    put_legend(frame, entries, legend_top, scene.book, layout)
+    draw_legend(frame, entries, legend_top, scene.book, layout)
     layout.texts = list(frame.texts) + [t for t in scene.frame.texts]
     return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
 
 
 __all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "Sheet", "crop_for", "extras_row", "focus_box", "focus_snapshot",
-           "put_header", "put_legend"]
+           "put_header", "put_legend", "strip"]

@@ -542,16 +542,28 @@ def wrap(text: str, size: int, max_width: float) -> list[str]:
 # -- the frame: the picture at final size, composed from anti-aliased pieces --------------------
 
 
+#: One drawing step of a :class:`Frame`: the final-pixel box it may touch, and how to do
+#: it on an image whose top-left is at a given final-pixel point.
+Op = tuple[tuple[int, int, int, int], "Callable[[Image.Image, int, int], None]"]
+
+
 class Frame:
     """The finished picture at final size (RGB), built from pieces drawn at :data:`SCALE`.
 
     Drawing a whole snapshot at twice its size and reducing it cost most of a snapshot's
     time (bench/run.py).  A frame instead starts from a cached, already reduced static layer
     and composites each piece: a cached chip or strip (reduced once), a text mask (reduced
-    once), or a small transparent :class:`Canvas` patch for a drawn shape (:meth:`layer`).
+    once), or a small transparent :class:`Canvas` patch for a drawn shape (:meth:`later`).
     Every piece is reduced with premultiplied alpha, so edges stay anti-aliased.  The same
     pieces in the same order give the same pixels whatever was cached before: an
     incremental snapshot is byte-identical to one rendered from cold caches (tested).
+
+    Each piece is kept as a step (:data:`Op`: the box it may touch and how to draw it),
+    and nothing is drawn until pixels are asked for: :attr:`image` draws every step once,
+    :meth:`crop` only the steps that touch its box, on an image of that box alone (issue
+    41: the focus picture is a crop of the board, and composing the whole board for it was
+    38-67% of its render).  Every step lands on whole final pixels, so a crop's pixels are
+    exactly those of the whole picture there.
 
     A frame offers the :class:`Canvas` drawing methods, each drawn in its own patch, so the
     shared drawing code (chips, pills, marks, headers) works on either.
@@ -561,14 +573,40 @@ class Frame:
                  base: Image.Image | None = None) -> None:
         self.width = width
         self.height = height
-        self.image = Image.new("RGB", (width, height), colour(background))
+        self.background = colour(background)
+        #: The drawing steps, in order (see the class docstring).
+        self.ops: list[Op] = []
+        self._image: Image.Image | None = None
         if base is not None:
-            self.image.paste(base, (0, 0))
+            self.put(base, 0, 0)
         #: A fixed palette (a "P" image, see :func:`fixed_palette`) for the encode, or None:
         #: an octree of the picture itself.
         self.palette: Image.Image | None = None
         #: Every text drawn, with its size in final pixels (the legibility and glyph tests).
         self.texts: list[tuple[str, int]] = []
+
+    @property
+    def image(self) -> Image.Image:
+        """The whole picture, every step drawn (once; later steps are drawn on it as made)."""
+        if self._image is None:
+            self._image = self._drawn((0, 0, self.width, self.height))
+        return self._image
+
+    def _drawn(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """A new image of ``box`` with every step that touches it drawn, in order."""
+        x0, y0, x1, y1 = box
+        out = Image.new("RGB", (x1 - x0, y1 - y0), self.background)
+        for (a, b, c, d), draw in self.ops:
+            if a < x1 and c > x0 and b < y1 and d > y0:
+                draw(out, x0, y0)
+        return out
+
+    def op(self, box: tuple[int, int, int, int], draw: "Callable[[Image.Image, int, int], None]") -> None:
+        """Add a drawing step touching at most ``box`` (final pixels, whole): ``draw(image,
+        left, top)`` draws it on an image whose top-left is the final pixel (left, top)."""
+        self.ops.append((box, draw))
+        if self._image is not None:
+            draw(self._image, 0, 0)
 
     def note_texts(self, texts: Iterable[tuple[str, int]]) -> None:
         """Record texts drawn from a cached piece (a chip, a strip), for the layout's checks."""
@@ -577,10 +615,17 @@ class Frame:
     # composing
     def put(self, piece: Image.Image, x: int, y: int) -> None:
         """Composite a final-size piece (RGB: opaque; RGBA: through its alpha) at ``(x, y)``."""
+        box = (x, y, x + piece.width, y + piece.height)
         if piece.mode == "RGBA":
-            self.image.paste(piece, (x, y), piece)
+            self.op(box, lambda im, ox, oy: im.paste(piece, (x - ox, y - oy), piece))
         else:
-            self.image.paste(piece, (x, y))
+            self.op(box, lambda im, ox, oy: im.paste(piece, (x - ox, y - oy)))
+
+    def paint(self, fill: RGB, x: int, y: int, mask: Image.Image) -> None:
+        """Paint ``fill`` through a final-size coverage ``mask`` ("L") whose top-left is at
+        ``(x, y)``."""
+        self.op((x, y, x + mask.width, y + mask.height),
+                lambda im, ox, oy: im.paste(fill, (x - ox, y - oy), mask))
 
     def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0) -> None:
         """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
@@ -610,9 +655,38 @@ class Frame:
         self.put(image, x0, y0)
         self.texts.extend(texts)
 
-    def layer(self, box: Box, pad: float = 2.0) -> "_Layer":
-        """A transparent drawing-scale patch over ``box`` (final pixels), composited on exit."""
-        return _Layer(self, box, pad)
+    def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]") -> None:
+        """A shape drawn by ``draw`` on a transparent drawing-scale patch over ``box`` (final
+        pixels, padded by ``pad``) and composited, only when pixels it touches are asked for
+        (and then once): a shape out of the focus crop is never drawn (the class docstring)."""
+        x0, y0 = math.floor(box[0] - pad - 2), math.floor(box[1] - pad - 2)
+        x1, y1 = math.ceil(box[2] + pad + 2), math.ceil(box[3] + pad + 2)
+        done: list[Image.Image] = []
+
+        def paint(im: Image.Image, ox: int, oy: int) -> None:
+            if not done:
+                canvas = Canvas(max(1, x1 - x0), max(1, y1 - y0), background=None, origin=(x0, y0))
+                draw(canvas)
+                done.append(canvas.reduced())
+            im.paste(done[0], (x0 - ox, y0 - oy), done[0])
+
+        self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)), paint)
+
+    def when_seen(self, box: tuple[int, int, int, int],
+                  make: "Callable[[], tuple[Image.Image, tuple[tuple[str, int], ...]]]") -> None:
+        """An opaque piece over ``box`` from its top-left, made by ``make`` (the image and the
+        texts it shows) only when pixels it covers are first asked for: its texts are noted
+        then (a header strip the focus picture never shows is never drawn)."""
+        done: list[Image.Image] = []
+
+        def paint(im: Image.Image, ox: int, oy: int) -> None:
+            if not done:
+                image, texts = make()
+                done.append(image)
+                self.note_texts(texts)
+            im.paste(done[0], (box[0] - ox, box[1] - oy))
+
+        self.op(box, paint)
 
     def paste(self, patch: Image.Image, x: float, y: float) -> None:
         """Paste a transparent patch drawn at drawing scale (a cached chip) at ``(x, y)``."""
@@ -630,9 +704,9 @@ class Frame:
         x2, y2 = round(xy[0] * SCALE), round(xy[1] * SCALE)
         if halo is not None:
             mask, (ox, oy) = _small_mask(text, size, anchor, 3 * SCALE, x2, y2)
-            self.image.paste(halo, (ox, oy), mask)
+            self.paint(halo, ox, oy, mask)
         mask, (ox, oy) = _small_mask(text, size, anchor, 1 if bold else 0, x2, y2)
-        self.image.paste(fill, (ox, oy), mask)
+        self.paint(fill, ox, oy, mask)
 
     def text_in(self, box: Box, text: str, size: int, fill: RGB, bold: bool = False,
                 halo: RGB | None = None) -> None:
@@ -642,65 +716,65 @@ class Frame:
 
     text_size = staticmethod(Canvas.text_size)
 
-    # shapes, each in its own patch
+    # shapes, each in its own patch, drawn when its pixels are asked for
     def rect(self, box: Box, fill: RGB | None = None, outline: RGB | None = None,
              width: float = 1, radius: float = 0) -> None:
         """A (rounded) rectangle; a plain opaque one is filled directly."""
         if outline is None and radius <= 0 and fill is not None:
             x0, y0, x1, y1 = (round(v) for v in box)
-            self.image.paste(fill, (x0, y0, x1, y1))
+            self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)),
+                    lambda im, ox, oy: im.paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy)))
             return
-        with self.layer(box, width) as c:
-            c.rect(box, fill, outline, width, radius)
+        self.later(box, width, lambda c: c.rect(box, fill, outline, width, radius))
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
-        with self.layer(_bounds(points), width) as c:
-            c.polygon(points, fill, outline, width)
+        pts = list(points)
+        self.later(_bounds(pts), width, lambda c: c.polygon(pts, fill, outline, width))
 
     def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A circle."""
-        with self.layer((cx - r, cy - r, cx + r, cy + r), width) as c:
-            c.ellipse(cx, cy, r, fill, outline, width)
+        self.later((cx - r, cy - r, cx + r, cy + r), width, lambda c: c.ellipse(cx, cy, r, fill, outline, width))
 
     def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
         """A polyline."""
-        with self.layer(_bounds(points), width) as c:
-            c.line(points, fill, width)
+        pts = list(points)
+        self.later(_bounds(pts), width, lambda c: c.line(pts, fill, width))
 
     def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
                dash: float = 12, gap: float = 8) -> None:
         """A dashed polyline."""
-        with self.layer(_bounds(points), width) as c:
-            c.dashed(points, fill, width, dash, gap)
+        pts = list(points)
+        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap))
 
     def badge(self, cx: float, cy: float, size: float, look: SideLook,
               letter_size: int = SMALL) -> None:
-        """A side badge."""
+        """A side badge (its letter noted twice, as the patch and the frame each did)."""
         r = size * 0.75 + 2
-        with self.layer((cx - r, cy - r, cx + r, cy + r), 2) as c:
-            c.badge(cx, cy, size, look, letter_size)
-        self.texts.append((look.letter, letter_size))
+        self.later((cx - r, cy - r, cx + r, cy + r), 2, lambda c: c.badge(cx, cy, size, look, letter_size))
+        self.texts += [(look.letter, letter_size), (look.letter, letter_size)]
 
     def arrow(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 5,
               head: float = 18, dashed: bool = False, casing: RGB | None = None,
               part: str = "all") -> None:
         """An arrow."""
-        with self.layer(_bounds(points), width + head) as c:
-            c.arrow(points, fill, width, head, dashed, casing, part)
+        pts = list(points)
+        self.later(_bounds(pts), width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part))
 
     def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
             pie: RGB | None = None) -> None:
         """An arc or a filled wedge."""
-        with self.layer(box, width) as c:
-            c.arc(box, start, end, fill, width, pie)
+        self.later(box, width, lambda c: c.arc(box, start, end, fill, width, pie))
 
     # out
     def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
-        """A copy of part of the picture (the focus view's map)."""
-        return self.image.crop(box)
+        """Part of the picture (the focus view's board): only the steps that touch it are
+        drawn, on an image of it alone; the very pixels of :attr:`image` there."""
+        if self._image is not None:
+            return self._image.crop(box)
+        return self._drawn(box)
 
     def png(self) -> bytes:
         """Quantize and encode (see :func:`encode`)."""
@@ -711,6 +785,15 @@ class Frame:
 #: :class:`Canvas` (a cached strip or patch) or the final-size :class:`Frame`, which offers the
 #: same drawing methods.
 Surface: TypeAlias = "Canvas | Frame"
+
+
+def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], object]) -> None:
+    """Draw a piece that looks the same wherever it goes (``key`` names all it shows):
+    cached on a frame (:meth:`Frame.piece`), direct on a canvas."""
+    if isinstance(canvas, Frame):
+        canvas.piece(key, box, draw)
+    else:
+        draw(canvas)
 
 
 def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
@@ -734,27 +817,6 @@ def _bounds(points: Sequence[tuple[float, float]]) -> Box:
     xs = [p[0] for p in points] or [0.0]
     ys = [p[1] for p in points] or [0.0]
     return (min(xs), min(ys), max(xs), max(ys))
-
-
-class _Layer:
-    """The context of :meth:`Frame.layer`: a patch canvas, composited when the block ends."""
-
-    def __init__(self, frame: Frame, box: Box, pad: float) -> None:
-        self.frame = frame
-        self.x0 = math.floor(box[0] - pad - 2)
-        self.y0 = math.floor(box[1] - pad - 2)
-        self.x1 = math.ceil(box[2] + pad + 2)
-        self.y1 = math.ceil(box[3] + pad + 2)
-
-    def __enter__(self) -> Canvas:
-        self.canvas = Canvas(max(1, self.x1 - self.x0), max(1, self.y1 - self.y0),
-                             background=None, origin=(self.x0, self.y0))
-        return self.canvas
-
-    def __exit__(self, *exc: object) -> None:
-        if exc[0] is None:
-            self.frame.put(self.canvas.reduced(), self.x0, self.y0)
-            self.frame.texts.extend(self.canvas.texts)
 
 
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}

@@ -248,8 +248,8 @@ def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     if w <= 0 or h <= 0:
         return
     fill, edge = _zone_masks(tuple(discs), (left, top, w, h))
-    frame.image.paste(PALETTE["changed"], (left, top), fill)
-    frame.image.paste(shade(PALETTE["changed"], 0.2), (left, top), edge)
+    frame.paint(PALETTE["changed"], left, top, fill)
+    frame.paint(shade(PALETTE["changed"], 0.2), left, top, edge)
 
 
 @cached(maxsize=64)
