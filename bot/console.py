@@ -34,7 +34,7 @@ from datetime import timedelta
 
 from bot.answers import numbered
 from bot.commands import DECLARED
-from bot.models import Invocation, Reply, Upload
+from bot.models import Invocation, Reply, Upload, later_of
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
 from bot.service import Service
@@ -221,9 +221,21 @@ class Console:
         if reply.chosen:
             self.write(f"✔️ {reply.chosen}")
         self.show(who, unpinged(reply, who))
+        await self.follow(reply)
         await self.deliver_owed()
         await self.deliver()
         return reply
+
+    async def follow(self, reply: Reply) -> None:
+        """The picture of a reply that went without it (the renderer was busy, issue 41),
+        printed when drawn, as Discord edits it into the message."""
+        later = later_of(reply)
+        if later is None:
+            return
+        done = await later
+        # Drawn: the picture; failed: the reply's last line says so (an incident id).
+        text = "🗺️ The picture of the reply above:" if done.attachments else done.text.splitlines()[-1]
+        self.show("referee", Reply(text=text, attachments=done.attachments, ephemeral=reply.ephemeral))
 
     async def deliver_owed(self) -> None:
         """Post what the channel is owed: an ended game's page, built after its announcement
@@ -300,7 +312,8 @@ class Console:
             path.write_bytes(attachment.data)
             if path.suffix == ".png":
                 self.snapshots.append(path)
-            self.write(f"📎 {path}")
+            # The description is the picture's alt text on Discord (issue 41).
+            self.write(f"📎 {path}" + (f" — {attachment.description}" if attachment.description else ""))
 
     async def run_script(self, lines: list[str], *, echo: bool = True) -> int:
         """Run a transcript; return how many commands were refused."""
