@@ -47,9 +47,18 @@ def address_space() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
+#: The worker's memory budget (MB), set by :func:`start` and applied by :func:`warm`.
+_BUDGET: list[int] = []
+
+
 def start(memory_mb: int) -> None:
-    """The worker's initializer: cap its address space at what it holds now plus
-    ``memory_mb`` (a render needing more raises ``MemoryError`` here, not in the bot)."""
+    """The worker's initializer: keep its memory budget for :func:`warm` to apply."""
+    _BUDGET[:] = [memory_mb]
+
+
+def cap(memory_mb: int) -> None:
+    """Cap the address space at what the worker holds now (its imports and warm caches)
+    plus ``memory_mb``: a render needing more raises ``MemoryError`` here, not in the bot."""
     limit = address_space() + memory_mb * MB
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
@@ -70,8 +79,15 @@ def warm(full: bool = True) -> int:
     static layers of the usual scenarios are in this worker's caches before the first
     player's picture (a replacement skips it: it is needed now).  A system that fails to
     warm is logged and skipped: warming is a speed-up, never a reason to stop."""
-    if not full:
-        return os.getpid()
+    if full:
+        _warm_every_system()
+    if _BUDGET:
+        cap(_BUDGET[0])
+    return os.getpid()
+
+
+def _warm_every_system() -> None:
+    """Draw each registered system's opening, whole and focus (see :func:`warm`)."""
     from rules.core import registry  # noqa: PLC0415
     from rules.core.dice import SeededDice  # noqa: PLC0415
     from rules.core.playout import scenario_for  # noqa: PLC0415
@@ -87,7 +103,6 @@ def warm(full: bool = True) -> int:
         except Exception:  # noqa: BLE001 - a cold cache is slower, not wrong
             log.exception("warming the renderer for %s failed", key)
     log.debug("render worker %s warm in %.2f s", os.getpid(), time.perf_counter() - started)
-    return os.getpid()
 
 
 def resident_kb() -> int:
