@@ -342,3 +342,18 @@ async def test_the_tutorial_starts_and_explains_on_discord(real_bot: RefereeClie
     assert "(every side)" in started and "\n".join(lessons[0].lines()) in started
     deployed = await _said(real_bot, recorder, "rr", "deploy-default", None, 2)
     assert "#1 " in deployed and "\n".join(lessons[1].lines()) in deployed
+
+
+async def test_the_map_is_sent_with_a_description_of_the_step_in_words(alice, bob):
+    """Issue 41: the picture's alt text says what it shows, from the step just computed:
+    which picture, where the game stands, the step's result (11.0), within Discord's 1,024."""
+    await start_rr(alice, bob)
+    await alice("rr", "deploy-default")
+    sent = await alice("rr", "ready")
+    edit = sent[-1]
+    (name,) = edit.files
+    (attachment,) = edit.payload["attachments"]
+    description = attachment["description"]
+    assert attachment["filename"] == name
+    assert description.startswith("Close-up of the last action, Raid and Riposte: Tannenbruck 1985, Setup")
+    assert "NATO setup done (11.0)" in description and len(description) <= 1024

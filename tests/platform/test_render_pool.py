@@ -228,3 +228,18 @@ def test_one_pool_serves_every_service_with_the_same_render_settings(tmp_path: P
     b = Settings(db=tmp_path / "b.sqlite3")
     assert shared(a) is shared(b)
     assert shared(a) is not shared(Settings(db=tmp_path / "c.sqlite3", render_queue=3))
+
+
+def test_a_description_fits_discords_limit_and_speaks_no_pictographs() -> None:
+    from bot.alttext import LIMIT, describe  # noqa: PLC0415
+    from rules.core.steps import Event  # noqa: PLC0415
+    from rules.core.views import Change  # noqa: PLC0415
+
+    view = rr_views(1)[0]
+    events = [Event(kind="fire", text=f"🎲 {n}+3 = {n + 3} vs DF 6 → miss (7.3.3)") for n in range(200)]
+    events.append(Event(kind="secret", text="Minefield 0409 laid", to="soviet"))
+    said = describe(view, whole=False, side=None, events=events, action=None, actor=None,
+                    changes=[Change(id="T12", what="hit"), Change(id="VDV-2", what="moved")])
+    assert len(said) <= LIMIT and "🎲" not in said and "Minefield" not in said
+    assert said.endswith("2 units changed since your last order: T12 hit, VDV-2 moved.")
+    assert "; …" in said  # the lines that did not fit are said to be cut
