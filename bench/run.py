@@ -24,7 +24,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, dbs, hexes, hexsnap, logsizes, memory, orderpath, shared, snapshots  # noqa: E402
-from bench import replay, scenarios, views  # noqa: E402
+from bench import pictures, replay, scenarios, views  # noqa: E402
 from bot.pgserver import PgServer  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
@@ -53,6 +53,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows.append(hexsnap.measure(3 if quick else 9))
         rows += await replay.measure(work, key, 100)
         rows += scenarios.measure(1 if quick else 5)
+        rows += await pictures.measure(work, 2 if quick else 10)  # issue 41: pictures beside play
         if server is not None:
             rows += await shared.measure(work, key, 200, 5 if quick else 25)
         else:  # a sharded deployment on one SQLite file: two processes beside one (issue 23)

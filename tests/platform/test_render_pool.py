@@ -68,6 +68,18 @@ async def drawn(pool: RenderPool, request: DrawRequest) -> bytes:
     return await asyncio.wrap_future(pool.offer(request).future)
 
 
+@contextlib.asynccontextmanager
+async def own_pool(timeout: float = 20.0, memory_mb: int = 1024) -> AsyncIterator[tuple[RenderPool, int]]:
+    """A warm pool of one worker for one test, and that worker's pid; closed after."""
+    pool = RenderPool(workers=1, queue=1, timeout=timeout, memory_mb=memory_mb)
+    try:
+        await pool.ready()
+        (pid,) = pool.pids()
+        yield pool, pid
+    finally:
+        pool.close()
+
+
 async def test_the_workers_picture_is_the_picture_drawn_here(pool: RenderPool) -> None:
     view = rr_views(1)[0]
     assert await drawn(pool, DrawRequest(view=view)) == focus(view).png
@@ -87,10 +99,7 @@ async def test_the_queue_is_bounded_and_a_picture_starts_only_on_a_free_worker(p
 
 
 async def test_a_worker_that_dies_while_drawing_is_replaced() -> None:
-    pool = RenderPool(workers=1, queue=1, timeout=20.0, memory_mb=1024)
-    try:
-        await pool.ready()
-        (pid,) = pool.pids()
+    async with own_pool() as (pool, pid):
         view = rr_views(1)[0]
         with stopped(pool):
             ticket = pool.offer(DrawRequest(view=view, whole=True))
@@ -99,15 +108,10 @@ async def test_a_worker_that_dies_while_drawing_is_replaced() -> None:
             await asyncio.wrap_future(ticket.future)
         assert await drawn(pool, DrawRequest(view=view)) == focus(view).png
         assert pool.pids() != [pid] and pool.stats.replaced == 1
-    finally:
-        pool.close()
 
 
 async def test_a_picture_past_its_time_budget_is_stopped_and_its_worker_replaced() -> None:
-    pool = RenderPool(workers=1, queue=1, timeout=5.0, memory_mb=1024)
-    try:
-        await pool.ready()
-        (pid,) = pool.pids()
+    async with own_pool(timeout=5.0) as (pool, pid):
         view = rr_views(1)[0]
         with stopped(pool):  # it would draw forever
             ticket = pool.offer(DrawRequest(view=view, whole=True))
@@ -115,16 +119,12 @@ async def test_a_picture_past_its_time_budget_is_stopped_and_its_worker_replaced
                 await asyncio.wrap_future(ticket.future)
         assert await drawn(pool, DrawRequest(view=view)) == focus(view).png
         assert pool.pids() != [pid]
-    finally:
-        pool.close()
 
 
 async def test_a_render_past_its_memory_budget_fails_in_the_worker() -> None:
     """RLIMIT_AS: a picture needing more than the budget fails there; the bot goes on
     (issue 45, point 9).  A Maschinen Krieger map of 8 x 8 boards needs more than 256 MB."""
-    pool = RenderPool(workers=1, queue=1, timeout=60.0, memory_mb=256)
-    try:
-        await pool.ready()
+    async with own_pool(timeout=60.0, memory_mb=256) as (pool, _):
         view = pictures(registry.get("mak"), 1)[0]
         board = view.boards[0]
         huge = view.model_copy(update={"boards": [
@@ -133,8 +133,6 @@ async def test_a_render_past_its_memory_budget_fails_in_the_worker() -> None:
         with pytest.raises(RenderFailed, match="more than 256 MB"):
             await drawn(pool, DrawRequest(view=huge, whole=True))
         assert await drawn(pool, DrawRequest(view=view, whole=True)) == snapshot(view).png
-    finally:
-        pool.close()
 
 
 def test_the_workers_default_to_the_cores_less_one(tmp_path: Path) -> None:
