@@ -21,6 +21,7 @@ from typing import Any, Awaitable, Callable
 
 from bench import dbs
 from bench.autocomplete import queries
+from bench.memory import vm_kb
 from bench.stats import Row, ms, percentile
 from bot.autoplay import Channel
 from bot.config import Settings
@@ -33,14 +34,6 @@ from rules.core.samples import pictures
 #: The targets of issue 41.
 AUTOCOMPLETE_P99 = 0.050
 TEXT_P99 = 0.300
-
-
-def rss_kb(pid: int) -> int:
-    """A process's VmRSS in kB (read from the parent: the worker is not asked)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 class Offered:
@@ -149,7 +142,7 @@ async def measure(workdir: Path, seconds: float, rates: tuple[float, ...] = (10,
             pool = await under_load(service, channel, views, rate, seconds, offer_pool)
             thread = await under_load(service, channel, views, rate, seconds, offer_thread)
             rows += load_rows(rate, pool, thread, service.settings.render_wait)
-        per = [rss_kb(pid) / 1024 for pid in service.pictures.pids()]
+        per = [vm_kb("VmRSS", pid) / 1024 for pid in service.pictures.pids()]
         rows.append(Row(figure=f"render workers' RSS ({len(per)} worker(s))",
                         measured=", ".join(f"{mb:.0f} MB" for mb in per), floor="—",
                         target="with 500 cached games ≤ 600 MB in all", ok=None))

@@ -48,6 +48,7 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
         rows += await channels.measure(work, key, 200, 5 if quick else 25)
         rows.append(await memory.measure(work, key, 1000, 50, 5 if quick else 20))
+        rows.append(await memory.measure_with_workers(work, key, 500))  # issue 41
         rows += await autocomplete.measure_all(work, 3 if quick else 20)
         rows += hexes.measure(50 if quick else 200)
         rows.append(hexsnap.measure(3 if quick else 9))

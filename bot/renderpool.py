@@ -86,6 +86,10 @@ class PoolStats:
     replaced: int = 0
 
 
+#: A picture waiting for a worker: the request, its PNG to come, and whether it is a second try.
+_Waiting = tuple[DrawRequest, "cf.Future[bytes]", bool]
+
+
 @dataclass(eq=False)
 class _Slot:
     """One worker: its executor, the pid it reported, and the picture it is drawing."""
@@ -112,7 +116,7 @@ class RenderPool:
         self.stats = PoolStats()
         self._lock = threading.RLock()
         self._slots = [_Slot(i) for i in range(workers)]
-        self._waiting: deque[tuple[DrawRequest, cf.Future[bytes]]] = deque()
+        self._waiting: deque[_Waiting] = deque()
         self._started = False
         self._closed = False
         self._context = multiprocessing.get_context("forkserver")
@@ -142,7 +146,7 @@ class RenderPool:
             self._closed = True
             executors = [s.executor for s in self._slots if s.executor is not None]
             waiting, self._waiting = list(self._waiting), deque()
-        for _, out in waiting:
+        for _, out, _ in waiting:
             _settle(out, error=RenderFailed("the renderer was stopped"))
         for executor in executors:
             executor.shutdown(wait=False, cancel_futures=True)
@@ -171,7 +175,7 @@ class RenderPool:
                 self.stats.refused += 1
                 raise RenderBusy(f"{self.workers} render worker(s) busy, {len(self._waiting)} pictures queued")
             self.stats.queued += 1
-            self._waiting.append((request, out))
+            self._waiting.append((request, out, False))
             return Ticket(out, queued=True)
 
     def waiting(self) -> int:
@@ -224,24 +228,25 @@ class RenderPool:
     def _fail_waiting_if_none_left(self) -> None:
         if all(s.dead for s in self._slots):
             waiting, self._waiting = list(self._waiting), deque()
-            for _, out in waiting:
+            for _, out, _ in waiting:
                 _settle(out, error=RenderFailed("no render worker could be started"))
 
-    def _run(self, slot: _Slot, request: DrawRequest, out: cf.Future[bytes]) -> None:
-        """Start ``request`` on ``slot`` (free), with the time budget's timer."""
+    def _run(self, slot: _Slot, request: DrawRequest, out: cf.Future[bytes], retried: bool = False) -> None:
+        """Start ``request`` on ``slot`` (free), with the time budget's timer; ``retried``:
+        its first worker died under it (it is not tried a third time)."""
         assert slot.executor is not None
         slot.busy, slot.job, slot.killed = True, out, False
         try:
             job = slot.executor.submit(renderworker.draw, request)
         except BrokenProcessPool:  # the worker died while idle (killed from outside)
-            self._waiting.appendleft((request, out))
+            self._waiting.appendleft((request, out, retried))
             self._launch(slot, full=False)
             return
         timer = threading.Timer(self.timeout, self._kill, (slot, job))
         timer.daemon = True
         slot.timer = timer
         timer.start()
-        job.add_done_callback(functools.partial(self._finished, slot, out))
+        job.add_done_callback(functools.partial(self._finished, slot, (request, out, retried)))
 
     def _kill(self, slot: _Slot, job: cf.Future[bytes]) -> None:
         """The time budget ran out: kill the worker (its executor then reports it broken)."""
@@ -256,11 +261,21 @@ class RenderPool:
         except ProcessLookupError:
             pass  # it finished (or died) in between: the executor tells which
 
-    def _finished(self, slot: _Slot, out: cf.Future[bytes], job: cf.Future[bytes]) -> None:
+    def _finished(self, slot: _Slot, what: "_Waiting", job: cf.Future[bytes]) -> None:
+        request, out, retried = what
         if slot.timer is not None:
             slot.timer.cancel()
         error = job.exception() if not job.cancelled() else RenderFailed("the renderer was stopped")
         replace = isinstance(error, (BrokenProcessPool, MemoryError))
+        if isinstance(error, BrokenProcessPool) and not slot.killed and not retried and not self._closed:
+            # The worker died under it (killed from outside, out of memory at the OS): the
+            # picture is tried once more, first, on the worker that replaces it.
+            with self._lock:
+                self.stats.failed += 1
+                self._waiting.appendleft((request, out, True))
+                slot.busy, slot.job = False, None
+                self._launch(slot, full=False)
+            return
         if isinstance(error, BrokenProcessPool):
             error = RenderFailed(f"the picture took over {self.timeout:.0f} s and was stopped" if slot.killed
                                  else "the render worker stopped while drawing it")
@@ -282,9 +297,10 @@ class RenderPool:
     def _next(self, slot: _Slot) -> None:
         """Give a free ``slot`` the oldest waiting picture nobody gave up on."""
         while self._waiting and not slot.busy and not self._closed:
-            request, out = self._waiting.popleft()
-            if out.set_running_or_notify_cancel():
-                self._run(slot, request, out)
+            request, out, retried = self._waiting.popleft()
+            if out.cancelled() or not (out.running() or out.set_running_or_notify_cancel()):
+                continue  # its caller stopped waiting before it started
+            self._run(slot, request, out, retried)
 
 
 def _settle(out: cf.Future[bytes], *, result: bytes | None = None, error: BaseException | None = None) -> None:

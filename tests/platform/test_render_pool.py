@@ -98,16 +98,30 @@ async def test_the_queue_is_bounded_and_a_picture_starts_only_on_a_free_worker(p
     assert await asyncio.wrap_future(started.future) == snapshot(first.view).png
 
 
-async def test_a_worker_that_dies_while_drawing_is_replaced() -> None:
+async def test_a_worker_that_dies_while_drawing_is_replaced_and_the_picture_tried_again() -> None:
     async with own_pool() as (pool, pid):
         view = rr_views(1)[0]
         with stopped(pool):
             ticket = pool.offer(DrawRequest(view=view, whole=True))
             os.kill(pid, signal.SIGKILL)
+        assert await asyncio.wrap_future(ticket.future) == snapshot(view).png
+        assert pool.pids() != [pid] and pool.stats.replaced == 1
+
+
+async def test_a_picture_that_kills_its_worker_twice_fails_and_the_pool_goes_on() -> None:
+    async with own_pool() as (pool, pid):
+        view = rr_views(1)[0]
+        with stopped(pool):
+            ticket = pool.offer(DrawRequest(view=view, whole=True))
+            os.kill(pid, signal.SIGKILL)
+            while pool.pids() in ([], [pid]):  # the replacement is up, drawing it again
+                await asyncio.sleep(0.01)
+            with stopped(pool):
+                os.kill(pool.pids()[0], signal.SIGKILL)
         with pytest.raises(RenderFailed, match="stopped while drawing"):
             await asyncio.wrap_future(ticket.future)
         assert await drawn(pool, DrawRequest(view=view)) == focus(view).png
-        assert pool.pids() != [pid] and pool.stats.replaced == 1
+        assert pool.stats.replaced == 2
 
 
 async def test_a_picture_past_its_time_budget_is_stopped_and_its_worker_replaced() -> None:
