@@ -98,9 +98,9 @@ def describe(view: Any, *, whole: bool, side: str | None, events: Iterable[Event
     stands = where_it_stands(view)
     head = f"{picture_kind(whole, side)}, {stands}" if stands else picture_kind(whole, side)
     lines = step_lines(events, side, action, actor)
-    banner = getattr(view, "banner", None)
-    if banner:
-        lines.append(spoken(banner))
+    banner = spoken(getattr(view, "banner", None) or "")
+    if banner and not any(banner in line for line in lines):  # the result, said once
+        lines.append(banner)
     return fit(head, lines, changed(changes, "since your last order"))
 
 
