@@ -251,6 +251,7 @@ class Console:
                 if owed.snapshot_key:
                     owed = await self.service.attach_snapshot(owed)
             self.show("referee", owed)
+            await self.follow(owed)
             await self.service.settle(owed_id)
 
     def attach_files(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
@@ -295,6 +296,9 @@ class Console:
     async def _posted(self, channel_id: str, reply: Reply) -> None:
         if reply.snapshot_key:
             reply = await self.service.attach_snapshot(reply)
+            later = later_of(reply)
+            if later is not None:  # no one waits on what the bot posts on its own
+                reply = await later
         self.show("referee", reply.model_copy(update={"text": "📣 " + reply.text}))
 
     def show(self, who: str, reply: Reply) -> None:
