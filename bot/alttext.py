@@ -81,7 +81,8 @@ def fit(head: str, lines: list[str], tail: str, limit: int = LIMIT) -> str:
     from the end (said with an ellipsis), and a single line too long is cut."""
     def joined(kept: list[str], cut: bool) -> str:
         body = "; ".join(kept) + (f"; {_CUT}" if cut and kept else _CUT if cut else "")
-        text = f"{head}: {body}." if body else f"{head}."
+        end = "" if body.endswith((".", "!", "?")) else "."  # "…lost." is not said "lost.."
+        text = f"{head}: {body}{end}" if body else f"{head}."
         return f"{text} {tail}".strip()
 
     kept = list(lines)

@@ -255,3 +255,10 @@ def test_a_description_fits_discords_limit_and_speaks_no_pictographs() -> None:
     assert len(said) <= LIMIT and "🎲" not in said and "Minefield" not in said
     assert said.endswith("2 units changed since your last order: T12 hit, VDV-2 moved.")
     assert "; …" in said  # the lines that did not fit are said to be cut
+
+
+def test_a_description_ends_one_sentence_once() -> None:
+    from bot.alttext import fit  # noqa: PLC0415
+
+    assert fit("The whole map", ["Game over: The commandos lost."], "") == "The whole map: Game over: The commandos lost."
+    assert fit("The whole map", ["T12 suppressed (7.3.3)"], "") == "The whole map: T12 suppressed (7.3.3)."
