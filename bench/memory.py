@@ -25,9 +25,10 @@ LIMIT_MB = 200
 STEPS_PER_GAME = 20
 
 
-def vm_kb(name: str) -> int:
-    """A ``/proc/self/status`` figure (VmRSS, VmHWM) in kB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def vm_kb(name: str, pid: int | str = "self") -> int:
+    """A ``/proc/<pid>/status`` figure (VmRSS, VmHWM) in kB: this process's, or another's
+    (a render worker's, read from here: the worker is not asked)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(name + ":"):
             return int(line.split()[1])
     raise KeyError(name)
@@ -56,6 +57,8 @@ async def child(path: Path | str, system_key: str, active: int, orders: int) -> 
                 await channel.order()
         return {
             "rss_kb": vm_kb("VmRSS"), "hwm_kb": vm_kb("VmHWM"), "start_kb": start_kb,
+            # The render workers (issue 41), each: warm, they hold every system's static layers.
+            "workers_kb": [vm_kb("VmRSS", pid) for pid in service.pictures.pids()],
             "cached_games": len(service.games),  # what the service holds parsed in memory
             "games_in_db": await service.store.count_games(),
         }
@@ -63,15 +66,21 @@ async def child(path: Path | str, system_key: str, active: int, orders: int) -> 
         await service.close()
 
 
-async def measure(workdir: Path, system_key: str, games: int, active: int, orders: int) -> Row:
-    """The memory row of the table."""
-    path = dbs.target(workdir, "memory")
-    await build(path, system_key, games)
+def run_child(path: Path | str, system_key: str, active: int, orders: int) -> dict:
+    """:func:`child` in a fresh process; its figures."""
     out = subprocess.run(
         [sys.executable, "-m", "bench.memory", str(path), system_key, str(active), str(orders)],
         cwd=ROOT, capture_output=True, text=True, check=True,
     )
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    figures: dict = json.loads(out.stdout.strip().splitlines()[-1])
+    return figures
+
+
+async def measure(workdir: Path, system_key: str, games: int, active: int, orders: int) -> Row:
+    """The memory row of the table."""
+    path = dbs.target(workdir, "memory")
+    await build(path, system_key, games)
+    figures = run_child(path, system_key, active, orders)
     rss_mb, start_mb = figures["rss_kb"] / 1024, figures["start_kb"] / 1024
     idle_dropped = figures["cached_games"] <= active
     return Row(
@@ -81,6 +90,23 @@ async def measure(workdir: Path, system_key: str, games: int, active: int, order
         floor=f"service opened, no game touched: {start_mb:.0f} MB",
         target=f"≤ {LIMIT_MB} MB; idle games not held",
         ok=rss_mb <= LIMIT_MB and idle_dropped,
+    )
+
+
+async def measure_with_workers(workdir: Path, system_key: str, games: int = 500) -> Row:
+    """Issue 41's memory row: ``games`` games played once each (the cache holds at most
+    ``GAME_CACHE_SIZE`` of them), the bot's process and its render workers' RSS in all.
+    Run after :func:`measure`, on its database."""
+    figures = run_child(dbs.target(workdir, "memory"), system_key, games, 1)
+    main_mb = figures["rss_kb"] / 1024
+    workers = [kb / 1024 for kb in figures["workers_kb"]]
+    total = main_mb + sum(workers)
+    return Row(
+        figure=f"memory: {games} games played, {figures['cached_games']} held, and the render workers",
+        measured=(f"{total:.0f} MB RSS in all: the bot {main_mb:.0f} MB, "
+                  f"{len(workers)} worker(s) {', '.join(f'{mb:.0f}' for mb in workers)} MB"),
+        floor=f"service opened: {figures['start_kb'] / 1024:.0f} MB",
+        target="≤ 600 MB in all", ok=total <= 600,
     )
 
 

@@ -24,7 +24,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench import autocomplete, channels, dbs, hexes, hexsnap, logsizes, memory, orderpath, shared, snapshots  # noqa: E402
-from bench import picturecost, replay, scenarios, views  # noqa: E402
+from bench import pictures, picturecost, replay, scenarios, views  # noqa: E402
 from bot.pgserver import PgServer  # noqa: E402
 from bot.autoplay import pick_system  # noqa: E402
 from bench.stats import Row, table  # noqa: E402
@@ -49,11 +49,13 @@ async def run(quick: bool, prefer: str, store: str = "sqlite") -> tuple[str, lis
         rows += await logsizes.measure(work, key, sizes, 3 if quick else 9)
         rows += await channels.measure(work, key, 200, 5 if quick else 25)
         rows.append(await memory.measure(work, key, 1000, 50, 5 if quick else 20))
+        rows.append(await memory.measure_with_workers(work, key, 500))  # issue 41
         rows += await autocomplete.measure_all(work, 3 if quick else 20)
         rows += hexes.measure(50 if quick else 200)
         rows.append(hexsnap.measure(3 if quick else 9))
         rows += await replay.measure(work, key, 100)
         rows += scenarios.measure(1 if quick else 5)
+        rows += await pictures.measure(work, 2 if quick else 10)  # issue 41: pictures beside play
         if server is not None:
             rows += await shared.measure(work, key, 200, 5 if quick else 25)
         else:  # a sharded deployment on one SQLite file: two processes beside one (issue 23)

@@ -26,6 +26,15 @@ REFEREE_INTERACTION_   how long replies are kept to answer a repeated    48
 RETENTION_HOURS        delivery of the same interaction
 REFEREE_HEARTBEAT      a file the bot rewrites while it is connected to  (none)
                        Discord; ``referee health`` reads it (Docker)
+REFEREE_RENDER_WORKERS processes that draw the pictures                  cores less one (>= 1)
+REFEREE_RENDER_QUEUE   pictures that may wait for a busy worker; past   8
+                       it a reply goes without (``/game map`` draws it)
+REFEREE_RENDER_WAIT    seconds a reply waits for a queued picture       0.5
+                       before it goes and the picture follows
+REFEREE_RENDER_TIMEOUT seconds a picture may take; its worker is then   30
+                       killed and replaced
+REFEREE_RENDER_MEMORY_ memory (MB) a render worker may take beyond its   1024
+MB                     start (its address space is capped)
 =====================  ===============================================  ====================
 
 The variables may also be written one per line (``REFEREE_DB=...``) in a file ``.env`` in the
@@ -112,6 +121,20 @@ class Settings(BaseSettings):
     #: The gateway heartbeat file (bot/heartbeat.py): written by ``referee bot`` while
     #: connected, read by ``referee health``.  None: no heartbeat (the console, the tests).
     heartbeat: Path | None = None
+    #: Pictures are drawn in worker processes (issue 41, ``bot/renderpool.py``): how many
+    #: (None: the machine's cores less one, at least one).
+    render_workers: int | None = Field(default=None, ge=1)
+    #: Pictures that may wait for a busy worker; past that a reply goes without its
+    #: picture, saying ``/game map`` draws it.
+    render_queue: int = Field(default=8, ge=0)
+    #: Seconds a reply waits for a picture queued behind others' before it goes without it
+    #: (the picture then follows, edited in); a picture a free worker starts is waited for.
+    render_wait: float = Field(default=0.5, ge=0)
+    #: A picture still drawing after this many seconds is stopped: its worker is killed
+    #: and replaced (issue 45, point 9: no scenario file takes the bot's time).
+    render_timeout: float = Field(default=30.0, gt=0)
+    #: Memory (MB) a render worker may take beyond what it holds at start (RLIMIT_AS).
+    render_memory_mb: int = Field(default=1024, ge=64)
 
     @property
     def limits_on(self) -> bool:

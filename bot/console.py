@@ -36,7 +36,7 @@ from datetime import timedelta
 
 from bot.answers import numbered
 from bot.commands import DECLARED
-from bot.models import Invocation, Reply, Upload
+from bot.models import Invocation, Reply, Upload, later_of
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
 from bot.service import Service
@@ -233,6 +233,7 @@ class Console:
         self.show(who, unpinged(reply, who))
         if reply.threads and not reply.error:
             await self.open_threads(reply)
+        await self.follow(reply)
         await self.deliver_owed()
         await self.deliver()
         return reply
@@ -255,6 +256,17 @@ class Console:
             self.write(f"🧵 #{channel} ({opening.name}); /channel {channel} to play there:")
             self.show("referee", opened)
 
+    async def follow(self, reply: Reply) -> None:
+        """The picture of a reply that went without it (the renderer was busy, issue 41),
+        printed when drawn, as Discord edits it into the message."""
+        later = later_of(reply)
+        if later is None:
+            return
+        done = await later
+        # Drawn: the picture; failed: the reply's last line says so (an incident id).
+        text = "🗺️ The picture of the reply above:" if done.attachments else done.text.splitlines()[-1]
+        self.show("referee", Reply(text=text, attachments=done.attachments, ephemeral=reply.ephemeral))
+
     async def deliver_owed(self) -> None:
         """Post what the channel is owed: an ended game's page, built after its announcement
         (issue 25), and the public line of an order answered privately (issue 28); the
@@ -269,6 +281,7 @@ class Console:
                 if owed.snapshot_key:
                     owed = await self.service.attach_snapshot(owed)
             self.show("referee", owed)
+            await self.follow(owed)
             await self.service.settle(owed_id)
 
     def attach_files(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
@@ -313,6 +326,9 @@ class Console:
     async def _posted(self, channel_id: str, reply: Reply) -> None:
         if reply.snapshot_key:
             reply = await self.service.attach_snapshot(reply)
+            later = later_of(reply)
+            if later is not None:  # no one waits on what the bot posts on its own
+                reply = await later
         self.show("referee", reply.model_copy(update={"text": "📣 " + reply.text}))
 
     def show(self, who: str, reply: Reply) -> None:
@@ -330,7 +346,8 @@ class Console:
             path.write_bytes(attachment.data)
             if path.suffix == ".png":
                 self.snapshots.append(path)
-            self.write(f"📎 {path}")
+            # The description is the picture's alt text on Discord (issue 41).
+            self.write(f"📎 {path}" + (f" — {attachment.description}" if attachment.description else ""))
 
     async def run_script(self, lines: list[str], *, echo: bool = True) -> int:
         """Run a transcript; return how many commands were refused."""

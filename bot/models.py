@@ -6,7 +6,7 @@ Front ends (Discord, console, tests) build an :class:`Invocation` and show the
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Awaitable, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -156,6 +156,10 @@ class Reply(BaseModel):
     #: from the record (a repeated delivery, an owed announcement) has none, and they read
     #: the store.  Set and read through ``bot.ledger.carrying`` and ``landed_of``.
     _landed: Any = PrivateAttr(default=None)
+    #: The picture that follows (issue 41): an ``asyncio.Future`` of this reply with its
+    #: picture attached, set when the reply went without it because the renderer was busy.
+    #: Read through :func:`later_of`; never stored.
+    _later: Any = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         """Replies are equal when they say the same: a commit's own reply (carrying what
@@ -165,3 +169,12 @@ class Reply(BaseModel):
         return self.__dict__ == other.__dict__
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's models are
+
+
+def later_of(reply: Reply) -> "Awaitable[Reply] | None":
+    """The reply with its picture, to come, when ``reply`` went without it (the renderer
+    was busy, issue 41); None when nothing follows.  Awaiting it never raises: a picture
+    that fails comes back as the reply with its incident line."""
+    later = reply._later
+    return later if later is not None and hasattr(later, "__await__") else None
+

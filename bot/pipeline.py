@@ -15,10 +15,8 @@ knows nothing of the service, so no module imports one that imports it back.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -195,30 +193,8 @@ class Pipeline:
         return f"➡️ {step.turn_part}: {waiting}" if step.turn_part else f"➡️ {waiting}"
 
 
-async def gather_render(pending: dict[str, asyncio.Future[bytes]], key: str,
-                        render: Callable[[], Awaitable[bytes]]) -> bytes:
-    """Render once per key however many ask at the same time (issue 14: 50 concurrent
-    ``/game map`` calls rendered one state 10 times)."""
-    future = pending.get(key)
-    if future is not None:
-        return await asyncio.shield(future)
-    future = asyncio.get_running_loop().create_future()
-    pending[key] = future
-    try:
-        png = await render()
-    except BaseException as exc:
-        future.set_exception(exc)
-        future.exception()  # mark retrieved: nobody else may be waiting
-        raise
-    else:
-        future.set_result(png)
-        return png
-    finally:
-        pending.pop(key, None)
-
-
 __all__ = [
     "Audit", "Change", "Committed", "DiceRun", "Landed", "LiveGame", "Outcome", "Pipeline",
-    "ScriptedDiceSource", "SeatChange", "apply_recorded", "gather_render", "new_seed",
+    "ScriptedDiceSource", "SeatChange", "apply_recorded", "new_seed",
     "option_user", "state_digest", "watching_side",
 ]

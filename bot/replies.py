@@ -37,6 +37,11 @@ _MARKUP = re.compile(r"([\\*_~|`\[\]<>])")
 _MASS_MENTION = re.compile(r"@(everyone|here)", re.IGNORECASE)
 #: Longest name shown (Discord's display names are at most 32 characters).
 NAME_LIMIT = 32
+#: The line of a reply whose picture queued behind others' and follows (issue 41): on
+#: Discord it stands in the message until the picture is edited in.
+FOLLOWS_LINE = "(The picture follows in a moment: the renderer is busy.)"
+#: The line of a reply whose picture could not even be queued (issue 41).
+BUSY_LINE = "(No picture this time: the renderer is busy. /game map draws it.)"
 
 
 def user_text(text: str, limit: int = 200) -> str:

@@ -13,17 +13,19 @@ down" (per user and per channel, orders and renders).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
-from bot import answers, export_html, incidents
+from bot import alttext, answers, export_html, incidents, renderpool
 from bot import commands as catalogue
 from bot import orders, replies, seedkey, storage, tutorial
 from bot.config import Settings
@@ -37,9 +39,10 @@ from bot.options import check_options
 from bot.pacing.clock import Clock
 from bot.pacing.runner import Pacer
 from bot.pipeline import (
-    LiveGame, Pipeline, ScriptedDiceSource, gather_render, new_seed, option_user, state_digest,
-    watching_side,
+    LiveGame, Pipeline, ScriptedDiceSource, new_seed, option_user, state_digest, watching_side,
 )
+from bot.renderpool import RenderBusy
+from bot.renderworker import DrawRequest
 from bot.store import BaseStore, StepRow
 from bot.writer import utcnow
 from bot.stores import open_store
@@ -94,7 +97,10 @@ class Service:
         self._locks = ChannelLocks()
         self._limits = RateLimiter()
         self._snapshots: OrderedDict[str, bytes] = OrderedDict()
-        self._rendering: dict[str, asyncio.Future[bytes]] = {}
+        #: Pictures being drawn, by digest: the PNG to come and whether it queued.
+        self._rendering: dict[str, tuple[asyncio.Future[bytes], bool]] = {}
+        #: The render workers (issue 41), one pool per process and render settings.
+        self.pictures = renderpool.shared(settings)
         self._pruned_at = time.monotonic()
         #: Deadlines, reminders and digests (issue 19); its background task runs in the bot.
         #: It is given the pipeline and the channels' locks, and told what each command
@@ -146,6 +152,7 @@ class Service:
             raise
         service = cls(store, settings, dice_source, clock)
         await service.prune_interactions()
+        await service.pictures.ready()  # warm workers before the first player's picture
         return service
 
     async def close(self) -> None:
@@ -394,18 +401,37 @@ class Service:
             Attachment(filename=name, data=page, description="the game, step by step")]})
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
-        """Render the snapshot a reply asks for (off the event loop) and attach the PNG."""
+        """Draw the picture a reply asks for (in a render worker, ``bot/renderpool.py``) and
+        attach the PNG with its description (``bot/alttext.py``).
+
+        A picture a free worker starts is waited for.  One queued behind others' pictures
+        is waited for at most ``render_wait`` seconds; then the reply goes without it,
+        saying so, and carries the picture to follow (:func:`bot.models.later_of`: the reply
+        with it attached).  With the queue full the reply goes at once, saying ``/game map``
+        draws it.  A picture that fails is an incident line; the reply always goes."""
         if not reply.snapshot_key:
             return reply
         try:
-            name, png = await self._picture_of(reply, reply.snapshot_key)
+            picture = await self._picture_of(reply, reply.snapshot_key)
+        except RenderBusy as busy:
+            log.info("no picture for %s: %s", reply.snapshot_key, busy)
+            return _noted(reply, replies.BUSY_LINE)
         except Exception:
-            incident = secrets.token_hex(3)
-            log.exception("incident %s rendering %s", incident, reply.snapshot_key)
-            return reply.model_copy(
-                update={"text": reply.text + f"\n(map unavailable, incident {incident})"}
-            )
-        attachment = Attachment(filename=name, data=png, description="map snapshot")
+            return _noted(reply, _unavailable(reply.snapshot_key))
+        if picture.queued and not await _within(picture.png, self.settings.render_wait):
+            out = _noted(reply, replies.FOLLOWS_LINE)
+            out._later = asyncio.ensure_future(self._with_picture(reply, picture))
+            return out
+        return await self._with_picture(reply, picture)
+
+    async def _with_picture(self, reply: Reply, picture: "Picture") -> Reply:
+        """``reply`` with ``picture`` attached once drawn (and a digest's turn focus), or
+        with the incident line when it could not be drawn."""
+        try:
+            png = await asyncio.shield(picture.png)
+        except Exception:
+            return _noted(reply, _unavailable(reply.snapshot_key))
+        attachment = Attachment(filename=picture.name, data=png, description=picture.description)
         reply = reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
         return await self.attach_turn_focus(reply)
 
@@ -422,13 +448,14 @@ class Service:
             return reply
         if found is None:
             return reply
-        name, png = found
-        attachment = Attachment(filename=name, data=png, description="what changed this turn")
+        name, png, description = found
+        attachment = Attachment(filename=name, data=png, description=description)
         return reply.model_copy(update={"attachments": [*reply.attachments, attachment]})
 
-    async def turn_focus(self, key: str) -> tuple[str, bytes] | None:
-        """``(filename, PNG)``: the focus picture of what changed from step ``before`` to
-        step ``last`` (``game_id:before:last``), or None when nothing on the map did."""
+    async def turn_focus(self, key: str) -> tuple[str, bytes, str] | None:
+        """``(filename, PNG, description)``: the focus picture of what changed from step
+        ``before`` to step ``last`` (``game_id:before:last``), or None when nothing on the
+        map did."""
         game_id, before_seq, last_seq = (int(part) for part in key.split(":"))
         game = await self.store.game(game_id)
         before = await self.store.step(game_id, before_seq)
@@ -441,15 +468,21 @@ class Service:
         if not changes:
             return None
         drawn = focused_on(views[1], changes)
-        png = await asyncio.to_thread(_render_png, drawn, False)
-        return f"{game.system}-game{game_id}-turn{before_seq}-{last_seq}-focus.png", png
+        png = await asyncio.wrap_future(self.pictures.offer(DrawRequest(view=drawn)).future)
+        return (f"{game.system}-game{game_id}-turn{before_seq}-{last_seq}-focus.png", png,
+                alttext.describe_turn(drawn, changes, before_seq, last_seq))
 
     async def snapshot(self, key: str) -> tuple[str, bytes]:
-        """``(filename, PNG bytes)`` of step ``game_id:seq``: the phone-width focus picture of
-        the last action, marking what changed since the pinged side's last order (issue 15);
-        the whole map when the step began a new turn, and for ``game_id:seq:map``.  Cached by
-        state hash, picture and changes, and one render shared by every request for a
-        picture being drawn (issue 14)."""
+        """``(filename, PNG bytes)`` of step ``game_id:seq`` (see :meth:`_stored_picture`),
+        waited for however long the queue is: for callers that need the bytes."""
+        picture = await self._stored_picture(key)
+        return picture.name, await asyncio.shield(picture.png)
+
+    async def _stored_picture(self, key: str) -> "Picture":
+        """The picture of step ``game_id:seq`` read from the store: the phone-width focus
+        picture of the last action, marking what changed since the pinged side's last order
+        (issue 15); the whole map when the step began a new turn, and for
+        ``game_id:seq:map``."""
         game_id, seq, *mode = key.split(":")
         game = await self.store.game(int(game_id))
         step = await self.store.step(int(game_id), int(seq))
@@ -463,22 +496,24 @@ class Service:
         side = mode[1] if len(mode) > 1 and mode[1] in system.sides else None
         return await self._draw(game.system, step, state, full, side)
 
-    async def _picture_of(self, reply: Reply, key: str) -> tuple[str, bytes]:
+    async def _picture_of(self, reply: Reply, key: str) -> "Picture":
         """The picture ``key`` of ``reply``: drawn from what the reply's own commit left (an
         order's reply names its new step: the step, its state and whether it began a turn
-        are in hand, issue 39), else read from the store (:meth:`snapshot`: ``/game map``,
-        an owed announcement, a reply told again from the record)."""
+        are in hand, issue 39), else read from the store (:meth:`_stored_picture`:
+        ``/game map``, an owed announcement, a reply told again from the record)."""
         landed = landed_of(reply)
         if landed is None or landed.game is None or landed.step is None or landed.state is None \
                 or landed.new_turn is None or key != f"{landed.step.game_id}:{landed.step.seq}":
-            return await self.snapshot(key)
+            return await self._stored_picture(key)
         return await self._draw(landed.game.row.system, landed.step, landed.state, landed.new_turn, None,
                                 landed.game)
 
     async def _draw(self, system_key: str, step: StepRow, state: BaseModel, full: bool,
-                    side: str | None, game: LiveGame | None = None) -> tuple[str, bytes]:
-        """:meth:`snapshot` of ``step`` (its ``state`` parsed): the whole map when ``full``,
-        ``side``'s own view when given; ``game``, the game whose head it is, when in hand."""
+                    side: str | None, game: LiveGame | None = None) -> "Picture":
+        """The picture of ``step`` (its ``state`` parsed): the whole map when ``full``,
+        ``side``'s own view when given; ``game``, the game whose head it is, when in hand.
+        Cached by state hash, picture and changes, and one render shared by every request
+        for a picture being drawn (issue 14)."""
         system = self.systems[system_key]
         # One view of the step, drawn and compared (issue 23: it was built three times).
         view = system.view_for(state, side) if side else system.view(state)
@@ -490,19 +525,31 @@ class Service:
         digest = state_digest(step.state_json + ("map" if full else repr(changes)) + (f":{side}" if side else ""))
         name = (f"{system_key}-game{step.game_id}-step{step.seq}{'-map' if full else ''}"
                 f"{f'-{side}' if side else ''}.png")
-        if digest in self._snapshots:
+        description = alttext.describe(view, whole=full, side=side, events=step.events, action=step.action,
+                                       actor=step.actor_name, changes=changes)
+        kept = self._snapshots.get(digest)
+        if kept is not None:
             self._snapshots.move_to_end(digest)
-            return name, self._snapshots[digest]
-
-        async def render() -> bytes:
+            done: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+            done.set_result(kept)
+            return Picture(name, description, done, queued=False)
+        drawing = self._rendering.get(digest)
+        if drawing is None:
             drawn = view.model_copy(update={"changes": changes}) if changes else view
-            png = await asyncio.to_thread(_render_png, drawn, full)
-            self._snapshots[digest] = png
-            while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
-                self._snapshots.popitem(last=False)
-            return png
+            ticket = self.pictures.offer(DrawRequest(view=drawn, whole=full))
+            drawing = (asyncio.wrap_future(ticket.future), ticket.queued)
+            self._rendering[digest] = drawing
+            drawing[0].add_done_callback(functools.partial(self._drawn, digest))
+        return Picture(name, description, *drawing)
 
-        return name, await gather_render(self._rendering, digest, render)
+    def _drawn(self, digest: str, png: "asyncio.Future[bytes]") -> None:
+        """A picture finished: no longer shared as in progress; kept by its digest if drawn."""
+        self._rendering.pop(digest, None)
+        if png.cancelled() or png.exception() is not None:
+            return
+        self._snapshots[digest] = png.result()
+        while len(self._snapshots) > SNAPSHOT_CACHE_SIZE:
+            self._snapshots.popitem(last=False)
 
     async def owe(self, channel_id: str, reply: Reply) -> None:
         """Keep an announcement that could not be delivered, for the channel's next reply."""
@@ -632,10 +679,33 @@ def _filter(choices: list[Choice], typed: Any) -> list[Choice]:
             for c in kept[:MAX_CHOICES]]
 
 
-def _render_png(view: BaseModel, full: bool = False) -> bytes:
-    from render import focus, snapshot  # noqa: PLC0415 - Pillow is loaded only when a map is drawn
+@dataclass
+class Picture:
+    """A picture on its way: its file name, its description (alt text), the PNG to come,
+    and whether it queued behind other pictures (False: drawn at once, or cached)."""
 
-    return (snapshot if full else focus)(view).png
+    name: str
+    description: str
+    png: "asyncio.Future[bytes]"
+    queued: bool
+
+
+def _noted(reply: Reply, line: str) -> Reply:
+    """``reply`` with ``line`` added under its text."""
+    return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
+
+
+def _unavailable(key: str | None) -> str:
+    """The incident line of a picture that could not be drawn (logged with its incident id)."""
+    incident = secrets.token_hex(3)
+    log.exception("incident %s rendering %s", incident, key)
+    return f"(map unavailable, incident {incident})"
+
+
+async def _within(png: "asyncio.Future[bytes]", seconds: float) -> bool:
+    """Whether ``png`` is drawn within ``seconds`` (it goes on either way)."""
+    done, _ = await asyncio.wait({png}, timeout=seconds)
+    return bool(done)
 
 
 class _Holding:

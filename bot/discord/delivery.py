@@ -28,6 +28,8 @@ Discord rules this module is shaped by (see the README's "On Discord" section):
   when that fails too it is owed with the announcement (the owed reply keeps its
   ``snapshot_key``), and a late announcement carries its map.  A public "thinking"
   placeholder whose answer went to the channel instead is deleted, not left to expire.
+* A picture queued behind others' (issue 41) does not hold the reply: the message says in
+  a line that it follows, and the picture is edited in when drawn, the line taken out.
 
 Private replies (status, help, logs) are never posted in the channel in their stead.
 """
@@ -46,7 +48,8 @@ import discord
 
 from bot.discord.messages import Outgoing, compose, mention, pingable
 from bot.discord.widgets import view_of
-from bot.models import Reply
+from bot.models import Reply, later_of
+from bot.replies import FOLLOWS_LINE
 
 log = logging.getLogger("referee.discord")
 
@@ -198,6 +201,10 @@ class Delivery:
     pending: list[Outgoing] = field(default_factory=list)
     #: The message the text ended in: ``"original"`` or a follow-up message.
     last_message: Any = None
+    #: What that message says (to take the "picture follows" line out again).
+    last_content: str = ""
+    #: The message says its picture follows (issue 41): the edit that attaches it restores it.
+    said_follows: bool = False
     #: The files went out (or their failure was already told): a fallback leaves them be.
     files_done: bool = False
 
@@ -239,6 +246,7 @@ class Delivery:
                 self.last_message = "original"
             else:
                 self.last_message = await self._more(message, index)
+            self.last_content = message.content
             self.pending.pop(0)
             index += 1
         reply = await self._completed()
@@ -285,6 +293,7 @@ class Delivery:
         ids = pingable(reply.mentions)
         ping = " ".join(mention(user_id) for user_id in ids)
         self.pending = compose(reply.model_copy(update={"mentions": []}))
+        texts = len(self.pending)
         if ids:
             self.pending.append(Outgoing(content=ping, mentions=ids))
         index = 0
@@ -296,12 +305,19 @@ class Delivery:
                 if files:
                     kwargs["files"] = files
                 await self._replace_placeholder(kwargs)
+                sent: Any = "original"
             else:
-                await self._more(message, index, files)
+                sent = await self._more(message, index, files)
+            if index < texts:
+                self.last_message, self.last_content = sent, message.content
             self.interaction.extras[PLACEHOLDER] = False
             self.files_done = self.files_done or bool(files)
             self.pending.pop(0)
             index += 1
+        later = later_of(reply)
+        if later is not None:  # the text said the picture follows: edit it in when drawn
+            self.said_follows = True
+            await self._attach(fit_files(await later, self.interaction.filesize_limit))
 
     async def _replace_placeholder(self, kwargs: dict[str, Any]) -> None:
         """The first follow-up after a defer (it edits the placeholder); after a 5xx, the
@@ -330,8 +346,13 @@ class Delivery:
         """Attach the files to the message the text ended in (an edit: it pings no one).
 
         A note added while completing the reply (no map: rendering failed, a file too
-        large) follows as a message of its own, without pings.
+        large) follows as a message of its own, without pings.  A picture that follows
+        (issue 41) is said so in the message first, then edited in when drawn.
         """
+        later = later_of(reply)
+        if later is not None:
+            await self._say_it_follows()
+            reply = fit_files(await later, self.interaction.filesize_limit)
         self.files_done = True
         note = reply.text[len(self.reply.text):].strip() if reply.text != self.reply.text else ""
         if note:
@@ -361,6 +382,26 @@ class Delivery:
                 await self._map_missing(reply, error)
                 return
 
+    async def _say_it_follows(self) -> None:
+        """Add the "picture follows" line to the message the text ended in (an edit: it
+        pings no one).  Failing, the picture still comes; the line is a courtesy."""
+        content = f"{self.last_content}\n{FOLLOWS_LINE}"
+        try:
+            if self.last_message == "original":
+                await self.interaction.edit_original_response(content=content)
+            else:
+                await self.last_message.edit(content=content)
+            self.said_follows = True
+        except WIRE_ERRORS as error:
+            log.info("could not say the picture of %s follows (%s)", self.interaction.id, failure_text(error))
+
+    def _edit_kwargs(self, group: Outgoing) -> dict[str, Any]:
+        """The edit that attaches ``group``'s files; it takes the "follows" line out."""
+        kwargs: dict[str, Any] = {"attachments": files_of(group)}
+        if self.said_follows:
+            kwargs["content"] = self.last_content.replace(f"\n{FOLLOWS_LINE}", "", 1)
+        return kwargs
+
     async def _edit_in_files(self, group: Outgoing) -> None:
         """Attach ``group``'s files to the message the text ended in.  After an ambiguous
         failure (a 5xx, a timeout, a reset: Discord may have carried the edit out) the edit
@@ -370,9 +411,9 @@ class Delivery:
         for attempt in range(2):
             try:
                 if self.last_message == "original":
-                    await self.interaction.edit_original_response(attachments=files_of(group))
+                    await self.interaction.edit_original_response(**self._edit_kwargs(group))
                 else:
-                    await self.last_message.edit(attachments=files_of(group))
+                    await self.last_message.edit(**self._edit_kwargs(group))
                 return
             except WIRE_ERRORS as error:
                 if not ambiguous(error):
@@ -468,6 +509,9 @@ class Delivery:
     async def _files_to_channel(self) -> None:
         try:
             reply = await self._completed()
+            later = later_of(reply)
+            if later is not None:  # posted as a message of its own: no reply waits on it
+                reply = fit_files(await later, self.interaction.filesize_limit)
         except Exception:  # noqa: BLE001 - the announcement went out; the map is a bonus
             log.exception("rendering for the channel fallback failed")
             return
@@ -515,7 +559,9 @@ async def deliver_owed(
         late = reply if reply.page_key is not None or reply.follows else reply.model_copy(
             update={"text": f"(Posted late: it could not be sent before.)\n{reply.text}"})
         if complete is not None and (late.snapshot_key or late.page_key is not None or late.offer_key):
-            late = fit_files(await complete(late), interaction.filesize_limit)
+            completed = await complete(late)
+            later = later_of(completed)  # already late: it goes with its picture
+            late = fit_files(await later if later is not None else completed, interaction.filesize_limit)
         try:
             if can_post(interaction):
                 await send_to_channel(interaction.client, channel_id, late,

@@ -23,7 +23,7 @@ from bot.discord.delivery import (
     post_message,
 )
 from bot.discord.messages import compose
-from bot.models import Reply
+from bot.models import Reply, later_of
 
 log = logging.getLogger("referee.discord")
 
@@ -52,6 +52,9 @@ async def post(client: discord.Client, service: PacedService, channel_id: str, r
     snapshot_key = reply.snapshot_key
     if snapshot_key:
         reply = await service.attach_snapshot(reply)
+        later = later_of(reply)
+        if later is not None:  # no one is waiting on a scheduled post: it goes with its map
+            reply = await later
     reply = fit_files(reply, UPLOAD_LIMIT)
     channel = client.get_partial_messageable(int(channel_id))
     pending = compose(reply)

@@ -9,8 +9,11 @@ system is also started once, to see its map come through.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import os
 import random
+import signal
 from collections.abc import AsyncIterator
 
 import pytest
@@ -19,9 +22,12 @@ from bot import tutorial
 from bot.autoplay import order_options
 from bot.config import Settings
 from bot.discord.client import RefereeClient
+from bot.renderworker import DrawRequest
+from bot.replies import FOLLOWS_LINE
 from bot.service import Service
 from rules.core import registry
 from rules.core.playout import choose
+from rules.core.samples import pictures
 from tests.discord.conftest import feed_gateway, start_client
 from tests.discord.test_discord_delivery import typed_options
 from tests.discord.dpy_harness import (
@@ -342,3 +348,50 @@ async def test_the_tutorial_starts_and_explains_on_discord(real_bot: RefereeClie
     assert "(every side)" in started and "\n".join(lessons[0].lines()) in started
     deployed = await _said(real_bot, recorder, "rr", "deploy-default", None, 2)
     assert "#1 " in deployed and "\n".join(lessons[1].lines()) in deployed
+
+
+async def test_the_map_is_sent_with_a_description_of_the_step_in_words(alice, bob):
+    """Issue 41: the picture's alt text says what it shows, from the step just computed:
+    which picture, where the game stands, the step's result (11.0), within Discord's 1,024."""
+    await start_rr(alice, bob)
+    await alice("rr", "deploy-default")
+    sent = await alice("rr", "ready")
+    edit = sent[-1]
+    (name,) = edit.files
+    (attachment,) = edit.payload["attachments"]
+    description = attachment["description"]
+    assert attachment["filename"] == name
+    assert description.startswith("Close-up of the last action, Raid and Riposte: Tannenbruck 1985, Setup")
+    assert "NATO setup done (11.0)" in description and len(description) <= 1024
+
+
+async def test_past_capacity_the_message_says_its_picture_follows_and_it_is_edited_in(
+        settings: Settings, recorder: RecordingAdapter):
+    """Issue 41: a picture queued behind other channels' does not hold the reply: the message
+    goes, an edit says the picture follows, and the edit that attaches it takes the line out."""
+    client = RefereeClient(settings)
+    service = await Service.open(settings.model_copy(update={"render_queue": 1, "render_wait": 0.0}))
+    await start_client(client, service, defer_after=30.0, recorder=recorder)
+    alice, bob = Player(client, recorder, (ALICE, "Alice")), Player(client, recorder, (BOB, "Bob"))
+    try:
+        await start_rr(alice, bob)
+        await alice("rr", "deploy-default")
+        pids = service.pictures.pids()
+        for pid in pids:  # the worker is frozen on another channel's picture
+            os.kill(pid, signal.SIGSTOP)
+        held = service.pictures.offer(DrawRequest(view=pictures(registry.get("rr"), 1)[0], whole=True))
+        asyncio.get_running_loop().call_later(0.5, lambda: [os.kill(p, signal.SIGCONT) for p in pids])
+        sent = await alice("rr", "ready")
+        await asyncio.wrap_future(held.future)
+    finally:
+        for pid in service.pictures.pids():
+            os.kill(pid, signal.SIGCONT)
+        await client.close()
+    answer, says, attached = sent
+    assert [s.kind for s in sent] == ["callback", "edit_original", "edit_original"]
+    assert answer.content.splitlines()[-1] == f"<@{BOB}>" and not answer.files
+    assert says.content == f"{answer.content}\n{FOLLOWS_LINE}" and not says.files
+    assert attached.content == answer.content  # the line is taken out with the picture in
+    (png,) = attached.files.values()
+    open_png(png)
+    assert "NATO setup done (11.0)" in attached.payload["attachments"][0]["description"]

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import bot.service as service_module
 from bot.logcheck import check_log, query
 from bot.logcheck import table_rows as every_table
 from bot.config import Settings
@@ -201,23 +200,15 @@ async def test_11_the_lock_pool_shrinks_back(table: Table) -> None:
     assert len(table.service._locks) == 0
 
 
-async def test_11_concurrent_renders_of_one_state_share_one_render(
-        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_11_concurrent_renders_of_one_state_share_one_render(table: Table) -> None:
     await start(table)
-    calls = []
-    real = service_module._render_png
-
-    def counting(view, full=False):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(view, full)
-
-    monkeypatch.setattr(service_module, "_render_png", counting)
+    drawn = table.service.pictures.stats.drawn  # the render workers' count (issue 41)
     replies = await asyncio.gather(*(table(f"u{i}", "/game map") for i in range(30)))
     keys = {r.snapshot_key for r in replies}
     assert len(keys) == 1
     shots = await asyncio.gather(*(table.service.snapshot(next(iter(keys))) for _ in range(30)))
     assert len({png for _, png in shots}) == 1
-    assert len(calls) == 1
+    assert table.service.pictures.stats.drawn - drawn == 1
 
 
 async def test_11_open_games_per_user_are_capped(service: Service) -> None:

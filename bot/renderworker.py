@@ -1,0 +1,114 @@
+"""What runs inside a render worker process (:mod:`bot.renderpool` starts them, issue 41).
+
+Only this crosses the process boundary: a :class:`DrawRequest` in (the view to draw, a
+pydantic model of plain data, and which picture), PNG bytes out.  Nothing live (no store, no
+game, no event loop) is sent, so a request pickles in a few kilobytes and a worker can be
+killed and replaced at any moment without losing anything but the picture it was drawing.
+
+A worker bounds itself (issue 45, point 9: a scenario file must not take the bot's memory):
+:func:`start` caps its address space at what it holds when it starts plus a budget
+(``RLIMIT_AS``), so a render that would take more fails with ``MemoryError`` inside the
+worker instead of swapping the machine.  The time budget is kept by the pool, which kills a
+worker whose picture runs past it (a worker cannot interrupt Pillow's C code itself).
+
+Pillow and the renderers are imported inside the functions, not at the top: the bot's own
+process imports this module to name its functions for the pool, and must not pay for Pillow.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import time
+
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
+
+log = logging.getLogger("referee.render")
+
+#: Bytes in a megabyte, as the settings count them.
+MB = 1024 * 1024
+
+
+class DrawRequest(BaseModel):
+    """One picture to draw: the view (any system's view model, as the service built it from
+    the step just computed) and whether the whole map is wanted (else the focus picture)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    view: SerializeAsAny[BaseModel]
+    whole: bool = False
+
+
+def address_space() -> int:
+    """The bytes of address space this process holds now (``/proc/self/statm``'s first field)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        pages = int(statm.read().split()[0])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+#: The worker's memory budget (MB), set by :func:`start` and applied by :func:`warm`.
+_BUDGET: list[int] = []
+
+
+def start(memory_mb: int) -> None:
+    """The worker's initializer: keep its memory budget for :func:`warm` to apply."""
+    _BUDGET[:] = [memory_mb]
+
+
+def cap(memory_mb: int) -> None:
+    """Cap the address space at what the worker holds now (its imports and warm caches)
+    plus ``memory_mb``: a render needing more raises ``MemoryError`` here, not in the bot."""
+    limit = address_space() + memory_mb * MB
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def draw(request: DrawRequest) -> bytes:
+    """The PNG of ``request``: the whole map or the focus picture (:mod:`render`)."""
+    from render import focus, snapshot  # noqa: PLC0415 - Pillow only in the worker
+
+    return (snapshot if request.whole else focus)(request.view).png
+
+
+def warm(full: bool = True) -> int:
+    """Return the worker's pid (the pool kills by it); with ``full``, first draw every
+    registered system's opening, whole and focus, so the fonts, the renderers and the
+    static layers of the usual scenarios are in this worker's caches before the first
+    player's picture (a replacement skips it: it is needed now).  A system that fails to
+    warm is logged and skipped: warming is a speed-up, never a reason to stop."""
+    if full:
+        _warm_every_system()
+    if _BUDGET:
+        cap(_BUDGET[0])
+    return os.getpid()
+
+
+def _warm_every_system() -> None:
+    """Draw each registered system's opening, whole and focus (see :func:`warm`)."""
+    from rules.core import registry  # noqa: PLC0415
+    from rules.core.dice import SeededDice  # noqa: PLC0415
+    from rules.core.playout import scenario_for  # noqa: PLC0415
+
+    started = time.perf_counter()
+    for key, system in sorted(registry.load_all().items()):
+        try:
+            state = system.setup(scenario_for(system, 1), dict(system.playout_hints.options),
+                                 SeededDice(f"warm-{key}".encode())).state
+            view = system.view(state)
+            draw(DrawRequest(view=view, whole=True))
+            draw(DrawRequest(view=view))
+        except Exception:  # noqa: BLE001 - a cold cache is slower, not wrong
+            log.exception("warming the renderer for %s failed", key)
+    log.debug("render worker %s warm in %.2f s", os.getpid(), time.perf_counter() - started)
+
+
+def resident_kb() -> int:
+    """This worker's resident memory in kB (``VmRSS``), for the benchmark's memory row."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
