@@ -1,0 +1,131 @@
+"""How big a scenario file may make a game: the limits of scale every system's scenario model
+applies (issue 45), refused while the file is validated, before anything is drawn.
+
+A file is text a stranger may write.  Unbounded, one number made the bot draw a table
+``1e308`` inches wide (over 4 GB before the render was killed), a million inches took 425 s
+to draw and an area outline of 20,000 corners 2.2 s of CPU.  The rulebooks play on a table
+a few feet across (moves of 6" and 12", ranges of 12" to a few feet) or on one printed map,
+with a few dozen units a side; these limits are several times that, and no file within them
+comes near the render's budget (issue 41's render pool bounds the worker besides).
+
+Each limit is a pydantic type or validator the models use, so ``referee scenario check`` and
+``/game new scenario-file:`` (both through :func:`rules.core.scenariofile.check`) refuse the
+same file with the same sentence: what is wrong and what is allowed.
+
+* :data:`Coordinate`: a finite number within :data:`COORDINATE` (a point, a corner);
+* :data:`Length`: a finite positive distance up to :data:`LENGTH` (a range, a radius);
+* :data:`TableSide` (inches) and :data:`MapSide` (a printed map's own units), and
+  :func:`table_shape` (no side more than :data:`ASPECT` times the other);
+* :data:`Outline`: an outline or line of at most :data:`CORNERS` corners;
+* :func:`pieces` (a list's length, checked before its items are read) and
+  :func:`units_in_all`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, ValidationInfo
+
+#: A tabletop's side in inches (commando, skirmish): from half a foot to 20 feet; the
+#: shipped tables are 48 by 36 and 48 by 48.
+TABLE_INCHES = (6.0, 240.0)
+#: A printed map's side in its own units (rr, raiders: 1600 by 1000, the picture's pixels).
+MAP_UNITS = (100.0, 5000.0)
+#: No side of a table or map more than this many times the other: the picture keeps its
+#: width, so a thin strip would be drawn tens of thousands of pixels tall.
+ASPECT = 4.0
+#: Any coordinate, in the table's or map's units: finite, and this far from the corner at
+#: most (a place off the table is refused by the system's own checks, with the table's size).
+COORDINATE = 10_000.0
+#: Any distance (a weapon's range, a radius, a height), in the same units.
+LENGTH = 10_000.0
+#: Corners of one outline or line (an area, a terrain piece, a river); the shipped maps'
+#: most detailed area has 35.
+CORNERS = 200
+#: Entries of one list of a scenario (terrain pieces, areas, spaces, routes, named points,
+#: force lines...); the shipped scenarios have 40 at most.
+PIECES = 400
+#: Units, teams or counters a scenario sets up in all; the shipped ones have under 60.
+UNITS = 400
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if math.isfinite(value) else str(value)
+
+
+def _coordinate(value: float) -> float:
+    if not math.isfinite(value) or abs(value) > COORDINATE:
+        raise ValueError(f"{_number(value)} is not a place on a table or map; a coordinate is a "
+                         f"number from {-COORDINATE:,.0f} to {COORDINATE:,.0f}")
+    return value
+
+
+def _length(value: float) -> float:
+    if not math.isfinite(value) or not 0 <= value <= LENGTH:
+        raise ValueError(f"{_number(value)} is not a distance this game can measure; a distance "
+                         f"is a number from 0 to {LENGTH:,.0f}")
+    return value
+
+
+def _side(limits: tuple[float, float], unit: str) -> Any:
+    low, high = limits
+
+    def side(value: float) -> float:
+        if not math.isfinite(value) or not low <= value <= high:
+            raise ValueError(f"{_number(value)} {unit} is not a size this game is played on; a side "
+                             f"is {low:g} to {high:g} {unit}")
+        return value
+
+    return side
+
+
+def _corners(value: Any) -> Any:
+    if isinstance(value, (list, tuple)) and len(value) > CORNERS:
+        raise ValueError(f"this outline has {len(value):,} corners; one may have at most {CORNERS} "
+                         "(the shipped maps' most detailed area has 35)")
+    return value
+
+
+#: A point's coordinate (finite, within :data:`COORDINATE`).
+Coordinate = Annotated[float, AfterValidator(_coordinate)]
+#: A distance: a range, a radius, a height (finite, 0 to :data:`LENGTH`).
+Length = Annotated[float, AfterValidator(_length)]
+#: ``(x, y)`` on a table or map.
+Point = tuple[Coordinate, Coordinate]
+#: An outline (polygon) or a line, of at most :data:`CORNERS` corners.
+Outline = Annotated[list[Point], BeforeValidator(_corners)]
+#: A tabletop's width or height in inches (:data:`TABLE_INCHES`).
+TableSide = Annotated[float, AfterValidator(_side(TABLE_INCHES, "inches"))]
+#: A printed map's width or height in its units (:data:`MAP_UNITS`).
+MapSide = Annotated[float, AfterValidator(_side(MAP_UNITS, "map units"))]
+
+
+def table_shape(width: float, height: float) -> None:
+    """Refuse (ValueError) a table or map more than :data:`ASPECT` times as long as wide."""
+    if max(width, height) > ASPECT * min(width, height):
+        raise ValueError(f"the table is {width:g} by {height:g}; one side may be at most "
+                         f"{ASPECT:g} times the other")
+
+
+def pieces(value: Any, info: ValidationInfo) -> Any:
+    """A ``field_validator(..., mode="before")`` body: a list (or mapping) of a scenario holds
+    at most :data:`PIECES` entries, counted before any is read."""
+    if isinstance(value, (list, tuple, dict)) and len(value) > PIECES:
+        what = (info.field_name or "entries").replace("_", " ")
+        raise ValueError(f"{len(value):,} {what}; a scenario may have at most {PIECES} "
+                         "(the shipped ones have 40 at most)")
+    return value
+
+
+def units_in_all(count: int) -> None:
+    """Refuse (ValueError) a scenario that sets up more than :data:`UNITS` units in all."""
+    if count > UNITS:
+        raise ValueError(f"the scenario sets up {count:,} units; a game may have at most {UNITS} "
+                         "(the shipped scenarios have under 60)")
+
+
+__all__ = ["ASPECT", "CORNERS", "COORDINATE", "LENGTH", "MAP_UNITS", "PIECES", "TABLE_INCHES", "UNITS",
+           "Coordinate", "Length", "MapSide", "Outline", "Point", "TableSide", "pieces", "table_shape",
+           "units_in_all"]
