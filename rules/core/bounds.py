@@ -18,12 +18,16 @@ same file with the same sentence: what is wrong and what is allowed.
   :func:`table_shape` (no side more than :data:`ASPECT` times the other);
 * :data:`Outline`: an outline or line of at most :data:`CORNERS` corners;
 * :func:`pieces` (a list's length, checked before its items are read) and
-  :func:`units_in_all`.
+  :func:`units_in_all`;
+* :func:`markup_problems`: no text of the file (a title, a note, a unit's name) that Discord
+  would read as a ping, a mention, a link or formatting, or that would pass for the bot's
+  own marks: the rules repeat a file's names in their lines, where nothing escapes them.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, ValidationInfo
@@ -126,6 +130,46 @@ def units_in_all(count: int) -> None:
                          "(the shipped scenarios have under 60)")
 
 
+#: What a scenario's text may not hold, each with the words a refusal uses (issue 45): Discord
+#: would ping, link, format or reorder it, or a reader take it for the bot's word.
+_MARKUP = [
+    (re.compile(r"@(everyone|here)", re.IGNORECASE), "a mass mention"),
+    (re.compile(r"<(@|#|/|:|a:|t:)"), "a mention or tag"),
+    (re.compile(r"\]\("), "a masked link"),
+    # One asterisk is a word ('*' ACM, 7.3.5); two can make italics between them.
+    (re.compile(r"\*.*\*|`|__|~~|\|\|", re.DOTALL), "formatting"),
+    (re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]"), "a direction mark"),
+    (re.compile("[\x00-\x08\x0b-\x1f\x7f]"), "a control character"),
+    (re.compile("[🔗🔒🔓]"), "one of the bot's own marks"),
+]
+#: Scenario text's allowed form, said in every refusal.
+PLAIN = ("text in a scenario is shown as typed, so write plain words: no @everyone or @here, "
+         "<…> mentions, [text](links), *pairs*, `, __, ~~, ||, direction marks or the bot's 🔗 🔒 🔓")
+
+
+def markup_problems(data: Any, loc: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every text of a scenario's data (keys and values) that Discord would read as more than
+    words, as ``(path, message)``; the walk is flat (a stack), so depth costs nothing."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(loc, data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(where + (key,), item) for key, item in value.items()]
+            texts = [str(key) for key in value]
+        elif isinstance(value, list):
+            stack += [(where + (index,), item) for index, item in enumerate(value)]
+            texts = []
+        else:
+            texts = [value] if isinstance(value, str) else []
+        for text in texts:
+            found = next((what for pattern, what in _MARKUP if pattern.search(text)), None)
+            if found is not None:
+                shown = text[:30].encode("unicode_escape").decode("ascii") if found != "formatting" else text[:30]
+                out.append((where, f"'{shown}' holds {found}; {PLAIN}."))
+    return sorted(out, key=lambda problem: [str(part) for part in problem[0]])
+
+
 __all__ = ["ASPECT", "CORNERS", "COORDINATE", "LENGTH", "MAP_UNITS", "PIECES", "TABLE_INCHES", "UNITS",
-           "Coordinate", "Length", "MapSide", "Outline", "Point", "TableSide", "pieces", "table_shape",
-           "units_in_all"]
+           "Coordinate", "Length", "MapSide", "Outline", "PLAIN", "Point", "TableSide", "markup_problems",
+           "pieces", "table_shape", "units_in_all"]

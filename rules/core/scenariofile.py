@@ -36,7 +36,7 @@ from typing import Annotated, Any, Callable, TypeVar
 import yaml
 from pydantic import BaseModel, BeforeValidator, ValidationError, ValidationInfo, WithJsonSchema
 
-from rules.core import table
+from rules.core import bounds, table
 from rules.core.errors import RuleError
 
 #: 1 MB: a scenario is a few kilobytes; anything near this is not a scenario (issue 27).
@@ -561,6 +561,9 @@ def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
     """Read, limit, validate and cross-check a scenario file of ``system``; ScenarioError
     with every located problem otherwise.  Nothing is registered."""
     document = read(raw)
+    marked = bounds.markup_problems(document.data)  # issue 45: file text is shown as typed
+    if marked:
+        raise ScenarioError(located(document, marked))
     units = fmt.units(document.data)
     if units >= MAX_UNITS:
         raise refuse(f"the scenario declares {units:,} units; at most {MAX_UNITS - 1:,} are accepted.")
