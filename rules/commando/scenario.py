@@ -169,6 +169,7 @@ class Scenario(BaseModel):
         # before the cross-field checks walk it and before anything is drawn.
         bounds.table_shape(self.width, self.height)
         bounds.units_in_all(len(self.units))
+        bounds.corners_in_all([s.polygon for s in [*self.terrain, *self.targets]])
         return self
 
     @model_validator(mode="after")

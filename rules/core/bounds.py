@@ -48,6 +48,10 @@ LENGTH = 10_000.0
 #: Corners of one outline or line (an area, a terrain piece, a river); the shipped maps'
 #: most detailed area has 35.
 CORNERS = 200
+#: Corners of every outline and line of a scenario together: the cross-field checks and the
+#: set-up compare outlines with one another (30 areas of 190 corners, 5,700 in all, take
+#: about half a second each to check, set up and draw).
+CORNERS_IN_ALL = 6000
 #: Entries of one list of a scenario (terrain pieces, areas, spaces, routes, named points,
 #: force lines...); the shipped scenarios have 40 at most.
 PIECES = 400
@@ -123,6 +127,15 @@ def pieces(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
+def corners_in_all(outlines: Any) -> None:
+    """Refuse (ValueError) a scenario whose outlines and lines hold more than
+    :data:`CORNERS_IN_ALL` corners together."""
+    count = sum(len(outline) for outline in outlines)
+    if count > CORNERS_IN_ALL:
+        raise ValueError(f"the outlines and lines have {count:,} corners in all; a scenario may have "
+                         f"at most {CORNERS_IN_ALL:,} (the shipped maps have under 800)")
+
+
 def units_in_all(count: int) -> None:
     """Refuse (ValueError) a scenario that sets up more than :data:`UNITS` units in all."""
     if count > UNITS:
@@ -170,6 +183,6 @@ def markup_problems(data: Any, loc: tuple[str | int, ...] = ()) -> list[tuple[tu
     return sorted(out, key=lambda problem: [str(part) for part in problem[0]])
 
 
-__all__ = ["ASPECT", "CORNERS", "COORDINATE", "LENGTH", "MAP_UNITS", "PIECES", "TABLE_INCHES", "UNITS",
+__all__ = ["ASPECT", "CORNERS", "CORNERS_IN_ALL", "COORDINATE", "LENGTH", "MAP_UNITS", "PIECES", "TABLE_INCHES", "UNITS",
            "Coordinate", "Length", "MapSide", "Outline", "PLAIN", "Point", "TableSide", "markup_problems",
-           "pieces", "table_shape", "units_in_all"]
+           "corners_in_all", "pieces", "table_shape", "units_in_all"]

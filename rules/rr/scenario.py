@@ -128,6 +128,7 @@ class Scenario(BaseModel):
         # before the cross-field checks walk it and before anything is drawn.
         bounds.table_shape(self.width, self.height)
         bounds.units_in_all(len(self.units))
+        bounds.corners_in_all([a.polygon for a in self.areas] + self.rivers + self.bridges)
         return self
 
     @cached_property

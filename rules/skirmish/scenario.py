@@ -170,6 +170,7 @@ class Scenario(BaseModel):
         # before the cross-field checks walk it and before anything is drawn.
         bounds.table_shape(self.width, self.height)
         bounds.units_in_all(sum(len(u.teams) for u in self.units))
+        bounds.corners_in_all([t.points for t in self.terrain])
         return self
 
     @model_validator(mode="after")

@@ -50,6 +50,15 @@ def _many_forces(value: dict[str, Any]) -> None:
     value["sides"][0]["forces"] = [dict(line, count=30) for _ in range(15)]  # 450 units
 
 
+def _many_corners(value: dict[str, Any]) -> None:
+    # Every area's outline walked with 199 corners a side: each within the 200, 6,000 passed.
+    for area in value["areas"]:
+        (x1, y1), (x2, y2) = area["polygon"][0], area["polygon"][1]
+        area["polygon"] = [[round(x1 + (x2 - x1) * k / 199, 2), round(y1 + (y2 - y1) * k / 199, 2)]
+                           for k in range(199)] + area["polygon"][1:]
+        area["polygon"] = area["polygon"][:200]
+
+
 def _many_routes(value: dict[str, Any]) -> None:
     value["routes"] = value["routes"] * 20  # 700 routes
 
@@ -63,6 +72,7 @@ ATTACKS = [
     ("commando", "100,000 by 100,000", _set(width=100_000, height=100_000), ["width", "6 to 240 inches"]),
     ("commando", "an infinite corner", _infinite_corner, ["terrain[0].polygon", "inf", "-10,000 to 10,000"]),
     ("rr", "an area of 20,000 corners", _corners, ["areas[0].polygon", "20,000 corners", "at most 200"]),
+    ("rr", "6,000 corners in all", _many_corners, ["corners in all", "at most 6,000"]),
     ("rr", "a map 1e12 wide", _set(width=1e12), ["width", "100 to 5000 map units"]),
     ("raiders", "700 routes", _many_routes, ["routes", "700 routes", "at most 400"]),
     ("mak", "450 units more", _many_forces, ["sets up 4", f"units; a game may have at most {bounds.UNITS}"]),
