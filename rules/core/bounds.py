@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, ValidationInfo
@@ -77,7 +78,7 @@ def _length(value: float) -> float:
     return value
 
 
-def _side(limits: tuple[float, float], unit: str) -> Any:
+def _side(limits: tuple[float, float], unit: str) -> Callable[[float], float]:
     low, high = limits
 
     def side(value: float) -> float:
