@@ -626,7 +626,7 @@ async def cmd_undo(svc: Pipeline, inv: Invocation) -> Reply:
         if step.dice:
             raise RuleError(f"Step #{step.seq} rolled dice; a rolled step cannot be undone (a moderator can /mod reroll).")
         if step.reveals:
-            raise RuleError(f"Step #{step.seq} revealed new information; it cannot be undone.")
+            raise RuleError(f"Step #{step.seq} may have revealed new information; it cannot be undone.")
     parent = await svc.store.step(game.row.id, target.parent_seq or 0)
     assert parent is not None
     run = svc.dice_run(game.row)

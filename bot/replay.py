@@ -163,13 +163,14 @@ def replay(document: dict[str, Any]) -> ReplayReport:
             report.problems.append(f"the export's scenario file does not load: {exc}")
             return report
     recorded: dict[int, dict[str, Any]] = {}
+    seals: dict[str, dict[str, Any]] = {}  # the newest recorded seal of each key
     for entry in sorted(document["steps"], key=lambda s: s["seq"]):
         if entry.get("sealed") and not final:
             continue  # a running game's secret round (10.1.1): checked once revealed
         report.steps += 1
         recorded[entry["seq"]] = entry["state"]
         try:
-            problem = _step_problem(system, document, entry, recorded)
+            problem = _step_problem(system, document, entry, recorded, seals)
         except Exception as exc:  # noqa: BLE001 - a step the rules cannot read is a failed step
             problem = f"could not be applied again ({type(exc).__name__}: {str(exc)[:120]})"
         if problem:
@@ -180,7 +181,7 @@ def replay(document: dict[str, Any]) -> ReplayReport:
 
 
 def _step_problem(system: GameSystem[Any], document: dict[str, Any], entry: dict[str, Any],
-                  recorded: dict[int, Any]) -> str | None:
+                  recorded: dict[int, Any], seals: dict[str, dict[str, Any]]) -> str | None:
     """What is wrong with one step applied again on the recorded state of its parent, with
     its recorded dice (None: it gives its recorded state, events, seals and reveals)."""
     dice = RecordedDice([Roll.model_validate(r) for r in entry["dice"]])
@@ -201,24 +202,42 @@ def _step_problem(system: GameSystem[Any], document: dict[str, Any], entry: dict
         return "the state differs from the recorded one"
     if [e.record() for e in step.events] != entry.get("events"):
         return "the events differ from the recorded ones"
-    return _secret_problem(step, entry.get("action") or {})
+    return _secret_problem(step, entry.get("action") or {}, seals)
 
 
-def _secret_problem(step: Step, action: dict[str, Any]) -> str | None:
+def _secret_problem(step: Step, action: dict[str, Any], seals: dict[str, dict[str, Any]]) -> str | None:
     """Whether the seals and reveals the order makes again are the recorded ones (issue 28):
     the same keys, owners, public words and padded items sealed, the same items revealed for
     the same reasons.  The verifier checks that each recorded item opens its leaf; this checks
     that the items are the ones the rules chose, so a record whose secret was swapped (and
-    its leaves recomputed) does not pass."""
+    its leaves recomputed) does not pass.  A recorded seal keeps its items in their shuffled
+    slots (issue 45); ``seals`` (the newest recorded seal of each key, updated here) gives a
+    reveal's slot."""
     again = [(s.key, s.side, s.what, s.padded()) for s in step.seals]
-    recorded = [(s.get("key"), s.get("side"), s.get("what"), s.get("items")) for s in action.get("seals", [])]
+    recorded = [(s.get("key"), s.get("side"), s.get("what"), _in_rules_order(s)) for s in action.get("seals", [])]
     if again != recorded:
         return f"the sealed choices differ from the recorded ones ({_first_key(again, recorded)})"
-    opened = [(u.key, u.index, u.why) for u in step.unseals]
+    seals.update({str(s.get("key")): s for s in action.get("seals", [])})
+    opened = [(u.key, _slot(seals.get(u.key), u.index), u.why) for u in step.unseals]
     revealed = [(r.get("key"), r.get("index"), r.get("why")) for r in action.get("reveals", [])]
     if opened != revealed:
         return f"the reveals differ from the recorded ones ({_first_key(opened, revealed)})"
     return None
+
+
+def _in_rules_order(seal: dict[str, Any]) -> Any:
+    """A recorded seal's items in the order the rules gave them (un-shuffled by its
+    ``slots``; a record without them, or a malformed one, as it is)."""
+    items, slots = seal.get("items"), seal.get("slots")
+    if not isinstance(items, list) or not isinstance(slots, list) or sorted(slots) != list(range(len(items))):
+        return items
+    return [items[slot] for slot in slots]
+
+
+def _slot(seal: dict[str, Any] | None, index: int) -> int:
+    """The slot the rules' item ``index`` of a recorded seal sits in."""
+    slots = (seal or {}).get("slots")
+    return slots[index] if isinstance(slots, list) and 0 <= index < len(slots) else index
 
 
 def _first_key(again: list[tuple[Any, ...]], recorded: list[tuple[Any, ...]]) -> str:

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from typing import Any, Iterable, Sequence
 
+import discord.utils
+
 from rules.core.contract import SEALED, Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
 from rules.core.errors import RuleError
@@ -31,10 +33,13 @@ def one_line(text: str) -> str:
 #: Characters that reorder or hide text around them: bidi embeddings, overrides and isolates,
 #: the direction marks (issue 29: a name must not turn the rest of a reply backwards).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-#: Discord markup: emphasis, spoilers (||), code, masked links ([x](url)), mentions and
-#: other <…> tags; a backslash before each shows it as typed.
-_MARKUP = re.compile(r"([\\*_~|`\[\]<>])")
-_MASS_MENTION = re.compile(r"@(everyone|here)", re.IGNORECASE)
+#: The bot's own marks, which a reader (and ``tools/verify_dice.py --anchors``) takes as the
+#: bot's word: the chain head 🔗, a sealed order 🔒, a revealed secret 🔓 (issue 45: a display
+#: name "🔗 0123456789abcdef", repeated in a reply, was read as a head the channel saw).
+BOT_MARKS = frozenset("🔗🔒🔓")
+#: What discord.py's escapes leave: ``<…>`` tags (channel mentions, timestamps, command
+#: mentions, custom emoji; a user or role mention is then broken by ``escape_mentions`` too).
+_TAGS = re.compile(r"([<>])")
 #: Longest name shown (Discord's display names are at most 32 characters).
 NAME_LIMIT = 32
 #: The line of a reply whose picture queued behind others' and follows (issue 41): on
@@ -45,19 +50,24 @@ BUSY_LINE = "(No picture this time: the renderer is busy. /game map draws it.)"
 
 
 def user_text(text: str, limit: int = 200) -> str:
-    """User-controlled text (a display name, a ``/mod`` reason) as a public reply may show it,
-    the one place this is done (issues 25 and 29).
+    """User- or file-controlled text (a display name, a ``/mod`` reason, a scenario's title or
+    a library name) as a public reply may show it: the one function every reply uses for such
+    text (issues 25, 29, 45).
 
     Control characters become spaces and bidi controls go, so the text stays on one line and
-    in reading order; Markdown, spoilers, masked links and ``<@id>``/``<@&id>`` mentions are
-    backslash-escaped and ``@everyone``/``@here`` broken with a zero-width space, so the text
-    reads as typed and never as a chip, a link or a ping.  A text that would follow an ``@``
-    in a reply (``@{name}``) and spell a mass mention is broken the same way.
+    in reading order; the bot's own marks (:data:`BOT_MARKS`) go, so it cannot pass for the
+    bot's word; then discord.py's own escapes, kept in step with Discord's markup by its
+    maintainers: ``discord.utils.escape_markdown`` (emphasis, spoilers, code, headings,
+    quotes, lists, masked links) and ``discord.utils.escape_mentions`` (``@everyone``,
+    ``@here``, user and role mentions, broken with a zero-width space); last the ``<…>``
+    tags neither covers are backslash-escaped.  The text reads as typed, never as a chip, a
+    link, a ping or a line of the bot's.  A text that would follow an ``@`` in a reply
+    (``@{name}``) and spell a mass mention is broken the same way.
     """
-    kept = one_line("".join(c for c in text if c not in _BIDI))
+    kept = one_line("".join(c for c in text if c not in _BIDI and c not in BOT_MARKS))
     kept = " ".join(kept.split())[:limit]
-    kept = _MARKUP.sub(r"\\\1", kept)
-    kept = _MASS_MENTION.sub("@\u200b\\1", kept)
+    kept = _TAGS.sub(r"\\\1", discord.utils.escape_markdown(kept))
+    kept = discord.utils.escape_mentions(kept)
     if kept.casefold().startswith(("everyone", "here")):
         kept = "\u200b" + kept
     return kept

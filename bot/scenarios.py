@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from bot import replies
 from bot.models import Invocation, Reply, Upload
 from bot.declare import File, SystemPick, Text, command
 from bot.moderation import require_moderator
@@ -107,7 +108,7 @@ async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[A
         if opts.get("scenario"):
             raise RuleError("Give scenario: or scenario-file:, not both.")
         checked = await checked_file(system, upload)
-        return Chosen(checked.key, checked.title, checked.text, checked.sha256)
+        return Chosen(checked.key, replies.user_text(checked.title, 80), checked.text, checked.sha256)
     name = opts.get("scenario") or system.scenarios[0]
     if name in system.scenarios:
         return Chosen(name, name)
@@ -117,7 +118,7 @@ async def chosen_scenario(svc: "Pipeline", inv: Invocation, system: GameSystem[A
         raise RuleError(f"{system.title} has no scenario '{name[:40]}'; scenarios: "
                         f"{', '.join(list(system.scenarios) + own)} (or attach one: scenario-file:).")
     checked = await asyncio.to_thread(system.scenario_from_file, entry.text)
-    return Chosen(checked.key, entry.title, checked.text, checked.sha256)
+    return Chosen(checked.key, replies.user_text(entry.title, 80), checked.text, checked.sha256)
 
 
 def scenario_label(scenario: str, text: str | None) -> str:
@@ -150,7 +151,7 @@ async def cmd_scenarios(svc: "Pipeline", inv: Invocation) -> Reply:
             continue
         lines.append(f"**{system.title}** (`{key}`): built-in {', '.join(system.scenarios)}")
         for entry in (e for e in own if e.system == key):
-            lines.append(f"· `{entry.name}` — {entry.title[:60]}, added by @{entry.added_by_name} "
+            lines.append(f"· `{entry.name}` — {replies.user_text(entry.title, 60)}, added by @{entry.added_by_name} "
                          f"on {entry.added_at[:10]}")
     if not own:
         lines.append("This server has no scenarios of its own yet; a moderator adds one with "
@@ -168,7 +169,7 @@ def _guess(value: Any) -> GameSystem[Any]:
     try:
         return guess_system(upload_bytes(value))
     except scenariofile.ScenarioError as exc:
-        raise RuleError(f"{getattr(value, 'name', 'The file')[:40]} cannot be read: {exc}") from None
+        raise RuleError(f"{replies.user_text(str(getattr(value, 'name', 'The file')), 40)} cannot be read: {exc}") from None
 
 
 def _name(text: str) -> str:
@@ -219,7 +220,7 @@ async def cmd_mod_scenario(svc: "Pipeline", inv: Invocation) -> Reply:
     if await library_entry(svc.store, guild, system.key, name) is not None:
         raise RuleError(f"This server already has a {system.title} scenario '{name}'; remove it "
                         "first (/mod scenario remove:) or give another name: name:.")
-    reply = Reply(text=f"🗂️ @{inv.user_name} added **{checked.title[:80]}** to this server's "
+    reply = Reply(text=f"🗂️ @{inv.user_name} added **{replies.user_text(checked.title, 80)}** to this server's "
                        f"{system.title} scenarios as `{name}`: /game new system:{system.key} "
                        f"scenario:{name}\nSHA-256 `{checked.sha256}`")
     async with svc.store.transaction() as db:

@@ -114,8 +114,9 @@ def public_lines(system: GameSystem[Any], side: str | None, action: dict[str, An
         return []
     lines = [f"{system.side_name(s['side'])} {s['what']} (sealed: {secrets.short_root(s['root'])})"
              for s in action.get("seals", [])]
-    lines += [f"🔓 Revealed, {r['why']}: {_item_words(system, r)} "
-              f"(sealed {r['key']}, item {r['index'] + 1})"
+    # No item number (issue 45): the slot is shuffled and says nothing, but a number in the
+    # line reads as a count ("item 2": a second minefield), so the line names the seal alone.
+    lines += [f"🔓 Revealed, {r['why']}: {_item_words(system, r)} (sealed {r['key']})"
               for r in action.get("reveals", [])]
     if action.get("sealed") and not action.get("seals"):
         lines.insert(0, f"{system.side_name(side or '')} gave a sealed order")

@@ -46,8 +46,10 @@ def seat_problem(game: LiveGame, user_id: str, user_name: str, side: str, how: H
         return (f"{you} already play{'' if you == 'You' else 's'} {', '.join(held)} here; a "
                 "substitute must hold no seat (one player, one side).")
     if game.row.created_by != user_id:
+        # A moderator too (docs/permissions.md): one person, one side, but in their own game.
+        instead = "; seat a substitute who holds no seat here, or /game end" if how == "seat" else ""
         return (f"{you} already hold{'' if you == 'You' else 's'} {', '.join(held)}; only the player"
-                " who started a game may hold several sides (hot-seat).")
+                f" who started a game may hold several sides (hot-seat){instead}.")
     return None
 
 

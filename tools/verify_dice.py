@@ -713,9 +713,15 @@ def _anchor_matches(text: str) -> list[tuple[str, str, str]]:
 
 
 def _strings(value: Any) -> Any:
+    """Every string of a JSON channel export, but those of a message a person wrote: a
+    message whose author the export marks as no bot (``"isBot": false``, or Discord's
+    ``"bot"``) holds no head the bot posted, whatever it imitates (issue 45)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
+        author = value.get("author")
+        if isinstance(author, dict) and author.get("isBot", author.get("bot", True)) is False:
+            return
         for item in value.values():
             yield from _strings(item)
     elif isinstance(value, list):

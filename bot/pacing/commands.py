@@ -14,6 +14,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import replies
 from bot.models import Invocation, Reply
 from bot.declare import Member, Pick, Side, Text, Whole, command
 from bot.moderation import require_moderator
@@ -175,10 +176,11 @@ async def cmd_extend(svc: Pipeline, inv: Invocation) -> Reply:
     hours = opts["hours"]
     moment = max(pace.deadline_at, now.replace(microsecond=0)) + timedelta(hours=hours)
     new = pace.model_copy(update={"deadline_at": moment})
-    audit = Audit(inv.user_id, inv.user_name, "extend", opts["reason"],
+    reason = replies.user_text(opts["reason"])  # issue 45: it reached the channel unescaped
+    audit = Audit(inv.user_id, inv.user_name, "extend", reason,
                   {"hours": hours, "from": pace.deadline_at.isoformat(), "to": moment.isoformat()})
     lines = [f"⏳ Moderator @{inv.user_name} extends the deadline by {hours_text(hours)}.",
-             f"Reason: {opts['reason']}", f"⏰ Deadline: {discord_time(moment)}"]
+             f"Reason: {reason}", f"⏰ Deadline: {discord_time(moment)}"]
     reply = Reply(text="\n".join(lines))
     return await svc.ledger.commit(game, Change(audit=audit, extra=[write_plan(new, game, now)]), inv=inv,
                             reply_for=lambda _: reply) or reply

@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from rules.core import table
+from rules.core import bounds, table
 from rules.core import scenariofile
 from rules.core.scenariofile import Loc, ScenarioFormat
 
@@ -33,7 +33,7 @@ UnitKind = Literal[
     "searchlight",
 ]
 TerrainKind = Literal["water", "building", "wire", "cover", "quay"]
-Point = tuple[float, float]
+Point = bounds.Point
 
 
 def _one_point_each() -> dict[Side, int]:
@@ -45,8 +45,8 @@ class ShapeSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    polygon: list[Point] = Field(default_factory=list)
-    circle: tuple[float, float, float] | None = None  # x, y, radius
+    polygon: bounds.Outline = Field(default_factory=list)
+    circle: tuple[bounds.Coordinate, bounds.Coordinate, bounds.Length] | None = None  # x, y, radius
 
     @model_validator(mode="after")
     def _one_shape(self) -> "ShapeSpec":
@@ -102,8 +102,8 @@ class PointSpec(BaseModel):
 
     id: str
     name: str
-    x: float
-    y: float
+    x: bounds.Coordinate
+    y: bounds.Coordinate
     landing: bool = False
     stand_in: bool = True
 
@@ -118,8 +118,8 @@ class UnitSpec(BaseModel):
     side: Side
     kind: UnitKind
     officer: bool = False  # Officers: may direct another unit instead of activating
-    x: float
-    y: float
+    x: bounds.Coordinate
+    y: bounds.Coordinate
     facing: scenariofile.Facing | None = None  # on the table: 0 = east, 90 = south; or N, SE...
     stand_in: bool = True
 
@@ -154,8 +154,8 @@ class Scenario(BaseModel):
     key: str
     title: str
     note: str = ""
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: bounds.TableSide
+    height: bounds.TableSide
     turns: int = Field(ge=1, le=30)
     turns_stand_in: bool = True
     terrain: list[TerrainSpec]
@@ -163,6 +163,18 @@ class Scenario(BaseModel):
     points: list[PointSpec]
     units: list[UnitSpec]
     victory: VictorySpec = VictorySpec()
+
+    #: Issue 45: each list within the limits of scale, counted before its entries are read.
+    _pieces = field_validator("terrain", "targets", "points", "units", mode="before")(bounds.pieces)
+
+    @model_validator(mode="after")
+    def _scale(self) -> "Scenario":
+        # Issue 45: a table no picture can show, or more units than a battle has, is refused
+        # before the cross-field checks walk it and before anything is drawn.
+        bounds.table_shape(self.width, self.height)
+        bounds.units_in_all(len(self.units))
+        bounds.corners_in_all([s.polygon for s in [*self.terrain, *self.targets]])
+        return self
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "Scenario":

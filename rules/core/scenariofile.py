@@ -36,7 +36,7 @@ from typing import Annotated, Any, Callable, TypeVar
 import yaml
 from pydantic import BaseModel, BeforeValidator, ValidationError, ValidationInfo, WithJsonSchema
 
-from rules.core import table
+from rules.core import bounds, table
 from rules.core.errors import RuleError
 
 #: 1 MB: a scenario is a few kilobytes; anything near this is not a scenario (issue 27).
@@ -194,10 +194,13 @@ def _read_json(text: str) -> Document:
     except RecursionError:
         raise refuse(f"the data nests deeper than {MAX_DEPTH} levels.") from None
     lines: dict[Loc, int] = {}
+    walker = _JsonLines(text, lines)
     try:
-        _JsonLines(text, lines).value(0, ())
+        walker.value(0, ())
     except (ValueError, IndexError):
         pass  # lines are a help to the reader; a value the walker misreads keeps its parent's
+    if walker.twice:
+        raise _given_twice(*walker.twice[0])
     _check_tree(data)
     return Document(data=data, text=text, lines=lines)
 
@@ -214,6 +217,8 @@ class _JsonLines:
     def __init__(self, text: str, lines: dict[Loc, int]) -> None:
         self.text = text
         self.lines = lines
+        #: Keys given twice in one object: ``(path, first line, second line)`` (issue 45).
+        self.twice: list[tuple[Loc, int, int]] = []
         # Where each line starts: a value's line is a binary search, not a count from the
         # top (which made a 1 MB file take minutes).
         self.starts = [m.end() for m in re.finditer("\n", text)]
@@ -241,8 +246,13 @@ class _JsonLines:
 
     def _object(self, pos: int, loc: Loc) -> int:
         pos = self._skip(pos)
+        seen: dict[str, int] = {}
         while self.text[pos] != "}":
+            line = self._line(self._skip(pos))
             key, pos = _scan_string(self.text, self._skip(pos) + 1)
+            if key in seen:
+                self.twice.append((loc + (key,), seen[key], line))
+            seen.setdefault(key, line)
             pos = self._skip(pos) + 1  # the colon
             pos = self._skip(self.value(pos, loc + (key,)))
             if self.text[pos] == ",":
@@ -346,12 +356,22 @@ def _yaml_lines(node: Any, loc: Loc, lines: dict[Loc, int], depth: int) -> None:
         raise refuse(f"the data nests deeper than {MAX_DEPTH} levels.", line=node.start_mark.line + 1)
     lines[loc] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
         for key, value in node.value:
             name = key.value if isinstance(key, yaml.ScalarNode) else str(len(lines))
+            if name in seen:  # PyYAML keeps the last silently (issue 45)
+                raise _given_twice(loc + (name,), seen[name], key.start_mark.line + 1)
+            seen[name] = key.start_mark.line + 1
             _yaml_lines(value, loc + (name,), lines, depth + 1)
     elif isinstance(node, yaml.SequenceNode):
         for index, value in enumerate(node.value):
             _yaml_lines(value, loc + (index,), lines, depth + 1)
+
+
+def _given_twice(loc: Loc, first: int, again: int) -> ScenarioError:
+    """A key given twice in one mapping (issue 45: the reader kept one of them silently)."""
+    return refuse(f"'{str(loc[-1])[:30]}' is given twice in one mapping (first on line {first}); "
+                  "give each field once.", path=path_text(loc), line=again)
 
 
 def _check_tree(data: Any) -> None:
@@ -561,6 +581,9 @@ def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
     """Read, limit, validate and cross-check a scenario file of ``system``; ScenarioError
     with every located problem otherwise.  Nothing is registered."""
     document = read(raw)
+    marked = bounds.markup_problems(document.data)  # issue 45: file text is shown as typed
+    if marked:
+        raise ScenarioError(located(document, marked))
     units = fmt.units(document.data)
     if units >= MAX_UNITS:
         raise refuse(f"the scenario declares {units:,} units; at most {MAX_UNITS - 1:,} are accepted.")

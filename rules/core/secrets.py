@@ -15,6 +15,13 @@ until ``/game end``::
     leaf  = sha256(nonce || item).hexdigest()
     root  = sha256("".join(leaves)).hexdigest()
 
+``index`` is a *slot*: a padded seal's items (the real ones, then blanks) are shuffled into
+their slots by a keyed permutation (each item's place sorted by ``HMAC-SHA256(key,
+f"{seal_key}:place:{i}")``, issue 45), so the slot a revealed item sat in is uniform among
+all the slots whatever the number of real items: "item 2" no longer says that a second
+minefield was laid.  The permutation needs no checking (any order binds the items); the
+verifier checks each slot's item against its leaf as before.
+
 Leaves and root are public from the start (the root's first hex digits are in the public
 line: "Strahl laid its minefields (sealed: 3f0b…)"), a reveal publishes the item and its
 nonce, and anyone can check the item against its leaf; after the end the seed lets anyone
@@ -79,7 +86,9 @@ class Unseal(BaseModel):
 
 class Commitment(BaseModel):
     """A seal as the record keeps it: the public part (leaves, root) and the secret part
-    (the padded items and their nonces, kept from every public output until the end)."""
+    (the padded items in their slots, their nonces, and ``slots``: the slot of each item as
+    the rules numbered it, kept from every public output until the end; empty in a record
+    made before the shuffle, where item ``i`` is in slot ``i``)."""
 
     key: str
     side: str
@@ -88,6 +97,11 @@ class Commitment(BaseModel):
     root: str
     items: list[str]
     nonces: list[str]
+    slots: list[int] = Field(default_factory=list)
+
+    def slot(self, index: int) -> int:
+        """The slot holding the rules' item ``index``."""
+        return self.slots[index] if self.slots else index
 
     def public(self) -> dict[str, Any]:
         """What anyone may see while the game runs."""
@@ -145,24 +159,41 @@ def plain_words(item_text: str) -> str:
     return ", ".join(f"{name} {value}" for name, value in fields.items())
 
 
+def places(key: bytes, seal_key: str, count: int) -> list[int]:
+    """The slot of each of ``count`` padded items: a permutation keyed by the game's key, the
+    same for any items (it depends on the seal's key and size alone)."""
+    ranks = sorted(range(count), key=lambda i: hmac.new(key, f"{seal_key}:place:{i}".encode(),
+                                                        hashlib.sha256).digest())
+    slots = [0] * count
+    for slot, index in enumerate(ranks):
+        slots[index] = slot
+    return slots
+
+
 def commit(key: bytes, seal: Seal) -> Commitment:
-    """The record of ``seal`` under the game's ``key``."""
-    items = seal.padded()
+    """The record of ``seal`` under the game's ``key``: its padded items shuffled into their
+    slots (:func:`places`), a nonce and a leaf per slot."""
+    padded = seal.padded()
+    slots = places(key, seal.key, len(padded))
+    items = [""] * len(padded)
+    for index, text in enumerate(padded):
+        items[slots[index]] = text
     nonces = [nonce(key, seal.key, i) for i in range(len(items))]
     leaves = [leaf(n, text) for n, text in zip(nonces, items)]
     return Commitment(key=seal.key, side=seal.side, what=seal.what, leaves=leaves,
-                      root=root(leaves), items=items, nonces=[n.hex() for n in nonces])
+                      root=root(leaves), items=items, nonces=[n.hex() for n in nonces], slots=slots)
 
 
 def reveal(commitment: Commitment, unseal: Unseal) -> Reveal:
-    """The public record of ``unseal``: the item and nonce that open its leaf.  A ValueError
-    for an index the seal does not have (a rules bug, never a player's input)."""
+    """The public record of ``unseal``: the item and nonce that open its leaf, at the slot
+    the item was shuffled into.  A ValueError for an index the seal does not have (a rules
+    bug, never a player's input)."""
     if unseal.index >= len(commitment.items):
         raise ValueError(f"seal {unseal.key!r} has {len(commitment.items)} items, "
                          f"not an item {unseal.index}")
-    return Reveal(key=unseal.key, index=unseal.index, why=unseal.why,
-                  item=commitment.items[unseal.index], nonce=commitment.nonces[unseal.index],
-                  leaf=commitment.leaves[unseal.index])
+    slot = commitment.slot(unseal.index)
+    return Reveal(key=unseal.key, index=slot, why=unseal.why, item=commitment.items[slot],
+                  nonce=commitment.nonces[slot], leaf=commitment.leaves[slot])
 
 
 def opens(reveal_: Reveal | dict[str, Any], leaves: list[str]) -> bool:
@@ -184,4 +215,4 @@ def short_root(root_hex: str) -> str:
 
 
 __all__ = ["BLANK", "KEY_LABEL", "SHORT_ROOT", "Commitment", "Reveal", "Seal", "Unseal", "commit", "plain_words",
-           "game_key", "item", "leaf", "nonce", "opens", "reveal", "root", "short_root"]
+           "game_key", "item", "leaf", "nonce", "opens", "places", "reveal", "root", "short_root"]

@@ -15,9 +15,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from rules.core import scenariofile
+from rules.core import bounds, scenariofile
 
 
 class Weapon(str, Enum):
@@ -230,8 +230,8 @@ class SideSpec(_Model):
     """A side of a scenario."""
 
     key: Literal["merc", "strahl"]
-    forces: list[Deployment]
-    artillery: list[str] = Field(default_factory=list)  # 17.0: "Type II … ⑥W−80×5 (2)"
+    forces: list[Deployment] = Field(max_length=bounds.PIECES)
+    artillery: list[str] = Field(default_factory=list, max_length=bounds.PIECES)  # 17.0: "Type II … ⑥W−80×5 (2)"
 
 
 class ScenarioPoints(_Model):
@@ -277,6 +277,16 @@ class ScenarioSpec(_Model):
     night: bool = False  # 19.3
     amu: bool = False  # 16.2.2: "any scenario after December 2884"
     stand_in: bool = True
+
+    #: Issue 45: each list within the limits of scale, counted before its entries are read
+    #: (the hexes a card names are hexes of at most 6 boards: 3,600 at most).
+    _pieces = field_validator("sides", "positions", "depots", "points", "mines", mode="before")(bounds.pieces)
+
+    @model_validator(mode="after")
+    def _scale(self) -> "ScenarioSpec":
+        # Issue 45: more units than a battle has are refused before the checks walk them.
+        bounds.units_in_all(sum(line.count for side in self.sides for line in side.forces))
+        return self
 
     @model_validator(mode="after")
     def _two_sides(self, info: ValidationInfo) -> "ScenarioSpec":

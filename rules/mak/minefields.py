@@ -111,6 +111,26 @@ def lay(t: Table, ctx: MakCtx, fields: list[tuple[str, int]]) -> None:
     tell(ctx, side, "mines", f"Your minefields: {listed}: {used} of {total} points (19.1)", "19.1")
 
 
+def may_lie_unfound(state: MakState, enemy: str) -> bool:
+    """Whether, by what both sides know, a minefield of ``enemy`` may still lie unfound:
+    the scenario's own not yet found (its file is public), a hex where ``enemy``'s mine
+    rounds were seen to fall (19.1.6) not yet found, or a layout whose found minefields
+    leave room for another (19.1.1: at least 5 points each, within the total, no more than
+    the seal's padding).  Never whether one does (issue 45): a move's undo, its ``reveals``
+    flag and every other public trace ask this, the same whatever the layout."""
+    if any(f.owner == enemy and not f.revealed and not f.seal for f in state.mines.values()):
+        return True
+    if any(side == enemy and not (h in state.mines and state.mines[h].revealed)
+           for h, side in state.scattered.items()):
+        return True
+    if enemy not in state.laid:
+        return False
+    key = f"mines:{enemy}"
+    found = [f.attack for f in state.mines.values() if f.seal == key and f.revealed]
+    total = state.mine_points.get(enemy, 0)
+    return len(found) < most_fields(total) and total - sum(found) >= MINE_MIN
+
+
 def artillery_mines(ctx: MakCtx, label: str, side: str, power: int, battery: str) -> None:
     """19.1.6-19.1.7: a mine round lands in ``label``: the hex's minefield gains ``power`` (at
     most 20), the units standing there are spared until they move.  The round is seen to fall
@@ -126,6 +146,7 @@ def artillery_mines(ctx: MakCtx, label: str, side: str, power: int, battery: str
         return
     s.seals += 1
     key = f"mines:{side}:art{s.seals}"
+    s.scattered[label] = side  # type: ignore[assignment]  # seen to fall, wherever it lands (19.1.6)
     words = f"scattered mines on {label} (19.1.6)"
     if before is not None and before.owner != side:
         ctx.seal(key, side, words, [secrets.item(hex=label, lost="an enemy minefield was there")])
@@ -138,4 +159,5 @@ def artillery_mines(ctx: MakCtx, label: str, side: str, power: int, battery: str
     tell(ctx, side, "mines", f"Your minefield {label}: attack {field.attack}{capped} (19.1.6)", "19.1.6")
 
 
-__all__ = ["artillery_mines", "item", "lay", "lay_problem", "most_fields", "parse_layout", "reveal"]
+__all__ = ["artillery_mines", "item", "lay", "lay_problem", "may_lie_unfound", "most_fields", "parse_layout",
+           "reveal"]

@@ -204,6 +204,10 @@ class MakState(BaseModel):
     setup: list[Side] = Field(default_factory=list)
     mine_points: dict[str, int] = Field(default_factory=dict)  # 19.1: each side's total, from the scenario
     laid: list[Side] = Field(default_factory=list)  # 19.1: sides that have laid their minefields
+    #: 19.1.6: hexes where a side's mine rounds were seen to fall, by that side: public,
+    #: whether they laid a minefield or were lost on an enemy one (the map shows MINE ? on
+    #: each until it is found either way, so a lost round does not give the enemy's away).
+    scattered: dict[str, Side] = Field(default_factory=dict)
     concealment: Concealment | None = None  # 15.0 (optional rule): None when not in use
     seals: int = 0  # sealed choices made so far (numbers their keys)
 

@@ -37,6 +37,7 @@ from rules.mak.battlefield import battlefield
 from rules.mak.data import SCENARIOS, scenario, units
 from rules.mak.deployment import entry_hexes, parse_deploy
 from rules.mak.land_actions import LAND_ACTIONS
+from rules.mak.minefields import may_lie_unfound
 from rules.mak.refusals import refuse
 from rules.mak.reveals import reveal_words
 from rules.mak.scenario import FORMAT as SCENARIO_FORMAT
@@ -265,11 +266,11 @@ class MaschinenKrieger(GameSystem[MakState]):
     def after_order(self, ctx: MakCtx, action: Action) -> None:
         """Number the order's marks (the snapshot draws the last order that drew any).
         (Concealment's lifts and masking end each order's resolution: ``resolve_order``.)"""
-        if isinstance(action, (A.Enter, A.Move, A.Assault)) and any(
-                f.owner != ctx.side and not f.revealed for f in ctx.state.mines.values()):
+        if isinstance(action, (A.Enter, A.Move, A.Assault)) and may_lie_unfound(ctx.state, other(ctx.side)):
             # 19.1.2: a move over ground where an enemy minefield may lie told its player that
             # none was on its way; taking it back would let a path be tried for free (the
-            # strict undo rule: no undo once new information came out).
+            # strict undo rule: no undo once new information may have come out).  "May", by
+            # what both sides know: whether one still lies unfound is the secret (issue 45).
             ctx.reveals = True
         for m in ctx.state.marks:
             if m.order == 0:

@@ -175,7 +175,7 @@ def _mine_markers(state: MakState, viewer: str | None,
             kind, text = "mine", str(m.attack)
         elif m.owner == viewer:
             kind, text = "mine_own", str(m.attack)
-        elif m.suspected:
+        elif m.suspected or h in state.scattered:  # 19.1.6: a lost round looks the same (issue 45)
             kind, text = "mine", "?"
         else:
             continue

@@ -11,14 +11,14 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from rules.core import scenariofile
+from rules.core import bounds, scenariofile
 from rules.core.network import Network, Route
 from rules.core.scenariofile import Loc, ScenarioFormat
 
 Faction = Literal["raider", "hostile"]
-Point = tuple[float, float]
+Point = bounds.Point
 
 
 class Frozen(BaseModel):
@@ -207,8 +207,8 @@ class Scenario(Frozen):
     key: str
     title: str
     note: str  # which values are ours, in words
-    width: float
-    height: float
+    width: bounds.MapSide
+    height: bounds.MapSide
     rp_max: int = Field(ge=1)  # 13.0 (4): the RP Index maximum
     terrain: list[TerrainSpec]
     spaces: list[SpaceSpec]
@@ -220,6 +220,17 @@ class Scenario(Frozen):
     missions: list[MissionCard]
     ops_cards: list[OpsCard]
     demolition: list[DemolitionRow]
+
+    #: Issue 45: each list within the limits of scale, counted before its entries are read.
+    _pieces = field_validator("terrain", "spaces", "routes", "units", "gear", "hostiles", "markers", "missions", "ops_cards", "demolition", mode="before")(bounds.pieces)
+
+    @model_validator(mode="after")
+    def _scale(self) -> "Scenario":
+        # Issue 45: a map no picture can show, or more units than a battle has, is refused
+        # before the cross-field checks walk it and before anything is drawn.
+        bounds.table_shape(self.width, self.height)
+        bounds.units_in_all(sum(u.count for u in self.units))
+        return self
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "Scenario":

@@ -12,15 +12,15 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rules.core import scenariofile
+from rules.core import bounds, scenariofile
 from rules.core.areas import AreaGraph, AreaShape
 from rules.core.scenariofile import Loc, ScenarioFormat
 
 Side = Literal["nato", "soviet"]
 Nation = Literal["de", "us", "su"]  # 2.0: West German (gray), American (green), Soviet (red)
-Point = tuple[float, float]
+Point = bounds.Point
 
 
 class AreaSpec(BaseModel):
@@ -32,7 +32,7 @@ class AreaSpec(BaseModel):
     name: str = ""
     terrain: Literal["clear", "woods", "city", "river", "fields", "hills"]
     tm: int = Field(ge=-1, le=2)  # 5.2: printed +2 to -1
-    polygon: list[Point]
+    polygon: bounds.Outline
     centre: Point  # 7.3.2: the centre dot, not always the middle of the area
     city: bool = False  # part of Tannenbruck (9.2 sniper, 11.0 Territorialheer)
     east_of_river: bool = False
@@ -100,11 +100,11 @@ class Scenario(BaseModel):
     key: str
     title: str
     turns: int = 7  # 11.0
-    width: float
-    height: float
+    width: bounds.MapSide
+    height: bounds.MapSide
     areas: list[AreaSpec]
-    rivers: list[list[Point]] = Field(default_factory=list)
-    bridges: list[list[Point]] = Field(default_factory=list)
+    rivers: list[bounds.Outline] = Field(default_factory=list)
+    bridges: list[bounds.Outline] = Field(default_factory=list)
     units: list[UnitSpec]
     deployments: list[Deployment]
     #: 11.0: the Soviets must have at least one stacking point in this area at setup.
@@ -118,6 +118,18 @@ class Scenario(BaseModel):
     #: Counters that are never deployed in an area: the sniper (9.2) is laid on a target for
     #: one impulse, the Hind (10.2) is placed afresh each turn it is available.
     off_map_units: list[str] = Field(default_factory=list)
+
+    #: Issue 45: each list within the limits of scale, counted before its entries are read.
+    _pieces = field_validator("areas", "rivers", "bridges", "units", "deployments", "off_map_units", mode="before")(bounds.pieces)
+
+    @model_validator(mode="after")
+    def _scale(self) -> "Scenario":
+        # Issue 45: a map no picture can show, or more units than a battle has, is refused
+        # before the cross-field checks walk it and before anything is drawn.
+        bounds.table_shape(self.width, self.height)
+        bounds.units_in_all(len(self.units))
+        bounds.corners_in_all([a.polygon for a in self.areas] + self.rivers + self.bridges)
+        return self
 
     @cached_property
     def area_by_id(self) -> dict[str, AreaSpec]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from rules.core import table
+from rules.core import bounds, table
 from rules.core import scenariofile
 from rules.core.scenariofile import Loc, ScenarioFormat
 
@@ -24,7 +24,7 @@ TeamKind = Literal["infantry", "gun", "tank"]
 Role = Literal["team", "pl", "fo", "cc"]
 Cover = Literal["none", "soft", "hard"]
 Going = Literal["open", "difficult", "very_difficult"]
-Point = tuple[float, float]
+Point = bounds.Point
 
 
 class Weapon(BaseModel):
@@ -33,7 +33,7 @@ class Weapon(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
-    range: float = Field(gt=0)
+    range: bounds.Length = Field(gt=0)
     fp: int = Field(ge=1, le=12)
     at: bool = False  # 'AT' trait: harms armoured teams, rolled and allocated separately
     barrage: bool = False  # artillery: may fire barrages and smoke (Indirect Fire)
@@ -48,9 +48,9 @@ class TeamSpec(BaseModel):
     id: str
     kind: TeamKind
     role: Role = "team"
-    weapons: list[str] = Field(min_length=1)  # keys into Scenario.weapons
-    x: float
-    y: float
+    weapons: list[str] = Field(min_length=1, max_length=bounds.PIECES)  # keys into Scenario.weapons
+    x: bounds.Coordinate
+    y: bounds.Coordinate
     facing: scenariofile.Facing = 0.0  # on the table: 0 = east, 90 = south; or N, SE... (guns, tanks: 180° arc)
     #: Tanks: Armored (tanks, half tracks, SP) or Soft Skinned (trucks, jeeps) (Armor Saves).
     armoured: bool = False
@@ -75,7 +75,7 @@ class UnitSpec(BaseModel):
     name: str
     side: Side
     training: Training
-    teams: list[TeamSpec] = Field(min_length=1)
+    teams: list[TeamSpec] = Field(min_length=1, max_length=bounds.UNITS)
     stand_in: bool = True
 
     @model_validator(mode="after")
@@ -94,10 +94,10 @@ class TerrainSpec(BaseModel):
     id: str
     name: str
     kind: Literal["area", "linear", "road"]
-    points: list[Point] = Field(min_length=2)
+    points: bounds.Outline = Field(min_length=2)
     cover: Cover = "none"
     going: Going = "open"  # Moving: difficult and very difficult terrain
-    height: float = Field(default=0.0, ge=0)  # inches; taller than teams (1") blocks sight
+    height: bounds.Length = 0.0  # inches; taller than teams (1") blocks sight
     style: str = "field"  # palette key for the renderer: wood, building, hedge, wall, road
     stand_in: bool = True
 
@@ -125,8 +125,8 @@ class PointSpec(BaseModel):
 
     id: str
     name: str
-    x: float
-    y: float
+    x: bounds.Coordinate
+    y: bounds.Coordinate
     stand_in: bool = True
 
 
@@ -136,7 +136,7 @@ class VictorySpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     objective: str  # a named point id
-    radius: float = 6.0
+    radius: bounds.Length = 6.0
     stand_in: bool = True
 
 
@@ -149,17 +149,29 @@ class Scenario(BaseModel):
     title: str
     note: str = ""
     year: int = 1944
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: bounds.TableSide
+    height: bounds.TableSide
     turns: int = Field(ge=1, le=20)
     turns_stand_in: bool = True
-    team_height: float = 1.0  # inches: what "taller than Teams" means (stand-in)
-    base_radius: float = 0.75  # inches, every team's base as a disc (stand-in)
+    team_height: bounds.Length = 1.0  # inches: what "taller than Teams" means (stand-in)
+    base_radius: bounds.Length = 0.75  # inches, every team's base as a disc (stand-in)
     weapons: dict[str, Weapon]
     terrain: list[TerrainSpec]
     points: list[PointSpec]
     units: list[UnitSpec]
     victory: VictorySpec
+
+    #: Issue 45: each list within the limits of scale, counted before its entries are read.
+    _pieces = field_validator("weapons", "terrain", "points", "units", mode="before")(bounds.pieces)
+
+    @model_validator(mode="after")
+    def _scale(self) -> "Scenario":
+        # Issue 45: a table no picture can show, or more units than a battle has, is refused
+        # before the cross-field checks walk it and before anything is drawn.
+        bounds.table_shape(self.width, self.height)
+        bounds.units_in_all(sum(len(u.teams) for u in self.units))
+        bounds.corners_in_all([t.points for t in self.terrain])
+        return self
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "Scenario":

@@ -8,9 +8,14 @@ SQLite file and gathers everything the side that does not hold the secret, and a
 watching, can see after each order: every public reply and announcement with its picture's
 bytes, what the bot posts on its own (the turn digest and its map, ticked as the bot's loop would), that side's own private replies, ``/game status``, ``/game log``, ``/game map`` (the
 public picture, and that side's own view), the autocomplete it is offered for each of its
-orders, and the export.  The two records must be equal, byte for byte, once what may
+orders, the answer ``/game undo`` gives to whoever gave the order (asked of a copy of the
+database, so the game itself goes on untouched: an undo allowed in one game and refused in
+the other says whether the move could have met a secret, issue 45), and the export, every
+field of every step.  The two records must be equal, byte for byte, once what may
 differ by design is masked: commitments (a seal's root and leaves: hashes of the secret
-under a key nobody holds) and the hash chain's heads and times.
+under a key nobody holds), the slot a revealed item sat in among its seal's padded,
+shuffled slots (as random as a leaf: ``rules/core/secrets.py``), and the hash chain's heads
+and times.
 
 A system with secrets supplies its cases as ``CASES: list[SecretCase]`` in
 ``tests/<system>/secret_cases.py``; ``tests/conformance/test_secrets.py`` runs them all.
@@ -21,6 +26,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +80,12 @@ class SecretCase(BaseModel):
 
 
 def mask(value: Any) -> Any:
-    """``value`` with what differs by design replaced (see :data:`MASKED_FIELDS`, :data:`HEX`)."""
+    """``value`` with what differs by design replaced (see :data:`MASKED_FIELDS`, :data:`HEX`);
+    a reveal's slot (``index`` of a record that opens a ``leaf``) too: it is the place the
+    keyed shuffle gave the item among its seal's slots, uniform whatever the count."""
     if isinstance(value, dict):
-        return {k: "<masked>" if k in MASKED_FIELDS else mask(v) for k, v in value.items()}
+        masked = MASKED_FIELDS | ({"index"} if {"leaf", "nonce"} <= value.keys() else set())
+        return {k: "<masked>" if k in masked else mask(v) for k, v in value.items()}
     if isinstance(value, list):
         return [mask(v) for v in value]
     if isinstance(value, str):
@@ -140,6 +149,7 @@ async def public_record(settings: Settings, case: SecretCase, orders: list[tuple
                 await service.settle(owed_id)
             record += [[index, "paced", post] for post in await paced(service)]
             record.append([index, "looks", await looks(service, player, system, other)])
+            record.append([index, "undo", await undo_answer(settings, side, side == other, index)])
         exported = await player.send("watcher", "/game export")
         document = json.loads(gzip.decompress(exported.attachments[0].data))
         record.append(["export", document])
@@ -176,6 +186,32 @@ async def looks(service: Service, player: Player, system: Any, other: str) -> li
             found = await service.autocomplete(inv, field)
             out.append([action.path(), field, [(c.value, c.label, c.info) for c in found]])
     return out
+
+
+async def undo_answer(settings: Settings, side: str, public: bool, index: int) -> list[Any]:
+    """What ``/game undo`` by the player of ``side`` (who gave the last order) answers now,
+    asked of a copy of the game's database so the game goes on as if nobody asked.  Whether
+    it is allowed is public (the step goes, in the channel); the words of a refusal only its
+    asker reads, so for the side with the secret only the refusal itself is compared."""
+    copy = settings.db.with_name(f"{settings.db.stem}-undo{index}.sqlite3")
+    source, target = sqlite3.connect(settings.db), sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    probe = await Service.open(settings.model_copy(update={
+        "db": copy, "snapshot_dir": settings.snapshot_dir.with_name(f"{copy.stem}-snaps")}))
+    try:
+        player = Player(probe, "table")
+        invocation = player.invocation(side, "/game undo").model_copy(update={"interaction_id": f"undo-{index}"})
+        reply = await probe.handle(invocation)
+        if reply.error and not public:
+            return ["refused"]
+        return await seen(probe, reply)
+    finally:
+        await probe.close()
+        copy.unlink()
 
 
 def first_difference(a: list[Any], b: list[Any]) -> str | None:

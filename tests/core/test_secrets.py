@@ -17,7 +17,7 @@ from rules.core.contract import Action, Event, Step
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RuleError
 from rules.core.secrets import (
-    BLANK, Seal, Unseal, commit, game_key, item, leaf, nonce, opens, reveal, root, short_root,
+    BLANK, Seal, Unseal, commit, game_key, item, leaf, nonce, opens, places, reveal, root, short_root,
 )
 from tests.platform.duel import DUEL
 from tests.platform.shells import SHELLS, Hide, Lift, ShellsState
@@ -49,7 +49,7 @@ def test_padding_hides_how_many_items_a_seal_holds():
     three = commit(KEY, Seal(key="mines:b", side="a", what="laid",
                              items=[item(hex=f"010{i}", attack=5) for i in range(3)], pad_to=4))
     assert len(one.leaves) == len(three.leaves) == 4
-    assert one.items[1:] == [BLANK] * 3
+    assert sorted(one.items) == [BLANK] * 3 + [item(hex="0101", attack=5)]
     assert set(one.public()) == {"key", "side", "what", "leaves", "root"}  # no items, no nonces
 
 
@@ -59,10 +59,28 @@ def test_a_reveal_opens_its_leaf_and_a_forged_one_does_not():
     assert shown.item == '{"cup":3}' and opens(shown, sealed.leaves)
     forged = shown.model_dump() | {"item": item(cup=1)}
     assert not opens(forged, sealed.leaves)
-    assert not opens(shown.model_dump() | {"index": 0}, sealed.leaves)
+    assert not opens(shown.model_dump() | {"index": 1 - shown.index}, sealed.leaves)
     assert not opens(shown.model_dump() | {"nonce": "zz"}, sealed.leaves)
     with pytest.raises(ValueError):
         reveal(sealed, Unseal(key="coin:red", index=5, why="found"))
+
+
+def test_a_revealed_items_slot_says_nothing_of_how_many_were_sealed():
+    """Issue 45: the items are shuffled into their slots by a keyed permutation of the seal's
+    size alone, so the slot a reveal opens (its ``index`` in the record) is the same for
+    the first of one minefield or of three, and is not the rules' numbering: "item 2" no
+    longer says that two were laid."""
+    def first_slot(key: str, count: int) -> int:
+        sealed = commit(KEY, Seal(key=key, side="a", what="laid", pad_to=6,
+                                  items=[item(hex=f"010{i}", attack=5) for i in range(count)]))
+        shown = reveal(sealed, Unseal(key=key, index=0, why="found"))
+        assert opens(shown, sealed.leaves) and shown.item == item(hex="0100", attack=5)
+        return shown.index
+
+    slots = {key: first_slot(key, 1) for key in (f"mines:{n}" for n in range(40))}
+    assert all(first_slot(key, 3) == slot for key, slot in slots.items())
+    assert set(slots.values()) == set(range(6))  # every slot, not the rules' first
+    assert sorted(places(KEY, "mines:0", 6)) == list(range(6))
 
 
 def test_an_order_seals_and_a_later_one_unseals_through_the_ctx():

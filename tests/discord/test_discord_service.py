@@ -320,11 +320,11 @@ async def test_a_hostile_display_name_and_reason_read_as_typed(real_bot, recorde
     (joined,) = await mallory("game", "join", {"side": "germans"})
     (kicked,) = await alice("mod", "kick", {"reason": HOSTILE},
                             users={"user": (BOB, HOSTILE_NAME)}, permissions=MANAGE_CHANNELS)
-    name = "@\u200beveryone \\|\\|s\\|\\| \\[x\\](http://a.b)"
+    name = "@\u200beveryone \\|\\|s\\|\\| \\[x](http://a.b)"
     assert f"@{name} takes germans." in joined.content
     assert name in kicked.content
     reason = kicked.content.split("Reason: ")[1]
-    assert reason.startswith("\\<@&800000000000000001\\> @\u200beveryone \\[x\\](https://e.vil) "
+    assert reason.startswith("\\<@\u200b&800000000000000001\\> @\u200beveryone \\[x](https://e.vil) "
                              "\\|\\|s\\|\\| \\*b\\* evil")
     for sent in (joined, kicked):
         assert not sent.ephemeral

@@ -7,6 +7,11 @@ autocomplete, the export) up to the order at ``reveal_at``, the first whose rule
   away; the Mercenaries move an engineer elsewhere, both sides end turn 1 (its digest is
   posted), then the Mercenaries walk an AFS into the hex where one layout has a minefield
   (19.1.2: revealed as it enters);
+* a minefield found, and one more or not (19.1.1, issue 45): the Strahl lay one minefield,
+  or the same one after another; the Mercenaries walk into the one both layouts share (the
+  same reveal in both games), then move again: whether a minefield is still unfound must
+  not show, neither in the reveal's words (no item number: "item 2" said there were two), nor
+  in the later move's ``reveals`` flag in the export, nor in what ``/game undo`` answers;
 * a concealment choice (15.4.1): the Mercenary marker goes on one AFS of a stack of two, or
   on the other; turn 1 is played to its digest; the marker then moves off, leaving the other
   AFS in the open (seen again);
@@ -39,11 +44,23 @@ _MARKERS_MOVE = [("strahl", "/mak end"), ("merc", "/mak end"), ("merc", "/mak mo
 #: begins: what a case compares before the order that reveals.
 _TURN_1 = [("merc", "/mak move unit:M-EngSQ1 to:5:0928"), ("merc", "/mak end"), ("strahl", "/mak end")]
 
+#: Turn 1, then M-AFS1 walks into the minefield both layouts have (19.1.2: revealed, the
+#: same in both games) and M-EngSQ1 moves on: nothing else is revealed.
+_FOUND_THEN_MOVE = [("merc", "/mak end"), ("strahl", "/mak end"), *_TURN_1,
+                    ("merc", "/mak move unit:M-AFS1 to:5:0827"), ("merc", "/mak move unit:M-EngSQ1 to:5:0929")]
+
 CASES: list[SecretCase] = [
     _case("minefield layout (19.1)", "minefields", "",
           '/mak mines lay fields:"5:0827=13 5:0620=9 5:0621=8"', '/mak mines lay fields:"5:0720=6"',
           [("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"')], "strahl",
           [("merc", "/mak end"), ("strahl", "/mak end"), *_TURN_1, ("merc", "/mak move unit:M-AFS1 to:5:0827")], digest=True),
+    SecretCase(
+        name="a minefield found, and another still hidden or not (19.1.1)", scenario="minefields",
+        orders_a=[("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"'),
+                  ("strahl", '/mak mines lay fields:"5:0827=13"'), *_FOUND_THEN_MOVE],
+        orders_b=[("merc", '/mak mines lay fields:"5:0815=10 5:0816=10"'),
+                  ("strahl", '/mak mines lay fields:"5:0720=6 5:0827=13"'), *_FOUND_THEN_MOVE],
+        reveal_at=2 + len(_FOUND_THEN_MOVE), digest=True),
     _case("which unit a concealment marker covers (15.4.1)", "minefields", "concealment",
           "/mak conceal hide unit:M-AFS1", "/mak conceal hide unit:M-AFS2", [], "merc",
           [("strahl", "/mak end"), ("merc", "/mak end"), *_TURN_1, ("merc", "/mak move unit:M-Con1 to:5:0827")], digest=True),

@@ -183,6 +183,42 @@ def test_19_1_6_a_mine_round_is_seen_to_land_but_its_power_is_sealed():
     assert not any("20" in e.text for e in ctx.events if e.to is None)
 
 
+def test_19_1_6_a_round_lost_on_an_enemy_minefield_looks_like_any_other():
+    """Issue 45: the Strahl scatter mines on 5:1013; whether a Mercenary minefield lay there
+    (the round is lost, 19.1.6) or not, the public map shows the same MINE ? and the
+    Mercenaries' later moves are treated alike (an undo refused: a minefield may lie there)."""
+    from rules.mak.minefields import artillery_mines, may_lie_unfound
+    from rules.core.orders import Ctx
+
+    views, unfound = [], []
+    for own in (None, Minefield(owner="merc", attack=9, seal="mines:merc", index=0)):
+        s = game([("M-AFS1", "AFS", "merc", "5:1020")], active="strahl")
+        if own is not None:
+            s.mines["5:1013"] = own
+        artillery_mines(Ctx(state=s, side="strahl", dice=ScriptedDice([])), "5:1013", "strahl", 12, "S-Art1")
+        views.append([(m.kind, m.text) for m in SYS.view(s).markers if m.kind.startswith("mine")])
+        unfound.append(may_lie_unfound(s, "strahl"))
+    assert views[0] == views[1] == [("mine", "?")]
+    assert unfound == [True, True]
+
+
+def test_19_1_1_whether_an_enemy_minefield_may_lie_unfound_is_told_by_public_counts_alone():
+    """Issue 45: a layout of 30 points (19.1.1: 5-13 a minefield) with 13 found may hold
+    another, whatever was laid; with 26 found (4 points left) it cannot."""
+    from rules.mak.minefields import may_lie_unfound
+
+    for laid in ([("5:0827", 13)], [("5:0720", 6), ("5:0827", 13)]):
+        s = game([("M-AFS1", "AFS", "merc", "5:1020")])
+        s.mine_points, s.laid = {"strahl": 30}, ["strahl"]
+        for index, (label, attack) in enumerate(laid):
+            s.mines[label] = Minefield(owner="strahl", attack=attack, seal="mines:strahl", index=index)
+        s.mines["5:0827"].revealed = True
+        assert may_lie_unfound(s, "strahl")
+        s.mines["5:0828"] = Minefield(owner="strahl", attack=13, seal="mines:strahl", index=9, revealed=True)
+        assert not may_lie_unfound(s, "strahl")
+        assert not may_lie_unfound(s, "merc")  # the Mercenaries laid none
+
+
 def test_19_1_6_the_request_records_the_shot_type_and_a_plain_indirect_has_none():
     s = game([("M-AFS1", "AFS", "merc", "5:1013"), ("S-PKA1", "PKA", "strahl", "5:1015")], active="strahl")
     with pytest.raises(RuleError, match="mines are for off-board artillery"):

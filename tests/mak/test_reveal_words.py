@@ -18,7 +18,7 @@ def revealed(key: str, item: str) -> str:
 
 def test_19_1_1_a_found_minefield_reads_as_its_hex_and_attack() -> None:
     line = revealed("mines:strahl", secrets.item(hex="5:0409", attack=7))
-    assert line == "🔓 Revealed, why (1.0): a minefield in 5:0409, attack 7 (sealed mines:strahl, item 1)"
+    assert line == "🔓 Revealed, why (1.0): a minefield in 5:0409, attack 7 (sealed mines:strahl)"
 
 
 def test_19_1_6_a_mine_round_lost_on_an_enemy_field_says_so() -> None:

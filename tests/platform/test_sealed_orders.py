@@ -142,7 +142,7 @@ async def test_a_reveal_is_public_with_its_item_and_nonce(table: Table, service:
     missed = await ok(table, "r", "/shells cup lift cup:1")
     assert "Blue's cup 1 is empty (S2)." in missed.text and "🔓" not in missed.text
     found = await ok(table, "b", "/shells cup lift cup:2")
-    assert '🔓 Revealed, found under cup 2 (S2): cup 2 (sealed coin:red, item 1)' in found.text
+    assert '🔓 Revealed, found under cup 2 (S2): cup 2 (sealed coin:red)' in found.text
     game = await service.games.load("chan-1")
     step = await service.store.step(game.row.id, game.row.head_seq)
     (reveal,) = step.action["reveals"]

@@ -43,6 +43,7 @@ async def test_a_moderator_seats_by_the_same_rules_save_the_kick(table: Table) -
     assert not (await table("bob", "/game join side:blue")).error
     both = await table("mod", "/mod seat side:red user:bob", moderator=True)
     assert both.error and "@bob already holds blue" in both.text, both.text
+    assert "seat a substitute who holds no seat here, or /game end" in both.text
     hot = await table("mod", "/mod seat side:blue user:alice", moderator=True)  # she started it
     assert not hot.error, hot.text
     assert not (await table("mod", "/mod kick user:alice reason:r", moderator=True)).error
@@ -68,3 +69,15 @@ async def test_every_hand_over_asks_the_one_check(table: Table, monkeypatch: pyt
     assert reply.error and "No (test)." in reply.text, reply.text
     game = await table.service.games.load(table.channel)
     assert game is not None and game.sides_of("carol") == []
+
+
+def test_the_permissions_page_says_what_mod_seat_does_with_a_second_seat() -> None:
+    """Issue 45: docs/permissions.md promised "a second seat from a moderator", which
+    ``/mod seat`` refuses (one person, one side; issue 29); the page now says the rule the
+    code keeps, and why."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "permissions.md").read_text("utf-8")
+    notes = " ".join(page.split())
+    assert "second seat only from a moderator" not in notes
+    assert "a moderator's `/mod seat` follows the same rule: it never gives anyone else a second seat" in notes
