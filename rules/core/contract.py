@@ -576,8 +576,8 @@ class GameSystem(ABC, Generic[StateT]):
 def _field_values(orders: list[Action], field: str,
                   partial: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, str]]]:
     """The distinct values of ``field`` among ``orders`` that agree with ``partial``, and for
-    the values offered only with optional options left untyped, the fewest such options
-    (:func:`_untyped_extras`) that make them legal."""
+    the values offered only with optional options left untyped, those options that every
+    offer of the value sets alike (:func:`_untyped_extras`): what makes them legal."""
     seen: list[str] = []
     needs: dict[str, dict[str, str]] = {}
     for candidate in orders:
@@ -593,10 +593,14 @@ def _field_values(orders: list[Action], field: str,
             seen.append(value)
             if extras:
                 needs[value] = extras
-        elif value in needs and not extras:
-            del needs[value]  # legal as typed after all
-        elif value in needs and len(extras) < len(needs[value]):
-            needs[value] = extras
+        elif value in needs:
+            # Only what every offer of the value sets alike is a need (a Falke's ``mission``
+            # may be any of four: the player chooses it, the label need not name one).
+            common = {k: v for k, v in needs[value].items() if extras.get(k) == v}
+            if common:
+                needs[value] = common
+            else:
+                del needs[value]
     return seen, needs
 
 
