@@ -218,7 +218,8 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
             for field in ("unit", "rider", "aboard"):
                 value = getattr(line, field)
                 if value and value not in known_units:
-                    out.append((loc + (field,), f"'{value}' is not a unit type; types: "
+                    out.append((loc + (field,), f"'{value}' is not a unit type;"
+                                f"{scenariofile.did_you_mean(value, known_units)} types: "
                                 f"{scenariofile.one_of(sorted(known_units), limit=30)}."))
             if line.unit in known_units:
                 out += _deploy_problems(spec, layout, loc, line)
