@@ -605,6 +605,9 @@ class ScenarioFormat:
       before validation so a huge file is refused cheaply;
     * ``schema_extra``: optional, completes the JSON Schema with what lives in catalogues
       rather than in the model (mak's unit types and boards), so an editor offers them.
+    * ``reachable``: optional (issue 46), the system's objective hook: ``(path, message)``
+      for each objective or required area no side that needs it can reach, on a model that
+      passed every other check (:mod:`rules.core.playable` runs it).
     """
 
     model: type[BaseModel]
@@ -612,6 +615,7 @@ class ScenarioFormat:
     problems: Callable[[Any], list[tuple[Loc, str]]]
     units: Callable[[dict[str, Any]], int]
     schema_extra: Callable[[dict[str, Any]], None] | None = None
+    reachable: Callable[[Any], list[tuple[Loc, str]]] | None = None
 
 
 def count(data: dict[str, Any], *paths: str) -> int:

@@ -150,6 +150,10 @@ class MaschinenKrieger(GameSystem[MakState]):
 
     # -- where the game stands -----------------------------------------------------------------
 
+    def in_setup(self, state: MakState) -> bool:
+        """19.1, 15.0: minefields laid and concealment markers placed before the first phase."""
+        return bool(state.setup)
+
     def phase_of(self, state: MakState) -> str:
         if state.setup:
             return "setup"

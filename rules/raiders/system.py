@@ -98,6 +98,10 @@ class RaidersSystem(GameSystem[RaidersState]):
 
     # -- questions ---------------------------------------------------------------------------
 
+    def in_setup(self, state: RaidersState) -> bool:
+        """7.0: the set-up recruiting before the first mission's first operation."""
+        return self.phase_of(state) == SETUP
+
     def phase_of(self, state: RaidersState) -> str:
         """Where the game stands, for the phases of the orders (see the constants above)."""
         m = state.mission

@@ -88,6 +88,10 @@ class RaidAndRiposte(GameSystem[RRState]):
 
     # -- questions ----------------------------------------------------------------------------
 
+    def in_setup(self, state: RRState) -> bool:
+        """11.0: both sides deploy before turn 1."""
+        return state.phase == "deploy"
+
     def phase_of(self, state: RRState) -> str:
         """``deploy``, ``place``, ``ops``, ``route``, ``over``, or ``pending-<kind>`` while a
         decision is owed (``pending-retreat``, ``pending-spread``, ``pending-ags``)."""
