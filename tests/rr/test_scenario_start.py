@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules.core import scenariofile as sf
+from tests.scenarios.helpers import assert_refused_at
 from rules.core.dice import SeededDice
 from rules.rr import SYSTEM
 
@@ -54,10 +55,7 @@ def test_from_turn_3s_rally_phase_the_suppressed_counter_rolls_to_rally() -> Non
 ])
 def test_a_start_outside_the_rules_is_refused_at_its_path(old: str, new: str, path: str, words: str) -> None:
     assert old in TEXT
-    with pytest.raises(sf.ScenarioError) as caught:
-        SYSTEM.scenario_from_file(TEXT.replace(old, new))
-    found = {p.path: p.message for p in caught.value.problems}
-    assert path in found and words in found[path], caught.value.problems
+    assert_refused_at(SYSTEM, TEXT.replace(old, new), path, words)
 
 
 def test_a_reinforcement_due_before_the_first_turn_is_refused() -> None:

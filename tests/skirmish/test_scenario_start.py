@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.core import scenariofile as sf
+from tests.scenarios.helpers import assert_refused_at
 from rules.core.dice import SeededDice
 from rules.skirmish import SYSTEM
 
@@ -44,7 +44,4 @@ def test_a_start_outside_the_rules_is_refused_at_its_path(old: str, new: str, pa
         text = text.replace("{id: de-pl, kind: infantry, role: pl, weapons: [rifle], x: 24, y: 10, facing: 90}",
                             "{id: de-pl, kind: infantry, role: pl, weapons: [rifle], x: 24, y: 10, facing: 90, lost: true}")
         path, words = "units[1].teams", "every team of de-1 is lost"
-    with pytest.raises(sf.ScenarioError) as caught:
-        SYSTEM.scenario_from_file(text)
-    found = {p.path: p.message for p in caught.value.problems}
-    assert path in found and words in found[path], caught.value.problems
+    assert_refused_at(SYSTEM, text, path, words)
