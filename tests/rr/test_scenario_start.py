@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules.core import scenariofile as sf
-from tests.scenarios.helpers import assert_refused_at
+from tests.scenarios.helpers import assert_change_refused
 from rules.core.dice import SeededDice
 from rules.rr import SYSTEM
 
@@ -54,8 +54,7 @@ def test_from_turn_3s_rally_phase_the_suppressed_counter_rolls_to_rally() -> Non
     ("start: {status: suppressed}", "start: {status: supressed}", "units[2].start.status", "did you mean 'suppressed'?"),
 ])
 def test_a_start_outside_the_rules_is_refused_at_its_path(old: str, new: str, path: str, words: str) -> None:
-    assert old in TEXT
-    assert_refused_at(SYSTEM, TEXT.replace(old, new), path, words)
+    assert_change_refused(SYSTEM, TEXT, old, new, path, words)
 
 
 def test_a_reinforcement_due_before_the_first_turn_is_refused() -> None:

@@ -54,3 +54,10 @@ def assert_refused_at(system: GameSystem[Any], text: str, path: str, words: str)
         assert path in found and words in found[path], exc.problems
         return
     raise AssertionError(f"accepted; expected a problem at {path}")
+
+
+def assert_change_refused(system: GameSystem[Any], text: str, old: str, new: str, path: str,
+                          words: str) -> None:
+    """``text`` with ``old`` (which it holds) changed to ``new`` is refused at ``path``."""
+    assert old in text, old
+    assert_refused_at(system, text.replace(old, new), path, words)
