@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
     schema.add_argument("system", help="rr, raiders, commando, skirmish or mak")
     check = verbs.add_parser("check", help="check a scenario file; every problem with its line")
     check.add_argument("file", type=Path, help="the scenario, .json or .yaml")
-    check.add_argument("--system", help="the system (default: found from the file's fields)")
+    check.add_argument("--system", help="the system, for a file without a system: line")
     check.add_argument("--preview", type=Path, metavar="PNG",
                        help="where to draw the set-up (default: FILE with .png)")
     new = verbs.add_parser("new", help="write a copy of a built-in scenario to start from")
@@ -48,6 +48,11 @@ def schema(system: GameSystem[Any]) -> dict[str, Any]:
     out = fmt.model.model_json_schema(mode="validation")
     if fmt.schema_extra is not None:
         fmt.schema_extra(out)
+    # The game a file is for (issue 46): read by the front doors, not by the model.
+    out["properties"] = {scenariofile.SYSTEM_FIELD: {
+        "title": "System", "const": system.key, "description": f"The game: {system.key}."},
+        **out["properties"]}
+    out["required"] = [scenariofile.SYSTEM_FIELD, *out.get("required", [])]
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     out["title"] = f"{system.title} scenario"
     out["description"] = (f"A {system.title} scenario for Referee (docs/scenarios.md). "
@@ -61,29 +66,31 @@ def _format(system: GameSystem[Any]) -> scenariofile.ScenarioFormat:
     return system.scenario_format
 
 
-def guess_system(raw: bytes) -> GameSystem[Any]:
-    """The system whose model a file fits best: the one with the fewest problems (a file that
-    fits none is reported against the closest)."""
+def named_system(raw: bytes | str, given: str | None = None) -> GameSystem[Any]:
+    """The system a file names in its ``system:`` line (``given``, from ``--system``, when
+    it names none).  A file that names no system is refused with a sentence, never checked
+    as the system whose fields it happens to fit best (issue 46)."""
     document = scenariofile.read(raw)
-    best: tuple[int, str] | None = None
-    for key, system in load_all().items():
-        if system.scenario_format is None:
-            continue
-        model = system.scenario_format.model.model_fields
-        required = {name for name, spec in model.items() if spec.is_required()}
-        score = len(set(document.data) - set(model)) + len(required - set(document.data))
-        if best is None or score < best[0]:
-            best = (score, key)
-    if best is None:
-        raise RuleError("no system reads scenario files.")
-    return get(best[1])
+    named = scenariofile.declared_system(document.data) or given
+    systems = [k for k, s in load_all().items() if s.scenario_format is not None]
+    if named is None:
+        raise scenariofile.refuse(
+            "the file does not say which game it is for; add the line `system: KEY` "
+            f"with KEY one of {', '.join(systems)} (a file is never checked as a game it "
+            "does not name).", line=1)
+    if named not in systems:
+        raise scenariofile.refuse(
+            f"system: {named[:20]} is not a game of this bot;"
+            f"{scenariofile.did_you_mean(named, systems)} systems: {', '.join(systems)}.",
+            path=scenariofile.SYSTEM_FIELD, line=document.line_of((scenariofile.SYSTEM_FIELD,)))
+    return get(named)
 
 
 def check_file(path: Path, system_key: str | None, preview: Path | None) -> int:
     """``referee scenario check``: print every problem (exit 1) or draw the set-up (exit 0)."""
     raw = path.read_bytes()
     try:
-        system = get(system_key) if system_key else guess_system(raw)
+        system = named_system(raw, system_key)
         checked = system.scenario_from_file(raw)
     except scenariofile.ScenarioError as exc:
         print(f"✗ {path.name}: {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}")
@@ -109,7 +116,7 @@ def start_hint(path: Path) -> str:
     be played says why and names ``referee scenario check``."""
     try:
         raw = path.read_bytes()
-        system = guess_system(raw)
+        system = named_system(raw)
         checked = system.scenario_from_file(raw)
         state = system.setup(checked.key, None, SeededDice(b"hint")).state
     except (RuleError, OSError) as exc:
@@ -145,7 +152,7 @@ def new_file(system: GameSystem[Any], builtin: str, out: Path | None) -> int:
     if target.exists():
         print(f"✗ {target} exists; give another name with --out.", file=sys.stderr)
         return 1
-    data = json.loads(fmt.builtin(builtin))
+    data = {scenariofile.SYSTEM_FIELD: system.key, **json.loads(fmt.builtin(builtin))}
     data["key"] = f"{builtin}-copy"
     data["title"] = f"{data.get('title', builtin)} (copy)"
     if target.suffix.lower() in (".yaml", ".yml"):

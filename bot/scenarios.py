@@ -80,22 +80,23 @@ async def checked_file(system: GameSystem[Any], value: Any) -> scenariofile.Chec
     name first).  Checked in a worker thread: a large file takes a second of CPU, which other
     channels' orders must not wait for."""
     raw = upload_bytes(value)
-    try:
+    named = _named(raw)
+    if named is not None and named.key != system.key:
+        raise RuleError(f"{value.name[:40]} is a {named.title} scenario, not a {system.title} "
+                        f"one; start it with /game new system:{named.key}.")
+    try:  # a file that names no system is checked as the one the command names
         return await asyncio.to_thread(system.scenario_from_file, raw)
     except scenariofile.ScenarioError as exc:
-        other = _fits(raw)
-        if other is not None and other.key != system.key:
-            raise RuleError(f"{value.name[:40]} is a {other.title} scenario, not a {system.title} "
-                            f"one; start it with /game new system:{other.key}.") from None
         raise RuleError(f"{value.name[:40]} is not a playable {system.title} scenario: {exc}") from None
 
 
-def _fits(raw: bytes) -> GameSystem[Any] | None:
-    """The system whose format a readable file fits best, or None if it cannot be read."""
-    from bot.scenariocli import guess_system  # noqa: PLC0415
+def _named(raw: bytes) -> GameSystem[Any] | None:
+    """The system a file names in its ``system:`` line; None if it names none or cannot be
+    read (the check then says why)."""
+    from bot.scenariocli import named_system  # noqa: PLC0415
 
     try:
-        return guess_system(raw)
+        return named_system(raw)
     except RuleError:
         return None
 
@@ -163,11 +164,11 @@ async def cmd_scenarios(svc: "Pipeline", inv: Invocation) -> Reply:
 
 
 def _guess(value: Any) -> GameSystem[Any]:
-    """The system a file is written for: the one whose fields it fits best."""
-    from bot.scenariocli import guess_system  # noqa: PLC0415
+    """The system a file is written for: the one its ``system:`` line names."""
+    from bot.scenariocli import named_system  # noqa: PLC0415
 
     try:
-        return guess_system(upload_bytes(value))
+        return named_system(upload_bytes(value))
     except scenariofile.ScenarioError as exc:
         raise RuleError(f"{replies.user_text(str(getattr(value, 'name', 'The file')), 40)} cannot be read: {exc}") from None
 

@@ -598,7 +598,7 @@ def scenario_loaded(system: str, text: str | None) -> str | None:
     if text is None or scenariofile.key_of_text(system, text) is not None:
         return text
     try:
-        registry.get(system).scenario_from_file(text)
+        registry.get(system).scenario_from_file(text, prove=False)
     except RuleError as exc:
         # Valid when the game began; a rules change since refuses it: say so in the log,
         # and the game's commands answer that its scenario is missing.

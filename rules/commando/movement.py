@@ -80,8 +80,8 @@ class MovePlan:
 
 
 def speed(unit: UnitState) -> float:
-    """Inches per move action for this unit (Movement)."""
-    return SPEED[unit.kind]
+    """Inches per move action for this unit (Movement): the scenario's own, else its kind's."""
+    return SPEED[unit.kind] if unit.move is None else unit.move
 
 
 def zone_units(state: RaidState, unit: UnitState) -> list[UnitState]:

@@ -122,6 +122,11 @@ class UnitSpec(BaseModel):
     y: bounds.Coordinate
     facing: scenariofile.Facing | None = None  # on the table: 0 = east, 90 = south; or N, SE...
     stand_in: bool = True
+    #: Issue 46, a unit of the club's own: inches per move action (Movement prints 6" for
+    #: foot and 12" for vehicles; none: its kind's), and whether shots at it take the
+    #: armoured -1 (Shooting; none: armoured cars and half-tracks do).
+    move: float | None = Field(default=None, ge=1, le=12)
+    armoured: bool | None = None
 
     @model_validator(mode="after")
     def _fits_side(self) -> "UnitSpec":
@@ -146,6 +151,19 @@ class VictorySpec(BaseModel):
     stand_in: bool = True
 
 
+class RaidStart(BaseModel):
+    """Where the raid begins (issue 46): a later turn, the side whose part of it comes first
+    (Turns: the commandos, then the Germans), targets already blown (Demolition) and wire
+    already cut (Barbed Wire)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    turn: int = Field(default=1, ge=1, le=30)
+    side: Side = "commandos"
+    destroyed: list[str] = Field(default_factory=list)
+    wire_removed: list[str] = Field(default_factory=list)
+
+
 class Scenario(BaseModel):
     """A whole table: size, terrain, targets, named points, forces, length and victory."""
 
@@ -163,6 +181,7 @@ class Scenario(BaseModel):
     points: list[PointSpec]
     units: list[UnitSpec]
     victory: VictorySpec = VictorySpec()
+    start: RaidStart = RaidStart()  # issue 46
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read.
     _pieces = field_validator("terrain", "targets", "points", "units", mode="before")(bounds.pieces)
@@ -223,6 +242,26 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     for side in ("commandos", "germans"):
         if not any(u.side == side for u in sc.units):
             out.append((("units",), f"the {side} have no unit; each side needs one at least."))
+    return out + _start_problems(sc)
+
+
+def _start_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Issue 46: targets blown and wire cut before play are targets and wire of the table;
+    the first turn is one of the game's; a unit's own speed is for a unit that moves."""
+    out: list[tuple[Loc, str]] = []
+    targets = [t.id for t in sc.targets]
+    wire = [t.id for t in sc.terrain if t.kind == "wire"]
+    for field, known, what in (("destroyed", targets, "a target"), ("wire_removed", wire, "a wire section")):
+        for i, ident in enumerate(getattr(sc.start, field)):
+            if ident not in known:
+                out.append((("start", field, i), f"'{ident}' is not {what} of the table;"
+                            f"{scenariofile.did_you_mean(ident, known)} {what.split()[-1]}s: "
+                            f"{scenariofile.one_of(known)}."))
+    if sc.start.turn > sc.turns:
+        out.append((("start", "turn"), f"the raid has {sc.turns} turns; it cannot begin on turn {sc.start.turn}."))
+    for i, unit in enumerate(sc.units):
+        if unit.move is not None and unit.kind in ("pillbox", "searchlight"):
+            out.append((("units", i, "move"), f"a {unit.kind} never moves (Pillboxes, Searchlights)."))
     return out
 
 

@@ -115,7 +115,7 @@ def measure_shot(state: RaidState, shooter: UnitState, target: UnitState, gap: f
     cover = board.in_cover(state, shooter, target)
     if target.kind == "pillbox":
         mods.append((-1, "pillbox"))
-    elif target.kind in ARMOURED:
+    elif target.kind in ARMOURED if target.armoured is None else target.armoured:
         mods.append((-1, "armoured"))
     elif cover is not None:
         mods.append((-1, "cover"))

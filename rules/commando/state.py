@@ -43,6 +43,8 @@ class UnitState(BaseModel):
     shot: bool = False  # Shooting: all shots of a turn are one order
     directing: str | None = None  # Officers: the unit this officer directs instead of acting
     directed_by: str | None = None
+    move: float | None = None  # issue 46: a scenario's own inches per move action
+    armoured: bool | None = None  # issue 46: a scenario's own armoured -1 (Shooting)
 
     @property
     def pos(self) -> tuple[float, float]:

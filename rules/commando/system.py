@@ -72,10 +72,13 @@ class CommandoRaid(GameSystem[RaidState]):
         turns = options.turns or scen.turns
         units = [
             UnitState(id=u.id, name=u.name, side=u.side, kind=u.kind, officer=u.officer,
-                      x=u.x, y=u.y, facing=u.facing)
+                      x=u.x, y=u.y, facing=u.facing, move=u.move, armoured=u.armoured)
             for u in scen.units
         ]
-        state = RaidState(scenario=scenario, max_turn=turns, units=units)
+        start = scen.start  # issue 46: a raid begun at a later turn, blown targets, cut wire
+        state = RaidState(scenario=scenario, max_turn=turns, units=units, turn=start.turn,
+                          side=start.side, destroyed=list(start.destroyed),
+                          wire_removed=list(start.wire_removed))
         event = Event(
             kind="setup",
             text=(f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", "

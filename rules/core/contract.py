@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Generic
 
 from pydantic import BaseModel
 
-from rules.core import dumps, scenariofile, secrets
+from rules.core import dumps, playable, scenariofile, secrets
 from rules.core.dice import Dice, SeededDice
 from rules.core.errors import RuleError
 from rules.core.actions import (
@@ -358,10 +358,20 @@ class GameSystem(ABC, Generic[StateT]):
         (tests' custom boards) widens it."""
         return scenario in self.scenarios or scenariofile.registered(self.key, scenario) is not None
 
-    def scenario_from_file(self, raw: bytes | str) -> scenariofile.Checked:
+    def in_setup(self, state: StateT) -> bool:
+        """Whether the sides are still setting up, before the first turn (issue 46: the
+        playability proof plays a scenario until this is False).  A system whose opening
+        state is already its first turn keeps the default."""
+        return False
+
+    def scenario_from_file(self, raw: bytes | str, *, prove: bool = True) -> scenariofile.Checked:
         """A scenario file of this system read, validated, cross-checked, registered and set up
         once on trial (issue 27), or a ScenarioError whose message is one sentence and whose
-        ``problems`` say where each fault is.  Nothing is registered for a refused file."""
+        ``problems`` say where each fault is.  Nothing is registered for a refused file.
+
+        ``prove`` (issue 46): the scenario is also shown playable (:mod:`rules.core.playable`):
+        random set-ups reach the first turn, and the objectives can be reached.  A text
+        already played (a stored game, an export) is read without it."""
         fmt = self.scenario_format
         if fmt is None:
             raise scenariofile.refuse(f"{self.title} scenarios cannot be read from a file yet.")
@@ -376,7 +386,23 @@ class GameSystem(ABC, Generic[StateT]):
                                        exc_info=exc)
             reason = str(exc).splitlines()[0].rstrip(".") if str(exc) else type(exc).__name__
             raise scenariofile.refuse(f"the scenario cannot be set up: {reason[:200]}.") from None
+        if prove:
+            self._prove_playable(fmt, checked)
         return checked
+
+    def _prove_playable(self, fmt: ScenarioFormat, checked: scenariofile.Checked) -> None:
+        """Refuse (and forget) a registered file that cannot be played: its objectives out of
+        reach (the system's ``reachable`` hook), or a set-up that never reaches turn one."""
+        found = fmt.reachable(checked.scenario) if fmt.reachable is not None else []
+        problems = scenariofile.located(scenariofile.read(checked.text), found)
+        if not problems:
+            verdict = playable.prove(self, checked.key)
+            if verdict is not None:
+                problems = [scenariofile.Problem(path="", message=f"the scenario cannot be "
+                                                 f"played: {verdict.reason}")]
+        if problems:
+            scenariofile.unregister(checked.system, checked.key)
+            raise scenariofile.ScenarioError(problems)
 
     def waiting_names(self, state: StateT) -> str:
         """Who must act now, as players read it (``NATO``)."""

@@ -21,12 +21,14 @@ Nothing here reads a file or the network: the caller hands in bytes.
 from __future__ import annotations
 
 import bisect
+import difflib
 import hashlib
 import json
 import logging
 import re
 import math
 import threading
+import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +40,7 @@ from pydantic import BaseModel, BeforeValidator, ValidationError, ValidationInfo
 
 from rules.core import bounds, table
 from rules.core.errors import RuleError
+from rules.core.scenariorepair import SetAside, repair
 
 #: 1 MB: a scenario is a few kilobytes; anything near this is not a scenario (issue 27).
 MAX_BYTES = 1_000_000
@@ -319,14 +322,48 @@ for _tag, _pattern, _first in (
     _SafeLoader.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
 
 
+def _yaml_refusal(text: str, exc: yaml.MarkedYAMLError) -> ScenarioError:
+    """A YAML error as one located sentence.  An unclosed quote is named at the line that
+    opens it: the parser reports it where it gave up (the end of the file, or the next
+    quote, lines later), which is not where the fault is."""
+    quote = _unclosed_quote(text, (exc.problem_mark.line + 1) if exc.problem_mark else None)
+    if quote is not None:
+        line, char = quote
+        return refuse(f"this is not valid YAML: the quote {char} opened on this line is never "
+                      f"closed; end the text with {char} on the same line.", line=line)
+    quoted = "quoted scalar" in (exc.context or "")
+    mark = (exc.context_mark if quoted else None) or exc.problem_mark or exc.context_mark
+    reason = (exc.problem or exc.context or "unreadable").rstrip(".")
+    return refuse(f"this is not valid YAML: {reason}.", line=mark.line + 1 if mark else None)
+
+
+_YAML_VALUE_START = re.compile(r"""(?:^\s*-\s+|:\s+|[\[{,]\s*)(["'])""")
+
+
+def _unclosed_quote(text: str, until: int | None) -> tuple[int, str] | None:
+    """The first line (up to ``until``) where a quoted value opens and does not close on the
+    same line, with its quote character; scenario files never need a quote across lines."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if until is not None and number > until:
+            return None
+        if line.lstrip().startswith("#"):
+            continue
+        for opened in _YAML_VALUE_START.finditer(line):
+            char = opened.group(1)
+            rest = line[opened.end():]
+            closing = re.search(r'(?<!\\)"' if char == '"' else "'", rest.replace("''", "  "))
+            if closing is None:
+                return number, char
+            break  # the first quoted value of the line is closed: the line is fine
+    return None
+
+
 def _read_yaml(text: str) -> Document:
     try:
         _no_aliases(text)
         loader = _SafeLoader(text)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        reason = (exc.problem or exc.context or "unreadable").rstrip(".")
-        raise refuse(f"this is not valid YAML: {reason}.", line=mark.line + 1 if mark else None) from None
+        raise _yaml_refusal(text, exc) from None
     except yaml.YAMLError as exc:
         raise refuse(f"this is not valid YAML: {str(exc).splitlines()[0]}.") from None
     try:
@@ -337,10 +374,7 @@ def _read_yaml(text: str) -> Document:
         _yaml_lines(node, (), lines, 0)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        reason = (exc.problem or exc.context or "unreadable").rstrip(".")
-        raise refuse(f"this is not valid YAML: {reason}.",
-                     line=mark.line + 1 if mark else None) from None
+        raise _yaml_refusal(text, exc) from None
     except yaml.YAMLError as exc:
         raise refuse(f"this is not valid YAML: {str(exc).splitlines()[0]}.") from None
     except RecursionError:
@@ -400,17 +434,63 @@ def path_text(loc: Loc) -> str:
     return out
 
 
-def _explain(error: Any) -> str:
+def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
+    """`` did you mean 'turns'?`` for the choice closest to a misspelt ``word`` (difflib's
+    ratio, case aside), or "" when none is close."""
+    names = {str(c).casefold(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(word).casefold(), list(names), n=1, cutoff=0.6)
+    return f" did you mean '{names[close[0]]}'?" if close else ""
+
+
+def _inner_models(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (``list[Unit]``, ``Unit | None``,
+    ``dict[str, Mine]``): where a path's next part leads."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _inner_models(arg)]
+
+
+def fields_at(model: type[BaseModel], loc: Loc) -> list[str]:
+    """The field names of the part of a scenario at ``loc`` (``("units", 3)``: a unit's),
+    found by walking the model's annotations; [] when the path leaves the models."""
+    current: list[type[BaseModel]] = [model]
+    for part in loc:
+        if isinstance(part, int) or not current:
+            continue  # a list index (or a dict key below) keeps the item's model
+        nxt: list[type[BaseModel]] = []
+        for m in current:
+            spec = m.model_fields.get(part)
+            if spec is not None:
+                nxt += _inner_models(spec.annotation)
+            else:  # a key of a dict of models: the same models one level down
+                nxt.append(m)
+        current = nxt
+    return list(dict.fromkeys(name for m in current for name in m.model_fields))
+
+
+def _explain(error: Any, model: type[BaseModel] | None = None) -> str:
     kind = error["type"]
     given = error.get("input")
     shown = json.dumps(given, ensure_ascii=False, default=str)[:40] if given is not None else ""
     if kind == "missing":
         return "missing; this field is required."
     if kind == "extra_forbidden":
+        loc = tuple(error["loc"])
+        allowed = fields_at(model, loc[:-1]) if model is not None else []
+        hint = did_you_mean(loc[-1], allowed)
+        if allowed:
+            return (f"is not a field of this part of the scenario;{hint or ' check the spelling.'} "
+                    f"Its fields: {one_of(allowed, limit=30)}.")
         return "is not a field of this part of the scenario (check the spelling; see the schema)."
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
-        return f"{shown} is not allowed; one of {expected}."
+        options = re.findall(r"'([^']*)'", str(expected))
+        hint = did_you_mean(given, options) if isinstance(given, str) else ""
+        return f"{shown} is not allowed;{hint} one of {expected}."
+    if kind == "enum":
+        expected = error.get("ctx", {}).get("expected", "")
+        hint = did_you_mean(given, re.findall(r"'([^']*)'", str(expected))) if isinstance(given, str) else ""
+        return f"{shown} is not allowed;{hint} one of {expected}."
     message = str(error["msg"]).removeprefix("Value error, ")
     return f"{message}" + (f" (given {shown})" if shown and kind != "value_error" else "") + "."
 
@@ -475,16 +555,39 @@ Facing = Annotated[float, BeforeValidator(_facing_angle), WithJsonSchema({
 def validate(model: type[BaseModel], document: Document, *, key: str | None = None) -> BaseModel:
     """The scenario model of ``document`` (its ``key`` replaced when given), or a
     ScenarioError listing every problem with its path and line."""
+    scenario, problems, _ = validate_rest(model, document, key=key)
+    if problems or scenario is None:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def validate_rest(model: type[BaseModel], document: Document, *, key: str | None = None,
+                  ) -> tuple[BaseModel | None, list[Problem], SetAside]:
+    """The model of ``document``, with every problem pydantic finds; when it refuses some
+    parts, the model of the rest with those parts set aside (:mod:`rules.core.scenariorepair`),
+    so that the cross-field checks can run on it too (None if nothing can be set aside)."""
     data = dict(document.data)
     if key is not None:
         data["key"] = key
-    try:
-        return model.model_validate(data, context=FILE_CONTEXT)
-    except ValidationError as exc:
-        problems = [Problem(path=path_text(tuple(e["loc"])), line=document.line_of(tuple(e["loc"])),
-                            message=_explain(e).replace("..", "."))
-                    for e in exc.errors(include_url=False)[:MAX_PROBLEMS]]
-        raise ScenarioError(problems) from None
+    aside = SetAside()
+    problems: list[Problem] = []
+    defaults = {name for name, spec in model.model_fields.items() if not spec.is_required()}
+    for _ in range(4):  # each round sets aside what the last refused; a few always suffice
+        try:
+            return model.model_validate(data, context=FILE_CONTEXT), problems, aside
+        except ValidationError as exc:
+            errors = exc.errors(include_url=False)
+        for e in errors:
+            loc = aside.original(tuple(e["loc"]))
+            message = _explain(e, model).replace("..", ".")
+            if problems and aside.touches(loc, message):
+                continue  # an echo of a part already set aside
+            problems.append(Problem(path=path_text(loc), line=document.line_of(loc), message=message))
+        repaired = repair(data, errors, aside, defaults)
+        if repaired is None:
+            break
+        data = repaired
+    return None, problems or [Problem(path="", message="the scenario could not be read.")], aside
 
 
 def located(document: Document, found: list[tuple[Loc, str]]) -> list[Problem]:
@@ -522,6 +625,9 @@ class ScenarioFormat:
       before validation so a huge file is refused cheaply;
     * ``schema_extra``: optional, completes the JSON Schema with what lives in catalogues
       rather than in the model (mak's unit types and boards), so an editor offers them.
+    * ``reachable``: optional (issue 46), the system's objective hook: ``(path, message)``
+      for each objective or required area no side that needs it can reach, on a model that
+      passed every other check (:mod:`rules.core.playable` runs it).
     """
 
     model: type[BaseModel]
@@ -529,6 +635,7 @@ class ScenarioFormat:
     problems: Callable[[Any], list[tuple[Loc, str]]]
     units: Callable[[dict[str, Any]], int]
     schema_extra: Callable[[dict[str, Any]], None] | None = None
+    reachable: Callable[[Any], list[tuple[Loc, str]]] | None = None
 
 
 def count(data: dict[str, Any], *paths: str) -> int:
@@ -577,6 +684,28 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+#: The field that names a file's game (``system: mak``): read by the front doors, set aside
+#: before the system's model sees the file.
+SYSTEM_FIELD = "system"
+
+
+def declared_system(data: dict[str, Any]) -> str | None:
+    """The system a file says it is for (``system: mak``), or None if it says none."""
+    value = data.get(SYSTEM_FIELD)
+    return None if value is None else str(value).strip()
+
+
+def _own_system(system: str, document: Document) -> None:
+    """A file that names another system is refused, never checked as this one; its
+    ``system:`` is then set aside (the models do not carry it)."""
+    named = declared_system(document.data)
+    if named is not None and named.casefold() != system.casefold():
+        raise refuse(f"this file says system: {named[:20]}, so it is not a {system} scenario; "
+                     f"start it as a {named[:20]} game, or change its system: line.",
+                     path=SYSTEM_FIELD, line=document.line_of((SYSTEM_FIELD,)))
+    document.data.pop(SYSTEM_FIELD, None)
+
+
 def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
     """Read, limit, validate and cross-check a scenario file of ``system``; ScenarioError
     with every located problem otherwise.  Nothing is registered."""
@@ -587,17 +716,24 @@ def check(system: str, fmt: ScenarioFormat, raw: bytes | str) -> Checked:
     units = fmt.units(document.data)
     if units >= MAX_UNITS:
         raise refuse(f"the scenario declares {units:,} units; at most {MAX_UNITS - 1:,} are accepted.")
+    _own_system(system, document)
     key = scenario_key(document.data, document.text)
-    scenario = validate(fmt.model, document, key=key)
-    try:
-        found = fmt.problems(scenario)
-    except Exception as exc:  # a check the file's oddity broke: one sentence, never a traceback
-        log.exception("a %s scenario's cross-field check failed", system)
-        raise refuse(f"the scenario could not be checked ({type(exc).__name__}); check its "
-                     "ids and references against docs/scenarios.md.") from None
-    problems = located(document, found)
+    scenario, problems, aside = validate_rest(fmt.model, document, key=key)
+    if scenario is not None:
+        try:
+            found = fmt.problems(scenario)
+        except Exception as exc:  # a check the file's oddity broke: one sentence, never a traceback
+            if problems:
+                raise ScenarioError(problems) from None
+            log.exception("a %s scenario's cross-field check failed", system)
+            raise refuse(f"the scenario could not be checked ({type(exc).__name__}); check its "
+                         "ids and references against docs/scenarios.md.") from None
+        moved = [(aside.original(loc), message) for loc, message in found]
+        problems += located(document, [(loc, m) for loc, m in moved
+                                       if aside.empty or not aside.touches(loc, m)])
     if problems:
-        raise ScenarioError(problems)
+        raise ScenarioError(problems[:MAX_PROBLEMS])
+    assert scenario is not None
     data = dict(document.data)
     data["key"] = key
     return Checked(system=system, key=key, text=document.text, data=data, scenario=scenario,

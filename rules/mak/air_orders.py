@@ -40,7 +40,7 @@ from rules.mak.aircrew import AirStrike
 from rules.mak.hidden_state import tell
 from rules.mak.combat import AttackTarget, attack_target, roll_damage, roll_hit
 from rules.mak.damage import apply_result, down, expend_attack, pilot_damage
-from rules.mak.data import ScenarioSpec, WeaponStats, units
+from rules.mak.data import ScenarioSpec, WeaponStats, unit_stats
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, Mark, UnitState, other
 from rules.mak.refusals import refuse
 from rules.mak.table import Table, darkness, flak_modifiers
@@ -95,7 +95,7 @@ def air_phase(state: MakState) -> str | None:
 
 
 def _ratings(state: MakState, group: list[UnitState]) -> list[tuple[str, int]]:
-    return [(u.id, pilots.air_rating(state, u, units()[u.type])) for u in group]
+    return [(u.id, pilots.air_rating(state, u, unit_stats(u.type))) for u in group]
 
 
 def _rating_words(state: MakState, side: str, group: list[UnitState]) -> str:
@@ -105,7 +105,7 @@ def _rating_words(state: MakState, side: str, group: list[UnitState]) -> str:
     for u in group:
         p = pilots.pilot_of(state, u)
         mod = f" {p.dogfight:+d} {p.name.split()[-1]}" if p is not None and p.dogfight else ""
-        parts.append(f"{u.id} {units()[u.type].dogfight or 0}{mod}")
+        parts.append(f"{u.id} {unit_stats(u.type).dogfight or 0}{mod}")
     total = sum(r for _, r in _ratings(state, group))
     return f"{SIDE_NAMES[side]} {', '.join(parts)} = {total}"
 
@@ -254,11 +254,11 @@ def _aircraft_target_label(t: Table, action: str, field: str, u: UnitState,
     if field != "target" or shooter is None or action not in ("air flak", "air strafe"):
         return None
     if action == "air flak" and t.weapons(shooter, True):
-        return f"{u.id} ({units()[u.type].name}) · needs {flak_attack(t, shooter, u)[1].value} ({t.s.method})"
+        return f"{u.id} ({unit_stats(u.type).name}) · needs {flak_attack(t, shooter, u)[1].value} ({t.s.method})"
     best = strafe_attack(t, shooter, u) if action == "air strafe" and u.on_map else None
     if best is None:
         return None
-    return f"{u.id} ({units()[u.type].name}) {u.hex} · needs {best[1].value} ({t.s.method})"
+    return f"{u.id} ({unit_stats(u.type).name}) {u.hex} · needs {best[1].value} ({t.s.method})"
 
 
 def _aloft_label(t: Table, u: UnitState, side: str | None) -> str | None:
@@ -269,7 +269,7 @@ def _aloft_label(t: Table, u: UnitState, side: str | None) -> str | None:
     hidden = t.s.phase == "air" and u.side != side
     space = SPACES.get(t.s.air.duty.get(u.id, "ready"), "withdrawn")
     duty = "" if hidden else f" · {space}"
-    return f"{u.id} ({units()[u.type].name}) in the air{duty}"
+    return f"{u.id} ({unit_stats(u.type).name}) in the air{duty}"
 
 
 def _hex_label(t: Table, action: str, field: str, value: str, side: str | None) -> str | None:

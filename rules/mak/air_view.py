@@ -7,7 +7,7 @@ from typing import Callable
 
 from rules.core.views import HexCounterView, PanelEntry, PanelSection
 from rules.mak import pilots
-from rules.mak.data import units
+from rules.mak.data import unit_stats
 from rules.mak.state import SIDE_NAMES, SIDES, MakState
 
 
@@ -30,7 +30,7 @@ def _duty_section(state: MakState, side: str, viewer: str | None = None) -> Pane
         if state.air.strike is not None and u.id in state.air.strike.aircraft:
             where += f" · over {state.air.strike.hex}"  # 10.4.1 1: placed over the hex
         rider = f" + {u.rider.split('-')[-1]}" if u.rider else ""
-        entries.append(PanelEntry(label=units()[u.type].short or u.type[:5], faction=side,
+        entries.append(PanelEntry(label=unit_stats(u.type).short or u.type[:5], faction=side,
                                   text=f"{u.id}{rider} · {where}", dim=duty == "used" and not hidden))
     return PanelSection(title=f"{SIDE_NAMES[side]} duty chart (10.1)", entries=entries)
 
@@ -82,7 +82,7 @@ def air_counters(state: MakState, pos: Callable[[str], tuple[int, int]]) -> list
     if st is None:
         return []
     col, row = pos(st.hex)
-    return [HexCounterView(id=a, label=units()[state.unit(a).type].short or "Air", col=col, row=row,
+    return [HexCounterView(id=a, label=unit_stats(state.unit(a).type).short or "Air", col=col, row=row,
                            faction=state.unit(a).side, top=True,
                            markers=["Arm. Disabled"] if state.unit(a).disarmed else [])
             for a in st.aircraft if state.unit(a).status == "aloft"]

@@ -37,7 +37,7 @@ from rules.mak import actions as A
 from rules.mak import minefields
 from rules.mak.air_legal import ground_duty_problem
 from rules.mak.combat import attack_target
-from rules.mak.data import UnitStats, Weapon, read_data, units
+from rules.mak.data import UnitStats, Weapon, read_data, unit_stats
 from rules.mak.land_state import ArtilleryRequest, Battery
 from rules.mak.refusals import absent, busy, own
 from rules.mak.pilots import commanded, commander, manned
@@ -164,7 +164,7 @@ def group_of(state: MakState, u: UnitState) -> int:
         return 1
     if u.status == "aloft":
         return 2 if state.air.duty.get(u.id) == "ground" else 3
-    return unit_class_of(units()[u.type])
+    return unit_class_of(unit_stats(u.type))
 
 
 def request_kind(observer: int, requester: int | None) -> Kind | None:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from rules.core.errors import RuleError
 from rules.core.hexes import DIRECTION_NAMES, Hex, HexNumber, MapLayout, Side, neighbour, neighbours, side
-from rules.mak.data import BoardSpec, TerrainStats, boards, charts
+from rules.mak.data import BoardSpec, TerrainStats, board_catalogue, charts, scenario
 
 
 def expand(spec: str) -> list[tuple[int, int]]:
@@ -125,10 +125,20 @@ def _add_board(field_: Battlefield, spec: BoardSpec) -> None:
         field_.side_list.append((h, d, kind))
 
 
-@lru_cache(maxsize=8)
-def battlefield(numbers: tuple[int, ...]) -> Battlefield:
-    """The map of these boards placed west to east (cached; treat it as read-only)."""
-    known = boards()
+def field_key(scenario_key: str) -> str:
+    """The scenario key a map is built for: the scenario's own when it lays boards of its
+    own (issue 46), else "" (every game on the shipped boards shares one cached map)."""
+    try:
+        return scenario_key if scenario(scenario_key).own_boards else ""
+    except FileNotFoundError:  # a test's board made at run time: the shipped boards only
+        return ""
+
+
+@lru_cache(maxsize=16)
+def battlefield(numbers: tuple[int, ...], scenario_key: str = "") -> Battlefield:
+    """The map of these boards placed west to east (cached; treat it as read-only); with
+    ``scenario_key``, that scenario's own boards may be among them."""
+    known = board_catalogue(scenario_key)
     for n in numbers:
         if n not in known:
             raise RuleError(f"There is no board {n}; boards: {', '.join(map(str, sorted(known)))}.")

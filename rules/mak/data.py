@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator, model_validator
 
 from rules.core import bounds, scenariofile
 
@@ -224,6 +224,52 @@ class Deployment(_Model):
     rider: str | None = None  # 10.6: a PK41 enters as a Hornisse with this unit aboard
     aboard: str = ""  # 13.1: set up transported by the side's first vehicle of this type with room
     airdrop: bool = False  # 12.2: dropped on its turn into any hex of its boards
+    #: Start-of-game states (issue 46), as a rulebook example or a continued game has them:
+    #: 5.1.2's M (immobilised) and A (arm. disabled) results, 14.3 broken morale, rounds
+    #: fired by weapon type (11.2.5), and the turns of 19.5.3's booster already used.
+    immobilized: bool = False
+    disarmed: bool = False
+    morale: Literal["ok", "broken", "broken_again"] = "ok"
+    fired: dict[Weapon, Annotated[int, Field(ge=1, le=12)]] = Field(default_factory=dict)
+    boosts: int = Field(default=0, ge=0, le=2)  # 19.5.3: "may be used in two turns"
+
+
+#: The stats a card's own unit type may give (issue 46): every field a counter prints.
+OWN_STATS = ("name", "short", "unit_class", "infantry", "vehicle", "unmanned", "movement",
+             "move_form", "defense", "endurance", "weapons", "engineer", "command", "vp",
+             "transport", "recon", "booster")
+
+
+class _OwnUnitBase(_Model):
+    """A unit type of the scenario's own (issue 46): a club's mecha, or a counter with its
+    stats overridden.  ``base`` names a shipped type whose every stat it starts from; each
+    field given replaces that stat.  Without ``base`` every stat a counter needs is given.
+    The merged stats are validated as a shipped counter's are (:class:`UnitStats`: the
+    rulebook's ranges, movement 0-20, defense -5 to 10, endurance A-E ...)."""
+
+    key: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]{0,15}$")
+    base: str = ""
+    stand_in: list[str] = Field(default_factory=list)
+
+    def overrides(self) -> dict[str, object]:
+        """The stats this type gives, as :class:`UnitStats` fields."""
+        given = self.model_dump(exclude={"base", "stand_in"}, exclude_none=True)
+        given["stand_in"] = list(self.stand_in)
+        return given
+
+
+#: Each of :data:`OWN_STATS` optional, typed as the counter's own field (one declaration).
+OwnUnitType = create_model(  # type: ignore[call-overload]
+    "OwnUnitType", __base__=_OwnUnitBase, __doc__=_OwnUnitBase.__doc__,
+    **{name: (UnitStats.model_fields[name].annotation | None, None) for name in OWN_STATS})
+
+
+class StartSpec(_Model):
+    """Where a game begins (issue 46): a later turn, or the second player's phase (4.0),
+    as a rulebook example or a club's continued game needs."""
+
+    turn: int = Field(default=1, ge=1, le=30)
+    phase: Literal["first", "second"] = "first"
 
 
 class SideSpec(_Model):
@@ -277,6 +323,11 @@ class ScenarioSpec(_Model):
     night: bool = False  # 19.3
     amu: bool = False  # 16.2.2: "any scenario after December 2884"
     stand_in: bool = True
+    #: Issue 46: unit types of the scenario's own, boards beyond the shipped 5 and 6 (their
+    #: numbers then go in ``boards``), and a game that begins at a later turn or phase.
+    unit_types: list[OwnUnitType] = Field(default_factory=list)  # type: ignore[valid-type]
+    own_boards: list["BoardSpec"] = Field(default_factory=list)
+    start: StartSpec = StartSpec()
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read
     #: (the hexes a card names are hexes of at most 6 boards: 3,600 at most).
@@ -338,6 +389,42 @@ def boards() -> dict[int, BoardSpec]:
     raw = read_data("boards.json")
     assert isinstance(raw, dict)
     return {b.number: b for b in (BoardSpec.model_validate(x) for x in raw["boards"])}
+
+
+def merged_type(own: _OwnUnitBase) -> UnitStats:
+    """The counter of a scenario's own type: its base's stats with its own over them
+    (a pydantic ValidationError or KeyError for a file the checks refuse)."""
+    base = units()[own.base].model_dump() if own.base else {}
+    base.update(own.overrides())
+    base["key"] = own.key
+    return UnitStats.model_validate(base)
+
+
+@lru_cache(maxsize=64)
+def _own_types(scenario_key: str) -> dict[str, UnitStats]:
+    return {own.key: merged_type(own) for own in scenario(scenario_key).unit_types}
+
+
+def own_type_key(scenario_key: str, unit: str) -> str:
+    """The type a unit of a scenario's own type carries in the state: ``<scenario>/<type>``
+    (the scenario key holds its file's hash, so two files' types never mix)."""
+    return f"{scenario_key}/{unit}"
+
+
+def unit_stats(type_key: str) -> UnitStats:
+    """A unit's counter by its state's type: a shipped type, or a scenario's own
+    (``<scenario>/<type>``, issue 46)."""
+    if "/" in type_key:
+        scenario_key, own = type_key.split("/", 1)
+        return _own_types(scenario_key)[own]
+    return units()[type_key]
+
+
+def board_catalogue(scenario_key: str = "") -> dict[int, BoardSpec]:
+    """The boards a scenario may lay: the shipped ones and its own (issue 46)."""
+    if not scenario_key:
+        return boards()
+    return {**boards(), **{b.number: b for b in scenario(scenario_key).own_boards}}
 
 
 #: The text of a shipped scenario card by key (``data/scenario_<key>.json``).

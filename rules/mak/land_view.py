@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.core.hexes import within
 from rules.mak.artillery import chart, rounds_left
-from rules.mak.battlefield import battlefield
+from rules.mak.battlefield import battlefield, field_key
 from rules.mak.state import MakState, UnitState
 from rules.mak.vehicles import passengers
 
@@ -25,7 +25,7 @@ def counter_markers(state: MakState, u: UnitState) -> list[str]:
 def hex_markers(state: MakState) -> list[tuple[str, str, str]]:
     """``(hex, kind, text)``: each pending request's target hex (``artillery``, the battery
     and rounds) and the other hexes of its blast template (``artillery_zone``, 5.5.2)."""
-    field = battlefield(tuple(state.boards))
+    field = battlefield(tuple(state.boards), field_key(state.scenario))
     out: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for r in state.requests:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core.dice import Dice
 from rules.mak.aircrew import Command, PilotState
-from rules.mak.data import UnitStats, read_data, units
+from rules.mak.data import UnitStats, read_data, unit_stats
 from rules.mak.state import MakState, UnitState, other
 
 CIRCLED = {chr(0x2460 + i): i + 1 for i in range(20)}  # ① .. ⑳
@@ -214,7 +214,7 @@ def without_command(state: MakState, side: str) -> bool:
 
 def commanded(state: MakState, side: str) -> bool:
     """16.1: a command unit of the side is on the map: an HQ unit or the commander's unit."""
-    if any(u.on_map and u.side == side and units()[u.type].command for u in state.units):
+    if any(u.on_map and u.side == side and unit_stats(u.type).command for u in state.units):
         return True
     c = commander(state, side)
     return c is not None and c.on_map
@@ -297,7 +297,7 @@ def raised(current: int, amount: int) -> int:
 
 def credit_kill(state: MakState, attacker: UnitState, target: UnitState) -> None:
     """18.3.3: count a non-infantry unit destroyed by the attacker's pilot."""
-    stats = units()[target.type]
+    stats = unit_stats(target.type)
     if stats.infantry or target.type == "Pilot":
         return
     p = pilot_of(state, attacker)

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from rules.core import scenariofile
 from rules.core.errors import RuleError
 from rules.core.hexes import HexNumber, MapLayout, parse_number
 from rules.core.scenariofile import Loc, ScenarioFormat
 from rules.mak.artillery import parse_battery
 from rules.mak.battlefield import expand
-from rules.mak.data import ScenarioSpec, UnitStats, boards, builtin_text, charts, units
+from rules.mak.data import BoardSpec, ScenarioSpec, UnitStats, boards, builtin_text, charts, merged_type, units
 from rules.mak.deployment import parse_deploy
 from rules.mak.movement import stacking_problem
 from rules.mak.vehicles import capacity, ride_problem
@@ -62,7 +64,7 @@ def _deploy_problems(spec: ScenarioSpec, layout: MapLayout, loc: Loc, line: Any)
         problem = _hex_problem(layout, text)
         if problem:
             return [(loc + ("deploy",), problem)]
-        return _stand_problems(loc, line.unit, deploy.boards[0], deploy.hex or "0000")
+        return _stand_problems(spec, loc, line.unit, deploy.boards[0], deploy.hex or "0000")
     out: list[tuple[Loc, str]] = []
     edge = deploy.edge or "N"
     if not line.airdrop:
@@ -108,11 +110,93 @@ def _inner_edge_problems(spec: ScenarioSpec, loc: Loc, code: str, named: tuple[i
     return []
 
 
+def catalogue(spec: ScenarioSpec) -> dict[str, UnitStats]:
+    """The unit types a card may name: the shipped ones and its own (issue 46) whose stats
+    are good (a bad one is named by :func:`_own_type_problems`)."""
+    out = dict(units())
+    for own in spec.unit_types:
+        try:
+            out[own.key] = merged_type(own)
+        except (KeyError, ValidationError):
+            continue
+    return out
+
+
+def _own_type_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """Issue 46: a card's own unit type has a key of its own, a shipped ``base`` (if any),
+    and stats within the rulebook's ranges once merged (those of :class:`UnitStats`)."""
+    shipped = units()
+    out = scenariofile.duplicates([(("unit_types", i, "key"), t.key) for i, t in enumerate(spec.unit_types)],
+                                  "unit type")
+    for i, own in enumerate(spec.unit_types):
+        loc: Loc = ("unit_types", i)
+        if own.key in shipped:
+            out.append((loc + ("key",), f"{own.key} is a shipped unit type; give yours a key of its "
+                        f"own (say {own.key}2) with base: {own.key} to start from its stats."))
+            continue
+        if own.base and own.base not in shipped:
+            out.append((loc + ("base",), f"'{own.base}' is not a shipped unit type;"
+                        f"{scenariofile.did_you_mean(own.base, shipped)} types: "
+                        f"{scenariofile.one_of(sorted(shipped), limit=30)}."))
+            continue
+        try:
+            merged_type(own)
+        except ValidationError as exc:
+            for e in exc.errors(include_url=False):
+                where = tuple(e["loc"])
+                what = str(e["msg"]).removeprefix("Value error, ")
+                if e["type"] == "missing":
+                    what = ("missing; a type without base gives every stat (name, unit_class, "
+                            "movement, move_form, defense, endurance)")
+                out.append((loc + where, f"{what} (given {e.get('input')!r})." if e["type"] != "missing" else f"{what}."))
+    return out
+
+
+def _state_problems(spec: ScenarioSpec, known: dict[str, UnitStats]) -> list[tuple[Loc, str]]:
+    """Issue 46: a force line's start-of-game states fit its type: no M or A result for a
+    flying unit (5.1.2: it is destroyed instead), broken morale for infantry only (14.3),
+    rounds fired of a weapon it carries and not more than it carries (11.2.4), booster uses
+    for a unit with a booster (19.5.3)."""
+    out: list[tuple[Loc, str]] = []
+    for s, side in enumerate(spec.sides):
+        for f, line in enumerate(side.forces):
+            stats = known.get(line.unit)
+            if stats is None:
+                continue
+            loc: Loc = ("sides", s, "forces", f)
+            if (line.immobilized or line.disarmed) and stats.aeronautical:
+                field = "immobilized" if line.immobilized else "disarmed"
+                out.append((loc + (field,), f"a {stats.name} flies: an M or A result destroys a "
+                            "flying unit (5.1.2), so it cannot start immobilised or disarmed."))
+            if line.morale != "ok" and not stats.infantry:
+                out.append((loc + ("morale",), f"morale is an infantry squad's (14.3); a "
+                            f"{stats.name} has none to break."))
+            for weapon, spent in line.fired.items():
+                carried = [w for w in stats.weapons if w.type == weapon]
+                limit = max((w.rounds or 0) for w in carried) if carried else 0
+                if not carried:
+                    out.append((loc + ("fired", weapon.value), f"a {stats.name} carries no "
+                                f"{weapon.value} weapon; its weapons: "
+                                f"{', '.join(w.type.value for w in stats.weapons) or 'none'}."))
+                elif limit and spent > limit:
+                    out.append((loc + ("fired", weapon.value), f"a {stats.name} carries "
+                                f"{limit} {weapon.value} rounds (11.2.4); {spent} cannot have been fired."))
+                elif not limit:
+                    out.append((loc + ("fired", weapon.value), f"a {stats.name}'s {weapon.value} "
+                                "has unlimited rounds; nothing to count as fired (11.2.4)."))
+            if line.boosts and stats.booster is None:
+                out.append((loc + ("boosts",), f"a {stats.name} has no booster (19.5.3)."))
+    if spec.start.turn > spec.turns:
+        out.append((("start", "turn"), f"the game has {spec.turns} turns; it cannot begin on "
+                    f"turn {spec.start.turn}."))
+    return out
+
+
 def _transport_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     """13.1: a force set up ``aboard`` a vehicle type rides the first vehicle of that type of
     its side with room (as the set-up places them, counter by counter): one that may not ride
     it (13.1.1, 13.1.5), or finds no room left, is named at its ``aboard``."""
-    known = units()
+    known = catalogue(spec)
     out: list[tuple[Loc, str]] = []
     for s, side in enumerate(spec.sides):
         room = [[line.unit, capacity(known[line.unit])] for line in side.forces if line.unit in known
@@ -143,7 +227,7 @@ def _stacking_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     (and 8.2.3's NeuSpotters): the first phase ends before the second player's units can
     move, so a side's ground units set up in one hex must be within the limit.  Named at
     the deployment of the force line that goes over it."""
-    known = units()
+    known = catalogue(spec)
     out: list[tuple[Loc, str]] = []
     for s, side in enumerate(spec.sides):
         stacks: dict[str, list[UnitStats]] = {}
@@ -170,14 +254,15 @@ def _set_up_hex(code: str) -> bool:
         return False  # named by the deployment check
 
 
-def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[tuple[Loc, str]]:
+def _stand_problems(spec: ScenarioSpec, loc: Loc, unit_type: str, board: int,
+                    number: str) -> list[tuple[Loc, str]]:
     """7.1.8: a unit set up on terrain its movement form may not enter."""
-    stats = units().get(unit_type)
+    stats = catalogue(spec).get(unit_type)
     if stats is None or stats.aeronautical:
         return []
     col, row = int(number[:2]), int(number[2:])
     terrain = "clear"
-    for key, areas in boards()[board].terrain.items():
+    for key, areas in _boards_of(spec)[board].terrain.items():
         for area in areas:
             if (col, row) in expand(area):
                 terrain = key
@@ -188,10 +273,69 @@ def _stand_problems(loc: Loc, unit_type: str, board: int, number: str) -> list[t
     return []
 
 
+def _boards_of(spec: ScenarioSpec) -> dict[int, BoardSpec]:
+    """The boards a card may lay: the shipped ones and its own (issue 46)."""
+    return {**boards(), **{b.number: b for b in spec.own_boards}}
+
+
+def _own_board_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """Issue 46: a card's own board has a number of its own (1-20, no shipped board's), and
+    every terrain and hexside it names is a line of the Terrain Effects chart; the boards in
+    play are all of one size, since they are laid side by side (west to east)."""
+    shipped = boards()
+    out = scenariofile.duplicates([(("own_boards", i, "number"), str(b.number))
+                                   for i, b in enumerate(spec.own_boards)], "board number")
+    terrain = {row.key for row in charts().terrain}
+    sides = {row.key for row in charts().hexsides}
+    for i, board in enumerate(spec.own_boards):
+        loc: Loc = ("own_boards", i)
+        if board.number in shipped or not 1 <= board.number <= 20:
+            out.append((loc + ("number",), f"board {board.number} is "
+                        f"{'a shipped board' if board.number in shipped else 'not 1-20'}; number "
+                        f"yours 1-20 but not {', '.join(map(str, sorted(shipped)))} (the deployment "
+                        "codes circle it: ⑦)."))
+        for key, areas in board.terrain.items():
+            if key not in terrain:
+                out.append((loc + ("terrain", key), f"'{key}' is not a terrain of the chart;"
+                            f"{scenariofile.did_you_mean(key, terrain)} terrain: "
+                            f"{scenariofile.one_of(sorted(terrain), limit=30)}."))
+            out += [(loc + ("terrain", key, j), why) for j, area in enumerate(areas)
+                    if (why := _area_problem(area, board))]
+        for field in ("elevation", "partial", "roads"):
+            out += [(loc + (field, j), why) for j, area in enumerate(getattr(board, field))
+                    if (why := _area_problem(area, board))]
+        for j, line in enumerate(board.hexsides):
+            parts = line.split()
+            if len(parts) != 3 or parts[2] not in sides:
+                out.append((loc + ("hexsides", j), f"'{line}' is not a hexside such as '0807 SE "
+                            f"ridge'; kinds: {', '.join(sorted(sides))}."))
+    known = _boards_of(spec)
+    sizes = {(known[n].columns, known[n].rows) for n in spec.boards if n in known}
+    if len(sizes) > 1:
+        out.append((("boards",), "the boards in play are laid side by side, so they must be of "
+                    f"one size; these are {', '.join(f'{c}x{r}' for c, r in sorted(sizes))}."))
+    return out
+
+
+def _area_problem(area: str, board: BoardSpec) -> str | None:
+    """Why a board's hex or rectangle (``0405..0709``) is not on it, or None."""
+    try:
+        cells = expand(area)
+    except (ValueError, IndexError):
+        return f"'{area}' is not a hex (0405) or a rectangle (0405..0709)."
+    bad = [c for c in cells if not (1 <= c[0] <= board.columns and 1 <= c[1] <= board.rows)]
+    if bad:
+        return (f"'{area}' leaves board {board.number} (columns 01-{board.columns:02d}, rows "
+                f"01-{board.rows:02d}).")
+    return None
+
+
 def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     """Every cross-field problem of a card, with its path."""
-    known_boards, known_units = boards(), units()
-    out: list[tuple[Loc, str]] = []
+    known_boards, known_units = _boards_of(spec), catalogue(spec)
+    out: list[tuple[Loc, str]] = _own_type_problems(spec) + _own_board_problems(spec)
+    if out:
+        return out  # the units and the map are made of these
     for i, number in enumerate(spec.boards):
         if number not in known_boards:
             out.append((("boards", i), f"there is no board {number}; boards: "
@@ -218,11 +362,12 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
             for field in ("unit", "rider", "aboard"):
                 value = getattr(line, field)
                 if value and value not in known_units:
-                    out.append((loc + (field,), f"'{value}' is not a unit type; types: "
+                    out.append((loc + (field,), f"'{value}' is not a unit type;"
+                                f"{scenariofile.did_you_mean(value, known_units)} types: "
                                 f"{scenariofile.one_of(sorted(known_units), limit=30)}."))
             if line.unit in known_units:
                 out += _deploy_problems(spec, layout, loc, line)
-    out += _transport_problems(spec) + _stacking_problems(spec)
+    out += _transport_problems(spec) + _stacking_problems(spec) + _state_problems(spec, known_units)
     for s, side in enumerate(spec.sides):
         for j, code in enumerate(side.artillery):
             try:

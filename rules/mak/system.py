@@ -33,9 +33,10 @@ from rules.mak import special_orders, unseen, victory
 from rules.mak.air_actions import AIR_ACTIONS
 from rules.mak.air_orders import air_label, air_phase, air_status, setup_crews
 from rules.mak.artillery import make_batteries
-from rules.mak.battlefield import battlefield
-from rules.mak.data import SCENARIOS, scenario, units
+from rules.mak.battlefield import battlefield, field_key
+from rules.mak.data import SCENARIOS, own_type_key, scenario, unit_stats
 from rules.mak.deployment import entry_hexes, parse_deploy
+from rules.mak.opening import begin_at, starting_state
 from rules.mak.land_actions import LAND_ACTIONS
 from rules.mak.minefields import may_lie_unfound
 from rules.mak.refusals import refuse
@@ -107,17 +108,20 @@ class MaschinenKrieger(GameSystem[MakState]):
     def start(self, scenario_key: str, options: Any, dice: Dice) -> Step:
         """Set up ``scenario_key``: units placed or waiting by their deployment codes."""
         spec = scenario(scenario_key)
-        field = battlefield(tuple(spec.boards))
+        field = battlefield(tuple(spec.boards), field_key(spec.key))
         made: list[UnitState] = []
         for side in spec.sides:
             letter = side.key[0].upper()
             counts: dict[str, int] = {}
             for line in side.forces:
                 deploy = parse_deploy(line.deploy)
+                own = {t.key for t in spec.unit_types}
+                kind = own_type_key(spec.key, line.unit) if line.unit in own else line.unit
                 for _ in range(line.count):
                     counts[line.unit] = counts.get(line.unit, 0) + 1
-                    u = UnitState(id=f"{letter}-{line.unit}{counts[line.unit]}", type=line.unit,
-                                  side=side.key, deploy=line.deploy, airdrop=line.airdrop)
+                    u = UnitState(id=f"{letter}-{line.unit}{counts[line.unit]}", type=kind,
+                                  side=side.key, deploy=line.deploy, airdrop=line.airdrop,
+                                  **starting_state(line))
                     if deploy.setup:
                         u.hex = field.label(entry_hexes(field.layout, deploy)[0])
                         u.status = "on"
@@ -142,6 +146,7 @@ class MaschinenKrieger(GameSystem[MakState]):
         night = " At night: manned units −2 (19.3)." if state.night else ""
         ctx.say("setup", f"{spec.title}: {state.turns} turns, {SIDE_NAMES[spec.first]} first; "
                          f"hit rolls by {options.dice} (5.1.1).{night} {spec.victory}", "3.1")
+        begin_at(state, spec.start.turn, spec.start.phase)  # issue 46: a later turn or phase
         state.setup = setup_sides(state)  # type: ignore[assignment]
         if state.setup:  # 19.1, 15.0: both sides lay and hide before the first phase
             ctx.say("setup", setup_line(state), "19.1")
@@ -150,6 +155,10 @@ class MaschinenKrieger(GameSystem[MakState]):
         return self.make_step(state, ctx.events, snapshot=True)
 
     # -- where the game stands -----------------------------------------------------------------
+
+    def in_setup(self, state: MakState) -> bool:
+        """19.1, 15.0: minefields laid and concealment markers placed before the first phase."""
+        return bool(state.setup)
 
     def phase_of(self, state: MakState) -> str:
         if state.setup:
@@ -352,7 +361,7 @@ def _unit_label(t: Table, action: str, field: str, value: str, partial: dict[str
     if u is None:
         return value
     where = u.hex or "off map"
-    text = f"{u.id} ({units()[u.type].name}) {where}"
+    text = f"{u.id} ({unit_stats(u.type).name}) {where}"
     shooter = t.s.find(str(partial.get("unit") or ""))
     if field == "target" and shooter is not None and shooter.on_map and u.on_map:
         w, _ = t.best_weapon(shooter, u, action == "defend", str(partial.get("weapon") or ""))

@@ -9,10 +9,10 @@ are offered (so autocomplete never offers what would be refused).
 from __future__ import annotations
 
 from rules.core.hexes import Hex, distance
-from rules.mak.battlefield import Battlefield, battlefield
+from rules.mak.battlefield import Battlefield, battlefield, field_key
 from rules.mak.closequarters import pinned_count
 from rules.mak.combat import AttackTarget, attack_target
-from rules.mak.data import UnitStats, Weapon, WeaponStats, units
+from rules.mak.data import UnitStats, Weapon, WeaponStats, unit_stats
 from rules.mak.movement import stacking_problem
 from rules.mak.pilots import manned
 from rules.mak.pilots import modifiers as pilot_modifiers
@@ -37,14 +37,14 @@ class Table:
 
     def __init__(self, state: MakState) -> None:
         self.s = state
-        self.field: Battlefield = battlefield(tuple(state.boards))
+        self.field: Battlefield = battlefield(tuple(state.boards), field_key(state.scenario))
         self._hex: dict[str, Hex] = {}
 
     # -- lookups -----------------------------------------------------------------------------
 
     def stats(self, u: UnitState) -> UnitStats:
         """The unit's counter."""
-        return units()[u.type]
+        return unit_stats(u.type)
 
     def hex(self, u: UnitState) -> Hex:
         """The unit's hex (it must be on the map)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx
 from rules.mak import land_actions as L
-from rules.mak.data import units
+from rules.mak.data import unit_stats
 from rules.mak.refusals import busy, own
 from rules.mak.resolve import arrive, finish_moving
 from rules.mak.state import MakState, Mark, UnitState
@@ -128,13 +128,12 @@ def unload(t: Table, ctx: Ctx[MakState], order: L.Load) -> None:
 def board_at_setup(made: list[UnitState], rider: UnitState, vehicle_type: str) -> None:
     """A scenario's unit that starts transported (``"aboard": "Truck"``): it rides the first
     vehicle of that type of its side with room, set up or entering with it."""
-    stats = units()
     for v in made:
-        if v.side != rider.side or v.type != vehicle_type:
+        if v.side != rider.side or v.type.rsplit("/", 1)[-1] != vehicle_type:
             continue
-        used = sum(stats[p.type].points for p in made if p.aboard == v.id)
-        if ride_problem(stats[v.type], stats[rider.type]) is None and \
-                used + stats[rider.type].points <= capacity(stats[v.type]):
+        used = sum(unit_stats(p.type).points for p in made if p.aboard == v.id)
+        if ride_problem(unit_stats(v.type), unit_stats(rider.type)) is None and \
+                used + unit_stats(rider.type).points <= capacity(unit_stats(v.type)):
             rider.aboard, rider.hex, rider.status, rider.deploy = v.id, v.hex, v.status, v.deploy
             return
     # A scenario's set-up the rules cannot place: the author's file is refused in a sentence.

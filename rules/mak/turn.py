@@ -11,7 +11,7 @@ from rules.core.hexes import distance
 from rules.core.orders import Ctx
 from rules.mak import hazards, infantry
 from rules.mak.artillery import end_of_turn, fire_due
-from rules.mak.data import units
+from rules.mak.data import unit_stats
 from rules.mak.deployment import may_enter_on, parse_deploy
 from rules.mak.special import smoke_clears
 from rules.mak.state import SIDE_NAMES, SIDES, MakState, UnitState, other
@@ -25,7 +25,7 @@ def begin_air_phase(ctx: MakCtx) -> bool:
     turn of entry), survivors come back from "Used" (10.1.3).  False if no side has any."""
     s = ctx.state
     for u in s.units:
-        if not units()[u.type].aeronautical:
+        if not unit_stats(u.type).aeronautical:
             continue
         if u.status == "waiting" and may_enter_on(parse_deploy(u.deploy), s.turn):
             u.status = "aloft"
@@ -101,6 +101,7 @@ def end_phase(t: Table, ctx: MakCtx) -> None:
 
 
 def begin_play(ctx: MakCtx) -> None:
-    """4.0 1: the Air Commitment phase when aircraft fly, else the first player's phase."""
-    if not begin_air_phase(ctx):
+    """4.0 1: the Air Commitment phase when aircraft fly, else the first player's phase; a
+    game that begins in the second player's phase (issue 46) is past its Air Commitment."""
+    if ctx.state.phase == "second" or not begin_air_phase(ctx):
         start_phase(Table(ctx.state), ctx)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from rules.mak.artillery import vp_used
-from rules.mak.data import ScenarioPoints, scenario, units
+from rules.mak.data import ScenarioPoints, scenario, unit_stats
 from rules.mak.pilots import escaped_points
 from rules.mak.state import SIDES, MakState, other
 
@@ -36,7 +36,7 @@ class OGP(BaseModel):
 def enemy_losses(state: MakState, side: str) -> int:
     """①: victory points of the enemy's units destroyed, immobilised or disarmed, and of the
     enemy pilots killed (18.2.2, 18.2.5)."""
-    units_lost = sum(units()[u.type].vp for u in state.units
+    units_lost = sum(unit_stats(u.type).vp for u in state.units
                      if u.side == other(side) and (u.status == "destroyed" or u.immobilized or u.disarmed))
     return units_lost + escaped_points(state)[side]
 

@@ -20,8 +20,8 @@ from rules.core.views import (
 from rules.mak.air_view import air_counters, air_panel, away_units
 from rules.mak import concealment, land_view
 from rules.mak.unseen import masked
-from rules.mak.battlefield import battlefield
-from rules.mak.data import units
+from rules.mak.battlefield import battlefield, field_key
+from rules.mak.data import unit_stats
 from rules.mak.state import SIDE_NAMES, MakState, UnitState
 
 SIDE_STYLES = [SideStyle(key="merc", label="Mercenary", letter="M", colour="raider"),
@@ -29,9 +29,9 @@ SIDE_STYLES = [SideStyle(key="merc", label="Mercenary", letter="M", colour="raid
 
 
 @lru_cache(maxsize=8)
-def _static(boards: tuple[int, ...]) -> tuple[list[HexBoardView], list[HexCellView], list[HexSideView]]:
+def _static(boards: tuple[int, ...], scenario_key: str = "") -> tuple[list[HexBoardView], list[HexCellView], list[HexSideView]]:
     """Boards, cells and hexsides of a map (the same for every snapshot of a game)."""
-    field = battlefield(boards)
+    field = battlefield(boards, scenario_key)
     board_views = [HexBoardView(board=p.board, col=p.col, row=p.row, columns=p.columns, rows=p.rows)
                    for p in field.layout.boards]
     cells = []
@@ -74,8 +74,8 @@ def build_view(state: MakState, whole: bool = False, viewer: str | None = None) 
     """The hex map of the game: counters, the last marks, the focus on them.  ``viewer``
     None is the public picture; a side sees its own secrets on top (``view_for``): its units
     under concealment markers (15.4.1) and its minefields not yet found (19.1.1)."""
-    field = battlefield(tuple(state.boards))
-    boards, cells, sides = _static(tuple(state.boards))
+    field = battlefield(tuple(state.boards), field_key(state.scenario))
+    boards, cells, sides = _static(tuple(state.boards), field_key(state.scenario))
 
     def pos(label: str) -> tuple[int, int]:
         return to_offset(field.parse(label))
@@ -105,7 +105,7 @@ def _seen_counters(state: MakState, pos: Pos, secret: dict[str, str]) -> list[He
         col, row = pos(u.hex or "")
         cover = [f"Concealed" for _ in concealment.markers_at(state, u.side, u.hex or "")[:1]]
         riders = land_view.counter_markers(state, u)
-        counters.append(HexCounterView(id=u.id, label=units()[u.type].short or u.type[:5], col=col, row=row,
+        counters.append(HexCounterView(id=u.id, label=unit_stats(u.type).short or u.type[:5], col=col, row=row,
                                        faction=u.side, markers=markers_of(u) + riders + cover,
                                        top=u.id == state.moving or (  # 13.1.2: riders under it
                                            state.moving is None and bool(riders) and not u.aboard)))

@@ -201,6 +201,17 @@ class DemolitionRow(Frozen):
     text: str
 
 
+class CampaignStart(Frozen):
+    """Where the campaign begins (issue 46): Mission cards already won (25.1 (1): out of the
+    deck), the RP kept (25.1 (2)), the leader counters that survived (25.0), and the Mission
+    card the game begins with (7.0 (4) draws one otherwise)."""
+
+    won: list[str] = Field(default_factory=list)
+    rp: int = Field(default=0, ge=0, le=99)
+    leaders: list[str] = Field(default_factory=list)
+    mission: str = ""
+
+
 class Scenario(Frozen):
     """A complete Raiders game as data."""
 
@@ -220,6 +231,7 @@ class Scenario(Frozen):
     missions: list[MissionCard]
     ops_cards: list[OpsCard]
     demolition: list[DemolitionRow]
+    start: CampaignStart = CampaignStart()  # issue 46: a campaign begun later
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read.
     _pieces = field_validator("terrain", "spaces", "routes", "units", "gear", "hostiles", "markers", "missions", "ops_cards", "demolition", mode="before")(bounds.pieces)
@@ -337,7 +349,34 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     for i, mission in enumerate(sc.missions):
         out += _mission_problems(sc, ("missions", i), mission)
     return out + _reinforcement_problems(sc) + _leader_problems(sc) + _demolition_problems(sc) \
-        + _deck_problems(sc)
+        + _deck_problems(sc) + _start_problems(sc)
+
+
+def _start_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Issue 46: the cards won and the first card are Mission cards, one is left to play
+    and the first is not won; the RP kept fit the RP Index (13.0 (4)); the leaders kept are
+    counters of the Recruit Table's leader lines (20.0: ``prefix-1`` ...)."""
+    cards = [m.id for m in sc.missions]
+    out: list[tuple[Loc, str]] = []
+    for i, card in enumerate(sc.start.won):
+        if card not in cards:
+            out.append((("start", "won", i), f"'{card}' is not a Mission card;"
+                        f"{scenariofile.did_you_mean(card, cards)} cards: {scenariofile.one_of(cards)}."))
+    left = [c for c in cards if c not in sc.start.won]
+    if not left:
+        out.append((("start", "won"), "every Mission card is won: the campaign is over before it begins (25.1)."))
+    if sc.start.mission and sc.start.mission not in left:
+        out.append((("start", "mission"), f"'{sc.start.mission}' is not a Mission card still to "
+                    f"win; cards left: {scenariofile.one_of(left)}."))
+    if sc.start.rp > sc.rp_max:
+        out.append((("start", "rp"), f"the RP Index goes up to {sc.rp_max} (13.0 (4)); "
+                    f"{sc.start.rp} RP cannot be kept."))
+    counters = [f"{u.prefix}-{n + 1}" for u in sc.units if u.leader for n in range(u.count)]
+    for i, ident in enumerate(sc.start.leaders):
+        if ident not in counters:
+            out.append((("start", "leaders", i), f"'{ident}' is not a leader counter;"
+                        f"{scenariofile.did_you_mean(ident, counters)} leaders: {scenariofile.one_of(counters)}."))
+    return out
 
 
 def _duplicate_problems(sc: Scenario) -> list[tuple[Loc, str]]:

@@ -27,7 +27,7 @@ from rules.raiders.forces import Ctx
 from rules.raiders.labels import LABELS
 from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START, PHASE_TITLES, PLACE, SETUP
 from rules.raiders.scenario import FORMAT as SCENARIO_FORMAT, SCENARIOS, load_scenario
-from rules.raiders.state import Campaign, RaidersState
+from rules.raiders.state import Campaign, RaidersState, Record
 from rules.raiders.view import network_view, seen_of, status_lines, turn_label
 
 
@@ -67,14 +67,17 @@ class RaidersSystem(GameSystem[RaidersState]):
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
         sc = load_scenario(scenario)
         assert isinstance(options, RaidersOptions)
-        first = options.mission.upper() if options.mission else None
+        begun = sc.start  # issue 46: a campaign begun later: cards won, RP and leaders kept
+        first = options.mission.upper() if options.mission else (begun.mission or None)
         if first is not None and first not in sc.mission:
             raise RuleError(f"There is no Mission card {str(first)[:10]}; cards: {', '.join(sc.mission)}.")
         state = RaidersState(
             scenario=scenario,
             coordinated=options.coordinated,
             scouting=options.scouting,
-            campaign=Campaign(single=options.single, deck=[m.id for m in sc.missions]),
+            campaign=Campaign(single=options.single, deck=[m.id for m in sc.missions if m.id not in begun.won],
+                              record=[Record(mission=card, won=True) for card in begun.won],
+                              rp=begun.rp, leaders=list(begun.leaders)),
         )
         ctx = Ctx.reading(state, dice)
         card = first if first is not None else dice.pick(state.campaign.deck, "Mission card draw (7.0 (4))")
@@ -97,6 +100,10 @@ class RaidersSystem(GameSystem[RaidersState]):
         ctx.reveals = ctx.reveals or raiders.reveals
 
     # -- questions ---------------------------------------------------------------------------
+
+    def in_setup(self, state: RaidersState) -> bool:
+        """7.0: the set-up recruiting before the first mission's first operation."""
+        return self.phase_of(state) == SETUP
 
     def phase_of(self, state: RaidersState) -> str:
         """Where the game stands, for the phases of the orders (see the constants above)."""

@@ -228,10 +228,24 @@ def _setup_fixes(b: Board, side: str) -> list[Action]:
         dep = deployment_of(b, leader.id)
         out += [Deploy(unit=leader.id, area=a) for a in (dep.areas if dep else [])
                 if b.combatants_in(a, side)]
+        out += _joining(b, side, leader.area or "")
     for unit in b.on_map(side) if short else []:
         dep = deployment_of(b, unit.id)
         if dep and required in dep.areas and b.stack_problem(required, [unit.id]) is None:
             out.append(Deploy(unit=unit.id, area=required))
+    return out
+
+
+def _joining(b: Board, side: str, area: str) -> list[Action]:
+    """9.7-9.9 with 11.0: a combatant whose set-up areas include a lone leader's area may be
+    deployed again to join it (deploy moves a unit already set up), when the leader itself
+    may set up nowhere else (issue 46: a set-up the offers alone could never finish)."""
+    out: list[Action] = []
+    for unit in b.on_map(side):
+        dep = deployment_of(b, unit.id)
+        if (unit.area != area and dep is not None and area in dep.areas
+                and unit.id in b.facts.combatants and b.stack_problem(area, [unit.id]) is None):
+            out.append(Deploy(unit=unit.id, area=area))
     return out
 
 

@@ -41,15 +41,38 @@ class AreaSpec(BaseModel):
 
 
 class UnitValues(BaseModel):
-    """The printed values of one side of a counter (2.0)."""
+    """The printed values of one side of a counter (2.0), within what the rules can roll
+    against (issue 46: a club's own counters are held to them): the combat modifiers are
+    added to a 2d6 roll (7.3.3), the Defense Factor and Morale are 2d6 targets (7.3.3, 6.2),
+    action points are spent one an action (7.1); 0 where the counter prints none."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    rcm: int
-    acm: int | None  # None: an asterisk, cannot initiate or support assault (7.3.5)
-    df: int
-    morale: int
-    ap: int
+    rcm: int = Field(ge=-3, le=6)
+    acm: int | None = Field(ge=-3, le=6)  # None: an asterisk, cannot initiate or support assault (7.3.5)
+    df: int = Field(ge=0, le=12)  # 0: none printed (leaders, the sniper)
+    morale: int = Field(ge=0, le=12)
+    ap: int = Field(ge=0, le=6)
+
+
+class UnitStart(BaseModel):
+    """A counter's condition when the game begins (issue 46): on its reduced side (2.0), and
+    Suppressed or Recovering (6.2.1: at most one of them)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reduced: bool = False
+    status: Literal["ok", "suppressed", "recovering"] = "ok"
+
+
+class GameStart(BaseModel):
+    """Where play begins (issue 46): the first turn played, and its first phase: the rally
+    phase (6.2, the whole turn) or the operations phase (7.0: initiative rolled, no rally)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    turn: int = Field(default=1, ge=1, le=20)
+    phase: Literal["rally", "operations"] = "rally"
 
 
 class UnitSpec(BaseModel):
@@ -74,6 +97,7 @@ class UnitSpec(BaseModel):
     #: For ATGM teams and the Kastet: the unit they stay with (9.3, 9.4).
     attached_to: str | None = None
     stand_in: bool = True  # values are ours, not the printed counter's
+    start: UnitStart = UnitStart()  # issue 46: its condition when the game begins
 
 
 class Deployment(BaseModel):
@@ -118,6 +142,7 @@ class Scenario(BaseModel):
     #: Counters that are never deployed in an area: the sniper (9.2) is laid on a target for
     #: one impulse, the Hind (10.2) is placed afresh each turn it is available.
     off_map_units: list[str] = Field(default_factory=list)
+    start: GameStart = GameStart()  # issue 46: a game begun at a later turn or phase
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read.
     _pieces = field_validator("areas", "rivers", "bridges", "units", "deployments", "off_map_units", mode="before")(bounds.pieces)
@@ -210,7 +235,27 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
         return [_outline_problem(sc, exc)]
     placed, found = _deployment_problems(sc)
     return (out + _map_problems(sc, graph) + found + _unit_problems(sc, placed)
-            + _area_field_problems(sc) + _setup_area_problems(sc))
+            + _area_field_problems(sc) + _setup_area_problems(sc) + _start_problems(sc))
+
+
+def _start_problems(sc: Scenario) -> list[tuple[Loc, str]]:
+    """Issue 46: a counter begins reduced only if it has a reduced side (2.0: one without is
+    eliminated by a reduction); the first turn is one of the game's, and no reinforcement
+    (11.0) is due before it, since it would never arrive."""
+    out: list[tuple[Loc, str]] = []
+    for i, unit in enumerate(sc.units):
+        if unit.start.reduced and unit.reduced is None:
+            out.append((("units", i, "start", "reduced"), f"{unit.id} has no reduced side, so "
+                        "a reduction eliminates it (2.0); give it reduced values or start it full."))
+    first = sc.start.turn
+    if first > sc.turns:
+        out.append((("start", "turn"), f"the game has {sc.turns} turns; it cannot begin on turn {first}."))
+    for i, dep in enumerate(sc.deployments):
+        if dep.mode != "setup" and 0 < dep.turn < first:
+            out.append((("deployments", i, "turn"), f"these units arrive on turn {dep.turn}, before "
+                        f"the game begins on turn {first}; set them up (mode: setup) or bring "
+                        f"them on turn {first} or later (11.0)."))
+    return out
 
 
 def _outline_problem(sc: Scenario, exc: ValueError) -> tuple[Loc, str]:

@@ -52,6 +52,9 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     events += cadres(b, dice)
     events += reset_ap(b)
     b.s.rally_done = []
+    if s.turn == b.sc.start.turn and b.sc.start.phase == "operations":
+        # issue 46: the scenario begins at this turn's operations phase (7.0): no rally
+        return events + open_placement(b)
     return events + rally_step(b, dice)
 
 

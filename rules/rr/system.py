@@ -66,8 +66,11 @@ class RaidAndRiposte(GameSystem[RRState]):
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """11.0: every counter in the pool; NATO sets up first."""
         sc = scenario_of(scenario)
-        units = {u.id: UnitState(id=u.id, side=u.side) for u in sc.units}
-        state = RRState(scenario=sc.key, max_turn=sc.turns, units=units, active="nato")
+        units = {u.id: UnitState(id=u.id, side=u.side, reduced=u.start.reduced, status=u.start.status)
+                 for u in sc.units}
+        # issue 46: a game begun at a later turn: set-up, then turn ``start.turn`` (6.0)
+        state = RRState(scenario=sc.key, max_turn=sc.turns, units=units, active="nato",
+                        turn=sc.start.turn - 1)
         b = Board(state)
         fixed = [d for d in sc.deployments if d.mode == "setup" and len(d.areas) == 1]
         events = [Event(kind="setup", rule="11.0", text="NATO sets up first (11.0): deploy, deploy-default, ready")]
@@ -87,6 +90,10 @@ class RaidAndRiposte(GameSystem[RRState]):
         ctx.snapshot = not ctx.state.pending and not isinstance(action, (Deploy, StandingChoice))
 
     # -- questions ----------------------------------------------------------------------------
+
+    def in_setup(self, state: RRState) -> bool:
+        """11.0: both sides deploy before turn 1."""
+        return state.phase == "deploy"
 
     def phase_of(self, state: RRState) -> str:
         """``deploy``, ``place``, ``ops``, ``route``, ``over``, or ``pending-<kind>`` while a

@@ -58,6 +58,10 @@ class TeamSpec(BaseModel):
     turret_save: int | None = Field(default=None, ge=2, le=6)
     tank_assault: int = Field(default=0, ge=0, le=4)  # Tank Assault rating (Assaults)
     stand_in: bool = True
+    #: Issue 46: its condition when the game begins: already a casualty (Losses), and the
+    #: suppression markers beside it (Suppression: each +1 to its unit's Training Check).
+    lost: bool = False
+    suppression: int = Field(default=0, ge=0, le=6)
 
     @model_validator(mode="after")
     def _armour(self) -> "TeamSpec":
@@ -160,6 +164,8 @@ class Scenario(BaseModel):
     points: list[PointSpec]
     units: list[UnitSpec]
     victory: VictorySpec
+    #: Issue 46: the turn play begins at (its Initiative is rolled as every turn's, Turns).
+    start_turn: int = Field(default=1, ge=1, le=20)
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read.
     _pieces = field_validator("weapons", "terrain", "points", "units", mode="before")(bounds.pieces)
@@ -255,6 +261,24 @@ def _sides_and_objective(sc: Scenario) -> Faults:
     return out
 
 
+def _start_faults(sc: Scenario) -> Faults:
+    """Issue 46: a unit begins with a team on the table (a unit of casualties only is not
+    set up), a casualty carries no suppression marker (Suppression: a casualty's markers
+    move to another team), and the first turn is one of the game's."""
+    out: Faults = []
+    for i, unit in enumerate(sc.units):
+        if all(t.lost for t in unit.teams):
+            out.append((("units", i, "teams"), f"every team of {unit.id} is lost; a unit begins "
+                        "with one team on the table at least (leave it out instead)."))
+        out += [(("units", i, "teams", j, "suppression"), f"{team.id} is lost: its suppression "
+                 "markers go to a team still on the table (Suppression).")
+                for j, team in enumerate(unit.teams) if team.lost and team.suppression]
+    if sc.start_turn > sc.turns:
+        out.append((("start_turn",), f"the game has {sc.turns} turns; it cannot begin on turn "
+                    f"{sc.start_turn}."))
+    return out
+
+
 def _weapons_not_carried(sc: Scenario) -> Faults:
     """Weapons no team carries (a typo in a key)."""
     carried = {w for u in sc.units for t in u.teams for w in t.weapons}
@@ -272,7 +296,7 @@ def problems(sc: Scenario) -> Faults:
     for i, unit in enumerate(sc.units):
         for j, team in enumerate(unit.teams):
             out += _team_faults(sc, ("units", i, "teams", j), team)
-    return out + _sides_and_objective(sc) + _weapons_not_carried(sc)
+    return out + _sides_and_objective(sc) + _weapons_not_carried(sc) + _start_faults(sc)
 
 
 #: The file format of a platoon skirmish scenario (issue 27).

@@ -273,6 +273,7 @@ def unit_from_spec(spec: UnitSpec) -> UnitState:
             x=t.x, y=t.y, facing=t.facing, armoured=t.armoured, hull_save=t.hull_save,
             turret_save=t.turret_save, tank_assault=t.tank_assault,
             turret=t.facing if t.kind == "tank" else None,
+            alive=not t.lost, suppression=t.suppression,  # issue 46: as the game begins
         )
         for t in spec.teams
     ]
@@ -288,6 +289,7 @@ def opening_state(scenario: Scenario, max_turn: int | None = None) -> SkirmishSt
         scenario=scenario.key,
         max_turn=max_turn or scenario.turns,
         units=[unit_from_spec(u) for u in scenario.units],
+        turn=scenario.start_turn,
     )
 
 

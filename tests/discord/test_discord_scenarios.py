@@ -71,7 +71,7 @@ async def send(bot, recorder: RecordingAdapter, group: str, sub: str, options: d
 
 
 def club(system: str = "mak", **changes: Any) -> dict[str, Any]:
-    value = data(system)
+    value = {"system": system, **data(system)}  # a file names its game (issue 46)
     value.update({"key": "club-night", "title": "Club night at the ridge", **changes})
     return value
 

@@ -154,7 +154,7 @@ def club_file() -> Upload:
     system = get(SYSTEM)
     value = json.loads(system.scenario_format.builtin(system.scenarios[0]))  # type: ignore[union-attr]
     value.update(key="ours", title="Our own scenario")
-    raw = json.dumps(value).encode()
+    raw = json.dumps({"system": SYSTEM, **value}).encode()  # a file names its game (issue 46)
     return Upload(name="ours.json", size=len(raw), data=raw)
 
 

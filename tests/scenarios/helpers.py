@@ -41,3 +41,23 @@ def as_json(value: dict[str, Any]) -> bytes:
 def as_yaml(value: dict[str, Any]) -> bytes:
     """Block YAML, as ``referee scenario new --out x.yaml`` writes it."""
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True).encode("utf-8")
+
+
+def assert_refused_at(system: GameSystem[Any], text: str, path: str, words: str) -> None:
+    """``text`` is refused with a problem at ``path`` whose message holds ``words``."""
+    from rules.core import scenariofile  # noqa: PLC0415
+
+    try:
+        system.scenario_from_file(text)
+    except scenariofile.ScenarioError as exc:
+        found = {p.path: p.message for p in exc.problems}
+        assert path in found and words in found[path], exc.problems
+        return
+    raise AssertionError(f"accepted; expected a problem at {path}")
+
+
+def assert_change_refused(system: GameSystem[Any], text: str, old: str, new: str, path: str,
+                          words: str) -> None:
+    """``text`` with ``old`` (which it holds) changed to ``new`` is refused at ``path``."""
+    assert old in text, old
+    assert_refused_at(system, text.replace(old, new), path, words)

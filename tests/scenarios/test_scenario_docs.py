@@ -58,8 +58,8 @@ def test_check_lists_every_problem_with_its_path_and_line(tmp_path: Path, capsys
     assert main(["scenario", "check", str(broken), "--system", "mak"]) == 1
     out = capsys.readouterr().out
     assert "✗ broken.yaml: 2 problems" in out
-    assert "positions.6:2099 (line 18): 6:2099 is not a hex of board 6" in out
-    assert "sides[1].forces[1].unit (line 16): 'Gustavo' is not a unit type" in out
+    assert "positions.6:2099 (line 19): 6:2099 is not a hex of board 6" in out
+    assert "sides[1].forces[1].unit (line 17): 'Gustavo' is not a unit type; did you mean 'Gustav'?" in out
     for line in out.splitlines()[1:]:  # the page shows this very answer
         assert line in PAGE, line
 

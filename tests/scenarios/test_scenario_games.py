@@ -29,7 +29,7 @@ SHORT = {"rr": {"turns": 2}, "commando": {"turns": 2}, "skirmish": {"turns": 2},
 
 
 def club_file(system: str) -> dict:
-    value = data(system)
+    value = {"system": system, **data(system)}  # a file names its game (issue 46)
     value.update(SHORT[system], key=f"club-{system}", title=f"Our {system} evening")
     return value
 

@@ -1,0 +1,47 @@
+"""Issue 46: a platoon skirmish file begins mid-game: a team already lost (Losses),
+suppression markers beside teams (Suppression), a later first turn; weapons and terrain of
+the club's own within the Fire Points the rules read (1-12).
+docs/scenarios/skirmish-after-the-barrage.yaml shows them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.scenarios.helpers import assert_refused_at
+from rules.core.dice import SeededDice
+from rules.skirmish import SYSTEM
+
+TEXT = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "skirmish-after-the-barrage.yaml").read_text("utf-8")
+
+
+def test_the_game_begins_at_turn_3_with_a_team_lost_and_the_squad_suppressed() -> None:
+    checked = SYSTEM.scenario_from_file(TEXT)
+    s = SYSTEM.setup(checked.key, None, SeededDice(b"barrage")).state
+    assert s.turn == 3 and SYSTEM.turn_part(s).startswith("Turn 3/5")
+    squad = s.unit("us-1")
+    assert [t.id for t in squad.alive_teams] == ["us-pl", "us-a", "us-bz"]  # us-b is lost
+    # Suppression: each marker is +1 to the unit's next Training Check
+    assert squad.markers == 3
+
+
+@pytest.mark.parametrize(("old", "new", "path", "words"), [
+    ("x: 21, y: 24, facing: 270, lost: true}", "x: 21, y: 24, facing: 270, lost: true, suppression: 1}",
+     "units[0].teams[2].suppression", "go to a team still on the table"),
+    ("start_turn: 3", "start_turn: 6", "start_turn", "cannot begin on turn 6"),
+    ("fp: 2, at: true}", "fp: 13, at: true}", "weapons.bazooka.fp", "less than or equal to 12"),
+    ("{id: de-mg, kind: infantry, weapons: [mg42], x: 20, y: 9, facing: 90}",
+     "{id: de-mg, kind: infantry, weapons: [mg42], x: 20, y: 9, facing: 90, lost: true}\n"
+     "      - {id: de-x, kind: infantry, weapons: [rifle], x: 22, y: 9, lost: true}",
+     None, None),
+])
+def test_a_start_outside_the_rules_is_refused_at_its_path(old: str, new: str, path: str | None,
+                                                          words: str | None) -> None:
+    assert old in TEXT
+    text = TEXT.replace(old, new)
+    if path is None:  # a unit of lost teams only, its PL too
+        text = text.replace("{id: de-pl, kind: infantry, role: pl, weapons: [rifle], x: 24, y: 10, facing: 90}",
+                            "{id: de-pl, kind: infantry, role: pl, weapons: [rifle], x: 24, y: 10, facing: 90, lost: true}")
+        path, words = "units[1].teams", "every team of de-1 is lost"
+    assert_refused_at(SYSTEM, text, path, words)
