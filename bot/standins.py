@@ -1,0 +1,49 @@
+"""The computer standing in for an absent player (issue 43, ``/game pace … then:ai``).
+
+When a deadline passes in a game paced ``then:ai``, the computer plays each silent side's
+orders while that side is waited on; the player's next order of that side hands it back.
+A stand-in is kept in ``bot_meta`` (``standin:<game>:<side>`` = the level, empty once
+handed back), so it outlives a restart, and in memory once read, so an order of a side
+without one costs no read after the first.
+"""
+
+from __future__ import annotations
+
+from bot.store import BaseStore
+from bot.writer import Writer
+
+#: The level the computer stands in at.
+STANDIN_LEVEL = "normal"
+
+
+def standin_key(game_id: int, side: str) -> str:
+    """The ``bot_meta`` key of a stand-in."""
+    return f"standin:{game_id}:{side}"
+
+
+class StandIns:
+    """Which sides of which games the computer stands in for, read once and kept."""
+
+    def __init__(self, store: BaseStore) -> None:
+        self.store = store
+        self._known: dict[tuple[int, str], str] = {}
+
+    async def level(self, game_id: int, side: str) -> str | None:
+        """The level the computer stands in for ``side`` at, or None."""
+        key = (game_id, side)
+        if key not in self._known:
+            self._known[key] = await self.store.meta(standin_key(game_id, side)) or ""
+        return self._known[key] or None
+
+    def write(self, db: Writer, game_id: int, side: str, level: str | None) -> None:
+        """Start (a level) or end (None) a stand-in, in ``db``'s transaction; kept in memory
+        at once (a failed transaction is met by :meth:`forget`)."""
+        db.set_meta(standin_key(game_id, side), level or "")
+        self._known[(game_id, side)] = level or ""
+
+    def forget(self, game_id: int) -> None:
+        """Read a game's stand-ins again next time (after a failed commit)."""
+        self._known = {k: v for k, v in self._known.items() if k[0] != game_id}
+
+
+__all__ = ["STANDIN_LEVEL", "StandIns", "standin_key"]
