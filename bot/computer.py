@@ -29,7 +29,7 @@ from bot.computer_ids import computer_id, computer_name, is_computer, level_name
 from bot.games import LiveGame
 from bot.models import Invocation, Reply
 from bot.pipeline import Pipeline
-from bot.standins import StandIns
+from bot.standins import StandIns, turn_of
 from rules.core.computer import Decision, Level
 
 log = logging.getLogger("referee.computer")
@@ -55,7 +55,7 @@ async def to_play(stand_ins: StandIns, game: LiveGame) -> list[tuple[str, Level]
         holder = game.holder(side)
         if holder is not None and is_computer(holder.user_id):
             out.append((side, level_of(holder.user_id)))
-        elif (level := await stand_ins.level(game.row.id, side)) is not None:
+        elif (level := await stand_ins.level(game.row.id, side, turn_of(game.system, game.state))) is not None:
             out.append((side, level_named(level)))
     return out
 

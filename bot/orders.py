@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from bot import answers, record, replies, sealing
 from bot.computer_ids import is_computer
+from bot.standins import turn_of
 from bot.models import Invocation, Reply
 from bot.owed import OwedAnnouncements
 from bot.pacing.digest import ping_lines
@@ -153,7 +154,8 @@ async def stood_in(svc: Pipeline, game: LiveGame, inv: Invocation) -> str | None
     side = inv.as_side
     if not is_computer(inv.user_id) or side is None or side in game.sides_of(inv.user_id):
         return None
-    if await svc.stand_ins.level(game.row.id, side) is None or side not in game.system.waiting_on(game.state):
+    turn = turn_of(game.system, game.state)
+    if await svc.stand_ins.level(game.row.id, side, turn) is None or side not in game.system.waiting_on(game.state):
         raise RuleError(f"The computer does not play {side} now; its player does.")
     return side
 

@@ -70,7 +70,7 @@ def _pace_words(pace: Pace) -> list[str]:
     lines.append("Reminders: " + (", ".join(points) if points else "none") + ".")
     lines.append("When a deadline passes: " + {
         "pass": "the referee gives the silent side's 'no action' order (a pass).",
-        "ai": "the computer plays the silent side until its player gives an order.",
+        "ai": "the computer plays the silent side's turn, unless its player gives an order first.",
     }.get(pace.on_deadline, "the channel is told; nothing else happens."))
     return lines
 

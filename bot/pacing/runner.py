@@ -43,7 +43,7 @@ from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, t
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time
 from bot.games import CHANGES_WINDOW, LiveGame
-from bot.standins import STANDIN_LEVEL
+from bot.standins import STANDIN_LEVEL, turn_of
 from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, landed_of
 from bot.pipeline import Pipeline
 from bot.store import StepRow
@@ -435,11 +435,12 @@ class Pacer:
         """``then:ai`` (issue 43): the computer stands in for each silent side, written with
         the deadline's message marked sent (one transaction), and is told to move."""
         now = self.svc.clock.now()
+        turn = turn_of(game.system, game.state)
 
         def write(db: Writer) -> None:
             pstore.claim_with(db, message, self.process, now)
             for side in sides:
-                self.svc.stand_ins.write(db, game.row.id, side, STANDIN_LEVEL)
+                self.svc.stand_ins.write(db, game.row.id, side, STANDIN_LEVEL, turn)
 
         try:
             await self.svc.ledger.commit(game, Change(extra=[write]), inv=None, reply_for=lambda _: Reply(text=""))
@@ -448,7 +449,8 @@ class Pacer:
             raise
         self.stand_in(game.row.channel_id)
         names = ", ".join(game.system.side_name(s) for s in sides)
-        return Reply(text="\n".join([*lines, f"🤖 The computer plays {names} until its player gives an order."]))
+        return Reply(text="\n".join([*lines, f"🤖 The computer plays {names} for the rest of this turn, "
+                                            "unless its player gives an order first."]))
 
     def _idle_orders(self, game: LiveGame, sides: list[str]) -> tuple[list[Outcome | str], DiceRun]:
         """Each silent side's "no action" order, each applied on the state the one before
