@@ -61,7 +61,12 @@ def row(key: str, side: str, level: PlayerKind, against: PlayerKind, games: int,
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             matches = list(pool.map(one_game, work))
     else:
-        matches = [one_game(w) for w in work]
+        matches = []
+        for w in work:  # one at a time, each told on stderr as it ends (a long row shows progress)
+            matches.append(one_game(w))
+            m = matches[-1]
+            print(f"  {key} seed {m.seed}: {side} ({level}) vs {against}: {m.scores[side]:.2f} after "
+                  f"{m.orders} orders, illegal {m.illegal}", file=sys.stderr, flush=True)
     load = (load + os.getloadavg()[0]) / 2
     cpu = [t.cpu_seconds for m in matches for t in m.thoughts if t.side == side]
     score = [m.scores[side] for m in matches]
@@ -98,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--markdown", action="store_true", help="only the table, for docs/")
+    parser.add_argument("--sides", default="", help="only these sides (comma separated; default every side)")
     opts = parser.parse_args(argv)
     if not opts.markdown:
         budget = BUDGETS[opts.level]
@@ -108,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     for key in opts.systems.split(","):
         system = registry.get(key)
         opponents = opts.against.split(",") if len(system.sides) > 1 else ["random"]
-        for side in system.sides:
+        for side in [s for s in system.sides if not opts.sides or s in opts.sides.split(",")]:
             for against in opponents:
                 print(line(row(key, side, opts.level, against, opts.games, opts.jobs, opts.seed)), flush=True)
         if len(system.sides) == 1:  # the random player's own record, for comparison

@@ -24,8 +24,7 @@ from bot.console import Console
 from bot.models import Invocation, Reply
 from bot.pacing.clock import ManualClock
 from bot.service import Service
-from rules.core.computer import think
-from rules.core.matches import legal_now
+from rules.core.computer import candidates, think
 from rules.core.playout import choose
 
 
@@ -52,7 +51,7 @@ async def play_nato(console: Console, service: Service, out: list[str], *, until
         if until_turn is not None and (game.system.turn(game.state).number or 0) >= until_turn:
             return
         assert game.system.waiting_on(game.state) == ["nato"], game.system.turn_part(game.state)
-        order = choose(game.system, legal_now(game.system, game.state, "nato"), rng)
+        order = choose(game.system, candidates(game.system, game.state, "nato"), rng)
         reply = await console.run_line(typed("rr", order))
         assert reply is not None and not reply.error, reply.text if reply else order
     raise AssertionError("the game did not end")
@@ -213,11 +212,11 @@ async def test_a_deadline_paced_then_ai_hands_the_turn_to_the_computer_and_back(
         assert await service.pipeline.stand_ins.level(game.row.id, "soviet") == "normal"
         # Turn 1: the stand-in belonged to the set-up; bob's next order hands it back.
         while game.system.waiting_on(game.state) != ["soviet"]:
-            order = choose(game.system, legal_now(game.system, game.state, "nato"), random.Random(1))
+            order = choose(game.system, candidates(game.system, game.state, "nato"), random.Random(1))
             assert not (await console.run_line(typed("rr", order))).error  # type: ignore[union-attr]
             game = await service.games.load("console")
             assert game is not None
-        order = choose(game.system, legal_now(game.system, game.state, "soviet"), random.Random(2))
+        order = choose(game.system, candidates(game.system, game.state, "soviet"), random.Random(2))
         reply = await console.run_line("@bob " + typed("rr", order))
         assert reply is not None and not reply.error and "🤝 @bob is back: the computer hands soviet back." in reply.text
         assert await service.pipeline.stand_ins.level(game.row.id, "soviet") is None
