@@ -30,7 +30,7 @@ from bot.games import LiveGame
 from bot.models import Invocation, Reply
 from bot.pipeline import Pipeline
 from bot.standins import StandIns, turn_of
-from rules.core.computer import Decision, Level
+from rules.core.computer import Decision, Level, candidates
 
 log = logging.getLogger("referee.computer")
 
@@ -38,6 +38,8 @@ log = logging.getLogger("referee.computer")
 THINKING_NOTE = 3.0
 #: Orders the computer gives in a row in one channel before it lets the others have a turn.
 IN_A_ROW = 40
+#: Other orders tried when the rules refuse the one chosen (they knew what the side did not).
+FALLBACKS = 3
 #: How often the background task looks at games with the computer when nothing wakes it.
 LOOK_EVERY = 60.0
 
@@ -113,11 +115,26 @@ class ComputerPlayers:
         decision: Decision = await task
         log.info("computer (%s) for %s in %s: %s after %d iterations, %.2f s CPU", level, side,
                  game.row.channel_id, decision.summary, decision.iterations, decision.cpu_seconds)
-        sealed = system.action_type(decision.path).sealed
+        reply = await self._give(game, side, level, decision.path, dict(decision.action), 0)
+        # Refused (the rules knew what the side could not: a hidden unit in the way): the
+        # other orders its observation offers, in turn, until one is taken.
+        others = [a for a in candidates(system, observed, side) if a.summary() != decision.summary]
+        for attempt, action in enumerate(others[:FALLBACKS], start=1):
+            if not reply.error:
+                break
+            log.info("the computer's order for %s was refused (%s); trying %s", side, reply.text, action.summary())
+            reply = await self._give(game, side, level, action.path(),
+                                     action.model_dump(mode="json", exclude_defaults=True), attempt)
+        return reply
+
+    async def _give(self, game: LiveGame, side: str, level: Level, path: str, options: dict[str, object],
+                    attempt: int) -> Reply:
+        """Send one order of the computer's through the service, as a player would."""
+        sealed = game.system.action_type(path).sealed
         return await self.handle(Invocation(
             channel_id=game.row.channel_id, guild_id=game.row.guild_id, user_id=computer_id(level, side),
-            user_name=computer_name(level), command=[game.row.system, *decision.path.split()],
-            options=dict(decision.action), interaction_id=f"computer-{game.row.id}-{game.row.head_seq}-{side}",
+            user_name=computer_name(level), command=[game.row.system, *path.split()], options=options,
+            interaction_id=f"computer-{game.row.id}-{game.row.head_seq}-{side}-{attempt}",
             expect_head=game.row.head_seq, as_side=side, private=sealed))
 
     async def _post(self, channel_id: str, reply: Reply, send: Sender) -> None:

@@ -10,6 +10,7 @@ refused (none should be), and the machine's load average while the row ran.
     .venv/bin/python tools/strength.py                       # every system, 100 games a row
     .venv/bin/python tools/strength.py --systems rr --games 20 --jobs 2
     .venv/bin/python tools/strength.py --markdown >> docs/computer-player.md
+    .venv/bin/python tools/strength.py --decisions 20 --level hard   # CPU a decision only
 
 A solitaire system (Raiders) has one side: its row is the computer's campaigns against the
 rules' hostiles, beside the random player's own record on the same seeds (``random`` row).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -29,8 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.core import registry  # noqa: E402 - after the path above
-from rules.core.computer import BUDGETS  # noqa: E402
+from rules.core.computer import BUDGETS, think  # noqa: E402
 from rules.core.matches import Match, PlayerKind, play_match  # noqa: E402
+from rules.core.playout import play  # noqa: E402
 
 SYSTEMS = ("rr", "raiders", "commando", "skirmish", "mak")
 
@@ -80,6 +83,25 @@ def row(key: str, side: str, level: PlayerKind, against: PlayerKind, games: int,
     }
 
 
+def decision_row(key: str, level: PlayerKind, count: int, first_seed: int) -> str:
+    """``count`` decisions of the computer at ``level`` on states met in random games (one
+    a game, at a random point): the CPU each took and the iterations it ran."""
+    system = registry.get(key)
+    cpu: list[float] = []
+    iterations: list[int] = []
+    for n in range(count):
+        rng = random.Random(first_seed + n)
+        game = play(system, first_seed + n, keep_steps=True)
+        step = rng.choice(game.steps)
+        decision = think(system, system.observe(step.before, step.side), step.side, f"timing-{n}", level)  # type: ignore[arg-type]
+        cpu.append(decision.cpu_seconds)
+        iterations.append(decision.iterations)
+        print(f"  {key} decision {n}: {decision.cpu_seconds:.3f} s, {decision.iterations} iterations",
+              file=sys.stderr, flush=True)
+    return (f"| {key} | {level} | {count} | {statistics.fmean(cpu):.3f} s | {p95(cpu):.3f} s | {max(cpu):.3f} s | "
+            f"{statistics.fmean(iterations):.0f} | {os.getloadavg()[0]:.1f} |")
+
+
 HEADER = ("| system | computer side | level | against | games | won | drawn | lost | win % | "
           "orders | CPU/order mean | p95 | max | illegal | load |")
 
@@ -104,7 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--markdown", action="store_true", help="only the table, for docs/")
     parser.add_argument("--sides", default="", help="only these sides (comma separated; default every side)")
+    parser.add_argument("--decisions", type=int, default=0,
+                        help="time this many single decisions a system instead of playing games")
     opts = parser.parse_args(argv)
+    if opts.decisions:
+        print("| system | level | decisions | CPU mean | p95 | max | iterations | load |")
+        print("|---|---|---|---|---|---|---|---|")
+        for key in opts.systems.split(","):
+            print(decision_row(key, opts.level, opts.decisions, opts.seed), flush=True)
+        return 0
     if not opts.markdown:
         budget = BUDGETS[opts.level]
         print(f"{opts.level}: {budget.iterations} iterations, rollouts of {budget.rollout} orders, "
