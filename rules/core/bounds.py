@@ -40,7 +40,8 @@ TABLE_INCHES = (6.0, 240.0)
 MAP_UNITS = (100.0, 5000.0)
 #: No side of a table or map more than this many times the other: the picture keeps its
 #: width, so a thin strip would be drawn tens of thousands of pixels tall.
-ASPECT = 4.0
+#: (8: a test strip of road, 500 by 100, and a long river crossing are real shapes.)
+ASPECT = 8.0
 #: Any coordinate, in the table's or map's units: finite, and this far from the corner at
 #: most (a place off the table is refused by the system's own checks, with the table's size).
 COORDINATE = 10_000.0
