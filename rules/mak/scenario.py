@@ -330,6 +330,21 @@ def _area_problem(area: str, board: BoardSpec) -> str | None:
     return None
 
 
+def _side_key_problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
+    """A card has the two sides merc and strahl, once each."""
+    out: list[tuple[Loc, str]] = []
+    keys = [side.key for side in spec.sides]
+    for s, key in enumerate(keys):
+        if keys.index(key) != s:
+            out.append((("sides", s, "key"), f"the side {key} is given twice; a card has the two "
+                        "sides merc and strahl, once each."))
+    if sorted(set(keys)) != ["merc", "strahl"]:
+        missing = sorted({"merc", "strahl"} - set(keys))
+        out.append((("sides",), f"a card has the two sides merc and strahl; "
+                    f"{' and '.join(missing) or 'none'} missing."))
+    return out
+
+
 def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     """Every cross-field problem of a card, with its path."""
     known_boards, known_units = _boards_of(spec), catalogue(spec)
@@ -343,15 +358,7 @@ def problems(spec: ScenarioSpec) -> list[tuple[Loc, str]]:
     out += scenariofile.duplicates([(("boards", i), str(b)) for i, b in enumerate(spec.boards)], "board")
     if out:
         return out  # the map is made of the boards: nothing else can be placed
-    keys = [side.key for side in spec.sides]
-    for s, key in enumerate(keys):
-        if keys.index(key) != s:
-            out.append((("sides", s, "key"), f"the side {key} is given twice; a card has the two "
-                        "sides merc and strahl, once each."))
-    if sorted(set(keys)) != ["merc", "strahl"]:
-        missing = sorted({"merc", "strahl"} - set(keys))
-        out.append((("sides",), f"a card has the two sides merc and strahl; "
-                    f"{' and '.join(missing) or 'none'} missing."))
+    out += _side_key_problems(spec)
     if out:
         return out  # forces are read side by side
     first = known_boards[spec.boards[0]]

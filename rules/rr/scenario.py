@@ -50,7 +50,7 @@ class UnitValues(BaseModel):
 
     rcm: int = Field(ge=-3, le=6)
     acm: int | None = Field(ge=-3, le=6)  # None: an asterisk, cannot initiate or support assault (7.3.5)
-    df: int = Field(ge=0, le=12)  # 0: none printed (leaders, the sniper)
+    df: int = Field(ge=-3, le=12)  # 0: none printed (leaders, the sniper)
     morale: int = Field(ge=0, le=12)
     ap: int = Field(ge=0, le=6)
 

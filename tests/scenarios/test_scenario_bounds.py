@@ -68,7 +68,7 @@ ATTACKS = [
     ("skirmish", "width 1e308", _set(width=1e308), ["width", "1e+308 inches", "6 to 240 inches"]),
     ("skirmish", "1,000,000 by 1,000,000", _set(width=1_000_000, height=1_000_000), ["width", "6 to 240 inches"]),
     ("skirmish", "a team at 1e308", _far_team, ["units[0].teams[0].x", "-10,000 to 10,000"]),
-    ("skirmish", "a table 200 by 24", _set(width=200, height=24), ["200 by 24", "at most 4 times"]),
+    ("skirmish", "a table 200 by 24", _set(width=200, height=20), ["200 by 20", "at most 8 times"]),
     ("commando", "100,000 by 100,000", _set(width=100_000, height=100_000), ["width", "6 to 240 inches"]),
     ("commando", "an infinite corner", _infinite_corner, ["terrain[0].polygon", "inf", "-10,000 to 10,000"]),
     ("rr", "an area of 20,000 corners", _corners, ["areas[0].polygon", "20,000 corners", "at most 200"]),
