@@ -98,7 +98,7 @@ def _ref(user_id: str, name: str) -> Any:
 
 
 async def test_a_scenario_title_is_shown_as_typed_and_markup_in_a_file_is_refused(table: Table) -> None:
-    value = data("commando")
+    value = {"system": "commando", **data("commando")}
     value["title"] = "Rangers_at dawn"
     reply = await said(table, "mod", "/mod scenario name:dawn", add=_upload(value))
     assert not reply.error and "Rangers\\_at dawn" in reply.text and not leaks(reply.text), reply.text
