@@ -84,7 +84,8 @@ async def pictures(service: Service, channel: Channel, orders: int,
 @slow_variant(60, 160, "orders")
 async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path, orders: int,
                                                                   stand_in_pictures: None) -> None:
-    service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s"))
+    service = await Service.open(Settings(db=tmp_path / "seen.sqlite3", snapshot_dir=tmp_path / "s",
+                                          render_wait=120))  # each picture waited for: it is counted
     try:
         channel = Channel(service, "rr", "seen-chan", rng=random.Random(5))
         await channel.open()
@@ -119,7 +120,8 @@ async def test_every_picture_marks_the_same_changes_with_one_view(tmp_path: Path
 
 
 async def test_a_step_never_drawn_is_viewed_once_from_its_stored_state(tmp_path: Path) -> None:
-    service = await Service.open(Settings(db=tmp_path / "miss.sqlite3", snapshot_dir=tmp_path / "s"))
+    service = await Service.open(Settings(db=tmp_path / "miss.sqlite3", snapshot_dir=tmp_path / "s",
+                                          render_wait=120))  # each picture waited for: it is counted
     try:
         channel = Channel(service, "rr", "miss-chan", rng=random.Random(2))
         await channel.open()
@@ -170,7 +172,8 @@ async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_it
     # made it another game each time, now and then too short to hold enough pictures).
     dice = hashlib.sha256(f"seen-steps-{key}".encode()).digest()
     monkeypatch.setattr("bot.gamecmds.new_seed", lambda: (dice, seed_hash(dice)))
-    service = await Service.open(Settings(db=tmp_path / f"{key}.sqlite3", snapshot_dir=tmp_path / "s"))
+    service = await Service.open(Settings(db=tmp_path / f"{key}.sqlite3", snapshot_dir=tmp_path / "s",
+                                          render_wait=120))  # each picture waited for: it is counted
     system = service.systems[key]
     real_view, built = system.view, [0]
 
