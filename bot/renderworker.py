@@ -6,7 +6,7 @@ game, no event loop) is sent, so a request pickles in a few kilobytes and a work
 killed and replaced at any moment without losing anything but the picture it was drawing.
 
 A worker bounds itself (issue 45, point 9: a scenario file must not take the bot's memory):
-:func:`start` caps its address space at what it holds when it starts plus a budget
+:func:`draw` caps its address space at what it holds before each picture plus a budget
 (``RLIMIT_AS``), so a render that would take more fails with ``MemoryError`` inside the
 worker instead of swapping the machine.  The time budget is kept by the pool, which kills a
 worker whose picture runs past it (a worker cannot interrupt Pillow's C code itself).
@@ -67,9 +67,15 @@ def cap(memory_mb: int) -> None:
 
 
 def draw(request: DrawRequest) -> bytes:
-    """The PNG of ``request``: the whole map or the focus picture (:mod:`render`)."""
+    """The PNG of ``request``: the whole map or the focus picture (:mod:`render`).
+
+    The budget bounds this one picture: the cap is set again from what the worker holds
+    now, so caches grown over a long life (a whole-map terrain layer per scenario and hex
+    size) never eat it and make every later picture fail."""
     from render import focus, snapshot  # noqa: PLC0415 - Pillow only in the worker
 
+    if _BUDGET:
+        cap(_BUDGET[0])
     return (snapshot if request.whole else focus)(request.view).png
 
 

@@ -110,10 +110,8 @@ def not_writable(db: Any) -> bool:
     if not isinstance(db, Path) or not db.is_file():
         return False
     try:
-        with open(db, "r+b"):
-            pass
-        with tempfile.TemporaryFile(dir=db.parent or Path(".")):
-            pass
+        open(db, "r+b").close()  # opening it for writing is the test
+        tempfile.TemporaryFile(dir=db.parent or Path(".")).close()  # and so is making one beside it
     except OSError:
         return True
     return False
