@@ -191,7 +191,7 @@ class RenderPool:
         old = slot.executor
         slot.executor = cf.ProcessPoolExecutor(
             max_workers=1, mp_context=self._context, initializer=renderworker.start,
-            initargs=(self.memory_mb,))
+            initargs=(self.memory_mb, os.getpid()))
         slot.busy, slot.pid, slot.job = True, None, None
         try:
             warming = slot.executor.submit(renderworker.warm, full)

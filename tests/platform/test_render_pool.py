@@ -262,3 +262,43 @@ def test_a_description_ends_one_sentence_once() -> None:
 
     assert fit("The whole map", ["Game over: The commandos lost."], "") == "The whole map: Game over: The commandos lost."
     assert fit("The whole map", ["T12 suppressed (7.3.3)"], "") == "The whole map: T12 suppressed (7.3.3)."
+
+
+BOT_WITH_A_POOL = """
+import asyncio, sys, time
+from bot.renderpool import RenderPool
+pool = RenderPool(workers=1, queue=1, timeout=20.0, memory_mb=1024)
+asyncio.run(pool.ready())
+print(*pool.pids(), flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_bot_killed_by_sigkill_leaves_no_render_worker_behind() -> None:
+    """A worker is a child of the forkserver, not of the bot: a bot killed outright left its
+    workers running (the crash tests left hundreds, until the machine ran out of memory).
+    A worker watches the bot that started it and ends itself when it is gone."""
+    import subprocess
+    import sys
+    import time
+
+    bot = subprocess.Popen([sys.executable, "-c", BOT_WITH_A_POOL], stdout=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).resolve().parents[2])
+    assert bot.stdout is not None
+    workers = [int(p) for p in bot.stdout.readline().split()]
+    assert workers and all(_alive(p) for p in workers)
+    bot.send_signal(signal.SIGKILL)
+    bot.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers), f"render workers {workers} outlived their bot"
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(") ", 1)[1][:1] != "Z"
+    except FileNotFoundError:
+        return False
