@@ -26,13 +26,23 @@ SHOWN = 8
 async def record_problems(store: BaseStore) -> list[str]:
     """Every problem of every game's stored records (empty: each record matches its hash
     and the marks and heads are the ones its records make)."""
-    problems: list[str] = []
-    for game_id in await store.game_ids():
+    damaged = await damaged_games(store, await store.game_ids())
+    return [f"game {game_id}: {p}" for game_id, found in damaged.items() for p in found]
+
+
+async def damaged_games(store: BaseStore, game_ids: list[int]) -> dict[int, list[str]]:
+    """The games of ``game_ids`` whose stored records fail the check, each with its first
+    :data:`SHOWN` problems (``referee health`` reads every game; the bot, when it starts,
+    its running ones, which it then refuses to play: issue 45)."""
+    damaged: dict[int, list[str]] = {}
+    for game_id in game_ids:
         game = await store.game(game_id)
         steps, audit = await store.steps(game_id), await store.audit(game_id)
-        found = content_problems(steps, audit) + marks_problems(game, steps, audit)
-        problems += [f"game {game_id}: {p}" for p in found[:SHOWN]]
-    return problems
+        found = content_problems(steps, audit) + links_problems(game, steps, audit) + \
+            marks_problems(game, steps, audit)
+        if found:
+            damaged[game_id] = found[:SHOWN]
+    return damaged
 
 
 def content_problems(steps: list[StepRow], audit: list[AuditRow]) -> list[str]:
@@ -84,6 +94,33 @@ class _Line:
         self.head = base if entry.action == "rollback" else self.parents.get(undone if isinstance(undone, int) else -1)
 
 
+def links_problems(game: GameRow, steps: list[StepRow], audit: list[AuditRow]) -> list[str]:
+    """The records as one line: each follows the one whose hash it names, from the first to
+    the game's stored chain head, as many as the game counts (a record deleted from the
+    middle leaves the line broken there; one deleted from its end, the head and count moved
+    with it, is for the channel's heads to catch: ``tools/verify_dice.py``)."""
+    records: list[StepRow | AuditRow] = [s for s in steps if s.hash] + [a for a in audit if a.hash]
+    if not records:
+        return []  # a game older than the chain
+    hashes = {r.hash for r in records}
+    starts = [r for r in records if r.prev_hash not in hashes]
+    problems = [f"{_named(r)} follows a record that is not there (a record before it was removed)"
+                for r in starts[1:]]
+    order = _chain_order(steps, audit)
+    if not problems and len(order) < len(records):
+        problems.append(f"its records fork: {len(records) - len(order)} of them are off the line")
+    if order and game.chain_head and order[-1].hash != game.chain_head:
+        problems.append(f"its stored chain head {chain.short(game.chain_head)} is not its last record"
+                        f" ({_named(order[-1])}, {chain.short(order[-1].hash or '')})")
+    if game.chain_count and game.chain_count != len(records):
+        problems.append(f"it counts {game.chain_count} records, but holds {len(records)}")
+    return problems
+
+
+def _named(item: StepRow | AuditRow) -> str:
+    return f"step #{item.seq}" if isinstance(item, StepRow) else f"audit entry {item.id} ({item.action})"
+
+
 def marks_problems(game: GameRow, steps: list[StepRow], audit: list[AuditRow]) -> list[str]:
     """The stored revert marks and head against those the records make (issue 45: no hash
     covers a mark, so a deleted one broke nothing before)."""
@@ -127,4 +164,4 @@ def _chain_order(steps: list[StepRow], audit: list[AuditRow]) -> list[StepRow | 
     return order
 
 
-__all__ = ["content_problems", "marks_problems", "record_problems"]
+__all__ = ["content_problems", "damaged_games", "links_problems", "marks_problems", "record_problems"]

@@ -75,6 +75,14 @@ class LiveGame:
         return {e.user_id for e in self.seat_log if e.event in ("join", "seat")}
 
 
+def damaged_sentence(game_id: int, problem: str) -> str:
+    """What a player is told of a game the record check found damaged: nothing is played on
+    it until the operator restores the database (the check names what is wrong)."""
+    return (f"Game #{game_id} in this channel is on hold: its stored record fails the bot's check"
+            f" ({problem[:120]}), so it could have been changed outside the game. Nothing was"
+            " changed; the bot's operator restores the last backup (referee health lists the damage).")
+
+
 def is_standing(system: GameSystem[Any], step: StepRow) -> bool:
     """A stored step is a standing (``anytime``) order."""
     if step.kind != "order" or not step.action:
@@ -94,6 +102,10 @@ class GameCache:
         #: ``(game id, version)`` of each channel whose turn a command holds, read with the
         #: lock (PostgreSQL): no second round trip to check a cached game.
         self.held: dict[str, tuple[int, int]] = {}
+        #: Running games whose stored records failed the check when the service opened
+        #: (``bot/chaincheck.py``), with the first problem: refused, never played on
+        #: (issue 45: the bot resumed a game an operator had edited).
+        self.damaged: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self._games)
@@ -121,6 +133,8 @@ class GameCache:
         row = await self.store.active_game(channel_id)
         if row is None:
             return None
+        if row.id in self.damaged:
+            raise RuleError(damaged_sentence(row.id, self.damaged[row.id]))
         system = registry.get(row.system)
         state = system.load_state(row.state_json)
         # The stored text is this state's JSON: the next order's copy validates from it

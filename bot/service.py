@@ -151,9 +151,23 @@ class Service:
             await store.close()
             raise
         service = cls(store, settings, dice_source, clock)
+        await service.hold_damaged_games()
         await service.prune_interactions()
         await service.pictures.ready()  # warm workers before the first player's picture
         return service
+
+    async def hold_damaged_games(self) -> None:
+        """Check every running game's stored records against their hash chain and the marks
+        they make (``bot/chaincheck.py``); each that fails is named in the log and refused
+        from then on (issue 45: ``referee bot`` played on a database ``referee health`` called
+        damaged).  The other games play on."""
+        from bot.chaincheck import damaged_games  # noqa: PLC0415 - a check of its own
+
+        damaged = await damaged_games(self.store, await self.store.active_game_ids())
+        self.games.damaged = {game_id: found[0] for game_id, found in damaged.items()}
+        for game_id, found in damaged.items():
+            log.error("game %s is on hold, refused to every command: its stored records fail the chain check"
+                      " (%s); restore the last backup, then run referee health", game_id, "; ".join(found))
 
     async def close(self) -> None:
         """Close the database cleanly."""

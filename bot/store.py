@@ -226,6 +226,10 @@ class BaseStore(ABC):
         """The id of every game the database holds, oldest first (``referee health``)."""
         return [int(r[0]) for r in await self._fetchall("SELECT id FROM games ORDER BY id")]
 
+    async def active_game_ids(self) -> list[int]:
+        """The id of every running game, oldest first (checked when the bot starts, issue 45)."""
+        return [int(r[0]) for r in await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")]
+
     async def count_games(self) -> int:
         """How many games the database holds (all statuses)."""
         row = await self._fetchone("SELECT COUNT(*) FROM games")

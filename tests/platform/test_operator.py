@@ -328,3 +328,48 @@ async def test_a_step_removed_after_its_announcement_is_named(tmp_path: Path) ->
     code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait")
     assert code == 1 and "not the history the channel saw" in out, out
     assert "the channel saw" in out and "as record 3; the file's record 3 is step #2, with another hash" in out, out
+
+
+async def test_the_bot_holds_a_game_whose_records_were_changed_and_plays_the_others(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The service (``referee bot`` opens it as the console does) checks every running
+    game's records when it starts: a game whose stored state an operator changed by one byte
+    is named in the log and refused to every command with a sentence, nothing stored; a
+    game beside it plays on.  Before, the bot resumed the edited game as if nothing had
+    happened (only ``referee health`` and the console noticed)."""
+    channel = await played(tmp_path, [("alice", "/duel roll")])
+    await channel.start()
+    assert channel.service is not None
+    other = Table(channel.service, channel="chan-2")
+    for user, line in OPENING:
+        assert not (await other(user, line)).error
+    await channel.stop()
+    with sqlite3.connect(channel.db) as conn:
+        game_id, = conn.execute("SELECT game_id FROM step_log WHERE seq = 1").fetchone()
+        state = conn.execute("SELECT state_json FROM step_log WHERE seq = 1").fetchone()[0]
+        at = state.index('"red":') + len('"red":')  # red's score after its roll
+        conn.execute("UPDATE step_log SET state_json = ? WHERE seq = 1",
+                     (state[:at] + ("9" if state[at] != "9" else "8") + state[at + 1:],))
+        steps = conn.execute("SELECT COUNT(*) FROM step_log").fetchone()[0]
+    with caplog.at_level("ERROR", logger="referee.service"):
+        await channel.start()
+    assert channel.service is not None
+    said = [r.getMessage() for r in caplog.records if r.name == "referee.service"]
+    assert len(said) == 1 and f"game {game_id} is on hold" in said[0] and "step #1" in said[0], said
+    for line in ("/duel wait", "/game status", "/game new system:duel"):
+        refused = await Table(channel.service)("bob", line)
+        assert refused.error and f"Game #{game_id} in this channel is on hold" in refused.text, (line, refused.text)
+    assert not (await Table(channel.service, channel="chan-2")("alice", "/duel roll")).error
+    await channel.stop()
+    with sqlite3.connect(channel.db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM step_log").fetchone()[0] == steps + 1  # chan-2's roll alone
+
+
+async def test_health_names_a_record_removed_from_the_middle_of_the_chain(tmp_path: Path) -> None:
+    """A record deleted between two others (the rows after it left as they were) breaks the
+    line the records make: health names the record that follows a missing one."""
+    channel = await played(tmp_path, [("alice", "/duel roll"), ("bob", "/duel wait"), ("alice", "/duel wait")])
+    with sqlite3.connect(channel.db) as conn:
+        conn.execute("DELETE FROM step_log WHERE seq = 2")
+    code, said = await health(channel.db)
+    assert code == 1 and "step #3 follows a record that is not there" in said, said
