@@ -33,6 +33,7 @@ holds the two equal over every kind of value the records hold.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from typing import Any
 
@@ -54,6 +55,11 @@ SHORT = 16
 #: The mark announcements put before the short head; the verifier looks for it in a
 #: channel's saved messages.
 ANCHOR_MARK = "🔗"
+#: Hex digits of an announcement's tag (:func:`anchor_tag`): 32 bits, so a player typing a
+#: line that imitates the bot's passes for one of its announcements once in 2^32 tries.
+TAG = 8
+#: The scheme of the tags, hashed into each.
+TAG_FORMAT = "referee-anchor/1"
 #: The fields of a step (as exported) that its hash covers, besides ``prev``.
 STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
                "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
@@ -194,18 +200,37 @@ def short(head: str) -> str:
     return head[:SHORT]
 
 
-def anchor(head: str, count: int | None = None, added: int | None = None) -> str:
+def anchor_tag(seed: bytes, head: str, count: int, added: int) -> str:
+    """The tag an announcement's anchor line ends with (issue 45): the first :data:`TAG` hex
+    digits of ``HMAC-SHA256(seed, "referee-anchor/1:<head as shown>:<count>:<added>")``.
+
+    Only the bot holds a running game's seed, so only its own messages carry tags that check;
+    ``/game end`` reveals the seed and anyone can then tell the bot's heads in a saved channel
+    from a player's line that imitates one (a plain copy of the channel shows no author).
+    ``tools/verify_dice.py`` computes the same."""
+    message = f"{TAG_FORMAT}:{head}:{count}:{added}".encode()
+    return hmac.new(seed, message, hashlib.sha256).hexdigest()[:TAG]
+
+
+def anchor(head: str, count: int | None = None, added: int | None = None, seed: bytes = b"") -> str:
     """The anchor line an announcement ends with (empty for a game with no chain yet):
     the head's short form, and (issue 45) how many records the chain holds at that head
     and how many of them the announced command wrote, ``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``: the
     verifier requires each announcement's records to follow the previous announcement's
-    with nothing between, so a record an operator slips in between two is caught."""
+    with nothing between, so a record an operator slips in between two is caught.  With the
+    game's ``seed``, the line ends with its tag (:func:`anchor_tag`): ``… (+1) · 3f9a2c1d``."""
     if not head:
         return ""
     if count is None:
         return f"{ANCHOR_MARK} {short(head)}"
-    return f"{ANCHOR_MARK} {short(head)} · {count} (+{added or 0})"
+    return tagged(f"{ANCHOR_MARK} {short(head)} · {count} (+{added or 0})", seed, short(head), count, added or 0)
 
 
-__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "CHAIN_FORMAT_2", "CHAIN_FORMATS", "SHORT", "STEP_FIELDS", "anchor",
-           "audit_hash", "canonical", "canonical_fast", "canonical_text", "genesis", "short", "step_hash"]
+def tagged(line: str, seed: bytes, head: str, count: int, added: int) -> str:
+    """``line`` (an anchor line showing ``head``, ``count`` and ``added``) with its tag, or as
+    it is without a seed (a game whose seed key is missing cannot tag)."""
+    return f"{line} · {anchor_tag(seed, head, count, added)}" if seed else line
+
+
+__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "CHAIN_FORMAT_2", "CHAIN_FORMATS", "SHORT", "STEP_FIELDS", "TAG", "TAG_FORMAT", "anchor", "anchor_tag",
+           "audit_hash", "canonical", "canonical_fast", "canonical_text", "genesis", "short", "step_hash", "tagged"]

@@ -490,7 +490,8 @@ async def finish(svc: Pipeline, inv: Invocation, game: LiveGame, result: str, au
             f"Dice seed: `{game.row.seed.hex()}`",
             f"Its hash `{game.row.seed_hash[:16]}…` was posted at the start.",
             rolls_line(game.row.dice_counter),
-            f"Chain head: {chain.ANCHOR_MARK} {done.chain_head} · {done.chain_count} (+{done.added})",
+            chain.tagged(f"Chain head: {chain.ANCHOR_MARK} {done.chain_head} · {done.chain_count} (+{done.added})",
+                         game.row.seed, done.chain_head, done.chain_count, done.added),
             f"The final log is {name} (again any time: /game export).",
             f"Anyone can check every roll and step: python tools/verify_dice.py {name}"
             f" --rolls {game.row.dice_counter} --anchor {done.chain_head}",

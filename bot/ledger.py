@@ -461,7 +461,7 @@ class Ledger:
         either the whole command or none of it."""
         game, change, inv = plan.game, plan.change, plan.inv
         if reply is not None:
-            reply = record.anchored(reply, plan.chain_head, plan.chain_count, plan.added)
+            reply = record.anchored(reply, plan.chain_head, plan.chain_count, plan.added, game.row.seed)
             if reply.mentions and paced is not None and paced.line:
                 # The ping says by when: stored with the reply, so a retried interaction is
                 # answered with the same text.
@@ -708,7 +708,7 @@ class Ledger:
                 self._write_seat(db, game_id, seat, None)
             if also is not None:
                 also(db, game_id)
-            reply = record.anchored(reply_for(game_id), row.hash or "", 1, 1)
+            reply = record.anchored(reply_for(game_id), row.hash or "", 1, 1, draft.seed)
             if inv.interaction_id:
                 db.remember_reply(inv.interaction_id, game_id, reply.model_dump_json())
         run.committed()

@@ -270,7 +270,8 @@ async def cmd_look(svc: Pipeline, inv: Invocation) -> Reply:
     # announcement wrote (issue 45: the verifier requires it of the records between two).
     told = record.anchored(Reply(text=f"👁️ Moderator @{inv.user_name} looked at "
                                       f"{game.system.side_name(side)}'s own view at step #{seq}.",
-                                 follows=True), plan.chain_head, plan.chain_count, plan.added)
+                                 follows=True), plan.chain_head, plan.chain_count, plan.added,
+                           game.row.seed)
     landed = await svc.ledger.write(plan, reply, [functools.partial(
         OwedAnnouncements.insert, channel_id=inv.channel_id, reply=told)])
     svc.announcements.owing(inv.channel_id)

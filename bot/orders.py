@@ -96,7 +96,7 @@ def order_reply(svc: Pipeline, game: LiveGame, inv: Invocation, outcome: Outcome
     # answered, so the channel's copy pings only the others waited on.
     others = [user for user in done.mentions if user != inv.user_id]
     announced = record.anchored(public(others).model_copy(update={"follows": True}), done.chain_head,
-                                done.chain_count, done.added)
+                                done.chain_count, done.added, game.row.seed)
     return OrderReply(Reply(text="\n".join(lines + own + foot), ephemeral=True), announced)
 
 

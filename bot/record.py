@@ -105,12 +105,14 @@ def sealed_step(fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "action": action, "state": None, "sealed": True}
 
 
-def anchored(reply: Reply, head: str, count: int | None = None, added: int | None = None) -> Reply:
+def anchored(reply: Reply, head: str, count: int | None = None, added: int | None = None,
+             seed: bytes = b"") -> Reply:
     """A public reply with the chain head's short form at its foot (every announcement
     carries it: the channel's copy of the record), with the chain's record count and how
-    many records the command wrote (issue 45).  Ephemeral replies and errors stay as they
-    are: nobody else sees them, so they anchor nothing."""
-    line = chain.anchor(head, count, added)
+    many records the command wrote (issue 45), tagged with the game's ``seed`` (only the bot's
+    own lines carry a tag that checks: :func:`bot.chain.anchor_tag`).  Ephemeral replies and
+    errors stay as they are: nobody else sees them, so they anchor nothing."""
+    line = chain.anchor(head, count, added, seed)
     if reply.ephemeral or reply.error or not line or f"{chain.ANCHOR_MARK} {chain.short(head)}" in reply.text:
         return reply
     return reply.model_copy(update={"text": f"{reply.text}\n{line}"})

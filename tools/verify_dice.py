@@ -45,6 +45,12 @@ The checks:
   its head is the file's record 14, and the records between two announcements are exactly
   the ones the later one wrote (a record slipped in between two by someone with the
   database is named); a head missing from the file names the record found at its count;
+* with ``--anchors`` and a final export, only the bot's own lines (issue 45): each anchor
+  line ends with a tag made with the game's seed (``… (+1) · 3f9a2c1d``), which only the bot
+  held until ``/game end``; a line whose tag does not check, an untagged one that disagrees
+  with the file (once the channel shows tagged lines) and anything after ``/game end`` are
+  left out and counted, so a player's text imitating a head cannot fail an honest export,
+  and another game's messages in the same file are not read as this game's;
 * the revert marks and the head are those the records make, replayed in the order written
   (a rollback undone by deleting its marks is named with its audit entry);
 * the scenario file hashes to ``scenario_sha256`` (and, in chain ``referee-chain/2``, the
@@ -91,8 +97,11 @@ AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_a
 REVERTING = ("rollback", "undo", "reroll")
 #: A chain head as announcements show it: the link mark, then 16 to 64 hex digits, and
 #: since issue 45 the chain's record count and how many records the command wrote
-#: (``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``).
-ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])`?(?:\s*·\s*(\d{1,9})\s*\(\+(\d{1,9})\))?")
+#: (``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``), then the line's tag (``· 3f9a2c1d``, :func:`anchor_tag`).
+ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])`?(?:\s*·\s*(\d{1,9})\s*\(\+(\d{1,9})\)"
+                    r"(?:\s*·\s*([0-9a-f]{8})(?![0-9a-f]))?)?")
+#: The scheme of announcement tags (``bot/chain.py``).
+TAG_FORMAT = "referee-anchor/1"
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -145,6 +154,13 @@ def roll_value(seed: bytes, index: int, sides: int) -> int:
 
 
 # -- sealed choices (issue 28; rules/core/secrets.py holds the bot's side, a test the two) ----
+
+def anchor_tag(seed: bytes, head: str, count: int, added: int) -> str:
+    """The tag the bot ends an announcement's anchor line with: the first 8 hex digits of
+    HMAC-SHA256(seed, "referee-anchor/1:<head as shown>:<count>:<added>").  Only the bot
+    held the seed before /game end, so only its lines carry tags that check."""
+    return hmac.new(seed, f"{TAG_FORMAT}:{head}:{count}:{added}".encode(), hashlib.sha256).hexdigest()[:8]
+
 
 def seal_nonce(seed: bytes, seal_key: str, index: int) -> bytes:
     """The nonce of item ``index`` of a seal: HMAC-SHA256(HMAC-SHA256(seed, "seal"), "key:index")."""
@@ -464,8 +480,7 @@ Record = tuple[str, dict, str]
 
 def _chain(document: dict, anchors: list[str], announced: list[Announced]) -> list[str]:
     """Every record's hash, the one chain they form, and the heads the channel saw."""
-    records: list[Record] = [("step", s, step_name(s)) for s in document["steps"]] + \
-        [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
+    records = _records(document)
     if not any(r.get("hash") for _, r, _ in records):
         if anchors or document.get("chain_head"):
             return ["the channel showed chain heads but the file's records carry no hashes"]
@@ -477,6 +492,12 @@ def _chain(document: dict, anchors: list[str], announced: list[Announced]) -> li
     problems += _reverted_before_written(records, order)
     problems += _marks_replayed(document, order)
     return problems + _anchored(order, current, anchors) + _sequence(order, announced)
+
+
+def _records(document: dict) -> list[Record]:
+    """Every step and audit entry of the file, each with its name."""
+    return [("step", s, step_name(s)) for s in document["steps"]] + \
+        [("audit", a, f"audit entry {a['id']} ({a.get('action')})") for a in document.get("audit", [])]
 
 
 def _links(records: list[Record], problems: list[str]) -> dict[str, list[Record]]:
@@ -687,18 +708,18 @@ def _sequence(order: list[Record], announced: list[Announced]) -> list[str]:
 def announcements_in(text: str) -> list[Announced]:
     """Every announcement in a channel's saved messages that shows its record count
     (issue 45); older ones show the head alone and are read by :func:`anchors_in`."""
-    return [(head, int(count), int(added)) for head, count, added in _anchor_matches(text) if count]
+    return [(head, int(count), int(added)) for head, count, added, _ in _anchor_matches(text) if count]
 
 
 def anchors_in(text: str) -> list[str]:
     """Every chain head (``🔗 1a2b…``) in a channel's saved messages: plain text, a JSON
     export (every string in it) or an HTML export (emoji images read by their alt text)."""
-    return [head for head, _, _ in _anchor_matches(text)]
+    return [head for head, _, _, _ in _anchor_matches(text)]
 
 
-def _anchor_matches(text: str) -> list[tuple[str, str, str]]:
-    """Every ``(head, count, added)`` the anchor lines of saved messages show (count and
-    added empty on a line from before issue 45)."""
+def _anchor_matches(text: str) -> list[tuple[str, str, str, str]]:
+    """Every ``(head, count, added, tag)`` the anchor lines of saved messages show, in the
+    order they were posted (count, added and tag empty on a line from before issue 45)."""
     try:
         strings = list(_strings(json.loads(text)))
     except (json.JSONDecodeError, RecursionError):
@@ -710,6 +731,52 @@ def _anchor_matches(text: str) -> list[tuple[str, str, str]]:
             chunk = html.unescape(re.sub(r"<[^>]+>", "", chunk))
         found += ANCHOR.findall(chunk)
     return found
+
+
+def bots_lines(document: dict, text: str) -> tuple[list[str], list[Announced], int]:
+    """The heads and announcements of a saved channel that are the bot's, and how many
+    anchor lines were left out as not the bot's (issue 45: a player who types a line that
+    imitates the bot's, "🔗 0123456789abcdef · 5 (+1)", in a plain copy of the channel made
+    the honest export fail).
+
+    With the seed of a final export (it hashes to the file's seed hash), a line whose tag
+    checks is the bot's, and one whose tag does not is not (a player's, or another game's);
+    the lines after the first whole head with a good tag (``/game end``'s, which reveals the
+    seed, so that tags can be made from then on) are left out.  A line with no tag is the
+    bot's as before, unless the channel shows tagged lines: then it is kept only where it
+    agrees with the file (its head is the file's record at its count), the rest left out.
+    Without the seed (an export taken before /game end) every line is taken."""
+    matches = _anchor_matches(text)
+    seed = _revealed_seed(document)
+    if seed is None:
+        return _heads_of(matches)
+    good = [m[3] == anchor_tag(seed, m[0], int(m[1]), int(m[2])) if m[3] else None for m in matches]
+    end = next((n for n, (m, ok) in enumerate(zip(matches, good)) if ok and len(m[0]) == 64), len(matches))
+    tagging = any(good)
+    places = {r["hash"]: n + 1 for n, (_, r, _) in enumerate(_walk_chain(
+        _links(_records(document), []), genesis(document), [])[0])} if tagging else {}
+    kept = [m for m, ok in zip(matches[:end + 1], good) if ok or (ok is None and (not tagging or _agrees(m, places)))]
+    return (*_heads_of(kept), len(matches) - len(kept))
+
+
+def _revealed_seed(document: dict) -> bytes | None:
+    """The seed of a final export, if it is one that hashes to the file's seed hash."""
+    try:
+        seed = bytes.fromhex(str(document.get("seed") or ""))
+    except ValueError:
+        return None
+    return seed if seed and hashlib.sha256(seed).hexdigest() == document.get("seed_hash") else None
+
+
+def _agrees(match: tuple[str, str, str, str], places: dict[str, int]) -> bool:
+    """An untagged line whose head is a record of the file, at the count it shows."""
+    place = next((n for h, n in places.items() if h.startswith(match[0])), None)
+    return place is not None and (not match[1] or int(match[1]) == place)
+
+
+def _heads_of(matches: list[tuple[str, str, str, str]]) -> tuple[list[str], list[Announced]]:
+    return ([m[0] for m in matches],
+            [(head, int(count), int(added)) for head, count, added, _ in matches if count])
 
 
 def _strings(value: Any) -> Any:
@@ -766,8 +833,8 @@ def main(argv: list[str] | None = None) -> int:
     read = _anchors(args)
     if isinstance(read, int):
         return read
-    anchors, announced = read
-    checked = _checked(args, anchors, announced)
+    anchors, channel = read
+    checked = _checked(args, anchors, channel)
     if isinstance(checked, int):
         return checked
     document, problems = checked
@@ -805,33 +872,39 @@ def _run_with_the_project_python(argv: list[str] | None) -> None:
                   {**os.environ, REEXEC: "1"})
 
 
-def _anchors(args: argparse.Namespace) -> tuple[list[str], list[Announced]] | int:
-    """The chain heads the channel showed (``--anchor``, ``--anchors``) and the announcements
-    with their counts (``--anchors``), or the exit code of a sentence saying why they cannot
-    be read."""
+def _anchors(args: argparse.Namespace) -> tuple[list[str], str | None] | int:
+    """The chain heads given with ``--anchor`` and the text of ``--anchors`` (the channel's
+    saved messages), or the exit code of a sentence saying why they cannot be read."""
     anchors = [a.strip().strip("`").lower() for a in args.anchor]
     bad = [a for a in anchors if not re.fullmatch(r"[0-9a-f]{16,64}", a)]
     if bad:
         print(f"--anchor takes 16 to 64 hex digits as the channel shows them, not {bad[0][:70]!r}.")
         return 2
-    announced: list[Announced] = []
-    if args.anchors:
-        try:
-            text = Path(args.anchors).read_text("utf-8", errors="replace")
-        except OSError as exc:
-            print(f"Cannot read {args.anchors}: {exc.strerror or exc}.")
-            return 2
-        anchors += anchors_in(text)
-        announced = announcements_in(text)
-    return anchors, announced
+    if not args.anchors:
+        return anchors, None
+    try:
+        return anchors, Path(args.anchors).read_text("utf-8", errors="replace")
+    except OSError as exc:
+        print(f"Cannot read {args.anchors}: {exc.strerror or exc}.")
+        return 2
 
 
 def _checked(args: argparse.Namespace, anchors: list[str],
-             announced: list[Announced]) -> tuple[dict, list[str]] | int:
+             channel: str | None) -> tuple[dict, list[str]] | int:
     """The export and the problems of its dice and log, or the exit code of a sentence
-    saying why it could not be checked (never a traceback)."""
+    saying why it could not be checked (never a traceback).  ``anchors`` gets the bot's
+    heads of the saved ``channel`` (:func:`bots_lines`)."""
     try:
         document = load(args.export)
+        check_shape(document)
+        announced: list[Announced] = []
+        if channel is not None:
+            heads, announced, left_out = bots_lines(document, channel)
+            anchors += heads
+            if left_out:
+                print(f"({left_out} 🔗 line(s) of {args.anchors} left out as not the bot's: their tag does"
+                      " not check with the game's seed, they come after /game end, or they carry no tag"
+                      " and disagree with the file; a player's text, or another game's.)")
         return document, verify(document, seed_hash=args.seed_hash, rolls=args.rolls, anchors=anchors,
                                 announced=announced)
     except OSError as exc:

@@ -52,6 +52,8 @@ CHANNEL = "golden"
 
 #: A chain head as replies show it (16 hex digits after the link mark, or 64 in /game end).
 CHAIN_HEAD = re.compile(r"(?<=🔗 )[0-9a-f]{16,64}|(?<=--anchor )[0-9a-f]{64}")
+#: An anchor line's tag (made from its head, issue 45), masked with it.
+ANCHOR_TAG = re.compile(r"(?<=\) · )[0-9a-f]{8}$", re.M)
 
 
 def path_of(system_key: str) -> Path:
@@ -101,9 +103,10 @@ class Recorder:
     def show(self, reply: Reply) -> None:
         """A reply as text: what a player reads, and a digest of every file.  The hash
         chain's head is masked: the records it seals carry the wall-clock time they were
-        written (issue 29), so it differs from run to run; the chain has its own tests."""
+        written (issue 29), so it differs from run to run, and so does each anchor line's tag;
+        the chain has its own tests."""
         prefix = "(ephemeral) " if reply.ephemeral else ""
-        text = CHAIN_HEAD.sub("⟨chain head⟩", prefix + reply.text)
+        text = ANCHOR_TAG.sub("⟨tag⟩", CHAIN_HEAD.sub("⟨chain head⟩", prefix + reply.text))
         self.lines += in_utc(text, self.clock.now()).splitlines()
         self.lines += [f"{f.name}: {f.value}" for f in reply.fields]
         if reply.mentions:

@@ -51,7 +51,7 @@ async def test_every_announcement_carries_the_head_and_the_end_posts_it_whole(ta
     """Each public reply ends with the short form of the chain head as it stood after it,
     an error shows none, and /game end posts the whole head, the one the export ends at."""
     new = await table("alice", "/game new system:duel options:target=30")
-    assert new.text.endswith(" · 1 (+1)"), new.text  # the setup: the chain's first record
+    assert re.search(r" · 1 \(\+1\) · [0-9a-f]{8}$", new.text), new.text  # the setup: the chain's first record
     svc = table.service
     count = 1
     # A join writes no record (+0); an order one step (+1); a rollback its audit entry (+1).
@@ -63,12 +63,14 @@ async def test_every_announcement_carries_the_head_and_the_end_posts_it_whole(ta
         assert game is not None and game.row.chain_head
         count += added
         assert game.row.chain_count == count
-        assert reply.text.endswith(f"🔗 {game.row.chain_head[:chain.SHORT]} · {count} (+{added})"), reply.text
+        head = game.row.chain_head[:chain.SHORT]
+        tag = verify_dice.anchor_tag(game.row.seed, head, count, added)  # the tool's, from the seed
+        assert reply.text.endswith(f"🔗 {head} · {count} (+{added}) · {tag}"), reply.text
     refused = await table("alice", "/duel roll")  # blue is waited on after the rollback
     assert refused.error and "🔗" not in refused.text
     end = await table("mod", "/game end", moderator=True)
-    whole = re.search(rf"Chain head: 🔗 ([0-9a-f]{{64}}) · {count + 1} \(\+1\)$", end.text, re.M)
-    assert whole, end.text
+    whole = re.search(rf"Chain head: 🔗 ([0-9a-f]{{64}}) · {count + 1} \(\+1\) · ([0-9a-f]{{8}})$", end.text, re.M)
+    assert whole and whole.group(2) == chain.anchor_tag(game.row.seed, whole.group(1), count + 1, 1), end.text
     exported = await table("mod", "/game export")
     document = json.loads(__import__("gzip").decompress(exported.attachments[0].data))
     assert document["chain_head"] == whole.group(1)

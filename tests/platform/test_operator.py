@@ -122,10 +122,16 @@ async def final_export(channel: Channel) -> dict[str, Any]:
     return dict(json.loads(gzip.decompress(reply.attachments[0].data)))
 
 
-async def resumed_and_verified(channel: Channel, tmp_path: Path, user: str, line: str) -> tuple[int, str]:
+async def resumed_and_verified(channel: Channel, tmp_path: Path, user: str, line: str,
+                               *, unchecked: bool = False) -> tuple[int, str]:
     """The bot started again after the operator's edit, one more order, /game end, and the
-    final export verified against every message of the channel: ``(exit code, output)``."""
+    final export verified against every message of the channel: ``(exit code, output)``.
+    ``unchecked``: a bot that does not hold a game whose records fail the check when it
+    starts (an older release, or one the operator changed), which plays on."""
     await channel.start()
+    if unchecked:
+        assert channel.service is not None
+        channel.service.games.damaged.clear()
     await channel.say(user, line)
     document = await final_export(channel)
     await channel.stop()
@@ -209,10 +215,10 @@ def test_the_key_file_is_made_once_owner_only_and_a_bad_one_is_said(tmp_path: Pa
 
 async def test_a_public_rollback_undone_silently_is_caught(tmp_path: Path) -> None:
     """Break 4: a moderator rolls back in public; the operator deletes the revert marks and
-    moves the head back to where it was before the rollback (no hash covers either), the bot
-    resumes and the game ends.  The rollback's audit entry says what it reverted: the
-    verifier names the steps made active again and the head moved, and so does the health
-    check of the database."""
+    moves the head back to where it was before the rollback (no hash covers either).  The
+    rollback's audit entry says what it reverted: the health check of the database names the
+    steps made active again and the head moved, the bot holds the game when it starts, and
+    when a bot that does not check plays it on to the end, the verifier names them too."""
     channel = await played(tmp_path, [("alice", "/duel roll"), ("bob", "/duel wait"), ("alice", "/duel wait"),
                                       ("mod", "/mod rollback to:1 reason:misclick")])
     with sqlite3.connect(channel.db) as conn:
@@ -221,7 +227,12 @@ async def test_a_public_rollback_undone_silently_is_caught(tmp_path: Path) -> No
         conn.execute("UPDATE games SET head_seq = 3, version = version + 1")
     code, said = await health(channel.db)
     assert code == 1 and f"audit entry {rollback}" in said, said
-    code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait")
+    await channel.start()  # the bot will not play the game on
+    assert channel.service is not None
+    refused = await Table(channel.service)("bob", "/duel wait")
+    assert refused.error and "on hold" in refused.text, refused.text
+    await channel.stop()
+    code, out = await resumed_and_verified(channel, tmp_path, "bob", "/duel wait", unchecked=True)
     assert code == 1, out
     assert f"step #2 is active in the file, but audit entry {rollback} (rollback to #1) reverted it" in out, out
 
@@ -373,3 +384,47 @@ async def test_health_names_a_record_removed_from_the_middle_of_the_chain(tmp_pa
         conn.execute("DELETE FROM step_log WHERE seq = 2")
     code, said = await health(channel.db)
     assert code == 1 and "step #3 follows a record that is not there" in said, said
+
+
+def players_lines(head: str, seed: bytes | None = None) -> list[str]:
+    """What players type into the channel to imitate the bot's anchor lines: a head no
+    record has, bare, with the count, with a made-up tag, a real head with a wrong count, and
+    (``seed``: once /game end has revealed it) a line tagged with the revealed seed."""
+    lines = ["alice: 🔗 0123456789abcdef", "bob: look 🔗 0123456789abcdef · 3 (+1)",
+             "alice: 🔗 0123456789abcdef · 3 (+1) · deadbeef", f"bob: 🔗 {head} · 99 (+1)"]
+    if seed is not None:
+        lines.append(f"alice: 🔗 fedcba9876543210 · 4 (+1) · {verify_dice.anchor_tag(seed, 'fedcba9876543210', 4, 1)}")
+    return lines
+
+
+async def test_lines_a_player_types_to_imitate_the_bots_are_left_out_of_a_plain_copy(tmp_path: Path) -> None:
+    """A plain copy of the channel shows no author, so a player's "🔗 0123456789abcdef · 3
+    (+1)" read as the bot's made the honest export fail.  The bot's anchor lines carry a tag
+    made with the game's seed, which only the bot held until /game end: lines whose tag does
+    not check, untagged ones that disagree with the file, and anything after /game end (when
+    the seed is public) are left out and counted; the honest export verifies against the
+    whole channel, another game's messages in it included.  The operator's edits are still
+    caught through the noise: the tagged heads are the bot's."""
+    channel = Channel(tmp_path)
+    await channel.start()
+    for user, line in [*OPENING, ("alice", "/duel roll")]:  # an earlier game of the channel
+        await channel.say(user, line)
+    earlier = await final_export(channel)
+    for user, line in [*OPENING, ("alice", "/duel roll")]:
+        await channel.say(user, line)
+    real = re.findall(r"🔗 ([0-9a-f]{16})", channel.messages[-1])[0]
+    channel.messages[1:1] = players_lines(real)
+    channel.messages += players_lines(real)
+    await channel.say("bob", "/duel wait")
+    document = await final_export(channel)
+    channel.messages += players_lines(real, bytes.fromhex(document["seed"]))
+    await channel.stop()
+    for export in (document, earlier):
+        code, out = run(tmp_path, export, "--anchors", channel_file(tmp_path, channel.text()))
+        assert code == 0 and "left out as not the bot's" in out, out
+    # The export forged with blue's announced wait removed and every hash made again.
+    forged = {**document, "steps": [s for s in document["steps"] if s["seq"] != 2]}
+    forged["audit"] = [a for a in document["audit"] if a["action"] != "end"]
+    reseal(forged, chain_position(document))
+    code, out = run(tmp_path, forged, "--anchors", channel_file(tmp_path, channel.text()))
+    assert code == 1 and "not the history the channel saw" in out, out
