@@ -238,13 +238,14 @@ async def test_a_public_rollback_undone_silently_is_caught(tmp_path: Path) -> No
 
 
 async def test_a_final_export_with_edited_states_marked_sealed_fails(game, tmp_path: Path) -> None:
-    """Break 1: the states of the last steps edited and those steps marked ``"sealed"`` in
+    """Break 1: the states of the last 8 steps edited and those steps marked ``"sealed"`` in
     the final export (it holds the seed), the chain recomputed: ``referee replay`` re-runs
     them and fails, and the verifier says the final export hides nothing, never that it was
     taken before /game end."""
     document = game[0]
     forged = copy.deepcopy(document)
-    last = sorted(forged["steps"], key=lambda s: s["seq"])[-3:]
+    last = sorted(forged["steps"], key=lambda s: s["seq"])[-8:]  # the attack's 8 steps
+    assert len(forged["steps"]) > len(last)
     for entry in last:
         entry["state"]["scores"] = {"red": 29, "blue": 0}
         entry["sealed"] = True
