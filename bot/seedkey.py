@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 from pathlib import Path
+
+log = logging.getLogger("referee.seedkey")
 
 #: What marks a wrapped seed in ``games.seed`` (a plain one is 32 bytes: games started
 #: before issue 45, and ended games).
@@ -48,12 +51,17 @@ def load_key(value: str | None, path: Path) -> bytes:
     if value:
         return _parse(value.strip(), "REFEREE_SEED_KEY")
     try:
-        return _parse(path.read_text("ascii").strip(), str(path))
+        key = _parse(path.read_text("ascii").strip(), str(path))
     except FileNotFoundError:
         return _create(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise SeedKeyError(f"The seed key file {path} cannot be read ({exc}): give the bot's user"
                            " read access to it, or point REFEREE_SEED_KEY_FILE at the right one.") from None
+    if path.stat().st_mode & 0o077:
+        # Whoever reads the key and the database foresees every running game's dice.
+        log.warning("the seed key file %s is readable by other users than its owner (mode %o): chmod 600"
+                    " it (docs/provable-dice.md)", path, path.stat().st_mode & 0o777)
+    return key
 
 
 def _parse(text: str, where: str) -> bytes:

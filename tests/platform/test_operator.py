@@ -17,6 +17,7 @@ import io
 import json
 import re
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -211,6 +212,31 @@ def test_the_key_file_is_made_once_owner_only_and_a_bad_one_is_said(tmp_path: Pa
     with pytest.raises(SeedKeyError, match="64 hex digits"):
         load_key(None, path)
     assert load_key("22" * 32, path) == bytes.fromhex("22" * 32)  # REFEREE_SEED_KEY wins
+
+
+def test_a_key_file_others_may_read_is_said_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.seedkey import load_key  # noqa: PLC0415
+
+    path = tmp_path / "seed-key"
+    key = load_key(None, path)
+    path.chmod(0o644)
+    with caplog.at_level("WARNING", logger="referee.seedkey"):
+        assert load_key(None, path) == key
+    assert any("readable by other users" in r.getMessage() and "chmod 600" in r.getMessage()
+               for r in caplog.records), caplog.records
+
+
+def test_the_repository_carries_no_seed_key() -> None:
+    """A key file committed to the repository (one was, made by a run in the checkout) is
+    every clone's key: a bot started there without a key of its own wraps its seeds with a
+    public key, and the database alone foresees the dice again.  Git must track none, and the
+    Docker build context leaves it out."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run(["git", "-C", str(root), "ls-files"], capture_output=True, text=True, check=True)
+    assert not [f for f in tracked.stdout.splitlines() if f.endswith("seed-key")], tracked.stdout
+    assert "referee.seed-key" in (root / ".dockerignore").read_text().splitlines()
 
 
 async def test_a_public_rollback_undone_silently_is_caught(tmp_path: Path) -> None:
