@@ -27,6 +27,8 @@ def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
         "events": [e.record() for e in step.events],
         "reveals": step.reveals, "snapshot": step.snapshot, "turn_part": step.turn_part,
         "rerolls": step.rerolls, "created_at": step.created_at, "state": state,
+        # Which release and rules made it (issue 42); None: before versioning.
+        "versions": step.versions(),
     }
 
 

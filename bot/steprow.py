@@ -38,3 +38,14 @@ class StepRow(BaseModel):
     #: The hash chain (migration 0009): the previous record's hash and this step's.
     prev_hash: str | None = None
     hash: str | None = None
+    #: The release that wrote the step and its system's rules version (migration 0012,
+    #: issue 42; ``bot/versions.py``).  A step written before it: "before versioning", None.
+    release: str = "before versioning"
+    rules_version: int | None = None
+
+    def versions(self) -> dict[str, Any] | None:
+        """What the step's record (its export and its hash) holds of its versions:
+        ``{"release": "0.2.0", "rules": 4}``, or None for a step made before versioning."""
+        if self.rules_version is None:
+            return None
+        return {"release": self.release, "rules": self.rules_version}

@@ -575,7 +575,7 @@ _GAME_VERSION = "SELECT version FROM games WHERE id = ? AND status = 'active'"
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
                 " events_json, reveals, snapshot, turn_part, interaction_id, reverted_by, rerolls,"
-                " created_at, prev_hash, hash")
+                " created_at, prev_hash, hash, release_version, rules_version")
 log = logging.getLogger("referee.store")
 
 
@@ -620,4 +620,5 @@ def _step(row: aiosqlite.Row, with_state: bool = True) -> StepRow:
         interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
         rerolls=row["rerolls"], created_at=row["created_at"],
         prev_hash=row["prev_hash"], hash=row["hash"],
+        release=row["release_version"], rules_version=row["rules_version"],
     )

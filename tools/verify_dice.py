@@ -73,6 +73,8 @@ REEXEC = "REFEREE_VERIFY_DICE_REEXEC"
 CHAIN_FORMAT = "referee-chain/1"
 STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
                "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
+#: A step's release and rules version (issue 42), hashed when the step has them.
+VERSIONS_FIELD = "versions"
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 #: Audit actions that revert steps.
 REVERTING = ("rollback", "undo", "reroll")
@@ -103,6 +105,8 @@ def record_hash(kind: str, record: dict) -> str:
     """What a step's or audit entry's hash must be, given its ``prev_hash`` and content."""
     fields = STEP_FIELDS if kind == "step" else AUDIT_FIELDS
     body = {"prev": record.get("prev_hash"), "record": kind, **{k: record.get(k) for k in fields}}
+    if kind == "step" and record.get(VERSIONS_FIELD) is not None:
+        body[VERSIONS_FIELD] = record[VERSIONS_FIELD]  # made since versioning (issue 42)
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
