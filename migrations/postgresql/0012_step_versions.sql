@@ -10,9 +10,7 @@ ALTER TABLE step_log
 
 DROP VIEW steps;
 
+-- Every column of step_log (the two added ones included) and whether the step is reverted.
 CREATE VIEW steps AS
-SELECT s.id, s.game_id, s.seq, s.parent_seq, s.kind, s.actor_id, s.actor_name, s.side,
-       s.action_json, s.dice_json, s.events_json, s.state_json, s.reveals, s.snapshot,
-       s.turn_part, s.interaction_id, r.audit_id AS reverted_by, s.rerolls, s.created_at,
-       s.prev_hash, s.hash, s.release_version, s.rules_version
+SELECT s.*, r.audit_id AS reverted_by
 FROM step_log s LEFT JOIN step_reverts r ON r.game_id = s.game_id AND r.seq = s.seq;
