@@ -315,8 +315,9 @@ class Ledger:
             turn_part=step.turn_part,
             interaction_id=inv.interaction_id if inv and interaction else None,
             rerolls=outcome.rerolls,
-            **({"release": made.release, "rules_version": made.rules} if made is not None else {}),
         )
+        if made is not None:
+            row.release, row.rules_version = made.release, made.rules  # a fresh row: nobody else holds it
         return row, canonical
 
     @staticmethod
@@ -427,6 +428,9 @@ class Ledger:
         either the whole command or none of it."""
         game, change, inv = plan.game, plan.change, plan.inv
         if reply is not None:
+            reply = versions.with_rules_news(reply, game.system, game.row.head_rules_version,
+                                             plan.rows[0].seq if plan.rows and plan.change.parent_seq == game.row.head_seq
+                                             else None)
             reply = record.anchored(reply, plan.chain_head)
             if reply.mentions and paced is not None and paced.line:
                 # The ping says by when: stored with the reply, so a retried interaction is
@@ -564,7 +568,7 @@ class Ledger:
         cached = game.row.model_copy(update={
             "head_seq": plan.head_seq, "state_json": plan.head_state, "dice_counter": plan.dice_counter,
             "last_mention": plan.mention_key, "version": game.row.version + 1,
-            "chain_head": plan.chain_head,
+            "chain_head": plan.chain_head, "head_rules_version": game.system.rules_version,
         })
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),

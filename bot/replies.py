@@ -83,13 +83,21 @@ def step_action_text(step: StepRow) -> str:
         return step.kind
     if step.action.get("sealed"):
         # A sealed order (issue 28): not even which options it was given.
-        text = f"{step.action.get('name', '?')} {SEALED}"
-        return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
+        return _marked(step, f"{step.action.get('name', '?')} {SEALED}")
     private = step.action.get("private") or ()
     opts = " ".join(f"{k}:{SEALED if k in private else option_text(v)}"
                     for k, v in step.action.get("options", {}).items())
-    text = f"{step.action.get('name', '?')} {opts}".strip()
-    return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
+    return _marked(step, f"{step.action.get('name', '?')} {opts}".strip())
+
+
+def _marked(step: StepRow, text: str) -> str:
+    """An order's text with what made the step again, if anything: a reroll, or a
+    re-derivation under new rulings (``/mod rules-adopt``, issue 42)."""
+    if step.kind == "reroll":
+        return f"reroll of #{step.rerolls}: {text}"
+    if step.kind == "adopt":
+        return f"#{step.rerolls} under today's rules: {text}"
+    return text
 
 
 def dice_words(rolls: Sequence[Roll]) -> list[str]:

@@ -63,6 +63,9 @@ class GameRow(BaseModel):
     scenario_text: str | None = None
     #: The hash of the game's last record (migration 0009, ``bot/chain.py``).
     chain_head: str = ""
+    #: The rules version the head step was made under (migration 0012; None: before
+    #: versioning): the next order under other rules announces the change (issue 42).
+    head_rules_version: int | None = None
 
 
 class SeatRow(BaseModel):
@@ -217,6 +220,12 @@ class BaseStore(ABC):
     async def count_games(self) -> int:
         """How many games the database holds (all statuses)."""
         row = await self._fetchone("SELECT COUNT(*) FROM games")
+        return int(row[0]) if row else 0
+
+    async def count_active_games(self) -> int:
+        """How many games are being played (``referee health``: were they checked against
+        this release's rules, issue 42)."""
+        row = await self._fetchone("SELECT COUNT(*) FROM games WHERE status = 'active'")
         return int(row[0]) if row else 0
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -566,7 +575,7 @@ def _connect_versions(path: Path) -> sqlite3.Connection:
 #: The channel's active game and its version (:meth:`Store._held_version`).
 #: A game row with its state: the head step's (migration 0011), so the games row needs no
 #: second copy of it rewritten by every order.
-_GAMES = ("SELECT g.*, s.state_json FROM games g"
+_GAMES = ("SELECT g.*, s.state_json, s.rules_version AS head_rules_version FROM games g"
           " JOIN step_log s ON s.game_id = g.id AND s.seq = g.head_seq")
 _HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
 #: A game's version while it is active (:meth:`Store.game_version`).
@@ -604,7 +613,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         created_by=row["created_by"], created_at=row["created_at"], version=row["version"],
         summaries_json=row["summaries_json"],
         scenario_text=scenario_loaded(row["system"], row["scenario_text"]),
-        chain_head=row["chain_head"],
+        chain_head=row["chain_head"], head_rules_version=row["head_rules_version"],
     )
 
 

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 from pydantic import BaseModel
 
 from bot import VERSION
+from bot.models import Reply
 from rules.core.contract import GameSystem
 
 #: What the migration (0012) fills in for the release of a step written before it, and what
@@ -130,6 +131,32 @@ def export_header(system: GameSystem[Any], made: Iterable[tuple[str, int | None]
             "steps_made_under": seen}
 
 
+def rules_news(system: GameSystem[Any], head_rules: int | None, first_seq: int) -> str | None:
+    """The line a game's first step under other rules than its head's announces, once
+    (issue 42): stored states stay authoritative, the game plays on from its head.  None
+    when the head was made under today's rules."""
+    if head_rules == system.rules_version:
+        return None
+    stand = f"steps before #{first_seq} stand as played"
+    if head_rules is not None and head_rules > system.rules_version:
+        return (f"📜 Rules changed to {today(system)} (step #{first_seq - 1} was made under the newer"
+                f" {label(system.key, head_rules)}); {stand}.")
+    changes = "; ".join(c.text if c.version == system.rules_version else c.line()
+                        for c in changes_after(system, head_rules)) or "see the rules changelog"
+    return f"📜 Rules updated to {today(system)}: {changes}; {stand}."
+
+
+def with_rules_news(reply: Reply, system: GameSystem[Any], head_rules: int | None,
+                    first_seq: int | None) -> Reply:
+    """``reply`` with :func:`rules_news` at its top when its commit adds steps on a head made
+    under other rules (``first_seq``: the first new step; None: the commit adds none on the
+    head).  A private or refused reply is left as it is."""
+    if first_seq is None or reply.ephemeral or reply.error:
+        return reply
+    news = rules_news(system, head_rules, first_seq)
+    return reply if news is None else reply.model_copy(update={"text": f"{news}\n{reply.text}"})
+
+
 def fingerprint(systems: Iterable[GameSystem[Any]]) -> str:
     """This release and every system's rules version, one line (what ``referee check-games``
     records and ``referee health`` compares): ``0.1.0 · commando 1 · mak 1 · rr 4``."""
@@ -137,4 +164,5 @@ def fingerprint(systems: Iterable[GameSystem[Any]]) -> str:
 
 
 __all__ = ["BEFORE_VERSIONING", "RulesChange", "StepVersions", "changed_rule", "changelog", "changelog_text",
-           "changes_after", "export_header", "fingerprint", "label", "made_now", "today"]
+           "changes_after", "export_header", "fingerprint", "label", "made_now", "rules_news", "today",
+           "with_rules_news"]
