@@ -295,7 +295,7 @@ def _rederived(svc: Pipeline, game: LiveGame, line: list[StepRow], state: BaseMo
                          f" today's rules: {getattr(exc, 'message', str(exc))}; the game stands before it.")
             break
         run.keep(dice.fresh)
-        again.kind, again.rerolls = "adopt", old.seq
+        again.rerolls = old.seq  # an order re-derived: it names the step it stands for
         outcomes.append(again)
         state = again.step.state
     if not outcomes:

@@ -95,7 +95,7 @@ def _marked(step: StepRow, text: str) -> str:
     re-derivation under new rulings (``/mod rules-adopt``, issue 42)."""
     if step.kind == "reroll":
         return f"reroll of #{step.rerolls}: {text}"
-    if step.kind == "adopt":
+    if step.kind == "order" and step.rerolls is not None:
         return f"#{step.rerolls} under today's rules: {text}"
     return text
 

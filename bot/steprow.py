@@ -33,6 +33,8 @@ class StepRow(BaseModel):
     turn_part: str = ""
     interaction_id: str | None = None
     reverted_by: int | None = None
+    #: The step a reroll re-resolves; on an order, the step ``/mod rules-adopt`` re-derived it
+    #: from under new rulings (issue 42).
     rerolls: int | None = None
     created_at: str = ""
     #: The hash chain (migration 0009): the previous record's hash and this step's.

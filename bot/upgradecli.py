@@ -35,23 +35,25 @@ def made_by(document: dict[str, Any]) -> list[dict[str, Any]]:
 def versions_line(document: dict[str, Any]) -> str:
     """Which releases and rules made the file, and which replay it now."""
     system = registry.get(document["system"])
-    made = ", ".join(m["label"] if m.get("rules") is None else f"{m['label']} (release {m['release']})"
-                     for m in made_by(document))
-    return f"Made under {made}; replayed by release {VERSION} with today's rules ({versions.today(system)})."
+    made = ", ".join(versions.BEFORE_VERSIONING if m.get("rules") is None
+                     else f"under {m['label']} (release {m['release']})" for m in made_by(document))
+    return f"Steps made {made}; replayed by release {VERSION} with today's rules ({versions.today(system)})."
 
 
 def release_instructions(document: dict[str, Any], path: Path) -> str:
     """How to replay the file under the release that made it, for an exact check: that
     release's source and its pinned lock file (``requirements.lock``, hash-checked)."""
-    releases = [m["release"] for m in made_by(document) if m.get("rules") is not None]
-    if not releases:
-        return ("This file's steps were made before versioning: they do not record their release."
-                " Its first line's date (created_at of step #0) says which release ran then;"
-                " replay it with that release's source as below, or read today's report as a"
-                " report of rules changes: the chain, the dice and the seals do not depend on the rules.")
-    lines = [f"This file's steps were made by release {', '.join(dict.fromkeys(releases))}."
-             " For an exact check, replay it with that release, installed from its pinned lock file:"]
-    for release in dict.fromkeys(releases):
+    releases = list(dict.fromkeys(m["release"] for m in made_by(document) if m.get("rules") is not None))
+    if releases:
+        lines = [f"This file's steps were made by release {', '.join(releases)}."
+                 " For an exact check, replay it with that release, installed from its pinned lock file:"]
+    else:
+        started = next((s.get("created_at") for s in document["steps"] if s.get("seq") == 0), None) or "its start"
+        lines = ["This file's steps were made before versioning: they do not record their release. The"
+                 f" release that ran the game at {started} (your deployment's records, or the project's"
+                 " CHANGELOG.md by date) gives an exact check, installed from its pinned lock file:"]
+        releases = ["RELEASE"]
+    for release in releases:
         lines += [f"  git clone {SOURCE} referee-{release} && cd referee-{release} && git checkout v{release}",
                   "  python3.11 -m venv .venv && .venv/bin/pip install --require-hashes --no-deps"
                   " -r requirements.lock && .venv/bin/pip install --no-deps -e .",

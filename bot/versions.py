@@ -28,8 +28,9 @@ from rules.core.contract import GameSystem
 BEFORE_VERSIONING = "before versioning"
 #: A line of a rules changelog: ``- rr 4: 7.3.3 retreat never closer to an enemy``.
 _LINE = re.compile(r"^- (?P<system>[a-z0-9_-]+) (?P<version>\d+): (?P<text>.+?)\s*$")
-#: A rule number at the start of a changelog line's text (``7.3.3``, ``14.2.1``, ``8.0``).
-_RULE = re.compile(r"^(\d+(?:\.\d+)+)\b")
+#: A rule number at the start of a changelog line's text (``7.3.3``, ``14.2.1``, ``8.0``, a
+#: lettered one such as ``D2``).
+_RULE = re.compile(r"^([A-Z]{0,2}\d+(?:\.\d+)*)(?=\s)")
 
 
 class StepVersions(BaseModel):

@@ -78,9 +78,13 @@ VERSIONS_FIELD = "versions"
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 #: Audit actions that revert steps.
 REVERTING = ("rollback", "undo", "reroll", "rules-adopt")
-#: The kind of a step re-derived under new rulings by /mod rules-adopt (issue 42): it uses the
-#: rolls of the step it re-derives again (same numbers, same values), then fresh ones.
-REDERIVED = "adopt"
+
+
+def rederived(step: dict) -> bool:
+    """Whether a step is an order re-derived under new rulings by /mod rules-adopt (issue 42:
+    an order naming the step it stands for in ``rerolls``): it uses that step's rolls again
+    (same numbers, same values), then fresh ones."""
+    return step.get("kind") == "order" and step.get("rerolls") is not None
 #: A chain head as announcements show it: the link mark, then 16 to 64 hex digits.
 ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])")
 #: The first two bytes of every gzip file.
@@ -247,7 +251,7 @@ def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
     for step in steps:
         for roll in step["dice"]:
             index, sides, value = roll.get("index"), roll["sides"], roll["value"]
-            if step.get("kind") == REDERIVED and index in seen:
+            if rederived(step) and index in seen:
                 # A recorded roll used again (issue 42): its value is still the seed's.
                 if isinstance(sides, int) and sides >= 1 and roll_value(seed, index, sides) != value:
                     problems.append(f"step #{step['seq']}: reused roll {index} is {value}, the seed gives"
@@ -287,7 +291,7 @@ def drawn(steps: list[dict]) -> int:
     count = 0
     for step in steps:
         for roll in step["dice"]:
-            if step.get("kind") == REDERIVED and roll.get("index") in seen:
+            if rederived(step) and roll.get("index") in seen:
                 continue
             seen.add(roll.get("index"))
             count += 1

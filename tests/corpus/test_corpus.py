@@ -158,3 +158,51 @@ def test_check_games_names_the_rule_and_changes_nothing(monkeypatch: pytest.Monk
     assert f"#{first.seq}: the state differs from the recorded one (rule {first.rule} · recorded:" in changed[0].line()
     assert "made under today's rules" in changed[0].line()
     assert {k: v for k, v in before.items() if k != "bot_meta"} == {k: v for k, v in after.items() if k != "bot_meta"}
+
+
+# -- an export from before versioning, and a relabelled one ------------------------------------------
+
+BEFORE = FIXTURES.parent / "exports" / "rr-before-versioning.json.gz"
+
+
+def test_an_export_from_before_versioning_replays_with_a_clear_report(capsys: pytest.CaptureFixture[str]) -> None:
+    """Made by main before this change (no versions anywhere in it): it replays exactly, and
+    says it was made before versioning."""
+    from bot.upgradecli import run_replay  # noqa: PLC0415
+
+    document = load_export(BEFORE)
+    assert "versions" not in document and all("versions" not in s for s in document["steps"])
+    assert run_replay(BEFORE, release=False) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Steps made before versioning; replayed by release") and "forged" not in out
+    assert f"{len(document['steps'])}/{len(document['steps'])} steps reproduced exactly." in out
+
+
+def test_before_versioning_and_a_changed_ruling_is_no_forgery(monkeypatch: pytest.MonkeyPatch) -> None:
+    _more_hits(monkeypatch)
+    report = replay(load_export(BEFORE))
+    assert report.ok and report.explained and not report.problems
+    assert all(e.split(": ", 1)[1].startswith("made before versioning; today's rules (rr 1) give")
+               and "forged" not in e for e in report.explained)
+
+
+def test_a_relabelled_rules_version_breaks_the_chain() -> None:
+    """A step's versions are covered by its hash: claiming a step was made under older rules
+    (so that its difference would read as a rules change) is caught before any re-run."""
+    import copy  # noqa: PLC0415
+
+    name = short_games()[0]
+    forged = copy.deepcopy(DOCUMENTS[name])
+    forged["steps"][1]["versions"]["rules"] = 0
+    assert replay(forged).problems[0] == "#1: its hash does not recompute from its content (the record was changed)"
+
+
+def test_a_changed_roll_of_a_final_export_is_named() -> None:
+    import copy  # noqa: PLC0415
+
+    name, seq = next((n, s["seq"]) for n in short_games() for s in DOCUMENTS[n]["steps"] if s["dice"])
+    forged = copy.deepcopy(DOCUMENTS[name])
+    roll = forged["steps"][seq]["dice"][0]
+    roll["value"] = roll["value"] % roll["sides"] + 1
+    problems = replay(forged).problems
+    assert any(p.startswith(f"#{seq}: roll {roll['index']} (") and "the seed gives" in p for p in problems), problems
