@@ -118,9 +118,9 @@ async def health_note(store: BaseStore, db: Path | str) -> str | None:
     now = versions.fingerprint(registry.load_all().values())
     if checked == now:
         return None
-    was = f"last checked against {checked}" if checked else "never checked"
-    return (f"the {live} live game(s) of {shown(db)} were {was}, not against this release"
-            f" ({now}): run referee check-games to see which steps today's rules resolve otherwise")
+    was = f" (last checked against {checked})" if checked else ""
+    return (f"the {live} live game(s) of {shown(db)} were not checked against this release ({now}){was}:"
+            " run referee check-games to see which steps today's rules resolve otherwise")
 
 
 __all__ = ["health_note", "made_by", "print_report", "release_instructions", "run_check_games", "run_replay",

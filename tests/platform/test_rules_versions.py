@@ -148,7 +148,7 @@ async def test_check_games_and_health(table: Table, change_ruling: Callable[[], 
     change_ruling()
     assert await asyncio.to_thread(cli.main, ["health", "--db", str(store_url)]) == 0
     said = capsys.readouterr().out
-    assert "note: the 1 live game(s) of" in said and "were never checked, not against this release" in said
+    assert "note: the 1 live game(s) of" in said and "were not checked against this release (0.1.0 · " in said
     assert await asyncio.to_thread(cli.main, ["check-games", "--db", str(store_url)]) == 1
     out = capsys.readouterr().out
     assert "△ game #1 (duel, channel chan-1): first differs at #1: made under duel 1; today's rules (duel 2) give" in out
