@@ -255,7 +255,8 @@ async def run_health(settings: Settings) -> int:
         try:
             versions = await store.schema_versions()
             problems = await integrity_problems(store)
-            unchecked = await health_note(store, settings.db)
+            # Only of a sound database: a damaged one is said by its integrity check.
+            unchecked = None if problems else await health_note(store, settings.db)
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line

@@ -117,7 +117,7 @@ def log_line(step: StepRow, dice: list[str] | None = None) -> str:
     if step.kind == "reroll" and step.action:
         # A moderator's reroll, not an order of the side's (issue 25: it read "player
         # (soviet)"): who rerolled, and whose order it was.
-        order = step_action_text(step.model_copy(update={"kind": "order"}))
+        order = step_action_text(step.model_copy(update={"kind": "order", "rerolls": None}))
         head = f"#{step.seq} {step.actor_name or 'referee'} (moderator) rerolled #{step.rerolls}, {step.side}: {order}"
     rules = sorted({e.rule for e in step.events if e.rule and e.to is None})
     tail = dice_words(step.dice) if dice is None else list(dice)
