@@ -811,7 +811,16 @@ def replay_problems(document: dict) -> list[str] | str:
     # problem of the record (issue 42): referee replay says which rule.
     if not problems and not report.ok:
         problems.append(f"only {report.matched} of {report.steps} steps replayed")
-    return [f"replay: {p}" for p in problems]
+    return Replayed([f"replay: {p}" for p in problems], explained=len(report.explained))
+
+
+class Replayed(list):
+    """The replay's problems, and how many steps made under older rules resolve otherwise
+    today (issue 42: rules changes, not problems; ``referee replay`` names their rules)."""
+
+    def __init__(self, problems: list[str], explained: int = 0) -> None:
+        super().__init__(problems)
+        self.explained = explained
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -909,23 +918,40 @@ def _checked(args: argparse.Namespace, anchors: list[str],
 
 def _print_verdict(document: dict, problems: list[str], replayed: list[str] | str) -> None:
     """The verdict first: the problems, or what was vouched for."""
-    rolls = sum(len(step["dice"]) for step in document["steps"])
+    rolls, again = _rolls_counted(document)
     if problems:
         print(f"{len(problems)} problem(s):")
         for problem in problems:
             print(" -", problem)
     else:
-        print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order"
-              + (", and every step replays exactly." if not isinstance(replayed, str) else "."))
+        print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order{again}"
+              + ("." if isinstance(replayed, str) else _replayed_words(replayed)))
     if isinstance(replayed, str):
         print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
               " they are, or a rewritten event or state goes unseen.")
 
 
+def _replayed_words(replayed: list[str]) -> str:
+    """The verdict's end: every step replays exactly, or some as a rules change explains."""
+    explained = getattr(replayed, "explained", 0)
+    if not explained:
+        return ", and every step replays exactly."
+    return (f", and every step replays; {explained} made under older rules resolve otherwise under this"
+            " release's rules (a rules change, not a forgery: `referee replay FILE` names each rule).")
+
+
+def _rolls_counted(document: dict) -> tuple[int, str]:
+    """How many rolls the game drew (the count /game end announces), and words for those of
+    the file's rolls a re-derivation used again (issue 42: not drawn twice; empty if none)."""
+    drawn_rolls = drawn(document["steps"])
+    again = sum(len(step["dice"]) for step in document["steps"]) - drawn_rolls
+    return drawn_rolls, f" ({again} more used again by /mod rules-adopt, counted once)" if again else ""
+
+
 def _print_what_to_compare(document: dict, problems: list[str], args: argparse.Namespace,
                            anchors: list[str]) -> None:
     """Then what to compare with the channel: the seed hash, the roll count, the chain head."""
-    rolls = sum(len(step["dice"]) for step in document["steps"])
+    rolls, again = _rolls_counted(document)
     print(f"Seed hash in the file: {document['seed_hash']}")
     posted = posted_hash(args.seed_hash)
     if posted is None:
@@ -933,7 +959,7 @@ def _print_what_to_compare(document: dict, problems: list[str], args: argparse.N
     elif len(posted) < len(document["seed_hash"]) and not problems:
         print(f"  --seed-hash gave its first {len(posted)} digits only, and they match; the whole"
               " hash posted at /game new is the stronger check.")
-    print(f"Rolls in the file: {rolls}")
+    print(f"Rolls in the file: {rolls}{again}")
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")
     head = document.get("chain_head") or ""

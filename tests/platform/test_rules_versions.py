@@ -87,7 +87,7 @@ async def test_the_first_step_under_new_rules_announces_them_once(
 
 
 async def test_rules_adopt_rederives_with_the_recorded_dice_and_a_rollback_restores(
-        table: Table, change_ruling: Callable[[], None]) -> None:
+        table: Table, change_ruling: Callable[[], None], tmp_path: Path) -> None:
     await played(table)
     as_played = await state_json(table)
     game = await table.service.games.load(table.channel)
@@ -126,6 +126,12 @@ async def test_rules_adopt_rederives_with_the_recorded_dice_and_a_rollback_resto
     from tools import verify_dice  # noqa: PLC0415
 
     assert verify_dice.verify(document) == []  # both lines, the reused rolls counted once
+    # The auditor reads the count /game end announced, and the reused rolls apart from it.
+    from tests.platform.test_verify_dice import run  # noqa: PLC0415
+
+    code, out = run(tmp_path, document, "--rolls", str(counter))
+    assert code == 0, out
+    assert f"all {counter} rolls recompute in order (2 more used again by /mod rules-adopt, counted once)" in out
     # The re-derived line's marks are replayed from the records: one made active again
     # outside the record, or the re-derivation's own entry taken away, is named.
     undone = json.loads(json.dumps(document))
@@ -139,6 +145,8 @@ async def test_rules_adopt_rederives_with_the_recorded_dice_and_a_rollback_resto
     assert report.ok and not report.problems
     assert report.explained and all("made under duel 1; today's rules (duel 2) give" in e and "forged" not in e
                                     for e in report.explained)
+    assert (f"{len(report.explained)} made under older rules resolve otherwise under this release's rules"
+            " (a rules change, not a forgery") in out
 
 
 async def test_rules_adopt_with_nothing_to_change_says_so_and_changes_nothing(table: Table) -> None:
