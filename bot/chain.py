@@ -63,6 +63,9 @@ TAG_FORMAT = "referee-anchor/1"
 #: The fields of a step (as exported) that its hash covers, besides ``prev``.
 STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
                "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
+#: The field of a step (as exported) naming the release and rules version it was made under
+#: (issue 42), covered by its hash when it is set: steps made before versioning have none.
+VERSIONS_FIELD = "versions"
 #: The fields of an audit entry (as exported) that its hash covers, besides ``prev``.
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 
@@ -167,6 +170,10 @@ def step_hash(prev: str, step: dict[str, Any], state_json: str | None = None, *,
     by orjson for speed, or by ``json`` when the text gives orjson any doubt (it reads an
     integer beyond 64 bits as a float, which its encoding then shows with an exponent)."""
     body = {"prev": prev, "record": "step", **{k: step.get(k) for k in STEP_FIELDS}}
+    if step.get(VERSIONS_FIELD) is not None:
+        # A step made since migration 0015 (issue 42): its versions are covered, so they
+        # cannot be relabelled; one made before it hashes as it always did.
+        body[VERSIONS_FIELD] = step[VERSIONS_FIELD]
     if state_canonical is not None:
         return hashlib.sha256(_spliced(body, "state", state_canonical)).hexdigest()
     if state_json is None:
@@ -232,5 +239,6 @@ def tagged(line: str, seed: bytes, head: str, count: int, added: int) -> str:
     return f"{line} · {anchor_tag(seed, head, count, added)}" if seed else line
 
 
-__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "CHAIN_FORMAT_2", "CHAIN_FORMATS", "SHORT", "STEP_FIELDS", "TAG", "TAG_FORMAT", "anchor", "anchor_tag",
-           "audit_hash", "canonical", "canonical_fast", "canonical_text", "genesis", "short", "step_hash", "tagged"]
+__all__ = ["ANCHOR_MARK", "AUDIT_FIELDS", "CHAIN_FORMAT", "CHAIN_FORMAT_2", "CHAIN_FORMATS", "SHORT", "STEP_FIELDS", "TAG",
+           "TAG_FORMAT", "VERSIONS_FIELD", "anchor", "anchor_tag", "audit_hash", "canonical", "canonical_fast",
+           "canonical_text", "genesis", "short", "step_hash", "tagged"]

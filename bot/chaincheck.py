@@ -7,8 +7,9 @@ noticed.  Here every record of every game is hashed again from its stored conten
 verifier hashes it from an export (``bot/chain.py``), and the revert marks and the head are
 worked out again from the records in the order they were written: each rollback, reroll
 and undo reverts the active line above its base, a rollback forward makes its steps active
-again, a step written becomes the head, a rollback moves it to its target.  A revert mark
-deleted (a public rollback undone outside the record) or a head moved is named with the
+again, a step written becomes the head, a rollback moves it to its target; a rollback to
+another line and ``/mod rules-adopt`` (issue 42) revert above the step the lines share.  A
+revert mark deleted (a public rollback undone outside the record) or a head moved is named with the
 audit entry it contradicts.
 """
 
@@ -74,24 +75,62 @@ class _Line:
 
     def audited(self, entry: AuditRow) -> None:
         data = entry.data
-        if entry.action == "rollback" and data.get("direction") == "forward":
+        direction = data.get("direction") if entry.action == "rollback" else None
+        if direction == "forward":
             for seq in data.get("steps") or []:
                 self.marks.pop(seq, None)
             self.head = data.get("to")
             return
-        base = {"rollback": data.get("to") if data.get("direction") == "back" else None,
-                "reroll": data["step"] - 1 if isinstance(data.get("step"), int) else None,
-                "undo": self.parents.get(data.get("seq", -1))}.get(entry.action)
+        base = self._base(entry)
         if base is None:
             return  # an entry that reverts nothing (seat, kick, look, end, …)
+        self._revert_above(base, entry.id)
+        if direction == "across":
+            # To another line (issue 42): back to the step the two share, then the target's
+            # line made active again above it.
+            for seq in self._line(data.get("to")):
+                if seq > base:
+                    self.marks.pop(seq, None)
+        self.head = self._head_after(entry, base)
+
+    def _base(self, entry: AuditRow) -> int | None:
+        """The step above which ``entry`` reverted the active line (None: it reverts none)."""
+        data, base = entry.data, None
+        if entry.action == "rollback":
+            base = {"back": data.get("to"), "across": data.get("base")}.get(str(data.get("direction")))
+        elif entry.action == "reroll":
+            base = data["step"] - 1 if isinstance(data.get("step"), int) else None
+        elif entry.action == "undo":
+            base = self.parents.get(data.get("seq", -1))
+        elif entry.action == "rules-adopt":  # issue 42: from the parent of the first re-derived
+            base = self.parents.get(data.get("from", -1))
+        return base if isinstance(base, int) else None
+
+    def _revert_above(self, base: int, audit_id: int) -> None:
         seq = self.head
         while seq is not None and seq > base:
-            self.marks.setdefault(seq, entry.id)
+            self.marks.setdefault(seq, audit_id)
             seq = self.parents.get(seq)
-        # The rollback's target, or the parent of the step rerolled or undone (the steps
-        # applied again are records of their own, after this one).
+
+    def _line(self, seq: object) -> list[int]:
+        line: list[int] = []
+        current = seq if isinstance(seq, int) else None
+        while current is not None and current in self.parents and current not in line:
+            line.append(current)
+            current = self.parents[current]
+        return line
+
+    def _head_after(self, entry: AuditRow, base: int) -> int | None:
+        """The rollback's target; the base of a re-derivation; the parent of the step rerolled
+        or undone (the steps applied again are records of their own, after this one)."""
+        data = entry.data
+        if entry.action == "rollback":
+            to = data.get("to")
+            return to if isinstance(to, int) else None
+        if entry.action == "rules-adopt":
+            return base
         undone = data.get("step", data.get("seq"))
-        self.head = base if entry.action == "rollback" else self.parents.get(undone if isinstance(undone, int) else -1)
+        return self.parents.get(undone if isinstance(undone, int) else -1)
 
 
 def links_problems(game: GameRow, steps: list[StepRow], audit: list[AuditRow]) -> list[str]:

@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="re-run an exported log and check every state")
     replay.add_argument("file", type=Path, help="a log from /game export or /game end (.json.gz or .json)")
+    replay.add_argument("--release", action="store_true",
+                        help="say how to replay the file under the release that made it (its pinned "
+                             "lock file), for an exact check of steps made under older rules")
+
+    check = sub.add_parser("check-games", help="replay every live game under this release's rules and "
+                           "list the first step each resolves otherwise (changes no game)")
+    _db_option(check)
 
     html = sub.add_parser("export-html", help="write a game as one HTML file: log, dice, every map")
     html.add_argument("game", type=int, help="the game's number (in its export file names)")
@@ -230,22 +237,6 @@ async def run_render(settings: Settings, args: argparse.Namespace) -> int:
     return 0 if pngs else 1
 
 
-def run_replay(path: Path) -> int:
-    """Check an export reproduces exactly; a file that is not an export gets one sentence
-    and exit code 2 (issue 45: never a traceback)."""
-    from bot.replay import BadExport, load_export, replay  # noqa: PLC0415
-
-    try:
-        report = replay(load_export(path))
-    except BadExport as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    for problem in report.problems:
-        print("✗", problem)
-    print(f"{report.matched}/{report.steps} steps reproduced exactly.")
-    return 0 if report.ok else 1
-
-
 async def run_export_html(settings: Settings, args: argparse.Namespace) -> int:
     """Write the self-contained HTML page of a game (bot/export_html.py)."""
     from bot.export_html import write_export  # noqa: PLC0415
@@ -274,6 +265,7 @@ async def run_health(settings: Settings) -> int:
     from bot.heartbeat import heartbeat_problem  # noqa: PLC0415
     from bot.storage import database_problems  # noqa: PLC0415
     from bot.stores import open_store  # noqa: PLC0415
+    from bot.upgradecli import health_note  # noqa: PLC0415
 
     if settings.heartbeat is not None:
         problem = heartbeat_problem(settings.heartbeat, datetime.now(timezone.utc))
@@ -287,6 +279,8 @@ async def run_health(settings: Settings) -> int:
         try:
             versions = await store.schema_versions()
             problems = await database_problems(store)
+            # Only of a sound database: a damaged one is said by its integrity check.
+            unchecked = None if problems else await health_note(store, settings.db)
         finally:
             await store.close()
     except Exception as exc:  # any failure is "unhealthy", said in one line
@@ -306,6 +300,8 @@ async def run_health(settings: Settings) -> int:
     print(f"healthy: the database is migrated (version {max(versions, default=0)}), passes its "
           "integrity check and every record matches its hash chain; the gateway is not checked"
           " (REFEREE_HEARTBEAT is not set)")
+    if unchecked:
+        print(f"note: {unchecked}")
     return 0
 
 
@@ -415,7 +411,13 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     if command == "render":
         return asyncio.run(run_render(settings, args))
     if command == "replay":
-        return run_replay(args.file)
+        from bot.upgradecli import run_replay  # noqa: PLC0415
+
+        return run_replay(args.file, args.release)
+    if command == "check-games":
+        from bot.upgradecli import run_check_games  # noqa: PLC0415
+
+        return run_check_games(settings.db)
     if command == "export-html":
         return asyncio.run(run_export_html(settings, args))
     if command == "health":

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing, tutorial
+from bot import answers, chain, export_html, record, replaycmds, replies, scenarios, sealing, tutorial, versions
 from bot.declare import CommandSet, File, Flag, OrderName, Pick, Scenario, Side, SystemPick, Text, Whole, command
 from bot.games import is_standing
 from bot.models import Attachment, Invocation, Reply, ReplyField
@@ -339,6 +339,9 @@ async def export_document(svc: Pipeline, game_id: int) -> dict[str, Any]:
         # records it holds (each announcement shows its count, issue 45).
         "chain_format": game.chain_format,
         "chain_count": game.chain_count,
+        # The release that wrote this file, today's rules version, and those its steps were
+        # made under (issue 42): what `referee replay` tells a rules change from a forgery by.
+        "versions": versions.export_header(system, ((s.release, s.rules_version) for s in steps)),
         # The stored JSON text of each state, spliced in by encode_export (parsing and
         # re-encoding every state was most of the time /game end took).
         "steps": [record.sealed_step(r) if hidden is not None and r["seq"] >= hidden else r

@@ -24,13 +24,14 @@ from typing import Any, Awaitable, Callable, Sequence
 import orjson
 from pydantic import BaseModel
 
-from bot import chain, record, sealing, seedkey
+from bot import chain, record, sealing, seedkey, versions
 from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import Clock, SystemClock
 from bot.store import AuditRow, BaseStore, GameRow, SeatRow, StepRow
 from bot.summaries import Summaries, fresh
+from bot.versions import StepVersions
 from bot.writer import Writer
 from rules.core import dumps, finite
 from rules.core.contract import Action, GameSystem, Step
@@ -318,14 +319,16 @@ class Ledger:
 
     @staticmethod
     def step_row(game_id: int, seq: int, parent: int | None, outcome: Outcome,
-                 inv: Invocation | None, interaction: bool) -> tuple[StepRow, bytes | None]:
+                 inv: Invocation | None, interaction: bool,
+                 made: StepVersions | None = None) -> tuple[StepRow, bytes | None]:
         """The log row of ``outcome`` as step ``seq`` on ``parent`` (the one place a step row
         is built), and the canonical bytes of its state for the seal (None: the seal parses
         the stored text instead).
 
         The state is dumped once (issue 23): its stored text and its canonical bytes are
         both encoded from that dump, which also stays with the state for the next order's
-        copy (``rules/core/dumps.py``).  The text keeps the model's field and key order (a
+        copy (``rules/core/dumps.py``).  ``made``: the release and rules version it is
+        resolved under (issue 42; None only for a row that is never stored).  The text keeps the model's field and key order (a
         state read back iterates its dicts as the rules built them)."""
         step = outcome.step
         actor_id, actor_name = outcome.actor or ((inv.user_id, inv.user_name) if inv else (None, None))
@@ -344,6 +347,8 @@ class Ledger:
             interaction_id=inv.interaction_id if inv and interaction else None,
             rerolls=outcome.rerolls,
         )
+        if made is not None:
+            row.release, row.rules_version = made.release, made.rules  # a fresh row: nobody else holds it
         return row, canonical
 
     @staticmethod
@@ -461,6 +466,9 @@ class Ledger:
         either the whole command or none of it."""
         game, change, inv = plan.game, plan.change, plan.inv
         if reply is not None:
+            reply = versions.with_rules_news(reply, game.system, game.row.head_rules_version,
+                                             plan.rows[0].seq if plan.rows and plan.change.parent_seq == game.row.head_seq
+                                             else None)
             reply = record.anchored(reply, plan.chain_head, plan.chain_count, plan.added, game.row.seed)
             if reply.mentions and paced is not None and paced.line:
                 # The ping says by when: stored with the reply, so a retried interaction is
@@ -499,11 +507,12 @@ class Ledger:
         rows: list[StepRow] = []
         canonicals: list[bytes | None] = []
         parent, seq = change.parent_seq, game.next_seq
+        made = versions.made_now(game.system)
         for outcome in change.steps:
             # Only a player's own order carries the interaction id (UNIQUE: the optimistic
             # dedupe of the order path); a command's reply carries it otherwise.
             own = outcome.kind == "order" and outcome.actor is None and len(change.steps) == 1
-            row, canonical = self.step_row(game.row.id, seq, parent, outcome, inv, own)
+            row, canonical = self.step_row(game.row.id, seq, parent, outcome, inv, own, made)
             rows.append(row)
             canonicals.append(canonical)
             parent, seq = seq, seq + 1
@@ -599,6 +608,7 @@ class Ledger:
             "head_seq": plan.head_seq, "state_json": plan.head_state, "dice_counter": plan.dice_counter,
             "last_mention": plan.mention_key, "version": game.row.version + 1,
             "chain_head": plan.chain_head, "chain_count": plan.chain_count,
+            "head_rules_version": game.system.rules_version,
         })
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
@@ -695,7 +705,8 @@ class Ledger:
                 seed_hash=draft.seed_hash, created_by=draft.created_by or inv.user_id,
                 scenario_text=draft.scenario_text, chain_format=chain.CHAIN_FORMAT_2,
             )
-            row, canonical = self.step_row(game_id, 0, None, outcome, inv, False)
+            row, canonical = self.step_row(game_id, 0, None, outcome, inv, False,
+                                           versions.made_now(self.systems[draft.system]))
             row = record.seal_step(row, record.genesis_of(draft.model_copy(
                 update={"chain_format": chain.CHAIN_FORMAT_2})), canonical)
             db.insert_step(row)

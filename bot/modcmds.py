@@ -9,8 +9,12 @@ marks, new steps, seats and reply are stored together or not at all.
 from __future__ import annotations
 
 import functools
+import json
+from dataclasses import dataclass
 
-from bot import record, replies, scenarios
+from pydantic import BaseModel
+
+from bot import record, replies, scenarios, versions
 from bot.gamecmds import end_audit, finish, read_options
 from bot.declare import CommandSet, Member, Side, Text, Whole, command
 from bot.models import Invocation, Reply
@@ -19,9 +23,10 @@ from bot.pacing.plans import same_part
 from bot.pacing.times import discord_time
 from bot.moderation import require_moderator
 from bot.owed import OwedAnnouncements
-from bot.pipeline import Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, option_user
+from bot.pipeline import Audit, Change, Committed, DiceRun, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
-from bot.store import SeatRow
+from bot.store import SeatRow, StepRow
+from rules.core.dice import DiceExhausted, ReusedDice
 from rules.core.errors import RuleError
 
 
@@ -48,7 +53,9 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
 
     Back: every later active step is marked reverted (kept).  Forward: the reverted steps
     between the current step and ``to`` become active again, if ``to`` was built on the
-    current step (a branch abandoned by a new order must first be rolled back to).
+    current step.  To a step on another branch (one abandoned by a new order, or the line
+    as played before ``/mod rules-adopt``): back to the last step the two share, then
+    forward along the other, in one change.
     """
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
@@ -60,52 +67,89 @@ async def cmd_rollback(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"There is no step #{target}; this game has steps #0 to #{last}.")
     if target == head:
         raise RuleError(f"The game is already at step #{target}.")
-    # Only the steps between the two are read: the walk never goes below the lower one.
-    lineage = await svc.store.lineage(game.row.id, since=min(target, head))
-    back = _ancestors(lineage, head)
-    forward = _ancestors(lineage, target)
-    if target in back:
-        direction, moved = "back", [s for s in back if s > target]
-    elif head in forward:
-        direction, moved = "forward", [s for s in forward if s > head]
-    else:
-        everything = await svc.store.lineage(game.row.id)
-        shared = set(_ancestors(everything, head)) & set(_ancestors(everything, target))
-        if not shared:
-            # A rerolled setup starts a new tree: the old one cannot be reached from it.
-            root = _ancestors(everything, head)[-1]
-            raise RuleError(
-                f"Step #{target} belongs to a setup that was rerolled (now #{root}); "
-                "it cannot be returned to."
-            )
-        raise RuleError(
-            f"Step #{target} is on another branch; roll back to #{max(shared)} first, then forward to #{target}."
-        )
-    audit = Audit(inv.user_id, inv.user_name, "rollback", replies.user_text(opts["reason"]),
-                  {"from": head, "to": target, "direction": direction, "steps": sorted(moved)})
-    change = Change(head=step, audit=audit, reset_mention=True,
-                    revert_after=target if direction == "back" else None,
-                    unrevert=moved if direction == "forward" else [])
-    if len(moved) > 1:
-        steps, are, them = f"Steps #{min(moved)}–#{max(moved)}", "are", "them"
-    else:  # one step: "Step #7 is kept", not "Steps #7 are kept"
-        steps, are, them = f"Step #{moved[0]}", "is", "it"
-    if direction == "back":
-        detail = f"{steps} {are} kept, struck through; /mod rollback to:{head} restores {them}."
-    else:
-        detail = f"{steps} {are} active again."
+    path = await _rollback_path(svc, game, target)
+    direction, moved = path.direction, sorted({*path.back, *path.forward})
+    data = {"from": head, "to": target, "direction": direction, "steps": moved}
+    if direction == "across":
+        # The step the two lines share: the verifier and the health check replay the revert
+        # marks from it (those above it on the old line struck, those of the new line active).
+        data["base"] = path.base
+    audit = Audit(inv.user_id, inv.user_name, "rollback", replies.user_text(opts["reason"]), data)
+    change = Change(head=step, audit=audit, reset_mention=True, revert_after=path.base,
+                    unrevert=path.forward)
     state = game.system.load_state(step.state_json)
     lines = [
-        f"⏪ Moderator @{inv.user_name} rolled the game {direction} to step #{target}.",
+        f"⏪ Moderator @{inv.user_name} rolled the game {path.words()} to step #{target}.",
         f"Reason: {replies.user_text(opts['reason'])}",
-        detail,
+        *path.details(head),
         *([dice_kept_line(game.row.dice_counter)]
-          if direction == "back" and await _rolled_after(svc, game, target) else []),
+          if path.back and await _rolled_after(svc, game, path.base or 0) else []),
     ]
     reply = await svc.ledger.commit(game, change, inv=inv,
                              reply_for=lambda done: _announce(game, state, lines, target))
     assert reply is not None
     return reply
+
+
+@dataclass(frozen=True)
+class RollbackPath:
+    """How a rollback moves the head: the active steps it strikes through (``back``, all
+    numbered above ``base``) and the reverted ones it makes active again (``forward``).  To
+    a step on another branch it does both: back to the last step the two lines share, then
+    forward along the other (issue 42: undoing ``/mod rules-adopt`` in one command)."""
+
+    direction: str
+    base: int | None
+    back: list[int]
+    forward: list[int]
+
+    def words(self) -> str:
+        """How the head moved: ``back``, ``forward``, or back and along another line."""
+        if self.direction == "across":
+            return f"back to step #{self.base} and forward along another line"
+        return self.direction
+
+    def details(self, head: int) -> list[str]:
+        """The announcement's lines on what was struck and what is active again."""
+        lines = []
+        if self.back:
+            steps, are, them = _steps_words(self.back)
+            lines.append(f"{steps} {are} kept, struck through; /mod rollback to:{head} restores {them}.")
+        if self.forward:
+            steps, are, _ = _steps_words(self.forward)
+            lines.append(f"{steps} {are} active again.")
+        return lines
+
+
+def _steps_words(seqs: list[int]) -> tuple[str, str, str]:
+    """``Steps #4–#7``, ``are``, ``them`` (one step: ``Step #7``, ``is``, ``it``)."""
+    if len(seqs) > 1:
+        return f"Steps #{min(seqs)}–#{max(seqs)}", "are", "them"
+    return f"Step #{seqs[0]}", "is", "it"
+
+
+async def _rollback_path(svc: Pipeline, game: LiveGame, target: int) -> RollbackPath:
+    """The path from the head to ``target``; a sentence when there is none (a rerolled
+    setup started another tree)."""
+    head = game.row.head_seq
+    # Only the steps between the two are read: the walk never goes below the lower one.
+    lineage = await svc.store.lineage(game.row.id, since=min(target, head))
+    back = _ancestors(lineage, head)
+    forward = _ancestors(lineage, target)
+    if target in back:
+        return RollbackPath("back", target, sorted(s for s in back if s > target), [])
+    if head in forward:
+        return RollbackPath("forward", None, [], sorted(s for s in forward if s > head))
+    everything = await svc.store.lineage(game.row.id)
+    shared = set(_ancestors(everything, head)) & set(_ancestors(everything, target))
+    if not shared:
+        # A rerolled setup starts a new tree: the old one cannot be reached from it.
+        root = _ancestors(everything, head)[-1]
+        raise RuleError(f"Step #{target} belongs to a setup that was rerolled (now #{root}); "
+                        "it cannot be returned to.")
+    base = max(shared)
+    return RollbackPath("across", base, sorted(s for s in _ancestors(everything, head) if s > base),
+                        sorted(s for s in _ancestors(everything, target) if s > base))
 
 
 async def _rolled_after(svc: Pipeline, game: LiveGame, seq: int) -> bool:
@@ -179,6 +223,103 @@ async def cmd_reroll(svc: Pipeline, inv: Invocation) -> Reply:
     reply = await svc.ledger.commit(game, change, inv=inv, reply_for=build)
     assert reply is not None
     return reply
+
+
+@command("rules-adopt", "Re-derive the game from a step under today's rules (dice as recorded)",
+         Whole("from", "The first step to re-derive (from /game log)", minimum=1),
+         Text("reason", "Why (announced in the channel)"), may_render=True, moderator_only=True)
+async def cmd_rules_adopt(svc: Pipeline, inv: Invocation) -> Reply:
+    """``/mod rules-adopt from: reason:``: re-derive the game from step ``from`` under the
+    rulings of this release (issue 42).
+
+    By default a game plays on from its stored head when the rules change: the steps before
+    stand as played.  This applies the recorded orders of ``from`` to the head again, in
+    order, on the state before ``from``, with the dice they recorded (a ruling that now asks
+    for more rolls gets fresh ones), while they remain legal.  Like a reroll the old steps
+    are kept, struck through, and both lines of history stay in the record; a rollback to
+    the old head restores the line as played.  One transaction.
+    """
+    _require_moderator(svc, inv)
+    opts = read_options(svc, inv)
+    game = await svc.games.require(inv.channel_id)
+    first = await _adopt_start(svc, game, opts["from"])
+    line = [first, *await svc.store.active_steps_after(game.row.id, first.seq)]
+    run = svc.dice_run(game.row)
+    outcomes, notes = _rederived(svc, game, line, await svc.state_at(game, first.parent_seq or 0), run)
+    changed = [(old, new) for old, new in zip(line, outcomes) if not _same_outcome(old, new)]
+    if not changed and len(outcomes) == len(line):
+        raise RuleError(f"Under today's rules ({versions.today(game.system)}) steps #{first.seq}–#{line[-1].seq}"
+                        " resolve exactly as played: there is nothing to adopt, and nothing was changed.")
+    head, today = game.row.head_seq, versions.today(game.system)
+
+    def build(done: Committed) -> Reply:
+        lines = [
+            f"📜 Moderator @{inv.user_name} re-derived the game from step #{first.seq} under today's"
+            f" rules ({today}), with the dice as recorded.",
+            f"Reason: {replies.user_text(opts['reason'])}",
+            f"Steps #{first.seq}–#{head} are kept, struck through, as played; now #{done.seqs[0]}–#{done.seqs[-1]}."
+            f" /mod rollback to:{head} restores the line as played.",
+            *[f"#{old.seq} → #{seq}: {_outcome_line(new)}"
+              for (old, new), seq in zip(zip(line, outcomes), done.seqs) if (old, new) in changed][:6],
+            *notes,
+        ]
+        return _announce(game, outcomes[-1].step.state, lines, done.head_seq)
+
+    change = Change(
+        steps=outcomes, parent_seq=first.parent_seq, dice=run,
+        audit=Audit(inv.user_id, inv.user_name, "rules-adopt", replies.user_text(opts["reason"]),
+                    {"from": first.seq, "head": head, "rules": today, "steps": [s.seq for s in line]}),
+        revert_after=first.parent_seq,
+    )
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=build)
+
+
+async def _adopt_start(svc: Pipeline, game: LiveGame, seq: int) -> StepRow:
+    """The step ``/mod rules-adopt from:`` names: an order on the game's current line."""
+    step = await svc.store.step(game.row.id, seq)
+    if step is None or seq > game.row.head_seq:
+        raise RuleError(f"There is no step #{seq} on this game's line; it is at #{game.row.head_seq}"
+                        " (/game log shows its steps).")
+    if step.reverted_by is not None:
+        raise RuleError(f"Step #{seq} is struck through (reverted); give a step of the current line"
+                        " (/game log).")
+    if step.parent_seq is None:
+        raise RuleError("The setup cannot be re-derived; give the first step to re-derive after it (from:1 or later).")
+    return step
+
+
+def _rederived(svc: Pipeline, game: LiveGame, line: list[StepRow], state: BaseModel,
+               run: DiceRun) -> tuple[list[Outcome], list[str]]:
+    """Each step of ``line`` applied again on the one before, under today's rules, with its
+    recorded dice; stops at the first that no longer applies (said in ``notes``)."""
+    outcomes: list[Outcome] = []
+    notes: list[str] = []
+    for old in line:
+        dice = ReusedDice(old.dice, run.take())
+        try:
+            again = svc.reapply(game, old, state, dice)
+        except (RuleError, DiceExhausted) as exc:
+            notes.append(f"Step #{old.seq} ({replies.step_action_text(old)}) no longer applies under"
+                         f" today's rules: {getattr(exc, 'message', str(exc))}; the game stands before it.")
+            break
+        run.keep(dice.fresh)
+        again.rerolls = old.seq  # an order re-derived: it names the step it stands for
+        outcomes.append(again)
+        state = again.step.state
+    if not outcomes:
+        raise RuleError(notes[0] + " Nothing was changed.")
+    return outcomes, notes
+
+
+def _same_outcome(old: StepRow, new: Outcome) -> bool:
+    """Whether a re-derived step gives what the step it re-derives recorded."""
+    return ([e.record() for e in new.step.events] == [e.record() for e in old.events]
+            and json.loads(new.step.state.model_dump_json()) == json.loads(old.state_json))
+
+
+def _outcome_line(outcome: Outcome) -> str:
+    """A re-derived step's public events, one line."""
+    return " · ".join(replies.event_lines(outcome.step.events)) or "no events"
 
 
 def _announce(game: LiveGame, state: object, lines: list[str], seq: int,
@@ -310,8 +451,8 @@ async def cmd_forfeit(svc: Pipeline, inv: Invocation) -> Reply:
 
 #: ``/mod``: moderator tools, in the order Discord shows them.
 MOD = CommandSet("mod", "Moderator tools: rollback, reroll, seats", [
-    cmd_rollback, cmd_reroll, cmd_seat, cmd_extend, cmd_kick, cmd_look, scenarios.cmd_mod_scenario,
-    cmd_forfeit,
+    cmd_rollback, cmd_reroll, cmd_rules_adopt, cmd_seat, cmd_extend, cmd_kick, cmd_look,
+    scenarios.cmd_mod_scenario, cmd_forfeit,
 ])
 
 __all__ = ["MOD"]

@@ -28,6 +28,8 @@ def step_fields(step: StepRow, state: Any) -> dict[str, Any]:
         "action": step.action, "dice": dice, "events": events,
         "reveals": step.reveals, "snapshot": step.snapshot, "turn_part": step.turn_part,
         "rerolls": step.rerolls, "created_at": step.created_at, "state": state,
+        # Which release and rules made it (issue 42); None: before versioning.
+        "versions": step.versions(),
     }
 
 
@@ -39,9 +41,23 @@ def audit_fields(entry: AuditRow) -> dict[str, Any]:
 def genesis_of(game: GameRow) -> str:
     """The genesis of ``game``'s chain, in the scheme it was started with (issue 45: since
     ``referee-chain/2`` it binds the scenario file's whole SHA-256)."""
-    digest = scenariofile.sha256(game.scenario_text) if game.scenario_text is not None else None
-    return chain.genesis(game.system, game.scenario, game.options, game.seed_hash,
-                         fmt=game.chain_format, scenario_sha256=digest)
+    return _genesis(game.system, game.scenario, game.options, game.seed_hash, game.chain_format,
+                    game.scenario_text)
+
+
+def genesis_of_export(document: dict[str, Any]) -> str:
+    """The genesis of an exported game's chain, as :func:`genesis_of` gives it for the game
+    (an export made before issue 45 names no scheme: ``referee-chain/1``)."""
+    text = document.get("scenario_text")
+    return _genesis(str(document.get("system")), str(document.get("scenario", "")),
+                    document.get("options") or {}, str(document.get("seed_hash")),
+                    str(document.get("chain_format") or chain.CHAIN_FORMAT), text if isinstance(text, str) else None)
+
+
+def _genesis(system: str, scenario: str, options: dict[str, Any], seed_hash: str, fmt: str,
+             scenario_text: str | None) -> str:
+    digest = scenariofile.sha256(scenario_text) if scenario_text is not None else None
+    return chain.genesis(system, scenario, options, seed_hash, fmt=fmt, scenario_sha256=digest)
 
 
 def seal_step(step: StepRow, prev: str, state_canonical: bytes | None = None) -> StepRow:
@@ -118,5 +134,5 @@ def anchored(reply: Reply, head: str, count: int | None = None, added: int | Non
     return reply.model_copy(update={"text": f"{reply.text}\n{line}"})
 
 
-__all__ = ["anchored", "audit_fields", "seal_audit", "seal_step", "seal_steps", "sealed_from",
+__all__ = ["anchored", "audit_fields", "genesis_of", "genesis_of_export", "seal_audit", "seal_step", "seal_steps", "sealed_from",
            "sealed_step", "step_fields"]

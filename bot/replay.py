@@ -1,8 +1,12 @@
 """``referee replay FILE``: re-run an exported log and confirm every recorded state.
 
-Each step is applied again, on the recorded state of the step it followed, with the dice it
-recorded (:class:`RecordedDice`); the new state must equal the recorded one exactly.  This
-is the determinism check moderators can run on any export, reverted steps included.
+The chain, the dice and the seals are checked first (``bot/exportcheck.py``: they never
+depend on the rules); then each step is applied again, on the recorded state of the step it
+followed, with the dice it recorded.  A step made under today's rules version must give its
+recorded state exactly; one made under an older version (or before versioning) that
+resolves otherwise is reported as a rules change with the rule and both outcomes, never as
+forged (issue 42, ``bot/rerun.py``).  This is the check moderators can run on any export,
+reverted steps included.
 
 Every field the replay reads is checked first (issue 45): the scenario file against its
 ``scenario_sha256``, and a final export (one holding the seed) withholds nothing, so a step
@@ -21,10 +25,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.pipeline import apply_recorded
+from bot.exportcheck import integrity_problems
+from bot.rerun import Verdict, rerun, verdict
 from rules.core import registry, scenariofile
-from rules.core.contract import GameSystem, Step
-from rules.core.dice import DiceExhausted, RecordedDice, Roll
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
 
@@ -34,11 +38,17 @@ class ReplayReport(BaseModel):
     steps: int = 0
     matched: int = 0
     problems: list[str] = Field(default_factory=list)
+    #: Steps that resolve otherwise today for a reason their versions give (issue 42): made
+    #: under older rules, under newer ones, or before versioning.  Not problems.
+    explained: list[str] = Field(default_factory=list)
+    #: Every step that did not reproduce exactly, with its rule and both outcomes.
+    verdicts: list[Verdict] = Field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """Every step reproduced its recorded state."""
-        return not self.problems and self.matched == self.steps
+        """The chain, dice and seals check out, and every step reproduced its recorded
+        state or differs only as its rules version explains."""
+        return not self.problems and self.matched + len(self.explained) == self.steps
 
 
 class BadExport(Exception):
@@ -146,7 +156,9 @@ def document_problems(document: dict[str, Any]) -> list[str]:
 
 def replay(document: dict[str, Any]) -> ReplayReport:
     """Replay an export (formats :data:`FORMATS`); its shape is checked first
-    (:class:`BadExport`)."""
+    (:class:`BadExport`), then its own fields, chain, dice and seals (``bot/exportcheck.py``:
+    they never depend on the rules), then every step is run again and judged by the rules
+    version it was made under (``bot/rerun.py``)."""
     check_shape(document)
     report = ReplayReport(problems=document_problems(document))
     try:
@@ -162,6 +174,11 @@ def replay(document: dict[str, Any]) -> ReplayReport:
         except RuleError as exc:
             report.problems.append(f"the export's scenario file does not load: {exc}")
             return report
+    try:
+        report.problems += integrity_problems(document)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:  # a record of the wrong shape
+        raise BadExport(f"the export's records are not of a shape its chain, dice and seals can be"
+                        f" checked in ({type(exc).__name__}: {str(exc)[:80]}).") from None
     recorded: dict[int, dict[str, Any]] = {}
     seals: dict[str, dict[str, Any]] = {}  # the newest recorded seal of each key
     for entry in sorted(document["steps"], key=lambda s: s["seq"]):
@@ -169,80 +186,36 @@ def replay(document: dict[str, Any]) -> ReplayReport:
             continue  # a running game's secret round (10.1.1): checked once revealed
         report.steps += 1
         recorded[entry["seq"]] = entry["state"]
-        try:
-            problem = _step_problem(system, document, entry, recorded, seals)
-        except Exception as exc:  # noqa: BLE001 - a step the rules cannot read is a failed step
-            problem = f"could not be applied again ({type(exc).__name__}: {str(exc)[:120]})"
-        if problem:
-            report.problems.append(f"#{entry['seq']}: {problem}")
-        else:
-            report.matched += 1
+        _judge(report, _step_verdict(system, document, entry, recorded, seals))
     return report
 
 
-def _step_problem(system: GameSystem[Any], document: dict[str, Any], entry: dict[str, Any],
-                  recorded: dict[int, Any], seals: dict[str, dict[str, Any]]) -> str | None:
-    """What is wrong with one step applied again on the recorded state of its parent, with
-    its recorded dice (None: it gives its recorded state, events, seals and reveals)."""
-    dice = RecordedDice([Roll.model_validate(r) for r in entry["dice"]])
-    state = None
+def _step_verdict(system: GameSystem[Any], document: dict[str, Any], entry: dict[str, Any],
+                  recorded: dict[int, Any], seals: dict[str, dict[str, Any]]) -> Verdict:
+    """One step run again on the recorded state of its parent, judged by its versions."""
+    seq = entry["seq"]
+    parent = None
     if entry["action"] is not None:
         parent = recorded.get(entry["parent_seq"])
         if parent is None:
-            return f"the step it followed (#{entry['parent_seq']}) is missing"
-        state = system.state_model.model_validate(parent)
+            return Verdict(seq=seq, kind="problem", text=f"#{seq}: the step it followed (#{entry['parent_seq']}) is missing")
     try:
-        step, _ = apply_recorded(system, document["scenario"], document.get("options", {}),
-                                 state, entry["action"], entry["side"], dice)
-    except (RuleError, DiceExhausted) as exc:
-        return f"could not be applied again: {exc}"
-    if dice.position != len(dice.recorded):
-        return f"used {dice.position} of its {len(dice.recorded)} recorded rolls"
-    if json.loads(step.state.model_dump_json()) != entry["state"]:
-        return "the state differs from the recorded one"
-    if [e.record() for e in step.events] != entry.get("events"):
-        return "the events differ from the recorded ones"
-    return _secret_problem(step, entry.get("action") or {}, seals)
+        return verdict(system, entry, rerun(system, document, entry, parent, seals))
+    except Exception as exc:  # noqa: BLE001 - a step the rules cannot read is a failed step
+        return Verdict(seq=seq, kind="problem",
+                       text=f"#{seq}: could not be applied again ({type(exc).__name__}: {str(exc)[:120]})")
 
 
-def _secret_problem(step: Step, action: dict[str, Any], seals: dict[str, dict[str, Any]]) -> str | None:
-    """Whether the seals and reveals the order makes again are the recorded ones (issue 28):
-    the same keys, owners, public words and padded items sealed, the same items revealed for
-    the same reasons.  The verifier checks that each recorded item opens its leaf; this checks
-    that the items are the ones the rules chose, so a record whose secret was swapped (and
-    its leaves recomputed) does not pass.  A recorded seal keeps its items in their shuffled
-    slots (issue 45); ``seals`` (the newest recorded seal of each key, updated here) gives a
-    reveal's slot."""
-    again = [(s.key, s.side, s.what, s.padded()) for s in step.seals]
-    recorded = [(s.get("key"), s.get("side"), s.get("what"), _in_rules_order(s)) for s in action.get("seals", [])]
-    if again != recorded:
-        return f"the sealed choices differ from the recorded ones ({_first_key(again, recorded)})"
-    seals.update({str(s.get("key")): s for s in action.get("seals", [])})
-    opened = [(u.key, _slot(seals.get(u.key), u.index), u.why) for u in step.unseals]
-    revealed = [(r.get("key"), r.get("index"), r.get("why")) for r in action.get("reveals", [])]
-    if opened != revealed:
-        return f"the reveals differ from the recorded ones ({_first_key(opened, revealed)})"
-    return None
+def _judge(report: ReplayReport, found: Verdict) -> None:
+    """Count a re-run step: reproduced, explained by its versions, or a problem."""
+    if found.kind == "same":
+        report.matched += 1
+        return
+    report.verdicts.append(found)
+    if found.kind == "problem":
+        report.problems.append(found.text)
+    else:
+        report.explained.append(found.text)
 
 
-def _in_rules_order(seal: dict[str, Any]) -> Any:
-    """A recorded seal's items in the order the rules gave them (un-shuffled by its
-    ``slots``; a record without them, or a malformed one, as it is)."""
-    items, slots = seal.get("items"), seal.get("slots")
-    if not isinstance(items, list) or not isinstance(slots, list) or sorted(slots) != list(range(len(items))):
-        return items
-    return [items[slot] for slot in slots]
-
-
-def _slot(seal: dict[str, Any] | None, index: int) -> int:
-    """The slot the rules' item ``index`` of a recorded seal sits in."""
-    slots = (seal or {}).get("slots")
-    return slots[index] if isinstance(slots, list) and 0 <= index < len(slots) else index
-
-
-def _first_key(again: list[tuple[Any, ...]], recorded: list[tuple[Any, ...]]) -> str:
-    """The seal named by the first entry that differs, for the report."""
-    for mine, theirs in zip(again, recorded):
-        if mine != theirs:
-            return f"seal {str(theirs[0])[:40]!r}"
-    return f"{len(again)} made again, {len(recorded)} recorded"
+__all__ = ["FORMATS", "BadExport", "ReplayReport", "check_shape", "document_problems", "load_export", "replay"]

@@ -98,13 +98,21 @@ def step_action_text(step: StepRow) -> str:
         return step.kind
     if step.action.get("sealed"):
         # A sealed order (issue 28): not even which options it was given.
-        text = f"{step.action.get('name', '?')} {SEALED}"
-        return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
+        return _marked(step, f"{step.action.get('name', '?')} {SEALED}")
     private = step.action.get("private") or ()
     opts = " ".join(f"{k}:{SEALED if k in private else option_text(v)}"
                     for k, v in step.action.get("options", {}).items())
-    text = f"{step.action.get('name', '?')} {opts}".strip()
-    return f"reroll of #{step.rerolls}: {text}" if step.kind == "reroll" else text
+    return _marked(step, f"{step.action.get('name', '?')} {opts}".strip())
+
+
+def _marked(step: StepRow, text: str) -> str:
+    """An order's text with what made the step again, if anything: a reroll, or a
+    re-derivation under new rulings (``/mod rules-adopt``, issue 42)."""
+    if step.kind == "reroll":
+        return f"reroll of #{step.rerolls}: {text}"
+    if step.kind == "order" and step.rerolls is not None:
+        return f"#{step.rerolls} under today's rules: {text}"
+    return text
 
 
 def dice_words(rolls: Sequence[Roll]) -> list[str]:
@@ -147,7 +155,7 @@ def log_line(step: StepRow, dice: list[str] | None = None) -> str:
     if step.kind == "reroll" and step.action:
         # A moderator's reroll, not an order of the side's (issue 25: it read "player
         # (soviet)"): who rerolled, and whose order it was.
-        order = step_action_text(step.model_copy(update={"kind": "order"}))
+        order = step_action_text(step.model_copy(update={"kind": "order", "rerolls": None}))
         head = f"#{step.seq} {step.actor_name or 'referee'} (moderator) rerolled #{step.rerolls}, {step.side}: {order}"
     rules = sorted({e.rule for e in step.events if e.rule and e.to is None})
     tail = dice_words(step.dice) if dice is None else list(dice)

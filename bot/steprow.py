@@ -33,11 +33,17 @@ class StepRow(BaseModel):
     turn_part: str = ""
     interaction_id: str | None = None
     reverted_by: int | None = None
+    #: The step a reroll re-resolves; on an order, the step ``/mod rules-adopt`` re-derived it
+    #: from under new rulings (issue 42).
     rerolls: int | None = None
     created_at: str = ""
     #: The hash chain (migration 0009): the previous record's hash and this step's.
     prev_hash: str | None = None
     hash: str | None = None
+    #: The release that wrote the step and its system's rules version (migration 0015,
+    #: issue 42; ``bot/versions.py``).  A step written before it: "before versioning", None.
+    release: str = "before versioning"
+    rules_version: int | None = None
 
     #: :meth:`records`, kept with the lists they were made from.
     _records: tuple[list[Roll], list[Event], list[dict[str, Any]], list[dict[str, Any]]] | None = PrivateAttr(None)
@@ -51,3 +57,10 @@ class StepRow(BaseModel):
             kept = (self.dice, self.events, [r.model_dump() for r in self.dice], [e.record() for e in self.events])
             self._records = kept
         return kept[2], kept[3]
+
+    def versions(self) -> dict[str, Any] | None:
+        """What the step's record (its export and its hash) holds of its versions:
+        ``{"release": "0.2.0", "rules": 4}``, or None for a step made before versioning."""
+        if self.rules_version is None:
+            return None
+        return {"release": self.release, "rules": self.rules_version}

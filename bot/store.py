@@ -67,6 +67,9 @@ class GameRow(BaseModel):
     #: Its chain's scheme and how many records the chain holds (migration 0014).
     chain_format: str = "referee-chain/1"
     chain_count: int = 0
+    #: The rules version the head step was made under (migration 0015; None: before
+    #: versioning): the next order under other rules announces the change (issue 42).
+    head_rules_version: int | None = None
 
 
 class SeatRow(BaseModel):
@@ -233,6 +236,12 @@ class BaseStore(ABC):
     async def count_games(self) -> int:
         """How many games the database holds (all statuses)."""
         row = await self._fetchone("SELECT COUNT(*) FROM games")
+        return int(row[0]) if row else 0
+
+    async def count_active_games(self) -> int:
+        """How many games are being played (``referee health``: were they checked against
+        this release's rules, issue 42)."""
+        row = await self._fetchone("SELECT COUNT(*) FROM games WHERE status = 'active'")
         return int(row[0]) if row else 0
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -582,7 +591,7 @@ def _connect_versions(path: Path) -> sqlite3.Connection:
 #: The channel's active game and its version (:meth:`Store._held_version`).
 #: A game row with its state: the head step's (migration 0011), so the games row needs no
 #: second copy of it rewritten by every order.
-_GAMES = ("SELECT g.*, s.state_json FROM games g"
+_GAMES = ("SELECT g.*, s.state_json, s.rules_version AS head_rules_version FROM games g"
           " JOIN step_log s ON s.game_id = g.id AND s.seq = g.head_seq")
 _HELD_VERSION = "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'"
 #: A game's version while it is active (:meth:`Store.game_version`).
@@ -591,7 +600,7 @@ _GAME_VERSION = "SELECT version FROM games WHERE id = ? AND status = 'active'"
 #: Every column of ``steps`` but the state (:meth:`BaseStore.log_steps`).
 _LOG_COLUMNS = ("game_id, seq, parent_seq, kind, actor_id, actor_name, side, action_json, dice_json,"
                 " events_json, reveals, snapshot, turn_part, interaction_id, reverted_by, rerolls,"
-                " created_at, prev_hash, hash")
+                " created_at, prev_hash, hash, release_version, rules_version")
 log = logging.getLogger("referee.store")
 
 
@@ -623,7 +632,7 @@ def _game(row: aiosqlite.Row, seed_key: bytes | None) -> GameRow:
         summaries_json=row["summaries_json"],
         scenario_text=scenario_loaded(row["system"], row["scenario_text"]),
         chain_head=row["chain_head"], chain_format=row["chain_format"],
-        chain_count=row["chain_count"],
+        chain_count=row["chain_count"], head_rules_version=row["head_rules_version"],
     )
 
 
@@ -639,4 +648,5 @@ def _step(row: aiosqlite.Row, with_state: bool = True) -> StepRow:
         interaction_id=row["interaction_id"], reverted_by=row["reverted_by"],
         rerolls=row["rerolls"], created_at=row["created_at"],
         prev_hash=row["prev_hash"], hash=row["hash"],
+        release=row["release_version"], rules_version=row["rules_version"],
     )

@@ -500,8 +500,8 @@ class Writer:
         self.execute(
             "INSERT INTO step_log (game_id, seq, parent_seq, kind, actor_id, actor_name, side,"
             " action_json, dice_json, events_json, state_json, reveals, snapshot, turn_part,"
-            " interaction_id, rerolls, created_at, prev_hash, hash)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " interaction_id, rerolls, created_at, prev_hash, hash, release_version, rules_version)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 step.game_id, step.seq, step.parent_seq, step.kind, step.actor_id,
                 step.actor_name, step.side,
@@ -509,6 +509,7 @@ class Writer:
                 _json(dice), _json(events),
                 step.state_json, int(step.reveals), int(step.snapshot), step.turn_part,
                 step.interaction_id, step.rerolls, step.created_at, step.prev_hash, step.hash,
+                step.release, step.rules_version,
             ),
         )
 

@@ -92,9 +92,11 @@ CHAIN_FORMAT = "referee-chain/1"
 CHAIN_FORMATS = (CHAIN_FORMAT, "referee-chain/2")
 STEP_FIELDS = ("seq", "parent_seq", "kind", "actor_id", "actor", "side", "action", "dice",
                "events", "state", "reveals", "snapshot", "turn_part", "rerolls", "created_at")
+#: A step's release and rules version (issue 42), hashed when the step has them.
+VERSIONS_FIELD = "versions"
 AUDIT_FIELDS = ("actor_id", "actor_name", "action", "reason", "data", "created_at")
 #: Audit actions that revert steps.
-REVERTING = ("rollback", "undo", "reroll")
+REVERTING = ("rollback", "undo", "reroll", "rules-adopt")
 #: A chain head as announcements show it: the link mark, then 16 to 64 hex digits, and
 #: since issue 45 the chain's record count and how many records the command wrote
 #: (``🔗 1a2b3c4d5e6f7a8b · 14 (+1)``), then the line's tag (``· 3f9a2c1d``, :func:`anchor_tag`).
@@ -104,6 +106,13 @@ ANCHOR = re.compile(r"🔗\s*`?([0-9a-f]{16,64})(?![0-9a-f])`?(?:\s*·\s*(\d{1,9
 TAG_FORMAT = "referee-anchor/1"
 #: The first two bytes of every gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+def rederived(step: dict) -> bool:
+    """Whether a step is an order re-derived under new rulings by /mod rules-adopt (issue 42:
+    an order naming the step it stands for in ``rerolls``): it uses that step's rolls again
+    (same numbers, same values), then fresh ones."""
+    return step.get("kind") == "order" and step.get("rerolls") is not None
 
 
 class BadInput(Exception):
@@ -144,6 +153,8 @@ def record_hash(kind: str, record: dict) -> str:
     """What a step's or audit entry's hash must be, given its ``prev_hash`` and content."""
     fields = STEP_FIELDS if kind == "step" else AUDIT_FIELDS
     body = {"prev": record.get("prev_hash"), "record": kind, **{k: record.get(k) for k in fields}}
+    if kind == "step" and record.get(VERSIONS_FIELD) is not None:
+        body[VERSIONS_FIELD] = record[VERSIONS_FIELD]  # made since versioning (issue 42)
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
@@ -295,9 +306,18 @@ def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
     if seqs != list(range(len(steps))):
         problems.append(f"the steps are not #0, #1, #2, … in order: {seqs[:12]}")
     expected_index = 0
+    seen: set[int] = set()
     for step in steps:
         for roll in step["dice"]:
             index, sides, value = roll.get("index"), roll["sides"], roll["value"]
+            if rederived(step) and index in seen:
+                # A recorded roll used again (issue 42): its value is still the seed's.
+                if isinstance(sides, int) and sides >= 1 and roll_value(seed, index, sides) != value:
+                    problems.append(f"step #{step['seq']}: reused roll {index} is {value}, the seed gives"
+                                    f" {roll_value(seed, index, sides)}")
+                continue
+            if isinstance(index, int):
+                seen.add(index)
             if index is None:
                 problems.append(f"step #{step['seq']}: a roll without a number (scripted dice?)")
                 continue
@@ -313,7 +333,7 @@ def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
             if good != value:
                 problems.append(f"step #{step['seq']}: roll {index} (d{sides}, {roll.get('reason', '')})"
                                 f" is {value}, the seed gives {good}")
-    total = sum(len(s["dice"]) for s in steps)
+    total = drawn(steps)
     recorded = document.get("rolls")
     if recorded is not None and recorded != total:
         problems.append(f"the file says {recorded} rolls were made but holds {total}")
@@ -321,6 +341,20 @@ def _rolls(document: dict, seed: bytes, announced: int | None) -> list[str]:
         problems.append(f"{announced} rolls were announced at /game end but the file holds {total}"
                         " (steps cut off or added)")
     return problems
+
+
+def drawn(steps: list[dict]) -> int:
+    """How many rolls the steps drew from the seed: every roll, less those a re-derived step
+    used again (``/mod rules-adopt``, issue 42)."""
+    seen: set[Any] = set()
+    count = 0
+    for step in steps:
+        for roll in step["dice"]:
+            if rederived(step) and roll.get("index") in seen:
+                continue
+            seen.add(roll.get("index"))
+            count += 1
+    return count
 
 
 def _seals(document: dict, seed: bytes) -> list[str]:
@@ -400,12 +434,17 @@ def _audit_links(document: dict) -> list[str]:
                 a.get("action") == "reroll" and (a.get("data") or {}).get("step") == step.get("rerolls")
                 for a in audit.values()):
             problems.append(f"step #{step['seq']}: a reroll of #{step.get('rerolls')} with no audit entry")
+        if rederived(step) and not any(
+                a.get("action") == "rules-adopt" and step.get("rerolls") in ((a.get("data") or {}).get("steps") or [])
+                for a in audit.values()):
+            # A step that uses recorded rolls again must be one /mod rules-adopt made (issue 42).
+            problems.append(f"step #{step['seq']}: re-derives #{step.get('rerolls')} with no /mod rules-adopt entry")
     ends = [a for a in audit.values() if a.get("action") == "end"]
     if not ends:
         problems.append("the audit entry of /game end is missing")
     else:
         data = ends[-1].get("data") or {}
-        total = sum(len(s["dice"]) for s in document["steps"])
+        total = drawn(document["steps"])
         if data.get("rolls") is not None and data["rolls"] != total:
             problems.append(f"/game end recorded {data['rolls']} rolls; the file holds {total}")
         if data.get("head") is not None and data["head"] != document.get("head_seq"):
@@ -553,23 +592,41 @@ def _chain_ends(document: dict, records: list[Record], order: list[Record], curr
 def _reverting_base(entry: dict, parents: dict[Any, Any]) -> Any:
     """The step above which a reverting audit entry reverted every active step (the bot's
     ``revert_after``), or None for an entry that reverts nothing: a rollback back to its
-    ``to``, a reroll from the step before the rerolled one, an undo from the undone step's
-    parent."""
+    ``to``, one to another line to the ``base`` the two lines share (issue 42), a reroll
+    from the step before the rerolled one, an undo from the undone step's parent, a
+    ``/mod rules-adopt`` from the parent of the first step it re-derived (issue 42)."""
     action, data = entry.get("action"), entry.get("data") or {}
     if action == "rollback" and data.get("direction") == "back":
         return data.get("to")
+    if action == "rollback" and data.get("direction") == "across":
+        return data.get("base")
     if action == "reroll" and isinstance(data.get("step"), int):
         return data["step"] - 1
     if action == "undo":
         return parents.get(data.get("seq"))
+    if action == "rules-adopt":
+        return parents.get(data.get("from"))
     return None
+
+
+def _head_after(entry: dict, base: Any, parents: dict[Any, Any]) -> Any:
+    """Where a reverting entry left the head: a rollback at its ``to``, a re-derivation at
+    the step before the first it re-derived (the steps made again follow as records of
+    their own), a reroll or undo at the parent of the step rerolled or undone."""
+    action, data = entry.get("action"), entry.get("data") or {}
+    if action == "rollback":
+        return data.get("to")
+    if action == "rules-adopt":
+        return base
+    return parents.get(data.get("step", data.get("seq")))
 
 
 def _marks_replayed(document: dict, order: list[Record]) -> list[str]:
     """The revert marks and the head as the records, in the order written, make them (issue
     45: marks are not hashed, so a rollback undone by deleting its marks and moving the head
-    back broke no hash): each rollback, reroll and undo reverts the active line above its
-    base, a rollback forward makes its ``steps`` active again, a step written becomes the
+    back broke no hash): each rollback, reroll, undo and re-derivation reverts the active
+    line above its base, a rollback forward (or to another line, above the base the two
+    share) makes the steps of its target's line active again, a step written becomes the
     head, a rollback moves it to its ``to``.  Every step's mark and the head must be those."""
     parents = {r["seq"]: r.get("parent_seq") for k, r, _ in order if k == "step"}
     marks: dict[Any, Any] = {}
@@ -584,12 +641,13 @@ def _marks_replayed(document: dict, order: list[Record]) -> list[str]:
             for seq in _line_of(parents, head):
                 if seq > base:
                     marks.setdefault(seq, record.get("id"))
-            # Back to the rollback's target, or to the parent of the rerolled or undone
-            # step (the steps applied again follow as records of their own).
-            head = base if record.get("action") == "rollback" else \
-                parents.get(data.get("step", data.get("seq")))
-        elif record.get("action") == "rollback" and data.get("direction") == "forward":
-            for seq in data.get("steps") or []:
+            head = _head_after(record, base, parents)
+        if record.get("action") == "rollback" and data.get("direction") in ("forward", "across"):
+            if data.get("direction") == "forward":
+                restored = data.get("steps") or []
+            else:
+                restored = [seq for seq in _line_of(parents, data.get("to")) if isinstance(base, int) and seq > base]
+            for seq in restored:
                 marks.pop(seq, None)
             head = data.get("to")
     return _marks_compared(document, marks, head)
@@ -816,9 +874,20 @@ def replay_problems(document: dict) -> list[str] | str:
     except Exception as exc:  # a log the rules cannot even read is a failed replay
         return [f"the log could not be replayed: {type(exc).__name__}: {str(exc)[:120]}"]
     problems = list(report.problems)
-    if not problems and report.matched != report.steps:
+    # A step made under older rules that resolves otherwise today is a rules change, not a
+    # problem of the record (issue 42): referee replay says which rule.
+    if not problems and not report.ok:
         problems.append(f"only {report.matched} of {report.steps} steps replayed")
-    return [f"replay: {p}" for p in problems]
+    return Replayed([f"replay: {p}" for p in problems], explained=len(report.explained))
+
+
+class Replayed(list):
+    """The replay's problems, and how many steps made under older rules resolve otherwise
+    today (issue 42: rules changes, not problems; ``referee replay`` names their rules)."""
+
+    def __init__(self, problems: list[str], explained: int = 0) -> None:
+        super().__init__(problems)
+        self.explained = explained
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -922,23 +991,40 @@ def _checked(args: argparse.Namespace, anchors: list[str],
 
 def _print_verdict(document: dict, problems: list[str], replayed: list[str] | str) -> None:
     """The verdict first: the problems, or what was vouched for."""
-    rolls = sum(len(step["dice"]) for step in document["steps"])
+    rolls, again = _rolls_counted(document)
     if problems:
         print(f"{len(problems)} problem(s):")
         for problem in problems:
             print(" -", problem)
     else:
-        print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order"
-              + (", and every step replays exactly." if not isinstance(replayed, str) else "."))
+        print(f"OK: the seed matches its hash, all {rolls} rolls recompute in order{again}"
+              + ("." if isinstance(replayed, str) else _replayed_words(replayed)))
     if isinstance(replayed, str):
         print(f"The log was not replayed ({replayed}): run `referee replay` on the file where"
               " they are, or a rewritten event or state goes unseen.")
 
 
+def _replayed_words(replayed: list[str]) -> str:
+    """The verdict's end: every step replays exactly, or some as a rules change explains."""
+    explained = getattr(replayed, "explained", 0)
+    if not explained:
+        return ", and every step replays exactly."
+    return (f", and every step replays; {explained} made under older rules resolve otherwise under this"
+            " release's rules (a rules change, not a forgery: `referee replay FILE` names each rule).")
+
+
+def _rolls_counted(document: dict) -> tuple[int, str]:
+    """How many rolls the game drew (the count /game end announces), and words for those of
+    the file's rolls a re-derivation used again (issue 42: not drawn twice; empty if none)."""
+    drawn_rolls = drawn(document["steps"])
+    again = sum(len(step["dice"]) for step in document["steps"]) - drawn_rolls
+    return drawn_rolls, f" ({again} more used again by /mod rules-adopt, counted once)" if again else ""
+
+
 def _print_what_to_compare(document: dict, problems: list[str], args: argparse.Namespace,
                            anchors: list[str]) -> None:
     """Then what to compare with the channel: the seed hash, the roll count, the chain head."""
-    rolls = sum(len(step["dice"]) for step in document["steps"])
+    rolls, again = _rolls_counted(document)
     print(f"Seed hash in the file: {document['seed_hash']}")
     posted = posted_hash(args.seed_hash)
     if posted is None:
@@ -946,7 +1032,7 @@ def _print_what_to_compare(document: dict, problems: list[str], args: argparse.N
     elif len(posted) < len(document["seed_hash"]) and not problems:
         print(f"  --seed-hash gave its first {len(posted)} digits only, and they match; the whole"
               " hash posted at /game new is the stronger check.")
-    print(f"Rolls in the file: {rolls}")
+    print(f"Rolls in the file: {rolls}{again}")
     if args.rolls is None:
         print("  compare it with the count announced at /game end (or pass --rolls).")
     head = document.get("chain_head") or ""

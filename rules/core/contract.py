@@ -122,6 +122,11 @@ class GameSystem(ABC, Generic[StateT]):
     #: (:meth:`view_for`).  Its export before the end carries no states and no secret items;
     #: the non-interference test (``tests/conformance/test_secrets.py``) runs on it.
     private_info: ClassVar[bool] = False
+    #: The rules version (issue 42): a number the system bumps whenever a ruling changes how a
+    #: recorded order resolves, with a line naming the rule in its package's ``CHANGELOG.md``
+    #: (``rr 4: 7.3.3 retreat never closer to an enemy``).  Every step records it, so a replay
+    #: tells a rules change from a forged record (``bot/rerun.py``).
+    rules_version: ClassVar[int] = 1
     #: The order a side that does not act by its deadline is taken to give, by phase
     #: (:meth:`phase_of`): the rules' pass, where they have one (issue 19).  A phase not
     #: listed has none: the bot then makes no order for a silent side.

@@ -146,3 +146,27 @@ class RecordedDice(Dice):
             )
         self.position += 1
         return roll.value, roll.index
+
+
+class ReusedDice(Dice):
+    """The rolls a step recorded, used again in order while each is asked for with the same
+    die; then (a ruling that now asks for more, or another die) fresh draws of ``fresh``.
+    ``/mod rules-adopt`` re-derives recorded orders under new rulings with it (issue 42):
+    the dice the players saw stand, and only what the new ruling adds is rolled anew."""
+
+    def __init__(self, recorded: Sequence[Roll], fresh: Dice) -> None:
+        super().__init__()
+        self.recorded = list(recorded)
+        self.fresh = fresh
+        self.position = 0
+        #: Whether the recorded rolls stopped fitting: from then on every roll is fresh.
+        self.diverged = False
+
+    def _draw(self, sides: int, reason: str) -> tuple[int, int | None]:
+        if not self.diverged and self.position < len(self.recorded) and self.recorded[self.position].sides == sides:
+            roll = self.recorded[self.position]
+            self.position += 1
+            return roll.value, roll.index
+        self.diverged = True
+        value = self.fresh.die(sides, reason)
+        return value, self.fresh.rolls[-1].index

@@ -78,6 +78,8 @@ class MaschinenKrieger(GameSystem[MakState]):
 
     key = "mak"
     title = "Maschinen Krieger"
+    #: The rules version (rules/mak/CHANGELOG.md: bump it with a line there).
+    rules_version = 1
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS

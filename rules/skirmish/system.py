@@ -47,6 +47,8 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
 
     key = "skirmish"
     title = "Platoon skirmish"
+    #: The rules version (rules/skirmish/CHANGELOG.md: bump it with a line there).
+    rules_version = 1
     sides = SIDES
     side_names = dict(SIDE_NAMES)
     scenarios = SCENARIOS

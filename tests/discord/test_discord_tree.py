@@ -55,8 +55,8 @@ def test_game_and_mod_subcommands(tree):
         "replay", "scenarios", "tutorial", "concede",
         "pace", "deadline", "away", "sub", "accept", "digest",
     ]
-    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "seat", "extend", "kick",
-                                                        "look", "scenario", "forfeit"]
+    assert [c.name for c in groups["mod"].commands] == ["rollback", "reroll", "rules-adopt", "seat", "extend",
+                                                        "kick", "look", "scenario", "forfeit"]
     assert [c.name for c in groups["league"].commands] == [
         "new", "join", "leave", "standings", "player", "schedule", "record", "export", "close"]
 

@@ -130,8 +130,12 @@ class Recorder:
             action = choose(game.system, actions, self.rng, self.last.get(side))
             self.last[side] = action
             self.clock.advance(timedelta(minutes=7))
-            await self.send(self.user(side), [self.key, action.name], order_options(action))
+            await self.give(side, action)
         return count
+
+    async def give(self, side: str, action: Any) -> Reply:
+        """The order ``action`` of ``side``, as its player types it."""
+        return await self.send(self.user(side), [self.key, action.name], order_options(action))
 
     async def until_dice(self, most: int) -> None:
         """Robot orders until one rolls dice (so the reroll has something to reroll)."""
@@ -175,10 +179,11 @@ class Recorder:
 
 
 @contextlib.asynccontextmanager
-async def seeded_service(system_key: str) -> AsyncIterator[tuple[Service, ManualClock]]:
+async def seeded_service(system_key: str, seed_name: str | None = None) -> AsyncIterator[tuple[Service, ManualClock]]:
     """A service on a fresh SQLite file whose games of ``system_key`` get the golden dice
-    seed, and the clock it reads (at :data:`START`, moved only by hand)."""
-    seed = hashlib.sha256(f"golden-{system_key}".encode()).digest()
+    seed (or the seed named ``seed_name``: the corpus's, ``tests/corpus/record.py``), and the
+    clock it reads (at :data:`START`, moved only by hand)."""
+    seed = hashlib.sha256((seed_name or f"golden-{system_key}").encode()).digest()
     with tempfile.TemporaryDirectory(prefix="referee-golden-") as tmp, \
             mock.patch.object(gamecmds, "new_seed", lambda: (seed, seed_hash(seed))):
         clock = ManualClock(START)

@@ -157,3 +157,37 @@ async def test_a_database_of_any_earlier_version_reads_each_game_at_its_head_ste
     finally:
         await store.close()
     assert check_log(path, linear=False) == reverted_head
+
+
+async def test_0015_fills_old_steps_as_made_before_versioning(tmp_path: Path) -> None:
+    """Issue 42: steps of a database left at version 14 (the last before versioning: leagues
+    and chain /2 applied) read as made before versioning, before the migration (``referee
+    check-games`` reads such a database as it is, never migrating it) and after it (their
+    release filled in, no rules version); opening it applies 0015 and nothing else."""
+    from bot.checkgames import line_entries  # noqa: PLC0415
+
+    path = tmp_path / "v14.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY,"
+                     " name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+        for number, name, sql in [m for m in migration_files() if m[0] <= 14]:
+            for statement in split_sql(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 'then')", (number, name))
+        conn.execute("INSERT INTO games (id, channel_id, system, scenario, seed, seed_hash, head_seq,"
+                     " created_at) VALUES (1, 'c', 'duel', 's', x'00', 'h', 0, 'then')")
+        conn.execute("INSERT INTO step_log (game_id, seq, kind, state_json, created_at)"
+                     " VALUES (1, 0, 'setup', '{\"n\": 0}', 'then')")
+    assert [e["versions"] for e in line_entries(path, 1)] == [None]
+    store = await Store.open(path)
+    try:
+        # Migrations are applied by number, each not yet recorded: 0015 runs on a database
+        # main's releases left at 14 (numbered 12 it would have run after 13 and 14 too, out
+        # of order; the lead's number keeps them in order).
+        assert await store.schema_versions() == [v for v, _, _ in migration_files() if v <= 14] + [15]
+        step = await store.step(1, 0)
+        assert step is not None and (step.release, step.rules_version) == ("before versioning", None)
+        assert step.versions() is None and (await store.game(1)).head_rules_version is None
+    finally:
+        await store.close()
+    assert [e["versions"] for e in line_entries(path, 1)] == [None]

@@ -64,7 +64,9 @@ async def test_a_secret_swapped_with_its_leaves_recomputed_is_caught(table: Tabl
     assert document["steps"][2]["action"]["seals"][0]["items"] == ['{"cup":3}']
     report = replay(resealed(document, 2, ['{"cup":1}']))
     assert not report.ok
-    assert report.problems == ["#2: the sealed choices differ from the recorded ones (seal 'coin:blue')"]
+    # The chain (checked first, issue 42) and the re-run both name the step.
+    assert report.problems == ["#2: its hash does not recompute from its content (the record was changed)",
+                               "#2: the sealed choices differ from the recorded ones (seal 'coin:blue')"]
 
 
 async def test_a_reveal_whose_reason_was_changed_is_caught(table: Table) -> None:
@@ -73,7 +75,9 @@ async def test_a_reveal_whose_reason_was_changed_is_caught(table: Table) -> None
     step = next(s for s in forged["steps"] if (s.get("action") or {}).get("reveals"))
     step["action"]["reveals"][0]["why"] = "found by luck"
     report = replay(forged)
-    assert report.problems == [f"#{step['seq']}: the reveals differ from the recorded ones (seal 'coin:red')"]
+    assert report.problems == [
+        f"#{step['seq']}: its hash does not recompute from its content (the record was changed)",
+        f"#{step['seq']}: the reveals differ from the recorded ones (seal 'coin:red')"]
 
 
 async def test_the_verifier_names_the_step_and_seal_of_a_swapped_secret(table: Table) -> None:

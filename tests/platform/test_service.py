@@ -202,14 +202,24 @@ async def test_rollback_and_roll_forward_keep_every_step(table: Table) -> None:
     assert await state_json(table) == state_at_4
 
 
-async def test_rollback_to_another_branch_is_explained(table: Table) -> None:
+async def test_rollback_to_another_branch_goes_back_and_along_it(table: Table) -> None:
+    """Issue 42: a rollback to a step of another branch goes back to the step the two lines
+    share and forward along the other, in one change (how /mod rules-adopt is undone)."""
     await start(table)
     await table("alice", "/duel wait")
     await table("bob", "/duel wait")
+    at_2 = await state_json(table)
     await table("mod", "/mod rollback to:1 reason:x", moderator=True)
-    await table("bob", "/duel stance mode:bold")  # a new branch on top of #1
+    await table("bob", "/duel stance mode:bold")  # a new branch on top of #1: step #3
     reply = await table("mod", "/mod rollback to:2 reason:y", moderator=True)
-    assert reply.error and "another branch" in reply.text and "#1" in reply.text
+    assert not reply.error, reply.text
+    assert "back to step #1 and forward along another line to step #2" in reply.text
+    assert "Step #3 is kept, struck through" in reply.text and "Step #2 is active again" in reply.text
+    assert await state_json(table) == at_2
+    game = await table.service.games.load(table.channel)
+    assert game is not None
+    steps = await table.service.store.steps(game.row.id)
+    assert [s.reverted_by is not None for s in steps] == [False, False, False, True]
 
 
 async def test_rollback_walks_between_branches_and_refuses_unknown_steps(table: Table) -> None:
