@@ -24,6 +24,7 @@ from bot.league.records import OVERALL, League
 from bot.league.standings import picture_view, pool_words, ranked, records_lines, text_table
 from bot.models import Attachment, Invocation, Reply, ThreadOpening
 from bot.moderation import who_moderates
+from bot.pacing.clock import parse_iso
 from bot.pipeline import LiveGame, Pipeline, SeatChange, new_seed, option_user
 from bot.store import GameRow
 from bot.writer import Writer
@@ -163,7 +164,7 @@ async def cmd_player(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"@{user.name} has never played in {league.name}.")
     rows = [r for r in await records.ratings(svc.store, league.id) if r.user_id == user.id]
     lines = [f"🏆 {member.user_name} in {league.name}" + (" (left)" if member.left_at else "") + ":",
-             f"Reliability: {member.reliability_words()} of {member.games} league games."]
+             f"Reliability: {member.reliability_words()}."]
     for r in sorted(rows, key=lambda r: (r.pool != OVERALL, r.pool)):
         lines.append(f"{'Overall' if r.pool == OVERALL else r.pool}: {r.figure.words()}, played {r.played}"
                      f" (won {r.won}, drawn {r.drawn}, lost {r.lost})")
@@ -304,7 +305,9 @@ async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
                         f"{f'; not {strangers[0]}' if strangers else ''}.")
     if not inv.is_moderator and inv.user_id not in {p.user_id for p in humans}:
         raise RuleError(f"Only a player of game #{row.id} or a moderator may count it.")
-    done = await counting(svc.store, league, game, ended, players, pairing_id=None, recorded_by=inv.user_id)
+    # Its deadlines are read as they stood when it ended.
+    at = parse_iso(ends[-1].created_at) if ends else svc.clock.now()
+    done = await counting(svc.store, league, game, ended, players, at, pairing_id=None, recorded_by=inv.user_id)
     reply = Reply(text="\n".join([f"📥 Game #{row.id} ({row.system}, {ended.text.rstrip('.')}):", *done.lines]))
     async with svc.store.transaction() as db:
         for write in done.writes:

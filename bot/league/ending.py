@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
+
 from bot.games import LiveGame
 from bot.league import records
+from bot.league.deadlines import kept_deadlines
 from bot.league.outcomes import Ended, ended_by
 from bot.league.records import OVERALL, Pairing, Player, Rating, Result
 from bot.league.scoring import count
 from bot.ledger import EndPlan, Plan
+from bot.pacing.clock import Clock
 from bot.store import BaseStore, SeatRow
 from bot.writer import Writer
 
@@ -66,9 +70,10 @@ class Counting:
 
 
 async def counting(store: BaseStore, league: records.League, game: LiveGame, ended: Ended,
-                   players: list[Player], *, pairing_id: int | None, recorded_by: str) -> Counting:
-    """Count ``game`` (ended as ``ended``) for ``league``: the rows to write, read at the
-    figures' current versions, and the reply's lines."""
+                   players: list[Player], now: datetime, *, pairing_id: int | None, recorded_by: str) -> Counting:
+    """Count ``game`` (ended as ``ended``, at ``now``: the deadlines it set are read as of
+    then) for ``league``: the rows to write, read at the figures' current versions, and the
+    reply's lines."""
     system = game.system.key
     rows = {(r.pool, r.user_id): r for r in await records.ratings(store, league.id)
             if r.pool in (system, OVERALL)}
@@ -76,6 +81,7 @@ async def counting(store: BaseStore, league: records.League, game: LiveGame, end
     before = {(pool, p.user_id): rows.get((pool, p.user_id)) or Rating(pool=pool, user_id=p.user_id)
               for pool in (system, OVERALL) for p in humans}
     counted = count(ended, players, before, system, league.rated)
+    kept = await kept_deadlines(store, game.row.id, now, by_the_rules=ended.kind in ("win", "draw"))
     state = game.state
     turn = game.system.turn(state).number
     result = Result(league_id=league.id, game_id=game.row.id, pairing_id=pairing_id, system=system,
@@ -88,7 +94,7 @@ async def counting(store: BaseStore, league: records.League, game: LiveGame, end
             if (row.pool, row.user_id) in rows:
                 records.save_rating(db, league.id, row)
         for p in humans:
-            records.count_games(db, league.id, p.user_id,
+            records.count_games(db, league.id, p.user_id, kept=kept.get(p.side),
                                 deadline_loss=ended.kind == "deadline" and p.side != ended.winner)
         records.add_result(db, result)
         if pairing_id is not None:
@@ -121,15 +127,18 @@ def blamed(game: LiveGame, players: list[Player]) -> list[str]:
     return [p.user_id for p in players if p.side in waiting]
 
 
-def abandoning(league: records.League, game: LiveGame, pairing: Pairing) -> Counting:
+async def abandoning(store: BaseStore, league: records.League, game: LiveGame, pairing: Pairing,
+                     now: datetime) -> Counting:
     """The rows of a league game ended before the rules ended it: not counted, the pairing
-    abandoned, the abandonment counted against :func:`blamed`."""
+    abandoned, the abandonment counted against :func:`blamed` (the deadlines it set so far
+    count as met or missed)."""
     players = paired_players(game, pairing)
     against = blamed(game, players)
+    kept = await kept_deadlines(store, game.row.id, now, by_the_rules=False)
 
     def write(db: Writer) -> None:
         for p in players:
-            records.count_games(db, league.id, p.user_id, abandoned=p.user_id in against)
+            records.count_games(db, league.id, p.user_id, abandoned=p.user_id in against, kept=kept.get(p.side))
         records.set_pairing_state(db, pairing.id, "abandoned")
 
     names = ", ".join(p.user_name for p in players if p.user_id in against) or "nobody"
@@ -140,8 +149,9 @@ def abandoning(league: records.League, game: LiveGame, pairing: Pairing) -> Coun
 class LeagueEnds:
     """The league's part of a commit that ends a game (:data:`bot.ledger.EndRows`)."""
 
-    def __init__(self, store: BaseStore) -> None:
+    def __init__(self, store: BaseStore, clock: Clock) -> None:
         self.store = store
+        self.clock = clock
 
     async def rows_for(self, plan: Plan) -> EndPlan | None:
         """The rows counting the game ``plan`` ends, when a league scheduled it."""
@@ -157,9 +167,9 @@ class LeagueEnds:
         audit = plan.change.audit
         ended = ended_by(game.system, game.state, audit.data if audit else {})
         if ended is None:
-            done = abandoning(league, game, pairing)
+            done = await abandoning(self.store, league, game, pairing, self.clock.now())
         else:
-            done = await counting(self.store, league, game, ended, paired_players(game, pairing),
+            done = await counting(self.store, league, game, ended, paired_players(game, pairing), self.clock.now(),
                                   pairing_id=pairing.id, recorded_by="referee")
         return EndPlan(writes=done.writes, lines=done.lines)
 

@@ -60,21 +60,22 @@ def text_table(league: League, lines: list[Line], pool: str, notes: list[str]) -
     rows = [
         f"{n}. {ln.member.user_name}: rating {ln.rating.figure.words()}; played {ln.rating.played}, "
         f"won {ln.rating.won}, drawn {ln.rating.drawn}, lost {ln.rating.lost}; "
-        f"reliability {ln.member.reliability_words()}."
+        f"reliability: {ln.member.reliability_words()}."
         for n, ln in enumerate(lines, 1)
     ]
     return "\n".join([head, *(rows or ["Nobody has joined yet: /league join."]), *notes])
 
 
 def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, notes: list[str]) -> StandingsView:
-    """The table as the picture draws it (reliability as a share; the text has its detail)."""
+    """The table as the picture draws it (reliability in two short columns; the text says it
+    in words)."""
     rows = [StandingRow(rank=n, player=ln.member.user_name, rating=ln.rating.figure.words(),
                         played=ln.rating.played, won=ln.rating.won, drawn=ln.rating.drawn, lost=ln.rating.lost,
-                        reliability=("new" if ln.member.reliability is None else f"{ln.member.reliability:.0%}"))
+                        deadlines=ln.member.deadlines_short(), abandoned=ln.member.abandoned)
             for n, ln in enumerate(lines, 1)]
     final = league.status == "closed" or "final" in subtitle
     return StandingsView(title=f"{league.name}: {'final ' if final else ''}standings", subtitle=subtitle, rows=rows,
-                         notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Rel.: league games seen through."])
+                         notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Met: deadlines met of those set. Ab.: games abandoned."])
 
 
 __all__ = ["Line", "picture_view", "pool_words", "ranked", "records_lines", "text_table"]

@@ -4,12 +4,14 @@ early never counted, ``/league record`` of a game played outside the schedule.""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
 from bot.league import records
+from bot.league.deadlines import Kept, sides_of, tally
 from bot.league.outcomes import Ended, ended_by
 from bot.league.ratings import Figure
 from bot.league.records import Player, Rating
@@ -172,3 +174,21 @@ async def test_a_rating_moved_meanwhile_reruns_the_end_and_nothing_is_written_tw
     assert {r.version for r in rows} == {2} and {r.played for r in rows} == {1}
     ends = [a for a in await svc.store.audit(game.row.id) if a.action == "end"]
     assert len(ends) == 1
+
+
+def test_a_turn_parts_deadline_is_met_missed_or_not_counted() -> None:
+    """Reliability counts deadlines (issue 44): each turn-part's notices say it — one told
+    as passed, or one past due at the end, is missed; one dropped as the game moved on is
+    met; one still ahead at the end is met only if the rules ended the game; a deadline set
+    again (``/mod extend``) counts once, by its last notice."""
+    now = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
+    hour = timedelta(hours=1)
+    nato, soviet, both = ('3|[["nato"], "setup"]', '5|[["soviet"], "setup"]', '9|[["nato", "soviet"], "air"]')
+    notices = [(nato, "dropped", now - 9 * hour), (nato, "dropped", now - 5 * hour),  # extended, then met
+               (soviet, "sent", now - 4 * hour),                                    # passed: missed
+               (both, "due", now + hour)]                                           # ahead at the end
+    assert tally(notices, now, by_the_rules=True) == {"nato": Kept(met=2), "soviet": Kept(met=1, missed=1)}
+    assert tally(notices, now, by_the_rules=False) == {"nato": Kept(met=1), "soviet": Kept(missed=1)}
+    late = [(both, "due", now - hour)]  # past due, not told yet (a forfeit is ruled on it)
+    assert tally(late, now, by_the_rules=True) == {"nato": Kept(missed=1), "soviet": Kept(missed=1)}
+    assert sides_of("a key of another kind") == [] and tally([("x", "sent", now)], now, by_the_rules=True) == {}
