@@ -295,7 +295,8 @@ async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
     ended = ended_by(system, state, ends[-1].data if ends else {})
     if ended is None:
         raise RuleError(f"Game #{row.id} was ended by a moderator before the rules ended it; it cannot count.")
-    game = LiveGame(row, system, state, await svc.store.seats(row.id), row.head_seq + 1)
+    game = LiveGame(row, system, state, await svc.store.seats(row.id), row.head_seq + 1,
+                    seat_log=await svc.store.seat_events(row.id))
     players = seated_players(game)
     present = {m.user_id for m in await records.members(svc.store, league.id)}
     humans = [p for p in players if not p.computer]

@@ -22,17 +22,29 @@ from bot.league.records import OVERALL, Pairing, Player, Rating, Result
 from bot.league.scoring import count
 from bot.ledger import EndPlan, Plan
 from bot.pacing.clock import Clock
-from bot.store import BaseStore, SeatRow
+from bot.store import BaseStore, SeatEvent, SeatRow
 from bot.writer import Writer
 
-#: A seat id the computer player holds (the computer seats of branch h9-ai flag their seat;
-#: until then a seat of this id, or one flagged ``computer``, is the computer's).
-COMPUTER_PREFIX = "computer"
+#: How the user id of a seat the computer holds begins (issue 43's computer player seats
+#: ``computer:<level>:<side>``; a Discord or console user id never begins so).
+COMPUTER_PREFIX = "computer:"
+
+
+def computer_user(user_id: str) -> bool:
+    """Whether a seat's user is the computer: a game it played a side of is never rated."""
+    return user_id.startswith(COMPUTER_PREFIX)
 
 
 def computer_seat(seat: SeatRow) -> bool:
-    """Whether the computer holds a seat: a game with one is never rated."""
-    return bool(getattr(seat, "computer", False)) or seat.user_id.split(":")[0] == COMPUTER_PREFIX
+    """Whether the computer holds a seat."""
+    return computer_user(seat.user_id)
+
+
+def computer_sides(seats: list[SeatRow], seat_log: list[SeatEvent]) -> set[str]:
+    """The sides the computer held at any time in a game (its seat now, or in its seat
+    history): a game the computer played a side of, even for a while, is never rated."""
+    now = {s.side for s in seats if computer_seat(s)}
+    return now | {e.side for e in seat_log if e.side and e.event in ("join", "seat") and computer_user(e.user_id)}
 
 
 def seated_players(game: LiveGame) -> list[Player]:
@@ -49,7 +61,7 @@ def seated_players(game: LiveGame) -> list[Player]:
 def paired_players(game: LiveGame, pairing: Pairing) -> list[Player]:
     """The pairing's two members on the sides they were given (a substitute who finished a
     game for one of them plays for them: the league rates its members); a side the computer
-    holds at the end is the computer's (the game is then unrated)."""
+    holds at the end is the computer's."""
     sides = game.system.sides
 
     def robot(side: str) -> bool:
@@ -80,7 +92,8 @@ async def counting(store: BaseStore, league: records.League, game: LiveGame, end
     humans = [p for p in players if not p.computer]
     before = {(pool, p.user_id): rows.get((pool, p.user_id)) or Rating(pool=pool, user_id=p.user_id)
               for pool in (system, OVERALL) for p in humans}
-    counted = count(ended, players, before, system, league.rated)
+    # Unrated when the computer played a side, now or for a while (its seat history).
+    counted = count(ended, players, before, system, league.rated and not computer_sides(game.seats, game.seat_log))
     kept = await kept_deadlines(store, game.row.id, now, by_the_rules=ended.kind in ("win", "draw"))
     state = game.state
     turn = game.system.turn(state).number
@@ -174,5 +187,6 @@ class LeagueEnds:
         return EndPlan(writes=done.writes, lines=done.lines)
 
 
-__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "counting",
-           "paired_players", "result_lines", "seated_players"]
+__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "computer_user", "counting",
+           "computer_sides", "paired_players", "result_lines",
+           "seated_players"]

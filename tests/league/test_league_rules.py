@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.league import records
+from bot.league import history, records
 from bot.league.deadlines import Kept, sides_of, tally
 from bot.league.outcomes import Ended, ended_by
 from bot.league.ratings import Figure
@@ -192,3 +192,25 @@ def test_a_turn_parts_deadline_is_met_missed_or_not_counted() -> None:
     late = [(both, "due", now - hour)]  # past due, not told yet (a forfeit is ruled on it)
     assert tally(late, now, by_the_rules=True) == {"nato": Kept(missed=1), "soviet": Kept(missed=1)}
     assert sides_of("a key of another kind") == [] and tally([("x", "sent", now)], now, by_the_rules=True) == {}
+
+
+async def test_a_game_the_computer_played_a_side_of_for_a_while_is_unrated(svc: Service) -> None:
+    """Unrated even when a human holds every seat at its end: the seat history says the
+    computer (issue 43's ``computer:<level>:<side>`` seat) played soviet for a while."""
+    league = await league_of_two(svc)
+    assert not (await run(svc, "alice", ["game", "new"], {"system": "rr"}, channel="side-room")).error
+    assert not (await run(svc, "alice", ["game", "join"], {"side": "nato"}, channel="side-room")).error
+    robot = "computer:normal:soviet"
+    assert not (await run(svc, robot, ["game", "join"], {"side": "soviet"}, channel="side-room")).error
+    assert not (await run(svc, robot, ["game", "leave"], channel="side-room")).error
+    assert not (await run(svc, "bob", ["game", "join"], {"side": "soviet"}, channel="side-room")).error
+    assert not (await run(svc, "bob", ["game", "concede"], channel="side-room")).error
+    counted = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert not counted.error and "a computer seat: unrated" in counted.text, counted.text
+    [result] = await records.results(svc.store, league.id)
+    assert not result.rated and result.ratings == {}
+    rows = await records.ratings(svc.store, league.id, "rr")
+    assert all(r.figure == Figure() for r in rows)  # no figure moved
+    assert {(r.user_id, r.played, r.won) for r in rows} == {("alice", 1, 1), ("bob", 1, 0)}
+    again = await history.recompute(svc.store, league)  # the seat history read from the log
+    assert again.problems == [] and again.figures() == await history.stored(svc.store, league)
