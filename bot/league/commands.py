@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from typing import Any
 
 from bot.declare import CommandSet, Flag, Member as MemberOption, Pick, Text, Whole, command
 from bot.gamecmds import start_game
@@ -30,6 +31,7 @@ from bot.store import GameRow
 from bot.writer import Writer
 from render.standings import render_standings
 from rules.core import registry
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
 NAME = re.compile(r"^[\w][\w \-]{0,39}$")
@@ -38,6 +40,13 @@ NAME = re.compile(r"^[\w][\w \-]{0,39}$")
 def server_of(inv: Invocation) -> str:
     """The server a league belongs to (the console is one server of its own)."""
     return inv.guild_id or "console"
+
+
+def leaguable(system: GameSystem[Any]) -> bool:
+    """Whether a league can count ``system``'s games: two sides, and rules that name the
+    winner (:meth:`GameSystem.outcome` of its own); the default outcome names nobody, so
+    every game would count as a draw."""
+    return len(system.sides) == 2 and type(system).outcome is not GameSystem.outcome
 
 
 def _moderator(svc: Pipeline, inv: Invocation, what: str) -> None:
@@ -83,10 +92,10 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     if not NAME.match(name):
         raise RuleError("A league's name is 1 to 40 letters, digits, spaces, - or _, e.g. name:Autumn 2026.")
     wanted = [s.strip().casefold() for s in str(inv.options["systems"]).split(",") if s.strip()]
-    two_sided = sorted(k for k, s in svc.systems.items() if len(s.sides) == 2)
-    bad = [s for s in wanted if s not in two_sided]
+    playable = sorted(k for k, s in svc.systems.items() if leaguable(s))
+    bad = [s for s in wanted if s not in playable]
     if not wanted or bad:
-        raise RuleError(f"A league plays two-player systems: {', '.join(two_sided)}"
+        raise RuleError(f"A league plays two-player systems whose rules name the winner: {', '.join(playable)}"
                         f"{f'; not {bad[0][:20]}' if bad else ''}. E.g. systems:rr,skirmish.")
     systems = list(dict.fromkeys(wanted))
     if any(lg.name.casefold() == name.casefold() for lg in await records.leagues(svc.store, server_of(inv))):
@@ -192,7 +201,7 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
     played = await records.pairings(svc.store, league.id)
     waiting = [p for p in played if p.state in ("waiting", "playing")]
     if waiting:
-        raise RuleError(f"Round {waiting[0].round} is still being played ({', '.join(p.names() for p in waiting)});"
+        raise RuleError(f"Round {waiting[0].round} is still being played ({await _unended(svc, waiting)});"
                         " the next is paired once its games have ended.")
     present = await records.members(svc.store, league.id)
     if len(present) < 2:
@@ -220,6 +229,18 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
         reply = Reply(text="\n".join(lines), threads=openings)
         _remember(db, inv, reply)
     return reply
+
+
+async def _unended(svc: Pipeline, waiting: list[records.Pairing]) -> str:
+    """``alice v bob, carol v dan (over by the rules: /game end in its thread counts it)``:
+    the scheduled games not ended yet, saying which the rules have ended (a game is counted
+    when it is ended, and nobody may have typed /game end yet)."""
+    words = []
+    for p in waiting:
+        game = await svc.games.load(p.channel_id) if p.channel_id else None
+        over = game is not None and game.row.id == p.game_id and game.system.result(game.state) is not None
+        words.append(p.names() + (" (over by the rules: /game end in its thread counts it)" if over else ""))
+    return ", ".join(words)
 
 
 async def _drawn(svc: Pipeline, league: League, present: list[records.Member], played: list[records.Pairing],
@@ -344,7 +365,7 @@ async def cmd_close(svc: Pipeline, inv: Invocation) -> Reply:
     league = await chosen(svc, inv)
     waiting = [p for p in await records.pairings(svc.store, league.id) if p.state in ("waiting", "playing")]
     if waiting:
-        raise RuleError(f"{len(waiting)} scheduled game(s) have not ended ({', '.join(p.names() for p in waiting)});"
+        raise RuleError(f"{len(waiting)} scheduled game(s) have not ended ({await _unended(svc, waiting)});"
                         " the season closes once they have (a moderator may /game end one).")
     table = await table_reply(svc, league, OVERALL, final=True)
     reply = table.model_copy(update={"text": f"🏁 {league.name} is over: the final table.\n{table.text}"})
@@ -359,4 +380,4 @@ LEAGUE = CommandSet("league", "Club seasons: leagues, pairings, ratings and stan
     cmd_new, cmd_join, cmd_leave, cmd_standings, cmd_player, cmd_schedule, cmd_record, cmd_export, cmd_close,
 ])
 
-__all__ = ["LEAGUE", "chosen", "server_of", "start_pairing", "table_reply"]
+__all__ = ["LEAGUE", "chosen", "leaguable", "server_of", "start_pairing", "table_reply"]

@@ -4,6 +4,7 @@ early never counted, ``/league record`` of a game played outside the schedule.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from bot.service import Service
 from rules.core import registry
 from rules.core.dice import SeededDice
 from tests.league.season import inv
+from rules.core.contract import Outcome
+from tests.platform.duel import Duel, DuelState
 
 
 @pytest.fixture
@@ -55,6 +58,9 @@ async def test_only_a_moderator_creates_schedules_and_closes(svc: Service) -> No
 @pytest.mark.parametrize("command, options, said", [
     (["league", "new"], {"name": "Club", "systems": "rr"}, "already has an open league 'Club'"),
     (["league", "new"], {"name": "Other", "systems": "raiders"}, "A league plays two-player systems"),
+    # Mak's rules do not name a winner (its outcome is a sentence only): every game would be a draw.
+    (["league", "new"], {"name": "Other", "systems": "rr,mak"},
+     "A league plays two-player systems whose rules name the winner: rr, skirmish; not mak"),
     (["league", "new"], {"name": "??", "systems": "rr"}, "A league's name is 1 to 40 letters"),
     (["league", "join"], {"league": "Nope"}, "This server has no open league 'Nope'; open leagues: Club."),
     (["league", "standings"], {"system": "mak"}, "Club plays rr, skirmish; system: is one of them."),
@@ -214,3 +220,51 @@ async def test_a_game_the_computer_played_a_side_of_for_a_while_is_unrated(svc: 
     assert {(r.user_id, r.played, r.won) for r in rows} == {("alice", 1, 1), ("bob", 1, 0)}
     again = await history.recompute(svc.store, league)  # the seat history read from the log
     assert again.problems == [] and again.figures() == await history.stored(svc.store, league)
+
+
+class Race(Duel):
+    """The test system's dice race, its winner named (a league counts only such systems)."""
+
+    key = "race"
+    title = "Race"
+
+    def outcome(self, state: DuelState) -> Outcome | None:
+        """The first side at the target score wins."""
+        text = self.result(state)
+        return None if text is None else Outcome(winner=text.split()[0], termination=text)
+
+
+@pytest.fixture
+def race() -> Iterator[Race]:
+    """The race registered for one test (a game ends in a few orders)."""
+    system = registry.register(Race())
+    yield system  # type: ignore[misc]
+    registry.unregister(system.key)
+
+
+async def test_a_league_game_over_by_the_rules_is_named_until_it_is_ended(tmp_path: Path, race: Race) -> None:
+    """The rules ended the game but nobody typed /game end: the round is still being played,
+    and the moderator is told which game and what counts it; /game end counts it."""
+    service = await Service.open(Settings(db=str(tmp_path / "duel.sqlite3"), html_at_end=False))
+    try:
+        assert not (await run(service, "mo", ["league", "new"], {"name": "Race", "systems": "race"},
+                              moderator=True)).error
+        for who in ("alice", "bob"):
+            assert not (await run(service, who, ["league", "join"])).error
+        sched = await run(service, "mo", ["league", "schedule"], moderator=True)
+        assert not (await service.open_pairing(sched.threads[0], "t1", None)).error
+        game = await service.games.require("t1")
+        while game.system.result(game.state) is None:
+            holder = game.holder(game.system.waiting_on(game.state)[0])
+            assert holder is not None
+            assert not (await run(service, holder.user_id, ["race", "roll"], channel="t1")).error
+            game = await service.games.require("t1")
+        waiting = await run(service, "mo", ["league", "schedule"], moderator=True)
+        assert waiting.error and "(over by the rules: /game end in its thread counts it)" in waiting.text
+        closing = await run(service, "mo", ["league", "close"], moderator=True)
+        assert closing.error and "over by the rules" in closing.text
+        ended = await run(service, "alice", ["game", "end"], channel="t1")
+        assert "League Race: counted as a win" in ended.text, ended.text
+        assert not (await run(service, "mo", ["league", "close"], moderator=True)).error
+    finally:
+        await service.close()
