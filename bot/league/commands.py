@@ -22,7 +22,7 @@ from bot.league import history, pairing as pairs, records
 from bot.league.ending import counting, seated_players
 from bot.league.outcomes import ended_by
 from bot.league.records import OVERALL, League
-from bot.league.standings import picture_view, pool_words, ranked, records_lines, text_table
+from bot.league.standings import byes_in, byes_line, picture_view, pool_words, ranked, records_lines, text_table
 from bot.models import Attachment, Invocation, Reply, ThreadOpening
 from bot.moderation import who_moderates
 from bot.pacing.clock import parse_iso
@@ -140,10 +140,12 @@ async def table_reply(svc: Pipeline, league: League, pool: str, *, final: bool =
     """The standings as text and as a picture (drawn off the event loop)."""
     if pool != OVERALL and pool not in league.systems:
         raise RuleError(f"{league.name} plays {', '.join(league.systems)}; system: is one of them.")
-    lines = ranked(await records.members(svc.store, league.id), await records.ratings(svc.store, league.id), pool)
+    paired = await records.pairings(svc.store, league.id)
+    lines = ranked(await records.members(svc.store, league.id), await records.ratings(svc.store, league.id), pool,
+                   byes_in(paired, pool))
     results = [r for r in await records.results(svc.store, league.id) if pool in (OVERALL, r.system)]
-    notes = records_lines(results)
-    rounds = max((p.round for p in await records.pairings(svc.store, league.id)), default=0)
+    notes = [*byes_line(lines), *records_lines(results)]
+    rounds = max((p.round for p in paired), default=0)
     subtitle = (f"{pool_words(league, pool)} · {'final' if final else f'after round {rounds}'} · "
                 f"{len(results)} games counted")
     text = text_table(league, lines, pool, notes)
@@ -183,10 +185,6 @@ async def cmd_player(svc: Pipeline, inv: Invocation) -> Reply:
             how = "won" if res.winner_id == user.id else ("drew" if res.winner_id is None else "lost")
             lines.append(f"#{res.game_id} {res.system} v {other}: {how} ({res.outcome}, {res.steps} steps)")
     return Reply(text="\n".join(lines), ephemeral=True)
-
-
-def _points(rows: list[records.Rating]) -> dict[str, tuple[float, float]]:
-    return {r.user_id: (r.points, r.figure.ordinal) for r in rows if r.pool == OVERALL}
 
 
 @command("schedule", "Pair the next round; each pairing gets a thread with its game (moderators)",
@@ -246,11 +244,10 @@ async def _unended(svc: Pipeline, waiting: list[records.Pairing]) -> str:
 async def _drawn(svc: Pipeline, league: League, present: list[records.Member], played: list[records.Pairing],
                  round_no: int, *, swiss: bool) -> list[pairs.Pair]:
     """The round's pairs (user ids), the first of each taking the first side."""
-    by_id = {m.user_id: m for m in present}
     if swiss:
-        points = _points(await records.ratings(svc.store, league.id))
-        ranked_ids = sorted(by_id, key=lambda u: (-points.get(u, (0.0, 0.0))[0], -points.get(u, (0.0, 0.0))[1],
-                                                    by_id[u].user_name))
+        # The table's own order: points (byes counted), then rating, then name.
+        table = ranked(present, await records.ratings(svc.store, league.id), OVERALL, byes_in(played))
+        ranked_ids = [ln.member.user_id for ln in table]
         met = {frozenset((p.first_id, p.second_id)) for p in played if p.second_id}
         drawn = pairs.swiss(ranked_ids, met, {p.first_id for p in played if p.second_id is None})
     else:

@@ -268,3 +268,25 @@ async def test_a_league_game_over_by_the_rules_is_named_until_it_is_ended(tmp_pa
         assert not (await run(service, "mo", ["league", "close"], moderator=True)).error
     finally:
         await service.close()
+
+
+async def test_a_bye_scores_a_point_and_is_said(svc: Service) -> None:
+    """Three players: the lowest sits round 1 out, scores a point for it (the club rule)
+    and is named in the table; round 2's Swiss pairs by those points, the bye going to
+    someone else."""
+    league = await league_of_two(svc)
+    assert not (await run(svc, "carol", ["league", "join"])).error
+    first = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    assert "carol: a bye this round." in first.text, first.text
+    assert not (await svc.open_pairing(first.threads[0], "t1", None)).error
+    game = await svc.games.require("t1")
+    loser = game.holder(game.system.waiting_on(game.state)[0])
+    assert not (await run(svc, loser.user_id, ["game", "concede"], channel="t1")).error
+    table = await run(svc, "bob", ["league", "standings"])
+    assert "Byes (a point each): carol." in table.text, table.text
+    winner = next(u for u in ("alice", "bob") if u != loser.user_id)
+    second = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    # Round 2: carol (a point, the bye) and the winner (a point) meet; the loser sits out.
+    assert f"{loser.user_id}: a bye this round." in second.text, second.text
+    [pairing] = [p for p in await records.pairings(svc.store, league.id) if p.round == 2 and p.second_id]
+    assert {pairing.first_id, pairing.second_id} == {"carol", winner}
