@@ -15,7 +15,8 @@ from bot.league import history, records
 from bot.league.deadlines import Kept, sides_of, tally
 from bot.league.outcomes import Ended, ended_by
 from bot.league.ratings import Figure
-from bot.league.records import Player, Rating
+from bot.league.records import Player, Rating, Result
+from bot.league.standings import records_lines
 from bot.league.scoring import count
 from bot.service import Service
 from rules.core import registry
@@ -290,3 +291,18 @@ async def test_a_bye_scores_a_point_and_is_said(svc: Service) -> None:
     assert f"{loser.user_id}: a bye this round." in second.text, second.text
     [pairing] = [p for p in await records.pairings(svc.store, league.id) if p.round == 2 and p.second_id]
     assert {pairing.first_id, pairing.second_id} == {"carol", winner}
+
+
+def test_the_seasons_records_are_its_longest_game_and_its_least_expected_win() -> None:
+    def result(game: int, steps: int, winner: str | None, expected: float | None) -> Result:
+        return Result(id=game, league_id=1, game_id=game, system="rr", outcome="win" if winner else "draw",
+                      winner_id=winner, players=[Player(side="nato", user_id="a", user_name="alice"),
+                                                 Player(side="soviet", user_id="b", user_name="bob")],
+                      rated=True, steps=steps, turns=3, expected=expected)
+    season = [result(1, 40, "a", 0.5), result(2, 411, "b", 0.62), result(3, 90, "b", 0.21),
+              result(4, 60, "a", 0.35), result(5, 411, None, None)]
+    assert records_lines(season) == ["Longest game: #2 rr, alice v bob, 411 steps (3 turns)",
+                                     "Biggest upset: #3 rr, bob beat alice (21% to win)"]
+    # Between equals (every chance even) there is no upset to name.
+    assert records_lines([result(1, 40, "a", 0.5)]) == ["Longest game: #1 rr, alice v bob, 40 steps (3 turns)"]
+    assert records_lines([]) == []
