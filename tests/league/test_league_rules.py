@@ -306,3 +306,14 @@ def test_the_seasons_records_are_its_longest_game_and_its_least_expected_win() -
     # Between equals (every chance even) there is no upset to name.
     assert records_lines([result(1, 40, "a", 0.5)]) == ["Longest game: #1 rr, alice v bob, 40 steps (3 turns)"]
     assert records_lines([]) == []
+
+
+async def test_a_game_of_another_server_is_never_recorded(svc: Service) -> None:
+    league = await league_of_two(svc)
+    for who, command, options in (("alice", ["game", "new"], {"system": "rr"}),
+                                  ("alice", ["game", "join"], {"side": "nato"}),
+                                  ("bob", ["game", "join"], {"side": "soviet"}), ("bob", ["game", "concede"], {})):
+        assert not (await svc.handle(inv(who, "their-room", command, options, guild="another-server"))).error
+    refused = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert refused.error and "Game #1 was not played in this server" in refused.text, refused.text
+    assert await records.results(svc.store, league.id) == []
