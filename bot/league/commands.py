@@ -116,7 +116,8 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     present = await records.members(svc.store, league.id)
     if any(m.user_id == inv.user_id for m in present):
         raise RuleError(f"You already play in {league.name}; /league standings shows it.")
-    reply = Reply(text=f"🏆 @{inv.user_name} joins {league.name} ({len(present) + 1} players).")
+    count = len(present) + 1
+    reply = Reply(text=f"🏆 @{inv.user_name} joins {league.name} ({count} player{'s' if count != 1 else ''}).")
     async with svc.store.transaction() as db:
         records.add_member(db, league, inv.user_id, inv.user_name)
         _remember(db, inv, reply)

@@ -84,6 +84,9 @@ async def test_a_player_joins_and_leaves_only_themself(svc: Service) -> None:
     assert gone.error and "You do not play in Club" in gone.text
     assert not (await run(svc, "bob", ["league", "leave"])).error
     assert [m.user_id for m in await records.members(svc.store, league.id)] == ["alice"]
+    assert not (await run(svc, "alice", ["league", "leave"])).error
+    alone = await run(svc, "carol", ["league", "join"])
+    assert "@carol joins Club (1 player)." in alone.text, alone.text
 
 
 def test_the_four_outcomes_are_told_apart() -> None:
