@@ -187,6 +187,5 @@ class LeagueEnds:
         return EndPlan(writes=done.writes, lines=done.lines)
 
 
-__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "computer_user", "counting",
-           "computer_sides", "paired_players", "result_lines",
-           "seated_players"]
+__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "computer_sides",
+           "computer_user", "counting", "paired_players", "result_lines", "seated_players"]

@@ -90,6 +90,10 @@ def text_table(league: League, lines: list[Line], pool: str, notes: list[str]) -
     return "\n".join([head, *(rows or ["Nobody has joined yet: /league join."]), *notes])
 
 
+#: The picture's key to its columns.
+KEY = "Rating: skill ± uncertainty (OpenSkill). Met: deadlines met of those set. Ab.: games abandoned."
+
+
 def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, notes: list[str]) -> StandingsView:
     """The table as the picture draws it (reliability in two short columns; the text says it
     in words)."""
@@ -99,7 +103,7 @@ def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, no
             for n, ln in enumerate(lines, 1)]
     final = league.status == "closed" or "final" in subtitle
     return StandingsView(title=f"{league.name}: {'final ' if final else ''}standings", subtitle=subtitle, rows=rows,
-                         notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Met: deadlines met of those set. Ab.: games abandoned."])
+                         notes=[*notes, KEY])
 
 
 __all__ = ["Line", "byes_in", "byes_line", "picture_view", "pool_words", "ranked", "records_lines", "text_table"]
