@@ -108,7 +108,7 @@ class Pipeline:
         self.pace_plans = PacePlans(store, self.clock)
         #: The one way a game changes (bot/ledger.py).
         self.ledger = Ledger(store, self.games, self.systems, self.clock, self.pace_plans.rows_for,
-                             LeagueEnds(store).rows_for)
+                             LeagueEnds(store, self.clock).rows_for)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
 

@@ -1,6 +1,6 @@
 """A league's standings as a picture a phone reads (issue 44): one row a player, rank,
-name, rating with its uncertainty, played/won/drawn/lost and reliability, then the season's
-records.
+name, rating with its uncertainty, played/won/drawn/lost and reliability (deadlines met of
+those set, games abandoned), then the season's records.
 
 The picture is :data:`WIDTH` pixels wide and every text is at least :data:`TEXT` px, so
 shown 400 px wide on a phone (Discord's inline width) the smallest text is still about
@@ -33,7 +33,9 @@ class StandingRow(BaseModel):
     won: int
     drawn: int
     lost: int
-    reliability: str
+    #: Deadlines met of those set (``12/13``; ``–`` before the first).
+    deadlines: str
+    abandoned: int
 
 
 class StandingsView(BaseModel):
@@ -47,8 +49,8 @@ class StandingsView(BaseModel):
 
 #: The columns: heading, width and alignment ("l" left, "m" centre).
 COLUMNS: tuple[tuple[str, int, str], ...] = (
-    ("#", 44, "m"), ("Player", 232, "l"), ("Rating", 168, "m"), ("P", 46, "m"), ("W", 46, "m"),
-    ("D", 46, "m"), ("L", 46, "m"), ("Rel.", 100, "m"),
+    ("#", 44, "m"), ("Player", 200, "l"), ("Rating", 140, "m"), ("P", 46, "m"), ("W", 46, "m"),
+    ("D", 46, "m"), ("L", 46, "m"), ("Met", 116, "m"), ("Ab.", 44, "m"),
 )
 
 
@@ -72,7 +74,7 @@ def render_standings(view: StandingsView) -> bytes:
         band = tint(PALETTE["objective_main"], 0.75) if row.rank == 1 else (
             PALETTE["paper"] if k % 2 else shade(PALETTE["paper"], 0.04))
         cells = [str(row.rank), row.player, row.rating, str(row.played), str(row.won), str(row.drawn),
-                 str(row.lost), row.reliability]
+                 str(row.lost), row.deadlines, str(row.abandoned)]
         _row(canvas, y, cells, TEXT, ink, fill=band, bold=row.rank == 1)
         if row.rank == 1:
             canvas.rect((0, y, 6, y + ROW), fill=PALETTE["objective_main"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from typing import Any
 
 from bot.declare import CommandSet, Flag, Member as MemberOption, Pick, Text, Whole, command
 from bot.gamecmds import start_game
@@ -21,14 +22,16 @@ from bot.league import history, pairing as pairs, records
 from bot.league.ending import counting, seated_players
 from bot.league.outcomes import ended_by
 from bot.league.records import OVERALL, League
-from bot.league.standings import picture_view, pool_words, ranked, records_lines, text_table
+from bot.league.standings import byes_in, byes_line, picture_view, pool_words, ranked, records_lines, text_table
 from bot.models import Attachment, Invocation, Reply, ThreadOpening
 from bot.moderation import who_moderates
+from bot.pacing.clock import parse_iso
 from bot.pipeline import LiveGame, Pipeline, SeatChange, new_seed, option_user
 from bot.store import GameRow
 from bot.writer import Writer
 from render.standings import render_standings
 from rules.core import registry
+from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
 NAME = re.compile(r"^[\w][\w \-]{0,39}$")
@@ -37,6 +40,13 @@ NAME = re.compile(r"^[\w][\w \-]{0,39}$")
 def server_of(inv: Invocation) -> str:
     """The server a league belongs to (the console is one server of its own)."""
     return inv.guild_id or "console"
+
+
+def leaguable(system: GameSystem[Any]) -> bool:
+    """Whether a league can count ``system``'s games: two sides, and rules that name the
+    winner (:meth:`GameSystem.outcome` of its own); the default outcome names nobody, so
+    every game would count as a draw."""
+    return len(system.sides) == 2 and type(system).outcome is not GameSystem.outcome
 
 
 def _moderator(svc: Pipeline, inv: Invocation, what: str) -> None:
@@ -82,10 +92,10 @@ async def cmd_new(svc: Pipeline, inv: Invocation) -> Reply:
     if not NAME.match(name):
         raise RuleError("A league's name is 1 to 40 letters, digits, spaces, - or _, e.g. name:Autumn 2026.")
     wanted = [s.strip().casefold() for s in str(inv.options["systems"]).split(",") if s.strip()]
-    two_sided = sorted(k for k, s in svc.systems.items() if len(s.sides) == 2)
-    bad = [s for s in wanted if s not in two_sided]
+    playable = sorted(k for k, s in svc.systems.items() if leaguable(s))
+    bad = [s for s in wanted if s not in playable]
     if not wanted or bad:
-        raise RuleError(f"A league plays two-player systems: {', '.join(two_sided)}"
+        raise RuleError(f"A league plays two-player systems whose rules name the winner: {', '.join(playable)}"
                         f"{f'; not {bad[0][:20]}' if bad else ''}. E.g. systems:rr,skirmish.")
     systems = list(dict.fromkeys(wanted))
     if any(lg.name.casefold() == name.casefold() for lg in await records.leagues(svc.store, server_of(inv))):
@@ -106,7 +116,8 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     present = await records.members(svc.store, league.id)
     if any(m.user_id == inv.user_id for m in present):
         raise RuleError(f"You already play in {league.name}; /league standings shows it.")
-    reply = Reply(text=f"🏆 @{inv.user_name} joins {league.name} ({len(present) + 1} players).")
+    count = len(present) + 1
+    reply = Reply(text=f"🏆 @{inv.user_name} joins {league.name} ({count} player{'s' if count != 1 else ''}).")
     async with svc.store.transaction() as db:
         records.add_member(db, league, inv.user_id, inv.user_name)
         _remember(db, inv, reply)
@@ -130,10 +141,12 @@ async def table_reply(svc: Pipeline, league: League, pool: str, *, final: bool =
     """The standings as text and as a picture (drawn off the event loop)."""
     if pool != OVERALL and pool not in league.systems:
         raise RuleError(f"{league.name} plays {', '.join(league.systems)}; system: is one of them.")
-    lines = ranked(await records.members(svc.store, league.id), await records.ratings(svc.store, league.id), pool)
+    paired = await records.pairings(svc.store, league.id)
+    lines = ranked(await records.members(svc.store, league.id), await records.ratings(svc.store, league.id), pool,
+                   byes_in(paired, pool))
     results = [r for r in await records.results(svc.store, league.id) if pool in (OVERALL, r.system)]
-    notes = records_lines(results)
-    rounds = max((p.round for p in await records.pairings(svc.store, league.id)), default=0)
+    notes = [*byes_line(lines), *records_lines(results)]
+    rounds = max((p.round for p in paired), default=0)
     subtitle = (f"{pool_words(league, pool)} · {'final' if final else f'after round {rounds}'} · "
                 f"{len(results)} games counted")
     text = text_table(league, lines, pool, notes)
@@ -163,7 +176,7 @@ async def cmd_player(svc: Pipeline, inv: Invocation) -> Reply:
         raise RuleError(f"@{user.name} has never played in {league.name}.")
     rows = [r for r in await records.ratings(svc.store, league.id) if r.user_id == user.id]
     lines = [f"🏆 {member.user_name} in {league.name}" + (" (left)" if member.left_at else "") + ":",
-             f"Reliability: {member.reliability_words()} of {member.games} league games."]
+             f"Reliability: {member.reliability_words()}."]
     for r in sorted(rows, key=lambda r: (r.pool != OVERALL, r.pool)):
         lines.append(f"{'Overall' if r.pool == OVERALL else r.pool}: {r.figure.words()}, played {r.played}"
                      f" (won {r.won}, drawn {r.drawn}, lost {r.lost})")
@@ -173,10 +186,6 @@ async def cmd_player(svc: Pipeline, inv: Invocation) -> Reply:
             how = "won" if res.winner_id == user.id else ("drew" if res.winner_id is None else "lost")
             lines.append(f"#{res.game_id} {res.system} v {other}: {how} ({res.outcome}, {res.steps} steps)")
     return Reply(text="\n".join(lines), ephemeral=True)
-
-
-def _points(rows: list[records.Rating]) -> dict[str, tuple[float, float]]:
-    return {r.user_id: (r.points, r.figure.ordinal) for r in rows if r.pool == OVERALL}
 
 
 @command("schedule", "Pair the next round; each pairing gets a thread with its game (moderators)",
@@ -191,7 +200,7 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
     played = await records.pairings(svc.store, league.id)
     waiting = [p for p in played if p.state in ("waiting", "playing")]
     if waiting:
-        raise RuleError(f"Round {waiting[0].round} is still being played ({', '.join(p.names() for p in waiting)});"
+        raise RuleError(f"Round {waiting[0].round} is still being played ({await _unended(svc, waiting)});"
                         " the next is paired once its games have ended.")
     present = await records.members(svc.store, league.id)
     if len(present) < 2:
@@ -221,14 +230,25 @@ async def cmd_schedule(svc: Pipeline, inv: Invocation) -> Reply:
     return reply
 
 
+async def _unended(svc: Pipeline, waiting: list[records.Pairing]) -> str:
+    """``alice v bob, carol v dan (over by the rules: /game end in its thread counts it)``:
+    the scheduled games not ended yet, saying which the rules have ended (a game is counted
+    when it is ended, and nobody may have typed /game end yet)."""
+    words = []
+    for p in waiting:
+        game = await svc.games.load(p.channel_id) if p.channel_id else None
+        over = game is not None and game.row.id == p.game_id and game.system.result(game.state) is not None
+        words.append(p.names() + (" (over by the rules: /game end in its thread counts it)" if over else ""))
+    return ", ".join(words)
+
+
 async def _drawn(svc: Pipeline, league: League, present: list[records.Member], played: list[records.Pairing],
                  round_no: int, *, swiss: bool) -> list[pairs.Pair]:
     """The round's pairs (user ids), the first of each taking the first side."""
-    by_id = {m.user_id: m for m in present}
     if swiss:
-        points = _points(await records.ratings(svc.store, league.id))
-        ranked_ids = sorted(by_id, key=lambda u: (-points.get(u, (0.0, 0.0))[0], -points.get(u, (0.0, 0.0))[1],
-                                                    by_id[u].user_name))
+        # The table's own order: points (byes counted), then rating, then name.
+        table = ranked(present, await records.ratings(svc.store, league.id), OVERALL, byes_in(played))
+        ranked_ids = [ln.member.user_id for ln in table]
         met = {frozenset((p.first_id, p.second_id)) for p in played if p.second_id}
         drawn = pairs.swiss(ranked_ids, met, {p.first_id for p in played if p.second_id is None})
     else:
@@ -294,7 +314,8 @@ async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
     ended = ended_by(system, state, ends[-1].data if ends else {})
     if ended is None:
         raise RuleError(f"Game #{row.id} was ended by a moderator before the rules ended it; it cannot count.")
-    game = LiveGame(row, system, state, await svc.store.seats(row.id), row.head_seq + 1)
+    game = LiveGame(row, system, state, await svc.store.seats(row.id), row.head_seq + 1,
+                    seat_log=await svc.store.seat_events(row.id))
     players = seated_players(game)
     present = {m.user_id for m in await records.members(svc.store, league.id)}
     humans = [p for p in players if not p.computer]
@@ -304,7 +325,9 @@ async def cmd_record(svc: Pipeline, inv: Invocation) -> Reply:
                         f"{f'; not {strangers[0]}' if strangers else ''}.")
     if not inv.is_moderator and inv.user_id not in {p.user_id for p in humans}:
         raise RuleError(f"Only a player of game #{row.id} or a moderator may count it.")
-    done = await counting(svc.store, league, game, ended, players, pairing_id=None, recorded_by=inv.user_id)
+    # Its deadlines are read as they stood when it ended.
+    at = parse_iso(ends[-1].created_at) if ends else svc.clock.now()
+    done = await counting(svc.store, league, game, ended, players, at, pairing_id=None, recorded_by=inv.user_id)
     reply = Reply(text="\n".join([f"📥 Game #{row.id} ({row.system}, {ended.text.rstrip('.')}):", *done.lines]))
     async with svc.store.transaction() as db:
         for write in done.writes:
@@ -340,7 +363,7 @@ async def cmd_close(svc: Pipeline, inv: Invocation) -> Reply:
     league = await chosen(svc, inv)
     waiting = [p for p in await records.pairings(svc.store, league.id) if p.state in ("waiting", "playing")]
     if waiting:
-        raise RuleError(f"{len(waiting)} scheduled game(s) have not ended ({', '.join(p.names() for p in waiting)});"
+        raise RuleError(f"{len(waiting)} scheduled game(s) have not ended ({await _unended(svc, waiting)});"
                         " the season closes once they have (a moderator may /game end one).")
     table = await table_reply(svc, league, OVERALL, final=True)
     reply = table.model_copy(update={"text": f"🏁 {league.name} is over: the final table.\n{table.text}"})
@@ -355,4 +378,4 @@ LEAGUE = CommandSet("league", "Club seasons: leagues, pairings, ratings and stan
     cmd_new, cmd_join, cmd_leave, cmd_standings, cmd_player, cmd_schedule, cmd_record, cmd_export, cmd_close,
 ])
 
-__all__ = ["LEAGUE", "chosen", "server_of", "start_pairing", "table_reply"]
+__all__ = ["LEAGUE", "chosen", "leaguable", "server_of", "start_pairing", "table_reply"]

@@ -12,23 +12,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
+
 from bot.games import LiveGame
 from bot.league import records
+from bot.league.deadlines import kept_deadlines
 from bot.league.outcomes import Ended, ended_by
 from bot.league.records import OVERALL, Pairing, Player, Rating, Result
 from bot.league.scoring import count
 from bot.ledger import EndPlan, Plan
-from bot.store import BaseStore, SeatRow
+from bot.pacing.clock import Clock
+from bot.store import BaseStore, SeatEvent, SeatRow
 from bot.writer import Writer
 
-#: A seat id the computer player holds (the computer seats of branch h9-ai flag their seat;
-#: until then a seat of this id, or one flagged ``computer``, is the computer's).
-COMPUTER_PREFIX = "computer"
+#: How the user id of a seat the computer holds begins (issue 43's computer player seats
+#: ``computer:<level>:<side>``; a Discord or console user id never begins so).
+COMPUTER_PREFIX = "computer:"
+
+
+def computer_user(user_id: str) -> bool:
+    """Whether a seat's user is the computer: a game it played a side of is never rated."""
+    return user_id.startswith(COMPUTER_PREFIX)
 
 
 def computer_seat(seat: SeatRow) -> bool:
-    """Whether the computer holds a seat: a game with one is never rated."""
-    return bool(getattr(seat, "computer", False)) or seat.user_id.split(":")[0] == COMPUTER_PREFIX
+    """Whether the computer holds a seat."""
+    return computer_user(seat.user_id)
+
+
+def computer_sides(seats: list[SeatRow], seat_log: list[SeatEvent]) -> set[str]:
+    """The sides the computer held at any time in a game (its seat now, or in its seat
+    history): a game the computer played a side of, even for a while, is never rated."""
+    now = {s.side for s in seats if computer_seat(s)}
+    return now | {e.side for e in seat_log if e.side and e.event in ("join", "seat") and computer_user(e.user_id)}
 
 
 def seated_players(game: LiveGame) -> list[Player]:
@@ -45,7 +61,7 @@ def seated_players(game: LiveGame) -> list[Player]:
 def paired_players(game: LiveGame, pairing: Pairing) -> list[Player]:
     """The pairing's two members on the sides they were given (a substitute who finished a
     game for one of them plays for them: the league rates its members); a side the computer
-    holds at the end is the computer's (the game is then unrated)."""
+    holds at the end is the computer's."""
     sides = game.system.sides
 
     def robot(side: str) -> bool:
@@ -66,16 +82,19 @@ class Counting:
 
 
 async def counting(store: BaseStore, league: records.League, game: LiveGame, ended: Ended,
-                   players: list[Player], *, pairing_id: int | None, recorded_by: str) -> Counting:
-    """Count ``game`` (ended as ``ended``) for ``league``: the rows to write, read at the
-    figures' current versions, and the reply's lines."""
+                   players: list[Player], now: datetime, *, pairing_id: int | None, recorded_by: str) -> Counting:
+    """Count ``game`` (ended as ``ended``, at ``now``: the deadlines it set are read as of
+    then) for ``league``: the rows to write, read at the figures' current versions, and the
+    reply's lines."""
     system = game.system.key
     rows = {(r.pool, r.user_id): r for r in await records.ratings(store, league.id)
             if r.pool in (system, OVERALL)}
     humans = [p for p in players if not p.computer]
     before = {(pool, p.user_id): rows.get((pool, p.user_id)) or Rating(pool=pool, user_id=p.user_id)
               for pool in (system, OVERALL) for p in humans}
-    counted = count(ended, players, before, system, league.rated)
+    # Unrated when the computer played a side, now or for a while (its seat history).
+    counted = count(ended, players, before, system, league.rated and not computer_sides(game.seats, game.seat_log))
+    kept = await kept_deadlines(store, game.row.id, now, by_the_rules=ended.kind in ("win", "draw"))
     state = game.state
     turn = game.system.turn(state).number
     result = Result(league_id=league.id, game_id=game.row.id, pairing_id=pairing_id, system=system,
@@ -88,7 +107,7 @@ async def counting(store: BaseStore, league: records.League, game: LiveGame, end
             if (row.pool, row.user_id) in rows:
                 records.save_rating(db, league.id, row)
         for p in humans:
-            records.count_games(db, league.id, p.user_id,
+            records.count_games(db, league.id, p.user_id, kept=kept.get(p.side),
                                 deadline_loss=ended.kind == "deadline" and p.side != ended.winner)
         records.add_result(db, result)
         if pairing_id is not None:
@@ -121,15 +140,18 @@ def blamed(game: LiveGame, players: list[Player]) -> list[str]:
     return [p.user_id for p in players if p.side in waiting]
 
 
-def abandoning(league: records.League, game: LiveGame, pairing: Pairing) -> Counting:
+async def abandoning(store: BaseStore, league: records.League, game: LiveGame, pairing: Pairing,
+                     now: datetime) -> Counting:
     """The rows of a league game ended before the rules ended it: not counted, the pairing
-    abandoned, the abandonment counted against :func:`blamed`."""
+    abandoned, the abandonment counted against :func:`blamed` (the deadlines it set so far
+    count as met or missed)."""
     players = paired_players(game, pairing)
     against = blamed(game, players)
+    kept = await kept_deadlines(store, game.row.id, now, by_the_rules=False)
 
     def write(db: Writer) -> None:
         for p in players:
-            records.count_games(db, league.id, p.user_id, abandoned=p.user_id in against)
+            records.count_games(db, league.id, p.user_id, abandoned=p.user_id in against, kept=kept.get(p.side))
         records.set_pairing_state(db, pairing.id, "abandoned")
 
     names = ", ".join(p.user_name for p in players if p.user_id in against) or "nobody"
@@ -140,8 +162,9 @@ def abandoning(league: records.League, game: LiveGame, pairing: Pairing) -> Coun
 class LeagueEnds:
     """The league's part of a commit that ends a game (:data:`bot.ledger.EndRows`)."""
 
-    def __init__(self, store: BaseStore) -> None:
+    def __init__(self, store: BaseStore, clock: Clock) -> None:
         self.store = store
+        self.clock = clock
 
     async def rows_for(self, plan: Plan) -> EndPlan | None:
         """The rows counting the game ``plan`` ends, when a league scheduled it."""
@@ -157,12 +180,12 @@ class LeagueEnds:
         audit = plan.change.audit
         ended = ended_by(game.system, game.state, audit.data if audit else {})
         if ended is None:
-            done = abandoning(league, game, pairing)
+            done = await abandoning(self.store, league, game, pairing, self.clock.now())
         else:
-            done = await counting(self.store, league, game, ended, paired_players(game, pairing),
+            done = await counting(self.store, league, game, ended, paired_players(game, pairing), self.clock.now(),
                                   pairing_id=pairing.id, recorded_by="referee")
         return EndPlan(writes=done.writes, lines=done.lines)
 
 
-__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "counting",
-           "paired_players", "result_lines", "seated_players"]
+__all__ = ["COMPUTER_PREFIX", "Counting", "LeagueEnds", "abandoning", "blamed", "computer_seat", "computer_sides",
+           "computer_user", "counting", "paired_players", "result_lines", "seated_players"]

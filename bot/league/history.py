@@ -2,10 +2,11 @@
 games' own logs (issue 44).
 
 :func:`recompute` reads nothing a league wrote about a game's outcome: for each counted
-game, in the order it was counted, it reads the game's head state and its ``end`` audit
-entry from the log, derives the outcome as the end did (``bot/league/outcomes.py``), checks
-it against what the league stored, and counts it with the one arithmetic
-(``bot/league/scoring.py``) from fresh figures.  Stored and recomputed figures must be equal.
+game, in the order it was counted, it reads the game's head state, its ``end`` audit entry
+and its seat history (a side the computer played leaves it unrated) from the log, derives
+the outcome as the end did (``bot/league/outcomes.py``), checks it against what the league
+stored, and counts it with the one arithmetic (``bot/league/scoring.py``) from fresh
+figures.  Stored and recomputed figures must be equal.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from bot.league import records
+from bot.league.ending import computer_sides
 from bot.league.outcomes import ended_by
 from bot.league.records import OVERALL, Rating
 from bot.league.scoring import count
@@ -62,7 +64,8 @@ async def recompute(store: BaseStore, league: records.League) -> Recomputed:
                                 f" won by {winner}; the league stored {result.outcome} won by {result.winner_id}")
             continue
         before = {(r.pool, r.user_id): r for r in out.ratings.values()}
-        for row in count(ended, result.players, before, game.system, league.rated).after:
+        robots = computer_sides(await store.seats(game.id), await store.seat_events(game.id))
+        for row in count(ended, result.players, before, game.system, league.rated and not robots).after:
             out.ratings[key(row)] = row
     return out
 

@@ -1,9 +1,9 @@
 """Who plays whom in a round (pure): round robin by the circle method, or Swiss.
 
-Swiss (the usual club rule): players ranked by league points, then by rating, are paired
-top down with the nearest player they have not met yet (backtracking when a later player
-would be left with nobody new); with an odd number the lowest ranked player who has not had
-a bye sits this round out.  In each pairing the player who has taken the first side less
+Swiss (the usual club rule): players ranked by league points (a bye scores one), then by
+rating, are paired top down with the nearest player they have not met yet (backtracking
+when a later player would be left with nobody new); with an odd number the lowest ranked
+player who has not had a bye sits this round out.  In each pairing the player who has taken the first side less
 often takes it (the first named), so sides even out over a season.
 """
 

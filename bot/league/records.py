@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from bot.league.deadlines import Kept
 from bot.league.outcomes import Kind
 from bot.league.ratings import Figure
 from bot.store import BaseStore
@@ -39,7 +40,9 @@ class League(BaseModel):
 
 
 class Member(BaseModel):
-    """A player of a league, with what their reliability is read from."""
+    """A player of a league, with what their reliability is read from: their ended league
+    games, those lost on a deadline and those abandoned, and the deadlines those games set
+    them, met and missed (``bot/league/deadlines.py``)."""
 
     user_id: str
     user_name: str
@@ -48,23 +51,26 @@ class Member(BaseModel):
     games: int = 0
     deadline_losses: int = 0
     abandoned: int = 0
+    deadlines_met: int = 0
+    deadlines_missed: int = 0
 
     @property
-    def reliability(self) -> float | None:
-        """The share of their ended league games they saw through (no deadline loss, not
-        abandoned); None before their first."""
-        if self.games == 0:
-            return None
-        return max(0.0, (self.games - self.deadline_losses - self.abandoned) / self.games)
+    def deadlines(self) -> int:
+        """How many deadlines their league games set them."""
+        return self.deadlines_met + self.deadlines_missed
+
+    def deadlines_short(self) -> str:
+        """``12/13`` (deadlines met of those set), ``–`` before the first."""
+        return f"{self.deadlines_met}/{self.deadlines}" if self.deadlines else "–"
 
     def reliability_words(self) -> str:
-        """``100%``, ``67% (1 deadline lost)``, or ``new``."""
-        share = self.reliability
-        if share is None:
-            return "new"
-        notes = [f"{self.deadline_losses} deadline lost"] if self.deadline_losses else []
-        notes += [f"{self.abandoned} abandoned"] if self.abandoned else []
-        return f"{share:.0%}" + (f" ({', '.join(notes)})" if notes else "")
+        """``met 12 of 13 deadlines, abandoned 0 of 4 games`` (``no deadline yet`` without
+        any), with a deadline loss said too."""
+        deadlines = (f"met {self.deadlines_met} of {self.deadlines} deadline{'s' if self.deadlines != 1 else ''}"
+                     if self.deadlines else "no deadline yet")
+        games = f"abandoned {self.abandoned} of {self.games} game{'s' if self.games != 1 else ''}"
+        lost = f", {self.deadline_losses} lost on a deadline" if self.deadline_losses else ""
+        return f"{deadlines}, {games}{lost}"
 
 
 class Pairing(BaseModel):
@@ -166,12 +172,13 @@ async def league(store: BaseStore, league_id: int) -> League | None:
     return _league(rows[0]) if rows else None
 
 
-_MEMBER = "SELECT user_id, user_name, joined_at, left_at, games, deadline_losses, abandoned FROM league_members"
+_MEMBER = ("SELECT user_id, user_name, joined_at, left_at, games, deadline_losses, abandoned, deadlines_met,"
+           " deadlines_missed FROM league_members")
 
 
 def _member(row: Any) -> Member:
     return Member(user_id=row[0], user_name=row[1], joined_at=row[2], left_at=row[3], games=row[4],
-                  deadline_losses=row[5], abandoned=row[6])
+                  deadline_losses=row[5], abandoned=row[6], deadlines_met=row[7], deadlines_missed=row[8])
 
 
 async def members(store: BaseStore, league_id: int, *, present: bool = True) -> list[Member]:
@@ -314,12 +321,15 @@ def save_rating(db: Writer, league_id: int, rating: Rating) -> None:
 
 
 def count_games(db: Writer, league_id: int, user_id: str, *, deadline_loss: bool = False,
-                abandoned: bool = False) -> None:
-    """One more ended league game for a player's reliability."""
+                abandoned: bool = False, kept: Kept | None = None) -> None:
+    """One more ended league game for a player's reliability, with the deadlines it set them
+    (``kept``: met and missed)."""
+    kept = kept or Kept()
     db.execute(
         "UPDATE league_members SET games = games + 1, deadline_losses = deadline_losses + ?,"
-        " abandoned = abandoned + ? WHERE league_id = ? AND user_id = ?",
-        (int(deadline_loss), int(abandoned), league_id, user_id))
+        " abandoned = abandoned + ?, deadlines_met = deadlines_met + ?, deadlines_missed = deadlines_missed + ?"
+        " WHERE league_id = ? AND user_id = ?",
+        (int(deadline_loss), int(abandoned), kept.met, kept.missed, league_id, user_id))
 
 
 def add_result(db: Writer, result: Result) -> None:

@@ -5,23 +5,47 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from bot.league.records import OVERALL, League, Member, Rating, Result
+from bot.league.records import OVERALL, League, Member, Pairing, Rating, Result
 from render.standings import StandingRow, StandingsView
 
 
 class Line(BaseModel):
-    """One player's place in a pool: their member row and their rating row."""
+    """One player's place in a pool: their member row, their rating row and their byes."""
 
     member: Member
     rating: Rating
+    byes: int = 0
+
+    @property
+    def points(self) -> float:
+        """League points: 1 a win, ½ a draw, 1 a bye (the club rule: sitting a round out
+        through no fault of one's own costs nothing)."""
+        return self.rating.points + self.byes
 
 
-def ranked(members: list[Member], rows: list[Rating], pool: str = OVERALL) -> list[Line]:
-    """The members present, best first: league points, then the conservative rating
-    (``mu - 3 sigma``), then name."""
+def byes_in(pairings: list[Pairing], pool: str = OVERALL) -> dict[str, int]:
+    """Each player's byes of the rounds a pool counts (every round, or its system's)."""
+    out: dict[str, int] = {}
+    for p in pairings:
+        if p.second_id is None and pool in (OVERALL, p.system):
+            out[p.first_id] = out.get(p.first_id, 0) + 1
+    return out
+
+
+def ranked(members: list[Member], rows: list[Rating], pool: str = OVERALL,
+           byes: dict[str, int] | None = None) -> list[Line]:
+    """The members present, best first: league points (:attr:`Line.points`), then the
+    conservative rating (``mu - 3 sigma``), then name."""
     by_user = {r.user_id: r for r in rows if r.pool == pool}
-    lines = [Line(member=m, rating=by_user.get(m.user_id) or Rating(pool=pool, user_id=m.user_id)) for m in members]
-    return sorted(lines, key=lambda ln: (-ln.rating.points, -ln.rating.figure.ordinal, ln.member.user_name))
+    lines = [Line(member=m, rating=by_user.get(m.user_id) or Rating(pool=pool, user_id=m.user_id),
+                  byes=(byes or {}).get(m.user_id, 0)) for m in members]
+    return sorted(lines, key=lambda ln: (-ln.points, -ln.rating.figure.ordinal, ln.member.user_name))
+
+
+def byes_line(lines: list[Line]) -> list[str]:
+    """``Byes (a point each): carol, frank.`` when a round had one."""
+    names = [f"{ln.member.user_name}{f' ×{ln.byes}' if ln.byes > 1 else ''}" for ln in lines if ln.byes]
+    return [f"Byes (a point each): {', '.join(names)}."] if names else []
 
 
 def records_lines(results: list[Result]) -> list[str]:
@@ -60,21 +84,26 @@ def text_table(league: League, lines: list[Line], pool: str, notes: list[str]) -
     rows = [
         f"{n}. {ln.member.user_name}: rating {ln.rating.figure.words()}; played {ln.rating.played}, "
         f"won {ln.rating.won}, drawn {ln.rating.drawn}, lost {ln.rating.lost}; "
-        f"reliability {ln.member.reliability_words()}."
+        f"reliability: {ln.member.reliability_words()}."
         for n, ln in enumerate(lines, 1)
     ]
     return "\n".join([head, *(rows or ["Nobody has joined yet: /league join."]), *notes])
 
 
+#: The picture's key to its columns.
+KEY = "Rating: skill ± uncertainty (OpenSkill). Met: deadlines met of those set. Ab.: games abandoned."
+
+
 def picture_view(league: League, lines: list[Line], pool: str, subtitle: str, notes: list[str]) -> StandingsView:
-    """The table as the picture draws it (reliability as a share; the text has its detail)."""
+    """The table as the picture draws it (reliability in two short columns; the text says it
+    in words)."""
     rows = [StandingRow(rank=n, player=ln.member.user_name, rating=ln.rating.figure.words(),
                         played=ln.rating.played, won=ln.rating.won, drawn=ln.rating.drawn, lost=ln.rating.lost,
-                        reliability=("new" if ln.member.reliability is None else f"{ln.member.reliability:.0%}"))
+                        deadlines=ln.member.deadlines_short(), abandoned=ln.member.abandoned)
             for n, ln in enumerate(lines, 1)]
     final = league.status == "closed" or "final" in subtitle
     return StandingsView(title=f"{league.name}: {'final ' if final else ''}standings", subtitle=subtitle, rows=rows,
-                         notes=[*notes, "Rating: skill ± uncertainty (OpenSkill). Rel.: league games seen through."])
+                         notes=[*notes, KEY])
 
 
-__all__ = ["Line", "picture_view", "pool_words", "ranked", "records_lines", "text_table"]
+__all__ = ["Line", "byes_in", "byes_line", "picture_view", "pool_words", "ranked", "records_lines", "text_table"]

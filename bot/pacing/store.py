@@ -325,6 +325,18 @@ async def is_due(store: BaseStore, message_id: int) -> bool:
     return row is not None and row[0] == "due"
 
 
+async def deadline_notices(store: BaseStore, game_id: int) -> list[tuple[str, str, datetime]]:
+    """Every deadline notice a game was given, oldest first: its turn-part's key, its state
+    (``sent``: told as passed; ``dropped``: the game moved on before it, or it was set
+    again; ``due``: not told yet) and its deadline.  A league reads a game's kept deadlines
+    from them (``bot/league/deadlines.py``)."""
+    async with store.transaction() as db:
+        rows = await db.fetchall(
+            "SELECT part_key, state, due_at FROM scheduled_messages WHERE game_id = ? AND kind = 'deadline'"
+            " ORDER BY id", (game_id,))
+    return [(str(r[0]), str(r[1]), parse_iso(r[2])) for r in rows]
+
+
 def drop_message(db: Writer, message_id: int) -> None:
     """A message that will not be sent (the game moved on, the player is away)."""
     db.execute("UPDATE scheduled_messages SET state = 'dropped' WHERE id = ? AND state = 'due'",
@@ -376,7 +388,7 @@ def clear_sub_offers(db: Writer, game_id: int, side: str) -> None:
 __all__ = [
     "ALWAYS", "DUE_BATCH", "Away", "Pace", "Scheduled", "SubOffer", "active_paces", "away_players",
     "claim_message", "claim_part", "claim_with", "clear_away", "clear_proposals",
-    "clear_sub_offers", "digest_message", "drop_message", "drop_other_parts", "drop_part",
+    "clear_sub_offers", "deadline_notices", "digest_message", "drop_message", "drop_other_parts", "drop_part",
     "due_messages", "is_due", "move_part", "offer_sub", "pace_of", "pending_messages", "propose",
     "proposals", "release_message", "save_pace", "schedule", "sent_digests", "set_away",
     "still_at", "sub_offer",

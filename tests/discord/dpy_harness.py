@@ -435,9 +435,11 @@ def interaction_payload(
     interaction_id: int = 1,
     app_permissions: int = BOT_PERMISSIONS,
     dm: bool = False,
+    channel_id: int | None = None,
 ) -> dict[str, Any]:
     """The JSON Discord sends for ``/group sub option:value …`` (type 2), or for an
-    autocomplete request on option ``focused`` (type 4).  ``users`` are options of kind
+    autocomplete request on option ``focused`` (type 4).  ``channel_id``: from that thread
+    (one the bot opened, e.g. a league pairing's, issue 44).  ``users`` are options of kind
     user: option name -> (id, display name), sent as ids with a ``resolved`` section.
     ``sub`` may name a subcommand in a subcommand group: ``"air commit"`` (issue 28).
     """
@@ -452,7 +454,9 @@ def interaction_payload(
         opts.append({"type": 6, "name": name, "value": str(uid)})
         resolved.setdefault("users", {})[str(uid)] = user_payload(uid, uname)
         resolved.setdefault("members", {})[str(uid)] = member_payload(uid, uname, with_user=False)
-    channel = channel_payload(thread=thread)
+    channel = channel_payload(thread=thread or channel_id is not None)
+    if channel_id is not None:
+        channel["id"] = str(channel_id)
     data: dict[str, Any] = {
         "id": "1", "name": group, "type": 1, "guild_id": str(GUILD_ID),
         "options": [{"type": 1, "name": sub, "options": opts}],

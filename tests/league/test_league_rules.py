@@ -4,20 +4,26 @@ early never counted, ``/league record`` of a game played outside the schedule.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
-from bot.league import records
+from bot.league import history, records
+from bot.league.deadlines import Kept, sides_of, tally
 from bot.league.outcomes import Ended, ended_by
 from bot.league.ratings import Figure
-from bot.league.records import Player, Rating
+from bot.league.records import Player, Rating, Result
+from bot.league.standings import records_lines
 from bot.league.scoring import count
 from bot.service import Service
 from rules.core import registry
 from rules.core.dice import SeededDice
 from tests.league.season import inv
+from rules.core.contract import Outcome
+from tests.platform.duel import Duel, DuelState
 
 
 @pytest.fixture
@@ -53,6 +59,9 @@ async def test_only_a_moderator_creates_schedules_and_closes(svc: Service) -> No
 @pytest.mark.parametrize("command, options, said", [
     (["league", "new"], {"name": "Club", "systems": "rr"}, "already has an open league 'Club'"),
     (["league", "new"], {"name": "Other", "systems": "raiders"}, "A league plays two-player systems"),
+    # Mak's rules do not name a winner (its outcome is a sentence only): every game would be a draw.
+    (["league", "new"], {"name": "Other", "systems": "rr,mak"},
+     "A league plays two-player systems whose rules name the winner: rr, skirmish; not mak"),
     (["league", "new"], {"name": "??", "systems": "rr"}, "A league's name is 1 to 40 letters"),
     (["league", "join"], {"league": "Nope"}, "This server has no open league 'Nope'; open leagues: Club."),
     (["league", "standings"], {"system": "mak"}, "Club plays rr, skirmish; system: is one of them."),
@@ -75,6 +84,9 @@ async def test_a_player_joins_and_leaves_only_themself(svc: Service) -> None:
     assert gone.error and "You do not play in Club" in gone.text
     assert not (await run(svc, "bob", ["league", "leave"])).error
     assert [m.user_id for m in await records.members(svc.store, league.id)] == ["alice"]
+    assert not (await run(svc, "alice", ["league", "leave"])).error
+    alone = await run(svc, "carol", ["league", "join"])
+    assert "@carol joins Club (1 player)." in alone.text, alone.text
 
 
 def test_the_four_outcomes_are_told_apart() -> None:
@@ -172,3 +184,139 @@ async def test_a_rating_moved_meanwhile_reruns_the_end_and_nothing_is_written_tw
     assert {r.version for r in rows} == {2} and {r.played for r in rows} == {1}
     ends = [a for a in await svc.store.audit(game.row.id) if a.action == "end"]
     assert len(ends) == 1
+
+
+def test_a_turn_parts_deadline_is_met_missed_or_not_counted() -> None:
+    """Reliability counts deadlines (issue 44): each turn-part's notices say it — one told
+    as passed, or one past due at the end, is missed; one dropped as the game moved on is
+    met; one still ahead at the end is met only if the rules ended the game; a deadline set
+    again (``/mod extend``) counts once, by its last notice."""
+    now = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
+    hour = timedelta(hours=1)
+    nato, soviet, both = ('3|[["nato"], "setup"]', '5|[["soviet"], "setup"]', '9|[["nato", "soviet"], "air"]')
+    notices = [(nato, "dropped", now - 9 * hour), (nato, "dropped", now - 5 * hour),  # extended, then met
+               (soviet, "sent", now - 4 * hour),                                    # passed: missed
+               (both, "due", now + hour)]                                           # ahead at the end
+    assert tally(notices, now, by_the_rules=True) == {"nato": Kept(met=2), "soviet": Kept(met=1, missed=1)}
+    assert tally(notices, now, by_the_rules=False) == {"nato": Kept(met=1), "soviet": Kept(missed=1)}
+    late = [(both, "due", now - hour)]  # past due, not told yet (a forfeit is ruled on it)
+    assert tally(late, now, by_the_rules=True) == {"nato": Kept(missed=1), "soviet": Kept(missed=1)}
+    assert sides_of("a key of another kind") == [] and tally([("x", "sent", now)], now, by_the_rules=True) == {}
+
+
+async def test_a_game_the_computer_played_a_side_of_for_a_while_is_unrated(svc: Service) -> None:
+    """Unrated even when a human holds every seat at its end: the seat history says the
+    computer (issue 43's ``computer:<level>:<side>`` seat) played soviet for a while."""
+    league = await league_of_two(svc)
+    assert not (await run(svc, "alice", ["game", "new"], {"system": "rr"}, channel="side-room")).error
+    assert not (await run(svc, "alice", ["game", "join"], {"side": "nato"}, channel="side-room")).error
+    robot = "computer:normal:soviet"
+    assert not (await run(svc, robot, ["game", "join"], {"side": "soviet"}, channel="side-room")).error
+    assert not (await run(svc, robot, ["game", "leave"], channel="side-room")).error
+    assert not (await run(svc, "bob", ["game", "join"], {"side": "soviet"}, channel="side-room")).error
+    assert not (await run(svc, "bob", ["game", "concede"], channel="side-room")).error
+    counted = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert not counted.error and "a computer seat: unrated" in counted.text, counted.text
+    [result] = await records.results(svc.store, league.id)
+    assert not result.rated and result.ratings == {}
+    rows = await records.ratings(svc.store, league.id, "rr")
+    assert all(r.figure == Figure() for r in rows)  # no figure moved
+    assert {(r.user_id, r.played, r.won) for r in rows} == {("alice", 1, 1), ("bob", 1, 0)}
+    again = await history.recompute(svc.store, league)  # the seat history read from the log
+    assert again.problems == [] and again.figures() == await history.stored(svc.store, league)
+
+
+class Race(Duel):
+    """The test system's dice race, its winner named (a league counts only such systems)."""
+
+    key = "race"
+    title = "Race"
+
+    def outcome(self, state: DuelState) -> Outcome | None:
+        """The first side at the target score wins."""
+        text = self.result(state)
+        return None if text is None else Outcome(winner=text.split()[0], termination=text)
+
+
+@pytest.fixture
+def race() -> Iterator[Race]:
+    """The race registered for one test (a game ends in a few orders)."""
+    system = registry.register(Race())
+    yield system  # type: ignore[misc]
+    registry.unregister(system.key)
+
+
+async def test_a_league_game_over_by_the_rules_is_named_until_it_is_ended(tmp_path: Path, race: Race) -> None:
+    """The rules ended the game but nobody typed /game end: the round is still being played,
+    and the moderator is told which game and what counts it; /game end counts it."""
+    service = await Service.open(Settings(db=str(tmp_path / "duel.sqlite3"), html_at_end=False))
+    try:
+        assert not (await run(service, "mo", ["league", "new"], {"name": "Race", "systems": "race"},
+                              moderator=True)).error
+        for who in ("alice", "bob"):
+            assert not (await run(service, who, ["league", "join"])).error
+        sched = await run(service, "mo", ["league", "schedule"], moderator=True)
+        assert not (await service.open_pairing(sched.threads[0], "t1", None)).error
+        game = await service.games.require("t1")
+        while game.system.result(game.state) is None:
+            holder = game.holder(game.system.waiting_on(game.state)[0])
+            assert holder is not None
+            assert not (await run(service, holder.user_id, ["race", "roll"], channel="t1")).error
+            game = await service.games.require("t1")
+        waiting = await run(service, "mo", ["league", "schedule"], moderator=True)
+        assert waiting.error and "(over by the rules: /game end in its thread counts it)" in waiting.text
+        closing = await run(service, "mo", ["league", "close"], moderator=True)
+        assert closing.error and "over by the rules" in closing.text
+        ended = await run(service, "alice", ["game", "end"], channel="t1")
+        assert "League Race: counted as a win" in ended.text, ended.text
+        assert not (await run(service, "mo", ["league", "close"], moderator=True)).error
+    finally:
+        await service.close()
+
+
+async def test_a_bye_scores_a_point_and_is_said(svc: Service) -> None:
+    """Three players: the lowest sits round 1 out, scores a point for it (the club rule)
+    and is named in the table; round 2's Swiss pairs by those points, the bye going to
+    someone else."""
+    league = await league_of_two(svc)
+    assert not (await run(svc, "carol", ["league", "join"])).error
+    first = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    assert "carol: a bye this round." in first.text, first.text
+    assert not (await svc.open_pairing(first.threads[0], "t1", None)).error
+    game = await svc.games.require("t1")
+    loser = game.holder(game.system.waiting_on(game.state)[0])
+    assert not (await run(svc, loser.user_id, ["game", "concede"], channel="t1")).error
+    table = await run(svc, "bob", ["league", "standings"])
+    assert "Byes (a point each): carol." in table.text, table.text
+    winner = next(u for u in ("alice", "bob") if u != loser.user_id)
+    second = await run(svc, "mo", ["league", "schedule"], moderator=True)
+    # Round 2: carol (a point, the bye) and the winner (a point) meet; the loser sits out.
+    assert f"{loser.user_id}: a bye this round." in second.text, second.text
+    [pairing] = [p for p in await records.pairings(svc.store, league.id) if p.round == 2 and p.second_id]
+    assert {pairing.first_id, pairing.second_id} == {"carol", winner}
+
+
+def test_the_seasons_records_are_its_longest_game_and_its_least_expected_win() -> None:
+    def result(game: int, steps: int, winner: str | None, expected: float | None) -> Result:
+        return Result(id=game, league_id=1, game_id=game, system="rr", outcome="win" if winner else "draw",
+                      winner_id=winner, players=[Player(side="nato", user_id="a", user_name="alice"),
+                                                 Player(side="soviet", user_id="b", user_name="bob")],
+                      rated=True, steps=steps, turns=3, expected=expected)
+    season = [result(1, 40, "a", 0.5), result(2, 411, "b", 0.62), result(3, 90, "b", 0.21),
+              result(4, 60, "a", 0.35), result(5, 411, None, None)]
+    assert records_lines(season) == ["Longest game: #2 rr, alice v bob, 411 steps (3 turns)",
+                                     "Biggest upset: #3 rr, bob beat alice (21% to win)"]
+    # Between equals (every chance even) there is no upset to name.
+    assert records_lines([result(1, 40, "a", 0.5)]) == ["Longest game: #1 rr, alice v bob, 40 steps (3 turns)"]
+    assert records_lines([]) == []
+
+
+async def test_a_game_of_another_server_is_never_recorded(svc: Service) -> None:
+    league = await league_of_two(svc)
+    for who, command, options in (("alice", ["game", "new"], {"system": "rr"}),
+                                  ("alice", ["game", "join"], {"side": "nato"}),
+                                  ("bob", ["game", "join"], {"side": "soviet"}), ("bob", ["game", "concede"], {})):
+        assert not (await svc.handle(inv(who, "their-room", command, options, guild="another-server"))).error
+    refused = await run(svc, "alice", ["league", "record"], {"game": 1})
+    assert refused.error and "Game #1 was not played in this server" in refused.text, refused.text
+    assert await records.results(svc.store, league.id) == []

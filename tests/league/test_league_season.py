@@ -1,6 +1,6 @@
-"""A six-player, two-round Swiss season of rr and skirmish in the console, robots playing the
-orders (issue 44): the standings picture posted and readable, the ratings equal to their
-recomputation from the games' logs."""
+"""A six-player, two-round Swiss season of rr and skirmish in the console, robots typing the
+orders as console lines in each pairing's channel (issue 44): the standings picture posted
+and readable, the ratings equal to their recomputation from the games' logs."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.console import Console, thread_channel
 from bot.league import history, records
 from bot.service import Service
-from tests.league.season import PLAYERS, play_out
+from tests.league.season import PLAYERS, console_send, play_out
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ async def test_a_swiss_season_in_the_console(service: Service, tmp_path: Path,
         assert len(opened) == 3 and {p.system for p in opened} == {system}
         assert all(p.channel_id == thread_channel(p.id) and p.state == "playing" for p in opened)
         for p, after in zip(opened, concede_after):
-            said = await play_out(service, p.channel_id or "", rng, concede_after=after)
+            said = await play_out(service, p.channel_id or "", rng, console_send(console), concede_after=after)
             assert f"League Autumn: counted as" in said
     # Swiss: nobody meets the same opponent twice in two rounds.
     met = [frozenset((p.first_id, p.second_id)) for p in await records.pairings(service.store, league.id)]

@@ -7,7 +7,8 @@ import io
 
 from PIL import Image
 
-from render.standings import TEXT, WIDTH, StandingRow, StandingsView, render_standings
+from render.standings import COLUMNS, TEXT, WIDTH, StandingRow, StandingsView, render_standings
+from render.style import clean, fit_text
 from render.style import PALETTE
 
 
@@ -16,10 +17,11 @@ def view(rows: int) -> StandingsView:
     return StandingsView(
         title="Autumn 2026: final standings", subtitle="every system (rr, skirmish) · final · 12 games counted",
         rows=[StandingRow(rank=k + 1, player=names[k], rating="27.6 ± 8.1", played=4, won=4 - k % 5, drawn=0,
-                          lost=k % 5, reliability="100%" if k % 3 else "75%") for k in range(rows)],
+                          lost=k % 5, deadlines="12/13" if k % 3 else "104/111", abandoned=k % 2)
+              for k in range(rows)],
         notes=["Longest game: #12 rr, alice v bob, 411 steps (7 turns)",
                "Biggest upset: #9 skirmish, erin beat alice (21% to win)",
-               "Rating: skill ± uncertainty (OpenSkill). Rel.: league games seen through."])
+               "Rating: skill ± uncertainty (OpenSkill). Met: deadlines met of those set. Ab.: games abandoned."])
 
 
 def test_the_table_reads_at_a_phones_width() -> None:
@@ -33,3 +35,11 @@ def test_the_table_reads_at_a_phones_width() -> None:
     first_row = 16 + 48 + 34 + 46 + 23
     r, g, b = rgb.getpixel((2, first_row))
     assert r > 180 and b < 80
+
+
+def test_reliability_and_rating_cells_are_never_cut() -> None:
+    """The widest figures a club reaches (a rating of two digits each side, deadlines in
+    three figures) fit their columns whole: ``fit_text`` would shorten them with an ellipsis."""
+    widths = {heading: width for heading, width, _ in COLUMNS}
+    for heading, text in (("Rating", "-12.3 ± 10.4"), ("Met", "104/111"), ("Ab.", "12"), ("P", "99")):
+        assert fit_text(clean(text), TEXT, widths[heading] - 8) == text, heading

@@ -5,14 +5,17 @@ their recomputation from the games' logs equal to them."""
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from bot.autoplay import order_options
 from bot.config import Settings
 from bot.league import history, records
 from bot.models import ThreadOpening
 from bot.pacing.clock import ManualClock
 from bot.service import Service
+from rules.core.playout import choose
 from tests.league.season import inv
 
 
@@ -46,12 +49,24 @@ async def test_a_concession_and_a_deadline_loss_are_counted_and_recomputed(store
             else:
                 assert not (await svc.handle(inv("mo", channel, ["game", "pace"], {"hours": 24},
                                                  moderator=True))).error
-                early = await svc.handle(inv("mo", channel, ["mod", "forfeit"], {"side": first, "reason": "silent"},
+                # The first side keeps its deadlines (orders given in time, the game moves on);
+                # the other side is then waited on past its own.
+                rng = random.Random(44)
+                while game.system.waiting_on(game.state)[0] == first:
+                    legal = [a for a in game.system.legal_actions(game.state, first) if not a.read_only]
+                    action = choose(game.system, legal, rng)
+                    given = await svc.handle(inv(holder.user_id, channel, ["rr", *action.path().split()],
+                                                 order_options(action)))
+                    assert not given.error, given.text
+                    game = await svc.games.require(channel)
+                late = game.system.waiting_on(game.state)[0]
+                early = await svc.handle(inv("mo", channel, ["mod", "forfeit"], {"side": late, "reason": "silent"},
                                              moderator=True))
                 assert early.error and "has not passed yet" in early.text
                 clock.advance(timedelta(hours=25))
-                ended = await svc.handle(inv("mo", channel, ["mod", "forfeit"], {"side": first, "reason": "silent"},
+                ended = await svc.handle(inv("mo", channel, ["mod", "forfeit"], {"side": late, "reason": "silent"},
                                              moderator=True))
+                keeper, silent = holder.user_id, (game.holder(late) or holder).user_id
             assert not ended.error, ended.text
             outcomes.append(ended.text)
         assert "counted as a concession" in outcomes[0] and "counted as a deadline loss" in outcomes[1]
@@ -59,7 +74,14 @@ async def test_a_concession_and_a_deadline_loss_are_counted_and_recomputed(store
         assert [r.outcome for r in results] == ["concession", "deadline"]
         members = {m.user_id: m for m in await records.members(svc.store, league.id)}
         assert sum(m.deadline_losses for m in members.values()) == 1
-        assert sorted(m.reliability_words() for m in members.values()) == ["100%", "50% (1 deadline lost)"]
+        # Reliability counts deadlines: the keeper met each of theirs, the silent player
+        # missed the one they were forfeited on (issue 44).
+        assert members[keeper].deadlines_met >= 1 and members[keeper].deadlines_missed == 0
+        assert (members[silent].deadlines_met, members[silent].deadlines_missed) == (0, 1)
+        assert members[silent].reliability_words() == (
+            "met 0 of 1 deadline, abandoned 0 of 2 games, 1 lost on a deadline")
+        table = await svc.handle(inv("alice", "lobby", ["league", "standings"]))
+        assert f"{members[silent].user_name}: rating" in table.text and "met 0 of 1 deadline" in table.text
         # The system's pool and the overall one moved alike (one system), stored exactly.
         rows = {(r.pool, r.user_id): r for r in await records.ratings(svc.store, league.id)}
         for user in ("alice", "bob"):
