@@ -4,7 +4,9 @@ order alone with the game cached, and of an order whose game is not in the cache
 
 Everything through the real :class:`~bot.service.Service` on a real SQLite file: an order
 is ``Service.handle``, its picture ``Service.attach_snapshot`` (what the Discord adapter
-calls), both on this process's CPU clock (the render thread included).  The floor is
+calls), both on this process's CPU clock, and the picture's drawing on its render
+worker's (``/proc/<pid>/task/*/schedstat``, nanoseconds: the worker is another process, so
+this process's clock does not see it).  The floor is
 Pillow's bare PNG encode of the finished picture itself, decoded, so it compresses the very
 same pixels; the whole map is ``render.snapshot`` of the same games' views.  Orders
 alternate with the cold ones (the game forgotten first), so a slow minute weighs on both.
@@ -33,6 +35,20 @@ from rules.core.registry import load_all
 
 #: Every system measured, Raid and Riposte first.
 SYSTEMS = ("rr", "raiders", "commando", "skirmish", "mak")
+
+
+def workers_cpu(service: Service) -> float:
+    """CPU seconds the render workers of ``service`` have run so far, every thread of each
+    (the scheduler's own count, in nanoseconds: ``/proc`` ticks are too coarse for one
+    picture)."""
+    total = 0
+    for pid in service.pictures.pids():
+        for task in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            try:
+                total += int(task.read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue  # a thread that ended meanwhile
+    return total / 1e9
 
 
 def encode_floor(png: bytes) -> float:
@@ -81,9 +97,9 @@ async def _order(service: Service, channel: Channel, figures: Figures, cold: boo
             shot = snapshot(view)
             figures.whole.append((time.process_time() - start) / encode_floor(shot.png))
         return True
-    start = time.process_time()
+    start, drawing = time.process_time(), workers_cpu(service)
     drawn = await service.attach_snapshot(reply)
-    picture = time.process_time() - start
+    picture = time.process_time() - start + workers_cpu(service) - drawing
     png = drawn.attachments[-1].data if drawn.attachments else b""
     if png and not png_is_whole(drawn):
         figures.focus.append((taken + picture) / encode_floor(png))

@@ -35,6 +35,8 @@ REFEREE_RENDER_TIMEOUT seconds a picture may take; its worker is then   30
                        killed and replaced
 REFEREE_RENDER_MEMORY_ memory (MB) a render worker may take beyond its   1024
 MB                     start (its address space is capped)
+REFEREE_RENDER_CACHE_  memory (MB) a render worker's caches of whole-    160
+MB                     map images may hold (least recently used go)
 =====================  ===============================================  ====================
 
 The variables may also be written one per line (``REFEREE_DB=...``) in a file ``.env`` in the
@@ -135,6 +137,9 @@ class Settings(BaseSettings):
     render_timeout: float = Field(default=30.0, gt=0)
     #: Memory (MB) a render worker may take beyond what it holds at start (RLIMIT_AS).
     render_memory_mb: int = Field(default=1024, ge=64)
+    #: Memory (MB) a render worker's caches of whole-map images hold at most, together
+    #: (``render.caches.held``: a worker that had drawn every system reached 800 MB).
+    render_cache_mb: int = Field(default=160, ge=16)
 
     @property
     def limits_on(self) -> bool:

@@ -109,10 +109,13 @@ class _Slot:
 class RenderPool:
     """``workers`` render processes and a queue of at most ``queue`` pictures; a picture
     running past ``timeout`` seconds has its worker killed and replaced; a worker may take
-    ``memory_mb`` beyond what it holds at start."""
+    ``memory_mb`` beyond what it holds at start, and hold ``cache_mb`` in its caches of
+    whole-map images (:func:`render.caches.held`)."""
 
-    def __init__(self, workers: int, queue: int, timeout: float, memory_mb: int) -> None:
+    def __init__(self, workers: int, queue: int, timeout: float, memory_mb: int,
+                 cache_mb: int = 160) -> None:
         self.workers, self.queue, self.timeout, self.memory_mb = workers, queue, timeout, memory_mb
+        self.cache_mb = cache_mb
         self.stats = PoolStats()
         self._lock = threading.RLock()
         self._slots = [_Slot(i) for i in range(workers)]
@@ -191,7 +194,7 @@ class RenderPool:
         old = slot.executor
         slot.executor = cf.ProcessPoolExecutor(
             max_workers=1, mp_context=self._context, initializer=renderworker.start,
-            initargs=(self.memory_mb, os.getpid()))
+            initargs=(self.memory_mb, os.getpid(), self.cache_mb))
         slot.busy, slot.pid, slot.job = True, None, None
         try:
             warming = slot.executor.submit(renderworker.warm, full)
@@ -320,13 +323,14 @@ def worker_count(settings: Settings) -> int:
     return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
-_POOLS: dict[tuple[int, int, float, int], RenderPool] = {}
+_POOLS: dict[tuple[int, int, float, int, int], RenderPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
 def shared(settings: Settings) -> RenderPool:
     """The process's pool for these settings' render parameters, made on first use."""
-    key = (worker_count(settings), settings.render_queue, settings.render_timeout, settings.render_memory_mb)
+    key = (worker_count(settings), settings.render_queue, settings.render_timeout, settings.render_memory_mb,
+           settings.render_cache_mb)
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:

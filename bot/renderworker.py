@@ -8,7 +8,11 @@ killed and replaced at any moment without losing anything but the picture it was
 A worker bounds itself (issue 45, point 9: a scenario file must not take the bot's memory):
 :func:`draw` caps its address space at what it holds before each picture plus a budget
 (``RLIMIT_AS``), so a render that would take more fails with ``MemoryError`` inside the
-worker instead of swapping the machine.  The time budget is kept by the pool, which kills a
+worker instead of swapping the machine.  Its caches of whole-map images hold at most the
+settings' ``render_cache_mb`` (:func:`render.caches.set_budget`), and when its resident
+memory has grown past what it held warm plus that much, the C heap's free pages go back
+to the system (glibc's ``malloc_trim``: a picture's drawing-scale images are freed, but
+glibc kept their pages, ~200 MB after every system's pictures; issue 41).  The time budget is kept by the pool, which kills a
 worker whose picture runs past it (a worker cannot interrupt Pillow's C code itself).
 
 Pillow and the renderers are imported inside the functions, not at the top: the bot's own
@@ -17,11 +21,13 @@ process imports this module to name its functions for the pool, and must not pay
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import resource
 import threading
 import time
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
@@ -50,18 +56,33 @@ def address_space() -> int:
 
 #: The worker's memory budget (MB), set by :func:`start` and applied by :func:`warm`.
 _BUDGET: list[int] = []
+#: The caches' budget (MB), set by :func:`start`; the resident bytes past which
+#: :func:`release` gives the heap's free pages back: at least what the worker held warm
+#: plus that budget (set by :func:`warm`), and after a trim :data:`TRIM_SLACK` above what
+#: was left (what is left is in use: trimming again at once would free nothing).
+_CACHE_MB: list[int] = []
+_TRIM_AT: list[int] = []
+#: How far the resident memory grows past what a trim left before the next (bytes): one
+#: trim costs 2-8 ms, and the pages it gives back are faulted in again by the next big
+#: picture (measured: trimming after every picture cost mak's focus pictures ~10%).
+TRIM_SLACK = 96 * MB
 
 
 #: How often a worker looks whether the bot that started it is still there (seconds).
 WATCH_EVERY = 1.0
 
 
-def start(memory_mb: int, parent: int | None = None) -> None:
-    """The worker's initializer: keep its memory budget for :func:`warm` to apply, and
+def start(memory_mb: int, parent: int | None = None, cache_mb: int = 160) -> None:
+    """The worker's initializer: keep its memory budget for :func:`warm` to apply, bound
+    its image caches to ``cache_mb``, and
     watch the bot process ``parent``: a worker is a child of the forkserver, not of the bot,
     so it outlived a bot killed by SIGKILL (the crash tests left hundreds, until the machine
     ran out of memory).  It ends itself when the bot is gone."""
+    from render.caches import set_budget  # noqa: PLC0415 - Pillow only in the worker
+
     _BUDGET[:] = [memory_mb]
+    _CACHE_MB[:] = [cache_mb]
+    set_budget(cache_mb * MB)
     if parent is not None:
         threading.Thread(target=_watch, args=(parent,), name="watch-bot", daemon=True).start()
 
@@ -98,7 +119,36 @@ def draw(request: DrawRequest) -> bytes:
 
     if _BUDGET:
         cap(_BUDGET[0])
-    return (snapshot if request.whole else focus)(request.view).png
+    png = (snapshot if request.whole else focus)(request.view).png
+    release()
+    return png
+
+
+def resident() -> int:
+    """The bytes of memory this process has resident now (``/proc/self/statm``'s second)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def _trimmer() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on a C library without it (musl: nothing to do)."""
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
+    return trim
+
+
+_TRIM = _trimmer()
+
+
+def release() -> None:
+    """Give the heap's free pages back when the worker holds more than it did warm plus
+    its caches' budget (see the module doc; a few ms, only when past the mark)."""
+    if _TRIM is not None and len(_TRIM_AT) == 2 and resident() > _TRIM_AT[1]:
+        _TRIM(0)
+        _TRIM_AT[1] = max(_TRIM_AT[0], resident() + TRIM_SLACK)
 
 
 def warm(full: bool = True) -> int:
@@ -109,6 +159,10 @@ def warm(full: bool = True) -> int:
     warm is logged and skipped: warming is a speed-up, never a reason to stop."""
     if full:
         _warm_every_system()
+    if _TRIM is not None:
+        _TRIM(0)  # what warming freed
+    mark = resident() + (_CACHE_MB[0] if _CACHE_MB else 160) * MB
+    _TRIM_AT[:] = [mark, mark]
     if _BUDGET:
         cap(_BUDGET[0])
     return os.getpid()

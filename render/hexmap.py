@@ -27,15 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.caches import cached
-
+from render.caches import MISSING, held, keep, recall
 from render.changes import change_entries, draw_changes_on
 from render.chrome import LegendEntry, draw_header, draw_legend, header_height, legend_height, mark_entries, side_entries
 from render.hexpanel import draw_panel, panel_height
@@ -378,8 +375,8 @@ class CutLayer(StaticLayer):
         super().__init__(None, small, whole.palette, texts)
 
 
-_STATIC: OrderedDict[tuple[Hashable, ...], StaticLayer] = OrderedDict()
-_STATIC_LOCK = threading.Lock()
+#: The layers' cache (:func:`render.caches.held`: within the workers' budget in bytes).
+STATIC_NAME = "render.hexmap.static"
 #: Layers kept: a game's whole map and its whole map at each focus hex size (a crop's
 #: columns set the size: two or three sizes a game), for a few games at once.
 STATIC_CACHE = 8
@@ -390,10 +387,10 @@ CUT_PAD = 4
 def _layer(view: HexMapView, frame: Frame, width: int, height: int) -> StaticLayer:
     """The static layer of ``frame`` drawn on a ``width`` x ``height`` picture (cached)."""
     key = static_key(view, frame, height) + (tuple(s.colour for s in view.sides),)
-    with _STATIC_LOCK:
-        if key in _STATIC:
-            _STATIC.move_to_end(key)
-            return _STATIC[key]
+    known = recall(STATIC_NAME, key)
+    if known is not MISSING:
+        layer: StaticLayer = known
+        return layer
     canvas = Canvas(width, height)
     for cell in view.cells:
         if frame.shows(cell.col, cell.row):
@@ -406,10 +403,7 @@ def _layer(view: HexMapView, frame: Frame, width: int, height: int) -> StaticLay
     _draw_numbers(canvas, view, frame)
     small = canvas.image.reduce(SCALE)
     layer = StaticLayer(canvas.image, small, map_palette(small, view), tuple(canvas.texts))
-    with _STATIC_LOCK:
-        _STATIC[key] = layer
-        while len(_STATIC) > STATIC_CACHE:
-            _STATIC.popitem(last=False)
+    keep(STATIC_NAME, key, layer, STATIC_CACHE)
     return layer
 
 
@@ -449,7 +443,7 @@ def static_layer(view: HexMapView, frame: Frame, width: int, height: int) -> Sta
     return CutLayer(whole, shift, mask, where, (width, height), texts)
 
 
-@cached(maxsize=32)
+@held(maxsize=32)
 def _crop_mask(cols: int, rows: int, size: float, odd: int, left: float, top: float,
                where: tuple[int, int, int, int]) -> Image.Image:
     """Where a focus crop's hexes are (their outlines included) over ``where``, drawn at

@@ -19,7 +19,7 @@ from typing import Callable, Mapping, NamedTuple
 
 from PIL import Image
 
-from render.caches import cached
+from render.caches import held
 from render.changes import change_entries, draw_change_tags
 from render.chrome import (
     CHIP_LABEL,
@@ -359,7 +359,7 @@ def draw_routes(canvas: Canvas, view: NetworkView, pos: dict[str, Point]) -> Non
             canvas.dashed([a, b], shade(PALETTE["road"], 0.15), 3, dash=9, gap=6)
 
 
-@cached(maxsize=8)
+@held(maxsize=8)
 def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     """The map's ground and routes at drawing scale, from final row ``y0`` down (cached by
     the map and where it starts): ``(image, y0)``."""
@@ -374,13 +374,13 @@ def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     return canvas.image, y0
 
 
-@cached(maxsize=8)
+@held(maxsize=8)
 def _static_small(key: str, map_top: float) -> Image.Image:
     """:func:`_static_routes` reduced to final size (pasted under every picture of the map)."""
     return _static_routes(key, map_top)[0].reduce(SCALE)
 
 
-@cached(maxsize=8)
+@held(maxsize=8)
 def _network_palette(key: str, map_top: float, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a map's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_small(key, map_top), colours)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render.caches import cached
+from render.caches import held
 from render.changes import change_entries, draw_change_tags
 from render.chrome import (
     LegendEntry,
@@ -252,7 +252,7 @@ def draw_zones(frame: Frame, view: TableView, tf: Inches) -> None:
     frame.paint(shade(PALETTE["changed"], 0.2), left, top, edge)
 
 
-@cached(maxsize=64)
+@held(maxsize=64)
 def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tuple[Image.Image, Image.Image]:
     """The shade and the edge masks (final size) of a union of discs, over the box ``where``
     (``left, top, width, height``: the zones' box inside the table's edge, which clips them).
@@ -304,7 +304,7 @@ def draw_ruler(canvas: Canvas, view: TableView, tf: Inches) -> None:
         canvas.text((x0 - 4, tf(0, k)[1]), f"{k:g}", SMALL, PALETTE["ink_soft"], anchor="rm")
 
 
-@cached(maxsize=16)
+@held(maxsize=16)
 def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
     """The unchanging part of a table's pictures, reduced once: paper, grid, terrain, the
     table's edge and the ruler (cached by the view's table and terrain: ``key``)."""
@@ -320,7 +320,7 @@ def _static_table(key: str, top: float, bottom: int) -> tuple[Image.Image, tuple
     return canvas.reduced(), tuple(canvas.texts)
 
 
-@cached(maxsize=16)
+@held(maxsize=16)
 def _table_palette(key: str, top: float, bottom: int, colours: tuple[RGB, ...]) -> Image.Image:
     """The fixed palette of a table's pictures (see :func:`render.style.fixed_palette`)."""
     return fixed_palette(_static_table(key, top, bottom)[0], colours)
