@@ -6,7 +6,10 @@ the same observation.  The secrets, and how each is blanked and guessed again
 (:func:`determinize`):
 
 * the enemy's minefields not yet found (19.1.1): dropped; a hex artillery was seen to mine
-  (19.1.6, ``suspected``) is kept with its power unknown.  The guess lays the enemy's
+  (19.1.6, ``suspected``) is kept with its power unknown.  A found one keeps its seal's key
+  (public) but not its item's place in the layout (``index``: the order the enemy wrote its
+  minefields in, which would tell what else it laid, issue 45); every minefield is listed
+  in hex order, not in the order the game met them (that order differs with the layout).  The guess lays the enemy's
   scenario points (``mine_points``) again, at random, near the observer's units, never under
   them (a unit there would have found it, 19.1.2);
 * the enemy's air assignments while they are secret (10.1.1): back to "ready"; the guess
@@ -39,8 +42,8 @@ def observe(state: MakState, side: str) -> MakState:
     """``state`` as ``side`` may know it (see the module docstring)."""
     s = state.model_copy(deep=True)
     enemy = other(side)
-    s.mines = {h: _blank_mine(f) if f.owner == enemy and not f.revealed else f
-               for h, f in s.mines.items() if f.owner == side or f.revealed or f.suspected}
+    s.mines = {h: _enemy_mine(f) if f.owner == enemy else f
+               for h, f in sorted(s.mines.items()) if f.owner == side or f.revealed or f.suspected}
     if assignments_secret(s):
         for u in s.units:
             if u.side == enemy and s.air.duty.get(u.id) in ("air", "ground"):
@@ -51,8 +54,11 @@ def observe(state: MakState, side: str) -> MakState:
     return s
 
 
-def _blank_mine(field: Minefield) -> Minefield:
-    """An enemy minefield the observer knows the hex of, not its power (19.1.6)."""
+def _enemy_mine(field: Minefield) -> Minefield:
+    """An enemy minefield as the observer knows it: found, all of it but its place in the
+    sealed layout (already opened, 19.1.2); seen to be shelled only, its hex (19.1.6)."""
+    if field.revealed:
+        return field.model_copy(update={"index": -1})
     return field.model_copy(update={"attack": MINE_MIN, "seal": "", "index": -1, "spared": []})
 
 

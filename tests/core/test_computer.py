@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rules.core import registry
-from rules.core.computer import BUDGETS, Budget, candidates, think
+from rules.core.computer import BUDGETS, Budget, Search, candidates, think
 from rules.core.dice import SeededDice
 from rules.core.matches import play_match
 from rules.mak.observe import determinize, observe
@@ -97,3 +97,31 @@ def test_an_enemy_minefield_is_not_in_the_observation() -> None:
     strahl = [f for f in guessed.mines.values() if f.owner == "strahl"]
     assert strahl and sum(f.attack for f in strahl) <= guessed.mine_points["strahl"]
     assert not any(guessed.mines.get(u.hex or "") for u in guessed.units if u.side == "merc")
+
+
+def test_a_found_enemy_minefield_does_not_tell_where_it_stood_in_the_layout() -> None:
+    """19.1.2: a found minefield is known to both, its power too; its place in the sealed
+    layout is not (index 1 of "5:0720=6 5:0827=13" said another minefield came first, issue
+    45), nor the order the game met the minefields in."""
+    mak, state = opening("mak", "minefields")
+    seen = []
+    for fields in ('5:0720=6 5:0827=13', '5:0827=13'):
+        s = state
+        for side, laid in (("merc", "5:0815=10 5:0816=10"), ("strahl", fields)):
+            s = mak.apply(s, side, mak.parse("mines lay", {"fields": laid}), SeededDice(b"m")).state
+        s.mines["5:0827"].revealed = True  # as an AFS entering it would find it (19.1.2)
+        seen.append(observe(s, "merc"))
+    assert seen[0].model_dump_json() == seen[1].model_dump_json()
+    found = seen[0].mines["5:0827"]
+    assert (found.owner, found.attack, found.seal, found.index) == ("strahl", 13, "mines:strahl", -1)
+    assert list(seen[0].mines) == sorted(seen[0].mines)
+
+
+def test_an_iteration_is_begun_only_if_one_as_long_as_the_mean_still_fits_the_cap() -> None:
+    """The CPU cap is checked between iterations: three iterations in 1.5 s of a 2 s cap
+    leave no room for a fourth (it would end about 2.0 s); four in 1.0 s leave room."""
+    system, state = opening("rr")
+    search = Search(system, state, "nato", "cap", Budget(iterations=100, cpu_seconds=2.0, rollout=1))
+    assert not search.may_go_on(1.5, 3)
+    assert search.may_go_on(1.0, 4)
+    assert search.may_go_on(0.0, 0)
