@@ -20,10 +20,11 @@ from __future__ import annotations
 import logging
 import os
 import resource
-import threading
 import time
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
+
+from bot import parentwatch
 
 log = logging.getLogger("referee.render")
 
@@ -52,30 +53,14 @@ def address_space() -> int:
 _BUDGET: list[int] = []
 
 
-#: How often a worker looks whether the bot that started it is still there (seconds).
-WATCH_EVERY = 1.0
-
-
 def start(memory_mb: int, parent: int | None = None) -> None:
     """The worker's initializer: keep its memory budget for :func:`warm` to apply, and
     watch the bot process ``parent``: a worker is a child of the forkserver, not of the bot,
     so it outlived a bot killed by SIGKILL (the crash tests left hundreds, until the machine
-    ran out of memory).  It ends itself when the bot is gone."""
+    ran out of memory).  It ends itself when the bot is gone (``bot/parentwatch.py``)."""
     _BUDGET[:] = [memory_mb]
     if parent is not None:
-        threading.Thread(target=_watch, args=(parent,), name="watch-bot", daemon=True).start()
-
-
-def _watch(parent: int) -> None:
-    """End this worker as soon as process ``parent`` no longer exists."""
-    while True:
-        time.sleep(WATCH_EVERY)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:
-            continue  # there, under another user: alive
+        parentwatch.start_watching(parent)
 
 
 def cap(memory_mb: int) -> None:

@@ -20,6 +20,7 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot import parentwatch
 from rules.core import registry
 from rules.core.computer import Decision, Level, think as search
 
@@ -40,7 +41,9 @@ def pool() -> Executor | None:
     global _pool
     if _pool is None and workers() > 0:
         # spawn, not fork: the bot's process holds threads (the database's) and a loop.
-        _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
+        # Each worker watches the bot (bot/parentwatch.py): one killed outright left it waiting.
+        _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=parentwatch.start_watching, initargs=(os.getpid(),))
     return _pool
 
 

@@ -222,3 +222,59 @@ async def test_a_deadline_paced_then_ai_hands_the_turn_to_the_computer_and_back(
         assert await service.pipeline.stand_ins.level(game.row.id, "soviet") is None
     finally:
         await service.close()
+
+
+async def test_a_move_that_takes_long_is_announced_as_thinking_first(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move that takes longer than the note's seconds (3 s; none here, so every move takes
+    longer) is announced first: "The computer is thinking for Soviets…", then the move."""
+    monkeypatch.setattr("bot.computer.THINKING_NOTE", 0.0)
+    service = await Service.open(settings_in(tmp_path))
+    try:
+        for line, options in ((["game", "new"], {"system": "rr"}), (["game", "join"], {"side": "nato"}),
+                              (["game", "join"], {"side": "soviet", "ai": "easy"}),
+                              (["rr", "deploy-default"], {}), (["rr", "ready"], {})):
+            reply = await service.handle(Invocation(channel_id="t", user_id="alice", user_name="alice",
+                                                    command=line, options=options))
+            assert not reply.error, reply.text
+        posted: list[Reply] = []
+
+        async def send(channel_id: str, reply: Reply) -> None:
+            posted.append(reply)
+
+        assert await service.computer.play("t", send, most=1) == 1
+        assert [p.text.split(":")[0] for p in posted[:1]] == ["🤔 The computer is thinking for Soviets…"]
+        assert "🤖 played by the computer for soviet: deploy" in posted[1].text
+    finally:
+        await service.close()
+
+
+BOT_THINKING = """
+import os, time
+from bot import thinking
+print(thinking.pool().submit(os.getpid).result(), flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_bot_killed_by_sigkill_leaves_no_thinking_worker_behind() -> None:
+    """The computer's worker waits on its pool's queue, whose pipe it holds both ends of: a
+    bot killed outright left it waiting for ever.  It watches the bot and ends with it."""
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from tests.platform.test_render_pool import _alive  # noqa: PLC0415
+
+    bot = subprocess.Popen([sys.executable, "-c", BOT_THINKING], stdout=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).resolve().parents[2])
+    assert bot.stdout is not None
+    worker = int(bot.stdout.readline())
+    assert _alive(worker)
+    bot.send_signal(signal.SIGKILL)
+    bot.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(worker), f"the thinking worker {worker} outlived its bot"
