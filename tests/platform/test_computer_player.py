@@ -147,11 +147,22 @@ async def test_a_moderator_seats_the_computer_over_a_player(tmp_path: Path) -> N
         await service.close()
 
 
-async def test_a_move_being_thought_when_the_bot_stopped_is_made_after_the_restart(tmp_path: Path) -> None:
-    """The bot stops with the computer waited on (its move not made); the next start looks
-    at every game with the computer and makes it: the very move it would have made."""
+async def test_a_move_being_thought_when_the_bot_stopped_is_made_after_the_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot stops while the computer is thinking (its "thinking…" posted, its move not
+    made); the next start looks at every game with the computer and makes it: the very move
+    it would have made."""
     settings = settings_in(tmp_path)
     service = await Service.open(settings)
+    posted: list[Reply] = []
+
+    async def send(channel_id: str, reply: Reply) -> None:
+        posted.append(reply)
+
+    async def never_done(*args: object) -> object:  # a search still running when the bot stops
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
     try:
         for user, line, options in (("alice", ["game", "new"], {"system": "rr"}),
                                      ("alice", ["game", "join"], {"side": "nato"}),
@@ -165,14 +176,22 @@ async def test_a_move_being_thought_when_the_bot_stopped_is_made_after_the_resta
         expected = think(game.system, game.system.observe(game.state, "soviet"), "soviet",
                          seed_of(game, "soviet"), "easy")
         head = game.row.head_seq
+        with monkeypatch.context() as thinking_for_ever:
+            thinking_for_ever.setattr("bot.thinking.think", never_done)
+            thinking_for_ever.setattr("bot.computer.THINKING_NOTE", 0.0)
+            task = asyncio.create_task(service.computer.run(send, every=0.2))
+            for _ in range(600):
+                if posted:
+                    break
+                await asyncio.sleep(0.1)
+            assert [p.text for p in posted] == ["🤔 The computer is thinking for Soviets…"]
+            task.cancel()  # the bot stops mid-think
+            with pytest.raises(asyncio.CancelledError):
+                await task
     finally:
         await service.close()
     restarted = await Service.open(settings)
-    posted: list[Reply] = []
-
-    async def send(channel_id: str, reply: Reply) -> None:
-        posted.append(reply)
-
+    posted.clear()
     task = asyncio.create_task(restarted.computer.run(send, every=0.2))
     try:
         for _ in range(600):
