@@ -13,17 +13,19 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from bot.config import Settings
 from bot.discord.client import RefereeClient
 from bot.discord.scheduled import poster
+from bot.pacing.clock import ManualClock
 from bot.service import Service
 from rules.core.computer import candidates
 from rules.core.playout import choose
 from tests.discord.conftest import feed_gateway, start_client
-from tests.discord.dpy_harness import ALICE, CHANNEL_ID, RecordingAdapter, interaction_payload
+from tests.discord.dpy_harness import ALICE, BOB, CHANNEL_ID, RecordingAdapter, interaction_payload
 
 CHANNEL = str(CHANNEL_ID)
 
@@ -81,3 +83,55 @@ async def test_a_whole_game_against_the_normal_computer_on_discord(bot: RefereeC
     assert game is not None and game.system.result(game.state) is not None
     await feed_gateway(bot, interaction_payload("game", "end", interaction_id=99999))
     assert any("🏁 Game over" in s.content for s in recorder.sent)
+
+
+async def test_a_deadline_paced_then_ai_hands_bobs_turn_to_the_computer_and_back(
+        settings: Settings, recorder: RecordingAdapter) -> None:
+    """Alice and Bob agree on ``/game pace hours:1 then:ai``; Bob is silent past the set-up's
+    deadline: the computer sets his units up, posted in the channel; in turn 1 Bob's own
+    order hands the Soviets back to him."""
+    clock = ManualClock(datetime(2026, 12, 2, 9, tzinfo=timezone.utc))
+    service = await Service.open(settings, clock=clock)
+    client = await start_client(RefereeClient(settings), service, 30.0, recorder)
+    ids = itertools.count(1)
+    alice, bob = (ALICE, "Alice"), (BOB, "Bob")
+
+    async def slash(user: tuple[int, str], group: str, sub: str, **options: object) -> str:
+        """Run one slash command; what the bot sent for it (its reply, then any picture)."""
+        before = len(recorder.sent)
+        await feed_gateway(client, interaction_payload(group, sub, dict(options), user=user,
+                                                       interaction_id=next(ids)))
+        said = "\n".join(s.content for s in recorder.sent[before:])
+        assert "⛔" not in said, said
+        return said
+
+    try:
+        await slash(alice, "game", "new", system="rr")
+        await slash(alice, "game", "join", side="nato")
+        await slash(bob, "game", "join", side="soviet")
+        await slash(alice, "game", "pace", hours=1, then="ai")
+        assert "the computer plays the silent side's turn" in await slash(bob, "game", "pace", hours=1, then="ai")
+        await slash(alice, "rr", "deploy-default")
+        await slash(alice, "rr", "ready")
+        clock.advance(timedelta(hours=2))
+        send = poster(client, service)
+        assert await service.pacer.tick(send) >= 1
+        assert any("🤖 The computer plays Soviets for the rest of this turn" in s.content for s in recorder.sent)
+        await service.computer.play(CHANNEL, send)  # what the bot's background task does
+        moves = [s for s in recorder.of_kind("channel_send") if "played by the computer for soviet: deploy" in s.content]
+        assert moves and all(s.creates for s in moves)
+        game = await service.games.load(CHANNEL)
+        assert game is not None and game.system.turn(game.state).number == 1  # the set-up is done
+        rng = random.Random(3)
+        while game.system.waiting_on(game.state) != ["soviet"]:
+            order = choose(game.system, candidates(game.system, game.state, "nato"), rng)
+            await slash(alice, "rr", order.path(), **order.model_dump(mode="json", exclude_defaults=True))
+            game = await service.games.load(CHANNEL)
+            assert game is not None
+        assert await service.computer.play(CHANNEL, send) == 0  # the stand-in was the set-up's only
+        order = choose(game.system, candidates(game.system, game.state, "soviet"), rng)
+        said = await slash(bob, "rr", order.path(), **order.model_dump(mode="json", exclude_defaults=True))
+        assert "is back: the computer hands soviet back." in said
+        assert await service.pipeline.stand_ins.level(game.row.id, "soviet") is None
+    finally:
+        await client.close()
