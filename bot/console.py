@@ -6,6 +6,8 @@
     @alice /rr deploy-default
 
 ``@name`` before a command acts as that user; ``@name`` alone switches the default user.
+``@ai /game join side:soviet`` seats the computer on that side (``@ai:hard`` for a level);
+its moves are printed after each line, marked 📣, as the bot posts them.
 ``--moderator`` makes you (``--user``) a moderator, ``--moderator mo,carol`` those users; no
 one else may use ``/mod`` (as on Discord, where moderating is a role, not a seat).
 A sealed order is given privately: ``@alice secret /mak mines lay …`` (or ``? /mak …``);
@@ -36,6 +38,7 @@ from datetime import timedelta
 
 from bot.answers import numbered
 from bot.commands import DECLARED
+from bot.computer_ids import level_named
 from bot.models import Invocation, Reply, Upload, later_of
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
@@ -53,6 +56,11 @@ FLAT_GROUPS = (*(s.name for s in DECLARED), "clock", "channel")
 PRIVATE = re.compile(r"^(?P<user>@\S+\s+)?(?:secret\s+|\?\s*)(?P<rest>/.*)$", re.DOTALL)
 #: ``2`` or ``@bob 2``: pick a numbered answer of the last reply (a button press, issue 30).
 NUMBERED = re.compile(r"^(?:@(?P<user>\S+)\s+)?(?P<n>\d{1,3})$")
+#: ``@ai`` (``@ai:hard``) before ``/game join``: the computer takes the side (issue 43).
+AI = "ai"
+#: Rounds of (bot posts, computer moves) after one line: a game between two computers ends
+#: within this many times :data:`bot.computer.IN_A_ROW` orders, or waits for the next line.
+MOST_ROUNDS = 100
 PROMPT_HINT = "Type /game help for the commands, /game new system:rr to start; Ctrl-D quits."
 
 
@@ -193,6 +201,11 @@ class Console:
             self.run_clock(path, options)
             await self.deliver()
             return None
+        if user is not None and (user == AI or user.startswith(f"{AI}:")):
+            seated = self.computer_line(user, path, options)
+            if seated is None:
+                return None
+            user, options = None, seated
         who = user or self.user
         try:
             options = self.attach_files(path, options)
@@ -284,6 +297,16 @@ class Console:
             await self.follow(owed)
             await self.service.settle(owed_id)
 
+    def computer_line(self, user: str, path: list[str], options: dict[str, str]) -> dict[str, str] | None:
+        """``@ai /game join side:soviet`` (``@ai:hard …`` for a level): the computer takes
+        the side, seated by the console's user (issue 43).  The computer gives its orders by
+        itself; anything else typed as ``@ai`` is refused (None: said so)."""
+        if path != ["game", "join"]:
+            self.write("⛔ The computer plays by itself once seated: @ai /game join side:… "
+                       "(or @ai:hard /game join side:…) seats it.")
+            return None
+        return {**options, "ai": level_named(user.partition(":")[2])}
+
     def attach_files(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
         """Options of kind "file" name a file on disk: read it as Discord would attach it
         (at most 1 MB is read); ``/game new`` with no scenario gets ``--scenario-file``."""
@@ -320,8 +343,16 @@ class Console:
         self.write(f"🕰️ {self.clock.now():%a %d %b %Y %H:%M} UTC")
 
     async def deliver(self) -> int:
-        """Post what the bot sends on its own now (reminders, deadlines, digests)."""
-        return await self.service.pacer.tick(self._posted)
+        """Post what the bot sends on its own now (reminders, deadlines, digests) and the
+        computer's moves (issue 43), until neither has more to say."""
+        posted = 0
+        for _ in range(MOST_ROUNDS):
+            sent = await self.service.pacer.tick(self._posted)
+            moves = await self.service.computer.play(self.channel, self._moved)
+            posted += sent + moves
+            if not moves:
+                break
+        return posted
 
     async def _posted(self, channel_id: str, reply: Reply) -> None:
         if reply.snapshot_key:
@@ -330,6 +361,14 @@ class Console:
             if later is not None:  # no one waits on what the bot posts on its own
                 reply = await later
         self.show("referee", reply.model_copy(update={"text": "📣 " + reply.text}))
+
+    async def _moved(self, channel_id: str, reply: Reply) -> None:
+        """The computer's move as the channel shows it: its map, and the answers it offers
+        the player waited on next (picked with ``2``, as after any order)."""
+        reply = await self.service.attach_offer(reply, channel_id)
+        if reply.buttons or reply.menu:
+            self.answers = numbered(reply)
+        await self._posted(channel_id, reply)
 
     def show(self, who: str, reply: Reply) -> None:
         """Print a reply the way a channel would show it."""

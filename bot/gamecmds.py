@@ -16,11 +16,13 @@ from bot.pacing.commands import GAME_PACING, status_lines
 from bot.pipeline import (
     Audit, Change, Committed, LiveGame, Outcome, Pipeline, SeatChange, new_seed,
 )
+from bot.computer_ids import computer_id, computer_name
 from bot.seats import check_seat
 from bot.store import GameRow, StepRow
 from bot.writer import Writer
 from bot.owed import OwedAnnouncements
 from rules.core import registry, scenariofile
+from rules.core.computer import LEVELS
 from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 from rules.core.views import change_lines
@@ -138,9 +140,11 @@ async def cmd_tutorial(svc: Pipeline, inv: Invocation) -> Reply:
                             every_seat=True, after=first.lines() if first else [])
 
 
-@command("join", "Take a side in this channel's game", Side("side", "The side to play"))
+@command("join", "Take a side in this channel's game", Side("side", "The side to play"),
+         Pick("ai", "Seat the computer on this side instead, at this level", LEVELS, required=False))
 async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
-    """``/game join side:``: take a free side.
+    """``/game join side: [ai:]``: take a free side, or seat the computer on it (``ai:``,
+    issue 43: a seated player or the game's starter may; the computer plays it at once).
 
     One user may hold several sides (hot-seat) only in a game they started; a user a
     moderator kicked may sit again only when a moderator seats them (issue 14).
@@ -148,6 +152,8 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
     opts = read_options(svc, inv)
     game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
+    if opts.get("ai"):
+        return await seat_computer(svc, game, inv, side, opts["ai"])
     check_seat(game, inv.user_id, inv.user_name, side, "join")
     waiting = game.system.waiting_on(game.state)
     part = game.system.turn_part(game.state)
@@ -165,6 +171,28 @@ async def cmd_join(svc: Pipeline, inv: Invocation) -> Reply:
         mention_key=svc.ledger.mention_key(waiting, part) if side in waiting else None,
     )
     reply = Reply(text="\n".join(lines), mentions=mentions)
+    return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
+
+
+async def seat_computer(svc: Pipeline, game: LiveGame, inv: Invocation, side: str, level: str) -> Reply:
+    """``/game join side: ai:``: the computer takes a free side (issue 43).  Only someone at
+    the table (a seated player, or whoever started the game) may seat it; a side a player
+    holds is theirs (a moderator reseats it with ``/mod seat side: ai:``)."""
+    if not (game.sides_of(inv.user_id) or game.row.created_by == inv.user_id or inv.is_moderator):
+        raise RuleError("Only a player of this game (or whoever started it) may seat the computer; "
+                        "take a side first with /game join.")
+    user_id, name = computer_id(level, side), computer_name(level)
+    check_seat(game, user_id, name, side, "join")
+    waiting = game.system.waiting_on(game.state)
+    lines = [f"🤖 @{inv.user_name} seats the computer ({level}) as {side}; it plays by the same rules "
+             "and sees only what its side may see."]
+    if side in waiting:
+        lines.append(f"➡️ {game.system.turn_part(game.state)}: the computer's move.")
+    free = [s for s in game.system.sides if game.holder(s) is None and s != side]
+    if free:
+        lines.append(f"Still free: {', '.join(free)}.")
+    reply = Reply(text="\n".join(lines))
+    change = Change(seats=[SeatChange("join", user_id, name, side)])
     return await svc.ledger.commit(game, change, inv=inv, reply_for=lambda _: reply) or reply
 
 

@@ -16,8 +16,9 @@ from pydantic import BaseModel
 
 from bot import record, replies, scenarios, versions
 from bot.gamecmds import end_audit, finish, read_options
-from bot.declare import CommandSet, Member, Side, Text, Whole, command
-from bot.models import Invocation, Reply
+from bot.computer_ids import computer_id, computer_name, is_computer
+from bot.declare import CommandSet, Member, Pick, Side, Text, Whole, command
+from bot.models import Invocation, Reply, UserRef
 from bot.pacing.commands import cmd_extend, current_pace
 from bot.pacing.plans import same_part
 from bot.pacing.times import discord_time
@@ -26,6 +27,7 @@ from bot.owed import OwedAnnouncements
 from bot.pipeline import Audit, Change, Committed, DiceRun, LiveGame, Outcome, Pipeline, SeatChange, option_user
 from bot.seats import check_seat
 from bot.store import SeatRow, StepRow
+from rules.core.computer import LEVELS
 from rules.core.dice import DiceExhausted, ReusedDice
 from rules.core.errors import RuleError
 
@@ -335,15 +337,20 @@ def _announce(game: LiveGame, state: object, lines: list[str], seq: int,
                  snapshot_key=f"{game.row.id}:{seq}")
 
 
-@command("seat", "Put a user in a side's seat (a substitute)",
-         Side("side", "The side"), Member("user", "The player"), moderator_only=True)
+@command("seat", "Put a user (or the computer) in a side's seat (a substitute)",
+         Side("side", "The side"), Member("user", "The player", required=False),
+         Pick("ai", "Seat the computer instead, at this level", LEVELS, required=False), moderator_only=True)
 async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
-    """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat."""
+    """``/mod seat side: user:``: put a substitute (or anyone, a kicked player too) in a seat;
+    ``/mod seat side: ai:`` puts the computer there at that level (issue 43)."""
     _require_moderator(svc, inv)
     opts = read_options(svc, inv)
     game = await svc.games.require(inv.channel_id)
     side = replies.side_named(game.system, opts["side"])  # "soviets" is soviet
-    user = option_user(opts["user"])
+    if bool(opts.get("user")) == bool(opts.get("ai")):
+        raise RuleError("Name who takes the seat: user:@someone, or ai:easy, ai:normal or ai:hard for the computer.")
+    user = option_user(opts["user"]) if opts.get("user") else UserRef(
+        id=computer_id(opts["ai"], side), name=computer_name(opts["ai"]))
     check_seat(game, user.id, user.name, side, "seat")
     before = game.holder(side)
     seats = []
@@ -353,8 +360,9 @@ async def cmd_seat(svc: Pipeline, inv: Invocation) -> Reply:
     audit = Audit(inv.user_id, inv.user_name, "seat", "",
                   {"side": side, "user": user.id, "replaced": before.user_id if before else None})
     was = f" (replacing @{before.user_name})" if before else ""
-    reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats @{user.name} as {side}{was}.",
-                  mentions=[user.id])
+    who = user.name if is_computer(user.id) else f"@{user.name}"
+    reply = Reply(text=f"🪑 Moderator @{inv.user_name} seats {who} as {side}{was}.",
+                  mentions=[] if is_computer(user.id) else [user.id])
     return await svc.ledger.commit(game, Change(seats=seats, audit=audit), inv=inv,
                             reply_for=lambda _: reply) or reply
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from bot import answers, record, replies, sealing
+from bot.computer_ids import is_computer
+from bot.standins import turn_of
 from bot.models import Invocation, Reply
 from bot.owed import OwedAnnouncements
 from bot.pacing.digest import ping_lines
@@ -42,7 +44,8 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
             f"That question was answered or the game moved on (it asked at step #{inv.expect_head}, "
             f"the game is at #{game.row.head_seq}); nothing was changed. Look at the latest message."
         )
-    side = acting_side(game, inv, action_type)
+    standin = await stood_in(svc, game, inv)
+    side = standin or acting_side(game, inv, action_type)
     if action_type.anytime:
         _check_standing(svc, game, side)
     run = svc.dice_run(game.row)
@@ -51,8 +54,12 @@ async def cmd_order(svc: Pipeline, inv: Invocation) -> Reply:
     since = ping_lines(game, outcome.step, inv.user_id)
     # Plan, answer, write: the reply is built from what is about to be stored, the pacer's
     # rows are asked for that plan, and one transaction writes all three (issue 39).
-    plan = await svc.ledger.plan(game, Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run), inv=inv)
-    answer = order_reply(svc, game, inv, outcome, since, plan.done)
+    change = Change(steps=[outcome], parent_seq=game.row.head_seq, dice=run)
+    back = standin is None and not is_computer(inv.user_id) and await svc.stand_ins.level(game.row.id, side)
+    if back:  # the player is back: their order hands the side back (issue 43)
+        change.extra.append(functools.partial(svc.stand_ins.write, game_id=game.row.id, side=side, level=None))
+    plan = await svc.ledger.plan(game, change, inv=inv)
+    answer = order_reply(svc, game, inv, outcome, since, plan.done, handed_back=bool(back))
     owed = [] if answer.announced is None else [functools.partial(
         OwedAnnouncements.insert, channel_id=inv.channel_id, reply=answer.announced)]
     landed = await svc.ledger.write(plan, answer.reply, owed, paced=await svc.ledger.pacing_for(plan))
@@ -71,14 +78,18 @@ class OrderReply:
 
 
 def order_reply(svc: Pipeline, game: LiveGame, inv: Invocation, outcome: Outcome, since: list[str],
-                done: Committed) -> OrderReply:
+                done: Committed, *, handed_back: bool = False) -> OrderReply:
     """The reply to an order about to be stored as ``done`` (built before the transaction,
     stored in it): its line, its events, who acts next; the "since your last order" lines
-    for whoever it pings."""
+    for whoever it pings.  The computer's order reads "played by the computer for nato"
+    (issue 43); ``handed_back``: a player's order that ended the computer's stand-in."""
     action, step, side = outcome.action, outcome.step, outcome.side or ""
     assert action is not None
     seq = done.seqs[0]
-    lines = [f"#{seq} {inv.user_name} ({side}): {sealing.order_words(action)}"]
+    who = f"🤖 played by the computer for {side}" if is_computer(inv.user_id) else f"{inv.user_name} ({side})"
+    lines = [f"#{seq} {who}: {sealing.order_words(action)}"]
+    if handed_back:
+        lines.insert(0, f"🤝 @{inv.user_name} is back: the computer hands {side} back.")
     lines += sealing.public_lines(game.system, side, done.actions[0])
     lines += replies.event_lines(step.events)
     own = sealing.own_lines(step.events, [side])
@@ -136,6 +147,18 @@ def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | N
     from the state just computed, for the sides waited on whose seats are held."""
     return answers.offer_to(game.system, state, game.row.id, seq,
                             [s for s in game.system.waiting_on(state) if game.holder(s) is not None])
+
+
+async def stood_in(svc: Pipeline, game: LiveGame, inv: Invocation) -> str | None:
+    """The side the computer gives this order for as a stand-in (``then:ai``, issue 43), or
+    None for any other order.  Only for a side waited on that a deadline left to it."""
+    side = inv.as_side
+    if not is_computer(inv.user_id) or side is None or side in game.sides_of(inv.user_id):
+        return None
+    turn = turn_of(game.system, game.state)
+    if await svc.stand_ins.level(game.row.id, side, turn) is None or side not in game.system.waiting_on(game.state):
+        raise RuleError(f"The computer does not play {side} now; its player does.")
+    return side
 
 
 def acting_side(game: LiveGame, inv: Invocation, action_type: type[Action]) -> str:

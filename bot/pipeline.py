@@ -31,6 +31,7 @@ from bot.league.ending import LeagueEnds
 from bot.models import UserRef
 from bot.owed import OwedAnnouncements
 from bot.seen import SeenSteps
+from bot.standins import StandIns
 from bot.pacing.clock import Clock, SystemClock
 from bot.pacing.plans import PacePlans
 from bot.store import BaseStore, GameRow, StepRow
@@ -111,6 +112,8 @@ class Pipeline:
                              LeagueEnds(store, self.clock).rows_for)
         #: What recent steps' views showed, for "what changed" (issue 23: one view a picture).
         self.seen = SeenSteps()
+        #: The sides the computer stands in for (issue 43, ``then:ai``).
+        self.stand_ins = StandIns(store)
 
     # -- making steps ----------------------------------------------------------------------
 

@@ -25,11 +25,12 @@ import ctypes
 import logging
 import os
 import resource
-import threading
 import time
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny
+
+from bot import parentwatch
 
 log = logging.getLogger("referee.render")
 
@@ -68,35 +69,19 @@ _TRIM_AT: list[int] = []
 TRIM_SLACK = 96 * MB
 
 
-#: How often a worker looks whether the bot that started it is still there (seconds).
-WATCH_EVERY = 1.0
-
-
 def start(memory_mb: int, parent: int | None = None, cache_mb: int = 160) -> None:
     """The worker's initializer: keep its memory budget for :func:`warm` to apply, bound
-    its image caches to ``cache_mb``, and
-    watch the bot process ``parent``: a worker is a child of the forkserver, not of the bot,
-    so it outlived a bot killed by SIGKILL (the crash tests left hundreds, until the machine
-    ran out of memory).  It ends itself when the bot is gone."""
+    its image caches to ``cache_mb``, and watch the bot process ``parent``: a worker is a
+    child of the forkserver, not of the bot, so it outlived a bot killed by SIGKILL (the
+    crash tests left hundreds, until the machine ran out of memory).  It ends itself when
+    the bot is gone (``bot/parentwatch.py``)."""
     from render.caches import set_budget  # noqa: PLC0415 - Pillow only in the worker
 
     _BUDGET[:] = [memory_mb]
     _CACHE_MB[:] = [cache_mb]
     set_budget(cache_mb * MB)
     if parent is not None:
-        threading.Thread(target=_watch, args=(parent,), name="watch-bot", daemon=True).start()
-
-
-def _watch(parent: int) -> None:
-    """End this worker as soon as process ``parent`` no longer exists."""
-    while True:
-        time.sleep(WATCH_EVERY)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:
-            continue  # there, under another user: alive
+        parentwatch.start_watching(parent)
 
 
 def cap(memory_mb: int) -> None:

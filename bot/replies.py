@@ -11,6 +11,7 @@ import discord.utils
 from rules.core.contract import SEALED, Action, Event, GameSystem, option_text
 from rules.core.dice import Roll
 from rules.core.errors import RuleError
+from bot.computer_ids import is_computer
 from bot.models import Reply
 from bot.store import SeatRow, StepRow
 
@@ -85,8 +86,10 @@ def event_lines(events: Iterable[Event]) -> list[str]:
 
 
 def seat_name(side: str, seats: list[SeatRow]) -> str:
-    """``nato (@alice)`` or ``nato (free)``."""
+    """``nato (@alice)``, ``soviet (computer (normal))`` or ``nato (free)``."""
     holder = next((s for s in seats if s.side == side), None)
+    if holder is not None and is_computer(holder.user_id):
+        return f"{side} ({holder.user_name})"  # the computer is not a member to mention
     return f"{side} (@{holder.user_name})" if holder else f"{side} (free)"
 
 
@@ -151,6 +154,8 @@ def log_line(step: StepRow, dice: list[str] | None = None) -> str:
     """A numbered log entry with dice and rules; reverted steps are struck through.
     ``dice``: the dice in other words than :func:`dice_words` (a digest says whose each is)."""
     who = f"{step.actor_name} ({step.side})" if step.actor_name and step.side else "referee"
+    if step.side and is_computer(step.actor_id or ""):
+        who = f"played by the computer for {step.side}"  # issue 43
     head = f"#{step.seq} {who}: {step_action_text(step)}"
     if step.kind == "reroll" and step.action:
         # A moderator's reroll, not an order of the side's (issue 25: it read "player

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.computer_ids import is_computer
 from bot.pipeline import LiveGame
 from rules.core.errors import RuleError
 
@@ -40,8 +41,8 @@ def seat_problem(game: LiveGame, user_id: str, user_name: str, side: str, how: H
             return "A moderator removed you from this game; only a moderator can seat you again (/mod seat)."
         return f"A moderator removed {you} from this game; only a moderator can seat them (/mod seat)."
     held = [s for s in game.sides_of(user_id) if s != side]
-    if not held:
-        return None
+    if not held or is_computer(user_id):
+        return None  # the computer has one seat id a side (issue 43)
     if how in ("offer", "accept"):
         return (f"{you} already play{'' if you == 'You' else 's'} {', '.join(held)} here; a "
                 "substitute must hold no seat (one player, one side).")

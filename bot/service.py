@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from bot import alttext, answers, export_html, incidents, renderpool
 from bot import commands as catalogue
 from bot import orders, replies, seedkey, storage, tutorial
+from bot.computer import ComputerPlayers
 from bot.config import Settings
 from bot.declare import Asked, Declared
 from bot.games import GameCache
@@ -106,6 +107,10 @@ class Service:
         #: It is given the pipeline and the channels' locks, and told what each command
         #: committed (:meth:`_paced`).
         self.pacer = Pacer(self.pipeline, self._locks)
+        #: The computer's moves (issue 43): sent through :meth:`handle` like a player's; its
+        #: background task runs in the bot, the console plays them after each line.
+        self.computer = ComputerPlayers(self.pipeline, self.handle)
+        self.pacer.stand_in = self.computer.nudge
 
     # -- what a front end reads of the pipeline -----------------------------------------------
 
@@ -197,6 +202,8 @@ class Service:
                         return Reply.model_validate_json(answered)
                 reply = await self._run(handler, inv, optimistic)
                 reply = await self._paced(inv, reply)
+                if not reply.error:
+                    self.computer.nudge(inv.channel_id)  # its move may be next
                 reply = self._tutored(inv, reply)
                 if not optimistic and (reply.mentions or inv.command == ["game", "new"]):
                     reply = self._offered(inv.channel_id, reply)

@@ -261,6 +261,17 @@ class BaseStore(ABC):
         return [SeatEvent(side=r[0], user_id=r[1], user_name=r[2], event=r[3], audit_id=r[4])
                 for r in rows]
 
+    async def computer_channels(self) -> list[str]:
+        """The channels of active games where the computer holds a seat or stands in for
+        an absent player (issue 43): looked at again when the bot starts, so a move it was
+        thinking about when the bot stopped is made."""
+        rows = await self._fetchall(
+            "SELECT g.channel_id FROM games g WHERE g.status = 'active' AND (EXISTS (SELECT 1"
+            " FROM seats s WHERE s.game_id = g.id AND s.user_id LIKE 'computer:%') OR EXISTS"
+            " (SELECT 1 FROM bot_meta m WHERE m.key LIKE 'standin:' || g.id || ':%' AND m.value <> ''))"
+            " ORDER BY g.id")
+        return [r[0] for r in rows]
+
     async def open_games_by(self, user_id: str) -> int:
         """How many active games ``user_id`` started."""
         row = await self._fetchone(

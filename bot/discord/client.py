@@ -28,7 +28,7 @@ from bot.discord.adapter import DEFER_AFTER, ServiceLike, send_private
 from bot.discord.delivery import WIRE_ERRORS
 from bot.discord.inflight import InFlight
 from bot.discord.presses import is_ours, on_press
-from bot.discord.scheduled import start_pacing
+from bot.discord.scheduled import start_computer, start_pacing
 from bot.discord.tree import RESTARTING, RefereeTree, install_commands
 from bot.heartbeat import beat_forever
 from bot.service import Service
@@ -101,6 +101,8 @@ class RefereeClient(discord.AutoShardedClient):
         self._force_sync = force_sync
         #: Reminders, deadlines and digests going out on time (issue 19).
         self.pacing: asyncio.Task[None] | None = None
+        #: The computer players' moves (issue 43), posted as the pacing posts.
+        self.computer: asyncio.Task[None] | None = None
         #: The gateway heartbeat for ``referee health`` (REFEREE_HEARTBEAT, issue 26).
         self.heartbeat: asyncio.Task[None] | None = None
 
@@ -122,6 +124,7 @@ class RefereeClient(discord.AutoShardedClient):
         )
         await self.sync_commands()
         self.pacing = start_pacing(self, self.service)
+        self.computer = start_computer(self, self.service)
         if self.settings.heartbeat is not None:
             service = self.service
             self.heartbeat = asyncio.create_task(
@@ -190,7 +193,7 @@ class RefereeClient(discord.AutoShardedClient):
         then the service and its database, last."""
         self.in_flight.closing = True
         await self.in_flight.wait(self.shutdown_wait)
-        for task in (self.pacing, self.heartbeat):
+        for task in (self.pacing, self.computer, self.heartbeat):
             if task is not None:
                 task.cancel()
                 try:

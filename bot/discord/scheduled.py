@@ -81,4 +81,13 @@ def start_pacing(client: discord.Client, service: Any) -> asyncio.Task[None] | N
     return asyncio.create_task(pacer.run(poster(client, service)), name="referee-pacing")
 
 
-__all__ = ["UPLOAD_LIMIT", "post", "poster", "start_pacing"]
+def start_computer(client: discord.Client, service: Any) -> asyncio.Task[None] | None:
+    """Run the service's computer players in the background (issue 43), posting their moves
+    as the pacing posts its messages (None for a service without them)."""
+    computer = getattr(service, "computer", None)
+    if computer is None:
+        return None
+    return asyncio.create_task(computer.run(poster(client, service)), name="referee-computer")
+
+
+__all__ = ["UPLOAD_LIMIT", "post", "poster", "start_computer", "start_pacing"]

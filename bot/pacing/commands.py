@@ -16,6 +16,7 @@ from typing import Any
 
 from bot import replies
 from bot.models import Invocation, Reply
+from bot.computer_ids import is_computer
 from bot.declare import Member, Pick, Side, Text, Whole, command
 from bot.moderation import require_moderator
 from bot.pacing import store as pstore
@@ -52,7 +53,7 @@ async def _agreed(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
     async with svc.store.transaction() as db:
         pstore.propose(db, game.row.id, setting, inv.user_id, text, now)
         votes = await pstore.proposals(db, game.row.id, setting)
-    holders = {s.user_id: s.user_name for s in game.seats}
+    holders = {s.user_id: s.user_name for s in game.seats if not is_computer(s.user_id)}  # it has no vote
     return [name for uid, name in holders.items() if votes.get(uid) != text]
 
 
@@ -68,16 +69,17 @@ def _pace_words(pace: Pace) -> list[str]:
     lines = [f"⏱️ Pace: {hours_text(pace.hours)} a turn-part." if pace.hours
              else "⏱️ No pace: only deadlines set with /game deadline."]
     lines.append("Reminders: " + (", ".join(points) if points else "none") + ".")
-    lines.append("When a deadline passes: " + (
-        "the referee gives the silent side's 'no action' order (a pass)."
-        if pace.on_deadline == "pass" else "the channel is told; nothing else happens."))
+    lines.append("When a deadline passes: " + {
+        "pass": "the referee gives the silent side's 'no action' order (a pass).",
+        "ai": "the computer plays the silent side's turn, unless its player gives an order first.",
+    }.get(pace.on_deadline, "the channel is told; nothing else happens."))
     return lines
 
 
 @command("pace", "Time each turn-part may take (all players agree, or a moderator)",
          Whole("hours", "Hours a turn-part (0: no pace)", minimum=0, maximum=720),
-         Pick("then", "When a deadline passes: nothing, or pass for the side", ["nothing", "pass"],
-              required=False),
+         Pick("then", "When a deadline passes: nothing, pass for the side, or the computer plays it",
+              ["nothing", "pass", "ai"], required=False),
          Text("remind", "When to remind, e.g. half,1h (or none)", required=False))
 async def cmd_pace(svc: Pipeline, inv: Invocation) -> Reply:
     """``/game pace hours: [then:] [remind:]``: how long each turn-part may take (0: no
@@ -123,6 +125,8 @@ async def _settle(svc: Pipeline, game: LiveGame, inv: Invocation, setting: str,
 
     def clear(db: Any) -> None:
         pstore.clear_proposals(db, game.row.id, setting)
+        if setting == "pace":
+            pstore.save_then(db, game.row.id, pace.on_deadline)
 
     reply = Reply(text="\n".join(lines))
     change = Change(audit=audit, extra=[write_plan(pace, game, svc.clock.now()), clear])

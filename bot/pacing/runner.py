@@ -43,6 +43,7 @@ from bot.pacing.digest import digest_lines, fingerprint, span_words, turn_key, t
 from bot.pacing.store import Pace, Scheduled
 from bot.pacing.times import discord_time
 from bot.games import CHANGES_WINDOW, LiveGame
+from bot.standins import STANDIN_LEVEL, turn_of
 from bot.ledger import Change, Committed, DiceRun, Landed, Ledger, Outcome, landed_of
 from bot.pipeline import Pipeline
 from bot.store import StepRow
@@ -82,6 +83,9 @@ class Pacer:
         self.plans: PacePlans = svc.pace_plans
         #: Set when something is due now (a digest): the background task wakes.
         self.wake = asyncio.Event()
+        #: Told the channel where the computer now stands in for a silent side (``then:ai``,
+        #: issue 43): the service points it at its computer players.
+        self.stand_in: Callable[[str], None] = lambda _channel: None
         #: What failed on earlier ticks and how many times (logged once, :meth:`_failed`).
         self._failures: dict[str, int] = {}
 
@@ -405,6 +409,8 @@ class Pacer:
         lines = [f"⌛ The deadline passed: {message.data.get('part', '')}", f"Waited on {who}."]
         mentions: list[str] = []
         snapshot = None
+        if pace.on_deadline == "ai" and waiting:
+            return await self._hand_to_computer(game, message, waiting, lines)
         if pace.on_deadline != "pass":
             lines.append("Nothing happens (this game's setting); a moderator may /mod extend.")
             entries: list[Outcome | str] = []
@@ -423,6 +429,28 @@ class Pacer:
         if line := await self._follow(game.row.channel_id):
             lines.append(line)
         return Reply(text="\n".join(lines), mentions=mentions, snapshot_key=snapshot)
+
+    async def _hand_to_computer(self, game: LiveGame, message: Scheduled, sides: list[str],
+                                lines: list[str]) -> Reply:
+        """``then:ai`` (issue 43): the computer stands in for each silent side, written with
+        the deadline's message marked sent (one transaction), and is told to move."""
+        now = self.svc.clock.now()
+        turn = turn_of(game.system, game.state)
+
+        def write(db: Writer) -> None:
+            pstore.claim_with(db, message, self.process, now)
+            for side in sides:
+                self.svc.stand_ins.write(db, game.row.id, side, STANDIN_LEVEL, turn)
+
+        try:
+            await self.svc.ledger.commit(game, Change(extra=[write]), inv=None, reply_for=lambda _: Reply(text=""))
+        except Exception:
+            self.svc.stand_ins.forget(game.row.id)
+            raise
+        self.stand_in(game.row.channel_id)
+        names = ", ".join(game.system.side_name(s) for s in sides)
+        return Reply(text="\n".join([*lines, f"🤖 The computer plays {names} for the rest of this turn, "
+                                            "unless its player gives an order first."]))
 
     def _idle_orders(self, game: LiveGame, sides: list[str]) -> tuple[list[Outcome | str], DiceRun]:
         """Each silent side's "no action" order, each applied on the state the one before

@@ -27,7 +27,9 @@ class Pace(BaseModel):
     game_id: int
     channel_id: str = ""
     hours: float | None = None
-    on_deadline: str = "nothing"  # or "pass": the bot makes the system's idle order
+    #: "pass": the bot makes the system's idle order; "ai": the computer plays the silent
+    #: side until its player is back (issue 43; kept in ``bot_meta``, :func:`save_then`).
+    on_deadline: str = "nothing"
     reminders: list[str] = Field(default_factory=lambda: list(DEFAULT_REMINDERS))
     part_key: str | None = None
     part_started: datetime | None = None
@@ -77,7 +79,10 @@ class SubOffer(BaseModel):
 
 # -- reads ---------------------------------------------------------------------------------
 
-_PACE_COLUMNS = ("p.game_id, g.channel_id, p.hours, p.on_deadline, p.remind_json, p.part_key,"
+#: ``then:ai`` (issue 43) is kept in ``bot_meta`` beside the column (whose CHECK knows
+#: ``nothing`` and ``pass``), and read over it.
+_PACE_COLUMNS = ("p.game_id, g.channel_id, p.hours, COALESCE((SELECT NULLIF(m.value, '') FROM bot_meta m"
+                 " WHERE m.key = 'pace-then:' || p.game_id), p.on_deadline), p.remind_json, p.part_key,"
                  " p.part_started, p.deadline_at")
 
 
@@ -180,10 +185,17 @@ def save_pace(db: Writer, pace: Pace, now: datetime) -> None:
         " on_deadline = excluded.on_deadline, remind_json = excluded.remind_json,"
         " part_key = excluded.part_key, part_started = excluded.part_started,"
         " deadline_at = excluded.deadline_at, updated_at = excluded.updated_at",
-        (pace.game_id, pace.hours, pace.on_deadline, json.dumps(pace.reminders), pace.part_key,
+        (pace.game_id, pace.hours, pace.on_deadline if pace.on_deadline in ("nothing", "pass") else "nothing",
+         json.dumps(pace.reminders), pace.part_key,
          iso(pace.part_started) if pace.part_started else None,
          iso(pace.deadline_at) if pace.deadline_at else None, iso(now)),
     )
+
+
+def save_then(db: Writer, game_id: int, then: str) -> None:
+    """Keep what a deadline makes the bot do where the column cannot: ``ai`` in ``bot_meta``
+    (empty for ``nothing`` and ``pass``, which the column holds)."""
+    db.set_meta(f"pace-then:{game_id}", "ai" if then == "ai" else "")
 
 
 async def claim_part(db: Writer, game_id: int, old_key: str | None, new_key: str,

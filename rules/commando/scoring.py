@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.commando import board
+from rules.core import evaluation
 from rules.commando.state import RaidState
 
 
@@ -51,3 +52,14 @@ def result(state: RaidState) -> str:
 def headline(state: RaidState) -> str:
     """The result in short, for the map's banner and the status head: ``Commandos win 7-2``."""
     return result(state).split(":")[0]
+
+
+def prospects(state: RaidState, side: str) -> float:
+    """How the raid stands for ``side``, 0 to 1, for the computer player (issue 43): the
+    result once it is over, else the lead in the victory table's points."""
+    score = scores(state)
+    theirs = next(s for s in score if s != side)
+    if state.finished:
+        ahead = [s for s in score if score[s] > max(v for k, v in score.items() if k != s)]
+        return evaluation.final(ahead[0] if ahead else None, side)
+    return evaluation.lead(score[side], score[theirs], 2.0)

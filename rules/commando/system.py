@@ -149,6 +149,10 @@ class CommandoRaid(GameSystem[RaidState]):
         (issue 23): the picture shows min(turn, max_turn) (view.py)."""
         return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
 
+    def evaluate(self, state: RaidState, side: str) -> float:
+        """The victory table's points (:func:`rules.commando.scoring.prospects`)."""
+        return scoring.prospects(state, side)
+
     def result(self, state: RaidState) -> str | None:
         """The result line once the raid is over."""
         return scoring.result(state) if state.finished else None

@@ -26,6 +26,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable
+from random import Random
 from types import ModuleType
 from typing import Any, ClassVar, Generic
 
@@ -40,7 +41,7 @@ from rules.core.actions import (
 )
 from rules.core.actions import clip
 from rules.core.orders import Ctx, OrderRule, StateT, collect_rules, matching
-from rules.core.hints import PlayoutHints
+from rules.core.hints import PlayoutHints, SearchHints
 from rules.core.scenariofile import ScenarioFormat
 from rules.core.steps import Choice, Event, Outcome, Step, Turn
 
@@ -109,6 +110,8 @@ class GameSystem(ABC, Generic[StateT]):
     scenario_format: ClassVar[ScenarioFormat | None] = None
     #: How the conformance kit's random legal player plays this system (optional).
     playout_hints: ClassVar[PlayoutHints] = PlayoutHints()
+    #: How the computer player spends its budget on this system (optional, issue 43).
+    search_hints: ClassVar[SearchHints] = SearchHints()
     #: The chapter modules whose top-level ``@order`` functions are this system's orders
     #: (:mod:`rules.core.orders`); ``system.py`` lists them and declares no order itself.
     order_modules: ClassVar[tuple[ModuleType, ...]] = ()
@@ -239,6 +242,42 @@ class GameSystem(ABC, Generic[StateT]):
         :meth:`outcome` (None mid-game: the rules name nobody); a system whose victory
         conditions can be read at any point (``If it ended now: …``) overrides it."""
         return self.outcome(state)
+
+    # -- what the computer player asks (issue 43, rules/core/computer.py) -----------------
+
+    def observe(self, state: StateT, side: str) -> StateT:
+        """What ``side`` may know of ``state``, as a state: the other sides' secrets (sealed
+        choices, units under their markers, unfound minefields) replaced by one canonical
+        blank, so that two states ``side`` cannot tell apart observe to the same value.  The
+        computer is given this, never the state.  A system without secrets has nothing to
+        hide: the state itself.  A system with secrets (:attr:`private_info`) must say."""
+        if self.private_info:
+            raise NotImplementedError(f"{self.key} keeps secrets: it must write observe and determinize")
+        return state
+
+    def determinize(self, observed: StateT, side: str, rng: Random) -> StateT:
+        """One full state consistent with ``side``'s observation (:meth:`observe`), the
+        other sides' secrets drawn from ``rng``: what the computer imagines each time it
+        looks ahead.  The observation itself when there is nothing hidden."""
+        return observed
+
+    def evaluate(self, state: StateT, side: str) -> float:
+        """How good ``state`` is for ``side``, 0 to 1: at the end 1 a win, 0 a loss, 0.5 a
+        draw or no winner; before it, what the rules say now (:meth:`outcome_now`), nudged.
+        A system may know better (its victory points)."""
+        over = self.outcome(state)
+        now = over if over is not None else self.outcome_now(state)
+        if now is None or now.winner is None:
+            return 0.5
+        sure = 1.0 if over is not None else 0.7
+        return sure if now.winner == side else 1.0 - sure
+
+    def order_prior(self, state: StateT, side: str, action: Action) -> float:
+        """How promising ``action`` looks before any search, 0 to 1 (the computer tries the
+        likelier first): all alike by default; a pass is tried last (the rare orders of
+        :attr:`playout_hints`)."""
+        hints = self.playout_hints
+        return 0.2 if {action.name, action.path()} & hints.rare else 0.5
 
     def secret_open(self, state: StateT) -> bool:
         """Whether sealed choices (orders with :attr:`Action.private` options) made since

@@ -21,3 +21,15 @@ class PlayoutHints(BaseModel):
     rare_weight: float = 0.2
     #: A game still going after this many orders fails the playout (it would never end).
     max_orders: int = 4000
+
+
+class SearchHints(BaseModel):
+    """How the computer player (``rules/core/computer.py``) should spend its budget on one
+    system (all optional): a system whose orders are costly to list (every reachable point
+    of a table) thinks fewer iterations and shorter rollouts for the same level, so that a
+    level costs about the same CPU in every system."""
+
+    #: The level's iterations are multiplied by this (at least one is run).
+    iterations: float = Field(default=1.0, gt=0, le=4)
+    #: The level's rollout length is multiplied by this.
+    rollout: float = Field(default=1.0, ge=0, le=4)

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
+from random import Random
 from typing import Any, Literal
 
 from pydantic import Field
 
+from rules.core import evaluation
 from rules.core.contract import Action, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.errors import RuleError
@@ -29,7 +31,7 @@ from rules.core.views import HexMapView
 from rules.mak import actions as A
 from rules.mak import air_orders, concealment, cqc, ground_orders, land_orders, legal, resolve, secret_orders
 from rules.mak import special_actions as S
-from rules.mak import special_orders, unseen, victory
+from rules.mak import observe, special_orders, unseen, victory
 from rules.mak.air_actions import AIR_ACTIONS
 from rules.mak.air_orders import air_label, air_phase, air_status, setup_crews
 from rules.mak.artillery import make_batteries
@@ -239,6 +241,15 @@ class MaschinenKrieger(GameSystem[MakState]):
         chart while the assignments are secret, 10.1.1)."""
         return self._finished(state, build_view(state, viewer=side))
 
+    def observe(self, state: MakState, side: str) -> MakState:
+        """What ``side`` may know (``observe.py``): the enemy's unfound minefields, secret air
+        duties and which units its markers cover blanked (19.1.1, 10.1.1, 15.4.1)."""
+        return observe.observe(state, side)
+
+    def determinize(self, observed: MakState, side: str, rng: Random) -> MakState:
+        """The enemy's secrets guessed again, consistently with the observation (``observe.py``)."""
+        return observe.determinize(observed, side, rng)
+
     def answers_in_public(self, state: MakState) -> bool:
         """Not with concealment on: an answer's label names the unit under a marker and its
         type (15.4.1); orders are built privately with /game act instead."""
@@ -264,6 +275,14 @@ class MaschinenKrieger(GameSystem[MakState]):
         """The turn as the picture's header shows it, without building the picture
         (issue 23): a game over shows its last turn (view.py)."""
         return Turn(number=state.turns if state.over else state.turn, waiting_on=self.waiting_on(state))
+
+    def evaluate(self, state: MakState, side: str) -> float:
+        """The O.G.P. (:meth:`score`): the result once over, else the lead in points."""
+        score = self.score(state)
+        if state.over:
+            tied = score["merc"] == score["strahl"]
+            return evaluation.final(None if tied else max(score, key=lambda s: score[s]), side)
+        return evaluation.lead(score[side], score[other(side)], 3.0)
 
     def result(self, state: MakState) -> str | None:
         if not state.over:

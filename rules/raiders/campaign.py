@@ -7,6 +7,7 @@ lose the campaign, winning every card wins it (25.3).
 
 from __future__ import annotations
 
+from rules.core import evaluation
 from rules.core.errors import RuleError
 from rules.core.orders import order
 from rules.raiders import actions as A
@@ -15,7 +16,7 @@ from rules.raiders.battle import place_camps
 from rules.raiders.forces import Ctx, on_map, place
 from rules.raiders.objectives import ends_early, objective_met, progress
 from rules.raiders.phases import BETWEEN, OP_START, SETUP
-from rules.raiders.state import Gear, Marker, Mission, Record, Unit
+from rules.raiders.state import Gear, Marker, Mission, RaidersState, Record, Unit
 
 
 def start_mission(ctx: Ctx, card_id: str) -> None:
@@ -193,3 +194,23 @@ def campaign_report(ctx: Ctx, a: A.CampaignReport) -> None:
     ctx.say("campaign", f"Leaders: {', '.join(leaders) or 'none'}", "25.0")
     if camp.outcome:
         ctx.say("campaign", f"The campaign is {camp.outcome} (25.3)", "25.3")
+
+
+def prospects(state: RaidersState) -> float:
+    """How the campaign stands for the raiders, 0 to 1, for the computer player (issue 43):
+    won or lost once over (25.3); before, the missions won of those to win, the mission in
+    play counted by its objective markers dealt with and found (19.0) and the raiders still
+    standing, and a loss just suffered counted against (two in a row lose, 25.3)."""
+    camp = state.campaign
+    if camp.outcome is not None:
+        return evaluation.final("raiders" if camp.outcome == "won" else "hostiles", "raiders")
+    won = sum(1 for r in camp.record if r.won)
+    mission = 0.0
+    m = state.mission
+    if m is not None:
+        markers = m.markers or []
+        done = sum(1.0 if mk.destroyed or mk.delivered else 0.3 if mk.revealed else 0.0 for mk in markers)
+        standing_units = sum(1 for u in m.units if not u.lost and not u.eliminated)
+        mission = 0.6 * done / max(1, len(markers)) + 0.4 * standing_units / max(1, len(m.units))
+    behind = 0.5 if camp.record and not camp.record[-1].won else 0.0
+    return evaluation.share(won + mission - behind, won + len(camp.deck) + 1)

@@ -165,6 +165,10 @@ class RaidersSystem(GameSystem[RaidersState]):
         return Turn(waiting_on=self.waiting_on(state)) if state.mission is None else Turn(
             number=state.mission.op, word=f"{state.mission.card} Op", waiting_on=self.waiting_on(state))
 
+    def evaluate(self, state: RaidersState, side: str) -> float:
+        """The campaign (:func:`rules.raiders.campaign.prospects`)."""
+        return campaign.prospects(state)
+
     def result(self, state: RaidersState) -> str | None:
         """How the campaign (or single mission) ended."""
         camp = state.campaign

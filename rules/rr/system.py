@@ -24,7 +24,7 @@ from rules.rr.scenario import FORMAT as SCENARIO_FORMAT
 from rules.rr.board import SCENARIO_KEYS, Board, is_scenario, scenario_of
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, says
 from rules.rr.view import PHASES, build_view, fired_of, seen_of
-from rules.rr.victory import nato_wins, objective_lines
+from rules.rr.victory import nato_wins, objective_lines, prospects
 
 ASK = {"retreat": "Retreat?", "spread": "Assign hits", "ags": "AGS-17 again?", "withdraw": "Retreat where?"}
 
@@ -177,6 +177,10 @@ class RaidAndRiposte(GameSystem[RRState]):
         if state.result is None:
             return None
         return Outcome(winner="nato" if nato_wins(Board(state)) else "soviet", termination=state.result)
+
+    def evaluate(self, state: RRState, side: str) -> float:
+        """12.0's objectives and the forces left (:func:`rules.rr.victory.prospects`)."""
+        return prospects(state, side)
 
     def outcome_now(self, state: RRState) -> Outcome | None:
         """12.0 read at this point, as ``/game status`` says it (``If it ended now: …``)."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from rules.core import evaluation
 from rules.rr.board import Board
-from rules.rr.state import says
+from rules.rr.state import RRState, says
 
 
 def objectives(b: Board) -> list[tuple[str, str, str | None]]:
@@ -40,3 +41,21 @@ def objective_lines(b: Board) -> list[str]:
     second = " ".join(f"{a}:{tag(c)}" for a, kind, c in objectives(b) if kind == "secondary")
     winner = "nato" if nato_wins(b) else "soviet"
     return [f"Main (12.0): {main}", f"Secondary: {second}", f"If it ended now: {says(winner, 'wins', 'win')}"]
+
+
+def prospects(state: RRState, side: str) -> float:
+    """How the game stands for ``side``, 0 to 1, for the computer player (issue 43): after
+    turn 7 the verdict of 12.0; before it NATO's share of 12.0's objectives (each ring area,
+    one secondary counted as two areas) and of the units still fighting, the Soviets' the
+    rest."""
+    b = Board(state)
+    if state.result is not None:
+        return evaluation.final("nato" if nato_wins(b) else "soviet", side)
+    ring = b.ring()
+    held = sum(b.controller(a) == "nato" for a in ring)
+    held += 2 * any(b.controller(a) == "nato" for a in b.sc.secondary_objectives)
+    fighting = [u for u in state.units.values() if u.place in ("map", "pool")]
+    strength = {s: sum(1.0 if not u.reduced else 0.5 for u in fighting if u.side == s) for s in ("nato", "soviet")}
+    forces = strength["nato"] / max(1.0, strength["nato"] + strength["soviet"])
+    nato = 0.7 * held / (len(ring) + 2) + 0.3 * forces
+    return evaluation.share(nato if side == "nato" else 1.0 - nato, 1.0)

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import Field
 
+from rules.core import evaluation
 from rules.core.contract import Action, GameOptions, GameSystem, Outcome, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
@@ -143,6 +144,13 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
         """The turn as the picture's header shows it, without building the picture
         (issue 23): the picture shows min(turn, max_turn) (view.py)."""
         return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
+
+    def evaluate(self, state: SkirmishState, side: str) -> float:
+        """The battle's winner once it is over, else the teams each side has left."""
+        if state.finished:
+            return evaluation.final(state.winner, side)
+        enemy = next(s for s in self.sides if s != side)
+        return evaluation.lead(len(state.teams(side)), len(state.teams(enemy)), 2.0)
 
     def result(self, state: SkirmishState) -> str | None:
         """The result line once the game is over."""

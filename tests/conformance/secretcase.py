@@ -17,6 +17,10 @@ under a key nobody holds), the slot a revealed item sat in among its seal's padd
 shuffled slots (as random as a leaf: ``rules/core/secrets.py``), and the hash chain's heads
 and times.
 
+The same cases show that the computer player does not peek (issue 43): :func:`decisions`
+gives what it decides for the side without the secret, from that side's observation, at every
+point up to the reveal; the two games must give the same decisions (and the same observations).
+
 A system with secrets supplies its cases as ``CASES: list[SecretCase]`` in
 ``tests/<system>/secret_cases.py``; ``tests/conformance/test_secrets.py`` runs them all.
 """
@@ -37,6 +41,8 @@ from bot.console import parse_line
 from bot.models import Invocation, Reply
 from bot.service import ScriptedDiceSource, Service
 from rules.core import registry
+from rules.core.computer import Budget, think
+from rules.core.dice import Dice, ScriptedDice, SeededDice
 
 #: Hex runs that are commitments or chain heads (8 digits and more, a shortened one with "…").
 HEX = re.compile(r"[0-9a-f]{8,64}…?")
@@ -224,10 +230,42 @@ def first_difference(a: list[Any], b: list[Any]) -> str | None:
     return None
 
 
+#: The computer's budget in the harness (issue 43): enough to choose, small for the suite.
+BLIND_BUDGET = Budget(iterations=8, cpu_seconds=60, rollout=4)
+
+
+def decisions(case: SecretCase, orders: list[tuple[str, str]], system_key: str | None = None, *,
+              observations: bool = True) -> list[Any]:
+    """What the computer playing the side without the secret decides (issue 43), at every
+    point of ``orders[:reveal_at]`` where that side is waited on, and at the reveal itself
+    (decided before the revealing order is given): ``[index, side, order, options]``, each
+    beside the observation it was given (unless ``observations`` is False).  Played on the
+    rules directly, with the case's dice (the same in both games); ``system_key``: play
+    another system the case fits."""
+    system = registry.get(system_key or case.system_key())
+    other = next(s for s in system.sides if s != case.secret_side())
+    dice: Dice = ScriptedDice(case.dice) if case.dice else SeededDice(SEED)
+    state = system.setup(case.scenario, case.options or {}, dice).state
+    out: list[Any] = []
+    for index in range(case.reveal_at + 1):
+        if other in system.waiting_on(state):
+            seen = system.observe(state, other)
+            chosen = think(system, seen, other, f"blind-{index}", BLIND_BUDGET)
+            out.append([index, other, chosen.path, chosen.action]
+                       + ([seen.model_dump_json()] if observations else []))
+        if index == case.reveal_at:
+            break
+        side, line = orders[index]
+        _, path, options = parse_line(line)
+        state = system.apply(state, side, system.parse(" ".join(path[1:]), options), dice).state
+    return out
+
+
 def settings_for(folder: Path, name: str) -> Settings:
     """A service's settings on a fresh SQLite file (no page at the end: nothing ends here)."""
     return Settings(db=folder / f"{name}.sqlite3", snapshot_dir=folder / f"{name}-snaps",
                     html_at_end=False)
 
 
-__all__ = ["SEED", "SecretCase", "first_difference", "mask", "public_record", "settings_for"]
+__all__ = ["BLIND_BUDGET", "SEED", "SecretCase", "decisions", "first_difference", "mask", "public_record",
+           "settings_for"]

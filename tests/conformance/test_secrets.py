@@ -19,8 +19,10 @@ import pytest
 
 from rules.core import registry
 from rules.core.dice import seed_hash
-from tests.conformance.secretcase import SEED, SecretCase, first_difference, public_record, settings_for
-from tests.platform.shells import LEAKY, SHELLS
+from tests.conformance.secretcase import (
+    SEED, SecretCase, decisions, first_difference, public_record, settings_for,
+)
+from tests.platform.shells import LEAKY, PEEKING, SHELLS
 
 #: Shells: red hides its coin under cup 1 or cup 2; blue hides under 3; red lifts blue's
 #: cup 1 (empty), blue lifts red's cup 3 (empty in both) — then blue lifts red's cup 1,
@@ -111,3 +113,35 @@ async def test_the_harness_catches_a_leak(tmp_path: Path) -> None:
         "orders_b": [(s, o.replace("/shells", "/leakyshells")) for s, o in SHELLS_CASE.orders_b]})
     difference = await differs(tmp_path, leaky)
     assert difference is not None and "Red's coin: cup 1" in difference and "/game status" in difference
+
+
+# -- the computer does not peek (issue 43) ----------------------------------------------------
+
+
+def decision_difference(case: SecretCase, system_key: str | None = None) -> str | None:
+    """Where the computer's decisions alone in a case's two games part."""
+    return first_difference(decisions(case, case.orders_a, system_key, observations=False),
+                            decisions(case, case.orders_b, system_key, observations=False))
+
+
+@pytest.mark.parametrize(("key", "case"), [c for c in system_cases() if c[1] is not None])
+def test_the_computer_decides_the_same_in_both_games_until_the_reveal(key: str, case: SecretCase) -> None:
+    a = decisions(case, case.orders_a)
+    assert a, f"{case.name}: the side without the secret is never asked to decide"
+    assert first_difference(a, decisions(case, case.orders_b)) is None
+
+
+def test_the_computer_in_shells_does_not_know_where_the_coin_is() -> None:
+    assert decision_difference(SHELLS_CASE) is None
+
+
+def test_the_harness_catches_a_computer_that_peeks() -> None:
+    """Peeking shells gives the computer the whole state: told where red's coin is, blue
+    already decides otherwise in the two games (its first decision: where to hide), and the
+    harness names the difference."""
+    registry.register(PEEKING)
+    try:
+        difference = decision_difference(SHELLS_CASE, PEEKING.key)
+    finally:
+        registry.unregister(PEEKING.key)
+    assert difference is not None and difference.startswith('entry 0: [1, "blue"'), difference

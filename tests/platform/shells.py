@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from random import Random
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -181,6 +182,25 @@ class Shells(GameSystem[ShellsState]):
         return AreaMapView(header=Header(title="Shells", phase=self.phase_title(state)),
                            width=100, height=110, areas=areas, counters=counters)
 
+    def evaluate(self, state: ShellsState, side: str) -> float:
+        """A found coin wins (the computer's score, issue 43)."""
+        return 0.5 if state.winner is None else float(state.winner == side)
+
+    def observe(self, state: ShellsState, side: str) -> ShellsState:
+        """What ``side`` knows (issue 43): its own coin, not the other's (cup 0: hidden)."""
+        other = _other(side)
+        if other not in state.hidden:
+            return state
+        return state.model_copy(update={"hidden": {**state.hidden, other: 0}})
+
+    def determinize(self, observed: ShellsState, side: str, rng: Random) -> ShellsState:
+        """The other's coin under one of its cups not lifted yet, at random."""
+        other = _other(side)
+        if observed.hidden.get(other) != 0:
+            return observed
+        cups = [c for c in (1, 2, 3) if c not in observed.lifted[other]] or [1]
+        return observed.model_copy(update={"hidden": {**observed.hidden, other: rng.choice(cups)}})
+
     def result(self, state: ShellsState) -> str | None:
         """The first side to find the other's coin wins."""
         return f"{self.side_name(state.winner)} finds the coin and wins" if state.winner else None
@@ -197,5 +217,18 @@ class LeakyShells(Shells):
         return super().status(state) + [f"Red's coin: cup {state.hidden.get('red', '?')}"]
 
 
+class PeekingShells(Shells):
+    """Shells whose computer peeks: its observation is the whole state (a bug on purpose,
+    for the harness of issue 43 to catch)."""
+
+    key = "peekingshells"
+    title = "Peeking shells"
+
+    def observe(self, state: ShellsState, side: str) -> ShellsState:
+        """The true state, secrets and all."""
+        return state
+
+
 SHELLS = Shells()
 LEAKY = LeakyShells()
+PEEKING = PeekingShells()
