@@ -101,6 +101,20 @@ def test_commando_a_unit_set_up_in_the_water_and_a_side_without_units() -> None:
     assert "the commandos have no unit" in the(problems("commando", value), "units").message
 
 
+def test_commando_a_vehicle_set_up_inside_a_building() -> None:
+    """Movement: only men on foot move in built-up areas ("Commando units and German infantry
+    units ... no deductions for moving in built up areas"): an armoured car in the hut is
+    refused at its x; an infantry unit there is good."""
+    value = data("commando")
+    car = next(i for i, u in enumerate(value["units"]) if u["kind"] == "armoured_car")
+    value["units"][car].update(x=22, y=22)
+    found = the(problems("commando", value), f"units[{car}].x")
+    assert found.message.startswith("AC1 starts inside hut, building (terrain[0])")
+    assert "nor a vehicle in a building" in found.message
+    value["units"][car].update(kind="infantry")
+    get("commando").scenario_from_file(as_json(value))
+
+
 def test_skirmish_duplicate_team_ids_and_an_unused_weapon() -> None:
     value = data("skirmish")
     value["weapons"]["zz_typo"] = {"name": "Typo", "range": 10, "fp": 1}
