@@ -32,10 +32,15 @@ def test_mak_a_hex_that_is_not_on_the_board_is_named_with_its_board() -> None:
 
 
 def test_mak_a_unit_set_up_on_terrain_it_cannot_enter_7_1_8() -> None:
+    # 7.1.8: "W and C type units cannot enter a river or water hex": an A.F.S. (W) set up
+    # in board 6's river is refused; an Inf.SQ (I) may stand there.
     value = data("mak", "ridge")
-    value["sides"][0]["forces"][2]["deploy"] = "⑥1115"  # the river on board 6
-    found = the(problems("mak", value), "sides[0].forces[2].deploy")
-    assert "water" in found.message and "7.1.8" in found.message
+    value["sides"][0]["forces"][0]["deploy"] = "⑥1115"
+    value["sides"][0]["forces"][2]["deploy"] = "⑥1116"
+    found = problems("mak", value)
+    assert "water" in the(found, "sides[0].forces[0].deploy").message
+    assert "7.1.8" in the(found, "sides[0].forces[0].deploy").message
+    assert not [p for p in found if p.path == "sides[0].forces[2].deploy"]
 
 
 def test_mak_an_entry_zone_off_its_edge_and_a_missing_unit_type() -> None:
