@@ -284,3 +284,17 @@ def test_supporters_need_the_target_in_their_normal_range_7_3_3() -> None:
     """7.3.3: "+1 for any additional in range supporting units": not at extended range."""
     with pytest.raises(RuleError, match="beyond its range of 2"):
         fire({"TANK": "1", "INF": "1", "VDV": "4"}, Fire(unit="TANK", target="VDV", support="INF"), [])
+
+
+def test_a_unit_that_retreats_and_falls_is_drawn_where_it_fell_7_3_3() -> None:
+    """7.3.3: "The target may choose to retreat one area to negate the affects of one hit":
+    a Suppressed, reduced LUCHS hit twice retreats 3→4 and the second hit eliminates it
+    there, so what changed names 4, where it fell, not 3, where it stood."""
+    state = game(VIEWED, {"VDV": "1", "LUCHS": "3"}, active="soviet",
+                 standing={"nato": "always", "soviet": "never"})
+    state.units["LUCHS"].status, state.units["LUCHS"].reduced = "suppressed", True
+    before = SYSTEM.view(state)
+    step = act(state, "soviet", Fire(unit="VDV", target="LUCHS"), [5, 4])
+    assert "LUCHS retreats 3→4, one hit negated (7.3.3)" in texts(step)
+    changes = changes_between(before, SYSTEM.view(step.state))
+    assert [c for c in changes if c.id == "LUCHS"][0].where == "4"
