@@ -84,7 +84,7 @@ ROW2 = 20.0
 class Chip:
     """One unit chip: short name, side, status line (AP left) and marker pills.
 
-    A full chip has two rows (name; AP and pills).  A ``small`` chip, for a leader or team
+    A full chip has two rows (name and marker pills; printed values and AP).  A ``small`` chip, for a leader or team
     riding with a unit, is one row (name, AP, pills) and hangs under its unit's chip.
     """
 
@@ -96,9 +96,12 @@ class Chip:
     eliminated: bool = False
     small: bool = False
 
+    def _pills_width(self) -> float:
+        return sum(pill_width(text) + 3 for text, _ in self.pills)
+
     def _status_width(self) -> float:
         width = Canvas.text_size(self.status, SMALL)[0] + CHIP_PAD if self.status else 0.0
-        return width + sum(pill_width(text) + 3 for text, _ in self.pills)
+        return width + (self._pills_width() if self.small else 0.0)
 
     @property
     def size(self) -> tuple[float, float]:
@@ -106,16 +109,18 @@ class Chip:
         label_w = Canvas.text_size(self.label, CHIP_LABEL)[0]
         head = BADGE + 3 * CHIP_PAD + label_w
         if self.small:
-            extra = self._status_width() + CHIP_PAD if self.has_row2 else 0.0
+            extra = self._status_width() + CHIP_PAD if self.status or self.pills else 0.0
             return (head + extra + 2, ROW1 + 2 * CHIP_PAD)
+        if self.pills:  # the marker pills follow the name on row 1 (see paint_chip)
+            head += CHIP_PAD + self._pills_width()
         row2 = BADGE + 3 * CHIP_PAD + self._status_width() if self.has_row2 else 0.0
         height = ROW1 + (ROW2 if self.has_row2 else 0) + 2 * CHIP_PAD
         return (max(head, row2) + 2, height)
 
     @property
     def has_row2(self) -> bool:
-        """Whether the chip has status to show (AP or pills)."""
-        return bool(self.status or self.pills)
+        """Whether a full chip has a second row: its status (printed values, AP left)."""
+        return bool(self.status)
 
 
 def draw_chip(canvas: Surface, chip: Chip, x: float, y: float) -> Box:
@@ -154,8 +159,8 @@ def _chip_patch(key: ChipKey) -> Image.Image:
 def paint_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     """Draw ``chip`` directly (no cache) with its top-left at ``(x, y)``; returns its box.
 
-    The badge (side letter in the side's shape) sits left; the name on row 1, AP and marker
-    pills on row 2 (on row 1 for a small chip).  The body is a pale tint of the side colour,
+    The badge (side letter in the side's shape) sits left; the name and marker pills on row 1,
+    the status (printed values, AP) on row 2 (all on row 1 for a small chip).  The body is a pale tint of the side colour,
     so colour helps but the letter and shape carry the side.
     """
     w, h = chip.size
@@ -174,17 +179,19 @@ def paint_chip(canvas: Canvas, chip: Chip, x: float, y: float) -> Box:
     label_w = Canvas.text_size(chip.label, CHIP_LABEL)[0]
     if chip.eliminated:
         canvas.line([(text_x, badge_cy), (text_x + label_w, badge_cy)], PALETTE["ink"], 2)
-    if chip.has_row2:
+    # The marker pills (Suppressed, reduced) follow the name on row 1, so a counter with a
+    # badge keeps the printed values and AP of row 2 on the same width as one without (a
+    # row 2 of values, AP and pills was the widest chip of a crowded area: the first to
+    # lose its values).  A small chip is one row: name, AP, pills.
+    px = text_x + label_w + CHIP_PAD + 2
+    if chip.status:
+        sx, sy = (px, badge_cy) if chip.small else (text_x, y + CHIP_PAD + ROW1 + ROW2 / 2 - 1)
+        canvas.text((sx, sy), chip.status, SMALL, PALETTE["ink"], anchor="lm")
         if chip.small:
-            px, cy = text_x + label_w + CHIP_PAD + 2, badge_cy
-        else:
-            px, cy = text_x, y + CHIP_PAD + ROW1 + ROW2 / 2 - 1
-        if chip.status:
-            canvas.text((px, cy), chip.status, SMALL, PALETTE["ink"], anchor="lm")
             px += Canvas.text_size(chip.status, SMALL)[0] + CHIP_PAD
-        for text, key in chip.pills:
-            draw_pill(canvas, px, cy, text, key)
-            px += pill_width(text) + 3
+    for text, key in chip.pills:
+        draw_pill(canvas, px, badge_cy, text, key)
+        px += pill_width(text) + 3
     return box
 
 

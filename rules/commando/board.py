@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
-from rules.commando.scenario import TargetSpec, TerrainSpec, load_scenario
+from rules.commando.scenario import VEHICLES, TargetSpec, TerrainSpec, load_scenario
 from rules.commando.state import RaidState, UnitState
 from rules.core import table
 
@@ -33,20 +33,28 @@ def live_targets(state: RaidState) -> list[TargetSpec]:
     return [t for t in state.table.targets if t.id not in state.destroyed]
 
 
-def obstacles(state: RaidState) -> Mapping[str, table.Shape]:
-    """Shapes no base may enter: water, barbed wire (Barbed Wire) and standing targets.
 
-    Shared and read-only (built once per table, wire and targets standing): copy to change.
+
+def obstacles(state: RaidState, kind: str | None = None) -> Mapping[str, table.Shape]:
+    """Shapes no base of a ``kind`` unit may enter: water, barbed wire (Barbed Wire) and
+    standing targets; for a vehicle, buildings too.
+
+    Movement: "Commando units and German infantry units move 6 inches ... There are no
+    deductions for moving in built up areas, cover": the text lets men on foot move through
+    built-up areas and gives vehicles no such leave, so an armoured car, truck, motor-cycle or
+    half-track drives round a building, never into it.  Shared and read-only (built once per
+    table, wire and targets standing): copy to change.
     """
-    return _obstacles(state.scenario, tuple(state.wire_removed), tuple(state.destroyed))
+    return _obstacles(state.scenario, tuple(state.wire_removed), tuple(state.destroyed),
+                      kind in VEHICLES)
 
 
 @lru_cache(maxsize=256)
-def _obstacles(scenario: str, removed: tuple[str, ...], destroyed: tuple[str, ...]) -> (
-    Mapping[str, table.Shape]
-):
+def _obstacles(scenario: str, removed: tuple[str, ...], destroyed: tuple[str, ...],
+               vehicle: bool) -> Mapping[str, table.Shape]:
     scen = load_scenario(scenario)
-    shapes = {t.id: t.shape() for t in scen.terrain if t.blocks and t.id not in removed}
+    shapes = {t.id: t.shape() for t in scen.terrain
+              if (t.blocks or (vehicle and t.kind == "building")) and t.id not in removed}
     shapes.update({t.id: t.shape() for t in scen.targets if t.id not in destroyed})
     return MappingProxyType(shapes)
 
@@ -91,41 +99,26 @@ def touching(unit: UnitState, shape: table.Shape) -> bool:
 
 @dataclass(frozen=True)
 class Cover:
-    """The cover a target has against a shooter: the piece, and whether the target stands in
-    it (its base touches it) or only the line of fire crosses it."""
+    """The cover a target stands in: the building or cover piece its base touches."""
 
     name: str
-    crossed: bool = False
 
     def words(self) -> str:
-        """As a shot's line says it: ``in Crates``, or ``through Crates`` for cover that lies
-        on the line of fire while the target stands clear of it."""
-        return f"{'through' if self.crossed else 'in'} {self.name}"
+        """As a shot's line says it: ``in Crates``."""
+        return f"in {self.name}"
 
 
-def in_cover(state: RaidState, shooter: UnitState, target: UnitState) -> Cover | None:
-    """The cover the target has against ``shooter``, or None (Shooting).
+def in_cover(state: RaidState, target: UnitState) -> Cover | None:
+    """The cover the target stands in, or None (Shooting: "-1 if the target unit in cover").
 
-    A target is in cover when its base touches a building or cover piece, or when the line of
-    fire passes through one the shooter is not itself in.  A shooter is *in* a piece only when
-    its centre is inside it: a base touching a building's wall from outside fires through the
-    building, so a target behind it has its cover.
+    The rule counts cover the *target* is in: its base touches a building or cover piece.  A
+    piece that only lies on the line of fire, the target standing clear of it, gives nothing
+    (the text has no line of fire through cover).
     """
-    shapes = cover_shapes(state)
-    for key, shape in shapes.items():
+    for key, shape in cover_shapes(state).items():
         if table.distance_to_shape(target.pos, shape) <= BASE_RADIUS:
             return Cover(feature_name(state, key))
-    for key, shape in shapes.items():
-        if inside(shooter.pos, shape):
-            continue
-        if table.segment_crosses(shooter.pos, target.pos, shape):
-            return Cover(feature_name(state, key), crossed=True)
     return None
-
-
-def inside(point: table.Point, shape: table.Shape) -> bool:
-    """Whether ``point`` (a base's centre) is inside ``shape``, not merely touching it."""
-    return table.distance_to_shape(point, shape) <= table.EPS
 
 
 def target_named(state: RaidState, label: str) -> TargetSpec | None:

@@ -82,7 +82,7 @@ def end_note(state: RaidState, unit: UnitState, point: table.Point) -> str:
         gap = table.distance(point, enemy.pos)
         if abs(table.measured(gap) - ENEMY_ZONE) < 0.05:
             return f'6" from {enemy.id}'
-    for key, shape in board.obstacles(state).items():
+    for key, shape in board.obstacles(state, unit.kind).items():
         if table.distance_to_shape(point, shape) <= board.BASE_RADIUS + board.TOUCH_SLACK:
             return f"at {board.feature_name(state, key)}"
     return ""

@@ -238,11 +238,12 @@ def contact_stop(
     leave_out: str | None = None,
 ) -> tuple[float, str | None]:
     """How far along ``start -> goal`` (0..1) the base first touches what no base may cross,
-    and why: water, wire, a standing target (Barbed Wire; our reading for water and targets)
-    or an enemy base (``leave_out``, the enemy being charged, excepted).  Friends are passed
+    and why: water, wire, a standing target (Barbed Wire; our reading for water and targets),
+    a building for a vehicle (:func:`board.obstacles`) or an enemy base (``leave_out``, the enemy being charged, excepted).  Friends are passed
     through ("Units may pass through friendly units without penalty")."""
     best, why = 1.0, None
-    hit = table.first_contact_among(start, goal, board.obstacles(state), board.BASE_RADIUS)
+    hit = table.first_contact_among(start, goal, board.obstacles(state, unit.kind),
+                                   board.BASE_RADIUS)
     if hit is not None and hit.t < best:
         best, why = hit.t, f"stopped at {board.feature_name(state, hit.key)}"
     bodies = board.bases(state, other(unit.side), leave_out=leave_out)

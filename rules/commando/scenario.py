@@ -34,6 +34,8 @@ UnitKind = Literal[
 ]
 TerrainKind = Literal["water", "building", "wire", "cover", "quay"]
 Point = bounds.Point
+#: Units that drive (Movement: 12" a move action); they may not enter buildings.
+VEHICLES = frozenset({"armoured_car", "truck", "motorcycle", "half_track"})
 
 
 def _one_point_each() -> dict[Side, int]:
@@ -220,18 +222,15 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
     blockers: list[tuple[str, int, TerrainSpec | TargetSpec]] = \
         [("terrain", i, t) for i, t in enumerate(sc.terrain) if t.blocks]
     blockers += [("targets", i, t) for i, t in enumerate(sc.targets)]
+    vehicle_blockers: list[tuple[str, int, TerrainSpec | TargetSpec]] = \
+        [("terrain", i, t) for i, t in enumerate(sc.terrain) if t.kind == "building"]
     for i, unit in enumerate(sc.units):
         if not table.on_table((unit.x, unit.y), sc.width, sc.height, 0.5):
             field = "x" if not 0.5 <= unit.x <= sc.width - 0.5 else "y"
             out.append((("units", i, field), f"{unit.id} at {unit.x:g},{unit.y:g} starts off the "
                         f"table; {size}, and a base stays 0.5\" inside its edges."))
             continue
-        for kind, j, blocker in blockers:
-            if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
-                what = f"{blocker.kind} ({kind}[{j}])" if isinstance(blocker, TerrainSpec) else "a target"
-                out.append((("units", i, "x"), f"{unit.id} starts inside {blocker.id}, {what}: "
-                            "no unit stands in water, wire or a target; move its x,y clear."))
-                break
+        out += _start_inside(unit, i, blockers + vehicle_blockers if unit.kind in VEHICLES else blockers)
     for i, point in enumerate(sc.points):
         if not table.on_table((point.x, point.y), sc.width, sc.height):
             out.append((("points", i, "x"), f"{point.id} is off the table ({size})."))
@@ -243,6 +242,19 @@ def problems(sc: Scenario) -> list[tuple[Loc, str]]:
         if not any(u.side == side for u in sc.units):
             out.append((("units",), f"the {side} have no unit; each side needs one at least."))
     return out + _start_problems(sc)
+
+
+def _start_inside(unit: UnitSpec, i: int,
+                  blockers: list[tuple[str, int, TerrainSpec | TargetSpec]]) -> list[tuple[Loc, str]]:
+    """The fault of a unit set up inside what it may not enter: water, wire, a target, and a
+    building for a vehicle (Movement: only men on foot move in built-up areas)."""
+    for kind, j, blocker in blockers:
+        if table.distance_to_shape((unit.x, unit.y), blocker.shape()) < 0.5 - 1e-6:
+            what = f"{blocker.kind} ({kind}[{j}])" if isinstance(blocker, TerrainSpec) else "a target"
+            return [(("units", i, "x"), f"{unit.id} starts inside {blocker.id}, {what}: "
+                     "no unit stands in water, wire or a target, nor a vehicle in a building; "
+                     "move its x,y clear.")]
+    return []
 
 
 def _start_problems(sc: Scenario) -> list[tuple[Loc, str]]:

@@ -112,7 +112,7 @@ def check_mortar(state: RaidState, side: str, order: Mortar) -> tuple[UnitState,
 def measure_shot(state: RaidState, shooter: UnitState, target: UnitState, gap: float) -> ShotPlan:
     """The modifiers of a shot (Shooting): one -1 for cover, armour or a pillbox; -1 over 6"."""
     mods: list[tuple[int, str]] = []
-    cover = board.in_cover(state, shooter, target)
+    cover = board.in_cover(state, target)
     if target.kind == "pillbox":
         mods.append((-1, "pillbox"))
     elif target.kind in ARMOURED if target.armoured is None else target.armoured:

@@ -598,6 +598,9 @@ class _Comparison:
     lost: list[str]
     #: 15.4.1 (mak): the sides whose concealment counters moved or were taken up.
     shifted: frozenset[str]
+    #: Where the later view says a unit fell (its own ``changes``): a unit that retreated
+    #: and was eliminated in the same action fell where it retreated to, not where it stood.
+    fell: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, before: Seen, after: BaseModel, fired: set[str] | frozenset[str]) -> "_Comparison":
@@ -607,8 +610,11 @@ class _Comparison:
         covers = _covers(after)
         shifted = frozenset(side for cid, (place, side) in before.covers.items()
                             if covers.get(cid, (None,))[0] != place)
+        fell = {c.id: c.where for c in getattr(after, "changes", [])
+                if isinstance(c, Change) and c.what == "eliminated" and c.where is not None}
         return cls(before=before, fired=fired, new=new, new_ap=new_ap, away=getattr(after, "away", {}),
-                   covers=covers, sides=_sides(after), lost=getattr(after, "lost", []), shifted=shifted)
+                   covers=covers, sides=_sides(after), lost=getattr(after, "lost", []), shifted=shifted,
+                   fell=fell)
 
     def on_map(self, uid: str, facts: Facts) -> Change | None:
         """The change of a unit the later view shows (None: none to tell)."""
@@ -618,7 +624,7 @@ class _Comparison:
             return self._new(uid, where, gone)
         was_where, was_how, was_gone = old
         if gone and not was_gone:
-            return _gone(uid, was_where, self.away)
+            return _gone(uid, self.fell.get(uid, was_where), self.away)
         if not gone and how - was_how:  # gained a harm marker or its reduced side
             return Change(id=uid, what="hit")  # graver than a move (hit, then retreated)
         if not gone and where != was_where:
@@ -648,7 +654,7 @@ class _Comparison:
             # Under a concealment counter of its side: where it stood (hidden, no change),
             # or one it walked into in the open (moved).
             return None if (old[0], side) in self.covers.values() else Change(id=uid, what="moved")
-        return _gone(uid, old[0], self.away)
+        return _gone(uid, self.fell.get(uid, old[0]), self.away)
 
 
 def focused_on(view: BaseModel, changes: list[Change]) -> BaseModel:

@@ -25,6 +25,7 @@ from rules.mak.battlefield import expand
 from rules.mak.data import BoardSpec, ScenarioSpec, UnitStats, boards, builtin_text, charts, merged_type, units
 from rules.mak.deployment import parse_deploy
 from rules.mak.movement import stacking_problem
+from rules.mak.reach import unreachable
 from rules.mak.vehicles import capacity, ride_problem
 
 _EDGES = {"N": "north", "S": "south", "E": "east", "W": "west"}
@@ -451,4 +452,5 @@ FORMAT = ScenarioFormat(
     model=ScenarioSpec, builtin=builtin_text, problems=problems,
     units=lambda data: scenariofile.count(data, "sides.forces"),
     schema_extra=_schema_extra,
+    reachable=lambda spec: unreachable(spec, catalogue(spec)),  # issue 46: hold points
 )

@@ -89,7 +89,7 @@ def lead_hits(
 ) -> list[Event]:
     """7.3.5.5: the lead defender may retreat to negate one hit: its owner decides (or its
     standing choice does); then the hits land (:func:`after_lead`)."""
-    options = retreat_options(b, target.id, area, exclude=origin)
+    options = retreat_options(b, target.id, area, exclude=origin, assault=True)
     choice = b.s.standing.get(target.side, "ask")
     if options and choice == "ask":
         b.s.pending.append(Pending(kind="retreat", side=target.side, unit=target.id, hits=hits,

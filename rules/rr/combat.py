@@ -315,7 +315,7 @@ def retreat_prompt(b: Board, pending: Pending) -> Event:
     """7.3.3: the question put to the owner of a unit hit by fire: the unit, its hits, the
     areas it may retreat to."""
     uid, hits = pending.unit or "", pending.hits
-    options = retreat_options(b, uid, pending.origin, pending.source)
+    options = retreat_options(b, uid, pending.origin, pending.source, assault=pending.assault)
     return Event(kind="ask", rule="7.3.3", data={"options": options, "hits": hits},
                  text=f"{uid}, {HIT_WORDS[hits]}: retreat to {b.area_list(options)} to negate one, "
                       f"or take-hits? (7.3.3)")
@@ -448,7 +448,8 @@ def retreat_orders(state: RRState, side: str) -> list[Action]:
     pending = state.pending[0]
     if pending.kind == "withdraw":
         return [Retreat(to=a) for a in withdraw_options(b, pending.unit or "", pending.origin)]
-    return [Retreat(to=a) for a in retreat_options(b, pending.unit or "", pending.origin, pending.source)]
+    return [Retreat(to=a) for a in retreat_options(b, pending.unit or "", pending.origin, pending.source,
+                                                   assault=pending.assault)]
 
 
 @order(Retreat, phases=("pending-retreat", "pending-withdraw"), offers=retreat_orders)
@@ -460,7 +461,8 @@ def retreat_order(ctx: Ctx[RRState], action: Retreat) -> None:
     if pending.kind == "withdraw":
         ctx.extend(withdraw_chosen(b, action.to))
         return
-    checks = retreat_checks(b, pending.unit or "", pending.origin, pending.source)
+    checks = retreat_checks(b, pending.unit or "", pending.origin, pending.source,
+                            assault=pending.assault)
     allowed = b.area_list([a for a, why in checks.items() if why is None]) or "none"
     if action.to not in checks:
         raise RuleError(f"{pending.unit} retreats one area, to an adjacent one (7.3.3); "

@@ -121,22 +121,27 @@ def hind_leaves(b: Board, uid: str) -> str:
     return ": off the map until next turn"
 
 
-def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> list[str]:
-    """7.3.3 / 7.3.5.5: where a unit hit by fire from ``origin`` may retreat to negate a hit.
+def retreat_options(b: Board, uid: str, origin: str | None, exclude: str | None = None, *,
+                    assault: bool = False) -> list[str]:
+    """7.3.3 / 7.3.5.5: where a unit hit from ``origin`` may retreat to negate a hit.
 
-    The area must be adjacent, hold no enemy (5.1), be farther from the attacker, not
-    decrease "the range to another enemy unit", and keep stacking.  Range is how far a unit
-    fires (7.3.1, 7.3.4): an enemy unit counts when its fire reaches the area retreated to
-    (:func:`fire_reaches`) and that area is nearer to it than the unit's own; an enemy that
-    could not fire there (a T-12 six areas away) has no range to decrease (see README).  The
-    T-12 never moves (9.6) and the Hind does not retreat (10.2: it only fires).
-    ``exclude``: in an assault, the area the attackers came from, where they may yet go back
-    (7.3.5.2).
+    After ranged fire (7.3.3: "The target may choose to retreat one area to negate the
+    affects of one hit") the area must be adjacent (7.2), hold no enemy and keep stacking
+    (5.1: "Stacking applies at all times").  After an assault (``assault``) 7.3.5.5 adds its
+    own limits: the area must be farther from the attacker and not decrease "the range to
+    another enemy unit".  Range is how far a unit fires (7.3.1, 7.3.4): an enemy unit counts
+    when its fire reaches the area retreated to (:func:`fire_reaches`) and that area is nearer
+    to it than the unit's own; an enemy that could not fire there (a T-12 six areas away) has
+    no range to decrease (see README).  The T-12 never moves (9.6) and the Hind does not
+    retreat (10.2: it only fires).  ``exclude``: in an assault, the area the attackers came
+    from, where they may yet go back (7.3.5.2).
     """
-    return [a for a, why in retreat_checks(b, uid, origin, exclude).items() if why is None]
+    return [a for a, why in retreat_checks(b, uid, origin, exclude, assault=assault).items()
+            if why is None]
 
 
-def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None = None) -> dict[str, str | None]:
+def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None = None, *,
+                   assault: bool = False) -> dict[str, str | None]:
     """Each adjacent area with why a retreat there is refused (the first rule that forbids
     it), or None when it is allowed; empty for a unit that never retreats.  See
     :func:`retreat_options`."""
@@ -146,22 +151,30 @@ def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None =
     if unit.place != "map" or unit.area is None or is_t12(spec) or is_hind(spec):
         return {}
     here = unit.area
-    enemies = [e for e in b.on_map(other(unit.side)) if e.area is not None and e.area != origin]
     out: dict[str, str | None] = {}
     for area in b.g.neighbours(here):
         if area == exclude:
             out[area] = "the attackers may go back there (7.3.5.2)"
         elif b.enemy_held(area, unit.side):
             out[area] = "enemy in it (5.1)"
-        elif origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
-            out[area] = f"not farther from the attacker in {origin} (7.3.5.5)"
         else:
-            closer = next((e for e in enemies
-                           if b.g.distance(area, e.area or "") < b.g.distance(here, e.area or "")
-                           and fire_reaches(b, e.id, area, uid)), None)
-            out[area] = (f"nearer to {closer.id} in {closer.area}, in its range (7.3.5.5)" if closer
-                         else b.stack_problem(area, [uid]))
+            out[area] = (assault_limit(b, uid, here, area, origin) if assault else None) \
+                or b.stack_problem(area, [uid])
     return out
+
+
+def assault_limit(b: Board, uid: str, here: str, area: str, origin: str | None) -> str | None:
+    """Why 7.3.5.5 forbids a lead defender's retreat from ``here`` to ``area`` ("Retreats must
+    increase the range from the target to the attacker, and cannot decrease the range to
+    another enemy unit"), or None."""
+    if origin is not None and b.g.distance(area, origin) <= b.g.distance(here, origin):
+        return f"not farther from the attacker in {origin} (7.3.5.5)"
+    side = b.s.units[uid].side
+    closer = next((e for e in b.on_map(other(side))
+                   if e.area is not None and e.area != origin
+                   and b.g.distance(area, e.area) < b.g.distance(here, e.area)
+                   and fire_reaches(b, e.id, area, uid)), None)
+    return f"nearer to {closer.id} in {closer.area}, in its range (7.3.5.5)" if closer else None
 
 
 def no_retreat(b: Board, uid: str, origin: str | None, exclude: str | None, rule: str) -> Event | None:
@@ -174,7 +187,7 @@ def no_retreat(b: Board, uid: str, origin: str | None, exclude: str | None, rule
     if is_t12(spec):
         why = "the T-12 cannot move from its area, even to retreat (9.6)"
     else:
-        checks = retreat_checks(b, uid, origin, exclude)
+        checks = retreat_checks(b, uid, origin, exclude, assault=rule == "7.3.5.5")
         if not checks or any(v is None for v in checks.values()):
             return None
         grouped: dict[str, list[str]] = {}

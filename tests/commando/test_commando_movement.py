@@ -46,6 +46,26 @@ def test_vehicles_move_12_inches(vehicle: str) -> None:
     assert step.state.unit(vehicle).pos == pytest.approx((18, 34))
 
 
+@pytest.mark.parametrize("vehicle", ["HT1", "AC1", "T1", "MC1"])
+def test_vehicles_drive_round_buildings_not_into_them(vehicle: str) -> None:
+    """Movement: "Commando units and German infantry units move 6 inches ... There are no
+    deductions for moving in built up areas" is leave for men on foot; "Armoured cars,
+    trucks, motor-cycles, and half-tracks move 12 inches" has none: a vehicle sent into the
+    hut stops at its wall, and is refused without confirm:yes."""
+    state = arrange({vehicle: (16, 22), "A1": (4, 4)}, actions={vehicle: 1}, side="germans")
+    with pytest.raises(RuleError, match=f"{vehicle} would stop after 3.5\" at 19.5,22.0, "
+                                        "1 action: stopped at Hut"):
+        order(state, "move", unit=vehicle, to="22,22")
+    step = order(state, "move", unit=vehicle, to="22,22", confirm="yes")
+    assert step.state.unit(vehicle).pos == pytest.approx((19.5, 22), abs=0.01)
+
+
+def test_men_on_foot_move_into_buildings() -> None:
+    """Movement: "There are no deductions for moving in built up areas": G1 walks into the hut."""
+    state = arrange({"G1": (16, 22), "A1": (4, 4)}, actions={"G1": 1}, side="germans")
+    assert order(state, "move", unit="G1", to="22,22").state.unit("G1").pos == (22, 22)
+
+
 def test_all_moves_in_one_order() -> None:
     """Movement: a unit cannot move, shoot and move again: one move order a turn."""
     state = arrange({"A1": (24, 4), "G1": (24, 20)}, actions={"A1": 3})

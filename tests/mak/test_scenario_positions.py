@@ -112,3 +112,32 @@ def test_a_state_or_unit_or_board_outside_the_rules_is_refused_at_its_line(
     assert path in found, caught.value.problems
     assert words in found[path].message
     assert found[path].line is not None
+
+
+def test_a_hold_point_no_unit_of_its_side_can_reach_is_refused() -> None:
+    # O.G.P. item 3 with 7.1.8: a hold point inside a ring of water no Merc unit may enter
+    ring = ('    terrain:\n      forest: ["0902..1003"]\n      water: ["1107", "1108", "1209", "1106", "1206", "1207"]\n')
+    text = TEXT.replace('    terrain:\n      forest: ["0902..1003"]\n', ring).replace(
+        "sides:\n", 'points:\n  - {kind: hold, hex: "7:1207", side: merc, points: 3, text: "Hold the islet"}\nsides:\n')
+    with pytest.raises(sf.ScenarioError) as caught:
+        SYS.scenario_from_file(text)
+    assert "no merc ground unit can reach 7:1207" in str(caught.value)
+    reachable = text.replace('side: merc, points: 3, text: "Hold the islet"', 'side: merc, points: 3, text: "Hold"').replace(
+        '"7:1207"', '"7:0606"')
+    SYS.scenario_from_file(reachable)
+
+
+FORD = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "mak-ford.yaml").read_text("utf-8")
+
+
+def test_the_ford_is_reached_by_the_mercenary_infantry_and_refused_without_it() -> None:
+    # 7.1.8: "W and C type units cannot enter a river or water hex": the A.F.S. (4W) may
+    # not enter the ford 6:1115 (board 6's river, column 11), the Inf.SQ (1I) may (14.1:
+    # one hex a turn).  Without the squad no Mercenary ground unit can ever hold it.
+    SYS.scenario_from_file(FORD)
+    alone = FORD.replace('      - {unit: InfSQ, count: 1, deploy: "⑥0522"}\n', "")
+    assert alone != FORD
+    with pytest.raises(sf.ScenarioError) as caught:
+        SYS.scenario_from_file(alone)
+    assert "no merc ground unit can reach 6:1115" in str(caught.value)
+    assert "7.1.8" in str(caught.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.core.hexes import MapLayout, neighbour, side
 from rules.mak.battlefield import Battlefield, battlefield
 from rules.mak.data import units
@@ -110,6 +112,19 @@ def test_7_1_3_terrain_costs_and_7_1_8_water():
     assert entry_cost(field, afs, a, b) is None  # W may not enter water
     assert entry_cost(field, units()["DollHouse"], a, b) is None  # C may not either
     assert entry_cost(field, units()["NutRocker"], a, b) == 1  # hover may
+
+
+@pytest.mark.parametrize("kind", ["InfSQ", "Truck", "NutRocker", "Sph69p"])
+def test_7_1_8_only_w_and_c_units_are_kept_out_of_water(kind: str) -> None:
+    # 7.1.8: "W and C type units cannot enter a river or water hex": no other form is
+    # barred, so infantry (I) wade, tracks (T) and hover (H) cross, each at the chart's cost
+    # within its allowance (7.1.3); infantry move one hex whatever the terrain (14.1).
+    field = open_field()
+    a, b = field.parse("1:0505"), field.parse("1:0506")
+    field.terrain[b] = "water"
+    stats = units()[kind]
+    cost = entry_cost(field, stats, a, b)
+    assert cost is not None and cost <= stats.movement
 
 
 def test_7_1_5_hover_into_desert_across_a_ridge_is_5():

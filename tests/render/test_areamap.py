@@ -192,3 +192,24 @@ def test_reinforcement_entrances_are_tagged_in_their_areas() -> None:
     assert set(tags) == {"6", "25", "30"}
     for area_id, item in tags.items():
         assert box_in_polygon(item.box, polygons[area_id])
+
+
+def test_a_counter_with_a_status_badge_keeps_its_values_on_the_width_of_one_without() -> None:
+    """A play-test (issue 46): a Suppressed or reduced counter lost its values line first in
+    a crowded area, its row 2 carrying the values, the AP and the badges.  The badges follow
+    the name on row 1: VDV-1 with its badges is narrower than a row 2 of values, AP and
+    badges, so a crowded area keeps its values longer."""
+    from render.areamap import counter_chip  # noqa: PLC0415
+    from render.chrome import pill_width  # noqa: PLC0415
+    from render.vocab import StyleBook  # noqa: PLC0415
+    from rules.core.dice import SeededDice  # noqa: PLC0415
+    from rules.rr import SYSTEM  # noqa: PLC0415
+
+    book = StyleBook.of(SYSTEM.view(SYSTEM.setup("tannenbruck", None, SeededDice(b"chip")).state))
+    plain = CounterView(id="VDV-1", label="VDV-1", area="1", faction="soviet", ap=0, ap_max=3,
+                        values="2-3-7")
+    badged = plain.model_copy(update={"markers": ["suppressed"], "reduced": True})
+    bare, marked = counter_chip(plain, book), counter_chip(badged, book)
+    assert marked.status == bare.status == "2-3-7  AP 0/3"
+    badges = sum(pill_width(text) + 3 for text, _ in marked.pills)
+    assert marked.size[1] == bare.size[1] and marked.size[0] < bare.size[0] + badges

@@ -126,6 +126,18 @@ def test_airstrike_adds_two_and_doubles_cost_the_attacker_a_hit_10_1() -> None:
     assert step.state.airstrike["nato"] is False  # once per turn
 
 
+def test_the_lead_defenders_retreat_may_not_close_on_another_enemy_in_range_7_3_5_5() -> None:
+    """7.3.5.5: "Retreats must increase the range from the target to the attacker, and cannot
+    decrease the range to another enemy unit": VDV assaulted in 2 from 1 cannot go back to 1
+    (the attackers' area, 7.3.5.2) nor to 3, nearer to INF3 in 5, whose fire reaches 3; it is
+    told why, no question is put, and the hits land."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "INF3": "5", "VDV": "2", "VDV2": "2"})
+    step = act(state, "nato", Assault(units="INF,INF2", to="2", target="VDV"), [6, 5])  # 3 hits
+    assert ("VDV cannot retreat to negate a hit: 1: the attackers may go back there (7.3.5.2); "
+            "3: nearer to INF3 in 5, in its range (7.3.5.5)") in texts(step)
+    assert step.state.units["VDV"].place == "gone"
+
+
 def test_the_lead_defender_may_retreat_to_negate_one_assault_hit_7_3_5_5() -> None:
     """7.3.5.5: the target may retreat one area to negate one hit (its owner decides); it
     takes the rest where it went, then stacking decides for those left in the area."""

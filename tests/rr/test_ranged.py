@@ -126,19 +126,21 @@ def test_mortar_needs_only_a_friendly_units_line_of_sight_9_1() -> None:
 
 
 def test_defender_decides_to_retreat_to_negate_a_hit_7_3_3() -> None:
-    """7.3.3: the game waits for the defender; a retreat must increase the range from the
-    attacker, uses all the unit's AP, and negates one hit."""
+    """7.3.3: "The target may choose to retreat one area to negate the affects of one hit.
+    Such retreats use all of the retreating unit's action points": the game waits for the
+    defender; any adjacent area will do, towards the firer too (the range limits are
+    7.3.5.5's, for assault combat); the retreat uses all the unit's AP and negates one hit."""
     state = game(STRIP, {"INF": "1", "VDV": "3"})
     step = act(state, "nato", Fire(unit="INF", target="VDV"), [6, 4])  # 12 vs 8: two hits
     assert step.waiting_on == ["soviet"] and not step.snapshot
     offered = legal(step.state, "soviet")
-    assert set(offered) == {TakeHits(), Retreat(to="4")}  # 2 is nearer to the firer
-    with pytest.raises(RuleError, match="may retreat to: 4"):
-        act(step.state, "soviet", Retreat(to="2"))
-    done = act(step.state, "soviet", Retreat(to="4"))
+    assert set(offered) == {TakeHits(), Retreat(to="2"), Retreat(to="4")}
+    with pytest.raises(RuleError, match="may retreat to: 2, 4"):
+        act(step.state, "soviet", Retreat(to="5"))
+    done = act(step.state, "soviet", Retreat(to="2"))
     vdv = done.state.units["VDV"]
-    assert vdv.area == "4" and vdv.ap == 0 and vdv.status == "suppressed" and not vdv.reduced
-    assert done.snapshot and "Soviets have no order left: passed at once (7.0)" in texts(done)
+    assert vdv.area == "2" and vdv.ap == 0 and vdv.status == "suppressed" and not vdv.reduced
+    assert "VDV retreats 3→2, one hit negated (7.3.3)" in texts(done)
 
 
 def test_take_hits_instead_of_retreating_7_3_3() -> None:
@@ -148,14 +150,22 @@ def test_take_hits_instead_of_retreating_7_3_3() -> None:
     assert step.state.units["VDV"].reduced and step.state.units["VDV"].area == "3"
 
 
-def test_retreat_may_not_close_on_another_enemy_nor_break_stacking_7_3_5_5() -> None:
-    """7.3.5.5: no retreat that decreases the range to another enemy, or over-stacks."""
+def test_a_retreat_from_fire_may_close_on_another_enemy_but_not_break_stacking_7_3_3() -> None:
+    """7.3.3 gives a retreat from ranged fire no range limit ("Retreats must increase the
+    range ... cannot decrease the range to another enemy unit" is 7.3.5.5's, in assault
+    combat): VDV in 3, fired on from 1, may go to 4 though INF2 in 6 can then fire on it.
+    Stacking still binds ("Stacking applies at all times", 5.1): with 2 and 4 full, no
+    question is put and the hit lands."""
     state = game(STRIP, {"INF": "1", "INF2": "6", "VDV": "3"})
     step = act(state, "nato", Fire(unit="INF", target="VDV"), [5, 2])
-    assert step.state.units["VDV"].status == "suppressed"  # no legal retreat: no question
-    assert not step.state.pending
-
-
+    assert set(legal(step.state, "soviet")) == {TakeHits(), Retreat(to="2"), Retreat(to="4")}
+    assert act(step.state, "soviet", Retreat(to="4")).state.units["VDV"].area == "4"
+    full = game(STRIP, {"INF": "1", "INF2": "2", "VDV": "3",
+                        "VDV2": "4", "BMD": "4", "AGS": "4", "T12": "4"})
+    step = act(full, "nato", Fire(unit="INF", target="VDV"), [5, 2])
+    assert not step.state.pending and step.state.units["VDV"].status == "suppressed"
+    assert ("VDV cannot retreat to negate a hit: 2: enemy in it (5.1); 4: area 4 would hold 8 "
+            "stacking points; 6 is the limit (5.1)") in texts(step)
 def test_standing_choices_spare_the_wait_7_3_3() -> None:
     """A defender's standing choice: never (take the hits) or always (retreat if it can)."""
     state = game(STRIP, {"INF": "1", "VDV": "3"})
@@ -274,3 +284,17 @@ def test_supporters_need_the_target_in_their_normal_range_7_3_3() -> None:
     """7.3.3: "+1 for any additional in range supporting units": not at extended range."""
     with pytest.raises(RuleError, match="beyond its range of 2"):
         fire({"TANK": "1", "INF": "1", "VDV": "4"}, Fire(unit="TANK", target="VDV", support="INF"), [])
+
+
+def test_a_unit_that_retreats_and_falls_is_drawn_where_it_fell_7_3_3() -> None:
+    """7.3.3: "The target may choose to retreat one area to negate the affects of one hit":
+    a Suppressed, reduced LUCHS hit twice retreats 3→4 and the second hit eliminates it
+    there, so what changed names 4, where it fell, not 3, where it stood."""
+    state = game(VIEWED, {"VDV": "1", "LUCHS": "3"}, active="soviet",
+                 standing={"nato": "always", "soviet": "never"})
+    state.units["LUCHS"].status, state.units["LUCHS"].reduced = "suppressed", True
+    before = SYSTEM.view(state)
+    step = act(state, "soviet", Fire(unit="VDV", target="LUCHS"), [5, 4])
+    assert "LUCHS retreats 3→4, one hit negated (7.3.3)" in texts(step)
+    changes = changes_between(before, SYSTEM.view(step.state))
+    assert [c for c in changes if c.id == "LUCHS"][0].where == "4"

@@ -110,7 +110,7 @@ def test_7_3_3_the_retreat_prompt_names_the_areas_and_the_hits() -> None:
     another unit is refused, not applied to the unit hit."""
     state = game(STRIP, {"INF": "1", "VDV": "3", "VDV2": "3"})
     step = act(state, "nato", Fire(unit="INF", target="VDV"), [6, 4])  # 12 vs 8: two hits
-    assert "VDV, two hits: retreat to 4 to negate one, or take-hits? (7.3.3)" in texts(step)
+    assert "VDV, two hits: retreat to 2, 4 to negate one, or take-hits? (7.3.3)" in texts(step)
     with pytest.raises(RuleError, match="VDV's to take"):
         act(step.state, "soviet", TakeHits(unit="VDV2"))
     took = act(step.state, "soviet", TakeHits(unit="VDV"))

@@ -32,10 +32,15 @@ def test_mak_a_hex_that_is_not_on_the_board_is_named_with_its_board() -> None:
 
 
 def test_mak_a_unit_set_up_on_terrain_it_cannot_enter_7_1_8() -> None:
+    # 7.1.8: "W and C type units cannot enter a river or water hex": an A.F.S. (W) set up
+    # in board 6's river is refused; an Inf.SQ (I) may stand there.
     value = data("mak", "ridge")
-    value["sides"][0]["forces"][2]["deploy"] = "⑥1115"  # the river on board 6
-    found = the(problems("mak", value), "sides[0].forces[2].deploy")
-    assert "water" in found.message and "7.1.8" in found.message
+    value["sides"][0]["forces"][0]["deploy"] = "⑥1115"
+    value["sides"][0]["forces"][2]["deploy"] = "⑥1116"
+    found = problems("mak", value)
+    assert "water" in the(found, "sides[0].forces[0].deploy").message
+    assert "7.1.8" in the(found, "sides[0].forces[0].deploy").message
+    assert not [p for p in found if p.path == "sides[0].forces[2].deploy"]
 
 
 def test_mak_an_entry_zone_off_its_edge_and_a_missing_unit_type() -> None:
@@ -99,6 +104,20 @@ def test_commando_a_unit_set_up_in_the_water_and_a_side_without_units() -> None:
     value = data("commando", "st_nazaire")
     value["units"] = [u for u in value["units"] if u["side"] == "germans"]
     assert "the commandos have no unit" in the(problems("commando", value), "units").message
+
+
+def test_commando_a_vehicle_set_up_inside_a_building() -> None:
+    """Movement: only men on foot move in built-up areas ("Commando units and German infantry
+    units ... no deductions for moving in built up areas"): an armoured car in the hut is
+    refused at its x; an infantry unit there is good."""
+    value = data("commando")
+    car = next(i for i, u in enumerate(value["units"]) if u["kind"] == "armoured_car")
+    value["units"][car].update(x=22, y=22)
+    found = the(problems("commando", value), f"units[{car}].x")
+    assert found.message.startswith("AC1 starts inside hut, building (terrain[0])")
+    assert "nor a vehicle in a building" in found.message
+    value["units"][car].update(kind="infantry")
+    get("commando").scenario_from_file(as_json(value))
 
 
 def test_skirmish_duplicate_team_ids_and_an_unused_weapon() -> None:
