@@ -41,6 +41,19 @@ def roll_initiative(state: SkirmishState, dice: Dice) -> list[Event]:
     return [Event(kind="initiative", text=text, rule=RULE, data={"first": state.first})]
 
 
+def resume_initiative(state: SkirmishState, side: str) -> list[Event]:
+    """Begin part-way through a turn whose Initiative roll was made (issue 46): ``side``
+    had the first Initiative and holds it, unless all its units have acted."""
+    state.first = side  # type: ignore[assignment]
+    new_initiative(state, side)
+    if not waiting(state, state.initiative):
+        new_initiative(state, other(state.initiative))
+    acted = [u.id for u in state.units if u.activated]
+    text = (f"Turn {state.turn} goes on: {SIDE_NAMES[state.initiative]} have the Initiative; "
+            f"already acted: {', '.join(acted) or 'none'} ({RULE})")
+    return [Event(kind="initiative", text=text, rule=RULE, data={"first": state.first})]
+
+
 def new_initiative(state: SkirmishState, side: str) -> None:
     """Begin an Initiative: teams may fire again, leaders and the CC reroll are fresh."""
     state.initiative = side  # type: ignore[assignment]

@@ -81,6 +81,9 @@ class UnitSpec(BaseModel):
     training: Training
     teams: list[TeamSpec] = Field(min_length=1, max_length=bounds.UNITS)
     stand_in: bool = True
+    #: Issue 46: the unit has already activated in the turn play begins part-way through
+    #: (Turns: "Each Unit may only activate once per turn"); only with ``start_initiative``.
+    activated: bool = False
 
     @model_validator(mode="after")
     def _one_leader(self) -> "UnitSpec":
@@ -166,6 +169,10 @@ class Scenario(BaseModel):
     victory: VictorySpec
     #: Issue 46: the turn play begins at (its Initiative is rolled as every turn's, Turns).
     start_turn: int = Field(default=1, ge=1, le=20)
+    #: Issue 46: play begins part-way through ``start_turn``, its Initiative roll made: this
+    #: side holds the Initiative (and had the first), and units marked ``activated`` have
+    #: acted (Turns).  Unset, the turn begins with its Initiative roll.
+    start_initiative: Side | None = None
 
     #: Issue 45: each list within the limits of scale, counted before its entries are read.
     _pieces = field_validator("weapons", "terrain", "points", "units", mode="before")(bounds.pieces)
@@ -276,7 +283,21 @@ def _start_faults(sc: Scenario) -> Faults:
     if sc.start_turn > sc.turns:
         out.append((("start_turn",), f"the game has {sc.turns} turns; it cannot begin on turn "
                     f"{sc.start_turn}."))
-    return out
+    return out + _part_way_faults(sc)
+
+
+def _part_way_faults(sc: Scenario) -> Faults:
+    """Issue 46, Turns: a unit has acted only in a turn begun part-way (``start_initiative``),
+    and a turn begun part-way still has a unit to activate ("until every Unit has acted")."""
+    acted = [i for i, unit in enumerate(sc.units) if unit.activated]
+    if sc.start_initiative is None:
+        return [(("units", i, "activated"), f"{sc.units[i].id} cannot have acted before the "
+                 "turn's Initiative roll; set start_initiative to begin part-way through the turn "
+                 "(Turns).") for i in acted]
+    if len(acted) == len(sc.units):
+        return [(("start_initiative",), "every unit has acted: that turn is over; begin at the "
+                 "next turn instead (Turns).")]
+    return []
 
 
 def _weapons_not_carried(sc: Scenario) -> Faults:

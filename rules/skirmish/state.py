@@ -279,7 +279,7 @@ def unit_from_spec(spec: UnitSpec) -> UnitState:
     ]
     return UnitState(
         id=spec.id, name=spec.name, side=spec.side, training=spec.training, teams=teams,
-        start_teams=len(teams),
+        start_teams=len(teams), activated=spec.activated,
     )
 
 

@@ -64,13 +64,17 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     idle_orders = {"orders": Done()}
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
-        """Lay out the table and roll the first turn's Initiative."""
+        """Lay out the table and roll the first turn's Initiative (or, for a scenario begun
+        part-way through a turn, give the Initiative to the side it names, issue 46)."""
         scen = load_scenario(scenario)
         state = opening_state(scen, getattr(options, "turns", None))
         ctx = Ctx(state=state, side="us", dice=dice)
         ctx.say("setup", f"{scen.title}: {scen.width:g}\"x{scen.height:g}\", {state.max_turn} turns. "
                          "Values the rulebook does not print are stand-ins (see the scenario).")
-        ctx.extend(flow.roll_initiative(state, dice))
+        if scen.start_initiative is None:
+            ctx.extend(flow.roll_initiative(state, dice))
+        else:
+            ctx.extend(flow.resume_initiative(state, scen.start_initiative))
         return self.make_step(state, ctx.events, snapshot=True)
 
     def after_order(self, ctx: Ctx[SkirmishState], action: Action) -> None:

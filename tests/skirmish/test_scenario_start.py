@@ -45,3 +45,39 @@ def test_a_start_outside_the_rules_is_refused_at_its_path(old: str, new: str, pa
                             "{id: de-pl, kind: infantry, role: pl, weapons: [rifle], x: 24, y: 10, facing: 90, lost: true}")
         path, words = "units[1].teams", "every team of de-1 is lost"
     assert_refused_at(SYSTEM, text, path, words)
+
+
+MID_TURN = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "skirmish-mid-turn.yaml").read_text("utf-8")
+
+
+def test_a_game_begun_part_way_through_a_turn_rolls_no_initiative_and_keeps_who_acted() -> None:
+    # Turns: "The Player with the Initiative rolls to activate a Unit ... Each Unit may only
+    # activate once per turn": begun part-way, the file's side holds the Initiative, no die
+    # is rolled, and the unit that acted waits for the next turn.
+    checked = SYSTEM.scenario_from_file(MID_TURN)
+    dice = SeededDice(b"mid-turn")
+    step = SYSTEM.setup(checked.key, None, dice)
+    s = step.state
+    assert (s.turn, s.initiative, s.first) == (3, "germans", "germans")
+    assert s.unit("us-1").activated and not s.unit("de-1").activated
+    assert not dice.rolls, "no Initiative is rolled for a turn already under way"
+    assert SYSTEM.waiting_on(s) == ["germans"]
+    assert any("already acted: us-1" in e.text for e in step.events)
+
+
+def test_a_side_whose_units_have_all_acted_passes_the_initiative_at_the_start() -> None:
+    # Turns: "the opposing player then begins a new Initiative ... until every Unit has acted"
+    text = MID_TURN.replace("start_initiative: germans", "start_initiative: us")
+    s = SYSTEM.setup(SYSTEM.scenario_from_file(text).key, None, SeededDice(b"mid-turn")).state
+    assert s.initiative == "germans"
+
+
+@pytest.mark.parametrize(("old", "new", "path", "words"), [
+    ("start_initiative: germans          # Turns: the roll is made; the Germans' Initiative\n", "",
+     "units[0].activated", "cannot have acted before the turn's Initiative roll"),
+    ("    training: veteran\n", "    training: veteran\n    activated: true\n",
+     "start_initiative", "every unit has acted"),
+])
+def test_a_part_way_start_outside_the_turn_is_refused(old: str, new: str, path: str, words: str) -> None:
+    assert old in MID_TURN
+    assert_refused_at(SYSTEM, MID_TURN.replace(old, new), path, words)
