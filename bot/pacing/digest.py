@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import replies
-from bot.pacing.rollers import dice_by_side, unit_sides
+from bot.pacing.rollers import dice_by_side, side_names, unit_sides
 from bot.pacing.times import TIME_HELP, span
 from bot.pipeline import LiveGame, Pipeline
 from bot.store import StepRow
@@ -56,7 +56,8 @@ def rolls_bullet(system: GameSystem[Any], step: StepRow, views: list[BaseModel])
     """A step that rolled, as a digest line that says whose each roll is when another
     side's unit rolled inside it (issue 40); ``views``: before and after the step."""
     actor = system.side_name(step.side) if step.side else ""
-    dice = dice_by_side(step.dice, unit_sides(views), actor)
+    names = side_names(views, {side: system.side_name(side) for side in system.sides})
+    dice = dice_by_side(step.dice, unit_sides(views), actor, names)
     return bullet(step) if dice is None else "• " + replies.log_line(step, dice)
 
 

@@ -33,8 +33,8 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     s = b.s
     s.turn += 1
     s.marks = []
-    nato = dice.die(6, "NATO initiative, 1d6")
-    soviet = dice.die(6, "Soviet initiative, 1d6")
+    nato = dice.die(6, "NATO initiative, 1d6", side="nato")
+    soviet = dice.die(6, "Soviet initiative, 1d6", side="soviet")
     s.init_rolls = {"nato": nato, "soviet": soviet}
     s.initiative = "soviet" if soviet > nato else "nato"
     s.airstrike = {"nato": nato <= s.turn, "soviet": soviet >= s.turn}

@@ -151,7 +151,7 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     if not b.sc.area_by_id[target.area or ""].city:
         raise RuleError(f"The sniper shoots only in Tannenbruck; area {target.area} is not in it (9.2).")
     mod = SNIPER_AFTER_FIRST if b.s.sniper_uses else 0
-    roll = dice.die(6, f"sniper at {target.id}, 1d6")
+    roll = dice.die(6, f"sniper at {target.id}, 1d6", side=side)
     b.s.sniper_uses += 1
     b.s.sniper_turn = b.s.turn
     total = roll + mod
