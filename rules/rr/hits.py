@@ -167,11 +167,12 @@ def retreat_checks(b: Board, uid: str, origin: str | None, exclude: str | None =
 def no_retreat(b: Board, uid: str, origin: str | None, exclude: str | None, rule: str) -> Event | None:
     """The line telling the owner that ``uid`` has no legal retreat and why, area by area
     (the first rule that forbids each), so its hits do not land unexplained; None when it
-    has one, or for the Hind (it leaves the map when Suppressed, 10.2)."""
+    has one.  The Hind never retreats: 10.2 "It may only use its action points to conduct
+    ranged combat", and a retreat "use[s] all of the retreating unit's action points" (7.3.3)."""
     spec = b.spec(uid)
     if is_hind(spec):
-        return None
-    if is_t12(spec):
+        why = "the Hind uses its action points only to fire (10.2), and a retreat uses them all (7.3.3)"
+    elif is_t12(spec):
         why = "the T-12 cannot move from its area, even to retreat (9.6)"
     else:
         checks = retreat_checks(b, uid, origin, exclude)

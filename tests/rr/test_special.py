@@ -176,6 +176,20 @@ def test_a_suppressed_hind_is_told_it_was_shot_off_not_that_it_flew_10_2() -> No
         act(after, "soviet", Move(units="HIND", to="5"))
 
 
+def test_a_hit_hind_is_told_why_it_cannot_retreat_7_3_3_10_2() -> None:
+    """7.3.3 "The target may choose to retreat one area ... Such retreats use all of the
+    retreating unit's action points"; 10.2 the Hind "may only use its action points to conduct
+    ranged combat": no retreat is offered, and the reply says why before the hits land."""
+    state = game(STRIP, {"DE1": "3", "VDV": "6"}, active="soviet", hind_ok=True,
+                 init_rolls={"nato": 6, "soviet": 6})
+    over = act(state, "soviet", Hind(area="4")).state.model_copy(update={"active": "nato"}, deep=True)
+    shot = act(over, "nato", Fire(unit="DE1", target="HIND"), [6, 5])  # 11 +2 = 13 vs 8: two hits
+    said = texts(shot)
+    assert ("HIND cannot retreat to negate a hit: the Hind uses its action points only to fire (10.2), "
+            "and a retreat uses them all (7.3.3)") in said
+    assert not shot.state.pending and shot.state.units["HIND"].place == "gone"
+
+
 def test_a_second_airstrike_is_refused_as_once_per_turn_10_1() -> None:
     """10.1: "Airstrikes may be used once per turn": the second call is told it was used,
     not that there was none; a side without one is told the roll it needed."""
