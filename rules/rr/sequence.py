@@ -92,6 +92,7 @@ def pass_impulse(b: Board, dice: Dice) -> list[Event]:
     s = b.s
     s.passes += 1
     events = [Event(kind="pass", rule="7.0", text=f"{says(s.active, 'passes', 'pass')} (7.0)")]
+    s.nikolas_spent = False  # 7.1: his AP of this impulse
     if s.passes < 2:
         s.active = other(s.active)
         return events

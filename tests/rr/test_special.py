@@ -11,7 +11,7 @@ from rules.core.answers import answer_label
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Airstrike, Boyes, Fire, Hind, Hq, Move, Nikolas, Sniper
-from tests.rr.helpers import act, board, game, spec, texts
+from tests.rr.helpers import act, board, game, legal, spec, texts
 
 UNITS = [
     spec("DE1"), spec("DE2", ap=3), spec("HQ", kind="hq", special="hq", stacking=0, acm=None,
@@ -66,6 +66,24 @@ def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
     assert "+2 RCM +1 Nikolas =" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
     with pytest.raises(RuleError, match="his area"):
         act(state, "soviet", Nikolas(unit="VDV2", value="df"))
+
+
+def test_nikolas_helping_a_unit_of_his_area_uses_no_impulse_7_0_7_1_9_7() -> None:
+    """7.0 "players alternate activating areas on the map containing their units to move or
+    fire": Col. Nikolas's AP (9.7, "add one to any value of a unit in his area, including a
+    mortar's range") moves and fires nothing, so the impulse stays with the Soviets and the
+    mortar fires in it; 7.1 "A unit may spend no more than one AP in an impulse": one help."""
+    state = game(STRIP, {"SMORT": "6", "NIK": "6", "VDV": "6", "DE1": "3"}, active="soviet",
+                 standing=dict(NEVER))
+    step = act(state, "soviet", Nikolas(unit="SMORT", value="range"))
+    assert step.state.active == "soviet" and "the impulse goes on" in texts(step)[0]
+    assert Nikolas(unit="VDV", value="rcm") not in legal(step.state, "soviet")
+    with pytest.raises(RuleError, match=r"no more than one AP in an impulse \(7.1\)"):
+        act(step.state, "soviet", Nikolas(unit="VDV", value="rcm"))
+    fired = act(step.state, "soviet", Fire(unit="SMORT", target="DE1"), [1, 1])
+    assert fired.state.active == "nato" and not fired.state.nikolas_spent
+    back = fired.state.model_copy(update={"active": "soviet"}, deep=True)
+    assert Nikolas(unit="VDV", value="rcm") in legal(back, "soviet")  # a new impulse, his last AP
 
 
 def test_boyes_lets_a_unit_reroll_one_die_9_8() -> None:
