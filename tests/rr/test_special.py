@@ -116,6 +116,18 @@ def test_german_hq_gives_an_ap_once_a_turn_and_lends_its_morale_9_10() -> None:
     assert b.morale("DE1") == 9 and b.morale("DE2") == 7
 
 
+def test_the_german_hq_helps_any_unit_near_it_a_us_one_too_and_its_help_says_so_9_10() -> None:
+    """9.10 "give any unit in its, or an adjacent area, an action point": a US unit next to
+    the HQ gets it, and /game help order:hq does not narrow it to German units."""
+    from bot.replies import help_text
+
+    state = game(STRIP, {"HQ": "1", "US1": "2", "VDV": "6"})
+    state.units["US1"].ap = 1
+    assert act(state, "nato", Hq(unit="US1")).state.units["US1"].ap == 2
+    said = help_text(SYSTEM, "hq")
+    assert "any NATO unit in or next to the HQ's area (9.10)" in said and "German unit" not in said
+
+
 def test_airstrike_alone_attacks_an_area_10_1() -> None:
     """10.1: "Airstrikes may also be used separately to attack any area containing enemy
     units": one roll at +2 against each enemy unit of the area; once per turn."""
