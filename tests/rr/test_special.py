@@ -53,13 +53,16 @@ def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
     """9.7: 1 AP: +1 to any value of a unit in his area, a mortar's range included."""
     state = game(STRIP, {"SMORT": "6", "NIK": "6", "VDV": "6", "DE1": "3"}, active="soviet",
                  standing=dict(NEVER))
-    with pytest.raises(RuleError, match="9.1"):
-        act(state, "soviet", Fire(unit="SMORT", target="DE1"))  # 3 areas away
+    with pytest.raises(RuleError, match=re.escape(  # 3 areas away; 9.7 offers the +1
+            "area 3 is 3 away; mortars reach 2 and never further (9.1); Col. Nikolas in its area can "
+            "add 1 to its range first: /rr nikolas unit:SMORT value:range (9.7)")):
+        act(state, "soviet", Fire(unit="SMORT", target="DE1"))
     step = act(state, "soviet", Nikolas(unit="SMORT", value="range"))
     assert step.state.units["NIK"].ap == 1
     ready = step.state.model_copy(update={"active": "soviet"}, deep=True)
     fired = act(ready, "soviet", Fire(unit="SMORT", target="DE1"), [1, 1])
     assert fired.state.units["SMORT"].boost == []
+    assert "SMORT fires on area 3 (range 3, Col. Nikolas's +1 range 9.7)" in texts(fired)
     boosted = act(state, "soviet", Nikolas(unit="VDV", value="rcm")).state
     boosted.active = "soviet"
     shot = act(boosted, "soviet", Fire(unit="VDV", target="DE1"), [1, 1])
