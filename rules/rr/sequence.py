@@ -23,7 +23,7 @@ from rules.rr.impulse import area_named
 from rules.rr.rally import (
     cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
 )
-from rules.rr.hits import move_unit
+from rules.rr.hits import along, move_unit
 from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, RRState, as_side, other, says
 from rules.rr.victory import verdict
 
@@ -255,10 +255,10 @@ def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
     if checks[to] is not None:
         raise RuleError(f"{unit.id} cannot route to {to}: {checks[to]}. It may route to: {allowed}.")
     start = unit.area or ""
-    move_unit(b, unit.id, to)
+    company = along(b, unit.id, move_unit(b, unit.id, to))
     b.s.routed.append(unit.id)
     b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=side))
-    return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to} (8.0)")]
+    return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to}{company} (8.0)")]
 
 
 # -- the orders of the sequence: setup done, placement, routes, passes ------------------------
