@@ -131,9 +131,10 @@ def buy_gear(ctx: Ctx, a: A.BuyGear) -> None:
         raise RuleError(f"{u.id} is not on the map; gear goes to a unit in play (23.1).")
     if ctx.state.phase == "ops" and not sc.space_by_id[u.space].staging:
         raise RuleError("During a mission gear is bought for units in a Staging Area (9.1).")
-    spec = sc.gear_type.get(what.lower())
+    spec = sc.find_gear(what)
     if spec is None:
-        raise RuleError(f"'{what[:20]}' is not gear; gear: {', '.join(g.id for g in sc.gear)} (23.0).")
+        kinds = ", ".join(g.name if g.name.lower() == g.id else f"{g.name} ({g.id})" for g in sc.gear)
+        raise RuleError(f"'{what[:20]}' is not gear; gear: {kinds} (23.0).")
     free = [g for g in m.gear if g.type == spec.id and g.holder is None]
     if not free:
         raise RuleError(f"Every {spec.name} counter is in use (23.0).")
@@ -244,6 +245,14 @@ ELSEWHERE = {
 }
 
 
+def keep_event(said: str) -> str:
+    """A kept card's event as the order names it (``gain_rp``) or as the menus say it
+    (``+2 RP``, ``+2 RP (13.0)``), any case: its id, or what was said when neither."""
+    key = said.strip().lower()
+    words = {w.lower(): e for e, w in KEEP_WORDS.items()} | {w.split(" (")[0].lower(): e for e, w in KEEP_WORDS.items()}
+    return key if key in KEEP_WORDS else words.get(key, key)
+
+
 @order(A.PlayCard, phases=OP_START, offers=offers.play_card)
 def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     """13.1: play a kept card's gain-Op, gain-RP or calm event between operations."""
@@ -255,7 +264,7 @@ def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     if not held:
         raise RuleError(f"You do not hold '{card_id[:10]}'; kept cards: {', '.join(m.hand) or 'none'}.")
     card = sc.card[held[0]]
-    event = event.strip().lower()
+    event = keep_event(event)
     if event not in KEEP_WORDS:
         raise RuleError(f"'{event[:20]}' is not a kept-card event; 'play' takes gain_op, gain_rp "
                         f"or calm, as the card offers (13.1).")

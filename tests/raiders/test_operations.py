@@ -506,3 +506,21 @@ def test_supplies_bonus_offered_by_a_card() -> None:
     give(no_bonus, "Cdo-1", "Sup-1")
     step = do(no_bonus, A.Move(force="F1", to="jarabub"), [11])  # C11 pays nothing: played
     assert mission(step).op == 2
+
+
+def test_gear_and_kept_events_are_named_as_the_menus_name_them_23_1_13_1() -> None:
+    """23.1 buy gear: the menu says "Supplies: 1 RP", so ``item:supplies`` buys it as
+    ``item:supply`` does; 13.1 a kept card's event: the reply says what the menu said
+    ("alert −1"), not the order's id, and the menu's words are accepted for it."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.phase = "recruit"
+    bought = do(state, A.BuyGear(item="Supplies", unit="Cdo-1"))
+    assert "Sup-1 Supplies to Cdo-1" in texts(bought)[0]
+    with pytest.raises(RuleError, match=r"gear: Supplies \(supply\), Explosives"):
+        do(state, A.BuyGear(item="rations", unit="Cdo-1"))
+    kept = put(mission_state("M5"), "siwa", "Cdo-1")
+    kept = do(kept, A.Move(force="F1", to="jarabub"), [8]).state  # C8 desert guide, kept
+    played = do(kept, A.PlayCard(card="C8", event="alert −1"))
+    assert "C8 Desert guide played (13.1): alert −1 (17.0)" in texts(played)
+    assert mission(played).alert == 2
+
