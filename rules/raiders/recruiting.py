@@ -15,6 +15,7 @@ from rules.raiders.cards import KEEP_RP, KEEP_WORDS, alert_change, gain_ops, rp_
 from rules.raiders.forces import (
     Ctx,
     allowance,
+    counter_to_recruit,
     force,
     force_ids,
     gear,
@@ -65,15 +66,16 @@ def recruit(ctx: Ctx, a: A.Recruit) -> None:
     if spec is None or spec.leader:
         types = ", ".join(u.id for u in sc.units if not u.leader)
         raise RuleError(f"'{what[:20]}' is not on the Recruit Table; units: {types} (9.0).")
-    free = [u for u in m.units if u.type == spec.id and u.space is None and not u.eliminated
-            and u.id != m.pending_place]
-    if not free:
+    if not any(u.type == spec.id and u.space is None and not u.eliminated and u.id != m.pending_place
+               for u in m.units):
         raise RuleError(f"Every {spec.name} counter is already in play (9.0).")
     if spec.cost > m.rp:
         raise RuleError(f"A {spec.name} costs {spec.cost} RP and you have {m.rp} (9.0).")
+    new = counter_to_recruit(sc, m, spec.id)
+    assert new is not None  # one is free: checked above
     m.rp -= spec.cost
-    ctx.say("recruit", f"{free[0].id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
-    settle_recruit(ctx, free[0], space.id)
+    ctx.say("recruit", f"{new.id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
+    settle_recruit(ctx, new, space.id)
 
 
 def staging_area(ctx: Ctx, at: str) -> SpaceSpec:

@@ -524,3 +524,21 @@ def test_gear_and_kept_events_are_named_as_the_menus_name_them_23_1_13_1() -> No
     assert "C8 Desert guide played (13.1): alert −1 (17.0)" in texts(played)
     assert mission(played).alert == 2
 
+
+def test_a_counter_recruited_again_after_it_fell_gets_a_name_of_its_own_9_0() -> None:
+    """3.0 the Recruit Box holds units "destroyed due to combat ... These units may sometimes
+    be returned to play" and 9.0 recruits them again: the counter comes back, but not as a
+    second "Cdo-1" in the same game's log."""
+    from rules.raiders.forces import remove_unit
+
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.phase = "recruit"
+    m = mission(state)
+    for u in [u for u in m.units if u.type == "commando"][1:]:
+        u.space, u.force = "siwa", "F9"  # every other Commando counter in play
+    remove_unit(ctx(state), next(u for u in m.units if u.id == "Cdo-1"))
+    step = do(state, A.Recruit(unit="commando", at="siwa"))
+    ids = [u.id for u in mission(step).units]
+    assert len(ids) == len(set(ids)) and "Cdo-1" not in ids
+    number = max(int(i.split("-")[1]) for i in ids if i.startswith("Cdo-"))
+    assert f"Cdo-{number} recruited at Siwa" in texts(step)[0]
