@@ -696,10 +696,17 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
 
 def changes_seen_over(before: Seen, between: Iterable[frozenset[str]], after: BaseModel) -> list[Change]:
     """:func:`changes_over` from what was :func:`seen` of the view at the player's last
-    order and who fired at each step in between (``GameSystem.fired``)."""
-    fired = fired_in(after)
-    for ids in between:
-        fired |= ids
+    order and who fired at each step in between (``GameSystem.fired``).
+
+    A unit counts as having fired when a view shows it firing and the view before did not:
+    a system whose views keep a whole side turn's marks (commando's ``last_marks``) still
+    shows, after the player's last order, the fire of that player's own turn (issue 46: PB2
+    and AC1, the Germans' own, were "changed since your last order")."""
+    fired: set[str] = set()
+    shown = before.fired
+    for ids in [*between, frozenset(fired_in(after))]:
+        fired |= ids - shown
+        shown = ids
     return changes_seen(before, after, fired)
 
 
