@@ -165,6 +165,9 @@ class CounterView(BaseModel):
     ap_max: int | None = None
     markers: list[str] = Field(default_factory=list)  # "suppressed", "recovering", "airstrike"
     attached_to: str | None = None  # leaders and ATGM teams ride with a unit
+    #: Whether an area's tally counts it as a unit ("Area 15: 2 units"): False for a leader or
+    #: a team riding with a unit (rr 9.3, 9.7-9.9), shown by name after the count instead.
+    counted: bool = True
     #: The key printed values in short, e.g. "2-3-7" (the view's legend says which they are):
     #: drawn on the chip where the area has room for it.
     values: str = ""

@@ -78,3 +78,23 @@ def test_the_tactical_edge_dice_are_each_sides_15_1() -> None:
     row = StepRow(game_id=1, seq=23, parent_seq=22, kind="order", actor_id="al", actor_name="al",
                   side="raiders", action={"name": "move", "options": {}}, dice=rolls, state_json="{}")
     assert rolls_bullet(system, row, [view, view]).endswith("🎲 Raiders 1 · Hostiles 1 5")
+
+
+def test_moved_means_changed_position_by_a_move_retreat_or_advance() -> None:
+    """The digest's "Moved:" line (issue 46, B3): rr 7.3.3 "retreat one area to negate the
+    affects of one hit": a unit hit and retreated moved; a force that moved and then died in
+    its battle (raiders 15.1) moved; a recruit placed in a Staging Area (9.0) or hostiles
+    placed at a mission's start only arrived; a unit split off where it stands never moved."""
+    from bot.pacing.digest import movers
+    from rules.core.views import Header, TableUnit, TableView
+
+    def table(*units: tuple[str, float, bool], hit: str = "") -> TableView:
+        return TableView(header=Header(title="t"), width=48, height=36, units=[
+            TableUnit(id=i, label=i, faction="a", x=x, y=1, eliminated=e,
+                      markers=["Suppressed"] if i == hit else []) for i, x, e in units])
+
+    start = table(("VDV", 1, False), ("F3", 5, False), ("SPLIT", 7, False))
+    retreated = table(("VDV", 2, False), ("F3", 5, False), ("SPLIT", 7, False), hit="VDV")
+    marched = table(("VDV", 2, False), ("F3", 9, False), ("SPLIT", 7, False), ("NEW", 3, False))
+    fell = table(("VDV", 2, False), ("F3", 9, True), ("SPLIT", 7, False), ("NEW", 3, False))
+    assert movers([start, retreated, marched, fell], set()) == ["VDV", "F3"]

@@ -100,3 +100,17 @@ def test_a_retreat_says_that_nikolas_went_along_7_3_3_9_7() -> None:
             "one hit negated (7.3.3)") in texts(step)
     assert step.state.units["NIK"].area == "4"
 
+
+def test_an_area_box_counts_units_not_the_leaders_and_teams_with_them_9_3_9_7() -> None:
+    """9.7 Col. Nikolas and 9.3 an ATGM team ride with a unit and are no units of an area's
+    tally (5.1 stacking 0): "Area 15: 4 units" for VDV-1, VDV-2, NIKOLAS and SAGGER read as
+    four units; the box says two, then names the others."""
+    from render.areamap import panel_heading
+
+    units = [spec("VDV", "soviet", special="vdv"), spec("VDV2", "soviet", special="vdv"),
+             spec("NIK", "soviet", kind="leader", special="nikolas", stacking=0, acm=None, ap=2),
+             spec("SAG", "soviet", kind="atgm", special="atgm", stacking=0, acm=None, attached_to="VDV")]
+    grid = board("l-tally", 3, 1, units, main_objective="2", secondary_objectives=["3"], cadre_area="3")
+    view = SYSTEM.view(game(grid, {"VDV": "2", "VDV2": "2", "NIK": "2"}))
+    here = [c for c in view.counters if c.area == "2" or c.attached_to == "VDV"]
+    assert panel_heading("2", here) == "Area 2: 2 units + NIK, SAG"
