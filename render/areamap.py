@@ -420,9 +420,9 @@ def stack_chip(area: str, blocks: list[Block], book: SideBook) -> Chip:
     counts: dict[str, int] = {}
     for block in blocks:
         for counter in block.counters:
-            counts[counter.faction] = counts.get(counter.faction, 0) + 1
+            counts[counter.faction] = counts.get(counter.faction, 0) + (1 if counter.counted else 0)
     total = sum(counts.values())
-    parts = [f"{book.look(k).letter}{n}" for k, n in counts.items()]
+    parts = [f"{book.look(k).letter}{n}" for k, n in counts.items() if n]
     first = book.look(next(iter(counts)))
     return Chip(id=f"stack-{area}", label=f"{total} unit{'' if total == 1 else 's'}", look=first,
                 status=" ".join(parts) + "  see below")
@@ -1212,6 +1212,15 @@ def panel_layout(crowded: list[str], blocks_by_area: dict[str, list[Block]],
     return rows, y - top + 4
 
 
+def panel_heading(area_id: str, counters: Sequence[CounterView]) -> str:
+    """``Area 15: 2 units + NIKOLAS, SAGGER``: the units counted, then by name the leaders and
+    teams that ride with them (a view's ``counted``), which are not units of the tally."""
+    count = sum(1 for c in counters if c.counted)
+    riders = [clean(c.label) for c in counters if not c.counted]
+    return (f"Area {clean(area_id)}: {count} unit{'' if count == 1 else 's'}"
+            + (f" + {', '.join(riders)}" if riders else ""))
+
+
 def draw_panel(canvas: Surface, crowded: list[str], blocks_by_area: dict[str, list[Block]],
                rows: list[tuple[str, float, float, list[tuple[Block, Box]]]], top: float,
                layout: Layout, changed: Mapping[str, str] | None = None) -> None:
@@ -1221,8 +1230,7 @@ def draw_panel(canvas: Surface, crowded: list[str], blocks_by_area: dict[str, li
     bottom = max(box[3] for _, _, _, placed in rows for _, box in placed) + 10
     canvas.rect((0, top, canvas.width, bottom), fill=PALETTE["panel"])
     for area_id, heading_y, _, placed in rows:
-        count = sum(len(block.counters) for block, _ in placed)
-        text = f"Area {clean(area_id)}: {count} unit{'' if count == 1 else 's'}"
+        text = panel_heading(area_id, [c for block, _ in placed for c in block.counters])
         w, h = Canvas.text_size(text, BODY)
         head = (MARGIN, heading_y + 4, MARGIN + w + 12, heading_y + 4 + h + 2)
         canvas.rect(head, fill=PALETTE["header"], radius=5)

@@ -21,14 +21,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import replies
-from bot.pacing.rollers import dice_by_side, unit_sides
+from bot.pacing.rollers import dice_by_side, side_names, unit_sides
 from bot.pacing.times import TIME_HELP, span
 from bot.pipeline import LiveGame, Pipeline
 from bot.store import StepRow
 from bot.summaries import MOST_LINES, bullet
 from rules.core.contract import GameSystem, Step
 from rules.core.errors import RuleError
-from rules.core.views import Change, changes_along
+from rules.core.views import Change, changes_along, seen
 
 #: Status lines that carry the score or the objectives (the rest is who may do what).
 _SCORE_LINE = re.compile(r"objective|main|secondary|score|vp\b|destroyed|if it ended|o\.g\.p|lost",
@@ -56,7 +56,8 @@ def rolls_bullet(system: GameSystem[Any], step: StepRow, views: list[BaseModel])
     """A step that rolled, as a digest line that says whose each roll is when another
     side's unit rolled inside it (issue 40); ``views``: before and after the step."""
     actor = system.side_name(step.side) if step.side else ""
-    dice = dice_by_side(step.dice, unit_sides(views), actor)
+    names = side_names(views, {side: system.side_name(side) for side in system.sides})
+    dice = dice_by_side(step.dice, unit_sides(views), actor, names)
     return bullet(step) if dice is None else "• " + replies.log_line(step, dice)
 
 
@@ -68,9 +69,10 @@ def digest_lines(system: GameSystem[Any], before: StepRow, steps: list[StepRow],
     last_state = system.load_state(steps[-1].state_json)
     states = [system.load_state(s.state_json) for s in (before, *steps[:-1])] + [last_state]
     views = [system.view(st) for st in states]
-    changes = without_visits(changes_along(views))  # step by step
+    everything = changes_along(views)  # step by step
+    changes = without_visits(everything)
     gone = [c.id for c in changes if c.what == "eliminated"]
-    moved = list(dict.fromkeys(c.id for c in changes if c.what in ("moved", "arrived") and c.id not in gone))
+    moved = movers(views, visitors(everything))
     if moved:
         lines.append(_listed("Moved", moved))
     lines += _combat_lines(system, steps, views)
@@ -127,15 +129,35 @@ def fingerprint(body: list[str], state_json: str) -> str:
     return hashlib.sha256(f"{said}\n{state}".encode()).hexdigest()
 
 
-def without_visits(changes: list[Change]) -> list[Change]:
-    """The span's changes less the visits: a unit that came onto the map and left it again
-    alive within the span (an aircraft over the hex it struck) neither arrived nor left."""
+def visitors(changes: list[Change]) -> set[str]:
+    """The units that came onto the map and left it again alive within the span (an
+    aircraft over the hex it struck)."""
     comings: dict[str, list[str]] = {}  # each unit's arrivals and departures, in order
     for c in changes:
         if c.what in ("arrived", "left"):
             comings.setdefault(c.id, []).append(c.what)
-    visitors = {uid for uid, seen in comings.items() if seen[0] == "arrived" and seen[-1] == "left"}
-    return [c for c in changes if c.id not in visitors or c.what not in ("arrived", "left", "moved")]
+    return {uid for uid, seen in comings.items() if seen[0] == "arrived" and seen[-1] == "left"}
+
+
+def without_visits(changes: list[Change]) -> list[Change]:
+    """The span's changes less the visits (:func:`visitors`): they neither arrived nor left."""
+    away = visitors(changes)
+    return [c for c in changes if c.id not in away or c.what not in ("arrived", "left", "moved")]
+
+
+def movers(views: list[BaseModel], skip: set[str]) -> list[str]:
+    """The "Moved:" line (issue 46): each unit that changed position on the map from one
+    view to the next (a move, a retreat, an advance), in the order they first moved, even
+    if it was hit or fell later; not a unit that only arrived (a recruit, hostiles placed at
+    a mission's start), nor one of ``skip`` (a visit)."""
+    facts = [seen(view).units for view in views]
+    out: dict[str, None] = {}
+    for was, now in zip(facts, facts[1:]):
+        for uid, (place, _, gone) in now.items():
+            old = was.get(uid)
+            if old is not None and not old[2] and not gone and old[0] != place and uid not in skip:
+                out.setdefault(uid)
+    return list(out)
 
 
 def score_lines(system: GameSystem[Any], state: BaseModel) -> list[str]:
@@ -216,5 +238,5 @@ def parse_since(text: str, now: datetime, head_seq: int) -> tuple[str, int | dat
     return "time", moment
 
 
-__all__ = ["MOST_LINES", "digest_lines", "fingerprint", "span_words", "without_visits", "parse_since", "ping_lines", "score_lines",
+__all__ = ["MOST_LINES", "digest_lines", "fingerprint", "movers", "span_words", "visitors", "without_visits", "parse_since", "ping_lines", "score_lines",
            "turn_key", "turn_name", "turn_of"]

@@ -2,8 +2,9 @@
 
 An order can make the other side roll inside the same step (a German MG's reaction fire to
 an American's order): the log line's "🎲 3 5 6 6" after "alice (us)" read as all alice's.
-Each roll's reason names the unit that rolled (``g1 Rifles 2 FP at 1pl``); the public views
-before and after the step say which side's colours that unit wears.
+A roll the rules tagged with its side (``Roll.side``, issue 46: the initiative dice) is that
+side's; otherwise its reason names the unit that rolled (``g1 Rifles 2 FP at 1pl``) and the
+public views before and after the step say which side's colours that unit wears.
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ from rules.core.dice import Roll
 from bot.replies import draw_words
 
 _WORD = re.compile(r"[^\s:,()\"']+")
+
+
+def side_names(views: list[BaseModel], sides: dict[str, str]) -> dict[str, str]:
+    """What a roll's ``side`` key is called: the system's ``sides`` (key to name) first, then
+    the factions of the views' side styles (``hostile`` -> ``Hostiles``)."""
+    names: dict[str, str] = {}
+    for view in views:
+        for style in view.model_dump().get("sides", []):
+            names.setdefault(style["key"], style["label"])
+    return {**names, **sides}
 
 
 def unit_sides(views: list[BaseModel]) -> dict[str, str]:
@@ -44,10 +55,13 @@ def _collect(node: Any, names: dict[str, str], owners: dict[str, str]) -> None:
             _collect(value, names, owners)
 
 
-def roller(roll: Roll, owners: dict[str, str]) -> str | None:
-    """The side whose unit made ``roll``, if its reason starts with that unit (``g1 Rifles
-    2 FP at 1pl``, ``O1 save``); a reason that names a unit later (``sniper at VDV-2``)
-    names its target, not who rolled, and is left unattributed."""
+def roller(roll: Roll, owners: dict[str, str], names: dict[str, str] | None = None) -> str | None:
+    """The side that made ``roll``: the one the roll itself names (``Roll.side``, called as
+    ``names`` says), else the side of the unit its reason starts with (``g1 Rifles 2 FP at
+    1pl``, ``O1 save``); a reason that names a unit later (``sniper at VDV-2``) names its
+    target, not who rolled, and is left unattributed."""
+    if roll.side is not None:
+        return (names or {}).get(roll.side, roll.side)
     words = _WORD.findall(roll.reason)
     return owners.get(words[0]) if words else None
 
@@ -59,12 +73,13 @@ def same_side(style: str, side: str) -> bool:
     return style.startswith(side) or side.startswith(style)
 
 
-def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str) -> list[str] | None:
+def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str,
+                 names: dict[str, str] | None = None) -> list[str] | None:
     """The step's d6s grouped by the side that rolled them (``🎲 Americans 3 5 · Germans 6
     6``), or None when every known roller is ``actor``'s side (the plain line says it right).
     Rolls no unit can be found for are counted the actor's, as the log line counts them all;
     draws (not d6s) are left to the log line."""
-    found = [roller(r, owners) for r in rolls]
+    found = [roller(r, owners, names) for r in rolls]
     sides = [actor if side is None or same_side(side, actor) else side for side in found]
     if all(side == actor for side in sides):
         return None
@@ -76,4 +91,4 @@ def dice_by_side(rolls: list[Roll], owners: dict[str, str], actor: str) -> list[
     return ([f"🎲 {said}"] if said else []) + draw_words(rolls)
 
 
-__all__ = ["dice_by_side", "roller", "same_side", "unit_sides"]
+__all__ = ["dice_by_side", "roller", "same_side", "side_names", "unit_sides"]

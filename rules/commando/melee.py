@@ -119,14 +119,14 @@ def assault(ctx: Ctx[RaidState], action: Assault) -> None:
              f"{f' in {len(plan.legs)} legs' if plan is not None and len(plan.legs) > 1 else ''} "
              f"({plural(cost, 'action')}, Hand to Hand)"),
             "Hand to Hand", unit=unit.id, target=target.id, distance=round(gap, 2), cost=cost)
-    pair = dice.roll(2, 6, f"{unit.id} hand to hand, best of 2d6")
-    ours, theirs = max(pair), dice.die(6, f"{target.id} hand to hand, d6")
+    pair = dice.roll(2, 6, f"{unit.id} hand to hand, best of 2d6", unit.side)
+    ours, theirs = max(pair), dice.die(6, f"{target.id} hand to hand, d6", target.side)
     ctx.say("melee", f"🎲 {unit.id} {pair[0]},{pair[1]} → {ours} vs {target.id} {theirs}",
             "Hand to Hand", unit=unit.id, target=target.id, pair=pair, theirs=theirs)
     while ours == theirs:
         # Draws are re-rolled with a single die for each unit.
-        ours = dice.die(6, f"{unit.id} hand to hand re-roll, d6")
-        theirs = dice.die(6, f"{target.id} hand to hand re-roll, d6")
+        ours = dice.die(6, f"{unit.id} hand to hand re-roll, d6", unit.side)
+        theirs = dice.die(6, f"{target.id} hand to hand re-roll, d6", target.side)
         ctx.say("melee_reroll", f"draw: re-roll 🎲 {unit.id} {ours} vs {target.id} {theirs}",
                 "Hand to Hand", ours=ours, theirs=theirs)
     loser = target if ours > theirs else unit

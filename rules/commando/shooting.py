@@ -155,7 +155,7 @@ def shoot(ctx: Ctx[RaidState], action: Shoot) -> None:
     count = action.shots if action.shots is not None else shooter.actions
     spend(shooter, count, f"{plural(count, 'shot')}")
     shooter.shot = True
-    dice_rolled = [dice.die(6, f"{shooter.id} shoots {target.id}, d6") for _ in range(count)]
+    dice_rolled = [dice.die(6, f"{shooter.id} shoots {target.id}, d6", shooter.side) for _ in range(count)]
     total_mod = sum(m for m, _ in plan.modifiers)
     need = HIT_ON - total_mod
     hits = sum(1 for d in dice_rolled if d + total_mod >= HIT_ON)
@@ -170,7 +170,7 @@ def shoot(ctx: Ctx[RaidState], action: Shoot) -> None:
             "Shooting", dice=dice_rolled, modifiers=[m for m, _ in plan.modifiers], hits=hits)
     killed = False
     if hits:
-        saves = [dice.die(6, f"{target.id} save, d6") for _ in range(hits)]
+        saves = [dice.die(6, f"{target.id} save, d6", target.side) for _ in range(hits)]
         failed = sum(1 for s in saves if s < SAVE_ON)
         killed = failed > 0
         verdict = "eliminated" if killed else "all saved"

@@ -17,7 +17,7 @@ import hmac
 from abc import ABC, abstractmethod
 from typing import Sequence, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
 T = TypeVar("T")
 
@@ -33,6 +33,18 @@ class Roll(BaseModel):
     sides: int
     value: int
     index: int | None = None
+    #: Whose die it is, when the rules say so: a key of the system's sides (``nato``) or of
+    #: its view's side styles (``hostile``).  A digest groups the dice by it (issue 46: an
+    #: initiative die was credited to the side whose order rolled it).
+    side: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _record(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """The record as before when no side is said: older steps' hashes stay the same."""
+        out: dict[str, object] = handler(self)
+        if out.get("side", "") is None:
+            del out["side"]
+        return out
 
     def label(self) -> str:
         """Short text for logs, e.g. ``d6=4 (VDV-2 rally)``."""
@@ -49,17 +61,17 @@ class Dice(ABC):
     def _draw(self, sides: int, reason: str) -> tuple[int, int | None]:
         """Return ``(value in 1..sides, index or None)``."""
 
-    def die(self, sides: int = 6, reason: str = "") -> int:
-        """Roll one die of ``sides`` faces and record it."""
+    def die(self, sides: int = 6, reason: str = "", side: str | None = None) -> int:
+        """Roll one die of ``sides`` faces and record it; ``side``: whose die it is."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
         value, index = self._draw(sides, reason)
-        self.rolls.append(Roll(reason=reason, sides=sides, value=value, index=index))
+        self.rolls.append(Roll(reason=reason, sides=sides, value=value, index=index, side=side))
         return value
 
-    def roll(self, count: int = 2, sides: int = 6, reason: str = "") -> list[int]:
-        """Roll ``count`` dice (e.g. 2d6) and return them in order."""
-        return [self.die(sides, reason) for _ in range(count)]
+    def roll(self, count: int = 2, sides: int = 6, reason: str = "", side: str | None = None) -> list[int]:
+        """Roll ``count`` dice (e.g. 2d6) and return them in order; ``side``: whose they are."""
+        return [self.die(sides, reason, side) for _ in range(count)]
 
     def pick(self, items: Sequence[T], reason: str = "") -> T:
         """Pick one item at random (a die with as many faces as items)."""

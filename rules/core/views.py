@@ -165,6 +165,9 @@ class CounterView(BaseModel):
     ap_max: int | None = None
     markers: list[str] = Field(default_factory=list)  # "suppressed", "recovering", "airstrike"
     attached_to: str | None = None  # leaders and ATGM teams ride with a unit
+    #: Whether an area's tally counts it as a unit ("Area 15: 2 units"): False for a leader or
+    #: a team riding with a unit (rr 9.3, 9.7-9.9), shown by name after the count instead.
+    counted: bool = True
     #: The key printed values in short, e.g. "2-3-7" (the view's legend says which they are):
     #: drawn on the chip where the area has room for it.
     values: str = ""
@@ -702,10 +705,17 @@ def changes_over(before: BaseModel, between: Iterable[BaseModel], after: BaseMod
 
 def changes_seen_over(before: Seen, between: Iterable[frozenset[str]], after: BaseModel) -> list[Change]:
     """:func:`changes_over` from what was :func:`seen` of the view at the player's last
-    order and who fired at each step in between (``GameSystem.fired``)."""
-    fired = fired_in(after)
-    for ids in between:
-        fired |= ids
+    order and who fired at each step in between (``GameSystem.fired``).
+
+    A unit counts as having fired when a view shows it firing and the view before did not:
+    a system whose views keep a whole side turn's marks (commando's ``last_marks``) still
+    shows, after the player's last order, the fire of that player's own turn (issue 46: PB2
+    and AC1, the Germans' own, were "changed since your last order")."""
+    fired: set[str] = set()
+    shown = before.fired
+    for ids in [*between, frozenset(fired_in(after))]:
+        fired |= ids - shown
+        shown = ids
     return changes_seen(before, after, fired)
 
 

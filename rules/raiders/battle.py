@@ -55,8 +55,8 @@ def start(ctx: Ctx, space: str, hostiles: list[str],
     raiders = [u.id for u in in_space(m, space)]
     elite_r = sum(1 for r in raiders if sc.unit_type[unit(m, r).type].elite)
     elite_h = sum(1 for h in hostiles if sc.hostile[h].elite)
-    die_r = ctx.dice.die(6, "raider Tactical Edge (15.1)")
-    die_h = ctx.dice.die(6, "hostile Tactical Edge (15.1)")
+    die_r = ctx.dice.die(6, "raider Tactical Edge (15.1)", side="raider")
+    die_h = ctx.dice.die(6, "hostile Tactical Edge (15.1)", side="hostile")
     total_r, total_h = die_r + elite_r, die_h + elite_h
     elite_txt_r = f" +{elite_r} elite" if elite_r else ""
     elite_txt_h = f" +{elite_h} elite" if elite_h else ""
@@ -353,7 +353,7 @@ def shot_die(ctx: Ctx, shot: Shot, target: str) -> None:
     """2.2: one die; at or under the combat value eliminates the target (15.1 (3))."""
     b = ctx.m.battle
     assert b is not None
-    die = ctx.dice.die(6, f"{shot.unit} fires at {target}, combat {shot.value} (15.1)")
+    die = ctx.dice.die(6, f"{shot.unit} fires at {target}, combat {shot.value} (15.1)", side=shot.side)
     shot.dice.append(die)
     if die <= shot.value:
         b.dead.append(target)

@@ -15,7 +15,7 @@ it is counted, so no die in the log gives it away.
 
 from __future__ import annotations
 
-from rules.raiders.forces import Ctx, is_leader, members, new_force, place, space_of, stack_count
+from rules.raiders.forces import Ctx, counter_to_recruit, is_leader, members, new_force, place, space_of, stack_count
 from rules.raiders.scenario import Effect, OpsCard
 from rules.raiders.state import Mission
 
@@ -279,13 +279,12 @@ def reinforce(ctx: Ctx, unit_type: str) -> None:
     is left; one that would break stacking waits for the player's Staging Area (9.0)."""
     m, sc = ctx.m, ctx.sc
     spec = sc.unit_type[unit_type]
-    free = [u for u in m.units if u.type == unit_type and u.space is None and not u.eliminated
-            and u.id != m.pending_place]
-    if not free or m.force is None or not members(m, m.force):
+    operating = m.force if m.force is not None and members(m, m.force) else None
+    u = counter_to_recruit(sc, m, unit_type) if operating is not None else None
+    if u is None or operating is None:
         ctx.say("reinforce", f"No {spec.name} left to join: no effect (9.2)", "9.2")
         return
-    u = free[0]
-    here = space_of(m, m.force)
+    here = space_of(m, operating)
     if not (sc.space_by_id[here].staging or is_leader(sc, u) or stack_count(sc, m, here) < m.command):
         # 10.2 would be broken: 9.0 places recruits "in any Staging Area", the player's choice.
         m.pending_place = u.id

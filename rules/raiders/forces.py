@@ -119,6 +119,27 @@ def place(m: Mission, u: Unit, space: str, force_id: str | None = None) -> None:
     u.force = force_id
 
 
+def counter_to_recruit(sc: Scenario, m: Mission, unit_type: str) -> Unit | None:
+    """The Recruit Box counter of ``unit_type`` a recruit takes (9.0, 9.2), or None: one never
+    in play first; a counter eliminated earlier in the mission (back in the Recruit Box, 3.0)
+    comes back under a number of its own, so that no name means two units in one game's log
+    (issue 46: a second "Sen-1" after Sen-1 fell)."""
+    free = [u for u in m.units if u.type == unit_type and u.space is None and not u.eliminated
+            and u.id != m.pending_place]
+    if not free:
+        return None
+    chosen = min(free, key=lambda u: u.lost)  # the first fresh one, in counter order
+    if chosen.lost:
+        spec = sc.unit_type[unit_type]
+        taken = [int(tail) for u in m.units for head, _, tail in [u.id.rpartition("-")]
+                 if head == spec.prefix and tail.isdigit()]
+        number = max(taken, default=0) + 1
+        chosen.id = f"{spec.prefix}-{number}"
+        chosen.name = spec.names[number - 1] if number <= len(spec.names) else f"{spec.name} {number}"
+        chosen.lost = False
+    return chosen
+
+
 def is_leader(sc: Scenario, u: Unit) -> bool:
     """20.0: leader counters."""
     return sc.unit_type[u.type].leader

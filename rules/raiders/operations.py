@@ -13,7 +13,7 @@ from rules.core.errors import RuleError
 from rules.core.orders import order
 from rules.raiders import actions as A
 from rules.raiders import battle, campaign, objectives, offers
-from rules.raiders.cards import discard_in_play, draw, gain_ops, held_card, ops_left, resolve, swap
+from rules.raiders.cards import KEEP_WORDS, discard_in_play, draw, gain_ops, held_card, ops_left, resolve, swap
 from rules.raiders.forces import (
     Ctx,
     allowance,
@@ -74,7 +74,7 @@ def use_card(ctx: Ctx, cid: str, event: str) -> None:
     """13.1: play one special event of a kept card, then discard it."""
     ctx.m.hand.remove(cid)
     ctx.m.discards.append(cid)
-    ctx.say("card", f"{cid} {ctx.sc.card[cid].title} played: {event} (13.1)", "13.1")
+    ctx.say("card", f"{cid} {ctx.sc.card[cid].title} played (13.1): {KEEP_WORDS.get(event, event)}", "13.1")
 
 
 def check_can_move(ctx: Ctx) -> None:

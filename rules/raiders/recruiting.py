@@ -15,6 +15,7 @@ from rules.raiders.cards import KEEP_RP, KEEP_WORDS, alert_change, gain_ops, rp_
 from rules.raiders.forces import (
     Ctx,
     allowance,
+    counter_to_recruit,
     force,
     force_ids,
     gear,
@@ -65,15 +66,16 @@ def recruit(ctx: Ctx, a: A.Recruit) -> None:
     if spec is None or spec.leader:
         types = ", ".join(u.id for u in sc.units if not u.leader)
         raise RuleError(f"'{what[:20]}' is not on the Recruit Table; units: {types} (9.0).")
-    free = [u for u in m.units if u.type == spec.id and u.space is None and not u.eliminated
-            and u.id != m.pending_place]
-    if not free:
+    if not any(u.type == spec.id and u.space is None and not u.eliminated and u.id != m.pending_place
+               for u in m.units):
         raise RuleError(f"Every {spec.name} counter is already in play (9.0).")
     if spec.cost > m.rp:
         raise RuleError(f"A {spec.name} costs {spec.cost} RP and you have {m.rp} (9.0).")
+    new = counter_to_recruit(sc, m, spec.id)
+    assert new is not None  # one is free: checked above
     m.rp -= spec.cost
-    ctx.say("recruit", f"{free[0].id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
-    settle_recruit(ctx, free[0], space.id)
+    ctx.say("recruit", f"{new.id} recruited at {space.name} · −{spec.cost} RP → {m.rp} (9.0)", "9.0")
+    settle_recruit(ctx, new, space.id)
 
 
 def staging_area(ctx: Ctx, at: str) -> SpaceSpec:
@@ -131,9 +133,10 @@ def buy_gear(ctx: Ctx, a: A.BuyGear) -> None:
         raise RuleError(f"{u.id} is not on the map; gear goes to a unit in play (23.1).")
     if ctx.state.phase == "ops" and not sc.space_by_id[u.space].staging:
         raise RuleError("During a mission gear is bought for units in a Staging Area (9.1).")
-    spec = sc.gear_type.get(what.lower())
+    spec = sc.find_gear(what)
     if spec is None:
-        raise RuleError(f"'{what[:20]}' is not gear; gear: {', '.join(g.id for g in sc.gear)} (23.0).")
+        kinds = ", ".join(g.name if g.name.lower() == g.id else f"{g.name} ({g.id})" for g in sc.gear)
+        raise RuleError(f"'{what[:20]}' is not gear; gear: {kinds} (23.0).")
     free = [g for g in m.gear if g.type == spec.id and g.holder is None]
     if not free:
         raise RuleError(f"Every {spec.name} counter is in use (23.0).")
@@ -244,6 +247,14 @@ ELSEWHERE = {
 }
 
 
+def keep_event(said: str) -> str:
+    """A kept card's event as the order names it (``gain_rp``) or as the menus say it
+    (``+2 RP``, ``+2 RP (13.0)``), any case: its id, or what was said when neither."""
+    key = said.strip().lower()
+    words = {w.lower(): e for e, w in KEEP_WORDS.items()} | {w.split(" (")[0].lower(): e for e, w in KEEP_WORDS.items()}
+    return key if key in KEEP_WORDS else words.get(key, key)
+
+
 @order(A.PlayCard, phases=OP_START, offers=offers.play_card)
 def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     """13.1: play a kept card's gain-Op, gain-RP or calm event between operations."""
@@ -255,7 +266,7 @@ def play_kept(ctx: Ctx, a: A.PlayCard) -> None:
     if not held:
         raise RuleError(f"You do not hold '{card_id[:10]}'; kept cards: {', '.join(m.hand) or 'none'}.")
     card = sc.card[held[0]]
-    event = event.strip().lower()
+    event = keep_event(event)
     if event not in KEEP_WORDS:
         raise RuleError(f"'{event[:20]}' is not a kept-card event; 'play' takes gain_op, gain_rp "
                         f"or calm, as the card offers (13.1).")

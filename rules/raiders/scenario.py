@@ -275,6 +275,12 @@ class Scenario(Frozen):
         """Gear kinds by id."""
         return {g.id: g for g in self.gear}
 
+    def find_gear(self, what: str) -> GearType | None:
+        """The gear kind ``what`` names, by its id or by the name the menus show (``supply``
+        or ``Supplies``), any case; None if neither."""
+        key = what.strip().lower()
+        return self.gear_type.get(key) or next((g for g in self.gear if g.name.lower() == key), None)
+
     @cached_property
     def hostile(self) -> dict[str, HostileSpec]:
         """Hostile counters by id."""

@@ -160,7 +160,7 @@ class Hq(Action):
 
     name: ClassVar[str] = "hq"
     rule: ClassVar[str] = "9.10"
-    unit: str = Field(description="a German unit in or next to the HQ's area")
+    unit: str = Field(description="any NATO unit in or next to the HQ's area (9.10)")
 
 
 class Sniper(Action):

@@ -44,16 +44,41 @@ def can_assault(b: Board, unit: UnitState) -> bool:
     return can_move(b, unit) and b.values(unit.id).acm is not None
 
 
+#: Who "cannot be attacked directly", with the rule that says so.
+NOT_ATTACKED = {"nikolas": "Col. Nikolas cannot be attacked directly (9.7)",
+                "boyes": "Pvt. Boyes cannot be attacked directly (9.8)",
+                "koval": "Commissar Koval cannot be attacked directly (9.9)"}
+
+
+def defender_problem(b: Board, side: str, target: UnitState, area: str) -> str | None:
+    """7.3.5 "The DF of the defending unit (as designated by the attacker)": why ``target``
+    cannot be designated in ``area``, with the rule and the units that can, or None."""
+    spec = b.spec(target.id)
+    if target.area == area and target.side != side and not is_leader(spec) and not is_hind(spec):
+        return None
+    if target.side == side:
+        why = f"{target.id} is your own unit"
+    elif target.area != area:
+        why = f"{target.id} is not in area {area}"
+    elif is_hind(spec):
+        why = f"{target.id} is attacked only by ranged fire (10.2)"
+    else:
+        why = NOT_ATTACKED.get(spec.special or "", f"{target.id} is a leader: it cannot be attacked directly (9.7-9.9)")
+    allowed = [u.id for u in b.s.in_area(area, other(side))
+               if not is_leader(b.spec(u.id)) and not is_hind(b.spec(u.id))]
+    return (f"{why}; the defenders you can designate in area {area}: {', '.join(allowed) or 'none'} "
+            f"(7.3.5).")
+
+
 def assault(
     b: Board, side: str, attackers: list[UnitState], leaders: list[UnitState], area: str,
     target: UnitState, dice: Dice, air: bool, origin: str | None,
 ) -> list[Event]:
     """Resolve an assault by ``attackers`` (lead first) from ``origin`` into ``area``."""
     lead = attackers[0]
-    if target.area != area or target.side == side or is_leader(b.spec(target.id)) or is_hind(
-        b.spec(target.id)
-    ):
-        raise RuleError(f"{target.id} is not a defender you can designate in area {area}.")
+    why = defender_problem(b, side, target, area)
+    if why:
+        raise RuleError(why)
     air_why = airstrike_problem(b.s, side) if air else None
     if air_why:
         raise RuleError(f"No airstrike for this assault: {air_why}.")

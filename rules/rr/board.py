@@ -130,7 +130,7 @@ def ready_problem(unit: UnitState, ap_rule: str) -> str | None:
         return "it is Suppressed (6.2.1), with no AP until it rallies (6.2)"
     if unit.ap < 1 and unit.status == "recovering":
         return ("it is Recovering and has no AP: Recovering units are not reset (6.2); "
-                "the German HQ can give a German unit one (9.10)")
+                "the German HQ can give a unit in or next to its area one (9.10)")
     if unit.ap < 1:
         return f"it has no AP left this turn ({ap_rule})"
     return None

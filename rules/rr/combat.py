@@ -32,7 +32,8 @@ from rules.core.orders import Ctx, order
 from rules.rr.actions import Airstrike, Fire, Retreat, TakeHits, split_ids
 from rules.rr.assault import after_lead, spread_hit, withdraw_chosen
 from rules.rr.board import (
-    Board, airstrike_problem, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach, ready_problem,
+    MORTAR_RANGE, Board, airstrike_problem, is_ags, is_hind, is_leader, is_luchs, is_mortar, is_rider, is_t12, reach,
+    ready_problem,
 )
 from rules.rr.hits import (
     HIT_WORDS, attackable, enemy_targets, no_retreat, retreat_checks, retreat_one, retreat_options,
@@ -78,7 +79,7 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
     limit = reach(b, uid, kastet)
     if is_mortar(spec):
         if dist > limit:
-            return f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
+            return mortar_range_problem(b, unit, there, dist, limit)
         if not any(b.sees(f.area or "", there) for f in b.on_map(unit.side)):
             return f"no unit of yours sees area {there} (9.1)"
         return None
@@ -89,6 +90,20 @@ def shot_problem(b: Board, uid: str, target: UnitState, kastet: bool = False) ->
         word = "areas" if len(blockers) > 1 else "area"
         return f"line of sight from {here} to {there} is blocked by {word} {b.area_list(blockers)} (7.3.2)"
     return None
+
+
+def mortar_range_problem(b: Board, unit: UnitState, there: str, dist: int, limit: int) -> str:
+    """9.1 "Mortars have a range of two areas ... cannot attack at extended range", with 9.7
+    Col. Nikolas's "add one to any value of a unit in his area, including a mortar's range":
+    the refusal says the +1 when it is given, or offers it when he is there with an AP."""
+    if "range" in unit.boost:
+        return f"area {there} is {dist} away; mortars reach 2, {limit} with Col. Nikolas's +1, and never further (9.1, 9.7)"
+    said = f"area {there} is {dist} away; mortars reach {limit} and never further (9.1)"
+    col = next((u for u in b.in_area(unit.area or "", unit.side)
+                if b.spec(u.id).special == "nikolas" and u.ap >= 1), None)
+    if col is not None and dist == limit + 1 and not b.s.nikolas_spent:
+        said += f"; Col. Nikolas in its area can add 1 to its range first: /rr nikolas unit:{unit.id} value:range (9.7)"
+    return said
 
 
 def supporter_problem(b: Board, firer: UnitState, helper: UnitState) -> str | None:
@@ -245,8 +260,11 @@ def fire(b: Board, side: str, order: Fire, dice: Dice, bonus_shot: bool = False)
     shot = checked_shot(b, side, order, bonus_shot)
     unit, target = shot.unit, shot.target
     mods = pay_for_shot(b, shot, order.kastet)
-    aim = f"area {target.area}" if is_mortar(b.spec(unit.id)) else f"{target.id} in {target.area}"
-    events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {shot.dist})", rule="7.3.3")]
+    mortar = is_mortar(b.spec(unit.id))
+    aim = f"area {target.area}" if mortar else f"{target.id} in {target.area}"
+    # 9.7: a mortar's range raised by Col. Nikolas is said where it is used (pay_for_shot spent it).
+    lent = ", Col. Nikolas's +1 range 9.7" if mortar and shot.dist > MORTAR_RANGE else ""
+    events = [Event(kind="fire", text=f"{unit.id} fires on {aim} (range {shot.dist}{lent})", rule="7.3.3")]
     events += spend_extras(b, side, unit, order)
     doubles = False
     results: list[str] = []

@@ -180,11 +180,12 @@ def assault_limit(b: Board, uid: str, here: str, area: str, origin: str | None) 
 def no_retreat(b: Board, uid: str, origin: str | None, exclude: str | None, rule: str) -> Event | None:
     """The line telling the owner that ``uid`` has no legal retreat and why, area by area
     (the first rule that forbids each), so its hits do not land unexplained; None when it
-    has one, or for the Hind (it leaves the map when Suppressed, 10.2)."""
+    has one.  The Hind never retreats: 10.2 "It may only use its action points to conduct
+    ranged combat", and a retreat "use[s] all of the retreating unit's action points" (7.3.3)."""
     spec = b.spec(uid)
     if is_hind(spec):
-        return None
-    if is_t12(spec):
+        why = "the Hind uses its action points only to fire (10.2), and a retreat uses them all (7.3.3)"
+    elif is_t12(spec):
         why = "the T-12 cannot move from its area, even to retreat (9.6)"
     else:
         checks = retreat_checks(b, uid, origin, exclude, assault=rule == "7.3.5.5")
@@ -204,10 +205,10 @@ def retreat_one(b: Board, uid: str, to: str, rule: str) -> Event:
     """7.3.3 / 7.3.5.5: retreat one area to negate one hit; it uses all the unit's AP."""
     unit = b.s.units[uid]
     start = unit.area or ""
-    move_unit(b, uid, to)
+    company = along(b, uid, move_unit(b, uid, to))
     unit.ap = 0
     b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=unit.side))
-    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}, one hit negated ({rule})", rule=rule)
+    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}{company}, one hit negated ({rule})", rule=rule)
 
 
 def safest(b: Board, uid: str, options: list[str]) -> str:
@@ -218,14 +219,30 @@ def safest(b: Board, uid: str, options: list[str]) -> str:
                                        -options.index(a)))
 
 
-def move_unit(b: Board, uid: str, to: str) -> None:
-    """Put a unit in ``to``; leaders left alone in its old area go with it (9.7-9.9)."""
+def move_unit(b: Board, uid: str, to: str) -> list[str]:
+    """Put a unit in ``to``; leaders left alone in its old area go with it (9.7-9.9: each
+    "must remain in an area, and always move, with at least one other unit").  The leaders
+    that went along."""
     unit = b.s.units[uid]
     old = unit.area
     unit.area = to
+    went: list[str] = []
     if old is not None and not is_leader(b.spec(uid)) and not b.combatants_in(old, unit.side):
         for leader in b.leaders_in(old, unit.side):
             leader.area = to
+            went.append(leader.id)
+    return went
+
+
+def along(b: Board, uid: str, leaders: list[str]) -> str:
+    """Who went with a unit that retreated or routed, so that no counter moves unsaid:
+    `` with NIKOLAS (9.7-9.9: a leader is never left without a unit) and SAGGER (riding
+    with it, 9.3, 9.4)``."""
+    parts = [f"{', '.join(leaders)} (9.7-9.9: a leader is never left without a unit)"] if leaders else []
+    riders = [r.id for r in b.riders(uid)]
+    if riders:
+        parts.append(f"{', '.join(riders)} (riding with it, 9.3, 9.4)")
+    return " with " + " and ".join(parts) if parts else ""
 
 
 def withdraw_options(b: Board, uid: str, avoid: str | None = None) -> list[str]:
@@ -252,9 +269,9 @@ def withdraw_to(b: Board, uid: str, to: str | None) -> Event:
         return Event(kind="retreat", text=f"{uid} cannot retreat: eliminated (7.3.5.2)", rule="7.3.5.2")
     b.s.units[uid].ap = 0
     start = b.s.units[uid].area or ""
-    move_unit(b, uid, to)
+    company = along(b, uid, move_unit(b, uid, to))
     b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=b.s.units[uid].side))
-    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}, AP 0 (7.3.5.2)", rule="7.3.5.2")
+    return Event(kind="retreat", text=f"{uid} retreats {start}→{to}{company}, AP 0 (7.3.5.2)", rule="7.3.5.2")
 
 
 def alive(b: Board) -> set[str]:

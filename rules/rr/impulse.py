@@ -20,6 +20,7 @@ def end_impulse(b: Board) -> None:
     """7.0: after an order the impulse goes to the opponent."""
     b.s.passes = 0
     b.s.active = other(b.s.active)
+    b.s.nikolas_spent = False
 
 
 def impulse(ctx: Ctx[RRState], resolve: Callable[[Board], list[Event]]) -> None:

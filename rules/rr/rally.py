@@ -49,7 +49,7 @@ def cadres(b: Board, dice: Dice) -> list[Event]:
         if b.controller(area) == "nato" or b.enemy_held(area, "soviet"):
             events.append(Event(kind="cadre", rule="7.3.6", text=f"{uid}: NATO holds {area}, no cadre (7.3.6)"))
             continue
-        roll = dice.die(6, f"{uid} cadre, 1d6")
+        roll = dice.die(6, f"{uid} cadre, 1d6", side="soviet")  # 7.3.6: a VDV Para's
         mod = -1 if ordinal >= 2 else 0
         ok = roll + mod <= 4 and b.stack_problem(area, [uid]) is None
         text = f"🎲 {roll}{f' {mod:+d} 2nd/3rd' if mod else ''} = {roll + mod}: {uid} "

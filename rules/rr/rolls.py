@@ -33,14 +33,15 @@ def roll_2d6(
     """Roll 2d6; if ``unit`` has Boyes's reroll armed (9.8), reroll the die its player named
     (the worse for this roll, the lower or the higher), when the roll failed or on any roll
     as the player said, and disarm it.  Returns the dice and a note for the line."""
-    faces = dice.roll(2, 6, reason)
+    whose = unit.side if unit is not None else None
+    faces = dice.roll(2, 6, reason, whose)
     note = ""
     wanted = unit is not None and unit.reroll and good is not None
     if unit is not None and wanted and (unit.reroll_use == "any" or not good(sum(faces))):  # type: ignore[misc]
         low = unit.reroll_die == "lower" or (unit.reroll_die == "worse" and high_good)
         worst = faces.index(min(faces) if low else max(faces))
         old = faces[worst]
-        faces[worst] = dice.die(6, f"{reason}, Boyes reroll")
+        faces[worst] = dice.die(6, f"{reason}, Boyes reroll", whose)
         unit.reroll = False
         note = f", Boyes {old}→{faces[worst]} 9.8"
     return faces, note

@@ -23,7 +23,7 @@ from rules.rr.impulse import area_named
 from rules.rr.rally import (
     cadres, due_now, rally, rallying_with, reset_ap, sides_in_order, wants_help,
 )
-from rules.rr.hits import move_unit
+from rules.rr.hits import along, move_unit
 from rules.rr.state import SIDE_NAMES, SIDES, MarkRecord, RRState, as_side, other, says
 from rules.rr.victory import verdict
 
@@ -33,8 +33,8 @@ def start_turn(b: Board, dice: Dice) -> list[Event]:
     s = b.s
     s.turn += 1
     s.marks = []
-    nato = dice.die(6, "NATO initiative, 1d6")
-    soviet = dice.die(6, "Soviet initiative, 1d6")
+    nato = dice.die(6, "NATO initiative, 1d6", side="nato")
+    soviet = dice.die(6, "Soviet initiative, 1d6", side="soviet")
     s.init_rolls = {"nato": nato, "soviet": soviet}
     s.initiative = "soviet" if soviet > nato else "nato"
     s.airstrike = {"nato": nato <= s.turn, "soviet": soviet >= s.turn}
@@ -92,6 +92,7 @@ def pass_impulse(b: Board, dice: Dice) -> list[Event]:
     s = b.s
     s.passes += 1
     events = [Event(kind="pass", rule="7.0", text=f"{says(s.active, 'passes', 'pass')} (7.0)")]
+    s.nikolas_spent = False  # 7.1: his AP of this impulse
     if s.passes < 2:
         s.active = other(s.active)
         return events
@@ -254,10 +255,10 @@ def route(b: Board, side: str, uid: str, to: str) -> list[Event]:
     if checks[to] is not None:
         raise RuleError(f"{unit.id} cannot route to {to}: {checks[to]}. It may route to: {allowed}.")
     start = unit.area or ""
-    move_unit(b, unit.id, to)
+    company = along(b, unit.id, move_unit(b, unit.id, to))
     b.s.routed.append(unit.id)
     b.s.marks.append(MarkRecord(kind="retreat", areas=[start, to], side=side))
-    return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to} (8.0)")]
+    return [Event(kind="route", rule="8.0", text=f"{unit.id} routes {start}→{to}{company} (8.0)")]
 
 
 # -- the orders of the sequence: setup done, placement, routes, passes ------------------------

@@ -1,6 +1,7 @@
 """Special units' orders (9.2 sniper, 9.7 Nikolas, 9.8 Boyes, 9.10 HQ) and the Hind (10.2).
 
-Each is the whole of an impulse (Nikolas's and Boyes's rally help are rally decisions).
+Each is the whole of an impulse, but for Col. Nikolas's help: it activates no area (7.0), so the
+impulse goes on (his and Boyes's rally help are rally decisions).
 Readings: Nikolas's +1 waits on the unit until it next uses that value this turn (or the turn
 ends); Boyes arms a reroll of the die the player names on the unit's next 2d6 roll this turn,
 if it fails or on any roll as the player says (see README); the HQ may not give a unit more AP than its counter shows,
@@ -40,8 +41,13 @@ def leader(b: Board, side: str, special: str, label: str, rule: str) -> UnitStat
 
 
 def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
-    """9.7: Col. Nikolas spends 1 AP: +1 to one value of a unit in his area."""
+    """9.7: Col. Nikolas spends 1 AP: +1 to one value of a unit in his area.  It activates no
+    area to move or fire (7.0), so the impulse stays with his side (the unit he helped may act
+    in it); 7.1 "no more than one AP in an impulse" allows one such help an impulse."""
     col = leader(b, side, "nikolas", "Col. Nikolas", "9.7")
+    if b.s.nikolas_spent:
+        raise RuleError("Col. Nikolas has spent his AP in this impulse: a unit spends no more than "
+                        "one AP in an impulse (7.1); give the impulse's order.")
     unit = b.unit(uid, side)
     if unit.area != col.area or not is_combatant(b.spec(unit.id)):
         raise RuleError(f"Col. Nikolas helps a unit in his area {col.area} (9.7).")
@@ -55,7 +61,9 @@ def nikolas(b: Board, side: str, uid: str, value: str) -> list[Event]:
         raise RuleError(f"{unit.id} already has Nikolas's +1 {value} waiting (9.7).")
     col.ap -= 1
     unit.boost.append(value)
-    return [Event(kind="nikolas", rule="9.7", text=f"Col. Nikolas: {unit.id} +1 {value.upper()} for its next use (9.7)")]
+    b.s.nikolas_spent = True
+    return [Event(kind="nikolas", rule="9.7", text=f"Col. Nikolas: {unit.id} +1 {value.upper()} for its next use "
+                                                   f"(9.7); the impulse goes on: your order (7.0, 7.1)")]
 
 
 def boyes(b: Board, side: str, uid: str, die: str = "worse", use: str = "failed") -> list[Event]:
@@ -151,7 +159,7 @@ def sniper(b: Board, side: str, uid: str, dice: Dice) -> list[Event]:
     if not b.sc.area_by_id[target.area or ""].city:
         raise RuleError(f"The sniper shoots only in Tannenbruck; area {target.area} is not in it (9.2).")
     mod = SNIPER_AFTER_FIRST if b.s.sniper_uses else 0
-    roll = dice.die(6, f"sniper at {target.id}, 1d6")
+    roll = dice.die(6, f"sniper at {target.id}, 1d6", side=side)
     b.s.sniper_uses += 1
     b.s.sniper_turn = b.s.turn
     total = roll + mod
@@ -224,7 +232,7 @@ def nikolas_orders(b: Board, side: str) -> Iterator[Action]:
     if b.s.phase == "rally":
         yield from (Nikolas(unit=u.id, value="morale") for u in rallying_with(b, side, "nikolas"))
         return
-    col = _leader(b, side, "nikolas")
+    col = _leader(b, side, "nikolas") if not b.s.nikolas_spent else None  # 7.1
     for mate in _mates(b, col) if col else []:
         values = BOOSTS if is_mortar(b.spec(mate.id)) else BOOSTS[:3]
         yield from (Nikolas(unit=mate.id, value=v) for v in values if v not in mate.boost)
@@ -236,7 +244,8 @@ def nikolas_order(ctx: Ctx[RRState], action: Nikolas) -> None:
     if ctx.state.phase == "rally":
         rally_helped(ctx, nikolas_rally(Board(ctx.state), ctx.side, action.unit, action.value))
         return
-    impulse(ctx, lambda b: nikolas(b, ctx.side, action.unit, action.value))
+    ctx.state.marks = []
+    ctx.extend(nikolas(Board(ctx.state), ctx.side, action.unit, action.value))  # the impulse goes on (7.0)
 
 
 @Offers

@@ -132,6 +132,9 @@ class RRState(BaseModel):
     sniper_uses: int = 0  # 9.2: +2 to the die from the second use on
     sniper_turn: int = 0  # 9.2: the last turn the sniper was used
     hq_turn: int = 0  # 9.10: the last turn the German HQ gave an AP
+    #: 9.7 with 7.1: Col. Nikolas spent his AP in this impulse (his help is no activation of
+    #: an area, 7.0, so the impulse goes on; "no more than one AP in an impulse", 7.1).
+    nikolas_spent: bool = False
     vdv_lost: int = 0  # 7.3.6: VDV companies eliminated so far (the 2nd and 3rd get -1)
     #: 7.3.6: eliminated VDV companies waiting for their cadre roll, with their ordinal.
     cadres: dict[str, int] = Field(default_factory=dict)

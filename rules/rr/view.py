@@ -175,6 +175,7 @@ def build_view(state: RRState) -> AreaMapView:
             id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
             reduced=unit.reduced, ap=unit.ap, ap_max=b.max_ap(unit.id), markers=markers,
             attached_to=unit.attached_to, values=short_values(b, unit.id),
+            counted=unit.attached_to is None and not is_leader(spec),  # 9.3, 9.7-9.9: not units of the tally
         )
         for unit, spec, area, markers in _placed(b)
     ]

@@ -27,8 +27,8 @@ def roll_initiative(state: SkirmishState, dice: Dice) -> list[Event]:
     """Both players roll; highest has the first Initiative; ties are rerolled."""
     lines = []
     while True:
-        us = dice.die(6, "us initiative")
-        de = dice.die(6, "germans initiative")
+        us = dice.die(6, "us initiative", side="us")
+        de = dice.die(6, "germans initiative", side="germans")
         lines.append(f"🎲 Americans {us}, Germans {de}")
         if us != de:
             break

@@ -50,3 +50,23 @@ def test_the_digest_leaves_out_a_visit_and_lists_a_mover_once():
     changes = [Change(id="F", what="arrived"), Change(id="A", what="arrived"), Change(id="A", what="moved"),
                Change(id="F", what="left", why="aloft"), Change(id="H", what="left", why="aloft")]
     assert [(c.id, c.what) for c in without_visits(changes)] == [("A", "arrived"), ("A", "moved"), ("H", "left")]
+
+
+def test_fire_still_shown_from_the_players_own_turn_is_not_a_change_since_their_order():
+    """Commando keeps a side turn's marks on the map after it ends (the Shooting lines of
+    the last turn): PB2 and AC1 fired in the Germans' own turn before their last order, and
+    were still drawn when the Germans were pinged, "changed since your last order".  A unit
+    fired since when a view shows it firing and the one before did not."""
+    from rules.core.views import Mark, changes_over
+
+    def shown(*by: str) -> TableView:
+        view = table(("PB2", 1, False), ("AC1", 2, False), ("C1", 3, False))
+        view.marks = [Mark(kind="shot", points=[(1, 1), (3, 1)], by=[uid]) for uid in by]
+        return view
+
+    at_order = shown("PB2", "AC1")  # the Germans' last order: their own turn's fire drawn
+    between = [shown("PB2", "AC1"), shown("C1")]  # the commandos' turn: C1 fires
+    after = shown("C1")
+    assert [(c.id, c.what) for c in changes_over(at_order, between, after)] == [("C1", "fired")]
+    again = [shown("PB2", "AC1"), shown(), shown("PB2")]  # PB2 fires again later: it counts
+    assert ("PB2", "fired") in [(c.id, c.what) for c in changes_over(at_order, again, shown("PB2"))]

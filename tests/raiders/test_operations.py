@@ -506,3 +506,39 @@ def test_supplies_bonus_offered_by_a_card() -> None:
     give(no_bonus, "Cdo-1", "Sup-1")
     step = do(no_bonus, A.Move(force="F1", to="jarabub"), [11])  # C11 pays nothing: played
     assert mission(step).op == 2
+
+
+def test_gear_and_kept_events_are_named_as_the_menus_name_them_23_1_13_1() -> None:
+    """23.1 buy gear: the menu says "Supplies: 1 RP", so ``item:supplies`` buys it as
+    ``item:supply`` does; 13.1 a kept card's event: the reply says what the menu said
+    ("alert −1"), not the order's id, and the menu's words are accepted for it."""
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.phase = "recruit"
+    bought = do(state, A.BuyGear(item="Supplies", unit="Cdo-1"))
+    assert "Sup-1 Supplies to Cdo-1" in texts(bought)[0]
+    with pytest.raises(RuleError, match=r"gear: Supplies \(supply\), Explosives"):
+        do(state, A.BuyGear(item="rations", unit="Cdo-1"))
+    kept = put(mission_state("M5"), "siwa", "Cdo-1")
+    kept = do(kept, A.Move(force="F1", to="jarabub"), [8]).state  # C8 desert guide, kept
+    played = do(kept, A.PlayCard(card="C8", event="alert −1"))
+    assert "C8 Desert guide played (13.1): alert −1 (17.0)" in texts(played)
+    assert mission(played).alert == 2
+
+
+def test_a_counter_recruited_again_after_it_fell_gets_a_name_of_its_own_9_0() -> None:
+    """3.0 the Recruit Box holds units "destroyed due to combat ... These units may sometimes
+    be returned to play" and 9.0 recruits them again: the counter comes back, but not as a
+    second "Cdo-1" in the same game's log."""
+    from rules.raiders.forces import remove_unit
+
+    state = put(mission_state("M1"), "siwa", "Cdo-1")
+    state.phase = "recruit"
+    m = mission(state)
+    for u in [u for u in m.units if u.type == "commando"][1:]:
+        u.space, u.force = "siwa", "F9"  # every other Commando counter in play
+    remove_unit(ctx(state), next(u for u in m.units if u.id == "Cdo-1"))
+    step = do(state, A.Recruit(unit="commando", at="siwa"))
+    ids = [u.id for u in mission(step).units]
+    assert len(ids) == len(set(ids)) and "Cdo-1" not in ids
+    number = max(int(i.split("-")[1]) for i in ids if i.startswith("Cdo-"))
+    assert f"Cdo-{number} recruited at Siwa" in texts(step)[0]

@@ -167,3 +167,14 @@ def test_koval_adds_one_to_the_defence_too_9_9() -> None:
     state = game(STRIP, {"INF": "1", "SPETS": "2", "KOVAL": "2"}, standing=dict(NEVER))
     step = act(state, "nato", Assault(units="INF", to="2", target="SPETS"), [1, 1])
     assert "vs DF 7 +1 TM +1 Koval 9.9 = 9" in texts(step)[1]
+
+
+def test_a_leader_named_as_the_defender_is_told_the_rule_and_the_allowed_targets_9_9() -> None:
+    """9.9 "Commissar Koval cannot be attacked directly" (so 9.7 Nikolas, 9.8 Boyes): naming
+    the leader as the assault's defender (7.3.5 "as designated by the attacker") says which
+    rule forbids it and which defenders the attacker may designate."""
+    state = game(STRIP, {"INF": "1", "INF2": "1", "VDV": "2", "VDV2": "2", "KOVAL": "2"})
+    with pytest.raises(RuleError) as refused:
+        act(state, "nato", Assault(units="INF,INF2", to="2", target="KOVAL"))
+    assert str(refused.value) == ("Commissar Koval cannot be attacked directly (9.9); the defenders you can "
+                                  "designate in area 2: VDV, VDV2 (7.3.5).")

@@ -47,7 +47,7 @@ async def test_9_10_the_hq_gives_a_recovering_unit_an_ap_and_it_moves(tmp_path: 
     assert refused == 1, text
     assert "🎲 6+6 = 12 vs morale 7: M48-2 fails, now Recovering (6.2)" in text
     assert ("M48-2 cannot move: it is Recovering and has no AP: Recovering units are not reset "
-            "(6.2); the German HQ can give a German unit one (9.10).") in text
+            "(6.2); the German HQ can give a unit in or next to its area one (9.10).") in text
     assert "HQ: M48-2 +1 AP, now 1 (9.10)" in text
     assert "M48-2 6→2, 1 AP (7.2)" in text
 

@@ -7,7 +7,7 @@ import pytest
 
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
-from rules.rr.actions import Assault, Boyes, Done, Fire, Move, Pass
+from rules.rr.actions import Assault, Boyes, Done, Fire, Move, Pass, Retreat
 from tests.rr.helpers import act, legal, board, end_ops, game, spec, texts
 
 UNITS = [
@@ -87,3 +87,30 @@ def test_a_side_with_nothing_to_do_can_only_pass_7_0() -> None:
     state.units["INF"].ap = 0
     assert legal(state, "nato") == [Pass()]
     assert legal(state, "soviet") == []
+
+
+def test_a_retreat_says_that_nikolas_went_along_7_3_3_9_7() -> None:
+    """9.7 "Col. Nikolas must remain in an area, and always move, with at least one other
+    unit ... may retreat with a unit from his area": VDV, the only unit of his area, retreats
+    to negate a hit (7.3.3) and he goes with it, said in the reply, not silently."""
+    state = game(STRIP, {"INF": "1", "VDV": "3", "NIK": "3"})
+    shot = act(state, "nato", Fire(unit="INF", target="VDV"), [3, 3])  # 6 +2 = 8 vs 7: one hit
+    step = act(shot.state, "soviet", Retreat(to="4"))
+    assert ("VDV retreats 3→4 with NIK (9.7-9.9: a leader is never left without a unit), "
+            "one hit negated (7.3.3)") in texts(step)
+    assert step.state.units["NIK"].area == "4"
+
+
+def test_an_area_box_counts_units_not_the_leaders_and_teams_with_them_9_3_9_7() -> None:
+    """9.7 Col. Nikolas and 9.3 an ATGM team ride with a unit and are no units of an area's
+    tally (5.1 stacking 0): "Area 15: 4 units" for VDV-1, VDV-2, NIKOLAS and SAGGER read as
+    four units; the box says two, then names the others."""
+    from render.areamap import panel_heading
+
+    units = [spec("VDV", "soviet", special="vdv"), spec("VDV2", "soviet", special="vdv"),
+             spec("NIK", "soviet", kind="leader", special="nikolas", stacking=0, acm=None, ap=2),
+             spec("SAG", "soviet", kind="atgm", special="atgm", stacking=0, acm=None, attached_to="VDV")]
+    grid = board("l-tally", 3, 1, units, main_objective="2", secondary_objectives=["3"], cadre_area="3")
+    view = SYSTEM.view(game(grid, {"VDV": "2", "VDV2": "2", "NIK": "2"}))
+    here = [c for c in view.counters if c.area == "2" or c.attached_to == "VDV"]
+    assert panel_heading("2", here) == "Area 2: 2 units + NIK, SAG"

@@ -11,7 +11,7 @@ from rules.core.answers import answer_label
 from rules.core.errors import RuleError
 from rules.rr import SYSTEM
 from rules.rr.actions import Airstrike, Boyes, Fire, Hind, Hq, Move, Nikolas, Sniper
-from tests.rr.helpers import act, board, game, spec, texts
+from tests.rr.helpers import act, board, game, legal, spec, texts
 
 UNITS = [
     spec("DE1"), spec("DE2", ap=3), spec("HQ", kind="hq", special="hq", stacking=0, acm=None,
@@ -53,19 +53,40 @@ def test_nikolas_raises_a_value_for_its_next_use_9_7() -> None:
     """9.7: 1 AP: +1 to any value of a unit in his area, a mortar's range included."""
     state = game(STRIP, {"SMORT": "6", "NIK": "6", "VDV": "6", "DE1": "3"}, active="soviet",
                  standing=dict(NEVER))
-    with pytest.raises(RuleError, match="9.1"):
-        act(state, "soviet", Fire(unit="SMORT", target="DE1"))  # 3 areas away
+    with pytest.raises(RuleError, match=re.escape(  # 3 areas away; 9.7 offers the +1
+            "area 3 is 3 away; mortars reach 2 and never further (9.1); Col. Nikolas in its area can "
+            "add 1 to its range first: /rr nikolas unit:SMORT value:range (9.7)")):
+        act(state, "soviet", Fire(unit="SMORT", target="DE1"))
     step = act(state, "soviet", Nikolas(unit="SMORT", value="range"))
     assert step.state.units["NIK"].ap == 1
     ready = step.state.model_copy(update={"active": "soviet"}, deep=True)
     fired = act(ready, "soviet", Fire(unit="SMORT", target="DE1"), [1, 1])
     assert fired.state.units["SMORT"].boost == []
+    assert "SMORT fires on area 3 (range 3, Col. Nikolas's +1 range 9.7)" in texts(fired)
     boosted = act(state, "soviet", Nikolas(unit="VDV", value="rcm")).state
     boosted.active = "soviet"
     shot = act(boosted, "soviet", Fire(unit="VDV", target="DE1"), [1, 1])
     assert "+2 RCM +1 Nikolas =" in texts(shot)[1]  # RCM 2 +1, and range 3 without the extended -1
     with pytest.raises(RuleError, match="his area"):
         act(state, "soviet", Nikolas(unit="VDV2", value="df"))
+
+
+def test_nikolas_helping_a_unit_of_his_area_uses_no_impulse_7_0_7_1_9_7() -> None:
+    """7.0 "players alternate activating areas on the map containing their units to move or
+    fire": Col. Nikolas's AP (9.7, "add one to any value of a unit in his area, including a
+    mortar's range") moves and fires nothing, so the impulse stays with the Soviets and the
+    mortar fires in it; 7.1 "A unit may spend no more than one AP in an impulse": one help."""
+    state = game(STRIP, {"SMORT": "6", "NIK": "6", "VDV": "6", "DE1": "3"}, active="soviet",
+                 standing=dict(NEVER))
+    step = act(state, "soviet", Nikolas(unit="SMORT", value="range"))
+    assert step.state.active == "soviet" and "the impulse goes on" in texts(step)[0]
+    assert Nikolas(unit="VDV", value="rcm") not in legal(step.state, "soviet")
+    with pytest.raises(RuleError, match=r"no more than one AP in an impulse \(7.1\)"):
+        act(step.state, "soviet", Nikolas(unit="VDV", value="rcm"))
+    fired = act(step.state, "soviet", Fire(unit="SMORT", target="DE1"), [1, 1])
+    assert fired.state.active == "nato" and not fired.state.nikolas_spent
+    back = fired.state.model_copy(update={"active": "soviet"}, deep=True)
+    assert Nikolas(unit="VDV", value="rcm") in legal(back, "soviet")  # a new impulse, his last AP
 
 
 def test_boyes_lets_a_unit_reroll_one_die_9_8() -> None:
@@ -96,6 +117,18 @@ def test_german_hq_gives_an_ap_once_a_turn_and_lends_its_morale_9_10() -> None:
 
     b = Board(game(STRIP, {"HQ": "1", "DE1": "1", "DE2": "2"}))
     assert b.morale("DE1") == 9 and b.morale("DE2") == 7
+
+
+def test_the_german_hq_helps_any_unit_near_it_a_us_one_too_and_its_help_says_so_9_10() -> None:
+    """9.10 "give any unit in its, or an adjacent area, an action point": a US unit next to
+    the HQ gets it, and /game help order:hq does not narrow it to German units."""
+    from bot.replies import help_text
+
+    state = game(STRIP, {"HQ": "1", "US1": "2", "VDV": "6"})
+    state.units["US1"].ap = 1
+    assert act(state, "nato", Hq(unit="US1")).state.units["US1"].ap == 2
+    said = help_text(SYSTEM, "hq")
+    assert "any NATO unit in or next to the HQ's area (9.10)" in said and "German unit" not in said
 
 
 def test_airstrike_alone_attacks_an_area_10_1() -> None:
@@ -174,6 +207,20 @@ def test_a_suppressed_hind_is_told_it_was_shot_off_not_that_it_flew_10_2() -> No
     # 10.2: off the map it is not a reinforcement (11.0): it never moves at all.
     with pytest.raises(RuleError, match=r"HIND cannot move: the Hind never moves; .* only fires \(10.2\)"):
         act(after, "soviet", Move(units="HIND", to="5"))
+
+
+def test_a_hit_hind_is_told_why_it_cannot_retreat_7_3_3_10_2() -> None:
+    """7.3.3 "The target may choose to retreat one area ... Such retreats use all of the
+    retreating unit's action points"; 10.2 the Hind "may only use its action points to conduct
+    ranged combat": no retreat is offered, and the reply says why before the hits land."""
+    state = game(STRIP, {"DE1": "3", "VDV": "6"}, active="soviet", hind_ok=True,
+                 init_rolls={"nato": 6, "soviet": 6})
+    over = act(state, "soviet", Hind(area="4")).state.model_copy(update={"active": "nato"}, deep=True)
+    shot = act(over, "nato", Fire(unit="DE1", target="HIND"), [6, 5])  # 11 +2 = 13 vs 8: two hits
+    said = texts(shot)
+    assert ("HIND cannot retreat to negate a hit: the Hind uses its action points only to fire (10.2), "
+            "and a retreat uses them all (7.3.3)") in said
+    assert not shot.state.pending and shot.state.units["HIND"].place == "gone"
 
 
 def test_a_second_airstrike_is_refused_as_once_per_turn_10_1() -> None:
