@@ -155,6 +155,7 @@ def choose(ctx: Ctx[SkirmishState], order: Choose) -> None:
         raise RuleError(f"'{order.kind}' is not open to {state.active} now; actions: {', '.join(allowed)} (Actions).")
     unit = state.unit(state.active or "")
     note = "" if state.check_passed else suppression.unsuppress(unit, False)
+    note += "; Fail actions only" if note else ""
     unit.action, unit.steps = order.kind, list(STEPS[order.kind])
     unit.running = order.kind == "run"
     state.phase = "orders"

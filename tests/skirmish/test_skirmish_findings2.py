@@ -1,0 +1,70 @@
+"""Issue 46, a newcomer's play-test of the platoon skirmish: rulings checked against the
+rulebook with scripted dice (each test quotes its heading)."""
+
+from __future__ import annotations
+
+from rules.skirmish import morale, suppression
+from tests.skirmish.helpers import LoadedDice
+from tests.skirmish.test_skirmish_game import go, new
+from tests.skirmish.test_skirmish_rerolls import _assault, _text
+
+# -- Suppression: "Units with suppressed Teams take a +1 penalty to their next Training Check
+# per suppression marker." — every Training Check of the unit, not only its activation.
+
+
+def test_suppression_markers_weigh_on_the_counter_attack_check():
+    state = _assault({"reroll": "no"}, {"losses": "auto", "reroll": "no"}, [6, 1, 1, 1, 1])
+    assert state.pending.kind == "assault-choice"
+    gren = state.unit("gren")
+    gren.alive_teams[0].suppression = 1  # e.g. from the assault's suppressing fire
+    # Trained 4+, +1 marker = 5+: the 4 fails and the unit must break off (Assaults)
+    state, step = go(state, "germans", "decide", [4], default=1, choice="counter")
+    text = _text(step)
+    assert "gren Training Check 🎲4 vs 4+ +1 suppression = 5+: failed: it must break off" in text
+    assert "failed: failed" not in text
+    # Suppression: "If the Training Check is failed, one suppression marker is removed"
+    assert "gren: one suppression marker removed" in text and state.unit("gren").markers == 0
+
+
+def test_a_passed_counter_attack_check_clears_the_markers():
+    state = _assault({"reroll": "no"}, {"losses": "auto", "reroll": "no"}, [6, 1, 1, 1, 1])
+    state.unit("gren").alive_teams[0].suppression = 1
+    state, step = go(state, "germans", "decide", [5], default=1, choice="counter")
+    text = _text(step)
+    assert "🎲5 vs 4+ +1 suppression = 5+: passed: it counter-attacks" in text
+    # "If a suppressed Unit successfully makes its next Training Check, all suppressed Teams
+    # immediately become unsuppressed"
+    assert "gren: all suppression removed (Suppression)" in text
+
+
+def test_the_cc_reroll_of_a_counter_attack_check_carries_the_same_markers():
+    state = _assault({"reroll": "no"}, {"losses": "auto", "reroll": "yes"}, [6, 1, 1, 1, 1])
+    state.unit("gren").alive_teams[0].suppression = 1
+    state, step = go(state, "germans", "decide", [4, 4], default=1, choice="counter")
+    assert "CC reroll: gren Training Check 🎲4 vs 4+ +1 suppression = 5+: failed" in _text(step)
+
+
+def _below_half(markers: int):
+    """1pl (5 teams) loses three this turn: below 50%, it owes a Morale check (Morale)."""
+    state = new([6, 1])
+    unit = state.unit("1pl")
+    for team in unit.alive_teams[1:4]:
+        suppression.remove_team(unit, team)
+    unit.alive_teams[0].suppression = markers
+    return state, unit
+
+
+def test_suppression_markers_weigh_on_the_morale_check():
+    # Morale: "that Unit must make a Training Check to see if it stays to fight"; Trained 4+
+    # with 1 marker needs 5+: the 4 fails and the unit retreats.
+    state, unit = _below_half(1)
+    text = " | ".join(e.text for e in morale.end_of_turn(state, LoadedDice([4])))
+    assert "1pl (2/5 teams) Morale Training Check 🎲4 vs 4+ +1 suppression = 5+: failed" in text
+    assert "1pl retreats and is removed (Morale)" in text and not unit.on_table
+
+
+def test_a_passed_morale_check_clears_the_markers():
+    state, unit = _below_half(2)
+    text = " | ".join(e.text for e in morale.end_of_turn(state, LoadedDice([6])))
+    assert "🎲6 vs 4+ +2 suppression = 6+: passed: it stays to fight; all suppression removed" in text
+    assert unit.on_table and unit.markers == 0
