@@ -310,6 +310,8 @@ def defend(ctx: MakCtx, o: A.Defend) -> None:
     ctx.state.window.used.append(u.id)
     if ctx.state.assault is not None and ctx.state.assault.stage == "adjacent":
         ctx.state.assault.fired_adjacent.append(u.id)  # 9.2: case 1 excludes case 2
+    if ctx.state.window.reason == "move":
+        e.approach_fire.append(u.id)  # 9.2: its attack on this approach (``start_assault``)
     weapon, _ = t.best_weapon(u, e, True, o.weapon)
     resolve.fire(t, ctx, u, e, weapon, "fires defensively at")
     if not resolve.window_defenders(t):

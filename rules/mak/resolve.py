@@ -346,6 +346,7 @@ def _step_into(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex) -> Non
     (13.1.2)."""
     u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
     u.hex = t.label(here)
+    u.approach_fire = []  # 9.2: a new hex, a new approach
     if u.carrying:
         ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
     vehicles.carry_along(ctx.state, u)  # 13.1.2
@@ -400,11 +401,19 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
         return
     u.moved = True
     u.move_done = True
-    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge)
+    # 9.2 "A unit that engages in case 1 cannot attack in case 2", and Figure 10: "the PKA may
+    # make a defensive attack against the AFS when it is in either hex": a defender that
+    # already fired at it as it moved into this hex has had its one attack on this approach
+    shot = [d.id for d in t.in_hex(there, other(u.side)) if d.id in u.approach_fire]
+    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge, fired_adjacent=shot)
     ctx.say("assault", f"{u.id} goes into close quarters in {label} (9.1)", "9.1")
+    if shot:
+        ctx.say("assault", f"{', '.join(shot)} fired at {u.id} as it came next to {label}: no "
+                           f"second defensive attack on this approach (9.2)", "9.2")
     ctx.state.marks.append(Mark(kind="assault", hexes=[t.label(here), label], side=u.side, text=f"{u.id} assaults"))
     ctx.snapshot = True
-    open_window(t, ctx, "assault_adjacent", [u], t.in_hex(there, other(u.side)))
+    open_window(t, ctx, "assault_adjacent", [u],
+                [d for d in t.in_hex(there, other(u.side)) if d.id not in shot])
     if ctx.state.window is None and ctx.state.pin is None:
         advance_assault(t, ctx)
 

@@ -51,6 +51,7 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
         u.mp_spent = 0.0
         u.moved = u.move_done = u.attacked = u.struck = False
         u.phase_shots = {}
+        u.approach_fire = []
         if u.side == ctx.state.active and u.on_map and u.morale != "ok":
             _recover(t, ctx, u)
     fire_due(t, ctx)  # 17.2.1: before any unit moves or attacks
