@@ -112,6 +112,7 @@ class Assault(BaseModel):
     target: str | None = None  # 9.5: the unarmed strike's target, after the armed answer
     charge: bool = False  # 14.2.2: an infantry charge from two hexes away
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
+    answer: str | None = None  # 9.5: the target's unarmed answer, landing with the blow
 
 
 class Position(BaseModel):

@@ -39,3 +39,36 @@ def test_9_2_a_squad_that_held_its_fire_on_the_move_may_fire_at_the_assault():
     assert step.state.window is not None and step.state.window.reason == "assault_adjacent"
     assert step.state.window.defenders == ["M-InfSQ1"]
 
+
+def _unarmed_strike():  # type: ignore[no-untyped-def]
+    """S-PKA2 assaults M-SAFS1, whose arm is disabled (no armed answer, 5.1.2 A); the SAFS
+    holds its defensive attacks; the PKA strikes unarmed."""
+    s = game([("S-PKA2", "PKA", "strahl", "5:1018"), ("M-SAFS1", "SAFS", "merc", "5:1017")])
+    s.active = "strahl"
+    s.unit("M-SAFS1").disarmed = True
+    step = SYS.apply(s, "strahl", A.Assault(unit="S-PKA2", hex="5:1017"), ScriptedDice([]))
+    while step.state.window is not None:
+        step = SYS.apply(step.state, "merc", A.Pass(), ScriptedDice([]))
+    assert SYS.phase_of(step.state) == "strike"
+    return SYS.apply(step.state, "strahl", A.Strike(target="M-SAFS1", unarmed=True), ScriptedDice([]))
+
+
+def test_9_5_the_unit_struck_unarmed_may_answer_unarmed_and_both_blows_land_together():
+    # 9.5: "All Type 1 units may perform 'unarmed' combat in close quarters combat. All
+    # unarmed combat is performed after resolution of attacks from opposing units, except for
+    # opposing unarmed combat. All unarmed combat is resolved simultaneously."
+    step = _unarmed_strike()
+    said = [e.text for e in step.events]
+    assert "S-PKA2 will strike M-SAFS1 unarmed; M-SAFS1 may answer first (unarmed: unarmed blows land together) (9.5)" in said
+    assert step.waiting_on == ["merc"]
+    offered = SYS.legal_actions(step.state, "merc")
+    assert A.Defend(unit="M-SAFS1", target="S-PKA2", weapon="unarmed") in offered
+    # both hit (2+2 = 4, an unmodified 4) and both endurance rolls destroy: the PKA's blow
+    # does not spare it the SAFS's, rolled and landing with it
+    step = SYS.apply(step.state, "merc", A.Defend(unit="M-SAFS1", target="S-PKA2", weapon="unarmed"),
+                     ScriptedDice([2, 2, 1, 1, 2, 2, 1, 1]))
+    assert step.state.unit("M-SAFS1").status == "destroyed"
+    assert step.state.unit("S-PKA2").status == "destroyed"
+    assert any("unarmed combat, simultaneous" in e.text for e in step.events)
+
+
