@@ -7,9 +7,9 @@ fire lands as a phase begins; 17.1.3: a request dies with its observer at the tu
 
 from __future__ import annotations
 
-from rules.core.hexes import distance
+from rules.core.hexes import Hex, distance
 from rules.core.orders import Ctx
-from rules.mak import hazards, infantry
+from rules.mak import cqc, hazards, infantry
 from rules.mak.artillery import end_of_turn, fire_due
 from rules.mak.data import unit_stats
 from rules.mak.deployment import may_enter_on, parse_deploy
@@ -59,11 +59,21 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
     hazards.burn(t, ctx)
 
 
+def capable_of_attacks(t: Table, e: UnitState, here: Hex) -> bool:
+    """14.3.2 (3) "An enemy unit capable of making attacks": one with a weapon that may fire,
+    or a Type I unit that can fight unarmed in close quarters (9.5; an arm-disabled one "can
+    still participate in close quarters combat", 5.1.2 A) where it can get to one: already in
+    the squad's hex, or still able to move (an immobilised one elsewhere cannot come in)."""
+    if t.weapons(e, True):
+        return True
+    return cqc.unarmed_able(t, e) and (t.hex(e) == here or not e.immobilized)
+
+
 def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
     """14.3.2: a broken squad rolls one die at the start of its troop phase, 1-4 recovers."""
     here = t.hex(u)
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
-    near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
+    near = any(distance(here, t.hex(e)) <= 3 and capable_of_attacks(t, e, here) for e in t.on_map(other(u.side)))
     held = t.s.positions.get(u.hex or "")  # 12.3: "inside a defensive position", of any rating
     mod = infantry.recovery_modifier(bool(friends), t.field.terrain.get(here),
                                      held is not None and held.holder == u.side, near,

@@ -72,3 +72,25 @@ def test_9_5_the_unit_struck_unarmed_may_answer_unarmed_and_both_blows_land_toge
     assert any("unarmed combat, simultaneous" in e.text for e in step.events)
 
 
+
+def _recovery(enemy_hex: str, die: int) -> str:
+    """A broken squad in 5:1014 (clear) and an immobilised, arm-disabled enemy PKA in
+    ``enemy_hex``; the Merc phase ends and the squad rolls ``die`` for recovery (14.3.2)."""
+    s = game([("S-InfSQ1", "InfSQ", "strahl", "5:1014"), ("M-PKA1", "PKA", "merc", enemy_hex)])
+    s.unit("S-InfSQ1").morale = "broken"
+    s.unit("M-PKA1").immobilized = s.unit("M-PKA1").disarmed = True
+    step = SYS.apply(s, "merc", A.End(), ScriptedDice([die]))
+    return step.state.unit("S-InfSQ1").morale
+
+
+def test_14_3_2_3_an_arm_disabled_pka_in_the_hex_is_still_capable_of_attacks():
+    # 14.3.2 (3): "An enemy unit capable of making attacks is within 3 hexes, +1"; 5.1.2 A:
+    # "This unit cannot shoot for the rest of the game ... The unit can still participate in
+    # close quarters combat" (9.5, unarmed).  In the squad's hex it can: 4 + 1 = 5, broken.
+    assert _recovery("5:1014", 4) == "broken"
+
+
+def test_14_3_2_3_an_immobilised_arm_disabled_pka_two_hexes_off_is_not():
+    # Immobilised (5.1.2 M "can no longer move") and disarmed, 2 hexes away, it can neither
+    # shoot nor come into close quarters: no +1, and 4 recovers (1-4).
+    assert _recovery("5:1012", 4) == "ok"
