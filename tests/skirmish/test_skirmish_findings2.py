@@ -3,10 +3,13 @@ rulebook with scripted dice (each test quotes its heading)."""
 
 from __future__ import annotations
 
-from rules.skirmish import morale, suppression
+import pytest
+
+from rules.core.errors import RuleError
+from rules.skirmish import SYSTEM, morale, play, suppression
 from tests.skirmish.helpers import LoadedDice
 from tests.skirmish.test_skirmish_game import go, new
-from tests.skirmish.test_skirmish_rerolls import _assault, _text
+from tests.skirmish.test_skirmish_rerolls import _assault, _bogged, _text
 
 # -- Suppression: "Units with suppressed Teams take a +1 penalty to their next Training Check
 # per suppression marker." — every Training Check of the unit, not only its activation.
@@ -68,3 +71,29 @@ def test_a_passed_morale_check_clears_the_markers():
     text = " | ".join(e.text for e in morale.end_of_turn(state, LoadedDice([6])))
     assert "🎲6 vs 4+ +2 suppression = 6+: passed: it stays to fight; all suppression removed" in text
     assert unit.on_table and unit.markers == 0
+
+
+# -- Moving: "Tank teams must roll a 2+ when moving through Difficult Terrain, or a Training
+# Check when moving through Very Difficult Terrain. A failure in either causes the Team to
+# become suppressed at the point of contact with the terrain."
+
+
+def test_a_failed_very_difficult_terrain_check_ends_the_tanks_move():
+    state, step = _bogged({"reroll": "no"})
+    text = _text(step)
+    assert "failed, suppressed at the edge" in text
+    assert "sherman's move ends at the edge of the terrain, suppressed (Moving)" in text
+    tank = state.team("sherman")
+    assert play.budget(state.unit("tank"), tank) == 0
+    assert not [o for o in SYSTEM.legal_actions(state, "us") if o.name == "move"]
+    with pytest.raises(RuleError):
+        go(state, "us", "move", who="sherman", to="14,36")
+
+
+def test_the_move_ends_too_when_the_cc_reroll_is_declined_or_fails():
+    state, _ = _bogged({})  # asked
+    state, step = go(state, "us", "decide", choice="accept")
+    assert play.budget(state.unit("tank"), state.team("sherman")) == 0
+    state, _ = _bogged({})
+    state, step = go(state, "us", "decide", [2], choice="reroll")  # 2 vs 4+: fails again
+    assert play.budget(state.unit("tank"), state.team("sherman")) == 0
