@@ -627,7 +627,7 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
     if volley is None:
         after_fire(ctx, unit)
     elif not volleys.ask(ctx, unit.id, volley, Pending(kind="allocate", side=target.side)):
-        volleys.land(ctx, volley, frozenset())
+        volleys.land(ctx, volley, frozenset(), standing=True)
         after_fire(ctx, unit)
 
 

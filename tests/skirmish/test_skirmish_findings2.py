@@ -3,10 +3,13 @@ rulebook with scripted dice (each test quotes its heading)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.core.errors import RuleError
 from rules.skirmish import SYSTEM, morale, play, suppression
+from tests.console_run import run
 from tests.skirmish.helpers import LoadedDice
 from tests.skirmish.test_skirmish_game import go, new
 from tests.skirmish.test_skirmish_rerolls import _assault, _bogged, _text
@@ -97,3 +100,26 @@ def test_the_move_ends_too_when_the_cc_reroll_is_declined_or_fails():
     state, _ = _bogged({})
     state, step = go(state, "us", "decide", [2], choice="reroll")  # 2 vs 4+: fails again
     assert play.budget(state.unit("tank"), state.team("sherman")) == 0
+
+
+# -- Firing: "the target Unit must allocate one die to a Team"; Suppression: "that Unit must
+# place a suppression marker next to one of its Teams": the target player's choice.
+
+
+async def test_an_automatic_allocation_tells_the_target_player_the_choice_was_theirs(tmp_path: Path) -> None:
+    # The Sherman's 3 hits on gren: g3 and ltn in the open, then one of the hard-cover teams
+    # g1 or g2 (equals): the standing order picks, and the reply says how to choose instead.
+    script = [
+        "@alice /game new system:skirmish scenario:hedgerow_village",
+        "@alice /game join side:us", "@bob /game join side:germans",
+        "@bob /skirmish defaults ground:no",
+        "@alice /skirmish activate unit:tank",
+        "@alice /skirmish action kind:move-and-fire",
+        "@alice /skirmish move who:sherman to:26,31",
+        "@alice /skirmish fire target:gren",
+    ]
+    refused, text, _ = await run(tmp_path, script, [5, 2, 5, 4, 4, 4, 2, 2, 2])
+    assert refused == 0, text
+    assert "Hits allocated: g3 1, ltn 1, g2 1 (Firing)" in text
+    assert ("Germans: which of the equal teams took the hits was your choice, made by your standing "
+            "order (allocate:auto); to be asked: defaults allocate:ask") in text
