@@ -12,6 +12,7 @@ from rules.skirmish import SYSTEM, morale, play, suppression
 from tests.console_run import run
 from tests.skirmish.helpers import LoadedDice
 from tests.skirmish.test_skirmish_game import go, new
+from tests.skirmish.test_skirmish_rulings3 import _game
 from tests.skirmish.test_skirmish_rerolls import _assault, _bogged, _text
 
 # -- Suppression: "Units with suppressed Teams take a +1 penalty to their next Training Check
@@ -109,15 +110,10 @@ def test_the_move_ends_too_when_the_cc_reroll_is_declined_or_fails():
 async def test_an_automatic_allocation_tells_the_target_player_the_choice_was_theirs(tmp_path: Path) -> None:
     # The Sherman's 3 hits on gren: g3 and ltn in the open, then one of the hard-cover teams
     # g1 or g2 (equals): the standing order picks, and the reply says how to choose instead.
-    script = [
-        "@alice /game new system:skirmish scenario:hedgerow_village",
-        "@alice /game join side:us", "@bob /game join side:germans",
-        "@bob /skirmish defaults ground:no",
-        "@alice /skirmish activate unit:tank",
-        "@alice /skirmish action kind:move-and-fire",
-        "@alice /skirmish move who:sherman to:26,31",
-        "@alice /skirmish fire target:gren",
-    ]
+    script = _game("hedgerow_village") + ["@bob /skirmish defaults ground:no"] + [
+        f"@alice /skirmish {line}" for line in (
+            "activate unit:tank", "action kind:move-and-fire", "move who:sherman to:26,31",
+            "fire target:gren")]
     refused, text, _ = await run(tmp_path, script, [5, 2, 5, 4, 4, 4, 2, 2, 2])
     assert refused == 0, text
     assert "Hits allocated: g3 1, ltn 1, g2 1 (Firing)" in text
