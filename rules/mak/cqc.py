@@ -131,7 +131,8 @@ def hold(t: Table, ctx: MakCtx, side: str) -> None:
     assert ex is not None
     rest = fighters(t, ex, side)
     ex.held += [u.id for u in rest]
-    ctx.say("melee", f"{', '.join(u.id for u in rest) or 'No unit'} make no attack (9.3.2)", "9.3.2")
+    verb = "makes" if len(rest) == 1 else "make"
+    ctx.say("melee", f"{', '.join(u.id for u in rest) or 'No unit'} {verb} no attack (9.3.2)", "9.3.2")
     _settle(t, ctx)
 
 

@@ -11,6 +11,7 @@ from rules.core.hexes import Hex, distance
 from rules.core.orders import Ctx
 from rules.mak import cqc, hazards, infantry
 from rules.mak.artillery import end_of_turn, fire_due
+from rules.mak.combat import signed
 from rules.mak.data import unit_stats
 from rules.mak.deployment import may_enter_on, parse_deploy
 from rules.mak.special import smoke_clears
@@ -75,14 +76,19 @@ def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
     near = any(distance(here, t.hex(e)) <= 3 and capable_of_attacks(t, e, here) for e in t.on_map(other(u.side)))
     held = t.s.positions.get(u.hex or "")  # 12.3: "inside a defensive position", of any rating
-    mod = infantry.recovery_modifier(bool(friends), t.field.terrain.get(here),
-                                     held is not None and held.holder == u.side, near,
-                                     u.morale == "broken_again")
+    named = infantry.recovery_modifiers(bool(friends), t.field.terrain.get(here),
+                                        held is not None and held.holder == u.side, near,
+                                        u.morale == "broken_again")
+    mod = sum(v for _, v in named)
     roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
     if roll.recovered:
         u.morale = "ok"
     verdict = "recovers" if roll.recovered else "stays broken"
-    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{mod:+d} → {verdict} (14.3.2)", "14.3.2")
+    # 14.3.2: "On a result of one to four, the unit's morale is recovered", each modifier named
+    shown = "".join(f" {signed(v)} {name}" for name, v in named)
+    total = f" = {roll.die + mod}" if named else ""
+    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{shown}{total} (1-4 recovers) → {verdict} (14.3.2)",
+            "14.3.2")
 
 
 def end_phase(t: Table, ctx: MakCtx) -> None:

@@ -94,3 +94,13 @@ def test_14_3_2_3_an_immobilised_arm_disabled_pka_two_hexes_off_is_not():
     # Immobilised (5.1.2 M "can no longer move") and disarmed, 2 hexes away, it can neither
     # shoot nor come into close quarters: no +1, and 4 recovers (1-4).
     assert _recovery("5:1012", 4) == "ok"
+
+
+def test_14_3_2_the_recovery_roll_names_its_modifiers():
+    # 14.3.2: "roll one die. On a result of one to four, the unit's morale is recovered ...
+    # The following modifiers apply": each is named, not only summed ("🎲 4+1").
+    s = game([("S-InfSQ1", "InfSQ", "strahl", "5:1014"), ("M-AFS1", "AFS", "merc", "5:1012")])
+    s.unit("S-InfSQ1").morale = "broken"
+    step = SYS.apply(s, "merc", A.End(), ScriptedDice([4]))
+    assert ("S-InfSQ1 morale: 🎲 4 +1 enemy within 3 hexes = 5 (1-4 recovers) → stays broken (14.3.2)"
+            in [e.text for e in step.events])
