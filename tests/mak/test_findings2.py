@@ -104,3 +104,13 @@ def test_14_3_2_the_recovery_roll_names_its_modifiers():
     step = SYS.apply(s, "merc", A.End(), ScriptedDice([4]))
     assert ("S-InfSQ1 morale: 🎲 4 +1 enemy within 3 hexes = 5 (1-4 recovers) → stays broken (14.3.2)"
             in [e.text for e in step.events])
+
+
+def test_the_unit_types_cite_unmanned_16_0_and_the_hq_artillery_request_17_1_2():
+    # 16.0 "Unmanned Units"; 17.1.2 "The following classes of units can request an artillery
+    # attack. 1. Command unit ... All infantry Platoon HQ units" (18.1.3 is pilots, 16.1 the
+    # control of unmanned units)
+    from rules.mak.scenario import unit_type_table
+    table = unit_type_table()
+    assert "unmanned (16.0)" in table and "HQ, requests artillery (17.1.2)" in table
+    assert "18.1.3" not in table and "(16.1)" not in table
