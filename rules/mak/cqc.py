@@ -131,7 +131,8 @@ def hold(t: Table, ctx: MakCtx, side: str) -> None:
     assert ex is not None
     rest = fighters(t, ex, side)
     ex.held += [u.id for u in rest]
-    ctx.say("melee", f"{', '.join(u.id for u in rest) or 'No unit'} make no attack (9.3.2)", "9.3.2")
+    verb = "makes" if len(rest) == 1 else "make"
+    ctx.say("melee", f"{', '.join(u.id for u in rest) or 'No unit'} {verb} no attack (9.3.2)", "9.3.2")
     _settle(t, ctx)
 
 
@@ -153,7 +154,18 @@ def _settle(t: Table, ctx: MakCtx) -> None:
         return
 
 
-def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool) -> None:
+def unarmed_together(t: Table, ctx: MakCtx, label: str, blows: list[Blow]) -> None:
+    """9.5 "All unarmed combat is resolved simultaneously": an assault's unarmed blow and the
+    target's unarmed answer are both rolled, then both results land (neither spares the
+    other)."""
+    ctx.state.exchange = Exchange(hex=label, blows=blows)
+    for b in blows:
+        _strike(t, ctx, b, armed=False, rule="9.5")
+    _land(t, ctx, "unarmed combat, simultaneous", "9.5")
+    ctx.state.exchange = None
+
+
+def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool, rule: str = "9.3.2") -> None:
     """Roll one attack; its result is held back (9.3.2 simultaneous)."""
     u, e = ctx.state.unit(b.unit), ctx.state.unit(b.target)
     weapon = None
@@ -178,7 +190,7 @@ def _strike(t: Table, ctx: MakCtx, b: Blow, armed: bool) -> None:
     if hit.hit and result != "-":
         kind = weapon.type.value if weapon is not None else ""
         ctx.state.exchange.pending.append((e.id, result, kind, u.id))  # type: ignore[union-attr]
-    ctx.say("melee", text + " (9.3.2)", "9.3.2", attacker=u.id, target=e.id, hit=hit.hit)
+    ctx.say("melee", text + f" ({rule})", rule, attacker=u.id, target=e.id, hit=hit.hit)
 
 
 def _land(t: Table, ctx: MakCtx, why: str, rule: str) -> None:

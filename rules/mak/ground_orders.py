@@ -278,7 +278,11 @@ def strike(ctx: MakCtx, o: A.Strike) -> None:
         # 9.5: "All unarmed combat is performed after resolution of attacks from opposing
         # units": the target's armed answer comes first, then the blow if both still stand
         a.stage, a.target = "unarmed", e.id
-        ctx.say("strike", f"{u.id} will strike {e.id} unarmed, after {e.id}'s armed answer (9.5)", "9.5")
+        answers = [w for w in ("armed" if t.best_weapon(e, u, True)[0] else "",
+                               "unarmed" if cqc.unarmed_able(t, e) else "") if w]
+        then = (f"{e.id} may answer first ({' or '.join(answers)}: unarmed blows land together)"
+                if answers else f"{e.id} has no answer")
+        ctx.say("strike", f"{u.id} will strike {e.id} unarmed; {then} (9.5)", "9.5")
         resolve.open_window(t, ctx, "attack", [u], [e])
         if ctx.state.window is None and ctx.state.pin is None:
             resolve.advance_assault(t, ctx)
@@ -296,8 +300,11 @@ def defend_offers(state: MakState, side: str) -> list[Action]:
     if state.window is None:
         return []
     targets = [state.unit(x) for x in state.window.targets]
-    return [A.Defend(unit=u, target=e, weapon=w)
-            for u, e, w in legal.fire_offers(t, side, True, resolve.window_defenders(t), targets)]
+    defenders = resolve.window_defenders(t)
+    unarmed = [A.Defend(unit=d.id, target=state.window.targets[0], weapon="unarmed")
+               for d in defenders if resolve.unarmed_answer(t, d)]  # 9.5
+    return unarmed + [A.Defend(unit=u, target=e, weapon=w)
+                      for u, e, w in legal.fire_offers(t, side, True, defenders, targets)]
 
 
 @order(A.Defend, phases="defence", offers=defend_offers)
@@ -308,8 +315,15 @@ def defend(ctx: MakCtx, o: A.Defend) -> None:
     u, e = ctx.state.find(o.unit), ctx.state.find(o.target)
     assert u is not None and e is not None and ctx.state.window is not None
     ctx.state.window.used.append(u.id)
+    if o.weapon.strip().lower() == "unarmed" and ctx.state.assault is not None:
+        ctx.state.assault.answer = u.id  # 9.5: rolled with the blow, in advance_assault
+        ctx.say("defend", f"{u.id} answers {e.id} unarmed: both unarmed blows land together (9.5)", "9.5")
+        resolve.close_window(t, ctx)
+        return
     if ctx.state.assault is not None and ctx.state.assault.stage == "adjacent":
         ctx.state.assault.fired_adjacent.append(u.id)  # 9.2: case 1 excludes case 2
+    if ctx.state.window.reason == "move":
+        e.approach_fire.append(u.id)  # 9.2: its attack on this approach (``start_assault``)
     weapon, _ = t.best_weapon(u, e, True, o.weapon)
     resolve.fire(t, ctx, u, e, weapon, "fires defensively at")
     if not resolve.window_defenders(t):

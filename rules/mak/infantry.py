@@ -44,6 +44,17 @@ class Recovery:
         return self.die + self.modifier <= RECOVER_ON
 
 
+def recovery_modifiers(stacked_with_good: bool, terrain: str | None, in_position: bool,
+                       enemy_within_3: bool, hit_again: bool) -> list[tuple[str, int]]:
+    """14.3.2 1-4, each modifier named as the roll shows it: ``[("forest", -2), ...]``."""
+    named = [("with a unit in good order", -1 if stacked_with_good else 0),
+             (terrain or "", -2 if terrain in ("forest", "building") else 0),
+             ("defensive position", -1 if in_position else 0),
+             ("enemy within 3 hexes", 1 if enemy_within_3 else 0),
+             ("attacked again while broken", 1 if hit_again else 0)]
+    return [(name, value) for name, value in named if value]
+
+
 def recovery_modifier(stacked_with_good: bool, terrain: str | None, in_position: bool,
                       enemy_within_3: bool, hit_again: bool) -> int:
     """14.3.2 1-4: -1 stacked with unbroken/able units; -2 forest or building, -1 in a

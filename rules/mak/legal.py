@@ -20,7 +20,7 @@ from rules.mak.movement import CARRY_COST, Way, entry_cost, path_to
 from rules.mak.pilots import commanded, manned
 from rules.mak.refusals import absent, busy, just_landed, leavers, mover_problem, own, steps_away
 from rules.mak.hazards import known_mines
-from rules.mak.resolve import allowance, charge_mines, charge_steps, reach_of, strike_targets, window_defenders
+from rules.mak.resolve import allowance, charge_mines, charge_steps, reach_of, strike_targets, unarmed_answer, window_defenders
 from rules.mak.special import airdrop_hexes
 from rules.mak.state import UnitState, other
 from rules.mak.table import Table
@@ -519,6 +519,9 @@ def defend_problem(t: Table, side: str, order: A.Defend) -> str | None:
         return f"Units that may fire now: {', '.join(sorted(able)) or 'none'} (5.4)."
     if order.target.strip().lower() not in {x.lower() for x in w.targets}:
         return f"The defensive attack is at {', '.join(w.targets)} (5.4)."
+    if order.weapon.strip().lower() == "unarmed":
+        return None if unarmed_answer(t, u) else (
+            "Only a Type I unit struck unarmed in an assault answers unarmed (9.5).")
     return fire_problem(t, side, order.unit, order.target, order.weapon, defensive=True)
 
 

@@ -13,7 +13,7 @@ from rules.core.hexes import Hex, distance, neighbours
 from rules.core.orders import Ctx
 from rules.mak.air import flak_target
 from rules.mak.closequarters import unpinned_choice_needed
-from rules.mak import concealment, hazards, infantry, vehicles
+from rules.mak import concealment, cqc, hazards, infantry, vehicles
 from rules.mak.hazards import STOPPED, known_mines, step
 from rules.mak.land_state import Overrun
 from rules.mak.combat import UNARMED_TARGET, AttackTarget, HitRoll, defensive_trigger, roll_damage, roll_hit
@@ -22,7 +22,7 @@ from rules.mak.damage import apply_result, expend_attack
 from rules.mak.data import WeaponStats
 from rules.mak.movement import Reach, entry_cost, path_to, reach
 from rules.mak.pilots import credit_kill
-from rules.mak.state import SIDE_NAMES, Assault, MakState, Mark, PinChoice, UnitState, Window, other
+from rules.mak.state import SIDE_NAMES, Assault, Blow, MakState, Mark, PinChoice, UnitState, Window, other
 from rules.mak.table import Table, allowance, flak_modifiers
 from rules.mak.weapons import can_reload
 
@@ -135,10 +135,21 @@ def spent_attack(t: Table, ctx: MakCtx, attacker: UnitState, target: UnitState, 
 # -- defensive windows -----------------------------------------------------------------------
 
 
+def unarmed_answer(t: Table, defender: UnitState) -> bool:
+    """9.5: "All Type 1 units may perform 'unarmed' combat in close quarters combat ...
+    except for opposing unarmed combat. All unarmed combat is resolved simultaneously": the
+    Type I unit an assault strikes unarmed may answer unarmed, armed weapon or none."""
+    a = t.s.assault
+    return (a is not None and a.stage == "unarmed" and a.target == defender.id and a.answer is None
+            and defender.on_map and cqc.unarmed_able(t, defender))
+
+
 def _able(t: Table, defender: UnitState, targets: list[UnitState], ignore_pin: bool = False) -> bool:
     """Whether ``defender`` may make a defensive attack on one of ``targets`` now."""
     if not defender.on_map or defender.side == ctx_side(t) or defender.arson_turn == t.s.turn:
         return False  # 14.4.2: a squad trying arson makes no other attack that turn
+    if unarmed_answer(t, defender):
+        return True
     for target in targets:
         if not target.on_map:
             continue
@@ -346,6 +357,7 @@ def _step_into(t: Table, ctx: MakCtx, u: UnitState, prev: Hex, here: Hex) -> Non
     (13.1.2)."""
     u.mp_spent += entry_cost(t.field, t.stats(u), prev, here) or 0.0
     u.hex = t.label(here)
+    u.approach_fire = []  # 9.2: a new hex, a new approach
     if u.carrying:
         ctx.state.unit(u.carrying).hex = u.hex  # 7.3.1: they move together
     vehicles.carry_along(ctx.state, u)  # 13.1.2
@@ -400,11 +412,19 @@ def start_assault(t: Table, ctx: MakCtx, u: UnitState, label: str) -> None:
         return
     u.moved = True
     u.move_done = True
-    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge)
+    # 9.2 "A unit that engages in case 1 cannot attack in case 2", and Figure 10: "the PKA may
+    # make a defensive attack against the AFS when it is in either hex": a defender that
+    # already fired at it as it moved into this hex has had its one attack on this approach
+    shot = [d.id for d in t.in_hex(there, other(u.side)) if d.id in u.approach_fire]
+    ctx.state.assault = Assault(unit=u.id, hex=label, charge=charge, fired_adjacent=shot)
     ctx.say("assault", f"{u.id} goes into close quarters in {label} (9.1)", "9.1")
+    if shot:
+        ctx.say("assault", f"{', '.join(shot)} fired at {u.id} as it came next to {label}: no "
+                           f"second defensive attack on this approach (9.2)", "9.2")
     ctx.state.marks.append(Mark(kind="assault", hexes=[t.label(here), label], side=u.side, text=f"{u.id} assaults"))
     ctx.snapshot = True
-    open_window(t, ctx, "assault_adjacent", [u], t.in_hex(there, other(u.side)))
+    open_window(t, ctx, "assault_adjacent", [u],
+                [d for d in t.in_hex(there, other(u.side)) if d.id not in shot])
     if ctx.state.window is None and ctx.state.pin is None:
         advance_assault(t, ctx)
 
@@ -464,7 +484,10 @@ def advance_assault(t: Table, ctx: MakCtx) -> None:
     if a.stage == "unarmed":
         ctx.state.assault = None
         e = ctx.state.unit(a.target or "")
-        if e.on_map and e.hex == u.hex:  # 9.5: after the armed answer, if both still stand
+        if a.answer and e.on_map and e.hex == u.hex:  # 9.5: both unarmed blows land together
+            cqc.unarmed_together(t, ctx, a.hex, [Blow(unit=u.id, target=e.id, unarmed=True),
+                                                 Blow(unit=e.id, target=u.id, unarmed=True)])
+        elif e.on_map and e.hex == u.hex:  # 9.5: after the armed answer, if both still stand
             fire(t, ctx, u, e, None, "strikes", unarmed=True)
         return
     if a.stage == "adjacent":

@@ -408,7 +408,7 @@ def describe(stats: UnitStats) -> str:
         f"{stats.movement} {'hex' if stats.move_form.value == 'I' else 'MP'} "
         f"({MOVE_FORMS[stats.move_form.value]})")
     extra = [word for word, on in (
-        ("unmanned (18.1.3)", stats.unmanned), ("HQ (16.1)", stats.command),
+        ("unmanned (16.0)", stats.unmanned), ("HQ, requests artillery (17.1.2)", stats.command),
         ("engineers (14.4)", stats.engineer), ("recon (17.1.2)", stats.recon),
         (f"carries {capacity(stats)} stack points (13.1.5)", capacity(stats)),
         ("carries a rider (10.6)", stats.rider),

@@ -48,6 +48,9 @@ class UnitState(BaseModel):
     attacked: bool = False  # its one offensive attack this phase (5.3.1)
     spotted: bool = False  # spotted for an indirect attack this turn (5.5.1)
     struck: bool = False  # attacked in close quarters this phase
+    #: 9.2 "A unit that engages in case 1 cannot attack in case 2": the enemies that made a
+    #: defensive attack on it in the hex it stands in, this phase (cleared as it enters another)
+    approach_fire: list[str] = Field(default_factory=list)
     carrying: str | None = None  # 7.3: the immobilised Type I unit it carries
     pilot: int | None = None  # 18.1.3: the number of the side's pilot in it
     rider: str | None = None  # 10.6: the PKA (Gustav, Konrad) a PK41 carries as a Hornisse
@@ -109,6 +112,7 @@ class Assault(BaseModel):
     target: str | None = None  # 9.5: the unarmed strike's target, after the armed answer
     charge: bool = False  # 14.2.2: an infantry charge from two hexes away
     fired_adjacent: list[str] = Field(default_factory=list)  # 9.2: case 1 excludes case 2
+    answer: str | None = None  # 9.5: the target's unarmed answer, landing with the blow
 
 
 class Position(BaseModel):

@@ -7,10 +7,11 @@ fire lands as a phase begins; 17.1.3: a request dies with its observer at the tu
 
 from __future__ import annotations
 
-from rules.core.hexes import distance
+from rules.core.hexes import Hex, distance
 from rules.core.orders import Ctx
-from rules.mak import hazards, infantry
+from rules.mak import cqc, hazards, infantry
 from rules.mak.artillery import end_of_turn, fire_due
+from rules.mak.combat import signed
 from rules.mak.data import unit_stats
 from rules.mak.deployment import may_enter_on, parse_deploy
 from rules.mak.special import smoke_clears
@@ -51,6 +52,7 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
         u.mp_spent = 0.0
         u.moved = u.move_done = u.attacked = u.struck = False
         u.phase_shots = {}
+        u.approach_fire = []
         if u.side == ctx.state.active and u.on_map and u.morale != "ok":
             _recover(t, ctx, u)
     fire_due(t, ctx)  # 17.2.1: before any unit moves or attacks
@@ -58,20 +60,35 @@ def start_phase(t: Table, ctx: MakCtx) -> None:
     hazards.burn(t, ctx)
 
 
+def capable_of_attacks(t: Table, e: UnitState, here: Hex) -> bool:
+    """14.3.2 (3) "An enemy unit capable of making attacks": one with a weapon that may fire,
+    or a Type I unit that can fight unarmed in close quarters (9.5; an arm-disabled one "can
+    still participate in close quarters combat", 5.1.2 A) where it can get to one: already in
+    the squad's hex, or still able to move (an immobilised one elsewhere cannot come in)."""
+    if t.weapons(e, True):
+        return True
+    return cqc.unarmed_able(t, e) and (t.hex(e) == here or not e.immobilized)
+
+
 def _recover(t: Table, ctx: MakCtx, u: UnitState) -> None:
     """14.3.2: a broken squad rolls one die at the start of its troop phase, 1-4 recovers."""
     here = t.hex(u)
     friends = [f for f in t.in_hex(here, u.side) if f.id != u.id and f.morale == "ok"]
-    near = any(distance(here, t.hex(e)) <= 3 and t.weapons(e, True) for e in t.on_map(other(u.side)))
+    near = any(distance(here, t.hex(e)) <= 3 and capable_of_attacks(t, e, here) for e in t.on_map(other(u.side)))
     held = t.s.positions.get(u.hex or "")  # 12.3: "inside a defensive position", of any rating
-    mod = infantry.recovery_modifier(bool(friends), t.field.terrain.get(here),
-                                     held is not None and held.holder == u.side, near,
-                                     u.morale == "broken_again")
+    named = infantry.recovery_modifiers(bool(friends), t.field.terrain.get(here),
+                                        held is not None and held.holder == u.side, near,
+                                        u.morale == "broken_again")
+    mod = sum(v for _, v in named)
     roll = infantry.roll_recovery(ctx.dice, mod, f"{u.id} morale")
     if roll.recovered:
         u.morale = "ok"
     verdict = "recovers" if roll.recovered else "stays broken"
-    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{mod:+d} → {verdict} (14.3.2)", "14.3.2")
+    # 14.3.2: "On a result of one to four, the unit's morale is recovered", each modifier named
+    shown = "".join(f" {signed(v)} {name}" for name, v in named)
+    total = f" = {roll.die + mod}" if named else ""
+    ctx.say("morale", f"{u.id} morale: 🎲 {roll.die}{shown}{total} (1-4 recovers) → {verdict} (14.3.2)",
+            "14.3.2")
 
 
 def end_phase(t: Table, ctx: MakCtx) -> None:

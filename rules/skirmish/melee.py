@@ -19,7 +19,7 @@ from rules.skirmish import (
 )
 from rules.skirmish.orders import Assault
 from rules.skirmish.state import AssaultState, Pending, SkirmishState, TeamState, UnitState
-from rules.skirmish.training import training_check
+from rules.skirmish.training import unit_check
 
 RULE = "Assaults"
 
@@ -347,8 +347,8 @@ def choose(ctx: Ctx[SkirmishState], counter: bool) -> None:
     if not counter:
         break_off(ctx)
         return
-    check = training_check(unit.training, ctx.dice, f"{unit.id} counter-attack")
-    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    check = unit_check(unit, ctx.dice, f"{unit.id} counter-attack")  # +1 per marker (Suppression)
+    verdict = "it counter-attacks" if check.passed else "it must break off"
     ctx.say("counter", f"{check.text(unit.id)}: {verdict} (Assaults)", RULE)
     how = "no" if check.passed else rerolls.answer(state, unit.side)
     if how == "ask":
@@ -365,8 +365,8 @@ def counter_reroll(ctx: Ctx[SkirmishState]) -> bool:
     fight = state.assault
     assert fight is not None
     unit, _ = _chooser_and_enemy(state)
-    check = rerolls.reroll(state, unit, ctx.dice, "counter-attack")
-    verdict = "it counter-attacks" if check.passed else "failed, it must break off"
+    check = rerolls.reroll(state, unit, ctx.dice, "counter-attack", unit.markers)
+    verdict = "it counter-attacks" if check.passed else "it must break off"
     ctx.say("counter", f"CC reroll: {check.text(unit.id)}: {verdict} (Leaders)", "Leaders")
     if not check.passed:
         fight.rerolled_fail = unit.id
@@ -378,6 +378,11 @@ def counter_check_done(ctx: Ctx[SkirmishState], passed: bool) -> None:
     break-off."""
     state = ctx.state
     unit, enemy = _chooser_and_enemy(state)
+    # Suppression: the check (and any reroll of it) settled, passed clears every marker and
+    # failed removes one.
+    cleared = suppression.unsuppress(unit, passed)
+    if cleared:
+        ctx.say("suppression", f"{unit.id}: {cleared} (Suppression)", "Suppression", unit=unit.id)
     if not passed:
         break_off(ctx)
         return

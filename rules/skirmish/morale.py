@@ -21,7 +21,7 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.skirmish import suppression
 from rules.skirmish.state import SkirmishState, TeamState, UnitState
-from rules.skirmish.training import training_check
+from rules.skirmish.training import training_check, unit_check
 
 
 def needs_check(unit: UnitState) -> bool:
@@ -42,13 +42,19 @@ def next_check(state: SkirmishState) -> UnitState | None:
 
 
 def morale_check(unit: UnitState, dice: Dice, reroll: bool = False) -> tuple[bool, Event]:
-    """Roll the unit's Morale check (a Training Check; markers do not count here)."""
-    check = training_check(unit.training, dice, f"{unit.id} morale" + (" CC reroll" if reroll else ""))
+    """Roll the unit's Morale check, a Training Check: +1 per suppression marker, and passed
+    it clears them ("Units with suppressed Teams take a +1 penalty to their next Training
+    Check per suppression marker"; "If a suppressed Unit successfully makes its next Training
+    Check, all suppressed Teams immediately become unsuppressed", Suppression).  A failed
+    check removes the unit, markers and all."""
+    check = unit_check(unit, dice, f"{unit.id} morale" + (" CC reroll" if reroll else ""))
     text = check.text(f"{unit.id} ({len(unit.alive_teams)}/{unit.start_teams} teams) Morale")
     if reroll:
         text = f"CC reroll: {text}"
     rule = "Leaders" if reroll else "Morale"
-    text += ": it stays to fight" if check.passed else ""
+    if check.passed:
+        cleared = suppression.unsuppress(unit, True)
+        text += ": it stays to fight" + (f"; {cleared} (Suppression)" if cleared else "")
     return check.passed, Event(kind="morale", text=f"{text} ({rule})", rule=rule,
                                data={"unit": unit.id, "die": check.die})
 

@@ -155,6 +155,7 @@ def choose(ctx: Ctx[SkirmishState], order: Choose) -> None:
         raise RuleError(f"'{order.kind}' is not open to {state.active} now; actions: {', '.join(allowed)} (Actions).")
     unit = state.unit(state.active or "")
     note = "" if state.check_passed else suppression.unsuppress(unit, False)
+    note += "; Fail actions only" if note else ""
     unit.action, unit.steps = order.kind, list(STEPS[order.kind])
     unit.running = order.kind == "run"
     state.phase = "orders"
@@ -368,9 +369,26 @@ def move(ctx: Ctx[SkirmishState], order: Move) -> None:
             bogged = Pending(kind="reroll", check="terrain", side=unit.side, unit=unit.id,
                              team=team.id, goal=end, paths=starts, options=[result.piece],
                              face=face, turret=turret)
+        elif result.bogged:
+            end_move(ctx, unit, team)  # a failed 2+ (no reroll: no Training Check), or a second tank
     if bogged is not None and terrain_reroll(ctx, bogged):
         return
     offer_reactions(ctx, unit, moved, starts)
+
+
+def end_move(ctx: Ctx[SkirmishState], unit: UnitState, team: TeamState) -> None:
+    """Moving: "A failure in either causes the Team to become suppressed at the point of
+    contact with the terrain": the team's Move ends there, the inches it had left lost (a
+    Run's second Move, "Unit may Move twice", is still to come if this was the first)."""
+    base = movement.SPEED[team.kind]
+    team.travelled = base * (2 if unit.running and team.travelled >= base - 1e-6 else 1)
+    ctx.say("move", f"{team.id}'s move ends at the edge of the terrain, suppressed (Moving)", "Moving",
+            team=team.id)
+
+
+def _stuck(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
+    """The failed terrain check stands: the tank's Move ends at the edge."""
+    end_move(ctx, ctx.state.unit(bogged.unit or ""), ctx.state.team(bogged.team or ""))
 
 
 def terrain_reroll(ctx: Ctx[SkirmishState], bogged: Pending) -> bool:
@@ -382,6 +400,8 @@ def terrain_reroll(ctx: Ctx[SkirmishState], bogged: Pending) -> bool:
         return True
     if how == "yes":
         _terrain_again(ctx, bogged)
+    else:
+        _stuck(ctx, bogged)
     return False
 
 
@@ -393,7 +413,10 @@ def _terrain_again(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
     check = rerolls.reroll(state, unit, ctx.dice, f"{team.id} very difficult terrain")
     verdict = "through" if check.passed else "it stays suppressed at the edge"
     ctx.say("going", f"CC reroll: {check.text(team.id)}: {verdict} (Leaders)", "Leaders", die=check.die)
-    if not check.passed or bogged.goal is None:
+    if not check.passed:
+        _stuck(ctx, bogged)
+        return
+    if bogged.goal is None:
         return
     team.suppression -= 1
     result = movement.move_team(state, team, bogged.goal, ctx.dice, budget(unit, team),
@@ -401,12 +424,16 @@ def _terrain_again(ctx: Ctx[SkirmishState], bogged: Pending) -> None:
                                 through=bogged.options[0])
     team.travelled += result.travelled
     ctx.extend(result.events)
+    if result.bogged:
+        end_move(ctx, unit, team)  # stopped again by a further piece
 
 
 def terrain_answer(ctx: Ctx[SkirmishState], pending: Pending, again: bool) -> None:
     """The answer to the terrain reroll question; then the enemy's Reaction and Overwatch."""
     if again:
         _terrain_again(ctx, pending)
+    else:
+        _stuck(ctx, pending)
     unit = ctx.state.unit(pending.unit or "")
     offer_reactions(ctx, unit, moved_teams(ctx.state, unit, pending.paths), pending.paths)
 
@@ -600,7 +627,7 @@ def resolve_fire_order(ctx: Ctx[SkirmishState], unit: UnitState, order: Fire) ->
     if volley is None:
         after_fire(ctx, unit)
     elif not volleys.ask(ctx, unit.id, volley, Pending(kind="allocate", side=target.side)):
-        volleys.land(ctx, volley, frozenset())
+        volleys.land(ctx, volley, frozenset(), standing=True)
         after_fire(ctx, unit)
 
 

@@ -50,8 +50,8 @@ def use(state: SkirmishState, side: str) -> None:
     state.cc_reroll_used.append(side)  # type: ignore[arg-type]
 
 
-def reroll(state: SkirmishState, unit: UnitState, dice: Dice, what: str) -> Check:
-    """Spend the CC's reroll and roll the unit's Training Check again (no markers: only the
-    activation check counts them)."""
+def reroll(state: SkirmishState, unit: UnitState, dice: Dice, what: str, markers: int = 0) -> Check:
+    """Spend the CC's reroll and roll the unit's Training Check again, with the suppression
+    markers that weighed on the first roll (``markers``: the same check, Suppression)."""
     use(state, unit.side)
-    return training_check(unit.training, dice, f"{unit.id} {what} CC reroll")
+    return training_check(unit.training, dice, f"{unit.id} {what} CC reroll", markers)

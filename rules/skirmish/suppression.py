@@ -75,7 +75,10 @@ def remove_team(unit: UnitState, team: TeamState) -> None:
 
 
 def unsuppress(unit: UnitState, passed: bool) -> str:
-    """After the unit's Training Check: passed clears every marker, failed removes one."""
+    """After the unit's next Training Check, whichever it is (activation, counter-attack,
+    Morale): "If a suppressed Unit successfully makes its next Training Check, all suppressed
+    Teams immediately become unsuppressed ... If the Training Check is failed, one suppression
+    marker is removed" (Suppression)."""
     if not unit.markers:
         return ""
     if passed:
@@ -84,4 +87,4 @@ def unsuppress(unit: UnitState, passed: bool) -> str:
         return "all suppression removed"
     worst = max(unit.alive_teams, key=lambda t: t.suppression)
     worst.suppression -= 1
-    return f"one suppression marker removed ({worst.id}); Fail actions only"
+    return f"one suppression marker removed ({worst.id})"

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from rules.core.dice import Dice
 from rules.skirmish.scenario import Training
+from rules.skirmish.state import UnitState
 
 #: Unit Training Table: the Training Check number (Actions).
 CHECK: dict[str, int] = {"green": 5, "trained": 4, "veteran": 3}
@@ -54,3 +55,11 @@ def training_check(training: Training, dice: Dice, reason: str, markers: int = 0
     need = check_number(training, markers)
     die = dice.die(6, reason)
     return Check(die=die, need=need, base=CHECK[training], markers=markers, passed=die >= need)
+
+
+def unit_check(unit: UnitState, dice: Dice, reason: str) -> Check:
+    """The unit's Training Check with its suppression markers: "Units with suppressed Teams
+    take a +1 penalty to their next Training Check per suppression marker" (Suppression) —
+    any Training Check of the unit (activation, counter-attack, Morale, and the CC's reroll
+    of the same check, which the markers still weigh on until its result is settled)."""
+    return training_check(unit.training, dice, reason, unit.markers)

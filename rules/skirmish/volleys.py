@@ -16,7 +16,7 @@ from rules.core.orders import Ctx
 from rules.core.views import Mark
 from rules.skirmish import fire, prompts
 from rules.skirmish.allocation import Volley, allocate
-from rules.skirmish.state import Pending, SkirmishState, TeamState, UnitState
+from rules.skirmish.state import SIDE_NAMES, Pending, SkirmishState, TeamState, UnitState
 
 
 def allocation_choices(state: SkirmishState, volley: Volley) -> dict[str, str]:
@@ -70,9 +70,34 @@ def fire_at(ctx: Ctx[SkirmishState], firer: UnitState, shooters: list[TeamState]
     if ask(ctx, firer.id, volley, pending):
         return None
     rolled = len(result.events)
+    choice = had_choice(state, volley)
     fire.land_volley(state, volley, ctx.dice, result)
     ctx.extend(result.events[rolled:])
+    if choice:
+        say_standing_choice(ctx, target)
     return result
+
+
+def had_choice(state: SkirmishState, volley: Volley) -> bool:
+    """Whether the owner, not yet told that its standing order allocates, could have
+    allocated the volley more than one way (told once: the order is then its own)."""
+    side = state.unit(volley.target).side
+    if "allocate" in state.policies.get(side, {}):
+        return False
+    return len(allocation_choices(state, volley)) >= 2
+
+
+def say_standing_choice(ctx: Ctx[SkirmishState], target: UnitState) -> None:
+    """Firing: "the target Unit must allocate one die to a Team"; Suppression: "that Unit must
+    place a suppression marker next to one of its Teams": the choice among equals is the
+    target player's.  Play does not stop to ask by default (``defaults allocate:auto``), so
+    the reply says the standing order made it and how the player makes it instead, once:
+    the standing order is then recorded as the player's own."""
+    ctx.state.policies.setdefault(target.side, {})["allocate"] = "auto"
+    ctx.say("allocate", f"{SIDE_NAMES[target.side]}: which of the equal teams took the hits was "
+                        f"your choice, made by your standing order (allocate:auto); to be asked: "
+                        f"defaults allocate:ask; teams to hit last: defaults protect:… (Firing)",
+            "Firing", unit=target.id)
 
 
 def mark_fire(state: SkirmishState, side: str, result: fire.FireResult) -> None:
@@ -86,10 +111,15 @@ def mark_fire(state: SkirmishState, side: str, result: fire.FireResult) -> None:
                                     side=side, by=[event.data["shooter"]]))
 
 
-def land(ctx: Ctx[SkirmishState], volley: Volley, first: frozenset[str]) -> fire.FireResult:
+def land(ctx: Ctx[SkirmishState], volley: Volley, first: frozenset[str],
+         standing: bool = False) -> fire.FireResult:
     """The owner's answer: allocate (its ``first`` teams first among equals), save, remove
-    casualties, place suppression.  The result counts the volley's hits."""
+    casualties, place suppression.  The result counts the volley's hits.  ``standing``: the
+    standing order answered, and the reply says so where the owner had a choice."""
+    choice = standing and had_choice(ctx.state, volley)
     result = fire.FireResult(hits=sum(b.hits for b in volley.batches))
     fire.land_volley(ctx.state, volley, ctx.dice, result, first)
     ctx.extend(result.events)
+    if choice:
+        say_standing_choice(ctx, ctx.state.unit(volley.target))
     return result

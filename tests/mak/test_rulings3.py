@@ -134,7 +134,7 @@ async def test_14_3_1_a_squad_whose_morale_broke_is_told_why(tmp_path: Path) -> 
     refused, text, _ = await run(tmp_path, script, [2, 2, 3, 3] + [6] * 20)
     assert refused == 2, text
     assert "endurance 6: A → morale broken (14.3)" in text
-    assert "M-InfSQ1 morale: 🎲 6+1 → stays broken (14.3.2)" in text
+    assert "M-InfSQ1 morale: 🎲 6 +1 enemy within 3 hexes = 7 (1-4 recovers) → stays broken (14.3.2)" in text
     assert ("M-InfSQ1's morale is broken: it can only move away from enemy units, never next to "
             "one (14.3.1 2); away: 5:0925, 5:0825.") in text
     assert ("M-InfSQ1's morale is broken: it cannot attack (14.3.1 1); it may move away from the "

@@ -29,7 +29,7 @@ def test_14_3_2_recovery_in_a_forest_position_counts_both_modifiers():
     s.unit("S-InfSQ1").morale = "broken"
     s.positions["5:0405"] = Position(rating=-1, holder="strahl")
     step = SYS.apply(s, "merc", A.End(), ScriptedDice([6]))
-    assert "S-InfSQ1 morale: 🎲 6-2 → recovers (14.3.2)" in [e.text for e in step.events]
+    assert "S-InfSQ1 morale: 🎲 6 −2 forest −1 defensive position +1 enemy within 3 hexes = 4 (1-4 recovers) → recovers (14.3.2)" in [e.text for e in step.events]
     assert step.state.unit("S-InfSQ1").morale == "ok"
 
 
@@ -51,13 +51,13 @@ def test_14_3_2_4_a_missed_attack_on_a_broken_squad_does_not_flip_its_token():
     missed = _fire(s, "M-AFS1", "S-InfSQ1", [6, 6]).state
     assert missed.unit("S-InfSQ1").morale == "broken"
     after_miss = SYS.apply(missed, "merc", A.End(), ScriptedDice([3]))
-    assert "S-InfSQ1 morale: 🎲 3+1 → recovers (14.3.2)" in [e.text for e in after_miss.events]
+    assert "S-InfSQ1 morale: 🎲 3 +1 enemy within 3 hexes = 4 (1-4 recovers) → recovers (14.3.2)" in [e.text for e in after_miss.events]
     hit = _fire(missed, "M-AFS2", "S-InfSQ1", [2, 2, 3, 3]).state
     assert hit.unit("S-InfSQ1").morale == "broken_again"
     # the +1 shows in the recovery roll at the start of the Strahl phase, with the AFSs 2
     # hexes off (14.3.2 3, +1): 3 + 2 = 5, broken; after the miss alone it was 3 + 1 = 4, recovered
     step = SYS.apply(hit, "merc", A.End(), ScriptedDice([3]))
-    assert "S-InfSQ1 morale: 🎲 3+2 → stays broken (14.3.2)" in [e.text for e in step.events]
+    assert "S-InfSQ1 morale: 🎲 3 +1 enemy within 3 hexes +1 attacked again while broken = 5 (1-4 recovers) → stays broken (14.3.2)" in [e.text for e in step.events]
 
 
 def test_8_2_a_card_setting_up_three_squads_in_one_hex_is_refused():

@@ -95,7 +95,8 @@ def duel(seed: int, smart: str | None) -> str | None:
 
 def test_a_purposeful_player_beats_a_random_one():
     # The same seeds and seats: a purposeful player wins clearly more than a random one would.
-    seeds = range(4)
+    # Eight seeds: on four, one random game's draw or win decided the margin.
+    seeds = range(8)
     smart = sum(duel(seed, side) == side for seed in seeds for side in ("us", "germans"))
     baseline = [duel(seed, None) for seed in seeds]
     random_wins = sum(winner == side for winner in baseline for side in ("us", "germans"))
