@@ -74,7 +74,8 @@ def print_report(report: ReplayReport, document: dict[str, Any]) -> None:
     for note in report.explained:
         print("△", note)
     print(f"{report.matched}/{report.steps} steps reproduced exactly"
-          + (f", {len(report.explained)} resolve otherwise under today's rules (a rules change, not a"
+          + (f", {len(report.explained)} {'resolves' if len(report.explained) == 1 else 'resolve'}"
+             " otherwise under today's rules (a rules change, not a"
              " forgery: referee replay --release says how to check them exactly)" if report.explained else "")
           + ".")
 

@@ -47,7 +47,7 @@ class CommandoRaid(GameSystem[RaidState]):
     key = "commando"
     title = "Commando raid"
     #: The rules version (rules/commando/CHANGELOG.md: bump it with a line there).
-    rules_version = 1
+    rules_version = 2
     sides = ("commandos", "germans")
     side_names = SIDE_NAMES
     scenarios = SCENARIOS

@@ -81,7 +81,7 @@ class MaschinenKrieger(GameSystem[MakState]):
     key = "mak"
     title = "Maschinen Krieger"
     #: The rules version (rules/mak/CHANGELOG.md: bump it with a line there).
-    rules_version = 1
+    rules_version = 2
     sides = SIDES
     side_names = SIDE_NAMES
     scenarios = SCENARIOS

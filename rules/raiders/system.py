@@ -46,7 +46,7 @@ class RaidersSystem(GameSystem[RaidersState]):
     key = "raiders"
     title = "Raiders"
     #: The rules version (rules/raiders/CHANGELOG.md: bump it with a line there).
-    rules_version = 1
+    rules_version = 2
     sides = ("raiders",)
     scenarios = SCENARIOS
     scenario_format = SCENARIO_FORMAT

@@ -42,7 +42,7 @@ class RaidAndRiposte(GameSystem[RRState]):
     key = "rr"
     title = "Raid and Riposte"
     #: The rules version (rules/rr/CHANGELOG.md: bump it with a line there).
-    rules_version = 1
+    rules_version = 2
     sides = ("nato", "soviet")
     side_names = SIDE_NAMES
     scenarios = SCENARIO_KEYS

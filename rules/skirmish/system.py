@@ -49,7 +49,7 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
     key = "skirmish"
     title = "Platoon skirmish"
     #: The rules version (rules/skirmish/CHANGELOG.md: bump it with a line there).
-    rules_version = 1
+    rules_version = 2
     sides = SIDES
     side_names = dict(SIDE_NAMES)
     scenarios = SCENARIOS

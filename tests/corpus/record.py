@@ -90,6 +90,10 @@ def plans(system_key: str) -> list[GamePlan]:
     return found
 
 
+#: How many orders the robots play on looking for one an undo may take back.
+UNDO_TRIES = 40
+
+
 class CorpusRecorder(Recorder):
     """Plays one game of the corpus (the golden robots, no pictures, no transcript)."""
 
@@ -152,13 +156,19 @@ class CorpusRecorder(Recorder):
         return self.lines
 
     async def undo_last(self) -> None:
-        """The player who gave the last order takes it back (refused when dice were rolled,
-        which is recorded nowhere: an undo that is refused changes nothing)."""
-        game = await self.service.games.load(CHANNEL)
-        assert game is not None
-        head = await self.service.store.step(game.row.id, game.row.head_seq)
-        if head is not None and head.side:
-            await self.send(self.user(head.side), ["game", "undo"])
+        """The player who gave the last order takes it back.  An undo is refused once the
+        order revealed something (dice rolled, a secret shown); a refused one changes nothing
+        and is recorded nowhere, so the robots play on, an order at a time, until one is
+        taken back (a game with no order left to take back keeps none)."""
+        for _ in range(UNDO_TRIES):
+            game = await self.service.games.load(CHANNEL)
+            assert game is not None
+            head = await self.service.store.step(game.row.id, game.row.head_seq)
+            if head is not None and head.side:
+                if not (await self.send(self.user(head.side), ["game", "undo"])).error:
+                    return
+            if not await self.robot_orders(1):
+                return
 
     async def rollback(self, mod: str) -> None:
         """Roll back a few steps, then play on: the old steps stay as a reverted branch."""
