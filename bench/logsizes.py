@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bot import chain, record
 from bot.autoplay import Channel
 from bench import dbs
 from bench.orderpath import order_latencies
@@ -34,23 +35,28 @@ async def sample_steps(service: Service, channel: Channel, orders: int) -> list[
 
 
 async def build_log(service: Service, system_key: str, channel: str, samples: list[StepRow], size: int) -> None:
-    """A game in ``channel`` with a setup step and ``size`` order steps, head at the last."""
+    """A game in ``channel`` with a setup step and ``size`` order steps, head at the last,
+    sealed in a chain of their own (issue 45: the bot holds a game whose records fail their
+    hashes, so steps copied with their first game's hashes would open as damaged)."""
     first = samples[0]
+    fmt = chain.CHAIN_FORMAT_2
+    rows = [first.model_copy(update={
+        "game_id": 0, "seq": 0, "parent_seq": None, "kind": "setup", "interaction_id": None})]
+    rows += [samples[seq % len(samples)].model_copy(update={
+        "game_id": 0, "seq": seq, "parent_seq": seq - 1, "interaction_id": None})
+        for seq in range(1, size + 1)]
     async with service.store.transaction() as db:
         game_id = await db.create_game(
             channel_id=channel, guild_id="bench", system=system_key, scenario="bench", options={},
-            seed=b"s" * 32, seed_hash="bench", created_by="bench",
+            seed=b"s" * 32, seed_hash="bench", created_by="bench", chain_format=fmt,
         )
         for side in registry_sides(service, system_key):
             db.set_seat(game_id, side, f"{channel}-{side}", f"{channel}-{side}")
-        db.insert_step(first.model_copy(update={
-            "game_id": game_id, "seq": 0, "parent_seq": None, "kind": "setup",
-            "interaction_id": None}))
-        for seq in range(1, size + 1):
-            sample = samples[seq % len(samples)]
-            db.insert_step(sample.model_copy(update={
-                "game_id": game_id, "seq": seq, "parent_seq": seq - 1, "interaction_id": None}))
-        db.set_head(game_id, size)
+        genesis = chain.genesis(system_key, "bench", {}, "bench", fmt=fmt)
+        sealed, head = record.seal_steps([r.model_copy(update={"game_id": game_id}) for r in rows], genesis)
+        for row in sealed:
+            db.insert_step(row)
+        db.set_head(game_id, size, chain_head=head, chain_count=len(sealed))
 
 
 async def built_logs(workdir: Path, system_key: str, prefix: str, sizes: tuple[int, ...]) -> Settings:
