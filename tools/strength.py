@@ -13,6 +13,7 @@ refused (none should be), and the machine's load average while the row ran.
     .venv/bin/python tools/strength.py --decisions 20 --level hard   # CPU a decision only
     .venv/bin/python tools/strength.py --minutes 60 --log run.jsonl  # stop beginning games after an hour
     .venv/bin/python tools/strength.py --table run.jsonl other.jsonl  # the table of logged games
+    .venv/bin/python tools/strength.py --log docs/strength/games.jsonl --resume --minutes 120  # go on
 
 Games are played round by round (game n of every row, then game n+1), so a run cut short
 has about as many games in every row.
@@ -29,6 +30,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -43,6 +45,20 @@ from rules.core.matches import Match, PlayerKind, play_match  # noqa: E402
 from rules.core.playout import play  # noqa: E402
 
 SYSTEMS = ("rr", "raiders", "commando", "skirmish", "mak")
+
+
+def code_version() -> str:
+    """The commit the games were played with (a log kept over many sittings may span
+    changes to the player: its table can then be read commit by commit)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parents[1], check=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+CODE = code_version()
 
 
 def one_game(args: tuple[str, int, dict[str, PlayerKind]]) -> Match:
@@ -73,7 +89,8 @@ def one_logged(args: tuple[Row, int]) -> dict[str, object]:
     """One game of a row, as a log line: the row, the match, the load as it ended."""
     (key, side, level, against), seed = args
     match = one_game((key, seed, players_of(key, side, level, against)))
-    return {"row": [key, side, level, against], "load": os.getloadavg()[0], "match": match.model_dump(mode="json")}
+    return {"row": [key, side, level, against], "load": os.getloadavg()[0], "code": CODE,
+            "match": match.model_dump(mode="json")}
 
 
 def summed(row_key: Row, logged: list[dict[str, object]]) -> dict[str, object]:
@@ -113,8 +130,16 @@ def play_rows(rows: list[Row], opts: argparse.Namespace) -> dict[Row, list[dict[
     """Play the rows' games round by round (game n of every row, then game n+1), so that a
     run cut short by ``--minutes`` has about as many games in every row; each game is
     appended to ``--log`` as it ends (a run stopped halfway keeps what it played)."""
-    work = [(r, opts.seed + n) for n in range(opts.games) for r in rows]
     done: dict[Row, list[dict[str, object]]] = {r: [] for r in rows}
+    played: set[tuple[Row, int]] = set()
+    if opts.resume and opts.log and Path(opts.log).exists():
+        # A run continued (issue 43's 100 games a row take many sittings): the games the
+        # log holds count, and are not played again.
+        for logged_row, entries in read_log([opts.log]).items():
+            if logged_row in done:
+                done[logged_row] += entries
+                played |= {(logged_row, seed_of(e)) for e in entries}
+    work = [(r, opts.seed + n) for n in range(opts.games) for r in rows if (r, opts.seed + n) not in played]
     stop = time.monotonic() + 60 * opts.minutes if opts.minutes else float("inf")
     with ProcessPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
         pending = iter(work)
@@ -129,6 +154,13 @@ def play_rows(rows: list[Row], opts: argparse.Namespace) -> dict[Row, list[dict[
             if time.monotonic() < stop:
                 running |= {pool.submit(one_logged, w) for w in islice(pending, len(finished))}
     return done
+
+
+def seed_of(entry: dict[str, object]) -> int:
+    """The seed of a logged game."""
+    match = entry["match"]
+    assert isinstance(match, dict)
+    return int(match["seed"])
 
 
 def note(entry: dict[str, object], log: str) -> None:
@@ -203,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=0,
                         help="begin no new game after this many minutes (the rows stay even)")
     parser.add_argument("--log", default="", help="append each finished game to this file (JSON lines)")
+    parser.add_argument("--resume", action="store_true",
+                        help="count the games already in --log and play only the rest")
     parser.add_argument("--table", nargs="*", default=None,
                         help="print the table of these logs' games instead of playing")
     opts = parser.parse_args(argv)
