@@ -13,6 +13,7 @@ from rules.core.contract import Event
 from rules.core.dice import Dice
 from rules.core import table
 from rules.skirmish import morale, prompts
+from rules.skirmish.scenario import PointSpec
 from rules.skirmish.state import SIDE_NAMES, SIDES, Pending, SkirmishState, UnitState, other
 
 RULE = "Turns"
@@ -160,16 +161,25 @@ def over_by_wipe(state: SkirmishState, events: list[Event]) -> bool:
     return False
 
 
+def objective(state: SkirmishState) -> PointSpec:
+    """The scenario's objective point (its victory names it)."""
+    vic = state.table.victory
+    return next(p for p in state.table.points if p.id == vic.objective)
+
+
+def near_objective(state: SkirmishState) -> dict[str, int]:
+    """Each side's teams within the victory radius of the objective (stand-in victory)."""
+    point, radius = objective(state), state.table.victory.radius
+    return {side: sum(table.distance((point.x, point.y), t.pos) <= radius for t in state.teams(side))
+            for side in SIDES}
+
+
 def finish_on_time(state: SkirmishState) -> list[Event]:
     """After the last turn: more teams within 6" of the objective wins (stand-in), else a draw."""
     if state.finished:
         return []
-    vic = state.table.victory
-    point = next(p for p in state.table.points if p.id == vic.objective)
-    near = {
-        side: sum(table.distance((point.x, point.y), t.pos) <= vic.radius for t in state.teams(side))
-        for side in SIDES
-    }
+    point = objective(state)
+    near = near_objective(state)
     if near["us"] == near["germans"]:
         return conclude(state, None, f"Last turn over; {prompts.counted(near['us'], 'team')} each at the {point.name}: a draw")
     winner = max(SIDES, key=lambda s: near[s])

@@ -21,13 +21,12 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core import evaluation
 from rules.core.contract import Action, GameOptions, GameSystem, Outcome, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
 from rules.core.views import fired_by_marks
 from rules.skirmish import (
-    artillery, decisions, flow, labels, leaders, measuring, melee, play, standing,
+    artillery, decisions, flow, labels, leaders, measuring, melee, play, prospects, standing,
 )
 from rules.skirmish.orders import ACTIONS, Done
 from rules.skirmish.scenario import FORMAT as SCENARIO_FORMAT, load_scenario
@@ -150,11 +149,9 @@ class PlatoonSkirmish(GameSystem[SkirmishState]):
         return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
 
     def evaluate(self, state: SkirmishState, side: str) -> float:
-        """The battle's winner once it is over, else the teams each side has left."""
-        if state.finished:
-            return evaluation.final(state.winner, side)
-        enemy = next(s for s in self.sides if s != side)
-        return evaluation.lead(len(state.teams(side)), len(state.teams(enemy)), 2.0)
+        """The battle's winner once it is over, else the lead in teams left, at the
+        objective and on their way to it (:func:`rules.skirmish.prospects.prospects`)."""
+        return prospects.prospects(state, side)
 
     def result(self, state: SkirmishState) -> str | None:
         """The result line once the game is over."""
