@@ -402,7 +402,12 @@ def _layer(view: HexMapView, frame: Frame, width: int, height: int) -> StaticLay
             _draw_hexside(canvas, frame, hs.col, hs.row, hs.direction, hs.kind)
     _draw_numbers(canvas, view, frame)
     small = canvas.image.reduce(SCALE)
-    layer = StaticLayer(canvas.image, small, map_palette(small, view), tuple(canvas.texts))
+    # A focus-size whole map is only ever cut from at final size (:class:`CutLayer`): its
+    # drawing-scale image, four times the pixels, is not kept.  Kept, it made each such layer
+    # 50-87 MB, and three hex sizes of one game overran the shared budget: the layers
+    # evicted each other and a third of mak's focus pictures redrew the whole map (issue 41).
+    big = None if frame.focus else canvas.image
+    layer = StaticLayer(big, small, map_palette(small, view), tuple(canvas.texts))
     keep(STATIC_NAME, key, layer, STATIC_CACHE)
     return layer
 

@@ -31,6 +31,8 @@ WIDTH = 1280
 #: Outer margin of the image.
 MARGIN = 12
 
+#: Masks of at least this many pixels are painted through a solid image (:meth:`Frame.paint`).
+SOLID_AT = 4096
 #: PNG palette size and zlib level (see :meth:`Canvas.png`).
 PNG_COLOURS = 192
 PNG_LEVEL = 3
@@ -276,14 +278,18 @@ class Canvas:
     """An RGB image drawn at :data:`SCALE` times its final size; coordinates are final pixels."""
 
     def __init__(self, width: int, height: int, background: str | None = "paper",
-                 origin: tuple[float, float] = (0.0, 0.0)) -> None:
+                 origin: tuple[float, float] = (0.0, 0.0), premultiplied: bool = False) -> None:
         self.width = width
         self.height = height
         #: The final-pixel point at this canvas's top-left (a patch of a bigger picture).
         self.origin = origin
         if background is None:
-            # A transparent patch (a cached chip), pasted later through its own alpha.
-            self.image = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
+            # A transparent patch (a cached chip), pasted later through its own alpha.  A
+            # patch of opaque shapes only may be drawn premultiplied ("RGBa"): each pixel is
+            # left clear or written opaque, which premultiplying leaves as it is, so it reduces
+            # to the same pixels without the conversion (a third of a patch's cost).
+            self.image = Image.new("RGBa" if premultiplied else "RGBA", (width * SCALE, height * SCALE),
+                                   (0, 0, 0, 0))
         else:
             self.image = Image.new("RGB", (width * SCALE, height * SCALE), colour(background))
         self.draw = ImageDraw.Draw(self.image)
@@ -336,6 +342,8 @@ class Canvas:
         so its anti-aliased edges keep their colour when composited)."""
         if self.image.mode == "RGBA":
             return self.image.convert("RGBa").reduce(SCALE).convert("RGBA")
+        if self.image.mode == "RGBa":
+            return self.image.reduce(SCALE).convert("RGBA")
         return self.image.reduce(SCALE)
 
     # measuring
@@ -507,6 +515,7 @@ def _text_size(text: str, size: int) -> tuple[float, float]:
     return ((x1 - min(x0, 0)) / SCALE, (ascent + descent) / SCALE)
 
 
+@cached(maxsize=256)
 def ink_height(text: str, size: int) -> float:
     """How far below its top the ink of ``text`` reaches when drawn top-anchored (``mt``),
     in final pixels: digits end well above a line's full height."""
@@ -622,10 +631,25 @@ class Frame:
             self.op(box, lambda im, ox, oy: im.paste(piece, (x - ox, y - oy)))
 
     def paint(self, fill: RGB, x: int, y: int, mask: Image.Image) -> None:
-        """Paint ``fill`` through a final-size coverage ``mask`` ("L") whose top-left is at
-        ``(x, y)``."""
-        self.op((x, y, x + mask.width, y + mask.height),
-                lambda im, ox, oy: im.paste(fill, (x - ox, y - oy), mask))
+        """Paint ``fill`` through a final-size coverage ``mask`` ("L"; or "1", all or nothing,
+        which paints as an "L" mask of 0 and 255 does, and several times faster) whose
+        top-left is at ``(x, y)``."""
+        if mask.width * mask.height < SOLID_AT and mask.mode != "1":
+            self.op((x, y, x + mask.width, y + mask.height),
+                    lambda im, ox, oy: im.paste(fill, (x - ox, y - oy), mask))
+            return
+
+        def solid(im: Image.Image, ox: int, oy: int) -> None:
+            # Pillow fills a colour through a mask several times slower than it pastes an
+            # image through one (a mode test per channel per pixel); the blend is the same.
+            # Only the part inside ``im`` is pasted.
+            x0, y0 = max(x, ox), max(y, oy)
+            x1, y1 = min(x + mask.width, ox + im.width), min(y + mask.height, oy + im.height)
+            if x0 < x1 and y0 < y1:
+                part = mask.crop((x0 - x, y0 - y, x1 - x, y1 - y))
+                im.paste(Image.new(im.mode, part.size, fill), (x0 - ox, y0 - oy), part)
+
+        self.op((x, y, x + mask.width, y + mask.height), solid)
 
     def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0) -> None:
         """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
@@ -652,20 +676,49 @@ class Frame:
                     _PIECES.clear()
                 _PIECES[ident] = hit
         image, texts, _ = hit
-        self.put(image, x0, y0)
+        if image.mode == "RGBA" and image.width * image.height >= TILED_AT:
+            self._put_tiles(image, x0, y0)
+        else:
+            self.put(image, x0, y0)
         self.texts.extend(texts)
 
-    def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]") -> None:
+    def _put_tiles(self, piece: Image.Image, x: int, y: int) -> None:
+        """Composite a big cached piece (a range ring, a fire arc) tile by tile: clear tiles
+        are skipped and opaque ones copied (a ring's box is mostly clear, and compositing
+        it whole was a sixth of a table's focus crop).  The same pixels: a clear pixel
+        composites to what was under it, an opaque one to itself."""
+        tiles = _tiles_of(piece)
+        box = (x, y, x + piece.width, y + piece.height)
+
+        def draw(im: Image.Image, ox: int, oy: int) -> None:
+            # Pillow's own core paste, which clips to ``im`` as ``Image.paste`` does: the
+            # checks around it cost more than a small tile's pixels.
+            core = im.im
+            for tx, ty, tile, opaque in tiles:
+                px, py = x + tx - ox, y + ty - oy
+                w, h = tile.size
+                if px < im.width and py < im.height and px + w > 0 and py + h > 0:
+                    if opaque:
+                        core.paste(tile.im, (px, py, px + w, py + h))
+                    else:
+                        core.paste(tile.im, (px, py, px + w, py + h), tile.im)
+
+        self.op(box, draw)
+
+    def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]", shapes: bool = False) -> None:
         """A shape drawn by ``draw`` on a transparent drawing-scale patch over ``box`` (final
         pixels, padded by ``pad``) and composited, only when pixels it touches are asked for
-        (and then once): a shape out of the focus crop is never drawn (the class docstring)."""
+        (and then once): a shape out of the focus crop is never drawn (the class docstring).
+        ``shapes``: ``draw`` draws opaque shapes only, no text (the patch is then drawn
+        premultiplied, :class:`Canvas`)."""
         x0, y0 = math.floor(box[0] - pad - 2), math.floor(box[1] - pad - 2)
         x1, y1 = math.ceil(box[2] + pad + 2), math.ceil(box[3] + pad + 2)
         done: list[Image.Image] = []
 
         def paint(im: Image.Image, ox: int, oy: int) -> None:
             if not done:
-                canvas = Canvas(max(1, x1 - x0), max(1, y1 - y0), background=None, origin=(x0, y0))
+                canvas = Canvas(max(1, x1 - x0), max(1, y1 - y0), background=None, origin=(x0, y0),
+                                premultiplied=shapes)
                 draw(canvas)
                 done.append(canvas.reduced())
             im.paste(done[0], (x0 - ox, y0 - oy), done[0])
@@ -725,29 +778,29 @@ class Frame:
             self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)),
                     lambda im, ox, oy: im.paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy)))
             return
-        self.later(box, width, lambda c: c.rect(box, fill, outline, width, radius))
+        self.later(box, width, lambda c: c.rect(box, fill, outline, width, radius), shapes=True)
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.polygon(pts, fill, outline, width))
+        self.later(_bounds(pts), width, lambda c: c.polygon(pts, fill, outline, width), shapes=True)
 
     def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A circle."""
-        self.later((cx - r, cy - r, cx + r, cy + r), width, lambda c: c.ellipse(cx, cy, r, fill, outline, width))
+        self.later((cx - r, cy - r, cx + r, cy + r), width, lambda c: c.ellipse(cx, cy, r, fill, outline, width), shapes=True)
 
     def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
         """A polyline."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.line(pts, fill, width))
+        self.later(_bounds(pts), width, lambda c: c.line(pts, fill, width), shapes=True)
 
     def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
                dash: float = 12, gap: float = 8) -> None:
         """A dashed polyline."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap))
+        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap), shapes=True)
 
     def badge(self, cx: float, cy: float, size: float, look: SideLook,
               letter_size: int = SMALL) -> None:
@@ -761,12 +814,12 @@ class Frame:
               part: str = "all") -> None:
         """An arrow."""
         pts = list(points)
-        self.later(_bounds(pts), width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part))
+        self.later(_bounds(pts), width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part), shapes=True)
 
     def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
             pie: RGB | None = None) -> None:
         """An arc or a filled wedge."""
-        self.later(box, width, lambda c: c.arc(box, start, end, fill, width, pie))
+        self.later(box, width, lambda c: c.arc(box, start, end, fill, width, pie), shapes=True)
 
     # out
     def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
@@ -820,6 +873,12 @@ def _bounds(points: Sequence[tuple[float, float]]) -> Box:
 
 
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
+#: A cached piece at least this big (pixels) is composited by tiles (:meth:`Frame._put_tiles`).
+TILED_AT = 96 * 96
+#: The tiles' side (final pixels).
+TILE = 32
+#: Each big cached piece's tiles, by the piece's id (the piece kept, so the id stays its).
+_TILES: "dict[int, tuple[Image.Image, list[tuple[int, int, Image.Image, bool]]]]" = {}
 _REDUCED_LOCK = threading.Lock()
 _PIECES: "dict[tuple[Hashable, ...], tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}
 
@@ -830,6 +889,31 @@ def _forget_patches() -> None:
     with _REDUCED_LOCK:
         _REDUCED.clear()
         _PIECES.clear()
+        _TILES.clear()
+
+
+def _tiles_of(piece: Image.Image) -> list[tuple[int, int, Image.Image, bool]]:
+    """The tiles of an RGBA piece that are not clear: ``(x, y, tile, opaque)``, an opaque
+    one as RGB (cached by piece)."""
+    with _REDUCED_LOCK:
+        hit = _TILES.get(id(piece))
+        if hit is not None and hit[0] is piece:
+            return hit[1]
+    alpha = piece.getchannel("A")
+    tiles: list[tuple[int, int, Image.Image, bool]] = []
+    for ty in range(0, piece.height, TILE):
+        for tx in range(0, piece.width, TILE):
+            box = (tx, ty, min(tx + TILE, piece.width), min(ty + TILE, piece.height))
+            low, high = alpha.crop(box).getextrema()
+            if high == 0:
+                continue
+            tile = piece.crop(box)
+            tiles.append((tx, ty, tile.convert("RGB") if low == 255 else tile, low == 255))
+    with _REDUCED_LOCK:
+        if len(_TILES) > 1024:
+            _TILES.clear()
+        _TILES[id(piece)] = (piece, tiles)
+    return tiles
 
 
 def _reduced_patch(patch: Image.Image, px: int, py: int) -> tuple[Image.Image, tuple[int, int]]:

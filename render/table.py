@@ -259,7 +259,8 @@ def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tup
 
     Drawn at final size: the shade is faint and the edge 2 px, so the drawing scale's
     anti-aliasing buys nothing visible, and the zones change with every move.  The edge is
-    each disc's rim less the inside of any disc (the union's outline, not a ring per unit)."""
+    each disc's rim less the inside of any disc (the union's outline, not a ring per unit):
+    all or nothing, so a "1" mask (painted the same as its "L" of 0 and 255, faster)."""
     left, top, w, h = where
     region = Image.new("L", (w, h), 0)
     rims = Image.new("L", (w, h), 0)
@@ -270,7 +271,11 @@ def _zone_masks(discs: tuple[Box, ...], where: tuple[int, int, int, int]) -> tup
         draw_region.ellipse([x0, y0, x1, y1], fill=36)
         draw_rims.ellipse([x0, y0, x1, y1], outline=255, width=2)
         draw_inner.ellipse([x0 + 2, y0 + 2, x1 - 2, y1 - 2], fill=255)
-    return region, ImageChops.subtract(rims, inner)
+    return region, ImageChops.subtract(rims, inner).point(ALL_OR_NOTHING, "1")
+
+
+#: Any coverage to all (a lookup table for ``Image.point``: a mask of 0 and 255 as "1").
+ALL_OR_NOTHING = [0] + [255] * 255
 
 
 def grid_steps(view: TableView) -> tuple[list[float], list[float]]:
