@@ -32,7 +32,7 @@ from rules.commando.actions import (
 from rules.commando.activation import SEARCHLIGHT_RANGE, seen_by_searchlight
 from rules.commando.movement import speed
 from rules.commando.shooting import ARMOURED, CLOSE_RANGE, PILLBOX_ARC, PILLBOX_RANGE, RANGE
-from rules.commando.state import RaidState, UnitState
+from rules.commando.state import SIDES, RaidState, UnitState, other
 from rules.core import table
 from rules.core.actions import Action
 from rules.core.errors import RuleError
@@ -204,9 +204,9 @@ def expected_points(state: RaidState, scored: dict[str, int]) -> dict[str, float
     score = {k: float(v) for k, v in scored.items()}
     loss = state.table.victory.loss_points
     danger = {side: losses_to_come(state, side, state.side == side) for side in score}
-    for side, enemy in (("commandos", "germans"), ("germans", "commandos")):
+    for side in SIDES:
         weight = 1.0 if state.side == side else LATER_FIRE
-        score[side] += weight * loss[enemy] * sum(danger[side].values())
+        score[side] += weight * loss[other(side)] * sum(danger[side].values())
     score["commandos"] += demolitions_to_come(state, danger["germans"])
     return score
 
