@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from rules.commando import board
+from rules.commando import board, outlook
 from rules.core import evaluation
 from rules.commando.state import RaidState
+
+
+#: The logistic's scale of the expected lead (points): a lead of 2.5 stands at about 0.7,
+#: so a point (a loss, a quarter of the caisson) still tells apart the orders compared.
+LEAD_SCALE = 2.5
 
 
 def scores(state: RaidState) -> dict[str, int]:
@@ -56,10 +61,13 @@ def headline(state: RaidState) -> str:
 
 def prospects(state: RaidState, side: str) -> float:
     """How the raid stands for ``side``, 0 to 1, for the computer player (issue 43): the
-    result once it is over, else the lead in the victory table's points."""
+    result once it is over, else the lead in the points the victory table may give at the
+    end (:func:`rules.commando.outlook.expected_points`: the points scored, the demolitions
+    and the fire to come)."""
     score = scores(state)
     theirs = next(s for s in score if s != side)
     if state.finished:
         ahead = [s for s in score if score[s] > max(v for k, v in score.items() if k != s)]
         return evaluation.final(ahead[0] if ahead else None, side)
-    return evaluation.lead(score[side], score[theirs], 2.0)
+    expected = outlook.expected_points(state, score)
+    return evaluation.lead(expected[side], expected[theirs], LEAD_SCALE)

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import Field
 
 from rules.commando import (
-    activation, demolition, labels, measuring, melee, movement, scoring, shooting, turns,
+    activation, demolition, labels, measuring, melee, movement, outlook, scoring, shooting, turns,
 )
 from rules.commando.actions import ACTIONS, End
 from rules.commando.scenario import FORMAT as SCENARIO_FORMAT, load_scenario
@@ -29,6 +29,7 @@ from rules.commando.view import build_view
 from rules.core.contract import Action, Event, GameOptions, GameSystem, Step, Turn
 from rules.core.dice import Dice
 from rules.core.orders import Ctx
+from rules.core.hints import SearchHints
 from rules.core.playout import PlayoutHints
 from rules.core.views import fired_by_marks
 
@@ -56,6 +57,11 @@ class CommandoRaid(GameSystem[RaidState]):
     state_model = RaidState
     options_model = CommandoOptions
     playout_hints = PlayoutHints(options={"turns": 3})
+    #: No random rollout after the tree (issue 43): the evaluation already reads the
+    #: demolitions and the fire to come (rules/commando/outlook.py), and a random order or
+    #: two (an ``end`` with the actions unspent, a party walked off) only blurs it, at the
+    #: cost of listing every reachable point of the table once more.
+    search_hints = SearchHints(rollout=0.0)
     #: A side that lets its deadline pass ends its turn (Turns: "the side may always end
     #: its turn"), issue 19.
     idle_orders = {"command": End(), "actions": End()}
@@ -150,8 +156,14 @@ class CommandoRaid(GameSystem[RaidState]):
         return Turn(number=min(state.turn, state.max_turn), waiting_on=self.waiting_on(state))
 
     def evaluate(self, state: RaidState, side: str) -> float:
-        """The victory table's points (:func:`rules.commando.scoring.prospects`)."""
+        """The victory table's points as they may stand at the end
+        (:func:`rules.commando.scoring.prospects`)."""
         return scoring.prospects(state, side)
+
+    def order_prior(self, state: RaidState, side: str, action: Action) -> float:
+        """Demolitions, the roll, good shots and moves towards a target first; ending the
+        turn with actions left last (:func:`rules.commando.outlook.order_prior`)."""
+        return outlook.order_prior(state, side, action)
 
     def result(self, state: RaidState) -> str | None:
         """The result line once the raid is over."""
