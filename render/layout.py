@@ -140,28 +140,36 @@ class Placer:
         for box in taken:
             self.claim(box)
 
-    def _keys(self, box: Box, pad: float) -> Iterable[tuple[int, int]]:
-        c = self.CELL
-        for i in range(math.floor((box[0] - pad) / c), math.floor((box[2] + pad) / c) + 1):
-            for j in range(math.floor((box[1] - pad) / c), math.floor((box[3] + pad) / c) + 1):
-                yield (i, j)
-
     def free(self, box: Box, pad: float = 2.0) -> bool:
-        """Whether ``box`` is inside the bounds and clear of every taken box."""
-        if not contains(self.bounds, box, 0):
+        """Whether ``box`` is inside the bounds and clear of every taken box.
+
+        The cells and :func:`overlaps` are written out here: a search asks this for every
+        candidate, and the generator and the calls were most of a network focus picture's
+        force placement (issue 41); the same comparisons, so the same answers."""
+        x0, y0, x1, y1 = box
+        bx0, by0, bx1, by1 = self.bounds
+        if not (x0 >= bx0 and y0 >= by0 and x1 <= bx1 and y1 <= by1):
             return False
         cells = self._cells
-        for key in self._keys(box, pad + 1):
-            for other in cells.get(key, ()):
-                if overlaps(box, other, pad):
-                    return False
+        if not cells:
+            return True
+        c, reach = self.CELL, pad + 1
+        rows = range(math.floor((y0 - reach) / c), math.floor((y1 + reach) / c) + 1)
+        for i in range(math.floor((x0 - reach) / c), math.floor((x1 + reach) / c) + 1):
+            for j in rows:
+                for other in cells.get((i, j), ()):
+                    if x0 - pad < other[2] and other[0] < x1 + pad and y0 - pad < other[3] and other[1] < y1 + pad:
+                        return False
         return True
 
     def claim(self, box: Box) -> Box:
         """Mark ``box`` as taken and return it."""
         self.taken.append(box)
-        for key in self._keys(box, 0):
-            self._cells.setdefault(key, []).append(box)
+        c, cells = self.CELL, self._cells
+        rows = range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+            for j in rows:
+                cells.setdefault((i, j), []).append(box)
         return box
 
     def place(self, candidates: Iterable[Box], pad: float = 2.0) -> Box | None:

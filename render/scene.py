@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
@@ -259,8 +260,15 @@ def _settle_axis(lo: int, hi: int, spans: list[tuple[float, float]], board: tupl
     near = [sp for sp in spans if sp[0] < hi + 400 and sp[1] > lo - 400]
     if not near:
         return lo, hi
+    # The spans an edge cuts (a < edge < b), counted by bisection: of the spans that have a
+    # width, those starting before the edge less those ending at or before it (counted one
+    # span at a time for every candidate edge, this was a tenth of a focus picture's
+    # render; the same counts).
+    starts_at = sorted(a for a, b in near if a < b)
+    ends_at = sorted(b for a, b in near if a < b)
+
     def cuts(edge: float) -> int:
-        return sum(1 for a, b in near if a < edge < b)
+        return bisect_left(starts_at, edge) - bisect_right(ends_at, edge)
     starts = {lo} | {math.floor(a - 2) for a, _ in near} | {math.ceil(b + 2) for _, b in near}
     ends = {hi} | {math.floor(a - 2) for a, _ in near} | {math.ceil(b + 2) for _, b in near}
     least = min(hi - lo - SETTLE_SHRINK, most)
