@@ -49,7 +49,7 @@ from render.layout import (
 )
 from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, Sheet, put_header
+from render.scene import PanelFn, Scene, Sheet, for_focus, put_header
 from render.style import (
     BODY,
     MARGIN,
@@ -708,7 +708,8 @@ def _compose(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan, 
     draw_mark_labels(frame, labels, book, layout)
     for i, mark in enumerate(view.marks):
         layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
-    draw_panel(frame, plan.crowded, plan.blocks, panel_rows, panel_top, layout, changed)
+    if not for_focus():  # a focus picture draws a panel of its own (crowded_panel)
+        draw_panel(frame, plan.crowded, plan.blocks, panel_rows, panel_top, layout, changed)
     return sheet.close(view.header, view.banner, book, board.box,
                        focus_boxes(view, layout, board.polys, mark_lines),
                        panel=crowded_panel(plan.crowded, plan.blocks, plan.stacks, changed))

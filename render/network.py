@@ -37,7 +37,7 @@ from render.chrome import (
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, Sheet, put_header
+from render.scene import PanelFn, Scene, Sheet, for_focus, put_header
 from render.style import (
     BIG,
     BODY,
@@ -472,7 +472,7 @@ def network_scene(view: NetworkView) -> Scene:
     labels = place_mark_labels(view.marks, [board.points(m) for m in view.marks], placer,
                                lambda pts: pts[len(pts) // 2], rings=20)
     draw_mark_labels(canvas, labels, board.book, layout)
-    if view.battle is not None:
+    if view.battle is not None and not for_focus():  # a focus picture draws its own
         draw_battle(canvas, view.battle, forces.battle_top, board.book,
                     names.get(view.battle.space, view.battle.space), layout)
     scene = sheet.close(view.header, view.banner, board.book, board.box, focus_boxes(view, layout, board.pos),
