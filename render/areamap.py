@@ -636,6 +636,10 @@ def _place_area_chips(aid: str, board: AreaBoard, spots: Spots,
     region = bbox(board.polys[aid])
     chip = stack_chip(aid, full, board.book)
     reach = 2 * GAP + CELL
+    # The spots still held near the area, with whose they are (``spots.held()`` near it,
+    # and the same less the area's own: one pass, in the same order).
+    held = [(owner, b) for owner, spots_of in spots.reserved.items() if owner not in spots.released
+            for b in spots_of if _near(b, region, reach)]
     mode, boxes, release = place_in_area(
         tuple(board.polys[aid]),
         tuple(b.size for b in full),
@@ -643,8 +647,8 @@ def _place_area_chips(aid: str, board: AreaBoard, spots: Spots,
         tuple(b.size for b in by_mode["compact"][aid]),
         chip.size,
         tuple(b for b in plan.taken if _near(b, region, reach) and not any(b is o for o in own)),
-        tuple(b for b in spots.held() if _near(b, region, reach)),
-        tuple(b for b in spots.held(aid) if _near(b, region, reach)),
+        tuple(b for _, b in held),
+        tuple(b for owner, b in held if owner != aid),
         tuple(own), anchor)
     if release:
         spots.released.add(aid)
