@@ -382,7 +382,7 @@ def static_key(view: NetworkView) -> str:
     """What the map's static layer shows, as its cache key: the map's size, the routes and
     where each space is.  Not the spaces' names, terrain or objectives, which are drawn
     over it: an objective revealed or taken made a new key, and the whole layer (at
-    drawing scale) was drawn again for a fifth of the focus pictures measured (issue 41)."""
+    drawing scale) was drawn again for one focus picture in seven (issue 41)."""
     return view.model_dump_json(include={"width": True, "height": True, "routes": True,
                                          "spaces": {"__all__": {"id", "position"}}})
 
