@@ -61,7 +61,7 @@ def for_focus() -> bool:
     of the whole picture what lies below its board and only the whole picture shows (the
     crowded areas' panel, the battle): the focus picture is cut from the board and draws a
     narrow panel of its own, so those steps were composed for nothing (issue 41: the
-    battle was a tenth of a network's focus picture).  Its layout and texts then lack
+    battle was about 4% of a network's focus picture).  Its layout and texts then lack
     them; its pixels are the same."""
     return _FOR_FOCUS.get()
 
@@ -288,7 +288,7 @@ def _settle_axis(lo: int, hi: int, spans: list[tuple[float, float]], board: tupl
         return lo, hi
     # The spans an edge cuts (a < edge < b), counted by bisection: of the spans that have a
     # width, those starting before the edge less those ending at or before it (counted one
-    # span at a time for every candidate edge, this was a tenth of a focus picture's
+    # span at a time for every candidate edge, this was about 4% of a focus picture's
     # render; the same counts).
     starts_at = sorted(a for a, b in near if a < b)
     ends_at = sorted(b for a, b in near if a < b)
