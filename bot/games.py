@@ -25,6 +25,9 @@ from rules.core.errors import RuleError
 GAME_CACHE_SIZE = 256
 #: How many recent steps are searched for a side's last order ("what changed since").
 CHANGES_WINDOW = 200
+#: The windows of the log read back for a side's last order, smallest first: it is mostly a
+#: few steps back, so the first window mostly ends the search.
+LOG_WINDOWS = (16, 64, CHANGES_WINDOW)
 
 
 @dataclass
@@ -177,7 +180,7 @@ class GameCache:
         if head is None:
             return fresh(game.system.sides)
         # A few steps back usually reach every side's last order; read more only if not.
-        for size in (16, 64, CHANGES_WINDOW):
+        for size in LOG_WINDOWS:
             window = await self.store.log_steps(game.row.id, last=size, upto=head)
             if len(window) < size or reaches_every_side(game.system.sides, window, head):
                 break
@@ -212,4 +215,4 @@ class GameCache:
         return found[0] if found and found[0].seq == seq else None
 
 
-__all__ = ["CHANGES_WINDOW", "GAME_CACHE_SIZE", "GameCache", "LiveGame", "is_standing"]
+__all__ = ["CHANGES_WINDOW", "GAME_CACHE_SIZE", "LOG_WINDOWS", "GameCache", "LiveGame", "is_standing"]

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel
 
 from bot import replies
 from bot.config import Settings
-from bot.games import CHANGES_WINDOW, GameCache, LiveGame
+from bot.games import CHANGES_WINDOW, LOG_WINDOWS, GameCache, LiveGame
 from bot.ledger import (
     Audit, Change, Committed, DiceRun, Landed, Ledger, Outcome, ScriptedDiceSource, SeatChange,
 )
@@ -150,10 +150,15 @@ class Pipeline:
         if state is None:  # ``state``: the step's, when the caller has it parsed
             state = system.load_state(step.state_json)
         side = side or next(iter(system.waiting_on(state)), None)
-        recent = await self._recent(step, game)
-        mine = [s for s in recent if s.seq < step.seq and s.reverted_by is None
-                and s.side == side and s.action is not None]
-        if side is None or not mine:
+        if side is None:
+            return []
+
+        def ordered(row: StepRow) -> bool:  # one of the side's own orders before ``step``
+            return row.seq < step.seq and row.reverted_by is None and row.side == side and row.action is not None
+
+        recent = await self._recent(step, game, lambda rows: any(ordered(row) for row in rows))
+        mine = [s for s in recent if ordered(s)]
+        if not mine:
             return []
         # Who fired in between: the marks of every step since that order (each view shows
         # only its own action's marks).
@@ -162,13 +167,24 @@ class Pipeline:
         between = await self.seen.fired(self.store, system, since)
         return changes_seen_over(before, between, view if view is not None else system.view(state))
 
-    async def _recent(self, step: StepRow, game: LiveGame | None) -> list[StepRow]:
-        """The last :data:`CHANGES_WINDOW` steps of the log up to ``step``: the window
-        ``game`` keeps when ``step`` is its head, else read (and kept from then on)."""
+    async def _recent(self, step: StepRow, game: LiveGame | None,
+                      enough: Callable[[list[StepRow]], bool]) -> list[StepRow]:
+        """The last steps of the log up to ``step``, as many as reach what is looked for
+        (``enough`` of them: the side's last order), at most :data:`CHANGES_WINDOW`: the
+        window ``game`` keeps when ``step`` is its head, else read in growing windows (and
+        kept from then on).  Any window holding that order gives what the whole one would:
+        the order and every step since are in it.  (A game read back into the cache read
+        all 200 steps, with their dice and events, for its first picture: issue 41.)"""
         head = game is not None and game.row.id == step.game_id and game.row.head_seq == step.seq
-        if head and game is not None and game.recent and game.recent[-1].seq == step.seq:
-            return game.recent
-        recent = await self.store.log_steps(step.game_id, last=CHANGES_WINDOW, upto=step.seq)
+        kept = game.recent if head and game is not None else None
+        # A kept window serves when it is whole (all 200, or from the game's first step,
+        # numbered 0) or holds what is looked for; else it is read again.
+        if kept and kept[-1].seq == step.seq and (len(kept) >= CHANGES_WINDOW or kept[0].seq == 0 or enough(kept)):
+            return kept
+        for size in LOG_WINDOWS:
+            recent = await self.store.log_steps(step.game_id, last=size, upto=step.seq)
+            if len(recent) < size or enough(recent):
+                break
         if head and game is not None:
             game.recent = recent
         return recent

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Mapping, NamedTuple, Protocol
 
@@ -48,7 +49,7 @@ from render.layout import (
 )
 from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, Sheet, put_header
+from render.scene import PanelFn, Scene, Sheet, for_focus, put_header
 from render.style import (
     BODY,
     MARGIN,
@@ -216,8 +217,9 @@ class AreaMask:
         coarse = mask.reduce(CELL)
         self.coarse = coarse.point(WHOLLY_FREE)
         self.cols, self.rows = coarse.size
-        cells = coarse.tobytes()
-        self.open = [k for k, v in enumerate(cells) if v == 255]
+        # The wholly free cells (255 in ``coarse``, 0 else), picked in C: a Python loop
+        # over every cell was a few per cent of a focus picture (issue 41).
+        self.open = list(compress(range(self.cols * self.rows), self.coarse.tobytes()))
         self.placed: list[tuple[int, int, int, int]] = []  # cell boxes placed in this area
         #: Cell boxes to keep clear in this search only (label spots an area may give up).
         self.soft: list[tuple[int, int, int, int]] = []
@@ -235,8 +237,8 @@ class AreaMask:
             and x0 - GAP <= self.x0 + self.cols * CELL and y0 - GAP <= self.y0 + self.rows * CELL
         ]
 
-    def candidates(self, anchor: Point) -> list[tuple[int, int]]:
-        """Free cells (row, column), nearest the anchor first.
+    def candidates(self, anchor: Point) -> list[int]:
+        """Free cells (their index, ``row * cols + column``), nearest the anchor first.
 
         Vertical distance weighs more: stacks grow sideways first, as counters do.  The
         order comes from a cached distance image cropped around the anchor and used as a
@@ -251,9 +253,10 @@ class AreaMask:
             order = sorted(self.open, key=crop.tobytes().__getitem__)
         else:
             order = sorted(self.open, key=lambda k: (k % cols - c0) ** 2 + 2.2 * (k // cols - r0) ** 2)
-        return [(k // cols, k % cols) for k in order]
+        # Indices, not (row, column) pairs: a search reads only the first few.
+        return order
 
-    def find(self, size: tuple[float, float], candidates: list[tuple[int, int]]) -> Box | None:
+    def find(self, size: tuple[float, float], candidates: list[int]) -> Box | None:
         """The free box of ``size`` whose centre cell is nearest the anchor, or None."""
         cw = math.ceil(size[0] / CELL)
         ch = math.ceil(size[1] / CELL)
@@ -264,8 +267,8 @@ class AreaMask:
             return None
         rows, cols = self.rows, self.cols
         hw, hh = cw // 2, ch // 2
-        for r, c in candidates:
-            r0, c0 = r - hh, c - hw
+        for k in candidates:
+            r0, c0 = k // cols - hh, k % cols - hw
             if r0 < 0 or c0 < 0 or r0 + ch > rows or c0 + cw > cols:
                 continue
             if fits[r0 * cols + c0] != 255:
@@ -350,7 +353,7 @@ def arrangements(blocks: Sequence[HasSize]) -> list[tuple[tuple[float, float], l
 
 
 def place_area(mask: AreaMask, blocks: Sequence[HasSize],
-               candidates: list[tuple[int, int]]) -> list[Box] | None:
+               candidates: list[int]) -> list[Box] | None:
     """Boxes of every block inside the area, or None if they do not all fit.
 
     First as one group (tidiest); failing that, block by block, largest first.  Blocks
@@ -633,6 +636,10 @@ def _place_area_chips(aid: str, board: AreaBoard, spots: Spots,
     region = bbox(board.polys[aid])
     chip = stack_chip(aid, full, board.book)
     reach = 2 * GAP + CELL
+    # The spots still held near the area, with whose they are (``spots.held()`` near it,
+    # and the same less the area's own: one pass, in the same order).
+    held = [(owner, b) for owner, spots_of in spots.reserved.items() if owner not in spots.released
+            for b in spots_of if _near(b, region, reach)]
     mode, boxes, release = place_in_area(
         tuple(board.polys[aid]),
         tuple(b.size for b in full),
@@ -640,8 +647,8 @@ def _place_area_chips(aid: str, board: AreaBoard, spots: Spots,
         tuple(b.size for b in by_mode["compact"][aid]),
         chip.size,
         tuple(b for b in plan.taken if _near(b, region, reach) and not any(b is o for o in own)),
-        tuple(b for b in spots.held() if _near(b, region, reach)),
-        tuple(b for b in spots.held(aid) if _near(b, region, reach)),
+        tuple(b for _, b in held),
+        tuple(b for owner, b in held if owner != aid),
         tuple(own), anchor)
     if release:
         spots.released.add(aid)
@@ -705,7 +712,8 @@ def _compose(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan, 
     draw_mark_labels(frame, labels, book, layout)
     for i, mark in enumerate(view.marks):
         layout.add("mark", f"mark-{i}", bbox(mark_lines[i]), parent=mark.kind)
-    draw_panel(frame, plan.crowded, plan.blocks, panel_rows, panel_top, layout, changed)
+    if not for_focus():  # a focus picture draws a panel of its own (crowded_panel)
+        draw_panel(frame, plan.crowded, plan.blocks, panel_rows, panel_top, layout, changed)
     return sheet.close(view.header, view.banner, book, board.box,
                        focus_boxes(view, layout, board.polys, mark_lines),
                        panel=crowded_panel(plan.crowded, plan.blocks, plan.stacks, changed))

@@ -141,12 +141,6 @@ class Placer:
         for box in taken:
             self.claim(box)
 
-    def _keys(self, box: Box, pad: float) -> Iterable[tuple[int, int]]:
-        c = self.CELL
-        for i in range(math.floor((box[0] - pad) / c), math.floor((box[2] + pad) / c) + 1):
-            for j in range(math.floor((box[1] - pad) / c), math.floor((box[3] + pad) / c) + 1):
-                yield (i, j)
-
     def free(self, box: Box, pad: float = 2.0) -> bool:
         """Whether ``box`` is inside the bounds and clear of every taken box.
 
@@ -169,8 +163,11 @@ class Placer:
     def claim(self, box: Box) -> Box:
         """Mark ``box`` as taken and return it."""
         self.taken.append(box)
-        for key in self._keys(box, 0):
-            self._cells.setdefault(key, []).append(box)
+        c, cells = self.CELL, self._cells
+        rows = range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+            for j in rows:
+                cells.setdefault((i, j), []).append(box)
         return box
 
     def place(self, candidates: Iterable[Box], pad: float = 2.0) -> Box | None:

@@ -37,7 +37,7 @@ from render.chrome import (
 from render.layout import Box, Layout, Placer, Snapshot
 from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
-from render.scene import PanelFn, Scene, Sheet, put_header
+from render.scene import PanelFn, Scene, Sheet, for_focus, put_header
 from render.style import (
     BIG,
     BODY,
@@ -363,7 +363,11 @@ def draw_routes(canvas: Canvas, view: NetworkView, pos: dict[str, Point]) -> Non
 def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     """The map's ground and routes at drawing scale, from final row ``y0`` down (cached by
     the map and where it starts): ``(image, y0)``."""
-    view = NetworkView.model_validate({**json.loads(key), "header": {"title": ""}})
+    shown = json.loads(key)
+    # The key holds only what this layer shows (see :func:`static_key`): the spaces' other
+    # fields are filled with blanks, which draw_routes never reads.
+    shown["spaces"] = [{**space, "name": "", "terrain": ""} for space in shown["spaces"]]
+    view = NetworkView.model_validate({**shown, "header": {"title": ""}})
     scale = (WIDTH - 2 * MARGIN) / view.width
     map_box: Box = (MARGIN, map_top, WIDTH - MARGIN, map_top + view.height * scale)
     pos = {s.id: (MARGIN + s.position[0] * scale, map_top + s.position[1] * scale) for s in view.spaces}
@@ -372,6 +376,15 @@ def _static_routes(key: str, map_top: float) -> tuple[Image.Image, int]:
     canvas.rect(map_box, fill=tint(PALETTE["clear"], 0.4), outline=PALETTE["grid"], width=1.5)
     draw_routes(canvas, view, pos)
     return canvas.image, y0
+
+
+def static_key(view: NetworkView) -> str:
+    """What the map's static layer shows, as its cache key: the map's size, the routes and
+    where each space is.  Not the spaces' names, terrain or objectives, which are drawn
+    over it: an objective revealed or taken made a new key, and the whole layer (at
+    drawing scale) was drawn again for one focus picture in seven (issue 41)."""
+    return view.model_dump_json(include={"width": True, "height": True, "routes": True,
+                                         "spaces": {"__all__": {"id", "position"}}})
 
 
 @held(maxsize=8)
@@ -447,7 +460,7 @@ def network_scene(view: NetworkView) -> Scene:
         layout.add("track", clean(track.label), tbox)
     # The map's ground and routes are drawn once per map and position (cached, at drawing
     # scale) and pasted: the same pixels as drawing them here.
-    key = view.model_dump_json(include={"width", "height", "spaces", "routes"})
+    key = static_key(view)
     canvas.put(_static_small(key, board.top), 0, _static_routes(key, board.top)[1])
     for mark in view.marks:
         draw_mark_line(canvas, mark, trim_end(board.points(mark), SPACE_R - 4), part="line", book=board.book)
@@ -459,7 +472,7 @@ def network_scene(view: NetworkView) -> Scene:
     labels = place_mark_labels(view.marks, [board.points(m) for m in view.marks], placer,
                                lambda pts: pts[len(pts) // 2], rings=20)
     draw_mark_labels(canvas, labels, board.book, layout)
-    if view.battle is not None:
+    if view.battle is not None and not for_focus():  # a focus picture draws its own
         draw_battle(canvas, view.battle, forces.battle_top, board.book,
                     names.get(view.battle.space, view.battle.space), layout)
     scene = sheet.close(view.header, view.banner, board.book, board.box, focus_boxes(view, layout, board.pos),

@@ -11,7 +11,7 @@ from typing import Any
 
 from render.layout import Snapshot
 from render.registry import find
-from render.scene import crop_for, focus_box, focus_snapshot
+from render.scene import crop_for, focus_box, focus_snapshot, laying_out_focus
 
 
 def scene(view: Any) -> Any:
@@ -63,7 +63,8 @@ def snapshot(view: Any) -> Snapshot:
 
 def focus(view: Any) -> Snapshot:
     """The phone-width picture of the last action (see :mod:`render.scene`)."""
-    made = scene(view)
+    with laying_out_focus():
+        made = scene(view)
     return made if isinstance(made, Snapshot) else focus_snapshot(made)
 
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 import bisect
 import math
 import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from PIL import Image
 
@@ -39,6 +41,30 @@ FOCUS_H_MIN = 360
 FOCUS_H_MAX = 820
 #: Room kept around the action.
 FOCUS_PAD = 40
+
+#: True while the scene of a focus picture is laid out (:func:`for_focus`).
+_FOR_FOCUS: ContextVar[bool] = ContextVar("for_focus", default=False)
+
+
+@contextmanager
+def laying_out_focus() -> Iterator[None]:
+    """Lay out scenes for a focus picture within this block (:func:`render.pictures.focus`)."""
+    token = _FOR_FOCUS.set(True)
+    try:
+        yield
+    finally:
+        _FOR_FOCUS.reset(token)
+
+
+def for_focus() -> bool:
+    """Whether the scene being laid out is for a focus picture.  A renderer then leaves out
+    of the whole picture what lies below its board and only the whole picture shows (the
+    crowded areas' panel, the battle): the focus picture is cut from the board and draws a
+    narrow panel of its own, so those steps were composed for nothing (issue 41: the
+    battle was about 4% of a network's focus picture).  Its layout and texts then lack
+    them; its pixels are the same."""
+    return _FOR_FOCUS.get()
+
 
 #: A narrow panel for the focus picture: given the width and the crop (board pixels), its
 #: height and how to draw it at a given top.
@@ -438,4 +464,4 @@ def focus_snapshot(scene: Scene) -> Snapshot:
 
 
 __all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "Sheet", "crop_for", "extras_row", "focus_box", "focus_snapshot",
-           "put_header", "put_legend", "strip"]
+           "for_focus", "laying_out_focus", "put_header", "put_legend", "strip"]
