@@ -521,9 +521,13 @@ class Store(BaseStore):
         the cache made five or six hand-offs to the reader's thread, each costing more CPU
         than the read itself (issue 41: a cold order cost 1.5-1.7x a cached one)."""
         try:
-            return self._versions.execute(sql, args).fetchall()
+            rows = self._versions.execute(sql, args).fetchall()
         except sqlite3.OperationalError:
             return await self._fetchall(sql, args)
+        # A read is still a point where other tasks run: a task that reads in a loop (a
+        # watcher waiting for a commit) would otherwise hold the loop for ever.
+        await asyncio.sleep(0)
+        return rows
 
     async def _version_row(self, sql: str, args: tuple[Any, ...]) -> Any | None:
         """One row of a version read, on a connection of its own on the event loop's
