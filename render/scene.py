@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from PIL import Image
 
@@ -300,6 +300,17 @@ def _settle_axis(lo: int, hi: int, spans: list[tuple[float, float]], board: tupl
     least = min(hi - lo - SETTLE_SHRINK, most)
     lows = sorted((cuts(v), abs(v - lo), v) for v in starts if board[0] <= v <= core[0])
     highs = sorted((cuts(v), abs(v - hi), v) for v in ends if core[1] <= v <= board[1])
+    best = _best_pair(lows, highs, least, most)
+    return (best[2], best[3]) if best is not None else (lo, hi)
+
+
+Edge = tuple[int, float, int]  # the spans it cuts, how far it moved, where it is
+
+
+def _best_pair(lows: Sequence[Edge], highs: Sequence[Edge], least: int,
+               most: int) -> tuple[int, float, int, int] | None:
+    """Of the (low, high) edge pairs ``least`` to ``most`` apart, the one cutting fewest
+    spans, then moved least; ``lows`` and ``highs`` sorted (fewest cuts first)."""
     best: tuple[int, float, int, int] | None = None
     fewest = highs[0][0] if highs else 0
     for cl, dl, a in lows:
@@ -312,7 +323,7 @@ def _settle_axis(lo: int, hi: int, spans: list[tuple[float, float]], board: tupl
                 score = (cl + ch, dl + dh, a, b)
                 if best is None or score < best:
                     best = score
-    return (best[2], best[3]) if best is not None else (lo, hi)
+    return best
 
 
 #: Words drawn next to what they name, not at its place: a label the crop would cut is drawn
