@@ -37,6 +37,9 @@ REFEREE_RENDER_MEMORY_ memory (MB) a render worker may take beyond its   1024
 MB                     start (its address space is capped)
 REFEREE_RENDER_CACHE_  memory (MB) a render worker's caches of whole-    160
 MB                     map images may hold (least recently used go)
+REFEREE_RENDER_WARM    true/false: a new render worker first draws       true
+                       every system's opening (2-3 s of CPU) so the
+                       first player's picture finds its caches full
 =====================  ===============================================  ====================
 
 The variables may also be written one per line (``REFEREE_DB=...``) in a file ``.env`` in the
@@ -140,6 +143,11 @@ class Settings(BaseSettings):
     #: Memory (MB) a render worker's caches of whole-map images hold at most, together
     #: (``render.caches.held``: a worker that had drawn every system reached 800 MB).
     render_cache_mb: int = Field(default=160, ge=16)
+    #: Whether a render worker, when first started, draws every system's opening before
+    #: the first player's picture (:func:`bot.renderworker.warm`): 2-3 s of one core that a
+    #: bot serving players spends once, and that a short-lived process (a script, the
+    #: tests' many bot processes) would spend on pictures it never draws.
+    render_warm: bool = True
 
     @property
     def limits_on(self) -> bool:

@@ -110,12 +110,13 @@ class RenderPool:
     """``workers`` render processes and a queue of at most ``queue`` pictures; a picture
     running past ``timeout`` seconds has its worker killed and replaced; a worker may take
     ``memory_mb`` beyond what it holds at start, and hold ``cache_mb`` in its caches of
-    whole-map images (:func:`render.caches.held`)."""
+    whole-map images (:func:`render.caches.held`); with ``warm``, a worker's first start
+    draws every system's opening before any picture (:func:`bot.renderworker.warm`)."""
 
     def __init__(self, workers: int, queue: int, timeout: float, memory_mb: int,
-                 cache_mb: int = 160) -> None:
+                 cache_mb: int = 160, warm: bool = True) -> None:
         self.workers, self.queue, self.timeout, self.memory_mb = workers, queue, timeout, memory_mb
-        self.cache_mb = cache_mb
+        self.cache_mb, self.warm = cache_mb, warm
         self.stats = PoolStats()
         self._lock = threading.RLock()
         self._slots = [_Slot(i) for i in range(workers)]
@@ -134,7 +135,7 @@ class RenderPool:
                 return
             self._started = True
             for slot in self._slots:
-                self._launch(slot, full=True)
+                self._launch(slot, full=self.warm)
 
     async def ready(self) -> None:
         """Start the workers and wait until each is warm (or has failed to start)."""
@@ -323,14 +324,14 @@ def worker_count(settings: Settings) -> int:
     return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
-_POOLS: dict[tuple[int, int, float, int, int], RenderPool] = {}
+_POOLS: dict[tuple[int, int, float, int, int, bool], RenderPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
 def shared(settings: Settings) -> RenderPool:
     """The process's pool for these settings' render parameters, made on first use."""
     key = (worker_count(settings), settings.render_queue, settings.render_timeout, settings.render_memory_mb,
-           settings.render_cache_mb)
+           settings.render_cache_mb, settings.render_warm)
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:

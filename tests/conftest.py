@@ -14,6 +14,7 @@ import hashlib
 import itertools
 import os
 import pickle
+import sys
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
@@ -34,6 +35,18 @@ DATABASE = "referee_tests"
 #: test of the key file itself removes it from its environment.
 TEST_SEED_KEY = hashlib.sha256(b"referee tests' seed key").hexdigest()
 os.environ.setdefault("REFEREE_SEED_KEY", TEST_SEED_KEY)
+#: A render worker's first start draws all five systems' openings (2-3 s of a core) so a
+#: serving bot's first picture is quick.  The tests start dozens of bot processes (the crash
+#: drivers, the console, two processes on one file), each of which would pay it for the
+#: few pictures it draws: they start cold.  tests/platform/test_render_pool.py keeps warming
+#: tested (its pools are made with the default, warm).
+os.environ.setdefault("REFEREE_RENDER_WARM", "false")
+# Some machines (CI's among them) set PYTHONDONTWRITEBYTECODE: then every process the
+# tests start compiles the bot from source again (0.3-0.5 s of CPU each), and
+# every run rewrites every test module's asserts.  The compiled files go where Python always
+# puts them (__pycache__, ignored by git).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)

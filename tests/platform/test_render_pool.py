@@ -26,7 +26,7 @@ from bot.models import later_of
 from bot.renderpool import RenderBusy, RenderFailed, RenderPool, shared, worker_count
 from bot.renderworker import DrawRequest
 from bot.service import Service
-from render import focus, snapshot
+from render import caches, focus, snapshot
 from rules.core import registry
 from rules.core.samples import pictures
 from rules.rr.system import RaidAndRiposte
@@ -302,3 +302,30 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ", 1)[1][:1] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _held_in_worker(pool: RenderPool) -> tuple[int, int]:
+    """What the pool's one worker holds in its whole-map image caches: (bytes, budget)."""
+    (slot,) = pool._slots  # noqa: SLF001 - the worker's own caches are what is tested
+    assert slot.executor is not None
+    return slot.executor.submit(caches.held_bytes).result(timeout=60)
+
+
+async def test_a_warm_worker_starts_with_every_systems_pictures_and_a_cold_one_with_none() -> None:
+    """``render_warm`` (REFEREE_RENDER_WARM, default true): a serving bot's worker draws every
+    system's opening before the first player's picture; a cold one (the tests' bot
+    processes) draws only what it is asked for, and draws it the same."""
+    assert Settings.model_fields["render_warm"].default is True
+    assert Settings(render_warm="false").render_warm is False  # type: ignore[arg-type]
+    assert shared(Settings(render_warm=False)).warm is False
+    view = rr_views(1)[0]
+    warm, cold = (RenderPool(workers=1, queue=1, timeout=60.0, memory_mb=1024, warm=w) for w in (True, False))
+    try:
+        await asyncio.gather(warm.ready(), cold.ready())
+        assert _held_in_worker(warm)[0] > 0, "warming filled the worker's caches"
+        assert _held_in_worker(cold)[0] == 0, "a cold worker has drawn nothing"
+        assert await drawn(cold, DrawRequest(view=view)) == focus(view).png
+        assert await drawn(warm, DrawRequest(view=view)) == focus(view).png
+    finally:
+        warm.close()
+        cold.close()
