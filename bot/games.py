@@ -48,8 +48,9 @@ class LiveGame:
     standing: dict[str, int] = field(default_factory=dict)
     #: Every side's "since your last order" at the head (issue 23; bot/summaries.py).
     summaries: Summaries = field(default_factory=Summaries)
-    #: The last :data:`CHANGES_WINDOW` steps of the log up to the head, without their states,
-    #: as "what changed" reads them (``Pipeline.changes_since``): read once for the head,
+    #: The last :data:`CHANGES_WINDOW` steps of the log up to the head, without their states
+    #: (and, as read from the store, without their dice and events: ``bare``), as "what
+    #: changed" reads them (``Pipeline.changes_since``): read once for the head,
     #: then carried on by each order on the head (issue 39: a picture reads nothing); None
     #: until read, and again after any other change (the cache re-reads the game).
     recent: list[StepRow] | None = None

@@ -174,7 +174,8 @@ class Pipeline:
         window ``game`` keeps when ``step`` is its head, else read in growing windows (and
         kept from then on).  Any window holding that order gives what the whole one would:
         the order and every step since are in it.  (A game read back into the cache read
-        all 200 steps, with their dice and events, for its first picture: issue 41.)"""
+        all 200 steps, with their dice and events, for its first picture: issue 41; it
+        reads them bare now, :meth:`~bot.store.BaseStore.log_steps`.)"""
         head = game is not None and game.row.id == step.game_id and game.row.head_seq == step.seq
         kept = game.recent if head and game is not None else None
         # A kept window serves when it is whole (all 200, or from the game's first step,
@@ -182,7 +183,7 @@ class Pipeline:
         if kept and kept[-1].seq == step.seq and (len(kept) >= CHANGES_WINDOW or kept[0].seq == 0 or enough(kept)):
             return kept
         for size in LOG_WINDOWS:
-            recent = await self.store.log_steps(step.game_id, last=size, upto=step.seq)
+            recent = await self.store.log_steps(step.game_id, last=size, upto=step.seq, bare=True)
             if len(recent) < size or enough(recent):
                 break
         if head and game is not None:

@@ -658,10 +658,11 @@ def battle_panel_fn(view: NetworkView, book: StyleBook, names: dict[str, str]) -
         height = battle_height(panel, width)
 
         def draw(frame: Frame, top: float, layout: Layout) -> None:
-            canvas = Canvas(width, math.ceil(height) + 1, origin=(0, top))
-            draw_battle(canvas, panel, top, book, names.get(panel.space, panel.space), layout)
-            frame.put(canvas.reduced(), 0, round(top))
-            frame.note_texts(canvas.texts)
+            # On the picture itself, as the whole picture draws its battle: texts from masks
+            # reduced once and cached, shapes in patches of their own size.  A drawing-scale
+            # canvas of the whole panel, filled, drawn and reduced for every picture, was the
+            # most of a battle picture's panel (issue 41).
+            draw_battle(frame, panel, top, book, names.get(panel.space, panel.space), layout)
 
         return height, draw
 
