@@ -762,7 +762,6 @@ def render_hexmap(view: HexMapView) -> Snapshot:
     out.palette = static.palette
     layout = Layout(width=width, height=height)
     _put_header(out, view, frame.focus, top, layout)
-    headed = len(out.texts)  # the header's texts (the legend's follow)
     texts = list(static.texts)
     map_box = (frame.left, frame.top, frame.left + map_w, frame.top + map_h)
     layout.add("map", "focus" if frame.focus else "whole", map_box)
@@ -800,8 +799,9 @@ def render_hexmap(view: HexMapView) -> Snapshot:
         texts += side.canvas.texts
     if entries:
         _put_legend(out, entries, book, frame.focus, panel_bottom, layout)
-    layout.texts = texts[:len(static.texts)] + out.texts[:headed] + texts[len(static.texts):] + out.texts[headed:]
-    return Snapshot(png=out.png(), width=width, height=height, layout=layout)
+    png = out.png()  # first: a piece notes its texts when it is drawn
+    layout.texts = texts[:len(static.texts)] + out.texts + texts[len(static.texts):]
+    return Snapshot(png=png, width=width, height=height, layout=layout)
 
 
 __all__ = ["Frame", "make_frame", "render_hexmap"]

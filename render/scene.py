@@ -470,8 +470,9 @@ def focus_snapshot(scene: Scene) -> Snapshot:
     if panel_draw is not None:
         panel_draw(frame, board_top + board_h + 4 + extra_h, layout)
     draw_legend(frame, entries, legend_top, scene.book, layout)
+    png = frame.png()  # first: a piece notes its texts when it is drawn
     layout.texts = list(frame.texts) + [t for t in scene.frame.texts]
-    return Snapshot(png=frame.png(), width=width, height=height, layout=layout)
+    return Snapshot(png=png, width=width, height=height, layout=layout)
 
 
 __all__ = ["FOCUS_MAX", "FOCUS_MIN", "MARGIN", "Scene", "Sheet", "crop_for", "extras_row", "focus_box", "focus_snapshot",

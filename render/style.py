@@ -624,11 +624,7 @@ class Frame:
     # composing
     def put(self, piece: Image.Image, x: int, y: int) -> None:
         """Composite a final-size piece (RGB: opaque; RGBA: through its alpha) at ``(x, y)``."""
-        box = (x, y, x + piece.width, y + piece.height)
-        if piece.mode == "RGBA":
-            self.op(box, lambda im, ox, oy: im.paste(piece, (x - ox, y - oy), piece))
-        else:
-            self.op(box, lambda im, ox, oy: im.paste(piece, (x - ox, y - oy)))
+        self.op((x, y, x + piece.width, y + piece.height), _pasting(piece, x, y))
 
     def paint(self, fill: RGB, x: int, y: int, mask: Image.Image) -> None:
         """Paint ``fill`` through a final-size coverage ``mask`` ("L"; or "1", all or nothing,
@@ -651,59 +647,41 @@ class Frame:
 
         self.op((x, y, x + mask.width, y + mask.height), solid)
 
-    def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0) -> None:
+    def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0,
+              lazy: bool = False) -> None:
         """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
         size and sub-pixel phase (an area's label, an objective tag: the same every time).
 
         ``key`` must name everything ``draw`` shows; the box's position is added here.
+        ``lazy``: the piece is looked up (and drawn, when new) only when pixels it covers
+        are first asked for, and its texts are noted then (as :meth:`when_seen`), so a
+        label or a base new since the last picture but outside the focus crop is never
+        drawn (issue 41: such pieces were a fifth of a table's focus picture); the texts
+        noted do not depend on what was cached before.  ``draw`` then runs after the
+        caller has moved on: it must not read variables the caller changes later (a loop's).
         """
         x0, y0 = math.floor(box[0] - pad), math.floor(box[1] - pad)
         # Exact offsets, not rounded ones: a piece is reused only where it would be drawn
         # the very same (a map's labels sit at the same spots in every snapshot).
         phase = (box[0] - x0, box[1] - y0, box[2] - box[0], box[3] - box[1])
         ident = (key, phase, pad)
-        with _REDUCED_LOCK:
-            hit = _PIECES.get(ident)
-        if hit is None:
-            w = math.ceil(box[2] + pad) - x0 + 1
-            h = math.ceil(box[3] + pad) - y0 + 1
-            origin = (x0, y0)
-            canvas = Canvas(w, h, background=None, origin=origin)
-            draw(canvas)
-            hit = (canvas.reduced(), tuple(canvas.texts), (box[0] - x0, box[1] - y0))
-            with _REDUCED_LOCK:
-                if len(_PIECES) > 4096:
-                    _PIECES.clear()
-                _PIECES[ident] = hit
-        image, texts, _ = hit
-        if image.mode == "RGBA" and image.width * image.height >= TILED_AT:
-            self._put_tiles(image, x0, y0)
-        else:
-            self.put(image, x0, y0)
-        self.texts.extend(texts)
+        # The reduced piece is exactly this size: its canvas is, at drawing scale.
+        w, h = math.ceil(box[2] + pad) - x0 + 1, math.ceil(box[3] + pad) - y0 + 1
+        if not lazy:
+            image, texts = _piece_image(ident, (x0, y0, w, h), draw)
+            self.op((x0, y0, x0 + w, y0 + h), _compositing(image, x0, y0))
+            self.texts.extend(texts)
+            return
+        made: list[Callable[[Image.Image, int, int], None]] = []
 
-    def _put_tiles(self, piece: Image.Image, x: int, y: int) -> None:
-        """Composite a big cached piece (a range ring, a fire arc) tile by tile: clear tiles
-        are skipped and opaque ones copied (a ring's box is mostly clear, and compositing
-        it whole was a sixth of a table's focus crop).  The same pixels: a clear pixel
-        composites to what was under it, an opaque one to itself."""
-        tiles = _tiles_of(piece)
-        box = (x, y, x + piece.width, y + piece.height)
+        def paint(im: Image.Image, ox: int, oy: int) -> None:
+            if not made:
+                image, texts = _piece_image(ident, (x0, y0, w, h), draw)
+                self.texts.extend(texts)
+                made.append(_compositing(image, x0, y0))
+            made[0](im, ox, oy)
 
-        def draw(im: Image.Image, ox: int, oy: int) -> None:
-            # Pillow's own core paste, which clips to ``im`` as ``Image.paste`` does: the
-            # checks around it cost more than a small tile's pixels.
-            core = im.im
-            for tx, ty, tile, opaque in tiles:
-                px, py = x + tx - ox, y + ty - oy
-                w, h = tile.size
-                if px < im.width and py < im.height and px + w > 0 and py + h > 0:
-                    if opaque:
-                        core.paste(tile.im, (px, py, px + w, py + h))
-                    else:
-                        core.paste(tile.im, (px, py, px + w, py + h), tile.im)
-
-        self.op(box, draw)
+        self.op((x0, y0, x0 + w, y0 + h), paint)
 
     def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]", shapes: bool = False) -> None:
         """A shape drawn by ``draw`` on a transparent drawing-scale patch over ``box`` (final
@@ -872,15 +850,72 @@ def _bounds(points: Sequence[tuple[float, float]]) -> Box:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+def _pasting(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, int, int], None]":
+    """The drawing step compositing a final-size ``piece`` (RGBA: through its alpha) with
+    its top-left at ``(x, y)`` (:meth:`Frame.put`)."""
+    if piece.mode == "RGBA":
+        return lambda im, ox, oy: im.paste(piece, (x - ox, y - oy), piece)
+    return lambda im, ox, oy: im.paste(piece, (x - ox, y - oy))
+
+
+def _compositing(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, int, int], None]":
+    """The drawing step compositing a cached piece at ``(x, y)``: a big one with an alpha
+    by its tiles (:func:`_tiled`), any other whole (:func:`_pasting`)."""
+    if piece.mode == "RGBA" and piece.width * piece.height >= TILED_AT:
+        return _tiled(piece, x, y)
+    return _pasting(piece, x, y)
+
+
+def _piece_image(ident: tuple[Hashable, ...], where: tuple[int, int, int, int],
+                 draw: "Callable[[Canvas], object]") -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
+    """The reduced image and the texts of the piece ``ident`` (:meth:`Frame.piece`), drawn by
+    ``draw`` on a transparent canvas ``where`` (left, top, width, height) when not cached."""
+    with _REDUCED_LOCK:
+        hit = _PIECES.get(ident)
+    if hit is None:
+        x0, y0, w, h = where
+        canvas = Canvas(w, h, background=None, origin=(x0, y0))
+        draw(canvas)
+        hit = (canvas.reduced(), tuple(canvas.texts))
+        with _REDUCED_LOCK:
+            if len(_PIECES) > 4096:
+                _PIECES.clear()
+            _PIECES[ident] = hit
+    return hit
+
+
+def _tiled(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, int, int], None]":
+    """The drawing step compositing a big cached piece (a range ring, a fire arc) tile by
+    tile: clear tiles are skipped and opaque ones copied (a ring's box is mostly clear, and
+    compositing it whole was a sixth of a table's focus crop).  The same pixels: a clear
+    pixel composites to what was under it, an opaque one to itself."""
+    tiles = _tiles_of(piece)
+
+    def draw(im: Image.Image, ox: int, oy: int) -> None:
+        # Pillow's own core paste, which clips to ``im`` as ``Image.paste`` does: the
+        # checks around it cost more than a small tile's pixels.
+        core = im.im
+        for tx, ty, tile, opaque in tiles:
+            px, py = x + tx - ox, y + ty - oy
+            w, h = tile.size
+            if px < im.width and py < im.height and px + w > 0 and py + h > 0:
+                if opaque:
+                    core.paste(tile.im, (px, py, px + w, py + h))
+                else:
+                    core.paste(tile.im, (px, py, px + w, py + h), tile.im)
+
+    return draw
+
+
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
-#: A cached piece at least this big (pixels) is composited by tiles (:meth:`Frame._put_tiles`).
+#: A cached piece at least this big (pixels) is composited by tiles (:func:`_tiled`).
 TILED_AT = 96 * 96
 #: The tiles' side (final pixels).
 TILE = 32
 #: Each big cached piece's tiles, by the piece's id (the piece kept, so the id stays its).
 _TILES: "dict[int, tuple[Image.Image, list[tuple[int, int, Image.Image, bool]]]]" = {}
 _REDUCED_LOCK = threading.Lock()
-_PIECES: "dict[tuple[Hashable, ...], tuple[Image.Image, tuple[tuple[str, int], ...], tuple[float, float]]]" = {}
+_PIECES: "dict[tuple[Hashable, ...], tuple[Image.Image, tuple[tuple[str, int], ...]]]" = {}
 
 
 @on_clear

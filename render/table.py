@@ -17,6 +17,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -162,7 +163,11 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
 
 def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
     """The range rings (searchlights light), clipped to the table: a range may reach past its
-    edge, never over the ruler.  Cached pieces: most rings stay where they were."""
+    edge, never over the ruler.  Cached pieces: most rings stay where they were.
+
+    The table's pieces are lazy (:meth:`Frame.piece`: drawn only when the picture, or the
+    focus crop, shows them), so each is drawn by a ``partial`` that holds its own values, not
+    a closure over the loop's variables, which would all see the last one's."""
     inside = (tf.box[0] + 2, tf.box[1] + 2, tf.box[2] - 2, tf.box[3] - 2)
     for circle in view.circles:
         x, y = tf(circle.x, circle.y)
@@ -174,8 +179,8 @@ def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
             ink = tint(PALETTE["fire"], 0.45) if circle.light else shade(PALETTE["fire"], 0.1)
             width = 1 if circle.light else 2
             frame.piece(("ring", ring, clip, ink, width), clip,
-                        lambda c: c.arc(ring, 0, 360, ink, width),
-                        pad=0.0)
+                        partial(Canvas.arc, box=ring, start=0, end=360, fill=ink, width=width),
+                        pad=0.0, lazy=True)
 
 
 def draw_unit_labels(frame: Frame, view: TableView, book: StyleBook, bases: dict[str, Box],
@@ -196,7 +201,7 @@ def draw_unit_labels(frame: Frame, view: TableView, book: StyleBook, bases: dict
             c.rect(box, fill=tint(rgb, 0.85), outline=shade(rgb, 0.3), width=1.2, radius=4)
             c.text_in(box, text, SMALL, PALETTE["ink"], bold=True)
 
-        frame.piece(("label", text, look.rgb), box, label)
+        frame.piece(("label", text, look.rgb), box, label, lazy=True)
         layout.add("label", f"unit-{unit.id}", box, parent=unit.id, text=SMALL)
 
 
@@ -525,7 +530,7 @@ def _draw_bases(canvas: Frame, layout: Layout, view: TableView, board: TableBoar
         look = book.look(unit.faction)
         canvas.piece(("base", unit.model_dump_json(), at, tf.scale, tf.left, tf.top, look.rgb, look.shape, look.letter),
                      base_extent(unit, tf, at),
-                     lambda c: draw_base(c, unit, tf, book, at=at))
+                     partial(draw_base, unit=unit, tf=tf, book=book, at=at), lazy=True)
         if unit.id in changed:
             canvas.ellipse((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, (b[2] - b[0]) / 2 + 4,
                            outline=PALETTE["changed"], width=3)
@@ -537,14 +542,15 @@ def _draw_labels(canvas: Frame, layout: Layout, view: TableView, board: TableBoa
     """Named points, terrain names, range tags, unit labels, marks' labels."""
     for point, text, (x, y), box in labels.points:
         canvas.piece(("point", text, x, y), (min(box[0], x - 9), min(box[1], y - 9), max(box[2], x + 9), max(box[3], y + 9)),
-                     lambda c: draw_point(c, x, y, box, text))
+                     partial(draw_point, x=x, y=y, box=box, text=text), lazy=True)
         layout.add("label", f"point-{point.name}", box, text=SMALL)
     for shape, text, box in labels.shapes:
         canvas.text_in(box, text, SMALL, shade(colour(shape.kind, "ink"), 0.6),
                        halo=tint(colour(shape.kind, "clear"), 0.5))
         layout.add("label", f"terrain-{shape.id}", box, parent=shape.id, text=SMALL)
     for text, box in labels.circles:
-        canvas.piece(("range", text), box, lambda c: draw_tag(c, box, text, PALETTE["fire"]))
+        canvas.piece(("range", text), box, partial(draw_tag, box=box, text=text, edge=PALETTE["fire"]),
+                     lazy=True)
         layout.add("label", f"range-{text}", box, text=SMALL)
     draw_unit_labels(canvas, view, board.book, board.bases, labels.units, layout)
     draw_mark_labels(canvas, labels.marks, board.book, layout)
