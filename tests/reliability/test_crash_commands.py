@@ -209,20 +209,24 @@ def kill_plan(script: Path) -> list[tuple[str, str, float]]:
 # One test per kind of command: five of a few seconds spread over the workers, rather than
 # one of half a minute that leaves a worker idle at the end.
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("engine", [
-    pytest.param("sqlite"),
+@pytest.mark.parametrize(("engine", "kills"), [
+    # Two of each kind's three kills in the README's line, the third behind the slow
+    # marker (CI runs it): each kill is a bot process started and run to its target.
+    pytest.param("sqlite", slice(0, 2), id="sqlite"),
+    pytest.param("sqlite", slice(2, None), id="sqlite-third-kill", marks=pytest.mark.slow),
     # The same kills on PostgreSQL: a few minutes of bot processes started and killed, so
     # behind the slow marker (CI runs it); the store tests run every guarantee on both.
-    pytest.param("postgresql", marks=pytest.mark.slow),
+    pytest.param("postgresql", slice(None), id="postgresql", marks=pytest.mark.slow),
 ])
 async def test_sigkill_inside_every_kind_of_command_leaves_whole_commands(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
-        engine: str, kind: str, transcript: Path) -> None:
+        engine: str, kills: slice, kind: str, transcript: Path) -> None:
     """See the module docstring; on SQLite, and on PostgreSQL (each kill on a fresh
     database of the session's server: the bot process dies, the server stays)."""
     monkeypatch.setattr(bot.gamecmds, "new_seed", seeded())
     inside = 0
-    for n, (_, target, delay) in enumerate(k for k in kill_plan(transcript) if k[0] == kind):
+    plan = [k for k in kill_plan(transcript) if k[0] == kind][kills]
+    for n, (_, target, delay) in enumerate(plan, start=kills.start or 0):
         db = tmp_path / f"kill-{kind}-{n}.sqlite3" if engine == "sqlite" else \
             fresh_pg_url(request)
         acked, in_flight = kill_at(transcript, db, target, delay)
@@ -232,6 +236,7 @@ async def test_sigkill_inside_every_kind_of_command_leaves_whole_commands(
         check_whole_commands(db, acked)
         await game_goes_on(db)
         assert check_log(db, linear=False) == [], (kind, target)
-    # The kills really landed while the commands were under way, not only after them.
-    if kind in ("reroll", "rollback", "end"):
+    # The kills really landed while the commands were under way, not only after them (asked
+    # of a run of two kills or more: the slow run's lone third kill may land after).
+    if kind in ("reroll", "rollback", "end") and len(plan) >= 2:
         assert inside, f"no kill landed while a {kind} was under way"
