@@ -36,14 +36,18 @@ import asyncio
 import atexit
 import concurrent.futures as cf
 import functools
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Callable
 
 from bot import renderworker
 from bot.config import Settings
@@ -99,11 +103,66 @@ class _Slot:
     pid: int | None = None
     busy: bool = True
     job: cf.Future[bytes] | None = None
-    timer: threading.Timer | None = None
     killed: bool = False
     tries: int = 0
     dead: bool = False
     warming: cf.Future[int] | None = field(default=None, repr=False)
+
+
+class Watchdog:
+    """One thread that calls ``expire(slot, job)`` for each picture still drawing past its
+    deadline.  A ``threading.Timer`` a picture started a thread for every picture: ~3 ms of
+    the bot's main thread waiting for it to start, and its CPU, for a budget that almost
+    never runs out.  A finished picture is forgotten at once (its PNG is not held until
+    its deadline)."""
+
+    def __init__(self, expire: Callable[["_Slot", "cf.Future[bytes]"], None]) -> None:
+        self._expire = expire
+        self._due: list[tuple[float, int]] = []
+        self._jobs: dict[int, tuple[_Slot, cf.Future[bytes]]] = {}
+        self._tokens = itertools.count()
+        self._wake = threading.Condition(threading.Lock())
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def watch(self, seconds: float, slot: "_Slot", job: "cf.Future[bytes]") -> int:
+        """Call ``expire(slot, job)`` in ``seconds`` unless forgotten by then; the token
+        that :meth:`forget` takes."""
+        token = next(self._tokens)
+        with self._wake:
+            self._jobs[token] = (slot, job)
+            heapq.heappush(self._due, (time.monotonic() + seconds, token))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="referee-render-watchdog", daemon=True)
+                self._thread.start()
+            elif self._due[0][1] == token:
+                self._wake.notify()  # the new deadline comes first: wait for it instead
+        return token
+
+    def forget(self, token: int) -> None:
+        """The picture of ``token`` finished: no deadline for it any more."""
+        with self._wake:
+            self._jobs.pop(token, None)
+            while self._due and self._due[0][1] not in self._jobs:
+                heapq.heappop(self._due)  # keeps the heap as short as the pictures drawing
+
+    def stop(self) -> None:
+        """End the thread; deadlines still due are forgotten."""
+        with self._wake:
+            self._stopped, self._due, self._jobs = True, [], {}
+            self._wake.notify()
+
+    def _loop(self) -> None:
+        while True:
+            with self._wake:
+                while not self._stopped and (not self._due or self._due[0][0] > time.monotonic()):
+                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                if self._stopped:
+                    return
+                _, token = heapq.heappop(self._due)
+                expired = self._jobs.pop(token, None)
+            if expired is not None and not expired[1].done():
+                self._expire(*expired)
 
 
 class RenderPool:
@@ -125,6 +184,7 @@ class RenderPool:
         self._closed = False
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
+        self._watchdog = Watchdog(self._kill)
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -152,6 +212,7 @@ class RenderPool:
             waiting, self._waiting = list(self._waiting), deque()
         for _, out, _ in waiting:
             _settle(out, error=RenderFailed("the renderer was stopped"))
+        self._watchdog.stop()
         for executor in executors:
             executor.shutdown(wait=False, cancel_futures=True)
 
@@ -236,7 +297,7 @@ class RenderPool:
                 _settle(out, error=RenderFailed("no render worker could be started"))
 
     def _run(self, slot: _Slot, request: DrawRequest, out: cf.Future[bytes], retried: bool = False) -> None:
-        """Start ``request`` on ``slot`` (free), with the time budget's timer; ``retried``:
+        """Start ``request`` on ``slot`` (free), watched for its time budget; ``retried``:
         its first worker died under it (it is not tried a third time)."""
         assert slot.executor is not None
         slot.busy, slot.job, slot.killed = True, out, False
@@ -246,11 +307,8 @@ class RenderPool:
             self._waiting.appendleft((request, out, retried))
             self._launch(slot, full=False)
             return
-        timer = threading.Timer(self.timeout, self._kill, (slot, job))
-        timer.daemon = True
-        slot.timer = timer
-        timer.start()
-        job.add_done_callback(functools.partial(self._finished, slot, (request, out, retried)))
+        token = self._watchdog.watch(self.timeout, slot, job)
+        job.add_done_callback(functools.partial(self._finished, slot, (request, out, retried), token))
 
     def _kill(self, slot: _Slot, job: cf.Future[bytes]) -> None:
         """The time budget ran out: kill the worker (its executor then reports it broken)."""
@@ -265,10 +323,9 @@ class RenderPool:
         except ProcessLookupError:
             pass  # it finished (or died) in between: the executor tells which
 
-    def _finished(self, slot: _Slot, what: "_Waiting", job: cf.Future[bytes]) -> None:
+    def _finished(self, slot: _Slot, what: "_Waiting", token: int, job: cf.Future[bytes]) -> None:
+        self._watchdog.forget(token)
         request, out, retried = what
-        if slot.timer is not None:
-            slot.timer.cancel()
         error = job.exception() if not job.cancelled() else RenderFailed("the renderer was stopped")
         replace = isinstance(error, (BrokenProcessPool, MemoryError))
         if isinstance(error, BrokenProcessPool) and not slot.killed and not retried and not self._closed:

@@ -23,7 +23,10 @@ from bot import replies
 from bot.config import Settings
 from bot.console import Console
 from bot.models import later_of
-from bot.renderpool import RenderBusy, RenderFailed, RenderPool, shared, worker_count
+import concurrent.futures as cf
+import threading
+
+from bot.renderpool import RenderBusy, RenderFailed, RenderPool, Watchdog, shared, worker_count
 from bot.renderworker import DrawRequest
 from bot.service import Service
 from render import caches, focus, snapshot
@@ -133,6 +136,33 @@ async def test_a_picture_past_its_time_budget_is_stopped_and_its_worker_replaced
                 await asyncio.wrap_future(ticket.future)
         assert await drawn(pool, DrawRequest(view=view)) == focus(view).png
         assert pool.pids() != [pid]
+
+
+def test_one_watchdog_thread_stops_only_pictures_still_drawing_past_their_budget() -> None:
+    """One thread keeps every picture's deadline (no thread a picture); a picture that
+    finished is forgotten at once, its PNG not held, and never expires."""
+    expired: list[str] = []
+    seen = threading.Event()
+    names = iter(["late", "done", "later"])
+    slots = {name: object() for name in ("late", "done", "later")}
+
+    def expire(slot: object, job: cf.Future[bytes]) -> None:
+        expired.append(next(k for k, v in slots.items() if v is slot))
+        if len(expired) == 2:
+            seen.set()
+
+    watchdog = Watchdog(expire)  # type: ignore[arg-type]
+    jobs = {name: cf.Future() for name in names}  # type: ignore[var-annotated]
+    before = threading.active_count()
+    tokens = {name: watchdog.watch(seconds, slots[name], jobs[name])  # type: ignore[arg-type]
+              for name, seconds in (("later", 0.4), ("done", 0.05), ("late", 0.1))}
+    assert threading.active_count() == before + 1  # one thread for the three
+    jobs["done"].set_result(b"png")
+    watchdog.forget(tokens["done"])
+    assert all(job is not jobs["done"] for _, job in watchdog._jobs.values())
+    assert seen.wait(10)
+    assert expired == ["late", "later"]  # by deadline; the finished one never
+    watchdog.stop()
 
 
 async def test_a_render_past_its_memory_budget_fails_in_the_worker() -> None:
