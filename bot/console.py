@@ -27,6 +27,7 @@ Discord timestamps are written out in UTC.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 import shlex
@@ -39,11 +40,14 @@ from datetime import timedelta
 from bot.answers import numbered
 from bot.commands import DECLARED
 from bot.computer_ids import level_named
+from bot.incidents import report
 from bot.models import Invocation, Reply, Upload, later_of
 from bot.pacing.clock import ManualClock
 from bot.pacing.times import in_utc
 from bot.service import Service
 from rules.core.scenariofile import MAX_BYTES as MAX_UPLOAD
+
+log = logging.getLogger("referee.console")
 
 CONSOLE_CHANNEL = "console"
 #: ``--moderator "*"``: every user of the console moderates (``referee render``'s transcripts).
@@ -280,13 +284,23 @@ class Console:
         text = "🗺️ The picture of the reply above:" if done.attachments else done.text.splitlines()[-1]
         self.show("referee", Reply(text=text, attachments=done.attachments, ephemeral=reply.ephemeral))
 
+    async def _with_page(self, owed: Reply) -> Reply:
+        """An ended game's page attached, or, when it could not be drawn, a sentence with
+        the incident's id (as the Discord adapter says it), never a traceback."""
+        try:
+            return await self.service.attach_page(owed)
+        except Exception:  # noqa: BLE001 - the announcement goes out without its page
+            sorry = report(log, "incident %s: drawing page %s failed", owed.page_key)
+            return owed.model_copy(update={"text": f"{owed.text}\n(No page this time: {sorry} "
+                                                   "/game export still gives the log.)", "page_key": None})
+
     async def deliver_owed(self) -> None:
         """Post what the channel is owed: an ended game's page, built after its announcement
         (issue 25), and the public line of an order answered privately (issue 28); the
         console has no failed delivery to catch up."""
         for owed_id, owed in await self.service.owed(self.channel):
             if owed.page_key is not None:
-                owed = await self.service.attach_page(owed)
+                owed = await self._with_page(owed)
             elif owed.follows:  # the public line of an order answered privately (issue 28)
                 owed = await self.service.attach_offer(owed, self.channel)
                 if owed.buttons or owed.menu:

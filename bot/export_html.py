@@ -35,6 +35,7 @@ from typing import Any, TYPE_CHECKING, Sequence
 from pydantic import BaseModel
 
 from bot import replies
+from bot.longdraw import LongDraws, page_data
 from bot.replaycmds import caption, plain, shown_steps
 from bot.store import BaseStore, GameRow, StepRow
 from bot.stores import open_store
@@ -84,8 +85,8 @@ def html_name(game: GameRow, *, final: bool = False) -> str:
 def build_data(system: GameSystem[Any], shown: Sequence[StepRow], budget: int = PAGE_BUDGET) -> PageData:
     """Draw the whole map of every shown step and cut it into shared tiles; a game whose
     tiles would pass ``budget`` bytes keeps every second (third ...) map and the last, and
-    its page says so (every step stays in the log).  Blocking (Pillow): run it in a worker
-    thread."""
+    its page says so (every step stays in the log).  Blocking (Pillow): the bot runs it in
+    its worker for long drawings (``bot/longdraw.py``)."""
     from render import with_focus_box  # noqa: PLC0415 - Pillow only when drawing
     from render.tiles import MosaicBuilder  # noqa: PLC0415
 
@@ -175,15 +176,22 @@ def page(game: GameRow, system: GameSystem[Any], steps: Sequence[StepRow], data:
     return re.sub(r"@([A-Z]+)@", lambda m: values[m.group(1)], _TEMPLATE)
 
 
-async def export_html(store: BaseStore, game_id: int) -> tuple[str, bytes]:
-    """``(file name, HTML bytes)`` of a game: its log, dice and every snapshot."""
+async def export_html(store: BaseStore, game_id: int, draws: LongDraws | None = None) -> tuple[str, bytes]:
+    """``(file name, HTML bytes)`` of a game: its log, dice and every snapshot, drawn by
+    ``draws`` (the bot's worker for long drawings, ``bot/longdraw.py``: never in a thread of
+    the bot, whose replies it would hold up), or here in a thread when none is given (the
+    ``referee export-html`` command, a process of its own)."""
     game = await store.game(game_id)
     system = registry.get(game.system)
     steps = await store.steps(game_id)
     if game.status != "ended":
         # Before the end, no line meant for one side (issue 28); the maps are the public views.
         steps = [s.model_copy(update={"events": [e for e in s.events if e.to is None]}) for s in steps]
-    data = await asyncio.to_thread(build_data, system, shown_steps(steps))
+    shown = shown_steps(steps)
+    if draws is not None:
+        data = await draws.run(page_data, game.system, shown)
+    else:
+        data = await asyncio.to_thread(build_data, system, shown)
     return html_name(game), page(game, system, steps, data).encode("utf-8")
 
 

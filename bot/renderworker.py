@@ -108,6 +108,13 @@ def cap(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+def recap() -> None:
+    """Set the memory cap again from what the worker holds now (:func:`cap` of the budget
+    :func:`start` kept; nothing without one): each job is bounded on its own."""
+    if _BUDGET:
+        cap(_BUDGET[0])
+
+
 def draw(request: DrawRequest) -> bytes:
     """The PNG of ``request``: the whole map or the focus picture (:mod:`render`).
 
@@ -116,8 +123,7 @@ def draw(request: DrawRequest) -> bytes:
     size) never eat it and make every later picture fail."""
     from render import focus, snapshot  # noqa: PLC0415 - Pillow only in the worker
 
-    if _BUDGET:
-        cap(_BUDGET[0])
+    recap()
     png = (snapshot if request.whole else focus)(request.view).png
     release()
     return png
@@ -140,6 +146,12 @@ def _trimmer() -> Callable[[int], int] | None:
 
 
 _TRIM = _trimmer()
+
+
+def trim() -> None:
+    """Give every free page of the heap back (after a long job: a whole game's page)."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 def release() -> None:

@@ -10,10 +10,9 @@ pictures are drawn and encoded in a worker thread (:mod:`render.animation`).
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Sequence
 
-from bot import replies
+from bot import longdraw, replies
 from bot.models import Attachment, Reply
 from bot.pipeline import Pipeline
 from bot.store import BaseStore, GameRow, StepRow
@@ -53,7 +52,8 @@ def render_pictures(system: GameSystem[Any], states: Sequence[str], *, whole: bo
 
 
 def replay_gif(system: GameSystem[Any], steps: Sequence[StepRow]) -> bytes:
-    """The animated GIF of ``steps`` (each one frame).  Blocking: run it in a worker thread."""
+    """The animated GIF of ``steps`` (each one frame).  Blocking: the bot runs it in its
+    worker for long drawings (``bot/longdraw.py``)."""
     from render.animation import ReplayFrame, animate  # noqa: PLC0415
 
     pngs = render_pictures(system, [s.state_json for s in steps], whole=False)
@@ -86,8 +86,13 @@ async def replay_reply(svc: Pipeline, row: GameRow, first: int, last: int | None
     """``/game replay [from:] [to:]`` on game ``row``: an animated GIF of the maps of those
     steps, posted in the channel (``bot/gamecmds.py`` picks the game)."""
     shown = await span(svc.store, row, first, last)
-    system = svc.systems[row.system]
-    gif = await asyncio.to_thread(replay_gif, system, shown)
+    # In the worker for long drawings (``bot/longdraw.py``): up to MAX_FRAMES maps drawn in
+    # a thread of the bot held every channel's replies behind them.
+    try:
+        gif = await longdraw.shared(svc.settings).run(longdraw.replay, row.system, shown)
+    except longdraw.LongDrawFailed as failed:
+        raise RuleError(f"That replay could not be drawn ({failed}); ask for fewer steps, "
+                        f"e.g. to:{shown[len(shown) // 2].seq}.") from failed
     if len(gif) > UPLOAD_LIMIT:
         half = shown[len(shown) // 2].seq
         raise RuleError(f"That replay is {len(gif) / 1e6:.1f} MB, more than Discord takes; "

@@ -25,7 +25,7 @@ from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel
 
-from bot import alttext, answers, export_html, incidents, renderpool
+from bot import alttext, answers, export_html, incidents, longdraw, renderpool
 from bot import commands as catalogue
 from bot import orders, replies, seedkey, storage, tutorial
 from bot.computer import ComputerPlayers
@@ -417,7 +417,7 @@ class Service:
         map of a long game takes a while, and the channel need not wait for it."""
         if reply.page_key is None or reply.attachments:
             return reply
-        name, page = await export_html.export_html(self.store, reply.page_key)
+        name, page = await export_html.export_html(self.store, reply.page_key, longdraw.shared(self.settings))
         return reply.model_copy(update={"attachments": [
             Attachment(filename=name, data=page, description="the game, step by step")]})
 

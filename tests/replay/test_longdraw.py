@@ -1,0 +1,66 @@
+"""Drawings of many maps in a process of their own (issue 41: never in the way of anyone
+else): an ended game's page and a replay are drawn by the long-drawing worker
+(``bot/longdraw.py``), at low priority, not in a thread of the bot; a worker that dies fails
+its job and the next job gets a new one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from bot import export_html as export_module
+from bot.export_html import export_html
+from bot.longdraw import NICENESS, LongDrawFailed, LongDraws
+from bot.replaycmds import shown_steps
+from bot.stores import open_store
+from tests.replay.pages import page_data
+from tests.replay.test_export_html import steps_of
+
+
+async def _page(db, game_id: int, draws: LongDraws) -> bytes:
+    store = await open_store(db)
+    try:
+        return (await export_html(store, game_id, draws))[1]
+    finally:
+        await store.close()
+
+
+def test_a_games_page_is_drawn_in_the_long_drawing_worker_at_low_priority(hundred, monkeypatch):
+    def drawn_here(*_: object) -> None:
+        raise AssertionError("the page was drawn in the bot's process")
+
+    monkeypatch.setattr(export_module, "build_data", drawn_here)  # this process's only
+    draws = LongDraws(memory_mb=1024, cache_mb=160)
+    try:
+        page = asyncio.run(_page(hundred.db, hundred.game_id, draws))
+        (pid,) = draws.pids()
+        assert pid != os.getpid()
+        # Lowered from the bot's own priority (capped at 19): live pictures come first.
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+    finally:
+        draws.close()
+    data = page_data(page.decode("utf-8"))
+    assert [f.seq for f in data.frames] == [s.seq for s in shown_steps(steps_of(hundred))]
+
+
+def test_a_worker_that_dies_fails_its_job_and_the_next_job_gets_a_new_one() -> None:
+    draws = LongDraws(memory_mb=1024, cache_mb=160)
+
+    async def play() -> tuple[int, int]:
+        first = await draws.run(os.getpid)
+        job = asyncio.ensure_future(draws.run(time.sleep, 60))
+        await asyncio.sleep(0.2)
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(LongDrawFailed, match="stopped"):
+            await asyncio.wait_for(job, 30)
+        return first, await draws.run(os.getpid)
+
+    try:
+        first, second = asyncio.run(play())
+    finally:
+        draws.close()
+    assert second != first
