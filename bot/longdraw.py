@@ -8,9 +8,10 @@ held the GIL for most of it, so every channel's replies and autocomplete waited 
 hold the worker past its 30-second budget and leave the live pictures queued behind it.  So
 these jobs have a worker of their own, started when first needed, lowered in priority
 (``nice``), so a player's order and picture take the CPU before it; one job at a time, the
-others queued in order.  Its memory is bounded as a render worker's is
-(:func:`bot.renderworker.start`: a budget, and the bot's death ends it).  A worker that dies
-is replaced at the next job; the job it was drawing fails with :class:`LongDrawFailed`.
+others queued in order, each in a fresh process that ends with it, so no memory is held
+between jobs.  Its memory is bounded as a render worker's is (:func:`bot.renderworker.start`:
+a budget, and the bot's death ends it).  A worker that dies is replaced at the next job;
+the job it was drawing fails with :class:`LongDrawFailed`.
 
 What crosses to the worker is small and plain: the system's key and the steps' rows (their
 stored states), and what comes back is bytes or a page's data; the functions run there are
@@ -67,9 +68,13 @@ class LongDraws:
             if self._closed:
                 raise LongDrawFailed("the bot is stopping")
             if self._executor is None:
+                # A fresh process each job (forked from the server that has the renderers
+                # imported: ~0.2 s against a job's 10-40 s): a 108-map page left its worker
+                # holding 220 MB, which the bot's memory bound has no room for between jobs.
                 self._executor = cf.ProcessPoolExecutor(
                     max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_start, initargs=(self.memory_mb, os.getpid(), self.cache_mb))
+                    initializer=_start, initargs=(self.memory_mb, os.getpid(), self.cache_mb),
+                    max_tasks_per_child=1)
             return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

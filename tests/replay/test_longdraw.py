@@ -35,14 +35,20 @@ def test_a_games_page_is_drawn_in_the_long_drawing_worker_at_low_priority(hundre
 
     monkeypatch.setattr(export_module, "build_data", drawn_here)  # this process's only
     draws = LongDraws(memory_mb=1024, cache_mb=160)
+
+    async def play() -> tuple[bytes, int, int, int]:
+        page = await _page(hundred.db, hundred.game_id, draws)
+        return (page, await draws.run(os.getpid), await draws.run(os.getpid),
+                await draws.run(os.getpriority, os.PRIO_PROCESS, 0))
+
     try:
-        page = asyncio.run(_page(hundred.db, hundred.game_id, draws))
-        (pid,) = draws.pids()
-        assert pid != os.getpid()
-        # Lowered from the bot's own priority (capped at 19): live pictures come first.
-        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+        page, first, second, priority = asyncio.run(play())
     finally:
         draws.close()
+    assert os.getpid() not in (first, second)
+    assert first != second  # a fresh process a job: none holds a page's memory after it
+    # Lowered from the bot's own priority (capped at 19): live pictures come first.
+    assert priority == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
     data = page_data(page.decode("utf-8"))
     assert [f.seq for f in data.frames] == [s.seq for s in shown_steps(steps_of(hundred))]
 
@@ -50,17 +56,20 @@ def test_a_games_page_is_drawn_in_the_long_drawing_worker_at_low_priority(hundre
 def test_a_worker_that_dies_fails_its_job_and_the_next_job_gets_a_new_one() -> None:
     draws = LongDraws(memory_mb=1024, cache_mb=160)
 
-    async def play() -> tuple[int, int]:
-        first = await draws.run(os.getpid)
+    async def play() -> list[int]:
         job = asyncio.ensure_future(draws.run(time.sleep, 60))
-        await asyncio.sleep(0.2)
-        os.kill(first, signal.SIGKILL)
+        while not draws.pids():
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # the worker is drawing ("sleeping") now
+        killed = draws.pids()
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
         with pytest.raises(LongDrawFailed, match="stopped"):
             await asyncio.wait_for(job, 30)
-        return first, await draws.run(os.getpid)
+        assert await draws.run(os.getpid) not in killed
+        return killed
 
     try:
-        first, second = asyncio.run(play())
+        assert asyncio.run(play())
     finally:
         draws.close()
-    assert second != first
