@@ -219,6 +219,8 @@ class AreaMask:
         self.last = (0, 0, 0, 0)
         #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
         self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], bytes] = {}
+        #: (box cells) -> the free cells eroded by the box (:meth:`_eroded`).
+        self._eroded_cache: dict[tuple[int, int], Image.Image] = {}
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -276,24 +278,39 @@ class AreaMask:
     def _fits(self, cw: int, ch: int) -> bytes:
         """One byte per cell: 255 where a box of ``cw`` x ``ch`` cells may have its top-left.
 
-        The free cells (less what is placed, with the gap, and the soft boxes) eroded by the
-        box, with Pillow's C-level ``darker`` on shifted copies: testing every candidate in
-        Python was most of a snapshot's time (bench/run.py).
+        The free cells eroded by the box (:meth:`_eroded`, once per size), less every
+        top-left whose box would reach a placed box (with the gap) or a soft box: the
+        erosion of the free cells less a rectangle is the erosion less that rectangle grown
+        up and left by the box, so the release passes of one search, which differ only in
+        their soft boxes, share one erosion per size (issue 41: eroding again for each pass
+        was most of an area's search).  The same bytes as eroding the cut-out cells.
         """
         key = (cw, ch, len(self.placed), tuple(self.soft))
         if key in self._fits_cache:
             return self._fits_cache[key]
-        free = self.coarse.copy()
-        if self.placed or self.soft:
-            draw = ImageDraw.Draw(free)
+        eroded = self._eroded(cw, ch)
+        if not (self.placed or self.soft):
+            fits = eroded.tobytes()
+        else:
+            out = eroded.copy()
+            draw = ImageDraw.Draw(out)
             gap = math.ceil(GAP / CELL)
-            for r0, c0, r1, c1 in self.placed:
-                draw.rectangle((c0 - gap, r0 - gap, c1 + gap - 1, r1 + gap - 1), fill=0)
-            for r0, c0, r1, c1 in self.soft:
-                draw.rectangle((c0, r0, c1 - 1, r1 - 1), fill=0)
-        fits = _erode(_erode(free, cw, horizontal=True), ch, horizontal=False).tobytes()
+            cut = [(r0 - gap, c0 - gap, r1 + gap, c1 + gap) for r0, c0, r1, c1 in self.placed] + self.soft
+            for r0, c0, r1, c1 in cut:  # cells [r0, r1) x [c0, c1) taken: no box may reach them
+                draw.rectangle((c0 - cw + 1, r0 - ch + 1, c1 - 1, r1 - 1), fill=0)
+            fits = out.tobytes()
         self._fits_cache[key] = fits
         return fits
+
+    def _eroded(self, cw: int, ch: int) -> Image.Image:
+        """The free cells eroded by a box of ``cw`` x ``ch`` cells, with Pillow's C-level
+        ``darker`` on shifted copies (testing every candidate in Python was most of a
+        snapshot's time, bench/run.py); kept per size for the mask's life."""
+        eroded = self._eroded_cache.get((cw, ch))
+        if eroded is None:
+            eroded = _erode(_erode(self.coarse, cw, horizontal=True), ch, horizontal=False)
+            self._eroded_cache[(cw, ch)] = eroded
+        return eroded
 
     def claim_last(self) -> None:
         """Keep the box the last :meth:`find` returned clear for the next finds."""
