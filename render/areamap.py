@@ -1180,8 +1180,9 @@ def draw_area_label(canvas: Surface, area: AreaView, centre: Point, box: Box,
         c.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
         c.text_in(box, text, BODY, PALETTE["ink"], bold=True)
 
-    piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot)
-    piece(canvas, ("area_label", text), box, label)
+    # Lazy: a map's thirty labels are looked up only where a focus crop shows them.
+    piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot, lazy=True)
+    piece(canvas, ("area_label", text), box, label, lazy=True)
     layout.add("area_label", area.id, box, parent=area.id, text=BODY)
 
 
@@ -1200,7 +1201,7 @@ def draw_objective(canvas: Surface, area: AreaView, box: Box, book: SideBook,
     """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
     look = book.look(area.controller) if area.controller else None
     key = ("objective", area.objective, look and (look.letter, look.rgb, look.shape))
-    piece(canvas, key, box, lambda c: _draw_objective(c, area, box, book))
+    piece(canvas, key, box, lambda c: _draw_objective(c, area, box, book), lazy=True)
     layout.add("objective", area.id, box, parent=area.id)
 
 
