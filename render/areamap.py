@@ -219,6 +219,8 @@ class AreaMask:
         self.last = (0, 0, 0, 0)
         #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
         self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], bytes] = {}
+        #: (box cells) -> the free cells eroded by the box (:meth:`_eroded`).
+        self._eroded_cache: dict[tuple[int, int], Image.Image] = {}
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -276,24 +278,39 @@ class AreaMask:
     def _fits(self, cw: int, ch: int) -> bytes:
         """One byte per cell: 255 where a box of ``cw`` x ``ch`` cells may have its top-left.
 
-        The free cells (less what is placed, with the gap, and the soft boxes) eroded by the
-        box, with Pillow's C-level ``darker`` on shifted copies: testing every candidate in
-        Python was most of a snapshot's time (bench/run.py).
+        The free cells eroded by the box (:meth:`_eroded`, once per size), less every
+        top-left whose box would reach a placed box (with the gap) or a soft box: the
+        erosion of the free cells less a rectangle is the erosion less that rectangle grown
+        up and left by the box, so the release passes of one search, which differ only in
+        their soft boxes, share one erosion per size (issue 41: eroding again for each pass
+        was most of an area's search).  The same bytes as eroding the cut-out cells.
         """
         key = (cw, ch, len(self.placed), tuple(self.soft))
         if key in self._fits_cache:
             return self._fits_cache[key]
-        free = self.coarse.copy()
-        if self.placed or self.soft:
-            draw = ImageDraw.Draw(free)
+        eroded = self._eroded(cw, ch)
+        if not (self.placed or self.soft):
+            fits = eroded.tobytes()
+        else:
+            out = eroded.copy()
+            draw = ImageDraw.Draw(out)
             gap = math.ceil(GAP / CELL)
-            for r0, c0, r1, c1 in self.placed:
-                draw.rectangle((c0 - gap, r0 - gap, c1 + gap - 1, r1 + gap - 1), fill=0)
-            for r0, c0, r1, c1 in self.soft:
-                draw.rectangle((c0, r0, c1 - 1, r1 - 1), fill=0)
-        fits = _erode(_erode(free, cw, horizontal=True), ch, horizontal=False).tobytes()
+            cut = [(r0 - gap, c0 - gap, r1 + gap, c1 + gap) for r0, c0, r1, c1 in self.placed] + self.soft
+            for r0, c0, r1, c1 in cut:  # cells [r0, r1) x [c0, c1) taken: no box may reach them
+                draw.rectangle((c0 - cw + 1, r0 - ch + 1, c1 - 1, r1 - 1), fill=0)
+            fits = out.tobytes()
         self._fits_cache[key] = fits
         return fits
+
+    def _eroded(self, cw: int, ch: int) -> Image.Image:
+        """The free cells eroded by a box of ``cw`` x ``ch`` cells, with Pillow's C-level
+        ``darker`` on shifted copies (testing every candidate in Python was most of a
+        snapshot's time, bench/run.py); kept per size for the mask's life."""
+        eroded = self._eroded_cache.get((cw, ch))
+        if eroded is None:
+            eroded = _erode(_erode(self.coarse, cw, horizontal=True), ch, horizontal=False)
+            self._eroded_cache[(cw, ch)] = eroded
+        return eroded
 
     def claim_last(self) -> None:
         """Keep the box the last :meth:`find` returned clear for the next finds."""
@@ -1163,8 +1180,9 @@ def draw_area_label(canvas: Surface, area: AreaView, centre: Point, box: Box,
         c.rect(box, fill=tint(PALETTE["paper"], 0.3), outline=PALETTE["ink_soft"], width=1, radius=4)
         c.text_in(box, text, BODY, PALETTE["ink"], bold=True)
 
-    piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot)
-    piece(canvas, ("area_label", text), box, label)
+    # Lazy: a map's thirty labels are looked up only where a focus crop shows them.
+    piece(canvas, ("dot",), (centre[0] - 5, centre[1] - 5, centre[0] + 5, centre[1] + 5), dot, lazy=True)
+    piece(canvas, ("area_label", text), box, label, lazy=True)
     layout.add("area_label", area.id, box, parent=area.id, text=BODY)
 
 
@@ -1183,7 +1201,7 @@ def draw_objective(canvas: Surface, area: AreaView, box: Box, book: SideBook,
     """An objective tag: a star (filled gold: main; pale: secondary) and who controls it."""
     look = book.look(area.controller) if area.controller else None
     key = ("objective", area.objective, look and (look.letter, look.rgb, look.shape))
-    piece(canvas, key, box, lambda c: _draw_objective(c, area, box, book))
+    piece(canvas, key, box, lambda c: _draw_objective(c, area, box, book), lazy=True)
     layout.add("objective", area.id, box, parent=area.id)
 
 

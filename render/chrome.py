@@ -132,7 +132,8 @@ def draw_chip(canvas: Surface, chip: Chip, x: float, y: float) -> Box:
     look = chip.look
     key = (chip.label, chip.status, tuple(chip.pills), chip.eliminated, chip.small,
            look.key, look.letter, look.rgb, look.shape, look.label)
-    canvas.paste(_chip_patch(key), x, y)
+    # Made when its pixels are first asked for (:meth:`Frame.paste_made`); its texts now.
+    canvas.paste_made(lambda: _chip_patch(key), chip.size, x, y)
     canvas.note_texts([(chip.label, CHIP_LABEL), (chip.status, SMALL), (look.letter, SMALL)]
                       + [(text, SMALL) for text, _ in chip.pills])
     w, h = chip.size

@@ -319,6 +319,12 @@ class Canvas:
         ox, oy = self.origin
         self.image.paste(patch, (round((x - ox) * SCALE), round((y - oy) * SCALE)), patch)
 
+    def paste_made(self, make: Callable[[], Image.Image], size: tuple[float, float], x: float,
+                   y: float) -> None:
+        """:meth:`paste` the patch ``make()`` returns (here at once; a :class:`Frame` waits
+        until its pixels are asked for)."""
+        self.paste(make(), x, y)
+
     def _p(self, points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
         ox, oy = self.origin
         return [((x - ox) * SCALE, (y - oy) * SCALE) for x, y in points]
@@ -457,14 +463,8 @@ class Canvas:
         if len(points) < 2:
             return
         pts = list(points)
-        (x0, y0), (x1, y1) = pts[-2], pts[-1]
-        length = math.dist((x0, y0), (x1, y1)) or 1.0
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        base = (x1 - ux * head, y1 - uy * head)
-        shaft = pts[:-1] + [base]
-        wing = head * 0.55
-        tip = [(x1, y1), (base[0] - uy * wing, base[1] + ux * wing),
-               (base[0] + uy * wing, base[1] - ux * wing)]
+        tip = arrow_tip(pts, head)
+        shaft = pts[:-1] + [arrow_base(pts, head)]
         if part in ("all", "shaft"):
             if casing is not None:
                 self.line(shaft, casing, width + 4)
@@ -725,6 +725,29 @@ class Frame:
         piece, (dx, dy) = _reduced_patch(patch, x2 % SCALE, y2 % SCALE)
         self.put(piece, x2 // SCALE + dx, y2 // SCALE + dy)
 
+    def paste_made(self, make: Callable[[], Image.Image], size: tuple[float, float], x: float,
+                   y: float) -> None:
+        """:meth:`paste` the patch ``make()`` returns, at most ``size`` final pixels (less one
+        on each axis), made and reduced only when pixels it covers are first asked for: a
+        chip outside the focus crop is never looked up, drawn or reduced (issue 41: a new
+        chip's patch was a few ms of an area map's focus picture wherever it lay).  The
+        same pixels as :meth:`paste` (the step only clips to a box it may touch)."""
+        x2, y2 = round(x * SCALE), round(y * SCALE)
+        fx, fy = x2 // SCALE, y2 // SCALE
+        # The reduced patch is at most its size plus one pixel, plus one for the phase
+        # (:func:`_reduced_patch` pads by a drawing pixel or two); a larger box only tests true
+        # for crops the paste then clips to nothing.
+        box = (fx, fy, fx + math.ceil(size[0]) + 4, fy + math.ceil(size[1]) + 4)
+        made: list[Callable[[Image.Image, int, int], None]] = []
+
+        def paint(im: Image.Image, ox: int, oy: int) -> None:
+            if not made:
+                piece, (dx, dy) = _reduced_patch(make(), x2 % SCALE, y2 % SCALE)
+                made.append(_pasting(piece, fx + dx, fy + dy))
+            made[0](im, ox, oy)
+
+        self.op(box, paint)
+
     # text
     def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB,
              anchor: str = "la", halo: RGB | None = None, bold: bool = False) -> None:
@@ -790,9 +813,11 @@ class Frame:
     def arrow(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 5,
               head: float = 18, dashed: bool = False, casing: RGB | None = None,
               part: str = "all") -> None:
-        """An arrow."""
+        """An arrow (its head alone in a patch over the head: a patch over the whole line's
+        box, mostly clear, was most of the cost of drawing a mark's head)."""
         pts = list(points)
-        self.later(_bounds(pts), width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part), shapes=True)
+        reach = _bounds(arrow_tip(pts, head)) if part == "head" and len(pts) > 1 else _bounds(pts)
+        self.later(reach, width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part), shapes=True)
 
     def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
             pie: RGB | None = None) -> None:
@@ -818,11 +843,12 @@ class Frame:
 Surface: TypeAlias = "Canvas | Frame"
 
 
-def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], object]) -> None:
+def piece(canvas: Surface, key: tuple[Hashable, ...], box: Box, draw: Callable[[Canvas], object],
+          lazy: bool = False) -> None:
     """Draw a piece that looks the same wherever it goes (``key`` names all it shows):
-    cached on a frame (:meth:`Frame.piece`), direct on a canvas."""
+    cached on a frame (:meth:`Frame.piece`, ``lazy`` as there), direct on a canvas."""
     if isinstance(canvas, Frame):
-        canvas.piece(key, box, draw)
+        canvas.piece(key, box, draw, lazy=lazy)
     else:
         draw(canvas)
 
@@ -842,6 +868,23 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     buffer = io.BytesIO()
     small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
     return buffer.getvalue()
+
+
+def arrow_base(points: Sequence[tuple[float, float]], head: float) -> tuple[float, float]:
+    """Where the shaft of an arrow along ``points`` (two or more) meets its head."""
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.dist((x0, y0), (x1, y1)) or 1.0
+    return (x1 - (x1 - x0) / length * head, y1 - (y1 - y0) / length * head)
+
+
+def arrow_tip(points: Sequence[tuple[float, float]], head: float) -> list[tuple[float, float]]:
+    """The head of an arrow along ``points`` (two or more): its point and its two wings."""
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.dist((x0, y0), (x1, y1)) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    base = arrow_base(points, head)
+    wing = head * 0.55
+    return [(x1, y1), (base[0] - uy * wing, base[1] + ux * wing), (base[0] + uy * wing, base[1] - ux * wing)]
 
 
 def _bounds(points: Sequence[tuple[float, float]]) -> Box:
