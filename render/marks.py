@@ -128,7 +128,7 @@ def draw_mark_label(canvas: Surface, mark: Mark, text: str, box: Box,
         # A piece cached by what it shows (a label recurs), and lazy: drawn only when the
         # picture shows it.  A focus crop shows the newest marks; the older marks' labels,
         # new in each picture (their words and places change), were drawn for nothing
-        # (issue 41: about 0.7 ms each, 4.6 ms of a commando focus picture).
+        # (issue 41: about 0.7 ms each, 1-2 ms of a table's focus picture).
         canvas.piece(("mark-label", text, ink), box, draw, lazy=True)
     else:
         draw(canvas)
