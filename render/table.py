@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -45,6 +45,7 @@ from render.style import (
     Canvas,
     Frame,
     SideBook,
+    SideLook,
     clean,
     colour,
     fixed_palette,
@@ -159,6 +160,15 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
     else:
         canvas.badge(x, y, 2 * r, look)
     return (x - r, y - r, x + r, y + r)
+
+
+def base_key(unit: TableUnit, tf: Inches, at: Point, look: SideLook) -> tuple[Hashable, ...]:
+    """What :func:`draw_base` shows of ``unit`` drawn at ``at``: its place, size, facing,
+    arc and state, and its side's look; not its name or markers (its label shows those),
+    so a base whose markers change is not drawn again, and no JSON dump of the unit is made
+    for each base of each picture (issue 41)."""
+    return ("base", unit.x, unit.y, unit.radius, unit.facing, unit.arc, unit.eliminated, at, tf.scale,
+            tf.left, tf.top, look.rgb, look.shape, look.letter)
 
 
 def draw_rings(frame: Frame, view: TableView, tf: Inches) -> None:
@@ -528,7 +538,7 @@ def _draw_bases(canvas: Frame, layout: Layout, view: TableView, board: TableBoar
         at = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
         # A base is drawn once and reused while it stays put (pieces cached by what they show).
         look = book.look(unit.faction)
-        canvas.piece(("base", unit.model_dump_json(), at, tf.scale, tf.left, tf.top, look.rgb, look.shape, look.letter),
+        canvas.piece(base_key(unit, tf, at, look),
                      base_extent(unit, tf, at),
                      partial(draw_base, unit=unit, tf=tf, book=book, at=at), lazy=True)
         if unit.id in changed:
