@@ -35,7 +35,7 @@ from typing import Any, TYPE_CHECKING, Sequence
 from pydantic import BaseModel
 
 from bot import replies
-from bot.longdraw import LongDraws, page_data
+from bot.longdraw import LongDraws
 from bot.replaycmds import caption, plain, shown_steps
 from bot.store import BaseStore, GameRow, StepRow
 from bot.stores import open_store
@@ -104,6 +104,12 @@ def build_data(system: GameSystem[Any], shown: Sequence[StepRow], budget: int = 
     head = f"data:image/{mosaic.format};base64,"
     tiles = [head + base64.b64encode(t).decode("ascii") for t in mosaic.tiles]
     return PageData(tile=mosaic.tile, tiles=tiles, frames=frames, maps=len(shown))
+
+
+def page_of(system_key: str, shown: Sequence[StepRow]) -> PageData:
+    """:func:`build_data` for the system ``system_key``: what the worker for long drawings
+    runs (``bot/longdraw.py``; it takes the system by its key, which pickles)."""
+    return build_data(registry.get(system_key), shown)
 
 
 def fitting(mosaic: Mosaic, budget: int) -> list[int]:
@@ -189,7 +195,7 @@ async def export_html(store: BaseStore, game_id: int, draws: LongDraws | None = 
         steps = [s.model_copy(update={"events": [e for e in s.events if e.to is None]}) for s in steps]
     shown = shown_steps(steps)
     if draws is not None:
-        data = await draws.run(page_data, game.system, shown)
+        data = await draws.run(page_of, game.system, shown)
     else:
         data = await asyncio.to_thread(build_data, system, shown)
     return html_name(game), page(game, system, steps, data).encode("utf-8")
@@ -388,4 +394,4 @@ show(fromHash());
 
 
 __all__ = ["CSP", "PAGE_BUDGET", "PageData", "PageFrame", "build_data", "export_html", "fitting",
-           "html_name", "page", "write_export"]
+           "html_name", "page", "page_of", "write_export"]

@@ -15,7 +15,9 @@ the job it was drawing fails with :class:`LongDrawFailed`.
 
 What crosses to the worker is small and plain: the system's key and the steps' rows (their
 stored states), and what comes back is bytes or a page's data; the functions run there are
-the ones here, module-level so that they pickle.
+module-level in the modules that own them (:func:`bot.export_html.page_of`,
+:func:`bot.replaycmds.replay_of`), so that they pickle by name and this module imports
+neither.
 """
 
 from __future__ import annotations
@@ -27,11 +29,10 @@ import multiprocessing
 import os
 import threading
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, TypeVar
 
 from bot import renderworker
 from bot.config import Settings
-from bot.store import StepRow
 
 T = TypeVar("T")
 
@@ -78,10 +79,11 @@ class LongDraws:
             return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker (after the jobs before it)."""
+        """``fn(*args)`` in the worker (after the jobs before it); ``fn`` is a module-level
+        function (it is pickled by name), its arguments and result plain data."""
         executor = self._worker()
         try:
-            return await asyncio.wrap_future(executor.submit(fn, *args))
+            return await asyncio.wrap_future(executor.submit(_bounded, fn, *args))
         except BrokenProcessPool as exc:
             with self._lock:
                 if self._executor is executor:
@@ -129,32 +131,14 @@ def _close_all() -> None:
         draws.close()
 
 
-# -- the jobs (run in the worker) -------------------------------------------------------------
-
-
-def page_data(system_key: str, shown: Sequence[StepRow]) -> Any:
-    """The page data of an ended (or running) game's shown steps: :func:`bot.export_html.
-    build_data`, in the worker."""
-    from bot.export_html import build_data  # noqa: PLC0415 - the worker's own import
-    from rules.core import registry  # noqa: PLC0415
-
+def _bounded(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the worker, under the memory cap set again from what it holds now,
+    and the heap's free pages given back after it."""
     renderworker.recap()
     try:
-        return build_data(registry.get(system_key), shown)
+        return fn(*args)
     finally:
         renderworker.trim()
 
 
-def replay(system_key: str, shown: Sequence[StepRow]) -> bytes:
-    """The animated GIF of ``shown``: :func:`bot.replaycmds.replay_gif`, in the worker."""
-    from bot.replaycmds import replay_gif  # noqa: PLC0415
-    from rules.core import registry  # noqa: PLC0415
-
-    renderworker.recap()
-    try:
-        return replay_gif(registry.get(system_key), shown)
-    finally:
-        renderworker.trim()
-
-
-__all__ = ["LongDrawFailed", "LongDraws", "NICENESS", "page_data", "replay", "shared"]
+__all__ = ["LongDrawFailed", "LongDraws", "NICENESS", "shared"]

@@ -16,6 +16,7 @@ from bot import longdraw, replies
 from bot.models import Attachment, Reply
 from bot.pipeline import Pipeline
 from bot.store import BaseStore, GameRow, StepRow
+from rules.core import registry
 from rules.core.contract import GameSystem
 from rules.core.errors import RuleError
 
@@ -60,6 +61,12 @@ def replay_gif(system: GameSystem[Any], steps: Sequence[StepRow]) -> bytes:
     return animate([ReplayFrame(png=p, caption=caption(s)) for p, s in zip(pngs, steps)]).gif
 
 
+def replay_of(system_key: str, steps: Sequence[StepRow]) -> bytes:
+    """:func:`replay_gif` for the system ``system_key``: what the worker for long drawings
+    runs (``bot/longdraw.py``; it takes the system by its key, which pickles)."""
+    return replay_gif(registry.get(system_key), steps)
+
+
 async def span(store: BaseStore, game: GameRow, first: int, last: int | None) -> list[StepRow]:
     """The pictured steps from ``first`` to ``last`` (default: the newest), with a sentence
     for a span that is empty, reversed or too long."""
@@ -89,7 +96,7 @@ async def replay_reply(svc: Pipeline, row: GameRow, first: int, last: int | None
     # In the worker for long drawings (``bot/longdraw.py``): up to MAX_FRAMES maps drawn in
     # a thread of the bot held every channel's replies behind them.
     try:
-        gif = await longdraw.shared(svc.settings).run(longdraw.replay, row.system, shown)
+        gif = await longdraw.shared(svc.settings).run(replay_of, row.system, shown)
     except longdraw.LongDrawFailed as failed:
         raise RuleError(f"That replay could not be drawn ({failed}); ask for fewer steps, "
                         f"e.g. to:{shown[len(shown) // 2].seq}.") from failed
@@ -108,4 +115,4 @@ async def replay_reply(svc: Pipeline, row: GameRow, first: int, last: int | None
 
 
 __all__ = ["MAX_FRAMES", "UPLOAD_LIMIT", "caption", "plain", "replay_reply", "render_pictures",
-           "replay_gif", "shown_steps", "span"]
+           "replay_gif", "replay_of", "shown_steps", "span"]
