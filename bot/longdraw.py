@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import concurrent.futures as cf
 import multiprocessing
 import os
@@ -50,8 +51,8 @@ def _start(memory_mb: int, parent: int, cache_mb: int) -> None:
     renderworker.start(memory_mb, parent, cache_mb)
     try:
         os.nice(NICENESS)
-    except OSError:  # a container that forbids it: the job still runs, at normal priority
-        pass
+    except OSError as exc:  # a container that forbids it: the job still runs, at normal priority
+        logging.getLogger("referee.render").info("long drawings at normal priority: %s", exc)
 
 
 class LongDraws:
