@@ -27,8 +27,10 @@ _CUT = "…"
 def spoken(text: str) -> str:
     """``text`` without its pictographs (🎲, ➡️, 🔗: a screen reader spells them out as
     "game die", "right arrow"), on one line."""
-    kept = "".join(" " if unicodedata.category(ch) == "So" or ch == "\ufe0f" else ch for ch in text)
-    return " ".join(kept.split())
+    if not text.isascii():  # ASCII has no pictograph: most lines skip the per-character test
+        text = "".join(" " if ch == "\ufe0f" or (ch > "\x7f" and unicodedata.category(ch) == "So") else ch
+                       for ch in text)
+    return " ".join(text.split())
 
 
 def picture_kind(whole: bool, side: str | None) -> str:
