@@ -8,9 +8,13 @@ held the GIL for most of it, so every channel's replies and autocomplete waited 
 hold the worker past its 30-second budget and leave the live pictures queued behind it.  So
 these jobs have a worker of their own, started when first needed, lowered in priority
 (``nice``), so a player's order and picture take the CPU before it; one job at a time, the
-others queued in order, each in a fresh process that ends with it, so no memory is held
-between jobs.  Its memory is bounded as a render worker's is (:func:`bot.renderworker.start`:
-a budget, and the bot's death ends it).  A worker that dies is replaced at the next job;
+others queued in order.  A worker is kept for the next job only while it holds little: one
+that grew past :data:`KEEP_MB` over what it held fresh (a 79-map page leaves ~116 MB) is
+replaced after its job, and an idle worker ends after :data:`IDLE_SECONDS`, so no page's
+memory is held between jobs; a small replay's worker is kept, since a fresh process costs a
+job ~1.4 s of imports and cold caches (measured: a 5-map replay 1.9 s fresh, 0.5 s kept).
+Its memory is bounded as a render worker's is (:func:`bot.renderworker.start`: a budget, and
+the bot's death ends it).  A worker that dies is replaced at the next job;
 the job it was drawing fails with :class:`LongDrawFailed`.
 
 What crosses to the worker is small and plain: the system's key and the steps' rows (their
@@ -39,6 +43,13 @@ T = TypeVar("T")
 
 #: How much the worker's priority is lowered: live pictures and orders come first.
 NICENESS = 10
+#: A worker grown by more than this (MB of resident memory, after its job and the heap's
+#: trim) over what it held fresh is replaced before the next job.
+KEEP_MB = 64
+#: An idle worker ends after this many seconds (the next job starts a new one).
+IDLE_SECONDS = 120.0
+#: What the worker held when it started (bytes resident), set by :func:`_start`.
+_FRESH: list[int] = []
 
 
 class LongDrawFailed(Exception):
@@ -49,6 +60,7 @@ class LongDrawFailed(Exception):
 def _start(memory_mb: int, parent: int, cache_mb: int) -> None:
     """The worker's initializer: a render worker's budget and parent watch, at low priority."""
     renderworker.start(memory_mb, parent, cache_mb)
+    _FRESH[:] = [renderworker.resident()]
     try:
         os.nice(NICENESS)
     except OSError as exc:  # a container that forbids it: the job still runs, at normal priority
@@ -57,42 +69,86 @@ def _start(memory_mb: int, parent: int, cache_mb: int) -> None:
 
 class LongDraws:
     """One worker process for drawings of many maps, made when first needed; ``run`` a
-    module-level function there and await its result."""
+    module-level function there and await its result.  ``keep_mb`` and ``idle_seconds``:
+    when the worker is let go (:data:`KEEP_MB`, :data:`IDLE_SECONDS`)."""
 
-    def __init__(self, memory_mb: int, cache_mb: int) -> None:
+    def __init__(self, memory_mb: int, cache_mb: int, keep_mb: int = KEEP_MB,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.memory_mb, self.cache_mb = memory_mb, cache_mb
+        self.keep_mb, self.idle_seconds = keep_mb, idle_seconds
         self._executor: cf.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
+        self._running = 0  # jobs submitted and not yet done
+        self._idle: threading.Timer | None = None
 
-    def _worker(self) -> cf.ProcessPoolExecutor:
+    def _submit(self, fn: Callable[..., T], args: tuple[Any, ...]) -> "tuple[cf.ProcessPoolExecutor, cf.Future[tuple[T, int]]]":
+        """Give the job to the worker (made now if there is none), under the lock: an idle
+        worker's retirement cannot come between finding it and handing it the job."""
         with self._lock:
             if self._closed:
                 raise LongDrawFailed("the bot is stopping")
-            if self._executor is None:
-                # A fresh process each job (forked from the server that has the renderers
-                # imported: ~0.2 s against a job's 10-40 s): a 108-map page left its worker
-                # holding 220 MB, which the bot's memory bound has no room for between jobs.
-                self._executor = cf.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_start, initargs=(self.memory_mb, os.getpid(), self.cache_mb),
-                    max_tasks_per_child=1)
-            return self._executor
+            if self._idle is not None:
+                self._idle.cancel()
+                self._idle = None
+            try:
+                job = self._worker().submit(_bounded, fn, *args)
+            except BrokenProcessPool:  # the kept worker died while idle (killed from outside)
+                assert self._executor is not None
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+                job = self._worker().submit(_bounded, fn, *args)
+            self._running += 1
+            assert self._executor is not None
+            return self._executor, job
+
+    def _worker(self) -> cf.ProcessPoolExecutor:
+        """The worker, made now if there is none (called with the lock held)."""
+        if self._executor is None:
+            # Forked from the server that has the renderers imported.
+            self._executor = cf.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_start, initargs=(self.memory_mb, os.getpid(), self.cache_mb))
+        return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker (after the jobs before it); ``fn`` is a module-level
         function (it is pickled by name), its arguments and result plain data."""
-        executor = self._worker()
+        executor, job = self._submit(fn, args)
+        grown = 0
         try:
-            return await asyncio.wrap_future(executor.submit(_bounded, fn, *args))
+            result, grown = await asyncio.wrap_future(job)
+            return result
         except BrokenProcessPool as exc:
-            with self._lock:
-                if self._executor is executor:
-                    self._executor = None  # the next job gets a new worker
-            executor.shutdown(wait=False, cancel_futures=True)
+            self._retire(executor, cancel=True)  # the next job gets a new worker
             raise LongDrawFailed("the drawing worker stopped while drawing it") from exc
         except MemoryError as exc:
+            self._retire(executor)  # its heap may be left in pieces: a fresh one is cheap
             raise LongDrawFailed(f"the drawing needed more than {self.memory_mb} MB") from exc
+        finally:
+            self._done(executor, grown)
+
+    def _done(self, executor: cf.ProcessPoolExecutor, grown: int) -> None:
+        """A job ended: a worker grown past ``keep_mb`` goes now, an idle one after
+        ``idle_seconds``."""
+        if grown > self.keep_mb * renderworker.MB:
+            self._retire(executor)
+        with self._lock:
+            self._running -= 1
+            if self._running or self._executor is None or self._closed:
+                return
+            self._idle = threading.Timer(self.idle_seconds, self._retire, (self._executor,))
+            self._idle.daemon = True
+            self._idle.start()
+
+    def _retire(self, executor: cf.ProcessPoolExecutor, cancel: bool = False) -> None:
+        """Let ``executor``'s worker go (if it is still the current one): jobs already
+        given to it finish there (unless ``cancel``), the next job starts a new one."""
+        with self._lock:
+            if self._executor is not executor:
+                return
+            self._executor = None
+        executor.shutdown(wait=False, cancel_futures=cancel)
 
     def pids(self) -> list[int]:
         """The worker's process id, when it is up (the tests and the benchmark read it)."""
@@ -105,6 +161,8 @@ class LongDraws:
         with self._lock:
             self._closed = True
             executor, self._executor = self._executor, None
+            if self._idle is not None:
+                self._idle.cancel()
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
@@ -132,14 +190,16 @@ def _close_all() -> None:
         draws.close()
 
 
-def _bounded(fn: Callable[..., T], *args: Any) -> T:
+def _bounded(fn: Callable[..., T], *args: Any) -> tuple[T, int]:
     """``fn(*args)`` in the worker, under the memory cap set again from what it holds now,
-    and the heap's free pages given back after it."""
+    and the heap's free pages given back after it; with the bytes the worker has grown by
+    since it started (:meth:`LongDraws._done` decides from them whether to keep it)."""
     renderworker.recap()
     try:
-        return fn(*args)
+        result = fn(*args)
     finally:
         renderworker.trim()
+    return result, renderworker.resident() - (_FRESH[0] if _FRESH else 0)
 
 
-__all__ = ["LongDrawFailed", "LongDraws", "NICENESS", "shared"]
+__all__ = ["IDLE_SECONDS", "KEEP_MB", "LongDrawFailed", "LongDraws", "NICENESS", "shared"]

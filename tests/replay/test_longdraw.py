@@ -1,7 +1,8 @@
 """Drawings of many maps in a process of their own (issue 41: never in the way of anyone
 else): an ended game's page and a replay are drawn by the long-drawing worker
 (``bot/longdraw.py``), at low priority, not in a thread of the bot; a worker that dies fails
-its job and the next job gets a new one."""
+its job and the next job gets a new one; a worker is kept between jobs only while it holds
+little, and ends when idle."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def test_a_games_page_is_drawn_in_the_long_drawing_worker_at_low_priority(hundre
     finally:
         draws.close()
     assert os.getpid() not in (first, second)
-    assert first != second  # a fresh process a job: none holds a page's memory after it
+    # The page grew its worker past KEEP_MB: it was let go; the small jobs after it keep theirs.
+    assert first == second
     # Lowered from the bot's own priority (capped at 19): live pictures come first.
     assert priority == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
     data = page_data(page.decode("utf-8"))
@@ -73,3 +75,38 @@ def test_a_worker_that_dies_fails_its_job_and_the_next_job_gets_a_new_one() -> N
         assert asyncio.run(play())
     finally:
         draws.close()
+
+
+#: What :func:`_hold` keeps alive in the worker (a page's memory, standing in).
+_HELD: list[bytes] = []
+
+
+def _hold(megabytes: int) -> int:
+    """Keep ``megabytes`` resident in the worker it runs in; its pid."""
+    _HELD.append(b"\x01" * (megabytes << 20))
+    return os.getpid()
+
+
+def test_a_worker_grown_past_its_bound_is_replaced_and_an_idle_one_ends() -> None:
+    """Small jobs share a worker (a fresh one costs ~1.4 s of imports and cold caches); one
+    that leaves it holding more than ``keep_mb`` over what it held fresh gets it replaced,
+    and an idle worker ends after ``idle_seconds`` (issue 41: no page's memory held)."""
+    draws = LongDraws(memory_mb=1024, cache_mb=160, keep_mb=48, idle_seconds=1.0)
+
+    async def play() -> tuple[int, int, int, int]:
+        small = await draws.run(_hold, 1)
+        big = await draws.run(_hold, 96)
+        after = await draws.run(os.getpid)
+        deadline = time.monotonic() + 30
+        while draws.pids() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert not draws.pids(), "the idle worker ended"
+        return small, big, after, await draws.run(os.getpid)
+
+    try:
+        small, big, after, later = asyncio.run(play())
+    finally:
+        draws.close()
+    assert small == big  # kept after a small job
+    assert after != big  # replaced after it grew by 96 MB
+    assert later != after  # the idle one ended; a new one drew the next job
