@@ -25,13 +25,14 @@ async def service(tmp_path: Path):
 
 
 @pytest.mark.parametrize("concede_after", [
-    # One game a round played to the rules' end, the two others conceded after a few orders:
-    # every outcome path in a quick run.
-    pytest.param((None, 12, 30), id="quick"),
-    pytest.param((None, None, None), id="every-game-to-its-end", marks=pytest.mark.slow),
+    # A round's concessions (after so many orders; None: played to the rules' end).  The
+    # quick run plays one skirmish game to its end and concedes the rest after a few orders:
+    # every outcome path (the Discord season plays an rr game to its end).
+    pytest.param(((8, 12, 30), (None, 12, 30)), id="quick"),
+    pytest.param(((None,) * 3, (None,) * 3), id="every-game-to-its-end", marks=pytest.mark.slow),
 ])
 async def test_a_swiss_season_in_the_console(service: Service, tmp_path: Path,
-                                             concede_after: tuple[int | None, ...]) -> None:
+                                             concede_after: tuple[tuple[int | None, ...], ...]) -> None:
     out: list[str] = []
     console = Console(service, user="mo", moderator=True, snapshot_dir=tmp_path / "snaps", write=out.append)
     await console.run_script(["/league new name:Autumn systems:rr,skirmish",
@@ -43,7 +44,7 @@ async def test_a_swiss_season_in_the_console(service: Service, tmp_path: Path,
         opened = [p for p in await records.pairings(service.store, league.id) if p.round == round_no]
         assert len(opened) == 3 and {p.system for p in opened} == {system}
         assert all(p.channel_id == thread_channel(p.id) and p.state == "playing" for p in opened)
-        for p, after in zip(opened, concede_after):
+        for p, after in zip(opened, concede_after[round_no - 1]):
             said = await play_out(service, p.channel_id or "", rng, console_send(console), concede_after=after)
             assert f"League Autumn: counted as" in said
     # Swiss: nobody meets the same opponent twice in two rounds.
