@@ -228,8 +228,12 @@ class Console:
         (the console's button press, issue 30)."""
         picked = self.answers.get(number)
         if picked is None:
-            shown = ", ".join(str(n) for n in sorted(self.answers)) or "none is offered now"
-            self.write(f"⛔ There is no answer {number} to pick; answers: {shown}.")
+            if not self.answers:  # e.g. a console opened again on a game under way
+                self.write(f"⛔ There is no answer {number} to pick: no reply since the console opened "
+                           "offered numbered answers. /game status says whose move it is and what they can do.")
+            else:
+                shown = ", ".join(str(n) for n in sorted(self.answers))
+                self.write(f"⛔ There is no answer {number} to pick; answers: {shown}.")
             return None
         self.counter += 1
         inv = Invocation(channel_id=self.channel, guild_id=None, user_id=who, user_name=who,

@@ -27,6 +27,15 @@ async def test_another_player_cannot_pick_and_nothing_changes(tmp_path: Path) ->
     assert refused == 1  # bob's press; the unknown number is the console's own refusal
 
 
+async def test_a_number_before_any_answer_was_offered_says_where_to_look(tmp_path: Path) -> None:
+    """A console opened again on a game under way has no answers numbered yet: the refusal
+    says so and names /game status, rather than listing no answers."""
+    refused, text, _ = await run(tmp_path, ["@alice 1"], dice=[5, 2] * 30)
+    assert "There is no answer 1 to pick: no reply since the console opened offered numbered answers." in text
+    assert "/game status says whose move it is" in text
+    assert "answers: ." not in text
+
+
 async def test_game_act_builds_an_order_by_numbers(tmp_path: Path) -> None:
     script = START + ["@alice /game act", "@alice 1", "@alice 0", "@alice 1", "@alice 1"]
     refused, text, _ = await run(tmp_path, script, dice=[5, 2] * 30)
