@@ -76,6 +76,9 @@ Point = tuple[float, float]
 #: Gap between a chip and anything else, in final pixels.
 GAP = 3
 PANEL_HEAD = 34.0
+#: How far a ring or burst drawn on a point reaches from it (radius 16 and its casing,
+#: ``render/marks.py``), in final pixels.
+RING_REACH = 20.0
 
 
 @dataclass
@@ -607,8 +610,7 @@ def areamap_scene(view: AreaMapView) -> Scene:
     _panel_orphans(view, plan)
     # A mark ending under a chip (the unit that just moved sits on its area's dot) stops at
     # the chip's edge, so its arrowhead or burst shows.
-    chip_boxes = [b for boxes in plan.placements.values() for b in boxes]
-    chip_boxes += [box for _, box in plan.stacks.values()]
+    chip_boxes = _chip_boxes(plan)
     mark_lines = [pull_back(pts, chip_boxes) for pts in mark_lines]
     return _compose(view, board, spots, plan, tags, mark_lines)
 
@@ -635,11 +637,18 @@ def _reserve_spots(view: AreaMapView, board: AreaBoard, mark_lines: list[list[Po
     label_boxes = label_spots(view, centres, list(obj_boxes.values()) + heads)
     reserved = {a.id: [label_boxes[a.id]] + ([obj_boxes[a.id]] if a.id in obj_boxes else [])
                 for a in view.areas}
-    # Each area keeps its dot and the heads of marks ending there clear if it can.
+    # Each area keeps its dot and the heads of marks ending there clear if it can.  A ring or
+    # burst on the dot (a unit placed, fire landed) is drawn over the chips, so a chip under
+    # it would have its name cut: the chips keep clear of the whole symbol if they can.
     keep_clear: dict[str, list[Box]] = {aid: [box] for aid, box in dot_boxes.items()}
-    for pts in mark_lines:
-        if len(pts) > 1 and centres:
-            end = min(centres, key=lambda aid: math.dist(centres[aid], pts[-1]))
+    for mark, pts in zip(view.marks, mark_lines):
+        if not pts or not centres:
+            continue
+        end = min(centres, key=lambda aid: math.dist(centres[aid], pts[-1]))
+        if _on_point(pts, board.book.mark(mark.kind).line):
+            x, y = pts[-1]
+            keep_clear[end].append((x - RING_REACH, y - RING_REACH, x + RING_REACH, y + RING_REACH))
+        else:
             keep_clear[end].append(head_box(pts[-2], pts[-1]))
     return Spots(label_boxes, obj_boxes, reserved, keep_clear)
 
@@ -732,10 +741,14 @@ def _compose(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan, 
         draw_mark_line(frame, mark, pts, part="line", book=book)
     _draw_area_tags(frame, layout, view, board, spots, tags)
     changed = {c.id: c.what for c in view.changes}
+    under = _symbols_under_chips(view, book, plan, mark_lines)
+    for i in under:
+        draw_mark_line(frame, view.marks[i], mark_lines[i], part="head", book=book)
     _draw_chips(frame, layout, plan, changed)
     # Arrowheads and bursts over the chips: where a unit went or fire landed must show.
-    for mark, pts in zip(view.marks, mark_lines):
-        draw_mark_line(frame, mark, pts, part="head", book=book)
+    for i, (mark, pts) in enumerate(zip(view.marks, mark_lines)):
+        if i not in under:
+            draw_mark_line(frame, mark, pts, part="head", book=book)
     # Mark labels last, clear of every chip and label.
     labels = place_mark_labels(view.marks, mark_lines, Placer(board.box, plan.taken), midpoint, rings=20)
     draw_mark_labels(frame, labels, book, layout)
@@ -746,6 +759,32 @@ def _compose(view: AreaMapView, board: AreaBoard, spots: Spots, plan: ChipPlan, 
     return sheet.close(view.header, view.banner, book, board.box,
                        focus_boxes(view, layout, board.polys, mark_lines),
                        panel=crowded_panel(plan.crowded, plan.blocks, plan.stacks, changed))
+
+
+def _chip_boxes(plan: ChipPlan) -> list[Box]:
+    """Every chip's box on the map: the areas' chips and the stack chips."""
+    return [b for boxes in plan.placements.values() for b in boxes] + [box for _, box in plan.stacks.values()]
+
+
+def _on_point(mark_line: list[Point], line: str) -> bool:
+    """Whether a mark is a symbol on a point (a ring or burst on an area's dot), not a line."""
+    return len(mark_line) == 1 or line in ("ring", "burst")
+
+
+def _symbols_under_chips(view: AreaMapView, book: StyleBook, plan: ChipPlan,
+                         mark_lines: list[list[Point]]) -> set[int]:
+    """The marks drawn under the chips: a ring or burst on a dot that a chip still covers
+    (its area had no room to keep it clear, :func:`_reserve_spots`).  Over the chip it would
+    cut the unit's name; under it, it shows round the chip's edge."""
+    chips = _chip_boxes(plan)
+    under = set()
+    for i, (mark, pts) in enumerate(zip(view.marks, mark_lines)):
+        if pts and _on_point(pts, book.mark(mark.kind).line):
+            x, y = pts[-1]
+            reach = (x - RING_REACH, y - RING_REACH, x + RING_REACH, y + RING_REACH)
+            if any(overlaps(reach, chip) for chip in chips):
+                under.add(i)
+    return under
 
 
 def _draw_area_tags(frame: Frame, layout: Layout, view: AreaMapView, board: AreaBoard,

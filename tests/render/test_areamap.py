@@ -6,7 +6,7 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render import snapshot
 from render.areamap import Transform
@@ -213,3 +213,33 @@ def test_a_counter_with_a_status_badge_keeps_its_values_on_the_width_of_one_with
     assert marked.status == bare.status == "2-3-7  AP 0/3"
     badges = sum(pill_width(text) + 3 for text, _ in marked.pills)
     assert marked.size[1] == bare.size[1] and marked.size[0] < bare.size[0] + badges
+
+
+def test_a_ring_on_a_dot_never_cuts_a_chips_name() -> None:
+    """A placed ring (or a burst) on an area's dot is drawn over the chips, so it shows;
+    the area's chips keep clear of it if they can, and where a chip still covers it (no room)
+    it is drawn under that chip, whose name then stays whole.  Checked by its pixels: the
+    same views with the ring in another colour differ nowhere inside a chip, and the rings
+    drawn over chips are most of them (the keep-clear works)."""
+    from render.vocab import DEFAULT_MARKS
+    from rules.core.samples import pictures
+    from rules.rr.system import RaidAndRiposte
+
+    views = [v for v in pictures(RaidAndRiposte(), 24) if any(m.kind == "place" for m in v.marks)]
+    assert len(views) >= 3
+    other = DEFAULT_MARKS["place"].model_copy(update={"colour": "#ff00ff"})
+    shown = 0
+    for view in views:
+        drawn = snapshot(view)
+        recoloured = snapshot(view.model_copy(update={"mark_styles": [*view.mark_styles, other]}))
+        assert drawn.layout.items == recoloured.layout.items  # the colour moved nothing
+        a = Image.open(io.BytesIO(drawn.png)).convert("RGB")
+        b = Image.open(io.BytesIO(recoloured.png)).convert("RGB")
+        for item in drawn.layout.of_kind("counter") + drawn.layout.of_kind("stack"):
+            if item.in_panel:
+                continue
+            x0, y0, x1, y1 = (round(v) for v in item.box)
+            assert a.crop((x0 + 2, y0 + 2, x1 - 2, y1 - 2)).tobytes() == \
+                b.crop((x0 + 2, y0 + 2, x1 - 2, y1 - 2)).tobytes(), f"a ring over {item.id}"
+        shown += ImageChops.difference(a, b).getbbox() is not None
+    assert shown >= len(views) // 2, "the rings show on the map"
