@@ -382,7 +382,7 @@ def snap(value: float) -> float:
     """``value`` to the nearest half pixel (a drawing-scale pixel).  A base's centre, and so
     its label, lands on one of four sub-pixel phases: a base or a label that moved is the
     same piece as before (:meth:`render.style.Frame.piece` keys pieces by their phase), not
-    a new one drawn at drawing scale (issue 41: about ten a commando focus picture, 5 ms).
+    a new one drawn at drawing scale (issue 41: about ten a focus picture of a table, 5 ms).
     A quarter pixel at most, on a table drawn at 20 px an inch: nobody sees it."""
     return round(value * 2) / 2
 
