@@ -24,13 +24,17 @@ process imports this module to name its functions for the pool, and must not pay
 from __future__ import annotations
 
 import ctypes
+import functools
+import json
 import logging
 import os
 import resource
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SerializeAsAny
+from pydantic import BaseModel, ConfigDict, SerializeAsAny, TypeAdapter
 
 from bot import parentwatch
 from bot.runtime import tune_gc
@@ -50,16 +54,75 @@ class DrawRequest(BaseModel):
     view: SerializeAsAny[BaseModel]
     whole: bool = False
 
-    def __reduce__(self) -> tuple[Callable[[type[BaseModel], str, bool], "DrawRequest"], tuple[type[BaseModel], str, bool]]:
+    def __reduce__(self) -> tuple[Callable[..., "DrawRequest"], tuple[object, ...]]:
         """Pickled as the view's class and JSON: pydantic's own JSON both ways is a third of
         the CPU of pickling the models field by field (a Maschinen Krieger view, 1,200 hexes:
-        4.0 ms in the bot and the worker together against 1.6 ms), and gives the same view."""
-        return (_request_of, (type(self.view), self.view.model_dump_json(), self.whole))
+        4.0 ms in the bot and the worker together against 1.6 ms), and gives the same view.
+
+        A view's big lists (a hex map's 1,200 cells: 66 of its 68 kB) go as JSON of their
+        own, which the worker validates once and keeps (:func:`_static_part`): they are the
+        same in every picture of a game, and validating them was nearly all of the 2.2 ms a
+        mak request cost the worker to unpickle.  Every request still carries them whole, so
+        a worker that has not seen them (new, or replaced) needs nothing else."""
+        big = _big_fields(self.view)
+        rest = self.view.model_dump_json(exclude=set(big)) if big else self.view.model_dump_json()
+        parts = tuple((name, _adapter(type(self.view), name).dump_json(getattr(self.view, name)))
+                      for name in big)
+        return (_request_of, (type(self.view), rest, self.whole, parts))
 
 
-def _request_of(kind: type[BaseModel], text: str, whole: bool) -> DrawRequest:
-    """A :class:`DrawRequest` from its pickled parts (:meth:`DrawRequest.__reduce__`)."""
-    return DrawRequest(view=kind.model_validate_json(text), whole=whole)
+#: A view's list field this long or longer travels as JSON of its own (see
+#: :meth:`DrawRequest.__reduce__`): a hex map's cells (about 1,200), not a table's few pieces.
+BIG_LIST = 256
+
+
+def _big_fields(view: BaseModel) -> tuple[str, ...]:
+    """The names of ``view``'s list fields of at least :data:`BIG_LIST` items."""
+    return tuple(name for name in type(view).model_fields
+                 if isinstance(value := getattr(view, name), list) and len(value) >= BIG_LIST)
+
+
+@functools.cache
+def _adapter(kind: type[BaseModel], name: str) -> TypeAdapter[Any]:
+    """The pydantic adapter of field ``name`` of ``kind`` (made once per field)."""
+    annotation = kind.model_fields[name].annotation
+    assert annotation is not None  # a list field of a model: always annotated
+    return TypeAdapter(annotation)
+
+
+#: The big lists validated in this worker, by their JSON (a game's map: the same bytes in
+#: every request); bounded, oldest first out.
+_STATIC: "OrderedDict[tuple[type[BaseModel], str, bytes], Any]" = OrderedDict()
+#: How many big lists a worker keeps (a few games' maps at once).
+STATIC_KEPT = 16
+
+
+def _static_part(kind: type[BaseModel], name: str, text: bytes) -> Any:
+    """Field ``name`` of ``kind`` validated from ``text``, once per distinct JSON.  The
+    models are shared between the views that hold them: a renderer never changes a view."""
+    key = (kind, name, text)
+    hit = _STATIC.get(key)
+    if hit is None:
+        hit = _adapter(kind, name).validate_json(text)
+        _STATIC[key] = hit
+        while len(_STATIC) > STATIC_KEPT:
+            _STATIC.popitem(last=False)
+    else:
+        _STATIC.move_to_end(key)
+    return hit
+
+
+def _request_of(kind: type[BaseModel], text: str, whole: bool,
+                parts: tuple[tuple[str, bytes], ...] = ()) -> DrawRequest:
+    """A :class:`DrawRequest` from its pickled parts (:meth:`DrawRequest.__reduce__`): the
+    view's JSON and its big lists, each validated once per worker."""
+    if not parts:
+        return DrawRequest(view=kind.model_validate_json(text), whole=whole)
+    data = json.loads(text)
+    for name, part in parts:
+        # Already validated models: pydantic takes them as they are (no second validation).
+        data[name] = list(_static_part(kind, name, part))
+    return DrawRequest(view=kind.model_validate(data), whole=whole)
 
 
 def address_space() -> int:

@@ -648,7 +648,7 @@ class Frame:
         self.op((x, y, x + mask.width, y + mask.height), solid)
 
     def piece(self, key: tuple[Hashable, ...], box: Box, draw: "Callable[[Canvas], object]", pad: float = 3.0,
-              lazy: bool = False) -> None:
+              lazy: bool = False, shapes: bool = False) -> None:
         """Composite a piece drawn by ``draw`` over ``box``, cached by ``key`` and the box's
         size and sub-pixel phase (an area's label, an objective tag: the same every time).
 
@@ -659,6 +659,8 @@ class Frame:
         drawn (issue 41: such pieces were a fifth of a table's focus picture); the texts
         noted do not depend on what was cached before.  ``draw`` then runs after the
         caller has moved on: it must not read variables the caller changes later (a loop's).
+        ``shapes``: ``draw`` draws opaque shapes only, no text (drawn premultiplied, as
+        :meth:`later`: the same pixels without a conversion of the whole patch).
         """
         x0, y0 = math.floor(box[0] - pad), math.floor(box[1] - pad)
         # Exact offsets, not rounded ones: a piece is reused only where it would be drawn
@@ -668,7 +670,7 @@ class Frame:
         # The reduced piece is exactly this size: its canvas is, at drawing scale.
         w, h = math.ceil(box[2] + pad) - x0 + 1, math.ceil(box[3] + pad) - y0 + 1
         if not lazy:
-            image, texts = _piece_image(ident, (x0, y0, w, h), draw)
+            image, texts = _piece_image(ident, (x0, y0, w, h), draw, shapes)
             self.op((x0, y0, x0 + w, y0 + h), _compositing(image, x0, y0))
             self.texts.extend(texts)
             return
@@ -676,7 +678,7 @@ class Frame:
 
         def paint(im: Image.Image, ox: int, oy: int) -> None:
             if not made:
-                image, texts = _piece_image(ident, (x0, y0, w, h), draw)
+                image, texts = _piece_image(ident, (x0, y0, w, h), draw, shapes)
                 self.texts.extend(texts)
                 made.append(_compositing(image, x0, y0))
             made[0](im, ox, oy)
@@ -910,14 +912,16 @@ def _compositing(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, 
 
 
 def _piece_image(ident: tuple[Hashable, ...], where: tuple[int, int, int, int],
-                 draw: "Callable[[Canvas], object]") -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
+                 draw: "Callable[[Canvas], object]",
+                 shapes: bool = False) -> tuple[Image.Image, tuple[tuple[str, int], ...]]:
     """The reduced image and the texts of the piece ``ident`` (:meth:`Frame.piece`), drawn by
-    ``draw`` on a transparent canvas ``where`` (left, top, width, height) when not cached."""
+    ``draw`` on a transparent canvas ``where`` (left, top, width, height) when not cached
+    (premultiplied with ``shapes``: opaque shapes only)."""
     with _REDUCED_LOCK:
         hit = _PIECES.get(ident)
     if hit is None:
         x0, y0, w, h = where
-        canvas = Canvas(w, h, background=None, origin=(x0, y0))
+        canvas = Canvas(w, h, background=None, origin=(x0, y0), premultiplied=shapes)
         draw(canvas)
         hit = (canvas.reduced(), tuple(canvas.texts))
         with _REDUCED_LOCK:
