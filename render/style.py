@@ -13,12 +13,14 @@ Sides are never told apart by colour alone: each side has a letter and a badge s
 
 from __future__ import annotations
 
-import io
 import math
+import struct
 import threading
+import zlib
 from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeAlias
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from render.caches import cached, on_clear
@@ -33,9 +35,9 @@ MARGIN = 12
 
 #: Masks of at least this many pixels are painted through a solid image (:meth:`Frame.paint`).
 SOLID_AT = 4096
-#: PNG palette size and zlib level (see :meth:`Canvas.png`).
+#: PNG palette size and deflate level (ISA-L's 0-3, see :func:`png_bytes`).
 PNG_COLOURS = 192
-PNG_LEVEL = 3
+PNG_LEVEL = 2
 
 # Text sizes in final pixels.  Nothing is drawn below SMALL (the issue: about 16 px at 1280).
 TITLE = 30
@@ -484,10 +486,7 @@ class Canvas:
         times smaller and faster to encode than 24-bit RGB (measured: 135 kB in 47 ms
         against 305 kB in 115 ms for a full area map).
         """
-        small = self.image.reduce(SCALE).quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
-        buffer = io.BytesIO()
-        small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-        return buffer.getvalue()
+        return png_bytes(self.image.reduce(SCALE).quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE))
 
 
 @cached(maxsize=2048)
@@ -867,9 +866,42 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
         small = image.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
         small = image.quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    small.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-    return buffer.getvalue()
+    return png_bytes(small)
+
+
+#: The eight bytes every PNG file starts with.
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_bytes(small: Image.Image) -> bytes:
+    """The PNG file of a palette ("P") image: its palette, its rows unfiltered (a palette
+    picture's rows gain nothing from PNG's filters, which Pillow does not use on one either),
+    deflated by ISA-L and no metadata, so the same pixels always give the same bytes.
+
+    ISA-L's level 2 deflates a focus picture in 0.9 ms where Pillow's zlib-ng at level 3
+    took 5.7 ms, for a file 3% bigger (49.0 against 47.6 kB; issue 41: the encode was a
+    fifth of every system's focus picture).
+    """
+    assert small.mode == "P"
+    w, h = small.size
+    # Each row of a PNG opens with its filter byte (0: none): a one-pixel column of index 0
+    # left of the picture gives the rows so in one C-level paste.
+    rows = Image.new("P", (w + 1, h), 0)
+    rows.paste(small, (1, 0))
+    palette = small.getpalette() or [0, 0, 0]
+    colours = min(len(palette) // 3, 256)
+    return b"".join((
+        PNG_SIGNATURE,
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(palette[:3 * colours])),
+        _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_LEVEL)),
+        _chunk(b"IEND", b""),
+    ))
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    """One PNG chunk: its length, tag, data and the CRC of tag and data."""
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
 
 
 def arrow_base(points: Sequence[tuple[float, float]], head: float) -> tuple[float, float]:
