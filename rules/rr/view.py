@@ -10,7 +10,7 @@ from rules.core.views import (
     SideStyle, fired_by_marks, harm,
 )
 from rules.rr.board import Board, is_hind, is_leader, is_rider, is_t12
-from rules.rr.scenario import UnitSpec
+from rules.rr.scenario import AreaSpec, UnitSpec
 from rules.rr.state import SIDE_NAMES, RRState, UnitState, says
 
 FACTION = {"de": "nato_de", "us": "nato_us", "su": "soviet"}
@@ -154,22 +154,54 @@ def fired_of(state: RRState) -> frozenset[str]:
     return fired_by_marks(_marks(Board(state)))
 
 
+class Pieces:
+    """The parts of a scenario's picture that only the scenario decides, made once (issue 41:
+    building the 30 areas' and the rivers' models again was half of every view's cost): the
+    reinforcement entrances, the main objective's ring, the map's lines, and each area's
+    view by who controls it.  Views share these models; a view is never changed once built."""
+
+    def __init__(self, b: Board) -> None:
+        self.scenario = b.sc
+        self.entrances = entrance_labels(b)
+        self.ring = frozenset(b.ring())
+        self.lines = [LineFeature(kind="river", points=list(r)) for r in b.sc.rivers] + \
+            [LineFeature(kind="bridge", points=list(p)) for p in b.sc.bridges]
+        self._areas: dict[tuple[str, str | None], AreaView] = {}
+
+    def objective(self, area: str) -> Literal["main", "secondary"] | None:
+        """Whether ``area`` is the main objective's ring or a secondary objective (12.0)."""
+        return "main" if area in self.ring else "secondary" if area in self.scenario.secondary_objectives else None
+
+    def area(self, a: AreaSpec, controller: str | None) -> AreaView:
+        """The view of area ``a`` with ``controller``'s marker (None: no marker)."""
+        key = (a.id, controller)
+        view = self._areas.get(key)
+        if view is None:
+            view = self._areas[key] = AreaView(
+                id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
+                objective=self.objective(a.id), controller=controller, entrance=self.entrances.get(a.id))
+        return view
+
+
+_PIECES: dict[str, Pieces] = {}
+
+
+def pieces_of(b: Board) -> Pieces:
+    """The :class:`Pieces` of ``b``'s scenario, made once for that scenario object (a club's
+    scenario replaced under the same key gets its own)."""
+    pieces = _PIECES.get(b.sc.key)
+    if pieces is None or pieces.scenario is not b.sc:
+        pieces = _PIECES[b.sc.key] = Pieces(b)
+    return pieces
+
+
 def build_view(state: RRState) -> AreaMapView:
     """Everything a snapshot shows, as a pure function of the state."""
     b = Board(state)
     sc = b.sc
-    entrances = entrance_labels(b)
-    areas = []
-    for a in sc.areas:
-        kind: Literal["main", "secondary"] | None = \
-            "main" if a.id in b.ring() else "secondary" if a.id in sc.secondary_objectives else None
-        areas.append(AreaView(
-            id=a.id, polygon=list(a.polygon), centre=a.centre, terrain=a.terrain, tm=a.tm,
-            objective=kind, controller=controller_key(state, b, a.id) if kind else None,
-            entrance=entrances.get(a.id),
-        ))
-    lines = [LineFeature(kind="river", points=list(r)) for r in sc.rivers]
-    lines += [LineFeature(kind="bridge", points=list(p)) for p in sc.bridges]
+    parts = pieces_of(b)
+    areas = [parts.area(a, controller_key(state, b, a.id) if parts.objective(a.id) else None) for a in sc.areas]
+    lines = parts.lines
     counters = [
         CounterView(
             id=unit.id, label=unit.id, area=area, faction=FACTION[spec.nation],
