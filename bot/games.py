@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.config import Settings
+from bot.seen import Made
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
 from bot.summaries import Summaries, fresh, load, reaches_every_side, rebuild
 from rules.core import dumps, registry
@@ -54,6 +55,9 @@ class LiveGame:
     #: then carried on by each order on the head (issue 39: a picture reads nothing); None
     #: until read, and again after any other change (the cache re-reads the game).
     recent: list[StepRow] | None = None
+    #: What this process's commits on the head left for "what changed" (who fired, each
+    #: side's last order's state: bot/seen.py), so a picture reads no stored state for them.
+    made: Made = field(default_factory=Made)
 
     def sides_of(self, user_id: str) -> list[str]:
         """The sides a user holds (several in hot-seat play)."""

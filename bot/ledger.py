@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from bot import chain, record, sealing, seedkey, versions
 from bot.games import CHANGES_WINDOW, GameCache, LiveGame
+from bot.seen import Made
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import Clock, SystemClock
@@ -613,7 +614,7 @@ class Ledger:
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
                         game.seat_log, self._standing_after(game, change.steps), plan.summaries,
-                        self._recent_after(game, plan.rows))
+                        self._recent_after(game, plan.rows), self._made_after(game, plan))
         self.games.remember(live)
         return live
 
@@ -657,6 +658,14 @@ class Ledger:
         if game.recent is None:
             return None
         return [*game.recent, *(r.model_copy(update={"state_json": ""}) for r in rows)][-CHANGES_WINDOW:]
+
+    @staticmethod
+    def _made_after(game: LiveGame, plan: Plan) -> Made:
+        """:attr:`LiveGame.made` once ``plan``'s steps follow the head: asked of the states
+        just computed (issue 41), not read back."""
+        return game.made.after(game.system, [
+            (row.seq, row.side, row.action is not None, outcome.step.state)
+            for row, outcome in zip(plan.rows, plan.change.steps, strict=True)])
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
         counts = dict(game.standing)

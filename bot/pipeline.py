@@ -174,8 +174,9 @@ class Pipeline:
         # Who fired in between: the marks of every step since that order (each view shows
         # only its own action's marks).
         since = [s for s in recent[last + 1:] if s.seq < step.seq and s.reverted_by is None]
-        before = await self.seen.of(self.store, system, mine)
-        between = await self.seen.fired(self.store, system, since)
+        made = game.made if game is not None and game.row.id == step.game_id else None
+        before = await self.seen.of(self.store, system, mine, made)
+        between = await self.seen.fired(self.store, system, since, made)
         return changes_seen_over(before, between, view if view is not None else system.view(state))
 
     async def _recent(self, step: StepRow, game: LiveGame | None,

@@ -211,3 +211,59 @@ async def test_steps_in_between_cost_no_view_where_the_system_reads_fire_from_it
         if "view" in vars(system):
             del system.view
         await service.close()
+
+
+@pytest.mark.parametrize("key", ["commando", "skirmish"])
+async def test_a_picture_reads_no_stored_state_for_what_its_games_commits_left(
+        tmp_path: Path, key: str, monkeypatch: pytest.MonkeyPatch, stand_in_pictures: None) -> None:
+    """Issue 41: who fired at the steps between and the side's last order are kept as the
+    game goes (``LiveGame.made``, from the states the commits computed), so a picture of a
+    game its own process played reads and parses no stored state, and marks the changes
+    views of the whole log give."""
+    dice = hashlib.sha256(f"made-{key}".encode()).digest()
+    monkeypatch.setattr("bot.gamecmds.new_seed", lambda: (dice, seed_hash(dice)))
+    service = await Service.open(Settings(db=tmp_path / f"{key}.sqlite3", snapshot_dir=tmp_path / "s",
+                                          render_wait=120))
+    system = service.systems[key]
+    reads: list[str] = []
+    for name in ("step", "states"):
+        real = getattr(service.store, name)
+
+        async def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            reads.append(_name)
+            return await _real(*args, **kwargs)
+
+        monkeypatch.setattr(service.store, name, counted)
+    try:
+        channel = Channel(service, key, f"{key}-made", rng=random.Random(4))
+        await channel.open()
+        compared = between = 0
+        for _ in range(WHOLE):
+            inv = await channel.next_order()
+            if inv is None:
+                break
+            reply = await service.handle(inv)
+            if not reply.snapshot_key or reply.snapshot_key.endswith(":map"):
+                continue
+            reads.clear()
+            drawn = await service.attach_snapshot(reply)
+            if drawn.attachments[-1].filename.endswith("-map.png"):
+                continue
+            assert reads == [], f"{reply.snapshot_key}: read {reads}"
+            game = await service.games.load(f"{key}-made")
+            assert game is not None
+            game_id, seq = (int(x) for x in reply.snapshot_key.split(":")[:2])
+            log = await service.store.steps(game_id)
+            step = next(s for s in log if s.seq == seq)
+            pinged = system.waiting_on(game.state)
+            if not pinged:
+                continue
+            steps = compared_with(log, step, pinged[0])
+            kept = await service.pipeline.changes_since(key, step, view=system.view(game.state),
+                                                        state=game.state, game=game)
+            assert kept == from_scratch(system, log, step, pinged[0])
+            compared += bool(kept)
+            between += len(steps) > 2
+        assert compared > 3 and between > 2, (compared, between)
+    finally:
+        await service.close()
