@@ -664,7 +664,7 @@ class Ledger:
         """:attr:`LiveGame.made` once ``plan``'s steps follow the head: asked of the states
         just computed (issue 41), not read back."""
         return game.made.after(game.system, [
-            (row.seq, row.side, row.action is not None, outcome.step.state)
+            (row.seq, row.side, row.action is not None, outcome.step.state, row.state_json)
             for row, outcome in zip(plan.rows, plan.change.steps, strict=True)])
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:

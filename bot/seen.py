@@ -16,8 +16,8 @@ is asked from the stored states, read in one query, with no view built.
 
 A cached game also carries what its own commits left (:class:`Made`, kept as the game goes):
 who each new step showed firing, asked of the state just computed (a few microseconds), and
-each side's last orders' states, so a picture of Commando or the skirmish reads and parses no
-stored state for them (issue 41: 2-3 states a picture, ~2.4 ms in the skirmish).
+each side's last orders' states as committed, so a picture of Commando or the skirmish reads
+no stored state for them (issue 41: 2-3 states a picture, ~2.4 ms in the skirmish).
 """
 
 from __future__ import annotations
@@ -47,21 +47,24 @@ class Made:
 
     #: Who each recent step showed firing, by step number (the last :data:`KEPT_FIRED`).
     fired: dict[int, frozenset[str]] = field(default_factory=dict)
-    #: Each side's last two orders, oldest first: step number and the state it left (two:
-    #: the head may be the side's own order, and its picture compares with the one before).
-    orders: dict[str, tuple[tuple[int, BaseModel], ...]] = field(default_factory=dict)
+    #: Each side's last two orders, oldest first: step number and the JSON of the state it
+    #: left, as committed (two: the head may be the side's own order, and its picture
+    #: compares with the one before).  The text, not the model: a parsed state is 5x its
+    #: JSON in memory (35-70 kB), and four of them a game of 256 cached would be 70 MB.
+    orders: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
-    def after(self, system: GameSystem[Any], made: Sequence[tuple[int, str | None, bool, BaseModel]]) -> "Made":
-        """These facts once steps ``made`` (step number, side, whether an order, state)
-        follow the head."""
+    def after(self, system: GameSystem[Any],
+              made: Sequence[tuple[int, str | None, bool, BaseModel, str]]) -> "Made":
+        """These facts once steps ``made`` (step number, side, whether an order, state and
+        its JSON) follow the head."""
         reads_fire = type(system).fired is not GameSystem.fired
         fired = dict(self.fired)
         orders = dict(self.orders)
-        for seq, side, order, state in made:
+        for seq, side, order, state, text in made:
             if reads_fire:
                 fired[seq] = system.fired(state)
             if order and side is not None:
-                orders[side] = (*orders.get(side, ())[-1:], (seq, state))
+                orders[side] = (*orders.get(side, ())[-1:], (seq, text))
         while len(fired) > KEPT_FIRED:  # steps come in order: the first is the oldest
             del fired[next(iter(fired))]
         return Made(fired, orders)
@@ -120,17 +123,17 @@ class SeenSteps:
 
     async def of(self, store: BaseStore, system: GameSystem[Any], step: StepRow, made: Made | None = None) -> Seen:
         """What step ``step`` showed: kept, or from its state (``GameSystem.seen``: a view
-        built, unless the system reads the facts from the state): the state ``made`` holds
-        when the step is a side's last order committed here, else the stored one, read
-        once (``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
+        built, unless the system reads the facts from the state): the state's JSON ``made``
+        holds when the step is one of a side's last orders committed here, else the stored
+        one, read once (``step`` may come without its state, as :meth:`BaseStore.log_steps` reads it)."""
         facts = self._seen.get((step.game_id, step.seq))
         if facts is not None:
             self._seen.move_to_end((step.game_id, step.seq))
             return facts
         left = made.orders.get(step.side or "", ()) if made is not None else ()
-        for seq, state in left:
-            if seq == step.seq:
-                return self._kept(step.game_id, step.seq, system.seen(state))
+        text = next((text for seq, text in left if seq == step.seq), None)
+        if text is not None:
+            return self._kept(step.game_id, step.seq, system.seen(system.load_state(text)))
         if not step.state_json:
             stored = await store.step(step.game_id, step.seq)
             if stored is None:

@@ -218,7 +218,7 @@ async def test_a_picture_reads_no_stored_state_for_what_its_games_commits_left(
         tmp_path: Path, key: str, monkeypatch: pytest.MonkeyPatch, stand_in_pictures: None) -> None:
     """Issue 41: who fired at the steps between and the side's last order are kept as the
     game goes (``LiveGame.made``, from the states the commits computed), so a picture of a
-    game its own process played reads and parses no stored state, and marks the changes
+    game its own process played reads no stored state, and marks the changes
     views of the whole log give."""
     dice = hashlib.sha256(f"made-{key}".encode()).digest()
     monkeypatch.setattr("bot.gamecmds.new_seed", lambda: (dice, seed_hash(dice)))
