@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import resource
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -62,12 +63,14 @@ class DrawRequest(BaseModel):
         A view's big lists (a hex map's 1,200 cells: 66 of its 68 kB) go as JSON of their
         own, which the worker validates once and keeps (:func:`_static_part`): they are the
         same in every picture of a game, and validating them was nearly all of the 2.2 ms a
-        mak request cost the worker to unpickle.  Every request still carries them whole, so
-        a worker that has not seen them (new, or replaced) needs nothing else."""
-        big = _big_fields(self.view)
+        mak request cost the worker to unpickle.  So does a list whose items are the very
+        models an earlier request's held (a view's static pieces, made once by the rules: a
+        hex map's cells, an area map's areas), and its JSON is not made again either
+        (:func:`_apart`).  Every request still carries them whole, so a worker that has not
+        seen them (new, or replaced) needs nothing else."""
+        big = _apart(self.view)
         rest = self.view.model_dump_json(exclude=set(big)) if big else self.view.model_dump_json()
-        parts = tuple((name, _adapter(type(self.view), name).dump_json(getattr(self.view, name)))
-                      for name in big)
+        parts = tuple((name, text) for name, text in big.items())
         return (_request_of, (type(self.view), rest, self.whole, parts))
 
 
@@ -76,10 +79,64 @@ class DrawRequest(BaseModel):
 BIG_LIST = 256
 
 
-def _big_fields(view: BaseModel) -> tuple[str, ...]:
-    """The names of ``view``'s list fields of at least :data:`BIG_LIST` items."""
-    return tuple(name for name in type(view).model_fields
-                 if isinstance(value := getattr(view, name), list) and len(value) >= BIG_LIST)
+def _apart(view: BaseModel) -> dict[str, bytes]:
+    """The JSON of each of ``view``'s list fields that travels apart: :data:`BIG_LIST` items
+    or more, or items all shared with a list dumped before (:func:`_dumped`)."""
+    out: dict[str, bytes] = {}
+    for name in type(view).model_fields:
+        value = getattr(view, name)
+        if isinstance(value, list) and value and isinstance(value[0], BaseModel):
+            text = _dumped(type(view), name, value)
+            if text is not None:
+                out[name] = text
+    return out
+
+
+#: The JSON of list fields made before, by view class, field and first item's identity,
+#: with the items it was made of (held, so their identities stay theirs); bounded.
+_DUMPED: "OrderedDict[tuple[type[BaseModel], str, int], tuple[list[Any], bytes]]" = OrderedDict()
+#: Small lists seen once, not dumped apart yet: most (a view's counters, its marks) are new
+#: models every picture and are never seen again; those seen twice are a view's pieces.
+_ONCE: "OrderedDict[tuple[type[BaseModel], str, int], list[Any]]" = OrderedDict()
+#: How many lists each keeps (a few games of each system at once).
+DUMPED_KEPT = 32
+#: Each executor's feeder thread pickles its requests: one lock for them all.
+_DUMPED_LOCK = threading.Lock()
+
+
+def _same(kept: list[Any] | None, items: list[Any]) -> bool:
+    """Whether ``items`` are the very objects ``kept`` holds, in order."""
+    return kept is not None and len(kept) == len(items) and all(a is b for a, b in zip(kept, items))
+
+
+def _remember(table: "OrderedDict[Any, Any]", key: Any, value: Any) -> None:
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > DUMPED_KEPT:
+        table.popitem(last=False)
+
+
+def _dumped(kind: type[BaseModel], name: str, items: list[Any]) -> bytes | None:
+    """The JSON of list field ``name`` of a ``kind`` holding ``items``, when it travels
+    apart: the text made before when every item is the same object as then (a view is
+    never changed once built, so the same models dump the same); else made now for a big
+    list, or for a small one seen once before (a view's pieces); else None (a small list
+    of new models goes inline with the rest)."""
+    key = (kind, name, id(items[0]))
+    with _DUMPED_LOCK:
+        hit = _DUMPED.get(key)
+        if hit is not None and _same(hit[0], items):
+            _DUMPED.move_to_end(key)
+            return hit[1]
+        again = _same(_ONCE.get(key), items)
+        if len(items) < BIG_LIST and not again:
+            _remember(_ONCE, key, list(items))
+            return None
+    text = _adapter(kind, name).dump_json(items)
+    with _DUMPED_LOCK:
+        _ONCE.pop(key, None)
+        _remember(_DUMPED, key, (list(items), text))
+    return text
 
 
 @functools.cache
