@@ -8,10 +8,10 @@ held the GIL for most of it, so every channel's replies and autocomplete waited 
 hold the worker past its 30-second budget and leave the live pictures queued behind it.  So
 these jobs have a worker of their own, started when first needed, lowered in priority
 (``nice``), so a player's order and picture take the CPU before it; one job at a time, the
-others queued in order.  A worker is kept for the next job only while it holds little: one
-that grew past :data:`KEEP_MB` over what it held fresh (a 79-map page leaves ~116 MB) is
-replaced after its job, and an idle worker ends after :data:`IDLE_SECONDS`, so no page's
-memory is held between jobs; a small replay's worker is kept, since a fresh process costs a
+others queued in order (here, not in the worker).  A worker is kept for the next job only
+while it holds little: one that grew past :data:`KEEP_MB` over what it held fresh (a 79-map
+page leaves ~116 MB), or whose job failed, is replaced after its job, and an idle worker
+ends after :data:`IDLE_SECONDS`, so no page's memory is held between jobs; a small replay's worker is kept, since a fresh process costs a
 job ~1.4 s of imports and cold caches (measured: a 5-map replay 1.9 s fresh, 0.5 s kept).
 Its memory is bounded as a render worker's is (:func:`bot.renderworker.start`: a budget, and
 the bot's death ends it).  A worker that dies is replaced at the next job;
@@ -28,18 +28,22 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import logging
 import concurrent.futures as cf
+import functools
+import logging
 import multiprocessing
 import os
 import threading
+from collections import deque
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from bot import renderworker
 from bot.config import Settings
 
 T = TypeVar("T")
+
+log = logging.getLogger("referee.render")
 
 #: How much the worker's priority is lowered: live pictures and orders come first.
 NICENESS = 10
@@ -64,13 +68,17 @@ def _start(memory_mb: int, parent: int, cache_mb: int) -> None:
     try:
         os.nice(NICENESS)
     except OSError as exc:  # a container that forbids it: the job still runs, at normal priority
-        logging.getLogger("referee.render").info("long drawings at normal priority: %s", exc)
+        log.info("long drawings at normal priority: %s", exc)
 
 
 class LongDraws:
     """One worker process for drawings of many maps, made when first needed; ``run`` a
     module-level function there and await its result.  ``keep_mb`` and ``idle_seconds``:
-    when the worker is let go (:data:`KEEP_MB`, :data:`IDLE_SECONDS`)."""
+    when the worker is let go (:data:`KEEP_MB`, :data:`IDLE_SECONDS`).
+
+    The jobs wait here, not in the executor: the worker is given one job at a time, and
+    whether it is kept is decided when that job ends, before it is given the next (a job
+    queued in a worker being let go would run there beside a new worker: two at once)."""
 
     def __init__(self, memory_mb: int, cache_mb: int, keep_mb: int = KEEP_MB,
                  idle_seconds: float = IDLE_SECONDS) -> None:
@@ -79,31 +87,88 @@ class LongDraws:
         self._executor: cf.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self._running = 0  # jobs submitted and not yet done
+        self._waiting: deque[_Job] = deque()
+        self._busy = False  # a job is in the worker
+        #: Counts the worker's jobs: an idle timer ends the worker only if none came since
+        #: (a timer that fired while a job was being given finds the count moved on).
+        self._given = 0
         self._idle: threading.Timer | None = None
 
-    def _submit(self, fn: Callable[..., T], args: tuple[Any, ...]) -> "tuple[cf.ProcessPoolExecutor, cf.Future[tuple[T, int]]]":
-        """Give the job to the worker (made now if there is none), under the lock: an idle
-        worker's retirement cannot come between finding it and handing it the job."""
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker (after the jobs before it); ``fn`` is a module-level
+        function (it is pickled by name), its arguments and result plain data.  Raises
+        :class:`LongDrawFailed` when the worker stopped under it."""
+        out: cf.Future[Any] = cf.Future()
         with self._lock:
             if self._closed:
                 raise LongDrawFailed("the bot is stopping")
-            if self._idle is not None:
-                self._idle.cancel()
-                self._idle = None
+            self._waiting.append(_Job(fn, args, out))
+            self._next()
+        result: T = await asyncio.wrap_future(out)
+        return result
+
+    def _next(self) -> None:
+        """Give the free worker the oldest job its caller still waits for; with none, the
+        worker ends after ``idle_seconds`` unless a job comes first (lock held)."""
+        while self._waiting and not self._busy and not self._closed:
+            job = self._waiting.popleft()
+            if not job.out.set_running_or_notify_cancel():
+                continue  # its caller stopped waiting before it started
+            executor = self._worker()
             try:
-                job = self._worker().submit(_bounded, fn, *args)
+                running = executor.submit(_bounded, job.fn, *job.args)
             except BrokenProcessPool:  # the kept worker died while idle (killed from outside)
-                assert self._executor is not None
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
-                job = self._worker().submit(_bounded, fn, *args)
-            self._running += 1
-            assert self._executor is not None
-            return self._executor, job
+                self._let_go(executor, cancel=True)
+                executor = self._worker()
+                running = executor.submit(_bounded, job.fn, *job.args)
+            self._busy, self._given = True, self._given + 1
+            self._stop_idle()
+            running.add_done_callback(functools.partial(self._finished, executor, job.out))
+        if not self._busy and not self._waiting and self._executor is not None and not self._closed:
+            self._stop_idle()
+            self._idle = threading.Timer(self.idle_seconds, self._idle_end, (self._executor, self._given))
+            self._idle.daemon = True
+            self._idle.start()
+
+    def _stop_idle(self) -> None:
+        """Cancel the idle timer, if one is set (lock held)."""
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def _finished(self, executor: cf.ProcessPoolExecutor, out: "cf.Future[Any]",
+                  running: "cf.Future[tuple[Any, int]]") -> None:
+        """A job ended (in the executor's thread): the worker is let go when it grew past
+        ``keep_mb``, or the job failed (its growth unknown; a MemoryError may leave the heap
+        in pieces; a fresh worker is cheap); then the job's caller gets its result and the
+        next job its turn."""
+        error = running.exception() if not running.cancelled() else LongDrawFailed("the bot is stopping")
+        grown = running.result()[1] if error is None else 0
+        with self._lock:
+            self._busy = False
+            if error is not None or grown > self.keep_mb * renderworker.MB:
+                self._let_go(executor, cancel=isinstance(error, BrokenProcessPool))
+        if isinstance(error, BrokenProcessPool):
+            error = LongDrawFailed("the drawing worker stopped while drawing it")
+        elif isinstance(error, MemoryError):
+            error = LongDrawFailed(f"the drawing needed more than {self.memory_mb} MB")
+        if not out.done():
+            if error is not None:
+                out.set_exception(error)
+            else:
+                out.set_result(running.result()[0])
+        with self._lock:
+            self._next()
+
+    def _idle_end(self, executor: cf.ProcessPoolExecutor, given: int) -> None:
+        """The idle timer: the worker ends if it got no job since the timer was set."""
+        with self._lock:
+            if self._busy or self._waiting or self._given != given:
+                return
+            self._let_go(executor)
 
     def _worker(self) -> cf.ProcessPoolExecutor:
-        """The worker, made now if there is none (called with the lock held)."""
+        """The worker, made now if there is none (lock held)."""
         if self._executor is None:
             # Forked from the server that has the renderers imported.
             self._executor = cf.ProcessPoolExecutor(
@@ -111,44 +176,12 @@ class LongDraws:
                 initializer=_start, initargs=(self.memory_mb, os.getpid(), self.cache_mb))
         return self._executor
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker (after the jobs before it); ``fn`` is a module-level
-        function (it is pickled by name), its arguments and result plain data."""
-        executor, job = self._submit(fn, args)
-        grown = 0
-        try:
-            result, grown = await asyncio.wrap_future(job)
-            return result
-        except BrokenProcessPool as exc:
-            self._retire(executor, cancel=True)  # the next job gets a new worker
-            raise LongDrawFailed("the drawing worker stopped while drawing it") from exc
-        except MemoryError as exc:
-            self._retire(executor)  # its heap may be left in pieces: a fresh one is cheap
-            raise LongDrawFailed(f"the drawing needed more than {self.memory_mb} MB") from exc
-        finally:
-            self._done(executor, grown)
-
-    def _done(self, executor: cf.ProcessPoolExecutor, grown: int) -> None:
-        """A job ended: a worker grown past ``keep_mb`` goes now, an idle one after
-        ``idle_seconds``."""
-        if grown > self.keep_mb * renderworker.MB:
-            self._retire(executor)
-        with self._lock:
-            self._running -= 1
-            if self._running or self._executor is None or self._closed:
-                return
-            self._idle = threading.Timer(self.idle_seconds, self._retire, (self._executor,))
-            self._idle.daemon = True
-            self._idle.start()
-
-    def _retire(self, executor: cf.ProcessPoolExecutor, cancel: bool = False) -> None:
-        """Let ``executor``'s worker go (if it is still the current one): jobs already
-        given to it finish there (unless ``cancel``), the next job starts a new one."""
-        with self._lock:
-            if self._executor is not executor:
-                return
+    def _let_go(self, executor: cf.ProcessPoolExecutor, cancel: bool = False) -> None:
+        """Let ``executor``'s worker go if it is still the current one (lock held): it holds
+        no job (one at a time), so it ends now; the next job starts a new one."""
+        if self._executor is executor:
             self._executor = None
-        executor.shutdown(wait=False, cancel_futures=cancel)
+            executor.shutdown(wait=False, cancel_futures=cancel)
 
     def pids(self) -> list[int]:
         """The worker's process id, when it is up (the tests and the benchmark read it)."""
@@ -160,11 +193,22 @@ class LongDraws:
         """Stop the worker; jobs still waiting fail."""
         with self._lock:
             self._closed = True
+            self._stop_idle()
             executor, self._executor = self._executor, None
-            if self._idle is not None:
-                self._idle.cancel()
+            waiting, self._waiting = list(self._waiting), deque()
+        for job in waiting:
+            if job.out.set_running_or_notify_cancel():
+                job.out.set_exception(LongDrawFailed("the bot is stopping"))
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+
+
+class _Job(NamedTuple):
+    """A job waiting for the worker: the function, its arguments, and its caller's future."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    out: "cf.Future[Any]"
 
 
 _SHARED: dict[tuple[int, int], LongDraws] = {}

@@ -37,18 +37,19 @@ def test_a_games_page_is_drawn_in_the_long_drawing_worker_at_low_priority(hundre
     monkeypatch.setattr(export_module, "build_data", drawn_here)  # this process's only
     draws = LongDraws(memory_mb=1024, cache_mb=160)
 
-    async def play() -> tuple[bytes, int, int, int]:
+    async def play() -> tuple[bytes, int, int, int, int]:
+        drawer = await draws.run(os.getpid)
         page = await _page(hundred.db, hundred.game_id, draws)
-        return (page, await draws.run(os.getpid), await draws.run(os.getpid),
+        return (page, drawer, await draws.run(os.getpid), await draws.run(os.getpid),
                 await draws.run(os.getpriority, os.PRIO_PROCESS, 0))
 
     try:
-        page, first, second, priority = asyncio.run(play())
+        page, drawer, first, second, priority = asyncio.run(play())
     finally:
         draws.close()
     assert os.getpid() not in (first, second)
     # The page grew its worker past KEEP_MB: it was let go; the small jobs after it keep theirs.
-    assert first == second
+    assert drawer != first and first == second
     # Lowered from the bot's own priority (capped at 19): live pictures come first.
     assert priority == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
     data = page_data(page.decode("utf-8"))
@@ -100,7 +101,10 @@ def test_a_worker_grown_past_its_bound_is_replaced_and_an_idle_one_ends() -> Non
         deadline = time.monotonic() + 30
         while draws.pids() and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        assert not draws.pids(), "the idle worker ended"
+        assert not draws.pids(), "the idle worker was let go"
+        while _alive(after) and time.monotonic() < deadline:  # and its process ended
+            await asyncio.sleep(0.1)
+        assert not _alive(after), "the idle worker's process ended"
         return small, big, after, await draws.run(os.getpid)
 
     try:
@@ -110,3 +114,28 @@ def test_a_worker_grown_past_its_bound_is_replaced_and_an_idle_one_ends() -> Non
     assert small == big  # kept after a small job
     assert after != big  # replaced after it grew by 96 MB
     assert later != after  # the idle one ended; a new one drew the next job
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a child that ended and was reaped does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_job_queued_behind_one_that_grew_the_worker_runs_in_a_new_one() -> None:
+    """Jobs wait in the bot, not in the worker: the one behind a job that grew the worker
+    past ``keep_mb`` is given to the new worker, never run in the old one beside it."""
+    draws = LongDraws(memory_mb=1024, cache_mb=160, keep_mb=48, idle_seconds=60.0)
+
+    async def play() -> tuple[int, int, int]:
+        big, behind = await asyncio.gather(draws.run(_hold, 96), draws.run(os.getpid))
+        return big, behind, await draws.run(os.getpid)
+
+    try:
+        big, behind, last = asyncio.run(play())
+    finally:
+        draws.close()
+    assert behind != big and last == behind
