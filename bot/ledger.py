@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from bot import chain, record, sealing, seedkey, versions
 from bot.games import CHANGES_WINDOW, GameCache, LiveGame
-from bot.seen import Made
+from bot.seen import Made, MadeStep
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
 from bot.pacing.clock import Clock, SystemClock
@@ -664,7 +664,7 @@ class Ledger:
         """:attr:`LiveGame.made` once ``plan``'s steps follow the head: asked of the states
         just computed (issue 41), not read back."""
         return game.made.after(game.system, [
-            (row.seq, row.side, row.action is not None, outcome.step.state, row.state_json)
+            MadeStep(row.seq, row.side, row.action is not None, outcome.step.state, row.state_json)
             for row, outcome in zip(plan.rows, plan.change.steps, strict=True)])
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:

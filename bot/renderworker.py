@@ -33,7 +33,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, SerializeAsAny, TypeAdapter
 
@@ -141,10 +141,14 @@ def _dumped(kind: type[BaseModel], name: str, items: list[Any]) -> bytes | None:
 
 @functools.cache
 def _adapter(kind: type[BaseModel], name: str) -> TypeAdapter[Any]:
-    """The pydantic adapter of field ``name`` of ``kind`` (made once per field)."""
-    annotation = kind.model_fields[name].annotation
-    assert annotation is not None  # a list field of a model: always annotated
-    return TypeAdapter(annotation)
+    """The pydantic adapter of field ``name`` of ``kind`` (made once per field), with the
+    field's own constraints and serializers (``Annotated`` metadata), so the list dumps and
+    validates apart as it does inside its model."""
+    field = kind.model_fields[name]
+    assert field.annotation is not None  # a list field of a model: always annotated
+    if field.metadata:
+        return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[arg-type]
+    return TypeAdapter(field.annotation)
 
 
 #: The big lists validated in this worker, by their JSON (a game's map: the same bytes in

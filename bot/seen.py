@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -36,6 +36,26 @@ from rules.core.views import Seen, seen
 #: Steps whose facts are kept: a picture compares the side's last order and the few steps
 #: since, so a handful a channel covers every active game of a busy bot.
 SEEN_CACHE_SIZE = 2048
+
+
+#: Steps whose "who fired" a cached game keeps (a side's last order is mostly a few steps back).
+KEPT_FIRED = 64
+
+
+def reads_fire(system: GameSystem[Any]) -> bool:
+    """Whether ``system`` tells who fired from the state (``GameSystem.fired`` overridden:
+    Commando, Skirmish), not by building the view."""
+    return type(system).fired is not GameSystem.fired
+
+
+class MadeStep(NamedTuple):
+    """A step a commit just made, as :meth:`Made.after` takes it."""
+
+    seq: int
+    side: str | None
+    order: bool  # a side's own order (the step has an action)
+    state: BaseModel
+    state_json: str
 
 
 @dataclass(frozen=True)
@@ -53,25 +73,20 @@ class Made:
     #: JSON in memory (35-70 kB), and four of them a game of 256 cached would be 70 MB.
     orders: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
-    def after(self, system: GameSystem[Any],
-              made: Sequence[tuple[int, str | None, bool, BaseModel, str]]) -> "Made":
-        """These facts once steps ``made`` (step number, side, whether an order, state and
-        its JSON) follow the head."""
-        reads_fire = type(system).fired is not GameSystem.fired
+    def after(self, system: GameSystem[Any], made: Sequence[MadeStep]) -> "Made":
+        """These facts once the steps ``made`` follow the head."""
+        from_state = reads_fire(system)
         fired = dict(self.fired)
         orders = dict(self.orders)
-        for seq, side, order, state, text in made:
-            if reads_fire:
-                fired[seq] = system.fired(state)
-            if order and side is not None:
-                orders[side] = (*orders.get(side, ())[-1:], (seq, text))
+        for step in made:
+            if from_state:
+                fired[step.seq] = system.fired(step.state)
+            if step.order and step.side is not None:
+                orders[step.side] = (*orders.get(step.side, ())[-1:], (step.seq, step.state_json))
         while len(fired) > KEPT_FIRED:  # steps come in order: the first is the oldest
             del fired[next(iter(fired))]
         return Made(fired, orders)
 
-
-#: Steps whose "who fired" a cached game keeps (a side's last order is mostly a few steps back).
-KEPT_FIRED = 64
 
 
 class SeenSteps:
@@ -100,7 +115,7 @@ class SeenSteps:
         kept facts (``made``: what the game's commits left), else ``system.fired`` of the
         stored states (read together), else (a system that reads fire from its view) the
         facts of a view built once."""
-        if type(system).fired is GameSystem.fired:  # the default builds the view: keep its facts
+        if not reads_fire(system):  # the default builds the view: keep its facts
             return [(await self.of(store, system, step, made)).fired for step in steps]
         found: dict[int, frozenset[str]] = {}
         left = made.fired if made is not None else {}
@@ -142,4 +157,4 @@ class SeenSteps:
         return self._kept(step.game_id, step.seq, system.seen(system.load_state(step.state_json)))
 
 
-__all__ = ["KEPT_FIRED", "SEEN_CACHE_SIZE", "Made", "SeenSteps"]
+__all__ = ["KEPT_FIRED", "SEEN_CACHE_SIZE", "Made", "MadeStep", "SeenSteps", "reads_fire"]
