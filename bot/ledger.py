@@ -664,7 +664,8 @@ class Ledger:
         """:attr:`LiveGame.made` once ``plan``'s steps follow the head: asked of the states
         just computed (issue 41), not read back."""
         return game.made.after(game.system, [
-            MadeStep(row.seq, row.side, row.action is not None, outcome.step.state, row.state_json)
+            MadeStep(row.seq, row.side, row.action is not None, outcome.step.state, row.state_json,
+                     outcome.step.snapshot)
             for row, outcome in zip(plan.rows, plan.change.steps, strict=True)])
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:

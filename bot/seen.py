@@ -56,6 +56,9 @@ class MadeStep(NamedTuple):
     order: bool  # a side's own order (the step has an action)
     state: BaseModel
     state_json: str
+    #: The step posts a picture (``Step.snapshot``): drawing it keeps its facts, who fired
+    #: included, so they are not asked of the state here (Raid and Riposte: every step).
+    pictured: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ class Made:
         fired = dict(self.fired)
         orders = dict(self.orders)
         for step in made:
-            if from_state:
+            if from_state and not step.pictured:
                 fired[step.seq] = system.fired(step.state)
             if step.order and step.side is not None:
                 orders[step.side] = (*orders.get(step.side, ())[-1:], (step.seq, step.state_json))
