@@ -10,7 +10,7 @@ these jobs have a worker of their own, started when first needed, lowered in pri
 (``nice``), so a player's order and picture take the CPU before it; one job at a time, the
 others queued in order (here, not in the worker).  A worker is kept for the next job only
 while it holds little: one that grew past :data:`KEEP_MB` over what it held fresh (a 79-map
-page leaves ~116 MB), or whose job failed, is replaced after its job, and an idle worker
+page leaves ~116 MB, whether its job succeeded or not) is replaced after its job, and an idle worker
 ends after :data:`IDLE_SECONDS`, so no page's memory is held between jobs; a small replay's worker is kept, since a fresh process costs a
 job ~1.4 s of imports and cold caches (measured: a 5-map replay 1.9 s fresh, 0.5 s kept).
 Its memory is bounded as a render worker's is (:func:`bot.renderworker.start`: a budget, and
@@ -139,14 +139,18 @@ class LongDraws:
     def _finished(self, executor: cf.ProcessPoolExecutor, out: "cf.Future[Any]",
                   running: "cf.Future[tuple[Any, int]]") -> None:
         """A job ended (in the executor's thread): the worker is let go when it grew past
-        ``keep_mb``, or the job failed (its growth unknown; a MemoryError may leave the heap
-        in pieces; a fresh worker is cheap); then the job's caller gets its result and the
-        next job its turn."""
+        ``keep_mb`` (a job that raised says how much it had grown), or died, or ran out of
+        memory (a MemoryError may leave the heap in pieces; a fresh worker is cheap); then
+        the job's caller gets its result or its own error, and the next job its turn."""
         error = running.exception() if not running.cancelled() else LongDrawFailed("the bot is stopping")
         grown = running.result()[1] if error is None else 0
+        if isinstance(error, _Grew):  # the job's own error: the worker is sound
+            grown = error.grown
+            error = error.error
+        broken = isinstance(error, (BrokenProcessPool, MemoryError, LongDrawFailed))
         with self._lock:
             self._busy = False
-            if error is not None or grown > self.keep_mb * renderworker.MB:
+            if broken or grown > self.keep_mb * renderworker.MB:
                 self._let_go(executor, cancel=isinstance(error, BrokenProcessPool))
         if isinstance(error, BrokenProcessPool):
             error = LongDrawFailed("the drawing worker stopped while drawing it")
@@ -241,9 +245,25 @@ def _bounded(fn: Callable[..., T], *args: Any) -> tuple[T, int]:
     renderworker.recap()
     try:
         result = fn(*args)
-    finally:
+    except Exception as exc:
         renderworker.trim()
-    return result, renderworker.resident() - (_FRESH[0] if _FRESH else 0)
+        raise _Grew(exc, _grown()) from exc
+    renderworker.trim()
+    return result, _grown()
+
+
+def _grown() -> int:
+    """The bytes this worker has grown by since it started."""
+    return renderworker.resident() - (_FRESH[0] if _FRESH else 0)
+
+
+class _Grew(Exception):
+    """A job's own error, with the bytes the worker had grown by when it failed: a page
+    that failed after drawing half its maps lets its worker go as one that succeeded would."""
+
+    def __init__(self, error: Exception, grown: int) -> None:
+        super().__init__(error, grown)
+        self.error, self.grown = error, grown
 
 
 __all__ = ["IDLE_SECONDS", "KEEP_MB", "LongDrawFailed", "LongDraws", "NICENESS", "shared"]

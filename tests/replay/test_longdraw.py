@@ -139,3 +139,32 @@ def test_a_job_queued_behind_one_that_grew_the_worker_runs_in_a_new_one() -> Non
     finally:
         draws.close()
     assert behind != big and last == behind
+
+
+def _fail_after_holding(megabytes: int) -> int:
+    """Hold ``megabytes`` in the worker, then fail as a job's own error would."""
+    _hold(megabytes)
+    raise ValueError(f"failed in {os.getpid()}")
+
+
+def test_a_job_that_fails_keeps_a_small_worker_and_lets_a_grown_one_go() -> None:
+    """A job's own error reaches its caller as it is; the worker is kept or let go by what
+    it holds, as after a job that succeeded (a page failing half-way must not leave its
+    maps' memory held)."""
+    draws = LongDraws(memory_mb=1024, cache_mb=160, keep_mb=48, idle_seconds=60.0)
+
+    async def play() -> tuple[int, str, int, str, int]:
+        first = await draws.run(os.getpid)
+        with pytest.raises(ValueError) as small:
+            await draws.run(_fail_after_holding, 1)
+        kept = await draws.run(os.getpid)
+        with pytest.raises(ValueError) as big:
+            await draws.run(_fail_after_holding, 96)
+        return first, str(small.value), kept, str(big.value), await draws.run(os.getpid)
+
+    try:
+        first, small, kept, big, after = asyncio.run(play())
+    finally:
+        draws.close()
+    assert small == f"failed in {first}" and kept == first  # kept after a small failure
+    assert big == f"failed in {kept}" and after != kept  # let go after it grew by 96 MB
