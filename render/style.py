@@ -695,7 +695,7 @@ class Frame:
         next pictures: a patch depends only on those points less its whole-pixel origin
         (exact in floating point), so the same shape at the same sub-pixel phase anywhere
         (a die, a unit's frame, a mark that stays) is drawn once (issue 41: these patches
-        were a fifth of a Raiders focus picture)."""
+        were a fifth of a network map's focus picture)."""
         x0, y0 = math.floor(box[0] - pad - 2), math.floor(box[1] - pad - 2)
         x1, y1 = max(math.ceil(box[2] + pad + 2), x0 + 1), max(math.ceil(box[3] + pad + 2), y0 + 1)
         ident = None if key is None else (key, tuple((x - x0, y - y0) for x, y in points), x1 - x0, y1 - y0, shapes)
