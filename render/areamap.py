@@ -312,9 +312,9 @@ class AreaMask:
 
     def _eroded(self, cw: int, ch: int) -> tuple[int, ...]:
         """The free cells (rows of bits, as :meth:`_fits`) eroded by a box of ``cw`` x ``ch``
-        cells; kept per size for the mask's life.  Plain integer operations on a row a
-        bit string: Pillow's ``darker`` on shifted copies of a grid this small (a few dozen
-        cells a side) cost more in its calls than in its pixels (issue 41)."""
+        cells; kept per size for the mask's life.  Integer operations, each row one int:
+        Pillow's ``darker`` on shifted copies of a grid this small (a few dozen cells a
+        side) cost more in its calls than in its pixels (issue 41)."""
         eroded = self._eroded_cache.get((cw, ch))
         if eroded is None:
             eroded = _erode_rows(tuple(_erode_bits(row, cw) for row in self._free_rows()), ch)
