@@ -1014,9 +1014,9 @@ def _tiled(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, int, i
 
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
 #: The held cache of :meth:`Frame.later`'s keyed patches, and how many it keeps (a focus
-#: picture draws about ten, some 60 kB each).
+#: picture draws about ten, most under 60 kB each, within the shared budget).
 _LATER = "render.style.Frame.later"
-LATER_KEPT = 256
+LATER_KEPT = 128
 #: A cached piece at least this big (pixels) is composited by tiles (:func:`_tiled`).
 TILED_AT = 96 * 96
 #: The tiles' side (final pixels).
