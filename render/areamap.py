@@ -19,7 +19,7 @@ from itertools import compress
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Mapping, NamedTuple, Protocol
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from render.caches import cached, held
 from render.changes import change_entries, draw_change_tag, draw_change_tags
@@ -196,7 +196,7 @@ class AreaMask:
     The polygon is rasterised (eroded by the border line's width), the boxes already taken
     are cut out, and the result is reduced to a grid of :data:`CELL`-pixel cells, a cell
     being free only if every pixel of it is.  For each box size asked, the free cells are
-    eroded by the box with Pillow image operations, so "where may this box go" is one byte
+    eroded by the box on rows of bits (a row an int), so "where may this box go" is one bit
     per cell and trying the positions nearest the anchor first stays cheap in pure Python.
     Boxes are snapped to the grid (conservatively, never smaller).
     """
@@ -221,9 +221,10 @@ class AreaMask:
         self.soft: list[tuple[int, int, int, int]] = []
         self.last = (0, 0, 0, 0)
         #: (box cells, placed count, soft boxes) -> :meth:`_fits`; placed only ever grows.
-        self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], bytes] = {}
+        self._fits_cache: dict[tuple[int, int, int, tuple[tuple[int, int, int, int], ...]], tuple[int, ...]] = {}
         #: (box cells) -> the free cells eroded by the box (:meth:`_eroded`).
-        self._eroded_cache: dict[tuple[int, int], Image.Image] = {}
+        self._eroded_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._rows: tuple[int, ...] | None = None
 
     def set_soft(self, boxes: list[Box]) -> None:
         """Keep these boxes (plus the gap) clear until the next call, without a new mask."""
@@ -261,7 +262,7 @@ class AreaMask:
         if cw * ch > len(self.open) or cw > self.cols or ch > self.rows:
             return None
         fits = self._fits(cw, ch)
-        if 255 not in fits:  # no position at all: no need to walk the candidates
+        if not any(fits):  # no position at all: no need to walk the candidates
             return None
         rows, cols = self.rows, self.cols
         hw, hh = cw // 2, ch // 2
@@ -269,7 +270,7 @@ class AreaMask:
             r0, c0 = k // cols - hh, k % cols - hw
             if r0 < 0 or c0 < 0 or r0 + ch > rows or c0 + cw > cols:
                 continue
-            if fits[r0 * cols + c0] != 255:
+            if not fits[r0] >> c0 & 1:
                 continue
             x, y = self.x0 + c0 * CELL, self.y0 + r0 * CELL
             # Centre the box in its cells: the snap never makes it smaller.
@@ -278,42 +279,54 @@ class AreaMask:
             return (x + dx, y + dy, x + dx + size[0], y + dy + size[1])
         return None
 
-    def _fits(self, cw: int, ch: int) -> bytes:
-        """One byte per cell: 255 where a box of ``cw`` x ``ch`` cells may have its top-left.
+    def _fits(self, cw: int, ch: int) -> tuple[int, ...]:
+        """Each row of cells as an int, bit ``c`` set where a box of ``cw`` x ``ch`` cells may
+        have its top-left at that row's column ``c``.
 
         The free cells eroded by the box (:meth:`_eroded`, once per size), less every
         top-left whose box would reach a placed box (with the gap) or a soft box: the
         erosion of the free cells less a rectangle is the erosion less that rectangle grown
         up and left by the box, so the release passes of one search, which differ only in
         their soft boxes, share one erosion per size (issue 41: eroding again for each pass
-        was most of an area's search).  The same bytes as eroding the cut-out cells.
+        was most of an area's search).  The same cells as eroding the cut-out cells.
         """
         key = (cw, ch, len(self.placed), tuple(self.soft))
-        if key in self._fits_cache:
-            return self._fits_cache[key]
-        eroded = self._eroded(cw, ch)
-        if not (self.placed or self.soft):
-            fits = eroded.tobytes()
-        else:
-            out = eroded.copy()
-            draw = ImageDraw.Draw(out)
+        hit = self._fits_cache.get(key)
+        if hit is not None:
+            return hit
+        fits = self._eroded(cw, ch)
+        if self.placed or self.soft:
+            out = list(fits)
             gap = math.ceil(GAP / CELL)
             cut = [(r0 - gap, c0 - gap, r1 + gap, c1 + gap) for r0, c0, r1, c1 in self.placed] + self.soft
             for r0, c0, r1, c1 in cut:  # cells [r0, r1) x [c0, c1) taken: no box may reach them
-                draw.rectangle((c0 - cw + 1, r0 - ch + 1, c1 - 1, r1 - 1), fill=0)
-            fits = out.tobytes()
+                left, right = max(c0 - cw + 1, 0), min(c1 - 1, self.cols - 1)
+                if left > right:
+                    continue
+                keep = ~(((1 << (right + 1)) - 1) ^ ((1 << left) - 1))
+                for r in range(max(r0 - ch + 1, 0), min(r1, self.rows)):
+                    out[r] &= keep
+            fits = tuple(out)
         self._fits_cache[key] = fits
         return fits
 
-    def _eroded(self, cw: int, ch: int) -> Image.Image:
-        """The free cells eroded by a box of ``cw`` x ``ch`` cells, with Pillow's C-level
-        ``darker`` on shifted copies (testing every candidate in Python was most of a
-        snapshot's time, bench/run.py); kept per size for the mask's life."""
+    def _eroded(self, cw: int, ch: int) -> tuple[int, ...]:
+        """The free cells (rows of bits, as :meth:`_fits`) eroded by a box of ``cw`` x ``ch``
+        cells; kept per size for the mask's life.  Integer operations, each row one int:
+        Pillow's ``darker`` on shifted copies of a grid this small (a few dozen cells a
+        side) cost more in its calls than in its pixels (issue 41)."""
         eroded = self._eroded_cache.get((cw, ch))
         if eroded is None:
-            eroded = _erode(_erode(self.coarse, cw, horizontal=True), ch, horizontal=False)
+            eroded = _erode_rows(tuple(_erode_bits(row, cw) for row in self._free_rows()), ch)
             self._eroded_cache[(cw, ch)] = eroded
         return eroded
+
+    def _free_rows(self) -> tuple[int, ...]:
+        """The wholly free cells, a row an int (bit ``c``: column ``c``), made once."""
+        if self._rows is None:
+            cells, cols = self.coarse.tobytes(), self.cols
+            self._rows = tuple(_row_bits(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
+        return self._rows
 
     def claim_last(self) -> None:
         """Keep the box the last :meth:`find` returned clear for the next finds."""
@@ -339,22 +352,39 @@ def _polygon_raster(polygon: tuple[Point, ...]) -> tuple[Image.Image, int, int]:
     return mask, x0, y0
 
 
-def _shifted(image: Image.Image, k: int, horizontal: bool) -> Image.Image:
-    """``image`` moved ``k`` cells left (or up); what comes in is blocked (0): Pillow fills
-    a crop beyond the edge with zeros."""
-    w, h = image.size
-    return image.crop((k, 0, k + w, h) if horizontal else (0, k, w, k + h))
+def _row_bits(cells: bytes) -> int:
+    """A row of cells (255: free, 0: not) as an int whose bit ``c`` is set where cell ``c``
+    is free: the row reversed, read as binary digits (in C)."""
+    return int(cells[::-1].translate(_BINARY_DIGITS), 2) if cells else 0
 
 
-def _erode(image: Image.Image, length: int, horizontal: bool) -> Image.Image:
-    """Each cell becomes the minimum of the ``length`` cells from it rightwards (or down):
-    free only if a run of ``length`` free cells starts there.  Doubling spans: log steps."""
-    span, out = 1, image
+#: A cell's byte (0 or 255) as the binary digit :func:`_row_bits` reads.
+_BINARY_DIGITS = bytes.maketrans(b"\x00\xff", b"01")
+
+
+def _erode_bits(row: int, length: int) -> int:
+    """Each bit becomes the AND of the ``length`` bits from it upwards (rightwards on the
+    map): a cell stays free only if a run of ``length`` free cells starts there; past the
+    row's end is blocked.  Doubling spans: log steps."""
+    span, out = 1, row
     while span * 2 <= length:
-        out = ImageChops.darker(out, _shifted(out, span, horizontal))
+        out &= out >> span
         span *= 2
     if span < length:
-        out = ImageChops.darker(out, _shifted(out, length - span, horizontal))
+        out &= out >> (length - span)
+    return out
+
+
+def _erode_rows(rows: tuple[int, ...], length: int) -> tuple[int, ...]:
+    """Each row becomes the AND of the ``length`` rows from it down (past the last: blocked),
+    by doubling spans as :func:`_erode_bits`."""
+    span, out = 1, rows
+    while span * 2 <= length:
+        out = tuple(a & b for a, b in zip(out, out[span:] + (0,) * span))
+        span *= 2
+    if span < length:
+        k = length - span
+        out = tuple(a & b for a, b in zip(out, out[k:] + (0,) * k))
     return out
 
 

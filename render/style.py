@@ -23,7 +23,7 @@ from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeAlias
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
-from render.caches import cached, on_clear
+from render.caches import MISSING, cached, keep, on_clear, recall
 from rules.core.views import SideStyle
 
 #: Supersampling factor: draw at 2x, reduce once.
@@ -684,25 +684,43 @@ class Frame:
 
         self.op((x0, y0, x0 + w, y0 + h), paint)
 
-    def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]", shapes: bool = False) -> None:
+    def later(self, box: Box, pad: float, draw: "Callable[[Canvas], object]", shapes: bool = False,
+              key: tuple[Hashable, ...] | None = None, points: Sequence[tuple[float, float]] = ()) -> None:
         """A shape drawn by ``draw`` on a transparent drawing-scale patch over ``box`` (final
         pixels, padded by ``pad``) and composited, only when pixels it touches are asked for
         (and then once): a shape out of the focus crop is never drawn (the class docstring).
         ``shapes``: ``draw`` draws opaque shapes only, no text (the patch is then drawn
-        premultiplied, :class:`Canvas`)."""
+        premultiplied, :class:`Canvas`).  ``key`` and ``points``: name all ``draw`` draws,
+        ``points`` being every place it reads (final pixels), so the patch is kept for the
+        next pictures: a patch depends only on those points less its whole-pixel origin
+        (exact in floating point), so the same shape at the same sub-pixel phase anywhere
+        (a die, a unit's frame, a mark that stays) is drawn once (issue 41: these patches
+        were a fifth of a network map's focus picture)."""
         x0, y0 = math.floor(box[0] - pad - 2), math.floor(box[1] - pad - 2)
-        x1, y1 = math.ceil(box[2] + pad + 2), math.ceil(box[3] + pad + 2)
+        x1, y1 = max(math.ceil(box[2] + pad + 2), x0 + 1), max(math.ceil(box[3] + pad + 2), y0 + 1)
+        ident = None if key is None else (key, tuple((x - x0, y - y0) for x, y in points), x1 - x0, y1 - y0, shapes)
         done: list[Image.Image] = []
 
+        def patch(left: int, top: int, right: int, bottom: int) -> Image.Image:
+            canvas = Canvas(max(1, right - left), max(1, bottom - top), background=None, origin=(left, top),
+                            premultiplied=shapes)
+            draw(canvas)
+            return canvas.reduced()
+
         def paint(im: Image.Image, ox: int, oy: int) -> None:
+            # Drawn whole even where a crop shows part of it: Pillow rounds a shape's
+            # points past a patch's edge (negative) otherwise than inside it, so a patch cut
+            # to the crop moved the pixels along a mark's whole line.
             if not done:
-                canvas = Canvas(max(1, x1 - x0), max(1, y1 - y0), background=None, origin=(x0, y0),
-                                premultiplied=shapes)
-                draw(canvas)
-                done.append(canvas.reduced())
+                whole = MISSING if ident is None else recall(_LATER, ident)
+                if whole is MISSING:
+                    whole = patch(x0, y0, x1, y1)
+                    if ident is not None:
+                        keep(_LATER, ident, whole, LATER_KEPT)
+                done.append(whole)
             im.paste(done[0], (x0 - ox, y0 - oy), done[0])
 
-        self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)), paint)
+        self.op((x0, y0, x1, y1), paint)
 
     def when_seen(self, box: tuple[int, int, int, int],
                   make: "Callable[[], tuple[Image.Image, tuple[tuple[str, int], ...]]]") -> None:
@@ -780,29 +798,35 @@ class Frame:
             self.op((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)),
                     lambda im, ox, oy: im.paste(fill, (x0 - ox, y0 - oy, x1 - ox, y1 - oy)))
             return
-        self.later(box, width, lambda c: c.rect(box, fill, outline, width, radius), shapes=True)
+        self.later(box, width, lambda c: c.rect(box, fill, outline, width, radius), shapes=True,
+                   key=("rect", fill, outline, width, radius),
+                   points=((box[0], box[1]), (box[2], box[3])))
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A filled and/or outlined polygon."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.polygon(pts, fill, outline, width), shapes=True)
+        self.later(_bounds(pts), width, lambda c: c.polygon(pts, fill, outline, width), shapes=True,
+                   key=("polygon", fill, outline, width), points=pts)
 
     def ellipse(self, cx: float, cy: float, r: float, fill: RGB | None = None,
                 outline: RGB | None = None, width: float = 1) -> None:
         """A circle."""
-        self.later((cx - r, cy - r, cx + r, cy + r), width, lambda c: c.ellipse(cx, cy, r, fill, outline, width), shapes=True)
+        self.later((cx - r, cy - r, cx + r, cy + r), width, lambda c: c.ellipse(cx, cy, r, fill, outline, width), shapes=True,
+                   key=("ellipse", r, fill, outline, width), points=((cx, cy),))
 
     def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2) -> None:
         """A polyline."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.line(pts, fill, width), shapes=True)
+        self.later(_bounds(pts), width, lambda c: c.line(pts, fill, width), shapes=True,
+                   key=("line", fill, width), points=pts)
 
     def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
                dash: float = 12, gap: float = 8) -> None:
         """A dashed polyline."""
         pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap), shapes=True)
+        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap), shapes=True,
+                   key=("dashed", fill, width, dash, gap), points=pts)
 
     def badge(self, cx: float, cy: float, size: float, look: SideLook,
               letter_size: int = SMALL) -> None:
@@ -818,12 +842,14 @@ class Frame:
         box, mostly clear, was most of the cost of drawing a mark's head)."""
         pts = list(points)
         reach = _bounds(arrow_tip(pts, head)) if part == "head" and len(pts) > 1 else _bounds(pts)
-        self.later(reach, width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part), shapes=True)
+        self.later(reach, width + head, lambda c: c.arrow(pts, fill, width, head, dashed, casing, part), shapes=True,
+                   key=("arrow", fill, width, head, dashed, casing, part), points=pts)
 
     def arc(self, box: Box, start: float, end: float, fill: RGB, width: float,
             pie: RGB | None = None) -> None:
         """An arc or a filled wedge."""
-        self.later(box, width, lambda c: c.arc(box, start, end, fill, width, pie), shapes=True)
+        self.later(box, width, lambda c: c.arc(box, start, end, fill, width, pie), shapes=True,
+                   key=("arc", start, end, fill, width, pie), points=((box[0], box[1]), (box[2], box[3])))
 
     # out
     def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
@@ -991,6 +1017,10 @@ def _tiled(piece: Image.Image, x: int, y: int) -> "Callable[[Image.Image, int, i
 
 
 _REDUCED: "dict[tuple[int, int, int], tuple[Image.Image, Image.Image, tuple[int, int]]]" = {}
+#: The held cache of :meth:`Frame.later`'s keyed patches, and how many it keeps (a focus
+#: picture draws about ten, most under 60 kB each, within the shared budget).
+_LATER = "render.style.Frame.later"
+LATER_KEPT = 128
 #: A cached piece at least this big (pixels) is composited by tiles (:func:`_tiled`).
 TILED_AT = 96 * 96
 #: The tiles' side (final pixels).
