@@ -17,12 +17,13 @@ import math
 import struct
 import threading
 import zlib
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeAlias
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
+from render import textglyphs
 from render.caches import MISSING, cached, keep, on_clear, recall
 from rules.core.views import SideStyle
 
@@ -397,17 +398,9 @@ class Canvas:
     def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
                dash: float = 12, gap: float = 8) -> None:
         """A dashed polyline (fire lines, water routes: a pattern, not just a colour)."""
-        for a, b in zip(points, points[1:]):
-            length = math.dist(a, b)
-            if length == 0:
-                continue
-            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-            pos = 0.0
-            while pos < length:
-                end = min(pos + dash, length)
-                self.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)],
-                          fill, width)
-                pos = end + gap
+        for segment in _segment_dashes(points, dash, gap):
+            for a, b in segment:
+                self.line([a, b], fill, width)
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB,
              anchor: str = "la", halo: RGB | None = None, bold: bool = False) -> None:
@@ -494,6 +487,11 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
     """The coverage mask of ``text`` at ``size`` (drawn scale) and its offset from the anchor."""
     f = font(size)
     with _FONT_LOCK:
+        # From cached glyphs where that gives Pillow's very pixels (render.textglyphs: a new
+        # bold label's mask in a third of the time), else by Pillow.
+        built = textglyphs.text_mask(f, text, anchor, stroke)
+        if built is not None:
+            return built
         left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
         # FreeType boxes are whole pixels (typed float in Pillow's stubs).
         left, top, right, bottom = int(left), int(top), int(right), int(bottom)
@@ -823,10 +821,15 @@ class Frame:
 
     def dashed(self, points: Sequence[tuple[float, float]], fill: RGB, width: float = 2,
                dash: float = 12, gap: float = 8) -> None:
-        """A dashed polyline."""
-        pts = list(points)
-        self.later(_bounds(pts), width, lambda c: c.dashed(pts, fill, width, dash, gap), shapes=True,
-                   key=("dashed", fill, width, dash, gap), points=pts)
+        """A dashed polyline, its dashes in patches of a few each: one patch over the whole
+        line's box, mostly clear, was most of its cost (issue 41: a long slanting fire line
+        0.8 ms).  Dashes never share a pixel along a segment (the gap is wider than the
+        anti-aliased edge), so the pixels are those of one patch.  Each patch is kept by
+        its dashes' ends (:meth:`later`: a dashed line that stays is drawn once)."""
+        for part in _dash_runs(points, dash, gap):
+            ends = [p for d in part for p in d]
+            self.later(_bounds(ends), width, partial(_draw_dashes, part, fill, width), shapes=True,
+                       key=("dashes", fill, width), points=ends)
 
     def badge(self, cx: float, cy: float, size: float, look: SideLook,
               letter_size: int = SMALL) -> None:
@@ -949,6 +952,54 @@ def arrow_tip(points: Sequence[tuple[float, float]], head: float) -> list[tuple[
     base = arrow_base(points, head)
     wing = head * 0.55
     return [(x1, y1), (base[0] - uy * wing, base[1] + ux * wing), (base[0] + uy * wing, base[1] - ux * wing)]
+
+
+#: About how long a run of dashes one patch of :meth:`Frame.dashed` holds (final pixels).
+DASHED_PATCH = 60
+
+
+Dash: TypeAlias = "tuple[tuple[float, float], tuple[float, float]]"
+
+
+def _segment_dashes(points: Sequence[tuple[float, float]], dash: float, gap: float) -> list[list[Dash]]:
+    """The dashes of a dashed polyline along ``points``, segment by segment: each segment
+    starts a dash at its first point, then ``dash`` drawn and ``gap`` left, the last dash
+    cut at its end."""
+    out = []
+    for a, b in zip(points, points[1:]):
+        length = math.dist(a, b)
+        if length == 0:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        pos, segment = 0.0, []
+        while pos < length:
+            end = min(pos + dash, length)
+            segment.append(((a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)))
+            pos = end + gap
+        out.append(segment)
+    return out
+
+
+def _dash_runs(points: Sequence[tuple[float, float]], dash: float, gap: float) -> list[list[Dash]]:
+    """The dashes of a polyline in runs of about :data:`DASHED_PATCH` pixels, cut only
+    between two dashes of one segment: the two dashes that meet at a corner may share a
+    pixel, so they stay in one patch and are drawn as before."""
+    per = max(1, math.ceil(DASHED_PATCH / (dash + gap)))
+    runs: list[list[Dash]] = []
+    for segment in _segment_dashes(points, dash, gap):
+        for k, d in enumerate(segment):
+            if runs and (k == 0 or len(runs[-1]) < per):
+                runs[-1].append(d)
+            else:
+                runs.append([d])
+    return runs
+
+
+def _draw_dashes(run: Sequence[Dash], fill: RGB, width: float,
+                 canvas: Canvas) -> None:
+    """Draw the dashes ``run`` (:func:`_dash_runs`) on ``canvas``, as :meth:`Canvas.dashed` does."""
+    for a, b in run:
+        canvas.line([a, b], fill, width)
 
 
 def _bounds(points: Sequence[tuple[float, float]]) -> Box:
