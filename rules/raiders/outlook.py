@@ -46,6 +46,16 @@ DEMOLITION_EXPLOSIVES = 5 / 6
 HOSTILE_COMBAT = 3.2
 #: What a card's battle brings on average (15.1 (1): a die of hostiles).
 CARD_HOSTILES = 3.5
+#: The share of Ops cards that call up hostiles (13.0 (2): 5 of the stand-in deck's 12).
+CARD_BATTLE = 5 / 12
+#: What each operation done costs the standing: the mission must be played on, and an Op
+#: into a Staging Area draws no card (13.0), so moving between them would stall it for ever.
+TEMPO = 0.02
+#: What each force formed costs (10.3): splitting and joining again changes nothing.
+FORMING = 0.01
+#: A raider line given in the middle of a round only reorders the next one (15.1 (4)): a
+#: run of them changes nothing, so one costs a little (the search fires instead).
+RELINE = 0.02
 #: A face-down marker's garrison when the marker type is not known yet (19.0).
 UNKNOWN_GARRISON = 1.0
 #: What one unspent Recruit Point is worth in combat values (9.0: a Commando, 3, costs 2).
@@ -194,13 +204,19 @@ def reach_chance(forces: Forces, fid: str, space: str, garrison: float, left: in
         ops = max(1, ops)  # staying put is an operation too (13.0)
     if ops > left:
         return 0.0
-    fight = opposition(forces.sc, forces.m, space, garrison)
-    return DECAY ** ops * battle_chance(forces.power(fid), fight)
+    # The last Op's card may call up hostiles into the same battle (13.0 (2), 15.0): the
+    # chance is read as the battle will be once the force is there, or it would rather wait.
+    power = forces.power(fid)
+    alone = battle_chance(power, opposition(forces.sc, forces.m, space, garrison))
+    joined = battle_chance(power, opposition(forces.sc, forces.m, space, garrison + CARD_HOSTILES))
+    last = alone if now else (1 - CARD_BATTLE) * alone + CARD_BATTLE * joined
+    return DECAY ** max(0, ops - 1) * last
 
 
 def operating_here(m: Mission, fid: str, space: str) -> bool:
-    """Whether ``fid`` is the operating force in its Objective segment at ``space``."""
-    return m.segment == "objective" and m.force == fid and m.battle is None and any(
+    """Whether ``fid`` has moved into ``space`` this operation and its Objective segment is
+    still to come or under way (11.0 (3)-(5)): the marker there is dealt with this Op."""
+    return m.moved and m.force == fid and m.segment != "recruit" and any(
         u.space == space for u in members(m, fid))
 
 
@@ -217,7 +233,7 @@ def demolish_progress(forces: Forces, need: int, left: int) -> float:
             pioneers = [u for u in units if sc.unit_type[u.type].pioneer and u.id not in m.demolished_by]
             if not pioneers:
                 continue
-            now = operating_here(m, fid, space) and mk.revealed
+            now = operating_here(m, fid, space)
             charges = sum(1 for u in units for g in u.gear if sc.gear_type[gear_type(m, g)].effect == "explosives")
             blast = 1.0
             for i in range(len(pioneers)):
@@ -258,7 +274,7 @@ def recover_progress(forces: Forces, need: int, left: int) -> float:
         for fid, units in forces.by_force.items():
             if allowance(sc, units) == 0:
                 continue
-            now = operating_here(m, fid, space) and mk.revealed
+            now = operating_here(m, fid, space)
             there = 0 if now else forces.ops_to(fid, space)
             if there is None:
                 continue
@@ -318,7 +334,8 @@ def mission_value(state: RaidersState, gone: frozenset[str] = frozenset()) -> fl
     ops = min(1.0, left / card.ops) if goal.kind != "occupy" else power
     if progress >= 1.0 and goal.kind != "occupy":
         return 1.0
-    return OBJECTIVE_WEIGHT * progress + FORCES_WEIGHT * power + OPS_WEIGHT * ops
+    standing_now = OBJECTIVE_WEIGHT * progress + FORCES_WEIGHT * power + OPS_WEIGHT * ops
+    return max(0.0, standing_now - TEMPO * min(m.op, 30) - FORMING * min(m.next_force, 40))
 
 
 def battle_value(state: RaidersState, sc: Scenario, m: Mission) -> float:
@@ -330,11 +347,12 @@ def battle_value(state: RaidersState, sc: Scenario, m: Mission) -> float:
     mine = fighting(strength(sc, m, [u for u in m.units if u.id in raiders]), len(raiders))
     theirs = hostiles_power(len(hostiles), sum(sc.hostile[h].combat for h in hostiles))
     chance = battle_chance(mine, theirs)
+    reline = RELINE if b.lined and b.next_line is not None else 0.0
     # Won, the camp there is gone too (8.0 (1)); lost, the raiders in the battle are.
     cleared = {space: camp for space, camp in m.camps.items() if space != b.space}
     won = state.model_copy(update={"mission": m.model_copy(update={"battle": None, "camps": cleared})})
     lost = state.model_copy(update={"mission": m.model_copy(update={"battle": None})})
-    return chance * mission_value(won) + (1 - chance) * mission_value(lost, frozenset(raiders))
+    return chance * mission_value(won) + (1 - chance) * mission_value(lost, frozenset(raiders)) - reline
 
 
 def goal_spaces(state: RaidersState) -> set[str]:
@@ -414,6 +432,8 @@ def move_prior(state: RaidersState, sc: Scenario, m: Mission, action: A.Move) ->
     to = sc.find_space(action.to) or action.to
     if sc.mission[m.card].objective.kind == "occupy" and here in targets and to not in targets:
         return 0.1
+    if sc.space_by_id[to].staging and not any(u.carrying for u in units):
+        return 0.1  # 13.0: into a Staging Area draws no card, and does nothing else either
     network = sc.network
 
     def distance(space: str) -> int:
