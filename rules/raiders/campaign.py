@@ -11,12 +11,15 @@ from rules.core import evaluation
 from rules.core.errors import RuleError
 from rules.core.orders import order
 from rules.raiders import actions as A
-from rules.raiders import offers
+from rules.raiders import offers, outlook
 from rules.raiders.battle import place_camps
 from rules.raiders.forces import Ctx, on_map, place
 from rules.raiders.objectives import ends_early, objective_met, progress
 from rules.raiders.phases import BETWEEN, OP_START, SETUP
 from rules.raiders.state import Gear, Marker, Mission, RaidersState, Record, Unit
+
+#: How much the missions already won weigh in :func:`prospects` beside the mission in play.
+CAMPAIGN_WEIGHT = 0.2
 
 
 def start_mission(ctx: Ctx, card_id: str) -> None:
@@ -198,19 +201,19 @@ def campaign_report(ctx: Ctx, a: A.CampaignReport) -> None:
 
 def prospects(state: RaidersState) -> float:
     """How the campaign stands for the raiders, 0 to 1, for the computer player (issue 43):
-    won or lost once over (25.3); before, the missions won of those to win, the mission in
-    play counted by its objective markers dealt with and found (19.0) and the raiders still
-    standing, and a loss just suffered counted against (two in a row lose, 25.3)."""
+    won or lost once over (25.3, 6.0 alone for a single mission); before, mostly the mission
+    in play (:func:`rules.raiders.outlook.mission_value`: every mission must be won, 25.3,
+    so this one is what the orders of now decide), a little the missions won of those to win.
+    Between missions, the one just ended: won, or lost (two lost in a row lose, 25.3)."""
     camp = state.campaign
     if camp.outcome is not None:
         return evaluation.final("raiders" if camp.outcome == "won" else "hostiles", "raiders")
+    if state.phase == "between" or state.mission is None:
+        mission = 1.0 if camp.record and camp.record[-1].won else 0.0
+    else:
+        mission = outlook.mission_value(state)
+    if camp.single:
+        return evaluation.share(mission, 1.0)
     won = sum(1 for r in camp.record if r.won)
-    mission = 0.0
-    m = state.mission
-    if m is not None:
-        markers = m.markers or []
-        done = sum(1.0 if mk.destroyed or mk.delivered else 0.3 if mk.revealed else 0.0 for mk in markers)
-        standing_units = sum(1 for u in m.units if not u.lost and not u.eliminated)
-        mission = 0.6 * done / max(1, len(markers)) + 0.4 * standing_units / max(1, len(m.units))
-    behind = 0.5 if camp.record and not camp.record[-1].won else 0.0
-    return evaluation.share(won + mission - behind, won + len(camp.deck) + 1)
+    campaign = won / max(1, won + len(camp.deck))
+    return evaluation.share(CAMPAIGN_WEIGHT * campaign + (1 - CAMPAIGN_WEIGHT) * mission, 1.0)

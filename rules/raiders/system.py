@@ -19,10 +19,11 @@ from rules.core.dice import Dice
 from rules.core.errors import RuleError
 from rules.core.orders import Ctx as KitCtx
 from rules.core.orders import OrderRule
+from rules.core.hints import SearchHints
 from rules.core.playout import PlayoutHints
 from rules.core.views import Seen
 from rules.raiders import actions as A
-from rules.raiders import campaign, operations, recruiting, texts
+from rules.raiders import campaign, operations, outlook, recruiting, texts
 from rules.raiders.forces import Ctx
 from rules.raiders.labels import LABELS
 from rules.raiders.phases import CARD, FIRE, LINE_UP, OBJECTIVE, OP_START, PHASE_TITLES, PLACE, SETUP
@@ -64,6 +65,9 @@ class RaidersSystem(GameSystem[RaidersState]):
     #: both optional rules exercises every order.
     playout_hints = PlayoutHints(rare=frozenset({"split", "join", "trade", "abandon"}),
                                  options={"coordinated": True, "scouting": True})
+    #: The computer reads the mission's chances (rules/raiders/outlook.py) right after its
+    #: orders: a random rollout (split, join, trade...) only blurs them (issue 43).
+    search_hints = SearchHints(rollout=0.0)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
@@ -164,6 +168,10 @@ class RaidersSystem(GameSystem[RaidersState]):
         (issue 23): Raiders counts Ops (11.0), one set per mission: "M2 Op 3"."""
         return Turn(waiting_on=self.waiting_on(state)) if state.mission is None else Turn(
             number=state.mission.op, word=f"{state.mission.card} Op", waiting_on=self.waiting_on(state))
+
+    def order_prior(self, state: RaidersState, side: str, action: Action) -> float:
+        """What a careful player tries first (:func:`rules.raiders.outlook.order_prior`)."""
+        return outlook.order_prior(state, side, action)
 
     def evaluate(self, state: RaidersState, side: str) -> float:
         """The campaign (:func:`rules.raiders.campaign.prospects`)."""
