@@ -98,7 +98,8 @@ def summed(row_key: Row, logged: list[dict[str, object]]) -> dict[str, object]:
     key, side, level, against = row_key
     matches = [Match.model_validate(entry["match"]) for entry in logged]
     cpu = [t.cpu_seconds for m in matches for t in m.thoughts if t.side == side]
-    score = [m.scores[side] for m in matches]
+    # A game cut off at the order limit is no result: its score as it stood is not a win.
+    score = [m.scores[side] for m in matches if m.finished]
     loads = [float(entry["load"]) for entry in logged]  # type: ignore[arg-type]
     return {
         "system": key, "side": side, "level": level,
@@ -206,7 +207,7 @@ def decision_row(key: str, level: PlayerKind, count: int, first_seed: int) -> st
             f"{statistics.fmean(iterations):.0f} | {os.getloadavg()[0]:.1f} |")
 
 
-HEADER = ("| system | computer side | level | against | games | won | drawn | lost | win % | "
+HEADER = ("| system | computer side | level | against | games | won | drawn | lost | unfinished | win % | "
           "orders | CPU/order mean | p95 | max | illegal | load |")
 
 
@@ -215,7 +216,7 @@ def line(r: dict[str, object]) -> str:
     games = int(r["games"])  # type: ignore[call-overload]
     won = int(r["won"])  # type: ignore[call-overload]
     return (f"| {r['system']} | {r['side']} | {r['level']} | {r['against']} | {games} | {won} | {r['drawn']} | "
-            f"{r['lost']} | {100 * won / max(1, games):.0f}% | {r['orders']} | {r['cpu_mean']:.3f} s | "
+            f"{r['lost']} | {r['unfinished']} | {100 * won / max(1, games):.0f}% | {r['orders']} | {r['cpu_mean']:.3f} s | "
             f"{r['cpu_p95']:.3f} s | {r['cpu_max']:.3f} s | {r['illegal']} | {r['load']:.1f} |")
 
 
