@@ -47,7 +47,7 @@ from render.layout import (
     overlaps,
     point_in_polygon,
 )
-from render.marks import draw_mark_labels, draw_mark_line, head_box, place_mark_labels
+from render.marks import SYMBOL_REACH, draw_mark_labels, draw_mark_line, head_box, place_mark_labels
 from render.registry import renderer
 from render.scene import PanelFn, Scene, Sheet, for_focus, put_header
 from render.style import (
@@ -76,9 +76,8 @@ Point = tuple[float, float]
 #: Gap between a chip and anything else, in final pixels.
 GAP = 3
 PANEL_HEAD = 34.0
-#: How far a ring or burst drawn on a point reaches from it (radius 16 and its casing,
-#: ``render/marks.py``), in final pixels.
-RING_REACH = 20.0
+#: How far a ring or burst drawn on a point reaches from it (``render/marks.py``).
+RING_REACH = SYMBOL_REACH
 
 
 @dataclass

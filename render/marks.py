@@ -37,6 +37,15 @@ def _shorten(points: list[Point], start: float, end: float) -> list[Point]:
     return pts
 
 
+#: A ring on a point (a unit's place marked): its radius and its casing's width.
+RING_RADIUS, RING_CASING = 16, 7
+#: A burst on a point (fire that landed there) and its outline's width.
+BURST_RADIUS, BURST_OUTLINE = 20, 2
+#: How far a ring or burst drawn on a point reaches from it, in final pixels: what a
+#: label placed near it keeps clear of.
+SYMBOL_REACH = max(RING_RADIUS + RING_CASING / 2, BURST_RADIUS + BURST_OUTLINE / 2) + 1
+
+
 def burst(cx: float, cy: float, r: float) -> list[Point]:
     """An eight-pointed burst: where fire landed."""
     points = []
@@ -68,10 +77,10 @@ def draw_mark_line(canvas: Surface, mark: Mark, points: list[Point], part: str =
         if not heads:
             return
         if line == "burst":
-            canvas.polygon(burst(x, y, 20), fill=ink, outline=casing, width=2)
+            canvas.polygon(burst(x, y, BURST_RADIUS), fill=ink, outline=casing, width=BURST_OUTLINE)
         else:
-            canvas.ellipse(x, y, 16, outline=casing, width=7)
-            canvas.ellipse(x, y, 16, outline=ink, width=4)
+            canvas.ellipse(x, y, RING_RADIUS, outline=casing, width=RING_CASING)
+            canvas.ellipse(x, y, RING_RADIUS, outline=ink, width=4)
         return
     arrow_part = {"all": "all", "line": "shaft", "head": "head"}[part]
     if line in ("arrow", "dashed-arrow"):
