@@ -164,7 +164,7 @@ def draw_base(canvas: Canvas, unit: TableUnit, tf: Inches, book: SideBook,
 
 
 def base_key(unit: TableUnit, tf: Inches, at: Point, look: SideLook) -> tuple[Hashable, ...]:
-    """What :func:`draw_base` shows of ``unit`` drawn at ``at``: its place, size, facing,
+    """What :func:`draw_base` shows of ``unit`` drawn at ``at``: its offset from its place, size, facing,
     arc and state, and its side's look; not its name or markers (its label shows those),
     so a base whose markers change is not drawn again, and no JSON dump of the unit is made
     for each base of each picture (issue 41).
@@ -173,7 +173,10 @@ def base_key(unit: TableUnit, tf: Inches, at: Point, look: SideLook) -> tuple[Ha
     its sub-pixel phase, which is all its pixels depend on (:func:`snap`), so a base that
     moved is drawn again only when it turned or changed."""
     x, y = tf(unit.x, unit.y)
-    where: tuple[Hashable, ...] = ("at", unit.x, unit.y, at) if math.dist(at, (x, y)) > 1 else ("own",)
+    # A spread base's line back to its place is drawn by the offset from ``at``: the key
+    # holds that offset (in pixels), not the place in inches, whose pixels move with the
+    # table's offset in the picture.
+    where: tuple[Hashable, ...] = ("at", x - at[0], y - at[1]) if math.dist(at, (x, y)) > 1 else ("own",)
     return ("base", *where, unit.radius, unit.facing, unit.arc, unit.eliminated, tf.scale,
             look.rgb, look.shape, look.letter)
 
