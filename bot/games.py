@@ -55,8 +55,9 @@ class LiveGame:
     #: then carried on by each order on the head (issue 39: a picture reads nothing); None
     #: until read, and again after any other change (the cache re-reads the game).
     recent: list[StepRow] | None = None
-    #: What this process's commits on the head left for "what changed" (who fired, each
-    #: side's last order's state: bot/seen.py), so a picture reads no stored state for them.
+    #: What this process's commits on the head left for "what changed" (who fired, the JSON
+    #: of each side's last two orders' states: bot/seen.Made), so a picture reads no stored
+    #: state for them.
     made: Made = field(default_factory=Made)
 
     def sides_of(self, user_id: str) -> list[str]:
