@@ -37,7 +37,7 @@ from tests.reliability.conftest import FUZZ_SEED
 from tests.seeds import slow_variant
 
 SYSTEMS = sorted(registry.load_all())
-#: Orders fuzzed per system: 100 in the README's line (some 15 applied, 85 refused: well
+#: Orders fuzzed per system: 100 in the README's line (some 12-29 applied, the rest refused: well
 #: above the floors asserted), 150 behind ``slow``.
 EXAMPLES = 100
 MORE_EXAMPLES = 150
@@ -158,7 +158,11 @@ def invocations(draw: st.DrawFn, live: Live) -> Invocation:
                 options[sorted(options)[spoil_at % len(options)]] = spoilt
     extra = draw(st.dictionaries(
         st.one_of(st.sampled_from(live.option_names), st.text(max_size=12)), values, max_size=3))
-    options.update(extra)
+    # A "legal" order goes as the menus built it: extra options on it too would refuse nearly
+    # every one (a seed once gave skirmish 2 orders applied of 100), and the fuzz must also
+    # move the game on.
+    if kind != "legal":
+        options.update(extra)
     return Invocation(channel_id=channel.channel, guild_id="fuzz", user_id=user, user_name=user or "?",
                       is_moderator=moderator, command=path, options=options,
                       interaction_id=f"fuzz-{next(_ids)}")
