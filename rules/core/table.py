@@ -418,19 +418,6 @@ def segment_crosses(a: Point, b: Point, shape: Shape) -> bool:
     )
 
 
-def _boxes_apart(
-    a: Point, b: Point, bounds: tuple[float, float, float, float], margin: float
-) -> bool:
-    """A cheap test that segment ``a-b`` cannot come within ``margin`` of a box."""
-    x0, y0, x1, y1 = bounds
-    return (
-        max(a[0], b[0]) < x0 - margin
-        or min(a[0], b[0]) > x1 + margin
-        or max(a[1], b[1]) < y0 - margin
-        or min(a[1], b[1]) > y1 + margin
-    )
-
-
 @dataclass(frozen=True)
 class Contact:
     """Where a path first touches something: the fraction along it and what it touched."""
@@ -444,8 +431,14 @@ def first_contact_among(
 ) -> Contact | None:
     """The earliest contact of path ``a -> b`` with any of ``shapes`` (keyed by id)."""
     best: Contact | None = None
+    margin = clearance + 1e-3
+    # A cheap test first: the segment's box, taken once, against each shape's box grown by
+    # the margin (a skirmish charge asks this of every base for every way it tries).
+    left, right = min(a[0], b[0]), max(a[0], b[0])
+    low, high = min(a[1], b[1]), max(a[1], b[1])
     for key, shape in shapes.items():
-        if _boxes_apart(a, b, shape_bounds(shape), clearance + 1e-3):
+        x0, y0, x1, y1 = shape_bounds(shape)
+        if right < x0 - margin or left > x1 + margin or high < y0 - margin or low > y1 + margin:
             continue
         t = first_contact(a, b, shape, clearance)
         if t is not None and (best is None or t < best.t):
