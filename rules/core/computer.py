@@ -105,11 +105,22 @@ def order_key(action: Action) -> str:
     return f"{action.path()} {action.model_dump_json()}"
 
 
-def candidates(system: "GameSystem[Any]", state: BaseModel, side: str) -> list[Action]:
+def candidates(system: "GameSystem[Any]", state: BaseModel, side: str, free_run: int = 0) -> list[Action]:
     """The orders the computer considers for ``side``: every legal order that changes the
-    game, standing choices (``anytime``) left out, as the computer plays without them."""
+    game, standing choices (``anytime``) left out, as the computer plays without them.
+
+    ``free_run`` is how many free orders (:meth:`GameSystem.free_order`) the side gave in a
+    row just before: once it reaches the system's ``SearchHints.free_in_a_row``, the free
+    orders are left out too, if anything else is legal.  A free order changes nothing an
+    evaluation reads, so where every real move looks worse than standing still the search
+    would give them for ever (issue 43: Raiders' gear trades, 23.2); the cap makes the game
+    move on after at most that many."""
     legal = [a for a in system.legal_actions(state, side, read_only=False) if not a.read_only]
-    return [a for a in legal if not a.anytime] or legal
+    chosen = [a for a in legal if not a.anytime] or legal
+    limit = system.search_hints.free_in_a_row
+    if limit is None or free_run < limit:
+        return chosen
+    return [a for a in chosen if not system.free_order(state, side, a)] or chosen
 
 
 @dataclass
@@ -141,18 +152,20 @@ class Search:
     """One decision's search (see the module docstring)."""
 
     def __init__(self, system: "GameSystem[Any]", observed: BaseModel, side: str, seed: str,
-                 budget: Budget) -> None:
+                 budget: Budget, free_run: int = 0) -> None:
         self.system = system
         self.observed = observed
         self.side = side
         self.seed = seed
         self.budget = budget
+        #: Free orders the side gave in a row before this decision (see :func:`candidates`).
+        self.free_run = free_run
         self.root = Node(side=side)
 
     def run(self) -> Decision:
         """Think within the budget and return the most visited legal order."""
         start = time.process_time()
-        legal = candidates(self.system, self.observed, self.side)
+        legal = candidates(self.system, self.observed, self.side, self.free_run)
         if not legal:
             raise RuleError(f"The computer has no order to give for {self.system.side_name(self.side)} now.")
         done = 0
@@ -198,7 +211,9 @@ class Search:
             mover = self.mover(state, rng)
             if mover is None:
                 break
-            legal = candidates(self.system, state, mover)
+            # The root's choices are the decision's (free orders left out past the cap);
+            # deeper in the tree the imagined futures are not capped (kept cheap).
+            legal = candidates(self.system, state, mover, self.free_run if node is self.root else 0)
             if not legal:
                 break
             child, expanded = self.select(node, state, mover, legal, rng)
@@ -281,11 +296,18 @@ def quick_order(system: "GameSystem[Any]", state: BaseModel, side: str, rng: ran
 
 
 def think(system: "GameSystem[Any]", observed: BaseModel, side: str, seed: str,
-          budget: Budget | Level = "normal") -> Decision:
+          budget: Budget | Level = "normal", free_run: int = 0) -> Decision:
     """The order the computer gives for ``side``, seeing only ``observed`` (the side's
     observation, :meth:`GameSystem.observe`); ``seed`` names its random streams (the same
-    seed, observation and iteration budget: the same order)."""
-    return Search(system, observed, side, seed, scaled(system, budget)).run()
+    seed, observation, iteration budget and ``free_run``: the same order).  ``free_run``:
+    the free orders the side gave in a row just before (:func:`candidates`)."""
+    return Search(system, observed, side, seed, scaled(system, budget), free_run).run()
+
+
+def free_run_after(system: "GameSystem[Any]", state: BaseModel, side: str, action: Action, run: int) -> int:
+    """A side's run of free orders once it gave ``action`` in ``state`` (the state before
+    it): one more if the order was free, else none."""
+    return run + 1 if system.free_order(state, side, action) else 0
 
 
 def scaled(system: "GameSystem[Any]", budget: Budget | Level) -> Budget:
@@ -297,4 +319,4 @@ def scaled(system: "GameSystem[Any]", budget: Budget | Level) -> Budget:
 
 
 __all__ = ["BUDGETS", "LEVELS", "Budget", "Decision", "Level", "Node", "Search", "StreamDice",
-           "candidates", "order_key", "quick_order", "scaled", "stream", "think"]
+           "candidates", "free_run_after", "order_key", "quick_order", "scaled", "stream", "think"]

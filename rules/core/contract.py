@@ -279,6 +279,13 @@ class GameSystem(ABC, Generic[StateT]):
         hints = self.playout_hints
         return 0.2 if {action.name, action.path()} & hints.rare else 0.5
 
+    def free_order(self, state: StateT, side: str, action: Action) -> bool:
+        """Whether ``action``, given by ``side`` in ``state``, leaves the game where it was
+        (no card drawn, no Op, segment or turn spent): one of :attr:`search_hints`' ``free``
+        orders by default.  Judged before the order, from the state and the order, so the
+        computer can leave such orders out of its candidates without playing each one."""
+        return bool({action.name, action.path()} & self.search_hints.free)
+
     def secret_open(self, state: StateT) -> bool:
         """Whether sealed choices (orders with :attr:`Action.private` options) made since
         this state's round began are still secret: an export of a running game hides the

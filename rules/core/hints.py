@@ -33,3 +33,12 @@ class SearchHints(BaseModel):
     iterations: float = Field(default=1.0, gt=0, le=4)
     #: The level's rollout length is multiplied by this.
     rollout: float = Field(default=1.0, ge=0, le=4)
+    #: Order names (or paths) the rules let a side give without moving the game on (no
+    #: card, no Op, no turn): :meth:`GameSystem.free_order` reads them, and a system whose
+    #: free orders depend on the state (a move that is free only into some space) says so
+    #: there.  The search counts nothing of them, so where no real move looks better it
+    #: could give them for ever (issue 43: Raiders' gear trades).
+    free: frozenset[str] = frozenset()
+    #: At most this many free orders in a row (then the computer's next decision leaves them
+    #: out, if anything else is legal); None: no limit.
+    free_in_a_row: int | None = Field(default=None, ge=0)

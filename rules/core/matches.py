@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from rules.core.actions import Action
-from rules.core.computer import LEVELS, Level, think
+from rules.core.computer import LEVELS, Level, free_run_after, think
 from rules.core.dice import SeededDice
 from rules.core.errors import RuleError
 from rules.core.playout import choose, scenario_for
@@ -34,6 +34,8 @@ class Thought(BaseModel):
     level: str
     cpu_seconds: float
     iterations: int
+    #: The side's free orders in a row before this one (``SearchHints.free_in_a_row``).
+    free_run: int = 0
 
 
 class Match(BaseModel):
@@ -69,19 +71,25 @@ def play_match(system: "GameSystem[Any]", seed: int, players: dict[str, PlayerKi
     game = Match(system=system.key, scenario=scenario, seed=seed, scores={},
                  players={s: players.get(s, "random") for s in system.sides}, orders=0)
     last: dict[str, Action] = {}
+    #: Each side's free orders in a row (SearchHints.free_in_a_row), counted as the game goes.
+    free: dict[str, int] = {}
     limit = max_orders or hints.max_orders
     for count in range(limit):
         waiting = system.waiting_on(state)
         if not waiting:
             break
         side = rng.choice(waiting)
-        action = pick(system, state, side, game, rng, last.get(side), f"{system.key}-{seed}-{count}")
+        action = pick(system, state, side, game, rng, last.get(side), f"{system.key}-{seed}-{count}",
+                      free.get(side, 0))
         last[side] = action
+        before, given = state, action
         try:
             state = system.apply(state, side, action, dice).state
         except RuleError:
             game.illegal += 1
-            state = system.apply(state, side, choose(system, legal_now(system, state, side), rng), dice).state
+            given = choose(system, legal_now(system, state, side), rng)
+            state = system.apply(state, side, given, dice).state
+        free[side] = free_run_after(system, before, side, given, free.get(side, 0))
         game.orders = count + 1
     game.finished = not system.waiting_on(state)
     game.scores = {s: system.evaluate(state, s) for s in system.sides}
@@ -89,16 +97,16 @@ def play_match(system: "GameSystem[Any]", seed: int, players: dict[str, PlayerKi
 
 
 def pick(system: "GameSystem[Any]", state: BaseModel, side: str, game: Match, rng: random.Random,
-         after: Action | None, seed: str) -> Action:
-    """The order of ``side``'s player: the computer's (seeing its observation only) or a
-    random legal one."""
+         after: Action | None, seed: str, free_run: int = 0) -> Action:
+    """The order of ``side``'s player: the computer's (seeing its observation only, and
+    ``free_run``, the free orders it gave in a row) or a random legal one."""
     kind = game.players[side]
     if kind not in LEVELS:
         return choose(system, legal_now(system, state, side), rng, after)
     level: Level = kind
-    decision = think(system, system.observe(state, side), side, seed, level)
+    decision = think(system, system.observe(state, side), side, seed, level, free_run)
     game.thoughts.append(Thought(side=side, level=kind, cpu_seconds=decision.cpu_seconds,
-                                 iterations=decision.iterations))
+                                 iterations=decision.iterations, free_run=free_run))
     return system.parse(decision.path, decision.action)
 
 
