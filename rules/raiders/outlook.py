@@ -397,6 +397,35 @@ def order_prior(state: RaidersState, side: str, action: Action) -> float:
     return 0.5
 
 
+#: Orders the rules let the raider give without moving the mission on (no Ops card, no Op,
+#: no die): 23.2 gear traded "at the start of a movement segment", 12.0 a unit left behind
+#: as a force (split) and 10.3 forces formed (join) before the move, and 15.1 (4) a new line
+#: (the line "repeats the procedure": only a fire moves the battle on).  A move is free
+#: only into another Staging Area (:func:`free_order`).
+FREE_ORDERS = frozenset({"trade", "split", "join", "line"})
+#: Free orders in a row before the computer must give another (issue 43: seed 1020's M2
+#: looped on gear trades): enough for a trade, a split and a join before a move.
+FREE_IN_A_ROW = 4
+
+
+def free_order(state: RaidersState, side: str, action: Action) -> bool:
+    """Whether ``action`` leaves the mission where it was: one of :data:`FREE_ORDERS`, or a
+    move into a Staging Area other than the force's own with no cargo aboard (13.0: "When
+    an operating force completes a move into a Staging Area, you do not pick an operations
+    card"; cargo carried in is delivered, 18.4, which is progress)."""
+    if action.name in FREE_ORDERS:
+        return True
+    m = state.mission
+    if not isinstance(action, A.Move) or m is None:
+        return False
+    units = [u for u in m.units if u.force == action.force.upper() and u.space is not None]
+    if not units or any(u.carrying for u in units):
+        return False
+    sc = load_scenario(state.scenario)
+    to = sc.find_space(action.to)
+    return to is not None and to != units[0].space and sc.space_by_id[to].staging
+
+
 #: Orders whose prior does not depend on the state: ending a met mission and the next one
 #: (11.1, 25.0), cargo (18.4), the end of set-up (7.0), reshuffling forces and gear (10.3, 23.2).
 FIXED_PRIORS: dict[type[Action], float] = {
@@ -446,4 +475,4 @@ def move_prior(state: RaidersState, sc: Scenario, m: Mission, action: A.Move) ->
     return max(0.05, min(0.9, base - (0.05 if action.march else 0.0) - (0.1 if action.with_force else 0.0)))
 
 
-__all__ = ["battle_value", "goal_spaces", "mission_value", "op_distances", "order_prior"]
+__all__ = ["FREE_IN_A_ROW", "FREE_ORDERS", "battle_value", "free_order", "goal_spaces", "mission_value", "op_distances", "order_prior"]

@@ -67,7 +67,10 @@ class RaidersSystem(GameSystem[RaidersState]):
                                  options={"coordinated": True, "scouting": True})
     #: The computer reads the mission's chances (rules/raiders/outlook.py) right after its
     #: orders: a random rollout (split, join, trade...) only blurs them (issue 43).
-    search_hints = SearchHints(rollout=0.0)
+    #: Free orders (23.2 trade, 12.0 split, 10.3 join, 15.1 (4) line; 13.0 a move between
+    #: Staging Areas, judged by :meth:`free_order`): at most a few in a row, or the search,
+    #: when every real move looks worse than standing still, gives them for ever.
+    search_hints = SearchHints(rollout=0.0, free=outlook.FREE_ORDERS, free_in_a_row=outlook.FREE_IN_A_ROW)
 
     def start(self, scenario: str, options: Any, dice: Dice) -> Step:
         """Open a campaign (or one mission with option ``single``): draw the first Mission card."""
@@ -172,6 +175,10 @@ class RaidersSystem(GameSystem[RaidersState]):
     def order_prior(self, state: RaidersState, side: str, action: Action) -> float:
         """What a careful player tries first (:func:`rules.raiders.outlook.order_prior`)."""
         return outlook.order_prior(state, side, action)
+
+    def free_order(self, state: RaidersState, side: str, action: Action) -> bool:
+        """Orders that leave the mission where it was (:func:`rules.raiders.outlook.free_order`)."""
+        return outlook.free_order(state, side, action)
 
     def evaluate(self, state: RaidersState, side: str) -> float:
         """The campaign (:func:`rules.raiders.campaign.prospects`)."""
