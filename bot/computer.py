@@ -106,8 +106,11 @@ class ComputerPlayers:
         seconds) and give it through the service."""
         system = game.system
         observed = system.observe(game.state, side)  # the side's own knowledge, never the state
+        # Free orders given in a row (Raiders' gear trades): past the system's cap the
+        # search leaves them out, so a seat never posts them without end (issue 43).
+        free_run = game.free_run.get(side, 0)
         task = asyncio.ensure_future(thinking.think(game.row.system, observed.model_dump_json(), side,
-                                                    seed_of(game, side), level))
+                                                    seed_of(game, side), level, free_run))
         done, _ = await asyncio.wait({task}, timeout=THINKING_NOTE)
         if not done:
             await send(game.row.channel_id, Reply(
@@ -118,7 +121,7 @@ class ComputerPlayers:
         reply = await self._give(game, side, level, decision.path, dict(decision.action), 0)
         # Refused (the rules knew what the side could not: a hidden unit in the way): the
         # other orders its observation offers, in turn, until one is taken.
-        others = [a for a in candidates(system, observed, side) if a.summary() != decision.summary]
+        others = [a for a in candidates(system, observed, side, free_run) if a.summary() != decision.summary]
         for attempt, action in enumerate(others[:FALLBACKS], start=1):
             if not reply.error:
                 break

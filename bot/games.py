@@ -59,6 +59,12 @@ class LiveGame:
     #: of each side's last two orders' states: bot/seen.Made), so a picture reads no stored
     #: state for them.
     made: Made = field(default_factory=Made)
+    #: Each side's free orders in a row at the head (``GameSystem.free_order``: a Raiders gear
+    #: trade, 23.2), carried on by each order committed on the head, so the computer's seat
+    #: leaves free orders out past ``SearchHints.free_in_a_row`` (issue 43) without reading
+    #: the log.  A game read from the store (a restart, a cache miss, a rollback) starts at
+    #: 0: the run is then at most twice the cap, still bounded.
+    free_run: dict[str, int] = field(default_factory=dict)
 
     def sides_of(self, user_id: str) -> list[str]:
         """The sides a user holds (several in hot-seat play)."""

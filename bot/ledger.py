@@ -35,6 +35,7 @@ from bot.summaries import Summaries, fresh
 from bot.versions import StepVersions
 from bot.writer import Writer
 from rules.core import dumps, finite
+from rules.core.computer import free_run_after
 from rules.core.contract import Action, GameSystem, Step
 from rules.core.errors import RuleError
 from rules.core.dice import Dice, ScriptedDice, SeededDice
@@ -614,7 +615,8 @@ class Ledger:
         assert plan.summaries is not None
         live = LiveGame(cached, game.system, last.state, game.seats, game.next_seq + len(plan.rows),
                         game.seat_log, self._standing_after(game, change.steps), plan.summaries,
-                        self._recent_after(game, plan.rows), self._made_after(game, plan))
+                        self._recent_after(game, plan.rows), self._made_after(game, plan),
+                        self._free_after(game, change.steps))
         self.games.remember(live)
         return live
 
@@ -667,6 +669,19 @@ class Ledger:
             MadeStep(row.seq, row.side, row.action is not None, outcome.step.state, row.state_json,
                      outcome.step.snapshot)
             for row, outcome in zip(plan.rows, plan.change.steps, strict=True)])
+
+    @staticmethod
+    def _free_after(game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
+        """:attr:`LiveGame.free_run` once ``outcomes`` follow the head: each order judged
+        free or not in the state it was given in (the head's, then each step's before it)."""
+        runs = dict(game.free_run)
+        state = game.state
+        for outcome in outcomes:
+            if outcome.action is not None and outcome.side is not None:
+                runs[outcome.side] = free_run_after(game.system, state, outcome.side, outcome.action,
+                                                    runs.get(outcome.side, 0))
+            state = outcome.step.state
+        return runs
 
     def _standing_after(self, game: LiveGame, outcomes: list[Outcome]) -> dict[str, int]:
         counts = dict(game.standing)

@@ -47,25 +47,29 @@ def pool() -> Executor | None:
     return _pool
 
 
-def decide(system_key: str, observed_json: str, side: str, seed: str, level: Level) -> Decision:
+def decide(system_key: str, observed_json: str, side: str, seed: str, level: Level,
+           free_run: int = 0) -> Decision:
     """The worker's job: rebuild the observation and search (a module-level function, so it
-    can be sent to a process)."""
+    can be sent to a process); ``free_run``: the side's free orders in a row just before."""
     system = registry.get(system_key)
     observed = system.load_state(observed_json)
-    return search(system, observed, side, seed, level)
+    return search(system, observed, side, seed, level, free_run)
 
 
-async def think(system_key: str, observed_json: str, side: str, seed: str, level: Level) -> Decision:
-    """The computer's order for ``side``, thought in a worker process."""
+async def think(system_key: str, observed_json: str, side: str, seed: str, level: Level,
+                free_run: int = 0) -> Decision:
+    """The computer's order for ``side``, thought in a worker process (``free_run``: the
+    side's free orders in a row at the head, ``LiveGame.free_run``)."""
     global _pool
     loop = asyncio.get_running_loop()
     executor = pool()
+    asked = (system_key, observed_json, side, seed, level, free_run)
     try:
-        return await loop.run_in_executor(executor, decide, system_key, observed_json, side, seed, level)
+        return await loop.run_in_executor(executor, decide, *asked)
     except BrokenProcessPool:
         # A worker died (killed, out of memory): a fresh pool, and the same question again.
         _pool = None
-        return await loop.run_in_executor(pool(), decide, system_key, observed_json, side, seed, level)
+        return await loop.run_in_executor(pool(), decide, *asked)
 
 
 def shutdown() -> None:

@@ -297,3 +297,50 @@ def test_a_bot_killed_by_sigkill_leaves_no_thinking_worker_behind() -> None:
     while _alive(worker) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _alive(worker), f"the thinking worker {worker} outlived its bot"
+
+
+async def test_a_computer_seat_stops_giving_free_orders_after_the_cap(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43: a computer-seated Raiders side would post free orders (23.2 gear trades, 10.3
+    joins, 13.0 moves between Staging Areas: no card, no Op) to the channel without end.  The
+    search is replaced by the worst case, a player that gives a free order whenever its
+    candidates hold one; the seat's count (``LiveGame.free_run``, carried on by each commit)
+    makes the candidates leave them out after ``free_in_a_row``, so the game moves on."""
+    from bot import thinking as thinking_module
+    from rules.core import registry
+    from rules.core.computer import Decision, free_run_after
+    from rules.raiders.outlook import FREE_IN_A_ROW
+
+    system = registry.get("raiders")
+    given: list[tuple[str, object, int]] = []  # (the observation's JSON, the order, the count passed)
+
+    async def stalling(system_key: str, observed_json: str, side: str, seed: str, level: str,
+                       free_run: int = 0) -> Decision:
+        observed = system.load_state(observed_json)
+        offered = candidates(system, observed, side, free_run)
+        free = [a for a in offered if system.free_order(observed, side, a)]
+        chosen = (free or offered)[0]
+        given.append((observed_json, chosen, free_run))
+        return Decision(action=chosen.model_dump(mode="json", exclude_defaults=True), path=chosen.path(),
+                        summary=chosen.summary(), iterations=0, cpu_seconds=0.0)
+
+    monkeypatch.setattr(thinking_module, "think", stalling)
+    service = await Service.open(settings_in(tmp_path))
+    try:
+        for user, line, options in (("alice", ["game", "new"], {"system": "raiders", "options": "single=yes"}),
+                                    ("mo", ["mod", "seat"], {"side": "raiders", "ai": "easy"})):
+            reply = await service.handle(Invocation(channel_id="t", user_id=user, user_name=user,
+                                                    is_moderator=user == "mo", command=line, options=options))
+            assert not reply.error, reply.text
+        for _ in range(4):  # four nudges' worth: 40 orders in a row each
+            await service.computer.play("t", _ignore)
+        assert len(given) > 2 * FREE_IN_A_ROW
+        # Counted again from what was given, order by order, in the state it was given in.
+        run, longest = 0, 0
+        for observed_json, action, passed in given:
+            assert passed == run  # the seat told the search the run as it stood
+            run = free_run_after(system, system.load_state(observed_json), "raiders", action, run)  # type: ignore[arg-type]
+            longest = max(longest, run)
+        assert longest == FREE_IN_A_ROW  # free orders were there to give, and never more in a row
+    finally:
+        await service.close()
