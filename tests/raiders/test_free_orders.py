@@ -28,11 +28,21 @@ def single(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     return system
 
 
+def test_seed_1020_first_orders_reach_the_cap_and_never_pass_it(single) -> None:  # type: ignore[no-untyped-def]
+    # The loop began at the mission's first orders: the 14th decision already comes after
+    # FREE_IN_A_ROW free ones.  The whole mission, to its end, runs behind ``slow`` (18 s).
+    game = play_match(single, 1020, {"raiders": "normal"}, max_orders=20)
+    assert game.illegal == 0
+    runs = [t.free_run for t in game.thoughts]
+    # The guard bound (the loop was there) and was never passed.
+    assert max(runs) == FREE_IN_A_ROW
+
+
+@pytest.mark.slow
 def test_seed_1020_single_mission_ends_and_no_free_run_passes_the_cap(single) -> None:  # type: ignore[no-untyped-def]
     game = play_match(single, 1020, {"raiders": "normal"}, max_orders=400)
     assert game.finished and game.illegal == 0
     runs = [t.free_run for t in game.thoughts]
-    # The guard bound (the loop was there) and was never passed.
     assert max(runs) == FREE_IN_A_ROW
 
 

@@ -2,8 +2,10 @@
 service on a real SQLite file, by robot players (``bot/autoplay.py``).
 
 * ``hundred``: 100 orders (steps #0 to #100), the game still running.
-* ``whole``: a whole game, played to its result and ended with ``/game end`` (whose reply,
-  with the final log and the HTML page attached, is kept).
+* ``whole``: a game of 120 orders ended by its moderator with ``/game end`` (whose reply,
+  with the final log and the HTML page of the whole game attached, is kept).
+* ``played_out``: a game played to its result, then ended (behind ``slow``: its page draws
+  333 maps, about 30 s of CPU).
 """
 
 from __future__ import annotations
@@ -85,9 +87,22 @@ def hundred(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
                        lambda folder: asyncio.run(_play(folder / "referee.sqlite3", 100, end=False)))
 
 
+#: Orders before the moderator ends ``whole``: enough for every kind of step the page shows
+#: (moves, fire with its dice, reactions, a turn's end), and a third of a game's maps.
+ENDED_AFTER = 120
+
+
 @pytest.fixture(scope="session")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
-    """A whole Tannenbruck game, played to its result and ended (played once per run: every
-    map of it is drawn for the page ``/game end`` attaches)."""
+    """A Tannenbruck game ended by its moderator after ``ENDED_AFTER`` orders (played once per
+    run: every map of it is drawn for the page ``/game end`` attaches)."""
     return shared_once(tmp_path_factory, "whole",
+                       lambda folder: asyncio.run(_play(folder / "referee.sqlite3", ENDED_AFTER,
+                                                        end=True)))
+
+
+@pytest.fixture(scope="session")
+def played_out(tmp_path_factory: pytest.TempPathFactory) -> PlayedGame:
+    """A whole Tannenbruck game, played to its result and ended (for the ``slow`` tests)."""
+    return shared_once(tmp_path_factory, "played_out",
                        lambda folder: asyncio.run(_play(folder / "referee.sqlite3", None, end=True)))

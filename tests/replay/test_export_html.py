@@ -7,6 +7,7 @@ import asyncio
 import html
 import re
 
+import pytest
 from PIL import ImageChops
 
 from bot.cli import main
@@ -49,6 +50,14 @@ def test_game_end_announces_the_log_at_once_and_owes_the_whole_game_as_one_page(
     assert [a.filename for a in whole.end.attachments] == [f"rr-game{whole.game_id}-final.json.gz"]
     assert name in whole.end.text and "follows" in whole.end.text
     assert name in whole.page.text and "offline" in whole.page.text
+    assert len(page.encode()) < 10 * 1024 * 1024
+
+
+@pytest.mark.slow
+def test_a_game_played_to_its_result_has_one_page_well_inside_discords_limits(played_out):
+    """Issue 25 point 4, at full length: 333 maps in one page of under 10 MB."""
+    name, page = end_page(played_out)
+    assert name in played_out.page.text and "offline" in played_out.page.text
     assert len(page.encode()) < 10 * 1024 * 1024, "a whole game should stay well inside Discord's limits"
 
 
