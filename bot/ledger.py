@@ -25,6 +25,7 @@ import orjson
 from pydantic import BaseModel
 
 from bot import chain, record, sealing, seedkey, versions
+from bot.computer_ids import is_computer
 from bot.games import CHANGES_WINDOW, GameCache, LiveGame
 from bot.seen import Made, MadeStep
 from bot.models import Invocation, Reply
@@ -385,10 +386,14 @@ class Ledger:
                 **({"sealed": True} if action.sealed else {})}
 
     def _mentions(self, game: LiveGame, waiting_on: list[str], seats: list[SeatRow]) -> list[str]:
+        """The players a step waiting on ``waiting_on`` pings: the holders of those seats,
+        never the computer (issue 43): its move follows by the service's nudge, and a ping
+        of it would reach no one, put the "since your last order" lines and the answers to
+        tap under a reply no player can act on."""
         users: list[str] = []
         for side in waiting_on:
             holder = next((s for s in seats if s.side == side), None)
-            if holder and holder.user_id not in users:
+            if holder and not is_computer(holder.user_id) and holder.user_id not in users:
                 users.append(holder.user_id)
         return users
 

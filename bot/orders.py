@@ -144,9 +144,17 @@ def _check_standing(svc: Pipeline, game: LiveGame, side: str) -> None:
 
 def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | None:
     """The answers to offer under a reply that leaves ``state`` at step ``seq`` (issue 30),
-    from the state just computed, for the sides waited on whose seats are held."""
+    from the state just computed, for the sides waited on whose seats a player holds: not
+    the computer's (issue 43), whose answers no one could press (a press must come from the
+    side's holder) and which it gives at once itself."""
     return answers.offer_to(game.system, state, game.row.id, seq,
-                            [s for s in game.system.waiting_on(state) if game.holder(s) is not None])
+                            [s for s in game.system.waiting_on(state) if _player_holds(game, s)])
+
+
+def _player_holds(game: LiveGame, side: str) -> bool:
+    """Whether a player (not the computer) holds ``side``'s seat."""
+    holder = game.holder(side)
+    return holder is not None and not is_computer(holder.user_id)
 
 
 async def stood_in(svc: Pipeline, game: LiveGame, inv: Invocation) -> str | None:

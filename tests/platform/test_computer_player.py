@@ -344,3 +344,48 @@ async def test_a_computer_seat_stops_giving_free_orders_after_the_cap(tmp_path: 
         assert longest == FREE_IN_A_ROW  # free orders were there to give, and never more in a row
     finally:
         await service.close()
+
+
+async def test_no_ping_and_no_answers_for_the_computers_turn(tmp_path: Path) -> None:
+    """A reply that leaves the computer's side to act pings no one and carries no answers to
+    tap (a press must come from the side's holder, so none could be pressed; issue 30's
+    answers are for players); the reply that gives the turn back to the player pings them,
+    with their answers."""
+    service = await Service.open(settings_in(tmp_path))
+    try:
+        replies: list[Reply] = []
+        for line, options in ((["game", "new"], {"system": "rr"}), (["game", "join"], {"side": "nato"}),
+                              (["game", "join"], {"side": "soviet", "ai": "normal"}),
+                              (["rr", "deploy-default"], {}), (["rr", "ready"], {})):
+            reply = await service.handle(Invocation(channel_id="t", user_id="alice", user_name="alice",
+                                                    command=line, options=options))
+            assert not reply.error, reply.text
+            replies.append(reply)
+        # 11.0: NATO sets up first; its "ready" leaves the Soviets (the computer) to set up.
+        ready = replies[-1]
+        assert "Setup · Soviets" in ready.text
+        assert ready.mentions == []
+        offered = await service.attach_offer(ready, "t")
+        assert not offered.buttons and offered.menu is None
+        assert "may answer" not in offered.text and "Give an order" not in offered.text
+
+        posted: list[Reply] = []
+
+        async def send(channel_id: str, reply: Reply) -> None:
+            posted.append(reply)
+
+        made = await service.computer.play("t", send)
+        moves = [p for p in posted if "played by the computer for soviet" in p.text]
+        assert made == len(moves) > 0
+        game = await service.games.load("t")
+        assert game is not None
+        for move in moves[:-1]:
+            assert not any(m.startswith("computer:") for m in move.mentions), move.text
+        if game.system.waiting_on(game.state) == ["nato"]:
+            back = next(p for p in reversed(moves) if p.mentions)
+            assert back.mentions == ["alice"]
+            answered = await service.attach_offer(back, "t")
+            assert answered.buttons or answered.menu is not None
+            assert "NATO may answer" in answered.text or "NATO: /game act" in answered.text
+    finally:
+        await service.close()
