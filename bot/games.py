@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.computer_ids import is_computer
 from bot.config import Settings
 from bot.seen import Made
 from bot.store import BaseStore, GameRow, SeatEvent, SeatRow, StepRow
@@ -73,6 +74,12 @@ class LiveGame:
     def holder(self, side: str) -> SeatRow | None:
         """Who holds a side, if anyone."""
         return next((s for s in self.seats if s.side == side), None)
+
+    def player_of(self, side: str) -> SeatRow | None:
+        """The seat of ``side`` when a player holds it; None when it is free or the computer's
+        (issue 43: the computer is never pinged, nor offered answers to tap)."""
+        seat = self.holder(side)
+        return seat if seat is not None and not is_computer(seat.user_id) else None
 
     def kicked(self, user_id: str) -> bool:
         """A moderator kicked this user and has not seated them again since."""

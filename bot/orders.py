@@ -148,13 +148,8 @@ def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | N
     the computer's (issue 43), whose answers no one could press (a press must come from the
     side's holder) and which it gives at once itself."""
     return answers.offer_to(game.system, state, game.row.id, seq,
-                            [s for s in game.system.waiting_on(state) if _player_holds(game, s)])
+                            [s for s in game.system.waiting_on(state) if game.player_of(s) is not None])
 
-
-def _player_holds(game: LiveGame, side: str) -> bool:
-    """Whether a player (not the computer) holds ``side``'s seat."""
-    holder = game.holder(side)
-    return holder is not None and not is_computer(holder.user_id)
 
 
 async def stood_in(svc: Pipeline, game: LiveGame, inv: Invocation) -> str | None:

@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import replies
-from bot.computer_ids import is_computer
 from bot.pacing.rollers import dice_by_side, side_names, unit_sides
 from bot.pacing.times import TIME_HELP, span
 from bot.pipeline import LiveGame, Pipeline
@@ -201,9 +200,8 @@ def ping_lines(game: LiveGame, step: Step, user_id: str) -> list[str]:
         return []
     out: list[str] = []
     for side in step.waiting_on:
-        holder = game.holder(side)
-        # The computer is never pinged (Ledger._mentions), so it reads no such lines.
-        if holder is None or holder.user_id == user_id or is_computer(holder.user_id):
+        holder = game.player_of(side)  # the computer is never pinged (Ledger._mentions)
+        if holder is None or holder.user_id == user_id:
             continue
         summary = game.summaries.of(side)
         lines = summary.text()
