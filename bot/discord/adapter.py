@@ -38,6 +38,7 @@ from bot.discord.delivery import (
     in_thread,
     nonce_of,
     send_to_channel,
+    with_offer,
 )
 from bot.incidents import report
 from bot.discord.messages import CONTENT_LIMIT, pingable
@@ -376,16 +377,6 @@ async def _owed_complete(service: ServiceLike, reply: Reply, channel_id: str) ->
     """An owed announcement made whole: the answers it offers, if the game is still where
     it asked (the public line of an order answered privately, issue 28), and its map."""
     return await _with_snapshot(service, await with_offer(service, reply, channel_id))
-
-
-async def with_offer(service: ServiceLike, reply: Reply, channel_id: str) -> Reply:
-    """The answers to tap under the reply (issue 30); without them if anything goes wrong:
-    the step is committed and its announcement must go out."""
-    try:
-        return await service.attach_offer(reply, channel_id)
-    except Exception:  # noqa: BLE001
-        log.exception("offering answers under a reply in %s failed", channel_id)
-        return reply
 
 
 async def _with_snapshot(service: ServiceLike, reply: Reply) -> Reply:

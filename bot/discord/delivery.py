@@ -60,6 +60,24 @@ PLACEHOLDER = "referee_public_placeholder"
 DEFERRED = "referee_deferred"
 
 
+class OffersLike(Protocol):
+    """Where the answers to tap under a reply come from (issue 30)."""
+
+    async def attach_offer(self, reply: Reply, channel_id: str) -> Reply:
+        """Add the answers to tap that ``reply.offer_key`` names."""
+        ...
+
+
+async def with_offer(service: OffersLike, reply: Reply, channel_id: str) -> Reply:
+    """The answers to tap under the reply (issue 30); without them if anything goes wrong:
+    the step is committed and its announcement must go out."""
+    try:
+        return await service.attach_offer(reply, channel_id)
+    except Exception:  # noqa: BLE001
+        log.exception("offering answers under a reply in %s failed", channel_id)
+        return reply
+
+
 class OwedLike(Protocol):
     """Where announcements that could not be delivered wait for the channel's next reply."""
 

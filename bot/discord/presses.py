@@ -26,8 +26,8 @@ from typing import Any
 import discord
 
 from bot.answers import PREFIX
-from bot.discord.adapter import ServiceLike, invocation_from, send_private, with_offer
-from bot.discord.delivery import WIRE_ERRORS, Delivery
+from bot.discord.adapter import ServiceLike, invocation_from, send_private
+from bot.discord.delivery import WIRE_ERRORS, Delivery, with_offer
 from bot.discord.messages import CONTENT_LIMIT, pingable
 from bot.discord.widgets import view_of
 from bot.models import Reply

@@ -1,4 +1,6 @@
-"""Messages the bot posts on its own (issue 19): reminders, a deadline passing, the digest.
+"""Messages the bot posts on its own (issue 19): reminders, a deadline passing, the digest,
+and the computer's moves (issue 43), under which the player it hands the turn to finds
+their answers to tap, as under any reply (issue 30).
 
 They answer no interaction, so they go out with ``channel.send``, the ping on the last
 message and the map with it.  The pacing runtime (:class:`bot.pacing.runner.Pacer`) has
@@ -16,13 +18,16 @@ import discord
 
 from bot.discord.delivery import (
     WIRE_ERRORS,
+    OffersLike,
     OwedLike,
     failure_text,
     fit_files,
     nonce_of,
     post_message,
+    with_offer,
 )
 from bot.discord.messages import compose
+from bot.discord.widgets import view_of
 from bot.models import Reply, later_of
 
 log = logging.getLogger("referee.discord")
@@ -31,7 +36,7 @@ log = logging.getLogger("referee.discord")
 UPLOAD_LIMIT = 8 * 1024 * 1024
 
 
-class PacedService(OwedLike, Protocol):
+class PacedService(OffersLike, OwedLike, Protocol):
     """What posting a scheduled message needs of the service."""
 
     async def attach_snapshot(self, reply: Reply) -> Reply:
@@ -55,13 +60,15 @@ async def post(client: discord.Client, service: PacedService, channel_id: str, r
         later = later_of(reply)
         if later is not None:  # no one is waiting on a scheduled post: it goes with its map
             reply = await later
-    reply = fit_files(reply, UPLOAD_LIMIT)
+    reply = fit_files(await with_offer(service, reply, channel_id), UPLOAD_LIMIT)
     channel = client.get_partial_messageable(int(channel_id))
     pending = compose(reply)
     try:
         for n in range(len(pending)):
-            # A nonce of the message: sent again after a 5xx, it is not posted twice.
-            await post_message(channel, pending[0], nonce_of("scheduled", channel_id, reply.text, n))
+            # A nonce of the message: sent again after a 5xx, it is not posted twice.  The
+            # answers to tap go under the last message: the one that pings.
+            view = view_of(reply) if len(pending) == 1 else None
+            await post_message(channel, pending[0], nonce_of("scheduled", channel_id, reply.text, n), view=view)
             pending.pop(0)
     except WIRE_ERRORS as error:
         log.warning("posting a scheduled message to %s failed (%s); it is owed", channel_id,

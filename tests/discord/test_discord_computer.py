@@ -25,7 +25,7 @@ from bot.service import Service
 from rules.core.computer import candidates
 from rules.core.playout import choose
 from tests.discord.conftest import feed_gateway, start_client
-from tests.discord.dpy_harness import ALICE, BOB, CHANNEL_ID, RecordingAdapter, interaction_payload
+from tests.discord.dpy_harness import ALICE, BOB, CHANNEL_ID, RecordingAdapter, components_of, interaction_payload
 
 CHANNEL = str(CHANNEL_ID)
 
@@ -71,6 +71,13 @@ async def test_alice_plays_nato_and_the_computer_the_soviets(bot: RefereeClient,
     assert moves, "the computer posted no move"
     assert all(s.creates for s in moves)
     assert {user for s in recorder.sent for user in s.pinged} <= {ALICE}  # nobody else is pinged
+    # No answers to tap under a move that leaves the computer to act (no one could press them);
+    # the move that hands the turn to Alice pings her with her answers under it (issue 30).
+    for move in moves:
+        handed = move.pinged == [ALICE]
+        assert bool(components_of(move)) == handed, move.content
+        assert ("NATO may answer" in move.content or "NATO: /game act" in move.content) == handed
+    assert any(move.pinged == [ALICE] for move in moves)
     game = await service.games.load(CHANNEL)
     assert game is not None and game.system.turn(game.state).number == 2
 
