@@ -76,10 +76,8 @@ class LiveGame:
         return next((s for s in self.seats if s.side == side), None)
 
     def player_of(self, side: str) -> SeatRow | None:
-        """The seat of ``side`` when a player holds it; None when it is free or the computer's
-        (issue 43: the computer is never pinged, nor offered answers to tap)."""
-        seat = self.holder(side)
-        return seat if seat is not None and not is_computer(seat.user_id) else None
+        """The seat of ``side`` when a player holds it (:func:`player_seat`)."""
+        return player_seat(self.seats, side)
 
     def kicked(self, user_id: str) -> bool:
         """A moderator kicked this user and has not seated them again since."""
@@ -95,6 +93,13 @@ class LiveGame:
     def ever_seated(self) -> set[str]:
         """Everyone who has held a seat of this game at any time."""
         return {e.user_id for e in self.seat_log if e.event in ("join", "seat")}
+
+
+def player_seat(seats: list[SeatRow], side: str) -> SeatRow | None:
+    """The seat of ``side`` among ``seats`` when a player holds it; None when it is free or
+    the computer's (issue 43: the computer is never pinged, nor offered answers to tap)."""
+    seat = next((s for s in seats if s.side == side), None)
+    return seat if seat is not None and not is_computer(seat.user_id) else None
 
 
 def damaged_sentence(game_id: int, problem: str) -> str:

@@ -25,8 +25,7 @@ import orjson
 from pydantic import BaseModel
 
 from bot import chain, record, sealing, seedkey, versions
-from bot.computer_ids import is_computer
-from bot.games import CHANGES_WINDOW, GameCache, LiveGame
+from bot.games import CHANGES_WINDOW, GameCache, LiveGame, player_seat
 from bot.seen import Made, MadeStep
 from bot.models import Invocation, Reply
 from bot.pacing import store as pstore
@@ -392,8 +391,8 @@ class Ledger:
         tap under a reply no player can act on."""
         users: list[str] = []
         for side in waiting_on:
-            holder = next((s for s in seats if s.side == side), None)
-            if holder and not is_computer(holder.user_id) and holder.user_id not in users:
+            holder = player_seat(seats, side)
+            if holder is not None and holder.user_id not in users:
                 users.append(holder.user_id)
         return users
 

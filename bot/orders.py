@@ -151,7 +151,6 @@ def offer_after(game: LiveGame, state: BaseModel, seq: int) -> answers.Offer | N
                             [s for s in game.system.waiting_on(state) if game.player_of(s) is not None])
 
 
-
 async def stood_in(svc: Pipeline, game: LiveGame, inv: Invocation) -> str | None:
     """The side the computer gives this order for as a stand-in (``then:ai``, issue 43), or
     None for any other order.  Only for a side waited on that a deadline left to it."""
