@@ -6,6 +6,7 @@ per order and the views (pictures' models) it builds, counted; and the same orde
 
 from __future__ import annotations
 
+import asyncio
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,15 +40,18 @@ def counted_views(service: Service, system_key: str) -> Iterator[list[int]]:
 
 
 async def order_latencies(service: Service, channel: Channel, orders: int,
-                          cpu: list[float] | None = None) -> list[float]:
+                          cpu: list[float] | None = None, pause: float = 0.0) -> list[float]:
     """Wall-clock seconds of ``Service.handle`` for ``orders`` legal orders, one after another
-    (``cpu``: the process's CPU seconds of each, the writer thread's included)."""
+    (``cpu``: the process's CPU seconds of each, the writer thread's included; ``pause``:
+    seconds the loop idles before each, as a bot's does between players' messages)."""
     times: list[float] = []
     while len(times) < orders:
         inv = await channel.next_order()
         if inv is None:
             await channel.restart()
             continue
+        if pause:
+            await asyncio.sleep(pause)
         start, start_cpu = time.perf_counter(), time.process_time()
         reply = await service.handle(inv)
         times.append(time.perf_counter() - start)
@@ -57,6 +61,11 @@ async def order_latencies(service: Service, channel: Channel, orders: int,
             raise RuntimeError(f"a legal order was refused: {inv.command} {inv.options}: {reply.text}")
     return times
 
+
+#: Seconds the loop idles before each order of the "after idling" CPU figure: long enough
+#: for the CPU's caches to go cold (another process ran, or nothing did), as they are for
+#: nearly every order a bot takes (players' messages come seconds apart).
+IDLE = 0.01
 
 #: Orders timed between two blocks of floor commits: the order path and its floor are
 #: measured in alternation, so a minute in which the machine runs slow (its speed moved by
@@ -121,12 +130,16 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
             while len(times) < orders:
                 times += await order_latencies(service, channel, min(BLOCK, orders - len(times)), cpu)
                 floor += await floor_store.latencies(sample, BLOCK)
+        idle_cpu: list[float] = []
+        await order_latencies(service, channel, min(30, orders), idle_cpu, pause=IDLE)
         pictures, picture_views = await views_per_picture(service, channel, system_key, 30)
     finally:
         await floor_store.close()
         await service.close()
     med, p99, floor_med = median(times), percentile(times, 99), median(floor)
-    cpu_med = median(cpu)
+    cpu_med, idle_med = median(cpu), median(idle_cpu)
+    # Issue 41: a Raid and Riposte order at most 1.2 ms (the other systems: issue 23's 1.5).
+    cpu_target = 0.0012 if system_key == "rr" else 0.0015
     # Issue 23: ≤ 2× its floor on SQLite, ≤ 3× on PostgreSQL (a round trip to the server
     # for the channel's turn comes on top of the commit).
     factor = 3 if dbs.engine() == "postgresql" else 2
@@ -140,7 +153,14 @@ async def measure(workdir: Path, system_key: str, orders: int) -> list[Row]:
         ),
         Row(
             figure="order path: CPU per order (median; the process, writer thread included)",
-            measured=ms(cpu_med), floor="—", target="≤ 1.5 ms", ok=cpu_med <= 0.0015,
+            measured=ms(cpu_med), floor="—", target=f"≤ {ms(cpu_target)}", ok=cpu_med <= cpu_target,
+        ),
+        Row(
+            # Not a target: what the CPU's cold caches add, read beside the row above (an
+            # order after a picture drawn in a worker costs as much as this).
+            figure=f"order path: CPU per order after the loop idled {IDLE * 1000:.0f} ms "
+                   f"({len(idle_cpu)} orders, median) / back-to-back",
+            measured=f"{ms(idle_med)} ({idle_med / cpu_med:.2f}×)", floor="—", target="—", ok=True,
         ),
         Row(
             figure="views built: per order (handle) / per picture posted (attach_snapshot)",
