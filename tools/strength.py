@@ -14,6 +14,7 @@ refused (none should be), and the machine's load average while the row ran.
     .venv/bin/python tools/strength.py --minutes 60 --log run.jsonl  # stop beginning games after an hour
     .venv/bin/python tools/strength.py --table run.jsonl other.jsonl  # the table of logged games
     .venv/bin/python tools/strength.py --log docs/strength/games.jsonl --resume --minutes 120  # go on
+    .venv/bin/python tools/strength.py --balance random,easy --log docs/strength/balance.jsonl  # both sides alike
 
 Games are played round by round (game n of every row, then game n+1), so a run cut short
 has about as many games in every row.
@@ -118,6 +119,9 @@ def rows_of(opts: argparse.Namespace) -> list[Row]:
     out: list[Row] = []
     for key in opts.systems.split(","):
         system = registry.get(key)
+        if opts.balance:
+            out += balance_rows(key, opts.balance.split(","))
+            continue
         opponents: list[PlayerKind] = opts.against.split(",") if len(system.sides) > 1 else ["random"]
         level: PlayerKind = opts.level
         for side in [s for s in system.sides if not opts.sides or s in opts.sides.split(",")]:
@@ -125,6 +129,17 @@ def rows_of(opts: argparse.Namespace) -> list[Row]:
         if len(system.sides) == 1:  # the random player's own record, for comparison
             out.append((key, system.sides[0], "random", "random"))
     return out
+
+
+def balance_rows(key: str, levels: list[str]) -> list[Row]:
+    """The scenario's balance, for reading a strength row beside it: both sides played at
+    the same level, the first side's record (a two-sided system only).  A side that wins
+    most games whoever plays it is a scenario question (its stand-in values), not the
+    computer's: ``normal`` on the other side starts from that deficit."""
+    sides = registry.get(key).sides
+    if len(sides) < 2:
+        return []
+    return [(key, sides[0], level, level) for level in levels]  # type: ignore[misc]
 
 
 def play_rows(rows: list[Row], opts: argparse.Namespace) -> dict[Row, list[dict[str, object]]]:
@@ -238,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", default="", help="append each finished game to this file (JSON lines)")
     parser.add_argument("--resume", action="store_true",
                         help="count the games already in --log and play only the rest")
+    parser.add_argument("--balance", default="",
+                        help="instead: both sides at each of these levels (e.g. random,easy), the scenario's balance")
     parser.add_argument("--table", nargs="*", default=None,
                         help="print the table of these logs' games instead of playing")
     opts = parser.parse_args(argv)

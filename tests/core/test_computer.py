@@ -125,3 +125,18 @@ def test_an_iteration_is_begun_only_if_one_as_long_as_the_mean_still_fits_the_ca
     assert not search.may_go_on(1.5, 3)
     assert search.may_go_on(1.0, 4)
     assert search.may_go_on(0.0, 0)
+
+
+def test_balance_rows_play_both_sides_alike() -> None:
+    """``tools/strength.py --balance``: both sides at one level, the first side's record;
+    a solitaire system (Raiders) has no balance to read."""
+    from tools import strength  # noqa: PLC0415 - a tool, not the package
+
+    assert strength.balance_rows("rr", ["random", "easy"]) == [
+        ("rr", "nato", "random", "random"), ("rr", "nato", "easy", "easy")]
+    assert strength.balance_rows("raiders", ["random"]) == []
+    opts = strength.argparse.Namespace(systems="skirmish,raiders", balance="random", against="random,easy",
+                                       level="normal", sides="")
+    assert strength.rows_of(opts) == [("skirmish", "us", "random", "random")]
+    players = strength.players_of("skirmish", "us", "random", "random")
+    assert players == {"us": "random", "germans": "random"}
