@@ -150,6 +150,41 @@ async def test_6_an_opponents_standing_order_does_not_block_undo(table: Table) -
     assert game.state.stance == {"blue": "bold"}  # bob's standing order is kept
 
 
+async def test_6_the_count_read_back_from_the_store_follows_the_head(table: Table) -> None:
+    """A game read back into the cache (a restart, another process) counts the standing
+    orders in a row at its head as the live game did: its ancestry walked by parent links,
+    so a rollback's head does not count the steps it undid."""
+    await start(table)
+    assert not (await table("alice", "/duel wait")).error            # red's move
+    for mode in ("bold", "careful"):
+        assert not (await table("alice", f"/duel stance mode:{mode}")).error
+    live = await table.service.games.load(table.channel)
+    assert live is not None and live.standing == {"red": 2}
+    table.service.games.forget(table.channel)
+    cold = await table.service.games.load(table.channel)
+    assert cold is not None and cold.standing == {"red": 2}
+    assert not (await table("alice", "/duel stance mode:bold")).error  # the third of three
+    table.service.games.forget(table.channel)
+    flood = await table("alice", "/duel stance mode:careful")
+    assert flood.error and "standing orders in a row" in flood.text, flood.text
+
+    # Back to the first standing order: its head's ancestry holds one, the two undone
+    # after it are in the log but not on the line.
+    first = cold.row.head_seq - 1
+    back = await table("mod", f"/mod rollback to:{first} reason:test", moderator=True)
+    assert not back.error, back.text
+    table.service.games.forget(table.channel)
+    again = await table.service.games.load(table.channel)
+    assert again is not None and again.standing == {"red": 1}
+    # A new standing order on that line: numbered after the undone two, its parent the
+    # first, so two in a row (not four), and one more is still allowed.
+    assert not (await table("alice", "/duel stance mode:careful")).error
+    table.service.games.forget(table.channel)
+    line = await table.service.games.load(table.channel)
+    assert line is not None and line.standing == {"red": 2}
+    assert not (await table("alice", "/duel stance mode:bold")).error
+
+
 # -- 7. see test_verify_dice.py -----------------------------------------------------------------
 
 # -- 8. a huge step number ---------------------------------------------------------------------
