@@ -8,7 +8,8 @@ calls), both on this process's CPU clock, and the picture's drawing on its rende
 worker's (``/proc/<pid>/task/*/schedstat``, nanoseconds: the worker is another process, so
 this process's clock does not see it).  The floor is
 Pillow's bare PNG encode of the finished picture itself, decoded, so it compresses the very
-same pixels; the whole map is drawn by the render worker from the same games' views, as the service draws a turn's first map.  Orders
+same pixels; the whole map is drawn by the render worker from the same games' views, as
+the service draws a turn's first map.  Orders
 alternate with the cold ones (the game forgotten first), so a slow minute weighs on both.
 
 Run alone: ``.venv/bin/python -m bench.picturecost [orders]``.
@@ -106,20 +107,22 @@ async def _order(service: Service, channel: Channel, figures: Figures, cold: boo
 async def _whole_map(service: Service, channel: Channel, figures: Figures) -> None:
     """The whole map of the channel's game drawn as the service draws a turn's first map:
     its view built and kept (``bot/seen.py``: the next focus picture compares with it), the
-    picture drawn in a render worker, the worker's CPU against the PNG's floor.
+    picture drawn in a render worker; this process's CPU (the view, the request pickled)
+    and the worker's together against the PNG's floor, as the focus picture is counted.
 
     Not ``render.snapshot`` in this process: the bot never draws in its own process, and a
-    whole map drawn here left this process's CPU caches cold for the next order (its CPU
-    read 1.9 ms against 1.0-1.4 with the map drawn in the worker) and left the step's view
-    unkept, so the next focus picture built it again."""
+    whole map drawn here left the step's view unkept (the next focus picture built it
+    again) and this process's caches cold for the next order, which the bot's own process
+    does not meet from a whole map (docs/benchmark.md, 6 December)."""
     game = await service.games.load(channel.channel)
     if game is None:
         return
+    start, drawing = time.process_time(), workers_cpu(service)
     view = game.system.view(game.state)
     service.pipeline.seen.keep(game.row.id, game.row.head_seq, view)
-    drawing = workers_cpu(service)
     png = await asyncio.wrap_future(service.pictures.offer(DrawRequest(view=view, whole=True)).future)
-    figures.whole.append((workers_cpu(service) - drawing) / encode_floor(png))
+    taken = time.process_time() - start + workers_cpu(service) - drawing
+    figures.whole.append(taken / encode_floor(png))
 
 
 def png_is_whole(reply: Any) -> bool:

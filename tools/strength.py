@@ -37,6 +37,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
 from pathlib import Path
+from typing import cast, get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -50,13 +51,18 @@ SYSTEMS = ("rr", "raiders", "commando", "skirmish", "mak")
 
 def code_version() -> str:
     """The commit the games were played with (a log kept over many sittings may span
-    changes to the player: its table can then be read commit by commit)."""
+    changes to the player: its table can then be read commit by commit), ``+changes`` when
+    the code the games run (``bot``, ``rules``, ``tools``) differs from it in the working
+    tree; the logs themselves, appended as games end, do not count."""
+    root = Path(__file__).resolve().parents[1]
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parents[1], check=True, timeout=10)
-        return out.stdout.strip() or "unknown"
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=root, check=True, timeout=10).stdout.strip()
+        changed = subprocess.run(["git", "status", "--porcelain", "--", "bot", "rules", "tools"],
+                                 capture_output=True, text=True, cwd=root, check=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+    return (head or "unknown") + ("+changes" if changed else "")
 
 
 CODE = code_version()
@@ -139,7 +145,7 @@ def balance_rows(key: str, levels: list[str]) -> list[Row]:
     sides = registry.get(key).sides
     if len(sides) < 2:
         return []
-    return [(key, sides[0], level, level) for level in levels]  # type: ignore[misc]
+    return [(key, sides[0], cast(PlayerKind, level), cast(PlayerKind, level)) for level in levels]
 
 
 def play_rows(rows: list[Row], opts: argparse.Namespace) -> dict[Row, list[dict[str, object]]]:
@@ -258,6 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", nargs="*", default=None,
                         help="print the table of these logs' games instead of playing")
     opts = parser.parse_args(argv)
+    levels = set(get_args(PlayerKind))
+    unknown = [level for level in opts.balance.split(",") if opts.balance and level not in levels]
+    if unknown:
+        parser.error(f"--balance: no level {', '.join(unknown)}; the levels are {', '.join(sorted(levels))}")
+    if opts.balance and not any(len(registry.get(key).sides) > 1 for key in opts.systems.split(",")):
+        parser.error("--balance: a solitaire system (raiders) has no balance; name a two-sided one")
     if opts.decisions:
         print("| system | level | decisions | CPU mean | p95 | max | iterations | load |")
         print("|---|---|---|---|---|---|---|---|")

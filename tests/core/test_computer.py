@@ -6,6 +6,7 @@ A few short games only (the strength runs are ``tools/strength.py``'s, not the s
 
 from __future__ import annotations
 
+import argparse
 import random
 
 import pytest
@@ -135,8 +136,8 @@ def test_balance_rows_play_both_sides_alike() -> None:
     assert strength.balance_rows("rr", ["random", "easy"]) == [
         ("rr", "nato", "random", "random"), ("rr", "nato", "easy", "easy")]
     assert strength.balance_rows("raiders", ["random"]) == []
-    opts = strength.argparse.Namespace(systems="skirmish,raiders", balance="random", against="random,easy",
+    opts = argparse.Namespace(systems="skirmish,raiders", balance="random", against="random,easy",
                                        level="normal", sides="")
     assert strength.rows_of(opts) == [("skirmish", "us", "random", "random")]
-    players = strength.players_of("skirmish", "us", "random", "random")
-    assert players == {"us": "random", "germans": "random"}
+    with pytest.raises(SystemExit):  # a level that does not exist is refused before any game
+        strength.main(["--balance", "random,strong", "--systems", "rr", "--games", "1"])

@@ -156,8 +156,9 @@ async def test_6_the_count_read_back_from_the_store_follows_the_head(table: Tabl
     so a rollback's head does not count the steps it undid."""
     await start(table)
     assert not (await table("alice", "/duel wait")).error            # red's move
-    for mode in ("bold", "careful"):
-        assert not (await table("alice", f"/duel stance mode:{mode}")).error
+    assert not (await table("alice", "/duel stance mode:bold")).error
+    first = await head(table)                                          # the first standing order
+    assert not (await table("alice", "/duel stance mode:careful")).error
     live = await table.service.games.load(table.channel)
     assert live is not None and live.standing == {"red": 2}
     table.service.games.forget(table.channel)
@@ -170,12 +171,11 @@ async def test_6_the_count_read_back_from_the_store_follows_the_head(table: Tabl
 
     # Back to the first standing order: its head's ancestry holds one, the two undone
     # after it are in the log but not on the line.
-    first = cold.row.head_seq - 1
     back = await table("mod", f"/mod rollback to:{first} reason:test", moderator=True)
     assert not back.error, back.text
     table.service.games.forget(table.channel)
     again = await table.service.games.load(table.channel)
-    assert again is not None and again.standing == {"red": 1}
+    assert again is not None and again.row.head_seq == first and again.standing == {"red": 1}
     # A new standing order on that line: numbered after the undone two, its parent the
     # first, so two in a row (not four), and one more is still allowed.
     assert not (await table("alice", "/duel stance mode:careful")).error
