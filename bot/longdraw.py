@@ -71,6 +71,12 @@ def _start(memory_mb: int, parent: int, cache_mb: int) -> None:
         log.info("long drawings at normal priority: %s", exc)
 
 
+def _watch(started: list[tuple["cf.Future[Any]", Callable[["cf.Future[Any]"], None]]]) -> None:
+    """Attach each started job's ending to it (no lock held: see :meth:`LongDraws._next`)."""
+    for running, ending in started:
+        running.add_done_callback(ending)
+
+
 class LongDraws:
     """One worker process for drawings of many maps, made when first needed; ``run`` a
     module-level function there and await its result.  ``keep_mb`` and ``idle_seconds``:
@@ -103,13 +109,21 @@ class LongDraws:
             if self._closed:
                 raise LongDrawFailed("the bot is stopping")
             self._waiting.append(_Job(fn, args, out))
-            self._next()
+            started = self._next()
+        _watch(started)
         result: T = await asyncio.wrap_future(out)
         return result
 
-    def _next(self) -> None:
+    def _next(self) -> list[tuple["cf.Future[Any]", Callable[["cf.Future[Any]"], None]]]:
         """Give the free worker the oldest job its caller still waits for; with none, the
-        worker ends after ``idle_seconds`` unless a job comes first (lock held)."""
+        worker ends after ``idle_seconds`` unless a job comes first (lock held).
+
+        Returns the job started with its ending (:meth:`_finished`), for the caller to
+        attach once it has let the lock go (:func:`_watch`): a job that is over already
+        runs its callback at once, in the attaching thread, and :meth:`_finished` takes the
+        lock, which is not re-entrant: attached under it, a fast job on a slow machine
+        deadlocked the event loop (seen in CI, tests/replay/test_longdraw.py)."""
+        started: list[tuple[cf.Future[Any], Callable[[cf.Future[Any]], None]]] = []
         while self._waiting and not self._busy and not self._closed:
             job = self._waiting.popleft()
             if not job.out.set_running_or_notify_cancel():
@@ -123,12 +137,13 @@ class LongDraws:
                 running = executor.submit(_bounded, job.fn, *job.args)
             self._busy, self._given = True, self._given + 1
             self._stop_idle()
-            running.add_done_callback(functools.partial(self._finished, executor, job.out))
+            started.append((running, functools.partial(self._finished, executor, job.out)))
         if not self._busy and not self._waiting and self._executor is not None and not self._closed:
             self._stop_idle()
             self._idle = threading.Timer(self.idle_seconds, self._idle_end, (self._executor, self._given))
             self._idle.daemon = True
             self._idle.start()
+        return started
 
     def _stop_idle(self) -> None:
         """Cancel the idle timer, if one is set (lock held)."""
@@ -162,7 +177,8 @@ class LongDraws:
             else:
                 out.set_result(running.result()[0])
         with self._lock:
-            self._next()
+            started = self._next()
+        _watch(started)
 
     def _idle_end(self, executor: cf.ProcessPoolExecutor, given: int) -> None:
         """The idle timer: the worker ends if it got no job since the timer was set."""

@@ -168,3 +168,52 @@ def test_a_job_that_fails_keeps_a_small_worker_and_lets_a_grown_one_go() -> None
         draws.close()
     assert small == f"failed in {first}" and kept == first  # kept after a small failure
     assert big == f"failed in {kept}" and after != kept  # let go after it grew by 96 MB
+
+
+class _DoneAtOnce:
+    """An executor whose jobs are over before ``submit`` returns (a fast job on a slow
+    machine: its ending is attached to a finished future and runs at once)."""
+
+    def __init__(self) -> None:
+        self.ran = 0
+
+    def submit(self, fn, *args):
+        import concurrent.futures as cf  # noqa: PLC0415
+
+        self.ran += 1
+        done: cf.Future = cf.Future()
+        done.set_result(fn(*args))
+        return done
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def _plus(a: int, b: int) -> int:
+    return a + b
+
+
+def test_a_job_over_before_its_ending_is_attached_does_not_deadlock(monkeypatch):
+    # CI hung here (6 December 2026): the ending, attached with the lock held, ran at once
+    # in the same thread and waited for that lock for ever, the event loop with it.
+    import threading  # noqa: PLC0415
+
+    from bot import longdraw  # noqa: PLC0415
+
+    monkeypatch.setattr(longdraw.renderworker, "recap", lambda: None)
+    monkeypatch.setattr(longdraw.renderworker, "trim", lambda: None)
+    monkeypatch.setattr(longdraw.renderworker, "release", lambda: None)
+    draws = LongDraws(memory_mb=1024, cache_mb=160)
+    fake = _DoneAtOnce()
+    monkeypatch.setattr(draws, "_worker", lambda: fake)
+    results: list[int] = []
+
+    async def three() -> None:
+        results.extend(await asyncio.gather(draws.run(_plus, 1, 2), draws.run(_plus, 3, 4), draws.run(_plus, 5, 6)))
+
+    runner = threading.Thread(target=lambda: asyncio.run(three()), daemon=True)
+    runner.start()
+    runner.join(timeout=20)
+    draws._closed = True  # no idle timer left behind
+    assert not runner.is_alive(), "LongDraws.run deadlocked on a job already over"
+    assert results == [3, 7, 11] and fake.ran == 3
